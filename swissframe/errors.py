@@ -1,0 +1,60 @@
+"""Exception hierarchy.
+
+Every error swissframe raises on purpose is a :class:`SwissframeError`; each subclass also
+inherits the matching built-in so ``except ValueError`` keeps working. Messages name the
+event, round and player involved and end with a hint.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DataError",
+    "ExactnessWarning",
+    "ImportFormatError",
+    "RulesetError",
+    "SchemaError",
+    "SwissframeError",
+    "ValidationError",
+]
+
+
+class SwissframeError(Exception):
+    """Base class of every error raised by swissframe on purpose."""
+
+
+class SchemaError(SwissframeError, ValueError):
+    """A required column is missing or has a type that cannot be used."""
+
+
+class ValidationError(SwissframeError, ValueError):
+    """The rows contradict the results-table contract (duplicate seats, bad mirrors, ...).
+
+    Attributes
+    ----------
+    problems
+        The offending rows, one per problem, as a Polars DataFrame with columns
+        ``kind, event_id, round, player_id, opponent_id, detail``.
+    """
+
+    def __init__(self, message: str, problems: object = None) -> None:
+        super().__init__(message)
+        self.problems = problems
+
+
+class DataError(SwissframeError, ValueError):
+    """The input is well-formed but cannot be used for the requested computation."""
+
+
+class RulesetError(SwissframeError, KeyError):
+    """An unknown ruleset name or an inconsistent ruleset definition."""
+
+    def __str__(self) -> str:  # KeyError would quote the message otherwise
+        return str(self.args[0]) if self.args else ""
+
+
+class ImportFormatError(SwissframeError, ValueError):
+    """A source file cannot be parsed (truncated, wrong root, unknown code, ...)."""
+
+
+class ExactnessWarning(UserWarning):
+    """Exact (rational) tie detection had to fall back to a float tolerance."""

@@ -1,0 +1,448 @@
+"""The results-table contract, validation at the boundary, and match ↔ long conversions.
+
+The long results table has one row per player per round (a played match is two mirrored
+rows; an unpaired round — a bye or an unopposed loss — is one row with a null opponent):
+
+============== ======== ==========================================================
+column         dtype    meaning
+============== ======== ==========================================================
+event_id       String   event key (filled with ``"event"`` when absent on input)
+round          Int64    Swiss round number, ≥ 1
+player_id      String   the player
+opponent_id    String   the opponent; null = unpaired round (bye or unopposed loss)
+games_won      Int64    games won by this player (≥ 0)
+games_lost     Int64    games lost by this player (≥ 0)
+games_drawn    Int64    drawn (or unfinished) games; an intentional draw is 0-0-3
+phase          String   ``"swiss"`` (default) or ``"playoff"``; playoff rows never
+                        count in Swiss standings
+============== ======== ==========================================================
+
+Optional columns that analyses and importers add (kept when present):
+
+- ``stage`` (String): a sub-phase label such as ``"day1"`` / ``"day2"``.
+- ``color`` (String): ``"w"`` / ``"b"`` for chess.
+- ``unplayed`` (String): why a round was not played over the board (chess, FIDE C.07
+  Art. 16): one of :data:`UNPLAYED_KINDS`; null for a played game.
+
+Everything downstream of :func:`validate_results` trusts its input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Final
+
+import polars as pl
+
+from swissframe.errors import SchemaError, ValidationError
+
+__all__ = [
+    "MAX_LISTED_PROBLEMS",
+    "OPTIONAL_COLUMNS",
+    "RESULT_COLUMNS",
+    "UNPLAYED_KINDS",
+    "find_problems",
+    "from_matches",
+    "repair_mirrors",
+    "to_matches",
+    "validate_results",
+]
+
+EVENT_ID: Final = "event_id"
+ROUND: Final = "round"
+PLAYER_ID: Final = "player_id"
+OPPONENT_ID: Final = "opponent_id"
+GAMES_WON: Final = "games_won"
+GAMES_LOST: Final = "games_lost"
+GAMES_DRAWN: Final = "games_drawn"
+PHASE: Final = "phase"
+
+#: Required columns of the canonical long table and their dtypes (after normalisation).
+RESULT_COLUMNS: Final[Mapping[str, pl.DataType]] = {
+    EVENT_ID: pl.String(),
+    ROUND: pl.Int64(),
+    PLAYER_ID: pl.String(),
+    OPPONENT_ID: pl.String(),
+    GAMES_WON: pl.Int64(),
+    GAMES_LOST: pl.Int64(),
+    GAMES_DRAWN: pl.Int64(),
+    PHASE: pl.String(),
+}
+
+#: Optional columns with a documented meaning; any other extra column is passed through.
+OPTIONAL_COLUMNS: Final[Mapping[str, pl.DataType]] = {
+    "stage": pl.String(),
+    "color": pl.String(),
+    "unplayed": pl.String(),
+}
+
+#: Kinds of unplayed round (FIDE C.07 Art. 16 vocabulary), values of the ``unplayed`` column.
+UNPLAYED_KINDS: Final = (
+    "forfeit_win",
+    "forfeit_loss",
+    "pairing_bye",
+    "full_bye",
+    "half_bye",
+    "zero_bye",
+    "absent",
+)
+
+PHASES: Final = ("swiss", "playoff")
+
+#: How many offending rows an error message lists (the exception carries all of them).
+MAX_LISTED_PROBLEMS: Final = 10
+
+_PROBLEM_SCHEMA: Final = {
+    "kind": pl.String,
+    EVENT_ID: pl.String,
+    ROUND: pl.Int64,
+    PLAYER_ID: pl.String,
+    OPPONENT_ID: pl.String,
+    "detail": pl.String,
+}
+
+_INT_COLUMNS: Final = (ROUND, GAMES_WON, GAMES_LOST, GAMES_DRAWN)
+_STR_COLUMNS: Final = (EVENT_ID, PLAYER_ID, OPPONENT_ID, PHASE)
+
+
+def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
+    """Check column presence and castability, fill optional defaults, cast to the contract."""
+    schema = lf.collect_schema()
+    missing = [c for c in (ROUND, PLAYER_ID, OPPONENT_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN)
+               if c not in schema]
+    if missing:
+        msg = (
+            f"results table is missing required column(s) {missing}; found {list(schema)}. "
+            "Hint: a one-row-per-match table goes through sf.from_matches(...) first."
+        )
+        raise SchemaError(msg)
+    bad: list[str] = []
+    for c in _INT_COLUMNS:
+        dt = schema[c]
+        if not (dt.is_integer() or dt == pl.Null):
+            bad.append(f"{c} is {dt}, expected an integer type")
+    for c in _STR_COLUMNS:
+        if c in schema and not (schema[c] in (pl.String, pl.Categorical, pl.Null)
+                                or isinstance(schema[c], pl.Enum)):
+            bad.append(f"{c} is {schema[c]}, expected a string type")
+    if bad:
+        msg = ("results table has mistyped column(s): " + "; ".join(bad)
+               + ". Hint: cast ids with pl.col(...).cast(pl.String) and game counts to integers.")
+        raise SchemaError(msg)
+    exprs: list[pl.Expr] = []
+    if EVENT_ID not in schema:
+        exprs.append(pl.lit(default_event_id, dtype=pl.String).alias(EVENT_ID))
+    if PHASE not in schema:
+        exprs.append(pl.lit("swiss", dtype=pl.String).alias(PHASE))
+    lf = lf.with_columns(exprs) if exprs else lf
+    casts = [pl.col(c).cast(dt) for c, dt in RESULT_COLUMNS.items()]
+    casts += [pl.col(c).cast(dt) for c, dt in OPTIONAL_COLUMNS.items() if c in schema]
+    return lf.with_columns(casts)
+
+
+def _problem(kind: str, frame: pl.LazyFrame, detail: pl.Expr) -> pl.LazyFrame:
+    return frame.select(
+        pl.lit(kind).alias("kind"),
+        pl.col(EVENT_ID),
+        pl.col(ROUND),
+        pl.col(PLAYER_ID),
+        pl.col(OPPONENT_ID),
+        detail.cast(pl.String).alias("detail"),
+    )
+
+
+def find_problems(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event"
+                  ) -> pl.DataFrame:
+    """List every row that breaks the results-table contract, grouped by kind.
+
+    Unlike :func:`validate_results`, this never raises for row-level problems: it returns
+    one row per problem with columns ``kind, event_id, round, player_id, opponent_id,
+    detail``. Schema problems (missing or mistyped columns) still raise
+    :class:`~swissframe.errors.SchemaError`, because no row can be read without them.
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> bad = pl.DataFrame({"round": [1, 1], "player_id": ["a", "b"],
+    ...     "opponent_id": ["b", "a"], "games_won": [2, 2], "games_lost": [1, 1],
+    ...     "games_drawn": [0, 0]})
+    >>> sf.find_problems(bad).select("kind", "player_id", "detail")
+    shape: (2, 3)
+    ┌─────────────────┬───────────┬─────────────────────────────────┐
+    │ kind            ┆ player_id ┆ detail                          │
+    │ ---             ┆ ---       ┆ ---                             │
+    │ str             ┆ str       ┆ str                             │
+    ╞═════════════════╪═══════════╪═════════════════════════════════╡
+    │ mirror_mismatch ┆ a         ┆ a reports 2-1-0, b reports 2-1… │
+    │ mirror_mismatch ┆ b         ┆ b reports 2-1-0, a reports 2-1… │
+    └─────────────────┴───────────┴─────────────────────────────────┘
+    """
+    lf = _normalise(_lazy(results), default_event_id=default_event_id)
+    rec = (pl.col(GAMES_WON).cast(pl.String) + "-" + pl.col(GAMES_LOST).cast(pl.String) + "-"
+           + pl.col(GAMES_DRAWN).cast(pl.String))
+    checks: list[pl.LazyFrame] = []
+    null_any = pl.any_horizontal(pl.col(c).is_null() for c in
+                                 (EVENT_ID, ROUND, PLAYER_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN))
+    checks.append(_problem(
+        "null_value", lf.filter(null_any),
+        pl.concat_str([pl.lit("null in "), pl.concat_list(
+            [pl.when(pl.col(c).is_null()).then(pl.lit(c)) for c in
+             (EVENT_ID, ROUND, PLAYER_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN)]
+        ).list.drop_nulls().list.join(", ")])))
+    lf_ok = lf.filter(~null_any)
+    checks.append(_problem("round_below_1", lf_ok.filter(pl.col(ROUND) < 1),
+                           pl.format("round {} (rounds start at 1)", pl.col(ROUND))))
+    neg = pl.any_horizontal(pl.col(c) < 0 for c in (GAMES_WON, GAMES_LOST, GAMES_DRAWN))
+    checks.append(_problem("negative_games", lf_ok.filter(neg), pl.format("record {}", rec)))
+    checks.append(_problem("bad_phase", lf_ok.filter(~pl.col(PHASE).is_in(PHASES)),
+                           pl.format("phase {!r} (expected 'swiss' or 'playoff')",
+                                     pl.col(PHASE).fill_null("null"))))
+    checks.append(_problem("self_pairing", lf_ok.filter(pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
+                           pl.lit("paired with themself")))
+    dup = lf_ok.filter(pl.len().over(EVENT_ID, ROUND, PLAYER_ID) > 1)
+    checks.append(_problem("duplicate_seat", dup,
+                           pl.format("{} rows for this player in this round",
+                                     pl.len().over(EVENT_ID, ROUND, PLAYER_ID))))
+    players = lf_ok.select(EVENT_ID, pl.col(PLAYER_ID).alias(OPPONENT_ID)).unique()
+    paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null()
+                          & (pl.col(PLAYER_ID) != pl.col(OPPONENT_ID)))
+    unknown = paired.join(players, on=[EVENT_ID, OPPONENT_ID], how="anti")
+    checks.append(_problem("unknown_opponent", unknown,
+                           pl.format("opponent {} never appears as a player in event {}",
+                                     pl.col(OPPONENT_ID), pl.col(EVENT_ID))))
+    known = paired.join(players, on=[EVENT_ID, OPPONENT_ID], how="semi")
+    mirror = lf_ok.select(
+        EVENT_ID, ROUND,
+        pl.col(PLAYER_ID).alias(OPPONENT_ID), pl.col(OPPONENT_ID).alias(PLAYER_ID),
+        pl.col(GAMES_WON).alias("_m_won"), pl.col(GAMES_LOST).alias("_m_lost"),
+        pl.col(GAMES_DRAWN).alias("_m_drawn"),
+    ).filter(pl.col(PLAYER_ID).is_not_null())
+    joined = known.join(mirror, on=[EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID], how="left",
+                        nulls_equal=False)
+    checks.append(_problem(
+        "missing_mirror", joined.filter(pl.col("_m_won").is_null()),
+        pl.format("{} reports {} against {}, but {} has no row against {} in round {}",
+                  pl.col(PLAYER_ID), rec, pl.col(OPPONENT_ID), pl.col(OPPONENT_ID),
+                  pl.col(PLAYER_ID), pl.col(ROUND))))
+    m_rec = (pl.col("_m_won").cast(pl.String) + "-" + pl.col("_m_lost").cast(pl.String) + "-"
+             + pl.col("_m_drawn").cast(pl.String))
+    disagree = joined.filter(
+        pl.col("_m_won").is_not_null()
+        & ((pl.col("_m_won") != pl.col(GAMES_LOST)) | (pl.col("_m_lost") != pl.col(GAMES_WON))
+           | (pl.col("_m_drawn") != pl.col(GAMES_DRAWN))))
+    checks.append(_problem("mirror_mismatch", disagree,
+                           pl.format("{} reports {}, {} reports {}", pl.col(PLAYER_ID), rec,
+                                     pl.col(OPPONENT_ID), m_rec)))
+    out = pl.concat(checks, how="vertical").sort("kind", EVENT_ID, ROUND, PLAYER_ID,
+                                                  nulls_last=True, maintain_order=True)
+    return out.collect().cast(_PROBLEM_SCHEMA)  # type: ignore[arg-type]
+
+
+def format_problems(problems: pl.DataFrame, *, limit: int = MAX_LISTED_PROBLEMS) -> str:
+    """Render a problems table as readable lines, at most ``limit`` of them."""
+    lines = []
+    for row in problems.head(limit).iter_rows(named=True):
+        opp = f" vs {row[OPPONENT_ID]}" if row[OPPONENT_ID] is not None else ""
+        lines.append(f"  - [{row['kind']}] event {row[EVENT_ID]!r}, round {row[ROUND]}, "
+                     f"player {row[PLAYER_ID]!r}{opp}: {row['detail']}")
+    if problems.height > limit:
+        lines.append(f"  … and {problems.height - limit} more (see the error's .problems)")
+    return "\n".join(lines)
+
+
+_HINTS: Final = {
+    "missing_mirror": "sf.repair_mirrors(...) fills missing mirror rows explicitly",
+    "mirror_mismatch": "the two seats of a match must report opposite records",
+    "duplicate_seat": "each player has at most one row per round",
+    "unknown_opponent": "every opponent must also have rows as a player in the event",
+}
+
+
+def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event"
+                     ) -> pl.LazyFrame:
+    """Validate a results table and return it normalised to the contract (lazy).
+
+    Raises
+    ------
+    SchemaError
+        A required column is missing or mistyped.
+    ValidationError
+        Rows break the contract; the message lists the first offending rows with
+        event, round and player, and ``.problems`` holds all of them.
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> df = pl.DataFrame({"round": [1], "player_id": ["a"], "opponent_id": [None],
+    ...     "games_won": [2], "games_lost": [0], "games_drawn": [0]})
+    >>> sf.validate_results(df).collect().columns
+    ['round', 'player_id', 'opponent_id', 'games_won', 'games_lost', 'games_drawn', 'event_id', 'phase']
+    """
+    problems = find_problems(results, default_event_id=default_event_id)
+    if problems.height:
+        kinds = problems["kind"].unique(maintain_order=True).to_list()
+        hints = "; ".join(_HINTS[k] for k in kinds if k in _HINTS)
+        msg = (f"{problems.height} problem(s) in the results table ({', '.join(kinds)}):\n"
+               + format_problems(problems)
+               + "\nHint: " + (hints or "fix the listed rows") + "; sf.find_problems(...) lists all.")
+        raise ValidationError(msg, problems)
+    return _normalise(_lazy(results), default_event_id=default_event_id)
+
+
+def _lazy(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
+    if isinstance(frame, pl.DataFrame):
+        return frame.lazy()
+    if isinstance(frame, pl.LazyFrame):
+        return frame
+    msg = (f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}. "
+           "Hint: wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow.")
+    raise SchemaError(msg)
+
+
+@dataclass(frozen=True)
+class MatchColumns:
+    """Column names of the one-row-per-match form (see :func:`from_matches`)."""
+
+    player_a: str = "player_a"
+    player_b: str = "player_b"
+    games_a: str = "games_a"
+    games_b: str = "games_b"
+    games_drawn: str = "games_drawn"
+
+
+def from_matches(
+    matches: pl.LazyFrame | pl.DataFrame,
+    *,
+    columns: MatchColumns = MatchColumns(),
+    bye_games: tuple[int, int, int] = (2, 0, 0),
+    default_event_id: str = "event",
+) -> pl.DataFrame:
+    """Build the long results table from one row per match.
+
+    ``matches`` has ``round``, ``player_a``, ``player_b`` (null for a bye), ``games_a``,
+    ``games_b`` and ``games_drawn`` (names configurable through ``columns``), and optionally
+    ``event_id`` and ``phase``. A match becomes two mirrored rows; a row with a null
+    ``player_b`` becomes one unpaired row for A. An unpaired row whose game counts are all null
+    is given ``bye_games`` (MTR Appendix C: a bye is a 2-0 win). Any other extra column is
+    copied to both seats.
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", None],
+    ...     "games_a": [2, None], "games_b": [1, None], "games_drawn": [0, None]})
+    >>> sf.from_matches(m).select("round", "player_id", "opponent_id", "games_won", "games_lost")
+    shape: (3, 5)
+    ┌───────┬───────────┬─────────────┬───────────┬────────────┐
+    │ round ┆ player_id ┆ opponent_id ┆ games_won ┆ games_lost │
+    │ ---   ┆ ---       ┆ ---         ┆ ---       ┆ ---        │
+    │ i64   ┆ str       ┆ str         ┆ i64       ┆ i64        │
+    ╞═══════╪═══════════╪═════════════╪═══════════╪════════════╡
+    │ 1     ┆ A         ┆ B           ┆ 2         ┆ 1          │
+    │ 1     ┆ C         ┆ null        ┆ 2         ┆ 0          │
+    │ 1     ┆ B         ┆ A           ┆ 1         ┆ 2          │
+    └───────┴───────────┴─────────────┴───────────┴────────────┘
+    """
+    lf = _lazy(matches)
+    schema = lf.collect_schema()
+    c = columns
+    need = [ROUND, c.player_a, c.player_b, c.games_a, c.games_b, c.games_drawn]
+    missing = [n for n in need if n not in schema]
+    if missing:
+        msg = (f"match table is missing column(s) {missing}; found {list(schema)}. "
+               "Hint: pass columns=sf.MatchColumns(...) to name yours.")
+        raise SchemaError(msg)
+    if EVENT_ID not in schema:
+        lf = lf.with_columns(pl.lit(default_event_id).alias(EVENT_ID))
+    extra = [n for n in lf.collect_schema() if n not in need]
+    all_null = (pl.col(c.games_a).is_null() & pl.col(c.games_b).is_null()
+                & pl.col(c.games_drawn).is_null())
+    bye = pl.col(c.player_b).is_null() & all_null
+    seat_a = lf.select(
+        *extra, pl.col(ROUND),
+        pl.col(c.player_a).cast(pl.String).alias(PLAYER_ID),
+        pl.col(c.player_b).cast(pl.String).alias(OPPONENT_ID),
+        pl.when(bye).then(bye_games[0]).otherwise(pl.col(c.games_a)).alias(GAMES_WON),
+        pl.when(bye).then(bye_games[1]).otherwise(pl.col(c.games_b)).alias(GAMES_LOST),
+        pl.when(bye).then(bye_games[2]).otherwise(pl.col(c.games_drawn)).alias(GAMES_DRAWN),
+    )
+    seat_b = lf.filter(pl.col(c.player_b).is_not_null()).select(
+        *extra, pl.col(ROUND),
+        pl.col(c.player_b).cast(pl.String).alias(PLAYER_ID),
+        pl.col(c.player_a).cast(pl.String).alias(OPPONENT_ID),
+        pl.col(c.games_b).alias(GAMES_WON),
+        pl.col(c.games_a).alias(GAMES_LOST),
+        pl.col(c.games_drawn).alias(GAMES_DRAWN),
+    )
+    out = pl.concat([seat_a, seat_b], how="vertical_relaxed")
+    order = [EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN]
+    out = out.select(*order, *[n for n in extra if n not in order])
+    return out.with_columns(pl.col(n).cast(pl.Int64) for n in _INT_COLUMNS).collect()
+
+
+def to_matches(results: pl.LazyFrame | pl.DataFrame, *,
+               columns: MatchColumns = MatchColumns()) -> pl.DataFrame:
+    """Collapse a validated long table to one row per match (the inverse of
+    :func:`from_matches`). Seat A is the lexicographically smaller player id.
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": ["B"],
+    ...     "games_a": [2], "games_b": [1], "games_drawn": [0]})
+    >>> sf.to_matches(sf.from_matches(m)).select("player_a", "player_b", "games_a", "games_b")
+    shape: (1, 4)
+    ┌──────────┬──────────┬─────────┬─────────┐
+    │ player_a ┆ player_b ┆ games_a ┆ games_b │
+    │ ---      ┆ ---      ┆ ---     ┆ ---     │
+    │ str      ┆ str      ┆ i64     ┆ i64     │
+    ╞══════════╪══════════╪═════════╪═════════╡
+    │ A        ┆ B        ┆ 2       ┆ 1       │
+    └──────────┴──────────┴─────────┴─────────┘
+    """
+    lf = validate_results(results)
+    c = columns
+    keep = pl.col(OPPONENT_ID).is_null() | (pl.col(PLAYER_ID) < pl.col(OPPONENT_ID))
+    return lf.filter(keep).select(
+        EVENT_ID, ROUND,
+        pl.col(PLAYER_ID).alias(c.player_a), pl.col(OPPONENT_ID).alias(c.player_b),
+        pl.col(GAMES_WON).alias(c.games_a), pl.col(GAMES_LOST).alias(c.games_b),
+        pl.col(GAMES_DRAWN).alias(c.games_drawn), PHASE,
+    ).sort(EVENT_ID, ROUND, c.player_a).collect()
+
+
+def repair_mirrors(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event"
+                   ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Add the missing mirror seat of every one-sided match — an explicit, reported repair.
+
+    Returns ``(repaired, added)``: the completed long table, and exactly the rows that were
+    added (each the mirror of an existing row). Contradictory mirrors are not touched: they
+    still fail validation.
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> one_sided = pl.DataFrame({"round": [1], "player_id": ["a"], "opponent_id": ["b"],
+    ...     "games_won": [2], "games_lost": [1], "games_drawn": [0]})
+    >>> repaired, added = sf.repair_mirrors(one_sided)
+    >>> added.select("player_id", "opponent_id", "games_won", "games_lost").rows()
+    [('b', 'a', 1, 2)]
+    """
+    lf = _normalise(_lazy(results), default_event_id=default_event_id)
+    keys = [EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID]
+    paired = lf.filter(pl.col(OPPONENT_ID).is_not_null())
+    mirrored = paired.with_columns(
+        pl.col(OPPONENT_ID).alias(PLAYER_ID), pl.col(PLAYER_ID).alias(OPPONENT_ID),
+        pl.col(GAMES_LOST).alias(GAMES_WON), pl.col(GAMES_WON).alias(GAMES_LOST),
+    )
+    existing = lf.select(EVENT_ID, ROUND, PLAYER_ID)
+    added = mirrored.join(existing, on=[EVENT_ID, ROUND, PLAYER_ID], how="anti")
+    added_df = added.collect()
+    repaired = pl.concat([lf.collect(), added_df], how="vertical").sort(keys, nulls_last=True)
+    return repaired, added_df
+
+
+def iter_unique(values: Iterable[str]) -> list[str]:
+    """Order-preserving de-duplication (used for error listings)."""
+    return list(dict.fromkeys(values))
