@@ -196,7 +196,7 @@ def find_problems(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
     neg = pl.any_horizontal(pl.col(c) < 0 for c in (GAMES_WON, GAMES_LOST, GAMES_DRAWN))
     checks.append(_problem("negative_games", lf_ok.filter(neg), pl.format("record {}", rec)))
     checks.append(_problem("bad_phase", lf_ok.filter(~pl.col(PHASE).is_in(PHASES)),
-                           pl.format("phase {!r} (expected 'swiss' or 'playoff')",
+                           pl.format("phase '{}' (expected 'swiss' or 'playoff')",
                                      pl.col(PHASE).fill_null("null"))))
     checks.append(_problem("self_pairing", lf_ok.filter(pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
                            pl.lit("paired with themself")))

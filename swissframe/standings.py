@@ -1,0 +1,300 @@
+"""Run a ruleset over a results table: criteria, exact ranks, snapshots, round by round.
+
+One call handles any number of events: every step is a join or group-by keyed by
+``event_id`` (plus any extra ``keys`` an analysis adds, e.g. ``scenario_id``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, Literal, overload
+
+import polars as pl
+
+from swissframe._exact import ExactScale, exact_name, lcm_of, rank_exact
+from swissframe.errors import DataError, SchemaError
+from swissframe.rules import Ruleset, get
+from swissframe.schema import validate_results
+from swissframe.tiebreakers import (
+    TIEBREAKERS,
+    Context,
+    aggregate_players,
+    clamp_exact,
+    points_unit,
+    prepare_rows,
+    rate_terms,
+)
+
+__all__ = ["STANDINGS_COLUMNS", "standings", "standings_by_round"]
+
+#: Stable leading columns of every standings table (criteria columns follow).
+STANDINGS_COLUMNS: Final = (
+    "event_id", "player_id", "rank", "match_points", "wins", "losses", "draws", "byes",
+    "rounds_played", "dropped", "mwp", "gwp", "omwp", "ogwp",
+)
+_THROUGH: Final = "_through"
+_EVAL: Final = "_eval"
+
+Frame = pl.DataFrame | pl.LazyFrame
+
+
+def _check_keys(lf: pl.LazyFrame, keys: Sequence[str]) -> tuple[str, ...]:
+    names = lf.collect_schema().names()
+    missing = [k for k in keys if k not in names]
+    if missing:
+        msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."
+        raise SchemaError(msg)
+    out = tuple(dict.fromkeys(["event_id", *keys]))
+    return out
+
+
+def _scales(base: pl.DataFrame, rules: Ruleset) -> tuple[ExactScale, ExactScale, int]:
+    """Exact scales from the denominators that occur (a few distinct integers)."""
+    dv, gv = rules.draw_value, rules.drawn_game_value
+    rounds = base["rounds_played"]
+    if not rules.bye_in_own_rate:
+        rounds = rounds - base["byes"]
+    games = base["games_won"] + base["games_lost"] + base["games_drawn"]
+    r_l = lcm_of(int(v) for v in rounds.unique().drop_nulls().to_list())
+    g_l = lcm_of(int(v) for v in games.unique().drop_nulls().to_list())
+    clamps = [rules.floor.denominator, rules.cap.denominator, rules.cap_dropped.denominator]
+    rate = ExactScale(lcm_of([r_l * dv.denominator, *clamps]))
+    game = ExactScale(lcm_of([g_l * gv.denominator, *clamps]))
+    k_max = int(base["opponents"].max() or 1) if base.height else 1
+    return rate, game, k_max
+
+
+def _rates(base: pl.DataFrame, rules: Ruleset, rate: ExactScale, game: ExactScale
+           ) -> pl.LazyFrame:
+    """Own rates (exact + float): displayed ``mwp``/``gwp`` and the opponents' versions."""
+    m_num, m_den, g_num, g_den = rate_terms(rules)
+    unit = points_unit(rules)
+    points = pl.col("_pts")
+    mp = points if rules.integer_points else points.cast(pl.Float64) / unit
+    cap_r = pl.when(pl.col("dropped")).then(rate.lit(rules.cap_dropped)).otherwise(
+        rate.lit(rules.cap))
+    cap_g = pl.when(pl.col("dropped")).then(game.lit(rules.cap_dropped)).otherwise(
+        game.lit(rules.cap))
+    x_mw = clamp_exact(rate.ratio(m_num, m_den), rate.lit(rules.floor), cap_r)
+    raw_gw = game.ratio(g_num, g_den)
+    x_gw_opp = clamp_exact(raw_gw, game.lit(rules.floor), cap_g)
+    x_gw = x_gw_opp if rules.floor_own_gw else clamp_exact(raw_gw, game.lit(0), cap_g)
+    return (base.lazy()
+            .with_columns(match_points=mp, _x_match_points=points.cast(pl.Int128),
+                          _x_mwp=x_mw, _x_gwp=x_gw, _x_gwp_opp=x_gw_opp)
+            .with_columns(_x_mwp_opp=pl.col("_x_mwp"),
+                          mwp=rate.to_float(pl.col("_x_mwp")),
+                          gwp=game.to_float(pl.col("_x_gwp")),
+                          gwp_opp=game.to_float(pl.col("_x_gwp_opp")))
+            .with_columns(mwp_opp=pl.col("mwp")))
+
+
+def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.DataFrame:
+    """Every criterion of ``rules`` per (keys…, player_id), unranked, with exact twins."""
+    prepared = prepare_rows(rows, rules)
+    base = aggregate_players(prepared, keys).collect()
+    rate, game, k_max = _scales(base, rules)
+    players = _rates(base, rules, rate, game)
+    ctx = Context(rows=prepared, players=players, keys=keys, rules=rules, rate_scale=rate,
+                  game_scale=game, k_max=k_max)
+    out = players
+    present = set(out.collect_schema().names())
+    for crit in rules.criteria:
+        fn = TIEBREAKERS.get(crit.function)
+        if fn is None:
+            msg = (f"ruleset {rules.name!r} names criterion {crit.function!r}, which is not a "
+                   f"registered tiebreaker. Hint: one of {sorted(TIEBREAKERS)}.")
+            raise DataError(msg)
+        if crit.name in present and crit.name == crit.function:
+            continue  # already a column of the base table (match_points, mwp, gwp)
+        frame = fn(ctx, name=crit.name, **crit.kwargs)
+        out = out.join(frame, on=ctx.pkeys, how="left")
+        present |= {crit.name}
+    # the base columns every table reports, even when the ruleset does not rank by them
+    for name in ("omwp", "ogwp"):
+        if name not in present:
+            out = out.join(TIEBREAKERS[name](ctx, name=name), on=ctx.pkeys, how="left")
+    return out.collect()
+
+
+def _rank(frame: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
+    crit_cols = [exact_name(c.name) for c in rules.criteria]
+    if not rules.criteria or rules.criteria[0].name != "match_points":
+        crit_cols = [exact_name("match_points"), *crit_cols]
+        desc = [True, *(c.descending for c in rules.criteria)]
+    else:
+        desc = [c.descending for c in rules.criteria]
+    return rank_exact(frame, keys, crit_cols, desc, tiebreak=["player_id"])
+
+
+def _finish(frame: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset,
+            extra_front: Sequence[str] = ()) -> pl.DataFrame:
+    ranked = _rank(frame, rules, keys)
+    cols = ranked.collect_schema().names()
+    crit = [c.name for c in rules.criteria if c.name not in STANDINGS_COLUMNS]
+    lead = [k for k in keys if k != "event_id"]
+    front = ["event_id", *lead, *extra_front, *STANDINGS_COLUMNS[1:], *crit]
+    front = list(dict.fromkeys(front))
+    return ranked.select([c for c in front if c in cols]).collect()
+
+
+def _validated(results: Frame) -> pl.LazyFrame:
+    return validate_results(results).collect().lazy()
+
+
+def _cutoff_rows(lf: pl.LazyFrame, keys: tuple[str, ...], cutoffs: pl.LazyFrame
+                 ) -> pl.LazyFrame:
+    """Rows repeated once per cutoff at or after their round (the ``_through`` key)."""
+    return lf.join(cutoffs, on=list(keys), how="inner").filter(pl.col("round") <= pl.col(_THROUGH))
+
+
+def _eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
+                 cutoffs: pl.LazyFrame) -> pl.LazyFrame:
+    """Per (keys…, cutoff, player): the round at which the player's values are taken."""
+    swiss = lf.filter(pl.col("phase") == "swiss")
+    per_cut = _cutoff_rows(swiss, keys, cutoffs)
+    ck = [*keys, _THROUGH]
+    last = (per_cut.group_by([*ck, "player_id"])
+            .agg(_last=pl.col("round").max(),
+                 _stage=pl.col("stage").sort_by("round").last() if rules.snapshot == "stage"
+                 else pl.lit(None, dtype=pl.String))
+            .with_columns(_event_last=pl.col("_last").max().over(ck)))
+    if rules.snapshot == "last_round":
+        ev = pl.when(pl.col("_last") < pl.col("_event_last")).then(pl.col("_last")).otherwise(
+            pl.col(_THROUGH))
+    elif rules.snapshot == "stage":
+        stage_end = (per_cut.group_by([*ck, "stage"]).agg(_stage_end=pl.col("round").max())
+                     .rename({"stage": "_stage"}))
+        last = last.join(stage_end, on=[*ck, "_stage"], how="left", nulls_equal=True)
+        ev = pl.min_horizontal(pl.col("_stage_end"), pl.col(_THROUGH))
+    else:
+        ev = pl.col(_THROUGH)
+    return last.select(*ck, "player_id", ev.alias(_EVAL))
+
+
+def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
+             cutoffs: pl.LazyFrame | None) -> pl.DataFrame:
+    """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff."""
+    if rules.snapshot == "stage" and "stage" not in lf.collect_schema().names():
+        msg = (f"ruleset {rules.name!r} evaluates players at the end of their stage, but the "
+               "results have no 'stage' column. Hint: add one (e.g. 'day1'/'day2') or use "
+               "dataclasses.replace(rules, snapshot='final').")
+        raise SchemaError(msg)
+    if cutoffs is None and rules.snapshot == "final":
+        return _finish(_criteria(lf, rules, keys).lazy(), keys, rules)
+    final_only = cutoffs is None
+    if cutoffs is None:
+        cutoffs = (lf.filter(pl.col("phase") == "swiss").group_by(list(keys))
+                   .agg(pl.col("round").max().alias(_THROUGH)))
+    ck = (*keys, _THROUGH)
+    if rules.snapshot == "final":
+        table = _criteria(_cutoff_rows(lf, keys, cutoffs), rules, ck)
+    else:
+        evals = _eval_rounds(lf, rules, keys, cutoffs).collect()
+        needed = evals.select(*keys, pl.col(_EVAL).alias(_THROUGH)).unique().lazy()
+        crit = _criteria(_cutoff_rows(lf, keys, needed), rules, ck)
+        table = (evals.lazy()
+                 .join(crit.lazy().rename({_THROUGH: _EVAL}), on=[*keys, _EVAL, "player_id"],
+                       how="left")
+                 .drop(_EVAL).collect())
+    if final_only:
+        return _finish(table.lazy().drop(_THROUGH), keys, rules)
+    return _finish(table.lazy().rename({_THROUGH: "round"}), (*keys, "round"), rules)
+
+
+@overload
+def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int | None = ...,
+              keys: Sequence[str] = ..., lazy: Literal[False] = ...) -> pl.DataFrame: ...
+@overload
+def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int | None = ...,
+              keys: Sequence[str] = ..., lazy: Literal[True]) -> pl.LazyFrame: ...
+def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: int | None = None,
+              keys: Sequence[str] = (), lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
+    """Standings of every event in ``results`` under a ruleset.
+
+    Parameters
+    ----------
+    results
+        The long results table (see :mod:`swissframe.schema`), DataFrame or LazyFrame.
+    rules
+        A preset name (``"mtg"``, ``"mtg-1/3"``, …) or a :class:`~swissframe.rules.Ruleset`.
+    through_round
+        Standings as they stood after this round (rows of later rounds are ignored).
+    keys
+        Extra key columns besides ``event_id`` (e.g. ``scenario_id``): standings are computed
+        independently per key combination, in the same pass.
+    lazy
+        Return a LazyFrame (over the computed result) instead of a DataFrame.
+
+    Returns
+    -------
+    DataFrame
+        One row per (event_id, keys…, player_id), sorted by rank: ``event_id, player_id, rank,
+        match_points, wins, losses, draws, byes, rounds_played, dropped, mwp, gwp, omwp,
+        ogwp`` then any further criteria. Percentages are fractions in [0, 1]; players equal
+        on every criterion (as exact rationals) share a rank (1, 2, 2, 4).
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+    ...     "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+    ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    >>> sf.standings(sf.from_matches(m)).select("player_id", "rank", "match_points", "omwp")
+    shape: (4, 4)
+    ┌───────────┬──────┬──────────────┬──────────┐
+    │ player_id ┆ rank ┆ match_points ┆ omwp     │
+    │ ---       ┆ ---  ┆ ---          ┆ ---      │
+    │ str       ┆ i64  ┆ i64          ┆ f64      │
+    ╞═══════════╪══════╪══════════════╪══════════╡
+    │ A         ┆ 1    ┆ 6            ┆ 0.415    │
+    │ C         ┆ 2    ┆ 3            ┆ 0.75     │
+    │ D         ┆ 3    ┆ 3            ┆ 0.415    │
+    │ B         ┆ 4    ┆ 0            ┆ 0.75     │
+    └───────────┴──────┴──────────────┴──────────┘
+    """
+    ruleset = get(rules)
+    lf = _validated(results)
+    k = _check_keys(lf, keys)
+    if through_round is not None:
+        if through_round < 1:
+            msg = f"through_round must be ≥ 1, got {through_round}. Hint: rounds start at 1."
+            raise DataError(msg)
+        lf = lf.filter(pl.col("round") <= through_round)
+    out = _compute(lf, ruleset, k, None)
+    return out.lazy() if lazy else out
+
+
+def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
+                       keys: Sequence[str] = (), lazy: bool = False
+                       ) -> pl.DataFrame | pl.LazyFrame:
+    """Standings after every Swiss round, in one vectorized pass (a ``round`` key column).
+
+    Equivalent to ``standings(results, rules, through_round=r)`` for each round ``r`` of each
+    event, stacked — computed at once by repeating each row for every later cutoff.
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+    ...     "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+    ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    >>> by = sf.standings_by_round(sf.from_matches(m))
+    >>> by.filter(pl.col("player_id") == "A").select("round", "rank", "match_points")
+    shape: (2, 3)
+    ┌───────┬──────┬──────────────┐
+    │ round ┆ rank ┆ match_points │
+    │ ---   ┆ ---  ┆ ---          │
+    │ i64   ┆ i64  ┆ i64          │
+    ╞═══════╪══════╪══════════════╡
+    │ 1     ┆ 1    ┆ 3            │
+    │ 2     ┆ 1    ┆ 6            │
+    └───────┴──────┴──────────────┘
+    """
+    ruleset = get(rules)
+    lf = _validated(results)
+    k = _check_keys(lf, keys)
+    rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
+              .rename({"round": _THROUGH}))
+    out = _compute(lf, ruleset, k, rounds)
+    return out.lazy() if lazy else out
