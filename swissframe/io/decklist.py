@@ -1,0 +1,845 @@
+"""Importer for the community "decklist cache" JSON format (melee.gg, Topdeck, CardsRealm,
+Manatraders), as stored in ``fbettega/MTG_decklistcache``.
+
+One file is one event::
+
+    {"Tournament": {"Date", "Name", "Uri", "Formats"},
+     "Decks": [...],
+     "Rounds": [{"RoundName": "Round 1", "Matches": [{"Player1", "Player2", "Result"}]}],
+     "Standings": [{"Rank", "Player", "Points", "Wins", "Losses", "Draws",
+                    "OMWP", "GWP", "OGWP"}]}
+
+:func:`read_decklist_cache` turns many such files into three Polars tables (the long results
+table of :mod:`swissframe.schema`, the organiser's published standings, one row per event)
+plus a ``report`` that lists every explicit repair or disambiguation made.
+
+Every source quirk is handled by a named table below, never by a silent special case:
+
+- :data:`SOURCE_BY_HOST` / :data:`SOURCE_BY_FOLDER`: which platform produced a file;
+- :data:`BYE_MARKERS`: the seat values that mean "no opponent", per source;
+- :data:`RESULT_LEVEL`: whether ``Result`` counts games (``"2-1-0"``) or is match-level
+  (Topdeck ``1-0-0`` / ``0-0-1``);
+- :data:`UNPAIRED_RESULT_REMAP`: results of unpaired rows that mean something else
+  (a Topdeck bye is written ``0-0-1`` but is a win);
+- :data:`PLAYOFF_ROUND_NAMES` / :data:`PLAYOFF_ROUND_PATTERNS`: named playoff rounds;
+- :data:`MELEE_ERAS`: the three melee.gg tiebreaker eras.
+
+Game counts at match level (Topdeck)
+    Topdeck publishes only the match result. Such a match is stored as a one-"game" record
+    (win ``1-0-0``, loss ``0-1-0``, draw ``0-0-1``) and the row carries
+    ``games_known = False``: match points and MW%/OMW% are exact, GW%/OGW% are meaningless
+    and :mod:`swissframe.verify` does not compare them.
+
+Unreported matches
+    ``0-0-0`` between two players is kept as two mirrored ``0-0-0`` rows flagged
+    ``unreported = True`` (and listed in the report); it is never dropped.
+
+Phases and cuts are detected from the rounds alone (:func:`detect_structure`), never from the
+published values.
+"""
+
+from __future__ import annotations
+
+import glob
+import gzip
+import os
+import re
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+import polars as pl
+
+from swissframe.errors import ImportFormatError
+
+__all__ = [
+    "BYE_MARKERS",
+    "MELEE_ERAS",
+    "PLAYOFF_ROUND_NAMES",
+    "PLAYOFF_ROUND_PATTERNS",
+    "RESULT_LEVEL",
+    "SOURCE_BY_FOLDER",
+    "SOURCE_BY_HOST",
+    "UNPAIRED_RESULT_REMAP",
+    "DecklistEvents",
+    "detect_structure",
+    "melee_era",
+    "read_decklist_cache",
+]
+
+# --------------------------------------------------------------------------------------------
+# Named quirk tables
+# --------------------------------------------------------------------------------------------
+
+#: Platform by the host of ``Tournament.Uri`` (suffix match).
+SOURCE_BY_HOST: Final[dict[str, str]] = {
+    "melee.gg": "melee",
+    "topdeck.gg": "topdeck",
+    "cardsrealm.com": "cardsrealm",
+    "manatraders.com": "manatraders",
+}
+
+#: Platform by the folder under ``Tournaments/`` (fallback when the URI is missing).
+SOURCE_BY_FOLDER: Final[dict[str, str]] = {
+    "MTGmelee": "melee",
+    "Topdeck": "topdeck",
+    "CardsRealm": "cardsrealm",
+    "Manatrader": "manatraders",
+}
+
+#: Seat values meaning "no opponent", per source and seat (``None`` = JSON null). Observed:
+#: melee ``Player2 == "-"`` (null in some 2024-02…2025-02 rows); Topdeck ``Player2 == ""``
+#: (null in a few rows); CardsRealm ``Player1 == "Bye"`` or ``Player2 == ""``; Manatraders
+#: ``Player2 == null``. A marker seen for a source that does not list it is still read as "no
+#: opponent" but reported (``kind = "unlisted_bye_marker"``).
+BYE_MARKERS: Final[dict[str, tuple[tuple[int, str | None], ...]]] = {
+    "melee": ((2, "-"), (2, None)),
+    "topdeck": ((2, ""), (2, None)),
+    "cardsrealm": ((1, "Bye"), (2, "")),
+    "manatraders": ((2, None),),
+    "unknown": ((1, "Bye"), (2, "-"), (2, ""), (2, None)),
+}
+
+#: Every value read as "no opponent" (the union of :data:`BYE_MARKERS`).
+_ANY_MARKER: Final = ("-", "", "Bye")
+
+#: What ``Result`` counts, per source: ``"games"`` (P1 game wins - P2 game wins - drawn games)
+#: or ``"match"`` (``1-0-0`` P1 won, ``0-0-1`` draw; Topdeck).
+RESULT_LEVEL: Final[dict[str, str]] = {
+    "melee": "games",
+    "topdeck": "match",
+    "cardsrealm": "games",
+    "manatraders": "games",
+    "unknown": "games",
+}
+
+#: Unpaired rows whose written result means something else: (source, result) → the present
+#: player's (won, lost, drawn). A Topdeck bye is written ``0-0-1`` but scores 3 points.
+UNPAIRED_RESULT_REMAP: Final[dict[tuple[str, str], tuple[int, int, int]]] = {
+    ("topdeck", "0-0-1"): (1, 0, 0),
+}
+
+#: Round names that are playoff rounds (exact, case-insensitive).
+PLAYOFF_ROUND_NAMES: Final = frozenset({
+    "quarterfinals", "semifinals", "finals", "final", "loser semifinals", "top power",
+    "top random", "octofinals", "round of 16", "round of 32",
+})
+
+#: Round-name patterns that are playoff rounds.
+PLAYOFF_ROUND_PATTERNS: Final = (
+    re.compile(r"^top \d+$", re.IGNORECASE),
+    re.compile(r"^match for \d+\w* and \d+\w* places?$", re.IGNORECASE),
+)
+
+#: Round-name patterns carrying a Swiss round number (melee/CardsRealm "Round N", Topdeck "N").
+_NUMBERED_ROUND: Final = re.compile(r"(?i)^(?:round\s*)?(\d+)$")
+
+_RESULT_RE: Final = re.compile(r"^(\d+)-(\d+)-(\d+)$")
+
+#: melee.gg tiebreaker eras (SOURCES.md): E1 = 6 published decimals; E2 = 8 decimals within
+#: [2024-05-16, 2025-11-12]; E3 = everything else (7 decimals, or 8 outside E2's dates).
+MELEE_ERAS: Final[dict[str, str]] = {
+    "E1": "6 decimals: drawn games worth 0 game points; own GW% floored at 1/3",
+    "E2": "8 decimals, 2024-05-16…2025-11-12: drawn games worth 1 point; own GW% not floored",
+    "E3": "7 decimals (or 8 outside E2 dates): drawn games worth 1 point; own GW% floored",
+}
+_E2_START: Final = "2024-05-16"
+_E2_END: Final = "2025-11-12"
+
+#: A Day-2 style cut between Swiss rounds k and k+1 (detected from the rounds, see
+#: :func:`detect_structure`): at least this share of round-k players sit below the lowest
+#: score that continues, at least this share of those at or above it continue, and round k
+#: has at least this many players.
+CUT_MIN_BELOW_SHARE: Final = 0.3
+CUT_MIN_CONTINUE_SHARE: Final = 0.75
+CUT_MIN_PLAYERS: Final = 16
+
+_MATCH_SCHEMA: Final = {
+    "event_id": pl.String, "source": pl.String, "round_pos": pl.Int64, "round_name": pl.String,
+    "match_pos": pl.Int64, "p1": pl.String, "p2": pl.String, "result": pl.String,
+}
+_STANDING_SCHEMA: Final = {
+    "event_id": pl.String, "pos": pl.Int64, "rank": pl.Int64, "player": pl.String,
+    "points": pl.Int64, "wins": pl.Int64, "losses": pl.Int64, "draws": pl.Int64,
+    "omwp": pl.Float64, "gwp": pl.Float64, "ogwp": pl.Float64,
+}
+_EVENT_SCHEMA: Final = {
+    "event_id": pl.String, "source": pl.String, "name": pl.String, "datetime": pl.String,
+    "format": pl.String, "url": pl.String, "path": pl.String,
+}
+_REPORT_SCHEMA: Final = {
+    "event_id": pl.String, "round": pl.Int64, "player_id": pl.String, "kind": pl.String,
+    "detail": pl.String,
+}
+
+
+@dataclass(frozen=True)
+class DecklistEvents:
+    """Events read from decklist-cache files.
+
+    Attributes
+    ----------
+    results
+        The long results table (:mod:`swissframe.schema` contract) with ``phase``, ``stage``,
+        ``unplayed`` and the importer's columns ``round_name``, ``games_known`` (False for
+        match-level sources), ``unreported`` (a ``0-0-0`` match) and ``source``.
+    published
+        The organiser's standings: ``event_id, player_id, rank, points, wins, losses, draws,
+        omwp, gwp, ogwp, decimals`` (``decimals`` null = unrounded doubles).
+    events
+        One row per event: ``event_id, source, name, date, format, url, path, players,
+        rounds, swiss_rounds, playoff_rounds, stages, day2_after_round, playoff_size,
+        structure, decimals, era``.
+    report
+        Every explicit repair or disambiguation: ``event_id, round, player_id, kind, detail``.
+    """
+
+    results: pl.DataFrame
+    published: pl.DataFrame
+    events: pl.DataFrame
+    report: pl.DataFrame
+
+
+# --------------------------------------------------------------------------------------------
+# File discovery and parsing (one file at a time; many files in a process pool)
+# --------------------------------------------------------------------------------------------
+
+
+def _event_id(path: Path) -> str:
+    name = path.name
+    for suffix in (".json.gz", ".json"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return path.stem
+
+
+def _expand(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
+    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    found: dict[Path, None] = {}
+    for item in items:
+        text = os.fspath(item)
+        p = Path(text)
+        if p.is_dir():
+            cands = [*p.rglob("*.json"), *p.rglob("*.json.gz")]
+        elif p.is_file():
+            cands = [p]
+        elif glob.has_magic(text):
+            cands = [Path(x) for x in glob.glob(text, recursive=True) if Path(x).is_file()]
+        else:
+            msg = (f"no such file, folder or glob match: {text!r}. "
+                   "Hint: pass .json/.json.gz files, folders or glob patterns.")
+            raise ImportFormatError(msg)
+        for c in cands:
+            found[c.resolve()] = None
+    files = sorted(found, key=lambda q: (q.name, str(q)))
+    if not files:
+        msg = (f"no .json/.json.gz file found in {[os.fspath(i) for i in items]!r}. "
+               "Hint: decklist-cache events are named <slug>-<id>-YYYY-MM-DD.json(.gz).")
+        raise ImportFormatError(msg)
+    seen: dict[str, Path] = {}
+    for f in files:
+        eid = _event_id(f)
+        if eid in seen:
+            msg = (f"event {eid!r} is given twice: {seen[eid]} and {f}. "
+                   "Hint: event_id is the file name, so pass each event once.")
+            raise ImportFormatError(msg)
+        seen[eid] = f
+    return files
+
+
+def _source_of(path: Path, uri: str | None) -> str:
+    if uri:
+        host = re.sub(r"^[a-z]+://", "", uri).split("/", 1)[0].lower()
+        for suffix, src in SOURCE_BY_HOST.items():
+            if host == suffix or host.endswith("." + suffix):
+                return src
+    for part in path.parts:
+        if part in SOURCE_BY_FOLDER:
+            return SOURCE_BY_FOLDER[part]
+    return "unknown"
+
+
+def _fail(eid: str, what: str) -> ImportFormatError:
+    return ImportFormatError(
+        f"event {eid!r}: {what}. Hint: the decklist-cache format is an object with "
+        "'Tournament', 'Rounds' and 'Standings' (see swissframe.io.decklist).")
+
+
+def _str_or_none(x: Any) -> str | None:
+    return None if x is None else str(x)
+
+
+def _num(x: Any) -> float | None:
+    return None if x is None else float(x)
+
+
+def _parse_file(path: Path) -> tuple[dict[str, list[Any]], dict[str, list[Any]], dict[str, Any]]:
+    """Read one file into column lists (matches, standings) and an event record."""
+    eid = _event_id(path)
+    try:
+        raw = path.read_bytes()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        doc = orjson.loads(raw)
+    except (OSError, EOFError, gzip.BadGzipFile, orjson.JSONDecodeError) as exc:
+        raise _fail(eid, f"cannot read {path} ({type(exc).__name__}: {exc})") from exc
+    if not isinstance(doc, dict):
+        raise _fail(eid, f"the root is a {type(doc).__name__}, not an object")
+    tour = doc.get("Tournament") or {}
+    rounds = doc.get("Rounds")
+    standings = doc.get("Standings")
+    if not isinstance(tour, dict) or not isinstance(rounds, list) or not isinstance(
+            standings, list):
+        raise _fail(eid, "'Tournament', 'Rounds' or 'Standings' is missing or mistyped")
+    source = _source_of(path, _str_or_none(tour.get("Uri")))
+    m: dict[str, list[Any]] = {k: [] for k in _MATCH_SCHEMA}
+    for rpos, rnd in enumerate(rounds):
+        if not isinstance(rnd, dict) or not isinstance(rnd.get("Matches"), list):
+            raise _fail(eid, f"round #{rpos + 1} has no 'Matches' list")
+        rname = str(rnd.get("RoundName", "")).strip()
+        for mpos, match in enumerate(rnd["Matches"]):
+            if not isinstance(match, dict):
+                raise _fail(eid, f"round {rname!r} match #{mpos + 1} is not an object")
+            m["event_id"].append(eid)
+            m["source"].append(source)
+            m["round_pos"].append(rpos)
+            m["round_name"].append(rname)
+            m["match_pos"].append(mpos)
+            m["p1"].append(_str_or_none(match.get("Player1")))
+            m["p2"].append(_str_or_none(match.get("Player2")))
+            m["result"].append(_str_or_none(match.get("Result")))
+    s: dict[str, list[Any]] = {k: [] for k in _STANDING_SCHEMA}
+    for pos, row in enumerate(standings):
+        if not isinstance(row, dict) or row.get("Player") is None:
+            raise _fail(eid, f"standings row #{pos + 1} has no 'Player'")
+        s["event_id"].append(eid)
+        s["pos"].append(pos)
+        s["rank"].append(row.get("Rank"))
+        s["player"].append(str(row["Player"]))
+        for key, col in (("Points", "points"), ("Wins", "wins"), ("Losses", "losses"),
+                         ("Draws", "draws")):
+            v = row.get(key)
+            s[col].append(None if v is None else int(v))
+        for key, col in (("OMWP", "omwp"), ("GWP", "gwp"), ("OGWP", "ogwp")):
+            s[col].append(_num(row.get(key)))
+    ev = {"event_id": eid, "source": source, "name": _str_or_none(tour.get("Name")),
+          "datetime": _str_or_none(tour.get("Date")), "format": _str_or_none(tour.get("Formats")),
+          "url": _str_or_none(tour.get("Uri")), "path": str(path)}
+    return m, s, ev
+
+
+def _parse_many(files: Sequence[Path], workers: int | None
+                ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    n = workers if workers is not None else min(os.cpu_count() or 1, 8)
+    if n > 1 and len(files) >= 64:
+        with ProcessPoolExecutor(max_workers=n) as pool:
+            parts = list(pool.map(_parse_file, files, chunksize=max(1, len(files) // (8 * n))))
+    else:
+        parts = [_parse_file(f) for f in files]
+    matches = pl.concat([pl.DataFrame(p[0], schema=_MATCH_SCHEMA) for p in parts])
+    stands = pl.concat([pl.DataFrame(p[1], schema=_STANDING_SCHEMA) for p in parts])
+    events = pl.DataFrame([p[2] for p in parts], schema=_EVENT_SCHEMA)
+    return matches, stands, events
+
+
+# --------------------------------------------------------------------------------------------
+# Vectorised quirk handling
+# --------------------------------------------------------------------------------------------
+
+
+def _marker_table() -> pl.DataFrame:
+    rows = [(src, seat, mk) for src, marks in BYE_MARKERS.items() for seat, mk in marks]
+    return pl.DataFrame(rows, schema={"source": pl.String, "seat": pl.Int64,
+                                      "marker": pl.String}, orient="row")
+
+
+def _is_marker(col: str) -> pl.Expr:
+    return pl.col(col).is_null() | pl.col(col).is_in(_ANY_MARKER)
+
+
+def _report(frame: pl.DataFrame, kind: str, detail: pl.Expr, player: str = "player_id",
+            rnd: str = "round") -> pl.DataFrame:
+    return frame.select(
+        pl.col("event_id"), pl.col(rnd).cast(pl.Int64).alias("round"),
+        pl.col(player).cast(pl.String).alias("player_id"), pl.lit(kind).alias("kind"),
+        detail.cast(pl.String).alias("detail"))
+
+
+def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
+    """Give each round a number and a named-playoff flag (round names are per file)."""
+    rounds = matches.select("event_id", "round_pos", "round_name").unique()
+    low = pl.col("round_name").str.to_lowercase()
+    named = low.is_in(list(PLAYOFF_ROUND_NAMES))
+    for pat in PLAYOFF_ROUND_PATTERNS:
+        named = named | low.str.contains(pat.pattern)
+    num = pl.col("round_name").str.extract(_NUMBERED_ROUND.pattern, 1).cast(pl.Int64)
+    rounds = rounds.with_columns(named.alias("named_playoff"), num.alias("label_no"))
+    bad = rounds.filter(~pl.col("named_playoff") & pl.col("label_no").is_null())
+    if bad.height:
+        r = bad.row(0, named=True)
+        msg = (f"event {r['event_id']!r}: round name {r['round_name']!r} (round #"
+               f"{r['round_pos'] + 1} in the file) is neither numbered nor a known playoff "
+               f"name ({bad.height} such round(s) in total). Hint: add it to "
+               "swissframe.io.decklist.PLAYOFF_ROUND_NAMES or PLAYOFF_ROUND_PATTERNS.")
+        raise ImportFormatError(msg)
+    rounds = rounds.sort("event_id", "round_pos").with_columns(
+        pl.col("label_no").max().over("event_id").fill_null(0).alias("_maxno"),
+        pl.col("named_playoff").cast(pl.Int64).cum_sum().over("event_id").alias("_k"))
+    rounds = rounds.with_columns(
+        pl.when(pl.col("named_playoff")).then(pl.col("_maxno") + pl.col("_k"))
+        .otherwise(pl.col("label_no")).alias("round"))
+    dup = rounds.filter(pl.len().over("event_id", "round") > 1)
+    if dup.height:
+        r = dup.row(0, named=True)
+        msg = (f"event {r['event_id']!r}: round number {r['round']} is used by more than one "
+               "round of the file. Hint: round names must be distinct 'Round N' labels or "
+               "playoff names that come after the numbered rounds.")
+        raise ImportFormatError(msg)
+    return rounds.select("event_id", "round_pos", "round", "named_playoff")
+
+
+def _orient(matches: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
+    """Parse results, resolve bye markers, and give one row per match seat A/B."""
+    parsed = pl.col("result").str.extract_groups(_RESULT_RE.pattern)
+    m = matches.with_columns(parsed.alias("_g")).with_columns(
+        pl.col("_g").struct.field("1").cast(pl.Int64).alias("r1"),
+        pl.col("_g").struct.field("2").cast(pl.Int64).alias("r2"),
+        pl.col("_g").struct.field("3").cast(pl.Int64).alias("r3"),
+    ).drop("_g")
+    bad = m.filter(pl.col("r1").is_null())
+    if bad.height:
+        r = bad.row(0, named=True)
+        msg = (f"event {r['event_id']!r}, round {r['round']}: match {r['p1']!r} vs {r['p2']!r} "
+               f"has result {r['result']!r}, expected 'W-L-D' ({bad.height} such match(es)). "
+               "Hint: Result is '<P1 game wins>-<P2 game wins>-<drawn games>'.")
+        raise ImportFormatError(msg)
+    marks = _marker_table()
+    m = m.with_columns(_is_marker("p1").alias("_m1"), _is_marker("p2").alias("_m2"))
+    both = m.filter(pl.col("_m1") & pl.col("_m2"))
+    if both.height:
+        report.append(_report(both, "empty_match_dropped", pl.format(
+            "a match with no player on either seat ({} vs {}, {}) was dropped",
+            pl.col("p1").fill_null("null"), pl.col("p2").fill_null("null"), pl.col("result")),
+            player="p1"))
+        m = m.filter(~(pl.col("_m1") & pl.col("_m2")))
+    # Markers not listed for the source: read as "no opponent", reported.
+    for seat in (1, 2):
+        col = f"p{seat}"
+        cand = m.filter(pl.col(f"_m{seat}")).with_columns(pl.lit(seat).alias("seat"))
+        listed = marks.filter(pl.col("seat") == seat)
+        nn = cand.join(listed.filter(pl.col("marker").is_not_null()),
+                       left_on=["source", col], right_on=["source", "marker"], how="anti")
+        nn = nn.filter(~(pl.col(col).is_null() & pl.col("source").is_in(
+            listed.filter(pl.col("marker").is_null())["source"].to_list())))
+        if nn.height:
+            other = "p2" if seat == 1 else "p1"
+            report.append(_report(nn, "unlisted_bye_marker", pl.format(
+                "seat {} holds {} which {} files do not use as a bye marker; read as 'no "
+                "opponent'", pl.lit(seat), pl.col(col).fill_null("null"), pl.col("source")),
+                player=other))
+    level = pl.col("source").replace_strict(RESULT_LEVEL, default="games")
+    m = m.with_columns(level.alias("level"))
+    # Seat A = the present player of an unpaired row, else Player1.
+    swap = pl.col("_m1")
+    m = m.with_columns(
+        pl.when(swap).then(pl.col("p2")).otherwise(pl.col("p1")).alias("a"),
+        pl.when(swap | pl.col("_m2")).then(None).otherwise(pl.col("p2")).alias("b"),
+        pl.when(swap).then(pl.col("r2")).otherwise(pl.col("r1")).alias("ga"),
+        pl.when(swap).then(pl.col("r1")).otherwise(pl.col("r2")).alias("gb"),
+        pl.col("r3").alias("gd"),
+    )
+    remap = pl.DataFrame(
+        [(s, r, w, lo, d) for (s, r), (w, lo, d) in UNPAIRED_RESULT_REMAP.items()],
+        schema={"source": pl.String, "result": pl.String, "_w": pl.Int64, "_l": pl.Int64,
+                "_d": pl.Int64}, orient="row")
+    m = m.join(remap, on=["source", "result"], how="left").with_columns(
+        pl.when(pl.col("b").is_null() & pl.col("_w").is_not_null())
+        .then(pl.struct(ga="_w", gb="_l", gd="_d"))
+        .otherwise(pl.struct("ga", "gb", "gd")).struct.unnest())
+    bad_level = m.filter((pl.col("level") == "match") & ((pl.col("ga") + pl.col("gb")
+                                                          + pl.col("gd")) > 1))
+    if bad_level.height:
+        r = bad_level.row(0, named=True)
+        msg = (f"event {r['event_id']!r}, round {r['round']}: {r['source']} results are "
+               f"match-level (1-0-0 / 0-0-1) but {r['a']!r} vs {r['b']!r} reads "
+               f"{r['result']!r}. Hint: check swissframe.io.decklist.RESULT_LEVEL.")
+        raise ImportFormatError(msg)
+    return m
+
+
+def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
+    """One row per unordered pair per round (melee lists draws two or three times)."""
+    lo = pl.min_horizontal("a", "b")
+    paired = pl.col("b").is_not_null()
+    m = m.with_columns(
+        pl.when(paired).then(lo).otherwise(pl.col("a")).alias("_k1"),
+        pl.when(paired).then(pl.max_horizontal("a", "b")).alias("_k2"),
+        # record oriented to the key order, to compare duplicates
+        pl.when(pl.col("a") == lo).then(pl.format("{}-{}-{}", "ga", "gb", "gd"))
+        .otherwise(pl.format("{}-{}-{}", "gb", "ga", "gd")).alias("_rec"),
+    ).sort("event_id", "round", "round_pos", "match_pos")
+    keys = ["event_id", "round", "_k1", "_k2"]
+    m = m.with_columns(
+        pl.int_range(pl.len()).over(keys).alias("_occ"),
+        pl.col("_rec").n_unique().over(keys).alias("_nrec"),
+        pl.col("_rec").first().over(keys).alias("_kept"))
+    extra = m.filter(pl.col("_occ") > 0)
+    if extra.height:
+        same = extra.filter(pl.col("_nrec") == 1)
+        diff = extra.filter(pl.col("_nrec") > 1)
+        if same.height:
+            report.append(_report(same, "duplicate_row_removed", pl.format(
+                "{} vs {} listed again in this round ({}); one copy kept", pl.col("a"),
+                pl.col("b").fill_null("(no opponent)"), pl.col("result")), player="a"))
+        if diff.height:
+            report.append(_report(diff, "conflicting_duplicate_removed", pl.format(
+                "{} vs {} listed again with another result ({} vs kept {} in key order); the "
+                "first listing is kept", pl.col("a"), pl.col("b").fill_null("(no opponent)"),
+                pl.col("_rec"), pl.col("_kept")), player="a"))
+    return m.filter(pl.col("_occ") == 0).drop("_k1", "_k2", "_rec", "_occ", "_nrec", "_kept")
+
+
+def _disambiguate(m: pl.DataFrame, stands: pl.DataFrame, report: list[pl.DataFrame]
+                  ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Suffix duplicated display names ``"Name [2]"``… deterministically, and report it.
+
+    In the standings the k-th listing (by rank order) of a name becomes ``Name [k]``; in a
+    round, the k-th seat (in file order) holding that name becomes ``Name [k]``. Rounds carry
+    no ids, so results of same-named players may be crossed between them: every such player
+    is reported as ``ambiguous_name``.
+    """
+    stands = stands.with_columns(pl.len().over("event_id", "player").alias("_n"),
+                                 pl.int_range(1, pl.len() + 1).over("event_id", "player")
+                                 .alias("_k"))
+    dups = stands.filter(pl.col("_n") > 1)
+    sfx = pl.format("{} [{}]", pl.col("player"), pl.col("_k"))
+    stands = stands.with_columns(pl.when(pl.col("_n") > 1).then(sfx).otherwise(pl.col("player"))
+                                 .alias("player_id")).drop("_n", "_k")
+    if not dups.height:
+        return m, stands
+    report.append(_report(dups.with_columns(sfx.alias("player_id"), pl.lit(None).alias("round")),
+                          "ambiguous_name", pl.format(
+        "{} players are listed as '{}'; renamed by rank order. Rounds have no ids, so their "
+        "matches are assigned by seat order within each round and may be crossed", pl.col("_n"),
+        pl.col("player"))))
+    dn = dups.select("event_id", pl.col("player").alias("_name")).unique()
+    seats = pl.concat([
+        m.select("event_id", "round", "round_pos", "match_pos", pl.lit(s).alias("_seat"),
+                 pl.col(s).alias("_name")) for s in ("a", "b")]).drop_nulls("_name")
+    seats = seats.join(dn, on=["event_id", "_name"], how="semi").sort(
+        "event_id", "round", "round_pos", "match_pos", "_seat").with_columns(
+        pl.int_range(1, pl.len() + 1).over("event_id", "round", "_name").alias("_k"))
+    for s in ("a", "b"):
+        fix = seats.filter(pl.col("_seat") == s).select(
+            "event_id", "round_pos", "match_pos", pl.format("{} [{}]", "_name", "_k")
+            .alias("_new"))
+        m = m.join(fix, on=["event_id", "round_pos", "match_pos"], how="left").with_columns(
+            pl.coalesce("_new", s).alias(s)).drop("_new")
+    return m, stands
+
+
+def _long(m: pl.DataFrame) -> pl.DataFrame:
+    """Match rows (seat A/B) → the long table, two mirrored rows per played match."""
+    keep = ["event_id", "round", "round_name", "source", "level", "result"]
+    unreported = pl.col("b").is_not_null() & (pl.col("ga") + pl.col("gb") + pl.col("gd") == 0)
+    m = m.with_columns(unreported.alias("unreported"))
+    a = m.select(*keep, "unreported", pl.col("a").alias("player_id"),
+                 pl.col("b").alias("opponent_id"), pl.col("ga").alias("games_won"),
+                 pl.col("gb").alias("games_lost"), pl.col("gd").alias("games_drawn"))
+    b = m.filter(pl.col("b").is_not_null()).select(
+        *keep, "unreported", pl.col("b").alias("player_id"), pl.col("a").alias("opponent_id"),
+        pl.col("gb").alias("games_won"), pl.col("ga").alias("games_lost"),
+        pl.col("gd").alias("games_drawn"))
+    out = pl.concat([a, b])
+    unpaired = pl.col("opponent_id").is_null()
+    won, lost = pl.col("games_won"), pl.col("games_lost")
+    unplayed = (pl.when(~unpaired).then(None)
+                .when(won > lost).then(pl.lit("pairing_bye"))
+                .when(won < lost).then(pl.lit("forfeit_loss"))
+                .otherwise(pl.lit("absent")))
+    return out.with_columns(unplayed.alias("unplayed"),
+                            (pl.col("level") == "games").alias("games_known")).drop("level")
+
+
+def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None = None
+                     ) -> pl.DataFrame:
+    """Label each (event_id, round) with ``phase`` and ``stage`` from the rounds alone.
+
+    Playoff rounds are named playoff rounds (``named_playoff``: event_id, round, flag) plus
+    the longest trailing run of numbered rounds that form a single-elimination bracket: no
+    draws and no unpaired seats, the last round a single match, and the players of each
+    round exactly the winners of the round before. Round 1 is always Swiss (an event that is
+    single elimination throughout is treated as one Swiss phase).
+
+    Among the Swiss rounds, a cut after round ``k`` (a new stage) is detected when at least
+    :data:`CUT_MIN_BELOW_SHARE` of round ``k``'s players are below the lowest score that
+    plays on, at least :data:`CUT_MIN_CONTINUE_SHARE` of the others play on, and round ``k``
+    has at least :data:`CUT_MIN_PLAYERS` players. Stages are ``day1``, ``day2``, …;
+    playoff rounds get stage ``playoff``.
+
+    Parameters
+    ----------
+    results
+        Long rows with ``event_id, round, player_id, opponent_id, games_won, games_lost``.
+    named_playoff
+        Optional ``event_id, round, named_playoff`` flags from the round names.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``event_id, round, phase, stage``, one row per round.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> rows = [(1, "A", "B", 2, 0), (1, "B", "A", 0, 2), (1, "C", "D", 1, 1),
+    ...         (1, "D", "C", 1, 1), (2, "A", "C", 2, 0), (2, "C", "A", 0, 2),
+    ...         (2, "B", "D", 2, 1), (2, "D", "B", 1, 2), (3, "A", "B", 2, 1),
+    ...         (3, "B", "A", 1, 2)]
+    >>> df = pl.DataFrame(rows, orient="row", schema=["round", "player_id", "opponent_id",
+    ...     "games_won", "games_lost"]).with_columns(event_id=pl.lit("e"))
+    >>> detect_structure(df).rows()
+    [('e', 1, 'swiss', 'day1'), ('e', 2, 'playoff', 'playoff'), ('e', 3, 'playoff', 'playoff')]
+    """
+    r = results.select("event_id", "round", "player_id", "opponent_id", "games_won",
+                       "games_lost")
+    per = r.group_by("event_id", "round").agg(
+        pl.len().alias("seats"),
+        (pl.col("games_won") == pl.col("games_lost")).any().alias("has_draw"),
+        pl.col("opponent_id").is_null().any().alias("has_unpaired"),
+        (pl.col("games_won") > pl.col("games_lost")).sum().alias("n_winners"),
+    ).sort("event_id", "round")
+    per = per.with_columns(
+        pl.col("round").shift(-1).over("event_id").alias("next_round"),
+        pl.col("seats").shift(-1).over("event_id").alias("next_seats"),
+        (pl.col("round") == pl.col("round").min().over("event_id")).alias("is_first"),
+    )
+    winners = r.filter(pl.col("games_won") > pl.col("games_lost")).select(
+        "event_id", "round", "player_id")
+    nxt = r.select("event_id", pl.col("round").alias("next_round"), "player_id")
+    overlap = (winners.join(per.select("event_id", "round", "next_round"),
+                            on=["event_id", "round"])
+               .join(nxt, on=["event_id", "next_round", "player_id"], how="semi")
+               .group_by("event_id", "round").agg(pl.len().alias("w_next")))
+    per = per.join(overlap, on=["event_id", "round"], how="left").with_columns(
+        pl.col("w_next").fill_null(0))
+    chain = (~pl.col("has_draw") & ~pl.col("has_unpaired")
+             & pl.when(pl.col("next_round").is_null()).then(pl.col("seats") == 2)
+             .otherwise((pl.col("w_next") == pl.col("n_winners"))
+                        & (pl.col("next_seats") == pl.col("n_winners"))))
+    per = per.with_columns(chain.alias("_chain"))
+    if named_playoff is not None:
+        per = per.join(named_playoff.select("event_id", "round", "named_playoff"),
+                       on=["event_id", "round"], how="left").with_columns(
+            pl.col("named_playoff").fill_null(False))
+    else:
+        per = per.with_columns(pl.lit(False).alias("named_playoff"))
+    # Named playoff rounds continue a chain; the trailing run of chain rounds is the bracket.
+    link = pl.col("_chain") | pl.col("named_playoff")
+    trailing = link.cast(pl.Int64).reverse().cum_min().reverse().over("event_id") == 1
+    playoff = pl.col("named_playoff") | (trailing & ~pl.col("is_first"))
+    # An event whose every round would be playoff stays Swiss (pure single elimination).
+    all_po = (trailing & pl.col("is_first")).any().over("event_id") & ~pl.col(
+        "named_playoff").any().over("event_id")
+    per = per.with_columns(pl.when(all_po).then(False).otherwise(playoff).alias("_po"))
+    phases = per.select("event_id", "round", pl.when("_po").then(pl.lit("playoff"))
+                        .otherwise(pl.lit("swiss")).alias("phase"))
+    # Day cuts inside the Swiss.
+    sw = r.join(phases.filter(pl.col("phase") == "swiss"), on=["event_id", "round"], how="semi")
+    mp = (pl.when(pl.col("games_won") > pl.col("games_lost")).then(3)
+          .when(pl.col("games_won") == pl.col("games_lost")).then(1).otherwise(0))
+    sw = sw.with_columns(mp.alias("_mp")).sort("event_id", "player_id", "round").with_columns(
+        pl.col("_mp").cum_sum().over("event_id", "player_id").alias("_pts"),
+        pl.col("round").max().over("event_id", "player_id").alias("_last"),
+    ).with_columns((pl.col("_last") > pl.col("round")).alias("_cont"))
+    last_sw = pl.col("round").max().over("event_id")
+    sw = sw.filter(pl.col("round") < last_sw)
+    t = pl.col("_pts").filter(pl.col("_cont")).min()
+    cuts = sw.group_by("event_id", "round").agg(
+        pl.len().alias("n"), t.alias("t"),
+        (pl.col("_pts") < t).sum().alias("below"),
+        (pl.col("_pts") >= t).sum().alias("above"),
+        ((pl.col("_pts") >= t) & pl.col("_cont")).sum().alias("above_cont"),
+    ).filter((pl.col("n") >= CUT_MIN_PLAYERS)
+             & (pl.col("below") >= CUT_MIN_BELOW_SHARE * pl.col("n"))
+             & (pl.col("above_cont") >= CUT_MIN_CONTINUE_SHARE * pl.col("above")))
+    cut_after = cuts.select("event_id", pl.col("round").alias("_cut"))
+    stage_no = (phases.filter(pl.col("phase") == "swiss")
+                .join(cut_after, on="event_id", how="left")
+                .group_by("event_id", "round").agg(
+                    (pl.col("_cut") < pl.col("round")).sum().alias("_k")))
+    out = phases.join(stage_no, on=["event_id", "round"], how="left").with_columns(
+        pl.when(pl.col("phase") == "playoff").then(pl.lit("playoff"))
+        .otherwise(pl.format("day{}", pl.col("_k") + 1)).alias("stage"))
+    return out.select("event_id", "round", "phase", "stage").sort("event_id", "round")
+
+
+def melee_era(date: pl.Expr, decimals: pl.Expr) -> pl.Expr:
+    """The melee.gg era (:data:`MELEE_ERAS`) from the event date and published decimals.
+
+    Examples
+    --------
+    >>> import datetime as dt, polars as pl
+    >>> df = pl.DataFrame({"date": [dt.date(2024, 2, 1), dt.date(2024, 8, 1),
+    ...     dt.date(2026, 1, 1), dt.date(2024, 8, 1)], "decimals": [6, 8, 7, None]})
+    >>> df.select(melee_era(pl.col("date"), pl.col("decimals")))["era"].to_list()
+    ['E1', 'E2', 'E3', 'E2']
+    """
+    start = pl.lit(_E2_START).str.to_date()
+    end = pl.lit(_E2_END).str.to_date()
+    in_e2 = (date >= start) & (date <= end)
+    return (pl.when(decimals == 6).then(pl.lit("E1"))
+            .when(decimals.is_null() & (date < start)).then(pl.lit("E1"))
+            .when(in_e2 & (decimals.is_null() | (decimals == 8))).then(pl.lit("E2"))
+            .otherwise(pl.lit("E3")).alias("era"))
+
+
+def _decimals(stands: pl.DataFrame) -> pl.DataFrame:
+    """Published decimals per event: the fewest d ≤ 10 with every value a multiple of 10^-d
+    (float artefacts such as 0.5670000000000001 tolerated); null = unrounded doubles."""
+    vals = stands.unpivot(index="event_id", on=["omwp", "gwp", "ogwp"]).drop_nulls("value")
+    d = pl.lit(None, dtype=pl.Int64)
+    for k in range(10, -1, -1):
+        d = pl.when((pl.col("value").round(k) - pl.col("value")).abs() < 1e-12).then(
+            pl.lit(k)).otherwise(d)
+    per = vals.with_columns(d.alias("d")).group_by("event_id").agg(
+        pl.when(pl.col("d").is_null().any()).then(None).otherwise(pl.col("d").max())
+        .alias("decimals"))
+    return per
+
+
+def read_decklist_cache(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    workers: int | None = None,
+) -> DecklistEvents:
+    """Read decklist-cache event files into results, published standings and event tables.
+
+    Parameters
+    ----------
+    paths
+        Files (``.json`` / ``.json.gz``), folders (searched recursively) or glob patterns,
+        one or many.
+    workers
+        Processes used to parse many files (default: the CPU count, at most 8; files are
+        parsed in this process when fewer than 64).
+
+    Returns
+    -------
+    DecklistEvents
+        ``results``, ``published``, ``events`` and ``report`` (see :class:`DecklistEvents`).
+
+    Raises
+    ------
+    ImportFormatError
+        A path matches nothing, a file is not valid JSON of this format, a result is not
+        ``W-L-D``, a round name is unknown, or an event is given twice.
+
+    Examples
+    --------
+    >>> import orjson, tempfile, pathlib
+    >>> doc = {"Tournament": {"Date": "2024-07-13T15:00:00", "Name": "Demo",
+    ...        "Uri": "https://melee.gg/Tournament/View/1", "Formats": "Modern"},
+    ...        "Rounds": [{"RoundName": "Round 1", "Matches": [
+    ...            {"Player1": "A", "Player2": "B", "Result": "2-1-0"},
+    ...            {"Player1": "C", "Player2": "-", "Result": "2-0-0"}]}],
+    ...        "Standings": [{"Rank": 1, "Player": "A", "Points": 3, "Wins": 1, "Losses": 0,
+    ...            "Draws": 0, "OMWP": 0.33333333, "GWP": 0.66666667, "OGWP": 0.33333333}]}
+    >>> d = pathlib.Path(tempfile.mkdtemp()) / "demo-1-2024-07-13.json"
+    >>> _ = d.write_bytes(orjson.dumps(doc))
+    >>> ev = read_decklist_cache(d)
+    >>> ev.results.select("round", "player_id", "opponent_id", "games_won", "games_lost",
+    ...                   "unplayed").rows()
+    [(1, 'A', 'B', 2, 1, None), (1, 'B', 'A', 1, 2, None), (1, 'C', None, 2, 0, 'pairing_bye')]
+    >>> ev.events.select("source", "players", "swiss_rounds", "decimals", "era").rows()
+    [('melee', 1, 1, 8, 'E2')]
+    """
+    files = _expand(paths)
+    raw, stands, events = _parse_many(files, workers)
+    report: list[pl.DataFrame] = []
+    rounds = _number_rounds(raw)
+    raw = raw.join(rounds, on=["event_id", "round_pos"], how="left")
+    m = _orient(raw, report)
+    m = _dedup(m, report)
+    m, stands = _disambiguate(m, stands, report)
+    long = _long(m)
+    structure = detect_structure(long, rounds.select("event_id", "round", "named_playoff"))
+    long = long.join(structure, on=["event_id", "round"], how="left")
+    unrep = long.filter(pl.col("unreported") & (pl.col("player_id") < pl.col("opponent_id")))
+    if unrep.height:
+        report.append(_report(unrep, "unreported_match", pl.format(
+            "{} vs {} reported 0-0-0 (unplayed/unreported): kept as 0-0-0 rows flagged "
+            "unreported", pl.col("player_id"), pl.col("opponent_id"))))
+    results = long.select(
+        "event_id", "round", "player_id", "opponent_id", "games_won", "games_lost",
+        "games_drawn", "phase", "stage", "unplayed", "round_name", "games_known", "unreported",
+        "source").sort("event_id", "round", "player_id", maintain_order=True)
+    # Names in rounds but not in standings, and the reverse: reported, not repaired.
+    in_rounds = results.select("event_id", "player_id").unique()
+    listed = stands.select("event_id", "player_id")
+    missing = in_rounds.join(listed, on=["event_id", "player_id"], how="anti")
+    if missing.height:
+        report.append(_report(missing.with_columns(pl.lit(None).alias("round")),
+                              "not_in_standings",
+                              pl.lit("plays in the rounds but is not in the published standings")))
+    absent = listed.join(in_rounds, on=["event_id", "player_id"], how="anti")
+    if absent.height:
+        report.append(_report(absent.with_columns(pl.lit(None).alias("round")),
+                              "not_in_rounds",
+                              pl.lit("listed in the standings but has no match in the rounds")))
+    dec = _decimals(stands)
+    published = stands.join(dec, on="event_id", how="left").select(
+        "event_id", "player_id", "rank", "points", "wins", "losses", "draws", "omwp", "gwp",
+        "ogwp", pl.col("decimals").cast(pl.Int64)).sort("event_id", "rank", maintain_order=True)
+    events = _event_table(events, results, stands, structure, dec)
+    rep = (pl.concat([x.cast(_REPORT_SCHEMA) for x in report]) if report  # type: ignore[arg-type]
+           else pl.DataFrame(schema=_REPORT_SCHEMA))
+    rep = rep.sort("event_id", "kind", "round", "player_id", nulls_last=True)
+    return DecklistEvents(results=results, published=published, events=events, report=rep)
+
+
+def _event_table(events: pl.DataFrame, results: pl.DataFrame, stands: pl.DataFrame,
+                 structure: pl.DataFrame, dec: pl.DataFrame) -> pl.DataFrame:
+    st = structure.group_by("event_id").agg(
+        pl.len().alias("rounds"),
+        (pl.col("phase") == "swiss").sum().alias("swiss_rounds"),
+        (pl.col("phase") == "playoff").sum().alias("playoff_rounds"),
+        pl.col("stage").filter(pl.col("phase") == "swiss").n_unique().alias("stages"),
+        pl.col("round").filter((pl.col("stage") == "day1")
+                               & (pl.col("phase") == "swiss")).max().alias("_d1end"),
+    )
+    first_po = results.filter(pl.col("phase") == "playoff").filter(
+        pl.col("round") == pl.col("round").min().over("event_id")).group_by("event_id").agg(
+        pl.col("player_id").n_unique().alias("playoff_size"))
+    n_players = stands.group_by("event_id").agg(pl.len().alias("players"))
+    out = (events.join(n_players, on="event_id", how="left")
+           .join(st, on="event_id", how="left").join(first_po, on="event_id", how="left")
+           .join(dec, on="event_id", how="left"))
+    out = out.with_columns(
+        pl.col("datetime").str.slice(0, 10).str.to_date(strict=False).alias("date"),
+        pl.col("rounds").fill_null(0).cast(pl.Int64),
+        pl.col("swiss_rounds").fill_null(0).cast(pl.Int64),
+        pl.col("playoff_rounds").fill_null(0).cast(pl.Int64),
+        pl.col("stages").fill_null(0).cast(pl.Int64),
+        pl.col("players").fill_null(0).cast(pl.Int64),
+        pl.col("decimals").cast(pl.Int64),
+    ).with_columns(
+        pl.when(pl.col("stages") > 1).then(pl.col("_d1end")).alias("day2_after_round"),
+    )
+    structure_txt = pl.concat_str([
+        pl.format("{} swiss", pl.col("swiss_rounds")),
+        pl.when(pl.col("stages") > 1).then(pl.format(" (cut after round {})",
+                                                     pl.col("day2_after_round"))),
+        pl.when(pl.col("playoff_rounds") > 0).then(
+            pl.format(" + top {} ({} rounds)", pl.col("playoff_size"), pl.col("playoff_rounds"))),
+    ], ignore_nulls=True)
+    era = pl.when(pl.col("source") == "melee").then(melee_era(pl.col("date"), pl.col("decimals")))
+    return out.select(
+        "event_id", "source", "name", "date", "datetime", "format", "url", "path", "players",
+        "rounds", "swiss_rounds", "playoff_rounds", "stages", "day2_after_round",
+        pl.col("playoff_size").cast(pl.Int64), structure_txt.alias("structure"), "decimals",
+        era.alias("era"),
+    ).sort("event_id")
