@@ -29,7 +29,7 @@ Everything downstream of :func:`validate_results` trusts its input.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -152,8 +152,8 @@ def _problem(kind: str, frame: pl.LazyFrame, detail: pl.Expr) -> pl.LazyFrame:
     )
 
 
-def find_problems(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event"
-                  ) -> pl.DataFrame:
+def find_problems(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event",
+                  keys: Sequence[str] = ()) -> pl.DataFrame:
     """List every row that breaks the results-table contract, grouped by kind.
 
     Unlike :func:`validate_results`, this never raises for row-level problems: it returns
@@ -179,6 +179,7 @@ def find_problems(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
     └─────────────────┴───────────┴─────────────────────────────────┘
     """
     lf = _normalise(_lazy(results), default_event_id=default_event_id)
+    ev = [EVENT_ID, *keys]  # an event is identified by event_id plus any analysis keys
     rec = (pl.col(GAMES_WON).cast(pl.String) + "-" + pl.col(GAMES_LOST).cast(pl.String) + "-"
            + pl.col(GAMES_DRAWN).cast(pl.String))
     checks: list[pl.LazyFrame] = []
@@ -200,25 +201,30 @@ def find_problems(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
                                      pl.col(PHASE).fill_null("null"))))
     checks.append(_problem("self_pairing", lf_ok.filter(pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
                            pl.lit("paired with themself")))
-    dup = lf_ok.filter(pl.len().over(EVENT_ID, ROUND, PLAYER_ID) > 1)
+    dup = (lf_ok.group_by([*ev, ROUND, PLAYER_ID])
+           .agg(pl.len().alias("_n"), pl.col(OPPONENT_ID).fill_null("(none)").unique().sort()
+                .str.join(", ").alias("_opps"))
+           .filter(pl.col("_n") > 1)
+           .with_columns(pl.lit(None, dtype=pl.String).alias(OPPONENT_ID)))
     checks.append(_problem("duplicate_seat", dup,
-                           pl.format("{} rows for this player in this round",
-                                     pl.len().over(EVENT_ID, ROUND, PLAYER_ID))))
-    players = lf_ok.select(EVENT_ID, pl.col(PLAYER_ID).alias(OPPONENT_ID)).unique()
+                           pl.format("{} rows for this player in this round (opponents: {})",
+                                     pl.col("_n"), pl.col("_opps"))))
+    players = lf_ok.select(*ev, pl.col(PLAYER_ID).alias(OPPONENT_ID)).unique()
     paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null()
                           & (pl.col(PLAYER_ID) != pl.col(OPPONENT_ID)))
-    unknown = paired.join(players, on=[EVENT_ID, OPPONENT_ID], how="anti")
+    unknown = paired.join(players, on=[*ev, OPPONENT_ID], how="anti")
     checks.append(_problem("unknown_opponent", unknown,
                            pl.format("opponent {} never appears as a player in event {}",
                                      pl.col(OPPONENT_ID), pl.col(EVENT_ID))))
-    known = paired.join(players, on=[EVENT_ID, OPPONENT_ID], how="semi")
+    known = paired.join(players, on=[*ev, OPPONENT_ID], how="semi")
     mirror = lf_ok.select(
-        EVENT_ID, ROUND,
+        *ev, ROUND,
         pl.col(PLAYER_ID).alias(OPPONENT_ID), pl.col(OPPONENT_ID).alias(PLAYER_ID),
         pl.col(GAMES_WON).alias("_m_won"), pl.col(GAMES_LOST).alias("_m_lost"),
         pl.col(GAMES_DRAWN).alias("_m_drawn"),
     ).filter(pl.col(PLAYER_ID).is_not_null())
-    joined = known.join(mirror, on=[EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID], how="left",
+    mirror = mirror.unique([*ev, ROUND, PLAYER_ID, OPPONENT_ID], keep="first")
+    joined = known.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="left",
                         nulls_equal=False)
     checks.append(_problem(
         "missing_mirror", joined.filter(pl.col("_m_won").is_null()),
@@ -259,8 +265,8 @@ _HINTS: Final = {
 }
 
 
-def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event"
-                     ) -> pl.LazyFrame:
+def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event",
+                     keys: Sequence[str] = ()) -> pl.LazyFrame:
     """Validate a results table and return it normalised to the contract (lazy).
 
     Raises
@@ -279,7 +285,7 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
     >>> sf.validate_results(df).collect().columns
     ['round', 'player_id', 'opponent_id', 'games_won', 'games_lost', 'games_drawn', 'event_id', 'phase']
     """
-    problems = find_problems(results, default_event_id=default_event_id)
+    problems = find_problems(results, default_event_id=default_event_id, keys=keys)
     if problems.height:
         kinds = problems["kind"].unique(maintain_order=True).to_list()
         hints = "; ".join(_HINTS[k] for k in kinds if k in _HINTS)

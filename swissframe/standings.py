@@ -7,6 +7,7 @@ One call handles any number of events: every step is a join or group-by keyed by
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Final, Literal, overload
 
 import polars as pl
@@ -81,12 +82,23 @@ def _rates(base: pl.DataFrame, rules: Ruleset, rate: ExactScale, game: ExactScal
     x_gw = x_gw_opp if rules.floor_own_gw else clamp_exact(raw_gw, game.lit(0), cap_g)
     return (base.lazy()
             .with_columns(match_points=mp, _x_match_points=points.cast(pl.Int128),
+                          _cap=pl.when(pl.col("dropped")).then(float(rules.cap_dropped))
+                          .otherwise(float(rules.cap)),
                           _x_mwp=x_mw, _x_gwp=x_gw, _x_gwp_opp=x_gw_opp)
+            # floats from the small integers directly, so they are correctly rounded
             .with_columns(_x_mwp_opp=pl.col("_x_mwp"),
-                          mwp=rate.to_float(pl.col("_x_mwp")),
-                          gwp=game.to_float(pl.col("_x_gwp")),
-                          gwp_opp=game.to_float(pl.col("_x_gwp_opp")))
+                          mwp=_float_clamped(m_num, m_den, rules.floor, pl.col("_cap")),
+                          gwp=_float_clamped(g_num, g_den,
+                                             rules.floor if rules.floor_own_gw else Fraction(0),
+                                             pl.col("_cap")),
+                          gwp_opp=_float_clamped(g_num, g_den, rules.floor, pl.col("_cap")))
+            .drop("_cap")
             .with_columns(mwp_opp=pl.col("mwp")))
+
+
+def _float_clamped(num: pl.Expr, den: pl.Expr, floor: Fraction, cap: pl.Expr) -> pl.Expr:
+    value = pl.when(den > 0).then(num.cast(pl.Float64) / den.cast(pl.Float64))
+    return value.clip(float(floor), cap)
 
 
 def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.DataFrame:
@@ -138,8 +150,19 @@ def _finish(frame: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset,
     return ranked.select([c for c in front if c in cols]).collect()
 
 
-def _validated(results: Frame) -> pl.LazyFrame:
-    return validate_results(results).collect().lazy()
+def _validated(results: Frame, keys: Sequence[str]) -> pl.LazyFrame:
+    extra = [k for k in keys if k != "event_id"]
+    if isinstance(results, pl.LazyFrame):
+        names = results.collect_schema().names()
+    elif isinstance(results, pl.DataFrame):
+        names = results.columns
+    else:
+        names = []
+    missing = [k for k in extra if k not in names]
+    if missing and names:
+        msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."
+        raise SchemaError(msg)
+    return validate_results(results, keys=extra).collect().lazy()
 
 
 def _cutoff_rows(lf: pl.LazyFrame, keys: tuple[str, ...], cutoffs: pl.LazyFrame
@@ -254,7 +277,7 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     └───────────┴──────┴──────────────┴──────────┘
     """
     ruleset = get(rules)
-    lf = _validated(results)
+    lf = _validated(results, keys)
     k = _check_keys(lf, keys)
     if through_round is not None:
         if through_round < 1:
@@ -292,7 +315,7 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
     └───────┴──────┴──────────────┘
     """
     ruleset = get(rules)
-    lf = _validated(results)
+    lf = _validated(results, keys)
     k = _check_keys(lf, keys)
     rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
               .rename({"round": _THROUGH}))

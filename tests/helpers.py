@@ -1,0 +1,158 @@
+"""Shared test helpers: event builders, a pure-Python Fraction reference, and the
+invariants every computed standings table must satisfy."""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import polars as pl
+
+import swissframe as sf
+
+GAMES = {"W": (2, 0, 0), "L": (0, 2, 0), "D": (1, 1, 0)}
+
+
+@dataclass(frozen=True)
+class Opp:
+    """An opponent given by final record (wins, losses, draws) and the subject's result."""
+
+    record: tuple[int, int, int]
+    result: str  # subject's result against this opponent: "W", "L", "D", or "BYE"
+    games: tuple[int, int, int] | None = None  # subject's games in that match
+
+
+def event_from_opponents(subjects: dict[str, Sequence[Opp]], event_id: str = "e") -> pl.DataFrame:
+    """Build a valid long table in which each subject meets the given opponents, in order
+    (round i+1 for opponent i), and each opponent ends with exactly its record; the rest of
+    an opponent's rounds are played against one-off filler players. Opponents play rounds
+    1..(W+L+D), so a short record is a player who dropped."""
+    rows: list[dict[str, object]] = []
+    filler = itertools.count()
+
+    def add(rnd: int, a: str, b: str | None, g: tuple[int, int, int]) -> None:
+        rows.append({"event_id": event_id, "round": rnd, "player_id": a, "opponent_id": b,
+                     "games_won": g[0], "games_lost": g[1], "games_drawn": g[2]})
+        if b is not None:
+            add_mirror = {"event_id": event_id, "round": rnd, "player_id": b, "opponent_id": a,
+                          "games_won": g[1], "games_lost": g[0], "games_drawn": g[2]}
+            rows.append(add_mirror)
+
+    for subject, opps in subjects.items():
+        for i, o in enumerate(opps):
+            rnd = i + 1
+            if o.result == "BYE":
+                add(rnd, subject, None, (2, 0, 0))
+                continue
+            oid = f"{subject}-opp{i}"
+            g = o.games or GAMES[o.result]
+            add(rnd, subject, oid, g)
+            w, l, d = o.record
+            # the opponent's result against the subject is the mirror of the subject's
+            w, l, d = (w, l - 1, d) if o.result == "W" else (w - 1, l, d) if o.result == "L" \
+                else (w, l, d - 1)
+            assert min(w, l, d) >= 0, (subject, o)
+            total = sum(o.record)
+            assert rnd <= total, "the opponent must still be playing in that round"
+            other_rounds = [r for r in range(1, total + 1) if r != rnd]
+            for r, res in zip(other_rounds, ["W"] * w + ["L"] * l + ["D"] * d, strict=True):
+                add(r, oid, f"filler{next(filler)}", GAMES[res])
+    return pl.DataFrame(rows, schema={"event_id": pl.String, "round": pl.Int64,
+                                      "player_id": pl.String, "opponent_id": pl.String,
+                                      "games_won": pl.Int64, "games_lost": pl.Int64,
+                                      "games_drawn": pl.Int64})
+
+
+# --------------------------------------------------------------------------------------
+# A deliberately plain, loop-based reference implementation in exact Fractions.
+
+
+def reference_standings(results: pl.DataFrame, rules: sf.Ruleset) -> dict[tuple[str, str], dict]:
+    """MTG-family standings computed naively with Fractions (for cross-checking)."""
+    rows = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
+    by_player: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for r in rows.iter_rows(named=True):
+        by_player[(r["event_id"], r["player_id"])].append(r)
+    last_round: dict[str, int] = defaultdict(int)
+    for (ev, _), rs in by_player.items():
+        last_round[ev] = max(last_round[ev], max(r["round"] for r in rs))
+    info: dict[tuple[str, str], dict] = {}
+    for key, rs in by_player.items():
+        w = sum(r["games_won"] > r["games_lost"] for r in rs)
+        lo = sum(r["games_won"] < r["games_lost"] for r in rs)
+        d = sum(r["games_won"] == r["games_lost"] for r in rs)
+        byes = sum(r["opponent_id"] is None and r["games_won"] > r["games_lost"] for r in rs)
+        pts = ((w - byes) * rules.points_win + byes * rules.points_bye + d * rules.points_draw
+               + lo * rules.points_loss)
+        dropped = max(r["round"] for r in rs) < last_round[key[0]]
+        cap = rules.cap_dropped if dropped else rules.cap
+        ww, rr = (w, len(rs)) if rules.bye_in_own_rate else (w - byes, len(rs) - byes)
+        mw = None if rr == 0 else min(cap, max(rules.floor, (ww + rules.draw_value * d) / rr))
+        gw_, gl_, gd_ = (sum(r[c] for r in rs) for c in ("games_won", "games_lost", "games_drawn"))
+        g = gw_ + gl_ + gd_
+        raw = None if g == 0 else (gw_ + rules.drawn_game_value * gd_) / Fraction(g)
+        gw_opp = None if raw is None else min(cap, max(rules.floor, raw))
+        gw_own = gw_opp if rules.floor_own_gw else (None if raw is None else min(cap, raw))
+        info[key] = {"pts": Fraction(pts), "mw": mw, "gw": gw_own, "gw_opp": gw_opp,
+                     "opps": [r["opponent_id"] for r in rs if r["opponent_id"] is not None],
+                     "wins": w, "losses": lo, "draws": d, "byes": byes, "dropped": dropped,
+                     "rounds": len(rs)}
+    for (ev, _), v in info.items():
+        opps = v["opps"]
+        v["omw"] = (sum(info[(ev, o)]["mw"] for o in opps) / len(opps)) if opps else None
+        v["ogw"] = (sum(info[(ev, o)]["gw_opp"] for o in opps) / len(opps)) if opps else None
+    # ranks: competition ranking on exact tuples, None below any value
+    order = [c.name for c in rules.criteria]
+    field = {"match_points": "pts", "omwp": "omw", "gwp": "gw", "ogwp": "ogw", "mwp": "mw"}
+
+    def sort_key(v: dict) -> tuple:
+        out = []
+        for name, c in zip(order, rules.criteria, strict=True):
+            x = v[field[name]]
+            out.append((x is not None, (x if c.descending else -x) if x is not None else 0))
+        return tuple(out)
+
+    for ev in {k[0] for k in info}:
+        players = [(k, v) for k, v in info.items() if k[0] == ev]
+        keys = sorted((sort_key(v) for _, v in players), reverse=True)
+        for _, v in players:
+            v["rank"] = keys.index(sort_key(v)) + 1
+    return info
+
+
+# --------------------------------------------------------------------------------------
+# Invariants every standings table must satisfy (shared by the whole suite).
+
+
+def check_standings_invariants(st: pl.DataFrame, rules: sf.Ruleset,
+                               keys: Iterable[str] = ("event_id",)) -> None:
+    """One row per player per key; ranks are competition ranks 1..n consistent with the
+    criteria; percentages within [floor, cap]; match points consistent with the record."""
+    keys = list(keys)
+    assert st.select([*keys, "player_id"]).is_duplicated().sum() == 0
+    for _, grp in st.group_by(keys):
+        ranks = grp["rank"].sort().to_list()
+        n = len(ranks)
+        assert ranks[0] == 1
+        for i, r in enumerate(ranks):
+            # competition ranking: a rank r is used by exactly the players at positions r-1…
+            assert 1 <= r <= i + 1
+            assert r == i + 1 or r == ranks[i - 1]
+        assert max(ranks) <= n
+    lo, hi = float(rules.floor), float(rules.cap)
+    for col in ("mwp", "omwp", "ogwp"):
+        vals = st[col].drop_nulls()
+        if len(vals):
+            assert vals.min() >= lo - 1e-12 and vals.max() <= hi + 1e-12, col
+    if rules.floor_own_gw:
+        vals = st["gwp"].drop_nulls()
+        if len(vals):
+            assert vals.min() >= lo - 1e-12
+    byes = st["byes"]
+    pts = ((st["wins"] - byes) * float(rules.points_win) + byes * float(rules.points_bye)
+           + st["draws"] * float(rules.points_draw) + st["losses"] * float(rules.points_loss))
+    assert (pts - st["match_points"].cast(pl.Float64)).abs().max() < 1e-9  # type: ignore[operator]
+    assert (st["wins"] + st["losses"] + st["draws"] == st["rounds_played"]).all()
