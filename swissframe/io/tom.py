@@ -1,0 +1,739 @@
+"""Pokémon TOM (Tournament Operations Manager) files → the long results table.
+
+TOM saves an event as XML (``.tdf``; some copies use ``.xml``). :func:`read_tom` parses
+any number of them with a safe parser (``defusedxml``: no DTD, no entity expansion) and
+returns a :class:`TomEvents` bundle.
+
+Event key
+---------
+A TOM file holds one or more **pods**; each pod is paired on its own with its own round
+numbers (a Cup may run Juniors for 3 rounds and Masters for 5 in one file), so the event key
+is the pod: ``event_id`` is the file key (the file name without extension, prefixed with as
+many parent folders as needed to keep the keys of the given files unique) when the file has
+one pod, and ``"<file key>:<pod label>"`` when it has several (labels in
+:data:`POD_LABELS`, e.g. ``"masters"`` or ``"all"`` for a combined pod).
+
+Combined pods (categories 8, 9, 10) are paired together but ranked per age division: the
+players table has a ``division`` column (``juniors`` / ``seniors`` / ``masters``) taken
+from the pod for a single-division pod and from TOM's published ``<standings>`` for a
+combined pod (``division_source`` says which; null when a mid-event save has no
+standings). Opponents from the whole pod count, which the pod-level ``event_id`` gives.
+
+Outcomes
+--------
+Every outcome code the format documents is mapped in :data:`TOM_OUTCOMES` (codes 6, 7
+and 9 are not documented anywhere and are refused with an
+:class:`~swissframe.errors.ImportFormatError`, as is any other code). Pokémon has no
+game-level statistic, so the games columns hold the match result: win ``1-0-0``, loss
+``0-1-0``, tie ``0-0-1`` (one match point each).
+
+- ``4`` earned bye and ``5`` random (pairing) bye are both ``1-0-0`` with a null opponent;
+  they stay distinguishable through ``unplayed`` (``"full_bye"`` for an earned bye,
+  ``"pairing_bye"`` for a random one) and ``tom_outcome``, because how an earned bye
+  enters win % is a ruleset option.
+- ``8`` forced loss (a late entrant's missed round): ``0-1-0``, null opponent,
+  ``unplayed="absent"``.
+- ``10`` double loss: both players ``0-1-0``. The contract's mirror rule cannot hold two
+  losses against each other, so both rows get a null ``opponent_id`` and keep the pairing
+  in ``scheduled_opponent_id``.
+- ``0`` pending (mid-round saves): not a result; such matches are left out of ``results``
+  and listed in :attr:`TomEvents.pending` (an explicit, reported exclusion).
+
+Rows of single-elimination rounds (``<round type="1">``) have ``phase="playoff"``;
+all others ``"swiss"``. Extra result columns: ``unplayed``, ``scheduled_opponent_id``,
+``tom_outcome`` (the match-level outcome name), ``table``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any, Final, NamedTuple
+from xml.etree.ElementTree import Element, ParseError
+
+import defusedxml
+import defusedxml.ElementTree as SafeET
+import polars as pl
+
+from swissframe.errors import DataError, ImportFormatError, SwissframeError
+from swissframe.schema import validate_results
+
+__all__ = [
+    "DIVISION_NAMES",
+    "POD_LABELS",
+    "TOM_OUTCOMES",
+    "TomEvents",
+    "TomOutcome",
+    "event_keys",
+    "parse_tom",
+    "read_tom",
+]
+
+
+class TomOutcome(NamedTuple):
+    """How one TOM ``<match outcome=...>`` code becomes result rows."""
+
+    name: str
+    """Match-level name, copied to the ``tom_outcome`` column."""
+    seats: int
+    """1 for a single ``<player>`` match, 2 for ``<player1>``/``<player2>``, 0 for either."""
+    first: tuple[int, int, int] | None
+    """(won, lost, drawn) of player1 / the single player; None = not a result (pending)."""
+    second: tuple[int, int, int] | None
+    """(won, lost, drawn) of player2 (two-seat outcomes only)."""
+    unplayed: str | None
+    """Value of the ``unplayed`` column for the row(s)."""
+    keeps_opponent: bool
+    """False when the two rows cannot mirror each other (double loss)."""
+
+
+#: Every outcome code the TOM format documents (ciphermaniac's ``tdf.ts`` and OpenTourney's
+#: fixture notes, summarised in ``SOURCES.md``). Codes 6, 7 and 9 are documented nowhere and
+#: are refused, like any other unknown code.
+TOM_OUTCOMES: Final[Mapping[int, TomOutcome]] = {
+    0: TomOutcome("pending", 0, None, None, None, keeps_opponent=True),
+    1: TomOutcome("player1_win", 2, (1, 0, 0), (0, 1, 0), None, keeps_opponent=True),
+    2: TomOutcome("player2_win", 2, (0, 1, 0), (1, 0, 0), None, keeps_opponent=True),
+    3: TomOutcome("tie", 2, (0, 0, 1), (0, 0, 1), None, keeps_opponent=True),
+    4: TomOutcome("earned_bye", 1, (1, 0, 0), None, "full_bye", keeps_opponent=False),
+    5: TomOutcome("random_bye", 1, (1, 0, 0), None, "pairing_bye", keeps_opponent=False),
+    8: TomOutcome("forced_loss", 1, (0, 1, 0), None, "absent", keeps_opponent=False),
+    10: TomOutcome("double_loss", 2, (0, 1, 0), (0, 1, 0), None, keeps_opponent=False),
+}
+
+#: Age divisions by TOM category code.
+DIVISION_NAMES: Final[Mapping[int, str]] = {0: "juniors", 1: "seniors", 2: "masters"}
+
+#: Pod labels by TOM pod category (8, 9, 10 are combined pods).
+POD_LABELS: Final[Mapping[int, str]] = {
+    **DIVISION_NAMES,
+    8: "juniors+seniors",
+    9: "seniors+masters",
+    10: "all",
+}
+
+_ELIMINATION_ROUND_TYPE: Final = "1"
+_FINALIZED_STAGE: Final = "5"
+TOM_SUFFIXES: Final = (".tdf", ".xml")
+
+_RESULT_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "event_id": pl.String(),
+    "round": pl.Int64(),
+    "player_id": pl.String(),
+    "opponent_id": pl.String(),
+    "games_won": pl.Int64(),
+    "games_lost": pl.Int64(),
+    "games_drawn": pl.Int64(),
+    "phase": pl.String(),
+    "unplayed": pl.String(),
+    "scheduled_opponent_id": pl.String(),
+    "tom_outcome": pl.String(),
+    "table": pl.Int64(),
+}
+
+_PLAYER_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "event_id": pl.String(),
+    "player_id": pl.String(),
+    "name": pl.String(),
+    "division": pl.String(),
+    "division_source": pl.String(),
+    "dropped_after_round": pl.Int64(),
+    "late": pl.Boolean(),
+    "earned_byes": pl.Int64(),
+    "seed": pl.Int64(),
+    "order": pl.Int64(),
+    "birth_year": pl.Int64(),
+    "pod_category": pl.Int64(),
+}
+
+_STRUCTURE_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "event_id": pl.String(),
+    "source": pl.String(),
+    "name": pl.String(),
+    "sanction_id": pl.String(),
+    "start_date": pl.Date(),
+    "mode": pl.String(),
+    "tom_version": pl.String(),
+    "tournament_type": pl.String(),
+    "finalized": pl.Boolean(),
+    "pod_category": pl.Int64(),
+    "pod_label": pl.String(),
+    "division": pl.String(),
+    "players": pl.UInt32(),
+    "swiss_rounds": pl.Int64(),
+    "topcut_rounds": pl.Int64(),
+    "cut": pl.Int64(),
+    "published_player_count": pl.Int64(),
+}
+
+_PUBLISHED_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "event_id": pl.String(),
+    "division": pl.String(),
+    "player_id": pl.String(),
+    "place": pl.Int64(),
+    "standing": pl.String(),
+    "seed": pl.Int64(),
+    "order": pl.Int64(),
+    "swiss_place": pl.Int64(),
+}
+
+_PENDING_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "event_id": pl.String(),
+    "round": pl.Int64(),
+    "player_id": pl.String(),
+    "opponent_id": pl.String(),
+    "phase": pl.String(),
+    "table": pl.Int64(),
+}
+
+
+@dataclass(frozen=True)
+class TomEvents:
+    """Everything :func:`read_tom` extracts from TOM files (one event per pod).
+
+    Attributes
+    ----------
+    results
+        The long results table (validated against the contract) plus ``unplayed``,
+        ``scheduled_opponent_id``, ``tom_outcome`` and ``table``.
+    players
+        One row per (event, player): ``event_id, player_id, name, division,
+        division_source, dropped_after_round, late, earned_byes, seed, order, birth_year,
+        pod_category``.
+    structure
+        One row per (event, division): source file, tournament name, sanction id, start
+        date, mode, TOM version, finalized flag, pod category and label, player count,
+        Swiss and top-cut round counts, the chosen cut and TOM's ``playercount``.
+    published
+        TOM's published placings per division: ``event_id, division, player_id, place,
+        standing`` (``finished`` / ``dnf``), ``seed``, ``order`` and ``swiss_place`` (the
+        expected Swiss order: the seed for top-cut players, else the place).
+    pending
+        Matches with outcome 0 (unreported), one row per seat; left out of ``results``.
+    unseated
+        Players listed in a file's ``<players>`` who sit in none of its pods (a file may
+        carry the roster of another pod that was run separately): ``source, player_id,
+        name``. They are in no event and not in ``players``.
+    """
+
+    results: pl.DataFrame
+    players: pl.DataFrame
+    structure: pl.DataFrame
+    published: pl.DataFrame
+    pending: pl.DataFrame
+    unseated: pl.DataFrame
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _paths(paths: str | Path | Iterable[str | Path]) -> list[Path]:
+    if isinstance(paths, (str, Path)):
+        return [Path(paths)]
+    out = [Path(p) for p in paths]
+    if not out:
+        msg = "no input files given. Hint: pass a path or a list of paths."
+        raise DataError(msg)
+    return out
+
+
+def event_keys(paths: Sequence[str | Path]) -> list[str]:
+    """Short unique event keys for files: the stem, plus parent folders where needed.
+
+    Files whose names differ only by extension keep the extension in their key.
+
+    Examples
+    --------
+    >>> event_keys(["a/challenge/11-final.tdf", "b/earned/11-final.tdf", "x/cup.tdf"])
+    ['challenge/11-final', 'earned/11-final', 'cup']
+    """
+    resolved = [Path(p) for p in paths]
+    full = [p.as_posix() for p in resolved]
+    dupes = sorted({k for k in full if full.count(k) > 1})
+    if dupes:
+        msg = f"the same file is given more than once: {dupes}. Hint: pass each file once."
+        raise DataError(msg)
+    candidates = []
+    for p in resolved:
+        parts = p.with_suffix("").parts or (p.name,)
+        candidates.append(["/".join(parts[-d:]) for d in range(1, len(parts) + 1)]
+                          + [p.as_posix()])
+    level = [0] * len(candidates)
+    while True:
+        keys = [c[min(i, len(c) - 1)] for c, i in zip(candidates, level, strict=True)]
+        clash = {k for k in keys if keys.count(k) > 1}
+        if not clash:
+            return keys
+        level = [i + 1 if k in clash else i for k, i in zip(keys, level, strict=True)]
+
+
+def _text(el: Element | None, tag: str) -> str | None:
+    if el is None:
+        return None
+    child = el.find(tag)
+    if child is None or child.text is None:
+        return None
+    t = child.text.strip()
+    return t or None
+
+
+def _int(value: str | None, *, what: str, where: str) -> int | None:
+    if value is None or value.strip() == "":
+        return None
+    try:
+        return int(value.strip())
+    except ValueError:
+        msg = (f"{where}: {what} is {value!r}, not an integer. "
+               "Hint: the file is damaged or not a TOM save.")
+        raise ImportFormatError(msg) from None
+
+
+def _date(value: str | None) -> date | None:
+    if value is None:
+        return None
+    m = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", value.strip())
+    if m is None:
+        return None
+    try:
+        return date(int(m.group(3)), int(m.group(1)), int(m.group(2)))
+    except ValueError:
+        return None
+
+
+def _parse_xml(data: bytes, source: str) -> Element:
+    try:
+        root: Element = SafeET.fromstring(data, forbid_dtd=True, forbid_entities=True,
+                                          forbid_external=True)
+    except defusedxml.DefusedXmlException as exc:
+        msg = (f"{source}: refused unsafe XML ({type(exc).__name__}: {exc}). "
+               "Hint: TOM files never declare a DTD or entities; this is not a TOM save.")
+        raise ImportFormatError(msg) from None
+    except ParseError as exc:
+        msg = (f"{source}: not well-formed XML ({exc}). "
+               "Hint: the file is truncated or damaged; re-export it from TOM.")
+        raise ImportFormatError(msg) from None
+    except (ValueError, UnicodeError) as exc:
+        msg = f"{source}: cannot decode the XML ({exc}). Hint: re-export the file from TOM."
+        raise ImportFormatError(msg) from None
+    if root.tag != "tournament":
+        msg = (f"{source}: root element is <{root.tag}>, expected <tournament>. "
+               "Hint: this is not a TOM .tdf file.")
+        raise ImportFormatError(msg)
+    return root
+
+
+# ---------------------------------------------------------------------------- parsing
+
+
+def _read_players(root: Element, source: str) -> list[dict[str, Any]]:
+    players_el = root.find("players")
+    if players_el is None:
+        msg = f"{source}: no <players> element. Hint: the file is truncated or not a TOM save."
+        raise ImportFormatError(msg)
+    out: list[dict[str, Any]] = []
+    for p in players_el.findall("player"):
+        uid = (p.get("userid") or "").strip()
+        where = f"{source}, player {uid or '?'}"
+        if not uid:
+            msg = f"{source}: a <player> has no userid. Hint: the file is damaged."
+            raise ImportFormatError(msg)
+        dropped_el = p.find("dropped")
+        dropped: int | None = None
+        if dropped_el is not None and _text(dropped_el, "status") not in (None, "0"):
+            dropped = _int(_text(dropped_el, "round"), what="dropped round", where=where)
+        late_text = _text(p, "late")
+        late = p.find("late") is not None and (late_text or "true").lower() not in ("false", "0")
+        birth = _text(p, "birthdate")
+        birth_year = None
+        if birth is not None:
+            m = re.search(r"(\d{4})\s*$", birth)
+            birth_year = int(m.group(1)) if m else None
+        name = " ".join(x for x in (_text(p, "firstname"), _text(p, "lastname")) if x)
+        out.append({
+            "player_id": uid,
+            "name": name or None,
+            "dropped_after_round": dropped,
+            "late": late,
+            "earned_byes": _int(_text(p, "byes"), what="<byes>", where=where) or 0,
+            "seed": _int(_text(p, "seed"), what="<seed>", where=where),
+            "order": _int(_text(p, "order"), what="<order>", where=where),
+            "birth_year": birth_year,
+        })
+    ids = [r["player_id"] for r in out]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        msg = (f"{source}: player userid(s) {dupes} listed more than once in <players>. "
+               "Hint: the file is damaged.")
+        raise ImportFormatError(msg)
+    return out
+
+
+def _seat(el: Element | None, source: str, where: str) -> str:
+    uid = (el.get("userid") or "").strip() if el is not None else ""
+    if not uid:
+        msg = f"{source}, {where}: a match seat has no userid. Hint: the file is damaged."
+        raise ImportFormatError(msg)
+    return uid
+
+
+def _read_pods(root: Element, source: str, known_players: set[str]) -> list[dict[str, Any]]:
+    pods_el = root.find("pods")
+    if pods_el is None:
+        msg = f"{source}: no <pods> element. Hint: the file is truncated or not a TOM save."
+        raise ImportFormatError(msg)
+    pods: list[dict[str, Any]] = []
+    for pod in pods_el.findall("pod"):
+        cat = _int(pod.get("category"), what="pod category", where=source)
+        if cat is None or cat not in POD_LABELS:
+            msg = (f"{source}: unknown pod category {pod.get('category')!r}. "
+                   f"Hint: TOM uses {sorted(POD_LABELS)} ({', '.join(POD_LABELS.values())}).")
+            raise ImportFormatError(msg)
+        if any(p["category"] == cat for p in pods):
+            msg = f"{source}: pod category {cat} appears twice. Hint: the file is damaged."
+            raise ImportFormatError(msg)
+        roster = [_seat(pl_el, source, f"pod {cat} roster")
+                  for pl_el in pod.iterfind("subgroups/subgroup/players/player")]
+        matches: list[dict[str, Any]] = []
+        round_types: dict[int, str] = {}
+        rounds_el = pod.find("rounds")
+        for rnd in rounds_el.findall("round") if rounds_el is not None else []:
+            number = _int(rnd.get("number"), what="round number", where=f"{source}, pod {cat}")
+            if number is None or number < 1:
+                msg = (f"{source}, pod {cat}: round number {rnd.get('number')!r} "
+                       "(must be ≥ 1). Hint: the file is damaged.")
+                raise ImportFormatError(msg)
+            if number in round_types:
+                msg = (f"{source}, pod {cat}: round {number} appears twice. "
+                       "Hint: the file is damaged.")
+                raise ImportFormatError(msg)
+            phase = "playoff" if rnd.get("type") == _ELIMINATION_ROUND_TYPE else "swiss"
+            round_types[number] = phase
+            for m in rnd.iterfind("matches/match"):
+                matches.append(_read_match(m, source, cat=cat, number=number, phase=phase,
+                                           known_players=known_players))
+        pods.append({"category": cat, "roster": roster, "matches": matches,
+                     "round_types": round_types})
+    return pods
+
+
+def _read_match(m: Element, source: str, *, cat: int, number: int, phase: str,
+                known_players: set[str]) -> dict[str, Any]:
+    where = f"pod {cat}, round {number}"
+    code = _int(m.get("outcome"), what="match outcome", where=f"{source}, {where}")
+    if code is None or code not in TOM_OUTCOMES:
+        msg = (f"{source}, {where}: unknown match outcome code {m.get('outcome')!r}. "
+               f"Hint: documented TOM codes are {sorted(TOM_OUTCOMES)}; see "
+               "swissframe.io.tom.TOM_OUTCOMES.")
+        raise ImportFormatError(msg)
+    outcome = TOM_OUTCOMES[code]
+    single = m.find("player")
+    p1_el, p2_el = m.find("player1"), m.find("player2")
+    if single is not None and p1_el is None and p2_el is None:
+        seats = [_seat(single, source, where)]
+    elif single is None and p1_el is not None and p2_el is not None:
+        seats = [_seat(p1_el, source, where), _seat(p2_el, source, where)]
+    else:
+        msg = (f"{source}, {where}: a match must have one <player> or both <player1> and "
+               "<player2>. Hint: the file is damaged.")
+        raise ImportFormatError(msg)
+    if outcome.seats and len(seats) != outcome.seats:
+        msg = (f"{source}, {where}, player {seats[0]}: outcome {code} ({outcome.name}) needs "
+               f"{outcome.seats} seat(s), the match has {len(seats)}. "
+               "Hint: the file is damaged.")
+        raise ImportFormatError(msg)
+    unknown = [s for s in seats if s not in known_players]
+    if unknown:
+        msg = (f"{source}, {where}: player {unknown[0]} is not listed in <players>. "
+               "Hint: the file is damaged or truncated.")
+        raise ImportFormatError(msg)
+    table = _int(_text(m, "tablenumber"), what="table number", where=f"{source}, {where}")
+    return {"round": number, "phase": phase, "code": code, "p1": seats[0],
+            "p2": seats[1] if len(seats) > 1 else None, "table": table}
+
+
+def _read_standings(root: Element, source: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for pod in root.iterfind("standings/pod"):
+        cat = _int(pod.get("category"), what="standings category", where=source)
+        if cat is None or cat not in POD_LABELS:
+            msg = (f"{source}: unknown standings category {pod.get('category')!r}. "
+                   f"Hint: TOM uses {sorted(POD_LABELS)}.")
+            raise ImportFormatError(msg)
+        kind = pod.get("type") or "finished"
+        for p in pod.findall("player"):
+            pid = (p.get("id") or "").strip()
+            if not pid:
+                msg = f"{source}: a standings entry has no id. Hint: the file is damaged."
+                raise ImportFormatError(msg)
+            out.append({
+                "player_id": pid,
+                "division": POD_LABELS[cat],
+                "place": _int(p.get("place"), what="place", where=f"{source}, player {pid}"),
+                "standing": kind,
+            })
+    return out
+
+
+def parse_tom(data: bytes | str, *, event_key: str = "event", source: str | None = None
+              ) -> TomEvents:
+    """Parse the bytes of one TOM file (see :func:`read_tom` for the output).
+
+    Parameters
+    ----------
+    data
+        The file content.
+    event_key
+        The event id (the pod label is appended when the file has several pods).
+    source
+        Name used in error messages (defaults to ``event_key``).
+
+    Examples
+    --------
+    >>> xml = '''<tournament type="2" stage="5" version="1.86" mode="LEAGUECHALLENGE">
+    ... <players><player userid="1"><firstname>A</firstname></player>
+    ... <player userid="2"><firstname>B</firstname></player></players>
+    ... <pods><pod category="2"><rounds><round number="1" type="2" stage="8"><matches>
+    ... <match outcome="1"><player1 userid="1"/><player2 userid="2"/></match>
+    ... </matches></round></rounds></pod></pods></tournament>'''
+    >>> ev = parse_tom(xml, event_key="demo")
+    >>> ev.results.select("player_id", "opponent_id", "games_won", "games_lost").rows()
+    [('1', '2', 1, 0), ('2', '1', 0, 1)]
+    """
+    src = source or event_key
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    root = _parse_xml(raw, src)
+    players = _read_players(root, src)
+    known = {p["player_id"] for p in players}
+    pods = _read_pods(root, src, known)
+    standings = _read_standings(root, src)
+    unknown = sorted({s["player_id"] for s in standings} - known)
+    if unknown:
+        msg = (f"{src}: <standings> lists player(s) {unknown[:5]} missing from <players>. "
+               "Hint: the file is damaged.")
+        raise ImportFormatError(msg)
+    return _build(root, src, event_key, players=players, pods=pods, standings=standings)
+
+
+def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, Any]],
+           pods: list[dict[str, Any]], standings: list[dict[str, Any]]) -> TomEvents:
+    multi = len(pods) > 1
+    pod_event = {p["category"]: (f"{event_key}:{POD_LABELS[p['category']]}" if multi
+                                 else event_key) for p in pods}
+    # ---- matches → long rows (vectorised over all matches of the file)
+    match_rows = [{**m, "event_id": pod_event[p["category"]], "category": p["category"]}
+                  for p in pods for m in p["matches"]]
+    matches = pl.DataFrame(match_rows, schema={
+        "round": pl.Int64, "phase": pl.String, "code": pl.Int64, "p1": pl.String,
+        "p2": pl.String, "table": pl.Int64, "event_id": pl.String, "category": pl.Int64})
+    outcome_tbl = pl.DataFrame([
+        {"code": c, "tom_outcome": o.name, "unplayed": o.unplayed,
+         "keeps": o.keeps_opponent, "pending": o.first is None,
+         "w1": (o.first or (0, 0, 0))[0], "l1": (o.first or (0, 0, 0))[1],
+         "d1": (o.first or (0, 0, 0))[2], "w2": (o.second or (0, 0, 0))[0],
+         "l2": (o.second or (0, 0, 0))[1], "d2": (o.second or (0, 0, 0))[2]}
+        for c, o in TOM_OUTCOMES.items()], schema_overrides={"unplayed": pl.String})
+    matches = matches.join(outcome_tbl, on="code", how="left")
+    seat1 = matches.select(
+        "event_id", "round", pl.col("p1").alias("player_id"),
+        pl.when(pl.col("keeps")).then(pl.col("p2")).alias("opponent_id"),
+        pl.col("w1").alias("games_won"), pl.col("l1").alias("games_lost"),
+        pl.col("d1").alias("games_drawn"), "phase", "unplayed",
+        pl.col("p2").alias("scheduled_opponent_id"), "tom_outcome", "table", "pending")
+    seat2 = matches.filter(pl.col("p2").is_not_null()).select(
+        "event_id", "round", pl.col("p2").alias("player_id"),
+        pl.when(pl.col("keeps")).then(pl.col("p1")).alias("opponent_id"),
+        pl.col("w2").alias("games_won"), pl.col("l2").alias("games_lost"),
+        pl.col("d2").alias("games_drawn"), "phase", "unplayed",
+        pl.col("p1").alias("scheduled_opponent_id"), "tom_outcome", "table", "pending")
+    rows = pl.concat([seat1, seat2], how="vertical").sort("event_id", "round", "player_id")
+    pending = rows.filter(pl.col("pending")).select(
+        "event_id", "round", "player_id", pl.col("scheduled_opponent_id").alias("opponent_id"),
+        "phase", "table").cast(_PENDING_SCHEMA)  # type: ignore[arg-type]
+    results = rows.filter(~pl.col("pending")).drop("pending").cast(
+        _RESULT_SCHEMA)  # type: ignore[arg-type]
+    try:
+        validate_results(results).collect()
+    except SwissframeError as exc:
+        msg = (f"{src}: the matches do not form a consistent results table: {exc}")
+        raise ImportFormatError(msg) from None
+
+    # ---- players: event by pod (matches first, then roster), division
+    membership = pl.DataFrame(
+        [{"category": p["category"], "player_id": pid, "prio": 0}
+         for p in pods for m in p["matches"] for pid in (m["p1"], m["p2"]) if pid]
+        + [{"category": p["category"], "player_id": pid, "prio": 1}
+           for p in pods for pid in p["roster"]],
+        schema={"category": pl.Int64, "player_id": pl.String, "prio": pl.Int64})
+    clash = (membership.filter(pl.col("prio") == 0).unique(["category", "player_id"])
+             .filter(pl.len().over("player_id") > 1))
+    if clash.height:
+        pid = clash["player_id"][0]
+        msg = (f"{src}: player {pid} plays in more than one pod. "
+               "Hint: the file is damaged.")
+        raise ImportFormatError(msg)
+    membership = membership.sort("prio", "category").unique("player_id", keep="first")
+    pod_tbl = pl.DataFrame(
+        [{"category": c, "event_id": e} for c, e in pod_event.items()],
+        schema={"category": pl.Int64, "event_id": pl.String})
+    std = pl.DataFrame(standings, schema={"player_id": pl.String, "division": pl.String,
+                                          "place": pl.Int64, "standing": pl.String})
+    std_div = std.unique("player_id", keep="first").select("player_id",
+                                                           pl.col("division").alias("std_div"))
+    pod_div = pl.col("pod_category").replace_strict(DIVISION_NAMES, default=None,
+                                                    return_dtype=pl.String)
+    all_players = pl.DataFrame(players, schema={
+        "player_id": pl.String, "name": pl.String, "dropped_after_round": pl.Int64,
+        "late": pl.Boolean, "earned_byes": pl.Int64, "seed": pl.Int64,
+        "order": pl.Int64, "birth_year": pl.Int64})
+    unseated = (all_players.join(membership, on="player_id", how="anti")
+                .select(pl.lit(src).alias("source"), "player_id", "name"))
+    players_df = (
+        all_players
+        .join(membership.select("player_id", pl.col("category").alias("pod_category")),
+              on="player_id", how="inner")
+        .join(pod_tbl.rename({"category": "pod_category"}), on="pod_category", how="left")
+        .join(std_div, on="player_id", how="left")
+        .with_columns(
+            pl.coalesce(pod_div, pl.col("std_div")).alias("division"),
+            pl.when(pod_div.is_not_null()).then(pl.lit("pod"))
+            .when(pl.col("std_div").is_not_null()).then(pl.lit("standings"))
+            .alias("division_source"))
+        .select(list(_PLAYER_SCHEMA))
+        .cast(_PLAYER_SCHEMA)  # type: ignore[arg-type]
+        .sort("event_id", "player_id")
+    )
+
+    # ---- published standings
+    published = (
+        std.join(players_df.select("player_id", "event_id", "seed", "order"), on="player_id",
+                 how="left")
+        .with_columns(
+            pl.when(pl.col("standing") == "finished")
+            .then(pl.coalesce("seed", "place")).alias("swiss_place"))
+        .select(list(_PUBLISHED_SCHEMA))
+        .cast(_PUBLISHED_SCHEMA)  # type: ignore[arg-type]
+        .sort("event_id", "division", "standing", "place", nulls_last=True)
+    )
+
+    # ---- structure: one row per (event, division)
+    data = root.find("data")
+    cuts = {
+        _int(c.get("key"), what="categorycut key", where=src): (
+            _int(_text(c, "cut"), what="<cut>", where=src),
+            _int(_text(c, "playercount"), what="<playercount>", where=src))
+        for c in root.iterfind("finalsoptions/categorycut")}
+    cut_tbl = pl.DataFrame(
+        [{"division": DIVISION_NAMES.get(k, POD_LABELS.get(k)) if k is not None else None,
+          "cut": v[0], "published_player_count": v[1]} for k, v in cuts.items()],
+        schema={"division": pl.String, "cut": pl.Int64, "published_player_count": pl.Int64})
+    round_tbl = pl.DataFrame(
+        [{"event_id": pod_event[p["category"]], "pod_category": p["category"], "phase": ph}
+         for p in pods for ph in p["round_types"].values()],
+        schema={"event_id": pl.String, "pod_category": pl.Int64, "phase": pl.String})
+    round_counts = round_tbl.group_by("event_id").agg(
+        (pl.col("phase") == "swiss").sum().cast(pl.Int64).alias("swiss_rounds"),
+        (pl.col("phase") == "playoff").sum().cast(pl.Int64).alias("topcut_rounds"))
+    div_counts = players_df.group_by("event_id", "pod_category", "division").agg(
+        pl.len().alias("players"))
+    structure = (
+        pod_tbl.rename({"category": "pod_category"})
+        .join(div_counts.drop("pod_category"), on="event_id", how="left")
+        .join(round_counts, on="event_id", how="left")
+        .join(cut_tbl, on="division", how="left")
+        .with_columns(
+            pl.lit(src).alias("source"),
+            pl.lit(_text(data, "name")).alias("name"),
+            pl.lit(_text(data, "id")).alias("sanction_id"),
+            pl.lit(_date(_text(data, "startdate")), dtype=pl.Date).alias("start_date"),
+            pl.lit(root.get("mode")).alias("mode"),
+            pl.lit(root.get("version")).alias("tom_version"),
+            pl.lit(root.get("type")).alias("tournament_type"),
+            pl.lit(root.get("stage") == _FINALIZED_STAGE).alias("finalized"),
+            pl.col("pod_category").replace_strict(POD_LABELS, return_dtype=pl.String)
+            .alias("pod_label"),
+            pl.col("players").fill_null(0),
+            pl.col("swiss_rounds").fill_null(0),
+            pl.col("topcut_rounds").fill_null(0))
+        .select(list(_STRUCTURE_SCHEMA))
+        .cast(_STRUCTURE_SCHEMA)  # type: ignore[arg-type]
+        .sort("event_id", "division", nulls_last=True)
+    )
+    return TomEvents(results=results, players=players_df, structure=structure,
+                     published=published, pending=pending, unseated=unseated)
+
+
+def _concat(parts: list[TomEvents]) -> TomEvents:
+    return TomEvents(
+        results=pl.concat([p.results for p in parts], how="vertical"),
+        players=pl.concat([p.players for p in parts], how="vertical"),
+        structure=pl.concat([p.structure for p in parts], how="vertical"),
+        published=pl.concat([p.published for p in parts], how="vertical"),
+        pending=pl.concat([p.pending for p in parts], how="vertical"),
+        unseated=pl.concat([p.unseated for p in parts], how="vertical"),
+    )
+
+
+def _keys(files: Sequence[Path], event_ids: Sequence[str] | None) -> list[str]:
+    keys = list(event_ids) if event_ids is not None else event_keys(files)
+    if len(keys) != len(files) or len(set(keys)) != len(keys):
+        msg = (f"event_ids must be {len(files)} distinct ids, one per path; got {keys}. "
+               "Hint: leave event_ids out to derive them from the file names.")
+        raise DataError(msg)
+    return keys
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        msg = f"{path}: cannot read the file ({exc.strerror}). Hint: check the path."
+        raise ImportFormatError(msg) from None
+
+
+def read_tom(paths: str | Path | Iterable[str | Path], *,
+             event_ids: Sequence[str] | None = None) -> TomEvents:
+    """Read one or many TOM files (``.tdf`` / ``.xml``) into a :class:`TomEvents`.
+
+    Parameters
+    ----------
+    paths
+        A path or an iterable of paths. Event ids are derived from the file names (see the
+        module docstring); a file with several pods gives one event per pod.
+    event_ids
+        File keys, one per path, used instead of the derived ones.
+
+    Returns
+    -------
+    TomEvents
+        ``results`` (validated long table), ``players``, ``structure``, ``published``,
+        ``pending``.
+
+    Raises
+    ------
+    ImportFormatError
+        Unreadable, truncated or non-TOM file, unsafe XML (DTD / entities), unknown
+        outcome code or pod category, inconsistent matches. The message names the file,
+        pod, round and player.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "night.tdf").write_text('''<tournament type="2" stage="5">
+    ... <players><player userid="7"/><player userid="8"/><player userid="9"/></players>
+    ... <pods><pod category="2"><rounds><round number="1" type="2"><matches>
+    ... <match outcome="3"><player1 userid="7"/><player2 userid="8"/></match>
+    ... <match outcome="5"><player userid="9"/></match>
+    ... </matches></round></rounds></pod></pods></tournament>''')
+    >>> ev = read_tom([d / "night.tdf"])
+    >>> ev.results.select("event_id", "player_id", "games_won", "games_drawn", "unplayed").rows()
+    [('night', '7', 0, 1, None), ('night', '8', 0, 1, None), ('night', '9', 1, 0, 'pairing_bye')]
+    """
+    files = _paths(paths)
+    keys = _keys(files, event_ids)
+    parts = [parse_tom(_read_bytes(f), event_key=k, source=str(f))
+             for f, k in zip(files, keys, strict=True)]
+    return _concat(parts)

@@ -1,0 +1,585 @@
+"""FIDE TRF-16 files (Swiss-Manager, Vega, JaVaFo / bbpPairings TRF(x)) → the long results table.
+
+:func:`read_trf` parses any number of files with the fixed columns of TRF-16 (1-based:
+start no 5–8, sex 10, title 11–13, name 15–47, rating 49–52, federation 54–56, FIDE id
+58–68, birth date 70–79, points 81–84, rank 86–89, then one 10-character block per round
+from column 92: opponent (4), colour, result). A block whose separators are not blank, an
+unknown result code or colour, or a non-numeric field is an
+:class:`~swissframe.errors.ImportFormatError` naming the file, line, player and round.
+
+Decisions
+---------
+- ``event_id``: one event per file, keyed by the file name without extension (parent
+  folders are prepended only when two given files would clash).
+- ``player_id``: the start number as a plain decimal string, not zero-padded (``"7"``, as
+  TRF, cross-tables and the reference outputs write it); ``players.start_no`` holds the
+  integer for numeric sorting.
+- Games columns use the chess encoding: win ``1-0-0``, draw ``0-0-1``, loss ``0-1-0``.
+  Every result code is mapped in :data:`TRF_RESULT_CODES`:
+
+  ====== ================================= ============= ==================
+  code   meaning                           games (W-L-D)  ``unplayed``
+  ====== ================================= ============= ==================
+  1 = 0  played win / draw / loss          1-0-0 …       null
+  W D L  unrated game win / draw / loss    1-0-0 …       null
+  \\+     forfeit win                       1-0-0         ``forfeit_win``
+  \\-     forfeit loss                      0-1-0         ``forfeit_loss``
+  U      pairing-allocated bye             1-0-0         ``pairing_bye``
+  F      full-point bye                    1-0-0         ``full_bye``
+  H      half-point bye                    0-0-1         ``half_bye``
+  Z      zero-point bye                    0-1-0         ``zero_bye``
+  blank  not paired                        0-1-0         ``absent``
+  ====== ================================= ============= ==================
+
+- Byes have a null opponent. Forfeits keep the scheduled opponent id, and the opponent's
+  block holds the opposite forfeit (checked: the table is validated). A **double
+  forfeit** (both blocks ``-``) cannot be two mirrored losses, so both rows get a null
+  ``opponent_id``; ``scheduled_opponent_id`` keeps the pairing on every row (FIDE C.07
+  Art. 16.4.1, 2026 rules, caps a forfeit's dummy by the scheduled opponent's score).
+- **Absent rounds are emitted** as ``unplayed="absent"``, null opponent, ``0-1-0`` rows,
+  for every blank (or missing trailing) block up to the last round in which any game or
+  forfeit was recorded (``header.rounds_completed``). Art. 16 needs them: an absence is a
+  voluntarily unplayed round, it gets a dummy opponent in the player's own Buchholz
+  (16.4) and, when trailing, counts as a draw for the opponents' scores (16.3). Rounds
+  after that (not yet played; e.g. a pre-declared ``Z`` in a TRF(x) pairing input) get
+  no absent rows.
+- A block with an opponent but no result (a round paired but not yet played) is not a
+  result: it is listed in :attr:`TrfEvents.pending` and left out of ``results``.
+- Extra result columns: ``color`` (``w``/``b``, null for ``-``), ``unplayed``,
+  ``scheduled_opponent_id``, ``trf_code`` (the raw result character).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any, Final, NamedTuple
+
+import polars as pl
+
+from swissframe.errors import DataError, ImportFormatError, SwissframeError
+from swissframe.io.tom import TOM_SUFFIXES, _keys, _paths, _read_bytes, event_keys, read_tom
+from swissframe.schema import validate_results
+
+__all__ = [
+    "TRF_RESULT_CODES",
+    "TrfCode",
+    "TrfEvents",
+    "parse_trf",
+    "read_any",
+    "read_trf",
+]
+
+
+class TrfCode(NamedTuple):
+    """How one TRF result character becomes a result row."""
+
+    meaning: str
+    games: tuple[int, int, int]
+    """(won, lost, drawn)."""
+    unplayed: str | None
+    """Value of the ``unplayed`` column (null = played over the board)."""
+    opponent: str
+    """``"required"``, ``"optional"`` (forfeits) or ``"forbidden"`` (byes)."""
+
+
+#: Every TRF-16 result code (plus ``" "`` = not paired).
+TRF_RESULT_CODES: Final[Mapping[str, TrfCode]] = {
+    "1": TrfCode("win", (1, 0, 0), None, "required"),
+    "=": TrfCode("draw", (0, 0, 1), None, "required"),
+    "0": TrfCode("loss", (0, 1, 0), None, "required"),
+    "W": TrfCode("unrated win", (1, 0, 0), None, "required"),
+    "D": TrfCode("unrated draw", (0, 0, 1), None, "required"),
+    "L": TrfCode("unrated loss", (0, 1, 0), None, "required"),
+    "+": TrfCode("forfeit win", (1, 0, 0), "forfeit_win", "optional"),
+    "-": TrfCode("forfeit loss", (0, 1, 0), "forfeit_loss", "optional"),
+    "U": TrfCode("pairing-allocated bye", (1, 0, 0), "pairing_bye", "forbidden"),
+    "F": TrfCode("full-point bye", (1, 0, 0), "full_bye", "forbidden"),
+    "H": TrfCode("half-point bye", (0, 0, 1), "half_bye", "forbidden"),
+    "Z": TrfCode("zero-point bye", (0, 1, 0), "zero_bye", "forbidden"),
+    " ": TrfCode("not paired", (0, 1, 0), "absent", "forbidden"),
+}
+
+#: Codes of a round that was actually paired and decided (sets ``rounds_completed``).
+_DECIDED: Final = ("1", "=", "0", "W", "D", "L", "+", "-")
+_COLOURS: Final = {"w": "w", "b": "b", "-": None, " ": None}
+_FIRST_BLOCK: Final = 91  # 0-based start of round 1's block (column 92)
+_BLOCK: Final = 10
+TRF_SUFFIXES: Final = (".trf", ".txt", ".input")
+
+_RESULT_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "event_id": pl.String(),
+    "round": pl.Int64(),
+    "player_id": pl.String(),
+    "opponent_id": pl.String(),
+    "games_won": pl.Int64(),
+    "games_lost": pl.Int64(),
+    "games_drawn": pl.Int64(),
+    "phase": pl.String(),
+    "color": pl.String(),
+    "unplayed": pl.String(),
+    "scheduled_opponent_id": pl.String(),
+    "trf_code": pl.String(),
+}
+
+_PLAYER_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "event_id": pl.String(),
+    "player_id": pl.String(),
+    "start_no": pl.Int64(),
+    "sex": pl.String(),
+    "title": pl.String(),
+    "name": pl.String(),
+    "rating": pl.Int64(),
+    "federation": pl.String(),
+    "fide_id": pl.String(),
+    "birth_date": pl.String(),
+    "points": pl.Float64(),
+    "rank": pl.Int64(),
+    "points_computed": pl.Float64(),
+}
+
+_HEADER_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "event_id": pl.String(),
+    "source": pl.String(),
+    "name": pl.String(),
+    "city": pl.String(),
+    "federation": pl.String(),
+    "start_date_raw": pl.String(),
+    "start_date": pl.Date(),
+    "end_date_raw": pl.String(),
+    "players_declared": pl.String(),
+    "rated_players": pl.String(),
+    "tournament_type": pl.String(),
+    "chief_arbiter": pl.String(),
+    "rounds_declared": pl.Int64(),
+    "rounds_in_file": pl.Int64(),
+    "rounds_completed": pl.Int64(),
+    "players": pl.Int64(),
+}
+
+_HEADER_CODES: Final = {"012": "name", "022": "city", "032": "federation",
+                        "042": "start_date_raw", "052": "end_date_raw",
+                        "062": "players_declared", "072": "rated_players",
+                        "092": "tournament_type", "102": "chief_arbiter"}
+
+_RECORD_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "event_id": pl.String(), "line": pl.Int64(), "code": pl.String(), "value": pl.String()}
+
+_PENDING_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "event_id": pl.String(), "round": pl.Int64(), "player_id": pl.String(),
+    "opponent_id": pl.String(), "color": pl.String()}
+
+
+@dataclass(frozen=True)
+class TrfEvents:
+    """Everything :func:`read_trf` extracts from TRF files (one event per file).
+
+    Attributes
+    ----------
+    results
+        The long results table (validated) plus ``color``, ``unplayed``,
+        ``scheduled_opponent_id`` and ``trf_code``.
+    players
+        ``event_id, player_id, start_no, sex, title, name, rating, federation, fide_id,
+        birth_date, points`` (declared), ``rank`` (declared), ``points_computed`` (win 1,
+        draw ½ over ``results``; compare with ``points``).
+    header
+        One row per event: ``012`` name, ``022`` city, ``032`` federation, ``042`` start
+        date (raw and parsed; it selects the FIDE rule era), ``052`` end date, ``062``,
+        ``072``, ``092``, ``102``, ``XXR`` (``rounds_declared``), the highest round with a
+        block (``rounds_in_file``), the last round with a decided game
+        (``rounds_completed``) and the number of player lines.
+    records
+        Every non-player line, in order: ``event_id, line, code, value`` (``code`` is null
+        for a line that is not a record, such as a column ruler).
+    pending
+        Paired blocks without a result (round in progress), left out of ``results``.
+    """
+
+    results: pl.DataFrame
+    players: pl.DataFrame
+    header: pl.DataFrame
+    records: pl.DataFrame
+    pending: pl.DataFrame
+
+
+def _decode(data: bytes | str) -> str:
+    if isinstance(data, str):
+        return data
+    try:
+        return bytes(data).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return bytes(data).decode("latin-1")  # TRF files are often Latin-1 / CP1252
+
+
+def _parse_date(raw: str | None) -> date | None:
+    if not raw:
+        return None
+    s = raw.strip()
+    m = re.fullmatch(r"(\d{4})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{1,2})", s)
+    if m:
+        y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    else:
+        m = re.fullmatch(r"(\d{1,2})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{4})", s)
+        if m is None:
+            return None
+        d, mo, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    try:
+        return date(y, mo, d)
+    except ValueError:
+        return None
+
+
+def _field_int(text: str, *, what: str, where: str) -> int | None:
+    t = text.strip()
+    if not t:
+        return None
+    if not t.isascii() or not t.isdigit():
+        msg = (f"{where}: {what} is {t!r}, not a number. Hint: TRF-16 is fixed-column; "
+               "check that the line is aligned (see swissframe.io.trf).")
+        raise ImportFormatError(msg)
+    return int(t)
+
+
+def _parse_player(line: str, lineno: int, src: str, event_id: str
+                  ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    where = f"{src}, line {lineno}"
+    padded = line.ljust(_FIRST_BLOCK)
+    start = _field_int(padded[4:8], what="start number (columns 5-8)", where=where)
+    if start is None or start < 1:
+        msg = (f"{where}: a player line (001) needs a start number ≥ 1 in columns 5-8, "
+               f"found {padded[4:8]!r}. Hint: the line is misaligned or truncated.")
+        raise ImportFormatError(msg)
+    pid = str(start)
+    where = f"{src}, line {lineno}, player {pid}"
+    pts_raw = padded[80:84].strip()
+    points: float | None = None
+    if pts_raw:
+        try:
+            points = float(pts_raw)
+        except ValueError:
+            points = None
+        if points is None or not re.fullmatch(r"\d+(\.\d+)?", pts_raw):
+            msg = (f"{where}: points (columns 81-84) are {pts_raw!r}, not a number. "
+                   "Hint: the line is misaligned.")
+            raise ImportFormatError(msg)
+    player = {
+        "event_id": event_id,
+        "player_id": pid,
+        "start_no": start,
+        "sex": padded[9].strip() or None,
+        "title": padded[10:13].strip() or None,
+        "name": padded[14:47].strip() or None,
+        "rating": _field_int(padded[48:52], what="rating (columns 49-52)", where=where),
+        "federation": padded[53:56].strip() or None,
+        "fide_id": padded[57:68].strip() or None,
+        "birth_date": padded[69:79].strip() or None,
+        "points": points,
+        "rank": _field_int(padded[85:89], what="rank (columns 86-89)", where=where),
+    }
+    blocks: list[dict[str, Any]] = []
+    rest = line[_FIRST_BLOCK:]
+    if line[89:_FIRST_BLOCK].strip():
+        msg = (f"{where}: columns 90-91 must be blank, found {line[89:91]!r}. "
+               "Hint: the round blocks are misaligned (each is 10 characters from column 92).")
+        raise ImportFormatError(msg)
+    n_blocks = (len(rest.rstrip()) + _BLOCK - 1) // _BLOCK
+    for i in range(n_blocks):
+        rnd = i + 1
+        b = rest[i * _BLOCK:(i + 1) * _BLOCK].ljust(_BLOCK)
+        if not b.strip():
+            continue
+        bwhere = f"{where}, round {rnd} (columns {92 + i * _BLOCK}-{101 + i * _BLOCK})"
+        if b[4] != " " or b[6] != " " or b[8:].strip():
+            msg = (f"{bwhere}: malformed round block {b!r}. Hint: a block is "
+                   "'OOOO C R  ' (opponent in 4 columns, colour, result); the line is "
+                   "misaligned.")
+            raise ImportFormatError(msg)
+        opp = _field_int(b[0:4], what="opponent number", where=bwhere)
+        colour, code = b[5], b[7]
+        if colour not in _COLOURS:
+            msg = (f"{bwhere}: unknown colour {colour!r}. Hint: TRF colours are 'w', 'b' "
+                   "or '-'.")
+            raise ImportFormatError(msg)
+        if code not in TRF_RESULT_CODES:
+            msg = (f"{bwhere}: unknown result code {code!r}. Hint: TRF-16 codes are "
+                   f"{' '.join(c for c in TRF_RESULT_CODES if c != ' ')} (see "
+                   "swissframe.io.trf.TRF_RESULT_CODES).")
+            raise ImportFormatError(msg)
+        opp_id = str(opp) if opp else None
+        kind = TRF_RESULT_CODES[code]
+        if code == " " and opp_id is not None:
+            blocks.append({"round": rnd, "opponent_id": opp_id, "color": _COLOURS[colour],
+                           "code": None})  # paired, not yet played
+            continue
+        if code == " ":
+            continue  # '0000 -  ': not paired, handled with the blank blocks
+        if kind.opponent == "required" and opp_id is None:
+            msg = (f"{bwhere}: result {code!r} ({kind.meaning}) without an opponent. "
+                   "Hint: a game result needs the opponent's start number; byes use "
+                   "H/F/U/Z.")
+            raise ImportFormatError(msg)
+        if kind.opponent == "forbidden" and opp_id is not None:
+            msg = (f"{bwhere}: {kind.meaning} ({code!r}) with opponent {opp_id}. "
+                   "Hint: a bye's opponent is 0000.")
+            raise ImportFormatError(msg)
+        if opp_id == pid:
+            msg = f"{bwhere}: the player is paired with themself. Hint: the file is damaged."
+            raise ImportFormatError(msg)
+        blocks.append({"round": rnd, "opponent_id": opp_id, "color": _COLOURS[colour],
+                       "code": code})
+    for blk in blocks:
+        blk["event_id"] = event_id
+        blk["player_id"] = pid
+    return player, blocks
+
+
+def parse_trf(data: bytes | str, *, event_key: str = "event", source: str | None = None
+              ) -> TrfEvents:
+    """Parse the content of one TRF file (see :func:`read_trf` for the output).
+
+    Examples
+    --------
+    >>> trf = ("012 Demo\\n"
+    ...        "001    1      Alice" + " " * 62 + "1.5    1     2 w 1  0000 - H\\n"
+    ...        "001    2      Bob" + " " * 64 + "0.0    2     1 b 0\\n")
+    >>> ev = parse_trf(trf, event_key="demo")
+    >>> ev.results.select("round", "player_id", "opponent_id", "games_won", "games_drawn",
+    ...                   "unplayed").rows()
+    [(1, '1', '2', 1, 0, None), (1, '2', '1', 0, 0, None), (2, '1', None, 0, 1, 'half_bye')]
+    """
+    src = source or event_key
+    text = _decode(data)
+    players: list[dict[str, Any]] = []
+    blocks: list[dict[str, Any]] = []
+    records: list[dict[str, Any]] = []
+    for lineno, raw_line in enumerate(text.splitlines(), start=1):
+        line = raw_line.rstrip("\r\n")
+        if not line.strip():
+            continue
+        code = line[:3]
+        if code == "001":
+            player, pblocks = _parse_player(line, lineno, src, event_key)
+            players.append(player)
+            blocks.extend(pblocks)
+        elif re.fullmatch(r"[0-9A-Z]{3}", code) and (len(line) == 3 or line[3] == " "):
+            records.append({"event_id": event_key, "line": lineno, "code": code,
+                            "value": line[4:].rstrip()})
+        else:
+            records.append({"event_id": event_key, "line": lineno, "code": None,
+                            "value": line.rstrip()})
+    if not players:
+        msg = (f"{src}: no player lines (records starting with '001'). "
+               "Hint: this is not a TRF-16 file, or it is truncated.")
+        raise ImportFormatError(msg)
+    ids = [p["player_id"] for p in players]
+    dupes = sorted({i for i in ids if ids.count(i) > 1}, key=int)
+    if dupes:
+        msg = (f"{src}: start number(s) {dupes[:5]} appear on more than one 001 line. "
+               "Hint: each player has exactly one line.")
+        raise ImportFormatError(msg)
+    return _build(src, event_key, players, blocks, records)
+
+
+def _build(src: str, event_key: str, players: list[dict[str, Any]],
+           blocks: list[dict[str, Any]], records: list[dict[str, Any]]) -> TrfEvents:
+    code_tbl = pl.DataFrame(
+        [{"code": c, "w": k.games[0], "l": k.games[1], "d": k.games[2],
+          "unplayed": k.unplayed} for c, k in TRF_RESULT_CODES.items()],
+        schema={"code": pl.String, "w": pl.Int64, "l": pl.Int64, "d": pl.Int64,
+                "unplayed": pl.String})
+    raw = pl.DataFrame(blocks, schema={"round": pl.Int64, "opponent_id": pl.String,
+                                       "color": pl.String, "code": pl.String,
+                                       "event_id": pl.String, "player_id": pl.String})
+    pending = (raw.filter(pl.col("code").is_null())
+               .select(list(_PENDING_SCHEMA)).cast(_PENDING_SCHEMA))  # type: ignore[arg-type]
+    rows = raw.filter(pl.col("code").is_not_null())
+    # a double forfeit: both blocks '-' against each other → no mirrored pair possible
+    mirror = rows.select("event_id", "round", pl.col("player_id").alias("opponent_id"),
+                         pl.col("opponent_id").alias("player_id"),
+                         pl.col("code").alias("_m_code"))
+    rows = (rows.join(mirror, on=["event_id", "round", "player_id", "opponent_id"],
+                      how="left")
+            .join(code_tbl, on="code", how="left")
+            .with_columns(
+                pl.col("opponent_id").alias("scheduled_opponent_id"),
+                pl.when((pl.col("code") == "-") & (pl.col("_m_code") == "-"))
+                .then(None).otherwise(pl.col("opponent_id")).alias("opponent_id")))
+    played = rows.select(
+        "event_id", "round", "player_id", "opponent_id",
+        pl.col("w").alias("games_won"), pl.col("l").alias("games_lost"),
+        pl.col("d").alias("games_drawn"), pl.lit("swiss").alias("phase"), "color",
+        "unplayed", "scheduled_opponent_id", pl.col("code").alias("trf_code"))
+    completed = rows.filter(pl.col("code").is_in(_DECIDED))["round"].max()
+    rounds_completed = int(completed) if isinstance(completed, int) else 0
+    player_df = pl.DataFrame(players, schema={k: v for k, v in _PLAYER_SCHEMA.items()
+                                              if k != "points_computed"})
+    absent_kind = TRF_RESULT_CODES[" "]
+    absent = (
+        player_df.select("event_id", "player_id")
+        .join(pl.DataFrame({"round": pl.int_range(1, rounds_completed + 1, eager=True)}),
+              how="cross")
+        .join(raw.select("event_id", "round", "player_id"),
+              on=["event_id", "round", "player_id"], how="anti")
+        .select("event_id", "round", "player_id",
+                pl.lit(None, dtype=pl.String).alias("opponent_id"),
+                pl.lit(absent_kind.games[0]).alias("games_won"),
+                pl.lit(absent_kind.games[1]).alias("games_lost"),
+                pl.lit(absent_kind.games[2]).alias("games_drawn"),
+                pl.lit("swiss").alias("phase"), pl.lit(None, dtype=pl.String).alias("color"),
+                pl.lit(absent_kind.unplayed).alias("unplayed"),
+                pl.lit(None, dtype=pl.String).alias("scheduled_opponent_id"),
+                pl.lit(None, dtype=pl.String).alias("trf_code"))
+    )
+    results = (pl.concat([played.cast(_RESULT_SCHEMA),  # type: ignore[arg-type]
+                          absent.cast(_RESULT_SCHEMA)], how="vertical")  # type: ignore[arg-type]
+               .sort("event_id", "round", pl.col("player_id").cast(pl.Int64)))
+    try:
+        validate_results(results).collect()
+    except SwissframeError as exc:
+        msg = f"{src}: the round blocks do not form a consistent results table: {exc}"
+        raise ImportFormatError(msg) from None
+    _check_colours(results, src)
+
+    computed = results.group_by("event_id", "player_id").agg(
+        (pl.col("games_won").sum() + 0.5 * pl.col("games_drawn").sum())
+        .cast(pl.Float64).alias("points_computed"))
+    players_out = (player_df.join(computed, on=["event_id", "player_id"], how="left")
+                   .with_columns(pl.col("points_computed").fill_null(0.0))
+                   .select(list(_PLAYER_SCHEMA)).cast(_PLAYER_SCHEMA)  # type: ignore[arg-type]
+                   .sort("event_id", "start_no"))
+    rec_df = pl.DataFrame(records, schema=_RECORD_SCHEMA)
+    first = {r["code"]: r["value"] for r in reversed(records) if r["code"] is not None}
+    xxr = first.get("XXR")
+    rounds_declared = None
+    if xxr is not None:
+        rounds_declared = _field_int(xxr.split()[0] if xxr.split() else "",
+                                     what="XXR (number of rounds)", where=src)
+    max_round = raw["round"].max()
+    header_row: dict[str, Any] = {
+        "event_id": event_key, "source": src,
+        **{col: (first.get(code) or "").strip() or None for code, col in _HEADER_CODES.items()},
+        "rounds_declared": rounds_declared,
+        "rounds_in_file": int(max_round) if isinstance(max_round, int) else 0,
+        "rounds_completed": rounds_completed,
+        "players": len(players),
+    }
+    header_row["start_date"] = _parse_date(header_row["start_date_raw"])
+    header = pl.DataFrame([header_row], schema=_HEADER_SCHEMA).select(list(_HEADER_SCHEMA))
+    return TrfEvents(results=results, players=players_out, header=header, records=rec_df,
+                     pending=pending)
+
+
+def _check_colours(results: pl.DataFrame, src: str) -> None:
+    """Both seats of a game must not claim the same colour."""
+    seats = results.filter(pl.col("opponent_id").is_not_null() & pl.col("color").is_not_null())
+    clash = seats.join(
+        seats.select("event_id", "round", pl.col("player_id").alias("opponent_id"),
+                     pl.col("opponent_id").alias("player_id"), pl.col("color").alias("_mc")),
+        on=["event_id", "round", "player_id", "opponent_id"], how="inner",
+    ).filter(pl.col("color") == pl.col("_mc"))
+    if clash.height:
+        r = clash.row(0, named=True)
+        msg = (f"{src}: round {r['round']}: players {r['player_id']} and {r['opponent_id']} "
+               f"both have colour {r['color']!r} ({clash.height // 2} game(s) like this). "
+               "Hint: one of the two blocks is wrong.")
+        raise ImportFormatError(msg)
+
+
+def read_trf(paths: str | Path | Iterable[str | Path], *,
+             event_ids: Sequence[str] | None = None) -> TrfEvents:
+    """Read one or many FIDE TRF-16 / TRF(x) files into a :class:`TrfEvents`.
+
+    Parameters
+    ----------
+    paths
+        A path or an iterable of paths; one event per file.
+    event_ids
+        Event ids, one per path (default: derived from the file names).
+
+    Raises
+    ------
+    ImportFormatError
+        Unreadable file, no player lines, a misaligned or malformed line, an unknown
+        result code or colour, or round blocks that contradict each other. The message
+        names the file, line, player and round.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "club.trf").write_text(
+    ...     "012 Club\\nXXR 2\\n"
+    ...     "001    1      A" + " " * 66 + "1.0    1     2 w +  0000 - Z\\n"
+    ...     "001    2      B" + " " * 66 + "1.0    2     1 b -  0000 - U\\n")
+    >>> ev = read_trf(d / "club.trf")
+    >>> ev.results.select("round", "player_id", "opponent_id", "color", "unplayed").rows()
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [(1, '1', '2', 'w', 'forfeit_win'), (1, '2', '1', 'b', 'forfeit_loss'),
+     (2, '1', None, None, 'zero_bye'), (2, '2', None, None, 'pairing_bye')]
+    >>> ev.header.select("name", "rounds_declared", "rounds_completed").row(0)
+    ('Club', 2, 1)
+    """
+    files = _paths(paths)
+    keys = _keys(files, event_ids)
+    parts = [parse_trf(_read_bytes(f), event_key=k, source=str(f))
+             for f, k in zip(files, keys, strict=True)]
+    return TrfEvents(
+        results=pl.concat([p.results for p in parts], how="vertical"),
+        players=pl.concat([p.players for p in parts], how="vertical"),
+        header=pl.concat([p.header for p in parts], how="vertical"),
+        records=pl.concat([p.records for p in parts], how="vertical"),
+        pending=pl.concat([p.pending for p in parts], how="vertical"),
+    )
+
+
+def read_any(paths: str | Path | Iterable[str | Path], *, format: str | None = None
+             ) -> pl.DataFrame:
+    """Read TOM or TRF files into one long results table, choosing the importer per file.
+
+    ``format`` is ``"tom"``, ``"trf"`` or None (by extension: ``.tdf``/``.xml`` → TOM,
+    ``.trf``/``.txt``/``.input`` → TRF; otherwise by content: a leading ``<`` → TOM). The
+    two importers' extra columns are kept (null where a format lacks them).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "mini.trf").write_text(
+    ...     "001    1      A" + " " * 66 + "1.0    1     2 w 1\\n"
+    ...     "001    2      B" + " " * 66 + "0.0    2     1 b 0\\n")
+    >>> read_any(d / "mini.trf").select("player_id", "opponent_id", "games_won").rows()
+    [('1', '2', 1), ('2', '1', 0)]
+    """
+    if format not in (None, "tom", "trf"):
+        msg = f"unknown format {format!r}. Hint: use 'tom', 'trf' or leave it out."
+        raise DataError(msg)
+    files = _paths(paths)
+    keys = event_keys(files)
+    kinds = [format or _sniff(f) for f in files]
+    frames: list[pl.DataFrame] = []
+    for kind, reader in (("tom", read_tom), ("trf", read_trf)):
+        chosen = [(f, k) for f, k, t in zip(files, keys, kinds, strict=True) if t == kind]
+        if chosen:
+            frames.append(reader([f for f, _ in chosen],
+                                 event_ids=[k for _, k in chosen]).results)
+    return pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
+
+
+def _sniff(path: Path) -> str:
+    suffix = path.suffix.lower()
+    if suffix in TOM_SUFFIXES:
+        return "tom"
+    if suffix in TRF_SUFFIXES:
+        return "trf"
+    head = _read_bytes(path)[:512].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"<"):
+        return "tom"
+    if re.search(rb"(^|\n)(001|012|XXR) ", head):
+        return "trf"
+    msg = (f"{path}: cannot tell whether this is a TOM or a TRF file. "
+           "Hint: pass format='tom' or format='trf' (CLI: --format).")
+    raise ImportFormatError(msg)
