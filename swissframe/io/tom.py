@@ -615,7 +615,8 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
             .then(pl.coalesce("seed", "place")).alias("swiss_place"))
         .select(list(_PUBLISHED_SCHEMA))
         .cast(_PUBLISHED_SCHEMA)  # type: ignore[arg-type]
-        .sort("event_id", "division", "standing", "place", nulls_last=True)
+        .sort("event_id", "division", pl.col("standing") != "finished", "place",
+              nulls_last=True)
     )
 
     # ---- structure: one row per (event, division)
