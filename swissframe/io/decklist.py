@@ -156,6 +156,11 @@ _E2_END: Final = "2025-11-12"
 CUT_MIN_BELOW_SHARE: Final = 0.3
 CUT_MIN_CONTINUE_SHARE: Final = 0.75
 CUT_MIN_PLAYERS: Final = 16
+#: A cut needs at least this many Swiss rounds before it and after it.
+CUT_MIN_ROUNDS_BEFORE: Final = 4
+CUT_MIN_ROUNDS_AFTER: Final = 2
+#: A detected (unnamed) single-elimination bracket starts with at most this many players.
+BRACKET_MAX_SEATS: Final = 32
 
 _MATCH_SCHEMA: Final = {
     "event_id": pl.String, "source": pl.String, "round_pos": pl.Int64, "round_name": pl.String,
@@ -541,6 +546,25 @@ def _disambiguate(m: pl.DataFrame, stands: pl.DataFrame, report: list[pl.DataFra
     return m, stands
 
 
+def _one_seat(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
+    """A player listed in two different matches of one round keeps the first (file order);
+    the later matches are removed and reported (``duplicate_seat_removed``)."""
+    seats = pl.concat([
+        m.select("event_id", "round", "round_pos", "match_pos", pl.col(s).alias("_name"))
+        for s in ("a", "b")]).drop_nulls("_name").sort("event_id", "round", "round_pos",
+                                                        "match_pos")
+    seats = seats.with_columns(
+        pl.int_range(pl.len()).over("event_id", "round", "_name").alias("_occ"))
+    bad = seats.filter(pl.col("_occ") > 0).select("event_id", "round_pos", "match_pos").unique()
+    if not bad.height:
+        return m
+    gone = m.join(bad, on=["event_id", "round_pos", "match_pos"], how="semi")
+    report.append(_report(gone, "duplicate_seat_removed", pl.format(
+        "{} vs {} ({}) removed: a player of it already has a match in this round",
+        pl.col("a"), pl.col("b").fill_null("(no opponent)"), pl.col("result")), player="a"))
+    return m.join(bad, on=["event_id", "round_pos", "match_pos"], how="anti")
+
+
 def _long(m: pl.DataFrame) -> pl.DataFrame:
     """Match rows (seat A/B) → the long table, two mirrored rows per played match."""
     keep = ["event_id", "round", "round_name", "source", "level", "result"]
@@ -626,25 +650,32 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
                .group_by("event_id", "round").agg(pl.len().alias("w_next")))
     per = per.join(overlap, on=["event_id", "round"], how="left").with_columns(
         pl.col("w_next").fill_null(0))
-    chain = (~pl.col("has_draw") & ~pl.col("has_unpaired")
-             & pl.when(pl.col("next_round").is_null()).then(pl.col("seats") == 2)
-             .otherwise((pl.col("w_next") == pl.col("n_winners"))
-                        & (pl.col("next_seats") == pl.col("n_winners"))))
-    per = per.with_columns(chain.alias("_chain"))
+    pow2 = (pl.col("seats") > 0) & ((pl.col("seats") & (pl.col("seats") - 1)) == 0)
+    chain = (~pl.col("has_draw") & ~pl.col("has_unpaired") & pow2
+             & (pl.col("next_round").is_null()
+                | ((pl.col("w_next") == pl.col("n_winners"))
+                   & (pl.col("next_seats") == pl.col("n_winners")))))
+    per = per.with_columns(chain.alias("_chain"),
+                           pl.col("seats").shift(1).over("event_id").alias("prev_seats"),
+                           pl.int_range(pl.len(), 0, -1).over("event_id").alias("to_end"))
     if named_playoff is not None:
         per = per.join(named_playoff.select("event_id", "round", "named_playoff"),
                        on=["event_id", "round"], how="left").with_columns(
             pl.col("named_playoff").fill_null(False))
     else:
         per = per.with_columns(pl.lit(False).alias("named_playoff"))
-    # Named playoff rounds continue a chain; the trailing run of chain rounds is the bracket.
+    # Named playoff rounds continue a chain; the trailing run of chain rounds is the bracket,
+    # which starts at its first round that has fewer players than the round before, at most
+    # BRACKET_MAX_SEATS of them, and (for a one-round bracket) at most 8.
     link = pl.col("_chain") | pl.col("named_playoff")
     trailing = link.cast(pl.Int64).reverse().cum_min().reverse().over("event_id") == 1
-    playoff = pl.col("named_playoff") | (trailing & ~pl.col("is_first"))
-    # An event whose every round would be playoff stays Swiss (pure single elimination).
-    all_po = (trailing & pl.col("is_first")).any().over("event_id") & ~pl.col(
-        "named_playoff").any().over("event_id")
-    per = per.with_columns(pl.when(all_po).then(False).otherwise(playoff).alias("_po"))
+    start_ok = ((pl.col("seats") < pl.col("prev_seats")) & (pl.col("seats") <= BRACKET_MAX_SEATS)
+                & ((pl.col("to_end") >= 2) | (pl.col("seats") <= 8)))
+    per = per.with_columns(trailing.alias("_trail"))
+    start = pl.col("round").filter(pl.col("_trail") & start_ok).min().over("event_id")
+    playoff = pl.col("named_playoff") | (pl.col("_trail") & (pl.col("round") >= start)
+                                         & ~pl.col("is_first"))
+    per = per.with_columns(playoff.fill_null(False).alias("_po"))
     phases = per.select("event_id", "round", pl.when("_po").then(pl.lit("playoff"))
                         .otherwise(pl.lit("swiss")).alias("phase"))
     # Day cuts inside the Swiss.
@@ -656,7 +687,8 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
         pl.col("round").max().over("event_id", "player_id").alias("_last"),
     ).with_columns((pl.col("_last") > pl.col("round")).alias("_cont"))
     last_sw = pl.col("round").max().over("event_id")
-    sw = sw.filter(pl.col("round") < last_sw)
+    sw = sw.filter((pl.col("round") <= last_sw - CUT_MIN_ROUNDS_AFTER)
+                   & (pl.col("round") >= CUT_MIN_ROUNDS_BEFORE))
     t = pl.col("_pts").filter(pl.col("_cont")).min()
     cuts = sw.group_by("event_id", "round").agg(
         pl.len().alias("n"), t.alias("t"),
@@ -765,6 +797,7 @@ def read_decklist_cache(
     m = _orient(raw, report)
     m = _dedup(m, report)
     m, stands = _disambiguate(m, stands, report)
+    m = _one_seat(m, report)
     long = _long(m)
     structure = detect_structure(long, rounds.select("event_id", "round", "named_playoff"))
     long = long.join(structure, on=["event_id", "round"], how="left")

@@ -1,0 +1,173 @@
+"""Recompute published tiebreakers and compare: does swissframe reproduce the organiser?
+
+:func:`verify` takes events read by :func:`swissframe.io.decklist.read_decklist_cache`,
+recomputes OMW%, GW% and OGW% under each event's platform ruleset
+(:mod:`swissframe.platforms`) with the core engine (:func:`swissframe.standings.standings`),
+publishes them as the platform would (rounded or truncated to the event's decimals) and
+compares them with the published values: a value matches when it is within one unit of the
+last published decimal (``1e-7`` for unrounded values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+import polars as pl
+
+from swissframe import rules as _rules
+from swissframe.io.decklist import DecklistEvents
+from swissframe.platforms import assign_rulesets, option, prepare_results, publish
+from swissframe.rules import Ruleset
+from swissframe.standings import standings
+
+__all__ = ["UNROUNDED_TOLERANCE", "VERIFY_COLUMNS", "summarize", "verify"]
+
+#: Tolerance when the published values are unrounded doubles (Topdeck).
+UNROUNDED_TOLERANCE: Final = 1e-7
+
+_VALUES: Final = ("omwp", "gwp", "ogwp")
+
+#: Columns of :func:`verify`'s table.
+VERIFY_COLUMNS: Final = (
+    "event_id", "player_id", "source", "era", "ruleset", "decimals",
+    "omwp", "gwp", "ogwp", "omwp_published", "gwp_published", "ogwp_published",
+    "omwp_match", "gwp_match", "ogwp_match", "match", "compared", "in_rounds", "in_standings",
+)
+
+
+def _recompute(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
+    prepared = prepare_results(results, ruleset)
+    keep = [c for c in ("event_id", "round", "player_id", "opponent_id", "games_won",
+                        "games_lost", "games_drawn", "phase", "stage") if c in prepared.columns]
+    table = standings(prepared.select(keep), ruleset)
+    return table.select("event_id", "player_id", *_VALUES)
+
+
+def verify(ev: DecklistEvents, *, rules: str | Ruleset | Mapping[str, str | Ruleset] | None
+           = None, melee_era: str | None = None) -> pl.DataFrame:
+    """Recompute every player's OMW%/GW%/OGW% and compare with the published values.
+
+    Parameters
+    ----------
+    ev
+        Events from :func:`~swissframe.io.decklist.read_decklist_cache`.
+    rules
+        ``None`` (default): each event's platform ruleset
+        (:func:`swissframe.platforms.assign_rulesets`). A ruleset (name or value): used for
+        every event. A mapping: source or event_id → ruleset, overriding the default.
+    melee_era
+        Force one melee.gg era (``"E1"``/``"E2"``/``"E3"``) instead of the automatic choice.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per (event_id, player_id) of the published standings (plus players found
+        only in the rounds, ``in_standings = False``): recomputed values as the platform would
+        publish them, the published values, per-value ``*_match`` (null when the value is not
+        compared, e.g. Topdeck GW%), ``match`` (every compared value matches), and
+        ``compared`` (the compared value names). Columns: :data:`VERIFY_COLUMNS`.
+
+    Examples
+    --------
+    >>> import orjson, tempfile, pathlib
+    >>> from swissframe.io.decklist import read_decklist_cache
+    >>> doc = {"Tournament": {"Date": "2025-01-10", "Name": "Demo",
+    ...        "Uri": "https://melee.gg/Tournament/View/1", "Formats": "Modern"},
+    ...        "Rounds": [{"RoundName": "Round 1", "Matches": [
+    ...            {"Player1": "A", "Player2": "B", "Result": "2-1-0"}]}],
+    ...        "Standings": [
+    ...          {"Rank": 1, "Player": "A", "Points": 3, "Wins": 1, "Losses": 0, "Draws": 0,
+    ...           "OMWP": 0.33333333, "GWP": 0.66666667, "OGWP": 0.33333333},
+    ...          {"Rank": 2, "Player": "B", "Points": 0, "Wins": 0, "Losses": 1, "Draws": 0,
+    ...           "OMWP": 1.0, "GWP": 0.33333333, "OGWP": 0.66666667}]}
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "demo-1-2025-01-10.json"
+    >>> _ = p.write_bytes(orjson.dumps(doc))
+    >>> v = verify(read_decklist_cache(p))
+    >>> v.select("player_id", "ruleset", "omwp", "gwp", "match").rows()
+    [('A', 'melee-e2', 0.33333333, 0.66666667, True), ('B', 'melee-e2', 1.0, 0.33333333, True)]
+    """
+    assigned = _assignment(ev, rules, melee_era)
+    results = ev.results.join(assigned.select("event_id", "ruleset"), on="event_id")
+    dec = ev.events.select("event_id", "decimals")
+    parts: list[pl.DataFrame] = []
+    for name in sorted(assigned["ruleset"].unique().to_list()):
+        ruleset = _rules.get(name)
+        sub = results.filter(pl.col("ruleset") == name)
+        if not sub.height:
+            continue
+        got = _recompute(sub, ruleset).join(dec, on="event_id", how="left")
+        compare = tuple(str(c) for c in option(ruleset, "compare"))  # type: ignore[attr-defined]
+        got = got.with_columns(
+            *[publish(pl.col(c), pl.col("decimals"), ruleset).alias(c) for c in _VALUES],
+            pl.lit(",".join(compare)).alias("compared"),
+        ).drop("decimals")
+        parts.append(got)
+    got_all = (pl.concat(parts) if parts else pl.DataFrame(
+        schema={"event_id": pl.String, "player_id": pl.String, "omwp": pl.Float64,
+                "gwp": pl.Float64, "ogwp": pl.Float64, "compared": pl.String}))
+    pub = ev.published.select(
+        "event_id", "player_id", *[pl.col(c).alias(f"{c}_published") for c in _VALUES],
+        pl.lit(True).alias("in_standings"))
+    table = (pub.join(got_all.with_columns(pl.lit(True).alias("in_rounds")),
+                      on=["event_id", "player_id"], how="full", coalesce=True)
+             .join(assigned, on="event_id", how="left")
+             .join(dec, on="event_id", how="left")
+             .with_columns(pl.col("in_rounds").fill_null(False),
+                           pl.col("in_standings").fill_null(False)))
+    # events with no rounds at all still need their compared list
+    table = table.with_columns(pl.col("compared").fill_null(
+        pl.col("compared").drop_nulls().first().over("event_id")))
+    tol = (pl.when(pl.col("decimals").is_null()).then(pl.lit(UNROUNDED_TOLERANCE))
+           .otherwise(pl.lit(10.0).pow(-pl.col("decimals"))) * (1 + 1e-6))
+    matches = []
+    for c in _VALUES:
+        ok = (pl.col(c) - pl.col(f"{c}_published")).abs() <= tol
+        matches.append(pl.when(~pl.col("compared").str.contains(c)).then(None)
+                       .otherwise(ok.fill_null(False)).alias(f"{c}_match"))
+    table = table.with_columns(matches)
+    all_ok = pl.all_horizontal(pl.col(f"{c}_match").fill_null(True) for c in _VALUES)
+    table = table.with_columns(all_ok.alias("match"))
+    return table.select(VERIFY_COLUMNS).sort("event_id", "player_id")
+
+
+def _assignment(ev: DecklistEvents, rules: str | Ruleset | Mapping[str, str | Ruleset] | None,
+                melee_era: str | None) -> pl.DataFrame:
+    if rules is None or isinstance(rules, Mapping):
+        return assign_rulesets(ev.events, melee_era_override=melee_era, overrides=rules)
+    rs = _rules.get(rules)
+    _rules.register(rs, replace=True)
+    base = assign_rulesets(ev.events, melee_era_override=melee_era)
+    return base.with_columns(pl.lit(rs.name).alias("ruleset"))
+
+
+def summarize(table: pl.DataFrame, by: tuple[str, ...] = ("source", "era")) -> pl.DataFrame:
+    """Agreement per group: events, players, players matched (all compared values), the
+    share, per-value shares, and events reproduced exactly.
+
+    Only players listed in the published standings and present in the rounds are counted.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"event_id": ["e", "e"], "source": ["melee"] * 2, "era": ["E2"] * 2,
+    ...     "in_rounds": [True] * 2, "in_standings": [True] * 2, "match": [True, False],
+    ...     "omwp_match": [True, True], "gwp_match": [True, False], "ogwp_match": [True, True]})
+    >>> summarize(t).select("players", "matched", "share", "events_exact").rows()
+    [(2, 1, 0.5, 0)]
+    """
+    t = table.filter(pl.col("in_rounds") & pl.col("in_standings"))
+    per_event = t.group_by([*by, "event_id"]).agg(pl.col("match").all().alias("_exact"))
+    out = t.group_by(list(by)).agg(
+        pl.col("event_id").n_unique().alias("events"),
+        pl.len().alias("players"),
+        pl.col("match").sum().alias("matched"),
+        pl.col("match").mean().alias("share"),
+        pl.col("omwp_match").mean().alias("omwp_share"),
+        pl.col("gwp_match").mean().alias("gwp_share"),
+        pl.col("ogwp_match").mean().alias("ogwp_share"),
+    ).join(per_event.group_by(list(by)).agg(pl.col("_exact").sum().alias("events_exact")),
+           on=list(by), how="left")
+    return out.with_columns(pl.col("players").cast(pl.Int64), pl.col("matched").cast(pl.Int64),
+                            pl.col("events").cast(pl.Int64),
+                            pl.col("events_exact").cast(pl.Int64)).sort(list(by),
+                                                                        nulls_last=True)
