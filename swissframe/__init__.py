@@ -16,6 +16,7 @@ from swissframe.errors import (
     SwissframeError,
     ValidationError,
 )
+from swissframe.io.tables import read_results
 from swissframe.rules import Criterion, Ruleset
 from swissframe.schema import (
     MatchColumns,
@@ -42,6 +43,7 @@ __all__ = [
     "__version__",
     "find_problems",
     "from_matches",
+    "read_results",
     "repair_mirrors",
     "rules",
     "standings",

@@ -283,7 +283,8 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
     >>> df = pl.DataFrame({"round": [1], "player_id": ["a"], "opponent_id": [None],
     ...     "games_won": [2], "games_lost": [0], "games_drawn": [0]})
     >>> sf.validate_results(df).collect().columns
-    ['round', 'player_id', 'opponent_id', 'games_won', 'games_lost', 'games_drawn', 'event_id', 'phase']
+    ['round', 'player_id', 'opponent_id', 'games_won', 'games_lost', 'games_drawn',
+     'event_id', 'phase']
     """
     problems = find_problems(results, default_event_id=default_event_id, keys=keys)
     if problems.height:
@@ -291,7 +292,8 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
         hints = "; ".join(_HINTS[k] for k in kinds if k in _HINTS)
         msg = (f"{problems.height} problem(s) in the results table ({', '.join(kinds)}):\n"
                + format_problems(problems)
-               + "\nHint: " + (hints or "fix the listed rows") + "; sf.find_problems(...) lists all.")
+               + "\nHint: " + (hints or "fix the listed rows")
+               + "; sf.find_problems(...) lists all.")
         raise ValidationError(msg, problems)
     return _normalise(_lazy(results), default_event_id=default_event_id)
 
@@ -317,10 +319,14 @@ class MatchColumns:
     games_drawn: str = "games_drawn"
 
 
+#: The default match-form column names.
+MATCH_COLUMNS: Final = MatchColumns()
+
+
 def from_matches(
     matches: pl.LazyFrame | pl.DataFrame,
     *,
-    columns: MatchColumns = MatchColumns(),
+    columns: MatchColumns = MATCH_COLUMNS,
     bye_games: tuple[int, int, int] = (2, 0, 0),
     default_event_id: str = "event",
 ) -> pl.DataFrame:
@@ -388,7 +394,7 @@ def from_matches(
 
 
 def to_matches(results: pl.LazyFrame | pl.DataFrame, *,
-               columns: MatchColumns = MatchColumns()) -> pl.DataFrame:
+               columns: MatchColumns = MATCH_COLUMNS) -> pl.DataFrame:
     """Collapse a validated long table to one row per match (the inverse of
     :func:`from_matches`). Seat A is the lexicographically smaller player id.
 

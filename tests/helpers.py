@@ -50,15 +50,15 @@ def event_from_opponents(subjects: dict[str, Sequence[Opp]], event_id: str = "e"
             oid = f"{subject}-opp{i}"
             g = o.games or GAMES[o.result]
             add(rnd, subject, oid, g)
-            w, l, d = o.record
+            w, lo, d = o.record
             # the opponent's result against the subject is the mirror of the subject's
-            w, l, d = (w, l - 1, d) if o.result == "W" else (w - 1, l, d) if o.result == "L" \
-                else (w, l, d - 1)
-            assert min(w, l, d) >= 0, (subject, o)
+            w, lo, d = (w, lo - 1, d) if o.result == "W" else (w - 1, lo, d) \
+                if o.result == "L" else (w, lo, d - 1)
+            assert min(w, lo, d) >= 0, (subject, o)
             total = sum(o.record)
             assert rnd <= total, "the opponent must still be playing in that round"
             other_rounds = [r for r in range(1, total + 1) if r != rnd]
-            for r, res in zip(other_rounds, ["W"] * w + ["L"] * l + ["D"] * d, strict=True):
+            for r, res in zip(other_rounds, ["W"] * w + ["L"] * lo + ["D"] * d, strict=True):
                 add(r, oid, f"filler{next(filler)}", GAMES[res])
     return pl.DataFrame(rows, schema={"event_id": pl.String, "round": pl.Int64,
                                       "player_id": pl.String, "opponent_id": pl.String,
@@ -78,7 +78,7 @@ def reference_standings(results: pl.DataFrame, rules: sf.Ruleset) -> dict[tuple[
         by_player[(r["event_id"], r["player_id"])].append(r)
     last_round: dict[str, int] = defaultdict(int)
     for (ev, _), rs in by_player.items():
-        last_round[ev] = max(last_round[ev], max(r["round"] for r in rs))
+        last_round[ev] = max(last_round[ev], *(r["round"] for r in rs))
     info: dict[tuple[str, str], dict] = {}
     for key, rs in by_player.items():
         w = sum(r["games_won"] > r["games_lost"] for r in rs)
@@ -146,7 +146,8 @@ def check_standings_invariants(st: pl.DataFrame, rules: sf.Ruleset,
     for col in ("mwp", "omwp", "ogwp"):
         vals = st[col].drop_nulls()
         if len(vals):
-            assert vals.min() >= lo - 1e-12 and vals.max() <= hi + 1e-12, col
+            assert vals.min() >= lo - 1e-12, col  # type: ignore[operator]
+            assert vals.max() <= hi + 1e-12, col  # type: ignore[operator]
     if rules.floor_own_gw:
         vals = st["gwp"].drop_nulls()
         if len(vals):

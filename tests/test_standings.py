@@ -174,7 +174,8 @@ def test_mtg_f5_full_event_floor_third() -> None:
             float(mw), pytest.approx(float(omw), rel=1e-15), float(gw),
             pytest.approx(float(ogw), rel=1e-15)), pid
     d = row(st_, "D")
-    assert d["dropped"] is True and d["rounds_played"] == 1
+    assert d["dropped"] is True
+    assert d["rounds_played"] == 1
     e = row(st_, "E")
     assert (e["wins"], e["draws"], e["byes"]) == (2, 1, 1)
     check_standings_invariants(st_, MTG_THIRD)
@@ -220,7 +221,8 @@ def test_mtg_f6_floor_third_ties_omw_and_gw_decides() -> None:
 def test_mtg_f6_floor_033_x_above_y() -> None:
     st_ = sf.standings(f6_event(), MTG)
     x, y = row(st_, "X"), row(st_, "Y")
-    assert round(x["omwp"], 6) == 0.666667 and round(y["omwp"], 6) == 0.665556
+    assert round(x["omwp"], 6) == 0.666667
+    assert round(y["omwp"], 6) == 0.665556
     assert x["rank"] < y["rank"]
 
 
@@ -262,7 +264,8 @@ def test_null_omw_ranks_below_any_value() -> None:
                       "games_a": [2, None], "games_b": [0, None], "games_drawn": [0, None]})
     st_ = sf.standings(sf.from_matches(m))
     assert row(st_, "B")["omwp"] is None
-    assert row(st_, "A")["rank"] == 1 and row(st_, "B")["rank"] == 2
+    assert row(st_, "A")["rank"] == 1
+    assert row(st_, "B")["rank"] == 2
 
 
 # ---------------------------------------------------------------- phases, rounds, events
@@ -381,7 +384,7 @@ def test_row_order_and_renaming_do_not_matter(res: pl.DataFrame, seed: int,
                                pl.col("opponent_id").replace(ren))
     back = sf.standings(renamed, rules).with_columns(
         pl.col("player_id").replace({v: k for k, v in ren.items()}))
-    cols = [c for c in base.columns]
+    cols = list(base.columns)
     assert_frame_equal(back.select(cols).sort("event_id", "player_id"),
                        base.sort("event_id", "player_id"))
 

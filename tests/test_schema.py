@@ -1,0 +1,153 @@
+"""Validation at the boundary: every kind of bad row is named with event, round and player,
+all offending rows are listed, and nothing is silently dropped or repaired."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import swissframe as sf
+
+GOOD = sf.from_matches(pl.DataFrame({
+    "event_id": ["e1", "e1", "e1"], "round": [1, 1, 2], "player_a": ["A", "C", "A"],
+    "player_b": ["B", None, "C"], "games_a": [2, None, 2], "games_b": [1, None, 0],
+    "games_drawn": [0, None, 0]}))
+
+
+def problems_of(df: pl.DataFrame) -> pl.DataFrame:
+    with pytest.raises(sf.ValidationError) as info:
+        sf.validate_results(df)
+    probs = info.value.problems
+    assert isinstance(probs, pl.DataFrame)
+    assert probs.equals(sf.find_problems(df))
+    return probs
+
+
+def test_good_table_passes_and_fills_defaults() -> None:
+    out = sf.validate_results(GOOD.drop("event_id")).collect()
+    assert set(out["event_id"]) == {"event"}
+    assert set(out["phase"]) == {"swiss"}
+    assert sf.find_problems(GOOD).height == 0
+
+
+def test_missing_and_mistyped_columns() -> None:
+    with pytest.raises(sf.SchemaError, match=r"missing required column\(s\) \['games_drawn'\]"):
+        sf.validate_results(GOOD.drop("games_drawn"))
+    with pytest.raises(sf.SchemaError, match="games_won is String"):
+        sf.validate_results(GOOD.with_columns(pl.col("games_won").cast(pl.String)))
+    with pytest.raises(sf.SchemaError, match="expected a polars DataFrame"):
+        sf.validate_results({"round": [1]})  # type: ignore[arg-type]
+    assert issubclass(sf.SchemaError, ValueError)
+
+
+def test_duplicate_seat_lists_every_offender() -> None:
+    dup = pl.concat([GOOD, GOOD.filter(pl.col("player_id").is_in(["A", "B"])
+                                       & (pl.col("round") == 1))])
+    probs = problems_of(dup)
+    d = probs.filter(pl.col("kind") == "duplicate_seat")
+    assert sorted(d["player_id"].to_list()) == ["A", "B"]
+    assert set(d["round"].to_list()) == {1}
+
+
+def test_self_pairing_negative_games_round_below_one() -> None:
+    bad = pl.concat([GOOD, pl.DataFrame({
+        "event_id": ["e1", "e1", "e1"], "round": [3, 0, 3], "player_id": ["A", "B", "C"],
+        "opponent_id": ["A", None, None], "games_won": [2, 2, -1], "games_lost": [0, 0, 0],
+        "games_drawn": [0, 0, 0]})], how="diagonal_relaxed")
+    probs = problems_of(bad)
+    kinds = dict(zip(probs["kind"], probs["player_id"], strict=False))
+    assert kinds["self_pairing"] == "A"
+    assert kinds["round_below_1"] == "B"
+    assert kinds["negative_games"] == "C"
+
+
+def test_mirror_disagreement_both_claim_the_win() -> None:
+    bad = GOOD.with_columns(
+        pl.when((pl.col("player_id") == "B") & (pl.col("round") == 1)).then(2)
+        .otherwise(pl.col("games_won")).alias("games_won"),
+        pl.when((pl.col("player_id") == "B") & (pl.col("round") == 1)).then(1)
+        .otherwise(pl.col("games_lost")).alias("games_lost"))
+    probs = problems_of(bad)
+    mm = probs.filter(pl.col("kind") == "mirror_mismatch")
+    assert sorted(mm["player_id"].to_list()) == ["A", "B"]
+    assert "A reports 2-1-0, B reports 2-1-0" in mm["detail"].to_list()
+
+
+def test_missing_mirror_and_unknown_opponent_and_message() -> None:
+    one_sided = GOOD.filter(~((pl.col("player_id") == "C") & (pl.col("round") == 2)))
+    ghost = pl.DataFrame({"event_id": ["e1"], "round": [3], "player_id": ["A"],
+                          "opponent_id": ["Zed"], "games_won": [2], "games_lost": [0],
+                          "games_drawn": [0]})
+    bad = pl.concat([one_sided, ghost], how="diagonal_relaxed")
+    with pytest.raises(sf.ValidationError) as info:
+        sf.validate_results(bad)
+    msg = str(info.value)
+    assert "[missing_mirror] event 'e1', round 2, player 'A' vs C" in msg
+    assert "[unknown_opponent] event 'e1', round 3, player 'A' vs Zed" in msg
+    assert msg.rstrip().splitlines()[-1].startswith("Hint:")
+
+
+def test_error_lists_first_ten_and_counts_the_rest() -> None:
+    rows = pl.DataFrame({"event_id": "e", "round": list(range(1, 26)), "player_id": "A",
+                         "opponent_id": "A", "games_won": 2, "games_lost": 0, "games_drawn": 0})
+    with pytest.raises(sf.ValidationError) as info:
+        sf.validate_results(rows)
+    assert "… and 15 more" in str(info.value)
+    assert info.value.problems.height == 25  # type: ignore[attr-defined]
+
+
+def test_bad_phase_and_nulls() -> None:
+    bad = GOOD.with_columns(pl.lit("finals").alias("phase"))
+    assert set(problems_of(bad)["kind"]) == {"bad_phase"}
+    nulls = GOOD.with_columns(pl.when(pl.col("player_id") == "A").then(None)
+                              .otherwise(pl.col("games_won")).alias("games_won"))
+    probs = problems_of(nulls)
+    assert "null in games_won" in probs.filter(pl.col("kind") == "null_value")["detail"][0]
+
+
+def test_repair_mirrors_is_explicit_and_reported() -> None:
+    one_sided = GOOD.filter(pl.col("player_id") != "B")
+    with pytest.raises(sf.ValidationError):
+        sf.validate_results(one_sided)
+    repaired, added = sf.repair_mirrors(one_sided)
+    assert added.select("round", "player_id", "opponent_id", "games_won", "games_lost").rows() \
+        == [(1, "B", "A", 1, 2)]
+    sf.validate_results(repaired)
+    assert repaired.height == one_sided.height + 1
+
+
+def test_match_form_roundtrip() -> None:
+    m = sf.to_matches(GOOD)
+    back = sf.from_matches(m)
+    key = ["event_id", "round", "player_id"]
+    cols = ["event_id", "round", "player_id", "opponent_id", "games_won", "games_lost",
+            "games_drawn"]
+    assert back.select(cols).sort(key).equals(GOOD.select(cols).sort(key))
+
+
+def test_from_matches_names_missing_columns() -> None:
+    with pytest.raises(sf.SchemaError, match=r"missing column\(s\) \['games_b'\]"):
+        sf.from_matches(pl.DataFrame({"round": [1], "player_a": ["a"], "player_b": ["b"],
+                                      "games_a": [1], "games_drawn": [0]}))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_random_corruption_raises_swissframe_error_or_passes(data: st.DataObject) -> None:
+    """Any corruption of a valid table either validates or raises a ValidationError whose
+    problems name rows — never another exception type."""
+    df = GOOD
+    col = data.draw(st.sampled_from(["round", "games_won", "games_lost", "games_drawn"]))
+    idx = data.draw(st.integers(0, df.height - 1))
+    val = data.draw(st.one_of(st.none(), st.integers(-3, 5)))
+    vals = df[col].to_list()
+    vals[idx] = val
+    bad = df.with_columns(pl.Series(col, vals, dtype=pl.Int64))
+    if sf.find_problems(bad).height:
+        with pytest.raises(sf.ValidationError) as info:
+            sf.validate_results(bad)
+        assert info.value.problems.height >= 1  # type: ignore[attr-defined]
+    else:
+        sf.validate_results(bad)
