@@ -160,7 +160,7 @@ CUT_MIN_PLAYERS: Final = 16
 CUT_MIN_ROUNDS_BEFORE: Final = 4
 CUT_MIN_ROUNDS_AFTER: Final = 2
 #: A detected (unnamed) single-elimination bracket starts with at most this many players.
-BRACKET_MAX_SEATS: Final = 32
+BRACKET_MAX_SEATS: Final = 8
 
 _MATCH_SCHEMA: Final = {
     "event_id": pl.String, "source": pl.String, "round_pos": pl.Int64, "round_name": pl.String,
@@ -593,10 +593,12 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
     """Label each (event_id, round) with ``phase`` and ``stage`` from the rounds alone.
 
     Playoff rounds are named playoff rounds (``named_playoff``: event_id, round, flag) plus
-    the longest trailing run of numbered rounds that form a single-elimination bracket: no
-    draws and no unpaired seats, the last round a single match, and the players of each
-    round exactly the winners of the round before. Round 1 is always Swiss (an event that is
-    single elimination throughout is treated as one Swiss phase).
+    the trailing run of numbered rounds that form a single-elimination bracket: no draws, no
+    unpaired seats, a power-of-two number of players, and the players of each round exactly
+    the winners of the round before. The bracket starts at its first round that has fewer
+    players than the round before and at most :data:`BRACKET_MAX_SEATS` (8) players; a
+    one-round bracket is a final of at most 8 players. Round 1 is always Swiss. Larger
+    "brackets" (16, 32 players) are Swiss rounds for the platforms (measured on melee.gg).
 
     Among the Swiss rounds, a cut after round ``k`` (a new stage) is detected when at least
     :data:`CUT_MIN_BELOW_SHARE` of round ``k``'s players are below the lowest score that
@@ -626,7 +628,7 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
     >>> df = pl.DataFrame(rows, orient="row", schema=["round", "player_id", "opponent_id",
     ...     "games_won", "games_lost"]).with_columns(event_id=pl.lit("e"))
     >>> detect_structure(df).rows()
-    [('e', 1, 'swiss', 'day1'), ('e', 2, 'playoff', 'playoff'), ('e', 3, 'playoff', 'playoff')]
+    [('e', 1, 'swiss', 'day1'), ('e', 2, 'swiss', 'day1'), ('e', 3, 'playoff', 'playoff')]
     """
     r = results.select("event_id", "round", "player_id", "opponent_id", "games_won",
                        "games_lost")
