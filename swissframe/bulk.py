@@ -1,0 +1,539 @@
+"""Recompute standings for a whole archive: out-of-core on one machine, or on a Dask cluster.
+
+:func:`recompute` reads a Parquet dataset (a file, a folder or a glob) and writes one
+standings table per *batch of events* as a Parquet dataset. Memory is bounded by a batch,
+never by the archive:
+
+1. **Plan** — only the ``event_id`` column is scanned; events are sorted and cut into
+   contiguous batches of at most ``batch_rows`` rows (and ``batch_events`` events).
+2. **Split** — the input is read one chunk of row groups at a time; each chunk is joined to
+   the (small) plan and split by batch, so all rows of one event land in the same batch
+   whichever file or row group they came from.
+3. **Compute** — each batch is one :func:`swissframe.standings.standings` call (vectorized
+   over its events) and one output file ``part-00000.parquet``, ``part-00001.parquet``, …
+
+With ``engine="dask"`` steps 2 and 3 are Dask tasks (chunks → pieces per batch, held by the
+cluster; one task per batch gathers its pieces) over the same plan, so the output files are
+identical to the single-machine run. See ``docs/distributed.md``.
+
+Every input row is accounted for: ``rows_in = rows_used + rows_rejected`` (with reasons),
+written to ``_recompute.json`` next to the output. Events that break the results-table
+contract stop the run (``on_error="stop"``, the default, naming event, round and player), or
+are reported and skipped when asked (``on_error="skip"``; their problems are written to
+``_rejected.parquet``).
+"""
+
+from __future__ import annotations
+
+import glob
+import importlib
+import os
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal
+
+import orjson
+import polars as pl
+import pyarrow.parquet as pq
+
+from swissframe.errors import DataError, ImportFormatError, ValidationError
+from swissframe.rules import Ruleset, get
+from swissframe.schema import find_problems, format_problems, validate_results
+from swissframe.standings import standings
+
+__all__ = ["RecomputeReport", "recompute"]
+
+Engine = Literal["polars", "dask"]
+OnError = Literal["stop", "skip"]
+
+BATCH: Final = "_batch"
+#: Name of the JSON manifest (row accounting) written next to the output parts.
+MANIFEST: Final = "_recompute.json"
+#: Name of the table of problems of skipped events (only with ``on_error="skip"``).
+REJECTED: Final = "_rejected.parquet"
+NULL_EVENT: Final = "null_event_id"
+_PROBLEM_SCHEMA: Final = {"kind": pl.String, "event_id": pl.String, "round": pl.Int64,
+                          "player_id": pl.String, "opponent_id": pl.String,
+                          "detail": pl.String}
+
+
+@dataclass(frozen=True)
+class RecomputeReport:
+    """What a :func:`recompute` run read, used, rejected and wrote.
+
+    ``rows_in == rows_used + rows_rejected`` always holds; ``rejected_by_reason`` splits
+    ``rows_rejected`` by the first problem kind of each skipped event.
+    """
+
+    rows_in: int
+    rows_used: int
+    rows_playoff: int
+    rows_rejected: int
+    rejected_by_reason: dict[str, int]
+    events_in: int
+    events_done: int
+    events_rejected: int
+    batches: int
+    standings_rows: int
+    seconds: float
+    dest: str
+    files: tuple[str, ...] = ()
+    problems: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_PROBLEM_SCHEMA))
+
+    def summary(self) -> str:
+        """A few lines of row accounting, for people.
+
+        Examples
+        --------
+        >>> r = RecomputeReport(rows_in=10, rows_used=8, rows_playoff=2, rows_rejected=2,
+        ...     rejected_by_reason={"mirror_mismatch": 2}, events_in=3, events_done=2,
+        ...     events_rejected=1, batches=1, standings_rows=6, seconds=0.5, dest="out")
+        >>> print(r.summary())
+        rows in: 10 = used 8 (of which 2 playoff, not part of Swiss standings) + rejected 2
+          rejected: mirror_mismatch 2
+        events: 3 in, 2 recomputed, 1 skipped; 6 standings rows in 1 batch(es) → out (0.5 s)
+        """
+        lines = [f"rows in: {self.rows_in} = used {self.rows_used} (of which "
+                 f"{self.rows_playoff} playoff, not part of Swiss standings) + rejected "
+                 f"{self.rows_rejected}"]
+        if self.rejected_by_reason:
+            lines.append("  rejected: " + ", ".join(
+                f"{k} {v}" for k, v in sorted(self.rejected_by_reason.items())))
+        lines.append(f"events: {self.events_in} in, {self.events_done} recomputed, "
+                     f"{self.events_rejected} skipped; {self.standings_rows} standings rows in "
+                     f"{self.batches} batch(es) → {self.dest} ({self.seconds:.1f} s)")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as plain JSON-able values (without the problems table)."""
+        return {
+            "rows_in": self.rows_in, "rows_used": self.rows_used,
+            "rows_playoff": self.rows_playoff, "rows_rejected": self.rows_rejected,
+            "rejected_by_reason": self.rejected_by_reason, "events_in": self.events_in,
+            "events_done": self.events_done, "events_rejected": self.events_rejected,
+            "batches": self.batches, "standings_rows": self.standings_rows,
+            "seconds": round(self.seconds, 3), "dest": self.dest, "files": list(self.files),
+        }
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """A readable unit of the input: some row groups of one Parquet file."""
+
+    path: str
+    row_groups: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class _BatchResult:
+    batch: int
+    file: str
+    standings_rows: int
+    rows: int
+    rows_playoff: int
+    events_done: int
+    events: int
+    problems: pl.DataFrame
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def _files(source: str | Path | Sequence[str | Path]) -> list[str]:
+    """Parquet files of a file, folder (recursively) or glob, in sorted order."""
+    if isinstance(source, (str, Path)):
+        sources: list[str | Path] = [source]
+    else:
+        sources = list(source)
+    out: list[str] = []
+    for s in sources:
+        p = Path(s)
+        if p.is_dir():
+            out += sorted(str(f) for f in p.rglob("*.parquet") if f.is_file())
+        elif p.is_file():
+            out.append(str(p))
+        else:
+            out += sorted(f for f in glob.glob(str(s), recursive=True) if Path(f).is_file())
+    if not out:
+        msg = (f"no Parquet files found at {source!s}. Hint: pass a .parquet file, a folder "
+               "holding *.parquet files, or a glob such as 'archive/**/*.parquet'.")
+        raise ImportFormatError(msg)
+    return list(dict.fromkeys(out))
+
+
+def _chunks(files: Sequence[str], chunk_rows: int) -> list[_Chunk]:
+    """Group each file's row groups into chunks of about ``chunk_rows`` rows."""
+    out: list[_Chunk] = []
+    for f in files:
+        try:
+            meta = pq.ParquetFile(f).metadata
+        except Exception as exc:  # pyarrow raises several types for a broken file
+            msg = f"cannot read Parquet metadata of {f}: {exc}. Hint: is the file complete?"
+            raise ImportFormatError(msg) from exc
+        cur: list[int] = []
+        rows = 0
+        for i in range(meta.num_row_groups):
+            n = meta.row_group(i).num_rows
+            if cur and rows + n > chunk_rows:
+                out.append(_Chunk(f, tuple(cur)))
+                cur, rows = [], 0
+            cur.append(i)
+            rows += n
+        if cur:
+            out.append(_Chunk(f, tuple(cur)))
+    return out
+
+
+def _read_chunk(chunk: _Chunk) -> pl.DataFrame:
+    """One chunk as Polars (Arrow buffers are shared, not copied)."""
+    table = pq.ParquetFile(chunk.path).read_row_groups(list(chunk.row_groups))
+    out = pl.from_arrow(table, rechunk=False)
+    assert isinstance(out, pl.DataFrame)
+    return out
+
+
+def _check_schema(files: Sequence[str]) -> None:
+    """Fail early (SchemaError) when a file misses a column or has a wrong type."""
+    for f in files:
+        validate_results(pl.scan_parquet(f).head(0))
+
+
+# --------------------------------------------------------------------------- plan
+
+
+def _plan(files: Sequence[str], batch_rows: int, batch_events: int | None) -> pl.DataFrame:
+    """``event_id, rows, _batch``: events in sorted order cut into contiguous batches."""
+    counts = (pl.scan_parquet(list(files), missing_columns="insert")
+              .group_by("event_id").agg(rows=pl.len().cast(pl.Int64))
+              .collect(engine="streaming"))
+    counts = counts.with_columns(pl.col("event_id").cast(pl.String)).sort(
+        "event_id", nulls_last=True)
+    before = pl.col("rows").cum_sum() - pl.col("rows")
+    by_rows = before // max(batch_rows, 1)
+    by_events = (pl.int_range(pl.len(), dtype=pl.Int64) // batch_events if batch_events
+                 else pl.lit(0, dtype=pl.Int64))
+    return counts.with_columns(
+        pl.struct(by_rows.alias("a"), by_events.alias("b")).rank("dense").cast(pl.Int64)
+        .sub(1).alias(BATCH))
+
+
+def _split(chunk: _Chunk, plan: pl.DataFrame) -> dict[int, pl.DataFrame]:
+    """The rows of one chunk, split by batch (rows with a null event_id under batch -1)."""
+    df = _read_chunk(chunk)
+    if "event_id" not in df.columns:
+        df = df.with_columns(pl.lit("event", dtype=pl.String).alias("event_id"))
+    df = df.with_columns(pl.col("event_id").cast(pl.String))
+    df = df.join(plan.select("event_id", BATCH), on="event_id", how="left",
+                 maintain_order="left").with_columns(pl.col(BATCH).fill_null(-1))
+    parts = df.partition_by(BATCH, as_dict=True, include_key=False)
+    return {int(k[0]): v for k, v in parts.items()}
+
+
+# --------------------------------------------------------------------------- compute
+
+
+def _compute_batch(frames: Sequence[pl.DataFrame], batch: int, rules: Ruleset, skip: bool,
+                   dest: str) -> _BatchResult:
+    """Standings of one batch, written to ``dest/part-<batch>.parquet``."""
+    df = pl.concat([f for f in frames if f.height], how="diagonal_relaxed") if frames else None
+    if df is None or df.height == 0:
+        df = pl.DataFrame(schema={"event_id": pl.String})
+    rows = df.height
+    problems = pl.DataFrame(schema=_PROBLEM_SCHEMA)
+    good = df
+    try:
+        table = standings(df, rules) if rows else pl.DataFrame()
+    except ValidationError as exc:
+        found = exc.problems if isinstance(exc.problems, pl.DataFrame) else find_problems(df)
+        problems = found.cast(_PROBLEM_SCHEMA)  # type: ignore[arg-type]
+        if not skip:
+            raise
+        good = df.join(problems.select("event_id").unique(), on="event_id", how="anti")
+        table = standings(good, rules) if good.height else pl.DataFrame()
+    path = os.path.join(dest, f"part-{batch:05d}.parquet")
+    if table.height:
+        table.write_parquet(path)
+    n_events = df.select(pl.col("event_id").n_unique()).item() if rows else 0
+    done = good.select(pl.col("event_id").n_unique()).item() if good.height else 0
+    playoff = (good.select((pl.col("phase") == "playoff").sum()).item()
+               if "phase" in good.columns and good.height else 0)
+    return _BatchResult(batch=batch, file=path if table.height else "",
+                        standings_rows=table.height, rows=rows, rows_playoff=int(playoff or 0),
+                        events_done=int(done), events=int(n_events), problems=problems)
+
+
+def _null_event_problems(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
+    rows = pl.concat([f for f in frames if f.height], how="diagonal_relaxed")
+    return rows.select(
+        pl.lit(NULL_EVENT).alias("kind"), pl.lit(None, dtype=pl.String).alias("event_id"),
+        pl.col("round").cast(pl.Int64, strict=False), pl.col("player_id").cast(pl.String),
+        pl.col("opponent_id").cast(pl.String),
+        pl.lit("row has no event_id, so it cannot be placed in an event").alias("detail"))
+
+
+# --------------------------------------------------------------------------- engines
+
+
+def _run_local(chunks: Sequence[_Chunk], plan: pl.DataFrame, n_batches: int, *, rules: Ruleset,
+               skip: bool, dest: str, workers: int, scratch: str | None,
+               progress: Callable[[int], None] | None) -> tuple[list[_BatchResult],
+                                                                  list[pl.DataFrame]]:
+    """Split every chunk to a scratch folder (one file per chunk per batch), then compute."""
+    null_rows: list[pl.DataFrame] = []
+    with tempfile.TemporaryDirectory(prefix="swissframe-recompute-", dir=scratch) as tmp:
+        if n_batches == 1:
+            frames = [_read_chunk(c) for c in chunks]
+            parts = [_split_frames(frames, plan)]
+            spilled: dict[int, list[pl.DataFrame]] = {}
+            for p in parts:
+                for b, f in p.items():
+                    spilled.setdefault(b, []).append(f)
+            null_rows = spilled.pop(-1, [])
+
+            def load(b: int) -> list[pl.DataFrame]:
+                return spilled.get(b, [])
+        else:
+            for i, c in enumerate(chunks):
+                for b, f in _split(c, plan).items():
+                    if b < 0:
+                        null_rows.append(f)
+                        continue
+                    d = Path(tmp, f"b{b:05d}")
+                    d.mkdir(exist_ok=True)
+                    f.write_parquet(d / f"c{i:05d}.parquet", compression="lz4")
+
+            def load(b: int) -> list[pl.DataFrame]:
+                d = Path(tmp, f"b{b:05d}")
+                return [pl.read_parquet(f) for f in sorted(d.glob("*.parquet"))]
+
+        def work(b: int) -> _BatchResult:
+            res = _compute_batch(load(b), b, rules, skip, dest)
+            if progress is not None:
+                progress(res.events)
+            return res
+
+        if workers > 1:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                results = list(pool.map(work, range(n_batches)))
+        else:
+            results = [work(b) for b in range(n_batches)]
+    return results, null_rows
+
+
+def _split_frames(frames: Sequence[pl.DataFrame], plan: pl.DataFrame
+                  ) -> dict[int, pl.DataFrame]:
+    df = pl.concat(frames, how="diagonal_relaxed")
+    if "event_id" not in df.columns:
+        df = df.with_columns(pl.lit("event", dtype=pl.String).alias("event_id"))
+    df = df.with_columns(pl.col("event_id").cast(pl.String)).join(
+        plan.select("event_id", BATCH), on="event_id", how="left", maintain_order="left"
+    ).with_columns(pl.col(BATCH).fill_null(-1))
+    parts = df.partition_by(BATCH, as_dict=True, include_key=False)
+    return {int(k[0]): v for k, v in parts.items()}
+
+
+def _piece(parts: dict[int, pl.DataFrame], batch: int) -> pl.DataFrame:
+    return parts.get(batch, pl.DataFrame())
+
+
+def _compute_pieces(batch: int, rules: Ruleset, skip: bool, dest: str,
+                    *pieces: pl.DataFrame) -> _BatchResult:
+    return _compute_batch(list(pieces), batch, rules, skip, dest)
+
+
+def _run_dask(chunks: Sequence[_Chunk], plan: pl.DataFrame, n_batches: int, *, rules: Ruleset,
+              skip: bool, dest: str, workers: int, scheduler: Any,
+              progress: Callable[[int], None] | None) -> tuple[list[_BatchResult],
+                                                                 list[pl.DataFrame]]:
+    """The same split/compute as a Dask graph: chunk tasks → one task per batch."""
+    try:
+        dist: Any = importlib.import_module("distributed")
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        msg = ("engine='dask' needs Dask's distributed scheduler. Hint: pip install "
+               "'swissframe[distributed]' (or 'dask[distributed]').")
+        raise DataError(msg) from exc
+    own_cluster = None
+    if scheduler is None:
+        own_cluster = dist.LocalCluster(n_workers=max(workers, 1), threads_per_worker=1,
+                                   processes=False, dashboard_address=None)
+        client = dist.Client(own_cluster)
+    elif isinstance(scheduler, str):
+        client = dist.Client(scheduler)
+    else:
+        client = scheduler
+    try:
+        plan_f = client.scatter(plan, broadcast=True)
+        splits = [client.submit(_split, c, plan_f, pure=False) for c in chunks]
+        null_f = [client.submit(_piece, s, -1, pure=False) for s in splits]
+        futures = []
+        for b in range(n_batches):
+            pieces = [client.submit(_piece, s, b, pure=False) for s in splits]
+            futures.append(client.submit(_compute_pieces, b, rules, skip, dest, *pieces,
+                                         pure=False))
+        results: list[_BatchResult] = []
+        for fut in dist.as_completed(futures):
+            res = fut.result()
+            results.append(res)
+            if progress is not None:
+                progress(res.events)
+        null_rows = [f for f in client.gather(null_f) if f.height]
+    finally:
+        if own_cluster is not None:
+            client.close()
+            own_cluster.close()
+    return sorted(results, key=lambda r: r.batch), null_rows
+
+
+# --------------------------------------------------------------------------- public
+
+
+def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
+              rules: str | Ruleset = "mtg", *, engine: Engine = "polars", workers: int = 1,
+              on_error: OnError = "stop", batch_rows: int = 2_000_000,
+              batch_events: int | None = None, overwrite: bool = False,
+              scheduler: Any = None, scratch: str | Path | None = None,
+              progress: Callable[[int], None] | None = None) -> RecomputeReport:
+    """Recompute the standings of every event of a Parquet archive, batch by batch.
+
+    Parameters
+    ----------
+    source
+        A Parquet file, a folder (searched recursively for ``*.parquet``), a glob, or a list
+        of these. Rows of one event may be spread over several files.
+    dest
+        Output folder: ``part-00000.parquet``, … (standings, one file per batch, events in
+        ``event_id`` order) plus ``_recompute.json`` (the row accounting) and, when events
+        were skipped, ``_rejected.parquet`` (their problems).
+    rules
+        Ruleset name or :class:`~swissframe.rules.Ruleset`.
+    engine
+        ``"polars"`` (this machine) or ``"dask"`` (a Dask cluster; see ``scheduler``).
+    workers
+        Polars: batches computed concurrently (memory grows with it; Polars already uses
+        every core inside a batch). Dask: workers of the local cluster started when no
+        ``scheduler`` is given.
+    on_error
+        ``"stop"`` (default): the first batch with invalid events raises
+        :class:`~swissframe.errors.ValidationError` naming event, round and player, and the
+        parts written by this run are removed. ``"skip"``: invalid events are left out,
+        counted in the report and listed in ``_rejected.parquet``.
+    batch_rows, batch_events
+        Upper bounds of a batch (an event is never split; one larger than ``batch_rows`` is
+        a batch of its own). Peak memory is a small multiple of one batch.
+    overwrite
+        Replace existing ``part-*.parquet`` files in ``dest``.
+    scheduler
+        Dask only: a ``distributed.Client`` or a scheduler address (``"tcp://host:8786"``).
+    scratch
+        Folder for the temporary per-batch split (default: the system temp folder).
+    progress
+        Called with the number of events finished after each batch.
+
+    Returns
+    -------
+    RecomputeReport
+        Row and event accounting (``rows_in == rows_used + rows_rejected``).
+
+    Examples
+    --------
+    >>> import tempfile, polars as pl, swissframe as sf
+    >>> from swissframe.bulk import recompute
+    >>> m = pl.DataFrame({"event_id": ["e1", "e1", "e2"], "round": [1, 2, 1],
+    ...     "player_a": ["A", "A", "X"], "player_b": ["B", "B", "Y"],
+    ...     "games_a": [2, 0, 2], "games_b": [0, 2, 1], "games_drawn": [0, 0, 0]})
+    >>> d = tempfile.mkdtemp()
+    >>> sf.from_matches(m).write_parquet(f"{d}/archive.parquet")
+    >>> report = recompute(f"{d}/archive.parquet", f"{d}/out")
+    >>> report.rows_in, report.rows_used, report.events_done
+    (6, 6, 2)
+    >>> pl.read_parquet(f"{d}/out/*.parquet").select("event_id", "player_id", "rank").rows()
+    [('e1', 'A', 1), ('e1', 'B', 1), ('e2', 'X', 1), ('e2', 'Y', 2)]
+    """
+    t0 = time.perf_counter()
+    ruleset = get(rules)
+    if on_error not in ("stop", "skip"):
+        msg = f"on_error={on_error!r}. Hint: use 'stop' (default) or 'skip'."
+        raise DataError(msg)
+    if engine not in ("polars", "dask"):
+        msg = f"engine={engine!r}. Hint: use 'polars' (default) or 'dask'."
+        raise DataError(msg)
+    skip = on_error == "skip"
+    files = _files(source)
+    _check_schema(files)
+    out = Path(dest)
+    out.mkdir(parents=True, exist_ok=True)
+    old = sorted(out.glob("part-*.parquet"))
+    if old and not overwrite:
+        msg = (f"{out} already holds {len(old)} part file(s). Hint: choose an empty folder "
+               "or pass overwrite=True (--overwrite).")
+        raise DataError(msg)
+    for f in (*old, out / MANIFEST, out / REJECTED):
+        f.unlink(missing_ok=True)
+    plan = _plan(files, batch_rows, batch_events)
+    rows_in = int(plan["rows"].sum())
+    known = plan.filter(pl.col("event_id").is_not_null())
+    n_batches = int(known.select(pl.col(BATCH).max()).item() or 0) + 1 if known.height else 0
+    plan = known
+    chunks = _chunks(files, max(batch_rows, 1))
+    try:
+        if engine == "dask":
+            results, null_rows = _run_dask(chunks, plan, n_batches, rules=ruleset, skip=skip,
+                                           dest=str(out), workers=workers, scheduler=scheduler,
+                                           progress=progress)
+        else:
+            results, null_rows = _run_local(
+                chunks, plan, n_batches, rules=ruleset, skip=skip, dest=str(out),
+                workers=workers, scratch=None if scratch is None else str(scratch),
+                progress=progress)
+        null_problems = (_null_event_problems(null_rows) if null_rows
+                         else pl.DataFrame(schema=_PROBLEM_SCHEMA))
+        if null_problems.height and not skip:
+            msg = (f"{null_problems.height} row(s) have no event_id:\n"
+                   + format_problems(null_problems)
+                   + "\nHint: fill event_id, or pass on_error='skip' to leave them out.")
+            raise ValidationError(msg, null_problems)
+    except ValidationError:
+        for f in out.glob("part-*.parquet"):
+            f.unlink()
+        raise
+    problems = pl.concat([r.problems for r in results] + [null_problems], how="vertical")
+    reasons: dict[str, int] = {}
+    rejected_events = problems.filter(pl.col("event_id").is_not_null())["event_id"].n_unique()
+    if problems.height:
+        reasons = dict(_rejected_rows(plan, problems).iter_rows())
+    rows_rejected = sum(reasons.values())
+    rows_used = sum(r.rows for r in results) - (rows_rejected - null_problems.height)
+    report = RecomputeReport(
+        rows_in=rows_in, rows_used=rows_used,
+        rows_playoff=sum(r.rows_playoff for r in results), rows_rejected=rows_rejected,
+        rejected_by_reason=reasons, events_in=plan.height,
+        events_done=sum(r.events_done for r in results), events_rejected=int(rejected_events),
+        batches=n_batches, standings_rows=sum(r.standings_rows for r in results),
+        seconds=time.perf_counter() - t0, dest=str(out),
+        files=tuple(r.file for r in results if r.file), problems=problems)
+    if rows_in != report.rows_used + report.rows_rejected:  # pragma: no cover - invariant
+        msg = (f"internal: row accounting does not add up ({report.summary()}). Hint: "
+               "please report this with the input.")
+        raise AssertionError(msg)
+    if problems.height:
+        problems.write_parquet(out / REJECTED)
+    (out / MANIFEST).write_bytes(orjson.dumps(report.to_dict(), option=orjson.OPT_INDENT_2))
+    return report
+
+
+def _rejected_rows(plan: pl.DataFrame, problems: pl.DataFrame) -> pl.DataFrame:
+    """``kind, rows``: rows of each rejected event under its first problem kind."""
+    first = (problems.filter(pl.col("event_id").is_not_null())
+             .sort("kind", "event_id", "round", "player_id", nulls_last=True)
+             .group_by("event_id", maintain_order=True).agg(pl.col("kind").first()))
+    counts = (first.join(plan.select("event_id", "rows"), on="event_id", how="inner")
+              .group_by("kind").agg(pl.col("rows").sum().cast(pl.Int64)))
+    n_null = problems.filter(pl.col("kind") == NULL_EVENT).height
+    nulls = pl.DataFrame({"kind": [NULL_EVENT] if n_null else [],
+                          "rows": [n_null] if n_null else []},
+                         schema={"kind": pl.String, "rows": pl.Int64})
+    return pl.concat([counts, nulls]).sort("kind")
