@@ -102,6 +102,8 @@ def test_all_codes_players(all_codes: TomEvents) -> None:
     assert by["101"]["birth_year"] == 1990
     assert set(p["division"]) == {"masters"}
     assert set(p["division_source"]) == {"pod"}
+    assert dict(p.select("player_id", "swiss_rounds_played").iter_rows()) == {
+        "101": 3, "102": 2, "103": 3, "104": 3, "105": 3, "106": 3, "107": 3, "108": 3}
 
 
 def test_all_codes_structure_and_published(all_codes: TomEvents) -> None:
@@ -340,6 +342,12 @@ def test_real_files_counts() -> None:
     assert drops == {"cg-league-night-2026-07-28": 2, "round-rock-summer-2026-06-20": 5,
                      "challenge/11-final": 1, "earned-challenge/11-final": 1,
                      "challenge-final": 1}
+    # four round-rock players dropped before round 1 was paired: listed, but no rows
+    no_shows = ev.players.filter(pl.col("swiss_rounds_played") == 0)
+    assert sorted(no_shows["player_id"]) == ["5720830", "5813598", "5829174", "6049977"]
+    assert set(no_shows["dropped_after_round"]) == {1}
+    assert ev.published.filter(pl.col("player_id").is_in(no_shows["player_id"].implode()))[
+        "place"].sort().to_list() == [20, 21, 22, 23]
 
 
 @pytest.mark.realworld

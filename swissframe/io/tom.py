@@ -147,6 +147,7 @@ _PLAYER_SCHEMA: Final[dict[str, pl.DataType]] = {
     "order": pl.Int64(),
     "birth_year": pl.Int64(),
     "pod_category": pl.Int64(),
+    "swiss_rounds_played": pl.Int64(),
 }
 
 _STRUCTURE_SCHEMA: Final[dict[str, pl.DataType]] = {
@@ -202,7 +203,9 @@ class TomEvents:
     players
         One row per (event, player): ``event_id, player_id, name, division,
         division_source, dropped_after_round, late, earned_byes, seed, order, birth_year,
-        pod_category``.
+        pod_category, swiss_rounds_played``. A player who dropped before being paired (a
+        no-show) has ``swiss_rounds_played == 0`` and no rows in ``results``, but TOM still
+        lists them in its standings.
     structure
         One row per (event, division): source file, tournament name, sanction id, start
         date, mode, TOM version, finalized flag, pod category and label, player count,
@@ -580,6 +583,8 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
         schema={"category": pl.Int64, "event_id": pl.String})
     std = pl.DataFrame(standings, schema={"player_id": pl.String, "division": pl.String,
                                           "place": pl.Int64, "standing": pl.String})
+    swiss_counts = (results.filter(pl.col("phase") == "swiss").group_by("event_id", "player_id")
+                    .agg(pl.len().cast(pl.Int64).alias("swiss_rounds_played")))
     std_div = std.unique("player_id", keep="first").select("player_id",
                                                            pl.col("division").alias("std_div"))
     pod_div = pl.col("pod_category").replace_strict(DIVISION_NAMES, default=None,
@@ -601,6 +606,8 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
             pl.when(pod_div.is_not_null()).then(pl.lit("pod"))
             .when(pl.col("std_div").is_not_null()).then(pl.lit("standings"))
             .alias("division_source"))
+        .join(swiss_counts, on=["event_id", "player_id"], how="left")
+        .with_columns(pl.col("swiss_rounds_played").fill_null(0))
         .select(list(_PLAYER_SCHEMA))
         .cast(_PLAYER_SCHEMA)  # type: ignore[arg-type]
         .sort("event_id", "player_id")
