@@ -1,0 +1,153 @@
+"""Tests for swissframe.verify: recomputed vs published tiebreakers."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from swissframe.io.decklist import DecklistEvents, read_decklist_cache
+from swissframe.verify import VERIFY_COLUMNS, summarize, verify
+
+FIX = Path(__file__).resolve().parent / "fixtures" / "decklist"
+
+
+def shared_dir() -> Path:
+    env = os.environ.get("SWISSFRAME_SHARED")
+    return Path(env) if env else Path(__file__).resolve().parents[1].parent / "shared"
+
+
+def corpus_root() -> Path:
+    root = shared_dir() / "data" / "realworld" / "fbettega_MTG_decklistcache" / "Tournaments"
+    if not root.is_dir():
+        pytest.skip("../shared/data/realworld not found: real-data tests need the shared folder")
+    return root
+
+
+def test_hand_worked_event_matches() -> None:
+    # Byes ("-" and null), an unopposed loss; values worked by hand (E2: floor 1/3).
+    v = verify(read_decklist_cache(FIX / "melee-byes-1-2024-07-13.json"))
+    assert v.columns == list(VERIFY_COLUMNS)
+    assert v.select("player_id", "omwp", "gwp", "ogwp").rows() == [
+        ("A", 0.5, 0.57142857, 0.52380952), ("B", 0.5, 0.71428571, 0.45238095),
+        ("C", 0.66666667, 0.33333333, 0.64285714)]
+    assert v["match"].all()
+    assert v["ruleset"].unique().to_list() == ["melee-e2"]
+
+
+def test_one_unit_tolerance_and_mismatch() -> None:
+    ev = read_decklist_cache(FIX / "melee-byes-1-2024-07-13.json")
+    pub = ev.published.with_columns(
+        pl.when(pl.col("player_id") == "A").then(pl.col("omwp") + 1e-8)
+        .when(pl.col("player_id") == "B").then(pl.col("gwp") + 3e-8)
+        .otherwise(pl.col("omwp")).alias("omwp"))
+    v = verify(dataclasses.replace(ev, published=pub))
+    assert v.select("player_id", "omwp_match", "match").rows() == [
+        ("A", True, True), ("B", False, False), ("C", True, True)]
+
+
+def test_topdeck_compares_omw_only() -> None:
+    v = verify(read_decklist_cache(FIX / "topdeck-demo-abc123-2024-07-13.json"))
+    assert v["gwp_match"].is_null().all() and v["ogwp_match"].is_null().all()
+    assert v["compared"].unique().to_list() == ["omwp"]
+    # E: bye in R1 (not an opponent), beat D in R2; D drew then lost: MW 1/6 → floor 0.33.
+    assert v.filter(pl.col("player_id") == "E")["omwp"].item() == 0.33
+    # A beat B (bye in R2: MW 1/2... B is 1-1: 1/2) and C (draw, loss: 1/6 → 0.33)
+    assert v.filter(pl.col("player_id") == "A")["omwp"].item() == pytest.approx((0.5 + 0.33) / 2)
+
+
+def test_rules_override_and_summary() -> None:
+    ev = read_decklist_cache(FIX / "melee-byes-1-2024-07-13.json")
+    v = verify(ev, rules="mtg")  # floor 0.33: no value here is below it, all still match
+    assert v["ruleset"].unique().to_list() == ["mtg"]
+    assert v["match"].all()
+    s = summarize(verify(ev))
+    assert s.select("source", "era", "events", "players", "matched", "events_exact").rows() == [
+        ("melee", "E2", 1, 3, 3, 1)]
+
+
+def test_players_only_in_rounds_or_standings_are_kept() -> None:
+    ev = read_decklist_cache(FIX / "melee-byes-1-2024-07-13.json")
+    extra = pl.DataFrame({"event_id": ["melee-byes-1-2024-07-13"], "player_id": ["Z"],
+                          "rank": [4], "points": [0], "wins": [0], "losses": [0], "draws": [0],
+                          "omwp": [0.0], "gwp": [0.0], "ogwp": [0.0], "decimals": [8]})
+    v = verify(DecklistEvents(ev.results, pl.concat([ev.published, extra]), ev.events,
+                              ev.report))
+    z = v.filter(pl.col("player_id") == "Z").row(0, named=True)
+    assert (z["in_rounds"], z["in_standings"], z["match"]) == (False, True, False)
+    assert summarize(v)["players"].item() == 3
+
+
+# A fixed small sample of real events, each reproduced exactly (runs by default).
+SAMPLE = [
+    "MTGmelee/2024/03/02/100-the-100th-legacy-at-home-65496-2024-03-02.json.gz",
+    "MTGmelee/2024/04/06/104-the-104th-legacy-at-home-80282-2024-04-06.json.gz",
+    "MTGmelee/2025/01/25/1-etapa-liga-sul-mineira-de-legacy-ancestral-cards-e-games-227748-"
+    "2025-01-25.json.gz",
+    "MTGmelee/2025/03/23/1-torneio-relampago-modern-274939-2025-03-23.json.gz",
+    "MTGmelee/2025/10/12/10-black-league-modern-371009-2025-10-12.json.gz",
+    "MTGmelee/2025/11/17/1-pioneer-381711-2025-11-17.json.gz",
+    "MTGmelee/2026/04/08/110-league-08042026-sprsum-26-pauper-419767-2026-04-08.json.gz",
+    "Topdeck/2024/11/24/artabrian-weekend-2024-premodern-prp3CN0CG2r79OpbYQB2-2024-11-24.json.gz",
+    "CardsRealm/2025/06/15/10-etapa-liga-pauper-recife-mega-pauper-2025-06-15.json.gz",
+    "CardsRealm/2025/08/24/2-etapa-liga-pauper-recife-2025-2-2025-08-24.json.gz",
+    "Manatrader/2024/02/29/manatraders-series-pioneer-february-2024-2024-02-29.json.gz",
+]
+
+
+@pytest.mark.realworld
+def test_real_sample_reproduced_exactly() -> None:
+    root = corpus_root()
+    files = [root / p for p in SAMPLE if (root / p).exists()]
+    if len(files) < len(SAMPLE) // 2:
+        pytest.skip("the sample events are not in this copy of ../shared")
+    v = verify(read_decklist_cache(files))
+    v = v.filter(pl.col("in_rounds") & pl.col("in_standings"))
+    assert v["match"].all(), v.filter(~pl.col("match")).head(5)
+    assert v["event_id"].n_unique() == len(files)
+
+
+# Full corpus: measured agreement (regression floors) and the issue's targets.
+MEASURED_FLOORS = {"melee_complete": 0.88, "clean_events": 0.975, "manatraders": 1.0,
+                   "topdeck_omwp": 0.87}
+ISSUE_TARGETS = {"melee_complete": 0.97, "clean_events": 1.0, "manatraders": 0.99,
+                 "topdeck_omwp": 0.90}
+
+
+def _corpus_shares() -> dict[str, float]:
+    root = corpus_root()
+    man = pl.read_csv(root.parents[1] / "manifest.csv", infer_schema_length=0).select(
+        pl.col("stored_path").str.split("/").list.last().str.replace(r"\.json\.gz$", "")
+        .alias("event_id"), "rounds_complete", "clean_single_phase")
+    v = verify(read_decklist_cache(root)).filter(pl.col("in_rounds") & pl.col("in_standings"))
+    v = v.join(man, on="event_id", how="left")
+    melee = v.filter((pl.col("source") == "melee") & (pl.col("rounds_complete") == "1"))
+    clean = (v.filter(pl.col("clean_single_phase") == "1").group_by("event_id")
+             .agg(pl.col("match").all()))
+    return {
+        "melee_complete": float(melee["match"].mean() or 0.0),
+        "clean_events": float(clean["match"].mean() or 0.0),
+        "manatraders": float(v.filter(pl.col("source") == "manatraders")["match"].mean() or 0),
+        "topdeck_omwp": float(v.filter(pl.col("source") == "topdeck")["omwp_match"].mean()
+                              or 0.0),
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.realworld
+def test_real_corpus_regression_floors() -> None:
+    shares = _corpus_shares()
+    for key, floor in MEASURED_FLOORS.items():
+        assert shares[key] >= floor, (key, shares)
+
+
+@pytest.mark.slow
+@pytest.mark.realworld
+@pytest.mark.xfail(reason="issue 3 targets not reached yet: see docs/fidelity.md", strict=False)
+def test_real_corpus_issue_targets() -> None:
+    shares = _corpus_shares()
+    for key, target in ISSUE_TARGETS.items():
+        assert shares[key] >= target, (key, shares)
