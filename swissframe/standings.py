@@ -265,16 +265,16 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
     >>> sf.standings(sf.from_matches(m)).select("player_id", "rank", "match_points", "omwp")
     shape: (4, 4)
-    ┌───────────┬──────┬──────────────┬──────────┐
-    │ player_id ┆ rank ┆ match_points ┆ omwp     │
-    │ ---       ┆ ---  ┆ ---          ┆ ---      │
-    │ str       ┆ i64  ┆ i64          ┆ f64      │
-    ╞═══════════╪══════╪══════════════╪══════════╡
-    │ A         ┆ 1    ┆ 6            ┆ 0.415    │
-    │ C         ┆ 2    ┆ 3            ┆ 0.75     │
-    │ D         ┆ 3    ┆ 3            ┆ 0.415    │
-    │ B         ┆ 4    ┆ 0            ┆ 0.75     │
-    └───────────┴──────┴──────────────┴──────────┘
+    ┌───────────┬──────┬──────────────┬───────┐
+    │ player_id ┆ rank ┆ match_points ┆ omwp  │
+    │ ---       ┆ ---  ┆ ---          ┆ ---   │
+    │ str       ┆ i64  ┆ i64          ┆ f64   │
+    ╞═══════════╪══════╪══════════════╪═══════╡
+    │ A         ┆ 1    ┆ 6            ┆ 0.415 │
+    │ C         ┆ 2    ┆ 3            ┆ 0.75  │
+    │ D         ┆ 3    ┆ 3            ┆ 0.415 │
+    │ B         ┆ 4    ┆ 0            ┆ 0.75  │
+    └───────────┴──────┴──────────────┴───────┘
     """
     ruleset = get(rules)
     lf = _validated(results, keys)

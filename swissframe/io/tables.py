@@ -72,14 +72,14 @@ def read_results(paths: PathLike | Iterable[PathLike], *,
     >>> res = sf.read_results("data/events/store-championship.csv")
     >>> res.select("event_id", "round", "player_id").head(2)
     shape: (2, 3)
-    ┌─────────────────────┬───────┬───────────┐
-    │ event_id            ┆ round ┆ player_id │
-    │ ---                 ┆ ---   ┆ ---       │
-    │ str                 ┆ i64   ┆ str       │
-    ╞═════════════════════╪═══════╪═══════════╡
-    │ store-championship  ┆ 1     ┆ Alice     │
-    │ store-championship  ┆ 1     ┆ Chandra   │
-    └─────────────────────┴───────┴───────────┘
+    ┌────────────────────┬───────┬───────────┐
+    │ event_id           ┆ round ┆ player_id │
+    │ ---                ┆ ---   ┆ ---       │
+    │ str                ┆ i64   ┆ str       │
+    ╞════════════════════╪═══════╪═══════════╡
+    │ store-championship ┆ 1     ┆ Alice     │
+    │ store-championship ┆ 1     ┆ Bob       │
+    └────────────────────┴───────┴───────────┘
     """
     frames = []
     for path in expand_paths(paths, _TABLE_SUFFIXES):
