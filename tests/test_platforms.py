@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from swissframe import platforms as P
+from swissframe import platforms as P  # noqa: N812
 from swissframe import rules
 from swissframe.errors import RulesetError
 from swissframe.io.decklist import read_decklist_cache

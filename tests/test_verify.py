@@ -51,7 +51,8 @@ def test_one_unit_tolerance_and_mismatch() -> None:
 
 def test_topdeck_compares_omw_only() -> None:
     v = verify(read_decklist_cache(FIX / "topdeck-demo-abc123-2024-07-13.json"))
-    assert v["gwp_match"].is_null().all() and v["ogwp_match"].is_null().all()
+    assert v["gwp_match"].is_null().all()
+    assert v["ogwp_match"].is_null().all()
     assert v["compared"].unique().to_list() == ["omwp"]
     # E: bye in R1 (not an opponent), beat D in R2; D drew then lost: MW 1/6 → floor 0.33.
     assert v.filter(pl.col("player_id") == "E")["omwp"].item() == 0.33

@@ -739,10 +739,9 @@ def _decimals(stands: pl.DataFrame) -> pl.DataFrame:
     for k in range(10, -1, -1):
         d = pl.when((pl.col("value").round(k) - pl.col("value")).abs() < 1e-12).then(
             pl.lit(k)).otherwise(d)
-    per = vals.with_columns(d.alias("d")).group_by("event_id").agg(
+    return vals.with_columns(d.alias("d")).group_by("event_id").agg(
         pl.when(pl.col("d").is_null().any()).then(None).otherwise(pl.col("d").max())
         .alias("decimals"))
-    return per
 
 
 def read_decklist_cache(
