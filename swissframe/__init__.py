@@ -17,6 +17,8 @@ from swissframe.errors import (
     ValidationError,
 )
 from swissframe.io.tables import read_results
+from swissframe.io.tom import TomEvents, read_tom
+from swissframe.io.trf import TrfEvents, read_trf
 from swissframe.rules import Criterion, Ruleset
 from swissframe.schema import (
     MatchColumns,
@@ -39,11 +41,15 @@ __all__ = [
     "RulesetError",
     "SchemaError",
     "SwissframeError",
+    "TomEvents",
+    "TrfEvents",
     "ValidationError",
     "__version__",
     "find_problems",
     "from_matches",
     "read_results",
+    "read_tom",
+    "read_trf",
     "repair_mirrors",
     "rules",
     "standings",
