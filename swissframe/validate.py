@@ -1,0 +1,718 @@
+"""A validation report: every problem of a results table, grouped by kind, with a severity.
+
+:func:`swissframe.schema.validate_results` guards the engine and stops at the first failing
+check family (it raises). :func:`validate` is for people: it runs every check at once and
+returns a :class:`ValidationReport` listing each problem with its event, round, player, the
+offending values and what to do about it. It never raises for bad rows.
+
+Severity
+--------
+``error``
+    The standings would be wrong or cannot be computed (the engine refuses the table, or it
+    would silently count a match that cannot have happened / miss a whole round).
+``warning``
+    Suspicious but computable: the standings follow the documented rules for it, yet the
+    data may not say what the organiser meant (a late return, a duplicated event, ...).
+
+The kinds, their severity, meaning and the user's remedy are in :data:`KINDS` (and in
+``docs/bad-data.md``). The contract-level checks (nulls, rounds below 1, negative games,
+phases, self-pairings, duplicate seats, unknown opponents, one-sided and contradictory
+mirrors) come from :func:`swissframe.schema.find_problems`; this module adds type coercion
+with per-cell reporting, game scores for a best-of-N match, missing rounds, late entries and
+returns, suspicious ids and duplicated events.
+
+Decisions
+---------
+- A Swiss *win with fewer than the needed games* (1-0, 1-0-1 in best-of-three) is allowed and
+  not reported: MTR §2.1 — at time, the player with more game wins wins the match.
+- A player with no row in some rounds *between* their first and last rounds (a *late
+  return*) is a warning: the engine counts only the rounds they played, and the player is
+  not "dropped" (dropped = no row in the event's last Swiss round).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final, NamedTuple
+
+import polars as pl
+
+from swissframe.errors import SchemaError, ValidationError
+from swissframe.rules import Ruleset, get
+from swissframe.schema import OPTIONAL_COLUMNS, UNPLAYED_KINDS, find_problems
+
+__all__ = ["KINDS", "PROBLEM_SCHEMA", "Kind", "ValidationReport", "coerce", "file_problem",
+           "raise_for", "validate"]
+
+Frame = pl.DataFrame | pl.LazyFrame
+
+
+class Kind(NamedTuple):
+    """What a problem kind means, how bad it is, and what the user should do."""
+
+    severity: str
+    meaning: str
+    action: str
+
+
+#: Every kind a report can contain (schema.find_problems' kinds keep their names).
+KINDS: Final[Mapping[str, Kind]] = {
+    "unreadable_file": Kind(
+        "error", "a file could not be read or parsed (truncated, garbage, wrong format, "
+        "unsafe XML)", "re-export the file; its rows are not in the report"),
+    "schema": Kind(
+        "error", "a required column is missing, or a column has a type the engine refuses",
+        "rename / add the column, or cast it (ids to strings, game counts to integers)"),
+    "bad_value": Kind(
+        "error", "a cell cannot be read as its column's type (text or a fraction in a game "
+        "count, an unknown 'unplayed' or 'color' code); the row is left out of the other checks",
+        "correct the cell"),
+    "null_value": Kind(
+        "error", "a required cell is empty", "fill it in (an unpaired round has a null "
+        "opponent_id, but never a null round, player or game count)"),
+    "round_below_1": Kind("error", "a round number below 1", "rounds are numbered from 1"),
+    "negative_games": Kind("error", "a negative game count", "correct the score"),
+    "bad_phase": Kind("error", "phase is not 'swiss' or 'playoff'", "use one of the two"),
+    "self_pairing": Kind("error", "a player paired with themself",
+                         "correct the opponent id"),
+    "duplicate_seat": Kind(
+        "error", "a player has more than one row in one round",
+        "keep one row per player per round (a duplicated file or round?)"),
+    "unknown_opponent": Kind(
+        "error", "an opponent id never appears as a player of the event",
+        "check the spelling (case, spaces) or add the opponent's rows"),
+    "missing_mirror": Kind(
+        "error", "one-sided match: the opponent has no row against the player in that round",
+        "add the mirror row, or repair explicitly with sf.repair_mirrors(...)"),
+    "mirror_mismatch": Kind(
+        "error", "contradictory match: the two seats report records that are not opposite",
+        "correct one seat from the match slip"),
+    "impossible_score": Kind(
+        "error", "a game score no best-of-N match can end with (3-0 or 2-2 in best of "
+        "three: more game wins than needed, or both players reaching the needed wins)",
+        "correct the score, or pass the right best_of (1 for match-level sources)"),
+    "missing_round": Kind(
+        "error", "the event has no row at all in a round before its last one",
+        "a round's results are lost: re-export the event"),
+    "unusual_score": Kind(
+        "warning", "more than 2 × best_of games in one match (huge or mistyped counts)",
+        "check the score"),
+    "zero_games": Kind(
+        "warning", "a 0-0-0 record: counted as a drawn match with no games",
+        "an intentional draw is 0-0-3; an unreported match should be fixed or removed"),
+    "playoff_draw": Kind(
+        "warning", "a drawn playoff match (single elimination has a winner)",
+        "correct the score; Swiss standings ignore playoff rows"),
+    "late_entry": Kind(
+        "warning", "a player's first row is after the event's first round",
+        "fine for a late arrival; Pokémon gives losses for missed rounds (add 0-2-0 "
+        "unopposed rows), MTG counts only the rounds played"),
+    "late_return": Kind(
+        "warning", "a player has no row in a round between their first and last rounds "
+        "(dropped, then came back)",
+        "allowed: the engine counts only the rounds played; add a row (bye, loss or "
+        "'absent') if the round should count"),
+    "suspicious_id": Kind(
+        "warning", "an id is empty, has leading/trailing whitespace or control characters",
+        "strip the ids: ' Alice' and 'Alice' are two different players"),
+    "duplicate_event": Kind(
+        "warning", "two events have identical rounds (the same event under two ids or "
+        "files, or a truncated copy of another)",
+        "keep one copy, or the event counts twice in any aggregate"),
+    "event_split": Kind(
+        "warning", "one event id gets rows from several files",
+        "fine when an event is split by day; otherwise two events share a name: give "
+        "them distinct event_id values"),
+    "import_note": Kind(
+        "warning", "an importer repaired or left out something (reported, not silent)",
+        "read the detail; the importer's report lists the rule applied"),
+}
+
+_SEVERITY_ORDER: Final = {"error": 0, "warning": 1}
+
+#: Columns (and dtypes) of :attr:`ValidationReport.problems`.
+PROBLEM_SCHEMA: Final[Mapping[str, pl.DataType]] = {
+    "severity": pl.String(), "kind": pl.String(), "event_id": pl.String(),
+    "round": pl.Int64(), "player_id": pl.String(), "opponent_id": pl.String(),
+    "games_won": pl.Int64(), "games_lost": pl.Int64(), "games_drawn": pl.Int64(),
+    "value": pl.String(), "file": pl.String(), "detail": pl.String(),
+}
+
+_INT_COLUMNS: Final = ("round", "games_won", "games_lost", "games_drawn")
+_ID_COLUMNS: Final = ("event_id", "player_id", "opponent_id")
+_STR_COLUMNS: Final = (*_ID_COLUMNS, "phase", *OPTIONAL_COLUMNS)
+_REQUIRED: Final = ("round", "player_id", "opponent_id", "games_won", "games_lost",
+                    "games_drawn")
+_VOCAB: Final[Mapping[str, tuple[str, ...]]] = {"unplayed": UNPLAYED_KINDS, "color": ("w", "b")}
+_ROW: Final = "_sf_row"
+_INT64_MAX: Final = 2**63 - 1
+_SHOWN_PER_KIND: Final = 5
+
+
+def _empty() -> pl.DataFrame:
+    return pl.DataFrame(schema=dict(PROBLEM_SCHEMA))
+
+
+def _rows(kind: str, frame: pl.LazyFrame | pl.DataFrame, detail: pl.Expr, *,
+          value: pl.Expr | None = None) -> pl.LazyFrame:
+    """Problem rows of one kind from a frame holding (some of) the contract columns."""
+    lf = frame.lazy()
+    names = lf.collect_schema().names()
+    cols: list[pl.Expr] = [pl.lit(KINDS[kind].severity).alias("severity"),
+                           pl.lit(kind).alias("kind")]
+    for c, dt in PROBLEM_SCHEMA.items():
+        if c in ("severity", "kind", "detail", "value", "file"):
+            continue
+        cols.append(pl.col(c).cast(dt, strict=False) if c in names
+                    else pl.lit(None, dtype=dt).alias(c))
+    cols.append((value if value is not None else pl.lit(None)).cast(pl.String).alias("value"))
+    cols.append(pl.lit(None, dtype=pl.String).alias("file"))
+    cols.append(detail.cast(pl.String).alias("detail"))
+    return lf.select(cols)
+
+
+def file_problem(kind: str, detail: str, *, file: str | None = None,
+                 event_id: str | None = None) -> pl.DataFrame:
+    """One problem row about a whole file or event (used by the command line)."""
+    row: dict[str, object] = dict.fromkeys(PROBLEM_SCHEMA)
+    row.update(severity=KINDS[kind].severity, kind=kind, detail=detail, file=file,
+               event_id=event_id)
+    return pl.DataFrame([row], schema=dict(PROBLEM_SCHEMA))
+
+
+# --------------------------------------------------------------------------------------------
+# Report
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """Every problem found in a results table.
+
+    Attributes
+    ----------
+    problems
+        One row per problem, sorted errors first, then by kind, event, round and player:
+        ``severity, kind, event_id, round, player_id, opponent_id, games_won, games_lost,
+        games_drawn`` (the offending record, where one applies), ``value`` (the offending
+        cell as text, for ``bad_value``/``schema``), ``file`` (when known) and ``detail``.
+    rows
+        Number of input rows.
+    events
+        Number of distinct event ids among the readable rows.
+    rules
+        Name of the ruleset the table was checked against.
+    best_of
+        Games per match the scores were checked against (None: not checked).
+    """
+
+    problems: pl.DataFrame
+    rows: int = 0
+    events: int = 0
+    rules: str = "mtg"
+    best_of: int | None = 3
+    files: tuple[str, ...] = field(default=())
+
+    @property
+    def summary(self) -> pl.DataFrame:
+        """Problem counts per kind: ``severity, kind, count`` (errors first)."""
+        if self.problems.height == 0:
+            return pl.DataFrame(schema={"severity": pl.String, "kind": pl.String,
+                                        "count": pl.UInt32})
+        return (self.problems.group_by("severity", "kind").agg(pl.len().alias("count"))
+                .with_columns(pl.col("severity").replace_strict(_SEVERITY_ORDER,
+                                                                return_dtype=pl.Int8)
+                              .alias("_o"))
+                .sort("_o", "kind").drop("_o"))
+
+    @property
+    def errors(self) -> pl.DataFrame:
+        """The error-level problems."""
+        return self.problems.filter(pl.col("severity") == "error")
+
+    @property
+    def warnings(self) -> pl.DataFrame:
+        """The warning-level problems."""
+        return self.problems.filter(pl.col("severity") == "warning")
+
+    @property
+    def ok(self) -> bool:
+        """True when there is no error (warnings allowed)."""
+        return self.errors.height == 0
+
+    @property
+    def clean(self) -> bool:
+        """True when there is no problem at all."""
+        return self.problems.height == 0
+
+    def by_kind(self) -> dict[str, pl.DataFrame]:
+        """The problems grouped by kind, in report order."""
+        return {str(k): g for (k,), g in self.problems.group_by("kind", maintain_order=True)}
+
+    def __str__(self) -> str:
+        n_err, n_warn = self.errors.height, self.warnings.height
+        head = (f"swissframe validate: {self.rows:,} rows, {self.events:,} event(s), rules "
+                f"{self.rules}, " + (f"best of {self.best_of}" if self.best_of else
+                                     "scores unchecked") + " — ")
+        if self.clean:
+            return head + "no problems found."
+        lines = [head + f"{n_err} error(s), {n_warn} warning(s)."]
+        for kind, grp in self.by_kind().items():
+            info = KINDS.get(kind, Kind("error", kind, ""))
+            lines.append(f"\n{info.severity.upper()} {kind} ({grp.height}): {info.meaning}")
+            for row in grp.head(_SHOWN_PER_KIND).iter_rows(named=True):
+                lines.append("  - " + _describe(row))
+            if grp.height > _SHOWN_PER_KIND:
+                lines.append(f"  … and {grp.height - _SHOWN_PER_KIND} more "
+                             "(see report.problems)")
+            if info.action:
+                lines.append(f"  Hint: {info.action}.")
+        return "\n".join(lines)
+
+
+def _describe(row: Mapping[str, object]) -> str:
+    parts = []
+    if row["file"] is not None:
+        parts.append(f"file {row['file']}")
+    if row["event_id"] is not None:
+        parts.append(f"event {row['event_id']!r}")
+    if row["round"] is not None:
+        parts.append(f"round {row['round']}")
+    if row["player_id"] is not None:
+        opp = f" vs {row['opponent_id']!r}" if row["opponent_id"] is not None else ""
+        parts.append(f"player {row['player_id']!r}{opp}")
+    rec = (row["games_won"], row["games_lost"], row["games_drawn"])
+    if all(v is not None for v in rec):
+        parts.append("record " + "-".join(str(v) for v in rec))
+    where = ", ".join(parts) or "table"
+    return f"{where}: {row['detail']}"
+
+
+# --------------------------------------------------------------------------------------------
+# Checks
+# --------------------------------------------------------------------------------------------
+
+
+def _is_stringish(dt: pl.DataType) -> bool:
+    return dt in (pl.String, pl.Categorical, pl.Null) or isinstance(dt, pl.Enum)
+
+
+def _castable_to_string(dt: pl.DataType) -> bool:
+    return dt.is_numeric() or dt == pl.Boolean or dt.is_temporal()
+
+
+def coerce(frame: Frame, *, int_columns: Sequence[str] = _INT_COLUMNS,
+           str_columns: Sequence[str] = _STR_COLUMNS
+           ) -> tuple[pl.LazyFrame | None, list[pl.LazyFrame]]:
+    """Cast columns to the contract's types, reporting each column and cell that needs it.
+
+    Returns the cast frame (with a ``_sf_row`` row index; rows holding a bad cell removed),
+    or None when the table cannot be read at all, and the problem frames.
+    """
+    lf = frame.lazy().with_row_index(_ROW)
+    schema = lf.collect_schema()
+    problems: list[pl.LazyFrame] = []
+
+    def schema_row(detail: str, value: str | None = None) -> pl.LazyFrame:
+        return file_problem("schema", detail).with_columns(
+            pl.lit(value, dtype=pl.String).alias("value")).lazy()
+
+    fatal = False
+    casts: list[pl.Expr] = []
+    bad_cells: list[tuple[str, pl.Expr, str]] = []
+    for c in int_columns:
+        if c not in schema:
+            continue
+        dt = schema[c]
+        if dt.is_integer() or dt == pl.Null:
+            if dt in (pl.UInt64, pl.Int128, pl.UInt128):  # values beyond Int64
+                casts.append(pl.col(c).cast(pl.Int64, strict=False))
+                bad_cells.append((c, pl.col(c).is_not_null() & (pl.col(c) > _INT64_MAX),
+                                  "is beyond the 64-bit integer range"))
+            else:
+                casts.append(pl.col(c).cast(pl.Int64))
+            continue
+        if dt.is_float() or dt.is_decimal() or _is_stringish(dt):
+            problems.append(schema_row(
+                f"{c} is {dt}, expected an integer type; values are read as whole numbers "
+                "(cast it with pl.col(...).cast(pl.Int64))", str(dt)))
+            src = pl.col(c).cast(pl.String).str.strip_chars() if _is_stringish(dt) \
+                else pl.col(c).cast(pl.Float64)
+            if _is_stringish(dt):
+                as_int = src.cast(pl.Int64, strict=False)
+            else:
+                whole = src.is_finite() & (src == src.floor()) & (src.abs() < 2.0**63)
+                as_int = pl.when(whole).then(src).cast(pl.Int64, strict=False)
+            casts.append(as_int.alias(c))
+            bad_cells.append((c, pl.col(c).is_not_null() & as_int.is_null(),
+                              "is not a whole number"))
+            continue
+        problems.append(schema_row(f"{c} is {dt}, expected an integer type; it cannot be "
+                                   "read as one", str(dt)))
+        fatal = True
+    for c in str_columns:
+        if c not in schema:
+            continue
+        dt = schema[c]
+        if _is_stringish(dt):
+            casts.append(pl.col(c).cast(pl.String))
+        elif _castable_to_string(dt):
+            problems.append(schema_row(
+                f"{c} is {dt}, expected a string type (read as text; cast it with "
+                "pl.col(...).cast(pl.String))", str(dt)))
+            casts.append(pl.col(c).cast(pl.String))
+        else:
+            problems.append(schema_row(f"{c} is {dt}, expected a string type; it cannot be "
+                                       "read as one", str(dt)))
+            fatal = True
+    if fatal:
+        return None, problems
+    raw = lf
+    lf = lf.with_columns(casts)
+    for c, vocab in _VOCAB.items():
+        if c in schema:
+            bad_cells.append((c, pl.col(c).cast(pl.String).is_not_null()
+                              & ~pl.col(c).cast(pl.String).is_in(vocab),
+                              f"is not one of {', '.join(vocab)}"))
+    if not bad_cells:
+        return lf, problems
+    # every condition reads the raw (uncast) values
+    flags = raw.with_columns(
+        [pl.col(c).cast(pl.String, strict=False).alias(f"_raw{i}")
+         for i, (c, _, _) in enumerate(bad_cells)]).select(
+        _ROW, *[f"_raw{i}" for i in range(len(bad_cells))],
+        *[cond.alias(f"_bad{i}") for i, (_, cond, _) in enumerate(bad_cells)])
+    merged = lf.join(flags, on=_ROW, how="left")
+    any_bad = pl.any_horizontal(pl.col(f"_bad{i}") for i in range(len(bad_cells)))
+    for i, (c, _, why) in enumerate(bad_cells):
+        hit = merged.filter(pl.col(f"_bad{i}"))
+        problems.append(_rows("bad_value", hit, pl.format(
+            "{} '{}' {}", pl.lit(c), pl.col(f"_raw{i}"), pl.lit(why)),
+            value=pl.col(f"_raw{i}")))
+    kept = merged.filter(~any_bad.fill_null(False)).select(lf.collect_schema().names())
+    return kept, problems
+
+
+def _one_seat(lf: pl.LazyFrame, ev: Sequence[str]) -> pl.LazyFrame:
+    """One row per match: the unpaired rows, seat A (smaller id), and rows with no mirror."""
+    mirror = lf.select(*ev, "round", pl.col("player_id").alias("opponent_id"),
+                       pl.col("opponent_id").alias("player_id")).unique()
+    lonely = lf.filter(pl.col("opponent_id").is_not_null()).join(
+        mirror, on=[*ev, "round", "player_id", "opponent_id"], how="anti")
+    main = lf.filter(pl.col("opponent_id").is_null()
+                     | (pl.col("player_id") < pl.col("opponent_id")))
+    lonely = lonely.filter(pl.col("player_id") > pl.col("opponent_id"))
+    return pl.concat([main, lonely], how="vertical")
+
+
+def _scores(lf: pl.LazyFrame, ev: Sequence[str], best_of: int | None) -> list[pl.LazyFrame]:
+    w, lo, d = pl.col("games_won"), pl.col("games_lost"), pl.col("games_drawn")
+    valid = (w >= 0) & (lo >= 0) & (d >= 0)
+    rows = _one_seat(lf.filter(valid), ev)
+    rec = pl.format("{}-{}-{}", w, lo, d)
+    out: list[pl.LazyFrame] = []
+    if best_of is not None:
+        known = rows
+        if "games_known" in lf.collect_schema().names():
+            known = rows.filter(pl.col("games_known").cast(pl.Boolean, strict=False)
+                                .fill_null(True))
+        need = best_of // 2 + 1
+        impossible = (w > need) | (lo > need) | ((w == need) & (lo == need))
+        out.append(_rows("impossible_score", known.filter(impossible), pl.format(
+            "{} is not a possible best-of-{} result (a match ends when a player wins {} games)",
+            rec, pl.lit(best_of), pl.lit(need))))
+        total = w.cast(pl.Float64) + lo.cast(pl.Float64) + d.cast(pl.Float64)
+        out.append(_rows("unusual_score", known.filter(~impossible & (total > 2 * best_of)),
+                         pl.format("{} games in one best-of-{} match", rec, pl.lit(best_of))))
+    zero = (w == 0) & (lo == 0) & (d == 0)
+    out.append(_rows("zero_games", rows.filter(zero), pl.when(
+        pl.col("opponent_id").is_null()).then(pl.lit(
+            "unpaired round reported 0-0-0: counted as a match draw"))
+        .otherwise(pl.lit("match reported 0-0-0: counted as a match draw with no games"))))
+    out.append(_rows("playoff_draw", rows.filter(
+        (pl.col("phase") == "playoff") & pl.col("opponent_id").is_not_null() & (w == lo)),
+        pl.format("playoff match drawn {}", rec)))
+    return out
+
+
+def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
+    """Missing rounds of each event, and late entries / returns of each player."""
+    ok = lf.filter(pl.col("round") >= 1)
+    present = ok.select(*ev, "round").unique()
+    # gaps in the event's rounds (all phases): never materialise the missing range
+    gaps = (present.sort([*ev, "round"])
+            .with_columns(_prev=pl.col("round").shift(1).over(ev).fill_null(0))
+            .filter(pl.col("round") - pl.col("_prev") > 1)
+            .with_columns(_first=pl.col("_prev") + 1, _last=pl.col("round") - 1))
+    gaps = gaps.join(present.group_by(ev).agg(_max=pl.col("round").max()), on=ev, how="left")
+    missing = _rows("missing_round", gaps.with_columns(pl.col("_first").alias("round")),
+                    pl.when(pl.col("_first") == pl.col("_last"))
+                    .then(pl.format("no row in round {} (the event has rows up to round {})",
+                                    pl.col("_first"), pl.col("_max")))
+                    .otherwise(pl.format("no row in rounds {}–{} (the event has rows up to "
+                                         "round {})", pl.col("_first"), pl.col("_last"),
+                                         pl.col("_max"))),
+                    value=pl.format("{}-{}", pl.col("_first"), pl.col("_last")))
+    # players: Swiss rounds only, positions among the event's Swiss rounds
+    swiss = ok.filter(pl.col("phase") == "swiss")
+    ev_rounds = (swiss.select(*ev, "round").unique().sort([*ev, "round"])
+                 .with_columns(_pos=pl.int_range(pl.len()).over(ev)))
+    per = (swiss.group_by([*ev, "player_id"])
+           .agg(_first=pl.col("round").min(), _last=pl.col("round").max(),
+                _n=pl.col("round").n_unique()))
+    per = (per.join(ev_rounds.rename({"round": "_first", "_pos": "_p0"}), on=[*ev, "_first"])
+           .join(ev_rounds.rename({"round": "_last", "_pos": "_p1"}), on=[*ev, "_last"])
+           .join(ev_rounds.group_by(ev).agg(_ev_first=pl.col("round").min()), on=ev))
+    late = per.filter(pl.col("_first") > pl.col("_ev_first"))
+    entries = _rows("late_entry", late.with_columns(pl.col("_first").alias("round")),
+                    pl.format("first row in round {}; the event's first round is {}",
+                              pl.col("_first"), pl.col("_ev_first")))
+    gap_players = per.filter(pl.col("_n") < pl.col("_p1") - pl.col("_p0") + 1)
+    absent = (gap_players.select(*ev, "player_id", "_first", "_last")
+              .join(ev_rounds.select(*ev, "round"), on=ev)
+              .filter((pl.col("round") > pl.col("_first")) & (pl.col("round") < pl.col("_last")))
+              .join(swiss.select(*ev, "round", "player_id"), on=[*ev, "round", "player_id"],
+                    how="anti")
+              .group_by([*ev, "player_id", "_first", "_last"])
+              .agg(_missed=pl.col("round").sort()))
+    returns = _rows("late_return", absent.with_columns(
+        pl.col("_missed").list.first().alias("round")), pl.format(
+        "no row in round(s) {} but plays again up to round {} (a late return: only the "
+        "rounds played count)", pl.col("_missed").cast(pl.List(pl.String)).list.join(", "),
+        pl.col("_last")))
+    return [missing, entries, returns]
+
+
+def _ids(lf: pl.LazyFrame) -> list[pl.LazyFrame]:
+    ids = pl.concat([lf.select("event_id", "round", pl.col(c).alias("_id"),
+                               pl.lit(c).alias("_col")) for c in _ID_COLUMNS if c != "event_id"]
+                    + [lf.select("event_id", "round", pl.col("event_id").alias("_id"),
+                                 pl.lit("event_id").alias("_col"))], how="vertical")
+    ids = ids.filter(pl.col("_id").is_not_null())
+    odd = (pl.col("_id").str.strip_chars() != pl.col("_id")) | (pl.col("_id") == "") \
+        | pl.col("_id").str.contains(r"[\x00-\x1f\x7f]")
+    hit = (ids.filter(odd).group_by("event_id", "_col", "_id")
+           .agg(pl.col("round").min()).with_columns(
+               pl.when(pl.col("_col") == "opponent_id").then(pl.col("_id"))
+               .alias("opponent_id"),
+               pl.when(pl.col("_col") == "player_id").then(pl.col("_id")).alias("player_id")))
+    return [_rows("suspicious_id", hit, pl.format(
+        "{} {} is empty or has surrounding whitespace / control characters",
+        pl.col("_col"), pl.col("_id").map_elements(repr, return_dtype=pl.String)),
+        value=pl.col("_id"))]
+
+
+def _duplicate_events(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
+    """Events whose every round appears identically in another event."""
+    line = pl.concat_str([pl.col("phase"), pl.col("player_id"),
+                          pl.col("opponent_id").fill_null("\x00"),
+                          pl.col("games_won").cast(pl.String), pl.col("games_lost")
+                          .cast(pl.String), pl.col("games_drawn").cast(pl.String)],
+                         separator="\x1f")
+    per_round = (lf.group_by([*ev, "round"])
+                 .agg(_h=line.sort().str.join("\x1e").hash(7), _n=pl.len()))
+    rounds_per_event = per_round.group_by(ev).agg(_k=pl.len(), _rows=pl.col("_n").sum())
+    other = per_round.select(
+        *[pl.col(c).alias(f"_o_{c}") for c in ev], "round", "_h")
+    pairs = (per_round.join(other, on=["round", "_h"])
+             .filter(pl.any_horizontal(pl.col(c) != pl.col(f"_o_{c}") for c in ev))
+             .group_by([*ev, *[f"_o_{c}" for c in ev]]).agg(_m=pl.len())
+             .join(rounds_per_event, on=ev)
+             .join(rounds_per_event.rename({c: f"_o_{c}" for c in ev} | {"_k": "_ok",
+                                                                           "_rows": "_orows"}),
+                   on=[f"_o_{c}" for c in ev])
+             .filter(pl.col("_m") == pl.col("_k")))
+    # an identical pair is reported once (on the later id); a subset on the smaller event
+    same = (pl.col("_k") == pl.col("_ok")) & (pl.col("_rows") == pl.col("_orows"))
+    later = pl.col("event_id") > pl.col("_o_event_id")
+    hit = pairs.filter((same & later) | (~same & (pl.col("_k") < pl.col("_ok"))))
+    return [_rows("duplicate_event", hit, pl.when(same).then(pl.format(
+        "same rounds and results as event '{}' ({} rounds, {} rows)", pl.col("_o_event_id"),
+        pl.col("_k"), pl.col("_rows"))).otherwise(pl.format(
+            "all {} round(s) appear identically in event '{}' ({} rounds): a truncated copy?",
+            pl.col("_k"), pl.col("_o_event_id"), pl.col("_ok"))),
+        value=pl.col("_o_event_id"))]
+
+
+def _origin(lf: pl.LazyFrame, origin: str) -> tuple[list[pl.LazyFrame], pl.LazyFrame]:
+    files = (lf.filter(pl.col(origin).is_not_null()).group_by("event_id")
+             .agg(pl.col(origin).cast(pl.String).unique().sort().alias("_files")))
+    split = files.filter(pl.col("_files").list.len() > 1)
+    probs = [_rows("event_split", split, pl.format(
+        "event rows come from {} files: {}", pl.col("_files").list.len(),
+        pl.col("_files").list.join(", ")))]
+    names = files.select("event_id", pl.col("_files").list.join(", ").alias("_file"))
+    return probs, names
+
+
+def _with_records(found: pl.DataFrame, table: pl.LazyFrame, ev: Sequence[str]) -> pl.LazyFrame:
+    """schema.find_problems rows, with severities and the offending records joined in."""
+    keys = ["event_id", "round", "player_id", "opponent_id"]
+    recs = (table.select(*keys, "games_won", "games_lost", "games_drawn")
+            .unique(keys, keep="first"))
+    base = found.lazy().join(recs, on=keys, how="left", nulls_equal=True)
+    sev = pl.col("kind").replace_strict({k: v.severity for k, v in KINDS.items()},
+                                        default="error")
+    return base.select(
+        sev.alias("severity"), "kind", *keys, "games_won", "games_lost", "games_drawn",
+        pl.lit(None, dtype=pl.String).alias("value"), pl.lit(None, dtype=pl.String)
+        .alias("file"), "detail")
+
+
+def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | None = 3,
+              keys: Sequence[str] = (), origin: str | None = None,
+              default_event_id: str = "event", extra: Sequence[pl.DataFrame] = (),
+              rows_extra: int = 0) -> ValidationReport:
+    ruleset = get(rules)
+    if best_of is not None and (not isinstance(best_of, int) or best_of < 1):
+        msg = f"best_of must be a positive integer or None, got {best_of!r}. Hint: 1, 3 or 5."
+        raise SchemaError(msg)
+    if not isinstance(results, (pl.DataFrame, pl.LazyFrame)):
+        msg = (f"expected a polars DataFrame or LazyFrame, got {type(results).__name__}. "
+               "Hint: wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow.")
+        raise SchemaError(msg)
+    lf_in = results.lazy()
+    schema = lf_in.collect_schema()
+    n_rows = int(lf_in.select(pl.len()).collect().item()) + rows_extra
+    problems: list[pl.LazyFrame] = [e.lazy() for e in extra]
+
+    def finish(events: int, file_names: pl.LazyFrame | None = None) -> ValidationReport:
+        frames = [p.select(list(PROBLEM_SCHEMA)).cast(pl.Schema(PROBLEM_SCHEMA))
+                  for p in problems]
+        out = pl.concat(frames, how="vertical") if frames else _empty().lazy()
+        if file_names is not None:
+            out = (out.join(file_names, on="event_id", how="left")
+                   .with_columns(pl.coalesce("file", "_file").alias("file")).drop("_file"))
+        out = (out.with_columns(pl.col("severity").replace_strict(
+            _SEVERITY_ORDER, default=0, return_dtype=pl.Int8).alias("_o"))
+            .sort("_o", "kind", "event_id", "round", "player_id", "opponent_id",
+                  nulls_last=True, maintain_order=True).drop("_o"))
+        return ValidationReport(problems=out.collect(), rows=n_rows, events=events,
+                                rules=ruleset.name, best_of=best_of)
+
+    missing = [c for c in _REQUIRED if c not in schema]
+    missing += [k for k in keys if k not in schema]
+    if ruleset.snapshot == "stage" and "stage" not in schema:
+        problems.append(file_problem("schema", (
+            f"ruleset {ruleset.name!r} takes each player at the end of their stage, but "
+            "there is no 'stage' column")).lazy())
+    if missing:
+        problems.append(file_problem("schema", (
+            f"missing required column(s) {missing}; found {list(schema)} (a one-row-per-"
+            "match table goes through sf.from_matches first)")).lazy())
+        return finish(0)
+    if "event_id" not in schema:
+        lf_in = lf_in.with_columns(pl.lit(default_event_id, dtype=pl.String).alias("event_id"))
+    if "phase" not in schema:
+        lf_in = lf_in.with_columns(pl.lit("swiss", dtype=pl.String).alias("phase"))
+    cast, coerced = coerce(lf_in)
+    problems.extend(coerced)
+    if cast is None:
+        return finish(0)
+    table = cast.collect().lazy()
+    ev = ["event_id", *keys]
+    # analysis keys are compared as text (they only need equality)
+    table = table.with_columns(pl.col(k).cast(pl.String, strict=False) for k in keys)
+    contract = table.drop(_ROW)
+    if origin is not None and origin in schema:
+        contract = contract.drop(origin)
+    try:
+        found = find_problems(contract, default_event_id=default_event_id, keys=list(keys))
+    except SchemaError as exc:  # defensive: coerce() should have made the table readable
+        problems.append(file_problem("schema", str(exc).splitlines()[0]).lazy())
+        return finish(0)
+    problems.append(_with_records(found, table, ev))
+    need = ["event_id", "round", "player_id", "games_won", "games_lost", "games_drawn"]
+    rows_ok = table.filter(pl.all_horizontal(pl.col(c).is_not_null() for c in need))
+    problems.extend(_scores(rows_ok, ev, best_of))
+    problems.extend(_rounds(rows_ok.filter(pl.col("phase").is_in(("swiss", "playoff"))), ev))
+    problems.extend(_ids(table))
+    problems.extend(_duplicate_events(rows_ok, ev))
+    file_names = None
+    if origin is not None and origin in schema:
+        split, file_names = _origin(table, origin)
+        problems.extend(split)
+    events = int(table.select(pl.col("event_id").drop_nulls().n_unique()).collect().item())
+    return finish(events, file_names)
+
+
+def validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | None = 3,
+             keys: Sequence[str] = (), origin: str | None = None,
+             default_event_id: str = "event") -> ValidationReport:
+    """Check a results table and list every problem, grouped by kind.
+
+    Unlike :func:`swissframe.validate_results`, nothing is raised for bad rows: the report
+    collects schema problems, unreadable cells, contract violations (duplicate seats,
+    self-pairings, one-sided or contradictory mirrors, unknown opponents, ...), impossible
+    game scores for a best-of-``best_of`` match, missing rounds, late entries and returns,
+    suspicious ids and duplicated events. See :data:`KINDS` for every kind and its severity.
+
+    Parameters
+    ----------
+    results
+        A long results table (DataFrame or LazyFrame), in any state of disrepair.
+    rules
+        Ruleset name or instance (a ``"stage"``-snapshot ruleset needs a ``stage`` column).
+    best_of
+        Games per match (3 for MTG, 1 for match-level sources such as TOM or TRF files);
+        None skips the score checks. Rows with ``games_known`` False are not checked.
+    keys
+        Extra key columns that, with ``event_id``, identify an event (e.g. ``scenario_id``).
+    origin
+        Optional column naming where each row came from (a file); reported per event and
+        used to spot one event id fed by several files.
+    default_event_id
+        Event id of a table without an ``event_id`` column.
+
+    Returns
+    -------
+    ValidationReport
+        ``.problems``, ``.summary``, ``.ok`` (no errors), ``.clean`` (no problems at all).
+
+    Raises
+    ------
+    RulesetError
+        Unknown ruleset name.
+    SchemaError
+        ``results`` is not a polars frame, or ``best_of`` is not a positive integer.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from swissframe.validate import validate
+    >>> df = pl.DataFrame({"event_id": ["e"] * 4, "round": [1, 1, 2, 2],
+    ...     "player_id": ["a", "b", "a", "b"], "opponent_id": ["b", "a", "b", "a"],
+    ...     "games_won": [3, 0, 2, 1], "games_lost": [0, 3, 1, 2], "games_drawn": [0] * 4})
+    >>> report = validate(df)
+    >>> report.ok
+    False
+    >>> report.summary.rows()
+    [('error', 'impossible_score', 1)]
+    >>> report.problems.filter(pl.col("kind") == "impossible_score").select(
+    ...     "round", "player_id", "games_won", "games_lost").rows()
+    [(1, 'a', 3, 0)]
+    """
+    return _validate(results, rules=rules, best_of=best_of, keys=keys, origin=origin,
+                     default_event_id=default_event_id)
+
+
+def raise_for(report: ValidationReport) -> None:
+    """Raise :class:`~swissframe.errors.ValidationError` when the report has errors.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from swissframe.validate import raise_for, validate
+    >>> raise_for(validate(pl.DataFrame({"round": [1], "player_id": ["a"],
+    ...     "opponent_id": [None], "games_won": [2], "games_lost": [0], "games_drawn": [0]})))
+    """
+    if report.ok:
+        return
+    kinds = report.errors["kind"].unique(maintain_order=True).to_list()
+    msg = (f"{report.errors.height} error(s) in the results ({', '.join(kinds)}):\n"
+           + "\n".join("  - " + _describe(r) for r in report.errors.head(10).iter_rows(
+               named=True))
+           + "\nHint: " + "; ".join(KINDS[k].action for k in kinds if k in KINDS) + ".")
+    raise ValidationError(msg, report.errors)
+
