@@ -1,0 +1,187 @@
+"""Sensitivity of a ranking to the rules: who enters or leaves the top N, rank correlation,
+and the margin of each cut-line decision.
+
+One engine pass per ruleset covers every event; comparisons are joins keyed by
+``event_id`` (plus a ``ruleset`` key).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from fractions import Fraction
+
+import polars as pl
+
+from swissframe.errors import DataError
+from swissframe.rules import Ruleset, get
+from swissframe.standings import standings
+
+__all__ = ["sensitivity", "standard_variants"]
+
+Frame = pl.DataFrame | pl.LazyFrame
+
+
+def standard_variants(base: str | Ruleset = "mtg") -> list[Ruleset]:
+    """The base ruleset and its usual one-option variants (rules.md §6–§7).
+
+    Floor 1/3 vs 0.33, own GW% unfloored, bye excluded from own MW%, drawn games worth 0,
+    and the base order without its last tiebreaker.
+
+    Examples
+    --------
+    >>> [r.name for r in standard_variants("mtg")]  # doctest: +NORMALIZE_WHITESPACE
+    ['mtg', 'mtg+floor=1/3', 'mtg+own-gw-unfloored', 'mtg+bye-not-in-own-mw',
+     'mtg+drawn-game=0', 'mtg-without-ogwp']
+    """
+    b = get(base)
+    out = [b]
+    for name, change in (("floor=1/3", {"floor": Fraction(1, 3)}),
+                         ("floor=0.33", {"floor": Fraction(33, 100)}),
+                         ("own-gw-unfloored", {"floor_own_gw": False}),
+                         ("bye-not-in-own-mw", {"bye_in_own_rate": False}),
+                         ("drawn-game=0", {"drawn_game_value": Fraction(0)})):
+        key = next(iter(change))
+        if getattr(b, key) != change[key]:
+            out.append(dataclasses.replace(b, name=f"{b.name}+{name}", **change))  # type: ignore[arg-type]
+    if len(b.criteria) > 1:
+        out.append(dataclasses.replace(b, name=f"{b.name}-without-{b.criteria[-1].name}",
+                                       criteria=b.criteria[:-1]))
+    return out
+
+
+def _ranked(results: Frame, rs: Ruleset, label: str) -> pl.DataFrame:
+    st = standings(results, rs, lazy=True)
+    crit = [c.name for c in rs.criteria if c.name != "match_points"]
+    return (st.with_columns(_pos=pl.int_range(1, pl.len() + 1).over("event_id"))
+            .collect()
+            .select("event_id", "player_id", "rank", "_pos",
+                    pl.lit(label).alias("ruleset"),
+                    pl.struct(["match_points", *crit]).alias("_values"),
+                    pl.lit(",".join(["match_points", *crit])).alias("_crit")))
+
+
+def _cut_margin(ranked: pl.DataFrame, rules: dict[str, Ruleset], top: int) -> pl.DataFrame:
+    """First criterion separating place N from N+1, and the gap (N's value − N+1's)."""
+    parts = []
+    for label, rs in rules.items():
+        crit = ["match_points", *(c.name for c in rs.criteria if c.name != "match_points")]
+        desc = [True, *(c.descending for c in rs.criteria if c.name != "match_points")]
+        sub = ranked.filter(pl.col("ruleset") == label)
+        n = sub.filter(pl.col("_pos") == top).select(
+            "event_id", "ruleset", pl.col("player_id").alias("place_n"),
+            pl.col("rank").alias("_rn"), pl.col("_values").alias("_vn"))
+        n1 = sub.filter(pl.col("_pos") == top + 1).select(
+            "event_id", pl.col("player_id").alias("place_n1"), pl.col("rank").alias("_rn1"),
+            pl.col("_values").alias("_vn1"))
+        j = n.join(n1, on="event_id", how="left")
+        first: pl.Expr = pl.lit(None, dtype=pl.String)
+        gap: pl.Expr = pl.lit(None, dtype=pl.Float64)
+        for c, d in reversed(list(zip(crit, desc, strict=True))):
+            a = pl.col("_vn").struct.field(c).cast(pl.Float64)
+            b = pl.col("_vn1").struct.field(c).cast(pl.Float64)
+            differs = a.ne_missing(b)
+            first = pl.when(differs).then(pl.lit(c)).otherwise(first)
+            gap = pl.when(differs).then((a - b) if d else (b - a)).otherwise(gap)
+        parts.append(j.select(
+            "event_id", "ruleset", "place_n", "place_n1",
+            pl.when(pl.col("_rn") == pl.col("_rn1")).then(pl.lit("tie"))
+            .otherwise(first).alias("cut_criterion"),
+            pl.when(pl.col("_rn") == pl.col("_rn1")).then(0.0).otherwise(gap).alias("cut_gap"),
+            (pl.col("_rn") == pl.col("_rn1")).fill_null(value=False).alias("cut_tied")))
+    return pl.concat(parts)
+
+
+def _kendall(ranked: pl.DataFrame, baseline: str) -> pl.DataFrame:
+    """Kendall tau-b between each ruleset's ranks and the baseline's, per event."""
+    base = ranked.filter(pl.col("ruleset") == baseline).select(
+        "event_id", "player_id", pl.col("rank").alias("_b"))
+    alt = ranked.select("event_id", "ruleset", "player_id", pl.col("rank").alias("_a"))
+    j = alt.join(base, on=["event_id", "player_id"])
+    left = j.rename({"player_id": "_p", "_a": "_a1", "_b": "_b1"})
+    right = j.select("event_id", "ruleset", pl.col("player_id").alias("_q"),
+                     pl.col("_a").alias("_a2"), pl.col("_b").alias("_b2"))
+    pairs = left.join(right, on=["event_id", "ruleset"]).filter(pl.col("_p") < pl.col("_q"))
+    sa = (pl.col("_a1") - pl.col("_a2")).sign()
+    sb = (pl.col("_b1") - pl.col("_b2")).sign()
+    agg = pairs.group_by("event_id", "ruleset").agg(
+        _s=(sa * sb).sum().cast(pl.Float64), _ta=(sa != 0).sum().cast(pl.Float64),
+        _tb=(sb != 0).sum().cast(pl.Float64))
+    return agg.select("event_id", "ruleset",
+                      (pl.col("_s") / (pl.col("_ta") * pl.col("_tb")).sqrt()).alias("kendall_tau"))
+
+
+def sensitivity(results: Frame, rulesets: Sequence[str | Ruleset] | None = None, top: int = 8
+                ) -> pl.DataFrame:
+    """How the top ``top`` and the ranking change across rulesets (the first is the baseline).
+
+    Parameters
+    ----------
+    results
+        Long results table (any number of events).
+    rulesets
+        Ruleset names or objects; the first is the baseline. Default:
+        :func:`standard_variants` of ``"mtg"``.
+    top
+        Size of the cut (N). The top N are the first N places in the engine's order
+        (exact ties inside it are ordered by player id; ``cut_tied`` flags a tie across
+        the line).
+
+    Returns
+    -------
+    DataFrame
+        One row per (event, ruleset): ``event_id, ruleset, players, entering, leaving``
+        (lists of players entering/leaving the top N versus the baseline),
+        ``kendall_tau`` (tau-b of the full ranking versus the baseline), ``place_n``,
+        ``place_n1``, ``cut_criterion`` (first criterion that separated place N from
+        N+1 under that ruleset; ``"tie"`` when they are exactly tied), ``cut_gap`` (N's
+        value minus N+1's on that criterion, oriented so positive = N ahead) and
+        ``cut_tied``.
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+    ...     "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+    ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    >>> s = sensitivity(sf.from_matches(m), ["mtg", "mtg-1/3"], top=2)
+    >>> s.select("ruleset", "entering", "kendall_tau", "cut_criterion").rows()
+    [('mtg', [], 1.0, 'omwp'), ('mtg-1/3', [], 1.0, 'omwp')]
+    """
+    if top < 1:
+        msg = f"top must be ≥ 1, got {top}. Hint: the size of the cut, e.g. 8."
+        raise DataError(msg)
+    sets = [get(r) for r in (rulesets if rulesets is not None else standard_variants("mtg"))]
+    if not sets:
+        msg = "sensitivity needs at least one ruleset. Hint: the first one is the baseline."
+        raise DataError(msg)
+    labels: dict[str, Ruleset] = {}
+    for i, rs in enumerate(sets):
+        label = rs.name if rs.name not in labels else f"{rs.name}#{i}"
+        labels[label] = rs
+    baseline = next(iter(labels))
+    ranked = pl.concat([_ranked(results, rs, label) for label, rs in labels.items()],
+                       how="diagonal_relaxed")
+    in_top = ranked.filter(pl.col("_pos") <= top).select("event_id", "ruleset", "player_id")
+    base_top = in_top.filter(pl.col("ruleset") == baseline).select(
+        "event_id", "player_id", _b=pl.lit(value=True))
+    entering = (in_top.join(base_top, on=["event_id", "player_id"], how="anti")
+                .group_by("event_id", "ruleset").agg(pl.col("player_id").sort().alias("entering")))
+    grid = ranked.select("event_id", "ruleset").unique()
+    leaving = (grid.join(base_top, on="event_id")
+               .join(in_top.with_columns(_in=pl.lit(value=True)),
+                     on=["event_id", "ruleset", "player_id"], how="left")
+               .filter(pl.col("_in").is_null())
+               .group_by("event_id", "ruleset").agg(pl.col("player_id").sort().alias("leaving")))
+    counts = ranked.group_by("event_id", "ruleset").agg(players=pl.len())
+    order = {label: i for i, label in enumerate(labels)}
+    out = (counts.join(entering, on=["event_id", "ruleset"], how="left")
+           .join(leaving, on=["event_id", "ruleset"], how="left")
+           .with_columns(pl.col("entering", "leaving").fill_null([]))
+           .join(_kendall(ranked, baseline), on=["event_id", "ruleset"], how="left")
+           .join(_cut_margin(ranked, labels, top), on=["event_id", "ruleset"], how="left")
+           .with_columns(_o=pl.col("ruleset").replace_strict(order, return_dtype=pl.Int64))
+           .sort("event_id", "_o").drop("_o"))
+    return out.select("event_id", "ruleset", "players", "entering", "leaving", "kendall_tau",
+                      "place_n", "place_n1", "cut_criterion", "cut_gap", "cut_tied")
+
