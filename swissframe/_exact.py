@@ -135,3 +135,20 @@ def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[
            .with_columns((pl.col(pos).min().over([*keys, tie]) + 1).alias(rank_name))
            .drop(pos))
     return out if tie_name else out.drop(tie)
+
+
+#: Binary digits kept by :func:`ratio_key`.
+RATIO_BITS = 64
+
+
+def ratio_key(num: pl.Expr, den: pl.Expr) -> pl.Expr:
+    """An exact, order-preserving Int128 key for ``num / den`` without a common scale.
+
+    ``floor(num · 2**64 / den)``: equal rationals give equal keys, and two distinct ones
+    with denominators below 2**32 differ by more than 2**-64, so their keys differ in the
+    same order. Needs ``0 ≤ num < 2**62``. Null where ``den`` is 0.
+    """
+    den128 = den.cast(pl.Int128)
+    return (pl.when(den128 > 0)
+            .then((num.cast(pl.Int128) * pl.lit(2**RATIO_BITS, dtype=pl.Int128)) // den128)
+            .otherwise(None))

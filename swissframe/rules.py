@@ -25,18 +25,35 @@ from typing import Literal
 from swissframe.errors import RulesetError
 
 __all__ = [
+    "FAB",
+    "FIDE",
+    "FIDE_2009",
+    "FIDE_2026",
+    "MELEE_TWO_GAME",
     "MTG",
     "MTG_1999",
     "MTG_DCI_REPORTER",
     "MTG_WER",
+    "ONE_PIECE",
+    "POKEMON",
+    "POKEMON_2016",
     "PRESETS",
+    "SWU",
+    "YUGIOH",
+    "YUGIOH_DDD",
     "Criterion",
     "Ruleset",
+    "buchholz",
     "get",
+    "pokemon",
+    "random_order",
     "register",
+    "yugioh_number",
 ]
 
 Snapshot = Literal["final", "last_round", "stage"]
+LateRounds = Literal["as_given", "loss", "skip"]
+UnplayedRule = Literal["fide-2023", "fide-2026", "fide-2009", "as_played"]
 
 
 @dataclass(frozen=True)
@@ -105,7 +122,37 @@ class Ruleset:
         Pokémon's TOM does), or ``"stage"`` (end of the last stage — ``stage`` column — the
         player played, as melee.gg publishes).
     criteria
-        Ordered ranking criteria after match points.
+        Ordered ranking criteria (match points first unless ``points_first`` is False).
+    options
+        Free-form notes (not used by the engine; not part of equality).
+    points_game_win, points_sweep, sweep_games
+        Extra match points per game won, and for winning ``sweep_games`` games without
+        losing or drawing one — melee.gg two-game matches score 2-0 as 3 + 3 + 1 = 7,
+        1-1 as 3 each (rules.md §3.2 "MEL"). Zero for every match-scored game.
+    points_first
+        Whether match points are the first ranking key even when ``criteria`` does not
+        start with ``match_points`` (Star Wars: Unlimited ranks by match wins instead).
+    late_rounds
+        Rounds before a late entrant's first appearance (Pokémon TRH §5.2.2):
+        ``"as_given"`` uses the rows as they are, ``"loss"`` adds a loss (null opponent,
+        ``unplayed="absent"``) for each missing earlier round, ``"skip"`` removes such
+        forced-loss rows so the rounds count nowhere.
+    earned_bye_opponent
+        How an earned bye (``unplayed="full_bye"`` with no opponent; TOM outcome 4) enters
+        opponents' averages: ``None`` like any bye (left out), a fraction (e.g. 3/4) counts
+        it as an opponent with that win rate, ``"own"`` as an opponent with the recipient's
+        own win rate (rules.md §2; SOURCES.md Pokémon: unresolved on the evidence).
+    unplayed_rounds
+        Chess unplayed rounds in Buchholz-type criteria (rules.md §4.2–4.3):
+        ``"fide-2023"`` (C.07 Art. 16: trailing VURs of an opponent count as draws, own
+        unplayed rounds meet a dummy with the player's own score), ``"fide-2026"`` (the
+        same with the dummy capped, Art. 16.4.1–16.4.2), ``"fide-2009"`` (virtual opponent)
+        or ``"as_played"`` (no adjustment).
+    vur_kinds
+        ``unplayed`` kinds that are voluntarily unplayed rounds (C.07 Art. 16.2).
+    columns
+        Extra output columns computed like criteria but not used for ranking (e.g. the
+        Yu-Gi-Oh! printed tiebreaker number).
     """
 
     name: str
@@ -125,10 +172,20 @@ class Ruleset:
     snapshot: Snapshot = "final"
     criteria: tuple[Criterion, ...] = ()
     options: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+    points_game_win: Fraction = Fraction(0)
+    points_sweep: Fraction = Fraction(0)
+    sweep_games: int = 2
+    points_first: bool = True
+    late_rounds: LateRounds = "as_given"
+    earned_bye_opponent: Fraction | Literal["own"] | None = None
+    unplayed_rounds: UnplayedRule = "fide-2023"
+    vur_kinds: tuple[str, ...] = ("half_bye", "zero_bye", "forfeit_loss", "absent")
+    columns: tuple[Criterion, ...] = ()
 
     def __post_init__(self) -> None:
         for f in ("points_win", "points_draw", "points_loss", "points_bye", "draw_value",
-                  "drawn_game_value", "floor", "cap", "cap_dropped"):
+                  "drawn_game_value", "floor", "cap", "cap_dropped", "points_game_win",
+                  "points_sweep"):
             v = getattr(self, f)
             if not isinstance(v, Fraction):
                 try:
@@ -140,7 +197,17 @@ class Ruleset:
             msg = (f"ruleset {self.name!r}: need 0 ≤ floor ≤ cap_dropped ≤ cap ≤ 1, got "
                    f"{self.floor}, {self.cap_dropped}, {self.cap}. Hint: check the clamps.")
             raise RulesetError(msg)
-        names = [c.name for c in self.criteria]
+        if isinstance(self.earned_bye_opponent, (int, float)):
+            object.__setattr__(self, "earned_bye_opponent", Fraction(self.earned_bye_opponent))
+        if self.late_rounds not in ("as_given", "loss", "skip"):
+            msg = (f"ruleset {self.name!r}: late_rounds={self.late_rounds!r}; expected "
+                   "'as_given', 'loss' or 'skip'.")
+            raise RulesetError(msg)
+        if self.unplayed_rounds not in ("fide-2023", "fide-2026", "fide-2009", "as_played"):
+            msg = (f"ruleset {self.name!r}: unplayed_rounds={self.unplayed_rounds!r}; expected "
+                   "'fide-2023', 'fide-2026', 'fide-2009' or 'as_played'.")
+            raise RulesetError(msg)
+        names = [c.name for c in (*self.criteria, *self.columns)]
         if len(set(names)) != len(names):
             msg = f"ruleset {self.name!r}: duplicate criterion names {names}."
             raise RulesetError(msg)
@@ -153,7 +220,8 @@ class Ruleset:
     def integer_points(self) -> bool:
         """True when every point value is a whole number (match_points is then Int64)."""
         return all(p.denominator == 1 for p in (self.points_win, self.points_draw,
-                                                  self.points_loss, self.points_bye))
+                                                  self.points_loss, self.points_bye,
+                                                  self.points_game_win, self.points_sweep))
 
     def describe(self) -> str:
         """One line: name, points and the ordered criteria."""
@@ -195,7 +263,205 @@ MTG_WER = dataclasses.replace(
     description="MTG as WER: bye excluded from own MW% (SK211)",
     source="rules.md §1.6 (SK211), §7 item 2")
 
-PRESETS: dict[str, Ruleset] = {r.name: r for r in (MTG, MTG_DCI_REPORTER, MTG_1999, MTG_WER)}
+# ------------------------------------------------------------------ shared criteria
+
+#: Pokémon TRH §5.5.1.1 "Op Op Win %"; Yu-Gi-Oh! OOMW.
+OOMWP = Criterion("oomwp")
+#: Head-to-head: only when exactly two players are still tied and they met (TRH §5.5.1.1).
+HEAD_TO_HEAD = Criterion("head_to_head")
+#: Late players below others on equal points (RK9 2021 "late penalty"; SEED-F2 tardiness).
+TARDINESS = Criterion("late", descending=False)
+#: Standing of the last-round opponent (SEED-F2, the older Pokémon order).
+LAST_OPPONENT = Criterion("last_opponent_rank", descending=False)
+
+
+def random_order(seed: int = 0, name: str = "random") -> Criterion:
+    """A reproducible random order (a seeded hash of the player's position in the event).
+
+    Examples
+    --------
+    >>> random_order(7).kwargs
+    {'seed': 7}
+    """
+    return Criterion(name, function="random", params=(("seed", seed),))
+
+
+def pokemon(*, tie_value: Fraction | int = Fraction(1, 2), drop_freeze: bool = True,
+            late_below: bool = False, late_rounds: LateRounds = "as_given",
+            earned_bye_opponent: Fraction | Literal["own"] | None = None, seed: int = 0,
+            name: str = "pokemon") -> Ruleset:
+    """The Pokémon ruleset with its options (rules.md §2.2–2.3; SOURCES.md Pokémon section).
+
+    Parameters
+    ----------
+    tie_value
+        Worth of a tie in win %: 1/2 (TOM, RK9 — default) or 0 (the TRH's literal text).
+    drop_freeze
+        Take a dropped player's points, OMW% and OOMW% at their drop round, as TOM does
+        (``snapshot="last_round"``); False evaluates everyone at the end of the Swiss.
+    late_below
+        Rank late players below others on equal points (the older "tardiness" criterion).
+    late_rounds
+        ``"as_given"`` (TOM writes the forced losses itself), ``"loss"`` (add a loss for
+        every round before a late player's first one: TRH §5.2.2), ``"skip"``.
+    earned_bye_opponent
+        ``None``: an earned bye (TOM outcome 4) is left out like a random bye; a fraction
+        (e.g. 3/4) or ``"own"``: it counts as an opponent with that win %. The real TOM
+        files do not settle this (SOURCES.md): both are kept.
+    seed
+        Seed of the final random order.
+
+    Examples
+    --------
+    >>> pokemon(tie_value=0, drop_freeze=False, name="pokemon-trh").describe()
+    'pokemon-trh: W/D/L/bye 3/1/0/3; match_points → omwp → oomwp → head_to_head → random'
+    """
+    crit = (POINTS, *((TARDINESS,) if late_below else ()), OMWP, OOMWP, HEAD_TO_HEAD,
+            random_order(seed))
+    return Ruleset(
+        name=name,
+        description="Pokémon TCG/VG as TOM computes it (tie = 1/2 in win %, drops frozen)",
+        source=("Play! Pokémon TRH 1 Jan 2026 §5.3.3, §5.3.3.1, §5.5.1.1, §5.6.1 "
+                "(rules.md §2.2–2.3); TOM behaviour: SOURCES.md Pokémon section"),
+        draw_value=Fraction(tie_value), floor=Fraction(1, 4), cap=Fraction(1),
+        cap_dropped=Fraction(3, 4), bye_in_own_rate=False,
+        snapshot="last_round" if drop_freeze else "final", late_rounds=late_rounds,
+        earned_bye_opponent=earned_bye_opponent, criteria=crit, floor_own_gw=False)
+
+
+#: Pokémon (TRH 1 Jan 2026 §5.3.3.1 win % with clamps [25%, 100%] / [25%, 75%] dropped,
+#: §5.5.1.1 OMW% → OOMW% → head-to-head → random; rules.md §2), with TOM's observed
+#: behaviour as defaults (tie = 1/2 in win %, dropped players frozen at their drop round;
+#: SOURCES.md Pokémon section). Options: :func:`pokemon`.
+POKEMON = pokemon()
+
+#: The older Pokémon order from SEED-F2 (rules.md §8): points → tardiness → OMW% → OOMW%
+#: → head-to-head → standing of the last-round opponent (→ random).
+POKEMON_2016 = dataclasses.replace(
+    POKEMON, name="pokemon-2016",
+    description="Pokémon, older order (tardiness, last-round opponent's standing)",
+    source="rules.md §8 SEED-F2 (TOP-based column, 2016); §2.3 'Last-round opponent'",
+    criteria=(POINTS, TARDINESS, OMWP, OOMWP, HEAD_TO_HEAD, LAST_OPPONENT, random_order()))
+
+
+def yugioh_number(*, loss_squares: bool = False, rounding: Literal["truncate", "round"] =
+                  "truncate") -> Criterion:
+    """The printed KTS tiebreaker number ``AABBBCCC`` (+ ``DDD`` with ``loss_squares``).
+
+    Examples
+    --------
+    >>> yugioh_number(loss_squares=True).kwargs
+    {'loss_squares': True, 'rounding': 'truncate'}
+    """
+    return Criterion("ygo_tiebreaker", function="ygo_number",
+                     params=(("loss_squares", loss_squares), ("rounding", rounding)))
+
+
+#: Sum of the squares of the round numbers a player lost (Yu-Gi-Oh! ``DDD``; later losses
+#: score higher, rules.md §3.1 [S]).
+LOSS_SQUARES = Criterion("lost_round_squares")
+
+#: Yu-Gi-Oh! (KDE Official Tournament Policy, "Tie-Breaker Explanation"; rules.md §3.1):
+#: points → OMW% → OOMW%, plus the printed tiebreaker number as a column. Floor: none
+#: (unknown in the policy [?]); byes excluded from opponents' averages as in MTG.
+YUGIOH = Ruleset(
+    name="yugioh", description="Yu-Gi-Oh! (points → OMW% → OOMW%; printed number column)",
+    source="KDE Official Tournament Policy, Tie-Breaker Explanation (rules.md §3.1)",
+    floor=Fraction(0), floor_own_gw=False, criteria=(POINTS, OMWP, OOMWP),
+    columns=(yugioh_number(),))
+
+#: Yu-Gi-Oh! with the sum of squares of lost round numbers as the last criterion (and in
+#: the printed number as ``DDD``; rules.md §3.1, open-source KTS implementations [S]).
+YUGIOH_DDD = dataclasses.replace(
+    YUGIOH, name="yugioh-ddd", description="Yu-Gi-Oh! with the DDD (lost-round squares) key",
+    criteria=(POINTS, OMWP, OOMWP, LOSS_SQUARES), columns=(yugioh_number(loss_squares=True),))
+
+#: Flesh and Blood (Pairings and Tiebreaker Policy; rules.md §3.3): win 1, draw 0, loss 0,
+#: bye 1; CTB → PML (lower better) → OML% (lower better) → OCTB → random. A bye counts as a
+#: match played in PML (unknown in the policy [?]: ``Criterion`` param ``byes``).
+FAB = Ruleset(
+    name="fab", description="Flesh and Blood (1/0/0; CTB, PML↑, OML%↑, OCTB)",
+    source="FaB Pairings and Tiebreaker Policy; TRP Appendix A.2 (rules.md §3.3)",
+    points_win=Fraction(1), points_draw=Fraction(0), points_loss=Fraction(0),
+    points_bye=Fraction(1), floor=Fraction(0), floor_own_gw=False,
+    criteria=(POINTS, Criterion("ctb"), Criterion("pml", descending=False),
+              Criterion("omlp", descending=False), Criterion("octb"), random_order()))
+
+#: melee.gg two-game matches (Lorcana "Challenge" style; rules.md §3.2 "MEL"): a game win
+#: is 3 points, a 2-0 adds 1 (7/0), 1-1 gives 3/3, drawn games 0; points → total game wins
+#: → opponents' match-point % (sum of their points over the sum of their possible points,
+#: 86/161 reading). The third key, "game 2" wins, needs per-game data the results table
+#: does not carry: not supported.
+MELEE_TWO_GAME = Ruleset(
+    name="melee-two-game", description="melee.gg two-game matches (Lorcana challenge)",
+    source="melee.gg help 'Two-Game Matches' (rules.md §3.2, LOR-F1)",
+    points_win=Fraction(0), points_draw=Fraction(0), points_loss=Fraction(0),
+    points_bye=Fraction(0), points_game_win=Fraction(3), points_sweep=Fraction(1),
+    sweep_games=2, floor=Fraction(0), floor_own_gw=False, drawn_game_value=Fraction(0),
+    criteria=(POINTS, Criterion("game_wins"),
+              Criterion("omp", params=(("max_per_round", 7),))))
+
+#: Star Wars: Unlimited on melee.gg (rules.md §3.5): ranked by match wins, then OMW%, GW%,
+#: OGW% with match 3/1/0 and game 3/1/0 in the percentages; floor 33.33%.
+SWU = Ruleset(
+    name="swu", description="Star Wars: Unlimited (match wins → OMW% → GW% → OGW%, 33.33%)",
+    source="melee.gg help 'Star Wars: Unlimited Tiebreakers' (rules.md §3.5, SWU-F1/F2)",
+    floor=Fraction(3333, 10000), points_first=False,
+    criteria=(Criterion("match_wins"), OMWP, GWP, OGWP))
+
+#: One Piece Card Game (Bandai TRM §5.4 as summarised by an open-source tool; rules.md
+#: §3.4 [S]): points → own win rate → opponents' average win rate; byes excluded; floor 0.33.
+ONE_PIECE = Ruleset(
+    name="one-piece", description="One Piece (points → own win rate → OMW%, floor 0.33)",
+    source="Bandai One Piece TRM §5.4 via rules.md §3.4 (OP-F1/F2)",
+    draw_value=Fraction(0), bye_in_own_rate=False, floor_own_gw=False,
+    criteria=(POINTS, Criterion("mwp"), OMWP))
+
+
+def buchholz(cut: int = 0, median: int = 0, name: str | None = None) -> Criterion:
+    """A Buchholz criterion with FIDE C.07 Art. 14 modifiers (Cut-n, Median-n).
+
+    Examples
+    --------
+    >>> buchholz(cut=1).name, buchholz(median=1).name
+    ('bh_c1', 'bh_m1')
+    """
+    default = "bh" + (f"_c{cut}" if cut else "") + (f"_m{median}" if median else "")
+    return Criterion(name or default, function="buchholz",
+                     params=(("cut", cut), ("median", median)))
+
+
+#: Chess, FIDE Handbook C.07 (2023 text; rules.md §4): score 1/½/0 (a pairing-allocated or
+#: full-point bye 1, a half-point bye ½ — read from the results), then Buchholz Cut-1,
+#: Buchholz, Sonneborn-Berger, direct encounter, number of wins; progressive score, BH
+#: Median-1 and games won are extra columns. Unplayed rounds per Art. 16 (2023).
+FIDE = Ruleset(
+    name="fide", description="Chess, FIDE C.07 (2023): BH-C1 → BH → SB → DE → WIN",
+    source="FIDE Handbook C.07 Tie-Break Regulations 2023, Arts. 7–9, 14, 16 (rules.md §4)",
+    points_win=Fraction(1), points_draw=Fraction(1, 2), points_loss=Fraction(0),
+    points_bye=Fraction(1), draw_value=Fraction(1, 2), drawn_game_value=Fraction(1, 2),
+    floor=Fraction(0), floor_own_gw=False,
+    criteria=(POINTS, buchholz(cut=1), buchholz(), Criterion("sb"),
+              Criterion("direct_encounter"), Criterion("win")),
+    columns=(buchholz(median=1), Criterion("ps"), Criterion("won")))
+
+#: FIDE C.07 as revised from 1 March 2026: the own-side dummy opponent is capped (Art.
+#: 16.4.1–16.4.2; rules.md §4.3).
+FIDE_2026 = dataclasses.replace(
+    FIDE, name="fide-2026", unplayed_rounds="fide-2026",
+    description="Chess, FIDE C.07 with the 1 March 2026 cap on unplayed-round dummies",
+    source="FIDE C.07 revision effective 1 Mar 2026, Art. 16.4 (rules.md §4.3)")
+
+#: FIDE's 2009 "virtual opponent" rule for unplayed rounds (rules.md §4.2, historical).
+FIDE_2009 = dataclasses.replace(
+    FIDE, name="fide-2009", unplayed_rounds="fide-2009",
+    description="Chess, FIDE 2009 virtual-opponent rule for unplayed rounds",
+    source="FIDE 2009 tie-break rules, virtual opponent (rules.md §4.2)")
+
+PRESETS: dict[str, Ruleset] = {r.name: r for r in (
+    MTG, MTG_DCI_REPORTER, MTG_1999, MTG_WER, POKEMON, POKEMON_2016, YUGIOH, YUGIOH_DDD, FAB,
+    MELEE_TWO_GAME, SWU, ONE_PIECE, FIDE, FIDE_2026, FIDE_2009)}
+
 
 
 def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:

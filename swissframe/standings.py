@@ -12,13 +12,16 @@ from typing import Final, Literal, overload
 
 import polars as pl
 
+from swissframe import _chess  # noqa: F401  (registers the FIDE tie-breaks)
 from swissframe._exact import ExactScale, exact_name, lcm_of, rank_exact
 from swissframe.errors import DataError, SchemaError
 from swissframe.rules import Ruleset, get
 from swissframe.schema import validate_results
 from swissframe.tiebreakers import (
+    GROUP_TIEBREAKERS,
     TIEBREAKERS,
     Context,
+    GroupContext,
     aggregate_players,
     clamp_exact,
     points_unit,
@@ -45,8 +48,7 @@ def _check_keys(lf: pl.LazyFrame, keys: Sequence[str]) -> tuple[str, ...]:
     if missing:
         msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."
         raise SchemaError(msg)
-    out = tuple(dict.fromkeys(["event_id", *keys]))
-    return out
+    return tuple(dict.fromkeys(["event_id", *keys]))
 
 
 def _scales(base: pl.DataFrame, rules: Ruleset) -> tuple[ExactScale, ExactScale, int]:
@@ -59,9 +61,13 @@ def _scales(base: pl.DataFrame, rules: Ruleset) -> tuple[ExactScale, ExactScale,
     r_l = lcm_of(int(v) for v in rounds.unique().drop_nulls().to_list())
     g_l = lcm_of(int(v) for v in games.unique().drop_nulls().to_list())
     clamps = [rules.floor.denominator, rules.cap.denominator, rules.cap_dropped.denominator]
-    rate = ExactScale(lcm_of([r_l * dv.denominator, *clamps]))
+    earned = rules.earned_bye_opponent
+    rate_extra = [earned.denominator] if isinstance(earned, Fraction) else []
+    rate = ExactScale(lcm_of([r_l * dv.denominator, *clamps, *rate_extra]))
     game = ExactScale(lcm_of([g_l * gv.denominator, *clamps]))
-    k_max = int(base["opponents"].max() or 1) if base.height else 1
+    count = base["opponents"] if earned is None else base["opponents"] + base["earned_byes"]
+    top = count.max()
+    k_max = int(top) if isinstance(top, int) and top > 0 else 1
     return rate, game, k_max
 
 
@@ -111,11 +117,14 @@ def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.D
                   game_scale=game, k_max=k_max)
     out = players
     present = set(out.collect_schema().names())
-    for crit in rules.criteria:
+    for crit in (*rules.criteria, *rules.columns):
+        if crit.function in GROUP_TIEBREAKERS:
+            continue  # needs the tie groups: computed after snapshots, see _group_criteria
         fn = TIEBREAKERS.get(crit.function)
         if fn is None:
+            known = sorted([*TIEBREAKERS, *GROUP_TIEBREAKERS])
             msg = (f"ruleset {rules.name!r} names criterion {crit.function!r}, which is not a "
-                   f"registered tiebreaker. Hint: one of {sorted(TIEBREAKERS)}.")
+                   f"registered tiebreaker. Hint: one of {known}.")
             raise DataError(msg)
         if crit.name in present and crit.name == crit.function:
             continue  # already a column of the base table (match_points, mwp, gwp)
@@ -129,21 +138,45 @@ def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.D
     return out.collect()
 
 
+def _sort_keys(rules: Ruleset, upto: int | None = None) -> tuple[list[str], list[bool]]:
+    """Exact columns and directions of the first ``upto`` ranking criteria (all if None)."""
+    crits = list(rules.criteria if upto is None else rules.criteria[:upto])
+    cols = [exact_name(c.name) for c in crits]
+    desc = [c.descending for c in crits]
+    if rules.points_first and (not rules.criteria or rules.criteria[0].name != "match_points"):
+        cols, desc = [exact_name("match_points"), *cols], [True, *desc]
+    return cols, desc
+
+
 def _rank(frame: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
-    crit_cols = [exact_name(c.name) for c in rules.criteria]
-    if not rules.criteria or rules.criteria[0].name != "match_points":
-        crit_cols = [exact_name("match_points"), *crit_cols]
-        desc = [True, *(c.descending for c in rules.criteria)]
-    else:
-        desc = [c.descending for c in rules.criteria]
-    return rank_exact(frame, keys, crit_cols, desc, tiebreak=["player_id"])
+    cols, desc = _sort_keys(rules)
+    return rank_exact(frame, keys, cols, desc, tiebreak=["player_id"])
+
+
+def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
+                    keys: tuple[str, ...]) -> pl.DataFrame:
+    """Add the group-aware criteria, in ruleset order, each seeing the tie groups formed by
+    every criterion before it (one exact ranking pass per such criterion)."""
+    for i, crit in enumerate(rules.criteria):
+        fn = GROUP_TIEBREAKERS.get(crit.function)
+        if fn is None:
+            continue
+        cols, desc = _sort_keys(rules, i)
+        tied = (rank_exact(table.lazy(), keys, cols, desc, rank_name="_prelim",
+                           tie_name="_tie", tiebreak=["player_id"])
+                .with_columns(_tie_size=pl.len().over([*keys, "_tie"])))
+        g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules)
+        frame = fn(g, name=crit.name, **crit.kwargs)
+        table = table.join(frame.collect(), on=[*keys, "player_id"], how="left")
+    return table
 
 
 def _finish(frame: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset,
             extra_front: Sequence[str] = ()) -> pl.DataFrame:
     ranked = _rank(frame, rules, keys)
     cols = ranked.collect_schema().names()
-    crit = [c.name for c in rules.criteria if c.name not in STANDINGS_COLUMNS]
+    crit = [c.name for c in (*rules.criteria, *rules.columns)
+            if c.name not in STANDINGS_COLUMNS]
     lead = [k for k in keys if k != "event_id"]
     front = ["event_id", *lead, *extra_front, *STANDINGS_COLUMNS[1:], *crit]
     front = list(dict.fromkeys(front))
@@ -192,7 +225,8 @@ def _eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         ev = pl.min_horizontal(pl.col("_stage_end"), pl.col(_THROUGH))
     else:
         ev = pl.col(_THROUGH)
-    return last.select(*ck, "player_id", ev.alias(_EVAL))
+    return last.select(*ck, "player_id", ev.alias(_EVAL),
+                       (pl.col("_last") < pl.col("_event_last")).alias("_dropped"))
 
 
 def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
@@ -203,8 +237,13 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                "results have no 'stage' column. Hint: add one (e.g. 'day1'/'day2') or use "
                "dataclasses.replace(rules, snapshot='final').")
         raise SchemaError(msg)
+    lf = _late_rows(lf, rules, keys)
+    has_group = any(c.function in GROUP_TIEBREAKERS for c in rules.criteria)
     if cutoffs is None and rules.snapshot == "final":
-        return _finish(_criteria(lf, rules, keys).lazy(), keys, rules)
+        table = _criteria(lf, rules, keys)
+        if has_group:
+            table = _group_criteria(table, prepare_rows(lf, rules), rules, keys)
+        return _finish(table.lazy(), keys, rules)
     final_only = cutoffs is None
     if cutoffs is None:
         cutoffs = (lf.filter(pl.col("phase") == "swiss").group_by(list(keys))
@@ -219,10 +258,41 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         table = (evals.lazy()
                  .join(crit.lazy().rename({_THROUGH: _EVAL}), on=[*keys, _EVAL, "player_id"],
                        how="left")
-                 .drop(_EVAL).collect())
+                 .with_columns(dropped=pl.col("_dropped") if rules.snapshot == "last_round"
+                               else pl.col("dropped"))
+                 .drop(_EVAL, "_dropped").collect())
+    if has_group:
+        table = _group_criteria(table, prepare_rows(_cutoff_rows(lf, keys, cutoffs), rules),
+                                rules, ck)
     if final_only:
         return _finish(table.lazy().drop(_THROUGH), keys, rules)
     return _finish(table.lazy().rename({_THROUGH: "round"}), (*keys, "round"), rules)
+
+
+def _late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
+    """Apply ``Ruleset.late_rounds`` (Pokémon TRH §5.2.2 late entrants)."""
+    if rules.late_rounds == "as_given":
+        return lf
+    pk = [*keys, "player_id"]
+    names = lf.collect_schema().names()
+    swiss = pl.col("phase") == "swiss"
+    forced = (pl.col("opponent_id").is_null() & (pl.col("games_won") < pl.col("games_lost"))
+              & (pl.col("unplayed") == "absent")) if "unplayed" in names else pl.lit(value=False)
+    first_real = pl.col("round").filter(swiss & ~forced).min().over(pk)
+    if rules.late_rounds == "skip":
+        return lf.filter(~(swiss & forced & (pl.col("round") < first_real)))
+    firsts = (lf.filter(swiss).group_by(pk).agg(pl.col("round").min().alias("_first"))
+              .with_columns(_ev_first=pl.col("_first").min().over(list(keys)))
+              .filter(pl.col("_first") > pl.col("_ev_first")))
+    added = (firsts.with_columns(round=pl.int_ranges("_ev_first", "_first"))
+             .explode("round")
+             .select(*pk, pl.col("round").cast(pl.Int64),
+                     pl.lit(None, dtype=pl.String).alias("opponent_id"),
+                     pl.lit(0, dtype=pl.Int64).alias("games_won"),
+                     pl.lit(1, dtype=pl.Int64).alias("games_lost"),
+                     pl.lit(0, dtype=pl.Int64).alias("games_drawn"),
+                     pl.lit("swiss").alias("phase"), pl.lit("absent").alias("unplayed")))
+    return pl.concat([lf, added], how="diagonal_relaxed")
 
 
 @overload
