@@ -98,7 +98,8 @@ def standings_duckdb(results: pl.DataFrame | str, con: Any = None) -> pl.DataFra
     con = con or duckdb.connect()
     try:
         if isinstance(results, str):
-            con.execute(f"CREATE OR REPLACE VIEW results AS SELECT * FROM read_parquet('{results}')")
+            con.execute("CREATE OR REPLACE VIEW results AS "
+                        f"SELECT * FROM read_parquet('{results}')")
         else:
             con.register("results", results.to_arrow())
         return pl.from_arrow(con.sql(SQL).to_arrow_table())  # type: ignore[return-value]

@@ -396,7 +396,8 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
               on_error: OnError = "stop", batch_rows: int = 2_000_000,
               batch_events: int | None = None, overwrite: bool = False,
               scheduler: Any = None, scratch: str | Path | None = None,
-              progress: Callable[[int], None] | None = None) -> RecomputeReport:
+              progress: Callable[[int], None] | None = None,
+              on_plan: Callable[[int], None] | None = None) -> RecomputeReport:
     """Recompute the standings of every event of a Parquet archive, batch by batch.
 
     Parameters
@@ -432,6 +433,8 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
         Folder for the temporary per-batch split (default: the system temp folder).
     progress
         Called with the number of events finished after each batch.
+    on_plan
+        Called once with the total number of events, before any batch runs.
 
     Returns
     -------
@@ -478,6 +481,8 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     known = plan.filter(pl.col("event_id").is_not_null())
     n_batches = int(known.select(pl.col(BATCH).max()).item() or 0) + 1 if known.height else 0
     plan = known
+    if on_plan is not None:
+        on_plan(plan.height)
     chunks = _chunks(files, max(batch_rows, 1))
     try:
         if engine == "dask":
