@@ -192,8 +192,9 @@ def test_dask_local_cluster_equals_single_machine(tmp_path: Path) -> None:
     local = recompute(tmp_path / "src", tmp_path / "local", on_error="skip", batch_rows=40)
     dist = recompute(tmp_path / "src", tmp_path / "dask", on_error="skip", batch_rows=40,
                      engine="dask", workers=2)
-    assert local.files and len(local.files) == len(dist.files)
-    for a, b in zip(local.files, dist.files):
+    assert local.files
+    assert len(local.files) == len(dist.files)
+    for a, b in zip(local.files, dist.files, strict=True):
         assert Path(a).name == Path(b).name
         assert_frame_equal(pl.read_parquet(a), pl.read_parquet(b))
     assert local.to_dict() | {"seconds": 0, "dest": "", "files": []} == \
