@@ -216,7 +216,7 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
         raise DataError(msg)
     agg = aggregate_players(prepare_rows(prior.lazy(), rules), ("event_id",)).collect()
     last = prior.group_by("event_id").agg(pl.col("round").max().alias("_last"))
-    unit, p_win, p_draw, p_loss, p_bye = _points_units(rules)
+    _unit, p_win, p_draw, p_loss, p_bye = _points_units(rules)
     o = outcomes.select("k", "gw", "gl", "gd", "mk")
     virtual = pairings is None
     if pairings is None:
@@ -264,8 +264,8 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
                     mk=pl.lit(0, dtype=pl.Int64), opp=pl.lit(None, dtype=pl.String),
                     played=pl.lit(value=False), bye=pl.lit(value=False)))
     seats = pl.concat([seats_m.select(idle.columns), idle])
-    zero = {c: 0 for c in ("wins", "losses", "draws", "byes", "rounds_played", "opponents",
-                           "_pts", "games_won", "games_lost", "games_drawn")}
+    zero = dict.fromkeys(("wins", "losses", "draws", "byes", "rounds_played", "opponents",
+                          "_pts", "games_won", "games_lost", "games_drawn"), 0)
     played, gw, gl = pl.col("played"), pl.col("gw"), pl.col("gl")
     win = played & (gw > gl)
     post = (seats.join(agg.drop("first_round", "last_round"), on=["event_id", "player_id"],
@@ -304,7 +304,7 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
     post = post.with_columns(_mn=m_num, _md=m_den, _gn=g_num, _gd=g_den)
     rate_s = _scale(post["_md"], rules)
     game_s = _scale(post["_gd"], rules)
-    k_max = int(post["_cnt"].max() or 1)
+    k_max = int(post.select(pl.col("_cnt").max()).item() or 1)
     k_lcm = lcm_of(range(1, max(k_max, 1) + 1))
     exact = rate_s * k_lcm * k_max < LIMIT and game_s * k_lcm * k_max < LIMIT
     if not exact:

@@ -672,7 +672,7 @@ def id_report(results: Frame, top: int = 8, rules: str | Ruleset = "mtg", *,
             safe = st.filter(pl.col("outcome") == "draw").select(
                 *KEY, (pl.col("status") == "guaranteed").alias("_safe"))
     # counterfactual: every ID played out
-    cf = _counterfactual(df.drop("_R"), base, rs, top, n_sims, seed)
+    cf = _counterfactual(df.drop("_R"), base, rs, top, n_sims=n_sims, seed=seed)
     top_base = base.with_columns(_pos=pl.int_range(1, pl.len() + 1).over("event_id")).filter(
         pl.col("_pos") <= top)
     draws = (ids.join(safe.rename({"player_id": "player_a", "_safe": "safe_a"}),
@@ -707,7 +707,7 @@ def id_report(results: Frame, top: int = 8, rules: str | Ruleset = "mtg", *,
                     draws=draws.sort("event_id", "round", "player_a"))
 
 
-def _counterfactual(df: pl.DataFrame, base: pl.DataFrame, rules: Ruleset, top: int,
+def _counterfactual(df: pl.DataFrame, base: pl.DataFrame, rules: Ruleset, top: int, *,
                     n_sims: int, seed: int | None) -> dict[str, pl.DataFrame] | None:
     """Replay every ID as a random decisive result, ``n_sims`` times, in one engine pass."""
     import numpy as np

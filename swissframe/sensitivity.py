@@ -43,7 +43,7 @@ def standard_variants(base: str | Ruleset = "mtg") -> list[Ruleset]:
                          ("drawn-game=0", {"drawn_game_value": Fraction(0)})):
         key = next(iter(change))
         if getattr(b, key) != change[key]:
-            out.append(dataclasses.replace(b, name=f"{b.name}+{name}", **change))  # type: ignore[arg-type]
+            out.append(dataclasses.replace(b, name=f"{b.name}+{name}", **change))
     if len(b.criteria) > 1:
         out.append(dataclasses.replace(b, name=f"{b.name}-without-{b.criteria[-1].name}",
                                        criteria=b.criteria[:-1]))

@@ -350,12 +350,17 @@ def test_id_report_safe_and_counterfactual() -> None:
     rep = cut.id_report(res, top=2, n_sims=20)
     d = rep.draws.row(0, named=True)
     assert (d["round"], d["player_a"], d["player_b"], d["final_round"]) == (3, "A", "B", True)
-    assert d["safe_a"] and d["safe_b"]
-    assert d["in_top_a"] and d["in_top_b"]
+    assert d["safe_a"]
+    assert d["safe_b"]
+    assert d["in_top_a"]
+    assert d["in_top_b"]
     # played out, B loses half the time and can then be passed by C on tiebreakers
     assert d["cf_top_a"] == pytest.approx(1.0)
     assert 0 < d["cf_top_b"] < 1
     e = rep.events.row(0, named=True)
-    assert e["swiss_rounds"] == 3 and e["ids_final"] == 1 and e["final_ids_safe_both"] == 1
-    assert e["match_points_n"] == 7 and e["match_points_n1"] == 6
+    assert e["swiss_rounds"] == 3
+    assert e["ids_final"] == 1
+    assert e["final_ids_safe_both"] == 1
+    assert e["match_points_n"] == 7
+    assert e["match_points_n1"] == 6
     assert 0 < e["cf_topn_changed_share"] < 1

@@ -17,13 +17,12 @@ from tests.test_cut import random_event
 
 def _f6() -> pl.DataFrame:
     """MTG-F6: X and Y tied on points; the floor constant decides who is ahead."""
-    ev = event_from_opponents({
+    return event_from_opponents({
         "X": [Opp((1, 2, 0), "W", (2, 1, 0)), Opp((2, 1, 0), "W", (2, 1, 0)),
               Opp((3, 0, 0), "L", (1, 2, 0))],
         "Y": [Opp((0, 3, 0), "W", (2, 0, 0)), Opp((2, 1, 0), "W", (2, 1, 0)),
               Opp((3, 0, 0), "L", (1, 2, 0))],
     })
-    return ev
 
 
 def test_floor_flips_the_cut_mtg_f6() -> None:
@@ -34,16 +33,21 @@ def test_floor_flips_the_cut_mtg_f6() -> None:
     pos_x = base["player_id"].to_list().index("X") + 1
     s = sensitivity(res, ["mtg", "mtg-1/3"], top=pos_x)
     alt = s.filter(pl.col("ruleset") == "mtg-1/3").row(0, named=True)
-    assert alt["entering"] == ["Y"] and alt["leaving"] == ["X"]
+    assert alt["entering"] == ["Y"]
+    assert alt["leaving"] == ["X"]
     b = s.filter(pl.col("ruleset") == "mtg").row(0, named=True)
-    assert b["entering"] == [] and b["leaving"] == [] and b["kendall_tau"] == pytest.approx(1.0)
+    assert b["entering"] == []
+    assert b["leaving"] == []
+    assert b["kendall_tau"] == pytest.approx(1.0)
     # baseline: X above Y by OMW% (0.666667 - 0.665556 = 1/900)
-    assert b["place_n"] == "X" and b["place_n1"] == "Y"
+    assert b["place_n"] == "X"
+    assert b["place_n1"] == "Y"
     assert b["cut_criterion"] == "omwp"
     assert b["cut_gap"] == pytest.approx(float(Fraction(2, 3) - (Fraction(33, 100)
                                                                    + Fraction(2, 3) + 1) / 3))
     # with 1/3 the OMW% are equal and GW% decides (0.70 vs 0.60 -> Y)
-    assert alt["cut_criterion"] == "gwp" and alt["place_n"] == "Y"
+    assert alt["cut_criterion"] == "gwp"
+    assert alt["place_n"] == "Y"
     assert alt["kendall_tau"] < 1.0
 
 
@@ -65,7 +69,9 @@ def test_exact_tie_at_the_line() -> None:
     m = pl.DataFrame({"round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", "D"],
                       "games_a": [2, 2], "games_b": [0, 0], "games_drawn": [0, 0]})
     s = sensitivity(sf.from_matches(m), ["mtg"], top=1).row(0, named=True)
-    assert s["cut_tied"] and s["cut_criterion"] == "tie" and s["cut_gap"] == 0.0
+    assert s["cut_tied"]
+    assert s["cut_criterion"] == "tie"
+    assert s["cut_gap"] == 0.0
 
 
 def test_defaults_and_errors() -> None:
