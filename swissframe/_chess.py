@@ -65,7 +65,8 @@ def chess_terms(ctx: Context) -> pl.LazyFrame:
              if "scheduled_opponent_id" in names else pl.col(OPP))
     keys, pk = list(ctx.keys), ctx.pkeys
     rows = (ctx.rows.select(*pk, "round", OPP, "_pts", "_win", "_kind", sched.alias("_sched"))
-            .with_columns(_vur=pl.col("_kind").is_in(list(ctx.rules.vur_kinds)),
+            .with_columns(_vur=pl.col("_kind").is_in(list(ctx.rules.vur_kinds))
+                          .fill_null(value=False),
                           _unpl=pl.col("_kind").is_not_null(),
                           _n=pl.col("round").max().over(keys))
             .sort("round")

@@ -207,6 +207,14 @@ class Ruleset:
             msg = (f"ruleset {self.name!r}: unplayed_rounds={self.unplayed_rounds!r}; expected "
                    "'fide-2023', 'fide-2026', 'fide-2009' or 'as_played'.")
             raise RulesetError(msg)
+        ranked = {c.name: c for c in self.criteria}
+        clash = [c.name for c in self.columns if c.name in ranked and ranked[c.name] != c]
+        if clash:
+            msg = (f"ruleset {self.name!r}: extra column(s) {clash} reuse a criterion's name "
+                   "with another definition. Hint: rename the column.")
+            raise RulesetError(msg)
+        object.__setattr__(self, "columns",
+                           tuple(c for c in self.columns if c.name not in ranked))
         names = [c.name for c in (*self.criteria, *self.columns)]
         if len(set(names)) != len(names):
             msg = f"ruleset {self.name!r}: duplicate criterion names {names}."
