@@ -99,7 +99,9 @@ def _rates(base: pl.DataFrame, rules: Ruleset, rate: ExactScale, game: ExactScal
                                              pl.col("_cap")),
                           gwp_opp=_float_clamped(g_num, g_den, rules.floor, pl.col("_cap")))
             .drop("_cap")
-            .with_columns(mwp_opp=pl.col("mwp")))
+            .with_columns(mwp_opp=pl.col("mwp"),
+                          mwp_raw=pl.when(m_den > 0).then(m_num / m_den),
+                          gwp_raw=pl.when(g_den > 0).then(g_num / g_den)))
 
 
 def _float_clamped(num: pl.Expr, den: pl.Expr, floor: Fraction, cap: pl.Expr) -> pl.Expr:
@@ -107,14 +109,20 @@ def _float_clamped(num: pl.Expr, den: pl.Expr, floor: Fraction, cap: pl.Expr) ->
     return value.clip(float(floor), cap)
 
 
-def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.DataFrame:
-    """Every criterion of ``rules`` per (keys…, player_id), unranked, with exact twins."""
+def _context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
+    """Prepared rows, the per-player record and own rates, and the exact scales."""
     prepared = prepare_rows(rows, rules)
     base = aggregate_players(prepared, keys).collect()
     rate, game, k_max = _scales(base, rules)
     players = _rates(base, rules, rate, game)
-    ctx = Context(rows=prepared, players=players, keys=keys, rules=rules, rate_scale=rate,
-                  game_scale=game, k_max=k_max)
+    return Context(rows=prepared, players=players, keys=keys, rules=rules, rate_scale=rate,
+                   game_scale=game, k_max=k_max)
+
+
+def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.DataFrame:
+    """Every criterion of ``rules`` per (keys…, player_id), unranked, with exact twins."""
+    ctx = _context(rows, rules, keys)
+    players = ctx.players
     out = players
     present = set(out.collect_schema().names())
     for crit in (*rules.criteria, *rules.columns):
