@@ -201,33 +201,36 @@ def find_problems(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
                                      pl.col(PHASE).fill_null("null"))))
     checks.append(_problem("self_pairing", lf_ok.filter(pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
                            pl.lit("paired with themself")))
-    dup = (lf_ok.group_by([*ev, ROUND, PLAYER_ID])
-           .agg(pl.len().alias("_n"), pl.col(OPPONENT_ID).fill_null("(none)").unique().sort()
+    # duplicate seats: count first (one group-by), describe only the offenders
+    counts = (lf_ok.group_by([*ev, ROUND, PLAYER_ID]).agg(pl.len().alias("_n"))
+              .filter(pl.col("_n") > 1))
+    dup = (lf_ok.join(counts, on=[*ev, ROUND, PLAYER_ID], how="inner")
+           .group_by([*ev, ROUND, PLAYER_ID])
+           .agg(pl.first("_n"), pl.col(OPPONENT_ID).fill_null("(none)").unique().sort()
                 .str.join(", ").alias("_opps"))
-           .filter(pl.col("_n") > 1)
            .with_columns(pl.lit(None, dtype=pl.String).alias(OPPONENT_ID)))
     checks.append(_problem("duplicate_seat", dup,
                            pl.format("{} rows for this player in this round (opponents: {})",
                                      pl.col("_n"), pl.col("_opps"))))
-    players = lf_ok.select(*ev, pl.col(PLAYER_ID).alias(OPPONENT_ID)).unique()
+    # mirrors: one join of every paired row onto its mirror seat
     paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null()
                           & (pl.col(PLAYER_ID) != pl.col(OPPONENT_ID)))
-    unknown = paired.join(players, on=[*ev, OPPONENT_ID], how="anti")
-    checks.append(_problem("unknown_opponent", unknown,
-                           pl.format("opponent {} never appears as a player in event {}",
-                                     pl.col(OPPONENT_ID), pl.col(EVENT_ID))))
-    known = paired.join(players, on=[*ev, OPPONENT_ID], how="semi")
-    mirror = lf_ok.select(
+    mirror = paired.select(
         *ev, ROUND,
         pl.col(PLAYER_ID).alias(OPPONENT_ID), pl.col(OPPONENT_ID).alias(PLAYER_ID),
         pl.col(GAMES_WON).alias("_m_won"), pl.col(GAMES_LOST).alias("_m_lost"),
         pl.col(GAMES_DRAWN).alias("_m_drawn"),
-    ).filter(pl.col(PLAYER_ID).is_not_null())
-    mirror = mirror.unique([*ev, ROUND, PLAYER_ID, OPPONENT_ID], keep="first")
-    joined = known.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="left",
-                        nulls_equal=False)
+    ).unique([*ev, ROUND, PLAYER_ID, OPPONENT_ID], keep="any")
+    joined = paired.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="left")
+    no_mirror = joined.filter(pl.col("_m_won").is_null())
+    players = lf_ok.select(*ev, pl.col(PLAYER_ID).alias(OPPONENT_ID)).unique()
+    unknown = no_mirror.join(players, on=[*ev, OPPONENT_ID], how="anti")
+    checks.append(_problem("unknown_opponent", unknown,
+                           pl.format("opponent {} never appears as a player in event {}",
+                                     pl.col(OPPONENT_ID), pl.col(EVENT_ID))))
+    missing = no_mirror.join(players, on=[*ev, OPPONENT_ID], how="semi")
     checks.append(_problem(
-        "missing_mirror", joined.filter(pl.col("_m_won").is_null()),
+        "missing_mirror", missing,
         pl.format("{} reports {} against {}, but {} has no row against {} in round {}",
                   pl.col(PLAYER_ID), rec, pl.col(OPPONENT_ID), pl.col(OPPONENT_ID),
                   pl.col(PLAYER_ID), pl.col(ROUND))))
