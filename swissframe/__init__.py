@@ -7,7 +7,14 @@
 
 from __future__ import annotations
 
-from swissframe import rules
+from swissframe import platforms, rules
+from swissframe.cut import (
+    cut_status,
+    detect_intentional_draws,
+    id_advice,
+    id_report,
+    next_round_ranges,
+)
 from swissframe.errors import (
     DataError,
     ImportFormatError,
@@ -16,6 +23,7 @@ from swissframe.errors import (
     SwissframeError,
     ValidationError,
 )
+from swissframe.io.decklist import DecklistEvents, read_decklist_cache
 from swissframe.io.tables import read_results
 from swissframe.io.tom import TomEvents, read_tom
 from swissframe.io.trf import TrfEvents, read_trf
@@ -28,13 +36,16 @@ from swissframe.schema import (
     to_matches,
     validate_results,
 )
+from swissframe.sensitivity import sensitivity, standard_variants
 from swissframe.standings import standings, standings_by_round
+from swissframe.verify import summarize, verify
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Criterion",
     "DataError",
+    "DecklistEvents",
     "ImportFormatError",
     "MatchColumns",
     "Ruleset",
@@ -45,15 +56,26 @@ __all__ = [
     "TrfEvents",
     "ValidationError",
     "__version__",
+    "cut_status",
+    "detect_intentional_draws",
     "find_problems",
     "from_matches",
+    "id_advice",
+    "id_report",
+    "next_round_ranges",
+    "platforms",
+    "read_decklist_cache",
     "read_results",
     "read_tom",
     "read_trf",
     "repair_mirrors",
     "rules",
+    "sensitivity",
+    "standard_variants",
     "standings",
     "standings_by_round",
+    "summarize",
     "to_matches",
     "validate_results",
+    "verify",
 ]
