@@ -112,27 +112,22 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(f"## {event}")
         write_frame(grp.drop("event_id"), "table", None)
         print()
-    season = sorted((data / "season").glob("*.parquet")) if (data / "season").is_dir() else []
-    if season:
-        lf = pl.scan_parquet(season)
+    season = sorted((data / "season").glob("*_results.parquet"))
+    for path in season:
+        rules = path.name.removesuffix("_results.parquet")  # the file names its ruleset
+        res = pl.read_parquet(path)
         t0 = time.perf_counter()
-        for rules in ("mtg", "pokemon"):
-            part = lf.filter(pl.col("ruleset") == rules) if "ruleset" in lf.collect_schema() \
-                else lf
-            res = part.drop("ruleset", strict=False).collect()
-            if res.height == 0:
-                continue
-            try:
-                st = standings(res, rules)
-            except SwissframeError as exc:  # a preset that is not available yet
-                print(f"(skipping {rules}: {exc})")
-                continue
-            top = st.filter(pl.col("rank") == 1)["match_points"].cast(pl.Float64)
-            print(f"## simulated season ({rules}): {res['event_id'].n_unique()} events, "
-                  f"{res.height:,} result rows, {st.height:,} standings rows")
-            print(f"   winners' match points: mean {top.mean() or 0.0:.1f}, "
-                  f"max {top.max() or 0.0:.0f}")
-        print(f"   recomputed in {time.perf_counter() - t0:.2f} s")
+        try:
+            st = standings(res, rules)
+        except SwissframeError as exc:
+            print(f"(skipping {path.name}: {_one_line(exc)})")
+            continue
+        took = time.perf_counter() - t0
+        top = st.filter(pl.col("rank") == 1)["match_points"].cast(pl.Float64)
+        print(f"## simulated season ({rules}): {res['event_id'].n_unique()} events, "
+              f"{res.height:,} result rows -> {st.height:,} standings rows in {took:.2f} s")
+        print(f"   winners' match points: mean {top.mean() or 0.0:.1f}, "
+              f"max {top.max() or 0.0:.0f}\n")
     return 0
 
 
