@@ -525,7 +525,8 @@ def _duplicate_events(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]
              .filter(pl.col("_m") == pl.col("_k")))
     # an identical pair is reported once (on the later id); a subset on the smaller event
     same = (pl.col("_k") == pl.col("_ok")) & (pl.col("_rows") == pl.col("_orows"))
-    later = pl.col("event_id") > pl.col("_o_event_id")
+    later = (pl.concat_str([pl.col(c).fill_null("") for c in ev], separator="\x1f")
+             > pl.concat_str([pl.col(f"_o_{c}").fill_null("") for c in ev], separator="\x1f"))
     hit = pairs.filter((same & later) | (~same & (pl.col("_k") < pl.col("_ok"))))
     return [_rows("duplicate_event", hit, pl.when(same).then(pl.format(
         "same rounds and results as event '{}' ({} rounds, {} rows)", pl.col("_o_event_id"),
@@ -623,6 +624,10 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
         problems.append(file_problem("schema", str(exc).splitlines()[0]).lazy())
         return finish(0)
     problems.append(_with_records(found, table, ev))
+    # schema.find_problems lets a null phase through, and the engine then skips the row
+    problems.append(_rows("null_value", table.filter(pl.col("phase").is_null()), pl.lit(
+        "null in phase (the engine would skip this row: only 'swiss' rows count; "
+        "fill it with 'swiss' or 'playoff')")))
     need = ["event_id", "round", "player_id", "games_won", "games_lost", "games_drawn"]
     rows_ok = table.filter(pl.all_horizontal(pl.col(c).is_not_null() for c in need))
     problems.extend(_scores(rows_ok, ev, best_of))
