@@ -681,7 +681,8 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
     alt = _alt()
     y = alt.Y("points:N", sort=order, title="Points before the final round")
     bars = alt.Chart().mark_bar().encode(
-        x=alt.X("sum(players):Q", title="Players", stack="zero"),
+        x=alt.X("sum(players):Q", title="Players", stack="zero",
+                axis=alt.Axis(tickMinStep=1, format="d")),
         y=y,
         color=alt.Color("status:N", title="Cut status", sort=statuses,
                         scale=alt.Scale(domain=statuses,

@@ -386,3 +386,40 @@ def test_save_png_svg_json(tmp_path: Path) -> None:
     assert '"hconcat"' in js.read_text(encoding="utf-8")
     with pytest.raises(SwissframeError, match="unknown format"):
         charts.save(c, tmp_path / "fig.gif")
+
+
+# ------------------------------------------------------------------------------- CLI
+
+
+def test_cli_chart_kinds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from swissframe.cli import main
+
+    events = ROOT / "data" / "events"
+    one = str(events / "store-championship.csv")
+    for kind in ("standings", "race", "omw-ranges", "cut-status"):
+        out = tmp_path / f"{kind}.json"
+        assert main(["chart", kind, one, "--cut", "4", "-o", str(out)]) == 0
+        assert f"wrote {out}" in capsys.readouterr().out
+        assert '"$schema"' in out.read_text(encoding="utf-8")
+    out = tmp_path / "lines.json"
+    assert main(["chart", "cut-lines", str(events), "--cut", "2", "--sims", "3",
+                 "-o", str(out)]) == 0
+    assert '"players"' in out.read_text(encoding="utf-8")
+    out = tmp_path / "sens.json"
+    assert main(["chart", "sensitivity", str(events), "--cut", "4", "-o", str(out)]) == 0
+    assert "mtg+floor=1/3" in out.read_text(encoding="utf-8")
+
+
+def test_cli_chart_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from swissframe.cli import main
+
+    events = str(ROOT / "data" / "events")
+    assert main(["chart", "standings", events, "-o", str(tmp_path / "f.png")]) == 2
+    assert "--event" in capsys.readouterr().err
+    assert main(["chart", "standings", events, "--event", "league-night",
+                 "-o", str(tmp_path / "f.gif")]) == 2
+    assert ".png" in capsys.readouterr().err
+    assert main(["chart", "cut-status", events, "--event", "league-night", "--round", "9",
+                 "-o", str(tmp_path / "f.svg")]) == 2
+    assert "rounds 1–3" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
