@@ -10,6 +10,23 @@ A ruleset never selects a code path: the engine reads its fields. Variants are m
     >>> dci.floor
     Fraction(1, 3)
 
+A user-defined ruleset is a few lines — points, the tiebreakers in order, floors and caps
+(every name in :data:`swissframe.tiebreakers.TIEBREAKERS` or
+:data:`~swissframe.tiebreakers.GROUP_TIEBREAKERS` can be used)::
+
+    >>> import polars as pl
+    >>> from swissframe.rules import Criterion, Ruleset, random_order
+    >>> league = Ruleset(
+    ...     name="my-league", points_win=3, points_draw=1, points_loss=0,
+    ...     floor=Fraction(1, 4), draw_value=Fraction(1, 2), bye_in_own_rate=False,
+    ...     criteria=(Criterion("match_points"), Criterion("omwp"), Criterion("oomwp"),
+    ...               Criterion("head_to_head"), random_order(seed=2024)))
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+    ...     "player_b": ["B", "D", "C", "D"], "games_a": [1, 1, 0, 1],
+    ...     "games_b": [0, 0, 1, 0], "games_drawn": [0, 0, 0, 0]})
+    >>> sf.standings(sf.from_matches(m), league).select("player_id", "rank").rows()
+    [('C', 1), ('A', 2), ('B', 3), ('D', 4)]
+
 Every option cites the rules reference (``docs/rules.md`` in the shared folder), section 6
 ("Configuration matrix") and section 7 ("Where sources disagree").
 """
