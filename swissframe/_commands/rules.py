@@ -59,9 +59,7 @@ def presets_table(names: list[str] | None = None) -> pl.DataFrame:
             "description": r.description,
             "source": r.source,
         })
-    return pl.DataFrame(rows, schema={k: pl.String for k in (
-        "name", "points", "criteria", "columns", "floor", "cap", "snapshot", "description",
-        "source")})
+    return pl.DataFrame(rows, schema=dict.fromkeys(("name", "points", "criteria", "columns", "floor", "cap", "snapshot", "description", "source"), pl.String))
 
 
 def _details(name: str) -> dict[str, object]:
