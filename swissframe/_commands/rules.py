@@ -59,9 +59,9 @@ def presets_table(names: list[str] | None = None) -> pl.DataFrame:
             "description": r.description,
             "source": r.source,
         })
-    names = ("name", "points", "criteria", "columns", "floor", "cap", "snapshot",
-             "description", "source")
-    return pl.DataFrame(rows, schema=dict.fromkeys(names, pl.String))
+    cols = ("name", "points", "criteria", "columns", "floor", "cap", "snapshot",
+            "description", "source")
+    return pl.DataFrame(rows, schema=dict.fromkeys(cols, pl.String))
 
 
 def _details(name: str) -> dict[str, object]:
