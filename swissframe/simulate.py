@@ -533,19 +533,12 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
         at_cut = ev_two & (ev_phase1 == r)
         advanced[at_cut] &= pts[at_cut] >= ev_thr[at_cut]
 
-    # rows in (event, round, player) order without sorting: per (round, event) counts
-    counts = np.cumsum(present, axis=1, dtype=np.int64)  # (r_max, n)
-    last_idx = offsets + sizes - 1
-    before = np.where(offsets > 0, counts[:, np.maximum(offsets - 1, 0)], 0)  # (r_max, n_ev)
-    per = counts[:, last_idx] - before  # rows of event e in round r
-    event_base = np.concatenate(([0], np.cumsum(per.sum(axis=0))[:-1]))
-    round_base = event_base[None, :] + np.cumsum(per, axis=0) - per  # (r_max, n_ev)
+    # rows in (event, round, player) order: nonzero() yields (round, player) order, and a
+    # stable sort by event merges its r_max sorted runs (deterministic, ~linear)
     r_idx, i_idx = np.nonzero(present)
+    order = np.argsort(ev[i_idx], kind="stable")
+    r_idx, i_idx = r_idx[order], i_idx[order]
     e_idx = ev[i_idx]
-    pos = round_base[r_idx, e_idx] + counts[r_idx, i_idx] - 1 - before[r_idx, e_idx]
-    order = np.empty(r_idx.shape[0], dtype=np.int64)
-    order[pos] = np.arange(r_idx.shape[0], dtype=np.int64)
-    r_idx, i_idx, e_idx = r_idx[order], i_idx[order], e_idx[order]
     opp_g = opp[i_idx, r_idx]
     res: Arrays = {
         "event": e_idx.astype(np.int32),
