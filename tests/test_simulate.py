@@ -609,3 +609,20 @@ def test_ten_thousand_events_benchmark() -> None:
     elapsed = time.perf_counter() - start
     assert sim.events.height == 10_000
     assert elapsed < 120  # target < 60 s on an idle 2-core machine; see the report
+
+
+@pytest.mark.parametrize("rules", ["mtg", "pokemon"])
+def test_simulated_events_run_through_the_standings_engine(rules: str) -> None:
+    from swissframe.standings import standings
+
+    sim = simulate(range(20, 120), rules=rules, seed=21, n_events=4)
+    table = standings(sim.results, rules)
+    per_event = table.group_by("event_id").len().sort("event_id")["len"].to_list()
+    assert per_event == sim.events.sort("event_id")["players"].to_list()
+    mine = _final_points(sim.results)
+    both = table.join(mine, on=["event_id", "player_id"])
+    assert (both["match_points"] == both["pts"]).all()
+    # a simulator rules object can also come from the engine's ruleset
+    from swissframe import rules as presets
+
+    assert simulate(16, rules=presets.get(rules), seed=1).events["rules"].item() == rules
