@@ -1,0 +1,117 @@
+"""The notebooks: committed without outputs, public API only, and every one executes top to
+bottom with nbclient (a failing cell fails the test).
+
+The default run executes each notebook once on whatever data is present (real events from
+``../shared/data/realworld`` when the folder exists, else the bundled ``data/``) with a small
+sample (``SWISSFRAME_NOTEBOOK_EVENTS``). The ``slow`` runs execute them on the other data
+source and at full size.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+NAMES = ("01_standings", "02_tiebreaker_sensitivity", "03_intentional_draws_and_the_cut")
+SHARED = Path(os.environ.get("SWISSFRAME_SHARED", ROOT.parent / "shared"))
+REAL = (SHARED / "data" / "realworld" / "manifest.csv").is_file()
+
+
+def load(name: str) -> nbformat.NotebookNode:
+    return nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+
+
+def test_every_notebook_is_present() -> None:
+    found = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
+    assert found == sorted(NAMES)
+    assert (NOTEBOOKS / "README.md").is_file()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_outputs_committed(name: str) -> None:
+    nb = load(name)
+    nbformat.validate(nb)
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code":
+            assert cell.outputs == [], f"{name}: cell {i} has outputs; clear them"
+            assert cell.execution_count is None, f"{name}: cell {i} has an execution count"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_public_api_and_structure(name: str) -> None:
+    nb = load(name)
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert not re.search(r"swissframe\._|sf\._|charts\._", code), "private API used"
+    first = nb.cells[0]
+    assert first.cell_type == "code"
+    assert "Data used in this run" in first.source  # the first cell states the data source
+    assert "USE_REAL" in first.source
+    kinds = [c.cell_type for c in nb.cells]
+    # prose between the code cells
+    assert kinds.count("markdown") >= kinds.count("code") - 1
+    assert "charts.chart_" in code
+
+
+def execute(name: str, monkeypatch: pytest.MonkeyPatch, *, events: int | None,
+            shared: Path | None) -> tuple[nbformat.NotebookNode, float]:
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    pytest.importorskip("altair")
+    if events is not None:
+        monkeypatch.setenv("SWISSFRAME_NOTEBOOK_EVENTS", str(events))
+    if shared is not None:
+        monkeypatch.setenv("SWISSFRAME_SHARED", str(shared))
+    nb = load(name)
+    client = nbclient.NotebookClient(
+        nb, timeout=180, kernel_name="python3",
+        resources={"metadata": {"path": str(NOTEBOOKS)}})
+    t0 = time.perf_counter()
+    client.execute()  # raises CellExecutionError on the first failing cell
+    return nb, time.perf_counter() - t0
+
+
+def stated_source(nb: nbformat.NotebookNode) -> str:
+    out = nb.cells[0].outputs
+    texts = [o["data"].get("text/markdown", "") for o in out if "data" in o]
+    return "".join(texts)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_runs(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    nb, seconds = execute(name, monkeypatch, events=6, shared=None)
+    said = stated_source(nb)
+    assert ("real events" in said) == REAL
+    assert ("bundled data" in said) == (not REAL)
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "error"]
+    assert not errors
+    assert seconds < 60
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_runs_on_bundled_data(name: str, monkeypatch: pytest.MonkeyPatch,
+                                       tmp_path: Path) -> None:
+    nb, seconds = execute(name, monkeypatch, events=None, shared=tmp_path / "no-shared")
+    assert "bundled data" in stated_source(nb)
+    assert seconds < 60
+
+
+@pytest.mark.slow
+@pytest.mark.realworld
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_runs_on_real_data_full_size(name: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    if not REAL:
+        pytest.skip("../shared/data/realworld not found: real-data tests need the shared folder")
+    nb, seconds = execute(name, monkeypatch, events=None, shared=None)
+    assert "real events" in stated_source(nb)
+    assert seconds < 60
