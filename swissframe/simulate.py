@@ -54,7 +54,7 @@ import polars as pl
 
 from swissframe._pairing import pair_arrays
 from swissframe.errors import DataError, RulesetError
-from swissframe.rounds import recommended_rounds
+from swissframe.rounds import recommended_rounds, rounds_table
 from swissframe.schema import validate_results
 
 __all__ = [
@@ -64,6 +64,7 @@ __all__ = [
     "Simulation",
     "pair_round",
     "simulate",
+    "with_rules",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -430,6 +431,11 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
     byes = np.where(has_byes, rng.choice(np.array([1, 2, 3]), n, p=[0.5, 0.3, 0.2]),
                     0).astype(np.int64)
     effective = np.bincount(ev, weights=2.0 ** byes, minlength=n_ev).astype(np.int64)
+    if fixed_rounds is not None:  # the table only sets the top cut: clip into its range
+        rows = rounds_table(sr.rounds_table).rows
+        effective = np.maximum(effective, rows[0].min_players)
+        if rows[-1].max_players is not None:
+            effective = np.minimum(effective, rows[-1].max_players)
     table = recommended_rounds(
         pl.DataFrame({"event_id": np.arange(n_ev).astype(str), "players": effective}),
         sr.rounds_table)
@@ -665,6 +671,21 @@ def simulate(
         awarded_bye_rate=sr.awarded_bye_rate if awarded_bye_rate is None else awarded_bye_rate)
     root = np.random.SeedSequence(seed)
     sizes = _sizes(n_players, n_events, np.random.Generator(np.random.PCG64(root)))
+    prefix = event_prefix or sr.name
+    lowest = rounds_table(sr.rounds_table).rows[0].min_players
+    if rounds is None and int(sizes.min()) < lowest:
+        first = int(np.flatnonzero(sizes < lowest)[0])
+        msg = (f"event {_event_name(prefix, first, n_events)!r} has {int(sizes[first])} "
+               f"players, below the smallest bracket ({lowest}) of rounds table "
+               f"{sr.rounds_table!r}. Hint: pass rounds=... for such small events.")
+        raise DataError(msg)
+    highest = rounds_table(sr.rounds_table).rows[-1].max_players
+    if rounds is None and highest is not None and int(sizes.max()) > highest:
+        first = int(np.flatnonzero(sizes > highest)[0])
+        msg = (f"event {_event_name(prefix, first, n_events)!r} has {int(sizes[first])} "
+               f"players, above the largest bracket ({highest}) of rounds table "
+               f"{sr.rounds_table!r}. Hint: pass rounds=... explicitly.")
+        raise DataError(msg)
     bounds = _batches(sizes)
     children = root.spawn(len(bounds) + 1)[1:]
     parts: list[tuple[int, Arrays, Arrays, Arrays]] = []
@@ -674,14 +695,17 @@ def simulate(
         parts.append((lo, res, pl_, evs))
         if progress is not None:
             progress(hi - lo)
-    return _assemble(parts, sizes, sr, event_prefix or sr.name)
+    return _assemble(parts, sizes, sr, prefix)
+
+
+def _event_name(prefix: str, index: int, n_events: int) -> str:
+    return f"{prefix}-{index + 1:0{max(4, len(str(n_events)))}d}"
 
 
 def _assemble(parts: list[tuple[int, Arrays, Arrays, Arrays]], sizes: IntArray,
               sr: SimRules, prefix: str) -> Simulation:
     n_events = sizes.shape[0]
-    width = max(4, len(str(n_events)))
-    ev_names = pl.Series([f"{prefix}-{i + 1:0{width}d}" for i in range(n_events)],
+    ev_names = pl.Series([_event_name(prefix, i, n_events) for i in range(n_events)],
                          dtype=pl.String)
     p_width = max(3, len(str(int(sizes.max()))))
     p_names = pl.Series([f"p{i + 1:0{p_width}d}" for i in range(int(sizes.max()))],

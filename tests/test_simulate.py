@@ -516,6 +516,12 @@ def test_simulate_errors(kwargs: dict, match: str) -> None:
         simulate(**kwargs)
 
 
+def test_too_small_for_the_round_table_names_the_event() -> None:
+    with pytest.raises(DataError, match=r"event 'mtg-0001' has 3 players.*Hint: pass rounds"):
+        simulate(3)
+    assert simulate(3, rounds=2, seed=1).events["swiss_rounds"].to_list() == [2]
+
+
 def test_unknown_rules() -> None:
     with pytest.raises(RulesetError, match="no simulation rules"):
         simulate(10, rules="chess")
