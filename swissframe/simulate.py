@@ -413,7 +413,9 @@ def _kth_points(ev: IntArray, pts: IntArray, offsets_k: IntArray, span: int) -> 
 
 
 def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
-                    rng: np.random.Generator) -> tuple[Arrays, Arrays, Arrays]:
+                    rng: np.random.Generator,
+                    progress: Callable[[float], object] | None = None
+                    ) -> tuple[Arrays, Arrays, Arrays]:
     """Simulate one batch of events; returns (result rows, players, events) as arrays.
 
     All events of the batch advance round by round together: every step is a numpy
@@ -538,6 +540,8 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
         dropped_after[leave] = r
         at_cut = ev_two & (ev_phase1 == r)
         advanced[at_cut] &= pts[at_cut] >= ev_thr[at_cut]
+        if progress is not None:  # one step per round: events of the batch / rounds
+            progress(n_ev / r_max)
 
     # rows in (event, round, player) order: nonzero() yields (round, player) order, and a
     # stable sort by event merges its r_max sorted runs (deterministic, ~linear)
@@ -602,7 +606,7 @@ def simulate(
     late_rate: float = 0.01,
     awarded_bye_rate: float | None = None,
     event_prefix: str | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[float], object] | None = None,
 ) -> Simulation:
     """Simulate many Swiss events at once (see the module docstring for the model).
 
@@ -636,7 +640,8 @@ def simulate(
     event_prefix
         Event ids are ``"{prefix}-{n:04d}"`` (default prefix: the rules' name).
     progress
-        Called with the number of events finished after each batch (for progress bars).
+        Called after every simulated round of every batch with the (fractional) number of
+        events it represents; the calls sum to ``n_events`` (e.g. ``tqdm.update``).
 
     Returns
     -------
@@ -691,10 +696,8 @@ def simulate(
     parts: list[tuple[int, Arrays, Arrays, Arrays]] = []
     for (lo, hi), child in zip(bounds, children, strict=True):
         res, pl_, evs = _simulate_batch(sizes[lo:hi], rounds, params,
-                                        np.random.Generator(np.random.PCG64(child)))
+                                        np.random.Generator(np.random.PCG64(child)), progress)
         parts.append((lo, res, pl_, evs))
-        if progress is not None:
-            progress(hi - lo)
     return _assemble(parts, sizes, sr, prefix)
 
 

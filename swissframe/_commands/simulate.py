@@ -114,8 +114,9 @@ def run(args: argparse.Namespace) -> int:
                   "Hint: -o season.parquet", file=sys.stderr)
             return 2
     try:
-        with tqdm(total=args.events, unit="event", disable=args.quiet,
-                  desc="simulating") as bar:
+        with tqdm(total=args.events, unit="event", disable=args.quiet, desc="simulating",
+                  bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} events "
+                             "[{elapsed}<{remaining}]") as bar:
             sim = simulate(
                 args.players, args.rounds, args.rules, seed=args.seed, n_events=args.events,
                 skill=args.skill, drop_rate=args.drop_rate,
