@@ -334,9 +334,11 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
 
     Examples
     --------
-    >>> import swissframe as sf
-    >>> res = sf.read_results("data/events/store-championship.csv")
-    >>> c = chart_standings(sf.standings(res), cut=4)
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+    ...     "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+    ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    >>> c = chart_standings(sf.standings(sf.from_matches(m)), cut=2)
     >>> spec = c.to_dict()
     >>> sorted(spec["hconcat"][0]["layer"][1]["encoding"])
     ['color', 'tooltip', 'x', 'y']
@@ -424,9 +426,11 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
 
     Examples
     --------
-    >>> import swissframe as sf
-    >>> res = sf.read_results("data/events/store-championship.csv")
-    >>> c = chart_standings_race(sf.standings_by_round(res), top=4)
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+    ...     "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+    ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    >>> c = chart_standings_race(sf.standings_by_round(sf.from_matches(m)), top=2)
     >>> c.to_dict()["layer"][0]["encoding"]["y"]["field"]
     'rank'
     """
