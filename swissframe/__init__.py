@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from swissframe import platforms, rules
+from swissframe.bulk import RecomputeReport, recompute
 from swissframe.cut import (
     cut_status,
     detect_intentional_draws,
@@ -48,6 +49,7 @@ __all__ = [
     "DecklistEvents",
     "ImportFormatError",
     "MatchColumns",
+    "RecomputeReport",
     "Ruleset",
     "RulesetError",
     "SchemaError",
@@ -68,6 +70,7 @@ __all__ = [
     "read_results",
     "read_tom",
     "read_trf",
+    "recompute",
     "repair_mirrors",
     "rules",
     "sensitivity",
