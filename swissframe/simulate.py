@@ -97,6 +97,10 @@ class SimRules:
         (MTR §2.5: 0-0-3).
     min_rounds
         Swiss rounds for events the rounds table plays without Swiss (MTR §10.2: 3).
+    group_by
+        Pairing brackets: ``"points"`` (match points; WotC Swiss basics) or ``"record"``
+        (same match points *and* same number of wins, i.e. the same W/L/T record; TRH
+        §5.5.1), brackets ordered by points, then wins, highest first.
     """
 
     name: str
@@ -109,12 +113,19 @@ class SimRules:
     late_games: tuple[int, int, int] = (0, 2, 0)
     id_games: tuple[int, int, int] = (0, 0, 3)
     min_rounds: int = 3
+    group_by: Literal["points", "record"] = "points"
+
+    def pairing_key(self, points: IntArray, wins: IntArray) -> IntArray:
+        """The bracket key the pairing engine sorts on (higher = better bracket)."""
+        if self.group_by == "record":
+            return points * 1024 + wins
+        return points
 
 
 #: Built-in simulation rules by name.
 SIM_RULES: Final = {
     "mtg": SimRules("mtg", "mtg", awarded_bye_rate=0.02),
-    "pokemon": SimRules("pokemon", "pokemon"),
+    "pokemon": SimRules("pokemon", "pokemon", group_by="record"),
 }
 
 
@@ -308,12 +319,14 @@ def pair_round(
     stats = res.group_by("event_id", "player_id").agg(
         (win.cast(pl.Int64) * sim.win_points + draw.cast(pl.Int64) * sim.draw_points)
         .sum().alias("_points"),
+        win.cast(pl.Int64).sum().alias("_wins"),
         (pl.col("opponent_id").is_null() & win
          & (pl.col("unplayed").fill_null("") != "full_bye")).any().alias("_had_bye"),
     )
     state = (roster.join(events, on="event_id").join(stats, on=["event_id", "player_id"],
                                                       how="left")
-             .with_columns(pl.col("_points").fill_null(0), pl.col("_had_bye").fill_null(False))
+             .with_columns(pl.col("_points").fill_null(0), pl.col("_wins").fill_null(0),
+                           pl.col("_had_bye").fill_null(False))
              .sort("_gid"))
     r = pl.col("_round")
     alive = ~pl.col("dropped") & (pl.col("dropped_after").is_null() | (pl.col("dropped_after")
@@ -337,7 +350,9 @@ def pair_round(
     todo = state.filter(pl.col("_status") == "pair")
     a, b, bye = pair_arrays(
         todo["_ev"].to_numpy().astype(np.int64), todo["_gid"].to_numpy().astype(np.int64),
-        todo["_points"].to_numpy().astype(np.int64), todo["_had_bye"].to_numpy(),
+        sim.pairing_key(todo["_points"].to_numpy().astype(np.int64),
+                        todo["_wins"].to_numpy().astype(np.int64)),
+        todo["_had_bye"].to_numpy(),
         opp, rng=np.random.Generator(np.random.PCG64(seed)))
     pid, ev_id, rnd = todo["player_id"], todo["event_id"], todo["_round"]
     a_s, b_s = pl.Series(a), pl.Series(b)
@@ -455,6 +470,7 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
     r_max = int(total.max())
     span = sr.win_points * r_max + 2
     pts = np.zeros(n, dtype=np.int64)
+    wins = np.zeros(n, dtype=np.int64)
     had_bye = np.zeros(n, dtype=np.bool_)
     dropped_after = np.full(n, 1 << 30, dtype=np.int64)
     advanced = np.ones(n, dtype=np.bool_)
@@ -480,12 +496,16 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
         games[:, ri, awarded] = np.array(sr.bye_games, dtype=np.int8)[:, None]
         code[ri, awarded] = _FULL_BYE
         pts[awarded] += sr.win_points
-        a, b, bye = pair_arrays(ev[to_pair], to_pair, pts[to_pair], had_bye[to_pair], opp, rng=rng)
+        wins[awarded] += 1
+        a, b, bye = pair_arrays(ev[to_pair], to_pair, sr.pairing_key(pts[to_pair],
+                                                                     wins[to_pair]),
+                                had_bye[to_pair], opp, rng=rng)
         a, b, bye = to_pair[a], to_pair[b], to_pair[bye]
         present[ri, bye] = True
         games[:, ri, bye] = np.array(sr.bye_games, dtype=np.int8)[:, None]
         code[ri, bye] = _PAIRING_BYE
         pts[bye] += sr.win_points
+        wins[bye] += 1
         had_bye[bye] = True
         # intentional draws: both players safe by points after the draw
         is_id = np.zeros(a.shape[0], dtype=np.bool_)
@@ -527,6 +547,8 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
                            np.where(a_won == b_won, sr.draw_points, 0))
         pts[b] += np.where(b_won > a_won, sr.win_points,
                            np.where(a_won == b_won, sr.draw_points, 0))
+        wins[a] += a_won > b_won
+        wins[b] += b_won > a_won
         opp[a, ri] = b
         opp[b, ri] = a
         # drops after non-final rounds; phase-2 qualification after phase 1

@@ -633,3 +633,11 @@ def test_simulated_events_run_through_the_standings_engine(rules: str) -> None:
     from swissframe import rules as presets
 
     assert simulate(16, rules=presets.get(rules), seed=1).events["rules"].item() == rules
+
+
+def test_pairing_brackets_points_or_record() -> None:
+    pts = np.array([7, 7, 6])
+    wins = np.array([2, 1, 2])
+    assert SIM_RULES["mtg"].pairing_key(pts, wins).tolist() == [7, 7, 6]
+    key = SIM_RULES["pokemon"].pairing_key(pts, wins)
+    assert key[0] > key[1] > key[2]  # 2-1-1 above 1-0-4 (same points), both above 6 points
