@@ -253,6 +253,7 @@ def pair_round(
     rules: str | SimRules | object = "mtg",
     *,
     seed: int = 0,
+    form: Literal["long", "match"] = "long",
 ) -> pl.DataFrame:
     """Pair the next round of every event.
 
@@ -279,14 +280,18 @@ def pair_round(
         ``"mtg"``, ``"pokemon"`` or a :class:`SimRules`.
     seed
         Seed of the random order (numpy PCG64).
+    form
+        ``"long"`` (two rows per match) or ``"match"`` (one row per table).
 
     Returns
     -------
     pl.DataFrame
-        ``event_id, round, table, player_id, opponent_id, unplayed``: two rows per match
-        (``table`` 1 = top table), and one row with a null ``opponent_id`` for a pairing bye
-        (``unplayed="pairing_bye"``), an awarded bye (``"full_bye"``) or, with
+        Long form: ``event_id, round, table, player_id, opponent_id, unplayed``: two rows
+        per match (``table`` 1 = top table), and one row with a null ``opponent_id`` for a
+        pairing bye (``unplayed="pairing_bye"``), an awarded bye (``"full_bye"``) or, with
         ``late_entry="loss"``, a round missed by a late entry (``"absent"``, a loss).
+        Match form: ``event_id, round, table, player_a, player_b, unplayed`` with seat A the
+        higher-bracket player and a null ``player_b`` for the unpaired rows.
 
     Examples
     --------
@@ -374,6 +379,11 @@ def pair_round(
         pl.lit(None, dtype=pl.Int64).alias("table"),
         pl.col("_status").replace({"late": "absent"}).alias("unplayed"))
     cols = ["event_id", "round", "table", "player_id", "opponent_id", "unplayed"]
+    if form == "match":
+        out = pl.concat([matches.select(cols), byes.select(cols), others.select(cols)],
+                        how="vertical_relaxed")
+        return out.sort("event_id", "table", "player_id", nulls_last=True).rename(
+            {"player_id": "player_a", "opponent_id": "player_b"})
     out = pl.concat([matches.select(cols), mirror.select(cols), byes.select(cols),
                      others.select(cols)], how="vertical_relaxed")
     return out.sort("event_id", "table", "player_id", nulls_last=True)

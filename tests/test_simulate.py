@@ -641,3 +641,16 @@ def test_pairing_brackets_points_or_record() -> None:
     assert SIM_RULES["mtg"].pairing_key(pts, wins).tolist() == [7, 7, 6]
     key = SIM_RULES["pokemon"].pairing_key(pts, wins)
     assert key[0] > key[1] > key[2]  # 2-1-1 above 1-0-4 (same points), both above 6 points
+
+
+def test_pair_round_match_form() -> None:
+    roster = pl.DataFrame({"event_id": ["e"] * 5, "player_id": list("abcde")})
+    long = pair_round(None, roster, seed=2)
+    match = pair_round(None, roster, seed=2, form="match")
+    assert match.columns == ["event_id", "round", "table", "player_a", "player_b", "unplayed"]
+    assert match.height == 3
+    assert match["table"].to_list() == [1, 2, None]
+    pairs = {frozenset(r) for r in match.drop_nulls("player_b")
+             .select("player_a", "player_b").rows()}
+    assert pairs == {frozenset(r) for r in long.drop_nulls("opponent_id")
+                     .select("player_id", "opponent_id").rows()}
