@@ -269,6 +269,11 @@ def _positive(value: int | None, name: str, what: str) -> None:
         raise DataError(msg)
 
 
+def _inline(alt: ModuleType, df: pl.DataFrame) -> Any:
+    """Rows as inline Vega-Lite data: no row limit (Altair's 5,000-row guard is for frames)."""
+    return alt.InlineData(values=df.to_dicts())
+
+
 def _pct_tooltip(alt: ModuleType, cols: Sequence[str]) -> list[Any]:
     return [alt.Tooltip(f"{c}:Q", format=".2%") for c in cols]
 
@@ -362,7 +367,7 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
     zones = [z for z in _ZONE_COLORS if z in set(data["zone"].to_list())]
     tooltip = [alt.Tooltip("player_id:N", title="player"), "rank:Q", "match_points:Q",
                *_pct_tooltip(alt, tbs)]
-    base = alt.Chart(data).encode(y=y)
+    base = alt.Chart(_inline(alt, data)).encode(y=y)
     bands = (base.mark_rect(color="#EFEFEF").encode(x=alt.value(0), x2=alt.value("width"))
              .transform_filter(alt.datum.band == 1))
     rule_layers = []
@@ -457,7 +462,7 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
     max_rank = int(df["rank"].max() or 1)  # type: ignore[arg-type]
     scale = (alt.Scale(type="log", reverse=True, domain=[1, max(max_rank, 2)], nice=False)
              if log_rank else alt.Scale(reverse=True, domain=[1, max(max_rank, 2)]))
-    base = alt.Chart(data).encode(
+    base = alt.Chart(_inline(alt, data)).encode(
         x=alt.X("round:O", title="After round", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("rank:Q", title="Rank" + (" (log scale)" if log_rank else ""), scale=scale),
         color=alt.Color("player:N", sort=order, title=f"Final top {top}",
@@ -467,7 +472,7 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
     points = base.mark_point(filled=True, size=40).encode(
         tooltip=["player_id:N", "round:O", "rank:Q", "match_points:Q",
                  *_pct_tooltip(alt, keep)])
-    rule = alt.Chart(data).mark_rule(color="#D55E00", strokeDash=[5, 3]).encode(
+    rule = alt.Chart(_inline(alt, data)).mark_rule(color="#D55E00", strokeDash=[5, 3]).encode(
         y=alt.datum(top + 0.5))
     return alt.layer(lines, points, rule).properties(
         width=460, height=300,
@@ -560,7 +565,7 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
     order = chosen["label"].to_list()
     y = alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=280))
     outcome_scale = alt.Scale(domain=list(_OUTCOME_ORDER), range=list(_OUTCOME_COLORS))
-    bars = alt.Chart(data).mark_bar(height={"band": 0.3}, cornerRadius=1).encode(
+    bars = alt.Chart(_inline(alt, data)).mark_bar(height={"band": 0.3}, cornerRadius=1).encode(
         x=alt.X("omwp_min:Q", title="OMW% after the next round (diamond: now)",
                 axis=alt.Axis(format=".0%"), scale=alt.Scale(zero=False)),
         x2="omwp_max:Q",
@@ -571,7 +576,7 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
                         sort=list(_OUTCOME_ORDER)),
         tooltip=[alt.Tooltip("player_id:N", title="player"), "outcome:N",
                  *_pct_tooltip(alt, ["omwp_min", "omwp_max", "omwp_now"])])
-    diamonds = alt.Chart(now).mark_point(shape="diamond", filled=True, size=70,
+    diamonds = alt.Chart(_inline(alt, now)).mark_point(shape="diamond", filled=True, size=70,
                                          color="black").encode(
         x="omwp_now:Q", y=y,
         tooltip=[alt.Tooltip("player_id:N", title="player"),
@@ -702,7 +707,8 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
     head = title or alt.Title(
         f"{event}: who makes the top {top}" if top else f"{event}: cut status",
         subtitle="by own final-round result; label: mean probability of making the cut")
-    return alt.layer(bars, labels, data=data).properties(width=180, height=alt.Step(22)).facet(
+    layered = alt.layer(bars, labels, data=_inline(alt, data))
+    return layered.properties(width=180, height=alt.Step(22)).facet(
         column=alt.Column("outcome:N", sort=list(_OUTCOME_ORDER), title=None,
                           header=alt.Header(labelFontSize=13, labelFontWeight="bold")),
     ).properties(title=head)
@@ -779,7 +785,7 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
                alt.Tooltip("ids_final:Q", title="IDs in the last round"),
                *[f"{c}:Q" for c in extra],
                alt.Tooltip("cf_points:Q", title="cut line, IDs played out", format=".1f")]
-    base = alt.Chart(data)
+    base = alt.Chart(_inline(alt, data))
     shift = base.mark_rule(color="#999999", strokeWidth=1).encode(
         x=x, y="match_points_n:Q", y2="cf_points:Q").transform_filter(
         "isValid(datum.cf_points)")
@@ -890,7 +896,7 @@ def chart_sensitivity(sens: Frame, *, baseline: bool = False, only_changed: bool
                  if c == "kendall_tau"],
                *[f"{c}:{'Q' if c == 'players' else 'N'}" for c in extra
                  if c != "kendall_tau"]]
-    base = alt.Chart(data).encode(x=x, y=y)
+    base = alt.Chart(_inline(alt, data)).encode(x=x, y=y)
     cells = base.mark_rect(stroke="white", strokeWidth=0.5).encode(
         color=alt.Color("changes:Q", title="Players swapped in the top N",
                         scale=alt.Scale(domain=[0, max_changes], range=["#F2F2F2", "#D55E00"]),

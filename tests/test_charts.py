@@ -137,7 +137,7 @@ def test_chart_standings_race() -> None:
     res = small_event()
     by = sf.standings_by_round(res)
     spec = charts.chart_standings_race(by, top=2).to_dict()
-    rows = values(spec)
+    rows = values(spec, spec["layer"][0])
     final = sf.standings(res).head(2)["player_id"].to_list()
     assert sorted({r["player_id"] for r in rows}) == sorted(final)
     assert {r["round"] for r in rows} == {1, 2, 3}
@@ -423,3 +423,14 @@ def test_cli_chart_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
                  "-o", str(tmp_path / "f.svg")]) == 2
     assert "rounds 1–3" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+def test_no_row_limit() -> None:
+    """Altair refuses frames over 5,000 rows; the charts pass inline rows instead."""
+    n = 6000
+    ev = pl.DataFrame({"event_id": [f"e{i}" for i in range(n)],
+                       "players": [16 + i % 1000 for i in range(n)],
+                       "match_points_n": [9 + i % 12 for i in range(n)],
+                       "ids_final": [i % 3 for i in range(n)]})
+    spec = charts.chart_cut_lines(ev).to_dict()
+    assert len(values(spec)) == n
