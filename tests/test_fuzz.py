@@ -103,7 +103,16 @@ def invariants(table: pl.DataFrame, rules: str) -> None:
     if table.height == 0:
         assert table.columns[:3] == ["event_id", "player_id", "rank"]
         return
-    check_standings_invariants(table, sf.rules.get(rules))
+    ruleset = sf.rules.get(rules)
+    if getattr(ruleset, "points_game_win", 0) or getattr(ruleset, "points_sweep", 0):
+        # game-based points (melee.gg two-game matches): the helper's "points from the
+        # W/L/D record" invariant does not apply; every other invariant still does
+        byes = pl.col("byes")
+        table = table.with_columns(
+            ((pl.col("wins") - byes) * float(ruleset.points_win)
+             + byes * float(ruleset.points_bye) + pl.col("draws") * float(ruleset.points_draw)
+             + pl.col("losses") * float(ruleset.points_loss)).alias("match_points"))
+    check_standings_invariants(table, ruleset)
 
 
 def check_validate(results: pl.DataFrame, **kw: Any) -> ValidationReport | None:
@@ -408,7 +417,7 @@ JSONISH = st.recursive(
 def decklist_docs(draw: st.DrawFn) -> bytes:
     mode = draw(st.sampled_from(["replace", "replace", "bytes", "deep", "root"]))
     if mode == "bytes":
-        return draw(byte_mutations(orjson.dumps(DECKLIST)))
+        return draw(byte_mutations(json.dumps(DECKLIST).encode()))
     if mode == "deep":
         depth = draw(st.sampled_from([100, 2_000, 200_000]))
         return (b'{"Tournament": {}, "Rounds": ' + b"[" * depth + b"]" * depth
@@ -426,13 +435,12 @@ def decklist_docs(draw: st.DrawFn) -> bytes:
         node = node[key]
     value = draw(JSONISH)
     if not path:
-        return orjson.dumps(value)
+        return json.dumps(value).encode()  # json: integers beyond 64 bits too
     parent = doc
     for key in path[:-1]:
         parent = parent[key]
     parent[path[-1]] = value
-    return orjson.dumps(doc, option=orjson.OPT_NON_STR_KEYS) if isinstance(value, dict) \
-        else orjson.dumps(doc)
+    return json.dumps(doc).encode()
 
 
 def _read_decklist_bytes(raw: bytes) -> Any:
@@ -442,11 +450,27 @@ def _read_decklist_bytes(raw: bytes) -> Any:
         return read_decklist_cache(path, workers=1)
 
 
+def _decklist_known_bug(exc: BaseException) -> bool:
+    """The standings-row conversion bug (see test_bug_decklist_standings_number_types)."""
+    tb = exc.__traceback__
+    frames = []
+    while tb is not None:
+        frames.append((tb.tb_frame.f_code.co_filename, tb.tb_frame.f_code.co_name))
+        tb = tb.tb_next
+    return isinstance(exc, (ValueError, TypeError)) and not isinstance(
+        exc, sf.SwissframeError) and any(f.endswith("decklist.py") and n in ("_parse_file", "_num")
+                                         for f, n in frames)
+
+
 @FUZZ
 @given(raw=decklist_docs())
 def test_decklist_mutations(raw: bytes) -> None:
     count("decklist_files")
-    check_import(lambda: _read_decklist_bytes(raw))
+    try:
+        check_import(lambda: _read_decklist_bytes(raw))
+    except (ValueError, TypeError) as exc:
+        if not _decklist_known_bug(exc):
+            raise
 
 
 @FUZZ
@@ -565,3 +589,28 @@ def test_bug_null_phase_row_is_silently_skipped() -> None:
                        "games_drawn": [0, 0], "phase": ["swiss", None]})
     with pytest.raises(sf.ValidationError):
         sf.standings(df)
+
+
+def _standings_row(**values: object) -> bytes:
+    doc = json.loads(json.dumps(DECKLIST))
+    doc["Standings"][0].update(values)
+    return json.dumps(doc).encode()
+
+
+@pytest.mark.xfail(strict=True, raises=ValueError,
+                   reason="io.decklist._parse_file converts standings 'Points'/'Wins'/"
+                   "'Losses'/'Draws' with int(): an empty string raises a bare ValueError "
+                   "instead of an ImportFormatError naming the event and row — owner: "
+                   "io/decklist.py")
+def test_bug_decklist_standings_empty_points() -> None:
+    with pytest.raises(sf.ImportFormatError):
+        _read_decklist_bytes(_standings_row(Points=""))
+
+
+@pytest.mark.xfail(strict=True, raises=TypeError,
+                   reason="io.decklist._parse_file / _num convert standings numbers with "
+                   "int()/float(): a list or object value (e.g. \"OMWP\": []) raises a bare "
+                   "TypeError instead of an ImportFormatError — owner: io/decklist.py")
+def test_bug_decklist_standings_number_types() -> None:
+    with pytest.raises(sf.ImportFormatError):
+        _read_decklist_bytes(_standings_row(OMWP=[]))
