@@ -16,6 +16,23 @@ and is applied to the data by :func:`prepare_results` / :func:`publish` (pure fu
     Which values the platform's data lets us reproduce (Topdeck has no game scores: OMW% only).
 ``unreported`` (``"draw"`` | ``"drop"``)
     How a ``0-0-0`` (unreported) match counts: as a 0-game match draw, or not at all.
+``distinct_opponents`` (bool)
+    Each opponent counts once in OMW%/OGW% even when met twice (melee.gg: a Swiss opponent
+    met again in the playoff, or a rematch in a small Swiss). The engine counts every
+    meeting, so :func:`platform_values` computes the opponents' averages itself from the
+    engine's per-player MW%/GW%.
+``unopposed_loss_games`` (``"count"`` | ``"ignore"``)
+    Whether the games of a loss without an opponent (no-show, ``0-2-0`` against ``"-"``)
+    count in the player's own GW% (melee.gg: they do not; the match still counts in MW%).
+
+Per-player evaluation cutoffs
+    The platforms publish each player's values as they stood at the end of the last stage
+    the player played (``snapshot="stage"``): Day 1, Day 2, or the playoff for the players
+    who reached it — and then the opponents' records are taken at that same round.
+    :func:`platform_values` implements it on top of the engine's ``keys=`` API: every row is
+    repeated once per distinct cutoff round at or after it (a ``_cut`` key column), the
+    engine computes every player's own rates per cutoff in one call, and each player reads
+    the row of their own cutoff.
 
 The melee.gg eras (SOURCES.md): E1 (6 decimals) drawn games worth 0, own GW% floored; E2
 (8 decimals, 2024-05-16…2025-11-12) drawn games worth 1 point, own GW% NOT floored; E3 (7
@@ -35,6 +52,7 @@ from swissframe import rules as _rules
 from swissframe.errors import RulesetError
 from swissframe.io.decklist import melee_era
 from swissframe.rules import Ruleset
+from swissframe.standings import standings
 
 __all__ = [
     "CARDSREALM",
@@ -47,6 +65,7 @@ __all__ = [
     "assign_rulesets",
     "melee",
     "option",
+    "platform_values",
     "prepare_results",
     "publish",
 ]
@@ -57,7 +76,8 @@ _MELEE_BASE: Final = dataclasses.replace(
     _rules.MTG, name="melee", floor=Fraction(1, 3), snapshot="stage",
     description="melee.gg", source="SOURCES.md (realworld), melee.gg eras",
     options={"playoff_in_tiebreakers": True, "rounding": "round", "compare": _ALL3,
-             "unreported": "draw"})
+             "unreported": "draw", "distinct_opponents": True,
+             "unopposed_loss_games": "ignore"})
 
 #: melee.gg era E1 (6 decimals, early 2024): drawn games worth 0, own GW% floored at 1/3.
 MELEE_E1: Final = dataclasses.replace(
@@ -106,7 +126,7 @@ for _r in PLATFORMS.values():
 
 _DEFAULTS: Final[dict[str, object]] = {
     "playoff_in_tiebreakers": False, "rounding": "round", "compare": _ALL3,
-    "unreported": "draw"}
+    "unreported": "draw", "distinct_opponents": False, "unopposed_loss_games": "count"}
 
 
 def option(ruleset: Ruleset, key: str) -> object:
@@ -229,3 +249,113 @@ def publish(values: pl.Expr, decimals: pl.Expr, ruleset: Ruleset) -> pl.Expr:
     else:
         cut = ((values * scale + 0.5 + eps).floor() / scale)
     return pl.when(decimals.is_null()).then(values).otherwise(cut)
+
+
+_KEEP: Final = ("event_id", "round", "player_id", "opponent_id", "games_won", "games_lost",
+                "games_drawn", "phase", "stage")
+_CUT: Final = "_cut"
+
+
+def _cutoffs(swiss: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
+    """Each player's evaluation round (``_cut``): the end of the last stage they played
+    (``snapshot="stage"``), their own last round (``"last_round"``) or the event's last
+    round (``"final"``)."""
+    last = (swiss.sort("round").group_by("event_id", "player_id")
+            .agg(pl.col("stage").last().alias("_stage"), pl.col("round").max().alias("_own")))
+    if ruleset.snapshot == "stage":
+        ends = swiss.group_by("event_id", "stage").agg(pl.col("round").max().alias(_CUT))
+        return last.join(ends.rename({"stage": "_stage"}), on=["event_id", "_stage"],
+                         how="left", nulls_equal=True).select("event_id", "player_id", _CUT)
+    if ruleset.snapshot == "last_round":
+        return last.select("event_id", "player_id", pl.col("_own").alias(_CUT))
+    ends = swiss.group_by("event_id").agg(pl.col("round").max().alias(_CUT))
+    return last.join(ends, on="event_id").select("event_id", "player_id", _CUT)
+
+
+def platform_values(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
+    """Every player's OMW%, GW% and OGW% as the platform computes them (unrounded).
+
+    Applies the ruleset's options (:func:`prepare_results`, ``distinct_opponents``,
+    ``unopposed_loss_games``) and evaluates each player at their own cutoff round (see
+    "Per-player evaluation cutoffs" in the module docstring), reusing the engine
+    (:func:`swissframe.standings.standings` with a ``_cut`` key) for the per-player match
+    and game rates, floors and caps. Opponents' averages are means over the opponents faced
+    up to the player's cutoff (each once with ``distinct_opponents``), of their rates at
+    that same cutoff; byes and unopposed losses are not opponents.
+
+    Parameters
+    ----------
+    results
+        Long results (with ``phase`` and ``stage``; ``unplayed``/``unreported`` if present).
+    ruleset
+        A platform ruleset (e.g. :data:`MELEE_E2`).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``event_id, player_id, eval_round, omwp, gwp, ogwp``, one row per player who has a
+        counted round.
+
+    Examples
+    --------
+    A meets B twice (Swiss round 1 and the final): B counts once in A's OMW% on melee.gg.
+
+    >>> rows = [("e", 1, "A", "B", 2, 0), ("e", 1, "B", "A", 0, 2),
+    ...         ("e", 1, "C", "D", 2, 1), ("e", 1, "D", "C", 1, 2),
+    ...         ("e", 2, "A", "B", 2, 1), ("e", 2, "B", "A", 1, 2)]
+    >>> df = pl.DataFrame(rows, orient="row", schema=["event_id", "round", "player_id",
+    ...     "opponent_id", "games_won", "games_lost"]).with_columns(
+    ...     games_drawn=pl.lit(0), phase=pl.lit("swiss"), stage=pl.lit("day1"))
+    >>> v = platform_values(df, MELEE_E2).sort("player_id")
+    >>> v.select("player_id", "eval_round", pl.col("omwp", "gwp").round(4)).rows()
+    [('A', 2, 0.3333, 0.8), ('B', 2, 1.0, 0.2), ('C', 2, 0.3333, 0.6667), ('D', 2, 1.0, 0.3333)]
+    """
+    prepared = prepare_results(results, ruleset)
+    if "stage" not in prepared.columns:
+        prepared = prepared.with_columns(pl.lit("day1").alias("stage"))
+    extra = [c for c in ("unplayed",) if c in prepared.columns]
+    swiss = prepared.filter(pl.col("phase") == "swiss").select(*_KEEP, *extra)
+    out_schema = {"event_id": pl.String, "player_id": pl.String, "eval_round": pl.Int64,
+                  "omwp": pl.Float64, "gwp": pl.Float64, "ogwp": pl.Float64}
+    if not swiss.height:
+        return pl.DataFrame(schema=out_schema)
+    cut = _cutoffs(swiss, ruleset)
+    rows = (swiss.join(cut.select("event_id", _CUT).unique(), on="event_id")
+            .filter(pl.col("round") <= pl.col(_CUT)))
+    engine_rules = dataclasses.replace(ruleset, snapshot="final")
+    base = standings(rows.select(*_KEEP, _CUT), engine_rules, keys=[_CUT]).select(
+        "event_id", _CUT, "player_id", "mwp", "gwp")
+    if option(ruleset, "unopposed_loss_games") == "ignore" and "unplayed" in rows.columns:
+        no_show = (pl.col("unplayed") == "forfeit_loss") & pl.col("opponent_id").is_null()
+        hit = rows.filter(no_show).select("event_id", _CUT, "player_id").unique()
+        if hit.height:
+            # the whole event-cutoffs (opponents must have rows too), without the no-shows
+            sub = (rows.join(hit.select("event_id", _CUT).unique(), on=["event_id", _CUT],
+                             how="semi")
+                   .filter(~no_show.fill_null(value=False)))
+            gw = (standings(sub.select(*_KEEP, _CUT), engine_rules, keys=[_CUT])
+                  .select("event_id", _CUT, "player_id", pl.col("gwp").alias("_gw2"))
+                  if sub.height else pl.DataFrame(schema={
+                      "event_id": pl.String, _CUT: pl.Int64, "player_id": pl.String,
+                      "_gw2": pl.Float64}))
+            base = (base.join(hit.with_columns(pl.lit(True).alias("_hit")),
+                              on=["event_id", _CUT, "player_id"], how="left")
+                    .join(gw, on=["event_id", _CUT, "player_id"], how="left")
+                    .with_columns(pl.when(pl.col("_hit")).then(pl.col("_gw2"))
+                                  .otherwise(pl.col("gwp")).alias("gwp"))
+                    .drop("_hit", "_gw2"))
+    floor, cap = float(ruleset.floor), float(ruleset.cap)
+    opp = base.select("event_id", _CUT, pl.col("player_id").alias("opponent_id"),
+                      pl.col("mwp").alias("_om"), pl.col("gwp").clip(floor, cap).alias("_og"))
+    faced = (rows.filter(pl.col("opponent_id").is_not_null())
+             .join(cut, on=["event_id", "player_id", _CUT], how="semi")
+             .select("event_id", "player_id", _CUT, "opponent_id"))
+    if option(ruleset, "distinct_opponents"):
+        faced = faced.unique()
+    means = (faced.join(opp, on=["event_id", _CUT, "opponent_id"], how="left")
+             .group_by("event_id", "player_id")
+             .agg(pl.col("_om").mean().alias("omwp"), pl.col("_og").mean().alias("ogwp")))
+    own = cut.join(base, on=["event_id", _CUT, "player_id"], how="left")
+    return (own.join(means, on=["event_id", "player_id"], how="left")
+            .select("event_id", "player_id", pl.col(_CUT).cast(pl.Int64).alias("eval_round"),
+                    "omwp", "gwp", "ogwp"))

@@ -2,7 +2,8 @@
 
 :func:`verify` takes events read by :func:`swissframe.io.decklist.read_decklist_cache`,
 recomputes OMW%, GW% and OGW% under each event's platform ruleset
-(:mod:`swissframe.platforms`) with the core engine (:func:`swissframe.standings.standings`),
+(:func:`swissframe.platforms.platform_values`, on top of the core engine
+:func:`swissframe.standings.standings`),
 publishes them as the platform would (rounded or truncated to the event's decimals) and
 compares them with the published values: a value matches when it is within one unit of the
 last published decimal (``1e-7`` for unrounded values).
@@ -17,9 +18,8 @@ import polars as pl
 
 from swissframe import rules as _rules
 from swissframe.io.decklist import DecklistEvents
-from swissframe.platforms import assign_rulesets, option, prepare_results, publish
+from swissframe.platforms import assign_rulesets, option, platform_values, publish
 from swissframe.rules import Ruleset
-from swissframe.standings import standings
 
 __all__ = ["UNROUNDED_TOLERANCE", "VERIFY_COLUMNS", "summarize", "verify"]
 
@@ -37,11 +37,7 @@ VERIFY_COLUMNS: Final = (
 
 
 def _recompute(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
-    prepared = prepare_results(results, ruleset)
-    keep = [c for c in ("event_id", "round", "player_id", "opponent_id", "games_won",
-                        "games_lost", "games_drawn", "phase", "stage") if c in prepared.columns]
-    table = standings(prepared.select(keep), ruleset)
-    return table.select("event_id", "player_id", *_VALUES)
+    return platform_values(results, ruleset).select("event_id", "player_id", *_VALUES)
 
 
 def verify(ev: DecklistEvents, *, rules: str | Ruleset | Mapping[str, str | Ruleset] | None

@@ -29,11 +29,13 @@ def corpus_root() -> Path:
 
 def test_hand_worked_event_matches() -> None:
     # Byes ("-" and null), an unopposed loss; values worked by hand (E2: floor 1/3).
+    # A: 2-1, 2-0, then a no-show loss 0-2 whose games melee.gg leaves out of GW%: 4/5.
+    # B: 1-2, bye 2-0, 2-0 = 5/7; C: bye 2-0, 0-2, 0-2 = 2/6 → floored 1/3 for opponents.
     v = verify(read_decklist_cache(FIX / "melee-byes-1-2024-07-13.json"))
     assert v.columns == list(VERIFY_COLUMNS)
     assert v.select("player_id", "omwp", "gwp", "ogwp").rows() == [
-        ("A", 0.5, 0.57142857, 0.52380952), ("B", 0.5, 0.71428571, 0.45238095),
-        ("C", 0.66666667, 0.33333333, 0.64285714)]
+        ("A", 0.5, 0.8, 0.52380952), ("B", 0.5, 0.71428571, 0.56666667),
+        ("C", 0.66666667, 0.33333333, 0.75714286)]
     assert v["match"].all()
     assert v["ruleset"].unique().to_list() == ["melee-e2"]
 
@@ -62,9 +64,11 @@ def test_topdeck_compares_omw_only() -> None:
 
 def test_rules_override_and_summary() -> None:
     ev = read_decklist_cache(FIX / "melee-byes-1-2024-07-13.json")
-    v = verify(ev, rules="mtg")  # floor 0.33: no value here is below it, all still match
+    v = verify(ev, rules="mtg")  # plain MTR: the no-show's 0-2 counts in A's GW% (4/7)
     assert v["ruleset"].unique().to_list() == ["mtg"]
-    assert v["match"].all()
+    assert v.select("player_id", "gwp", "ogwp", "match").rows() == [
+        ("A", 0.57142857, 0.52380952, False), ("B", 0.71428571, 0.45238095, False),
+        ("C", 0.33333333, 0.64285714, False)]
     s = summarize(verify(ev))
     assert s.select("source", "era", "events", "players", "matched", "events_exact").rows() == [
         ("melee", "E2", 1, 3, 3, 1)]

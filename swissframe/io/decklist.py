@@ -593,12 +593,16 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
     """Label each (event_id, round) with ``phase`` and ``stage`` from the rounds alone.
 
     Playoff rounds are named playoff rounds (``named_playoff``: event_id, round, flag) plus
-    the trailing run of numbered rounds that form a single-elimination bracket: no draws, no
-    unpaired seats, a power-of-two number of players, and the players of each round exactly
-    the winners of the round before. The bracket starts at its first round that has fewer
-    players than the round before and at most :data:`BRACKET_MAX_SEATS` (8) players; a
-    one-round bracket is a final of at most 8 players. Round 1 is always Swiss. Larger
-    "brackets" (16, 32 players) are Swiss rounds for the platforms (measured on melee.gg).
+    the trailing run of numbered rounds that form a single-elimination bracket: rounds with
+    no draws and no unpaired loss, whose winners (byes included) are exactly the players of
+    the next round; the event's last round must be fully paired with a power-of-two number
+    of players. When that run reaches back to round 1 (and the event has two or more
+    rounds), the whole event is a knockout and every round is a playoff round. Otherwise the
+    bracket starts at its first round that has fewer players than the round before and at
+    most :data:`BRACKET_MAX_SEATS` (8) players, and a one-round bracket is a final of 2
+    players: a last round of 4 or 8 players after a Swiss is a Swiss round most players
+    skipped (measured on melee.gg's clean events). Larger "brackets" after a Swiss (16, 32
+    players) are Swiss rounds for the platforms (measured on melee.gg).
 
     Among the Swiss rounds, a cut after round ``k`` (a new stage) is detected when at least
     :data:`CUT_MIN_BELOW_SHARE` of round ``k``'s players are below the lowest score that
@@ -632,19 +636,21 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
     """
     r = results.select("event_id", "round", "player_id", "opponent_id", "games_won",
                        "games_lost")
+    won = pl.col("games_won") > pl.col("games_lost")
     per = r.group_by("event_id", "round").agg(
         pl.len().alias("seats"),
         (pl.col("games_won") == pl.col("games_lost")).any().alias("has_draw"),
         pl.col("opponent_id").is_null().any().alias("has_unpaired"),
-        (pl.col("games_won") > pl.col("games_lost")).sum().alias("n_winners"),
+        (pl.col("opponent_id").is_null() & ~won).any().alias("has_unpaired_loss"),
+        won.sum().alias("n_winners"),
     ).sort("event_id", "round")
     per = per.with_columns(
         pl.col("round").shift(-1).over("event_id").alias("next_round"),
         pl.col("seats").shift(-1).over("event_id").alias("next_seats"),
         (pl.col("round") == pl.col("round").min().over("event_id")).alias("is_first"),
+        pl.len().over("event_id").alias("n_rounds"),
     )
-    winners = r.filter(pl.col("games_won") > pl.col("games_lost")).select(
-        "event_id", "round", "player_id")
+    winners = r.filter(won).select("event_id", "round", "player_id")
     nxt = r.select("event_id", pl.col("round").alias("next_round"), "player_id")
     overlap = (winners.join(per.select("event_id", "round", "next_round"),
                             on=["event_id", "round"])
@@ -653,10 +659,14 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
     per = per.join(overlap, on=["event_id", "round"], how="left").with_columns(
         pl.col("w_next").fill_null(0))
     pow2 = (pl.col("seats") > 0) & ((pl.col("seats") & (pl.col("seats") - 1)) == 0)
-    chain = (~pl.col("has_draw") & ~pl.col("has_unpaired") & pow2
-             & (pl.col("next_round").is_null()
-                | ((pl.col("w_next") == pl.col("n_winners"))
-                   & (pl.col("next_seats") == pl.col("n_winners")))))
+    # A knockout round: no draws, no unpaired loss, and exactly its winners (byes included:
+    # a bracket's first round may give byes) play the next round. The last round of the
+    # event must be fully paired with a power-of-two number of players.
+    chain = (~pl.col("has_draw") & ~pl.col("has_unpaired_loss")
+             & pl.when(pl.col("next_round").is_null())
+             .then(~pl.col("has_unpaired") & pow2)
+             .otherwise((pl.col("w_next") == pl.col("n_winners"))
+                        & (pl.col("next_seats") == pl.col("n_winners"))))
     per = per.with_columns(chain.alias("_chain"),
                            pl.col("seats").shift(1).over("event_id").alias("prev_seats"),
                            pl.int_range(pl.len(), 0, -1).over("event_id").alias("to_end"))
@@ -666,17 +676,22 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
             pl.col("named_playoff").fill_null(False))
     else:
         per = per.with_columns(pl.lit(False).alias("named_playoff"))
-    # Named playoff rounds continue a chain; the trailing run of chain rounds is the bracket,
-    # which starts at its first round that has fewer players than the round before, at most
-    # BRACKET_MAX_SEATS of them, and (for a one-round bracket) at most 8.
+    # Named playoff rounds continue a chain; the trailing run of chain rounds is the bracket.
+    # When it reaches back to round 1 (and the event has 2+ rounds) the whole event is a
+    # single-elimination bracket. Otherwise the bracket starts at its first round that has
+    # fewer players than the round before and at most BRACKET_MAX_SEATS of them; a one-round
+    # bracket is a final (2 players): a last round of 4 or 8 players is a Swiss round that
+    # many players skipped.
     link = pl.col("_chain") | pl.col("named_playoff")
     trailing = link.cast(pl.Int64).reverse().cum_min().reverse().over("event_id") == 1
-    start_ok = ((pl.col("seats") < pl.col("prev_seats")) & (pl.col("seats") <= BRACKET_MAX_SEATS)
-                & ((pl.col("to_end") >= 2) | (pl.col("seats") <= 8)))
     per = per.with_columns(trailing.alias("_trail"))
+    whole = (pl.col("_trail") & pl.col("is_first")).any().over("event_id") & (
+        pl.col("n_rounds") >= 2)
+    start_ok = ((pl.col("seats") < pl.col("prev_seats")) & (pl.col("seats") <= BRACKET_MAX_SEATS)
+                & ((pl.col("to_end") >= 2) | (pl.col("seats") == 2)))
     start = pl.col("round").filter(pl.col("_trail") & start_ok).min().over("event_id")
-    playoff = pl.col("named_playoff") | (pl.col("_trail") & (pl.col("round") >= start)
-                                         & ~pl.col("is_first"))
+    playoff = (pl.col("named_playoff") | whole
+               | (pl.col("_trail") & (pl.col("round") >= start) & ~pl.col("is_first")))
     per = per.with_columns(playoff.fill_null(False).alias("_po"))
     phases = per.select("event_id", "round", pl.when("_po").then(pl.lit("playoff"))
                         .otherwise(pl.lit("swiss")).alias("phase"))
