@@ -654,3 +654,18 @@ def test_pair_round_match_form() -> None:
              .select("player_a", "player_b").rows()}
     assert pairs == {frozenset(r) for r in long.drop_nulls("opponent_id")
                      .select("player_id", "opponent_id").rows()}
+
+
+def test_id_rate_is_the_share_of_eligible_pairs_that_draw() -> None:
+    # IDs only happen in the last round, after the pairing: every earlier draw of the
+    # random stream is identical, so rate=0.5 picks a subset of the rate=1.0 draws
+    def ids(rate: float) -> set[tuple[str, str]]:
+        sim = simulate(range(40, 400), seed=31, n_events=60,
+                       id_policy=IdPolicy(mode="likely", rounds=1, rate=rate))
+        rows = sim.results.filter(pl.col("games_drawn") == 3)
+        return set(rows.select("event_id", "player_id").rows())
+
+    every, half = ids(1.0), ids(0.5)
+    assert half <= every
+    assert len(every) > 100
+    assert len(half) / len(every) == pytest.approx(0.5, abs=0.1)
