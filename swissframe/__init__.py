@@ -24,6 +24,7 @@ from swissframe.errors import (
     SwissframeError,
     ValidationError,
 )
+from swissframe.explain import explain
 from swissframe.io.decklist import DecklistEvents, read_decklist_cache
 from swissframe.io.tables import read_results
 from swissframe.io.tom import TomEvents, read_tom
@@ -60,6 +61,7 @@ __all__ = [
     "__version__",
     "cut_status",
     "detect_intentional_draws",
+    "explain",
     "find_problems",
     "from_matches",
     "id_advice",
