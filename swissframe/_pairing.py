@@ -226,9 +226,21 @@ def _dfs(items: list[int], forbidden: Callable[[int, int], bool], budget: int
 
 
 def _fallback(m: int, forbidden: Callable[[int, int], bool]) -> list[int]:
-    """Fewest rematches: max-cardinality matching on allowed edges, leftovers in order."""
-    import networkx as nx
+    """Fewest rematches: max-cardinality matching on allowed edges, leftovers in order.
 
+    Uses networkx (the ``simulate`` extra); without it, a greedy pass in pairing order
+    (each player takes the first allowed partner, else the first free one).
+    """
+    try:
+        import networkx as nx
+    except ImportError:  # networkx ships with the simulate extra
+        free = list(range(m))
+        out: list[int] = []
+        while free:
+            x = free.pop(0)
+            k = next((i for i, y in enumerate(free) if not forbidden(x, y)), 0)
+            out += [x, free.pop(k)]
+        return out
     graph = nx.Graph()
     graph.add_nodes_from(range(m))
     band = m if m <= 4 * _BAND else _BAND

@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-import networkx as nx
 import numpy as np
 import polars as pl
 import pytest
@@ -160,6 +159,7 @@ def test_no_rematch_when_a_rematch_free_pairing_exists(data: tuple, seed: int) -
 @given(st.integers(10, 40).map(lambda k: 2 * k), st.integers(0, 2**32 - 1))
 def test_window_repair_on_larger_events(n: int, seed: int) -> None:
     """Dense histories force the windowed search to grow; networkx is the oracle."""
+    nx = pytest.importorskip("networkx")
     rng = np.random.default_rng(seed)
     points = rng.integers(0, 3, n) * 3
     cand = list(itertools.combinations(range(n), 2))
@@ -669,3 +669,13 @@ def test_id_rate_is_the_share_of_eligible_pairs_that_draw() -> None:
     assert half <= every
     assert len(every) > 100
     assert len(half) / len(every) == pytest.approx(0.5, abs=0.1)
+
+
+def test_fallback_without_networkx(monkeypatch: pytest.MonkeyPatch) -> None:
+    from swissframe import _pairing
+
+    banned = {frozenset((0, 1)), frozenset((0, 2)), frozenset((0, 3)), frozenset((2, 3))}
+    monkeypatch.setitem(sys.modules, "networkx", None)  # import now raises ImportError
+    out = _pairing._fallback(4, lambda x, y: frozenset((x, y)) in banned)
+    assert sorted(out) == [0, 1, 2, 3]
+    assert out[:2] == [0, 1]  # 0 has played everyone: greedy takes the first free player
