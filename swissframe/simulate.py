@@ -23,8 +23,9 @@ Event life cycle
   0-2-0 (``unplayed="absent"``) for the missed rounds (TRH §5.2.2); ``late_entry="absent"``
   in the rules leaves the missed rounds out instead.
 - **Pairing**: :func:`pair_round`'s engine (:mod:`swissframe._pairing`): round 1 random,
-  then point groups top-down, one pair-down per odd group, no avoidable rematch, at most
-  one pairing bye per player (2-0-0, ``unplayed="pairing_bye"``) to the lowest eligible.
+  then brackets top-down (MTG: match points; Pokémon: same record, ``SimRules.group_by``),
+  one pair-down per odd bracket, no avoidable rematch, at most one pairing bye per player
+  (2-0-0, ``unplayed="pairing_bye"``) to the lowest eligible.
 - **Intentional draws** (``id_policy``): in the last ``rounds`` Swiss rounds of an event
   with a top cut, two paired players draw 0-0-3 with probability ``rate`` when both are
   safe by points after the draw: with mode ``"safe"`` at most ``cut - 1`` other players can
@@ -38,8 +39,14 @@ Event life cycle
 
 Reproducibility: one ``numpy.random.Generator(PCG64)`` stream per batch of events, spawned
 from ``seed`` with :class:`numpy.random.SeedSequence`; batches are fixed by the event sizes,
-so the same arguments give the same table on any platform (numpy's PCG64 streams and the
-IEEE-754 arithmetic used here are platform-independent).
+so the same arguments give the same table on any platform (numpy's PCG64 streams are
+platform-independent; every sort key is unique, so SIMD and non-SIMD sorts agree; the only
+libm call, ``exp`` in the game probability, could differ in the last bit between math
+libraries, which flips a game only if a uniform draw lands within that bit).
+
+Speed (2 shared cores, heavily loaded): 10,000 events with log-uniform sizes 32–1,500
+(4.3 M players, 37 M rows) take about 24 s of CPU; 1,000 events with uniform sizes take
+about 5 s. Pairing one 2,000-player round takes well under 10 ms in the core.
 """
 
 from __future__ import annotations
