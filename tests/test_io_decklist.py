@@ -193,3 +193,69 @@ def test_real_corpus_sample_imports() -> None:
     validate_results(ev.results).collect()
     assert ev.events.height == len(files)
     assert set(ev.events["source"].unique()) <= {"melee", "topdeck", "cardsrealm", "manatraders"}
+
+
+def _write(tmp: Path, name: str, rounds: list[tuple[str, list[tuple[str, str, str]]]],
+           uri: str = "https://melee.gg/Tournament/View/1") -> Path:
+    """A hand-written event: rounds as (name, [(p1, p2, result)]); standings from names."""
+    names = sorted({p for _, ms in rounds for m in ms for p in m[:2] if p not in ("-", "")})
+    doc = {"Tournament": {"Date": "2025-01-10T10:00:00", "Name": name, "Uri": uri,
+                          "Formats": "Modern"},
+           "Rounds": [{"RoundName": rn, "Matches": [
+               {"Player1": a, "Player2": b, "Result": res} for a, b, res in ms]}
+               for rn, ms in rounds],
+           "Standings": [{"Rank": i + 1, "Player": p, "Points": 0, "OMWP": 0.5, "GWP": 0.5,
+                          "OGWP": 0.5} for i, p in enumerate(names)]}
+    path = tmp / f"{name}.json"
+    path.write_bytes(orjson.dumps(doc))
+    return path
+
+
+def _phases(ev: object) -> list[tuple[int, str, str]]:
+    res = ev.results  # type: ignore[attr-defined]
+    return res.select("round", "phase", "stage").unique().sort("round").rows()
+
+
+def test_knockout_from_round_one_with_byes_is_all_playoff(tmp_path: Path) -> None:
+    # 6 players, a bracket of 8: two byes in round 1, then 4 → 2 players.
+    r1 = [("A", "B", "2-0-0"), ("C", "D", "2-1-0"), ("E", "-", "2-0-0"), ("F", "-", "2-0-0")]
+    r2 = [("A", "E", "2-1-0"), ("C", "F", "0-2-0")]
+    r3 = [("A", "F", "2-0-0")]
+    ev = read_decklist_cache(_write(tmp_path, "ko-1-2025-01-10",
+                                    [("Round 1", r1), ("Round 2", r2), ("Round 3", r3)]))
+    assert _phases(ev) == [(1, "playoff", "playoff"), (2, "playoff", "playoff"),
+                           (3, "playoff", "playoff")]
+    assert ev.events.select("swiss_rounds", "playoff_rounds", "playoff_size").row(0) == (0, 3, 6)
+
+
+def test_last_round_of_eight_after_swiss_is_swiss_but_a_final_is_playoff(tmp_path: Path
+                                                                        ) -> None:
+    # 10 players, 2 Swiss rounds; in round 3 only 8 of them play (no draws): a Swiss round
+    # that two players skipped, not a one-round "top 8".
+    p = [f"P{i}" for i in range(10)]
+    r1 = [(p[i], p[i + 1], "2-0-0") for i in range(0, 10, 2)]
+    r2 = [(p[0], p[2], "2-1-0"), (p[4], p[6], "2-0-0"), (p[8], p[1], "2-0-0"),
+          (p[3], p[5], "2-1-0"), (p[7], p[9], "1-2-0")]
+    r3 = [(p[0], p[4], "2-0-0"), (p[8], p[2], "2-1-0"), (p[6], p[3], "2-0-0"),
+          (p[5], p[9], "2-0-0")]
+    ev = read_decklist_cache(_write(tmp_path, "sw-2-2025-01-10",
+                                    [("Round 1", r1), ("Round 2", r2), ("Round 3", r3)]))
+    assert [ph for _, ph, _ in _phases(ev)] == ["swiss", "swiss", "swiss"]
+    # the same Swiss followed by a final of the two leaders: a one-round playoff
+    fin = [(p[0], p[8], "2-1-0")]
+    ev = read_decklist_cache(_write(tmp_path, "fin-3-2025-01-10",
+                                    [("Round 1", r1), ("Round 2", r2), ("Round 3", fin)]))
+    assert [ph for _, ph, _ in _phases(ev)] == ["swiss", "swiss", "playoff"]
+
+
+def test_topdeck_top_power_is_a_swiss_round(tmp_path: Path) -> None:
+    r1 = [("A", "B", "1-0-0"), ("C", "D", "0-0-1"), ("E", "", "0-0-1")]
+    tp = [("A", "C", "1-0-0"), ("B", "E", "0-1-0"), ("D", "", "0-0-1")]
+    fin = [("A", "E", "1-0-0")]
+    ev = read_decklist_cache(_write(
+        tmp_path, "td-xyz-2025-01-10", [("1", r1), ("Top Power", tp), ("Top 2", fin)],
+        uri="https://topdeck.gg/event/xyz"))
+    assert _phases(ev) == [(1, "swiss", "day1"), (2, "swiss", "day1"),
+                           (3, "playoff", "playoff")]
+    names = ev.results.select("round", "round_name").unique().sort("round").rows()
+    assert names == [(1, "1"), (2, "Top Power"), (3, "Top 2")]
