@@ -29,6 +29,7 @@ from swissframe.io.decklist import DecklistEvents, read_decklist_cache
 from swissframe.io.tables import read_results
 from swissframe.io.tom import TomEvents, read_tom
 from swissframe.io.trf import TrfEvents, read_trf
+from swissframe.rounds import ROUND_TABLES, RoundsTable, recommended_rounds
 from swissframe.rules import Criterion, Ruleset
 from swissframe.schema import (
     MatchColumns,
@@ -39,21 +40,28 @@ from swissframe.schema import (
     validate_results,
 )
 from swissframe.sensitivity import sensitivity, standard_variants
+from swissframe.simulate import SIM_RULES, IdPolicy, SimRules, Simulation, pair_round, simulate
 from swissframe.standings import standings, standings_by_round
 from swissframe.verify import summarize, verify
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ROUND_TABLES",
+    "SIM_RULES",
     "Criterion",
     "DataError",
     "DecklistEvents",
+    "IdPolicy",
     "ImportFormatError",
     "MatchColumns",
     "RecomputeReport",
+    "RoundsTable",
     "Ruleset",
     "RulesetError",
     "SchemaError",
+    "SimRules",
+    "Simulation",
     "SwissframeError",
     "TomEvents",
     "TrfEvents",
@@ -67,15 +75,18 @@ __all__ = [
     "id_advice",
     "id_report",
     "next_round_ranges",
+    "pair_round",
     "platforms",
     "read_decklist_cache",
     "read_results",
     "read_tom",
     "read_trf",
+    "recommended_rounds",
     "recompute",
     "repair_mirrors",
     "rules",
     "sensitivity",
+    "simulate",
     "standard_variants",
     "standings",
     "standings_by_round",

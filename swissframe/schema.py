@@ -178,74 +178,86 @@ def find_problems(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
     │ mirror_mismatch ┆ b         ┆ b reports 2-1-0, a reports 2-1… │
     └─────────────────┴───────────┴─────────────────────────────────┘
     """
-    lf = _normalise(_lazy(results), default_event_id=default_event_id)
+    return _problems_and_frame(results, default_event_id=default_event_id, keys=keys)[0]
+
+
+def _problems_and_frame(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
+                        keys: Sequence[str]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The problems table and the normalised input, materialised once.
+
+    Every check is a filter, one group-by (duplicate seats) or one join (mirrors) over the
+    materialised table; each collects only the offending rows, so a clean table costs one
+    group-by and one join.
+    """
+    df = _normalise(_lazy(results), default_event_id=default_event_id).collect()
+    lf = df.lazy()
     ev = [EVENT_ID, *keys]  # an event is identified by event_id plus any analysis keys
     rec = (pl.col(GAMES_WON).cast(pl.String) + "-" + pl.col(GAMES_LOST).cast(pl.String) + "-"
            + pl.col(GAMES_DRAWN).cast(pl.String))
-    checks: list[pl.LazyFrame] = []
-    null_any = pl.any_horizontal(pl.col(c).is_null() for c in
-                                 (EVENT_ID, ROUND, PLAYER_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN))
-    checks.append(_problem(
-        "null_value", lf.filter(null_any),
+    checks: list[pl.DataFrame] = []
+
+    def add(kind: str, frame: pl.LazyFrame, detail: pl.Expr) -> None:
+        checks.append(_problem(kind, frame, detail).collect())
+
+    required = (EVENT_ID, ROUND, PLAYER_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN)
+    null_any = pl.any_horizontal(pl.col(c).is_null() for c in required)
+    add("null_value", lf.filter(null_any),
         pl.concat_str([pl.lit("null in "), pl.concat_list(
-            [pl.when(pl.col(c).is_null()).then(pl.lit(c)) for c in
-             (EVENT_ID, ROUND, PLAYER_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN)]
-        ).list.drop_nulls().list.join(", ")])))
-    lf_ok = lf.filter(~null_any)
-    checks.append(_problem("round_below_1", lf_ok.filter(pl.col(ROUND) < 1),
-                           pl.format("round {} (rounds start at 1)", pl.col(ROUND))))
+            [pl.when(pl.col(c).is_null()).then(pl.lit(c)) for c in required]
+        ).list.drop_nulls().list.join(", ")]))
+    lf_ok = lf.filter(~null_any) if df.select(null_any.any()).item() else lf
+    add("round_below_1", lf_ok.filter(pl.col(ROUND) < 1),
+        pl.format("round {} (rounds start at 1)", pl.col(ROUND)))
     neg = pl.any_horizontal(pl.col(c) < 0 for c in (GAMES_WON, GAMES_LOST, GAMES_DRAWN))
-    checks.append(_problem("negative_games", lf_ok.filter(neg), pl.format("record {}", rec)))
-    checks.append(_problem("bad_phase", lf_ok.filter(~pl.col(PHASE).is_in(PHASES)),
-                           pl.format("phase '{}' (expected 'swiss' or 'playoff')",
-                                     pl.col(PHASE).fill_null("null"))))
-    checks.append(_problem("self_pairing", lf_ok.filter(pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
-                           pl.lit("paired with themself")))
+    add("negative_games", lf_ok.filter(neg), pl.format("record {}", rec))
+    add("bad_phase", lf_ok.filter(~pl.col(PHASE).is_in(PHASES)),
+        pl.format("phase '{}' (expected 'swiss' or 'playoff')", pl.col(PHASE).fill_null("null")))
+    add("self_pairing", lf_ok.filter(pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
+        pl.lit("paired with themself"))
     # duplicate seats: count first (one group-by), describe only the offenders
     counts = (lf_ok.group_by([*ev, ROUND, PLAYER_ID]).agg(pl.len().alias("_n"))
-              .filter(pl.col("_n") > 1))
-    dup = (lf_ok.join(counts, on=[*ev, ROUND, PLAYER_ID], how="inner")
-           .group_by([*ev, ROUND, PLAYER_ID])
-           .agg(pl.first("_n"), pl.col(OPPONENT_ID).fill_null("(none)").unique().sort()
-                .str.join(", ").alias("_opps"))
-           .with_columns(pl.lit(None, dtype=pl.String).alias(OPPONENT_ID)))
-    checks.append(_problem("duplicate_seat", dup,
-                           pl.format("{} rows for this player in this round (opponents: {})",
-                                     pl.col("_n"), pl.col("_opps"))))
-    # mirrors: one join of every paired row onto its mirror seat
+              .filter(pl.col("_n") > 1).collect())
+    if counts.height:
+        dup = (lf_ok.join(counts.lazy(), on=[*ev, ROUND, PLAYER_ID], how="inner")
+               .group_by([*ev, ROUND, PLAYER_ID])
+               .agg(pl.first("_n"), pl.col(OPPONENT_ID).fill_null("(none)").unique().sort()
+                    .str.join(", ").alias("_opps"))
+               .with_columns(pl.lit(None, dtype=pl.String).alias(OPPONENT_ID)))
+        add("duplicate_seat", dup,
+            pl.format("{} rows for this player in this round (opponents: {})",
+                      pl.col("_n"), pl.col("_opps")))
+    # mirrors: one join of every paired row onto its mirror seat, keeping only bad rows
     paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null()
                           & (pl.col(PLAYER_ID) != pl.col(OPPONENT_ID)))
     mirror = paired.select(
         *ev, ROUND,
         pl.col(PLAYER_ID).alias(OPPONENT_ID), pl.col(OPPONENT_ID).alias(PLAYER_ID),
         pl.col(GAMES_WON).alias("_m_won"), pl.col(GAMES_LOST).alias("_m_lost"),
-        pl.col(GAMES_DRAWN).alias("_m_drawn"),
-    ).unique([*ev, ROUND, PLAYER_ID, OPPONENT_ID], keep="any")
-    joined = paired.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="left")
-    no_mirror = joined.filter(pl.col("_m_won").is_null())
-    players = lf_ok.select(*ev, pl.col(PLAYER_ID).alias(OPPONENT_ID)).unique()
-    unknown = no_mirror.join(players, on=[*ev, OPPONENT_ID], how="anti")
-    checks.append(_problem("unknown_opponent", unknown,
-                           pl.format("opponent {} never appears as a player in event {}",
-                                     pl.col(OPPONENT_ID), pl.col(EVENT_ID))))
-    missing = no_mirror.join(players, on=[*ev, OPPONENT_ID], how="semi")
-    checks.append(_problem(
-        "missing_mirror", missing,
-        pl.format("{} reports {} against {}, but {} has no row against {} in round {}",
-                  pl.col(PLAYER_ID), rec, pl.col(OPPONENT_ID), pl.col(OPPONENT_ID),
-                  pl.col(PLAYER_ID), pl.col(ROUND))))
-    m_rec = (pl.col("_m_won").cast(pl.String) + "-" + pl.col("_m_lost").cast(pl.String) + "-"
-             + pl.col("_m_drawn").cast(pl.String))
-    disagree = joined.filter(
-        pl.col("_m_won").is_not_null()
-        & ((pl.col("_m_won") != pl.col(GAMES_LOST)) | (pl.col("_m_lost") != pl.col(GAMES_WON))
-           | (pl.col("_m_drawn") != pl.col(GAMES_DRAWN))))
-    checks.append(_problem("mirror_mismatch", disagree,
-                           pl.format("{} reports {}, {} reports {}", pl.col(PLAYER_ID), rec,
-                                     pl.col(OPPONENT_ID), m_rec)))
-    out = pl.concat(checks, how="vertical").sort("kind", EVENT_ID, ROUND, PLAYER_ID,
-                                                  nulls_last=True, maintain_order=True)
-    return out.collect().cast(_PROBLEM_SCHEMA)  # type: ignore[arg-type]
+        pl.col(GAMES_DRAWN).alias("_m_drawn"))
+    disagrees = ((pl.col("_m_won") != pl.col(GAMES_LOST))
+                 | (pl.col("_m_lost") != pl.col(GAMES_WON))
+                 | (pl.col("_m_drawn") != pl.col(GAMES_DRAWN)))
+    bad = (paired.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="left")
+           .filter(pl.col("_m_won").is_null() | disagrees)
+           .unique(maintain_order=True).collect())
+    if bad.height:
+        no_mirror = bad.lazy().filter(pl.col("_m_won").is_null())
+        players = lf_ok.select(*ev, pl.col(PLAYER_ID).alias(OPPONENT_ID)).unique()
+        add("unknown_opponent", no_mirror.join(players, on=[*ev, OPPONENT_ID], how="anti"),
+            pl.format("opponent {} never appears as a player in event {}",
+                      pl.col(OPPONENT_ID), pl.col(EVENT_ID)))
+        add("missing_mirror", no_mirror.join(players, on=[*ev, OPPONENT_ID], how="semi"),
+            pl.format("{} reports {} against {}, but {} has no row against {} in round {}",
+                      pl.col(PLAYER_ID), rec, pl.col(OPPONENT_ID), pl.col(OPPONENT_ID),
+                      pl.col(PLAYER_ID), pl.col(ROUND)))
+        m_rec = (pl.col("_m_won").cast(pl.String) + "-" + pl.col("_m_lost").cast(pl.String)
+                 + "-" + pl.col("_m_drawn").cast(pl.String))
+        add("mirror_mismatch", bad.lazy().filter(pl.col("_m_won").is_not_null()),
+            pl.format("{} reports {}, {} reports {}", pl.col(PLAYER_ID), rec,
+                      pl.col(OPPONENT_ID), m_rec))
+    out = (pl.concat([c.cast(_PROBLEM_SCHEMA) for c in checks], how="vertical")  # type: ignore[arg-type]
+           .sort("kind", EVENT_ID, ROUND, PLAYER_ID, nulls_last=True, maintain_order=True))
+    return out, df
 
 
 def format_problems(problems: pl.DataFrame, *, limit: int = MAX_LISTED_PROBLEMS) -> str:
@@ -289,7 +301,7 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
     ['round', 'player_id', 'opponent_id', 'games_won', 'games_lost', 'games_drawn',
      'event_id', 'phase']
     """
-    problems = find_problems(results, default_event_id=default_event_id, keys=keys)
+    problems, frame = _problems_and_frame(results, default_event_id=default_event_id, keys=keys)
     if problems.height:
         kinds = problems["kind"].unique(maintain_order=True).to_list()
         hints = "; ".join(_HINTS[k] for k in kinds if k in _HINTS)
@@ -298,7 +310,7 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
                + "\nHint: " + (hints or "fix the listed rows")
                + "; sf.find_problems(...) lists all.")
         raise ValidationError(msg, problems)
-    return _normalise(_lazy(results), default_event_id=default_event_id)
+    return frame.lazy()
 
 
 def _lazy(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
