@@ -56,6 +56,8 @@ from swissframe.standings import standings
 
 __all__ = [
     "CARDSREALM",
+    "CARDSREALM_E1",
+    "CARDSREALM_E2_START",
     "MANATRADERS",
     "MELEE_E1",
     "MELEE_E2",
@@ -109,6 +111,16 @@ CARDSREALM: Final = dataclasses.replace(
     options={"playoff_in_tiebreakers": False, "rounding": "truncate", "compare": _ALL3,
              "unreported": "draw"})
 
+#: CardsRealm before :data:`CARDSREALM_E2_START` (era "CR1"): the same, but the player's own
+#: GW% is floored at 1/3 (measured: own GW% of 0-2 players published as 0.333 until mid-May
+#: 2025, 0.0 from 2025-05-20 on).
+CARDSREALM_E1: Final = dataclasses.replace(
+    CARDSREALM, name="cardsrealm-e1", floor_own_gw=True,
+    description="CardsRealm until 2025-05-19: floor 1/3, own GW% floored, 3 decimals")
+
+#: First event date of CardsRealm's era "CR2" (own GW% no longer floored).
+CARDSREALM_E2_START: Final = "2025-05-20"
+
 #: Manatraders: floor 0.33, own GW% unfloored, the 7 Swiss rounds only, 3 decimals.
 MANATRADERS: Final = dataclasses.replace(
     _rules.MTG, name="manatraders", floor=Fraction(33, 100), floor_own_gw=False,
@@ -120,7 +132,8 @@ MANATRADERS: Final = dataclasses.replace(
 
 #: Every platform ruleset by name (also registered in :data:`swissframe.rules.PRESETS`).
 PLATFORMS: Final[Mapping[str, Ruleset]] = {
-    r.name: r for r in (MELEE_E1, MELEE_E2, MELEE_E3, TOPDECK, CARDSREALM, MANATRADERS)}
+    r.name: r for r in (MELEE_E1, MELEE_E2, MELEE_E3, TOPDECK, CARDSREALM_E1, CARDSREALM,
+                        MANATRADERS)}
 for _r in PLATFORMS.values():
     _rules.register(_r, replace=True)
 
@@ -165,8 +178,10 @@ def assign_rulesets(events: pl.DataFrame, *, melee_era_override: str | None = No
 
     melee.gg events get their era's ruleset, chosen from the date and the published
     decimals (:func:`swissframe.io.decklist.melee_era`) unless ``melee_era_override`` forces
-    one era; ``overrides`` maps a source (``"melee"``, ``"topdeck"``…) or an event_id to a
-    ruleset (name or value) and wins over both.
+    one era; CardsRealm events are era ``CR1`` (:data:`CARDSREALM_E1`) before
+    :data:`CARDSREALM_E2_START` and ``CR2`` (:data:`CARDSREALM`) from then on;
+    ``overrides`` maps a source (``"melee"``, ``"topdeck"``…) or an event_id to a ruleset
+    (name or value) and wins over all of these.
 
     Examples
     --------
@@ -183,10 +198,13 @@ def assign_rulesets(events: pl.DataFrame, *, melee_era_override: str | None = No
            else melee_era(pl.col("date"), pl.col("decimals")))
     if melee_era_override is not None:
         melee(melee_era_override)  # validates the name
+    cr_era = (pl.when(pl.col("date") < pl.lit(CARDSREALM_E2_START).str.to_date())
+              .then(pl.lit("CR1")).otherwise(pl.lit("CR2")))
     out = events.select("event_id", "source", pl.when(pl.col("source") == "melee").then(era)
-                        .alias("era"))
+                        .when(pl.col("source") == "cardsrealm").then(cr_era).alias("era"))
     name = (pl.when(pl.col("source") == "melee")
             .then(pl.lit("melee-") + pl.col("era").str.to_lowercase())
+            .when(pl.col("era") == "CR1").then(pl.lit(CARDSREALM_E1.name))
             .otherwise(pl.col("source").replace_strict(_BY_SOURCE, default="mtg-1/3")))
     out = out.with_columns(name.alias("ruleset"))
     for key, rs in (overrides or {}).items():

@@ -41,8 +41,8 @@ def test_assign_rulesets_by_date_and_decimals_and_overrides() -> None:
         "decimals": [6, 8, 8, 7, 3, 3]})
     got = P.assign_rulesets(ev)
     assert got["ruleset"].to_list() == ["melee-e1", "melee-e2", "melee-e3", "melee-e3",
-                                        "cardsrealm", "manatraders"]
-    assert got["era"].to_list() == ["E1", "E2", "E3", "E3", None, None]
+                                        "cardsrealm-e1", "manatraders"]
+    assert got["era"].to_list() == ["E1", "E2", "E3", "E3", "CR1", None]
     forced = P.assign_rulesets(ev, melee_era_override="e1", overrides={"b": "mtg"})
     assert forced["ruleset"].to_list()[:4] == ["melee-e1", "mtg", "melee-e1", "melee-e1"]
     with pytest.raises(RulesetError, match="E4"):
@@ -90,3 +90,38 @@ def test_publish_round_truncate_none() -> None:
     assert rnd == pytest.approx([0.417, 0.567, 0.123456789])
     assert cut == pytest.approx([0.416, 0.567, 0.123456789])
     assert raw == df["x"].to_list()
+
+
+def test_cardsrealm_era_switch_date() -> None:
+    ev = pl.DataFrame({"event_id": ["a", "b"], "source": ["cardsrealm"] * 2,
+                       "date": [dt.date(2025, 5, 19), dt.date(2025, 5, 20)], "decimals": [3, 3]})
+    assert P.assign_rulesets(ev)["ruleset"].to_list() == ["cardsrealm-e1", "cardsrealm"]
+    assert (P.CARDSREALM_E1.floor_own_gw, P.CARDSREALM.floor_own_gw) == (True, False)
+
+
+def test_platform_values_stage_cutoffs_and_distinct_opponents() -> None:
+    # Swiss: R1 A-B 2-0, C-D 2-0; R2 A-C 2-1, B-D 2-0. Final (playoff): A-C 2-0 again.
+    rows = [(1, "A", "B", 2, 0, "swiss"), (1, "C", "D", 2, 0, "swiss"),
+            (2, "A", "C", 2, 1, "swiss"), (2, "B", "D", 2, 0, "swiss"),
+            (3, "A", "C", 2, 0, "playoff")]
+    long = [(r, p, o, w, lo, ph) for r, p, o, w, lo, ph in rows] + [
+        (r, o, p, lo, w, ph) for r, p, o, w, lo, ph in rows]
+    df = pl.DataFrame(long, orient="row", schema=["round", "player_id", "opponent_id",
+                                                  "games_won", "games_lost", "phase"])
+    df = df.with_columns(event_id=pl.lit("e"), games_drawn=pl.lit(0),
+                         stage=pl.when(pl.col("phase") == "playoff").then(pl.lit("playoff"))
+                         .otherwise(pl.lit("day1")))
+    v = P.platform_values(df, P.MELEE_E2).sort("player_id")
+    # A, C played the final: evaluated after round 3; A's opponents B (1/2) and C (1/3),
+    # C counted once. B, D: end of Swiss (round 2), A then 2/2 = 1, C 1/2.
+    assert v["eval_round"].to_list() == [3, 2, 3, 2]
+    omw = dict(zip(v["player_id"], v["omwp"], strict=True))
+    assert omw["A"] == pytest.approx((1 / 2 + 1 / 3) / 2)
+    assert omw["B"] == pytest.approx((1 + 1 / 3) / 2)  # A 2-0 after round 2; D 0-2 → 1/3
+    assert omw["C"] == pytest.approx((1 / 3 + 1) / 2)  # D (0-2 → 1/3) and A (3-0), once
+    assert omw["D"] == pytest.approx((1 / 2 + 1 / 2) / 2)
+    # the engine alone (every meeting counted) would average C twice for A
+    plain = dataclasses.replace(P.MELEE_E2, options={**P.MELEE_E2.options,
+                                                     "distinct_opponents": False})
+    a = P.platform_values(df, plain).filter(pl.col("player_id") == "A")["omwp"].item()
+    assert a == pytest.approx((1 / 2 + 1 / 3 + 1 / 3) / 3)
