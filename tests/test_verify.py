@@ -116,10 +116,12 @@ def test_real_sample_reproduced_exactly() -> None:
 
 
 # Full corpus: measured agreement (regression floors) and the issue's targets.
-MEASURED_FLOORS = {"melee_complete": 0.88, "clean_events": 0.975, "manatraders": 1.0,
-                   "topdeck_omwp": 0.87}
-ISSUE_TARGETS = {"melee_complete": 0.97, "clean_events": 1.0, "manatraders": 0.99,
-                 "topdeck_omwp": 0.90}
+# Measured (docs/fidelity.md): melee complete 94.5%, clean events 1060/1060, Manatraders
+# 100%, Topdeck OMW% 95.4%, CardsRealm 88.0% (CR2 events with consistent records 99.95%).
+MEASURED_FLOORS = {"melee_complete": 0.945, "clean_events": 1.0, "manatraders": 1.0,
+                   "topdeck_omwp": 0.95, "cardsrealm": 0.875}
+ISSUE_TARGETS_MET = {"clean_events": 1.0, "manatraders": 0.99, "topdeck_omwp": 0.90}
+ISSUE_TARGETS_OPEN = {"melee_complete": 0.97}
 
 
 def _corpus_shares() -> dict[str, float]:
@@ -138,21 +140,36 @@ def _corpus_shares() -> dict[str, float]:
         "manatraders": float(v.filter(pl.col("source") == "manatraders")["match"].mean() or 0),
         "topdeck_omwp": float(v.filter(pl.col("source") == "topdeck")["omwp_match"].mean()
                               or 0.0),
+        "cardsrealm": float(v.filter(pl.col("source") == "cardsrealm")["match"].mean()
+                            or 0.0),
     }
 
 
+@pytest.fixture(scope="module")
+def corpus_shares() -> dict[str, float]:
+    return _corpus_shares()
+
+
 @pytest.mark.slow
 @pytest.mark.realworld
-def test_real_corpus_regression_floors() -> None:
-    shares = _corpus_shares()
+def test_real_corpus_regression_floors(corpus_shares: dict[str, float]) -> None:
     for key, floor in MEASURED_FLOORS.items():
-        assert shares[key] >= floor, (key, shares)
+        assert corpus_shares[key] >= floor, (key, corpus_shares)
 
 
 @pytest.mark.slow
 @pytest.mark.realworld
-@pytest.mark.xfail(reason="issue 3 targets not reached yet: see docs/fidelity.md", strict=False)
-def test_real_corpus_issue_targets() -> None:
-    shares = _corpus_shares()
-    for key, target in ISSUE_TARGETS.items():
-        assert shares[key] >= target, (key, shares)
+def test_real_corpus_issue_targets_met(corpus_shares: dict[str, float]) -> None:
+    for key, target in ISSUE_TARGETS_MET.items():
+        assert corpus_shares[key] >= target, (key, corpus_shares)
+
+
+@pytest.mark.slow
+@pytest.mark.realworld
+@pytest.mark.xfail(reason="issue 3 melee.gg target (97%) not reached: measured 94.5% of "
+                          "players of complete events; the rest are dropped/eliminated "
+                          "players published at another round than their stage end, which "
+                          "the rounds do not reveal (docs/fidelity.md)", strict=True)
+def test_real_corpus_issue_target_melee(corpus_shares: dict[str, float]) -> None:
+    for key, target in ISSUE_TARGETS_OPEN.items():
+        assert corpus_shares[key] >= target, (key, corpus_shares)
