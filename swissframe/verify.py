@@ -162,7 +162,7 @@ def summarize(table: pl.DataFrame, by: tuple[str, ...] = ("source", "era")) -> p
         pl.col("gwp_match").mean().alias("gwp_share"),
         pl.col("ogwp_match").mean().alias("ogwp_share"),
     ).join(per_event.group_by(list(by)).agg(pl.col("_exact").sum().alias("events_exact")),
-           on=list(by), how="left")
+           on=list(by), how="left", nulls_equal=True)
     return out.with_columns(pl.col("players").cast(pl.Int64), pl.col("matched").cast(pl.Int64),
                             pl.col("events").cast(pl.Int64),
                             pl.col("events_exact").cast(pl.Int64)).sort(list(by),

@@ -173,3 +173,13 @@ def test_real_corpus_issue_targets_met(corpus_shares: dict[str, float]) -> None:
 def test_real_corpus_issue_target_melee(corpus_shares: dict[str, float]) -> None:
     for key, target in ISSUE_TARGETS_OPEN.items():
         assert corpus_shares[key] >= target, (key, corpus_shares)
+
+
+def test_summary_counts_exact_events_when_era_is_null() -> None:
+    t = pl.DataFrame({"event_id": ["e", "f"], "source": ["topdeck"] * 2, "era": [None, None],
+                      "in_rounds": [True] * 2, "in_standings": [True] * 2,
+                      "match": [True, False], "omwp_match": [True, False],
+                      "gwp_match": [None, None], "ogwp_match": [None, None]},
+                     schema_overrides={"era": pl.String, "gwp_match": pl.Boolean,
+                                       "ogwp_match": pl.Boolean})
+    assert summarize(t).select("events", "players", "events_exact").rows() == [(2, 2, 1)]
