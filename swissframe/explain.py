@@ -197,7 +197,9 @@ def _terms(values: pl.Series) -> str:
 def _summary(ctx: Context, body: pl.DataFrame, player_id: str, *, omw: pl.LazyFrame,
              ogw: pl.LazyFrame, oomw: pl.LazyFrame, extra: list[str]) -> pl.DataFrame:
     pk = ctx.pkeys
-    vals = (omw.join(ogw, on=pk).join(oomw, on=pk)
+    # opponent means have no row for a player who faced nobody: start from every player
+    vals = (ctx.players.select(pk).join(omw, on=pk, how="left").join(ogw, on=pk, how="left")
+            .join(oomw, on=pk, how="left")
             .filter(pl.col("player_id") == player_id).collect())
     row = vals.row(0, named=True)
     parts = []

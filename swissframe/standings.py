@@ -111,10 +111,11 @@ def _float_clamped(num: pl.Expr, den: pl.Expr, floor: Fraction, cap: pl.Expr) ->
 
 def _context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
     """Prepared rows, the per-player record and own rates, and the exact scales."""
-    prepared = prepare_rows(rows, rules)
+    # materialised once: every criterion reads them, and a lazy plan would recompute them
+    prepared = prepare_rows(rows, rules).collect().lazy()
     base = aggregate_players(prepared, keys).collect()
     rate, game, k_max = _scales(base, rules)
-    players = _rates(base, rules, rate, game)
+    players = _rates(base, rules, rate, game).collect().lazy()
     return Context(rows=prepared, players=players, keys=keys, rules=rules, rate_scale=rate,
                    game_scale=game, k_max=k_max)
 

@@ -117,19 +117,25 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
     key = f"{name}:{source}"
     if key in ctx.cache:
         return ctx.cache[key][0]
-    src = ctx.players if values is None else values
-    opp_vals = src.select(*ctx.keys, pl.col(PLAYER).alias(OPP),
-                          pl.col(exact_name(source)).cast(pl.Int128).alias("_v"),
-                          pl.col(source).cast(pl.Float64).alias("_f"))
-    faced = ctx.rows.filter(~pl.col("_unpaired")).select(*ctx.keys, PLAYER, OPP)
-    contrib = faced.join(opp_vals, on=[*ctx.keys, OPP], how="left").drop(OPP)
-    if extra is not None:
-        contrib = pl.concat([contrib, extra.select(*ctx.pkeys, pl.col("_v").cast(pl.Int128),
-                                                   pl.col("_f").cast(pl.Float64))],
-                            how="vertical")
-    agg = (contrib.group_by(ctx.pkeys)
-           .agg(pl.col("_v").sum().alias("_t"), pl.col("_v").count().alias("_k"),
-                pl.col("_f").mean().alias("_mean_f")))
+    if values is None and extra is None and source in _BASE_SOURCES:
+        sums = _base_opponent_sums(ctx)
+        agg = sums.select(*ctx.pkeys, pl.col(f"_t_{source}").alias("_t"),
+                          pl.col(f"_k_{source}").alias("_k"),
+                          pl.col(f"_m_{source}").alias("_mean_f"))
+    else:
+        src = ctx.players if values is None else values
+        opp_vals = src.select(*ctx.keys, pl.col(PLAYER).alias(OPP),
+                              pl.col(exact_name(source)).cast(pl.Int128).alias("_v"),
+                              pl.col(source).cast(pl.Float64).alias("_f"))
+        contrib = _faced(ctx).join(opp_vals, on=[*ctx.keys, OPP], how="left").drop(OPP)
+        if extra is not None:
+            contrib = pl.concat([contrib, extra.select(*ctx.pkeys,
+                                                       pl.col("_v").cast(pl.Int128),
+                                                       pl.col("_f").cast(pl.Float64))],
+                                how="vertical")
+        agg = (contrib.group_by(ctx.pkeys)
+               .agg(pl.col("_v").sum().alias("_t"), pl.col("_v").count().alias("_k"),
+                    pl.col("_f").mean().alias("_mean_f")))
     exact, flt, outer = mean_exact(pl.col("_t"), pl.col("_k"), scale, k_max or ctx.k_max)
     if outer.fits():
         out = agg.select(*ctx.pkeys, flt.alias(name), exact.alias(exact_name(name)))
@@ -137,9 +143,42 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         warn_fallback(name, outer.scale)
         out = agg.select(*ctx.pkeys, pl.col("_mean_f").alias(name),
                          fallback_key(pl.col("_mean_f")).alias(exact_name(name)))
-    out = ctx.players.select(ctx.pkeys).join(out, on=ctx.pkeys, how="left")
+    # players who faced nobody have no row here: callers left-join, which gives them null
+    out = out.collect().lazy()
     ctx.cache[key] = (out, outer)
     return out
+
+
+#: Opponents' values every MTG-family ruleset averages; summed in one join and group-by.
+_BASE_SOURCES: Final = ("mwp_opp", "gwp_opp")
+
+
+def _faced(ctx: Context) -> pl.LazyFrame:
+    """(keys…, player_id, opponent_id) for every round with an opponent."""
+    return ctx.rows.filter(~pl.col("_unpaired")).select(*ctx.keys, PLAYER, OPP)
+
+
+def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
+    """Per player: exact sum, count and float mean of each base source over opponents.
+
+    One join of the faced rows onto the opponents' values serves OMW% and OGW% (and every
+    criterion averaging them), instead of one join each — the join is the engine's most
+    expensive step.
+    """
+    key = "__opponent_sums__"
+    if key not in ctx.cache:
+        opp = ctx.players.select(
+            *ctx.keys, pl.col(PLAYER).alias(OPP),
+            *[pl.col(exact_name(s)).cast(pl.Int128).alias(f"_v_{s}") for s in _BASE_SOURCES],
+            *[pl.col(s).cast(pl.Float64).alias(f"_f_{s}") for s in _BASE_SOURCES])
+        sums = (_faced(ctx).join(opp, on=[*ctx.keys, OPP], how="left")
+                .group_by(ctx.pkeys)
+                .agg(*[e for s in _BASE_SOURCES for e in (
+                    pl.col(f"_v_{s}").sum().alias(f"_t_{s}"),
+                    pl.col(f"_v_{s}").count().alias(f"_k_{s}"),
+                    pl.col(f"_f_{s}").mean().alias(f"_m_{s}"))]))
+        ctx.cache[key] = (sums.collect().lazy(), None)
+    return ctx.cache[key][0]
 
 
 def _earned_bye_contributions(ctx: Context) -> pl.LazyFrame | None:
