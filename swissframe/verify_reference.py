@@ -279,7 +279,8 @@ def _prepared(results: pl.DataFrame) -> pl.DataFrame:
                     .when(pl.col("games_drawn") > 0).then(pl.lit("half_bye"))
                     .otherwise(pl.lit("absent")))
     color = pl.col("color") if "color" in names else pl.lit(None, dtype=pl.String)
-    return (results.filter(pl.col("phase") == "swiss")
+    swiss = results.filter(pl.col("phase") == "swiss") if "phase" in names else results
+    return (swiss
             .select("event_id", "player_id", "round", "opponent_id", sched.alias("_sched"),
                     pl.when(pl.col("games_won") > pl.col("games_lost")).then(2)
                     .when(pl.col("games_won") == pl.col("games_lost"))
@@ -347,7 +348,13 @@ def fide_tiebreaks(results: pl.DataFrame, rule_set: str = "fide-2023") -> pl.Dat
         msg = f"unknown FIDE rule set {rule_set!r}. Hint: use one of {list(_RULE_SETS)}."
         raise DataError(msg)
     pk = ["event_id", "player_id"]
-    engine = standings(results, _engine_rules(rule_set))
+    engine_input = results
+    if "scheduled_opponent_id" in results.columns:
+        # the engine holds ids as categoricals but not this column; joining the two
+        # panics in Polars 2.1 on some tables (reported to the lead): match the dtypes
+        engine_input = results.with_columns(pl.col("scheduled_opponent_id")
+                                            .cast(pl.Categorical))
+    engine = standings(engine_input, _engine_rules(rule_set))
     eng_long = (engine.select(*pk, *[pl.col(c).cast(pl.Float64).alias(k)
                                      for k, c in _ENGINE_COLUMNS.items()])
                 .unpivot(index=pk, variable_name="tiebreak", value_name="value")
@@ -398,9 +405,11 @@ def fide_tiebreaks(results: pl.DataFrame, rule_set: str = "fide-2023") -> pl.Dat
     derived: list[pl.DataFrame] = []
     for label, low, high in (("SB", 0, 0), ("SB/C1", 1, 0), ("SB/C2", 2, 0), ("SB/M1", 1, 1),
                              ("SB/M2", 2, 2)):
-        kept = _cut(sb_terms, "_sb", low, high)
-        derived.append(kept.group_by(pk).agg((pl.col("_sb").sum() / 4).alias("value"))
-                       .with_columns(tiebreak=pl.lit("ESB" if label == "SB" else label)))
+        kept = _cut(sb_terms, "_sb", low, high).group_by(pk).agg(
+            (pl.col("_sb").sum() / 4).alias("value"))
+        derived.append(per.select(pk).join(kept, on=pk, how="left")
+                       .with_columns(pl.col("value").fill_null(0.0),
+                                     tiebreak=pl.lit("ESB" if label == "SB" else label)))
     lim = pl.col("_n")  # 50% of the maximum score, in half points
     bh_engine = engine.select("event_id", pl.col("player_id").alias("_sched"),
                               pl.col("bh").cast(pl.Float64).alias("_o_bh"))
