@@ -342,7 +342,7 @@ def fide_tiebreaks(results: pl.DataFrame, rule_set: str = "fide-2023") -> pl.Dat
     >>> t = fide_tiebreaks(sf.from_matches(m))
     >>> t.filter(pl.col("player_id") == "A", pl.col("tiebreak").is_in(["BH", "KS", "NUM"])
     ...          ).select("tiebreak", "computed", "method").rows()
-    [('BH', '0.5', 'engine'), ('KS', '1.5', 'derived'), ('NUM', '2', 'derived')]
+    [('BH', '0.5', 'engine'), ('KS', '0', 'derived'), ('NUM', '2', 'derived')]
     """
     if rule_set not in _RULE_SETS:
         msg = f"unknown FIDE rule set {rule_set!r}. Hint: use one of {list(_RULE_SETS)}."
