@@ -106,6 +106,10 @@ _INT_COLUMNS: Final = (ROUND, GAMES_WON, GAMES_LOST, GAMES_DRAWN)
 _STR_COLUMNS: Final = (EVENT_ID, PLAYER_ID, OPPONENT_ID, PHASE)
 
 
+def _string_like(dtype: pl.DataType) -> bool:
+    return dtype in (pl.String, pl.Categorical, pl.Null) or isinstance(dtype, pl.Enum)
+
+
 def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
     """Check column presence and castability, fill optional defaults, cast to the contract."""
     schema = lf.collect_schema()
@@ -123,8 +127,10 @@ def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
         if not (dt.is_integer() or dt == pl.Null):
             bad.append(f"{c} is {dt}, expected an integer type")
     for c in _STR_COLUMNS:
-        if c in schema and not (schema[c] in (pl.String, pl.Categorical, pl.Null)
-                                or isinstance(schema[c], pl.Enum)):
+        if c in schema and not _string_like(schema[c]):
+            bad.append(f"{c} is {schema[c]}, expected a string type")
+    for c in OPTIONAL_COLUMNS:
+        if c in schema and not _string_like(schema[c]):
             bad.append(f"{c} is {schema[c]}, expected a string type")
     if bad:
         msg = ("results table has mistyped column(s): " + "; ".join(bad)
@@ -189,7 +195,13 @@ def _problems_and_frame(results: pl.LazyFrame | pl.DataFrame, *, default_event_i
     materialised table; each collects only the offending rows, so a clean table costs one
     group-by and one join.
     """
-    df = _normalise(_lazy(results), default_event_id=default_event_id).collect()
+    try:
+        df = _normalise(_lazy(results), default_event_id=default_event_id).collect()
+    except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        msg = (f"results table cannot be read as the contract's types: {first}. Hint: game "
+               "counts must be whole numbers that fit in 64 bits, ids strings.")
+        raise SchemaError(msg) from exc
     lf = df.lazy()
     ev = [EVENT_ID, *keys]  # an event is identified by event_id plus any analysis keys
     rec = (pl.col(GAMES_WON).cast(pl.String) + "-" + pl.col(GAMES_LOST).cast(pl.String) + "-"
@@ -199,7 +211,8 @@ def _problems_and_frame(results: pl.LazyFrame | pl.DataFrame, *, default_event_i
     def add(kind: str, frame: pl.LazyFrame, detail: pl.Expr) -> None:
         checks.append(_problem(kind, frame, detail).collect())
 
-    required = (EVENT_ID, ROUND, PLAYER_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN)
+    # a null phase would make the engine skip the row, so it is required like the rest
+    required = (EVENT_ID, ROUND, PLAYER_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN, PHASE)
     null_any = pl.any_horizontal(pl.col(c).is_null() for c in required)
     add("null_value", lf.filter(null_any),
         pl.concat_str([pl.lit("null in "), pl.concat_list(
@@ -382,6 +395,7 @@ def from_matches(
         raise SchemaError(msg)
     if EVENT_ID not in schema:
         lf = lf.with_columns(pl.lit(default_event_id).alias(EVENT_ID))
+    _check_match_games(lf, c)
     extra = [n for n in lf.collect_schema() if n not in need]
     all_null = (pl.col(c.games_a).is_null() & pl.col(c.games_b).is_null()
                 & pl.col(c.games_drawn).is_null())
@@ -405,7 +419,39 @@ def from_matches(
     out = pl.concat([seat_a, seat_b], how="vertical_relaxed")
     order = [EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN]
     out = out.select(*order, *[n for n in extra if n not in order])
-    return out.with_columns(pl.col(n).cast(pl.Int64) for n in _INT_COLUMNS).collect()
+    return out.with_columns(
+        pl.col(n).cast(pl.String).str.strip_chars().str.replace(r"\.0+$", "")
+        .cast(pl.Int64) if not schema_int else pl.col(n).cast(pl.Int64)
+        for n, schema_int in ((n, out.collect_schema()[n].is_integer()) for n in _INT_COLUMNS)
+    ).collect()
+
+
+def _check_match_games(lf: pl.LazyFrame, c: MatchColumns) -> None:
+    """Game columns of the match form must hold whole numbers; name the rows that do not."""
+    schema = lf.collect_schema()
+    for col in (c.games_a, c.games_b, c.games_drawn):
+        dt = schema[col]
+        if dt.is_integer() or dt == pl.Null:
+            continue
+        if dt.is_float() or _string_like(dt):
+            as_int = (pl.col(col).cast(pl.String).str.strip_chars()
+                      .cast(pl.Int64, strict=False))
+            bad = (lf.with_row_index("_row")
+                   .filter(pl.col(col).is_not_null() & (as_int.is_null()
+                           | (as_int.cast(pl.String) != pl.col(col).cast(pl.String)
+                              .str.strip_chars().str.replace(r"\.0+$", ""))))
+                   .select("_row", EVENT_ID, ROUND, c.player_a, c.player_b, col)
+                   .head(MAX_LISTED_PROBLEMS).collect())
+            if bad.height == 0:
+                continue
+            where = "; ".join(f"row {r['_row']}: event {r[EVENT_ID]!r}, round {r[ROUND]}, "
+                              f"{r[c.player_a]!r} vs {r[c.player_b]!r}: {r[col]!r}"
+                              for r in bad.iter_rows(named=True))
+            msg = (f"match table column {col!r} holds values that are not whole numbers "
+                   f"({where}). Hint: game counts are integers ≥ 0; fix or remove those rows.")
+            raise SchemaError(msg)
+        msg = f"match table column {col!r} is {dt}, expected integers. Hint: cast it."
+        raise SchemaError(msg)
 
 
 def to_matches(results: pl.LazyFrame | pl.DataFrame, *,

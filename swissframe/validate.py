@@ -624,10 +624,7 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
         problems.append(file_problem("schema", str(exc).splitlines()[0]).lazy())
         return finish(0)
     problems.append(_with_records(found, table, ev))
-    # schema.find_problems lets a null phase through, and the engine then skips the row
-    problems.append(_rows("null_value", table.filter(pl.col("phase").is_null()), pl.lit(
-        "null in phase (the engine would skip this row: only 'swiss' rows count; "
-        "fill it with 'swiss' or 'playoff')")))
+    # (a null phase is a null_value of schema.find_problems: the engine would skip the row)
     need = ["event_id", "round", "player_id", "games_won", "games_lost", "games_drawn"]
     rows_ok = table.filter(pl.all_horizontal(pl.col(c).is_not_null() for c in need))
     problems.extend(_scores(rows_ok, ev, best_of))

@@ -540,51 +540,34 @@ def test_cli_validate_never_tracebacks_on_garbage(tmp_path: Path,
     assert "refused unsafe XML" in bomb
 
 
-# ----------------------------------------------------------------------------- known bugs
-# Minimal failing inputs in modules this suite does not own: strict xfails, so that the fix
-# turns them into failures that say "remove the xfail".
+# ----------------------------------------------------------------------------- found bugs
+# Minimal inputs the fuzzing found. Fixed ones are plain regression tests; open ones are
+# strict xfails, so that the fix turns them into failures that say "remove the xfail".
 
 BASE = {"round": [1], "player_id": ["a"], "opponent_id": [None], "games_won": [2],
         "games_lost": [0], "games_drawn": [0]}
 
 
-@pytest.mark.xfail(strict=True, raises=pl.exceptions.InvalidOperationError,
-                   reason="schema.from_matches casts game columns strictly: a text cell "
-                   "('x') raises polars InvalidOperationError instead of a SchemaError / "
-                   "ValidationError naming the row (also hit through io.tables.read_results "
-                   "on a match-form CSV) — owner: lead (schema.py)")
-def test_bug_from_matches_text_game_count() -> None:
+def test_from_matches_text_game_count_is_a_schema_error() -> None:
     m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": ["B"], "games_a": ["x"],
                       "games_b": ["0"], "games_drawn": ["0"]})
     with pytest.raises(sf.SwissframeError):
         sf.from_matches(m)
 
 
-@pytest.mark.xfail(strict=True, raises=pl.exceptions.InvalidOperationError,
-                   reason="schema._normalise casts UInt64 game counts to Int64 strictly: a "
-                   "value above 2**63-1 raises polars InvalidOperationError from "
-                   "validate_results/standings — owner: lead (schema.py)")
-def test_bug_uint64_game_count_beyond_int64() -> None:
+def test_uint64_game_count_beyond_int64_is_a_schema_error() -> None:
     df = pl.DataFrame(BASE).with_columns(pl.lit(2**64 - 1, dtype=pl.UInt64).alias("games_won"))
     with pytest.raises(sf.SwissframeError):
         sf.standings(df)
 
 
-@pytest.mark.xfail(strict=True, raises=pl.exceptions.InvalidOperationError,
-                   reason="schema._normalise casts the optional stage/color/unplayed columns "
-                   "to String strictly: a List-typed 'stage' raises polars "
-                   "InvalidOperationError instead of a SchemaError — owner: lead (schema.py)")
-def test_bug_optional_column_of_nested_type() -> None:
+def test_optional_column_of_nested_type_is_a_schema_error() -> None:
     df = pl.DataFrame(BASE).with_columns(pl.lit([1]).alias("stage"))
     with pytest.raises(sf.SchemaError):
         sf.standings(df)
 
 
-@pytest.mark.xfail(strict=True, reason="a row with a null phase passes schema.find_problems / "
-                   "validate_results (is_in on null is null, so the bad_phase filter drops "
-                   "it) and the engine then silently skips the row: rows vanish — owner: "
-                   "lead (schema.py); sf.validate reports it as null_value")
-def test_bug_null_phase_row_is_silently_skipped() -> None:
+def test_null_phase_row_is_a_validation_error() -> None:
     df = pl.DataFrame({**BASE, "round": [1, 2], "player_id": ["a", "a"],
                        "opponent_id": [None, None], "games_won": [2, 2], "games_lost": [0, 0],
                        "games_drawn": [0, 0], "phase": ["swiss", None]})
