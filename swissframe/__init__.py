@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from swissframe import platforms, rules
+from swissframe import charts, platforms, rules
 from swissframe.bulk import RecomputeReport, recompute
 from swissframe.cut import (
     cut_status,
@@ -42,7 +42,9 @@ from swissframe.schema import (
 from swissframe.sensitivity import sensitivity, standard_variants
 from swissframe.simulate import SIM_RULES, IdPolicy, SimRules, Simulation, pair_round, simulate
 from swissframe.standings import standings, standings_by_round
+from swissframe.validate import ValidationReport, validate
 from swissframe.verify import summarize, verify
+from swissframe.verify_reference import summarize_reference, verify_tom, verify_trf
 
 __version__ = "0.1.0"
 
@@ -66,7 +68,9 @@ __all__ = [
     "TomEvents",
     "TrfEvents",
     "ValidationError",
+    "ValidationReport",
     "__version__",
+    "charts",
     "cut_status",
     "detect_intentional_draws",
     "explain",
@@ -91,7 +95,11 @@ __all__ = [
     "standings",
     "standings_by_round",
     "summarize",
+    "summarize_reference",
     "to_matches",
+    "validate",
     "validate_results",
     "verify",
+    "verify_tom",
+    "verify_trf",
 ]

@@ -24,7 +24,8 @@ from swissframe.errors import SwissframeError
 __all__ = ["main"]
 
 #: Feature subcommands, in help order; a module that is not present is simply not offered.
-COMMAND_MODULES: Final = ("validate", "rules", "verify", "simulate", "cut", "recompute", "chart")
+COMMAND_MODULES: Final = ("validate", "rules", "verify", "verify_reference", "simulate", "cut",
+                          "recompute", "chart")
 OUTPUT_FORMATS: Final = ("table", "csv", "parquet", "json")
 INPUT_FORMATS: Final = ("auto", "table", "decklist", "tom", "trf")
 
