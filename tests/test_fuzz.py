@@ -581,30 +581,16 @@ def _standings_row(**values: object) -> bytes:
     return json.dumps(doc).encode()
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="io.decklist._parse_file converts standings 'Points'/'Wins'/"
-                   "'Losses'/'Draws' with int(): an empty string raises a bare ValueError "
-                   "instead of an ImportFormatError naming the event and row — owner: "
-                   "io/decklist.py")
-def test_bug_decklist_standings_empty_points() -> None:
+def test_decklist_standings_empty_points_is_an_import_error() -> None:
     with pytest.raises(sf.ImportFormatError):
         _read_decklist_bytes(_standings_row(Points=""))
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="io.decklist._parse_file / _num convert standings numbers with "
-                   "int()/float(): a list or object value (e.g. \"OMWP\": []) raises a bare "
-                   "TypeError instead of an ImportFormatError — owner: io/decklist.py")
-def test_bug_decklist_standings_number_types() -> None:
+def test_decklist_standings_number_types_are_import_errors() -> None:
     with pytest.raises(sf.ImportFormatError):
         _read_decklist_bytes(_standings_row(OMWP=[]))
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="io.decklist._parse_file keeps the standings 'Rank' value as is, and "
-                   "_parse_many's pl.DataFrame(..., schema=...) then raises a bare TypeError "
-                   "for a list (\"Rank\": []) instead of an ImportFormatError — owner: "
-                   "io/decklist.py")
-def test_bug_decklist_standings_rank_type() -> None:
+def test_decklist_standings_rank_type_is_an_import_error() -> None:
     with pytest.raises(sf.ImportFormatError):
         _read_decklist_bytes(_standings_row(Rank=[]))

@@ -285,8 +285,26 @@ def _str_or_none(x: Any) -> str | None:
     return None if x is None else str(x)
 
 
-def _num(x: Any) -> float | None:
-    return None if x is None else float(x)
+def _number(x: Any, eid: str, where: str, key: str) -> float | None:
+    """A published number (int, float or numeric string); anything else names the cell."""
+    if x is None:
+        return None
+    if isinstance(x, bool) or not isinstance(x, (int, float, str)):
+        raise _fail(eid, f"{where}: {key} is {x!r}, not a number")
+    try:
+        return float(x)
+    except ValueError:
+        raise _fail(eid, f"{where}: {key} is {x!r}, not a number") from None
+
+
+def _whole(x: Any, eid: str, where: str, key: str) -> int | None:
+    """A published whole number (rank, points, W/L/D); fractional or text values name the cell."""
+    v = _number(x, eid, where, key)
+    if v is None:
+        return None
+    if not v.is_integer() or abs(v) >= 2**63:
+        raise _fail(eid, f"{where}: {key} is {x!r}, not a whole number")
+    return int(v)
 
 
 def _parse_file(path: Path) -> tuple[dict[str, list[Any]], dict[str, list[Any]], dict[str, Any]]:
@@ -330,14 +348,14 @@ def _parse_file(path: Path) -> tuple[dict[str, list[Any]], dict[str, list[Any]],
             raise _fail(eid, f"standings row #{pos + 1} has no 'Player'")
         s["event_id"].append(eid)
         s["pos"].append(pos)
-        s["rank"].append(row.get("Rank"))
         s["player"].append(str(row["Player"]))
+        where = f"standings row #{pos + 1} ({row['Player']!r})"
+        s["rank"].append(_whole(row.get("Rank"), eid, where, "Rank"))
         for key, col in (("Points", "points"), ("Wins", "wins"), ("Losses", "losses"),
                          ("Draws", "draws")):
-            v = row.get(key)
-            s[col].append(None if v is None else int(v))
+            s[col].append(_whole(row.get(key), eid, where, key))
         for key, col in (("OMWP", "omwp"), ("GWP", "gwp"), ("OGWP", "ogwp")):
-            s[col].append(_num(row.get(key)))
+            s[col].append(_number(row.get(key), eid, where, key))
     ev = {"event_id": eid, "source": source, "name": _str_or_none(tour.get("Name")),
           "datetime": _str_or_none(tour.get("Date")), "format": _str_or_none(tour.get("Formats")),
           "url": _str_or_none(tour.get("Uri")), "path": str(path)}
