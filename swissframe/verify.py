@@ -18,6 +18,8 @@ import polars as pl
 
 from swissframe import rules as _rules
 from swissframe.io.decklist import DecklistEvents
+from swissframe.io.tom import TomEvents
+from swissframe.io.trf import TrfEvents
 from swissframe.platforms import assign_rulesets, option, platform_values, publish
 from swissframe.rules import Ruleset
 
@@ -40,9 +42,16 @@ def _recompute(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
     return platform_values(results, ruleset).select("event_id", "player_id", *_VALUES)
 
 
-def verify(ev: DecklistEvents, *, rules: str | Ruleset | Mapping[str, str | Ruleset] | None
-           = None, melee_era: str | None = None) -> pl.DataFrame:
+def verify(ev: DecklistEvents | TomEvents | TrfEvents, *,
+           rules: str | Ruleset | Mapping[str, str | Ruleset] | None = None,
+           melee_era: str | None = None) -> pl.DataFrame:
     """Recompute every player's OMW%/GW%/OGW% and compare with the published values.
+
+    TOM and TRF events are verified against the reference software instead
+    (:func:`swissframe.verify_reference.verify_tom` — Swiss order per division versus TOM's
+    placings — and :func:`~swissframe.verify_reference.verify_trf` — every tie-break versus
+    the reference values, rule set chosen by the event's start date); ``rules`` then names
+    the Pokémon ruleset (default ``"pokemon"``) and is ignored for TRF files.
 
     Parameters
     ----------
@@ -83,6 +92,15 @@ def verify(ev: DecklistEvents, *, rules: str | Ruleset | Mapping[str, str | Rule
     >>> v.select("player_id", "ruleset", "omwp", "gwp", "match").rows()
     [('A', 'melee-e2', 0.33333333, 0.66666667, True), ('B', 'melee-e2', 1.0, 0.33333333, True)]
     """
+    if isinstance(ev, TomEvents):
+        from swissframe.verify_reference import verify_tom
+
+        pokemon = rules if isinstance(rules, (str, Ruleset)) else "pokemon"
+        return verify_tom(ev, rules=pokemon)
+    if isinstance(ev, TrfEvents):
+        from swissframe.verify_reference import verify_trf
+
+        return verify_trf(ev)
     assigned = _assignment(ev, rules, melee_era)
     results = ev.results.join(assigned.select("event_id", "ruleset"), on="event_id")
     dec = ev.events.select("event_id", "decimals")

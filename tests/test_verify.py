@@ -183,3 +183,16 @@ def test_summary_counts_exact_events_when_era_is_null() -> None:
                      schema_overrides={"era": pl.String, "gwp_match": pl.Boolean,
                                        "ogwp_match": pl.Boolean})
     assert summarize(t).select("events", "players", "events_exact").rows() == [(2, 2, 1)]
+
+
+def test_verify_dispatches_tom_and_trf_to_the_reference_checks() -> None:
+    from polars.testing import assert_frame_equal
+
+    import swissframe as sf
+    from swissframe.verify_reference import verify_tom, verify_trf
+
+    fixtures = Path(__file__).resolve().parent / "fixtures"
+    tom = sf.read_tom([fixtures / "tom" / "combined.tdf"])
+    assert_frame_equal(sf.verify(tom), verify_tom(tom))
+    trf = sf.read_trf([fixtures / "trf" / "all_codes.trf"])
+    assert_frame_equal(sf.verify(trf), verify_trf(trf))
