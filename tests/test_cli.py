@@ -44,7 +44,7 @@ def test_event_filter_and_rules(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(("argv", "needle"), [
-    (["standings", "does-not-exist.csv"], "no input file matches"),
+    (["standings", "does-not-exist.csv"], "no such file, folder or glob match"),
     (["standings", str(EVENTS), "--rules", "nope"], "unknown ruleset 'nope'"),
     (["standings", str(EVENTS), "--event", "nope"], "event(s) ['nope'] not in the input"),
 ])

@@ -41,7 +41,6 @@ published values.
 
 from __future__ import annotations
 
-import glob
 import gzip
 import os
 import re
@@ -55,6 +54,7 @@ import orjson
 import polars as pl
 
 from swissframe.errors import ImportFormatError
+from swissframe.io.tables import expand_paths
 
 __all__ = [
     "BYE_MARKERS",
@@ -230,28 +230,8 @@ def _event_id(path: Path) -> str:
 
 
 def _expand(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
-    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    found: dict[Path, None] = {}
-    for item in items:
-        text = os.fspath(item)
-        p = Path(text)
-        if p.is_dir():
-            cands = [*p.rglob("*.json"), *p.rglob("*.json.gz")]
-        elif p.is_file():
-            cands = [p]
-        elif glob.has_magic(text):
-            cands = [Path(x) for x in glob.glob(text, recursive=True) if Path(x).is_file()]
-        else:
-            msg = (f"no such file, folder or glob match: {text!r}. "
-                   "Hint: pass .json/.json.gz files, folders or glob patterns.")
-            raise ImportFormatError(msg)
-        for c in cands:
-            found[c.resolve()] = None
+    found = dict.fromkeys(f.resolve() for f in expand_paths(paths, (".json", ".json.gz")))
     files = sorted(found, key=lambda q: (q.name, str(q)))
-    if not files:
-        msg = (f"no .json/.json.gz file found in {[os.fspath(i) for i in items]!r}. "
-               "Hint: decklist-cache events are named <slug>-<id>-YYYY-MM-DD.json(.gz).")
-        raise ImportFormatError(msg)
     seen: dict[str, Path] = {}
     for f in files:
         eid = _event_id(f)

@@ -36,8 +36,10 @@ def expand_paths(paths: PathLike | Iterable[PathLike], suffixes: tuple[str, ...]
             found = sorted(Path(g) for g in glob.glob(str(item), recursive=True)
                            if Path(g).is_file())
         if not found:
-            msg = (f"no input file matches {str(item)!r}. Hint: check the path; folders are "
-                   f"searched for {', '.join(suffixes)}.")
+            what = (f"no {'/'.join(suffixes)} file in folder" if p.is_dir()
+                    else "no such file, folder or glob match:")
+            msg = (f"{what} {str(item)!r}. Hint: check the path; folders are searched "
+                   f"(recursively) for {', '.join(suffixes)} files.")
             raise ImportFormatError(msg)
         out.extend(found)
     return list(dict.fromkeys(out))
