@@ -227,6 +227,10 @@ def _problems_and_frame(results: pl.LazyFrame | pl.DataFrame, *, default_event_i
         pl.format("phase '{}' (expected 'swiss' or 'playoff')", pl.col(PHASE).fill_null("null")))
     add("self_pairing", lf_ok.filter(pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
         pl.lit("paired with themself"))
+    # The keyed checks (duplicate seats, mirrors) run on categorical ids: they are a
+    # group-by and a join over every row, and integer codes hash and compare about twice as
+    # fast as strings. Only these checks see the codes; the frame returned keeps strings.
+    lf_ok = lf_ok.with_columns(pl.col(EVENT_ID, PLAYER_ID, OPPONENT_ID).cast(pl.Categorical))
     # duplicate seats: count first (one group-by), describe only the offenders
     counts = (lf_ok.group_by([*ev, ROUND, PLAYER_ID]).agg(pl.len().alias("_n"))
               .filter(pl.col("_n") > 1).collect())
