@@ -132,6 +132,30 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from swissframe.explain import explain
+
+    results = read_any(args.files, args.input_format)
+    table = explain(results, args.player, args.rules, event_id=args.event,
+                    through_round=args.through_round)
+    write_frame(table, args.format, args.output)
+    return 0
+
+
+def _cmd_sensitivity(args: argparse.Namespace) -> int:
+    from swissframe.sensitivity import sensitivity, standard_variants
+
+    results = read_any(args.files, args.input_format)
+    rulesets = list(args.rules) if args.rules else standard_variants(args.baseline)
+    if args.rules:
+        rulesets = [args.baseline, *rulesets]
+    table = sensitivity(results, rulesets, top=args.top)
+    if args.format in ("table", "csv"):  # list columns: one readable cell each
+        table = table.with_columns(pl.col(pl.List(pl.String)).list.join(", "))
+    write_frame(table, args.format, args.output)
+    return 0
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     """The argument parser and the feature modules it dispatches to."""
     parser = argparse.ArgumentParser(
@@ -154,6 +178,29 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     p = sub.add_parser("demo", help="standings of the bundled data/ (the README's demo)")
     p.add_argument("--data", default="data", help="the data folder (default: ./data)")
     p.set_defaults(func=_cmd_demo)
+
+    p = sub.add_parser("explain", help="one player's tiebreakers, opponent by opponent")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--player", required=True, help="the player id")
+    p.add_argument("--event", metavar="ID", help="the event (needed when FILE has several)")
+    p.add_argument("--rules", default="mtg", help="ruleset preset (default: mtg)")
+    p.add_argument("--through-round", type=int, metavar="R")
+    p.add_argument("--format", choices=OUTPUT_FORMATS, default="table")
+    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
+    p.add_argument("-o", "--output", metavar="OUT")
+    p.set_defaults(func=_cmd_explain)
+
+    p = sub.add_parser("sensitivity", help="how the top N changes under other rulesets")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--top", type=int, default=8)
+    p.add_argument("--baseline", default="mtg", help="baseline ruleset (default: mtg)")
+    p.add_argument("--rules", action="append", metavar="NAME",
+                   help="an alternative ruleset (repeatable; default: the standard variants "
+                   "of the baseline — floors, bye rule, drawn games, one tiebreaker fewer)")
+    p.add_argument("--format", choices=OUTPUT_FORMATS, default="table")
+    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
+    p.add_argument("-o", "--output", metavar="OUT")
+    p.set_defaults(func=_cmd_sensitivity)
 
     modules: dict[str, ModuleType] = {}
     for name in COMMAND_MODULES:

@@ -71,3 +71,24 @@ def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "store-championship" in out
     assert "Alice" in out
+
+
+def test_explain_command(capsys: pytest.CaptureFixture[str]) -> None:
+    f = str(EVENTS / "store-championship.csv")
+    assert main(["explain", f, "--player", "Alice", "--format", "csv"]) == 0
+    df = pl.read_csv(capsys.readouterr().out.encode())
+    assert df["opponent_id"].drop_nulls().to_list() == ["Bob", "Ines", "Chandra", "Farid"]
+    ines = df.filter(pl.col("opponent_id") == "Ines").row(0, named=True)
+    assert (ines["opp_mwp_raw"], ines["opp_mwp"]) == (0.25, 0.33)  # floored, and said so
+    assert "floor" in ines["note"]
+    assert main(["explain", f, "--player", "Nobody"]) == 2
+    assert "Nobody" in capsys.readouterr().err
+
+
+def test_sensitivity_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sensitivity", str(EVENTS), "--top", "4", "--rules", "pokemon",
+                 "--format", "csv"]) == 0
+    df = pl.read_csv(capsys.readouterr().out.encode())
+    assert set(df["ruleset"]) == {"mtg", "pokemon"}
+    assert set(df["event_id"]) == {"league-night", "store-championship"}
+    assert df.filter(pl.col("ruleset") == "mtg")["kendall_tau"].to_list() == [1.0, 1.0]
