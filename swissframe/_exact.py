@@ -76,9 +76,6 @@ class ExactScale:
                 .then(num.cast(pl.Int128) * (pl.lit(self.scale, dtype=pl.Int128) // den128))
                 .otherwise(None))
 
-    def to_float(self, exact: pl.Expr) -> pl.Expr:
-        """The float value of an exact column."""
-        return exact.cast(pl.Float64) / float(self.scale)
 
 
 def mean_exact(total: pl.Expr, count: pl.Expr, inner: ExactScale, k_max: int

@@ -29,7 +29,7 @@ Everything downstream of :func:`validate_results` trusts its input.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -38,8 +38,11 @@ import polars as pl
 from swissframe.errors import SchemaError, ValidationError
 
 __all__ = [
+    "ID_COLUMNS",
+    "INT_COLUMNS",
     "MAX_LISTED_PROBLEMS",
     "OPTIONAL_COLUMNS",
+    "REQUIRED_COLUMNS",
     "RESULT_COLUMNS",
     "UNPLAYED_KINDS",
     "find_problems",
@@ -102,8 +105,13 @@ _PROBLEM_SCHEMA: Final = {
     "detail": pl.String,
 }
 
-_INT_COLUMNS: Final = (ROUND, GAMES_WON, GAMES_LOST, GAMES_DRAWN)
-_STR_COLUMNS: Final = (EVENT_ID, PLAYER_ID, OPPONENT_ID, PHASE)
+#: Integer columns of the contract.
+INT_COLUMNS: Final = (ROUND, GAMES_WON, GAMES_LOST, GAMES_DRAWN)
+#: Id columns of the contract.
+ID_COLUMNS: Final = (EVENT_ID, PLAYER_ID, OPPONENT_ID)
+#: Columns a results table must have (event_id and phase are filled when absent).
+REQUIRED_COLUMNS: Final = (ROUND, PLAYER_ID, OPPONENT_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN)
+_STR_COLUMNS: Final = (*ID_COLUMNS, PHASE)
 
 
 def _string_like(dtype: pl.DataType) -> bool:
@@ -113,8 +121,7 @@ def _string_like(dtype: pl.DataType) -> bool:
 def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
     """Check column presence and castability, fill optional defaults, cast to the contract."""
     schema = lf.collect_schema()
-    missing = [c for c in (ROUND, PLAYER_ID, OPPONENT_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN)
-               if c not in schema]
+    missing = [c for c in REQUIRED_COLUMNS if c not in schema]
     if missing:
         msg = (
             f"results table is missing required column(s) {missing}; found {list(schema)}. "
@@ -122,7 +129,7 @@ def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
         )
         raise SchemaError(msg)
     bad: list[str] = []
-    for c in _INT_COLUMNS:
+    for c in INT_COLUMNS:
         dt = schema[c]
         if not (dt.is_integer() or dt == pl.Null):
             bad.append(f"{c} is {dt}, expected an integer type")
@@ -426,7 +433,7 @@ def from_matches(
     return out.with_columns(
         pl.col(n).cast(pl.String).str.strip_chars().str.replace(r"\.0+$", "")
         .cast(pl.Int64) if not schema_int else pl.col(n).cast(pl.Int64)
-        for n, schema_int in ((n, out.collect_schema()[n].is_integer()) for n in _INT_COLUMNS)
+        for n, schema_int in ((n, out.collect_schema()[n].is_integer()) for n in INT_COLUMNS)
     ).collect()
 
 
@@ -518,8 +525,3 @@ def repair_mirrors(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: st
     added_df = added.collect()
     repaired = pl.concat([lf.collect(), added_df], how="vertical").sort(keys, nulls_last=True)
     return repaired, added_df
-
-
-def iter_unique(values: Iterable[str]) -> list[str]:
-    """Order-preserving de-duplication (used for error listings)."""
-    return list(dict.fromkeys(values))

@@ -43,11 +43,7 @@ Frame = pl.DataFrame | pl.LazyFrame
 
 
 def _check_keys(lf: pl.LazyFrame, keys: Sequence[str]) -> tuple[str, ...]:
-    names = lf.collect_schema().names()
-    missing = [k for k in keys if k not in names]
-    if missing:
-        msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."
-        raise SchemaError(msg)
+    """``event_id`` plus the extra keys, in order (``_validated`` checked they exist)."""
     return tuple(dict.fromkeys(["event_id", *keys]))
 
 

@@ -40,7 +40,14 @@ import polars as pl
 
 from swissframe.errors import SchemaError, ValidationError
 from swissframe.rules import Ruleset, get
-from swissframe.schema import OPTIONAL_COLUMNS, UNPLAYED_KINDS, find_problems
+from swissframe.schema import (
+    ID_COLUMNS,
+    INT_COLUMNS,
+    OPTIONAL_COLUMNS,
+    REQUIRED_COLUMNS,
+    UNPLAYED_KINDS,
+    find_problems,
+)
 
 __all__ = ["KINDS", "PROBLEM_SCHEMA", "Kind", "ValidationReport", "coerce", "file_problem",
            "raise_for", "validate"]
@@ -139,11 +146,7 @@ PROBLEM_SCHEMA: Final[Mapping[str, pl.DataType]] = {
     "value": pl.String(), "file": pl.String(), "detail": pl.String(),
 }
 
-_INT_COLUMNS: Final = ("round", "games_won", "games_lost", "games_drawn")
-_ID_COLUMNS: Final = ("event_id", "player_id", "opponent_id")
-_STR_COLUMNS: Final = (*_ID_COLUMNS, "phase", *OPTIONAL_COLUMNS)
-_REQUIRED: Final = ("round", "player_id", "opponent_id", "games_won", "games_lost",
-                    "games_drawn")
+_STR_COLUMNS: Final = (*ID_COLUMNS, "phase", *OPTIONAL_COLUMNS)
 _VOCAB: Final[Mapping[str, tuple[str, ...]]] = {"unplayed": UNPLAYED_KINDS, "color": ("w", "b")}
 _ROW: Final = "_sf_row"
 _INT64_MAX: Final = 2**63 - 1
@@ -302,7 +305,7 @@ def _castable_to_string(dt: pl.DataType) -> bool:
     return dt.is_numeric() or dt == pl.Boolean or dt.is_temporal()
 
 
-def coerce(frame: Frame, *, int_columns: Sequence[str] = _INT_COLUMNS,
+def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
            str_columns: Sequence[str] = _STR_COLUMNS
            ) -> tuple[pl.LazyFrame | None, list[pl.LazyFrame]]:
     """Cast columns to the contract's types, reporting each column and cell that needs it.
@@ -486,7 +489,7 @@ def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
 
 def _ids(lf: pl.LazyFrame) -> list[pl.LazyFrame]:
     ids = pl.concat([lf.select("event_id", "round", pl.col(c).alias("_id"),
-                               pl.lit(c).alias("_col")) for c in _ID_COLUMNS if c != "event_id"]
+                               pl.lit(c).alias("_col")) for c in ID_COLUMNS if c != "event_id"]
                     + [lf.select("event_id", "round", pl.col("event_id").alias("_id"),
                                  pl.lit("event_id").alias("_col"))], how="vertical")
     ids = ids.filter(pl.col("_id").is_not_null())
@@ -592,7 +595,7 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
         return ValidationReport(problems=out.collect(), rows=n_rows, events=events,
                                 rules=ruleset.name, best_of=best_of)
 
-    missing = [c for c in _REQUIRED if c not in schema]
+    missing = [c for c in REQUIRED_COLUMNS if c not in schema]
     missing += [k for k in keys if k not in schema]
     if ruleset.snapshot == "stage" and "stage" not in schema:
         problems.append(file_problem("schema", (
