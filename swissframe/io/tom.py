@@ -59,7 +59,7 @@ import defusedxml.ElementTree as SafeET
 import polars as pl
 
 from swissframe.errors import DataError, ImportFormatError, SwissframeError
-from swissframe.schema import validate_results
+from swissframe.schema import RESULT_COLUMNS, validate_results
 
 __all__ = [
     "DIVISION_NAMES",
@@ -120,14 +120,7 @@ _FINALIZED_STAGE: Final = "5"
 TOM_SUFFIXES: Final = (".tdf", ".xml")
 
 _RESULT_SCHEMA: Final[dict[str, pl.DataType]] = {
-    "event_id": pl.String(),
-    "round": pl.Int64(),
-    "player_id": pl.String(),
-    "opponent_id": pl.String(),
-    "games_won": pl.Int64(),
-    "games_lost": pl.Int64(),
-    "games_drawn": pl.Int64(),
-    "phase": pl.String(),
+    **RESULT_COLUMNS,  # the contract, then this format's own columns
     "unplayed": pl.String(),
     "scheduled_opponent_id": pl.String(),
     "tom_outcome": pl.String(),

@@ -62,7 +62,7 @@ import polars as pl
 
 from swissframe.errors import DataError, ImportFormatError, SwissframeError
 from swissframe.io.tom import TOM_SUFFIXES, _keys, _paths, _read_bytes, event_keys, read_tom
-from swissframe.schema import validate_results
+from swissframe.schema import RESULT_COLUMNS, validate_results
 
 __all__ = [
     "TRF_RESULT_CODES",
@@ -111,14 +111,7 @@ _BLOCK: Final = 10
 TRF_SUFFIXES: Final = (".trf", ".txt", ".input")
 
 _RESULT_SCHEMA: Final[dict[str, pl.DataType]] = {
-    "event_id": pl.String(),
-    "round": pl.Int64(),
-    "player_id": pl.String(),
-    "opponent_id": pl.String(),
-    "games_won": pl.Int64(),
-    "games_lost": pl.Int64(),
-    "games_drawn": pl.Int64(),
-    "phase": pl.String(),
+    **RESULT_COLUMNS,  # the contract, then this format's own columns
     "color": pl.String(),
     "unplayed": pl.String(),
     "scheduled_opponent_id": pl.String(),
