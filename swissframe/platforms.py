@@ -24,6 +24,15 @@ and is applied to the data by :func:`prepare_results` / :func:`publish` (pure fu
 ``unopposed_loss_games`` (``"count"`` | ``"ignore"``)
     Whether the games of a loss without an opponent (no-show, ``0-2-0`` against ``"-"``)
     count in the player's own GW% (melee.gg: they do not; the match still counts in MW%).
+``dropped_cutoff`` (``"stage_end"`` | ``"stage_end_minus_one"`` | ``"own_round"``)
+    With ``snapshot="stage"``: the round at which a player who left before the end of their
+    stage (dropped, or did not play the stage's last round) is evaluated. ``"stage_end"``
+    (default, melee.gg's usual behaviour) takes the stage end like everyone else;
+    ``"stage_end_minus_one"`` the round before it (never before the player's own last
+    round) and ``"own_round"`` the player's own last round. melee.gg froze dropped players
+    at one of the latter two in a minority of its 2024-04…2025-11 events; nothing in the
+    rounds tells which (docs/fidelity.md), so these are per-event overrides for an analyst
+    who knows the event, never chosen automatically.
 
 Per-player evaluation cutoffs
     The platforms publish each player's values as they stood at the end of the last stage
@@ -139,7 +148,9 @@ for _r in PLATFORMS.values():
 
 _DEFAULTS: Final[dict[str, object]] = {
     "playoff_in_tiebreakers": False, "rounding": "round", "compare": _ALL3,
-    "unreported": "draw", "distinct_opponents": False, "unopposed_loss_games": "count"}
+    "unreported": "draw", "distinct_opponents": False, "unopposed_loss_games": "count",
+    "dropped_cutoff": "stage_end"}
+_DROPPED_CUTOFFS: Final = ("stage_end", "stage_end_minus_one", "own_round")
 
 
 def option(ruleset: Ruleset, key: str) -> object:
@@ -282,8 +293,22 @@ def _cutoffs(swiss: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
             .agg(pl.col("stage").last().alias("_stage"), pl.col("round").max().alias("_own")))
     if ruleset.snapshot == "stage":
         ends = swiss.group_by("event_id", "stage").agg(pl.col("round").max().alias(_CUT))
-        return last.join(ends.rename({"stage": "_stage"}), on=["event_id", "_stage"],
-                         how="left", nulls_equal=True).select("event_id", "player_id", _CUT)
+        cut = last.join(ends.rename({"stage": "_stage"}), on=["event_id", "_stage"],
+                        how="left", nulls_equal=True)
+        dropped = option(ruleset, "dropped_cutoff")
+        if dropped not in _DROPPED_CUTOFFS:
+            msg = (f"ruleset {ruleset.name!r}: unknown dropped_cutoff {dropped!r}. "
+                   f"Hint: one of {', '.join(map(repr, _DROPPED_CUTOFFS))}.")
+            raise RulesetError(msg)
+        left_early = pl.col("_own") < pl.col(_CUT)
+        if dropped == "stage_end_minus_one":
+            cut = cut.with_columns(pl.when(left_early)
+                                   .then(pl.max_horizontal(pl.col("_own"), pl.col(_CUT) - 1))
+                                   .otherwise(pl.col(_CUT)).alias(_CUT))
+        elif dropped == "own_round":
+            cut = cut.with_columns(pl.when(left_early).then(pl.col("_own"))
+                                   .otherwise(pl.col(_CUT)).alias(_CUT))
+        return cut.select("event_id", "player_id", _CUT)
     if ruleset.snapshot == "last_round":
         return last.select("event_id", "player_id", pl.col("_own").alias(_CUT))
     ends = swiss.group_by("event_id").agg(pl.col("round").max().alias(_CUT))

@@ -125,3 +125,47 @@ def test_platform_values_stage_cutoffs_and_distinct_opponents() -> None:
                                                      "distinct_opponents": False})
     a = P.platform_values(df, plain).filter(pl.col("player_id") == "A")["omwp"].item()
     assert a == pytest.approx((1 / 2 + 1 / 3 + 1 / 3) / 3)
+
+
+def _dropped_event() -> pl.DataFrame:
+    # B drops after round 1; A beats B (R1), then loses to C (R2) and D (R3); byes D (R2),
+    # C (R3). A's match-win rate: 1 after R1, 1/2 after R2, 1/3 after R3.
+    rows = [(1, "A", "B", 2, 0), (1, "C", "D", 2, 0), (2, "C", "A", 2, 1),
+            (3, "D", "A", 2, 0)]
+    long = ([(r, p, o, w, lo) for r, p, o, w, lo in rows]
+            + [(r, o, p, lo, w) for r, p, o, w, lo in rows]
+            + [(2, "D", None, 2, 0), (3, "C", None, 2, 0)])
+    return pl.DataFrame(long, orient="row", schema=["round", "player_id", "opponent_id",
+                                                    "games_won", "games_lost"]).with_columns(
+        event_id=pl.lit("e"), games_drawn=pl.lit(0), phase=pl.lit("swiss"),
+        stage=pl.lit("day1"))
+
+
+@pytest.mark.parametrize(("dropped", "eval_round", "omwp"), [
+    ("stage_end", 3, 1 / 3), ("stage_end_minus_one", 2, 1 / 2), ("own_round", 1, 1.0)])
+def test_dropped_cutoff_option(dropped: str, eval_round: int, omwp: float) -> None:
+    rs = dataclasses.replace(P.MELEE_E2, options={**P.MELEE_E2.options,
+                                                  "dropped_cutoff": dropped})
+    v = P.platform_values(_dropped_event(), rs).sort("player_id")
+    b = v.filter(pl.col("player_id") == "B")
+    assert b["eval_round"].item() == eval_round
+    assert b["omwp"].item() == pytest.approx(omwp)
+    # everyone who played the last round is evaluated at the stage end regardless
+    assert v.filter(pl.col("player_id") != "B")["eval_round"].to_list() == [3, 3, 3]
+
+
+def test_dropped_cutoff_never_before_own_last_round() -> None:
+    # C drops after round 2 = stage end - 1: "stage_end_minus_one" keeps round 2
+    df = _dropped_event().filter(~((pl.col("round") == 3) & (pl.col("player_id") == "C")))
+    rs = dataclasses.replace(P.MELEE_E2, options={**P.MELEE_E2.options,
+                                                  "dropped_cutoff": "stage_end_minus_one"})
+    v = P.platform_values(df, rs)
+    got = dict(zip(v["player_id"], v["eval_round"], strict=True))
+    assert got == {"A": 3, "B": 2, "C": 2, "D": 3}
+
+
+def test_dropped_cutoff_unknown_value_is_a_ruleset_error() -> None:
+    rs = dataclasses.replace(P.MELEE_E2, options={**P.MELEE_E2.options,
+                                                  "dropped_cutoff": "yesterday"})
+    with pytest.raises(RulesetError, match=r"dropped_cutoff.*Hint"):
+        P.platform_values(_dropped_event(), rs)

@@ -158,11 +158,14 @@ _E2_START: Final = "2024-05-16"
 _E2_END: Final = "2025-11-12"
 
 #: A Day-2 style cut between Swiss rounds k and k+1 (detected from the rounds, see
-#: :func:`detect_structure`): at least this share of round-k players sit below the lowest
-#: score that continues, at least this share of those at or above it continue, and round k
-#: has at least this many players.
+#: :func:`detect_structure`): for some score threshold, at least this share of round-k
+#: players sit below it, at least this share of those at or above it continue, at most
+#: :data:`CUT_MAX_BELOW_CONTINUE_SHARE` of those below it continue (a few invited or
+#: otherwise qualified players may play on from below the cut), and round k has at least
+#: this many players.
 CUT_MIN_BELOW_SHARE: Final = 0.3
 CUT_MIN_CONTINUE_SHARE: Final = 0.75
+CUT_MAX_BELOW_CONTINUE_SHARE: Final = 0.1
 CUT_MIN_PLAYERS: Final = 16
 #: A cut needs at least this many Swiss rounds before it and after it.
 CUT_MIN_ROUNDS_BEFORE: Final = 4
@@ -614,11 +617,14 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
     skipped (measured on melee.gg's clean events). Larger "brackets" after a Swiss (16, 32
     players) are Swiss rounds for the platforms (measured on melee.gg).
 
-    Among the Swiss rounds, a cut after round ``k`` (a new stage) is detected when at least
-    :data:`CUT_MIN_BELOW_SHARE` of round ``k``'s players are below the lowest score that
-    plays on, at least :data:`CUT_MIN_CONTINUE_SHARE` of the others play on, and round ``k``
-    has at least :data:`CUT_MIN_PLAYERS` players. Stages are ``day1``, ``day2``, …;
-    playoff rounds get stage ``playoff``.
+    Among the Swiss rounds, a cut after round ``k`` (a new stage) is detected when some
+    score threshold splits round ``k``'s players so that at least
+    :data:`CUT_MIN_BELOW_SHARE` of them are below it, at least
+    :data:`CUT_MIN_CONTINUE_SHARE` of those at or above it play on, at most
+    :data:`CUT_MAX_BELOW_CONTINUE_SHARE` of those below it play on (melee.gg's Champions Cup
+    Finals let a few 12-point players into a 13-point Day 2), and round ``k`` has at least
+    :data:`CUT_MIN_PLAYERS` players. Stages are ``day1``, ``day2``, …; playoff rounds get
+    stage ``playoff``.
 
     Parameters
     ----------
@@ -716,15 +722,24 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
     last_sw = pl.col("round").max().over("event_id")
     sw = sw.filter((pl.col("round") <= last_sw - CUT_MIN_ROUNDS_AFTER)
                    & (pl.col("round") >= CUT_MIN_ROUNDS_BEFORE))
-    t = pl.col("_pts").filter(pl.col("_cont")).min()
-    cuts = sw.group_by("event_id", "round").agg(
-        pl.len().alias("n"), t.alias("t"),
-        (pl.col("_pts") < t).sum().alias("below"),
-        (pl.col("_pts") >= t).sum().alias("above"),
-        ((pl.col("_pts") >= t) & pl.col("_cont")).sum().alias("above_cont"),
-    ).filter((pl.col("n") >= CUT_MIN_PLAYERS)
-             & (pl.col("below") >= CUT_MIN_BELOW_SHARE * pl.col("n"))
-             & (pl.col("above_cont") >= CUT_MIN_CONTINUE_SHARE * pl.col("above")))
+    # Every score threshold p of round k: A = players at or above p, B = those below.
+    by_pts = (sw.group_by("event_id", "round", "_pts")
+              .agg(pl.len().alias("_c"), pl.col("_cont").sum().alias("_k"))
+              .sort("event_id", "round", "_pts", descending=[False, False, True]))
+    grp = ("event_id", "round")
+    by_pts = by_pts.with_columns(
+        pl.col("_c").cum_sum().over(grp).alias("above"),
+        pl.col("_k").cum_sum().over(grp).alias("above_cont"),
+        pl.col("_c").sum().over(grp).alias("n"),
+        pl.col("_k").sum().over(grp).alias("n_cont"),
+    ).with_columns((pl.col("n") - pl.col("above")).alias("below"),
+                   (pl.col("n_cont") - pl.col("above_cont")).alias("below_cont"))
+    cuts = by_pts.filter(
+        (pl.col("n") >= CUT_MIN_PLAYERS)
+        & (pl.col("below") >= CUT_MIN_BELOW_SHARE * pl.col("n"))
+        & (pl.col("above_cont") >= CUT_MIN_CONTINUE_SHARE * pl.col("above"))
+        & (pl.col("below_cont") <= CUT_MAX_BELOW_CONTINUE_SHARE * pl.col("below"))
+    ).select("event_id", "round").unique()
     cut_after = cuts.select("event_id", pl.col("round").alias("_cut"))
     stage_no = (phases.filter(pl.col("phase") == "swiss")
                 .join(cut_after, on="event_id", how="left")
