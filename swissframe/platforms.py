@@ -24,6 +24,11 @@ and is applied to the data by :func:`prepare_results` / :func:`publish` (pure fu
 ``unopposed_loss_games`` (``"count"`` | ``"ignore"``)
     Whether the games of a loss without an opponent (no-show, ``0-2-0`` against ``"-"``)
     count in the player's own GW% (melee.gg: they do not; the match still counts in MW%).
+``opponent_mw_rounds`` (``"played"`` | ``"event"``)
+    The denominator of an opponent's match-win rate in OMW%: the rounds the opponent
+    played (MTR, default) or every Swiss round of the event up to the evaluation round, so
+    rounds an opponent missed (dropped, late, skipped) count as losses (CardsRealm until
+    2025-05-19: OMW% 73% → 93% of players reproduced).
 ``dropped_cutoff`` (``"stage_end"`` | ``"stage_end_minus_one"`` | ``"own_round"``)
     With ``snapshot="stage"``: the round at which a player who left before the end of their
     stage (dropped, or did not play the stage's last round) is evaluated. ``"stage_end"``
@@ -125,7 +130,9 @@ CARDSREALM: Final = dataclasses.replace(
 #: 2025, 0.0 from 2025-05-20 on).
 CARDSREALM_E1: Final = dataclasses.replace(
     CARDSREALM, name="cardsrealm-e1", floor_own_gw=True,
-    description="CardsRealm until 2025-05-19: floor 1/3, own GW% floored, 3 decimals")
+    description="CardsRealm until 2025-05-19: floor 1/3, own GW% floored, opponents' MW% "
+                "over all Swiss rounds, 3 decimals",
+    options={**CARDSREALM.options, "opponent_mw_rounds": "event"})
 
 #: First event date of CardsRealm's era "CR2" (own GW% no longer floored).
 CARDSREALM_E2_START: Final = "2025-05-20"
@@ -149,7 +156,7 @@ for _r in PLATFORMS.values():
 _DEFAULTS: Final[dict[str, object]] = {
     "playoff_in_tiebreakers": False, "rounding": "round", "compare": _ALL3,
     "unreported": "draw", "distinct_opponents": False, "unopposed_loss_games": "count",
-    "dropped_cutoff": "stage_end"}
+    "dropped_cutoff": "stage_end", "opponent_mw_rounds": "played"}
 _DROPPED_CUTOFFS: Final = ("stage_end", "stage_end_minus_one", "own_round")
 
 
@@ -367,7 +374,7 @@ def platform_values(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
             .filter(pl.col("round") <= pl.col(_CUT)))
     engine_rules = dataclasses.replace(ruleset, snapshot="final")
     base = standings(rows.select(*_KEEP, _CUT), engine_rules, keys=[_CUT]).select(
-        "event_id", _CUT, "player_id", "mwp", "gwp")
+        "event_id", _CUT, "player_id", "mwp", "gwp", "match_points")
     if option(ruleset, "unopposed_loss_games") == "ignore" and "unplayed" in rows.columns:
         no_show = (pl.col("unplayed") == "forfeit_loss") & pl.col("opponent_id").is_null()
         hit = rows.filter(no_show).select("event_id", _CUT, "player_id").unique()
@@ -388,8 +395,22 @@ def platform_values(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
                                   .otherwise(pl.col("gwp")).alias("gwp"))
                     .drop("_hit", "_gw2"))
     floor, cap = float(ruleset.floor), float(ruleset.cap)
+    om = pl.col("mwp")
+    mw_rounds = option(ruleset, "opponent_mw_rounds")
+    if mw_rounds not in ("played", "event"):
+        msg = (f"ruleset {ruleset.name!r}: unknown opponent_mw_rounds {mw_rounds!r}. "
+               "Hint: 'played' or 'event'.")
+        raise RulesetError(msg)
+    if mw_rounds == "event":
+        # every Swiss round of the event up to the cutoff is in the denominator: a round the
+        # opponent did not play counts as a loss
+        n_rounds = (rows.select("event_id", _CUT, "round").unique()
+                    .group_by("event_id", _CUT).agg(pl.len().alias("_n_rounds")))
+        base = base.join(n_rounds, on=["event_id", _CUT], how="left")
+        om = (pl.col("match_points") / (float(ruleset.points_win) * pl.col("_n_rounds"))
+              ).clip(floor, cap)
     opp = base.select("event_id", _CUT, pl.col("player_id").alias("opponent_id"),
-                      pl.col("mwp").alias("_om"), pl.col("gwp").clip(floor, cap).alias("_og"))
+                      om.alias("_om"), pl.col("gwp").clip(floor, cap).alias("_og"))
     faced = (rows.filter(pl.col("opponent_id").is_not_null())
              .join(cut, on=["event_id", "player_id", _CUT], how="semi")
              .select("event_id", "player_id", _CUT, "opponent_id"))

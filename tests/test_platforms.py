@@ -169,3 +169,26 @@ def test_dropped_cutoff_unknown_value_is_a_ruleset_error() -> None:
                                                   "dropped_cutoff": "yesterday"})
     with pytest.raises(RulesetError, match=r"dropped_cutoff.*Hint"):
         P.platform_values(_dropped_event(), rs)
+
+
+def test_opponent_mw_over_every_swiss_round_counts_missed_rounds_as_losses() -> None:
+    # B beats A in round 1 and drops. After 3 rounds B has 3 points in 1 round played: MW 1
+    # over the rounds B played (MTR), 3/9 = 1/3 over the event's 3 rounds (CardsRealm 2025).
+    rows = [(1, "B", "A", 2, 0), (1, "C", "D", 2, 0), (2, "A", "C", 2, 1), (3, "A", "D", 2, 0)]
+    long = ([(r, p, o, w, lo) for r, p, o, w, lo in rows]
+            + [(r, o, p, lo, w) for r, p, o, w, lo in rows]
+            + [(2, "D", None, 2, 0), (3, "C", None, 2, 0)])
+    df = pl.DataFrame(long, orient="row", schema=["round", "player_id", "opponent_id",
+                                                  "games_won", "games_lost"]).with_columns(
+        event_id=pl.lit("e"), games_drawn=pl.lit(0), phase=pl.lit("swiss"),
+        stage=pl.lit("day1"))
+    played = dict(P.platform_values(df, P.CARDSREALM).select("player_id", "omwp").rows())
+    event = dict(P.platform_values(df, P.CARDSREALM_E1).select("player_id", "omwp").rows())
+    assert P.option(P.CARDSREALM_E1, "opponent_mw_rounds") == "event"
+    assert played["A"] == pytest.approx((1 + 2 / 3 + 1 / 3) / 3)   # B 1, C 2/3, D 1/3
+    assert event["A"] == pytest.approx((1 / 3 + 2 / 3 + 1 / 3) / 3)  # B 3/9 = 1/3
+    assert played["C"] == event["C"] == pytest.approx((1 / 3 + 2 / 3) / 2)  # all played 3
+    bad = dataclasses.replace(P.CARDSREALM, options={**P.CARDSREALM.options,
+                                                     "opponent_mw_rounds": "all"})
+    with pytest.raises(RulesetError, match=r"opponent_mw_rounds.*Hint"):
+        P.platform_values(df, bad)
