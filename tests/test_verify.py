@@ -206,3 +206,23 @@ def test_verify_dispatches_tom_and_trf_to_the_reference_checks() -> None:
     assert_frame_equal(sf.verify(tom), verify_tom(tom))
     trf = sf.read_trf([fixtures / "trf" / "all_codes.trf"])
     assert_frame_equal(sf.verify(trf), verify_trf(trf))
+
+
+@pytest.mark.slow
+@pytest.mark.realworld
+def test_fidelity_report_script_prints_the_documented_tables(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    root = corpus_root()
+    script = Path(__file__).resolve().parents[1] / "scripts" / "fidelity_report.py"
+    spec = importlib.util.spec_from_file_location("fidelity_report", script)
+    assert spec is not None
+    assert spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--shared", str(root.parents[3])]) == 0
+    out = capsys.readouterr().out
+    assert "## melee.gg, rounds complete: 1533 events" in out
+    assert "| dropped, event froze every dropped player at stage end - 1 |" in out
+    assert mod.main(["--shared", "/nonexistent"]) == 2

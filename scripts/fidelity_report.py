@@ -1,0 +1,216 @@
+"""Regenerate the tables of ``docs/fidelity.md`` from the real corpus in ``../shared``.
+
+Usage::
+
+    .venv/bin/python scripts/fidelity_report.py                 # ../shared next to the repo
+    .venv/bin/python scripts/fidelity_report.py --shared /path/to/shared
+
+Prints Markdown: agreement per source and era (:func:`swissframe.verify.summarize`), the
+melee.gg player groups, the melee.gg mismatch classes, and the CardsRealm split by record
+consistency.
+
+The mismatch *classes* use a diagnostic that the method itself never uses: for every
+melee.gg player it recomputes the values at every cutoff round of the event and lists the
+rounds whose values equal the published ones ("fits"). That tells *which* round melee.gg
+published a mismatched player as of; it is fitted to the published values, so it only
+classifies misses and is never fed back into :func:`swissframe.verify.verify`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime as dt
+import sys
+from pathlib import Path
+
+import polars as pl
+
+import swissframe as sf
+from swissframe import platforms
+from swissframe import rules as _rules
+
+ROOT = Path(__file__).resolve().parents[1]
+_VALUES = ("omwp", "gwp", "ogwp")
+#: Events from this date on no longer show melee.gg's frozen-drop anomalies.
+AFTER_ANOMALIES = dt.date(2025, 11, 13)
+
+
+def _markdown(df: pl.DataFrame) -> str:
+    head = "| " + " | ".join(df.columns) + " |"
+    sep = "|" + "---|" * len(df.columns)
+    rows = ["| " + " | ".join("" if v is None else (f"{v:.4f}" if isinstance(v, float)
+                                                      else str(v)) for v in r) + " |"
+            for r in df.rows()]
+    return "\n".join([head, sep, *rows])
+
+
+def _fits(ev: sf.DecklistEvents) -> pl.DataFrame:
+    """Per melee.gg player: the cutoff rounds whose recomputed values match (diagnostic)."""
+    assigned = platforms.assign_rulesets(ev.events)
+    parts = []
+    for name in sorted(assigned["ruleset"].unique().to_list()):
+        rs = dataclasses.replace(_rules.get(name), snapshot="final")
+        ids = assigned.filter(pl.col("ruleset") == name).select("event_id")
+        sub = ev.results.join(ids, on="event_id", how="semi")
+        cuts = sub.select("event_id", pl.col("round").alias("_c")).unique()
+        # one copy of the event per cutoff round c, holding rounds <= c (an event key)
+        dup = (sub.join(cuts, on="event_id").filter(pl.col("round") <= pl.col("_c"))
+               .with_columns(pl.format("{}|{}", "event_id", "_c").alias("event_id"))
+               .drop("_c"))
+        v = platforms.platform_values(dup, rs).with_columns(
+            pl.col("event_id").str.split("|").list.get(0).alias("_e"),
+            pl.col("event_id").str.split("|").list.get(1).cast(pl.Int64).alias("c"))
+        v = v.drop("event_id").rename({"_e": "event_id"})
+        v = v.join(ev.events.select("event_id", "decimals"), on="event_id")
+        v = v.with_columns(*[platforms.publish(pl.col(c), pl.col("decimals"), rs).alias(c)
+                             for c in _VALUES])
+        parts.append(v)
+    v = pl.concat(parts).join(
+        ev.published.select("event_id", "player_id",
+                            *[pl.col(c).alias(f"{c}_p") for c in _VALUES]),
+        on=["event_id", "player_id"])
+    tol = pl.lit(10.0).pow(-pl.col("decimals")) * (1 + 1e-6)
+    ok = pl.all_horizontal(((pl.col(c) - pl.col(f"{c}_p")).abs() <= tol).fill_null(False)
+                           for c in _VALUES)
+    return (v.filter(ok).group_by("event_id", "player_id")
+            .agg(pl.col("c").sort().alias("fits")))
+
+
+def _players(ev: sf.DecklistEvents) -> pl.DataFrame:
+    """Per player: last stage played, own last round, that stage's end, the event end."""
+    r = ev.results.with_columns(
+        pl.when(pl.col("phase") == "playoff").then(pl.lit("playoff"))
+        .otherwise(pl.col("stage")).alias("stage"))
+    last = (r.sort("round").group_by("event_id", "player_id")
+            .agg(pl.col("stage").last().alias("st"), pl.col("round").max().alias("own")))
+    ends = r.group_by("event_id", "stage").agg(pl.col("round").max().alias("send"))
+    evend = r.group_by("event_id").agg(pl.col("round").max().alias("eend"))
+    return (last.join(ends.rename({"stage": "st"}), on=["event_id", "st"])
+            .join(evend, on="event_id")
+            .with_columns((pl.col("own") < pl.col("send")).alias("dropped")))
+
+
+def melee_report(ev: sf.DecklistEvents, manifest: pl.DataFrame) -> None:
+    complete = manifest.filter(pl.col("rounds_complete") == "1").select("event_id")
+    v = (sf.verify(ev).filter(pl.col("in_rounds") & pl.col("in_standings"))
+         .join(complete, on="event_id", how="semi"))
+    print(f"\n## melee.gg, rounds complete: {v['event_id'].n_unique()} events, "
+          f"{v.height} players, {int(v['match'].sum())} matched "
+          f"({v['match'].mean():.2%})\n")
+    print("mismatching values: " + ", ".join(
+        f"{c} {int((~v[f'{c}_match']).sum())}" for c in _VALUES))
+    dated = v.join(ev.events.select("event_id", "date"), on="event_id")
+    recent = dated.filter(pl.col("date") >= AFTER_ANOMALIES)
+    print(f"events from {AFTER_ANOMALIES}: {recent.height} players, "
+          f"{recent['match'].mean():.2%} matched")
+    print()
+    print(_markdown(sf.summarize(v).select("era", "events", "players", "matched", "share",
+                                           "events_exact")))
+
+    p = _players(ev).join(ev.events.select("event_id", "swiss_rounds", "playoff_rounds"),
+                          on="event_id")
+    t = v.select("event_id", "player_id", "match").join(p, on=["event_id", "player_id"])
+    group = (pl.when(pl.col("swiss_rounds") == 0)
+             .then(pl.lit("knockout events (bracket from round 1)"))
+             .when(pl.col("playoff_rounds") == 0)
+             .then(pl.when("dropped").then(pl.lit("Swiss-only events, dropped before the end"))
+                   .otherwise(pl.lit("Swiss-only events, played to the end")))
+             .when(pl.col("st") == "playoff").then(pl.lit("playoff events, playoff players"))
+             .when("dropped")
+             .then(pl.lit("playoff events, dropped before the end of their stage"))
+             .otherwise(pl.lit("playoff events, played to the end of their stage, no playoff")))
+    print()
+    print(_markdown(t.with_columns(group.alias("group")).group_by("group").agg(
+        pl.len().alias("players"), (~pl.col("match")).sum().alias("mismatched"),
+        pl.col("match").mean().alias("matched")).sort("group")))
+
+    # mismatch classes (diagnostic: which cutoff would have matched)
+    fitted = _fits(ev)
+    miss = t.filter(~pl.col("match")).join(fitted, on=["event_id", "player_id"], how="left")
+    fits = pl.col("fits")
+    has = fits.list.contains
+    # events where every informative dropped player fits stage end - 1 and not the end
+    d = t.join(fitted, on=["event_id", "player_id"], how="left").filter(
+        "dropped", pl.col("st") != "playoff")
+    f_end, f_m1 = has(pl.col("send")).fill_null(False), has(pl.col("send") - 1).fill_null(False)
+    frozen = (d.filter(f_end != f_m1).group_by("event_id")
+              .agg(f_m1.filter(f_end != f_m1).mean().alias("_s"))
+              .filter(pl.col("_s") >= 0.8).select("event_id"))
+    in_frozen = pl.col("event_id").is_in(frozen["event_id"].implode())
+    ko = pl.col("swiss_rounds") == 0
+    cls = (pl.when(ko & (pl.col("own") == 1) & has(pl.col("own")).fill_null(False))
+           .then(pl.lit("knockout, first-round loser published as of round 1"))
+           .when(ko).then(pl.lit("knockout, another round"))
+           .when(pl.col("dropped") & has(pl.col("send") - 1).fill_null(False) & in_frozen)
+           .then(pl.lit("dropped, event froze every dropped player at stage end - 1"))
+           .when(pl.col("dropped") & has(pl.col("send") - 1).fill_null(False))
+           .then(pl.lit("dropped, stage end - 1 fits (other events)"))
+           .when(pl.col("dropped") & has(pl.col("own")).fill_null(False))
+           .then(pl.lit("dropped, own last round fits"))
+           .when(pl.col("dropped") & fits.is_not_null())
+           .then(pl.lit("dropped, some other round fits"))
+           .when("dropped").then(pl.lit("dropped, no round fits"))
+           .when((pl.col("st") != "playoff") & has(pl.col("eend")).fill_null(False))
+           .then(pl.lit("played to the end of the Swiss, end-of-event values fit"))
+           .when(pl.col("st") == "playoff").then(pl.lit("playoff player, another round"))
+           .when(fits.is_not_null()).then(pl.lit("played to the end, another round fits"))
+           .otherwise(pl.lit("played to the end, no round fits")))
+    print(f"\nevents freezing every dropped player at stage end - 1: {frozen.height}")
+    print()
+    print(_markdown(miss.with_columns(cls.alias("class")).group_by("class")
+                    .agg(pl.len().alias("players")).sort("players", descending=True)))
+
+
+def cardsrealm_report(ev: sf.DecklistEvents) -> None:
+    v = sf.verify(ev).filter(pl.col("in_rounds") & pl.col("in_standings"))
+    print(f"\n## CardsRealm: {v.height} players, {int(v['match'].sum())} matched "
+          f"({v['match'].mean():.2%})\n")
+    won, lost = pl.col("games_won"), pl.col("games_lost")
+    rec = (ev.results.filter(pl.col("phase") == "swiss").group_by("event_id", "player_id")
+           .agg((won > lost).sum().alias("w"), (won < lost).sum().alias("l"),
+                (won == lost).sum().alias("d")))
+    same = ((pl.col("w") == pl.col("wins")) & (pl.col("l") == pl.col("losses"))
+            & (pl.col("d") == pl.col("draws"))).fill_null(value=False)
+    consistent = (ev.published.join(rec, on=["event_id", "player_id"], how="left")
+                  .group_by("event_id").agg(same.all().alias("consistent")))
+    t = v.join(consistent, on="event_id")
+    per_event = t.group_by("era", "consistent", "event_id").agg(
+        pl.len().alias("n"), pl.col("match").sum().alias("m"),
+        pl.col("match").all().alias("exact"))
+    print(_markdown(per_event.group_by("era", "consistent").agg(
+        pl.len().alias("events"), pl.col("n").sum().alias("players"),
+        (pl.col("m").sum() / pl.col("n").sum()).alias("matched"),
+        pl.col("exact").sum().alias("events_exact"))
+        .sort("era", "consistent", descending=[False, True])))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared",
+                    help="the shared folder holding data/realworld (default: ../shared)")
+    args = ap.parse_args(argv)
+    real = args.shared / "data" / "realworld"
+    if not (real / "manifest.csv").exists():
+        print(f"no corpus at {real}. Hint: pass --shared.", file=sys.stderr)
+        return 2
+    manifest = pl.read_csv(real / "manifest.csv", infer_schema_length=0).with_columns(
+        pl.col("stored_path").str.split("/").list.last()
+        .str.replace(r"\.json(\.gz)?$", "").alias("event_id"))
+    root = real / "fbettega_MTG_decklistcache"
+    ev = sf.read_decklist_cache(root)
+    print("## All sources\n")
+    v = sf.verify(ev).filter(pl.col("in_rounds") & pl.col("in_standings"))
+    print(_markdown(sf.summarize(v).select("source", "era", "events", "players", "matched",
+                                           "share", "events_exact")))
+    melee_ids = manifest.filter(pl.col("source") == "MTGmelee")
+    mel = sf.read_decklist_cache([real / p for p in melee_ids.filter(
+        pl.col("rounds_complete") == "1")["stored_path"]])
+    melee_report(mel, melee_ids)
+    cr = manifest.filter(pl.col("source") == "CardsRealm")
+    cardsrealm_report(sf.read_decklist_cache([real / p for p in cr["stored_path"]]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
