@@ -86,6 +86,8 @@ class FastModel:
     values: pl.DataFrame  #: _u, k -> _p, _e and the own exact criteria columns
     players: pl.DataFrame  #: _p -> event_id, player_id
     contrib: pl.DataFrame  #: _p, _u, k -> _smw, _nmw, _sgw, _ngw (opponents in unit _u)
+    pairs: pl.DataFrame  #: (_p, _u): the units a player's opponents belong to
+    n_events: int
     sort_cols: tuple[str, ...]
     descending: tuple[bool, ...]
     k_lcm: int
@@ -114,21 +116,25 @@ class FastModel:
         DataFrame
             ``event_id, scenario_id, player_id, rank, makes_cut``.
         """
-        sk = ["_e", "scenario_id"]
-        a = (assignment.lazy().join(self.units.lazy(), on=["event_id", "unit"])
-             .select("scenario_id", "_u", "k").collect())
-        own = a.lazy().join(self.values.lazy(), on=["_u", "k"]).drop("_u", "k")
+        # eager steps: each is a join / group-by on integer keys; a single lazy plan was
+        # several times slower here (the optimiser reorders the small joins badly)
+        a = (assignment.join(self.units, on=["event_id", "unit"])
+             .select("scenario_id", "_u", "k"))
+        # one integer key per (event, scenario)
+        g = (pl.col("scenario_id") * self.n_events + pl.col("_e")).alias("_g")
+        head = a.join(self.values.select("_u", "k", "_p", "_e"), on=["_u", "k"]).with_columns(g)
         if self.first is not None and not full_rank:
             # rank by the first key alone = 1 + players strictly ahead on it; above ``top``
             # the player is out whatever the later keys, and never ahead of one who is in
-            first = pl.col(self.first).rank("min", descending=self.descending[0]).over(sk)
-            own = own.filter(first <= top)
-        cand = own.collect()
+            firsts = a.join(self.values.select("_u", "k", "_p", "_e", self.first),
+                            on=["_u", "k"]).with_columns(g)
+            head = firsts.filter(pl.col(self.first).rank("min", descending=self.descending[0])
+                                 .over("_g") <= top).drop(self.first)
+        cand = head.join(self.values.drop("_e"), on=["_u", "k", "_p"])
         if "_x_omw" in self.sort_cols or "_x_ogw" in self.sort_cols:
-            sums = (cand.lazy().select("scenario_id", "_p")
-                    .join(self.contrib.lazy().select("_p", "_u").unique(), on="_p")
-                    .join(a.lazy(), on=["scenario_id", "_u"])
-                    .join(self.contrib.lazy(), on=["_p", "_u", "k"])
+            sums = (cand.select("scenario_id", "_p").join(self.pairs, on="_p")
+                    .join(a, on=["scenario_id", "_u"])
+                    .join(self.contrib, on=["_p", "_u", "k"])
                     .group_by("scenario_id", "_p")
                     .agg(pl.col("_smw", "_nmw", "_sgw", "_ngw").sum()))
             kl = pl.lit(self.k_lcm, dtype=_I128)
@@ -137,26 +143,24 @@ class FastModel:
                 n = pl.col(count).cast(_I128)
                 return pl.when(n > 0).then(pl.col(total).cast(_I128) * (kl // n))
 
-            table = (cand.lazy().join(sums, on=["scenario_id", "_p"], how="left")
-                     .with_columns(_x_omw=mean("_smw", "_nmw"), _x_ogw=mean("_sgw", "_ngw")))
-        else:
-            table = cand.lazy()
-        ranked = (rank_exact(table, sk, list(self.sort_cols), list(self.descending),
+            cand = (cand.join(sums, on=["scenario_id", "_p"], how="left")
+                    .with_columns(_x_omw=mean("_smw", "_nmw"), _x_ogw=mean("_sgw", "_ngw")))
+        ranked = (rank_exact(cand.lazy(), ["_g"], list(self.sort_cols), list(self.descending),
                              tiebreak=["_p"])
-                  .select(*sk, "_p", "rank",
-                          (pl.col("rank") + pl.len().over(*sk, "rank") - 1 <= top)
-                          .alias("makes_cut")))
-        scen = a.lazy().select("scenario_id", "_u").join(
-            self.values.lazy().filter(pl.col("k") == 0).select("_u", "_p"), on="_u")
+                  .select("scenario_id", "_p", "rank",
+                          (pl.col("rank") + pl.len().over("_g", "rank") - 1 <= top)
+                          .alias("makes_cut"))
+                  .collect())
+        seat = self.values.filter(pl.col("k") == 0).select("_u", "_p")
         if who is not None:
-            ids = self.players.lazy().join(who.lazy().select("event_id", "player_id"),
-                                           on=["event_id", "player_id"], how="semi")
-            scen = scen.join(ids.select("_p"), on="_p", how="semi")
-        return (scen.join(ranked.drop("_e"), on=["scenario_id", "_p"], how="left")
-                .join(self.players.lazy(), on="_p")
+            ids = self.players.join(who.select("event_id", "player_id"),
+                                    on=["event_id", "player_id"], how="semi")
+            seat = seat.join(ids.select("_p"), on="_p", how="semi")
+        return (a.select("scenario_id", "_u").join(seat, on="_u")
+                .join(ranked, on=["scenario_id", "_p"], how="left")
+                .join(self.players, on="_p")
                 .select("event_id", "scenario_id", "player_id", "rank",
-                        pl.col("makes_cut").fill_null(value=False))
-                .collect())
+                        pl.col("makes_cut").fill_null(value=False)))
 
 
 def _sort_keys(rules: Ruleset) -> tuple[tuple[str, ...], tuple[bool, ...]]:
@@ -242,9 +246,11 @@ def fast_model(rf: RoundFrame) -> FastModel | None:
     raw_gw = ratio("_gn", "_gd", game_s)
     x_gw_opp = _clamp(raw_gw, frac(rules.floor, game_s), cap(game_s))
     x_gw = x_gw_opp if rules.floor_own_gw else _clamp(raw_gw, 0, cap(game_s))
-    post = post.with_columns(_x_mw=x_mw, _x_gw=x_gw, _x_gwo=x_gw_opp,
-                             _pts=pl.col("_pts").cast(_I128), wins=pl.col("wins").cast(_I128),
-                             games_won=pl.col("games_won").cast(_I128))
+    post = post.with_columns(_x_mw=x_mw, _x_gw=x_gw, _x_gwo=x_gw_opp)
+    if max(rate_s, game_s) * k_max < 2**62:
+        # every value (and a player's sum over opponents) fits Int64: faster joins and sorts;
+        # the order of integers does not depend on their width
+        post = post.with_columns(pl.col("_x_mw", "_x_gw", "_x_gwo").cast(pl.Int64))
     values = post.select("event_id", "unit", "k", "player_id", "_pts", "_x_mw", "_x_gw",
                          "wins", "games_won")
     # who faced whom (multiplicity), prior rounds and the analysed round's opponent
@@ -252,21 +258,15 @@ def fast_model(rf: RoundFrame) -> FastModel | None:
         prior.filter(~pl.col("_unpaired")).select(*KEY, pl.col("opponent_id").alias("opp"))
         .collect(),
         seats.filter(pl.col("opp").is_not_null() & (pl.col("k") == 0)).select(*KEY, "opp")])
-        .group_by(*KEY, "opp").agg(c=pl.len().cast(_I128)))
+        .group_by(*KEY, "opp").agg(c=pl.len().cast(post.schema["_x_mw"])))
     opp_vals = post.select("event_id", pl.col("player_id").alias("opp"), "unit", "k",
                            "_x_mw", "_x_gwo")
     contrib = (faced.join(opp_vals, on=["event_id", "opp"], how="inner")
                .group_by("event_id", "unit", "k", "player_id")
                .agg(_smw=(pl.col("c") * pl.col("_x_mw")).sum(),
-                    _nmw=(pl.col("c") * pl.col("_x_mw").is_not_null().cast(_I128)).sum()
-                    .cast(pl.Int64),
+                    _nmw=(pl.col("c") * pl.col("_x_mw").is_not_null()).sum().cast(pl.Int64),
                     _sgw=(pl.col("c") * pl.col("_x_gwo")).sum(),
-                    _ngw=(pl.col("c") * pl.col("_x_gwo").is_not_null().cast(_I128)).sum()
-                    .cast(pl.Int64)))
-    # a player's sums are at most k_max values of at most the scale: Int64 when that fits
-    # (faster group-bys); the means are formed in Int128
-    if max(rate_s, game_s) * k_max < 2**62:
-        contrib = contrib.with_columns(pl.col("_smw", "_sgw").cast(pl.Int64))
+                    _ngw=(pl.col("c") * pl.col("_x_gwo").is_not_null()).sum().cast(pl.Int64)))
     cols_s, desc = _sort_keys(rules)
     units = (values.select("event_id", "unit").unique(maintain_order=True)
              .with_row_index("_u").with_columns(pl.col("_u").cast(pl.Int64)))
@@ -281,8 +281,10 @@ def fast_model(rf: RoundFrame) -> FastModel | None:
                 .drop("event_id", "unit", "player_id"))
 
     never_null = {"_pts", "wins", "games_won"}
+    contrib = keyed(contrib).drop("_e")
     return FastModel(units=units, values=keyed(values), players=players.select("_p", *KEY),
-                     contrib=keyed(contrib).drop("_e"), sort_cols=cols_s, descending=desc,
+                     contrib=contrib, pairs=contrib.select("_p", "_u").unique(),
+                     n_events=max(events.height, 1), sort_cols=cols_s, descending=desc,
                      k_lcm=k_lcm, first=cols_s[0] if cols_s and cols_s[0] in never_null
                      else None)
 
