@@ -178,40 +178,70 @@ def _clamp(x: pl.Expr, lo: int, hi: pl.Expr) -> pl.Expr:
     return pl.when(x < lo_e).then(lo_e).when(x > hi).then(hi).otherwise(x)
 
 
+def _ids(rf: RoundFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Integer ids: players ``(event_id, player_id) -> _p, _e``, units ``-> _u``, and the
+    seat rows with them (every later join and group-by is on integers)."""
+    one = rf.seats.filter(pl.col("k") == 0)
+    events = (one.select("event_id").unique(maintain_order=True)
+              .with_row_index("_e").with_columns(pl.col("_e").cast(pl.Int64)))
+    players = (one.select(*KEY).with_row_index("_p").with_columns(pl.col("_p").cast(pl.Int64))
+               .join(events, on="event_id"))
+    units = (one.select("event_id", "unit").unique(maintain_order=True)
+             .with_row_index("_u").with_columns(pl.col("_u").cast(pl.Int64)))
+    seats = (rf.seats.select("event_id", "unit", "k", "player_id", "opp", "gw", "gl", "gd",
+                             "played", "_R")
+             .join(players, on=KEY).join(units, on=["event_id", "unit"])
+             .join(players.select("event_id", pl.col("player_id").alias("opp"),
+                                  pl.col("_p").alias("_o")), on=["event_id", "opp"],
+                   how="left")
+             .drop("event_id", "unit", "player_id", "opp"))
+    return players, units, seats
+
+
 def fast_model(rf: RoundFrame) -> FastModel | None:
     """Precompute everything about the prior rounds for scenario flags (None: use the engine).
 
     Mirrors the engine on the rows the reference path builds (:func:`scenario_results`):
-    prior Swiss rows without optional columns, plus the analysed round's rows.
+    prior Swiss rows without optional columns, plus the analysed round's rows; the engine's
+    own row flags (:func:`prepare_rows`), record (:func:`aggregate_players`) and rate terms
+    (:func:`rate_terms`) are applied to them, with integer ids in place of the strings.
     """
     rules = rf.rules
     if fast_unsupported(rules, rf) is not None:
         return None
-    cols = ["event_id", "round", "player_id", "opponent_id", "games_won", "games_lost",
-            "games_drawn", "phase"]
-    prior = prepare_rows(rf.prior.select(cols).lazy(), rules)
-    before = aggregate_players(prior, ("event_id",)).drop("dropped", "first_round").collect()
-    seats = rf.seats.select("event_id", "unit", "k", "player_id", "opp", "gw", "gl", "gd",
-                            "played", "_R")
+    players, units, seats = _ids(rf)
+    pid = players.select("event_id", "player_id", "_p")
+    prior = prepare_rows(
+        rf.prior.lazy().select("event_id", "round", "player_id", "opponent_id", "games_won",
+                               "games_lost", "games_drawn", "phase")
+        .join(pid.lazy(), on=KEY)
+        .join(pid.lazy().select("event_id", pl.col("player_id").alias("opponent_id"),
+                                pl.col("_p").alias("_o")), on=["event_id", "opponent_id"],
+              how="left")
+        .select("event_id", "round", pl.col("_p").alias("player_id"),
+                pl.col("_o").alias("opponent_id"), "games_won", "games_lost", "games_drawn",
+                "phase"), rules).collect()
+    before = (aggregate_players(prior.lazy(), ("event_id",)).collect()
+              .select(pl.col("player_id").alias("_p"), "wins", "losses", "draws", "byes",
+                      "rounds_played", "opponents", "_pts", "games_won", "games_lost",
+                      "games_drawn", "last_round"))
     # the analysed round's row of each (unit, k, seat), flagged exactly as the engine does
-    new = prepare_rows(seats.filter("played").select(
-        "event_id", "unit", "k", "player_id", pl.col("_R").alias("round"),
-        pl.col("opp").alias("opponent_id"), pl.col("gw").alias("games_won"),
-        pl.col("gl").alias("games_lost"), pl.col("gd").alias("games_drawn"),
-        phase=pl.lit("swiss")).lazy(), rules).collect()
-    inc = new.select(
-        "event_id", "unit", "k", "player_id", "round",
+    new = prepare_rows(seats.lazy().filter("played").select(
+        "_u", "k", "_p", pl.col("_R").alias("round"), pl.col("_o").alias("opponent_id"),
+        pl.col("gw").alias("games_won"), pl.col("gl").alias("games_lost"),
+        pl.col("gd").alias("games_drawn"), phase=pl.lit("swiss")), rules).select(
+        "_u", "k", "_p", "round",
         *(pl.col(f).cast(pl.Int64).alias(f"_d_{n}") for f, n in (
             ("_win", "wins"), ("_loss", "losses"), ("_draw", "draws"), ("_bye", "byes"))),
         (~pl.col("_unpaired")).cast(pl.Int64).alias("_d_opponents"),
         pl.col("_pts").alias("_d__pts"), pl.col("games_won").alias("_d_games_won"),
         pl.col("games_lost").alias("_d_games_lost"),
-        pl.col("games_drawn").alias("_d_games_drawn"))
+        pl.col("games_drawn").alias("_d_games_drawn")).collect()
     summed = ("wins", "losses", "draws", "byes", "opponents", "_pts", "games_won",
               "games_lost", "games_drawn")
-    post = (seats.select("event_id", "unit", "k", "player_id", "played")
-            .join(before, on=KEY, how="left")
-            .join(inc, on=["event_id", "unit", "k", "player_id"], how="left")
+    post = (seats.select("_u", "k", "_p", "_e", "played")
+            .join(before, on="_p", how="left")
+            .join(new, on=["_u", "k", "_p"], how="left")
             .with_columns(
                 *(pl.col(c).fill_null(0) + pl.col(f"_d_{c}").fill_null(0) for c in summed),
                 rounds_played=pl.col("rounds_played").fill_null(0)
@@ -219,8 +249,7 @@ def fast_model(rf: RoundFrame) -> FastModel | None:
                 last_round=pl.coalesce("round", "last_round"))
             # the engine: dropped = last round before the event's last round (same in every
             # scenario: only game scores vary between scenarios, not who plays)
-            .with_columns(dropped=pl.col("last_round") < pl.col("last_round").max()
-                          .over("event_id")))
+            .with_columns(dropped=pl.col("last_round") < pl.col("last_round").max().over("_e")))
     m_num, m_den, g_num, g_den = rate_terms(rules)
     post = post.with_columns(_mn=m_num, _md=m_den, _gn=g_num, _gd=g_den)
     clamps = [rules.floor.denominator, rules.cap.denominator, rules.cap_dropped.denominator]
@@ -251,50 +280,35 @@ def fast_model(rf: RoundFrame) -> FastModel | None:
         # every value (and a player's sum over opponents) fits Int64: faster joins and sorts;
         # the order of integers does not depend on their width
         post = post.with_columns(pl.col("_x_mw", "_x_gw", "_x_gwo").cast(pl.Int64))
-    values = post.select("event_id", "unit", "k", "player_id", "_pts", "_x_mw", "_x_gw",
-                         "wins", "games_won")
+    values = post.select("_u", "k", "_p", "_e", "_pts", "_x_mw", "_x_gw", "wins", "games_won")
     # who faced whom (multiplicity), prior rounds and the analysed round's opponent
     faced = (pl.concat([
-        prior.filter(~pl.col("_unpaired")).select(*KEY, pl.col("opponent_id").alias("opp"))
-        .collect(),
-        seats.filter(pl.col("opp").is_not_null() & (pl.col("k") == 0)).select(*KEY, "opp")])
-        .group_by(*KEY, "opp").agg(c=pl.len().cast(post.schema["_x_mw"])))
-    opp_vals = post.select("event_id", pl.col("player_id").alias("opp"), "unit", "k",
-                           "_x_mw", "_x_gwo")
-    contrib = (faced.join(opp_vals, on=["event_id", "opp"], how="inner")
-               .group_by("event_id", "unit", "k", "player_id")
+        prior.filter(~pl.col("_unpaired")).select(pl.col("player_id").alias("_p"),
+                                                   pl.col("opponent_id").alias("_o")),
+        seats.filter(pl.col("_o").is_not_null() & (pl.col("k") == 0)).select("_p", "_o")])
+        .group_by("_p", "_o").agg(c=pl.len().cast(post.schema["_x_mw"])))
+    opp_vals = post.select(pl.col("_p").alias("_o"), "_u", "k", "_x_mw", "_x_gwo")
+    contrib = (faced.join(opp_vals, on="_o", how="inner")
+               .group_by("_p", "_u", "k")
                .agg(_smw=(pl.col("c") * pl.col("_x_mw")).sum(),
                     _nmw=(pl.col("c") * pl.col("_x_mw").is_not_null()).sum().cast(pl.Int64),
                     _sgw=(pl.col("c") * pl.col("_x_gwo")).sum(),
                     _ngw=(pl.col("c") * pl.col("_x_gwo").is_not_null()).sum().cast(pl.Int64)))
     cols_s, desc = _sort_keys(rules)
-    units = (values.select("event_id", "unit").unique(maintain_order=True)
-             .with_row_index("_u").with_columns(pl.col("_u").cast(pl.Int64)))
-    players = (values.select("event_id", "player_id").unique(maintain_order=True)
-               .with_row_index("_p").with_columns(pl.col("_p").cast(pl.Int64)))
-    events = (players.select("event_id").unique(maintain_order=True)
-              .with_row_index("_e").with_columns(pl.col("_e").cast(pl.Int64)))
-    ids = players.join(events, on="event_id")
-
-    def keyed(frame: pl.DataFrame) -> pl.DataFrame:
-        return (frame.join(units, on=["event_id", "unit"]).join(ids, on=KEY)
-                .drop("event_id", "unit", "player_id"))
-
     never_null = {"_pts", "wins", "games_won"}
-    contrib = keyed(contrib).drop("_e")
-    return FastModel(units=units, values=keyed(values), players=players.select("_p", *KEY),
+    return FastModel(units=units, values=values, players=players.select("_p", *KEY),
                      contrib=contrib, pairs=contrib.select("_p", "_u").unique(),
-                     n_events=max(events.height, 1), sort_cols=cols_s, descending=desc,
-                     k_lcm=k_lcm, first=cols_s[0] if cols_s and cols_s[0] in never_null
-                     else None)
+                     n_events=max(int(players["_e"].max() or 0) + 1, 1),  # type: ignore[arg-type]
+                     sort_cols=cols_s, descending=desc, k_lcm=k_lcm,
+                     first=cols_s[0] if cols_s and cols_s[0] in never_null else None)
 
 
 def scenario_rows(rf: RoundFrame, events: pl.DataFrame) -> int:
     """Rows one scenario of all of ``events`` (an ``event_id`` column) costs to evaluate:
     about one per player plus one per (player, opponent) pair — what either path joins."""
-    ev = events.select(pl.col("event_id").unique())
-    players = rf.seats.filter(pl.col("k") == 0).join(ev, on="event_id").height
-    return players + rf.faced.join(ev, on="event_id").height
+    ev = events["event_id"].unique().implode()
+    players = rf.seats.filter((pl.col("k") == 0) & pl.col("event_id").is_in(ev)).height
+    return players + rf.faced.filter(pl.col("event_id").is_in(ev)).height
 
 
 def scenario_chunks(rf: RoundFrame, assignment: pl.DataFrame,

@@ -2,7 +2,10 @@
 historical intentional-draw report.
 
 Every function works on any number of events at once; multi-scenario questions add a
-``scenario_id`` key and reuse :func:`swissframe.standings.standings` in one pass.
+``scenario_id`` key. The prior rounds are aggregated once and each scenario's last round is
+applied to them for all scenarios of a chunk at once (:mod:`swissframe._cut_scenarios`);
+rulesets that path does not model run :func:`swissframe.standings.standings` per scenario
+key instead — the definition, which the fast path reproduces exactly.
 
 Outcome model
 -------------
@@ -387,12 +390,16 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
         uniform over ``outcomes``).
     exact_limit
         Events with at most this many scenarios (product of outcome counts over their
-        matches) are enumerated exhaustively with the engine: every status and probability
-        is then exact. 0 disables enumeration.
+        matches) are enumerated exhaustively: every status and probability is then exact.
+        0 disables enumeration.
     n_sims
-        Monte Carlo scenarios per larger event for ``probability`` (0: no probabilities
-        there). Each scenario is a ``scenario_id`` key computed in one engine pass
-        (``batch`` scenarios per pass).
+        Monte Carlo scenarios per larger event for ``probability`` of the statuses still
+        "possible" (0: no probabilities there). Each scenario is a ``scenario_id`` key;
+        many are evaluated per pass, within a bounded number of rows.
+    batch
+        Scenarios drawn per random block (each block has its own seeded stream, so the
+        draws do not depend on how blocks are evaluated); on the engine fallback also the
+        scenarios per standings pass.
     seed
         Random seed for the simulation.
     progress
