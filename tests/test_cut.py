@@ -482,10 +482,27 @@ def test_fast_flags_property(seed: int, top: int, rules: str, n_players: int,
 
 
 def test_monte_carlo_weights_not_applied_twice() -> None:
-    """Sampled scenarios already follow ``weights``: their share must converge to the
-    weighted exact share (weighting them again biased it)."""
+    """Sampled scenarios already follow ``weights``: a simulated probability is the plain
+    share of the sampled scenarios (weighting them again squared the weights), and it
+    converges to the weighted exact share."""
     res, pairs = random_event(42, "mc", players=8, rounds=3, drop=0.0)
     w = [3.0, 1.0, 1.0, 3.0, 0.5]
+    mc = cut.cut_status(res, pairs, 3, exact_limit=0, n_sims=300, batch=100, seed=3,
+                        weights=w)
+    rf = prepare_round(res, pairs, sf.rules.get("mtg"), outcome_table(DEFAULT_OUTCOMES, w))
+    assign = pl.concat([sample_assignments(unit_table(rf), rf.outcomes, 100, s0, 3)
+                        for s0 in (0, 100, 200)])
+    level = rf.seats.select("event_id", "unit", "k", "player_id", outcome=pl.when(
+        pl.col("level") == "bye").then(pl.lit("win")).otherwise("level"))
+    share = (make_cut_flags(rf, assign, 3)
+             .join(assign.join(level, on=["event_id", "unit", "k"]),
+                   on=["event_id", "scenario_id", "player_id"])
+             .group_by("event_id", "player_id", "outcome")
+             .agg(pl.col("makes_cut").mean().alias("share")))
+    both = mc.filter(pl.col("status") == "possible").join(
+        share, on=["event_id", "player_id", "outcome"])
+    assert both.height > 0
+    assert both.select((pl.col("probability") - pl.col("share")).abs().max()).item() < 1e-12
     exact = cut.cut_status(res, pairs, 3, exact_limit=10**6, n_sims=0, weights=w)
     mc = cut.cut_status(res, pairs, 3, exact_limit=0, n_sims=2000, batch=500, seed=3,
                         weights=w)
