@@ -2,7 +2,10 @@
 historical intentional-draw report.
 
 Every function works on any number of events at once; multi-scenario questions add a
-``scenario_id`` key and reuse :func:`swissframe.standings.standings` in one pass.
+``scenario_id`` key. The prior rounds are aggregated once and each scenario's last round is
+applied to them for all scenarios of a chunk at once (:mod:`swissframe._cut_scenarios`);
+rulesets that path does not model run :func:`swissframe.standings.standings` per scenario
+key instead — the definition, which the fast path reproduces exactly.
 
 Outcome model
 -------------
@@ -24,7 +27,7 @@ the two seats of one match are counted jointly), or by exhaustive enumeration.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -45,6 +48,7 @@ from swissframe._cut_private import (
     sample_assignments,
     unit_table,
 )
+from swissframe._cut_scenarios import ROW_BUDGET, fast_model, scenario_chunks, scenario_rows
 from swissframe.errors import DataError
 from swissframe.rules import Ruleset, get
 from swissframe.schema import validate_results
@@ -279,24 +283,88 @@ def _bounded_status(rf: RoundFrame, table: pl.DataFrame, top: int) -> pl.DataFra
     return st.select(*KEY, "outcome", "P", "status", "method")
 
 
-def _scenario_status(rf: RoundFrame, assign: pl.DataFrame, top: int) -> pl.DataFrame:
-    """Per (player, outcome) over the given scenarios: any/all makes the cut, weighted share."""
-    flags = make_cut_flags(rf, assign, top)
-    w = rf.outcomes.select("k", pl.col("weight").log().alias("_lw"))
-    sw = (assign.join(unit_table(rf).filter(pl.col("n_k") > 1), on=["event_id", "unit"])
-          .join(w, on="k").group_by("event_id", "scenario_id")
-          .agg(pl.col("_lw").sum().exp().alias("_w")))
-    lvl = (assign.join(rf.seats.select("event_id", "unit", "k", "player_id", "level"),
-                       on=["event_id", "unit", "k"])
+#: ``(assignment, top, who) -> event_id, scenario_id, player_id, makes_cut[, rank]`` for the
+#: players in ``who`` (``event_id, player_id``; None = everyone).
+FlagFn = Callable[[pl.DataFrame, int, pl.DataFrame | None], pl.DataFrame]
+
+
+def _flag_function(rf: RoundFrame) -> tuple[FlagFn, bool]:
+    """Cut flags per scenario: the fast path when it models the ruleset, else the engine.
+
+    Both give identical flags (``tests/test_cut.py`` compares them); the engine path
+    (:func:`make_cut_flags`, one standings run over prior rounds + the scenario's round) is
+    the definition and stays the fallback for rulesets the fast path does not model
+    (:func:`swissframe._cut_scenarios.fast_unsupported`: Pokémon drop snapshots, OOMW%,
+    group-aware criteria, …). Returns the function and whether it is the fast path.
+    """
+    model = fast_model(rf)
+    if model is not None:
+        def fast(assign: pl.DataFrame, top: int, who: pl.DataFrame | None) -> pl.DataFrame:
+            return model.flags(assign, top, who=who)
+
+        return fast, True
+
+    def engine(assign: pl.DataFrame, top: int, who: pl.DataFrame | None) -> pl.DataFrame:
+        flags = make_cut_flags(rf, assign, top)
+        return flags if who is None else flags.join(who, on=KEY, how="semi")
+
+    return engine, False
+
+
+def _scenario_parts(rf: RoundFrame, assign: pl.DataFrame, top: int, flags_of: FlagFn, *,
+                    weighted: bool, who: pl.DataFrame | None) -> pl.DataFrame:
+    """Per (player, outcome) over one chunk of scenarios: all / any make the cut, the
+    (weighted) number of scenarios making it ``_hw`` out of ``_w``, and ``_n`` scenarios.
+
+    Enumerated scenarios are weighted by their probability; sampled ones are not (the
+    sampling already follows the weights) and count 1 each, so Monte Carlo shares are
+    ratios of integers whatever the chunking. Rows are summed in a fixed order so both
+    paths give bit-identical shares.
+    """
+    flags = flags_of(assign, top, who).select("event_id", "scenario_id", "player_id",
+                                              "makes_cut")
+    seats = rf.seats.select("event_id", "unit", "k", "player_id", "level")
+    if who is not None:
+        seats = seats.join(who, on=KEY, how="semi")
+    lvl = (assign.join(seats, on=["event_id", "unit", "k"])
            .with_columns(outcome=pl.when(pl.col("level") == "bye").then(pl.lit("win"))
                          .otherwise("level")).drop("level", "unit", "k"))
-    return (flags.join(lvl, on=["event_id", "scenario_id", "player_id"])
-            .join(sw, on=["event_id", "scenario_id"], how="left")
-            .with_columns(pl.col("_w").fill_null(1.0))
-            .group_by(*KEY, "outcome")
+    j = flags.join(lvl, on=["event_id", "scenario_id", "player_id"])
+    if weighted:
+        w = rf.outcomes.select("k", pl.col("weight").log().alias("_lw"))
+        sw = (assign.join(unit_table(rf).filter(pl.col("n_k") > 1), on=["event_id", "unit"])
+              .join(w, on="k").group_by("event_id", "scenario_id")
+              .agg(pl.col("_lw").sum().exp().alias("_sw")))
+        j = (j.join(sw, on=["event_id", "scenario_id"], how="left")
+             .with_columns(pl.col("_sw").fill_null(1.0)))
+        hit = pl.col("_sw") * pl.col("makes_cut").cast(pl.Float64)
+    else:
+        j = j.with_columns(_sw=pl.lit(1, dtype=pl.Int64))
+        hit = pl.col("makes_cut").cast(pl.Int64)
+    return (j.sort(*KEY, "outcome", "scenario_id")
+            .group_by(*KEY, "outcome", maintain_order=True)
             .agg(_all=pl.col("makes_cut").all(), _any=pl.col("makes_cut").any(),
-                 _p=(pl.col("_w") * pl.col("makes_cut").cast(pl.Float64)).sum()
-                 / pl.col("_w").sum(), _n=pl.len()))
+                 _hw=hit.sum(), _w=pl.col("_sw").sum(), _n=pl.len()))
+
+
+def _combine(parts: list[pl.DataFrame]) -> pl.DataFrame:
+    """Chunk aggregates -> per (player, outcome): ``_all, _any``, the share ``_p`` (from the
+    summed ``_hw / _w``) and ``_n``."""
+    return (pl.concat(parts).group_by(*KEY, "outcome", maintain_order=True)
+            .agg(pl.col("_all").all(), pl.col("_any").any(), pl.col("_hw", "_w", "_n").sum())
+            .with_columns(_p=pl.col("_hw") / pl.col("_w")))
+
+
+def _scenario_status(rf: RoundFrame, assign: pl.DataFrame, top: int,
+                     flags_of: FlagFn | None = None, *, weighted: bool = True,
+                     who: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Per (player, outcome) over the given scenarios: any/all makes the cut, weighted share.
+
+    Scenarios are processed in chunks (:func:`scenario_chunks`) so memory stays bounded.
+    """
+    fn = flags_of if flags_of is not None else _flag_function(rf)[0]
+    return _combine([_scenario_parts(rf, a, top, fn, weighted=weighted, who=who)
+                     for a in scenario_chunks(rf, assign)])
 
 
 def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Ruleset = "mtg",
@@ -322,12 +390,16 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
         uniform over ``outcomes``).
     exact_limit
         Events with at most this many scenarios (product of outcome counts over their
-        matches) are enumerated exhaustively with the engine: every status and probability
-        is then exact. 0 disables enumeration.
+        matches) are enumerated exhaustively: every status and probability is then exact.
+        0 disables enumeration.
     n_sims
-        Monte Carlo scenarios per larger event for ``probability`` (0: no probabilities
-        there). Each scenario is a ``scenario_id`` key computed in one engine pass
-        (``batch`` scenarios per pass).
+        Monte Carlo scenarios per larger event for ``probability`` of the statuses still
+        "possible" (0: no probabilities there). Each scenario is a ``scenario_id`` key;
+        many are evaluated per pass, within a bounded number of rows.
+    batch
+        Scenarios drawn per random block (each block has its own seeded stream, so the
+        draws do not depend on how blocks are evaluated); on the engine fallback also the
+        scenarios per standings pass.
     seed
         Random seed for the simulation.
     progress
@@ -374,26 +446,51 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
         _n=pl.col("n_k").cast(pl.Float64).log().sum().exp().round(0))
     small = n_scen.filter(pl.col("_n") <= exact_limit)["event_id"]
     parts = []
+    flags_of, fast = _flag_function(rf) if (small.len() or n_sims > 0) else (None, False)
     if small.len():
         assign = enumerate_assignments(units.filter(pl.col("event_id").is_in(small.implode())))
-        ex = _scenario_status(rf, assign, top).select(
+        ex = _scenario_status(rf, assign, top, flags_of).select(
             *KEY, "outcome",
             pl.when(pl.col("_all")).then(pl.lit("guaranteed"))
             .when(~pl.col("_any")).then(pl.lit("eliminated")).otherwise(pl.lit("possible"))
             .alias("_sx"), pl.col("_p").alias("probability"))
         parts.append(ex)
     big_units = units.filter(~pl.col("event_id").is_in(small.implode()))
-    if big_units.height and n_sims > 0:
-        sims = []
-        starts = range(0, n_sims, max(batch, 1))
-        for s0 in tqdm(starts, disable=not progress, desc="simulating", unit="batch"):
-            n = min(batch, n_sims - s0)
-            assign = sample_assignments(big_units, rf.outcomes, n, s0, seed)
-            sims.append(_scenario_status(rf, assign, top).select(
-                *KEY, "outcome", (pl.col("_p") * pl.col("_n")).alias("_hits"), "_n"))
-        mc = (pl.concat(sims).group_by(*KEY, "outcome")
-              .agg((pl.col("_hits").sum() / pl.col("_n").sum()).alias("probability"))
-              .with_columns(_sx=pl.lit(None, dtype=pl.String)))
+    # only a "possible" status takes its probability from the simulation (a proved one is
+    # 1 or 0), so only players with one are followed through the scenarios
+    who = (st.filter((pl.col("status") == "possible")
+                     & ~pl.col("event_id").is_in(small.implode()))
+           .select(KEY).unique())
+    if big_units.height and n_sims > 0 and flags_of is not None and who.height:
+        # the random stream is drawn in blocks of ``batch`` scenarios (seeded per block, so
+        # results do not depend on how blocks are evaluated); blocks are evaluated together
+        # up to the row budget — many blocks per pass on the fast path
+        per_scenario = max(1, scenario_rows(rf, big_units))
+        # the engine fallback keeps one pass per block (its memory per row is far larger)
+        budget = ROW_BUDGET if fast else 0
+        pending: list[pl.DataFrame] = []
+        sims: list[pl.DataFrame] = []
+
+        def flush() -> None:
+            if pending:
+                sims.append(_scenario_status(rf, pl.concat(pending), top, flags_of,
+                                             weighted=False, who=who))
+                pending.clear()
+
+        step = max(batch, 1)
+        held = 0
+        for s0 in tqdm(range(0, n_sims, step), disable=not progress, desc="simulating",
+                       unit="batch"):
+            n = min(step, n_sims - s0)
+            pending.append(sample_assignments(big_units, rf.outcomes, n, s0, seed))
+            held += n
+            if held * per_scenario >= budget:
+                flush()
+                held = 0
+        flush()
+        mc = (_combine(sims)
+              .select(*KEY, "outcome", pl.col("_p").alias("probability"),
+                      _sx=pl.lit(None, dtype=pl.String)))
         parts.append(mc.select(*KEY, "outcome", "_sx", "probability"))
     if parts:
         st = st.join(pl.concat(parts), on=[*KEY, "outcome"], how="left")

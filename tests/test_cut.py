@@ -364,3 +364,159 @@ def test_id_report_safe_and_counterfactual() -> None:
     assert e["match_points_n"] == 7
     assert e["match_points_n1"] == 6
     assert 0 < e["cf_topn_changed_share"] < 1
+
+
+# ------------------------------------------- fast scenario path == engine path (definition)
+
+from swissframe._cut_private import (  # noqa: E402
+    make_cut_flags,
+    outcome_table,
+    prepare_round,
+    sample_assignments,
+    unit_table,
+)
+from swissframe._cut_scenarios import fast_model, fast_unsupported  # noqa: E402
+
+FAST_RULES = ["mtg", "mtg-1/3", "mtg-1999", "mtg-wer", "swu", "one-piece"]
+FLAG_KEY = ["event_id", "scenario_id", "player_id"]
+
+
+def _odd_event() -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Byes, drops, 0-0-0 and 1-1-1 draws (a player with no games: null GW%), an ID, a
+    rematch and a late entrant who appears only in the final round's pairings."""
+    res = _long([("o", 1, "A", "B", 2, 0, 0), ("o", 1, "C", "D", 0, 0, 0),
+                 ("o", 1, "E", "F", 1, 1, 1), ("o", 1, "G", None, 2, 0, 0),
+                 ("o", 2, "A", "C", 0, 0, 3), ("o", 2, "B", "G", 2, 1, 0),
+                 ("o", 2, "D", "E", 0, 0, 0), ("o", 2, "F", None, 2, 0, 0),
+                 ("o", 1, "H", "I", 0, 0, 0)])
+    # A-C is a rematch, N enters late, F has the bye, G, H and I dropped (not paired); H
+    # and I never played a game (null GW%, so no value to their opponents' OGW% either)
+    return res, _pairs("o", 3, [("A", "C"), ("B", "E"), ("D", "N"), ("F", None)])
+
+
+def _flags_both(res: pl.DataFrame, pairs: pl.DataFrame, rules: str, top: int, n: int,
+                seed: int, outcomes: list[tuple[int, int, int]] | None = None
+                ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    rs = sf.rules.get(rules)
+    ot = outcome_table(outcomes or DEFAULT_OUTCOMES)
+    rf = prepare_round(res, pairs, rs, ot)
+    model = fast_model(rf)
+    assert model is not None, fast_unsupported(rs, rf)
+    assign = sample_assignments(unit_table(rf), rf.outcomes, n, 0, seed)
+    engine = make_cut_flags(rf, assign, top).sort(FLAG_KEY)
+    full = model.flags(assign, top, full_rank=True).sort(FLAG_KEY)
+    pruned = model.flags(assign, top).sort(FLAG_KEY)
+    return engine, full, pruned
+
+
+@pytest.mark.parametrize("rules", FAST_RULES)
+def test_fast_flags_equal_engine(rules: str) -> None:
+    """Every scenario's exact rank and cut flag equal the engine's (the definition), on
+    Swiss-like events with byes, drops, draws and IDs, and on an event with a late entrant,
+    a rematch and players without games."""
+    res, pairs = _events(list(range(20)))
+    odd_res, odd_pairs = _odd_event()
+    res, pairs = pl.concat([res, odd_res]), pl.concat([pairs, odd_pairs])
+    for top in (1, 3, 8):
+        engine, full, pruned = _flags_both(res, pairs, rules, top, 30, seed=top)
+        assert engine.height == full.height > 0
+        assert full.equals(engine.select(full.columns)), (rules, top)
+        assert pruned.select(FLAG_KEY, "makes_cut").equals(
+            engine.select(FLAG_KEY, "makes_cut")), (rules, top)
+
+
+def test_fast_flags_other_outcome_spaces() -> None:
+    """Outcome spaces with 0-0-0 (no games: null GW%) and 1-1-1 draws."""
+    res, pairs = _events(list(range(40, 48)))
+    outs = [(2, 0, 0), (0, 2, 0), (0, 0, 0), (1, 1, 1), (2, 1, 0), (1, 2, 0)]
+    for rules in ("mtg", "mtg-1999", "one-piece"):
+        engine, full, _ = _flags_both(res, pairs, rules, 4, 25, seed=5, outcomes=outs)
+        assert full.equals(engine.select(full.columns)), rules
+
+
+def _status_both(res: pl.DataFrame, pairs: pl.DataFrame, top: int, rules: str,
+                 monkeypatch: pytest.MonkeyPatch, **kw: object
+                 ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    fast = cut.cut_status(res, pairs, top, rules, **kw)  # type: ignore[arg-type]
+    with monkeypatch.context() as m:
+        m.setattr(cut, "fast_model", lambda rf: None)
+        engine = cut.cut_status(res, pairs, top, rules, **kw)  # type: ignore[arg-type]
+    return fast, engine
+
+
+@pytest.mark.parametrize("rules", ["mtg", "mtg-wer", "swu", "one-piece", "pokemon"])
+def test_cut_status_fast_equals_engine(rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """cut_status is identical (statuses, methods, probabilities to the bit) with the fast
+    path and with the engine path; Pokémon (drop snapshot, OOMW%) falls back to the engine
+    and is identical trivially."""
+    res, pairs = _events(list(range(200, 210)))
+    for kw in ({"exact_limit": 10**6, "n_sims": 0},
+               {"exact_limit": 0, "n_sims": 40, "batch": 7},
+               {"exact_limit": 300, "n_sims": 25, "weights": [1, 2, 2, 1, 3]}):
+        fast, engine = _status_both(res, pairs, 3, rules, monkeypatch, **kw)
+        assert fast.equals(engine), (rules, kw)
+
+
+def test_fast_path_coverage() -> None:
+    """Which rulesets take the fast path (the rest use the engine, the definition)."""
+    res, pairs = _meet_event()
+    rf = prepare_round(res, pairs, sf.rules.get("mtg"), outcome_table())
+    for name in FAST_RULES:
+        assert fast_unsupported(sf.rules.get(name), rf) is None, name
+    for name in ("pokemon", "yugioh", "fab", "melee-two-game", "fide"):
+        assert fast_unsupported(sf.rules.get(name), rf) is not None, name
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), top=st.integers(1, 6), rules=st.sampled_from(FAST_RULES),
+       n_players=st.integers(3, 12), rounds=st.integers(1, 4))
+def test_fast_flags_property(seed: int, top: int, rules: str, n_players: int,
+                             rounds: int) -> None:
+    """Random small events (any size, drops, byes, draws): identical ranks and flags."""
+    res, pairs = random_event(seed, "h", players=n_players, rounds=rounds, drop=0.15)
+    if pairs.height == 0:
+        return
+    engine, full, pruned = _flags_both(res, pairs, rules, top, 12, seed=seed)
+    assert full.equals(engine.select(full.columns))
+    assert pruned.select(FLAG_KEY, "makes_cut").equals(engine.select(FLAG_KEY, "makes_cut"))
+
+
+def test_monte_carlo_weights_not_applied_twice() -> None:
+    """Sampled scenarios already follow ``weights``: a simulated probability is the plain
+    share of the sampled scenarios (weighting them again squared the weights), and it
+    converges to the weighted exact share."""
+    res, pairs = random_event(42, "mc", players=8, rounds=3, drop=0.0)
+    w = [3.0, 1.0, 1.0, 3.0, 0.5]
+    mc = cut.cut_status(res, pairs, 3, exact_limit=0, n_sims=300, batch=100, seed=3,
+                        weights=w)
+    rf = prepare_round(res, pairs, sf.rules.get("mtg"), outcome_table(DEFAULT_OUTCOMES, w))
+    assign = pl.concat([sample_assignments(unit_table(rf), rf.outcomes, 100, s0, 3)
+                        for s0 in (0, 100, 200)])
+    level = rf.seats.select("event_id", "unit", "k", "player_id", outcome=pl.when(
+        pl.col("level") == "bye").then(pl.lit("win")).otherwise("level"))
+    share = (make_cut_flags(rf, assign, 3)
+             .join(assign.join(level, on=["event_id", "unit", "k"]),
+                   on=["event_id", "scenario_id", "player_id"])
+             .group_by("event_id", "player_id", "outcome")
+             .agg(pl.col("makes_cut").mean().alias("share")))
+    both = mc.filter(pl.col("status") == "possible").join(
+        share, on=["event_id", "player_id", "outcome"])
+    assert both.height > 0
+    assert both.select((pl.col("probability") - pl.col("share")).abs().max()).item() < 1e-12
+    exact = cut.cut_status(res, pairs, 3, exact_limit=10**6, n_sims=0, weights=w)
+    mc = cut.cut_status(res, pairs, 3, exact_limit=0, n_sims=2000, batch=500, seed=3,
+                        weights=w)
+    both = exact.join(mc, on=["event_id", "player_id", "outcome"], suffix="_mc").filter(
+        pl.col("probability_mc").is_not_null())
+    err = both.select((pl.col("probability") - pl.col("probability_mc")).abs().max()).item()
+    assert err < 0.06
+
+
+def test_monte_carlo_many_tables_has_probabilities() -> None:
+    """500+ tables: the product of outcome weights underflowed to 0 and gave NaN shares."""
+    res, pairs = random_event(7, "big", players=1001, rounds=2, drop=0.0)
+    st_ = cut.cut_status(res, pairs, 8, exact_limit=0, n_sims=4, batch=2)
+    assert st_["probability"].is_nan().sum() == 0
+    possible = st_.filter(pl.col("status") == "possible")
+    # null only for an own outcome none of the 4 scenarios drew
+    assert possible["probability"].drop_nulls().len() > possible.height // 2
