@@ -12,13 +12,18 @@ from typing import Final, Literal, overload
 
 import polars as pl
 
-from swissframe import _chess  # noqa: F401  (registers the FIDE tie-breaks)
+from swissframe import (
+    _chess,  # noqa: F401  (registers the FIDE tie-breaks)
+    _cumulative,
+)
 from swissframe._exact import ExactScale, exact_name, lcm_of, rank_exact
 from swissframe.errors import DataError, SchemaError
 from swissframe.rules import Ruleset, get
 from swissframe.schema import validate_results
 from swissframe.tiebreakers import (
+    BASE_SOURCES,
     GROUP_TIEBREAKERS,
+    OPPONENT_SUMS_KEY,
     TIEBREAKERS,
     Context,
     GroupContext,
@@ -118,7 +123,71 @@ def _context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Conte
 
 def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.DataFrame:
     """Every criterion of ``rules`` per (keys…, player_id), unranked, with exact twins."""
-    ctx = _context(rows, rules, keys)
+    return _criteria_of(_context(rows, rules, keys))
+
+
+#: Criteria that read only the per-player record and the opponents' base sums, so the
+#: cumulative path (:mod:`swissframe._cumulative`) can give them at every cutoff without
+#: repeating rows. Others (chess's Buchholz/SB, Pokémon's OOMW%, FaB's CTB, …) read the rows
+#: per cutoff, so a ruleset naming one takes the repeated-rows path for its criteria.
+_CUMULATIVE_CRITERIA: Final = frozenset({"match_points", "mwp", "gwp", "omwp", "ogwp",
+                                         "match_wins", "game_wins"})
+
+
+def _cumulative_ok(rules: Ruleset) -> bool:
+    names = {c.function for c in (*rules.criteria, *rules.columns)} - set(GROUP_TIEBREAKERS)
+    # an earned bye counted as an opponent goes through the rows (_earned_bye_contributions)
+    return rules.earned_bye_opponent is None and names <= _CUMULATIVE_CRITERIA
+
+
+def _cutoff_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
+                     cutoffs: pl.LazyFrame, *, cumulative: bool = True) -> pl.DataFrame:
+    """``_criteria`` of the rows as they stood at each cutoff (keys…, ``_through``).
+
+    The definition is the rows repeated once per cutoff at or after their round
+    (``_cutoff_rows``); ``cumulative=True`` gives the same table from running sums when the
+    ruleset allows (``_cumulative_ok``), ``False`` forces the definition (the tests'
+    reference).
+    """
+    ck = (*keys, _THROUGH)
+    repeated = _cutoff_rows(lf, keys, cutoffs)
+    if cumulative and _cumulative_ok(rules):
+        ctx = _cumulative_context(lf, rules, keys, cutoffs, repeated)
+        if ctx is not None:
+            return _criteria_of(ctx)
+    return _criteria(repeated, rules, ck)
+
+
+def _cumulative_context(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
+                        cutoffs: pl.LazyFrame, repeated: pl.LazyFrame) -> Context | None:
+    """The Context ``_context(repeated, …)`` would build, from running sums; None when the
+    data fall outside what the cumulative path handles (it then must not be used)."""
+    ck = (*keys, _THROUGH)
+    prepared = prepare_rows(lf, rules)
+    schema = aggregate_players(prepare_rows(repeated, rules), ck).collect_schema()
+    grid = _cumulative.build(prepared.collect(), keys, cutoffs.collect(), _THROUGH, schema)
+    if grid is None:
+        return None
+    base = grid.base
+    rate, game, k_max = _scales(base, rules)
+    k_lcm = lcm_of(range(1, k_max + 1))
+    if not (ExactScale(rate.scale * k_lcm).fits() and ExactScale(game.scale * k_lcm).fits()):
+        return None  # the means would fall back to rounded floats: keep the reference path
+    players = _rates(base, rules, rate, game).collect()
+    scales = {"mwp_opp": rate.scale, "gwp_opp": game.scale}
+    sums = _cumulative.opponent_sums(grid, players, [*ck, "player_id"],
+                                     {s: scales[s] for s in BASE_SOURCES})
+    if sums is None:
+        return None
+    ctx = Context(rows=prepare_rows(repeated, rules), players=players.lazy(), keys=ck,
+                  rules=rules, rate_scale=rate, game_scale=game, k_max=k_max)
+    ctx.cache[OPPONENT_SUMS_KEY] = (sums.lazy(), None)
+    return ctx
+
+
+def _criteria_of(ctx: Context) -> pl.DataFrame:
+    """Every criterion of ``ctx.rules`` from a built Context (see ``_criteria``)."""
+    rules = ctx.rules
     players = ctx.players
     out = players
     present = set(out.collect_schema().names())
@@ -235,8 +304,9 @@ def _eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
 
 
 def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
-             cutoffs: pl.LazyFrame | None) -> pl.DataFrame:
-    """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff."""
+             cutoffs: pl.LazyFrame | None, *, cumulative: bool = True) -> pl.DataFrame:
+    """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff;
+    ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``)."""
     if rules.snapshot == "stage" and "stage" not in lf.collect_schema().names():
         msg = (f"ruleset {rules.name!r} evaluates players at the end of their stage, but the "
                "results have no 'stage' column. Hint: add one (e.g. 'day1'/'day2') or use "
@@ -255,11 +325,11 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                    .agg(pl.col("round").max().alias(_THROUGH)))
     ck = (*keys, _THROUGH)
     if rules.snapshot == "final":
-        table = _criteria(_cutoff_rows(lf, keys, cutoffs), rules, ck)
+        table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
     else:
         evals = _eval_rounds(lf, rules, keys, cutoffs).collect()
         needed = evals.select(*keys, pl.col(_EVAL).alias(_THROUGH)).unique().lazy()
-        crit = _criteria(_cutoff_rows(lf, keys, needed), rules, ck)
+        crit = _cutoff_criteria(lf, rules, keys, needed, cumulative=cumulative)
         table = (evals.lazy()
                  .join(crit.lazy().rename({_THROUGH: _EVAL}), on=[*keys, _EVAL, "player_id"],
                        how="left")
@@ -369,7 +439,10 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
     """Standings after every Swiss round, in one vectorized pass (a ``round`` key column).
 
     Equivalent to ``standings(results, rules, through_round=r)`` for each round ``r`` of each
-    event, stacked — computed at once by repeating each row for every later cutoff.
+    event, stacked — computed at once: each player's record from running sums over their
+    rounds, the opponents' means by gathering the opponents' values at each cutoff
+    (rulesets whose criteria read the rows per cutoff repeat each row for every later
+    cutoff instead).
 
     Examples
     --------
@@ -389,10 +462,16 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
     │ 2     ┆ 1    ┆ 6            │
     └───────┴──────┴──────────────┘
     """
+    out = _by_round(results, rules, keys)
+    return out.lazy() if lazy else out
+
+
+def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
+              cumulative: bool = True) -> pl.DataFrame:
+    """``standings_by_round``; ``cumulative=False`` is the repeated-rows reference path."""
     ruleset = get(rules)
     lf = _validated(results, keys)
     k = _check_keys(lf, keys)
     rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
               .rename({"round": _THROUGH}))
-    out = _compute(lf, ruleset, k, rounds)
-    return out.lazy() if lazy else out
+    return _compute(lf, ruleset, k, rounds, cumulative=cumulative)

@@ -1,0 +1,234 @@
+"""Records and opponents' sums at many cutoffs without repeating the rows (issue 9).
+
+Why: ``standings_by_round`` needs every player's record after every Swiss round. Repeating
+each row once per later cutoff and running the engine on the result costs about
+``(rounds + 1) / 2`` times the work of :func:`~swissframe.standings`. Here the record at a
+cutoff is a running sum over the player's own rows, and only the opponents' part grows with
+the number of cutoffs: a mean over the opponents met so far of *their* values at that
+cutoff, which no running sum can give (an opponent's rate changes every round).
+
+Mechanism, on integer positions instead of joins (the explosion is the large step):
+
+- a *grid* of (player, time) for every time of the player's event at or after their first
+  round, where the times are the event's cutoffs and the rounds its rows use; a player's
+  grid rows are contiguous and in time order, so each row lands on a known position;
+- the per-row increments are scattered onto the grid and summed within each player's block
+  (a global cumulative sum minus the sum before the block); ``last_round`` is a forward fill
+  (a block always starts with a row of its player, so the fill never crosses players);
+- the grid is then cut down to the cutoffs (the *base*: one row per (cutoff, player));
+- a player's opponents met up to cutoff ``c`` are the first ``opponents`` entries of their
+  pairs sorted by round, and the opponent's base row at ``c`` sits at
+  ``start(opponent) + index(c)``: one ``int_ranges`` explosion gives, per (cutoff, player),
+  the positions of the values to add; the values are gathered and summed per segment by a
+  cumulative sum (segments are contiguous), with no hash join or group-by.
+
+Exact sums stay exact (Int128): the cumulative sum is only used when it cannot overflow;
+otherwise :func:`opponent_sums` returns None and the caller takes the reference path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import polars as pl
+
+PLAYER: Final = "player_id"
+OPP: Final = "opponent_id"
+#: Int128 headroom for the global cumulative sums of exact values (2**127 is the limit).
+_SUM_LIMIT: Final = 2**126
+#: Per-row counts summed into the record (the flags of ``prepare_rows`` and game counts).
+_COUNTS: Final = {"wins": "_win", "losses": "_loss", "draws": "_draw", "byes": "_bye",
+                  "earned_byes": "_earned", "rounds_played": None, "opponents": "_paired",
+                  "_pts": "_pts", "games_won": "games_won", "games_lost": "games_lost",
+                  "games_drawn": "games_drawn"}
+
+
+@dataclass(frozen=True)
+class CutoffGrid:
+    """The per-(cutoff, player) record and what the opponents' gather needs.
+
+    ``base`` has the columns of :func:`~swissframe.tiebreakers.aggregate_players` keyed by
+    (keys…, ``through``, player_id), in grid order (players' blocks, cutoffs ascending);
+    ``pair_src`` holds, for every paired row sorted by (player, round), the opponent's
+    ``start - index(first cutoff)`` in ``base``; ``pair_start`` (per base row) is where the
+    player's pairs begin in ``pair_src`` and ``cut_index`` the cutoff's index in its event.
+    """
+
+    base: pl.DataFrame
+    pair_src: pl.Series
+    pair_start: pl.Series
+    cut_index: pl.Series
+
+
+def _coder(*columns: pl.Series) -> pl.DataType | None:
+    """An Enum over every string in ``columns`` (so that equal strings get equal codes in
+    every frame), or None for integer columns, which are their own codes."""
+    if columns[0].dtype.is_integer():
+        return None
+    values = pl.concat([c.cast(pl.String).unique() for c in columns]).unique().drop_nulls()
+    return pl.Enum(values)
+
+
+def _code(col: str, enum: pl.DataType | None) -> pl.Expr:
+    if enum is None:
+        return pl.col(col).cast(pl.Int64)
+    return pl.col(col).cast(pl.String).cast(enum).to_physical().cast(pl.Int64)
+
+
+def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, through: str,
+          schema: pl.Schema) -> CutoffGrid | None:
+    """The record of every player at every cutoff of their event.
+
+    ``rows``: prepared Swiss rows (``prepare_rows``); ``cutoffs``: (keys…, ``through``);
+    ``schema``: the column names and types the base must have (those of
+    ``aggregate_players`` on the repeated rows). None when a row breaks an assumption
+    (two rows of a player in one round, an opponent with no row that round): the caller
+    then takes the reference path, which copes with anything validation let through.
+    """
+    k = list(keys)
+    rdt = rows.schema["round"]
+    codes = [f"_c{i}" for i in range(len(k))]
+    # integer codes: the keys' (equal in rows and cutoffs) and the players' (equal for
+    # player_id and opponent_id); then one dense id per key combination (the "event")
+    enums = [_coder(rows[c], cutoffs[c]) for c in k]
+    players_enum = _coder(rows[PLAYER], rows[OPP])
+    key_codes = [_code(c, e).alias(n) for c, e, n in zip(k, enums, codes, strict=True)]
+    ev = (cutoffs.select(key_codes).unique().with_row_index("_e")
+          .with_columns(pl.col("_e").cast(pl.Int64)))
+    if ev.height >= 2**31:
+        return None
+    cut_e = (cutoffs.select(*key_codes, _t=pl.col(through).cast(rdt))
+             .join(ev, on=codes, how="inner").select("_e", "_t"))
+    # narrow integer rows, sorted by (player, round): a player's rows become one block
+    narrow = (rows.select(
+                  *key_codes, "round", "_win", "_loss", "_draw", "_bye", "_earned", "_pts",
+                  "games_won", "games_lost", "games_drawn",
+                  _paired=pl.col(OPP).is_not_null() & ~pl.col("_unpaired"),
+                  _pc=_code(PLAYER, players_enum), _oc=_code(OPP, players_enum))
+              .with_row_index("_ri")
+              .join(ev, on=codes, how="inner", maintain_order="left")
+              .with_columns(_pk=pl.col("_e") * 2**32 + pl.col("_pc"),
+                            _ok=pl.col("_e") * 2**32 + pl.col("_oc"))
+              .sort("_pk", "round"))
+    first_row = (pl.col("_pk") != pl.col("_pk").shift(1)).fill_null(value=True)
+    narrow = narrow.with_columns(_pid=first_row.cum_sum().cast(pl.Int64) - 1)
+    same_seat = (pl.col("_pid").diff() == 0) & (pl.col("round").diff() == 0)
+    if narrow.select(same_seat.any()).item():
+        return None  # two rows of one player in one round
+    # the time axis of each event: its cutoffs and the rounds its rows use
+    times = (narrow.select("_e", pl.col("round").alias("_t")).unique()
+             .with_columns(_isr=pl.lit(value=True))
+             .join(cut_e.unique().with_columns(_isc=pl.lit(value=True)),
+                   on=["_e", "_t"], how="full", coalesce=True)
+             .with_columns(pl.col("_isr", "_isc").fill_null(value=False))
+             .sort("_e", "_t")
+             .with_columns(_jt=pl.int_range(pl.len(), dtype=pl.Int64).over("_e"),
+                           _ccb=(pl.col("_isc").cast(pl.Int64).cum_sum()
+                                 - pl.col("_isc").cast(pl.Int64)).over("_e"),
+                           # the event's latest round at this time: the `dropped` reference
+                           _evmax=pl.when(pl.col("_isr")).then(pl.col("_t"))
+                           .forward_fill().over("_e")))
+    per_ev = (times.group_by("_e").agg(_nt=pl.len().cast(pl.Int64),
+                                       _nc=pl.col("_isc").sum().cast(pl.Int64))
+              .with_columns(_ts=pl.col("_nt").cum_sum() - pl.col("_nt")))
+    # per_ev's offsets must follow times' order (sorted by _e)
+    per_ev = per_ev.sort("_e").with_columns(_ts=pl.col("_nt").cum_sum() - pl.col("_nt"))
+    times_at = times.select("_e", "_t", "_jt", "_ccb")
+    # players in _pid order: their first row, block offsets on the grid and among the pairs
+    n_paired_before = pl.col("_paired").cast(pl.Int64).cum_sum() - pl.col("_paired").cast(
+        pl.Int64)
+    players = (narrow.with_row_index("_pos").with_columns(_pb=n_paired_before)
+               .filter(first_row)
+               .select("_pid", "_pk", "_e", "_ri", "_pos", "_pb", pl.col("round").alias("_first"))
+               .join(times_at.rename({"_t": "_first", "_jt": "_jtf", "_ccb": "_ccbf"}),
+                     on=["_e", "_first"], how="left", maintain_order="left")
+               .join(per_ev, on="_e", how="left", maintain_order="left")
+               .with_columns(_len=pl.col("_nt") - pl.col("_jtf"),
+                             _clen=pl.col("_nc") - pl.col("_ccbf"))
+               .with_columns(_gs=pl.col("_len").cum_sum() - pl.col("_len"),
+                             _gcs=pl.col("_clen").cum_sum() - pl.col("_clen")))
+    # each row's cumulative record (running sums restarted at its player's block)
+    pos_bs = players["_pos"].gather(narrow["_pid"])
+    sums = [pl.col(c).cast(pl.Int64) for c in _COUNTS.values() if c is not None]
+    names = [n for n, c in _COUNTS.items() if c is not None]
+    running = narrow.select(
+        *[(e.cum_sum() - (e.cum_sum() - e).gather(pos_bs)).alias(n)
+          for e, n in zip(sums, names, strict=True)],
+        rounds_played=pl.int_range(pl.len(), dtype=pl.Int64) - pos_bs + 1,
+        last_round=pl.col("round"))
+    # each row's cell on the grid of (player, time ≥ first round)
+    jt = narrow.select("_e", "round").join(
+        times_at.select("_e", pl.col("_t").alias("round"), "_jt"), on=["_e", "round"],
+        how="left", maintain_order="left")["_jt"]
+    cell = players["_gs"].gather(narrow["_pid"]) + jt - players["_jtf"].gather(narrow["_pid"])
+    grid = (players.select("_pid", "_e", _jt=pl.int_ranges("_jtf", "_nt"))
+            .explode("_jt", empty_as_null=False)
+            .join(per_ev.select("_e", "_ts"), on="_e", how="left", maintain_order="left"))
+    size = grid.height
+    # the latest row at or before each cell; a block starts with its player's first row, so
+    # the forward fill never crosses players
+    latest = pl.repeat(None, size, dtype=pl.Int64, eager=True).scatter(
+        cell, pl.int_range(narrow.height, dtype=pl.Int64, eager=True)).forward_fill()
+    t_info = times.select(pl.col("_t", "_isc", "_ccb", "_evmax").gather(grid["_ts"] + grid["_jt"]))
+    full = (running.select(pl.all().gather(latest))
+            .hstack(t_info).with_columns(_pid=grid["_pid"]).filter(pl.col("_isc")))
+    ids = rows.select(*k, PLAYER).select(pl.all().gather(
+        players["_ri"].gather(full["_pid"])))
+    base = (full.hstack(ids)
+            .with_columns(first_round=players["_first"].gather(full["_pid"]),
+                          dropped=pl.col("last_round") < pl.col("_evmax"))
+            .rename({"_t": through})
+            .select([pl.col(c).cast(dt) for c, dt in schema.items()]))
+    # pairs in (player, round) order: the first `opponents` of a player are those met so far
+    pairs = narrow.filter(pl.col("_paired")).select("round", "_ok")
+    opp = players["_pk"].search_sorted(pairs["_ok"]).clip(0, players.height - 1)
+    ok = (players["_pk"].gather(opp) == pairs["_ok"]) & (
+        players["_first"].gather(opp) <= pairs["round"])
+    if not ok.all():
+        return None  # an opponent without a Swiss row that round: not a mirrored pairing
+    return CutoffGrid(base=base,
+                      pair_src=players["_gcs"].gather(opp) - players["_ccbf"].gather(opp),
+                      pair_start=players["_pb"].gather(full["_pid"]),
+                      cut_index=full["_ccb"])
+
+
+def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
+                  sources: dict[str, int]) -> pl.DataFrame | None:
+    """Per base row: exact sum and count of each source over the opponents met so far.
+
+    ``players`` is the base with its rates, row for row (same order); ``sources`` maps a
+    column to its exact scale. Columns as ``tiebreakers._base_opponent_sums``: ``_t_<s>``
+    (Int128 sum), ``_k_<s>`` (non-null count), ``_m_<s>`` (the mean as a float, from the
+    exact sum; read only by the rounding fallback, which the caller rules out first). None
+    when a cumulative sum could overflow Int128.
+    """
+    met = grid.base["opponents"]
+    plan = pl.DataFrame({"_s": grid.pair_start, "_m": met, "_j": grid.cut_index})
+    exploded = (plan.select(pl.int_ranges("_s", pl.col("_s") + pl.col("_m")).alias("_k"), "_j")
+                .explode("_k", empty_as_null=False))
+    src = grid.pair_src.gather(exploded["_k"]) + exploded["_j"]
+    ends = met.cum_sum()
+    starts = ends - met
+    out = players.select(keys)
+    for s, scale in sources.items():  # one source at a time: the gathers are the big arrays
+        exact = players[f"_x_{s}"].cast(pl.Int128)
+        top = exact.abs().max()
+        if top is not None and int(top) * max(src.len(), 1) >= _SUM_LIMIT:
+            return None
+        vals = exact.gather(src)
+        total = _segment_sums(vals.fill_null(0), starts, ends)
+        count = _segment_sums(vals.is_not_null().cast(pl.Int64), starts, ends)
+        out = out.with_columns(total.alias(f"_t_{s}"), count.alias(f"_k_{s}")).with_columns(
+            pl.when(pl.col(f"_k_{s}") > 0)
+            .then(pl.col(f"_t_{s}").cast(pl.Float64)
+                  / (pl.col(f"_k_{s}").cast(pl.Float64) * float(scale)))
+            .alias(f"_m_{s}"))
+    return out
+
+
+def _segment_sums(values: pl.Series, starts: pl.Series, ends: pl.Series) -> pl.Series:
+    """Sums of ``values[starts[i]:ends[i]]`` (contiguous segments) via one cumulative sum."""
+    cs = pl.concat([pl.Series([0], dtype=values.dtype), values.cum_sum()])
+    out: pl.Series = cs.gather(ends) - cs.gather(starts)
+    return out
