@@ -49,13 +49,17 @@ class CutoffGrid:
     """The per-(cutoff, player) record and what the opponents' gather needs.
 
     ``base`` has the columns of :func:`~swissframe.tiebreakers.aggregate_players` keyed by
-    (keys…, ``through``, player_id), in grid order (players' blocks, cutoffs ascending);
+    integer codes (``_e``, ``through``, player_id), in grid order (players' blocks, cutoffs
+    ascending); ``ids`` decodes them: row ``player_id`` holds the player's key values and
+    id. The codes sort as the values do (events by their keys, players by id within an
+    event), so ranking on them orders rows as ranking on the values would;
     ``pair_src`` holds, for every paired row sorted by (player, round), the opponent's
     ``start - index(first cutoff)`` in ``base``; ``pair_start`` (per base row) is where the
     player's pairs begin in ``pair_src`` and ``cut_index`` the cutoff's index in its event.
     """
 
     base: pl.DataFrame
+    ids: pl.DataFrame
     pair_src: pl.Series
     pair_start: pl.Series
     cut_index: pl.Series
@@ -67,7 +71,7 @@ def _coder(*columns: pl.Series) -> pl.DataType | None:
     if columns[0].dtype.is_integer():
         return None
     values = pl.concat([c.cast(pl.String).unique() for c in columns]).unique().drop_nulls()
-    return pl.Enum(values)
+    return pl.Enum(values.sort())  # sorted: codes order as the strings do
 
 
 def _code(col: str, enum: pl.DataType | None) -> pl.Expr:
@@ -94,7 +98,7 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
     enums = [_coder(rows[c], cutoffs[c]) for c in k]
     players_enum = _coder(rows[PLAYER], rows[OPP])
     key_codes = [_code(c, e).alias(n) for c, e, n in zip(k, enums, codes, strict=True)]
-    ev = (cutoffs.select(key_codes).unique().with_row_index("_e")
+    ev = (cutoffs.select(key_codes).unique().sort(codes).with_row_index("_e")
           .with_columns(pl.col("_e").cast(pl.Int64)))
     if ev.height >= 2**31:
         return None
@@ -173,13 +177,13 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
     t_info = times.select(pl.col("_t", "_isc", "_ccb", "_evmax").gather(grid["_ts"] + grid["_jt"]))
     full = (running.select(pl.all().gather(latest))
             .hstack(t_info).with_columns(_pid=grid["_pid"]).filter(pl.col("_isc")))
-    ids = rows.select(*k, PLAYER).select(pl.all().gather(
-        players["_ri"].gather(full["_pid"])))
-    base = (full.hstack(ids)
-            .with_columns(first_round=players["_first"].gather(full["_pid"]),
-                          dropped=pl.col("last_round") < pl.col("_evmax"))
-            .rename({"_t": through})
-            .select([pl.col(c).cast(dt) for c, dt in schema.items()]))
+    record = [c for c in schema if c not in (*k, through, PLAYER)]
+    base = (full.with_columns(first_round=players["_first"].gather(full["_pid"]),
+                              dropped=pl.col("last_round") < pl.col("_evmax"))
+            .select(pl.col("_pid").alias(PLAYER), *[pl.col(c).cast(schema[c]) for c in record],
+                    pl.col("_t").cast(schema[through]).alias(through),
+                    _e=players["_e"].gather(full["_pid"])))
+    ids = rows.select(*k, PLAYER).select(pl.all().gather(players["_ri"]))
     # pairs in (player, round) order: the first `opponents` of a player are those met so far
     pairs = narrow.filter(pl.col("_paired")).select("round", "_ok")
     opp = players["_pk"].search_sorted(pairs["_ok"]).clip(0, players.height - 1)
@@ -187,7 +191,7 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
         players["_first"].gather(opp) <= pairs["round"])
     if not ok.all():
         return None  # an opponent without a Swiss row that round: not a mirrored pairing
-    return CutoffGrid(base=base,
+    return CutoffGrid(base=base, ids=ids,
                       pair_src=players["_gcs"].gather(opp) - players["_ccbf"].gather(opp),
                       pair_start=players["_pb"].gather(full["_pid"]),
                       cut_index=full["_ccb"])
@@ -201,24 +205,43 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
     column to its exact scale. Columns as ``tiebreakers._base_opponent_sums``: ``_t_<s>``
     (Int128 sum), ``_k_<s>`` (non-null count), ``_m_<s>`` (the mean as a float, from the
     exact sum; read only by the rounding fallback, which the caller rules out first). None
-    when a cumulative sum could overflow Int128.
+    when a sum could overflow.
     """
     met = grid.base["opponents"]
     plan = pl.DataFrame({"_s": grid.pair_start, "_m": met, "_j": grid.cut_index})
     exploded = (plan.select(pl.int_ranges("_s", pl.col("_s") + pl.col("_m")).alias("_k"), "_j")
                 .explode("_k", empty_as_null=False))
+    size = exploded.height
+    if size >= 2**31:
+        return None
     src = grid.pair_src.gather(exploded["_k"]) + exploded["_j"]
-    ends = met.cum_sum()
-    starts = ends - met
-    out = players.select(keys)
-    for s, scale in sources.items():  # one source at a time: the gathers are the big arrays
+    # Each exact value is split as hi·2**31 + lo so that both parts, and their running sums
+    # over all `size` gathered values, fit Int64: Int128 gathers and cumulative sums cost
+    # about twice as much, and these arrays are the largest of the computation.
+    parts: dict[str, pl.Series] = {}
+    for s in sources:
         exact = players[f"_x_{s}"].cast(pl.Int128)
-        top = exact.abs().max()
-        if top is not None and int(top) * max(src.len(), 1) >= _SUM_LIMIT:
+        low, top = exact.min(), exact.max()
+        if low is None or top is None:
+            parts[f"_lo_{s}"] = pl.zeros(exact.len(), dtype=pl.Int64, eager=True)
+            continue
+        if int(low) < 0 or (int(top) >> 31) * max(size, 1) >= 2**62:
             return None
-        vals = exact.gather(src)
-        total = _segment_sums(vals.fill_null(0), starts, ends)
-        count = _segment_sums(vals.is_not_null().cast(pl.Int64), starts, ends)
+        split = pl.lit(2**31, dtype=pl.Int128)
+        parts[f"_lo_{s}"] = pl.select((exact % split).cast(pl.Int64)).to_series()
+        if int(top) >= 2**31:
+            parts[f"_hi_{s}"] = pl.select((exact // split).cast(pl.Int64)).to_series()
+        if exact.null_count():
+            parts[f"_nn_{s}"] = exact.is_not_null().cast(pl.Int64)
+    gathered = pl.DataFrame(parts).select(pl.all().gather(src).fill_null(0))
+    sums = _segment_sums(gathered, met)
+    out = players.select(keys)
+    for s, scale in sources.items():
+        total = sums[f"_lo_{s}"].cast(pl.Int128)
+        if f"_hi_{s}" in sums.columns:
+            total = pl.select(total + sums[f"_hi_{s}"].cast(pl.Int128)
+                              * pl.lit(2**31, dtype=pl.Int128)).to_series()
+        count = sums[f"_nn_{s}"] if f"_nn_{s}" in sums.columns else met
         out = out.with_columns(total.alias(f"_t_{s}"), count.alias(f"_k_{s}")).with_columns(
             pl.when(pl.col(f"_k_{s}") > 0)
             .then(pl.col(f"_t_{s}").cast(pl.Float64)
@@ -227,8 +250,20 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
     return out
 
 
-def _segment_sums(values: pl.Series, starts: pl.Series, ends: pl.Series) -> pl.Series:
-    """Sums of ``values[starts[i]:ends[i]]`` (contiguous segments) via one cumulative sum."""
-    cs = pl.concat([pl.Series([0], dtype=values.dtype), values.cum_sum()])
-    out: pl.Series = cs.gather(ends) - cs.gather(starts)
-    return out
+def _segment_sums(values: pl.DataFrame, lengths: pl.Series) -> pl.DataFrame:
+    """Per segment, the sums of each column over consecutive runs of ``lengths`` rows."""
+    if values.height == 0:
+        return values.select(pl.all().extend_constant(0, lengths.len()))
+    ends = lengths.cum_sum()
+    last = values.height - 1
+    # sum = running[end - 1] - running[start - 1]; start 0 and empty runs handled by masks
+    upto = (ends - 1).clip(0, last)
+    before = (ends - lengths - 1).clip(0, last)
+    has_before = (ends - lengths) > 0
+    running = values.select(pl.all().cum_sum())
+    return running.select(
+        pl.when(lengths > 0)
+        .then(pl.col(n).gather(upto)
+              - pl.when(has_before).then(pl.col(n).gather(before)).otherwise(0))
+        .otherwise(0).alias(n)
+        for n in values.columns)

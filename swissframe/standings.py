@@ -149,22 +149,35 @@ def _cutoff_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     ruleset allows (``_cumulative_ok``), ``False`` forces the definition (the tests'
     reference).
     """
-    ck = (*keys, _THROUGH)
-    repeated = _cutoff_rows(lf, keys, cutoffs)
-    if cumulative and _cumulative_ok(rules):
-        ctx = _cumulative_context(lf, rules, keys, cutoffs, repeated)
-        if ctx is not None:
-            return _criteria_of(ctx)
-    return _criteria(repeated, rules, ck)
+    coded = _cumulative_criteria(lf, rules, keys, cutoffs) if cumulative else None
+    if coded is not None:
+        table, ids = coded
+        return _decode(table, ids)
+    return _criteria(_cutoff_rows(lf, keys, cutoffs), rules, (*keys, _THROUGH))
 
 
-def _cumulative_context(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
-                        cutoffs: pl.LazyFrame, repeated: pl.LazyFrame) -> Context | None:
-    """The Context ``_context(repeated, …)`` would build, from running sums; None when the
-    data fall outside what the cumulative path handles (it then must not be used)."""
+#: Key columns of the cumulative path's tables: the event code and the cutoff; player_id
+#: holds a player code there (see ``_cumulative.CutoffGrid``).
+_CODED: Final = ("_e", _THROUGH)
+
+
+def _decode(frame: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
+    """Replace the cumulative path's codes (``_e``, integer player_id) by the key values."""
+    return frame.drop("_e", "player_id").hstack(
+        ids.select(pl.all().gather(frame["player_id"])))
+
+
+def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
+                         cutoffs: pl.LazyFrame) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """What ``_criteria`` gives on the repeated rows, from running sums, keyed by codes
+    (``_CODED`` and an integer player_id), with the table decoding them; None when the
+    ruleset or the data fall outside what the cumulative path handles."""
+    if not _cumulative_ok(rules):
+        return None
     ck = (*keys, _THROUGH)
     prepared = prepare_rows(lf, rules)
-    schema = aggregate_players(prepare_rows(repeated, rules), ck).collect_schema()
+    schema = aggregate_players(prepare_rows(_cutoff_rows(lf, keys, cutoffs), rules),
+                               ck).collect_schema()
     grid = _cumulative.build(prepared.collect(), keys, cutoffs.collect(), _THROUGH, schema)
     if grid is None:
         return None
@@ -175,22 +188,40 @@ def _cumulative_context(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         return None  # the means would fall back to rounded floats: keep the reference path
     players = _rates(base, rules, rate, game).collect()
     scales = {"mwp_opp": rate.scale, "gwp_opp": game.scale}
-    sums = _cumulative.opponent_sums(grid, players, [*ck, "player_id"],
+    sums = _cumulative.opponent_sums(grid, players, [*_CODED, "player_id"],
                                      {s: scales[s] for s in BASE_SOURCES})
     if sums is None:
         return None
-    ctx = Context(rows=prepare_rows(repeated, rules), players=players.lazy(), keys=ck,
-                  rules=rules, rate_scale=rate, game_scale=game, k_max=k_max)
+    # no rows: the criteria allowed here (_CUMULATIVE_CRITERIA) read only the players and
+    # the opponents' sums; one reading rows would fail loudly on the missing columns
+    ctx = Context(rows=pl.LazyFrame(), players=players.lazy(), keys=_CODED, rules=rules,
+                  rate_scale=rate, game_scale=game, k_max=k_max)
     ctx.cache[OPPONENT_SUMS_KEY] = (sums.lazy(), None)
-    return ctx
+    return _criteria_of(ctx, aligned=True), grid.ids
 
 
-def _criteria_of(ctx: Context) -> pl.DataFrame:
-    """Every criterion of ``ctx.rules`` from a built Context (see ``_criteria``)."""
+def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
+    """Every criterion of ``ctx.rules`` from a built Context (see ``_criteria``).
+
+    ``aligned``: criterion frames likely come back row for row in the players' order (the
+    cumulative path, whose opponents' sums are aligned): each is then checked and put
+    beside the table instead of joined — the joins were a third of that path's time.
+    """
     rules = ctx.rules
-    players = ctx.players
-    out = players
+    out: pl.LazyFrame | pl.DataFrame = ctx.players.collect() if aligned else ctx.players
     present = set(out.collect_schema().names())
+
+    def attach(out: pl.LazyFrame | pl.DataFrame, frame: pl.LazyFrame
+               ) -> pl.LazyFrame | pl.DataFrame:
+        if isinstance(out, pl.LazyFrame):
+            return out.join(frame, on=ctx.pkeys, how="left")
+        got = frame.collect()
+        extra = [c for c in got.columns if c not in ctx.pkeys]
+        if (got.height == out.height and not set(extra) & set(out.columns)
+                and got.select(ctx.pkeys).equals(out.select(ctx.pkeys))):
+            return out.hstack(got.select(extra))
+        return out.join(got, on=ctx.pkeys, how="left")
+
     for crit in (*rules.criteria, *rules.columns):
         if crit.function in GROUP_TIEBREAKERS:
             continue  # needs the tie groups: computed after snapshots, see _group_criteria
@@ -202,14 +233,13 @@ def _criteria_of(ctx: Context) -> pl.DataFrame:
             raise DataError(msg)
         if crit.name in present and crit.name == crit.function:
             continue  # already a column of the base table (match_points, mwp, gwp)
-        frame = fn(ctx, name=crit.name, **crit.kwargs)
-        out = out.join(frame, on=ctx.pkeys, how="left")
+        out = attach(out, fn(ctx, name=crit.name, **crit.kwargs))
         present |= {crit.name}
     # the base columns every table reports, even when the ruleset does not rank by them
     for name in ("omwp", "ogwp"):
         if name not in present:
-            out = out.join(TIEBREAKERS[name](ctx, name=name), on=ctx.pkeys, how="left")
-    return out.collect()
+            out = attach(out, TIEBREAKERS[name](ctx, name=name))
+    return out.collect() if isinstance(out, pl.LazyFrame) else out
 
 
 def _sort_keys(rules: Ruleset, upto: int | None = None) -> tuple[list[str], list[bool]]:
@@ -245,14 +275,17 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
     return table
 
 
-def _finish(frame: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset,
-            extra_front: Sequence[str] = ()) -> pl.DataFrame:
-    ranked = _rank(frame, rules, keys)
+def _finish(frame: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
+    return _output(_rank(frame, rules, keys), keys, rules)
+
+
+def _output(ranked: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
+    """The public columns of a ranked table, in their order."""
     cols = ranked.collect_schema().names()
     crit = [c.name for c in (*rules.criteria, *rules.columns)
             if c.name not in STANDINGS_COLUMNS]
     lead = [k for k in keys if k != "event_id"]
-    front = ["event_id", *lead, *extra_front, *STANDINGS_COLUMNS[1:], *crit]
+    front = ["event_id", *lead, *STANDINGS_COLUMNS[1:], *crit]
     front = list(dict.fromkeys(front))
     return ranked.select([c for c in front if c in cols]).collect()
 
@@ -324,6 +357,15 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         cutoffs = (lf.filter(pl.col("phase") == "swiss").group_by(list(keys))
                    .agg(pl.col("round").max().alias(_THROUGH)))
     ck = (*keys, _THROUGH)
+    if rules.snapshot == "final" and not has_group and not final_only and cumulative:
+        coded = _cumulative_criteria(lf, rules, keys, cutoffs)
+        if coded is not None:
+            # ranked on the codes (integer joins and sorts; they order as the values do),
+            # decoded once at the end
+            table, ids = coded
+            ranked = _rank(table.lazy().rename({_THROUGH: "round"}), rules,
+                           ("_e", "round")).collect()
+            return _output(_decode(ranked, ids).lazy(), (*keys, "round"), rules)
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
     else:
