@@ -275,19 +275,41 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
     return table
 
 
-def _finish(frame: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
-    return _output(_rank(frame, rules, keys), keys, rules)
+def _finish(table: pl.DataFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
+    return _output(_rank_table(table, rules, keys, _front(keys, rules)), keys, rules)
+
+
+def _front(keys: Sequence[str], rules: Ruleset) -> list[str]:
+    """The public columns of a standings table, in order."""
+    crit = [c.name for c in (*rules.criteria, *rules.columns)
+            if c.name not in STANDINGS_COLUMNS]
+    lead = [k for k in keys if k != "event_id"]
+    return list(dict.fromkeys(["event_id", *lead, *STANDINGS_COLUMNS[1:], *crit]))
+
+
+def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
+                keep: Sequence[str]) -> pl.LazyFrame:
+    """``_rank`` on the columns that are kept (``keep``, the keys and sort columns) only —
+    the sort moves every column it is given — with each exact Int128 sort column cast to
+    Int64 when its values fit (the same values, so the same order; narrower sort keys)."""
+    cols, _ = _sort_keys(rules)
+    wanted = [*keys, *keep, *cols, "player_id"]
+    table = table.select([c for c in dict.fromkeys(wanted) if c in table.columns])
+    wide = [c for c in cols if table.schema[c] == pl.Int128]
+    if wide and table.height:
+        bounds = table.select(*[pl.col(c).min().alias(f"{c}:lo") for c in wide],
+                              *[pl.col(c).max().alias(f"{c}:hi") for c in wide]).row(0)
+        lo, hi = bounds[:len(wide)], bounds[len(wide):]
+        fits = [c for c, a, b in zip(wide, lo, hi, strict=True)
+                if (a is None or a >= -(2**63)) and (b is None or b < 2**63)]
+        table = table.with_columns(pl.col(c).cast(pl.Int64) for c in fits)
+    return _rank(table.lazy(), rules, keys)
 
 
 def _output(ranked: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
     """The public columns of a ranked table, in their order."""
     cols = ranked.collect_schema().names()
-    crit = [c.name for c in (*rules.criteria, *rules.columns)
-            if c.name not in STANDINGS_COLUMNS]
-    lead = [k for k in keys if k != "event_id"]
-    front = ["event_id", *lead, *STANDINGS_COLUMNS[1:], *crit]
-    front = list(dict.fromkeys(front))
-    return ranked.select([c for c in front if c in cols]).collect()
+    return ranked.select([c for c in _front(keys, rules) if c in cols]).collect()
 
 
 def _validated(results: Frame, keys: Sequence[str]) -> pl.LazyFrame:
@@ -351,7 +373,7 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         table = _criteria(lf, rules, keys)
         if has_group:
             table = _group_criteria(table, prepare_rows(lf, rules), rules, keys)
-        return _finish(table.lazy(), keys, rules)
+        return _finish(table, keys, rules)
     final_only = cutoffs is None
     if cutoffs is None:
         cutoffs = (lf.filter(pl.col("phase") == "swiss").group_by(list(keys))
@@ -363,8 +385,9 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
             # ranked on the codes (integer joins and sorts; they order as the values do),
             # decoded once at the end
             table, ids = coded
-            ranked = _rank(table.lazy().rename({_THROUGH: "round"}), rules,
-                           ("_e", "round")).collect()
+            front = [c for c in _front((*keys, "round"), rules) if c not in keys]
+            ranked = _rank_table(table.rename({_THROUGH: "round"}), rules, ("_e", "round"),
+                                 front).collect()
             return _output(_decode(ranked, ids).lazy(), (*keys, "round"), rules)
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
@@ -382,8 +405,8 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         table = _group_criteria(table, prepare_rows(_cutoff_rows(lf, keys, cutoffs), rules),
                                 rules, ck)
     if final_only:
-        return _finish(table.lazy().drop(_THROUGH), keys, rules)
-    return _finish(table.lazy().rename({_THROUGH: "round"}), (*keys, "round"), rules)
+        return _finish(table.drop(_THROUGH), keys, rules)
+    return _finish(table.rename({_THROUGH: "round"}), (*keys, "round"), rules)
 
 
 def _late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
