@@ -94,27 +94,45 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
     rdt = rows.schema["round"]
     codes = [f"_c{i}" for i in range(len(k))]
     # integer codes: the keys' (equal in rows and cutoffs) and the players' (equal for
-    # player_id and opponent_id); then one dense id per key combination (the "event")
+    # player_id and opponent_id); then one id per key combination (the "event")
     enums = [_coder(rows[c], cutoffs[c]) for c in k]
     players_enum = _coder(rows[PLAYER], rows[OPP])
     key_codes = [_code(c, e).alias(n) for c, e, n in zip(k, enums, codes, strict=True)]
-    ev = (cutoffs.select(key_codes).unique().sort(codes).with_row_index("_e")
-          .with_columns(pl.col("_e").cast(pl.Int64)))
-    if ev.height >= 2**31:
+    if len(k) == 1 and isinstance(enums[0], pl.Enum):
+        ev = None  # one string key: its (sorted) code is the event id
+        n_ev = len(enums[0].categories)
+        cut_e = cutoffs.select(key_codes[0].alias("_e"), _t=pl.col(through).cast(rdt))
+    else:
+        ev = (cutoffs.select(key_codes).unique().sort(codes).with_row_index("_e")
+              .with_columns(pl.col("_e").cast(pl.Int64)))
+        n_ev = ev.height
+        cut_e = (cutoffs.select(*key_codes, _t=pl.col(through).cast(rdt))
+                 .join(ev, on=codes, how="inner").select("_e", "_t"))
+    n_pl = len(players_enum.categories) if isinstance(players_enum, pl.Enum) else 0
+    if rows.height == 0 or n_pl == 0:
         return None
-    cut_e = (cutoffs.select(*key_codes, _t=pl.col(through).cast(rdt))
-             .join(ev, on=codes, how="inner").select("_e", "_t"))
-    # narrow integer rows, sorted by (player, round): a player's rows become one block
-    narrow = (rows.select(
-                  *key_codes, "round", "_win", "_loss", "_draw", "_bye", "_earned", "_pts",
-                  "games_won", "games_lost", "games_drawn",
-                  _paired=pl.col(OPP).is_not_null() & ~pl.col("_unpaired"),
-                  _pc=_code(PLAYER, players_enum), _oc=_code(OPP, players_enum))
-              .with_row_index("_ri")
-              .join(ev, on=codes, how="inner", maintain_order="left")
-              .with_columns(_pk=pl.col("_e") * 2**32 + pl.col("_pc"),
-                            _ok=pl.col("_e") * 2**32 + pl.col("_oc"))
-              .sort("_pk", "round"))
+    r_lo, r_hi = rows.select(pl.col("round").min().alias("lo"), pl.col("round").max()).row(0)
+    if int(r_lo) < 0:
+        return None
+    # (event, player) as one integer, and with the round as one sort key when it fits
+    p_bits, e_bits = n_pl.bit_length(), max(n_ev, 1).bit_length()
+    r_bits = int(r_hi).bit_length()
+    if e_bits + p_bits > 62:
+        return None
+    narrow = rows.select(*key_codes, "round", "_win", "_loss", "_draw", "_bye", "_earned",
+                         "_pts", "games_won", "games_lost", "games_drawn",
+                         _paired=pl.col(OPP).is_not_null() & ~pl.col("_unpaired"),
+                         _pc=_code(PLAYER, players_enum), _oc=_code(OPP, players_enum)
+                         ).with_row_index("_ri")
+    narrow = (narrow.rename({"_c0": "_e"}) if ev is None
+              else narrow.join(ev, on=codes, how="inner", maintain_order="left"))
+    narrow = narrow.with_columns(_pk=pl.col("_e") * 2**p_bits + pl.col("_pc"),
+                                 _ok=pl.col("_e") * 2**p_bits + pl.col("_oc"))
+    # a player's rows become one block, in round order
+    if e_bits + p_bits + r_bits <= 62:
+        narrow = narrow.sort(pl.col("_pk") * 2**r_bits + pl.col("round"))
+    else:
+        narrow = narrow.sort("_pk", "round")
     first_row = (pl.col("_pk") != pl.col("_pk").shift(1)).fill_null(value=True)
     narrow = narrow.with_columns(_pid=first_row.cum_sum().cast(pl.Int64) - 1)
     same_seat = (pl.col("_pid").diff() == 0) & (pl.col("round").diff() == 0)
@@ -135,9 +153,8 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
                            .forward_fill().over("_e")))
     per_ev = (times.group_by("_e").agg(_nt=pl.len().cast(pl.Int64),
                                        _nc=pl.col("_isc").sum().cast(pl.Int64))
+              .sort("_e")  # the offsets follow times' order
               .with_columns(_ts=pl.col("_nt").cum_sum() - pl.col("_nt")))
-    # per_ev's offsets must follow times' order (sorted by _e)
-    per_ev = per_ev.sort("_e").with_columns(_ts=pl.col("_nt").cum_sum() - pl.col("_nt"))
     times_at = times.select("_e", "_t", "_jt", "_ccb")
     # players in _pid order: their first row, block offsets on the grid and among the pairs
     n_paired_before = pl.col("_paired").cast(pl.Int64).cum_sum() - pl.col("_paired").cast(
@@ -152,31 +169,43 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
                              _clen=pl.col("_nc") - pl.col("_ccbf"))
                .with_columns(_gs=pl.col("_len").cum_sum() - pl.col("_len"),
                              _gcs=pl.col("_clen").cum_sum() - pl.col("_clen")))
-    # each row's cumulative record (running sums restarted at its player's block)
-    pos_bs = players["_pos"].gather(narrow["_pid"])
-    sums = [pl.col(c).cast(pl.Int64) for c in _COUNTS.values() if c is not None]
-    names = [n for n, c in _COUNTS.items() if c is not None]
-    running = narrow.select(
-        *[(e.cum_sum() - (e.cum_sum() - e).gather(pos_bs)).alias(n)
-          for e, n in zip(sums, names, strict=True)],
-        rounds_played=pl.int_range(pl.len(), dtype=pl.Int64) - pos_bs + 1,
-        last_round=pl.col("round"))
-    # each row's cell on the grid of (player, time ≥ first round)
-    jt = narrow.select("_e", "round").join(
-        times_at.select("_e", pl.col("_t").alias("round"), "_jt"), on=["_e", "round"],
-        how="left", maintain_order="left")["_jt"]
+    # each row's index on its event's time axis: a dense lookup table when small enough
+    t_hi, e_hi = times.select(pl.col("_t").max(), pl.col("_e").max()).row(0)  # distinct names
+    width = int(t_hi) + 1
+    cells = (int(e_hi) + 1) * width
+    if cells <= max(4 * narrow.height, 2**20):
+        lookup = pl.Series(values=[0], dtype=pl.Int64).extend_constant(0, cells - 1).scatter(
+            times["_e"] * width + times["_t"], times["_jt"])
+        jt = lookup.gather(narrow["_e"] * width + narrow["round"])
+    else:
+        jt = narrow.select("_e", "round").join(
+            times_at.select("_e", pl.col("_t").alias("round"), "_jt"), on=["_e", "round"],
+            how="left", maintain_order="left")["_jt"]
     cell = players["_gs"].gather(narrow["_pid"]) + jt - players["_jtf"].gather(narrow["_pid"])
     grid = (players.select("_pid", "_e", _jt=pl.int_ranges("_jtf", "_nt"))
             .explode("_jt", empty_as_null=False)
             .join(per_ev.select("_e", "_ts"), on="_e", how="left", maintain_order="left"))
-    size = grid.height
     # the latest row at or before each cell; a block starts with its player's first row, so
     # the forward fill never crosses players
-    latest = pl.repeat(None, size, dtype=pl.Int64, eager=True).scatter(
+    latest = pl.repeat(None, grid.height, dtype=pl.Int64, eager=True).scatter(
         cell, pl.int_range(narrow.height, dtype=pl.Int64, eager=True)).forward_fill()
     t_info = times.select(pl.col("_t", "_isc", "_ccb", "_evmax").gather(grid["_ts"] + grid["_jt"]))
-    full = (running.select(pl.all().gather(latest))
-            .hstack(t_info).with_columns(_pid=grid["_pid"]).filter(pl.col("_isc")))
+    at_cut = t_info["_isc"]
+    full = t_info.filter(at_cut).with_columns(_pid=grid["_pid"].filter(at_cut),
+                                              _row=latest.filter(at_cut))
+    # the record at a cell: running sums over all rows at its latest row, minus the sums
+    # before its player's first row
+    counted = [(n, c) for n, c in _COUNTS.items() if c is not None]
+    running = narrow.select(pl.col(c).cast(pl.Int64).cum_sum().alias(n) for n, c in counted)
+    start = players["_pos"].cast(pl.Int64)
+    before = running.select(
+        pl.when(start > 0).then(pl.col(n).gather((start - 1).clip(0))).otherwise(0).alias(n)
+        for n, _ in counted)
+    pos_first = start.gather(full["_pid"])
+    full = full.with_columns(
+        *[running[n].gather(full["_row"]) - before[n].gather(full["_pid"]) for n, _ in counted],
+        rounds_played=full["_row"] - pos_first + 1,
+        last_round=narrow["round"].gather(full["_row"]))
     record = [c for c in schema if c not in (*k, through, PLAYER)]
     base = (full.with_columns(first_round=players["_first"].gather(full["_pid"]),
                               dropped=pl.col("last_round") < pl.col("_evmax"))
