@@ -202,10 +202,10 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
         pl.when(start > 0).then(pl.col(n).gather((start - 1).clip(0))).otherwise(0).alias(n)
         for n, _ in counted)
     pos_first = start.gather(full["_pid"])
-    full = full.with_columns(
-        *[running[n].gather(full["_row"]) - before[n].gather(full["_pid"]) for n, _ in counted],
-        rounds_played=full["_row"] - pos_first + 1,
-        last_round=narrow["round"].gather(full["_row"]))
+    totals = (running.select(pl.all().gather(full["_row"]))
+              - before.select(pl.all().gather(full["_pid"])))
+    full = full.hstack(totals).with_columns(rounds_played=full["_row"] - pos_first + 1,
+                                            last_round=narrow["round"].gather(full["_row"]))
     record = [c for c in schema if c not in (*k, through, PLAYER)]
     base = (full.with_columns(first_round=players["_first"].gather(full["_pid"]),
                               dropped=pl.col("last_round") < pl.col("_evmax"))
@@ -262,7 +262,7 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
             parts[f"_hi_{s}"] = pl.select((exact // split).cast(pl.Int64)).to_series()
         if exact.null_count():
             parts[f"_nn_{s}"] = exact.is_not_null().cast(pl.Int64)
-    gathered = pl.DataFrame(parts).select(pl.all().gather(src).fill_null(0))
+    gathered = pl.DataFrame(parts).fill_null(0).select(pl.all().gather(src))
     sums = _segment_sums(gathered, met)
     out = players.select(keys)
     for s, scale in sources.items():
