@@ -163,7 +163,9 @@ _CODED: Final = ("_e", _THROUGH)
 
 def _decode(frame: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
     """Replace the cumulative path's codes (``_e``, integer player_id) by the key values."""
-    return frame.drop("_e", "player_id").hstack(
+    # one chunk per column, like the decoded ids: with mixed chunkings Polars 2.1 panics
+    # in later string expressions on filtered slices of the table (pl.format in charts)
+    return frame.drop("_e", "player_id").rechunk().hstack(
         ids.select(pl.all().gather(frame["player_id"])))
 
 
