@@ -12,9 +12,11 @@ Mechanism, on integer positions instead of joins (the explosion is the large ste
 - a *grid* of (player, time) for every time of the player's event at or after their first
   round, where the times are the event's cutoffs and the rounds its rows use; a player's
   grid rows are contiguous and in time order, so each row lands on a known position;
-- the per-row increments are scattered onto the grid and summed within each player's block
-  (a global cumulative sum minus the sum before the block); ``last_round`` is a forward fill
-  (a block always starts with a row of its player, so the fill never crosses players);
+- the rows, sorted by (event, player, round), get running sums of their counts; each grid
+  cell takes its latest row at or before its time (a scatter of row numbers and a forward
+  fill — a block always starts with a row of its player, so the fill never crosses
+  players), and the record there is the running sum minus the sums before the player's
+  first row;
 - the grid is then cut down to the cutoffs (the *base*: one row per (cutoff, player));
 - a player's opponents met up to cutoff ``c`` are the first ``opponents`` entries of their
   pairs sorted by round, and the opponent's base row at ``c`` sits at
@@ -22,8 +24,9 @@ Mechanism, on integer positions instead of joins (the explosion is the large ste
   the positions of the values to add; the values are gathered and summed per segment by a
   cumulative sum (segments are contiguous), with no hash join or group-by.
 
-Exact sums stay exact (Int128): the cumulative sum is only used when it cannot overflow;
-otherwise :func:`opponent_sums` returns None and the caller takes the reference path.
+Exact sums stay exact: each Int128 value is summed as two Int64 halves whose running sums
+are checked not to overflow; otherwise :func:`opponent_sums` returns None and the caller
+takes the reference path.
 """
 
 from __future__ import annotations
@@ -35,8 +38,6 @@ import polars as pl
 
 PLAYER: Final = "player_id"
 OPP: Final = "opponent_id"
-#: Int128 headroom for the global cumulative sums of exact values (2**127 is the limit).
-_SUM_LIMIT: Final = 2**126
 #: Per-row counts summed into the record (the flags of ``prepare_rows`` and game counts).
 _COUNTS: Final = {"wins": "_win", "losses": "_loss", "draws": "_draw", "byes": "_bye",
                   "earned_byes": "_earned", "rounds_played": None, "opponents": "_paired",
@@ -251,8 +252,9 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
     for s in sources:
         exact = players[f"_x_{s}"].cast(pl.Int128)
         low, top = exact.min(), exact.max()
-        if low is None or top is None:
+        if low is None or top is None:  # every value null: sums 0, counts 0
             parts[f"_lo_{s}"] = pl.zeros(exact.len(), dtype=pl.Int64, eager=True)
+            parts[f"_nn_{s}"] = pl.zeros(exact.len(), dtype=pl.Int64, eager=True)
             continue
         if int(low) < 0 or (int(top) >> 31) * max(size, 1) >= 2**62:
             return None

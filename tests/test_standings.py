@@ -512,3 +512,16 @@ def test_by_round_cumulative_path_is_taken_for_mtg_only_where_it_applies() -> No
         assert _cumulative_ok(sf.rules.get(name)), name
     for name in ("pokemon", "fide", "fab", "yugioh"):
         assert not _cumulative_ok(sf.rules.get(name)), name
+
+
+def test_by_round_null_game_rates_everywhere_stay_null() -> None:
+    """Every match 0-0-0: no game rate anywhere, so OGW% is null (not 0) on both paths."""
+    from swissframe.standings import _by_round
+
+    m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+                      "player_b": ["B", "D", "C", "D"], "games_a": [0, 0, 0, 0],
+                      "games_b": [0, 0, 0, 0], "games_drawn": [0, 0, 0, 0]})
+    res = sf.from_matches(m)
+    fast = _by_round(res, MTG, [])
+    assert fast["ogwp"].null_count() == fast.height
+    assert_frame_equal(fast, _by_round(res, MTG, [], cumulative=False))
