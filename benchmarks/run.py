@@ -42,8 +42,9 @@ from swissframe.bulk import recompute  # noqa: E402
 COLS = ["event_id", "player_id", "rank", "match_points", "wins", "losses", "draws", "byes",
         "rounds_played", "dropped", "mwp", "gwp", "omwp", "ogwp"]
 ARCHIVE = CACHE / "archive"
-#: standings_by_round repeats each row once per later round (≈ rounds/2 times as many rows),
-#: so above this size it needs more memory than the 24 GiB benchmark machine has.
+#: standings_by_round gathers every opponent's values once per later round (≈ rounds/2 times
+#: the paired rows; 3.3 GiB peak at 10k events), so 100k events would need ≈ 30 GiB, more than
+#: the 24 GiB benchmark machine has.
 BY_ROUND_MAX = 10_000
 
 

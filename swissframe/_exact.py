@@ -118,19 +118,23 @@ def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[
     """
     order = [*keys, *sort_columns, *tiebreak]
     desc = [False] * len(keys) + list(descending) + [False] * len(tiebreak)
-    pos = "__pos"
-    new = pl.lit(value=True)
-    if sort_columns:
-        new = (pl.col(pos) == 0) | pl.any_horizontal(
-            pl.col(c).ne_missing(pl.col(c).shift(1)) for c in sort_columns)
-    else:
-        new = pl.col(pos) == 0
+    # After the sort every key group and every tie group is a run of rows, so positions
+    # come from forward fills over the run starts: linear scans instead of two windowed
+    # group-bys (`.over`), which dominated ranking on large tables.
+    row = pl.int_range(pl.len(), dtype=pl.Int64)
+    first = row == 0
+    group_start = pl.any_horizontal(first, *[pl.col(c).ne_missing(pl.col(c).shift(1))
+                                             for c in keys])
+    new = pl.any_horizontal(group_start, *[pl.col(c).ne_missing(pl.col(c).shift(1))
+                                           for c in sort_columns])
     tie = tie_name or "__tie"
     out = (frame.sort(order, descending=desc, nulls_last=True, maintain_order=True)
-           .with_columns(pl.int_range(pl.len(), dtype=pl.Int64).over(list(keys)).alias(pos))
-           .with_columns(new.cum_sum().alias(tie))
-           .with_columns((pl.col(pos).min().over([*keys, tie]) + 1).alias(rank_name))
-           .drop(pos))
+           .with_columns(new.alias("__new"), group_start.alias("__gs"))
+           .with_columns(pl.col("__new").cum_sum().alias(tie),
+                         (pl.when(pl.col("__new")).then(row).forward_fill()
+                          - pl.when(pl.col("__gs")).then(row).forward_fill() + 1)
+                         .alias(rank_name))
+           .drop("__new", "__gs"))
     return out if tie_name else out.drop(tie)
 
 

@@ -12,13 +12,18 @@ from typing import Final, Literal, overload
 
 import polars as pl
 
-from swissframe import _chess  # noqa: F401  (registers the FIDE tie-breaks)
+from swissframe import (
+    _chess,  # noqa: F401  (registers the FIDE tie-breaks)
+    _cumulative,
+)
 from swissframe._exact import ExactScale, exact_name, lcm_of, rank_exact
 from swissframe.errors import DataError, SchemaError
 from swissframe.rules import Ruleset, get
 from swissframe.schema import validate_results
 from swissframe.tiebreakers import (
+    BASE_SOURCES,
     GROUP_TIEBREAKERS,
+    OPPONENT_SUMS_KEY,
     TIEBREAKERS,
     Context,
     GroupContext,
@@ -118,10 +123,107 @@ def _context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Conte
 
 def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.DataFrame:
     """Every criterion of ``rules`` per (keys…, player_id), unranked, with exact twins."""
-    ctx = _context(rows, rules, keys)
-    players = ctx.players
-    out = players
+    return _criteria_of(_context(rows, rules, keys))
+
+
+#: Criteria that read only the per-player record and the opponents' base sums, so the
+#: cumulative path (:mod:`swissframe._cumulative`) can give them at every cutoff without
+#: repeating rows. Others (chess's Buchholz/SB, Pokémon's OOMW%, FaB's CTB, …) read the rows
+#: per cutoff, so a ruleset naming one takes the repeated-rows path for its criteria.
+_CUMULATIVE_CRITERIA: Final = frozenset({"match_points", "mwp", "gwp", "omwp", "ogwp",
+                                         "match_wins", "game_wins"})
+
+
+def _cumulative_ok(rules: Ruleset) -> bool:
+    names = {c.function for c in (*rules.criteria, *rules.columns)} - set(GROUP_TIEBREAKERS)
+    # an earned bye counted as an opponent goes through the rows (_earned_bye_contributions)
+    return rules.earned_bye_opponent is None and names <= _CUMULATIVE_CRITERIA
+
+
+def _cutoff_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
+                     cutoffs: pl.LazyFrame, *, cumulative: bool = True) -> pl.DataFrame:
+    """``_criteria`` of the rows as they stood at each cutoff (keys…, ``_through``).
+
+    The definition is the rows repeated once per cutoff at or after their round
+    (``_cutoff_rows``); ``cumulative=True`` gives the same table from running sums when the
+    ruleset allows (``_cumulative_ok``), ``False`` forces the definition (the tests'
+    reference).
+    """
+    coded = _cumulative_criteria(lf, rules, keys, cutoffs) if cumulative else None
+    if coded is not None:
+        table, ids = coded
+        return _decode(table, ids)
+    return _criteria(_cutoff_rows(lf, keys, cutoffs), rules, (*keys, _THROUGH))
+
+
+#: Key columns of the cumulative path's tables: the event code and the cutoff; player_id
+#: holds a player code there (see ``_cumulative.CutoffGrid``).
+_CODED: Final = ("_e", _THROUGH)
+
+
+def _decode(frame: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
+    """Replace the cumulative path's codes (``_e``, integer player_id) by the key values."""
+    # one chunk per column, like the decoded ids: with mixed chunkings Polars 2.1 panics
+    # in later string expressions on filtered slices of the table (pl.format in charts)
+    return frame.drop("_e", "player_id").rechunk().hstack(
+        ids.select(pl.all().gather(frame["player_id"])))
+
+
+def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
+                         cutoffs: pl.LazyFrame) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """What ``_criteria`` gives on the repeated rows, from running sums, keyed by codes
+    (``_CODED`` and an integer player_id), with the table decoding them; None when the
+    ruleset or the data fall outside what the cumulative path handles."""
+    if not _cumulative_ok(rules):
+        return None
+    ck = (*keys, _THROUGH)
+    prepared = prepare_rows(lf, rules)
+    schema = aggregate_players(prepare_rows(_cutoff_rows(lf, keys, cutoffs), rules),
+                               ck).collect_schema()
+    grid = _cumulative.build(prepared.collect(), keys, cutoffs.collect(), _THROUGH, schema)
+    if grid is None:
+        return None
+    base = grid.base
+    rate, game, k_max = _scales(base, rules)
+    k_lcm = lcm_of(range(1, k_max + 1))
+    if not (ExactScale(rate.scale * k_lcm).fits() and ExactScale(game.scale * k_lcm).fits()):
+        return None  # the means would fall back to rounded floats: keep the reference path
+    players = _rates(base, rules, rate, game).collect()
+    scales = {"mwp_opp": rate.scale, "gwp_opp": game.scale}
+    sums = _cumulative.opponent_sums(grid, players, [*_CODED, "player_id"],
+                                     {s: scales[s] for s in BASE_SOURCES})
+    if sums is None:
+        return None
+    # no rows: the criteria allowed here (_CUMULATIVE_CRITERIA) read only the players and
+    # the opponents' sums; one reading rows would fail loudly on the missing columns
+    ctx = Context(rows=pl.LazyFrame(), players=players.lazy(), keys=_CODED, rules=rules,
+                  rate_scale=rate, game_scale=game, k_max=k_max)
+    ctx.cache[OPPONENT_SUMS_KEY] = (sums.lazy(), None)
+    return _criteria_of(ctx, aligned=True), grid.ids
+
+
+def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
+    """Every criterion of ``ctx.rules`` from a built Context (see ``_criteria``).
+
+    ``aligned``: criterion frames likely come back row for row in the players' order (the
+    cumulative path, whose opponents' sums are aligned): each is then checked and put
+    beside the table instead of joined — the joins were a third of that path's time.
+    """
+    rules = ctx.rules
+    out: pl.LazyFrame | pl.DataFrame = ctx.players.collect() if aligned else ctx.players
     present = set(out.collect_schema().names())
+
+    def attach(out: pl.LazyFrame | pl.DataFrame, frame: pl.LazyFrame
+               ) -> pl.LazyFrame | pl.DataFrame:
+        if isinstance(out, pl.LazyFrame):
+            return out.join(frame, on=ctx.pkeys, how="left")
+        got = frame.collect()
+        extra = [c for c in got.columns if c not in ctx.pkeys]
+        if (got.height == out.height and not set(extra) & set(out.columns)
+                and got.select(ctx.pkeys).equals(out.select(ctx.pkeys))):
+            return out.hstack(got.select(extra))
+        return out.join(got, on=ctx.pkeys, how="left")
+
     for crit in (*rules.criteria, *rules.columns):
         if crit.function in GROUP_TIEBREAKERS:
             continue  # needs the tie groups: computed after snapshots, see _group_criteria
@@ -133,14 +235,13 @@ def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.D
             raise DataError(msg)
         if crit.name in present and crit.name == crit.function:
             continue  # already a column of the base table (match_points, mwp, gwp)
-        frame = fn(ctx, name=crit.name, **crit.kwargs)
-        out = out.join(frame, on=ctx.pkeys, how="left")
+        out = attach(out, fn(ctx, name=crit.name, **crit.kwargs))
         present |= {crit.name}
     # the base columns every table reports, even when the ruleset does not rank by them
     for name in ("omwp", "ogwp"):
         if name not in present:
-            out = out.join(TIEBREAKERS[name](ctx, name=name), on=ctx.pkeys, how="left")
-    return out.collect()
+            out = attach(out, TIEBREAKERS[name](ctx, name=name))
+    return out.collect() if isinstance(out, pl.LazyFrame) else out
 
 
 def _sort_keys(rules: Ruleset, upto: int | None = None) -> tuple[list[str], list[bool]]:
@@ -176,16 +277,41 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
     return table
 
 
-def _finish(frame: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset,
-            extra_front: Sequence[str] = ()) -> pl.DataFrame:
-    ranked = _rank(frame, rules, keys)
-    cols = ranked.collect_schema().names()
+def _finish(table: pl.DataFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
+    return _output(_rank_table(table, rules, keys, _front(keys, rules)), keys, rules)
+
+
+def _front(keys: Sequence[str], rules: Ruleset) -> list[str]:
+    """The public columns of a standings table, in order."""
     crit = [c.name for c in (*rules.criteria, *rules.columns)
             if c.name not in STANDINGS_COLUMNS]
     lead = [k for k in keys if k != "event_id"]
-    front = ["event_id", *lead, *extra_front, *STANDINGS_COLUMNS[1:], *crit]
-    front = list(dict.fromkeys(front))
-    return ranked.select([c for c in front if c in cols]).collect()
+    return list(dict.fromkeys(["event_id", *lead, *STANDINGS_COLUMNS[1:], *crit]))
+
+
+def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
+                keep: Sequence[str]) -> pl.LazyFrame:
+    """``_rank`` on the columns that are kept (``keep``, the keys and sort columns) only —
+    the sort moves every column it is given — with each exact Int128 sort column cast to
+    Int64 when its values fit (the same values, so the same order; narrower sort keys)."""
+    cols, _ = _sort_keys(rules)
+    wanted = [*keys, *keep, *cols, "player_id"]
+    table = table.select([c for c in dict.fromkeys(wanted) if c in table.columns])
+    wide = [c for c in cols if table.schema[c] == pl.Int128]
+    if wide and table.height:
+        bounds = table.select(*[pl.col(c).min().alias(f"{c}:lo") for c in wide],
+                              *[pl.col(c).max().alias(f"{c}:hi") for c in wide]).row(0)
+        lo, hi = bounds[:len(wide)], bounds[len(wide):]
+        fits = [c for c, a, b in zip(wide, lo, hi, strict=True)
+                if (a is None or a >= -(2**63)) and (b is None or b < 2**63)]
+        table = table.with_columns(pl.col(c).cast(pl.Int64) for c in fits)
+    return _rank(table.lazy(), rules, keys)
+
+
+def _output(ranked: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
+    """The public columns of a ranked table, in their order."""
+    cols = ranked.collect_schema().names()
+    return ranked.select([c for c in _front(keys, rules) if c in cols]).collect()
 
 
 def _validated(results: Frame, keys: Sequence[str]) -> pl.LazyFrame:
@@ -235,8 +361,9 @@ def _eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
 
 
 def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
-             cutoffs: pl.LazyFrame | None) -> pl.DataFrame:
-    """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff."""
+             cutoffs: pl.LazyFrame | None, *, cumulative: bool = True) -> pl.DataFrame:
+    """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff;
+    ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``)."""
     if rules.snapshot == "stage" and "stage" not in lf.collect_schema().names():
         msg = (f"ruleset {rules.name!r} evaluates players at the end of their stage, but the "
                "results have no 'stage' column. Hint: add one (e.g. 'day1'/'day2') or use "
@@ -248,18 +375,28 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         table = _criteria(lf, rules, keys)
         if has_group:
             table = _group_criteria(table, prepare_rows(lf, rules), rules, keys)
-        return _finish(table.lazy(), keys, rules)
+        return _finish(table, keys, rules)
     final_only = cutoffs is None
     if cutoffs is None:
         cutoffs = (lf.filter(pl.col("phase") == "swiss").group_by(list(keys))
                    .agg(pl.col("round").max().alias(_THROUGH)))
     ck = (*keys, _THROUGH)
+    if rules.snapshot == "final" and not has_group and not final_only and cumulative:
+        coded = _cumulative_criteria(lf, rules, keys, cutoffs)
+        if coded is not None:
+            # ranked on the codes (integer joins and sorts; they order as the values do),
+            # decoded once at the end
+            table, ids = coded
+            front = [c for c in _front((*keys, "round"), rules) if c not in keys]
+            ranked = _rank_table(table.rename({_THROUGH: "round"}), rules, ("_e", "round"),
+                                 front).collect()
+            return _output(_decode(ranked, ids).lazy(), (*keys, "round"), rules)
     if rules.snapshot == "final":
-        table = _criteria(_cutoff_rows(lf, keys, cutoffs), rules, ck)
+        table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
     else:
         evals = _eval_rounds(lf, rules, keys, cutoffs).collect()
         needed = evals.select(*keys, pl.col(_EVAL).alias(_THROUGH)).unique().lazy()
-        crit = _criteria(_cutoff_rows(lf, keys, needed), rules, ck)
+        crit = _cutoff_criteria(lf, rules, keys, needed, cumulative=cumulative)
         table = (evals.lazy()
                  .join(crit.lazy().rename({_THROUGH: _EVAL}), on=[*keys, _EVAL, "player_id"],
                        how="left")
@@ -270,8 +407,8 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         table = _group_criteria(table, prepare_rows(_cutoff_rows(lf, keys, cutoffs), rules),
                                 rules, ck)
     if final_only:
-        return _finish(table.lazy().drop(_THROUGH), keys, rules)
-    return _finish(table.lazy().rename({_THROUGH: "round"}), (*keys, "round"), rules)
+        return _finish(table.drop(_THROUGH), keys, rules)
+    return _finish(table.rename({_THROUGH: "round"}), (*keys, "round"), rules)
 
 
 def _late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
@@ -369,7 +506,10 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
     """Standings after every Swiss round, in one vectorized pass (a ``round`` key column).
 
     Equivalent to ``standings(results, rules, through_round=r)`` for each round ``r`` of each
-    event, stacked — computed at once by repeating each row for every later cutoff.
+    event, stacked — computed at once: each player's record from running sums over their
+    rounds, the opponents' means by gathering the opponents' values at each cutoff
+    (rulesets whose criteria read the rows per cutoff repeat each row for every later
+    cutoff instead).
 
     Examples
     --------
@@ -389,10 +529,16 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
     │ 2     ┆ 1    ┆ 6            │
     └───────┴──────┴──────────────┘
     """
+    out = _by_round(results, rules, keys)
+    return out.lazy() if lazy else out
+
+
+def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
+              cumulative: bool = True) -> pl.DataFrame:
+    """``standings_by_round``; ``cumulative=False`` is the repeated-rows reference path."""
     ruleset = get(rules)
     lf = _validated(results, keys)
     k = _check_keys(lf, keys)
     rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
               .rename({"round": _THROUGH}))
-    out = _compute(lf, ruleset, k, rounds)
-    return out.lazy() if lazy else out
+    return _compute(lf, ruleset, k, rounds, cumulative=cumulative)

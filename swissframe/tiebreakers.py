@@ -117,7 +117,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
     key = f"{name}:{source}"
     if key in ctx.cache:
         return ctx.cache[key][0]
-    if values is None and extra is None and source in _BASE_SOURCES:
+    if values is None and extra is None and source in BASE_SOURCES:
         sums = _base_opponent_sums(ctx)
         agg = sums.select(*ctx.pkeys, pl.col(f"_t_{source}").alias("_t"),
                           pl.col(f"_k_{source}").alias("_k"),
@@ -150,7 +150,10 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
 
 
 #: Opponents' values every MTG-family ruleset averages; summed in one join and group-by.
-_BASE_SOURCES: Final = ("mwp_opp", "gwp_opp")
+BASE_SOURCES: Final = ("mwp_opp", "gwp_opp")
+#: ``Context.cache`` entry of :func:`_base_opponent_sums`; the by-round path fills it from
+#: its cumulative sums (:mod:`swissframe._cumulative`) instead of the join.
+OPPONENT_SUMS_KEY: Final = "__opponent_sums__"
 
 
 def _faced(ctx: Context) -> pl.LazyFrame:
@@ -165,15 +168,15 @@ def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
     criterion averaging them), instead of one join each — the join is the engine's most
     expensive step.
     """
-    key = "__opponent_sums__"
+    key = OPPONENT_SUMS_KEY
     if key not in ctx.cache:
         opp = ctx.players.select(
             *ctx.keys, pl.col(PLAYER).alias(OPP),
-            *[pl.col(exact_name(s)).cast(pl.Int128).alias(f"_v_{s}") for s in _BASE_SOURCES],
-            *[pl.col(s).cast(pl.Float64).alias(f"_f_{s}") for s in _BASE_SOURCES])
+            *[pl.col(exact_name(s)).cast(pl.Int128).alias(f"_v_{s}") for s in BASE_SOURCES],
+            *[pl.col(s).cast(pl.Float64).alias(f"_f_{s}") for s in BASE_SOURCES])
         sums = (_faced(ctx).join(opp, on=[*ctx.keys, OPP], how="left")
                 .group_by(ctx.pkeys)
-                .agg(*[e for s in _BASE_SOURCES for e in (
+                .agg(*[e for s in BASE_SOURCES for e in (
                     pl.col(f"_v_{s}").sum().alias(f"_t_{s}"),
                     pl.col(f"_v_{s}").count().alias(f"_k_{s}"),
                     pl.col(f"_f_{s}").mean().alias(f"_m_{s}"))]))

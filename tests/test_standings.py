@@ -416,3 +416,112 @@ def test_total_match_points_identity(res: pl.DataFrame) -> None:
             f = frame.filter(pl.col("event_id") == ev)
             return int(f["len"][0]) if f.height else 0
         assert total == 3 * n(decisive) + 2 * n(drawn) + 3 * n(byes)
+
+
+# ---------------------------------------------------------------- standings_by_round paths
+
+
+@st.composite
+def rich_events(draw: st.DrawFn, max_events: int = 3) -> pl.DataFrame:
+    """Random events with what the by-round paths must handle: byes, unopposed losses,
+    drops, late entrants, a skipped round number, playoff rows and a stage column."""
+    n_events = draw(st.integers(1, max_events))
+    rows = []
+    for e in range(n_events):
+        n = draw(st.integers(2, 8))
+        players = [f"p{i}" for i in range(n)]
+        late = draw(st.lists(st.sampled_from(players), max_size=2, unique=True))
+        n_rounds = draw(st.integers(1, 5))
+        numbers = list(range(1, n_rounds + 1))
+        if n_rounds >= 3 and draw(st.booleans()):
+            numbers = [r + (r > 2) for r in numbers]  # no round 3: an unplayed round
+        active = [p for p in players if p not in late]
+        for i, rnd in enumerate(numbers):
+            if i == 1:
+                active += late  # late entrants join in the second round played
+            stage = "day1" if i < (len(numbers) + 1) // 2 else "day2"
+            order = draw(st.permutations(active))
+            for j in range(0, len(order) - 1, 2):
+                a, b = order[j], order[j + 1]
+                g = draw(st.sampled_from([(2, 0, 0), (2, 1, 0), (0, 2, 0), (1, 1, 1),
+                                          (0, 0, 3), (1, 1, 0), (1, 0, 0)]))
+                rows.append((f"ev{e}", rnd, a, b, *g, "swiss", stage))
+                rows.append((f"ev{e}", rnd, b, a, g[1], g[0], g[2], "swiss", stage))
+            if len(order) % 2:
+                g = draw(st.sampled_from([(2, 0, 0), (0, 2, 0)]))
+                rows.append((f"ev{e}", rnd, order[-1], None, *g, "swiss", stage))
+            if len(active) > 2 and draw(st.booleans()):
+                active.remove(draw(st.sampled_from(active)))
+        if len(active) >= 2 and draw(st.booleans()):  # a playoff match after the Swiss
+            a, b = active[0], active[1]
+            rows.append((f"ev{e}", numbers[-1] + 1, a, b, 2, 0, 0, "playoff", "playoff"))
+            rows.append((f"ev{e}", numbers[-1] + 1, b, a, 0, 2, 0, "playoff", "playoff"))
+    return pl.DataFrame(rows, orient="row", schema={
+        "event_id": pl.String, "round": pl.Int64, "player_id": pl.String,
+        "opponent_id": pl.String, "games_won": pl.Int64, "games_lost": pl.Int64,
+        "games_drawn": pl.Int64, "phase": pl.String, "stage": pl.String})
+
+
+#: Rulesets of every shape: the MTG family (the cumulative path), platform presets (stage
+#: and last-round snapshots, other floors), and rulesets whose criteria read the rows per
+#: cutoff (Pokémon with group criteria and late rounds, FIDE, Flesh and Blood).
+BY_ROUND_RULES = st.sampled_from([
+    MTG, MTG_THIRD, sf.rules.MTG_WER, sf.rules.MTG_1999, sf.rules.get("swu"),
+    sf.rules.get("one-piece"), sf.rules.get("melee-two-game"), sf.rules.get("melee-e1"),
+    sf.rules.get("melee-e2"), sf.rules.get("topdeck"), sf.rules.get("cardsrealm"),
+    sf.rules.get("manatraders"), dataclasses.replace(MTG, snapshot="last_round"),
+    sf.rules.get("pokemon"), sf.rules.get("fide"), sf.rules.get("fab"),
+])
+
+
+@PROPS
+@given(res=rich_events(), rules=BY_ROUND_RULES)
+def test_by_round_is_standings_through_each_round(res: pl.DataFrame, rules: sf.Ruleset
+                                                  ) -> None:
+    """The definition: the rows of round k are ``standings(through_round=k)``."""
+    by = sf.standings_by_round(res, rules)
+    swiss = res.filter(pl.col("phase") == "swiss").select("event_id", "round").unique()
+    assert by.select("event_id", "round").unique().sort(pl.all()).equals(swiss.sort(pl.all()))
+    for ev, r in swiss.sort(pl.all()).iter_rows():
+        one = sf.standings(res.filter(pl.col("event_id") == ev), rules, through_round=r)
+        got = by.filter((pl.col("event_id") == ev) & (pl.col("round") == r)).drop("round")
+        assert_frame_equal(got, one, check_row_order=True)
+
+
+@PROPS
+@given(res=rich_events(), rules=BY_ROUND_RULES, keyed=st.booleans())
+def test_by_round_cumulative_path_equals_repeated_rows(res: pl.DataFrame, rules: sf.Ruleset,
+                                                        keyed: bool) -> None:
+    """The cumulative path against the repeated-rows reference, several events at once
+    (and with an extra key, the same events twice)."""
+    from swissframe.standings import _by_round
+
+    keys: list[str] = []
+    if keyed:
+        res = pl.concat([res.with_columns(scenario_id=pl.lit(s)) for s in (2, 1)])
+        keys = ["scenario_id"]
+    fast = _by_round(res, rules, keys)
+    assert_frame_equal(fast, _by_round(res, rules, keys, cumulative=False))
+    assert_frame_equal(sf.standings_by_round(res, rules, keys=keys), fast)
+
+
+def test_by_round_cumulative_path_is_taken_for_mtg_only_where_it_applies() -> None:
+    from swissframe.standings import _cumulative_ok
+
+    for name in ("mtg", "mtg-1/3", "mtg-wer", "topdeck", "cardsrealm", "melee-e1", "swu"):
+        assert _cumulative_ok(sf.rules.get(name)), name
+    for name in ("pokemon", "fide", "fab", "yugioh"):
+        assert not _cumulative_ok(sf.rules.get(name)), name
+
+
+def test_by_round_null_game_rates_everywhere_stay_null() -> None:
+    """Every match 0-0-0: no game rate anywhere, so OGW% is null (not 0) on both paths."""
+    from swissframe.standings import _by_round
+
+    m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+                      "player_b": ["B", "D", "C", "D"], "games_a": [0, 0, 0, 0],
+                      "games_b": [0, 0, 0, 0], "games_drawn": [0, 0, 0, 0]})
+    res = sf.from_matches(m)
+    fast = _by_round(res, MTG, [])
+    assert fast["ogwp"].null_count() == fast.height
+    assert_frame_equal(fast, _by_round(res, MTG, [], cumulative=False))

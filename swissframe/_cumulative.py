@@ -1,0 +1,300 @@
+"""Records and opponents' sums at many cutoffs without repeating the rows (issue 9).
+
+Why: ``standings_by_round`` needs every player's record after every Swiss round. Repeating
+each row once per later cutoff and running the engine on the result costs about
+``(rounds + 1) / 2`` times the work of :func:`~swissframe.standings`. Here the record at a
+cutoff is a running sum over the player's own rows, and only the opponents' part grows with
+the number of cutoffs: a mean over the opponents met so far of *their* values at that
+cutoff, which no running sum can give (an opponent's rate changes every round).
+
+Mechanism, on integer positions instead of joins (the explosion is the large step):
+
+- a *grid* of (player, time) for every time of the player's event at or after their first
+  round, where the times are the event's cutoffs and the rounds its rows use; a player's
+  grid rows are contiguous and in time order, so each row lands on a known position;
+- the rows, sorted by (event, player, round), get running sums of their counts; each grid
+  cell takes its latest row at or before its time (a scatter of row numbers and a forward
+  fill — a block always starts with a row of its player, so the fill never crosses
+  players), and the record there is the running sum minus the sums before the player's
+  first row;
+- the grid is then cut down to the cutoffs (the *base*: one row per (cutoff, player));
+- a player's opponents met up to cutoff ``c`` are the first ``opponents`` entries of their
+  pairs sorted by round, and the opponent's base row at ``c`` sits at
+  ``start(opponent) + index(c)``: one ``int_ranges`` explosion gives, per (cutoff, player),
+  the positions of the values to add; the values are gathered and summed per segment by a
+  cumulative sum (segments are contiguous), with no hash join or group-by.
+
+Exact sums stay exact: each Int128 value is summed as two Int64 halves whose running sums
+are checked not to overflow; otherwise :func:`opponent_sums` returns None and the caller
+takes the reference path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import polars as pl
+
+PLAYER: Final = "player_id"
+OPP: Final = "opponent_id"
+#: Per-row counts summed into the record (the flags of ``prepare_rows`` and game counts).
+_COUNTS: Final = {"wins": "_win", "losses": "_loss", "draws": "_draw", "byes": "_bye",
+                  "earned_byes": "_earned", "rounds_played": None, "opponents": "_paired",
+                  "_pts": "_pts", "games_won": "games_won", "games_lost": "games_lost",
+                  "games_drawn": "games_drawn"}
+
+
+@dataclass(frozen=True)
+class CutoffGrid:
+    """The per-(cutoff, player) record and what the opponents' gather needs.
+
+    ``base`` has the columns of :func:`~swissframe.tiebreakers.aggregate_players` keyed by
+    integer codes (``_e``, ``through``, player_id), in grid order (players' blocks, cutoffs
+    ascending); ``ids`` decodes them: row ``player_id`` holds the player's key values and
+    id. The codes sort as the values do (events by their keys, players by id within an
+    event), so ranking on them orders rows as ranking on the values would;
+    ``pair_src`` holds, for every paired row sorted by (player, round), the opponent's
+    ``start - index(first cutoff)`` in ``base``; ``pair_start`` (per base row) is where the
+    player's pairs begin in ``pair_src`` and ``cut_index`` the cutoff's index in its event.
+    """
+
+    base: pl.DataFrame
+    ids: pl.DataFrame
+    pair_src: pl.Series
+    pair_start: pl.Series
+    cut_index: pl.Series
+
+
+def _coder(*columns: pl.Series) -> pl.DataType | None:
+    """An Enum over every string in ``columns`` (so that equal strings get equal codes in
+    every frame), or None for integer columns, which are their own codes."""
+    if columns[0].dtype.is_integer():
+        return None
+    values = pl.concat([c.cast(pl.String).unique() for c in columns]).unique().drop_nulls()
+    return pl.Enum(values.sort())  # sorted: codes order as the strings do
+
+
+def _code(col: str, enum: pl.DataType | None) -> pl.Expr:
+    if enum is None:
+        return pl.col(col).cast(pl.Int64)
+    return pl.col(col).cast(pl.String).cast(enum).to_physical().cast(pl.Int64)
+
+
+def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, through: str,
+          schema: pl.Schema) -> CutoffGrid | None:
+    """The record of every player at every cutoff of their event.
+
+    ``rows``: prepared Swiss rows (``prepare_rows``); ``cutoffs``: (keys…, ``through``);
+    ``schema``: the column names and types the base must have (those of
+    ``aggregate_players`` on the repeated rows). None when a row breaks an assumption
+    (two rows of a player in one round, an opponent with no row that round): the caller
+    then takes the reference path, which copes with anything validation let through.
+    """
+    k = list(keys)
+    rdt = rows.schema["round"]
+    codes = [f"_c{i}" for i in range(len(k))]
+    # integer codes: the keys' (equal in rows and cutoffs) and the players' (equal for
+    # player_id and opponent_id); then one id per key combination (the "event")
+    enums = [_coder(rows[c], cutoffs[c]) for c in k]
+    players_enum = _coder(rows[PLAYER], rows[OPP])
+    key_codes = [_code(c, e).alias(n) for c, e, n in zip(k, enums, codes, strict=True)]
+    if len(k) == 1 and isinstance(enums[0], pl.Enum):
+        ev = None  # one string key: its (sorted) code is the event id
+        n_ev = len(enums[0].categories)
+        cut_e = cutoffs.select(key_codes[0].alias("_e"), _t=pl.col(through).cast(rdt))
+    else:
+        ev = (cutoffs.select(key_codes).unique().sort(codes).with_row_index("_e")
+              .with_columns(pl.col("_e").cast(pl.Int64)))
+        n_ev = ev.height
+        cut_e = (cutoffs.select(*key_codes, _t=pl.col(through).cast(rdt))
+                 .join(ev, on=codes, how="inner").select("_e", "_t"))
+    n_pl = len(players_enum.categories) if isinstance(players_enum, pl.Enum) else 0
+    if rows.height == 0 or n_pl == 0:
+        return None
+    r_lo, r_hi = rows.select(pl.col("round").min().alias("lo"), pl.col("round").max()).row(0)
+    if int(r_lo) < 0:
+        return None
+    # (event, player) as one integer, and with the round as one sort key when it fits
+    p_bits, e_bits = n_pl.bit_length(), max(n_ev, 1).bit_length()
+    r_bits = int(r_hi).bit_length()
+    if e_bits + p_bits > 62:
+        return None
+    narrow = rows.select(*key_codes, "round", "_win", "_loss", "_draw", "_bye", "_earned",
+                         "_pts", "games_won", "games_lost", "games_drawn",
+                         _paired=pl.col(OPP).is_not_null() & ~pl.col("_unpaired"),
+                         _pc=_code(PLAYER, players_enum), _oc=_code(OPP, players_enum)
+                         ).with_row_index("_ri")
+    narrow = (narrow.rename({"_c0": "_e"}) if ev is None
+              else narrow.join(ev, on=codes, how="inner", maintain_order="left"))
+    narrow = narrow.with_columns(_pk=pl.col("_e") * 2**p_bits + pl.col("_pc"),
+                                 _ok=pl.col("_e") * 2**p_bits + pl.col("_oc"))
+    # a player's rows become one block, in round order
+    if e_bits + p_bits + r_bits <= 62:
+        narrow = narrow.sort(pl.col("_pk") * 2**r_bits + pl.col("round"))
+    else:
+        narrow = narrow.sort("_pk", "round")
+    first_row = (pl.col("_pk") != pl.col("_pk").shift(1)).fill_null(value=True)
+    narrow = narrow.with_columns(_pid=first_row.cum_sum().cast(pl.Int64) - 1)
+    same_seat = (pl.col("_pid").diff() == 0) & (pl.col("round").diff() == 0)
+    if narrow.select(same_seat.any()).item():
+        return None  # two rows of one player in one round
+    # the time axis of each event: its cutoffs and the rounds its rows use
+    times = (narrow.select("_e", pl.col("round").alias("_t")).unique()
+             .with_columns(_isr=pl.lit(value=True))
+             .join(cut_e.unique().with_columns(_isc=pl.lit(value=True)),
+                   on=["_e", "_t"], how="full", coalesce=True)
+             .with_columns(pl.col("_isr", "_isc").fill_null(value=False))
+             .sort("_e", "_t")
+             .with_columns(_jt=pl.int_range(pl.len(), dtype=pl.Int64).over("_e"),
+                           _ccb=(pl.col("_isc").cast(pl.Int64).cum_sum()
+                                 - pl.col("_isc").cast(pl.Int64)).over("_e"),
+                           # the event's latest round at this time: the `dropped` reference
+                           _evmax=pl.when(pl.col("_isr")).then(pl.col("_t"))
+                           .forward_fill().over("_e")))
+    per_ev = (times.group_by("_e").agg(_nt=pl.len().cast(pl.Int64),
+                                       _nc=pl.col("_isc").sum().cast(pl.Int64))
+              .sort("_e")  # the offsets follow times' order
+              .with_columns(_ts=pl.col("_nt").cum_sum() - pl.col("_nt")))
+    times_at = times.select("_e", "_t", "_jt", "_ccb")
+    # players in _pid order: their first row, block offsets on the grid and among the pairs
+    n_paired_before = pl.col("_paired").cast(pl.Int64).cum_sum() - pl.col("_paired").cast(
+        pl.Int64)
+    players = (narrow.with_row_index("_pos").with_columns(_pb=n_paired_before)
+               .filter(first_row)
+               .select("_pid", "_pk", "_e", "_ri", "_pos", "_pb", pl.col("round").alias("_first"))
+               .join(times_at.rename({"_t": "_first", "_jt": "_jtf", "_ccb": "_ccbf"}),
+                     on=["_e", "_first"], how="left", maintain_order="left")
+               .join(per_ev, on="_e", how="left", maintain_order="left")
+               .with_columns(_len=pl.col("_nt") - pl.col("_jtf"),
+                             _clen=pl.col("_nc") - pl.col("_ccbf"))
+               .with_columns(_gs=pl.col("_len").cum_sum() - pl.col("_len"),
+                             _gcs=pl.col("_clen").cum_sum() - pl.col("_clen")))
+    # each row's index on its event's time axis: a dense lookup table when small enough
+    t_hi, e_hi = times.select(pl.col("_t").max(), pl.col("_e").max()).row(0)  # distinct names
+    width = int(t_hi) + 1
+    cells = (int(e_hi) + 1) * width
+    if cells <= max(4 * narrow.height, 2**20):
+        lookup = pl.Series(values=[0], dtype=pl.Int64).extend_constant(0, cells - 1).scatter(
+            times["_e"] * width + times["_t"], times["_jt"])
+        jt = lookup.gather(narrow["_e"] * width + narrow["round"])
+    else:
+        jt = narrow.select("_e", "round").join(
+            times_at.select("_e", pl.col("_t").alias("round"), "_jt"), on=["_e", "round"],
+            how="left", maintain_order="left")["_jt"]
+    cell = players["_gs"].gather(narrow["_pid"]) + jt - players["_jtf"].gather(narrow["_pid"])
+    grid = (players.select("_pid", "_e", _jt=pl.int_ranges("_jtf", "_nt"))
+            .explode("_jt", empty_as_null=False)
+            .join(per_ev.select("_e", "_ts"), on="_e", how="left", maintain_order="left"))
+    # the latest row at or before each cell; a block starts with its player's first row, so
+    # the forward fill never crosses players
+    latest = pl.repeat(None, grid.height, dtype=pl.Int64, eager=True).scatter(
+        cell, pl.int_range(narrow.height, dtype=pl.Int64, eager=True)).forward_fill()
+    t_info = times.select(pl.col("_t", "_isc", "_ccb", "_evmax").gather(grid["_ts"] + grid["_jt"]))
+    at_cut = t_info["_isc"]
+    full = t_info.filter(at_cut).with_columns(_pid=grid["_pid"].filter(at_cut),
+                                              _row=latest.filter(at_cut))
+    # the record at a cell: running sums over all rows at its latest row, minus the sums
+    # before its player's first row
+    counted = [(n, c) for n, c in _COUNTS.items() if c is not None]
+    running = narrow.select(pl.col(c).cast(pl.Int64).cum_sum().alias(n) for n, c in counted)
+    start = players["_pos"].cast(pl.Int64)
+    before = running.select(
+        pl.when(start > 0).then(pl.col(n).gather((start - 1).clip(0))).otherwise(0).alias(n)
+        for n, _ in counted)
+    pos_first = start.gather(full["_pid"])
+    totals = (running.select(pl.all().gather(full["_row"]))
+              - before.select(pl.all().gather(full["_pid"])))
+    full = full.hstack(totals).with_columns(rounds_played=full["_row"] - pos_first + 1,
+                                            last_round=narrow["round"].gather(full["_row"]))
+    record = [c for c in schema if c not in (*k, through, PLAYER)]
+    base = (full.with_columns(first_round=players["_first"].gather(full["_pid"]),
+                              dropped=pl.col("last_round") < pl.col("_evmax"))
+            .select(pl.col("_pid").alias(PLAYER), *[pl.col(c).cast(schema[c]) for c in record],
+                    pl.col("_t").cast(schema[through]).alias(through),
+                    _e=players["_e"].gather(full["_pid"])))
+    ids = rows.select(*k, PLAYER).select(pl.all().gather(players["_ri"]))
+    # pairs in (player, round) order: the first `opponents` of a player are those met so far
+    pairs = narrow.filter(pl.col("_paired")).select("round", "_ok")
+    opp = players["_pk"].search_sorted(pairs["_ok"]).clip(0, players.height - 1)
+    ok = (players["_pk"].gather(opp) == pairs["_ok"]) & (
+        players["_first"].gather(opp) <= pairs["round"])
+    if not ok.all():
+        return None  # an opponent without a Swiss row that round: not a mirrored pairing
+    return CutoffGrid(base=base, ids=ids,
+                      pair_src=players["_gcs"].gather(opp) - players["_ccbf"].gather(opp),
+                      pair_start=players["_pb"].gather(full["_pid"]),
+                      cut_index=full["_ccb"])
+
+
+def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
+                  sources: dict[str, int]) -> pl.DataFrame | None:
+    """Per base row: exact sum and count of each source over the opponents met so far.
+
+    ``players`` is the base with its rates, row for row (same order); ``sources`` maps a
+    column to its exact scale. Columns as ``tiebreakers._base_opponent_sums``: ``_t_<s>``
+    (Int128 sum), ``_k_<s>`` (non-null count), ``_m_<s>`` (the mean as a float, from the
+    exact sum; read only by the rounding fallback, which the caller rules out first). None
+    when a sum could overflow.
+    """
+    met = grid.base["opponents"]
+    plan = pl.DataFrame({"_s": grid.pair_start, "_m": met, "_j": grid.cut_index})
+    exploded = (plan.select(pl.int_ranges("_s", pl.col("_s") + pl.col("_m")).alias("_k"), "_j")
+                .explode("_k", empty_as_null=False))
+    size = exploded.height
+    if size >= 2**31:
+        return None
+    src = grid.pair_src.gather(exploded["_k"]) + exploded["_j"]
+    # Each exact value is split as hi·2**31 + lo so that both parts, and their running sums
+    # over all `size` gathered values, fit Int64: Int128 gathers and cumulative sums cost
+    # about twice as much, and these arrays are the largest of the computation.
+    parts: dict[str, pl.Series] = {}
+    for s in sources:
+        exact = players[f"_x_{s}"].cast(pl.Int128)
+        low, top = exact.min(), exact.max()
+        if low is None or top is None:  # every value null: sums 0, counts 0
+            parts[f"_lo_{s}"] = pl.zeros(exact.len(), dtype=pl.Int64, eager=True)
+            parts[f"_nn_{s}"] = pl.zeros(exact.len(), dtype=pl.Int64, eager=True)
+            continue
+        if int(low) < 0 or (int(top) >> 31) * max(size, 1) >= 2**62:
+            return None
+        split = pl.lit(2**31, dtype=pl.Int128)
+        parts[f"_lo_{s}"] = pl.select((exact % split).cast(pl.Int64)).to_series()
+        if int(top) >= 2**31:
+            parts[f"_hi_{s}"] = pl.select((exact // split).cast(pl.Int64)).to_series()
+        if exact.null_count():
+            parts[f"_nn_{s}"] = exact.is_not_null().cast(pl.Int64)
+    gathered = pl.DataFrame(parts).fill_null(0).select(pl.all().gather(src))
+    sums = _segment_sums(gathered, met)
+    out = players.select(keys)
+    for s, scale in sources.items():
+        total = sums[f"_lo_{s}"].cast(pl.Int128)
+        if f"_hi_{s}" in sums.columns:
+            total = pl.select(total + sums[f"_hi_{s}"].cast(pl.Int128)
+                              * pl.lit(2**31, dtype=pl.Int128)).to_series()
+        count = sums[f"_nn_{s}"] if f"_nn_{s}" in sums.columns else met
+        out = out.with_columns(total.alias(f"_t_{s}"), count.alias(f"_k_{s}")).with_columns(
+            pl.when(pl.col(f"_k_{s}") > 0)
+            .then(pl.col(f"_t_{s}").cast(pl.Float64)
+                  / (pl.col(f"_k_{s}").cast(pl.Float64) * float(scale)))
+            .alias(f"_m_{s}"))
+    return out
+
+
+def _segment_sums(values: pl.DataFrame, lengths: pl.Series) -> pl.DataFrame:
+    """Per segment, the sums of each column over consecutive runs of ``lengths`` rows."""
+    if values.height == 0:
+        return values.select(pl.all().extend_constant(0, lengths.len()))
+    ends = lengths.cum_sum()
+    last = values.height - 1
+    # sum = running[end - 1] - running[start - 1]; start 0 and empty runs handled by masks
+    upto = (ends - 1).clip(0, last)
+    before = (ends - lengths - 1).clip(0, last)
+    has_before = (ends - lengths) > 0
+    running = values.select(pl.all().cum_sum())
+    return running.select(
+        pl.when(lengths > 0)
+        .then(pl.col(n).gather(upto)
+              - pl.when(has_before).then(pl.col(n).gather(before)).otherwise(0))
+        .otherwise(0).alias(n)
+        for n in values.columns)
