@@ -9,17 +9,17 @@ Prints Markdown: agreement per source and era (:func:`swissframe.verify.summariz
 melee.gg player groups, the melee.gg mismatch classes, and the CardsRealm split by record
 consistency.
 
-The mismatch *classes* use a diagnostic that the method itself never uses: for every
-melee.gg player it recomputes the values at every cutoff round of the event and lists the
-rounds whose values equal the published ones ("fits"). That tells *which* round melee.gg
-published a mismatched player as of; it is fitted to the published values, so it only
-classifies misses and is never fed back into :func:`swissframe.verify.verify`.
+The mismatch *classes* use a diagnostic that the method itself never uses,
+:func:`swissframe.verify.matching_rounds`: for every melee.gg player it recomputes the values
+at every cutoff round of the event and lists the rounds whose values equal the published
+ones. That tells *which* round melee.gg published a mismatched player as of; it is fitted to
+the published values, so it only classifies misses and is never fed back into
+:func:`swissframe.verify.verify`.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import datetime as dt
 import sys
 from pathlib import Path
@@ -27,8 +27,6 @@ from pathlib import Path
 import polars as pl
 
 import swissframe as sf
-from swissframe import platforms
-from swissframe import rules as _rules
 
 ROOT = Path(__file__).resolve().parents[1]
 _VALUES = ("omwp", "gwp", "ogwp")
@@ -43,38 +41,6 @@ def _markdown(df: pl.DataFrame) -> str:
                                                       else str(v)) for v in r) + " |"
             for r in df.rows()]
     return "\n".join([head, sep, *rows])
-
-
-def _fits(ev: sf.DecklistEvents) -> pl.DataFrame:
-    """Per melee.gg player: the cutoff rounds whose recomputed values match (diagnostic)."""
-    assigned = platforms.assign_rulesets(ev.events)
-    parts = []
-    for name in sorted(assigned["ruleset"].unique().to_list()):
-        rs = dataclasses.replace(_rules.get(name), snapshot="final")
-        ids = assigned.filter(pl.col("ruleset") == name).select("event_id")
-        sub = ev.results.join(ids, on="event_id", how="semi")
-        cuts = sub.select("event_id", pl.col("round").alias("_c")).unique()
-        # one copy of the event per cutoff round c, holding rounds <= c (an event key)
-        dup = (sub.join(cuts, on="event_id").filter(pl.col("round") <= pl.col("_c"))
-               .with_columns(pl.format("{}|{}", "event_id", "_c").alias("event_id"))
-               .drop("_c"))
-        v = platforms.platform_values(dup, rs).with_columns(
-            pl.col("event_id").str.split("|").list.get(0).alias("_e"),
-            pl.col("event_id").str.split("|").list.get(1).cast(pl.Int64).alias("c"))
-        v = v.drop("event_id").rename({"_e": "event_id"})
-        v = v.join(ev.events.select("event_id", "decimals"), on="event_id")
-        v = v.with_columns(*[platforms.publish(pl.col(c), pl.col("decimals"), rs).alias(c)
-                             for c in _VALUES])
-        parts.append(v)
-    v = pl.concat(parts).join(
-        ev.published.select("event_id", "player_id",
-                            *[pl.col(c).alias(f"{c}_p") for c in _VALUES]),
-        on=["event_id", "player_id"])
-    tol = pl.lit(10.0).pow(-pl.col("decimals")) * (1 + 1e-6)
-    ok = pl.all_horizontal(((pl.col(c) - pl.col(f"{c}_p")).abs() <= tol).fill_null(False)
-                           for c in _VALUES)
-    return (v.filter(ok).group_by("event_id", "player_id")
-            .agg(pl.col("c").sort().alias("fits")))
 
 
 def _players(ev: sf.DecklistEvents) -> pl.DataFrame:
@@ -126,7 +92,7 @@ def melee_report(ev: sf.DecklistEvents, manifest: pl.DataFrame) -> None:
         pl.col("match").mean().alias("matched")).sort("group")))
 
     # mismatch classes (diagnostic: which cutoff would have matched)
-    fitted = _fits(ev)
+    fitted = sf.matching_rounds(ev).rename({"rounds": "fits"})
     miss = t.filter(~pl.col("match")).join(fitted, on=["event_id", "player_id"], how="left")
     fits = pl.col("fits")
     has = fits.list.contains
@@ -148,13 +114,13 @@ def melee_report(ev: sf.DecklistEvents, manifest: pl.DataFrame) -> None:
            .then(pl.lit("dropped, stage end - 1 fits (other events)"))
            .when(pl.col("dropped") & has(pl.col("own")).fill_null(False))
            .then(pl.lit("dropped, own last round fits"))
-           .when(pl.col("dropped") & fits.is_not_null())
+           .when(pl.col("dropped") & (fits.list.len() > 0))
            .then(pl.lit("dropped, some other round fits"))
            .when("dropped").then(pl.lit("dropped, no round fits"))
            .when((pl.col("st") != "playoff") & has(pl.col("eend")).fill_null(False))
            .then(pl.lit("played to the end of the Swiss, end-of-event values fit"))
            .when(pl.col("st") == "playoff").then(pl.lit("playoff player, another round"))
-           .when(fits.is_not_null()).then(pl.lit("played to the end, another round fits"))
+           .when(fits.list.len() > 0).then(pl.lit("played to the end, another round fits"))
            .otherwise(pl.lit("played to the end, no round fits")))
     print(f"\nevents freezing every dropped player at stage end - 1: {frozen.height}")
     print()

@@ -43,7 +43,7 @@ from swissframe.sensitivity import sensitivity, standard_variants
 from swissframe.simulate import SIM_RULES, IdPolicy, SimRules, Simulation, pair_round, simulate
 from swissframe.standings import standings, standings_by_round
 from swissframe.validate import ValidationReport, validate
-from swissframe.verify import summarize, verify
+from swissframe.verify import matching_rounds, summarize, verify
 from swissframe.verify_reference import summarize_reference, verify_tom, verify_trf
 
 __version__ = "0.1.0"
@@ -78,6 +78,7 @@ __all__ = [
     "from_matches",
     "id_advice",
     "id_report",
+    "matching_rounds",
     "next_round_ranges",
     "pair_round",
     "platforms",

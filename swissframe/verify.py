@@ -11,6 +11,7 @@ last published decimal (``1e-7`` for unrounded values).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Final
 
@@ -23,7 +24,7 @@ from swissframe.io.trf import TrfEvents
 from swissframe.platforms import assign_rulesets, option, platform_values, publish
 from swissframe.rules import Ruleset
 
-__all__ = ["UNROUNDED_TOLERANCE", "VERIFY_COLUMNS", "summarize", "verify"]
+__all__ = ["UNROUNDED_TOLERANCE", "VERIFY_COLUMNS", "matching_rounds", "summarize", "verify"]
 
 #: Tolerance when the published values are unrounded doubles (Topdeck).
 UNROUNDED_TOLERANCE: Final = 1e-7
@@ -185,3 +186,95 @@ def summarize(table: pl.DataFrame, by: tuple[str, ...] = ("source", "era")) -> p
                             pl.col("events").cast(pl.Int64),
                             pl.col("events_exact").cast(pl.Int64)).sort(list(by),
                                                                         nulls_last=True)
+
+
+def matching_rounds(ev: DecklistEvents, *,
+                    rules: str | Ruleset | Mapping[str, str | Ruleset] | None = None,
+                    melee_era: str | None = None) -> pl.DataFrame:
+    """A diagnostic: at which evaluation rounds do a player's recomputed values equal the
+    published ones?
+
+    Every player is recomputed as of every round of their event (the platform's rules, the
+    opponents' records taken at that same round) and compared with the published values as
+    :func:`verify` does. Use it to see *as of when* a platform published a player whom
+    :func:`verify` does not reproduce — e.g. melee.gg players frozen at the round before the
+    last Swiss round (docs/fidelity.md). It is fitted to the published values by
+    construction, so it explains mismatches; it is never used by :func:`verify`.
+
+    Parameters
+    ----------
+    ev
+        Events from :func:`~swissframe.io.decklist.read_decklist_cache`.
+    rules, melee_era
+        As in :func:`verify`.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``event_id, player_id, rounds`` (sorted list of the matching rounds; empty when no
+        round matches), one row per player present in both the rounds and the standings.
+
+    Examples
+    --------
+    >>> import orjson, tempfile, pathlib
+    >>> from swissframe.io.decklist import read_decklist_cache
+    >>> m = lambda a, b, r: {"Player1": a, "Player2": b, "Result": r}
+    >>> st = lambda p, o, g, og: {"Rank": 1, "Player": p, "Points": 0, "Wins": 0,
+    ...     "Losses": 0, "Draws": 0, "OMWP": o, "GWP": g, "OGWP": og}
+    >>> doc = {"Tournament": {"Date": "2025-01-10", "Name": "Demo",
+    ...        "Uri": "https://melee.gg/Tournament/View/1", "Formats": "Modern"},
+    ...        "Rounds": [{"RoundName": "Round 1", "Matches": [m("A", "B", "2-0-0"),
+    ...                                                          m("C", "D", "2-0-0")]},
+    ...                   {"RoundName": "Round 2", "Matches": [m("B", "C", "2-1-0"),
+    ...                                                          m("D", "-", "2-0-0")]}],
+    ...        "Standings": [st("B", 0.75, 0.4, 0.8), st("A", 0.33333333, 1.0, 0.33333333)]}
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "demo-1-2025-01-10.json"
+    >>> _ = p.write_bytes(orjson.dumps(doc))
+
+    A dropped after round 1 and was published as of round 1 (B then 0-1, so 1/3), not as of
+    the end (B 1-1, OMW% 1/2):
+
+    >>> matching_rounds(read_decklist_cache(p)).rows()
+    [('demo-1-2025-01-10', 'A', [1]), ('demo-1-2025-01-10', 'B', [2])]
+    """
+    assigned = _assignment(ev, rules, melee_era)
+    codes = ev.events.select("event_id").unique().with_row_index("_code")
+    dec = ev.events.select("event_id", "decimals")
+    parts: list[pl.DataFrame] = []
+    for name in sorted(assigned["ruleset"].unique().to_list()):
+        ruleset = dataclasses.replace(_rules.get(name), snapshot="final")
+        sub = (ev.results.join(assigned.filter(pl.col("ruleset") == name)
+                               .select("event_id"), on="event_id", how="semi")
+               .join(codes, on="event_id"))
+        if not sub.height:
+            continue
+        # one copy of each event per cutoff round c holding its rounds <= c; the copy's
+        # event_id is "<code>:<c>" so any original id (whatever characters) round-trips
+        cuts = sub.select("event_id", pl.col("round").alias("_c")).unique()
+        copies = (sub.join(cuts, on="event_id").filter(pl.col("round") <= pl.col("_c"))
+                  .with_columns(pl.format("{}:{}", "_code", "_c").alias("event_id"))
+                  .drop("_c", "_code"))
+        got = platform_values(copies, ruleset).with_columns(
+            pl.col("event_id").str.split(":").list.get(0).cast(pl.UInt32).alias("_code"),
+            pl.col("event_id").str.split(":").list.get(1).cast(pl.Int64).alias("round"),
+        ).drop("event_id").join(codes, on="_code").join(dec, on="event_id", how="left")
+        parts.append(got.with_columns(
+            *[publish(pl.col(c), pl.col("decimals"), ruleset).alias(c) for c in _VALUES],
+            pl.lit(",".join(str(c) for c in option(ruleset, "compare"))  # type: ignore[attr-defined]
+                   ).alias("_compared")))
+    pub = ev.published.select("event_id", "player_id",
+                              *[pl.col(c).alias(f"{c}_published") for c in _VALUES])
+    out_schema: dict[str, pl.DataType] = {"event_id": pl.String(), "player_id": pl.String(),
+                                          "rounds": pl.List(pl.Int64)}
+    if not parts:
+        return pl.DataFrame(schema=out_schema)
+    table = pl.concat(parts, how="diagonal_relaxed").join(pub, on=["event_id", "player_id"])
+    tol = (pl.when(pl.col("decimals").is_null()).then(pl.lit(UNROUNDED_TOLERANCE))
+           .otherwise(pl.lit(10.0).pow(-pl.col("decimals"))) * (1 + 1e-6))
+    ok = pl.all_horizontal(
+        (~pl.col("_compared").str.contains(c))
+        | ((pl.col(c) - pl.col(f"{c}_published")).abs() <= tol).fill_null(value=False)
+        for c in _VALUES)
+    return (table.group_by("event_id", "player_id")
+            .agg(pl.col("round").filter(ok).sort().alias("rounds"))
+            .select(list(out_schema)).sort("event_id", "player_id"))

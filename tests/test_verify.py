@@ -7,6 +7,7 @@ import datetime as dt
 import os
 from pathlib import Path
 
+import orjson
 import polars as pl
 import pytest
 
@@ -226,3 +227,42 @@ def test_fidelity_report_script_prints_the_documented_tables(
     assert "## melee.gg, rounds complete: 1533 events" in out
     assert "| dropped, event froze every dropped player at stage end - 1 |" in out
     assert mod.main(["--shared", "/nonexistent"]) == 2
+
+
+def _frozen_drop_event(tmp_path: Path, name: str) -> Path:
+    # A beats B, then drops; B beats C in round 2. melee published A as of round 1.
+    def m(a: str, b: str, r: str) -> dict[str, str]:
+        return {"Player1": a, "Player2": b, "Result": r}
+
+    def st(p: str, o: float, g: float, og: float) -> dict[str, object]:
+        return {"Rank": 1, "Player": p, "Points": 0, "Wins": 0, "Losses": 0, "Draws": 0,
+                "OMWP": o, "GWP": g, "OGWP": og}
+
+    doc = {"Tournament": {"Date": "2025-01-10", "Name": "Demo",
+                          "Uri": "https://melee.gg/Tournament/View/1", "Formats": "Modern"},
+           "Rounds": [{"RoundName": "Round 1", "Matches": [m("A", "B", "2-0-0"),
+                                                           m("C", "D", "2-0-0")]},
+                      {"RoundName": "Round 2", "Matches": [m("B", "C", "2-1-0"),
+                                                           m("D", "-", "2-0-0")]}],
+           "Standings": [st("B", 0.75, 0.4, 0.8), st("A", 0.33333333, 1.0, 0.33333333)]}
+    path = tmp_path / f"{name}.json"
+    path.write_bytes(orjson.dumps(doc))
+    return path
+
+
+def test_matching_rounds_explains_a_frozen_drop_and_the_override_fixes_it(
+        tmp_path: Path) -> None:
+    from swissframe import platforms
+    from swissframe.verify import matching_rounds
+
+    eid = "x:y-1-2025-01-10"  # ids with the copies' separator round-trip
+    ev = read_decklist_cache(_frozen_drop_event(tmp_path, eid))
+    got = dict(matching_rounds(ev).select("player_id", "rounds").rows())
+    assert got == {"A": [1], "B": [2]}
+    v = verify(ev).filter(pl.col("in_standings"))
+    assert dict(v.select("player_id", "match").rows()) == {"A": False, "B": True}
+    own = dataclasses.replace(platforms.MELEE_E2, name="melee-e2-own-round",
+                              options={**platforms.MELEE_E2.options,
+                                       "dropped_cutoff": "own_round"})
+    v2 = verify(ev, rules={eid: own}).filter(pl.col("in_standings"))
+    assert v2["match"].all()
