@@ -477,6 +477,20 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
      'event_id', 'phase']
     """
     problems, frame = _problems_and_frame(results, default_event_id=default_event_id, keys=keys)
+    _raise_problems(problems)
+    return frame.lazy()
+
+
+def validated_with_codes(results: pl.LazyFrame | pl.DataFrame, *, keys: Sequence[str] = ()
+                         ) -> tuple[pl.DataFrame, IdCodes | None]:
+    """:func:`validate_results` (materialised) and the id codes its checks built, so that
+    the engine does not hash the ids again (None with extra ``keys``)."""
+    problems, frame, codes = _checked(results, default_event_id="event", keys=keys)
+    _raise_problems(problems)
+    return frame, codes
+
+
+def _raise_problems(problems: pl.DataFrame) -> None:
     if problems.height:
         kinds = problems["kind"].unique(maintain_order=True).to_list()
         hints = "; ".join(_HINTS[k] for k in kinds if k in _HINTS)
@@ -485,7 +499,6 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
                + "\nHint: " + (hints or "fix the listed rows")
                + "; sf.find_problems(...) lists all.")
         raise ValidationError(msg, problems)
-    return frame.lazy()
 
 
 def _lazy(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
