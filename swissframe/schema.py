@@ -230,9 +230,12 @@ def _id_codes(df: pl.DataFrame) -> IdCodes | None:
     """``IdCodes`` of a normalised frame (ids are strings there); None when empty."""
     if df.height == 0:
         return None
-    events = df[EVENT_ID].unique().drop_nulls().sort()
-    players = (pl.concat([df[PLAYER_ID].unique(), df[OPPONENT_ID].unique()]).unique()
-               .drop_nulls().sort())
+    # both dictionaries in one select: Polars computes its expressions in parallel
+    found = df.select(
+        pl.col(EVENT_ID).unique().drop_nulls().sort().implode(),
+        pl.col(PLAYER_ID).unique().append(pl.col(OPPONENT_ID).unique()).unique().drop_nulls()
+        .sort().implode())
+    events, players = found[EVENT_ID].explode(), found[PLAYER_ID].explode()
     ev_enum, pl_enum = pl.Enum(events), pl.Enum(players)
 
     def code(col: str, enum: pl.Enum) -> pl.Expr:
@@ -363,7 +366,7 @@ def _coded_keyed_checks(ok: pl.DataFrame, codes: IdCodes, add: _Add, rec: pl.Exp
     if ok.select(seat.n_unique()).item() < ok.height:
         _describe_duplicates(ok.lazy().filter(seat.is_duplicated()), ev, add)
     paired = ok.lazy().filter(o.is_not_null() & (p != o))
-    if _mirrors_pair_up(paired, pb, rb, rnd):
+    if _mirrors_pair_up(paired, pb, rb, rnd, codes.event_bits):
         return True
     # some row lacks its mirror or disagrees with it: one join of every match seat onto
     # its mirror's, keeping the bad rows (the same join as on the id columns)
@@ -382,19 +385,45 @@ def _coded_keyed_checks(ok: pl.DataFrame, codes: IdCodes, add: _Add, rec: pl.Exp
     return True
 
 
-def _mirrors_pair_up(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr) -> bool:
+def _mirrors_pair_up(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr, eb: int) -> bool:
     """Whether every paired row has exactly one mirror row, reporting the opposite record.
 
     The usual case, decided by one sort instead of the mirror join (a hash join of every
     paired row, the costliest check): rows sorted by (event, lower id, higher id, round,
-    side) must come in pairs — positions 2i and 2i + 1 the two sides of one match, no
-    third row of it. When this holds, the join finds no bad row; when not, the caller runs
-    the join to describe what is wrong.
+    the record as the lower id's side sees it, side) must come in pairs — positions 2i and
+    2i + 1 the two sides of one match with the same record, and the next pair another
+    match. When this holds, the join finds no bad row; when not, the caller runs the join
+    to describe what is wrong. The sort key is one Int64 when the game counts fit beside
+    the ids, else the record columns are sorted too.
     """
     e, p, o = pl.col("_e"), pl.col("_p"), pl.col("_o")
+    lower = p < o
     match = ((e * 2**pb + pl.min_horizontal(p, o)) * 2**pb + pl.max_horizontal(p, o)) * 2**rb
-    keyed = (paired.select(((match + rnd) * 2 + (p > o).cast(pl.Int64)).alias("_c"),
-                           GAMES_WON, GAMES_LOST, GAMES_DRAWN)
+    match = match + rnd
+    side = (~lower).cast(pl.Int64)
+    won, lost, drawn = pl.col(GAMES_WON), pl.col(GAMES_LOST), pl.col(GAMES_DRAWN)
+    # the record from the lower id's side: both rows of a consistent match give the same
+    a_won = pl.when(lower).then(won).otherwise(lost)
+    a_lost = pl.when(lower).then(lost).otherwise(won)
+    lo, hi = paired.select(pl.min_horizontal(won.min(), lost.min(), drawn.min()),
+                           pl.max_horizontal(won.max(), lost.max(), drawn.max())
+                           .alias("_hi")).collect().row(0)
+    if lo is None:
+        return True  # no paired row
+    gb = int(hi).bit_length()
+    if lo >= 0 and eb + 2 * pb + rb + 3 * gb + 1 <= 62:
+        key = ((((match * 2**gb + a_won) * 2**gb + a_lost) * 2**gb + drawn) * 2 + side)
+        k = paired.select(key.alias("_k")).collect()["_k"].sort()
+        if k.len() % 2:
+            return False
+        a, b = k.gather_every(2), k.gather_every(2, offset=1)
+        first = (a // 2 ** (3 * gb + 1))
+        # pairs: a the lower side, b the same match and record from the other side; the
+        # next pair another match (else a third row of a match: a repeated seat)
+        return bool(((a % 2 == 0) & (b == a + 1)).all()
+                    and (first.len() < 2 or (first.diff().drop_nulls() != 0).all()))
+    keyed = (paired.select((match * 2 + side).alias("_c"), a_won.alias("_w"),
+                           a_lost.alias("_l"), drawn.alias("_d"))
              .sort("_c").collect())
     if keyed.height % 2:
         return False
@@ -402,9 +431,8 @@ def _mirrors_pair_up(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr) -> bo
     b = keyed.select(pl.all().gather_every(2, offset=1))
     # a's key even (lower id's side) and b's the same match from the other side; then the
     # next pair's key is even again, so it is another match: each match has two rows
-    return bool(((a["_c"] % 2 == 0) & (b["_c"] == a["_c"] + 1)
-                 & (a[GAMES_WON] == b[GAMES_LOST]) & (a[GAMES_LOST] == b[GAMES_WON])
-                 & (a[GAMES_DRAWN] == b[GAMES_DRAWN])).all())
+    return bool(((a["_c"] % 2 == 0) & (b["_c"] == a["_c"] + 1) & (a["_w"] == b["_w"])
+                 & (a["_l"] == b["_l"]) & (a["_d"] == b["_d"])).all())
 
 
 def _categorical_keyed_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add,
