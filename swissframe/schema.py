@@ -29,7 +29,7 @@ Everything downstream of :func:`validate_results` trusts its input.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -196,11 +196,67 @@ def find_problems(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
 
 def _problems_and_frame(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
                         keys: Sequence[str]) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The problems table and the normalised input, materialised once.
+    """The problems table and the normalised input, materialised once (see ``_checked``)."""
+    problems, df, _ = _checked(results, default_event_id=default_event_id, keys=keys)
+    return problems, df
 
-    Every check is a filter, one group-by (duplicate seats) or one join (mirrors) over the
-    materialised table; each collects only the offending rows, so a clean table costs one
-    group-by and one join.
+
+@dataclass(frozen=True)
+class IdCodes:
+    """Integer codes of the ids of a validated frame, row for row (``_checked``).
+
+    ``codes`` has ``_e`` (index of the row's event_id in ``events``), ``_p`` and ``_o``
+    (index of player_id / opponent_id in ``players``; ``_o`` null for an unpaired row), all
+    Int64. ``events`` and ``players`` are sorted, so codes order as the ids do: sorts and
+    joins on codes give what they give on the strings, and each string is hashed once.
+    """
+
+    codes: pl.DataFrame
+    events: pl.Series
+    players: pl.Series
+
+    @property
+    def player_bits(self) -> int:
+        """Bits of a player code (``_e * 2**player_bits + _p`` is one (event, player) key)."""
+        return max(self.players.len(), 1).bit_length()
+
+    @property
+    def event_bits(self) -> int:
+        """Bits of an event code."""
+        return max(self.events.len(), 1).bit_length()
+
+
+def _id_codes(df: pl.DataFrame) -> IdCodes | None:
+    """``IdCodes`` of a normalised frame (ids are strings there); None when empty."""
+    if df.height == 0:
+        return None
+    # both dictionaries in one select: Polars computes its expressions in parallel
+    found = df.select(
+        pl.col(EVENT_ID).unique().drop_nulls().sort().implode(),
+        pl.col(PLAYER_ID).unique().append(pl.col(OPPONENT_ID).unique()).unique().drop_nulls()
+        .sort().implode())
+    events, players = found[EVENT_ID].explode(), found[PLAYER_ID].explode()
+    ev_enum, pl_enum = pl.Enum(events), pl.Enum(players)
+
+    def code(col: str, enum: pl.Enum) -> pl.Expr:
+        return pl.col(col).cast(enum).to_physical().cast(pl.Int64)
+
+    codes = df.select(_e=code(EVENT_ID, ev_enum), _p=code(PLAYER_ID, pl_enum),
+                      _o=code(OPPONENT_ID, pl_enum))
+    return IdCodes(codes=codes, events=events, players=players)
+
+
+def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
+             keys: Sequence[str], coded: bool = True
+             ) -> tuple[pl.DataFrame, pl.DataFrame, IdCodes | None]:
+    """The problems table, the normalised input, and its id codes (None with ``keys``).
+
+    Every check is a filter, a count of distinct seats (duplicate seats) or one join
+    (mirrors) over the materialised table; each collects only the offending rows. Without
+    extra ``keys`` the keyed checks run on one Int64 key per row built from the id codes
+    (which the engine reuses); ``coded=False`` forces the keyed checks on categorical
+    columns (the tests' reference; also the path for extra keys or keys too wide for 63
+    bits).
     """
     try:
         df = _normalise(_lazy(results), default_event_id=default_event_id).collect()
@@ -225,7 +281,8 @@ def _problems_and_frame(results: pl.LazyFrame | pl.DataFrame, *, default_event_i
         pl.concat_str([pl.lit("null in "), pl.concat_list(
             [pl.when(pl.col(c).is_null()).then(pl.lit(c)) for c in required]
         ).list.drop_nulls().list.join(", ")]))
-    lf_ok = lf.filter(~null_any) if df.select(null_any.any()).item() else lf
+    has_null = bool(df.select(null_any.any()).item())
+    lf_ok = lf.filter(~null_any) if has_null else lf
     add("round_below_1", lf_ok.filter(pl.col(ROUND) < 1),
         pl.format("round {} (rounds start at 1)", pl.col(ROUND)))
     neg = pl.any_horizontal(pl.col(c) < 0 for c in (GAMES_WON, GAMES_LOST, GAMES_DRAWN))
@@ -234,22 +291,163 @@ def _problems_and_frame(results: pl.LazyFrame | pl.DataFrame, *, default_event_i
         pl.format("phase '{}' (expected 'swiss' or 'playoff')", pl.col(PHASE).fill_null("null")))
     add("self_pairing", lf_ok.filter(pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
         pl.lit("paired with themself"))
-    # The keyed checks (duplicate seats, mirrors) run on categorical ids: they are a
-    # group-by and a join over every row, and integer codes hash and compare about twice as
-    # fast as strings. Only these checks see the codes; the frame returned keeps strings.
+    codes = _id_codes(df) if coded and not keys else None
+    done = False
+    if codes is not None:
+        with_codes = df.hstack(codes.codes)
+        done = _coded_keyed_checks(with_codes.filter(~null_any) if has_null else with_codes,
+                                   codes, add, rec)
+    if not done:
+        _categorical_keyed_checks(lf_ok, ev, add, rec)
+    out = (pl.concat([c.cast(_PROBLEM_SCHEMA) for c in checks], how="vertical")  # type: ignore[arg-type]
+           .sort("kind", EVENT_ID, ROUND, PLAYER_ID, nulls_last=True, maintain_order=True))
+    return out, df, codes
+
+
+_Add = Callable[[str, pl.LazyFrame, pl.Expr], None]
+
+
+def _describe_duplicates(offending: pl.LazyFrame, ev: list[str], add: _Add) -> None:
+    """``duplicate_seat`` problems from the rows of the seats taken more than once."""
+    dup = (offending.group_by([*ev, ROUND, PLAYER_ID])
+           .agg(pl.len().alias("_n"), pl.col(OPPONENT_ID).fill_null("(none)").unique().sort()
+                .str.join(", ").alias("_opps"))
+           .with_columns(pl.lit(None, dtype=pl.String).alias(OPPONENT_ID)))
+    add("duplicate_seat", dup,
+        pl.format("{} rows for this player in this round (opponents: {})",
+                  pl.col("_n"), pl.col("_opps")))
+
+
+def _describe_mirrors(bad: pl.DataFrame, lf_ok: pl.LazyFrame, ev: list[str], add: _Add,
+                      rec: pl.Expr) -> None:
+    """Mirror problems from the paired rows whose mirror is missing (``_m_won`` null) or
+    disagrees."""
+    no_mirror = bad.lazy().filter(pl.col("_m_won").is_null())
+    players = lf_ok.select(*ev, pl.col(PLAYER_ID).alias(OPPONENT_ID)).unique()
+    add("unknown_opponent", no_mirror.join(players, on=[*ev, OPPONENT_ID], how="anti"),
+        pl.format("opponent {} never appears as a player in event {}",
+                  pl.col(OPPONENT_ID), pl.col(EVENT_ID)))
+    add("missing_mirror", no_mirror.join(players, on=[*ev, OPPONENT_ID], how="semi"),
+        pl.format("{} reports {} against {}, but {} has no row against {} in round {}",
+                  pl.col(PLAYER_ID), rec, pl.col(OPPONENT_ID), pl.col(OPPONENT_ID),
+                  pl.col(PLAYER_ID), pl.col(ROUND)))
+    m_rec = (pl.col("_m_won").cast(pl.String) + "-" + pl.col("_m_lost").cast(pl.String)
+             + "-" + pl.col("_m_drawn").cast(pl.String))
+    add("mirror_mismatch", bad.lazy().filter(pl.col("_m_won").is_not_null()),
+        pl.format("{} reports {}, {} reports {}", pl.col(PLAYER_ID), rec,
+                  pl.col(OPPONENT_ID), m_rec))
+
+
+_DISAGREES: Final = ((pl.col("_m_won") != pl.col(GAMES_LOST))
+                     | (pl.col("_m_lost") != pl.col(GAMES_WON))
+                     | (pl.col("_m_drawn") != pl.col(GAMES_DRAWN)))
+
+
+def _coded_keyed_checks(ok: pl.DataFrame, codes: IdCodes, add: _Add, rec: pl.Expr) -> bool:
+    """Duplicate seats and mirrors on one Int64 key per row, from the id codes.
+
+    A seat is ``(event, player, round)`` packed into one integer, a match seat
+    ``(event, player, opponent, round)``: both are exact (a bijection of the id tuples),
+    so counting distinct seats and joining match seats onto their mirrors find exactly
+    what the same steps on the id columns find. False (nothing checked) when the packed
+    keys would not fit 63 bits.
+    """
+    ev = [EVENT_ID]
+    if ok.height == 0:
+        return False
+    r_lo, r_hi = ok.select(pl.col(ROUND).min(), pl.col(ROUND).max().alias("_hi")).row(0)
+    pb, rb = codes.player_bits, int(r_hi - r_lo).bit_length()
+    if codes.event_bits + 2 * pb + rb + 1 > 62:
+        return False
+    rnd = pl.col(ROUND) - r_lo
+    e, p, o = pl.col("_e"), pl.col("_p"), pl.col("_o")
+    seat = (e * 2**pb + p) * 2**rb + rnd
+    # duplicate seats: one count of distinct keys; the offenders only when there are some
+    if ok.select(seat.n_unique()).item() < ok.height:
+        _describe_duplicates(ok.lazy().filter(seat.is_duplicated()), ev, add)
+    paired = ok.lazy().filter(o.is_not_null() & (p != o))
+    if _mirrors_pair_up(paired, pb, rb, rnd, codes.event_bits):
+        return True
+    # some row lacks its mirror or disagrees with it: one join of every match seat onto
+    # its mirror's, keeping the bad rows (the same join as on the id columns)
+    own = ((e * 2**pb + p) * 2**pb + o) * 2**rb + rnd
+    theirs = ((e * 2**pb + o) * 2**pb + p) * 2**rb + rnd
+    mirror = paired.select(theirs.alias("_key"), pl.col(GAMES_WON).alias("_m_won"),
+                           pl.col(GAMES_LOST).alias("_m_lost"),
+                           pl.col(GAMES_DRAWN).alias("_m_drawn"))
+    bad = (paired.with_columns(own.alias("_key"))
+           .join(mirror, on="_key", how="left", maintain_order="left")
+           .filter(pl.col("_m_won").is_null() | _DISAGREES)
+           .drop("_key", "_e", "_p", "_o")
+           .unique(maintain_order=True).collect())
+    if bad.height:
+        _describe_mirrors(bad, ok.lazy().drop("_e", "_p", "_o"), ev, add, rec)
+    return True
+
+
+def _mirrors_pair_up(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr, eb: int) -> bool:
+    """Whether every paired row has exactly one mirror row, reporting the opposite record.
+
+    The usual case, decided by one sort instead of the mirror join (a hash join of every
+    paired row, the costliest check): rows sorted by (event, lower id, higher id, round,
+    the record as the lower id's side sees it, side) must come in pairs — positions 2i and
+    2i + 1 the two sides of one match with the same record, and the next pair another
+    match. When this holds, the join finds no bad row; when not, the caller runs the join
+    to describe what is wrong. The sort key is one Int64 when the game counts fit beside
+    the ids, else the record columns are sorted too.
+    """
+    e, p, o = pl.col("_e"), pl.col("_p"), pl.col("_o")
+    lower = p < o
+    match = ((e * 2**pb + pl.min_horizontal(p, o)) * 2**pb + pl.max_horizontal(p, o)) * 2**rb
+    match = match + rnd
+    side = (~lower).cast(pl.Int64)
+    won, lost, drawn = pl.col(GAMES_WON), pl.col(GAMES_LOST), pl.col(GAMES_DRAWN)
+    # the record from the lower id's side: both rows of a consistent match give the same
+    a_won = pl.when(lower).then(won).otherwise(lost)
+    a_lost = pl.when(lower).then(lost).otherwise(won)
+    lo, hi = paired.select(pl.min_horizontal(won.min(), lost.min(), drawn.min()),
+                           pl.max_horizontal(won.max(), lost.max(), drawn.max())
+                           .alias("_hi")).collect().row(0)
+    if lo is None:
+        return True  # no paired row
+    gb = int(hi).bit_length()
+    if lo >= 0 and eb + 2 * pb + rb + 3 * gb + 1 <= 62:
+        key = ((((match * 2**gb + a_won) * 2**gb + a_lost) * 2**gb + drawn) * 2 + side)
+        k = paired.select(key.alias("_k")).collect()["_k"].sort()
+        if k.len() % 2:
+            return False
+        a, b = k.gather_every(2), k.gather_every(2, offset=1)
+        first = (a // 2 ** (3 * gb + 1))
+        # pairs: a the lower side, b the same match and record from the other side; the
+        # next pair another match (else a third row of a match: a repeated seat)
+        return bool(((a % 2 == 0) & (b == a + 1)).all()
+                    and (first.len() < 2 or (first.diff().drop_nulls() != 0).all()))
+    keyed = (paired.select((match * 2 + side).alias("_c"), a_won.alias("_w"),
+                           a_lost.alias("_l"), drawn.alias("_d"))
+             .sort("_c").collect())
+    if keyed.height % 2:
+        return False
+    a = keyed.select(pl.all().gather_every(2))
+    b = keyed.select(pl.all().gather_every(2, offset=1))
+    # a's key even (lower id's side) and b's the same match from the other side; then the
+    # next pair's key is even again, so it is another match: each match has two rows
+    return bool(((a["_c"] % 2 == 0) & (b["_c"] == a["_c"] + 1) & (a["_w"] == b["_w"])
+                 & (a["_l"] == b["_l"]) & (a["_d"] == b["_d"])).all())
+
+
+def _categorical_keyed_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add,
+                              rec: pl.Expr) -> None:
+    """Duplicate seats and mirrors on the id columns, as categoricals (``_checked``)."""
+    # categorical ids: a group-by and a join over every row, and integer codes hash and
+    # compare about twice as fast as strings. Only these checks see the codes.
     lf_ok = lf_ok.with_columns(pl.col(EVENT_ID, PLAYER_ID, OPPONENT_ID).cast(pl.Categorical))
     # duplicate seats: count first (one group-by), describe only the offenders
     counts = (lf_ok.group_by([*ev, ROUND, PLAYER_ID]).agg(pl.len().alias("_n"))
               .filter(pl.col("_n") > 1).collect())
     if counts.height:
-        dup = (lf_ok.join(counts.lazy(), on=[*ev, ROUND, PLAYER_ID], how="inner")
-               .group_by([*ev, ROUND, PLAYER_ID])
-               .agg(pl.first("_n"), pl.col(OPPONENT_ID).fill_null("(none)").unique().sort()
-                    .str.join(", ").alias("_opps"))
-               .with_columns(pl.lit(None, dtype=pl.String).alias(OPPONENT_ID)))
-        add("duplicate_seat", dup,
-            pl.format("{} rows for this player in this round (opponents: {})",
-                      pl.col("_n"), pl.col("_opps")))
+        _describe_duplicates(
+            lf_ok.join(counts.lazy().drop("_n"), on=[*ev, ROUND, PLAYER_ID], how="inner"),
+            ev, add)
     # mirrors: one join of every paired row onto its mirror seat, keeping only bad rows
     paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null()
                           & (pl.col(PLAYER_ID) != pl.col(OPPONENT_ID)))
@@ -258,30 +456,11 @@ def _problems_and_frame(results: pl.LazyFrame | pl.DataFrame, *, default_event_i
         pl.col(PLAYER_ID).alias(OPPONENT_ID), pl.col(OPPONENT_ID).alias(PLAYER_ID),
         pl.col(GAMES_WON).alias("_m_won"), pl.col(GAMES_LOST).alias("_m_lost"),
         pl.col(GAMES_DRAWN).alias("_m_drawn"))
-    disagrees = ((pl.col("_m_won") != pl.col(GAMES_LOST))
-                 | (pl.col("_m_lost") != pl.col(GAMES_WON))
-                 | (pl.col("_m_drawn") != pl.col(GAMES_DRAWN)))
     bad = (paired.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="left")
-           .filter(pl.col("_m_won").is_null() | disagrees)
+           .filter(pl.col("_m_won").is_null() | _DISAGREES)
            .unique(maintain_order=True).collect())
     if bad.height:
-        no_mirror = bad.lazy().filter(pl.col("_m_won").is_null())
-        players = lf_ok.select(*ev, pl.col(PLAYER_ID).alias(OPPONENT_ID)).unique()
-        add("unknown_opponent", no_mirror.join(players, on=[*ev, OPPONENT_ID], how="anti"),
-            pl.format("opponent {} never appears as a player in event {}",
-                      pl.col(OPPONENT_ID), pl.col(EVENT_ID)))
-        add("missing_mirror", no_mirror.join(players, on=[*ev, OPPONENT_ID], how="semi"),
-            pl.format("{} reports {} against {}, but {} has no row against {} in round {}",
-                      pl.col(PLAYER_ID), rec, pl.col(OPPONENT_ID), pl.col(OPPONENT_ID),
-                      pl.col(PLAYER_ID), pl.col(ROUND)))
-        m_rec = (pl.col("_m_won").cast(pl.String) + "-" + pl.col("_m_lost").cast(pl.String)
-                 + "-" + pl.col("_m_drawn").cast(pl.String))
-        add("mirror_mismatch", bad.lazy().filter(pl.col("_m_won").is_not_null()),
-            pl.format("{} reports {}, {} reports {}", pl.col(PLAYER_ID), rec,
-                      pl.col(OPPONENT_ID), m_rec))
-    out = (pl.concat([c.cast(_PROBLEM_SCHEMA) for c in checks], how="vertical")  # type: ignore[arg-type]
-           .sort("kind", EVENT_ID, ROUND, PLAYER_ID, nulls_last=True, maintain_order=True))
-    return out, df
+        _describe_mirrors(bad, lf_ok, ev, add, rec)
 
 
 def format_problems(problems: pl.DataFrame, *, limit: int = MAX_LISTED_PROBLEMS) -> str:
@@ -326,6 +505,20 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
      'event_id', 'phase']
     """
     problems, frame = _problems_and_frame(results, default_event_id=default_event_id, keys=keys)
+    _raise_problems(problems)
+    return frame.lazy()
+
+
+def validated_with_codes(results: pl.LazyFrame | pl.DataFrame, *, keys: Sequence[str] = ()
+                         ) -> tuple[pl.DataFrame, IdCodes | None]:
+    """:func:`validate_results` (materialised) and the id codes its checks built, so that
+    the engine does not hash the ids again (None with extra ``keys``)."""
+    problems, frame, codes = _checked(results, default_event_id="event", keys=keys)
+    _raise_problems(problems)
+    return frame, codes
+
+
+def _raise_problems(problems: pl.DataFrame) -> None:
     if problems.height:
         kinds = problems["kind"].unique(maintain_order=True).to_list()
         hints = "; ".join(_HINTS[k] for k in kinds if k in _HINTS)
@@ -334,7 +527,6 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
                + "\nHint: " + (hints or "fix the listed rows")
                + "; sf.find_problems(...) lists all.")
         raise ValidationError(msg, problems)
-    return frame.lazy()
 
 
 def _lazy(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:

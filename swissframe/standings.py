@@ -19,7 +19,7 @@ from swissframe import (
 from swissframe._exact import ExactScale, exact_name, lcm_of, rank_exact
 from swissframe.errors import DataError, SchemaError
 from swissframe.rules import Ruleset, get
-from swissframe.schema import validate_results
+from swissframe.schema import IdCodes, validated_with_codes
 from swissframe.tiebreakers import (
     BASE_SOURCES,
     GROUP_TIEBREAKERS,
@@ -315,6 +315,12 @@ def _output(ranked: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.D
 
 
 def _validated(results: Frame, keys: Sequence[str]) -> pl.LazyFrame:
+    return _validated_coded(results, keys)[0].lazy()
+
+
+def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame, IdCodes | None]:
+    """The validated table and its id codes (None with extra keys; see
+    ``schema.validated_with_codes``)."""
     extra = [k for k in keys if k != "event_id"]
     if isinstance(results, pl.LazyFrame):
         names = results.collect_schema().names()
@@ -326,7 +332,7 @@ def _validated(results: Frame, keys: Sequence[str]) -> pl.LazyFrame:
     if missing and names:
         msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."
         raise SchemaError(msg)
-    return validate_results(results, keys=extra).collect().lazy()
+    return validated_with_codes(results, keys=extra)
 
 
 def _cutoff_rows(lf: pl.LazyFrame, keys: tuple[str, ...], cutoffs: pl.LazyFrame
@@ -489,15 +495,59 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     └───────────┴──────┴──────────────┴───────┘
     """
     ruleset = get(rules)
-    lf = _validated(results, keys)
+    frame, codes = _validated_coded(results, keys)
+    lf = frame.lazy()
     k = _check_keys(lf, keys)
     if through_round is not None:
         if through_round < 1:
             msg = f"through_round must be ≥ 1, got {through_round}. Hint: rounds start at 1."
             raise DataError(msg)
         lf = lf.filter(pl.col("round") <= through_round)
-    out = _compute(lf, ruleset, k, None)
+    out = None if codes is None else _coded_standings(frame, codes, ruleset, through_round)
+    if out is None:
+        out = _compute(lf, ruleset, k, None)
     return out.lazy() if lazy else out
+
+
+def _coded_ok(rules: Ruleset) -> bool:
+    """Rulesets the coded path computes: final snapshot, rows as given, and criteria that
+    read only the per-player record and the opponents' base sums."""
+    has_group = any(c.function in GROUP_TIEBREAKERS for c in (*rules.criteria, *rules.columns))
+    return (rules.snapshot == "final" and rules.late_rounds == "as_given" and not has_group
+            and _cumulative_ok(rules))
+
+
+def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
+                     through_round: int | None) -> pl.DataFrame | None:
+    """``_compute`` without extra keys, on the integer id codes validation built.
+
+    A player is one Int64 ``event code · 2**bits + player code`` (opponents alike), so the
+    group-bys and the opponents' join are keyed by one integer instead of two strings, and
+    the codes order as the ids do, so ranking on them gives the same order; the ids are
+    decoded once, on the output rows. None (the caller takes ``_compute``) for rulesets
+    outside ``_coded_ok`` or codes too wide for 62 bits.
+    """
+    pb = codes.player_bits
+    if not _coded_ok(rules) or codes.event_bits + pb > 62:
+        return None
+    unit = 2**pb
+    e = pl.col("_e")
+    rows = frame.drop("event_id", "player_id", "opponent_id").hstack(codes.codes.select(
+        player_id=e * unit + pl.col("_p"), opponent_id=e * unit + pl.col("_o")))
+    if through_round is not None:
+        rows = rows.filter(pl.col("round") <= through_round)
+    prepared = prepare_rows(rows.lazy(), rules).collect().lazy()
+    base = aggregate_players(prepared, (), event_of=pl.col("player_id") // unit).collect()
+    rate, game, k_max = _scales(base, rules)
+    players = _rates(base, rules, rate, game).collect().lazy()
+    ctx = Context(rows=prepared, players=players, keys=(), rules=rules, rate_scale=rate,
+                  game_scale=game, k_max=k_max)
+    table = _criteria_of(ctx).with_columns(_e=pl.col("player_id") // unit)
+    keep = [c for c in _front(("event_id",), rules) if c != "event_id"]
+    ranked = _rank_table(table, rules, ("_e",), keep).collect()
+    ids = pl.DataFrame({"event_id": codes.events.gather(ranked["_e"]),
+                        "player_id": codes.players.gather(ranked["player_id"] % unit)})
+    return _output(ranked.drop("_e", "player_id").hstack(ids).lazy(), ("event_id",), rules)
 
 
 def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,

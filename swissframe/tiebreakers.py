@@ -170,18 +170,31 @@ def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
     """
     key = OPPONENT_SUMS_KEY
     if key not in ctx.cache:
+        # Int64 sums when no sum can overflow (at most k_max values each): Int128 joins and
+        # sums cost about twice as much; the totals are cast back, so the values are equal
+        sum_type = {s: pl.Int64 if _int64_sums(ctx, exact_name(s)) else pl.Int128
+                    for s in BASE_SOURCES}
         opp = ctx.players.select(
             *ctx.keys, pl.col(PLAYER).alias(OPP),
-            *[pl.col(exact_name(s)).cast(pl.Int128).alias(f"_v_{s}") for s in BASE_SOURCES],
+            *[pl.col(exact_name(s)).cast(sum_type[s]).alias(f"_v_{s}") for s in BASE_SOURCES],
             *[pl.col(s).cast(pl.Float64).alias(f"_f_{s}") for s in BASE_SOURCES])
         sums = (_faced(ctx).join(opp, on=[*ctx.keys, OPP], how="left")
                 .group_by(ctx.pkeys)
                 .agg(*[e for s in BASE_SOURCES for e in (
-                    pl.col(f"_v_{s}").sum().alias(f"_t_{s}"),
+                    pl.col(f"_v_{s}").sum().cast(pl.Int128).alias(f"_t_{s}"),
                     pl.col(f"_v_{s}").count().alias(f"_k_{s}"),
                     pl.col(f"_f_{s}").mean().alias(f"_m_{s}"))]))
         ctx.cache[key] = (sums.collect().lazy(), None)
     return ctx.cache[key][0]
+
+
+def _int64_sums(ctx: Context, column: str) -> bool:
+    """Whether sums of up to ``k_max`` values of an exact column stay inside Int64."""
+    lo, hi = ctx.players.select(pl.col(column).min().alias("lo"),
+                                pl.col(column).max().alias("hi")).collect().row(0)
+    if lo is None or hi is None:
+        return True  # every value null: the sums are 0
+    return max(abs(int(lo)), abs(int(hi))) * max(ctx.k_max, 1) < 2**62
 
 
 def _earned_bye_contributions(ctx: Context) -> pl.LazyFrame | None:
@@ -290,8 +303,15 @@ def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
                           .otherwise(units(rules.points_loss)) + game_pts))
 
 
-def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
-    """The per-player record (before rates): one group-by over the rows."""
+def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...], *,
+                      event_of: pl.Expr | None = None) -> pl.LazyFrame:
+    """The per-player record (before rates): one group-by over the rows.
+
+    ``event_of``: with no ``keys``, player_id is a code unique across events (the coded
+    path of :mod:`swissframe.standings`) and this expression of it gives the event, which
+    ``dropped`` compares within.
+    """
+    event: list[str] | pl.Expr = list(keys) if event_of is None else event_of
     return (rows.group_by([*keys, PLAYER])
             .agg(wins=pl.col("_win").sum().cast(pl.Int64),
                  losses=pl.col("_loss").sum().cast(pl.Int64),
@@ -306,7 +326,7 @@ def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame
                  games_drawn=pl.col("games_drawn").sum(),
                  first_round=pl.col("round").min(),
                  last_round=pl.col("round").max())
-            .with_columns(dropped=pl.col("last_round") < pl.col("last_round").max().over(keys)))
+            .with_columns(dropped=pl.col("last_round") < pl.col("last_round").max().over(event)))
 
 
 def rate_terms(rules: Ruleset) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:

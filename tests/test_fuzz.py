@@ -30,6 +30,7 @@ from swissframe.io.decklist import read_decklist_cache
 from swissframe.io.tom import parse_tom
 from swissframe.io.trf import parse_trf
 from swissframe.rules import PRESETS
+from swissframe.schema import _checked
 from swissframe.validate import ValidationReport, validate
 from tests.helpers import check_standings_invariants
 
@@ -288,6 +289,22 @@ def test_near_valid_events(df: pl.DataFrame, data: st.DataObject, rules: str) ->
     else:
         assert not found & contract, f"standings accepted a table with {found & contract}"
         invariants(got, rules)
+
+
+@FUZZ
+@given(df=events(), data=st.data())
+def test_coded_keyed_checks_equal_categorical(df: pl.DataFrame, data: st.DataObject) -> None:
+    """Duplicate-seat and mirror checks on packed integer keys find exactly what the same
+    checks on the id columns find: the same problems table, row for row."""
+    df = mutate(mutate(df, data), data)
+    try:
+        got = _checked(df, default_event_id="event", keys=())
+        ref = _checked(df, default_event_id="event", keys=(), coded=False)
+    except sf.SwissframeError:
+        return
+    assert got[0].equals(ref[0]), (got[0], ref[0])
+    assert got[1].equals(ref[1])
+    assert ref[2] is None
 
 
 @FUZZ

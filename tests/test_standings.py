@@ -525,3 +525,51 @@ def test_by_round_null_game_rates_everywhere_stay_null() -> None:
     fast = _by_round(res, MTG, [])
     assert fast["ogwp"].null_count() == fast.height
     assert_frame_equal(fast, _by_round(res, MTG, [], cumulative=False))
+
+
+# ---------------------------------------------------------------- coded standings path
+
+
+@PROPS
+@given(res=rich_events(), rules=BY_ROUND_RULES, data=st.data())
+def test_coded_path_equals_string_keyed_engine(res: pl.DataFrame, rules: sf.Ruleset,
+                                               data: st.DataObject) -> None:
+    """``standings`` on integer id codes (``_coded_standings``) against the engine on the
+    id strings (``_compute``): every column, dtype and row order, for any ids (renamed to
+    strings whose order differs from the generator's), with and without through_round."""
+    from swissframe.standings import _coded_ok, _compute, _validated
+
+    names = sorted(set(res["player_id"]) | set(res["opponent_id"].drop_nulls()))
+    new = data.draw(st.lists(st.text(min_size=1, max_size=4), min_size=len(names),
+                             max_size=len(names), unique=True))
+    events = sorted(set(res["event_id"]))
+    new_ev = data.draw(st.lists(st.text(max_size=3), min_size=len(events),
+                                max_size=len(events), unique=True))
+    res = res.with_columns(pl.col("player_id", "opponent_id").replace_strict(names, new,
+                                                                             default=None),
+                           pl.col("event_id").replace_strict(events, new_ev))
+    through = data.draw(st.sampled_from([None, 1, 2, 4]))
+    lf = _validated(res, ())
+    if through is not None:
+        lf = lf.filter(pl.col("round") <= through)
+    ref = _compute(lf, rules, ("event_id",), None)
+    got = sf.standings(res, rules, through_round=through)
+    assert_frame_equal(got, ref, check_row_order=True, check_exact=True)
+    if _coded_ok(rules) and res.height:  # an empty table has no codes
+        from swissframe.schema import validated_with_codes
+        from swissframe.standings import _coded_standings
+
+        frame, codes = validated_with_codes(res)
+        assert codes is not None
+        coded = _coded_standings(frame, codes, rules, through)
+        assert coded is not None  # the path is taken, not the fallback
+        assert_frame_equal(coded, ref, check_row_order=True, check_exact=True)
+
+
+def test_coded_path_is_taken_for_the_mtg_family() -> None:
+    from swissframe.standings import _coded_ok
+
+    for name in ("mtg", "mtg-1/3", "mtg-wer", "mtg-1999", "swu", "topdeck"):
+        assert _coded_ok(sf.rules.get(name)), name
+    for name in ("pokemon", "fide", "fab", "yugioh"):
+        assert not _coded_ok(sf.rules.get(name)), name
