@@ -245,9 +245,12 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
     if size >= 2**31:
         return None
     src = grid.pair_src.gather(exploded["_k"]) + exploded["_j"]
+    del exploded
     # Each exact value is split as hi·2**31 + lo so that both parts, and their running sums
     # over all `size` gathered values, fit Int64: Int128 gathers and cumulative sums cost
-    # about twice as much, and these arrays are the largest of the computation.
+    # about twice as much, and these arrays are the largest of the computation. The split
+    # is done on Int64 when the values fit (Int128 division is slow), and a part is left
+    # out when it is zero everywhere.
     parts: dict[str, pl.Series] = {}
     for s in sources:
         exact = players[f"_x_{s}"].cast(pl.Int128)
@@ -258,14 +261,21 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
             continue
         if int(low) < 0 or (int(top) >> 31) * max(size, 1) >= 2**62:
             return None
-        split = pl.lit(2**31, dtype=pl.Int128)
-        parts[f"_lo_{s}"] = pl.select((exact % split).cast(pl.Int64)).to_series()
-        if int(top) >= 2**31:
+        if int(top) < 2**63:
+            x = exact.cast(pl.Int64)
+            parts[f"_lo_{s}"] = x if int(top) < 2**31 else x % 2**31
+            if int(top) >= 2**31:
+                parts[f"_hi_{s}"] = x // 2**31
+        else:
+            split = pl.lit(2**31, dtype=pl.Int128)
+            parts[f"_lo_{s}"] = pl.select((exact % split).cast(pl.Int64)).to_series()
             parts[f"_hi_{s}"] = pl.select((exact // split).cast(pl.Int64)).to_series()
         if exact.null_count():
             parts[f"_nn_{s}"] = exact.is_not_null().cast(pl.Int64)
-    gathered = pl.DataFrame(parts).fill_null(0).select(pl.all().gather(src))
-    sums = _segment_sums(gathered, met)
+    values = pl.DataFrame(parts)
+    if any(values.null_count().row(0)):
+        values = values.fill_null(0)
+    sums = _segment_sums(values, src, met)
     out = players.select(keys)
     for s, scale in sources.items():
         total = sums[f"_lo_{s}"].cast(pl.Int128)
@@ -281,17 +291,19 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
     return out
 
 
-def _segment_sums(values: pl.DataFrame, lengths: pl.Series) -> pl.DataFrame:
-    """Per segment, the sums of each column over consecutive runs of ``lengths`` rows."""
-    if values.height == 0:
-        return values.select(pl.all().extend_constant(0, lengths.len()))
+def _segment_sums(values: pl.DataFrame, src: pl.Series, lengths: pl.Series) -> pl.DataFrame:
+    """Per segment, the sums of each column of ``values`` gathered at ``src``, over
+    consecutive runs of ``lengths`` gathered rows (gather and running sum in one pass per
+    column, so the gathered values are never a frame of their own)."""
+    if src.len() == 0:
+        return values.select(pl.all().head(0).extend_constant(0, lengths.len()))
     ends = lengths.cum_sum()
-    last = values.height - 1
+    last = src.len() - 1
     # sum = running[end - 1] - running[start - 1]; start 0 and empty runs handled by masks
     upto = (ends - 1).clip(0, last)
     before = (ends - lengths - 1).clip(0, last)
     has_before = (ends - lengths) > 0
-    running = values.select(pl.all().cum_sum())
+    running = values.select(pl.all().gather(src).cum_sum())
     return running.select(
         pl.when(lengths > 0)
         .then(pl.col(n).gather(upto)
