@@ -197,14 +197,22 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
     # the record at a cell: running sums over all rows at its latest row, minus the sums
     # before its player's first row
     counted = [(n, c) for n, c in _COUNTS.items() if c is not None]
-    running = narrow.select(pl.col(c).cast(pl.Int64).cum_sum().alias(n) for n, c in counted)
+    counts = narrow.select(pl.col(c).cast(pl.Int64).alias(n) for n, c in counted)
+    lanes = _lanes(counts)
+    summed = counts.select(sum(pl.col(n) * 2**shift for n, shift, _ in lane).alias(f"_l{i}")
+                           for i, lane in enumerate(lanes))
+    running = summed.select(pl.all().cum_sum())
     start = players["_pos"].cast(pl.Int64)
     before = running.select(
         pl.when(start > 0).then(pl.col(n).gather((start - 1).clip(0))).otherwise(0).alias(n)
-        for n, _ in counted)
+        for n in running.columns)
     pos_first = start.gather(full["_pid"])
-    totals = (running.select(pl.all().gather(full["_row"]))
+    packed = (running.select(pl.all().gather(full["_row"]))
               - before.select(pl.all().gather(full["_pid"])))
+    # each lane's difference is the player's own count, in [0, 2**width): no borrow
+    unpacked = {n: (pl.col(f"_l{i}") // 2**shift) % 2**width if len(lane) > 1
+                else pl.col(f"_l{i}") for i, lane in enumerate(lanes) for n, shift, width in lane}
+    totals = packed.select(unpacked[n].alias(n) for n, _ in counted)
     full = full.hstack(totals).with_columns(rounds_played=full["_row"] - pos_first + 1,
                                             last_round=narrow["round"].gather(full["_row"]))
     record = [c for c in schema if c not in (*k, through, PLAYER)]
@@ -225,6 +233,31 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
                       pair_src=players["_gcs"].gather(opp) - players["_ccbf"].gather(opp),
                       pair_start=players["_pb"].gather(full["_pid"]),
                       cut_index=full["_ccb"])
+
+
+def _lanes(counts: pl.DataFrame) -> list[list[tuple[str, int, int]]]:
+    """Columns of ``counts`` grouped to share one Int64 each: (name, shift, width) per
+    column. A column shares only when it has no nulls and no negative value, so that its
+    running sum never exceeds its total, of ``width`` bits; the lanes of one Int64 hold at
+    most 63 bits. Running sums of the shared Int64 are then the lanes' running sums side by
+    side, and so are differences of two of them when every lane's difference is ≥ 0."""
+    stats = counts.select(pl.all().min().name.suffix(":lo"), pl.all().sum().name.suffix(":s"),
+                          pl.all().null_count().name.suffix(":n")).row(0, named=True)
+    lanes: list[list[tuple[str, int, int]]] = []
+    bits = 63
+    for n in counts.columns:
+        low, total, nulls = stats[f"{n}:lo"], stats[f"{n}:s"], stats[f"{n}:n"]
+        if nulls or low is None or low < 0:
+            lanes.append([(n, 0, 64)])
+            bits = 63
+            continue
+        width = max(int(total).bit_length(), 1)
+        if bits + width > 63:
+            lanes.append([])
+            bits = 0
+        lanes[-1].append((n, bits, width))
+        bits += width
+    return lanes
 
 
 def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
