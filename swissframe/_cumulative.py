@@ -197,14 +197,22 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
     # the record at a cell: running sums over all rows at its latest row, minus the sums
     # before its player's first row
     counted = [(n, c) for n, c in _COUNTS.items() if c is not None]
-    running = narrow.select(pl.col(c).cast(pl.Int64).cum_sum().alias(n) for n, c in counted)
+    counts = narrow.select(pl.col(c).cast(pl.Int64).alias(n) for n, c in counted)
+    lanes = _lanes(counts)
+    summed = counts.select(sum(pl.col(n) * 2**shift for n, shift, _ in lane).alias(f"_l{i}")
+                           for i, lane in enumerate(lanes))
+    running = summed.select(pl.all().cum_sum())
     start = players["_pos"].cast(pl.Int64)
     before = running.select(
         pl.when(start > 0).then(pl.col(n).gather((start - 1).clip(0))).otherwise(0).alias(n)
-        for n, _ in counted)
+        for n in running.columns)
     pos_first = start.gather(full["_pid"])
-    totals = (running.select(pl.all().gather(full["_row"]))
+    packed = (running.select(pl.all().gather(full["_row"]))
               - before.select(pl.all().gather(full["_pid"])))
+    # each lane's difference is the player's own count, in [0, 2**width): no borrow
+    unpacked = {n: (pl.col(f"_l{i}") // 2**shift) % 2**width if len(lane) > 1
+                else pl.col(f"_l{i}") for i, lane in enumerate(lanes) for n, shift, width in lane}
+    totals = packed.select(unpacked[n].alias(n) for n, _ in counted)
     full = full.hstack(totals).with_columns(rounds_played=full["_row"] - pos_first + 1,
                                             last_round=narrow["round"].gather(full["_row"]))
     record = [c for c in schema if c not in (*k, through, PLAYER)]
@@ -227,6 +235,31 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
                       cut_index=full["_ccb"])
 
 
+def _lanes(counts: pl.DataFrame) -> list[list[tuple[str, int, int]]]:
+    """Columns of ``counts`` grouped to share one Int64 each: (name, shift, width) per
+    column. A column shares only when it has no nulls and no negative value, so that its
+    running sum never exceeds its total, of ``width`` bits; the lanes of one Int64 hold at
+    most 63 bits. Running sums of the shared Int64 are then the lanes' running sums side by
+    side, and so are differences of two of them when every lane's difference is ≥ 0."""
+    stats = counts.select(pl.all().min().name.suffix(":lo"), pl.all().sum().name.suffix(":s"),
+                          pl.all().null_count().name.suffix(":n")).row(0, named=True)
+    lanes: list[list[tuple[str, int, int]]] = []
+    bits = 63
+    for n in counts.columns:
+        low, total, nulls = stats[f"{n}:lo"], stats[f"{n}:s"], stats[f"{n}:n"]
+        if nulls or low is None or low < 0:
+            lanes.append([(n, 0, 64)])
+            bits = 63
+            continue
+        width = max(int(total).bit_length(), 1)
+        if bits + width > 63:
+            lanes.append([])
+            bits = 0
+        lanes[-1].append((n, bits, width))
+        bits += width
+    return lanes
+
+
 def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
                   sources: dict[str, int]) -> pl.DataFrame | None:
     """Per base row: exact sum and count of each source over the opponents met so far.
@@ -245,9 +278,12 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
     if size >= 2**31:
         return None
     src = grid.pair_src.gather(exploded["_k"]) + exploded["_j"]
+    del exploded
     # Each exact value is split as hi·2**31 + lo so that both parts, and their running sums
     # over all `size` gathered values, fit Int64: Int128 gathers and cumulative sums cost
-    # about twice as much, and these arrays are the largest of the computation.
+    # about twice as much, and these arrays are the largest of the computation. The split
+    # is done on Int64 when the values fit (Int128 division is slow), and a part is left
+    # out when it is zero everywhere.
     parts: dict[str, pl.Series] = {}
     for s in sources:
         exact = players[f"_x_{s}"].cast(pl.Int128)
@@ -258,14 +294,21 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
             continue
         if int(low) < 0 or (int(top) >> 31) * max(size, 1) >= 2**62:
             return None
-        split = pl.lit(2**31, dtype=pl.Int128)
-        parts[f"_lo_{s}"] = pl.select((exact % split).cast(pl.Int64)).to_series()
-        if int(top) >= 2**31:
+        if int(top) < 2**63:
+            x = exact.cast(pl.Int64)
+            parts[f"_lo_{s}"] = x if int(top) < 2**31 else x % 2**31
+            if int(top) >= 2**31:
+                parts[f"_hi_{s}"] = x // 2**31
+        else:
+            split = pl.lit(2**31, dtype=pl.Int128)
+            parts[f"_lo_{s}"] = pl.select((exact % split).cast(pl.Int64)).to_series()
             parts[f"_hi_{s}"] = pl.select((exact // split).cast(pl.Int64)).to_series()
         if exact.null_count():
             parts[f"_nn_{s}"] = exact.is_not_null().cast(pl.Int64)
-    gathered = pl.DataFrame(parts).fill_null(0).select(pl.all().gather(src))
-    sums = _segment_sums(gathered, met)
+    values = pl.DataFrame(parts)
+    if any(values.null_count().row(0)):
+        values = values.fill_null(0)
+    sums = _segment_sums(values, src, met)
     out = players.select(keys)
     for s, scale in sources.items():
         total = sums[f"_lo_{s}"].cast(pl.Int128)
@@ -281,17 +324,19 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
     return out
 
 
-def _segment_sums(values: pl.DataFrame, lengths: pl.Series) -> pl.DataFrame:
-    """Per segment, the sums of each column over consecutive runs of ``lengths`` rows."""
-    if values.height == 0:
-        return values.select(pl.all().extend_constant(0, lengths.len()))
+def _segment_sums(values: pl.DataFrame, src: pl.Series, lengths: pl.Series) -> pl.DataFrame:
+    """Per segment, the sums of each column of ``values`` gathered at ``src``, over
+    consecutive runs of ``lengths`` gathered rows (gather and running sum in one pass per
+    column, so the gathered values are never a frame of their own)."""
+    if src.len() == 0:
+        return values.select(pl.all().head(0).extend_constant(0, lengths.len()))
     ends = lengths.cum_sum()
-    last = values.height - 1
+    last = src.len() - 1
     # sum = running[end - 1] - running[start - 1]; start 0 and empty runs handled by masks
     upto = (ends - 1).clip(0, last)
     before = (ends - lengths - 1).clip(0, last)
     has_before = (ends - lengths) > 0
-    running = values.select(pl.all().cum_sum())
+    running = values.select(pl.all().gather(src).cum_sum())
     return running.select(
         pl.when(lengths > 0)
         .then(pl.col(n).gather(upto)

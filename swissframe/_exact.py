@@ -109,15 +109,23 @@ def warn_fallback(what: str, scale: int) -> None:
 
 def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[str],
                descending: Sequence[bool], *, rank_name: str = "rank",
-               tie_name: str | None = None, tiebreak: Sequence[str] = ()) -> pl.LazyFrame:
+               tie_name: str | None = None, tiebreak: Sequence[str] = (),
+               packed: int = 0) -> pl.LazyFrame:
     """Competition ranks (1, 2, 2, 4) within ``keys`` by exact columns, nulls last.
 
     Players equal on every column in ``sort_columns`` share a rank; ``tiebreak`` columns
     only order rows inside a tie (e.g. player_id, for a stable display). When ``tie_name``
-    is given, a per-row tie-group id is added too.
+    is given, a per-row tie-group id is added too. ``packed > 0``: ``sort_columns[0]`` is an
+    ascending, null-free integer that orders rows as ``keys`` followed by ``packed - 1``
+    further sort columns would (the keys are then not sort columns themselves, only where a
+    group starts).
     """
-    order = [*keys, *sort_columns, *tiebreak]
-    desc = [False] * len(keys) + list(descending) + [False] * len(tiebreak)
+    if packed:
+        order = [*sort_columns, *tiebreak]
+        desc = [False, *descending[1:]] + [False] * len(tiebreak)
+    else:
+        order = [*keys, *sort_columns, *tiebreak]
+        desc = [False] * len(keys) + list(descending) + [False] * len(tiebreak)
     # After the sort every key group and every tie group is a run of rows, so positions
     # come from forward fills over the run starts: linear scans instead of two windowed
     # group-bys (`.over`), which dominated ranking on large tables.
