@@ -43,6 +43,25 @@ def _recompute(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
     return platform_values(results, ruleset).select("event_id", "player_id", *_VALUES)
 
 
+def _as_published(got: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
+    """Recomputed values (with ``decimals``) as the platform publishes them, plus
+    ``compared``: the names of the values its data lets us reproduce."""
+    compare = tuple(str(c) for c in option(ruleset, "compare"))  # type: ignore[attr-defined]
+    return got.with_columns(
+        *[publish(pl.col(c), pl.col("decimals"), ruleset).alias(c) for c in _VALUES],
+        pl.lit(",".join(compare)).alias("compared"))
+
+
+def _value_match(c: str) -> pl.Expr:
+    """Whether value ``c`` equals ``c_published`` within one unit of the last published
+    decimal (:data:`UNROUNDED_TOLERANCE` when unrounded); null when ``c`` is not compared."""
+    tol = (pl.when(pl.col("decimals").is_null()).then(pl.lit(UNROUNDED_TOLERANCE))
+           .otherwise(pl.lit(10.0).pow(-pl.col("decimals"))) * (1 + 1e-6))
+    ok = (pl.col(c) - pl.col(f"{c}_published")).abs() <= tol
+    return (pl.when(~pl.col("compared").str.contains(c)).then(None)
+            .otherwise(ok.fill_null(value=False)))
+
+
 def verify(ev: DecklistEvents | TomEvents | TrfEvents, *,
            rules: str | Ruleset | Mapping[str, str | Ruleset] | None = None,
            melee_era: str | None = None) -> pl.DataFrame:
@@ -112,12 +131,7 @@ def verify(ev: DecklistEvents | TomEvents | TrfEvents, *,
         if not sub.height:
             continue
         got = _recompute(sub, ruleset).join(dec, on="event_id", how="left")
-        compare = tuple(str(c) for c in option(ruleset, "compare"))  # type: ignore[attr-defined]
-        got = got.with_columns(
-            *[publish(pl.col(c), pl.col("decimals"), ruleset).alias(c) for c in _VALUES],
-            pl.lit(",".join(compare)).alias("compared"),
-        ).drop("decimals")
-        parts.append(got)
+        parts.append(_as_published(got, ruleset).drop("decimals"))
     got_all = (pl.concat(parts) if parts else pl.DataFrame(
         schema={"event_id": pl.String, "player_id": pl.String, "omwp": pl.Float64,
                 "gwp": pl.Float64, "ogwp": pl.Float64, "compared": pl.String}))
@@ -133,14 +147,7 @@ def verify(ev: DecklistEvents | TomEvents | TrfEvents, *,
     # events with no rounds at all still need their compared list
     table = table.with_columns(pl.col("compared").fill_null(
         pl.col("compared").drop_nulls().first().over("event_id")))
-    tol = (pl.when(pl.col("decimals").is_null()).then(pl.lit(UNROUNDED_TOLERANCE))
-           .otherwise(pl.lit(10.0).pow(-pl.col("decimals"))) * (1 + 1e-6))
-    matches = []
-    for c in _VALUES:
-        ok = (pl.col(c) - pl.col(f"{c}_published")).abs() <= tol
-        matches.append(pl.when(~pl.col("compared").str.contains(c)).then(None)
-                       .otherwise(ok.fill_null(False)).alias(f"{c}_match"))
-    table = table.with_columns(matches)
+    table = table.with_columns(_value_match(c).alias(f"{c}_match") for c in _VALUES)
     all_ok = pl.all_horizontal(pl.col(f"{c}_match").fill_null(True) for c in _VALUES)
     table = table.with_columns(all_ok.alias("match"))
     return table.select(VERIFY_COLUMNS).sort("event_id", "player_id")
@@ -258,10 +265,7 @@ def matching_rounds(ev: DecklistEvents, *,
             pl.col("event_id").str.split(":").list.get(0).cast(pl.UInt32).alias("_code"),
             pl.col("event_id").str.split(":").list.get(1).cast(pl.Int64).alias("round"),
         ).drop("event_id").join(codes, on="_code").join(dec, on="event_id", how="left")
-        parts.append(got.with_columns(
-            *[publish(pl.col(c), pl.col("decimals"), ruleset).alias(c) for c in _VALUES],
-            pl.lit(",".join(str(c) for c in option(ruleset, "compare"))  # type: ignore[attr-defined]
-                   ).alias("_compared")))
+        parts.append(_as_published(got, ruleset))
     pub = ev.published.select("event_id", "player_id",
                               *[pl.col(c).alias(f"{c}_published") for c in _VALUES])
     out_schema: dict[str, pl.DataType] = {"event_id": pl.String(), "player_id": pl.String(),
@@ -269,12 +273,7 @@ def matching_rounds(ev: DecklistEvents, *,
     if not parts:
         return pl.DataFrame(schema=out_schema)
     table = pl.concat(parts, how="diagonal_relaxed").join(pub, on=["event_id", "player_id"])
-    tol = (pl.when(pl.col("decimals").is_null()).then(pl.lit(UNROUNDED_TOLERANCE))
-           .otherwise(pl.lit(10.0).pow(-pl.col("decimals"))) * (1 + 1e-6))
-    ok = pl.all_horizontal(
-        (~pl.col("_compared").str.contains(c))
-        | ((pl.col(c) - pl.col(f"{c}_published")).abs() <= tol).fill_null(value=False)
-        for c in _VALUES)
+    ok = pl.all_horizontal(_value_match(c).fill_null(value=True) for c in _VALUES)
     return (table.group_by("event_id", "player_id")
             .agg(pl.col("round").filter(ok).sort().alias("rounds"))
             .select(list(out_schema)).sort("event_id", "player_id"))
