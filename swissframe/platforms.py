@@ -157,18 +157,30 @@ _DEFAULTS: Final[dict[str, object]] = {
     "playoff_in_tiebreakers": False, "rounding": "round", "compare": _ALL3,
     "unreported": "draw", "distinct_opponents": False, "unopposed_loss_games": "count",
     "dropped_cutoff": "stage_end", "opponent_mw_rounds": "played"}
-_DROPPED_CUTOFFS: Final = ("stage_end", "stage_end_minus_one", "own_round")
+#: The values an option may take, where it is one of a few choices (checked by option()).
+_CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "dropped_cutoff": ("stage_end", "stage_end_minus_one", "own_round"),
+    "opponent_mw_rounds": ("played", "event")}
 
 
 def option(ruleset: Ruleset, key: str) -> object:
     """A platform option of ``ruleset`` (see the module docstring), with its default.
+
+    Raises :class:`~swissframe.errors.RulesetError` when an option with a fixed set of
+    choices (``dropped_cutoff``, ``opponent_mw_rounds``) has another value.
 
     Examples
     --------
     >>> option(TOPDECK, "compare"), option(MELEE_E2, "playoff_in_tiebreakers")
     (('omwp',), True)
     """
-    return ruleset.options.get(key, _DEFAULTS[key])
+    value = ruleset.options.get(key, _DEFAULTS[key])
+    choices = _CHOICES.get(key)
+    if choices is not None and value not in choices:
+        msg = (f"ruleset {ruleset.name!r}: unknown {key} {value!r}. "
+               f"Hint: one of {', '.join(map(repr, choices))}.")
+        raise RulesetError(msg)
+    return value
 
 
 def melee(era: str) -> Ruleset:
@@ -303,10 +315,6 @@ def _cutoffs(swiss: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
         cut = last.join(ends.rename({"stage": "_stage"}), on=["event_id", "_stage"],
                         how="left", nulls_equal=True)
         dropped = option(ruleset, "dropped_cutoff")
-        if dropped not in _DROPPED_CUTOFFS:
-            msg = (f"ruleset {ruleset.name!r}: unknown dropped_cutoff {dropped!r}. "
-                   f"Hint: one of {', '.join(map(repr, _DROPPED_CUTOFFS))}.")
-            raise RulesetError(msg)
         left_early = pl.col("_own") < pl.col(_CUT)
         if dropped == "stage_end_minus_one":
             cut = cut.with_columns(pl.when(left_early)
@@ -397,10 +405,6 @@ def platform_values(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
     floor, cap = float(ruleset.floor), float(ruleset.cap)
     om = pl.col("mwp")
     mw_rounds = option(ruleset, "opponent_mw_rounds")
-    if mw_rounds not in ("played", "event"):
-        msg = (f"ruleset {ruleset.name!r}: unknown opponent_mw_rounds {mw_rounds!r}. "
-               "Hint: 'played' or 'event'.")
-        raise RulesetError(msg)
     if mw_rounds == "event":
         # every Swiss round of the event up to the cutoff is in the denominator: a round the
         # opponent did not play counts as a loss
