@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Final
+from typing import Final, Literal
 
 import numpy as np
 import polars as pl
@@ -206,6 +206,19 @@ def _clamp(x: pl.Expr, lo: pl.Expr, hi: pl.Expr) -> pl.Expr:
     return pl.when(x < lo).then(lo).when(x > hi).then(hi).otherwise(x)
 
 
+def _single_units(players: pl.DataFrame, kind: Literal["bye", "idle"]) -> pl.DataFrame:
+    """One-seat units with a single outcome (k = 0): a bye (played, a 2-0 win without an
+    opponent) or an idle player (not paired in the round)."""
+    bye = kind == "bye"
+    return players.select(
+        "event_id", "player_id",
+        pl.concat_str([pl.col("player_id"), pl.lit(SEP + kind)]).alias("unit"),
+        k=pl.lit(0, dtype=pl.Int64), gw=pl.lit(2 if bye else 0, dtype=pl.Int64),
+        gl=pl.lit(0, dtype=pl.Int64), gd=pl.lit(0, dtype=pl.Int64),
+        mk=pl.lit(0, dtype=pl.Int64), opp=pl.lit(None, dtype=pl.String),
+        played=pl.lit(value=bye), bye=pl.lit(value=bye))
+
+
 def prepare_round(results: pl.DataFrame | pl.LazyFrame,
                   pairings: pl.DataFrame | pl.LazyFrame | None, rules: Ruleset,
                   outcomes: pl.DataFrame) -> RoundFrame:
@@ -247,22 +260,11 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
                           gl=pl.when("_a").then("gl").otherwise("gw"),
                           played=pl.lit(value=True), bye=pl.lit(value=False))
             .drop("_a"))
-        byes = (pr.filter(pl.col("opponent_id").is_null())
-                .select("event_id", "player_id",
-                        pl.concat_str([pl.col("player_id"), pl.lit(SEP + "bye")]).alias("unit"),
-                        k=pl.lit(0, dtype=pl.Int64), gw=pl.lit(2, dtype=pl.Int64),
-                        gl=pl.lit(0, dtype=pl.Int64), gd=pl.lit(0, dtype=pl.Int64),
-                        mk=pl.lit(0, dtype=pl.Int64), opp=pl.lit(None, dtype=pl.String),
-                        played=pl.lit(value=True), bye=pl.lit(value=True)))
+        byes = _single_units(pr.filter(pl.col("opponent_id").is_null()), "bye")
         seats_m = pl.concat([seats_m.select(byes.columns), byes])
         paired = pr.select("event_id", "player_id")
-    idle = (players.join(paired, on=["event_id", "player_id"], how="anti")
-            .select("event_id", "player_id",
-                    pl.concat_str([pl.col("player_id"), pl.lit(SEP + "idle")]).alias("unit"),
-                    k=pl.lit(0, dtype=pl.Int64), gw=pl.lit(0, dtype=pl.Int64),
-                    gl=pl.lit(0, dtype=pl.Int64), gd=pl.lit(0, dtype=pl.Int64),
-                    mk=pl.lit(0, dtype=pl.Int64), opp=pl.lit(None, dtype=pl.String),
-                    played=pl.lit(value=False), bye=pl.lit(value=False)))
+    idle = _single_units(players.join(paired, on=["event_id", "player_id"], how="anti"),
+                         "idle")
     seats = pl.concat([seats_m.select(idle.columns), idle])
     zero = dict.fromkeys(("wins", "losses", "draws", "byes", "rounds_played", "opponents",
                           "_pts", "games_won", "games_lost", "games_drawn"), 0)
