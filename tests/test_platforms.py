@@ -14,6 +14,7 @@ from swissframe import platforms as P  # noqa: N812
 from swissframe import rules
 from swissframe.errors import RulesetError
 from swissframe.io.decklist import read_decklist_cache
+from swissframe.schema import from_matches
 from swissframe.standings import standings
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "decklist"
@@ -127,18 +128,20 @@ def test_platform_values_stage_cutoffs_and_distinct_opponents() -> None:
     assert a == pytest.approx((1 / 2 + 1 / 3 + 1 / 3) / 3)
 
 
+def _swiss_event(matches: list[tuple[int, str, str | None, int, int]]) -> pl.DataFrame:
+    """One Swiss day from (round, A, B or None for a bye, A's games, B's games)."""
+    m = pl.DataFrame(matches, orient="row",
+                     schema=["round", "player_a", "player_b", "games_a", "games_b"],
+                     schema_overrides={"player_b": pl.String})
+    return from_matches(m.with_columns(games_drawn=pl.lit(0))).with_columns(
+        event_id=pl.lit("e"), phase=pl.lit("swiss"), stage=pl.lit("day1"))
+
+
 def _dropped_event() -> pl.DataFrame:
     # B drops after round 1; A beats B (R1), then loses to C (R2) and D (R3); byes D (R2),
     # C (R3). A's match-win rate: 1 after R1, 1/2 after R2, 1/3 after R3.
-    rows = [(1, "A", "B", 2, 0), (1, "C", "D", 2, 0), (2, "C", "A", 2, 1),
-            (3, "D", "A", 2, 0)]
-    long = ([(r, p, o, w, lo) for r, p, o, w, lo in rows]
-            + [(r, o, p, lo, w) for r, p, o, w, lo in rows]
-            + [(2, "D", None, 2, 0), (3, "C", None, 2, 0)])
-    return pl.DataFrame(long, orient="row", schema=["round", "player_id", "opponent_id",
-                                                    "games_won", "games_lost"]).with_columns(
-        event_id=pl.lit("e"), games_drawn=pl.lit(0), phase=pl.lit("swiss"),
-        stage=pl.lit("day1"))
+    return _swiss_event([(1, "A", "B", 2, 0), (1, "C", "D", 2, 0), (2, "C", "A", 2, 1),
+                         (3, "D", "A", 2, 0), (2, "D", None, 2, 0), (3, "C", None, 2, 0)])
 
 
 @pytest.mark.parametrize(("dropped", "eval_round", "omwp"), [
@@ -174,14 +177,8 @@ def test_dropped_cutoff_unknown_value_is_a_ruleset_error() -> None:
 def test_opponent_mw_over_every_swiss_round_counts_missed_rounds_as_losses() -> None:
     # B beats A in round 1 and drops. After 3 rounds B has 3 points in 1 round played: MW 1
     # over the rounds B played (MTR), 3/9 = 1/3 over the event's 3 rounds (CardsRealm 2025).
-    rows = [(1, "B", "A", 2, 0), (1, "C", "D", 2, 0), (2, "A", "C", 2, 1), (3, "A", "D", 2, 0)]
-    long = ([(r, p, o, w, lo) for r, p, o, w, lo in rows]
-            + [(r, o, p, lo, w) for r, p, o, w, lo in rows]
-            + [(2, "D", None, 2, 0), (3, "C", None, 2, 0)])
-    df = pl.DataFrame(long, orient="row", schema=["round", "player_id", "opponent_id",
-                                                  "games_won", "games_lost"]).with_columns(
-        event_id=pl.lit("e"), games_drawn=pl.lit(0), phase=pl.lit("swiss"),
-        stage=pl.lit("day1"))
+    df = _swiss_event([(1, "B", "A", 2, 0), (1, "C", "D", 2, 0), (2, "A", "C", 2, 1),
+                       (3, "A", "D", 2, 0), (2, "D", None, 2, 0), (3, "C", None, 2, 0)])
     played = dict(P.platform_values(df, P.CARDSREALM).select("player_id", "omwp").rows())
     event = dict(P.platform_values(df, P.CARDSREALM_E1).select("player_id", "omwp").rows())
     assert P.option(P.CARDSREALM_E1, "opponent_mw_rounds") == "event"
