@@ -266,3 +266,20 @@ def test_matching_rounds_explains_a_frozen_drop_and_the_override_fixes_it(
                                        "dropped_cutoff": "own_round"})
     v2 = verify(ev, rules={eid: own}).filter(pl.col("in_standings"))
     assert v2["match"].all()
+
+
+def test_cli_verify_writes_the_matching_rounds(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from swissframe.cli import main
+
+    src = _frozen_drop_event(tmp_path, "demo-1-2025-01-10")
+    out = tmp_path / "per_player.csv"
+    assert main(["verify", str(src), "--matching-rounds", "-o", str(out)]) == 0
+    assert "per-player table" in capsys.readouterr().out
+    got = pl.read_csv(out, schema_overrides={"matching_rounds": pl.String}).filter(
+        pl.col("in_standings")).select(
+        "player_id", "match", "matching_rounds").sort("player_id").rows()
+    assert got == [("A", False, "1"), ("B", True, "2")]
+    pq = tmp_path / "per_player.parquet"
+    assert main(["verify", str(src), "--matching-rounds", "-o", str(pq)]) == 0
+    assert pl.read_parquet(pq).sort("player_id")["matching_rounds"].to_list()[:2] == [[1], [2]]

@@ -17,7 +17,7 @@ import polars as pl
 
 from swissframe.errors import SwissframeError
 from swissframe.io.decklist import read_decklist_cache
-from swissframe.verify import summarize, verify
+from swissframe.verify import matching_rounds, summarize, verify
 
 __all__ = ["add_parser", "run"]
 
@@ -42,6 +42,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--rules", help="one ruleset name for every event (default: per platform)")
     p.add_argument("--melee-era", choices=["E1", "E2", "E3"],
                    help="force one melee.gg era instead of choosing from date/decimals")
+    p.add_argument("--matching-rounds", action="store_true",
+                   help="add to the per-player table the evaluation rounds whose recomputed "
+                        "values equal the published ones (a diagnostic: as of when a "
+                        "mismatched player was published)")
     p.add_argument("--workers", type=int, default=None, help="parser processes")
     p.set_defaults(func=run)
 
@@ -54,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     >>> from pathlib import Path
     >>> fix = Path("tests/fixtures/decklist/melee-byes-1-2024-07-13.json")
     >>> ns = argparse.Namespace(paths=[str(fix)], output=None, rules=None, melee_era=None,
-    ...                         workers=1)
+    ...                         workers=1, matching_rounds=False)
     >>> run(ns) if fix.exists() else 0  # doctest: +ELLIPSIS
     read 1 event(s)...
     0
@@ -64,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
         ev = read_decklist_cache(args.paths, workers=args.workers)
         t1 = time.perf_counter()
         table = verify(ev, rules=args.rules, melee_era=args.melee_era)
+        if getattr(args, "matching_rounds", False):
+            found = matching_rounds(ev, rules=args.rules, melee_era=args.melee_era)
+            table = table.join(found.rename({"rounds": "matching_rounds"}),
+                               on=["event_id", "player_id"], how="left")
     except SwissframeError as exc:
         print(f"swissframe verify: {exc}", file=sys.stderr)
         return 2
@@ -77,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         out = Path(args.output)
         if out.suffix == ".parquet":
             table.write_parquet(out)
-        else:
-            table.write_csv(out)
+        else:  # CSV has no lists: "1,2"
+            table.with_columns(pl.col(pl.List(pl.Int64)).cast(pl.List(pl.String))
+                               .list.join(",")).write_csv(out)
         print(f"per-player table: {out}")
     return 0
