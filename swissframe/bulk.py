@@ -40,10 +40,10 @@ import orjson
 import polars as pl
 import pyarrow.parquet as pq
 
+from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError, ValidationError
-from swissframe.rules import Ruleset, get
+from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import find_problems, format_problems, validate_results
-from swissframe.standings import standings
 
 __all__ = ["RecomputeReport", "recompute"]
 

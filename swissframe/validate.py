@@ -39,7 +39,7 @@ from typing import Final, NamedTuple
 import polars as pl
 
 from swissframe.errors import SchemaError, ValidationError
-from swissframe.rules import Ruleset, get
+from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
     ID_COLUMNS,
     INT_COLUMNS,

@@ -171,7 +171,7 @@ def test_property_any_batching_equals_one_call(tmp_path_factory: pytest.TempPath
 
 
 def test_cli_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from swissframe._commands import recompute as cmd
+    from swissframe.cli.commands import recompute as cmd
 
     _bad_archive().write_parquet(tmp_path / "a.parquet")
     parser = argparse.ArgumentParser()
