@@ -259,7 +259,9 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     bits).
     """
     try:
-        df = _normalise(_lazy(results), default_event_id=default_event_id).collect()
+        # one chunk: several Polars kernels panic on multi-chunk inputs (a concat of two
+        # frames, two files), and the checks below index rows by position
+        df = _normalise(_lazy(results), default_event_id=default_event_id).collect().rechunk()
     except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         msg = (f"results table cannot be read as the contract's types: {first}. Hint: game "

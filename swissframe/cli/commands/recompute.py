@@ -45,7 +45,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="invalid events: stop with the report (default) or skip and report")
     p.add_argument("--batch-rows", type=int, default=2_000_000,
                    help="rows per batch (bounds memory; default 2,000,000)")
-    p.add_argument("--overwrite", action="store_true", help="replace existing part files")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace what an earlier run left in the output folder")
+    p.add_argument("--resume", action="store_true",
+                   help="finish an interrupted run (same inputs and settings): keep the "
+                        "batches it finished, compute the rest")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     p.set_defaults(func=run)
 
@@ -62,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     ...     "games_drawn": [0]}).write_parquet(f"{d}/a.parquet")
     >>> ns = argparse.Namespace(source=d, output=f"{d}/out", rules="mtg", workers=1,
     ...     engine="polars", scheduler=None, on_error="stop", batch_rows=1000,
-    ...     overwrite=False, quiet=True)
+    ...     overwrite=False, resume=False, quiet=True)
     >>> run(ns)
     0
     """
@@ -84,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         report = recompute(args.source, args.output, args.rules, engine=engine,
                            workers=args.workers, on_error=args.on_error,
                            batch_rows=args.batch_rows, overwrite=args.overwrite,
+                           resume=args.resume,
                            scheduler=args.scheduler, progress=progress, on_plan=on_plan)
     finally:
         if bar is not None:
