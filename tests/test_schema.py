@@ -151,3 +151,46 @@ def test_random_corruption_raises_swissframe_error_or_passes(data: st.DataObject
         assert info.value.problems.height >= 1  # type: ignore[attr-defined]
     else:
         sf.validate_results(bad)
+
+
+# ------------------------------------------------- inputs in several chunks (concat, many files)
+
+_SEASON = sf.simulate([9, 16], rules="mtg", n_events=2, seed=3).results
+
+
+@st.composite
+def chunked(draw: st.DrawFn, bad_rounds: bool) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The same rows, once in one chunk and once split into 2-4 chunks (as ``pl.concat``
+    of frames or several files leave them), optionally with round-0 rows in a later chunk."""
+    df = _SEASON.sample(fraction=1.0, shuffle=True, seed=draw(st.integers(0, 10_000)))
+    cuts = sorted(draw(st.lists(st.integers(1, df.height - 1), min_size=1, max_size=3,
+                                unique=True)))
+    pieces = [df.slice(a, b - a) for a, b in zip([0, *cuts], [*cuts, df.height], strict=True)]
+    if bad_rounds:
+        k = draw(st.integers(1, len(pieces) - 1)) if len(pieces) > 1 else 0
+        n = draw(st.integers(1, min(3, pieces[k].height)))
+        pieces[k] = pieces[k].with_columns(
+            pl.when(pl.int_range(pl.len()) < n).then(0).otherwise(pl.col("round"))
+            .cast(df.schema["round"]).alias("round"))
+    multi = pl.concat(pieces, rechunk=False)
+    return multi, multi.rechunk()
+
+
+@settings(max_examples=25, deadline=None)
+@given(chunked(bad_rounds=False))
+def test_standings_do_not_depend_on_chunking(frames: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+    multi, single = frames
+    assert multi.n_chunks() > 1
+    key = ["event_id", "player_id"]
+    assert sf.standings(multi).sort(key).equals(sf.standings(single).sort(key))
+    assert sf.standings(multi.lazy()).sort(key).equals(sf.standings(single).sort(key))
+
+
+@settings(max_examples=25, deadline=None)
+@given(chunked(bad_rounds=True))
+def test_bad_rows_in_a_later_chunk_are_reported_not_a_panic(
+        frames: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+    multi, single = frames
+    with pytest.raises(sf.ValidationError, match="round 0"):
+        sf.standings(multi)
+    assert sf.validate(multi).problems.equals(sf.validate(single).problems)
