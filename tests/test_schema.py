@@ -194,3 +194,51 @@ def test_bad_rows_in_a_later_chunk_are_reported_not_a_panic(
     with pytest.raises(sf.ValidationError, match="round 0"):
         sf.standings(multi)
     assert sf.validate(multi).problems.equals(sf.validate(single).problems)
+
+
+# ------------------------------------------- wrong results the engine used to accept silently
+
+
+def _base() -> pl.DataFrame:
+    return sf.from_matches(pl.DataFrame({
+        "event_id": ["e"] * 3, "round": [1, 1, 2], "player_a": ["A", "C", "A"],
+        "player_b": ["B", "D", "C"], "games_a": [2, 2, 2], "games_b": [0, 1, 0],
+        "games_drawn": [0, 0, 0]}))
+
+
+@pytest.mark.parametrize("record", [(1, 1, 1), (0, 0, 0), (1, 1, 0), (0, 0, 3)])
+def test_unpaired_draw_is_refused(record: tuple[int, int, int]) -> None:
+    row = pl.DataFrame({"event_id": ["e"], "round": [2], "player_id": ["B"],
+                        "opponent_id": [None], "games_won": [record[0]],
+                        "games_lost": [record[1]], "games_drawn": [record[2]]})
+    df = pl.concat([_base(), row], how="diagonal_relaxed")
+    probs = problems_of(df)
+    assert probs.select("kind", "round", "player_id").rows() == [("unpaired_draw", 2, "B")]
+
+
+def test_half_point_bye_is_the_one_unpaired_draw() -> None:
+    row = pl.DataFrame({"event_id": ["e"], "round": [2], "player_id": ["B"],
+                        "opponent_id": [None], "games_won": [0], "games_lost": [0],
+                        "games_drawn": [1], "unplayed": ["half_bye"]})
+    df = pl.concat([_base(), row], how="diagonal_relaxed")
+    sf.validate_results(df).collect()
+
+
+def test_mirror_seats_in_different_phases_are_refused() -> None:
+    df = _base().with_columns(phase=pl.lit("swiss")).with_columns(
+        pl.when((pl.col("round") == 2) & (pl.col("player_id") == "C")).then(pl.lit("playoff"))
+        .otherwise(pl.col("phase")).alias("phase"))
+    probs = problems_of(df)
+    assert probs.select("kind", "round", "player_id").sort("player_id").rows() == [
+        ("phase_mismatch", 2, "A"), ("phase_mismatch", 2, "C")]
+
+
+@pytest.mark.parametrize(("col", "value"), [("unplayed", "forfeit"), ("color", "white")])
+def test_unknown_codes_are_refused_by_the_engine_too(col: str, value: str) -> None:
+    df = _base().with_columns(pl.lit(None, dtype=pl.String).alias(col))
+    df = df.with_columns(pl.when(pl.col("player_id") == "D").then(pl.lit(value))
+                         .otherwise(pl.col(col)).alias(col))
+    probs = problems_of(df)
+    assert probs.select("kind", "player_id").rows() == [("bad_value", "D")]
+    with pytest.raises(sf.ValidationError, match=value):
+        sf.standings(df)
