@@ -48,7 +48,6 @@ from typing import Any, Final, Literal
 
 import orjson
 import polars as pl
-import pyarrow.parquet as pq
 
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError, ValidationError
@@ -191,6 +190,7 @@ def _files(source: str | Path | Sequence[str | Path], exclude: Path | None = Non
 
 def _chunks(files: Sequence[str], chunk_rows: int) -> list[_Chunk]:
     """Group each file's row groups into chunks of about ``chunk_rows`` rows."""
+    import pyarrow.parquet as pq  # not on `import swissframe`: only archives need it
     out: list[_Chunk] = []
     for f in files:
         try:
