@@ -29,8 +29,10 @@ player): a null required cell, an empty id (``""``: an empty cell of a match-for
 would otherwise become a phantom player), a round below 1, a negative game count, a phase
 other than ``swiss``/``playoff``, an unknown ``unplayed`` or ``color`` code, a self-pairing,
 a duplicate seat, a missing or contradictory mirror, the two seats of one match in different
-phases, and an unpaired row scored as a draw (an unpaired round is a bye — more games won —
-or an unopposed loss; only ``unplayed="half_bye"`` makes it a draw).
+phases, and an unpaired row scored as a draw with games (1-1-1, 0-0-3: an unpaired round
+is a bye — more games won — or an unopposed loss; ``unplayed="half_bye"`` makes it a draw;
+an unpaired 0-0-0 is an unreported round, counted as a draw as CardsRealm publishes it, and
+``validate`` reports it as ``zero_games``).
 
 Everything downstream of :func:`validate_results` trusts its input.
 """
@@ -341,7 +343,10 @@ def _row_checks(df: pl.DataFrame, lf_ok: pl.LazyFrame, add: _Add) -> None:
                           pl.lit(", ".join(vocab))))
     half_bye = (pl.col("unplayed") == "half_bye").fill_null(False) if "unplayed" in df.columns \
         else pl.lit(False)
-    add("unpaired_draw", lf_ok.filter(pl.col(OPPONENT_ID).is_null()
+    # (an unpaired 0-0-0 is an unreported round, counted as a draw as some platforms do and
+    # reported by validate as zero_games; a drawn score with games is a draw with nobody)
+    games = pl.col(GAMES_WON) + pl.col(GAMES_LOST) + pl.col(GAMES_DRAWN)
+    add("unpaired_draw", lf_ok.filter(pl.col(OPPONENT_ID).is_null() & (games > 0)
                                       & (pl.col(GAMES_WON) == pl.col(GAMES_LOST)) & ~half_bye),
         pl.format("unpaired round scored {}-{}-{}, a draw with nobody",
                   pl.col(GAMES_WON), pl.col(GAMES_LOST), pl.col(GAMES_DRAWN)))

@@ -206,7 +206,7 @@ def _base() -> pl.DataFrame:
         "games_drawn": [0, 0, 0]}))
 
 
-@pytest.mark.parametrize("record", [(1, 1, 1), (0, 0, 0), (1, 1, 0), (0, 0, 3)])
+@pytest.mark.parametrize("record", [(1, 1, 1), (1, 1, 0), (0, 0, 3)])
 def test_unpaired_draw_is_refused(record: tuple[int, int, int]) -> None:
     row = pl.DataFrame({"event_id": ["e"], "round": [2], "player_id": ["B"],
                         "opponent_id": [None], "games_won": [record[0]],
@@ -214,6 +214,16 @@ def test_unpaired_draw_is_refused(record: tuple[int, int, int]) -> None:
     df = pl.concat([_base(), row], how="diagonal_relaxed")
     probs = problems_of(df)
     assert probs.select("kind", "round", "player_id").rows() == [("unpaired_draw", 2, "B")]
+
+
+def test_unpaired_zero_games_is_computed_and_reported() -> None:
+    """CardsRealm publishes a 'Bye 0-0-0' as a draw: the engine keeps it, validate warns."""
+    row = pl.DataFrame({"event_id": ["e"], "round": [2], "player_id": ["B"],
+                        "opponent_id": [None], "games_won": [0], "games_lost": [0],
+                        "games_drawn": [0]})
+    df = pl.concat([_base(), row], how="diagonal_relaxed")
+    assert sf.standings(df).filter(pl.col("player_id") == "B")["draws"].item() == 1
+    assert "zero_games" in sf.validate(df).problems["kind"].to_list()
 
 
 def test_half_point_bye_is_the_one_unpaired_draw() -> None:
