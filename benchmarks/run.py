@@ -471,7 +471,12 @@ def main() -> None:
         args = ap.parse_args()
         print(json.dumps(measure(args.row, args.side, args)))
         return
+    ap.add_argument("--table", type=Path, default=None, metavar="JSON",
+                    help="only print the table of an earlier run's JSON")
     args = ap.parse_args()
+    if args.table:
+        print(table(json.loads(args.table.read_text())))
+        return
     if args.events is None:
         args.events = 10_000 if args.full else 1_000
     rows_wanted = args.rows or [r for r in ALL_ROWS if r != "scale" or args.full]
@@ -491,12 +496,12 @@ def main() -> None:
             print(f"{row}: {r}", flush=True)
             continue
         results.append(r)
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=1))  # after every row: a stopped run
         print(f"{row}: ours {_fmt_s(statistics.median(r['ours_s']))}, peer "
               f"{_fmt_s(statistics.median(r['peer_s']))}, ratio {ratio(r):.2f}× "
               f"({time.perf_counter() - t:.0f} s; {r['check']})", flush=True)
     extra = recompute_row(args.archive) if args.archive else ""
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(results, indent=1))
     print()
     print(table(results))
     if extra:
