@@ -176,7 +176,7 @@ def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str 
 
 
 def _points_unit(rules: Ruleset) -> int:
-    from swissframe.engine.tiebreakers import points_unit
+    from swissframe.engine._record import points_unit
 
     return points_unit(rules)
 

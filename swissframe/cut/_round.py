@@ -29,8 +29,8 @@ import numpy as np
 import polars as pl
 
 from swissframe.engine._exact import LIMIT, lcm_of
+from swissframe.engine._record import aggregate_players, points_unit, prepare_rows, rate_terms
 from swissframe.engine.standings import standings
-from swissframe.engine.tiebreakers import aggregate_players, points_unit, prepare_rows, rate_terms
 from swissframe.errors import DataError, ExactnessWarning, SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset
 from swissframe.schema import validate_results

@@ -34,12 +34,8 @@ import polars as pl
 
 from swissframe.cut._round import RoundFrame
 from swissframe.engine._exact import LIMIT, lcm_of, rank_exact
-from swissframe.engine.tiebreakers import (
-    GROUP_TIEBREAKERS,
-    aggregate_players,
-    prepare_rows,
-    rate_terms,
-)
+from swissframe.engine._record import aggregate_players, prepare_rows, rate_terms
+from swissframe.engine.tiebreakers import GROUP_TIEBREAKERS
 from swissframe.rules._ruleset import Ruleset
 
 __all__ = ["ROW_BUDGET", "FastModel", "fast_model", "fast_unsupported", "scenario_chunks",

@@ -17,6 +17,13 @@ from swissframe.engine import (
     _cumulative,
 )
 from swissframe.engine._exact import ExactScale, exact_name, lcm_of, rank_exact
+from swissframe.engine._record import (
+    aggregate_players,
+    clamp_exact,
+    points_unit,
+    prepare_rows,
+    rate_terms,
+)
 from swissframe.engine.tiebreakers import (
     BASE_SOURCES,
     GROUP_TIEBREAKERS,
@@ -24,11 +31,6 @@ from swissframe.engine.tiebreakers import (
     TIEBREAKERS,
     Context,
     GroupContext,
-    aggregate_players,
-    clamp_exact,
-    points_unit,
-    prepare_rows,
-    rate_terms,
 )
 from swissframe.errors import DataError, SchemaError
 from swissframe.rules._ruleset import Ruleset, get
