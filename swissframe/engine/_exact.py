@@ -77,6 +77,21 @@ class ExactScale:
                 .otherwise(None))
 
 
+@dataclass(frozen=True)
+class RoundedScale(ExactScale):
+    """The overflow fallback of :class:`ExactScale`: values rounded to ``1 / scale``
+    (ties then decided on rounded values, see :func:`warn_fallback`)."""
+
+    def lit(self, value: Fraction | int) -> pl.Expr:
+        """``value × scale``, rounded."""
+        return pl.lit(round(Fraction(value) * self.scale), dtype=pl.Int128)
+
+    def ratio(self, num: pl.Expr, den: pl.Expr) -> pl.Expr:
+        """``num / den × scale`` rounded; null where den is 0."""
+        return (pl.when(den > 0)
+                .then((num.cast(pl.Float64) / den.cast(pl.Float64) * self.scale).round(0)
+                      .cast(pl.Int128)))
+
 
 def mean_exact(total: pl.Expr, count: pl.Expr, inner: ExactScale, k_max: int
                ) -> tuple[pl.Expr, pl.Expr, ExactScale]:

@@ -8,16 +8,29 @@ denominators of the own match- and game-win rates with the clamp that floors and
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
 import polars as pl
 
-from swissframe.engine._exact import lcm_of
+from swissframe.engine._exact import ExactScale, lcm_of
 from swissframe.rules._ruleset import Ruleset
 
-__all__ = ["aggregate_players", "clamp_exact", "points_unit", "prepare_rows", "rate_terms",
-           "unplayed_kind"]
+__all__ = [
+    "RateScales",
+    "aggregate_players",
+    "clamp_exact",
+    "clamp_float",
+    "own_rates",
+    "points_unit",
+    "prepare_rows",
+    "ranking_keys",
+    "rate_scales",
+    "rate_terms",
+    "row_points",
+    "unplayed_kind",
+]
 
 PLAYER: Final = "player_id"
 OPP: Final = "opponent_id"
@@ -50,26 +63,48 @@ def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
     null when played over the board), ``_pts`` (match points in units of
     ``1 / points_unit``).
     """
-    unit = points_unit(rules)
-
-    def units(p: Fraction) -> pl.Expr:
-        return pl.lit(int(p * unit), dtype=pl.Int64)
-
     won, lost = pl.col("games_won"), pl.col("games_lost")
     if "unplayed" not in results.collect_schema().names():
         results = results.with_columns(unplayed=pl.lit(None, dtype=pl.String))
-    game_pts = won * units(rules.points_game_win) + pl.when(
-        (won >= rules.sweep_games) & (lost == 0) & (pl.col("games_drawn") == 0)
-    ).then(units(rules.points_sweep)).otherwise(pl.lit(0, dtype=pl.Int64))
     return (results.filter(pl.col("phase") == "swiss")
             .with_columns(_win=won > lost, _loss=won < lost, _draw=won == lost,
                           _unpaired=pl.col(OPP).is_null(), _kind=unplayed_kind())
             .with_columns(_bye=pl.col("_unpaired") & pl.col("_win"))
             .with_columns(_earned=pl.col("_bye") & (pl.col("_kind") == "full_bye"),
-                          _pts=pl.when(pl.col("_bye")).then(units(rules.points_bye))
-                          .when(pl.col("_win")).then(units(rules.points_win))
-                          .when(pl.col("_draw")).then(units(rules.points_draw))
-                          .otherwise(units(rules.points_loss)) + game_pts))
+                          _pts=row_points(rules, won, lost, pl.col("games_drawn"),
+                                          bye=pl.col("_bye"))))
+
+
+def row_points(rules: Ruleset, won: pl.Expr, lost: pl.Expr, drawn: pl.Expr, *,
+               bye: pl.Expr) -> pl.Expr:
+    """Match points of one round, in units of ``1 / points_unit(rules)`` (Int64).
+
+    The ruleset's points for a bye, a win, a draw or a loss (by games won against lost),
+    plus ``points_game_win`` per game won and ``points_sweep`` for winning at least
+    ``sweep_games`` games without losing or drawing one (melee.gg two-game matches: a 2-0
+    is 3 + 3 + 1 = 7). The one definition of what a round is worth.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from swissframe.rules import MELEE_TWO_GAME
+    >>> df = pl.DataFrame({"w": [2, 1, 0], "l": [0, 1, 2]})
+    >>> df.select(row_points(MELEE_TWO_GAME, pl.col("w"), pl.col("l"), pl.lit(0),
+    ...                      bye=pl.lit(False)))["w"].to_list()
+    [7, 3, 0]
+    """
+    unit = points_unit(rules)
+
+    def units(p: Fraction) -> pl.Expr:
+        return pl.lit(int(p * unit), dtype=pl.Int64)
+
+    game_pts = won.cast(pl.Int64) * units(rules.points_game_win) + pl.when(
+        (won >= rules.sweep_games) & (lost == 0) & (drawn == 0)
+    ).then(units(rules.points_sweep)).otherwise(pl.lit(0, dtype=pl.Int64))
+    return (pl.when(bye).then(units(rules.points_bye))
+            .when(won > lost).then(units(rules.points_win))
+            .when(won == lost).then(units(rules.points_draw))
+            .otherwise(units(rules.points_loss)) + game_pts)
 
 
 def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...], *,
@@ -115,3 +150,102 @@ def rate_terms(rules: Ruleset) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
 def clamp_exact(x: pl.Expr, lo: pl.Expr, hi: pl.Expr) -> pl.Expr:
     """Clamp an exact column (nulls stay null)."""
     return pl.when(x < lo).then(lo).when(x > hi).then(hi).otherwise(x)
+
+
+def clamp_float(x: pl.Expr, rules: Ruleset, dropped: pl.Expr, *, floor: bool = True
+                ) -> pl.Expr:
+    """A float rate floored (``rules.floor``; 0 with ``floor=False``) and capped
+    (``cap_dropped`` where ``dropped``, else ``cap``) — the float twin of the exact clamp."""
+    cap = pl.when(dropped).then(float(rules.cap_dropped)).otherwise(float(rules.cap))
+    return x.clip(float(rules.floor) if floor else 0.0, cap)
+
+
+@dataclass(frozen=True)
+class RateScales:
+    """The exact scales of one computation: own match rates, game rates and ``k_max``,
+    the most values any mean averages (so means are exact at ``scale × lcm(1..k_max)``)."""
+
+    rate: ExactScale
+    game: ExactScale
+    k_max: int
+
+    @property
+    def k_lcm(self) -> int:
+        """``lcm(1..k_max)``: the factor that makes a mean of up to ``k_max`` values exact."""
+        return lcm_of(range(1, max(self.k_max, 1) + 1))
+
+    def exact(self) -> bool:
+        """Whether the means of both rates stay exact inside Int128 (see ``_exact.LIMIT``)."""
+        k = self.k_lcm
+        return ExactScale(self.rate.scale * k).fits() and ExactScale(self.game.scale * k).fits()
+
+
+def rate_scales(record: pl.DataFrame, rules: Ruleset, count: pl.Series | None = None
+                ) -> RateScales:
+    """Scales making every own rate of ``record`` (the columns of
+    :func:`aggregate_players`) an exact integer: the lcm of the denominators that occur
+    and of the clamps' and ``earned_bye_opponent``'s. ``count`` is the number of values
+    each player's means average (default: opponents, plus earned byes where the ruleset
+    counts them as opponents)."""
+    dv, gv = rules.draw_value, rules.drawn_game_value
+    rounds = record["rounds_played"]
+    if not rules.bye_in_own_rate:
+        rounds = rounds - record["byes"]
+    games = record["games_won"] + record["games_lost"] + record["games_drawn"]
+    r_l = lcm_of(int(v) for v in rounds.unique().drop_nulls().to_list())
+    g_l = lcm_of(int(v) for v in games.unique().drop_nulls().to_list())
+    clamps = [rules.floor.denominator, rules.cap.denominator, rules.cap_dropped.denominator]
+    earned = rules.earned_bye_opponent
+    rate_extra = [earned.denominator] if isinstance(earned, Fraction) else []
+    if count is None:
+        count = (record["opponents"] if earned is None
+                 else record["opponents"] + record["earned_byes"])
+    top = count.max()
+    return RateScales(rate=ExactScale(lcm_of([r_l * dv.denominator, *clamps, *rate_extra])),
+                      game=ExactScale(lcm_of([g_l * gv.denominator, *clamps])),
+                      k_max=int(top) if isinstance(top, int) and top > 0 else 1)
+
+
+def own_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
+    """The player's own rates from the record columns, exact and as floats.
+
+    ``_x_mwp`` (match-win rate, floored and capped — what opponents average too),
+    ``_x_gwp`` (own game-win rate: floored only with ``floor_own_gw``) and ``_x_gwp_opp``
+    (the game-win rate opponents average: always floored), at ``scales``; ``mwp``, ``gwp``
+    and ``gwp_opp`` the same as floats, from the small integers directly so they are
+    correctly rounded; ``mwp_raw`` / ``gwp_raw`` before the clamp. The cap is
+    ``cap_dropped`` for a ``dropped`` player. The one place floors and caps are applied.
+    """
+    m_num, m_den, g_num, g_den = rate_terms(rules)
+    rate, game = scales.rate, scales.game
+    dropped = pl.col("dropped")
+
+    def cap(s: ExactScale) -> pl.Expr:
+        return pl.when(dropped).then(s.lit(rules.cap_dropped)).otherwise(s.lit(rules.cap))
+
+    raw_gw = game.ratio(g_num, g_den)
+    x_gw_opp = clamp_exact(raw_gw, game.lit(rules.floor), cap(game))
+    mw_raw = pl.when(m_den > 0).then(m_num.cast(pl.Float64) / m_den.cast(pl.Float64))
+    gw_raw = pl.when(g_den > 0).then(g_num.cast(pl.Float64) / g_den.cast(pl.Float64))
+    return {
+        "_x_mwp": clamp_exact(rate.ratio(m_num, m_den), rate.lit(rules.floor), cap(rate)),
+        "_x_gwp": x_gw_opp if rules.floor_own_gw
+        else clamp_exact(raw_gw, game.lit(0), cap(game)),
+        "_x_gwp_opp": x_gw_opp,
+        "mwp": clamp_float(mw_raw, rules, dropped),
+        "gwp": clamp_float(gw_raw, rules, dropped, floor=rules.floor_own_gw),
+        "gwp_opp": clamp_float(gw_raw, rules, dropped),
+        "mwp_raw": mw_raw,
+        "gwp_raw": gw_raw,
+    }
+
+
+def ranking_keys(rules: Ruleset, upto: int | None = None) -> list[tuple[str, str, bool]]:
+    """``(name, function, descending)`` of the first ``upto`` ranking criteria (all if
+    None), with match points put first when ``points_first`` and the criteria do not start
+    with them."""
+    crits = list(rules.criteria if upto is None else rules.criteria[:upto])
+    keys = [(c.name, c.function, c.descending) for c in crits]
+    if rules.points_first and (not rules.criteria or rules.criteria[0].name != "match_points"):
+        keys = [("match_points", "match_points", True), *keys]
+    return keys

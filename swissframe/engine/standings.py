@@ -7,7 +7,6 @@ One call handles any number of events: every step is a join or group-by keyed by
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Final, Literal, overload
 
 import polars as pl
@@ -18,11 +17,13 @@ from swissframe.engine import (
 )
 from swissframe.engine._exact import ExactScale, exact_name, lcm_of, rank_exact
 from swissframe.engine._record import (
+    RateScales,
     aggregate_players,
-    clamp_exact,
+    own_rates,
     points_unit,
     prepare_rows,
-    rate_terms,
+    ranking_keys,
+    rate_scales,
 )
 from swissframe.engine.tiebreakers import (
     BASE_SOURCES,
@@ -55,61 +56,22 @@ def _check_keys(lf: pl.LazyFrame, keys: Sequence[str]) -> tuple[str, ...]:
 
 
 def _scales(base: pl.DataFrame, rules: Ruleset) -> tuple[ExactScale, ExactScale, int]:
-    """Exact scales from the denominators that occur (a few distinct integers)."""
-    dv, gv = rules.draw_value, rules.drawn_game_value
-    rounds = base["rounds_played"]
-    if not rules.bye_in_own_rate:
-        rounds = rounds - base["byes"]
-    games = base["games_won"] + base["games_lost"] + base["games_drawn"]
-    r_l = lcm_of(int(v) for v in rounds.unique().drop_nulls().to_list())
-    g_l = lcm_of(int(v) for v in games.unique().drop_nulls().to_list())
-    clamps = [rules.floor.denominator, rules.cap.denominator, rules.cap_dropped.denominator]
-    earned = rules.earned_bye_opponent
-    rate_extra = [earned.denominator] if isinstance(earned, Fraction) else []
-    rate = ExactScale(lcm_of([r_l * dv.denominator, *clamps, *rate_extra]))
-    game = ExactScale(lcm_of([g_l * gv.denominator, *clamps]))
-    count = base["opponents"] if earned is None else base["opponents"] + base["earned_byes"]
-    top = count.max()
-    k_max = int(top) if isinstance(top, int) and top > 0 else 1
-    return rate, game, k_max
+    scales = rate_scales(base, rules)
+    return scales.rate, scales.game, scales.k_max
 
 
 def _rates(base: pl.DataFrame, rules: Ruleset, rate: ExactScale, game: ExactScale
            ) -> pl.LazyFrame:
-    """Own rates (exact + float): displayed ``mwp``/``gwp`` and the opponents' versions."""
-    m_num, m_den, g_num, g_den = rate_terms(rules)
-    unit = points_unit(rules)
+    """The record with match points and the own rates (:func:`_record.own_rates`)."""
+    rates = own_rates(rules, RateScales(rate, game, 1))
     points = pl.col("_pts")
-    mp = points if rules.integer_points else points.cast(pl.Float64) / unit
-    cap_r = pl.when(pl.col("dropped")).then(rate.lit(rules.cap_dropped)).otherwise(
-        rate.lit(rules.cap))
-    cap_g = pl.when(pl.col("dropped")).then(game.lit(rules.cap_dropped)).otherwise(
-        game.lit(rules.cap))
-    x_mw = clamp_exact(rate.ratio(m_num, m_den), rate.lit(rules.floor), cap_r)
-    raw_gw = game.ratio(g_num, g_den)
-    x_gw_opp = clamp_exact(raw_gw, game.lit(rules.floor), cap_g)
-    x_gw = x_gw_opp if rules.floor_own_gw else clamp_exact(raw_gw, game.lit(0), cap_g)
+    mp = points if rules.integer_points else points.cast(pl.Float64) / points_unit(rules)
     return (base.lazy()
             .with_columns(match_points=mp, _x_match_points=points.cast(pl.Int128),
-                          _cap=pl.when(pl.col("dropped")).then(float(rules.cap_dropped))
-                          .otherwise(float(rules.cap)),
-                          _x_mwp=x_mw, _x_gwp=x_gw, _x_gwp_opp=x_gw_opp)
-            # floats from the small integers directly, so they are correctly rounded
-            .with_columns(_x_mwp_opp=pl.col("_x_mwp"),
-                          mwp=_float_clamped(m_num, m_den, rules.floor, pl.col("_cap")),
-                          gwp=_float_clamped(g_num, g_den,
-                                             rules.floor if rules.floor_own_gw else Fraction(0),
-                                             pl.col("_cap")),
-                          gwp_opp=_float_clamped(g_num, g_den, rules.floor, pl.col("_cap")))
-            .drop("_cap")
-            .with_columns(mwp_opp=pl.col("mwp"),
-                          mwp_raw=pl.when(m_den > 0).then(m_num / m_den),
-                          gwp_raw=pl.when(g_den > 0).then(g_num / g_den)))
-
-
-def _float_clamped(num: pl.Expr, den: pl.Expr, floor: Fraction, cap: pl.Expr) -> pl.Expr:
-    value = pl.when(den > 0).then(num.cast(pl.Float64) / den.cast(pl.Float64))
-    return value.clip(float(floor), cap)
+                          **{k: rates[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp",
+                                                   "gwp", "gwp_opp")})
+            .with_columns(_x_mwp_opp=pl.col("_x_mwp"), mwp_opp=pl.col("mwp"),
+                          mwp_raw=rates["mwp_raw"], gwp_raw=rates["gwp_raw"]))
 
 
 def _context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
@@ -248,12 +210,8 @@ def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
 
 def _sort_keys(rules: Ruleset, upto: int | None = None) -> tuple[list[str], list[bool]]:
     """Exact columns and directions of the first ``upto`` ranking criteria (all if None)."""
-    crits = list(rules.criteria if upto is None else rules.criteria[:upto])
-    cols = [exact_name(c.name) for c in crits]
-    desc = [c.descending for c in crits]
-    if rules.points_first and (not rules.criteria or rules.criteria[0].name != "match_points"):
-        cols, desc = [exact_name("match_points"), *cols], [True, *desc]
-    return cols, desc
+    keys = ranking_keys(rules, upto)
+    return [exact_name(n) for n, _, _ in keys], [d for _, _, d in keys]
 
 
 def _rank(frame: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
