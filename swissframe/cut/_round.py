@@ -31,6 +31,7 @@ from swissframe.engine._exact import RoundedScale
 from swissframe.engine._record import (
     RateScales,
     aggregate_players,
+    check_game_counts,
     own_rates,
     prepare_rows,
     rate_scales,
@@ -211,6 +212,7 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
                   outcomes: pl.DataFrame) -> RoundFrame:
     """Seat rows with every player's state after the round, for each outcome of their unit."""
     prior = validate_results(results).collect().filter(pl.col("phase") == "swiss")
+    check_game_counts(prior)
     if prior.height == 0:
         msg = "no Swiss rounds in the results. Hint: pass the rounds played so far."
         raise DataError(msg)

@@ -8,13 +8,21 @@ denominators of the own match- and game-win rates with the clamp that floors and
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
 import polars as pl
 
-from swissframe.engine._exact import ExactScale, lcm_of
+from swissframe.engine._exact import (
+    FALLBACK_DIGITS,
+    ExactScale,
+    RoundedScale,
+    lcm_of,
+    warn_fallback,
+)
+from swissframe.errors import ValidationError
 from swissframe.rules._ruleset import Ruleset
 
 __all__ = [
@@ -90,7 +98,7 @@ def row_points(rules: Ruleset, won: pl.Expr, lost: pl.Expr, drawn: pl.Expr, *,
     >>> from swissframe.rules import MELEE_TWO_GAME
     >>> df = pl.DataFrame({"w": [2, 1, 0], "l": [0, 1, 2]})
     >>> df.select(row_points(MELEE_TWO_GAME, pl.col("w"), pl.col("l"), pl.lit(0),
-    ...                      bye=pl.lit(False)))["w"].to_list()
+    ...                      bye=pl.lit(False)).alias("pts"))["pts"].to_list()
     [7, 3, 0]
     """
     unit = points_unit(rules)
@@ -175,7 +183,9 @@ class RateScales:
         return lcm_of(range(1, max(self.k_max, 1) + 1))
 
     def exact(self) -> bool:
-        """Whether the means of both rates stay exact inside Int128 (see ``_exact.LIMIT``)."""
+        """Whether the own rates and their means are exact inside Int128 (``_exact.LIMIT``)."""
+        if isinstance(self.rate, RoundedScale) or isinstance(self.game, RoundedScale):
+            return False
         k = self.k_lcm
         return ExactScale(self.rate.scale * k).fits() and ExactScale(self.game.scale * k).fits()
 
@@ -201,9 +211,19 @@ def rate_scales(record: pl.DataFrame, rules: Ruleset, count: pl.Series | None = 
         count = (record["opponents"] if earned is None
                  else record["opponents"] + record["earned_byes"])
     top = count.max()
-    return RateScales(rate=ExactScale(lcm_of([r_l * dv.denominator, *clamps, *rate_extra])),
-                      game=ExactScale(lcm_of([g_l * gv.denominator, *clamps])),
+    return RateScales(rate=_fitted(lcm_of([r_l * dv.denominator, *clamps, *rate_extra]),
+                                   "own match-win rates"),
+                      game=_fitted(lcm_of([g_l * gv.denominator, *clamps]), "game-win rates"),
                       k_max=int(top) if isinstance(top, int) and top > 0 else 1)
+
+
+def _fitted(scale: int, what: str) -> ExactScale:
+    """``ExactScale(scale)``, or the rounded fallback (reported) when it overflows Int128."""
+    exact = ExactScale(scale)
+    if exact.fits():
+        return exact
+    warn_fallback(what, scale)
+    return RoundedScale(10**FALLBACK_DIGITS)
 
 
 def own_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
@@ -249,3 +269,141 @@ def ranking_keys(rules: Ruleset, upto: int | None = None) -> list[tuple[str, str
     if rules.points_first and (not rules.criteria or rules.criteria[0].name != "match_points"):
         keys = [("match_points", "match_points", True), *keys]
     return keys
+
+
+# ------------------------------------------------------------------ per-event exactness
+
+#: Events with more Swiss rounds than this are computed on their own (criteria with their
+#: own scales, e.g. Flesh and Blood's CTB at ``4**rounds``, stay exact up to here).
+LONG_ROUNDS: Final = 40
+#: Bits an exact mean's scale may use (``_exact.LIMIT`` is ``2**120``; one bit of margin
+#: for the float logarithms of the bounds below).
+_SCALE_BITS: Final = 119
+
+
+def _lcm_bits_table(top: int) -> list[float]:
+    """``log2(lcm(1..n))`` for ``n`` in ``0..top``: the sum of ``log2 p`` over the prime
+    powers ``p**a ≤ n`` (``top`` is at most a few thousand)."""
+    out, acc = [0.0, 0.0], 0.0
+    for n in range(2, max(top, 1) + 1):
+        p = next((q for q in range(2, math.isqrt(n) + 1) if n % q == 0), n)
+        m = n
+        while m % p == 0:
+            m //= p
+        if m == 1:  # n = p**a
+            acc += math.log2(p)
+        out.append(acc)
+    return out[:max(top, 1) + 1]
+
+
+def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("event_id",)
+                 ) -> list[tuple[pl.Series, bool]] | None:
+    """How the events of ``rows`` (validated results) share exact scales: None when one
+    computation keeps every event exact (the usual case, decided from the rows' largest
+    round and game count alone); otherwise groups of ``event_id`` values, each
+    ``(events, alone)``: every event of a group with ``alone=False`` is exact at the
+    group's scales, and an event that may not be (more than :data:`LONG_ROUNDS` rounds, or
+    scales beyond Int128 by an upper bound) is a group of its own (``alone=True``), so a
+    fallback to rounded values, if any, touches that event only.
+    """
+    swiss = rows.filter(pl.col("phase") == "swiss")
+    if swiss.height == 0:
+        return None
+    r_max, g_max = swiss.select(
+        pl.col("round").max(),
+        (pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")).max()).row(0)
+    const = _clamp_bits(rules)
+    r_top, g_top = int(r_max or 1), int(r_max or 1) * max(int(g_max or 1), 1)
+    if r_top <= LONG_ROUNDS and g_top <= 4096:
+        t = _lcm_bits_table(g_top)
+        if max(t[r_top] + const[0], t[g_top] + const[1]) + t[r_top] < _SCALE_BITS:
+            return None
+    record = aggregate_players(prepare_rows(swiss.lazy(), rules), keys).collect()
+    if rate_scales(record, rules).exact() and r_top <= LONG_ROUNDS:
+        return None
+    per_event = _event_bits(record, rules, const)
+    fits = (pl.col("_bits") < _SCALE_BITS) & (pl.col("_rounds") <= LONG_ROUNDS)
+    normal = per_event.filter(fits).sort("_bits")["event_id"]
+    alone = per_event.filter(~fits)["event_id"].sort()
+    groups = [(g, False) for g in _split_exact(record, rules, normal)]
+    return groups + [(alone.slice(i, 1), True) for i in range(alone.len())]
+
+
+def _clamp_bits(rules: Ruleset) -> tuple[float, float]:
+    """``log2`` of the constant factors of the rate and game scales (draw values, clamps)."""
+    clamps = lcm_of([rules.floor.denominator, rules.cap.denominator,
+                     rules.cap_dropped.denominator])
+    earned = rules.earned_bye_opponent
+    extra = earned.denominator if isinstance(earned, Fraction) else 1
+    return (math.log2(lcm_of([clamps, extra]) * rules.draw_value.denominator),
+            math.log2(clamps * rules.drawn_game_value.denominator))
+
+
+def _event_bits(record: pl.DataFrame, rules: Ruleset, const: tuple[float, float]
+                ) -> pl.DataFrame:
+    """Per event an upper bound of the bits its own exact means need (``_bits``) and its
+    rounds: ``log2 lcm(dens) ≤ min(Σ log2 d over the distinct dens, log2 lcm(1..max d))``."""
+    rounds = pl.col("rounds_played") - (pl.lit(0) if rules.bye_in_own_rate else pl.col("byes"))
+    games = pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")
+    count = (pl.col("opponents") if rules.earned_bye_opponent is None
+             else pl.col("opponents") + pl.col("earned_byes"))
+    top = record.select(pl.max_horizontal(rounds.max(), games.max(), count.max())).item()
+    table = pl.Series(_lcm_bits_table(min(int(top or 1), 4096)))
+
+    def bits(den: pl.Expr) -> pl.Expr:
+        d = den.filter(den > 0).unique().cast(pl.Float64)
+        by_sum = d.log(2).sum()
+        top = den.max().clip(0, table.len() - 1).cast(pl.Int64)
+        by_table = pl.when(den.max() < table.len()).then(pl.lit(table).gather(top).first())
+        return pl.min_horizontal(by_sum, by_table.fill_null(float("inf")))
+
+    k_bits = pl.lit(table).gather(count.max().clip(0, table.len() - 1).cast(pl.Int64)).first()
+    return (record.group_by("event_id")
+            .agg(_r=bits(rounds), _g=bits(games), _k=k_bits,
+                 _rounds=pl.col("last_round").max())
+            .select("event_id", "_rounds",
+                    (pl.max_horizontal(pl.col("_r") + const[0], pl.col("_g") + const[1])
+                     + pl.col("_k")).alias("_bits")))
+
+
+def _split_exact(record: pl.DataFrame, rules: Ruleset, events: pl.Series) -> list[pl.Series]:
+    """``events`` (each exact alone) in as few groups as halving finds that keep their
+    combined scales exact."""
+    if events.len() == 0:
+        return []
+    sub = record.filter(pl.col("event_id").is_in(events.implode()))
+    if events.len() == 1 or rate_scales(sub, rules).exact():
+        return [events]
+    half = events.len() // 2
+    return (_split_exact(record, rules, events.slice(0, half))
+            + _split_exact(record, rules, events.slice(half)))
+
+
+#: Most games one row may record: every sum and exact scale of a record then stays inside
+#: Int64 / the exact fallback (a match of more games is not a result; issue 16 class 2).
+MAX_GAMES: Final = 2**31 - 1
+
+
+def check_game_counts(rows: pl.DataFrame) -> None:
+    """Reject a row whose game counts are negative or above :data:`MAX_GAMES`.
+
+    Raises
+    ------
+    ValidationError
+        Naming the event, round and player of the first such row.
+    """
+    games = ("games_won", "games_lost", "games_drawn")
+    bad_row = pl.any_horizontal([(pl.col(c) > MAX_GAMES) | (pl.col(c) < 0) for c in games])
+    if not rows.select(bad_row.any()).item():
+        return
+    bad = rows.filter(bad_row).sort("event_id", "round", "player_id")
+    r = bad.row(0, named=True)
+    msg = (f"event {r['event_id']!r}, round {r['round']}, player {r['player_id']!r}: game "
+           f"counts {r['games_won']}-{r['games_lost']}-{r['games_drawn']} are outside 0.."
+           f"{MAX_GAMES} ({bad.height} such row(s)). Hint: game counts are games of one "
+           "match; check the column mapping.")
+    problems = bad.select("event_id", "round", "player_id", "opponent_id",
+                          kind=pl.lit("game_count"),
+                          detail=pl.format("{}-{}-{}", *games)).select(
+        "kind", "event_id", "round", "player_id", "opponent_id", "detail")
+    raise ValidationError(msg, problems)

@@ -6,7 +6,8 @@ One call handles any number of events: every step is a join or group-by keyed by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from typing import Final, Literal, overload
 
 import polars as pl
@@ -15,15 +16,17 @@ from swissframe.engine import (
     _chess,  # noqa: F401  (registers the FIDE tie-breaks)
     _cumulative,
 )
-from swissframe.engine._exact import ExactScale, exact_name, lcm_of, rank_exact
+from swissframe.engine._exact import ExactScale, exact_name, rank_exact
 from swissframe.engine._record import (
     RateScales,
     aggregate_players,
+    check_game_counts,
     own_rates,
     points_unit,
     prepare_rows,
     ranking_keys,
     rate_scales,
+    scale_groups,
 )
 from swissframe.engine.tiebreakers import (
     BASE_SOURCES,
@@ -33,7 +36,7 @@ from swissframe.engine.tiebreakers import (
     Context,
     GroupContext,
 )
-from swissframe.errors import DataError, SchemaError
+from swissframe.errors import DataError, ExactnessWarning, SchemaError
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import IdCodes, validated_with_codes
 
@@ -148,14 +151,14 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     if grid is None:
         return None
     base = grid.base
-    rate, game, k_max = _scales(base, rules)
-    k_lcm = lcm_of(range(1, k_max + 1))
-    if not (ExactScale(rate.scale * k_lcm).fits() and ExactScale(game.scale * k_lcm).fits()):
+    scales = rate_scales(base, rules)
+    if not scales.exact():
         return None  # the means would fall back to rounded floats: keep the reference path
+    rate, game, k_max = scales.rate, scales.game, scales.k_max
     players = _rates(base, rules, rate, game).collect()
-    scales = {"mwp_opp": rate.scale, "gwp_opp": game.scale}
+    of = {"mwp_opp": rate.scale, "gwp_opp": game.scale}
     sums = _cumulative.opponent_sums(grid, players, [*_CODED, "player_id"],
-                                     {s: scales[s] for s in BASE_SOURCES})
+                                     {s: of[s] for s in BASE_SOURCES})
     if sums is None:
         return None
     # no rows: the criteria allowed here (_CUMULATIVE_CRITERIA) read only the players and
@@ -327,7 +330,9 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
     if missing and names:
         msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."
         raise SchemaError(msg)
-    return validated_with_codes(results, keys=extra)
+    frame, codes = validated_with_codes(results, keys=extra)
+    check_game_counts(frame)
+    return frame, codes
 
 
 def _cutoff_rows(lf: pl.LazyFrame, keys: tuple[str, ...], cutoffs: pl.LazyFrame
@@ -490,18 +495,48 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     └───────────┴──────┴──────────────┴───────┘
     """
     ruleset = get(rules)
-    frame, codes = _validated_coded(results, keys)
-    lf = frame.lazy()
-    k = _check_keys(lf, keys)
+    full, codes = _validated_coded(results, keys)
+    k = _check_keys(full.lazy(), keys)
+    frame = full
     if through_round is not None:
         if through_round < 1:
             msg = f"through_round must be ≥ 1, got {through_round}. Hint: rounds start at 1."
             raise DataError(msg)
-        lf = lf.filter(pl.col("round") <= through_round)
-    out = None if codes is None else _coded_standings(frame, codes, ruleset, through_round)
+        frame = full.filter(pl.col("round") <= through_round)
+    out = _by_scale_group(frame, ruleset, k, lambda f: _compute(f.lazy(), ruleset, k, None))
+    if out is None and codes is not None:
+        out = _coded_standings(full, codes, ruleset, through_round)
     if out is None:
-        out = _compute(lf, ruleset, k, None)
+        out = _compute(frame.lazy(), ruleset, k, None)
     return out.lazy() if lazy else out
+
+
+def _by_scale_group(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
+                    run: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.DataFrame | None:
+    """``run`` once per exact-scale group of events (:func:`_record.scale_groups`), the
+    parts stacked in the order one pass gives; None when one pass keeps every event exact.
+
+    An event computed alone because its scales may overflow reports its own fallback: the
+    :class:`~swissframe.errors.ExactnessWarning` names it, and no other event is touched.
+    """
+    groups = scale_groups(frame, rules, keys)
+    if groups is None:
+        return None
+    parts = []
+    for events, alone in groups:
+        part = frame.filter(pl.col("event_id").is_in(events.implode()))
+        if not alone:
+            parts.append(run(part))
+            continue
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            parts.append(run(part))
+        for w in caught:
+            text = str(w.message)
+            if issubclass(w.category, ExactnessWarning):
+                text = f"event {events[0]!r}: {text}"
+            warnings.warn(text, w.category, stacklevel=4)
+    return pl.concat(parts, how="diagonal_relaxed").sort(list(keys), maintain_order=True)
 
 
 def _coded_ok(rules: Ruleset) -> bool:
@@ -582,8 +617,14 @@ def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
               cumulative: bool = True) -> pl.DataFrame:
     """``standings_by_round``; ``cumulative=False`` is the repeated-rows reference path."""
     ruleset = get(rules)
-    lf = _validated(results, keys)
-    k = _check_keys(lf, keys)
-    rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
-              .rename({"round": _THROUGH}))
-    return _compute(lf, ruleset, k, rounds, cumulative=cumulative)
+    frame = _validated_coded(results, keys)[0]
+    k = _check_keys(frame.lazy(), keys)
+
+    def run(part: pl.DataFrame) -> pl.DataFrame:
+        lf = part.lazy()
+        rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
+                  .rename({"round": _THROUGH}))
+        return _compute(lf, ruleset, k, rounds, cumulative=cumulative)
+
+    out = _by_scale_group(frame, ruleset, k, run)
+    return run(frame) if out is None else out
