@@ -35,10 +35,10 @@ from fractions import Fraction
 import polars as pl
 
 from swissframe.engine._exact import exact_name
+from swissframe.engine._record import points_unit
 from swissframe.engine.tiebreakers import (
     OPP,
     Context,
-    points_unit,
     register_tiebreaker,
 )
 
