@@ -30,7 +30,13 @@ import polars as pl
 
 from swissframe.engine._exact import LIMIT, lcm_of
 from swissframe.engine.standings import standings
-from swissframe.engine.tiebreakers import aggregate_players, points_unit, prepare_rows, rate_terms
+from swissframe.engine.tiebreakers import (
+    aggregate_players,
+    capability_columns,
+    points_unit,
+    prepare_rows,
+    rate_terms,
+)
 from swissframe.errors import DataError, ExactnessWarning, SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset
 from swissframe.schema import validate_results
@@ -388,8 +394,12 @@ def criteria_bounds(rules: Ruleset) -> list[tuple[str, pl.Expr, pl.Expr]]:
     Higher goodness ranks higher; a null value (no opponents) is :data:`NULL_VALUE` (ranked
     last, as the engine does); a criterion without a known range is unbounded.
     """
-    known = {"omwp": ("_x_omw_lo", "_x_omw_hi"), "ogwp": ("_x_ogw_lo", "_x_ogw_hi"),
-             "gwp": ("_x_gw", "_x_gw"), "mwp": ("_x_mw", "_x_mw")}
+    # criteria registered with bounds=True, by what their value is
+    known = {**capability_columns("bounds", "own", {"gwp": ("_x_gw", "_x_gw"),
+                                                    "mwp": ("_x_mw", "_x_mw")}),
+             **capability_columns("bounds", "opponent_mean",
+                                  {"mwp_opp": ("_x_omw_lo", "_x_omw_hi"),
+                                   "gwp_opp": ("_x_ogw_lo", "_x_ogw_hi")})}
     out: list[tuple[str, pl.Expr, pl.Expr]] = []
     for crit in rules.criteria:
         if crit.name == "match_points" or crit.function == "match_points":

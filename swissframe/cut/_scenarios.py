@@ -37,6 +37,7 @@ from swissframe.engine._exact import LIMIT, lcm_of, rank_exact
 from swissframe.engine.tiebreakers import (
     GROUP_TIEBREAKERS,
     aggregate_players,
+    capability_columns,
     prepare_rows,
     rate_terms,
 )
@@ -47,10 +48,12 @@ __all__ = ["ROW_BUDGET", "FastModel", "fast_model", "fast_unsupported", "scenari
 
 _I128 = pl.Int128
 KEY: Final = ["event_id", "player_id"]
-#: Criteria (by tiebreaker function) whose value this module computes, and the column.
-_OWN: Final = {"match_points": "_pts", "mwp": "_x_mw", "gwp": "_x_gw", "match_wins": "wins",
-               "game_wins": "games_won"}
-_OPP: Final = {"omwp": "mw", "ogwp": "gw"}
+#: Criteria (by tiebreaker function, registered with ``fast=True``) whose value this module
+#: computes, and its column: the record values it keeps, and the opponents' means it sums.
+_OWN: Final = capability_columns("fast", "own", {
+    "match_points": "_pts", "mwp": "_x_mw", "gwp": "_x_gw", "wins": "wins",
+    "games_won": "games_won"})
+_OPP: Final = capability_columns("fast", "opponent_mean", {"mwp_opp": "mw", "gwp_opp": "gw"})
 #: Rows (scenarios × joined rows) one chunk may hold; bounds the memory of a pass.
 ROW_BUDGET: Final = 4_000_000
 

@@ -31,16 +31,15 @@ of the rest; implementations differ on whether the highest cut skips VURs [?].
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from swissframe.engine._exact import exact_name
-from swissframe.engine.tiebreakers import (
-    OPP,
-    Context,
-    points_unit,
-    register_tiebreaker,
-)
+from swissframe.schema import OPPONENT_ID as OPP
+
+if TYPE_CHECKING:
+    from swissframe.engine.tiebreakers import Context
 
 __all__ = ["buchholz", "chess_terms", "progressive", "sonneborn_berger", "wins", "won"]
 
@@ -48,7 +47,7 @@ _FORFEITS = ("forfeit_win", "forfeit_loss")
 
 
 def _units(ctx: Context, value: Fraction) -> int:
-    return int(value * points_unit(ctx.rules))
+    return int(value * ctx.unit)
 
 
 def chess_terms(ctx: Context) -> pl.LazyFrame:
@@ -113,7 +112,6 @@ def _finish(ctx: Context, agg: pl.LazyFrame, name: str, divisor: int) -> pl.Lazy
                       pl.col("_s").cast(pl.Int128).alias(exact_name(name)))
 
 
-@register_tiebreaker("buchholz")
 def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -> pl.LazyFrame:
     """Buchholz (C.07 Art. 8.1) with Cut-n / Median-n (Art. 14): the sum of the opponents'
     (adjusted) scores, unplayed rounds per the module notes; VURs are cut first (16.5).
@@ -141,26 +139,24 @@ def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -
                  .with_columns(_hi=pl.int_range(pl.len()).over(pk))
                  .filter(pl.col("_hi") >= median))
     agg = terms.group_by(pk).agg(pl.col("_val").sum().alias("_s"))
-    return _finish(ctx, agg, name, points_unit(ctx.rules))
+    return _finish(ctx, agg, name, ctx.unit)
 
 
-@register_tiebreaker("sb")
 def sonneborn_berger(ctx: Context, *, name: str = "sb") -> pl.LazyFrame:
     """Sonneborn-Berger (C.07): Σ over rounds of (opponent's adjusted score × points the
     player scored in that round); unplayed rounds use the same dummy as Buchholz."""
     terms = chess_terms(ctx).filter(pl.col("_val").is_not_null())
     agg = terms.group_by(ctx.pkeys).agg((pl.col("_val") * pl.col("_pts")).sum().alias("_s"))
-    unit = points_unit(ctx.rules)
+    unit = ctx.unit
     return _finish(ctx, agg, name, unit * unit)
 
 
-@register_tiebreaker("ps")
 def progressive(ctx: Context, *, name: str = "ps") -> pl.LazyFrame:
     """Progressive (cumulative) score: the sum of the running totals after each round
     (byes and forfeits count with their points; rules.md §4.1)."""
     agg = (ctx.rows.sort("round").with_columns(_c=pl.col("_pts").cum_sum().over(ctx.pkeys))
            .group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s")))
-    return _finish(ctx, agg, name, points_unit(ctx.rules))
+    return _finish(ctx, agg, name, ctx.unit)
 
 
 def _count(ctx: Context, cond: pl.Expr, name: str) -> pl.LazyFrame:
@@ -169,20 +165,17 @@ def _count(ctx: Context, cond: pl.Expr, name: str) -> pl.LazyFrame:
     return out.with_columns(pl.col(name).cast(pl.Int64))
 
 
-@register_tiebreaker("win")
 def wins(ctx: Context, *, name: str = "win") -> pl.LazyFrame:
     """WIN: rounds in which the player received the points of a win, unplayed wins
     (forfeit wins, pairing-allocated and full-point byes) included."""
     return _count(ctx, pl.col("_win"), name)
 
 
-@register_tiebreaker("won")
 def won(ctx: Context, *, name: str = "won") -> pl.LazyFrame:
     """WON: games won over the board."""
     return _count(ctx, pl.col("_win") & pl.col("_kind").is_null() & ~pl.col("_unpaired"), name)
 
 
-@register_tiebreaker("bpg")
 def black_played(ctx: Context, *, name: str = "bpg") -> pl.LazyFrame:
     """BPG: games played over the board with Black (needs the ``color`` column)."""
     if "color" not in ctx.rows.collect_schema().names():
@@ -191,7 +184,6 @@ def black_played(ctx: Context, *, name: str = "bpg") -> pl.LazyFrame:
                   & ~pl.col("_unpaired"), name)
 
 
-@register_tiebreaker("bwg")
 def black_won(ctx: Context, *, name: str = "bwg") -> pl.LazyFrame:
     """BWG: games won over the board with Black (needs the ``color`` column)."""
     if "color" not in ctx.rows.collect_schema().names():

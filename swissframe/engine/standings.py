@@ -12,10 +12,7 @@ from typing import Final, Literal, overload
 
 import polars as pl
 
-from swissframe.engine import (
-    _chess,  # noqa: F401  (registers the FIDE tie-breaks)
-    _cumulative,
-)
+from swissframe.engine import _cumulative
 from swissframe.engine._exact import ExactScale, exact_name, lcm_of, rank_exact
 from swissframe.engine.tiebreakers import (
     BASE_SOURCES,
@@ -29,6 +26,7 @@ from swissframe.engine.tiebreakers import (
     points_unit,
     prepare_rows,
     rate_terms,
+    supporting,
 )
 from swissframe.errors import DataError, SchemaError
 from swissframe.rules._ruleset import Ruleset, get
@@ -126,12 +124,14 @@ def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.D
     return _criteria_of(_context(rows, rules, keys))
 
 
-#: Criteria that read only the per-player record and the opponents' base sums, so the
-#: cumulative path (:mod:`swissframe.engine._cumulative`) can give them at every cutoff without
-#: repeating rows. Others (chess's Buchholz/SB, Pokémon's OOMW%, FaB's CTB, …) read the rows
-#: per cutoff, so a ruleset naming one takes the repeated-rows path for its criteria.
-_CUMULATIVE_CRITERIA: Final = frozenset({"match_points", "mwp", "gwp", "omwp", "ogwp",
-                                         "match_wins", "game_wins"})
+#: Criteria registered with ``running=True`` (they read only the per-player record and the
+#: opponents' base sums), so the cumulative path (:mod:`swissframe.engine._cumulative`) can
+#: give them at every cutoff without repeating rows. Others (chess's Buchholz/SB, Pokémon's
+#: OOMW%, FaB's CTB, …) read the rows per cutoff, so a ruleset naming one takes the
+#: repeated-rows path for its criteria.
+_CUMULATIVE_CRITERIA: Final = supporting("running")
+#: Criteria registered with ``coded=True`` (the coded path of :func:`standings`).
+_CODED_CRITERIA: Final = supporting("coded")
 
 
 def _cumulative_ok(rules: Ruleset) -> bool:
@@ -545,11 +545,11 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
 
 
 def _coded_ok(rules: Ruleset) -> bool:
-    """Rulesets the coded path computes: final snapshot, rows as given, and criteria that
-    read only the per-player record and the opponents' base sums."""
-    has_group = any(c.function in GROUP_TIEBREAKERS for c in (*rules.criteria, *rules.columns))
-    return (rules.snapshot == "final" and rules.late_rounds == "as_given" and not has_group
-            and _cumulative_ok(rules))
+    """Rulesets the coded path computes: final snapshot, rows as given, no earned bye as an
+    opponent, and every criterion registered with ``coded=True``."""
+    names = {c.function for c in (*rules.criteria, *rules.columns)}
+    return (rules.snapshot == "final" and rules.late_rounds == "as_given"
+            and rules.earned_bye_opponent is None and names <= _CODED_CRITERIA)
 
 
 def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
