@@ -30,6 +30,7 @@ of the rest; implementations differ on whether the highest cut skips VURs [?].
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -40,10 +41,57 @@ from swissframe.schema import OPPONENT_ID as OPP
 
 if TYPE_CHECKING:
     from swissframe.engine.tiebreakers import Context
+    from swissframe.rules._ruleset import Ruleset
 
-__all__ = ["buchholz", "chess_terms", "progressive", "sonneborn_berger", "wins", "won"]
+__all__ = ["buchholz", "chess_terms", "inferred_absences", "progressive", "sonneborn_berger",
+           "wins", "with_inferred_absences", "won"]
 
 _FORFEITS = ("forfeit_win", "forfeit_loss")
+
+
+def inferred_absences(results: pl.LazyFrame | pl.DataFrame,
+                      keys: Sequence[str] = ("event_id",)) -> pl.LazyFrame:
+    """The absences C.07 Art. 16 implies where a table has no row: one ``absent`` row per
+    (keys…, player, round) for every player of the event (anyone with a Swiss row) and every
+    Swiss round of the event (any round with a Swiss row) in which the player has none.
+
+    The rows are what :func:`swissframe.io.trf.read_trf` writes for a blank round: null
+    opponent, ``0-1-0``, ``unplayed="absent"`` (a voluntarily unplayed round: a dummy
+    opponent in the player's own Buchholz, a draw for the opponents when trailing).
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2], "player_a": ["A", "C", "A"],
+    ...     "player_b": ["B", "D", "C"], "games_a": [1, 0, 1], "games_b": [0, 1, 0],
+    ...     "games_drawn": [0, 0, 0]})
+    >>> inferred_absences(sf.from_matches(m)).select("round", "player_id", "unplayed"
+    ...     ).sort("player_id").collect().rows()
+    [(2, 'B', 'absent'), (2, 'D', 'absent')]
+    """
+    lf = results.lazy()
+    k = list(keys)
+    schema = lf.collect_schema()
+    swiss = lf.filter(pl.col("phase") == "swiss") if "phase" in schema else lf
+    seats = swiss.select(*k, "round", "player_id")
+    rounds, players = seats.select(*k, "round").unique(), seats.select(*k, "player_id").unique()
+    grid = players.join(rounds, on=k) if k else players.join(rounds, how="cross")
+    return (grid.join(seats, on=[*k, "round", "player_id"], how="anti")
+            .select(*k, pl.col("round").cast(schema["round"]), "player_id",
+                    pl.lit(None).cast(schema[OPP]).alias(OPP),
+                    *[pl.lit(v).cast(schema[c]).alias(c) for c, v in
+                      (("games_won", 0), ("games_lost", 1), ("games_drawn", 0))],
+                    pl.lit("swiss", dtype=pl.String).alias("phase"),
+                    pl.lit("absent", dtype=pl.String).alias("unplayed")))
+
+
+def with_inferred_absences(results: pl.LazyFrame, rules: Ruleset,
+                           keys: Sequence[str] = ("event_id",)) -> pl.LazyFrame:
+    """``results`` plus :func:`inferred_absences` when ``rules.missing_rounds`` is
+    ``"absent"`` (the FIDE presets); unchanged otherwise."""
+    if rules.missing_rounds != "absent":
+        return results
+    return pl.concat([results, inferred_absences(results, keys)], how="diagonal_relaxed")
 
 
 def _units(ctx: Context, value: Fraction) -> int:

@@ -13,6 +13,7 @@ from typing import Final, Literal, overload
 import polars as pl
 
 from swissframe.engine import _cumulative
+from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._exact import ExactScale, exact_name, lcm_of, rank_exact
 from swissframe.engine.tiebreakers import (
     BASE_SOURCES,
@@ -410,7 +411,7 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                "results have no 'stage' column. Hint: add one (e.g. 'day1'/'day2') or use "
                "dataclasses.replace(rules, snapshot='final').")
         raise SchemaError(msg)
-    lf = _late_rows(lf, rules, keys)
+    lf = with_inferred_absences(_late_rows(lf, rules, keys), rules, keys)
     has_group = any(c.function in GROUP_TIEBREAKERS for c in rules.criteria)
     if cutoffs is None and rules.snapshot == "final":
         table = _criteria(lf, rules, keys)
@@ -546,10 +547,11 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
 
 def _coded_ok(rules: Ruleset) -> bool:
     """Rulesets the coded path computes: final snapshot, rows as given, no earned bye as an
-    opponent, and every criterion registered with ``coded=True``."""
+    opponent, no inferred absences, and every criterion registered with ``coded=True``."""
     names = {c.function for c in (*rules.criteria, *rules.columns)}
     return (rules.snapshot == "final" and rules.late_rounds == "as_given"
-            and rules.earned_bye_opponent is None and names <= _CODED_CRITERIA)
+            and rules.earned_bye_opponent is None and rules.missing_rounds == "not_played"
+            and names <= _CODED_CRITERIA)
 
 
 def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
