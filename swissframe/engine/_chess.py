@@ -52,12 +52,16 @@ _FORFEITS = ("forfeit_win", "forfeit_loss")
 def inferred_absences(results: pl.LazyFrame | pl.DataFrame,
                       keys: Sequence[str] = ("event_id",)) -> pl.LazyFrame:
     """The absences C.07 Art. 16 implies where a table has no row: one ``absent`` row per
-    (keys…, player, round) for every player of the event (anyone with a Swiss row) and every
-    Swiss round of the event (any round with a Swiss row) in which the player has none.
+    (keys…, player, round) for every Swiss round of the event (any round with a Swiss row)
+    after the player's first row in which the player has none — a withdrawal, a round sat
+    out. Rounds before a player's first row are not inferred (the player had not entered
+    yet: ``Ruleset.late_rounds`` or explicit rows say what they count), so the standings
+    after round ``r`` depend on the rows up to ``r`` only.
 
     The rows are what :func:`swissframe.io.trf.read_trf` writes for a blank round: null
     opponent, ``0-1-0``, ``unplayed="absent"`` (a voluntarily unplayed round: a dummy
-    opponent in the player's own Buchholz, a draw for the opponents when trailing).
+    opponent in the player's own Buchholz, a draw for the opponents when trailing), and
+    ``phase="swiss"`` when the table has a ``phase`` column.
 
     Examples
     --------
@@ -74,14 +78,17 @@ def inferred_absences(results: pl.LazyFrame | pl.DataFrame,
     schema = lf.collect_schema()
     swiss = lf.filter(pl.col("phase") == "swiss") if "phase" in schema else lf
     seats = swiss.select(*k, "round", "player_id")
-    rounds, players = seats.select(*k, "round").unique(), seats.select(*k, "player_id").unique()
+    rounds = seats.select(*k, "round").unique()
+    players = seats.group_by([*k, "player_id"]).agg(pl.col("round").min().alias("_first"))
     grid = players.join(rounds, on=k) if k else players.join(rounds, how="cross")
-    return (grid.join(seats, on=[*k, "round", "player_id"], how="anti")
+    return (grid.filter(pl.col("round") > pl.col("_first"))
+            .join(seats, on=[*k, "round", "player_id"], how="anti")
             .select(*k, pl.col("round").cast(schema["round"]), "player_id",
                     pl.lit(None).cast(schema[OPP]).alias(OPP),
                     *[pl.lit(v).cast(schema[c]).alias(c) for c, v in
                       (("games_won", 0), ("games_lost", 1), ("games_drawn", 0))],
-                    pl.lit("swiss", dtype=pl.String).alias("phase"),
+                    *([pl.lit("swiss", dtype=pl.String).alias("phase")]
+                      if "phase" in schema else []),
                     pl.lit("absent", dtype=pl.String).alias("unplayed")))
 
 
@@ -171,7 +178,10 @@ def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -
     ...     "games_a": [1, 0], "games_b": [0, 0], "games_drawn": [0, 1]})
     >>> st = sf.standings(sf.from_matches(m), "fide")
     >>> st.select("player_id", "match_points", "bh").rows()
-    [('A', 1.5, 0.5), ('C', 0.5, 1.5), ('B', 0.0, 1.5)]
+    [('A', 1.5, 1.0), ('C', 0.5, 1.5), ('B', 0.0, 1.5)]
+
+    B has no row in round 2: B is absent there (Art. 16), and that trailing absence counts
+    as a draw for A's Buchholz (B ½ + C ½ = 1). C entered in round 2.
     """
     terms = chess_terms(ctx).filter(pl.col("_val").is_not_null())
     pk = ctx.pkeys

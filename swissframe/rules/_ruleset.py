@@ -178,7 +178,7 @@ class Ruleset:
     vur_kinds
         ``unplayed`` kinds that are voluntarily unplayed rounds (C.07 Art. 16.2).
     missing_rounds
-        A round of the event in which a player of the event has no row:
+        A round of the event, after a player's first row, in which the player has no row:
         ``"not_played"`` (the round counts nowhere for them: MTG, Pokémon, …) or
         ``"absent"`` (an absence, as an explicit ``unplayed="absent"`` unopposed loss:
         FIDE C.07 Art. 16, where a registered player who is not paired is absent).
