@@ -638,18 +638,30 @@ def _ctb(ctx: Context) -> tuple[pl.LazyFrame, ExactScale]:
     r_max = int(ctx.rows.select(pl.col("round").max()).collect().item() or 1)
     unit = points_unit(ctx.rules)
     scale = ExactScale(unit * 4**r_max)
+    # a row's total holds from its round until the player's next row (a round without a row
+    # between two rows carries the total: CTB ÷ 4 + the unchanged total), so it weighs
+    # Σ_{j=round}^{next-1} 4^(j - last) = (4^(next - last) - 4^(round - last)) / 3; in
+    # units of 4^-r_max the exponents run from 1 to r_max + 1
     running = (ctx.rows.sort("round")
                .with_columns(_cum=pl.col("_pts").cum_sum().over(ctx.pkeys),
-                             _last=pl.col("round").max().over(ctx.pkeys)))
-    exps = pl.LazyFrame({"_e": list(range(2 * r_max + 1)),
-                         "_w": [4**e for e in range(2 * r_max + 1)]},
+                             _last=pl.col("round").max().over(ctx.pkeys),
+                             _next=pl.col("round").shift(-1).over(ctx.pkeys))
+               .with_columns(pl.col("_next").fill_null(pl.col("_last") + 1)))
+    exps = pl.LazyFrame({"_e": list(range(2 * r_max + 2)),
+                         "_w": [4**e for e in range(2 * r_max + 2)]},
                         schema={"_e": pl.Int64, "_w": pl.Int128})
-    terms = (running.with_columns(_e=(r_max - pl.col("_last") + pl.col("round")).cast(pl.Int64))
-             .join(exps, on="_e", how="left"))
+    shift = r_max - pl.col("_last")
+    terms = (running.with_columns(_e=(shift + pl.col("round")).cast(pl.Int64),
+                                  _e_next=(shift + pl.col("_next")).cast(pl.Int64))
+             .join(exps, on="_e", how="left")
+             .join(exps.rename({"_e": "_e_next", "_w": "_w_next"}), on="_e_next", how="left"))
+    quarter = pl.lit(0.25)
     agg = terms.group_by(ctx.pkeys).agg(
-        (pl.col("_cum").cast(pl.Int128) * pl.col("_w")).sum().alias("_x"),
+        (pl.col("_cum").cast(pl.Int128) * ((pl.col("_w_next") - pl.col("_w")) // 3)).sum()
+        .alias("_x"),
         (pl.col("_cum").cast(pl.Float64) / unit
-         * pl.lit(0.25).pow((pl.col("_last") - pl.col("round")).cast(pl.Float64))).sum()
+         * (quarter.pow((pl.col("_last") - pl.col("_next")).cast(pl.Float64))
+            - quarter.pow((pl.col("_last") - pl.col("round")).cast(pl.Float64))) / 3).sum()
         .alias("_f"))
     frame = agg.select(*ctx.pkeys, pl.col("_f").alias("ctb"), pl.col("_x").alias("_x_ctb"))
     if not scale.fits():
@@ -663,7 +675,25 @@ def _ctb(ctx: Context) -> tuple[pl.LazyFrame, ExactScale]:
 @register_tiebreaker("ctb")
 def ctb(ctx: Context, *, name: str = "ctb") -> pl.LazyFrame:
     """Flesh and Blood cumulative tiebreaker: after each round, CTB = previous CTB ÷ 4 +
-    total match points so far (rules.md §3.3, FAB-F1). Earlier wins weigh more."""
+    total match points so far (rules.md §3.3, FAB-F1). Earlier wins weigh more.
+
+    A round without a row between the player's first and last rows (a returning player)
+    is still a round of the tournament: CTB ÷ 4 + the unchanged total, as after a loss
+    (``docs/rules-decisions.md``). Rounds after the last row do not count (a dropped
+    player's CTB stays as it was).
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 3, 3], "player_a": ["P", "Q", "P", "Q"],
+    ...     "player_b": ["A", "B", "B", "A"], "games_a": [1, 1, 1, 1],
+    ...     "games_b": [0, 0, 0, 0], "games_drawn": [0, 0, 0, 0]})
+    >>> r2 = pl.DataFrame({"round": [2], "player_a": ["A"], "player_b": ["Q"],
+    ...     "games_a": [1], "games_b": [0], "games_drawn": [0]})
+    >>> st = sf.standings(sf.from_matches(pl.concat([m, r2])), "fab")
+    >>> st.select("player_id", "ctb").rows()  # P: 1, 1/4 + 1, 1.25/4 + 2
+    [('P', 2.3125), ('Q', 2.3125), ('A', 1.25), ('B', 0.0)]
+    """
     frame, _ = _ctb(ctx)
     return frame.rename({"ctb": name, "_x_ctb": exact_name(name)})
 
