@@ -38,6 +38,7 @@ from typing import Final, NamedTuple
 
 import polars as pl
 
+from swissframe.engine._chess import inferred_absences
 from swissframe.errors import SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
@@ -129,6 +130,10 @@ KINDS: Final[Mapping[str, Kind]] = {
         "(dropped, then came back)",
         "allowed: the engine counts only the rounds played; add a row (bye, loss or "
         "'absent') if the round should count"),
+    "inferred_absence": Kind(
+        "warning", "a player of the event has no row in one of its rounds, and the ruleset "
+        "reads that as an absence (FIDE C.07 Art. 16: missing_rounds='absent')",
+        "fine for a withdrawal or a skipped round; add the row if the player was paired"),
     "suspicious_id": Kind(
         "warning", "an id has leading/trailing whitespace or control characters",
         "strip the ids: ' Alice' and 'Alice' are two different players"),
@@ -642,6 +647,10 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
     problems.extend(_scores(rows_ok, ev, best_of))
     problems.extend(_rounds(rows_ok.filter(pl.col("phase").is_in(("swiss", "playoff"))), ev))
     problems.extend(_ids(table))
+    if ruleset.missing_rounds == "absent":
+        problems.append(_rows("inferred_absence", inferred_absences(rows_ok, ev),
+                              pl.format("no row in round {}: counted as an absence "
+                                        "(unplayed='absent')", pl.col("round"))))
     problems.extend(_duplicate_events(rows_ok, ev))
     file_names = None
     if origin is not None and origin in schema:

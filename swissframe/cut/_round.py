@@ -38,6 +38,7 @@ from swissframe.engine._record import (
     row_points,
 )
 from swissframe.engine.standings import standings
+from swissframe.engine.tiebreakers import capability_columns
 from swissframe.errors import DataError, ExactnessWarning, SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset
 from swissframe.schema import validate_results
@@ -365,8 +366,12 @@ def criteria_bounds(rules: Ruleset, *, skip_first: bool = True
     key (match points, or what ranks first when ``points_first`` is off) is left out when
     ``skip_first``: the status compares it exactly.
     """
-    known = {"omwp": ("_x_omw_lo", "_x_omw_hi"), "ogwp": ("_x_ogw_lo", "_x_ogw_hi"),
-             "gwp": ("_x_gw", "_x_gw"), "mwp": ("_x_mw", "_x_mw")}
+    # criteria registered with bounds=True, by what their value is
+    known = {**capability_columns("bounds", "own", {"gwp": ("_x_gw", "_x_gw"),
+                                                    "mwp": ("_x_mw", "_x_mw")}),
+             **capability_columns("bounds", "opponent_mean",
+                                  {"mwp_opp": ("_x_omw_lo", "_x_omw_hi"),
+                                   "gwp_opp": ("_x_ogw_lo", "_x_ogw_hi")})}
     crits = list(rules.criteria)
     if skip_first and crits and (not rules.points_first or crits[0].name == "match_points"):
         crits = crits[1:]  # the first key itself (with points_first, points come first)

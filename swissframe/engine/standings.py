@@ -12,10 +12,8 @@ from typing import Final, Literal, overload
 
 import polars as pl
 
-from swissframe.engine import (
-    _chess,  # noqa: F401  (registers the FIDE tie-breaks)
-    _cumulative,
-)
+from swissframe.engine import _cumulative
+from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._exact import ExactScale, exact_name, rank_exact
 from swissframe.engine._record import (
     RateScales,
@@ -35,6 +33,7 @@ from swissframe.engine.tiebreakers import (
     TIEBREAKERS,
     Context,
     GroupContext,
+    supporting,
 )
 from swissframe.errors import DataError, ExactnessWarning, SchemaError
 from swissframe.rules._ruleset import Ruleset, get
@@ -93,12 +92,14 @@ def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.D
     return _criteria_of(_context(rows, rules, keys))
 
 
-#: Criteria that read only the per-player record and the opponents' base sums, so the
-#: cumulative path (:mod:`swissframe.engine._cumulative`) can give them at every cutoff without
-#: repeating rows. Others (chess's Buchholz/SB, Pokémon's OOMW%, FaB's CTB, …) read the rows
-#: per cutoff, so a ruleset naming one takes the repeated-rows path for its criteria.
-_CUMULATIVE_CRITERIA: Final = frozenset({"match_points", "mwp", "gwp", "omwp", "ogwp",
-                                         "match_wins", "game_wins"})
+#: Criteria registered with ``running=True`` (they read only the per-player record and the
+#: opponents' base sums), so the cumulative path (:mod:`swissframe.engine._cumulative`) can
+#: give them at every cutoff without repeating rows. Others (chess's Buchholz/SB, Pokémon's
+#: OOMW%, FaB's CTB, …) read the rows per cutoff, so a ruleset naming one takes the
+#: repeated-rows path for its criteria.
+_CUMULATIVE_CRITERIA: Final = supporting("running")
+#: Criteria registered with ``coded=True`` (the coded path of :func:`standings`).
+_CODED_CRITERIA: Final = supporting("coded")
 
 
 def _cumulative_ok(rules: Ruleset) -> bool:
@@ -375,7 +376,7 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                "results have no 'stage' column. Hint: add one (e.g. 'day1'/'day2') or use "
                "dataclasses.replace(rules, snapshot='final').")
         raise SchemaError(msg)
-    lf = _late_rows(lf, rules, keys)
+    lf = with_inferred_absences(_late_rows(lf, rules, keys), rules, keys)
     has_group = any(c.function in GROUP_TIEBREAKERS for c in rules.criteria)
     if cutoffs is None and rules.snapshot == "final":
         table = _criteria(lf, rules, keys)
@@ -540,11 +541,12 @@ def _by_scale_group(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
 
 
 def _coded_ok(rules: Ruleset) -> bool:
-    """Rulesets the coded path computes: final snapshot, rows as given, and criteria that
-    read only the per-player record and the opponents' base sums."""
-    has_group = any(c.function in GROUP_TIEBREAKERS for c in (*rules.criteria, *rules.columns))
-    return (rules.snapshot == "final" and rules.late_rounds == "as_given" and not has_group
-            and _cumulative_ok(rules))
+    """Rulesets the coded path computes: final snapshot, rows as given, no earned bye as an
+    opponent, no inferred absences, and every criterion registered with ``coded=True``."""
+    names = {c.function for c in (*rules.criteria, *rules.columns)}
+    return (rules.snapshot == "final" and rules.late_rounds == "as_given"
+            and rules.earned_bye_opponent is None and rules.missing_rounds == "not_played"
+            and names <= _CODED_CRITERIA)
 
 
 def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,

@@ -80,6 +80,7 @@ __all__ = [
 Snapshot = Literal["final", "last_round", "stage"]
 LateRounds = Literal["as_given", "loss", "skip"]
 UnplayedRule = Literal["fide-2023", "fide-2026", "fide-2009", "as_played"]
+MissingRounds = Literal["not_played", "absent"]
 
 
 @dataclass(frozen=True)
@@ -176,6 +177,11 @@ class Ruleset:
         or ``"as_played"`` (no adjustment).
     vur_kinds
         ``unplayed`` kinds that are voluntarily unplayed rounds (C.07 Art. 16.2).
+    missing_rounds
+        A round of the event, after a player's first row, in which the player has no row:
+        ``"not_played"`` (the round counts nowhere for them: MTG, Pokémon, …) or
+        ``"absent"`` (an absence, as an explicit ``unplayed="absent"`` unopposed loss:
+        FIDE C.07 Art. 16, where a registered player who is not paired is absent).
     columns
         Extra output columns computed like criteria but not used for ranking (e.g. the
         Yu-Gi-Oh! printed tiebreaker number).
@@ -206,6 +212,7 @@ class Ruleset:
     earned_bye_opponent: Fraction | Literal["own"] | None = None
     unplayed_rounds: UnplayedRule = "fide-2023"
     vur_kinds: tuple[str, ...] = ("half_bye", "zero_bye", "forfeit_loss", "absent")
+    missing_rounds: MissingRounds = "not_played"
     columns: tuple[Criterion, ...] = ()
 
     def __post_init__(self) -> None:
@@ -228,6 +235,10 @@ class Ruleset:
         if self.late_rounds not in ("as_given", "loss", "skip"):
             msg = (f"ruleset {self.name!r}: late_rounds={self.late_rounds!r}; expected "
                    "'as_given', 'loss' or 'skip'.")
+            raise RulesetError(msg)
+        if self.missing_rounds not in ("not_played", "absent"):
+            msg = (f"ruleset {self.name!r}: missing_rounds={self.missing_rounds!r}; expected "
+                   "'not_played' or 'absent'.")
             raise RulesetError(msg)
         if self.unplayed_rounds not in ("fide-2023", "fide-2026", "fide-2009", "as_played"):
             msg = (f"ruleset {self.name!r}: unplayed_rounds={self.unplayed_rounds!r}; expected "
@@ -468,13 +479,14 @@ def buchholz(cut: int = 0, median: int = 0, name: str | None = None) -> Criterio
 #: Chess, FIDE Handbook C.07 (2023 text; rules.md §4): score 1/½/0 (a pairing-allocated or
 #: full-point bye 1, a half-point bye ½ — read from the results), then Buchholz Cut-1,
 #: Buchholz, Sonneborn-Berger, direct encounter, number of wins; progressive score, BH
-#: Median-1 and games won are extra columns. Unplayed rounds per Art. 16 (2023).
+#: Median-1 and games won are extra columns. Unplayed rounds per Art. 16 (2023); a player
+#: with no row in a round of the event is absent in it (Art. 16; rules.md §9 item 5).
 FIDE = Ruleset(
     name="fide", description="Chess, FIDE C.07 (2023): BH-C1 → BH → SB → DE → WIN",
     source="FIDE Handbook C.07 Tie-Break Regulations 2023, Arts. 7–9, 14, 16 (rules.md §4)",
     points_win=Fraction(1), points_draw=Fraction(1, 2), points_loss=Fraction(0),
     points_bye=Fraction(1), draw_value=Fraction(1, 2), drawn_game_value=Fraction(1, 2),
-    floor=Fraction(0), floor_own_gw=False,
+    floor=Fraction(0), floor_own_gw=False, missing_rounds="absent",
     criteria=(POINTS, buchholz(cut=1), buchholz(), Criterion("sb"),
               Criterion("direct_encounter"), Criterion("win")),
     columns=(buchholz(median=1), Criterion("ps"), Criterion("won")))
