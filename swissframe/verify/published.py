@@ -22,7 +22,13 @@ from swissframe.io.decklist import DecklistEvents
 from swissframe.io.tom import TomEvents
 from swissframe.io.trf import TrfEvents
 from swissframe.rules._ruleset import Ruleset
-from swissframe.rules.platforms import assign_rulesets, option, platform_values, publish
+from swissframe.rules.platforms import (
+    assign_rulesets,
+    option,
+    platform_values,
+    publish,
+    rulesets_by_name,
+)
 
 __all__ = ["UNROUNDED_TOLERANCE", "VERIFY_COLUMNS", "matching_rounds", "summarize", "verify"]
 
@@ -58,7 +64,8 @@ def _value_match(c: str) -> pl.Expr:
     tol = (pl.when(pl.col("decimals").is_null()).then(pl.lit(UNROUNDED_TOLERANCE))
            .otherwise(pl.lit(10.0).pow(-pl.col("decimals"))) * (1 + 1e-6))
     ok = (pl.col(c) - pl.col(f"{c}_published")).abs() <= tol
-    return (pl.when(~pl.col("compared").str.contains(c)).then(None)
+    compared = pl.col("compared").str.split(",").list.contains(pl.lit(c))
+    return (pl.when(~compared).then(None)
             .otherwise(ok.fill_null(value=False)))
 
 
@@ -121,12 +128,12 @@ def verify(ev: DecklistEvents | TomEvents | TrfEvents, *,
         from swissframe.verify.reference import verify_trf
 
         return verify_trf(ev)
-    assigned = _assignment(ev, rules, melee_era)
+    assigned, named = _assignment(ev, rules, melee_era)
     results = ev.results.join(assigned.select("event_id", "ruleset"), on="event_id")
     dec = ev.events.select("event_id", "decimals")
     parts: list[pl.DataFrame] = []
     for name in sorted(assigned["ruleset"].unique().to_list()):
-        ruleset = _rules.get(name)
+        ruleset = named[name]
         sub = results.filter(pl.col("ruleset") == name)
         if not sub.height:
             continue
@@ -154,13 +161,16 @@ def verify(ev: DecklistEvents | TomEvents | TrfEvents, *,
 
 
 def _assignment(ev: DecklistEvents, rules: str | Ruleset | Mapping[str, str | Ruleset] | None,
-                melee_era: str | None) -> pl.DataFrame:
+                melee_era: str | None) -> tuple[pl.DataFrame, dict[str, Ruleset]]:
+    """Each event's ruleset name, and the rulesets those names stand for (user values are
+    passed down, never registered)."""
     if rules is None or isinstance(rules, Mapping):
-        return assign_rulesets(ev.events, melee_era_override=melee_era, overrides=rules)
+        return (assign_rulesets(ev.events, melee_era_override=melee_era, overrides=rules),
+                rulesets_by_name(rules))
     rs = _rules.get(rules)
-    _rules.register(rs, replace=True)
     base = assign_rulesets(ev.events, melee_era_override=melee_era)
-    return base.with_columns(pl.lit(rs.name).alias("ruleset"))
+    return (base.with_columns(pl.lit(rs.name).alias("ruleset")),
+            rulesets_by_name({rs.name: rs}))
 
 
 def summarize(table: pl.DataFrame, by: tuple[str, ...] = ("source", "era")) -> pl.DataFrame:
@@ -244,12 +254,12 @@ def matching_rounds(ev: DecklistEvents, *,
     >>> matching_rounds(read_decklist_cache(p)).rows()
     [('demo-1-2025-01-10', 'A', [1]), ('demo-1-2025-01-10', 'B', [2])]
     """
-    assigned = _assignment(ev, rules, melee_era)
+    assigned, named = _assignment(ev, rules, melee_era)
     codes = ev.events.select("event_id").unique().with_row_index("_code")
     dec = ev.events.select("event_id", "decimals")
     parts: list[pl.DataFrame] = []
     for name in sorted(assigned["ruleset"].unique().to_list()):
-        ruleset = dataclasses.replace(_rules.get(name), snapshot="final")
+        ruleset = dataclasses.replace(named[name], snapshot="final")
         sub = (ev.results.join(assigned.filter(pl.col("ruleset") == name)
                                .select("event_id"), on="event_id", how="semi")
                .join(codes, on="event_id"))
