@@ -123,8 +123,8 @@ class PlatformOptions(Mapping[str, object]):
     published_order
         How the published standings place the playoff players: ``"bracket"`` (by the
         round they were eliminated in, the rest of the field after them: melee.gg,
-        Topdeck, CardsRealm) or ``"swiss"`` (everyone in Swiss order, playoff ignored:
-        Manatraders).
+        Topdeck) or ``"swiss"`` (everyone in Swiss order, playoff ignored: Manatraders,
+        CardsRealm).
 
     Examples
     --------

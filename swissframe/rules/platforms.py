@@ -42,9 +42,9 @@ ruleset's equality) and is applied to the data by :func:`prepare_results` / :fun
     who knows the event, never chosen automatically.
 ``published_order`` (``"bracket"`` | ``"swiss"``)
     Where the published standings put the playoff players: by the round they were
-    eliminated in, then the rest of the field (melee.gg, Topdeck, CardsRealm), or everyone
-    in Swiss order (Manatraders publishes its Swiss standings; the placement playoff does
-    not move anyone). Read by :func:`swissframe.verify.verify` for the ``rank`` column.
+    eliminated in, then the rest of the field (melee.gg, Topdeck), or everyone in Swiss
+    order (Manatraders and CardsRealm publish their Swiss standings; a playoff moves
+    nobody). Read by :func:`swissframe.verify.verify` for the ``rank`` column.
 
 The ordering is data too: a platform ruleset's ``criteria`` are the keys its published order
 uses (Manatraders: points → rounds played → OMW% → GW% → OGW%; docs/fidelity.md).
@@ -129,13 +129,14 @@ TOPDECK: Final = dataclasses.replace(
     options=PlatformOptions(playoff_in_tiebreakers=False, rounding="none",
                             compare=("omwp",), unreported="draw"))
 
-#: CardsRealm: floor 1/3 for opponents, own GW% unfloored, Swiss only, 3 decimals truncated.
+#: CardsRealm: floor 1/3 for opponents, own GW% unfloored, Swiss only, 3 decimals truncated;
+#: the published order is the Swiss order (docs/fidelity.md).
 CARDSREALM: Final = dataclasses.replace(
     _rules.MTG, name="cardsrealm", floor=Fraction(1, 3), floor_own_gw=False, snapshot="final",
     description="CardsRealm: floor 1/3, own GW% unfloored, 3 decimals truncated",
     source="SOURCES.md (realworld), CardsRealm",
     options=PlatformOptions(playoff_in_tiebreakers=False, rounding="truncate",
-                            compare=_ALL3, unreported="draw"))
+                            compare=_ALL3, unreported="draw", published_order="swiss"))
 
 #: CardsRealm before :data:`CARDSREALM_E2_START` (era "CR1"): the same, but the player's own
 #: GW% is floored at 1/3 (measured: own GW% of 0-2 players published as 0.333 until mid-May

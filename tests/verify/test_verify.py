@@ -282,3 +282,96 @@ def test_cli_verify_writes_the_matching_rounds(tmp_path: Path,
     pq = tmp_path / "per_player.parquet"
     assert main(["verify", str(src), "--matching-rounds", "-o", str(pq)]) == 0
     assert pl.read_parquet(pq).sort("player_id")["matching_rounds"].to_list()[:2] == [[1], [2]]
+
+
+# ------------------------------------------------------------------ issue 20: the order
+
+
+def _event_file(tmp_path: Path, name: str, uri: str, rounds: list[tuple[str, list[tuple]]],
+                ranks: list[str]) -> Path:
+    """A decklist-cache file: ``rounds`` as (round name, [(player1, player2, result)]),
+    the published standings in the order ``ranks`` (values left at 0: order tests only)."""
+    doc = {"Tournament": {"Date": "2025-01-10", "Name": name, "Uri": uri,
+                          "Formats": "Modern"},
+           "Rounds": [{"RoundName": rn, "Matches": [
+               {"Player1": a, "Player2": b, "Result": r} for a, b, r in ms]}
+               for rn, ms in rounds],
+           "Standings": [{"Rank": i + 1, "Player": p, "Points": 0, "Wins": 0, "Losses": 0,
+                          "Draws": 0, "OMWP": 0.0, "GWP": 0.0, "OGWP": 0.0}
+                         for i, p in enumerate(ranks)]}
+    path = tmp_path / f"{name}-2025-01-10.json"
+    path.write_bytes(orjson.dumps(doc))
+    return path
+
+
+def _ranks(v: pl.DataFrame) -> dict[str, tuple[int | None, bool | None]]:
+    return {p: (r, m) for p, r, m in v.select("player_id", "rank", "rank_match").rows()}
+
+
+_MANATRADERS_ROUNDS = [
+    ("Round 1", [("A", "B", "2-0-0"), ("C", "D", "2-0-0"), ("E", "F", "2-0-0")]),
+    ("Round 2", [("A", "C", "2-1-0"), ("D", "E", "2-0-0"), ("B", "F", "2-0-0")]),
+    ("Round 3", [("C", "E", "2-0-0"), ("D", "B", "2-0-0"), ("F", "-", "2-0-0")])]
+
+
+def test_manatraders_order_puts_more_rounds_first(tmp_path: Path) -> None:
+    # A drops after 2-0 (6 points in 2 rounds, OMW% 1/2); C and D: 6 points in 3 rounds.
+    # Manatraders publishes C, D, A; the MTR key (OMW% right after points) gives C, A, D.
+    path = _event_file(tmp_path, "mt-demo", "https://www.manatraders.com/tournaments/7/",
+                       _MANATRADERS_ROUNDS, ["C", "D", "A", "B", "E", "F"])
+    ev = read_decklist_cache(path)
+    v = verify(ev)
+    assert v["ruleset"].unique().to_list() == ["manatraders"]
+    assert v.select("player_id", "rank", "published_rank").sort("rank").rows() == [
+        ("C", 1, 1), ("D", 2, 2), ("A", 3, 3), ("B", 4, 4), ("E", 5, 5), ("F", 6, 6)]
+    assert v["rank_match"].all()
+    assert summarize(v).select("ranked", "order_matched", "order_share",
+                               "events_order_exact").rows() == [(6, 6, 1.0, 1)]
+    mtr = _ranks(verify(ev, rules="mtg"))
+    assert (mtr["A"], mtr["D"]) == ((2, False), (3, False))
+
+
+def test_exact_ties_share_a_block_and_any_order_inside_it_agrees(tmp_path: Path) -> None:
+    # B and C are 1-1 with equal OMW%, GW% and OGW% (2/3, 1/2, 2/3): an exact tie that
+    # melee.gg breaks by nothing in the data. Published C before B: both agree.
+    rounds = [("Round 1", [("A", "B", "2-0-0"), ("C", "D", "2-0-0")]),
+              ("Round 2", [("A", "C", "2-0-0"), ("B", "D", "2-0-0")])]
+    url = "https://melee.gg/Tournament/View/9"
+    v = verify(read_decklist_cache(_event_file(tmp_path, "tie-9", url, rounds,
+                                               ["A", "C", "B", "D"])))
+    assert _ranks(v) == {"A": (1, True), "B": (2, True), "C": (2, True), "D": (4, True)}
+    # a player published outside the block disagrees, and so does the one displaced
+    w = verify(read_decklist_cache(_event_file(tmp_path, "tie-10", url, rounds,
+                                               ["A", "C", "D", "B"])))
+    assert _ranks(w) == {"A": (1, True), "B": (2, False), "C": (2, True), "D": (4, False)}
+
+
+def _bracket_rounds(final: str) -> list[tuple[str, list[tuple]]]:
+    # Swiss: A 2-0, B and C 1-1, D 0-2; everyone in the playoff; D upsets A in a
+    # semifinal and beats B in the final (``final``).
+    return [("Round 1", [("A", "B", "2-0-0"), ("C", "D", "2-0-0")]),
+            ("Round 2", [("A", "C", "2-0-0"), ("B", "D", "2-0-0")]),
+            ("Semifinals", [("D", "A", "2-1-0"), ("B", "C", "2-0-0")]),
+            ("Finals", [("D", "B", final)])]
+
+
+def test_playoff_players_are_placed_from_the_bracket(tmp_path: Path) -> None:
+    url = "https://melee.gg/Tournament/View/11"
+    v = verify(read_decklist_cache(_event_file(tmp_path, "po-11", url,
+                                               _bracket_rounds("2-0-0"),
+                                               ["D", "B", "A", "C"])))
+    # the final decides 1 and 2; the semifinal losers follow by their values (A: 6 points)
+    assert _ranks(v) == {"A": (3, True), "B": (2, True), "C": (4, True), "D": (1, True)}
+    # an unreported final: who won is not derivable, so the finalists get no rank
+    u = verify(read_decklist_cache(_event_file(tmp_path, "po-12", url,
+                                               _bracket_rounds("0-0-0"),
+                                               ["D", "B", "A", "C"])))
+    assert _ranks(u) == {"A": (3, True), "B": (None, None), "C": (4, True),
+                         "D": (None, None)}
+    assert summarize(u).select("ranked", "order_matched").rows() == [(2, 2)]
+
+
+def test_hand_worked_event_order() -> None:
+    v = verify(read_decklist_cache(FIX / "melee-byes-1-2024-07-13.json"))
+    assert v.select("player_id", "rank", "published_rank", "rank_match").rows() == [
+        ("A", 1, 1, True), ("B", 2, 2, True), ("C", 3, 3, True)]
