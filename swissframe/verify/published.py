@@ -77,7 +77,8 @@ def _records(results: pl.DataFrame, cut: pl.DataFrame, ruleset: Ruleset) -> pl.D
 
 def _keys(ruleset: Ruleset, columns: list[str]) -> list[pl.Expr]:
     """The ruleset's ordering keys as ascending sort expressions (higher-is-better keys
-    negated), up to the first criterion :func:`order` cannot compute."""
+    negated; a missing value, e.g. the OMW% of a player who met no opponent, last), up to
+    the first criterion :func:`order` cannot compute."""
     crits = [(c.name, c.descending) for c in ruleset.criteria]
     if ruleset.points_first and (not crits or crits[0][0] != "match_points"):
         crits.insert(0, ("match_points", True))
@@ -87,7 +88,7 @@ def _keys(ruleset: Ruleset, columns: list[str]) -> list[pl.Expr]:
             break
         # equal rationals tie despite float noise: compare at 1e-12
         x = pl.col(name).cast(pl.Float64).round(12)
-        keys.append(-x if desc else x)
+        keys.append((-x if desc else x).fill_null(float("inf")))
     return keys
 
 

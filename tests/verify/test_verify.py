@@ -419,3 +419,16 @@ def test_hand_worked_event_order() -> None:
     v = verify(read_decklist_cache(FIX / "melee-byes-1-2024-07-13.json"))
     assert v.select("player_id", "rank", "published_rank", "rank_match").rows() == [
         ("A", 1, 1, True), ("B", 2, 2, True), ("C", 3, 3, True)]
+
+
+def test_a_player_without_opponents_ranks_after_equal_points(tmp_path: Path) -> None:
+    # D has only byes (6 points, no OMW%): last among the 6-point players, as in
+    # sf.standings, not first (a null key sorted ahead)
+    rounds = [("Round 1", [("A", "B", "2-0-0"), ("C", "E", "2-0-0"), ("D", "-", "2-0-0")]),
+              ("Round 2", [("A", "C", "0-2-0"), ("B", "E", "2-0-0"), ("D", "-", "2-0-0")])]
+    url = "https://melee.gg/Tournament/View/13"
+    v = verify(read_decklist_cache(_event_file(tmp_path, "nulls-13", url, rounds,
+                                               ["C", "D", "A", "B", "E"])))
+    got = _ranks(v)
+    assert got["D"] == (2, True)
+    assert got["C"] == (1, True)
