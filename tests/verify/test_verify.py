@@ -145,8 +145,8 @@ MEASURED_FLOORS = {"melee_complete": 0.95, "clean_events": 1.0, "manatraders": 1
                    # melee.gg events from 2025-11-13 on: 99.4% (no frozen drops any more)
                    "melee_complete_since_2025_11_13": 0.99}
 # Order agreement (issue 20), measured on the whole corpus (docs/fidelity.md): melee.gg
-# 81.7% (rounds complete 94.7%, from 2025-11-13 99.35%), CardsRealm 89.4%, Manatraders
-# 96.1% (37.8% with the MTR key), Topdeck 95.3%.
+# 81.9% (rounds complete 94.8%, from 2025-11-13 99.5%), CardsRealm 89.5%, Manatraders
+# 96.1% (37.8% with the MTR key), Topdeck 95.5%.
 MEASURED_ORDER_FLOORS = {"order_melee": 0.81, "order_melee_complete": 0.945,
                          "order_melee_complete_since_2025_11_13": 0.99,
                          "order_cardsrealm": 0.89, "order_manatraders": 0.96,
