@@ -220,8 +220,11 @@ def verify(ev: DecklistEvents | TomEvents | TrfEvents, *,
         One row per (event_id, player_id) of the published standings (plus players found
         only in the rounds, ``in_standings = False``): recomputed values as the platform would
         publish them, the published values, per-value ``*_match`` (null when the value is not
-        compared, e.g. Topdeck GW%), ``match`` (every compared value matches), and
-        ``compared`` (the compared value names). Columns: :data:`VERIFY_COLUMNS`.
+        compared, e.g. Topdeck GW%), ``match`` (every compared value matches),
+        ``compared`` (the compared value names), ``rank`` (the position the platform would
+        publish: :func:`order`), ``published_rank`` and ``rank_match`` (the published
+        position is ``rank``, or inside the block of players tied with it; null when
+        ``rank`` is). Columns: :data:`VERIFY_COLUMNS`.
 
     Examples
     --------
@@ -241,6 +244,8 @@ def verify(ev: DecklistEvents | TomEvents | TrfEvents, *,
     >>> v = verify(read_decklist_cache(p))
     >>> v.select("player_id", "ruleset", "omwp", "gwp", "match").rows()
     [('A', 'melee-e2', 0.33333333, 0.66666667, True), ('B', 'melee-e2', 1.0, 0.33333333, True)]
+    >>> v.select("player_id", "rank", "published_rank", "rank_match").rows()
+    [('A', 1, 1, True), ('B', 2, 2, True)]
     """
     if isinstance(ev, TomEvents):
         from swissframe.verify.reference import verify_tom
