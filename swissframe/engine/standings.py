@@ -201,7 +201,7 @@ def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
             msg = (f"ruleset {rules.name!r} names criterion {crit.function!r}, which is not a "
                    f"registered tiebreaker. Hint: one of {known}.")
             raise DataError(msg)
-        if crit.name in present and crit.name == crit.function:
+        if exact_name(crit.name) in present and crit.name == crit.function:
             continue  # already a column of the base table (match_points, mwp, gwp)
         out = attach(out, fn(ctx, name=crit.name, **crit.kwargs))
         present |= {crit.name}

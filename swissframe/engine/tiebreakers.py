@@ -468,6 +468,15 @@ def match_wins(ctx: Context, *, name: str = "match_wins") -> pl.LazyFrame:
     return _int_column(ctx, ctx.players, pl.col("wins"), name)
 
 
+@register_tiebreaker("rounds_played")
+def rounds_played(ctx: Context, *, name: str = "rounds_played") -> pl.LazyFrame:
+    """Rounds the player has a Swiss row in, byes included; more ranks higher (Manatraders
+    orders equal points by it). Under its own name only the exact twin is added: the
+    public column is already in every table."""
+    out = _int_column(ctx, ctx.players, pl.col("rounds_played"), name)
+    return out.drop(name) if name == "rounds_played" else out
+
+
 @register_tiebreaker("game_wins", own="games_won", running=True, coded=True, fast=True)
 def game_wins(ctx: Context, *, name: str = "game_wins") -> pl.LazyFrame:
     """Total games won (melee.gg two-game matches, second key; rules.md §3.2)."""

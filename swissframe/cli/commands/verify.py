@@ -79,8 +79,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"read {ev.events.height} event(s), {ev.results.height} result rows in "
           f"{t1 - t0:.1f} s; verified in {t2 - t1:.1f} s; {ev.report.height} repair(s) "
           "reported")
-    with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=140, tbl_hide_dataframe_shape=True):
-        print(summarize(table))
+    summary = summarize(table).select(
+        "source", "era", "events", "players", pl.col("share").alias("values_share"),
+        pl.col("events_exact").alias("values_exact"), "order_share",
+        pl.col("events_order_exact").alias("order_exact"), "omwp_share", "gwp_share",
+        "ogwp_share")
+    print("agreement per source and era: values (every compared value within one unit) "
+          "and order (the published position)")
+    with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=160, tbl_hide_dataframe_shape=True):
+        print(summary)
     if args.output:
         out = Path(args.output)
         if out.suffix == ".parquet":
