@@ -31,6 +31,7 @@ from swissframe.engine.tiebreakers import (
     rate_terms,
 )
 from swissframe.errors import DataError, SchemaError
+from swissframe.rules._infer import is_auto, run_auto
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import IdCodes, validated_with_codes
 
@@ -484,7 +485,7 @@ def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int 
 @overload
 def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int | None = ...,
               keys: Sequence[str] = ..., lazy: Literal[True]) -> pl.LazyFrame: ...
-def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: int | None = None,
+def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: int | None = None,
               keys: Sequence[str] = (), lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
     """Standings of every event in ``results`` under a ruleset.
 
@@ -493,7 +494,12 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     results
         The long results table (see :mod:`swissframe.schema`), DataFrame or LazyFrame.
     rules
-        A preset name (``"mtg"``, ``"mtg-1/3"``, …) or a :class:`~swissframe.rules.Ruleset`.
+        A preset name (``"mtg"``, ``"mtg-1/3"``, …), a :class:`~swissframe.rules.Ruleset`, or
+        ``"auto"`` (the default): each event's ``ruleset`` column, which
+        :func:`swissframe.read` fills from the data (TRF → the FIDE rules of the start date,
+        TOM → ``pokemon``, decklist-cache → the platform's preset; see
+        ``docs/inference.md``). A table without a ``ruleset`` column is ranked by ``mtg``,
+        as before ``"auto"`` existed.
     through_round
         Standings as they stood after this round (rows of later rounds are ignored).
     keys
@@ -529,6 +535,9 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     │ B         ┆ 4    ┆ 0            ┆ 0.75  │
     └───────────┴──────┴──────────────┴───────┘
     """
+    if is_auto(rules):  # one call per ruleset the data names (rules/_infer.py)
+        table = run_auto(standings, results, through_round=through_round, keys=keys)
+        return table.lazy() if lazy else table
     ruleset = get(rules)
     frame, codes = _validated_coded(results, keys)
     lf = frame.lazy()
@@ -585,7 +594,7 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     return _output(ranked.drop("_e", "player_id").hstack(ids).lazy(), ("event_id",), rules)
 
 
-def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
+def standings_by_round(results: Frame, rules: str | Ruleset = "auto", *,
                        keys: Sequence[str] = (), lazy: bool = False
                        ) -> pl.DataFrame | pl.LazyFrame:
     """Standings after every Swiss round, in one vectorized pass (a ``round`` key column).
@@ -594,7 +603,7 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
     event, stacked — computed at once: each player's record from running sums over their
     rounds, the opponents' means by gathering the opponents' values at each cutoff
     (rulesets whose criteria read the rows per cutoff repeat each row for every later
-    cutoff instead).
+    cutoff instead). ``rules="auto"`` as in :func:`standings`.
 
     Examples
     --------
@@ -614,7 +623,8 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
     │ 2     ┆ 1    ┆ 6            │
     └───────┴──────┴──────────────┘
     """
-    out = _by_round(results, rules, keys)
+    out = (run_auto(_by_round, results, keys=keys) if is_auto(rules)
+           else _by_round(results, rules, keys))
     return out.lazy() if lazy else out
 
 

@@ -37,14 +37,17 @@ import os
 import re
 import stat
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 import polars as pl
 
 from swissframe.errors import DataError, ImportFormatError, SchemaError, SwissframeError
+
+if TYPE_CHECKING:
+    from swissframe.schema import MatchColumns
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -415,11 +418,18 @@ class Source:
         tiebreakers; TOM: ``place``), else None.
     notes
         What was read but not used, or repaired: ``file, event_id, round, player_id,
-        kind, detail`` (skipped files, pending matches, unknown records, decklist
-        repairs).
+        opponent_id, kind, detail`` (skipped files, pending matches, unknown records,
+        decklist repairs); with ``validate=False`` also a match table's bad cells
+        (``severity`` and ``value`` set).
     problems
         ``(file, message)`` of each file that could not be read (``on_error="collect"``
         only; otherwise the first such file raises).
+    bundles
+        Each importer's own result by format (``"decklist"`` →
+        :class:`~swissframe.io.decklist.DecklistEvents`, ``"tom"`` →
+        :class:`~swissframe.io.tom.TomEvents`, ``"trf"`` →
+        :class:`~swissframe.io.trf.TrfEvents`), for what needs more than the results
+        (``verify``, ``verify-ref``); with ``on_error="collect"`` the first readable part.
     """
 
     results: pl.DataFrame
@@ -429,6 +439,7 @@ class Source:
     published: pl.DataFrame | None
     notes: pl.DataFrame
     problems: tuple[tuple[str, str], ...] = field(default=())
+    bundles: Mapping[str, object] = field(default_factory=dict)
 
     @property
     def source_kind(self) -> str:
@@ -441,11 +452,92 @@ class Source:
         """The files read, in order."""
         return list(dict.fromkeys(self.events["source_file"].to_list()))
 
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Extra key columns for the engine: ``("division",)`` when TOM files were read."""
+        return ("division",) if "division" in self.results.columns else ()
+
+    def ruleset_of(self, event_id: str | None = None) -> str:
+        """The inferred ruleset of one event (or of every event, when they agree).
+
+        Raises :class:`~swissframe.errors.DataError` when the events call for several.
+        """
+        ev = self.events if event_id is None else self.events.filter(
+            pl.col("event_id") == event_id)
+        names = sorted(set(ev["ruleset"].to_list())) or ["mtg"]
+        if len(names) > 1:
+            msg = (f"the events call for different rulesets ({', '.join(names)}). Hint: "
+                   "pick one event with --event, or name the rules with --rules.")
+            raise DataError(msg)
+        return str(names[0])
+
+    def player_id(self, player: str, event_id: str | None = None) -> str:
+        """``player`` as a player id: an id is kept; a name the files hold becomes its id.
+
+        Raises :class:`~swissframe.errors.DataError` when a name belongs to several ids.
+        """
+        rows = self.results if event_id is None else self.results.filter(
+            pl.col("event_id") == event_id)
+        if rows.filter(pl.col("player_id") == player).height or not self.names.height:
+            return player
+        names = self.names if event_id is None else self.names.filter(
+            pl.col("event_id") == event_id)
+        hit = names.filter(pl.col("name").str.to_lowercase() == player.strip().lower())
+        ids = sorted(set(hit["player_id"].to_list()))
+        if len(ids) > 1:
+            msg = (f"{player!r} is the name of several players ({', '.join(ids)}). Hint: "
+                   "pass the player id, or the event with --event.")
+            raise DataError(msg)
+        return str(ids[0]) if ids else player
+
+    def label(self, table: pl.DataFrame) -> pl.DataFrame:
+        """A standings table with the players' ``name`` (where the files hold names) and
+        ``division`` beside ``player_id``; a combined TOM pod (paired together, ranked per
+        age division) is re-ranked within each division: a player's division rank is one
+        plus the number of players of that division ranked strictly above them.
+
+        Examples
+        --------
+        >>> import swissframe as sf
+        >>> src = sf.read("tests/fixtures/tom/combined.tdf")
+        >>> t = src.label(sf.standings(src.results, keys=src.keys))
+        >>> t.columns[:4]
+        ['event_id', 'division', 'player_id', 'name']
+        >>> t.group_by("division").agg(pl.col("rank").min()).sort("division").rows()
+        [('juniors', 1), ('masters', 1), ('seniors', 1)]
+        """
+        out = table
+        keys = ["event_id"]
+        if "division" not in out.columns and self.divisions.height:
+            out = out.join(self.divisions, on=["event_id", "player_id"], how="left")
+        if "division" in out.columns:
+            keys.append("division")
+            out = out.with_columns(pl.col("division").replace("", None))
+            if self.divisions.height:
+                own = self.divisions.select("event_id", "player_id",
+                                            pl.col("division").alias("_own"))
+                out = out.join(own, on=["event_id", "player_id"], how="left")
+                moved = pl.col("_own").is_not_null() & (pl.col("_own") != pl.col("division"))
+                rerank = "rank" in out.columns and bool(out.select(moved.any()).item())
+                out = out.with_columns(pl.coalesce("_own", "division").alias("division"))
+                if rerank:
+                    out = out.with_columns(pl.col("rank").rank("min").over(keys)
+                                           .cast(pl.Int64)).sort([*keys, "rank"])
+                out = out.drop("_own")
+        named = self.names.filter(pl.col("name").is_not_null())
+        if named.height:
+            out = out.join(named.unique(["event_id", "player_id"]), on=["event_id", "player_id"],
+                           how="left")
+            keys += ["player_id", "name"]
+        else:
+            keys.append("player_id")
+        return out.select(*keys, pl.exclude(keys))
+
 
 _NOTE_SCHEMA: Final[dict[str, pl.DataType]] = {
     "file": pl.String(), "event_id": pl.String(), "round": pl.Int64(),
     "player_id": pl.String(), "opponent_id": pl.String(), "kind": pl.String(),
-    "detail": pl.String()}
+    "detail": pl.String(), "severity": pl.String(), "value": pl.String()}
 _EVENT_SCHEMA: Final[dict[str, pl.DataType]] = {
     "event_id": pl.String(), "source_file": pl.String(), "source_kind": pl.String(),
     "platform": pl.String(), "start_date": pl.Date(), "decimals": pl.Int64()}
@@ -463,12 +555,14 @@ def _fit(df: pl.DataFrame, schema: dict[str, pl.DataType]) -> pl.DataFrame:
 
 @dataclass
 class _Part:
+    kind: str
     results: pl.DataFrame
     events: pl.DataFrame
     names: pl.DataFrame | None = None
     divisions: pl.DataFrame | None = None
     published: pl.DataFrame | None = None
     notes: list[pl.DataFrame] = field(default_factory=list)
+    bundle: object = None
 
 
 # --------------------------------------------------------------------------- per format
@@ -484,7 +578,7 @@ def read_table_file(path: Path, *, limit: int | None = None) -> pl.DataFrame:
     size = _regular(path, max_bytes(limit))
     head = read_bytes(path, limit=limit, head=4) if size else b""
     try:
-        if head == b"PAR1":
+        if head == b"PAR1" or path.name.lower().endswith((".parquet", ".pq")):
             df = pl.read_parquet(path)
         else:
             sep = "\t" if path.name.lower().endswith(".tsv") else ","
@@ -501,38 +595,78 @@ def read_table_file(path: Path, *, limit: int | None = None) -> pl.DataFrame:
     return df.with_columns(pl.col("event_id").cast(pl.String))
 
 
-def _table_long(path: Path, df: pl.DataFrame) -> pl.DataFrame:
-    from swissframe.schema import MATCH_COLUMNS, from_matches
+def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
+               ) -> pl.DataFrame:
+    """One file's table in the long form (a match table goes through ``from_matches``),
+    its contract columns' types checked here so that an error names the file."""
+    from swissframe.schema import INT_COLUMNS, MATCH_COLUMNS, from_matches
 
-    if MATCH_COLUMNS.player_a in df.columns and "player_id" not in df.columns:
+    cols = columns or MATCH_COLUMNS
+    if cols.player_a in df.columns and "player_id" not in df.columns:
         try:
-            return from_matches(df)
+            df = from_matches(df, columns=cols)
         except SwissframeError as exc:
             msg = f"{shown(path)}: {exc}"
             raise type(exc)(msg) from None
     if "player_id" not in df.columns:
         msg = (f"{shown(path)}: neither a long results table (player_id, opponent_id, …) nor "
-               f"a match table (player_a, player_b, …); columns are {df.columns}. Hint: see "
-               "swissframe.schema for both forms.")
+               f"a match table ({cols.player_a}, {cols.player_b}, …); columns are "
+               f"{df.columns}. Hint: see swissframe.schema for both forms.")
+        raise SchemaError(msg)
+    bad = [f"{c} is {t}" for c, t in df.schema.items()
+           if c in INT_COLUMNS and not (t.is_integer() or t == pl.Null)]
+    if bad:
+        msg = (f"{shown(path)}: mistyped column(s): {'; '.join(bad)}, expected integers. "
+               "Hint: a cell holds text or a decimal; fix it in the file.")
         raise SchemaError(msg)
     return df
 
 
-def _read_tables(files: Sequence[Path], limit: int | None) -> _Part:
+_MATCH_INT: Final = ("round", "games_a", "games_b", "games_drawn")
+
+
+def _coerced_matches(path: Path, df: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    """A match table whose bad cells are reported (``swissframe validate``), not fatal."""
+    from swissframe.schema import from_matches
+    from swissframe.validate import coerce
+
+    # seat A / B double as player / opponent so that cell problems name them
+    seats = df.with_columns(pl.col("player_a").alias("player_id"),
+                            pl.col("player_b").alias("opponent_id")) \
+        if "player_b" in df.columns else df
+    cast, problems = coerce(seats, int_columns=[c for c in _MATCH_INT if c in df.columns],
+                            str_columns=[c for c in ("event_id", "player_a", "player_b")
+                                         if c in df.columns])
+    notes = [p.collect().with_columns(pl.lit(shown(path)).alias("file")) for p in problems]
+    if cast is None:
+        msg = (f"{shown(path)}: the match table's columns cannot be read: "
+               + "; ".join(n["detail"][0] for n in notes if n.height))
+        raise SchemaError(msg)
+    return from_matches(cast.drop("_sf_row", "player_id", "opponent_id", strict=False)
+                        .collect()), notes
+
+
+def _read_tables(files: Sequence[Path], limit: int | None, *, strict: bool = True) -> _Part:
     frames = []
+    notes: list[pl.DataFrame] = []
     for f in files:
-        df = _table_long(f, read_table_file(f, limit=limit))
+        df = read_table_file(f, limit=limit)
+        if not strict and "player_a" in df.columns and "player_id" not in df.columns:
+            df, found = _coerced_matches(f, df)
+            notes += found
+        elif strict or "player_id" not in df.columns:
+            df = table_long(f, df)
         frames.append(df.with_columns(pl.lit(shown(f), dtype=pl.String).alias("source_file")))
     results = concat_files(frames)
     events = results.select("event_id", "source_file").unique(maintain_order=True).with_columns(
         pl.lit("table").alias("source_kind"))
-    return _Part(results=results, events=events)
+    return _Part(kind="table", results=results, events=events, notes=notes)
 
 
-def _read_decklists(files: Sequence[Path], limit: int | None) -> _Part:
+def _read_decklists(files: Sequence[Path], limit: int | None, workers: int | None) -> _Part:
     from swissframe.io.decklist import read_decklist_cache
 
-    dl = read_decklist_cache(list(files), max_bytes=limit)
+    dl = read_decklist_cache(list(files), max_bytes=limit, workers=workers)
     where = dl.events.select("event_id", pl.col("path").alias("source_file"))
     results = dl.results.join(where, on="event_id", how="left")
     events = dl.events.select(
@@ -540,7 +674,8 @@ def _read_decklists(files: Sequence[Path], limit: int | None) -> _Part:
         pl.col("source").alias("platform"), pl.col("date").alias("start_date"), "decimals")
     notes = dl.report.join(where, on="event_id", how="left").select(
         pl.col("source_file").alias("file"), "event_id", "round", "player_id", "kind", "detail")
-    return _Part(results=results, events=events, published=dl.published, notes=[notes])
+    return _Part(kind="decklist", results=results, events=events, published=dl.published,
+                 notes=[notes], bundle=dl)
 
 
 def _pending_notes(pending: pl.DataFrame, where: pl.DataFrame) -> pl.DataFrame:
@@ -567,11 +702,11 @@ def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
                                 .alias("kind"), pl.format("unknown element <{}> in <{}> "
                                                           "ignored", "tag", "parent")
                                 .alias("detail"))
-    return _Part(results=results, events=events,
+    return _Part(kind="tom", results=results, events=events,
                  names=ev.players.select("event_id", "player_id", "name"),
                  divisions=ev.players.select("event_id", "player_id", "division"),
                  published=ev.published,
-                 notes=[_pending_notes(ev.pending, where), unknown])
+                 notes=[_pending_notes(ev.pending, where), unknown], bundle=ev)
 
 
 def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) -> _Part:
@@ -586,9 +721,9 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
         pl.col("source_file").alias("file"), "event_id", pl.lit("unknown_record").alias("kind"),
         pl.format("line {}: unknown record {} ignored", "line",
                   pl.col("value").str.slice(0, 40)).alias("detail"))
-    return _Part(results=results, events=events,
+    return _Part(kind="trf", results=results, events=events,
                  names=ev.players.select("event_id", "player_id", "name"),
-                 notes=[_pending_notes(ev.pending, where), unknown])
+                 notes=[_pending_notes(ev.pending, where), unknown], bundle=ev)
 
 
 def concat_files(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
@@ -646,6 +781,8 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
     if parts:
         results = concat_files([p.results for p in parts])
         results = results.join(events.select("event_id", "ruleset"), on="event_id", how="left")
+        if "division" in results.columns:  # a key column: no nulls (other formats' rows)
+            results = results.with_columns(pl.col("division").fill_null(""))
         if validate:
             results = validate_results(results).collect()
     else:
@@ -664,15 +801,17 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
         divisions=pl.concat(divisions) if divisions else pl.DataFrame(schema=_DIVISION_SCHEMA),
         published=pl.concat(published, how="diagonal_relaxed") if published else None,
         notes=pl.concat(notes) if notes else pl.DataFrame(schema=_NOTE_SCHEMA),
-        problems=tuple(problems))
+        problems=tuple(problems),
+        bundles={k: v for p in reversed(parts) if p.bundle is not None
+                 for k, v in [(p.kind, p.bundle)]})
 
 
 def _read_group(kind: Format, files: Sequence[Path], keys: Sequence[str],
-                limit: int | None) -> _Part:
+                limit: int | None, *, strict: bool, workers: int | None) -> _Part:
     if kind == "table":
-        return _read_tables(files, limit)
+        return _read_tables(files, limit, strict=strict)
     if kind == "decklist":
-        return _read_decklists(files, limit)
+        return _read_decklists(files, limit, workers)
     if kind == "tom":
         return _read_toms(files, keys, limit)
     return _read_trfs(files, keys, limit)
@@ -693,7 +832,7 @@ def _message(exc: BaseException, file: Path) -> str:
 
 def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
          max_bytes: int | None = None, on_error: Literal["raise", "collect"] = "raise",
-         validate: bool = True) -> Source:
+         validate: bool = True, workers: int | None = None) -> Source:
     """Read results from any mix of files: CSV/Parquet tables, decklist-cache JSON(.gz),
     Pokémon TOM ``.tdf`` and FIDE TRF, each recognised by its content.
 
@@ -712,7 +851,11 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
         files are listed in :attr:`Source.problems` and the others are read.
     validate
         Check the combined results against the contract (``False``: the caller validates,
-        as ``swissframe validate`` does to list every problem).
+        as ``swissframe validate`` does to list every problem; a match table's bad cells
+        are then listed in ``notes`` instead of raising).
+    workers
+        Processes parsing many decklist files (see
+        :func:`~swissframe.io.decklist.read_decklist_cache`).
 
     Examples
     --------
@@ -731,11 +874,12 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
         files = [f for f, k in found if k == kind]
         if not files:
             continue
-        groups = [files] if on_error == "raise" else [files, *([f] for f in files)]
+        groups = ([files] if on_error == "raise" or len(files) == 1
+                  else [files, *([f] for f in files)])
         for group in groups:
             try:
                 parts.append(_read_group(kind, group, [keys.get(f, "") for f in group],
-                                         max_bytes))
+                                         max_bytes, strict=validate, workers=workers))
             except (SwissframeError, *_FOREIGN) as exc:
                 if on_error == "raise":
                     if isinstance(exc, SwissframeError):

@@ -24,14 +24,14 @@ table        ``mtg``                                           a plain table nam
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
-from typing import Final
+from typing import Any, Final
 
 import polars as pl
 
 __all__ = ["AUTO", "DEFAULT", "FIDE_ERAS", "RULESET_COLUMN", "by_ruleset", "describe",
-           "infer_rulesets", "is_auto"]
+           "infer_rulesets", "is_auto", "run_auto"]
 
 #: The value of ``rules=`` / ``--rules`` that asks for the inference.
 AUTO: Final = "auto"
@@ -132,6 +132,21 @@ def by_ruleset(results: pl.DataFrame | pl.LazyFrame
         return [(names[0], results)]
     return [(n, results.filter(pl.col(RULESET_COLUMN).fill_null(DEFAULT) == n))
             for n in names]
+
+
+def run_auto(fn: Callable[..., pl.DataFrame], results: pl.DataFrame | pl.LazyFrame,
+             **kwargs: Any) -> pl.DataFrame:
+    """``fn(rows, ruleset, **kwargs)`` per inferred ruleset, stacked (``rules="auto"``).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"event_id": ["a", "b"], "ruleset": ["pokemon", "fide"]})
+    >>> run_auto(lambda rows, rules: rows.lazy().collect().with_columns(used=pl.lit(rules)),
+    ...          df)["used"].to_list()
+    ['fide', 'pokemon']
+    """
+    parts = [fn(rows, name, **kwargs) for name, rows in by_ruleset(results)]
+    return parts[0] if len(parts) == 1 else pl.concat(parts, how="diagonal_relaxed")
 
 
 def describe(events: pl.DataFrame, chosen: str | None = None) -> str:
