@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import glob
 import gzip
+import io
 import os
 import re
 import stat
@@ -577,12 +578,15 @@ def read_table_file(path: Path, *, limit: int | None = None) -> pl.DataFrame:
     absent), errors naming the file; the contract is checked by the caller."""
     size = _regular(path, max_bytes(limit))
     head = read_bytes(path, limit=limit, head=4) if size else b""
+    # Polars opens only UTF-8 paths: a file whose name is not is read as bytes
+    where: Path | io.BytesIO = (path if shown(path) == os.fspath(path)
+                                else io.BytesIO(read_bytes(path, limit=limit)))
     try:
         if head == b"PAR1" or path.name.lower().endswith((".parquet", ".pq")):
-            df = pl.read_parquet(path)
+            df = pl.read_parquet(where)
         else:
             sep = "\t" if path.name.lower().endswith(".tsv") else ","
-            df = pl.read_csv(path, separator=sep, infer_schema_length=10_000,
+            df = pl.read_csv(where, separator=sep, infer_schema_length=10_000,
                              schema_overrides=_ID_OVERRIDES)
     except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError) as exc:
         text = " ".join(str(exc).split())

@@ -224,11 +224,11 @@ class DecklistEvents:
 
 
 def _event_id(path: Path) -> str:
-    name = path.name
+    name = shown(path.name)  # a non-UTF-8 file name, escaped: ids are text
     for suffix in (".json.gz", ".json"):
         if name.endswith(suffix):
             return name[: -len(suffix)]
-    return path.stem
+    return shown(path.stem)
 
 
 def _expand(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:

@@ -128,8 +128,8 @@ def by_ruleset(results: pl.DataFrame | pl.LazyFrame
         return [(DEFAULT, results)]
     names = (lazy.select(pl.col(RULESET_COLUMN).fill_null(DEFAULT).unique().sort())
              .collect()[RULESET_COLUMN].to_list())
-    if len(names) == 1:
-        return [(names[0], results)]
+    if len(names) <= 1:
+        return [(names[0] if names else DEFAULT, results)]
     return [(n, results.filter(pl.col(RULESET_COLUMN).fill_null(DEFAULT) == n))
             for n in names]
 

@@ -8,6 +8,7 @@ row in R has dropped). ``--pairings FILE`` analyses a round that is paired but n
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from swissframe.cut._analysis import cut_status, id_advice, status_summary
 from swissframe.errors import SwissframeError
 from swissframe.io._files import FORMATS, read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
+from swissframe.rules._ruleset import get
 
 __all__ = ["add_parser", "run"]
 
@@ -83,7 +85,10 @@ def run(args: argparse.Namespace) -> int:
 
         groups = [(args.rules, prior)] if args.rules else by_ruleset(prior)
         statuses, advice = [], []
-        for rules, rows in groups:  # one analysis per ruleset the data calls for
+        for name, rows in groups:  # one analysis per ruleset the data calls for
+            # an inferred platform preset counts players at their stage's end; the cut
+            # analysis ranks the Swiss as it stands before round R
+            rules = get(name) if args.rules else dataclasses.replace(get(name), snapshot="final")
             ids = rows.lazy().select("event_id").unique().collect()
             pr = (pairs.join(ids, on="event_id", how="semi") if "event_id" in pairs.columns
                   else pairs)
