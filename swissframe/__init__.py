@@ -27,6 +27,7 @@ from swissframe.errors import (
     ValidationError,
 )
 from swissframe.explain import explain
+from swissframe.io._files import Source, read
 from swissframe.io.decklist import DecklistEvents, read_decklist_cache
 from swissframe.io.tables import read_results
 from swissframe.io.tom import TomEvents, read_tom
@@ -73,6 +74,7 @@ __all__ = [
     "SchemaError",
     "SimRules",
     "Simulation",
+    "Source",
     "SwissframeError",
     "TomEvents",
     "TrfEvents",
@@ -91,6 +93,7 @@ __all__ = [
     "next_round_ranges",
     "pair_round",
     "platforms",
+    "read",
     "read_decklist_cache",
     "read_results",
     "read_tom",

@@ -69,7 +69,8 @@ NULL_EVENT: Final = "null_event_id"
 BATCHES: Final = "_batches"
 #: Default scratch folder (inside ``dest``) for the per-batch split.
 SCRATCH: Final = "_scratch"
-_SCRATCH_PREFIX: Final = "swissframe-recompute-"
+#: Scratch folders are named with this prefix and the process id (see :func:`clean_scratch`).
+SCRATCH_PREFIX: Final = "swissframe-recompute-"
 _PROBLEM_SCHEMA: Final = {"kind": pl.String, "event_id": pl.String, "round": pl.Int64,
                           "player_id": pl.String, "opponent_id": pl.String,
                           "detail": pl.String}
@@ -328,10 +329,10 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _clean_scratch(root: Path) -> None:
+def clean_scratch(root: Path) -> None:
     """Remove scratch folders left by killed runs (their process no longer exists)."""
-    for d in root.glob(f"{_SCRATCH_PREFIX}*"):
-        pid = d.name[len(_SCRATCH_PREFIX):].split("-", 1)[0]
+    for d in root.glob(f"{SCRATCH_PREFIX}*"):
+        pid = d.name[len(SCRATCH_PREFIX):].split("-", 1)[0]
         if d.is_dir() and pid.isdigit() and not _pid_alive(int(pid)):
             shutil.rmtree(d, ignore_errors=True)
 
@@ -398,7 +399,7 @@ def _run_local(chunks: Sequence[_Chunk], plan: pl.DataFrame, todo: Sequence[int]
     """Split every chunk to a scratch folder (one file per chunk per batch), then compute."""
     null_rows: list[pl.DataFrame] = []
     wanted = set(todo)
-    with tempfile.TemporaryDirectory(prefix=f"{_SCRATCH_PREFIX}{os.getpid()}-",
+    with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-",
                                      dir=scratch) as tmp:
         if len(todo) == 1:
             frames = [_read_chunk(c) for c in chunks]
@@ -619,7 +620,7 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     chunks = _chunks(files, max(batch_rows, 1))
     scratch_root = Path(scratch) if scratch is not None else out / SCRATCH
     scratch_root.mkdir(parents=True, exist_ok=True)
-    _clean_scratch(scratch_root)
+    clean_scratch(scratch_root)
     try:
         if engine == "dask":
             results, null_rows = _run_dask(chunks, plan, todo, rules=ruleset, skip=skip,

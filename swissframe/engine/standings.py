@@ -36,6 +36,7 @@ from swissframe.engine.tiebreakers import (
     supporting,
 )
 from swissframe.errors import DataError, ExactnessWarning, SchemaError
+from swissframe.rules._infer import is_auto, run_auto
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import IdCodes, validated_with_codes
 
@@ -450,7 +451,7 @@ def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int 
 @overload
 def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int | None = ...,
               keys: Sequence[str] = ..., lazy: Literal[True]) -> pl.LazyFrame: ...
-def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: int | None = None,
+def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: int | None = None,
               keys: Sequence[str] = (), lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
     """Standings of every event in ``results`` under a ruleset.
 
@@ -459,7 +460,12 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     results
         The long results table (see :mod:`swissframe.schema`), DataFrame or LazyFrame.
     rules
-        A preset name (``"mtg"``, ``"mtg-1/3"``, …) or a :class:`~swissframe.rules.Ruleset`.
+        A preset name (``"mtg"``, ``"mtg-1/3"``, …), a :class:`~swissframe.rules.Ruleset`, or
+        ``"auto"`` (the default): each event's ``ruleset`` column, which
+        :func:`swissframe.read` fills from the data (TRF → the FIDE rules of the start date,
+        TOM → ``pokemon``, decklist-cache → the platform's preset; see
+        ``docs/inference.md``). A table without a ``ruleset`` column is ranked by ``mtg``,
+        as before ``"auto"`` existed.
     through_round
         Standings as they stood after this round (rows of later rounds are ignored).
     keys
@@ -495,6 +501,9 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     │ B         ┆ 4    ┆ 0            ┆ 0.75  │
     └───────────┴──────┴──────────────┴───────┘
     """
+    if is_auto(rules):  # one call per ruleset the data names (rules/_infer.py)
+        table = run_auto(standings, results, through_round=through_round, keys=keys)
+        return table.lazy() if lazy else table
     ruleset = get(rules)
     full, codes = _validated_coded(results, keys)
     k = _check_keys(full.lazy(), keys)
@@ -582,7 +591,7 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     return _output(ranked.drop("_e", "player_id").hstack(ids).lazy(), ("event_id",), rules)
 
 
-def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
+def standings_by_round(results: Frame, rules: str | Ruleset = "auto", *,
                        keys: Sequence[str] = (), lazy: bool = False
                        ) -> pl.DataFrame | pl.LazyFrame:
     """Standings after every Swiss round, in one vectorized pass (a ``round`` key column).
@@ -591,7 +600,7 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
     event, stacked — computed at once: each player's record from running sums over their
     rounds, the opponents' means by gathering the opponents' values at each cutoff
     (rulesets whose criteria read the rows per cutoff repeat each row for every later
-    cutoff instead).
+    cutoff instead). ``rules="auto"`` as in :func:`standings`.
 
     Examples
     --------
@@ -611,7 +620,8 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
     │ 2     ┆ 1    ┆ 6            │
     └───────┴──────┴──────────────┘
     """
-    out = _by_round(results, rules, keys)
+    out = (run_auto(_by_round, results, keys=keys) if is_auto(rules)
+           else _by_round(results, rules, keys))
     return out.lazy() if lazy else out
 
 
