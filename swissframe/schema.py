@@ -28,11 +28,12 @@ Rows the contract refuses (each a kind of :func:`find_problems`, named with even
 player): a null required cell, an empty id (``""``: an empty cell of a match-form table
 would otherwise become a phantom player), a round below 1, a negative game count, a phase
 other than ``swiss``/``playoff``, an unknown ``unplayed`` or ``color`` code, a self-pairing,
-a duplicate seat, a missing or contradictory mirror, the two seats of one match in different
-phases, and an unpaired row scored as a draw with games (1-1-1, 0-0-3: an unpaired round
-is a bye — more games won — or an unopposed loss; ``unplayed="half_bye"`` makes it a draw;
-an unpaired 0-0-0 is an unreported round, counted as a draw as CardsRealm publishes it, and
-``validate`` reports it as ``zero_games``).
+a game count above :data:`MAX_GAMES`, a duplicate seat, a missing or contradictory mirror,
+the two seats of one match in different phases, and an unpaired row scored as a draw
+with games (1-1-1, 0-0-3: an unpaired round is a bye — more games won — or an unopposed
+loss; ``unplayed="half_bye"`` makes it a draw; an unpaired 0-0-0 is an unreported round,
+counted as a draw as CardsRealm publishes it, and ``validate`` reports it as
+``zero_games``).
 
 Everything downstream of :func:`validate_results` trusts its input.
 """
@@ -51,6 +52,7 @@ __all__ = [
     "COLORS",
     "ID_COLUMNS",
     "INT_COLUMNS",
+    "MAX_GAMES",
     "MAX_LISTED_PROBLEMS",
     "OPTIONAL_COLUMNS",
     "REQUIRED_COLUMNS",
@@ -102,6 +104,10 @@ UNPLAYED_KINDS: Final = (
     "zero_bye",
     "absent",
 )
+
+#: Most games one row may record: every sum and exact scale of a record then stays inside
+#: Int64 / the exact fallback (a match of more games is not a result; issue 16 class 2).
+MAX_GAMES: Final = 2**31 - 1
 
 #: Colours of the ``color`` column (chess: white, black).
 COLORS: Final = ("w", "b")
@@ -336,6 +342,10 @@ def _row_checks(df: pl.DataFrame, lf_ok: pl.LazyFrame, add: _Add) -> None:
     add("empty_id", lf_ok.filter(empty), pl.concat_str([pl.lit("empty "), pl.concat_list(
         [pl.when(pl.col(c) == "").then(pl.lit(c)) for c in players]
     ).list.drop_nulls().list.join(", "), pl.lit(" (an empty cell is not a player)")]))
+    counts = (GAMES_WON, GAMES_LOST, GAMES_DRAWN)
+    add("too_many_games", lf_ok.filter(pl.any_horizontal(pl.col(c) > MAX_GAMES for c in counts)),
+        pl.format("game counts {}-{}-{} are outside 0..{} (games of one match)",
+                  *[pl.col(c) for c in counts], pl.lit(MAX_GAMES)))
     for col, vocab in VOCABULARY.items():
         if col in df.columns:
             add("bad_value", lf_ok.filter(pl.col(col).is_not_null() & ~pl.col(col).is_in(vocab)),

@@ -93,6 +93,9 @@ KINDS: Final[Mapping[str, Kind]] = {
     "missing_mirror": Kind(
         "error", "one-sided match: the opponent has no row against the player in that round",
         "add the mirror row, or repair explicitly with sf.repair_mirrors(...)"),
+    "too_many_games": Kind(
+        "error", "a game count above 2**31 - 1: not the games of one match",
+        "check the column mapping (a score in the wrong column, an id read as a count)"),
     "empty_id": Kind(
         "error", "an empty id (\"\"): an empty cell would become a phantom player",
         "fill in the id, or leave the opponent null for an unpaired round"),

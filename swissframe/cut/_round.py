@@ -31,7 +31,6 @@ from swissframe.engine._exact import RoundedScale
 from swissframe.engine._record import (
     RateScales,
     aggregate_players,
-    check_game_counts,
     own_rates,
     prepare_rows,
     rate_scales,
@@ -41,7 +40,7 @@ from swissframe.engine.standings import standings
 from swissframe.engine.tiebreakers import capability_columns
 from swissframe.errors import DataError, ExactnessWarning, SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset
-from swissframe.schema import validate_results
+from swissframe.schema import OPTIONAL_COLUMNS, validate_results
 
 __all__ = [
     "DEFAULT_OUTCOMES",
@@ -213,7 +212,6 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
                   outcomes: pl.DataFrame) -> RoundFrame:
     """Seat rows with every player's state after the round, for each outcome of their unit."""
     prior = validate_results(results).collect().filter(pl.col("phase") == "swiss")
-    check_game_counts(prior)
     if prior.height == 0:
         msg = "no Swiss rounds in the results. Hint: pass the rounds played so far."
         raise DataError(msg)
@@ -411,8 +409,12 @@ def scenario_results(rf: RoundFrame, assignment: pl.DataFrame) -> pl.DataFrame:
     scen = assignment.select("event_id", "scenario_id").unique()
     cols = ["event_id", "scenario_id", "round", "player_id", "opponent_id", "games_won",
             "games_lost", "games_drawn"]
-    old = rf.prior.join(scen, on="event_id", how="inner").select(cols)
-    return pl.concat([old, new.select(cols)]).with_columns(phase=pl.lit("swiss"))
+    # the optional columns travel with the prior rows: an unplayed round (a forfeit, a
+    # half-point bye) keeps its meaning in every scenario; the analysed round is played
+    extra = [c for c in OPTIONAL_COLUMNS if c in rf.prior.columns]
+    old = rf.prior.join(scen, on="event_id", how="inner").select(*cols, *extra)
+    return pl.concat([old, new.select(cols)], how="diagonal").with_columns(
+        phase=pl.lit("swiss"))
 
 
 def make_cut_flags(rf: RoundFrame, assignment: pl.DataFrame, top: int) -> pl.DataFrame:

@@ -22,7 +22,6 @@ from swissframe.engine._exact import (
     lcm_of,
     warn_fallback,
 )
-from swissframe.errors import ValidationError
 from swissframe.rules._ruleset import Ruleset
 
 __all__ = [
@@ -377,33 +376,3 @@ def _split_exact(record: pl.DataFrame, rules: Ruleset, events: pl.Series) -> lis
     half = events.len() // 2
     return (_split_exact(record, rules, events.slice(0, half))
             + _split_exact(record, rules, events.slice(half)))
-
-
-#: Most games one row may record: every sum and exact scale of a record then stays inside
-#: Int64 / the exact fallback (a match of more games is not a result; issue 16 class 2).
-MAX_GAMES: Final = 2**31 - 1
-
-
-def check_game_counts(rows: pl.DataFrame) -> None:
-    """Reject a row whose game counts are negative or above :data:`MAX_GAMES`.
-
-    Raises
-    ------
-    ValidationError
-        Naming the event, round and player of the first such row.
-    """
-    games = ("games_won", "games_lost", "games_drawn")
-    bad_row = pl.any_horizontal([(pl.col(c) > MAX_GAMES) | (pl.col(c) < 0) for c in games])
-    if not rows.select(bad_row.any()).item():
-        return
-    bad = rows.filter(bad_row).sort("event_id", "round", "player_id")
-    r = bad.row(0, named=True)
-    msg = (f"event {r['event_id']!r}, round {r['round']}, player {r['player_id']!r}: game "
-           f"counts {r['games_won']}-{r['games_lost']}-{r['games_drawn']} are outside 0.."
-           f"{MAX_GAMES} ({bad.height} such row(s)). Hint: game counts are games of one "
-           "match; check the column mapping.")
-    problems = bad.select("event_id", "round", "player_id", "opponent_id",
-                          kind=pl.lit("game_count"),
-                          detail=pl.format("{}-{}-{}", *games)).select(
-        "kind", "event_id", "round", "player_id", "opponent_id", "detail")
-    raise ValidationError(msg, problems)

@@ -18,7 +18,6 @@ from swissframe.engine._exact import ExactScale, exact_name, rank_exact
 from swissframe.engine._record import (
     RateScales,
     aggregate_players,
-    check_game_counts,
     own_rates,
     points_unit,
     prepare_rows,
@@ -333,7 +332,6 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
         msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."
         raise SchemaError(msg)
     frame, codes = validated_with_codes(results, keys=extra)
-    check_game_counts(frame)
     return frame, codes
 
 
