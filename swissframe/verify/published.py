@@ -32,7 +32,6 @@ from swissframe.rules import get as _get_ruleset
 from swissframe.rules._ruleset import Ruleset
 from swissframe.rules.platforms import (
     assign_rulesets,
-    option,
     platform_values,
     prepare_results,
     publish,
@@ -138,7 +137,7 @@ def order(results: pl.DataFrame, values: pl.DataFrame, ruleset: Ruleset) -> pl.D
     table = values.join(_records(results, cut, ruleset), on=["event_id", "player_id"],
                         how="left")
     keys = _keys(ruleset, table.columns)
-    if option(ruleset, "published_order") == "swiss":
+    if ruleset.options.published_order == "swiss":
         return table.select("event_id", "player_id",
                             _block_rank(keys, ["event_id"]).alias("rank"))
     po = results.filter(pl.col("phase") == "playoff")
@@ -175,7 +174,7 @@ def _rank_match() -> pl.Expr:
 def _as_published(got: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
     """Recomputed values (with ``decimals``) as the platform publishes them, plus
     ``compared``: the names of the values its data lets us reproduce."""
-    compare = tuple(str(c) for c in option(ruleset, "compare"))  # type: ignore[attr-defined]
+    compare = ruleset.options.compare
     return got.with_columns(
         *[publish(pl.col(c), pl.col("decimals"), ruleset).alias(c) for c in _VALUES],
         pl.lit(",".join(compare)).alias("compared"))
