@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from swissframe import charts, platforms, rules
 from swissframe.bulk import RecomputeReport, recompute
+from swissframe.compare import Comparison, compare
 from swissframe.cut import (
     cut_status,
     detect_intentional_draws,
@@ -51,6 +52,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ROUND_TABLES",
     "SIM_RULES",
+    "Comparison",
     "Criterion",
     "DataError",
     "DecklistEvents",
@@ -71,6 +73,7 @@ __all__ = [
     "ValidationReport",
     "__version__",
     "charts",
+    "compare",
     "cut_status",
     "detect_intentional_draws",
     "explain",
