@@ -26,6 +26,7 @@ from swissframe.errors import (
     ValidationError,
 )
 from swissframe.explain import explain
+from swissframe.report import report
 from swissframe.io.decklist import DecklistEvents, read_decklist_cache
 from swissframe.io.tables import read_results
 from swissframe.io.tom import TomEvents, read_tom
@@ -92,6 +93,7 @@ __all__ = [
     "recommended_rounds",
     "recompute",
     "repair_mirrors",
+    "report",
     "rules",
     "sensitivity",
     "simulate",

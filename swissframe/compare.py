@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
 from typing import Final
@@ -157,14 +158,19 @@ class Comparison:
     @property
     def sentence(self) -> str:
         """One sentence with the numbers, e.g. ``"Slax (8th) beat Evariel (9th) on OMW%: …"``."""
-        a, b = self.player_a, self.player_b
+        return self.describe()
+
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        """:attr:`sentence`, with players shown by ``names`` (player id → display name)."""
+        show = names or {}
+        a, b = show.get(self.player_a, self.player_a), show.get(self.player_b, self.player_b)
         if self.tied:
             shown = ", ".join(f"{r['label']} {format_value(r['criterion'], r['value_a'])}"
                               for r in self.table.iter_rows(named=True))
             return (f"{a} and {b} are tied on every criterion of {self.ruleset} ({shown}): "
                     f"they share {ordinal(self.rank_a)} place.")
         assert self.criterion is not None
-        first_is_a = self.ahead == a
+        first_is_a = self.ahead == self.player_a
         win, lose = (a, b) if first_is_a else (b, a)
         rw, rl = (self.rank_a, self.rank_b) if first_is_a else (self.rank_b, self.rank_a)
         vw, vl = (self.value_a, self.value_b) if first_is_a else (self.value_b, self.value_a)
@@ -286,7 +292,7 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
     decided: int | None = None
     rank_a, rank_b = int(ra["rank"]), int(rb["rank"])  # type: ignore[call-overload]
     if rank_a != rank_b:
-        for i, (crit, prefix) in enumerate(order):
+        for i, (_crit, prefix) in enumerate(order):
             if not prefix:  # match points ranked first outside the criteria: exact values
                 differs = ra["match_points"] != rb["match_points"]
             elif i == len(order) - 1:
