@@ -224,8 +224,9 @@ def _cut_points_sentence(rep: EventReport) -> str:
     made = group.filter(pl.col("position") <= n).height
     s = f"The top-{n} cut fell at {_pts(pts)} points"
     if made == group.height:
-        return s + (f": every player on {_pts(pts)} or more made it." if above
-                    else f": all {group.height} players on {_pts(pts)} made it.")
+        nxt = st.filter(pl.col("position") == n + 1)["match_points"][0]
+        return s + (f": every player on {_pts(pts)} or more made it; the best below had "
+                    f"{_pts(nxt)}.")
     tail = f"{made} of the {group.height} players on {_pts(pts)}"
     if above:
         return s + f": all {above} players above made it, and {tail} did."
@@ -245,14 +246,18 @@ def _cut_section(rep: EventReport) -> str:
                 f"on every criterion of {escape(c.ruleset)}: the standings alone cannot "
                 "separate them (the event's own tie-break or a random draw decided).")
     else:
-        lead = (f"<b>{ordinal(rep.top)} beat {ordinal(rep.top + 1)} on "
-                f"{escape(c.label or '')}</b>: {escape(c.describe(names))}")
+        lead = f"<b>{escape(c.describe(names))}</b>"
+        if c.criterion != "match_points" and c.margin is not None:
+            gap = (f"{100 * c.margin:.2f} percentage points" if c.criterion in PERCENT_CRITERIA
+                   else format_value(c.criterion, c.margin))
+            lead += (f" The margin on {escape(c.label or '')} was {gap}: everything above it "
+                     "in the ruleset's order was level.")
     t = Table([("Criterion", "l"), (rep.name(c.player_a), ""), (rep.name(c.player_b), ""),
                ("Difference", "")])
     for r in c.table.iter_rows(named=True):
         diff = r["difference"]
         if r["criterion"] in PERCENT_CRITERIA and diff is not None:
-            dtext = f"{100 * diff:+.2f} pts"
+            dtext = f"{100 * diff:+.2f} pp"
         else:
             dtext = "" if diff is None else f"{diff:+g}"
         t.add([(escape(r["label"]), None, "l"),
@@ -447,7 +452,7 @@ def _status_text(status: str | None, p: float | None) -> str:
     if status is None:
         return "–"
     if status == "possible" and p is not None:
-        return f"possible, {'~0' if 0 < p < 0.005 else round(100 * p)}%"
+        return "possible, <1%" if p < 0.005 else f"possible, {round(100 * p)}%"
     return status
 
 
@@ -481,8 +486,9 @@ def _advice_section(rep: EventReport) -> str:
                (escape(r["advice"]), None, "l"), (res, None, "l")])
     both = matter.filter(pl.col("advice") == "both can draw in").height
     lead = (f"{_plural(matter.height, 'table')} of round {rep.last_round} mattered for the "
-            f"cut; at {both} of them both players could draw in")
-    lead += (f", and {_plural(ids_taken, 'table')} did draw intentionally"
+            f"cut (someone there was still in contention); at {both} of them both "
+            "players could draw in")
+    lead += (f"; {ids_taken} of these {matter.height} tables drew intentionally"
              + (f" ({safe_both} of them safe for both)." if ids_taken else ".")
              if final.height else ".")
     return f"<h3>Intentional-draw advice, table by table</h3><p>{lead}</p>{t.html()}"
