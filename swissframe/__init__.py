@@ -26,11 +26,11 @@ from swissframe.errors import (
     ValidationError,
 )
 from swissframe.explain import explain
-from swissframe.report import report
 from swissframe.io.decklist import DecklistEvents, read_decklist_cache
 from swissframe.io.tables import read_results
 from swissframe.io.tom import TomEvents, read_tom
 from swissframe.io.trf import TrfEvents, read_trf
+from swissframe.report import report
 from swissframe.rounds import ROUND_TABLES, RoundsTable, recommended_rounds
 from swissframe.rules import Criterion, Ruleset
 from swissframe.schema import (

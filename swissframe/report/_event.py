@@ -117,7 +117,7 @@ def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int = 8, n_sims:
     rs = meta.rules
     swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
     st = _positions(sf.standings(swiss, rs))
-    by_round = sf.standings_by_round(swiss, rs)
+    by_round: pl.DataFrame = sf.standings_by_round(swiss, rs)  # type: ignore[assignment]
     last = int(swiss["round"].max() or 0)  # type: ignore[arg-type]
     problems: dict[str, str] = {}
     comparison = None
@@ -249,7 +249,7 @@ def _cut_section(rep: EventReport) -> str:
         lead = f"<b>{escape(c.describe(names))}</b>"
         if c.criterion != "match_points" and c.margin is not None:
             gap = (f"{100 * c.margin:.2f} percentage points" if c.criterion in PERCENT_CRITERIA
-                   else format_value(c.criterion, c.margin))
+                   else format_value(c.criterion or "", c.margin))
             lead += (f" The margin on {escape(c.label or '')} was {gap}: everything above it "
                      "in the ruleset's order was level.")
     t = Table([("Criterion", "l"), (rep.name(c.player_a), ""), (rep.name(c.player_b), ""),

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Iterable, Sequence
 from html import escape
+from pathlib import Path
 from typing import Any, Final
 
 from swissframe.errors import SwissframeError
@@ -58,7 +60,7 @@ tr.in-cut { background: var(--in); }
 tr.cut-line td { border-bottom: 2px dashed var(--cut); }
 .scroll { max-height: 560px; overflow: auto; border: 1px solid var(--rule); margin: 8px 0;
           display: inline-block; max-width: 100%; }
-.chart { margin: 14px 0 6px; overflow-x: auto; }
+figure.chart { margin: 22px 0 10px; overflow-x: auto; }
 .chart .vega-embed { font-family: "Helvetica Neue", Arial, sans-serif; }
 .chip { display: inline-block; min-width: 22px; padding: 0 5px; margin: 0 1px;
         border-radius: 3px; color: #fff; font-size: 12px; text-align: center; }
@@ -120,15 +122,38 @@ SCRIPT: Final = """
 
 @functools.cache
 def vega_bundle() -> str:
-    """Vega, Vega-Lite and vega-embed as one inline script (from vl-convert, cached)."""
+    """Vega, Vega-Lite and vega-embed as one inline script (from vl-convert; cached in
+    memory and on disk, keyed by the vl-convert version)."""
     try:
         import vl_convert
     except ImportError as exc:  # pragma: no cover - depends on the environment
         msg = ("the report needs vl-convert-python to inline the chart libraries. Hint: pip "
                "install 'swissframe[charts]'.")
         raise SwissframeError(msg) from exc
-    js = str(vl_convert.javascript_bundle())
-    return js.replace("</script", "<\\/script")
+    version = getattr(vl_convert, "__version__", "unknown")
+    cache = _cache_dir() / f"vega-bundle-vl-convert-{version}.js"
+    try:
+        return cache.read_text(encoding="utf-8")
+    except OSError:
+        pass
+    js = str(vl_convert.javascript_bundle())  # type: ignore[call-arg]  # snippet is optional.replace("</script", "<\\/script")
+    try:  # building the bundle takes a second or more: keep it for the next run
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(js, encoding="utf-8")
+        tmp.replace(cache)
+    except OSError:
+        pass
+    return js
+
+
+def _cache_dir() -> Path:
+    """``$SWISSFRAME_CACHE``, else ``$XDG_CACHE_HOME/swissframe``, else ``~/.cache/swissframe``."""
+    env = os.environ.get("SWISSFRAME_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "swissframe"
 
 
 def _json(spec: dict[str, Any]) -> str:
@@ -140,7 +165,7 @@ def _json(spec: dict[str, Any]) -> str:
 def chart_block(chart_id: str, spec: dict[str, Any], name: str, caption: str = "") -> str:
     """A chart's placeholder, its inline spec and an optional caption."""
     cap = f'<p class="note">{escape(caption)}</p>' if caption else ""
-    return (f'<figure class="chart" style="margin:0"><div id="{chart_id}" '
+    return (f'<figure class="chart"><div id="{chart_id}" '
             f'role="img" aria-label="{escape(name)}"></div>'
             f'<script type="application/json" data-chart="{chart_id}" '
             f'data-name="{escape(name)}">{_json(spec)}</script>{cap}</figure>')

@@ -15,7 +15,7 @@ import polars as pl
 
 import swissframe as sf
 from swissframe import charts
-from swissframe.compare import criterion_label
+from swissframe.compare import criterion_label, ordinal
 from swissframe.errors import SwissframeError
 from swissframe.report._event import EventMeta, EventReport, build_event, variant_label
 from swissframe.report._html import Table, chart_block, page
@@ -200,12 +200,12 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
     if cut.height:
         lo, hi = cut["cut_points"].min(), cut["cut_points"].max()
         facts.append(f"The top-{n} cut line ranged from {_num(lo)} to {_num(hi)} points over "
-                     f"{cut.height} events of {int(cut['players'].min() or 0)}–"
-                     f"{int(cut['players'].max() or 0)} players.")
+                     f"{cut.height} events of {_num(cut['players'].min())}–"
+                     f"{_num(cut['players'].max())} players.")
         by = cut.group_by("decided_by").len().sort("len", descending=True)
         if by.height:
             top_by = by.row(0)
-            facts.append(f"Place {n} and {n + 1} were most often separated on "
+            facts.append(f"{ordinal(n)} and {ordinal(n + 1)} place were most often separated on "
                          f"{escape(str(top_by[0]))} ({top_by[1]} of {cut.height} events).")
     if "ids_final" in s.columns:
         with_ids = s.filter(pl.col("ids_final") > 0)
@@ -277,10 +277,11 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
                (f"{_num(r.get('variants_changing'))} of {_num(r.get('variants'))}"
                 if r.get("variants") else "–", r.get("variants_changing"), "")])
     blocks.append(f"<h2>Events</h2>{t.html()}")
-    crits = ", ".join(sorted({criterion_label(c.name) for m in rep.metas
-                              for c in m.rules.criteria}))
+    used = {m.rules.name: m.rules for m in rep.metas}
+    rules_text = "; ".join(
+        f"{name}: " + " → ".join(criterion_label(c.name) for c in rs.criteria)
+        for name, rs in used.items())
     blocks.append(f'<footer class="note">Computed by swissframe {escape(sf.__version__)}. '
-                  f"Rulesets: {escape(', '.join(sorted({m.rules.name for m in rep.metas})))} "
-                  f"({escape(crits)}). Every chart offers PNG / SVG download from its ⋯ menu."
-                  "</footer>")
+                  f"Rulesets: {escape(rules_text)}. Every chart offers PNG / SVG download "
+                  "from its ⋯ menu. The page works offline.</footer>")
     return page(rep.title, "".join(blocks))

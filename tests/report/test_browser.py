@@ -82,7 +82,8 @@ def test_season_folder_in_chromium(browser: Any, tmp_path: Path, artifacts: Path
     page.screenshot(path=str(shot), full_page=True)
     links.first.click()
     page.wait_for_load_state("load")
-    assert page.url.endswith(".html") and "/events/" in page.url
+    assert page.url.endswith(".html")
+    assert "/events/" in page.url
     page.wait_for_function("document.querySelectorAll('[data-rendered]').length >= 2")
     assert page.locator("a", has_text="all events").count() == 1
     page.close()
