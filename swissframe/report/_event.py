@@ -260,14 +260,22 @@ def _cut_section(rep: EventReport) -> str:
             dtext = f"{100 * diff:+.2f} pp"
         else:
             dtext = "" if diff is None else f"{diff:+g}"
+        if r["criterion"] == "random":
+            dtext = "ahead" if diff and diff > 0 else "behind" if diff else ""
         t.add([(escape(r["label"]), None, "l"),
-               format_value(r["criterion"], r["value_a"], 4),
-               format_value(r["criterion"], r["value_b"], 4),
+               _cell(r["criterion"], {r["criterion"]: r["value_a"]}, 4),
+               _cell(r["criterion"], {r["criterion"]: r["value_b"]}, 4),
                dtext if r["decided"] or diff else "="],
               "in-cut" if r["decided"] else "")
     note = ('<p class="note">Criteria in the ruleset\'s order; the highlighted row decided. '
             "Ties are exact (equal rationals), not rounded.</p>")
     return (f"<h2>The cut</h2><div class=\"callout\">{lead}</div>{t.html()}{note}")
+
+
+def _cell(c: str, row: Mapping[str, Any], decimals: int = 2) -> str:
+    if c == "random":  # a seeded random key: its order is what counts, not its digits
+        return '<span class="tag">seeded</span>'
+    return format_value(c, row[c], decimals)
 
 
 def _standings_section(rep: EventReport) -> str:
@@ -298,7 +306,7 @@ def _standings_section(rep: EventReport) -> str:
             cells.append((escape(r["player_id"]), None, "l tag"))
         cells += [(_pts(r["match_points"]), r["match_points"], ""),
                   (_record(r), r["wins"] * 1000 + r["draws"], "")]
-        cells += [(format_value(c, r[c]), "" if r[c] is None else r[c], "") for c in crit]
+        cells += [(_cell(c, r), "" if r[c] is None else r[c], "") for c in crit]
         cells.append((", ".join(note), None, "l tag"))
         t.add(cells, " ".join(cls))
     hint = (f'<p class="note">Click a column to sort. Shaded: the top {rep.top}; '
@@ -415,21 +423,23 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
         status_d, prior_d, top=n,
         title=f"{rep.meta.name}: who could make the top {n} before round {r}"),
         "cut-status", ""))
-    if rep.ranges is not None:
+    if rep.ranges is not None and "omwp" in {c.name for c in rep.meta.rules.criteria}:
         bubble = (wide.filter(pl.any_horizontal(pl.col("win", "draw", "loss") == "possible"))
                   ["player_id"].to_list())
-        if not bubble:
-            bubble = rep.prior.sort("rank").head(min(2 * n, rep.prior.height))[
-                "player_id"].to_list()
-        bubble = bubble[:24]
+        bubble = rep.prior.filter(pl.col("player_id").is_in(bubble)).sort("rank")[
+            "player_id"].to_list()[:24]
         ranges_d = _display(rep.ranges, names, ["player_id"])
         shown = [names.get(p, p) for p in bubble] if ranges_d is not rep.ranges else bubble
         out.append("<h3>The bubble: OMW% ranges after the last round</h3>")
-        out.append(add("omw-ranges", lambda: charts.chart_omw_ranges(
-            ranges_d, prior_d, players=shown,
-            title=f"{rep.meta.name}: OMW% of the bubble after round {r}"),
-            "omw-ranges", "Exact minimum and maximum OMW% each bubble player could finish "
-            "with, per own result; the diamond is the OMW% going in."))
+        if not bubble:
+            out.append(f"<p>No one was on the bubble: every player's place relative to the "
+                       f"top {n} was settled by their own result.</p>")
+        else:
+            out.append(add("omw-ranges", lambda: charts.chart_omw_ranges(
+                ranges_d, prior_d, players=shown,
+                title=f"{rep.meta.name}: OMW% of the bubble after round {r}"),
+                "omw-ranges", "Exact minimum and maximum OMW% each bubble player could "
+                "finish with, per own result; the diamond is the OMW% going in."))
     out.append(_advice_section(rep))
     out.append(_ids_section(rep))
     return "".join(out)
@@ -460,10 +470,16 @@ def _advice_section(rep: EventReport) -> str:
     adv = rep.advice
     if adv is None or adv.height == 0:
         return ""
-    cols = ["a_win", "a_draw", "a_loss", "b_win", "b_draw", "b_loss"]
-    matter = adv.filter(pl.any_horizontal(pl.col(cols) != "eliminated"))
+    def open_(seat: str) -> pl.Expr:  # the seat's result changes its status, or it is open
+        w, d, lo = (pl.col(f"{seat}_{o}") for o in ("win", "draw", "loss"))
+        return ((w != d) | (d != lo) | (w == "possible") | (d == "possible")
+                | (lo == "possible")).fill_null(value=False)
+
+    matter = adv.filter(open_("a") | open_("b"))
     if matter.height == 0:
-        return ""
+        return (f"<h3>Intentional-draw advice</h3><p>No table of round {rep.last_round} could "
+                f"change the top {rep.top}: every player's status was settled whatever the "
+                "results.</p>")
     pts = {} if rep.prior is None else dict(zip(rep.prior["player_id"].to_list(),
                                                 rep.prior["match_points"].to_list(),
                                                 strict=True))
@@ -486,7 +502,7 @@ def _advice_section(rep: EventReport) -> str:
                (escape(r["advice"]), None, "l"), (res, None, "l")])
     both = matter.filter(pl.col("advice") == "both can draw in").height
     lead = (f"{_plural(matter.height, 'table')} of round {rep.last_round} mattered for the "
-            f"cut (someone there was still in contention); at {both} of them both "
+            f"cut (a result there could change who made it); at {both} of them both "
             "players could draw in")
     lead += (f"; {ids_taken} of these {matter.height} tables drew intentionally"
              + (f" ({safe_both} of them safe for both)." if ids_taken else ".")

@@ -61,6 +61,8 @@ tr.cut-line td { border-bottom: 2px dashed var(--cut); }
 .scroll { max-height: 560px; overflow: auto; border: 1px solid var(--rule); margin: 8px 0;
           display: inline-block; max-width: 100%; }
 figure.chart { margin: 22px 0 10px; overflow-x: auto; }
+.wide { overflow-x: auto; max-width: 100%; margin: 8px 0; }
+td.wrap { white-space: normal; min-width: 16em; max-width: 30em; }
 .chart .vega-embed { font-family: "Helvetica Neue", Arial, sans-serif; }
 .chip { display: inline-block; min-width: 22px; padding: 0 5px; margin: 0 1px;
         border-radius: 3px; color: #fff; font-size: 12px; text-align: center; }
@@ -207,7 +209,7 @@ def table_html(t: Table) -> str:
         body.append(f'<tr class="{rc}">' + "".join(tds) + "</tr>" if rc
                     else "<tr>" + "".join(tds) + "</tr>")
     html = f"<table{cls}{tid}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-    return f'<div class="scroll">{html}</div>' if t.scroll else html
+    return f'<div class="{"scroll" if t.scroll else "wide"}">{html}</div>'
 
 
 def page(title: str, body: str, *, charts: bool = True) -> str:

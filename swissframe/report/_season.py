@@ -216,10 +216,18 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
                      f"last round ({total} in all"
                      + (f", {safe} of them safe for both players)." if safe is not None
                         else ")."))
+        if "cf_cut_points_mean" in s.columns and with_ids.height:
+            shift = with_ids.filter(pl.col("cf_cut_points_mean").is_not_null()).select(
+                (pl.col("cut_points") - pl.col("cf_cut_points_mean")).mean()).item()
+            if shift is not None:
+                facts.append(f"Where they happened, the draws moved place {n} by "
+                             f"{shift:+.1f} points on average against the same events with "
+                             "the draws played out (simulated).")
     if "variants_changing" in s.columns:
         ch = s.filter(pl.col("variants_changing") > 0).height
         facts.append(f"Some tiebreaker variant changes the top {n} in {ch} of {s.height} "
-                     "events.")
+                     "events." if ch else f"No tiebreaker variant changes the top {n} in any "
+                     f"of the {s.height} events.")
     blocks.append("<ul class=\"facts lede\">" + "".join(f"<li>{f}</li>" for f in facts)
                   + "</ul>")
     counter = iter(range(1, 1000))
@@ -270,7 +278,7 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
         label = escape(r["name"] or r["event_id"])
         if links and r["event_id"] in links:
             label = f'<a href="{escape(links[r["event_id"]])}">{label}</a>'
-        t.add([(escape(str(r["date"] or "")), str(r["date"] or ""), "l"), (label, None, "l"),
+        t.add([(escape(str(r["date"] or "")), str(r["date"] or ""), "l"), (label, None, "l wrap"),
                str(r["players"]), _num(r.get("rounds")), _num(r.get("cut_points")),
                (escape(r.get("decided_by") or "–"), None, "l"),
                _num(r.get("ids_final")),
