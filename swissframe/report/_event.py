@@ -327,7 +327,7 @@ def _display(df: pl.DataFrame, names: Mapping[str, str], cols: Sequence[str]) ->
 
 
 def _spec(chart: Any) -> dict[str, Any]:
-    spec: dict[str, Any] = chart.to_dict()
+    spec: dict[str, Any] = chart.to_dict(validate=False)  # swissframe.charts tests them
     theme = charts.theme_config()["config"]
     spec["config"] = {**theme, **spec.get("config", {})}
     return spec
@@ -502,11 +502,15 @@ def _advice_section(rep: EventReport) -> str:
                (escape(r["advice"]), None, "l"), (res, None, "l")])
     both = matter.filter(pl.col("advice") == "both can draw in").height
     lead = (f"{_plural(matter.height, 'table')} of round {rep.last_round} mattered for the "
-            f"cut (a result there could change who made it); at {both} of them both "
-            "players could draw in")
-    lead += (f"; {ids_taken} of these {matter.height} tables drew intentionally"
-             + (f" ({safe_both} of them safe for both)." if ids_taken else ".")
-             if final.height else ".")
+            "cut (a result there could change who made it). "
+            + (f"At {both} of them both players could draw in" if both else
+               "At none of them could both players draw in"))
+    if final.height:
+        lead += ("; none of them drew intentionally." if not ids_taken else
+                 f"; {ids_taken} of them drew intentionally"
+                 f" ({safe_both} safe for both players).")
+    else:
+        lead += "."
     return f"<h3>Intentional-draw advice, table by table</h3><p>{lead}</p>{t.html()}"
 
 
@@ -520,15 +524,20 @@ def _ids_section(rep: EventReport) -> str:
         return (f"<h3>What the intentional draws did</h3><p>No intentional draw in round "
                 f"{rep.last_round}.</p>")
     safe = e.get("final_ids_safe_both")
-    s = (f"{_plural(k, 'intentional draw')} in round {rep.last_round}"
-         + (f"; {safe} of them were safe for both players when they were offered"
-            if safe is not None else "") + ".")
+    s = f"{_plural(k, 'intentional draw')} in round {rep.last_round}"
+    if safe is not None:
+        s += ("; it was safe for both players when agreed" if k == 1 and safe else
+              "; it was not safe for both players when agreed" if k == 1 else
+              f"; {safe} of them were safe for both players when agreed")
+    s += "."
     cf = e.get("cf_cut_points_mean")
     if cf is not None:
-        s += (f" Had they been played out (each replaced by a random 2–0, 2–1, 1–2 or 0–2, "
-              f"{rep.id_sims} times), place {rep.top} would average {cf:.1f} points against "
-              f"the real {_pts(e['match_points_n'])}, and the top-{rep.top} set would differ "
-              f"in {100 * float(e['cf_topn_changed_share'] or 0):.0f}% of the simulations.")
+        them = "it" if k == 1 else "they"
+        s += (f" Had {them} been played out ({rep.id_sims} simulations, each draw replaced by "
+              f"a random 2–0, 2–1, 1–2 or 0–2), place {rep.top} would average {cf:.1f} points "
+              f"against the real {_pts(e['match_points_n'])}, and the top-{rep.top} set would "
+              f"differ in {100 * float(e['cf_topn_changed_share'] or 0):.0f}% of the "
+              "simulations.")
     return f"<h3>What the intentional draws did</h3><p>{s}</p>"
 
 

@@ -179,7 +179,7 @@ def build_season(src: Source, *, rules: str | Ruleset | None, top: int,
 
 
 def _spec(chart: Any) -> dict[str, Any]:
-    spec: dict[str, Any] = chart.to_dict()
+    spec: dict[str, Any] = chart.to_dict(validate=False)  # swissframe.charts tests them
     spec["config"] = {**charts.theme_config()["config"], **spec.get("config", {})}
     return spec
 
