@@ -4,6 +4,7 @@ when written as a folder."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -164,8 +165,9 @@ def build_season(src: Source, *, rules: str | Ruleset | None, top: int,
             variants=pl.len() - 1)
         summary = summary.join(base, on="event_id", how="left")
     if ids is not None:
-        summary = summary.join(ids.select("event_id", "ids_final", "final_ids_safe_both",
-                                          "cf_cut_points_mean"), on="event_id", how="left")
+        keep = [c for c in ("ids_final", "final_ids_safe_both", "cf_cut_points_mean")
+                if c in ids.columns]
+        summary = summary.join(ids.select("event_id", *keep), on="event_id", how="left")
     info = pl.DataFrame([{"event_id": m.event_id, "name": m.name, "date": m.date,
                           "format": m.format} for m in metas],
                         schema={"event_id": pl.String, "name": pl.String, "date": pl.Date,
@@ -182,6 +184,33 @@ def _spec(chart: Any) -> dict[str, Any]:
     spec: dict[str, Any] = chart.to_dict(validate=False)  # swissframe.charts tests them
     spec["config"] = {**charts.theme_config()["config"], **spec.get("config", {})}
     return spec
+
+
+class _Spec:
+    """A ready Vega-Lite dict posing as a chart (``to_dict``)."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+
+    def to_dict(self, validate: bool = False) -> dict[str, Any]:
+        return self.spec
+
+
+def _cut_lines(ids: pl.DataFrame, field_t: pl.DataFrame, n: int) -> Any:
+    """``chart_cut_lines``; without any played-out counterfactual, its (empty) tick and rule
+    layers are dropped, so Vega does not warn about their empty extents."""
+    chart = charts.chart_cut_lines(ids, field=field_t, top=n)
+    has_cf = "cf_cut_points_mean" in ids.columns and ids["cf_cut_points_mean"].drop_nulls().len()
+    if has_cf:
+        return chart
+    spec: dict[str, Any] = chart.to_dict(validate=False)
+    layers = spec.get("layer", [])
+    keep = [ly for ly in layers if "datum.cf_points" not in json.dumps(ly.get("transform", []))]
+    if keep and len(keep) < len(layers):
+        spec["layer"] = keep
+        if isinstance(spec.get("title"), dict):
+            spec["title"]["subtitle"] = "one dot per event"
+    return _Spec(spec)
 
 
 def _num(x: object, fmt: str = "{:g}") -> str:
@@ -212,10 +241,14 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
         total = int(s["ids_final"].sum() or 0)
         safe = int(s["final_ids_safe_both"].sum() or 0) if "final_ids_safe_both" in s.columns \
             else None
-        facts.append(f"{with_ids.height} of {s.height} events had intentional draws in the "
-                     f"last round ({total} in all"
-                     + (f", {safe} of them safe for both players)." if safe is not None
-                        else ")."))
+        if total == 0:
+            facts.append(f"No event had an intentional draw in the last round "
+                         f"(of {s.height}).")
+        else:
+            facts.append(f"{with_ids.height} of {s.height} events had intentional draws in "
+                         f"the last round ({total} in all"
+                         + (f", {safe} of them safe for both players)." if safe is not None
+                            else ")."))
         if "cf_cut_points_mean" in s.columns and with_ids.height:
             shift = with_ids.filter(pl.col("cf_cut_points_mean").is_not_null()).select(
                 (pl.col("cut_points") - pl.col("cf_cut_points_mean")).mean()).item()
@@ -242,10 +275,13 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
     if rep.ids is not None and cut.height:
         field_t = s.select("event_id", pl.col("players").cast(pl.Int64))
         blocks.append("<h2>Cut lines against field size</h2>")
-        blocks.append(add(lambda: charts.chart_cut_lines(rep.ids, field=field_t, top=n),
-                          "season-cut-lines", "One dot per event; filled orange: intentional "
-                          "draws in the last round; the grey tick is the cut line with them "
-                          "played out."))
+        has_cf = ("cf_cut_points_mean" in rep.ids.columns
+                  and rep.ids["cf_cut_points_mean"].drop_nulls().len() > 0)
+        caption = ("One dot per event; orange: intentional draws in the last round"
+                   + ("; the grey tick is the cut line with them played out (simulated)."
+                      if has_cf else "."))
+        blocks.append(add(lambda: _cut_lines(rep.ids, field_t, n), "season-cut-lines",
+                          caption))
     if rep.sensitivity is not None:
         sens = rep.sensitivity
         base = sens.group_by("event_id", maintain_order=True).agg(pl.col("ruleset").first())
