@@ -11,6 +11,7 @@ import pytest
 
 import swissframe as sf
 from swissframe.cli import main
+from swissframe.report import SeasonReport
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data" / "events"
@@ -112,7 +113,7 @@ def test_sensitivity_prose_names_who_enters() -> None:
 
 def test_season_folder_links_and_single_file(tmp_path: Path) -> None:
     rep = sf.report(DATA, top=2, n_sims=0)
-    assert isinstance(rep, sf.report.__globals__["SeasonReport"])
+    assert isinstance(rep, SeasonReport)
     folder = rep.save(tmp_path / "season")
     index = (folder / "index.html").read_text()
     pages = sorted(p.name for p in (folder / "events").iterdir())
