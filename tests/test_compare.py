@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+from fractions import Fraction
 from pathlib import Path
 
 import polars as pl
@@ -109,3 +111,39 @@ def test_through_round() -> None:
     c = sf.compare(r, "Alice", "Chandra", through_round=1)
     assert c.rank_a == c.rank_b or c.criterion != "match_points"
     assert "<table>" in c._repr_html_()
+
+
+def _f6() -> pl.DataFrame:
+    # MTG-F6 (rules.md): X's opponents 1-2-0, 2-1-0, 3-0-0 (GW% 5/9); Y's 0-3-0, 2-1-0,
+    # 3-0-0 (GW% 4/6). Floor 1/3: both OMW% = (1/3 + 2/3 + 1) / 3 = 2/3 exactly.
+    # Floor 0.33: Y's floored opponent counts 0.33: (0.33 + 2/3 + 1) / 3 = 66.56%.
+    return event_from_opponents({
+        "X": [Opp((1, 2, 0), "W", (2, 1, 0)), Opp((2, 1, 0), "W", (2, 1, 0)),
+              Opp((3, 0, 0), "L", (1, 2, 0))],
+        "Y": [Opp((0, 3, 0), "W", (2, 0, 0)), Opp((2, 1, 0), "W", (2, 0, 0)),
+              Opp((3, 0, 0), "L", (0, 2, 0))],
+    })
+
+
+def test_floor_flip_mtg_f6() -> None:
+    c = sf.compare(_f6(), "X", "Y", rules="mtg")
+    assert (c.criterion, c.ahead) == ("omwp", "X")
+    assert "on OMW%: 66.67% vs 66.56%" in c.sentence
+    c = sf.compare(_f6(), "X", "Y", rules="mtg-1/3")
+    assert (c.criterion, c.ahead) == ("gwp", "Y")
+    assert "on GW%: 66.67% vs 55.56%, level on match points (6), OMW% (66.67%)." in c.sentence
+
+
+def test_equal_rationals_whose_floats_differ_do_not_decide() -> None:
+    # OMW% of both is exactly 3/20 (opponents 1/10 and 2/10 vs 3/10 and 0), which floats
+    # compute as (0.1 + 0.2) / 2 and (0.3 + 0) / 2: the comparison must skip OMW%.
+    no_floor = dataclasses.replace(sf.rules.MTG, floor=Fraction(0), name="no-floor")
+    ev = event_from_opponents({
+        "X": [Opp((1, 9, 0), "L", (0, 2, 0)), Opp((2, 8, 0), "W", (2, 0, 0))],
+        "Y": [Opp((3, 7, 0), "L", (1, 2, 0)), Opp((0, 10, 0), "W", (2, 1, 0))],
+    })
+    c = sf.compare(ev, "X", "Y", rules=no_floor)
+    assert c.criterion != "omwp"
+    omw = c.table.filter(pl.col("criterion") == "omwp")
+    assert Fraction(omw["value_a"][0]).limit_denominator(1000) == Fraction(3, 20)
+    assert not omw["decided"][0]
