@@ -135,15 +135,16 @@ def test_floor_flip_mtg_f6() -> None:
 
 
 def test_equal_rationals_whose_floats_differ_do_not_decide() -> None:
-    # OMW% of both is exactly 3/20 (opponents 1/10 and 2/10 vs 3/10 and 0), which floats
-    # compute as (0.1 + 0.2) / 2 and (0.3 + 0) / 2: the comparison must skip OMW%.
+    # OMW% of both is exactly 3/20 (opponents 1/10 and 2/10 vs 3/10 and 0; summed as floats
+    # (0.1 + 0.2) / 2 != (0.3 + 0) / 2). Equality is decided by re-ranking exact prefixes of
+    # the criteria, never by comparing floats, so OMW% must not decide; OGW% does.
     no_floor = dataclasses.replace(sf.rules.MTG, floor=Fraction(0), name="no-floor")
     ev = event_from_opponents({
         "X": [Opp((1, 9, 0), "L", (0, 2, 0)), Opp((2, 8, 0), "W", (2, 0, 0))],
         "Y": [Opp((3, 7, 0), "L", (1, 2, 0)), Opp((0, 10, 0), "W", (2, 1, 0))],
     })
     c = sf.compare(ev, "X", "Y", rules=no_floor)
-    assert c.criterion != "omwp"
+    assert (c.criterion, c.ahead) == ("ogwp", "Y")
     omw = c.table.filter(pl.col("criterion") == "omwp")
     assert Fraction(omw["value_a"][0]).limit_denominator(1000) == Fraction(3, 20)
     assert not omw["decided"][0]
