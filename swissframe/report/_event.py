@@ -209,8 +209,11 @@ def _lede(rep: EventReport) -> str:
         s = (f"{_plural(ties, 'player')} share first place after {rep.last_round} rounds "
              f"on {_pts(first['match_points'])} points.")
     else:
+        level = st.filter(pl.col("match_points") == first["match_points"]).height - 1
         s = (f"<b>{name}</b> topped the Swiss at {_record(first)} "
-             f"({_pts(first['match_points'])} points).")
+             f"({_pts(first['match_points'])} points)"
+             + (f", ahead of {_plural(level, 'other player')} on the same points on "
+                "tiebreakers." if level else "."))
     if st.height > rep.top:
         s += " " + _cut_points_sentence(rep)
     return f'<p class="lede">{s}</p>'

@@ -148,10 +148,17 @@ def meta_for(src: Source, event_id: str, rules: str | Ruleset | None,
     date = info.get("date")
     if isinstance(date, dt.datetime):
         date = date.date()
-    return EventMeta(event_id=event_id, name=title or str(info.get("name") or event_id),
+    name = title or str(info.get("name") or _humane(event_id))
+    return EventMeta(event_id=event_id, name=name,
                      rules=rs, why=why, date=date, format=info.get("format"),
                      source=info.get("source"), details=tuple(info.get("details") or ()),
                      names=shown)
+
+
+def _humane(slug: str) -> str:
+    """``"league-night"`` → ``"League Night"`` (an event known only by its id)."""
+    words = slug.replace("_", " ").replace("-", " ").split()
+    return " ".join(w[:1].upper() + w[1:] for w in words) or slug
 
 
 def event_rows(src: Source, event_id: str) -> pl.DataFrame:
