@@ -22,9 +22,9 @@ from typing import Final
 
 import polars as pl
 
+import swissframe as sf
 from swissframe.errors import DataError
 from swissframe.rules import Criterion, Ruleset, get
-from swissframe.standings import standings
 
 __all__ = ["CRITERION_LABELS", "PERCENT_CRITERIA", "Comparison", "compare", "criterion_label",
            "format_value", "ordinal"]
@@ -233,7 +233,7 @@ def _row(table: pl.DataFrame, player: str, event: str) -> dict[str, object]:
 def _rank_of(results: pl.DataFrame, rules: Ruleset, prefix: tuple[Criterion, ...],
              a: str, b: str) -> tuple[int, int]:
     rs = dataclasses.replace(rules, name=f"{rules.name}[:{len(prefix)}]", criteria=prefix)
-    st = standings(results, rs).filter(pl.col("player_id").is_in([a, b]))
+    st = sf.standings(results, rs).filter(pl.col("player_id").is_in([a, b]))
     ranks = dict(zip(st["player_id"].to_list(), st["rank"].to_list(), strict=True))
     return int(ranks[a]), int(ranks[b])
 
@@ -285,7 +285,7 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
     df, event = _event(results, event_id)
     if through_round is not None:
         df = df.filter(pl.col("round") <= through_round)
-    table = standings(df, rs)
+    table = sf.standings(df, rs)
     ra, rb = _row(table, a, event), _row(table, b, event)
     order = _order(rs)
     rows = [(c.name, criterion_label(c.name), ra.get(c.name), rb.get(c.name)) for c, _ in order]
