@@ -20,7 +20,7 @@ import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's package
 
-from swissframe import cut  # noqa: E402
+from swissframe import cut
 
 SCORES = [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0), (0, 0, 3)]
 

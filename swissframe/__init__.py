@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
-from swissframe import charts, platforms, rules
+# Public modules are imported by their public paths, before the functions that share their
+# names are bound (``sf.standings`` is the function, ``swissframe.standings`` the module).
+from swissframe import charts, platforms, rules, tiebreakers
 from swissframe.bulk import RecomputeReport, recompute
 from swissframe.compare import Comparison, compare
 from swissframe.cut import (
@@ -42,7 +44,14 @@ from swissframe.schema import (
     validate_results,
 )
 from swissframe.sensitivity import sensitivity, standard_variants
-from swissframe.simulate import SIM_RULES, IdPolicy, SimRules, Simulation, pair_round, simulate
+from swissframe.simulate import (
+    SIM_RULES,
+    IdPolicy,
+    SimRules,
+    Simulation,
+    pair_round,
+    simulate,
+)
 from swissframe.standings import standings, standings_by_round
 from swissframe.validate import ValidationReport, validate
 from swissframe.verify import matching_rounds, summarize, verify
@@ -102,6 +111,7 @@ __all__ = [
     "standings_by_round",
     "summarize",
     "summarize_reference",
+    "tiebreakers",
     "to_matches",
     "validate",
     "validate_results",

@@ -13,9 +13,9 @@ from fractions import Fraction
 
 import polars as pl
 
+from swissframe.engine.standings import standings
 from swissframe.errors import DataError
-from swissframe.rules import Ruleset, get
-from swissframe.standings import standings
+from swissframe.rules._ruleset import Ruleset, get
 
 __all__ = ["sensitivity", "standard_variants"]
 

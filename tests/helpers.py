@@ -4,10 +4,12 @@ invariants every computed standings table must satisfy."""
 from __future__ import annotations
 
 import itertools
+import os
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
 import polars as pl
 
@@ -159,3 +161,9 @@ def check_standings_invariants(st: pl.DataFrame, rules: sf.Ruleset,
            + st["draws"] * float(rules.points_draw) + st["losses"] * float(rules.points_loss))
     assert (pts - st["match_points"].cast(pl.Float64)).abs().max() < 1e-9  # type: ignore[operator]
     assert (st["wins"] + st["losses"] + st["draws"] == st["rounds_played"]).all()
+
+
+#: The repository root, the test fixtures, and ``../shared`` (override with SWISSFRAME_SHARED).
+REPO_ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = REPO_ROOT / "tests" / "fixtures"
+SHARED_ROOT = Path(os.environ.get("SWISSFRAME_SHARED", REPO_ROOT.parent / "shared"))

@@ -11,8 +11,8 @@ from scipy.stats import kendalltau
 
 import swissframe as sf
 from swissframe.sensitivity import sensitivity, standard_variants
+from tests.cut.test_cut import random_event
 from tests.helpers import Opp, event_from_opponents
-from tests.test_cut import random_event
 
 
 def _f6() -> pl.DataFrame:

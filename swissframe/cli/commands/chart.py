@@ -1,0 +1,192 @@
+"""``swissframe chart KIND FILE… -o fig.png``: a publication-ready figure from results files.
+
+Kinds (see :mod:`swissframe.charts`):
+
+- ``standings``: points and tiebreakers of the top ``--top`` (default 32), cut line at ``--cut``;
+- ``race``: rank by round of the final top ``--cut``;
+- ``omw-ranges``: OMW% before round ``--round`` (default: the last Swiss round) and its exact
+  range after it, for the top ``--top`` contenders (``--top`` default 16 here);
+- ``cut-status``: guaranteed / possible / eliminated before round ``--round``, by points group;
+- ``cut-lines``: points of place ``--cut`` versus field size over every event in the files,
+  intentional draws and their counterfactual (``--sims`` replays) marked;
+- ``sensitivity``: top-``--cut`` changes under the usual variants of ``--rules``
+  (and ``--also`` rulesets, e.g. ``--also pokemon``), one row per event.
+
+The output format follows the suffix of ``-o`` (``.png``, ``.svg``, ``.pdf``, ``.html``,
+``.json``); rendering is offline. The house theme is on unless ``--no-theme``.
+
+The lead wires it in ``swissframe/cli.py`` through ``COMMAND_MODULES`` (``"chart"``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, Final
+
+import polars as pl
+
+from swissframe.errors import DataError, SwissframeError
+
+__all__ = ["KINDS", "add_parser", "run"]
+
+#: Chart kinds offered by the CLI.
+KINDS: Final = ("standings", "race", "omw-ranges", "cut-status", "cut-lines", "sensitivity")
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register the ``chart`` subcommand.
+
+    Examples
+    --------
+    >>> p = argparse.ArgumentParser(); sub = p.add_subparsers()
+    >>> add_parser(sub)
+    >>> ns = p.parse_args(["chart", "standings", "a.csv", "-o", "fig.png"])
+    >>> ns.kind, ns.files, ns.output, ns.cut, ns.theme
+    ('standings', ['a.csv'], 'fig.png', 8, True)
+    """
+    p = subparsers.add_parser(
+        "chart", help="draw a chart (PNG/SVG/PDF/HTML) of standings or a cut analysis",
+        description="Draw one of the swissframe charts from results files and save it; the "
+                    "format follows the output suffix (.png, .svg, .pdf, .html, .json).")
+    p.add_argument("kind", choices=KINDS, metavar="KIND", help=" | ".join(KINDS))
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="CSV/Parquet results, decklist-cache JSON, TOM .tdf or TRF files")
+    p.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="output file (.png, .svg, .pdf, .html or .json)")
+    p.add_argument("--rules", default="mtg", help="ruleset preset (default: mtg)")
+    p.add_argument("--event", metavar="ID", help="the event to draw (when files hold several)")
+    p.add_argument("--top", type=int, metavar="N",
+                   help="places / contenders drawn (default 32; 16 for omw-ranges)")
+    p.add_argument("--cut", type=int, default=8, metavar="N", help="size of the top cut (8)")
+    p.add_argument("--round", type=int, metavar="R",
+                   help="standings: after round R; omw-ranges/cut-status: the round analysed "
+                        "(default: the last Swiss round)")
+    p.add_argument("--sims", type=int, default=50, metavar="N",
+                   help="cut-lines: replays of the intentional draws (default 50)")
+    p.add_argument("--also", action="append", default=[], metavar="RULES",
+                   help="sensitivity: a further ruleset to compare (repeatable)")
+    p.add_argument("--input-format", choices=("auto", "table", "decklist", "tom", "trf"),
+                   default="auto")
+    p.add_argument("--scale", type=float, default=2.0, help="PNG pixel scale (default 2)")
+    p.add_argument("--no-theme", dest="theme", action="store_false",
+                   help="Altair's default look instead of the swissframe house theme")
+    p.set_defaults(func=run)
+
+
+def _one_event(results: pl.DataFrame, event: str | None) -> pl.DataFrame:
+    events = sorted(results["event_id"].unique().to_list())
+    if event is not None:
+        if event not in events:
+            msg = (f"event {event!r} is not in the input. Hint: events present: "
+                   f"{events[:10]}{' …' if len(events) > 10 else ''}.")
+            raise DataError(msg)
+        return results.filter(pl.col("event_id") == event)
+    if len(events) != 1:
+        msg = (f"this chart draws one event and the input holds {len(events)} "
+               f"({', '.join(events[:5])}{' …' if len(events) > 5 else ''}). Hint: add "
+               "--event ID.")
+        raise DataError(msg)
+    return results
+
+
+def _split_round(results: pl.DataFrame, rnd: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The Swiss rounds before ``rnd`` and the pairings of ``rnd`` (default: the last)."""
+    swiss = results.filter(pl.col("phase") == "swiss")
+    last = int(swiss["round"].max() or 0)  # type: ignore[arg-type]
+    r = last if rnd is None else rnd
+    event = results["event_id"][0]
+    if not 2 <= r <= last:
+        msg = (f"event {event!r}: --round {r} cannot be analysed; the Swiss has rounds 1–{last}."
+               " Hint: pick a round from 2 to the last Swiss round (its pairings are needed).")
+        raise DataError(msg)
+    prior = swiss.filter(pl.col("round") < r)
+    pairs = swiss.filter(pl.col("round") == r).select("event_id", "round", "player_id",
+                                                      "opponent_id")
+    return prior, pairs
+
+
+def build(args: argparse.Namespace, results: pl.DataFrame) -> Any:
+    """The chart ``args.kind`` of ``results`` (validated long table), not saved.
+
+    Examples
+    --------
+    >>> import swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+    ...     "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+    ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    >>> ns = argparse.Namespace(kind="race", rules="mtg", event=None, top=None, cut=2,
+    ...                         round=None)
+    >>> build(ns, sf.from_matches(m)).to_dict()["layer"][0]["mark"]["type"]
+    'line'
+    """
+    from swissframe import charts
+    from swissframe.cut._analysis import cut_status, id_report, next_round_ranges
+    from swissframe.engine.standings import standings, standings_by_round
+    from swissframe.schema import validate_results
+    from swissframe.sensitivity import sensitivity, standard_variants
+
+    res = validate_results(results).collect()
+    kind, rules, cut = args.kind, args.rules, args.cut
+    if kind == "standings":
+        one = _one_event(res, args.event)
+        table = standings(one, rules, through_round=args.round)
+        return charts.chart_standings(table, top=args.top or 32, cut=cut)
+    if kind == "race":
+        return charts.chart_standings_race(standings_by_round(_one_event(res, args.event), rules),
+                                           top=cut)
+    if kind == "omw-ranges":
+        prior, pairs = _split_round(_one_event(res, args.event), args.round)
+        return charts.chart_omw_ranges(next_round_ranges(prior, pairs, rules),
+                                       standings(prior, rules), top=args.top or 16)
+    if kind == "cut-status":
+        prior, pairs = _split_round(_one_event(res, args.event), args.round)
+        status = cut_status(prior, pairs, cut, rules)
+        return charts.chart_cut_status(status, standings(prior, rules), top=cut)
+    if kind == "cut-lines":
+        report = id_report(res, cut, rules, n_sims=getattr(args, "sims", 50))
+        field = res.group_by("event_id").agg(players=pl.col("player_id").n_unique())
+        return charts.chart_cut_lines(report, field=field, top=cut)
+    variants = [*standard_variants(rules), *getattr(args, "also", [])]
+    return charts.chart_sensitivity(sensitivity(res, variants, top=cut))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``chart``: read the files, draw, save; returns 0 (errors raise SwissframeError).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+    ...     "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+    ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> sf.from_matches(m).write_csv(tmp / "e.csv")
+    >>> ns = argparse.Namespace(kind="standings", files=[str(tmp / "e.csv")],
+    ...     output=str(tmp / "fig.json"), rules="mtg", event=None, top=None, cut=2,
+    ...     round=None, input_format="auto", scale=2.0, theme=True)
+    >>> run(ns)  # doctest: +ELLIPSIS
+    wrote ...fig.json
+    0
+    """
+    from swissframe import charts
+    from swissframe.cli._main import read_any
+
+    suffix = Path(args.output).suffix.lower().lstrip(".")
+    if suffix not in ("png", "svg", "pdf", "html", "json"):
+        msg = (f"cannot write a chart to {args.output!r}. Hint: end -o with .png, .svg, .pdf, "
+               ".html or .json.")
+        raise SwissframeError(msg)
+    results = read_any(args.files, args.input_format)
+    chart = build(args, results)
+    import altair as alt
+
+    before = alt.theme.active
+    if args.theme:
+        charts.use_theme()
+    try:
+        path = charts.save(chart, args.output, scale=args.scale)
+    finally:
+        alt.theme.enable(before)
+    print(f"wrote {path}")
+    return 0

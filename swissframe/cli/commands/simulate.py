@@ -1,0 +1,136 @@
+"""``swissframe simulate``: generate synthetic Swiss events to Parquet (or CSV).
+
+Wiring for the lead's ``cli.py``::
+
+    from swissframe.cli.commands import simulate as simulate_cmd
+    simulate_cmd.add_parser(subparsers)      # registers "simulate", sets func=run
+    ...
+    return args.func(args)                   # or simulate_cmd.run(args)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import polars as pl
+
+from swissframe.errors import SwissframeError
+from swissframe.simulate._simulate import SIM_RULES, IdPolicy, simulate
+
+__all__ = ["add_parser", "parse_players", "run"]
+
+
+def parse_players(text: str) -> int | range | list[int]:
+    """Parse ``--players``: ``200``, a range ``32-1500`` or a list ``32,64,128``.
+
+    Examples
+    --------
+    >>> parse_players("200"), parse_players("32-40"), parse_players("8,16")
+    (200, range(32, 41), [8, 16])
+    """
+    try:
+        if "," in text:
+            return [int(x) for x in text.split(",") if x.strip()]
+        if "-" in text.strip("-"):
+            lo, hi = text.split("-", 1)
+            return range(int(lo), int(hi) + 1)
+        return int(text)
+    except ValueError:
+        msg = (f"--players {text!r} is not a count. Hint: use 200, a range like 32-1500 "
+               "or a list like 32,64,128.")
+        raise argparse.ArgumentTypeError(msg) from None
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register the ``simulate`` subcommand.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="swissframe")
+    >>> add_parser(parser.add_subparsers(dest="command"))
+    >>> args = parser.parse_args(["simulate", "--players", "64", "-o", "x.parquet"])
+    >>> args.players, args.events, args.rules
+    (64, 1, 'mtg')
+    """
+    p = subparsers.add_parser(
+        "simulate", help="generate synthetic Swiss events (results long table)",
+        description="Simulate Swiss events with real pairing rules and write the results "
+                    "table (long form) to Parquet or CSV.")
+    p.add_argument("--players", type=parse_players, required=True,
+                   help="players per event: 200, a range 32-1500 or a list 32,64,128")
+    p.add_argument("--events", type=int, default=1, help="number of events (default 1)")
+    p.add_argument("--rules", choices=sorted(SIM_RULES), default="mtg",
+                   help="pairing/round rules (default mtg)")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="Swiss rounds (default: the rules' round table by attendance)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--skill", type=float, default=0.5,
+                   help="std. dev. of latent ratings, logit units per game (default 0.5)")
+    p.add_argument("--drop-rate", type=float, default=0.02,
+                   help="per-round drop probability in contention (default 0.02)")
+    p.add_argument("--id-policy", choices=["likely", "safe", "none"], default="likely",
+                   help="intentional draws in the final round (default likely)")
+    p.add_argument("--id-rounds", type=int, default=1,
+                   help="how many final rounds allow intentional draws (default 1)")
+    p.add_argument("-o", "--output", type=Path, required=True,
+                   help="results file (.parquet or .csv)")
+    p.add_argument("--players-output", type=Path, default=None,
+                   help="optional players table file (.parquet or .csv)")
+    p.add_argument("--events-output", type=Path, default=None,
+                   help="optional events table file (.parquet or .csv)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    p.set_defaults(func=run)
+
+
+def _write(frame: pl.DataFrame, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix.lower() == ".csv":
+        frame.write_csv(path)
+    else:
+        frame.write_parquet(path, compression="zstd")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``swissframe simulate``; returns the exit code (2 on a swissframe error).
+
+    Examples
+    --------
+    >>> import argparse, tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "s.parquet"
+    >>> ns = argparse.Namespace(players=32, events=2, rules="pokemon", rounds=None, seed=1,
+    ...     skill=0.5, drop_rate=0.02, id_policy="likely", id_rounds=1, output=out,
+    ...     players_output=None, events_output=None, quiet=True)
+    >>> run(ns), out.exists()
+    (0, True)
+    """
+    from tqdm import tqdm
+
+    for suffix_path in (args.output, args.players_output, args.events_output):
+        if suffix_path is not None and suffix_path.suffix.lower() not in (".parquet", ".csv"):
+            print(f"swissframe simulate: {suffix_path} must end in .parquet or .csv. "
+                  "Hint: -o season.parquet", file=sys.stderr)
+            return 2
+    try:
+        with tqdm(total=args.events, unit="event", disable=args.quiet, desc="simulating",
+                  bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} events "
+                             "[{elapsed}<{remaining}]") as bar:
+            sim = simulate(
+                args.players, args.rounds, args.rules, seed=args.seed, n_events=args.events,
+                skill=args.skill, drop_rate=args.drop_rate,
+                id_policy=IdPolicy(mode=args.id_policy, rounds=args.id_rounds),
+                progress=bar.update)
+    except SwissframeError as exc:
+        print(f"swissframe simulate: {exc}", file=sys.stderr)
+        return 2
+    _write(sim.results, args.output)
+    if args.players_output is not None:
+        _write(sim.players, args.players_output)
+    if args.events_output is not None:
+        _write(sim.events, args.events_output)
+    if not args.quiet:
+        print(f"wrote {sim.results.height:,} result rows for {sim.events.height:,} events "
+              f"({sim.players.height:,} players) to {args.output}", file=sys.stderr)
+    return 0

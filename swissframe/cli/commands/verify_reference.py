@@ -1,0 +1,163 @@
+"""``swissframe verify-ref FILES… [-o OUT]``: TOM placings and TRF tie-breaks against the
+reference software.
+
+TOM files (``.tdf``/``.xml``) are checked with
+:func:`swissframe.verify_reference.verify_tom`; TRF files (``.trf``) with
+:func:`~swissframe.verify_reference.verify_trf`, using every TieBreakServer table found next
+to the file (``<name>.<YYYY-MM-DD>[.all].txt``, where ``<name>`` is the TRF's name up to its
+first dot), the tables given with ``--reference`` and Held's answers from ``--held
+SOURCES.md`` (for an event named ``held_swiss_5``). The lead wires it in
+``swissframe/cli.py`` by adding ``"verify_reference"`` to ``COMMAND_MODULES``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import polars as pl
+
+from swissframe.errors import SwissframeError
+from swissframe.io.tom import TOM_SUFFIXES, event_keys, read_tom
+from swissframe.io.trf import read_trf
+from swissframe.verify.reference import (
+    read_held_values,
+    read_tiebreakserver_table,
+    summarize_reference,
+    verify_tom,
+    verify_trf,
+)
+
+__all__ = ["add_parser", "find_tables", "run"]
+
+_TABLE = re.compile(r"^(?P<name>[^.]+)\.\d{4}-\d{2}-\d{2}(\.all)?\.txt$")
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register the ``verify-ref`` subcommand.
+
+    Examples
+    --------
+    >>> p = argparse.ArgumentParser(); sub = p.add_subparsers()
+    >>> add_parser(sub)
+    >>> a = p.parse_args(["verify-ref", "x.trf", "--rule-set", "fide-2026", "-o", "o.csv"])
+    >>> a.rule_set, a.output, a.earned_bye
+    ('fide-2026', 'o.csv', 'both')
+    """
+    p = subparsers.add_parser(
+        "verify-ref", help="check TOM/TRF files against the reference software's values",
+        description="Recompute TOM Swiss placings per division and TRF tie-breaks, and print "
+                    "the agreement with TOM's published order, TieBreakServer tables and "
+                    "Held's answers, per file and tie-break.")
+    p.add_argument("files", nargs="+", metavar="FILE", help=".tdf/.xml (TOM) or .trf files")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="write the per-value table (.csv or .parquet)")
+    p.add_argument("--reference", action="append", default=[], metavar="TABLE",
+                   help="a TieBreakServer .txt table for the (single) TRF file (repeatable)")
+    p.add_argument("--held", metavar="SOURCES_MD",
+                   help="read Held's answers for held_swiss_5 from this SOURCES.md")
+    p.add_argument("--rule-set", default="auto", choices=["auto", "fide-2023", "fide-2026"],
+                   help="FIDE rule set (default: from the reference or the 042 start date)")
+    p.add_argument("--earned-bye", default="both",
+                   help="TOM earned-bye readings: both, all, bye, 3/4 or own (default: both)")
+    p.set_defaults(func=run)
+
+
+def find_tables(trf: Path) -> list[Path]:
+    """TieBreakServer tables stored next to a TRF file (same name up to the first dot).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for n in ("ev.RETYPED.trf", "ev.2026-03-01.txt", "ev.2026-03-01.all.txt", "x.txt"):
+    ...     _ = (d / n).write_text("")
+    >>> [p.name for p in find_tables(d / "ev.RETYPED.trf")]
+    ['ev.2026-03-01.all.txt', 'ev.2026-03-01.txt']
+    """
+    name = trf.name.split(".")[0]
+    return sorted(p for p in trf.parent.glob(f"{name}.*.txt")
+                  if (m := _TABLE.match(p.name)) and m["name"] == name)
+
+
+def _trf_references(files: list[Path], keys: list[str], args: argparse.Namespace
+                    ) -> pl.DataFrame | None:
+    parts = []
+    if args.reference and len(files) != 1:
+        msg = "--reference needs exactly one TRF file. Hint: run once per TRF file."
+        raise SwissframeError(msg)
+    for f, key in zip(files, keys, strict=True):
+        tables = [Path(t) for t in args.reference] or find_tables(f)
+        parts += [read_tiebreakserver_table(t, event_id=key) for t in tables]
+        if args.held and key.split("/")[-1].split(".")[0] == "held_swiss_5":
+            parts.append(read_held_values(args.held, event_id=key))
+    return pl.concat(parts) if parts else None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``verify-ref``; returns 0 when every compared value matches, 1 otherwise, 2 on
+    bad input.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "club.trf").write_text(
+    ...     "042 2024/01/01\\n"
+    ...     "001    1      A" + " " * 66 + "1.0    1     2 w 1\\n"
+    ...     "001    2      B" + " " * 66 + "0.0    2     1 b 0\\n")
+    >>> _ = (d / "club.2024-01-01.txt").write_text(
+    ...     "StartNo\\tRank\\tPTS\\tSB\\n1\\t1\\t1.0\\t0.00\\n2\\t2\\t0.0\\t0.00\\nCheck: True\\n")
+    >>> ns = argparse.Namespace(files=[str(d / "club.trf")], output=None, reference=[],
+    ...     held=None, rule_set="auto", earned_bye="both")
+    >>> run(ns)  # doctest: +ELLIPSIS
+    club: TRF ...
+    0
+    """
+    files = [Path(f) for f in args.files]
+    try:
+        keys = event_keys(files)
+        tom = [(f, k) for f, k in zip(files, keys, strict=True)
+               if f.suffix.lower() in TOM_SUFFIXES]
+        trf = [(f, k) for f, k in zip(files, keys, strict=True)
+               if f.suffix.lower() not in TOM_SUFFIXES]
+        tables: list[pl.DataFrame] = []
+        summaries: list[pl.DataFrame] = []
+        if tom:
+            ev = read_tom([f for f, _ in tom], event_ids=[k for _, k in tom])
+            t = verify_tom(ev, earned_bye=args.earned_bye)
+            tables.append(t.with_columns(kind=pl.lit("tom")))
+            summaries.append(summarize_reference(t))
+        if trf:
+            ev_trf = read_trf([f for f, _ in trf], event_ids=[k for _, k in trf])
+            ref = _trf_references([f for f, _ in trf], [k for _, k in trf], args)
+            t = verify_trf(ev_trf, rule_set=args.rule_set, reference=ref)
+            tables.append(t.with_columns(kind=pl.lit("trf")))
+            summaries.append(summarize_reference(t))
+    except SwissframeError as exc:
+        print(f"swissframe verify-ref: {exc}", file=sys.stderr)
+        return 2
+    ok = True
+    for s in summaries:
+        for row in s.iter_rows(named=True):
+            what = (f"{row['division']} ({row['reading']} earned-bye reading)"
+                    if "reading" in row else
+                    f"{row['reference']} [{row['rule_set']}] {row['tiebreak']}")
+            extra = ""
+            if row.get("not_implemented"):
+                extra += f", {row['not_implemented']} not implemented"
+            if row.get("not_derived"):
+                extra += f", {row['not_derived']} not derived"
+            print(f"{row['event_id']}: {what}: {row['matched']}/{row['compared']}{extra}")
+            ok = ok and row["matched"] == row["compared"]
+    if args.output:
+        out = Path(args.output)
+        table = pl.concat(tables, how="diagonal_relaxed")
+        if out.suffix == ".parquet":
+            table.write_parquet(out)
+        else:
+            table.write_csv(out)
+        print(f"per-value table: {out}")
+    return 0 if ok else 1

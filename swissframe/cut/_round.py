@@ -1,0 +1,459 @@
+"""Internals of :mod:`swissframe.cut`: outcome spaces, post-round states, exact ranges and
+scenario tables.
+
+Vocabulary
+----------
+unit
+    One thing that happens to a player in the analysed round ``R``: a match (two seats,
+    several outcomes ``k``), a bye (one seat, one outcome), or idleness (a player not paired
+    in ``R``: they dropped; one outcome, no row is added). Every player belongs to exactly
+    one unit, so the outcome of the round is one ``k`` per unit, chosen independently.
+seat row
+    One row per (player, ``k`` of the player's unit): the player's game score in that
+    outcome, its level (win/draw/loss/bye/dropped) and the player's state after the round.
+
+Exact arithmetic follows :mod:`swissframe.engine._exact`: a rate ``n/d`` is an Int128 at a scale
+``M`` (the lcm of every denominator that occurs), a mean of ``k`` rates is ``sum·(K/k)`` at
+scale ``M·K`` with ``K = lcm(1..k_max)``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+import numpy as np
+import polars as pl
+
+from swissframe.engine._exact import RoundedScale
+from swissframe.engine._record import (
+    RateScales,
+    aggregate_players,
+    check_game_counts,
+    own_rates,
+    prepare_rows,
+    rate_scales,
+    row_points,
+)
+from swissframe.engine.standings import standings
+from swissframe.engine.tiebreakers import capability_columns
+from swissframe.errors import DataError, ExactnessWarning, SchemaError, ValidationError
+from swissframe.rules._ruleset import Ruleset
+from swissframe.schema import validate_results
+
+__all__ = [
+    "DEFAULT_OUTCOMES",
+    "LEVELS",
+    "RoundFrame",
+    "criteria_bounds",
+    "lex_ge",
+    "make_cut_flags",
+    "outcome_table",
+    "prepare_round",
+    "ranges_by_seat",
+    "scenario_results",
+]
+
+#: The outcome space of a best-of-three match, from the first seat's side: 2-0, 2-1, 1-2,
+#: 0-2 and the intentional draw 0-0-3 (MTR §2.5; rules.md §1.4).
+DEFAULT_OUTCOMES: Final[tuple[tuple[int, int, int], ...]] = (
+    (2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0), (0, 0, 3))
+#: Levels of a player's own outcome.
+LEVELS: Final = ("win", "draw", "loss")
+MIRROR_LEVEL: Final = {"win": "loss", "loss": "win", "draw": "draw", "bye": "bye",
+                       "dropped": "dropped"}
+SEP: Final = "\x1f"
+#: Exact "goodness" of a null tiebreaker (ranked last) and of an unknown bound.
+NULL_VALUE: Final = -(2**110)
+UNKNOWN_LO: Final = -(2**111)
+UNKNOWN_HI: Final = 2**111
+_I128 = pl.Int128
+
+
+def score_label(gw: pl.Expr, gl: pl.Expr, gd: pl.Expr) -> pl.Expr:
+    """``"2-1"`` or ``"0-0-3"`` (drawn games shown only when present)."""
+    base = pl.concat_str([gw.cast(pl.String), pl.lit("-"), gl.cast(pl.String)])
+    return pl.when(gd > 0).then(pl.concat_str([base, pl.lit("-"), gd.cast(pl.String)])
+                                ).otherwise(base)
+
+
+def level_expr(gw: pl.Expr, gl: pl.Expr) -> pl.Expr:
+    """win / draw / loss from the games."""
+    return pl.when(gw > gl).then(pl.lit("win")).when(gw < gl).then(pl.lit("loss")).otherwise(
+        pl.lit("draw"))
+
+
+def outcome_table(outcomes: Sequence[tuple[int, int, int]] = DEFAULT_OUTCOMES,
+                  weights: Sequence[float] | None = None) -> pl.DataFrame:
+    """The outcome space as a table ``k, gw, gl, gd, mk, weight`` (``mk`` = mirror's ``k``).
+
+    The space must be closed under swapping the seats (a 2-1 needs a 1-2).
+    """
+    outs = [tuple(int(v) for v in o) for o in outcomes]
+    if not outs or len(set(outs)) != len(outs):
+        msg = f"outcomes {outcomes!r} must be a non-empty list of distinct (won, lost, drawn)."
+        raise DataError(msg + " Hint: e.g. [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0)].")
+    if any(len(o) != 3 or min(o) < 0 for o in outs):
+        msg = f"outcomes {outcomes!r}: each must be three non-negative game counts."
+        raise DataError(msg + " Hint: (games won, games lost, games drawn).")
+    index = {o: i for i, o in enumerate(outs)}
+    mirror = []
+    for o in outs:
+        m = (o[1], o[0], o[2])
+        if m not in index:
+            msg = (f"outcome {o} has no mirror {m} in {outs}. Hint: the space must be the same "
+                   "from both seats.")
+            raise DataError(msg)
+        mirror.append(index[m])
+    w = [1.0] * len(outs) if weights is None else [float(x) for x in weights]
+    if len(w) != len(outs) or min(w) < 0 or sum(w) <= 0:
+        msg = f"weights {weights!r} must be {len(outs)} non-negative numbers, not all 0."
+        raise DataError(msg + " Hint: one weight per outcome.")
+    if any(abs(w[i] - w[mirror[i]]) > 1e-12 for i in range(len(w))):
+        msg = (f"weights {w} are not symmetric between mirrored outcomes. Hint: the uniform "
+               "model needs weight(2-1) == weight(1-2); seat order carries no skill.")
+        raise DataError(msg)
+    total = sum(w)
+    return pl.DataFrame({
+        "k": list(range(len(outs))), "gw": [o[0] for o in outs], "gl": [o[1] for o in outs],
+        "gd": [o[2] for o in outs], "mk": mirror, "weight": [x / total for x in w]},
+        schema={"k": pl.Int64, "gw": pl.Int64, "gl": pl.Int64, "gd": pl.Int64,
+                "mk": pl.Int64, "weight": pl.Float64})
+
+
+@dataclass
+class RoundFrame:
+    """Everything about the analysed round: prior rows, seat rows and exact scales."""
+
+    prior: pl.DataFrame  #: validated Swiss rows before the round (+ event's ``_R``)
+    seats: pl.DataFrame  #: one row per (player, k of the player's unit) with post state
+    faced: pl.DataFrame  #: (event_id, player_id, opp, c): opponents after the round
+    virtual: bool  #: True when pairings were not given (a virtual same-record opponent)
+    rate_scale: int
+    game_scale: int
+    k_lcm: int
+    exact: bool  #: False when the scale overflowed and values are rounded floats
+    rules: Ruleset
+    outcomes: pl.DataFrame
+
+
+def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFrame
+                        ) -> pl.DataFrame:
+    """Validate the final-round pairings (both seats; null opponent = bye)."""
+    df = pairings.collect() if isinstance(pairings, pl.LazyFrame) else pairings
+    missing = [c for c in ("player_id", "opponent_id") if c not in df.columns]
+    if missing:
+        msg = (f"pairings lack column(s) {missing}; found {df.columns}. Hint: a long table "
+               "event_id, round, player_id, opponent_id with both seats of every match.")
+        raise SchemaError(msg)
+    if "event_id" not in df.columns:
+        events = prior["event_id"].unique().to_list()
+        if len(events) > 1:
+            msg = "pairings have no event_id but the results hold several events. Hint: add it."
+            raise SchemaError(msg)
+        df = df.with_columns(pl.lit(events[0] if events else "event").alias("event_id"))
+    df = df.select(pl.col("event_id").cast(pl.String), pl.col("player_id").cast(pl.String),
+                   pl.col("opponent_id").cast(pl.String),
+                   (pl.col("round").cast(pl.Int64) if "round" in df.columns
+                    else pl.lit(None, dtype=pl.Int64)).alias("round"))
+    if df["player_id"].null_count():
+        msg = "pairings have a null player_id. Hint: every row is one seat of a named player."
+        raise ValidationError(msg)
+    dup = df.filter(pl.len().over("event_id", "player_id") > 1)
+    if dup.height:
+        r = dup.row(0, named=True)
+        msg = (f"event {r['event_id']!r}: player {r['player_id']!r} is paired more than once "
+               "in the analysed round. Hint: one row per seat.")
+        raise ValidationError(msg)
+    selfp = df.filter(pl.col("player_id") == pl.col("opponent_id"))
+    if selfp.height:
+        r = selfp.row(0, named=True)
+        msg = (f"event {r['event_id']!r}: player {r['player_id']!r} is paired with themself. "
+               "Hint: fix the pairings.")
+        raise ValidationError(msg)
+    back = df.filter(pl.col("opponent_id").is_not_null()).join(
+        df.select("event_id", pl.col("player_id").alias("opponent_id"),
+                  pl.col("opponent_id").alias("_back")),
+        on=["event_id", "opponent_id"], how="left")
+    bad = back.filter(pl.col("_back").ne_missing(pl.col("player_id")))
+    if bad.height:
+        r = bad.row(0, named=True)
+        msg = (f"event {r['event_id']!r}: {r['player_id']!r} is paired with "
+               f"{r['opponent_id']!r}, whose own row does not point back. Hint: give both "
+               "seats of every match (pairings are mirrored like results).")
+        raise ValidationError(msg)
+    last = prior.group_by("event_id").agg(pl.col("round").max().alias("_last"))
+    chk = df.join(last, on="event_id", how="left").filter(pl.col("round") <= pl.col("_last"))
+    if chk.height:
+        r = chk.row(0, named=True)
+        msg = (f"event {r['event_id']!r}: pairings are for round {r['round']}, but the results "
+               f"already hold round {r['_last']}. Hint: pass only the rounds before it as "
+               "results.")
+        raise DataError(msg)
+    return df
+
+
+def _single_units(players: pl.DataFrame, kind: Literal["bye", "idle"]) -> pl.DataFrame:
+    """One-seat units with a single outcome (k = 0): a bye (played, a 2-0 win without an
+    opponent) or an idle player (not paired in the round)."""
+    bye = kind == "bye"
+    return players.select(
+        "event_id", "player_id",
+        pl.concat_str([pl.col("player_id"), pl.lit(SEP + kind)]).alias("unit"),
+        k=pl.lit(0, dtype=pl.Int64), gw=pl.lit(2 if bye else 0, dtype=pl.Int64),
+        gl=pl.lit(0, dtype=pl.Int64), gd=pl.lit(0, dtype=pl.Int64),
+        mk=pl.lit(0, dtype=pl.Int64), opp=pl.lit(None, dtype=pl.String),
+        played=pl.lit(value=bye), bye=pl.lit(value=bye))
+
+
+def prepare_round(results: pl.DataFrame | pl.LazyFrame,
+                  pairings: pl.DataFrame | pl.LazyFrame | None, rules: Ruleset,
+                  outcomes: pl.DataFrame) -> RoundFrame:
+    """Seat rows with every player's state after the round, for each outcome of their unit."""
+    prior = validate_results(results).collect().filter(pl.col("phase") == "swiss")
+    check_game_counts(prior)
+    if prior.height == 0:
+        msg = "no Swiss rounds in the results. Hint: pass the rounds played so far."
+        raise DataError(msg)
+    agg = aggregate_players(prepare_rows(prior.lazy(), rules), ("event_id",)).collect()
+    last = prior.group_by("event_id").agg(pl.col("round").max().alias("_last"))
+    o = outcomes.select("k", "gw", "gl", "gd", "mk")
+    virtual = pairings is None
+    if pairings is None:
+        active = agg.join(last, on="event_id").filter(pl.col("last_round") == pl.col("_last"))
+        players = agg.select("event_id", "player_id")
+        seats_m = (active.select("event_id", "player_id", pl.col("player_id").alias("unit"))
+                   .join(o, how="cross")
+                   .with_columns(opp=pl.lit(None, dtype=pl.String), played=pl.lit(value=True),
+                                 bye=pl.lit(value=False)))
+        paired = active.select("event_id", "player_id")
+        rnd = last.select("event_id", (pl.col("_last") + 1).alias("_R"))
+    else:
+        pr = _normalise_pairings(pairings, prior)
+        rnd = (last.join(pr.group_by("event_id").agg(pl.col("round").max().alias("_pr")),
+                         on="event_id", how="left")
+               .select("event_id", pl.coalesce("_pr", pl.col("_last") + 1).alias("_R")))
+        players = pl.concat([agg.select("event_id", "player_id"),
+                             pr.select("event_id", "player_id")]).unique()
+        matches = pr.filter(pl.col("opponent_id").is_not_null())
+        lo_id = pl.min_horizontal("player_id", "opponent_id")
+        hi_id = pl.max_horizontal("player_id", "opponent_id")
+        a_seat = pl.col("player_id") < pl.col("opponent_id")
+        seats_m = (matches.select(
+            "event_id", "player_id", pl.col("opponent_id").alias("opp"),
+            pl.concat_str([lo_id, pl.lit(SEP), hi_id]).alias("unit"), a_seat.alias("_a"))
+            .join(o, how="cross")
+            .with_columns(gw=pl.when("_a").then("gw").otherwise("gl"),
+                          gl=pl.when("_a").then("gl").otherwise("gw"),
+                          played=pl.lit(value=True), bye=pl.lit(value=False))
+            .drop("_a"))
+        byes = _single_units(pr.filter(pl.col("opponent_id").is_null()), "bye")
+        seats_m = pl.concat([seats_m.select(byes.columns), byes])
+        paired = pr.select("event_id", "player_id")
+    idle = _single_units(players.join(paired, on=["event_id", "player_id"], how="anti"),
+                         "idle")
+    seats = pl.concat([seats_m.select(idle.columns), idle])
+    zero = dict.fromkeys(("wins", "losses", "draws", "byes", "rounds_played", "opponents",
+                          "_pts", "games_won", "games_lost", "games_drawn"), 0)
+    played, gw, gl = pl.col("played"), pl.col("gw"), pl.col("gl")
+    win = played & (gw > gl)
+    post = (seats.join(agg.drop("first_round", "last_round"), on=["event_id", "player_id"],
+                       how="left")
+            .with_columns(pl.col(c).fill_null(v) for c, v in zero.items())
+            .with_columns(
+                dropped=(~played) if not virtual else pl.col("dropped").fill_null(value=False),
+                level=pl.when(~played).then(pl.lit("dropped")).when(pl.col("bye"))
+                .then(pl.lit("bye")).otherwise(level_expr(gw, gl)),
+                score=pl.when(~played).then(pl.lit(None, dtype=pl.String))
+                .when(pl.col("bye")).then(pl.lit("bye"))
+                .otherwise(score_label(gw, gl, pl.col("gd"))),
+                wins=pl.col("wins") + win.cast(pl.Int64),
+                losses=pl.col("losses") + (played & (gw < gl)).cast(pl.Int64),
+                draws=pl.col("draws") + (played & (gw == gl)).cast(pl.Int64),
+                byes=pl.col("byes") + pl.col("bye").cast(pl.Int64),
+                rounds_played=pl.col("rounds_played") + played.cast(pl.Int64),
+                _pts=pl.col("_pts") + pl.when(played).then(
+                    row_points(rules, gw, gl, pl.col("gd"), bye=pl.col("bye"))).otherwise(0),
+                games_won=pl.col("games_won") + gw, games_lost=pl.col("games_lost") + gl,
+                games_drawn=pl.col("games_drawn") + pl.col("gd")))
+    # opponents after the round, with multiplicity
+    faced_prior = (prior.filter(pl.col("opponent_id").is_not_null())
+                   .group_by("event_id", "player_id", pl.col("opponent_id").alias("opp"))
+                   .agg(c=pl.len().cast(pl.Int64)))
+    faced_new = (post.filter(pl.col("opp").is_not_null() & (pl.col("k") == 0))
+                 .select("event_id", "player_id", "opp", c=pl.lit(1, dtype=pl.Int64)))
+    faced = (pl.concat([faced_prior, faced_new]).group_by("event_id", "player_id", "opp")
+             .agg(pl.col("c").sum()))
+    cnt = faced.group_by("event_id", "player_id").agg(_cnt=pl.col("c").sum())
+    post = post.join(cnt, on=["event_id", "player_id"], how="left").with_columns(
+        _cnt=pl.col("_cnt").fill_null(0)
+        + (pl.lit(1) if virtual else pl.lit(0)) * pl.col("played").cast(pl.Int64))
+    # exact own rates after the round, at scales covering every outcome
+    scales = rate_scales(post, rules, post["_cnt"])
+    exact = scales.exact()
+    if not exact:
+        msg = ("cut analysis: exact scales overflow Int128 for this input; rates are compared "
+               "as floats rounded to 12 decimals. Hint: only very long events do this.")
+        warnings.warn(msg, ExactnessWarning, stacklevel=3)
+        scales = RateScales(RoundedScale(10**12), RoundedScale(10**12), scales.k_max)
+    rates = own_rates(rules, scales)
+    post = post.with_columns(_x_mw=rates["_x_mwp"], _x_gw_opp=rates["_x_gwp_opp"],
+                             _x_gw=rates["_x_gwp"]).join(rnd, on="event_id", how="left")
+    return RoundFrame(prior=prior.join(rnd, on="event_id", how="left"), seats=post,
+                      faced=faced, virtual=virtual, rate_scale=scales.rate.scale,
+                      game_scale=scales.game.scale, k_lcm=scales.k_lcm if exact else 1,
+                      exact=exact, rules=rules, outcomes=outcomes)
+
+
+def ranges_by_seat(rf: RoundFrame) -> pl.DataFrame:
+    """Exact OMW%/OGW% bounds per (player, k of own unit), over every other unit's outcome.
+
+    The sum over a player's opponents decomposes by unit: each unit's joint contribution
+    is minimised / maximised over that unit's outcomes separately (two opponents who meet
+    cannot both win), the player's own unit is fixed at ``k``.
+    """
+    seats = rf.seats
+    key = ["event_id", "player_id"]
+    vals = seats.select("event_id", pl.col("player_id").alias("opp"), pl.col("unit").alias(
+        "_u"), "k", "_x_mw", "_x_gw_opp")
+    own_unit = seats.filter(pl.col("k") == 0).select(*key, pl.col("unit").alias("_up"))
+    contrib = (rf.faced.join(vals, on=["event_id", "opp"], how="inner")
+               .join(own_unit, on=key, how="left")
+               .group_by(*key, "_u", "k", "_up")
+               .agg(_smw=(pl.col("c").cast(_I128) * pl.col("_x_mw")).sum(),
+                    _sgw=(pl.col("c").cast(_I128) * pl.col("_x_gw_opp")).sum()))
+    other = (contrib.filter(pl.col("_u") != pl.col("_up"))
+             .group_by(*key, "_u")
+             .agg(pl.col("_smw").min().alias("_mw_lo"), pl.col("_smw").max().alias("_mw_hi"),
+                  pl.col("_sgw").min().alias("_gw_lo"), pl.col("_sgw").max().alias("_gw_hi"))
+             .group_by(key).agg(pl.col("_mw_lo", "_mw_hi", "_gw_lo", "_gw_hi").sum()))
+    own = (contrib.filter(pl.col("_u") == pl.col("_up"))
+           .select(*key, "k", pl.col("_smw").alias("_own_mw"), pl.col("_sgw").alias("_own_gw")))
+    out = (seats.join(other, on=key, how="left").join(own, on=[*key, "k"], how="left")
+           .with_columns(pl.col("_mw_lo", "_mw_hi", "_gw_lo", "_gw_hi", "_own_mw", "_own_gw")
+                         .fill_null(0)))
+    if rf.virtual:  # the unknown next opponent: same record, the mirrored result
+        mirror = seats.select(*key, pl.col("k").alias("mk"), pl.col("_x_mw").alias("_v_mw"),
+                              pl.col("_x_gw_opp").alias("_v_gw"))
+        out = (out.join(mirror, on=[*key, "mk"], how="left")
+               .with_columns(_own_mw=pl.col("_own_mw") + pl.col("_v_mw").fill_null(0),
+                             _own_gw=pl.col("_own_gw") + pl.col("_v_gw").fill_null(0))
+               .drop("_v_mw", "_v_gw"))
+    cnt = pl.col("_cnt").cast(_I128)
+
+    def mean(total: pl.Expr) -> pl.Expr:
+        # exact: total · (K / count) at scale M·K; rounded floats: total / count at 10**12
+        if rf.exact:
+            return pl.when(cnt > 0).then(total * (pl.lit(rf.k_lcm, dtype=_I128) // cnt))
+        return pl.when(cnt > 0).then(total // cnt)
+
+    return out.with_columns(
+        _x_omw_lo=mean(pl.col("_mw_lo") + pl.col("_own_mw")),
+        _x_omw_hi=mean(pl.col("_mw_hi") + pl.col("_own_mw")),
+        _x_ogw_lo=mean(pl.col("_gw_lo") + pl.col("_own_gw")),
+        _x_ogw_hi=mean(pl.col("_gw_hi") + pl.col("_own_gw")),
+    ).drop("_mw_lo", "_mw_hi", "_gw_lo", "_gw_hi", "_own_mw", "_own_gw")
+
+
+def criteria_bounds(rules: Ruleset, *, skip_first: bool = True
+                    ) -> list[tuple[str, pl.Expr, pl.Expr]]:
+    """Per ranking criterion after the first key: (name, lower, upper) exact "goodness".
+
+    Higher goodness ranks higher; a null value (no opponents) is :data:`NULL_VALUE` (ranked
+    last, as the engine does); a criterion without a known range is unbounded. The first
+    key (match points, or what ranks first when ``points_first`` is off) is left out when
+    ``skip_first``: the status compares it exactly.
+    """
+    # criteria registered with bounds=True, by what their value is
+    known = {**capability_columns("bounds", "own", {"gwp": ("_x_gw", "_x_gw"),
+                                                    "mwp": ("_x_mw", "_x_mw")}),
+             **capability_columns("bounds", "opponent_mean",
+                                  {"mwp_opp": ("_x_omw_lo", "_x_omw_hi"),
+                                   "gwp_opp": ("_x_ogw_lo", "_x_ogw_hi")})}
+    crits = list(rules.criteria)
+    if skip_first and crits and (not rules.points_first or crits[0].name == "match_points"):
+        crits = crits[1:]  # the first key itself (with points_first, points come first)
+    out: list[tuple[str, pl.Expr, pl.Expr]] = []
+    for crit in crits:
+        cols = known.get(crit.function) if not crit.params else None
+        if cols is None:
+            out.append((crit.name, pl.lit(UNKNOWN_LO, dtype=_I128),
+                        pl.lit(UNKNOWN_HI, dtype=_I128)))
+            continue
+        lo, hi = pl.col(cols[0]), pl.col(cols[1])
+        if not crit.descending:
+            lo, hi = -hi, -lo
+        out.append((crit.name, lo.fill_null(NULL_VALUE), hi.fill_null(NULL_VALUE)))
+    return out
+
+
+def lex_ge(a: Sequence[str], b: Sequence[str]) -> pl.Expr:
+    """``a ≥ b`` lexicographically over paired columns (True when empty: an exact tie)."""
+    expr: pl.Expr = pl.lit(value=True)
+    for x, y in reversed(list(zip(a, b, strict=True))):
+        expr = (pl.col(x) > pl.col(y)) | ((pl.col(x) == pl.col(y)) & expr)
+    return expr
+
+
+def scenario_results(rf: RoundFrame, assignment: pl.DataFrame) -> pl.DataFrame:
+    """Results rows (prior rounds + the analysed round) for every scenario.
+
+    ``assignment`` has ``event_id, scenario_id, unit, k``: one outcome per unit and
+    scenario. Returns a long results table with a ``scenario_id`` key column.
+    """
+    played = rf.seats.filter(pl.col("played")).select(
+        "event_id", "unit", "k", "player_id", pl.col("opp").alias("opponent_id"),
+        pl.col("gw").alias("games_won"), pl.col("gl").alias("games_lost"),
+        pl.col("gd").alias("games_drawn"), pl.col("_R").alias("round"))
+    new = assignment.join(played, on=["event_id", "unit", "k"], how="inner").drop("unit", "k")
+    scen = assignment.select("event_id", "scenario_id").unique()
+    cols = ["event_id", "scenario_id", "round", "player_id", "opponent_id", "games_won",
+            "games_lost", "games_drawn"]
+    old = rf.prior.join(scen, on="event_id", how="inner").select(cols)
+    return pl.concat([old, new.select(cols)]).with_columns(phase=pl.lit("swiss"))
+
+
+def make_cut_flags(rf: RoundFrame, assignment: pl.DataFrame, top: int) -> pl.DataFrame:
+    """Per (event, scenario, player): whether the player's whole tie group is inside the top.
+
+    Uses the engine (``standings(..., keys=["scenario_id"])``) on every scenario at once.
+    """
+    res = scenario_results(rf, assignment)
+    st = standings(res, rf.rules, keys=["scenario_id"])
+    return st.select(
+        "event_id", "scenario_id", "player_id", "rank",
+        (pl.col("rank") + pl.len().over("event_id", "scenario_id", "rank") - 1 <= top)
+        .alias("makes_cut"))
+
+
+def unit_table(rf: RoundFrame) -> pl.DataFrame:
+    """Units with their number of outcomes: ``event_id, unit, n_k``."""
+    return rf.seats.group_by("event_id", "unit").agg(n_k=pl.col("k").n_unique()).sort(
+        "event_id", "unit")
+
+
+def enumerate_assignments(units: pl.DataFrame) -> pl.DataFrame:
+    """Every combination of unit outcomes (``event_id, scenario_id, unit, k``) per event."""
+    u = units.sort("event_id", "unit").with_columns(
+        _stride=pl.col("n_k").cum_prod().over("event_id") // pl.col("n_k"),
+        _n=pl.col("n_k").product().over("event_id"))
+    scen = (u.group_by("event_id").agg(pl.col("_n").first())
+            .with_columns(scenario_id=pl.int_ranges(0, pl.col("_n"))).explode("scenario_id")
+            .drop("_n"))
+    return (scen.join(u, on="event_id")
+            .select("event_id", "scenario_id", "unit",
+                    ((pl.col("scenario_id") // pl.col("_stride")) % pl.col("n_k")).alias("k")))
+
+
+def sample_assignments(units: pl.DataFrame, outcomes: pl.DataFrame, n: int, start: int,
+                       seed: int | None) -> pl.DataFrame:
+    """``n`` random scenarios per event: every match draws ``k`` from the outcome weights."""
+    rng = np.random.default_rng(None if seed is None else [seed, start])
+    grid = units.join(pl.DataFrame({"scenario_id": np.arange(start, start + n)}), how="cross")
+    w = outcomes.sort("k")["weight"].to_numpy()
+    draws = rng.choice(len(w), size=grid.height, p=w)
+    return grid.with_columns(
+        k=pl.when(pl.col("n_k") > 1).then(pl.Series(draws, dtype=pl.Int64)).otherwise(0)
+    ).select("event_id", "scenario_id", "unit", "k")

@@ -1,0 +1,250 @@
+"""FIDE tie-breaks (Handbook C.07; rules.md §4) as tiebreaker functions.
+
+Scores come from the ruleset's points (1 / ½ / 0 for :data:`swissframe.rules.FIDE`) and
+are held exactly in integer point units. Unplayed rounds are read from the optional
+``unplayed`` column (see :mod:`swissframe.schema`; derived from the result when absent:
+an unpaired win is a pairing-allocated bye, an unpaired draw a half-point bye, an unpaired
+loss an absence) and treated per ``Ruleset.unplayed_rounds``:
+
+``"fide-2023"`` — C.07 Art. 16 (2023 text)
+    Opponent side (16.3): an opponent's score counts as awarded, except that their
+    voluntarily unplayed rounds (VUR: ``Ruleset.vur_kinds``, by default half- and
+    zero-point byes, forfeit losses and absences) not followed by any non-VUR round count
+    as draws. Own side (16.4): each of the player's own unplayed rounds (byes, forfeits,
+    absences) is a game against a dummy whose score is the player's own final score.
+    Cuts (16.5): VUR contributions are cut first.
+``"fide-2026"``
+    As 2023, with the dummy capped (16.4.1–16.4.2, from 1 March 2026): for a forfeit, by
+    the scheduled opponent's adjusted score; otherwise by draw points × rounds.
+``"fide-2009"``
+    Every unplayed game of an opponent counts as a draw; the player's own unplayed round
+    ``R`` meets a virtual opponent with ``score before R + (win − result) + draw × (n − R)``
+    (rules.md §4.2, CH-F3).
+``"as_played"``
+    No adjustment: forfeits count the scheduled opponent's actual score; rounds without an
+    opponent contribute nothing.
+
+Median-n cuts the n lowest contributions (VUR first, as for Cut-n) and then the n highest
+of the rest; implementations differ on whether the highest cut skips VURs [?].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from swissframe.engine._exact import exact_name
+from swissframe.schema import OPPONENT_ID as OPP
+
+if TYPE_CHECKING:
+    from swissframe.engine.tiebreakers import Context
+    from swissframe.rules._ruleset import Ruleset
+
+__all__ = ["buchholz", "chess_terms", "inferred_absences", "progressive", "sonneborn_berger",
+           "wins", "with_inferred_absences", "won"]
+
+_FORFEITS = ("forfeit_win", "forfeit_loss")
+
+
+def inferred_absences(results: pl.LazyFrame | pl.DataFrame,
+                      keys: Sequence[str] = ("event_id",)) -> pl.LazyFrame:
+    """The absences C.07 Art. 16 implies where a table has no row: one ``absent`` row per
+    (keys…, player, round) for every Swiss round of the event (any round with a Swiss row)
+    after the player's first row in which the player has none — a withdrawal, a round sat
+    out. Rounds before a player's first row are not inferred (the player had not entered
+    yet: ``Ruleset.late_rounds`` or explicit rows say what they count), so the standings
+    after round ``r`` depend on the rows up to ``r`` only.
+
+    The rows are what :func:`swissframe.io.trf.read_trf` writes for a blank round: null
+    opponent, ``0-1-0``, ``unplayed="absent"`` (a voluntarily unplayed round: a dummy
+    opponent in the player's own Buchholz, a draw for the opponents when trailing), and
+    ``phase="swiss"`` when the table has a ``phase`` column.
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2], "player_a": ["A", "C", "A"],
+    ...     "player_b": ["B", "D", "C"], "games_a": [1, 0, 1], "games_b": [0, 1, 0],
+    ...     "games_drawn": [0, 0, 0]})
+    >>> inferred_absences(sf.from_matches(m)).select("round", "player_id", "unplayed"
+    ...     ).sort("player_id").collect().rows()
+    [(2, 'B', 'absent'), (2, 'D', 'absent')]
+    """
+    lf = results.lazy()
+    k = list(keys)
+    schema = lf.collect_schema()
+    swiss = lf.filter(pl.col("phase") == "swiss") if "phase" in schema else lf
+    seats = swiss.select(*k, "round", "player_id")
+    rounds = seats.select(*k, "round").unique()
+    players = seats.group_by([*k, "player_id"]).agg(pl.col("round").min().alias("_first"))
+    grid = players.join(rounds, on=k) if k else players.join(rounds, how="cross")
+    return (grid.filter(pl.col("round") > pl.col("_first"))
+            .join(seats, on=[*k, "round", "player_id"], how="anti")
+            .select(*k, pl.col("round").cast(schema["round"]), "player_id",
+                    pl.lit(None).cast(schema[OPP]).alias(OPP),
+                    *[pl.lit(v).cast(schema[c]).alias(c) for c, v in
+                      (("games_won", 0), ("games_lost", 1), ("games_drawn", 0))],
+                    *([pl.lit("swiss", dtype=pl.String).alias("phase")]
+                      if "phase" in schema else []),
+                    pl.lit("absent", dtype=pl.String).alias("unplayed")))
+
+
+def with_inferred_absences(results: pl.LazyFrame, rules: Ruleset,
+                           keys: Sequence[str] = ("event_id",)) -> pl.LazyFrame:
+    """``results`` plus :func:`inferred_absences` when ``rules.missing_rounds`` is
+    ``"absent"`` (the FIDE presets); unchanged otherwise."""
+    if rules.missing_rounds != "absent":
+        return results
+    return pl.concat([results, inferred_absences(results, keys)], how="diagonal_relaxed")
+
+
+def _units(ctx: Context, value: Fraction) -> int:
+    return int(value * ctx.unit)
+
+
+def chess_terms(ctx: Context) -> pl.LazyFrame:
+    """Per (keys…, player_id, round): the opponent value each round contributes to
+    Buchholz-type criteria (``_val``, point units, null = no contribution), with ``_vur``,
+    ``_pts``, ``_kind`` and the player's score ``_score`` and adjusted score ``_adj``."""
+    key = "_chess_terms"
+    if key in ctx.cache:
+        return ctx.cache[key][0]
+    rule = ctx.rules.unplayed_rounds
+    win_u, draw_u = _units(ctx, ctx.rules.points_win), _units(ctx, ctx.rules.points_draw)
+    names = ctx.rows.collect_schema().names()
+    sched = (pl.coalesce(pl.col(OPP), pl.col("scheduled_opponent_id"))
+             if "scheduled_opponent_id" in names else pl.col(OPP))
+    keys, pk = list(ctx.keys), ctx.pkeys
+    rows = (ctx.rows.select(*pk, "round", OPP, "_pts", "_win", "_kind", sched.alias("_sched"))
+            .with_columns(_vur=pl.col("_kind").is_in(list(ctx.rules.vur_kinds))
+                          .fill_null(value=False),
+                          _unpl=pl.col("_kind").is_not_null(),
+                          _n=pl.col("round").max().over(keys))
+            .sort("round")
+            .with_columns(_before=(pl.col("_pts").cum_sum() - pl.col("_pts")).over(pk),
+                          _score=pl.col("_pts").sum().over(pk),
+                          _lnv=pl.col("round").filter(~pl.col("_vur")).max().over(pk)))
+    to_draw = pl.lit(draw_u, dtype=pl.Int64) - pl.col("_pts")
+    if rule in ("fide-2023", "fide-2026"):
+        trailing = pl.col("_vur") & (pl.col("_lnv").is_null() | (pl.col("round") > pl.col("_lnv")))
+        adj = pl.col("_score") + pl.when(trailing).then(to_draw).otherwise(0).sum().over(pk)
+    elif rule == "fide-2009":
+        adj = pl.col("_score") + pl.when(pl.col("_unpl")).then(to_draw).otherwise(0).sum().over(pk)
+    else:
+        adj = pl.col("_score")
+    rows = rows.with_columns(_adj=adj)
+    opp_adj = rows.select(*keys, pl.col("player_id").alias("_o"), "_adj", "_score").unique(
+        [*keys, "_o"]).rename({"_adj": "_oadj", "_score": "_oscore"})
+    rows = (rows.join(opp_adj, left_on=[*keys, OPP], right_on=[*keys, "_o"], how="left")
+            .join(opp_adj.rename({"_oadj": "_sadj", "_oscore": "_sscore"}),
+                  left_on=[*keys, "_sched"], right_on=[*keys, "_o"], how="left"))
+    played = ~pl.col("_unpl") & pl.col(OPP).is_not_null()
+    if rule == "fide-2023":
+        dummy = pl.col("_score")
+    elif rule == "fide-2026":
+        forfeit = pl.col("_kind").is_in(_FORFEITS) & pl.col("_sadj").is_not_null()
+        dummy = (pl.when(forfeit).then(pl.min_horizontal(pl.col("_score"), pl.col("_sadj")))
+                 .otherwise(pl.min_horizontal(pl.col("_score"), pl.col("_n") * draw_u)))
+    elif rule == "fide-2009":
+        dummy = (pl.col("_before") + (pl.lit(win_u) - pl.col("_pts"))
+                 + (pl.col("_n") - pl.col("round")) * draw_u)
+    else:
+        dummy = pl.col("_sscore")  # forfeits: the scheduled opponent's score; else nothing
+    val = pl.when(played).then(pl.col("_oadj") if rule != "as_played" else pl.col("_oscore")
+                               ).otherwise(dummy)
+    out = rows.with_columns(_val=val.cast(pl.Int64))
+    ctx.cache[key] = (out, None)
+    return out
+
+
+def _finish(ctx: Context, agg: pl.LazyFrame, name: str, divisor: int) -> pl.LazyFrame:
+    out = ctx.players.select(ctx.pkeys).join(agg, on=ctx.pkeys, how="left").with_columns(
+        pl.col("_s").fill_null(0))
+    return out.select(*ctx.pkeys, (pl.col("_s") / divisor).alias(name),
+                      pl.col("_s").cast(pl.Int128).alias(exact_name(name)))
+
+
+def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -> pl.LazyFrame:
+    """Buchholz (C.07 Art. 8.1) with Cut-n / Median-n (Art. 14): the sum of the opponents'
+    (adjusted) scores, unplayed rounds per the module notes; VURs are cut first (16.5).
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 2], "player_a": ["A", "A"], "player_b": ["B", "C"],
+    ...     "games_a": [1, 0], "games_b": [0, 0], "games_drawn": [0, 1]})
+    >>> st = sf.standings(sf.from_matches(m), "fide")
+    >>> st.select("player_id", "match_points", "bh").rows()
+    [('A', 1.5, 1.0), ('C', 0.5, 1.5), ('B', 0.0, 1.5)]
+
+    B has no row in round 2: B is absent there (Art. 16), and that trailing absence counts
+    as a draw for A's Buchholz (B ½ + C ½ = 1). C entered in round 2.
+    """
+    terms = chess_terms(ctx).filter(pl.col("_val").is_not_null())
+    pk = ctx.pkeys
+    low = cut + median
+    vur_first = ctx.rules.unplayed_rounds in ("fide-2023", "fide-2026")
+    if low or median:
+        order = [*pk, "_vur", "_val"] if vur_first else [*pk, "_val"]
+        desc = [False] * len(pk) + ([True, False] if vur_first else [False])
+        terms = (terms.sort(order, descending=desc)
+                 .with_columns(_lo=pl.int_range(pl.len()).over(pk))
+                 .filter(pl.col("_lo") >= low)
+                 .sort([*pk, "_val"], descending=[False] * len(pk) + [True])
+                 .with_columns(_hi=pl.int_range(pl.len()).over(pk))
+                 .filter(pl.col("_hi") >= median))
+    agg = terms.group_by(pk).agg(pl.col("_val").sum().alias("_s"))
+    return _finish(ctx, agg, name, ctx.unit)
+
+
+def sonneborn_berger(ctx: Context, *, name: str = "sb") -> pl.LazyFrame:
+    """Sonneborn-Berger (C.07): Σ over rounds of (opponent's adjusted score × points the
+    player scored in that round); unplayed rounds use the same dummy as Buchholz."""
+    terms = chess_terms(ctx).filter(pl.col("_val").is_not_null())
+    agg = terms.group_by(ctx.pkeys).agg((pl.col("_val") * pl.col("_pts")).sum().alias("_s"))
+    unit = ctx.unit
+    return _finish(ctx, agg, name, unit * unit)
+
+
+def progressive(ctx: Context, *, name: str = "ps") -> pl.LazyFrame:
+    """Progressive (cumulative) score: the sum of the running totals after each round
+    (byes and forfeits count with their points; rules.md §4.1)."""
+    agg = (ctx.rows.sort("round").with_columns(_c=pl.col("_pts").cum_sum().over(ctx.pkeys))
+           .group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s")))
+    return _finish(ctx, agg, name, ctx.unit)
+
+
+def _count(ctx: Context, cond: pl.Expr, name: str) -> pl.LazyFrame:
+    agg = ctx.rows.group_by(ctx.pkeys).agg(cond.sum().cast(pl.Int64).alias("_s"))
+    out = _finish(ctx, agg, name, 1)
+    return out.with_columns(pl.col(name).cast(pl.Int64))
+
+
+def wins(ctx: Context, *, name: str = "win") -> pl.LazyFrame:
+    """WIN: rounds in which the player received the points of a win, unplayed wins
+    (forfeit wins, pairing-allocated and full-point byes) included."""
+    return _count(ctx, pl.col("_win"), name)
+
+
+def won(ctx: Context, *, name: str = "won") -> pl.LazyFrame:
+    """WON: games won over the board."""
+    return _count(ctx, pl.col("_win") & pl.col("_kind").is_null() & ~pl.col("_unpaired"), name)
+
+
+def black_played(ctx: Context, *, name: str = "bpg") -> pl.LazyFrame:
+    """BPG: games played over the board with Black (needs the ``color`` column)."""
+    if "color" not in ctx.rows.collect_schema().names():
+        return _count(ctx, pl.lit(value=False), name)
+    return _count(ctx, (pl.col("color") == "b") & pl.col("_kind").is_null()
+                  & ~pl.col("_unpaired"), name)
+
+
+def black_won(ctx: Context, *, name: str = "bwg") -> pl.LazyFrame:
+    """BWG: games won over the board with Black (needs the ``color`` column)."""
+    if "color" not in ctx.rows.collect_schema().names():
+        return _count(ctx, pl.lit(value=False), name)
+    return _count(ctx, (pl.col("color") == "b") & pl.col("_win") & pl.col("_kind").is_null()
+                  & ~pl.col("_unpaired"), name)

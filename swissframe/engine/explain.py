@@ -1,0 +1,220 @@
+"""Explain one player's tiebreakers: the table a judge would write on paper.
+
+:func:`explain` lists, round by round, whom the player met, that opponent's record and
+win rates (raw, and floored/capped as the ruleset uses them), whether the round was a bye
+or otherwise left out of the averages, and closes with a summary row that shows how the
+averages were formed (``OMW% = (0.5 + 0.75 + 0.25) / 3 = 0.5``). It reuses the engine's
+own computation (same ruleset fields, same snapshot), so it always agrees with
+:func:`swissframe.standings.standings`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Final
+
+import polars as pl
+
+from swissframe.engine._record import points_unit
+from swissframe.engine.tiebreakers import TIEBREAKERS, Context
+from swissframe.errors import DataError
+from swissframe.rules._ruleset import Ruleset, get
+
+__all__ = ["EXPLAIN_COLUMNS", "explain"]
+
+#: Columns of :func:`explain`'s table (chess rulesets add ``opp_score``, ``opp_score_adj``,
+#: ``bh_value`` and ``vur``).
+EXPLAIN_COLUMNS: Final = (
+    "event_id", "player_id", "round", "opponent_id", "result", "unplayed", "opp_wins",
+    "opp_losses", "opp_draws", "opp_byes", "opp_rounds", "opp_dropped", "opp_mwp_raw",
+    "opp_mwp", "opp_gwp_raw", "opp_gwp", "opp_omwp", "bye", "excluded", "note",
+)
+
+_st = importlib.import_module("swissframe.engine.standings")
+
+
+def _fmt(x: pl.Expr) -> pl.Expr:
+    return x.round(6).cast(pl.String)
+
+
+def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
+            rules: str | Ruleset = "mtg", *, event_id: str | None = None,
+            through_round: int | None = None, keys: Sequence[str] = ()) -> pl.DataFrame:
+    """How ``player_id``'s opponent averages were formed, one row per round plus a summary.
+
+    Parameters
+    ----------
+    results
+        The long results table.
+    player_id
+        The player to explain.
+    rules
+        Preset name or :class:`~swissframe.rules.Ruleset`.
+    event_id
+        Needed when the player appears in several events.
+    through_round
+        Explain the standings as they stood after this round.
+    keys
+        Extra key columns (as in :func:`~swissframe.standings.standings`); the player must
+        then be unique within the chosen event.
+
+    Returns
+    -------
+    DataFrame
+        :data:`EXPLAIN_COLUMNS`: ``result`` is ``win``/``loss``/``draw``/``bye``/
+        ``unopposed loss``/``half-point bye``; ``opp_mwp_raw`` is the opponent's win rate
+        before the floor and cap, ``opp_mwp`` what enters the player's OMW% (null when the
+        round is ``excluded``), likewise for game-win rates; ``opp_omwp`` feeds OOMW%. The
+        last row (``result = "average"``) holds the player's OMW% / OGW% / OOMW% in the
+        ``opp_mwp`` / ``opp_gwp`` / ``opp_omwp`` columns and the arithmetic in ``note``.
+        Values are taken at the round the ruleset evaluates the player (e.g. a dropped
+        Pokémon player's drop round).
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "D"],
+    ...     "player_b": ["B", "D", "C", "B"], "games_a": [2, 2, 2, 2],
+    ...     "games_b": [0, 1, 1, 0], "games_drawn": [0, 0, 0, 0]})
+    >>> from swissframe.explain import explain
+    >>> ex = explain(sf.from_matches(m), "A", rules="mtg-1/3")
+    >>> ex.select("round", "opponent_id", "result", "opp_mwp_raw", "opp_mwp").rows()
+    [(1, 'B', 'win', 0.0, 0.3333333333333333), (2, 'C', 'win', 0.5, 0.5),
+     (None, None, 'average', None, 0.4166666666666667)]
+    >>> ex["note"][-1]
+    'OMW% = (0.333333 + 0.5) / 2 = 0.416667; OGW% = (0.333333 + 0.5) / 2 = 0.416667'
+    >>> ex["note"][0]
+    'win rate 0.0 raised to the floor 0.333333'
+    """
+    ruleset = get(rules)
+    lf = _st._validated(results, keys)
+    k = _st._check_keys(lf, keys)
+    lf = lf.filter(pl.col("phase") == "swiss")
+    if through_round is not None:
+        lf = lf.filter(pl.col("round") <= through_round)
+    lf = _st._late_rows(lf, ruleset, k)
+    mine = lf.filter(pl.col("player_id") == player_id)
+    if event_id is not None:
+        mine = mine.filter(pl.col("event_id") == event_id)
+    found = mine.select(*k).unique().collect()
+    if found.height == 0:
+        where = f" in event {event_id!r}" if event_id is not None else ""
+        msg = (f"player {player_id!r} has no Swiss rows{where}. Hint: check the id (and "
+               "event_id=), or through_round=.")
+        raise DataError(msg)
+    if found.height > 1:
+        msg = (f"player {player_id!r} appears in {found.height} events/keys "
+               f"({found.rows()[:5]}). Hint: pass event_id= (and filter extra keys).")
+        raise DataError(msg)
+    lf = lf.join(found.lazy(), on=list(k), how="semi")
+    cut = lf.group_by(list(k)).agg(pl.col("round").max().alias(_st._THROUGH))
+    evals = _st._eval_rounds(lf, ruleset, k, cut).collect()
+    at = evals.filter(pl.col("player_id") == player_id)[_st._EVAL].item()
+    dropped_final = bool(evals.filter(pl.col("player_id") == player_id)["_dropped"].item())
+    ctx = _st._context(lf.filter(pl.col("round") <= at), ruleset, k)
+    return _table(ctx, player_id, ruleset, dropped_final)
+
+
+def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) -> pl.DataFrame:
+    keys, pk = list(ctx.keys), ctx.pkeys
+    omw = TIEBREAKERS["omwp"](ctx, name="_omw_e")
+    oomw = TIEBREAKERS["oomwp"](ctx, name="_oomw_e")
+    ogw = TIEBREAKERS["ogwp"](ctx, name="_ogw_e")
+    opp = (ctx.players.join(omw, on=pk, how="left")
+           .select(*keys, pl.col("player_id").alias("opponent_id"),
+                   pl.col("wins").alias("opp_wins"), pl.col("losses").alias("opp_losses"),
+                   pl.col("draws").alias("opp_draws"), pl.col("byes").alias("opp_byes"),
+                   pl.col("rounds_played").alias("opp_rounds"),
+                   pl.col("dropped").alias("opp_dropped"),
+                   pl.col("mwp_raw").alias("opp_mwp_raw"), pl.col("mwp_opp").alias("_mwp"),
+                   pl.col("gwp_raw").alias("opp_gwp_raw"), pl.col("gwp_opp").alias("_gwp"),
+                   pl.col("_omw_e").alias("opp_omwp")))
+    rows = ctx.rows.filter(pl.col("player_id") == player_id)
+    earned_as_opp = rules.earned_bye_opponent is not None
+    result = (pl.when(pl.col("_bye")).then(pl.lit("bye"))
+              .when(pl.col("_unpaired") & pl.col("_draw")).then(pl.lit("half-point bye"))
+              .when(pl.col("_unpaired")).then(pl.lit("unopposed loss"))
+              .when(pl.col("_win")).then(pl.lit("win"))
+              .when(pl.col("_loss")).then(pl.lit("loss"))
+              .otherwise(pl.lit("draw")))
+    excluded = pl.col("_unpaired") & ~(pl.col("_earned") & earned_as_opp)
+    t = (rows.join(opp, on=[*keys, "opponent_id"], how="left")
+         .with_columns(result=result, bye=pl.col("_bye"), excluded=excluded,
+                       unplayed=pl.col("_kind")))
+    own = ctx.players.filter(pl.col("player_id") == player_id).select("mwp_opp").collect()
+    own_mwp = float(own.item()) if own.height and own.item() is not None else None
+    earned_value = (own_mwp if rules.earned_bye_opponent == "own"
+                    else float(rules.earned_bye_opponent)
+                    if earned_as_opp and rules.earned_bye_opponent is not None else None)
+    t = t.with_columns(
+        opp_mwp=pl.when(pl.col("_earned") & earned_as_opp).then(pl.lit(earned_value))
+        .when(pl.col("excluded")).then(None).otherwise(pl.col("_mwp")),
+        opp_gwp=pl.when(pl.col("excluded") | pl.col("_unpaired")).then(None)
+        .otherwise(pl.col("_gwp")))
+    floor, cap = float(rules.floor), pl.when(pl.col("opp_dropped")).then(
+        float(rules.cap_dropped)).otherwise(float(rules.cap))
+    note = (pl.when(pl.col("_earned") & earned_as_opp)
+            .then(pl.lit("earned bye counted as an opponent"))
+            .when(pl.col("_bye")).then(pl.lit("bye: not an opponent, left out of averages"))
+            .when(pl.col("excluded")).then(pl.lit("no opponent: left out of averages"))
+            .when(pl.col("opp_mwp_raw") < floor)
+            .then(pl.format("win rate {} raised to the floor {}", _fmt(pl.col("opp_mwp_raw")),
+                            pl.lit(str(round(floor, 6)))))
+            .when(pl.col("opp_mwp_raw") > cap)
+            .then(pl.format("win rate {} capped at {}{}", _fmt(pl.col("opp_mwp_raw")),
+                            _fmt(cap), pl.when(pl.col("opp_dropped"))
+                            .then(pl.lit(" (dropped)")).otherwise(pl.lit(""))))
+            .otherwise(pl.lit("")))
+    t = t.with_columns(note=note)
+    chess = any(c.function in {"buchholz", "sb"}
+                for c in (*rules.criteria, *rules.columns))
+    extra: list[str] = []
+    if chess:
+        from swissframe.engine._chess import chess_terms
+
+        unit = points_unit(rules)
+        terms = chess_terms(ctx).select(
+            *pk, "round", (pl.col("_oadj") / unit).alias("opp_score_adj"),
+            (pl.col("_oscore") / unit).alias("opp_score"),
+            (pl.col("_val") / unit).alias("bh_value"), pl.col("_vur").alias("vur"))
+        t = t.join(terms, on=[*pk, "round"], how="left")
+        extra = ["opp_score", "opp_score_adj", "bh_value", "vur"]
+    body = t.sort("round").select(*keys, "player_id", "round", "opponent_id", "result",
+                                  "unplayed", "opp_wins", "opp_losses", "opp_draws",
+                                  "opp_byes", "opp_rounds", "opp_dropped", "opp_mwp_raw",
+                                  "opp_mwp", "opp_gwp_raw", "opp_gwp", "opp_omwp", "bye",
+                                  "excluded", "note", *extra).collect()
+    summary = _summary(ctx, body, player_id, omw=omw, ogw=ogw, oomw=oomw, extra=extra)
+    out = pl.concat([body, summary], how="diagonal_relaxed")
+    return out.with_columns(pl.lit(dropped_final).alias("player_dropped"))
+
+
+def _terms(values: pl.Series) -> str:
+    vals = [f"{v:.6f}".rstrip("0").rstrip(".") if v is not None else "?" for v in values]
+    return "(" + " + ".join(vals) + f") / {len(vals)}" if vals else "(none)"
+
+
+def _summary(ctx: Context, body: pl.DataFrame, player_id: str, *, omw: pl.LazyFrame,
+             ogw: pl.LazyFrame, oomw: pl.LazyFrame, extra: list[str]) -> pl.DataFrame:
+    pk = ctx.pkeys
+    # opponent means have no row for a player who faced nobody: start from every player
+    vals = (ctx.players.select(pk).join(omw, on=pk, how="left").join(ogw, on=pk, how="left")
+            .join(oomw, on=pk, how="left")
+            .filter(pl.col("player_id") == player_id).collect())
+    row = vals.row(0, named=True)
+    parts = []
+    for label, col, total in (("OMW%", "opp_mwp", row["_omw_e"]),
+                              ("OGW%", "opp_gwp", row["_ogw_e"])):
+        used = body[col].drop_nulls()
+        if total is not None and len(used):
+            parts.append(f"{label} = {_terms(used)} = {total:.6f}".replace(".000000", ""))
+    note = "; ".join(parts) if parts else "no opponents: averages are null"
+    data: dict[str, object] = {k: [row[k]] for k in ctx.keys}
+    data.update({"player_id": [player_id], "round": [None], "opponent_id": [None],
+                 "result": ["average"], "opp_mwp": [row["_omw_e"]],
+                 "opp_gwp": [row["_ogw_e"]], "opp_omwp": [row["_oomw_e"]],
+                 "note": [note]})
+    if "bh_value" in extra:
+        data["bh_value"] = [float(body["bh_value"].drop_nulls().sum())]
+    return pl.DataFrame(data, schema_overrides={"round": pl.Int64, "opponent_id": pl.String})

@@ -1,0 +1,632 @@
+"""Run a ruleset over a results table: criteria, exact ranks, snapshots, round by round.
+
+One call handles any number of events: every step is a join or group-by keyed by
+``event_id`` (plus any extra ``keys`` an analysis adds, e.g. ``scenario_id``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Final, Literal, overload
+
+import polars as pl
+
+from swissframe.engine import _cumulative
+from swissframe.engine._chess import with_inferred_absences
+from swissframe.engine._exact import ExactScale, exact_name, rank_exact
+from swissframe.engine._record import (
+    RateScales,
+    aggregate_players,
+    check_game_counts,
+    own_rates,
+    points_unit,
+    prepare_rows,
+    ranking_keys,
+    rate_scales,
+    scale_groups,
+)
+from swissframe.engine.tiebreakers import (
+    BASE_SOURCES,
+    GROUP_TIEBREAKERS,
+    OPPONENT_SUMS_KEY,
+    TIEBREAKERS,
+    Context,
+    GroupContext,
+    supporting,
+)
+from swissframe.errors import DataError, ExactnessWarning, SchemaError
+from swissframe.rules._ruleset import Ruleset, get
+from swissframe.schema import IdCodes, validated_with_codes
+
+__all__ = ["STANDINGS_COLUMNS", "standings", "standings_by_round"]
+
+#: Stable leading columns of every standings table (criteria columns follow).
+STANDINGS_COLUMNS: Final = (
+    "event_id", "player_id", "rank", "match_points", "wins", "losses", "draws", "byes",
+    "rounds_played", "dropped", "mwp", "gwp", "omwp", "ogwp",
+)
+_THROUGH: Final = "_through"
+_EVAL: Final = "_eval"
+
+Frame = pl.DataFrame | pl.LazyFrame
+
+
+def _check_keys(lf: pl.LazyFrame, keys: Sequence[str]) -> tuple[str, ...]:
+    """``event_id`` plus the extra keys, in order (``_validated`` checked they exist)."""
+    return tuple(dict.fromkeys(["event_id", *keys]))
+
+
+def _scales(base: pl.DataFrame, rules: Ruleset) -> tuple[ExactScale, ExactScale, int]:
+    scales = rate_scales(base, rules)
+    return scales.rate, scales.game, scales.k_max
+
+
+def _rates(base: pl.DataFrame, rules: Ruleset, rate: ExactScale, game: ExactScale
+           ) -> pl.LazyFrame:
+    """The record with match points and the own rates (:func:`_record.own_rates`)."""
+    rates = own_rates(rules, RateScales(rate, game, 1))
+    points = pl.col("_pts")
+    mp = points if rules.integer_points else points.cast(pl.Float64) / points_unit(rules)
+    return (base.lazy()
+            .with_columns(match_points=mp, _x_match_points=points.cast(pl.Int128),
+                          **{k: rates[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp",
+                                                   "gwp", "gwp_opp")})
+            .with_columns(_x_mwp_opp=pl.col("_x_mwp"), mwp_opp=pl.col("mwp"),
+                          mwp_raw=rates["mwp_raw"], gwp_raw=rates["gwp_raw"]))
+
+
+def _context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
+    """Prepared rows, the per-player record and own rates, and the exact scales."""
+    # materialised once: every criterion reads them, and a lazy plan would recompute them
+    prepared = prepare_rows(rows, rules).collect().lazy()
+    base = aggregate_players(prepared, keys).collect()
+    rate, game, k_max = _scales(base, rules)
+    players = _rates(base, rules, rate, game).collect().lazy()
+    return Context(rows=prepared, players=players, keys=keys, rules=rules, rate_scale=rate,
+                   game_scale=game, k_max=k_max)
+
+
+def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.DataFrame:
+    """Every criterion of ``rules`` per (keys…, player_id), unranked, with exact twins."""
+    return _criteria_of(_context(rows, rules, keys))
+
+
+#: Criteria registered with ``running=True`` (they read only the per-player record and the
+#: opponents' base sums), so the cumulative path (:mod:`swissframe.engine._cumulative`) can
+#: give them at every cutoff without repeating rows. Others (chess's Buchholz/SB, Pokémon's
+#: OOMW%, FaB's CTB, …) read the rows per cutoff, so a ruleset naming one takes the
+#: repeated-rows path for its criteria.
+_CUMULATIVE_CRITERIA: Final = supporting("running")
+#: Criteria registered with ``coded=True`` (the coded path of :func:`standings`).
+_CODED_CRITERIA: Final = supporting("coded")
+
+
+def _cumulative_ok(rules: Ruleset) -> bool:
+    names = {c.function for c in (*rules.criteria, *rules.columns)} - set(GROUP_TIEBREAKERS)
+    # an earned bye counted as an opponent goes through the rows (_earned_bye_contributions)
+    return rules.earned_bye_opponent is None and names <= _CUMULATIVE_CRITERIA
+
+
+def _cutoff_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
+                     cutoffs: pl.LazyFrame, *, cumulative: bool = True) -> pl.DataFrame:
+    """``_criteria`` of the rows as they stood at each cutoff (keys…, ``_through``).
+
+    The definition is the rows repeated once per cutoff at or after their round
+    (``_cutoff_rows``); ``cumulative=True`` gives the same table from running sums when the
+    ruleset allows (``_cumulative_ok``), ``False`` forces the definition (the tests'
+    reference).
+    """
+    coded = _cumulative_criteria(lf, rules, keys, cutoffs) if cumulative else None
+    if coded is not None:
+        table, ids = coded
+        return _decode(table, ids)
+    return _criteria(_cutoff_rows(lf, keys, cutoffs), rules, (*keys, _THROUGH))
+
+
+#: Key columns of the cumulative path's tables: the event code and the cutoff; player_id
+#: holds a player code there (see ``_cumulative.CutoffGrid``).
+_CODED: Final = ("_e", _THROUGH)
+
+
+def _decode(frame: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
+    """Replace the cumulative path's codes (``_e``, integer player_id) by the key values."""
+    # one chunk per column, like the decoded ids: with mixed chunkings Polars 2.1 panics
+    # in later string expressions on filtered slices of the table (pl.format in charts)
+    return frame.drop("_e", "player_id").rechunk().hstack(
+        ids.select(pl.all().gather(frame["player_id"])))
+
+
+def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
+                         cutoffs: pl.LazyFrame) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """What ``_criteria`` gives on the repeated rows, from running sums, keyed by codes
+    (``_CODED`` and an integer player_id), with the table decoding them; None when the
+    ruleset or the data fall outside what the cumulative path handles."""
+    if not _cumulative_ok(rules):
+        return None
+    ck = (*keys, _THROUGH)
+    prepared = prepare_rows(lf, rules)
+    schema = aggregate_players(prepare_rows(_cutoff_rows(lf, keys, cutoffs), rules),
+                               ck).collect_schema()
+    grid = _cumulative.build(prepared.collect(), keys, cutoffs.collect(), _THROUGH, schema)
+    if grid is None:
+        return None
+    base = grid.base
+    scales = rate_scales(base, rules)
+    if not scales.exact():
+        return None  # the means would fall back to rounded floats: keep the reference path
+    rate, game, k_max = scales.rate, scales.game, scales.k_max
+    players = _rates(base, rules, rate, game).collect()
+    of = {"mwp_opp": rate.scale, "gwp_opp": game.scale}
+    sums = _cumulative.opponent_sums(grid, players, [*_CODED, "player_id"],
+                                     {s: of[s] for s in BASE_SOURCES})
+    if sums is None:
+        return None
+    # no rows: the criteria allowed here (_CUMULATIVE_CRITERIA) read only the players and
+    # the opponents' sums; one reading rows would fail loudly on the missing columns
+    ctx = Context(rows=pl.LazyFrame(), players=players.lazy(), keys=_CODED, rules=rules,
+                  rate_scale=rate, game_scale=game, k_max=k_max)
+    ctx.cache[OPPONENT_SUMS_KEY] = (sums.lazy(), None)
+    return _criteria_of(ctx, aligned=True), grid.ids
+
+
+def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
+    """Every criterion of ``ctx.rules`` from a built Context (see ``_criteria``).
+
+    ``aligned``: criterion frames likely come back row for row in the players' order (the
+    cumulative path, whose opponents' sums are aligned): each is then checked and put
+    beside the table instead of joined — the joins were a third of that path's time.
+    """
+    rules = ctx.rules
+    out: pl.LazyFrame | pl.DataFrame = ctx.players.collect() if aligned else ctx.players
+    present = set(out.collect_schema().names())
+
+    def attach(out: pl.LazyFrame | pl.DataFrame, frame: pl.LazyFrame
+               ) -> pl.LazyFrame | pl.DataFrame:
+        if isinstance(out, pl.LazyFrame):
+            return out.join(frame, on=ctx.pkeys, how="left")
+        got = frame.collect()
+        extra = [c for c in got.columns if c not in ctx.pkeys]
+        if (got.height == out.height and not set(extra) & set(out.columns)
+                and got.select(ctx.pkeys).equals(out.select(ctx.pkeys))):
+            return out.hstack(got.select(extra))
+        return out.join(got, on=ctx.pkeys, how="left")
+
+    for crit in (*rules.criteria, *rules.columns):
+        if crit.function in GROUP_TIEBREAKERS:
+            continue  # needs the tie groups: computed after snapshots, see _group_criteria
+        fn = TIEBREAKERS.get(crit.function)
+        if fn is None:
+            known = sorted([*TIEBREAKERS, *GROUP_TIEBREAKERS])
+            msg = (f"ruleset {rules.name!r} names criterion {crit.function!r}, which is not a "
+                   f"registered tiebreaker. Hint: one of {known}.")
+            raise DataError(msg)
+        if crit.name in present and crit.name == crit.function:
+            continue  # already a column of the base table (match_points, mwp, gwp)
+        out = attach(out, fn(ctx, name=crit.name, **crit.kwargs))
+        present |= {crit.name}
+    # the base columns every table reports, even when the ruleset does not rank by them
+    for name in ("omwp", "ogwp"):
+        if name not in present:
+            out = attach(out, TIEBREAKERS[name](ctx, name=name))
+    return out.collect() if isinstance(out, pl.LazyFrame) else out
+
+
+def _sort_keys(rules: Ruleset, upto: int | None = None) -> tuple[list[str], list[bool]]:
+    """Exact columns and directions of the first ``upto`` ranking criteria (all if None)."""
+    keys = ranking_keys(rules, upto)
+    return [exact_name(n) for n, _, _ in keys], [d for _, _, d in keys]
+
+
+def _rank(frame: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
+    cols, desc = _sort_keys(rules)
+    return rank_exact(frame, keys, cols, desc, tiebreak=["player_id"])
+
+
+def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
+                    keys: tuple[str, ...]) -> pl.DataFrame:
+    """Add the group-aware criteria, in ruleset order, each seeing the tie groups formed by
+    every criterion before it (one exact ranking pass per such criterion)."""
+    for i, crit in enumerate(rules.criteria):
+        fn = GROUP_TIEBREAKERS.get(crit.function)
+        if fn is None:
+            continue
+        cols, desc = _sort_keys(rules, i)
+        tied = (rank_exact(table.lazy(), keys, cols, desc, rank_name="_prelim",
+                           tie_name="_tie", tiebreak=["player_id"])
+                .with_columns(_tie_size=pl.len().over([*keys, "_tie"])))
+        g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules)
+        frame = fn(g, name=crit.name, **crit.kwargs)
+        table = table.join(frame.collect(), on=[*keys, "player_id"], how="left")
+    return table
+
+
+def _finish(table: pl.DataFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
+    return _output(_rank_table(table, rules, keys, _front(keys, rules)), keys, rules)
+
+
+def _front(keys: Sequence[str], rules: Ruleset) -> list[str]:
+    """The public columns of a standings table, in order."""
+    crit = [c.name for c in (*rules.criteria, *rules.columns)
+            if c.name not in STANDINGS_COLUMNS]
+    lead = [k for k in keys if k != "event_id"]
+    return list(dict.fromkeys(["event_id", *lead, *STANDINGS_COLUMNS[1:], *crit]))
+
+
+def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
+                keep: Sequence[str]) -> pl.LazyFrame:
+    """``_rank`` on the columns that are kept (``keep``, the keys and sort columns) only —
+    the sort moves every column it is given — with each exact Int128 sort column cast to
+    Int64 when its values fit (the same values, so the same order; narrower sort keys)."""
+    cols, desc = _sort_keys(rules)
+    wanted = [*keys, *keep, *cols, "player_id"]
+    table = table.select([c for c in dict.fromkeys(wanted) if c in table.columns])
+    if not table.height:
+        return _rank(table.lazy(), rules, keys)
+    wide = [c for c in cols if table.schema[c] == pl.Int128]
+    # the keys and the sort columns that come first, packed into one Int64 when their
+    # ranges fit (fewer, narrower sort keys; the packed key orders rows as they do)
+    lead = [*keys, *cols]
+    ints = [c for c in lead if table.schema[c].is_signed_integer()]
+    stats = table.select(*[pl.col(c).min().alias(f"{c}:lo") for c in ints],
+                         *[pl.col(c).max().alias(f"{c}:hi") for c in ints],
+                         *[pl.col(c).null_count().alias(f"{c}:n") for c in ints]).row(0)
+    lo = dict(zip(ints, stats[:len(ints)], strict=True))
+    hi = dict(zip(ints, stats[len(ints):2 * len(ints)], strict=True))
+    nulls = dict(zip(ints, stats[2 * len(ints):], strict=True))
+    fits = [c for c in wide if (lo[c] is None or lo[c] >= -(2**63))
+            and (hi[c] is None or hi[c] < 2**63)]
+    # non-negative values below 2**64 sort as unsigned ones do
+    unsigned = [c for c in wide if c not in fits and lo[c] is not None and lo[c] >= 0
+                and hi[c] is not None and hi[c] < 2**64]
+    table = table.with_columns(*[pl.col(c).cast(pl.Int64) for c in fits],
+                               *[pl.col(c).cast(pl.UInt64) for c in unsigned])
+    packed: list[tuple[str, bool, int]] = []
+    bits = 0
+    for c, d in zip(lead, [False] * len(keys) + desc, strict=True):
+        if c not in ints or nulls[c] or lo[c] is None or hi[c] is None:
+            break
+        width = (int(hi[c]) - int(lo[c])).bit_length()
+        if bits + width > 62:
+            break
+        packed.append((c, d, width))
+        bits += width
+    if len(packed) <= len(keys):
+        return _rank(table.lazy(), rules, keys)
+    key: pl.Expr = pl.lit(0, dtype=pl.Int64)
+    for c, d, width in packed:
+        wide_c = c in wide  # Int128 before the narrowing
+        v = pl.col(c).cast(pl.Int128) if wide_c else pl.col(c).cast(pl.Int64)
+        t = pl.Int128 if wide_c else pl.Int64
+        part = (pl.lit(int(hi[c]), dtype=t) - v) if d else (v - pl.lit(int(lo[c]), dtype=t))
+        key = key * 2**width + part.cast(pl.Int64)
+    n = len(packed) - len(keys)
+    sort_cols = ["__packed", *cols[n:]]
+    table = table.with_columns(key.alias("__packed"))
+    return rank_exact(table.lazy(), keys, sort_cols, [False, *desc[n:]],
+                      tiebreak=["player_id"], packed=len(packed)).drop("__packed")
+
+
+def _output(ranked: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
+    """The public columns of a ranked table, in their order."""
+    cols = ranked.collect_schema().names()
+    return ranked.select([c for c in _front(keys, rules) if c in cols]).collect()
+
+
+def _validated(results: Frame, keys: Sequence[str]) -> pl.LazyFrame:
+    return _validated_coded(results, keys)[0].lazy()
+
+
+def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame, IdCodes | None]:
+    """The validated table and its id codes (None with extra keys; see
+    ``schema.validated_with_codes``)."""
+    extra = [k for k in keys if k != "event_id"]
+    if isinstance(results, pl.LazyFrame):
+        names = results.collect_schema().names()
+    elif isinstance(results, pl.DataFrame):
+        names = results.columns
+    else:
+        names = []
+    missing = [k for k in extra if k not in names]
+    if missing and names:
+        msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."
+        raise SchemaError(msg)
+    frame, codes = validated_with_codes(results, keys=extra)
+    check_game_counts(frame)
+    return frame, codes
+
+
+def _cutoff_rows(lf: pl.LazyFrame, keys: tuple[str, ...], cutoffs: pl.LazyFrame
+                 ) -> pl.LazyFrame:
+    """Rows repeated once per cutoff at or after their round (the ``_through`` key)."""
+    return lf.join(cutoffs, on=list(keys), how="inner").filter(pl.col("round") <= pl.col(_THROUGH))
+
+
+def _eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
+                 cutoffs: pl.LazyFrame) -> pl.LazyFrame:
+    """Per (keys…, cutoff, player): the round at which the player's values are taken."""
+    swiss = lf.filter(pl.col("phase") == "swiss")
+    per_cut = _cutoff_rows(swiss, keys, cutoffs)
+    ck = [*keys, _THROUGH]
+    last = (per_cut.group_by([*ck, "player_id"])
+            .agg(_last=pl.col("round").max(),
+                 _stage=pl.col("stage").sort_by("round").last() if rules.snapshot == "stage"
+                 else pl.lit(None, dtype=pl.String))
+            .with_columns(_event_last=pl.col("_last").max().over(ck)))
+    if rules.snapshot == "last_round":
+        ev = pl.when(pl.col("_last") < pl.col("_event_last")).then(pl.col("_last")).otherwise(
+            pl.col(_THROUGH))
+    elif rules.snapshot == "stage":
+        stage_end = (per_cut.group_by([*ck, "stage"]).agg(_stage_end=pl.col("round").max())
+                     .rename({"stage": "_stage"}))
+        last = last.join(stage_end, on=[*ck, "_stage"], how="left", nulls_equal=True)
+        ev = pl.min_horizontal(pl.col("_stage_end"), pl.col(_THROUGH))
+    else:
+        ev = pl.col(_THROUGH)
+    return last.select(*ck, "player_id", ev.alias(_EVAL),
+                       (pl.col("_last") < pl.col("_event_last")).alias("_dropped"))
+
+
+def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
+             cutoffs: pl.LazyFrame | None, *, cumulative: bool = True) -> pl.DataFrame:
+    """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff;
+    ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``)."""
+    if rules.snapshot == "stage" and "stage" not in lf.collect_schema().names():
+        msg = (f"ruleset {rules.name!r} evaluates players at the end of their stage, but the "
+               "results have no 'stage' column. Hint: add one (e.g. 'day1'/'day2') or use "
+               "dataclasses.replace(rules, snapshot='final').")
+        raise SchemaError(msg)
+    lf = with_inferred_absences(_late_rows(lf, rules, keys), rules, keys)
+    has_group = any(c.function in GROUP_TIEBREAKERS for c in rules.criteria)
+    if cutoffs is None and rules.snapshot == "final":
+        table = _criteria(lf, rules, keys)
+        if has_group:
+            table = _group_criteria(table, prepare_rows(lf, rules), rules, keys)
+        return _finish(table, keys, rules)
+    final_only = cutoffs is None
+    if cutoffs is None:
+        cutoffs = (lf.filter(pl.col("phase") == "swiss").group_by(list(keys))
+                   .agg(pl.col("round").max().alias(_THROUGH)))
+    ck = (*keys, _THROUGH)
+    if rules.snapshot == "final" and not has_group and not final_only and cumulative:
+        coded = _cumulative_criteria(lf, rules, keys, cutoffs)
+        if coded is not None:
+            # ranked on the codes (integer joins and sorts; they order as the values do),
+            # decoded once at the end
+            table, ids = coded
+            front = [c for c in _front((*keys, "round"), rules) if c not in keys]
+            ranked = _rank_table(table.rename({_THROUGH: "round"}), rules, ("_e", "round"),
+                                 front).collect()
+            return _output(_decode(ranked, ids).lazy(), (*keys, "round"), rules)
+    if rules.snapshot == "final":
+        table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
+    else:
+        evals = _eval_rounds(lf, rules, keys, cutoffs).collect()
+        needed = evals.select(*keys, pl.col(_EVAL).alias(_THROUGH)).unique().lazy()
+        crit = _cutoff_criteria(lf, rules, keys, needed, cumulative=cumulative)
+        table = (evals.lazy()
+                 .join(crit.lazy().rename({_THROUGH: _EVAL}), on=[*keys, _EVAL, "player_id"],
+                       how="left")
+                 .with_columns(dropped=pl.col("_dropped") if rules.snapshot == "last_round"
+                               else pl.col("dropped"))
+                 .drop(_EVAL, "_dropped").collect())
+    if has_group:
+        table = _group_criteria(table, prepare_rows(_cutoff_rows(lf, keys, cutoffs), rules),
+                                rules, ck)
+    if final_only:
+        return _finish(table.drop(_THROUGH), keys, rules)
+    return _finish(table.rename({_THROUGH: "round"}), (*keys, "round"), rules)
+
+
+def _late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
+    """Apply ``Ruleset.late_rounds`` (Pokémon TRH §5.2.2 late entrants)."""
+    if rules.late_rounds == "as_given":
+        return lf
+    pk = [*keys, "player_id"]
+    names = lf.collect_schema().names()
+    swiss = pl.col("phase") == "swiss"
+    forced = (pl.col("opponent_id").is_null() & (pl.col("games_won") < pl.col("games_lost"))
+              & (pl.col("unplayed") == "absent")) if "unplayed" in names else pl.lit(value=False)
+    first_real = pl.col("round").filter(swiss & ~forced).min().over(pk)
+    if rules.late_rounds == "skip":
+        return lf.filter(~(swiss & forced & (pl.col("round") < first_real)))
+    firsts = (lf.filter(swiss).group_by(pk).agg(pl.col("round").min().alias("_first"))
+              .with_columns(_ev_first=pl.col("_first").min().over(list(keys)))
+              .filter(pl.col("_first") > pl.col("_ev_first")))
+    added = (firsts.with_columns(round=pl.int_ranges("_ev_first", "_first"))
+             .explode("round")
+             .select(*pk, pl.col("round").cast(pl.Int64),
+                     pl.lit(None, dtype=pl.String).alias("opponent_id"),
+                     pl.lit(0, dtype=pl.Int64).alias("games_won"),
+                     pl.lit(1, dtype=pl.Int64).alias("games_lost"),
+                     pl.lit(0, dtype=pl.Int64).alias("games_drawn"),
+                     pl.lit("swiss").alias("phase"), pl.lit("absent").alias("unplayed")))
+    return pl.concat([lf, added], how="diagonal_relaxed")
+
+
+@overload
+def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int | None = ...,
+              keys: Sequence[str] = ..., lazy: Literal[False] = ...) -> pl.DataFrame: ...
+@overload
+def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int | None = ...,
+              keys: Sequence[str] = ..., lazy: Literal[True]) -> pl.LazyFrame: ...
+def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: int | None = None,
+              keys: Sequence[str] = (), lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
+    """Standings of every event in ``results`` under a ruleset.
+
+    Parameters
+    ----------
+    results
+        The long results table (see :mod:`swissframe.schema`), DataFrame or LazyFrame.
+    rules
+        A preset name (``"mtg"``, ``"mtg-1/3"``, …) or a :class:`~swissframe.rules.Ruleset`.
+    through_round
+        Standings as they stood after this round (rows of later rounds are ignored).
+    keys
+        Extra key columns besides ``event_id`` (e.g. ``scenario_id``): standings are computed
+        independently per key combination, in the same pass.
+    lazy
+        Return a LazyFrame (over the computed result) instead of a DataFrame.
+
+    Returns
+    -------
+    DataFrame
+        One row per (event_id, keys…, player_id), sorted by rank: ``event_id, player_id, rank,
+        match_points, wins, losses, draws, byes, rounds_played, dropped, mwp, gwp, omwp,
+        ogwp`` then any further criteria. Percentages are fractions in [0, 1]; players equal
+        on every criterion (as exact rationals) share a rank (1, 2, 2, 4).
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+    ...     "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+    ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    >>> sf.standings(sf.from_matches(m)).select("player_id", "rank", "match_points", "omwp")
+    shape: (4, 4)
+    ┌───────────┬──────┬──────────────┬───────┐
+    │ player_id ┆ rank ┆ match_points ┆ omwp  │
+    │ ---       ┆ ---  ┆ ---          ┆ ---   │
+    │ str       ┆ i64  ┆ i64          ┆ f64   │
+    ╞═══════════╪══════╪══════════════╪═══════╡
+    │ A         ┆ 1    ┆ 6            ┆ 0.415 │
+    │ C         ┆ 2    ┆ 3            ┆ 0.75  │
+    │ D         ┆ 3    ┆ 3            ┆ 0.415 │
+    │ B         ┆ 4    ┆ 0            ┆ 0.75  │
+    └───────────┴──────┴──────────────┴───────┘
+    """
+    ruleset = get(rules)
+    full, codes = _validated_coded(results, keys)
+    k = _check_keys(full.lazy(), keys)
+    frame = full
+    if through_round is not None:
+        if through_round < 1:
+            msg = f"through_round must be ≥ 1, got {through_round}. Hint: rounds start at 1."
+            raise DataError(msg)
+        frame = full.filter(pl.col("round") <= through_round)
+    out = _by_scale_group(frame, ruleset, k, lambda f: _compute(f.lazy(), ruleset, k, None))
+    if out is None and codes is not None:
+        out = _coded_standings(full, codes, ruleset, through_round)
+    if out is None:
+        out = _compute(frame.lazy(), ruleset, k, None)
+    return out.lazy() if lazy else out
+
+
+def _by_scale_group(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
+                    run: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.DataFrame | None:
+    """``run`` once per exact-scale group of events (:func:`_record.scale_groups`), the
+    parts stacked in the order one pass gives; None when one pass keeps every event exact.
+
+    An event computed alone because its scales may overflow reports its own fallback: the
+    :class:`~swissframe.errors.ExactnessWarning` names it, and no other event is touched.
+    """
+    groups = scale_groups(frame, rules, keys)
+    if groups is None:
+        return None
+    parts = []
+    for events, alone in groups:
+        part = frame.filter(pl.col("event_id").is_in(events.implode()))
+        if not alone:
+            parts.append(run(part))
+            continue
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            parts.append(run(part))
+        for w in caught:
+            text = str(w.message)
+            if issubclass(w.category, ExactnessWarning):
+                text = f"event {events[0]!r}: {text}"
+            warnings.warn(text, w.category, stacklevel=4)
+    return pl.concat(parts, how="diagonal_relaxed").sort(list(keys), maintain_order=True)
+
+
+def _coded_ok(rules: Ruleset) -> bool:
+    """Rulesets the coded path computes: final snapshot, rows as given, no earned bye as an
+    opponent, no inferred absences, and every criterion registered with ``coded=True``."""
+    names = {c.function for c in (*rules.criteria, *rules.columns)}
+    return (rules.snapshot == "final" and rules.late_rounds == "as_given"
+            and rules.earned_bye_opponent is None and rules.missing_rounds == "not_played"
+            and names <= _CODED_CRITERIA)
+
+
+def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
+                     through_round: int | None) -> pl.DataFrame | None:
+    """``_compute`` without extra keys, on the integer id codes validation built.
+
+    A player is one Int64 ``event code · 2**bits + player code`` (opponents alike), so the
+    group-bys and the opponents' join are keyed by one integer instead of two strings, and
+    the codes order as the ids do, so ranking on them gives the same order; the ids are
+    decoded once, on the output rows. None (the caller takes ``_compute``) for rulesets
+    outside ``_coded_ok`` or codes too wide for 62 bits.
+    """
+    pb = codes.player_bits
+    if not _coded_ok(rules) or codes.event_bits + pb > 62:
+        return None
+    unit = 2**pb
+    e = pl.col("_e")
+    rows = frame.drop("event_id", "player_id", "opponent_id").hstack(codes.codes.select(
+        player_id=e * unit + pl.col("_p"), opponent_id=e * unit + pl.col("_o")))
+    if through_round is not None:
+        rows = rows.filter(pl.col("round") <= through_round)
+    prepared = prepare_rows(rows.lazy(), rules).collect().lazy()
+    base = aggregate_players(prepared, (), event_of=pl.col("player_id") // unit).collect()
+    rate, game, k_max = _scales(base, rules)
+    players = _rates(base, rules, rate, game).collect().lazy()
+    ctx = Context(rows=prepared, players=players, keys=(), rules=rules, rate_scale=rate,
+                  game_scale=game, k_max=k_max)
+    table = _criteria_of(ctx).with_columns(_e=pl.col("player_id") // unit)
+    keep = [c for c in _front(("event_id",), rules) if c != "event_id"]
+    ranked = _rank_table(table, rules, ("_e",), keep).collect()
+    ids = pl.DataFrame({"event_id": codes.events.gather(ranked["_e"]),
+                        "player_id": codes.players.gather(ranked["player_id"] % unit)})
+    return _output(ranked.drop("_e", "player_id").hstack(ids).lazy(), ("event_id",), rules)
+
+
+def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
+                       keys: Sequence[str] = (), lazy: bool = False
+                       ) -> pl.DataFrame | pl.LazyFrame:
+    """Standings after every Swiss round, in one vectorized pass (a ``round`` key column).
+
+    Equivalent to ``standings(results, rules, through_round=r)`` for each round ``r`` of each
+    event, stacked — computed at once: each player's record from running sums over their
+    rounds, the opponents' means by gathering the opponents' values at each cutoff
+    (rulesets whose criteria read the rows per cutoff repeat each row for every later
+    cutoff instead).
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+    ...     "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+    ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    >>> by = sf.standings_by_round(sf.from_matches(m))
+    >>> by.filter(pl.col("player_id") == "A").select("round", "rank", "match_points")
+    shape: (2, 3)
+    ┌───────┬──────┬──────────────┐
+    │ round ┆ rank ┆ match_points │
+    │ ---   ┆ ---  ┆ ---          │
+    │ i64   ┆ i64  ┆ i64          │
+    ╞═══════╪══════╪══════════════╡
+    │ 1     ┆ 1    ┆ 3            │
+    │ 2     ┆ 1    ┆ 6            │
+    └───────┴──────┴──────────────┘
+    """
+    out = _by_round(results, rules, keys)
+    return out.lazy() if lazy else out
+
+
+def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
+              cumulative: bool = True) -> pl.DataFrame:
+    """``standings_by_round``; ``cumulative=False`` is the repeated-rows reference path."""
+    ruleset = get(rules)
+    frame = _validated_coded(results, keys)[0]
+    k = _check_keys(frame.lazy(), keys)
+
+    def run(part: pl.DataFrame) -> pl.DataFrame:
+        lf = part.lazy()
+        rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
+                  .rename({"round": _THROUGH}))
+        return _compute(lf, ruleset, k, rounds, cumulative=cumulative)
+
+    out = _by_scale_group(frame, ruleset, k, run)
+    return run(frame) if out is None else out

@@ -1,0 +1,814 @@
+"""Tiebreaker functions: one per criterion, each ``Context -> LazyFrame``.
+
+Each function returns one row per (keys…, player_id) with one named public column and its
+exact twin ``_x_<name>`` (see :mod:`swissframe.engine._exact`), so a ruleset is just an ordered
+tuple of names looked up in :data:`TIEBREAKERS`. Floors, caps and bye handling come from the
+ruleset's fields; no function branches on a game's name.
+
+The shared inputs live in a :class:`Context`:
+
+- ``rows`` — one row per player per Swiss round with derived flags ``_win``, ``_draw``,
+  ``_loss``, ``_unpaired`` (null opponent), ``_bye`` (unpaired win) and ``_pts`` (match points
+  in integer units of ``1 / points_unit``);
+- ``players`` — one row per player with the record, ``dropped``, and the player's own
+  clamped rates ``mwp`` / ``gwp`` and ``_x_mwp_opp`` / ``_x_gwp_opp`` (the values their
+  opponents average: always floored and capped).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Final, Literal, TypeVar
+
+import polars as pl
+
+from swissframe.engine import _chess
+from swissframe.engine._exact import (
+    ExactScale,
+    exact_name,
+    fallback_key,
+    lcm_of,
+    mean_exact,
+    ratio_key,
+    warn_fallback,
+)
+from swissframe.engine._record import points_unit
+from swissframe.errors import RulesetError
+from swissframe.rules._ruleset import Ruleset
+
+__all__ = [
+    "CAPABILITIES",
+    "GROUP_TIEBREAKERS",
+    "TIEBREAKERS",
+    "TIEBREAKER_SPECS",
+    "Context",
+    "GroupContext",
+    "TiebreakerSpec",
+    "capability_columns",
+    "decode_ygo_number",
+    "register_group_tiebreaker",
+    "register_tiebreaker",
+    "supporting",
+]
+
+PLAYER: Final = "player_id"
+OPP: Final = "opponent_id"
+T = TypeVar("T")
+
+#: Opponents' values every MTG-family ruleset averages; summed in one join and group-by.
+BASE_SOURCES: Final = ("mwp_opp", "gwp_opp")
+
+
+@dataclass
+class Context:
+    """Everything a tiebreaker function may read. Built by :mod:`swissframe.standings`."""
+
+    rows: pl.LazyFrame
+    players: pl.LazyFrame
+    keys: tuple[str, ...]
+    rules: Ruleset
+    rate_scale: ExactScale
+    game_scale: ExactScale
+    k_max: int
+    cache: dict[str, tuple[pl.LazyFrame, ExactScale | None]] = field(default_factory=dict)
+
+    @property
+    def pkeys(self) -> list[str]:
+        """Keys plus ``player_id``."""
+        return [*self.keys, PLAYER]
+
+    @property
+    def unit(self) -> int:
+        """Match-point units per point (:func:`points_unit` of the ruleset)."""
+        return points_unit(self.rules)
+
+
+Tiebreaker = Callable[..., pl.LazyFrame]
+#: Name → function of every plain criterion (what ``Criterion.function`` names).
+TIEBREAKERS: dict[str, Tiebreaker] = {}
+
+#: The fast paths a registered criterion may declare (see :class:`TiebreakerSpec`).
+CAPABILITIES: Final = ("running", "coded", "bounds", "fast")
+Kind = Literal["own", "opponent_mean"]
+
+
+@dataclass(frozen=True)
+class TiebreakerSpec:
+    """A registered criterion and the fast paths that can compute it.
+
+    The engine's definition is always the function over the prepared rows; a capability
+    says that another path gives the same values, so the paths choose from this
+    declaration instead of keeping their own lists.
+
+    Attributes
+    ----------
+    name, function
+        The registry key (``Criterion.function``) and the callable.
+    group
+        A group-aware criterion (:data:`GROUP_TIEBREAKERS`): it reads the tie groups left
+        by the criteria before it, so no fast path computes it.
+    kind, source
+        What the value is, for the paths that compute it from their own columns:
+        ``"own"`` — the per-player record column ``source`` (``"match_points"``,
+        ``"mwp"``, ``"gwp"``, ``"wins"``, ``"games_won"``); ``"opponent_mean"`` — the mean
+        over non-bye opponents of their ``source`` (``"mwp_opp"``, ``"gwp_opp"``).
+    running
+        ``standings_by_round`` may take it from running sums
+        (:mod:`swissframe.engine._cumulative`) instead of repeating rows per cutoff.
+    coded
+        ``standings`` may compute it on integer id codes with no key columns.
+    bounds
+        ``next_round_ranges`` / ``cut_status`` know its range after one more round.
+    fast
+        The fast scenario model (:mod:`swissframe.cut._scenarios`) reproduces it.
+
+    Examples
+    --------
+    >>> sorted(TIEBREAKER_SPECS["omwp"].capabilities)
+    ['bounds', 'coded', 'fast', 'running']
+    >>> TIEBREAKER_SPECS["buchholz"].capabilities
+    frozenset()
+    """
+
+    name: str
+    function: Tiebreaker
+    group: bool = False
+    kind: Kind | None = None
+    source: str | None = None
+    running: bool = False
+    coded: bool = False
+    bounds: bool = False
+    fast: bool = False
+
+    def __post_init__(self) -> None:
+        caps = self.capabilities
+        where = f"tiebreaker {self.name!r}"
+        if self.group and caps:
+            msg = (f"{where}: a group-aware criterion cannot declare {sorted(caps)}. "
+                   "Hint: register it without capabilities.")
+            raise RulesetError(msg)
+        if (self.kind is None) != (self.source is None):
+            msg = f"{where}: kind and source go together. Hint: pass own= or opponent_mean=."
+            raise RulesetError(msg)
+        if caps - {"coded"} and self.kind is None:
+            msg = (f"{where}: {sorted(caps - {'coded'})} need to know what the value is. "
+                   "Hint: pass own='<record column>' or opponent_mean='mwp_opp'/'gwp_opp'.")
+            raise RulesetError(msg)
+        if self.running and self.kind == "opponent_mean" and self.source not in BASE_SOURCES:
+            msg = (f"{where}: running sums exist only for the opponents' {list(BASE_SOURCES)}, "
+                   f"not {self.source!r}. Hint: drop running=True.")
+            raise RulesetError(msg)
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The declared capabilities, by name (a subset of :data:`CAPABILITIES`)."""
+        return frozenset(c for c in CAPABILITIES if getattr(self, c))
+
+
+#: Every registered criterion (plain and group-aware) with its declared capabilities.
+TIEBREAKER_SPECS: dict[str, TiebreakerSpec] = {}
+
+
+def register_tiebreaker(name: str, *, own: str | None = None,
+                        opponent_mean: str | None = None, running: bool = False,
+                        coded: bool = False, bounds: bool = False, fast: bool = False
+                        ) -> Callable[[Tiebreaker], Tiebreaker]:
+    """Decorator adding a function to :data:`TIEBREAKERS` under ``name``, with the fast
+    paths that can compute it (:class:`TiebreakerSpec`; none by default, so a new
+    criterion always takes the reference path).
+
+    Examples
+    --------
+    >>> @register_tiebreaker("my_omw", opponent_mean="mwp_opp", running=True, fast=True)
+    ... def my_omw(ctx, *, name="my_omw"):
+    ...     return omwp(ctx, name=name)
+    >>> sorted(TIEBREAKER_SPECS["my_omw"].capabilities)
+    ['fast', 'running']
+    >>> _ = TIEBREAKERS.pop("my_omw"), TIEBREAKER_SPECS.pop("my_omw")
+    """
+    if own is not None and opponent_mean is not None:
+        msg = f"tiebreaker {name!r}: own= and opponent_mean= exclude each other. Hint: pick one."
+        raise RulesetError(msg)
+    kind: Kind | None = "own" if own is not None else (
+        "opponent_mean" if opponent_mean is not None else None)
+
+    def deco(fn: Tiebreaker) -> Tiebreaker:
+        TIEBREAKER_SPECS[name] = TiebreakerSpec(
+            name, fn, kind=kind, source=own if own is not None else opponent_mean,
+            running=running, coded=coded, bounds=bounds, fast=fast)
+        TIEBREAKERS[name] = fn
+        return fn
+
+    return deco
+
+
+def supporting(capability: str) -> AbstractSet[str]:
+    """The names of the registered criteria declaring ``capability`` (a live view: a
+    criterion registered later is included).
+
+    Examples
+    --------
+    >>> sorted(supporting("running"))
+    ['game_wins', 'gwp', 'match_points', 'match_wins', 'mwp', 'ogwp', 'omwp']
+    """
+    _check_capability(capability)
+    return _Supporting(capability)
+
+
+def capability_columns(capability: str, kind: Kind, columns: Mapping[str, T]
+                       ) -> Mapping[str, T]:
+    """Criterion name → ``columns[source]`` for every registered criterion of ``kind``
+    declaring ``capability`` whose source a fast path holds (a live view).
+
+    A fast path states which values it keeps (``columns``: source → its own column); which
+    criteria those serve is read from the registry.
+
+    Examples
+    --------
+    >>> dict(capability_columns("fast", "opponent_mean", {"mwp_opp": "mw", "gwp_opp": "gw"}))
+    {'omwp': 'mw', 'ogwp': 'gw'}
+    """
+    _check_capability(capability)
+    return _Columns(capability, kind, dict(columns))
+
+
+def _check_capability(capability: str) -> None:
+    if capability not in CAPABILITIES:
+        msg = f"unknown capability {capability!r}. Hint: one of {list(CAPABILITIES)}."
+        raise RulesetError(msg)
+
+
+class _Supporting(AbstractSet[str]):
+    def __init__(self, capability: str) -> None:
+        self._cap = capability
+
+    def _names(self) -> set[str]:
+        return {n for n, s in TIEBREAKER_SPECS.items()
+                if getattr(s, self._cap) and TIEBREAKERS.get(n) is s.function}
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._names()))
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+
+class _Columns(Mapping[str, T]):
+    def __init__(self, capability: str, kind: Kind, columns: dict[str, T]) -> None:
+        self._cap, self._kind, self._columns = capability, kind, columns
+
+    def _current(self) -> dict[str, T]:
+        return {n: self._columns[s.source] for n, s in TIEBREAKER_SPECS.items()
+                if getattr(s, self._cap) and s.kind == self._kind
+                and s.source in self._columns and TIEBREAKERS.get(n) is s.function}
+
+    def __getitem__(self, name: str) -> T:
+        return self._current()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._current())
+
+    def __len__(self) -> int:
+        return len(self._current())
+
+
+def _own(ctx: Context, column: str, name: str) -> pl.LazyFrame:
+    return ctx.players.select(*ctx.pkeys, pl.col(column).alias(name),
+                              pl.col(exact_name(column)).alias(exact_name(name)))
+
+
+@register_tiebreaker("match_points", own="match_points", running=True, coded=True,
+                     bounds=True, fast=True)
+def match_points(ctx: Context, *, name: str = "match_points") -> pl.LazyFrame:
+    """Match points (MTR Appendix C: win 3, draw 1, loss 0, bye 3 — from the ruleset)."""
+    return _own(ctx, "match_points", name)
+
+
+@register_tiebreaker("mwp", own="mwp", running=True, coded=True, bounds=True, fast=True)
+def mwp(ctx: Context, *, name: str = "mwp") -> pl.LazyFrame:
+    """The player's own match-win rate, floored and capped (MTR Appendix C MW%)."""
+    return _own(ctx, "mwp", name)
+
+
+@register_tiebreaker("gwp", own="gwp", running=True, coded=True, bounds=True, fast=True)
+def gwp(ctx: Context, *, name: str = "gwp") -> pl.LazyFrame:
+    """The player's own game-win rate (MTR Appendix C GW%); floored if ``floor_own_gw``."""
+    return _own(ctx, "gwp", name)
+
+
+def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
+                   values: pl.LazyFrame | None = None, extra: pl.LazyFrame | None = None,
+                   k_max: int | None = None) -> pl.LazyFrame:
+    """Mean over every non-bye opponent faced (twice if met twice) of ``source``.
+
+    ``values`` (keys…, player_id, ``source``, ``_x_<source>``) defaults to ``ctx.players``;
+    ``extra`` adds contributions that are not opponents (keys…, player_id, ``_v``, ``_f``),
+    e.g. an earned bye counted as an opponent.
+    """
+    key = f"{name}:{source}"
+    if key in ctx.cache:
+        return ctx.cache[key][0]
+    if values is None and extra is None and source in BASE_SOURCES:
+        sums = _base_opponent_sums(ctx)
+        agg = sums.select(*ctx.pkeys, pl.col(f"_t_{source}").alias("_t"),
+                          pl.col(f"_k_{source}").alias("_k"),
+                          pl.col(f"_m_{source}").alias("_mean_f"))
+    else:
+        src = ctx.players if values is None else values
+        opp_vals = src.select(*ctx.keys, pl.col(PLAYER).alias(OPP),
+                              pl.col(exact_name(source)).cast(pl.Int128).alias("_v"),
+                              pl.col(source).cast(pl.Float64).alias("_f"))
+        contrib = _faced(ctx).join(opp_vals, on=[*ctx.keys, OPP], how="left").drop(OPP)
+        if extra is not None:
+            contrib = pl.concat([contrib, extra.select(*ctx.pkeys,
+                                                       pl.col("_v").cast(pl.Int128),
+                                                       pl.col("_f").cast(pl.Float64))],
+                                how="vertical")
+        agg = (contrib.group_by(ctx.pkeys)
+               .agg(pl.col("_v").sum().alias("_t"), pl.col("_v").count().alias("_k"),
+                    pl.col("_f").mean().alias("_mean_f")))
+    exact, flt, outer = mean_exact(pl.col("_t"), pl.col("_k"), scale, k_max or ctx.k_max)
+    if outer.fits():
+        out = agg.select(*ctx.pkeys, flt.alias(name), exact.alias(exact_name(name)))
+    else:
+        warn_fallback(name, outer.scale)
+        out = agg.select(*ctx.pkeys, pl.col("_mean_f").alias(name),
+                         fallback_key(pl.col("_mean_f")).alias(exact_name(name)))
+    # players who faced nobody have no row here: callers left-join, which gives them null
+    out = out.collect().lazy()
+    ctx.cache[key] = (out, outer)
+    return out
+
+
+#: ``Context.cache`` entry of :func:`_base_opponent_sums`; the by-round path fills it from
+#: its cumulative sums (:mod:`swissframe.engine._cumulative`) instead of the join.
+OPPONENT_SUMS_KEY: Final = "__opponent_sums__"
+
+
+def _faced(ctx: Context) -> pl.LazyFrame:
+    """(keys…, player_id, opponent_id) for every round with an opponent."""
+    return ctx.rows.filter(~pl.col("_unpaired")).select(*ctx.keys, PLAYER, OPP)
+
+
+def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
+    """Per player: exact sum, count and float mean of each base source over opponents.
+
+    One join of the faced rows onto the opponents' values serves OMW% and OGW% (and every
+    criterion averaging them), instead of one join each — the join is the engine's most
+    expensive step.
+    """
+    key = OPPONENT_SUMS_KEY
+    if key not in ctx.cache:
+        # Int64 sums when no sum can overflow (at most k_max values each): Int128 joins and
+        # sums cost about twice as much; the totals are cast back, so the values are equal
+        sum_type = {s: pl.Int64 if _int64_sums(ctx, exact_name(s)) else pl.Int128
+                    for s in BASE_SOURCES}
+        opp = ctx.players.select(
+            *ctx.keys, pl.col(PLAYER).alias(OPP),
+            *[pl.col(exact_name(s)).cast(sum_type[s]).alias(f"_v_{s}") for s in BASE_SOURCES],
+            *[pl.col(s).cast(pl.Float64).alias(f"_f_{s}") for s in BASE_SOURCES])
+        sums = (_faced(ctx).join(opp, on=[*ctx.keys, OPP], how="left")
+                .group_by(ctx.pkeys)
+                .agg(*[e for s in BASE_SOURCES for e in (
+                    pl.col(f"_v_{s}").sum().cast(pl.Int128).alias(f"_t_{s}"),
+                    pl.col(f"_v_{s}").count().alias(f"_k_{s}"),
+                    pl.col(f"_f_{s}").mean().alias(f"_m_{s}"))]))
+        ctx.cache[key] = (sums.collect().lazy(), None)
+    return ctx.cache[key][0]
+
+
+def _int64_sums(ctx: Context, column: str) -> bool:
+    """Whether sums of up to ``k_max`` values of an exact column stay inside Int64."""
+    lo, hi = ctx.players.select(pl.col(column).min().alias("lo"),
+                                pl.col(column).max().alias("hi")).collect().row(0)
+    if lo is None or hi is None:
+        return True  # every value null: the sums are 0
+    return max(abs(int(lo)), abs(int(hi))) * max(ctx.k_max, 1) < 2**62
+
+
+def _earned_bye_contributions(ctx: Context) -> pl.LazyFrame | None:
+    """Earned byes counted as opponents (``Ruleset.earned_bye_opponent``), or None."""
+    how = ctx.rules.earned_bye_opponent
+    if how is None:
+        return None
+    earned = ctx.rows.filter(pl.col("_earned")).select(*ctx.pkeys)
+    if how == "own":
+        return earned.join(ctx.players.select(*ctx.pkeys, pl.col("_x_mwp_opp").alias("_v"),
+                                              pl.col("mwp_opp").alias("_f")),
+                           on=ctx.pkeys, how="left")
+    value = Fraction(how)
+    return earned.with_columns(_v=ctx.rate_scale.lit(value), _f=pl.lit(float(value)))
+
+
+@register_tiebreaker("omwp", opponent_mean="mwp_opp", running=True, coded=True, bounds=True,
+                     fast=True)
+def omwp(ctx: Context, *, name: str = "omwp") -> pl.LazyFrame:
+    """Opponents' match-win % (MTR Appendix C): mean of each non-bye opponent's floored MW%.
+
+    Null when the player faced no opponent (ranked below any value).
+    """
+    return _opponent_mean(ctx, "mwp_opp", ctx.rate_scale, name,
+                          extra=_earned_bye_contributions(ctx))
+
+
+@register_tiebreaker("ogwp", opponent_mean="gwp_opp", running=True, coded=True, bounds=True,
+                     fast=True)
+def ogwp(ctx: Context, *, name: str = "ogwp") -> pl.LazyFrame:
+    """Opponents' game-win % (MTR Appendix C): mean of each opponent's floored GW%."""
+    return _opponent_mean(ctx, "gwp_opp", ctx.game_scale, name)
+
+
+@register_tiebreaker("oomwp")
+def oomwp(ctx: Context, *, name: str = "oomwp") -> pl.LazyFrame:
+    """Opponents' opponents' match-win % (Pokémon TRH §5.5.1.1 "Op Op Win %", Yu-Gi-Oh!).
+
+    Mean over non-bye opponents of their OMW%; an opponent whose own OMW% is null (they
+    faced nobody else) contributes nothing.
+    """
+    key = f"{name}:_oinner"
+    if key in ctx.cache:
+        return ctx.cache[key][0]
+    inner_frame = omwp(ctx, name="_omwp_inner")
+    inner_scale = ctx.cache["_omwp_inner:mwp_opp"][1]
+    assert inner_scale is not None
+    values = inner_frame.rename({"_omwp_inner": "_oinner",
+                                 exact_name("_omwp_inner"): exact_name("_oinner")})
+    return _opponent_mean(ctx, "_oinner", inner_scale, name, values=values)
+
+
+def scale_of(ctx: Context, name: str) -> ExactScale:
+    """The exact scale of a criterion computed by an opponent mean (after calling it)."""
+    for k, (_, sc) in ctx.cache.items():
+        if k.split(":", 1)[0] == name and sc is not None:
+            return sc
+    msg = f"internal: no cached scale for {name!r}"
+    raise AssertionError(msg)
+
+
+# ------------------------------------------------------------------ integer criteria
+
+
+def _int_column(ctx: Context, frame: pl.LazyFrame, value: pl.Expr, name: str) -> pl.LazyFrame:
+    """One integer-valued criterion per player (missing players get 0)."""
+    out = frame.select(*ctx.pkeys, value.cast(pl.Int64).alias(name))
+    out = ctx.players.select(ctx.pkeys).join(out, on=ctx.pkeys, how="left").with_columns(
+        pl.col(name).fill_null(0))
+    return out.with_columns(pl.col(name).cast(pl.Int128).alias(exact_name(name)))
+
+
+@register_tiebreaker("match_wins", own="wins", running=True, coded=True, fast=True)
+def match_wins(ctx: Context, *, name: str = "match_wins") -> pl.LazyFrame:
+    """Matches won, byes included (Star Wars: Unlimited ranks by this; rules.md §3.5)."""
+    return _int_column(ctx, ctx.players, pl.col("wins"), name)
+
+
+@register_tiebreaker("game_wins", own="games_won", running=True, coded=True, fast=True)
+def game_wins(ctx: Context, *, name: str = "game_wins") -> pl.LazyFrame:
+    """Total games won (melee.gg two-game matches, second key; rules.md §3.2)."""
+    return _int_column(ctx, ctx.players, pl.col("games_won"), name)
+
+
+@register_tiebreaker("lost_round_squares")
+def lost_round_squares(ctx: Context, *, name: str = "lost_round_squares") -> pl.LazyFrame:
+    """Sum of the squares of the round numbers the player lost (Yu-Gi-Oh! ``DDD``, higher
+    is better: later losses; rules.md §3.1 [S])."""
+    agg = (ctx.rows.filter(pl.col("_loss")).group_by(ctx.pkeys)
+           .agg((pl.col("round") * pl.col("round")).sum().alias("_s")))
+    return _int_column(ctx, agg, pl.col("_s"), name)
+
+
+def _late_flags(ctx: Context) -> pl.LazyFrame:
+    forced = pl.col("_unpaired") & pl.col("_loss") & (pl.col("_kind") == "absent")
+    first = (ctx.rows.group_by(ctx.pkeys)
+             .agg(pl.col("round").filter(~forced).min().alias("_first"),
+                  pl.col("round").min().alias("_any")))
+    return first.with_columns(_event_first=pl.col("_any").min().over(list(ctx.keys))).select(
+        *ctx.pkeys, (pl.col("_first").is_null()
+                     | (pl.col("_first") > pl.col("_event_first"))).alias("_late"))
+
+
+@register_tiebreaker("late")
+def late(ctx: Context, *, name: str = "late") -> pl.LazyFrame:
+    """1 for a late entrant, else 0 — ranked ascending, so late players go below others on
+    equal points (RK9 2021 "late penalty"; SEED-F2 "tardiness"). A player is late when
+    their first round that is not a forced loss (``unplayed="absent"``, no opponent) comes
+    after the event's first round."""
+    return _int_column(ctx, _late_flags(ctx), pl.col("_late"), name)
+
+
+# ------------------------------------------------------------------ rate criteria
+
+
+def _data_scale(ctx: Context, den: pl.Expr) -> ExactScale:
+    """A scale making ``n / den`` exact for every denominator that occurs."""
+    vals = ctx.players.select(den.alias("_d")).unique().collect()["_d"].drop_nulls().to_list()
+    return ExactScale(lcm_of(int(v) for v in vals))
+
+
+@register_tiebreaker("pml")
+def pml(ctx: Context, *, name: str = "pml", byes: bool = True) -> pl.LazyFrame:
+    """Flesh and Blood PML: losses ÷ matches played (lower is better; rules.md §3.3).
+
+    ``byes=True`` counts a bye as a match played (the policy does not say [?]).
+    """
+    den = pl.col("rounds_played") - (pl.lit(0) if byes else pl.col("byes"))
+    scale = _data_scale(ctx, den)
+    out = ctx.players.select(
+        *ctx.pkeys,
+        pl.when(den > 0).then(pl.col("losses") / den).alias(name),
+        scale.ratio(pl.col("losses"), den).alias(exact_name(name)))
+    ctx.cache[f"{name}:pml"] = (out, scale)
+    return out
+
+
+@register_tiebreaker("omlp")
+def omlp(ctx: Context, *, name: str = "omlp", byes: bool = True) -> pl.LazyFrame:
+    """Flesh and Blood OML%: mean PML of the non-bye opponents (lower is better)."""
+    inner = pml(ctx, name="_pml_inner", byes=byes)
+    scale = ctx.cache["_pml_inner:pml"][1]
+    assert scale is not None
+    return _opponent_mean(ctx, "_pml_inner", scale, name, values=inner)
+
+
+def _ctb(ctx: Context) -> tuple[pl.LazyFrame, ExactScale]:
+    key = "_ctb:ctb"
+    if key in ctx.cache:
+        frame, sc = ctx.cache[key]
+        assert sc is not None
+        return frame, sc
+    r_max = int(ctx.rows.select(pl.col("round").max()).collect().item() or 1)
+    unit = points_unit(ctx.rules)
+    scale = ExactScale(unit * 4**r_max)
+    # a row's total holds from its round until the player's next row (a round without a row
+    # between two rows carries the total: CTB ÷ 4 + the unchanged total), so it weighs
+    # Σ_{j=round}^{next-1} 4^(j - last) = (4^(next - last) - 4^(round - last)) / 3; in
+    # units of 4^-r_max the exponents run from 1 to r_max + 1
+    running = (ctx.rows.sort("round")
+               .with_columns(_cum=pl.col("_pts").cum_sum().over(ctx.pkeys),
+                             _last=pl.col("round").max().over(ctx.pkeys),
+                             _next=pl.col("round").shift(-1).over(ctx.pkeys))
+               .with_columns(pl.col("_next").fill_null(pl.col("_last") + 1)))
+    exps = pl.LazyFrame({"_e": list(range(2 * r_max + 2)),
+                         "_w": [4**e for e in range(2 * r_max + 2)]},
+                        schema={"_e": pl.Int64, "_w": pl.Int128})
+    shift = r_max - pl.col("_last")
+    terms = (running.with_columns(_e=(shift + pl.col("round")).cast(pl.Int64),
+                                  _e_next=(shift + pl.col("_next")).cast(pl.Int64))
+             .join(exps, on="_e", how="left")
+             .join(exps.rename({"_e": "_e_next", "_w": "_w_next"}), on="_e_next", how="left"))
+    quarter = pl.lit(0.25)
+    agg = terms.group_by(ctx.pkeys).agg(
+        (pl.col("_cum").cast(pl.Int128) * ((pl.col("_w_next") - pl.col("_w")) // 3)).sum()
+        .alias("_x"),
+        (pl.col("_cum").cast(pl.Float64) / unit
+         * (quarter.pow((pl.col("_last") - pl.col("_next")).cast(pl.Float64))
+            - quarter.pow((pl.col("_last") - pl.col("round")).cast(pl.Float64))) / 3).sum()
+        .alias("_f"))
+    frame = agg.select(*ctx.pkeys, pl.col("_f").alias("ctb"), pl.col("_x").alias("_x_ctb"))
+    if not scale.fits():
+        warn_fallback("ctb", scale.scale)
+        frame = frame.with_columns(fallback_key(pl.col("ctb")).alias("_x_ctb"))
+        scale = ExactScale(10**12)
+    ctx.cache[key] = (frame, scale)
+    return frame, scale
+
+
+@register_tiebreaker("ctb")
+def ctb(ctx: Context, *, name: str = "ctb") -> pl.LazyFrame:
+    """Flesh and Blood cumulative tiebreaker: after each round, CTB = previous CTB ÷ 4 +
+    total match points so far (rules.md §3.3, FAB-F1). Earlier wins weigh more.
+
+    A round without a row between the player's first and last rows (a returning player)
+    is still a round of the tournament: CTB ÷ 4 + the unchanged total, as after a loss
+    (``docs/rules-decisions.md``). Rounds after the last row do not count (a dropped
+    player's CTB stays as it was).
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 3, 3], "player_a": ["P", "Q", "P", "Q"],
+    ...     "player_b": ["A", "B", "B", "A"], "games_a": [1, 1, 1, 1],
+    ...     "games_b": [0, 0, 0, 0], "games_drawn": [0, 0, 0, 0]})
+    >>> r2 = pl.DataFrame({"round": [2], "player_a": ["A"], "player_b": ["Q"],
+    ...     "games_a": [1], "games_b": [0], "games_drawn": [0]})
+    >>> st = sf.standings(sf.from_matches(pl.concat([m, r2])), "fab")
+    >>> st.select("player_id", "ctb").rows()  # P: 1, 1/4 + 1, 1.25/4 + 2
+    [('P', 2.3125), ('Q', 2.3125), ('A', 1.25), ('B', 0.0)]
+    """
+    frame, _ = _ctb(ctx)
+    return frame.rename({"ctb": name, "_x_ctb": exact_name(name)})
+
+
+@register_tiebreaker("octb")
+def octb(ctx: Context, *, name: str = "octb") -> pl.LazyFrame:
+    """Flesh and Blood OCTB: mean CTB of the non-bye opponents (higher is better)."""
+    frame, scale = _ctb(ctx)
+    return _opponent_mean(ctx, "ctb", scale, name, values=frame)
+
+
+@register_tiebreaker("omp")
+def omp(ctx: Context, *, name: str = "omp", max_per_round: int = 3) -> pl.LazyFrame:
+    """Opponents' match-point %: the opponents' points summed over the points they could
+    have scored (``max_per_round`` × their rounds), summed over opponents (melee.gg
+    two-game matches, rules.md §3.2: 86/161 = 53.4%). Exact via :func:`ratio_key`."""
+    opp = ctx.players.select(*ctx.keys, pl.col(PLAYER).alias(OPP),
+                             pl.col("_pts").alias("_op"), pl.col("rounds_played").alias("_or"))
+    unit = points_unit(ctx.rules)
+    agg = (ctx.rows.filter(~pl.col("_unpaired")).select(*ctx.pkeys, OPP)
+           .join(opp, on=[*ctx.keys, OPP], how="left")
+           .group_by(ctx.pkeys)
+           .agg(pl.col("_op").sum().alias("_n"),
+                (pl.col("_or") * max_per_round * unit).sum().alias("_d")))
+    out = agg.select(*ctx.pkeys,
+                     pl.when(pl.col("_d") > 0).then(pl.col("_n") / pl.col("_d")).alias(name),
+                     ratio_key(pl.col("_n"), pl.col("_d")).alias(exact_name(name)))
+    return ctx.players.select(ctx.pkeys).join(out, on=ctx.pkeys, how="left")
+
+
+@register_tiebreaker("ygo_number")
+def ygo_number(ctx: Context, *, name: str = "ygo_tiebreaker", loss_squares: bool = False,
+               rounding: str = "truncate") -> pl.LazyFrame:
+    """The Yu-Gi-Oh! printed tiebreaker number ``AABBBCCC`` (rules.md §3.1, YGO-F1):
+    points (2 digits), OMW% and OOMW% in per-mille (3 digits each, truncated by default,
+    or ``rounding="round"``), and with ``loss_squares`` a ``DDD`` block (sum of squares of
+    lost round numbers, at most 999). Decode with :func:`decode_ygo_number`."""
+    om = omwp(ctx, name="_ygo_omw")
+    oo = oomwp(ctx, name="_ygo_oomw")
+    s_om, s_oo = scale_of(ctx, "_ygo_omw"), scale_of(ctx, "_ygo_oomw")
+
+    def mille(col: str, sc: ExactScale) -> pl.Expr:
+        x = pl.col(exact_name(col)).cast(pl.Int128) * 1000
+        s = pl.lit(sc.scale, dtype=pl.Int128)
+        v = (2 * x + s) // (2 * s) if rounding == "round" else x // s
+        return pl.min_horizontal(v.fill_null(0), pl.lit(999, dtype=pl.Int128))
+
+    frame = (ctx.players.select(*ctx.pkeys, "_pts")
+             .join(om, on=ctx.pkeys, how="left").join(oo, on=ctx.pkeys, how="left"))
+    unit = points_unit(ctx.rules)
+    number = ((pl.col("_pts") // unit).cast(pl.Int128) * 1_000_000
+              + mille("_ygo_omw", s_om) * 1000 + mille("_ygo_oomw", s_oo))
+    if loss_squares:
+        sq = lost_round_squares(ctx, name="_ygo_ddd")
+        frame = frame.join(sq, on=ctx.pkeys, how="left")
+        number = number * 1000 + pl.min_horizontal(pl.col("_x__ygo_ddd"),
+                                                   pl.lit(999, dtype=pl.Int128))
+    return frame.select(*ctx.pkeys, number.cast(pl.Int64).alias(name),
+                        number.alias(exact_name(name)))
+
+
+def decode_ygo_number(number: int) -> tuple[int, Fraction, Fraction, int | None]:
+    """Split a printed Yu-Gi-Oh! tiebreaker number (YGO-F1).
+
+    Eight digits are ``AABBBCCC``; eleven are ``AABBBCCCDDD``.
+
+    Examples
+    --------
+    >>> decode_ygo_number(33726677)
+    (33, Fraction(363, 500), Fraction(677, 1000), None)
+    """
+    ddd: int | None = None
+    if number >= 10**8:
+        number, ddd = divmod(number, 1000)
+    pts, rest = divmod(number, 10**6)
+    omw, oomw = divmod(rest, 1000)
+    return pts, Fraction(omw, 1000), Fraction(oomw, 1000), ddd
+
+
+# ------------------------------------------------------------------ FIDE (engine/_chess.py)
+
+# registered here, with the rest of the registry, so every criterion is known as soon as
+# the registry is imported (no import for its side effect)
+for _name, _fn in (("buchholz", _chess.buchholz), ("sb", _chess.sonneborn_berger),
+                   ("ps", _chess.progressive), ("win", _chess.wins), ("won", _chess.won),
+                   ("bpg", _chess.black_played), ("bwg", _chess.black_won)):
+    register_tiebreaker(_name)(_fn)
+
+
+# ------------------------------------------------------------------ group-aware criteria
+
+
+@dataclass
+class GroupContext:
+    """Inputs of a group-aware criterion (one that sees the tie groups left by the
+    criteria before it). Built by :mod:`swissframe.standings` after snapshots.
+
+    ``table`` has one row per (keys…, player_id) with ``_tie`` (tie-group id within the
+    keys), ``_tie_size`` and ``_prelim`` (the competition rank by the criteria so far);
+    ``rows`` are the prepared Swiss rows (see :func:`prepare_rows`).
+    """
+
+    table: pl.LazyFrame
+    rows: pl.LazyFrame
+    keys: tuple[str, ...]
+    rules: Ruleset
+
+    @property
+    def pkeys(self) -> list[str]:
+        """Keys plus ``player_id``."""
+        return [*self.keys, PLAYER]
+
+
+GroupTiebreaker = Callable[..., pl.LazyFrame]
+GROUP_TIEBREAKERS: dict[str, GroupTiebreaker] = {}
+
+
+def register_group_tiebreaker(name: str) -> Callable[[GroupTiebreaker], GroupTiebreaker]:
+    """Decorator adding a group-aware function to :data:`GROUP_TIEBREAKERS`."""
+
+    def deco(fn: GroupTiebreaker) -> GroupTiebreaker:
+        TIEBREAKER_SPECS[name] = TiebreakerSpec(name, fn, group=True)
+        GROUP_TIEBREAKERS[name] = fn
+        return fn
+
+    return deco
+
+
+def _group_int(g: GroupContext, frame: pl.LazyFrame, value: str, name: str,
+               default: int | None = 0) -> pl.LazyFrame:
+    out = g.table.select(g.pkeys).join(frame.select(*g.pkeys, pl.col(value).alias(name)),
+                                       on=g.pkeys, how="left")
+    if default is not None:
+        out = out.with_columns(pl.col(name).fill_null(default))
+    return out.with_columns(pl.col(name).cast(pl.Int64),
+                            pl.col(name).cast(pl.Int128).alias(exact_name(name)))
+
+
+def _games_within_groups(g: GroupContext) -> pl.LazyFrame:
+    """Rows whose player and opponent are in the same tie group."""
+    tie = g.table.select(*g.pkeys, "_tie", "_tie_size")
+    opp_tie = g.table.select(*g.keys, pl.col(PLAYER).alias(OPP), pl.col("_tie").alias("_otie"))
+    return (g.rows.filter(~pl.col("_unpaired")).select(*g.pkeys, OPP, "_pts", "_win", "_loss")
+            .join(tie, on=g.pkeys, how="inner")
+            .join(opp_tie, on=[*g.keys, OPP], how="inner")
+            .filter(pl.col("_tie") == pl.col("_otie")))
+
+
+@register_group_tiebreaker("head_to_head")
+def head_to_head(g: GroupContext, *, name: str = "head_to_head") -> pl.LazyFrame:
+    """Head-to-head (Pokémon TRH §5.5.1.1): only when exactly two players are still tied
+    and they played each other — the one who won more of their matches ranks higher
+    (+1 / -1); every other player gets 0, so it never splits three-way ties."""
+    h = (_games_within_groups(g).filter(pl.col("_tie_size") == 2)
+         .group_by(g.pkeys)
+         .agg((pl.col("_win").cast(pl.Int64) - pl.col("_loss").cast(pl.Int64)).sum()
+              .sign().alias("_h")))
+    return _group_int(g, h, "_h", name)
+
+
+@register_group_tiebreaker("direct_encounter")
+def direct_encounter(g: GroupContext, *, name: str = "direct_encounter") -> pl.LazyFrame:
+    """FIDE direct encounter (C.07; rules.md §4.1): points scored in games among the players
+    still tied, used only when every pair of the tie group has met; otherwise (and for
+    untied players) 0. Column in points (exact twin in point units)."""
+    within = _games_within_groups(g).filter(pl.col("_tie_size") >= 2)
+    pairs = (within.select(*g.keys, "_tie", PLAYER, OPP, "_tie_size").unique()
+             .group_by([*g.keys, "_tie"])
+             .agg(pl.len().alias("_pairs"), pl.col("_tie_size").first()))
+    complete = pairs.filter(pl.col("_pairs") == pl.col("_tie_size") * (pl.col("_tie_size") - 1))
+    pts = (within.join(complete.select(*g.keys, "_tie"), on=[*g.keys, "_tie"], how="semi")
+           .group_by(g.pkeys).agg(pl.col("_pts").sum().alias("_de")))
+    unit = points_unit(g.rules)
+    out = g.table.select(g.pkeys).join(pts, on=g.pkeys, how="left").with_columns(
+        pl.col("_de").fill_null(0))
+    return out.select(*g.pkeys, (pl.col("_de") / unit).alias(name),
+                      pl.col("_de").cast(pl.Int128).alias(exact_name(name)))
+
+
+_P61 = 2**61 - 1
+
+
+def _mix(x: pl.Expr) -> pl.Expr:
+    """A deterministic integer hash in plain Int128 arithmetic (version-stable)."""
+    for a, b in ((0x5BD1E9955BD1E995 % _P61, 0x2545F491), (0x9E3779B97F4A7C15 % _P61, 1442695)):
+        x = (x * a + b) % _P61
+        x = x + (x // 2**29) * 7919
+        x = x % _P61
+    return x
+
+
+@register_group_tiebreaker("random")
+def random_key(g: GroupContext, *, name: str = "random", seed: int = 0) -> pl.LazyFrame:
+    """A reproducible random order: a seeded hash of the player's position (by id) in the
+    event (Pokémon TRH §5.5.1.1 "random"; FaB "random"). The same ids and seed always give
+    the same order, whatever the row order."""
+    pos = pl.col(PLAYER).rank("dense").over(list(g.keys)).cast(pl.Int128)
+    key = _mix(pos * 1_000_003 + (seed % _P61) * 7 + 12345)
+    return g.table.select(*g.pkeys, (key % 2**52).cast(pl.Int64).alias(name),
+                          key.alias(exact_name(name)))
+
+
+@register_group_tiebreaker("last_opponent_rank")
+def last_opponent_rank(g: GroupContext, *, name: str = "last_opponent_rank") -> pl.LazyFrame:
+    """Standing of the player's last-round opponent by the criteria before this one (lower
+    is better; SEED-F2, the older Pokémon order). Null after a bye (ranked last)."""
+    last = (g.rows.group_by(g.pkeys)
+            .agg(pl.col(OPP).sort_by("round").last().alias(OPP)))
+    prelim = g.table.select(*g.keys, pl.col(PLAYER).alias(OPP), pl.col("_prelim").alias("_r"))
+    frame = last.join(prelim, on=[*g.keys, OPP], how="left")
+    return _group_int(g, frame, "_r", name, default=None)

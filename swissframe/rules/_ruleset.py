@@ -1,0 +1,538 @@
+"""Rulesets as frozen data: points, rate definitions, floors, caps and ordered criteria.
+
+A ruleset never selects a code path: the engine reads its fields. Variants are made with
+:func:`dataclasses.replace`::
+
+    >>> import dataclasses
+    >>> from fractions import Fraction
+    >>> import swissframe as sf
+    >>> dci = dataclasses.replace(sf.rules.MTG, name="mtg-1/3", floor=Fraction(1, 3))
+    >>> dci.floor
+    Fraction(1, 3)
+
+A user-defined ruleset is a few lines — points, the tiebreakers in order, floors and caps
+(every name in :data:`swissframe.tiebreakers.TIEBREAKERS` or
+:data:`~swissframe.tiebreakers.GROUP_TIEBREAKERS` can be used)::
+
+    >>> import polars as pl
+    >>> from swissframe.rules import Criterion, Ruleset, random_order
+    >>> league = Ruleset(
+    ...     name="my-league", points_win=3, points_draw=1, points_loss=0,
+    ...     floor=Fraction(1, 4), draw_value=Fraction(1, 2), bye_in_own_rate=False,
+    ...     criteria=(Criterion("match_points"), Criterion("omwp"), Criterion("oomwp"),
+    ...               Criterion("head_to_head"), random_order(seed=2024)))
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+    ...     "player_b": ["B", "D", "C", "D"], "games_a": [1, 1, 0, 1],
+    ...     "games_b": [0, 0, 1, 0], "games_drawn": [0, 0, 0, 0]})
+    >>> sf.standings(sf.from_matches(m), league).select("player_id", "rank").rows()
+    [('C', 1), ('A', 2), ('B', 3), ('D', 4)]
+
+Every option cites the rules reference (``docs/rules.md`` in the shared folder), section 6
+("Configuration matrix") and section 7 ("Where sources disagree").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from swissframe.errors import RulesetError
+
+__all__ = [
+    "FAB",
+    "FIDE",
+    "FIDE_2009",
+    "FIDE_2026",
+    "GWP",
+    "HEAD_TO_HEAD",
+    "LAST_OPPONENT",
+    "LOSS_SQUARES",
+    "MELEE_TWO_GAME",
+    "MTG",
+    "MTG_1999",
+    "MTG_DCI_REPORTER",
+    "MTG_WER",
+    "OGWP",
+    "OMWP",
+    "ONE_PIECE",
+    "OOMWP",
+    "POINTS",
+    "POKEMON",
+    "POKEMON_2016",
+    "PRESETS",
+    "SWU",
+    "TARDINESS",
+    "YUGIOH",
+    "YUGIOH_DDD",
+    "Criterion",
+    "Ruleset",
+    "buchholz",
+    "get",
+    "pokemon",
+    "random_order",
+    "register",
+    "yugioh_number",
+]
+
+Snapshot = Literal["final", "last_round", "stage"]
+LateRounds = Literal["as_given", "loss", "skip"]
+UnplayedRule = Literal["fide-2023", "fide-2026", "fide-2009", "as_played"]
+MissingRounds = Literal["not_played", "absent"]
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One ranking criterion: which tiebreaker function, its output column and direction.
+
+    Parameters
+    ----------
+    name
+        Output column name (e.g. ``"omwp"``); must be unique within a ruleset.
+    function
+        Key of the tiebreaker function in :data:`swissframe.tiebreakers.TIEBREAKERS`;
+        defaults to ``name``.
+    descending
+        True when a higher value ranks higher (most criteria); False for "lower is better"
+        (e.g. Flesh and Blood's OML%).
+    params
+        Keyword parameters passed to the tiebreaker function, as ``(key, value)`` pairs so
+        the criterion stays hashable.
+    """
+
+    name: str
+    function: str = ""
+    descending: bool = True
+    params: tuple[tuple[str, object], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.function:
+            object.__setattr__(self, "function", self.name)
+
+    @property
+    def kwargs(self) -> dict[str, object]:
+        """The parameters as a dict."""
+        return dict(self.params)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A complete, declarative description of how standings are computed.
+
+    Attributes
+    ----------
+    name, description, source
+        Identification; ``source`` cites the governing document and section.
+    points_win, points_draw, points_loss, points_bye
+        Match points (MTR Appendix C: 3/1/0, a bye is a win worth 3).
+    draw_value
+        Worth of a drawn match in the player's own win rate, as a fraction of a win. MTG's
+        MW% = MP / (3 × rounds) makes a draw worth 1/3; Pokémon's TOM counts a tie as 1/2.
+    drawn_game_value
+        Worth of a drawn (or unfinished) game in GW%, as a fraction of a won game: 1/3 in the
+        MTR (1 game point of 3); 0 on melee.gg's 2024 era E1.
+    floor
+        Lower bound of every win rate (own and opponents'): 0.33 in the MTR text, 1/3 in DCI
+        Reporter and many tools (rules §1.6; §7 item 1).
+    floor_own_gw
+        Whether the player's own GW% is floored too (MTR: yes; MTR 1999 text: no; §7 item 4).
+    cap, cap_dropped
+        Upper bound of a win rate for players who finished / dropped (Pokémon: 1 and 3/4).
+    bye_in_own_rate
+        Whether bye rounds count (as wins) in the player's own match-win rate (MTR example
+        9/15 = 0.60: yes; WER and Pokémon: no). Byes never count in opponents' averages.
+    snapshot
+        When each player's values are taken: ``"final"`` (end of the Swiss), ``"last_round"``
+        (a dropped player's points and tiebreakers frozen at the round they last played, as
+        Pokémon's TOM does), or ``"stage"`` (end of the last stage — ``stage`` column — the
+        player played, as melee.gg publishes).
+    criteria
+        Ordered ranking criteria (match points first unless ``points_first`` is False).
+    options
+        Free-form notes (not used by the engine; not part of equality).
+    points_game_win, points_sweep, sweep_games
+        Extra match points per game won, and for winning ``sweep_games`` games without
+        losing or drawing one — melee.gg two-game matches score 2-0 as 3 + 3 + 1 = 7,
+        1-1 as 3 each (rules.md §3.2 "MEL"). Zero for every match-scored game.
+    points_first
+        Whether match points are the first ranking key even when ``criteria`` does not
+        start with ``match_points`` (Star Wars: Unlimited ranks by match wins instead).
+    late_rounds
+        Rounds before a late entrant's first appearance (Pokémon TRH §5.2.2):
+        ``"as_given"`` uses the rows as they are, ``"loss"`` adds a loss (null opponent,
+        ``unplayed="absent"``) for each missing earlier round, ``"skip"`` removes such
+        forced-loss rows so the rounds count nowhere.
+    earned_bye_opponent
+        How an earned bye (``unplayed="full_bye"`` with no opponent; TOM outcome 4) enters
+        opponents' averages: ``None`` like any bye (left out), a fraction (e.g. 3/4) counts
+        it as an opponent with that win rate, ``"own"`` as an opponent with the recipient's
+        own win rate (rules.md §2; SOURCES.md Pokémon: unresolved on the evidence).
+    unplayed_rounds
+        Chess unplayed rounds in Buchholz-type criteria (rules.md §4.2–4.3):
+        ``"fide-2023"`` (C.07 Art. 16: trailing VURs of an opponent count as draws, own
+        unplayed rounds meet a dummy with the player's own score), ``"fide-2026"`` (the
+        same with the dummy capped, Art. 16.4.1–16.4.2), ``"fide-2009"`` (virtual opponent)
+        or ``"as_played"`` (no adjustment).
+    vur_kinds
+        ``unplayed`` kinds that are voluntarily unplayed rounds (C.07 Art. 16.2).
+    missing_rounds
+        A round of the event, after a player's first row, in which the player has no row:
+        ``"not_played"`` (the round counts nowhere for them: MTG, Pokémon, …) or
+        ``"absent"`` (an absence, as an explicit ``unplayed="absent"`` unopposed loss:
+        FIDE C.07 Art. 16, where a registered player who is not paired is absent).
+    columns
+        Extra output columns computed like criteria but not used for ranking (e.g. the
+        Yu-Gi-Oh! printed tiebreaker number).
+    """
+
+    name: str
+    description: str = ""
+    source: str = ""
+    points_win: Fraction = Fraction(3)
+    points_draw: Fraction = Fraction(1)
+    points_loss: Fraction = Fraction(0)
+    points_bye: Fraction = Fraction(3)
+    draw_value: Fraction = Fraction(1, 3)
+    drawn_game_value: Fraction = Fraction(1, 3)
+    floor: Fraction = Fraction(33, 100)
+    floor_own_gw: bool = True
+    cap: Fraction = Fraction(1)
+    cap_dropped: Fraction = Fraction(1)
+    bye_in_own_rate: bool = True
+    snapshot: Snapshot = "final"
+    criteria: tuple[Criterion, ...] = ()
+    options: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+    points_game_win: Fraction = Fraction(0)
+    points_sweep: Fraction = Fraction(0)
+    sweep_games: int = 2
+    points_first: bool = True
+    late_rounds: LateRounds = "as_given"
+    earned_bye_opponent: Fraction | Literal["own"] | None = None
+    unplayed_rounds: UnplayedRule = "fide-2023"
+    vur_kinds: tuple[str, ...] = ("half_bye", "zero_bye", "forfeit_loss", "absent")
+    missing_rounds: MissingRounds = "not_played"
+    columns: tuple[Criterion, ...] = ()
+
+    def __post_init__(self) -> None:
+        for f in ("points_win", "points_draw", "points_loss", "points_bye", "draw_value",
+                  "drawn_game_value", "floor", "cap", "cap_dropped", "points_game_win",
+                  "points_sweep"):
+            v = getattr(self, f)
+            if not isinstance(v, Fraction):
+                try:
+                    object.__setattr__(self, f, Fraction(v))
+                except (TypeError, ValueError) as exc:
+                    msg = f"ruleset {self.name!r}: {f}={v!r} is not a number. Hint: use Fraction."
+                    raise RulesetError(msg) from exc
+        if not Fraction(0) <= self.floor <= self.cap_dropped <= self.cap <= 1:
+            msg = (f"ruleset {self.name!r}: need 0 ≤ floor ≤ cap_dropped ≤ cap ≤ 1, got "
+                   f"{self.floor}, {self.cap_dropped}, {self.cap}. Hint: check the clamps.")
+            raise RulesetError(msg)
+        if isinstance(self.earned_bye_opponent, (int, float)):
+            object.__setattr__(self, "earned_bye_opponent", Fraction(self.earned_bye_opponent))
+        if self.late_rounds not in ("as_given", "loss", "skip"):
+            msg = (f"ruleset {self.name!r}: late_rounds={self.late_rounds!r}; expected "
+                   "'as_given', 'loss' or 'skip'.")
+            raise RulesetError(msg)
+        if self.missing_rounds not in ("not_played", "absent"):
+            msg = (f"ruleset {self.name!r}: missing_rounds={self.missing_rounds!r}; expected "
+                   "'not_played' or 'absent'.")
+            raise RulesetError(msg)
+        if self.unplayed_rounds not in ("fide-2023", "fide-2026", "fide-2009", "as_played"):
+            msg = (f"ruleset {self.name!r}: unplayed_rounds={self.unplayed_rounds!r}; expected "
+                   "'fide-2023', 'fide-2026', 'fide-2009' or 'as_played'.")
+            raise RulesetError(msg)
+        ranked = {c.name: c for c in self.criteria}
+        clash = [c.name for c in self.columns if c.name in ranked and ranked[c.name] != c]
+        if clash:
+            msg = (f"ruleset {self.name!r}: extra column(s) {clash} reuse a criterion's name "
+                   "with another definition. Hint: rename the column.")
+            raise RulesetError(msg)
+        object.__setattr__(self, "columns",
+                           tuple(c for c in self.columns if c.name not in ranked))
+        names = [c.name for c in (*self.criteria, *self.columns)]
+        if len(set(names)) != len(names):
+            msg = f"ruleset {self.name!r}: duplicate criterion names {names}."
+            raise RulesetError(msg)
+        if self.snapshot not in ("final", "last_round", "stage"):
+            msg = (f"ruleset {self.name!r}: snapshot={self.snapshot!r}; expected 'final', "
+                   "'last_round' or 'stage'.")
+            raise RulesetError(msg)
+
+    @property
+    def integer_points(self) -> bool:
+        """True when every point value is a whole number (match_points is then Int64)."""
+        return all(p.denominator == 1 for p in (self.points_win, self.points_draw,
+                                                  self.points_loss, self.points_bye,
+                                                  self.points_game_win, self.points_sweep))
+
+    def describe(self) -> str:
+        """One line: name, points and the ordered criteria."""
+        crit = " → ".join(("" if c.descending else "↑") + c.name for c in self.criteria)
+        return (f"{self.name}: W/D/L/bye {self.points_win}/{self.points_draw}/"
+                f"{self.points_loss}/{self.points_bye}; {crit}")
+
+
+POINTS = Criterion("match_points")
+OMWP = Criterion("omwp")
+GWP = Criterion("gwp")
+OGWP = Criterion("ogwp")
+
+#: Magic: The Gathering, MTR (10 Nov 2025) §3.1 and Appendix C: match points, OMW%, GW%,
+#: OGW%; floor 0.33 on every percentage including the player's own GW%; a bye is a 2-0 win
+#: that counts in the player's own MW% (Appendix C example 9/15 = 0.60).
+MTG = Ruleset(
+    name="mtg",
+    description="Magic: The Gathering, MTR Appendix C (floor 0.33, own GW% floored)",
+    source="MTR 10 Nov 2025 §3.1, Appendix C (rules.md §1.1–1.3)",
+    criteria=(POINTS, OMWP, GWP, OGWP),
+)
+
+#: MTG with the 1/3 floor used by DCI Reporter and many tools (rules §1.6).
+MTG_DCI_REPORTER = dataclasses.replace(
+    MTG, name="mtg-1/3", floor=Fraction(1, 3),
+    description="MTG with floor 1/3 (DCI Reporter, melee.gg)",
+    source="rules.md §1.6 (JF 2014), §7 item 1")
+
+#: MTG as the 1999 DCI text reads: the player's own GW% is not floored (SEED-F3).
+MTG_1999 = dataclasses.replace(
+    MTG, name="mtg-1999", floor_own_gw=False,
+    description="MTG, 1999 DCI text: own GW% unfloored",
+    source="rules.md §8 SEED-F3")
+
+#: MTG as Wizards Event Reporter computed it: byes left out of the player's own MW%.
+MTG_WER = dataclasses.replace(
+    MTG, name="mtg-wer", bye_in_own_rate=False,
+    description="MTG as WER: bye excluded from own MW% (SK211)",
+    source="rules.md §1.6 (SK211), §7 item 2")
+
+# ------------------------------------------------------------------ shared criteria
+
+#: Pokémon TRH §5.5.1.1 "Op Op Win %"; Yu-Gi-Oh! OOMW.
+OOMWP = Criterion("oomwp")
+#: Head-to-head: only when exactly two players are still tied and they met (TRH §5.5.1.1).
+HEAD_TO_HEAD = Criterion("head_to_head")
+#: Late players below others on equal points (RK9 2021 "late penalty"; SEED-F2 tardiness).
+TARDINESS = Criterion("late", descending=False)
+#: Standing of the last-round opponent (SEED-F2, the older Pokémon order).
+LAST_OPPONENT = Criterion("last_opponent_rank", descending=False)
+
+
+def random_order(seed: int = 0, name: str = "random") -> Criterion:
+    """A reproducible random order (a seeded hash of the player's position in the event).
+
+    Examples
+    --------
+    >>> random_order(7).kwargs
+    {'seed': 7}
+    """
+    return Criterion(name, function="random", params=(("seed", seed),))
+
+
+def pokemon(*, tie_value: Fraction | int = Fraction(1, 2), drop_freeze: bool = True,
+            late_below: bool = False, late_rounds: LateRounds = "as_given",
+            earned_bye_opponent: Fraction | Literal["own"] | None = None, seed: int = 0,
+            name: str = "pokemon") -> Ruleset:
+    """The Pokémon ruleset with its options (rules.md §2.2–2.3; SOURCES.md Pokémon section).
+
+    Parameters
+    ----------
+    tie_value
+        Worth of a tie in win %: 1/2 (TOM, RK9 — default) or 0 (the TRH's literal text).
+    drop_freeze
+        Take a dropped player's points, OMW% and OOMW% at their drop round, as TOM does
+        (``snapshot="last_round"``); False evaluates everyone at the end of the Swiss.
+    late_below
+        Rank late players below others on equal points (the older "tardiness" criterion).
+    late_rounds
+        ``"as_given"`` (TOM writes the forced losses itself), ``"loss"`` (add a loss for
+        every round before a late player's first one: TRH §5.2.2), ``"skip"``.
+    earned_bye_opponent
+        ``None``: an earned bye (TOM outcome 4) is left out like a random bye; a fraction
+        (e.g. 3/4) or ``"own"``: it counts as an opponent with that win %. The real TOM
+        files do not settle this (SOURCES.md): both are kept.
+    seed
+        Seed of the final random order.
+
+    Examples
+    --------
+    >>> pokemon(tie_value=0, drop_freeze=False, name="pokemon-trh").describe()
+    'pokemon-trh: W/D/L/bye 3/1/0/3; match_points → omwp → oomwp → head_to_head → random'
+    """
+    crit = (POINTS, *((TARDINESS,) if late_below else ()), OMWP, OOMWP, HEAD_TO_HEAD,
+            random_order(seed))
+    return Ruleset(
+        name=name,
+        description="Pokémon TCG/VG as TOM computes it (tie = 1/2 in win %, drops frozen)",
+        source=("Play! Pokémon TRH 1 Jan 2026 §5.3.3, §5.3.3.1, §5.5.1.1, §5.6.1 "
+                "(rules.md §2.2–2.3); TOM behaviour: SOURCES.md Pokémon section"),
+        draw_value=Fraction(tie_value), floor=Fraction(1, 4), cap=Fraction(1),
+        cap_dropped=Fraction(3, 4), bye_in_own_rate=False,
+        snapshot="last_round" if drop_freeze else "final", late_rounds=late_rounds,
+        earned_bye_opponent=earned_bye_opponent, criteria=crit, floor_own_gw=False)
+
+
+#: Pokémon (TRH 1 Jan 2026 §5.3.3.1 win % with clamps [25%, 100%] / [25%, 75%] dropped,
+#: §5.5.1.1 OMW% → OOMW% → head-to-head → random; rules.md §2), with TOM's observed
+#: behaviour as defaults (tie = 1/2 in win %, dropped players frozen at their drop round;
+#: SOURCES.md Pokémon section). Options: :func:`pokemon`.
+POKEMON = pokemon()
+
+#: The older Pokémon order from SEED-F2 (rules.md §8): points → tardiness → OMW% → OOMW%
+#: → head-to-head → standing of the last-round opponent (→ random).
+POKEMON_2016 = dataclasses.replace(
+    POKEMON, name="pokemon-2016",
+    description="Pokémon, older order (tardiness, last-round opponent's standing)",
+    source="rules.md §8 SEED-F2 (TOP-based column, 2016); §2.3 'Last-round opponent'",
+    criteria=(POINTS, TARDINESS, OMWP, OOMWP, HEAD_TO_HEAD, LAST_OPPONENT, random_order()))
+
+
+def yugioh_number(*, loss_squares: bool = False, rounding: Literal["truncate", "round"] =
+                  "truncate") -> Criterion:
+    """The printed KTS tiebreaker number ``AABBBCCC`` (+ ``DDD`` with ``loss_squares``).
+
+    Examples
+    --------
+    >>> yugioh_number(loss_squares=True).kwargs
+    {'loss_squares': True, 'rounding': 'truncate'}
+    """
+    return Criterion("ygo_tiebreaker", function="ygo_number",
+                     params=(("loss_squares", loss_squares), ("rounding", rounding)))
+
+
+#: Sum of the squares of the round numbers a player lost (Yu-Gi-Oh! ``DDD``; later losses
+#: score higher, rules.md §3.1 [S]).
+LOSS_SQUARES = Criterion("lost_round_squares")
+
+#: Yu-Gi-Oh! (KDE Official Tournament Policy, "Tie-Breaker Explanation"; rules.md §3.1):
+#: points → OMW% → OOMW%, plus the printed tiebreaker number as a column. Floor: none
+#: (unknown in the policy [?]); byes excluded from opponents' averages as in MTG.
+YUGIOH = Ruleset(
+    name="yugioh", description="Yu-Gi-Oh! (points → OMW% → OOMW%; printed number column)",
+    source="KDE Official Tournament Policy, Tie-Breaker Explanation (rules.md §3.1)",
+    floor=Fraction(0), floor_own_gw=False, criteria=(POINTS, OMWP, OOMWP),
+    columns=(yugioh_number(),))
+
+#: Yu-Gi-Oh! with the sum of squares of lost round numbers as the last criterion (and in
+#: the printed number as ``DDD``; rules.md §3.1, open-source KTS implementations [S]).
+YUGIOH_DDD = dataclasses.replace(
+    YUGIOH, name="yugioh-ddd", description="Yu-Gi-Oh! with the DDD (lost-round squares) key",
+    criteria=(POINTS, OMWP, OOMWP, LOSS_SQUARES), columns=(yugioh_number(loss_squares=True),))
+
+#: Flesh and Blood (Pairings and Tiebreaker Policy; rules.md §3.3): win 1, draw 0, loss 0,
+#: bye 1; CTB → PML (lower better) → OML% (lower better) → OCTB → random. A bye counts as a
+#: match played in PML (unknown in the policy [?]: ``Criterion`` param ``byes``).
+FAB = Ruleset(
+    name="fab", description="Flesh and Blood (1/0/0; CTB, PML↑, OML%↑, OCTB)",
+    source="FaB Pairings and Tiebreaker Policy; TRP Appendix A.2 (rules.md §3.3)",
+    points_win=Fraction(1), points_draw=Fraction(0), points_loss=Fraction(0),
+    points_bye=Fraction(1), floor=Fraction(0), floor_own_gw=False,
+    criteria=(POINTS, Criterion("ctb"), Criterion("pml", descending=False),
+              Criterion("omlp", descending=False), Criterion("octb"), random_order()))
+
+#: melee.gg two-game matches (Lorcana "Challenge" style; rules.md §3.2 "MEL"): a game win
+#: is 3 points, a 2-0 adds 1 (7/0), 1-1 gives 3/3, drawn games 0; points → total game wins
+#: → opponents' match-point % (sum of their points over the sum of their possible points,
+#: 86/161 reading). The third key, "game 2" wins, needs per-game data the results table
+#: does not carry: not supported.
+MELEE_TWO_GAME = Ruleset(
+    name="melee-two-game", description="melee.gg two-game matches (Lorcana challenge)",
+    source="melee.gg help 'Two-Game Matches' (rules.md §3.2, LOR-F1)",
+    points_win=Fraction(0), points_draw=Fraction(0), points_loss=Fraction(0),
+    points_bye=Fraction(0), points_game_win=Fraction(3), points_sweep=Fraction(1),
+    sweep_games=2, floor=Fraction(0), floor_own_gw=False, drawn_game_value=Fraction(0),
+    criteria=(POINTS, Criterion("game_wins"),
+              Criterion("omp", params=(("max_per_round", 7),))))
+
+#: Star Wars: Unlimited on melee.gg (rules.md §3.5): ranked by match wins, then OMW%, GW%,
+#: OGW% with match 3/1/0 and game 3/1/0 in the percentages; floor 33.33%.
+SWU = Ruleset(
+    name="swu", description="Star Wars: Unlimited (match wins → OMW% → GW% → OGW%, 33.33%)",
+    source="melee.gg help 'Star Wars: Unlimited Tiebreakers' (rules.md §3.5, SWU-F1/F2)",
+    floor=Fraction(3333, 10000), points_first=False,
+    criteria=(Criterion("match_wins"), OMWP, GWP, OGWP))
+
+#: One Piece Card Game (Bandai TRM §5.4 as summarised by an open-source tool; rules.md
+#: §3.4 [S]): points → own win rate → opponents' average win rate; byes excluded; floor 0.33.
+ONE_PIECE = Ruleset(
+    name="one-piece", description="One Piece (points → own win rate → OMW%, floor 0.33)",
+    source="Bandai One Piece TRM §5.4 via rules.md §3.4 (OP-F1/F2)",
+    draw_value=Fraction(0), bye_in_own_rate=False, floor_own_gw=False,
+    criteria=(POINTS, Criterion("mwp"), OMWP))
+
+
+def buchholz(cut: int = 0, median: int = 0, name: str | None = None) -> Criterion:
+    """A Buchholz criterion with FIDE C.07 Art. 14 modifiers (Cut-n, Median-n).
+
+    Examples
+    --------
+    >>> buchholz(cut=1).name, buchholz(median=1).name
+    ('bh_c1', 'bh_m1')
+    """
+    default = "bh" + (f"_c{cut}" if cut else "") + (f"_m{median}" if median else "")
+    return Criterion(name or default, function="buchholz",
+                     params=(("cut", cut), ("median", median)))
+
+
+#: Chess, FIDE Handbook C.07 (2023 text; rules.md §4): score 1/½/0 (a pairing-allocated or
+#: full-point bye 1, a half-point bye ½ — read from the results), then Buchholz Cut-1,
+#: Buchholz, Sonneborn-Berger, direct encounter, number of wins; progressive score, BH
+#: Median-1 and games won are extra columns. Unplayed rounds per Art. 16 (2023); a player
+#: with no row in a round of the event is absent in it (Art. 16; rules.md §9 item 5).
+FIDE = Ruleset(
+    name="fide", description="Chess, FIDE C.07 (2023): BH-C1 → BH → SB → DE → WIN",
+    source="FIDE Handbook C.07 Tie-Break Regulations 2023, Arts. 7–9, 14, 16 (rules.md §4)",
+    points_win=Fraction(1), points_draw=Fraction(1, 2), points_loss=Fraction(0),
+    points_bye=Fraction(1), draw_value=Fraction(1, 2), drawn_game_value=Fraction(1, 2),
+    floor=Fraction(0), floor_own_gw=False, missing_rounds="absent",
+    criteria=(POINTS, buchholz(cut=1), buchholz(), Criterion("sb"),
+              Criterion("direct_encounter"), Criterion("win")),
+    columns=(buchholz(median=1), Criterion("ps"), Criterion("won")))
+
+#: FIDE C.07 as revised from 1 March 2026: the own-side dummy opponent is capped (Art.
+#: 16.4.1–16.4.2; rules.md §4.3).
+FIDE_2026 = dataclasses.replace(
+    FIDE, name="fide-2026", unplayed_rounds="fide-2026",
+    description="Chess, FIDE C.07 with the 1 March 2026 cap on unplayed-round dummies",
+    source="FIDE C.07 revision effective 1 Mar 2026, Art. 16.4 (rules.md §4.3)")
+
+#: FIDE's 2009 "virtual opponent" rule for unplayed rounds (rules.md §4.2, historical).
+FIDE_2009 = dataclasses.replace(
+    FIDE, name="fide-2009", unplayed_rounds="fide-2009",
+    description="Chess, FIDE 2009 virtual-opponent rule for unplayed rounds",
+    source="FIDE 2009 tie-break rules, virtual opponent (rules.md §4.2)")
+
+PRESETS: dict[str, Ruleset] = {r.name: r for r in (
+    MTG, MTG_DCI_REPORTER, MTG_1999, MTG_WER, POKEMON, POKEMON_2016, YUGIOH, YUGIOH_DDD, FAB,
+    MELEE_TWO_GAME, SWU, ONE_PIECE, FIDE, FIDE_2026, FIDE_2009)}
+
+
+
+def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
+    """Make a ruleset selectable by name (``sf.standings(..., rules=name)``)."""
+    if ruleset.name in PRESETS and not replace and PRESETS[ruleset.name] != ruleset:
+        msg = f"a ruleset named {ruleset.name!r} exists. Hint: pass replace=True."
+        raise RulesetError(msg)
+    PRESETS[ruleset.name] = ruleset
+    return ruleset
+
+
+def get(rules: str | Ruleset) -> Ruleset:
+    """Resolve a ruleset by name, or return it unchanged.
+
+    Examples
+    --------
+    >>> import swissframe as sf
+    >>> sf.rules.get("mtg").describe()
+    'mtg: W/D/L/bye 3/1/0/3; match_points → omwp → gwp → ogwp'
+    """
+    if isinstance(rules, Ruleset):
+        return rules
+    try:
+        return PRESETS[rules]
+    except KeyError:
+        msg = (f"unknown ruleset {rules!r}. Hint: one of {sorted(PRESETS)}, or a "
+               "swissframe.rules.Ruleset instance.")
+        raise RulesetError(msg) from None

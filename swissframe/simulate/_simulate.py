@@ -1,0 +1,822 @@
+"""Swiss simulator: a pairing engine and synthetic events, many at once.
+
+Skill model
+-----------
+Every player has a latent rating ``r ~ Normal(0, skill)`` (logit units per game). In a
+match between A and B each game is won by A with probability
+``g = 1 / (1 + exp(-(r_A - r_B)))``; a best-of-three is played game by game (three uniform
+draws per match, all matches of all events of a round at once), giving 2-0 or 2-1, so A wins
+the match with probability ``g² (3 - 2g)``. With probability ``unfinished_rate`` a match is
+instead unfinished at time and drawn: 1-1-0, or 1-1-1 (one game left unfinished) a third
+of the time (MTR §2.4). Pokémon uses the same model and keeps the contract: a win is 2-0
+or 2-1, a tie 1-1-0 (or 1-1-1).
+
+Event life cycle
+----------------
+- **Rounds**: ``rounds=None`` reads :mod:`swissframe.rounds` (MTR Appendix E counting
+  awarded byes as 2/4/8 players; Pokémon: the 2026 two-phase table, players below the
+  phase-2 threshold stop after phase 1, rows carry ``stage`` ``"day1"``/``"day2"``).
+  Events too small for Swiss in Appendix E (≤ 8 players) get ``min_rounds`` (3, MTR §10.2).
+- **Awarded byes** (MTG): a fraction ``awarded_bye_rate`` of players start with 1/2/3 byes
+  (probabilities 0.5/0.3/0.2), recorded as unpaired 2-0-0 rows with ``unplayed="full_bye"``.
+- **Late entries**: a fraction ``late_rate`` enters in round 2 or 3 with unopposed losses
+  0-2-0 (``unplayed="absent"``) for the missed rounds (TRH §5.2.2); ``late_entry="absent"``
+  in the rules leaves the missed rounds out instead.
+- **Pairing**: :func:`pair_round`'s engine (:mod:`swissframe.simulate._pairing`): round 1 random,
+  then brackets top-down (MTG: match points; Pokémon: same record, ``SimRules.group_by``),
+  one pair-down per odd bracket, no avoidable rematch, at most one pairing bye per player
+  (2-0-0, ``unplayed="pairing_bye"``) to the lowest eligible.
+- **Intentional draws** (``id_policy``): in the last ``rounds`` Swiss rounds of an event
+  with a top cut, two paired players draw 0-0-3 with probability ``rate`` when both are
+  safe by points after the draw: with mode ``"safe"`` at most ``cut - 1`` other players can
+  still reach their post-draw points (safe even if every tiebreaker goes against them);
+  with ``"likely"`` (default) at most ``cut - 1`` can still pass them (ties on points
+  assumed won on tiebreakers).
+- **Drops**: after each non-final round a player drops with probability ``drop_rate``,
+  times ``drop_multiplier`` once out of contention (cannot reach the current points of the
+  event's cut line — or, in phase 1 of a two-phase event, the phase-2 threshold — even by
+  winning out). Dropped players keep their rows and are not paired again.
+
+Reproducibility: one ``numpy.random.Generator(PCG64)`` stream per batch of events, spawned
+from ``seed`` with :class:`numpy.random.SeedSequence`; batches are fixed by the event sizes,
+so the same arguments give the same table on any platform (numpy's PCG64 streams are
+platform-independent; every sort key is unique, so SIMD and non-SIMD sorts agree; the only
+libm call, ``exp`` in the game probability, could differ in the last bit between math
+libraries, which flips a game only if a uniform draw lands within that bit).
+
+Speed (2 shared cores, heavily loaded): 10,000 events with log-uniform sizes 32–1,500
+(4.3 M players, 37 M rows) take about 24 s of CPU; 1,000 events with uniform sizes take
+about 5 s. Pairing one 2,000-player round takes well under 10 ms in the core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final, Literal
+
+import polars as pl
+
+from swissframe.errors import DataError, RulesetError
+from swissframe.schema import validate_results
+from swissframe.simulate._pairing import pair_arrays
+from swissframe.simulate.rounds import recommended_rounds, rounds_table
+
+__all__ = [
+    "SIM_RULES",
+    "IdPolicy",
+    "SimRules",
+    "Simulation",
+    "pair_round",
+    "simulate",
+    "with_rules",
+]
+
+if TYPE_CHECKING:  # numpy is imported where it is used: not on `import swissframe`
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+
+#: Codes of the ``unplayed`` column produced here (index 0 = played over the board).
+_UNPLAYED: Final = (None, "pairing_bye", "full_bye", "absent")
+_PAIRING_BYE, _FULL_BYE, _ABSENT = 1, 2, 3
+#: Players per batch: bounds memory and sets the progress granularity.
+_BATCH_PLAYERS: Final = 250_000
+
+
+@dataclass(frozen=True)
+class SimRules:
+    """Pairing and simulation rules of one game, as data (no code branches on the name).
+
+    Attributes
+    ----------
+    name
+        Key in :data:`SIM_RULES`, and the default event-id prefix.
+    rounds_table
+        Name of the :mod:`swissframe.rounds` table used when ``rounds=None``.
+    win_points, draw_points
+        Match points used for pairing and for the ID/drop policies.
+    awarded_bye_rate
+        Default share of players with awarded byes (MTG: Premier-style byes; Pokémon: none).
+    late_entry
+        ``"loss"``: missed rounds are unopposed losses (TRH §5.2.2); ``"absent"``: no rows.
+    bye_games, late_games, id_games
+        Game records of a bye (MTR Appendix C: 2-0), a missed round and an intentional draw
+        (MTR §2.5: 0-0-3).
+    min_rounds
+        Swiss rounds for events the rounds table plays without Swiss (MTR §10.2: 3).
+    group_by
+        Pairing brackets: ``"points"`` (match points; WotC Swiss basics) or ``"record"``
+        (same match points *and* same number of wins, i.e. the same W/L/T record; TRH
+        §5.5.1), brackets ordered by points, then wins, highest first.
+    """
+
+    name: str
+    rounds_table: str
+    win_points: int = 3
+    draw_points: int = 1
+    awarded_bye_rate: float = 0.0
+    late_entry: Literal["loss", "absent"] = "loss"
+    bye_games: tuple[int, int, int] = (2, 0, 0)
+    late_games: tuple[int, int, int] = (0, 2, 0)
+    id_games: tuple[int, int, int] = (0, 0, 3)
+    min_rounds: int = 3
+    group_by: Literal["points", "record"] = "points"
+
+    def pairing_key(self, points: IntArray, wins: IntArray) -> IntArray:
+        """The bracket key the pairing engine sorts on (higher = better bracket)."""
+        if self.group_by == "record":
+            return points * 1024 + wins
+        return points
+
+
+#: Built-in simulation rules by name.
+SIM_RULES: Final = {
+    "mtg": SimRules("mtg", "mtg", awarded_bye_rate=0.02),
+    "pokemon": SimRules("pokemon", "pokemon", group_by="record"),
+}
+
+
+@dataclass(frozen=True)
+class IdPolicy:
+    """When paired players take an intentional draw (see the module docstring).
+
+    Attributes
+    ----------
+    mode
+        ``"safe"`` (safe even losing every tie on points), ``"likely"`` (safe if ties on
+        points go their way) or ``"none"``.
+    rounds
+        How many final Swiss rounds allow IDs.
+    rate
+        Probability that an eligible (both safe) pair actually draws.
+    """
+
+    mode: Literal["safe", "likely", "none"] = "likely"
+    rounds: int = 1
+    rate: float = 0.9
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """The output of :func:`simulate`.
+
+    Attributes
+    ----------
+    results
+        Long results table per the contract (:func:`swissframe.schema.validate_results`),
+        plus ``stage`` (``"day1"``/``"day2"`` for two-phase events, else null) and
+        ``unplayed`` (``pairing_bye``, ``full_bye``, ``absent`` or null).
+    players
+        One row per player: ``event_id, player_id, rating, awarded_byes, enters_round,
+        dropped_after`` (last round played by a dropped player, else null).
+    events
+        One row per event: ``event_id, rules, players, swiss_rounds, phase1_rounds,
+        phase2_threshold, top_cut``.
+    """
+
+    results: pl.DataFrame
+    players: pl.DataFrame
+    events: pl.DataFrame
+
+
+def _sim_rules(rules: str | SimRules | object) -> SimRules:
+    if isinstance(rules, SimRules):
+        return rules
+    name = str(getattr(rules, "name", rules))
+    found = SIM_RULES.get(name)
+    if found is None:
+        base = name.split("-", maxsplit=1)[0].split("_", maxsplit=1)[0]
+        found = SIM_RULES.get(base)
+    if found is None:
+        msg = (f"no simulation rules for {name!r}. "
+               f"Hint: use one of {sorted(SIM_RULES)} or pass a SimRules.")
+        raise RulesetError(msg)
+    return found
+
+
+def _id_policy(policy: str | IdPolicy | None) -> IdPolicy:
+    if policy is None:
+        return IdPolicy(mode="none")
+    if isinstance(policy, IdPolicy):
+        return policy
+    if policy in ("safe", "likely", "none"):
+        return IdPolicy(mode=policy)  # type: ignore[arg-type]
+    msg = (f"unknown id_policy {policy!r}. Hint: use 'safe', 'likely', 'none' or an "
+           "IdPolicy(mode=..., rounds=..., rate=...).")
+    raise DataError(msg)
+
+
+# --------------------------------------------------------------------------------------
+# pair_round
+# --------------------------------------------------------------------------------------
+
+def _players_frame(results: pl.DataFrame, players: pl.DataFrame | None) -> pl.DataFrame:
+    if players is None:
+        if results.height == 0:
+            msg = ("no results and no players table: nobody to pair. "
+                   "Hint: pass players=pl.DataFrame({'event_id': ..., 'player_id': ...}).")
+            raise DataError(msg)
+        base = results.select("event_id", "player_id").unique()
+    else:
+        if "player_id" not in players.columns:
+            msg = (f"players table has columns {players.columns}, no player_id. "
+                   "Hint: one row per player with event_id, player_id.")
+            raise DataError(msg)
+        base = players if "event_id" in players.columns else players.with_columns(
+            pl.lit("event").alias("event_id"))
+        dup = base.filter(pl.len().over("event_id", "player_id") > 1)
+        if dup.height:
+            row = dup.row(0, named=True)
+            msg = (f"event {row['event_id']!r}: player {row['player_id']!r} is listed twice in "
+                   "the players table. Hint: one row per player.")
+            raise DataError(msg)
+        unknown = results.select("event_id", "player_id").unique().join(
+            base.select(pl.col("event_id").cast(pl.String), pl.col("player_id").cast(pl.String)),
+            on=["event_id", "player_id"], how="anti")
+        if unknown.height:
+            row = unknown.sort("event_id", "player_id").row(0, named=True)
+            msg = (f"event {row['event_id']!r}: player {row['player_id']!r} has results but is "
+                   "not in the players table. Hint: list every player, with dropped=True "
+                   "for those who left.")
+            raise DataError(msg)
+    cols = base.columns
+    opt = {
+        "dropped": pl.col("dropped").fill_null(False).cast(pl.Boolean)
+        if "dropped" in cols else pl.lit(False),
+        "dropped_after": pl.col("dropped_after").cast(pl.Int64)
+        if "dropped_after" in cols else pl.lit(None, dtype=pl.Int64),
+        "enters_round": pl.col("enters_round").fill_null(1).cast(pl.Int64)
+        if "enters_round" in cols else pl.lit(1, dtype=pl.Int64),
+        "byes": pl.col("byes").fill_null(0).cast(pl.Int64)
+        if "byes" in cols else pl.lit(0, dtype=pl.Int64),
+    }
+    return base.select(pl.col("event_id").cast(pl.String), pl.col("player_id").cast(pl.String),
+                       **opt).sort("event_id", "player_id")
+
+
+def pair_round(
+    results: pl.DataFrame | pl.LazyFrame | None,
+    players: pl.DataFrame | None = None,
+    rules: str | SimRules | object = "mtg",
+    *,
+    seed: int = 0,
+    form: Literal["long", "match"] = "long",
+) -> pl.DataFrame:
+    """Pair the next round of every event.
+
+    The next round of an event is one past its last Swiss round in ``results`` (round 1
+    for an event with no results). Pairing follows :mod:`swissframe.simulate._pairing`: round 1
+    random; then point groups top-down with random order inside a group, an odd group
+    sending one player down to the adjacent group; no rematch unless unavoidable; a pairing
+    bye (at most one per player) to the lowest-ranked eligible player, never to a
+    paired-down player. Match points are computed here (``rules.win_points`` /
+    ``draw_points``; tiebreakers are not used for pairing). The per-event Python work is
+    limited to repairing rematches (see :mod:`swissframe.simulate._pairing`); everything else is
+    vectorized across events.
+
+    Parameters
+    ----------
+    results
+        Results so far (long form, validated), or ``None``/empty before round 1.
+    players
+        One row per player: ``event_id``, ``player_id`` and optionally ``dropped`` (bool:
+        never pair again), ``dropped_after`` (last round played), ``enters_round`` (late
+        entry; default 1) and ``byes`` (awarded byes: rounds 1..byes are byes). Defaults to
+        everybody in ``results``.
+    rules
+        ``"mtg"``, ``"pokemon"`` or a :class:`SimRules`.
+    seed
+        Seed of the random order (numpy PCG64).
+    form
+        ``"long"`` (two rows per match) or ``"match"`` (one row per table).
+
+    Returns
+    -------
+    pl.DataFrame
+        Long form: ``event_id, round, table, player_id, opponent_id, unplayed``: two rows
+        per match (``table`` 1 = top table), and one row with a null ``opponent_id`` for a
+        pairing bye (``unplayed="pairing_bye"``), an awarded bye (``"full_bye"``) or, with
+        ``late_entry="loss"``, a round missed by a late entry (``"absent"``, a loss).
+        Match form: ``event_id, round, table, player_a, player_b, unplayed`` with seat A the
+        higher-bracket player and a null ``player_b`` for the unpaired rows.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from swissframe.simulate import pair_round
+    >>> roster = pl.DataFrame({"player_id": ["a", "b", "c"]})
+    >>> r1 = pair_round(None, roster, seed=1)
+    >>> r1.height, r1["opponent_id"].null_count()
+    (3, 1)
+    """
+    import numpy as np
+    sim = _sim_rules(rules)
+    if results is None:
+        res = pl.DataFrame(schema={"event_id": pl.String, "round": pl.Int64,
+                                   "player_id": pl.String, "opponent_id": pl.String,
+                                   "games_won": pl.Int64, "games_lost": pl.Int64,
+                                   "games_drawn": pl.Int64, "phase": pl.String})
+    else:
+        res = validate_results(results).collect()
+    if "unplayed" not in res.columns:
+        res = res.with_columns(pl.lit(None, dtype=pl.String).alias("unplayed"))
+    res = res.filter(pl.col("phase") == "swiss")
+    roster = _players_frame(res, players).with_row_index("_gid").with_columns(
+        pl.col("_gid").cast(pl.Int64))
+    events = roster.select("event_id").unique(maintain_order=True).with_row_index("_ev")
+    nxt = res.group_by("event_id").agg((pl.col("round").max() + 1).alias("_round"))
+    events = events.join(nxt, on="event_id", how="left").with_columns(
+        pl.col("_round").fill_null(1), pl.col("_ev").cast(pl.Int64))
+    win = pl.col("games_won") > pl.col("games_lost")
+    draw = pl.col("games_won") == pl.col("games_lost")
+    stats = res.group_by("event_id", "player_id").agg(
+        (win.cast(pl.Int64) * sim.win_points + draw.cast(pl.Int64) * sim.draw_points)
+        .sum().alias("_points"),
+        win.cast(pl.Int64).sum().alias("_wins"),
+        (pl.col("opponent_id").is_null() & win
+         & (pl.col("unplayed").fill_null("") != "full_bye")).any().alias("_had_bye"),
+    )
+    state = (roster.join(events, on="event_id").join(stats, on=["event_id", "player_id"],
+                                                      how="left")
+             .with_columns(pl.col("_points").fill_null(0), pl.col("_wins").fill_null(0),
+                           pl.col("_had_bye").fill_null(False))
+             .sort("_gid"))
+    r = pl.col("_round")
+    alive = ~pl.col("dropped") & (pl.col("dropped_after").is_null() | (pl.col("dropped_after")
+                                                                       >= r))
+    state = state.with_columns(
+        pl.when(~alive).then(pl.lit("out"))
+        .when(pl.col("enters_round") > r).then(pl.lit("late"))
+        .when(pl.col("byes") >= r).then(pl.lit("full_bye"))
+        .otherwise(pl.lit("pair")).alias("_status"))
+    paired = res.filter(pl.col("opponent_id").is_not_null()).join(
+        roster.select("event_id", pl.col("player_id").alias("opponent_id"),
+                      pl.col("_gid").alias("_ogid")), on=["event_id", "opponent_id"])
+    paired = paired.join(roster.select("event_id", "player_id", "_gid"),
+                         on=["event_id", "player_id"])
+    gids = paired["_gid"].to_numpy()
+    width = max(1, int(np.bincount(gids).max()) if gids.shape[0] else 1)
+    opp = np.full((roster.height, width), -1, dtype=np.int64)
+    if paired.height:
+        paired = paired.with_columns(pl.int_range(pl.len()).over("_gid").alias("_k"))
+        opp[paired["_gid"].to_numpy(), paired["_k"].to_numpy()] = paired["_ogid"].to_numpy()
+    todo = state.filter(pl.col("_status") == "pair")
+    a, b, bye = pair_arrays(
+        todo["_ev"].to_numpy().astype(np.int64), todo["_gid"].to_numpy().astype(np.int64),
+        sim.pairing_key(todo["_points"].to_numpy().astype(np.int64),
+                        todo["_wins"].to_numpy().astype(np.int64)),
+        todo["_had_bye"].to_numpy(),
+        opp, rng=np.random.Generator(np.random.PCG64(seed)))
+    pid, ev_id, rnd = todo["player_id"], todo["event_id"], todo["_round"]
+    a_s, b_s = pl.Series(a), pl.Series(b)
+    matches = pl.DataFrame({"event_id": ev_id.gather(a_s), "round": rnd.gather(a_s),
+                            "player_id": pid.gather(a_s), "opponent_id": pid.gather(b_s)})
+    matches = matches.with_columns(
+        pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("event_id").alias("table"),
+        pl.lit(None, dtype=pl.String).alias("unplayed"))
+    mirror = matches.with_columns(pl.col("opponent_id").alias("player_id"),
+                                  pl.col("player_id").alias("opponent_id"))
+    byes = todo[bye].select("event_id", pl.col("_round").alias("round"), "player_id",
+                            pl.lit(None, dtype=pl.String).alias("opponent_id"),
+                            pl.lit(None, dtype=pl.Int64).alias("table"),
+                            pl.lit("pairing_bye").alias("unplayed"))
+    shown = ["full_bye", "late"] if sim.late_entry == "loss" else ["full_bye"]
+    others = state.filter(pl.col("_status").is_in(shown)).select(
+        "event_id", pl.col("_round").alias("round"), "player_id",
+        pl.lit(None, dtype=pl.String).alias("opponent_id"),
+        pl.lit(None, dtype=pl.Int64).alias("table"),
+        pl.col("_status").replace({"late": "absent"}).alias("unplayed"))
+    cols = ["event_id", "round", "table", "player_id", "opponent_id", "unplayed"]
+    if form == "match":
+        out = pl.concat([matches.select(cols), byes.select(cols), others.select(cols)],
+                        how="vertical_relaxed")
+        return out.sort("event_id", "table", "player_id", nulls_last=True).rename(
+            {"player_id": "player_a", "opponent_id": "player_b"})
+    out = pl.concat([matches.select(cols), mirror.select(cols), byes.select(cols),
+                     others.select(cols)], how="vertical_relaxed")
+    return out.sort("event_id", "table", "player_id", nulls_last=True)
+
+
+# --------------------------------------------------------------------------------------
+# simulate
+# --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Params:
+    rules: SimRules
+    skill: float
+    drop_rate: float
+    drop_multiplier: float
+    ids: IdPolicy
+    unfinished_rate: float
+    late_rate: float
+    awarded_bye_rate: float
+
+
+if TYPE_CHECKING:
+    Arrays = dict[str, npt.NDArray[np.generic]]
+
+
+def _batches(sizes: IntArray) -> list[tuple[int, int]]:
+    bounds, start, acc = [], 0, 0
+    for i, s in enumerate(sizes.tolist()):
+        acc += s
+        if acc >= _BATCH_PLAYERS:
+            bounds.append((start, i + 1))
+            start, acc = i + 1, 0
+    if start < sizes.shape[0]:
+        bounds.append((start, sizes.shape[0]))
+    return bounds
+
+
+def _kth_points(ev: IntArray, pts: IntArray, offsets_k: IntArray, span: int) -> IntArray:
+    """Per event, the points of its k-th best player (0 if it has fewer players).
+
+    ``offsets_k[e]`` is k; sorting the composite key ``event * span + (span - 1 - points)``
+    puts each event's best first, and only values are sorted, so ties cannot matter.
+    """
+    import numpy as np
+    n_events = offsets_k.shape[0]
+    keys = np.sort(ev * span + (span - 1 - pts))
+    starts = np.searchsorted(keys, np.arange(n_events, dtype=np.int64) * span, side="left")
+    ends = np.searchsorted(keys, np.arange(1, n_events + 1, dtype=np.int64) * span, side="left")
+    at = starts + offsets_k - 1
+    has = at < ends
+    line = np.zeros(n_events, dtype=np.int64)
+    line[has] = span - 1 - (keys[at[has]] - np.flatnonzero(has) * span)
+    return line
+
+
+def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
+                    rng: np.random.Generator,
+                    progress: Callable[[float], object] | None = None
+                    ) -> tuple[Arrays, Arrays, Arrays]:
+    """Simulate one batch of events; returns (result rows, players, events) as arrays.
+
+    All events of the batch advance round by round together: every step is a numpy
+    operation over all players of the batch, except the rematch repair inside pairing.
+    """
+    import numpy as np
+    sr = p.rules
+    n_ev = sizes.shape[0]
+    n = int(sizes.sum())
+    ev = np.repeat(np.arange(n_ev, dtype=np.int64), sizes)
+    offsets = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    rating = rng.normal(0.0, p.skill, n)
+    late = rng.random(n) < p.late_rate
+    enter = np.where(late, rng.integers(2, 4, n), 1).astype(np.int64)
+    has_byes = ~late & (rng.random(n) < p.awarded_bye_rate)
+    byes = np.where(has_byes, rng.choice(np.array([1, 2, 3]), n, p=[0.5, 0.3, 0.2]),
+                    0).astype(np.int64)
+    effective = np.bincount(ev, weights=2.0 ** byes, minlength=n_ev).astype(np.int64)
+    if fixed_rounds is not None:  # the table only sets the top cut: clip into its range
+        rows = rounds_table(sr.rounds_table).rows
+        effective = np.maximum(effective, rows[0].min_players)
+        if rows[-1].max_players is not None:
+            effective = np.minimum(effective, rows[-1].max_players)
+    table = recommended_rounds(
+        pl.DataFrame({"event_id": np.arange(n_ev).astype(str), "players": effective}),
+        sr.rounds_table)
+    top_cut = table["top_cut"].to_numpy().astype(np.int64)
+    if fixed_rounds is None:
+        total = np.maximum(table["swiss_rounds"].to_numpy(), sr.min_rounds).astype(np.int64)
+        phase1 = np.maximum(table["phase1_rounds"].to_numpy(), sr.min_rounds).astype(np.int64)
+        thr = table["phase2_threshold"].fill_null(-1).to_numpy().astype(np.int64)
+    else:
+        total = np.full(n_ev, fixed_rounds, dtype=np.int64)
+        phase1 = total.copy()
+        thr = np.full(n_ev, -1, dtype=np.int64)
+    two_phase = thr >= 0
+    enter = np.minimum(enter, total[ev])
+    r_max = int(total.max())
+    span = sr.win_points * r_max + 2
+    pts = np.zeros(n, dtype=np.int64)
+    wins = np.zeros(n, dtype=np.int64)
+    had_bye = np.zeros(n, dtype=np.bool_)
+    dropped_after = np.full(n, 1 << 30, dtype=np.int64)
+    advanced = np.ones(n, dtype=np.bool_)
+    opp = np.full((n, r_max), -1, dtype=np.int64)  # pairing history = the opponents column
+    present = np.zeros((r_max, n), dtype=np.bool_)
+    games = np.zeros((3, r_max, n), dtype=np.int8)
+    code = np.zeros((r_max, n), dtype=np.int8)
+    contention_k = np.where(top_cut > 0, top_cut, 8)
+    ev_total, ev_phase1, ev_thr = total[ev], phase1[ev], thr[ev]
+    ev_two, ev_cut = two_phase[ev], top_cut[ev]
+
+    for r in range(1, r_max + 1):
+        ri = r - 1
+        alive = (ev_total >= r) & (dropped_after >= r) & advanced
+        absent = alive & (enter > r)
+        awarded = alive & ~absent & (byes >= r)
+        to_pair = np.flatnonzero(alive & ~absent & ~awarded)
+        if sr.late_entry == "loss":
+            present[ri] |= absent
+            games[:, ri, absent] = np.array(sr.late_games, dtype=np.int8)[:, None]
+            code[ri, absent] = _ABSENT
+        present[ri] |= awarded
+        games[:, ri, awarded] = np.array(sr.bye_games, dtype=np.int8)[:, None]
+        code[ri, awarded] = _FULL_BYE
+        pts[awarded] += sr.win_points
+        wins[awarded] += 1
+        a, b, bye = pair_arrays(ev[to_pair], to_pair, sr.pairing_key(pts[to_pair],
+                                                                     wins[to_pair]),
+                                had_bye[to_pair], opp, rng=rng)
+        a, b, bye = to_pair[a], to_pair[b], to_pair[bye]
+        present[ri, bye] = True
+        games[:, ri, bye] = np.array(sr.bye_games, dtype=np.int8)[:, None]
+        code[ri, bye] = _PAIRING_BYE
+        pts[bye] += sr.win_points
+        wins[bye] += 1
+        had_bye[bye] = True
+        # intentional draws: both players safe by points after the draw
+        is_id = np.zeros(a.shape[0], dtype=np.bool_)
+        id_draw = rng.random(a.shape[0])
+        if p.ids.mode != "none":
+            last = (r > ev_total[a] - p.ids.rounds) & (ev_cut[a] > 0)
+            if last.any():
+                reach = pts + sr.win_points * np.where(alive, ev_total - r + 1, 0)
+                keys = np.sort(ev * span + reach)
+                strict = 1 if p.ids.mode == "likely" else 0
+
+                def safe(x: IntArray, _keys: IntArray = keys, _reach: IntArray = reach,
+                         _strict: int = strict) -> npt.NDArray[np.bool_]:
+                    target = pts[x] + sr.draw_points + _strict
+                    end = np.searchsorted(_keys, ev[x] * span + span, side="left")
+                    above = end - np.searchsorted(_keys, ev[x] * span + target, side="left")
+                    above -= (_reach[x] >= target).astype(np.int64)
+                    return np.asarray(above <= ev_cut[x] - 1)
+
+                is_id = np.asarray(last & safe(a) & safe(b) & (id_draw < p.ids.rate))
+        # games: best of three, game by game (see the module docstring)
+        g = 1.0 / (1.0 + np.exp(rating[b] - rating[a]))
+        w = rng.random((a.shape[0], 3)) < g[:, None]
+        same = w[:, 0] == w[:, 1]
+        a_won = np.where(same, 2 * w[:, 0], 1 + w[:, 2]).astype(np.int8)
+        b_won = np.where(same, 2 * ~w[:, 0], 2 - w[:, 2]).astype(np.int8)
+        drawn = np.zeros(a.shape[0], dtype=np.int8)
+        unfinished = (rng.random(a.shape[0]) < p.unfinished_rate) & ~is_id
+        odd_game = np.asarray(rng.random(a.shape[0]) < 1.0 / 3.0)
+        a_won[unfinished] = 1
+        b_won[unfinished] = 1
+        drawn[unfinished] = odd_game[unfinished]
+        a_won[is_id], b_won[is_id], drawn[is_id] = sr.id_games
+        present[ri, a] = True
+        present[ri, b] = True
+        games[0, ri, a], games[1, ri, a], games[2, ri, a] = a_won, b_won, drawn
+        games[0, ri, b], games[1, ri, b], games[2, ri, b] = b_won, a_won, drawn
+        pts[a] += np.where(a_won > b_won, sr.win_points,
+                           np.where(a_won == b_won, sr.draw_points, 0))
+        pts[b] += np.where(b_won > a_won, sr.win_points,
+                           np.where(a_won == b_won, sr.draw_points, 0))
+        wins[a] += a_won > b_won
+        wins[b] += b_won > a_won
+        opp[a, ri] = b
+        opp[b, ri] = a
+        # drops after non-final rounds; phase-2 qualification after phase 1
+        remaining = ev_total - r
+        played = present[ri] & (code[ri] != _ABSENT)
+        cut_line = _kth_points(ev[alive], pts[alive], contention_k, span)
+        out = pts + sr.win_points * remaining < cut_line[ev]
+        out |= ev_two & (r < ev_phase1) & (pts + sr.win_points * (ev_phase1 - r) < ev_thr)
+        hazard = np.minimum(1.0, p.drop_rate * np.where(out, p.drop_multiplier, 1.0))
+        leave = played & (remaining > 0) & (rng.random(n) < hazard)
+        dropped_after[leave] = r
+        at_cut = ev_two & (ev_phase1 == r)
+        advanced[at_cut] &= pts[at_cut] >= ev_thr[at_cut]
+        if progress is not None:  # one step per round: events of the batch / rounds
+            progress(n_ev / r_max)
+
+    # rows in (event, round, player) order: nonzero() yields (round, player) order, and a
+    # stable sort by event merges its r_max sorted runs (deterministic, ~linear)
+    r_idx, i_idx = np.nonzero(present)
+    order = np.argsort(ev[i_idx], kind="stable")
+    r_idx, i_idx = r_idx[order], i_idx[order]
+    e_idx = ev[i_idx]
+    opp_g = opp[i_idx, r_idx]
+    res: Arrays = {
+        "event": e_idx.astype(np.int32),
+        "round": (r_idx + 1).astype(np.int32),
+        "player_local": (i_idx - offsets[e_idx]).astype(np.int32),
+        "opp_local": np.where(opp_g >= 0, opp_g - offsets[e_idx], -1).astype(np.int32),
+        "won": games[0, r_idx, i_idx],
+        "lost": games[1, r_idx, i_idx],
+        "drawn": games[2, r_idx, i_idx],
+        "code": code[r_idx, i_idx],
+        "stage": np.where(two_phase[e_idx], np.where(r_idx < phase1[e_idx], 1, 2),
+                          0).astype(np.int8),
+    }
+    players: Arrays = {
+        "event": ev, "player_local": np.arange(n) - offsets[ev], "rating": rating,
+        "awarded_byes": byes, "enters_round": enter,
+        "dropped_after": np.where(dropped_after < (1 << 30), dropped_after, -1)}
+    events: Arrays = {"players": sizes, "swiss_rounds": total, "phase1_rounds": phase1,
+                      "phase2_threshold": thr, "top_cut": top_cut}
+    return res, players, events
+
+
+def _sizes(n_players: int | Sequence[int] | range, n_events: int,
+           rng: np.random.Generator) -> IntArray:
+    import numpy as np
+    if isinstance(n_players, (bool, np.bool_)):
+        msg = "n_players must be an int or a sequence of ints. Hint: simulate(200, ...)."
+        raise DataError(msg)
+    if isinstance(n_players, (int, np.integer)):
+        sizes = np.full(n_events, int(n_players), dtype=np.int64)
+    else:
+        choices = np.asarray(list(n_players), dtype=np.int64)
+        if choices.shape[0] == 0:
+            msg = "n_players is an empty sequence. Hint: pass an int or e.g. range(32, 1501)."
+            raise DataError(msg)
+        sizes = rng.choice(choices, n_events)
+    if sizes.shape[0] and int(sizes.min()) < 2:
+        msg = (f"cannot simulate an event with {int(sizes.min())} player(s). "
+               "Hint: events need at least 2 players (4 for the rounds tables).")
+        raise DataError(msg)
+    return sizes
+
+
+def simulate(
+    n_players: int | Sequence[int] | range,
+    rounds: int | None = None,
+    rules: str | SimRules | object = "mtg",
+    *,
+    seed: int = 0,
+    n_events: int = 1,
+    skill: float = 0.5,
+    drop_rate: float = 0.02,
+    id_policy: str | IdPolicy | None = "likely",
+    drop_multiplier: float = 4.0,
+    unfinished_rate: float = 0.03,
+    late_rate: float = 0.01,
+    awarded_bye_rate: float | None = None,
+    event_prefix: str | None = None,
+    progress: Callable[[float], object] | None = None,
+) -> Simulation:
+    """Simulate many Swiss events at once (see the module docstring for the model).
+
+    Parameters
+    ----------
+    n_players
+        Players per event: an int, or a sequence/range to draw each event's size from
+        (uniformly, e.g. ``range(32, 1501)``).
+    rounds
+        Swiss rounds of every event; ``None`` reads the rules' rounds table.
+    rules
+        ``"mtg"``, ``"pokemon"`` or a :class:`SimRules`.
+    seed
+        Seed; the same arguments give the same tables.
+    n_events
+        Number of events.
+    skill
+        Standard deviation of the latent ratings (logit units per game); 0 = coin flips.
+    drop_rate
+        Per-round drop probability of a player still in contention.
+    id_policy
+        ``"likely"`` (default), ``"safe"``, ``"none"``/``None`` or an :class:`IdPolicy`.
+    drop_multiplier
+        Drop hazard multiplier once out of contention.
+    unfinished_rate
+        Share of non-ID matches that end unfinished and drawn (1-1-0 / 1-1-1).
+    late_rate
+        Share of players entering in round 2 or 3.
+    awarded_bye_rate
+        Share of players with awarded byes (default from the rules: MTG 0.02, Pokémon 0).
+    event_prefix
+        Event ids are ``"{prefix}-{n:04d}"`` (default prefix: the rules' name).
+    progress
+        Called after every simulated round of every batch with the (fractional) number of
+        events it represents; the calls sum to ``n_events`` (e.g. ``tqdm.update``).
+
+    Returns
+    -------
+    Simulation
+        ``results`` (the long table, valid per :func:`swissframe.schema.validate_results`),
+        ``players`` and ``events``.
+
+    Examples
+    --------
+    >>> from swissframe.simulate import simulate
+    >>> sim = simulate(64, seed=7, n_events=3, awarded_bye_rate=0.0)
+    >>> sim.events.select("event_id", "players", "swiss_rounds").rows()
+    [('mtg-0001', 64, 6), ('mtg-0002', 64, 6), ('mtg-0003', 64, 6)]
+    >>> sim.results.columns[:5]
+    ['event_id', 'round', 'player_id', 'opponent_id', 'games_won']
+    """
+    import numpy as np
+    sr = _sim_rules(rules)
+    if n_events < 1:
+        msg = f"n_events must be at least 1, got {n_events}. Hint: simulate(200, n_events=10)."
+        raise DataError(msg)
+    for name, value in (("drop_rate", drop_rate), ("unfinished_rate", unfinished_rate),
+                        ("late_rate", late_rate)):
+        if not 0.0 <= value <= 1.0:
+            msg = f"{name} must be a probability, got {value}. Hint: use a value in [0, 1]."
+            raise DataError(msg)
+    if rounds is not None and rounds < 1:
+        msg = f"rounds must be at least 1, got {rounds}. Hint: or rounds=None for the table."
+        raise DataError(msg)
+    params = _Params(
+        rules=sr, skill=skill, drop_rate=drop_rate, drop_multiplier=drop_multiplier,
+        ids=_id_policy(id_policy), unfinished_rate=unfinished_rate, late_rate=late_rate,
+        awarded_bye_rate=sr.awarded_bye_rate if awarded_bye_rate is None else awarded_bye_rate)
+    root = np.random.SeedSequence(seed)
+    sizes = _sizes(n_players, n_events, np.random.Generator(np.random.PCG64(root)))
+    prefix = event_prefix or sr.name
+    lowest = rounds_table(sr.rounds_table).rows[0].min_players
+    if rounds is None and int(sizes.min()) < lowest:
+        first = int(np.flatnonzero(sizes < lowest)[0])
+        msg = (f"event {_event_name(prefix, first, n_events)!r} has {int(sizes[first])} "
+               f"players, below the smallest bracket ({lowest}) of rounds table "
+               f"{sr.rounds_table!r}. Hint: pass rounds=... for such small events.")
+        raise DataError(msg)
+    highest = rounds_table(sr.rounds_table).rows[-1].max_players
+    if rounds is None and highest is not None and int(sizes.max()) > highest:
+        first = int(np.flatnonzero(sizes > highest)[0])
+        msg = (f"event {_event_name(prefix, first, n_events)!r} has {int(sizes[first])} "
+               f"players, above the largest bracket ({highest}) of rounds table "
+               f"{sr.rounds_table!r}. Hint: pass rounds=... explicitly.")
+        raise DataError(msg)
+    bounds = _batches(sizes)
+    children = root.spawn(len(bounds) + 1)[1:]
+    parts: list[tuple[int, Arrays, Arrays, Arrays]] = []
+    for (lo, hi), child in zip(bounds, children, strict=True):
+        res, pl_, evs = _simulate_batch(sizes[lo:hi], rounds, params,
+                                        np.random.Generator(np.random.PCG64(child)), progress)
+        parts.append((lo, res, pl_, evs))
+    return _assemble(parts, sizes, sr, prefix)
+
+
+def _event_name(prefix: str, index: int, n_events: int) -> str:
+    return f"{prefix}-{index + 1:0{max(4, len(str(n_events)))}d}"
+
+
+def _assemble(parts: list[tuple[int, Arrays, Arrays, Arrays]], sizes: IntArray,
+              sr: SimRules, prefix: str) -> Simulation:
+    import numpy as np
+    n_events = sizes.shape[0]
+    ev_names = pl.Series([_event_name(prefix, i, n_events) for i in range(n_events)],
+                         dtype=pl.String)
+    p_width = max(3, len(str(int(sizes.max()))))
+    p_names = pl.Series([f"p{i + 1:0{p_width}d}" for i in range(int(sizes.max()))],
+                        dtype=pl.String)
+
+    def cat(key: str, src: int) -> pl.Series:
+        chunks = []
+        for lo, *tables in parts:
+            values = tables[src][key]
+            chunks.append(values + lo if key == "event" else values)
+        return pl.Series(np.concatenate(chunks))
+
+    def nullable(values: pl.Series) -> pl.Series:
+        return values.set(values < 0, None)
+
+    stage_names = pl.Series([None, "day1", "day2"], dtype=pl.String)
+    unplayed_names = pl.Series(list(_UNPLAYED), dtype=pl.String)
+    frames = []
+    for lo, res, _, _ in parts:
+        ev_idx = pl.Series(res["event"]) + lo
+        frames.append(pl.DataFrame({
+            "event_id": ev_names.gather(ev_idx),
+            "round": pl.Series(res["round"]).cast(pl.Int64),
+            "player_id": p_names.gather(pl.Series(res["player_local"])),
+            "opponent_id": p_names.gather(nullable(pl.Series(res["opp_local"]))),
+            "games_won": pl.Series(res["won"]).cast(pl.Int64),
+            "games_lost": pl.Series(res["lost"]).cast(pl.Int64),
+            "games_drawn": pl.Series(res["drawn"]).cast(pl.Int64),
+            "phase": pl.repeat("swiss", ev_idx.len(), dtype=pl.String, eager=True),
+            "stage": stage_names.gather(pl.Series(res["stage"])),
+            "unplayed": unplayed_names.gather(pl.Series(res["code"])),
+        }))
+    results = pl.concat(frames, rechunk=False)
+    players = pl.DataFrame({
+        "event_id": ev_names.gather(cat("event", 1)),
+        "player_id": p_names.gather(cat("player_local", 1)),
+        "rating": cat("rating", 1),
+        "awarded_byes": cat("awarded_byes", 1).cast(pl.Int64),
+        "enters_round": cat("enters_round", 1).cast(pl.Int64),
+        "dropped_after": nullable(cat("dropped_after", 1).cast(pl.Int64)),
+    })
+    events = pl.DataFrame({
+        "event_id": ev_names,
+        "rules": pl.Series([sr.name] * n_events, dtype=pl.String),
+        "players": cat("players", 2).cast(pl.Int64),
+        "swiss_rounds": cat("swiss_rounds", 2).cast(pl.Int64),
+        "phase1_rounds": cat("phase1_rounds", 2).cast(pl.Int64),
+        "phase2_threshold": nullable(cat("phase2_threshold", 2).cast(pl.Int64)),
+        "top_cut": cat("top_cut", 2).cast(pl.Int64),
+    })
+    return Simulation(results=results, players=players, events=events)
+
+
+def with_rules(sim_rules: SimRules, **changes: object) -> SimRules:
+    """A variant of a :class:`SimRules` (thin wrapper over :func:`dataclasses.replace`).
+
+    Examples
+    --------
+    >>> from swissframe.simulate import SIM_RULES, with_rules
+    >>> with_rules(SIM_RULES["mtg"], late_entry="absent").late_entry
+    'absent'
+    """
+    return replace(sim_rules, **changes)  # type: ignore[arg-type]

@@ -1,0 +1,279 @@
+"""Recompute published tiebreakers and compare: does swissframe reproduce the organiser?
+
+:func:`verify` takes events read by :func:`swissframe.io.decklist.read_decklist_cache`,
+recomputes OMW%, GW% and OGW% under each event's platform ruleset
+(:func:`swissframe.platforms.platform_values`, on top of the core engine
+:func:`swissframe.standings.standings`),
+publishes them as the platform would (rounded or truncated to the event's decimals) and
+compares them with the published values: a value matches when it is within one unit of the
+last published decimal (``1e-7`` for unrounded values).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Final
+
+import polars as pl
+
+from swissframe import rules as _rules
+from swissframe.io.decklist import DecklistEvents
+from swissframe.io.tom import TomEvents
+from swissframe.io.trf import TrfEvents
+from swissframe.rules._ruleset import Ruleset
+from swissframe.rules.platforms import assign_rulesets, option, platform_values, publish
+
+__all__ = ["UNROUNDED_TOLERANCE", "VERIFY_COLUMNS", "matching_rounds", "summarize", "verify"]
+
+#: Tolerance when the published values are unrounded doubles (Topdeck).
+UNROUNDED_TOLERANCE: Final = 1e-7
+
+_VALUES: Final = ("omwp", "gwp", "ogwp")
+
+#: Columns of :func:`verify`'s table.
+VERIFY_COLUMNS: Final = (
+    "event_id", "player_id", "source", "era", "ruleset", "decimals",
+    "omwp", "gwp", "ogwp", "omwp_published", "gwp_published", "ogwp_published",
+    "omwp_match", "gwp_match", "ogwp_match", "match", "compared", "in_rounds", "in_standings",
+)
+
+
+def _recompute(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
+    return platform_values(results, ruleset).select("event_id", "player_id", *_VALUES)
+
+
+def _as_published(got: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
+    """Recomputed values (with ``decimals``) as the platform publishes them, plus
+    ``compared``: the names of the values its data lets us reproduce."""
+    compare = tuple(str(c) for c in option(ruleset, "compare"))  # type: ignore[attr-defined]
+    return got.with_columns(
+        *[publish(pl.col(c), pl.col("decimals"), ruleset).alias(c) for c in _VALUES],
+        pl.lit(",".join(compare)).alias("compared"))
+
+
+def _value_match(c: str) -> pl.Expr:
+    """Whether value ``c`` equals ``c_published`` within one unit of the last published
+    decimal (:data:`UNROUNDED_TOLERANCE` when unrounded); null when ``c`` is not compared."""
+    tol = (pl.when(pl.col("decimals").is_null()).then(pl.lit(UNROUNDED_TOLERANCE))
+           .otherwise(pl.lit(10.0).pow(-pl.col("decimals"))) * (1 + 1e-6))
+    ok = (pl.col(c) - pl.col(f"{c}_published")).abs() <= tol
+    return (pl.when(~pl.col("compared").str.contains(c)).then(None)
+            .otherwise(ok.fill_null(value=False)))
+
+
+def verify(ev: DecklistEvents | TomEvents | TrfEvents, *,
+           rules: str | Ruleset | Mapping[str, str | Ruleset] | None = None,
+           melee_era: str | None = None) -> pl.DataFrame:
+    """Recompute every player's OMW%/GW%/OGW% and compare with the published values.
+
+    TOM and TRF events are verified against the reference software instead
+    (:func:`swissframe.verify_reference.verify_tom` — Swiss order per division versus TOM's
+    placings — and :func:`~swissframe.verify_reference.verify_trf` — every tie-break versus
+    the reference values, rule set chosen by the event's start date); ``rules`` then names
+    the Pokémon ruleset (default ``"pokemon"``) and is ignored for TRF files.
+
+    Parameters
+    ----------
+    ev
+        Events from :func:`~swissframe.io.decklist.read_decklist_cache`.
+    rules
+        ``None`` (default): each event's platform ruleset
+        (:func:`swissframe.platforms.assign_rulesets`). A ruleset (name or value): used for
+        every event. A mapping: source or event_id → ruleset, overriding the default.
+    melee_era
+        Force one melee.gg era (``"E1"``/``"E2"``/``"E3"``) instead of the automatic choice.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per (event_id, player_id) of the published standings (plus players found
+        only in the rounds, ``in_standings = False``): recomputed values as the platform would
+        publish them, the published values, per-value ``*_match`` (null when the value is not
+        compared, e.g. Topdeck GW%), ``match`` (every compared value matches), and
+        ``compared`` (the compared value names). Columns: :data:`VERIFY_COLUMNS`.
+
+    Examples
+    --------
+    >>> import orjson, tempfile, pathlib
+    >>> from swissframe.io.decklist import read_decklist_cache
+    >>> doc = {"Tournament": {"Date": "2025-01-10", "Name": "Demo",
+    ...        "Uri": "https://melee.gg/Tournament/View/1", "Formats": "Modern"},
+    ...        "Rounds": [{"RoundName": "Round 1", "Matches": [
+    ...            {"Player1": "A", "Player2": "B", "Result": "2-1-0"}]}],
+    ...        "Standings": [
+    ...          {"Rank": 1, "Player": "A", "Points": 3, "Wins": 1, "Losses": 0, "Draws": 0,
+    ...           "OMWP": 0.33333333, "GWP": 0.66666667, "OGWP": 0.33333333},
+    ...          {"Rank": 2, "Player": "B", "Points": 0, "Wins": 0, "Losses": 1, "Draws": 0,
+    ...           "OMWP": 1.0, "GWP": 0.33333333, "OGWP": 0.66666667}]}
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "demo-1-2025-01-10.json"
+    >>> _ = p.write_bytes(orjson.dumps(doc))
+    >>> v = verify(read_decklist_cache(p))
+    >>> v.select("player_id", "ruleset", "omwp", "gwp", "match").rows()
+    [('A', 'melee-e2', 0.33333333, 0.66666667, True), ('B', 'melee-e2', 1.0, 0.33333333, True)]
+    """
+    if isinstance(ev, TomEvents):
+        from swissframe.verify.reference import verify_tom
+
+        pokemon = rules if isinstance(rules, (str, Ruleset)) else "pokemon"
+        return verify_tom(ev, rules=pokemon)
+    if isinstance(ev, TrfEvents):
+        from swissframe.verify.reference import verify_trf
+
+        return verify_trf(ev)
+    assigned = _assignment(ev, rules, melee_era)
+    results = ev.results.join(assigned.select("event_id", "ruleset"), on="event_id")
+    dec = ev.events.select("event_id", "decimals")
+    parts: list[pl.DataFrame] = []
+    for name in sorted(assigned["ruleset"].unique().to_list()):
+        ruleset = _rules.get(name)
+        sub = results.filter(pl.col("ruleset") == name)
+        if not sub.height:
+            continue
+        got = _recompute(sub, ruleset).join(dec, on="event_id", how="left")
+        parts.append(_as_published(got, ruleset).drop("decimals"))
+    got_all = (pl.concat(parts) if parts else pl.DataFrame(
+        schema={"event_id": pl.String, "player_id": pl.String, "omwp": pl.Float64,
+                "gwp": pl.Float64, "ogwp": pl.Float64, "compared": pl.String}))
+    pub = ev.published.select(
+        "event_id", "player_id", *[pl.col(c).alias(f"{c}_published") for c in _VALUES],
+        pl.lit(True).alias("in_standings"))
+    table = (pub.join(got_all.with_columns(pl.lit(True).alias("in_rounds")),
+                      on=["event_id", "player_id"], how="full", coalesce=True)
+             .join(assigned, on="event_id", how="left")
+             .join(dec, on="event_id", how="left")
+             .with_columns(pl.col("in_rounds").fill_null(False),
+                           pl.col("in_standings").fill_null(False)))
+    # events with no rounds at all still need their compared list
+    table = table.with_columns(pl.col("compared").fill_null(
+        pl.col("compared").drop_nulls().first().over("event_id")))
+    table = table.with_columns(_value_match(c).alias(f"{c}_match") for c in _VALUES)
+    all_ok = pl.all_horizontal(pl.col(f"{c}_match").fill_null(True) for c in _VALUES)
+    table = table.with_columns(all_ok.alias("match"))
+    return table.select(VERIFY_COLUMNS).sort("event_id", "player_id")
+
+
+def _assignment(ev: DecklistEvents, rules: str | Ruleset | Mapping[str, str | Ruleset] | None,
+                melee_era: str | None) -> pl.DataFrame:
+    if rules is None or isinstance(rules, Mapping):
+        return assign_rulesets(ev.events, melee_era_override=melee_era, overrides=rules)
+    rs = _rules.get(rules)
+    _rules.register(rs, replace=True)
+    base = assign_rulesets(ev.events, melee_era_override=melee_era)
+    return base.with_columns(pl.lit(rs.name).alias("ruleset"))
+
+
+def summarize(table: pl.DataFrame, by: tuple[str, ...] = ("source", "era")) -> pl.DataFrame:
+    """Agreement per group: events, players, players matched (all compared values), the
+    share, per-value shares, and events reproduced exactly.
+
+    Only players listed in the published standings and present in the rounds are counted.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"event_id": ["e", "e"], "source": ["melee"] * 2, "era": ["E2"] * 2,
+    ...     "in_rounds": [True] * 2, "in_standings": [True] * 2, "match": [True, False],
+    ...     "omwp_match": [True, True], "gwp_match": [True, False], "ogwp_match": [True, True]})
+    >>> summarize(t).select("players", "matched", "share", "events_exact").rows()
+    [(2, 1, 0.5, 0)]
+    """
+    t = table.filter(pl.col("in_rounds") & pl.col("in_standings"))
+    per_event = t.group_by([*by, "event_id"]).agg(pl.col("match").all().alias("_exact"))
+    out = t.group_by(list(by)).agg(
+        pl.col("event_id").n_unique().alias("events"),
+        pl.len().alias("players"),
+        pl.col("match").sum().alias("matched"),
+        pl.col("match").mean().alias("share"),
+        pl.col("omwp_match").mean().alias("omwp_share"),
+        pl.col("gwp_match").mean().alias("gwp_share"),
+        pl.col("ogwp_match").mean().alias("ogwp_share"),
+    ).join(per_event.group_by(list(by)).agg(pl.col("_exact").sum().alias("events_exact")),
+           on=list(by), how="left", nulls_equal=True)
+    return out.with_columns(pl.col("players").cast(pl.Int64), pl.col("matched").cast(pl.Int64),
+                            pl.col("events").cast(pl.Int64),
+                            pl.col("events_exact").cast(pl.Int64)).sort(list(by),
+                                                                        nulls_last=True)
+
+
+def matching_rounds(ev: DecklistEvents, *,
+                    rules: str | Ruleset | Mapping[str, str | Ruleset] | None = None,
+                    melee_era: str | None = None) -> pl.DataFrame:
+    """A diagnostic: at which evaluation rounds do a player's recomputed values equal the
+    published ones?
+
+    Every player is recomputed as of every round of their event (the platform's rules, the
+    opponents' records taken at that same round) and compared with the published values as
+    :func:`verify` does. Use it to see *as of when* a platform published a player whom
+    :func:`verify` does not reproduce — e.g. melee.gg players frozen at the round before the
+    last Swiss round (docs/fidelity.md). It is fitted to the published values by
+    construction, so it explains mismatches; it is never used by :func:`verify`.
+
+    Parameters
+    ----------
+    ev
+        Events from :func:`~swissframe.io.decklist.read_decklist_cache`.
+    rules, melee_era
+        As in :func:`verify`.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``event_id, player_id, rounds`` (sorted list of the matching rounds; empty when no
+        round matches), one row per player present in both the rounds and the standings.
+
+    Examples
+    --------
+    >>> import orjson, tempfile, pathlib
+    >>> from swissframe.io.decklist import read_decklist_cache
+    >>> m = lambda a, b, r: {"Player1": a, "Player2": b, "Result": r}
+    >>> st = lambda p, o, g, og: {"Rank": 1, "Player": p, "Points": 0, "Wins": 0,
+    ...     "Losses": 0, "Draws": 0, "OMWP": o, "GWP": g, "OGWP": og}
+    >>> doc = {"Tournament": {"Date": "2025-01-10", "Name": "Demo",
+    ...        "Uri": "https://melee.gg/Tournament/View/1", "Formats": "Modern"},
+    ...        "Rounds": [{"RoundName": "Round 1", "Matches": [m("A", "B", "2-0-0"),
+    ...                                                          m("C", "D", "2-0-0")]},
+    ...                   {"RoundName": "Round 2", "Matches": [m("B", "C", "2-1-0"),
+    ...                                                          m("D", "-", "2-0-0")]}],
+    ...        "Standings": [st("B", 0.75, 0.4, 0.8), st("A", 0.33333333, 1.0, 0.33333333)]}
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "demo-1-2025-01-10.json"
+    >>> _ = p.write_bytes(orjson.dumps(doc))
+
+    A dropped after round 1 and was published as of round 1 (B then 0-1, so 1/3), not as of
+    the end (B 1-1, OMW% 1/2):
+
+    >>> matching_rounds(read_decklist_cache(p)).rows()
+    [('demo-1-2025-01-10', 'A', [1]), ('demo-1-2025-01-10', 'B', [2])]
+    """
+    assigned = _assignment(ev, rules, melee_era)
+    codes = ev.events.select("event_id").unique().with_row_index("_code")
+    dec = ev.events.select("event_id", "decimals")
+    parts: list[pl.DataFrame] = []
+    for name in sorted(assigned["ruleset"].unique().to_list()):
+        ruleset = dataclasses.replace(_rules.get(name), snapshot="final")
+        sub = (ev.results.join(assigned.filter(pl.col("ruleset") == name)
+                               .select("event_id"), on="event_id", how="semi")
+               .join(codes, on="event_id"))
+        if not sub.height:
+            continue
+        # one copy of each event per cutoff round c holding its rounds <= c; the copy's
+        # event_id is "<code>:<c>" so any original id (whatever characters) round-trips
+        cuts = sub.select("event_id", pl.col("round").alias("_c")).unique()
+        copies = (sub.join(cuts, on="event_id").filter(pl.col("round") <= pl.col("_c"))
+                  .with_columns(pl.format("{}:{}", "_code", "_c").alias("event_id"))
+                  .drop("_c", "_code"))
+        got = platform_values(copies, ruleset).with_columns(
+            pl.col("event_id").str.split(":").list.get(0).cast(pl.UInt32).alias("_code"),
+            pl.col("event_id").str.split(":").list.get(1).cast(pl.Int64).alias("round"),
+        ).drop("event_id").join(codes, on="_code").join(dec, on="event_id", how="left")
+        parts.append(_as_published(got, ruleset))
+    pub = ev.published.select("event_id", "player_id",
+                              *[pl.col(c).alias(f"{c}_published") for c in _VALUES])
+    out_schema: dict[str, pl.DataType] = {"event_id": pl.String(), "player_id": pl.String(),
+                                          "rounds": pl.List(pl.Int64)}
+    if not parts:
+        return pl.DataFrame(schema=out_schema)
+    table = pl.concat(parts, how="diagonal_relaxed").join(pub, on=["event_id", "player_id"])
+    ok = pl.all_horizontal(_value_match(c).fill_null(value=True) for c in _VALUES)
+    return (table.group_by("event_id", "player_id")
+            .agg(pl.col("round").filter(ok).sort().alias("rounds"))
+            .select(list(out_schema)).sort("event_id", "player_id"))

@@ -1,0 +1,95 @@
+"""The command line: standings in every output format, clean one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from swissframe.cli import main
+from tests.helpers import REPO_ROOT
+
+ROOT = REPO_ROOT
+EVENTS = ROOT / "data" / "events"
+
+
+def test_standings_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["standings", str(EVENTS / "store-championship.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "Alice" in out
+    assert "omwp" in out
+    first = next(line for line in out.splitlines() if "Alice" in line)
+    assert "┆ Alice     ┆ 1    ┆ 10 " in first
+
+
+def test_standings_csv_json_parquet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = str(EVENTS / "league-night.csv")
+    assert main(["standings", f, "--format", "csv"]) == 0
+    csv = capsys.readouterr().out
+    assert csv.splitlines()[0].startswith("event_id,player_id,rank,match_points")
+    assert main(["standings", f, "--format", "json", "--through-round", "1"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert max(r["match_points"] for r in rows) == 3
+    out = tmp_path / "s.parquet"
+    assert main(["standings", f, "--format", "parquet", "-o", str(out)]) == 0
+    assert pl.read_parquet(out).height == 6
+
+
+def test_event_filter_and_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["standings", str(EVENTS), "--event", "league-night", "--rules", "mtg-1/3",
+                 "--format", "csv"]) == 0
+    df = pl.read_csv(capsys.readouterr().out.encode())
+    assert set(df["event_id"]) == {"league-night"}
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["standings", "does-not-exist.csv"], "no such file, folder or glob match"),
+    (["standings", str(EVENTS), "--rules", "nope"], "unknown ruleset 'nope'"),
+    (["standings", str(EVENTS), "--event", "nope"], "event(s) ['nope'] not in the input"),
+])
+def test_errors_are_one_line(argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+                             ) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert needle in err
+    assert "Traceback" not in err
+
+
+def test_invalid_file_names_event_round_player(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("round,player_a,player_b,games_a,games_b,games_drawn\n1,A,A,2,0,0\n")
+    assert main(["standings", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "event 'bad', round 1, player 'A'" in err
+
+
+def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--data", str(ROOT / "data")]) == 0
+    out = capsys.readouterr().out
+    assert "store-championship" in out
+    assert "Alice" in out
+
+
+def test_explain_command(capsys: pytest.CaptureFixture[str]) -> None:
+    f = str(EVENTS / "store-championship.csv")
+    assert main(["explain", f, "--player", "Alice", "--format", "csv"]) == 0
+    df = pl.read_csv(capsys.readouterr().out.encode())
+    assert df["opponent_id"].drop_nulls().to_list() == ["Bob", "Ines", "Chandra", "Farid"]
+    ines = df.filter(pl.col("opponent_id") == "Ines").row(0, named=True)
+    assert (ines["opp_mwp_raw"], ines["opp_mwp"]) == (0.25, 0.33)  # floored, and said so
+    assert "floor" in ines["note"]
+    assert main(["explain", f, "--player", "Nobody"]) == 2
+    assert "Nobody" in capsys.readouterr().err
+
+
+def test_sensitivity_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sensitivity", str(EVENTS), "--top", "4", "--rules", "pokemon",
+                 "--format", "csv"]) == 0
+    df = pl.read_csv(capsys.readouterr().out.encode())
+    assert set(df["ruleset"]) == {"mtg", "pokemon"}
+    assert set(df["event_id"]) == {"league-night", "store-championship"}
+    assert df.filter(pl.col("ruleset") == "mtg")["kendall_tau"].to_list() == [1.0, 1.0]

@@ -1,0 +1,265 @@
+"""FIDE tie-breaks (rules.md §4): CH-F1 (TEC exercise, read from the shared folder), CH-F2,
+CH-F3, and a full comparison with FIDE TEC's TieBreakServer output on a real TRF."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import swissframe as sf
+from swissframe.rules import Criterion, buchholz
+from tests.helpers import SHARED_ROOT
+
+SHARED = SHARED_ROOT
+REAL = SHARED / "data" / "realworld"
+TEC_CSV = REAL / "chess-trf" / "marceljuenemann_tiebreak" / "src" / "__tests__" / "testcases" \
+    / "fide-exercise-2023.csv"
+TBS = REAL / "chess-trf" / "OttoMilvang_TieBreakServer" / "tests" / "fixtures"
+
+ALL = (buchholz(), buchholz(cut=1), buchholz(cut=2), buchholz(median=1), buchholz(median=2),
+       Criterion("sb"), Criterion("ps"), Criterion("win"), Criterion("won"), Criterion("bpg"),
+       Criterion("bwg"))
+
+
+def chess(rule: str = "fide-2023") -> sf.Ruleset:
+    return dataclasses.replace(sf.rules.FIDE, name=f"test-{rule}", unplayed_rounds=rule,
+                               columns=ALL)  # type: ignore[arg-type]
+
+
+def games(rows: list[tuple[int, str, str | None, str, str | None]]) -> pl.DataFrame:
+    """(round, player, opponent, result '+'/'='/'-', unplayed kind) → long rows (one seat)."""
+    g = {"+": (1, 0, 0), "=": (0, 0, 1), "-": (0, 1, 0)}
+    out = [{"round": r, "player_id": p, "opponent_id": o, "games_won": g[res][0],
+            "games_lost": g[res][1], "games_drawn": g[res][2], "unplayed": k}
+           for r, p, o, res, k in rows]
+    return pl.DataFrame(out, schema={"round": pl.Int64, "player_id": pl.String,
+                                     "opponent_id": pl.String, "games_won": pl.Int64,
+                                     "games_lost": pl.Int64, "games_drawn": pl.Int64,
+                                     "unplayed": pl.String})
+
+
+def by_player(st: pl.DataFrame, col: str) -> dict[str, float]:
+    return dict(zip(st["player_id"].to_list(), st[col].to_list(), strict=True))
+
+
+# ------------------------------------------------------------------ CH-F1 (TEC exercise)
+
+
+def _read_tec(path: Path) -> pl.DataFrame:
+    """Parse the TEC cross-table: ``<+|=|-><W|B|F><opp>``, ``<r>BYE``, ``--``."""
+    rows = []
+    lines = path.read_text().strip().splitlines()[1:]
+    for line in lines:
+        player, *cells = line.split(",")
+        for rnd, cell in enumerate(cells, start=1):
+            res = cell[0]
+            if cell == "--":
+                rows.append((rnd, player, None, "-", "absent"))
+            elif cell[1:] == "BYE":
+                rows.append((rnd, player, None, res,
+                             "pairing_bye" if res == "+" else "half_bye"))
+            elif cell[1] == "F":
+                rows.append((rnd, player, cell[2:], res,
+                             "forfeit_win" if res == "+" else "forfeit_loss"))
+            else:
+                rows.append((rnd, player, cell[2:], res, None))
+    return games(rows)
+
+
+@pytest.fixture(scope="module")
+def tec() -> pl.DataFrame:
+    if not TEC_CSV.exists():
+        pytest.skip("../shared/data/realworld not found: real-data tests need the shared folder")
+    return _read_tec(TEC_CSV)
+
+
+def test_ch_f1_scores_and_buchholz_2023(tec: pl.DataFrame) -> None:
+    st = sf.standings(tec, chess())
+    scores = {"1": 3.5, "2": 4.0, "3": 3.5, "4": 3.5, "5": 2.5, "6": 3.0, "7": 1.5, "8": 2.5,
+              "9": 1.5, "10": 1.0, "11": 2.5, "12": 2.0, "13": 1.5, "14": 2.0, "15": 2.0,
+              "16": 3.5}
+    assert by_player(st, "match_points") == scores
+    bh = by_player(st, "bh")
+    for p, v in {"1": 12.5, "2": 13.0, "3": 15.5, "4": 15.0, "5": 8.5, "8": 13.5, "11": 13.5,
+                 "16": 12.5}.items():
+        assert bh[p] == v, p
+    c1 = by_player(st, "bh_c1")
+    for p, v in {"1": 11.0, "2": 12.0, "3": 13.0, "4": 11.5, "5": 7.5, "7": 12.5, "8": 12.0,
+                 "9": 7.5, "11": 12.0, "12": 9.5, "13": 12.0, "14": 9.0, "15": 11.0,
+                 "16": 11.0}.items():
+        assert c1[p] == v, p
+
+
+def test_ch_f1_derived_columns(tec: pl.DataFrame) -> None:
+    st = sf.standings(tec, chess())
+    want = {"2": (13.0, 12.0, 8.5, 9.5, 13.0, 3, 3), "1": (12.5, 11.0, 7.0, 8.0, 11.0, 2, 2),
+            "3": (15.5, 13.0, 9.0, 10.5, 11.0, 2, 2), "16": (12.5, 11.0, 7.0, 7.25, 10.5, 3, 3)}
+    for p, v in want.items():
+        r = st.filter(pl.col("player_id") == p).row(0, named=True)
+        assert (r["bh"], r["bh_c1"], r["bh_m1"], r["sb"], r["ps"], r["win"], r["won"]) == v, p
+    r4 = st.filter(pl.col("player_id") == "4").row(0, named=True)
+    assert (r4["ps"], r4["win"]) == (11.5, 2)
+
+
+def test_ch_f1_2026_cap_and_no_adjustment(tec: pl.DataFrame) -> None:
+    assert by_player(sf.standings(tec, chess("fide-2026")), "bh")["4"] == 14.0
+    assert by_player(sf.standings(tec, chess("as_played")), "bh")["11"] == 12.5
+
+
+def test_ch_f1_direct_encounter_not_usable(tec: pl.DataFrame) -> None:
+    # {1, 3, 4, 16} tie on 3.5, but not all pairs met: DE is 0 for all of them
+    rs = dataclasses.replace(sf.rules.FIDE, name="de-first",
+                             criteria=(sf.rules.POINTS, Criterion("direct_encounter")))
+    de = by_player(sf.standings(tec, rs), "direct_encounter")
+    assert [de[p] for p in ("1", "3", "4", "16")] == [0.0] * 4
+
+
+def test_fide_preset_ranks_tec(tec: pl.DataFrame) -> None:
+    st = sf.standings(tec, "fide")
+    assert st["player_id"].to_list()[:5] == ["2", "3", "4", "1", "16"]
+    assert st["rank"].to_list() == sorted(st["rank"].to_list())
+
+
+# ------------------------------------------------------------------ CH-F2 round robin
+
+
+def ch_f2() -> pl.DataFrame:
+    m = pl.DataFrame({"round": [1, 1, 2, 2, 3, 3],
+                      "player_a": ["W", "Y", "W", "X", "Z", "X"],
+                      "player_b": ["X", "Z", "Y", "Z", "W", "Y"],
+                      "games_a": [1, 0, 0, 1, 1, 0], "games_b": [0, 0, 0, 0, 0, 0],
+                      "games_drawn": [0, 1, 1, 0, 0, 1]})
+    return sf.from_matches(m)
+
+
+def test_ch_f2_round_robin() -> None:
+    rs = dataclasses.replace(chess(), criteria=(*sf.rules.FIDE.criteria,))
+    st = sf.standings(ch_f2(), rs)
+    assert set(st["match_points"]) == {1.5}
+    assert set(st["bh"]) == {4.5}
+    assert set(st["sb"]) == {2.25}
+    assert set(st["direct_encounter"]) == {1.5}
+    assert by_player(st, "win") == {"W": 1, "X": 1, "Y": 0, "Z": 1}
+    assert by_player(st, "ps") == {"W": 4.0, "Y": 3.0, "X": 2.5, "Z": 2.5}
+
+
+def test_ch_f2_progressive_separates() -> None:
+    rs = dataclasses.replace(sf.rules.FIDE, name="ps",
+                             criteria=(sf.rules.POINTS, buchholz(), Criterion("ps")))
+    st = sf.standings(ch_f2(), rs)
+    assert st.select("player_id", "rank").rows() == [("W", 1), ("Y", 2), ("X", 3), ("Z", 3)]
+
+
+def test_direct_encounter_decides_complete_pair() -> None:
+    # A beat B; both 1 point after two rounds against fillers: DE separates them.
+    res = games([(1, "A", "B", "+", None), (1, "B", "A", "-", None),
+                 (2, "A", "C", "-", None), (2, "C", "A", "+", None),
+                 (2, "B", "D", "+", None), (2, "D", "B", "-", None),
+                 (1, "C", "D", "=", None), (1, "D", "C", "=", None)])
+    rs = dataclasses.replace(sf.rules.FIDE, name="de",
+                             criteria=(sf.rules.POINTS, Criterion("direct_encounter")))
+    st = sf.standings(res, rs)
+    assert by_player(st, "direct_encounter") == {"C": 0.0, "A": 1.0, "B": 0.0, "D": 0.0}
+    assert st.select("player_id", "rank").rows()[:3] == [("C", 1), ("A", 2), ("B", 3)]
+
+
+# ------------------------------------------------------------------ CH-F3 (2009 rule)
+
+
+def test_ch_f3_virtual_opponent_2009() -> None:
+    res = games([(1, "A", "B", "+", None), (1, "B", "A", "-", None),
+                 (2, "A", "B", "+", "forfeit_win"), (2, "B", "A", "-", "forfeit_loss")])
+    st = sf.standings(res, chess("fide-2009"))
+    assert by_player(st, "bh") == {"A": 1.5, "B": 2.5}
+
+
+# ------------------------------------------------------------------ TieBreakServer (real TRF)
+
+
+@pytest.mark.parametrize(("date", "rule"), [("2026-02-28", "fide-2023"),
+                                            ("2026-03-01", "fide-2026")])
+def test_tiebreakserver_many_unplayed_rounds(date: str, rule: str) -> None:
+    trf = TBS / "swiss_with_many_unplayed_rounds.RETYPED.trf"
+    expected = TBS / f"swiss_with_many_unplayed_rounds.{date}.all.txt"
+    if not (trf.exists() and expected.exists()):
+        pytest.skip("../shared/data/realworld not found: real-data tests need the shared folder")
+    from swissframe.io.trf import read_trf
+
+    st = sf.standings(read_trf(trf).results, chess(rule))
+    exp = pl.read_csv(expected, separator="\t", infer_schema_length=0).rename(
+        {"StartNo": "player_id"})
+    joined = st.join(exp, on="player_id", how="inner")
+    assert joined.height == st.height == 15
+    pairs = {"match_points": "PTS", "bh": "BH", "bh_c1": "BH/C1", "bh_c2": "BH/C2",
+             "bh_m1": "BH/M1", "bh_m2": "BH/M2", "sb": "SB", "ps": "PS", "win": "WIN",
+             "won": "WON", "bpg": "BPG", "bwg": "BWG"}
+    for mine, theirs in pairs.items():
+        diff = joined.filter(pl.col(mine).cast(pl.Float64)
+                             != pl.col(theirs).cast(pl.Float64))
+        assert diff.height == 0, (mine, diff.select("player_id", mine, theirs).rows())
+
+
+# ------------------------------------------------------------------ Art. 16 without rows
+
+#: 6 players, 4 rounds; B withdraws after round 2, D sits out round 3, F misses round 4:
+#: none of those rounds has a row.
+MISSING_ROWS = [(1, "A", "B", "+"), (1, "C", "D", "="), (1, "E", "F", "+"),
+                (2, "A", "C", "+"), (2, "B", "E", "-"), (2, "D", "F", "="),
+                (3, "A", "E", "="), (3, "C", "F", "+"),
+                (4, "A", "D", "+"), (4, "C", "E", "-")]
+ABSENT = [(3, "B"), (4, "B"), (3, "D"), (4, "F")]
+
+
+def _missing_rows_table(explicit: bool) -> pl.DataFrame:
+    flip = {"+": "-", "-": "+", "=": "="}
+    seats = [(r, a, b, res, None) for r, a, b, res in MISSING_ROWS]
+    seats += [(r, b, a, flip[res], None) for r, a, b, res in MISSING_ROWS]
+    if explicit:
+        seats += [(r, p, None, "-", "absent") for r, p in ABSENT]
+    return games(seats).with_columns(event_id=pl.lit("art16"))
+
+
+@pytest.mark.parametrize("preset", ["fide", "fide-2026", "fide-2009"])
+def test_missing_rows_are_absences(preset: str) -> None:
+    rules = dataclasses.replace(sf.rules.get(preset), name=f"{preset}-all", columns=ALL)
+    missing, explicit = _missing_rows_table(False), _missing_rows_table(True)
+    got, want = sf.standings(missing, rules), sf.standings(explicit, rules)
+    assert got.equals(want)
+    by_got = sf.standings_by_round(missing, rules).sort("round", "player_id")
+    assert by_got.equals(sf.standings_by_round(explicit, rules).sort("round", "player_id"))
+
+
+def test_missing_rows_hand_worked_values() -> None:
+    # Art. 16.3: B's trailing absences (rounds 3-4) count as draws for B's opponents (B's
+    # adjusted score 0 + ½ + ½ = 1), F's round-4 absence too (½ + ½ = 1); D's round-3
+    # absence is followed by a game, so D's score counts as scored (1).
+    # A met B, C (1½), E (3½), D: BH = 1 + 1½ + 3½ + 1 = 7 (6 when the rounds do not exist).
+    # Art. 16.4: D's own round 3 meets a dummy with D's score (1): BH(D) = C 1½ + F 1 +
+    # dummy 1 + A 3½ = 7 (5½ before). PS(D) = ½ + 1 + 1 + 1 = 3½ (three terms: 2½ before).
+    st = sf.standings(_missing_rows_table(False), "fide")
+    assert by_player(st, "match_points") == {"A": 3.5, "E": 3.5, "C": 1.5, "D": 1.0,
+                                             "F": 0.5, "B": 0.0}
+    assert by_player(st, "bh")["A"] == 7.0
+    assert by_player(st, "bh")["D"] == 7.0
+    assert by_player(st, "ps")["D"] == 3.5
+    assert by_player(st, "rounds_played") == dict.fromkeys("ABCDEF", 4)
+    # rulesets without the rule keep the rows as given: B played two rounds
+    mtg = sf.standings(_missing_rows_table(False), "mtg")
+    assert by_player(mtg, "rounds_played")["B"] == 2
+
+
+def test_inferred_absences_are_listed() -> None:
+    from swissframe.engine._chess import inferred_absences
+
+    got = inferred_absences(_missing_rows_table(False)).collect()
+    assert sorted(got.select("round", "player_id").rows()) == sorted(ABSENT)
+    assert set(got["unplayed"]) == {"absent"}
+    report = sf.validate(_missing_rows_table(False), rules="fide", best_of=None)
+    listed = report.problems.filter(pl.col("kind") == "inferred_absence")
+    assert sorted(listed.select("round", "player_id").rows()) == sorted(ABSENT)
+    assert sf.validate(_missing_rows_table(False), rules="mtg", best_of=None).problems.filter(
+        pl.col("kind") == "inferred_absence").height == 0
+    assert inferred_absences(_missing_rows_table(True)).collect().height == 0

@@ -1,0 +1,154 @@
+"""Tiebreaker functions and the group-aware ranking: exact keys, registries, keys/rounds."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import swissframe as sf
+from swissframe.engine._exact import ratio_key
+from swissframe.engine.tiebreakers import (
+    GROUP_TIEBREAKERS,
+    TIEBREAKERS,
+    Context,
+    register_tiebreaker,
+)
+from swissframe.rules import Criterion
+
+
+def matches(spec: list[tuple[int, str, str, str]]) -> pl.DataFrame:
+    g = {"a": (1, 0, 0), "b": (0, 1, 0), "t": (0, 0, 1)}
+    m = pl.DataFrame([(r, a, b, *g[x]) for r, a, b, x in spec], orient="row",
+                     schema=["round", "player_a", "player_b", "games_a", "games_b",
+                             "games_drawn"])
+    return sf.from_matches(m)
+
+
+PKM_F3 = [(1, "A", "B", "a"), (1, "C", "D", "a"), (2, "A", "C", "a"), (2, "B", "D", "a"),
+          (3, "D", "A", "a"), (3, "B", "C", "a")]
+
+
+fractions = st.tuples(st.integers(0, 10**6), st.integers(1, 10**6))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(fractions, min_size=2, max_size=12))
+def test_ratio_key_is_exact_and_order_preserving(pairs: list[tuple[int, int]]) -> None:
+    df = pl.DataFrame(pairs, schema=["n", "d"], orient="row")
+    keys = df.select(ratio_key(pl.col("n"), pl.col("d")).alias("k"))["k"].to_list()
+    for (n1, d1), k1 in zip(pairs, keys, strict=True):
+        for (n2, d2), k2 in zip(pairs, keys, strict=True):
+            f1, f2 = Fraction(n1, d1), Fraction(n2, d2)
+            assert (f1 < f2) == (k1 < k2)
+            assert (f1 == f2) == (k1 == k2)
+
+
+def test_registries_hold_every_preset_criterion() -> None:
+    for rs in sf.rules.PRESETS.values():
+        for c in (*rs.criteria, *rs.columns):
+            assert c.function in TIEBREAKERS or c.function in GROUP_TIEBREAKERS, c
+
+
+def test_group_criteria_per_event_key_and_by_round() -> None:
+    one = matches(PKM_F3)
+    two = pl.concat([one, one.with_columns(event_id=pl.lit("e2"),
+                                          player_id=pl.col("player_id") + "2",
+                                          opponent_id=pl.col("opponent_id") + "2")])
+    st_ = sf.standings(two, "pokemon")
+    h = dict(zip(st_["player_id"], st_["head_to_head"], strict=True))
+    assert (h["A"], h["B"], h["A2"], h["B2"]) == (1, -1, 1, -1)
+    by = sf.standings_by_round(two, "pokemon")
+    for r in (1, 2, 3):
+        direct = sf.standings(two, "pokemon", through_round=r)
+        got = by.filter(pl.col("round") == r).drop("round").select(direct.columns)
+        assert got.sort("event_id", "rank", "player_id").equals(
+            direct.sort("event_id", "rank", "player_id")), r
+    scen = pl.concat([one.with_columns(scenario=pl.lit(s)) for s in ("x", "y")])
+    ks = sf.standings(scen, "pokemon", keys=["scenario"])
+    assert ks.height == 8
+    assert ks.filter(pl.col("scenario") == "y")["player_id"].to_list() == ["A", "B", "C", "D"]
+
+
+def test_head_to_head_sees_only_ties_left_by_earlier_criteria() -> None:
+    # with only match points before it, A/B and C/D are pairs that met → both decided
+    rs = dataclasses.replace(sf.rules.POKEMON, name="pts-h2h",
+                             criteria=(sf.rules.POINTS, sf.rules.HEAD_TO_HEAD))
+    st_ = sf.standings(matches(PKM_F3), rs)
+    assert dict(zip(st_["player_id"], st_["head_to_head"], strict=True)) == \
+        {"A": 1, "B": -1, "C": 1, "D": -1}
+    # if a criterion before it separates everyone, head-to-head has nothing to do
+    rs2 = dataclasses.replace(sf.rules.POKEMON, name="lr-h2h", criteria=(
+        sf.rules.POINTS, Criterion("lost_round_squares"), sf.rules.HEAD_TO_HEAD))
+    st2 = sf.standings(matches(PKM_F3), rs2)
+    assert set(st2["head_to_head"]) == {0}
+
+
+def test_custom_tiebreaker_registration() -> None:
+    @register_tiebreaker("name_length")
+    def name_length(ctx: Context, *, name: str = "name_length") -> pl.LazyFrame:
+        return ctx.players.select(*ctx.pkeys, pl.col("player_id").str.len_chars()
+                                  .cast(pl.Int64).alias(name),
+                                  pl.col("player_id").str.len_chars().cast(pl.Int128)
+                                  .alias(f"_x_{name}"))
+
+    try:
+        rs = sf.Ruleset(name="len", criteria=(Criterion("match_points"),
+                                              Criterion("name_length")))
+        res = matches([(1, "Al", "Bob", "t")])
+        st_ = sf.standings(res, rs)
+        assert st_["player_id"].to_list() == ["Bob", "Al"]
+    finally:
+        TIEBREAKERS.pop("name_length", None)
+
+
+def test_exact_ties_in_opponents_match_point_share() -> None:
+    # both S1 and S2 face opponents whose shares are 1/7 overall, via different sums
+    spec = [(1, "S1", "x1", "a"), (1, "S2", "y1", "a"), (2, "S1", "x2", "a"),
+            (2, "S2", "y2", "a")]
+    st_ = sf.standings(matches(spec), "melee-two-game")
+    omp = dict(zip(st_["player_id"], st_["omp"], strict=True))
+    assert omp["S1"] == omp["S2"] == 0.0
+    ranks = dict(zip(st_["player_id"], st_["rank"], strict=True))
+    assert ranks["S1"] == ranks["S2"]
+
+
+def test_fab_ctb_and_octb_exact_with_many_rounds() -> None:
+    spec = [(r, "P", f"o{r}", "a" if r % 2 else "b") for r in range(1, 16)]
+    st_ = sf.standings(matches(spec), "fab")
+    p = st_.filter(pl.col("player_id") == "P").row(0, named=True)
+    ctb = Fraction(0)
+    pts = 0
+    for r in range(1, 16):
+        pts += r % 2
+        ctb = ctb / 4 + pts
+    assert p["ctb"] == pytest.approx(float(ctb), rel=1e-15)
+
+
+def test_fab_ctb_of_a_returning_player_carries_the_total() -> None:
+    """FaB policy: "CTB = tiebreaker last round / 4 + total match-win points", tracked every
+    round. P wins round 1, has no row in round 2, wins round 3: after round 1 CTB = 0/4 + 1
+    = 1; round 2 (no match, total still 1) 1/4 + 1 = 1.25; round 3 1.25/4 + 2 = 2.3125 —
+    the same as Q's W, L, W (a missed round adds no match point, like a loss). Computing
+    round 2 with a total of 0 gave 1/16 + 2 = 2.0625; skipping it 1/4 + 2 = 2.25.
+    B (L, no row, L) stays 0; A (L, W, L): 0, 1, 1/4 + 1 = 1.25. P ranks above Q on PML
+    (0 losses in 2 matches against 1 in 3)."""
+    spec = [(1, "P", "A", "a"), (1, "Q", "B", "a"), (2, "A", "Q", "a"), (3, "P", "B", "a"),
+            (3, "Q", "A", "a")]
+    st_ = sf.standings(matches(spec), "fab")
+    ctb = dict(zip(st_["player_id"], st_["ctb"], strict=True))
+    assert ctb == {"P": 2.3125, "Q": 2.3125, "A": 1.25, "B": 0.0}
+    octb = dict(zip(st_["player_id"], st_["octb"], strict=True))
+    assert octb["P"] == (1.25 + 0.0) / 2
+    assert st_["player_id"].to_list()[:2] == ["P", "Q"]
+    # exact: P and Q tie on CTB as rationals
+    from swissframe.engine.standings import _criteria
+
+    crit = _criteria(matches(spec).lazy().with_columns(
+        event_id=pl.lit("event"), phase=pl.lit("swiss")), sf.rules.FAB, ("event_id",))
+    x = dict(zip(crit["player_id"], crit["_x_ctb"], strict=True))
+    assert x["P"] == x["Q"]

@@ -1,0 +1,362 @@
+"""Tests for swissframe.io.tom: hand-written fixtures for every documented outcome code,
+malformed files, safe XML, the stored real TOM files, and garbage input."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from swissframe.errors import DataError, ImportFormatError, SwissframeError
+from swissframe.io.tom import TOM_OUTCOMES, TomEvents, event_keys, parse_tom, read_tom
+from swissframe.io.trf import read_any
+from swissframe.schema import validate_results
+from tests import helpers
+from tests.helpers import SHARED_ROOT
+
+FIXTURES = helpers.FIXTURES / "tom"
+SHARED = SHARED_ROOT
+REAL = SHARED / "data" / "realworld" / "pokemon-tom"
+
+
+def _real(*parts: str) -> Path:
+    if not (SHARED / "data" / "realworld").is_dir():
+        pytest.skip("../shared/data/realworld not found: real-data tests need the shared folder")
+    return REAL.joinpath(*parts)
+
+
+OT = ("BadConfigStudios_OpenTourney", "docs", "superpowers", "fixtures", "tom-tournaments")
+CM = ("rosematcha_ciphermaniac", "tests", "fixtures", "tdf", "harness")
+
+
+def _row(df: pl.DataFrame, rnd: int, pid: str) -> dict[str, object]:
+    return df.filter((pl.col("round") == rnd) & (pl.col("player_id") == pid)).row(0, named=True)
+
+
+# --------------------------------------------------------------- the outcome table
+
+
+def test_outcome_table_documents_exactly_the_known_codes() -> None:
+    assert sorted(TOM_OUTCOMES) == [0, 1, 2, 3, 4, 5, 8, 10]
+    assert TOM_OUTCOMES[4].unplayed == "full_bye"
+    assert TOM_OUTCOMES[5].unplayed == "pairing_bye"
+
+
+# --------------------------------------------------------------- all codes fixture
+
+
+@pytest.fixture(scope="module")
+def all_codes() -> TomEvents:
+    return read_tom(FIXTURES / "all_codes.tdf")
+
+
+def test_all_codes_rows(all_codes: TomEvents) -> None:
+    res = all_codes.results
+    assert res.height == 25
+    assert res["event_id"].unique().to_list() == ["all_codes"]
+    validate_results(res).collect()
+    keep = ["opponent_id", "games_won", "games_lost", "games_drawn", "phase", "unplayed",
+            "scheduled_opponent_id", "tom_outcome"]
+
+    def get(rnd: int, pid: str) -> tuple[object, ...]:
+        r = _row(res, rnd, pid)
+        return tuple(r[k] for k in keep)
+
+    # 1 player1 win / 2 player2 win / 3 tie
+    assert get(1, "101") == ("102", 1, 0, 0, "swiss", None, "102", "player1_win")
+    assert get(1, "102") == ("101", 0, 1, 0, "swiss", None, "101", "player1_win")
+    assert get(1, "104") == ("103", 1, 0, 0, "swiss", None, "103", "player2_win")
+    assert get(1, "103") == ("104", 0, 1, 0, "swiss", None, "104", "player2_win")
+    assert get(1, "105") == ("106", 0, 0, 1, "swiss", None, "106", "tie")
+    assert get(1, "106") == ("105", 0, 0, 1, "swiss", None, "105", "tie")
+    # 4 earned bye vs 5 random bye: same record, distinguishable
+    assert get(1, "107") == (None, 1, 0, 0, "swiss", "full_bye", None, "earned_bye")
+    assert get(3, "107") == (None, 1, 0, 0, "swiss", "pairing_bye", None, "random_bye")
+    # 8 forced loss (late entrant)
+    assert get(1, "108") == (None, 0, 1, 0, "swiss", "absent", None, "forced_loss")
+    # 10 double loss: no mirror possible, pairing kept
+    assert get(2, "101") == (None, 0, 1, 0, "swiss", None, "104", "double_loss")
+    assert get(2, "104") == (None, 0, 1, 0, "swiss", None, "101", "double_loss")
+    # top cut
+    assert get(4, "101") == ("107", 1, 0, 0, "playoff", None, "107", "player1_win")
+    assert res.filter(pl.col("phase") == "playoff").height == 2
+    # the dropped player has no rows after round 2
+    assert res.filter(pl.col("player_id") == "102")["round"].to_list() == [1, 2]
+
+
+def test_all_codes_players(all_codes: TomEvents) -> None:
+    p = all_codes.players
+    assert p.height == 8
+    by = {r["player_id"]: r for r in p.iter_rows(named=True)}
+    assert by["102"]["dropped_after_round"] == 2
+    assert by["107"]["earned_byes"] == 1
+    assert (by["107"]["seed"], by["107"]["order"]) == (2, 2)
+    assert (by["101"]["seed"], by["101"]["order"]) == (1, 1)
+    assert by["108"]["late"] is True
+    assert sum(r["late"] for r in by.values()) == 1
+    assert by["101"]["name"] == "Ann One"
+    assert by["101"]["birth_year"] == 1990
+    assert set(p["division"]) == {"masters"}
+    assert set(p["division_source"]) == {"pod"}
+    assert dict(p.select("player_id", "swiss_rounds_played").iter_rows()) == {
+        "101": 3, "102": 2, "103": 3, "104": 3, "105": 3, "106": 3, "107": 3, "108": 3}
+
+
+def test_all_codes_structure_and_published(all_codes: TomEvents) -> None:
+    s = all_codes.structure.row(0, named=True)
+    assert (s["swiss_rounds"], s["topcut_rounds"], s["cut"], s["players"]) == (3, 1, 2, 8)
+    assert s["finalized"] is True
+    assert s["pod_label"] == "masters"
+    assert str(s["start_date"]) == "2026-03-14"
+    pub = all_codes.published
+    assert pub.height == 8
+    fin = pub.filter(pl.col("standing") == "finished")
+    assert fin["player_id"].to_list() == ["101", "107", "108", "103", "104", "105", "102"]
+    assert fin["swiss_place"].to_list() == [1, 2, 3, 4, 5, 6, 7]
+    dnf = pub.filter(pl.col("standing") == "dnf")
+    assert dnf["player_id"].to_list() == ["106"]
+    assert dnf["swiss_place"].to_list() == [None]
+
+
+def test_pending_matches_are_reported_not_results() -> None:
+    ev = read_tom(FIXTURES / "pending.tdf")
+    assert ev.results.height == 6
+    assert ev.pending.select("round", "player_id", "opponent_id").rows() == [
+        (2, "1", "4"), (2, "4", "1")]
+    assert ev.structure["finalized"].to_list() == [False]
+    assert ev.published.height == 0
+
+
+def test_combined_pod_is_one_event_ranked_per_division() -> None:
+    ev = read_tom(FIXTURES / "combined.tdf")
+    assert sorted(ev.results["event_id"].unique()) == ["combined:juniors",
+                                                       "combined:seniors+masters"]
+    p = ev.players.filter(pl.col("event_id") == "combined:seniors+masters")
+    assert dict(zip(p["player_id"], p["division"], strict=True)) == {
+        "201": "masters", "202": "masters", "203": "masters",
+        "204": "seniors", "205": "seniors", "206": "seniors"}
+    assert set(p["division_source"]) == {"standings"}
+    # opponents across divisions stay in the same event
+    assert _row(ev.results, 1, "201")["opponent_id"] == "204"
+    st_ = ev.structure.select("event_id", "division", "players", "published_player_count")
+    assert st_.rows() == [("combined:juniors", "juniors", 2, 2),
+                          ("combined:seniors+masters", "masters", 3, 3),
+                          ("combined:seniors+masters", "seniors", 3, 3)]
+    assert ev.unseated["player_id"].to_list() == ["399"]
+    assert ev.published.filter(pl.col("division") == "seniors")["player_id"].to_list() == [
+        "205", "206", "204"]
+
+
+def test_many_files_and_event_keys(tmp_path: Path) -> None:
+    a = tmp_path / "a" / "final.tdf"
+    b = tmp_path / "b" / "final.tdf"
+    for f in (a, b):
+        f.parent.mkdir()
+        f.write_bytes((FIXTURES / "pending.tdf").read_bytes())
+    ev = read_tom([a, b])
+    assert sorted(ev.results["event_id"].unique()) == ["a/final", "b/final"]
+    assert ev.results.height == 12
+    assert event_keys(["x.tdf", "x.trf"]) == ["x.tdf", "x.trf"]
+    with pytest.raises(DataError, match="more than once"):
+        read_tom([a, a])
+    with pytest.raises(DataError, match="distinct ids"):
+        read_tom([a, b], event_ids=["same", "same"])
+    assert read_tom([a], event_ids=["mine"]).results["event_id"].unique().to_list() == ["mine"]
+
+
+def test_read_any_dispatches_by_extension_and_content(tmp_path: Path) -> None:
+    odd = tmp_path / "night.sav"
+    odd.write_bytes((FIXTURES / "pending.tdf").read_bytes())
+    trf = helpers.FIXTURES / "trf" / "latin1_cr.trf"
+    res = read_any([FIXTURES / "all_codes.tdf", odd, trf])
+    assert sorted(res["event_id"].unique()) == ["all_codes", "latin1_cr", "night"]
+    assert res.height == 25 + 6 + 2
+    assert {"tom_outcome", "trf_code", "color", "unplayed"} <= set(res.columns)
+    assert read_any(odd, format="tom").height == 6
+    with pytest.raises(DataError, match="unknown format"):
+        read_any(odd, format="xml")
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"\x00\x01 nothing")
+    with pytest.raises(ImportFormatError, match="--format"):
+        read_any(junk)
+
+
+# --------------------------------------------------------------- malformed input
+
+
+def _mutate(tmp_path: Path, old: str, new: str, name: str = "bad.tdf") -> Path:
+    text = (FIXTURES / "all_codes.tdf").read_text()
+    assert old in text
+    out = tmp_path / name
+    out.write_text(text.replace(old, new, 1))
+    return out
+
+
+@pytest.mark.parametrize("code", ["6", "7", "9", "11", "-1", "x"])
+def test_unknown_outcome_codes_are_refused(tmp_path: Path, code: str) -> None:
+    bad = _mutate(tmp_path, '<match outcome="3">', f'<match outcome="{code}">')
+    with pytest.raises(ImportFormatError, match=r"round 1.*outcome|outcome.*round 1") as exc:
+        read_tom(bad)
+    assert "Hint:" in str(exc.value)
+    assert "bad.tdf" in str(exc.value)
+
+
+def test_truncated_file(tmp_path: Path) -> None:
+    data = (FIXTURES / "all_codes.tdf").read_bytes()
+    for cut in (len(data) // 3, len(data) - 20):
+        f = tmp_path / f"cut{cut}.tdf"
+        f.write_bytes(data[:cut])
+        with pytest.raises(ImportFormatError, match="truncated"):
+            read_tom(f)
+
+
+def test_wrong_root(tmp_path: Path) -> None:
+    f = tmp_path / "other.tdf"
+    f.write_text('<?xml version="1.0"?><event><players/></event>')
+    with pytest.raises(ImportFormatError, match=r"root element is <event>"):
+        read_tom(f)
+
+
+def test_entity_expansion_is_refused(tmp_path: Path) -> None:
+    f = tmp_path / "bomb.tdf"
+    f.write_text('<?xml version="1.0"?><!DOCTYPE t [<!ENTITY a "aaaaaaaaaa">'
+                 '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><tournament>&b;</tournament>')
+    with pytest.raises(ImportFormatError, match="unsafe XML"):
+        read_tom(f)
+
+
+def test_external_entity_is_refused(tmp_path: Path) -> None:
+    f = tmp_path / "xxe.tdf"
+    f.write_text('<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+                 "<tournament>&x;</tournament>")
+    with pytest.raises(ImportFormatError, match="unsafe XML"):
+        read_tom(f)
+
+
+@pytest.mark.parametrize(("old", "new", "pattern"), [
+    ('<match outcome="4"><player userid="107"/>',
+     '<match outcome="4"><player1 userid="107"/><player2 userid="108"/>', "needs 1 seat"),
+    ('<match outcome="1"><player1 userid="101"/><player2 userid="102"/>',
+     '<match outcome="1"><player userid="101"/>', "needs 2 seat"),
+    ('<player2 userid="102"/>', '<player2 userid="999"/>', "player 999 is not listed"),
+    ('<player2 userid="102"/>', "", "one <player> or both"),
+    ('<pod category="2" stage="5">', '<pod category="5" stage="5">', "unknown pod category"),
+    ('<round number="2"', '<round number="1"', "round 1 appears twice"),
+    ('<round number="2"', '<round number="0"', "must be ≥ 1"),
+    ("<byes>1</byes>", "<byes>one</byes>", "not an integer"),
+    ('<player id="103" place="4" />', '<player id="555" place="4" />', "missing from <players>"),
+    ('<player1 userid="102"/><player2 userid="103"/>',
+     '<player1 userid="102"/><player2 userid="102"/>', "themself"),
+    ('<match outcome="2"><player1 userid="105"/><player2 userid="108"/>',
+     '<match outcome="2"><player1 userid="105"/><player2 userid="107"/>', "duplicate"),
+])
+def test_malformed_content(tmp_path: Path, old: str, new: str, pattern: str) -> None:
+    bad = _mutate(tmp_path, old, new)
+    with pytest.raises(ImportFormatError, match=pattern) as exc:
+        read_tom(bad)
+    assert "Hint:" in str(exc.value)
+
+
+def test_missing_file_is_an_import_error(tmp_path: Path) -> None:
+    with pytest.raises(ImportFormatError, match="cannot read"):
+        read_tom(tmp_path / "nope.tdf")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=400))
+def test_garbage_bytes_only_raise_swissframe_errors(data: bytes) -> None:
+    with contextlib.suppress(SwissframeError):
+        parse_tom(data)
+
+
+_XMLISH = st.lists(st.sampled_from([
+    "<tournament>", "</tournament>", "<players>", "</players>", '<player userid="1">',
+    '<player userid="2"/>', "</player>", "<pods>", "</pods>", '<pod category="2">',
+    '<pod category="10">', "</pod>", "<rounds>", "</rounds>", '<round number="1" type="1">',
+    '<round number="2">', "</round>", "<matches>", "</matches>", '<match outcome="1">',
+    '<match outcome="5">', '<match outcome="10">', "</match>", '<player1 userid="1"/>',
+    '<player2 userid="2"/>', "<standings>", "</standings>", '<player id="1" place="1"/>',
+    "<dropped><status>1</status><round>1</round></dropped>", "<byes>2</byes>", "x", "&amp;",
+]), max_size=40)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_XMLISH)
+def test_xml_shaped_garbage_only_raises_swissframe_errors(parts: list[str]) -> None:
+    try:
+        ev = parse_tom("".join(parts))
+    except SwissframeError:
+        return
+    validate_results(ev.results).collect()
+
+
+# --------------------------------------------------------------- stored real files
+
+
+@pytest.mark.realworld
+def test_real_files_counts() -> None:
+    files = [_real(*OT, "cg-league-night-2026-07-28.xml"),
+             _real(*OT, "round-rock-summer-2026-06-20.xml"),
+             _real(*CM, "challenge", "11-final.tdf"),
+             _real(*CM, "earned-challenge", "11-final.tdf"),
+             _real(*CM, "drop-after-swiss", "challenge-final.tdf")]
+    ev = read_tom(files)
+    validate_results(ev.results).collect()
+    counts = dict(ev.results.group_by("event_id").len().iter_rows())
+    assert counts == {"cg-league-night-2026-07-28": 44, "round-rock-summer-2026-06-20": 55,
+                      "challenge/11-final": 34, "earned-challenge/11-final": 34,
+                      "challenge-final": 100}
+    players = dict(ev.players.group_by("event_id").len().iter_rows())
+    assert players == {"cg-league-night-2026-07-28": 16, "round-rock-summer-2026-06-20": 23,
+                       "challenge/11-final": 9, "earned-challenge/11-final": 9,
+                       "challenge-final": 20}
+    rounds = dict(ev.structure.unique("event_id").select("event_id", "swiss_rounds").iter_rows())
+    assert rounds == {"cg-league-night-2026-07-28": 3, "round-rock-summer-2026-06-20": 3,
+                      "challenge/11-final": 4, "earned-challenge/11-final": 4,
+                      "challenge-final": 5}
+    assert ev.structure["topcut_rounds"].sum() == 0
+    assert ev.results["phase"].unique().to_list() == ["swiss"]
+    assert ev.pending.height == 0
+    # the round-rock file carries 10 players of another pod
+    assert ev.unseated.height == 10
+    # byes: one earned (outcome 4) in each ciphermaniac file, random byes elsewhere
+    byes = (ev.results.filter(pl.col("unplayed").is_not_null())
+            .group_by("event_id", "unplayed").len().sort("event_id", "unplayed").rows())
+    assert byes == [("challenge-final", "full_bye", 1), ("challenge-final", "pairing_bye", 1),
+                    ("challenge/11-final", "full_bye", 1),
+                    ("challenge/11-final", "pairing_bye", 1),
+                    ("earned-challenge/11-final", "full_bye", 1),
+                    ("earned-challenge/11-final", "pairing_bye", 1),
+                    ("round-rock-summer-2026-06-20", "pairing_bye", 1)]
+    ties = ev.results.filter(pl.col("tom_outcome") == "tie").group_by("event_id").len()
+    assert dict(ties.iter_rows()) == {"cg-league-night-2026-07-28": 2,
+                                      "round-rock-summer-2026-06-20": 2,
+                                      "challenge/11-final": 2, "earned-challenge/11-final": 8,
+                                      "challenge-final": 8}
+    drops = dict(ev.players.group_by("event_id").agg(
+        pl.col("dropped_after_round").is_not_null().sum()).iter_rows())
+    assert drops == {"cg-league-night-2026-07-28": 2, "round-rock-summer-2026-06-20": 5,
+                     "challenge/11-final": 1, "earned-challenge/11-final": 1,
+                     "challenge-final": 1}
+    # four round-rock players dropped before round 1 was paired: listed, but no rows
+    no_shows = ev.players.filter(pl.col("swiss_rounds_played") == 0)
+    assert sorted(no_shows["player_id"]) == ["5720830", "5813598", "5829174", "6049977"]
+    assert set(no_shows["dropped_after_round"]) == {1}
+    assert ev.published.filter(pl.col("player_id").is_in(no_shows["player_id"].implode()))[
+        "place"].sort().to_list() == [20, 21, 22, 23]
+
+
+@pytest.mark.realworld
+def test_real_combined_pod_divisions() -> None:
+    ev = read_tom(_real(*OT, "cg-league-night-2026-07-28.xml"))
+    divs = dict(ev.players.group_by("division").len().iter_rows())
+    assert divs == {"masters": 12, "seniors": 1, "juniors": 3}
+    pub = ev.published.filter(pl.col("division") == "masters")
+    assert pub.height == 12
+    assert pub["place"].to_list() == list(range(1, 13))
+    s = ev.structure.select("division", "players", "published_player_count", "cut").rows()
+    assert s == [("juniors", 3, 3, 0), ("masters", 12, 12, 0), ("seniors", 1, 1, 0)]

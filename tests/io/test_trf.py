@@ -1,0 +1,305 @@
+"""Tests for swissframe.io.trf: every TRF result code on hand-written files, malformed
+lines, the stored real TRF files, and garbage input."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from swissframe.errors import ImportFormatError, SwissframeError
+from swissframe.io.trf import TRF_RESULT_CODES, TrfEvents, parse_trf, read_trf
+from swissframe.schema import UNPLAYED_KINDS, validate_results
+from tests import helpers
+from tests.helpers import SHARED_ROOT
+
+FIXTURES = helpers.FIXTURES / "trf"
+SHARED = SHARED_ROOT
+REAL = SHARED / "data" / "realworld" / "chess-trf"
+HELD = ("OttoMilvang_TieBreakServer", "tests", "fixtures")
+
+
+def _real(*parts: str) -> Path:
+    if not (SHARED / "data" / "realworld").is_dir():
+        pytest.skip("../shared/data/realworld not found: real-data tests need the shared folder")
+    return REAL.joinpath(*parts)
+
+
+def line(no: int, name: str, pts: str, rank: str, blocks: list[str]) -> str:
+    """A TRF-16 player line with the standard columns (blocks are 'OOOO C R')."""
+    head = f"001 {no:>4} m    {name:<33} {'':>4} {'':<3} {'':>11} {'':<10} {pts:>4} {rank:>4}  "
+    assert len(head) == 91
+    return (head + "".join(f"{b:<10}" for b in blocks)).rstrip()
+
+
+def two_players(b1: str, b2: str) -> str:
+    return line(1, "A", "1.0", "1", [b1]) + "\n" + line(2, "B", "0.0", "2", [b2]) + "\n"
+
+
+# --------------------------------------------------------------- code table
+
+
+def test_code_table_covers_every_trf16_code() -> None:
+    assert set(TRF_RESULT_CODES) == set("1=0WDL+-UFHZ ")
+    assert {c.unplayed for c in TRF_RESULT_CODES.values()} - {None} == set(UNPLAYED_KINDS)
+
+
+# --------------------------------------------------------------- all codes fixture
+
+
+@pytest.fixture(scope="module")
+def all_codes() -> TrfEvents:
+    return read_trf(FIXTURES / "all_codes.trf")
+
+
+def _get(ev: TrfEvents, rnd: int, pid: str) -> tuple[object, ...]:
+    r = ev.results.filter((pl.col("round") == rnd) & (pl.col("player_id") == pid)).row(
+        0, named=True)
+    return tuple(r[k] for k in ("opponent_id", "games_won", "games_lost", "games_drawn",
+                                "color", "unplayed", "scheduled_opponent_id", "trf_code"))
+
+
+def test_every_result_code(all_codes: TrfEvents) -> None:
+    ev = all_codes
+    assert ev.results.height == 24
+    validate_results(ev.results).collect()
+    assert _get(ev, 1, "1") == ("2", 1, 0, 0, "w", None, "2", "1")
+    assert _get(ev, 1, "2") == ("1", 0, 1, 0, "b", None, "1", "0")
+    assert _get(ev, 1, "3") == ("4", 0, 0, 1, "w", None, "4", "=")
+    assert _get(ev, 1, "5") == ("6", 1, 0, 0, "w", None, "6", "W")
+    assert _get(ev, 1, "6") == ("5", 0, 1, 0, "b", None, "5", "L")
+    assert _get(ev, 1, "7") == ("8", 0, 0, 1, "w", None, "8", "D")
+    # forfeit: opponent kept, mirror holds the opposite forfeit
+    assert _get(ev, 2, "1") == ("3", 1, 0, 0, "b", "forfeit_win", "3", "+")
+    assert _get(ev, 2, "3") == ("1", 0, 1, 0, "w", "forfeit_loss", "1", "-")
+    # double forfeit: no opponent, scheduled opponent kept
+    assert _get(ev, 2, "2") == (None, 0, 1, 0, "w", "forfeit_loss", "4", "-")
+    assert _get(ev, 2, "4") == (None, 0, 1, 0, "b", "forfeit_loss", "2", "-")
+    # byes
+    assert _get(ev, 2, "5") == (None, 1, 0, 0, None, "pairing_bye", None, "U")
+    assert _get(ev, 2, "6") == (None, 1, 0, 0, None, "full_bye", None, "F")
+    assert _get(ev, 2, "7") == (None, 0, 0, 1, None, "half_bye", None, "H")
+    assert _get(ev, 2, "8") == (None, 0, 1, 0, None, "zero_bye", None, "Z")
+    # not paired → absent; forfeit win without an opponent
+    assert _get(ev, 3, "2") == (None, 0, 1, 0, None, "absent", None, None)
+    assert _get(ev, 3, "4") == (None, 1, 0, 0, None, "forfeit_win", None, "+")
+    assert _get(ev, 3, "8") == ("7", 1, 0, 0, "b", None, "7", "W")
+
+
+def test_pending_round_is_not_a_result(all_codes: TrfEvents) -> None:
+    assert all_codes.results["round"].max() == 3
+    assert all_codes.pending.select("round", "player_id", "opponent_id", "color").rows() == [
+        (4, "1", "2", "w"), (4, "2", "1", "b")]
+
+
+def test_players_and_header(all_codes: TrfEvents) -> None:
+    p = all_codes.players
+    assert p["player_id"].to_list() == [str(i) for i in range(1, 9)]
+    first = p.row(0, named=True)
+    assert (first["name"], first["sex"], first["title"], first["rating"], first["federation"],
+            first["fide_id"], first["birth_date"]) == (
+        "Alpha, Ann", "f", "WFM", 2100, "NOR", "1000001", "1990/01/01")
+    assert p["points"].to_list() == [2.0, 0.0, 1.5, 1.5, 3.0, 1.0, 1.0, 1.5]
+    assert p["points"].to_list() == p["points_computed"].to_list()
+    assert p["rank"].to_list() == [2, 8, 3, 4, 1, 6, 7, 5]
+    h = all_codes.header.row(0, named=True)
+    assert h["name"] == "Fixture Open"
+    assert str(h["start_date"]) == "2026-03-01"
+    assert (h["rounds_declared"], h["rounds_in_file"], h["rounds_completed"], h["players"]) == (
+        4, 4, 3, 8)
+    assert h["chief_arbiter"] == "Arbiter, Ann"
+    assert all_codes.records["code"].to_list()[-1] == "XXR"
+
+
+def test_latin1_and_cr_line_ends() -> None:
+    ev = read_trf(FIXTURES / "latin1_cr.trf")
+    assert ev.players["name"].to_list() == ["Müller, Jörg", "Ng, Åsa"]
+    assert ev.results.height == 2
+
+
+def test_many_files() -> None:
+    ev = read_trf([FIXTURES / "all_codes.trf", FIXTURES / "latin1_cr.trf"])
+    assert dict(ev.results.group_by("event_id").len().iter_rows()) == {
+        "all_codes": 24, "latin1_cr": 2}
+    assert ev.header.height == 2
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("2024-08-01", "2024-08-01"), ("2026/02/28", "2026-02-28"), ("28. 07. 2005", "2005-07-28"),
+    ("1999.12.31", "1999-12-31"), ("sometime", None), ("2026/13/01", None)])
+def test_start_date_formats(raw: str, expected: str | None) -> None:
+    ev = parse_trf(f"042 {raw}\n" + two_players("   2 w 1", "   1 b 0"))
+    got = ev.header["start_date"][0]
+    assert (str(got) if got is not None else None) == expected
+
+
+# --------------------------------------------------------------- malformed input
+
+
+@pytest.mark.parametrize(("b1", "b2", "pattern"), [
+    ("   2 w X", "   1 b 0", "unknown result code 'X'"),
+    ("   2 r 1", "   1 b 0", "unknown colour 'r'"),
+    ("  2 w 1 ", "   1 b 0", "malformed round block"),
+    ("   0 - 1", "   1 b 0", "without an opponent"),
+    ("   2 - H", "", "Hint: a bye's opponent is 0000"),
+    ("  x2 w 1", "   1 b 0", "opponent number"),
+    ("   2 w 1", "   1 b 1", "mirror_mismatch"),
+    ("   2 w 1", "", "missing_mirror"),
+    ("   9 w 1", "", "unknown_opponent"),
+    ("   2 w 1", "   1 w 0", "both have colour 'w'"),
+    ("   2 w +", "   1 b +", "mirror_mismatch"),
+    ("   1 w 1", "", "themself"),
+])
+def test_malformed_blocks(b1: str, b2: str, pattern: str) -> None:
+    with pytest.raises(ImportFormatError, match=pattern) as exc:
+        parse_trf(two_players(b1, b2), source="bad.trf")
+    msg = str(exc.value)
+    assert "bad.trf" in msg
+    assert "Hint:" in msg
+
+
+def test_malformed_lines_name_line_and_player() -> None:
+    good = two_players("   2 w 1", "   1 b 0")
+    with pytest.raises(ImportFormatError, match=r"line 2, player 2, round 1"):
+        parse_trf(good.replace("   1 b 0", "   1 b ?"), source="f.trf")
+    with pytest.raises(ImportFormatError, match="start number"):
+        parse_trf("001 abcd m    X\n", source="f.trf")
+    with pytest.raises(ImportFormatError, match="points"):
+        parse_trf(line(1, "A", "1,5", "1", []) + "\n", source="f.trf")
+    with pytest.raises(ImportFormatError, match="rank"):
+        parse_trf(line(1, "A", "1.0", "1st", []) + "\n", source="f.trf")
+    with pytest.raises(ImportFormatError, match="more than one 001 line"):
+        parse_trf(good + line(1, "A again", "0.0", "3", []) + "\n", source="f.trf")
+    with pytest.raises(ImportFormatError, match="no player lines"):
+        parse_trf("012 Only a header\n", source="f.trf")
+    with pytest.raises(ImportFormatError, match="XXR"):
+        parse_trf("XXR nine\n" + good, source="f.trf")
+    misaligned = good.replace("001    1 m    A", "001    1 m     A", 1)
+    with pytest.raises(ImportFormatError, match="misaligned"):
+        parse_trf(misaligned, source="f.trf")
+
+
+def test_truncated_file(tmp_path: Path) -> None:
+    data = (FIXTURES / "all_codes.trf").read_bytes()
+    head = data[: data.index(b"001    1")]
+    f = tmp_path / "cut.trf"
+    f.write_bytes(head)
+    with pytest.raises(ImportFormatError, match="truncated"):
+        read_trf(f)
+    # cut inside the round blocks: one-sided pairings are reported
+    f.write_bytes(data[: len(data) - 60])
+    with pytest.raises(ImportFormatError, match="missing_mirror"):
+        read_trf(f)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=600))
+def test_garbage_bytes_only_raise_swissframe_errors(data: bytes) -> None:
+    with contextlib.suppress(SwissframeError):
+        parse_trf(data)
+
+
+_BLOCK = st.builds(lambda o, c, r: f"{o:>4} {c} {r}  ",
+                   st.sampled_from(["0", "1", "2", "3", "0000", "", "12"]),
+                   st.sampled_from(["w", "b", "-", " ", "x"]),
+                   st.sampled_from([*TRF_RESULT_CODES, "?"]))
+_LINE = st.builds(lambda no, blocks: line(no, "P", "1.0", "1", []).ljust(91) + "".join(blocks),
+                  st.integers(0, 4), st.lists(_BLOCK, max_size=4))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_LINE, max_size=5))
+def test_trf_shaped_garbage_only_raises_swissframe_errors(lines: list[str]) -> None:
+    try:
+        ev = parse_trf("\n".join(lines))
+    except SwissframeError:
+        return
+    validate_results(ev.results).collect()
+    assert set(ev.results["unplayed"].drop_nulls()) <= set(UNPLAYED_KINDS)
+
+
+# --------------------------------------------------------------- stored real files
+
+
+@pytest.mark.realworld
+def test_real_files_counts() -> None:
+    files = [_real(*HELD, "held_swiss_5.trf"), _real(*HELD, "held_swiss_9.trf"),
+             _real(*HELD, "held_round_robin.trf"),
+             _real(*HELD, "swiss_with_many_unplayed_rounds.RETYPED.trf"),
+             _real("sklangen_TRF", "tests", "example1.trf"),
+             _real("BieremaBoyzProgramming_bbpPairings", "test", "tests", "dutch_2025_C5.input"),
+             _real("BieremaBoyzProgramming_bbpPairings", "test", "tests", "dutch_2025_C9.input")]
+    ev = read_trf(files)
+    validate_results(ev.results).collect()
+    rows = dict(ev.results.group_by("event_id").len().iter_rows())
+    assert rows == {"held_swiss_5": 80, "held_swiss_9": 144, "held_round_robin": 30,
+                    "swiss_with_many_unplayed_rounds.RETYPED": 105, "example1": 1988,
+                    "dutch_2025_C5": 13, "dutch_2025_C9": 5}
+    players = dict(ev.header.select("event_id", "players").iter_rows())
+    assert players == {"held_swiss_5": 16, "held_swiss_9": 16, "held_round_robin": 6,
+                       "swiss_with_many_unplayed_rounds.RETYPED": 15, "example1": 284,
+                       "dutch_2025_C5": 6, "dutch_2025_C9": 5}
+    # every declared score reconciles with the imported rows
+    diff = ev.players.filter((pl.col("points") - pl.col("points_computed")).abs() > 1e-9)
+    assert diff.height == 0
+    kinds = (ev.results.filter(pl.col("unplayed").is_not_null())
+             .group_by("event_id", "unplayed").len().sort("event_id", "unplayed").rows())
+    assert kinds == [
+        ("dutch_2025_C5", "zero_bye", 1), ("dutch_2025_C9", "zero_bye", 1),
+        ("example1", "absent", 26), ("example1", "forfeit_loss", 11),
+        ("example1", "forfeit_win", 11),
+        ("held_round_robin", "forfeit_loss", 1), ("held_round_robin", "forfeit_win", 1),
+        ("held_swiss_5", "forfeit_loss", 2), ("held_swiss_5", "forfeit_win", 2),
+        ("held_swiss_5", "half_bye", 2), ("held_swiss_5", "pairing_bye", 3),
+        ("held_swiss_5", "zero_bye", 3),
+        ("held_swiss_9", "forfeit_loss", 2), ("held_swiss_9", "forfeit_win", 2),
+        ("held_swiss_9", "half_bye", 2), ("held_swiss_9", "pairing_bye", 3),
+        ("held_swiss_9", "zero_bye", 3),
+        ("swiss_with_many_unplayed_rounds.RETYPED", "forfeit_loss", 10),
+        ("swiss_with_many_unplayed_rounds.RETYPED", "forfeit_win", 6),
+        ("swiss_with_many_unplayed_rounds.RETYPED", "full_bye", 2),
+        ("swiss_with_many_unplayed_rounds.RETYPED", "half_bye", 6),
+        ("swiss_with_many_unplayed_rounds.RETYPED", "pairing_bye", 4),
+        ("swiss_with_many_unplayed_rounds.RETYPED", "zero_bye", 5)]
+    hdr = {r["event_id"]: r for r in ev.header.iter_rows(named=True)}
+    assert str(hdr["swiss_with_many_unplayed_rounds.RETYPED"]["start_date"]) == "2026-02-28"
+    assert str(hdr["example1"]["start_date"]) == "2005-07-28"
+    assert str(hdr["held_swiss_5"]["start_date"]) == "2024-08-01"
+    assert (hdr["dutch_2025_C5"]["rounds_declared"], hdr["dutch_2025_C5"]["rounds_completed"]) \
+        == (3, 2)
+    assert hdr["held_swiss_9"]["rounds_declared"] == 9
+
+
+@pytest.mark.realworld
+def test_real_held_swiss_5_matches_the_fide_cross_table() -> None:
+    """The TEC exercise cross-table in rules.md CH-F1, row by row for a few players."""
+    ev = read_trf(_real(*HELD, "held_swiss_5.trf"))
+
+    def row(pid: str) -> list[tuple[object, ...]]:
+        return ev.results.filter(pl.col("player_id") == pid).sort("round").select(
+            "opponent_id", "color", "trf_code").rows()
+
+    assert row("4") == [("12", "b", "1"), (None, None, "H"), ("13", "w", "1"),
+                        ("3", "w", "="), ("1", "b", "=")]
+    assert row("9") == [("1", "b", "0"), ("10", "w", "0"), (None, None, "H"),
+                        ("11", "b", "-"), (None, None, "U")]
+    assert row("12") == [("4", "w", "0"), (None, None, "U"), ("14", "w", "+"),
+                         (None, None, "Z"), (None, None, "Z")]
+    scores = dict(ev.players.select("player_id", "points").iter_rows())
+    assert scores == {"1": 3.5, "2": 4.0, "3": 3.5, "4": 3.5, "5": 2.5, "6": 3.0, "7": 1.5,
+                      "8": 2.5, "9": 1.5, "10": 1.0, "11": 2.5, "12": 2.0, "13": 1.5,
+                      "14": 2.0, "15": 2.0, "16": 3.5}
+
+
+@pytest.mark.realworld
+def test_real_double_forfeits_keep_the_scheduled_opponent() -> None:
+    ev = read_trf(_real(*HELD, "swiss_with_many_unplayed_rounds.RETYPED.trf"))
+    dbl = ev.results.filter(pl.col("opponent_id").is_null()
+                            & pl.col("scheduled_opponent_id").is_not_null())
+    assert dbl.select("round", "player_id", "scheduled_opponent_id").sort(
+        "round", "player_id").rows() == [(1, "11", "4"), (1, "4", "11"), (2, "13", "4"),
+                                         (2, "4", "13")]

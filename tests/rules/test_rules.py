@@ -1,0 +1,253 @@
+"""Rulesets as data: presets for every game (rules.md §3: YGO-F1/F2, FAB-F1/F2, LOR-F1,
+SWU-F1/F2, OP-F1/F2), validation of ruleset definitions, user-defined rulesets and the
+``swissframe rules`` command."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+import itertools
+import json
+from fractions import Fraction
+
+import polars as pl
+import pytest
+
+import swissframe as sf
+from swissframe.cli.commands import rules as rules_cmd
+from swissframe.errors import RulesetError
+from swissframe.rules import Criterion, Ruleset
+from swissframe.tiebreakers import decode_ygo_number
+from tests.helpers import Opp, event_from_opponents
+
+G = {"W": (2, 0, 0), "L": (0, 2, 0), "D": (1, 1, 0), "w": (1, 0, 0), "l": (0, 1, 0),
+     "d": (0, 0, 1)}
+
+
+def solo(records: dict[str, list[str | tuple[int, int, int]]]) -> pl.DataFrame:
+    """Each player meets one-off fillers; entries are result letters, 'BYE', or games."""
+    rows = []
+    filler = itertools.count()
+    for pid, res in records.items():
+        for rnd, r in enumerate(res, start=1):
+            if r == "BYE":
+                rows.append(("e", rnd, pid, None, 2, 0, 0))
+                continue
+            g = G[r] if isinstance(r, str) else r
+            f = f"f{next(filler)}"
+            rows.append(("e", rnd, pid, f, *g))
+            rows.append(("e", rnd, f, pid, g[1], g[0], g[2]))
+    return pl.DataFrame(rows, orient="row", schema=["event_id", "round", "player_id",
+                                                    "opponent_id", "games_won", "games_lost",
+                                                    "games_drawn"])
+
+
+def col(st_: pl.DataFrame, name: str) -> dict[str, object]:
+    return dict(zip(st_["player_id"].to_list(), st_[name].to_list(), strict=True))
+
+
+def matches(spec: list[tuple[int, str, str, tuple[int, int, int]]]) -> pl.DataFrame:
+    m = pl.DataFrame([(r, a, b, *g) for r, a, b, g in spec], orient="row",
+                     schema=["round", "player_a", "player_b", "games_a", "games_b",
+                             "games_drawn"])
+    return sf.from_matches(m)
+
+
+# ------------------------------------------------------------------ presets exist
+
+
+def test_every_issue_preset_is_registered_and_cites_a_source() -> None:
+    for name in ("pokemon", "pokemon-2016", "mtg", "mtg-1999", "mtg-wer", "mtg-1/3",
+                 "yugioh", "yugioh-ddd", "fab", "melee-two-game", "swu", "one-piece", "fide",
+                 "fide-2026", "fide-2009"):
+        rs = sf.rules.get(name)
+        assert rs.name == name
+        assert "§" in rs.source or "Policy" in rs.source, name
+
+
+@pytest.mark.parametrize("name", sorted(sf.rules.PRESETS))
+def test_every_preset_runs(name: str) -> None:
+    rs = sf.rules.get(name)
+    res = solo({"a": ["W", "L", "D"], "b": ["L", "W", "BYE"]})
+    if rs.snapshot == "stage":
+        res = res.with_columns(stage=pl.lit("day1"))
+    st_ = sf.standings(res, rs)
+    assert st_["rank"].min() == 1
+    assert st_.columns[:14] == list(importlib.import_module("swissframe.standings")
+                                    .STANDINGS_COLUMNS)
+
+
+# ------------------------------------------------------------------ Yu-Gi-Oh!
+
+
+def test_ygo_f1_decode() -> None:
+    assert decode_ygo_number(33726677) == (33, Fraction(726, 1000), Fraction(677, 1000), None)
+    assert decode_ygo_number(6444518009) == (6, Fraction(444, 1000), Fraction(518, 1000), 9)
+
+
+def pkm_f3() -> pl.DataFrame:
+    return matches([(1, "A", "B", G["w"]), (1, "C", "D", G["w"]), (2, "A", "C", G["w"]),
+                    (2, "B", "D", G["w"]), (3, "D", "A", G["w"]), (3, "B", "C", G["w"])])
+
+
+def test_ygo_f2_printed_number_and_ddd() -> None:
+    st_ = sf.standings(pkm_f3(), "yugioh-ddd")
+    assert col(st_, "ygo_tiebreaker")["A"] == 6_444_518_009
+    assert col(st_, "ygo_tiebreaker")["B"] == 6_444_518_001
+    assert col(st_, "lost_round_squares") == {"A": 9, "B": 1, "C": 4 + 9, "D": 1 + 4}
+    assert st_["player_id"].to_list()[:2] == ["A", "B"]
+    plain = sf.standings(pkm_f3(), "yugioh")
+    assert col(plain, "ygo_tiebreaker")["A"] == 6_444_518
+    assert plain.filter(pl.col("player_id").is_in(["A", "B"]))["rank"].to_list() == [1, 1]
+    rounded = dataclasses.replace(
+        sf.rules.YUGIOH, name="ygo-round",
+        columns=(sf.rules.yugioh_number(loss_squares=True, rounding="round"),))
+    assert col(sf.standings(pkm_f3(), rounded), "ygo_tiebreaker")["A"] == 6_444_519_009
+
+
+# ------------------------------------------------------------------ Flesh and Blood
+
+
+def test_fab_f1_cumulative_tiebreaker() -> None:
+    st_ = sf.standings(solo({"wwl": ["W", "W", "L"], "wlw": ["W", "L", "W"],
+                             "lww": ["L", "W", "W"], "wdl": ["W", "D", "L"]}), "fab")
+    ctb = col(st_, "ctb")
+    assert (ctb["wwl"], ctb["wlw"], ctb["lww"], ctb["wdl"]) == (2.5625, 2.3125, 2.25, 1.3125)
+    pml = col(st_, "pml")
+    assert [pml[p] for p in ("wwl", "wlw", "lww", "wdl")] == [pytest.approx(1 / 3)] * 4
+    order = [p for p in st_["player_id"].to_list() if p in ("wwl", "wlw", "lww")]
+    assert order == ["wwl", "wlw", "lww"]
+    assert col(st_, "match_points")["wdl"] == 1  # a draw is worth 0 points
+
+
+def test_fab_f2_lower_oml_ranks_higher() -> None:
+    res = matches([(1, "A", "B", G["w"]), (1, "C", "D", G["d"]), (2, "A", "C", G["w"]),
+                   (2, "B", "D", G["w"])])
+    st_ = sf.standings(res, "fab")
+    assert col(st_, "match_points") == {"A": 2, "B": 1, "C": 0, "D": 0}
+    assert (col(st_, "ctb")["C"], col(st_, "ctb")["D"]) == (0.0, 0.0)
+    assert (col(st_, "pml")["C"], col(st_, "pml")["D"]) == (0.5, 0.5)
+    assert (col(st_, "omlp")["C"], col(st_, "omlp")["D"]) == (0.25, 0.5)
+    assert st_["player_id"].to_list() == ["A", "B", "C", "D"]
+
+
+# ------------------------------------------------------------------ Lorcana / melee two-game
+
+
+def test_lor_f1_two_game_points() -> None:
+    st_ = sf.standings(solo({"P": [(2, 0, 0), (1, 1, 0), (1, 0, 1)],
+                             "Q": [(1, 1, 0), (2, 0, 0), (0, 0, 2)]}), "melee-two-game")
+    assert col(st_, "match_points")["P"] == 13
+    assert col(st_, "match_points")["Q"] == 10
+    assert col(st_, "game_wins")["P"] == 4
+    assert col(st_, "game_wins")["Q"] == 3
+    # P's fillers scored 0 (lost 0-2), 3 (1-1) and 0 (0-1 + a drawn game), 1 round each
+    assert col(st_, "omp")["P"] == pytest.approx(3 / 21)
+
+
+def test_melee_two_game_sweep_bonus_and_bye() -> None:
+    st_ = sf.standings(solo({"S": ["BYE", (0, 2, 0)]}), "melee-two-game")
+    assert col(st_, "match_points")["S"] == 7
+    assert col(st_, "match_points")["f0"] == 7
+
+
+# ------------------------------------------------------------------ Star Wars: Unlimited
+
+
+def test_swu_f1_floor_3333() -> None:
+    res = event_from_opponents({"S": [Opp((1, 1, 0), "L"), Opp((0, 2, 0), "W")]})
+    st_ = sf.standings(res, "swu")
+    assert col(st_, "omwp")["S"] == pytest.approx(0.41665, abs=1e-12)
+
+
+def test_swu_f2_match_and_game_rates() -> None:
+    st_ = sf.standings(solo({"S": [(2, 1, 0), (1, 1, 1), (0, 2, 0)]}), "swu")
+    assert col(st_, "mwp")["S"] == pytest.approx(4 / 9)
+    assert col(st_, "gwp")["S"] == pytest.approx(10 / 24)
+
+
+def test_swu_ranks_by_match_wins_not_points() -> None:
+    res = solo({"X": ["W", "L", "L", "L"], "Y": ["D", "D", "D", "D"]})
+    swu = sf.standings(res, "swu")
+    mtg = sf.standings(res, "mtg")
+    assert col(swu, "match_points")["Y"] > col(swu, "match_points")["X"]
+    ranks = col(swu, "rank")
+    assert ranks["X"] < ranks["Y"]
+    assert col(mtg, "rank")["Y"] < col(mtg, "rank")["X"]
+    assert col(swu, "match_wins")["X"] == 1
+
+
+# ------------------------------------------------------------------ One Piece
+
+
+def test_op_f1_byes_excluded_floor_033() -> None:
+    res = event_from_opponents({"P": [Opp((0, 4, 0), "W"), Opp((3, 1, 0), "L"),
+                                      Opp((0, 0, 0), "BYE"), Opp((2, 2, 0), "W")]})
+    st_ = sf.standings(res, "one-piece")
+    assert col(st_, "mwp")["P"] == pytest.approx(2 / 3)
+    assert col(st_, "omwp")["P"] == pytest.approx(0.526667, abs=1e-6)
+    assert col(st_, "omwp")["P"] == pytest.approx((0.33 + 0.75 + 0.5) / 3, abs=1e-15)
+
+
+def test_op_f2_double_loss() -> None:
+    res = pl.DataFrame({"round": [1, 1], "player_id": ["X", "Y"], "opponent_id": [None, None],
+                        "games_won": [0, 0], "games_lost": [1, 1], "games_drawn": [0, 0]},
+                       schema_overrides={"opponent_id": pl.String})
+    st_ = sf.standings(res, "one-piece")
+    assert col(st_, "losses") == {"X": 1, "Y": 1}
+    assert col(st_, "mwp") == {"X": 0.33, "Y": 0.33}
+    assert col(st_, "match_points") == {"X": 0, "Y": 0}
+
+
+# ------------------------------------------------------------------ rulesets as data
+
+
+def test_user_defined_ruleset_in_a_few_lines() -> None:
+    mine = Ruleset(name="league", points_win=2, points_draw=1, floor=Fraction(1, 4),
+                   criteria=(Criterion("match_points"), Criterion("ctb"),
+                             Criterion("pml", descending=False)))
+    st_ = sf.standings(solo({"early": ["W", "L"], "late": ["L", "W"]}), mine)
+    assert col(st_, "match_points")["early"] == 2
+    assert st_["player_id"].to_list().index("early") < st_["player_id"].to_list().index("late")
+
+
+def test_unknown_criterion_and_bad_definitions_raise() -> None:
+    bad = Ruleset(name="bad", criteria=(Criterion("match_points"), Criterion("nope")))
+    with pytest.raises(sf.DataError, match="not a registered tiebreaker"):
+        sf.standings(solo({"a": ["W"]}), bad)
+    with pytest.raises(RulesetError, match="late_rounds"):
+        Ruleset(name="x", late_rounds="sometimes")  # type: ignore[arg-type]
+    with pytest.raises(RulesetError, match="unplayed_rounds"):
+        Ruleset(name="x", unplayed_rounds="fide-1999")  # type: ignore[arg-type]
+    with pytest.raises(RulesetError, match="reuse a criterion"):
+        Ruleset(name="x", criteria=(Criterion("bh", function="buchholz"),),
+                columns=(Criterion("bh", function="sb"),))
+    with pytest.raises(RulesetError, match="unknown ruleset"):
+        sf.rules.get("no-such-game")
+
+
+def test_fraction_fields_are_coerced() -> None:
+    r = Ruleset(name="x", points_game_win=3, earned_bye_opponent=0.75)  # type: ignore[arg-type]
+    assert r.points_game_win == Fraction(3)
+    assert r.earned_bye_opponent == Fraction(3, 4)
+
+
+# ------------------------------------------------------------------ CLI
+
+
+def test_cli_rules_lists_presets(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="cmd")
+    rules_cmd.add_parser(sub)
+    assert rules_cmd.run(parser.parse_args(["rules"])) == 0
+    out = capsys.readouterr().out
+    for name in ("pokemon", "fab", "fide-2026", "swu", "one-piece", "yugioh"):
+        assert f"\n{name} " in f"\n{out}"
+    assert "↑pml → ↑omlp" in out
+    assert rules_cmd.run(parser.parse_args(["rules", "fide", "--format", "json"])) == 0
+    detail = json.loads(capsys.readouterr().out)
+    assert detail[0]["unplayed_rounds"] == "fide-2023"
+    assert [c["name"] for c in detail[0]["criteria"]][:3] == ["match_points", "bh_c1", "bh"]
+    assert rules_cmd.run(parser.parse_args(["rules", "--format", "csv"])) == 0
+    assert capsys.readouterr().out.startswith("name,points,criteria")
