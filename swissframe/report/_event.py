@@ -385,7 +385,8 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
     if win_in:
         parts.append(f"{win_in} {'was' if win_in == 1 else 'were'} in with a win")
     if alive:
-        parts.append(f"{alive} others still needed help from other tables")
+        parts.append(f"{alive} {'other' if alive == 1 else 'others'} still needed help "
+                     "from other tables")
     lead = (f"Going into round {r}, " + (", ".join(parts[:-1]) + " and " + parts[-1]
                                          if len(parts) > 1 else (parts[0] if parts else
                                          "no one was decided yet")) + ".")
