@@ -11,6 +11,7 @@ from __future__ import annotations
 # names are bound (``sf.standings`` is the function, ``swissframe.standings`` the module).
 from swissframe import charts, platforms, rules, tiebreakers
 from swissframe.bulk import RecomputeReport, recompute
+from swissframe.compare import Comparison, compare
 from swissframe.cut import (
     cut_status,
     detect_intentional_draws,
@@ -32,6 +33,7 @@ from swissframe.io.decklist import DecklistEvents, read_decklist_cache
 from swissframe.io.tables import read_results
 from swissframe.io.tom import TomEvents, read_tom
 from swissframe.io.trf import TrfEvents, read_trf
+from swissframe.report import report
 from swissframe.rounds import ROUND_TABLES, RoundsTable, recommended_rounds
 from swissframe.rules import Criterion, Ruleset
 from swissframe.schema import (
@@ -61,6 +63,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ROUND_TABLES",
     "SIM_RULES",
+    "Comparison",
     "Criterion",
     "DataError",
     "DecklistEvents",
@@ -82,6 +85,7 @@ __all__ = [
     "ValidationReport",
     "__version__",
     "charts",
+    "compare",
     "cut_status",
     "detect_intentional_draws",
     "explain",
@@ -101,6 +105,7 @@ __all__ = [
     "recommended_rounds",
     "recompute",
     "repair_mirrors",
+    "report",
     "rules",
     "sensitivity",
     "simulate",

@@ -191,6 +191,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     p.add_argument("-o", "--output", metavar="OUT")
     p.set_defaults(func=_cmd_sensitivity)
 
+    from swissframe.report import _command as report_command  # swissframe report
+    report_command.add_parser(sub)
+
     modules: dict[str, ModuleType] = {}
     for name in COMMAND_MODULES:
         try:
