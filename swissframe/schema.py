@@ -296,10 +296,10 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     ev = [EVENT_ID, *keys]  # an event is identified by event_id plus any analysis keys
     rec = (pl.col(GAMES_WON).cast(pl.String) + "-" + pl.col(GAMES_LOST).cast(pl.String) + "-"
            + pl.col(GAMES_DRAWN).cast(pl.String))
-    checks: list[pl.DataFrame] = []
+    pending: list[pl.LazyFrame] = []
 
     def add(kind: str, frame: pl.LazyFrame, detail: pl.Expr) -> None:
-        checks.append(_problem(kind, frame, detail).collect())
+        pending.append(_problem(kind, frame, detail))
 
     # a null phase would make the engine skip the row, so it is required like the rest
     required = (EVENT_ID, ROUND, PLAYER_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN, PHASE)
@@ -327,6 +327,8 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
                                    codes, add, rec)
     if not done:
         _categorical_keyed_checks(lf_ok, ev, add, rec)
+    # every check over the materialised table in one parallel collection (one plan each)
+    checks = pl.collect_all(pending)
     out = (pl.concat([c.cast(_PROBLEM_SCHEMA) for c in checks], how="vertical")  # type: ignore[arg-type]
            .sort("kind", EVENT_ID, ROUND, PLAYER_ID, nulls_last=True, maintain_order=True))
     return out, df, codes
