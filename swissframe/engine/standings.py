@@ -6,6 +6,7 @@ One call handles any number of events: every step is a join or group-by keyed by
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Final, Literal, overload
@@ -507,9 +508,7 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
     k = _check_keys(full.lazy(), keys)
     frame = full
     if through_round is not None:
-        if through_round < 1:
-            msg = f"through_round must be ≥ 1, got {through_round}. Hint: rounds start at 1."
-            raise DataError(msg)
+        _check_through_round(through_round)
         frame = full.filter(pl.col("round") <= through_round)
     out = _by_scale_group(frame, ruleset, k, lambda f: _compute(f.lazy(), ruleset, k, None))
     if out is None and codes is not None:
@@ -517,6 +516,18 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
     if out is None:
         out = _compute(frame.lazy(), ruleset, k, None)
     return out.lazy() if lazy else out
+
+
+def _check_through_round(through_round: object) -> None:
+    """``through_round`` is a round number ≥ 1 (past an event's last round: its final
+    standings, so that one cutoff serves events of different lengths)."""
+    if isinstance(through_round, bool) or not isinstance(through_round, numbers.Integral):
+        msg = (f"through_round must be a whole round number, got {through_round!r}. "
+               "Hint: e.g. through_round=3 (the standings after round 3).")
+        raise DataError(msg)
+    if through_round < 1:
+        msg = f"through_round must be ≥ 1, got {through_round}. Hint: rounds start at 1."
+        raise DataError(msg)
 
 
 def _by_scale_group(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],

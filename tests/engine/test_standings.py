@@ -573,3 +573,11 @@ def test_coded_path_is_taken_for_the_mtg_family() -> None:
         assert _coded_ok(sf.rules.get(name)), name
     for name in ("pokemon", "fide", "fab", "yugioh"):
         assert not _coded_ok(sf.rules.get(name)), name
+
+
+@pytest.mark.parametrize("value", ["2", 2.5, True, None.__class__])
+def test_through_round_of_the_wrong_type_is_a_clear_error(value: object) -> None:
+    """``through_round="2"`` raised a bare TypeError from a comparison (issue 16 class 14)."""
+    res = sf.simulate(8, rules="mtg", n_events=1, seed=1).results
+    with pytest.raises(sf.DataError, match="whole round number"):
+        sf.standings(res, through_round=value)  # type: ignore[arg-type]
