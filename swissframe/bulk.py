@@ -52,7 +52,7 @@ import polars as pl
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError, ValidationError
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import find_problems, format_problems, validate_results
+from swissframe.schema import FIND_PROBLEMS_SCHEMA, find_problems, format_problems, validate_results
 
 __all__ = ["RecomputeReport", "recompute"]
 
@@ -71,9 +71,7 @@ BATCHES: Final = "_batches"
 SCRATCH: Final = "_scratch"
 #: Scratch folders are named with this prefix and the process id (see :func:`clean_scratch`).
 SCRATCH_PREFIX: Final = "swissframe-recompute-"
-_PROBLEM_SCHEMA: Final = {"kind": pl.String, "event_id": pl.String, "round": pl.Int64,
-                          "player_id": pl.String, "opponent_id": pl.String,
-                          "detail": pl.String}
+_PROBLEM_SCHEMA: Final = FIND_PROBLEMS_SCHEMA  # a skipped event's problems, as validation gives
 
 
 @dataclass(frozen=True)

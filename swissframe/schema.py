@@ -50,6 +50,7 @@ from swissframe.errors import SchemaError, ValidationError
 
 __all__ = [
     "COLORS",
+    "FIND_PROBLEMS_SCHEMA",
     "ID_COLUMNS",
     "INT_COLUMNS",
     "MAX_GAMES",
@@ -121,7 +122,8 @@ PHASES: Final = ("swiss", "playoff")
 #: How many offending rows an error message lists (the exception carries all of them).
 MAX_LISTED_PROBLEMS: Final = 10
 
-_PROBLEM_SCHEMA: Final = {
+#: Columns of :func:`find_problems` (and of ``ValidationError.problems``).
+FIND_PROBLEMS_SCHEMA: Final = {
     "kind": pl.String,
     EVENT_ID: pl.String,
     ROUND: pl.Int64,
@@ -329,7 +331,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
         _categorical_keyed_checks(lf_ok, ev, add, rec)
     # every check over the materialised table in one parallel collection (one plan each)
     checks = pl.collect_all(pending)
-    out = (pl.concat([c.cast(_PROBLEM_SCHEMA) for c in checks], how="vertical")  # type: ignore[arg-type]
+    out = (pl.concat([c.cast(FIND_PROBLEMS_SCHEMA) for c in checks], how="vertical")  # type: ignore[arg-type]
            .sort("kind", EVENT_ID, ROUND, PLAYER_ID, nulls_last=True, maintain_order=True))
     return out, df, codes
 
