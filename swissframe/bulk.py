@@ -189,12 +189,13 @@ def _files(source: str | Path | Sequence[str | Path], exclude: Path | None = Non
 
 def _chunks(files: Sequence[str], chunk_rows: int) -> list[_Chunk]:
     """Group each file's row groups into chunks of about ``chunk_rows`` rows."""
-    import pyarrow.parquet as pq  # not on `import swissframe`: only archives need it
+    import pyarrow as pa  # not on `import swissframe`: only archives need it
+    import pyarrow.parquet as pq
     out: list[_Chunk] = []
     for f in files:
         try:
             meta = pq.ParquetFile(f).metadata
-        except Exception as exc:  # pyarrow raises several types for a broken file
+        except (OSError, pa.ArrowException) as exc:  # a broken, truncated or unreadable file
             msg = f"cannot read Parquet metadata of {f}: {exc}. Hint: is the file complete?"
             raise ImportFormatError(msg) from exc
         start = rows = 0
