@@ -50,7 +50,7 @@ import orjson
 import polars as pl
 
 from swissframe.engine.standings import standings
-from swissframe.errors import DataError, ImportFormatError, ValidationError
+from swissframe.errors import DataError, ImportFormatError, SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import FIND_PROBLEMS_SCHEMA, find_problems, format_problems, validate_results
 
@@ -221,9 +221,21 @@ def _read_chunk(chunk: _Chunk) -> pl.DataFrame:
 
 
 def _check_schema(files: Sequence[str]) -> None:
-    """Fail early (SchemaError) when a file misses a column or has a wrong type."""
+    """Fail early, naming the file: ImportFormatError when a file cannot be read (truncated,
+    not Parquet), SchemaError when it misses a column or has a wrong type."""
     for f in files:
-        validate_results(pl.scan_parquet(f).head(0))
+        try:
+            pl.scan_parquet(f).collect_schema()
+        except (pl.exceptions.PolarsError, OSError) as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            msg = (f"cannot read {f}: {first}. Hint: is the file complete? Re-export it, or "
+                   "move it out of the archive.")
+            raise ImportFormatError(msg) from exc
+        try:
+            validate_results(pl.scan_parquet(f).head(0))
+        except SchemaError as exc:
+            msg = f"{f}: {exc}"
+            raise SchemaError(msg) from exc
 
 
 # --------------------------------------------------------------------------- plan
