@@ -18,9 +18,14 @@ from swissframe.engine import (
 )
 from swissframe.engine._exact import ExactScale, exact_name, rank_exact
 from swissframe.engine._record import (
+    EVAL,
+    THROUGH,
     RateScales,
     aggregate_players,
     check_game_counts,
+    cutoff_rows,
+    eval_rounds,
+    late_rows,
     own_rates,
     points_unit,
     prepare_rows,
@@ -47,13 +52,11 @@ STANDINGS_COLUMNS: Final = (
     "event_id", "player_id", "rank", "match_points", "wins", "losses", "draws", "byes",
     "rounds_played", "dropped", "mwp", "gwp", "omwp", "ogwp",
 )
-_THROUGH: Final = "_through"
-_EVAL: Final = "_eval"
 
 Frame = pl.DataFrame | pl.LazyFrame
 
 
-def _check_keys(lf: pl.LazyFrame, keys: Sequence[str]) -> tuple[str, ...]:
+def check_keys(lf: pl.LazyFrame, keys: Sequence[str]) -> tuple[str, ...]:
     """``event_id`` plus the extra keys, in order (``_validated`` checked they exist)."""
     return tuple(dict.fromkeys(["event_id", *keys]))
 
@@ -77,7 +80,7 @@ def _rates(base: pl.DataFrame, rules: Ruleset, rate: ExactScale, game: ExactScal
                           mwp_raw=rates["mwp_raw"], gwp_raw=rates["gwp_raw"]))
 
 
-def _context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
+def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
     """Prepared rows, the per-player record and own rates, and the exact scales."""
     # materialised once: every criterion reads them, and a lazy plan would recompute them
     prepared = prepare_rows(rows, rules).collect().lazy()
@@ -90,7 +93,7 @@ def _context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Conte
 
 def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.DataFrame:
     """Every criterion of ``rules`` per (keys…, player_id), unranked, with exact twins."""
-    return _criteria_of(_context(rows, rules, keys))
+    return _criteria_of(context(rows, rules, keys))
 
 
 #: Criteria that read only the per-player record and the opponents' base sums, so the
@@ -120,12 +123,12 @@ def _cutoff_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     if coded is not None:
         table, ids = coded
         return _decode(table, ids)
-    return _criteria(_cutoff_rows(lf, keys, cutoffs), rules, (*keys, _THROUGH))
+    return _criteria(cutoff_rows(lf, keys, cutoffs), rules, (*keys, THROUGH))
 
 
 #: Key columns of the cumulative path's tables: the event code and the cutoff; player_id
 #: holds a player code there (see ``_cumulative.CutoffGrid``).
-_CODED: Final = ("_e", _THROUGH)
+_CODED: Final = ("_e", THROUGH)
 
 
 def _decode(frame: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
@@ -143,11 +146,11 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     ruleset or the data fall outside what the cumulative path handles."""
     if not _cumulative_ok(rules):
         return None
-    ck = (*keys, _THROUGH)
+    ck = (*keys, THROUGH)
     prepared = prepare_rows(lf, rules)
-    schema = aggregate_players(prepare_rows(_cutoff_rows(lf, keys, cutoffs), rules),
+    schema = aggregate_players(prepare_rows(cutoff_rows(lf, keys, cutoffs), rules),
                                ck).collect_schema()
-    grid = _cumulative.build(prepared.collect(), keys, cutoffs.collect(), _THROUGH, schema)
+    grid = _cumulative.build(prepared.collect(), keys, cutoffs.collect(), THROUGH, schema)
     if grid is None:
         return None
     base = grid.base
@@ -312,7 +315,7 @@ def _output(ranked: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.D
     return ranked.select([c for c in _front(keys, rules) if c in cols]).collect()
 
 
-def _validated(results: Frame, keys: Sequence[str]) -> pl.LazyFrame:
+def validated(results: Frame, keys: Sequence[str]) -> pl.LazyFrame:
     return _validated_coded(results, keys)[0].lazy()
 
 
@@ -335,37 +338,6 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
     return frame, codes
 
 
-def _cutoff_rows(lf: pl.LazyFrame, keys: tuple[str, ...], cutoffs: pl.LazyFrame
-                 ) -> pl.LazyFrame:
-    """Rows repeated once per cutoff at or after their round (the ``_through`` key)."""
-    return lf.join(cutoffs, on=list(keys), how="inner").filter(pl.col("round") <= pl.col(_THROUGH))
-
-
-def _eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
-                 cutoffs: pl.LazyFrame) -> pl.LazyFrame:
-    """Per (keys…, cutoff, player): the round at which the player's values are taken."""
-    swiss = lf.filter(pl.col("phase") == "swiss")
-    per_cut = _cutoff_rows(swiss, keys, cutoffs)
-    ck = [*keys, _THROUGH]
-    last = (per_cut.group_by([*ck, "player_id"])
-            .agg(_last=pl.col("round").max(),
-                 _stage=pl.col("stage").sort_by("round").last() if rules.snapshot == "stage"
-                 else pl.lit(None, dtype=pl.String))
-            .with_columns(_event_last=pl.col("_last").max().over(ck)))
-    if rules.snapshot == "last_round":
-        ev = pl.when(pl.col("_last") < pl.col("_event_last")).then(pl.col("_last")).otherwise(
-            pl.col(_THROUGH))
-    elif rules.snapshot == "stage":
-        stage_end = (per_cut.group_by([*ck, "stage"]).agg(_stage_end=pl.col("round").max())
-                     .rename({"stage": "_stage"}))
-        last = last.join(stage_end, on=[*ck, "_stage"], how="left", nulls_equal=True)
-        ev = pl.min_horizontal(pl.col("_stage_end"), pl.col(_THROUGH))
-    else:
-        ev = pl.col(_THROUGH)
-    return last.select(*ck, "player_id", ev.alias(_EVAL),
-                       (pl.col("_last") < pl.col("_event_last")).alias("_dropped"))
-
-
 def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
              cutoffs: pl.LazyFrame | None, *, cumulative: bool = True) -> pl.DataFrame:
     """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff;
@@ -375,7 +347,7 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                "results have no 'stage' column. Hint: add one (e.g. 'day1'/'day2') or use "
                "dataclasses.replace(rules, snapshot='final').")
         raise SchemaError(msg)
-    lf = _late_rows(lf, rules, keys)
+    lf = late_rows(lf, rules, keys)
     has_group = any(c.function in GROUP_TIEBREAKERS for c in rules.criteria)
     if cutoffs is None and rules.snapshot == "final":
         table = _criteria(lf, rules, keys)
@@ -385,8 +357,8 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     final_only = cutoffs is None
     if cutoffs is None:
         cutoffs = (lf.filter(pl.col("phase") == "swiss").group_by(list(keys))
-                   .agg(pl.col("round").max().alias(_THROUGH)))
-    ck = (*keys, _THROUGH)
+                   .agg(pl.col("round").max().alias(THROUGH)))
+    ck = (*keys, THROUGH)
     if rules.snapshot == "final" and not has_group and not final_only and cumulative:
         coded = _cumulative_criteria(lf, rules, keys, cutoffs)
         if coded is not None:
@@ -394,53 +366,27 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
             # decoded once at the end
             table, ids = coded
             front = [c for c in _front((*keys, "round"), rules) if c not in keys]
-            ranked = _rank_table(table.rename({_THROUGH: "round"}), rules, ("_e", "round"),
+            ranked = _rank_table(table.rename({THROUGH: "round"}), rules, ("_e", "round"),
                                  front).collect()
             return _output(_decode(ranked, ids).lazy(), (*keys, "round"), rules)
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
     else:
-        evals = _eval_rounds(lf, rules, keys, cutoffs).collect()
-        needed = evals.select(*keys, pl.col(_EVAL).alias(_THROUGH)).unique().lazy()
+        evals = eval_rounds(lf, rules, keys, cutoffs).collect()
+        needed = evals.select(*keys, pl.col(EVAL).alias(THROUGH)).unique().lazy()
         crit = _cutoff_criteria(lf, rules, keys, needed, cumulative=cumulative)
         table = (evals.lazy()
-                 .join(crit.lazy().rename({_THROUGH: _EVAL}), on=[*keys, _EVAL, "player_id"],
+                 .join(crit.lazy().rename({THROUGH: EVAL}), on=[*keys, EVAL, "player_id"],
                        how="left")
                  .with_columns(dropped=pl.col("_dropped") if rules.snapshot == "last_round"
                                else pl.col("dropped"))
-                 .drop(_EVAL, "_dropped").collect())
+                 .drop(EVAL, "_dropped").collect())
     if has_group:
-        table = _group_criteria(table, prepare_rows(_cutoff_rows(lf, keys, cutoffs), rules),
+        table = _group_criteria(table, prepare_rows(cutoff_rows(lf, keys, cutoffs), rules),
                                 rules, ck)
     if final_only:
-        return _finish(table.drop(_THROUGH), keys, rules)
-    return _finish(table.rename({_THROUGH: "round"}), (*keys, "round"), rules)
-
-
-def _late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
-    """Apply ``Ruleset.late_rounds`` (Pokémon TRH §5.2.2 late entrants)."""
-    if rules.late_rounds == "as_given":
-        return lf
-    pk = [*keys, "player_id"]
-    names = lf.collect_schema().names()
-    swiss = pl.col("phase") == "swiss"
-    forced = (pl.col("opponent_id").is_null() & (pl.col("games_won") < pl.col("games_lost"))
-              & (pl.col("unplayed") == "absent")) if "unplayed" in names else pl.lit(value=False)
-    first_real = pl.col("round").filter(swiss & ~forced).min().over(pk)
-    if rules.late_rounds == "skip":
-        return lf.filter(~(swiss & forced & (pl.col("round") < first_real)))
-    firsts = (lf.filter(swiss).group_by(pk).agg(pl.col("round").min().alias("_first"))
-              .with_columns(_ev_first=pl.col("_first").min().over(list(keys)))
-              .filter(pl.col("_first") > pl.col("_ev_first")))
-    added = (firsts.with_columns(round=pl.int_ranges("_ev_first", "_first"))
-             .explode("round")
-             .select(*pk, pl.col("round").cast(pl.Int64),
-                     pl.lit(None, dtype=pl.String).alias("opponent_id"),
-                     pl.lit(0, dtype=pl.Int64).alias("games_won"),
-                     pl.lit(1, dtype=pl.Int64).alias("games_lost"),
-                     pl.lit(0, dtype=pl.Int64).alias("games_drawn"),
-                     pl.lit("swiss").alias("phase"), pl.lit("absent").alias("unplayed")))
-    return pl.concat([lf, added], how="diagonal_relaxed")
+        return _finish(table.drop(THROUGH), keys, rules)
+    return _finish(table.rename({THROUGH: "round"}), (*keys, "round"), rules)
 
 
 @overload
@@ -496,7 +442,7 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     """
     ruleset = get(rules)
     full, codes = _validated_coded(results, keys)
-    k = _check_keys(full.lazy(), keys)
+    k = check_keys(full.lazy(), keys)
     frame = full
     if through_round is not None:
         if through_round < 1:
@@ -618,12 +564,12 @@ def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
     """``standings_by_round``; ``cumulative=False`` is the repeated-rows reference path."""
     ruleset = get(rules)
     frame = _validated_coded(results, keys)[0]
-    k = _check_keys(frame.lazy(), keys)
+    k = check_keys(frame.lazy(), keys)
 
     def run(part: pl.DataFrame) -> pl.DataFrame:
         lf = part.lazy()
         rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
-                  .rename({"round": _THROUGH}))
+                  .rename({"round": THROUGH}))
         return _compute(lf, ruleset, k, rounds, cumulative=cumulative)
 
     out = _by_scale_group(frame, ruleset, k, run)
