@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
-from swissframe.cut._analysis import cut_status, id_advice, status_summary
+from swissframe.cut import cut_status, id_advice, status_summary
 from swissframe.errors import SwissframeError
 
 __all__ = ["add_parser", "run"]
