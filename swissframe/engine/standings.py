@@ -258,55 +258,78 @@ def _front(keys: Sequence[str], rules: Ruleset) -> list[str]:
 def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
                 keep: Sequence[str]) -> pl.LazyFrame:
     """``_rank`` on the columns that are kept (``keep``, the keys and sort columns) only —
-    the sort moves every column it is given — with each exact Int128 sort column cast to
-    Int64 when its values fit (the same values, so the same order; narrower sort keys)."""
+    the sort moves every column it is given — on narrowed sort columns (:func:`_narrow`),
+    with the keys and the first sort columns packed into one Int64 where their ranges fit
+    (:func:`_packing`: fewer, narrower sort keys; the packed key orders rows as they do)."""
     cols, desc = _sort_keys(rules)
     wanted = [*keys, *keep, *cols, "player_id"]
     table = table.select([c for c in dict.fromkeys(wanted) if c in table.columns])
     if not table.height:
         return _rank(table.lazy(), rules, keys)
-    wide = [c for c in cols if table.schema[c] == pl.Int128]
-    # the keys and the sort columns that come first, packed into one Int64 when their
-    # ranges fit (fewer, narrower sort keys; the packed key orders rows as they do)
     lead = [*keys, *cols]
     ints = [c for c in lead if table.schema[c].is_signed_integer()]
-    stats = table.select(*[pl.col(c).min().alias(f"{c}:lo") for c in ints],
-                         *[pl.col(c).max().alias(f"{c}:hi") for c in ints],
-                         *[pl.col(c).null_count().alias(f"{c}:n") for c in ints]).row(0)
-    lo = dict(zip(ints, stats[:len(ints)], strict=True))
-    hi = dict(zip(ints, stats[len(ints):2 * len(ints)], strict=True))
-    nulls = dict(zip(ints, stats[2 * len(ints):], strict=True))
-    fits = [c for c in wide if (lo[c] is None or lo[c] >= -(2**63))
-            and (hi[c] is None or hi[c] < 2**63)]
-    # non-negative values below 2**64 sort as unsigned ones do
-    unsigned = [c for c in wide if c not in fits and lo[c] is not None and lo[c] >= 0
-                and hi[c] is not None and hi[c] < 2**64]
-    table = table.with_columns(*[pl.col(c).cast(pl.Int64) for c in fits],
-                               *[pl.col(c).cast(pl.UInt64) for c in unsigned])
-    packed: list[tuple[str, bool, int]] = []
-    bits = 0
-    for c, d in zip(lead, [False] * len(keys) + desc, strict=True):
-        if c not in ints or nulls[c] or lo[c] is None or hi[c] is None:
-            break
-        width = (int(hi[c]) - int(lo[c])).bit_length()
-        if bits + width > 62:
-            break
-        packed.append((c, d, width))
-        bits += width
+    stats = _int_stats(table, ints)
+    wide = [c for c in cols if table.schema[c] == pl.Int128]
+    table = _narrow(table, wide, stats)
+    packed = _packing(lead, [False] * len(keys) + desc, stats)
     if len(packed) <= len(keys):
         return _rank(table.lazy(), rules, keys)
     key: pl.Expr = pl.lit(0, dtype=pl.Int64)
     for c, d, width in packed:
-        wide_c = c in wide  # Int128 before the narrowing
-        v = pl.col(c).cast(pl.Int128) if wide_c else pl.col(c).cast(pl.Int64)
-        t = pl.Int128 if wide_c else pl.Int64
-        part = (pl.lit(int(hi[c]), dtype=t) - v) if d else (v - pl.lit(int(lo[c]), dtype=t))
+        lo, hi, _ = stats[c]
+        t = pl.Int128 if c in wide else pl.Int64  # Int128 before the narrowing
+        v = pl.col(c).cast(t)
+        part = (pl.lit(hi, dtype=t) - v) if d else (v - pl.lit(lo, dtype=t))
         key = key * 2**width + part.cast(pl.Int64)
     n = len(packed) - len(keys)
-    sort_cols = ["__packed", *cols[n:]]
     table = table.with_columns(key.alias("__packed"))
-    return rank_exact(table.lazy(), keys, sort_cols, [False, *desc[n:]],
+    return rank_exact(table.lazy(), keys, ["__packed", *cols[n:]], [False, *desc[n:]],
                       tiebreak=["player_id"], packed=len(packed)).drop("__packed")
+
+
+def _int_stats(table: pl.DataFrame, columns: Sequence[str]
+               ) -> dict[str, tuple[int | None, int | None, int]]:
+    """Per integer column: min, max and null count, in one pass."""
+    row = table.select(*[e for c in columns for e in (
+        pl.col(c).min().alias(f"{c}:lo"), pl.col(c).max().alias(f"{c}:hi"),
+        pl.col(c).null_count().alias(f"{c}:n"))]).row(0) if columns else ()
+    return {c: (None if row[3 * i] is None else int(row[3 * i]),
+                None if row[3 * i + 1] is None else int(row[3 * i + 1]), int(row[3 * i + 2]))
+            for i, c in enumerate(columns)}
+
+
+def _narrow(table: pl.DataFrame, wide: Sequence[str],
+            stats: dict[str, tuple[int | None, int | None, int]]) -> pl.DataFrame:
+    """Int128 sort columns cast to Int64 when their values fit, to UInt64 when they are
+    non-negative and below 2**64 (the same values, so the same order)."""
+    def within(c: str, low: int, high: int) -> bool:
+        lo, hi, _ = stats[c]
+        return (lo is None or lo >= low) and (hi is None or hi < high)
+
+    fits = [c for c in wide if within(c, -(2**63), 2**63)]
+    unsigned = [c for c in wide if c not in fits and stats[c][0] is not None
+                and stats[c][1] is not None and within(c, 0, 2**64)]
+    return table.with_columns(*[pl.col(c).cast(pl.Int64) for c in fits],
+                              *[pl.col(c).cast(pl.UInt64) for c in unsigned])
+
+
+def _packing(lead: Sequence[str], descending: Sequence[bool],
+             stats: dict[str, tuple[int | None, int | None, int]]
+             ) -> list[tuple[str, bool, int]]:
+    """The leading columns (keys, then sort columns) that pack into 62 bits: (column,
+    descending, width), up to the first that is not a null-free integer or does not fit."""
+    packed: list[tuple[str, bool, int]] = []
+    bits = 0
+    for c, d in zip(lead, descending, strict=True):
+        lo, hi, nulls = stats.get(c, (None, None, 1))
+        if nulls or lo is None or hi is None:
+            break
+        width = (hi - lo).bit_length()
+        if bits + width > 62:
+            break
+        packed.append((c, d, width))
+        bits += width
+    return packed
 
 
 def _output(ranked: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
