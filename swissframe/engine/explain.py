@@ -92,7 +92,7 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
     """
     ruleset = get(rules)
     lf = validated(results, keys)
-    k = check_keys(lf, keys)
+    k = check_keys(keys)
     lf = lf.filter(pl.col("phase") == "swiss")
     if through_round is not None:
         lf = lf.filter(pl.col("round") <= through_round)

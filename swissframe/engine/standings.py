@@ -16,7 +16,7 @@ from swissframe.engine import (
     _chess,  # noqa: F401  (registers the FIDE tie-breaks)
     _cumulative,
 )
-from swissframe.engine._exact import ExactScale, exact_name, rank_exact
+from swissframe.engine._exact import exact_name, rank_exact
 from swissframe.engine._record import (
     EVAL,
     THROUGH,
@@ -56,20 +56,14 @@ STANDINGS_COLUMNS: Final = (
 Frame = pl.DataFrame | pl.LazyFrame
 
 
-def check_keys(lf: pl.LazyFrame, keys: Sequence[str]) -> tuple[str, ...]:
-    """``event_id`` plus the extra keys, in order (``_validated`` checked they exist)."""
+def check_keys(keys: Sequence[str]) -> tuple[str, ...]:
+    """``event_id`` plus the extra keys, in order (:func:`validated` checked they exist)."""
     return tuple(dict.fromkeys(["event_id", *keys]))
 
 
-def _scales(base: pl.DataFrame, rules: Ruleset) -> tuple[ExactScale, ExactScale, int]:
-    scales = rate_scales(base, rules)
-    return scales.rate, scales.game, scales.k_max
-
-
-def _rates(base: pl.DataFrame, rules: Ruleset, rate: ExactScale, game: ExactScale
-           ) -> pl.LazyFrame:
+def _rates(base: pl.DataFrame, rules: Ruleset, scales: RateScales) -> pl.LazyFrame:
     """The record with match points and the own rates (:func:`_record.own_rates`)."""
-    rates = own_rates(rules, RateScales(rate, game, 1))
+    rates = own_rates(rules, scales)
     points = pl.col("_pts")
     mp = points if rules.integer_points else points.cast(pl.Float64) / points_unit(rules)
     return (base.lazy()
@@ -85,10 +79,10 @@ def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Contex
     # materialised once: every criterion reads them, and a lazy plan would recompute them
     prepared = prepare_rows(rows, rules).collect().lazy()
     base = aggregate_players(prepared, keys).collect()
-    rate, game, k_max = _scales(base, rules)
-    players = _rates(base, rules, rate, game).collect().lazy()
-    return Context(rows=prepared, players=players, keys=keys, rules=rules, rate_scale=rate,
-                   game_scale=game, k_max=k_max)
+    scales = rate_scales(base, rules)
+    players = _rates(base, rules, scales).collect().lazy()
+    return Context(rows=prepared, players=players, keys=keys, rules=rules,
+                   rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max)
 
 
 def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.DataFrame:
@@ -158,7 +152,7 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     if not scales.exact():
         return None  # the means would fall back to rounded floats: keep the reference path
     rate, game, k_max = scales.rate, scales.game, scales.k_max
-    players = _rates(base, rules, rate, game).collect()
+    players = _rates(base, rules, scales).collect()
     of = {"mwp_opp": rate.scale, "gwp_opp": game.scale}
     sums = _cumulative.opponent_sums(grid, players, [*_CODED, "player_id"],
                                      {s: of[s] for s in BASE_SOURCES})
@@ -465,7 +459,7 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     """
     ruleset = get(rules)
     full, codes = _validated_coded(results, keys)
-    k = check_keys(full.lazy(), keys)
+    k = check_keys(keys)
     frame = full
     if through_round is not None:
         if through_round < 1:
@@ -537,10 +531,10 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
         rows = rows.filter(pl.col("round") <= through_round)
     prepared = prepare_rows(rows.lazy(), rules).collect().lazy()
     base = aggregate_players(prepared, (), event_of=pl.col("player_id") // unit).collect()
-    rate, game, k_max = _scales(base, rules)
-    players = _rates(base, rules, rate, game).collect().lazy()
-    ctx = Context(rows=prepared, players=players, keys=(), rules=rules, rate_scale=rate,
-                  game_scale=game, k_max=k_max)
+    scales = rate_scales(base, rules)
+    players = _rates(base, rules, scales).collect().lazy()
+    ctx = Context(rows=prepared, players=players, keys=(), rules=rules,
+                  rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max)
     table = _criteria_of(ctx).with_columns(_e=pl.col("player_id") // unit)
     keep = [c for c in _front(("event_id",), rules) if c != "event_id"]
     ranked = _rank_table(table, rules, ("_e",), keep).collect()
@@ -587,7 +581,7 @@ def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
     """``standings_by_round``; ``cumulative=False`` is the repeated-rows reference path."""
     ruleset = get(rules)
     frame = _validated_coded(results, keys)[0]
-    k = check_keys(frame.lazy(), keys)
+    k = check_keys(keys)
 
     def run(part: pl.DataFrame) -> pl.DataFrame:
         lf = part.lazy()
