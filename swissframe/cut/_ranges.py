@@ -65,7 +65,9 @@ def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str 
     DataFrame
         ``event_id, player_id, outcome[, score], match_points, omwp_min, omwp_max,
         gwp_min, gwp_max, ogwp_min, ogwp_max`` (fractions). ``outcome`` is win / draw /
-        loss (a bye is a win; ``dropped`` for a player not in the pairings).
+        loss (a bye is a win; ``dropped`` for a player not in the pairings);
+        ``match_points`` the player's after it (per outcome: the fewest its game scores
+        give, e.g. without a two-game match's sweep bonus).
 
     Examples
     --------

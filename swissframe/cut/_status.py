@@ -314,6 +314,8 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
     -------
     DataFrame
         ``event_id, player_id, outcome, match_points, status, probability, method, exact``:
+        ``match_points`` after the outcome (the fewest, where its game scores score
+        differently: a two-game match's sweep bonus);
         ``status`` ∈ guaranteed / possible / eliminated (making the cut = the player's whole
         tie group is inside the top ``top``); ``method`` says what decided it (points,
         ranges, enumeration); ``exact`` is True when the status is proved (every

@@ -306,19 +306,20 @@ def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("e
     scales beyond Int128 by an upper bound) is a group of its own (``alone=True``), so a
     fallback to rounded values, if any, touches that event only.
     """
-    swiss = rows.filter(pl.col("phase") == "swiss")
-    if swiss.height == 0:
+    swiss = pl.col("phase") == "swiss"
+    r_max, g_max = rows.select(
+        pl.col("round").filter(swiss).max(),
+        (pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")).filter(swiss)
+        .max()).row(0)
+    if r_max is None:
         return None
-    r_max, g_max = swiss.select(
-        pl.col("round").max(),
-        (pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")).max()).row(0)
     const = _clamp_bits(rules)
     r_top, g_top = int(r_max or 1), int(r_max or 1) * max(int(g_max or 1), 1)
     if r_top <= LONG_ROUNDS and g_top <= 4096:
         t = _lcm_bits_table(g_top)
         if max(t[r_top] + const[0], t[g_top] + const[1]) + t[r_top] < _SCALE_BITS:
             return None
-    record = aggregate_players(prepare_rows(swiss.lazy(), rules), keys).collect()
+    record = aggregate_players(prepare_rows(rows.lazy(), rules), keys).collect()
     if rate_scales(record, rules).exact() and r_top <= LONG_ROUNDS:
         return None
     per_event = _event_bits(record, rules, const)
