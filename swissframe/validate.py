@@ -38,6 +38,7 @@ from typing import Final, NamedTuple
 
 import polars as pl
 
+from swissframe.engine._chess import inferred_absences
 from swissframe.errors import SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
@@ -45,7 +46,7 @@ from swissframe.schema import (
     INT_COLUMNS,
     OPTIONAL_COLUMNS,
     REQUIRED_COLUMNS,
-    UNPLAYED_KINDS,
+    VOCABULARY,
     find_problems,
 )
 
@@ -92,6 +93,18 @@ KINDS: Final[Mapping[str, Kind]] = {
     "missing_mirror": Kind(
         "error", "one-sided match: the opponent has no row against the player in that round",
         "add the mirror row, or repair explicitly with sf.repair_mirrors(...)"),
+    "too_many_games": Kind(
+        "error", "a game count above 2**31 - 1: not the games of one match",
+        "check the column mapping (a score in the wrong column, an id read as a count)"),
+    "empty_id": Kind(
+        "error", "an empty id (\"\"): an empty cell would become a phantom player",
+        "fill in the id, or leave the opponent null for an unpaired round"),
+    "unpaired_draw": Kind(
+        "error", "an unpaired round (null opponent) scored as a draw",
+        "a bye is 2-0-0, an unopposed loss 0-2-0; a half-point bye has unplayed='half_bye'"),
+    "phase_mismatch": Kind(
+        "error", "the two seats of one match are in different phases (swiss / playoff)",
+        "give both rows the same phase"),
     "mirror_mismatch": Kind(
         "error", "contradictory match: the two seats report records that are not opposite",
         "correct one seat from the match slip"),
@@ -120,8 +133,12 @@ KINDS: Final[Mapping[str, Kind]] = {
         "(dropped, then came back)",
         "allowed: the engine counts only the rounds played; add a row (bye, loss or "
         "'absent') if the round should count"),
+    "inferred_absence": Kind(
+        "warning", "a player of the event has no row in one of its rounds, and the ruleset "
+        "reads that as an absence (FIDE C.07 Art. 16: missing_rounds='absent')",
+        "fine for a withdrawal or a skipped round; add the row if the player was paired"),
     "suspicious_id": Kind(
-        "warning", "an id is empty, has leading/trailing whitespace or control characters",
+        "warning", "an id has leading/trailing whitespace or control characters",
         "strip the ids: ' Alice' and 'Alice' are two different players"),
     "duplicate_event": Kind(
         "warning", "two events have identical rounds (the same event under two ids or "
@@ -147,7 +164,6 @@ PROBLEM_SCHEMA: Final[Mapping[str, pl.DataType]] = {
 }
 
 _STR_COLUMNS: Final = (*ID_COLUMNS, "phase", *OPTIONAL_COLUMNS)
-_VOCAB: Final[Mapping[str, tuple[str, ...]]] = {"unplayed": UNPLAYED_KINDS, "color": ("w", "b")}
 _ROW: Final = "_sf_row"
 _INT64_MAX: Final = 2**63 - 1
 _SHOWN_PER_KIND: Final = 5
@@ -373,7 +389,7 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
         return None, problems
     raw = lf
     lf = lf.with_columns(casts)
-    for c, vocab in _VOCAB.items():
+    for c, vocab in VOCABULARY.items():
         if c in schema:
             bad_cells.append((c, pl.col(c).cast(pl.String).is_not_null()
                               & ~pl.col(c).cast(pl.String).is_in(vocab),
@@ -493,7 +509,8 @@ def _ids(lf: pl.LazyFrame) -> list[pl.LazyFrame]:
                     + [lf.select("event_id", "round", pl.col("event_id").alias("_id"),
                                  pl.lit("event_id").alias("_col"))], how="vertical")
     ids = ids.filter(pl.col("_id").is_not_null())
-    odd = (pl.col("_id").str.strip_chars() != pl.col("_id")) | (pl.col("_id") == "") \
+    # an empty id is an error of the contract (empty_id); these are computable oddities
+    odd = (pl.col("_id").str.strip_chars() != pl.col("_id")) \
         | pl.col("_id").str.contains(r"[\x00-\x1f\x7f]")
     hit = (ids.filter(odd).group_by("event_id", "_col", "_id")
            .agg(pl.col("round").min()).with_columns(
@@ -501,7 +518,7 @@ def _ids(lf: pl.LazyFrame) -> list[pl.LazyFrame]:
                .alias("opponent_id"),
                pl.when(pl.col("_col") == "player_id").then(pl.col("_id")).alias("player_id")))
     return [_rows("suspicious_id", hit, pl.format(
-        "{} {} is empty or has surrounding whitespace / control characters",
+        "{} {} has surrounding whitespace / control characters",
         pl.col("_col"), pl.col("_id").map_elements(repr, return_dtype=pl.String)),
         value=pl.col("_id"))]
 
@@ -633,6 +650,10 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
     problems.extend(_scores(rows_ok, ev, best_of))
     problems.extend(_rounds(rows_ok.filter(pl.col("phase").is_in(("swiss", "playoff"))), ev))
     problems.extend(_ids(table))
+    if ruleset.missing_rounds == "absent":
+        problems.append(_rows("inferred_absence", inferred_absences(rows_ok, ev),
+                              pl.format("no row in round {}: counted as an absence "
+                                        "(unplayed='absent')", pl.col("round"))))
     problems.extend(_duplicate_events(rows_ok, ev))
     file_names = None
     if origin is not None and origin in schema:

@@ -31,16 +31,16 @@ from swissframe.engine._exact import RoundedScale
 from swissframe.engine._record import (
     RateScales,
     aggregate_players,
-    check_game_counts,
     own_rates,
     prepare_rows,
     rate_scales,
     row_points,
 )
 from swissframe.engine.standings import standings
+from swissframe.engine.tiebreakers import capability_columns
 from swissframe.errors import DataError, ExactnessWarning, SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset
-from swissframe.schema import validate_results
+from swissframe.schema import OPTIONAL_COLUMNS, validate_results
 
 __all__ = [
     "DEFAULT_OUTCOMES",
@@ -211,7 +211,6 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
                   outcomes: pl.DataFrame) -> RoundFrame:
     """Seat rows with every player's state after the round, for each outcome of their unit."""
     prior = validate_results(results).collect().filter(pl.col("phase") == "swiss")
-    check_game_counts(prior)
     if prior.height == 0:
         msg = "no Swiss rounds in the results. Hint: pass the rounds played so far."
         raise DataError(msg)
@@ -364,8 +363,12 @@ def criteria_bounds(rules: Ruleset, *, skip_first: bool = True
     key (match points, or what ranks first when ``points_first`` is off) is left out when
     ``skip_first``: the status compares it exactly.
     """
-    known = {"omwp": ("_x_omw_lo", "_x_omw_hi"), "ogwp": ("_x_ogw_lo", "_x_ogw_hi"),
-             "gwp": ("_x_gw", "_x_gw"), "mwp": ("_x_mw", "_x_mw")}
+    # criteria registered with bounds=True, by what their value is
+    known = {**capability_columns("bounds", "own", {"gwp": ("_x_gw", "_x_gw"),
+                                                    "mwp": ("_x_mw", "_x_mw")}),
+             **capability_columns("bounds", "opponent_mean",
+                                  {"mwp_opp": ("_x_omw_lo", "_x_omw_hi"),
+                                   "gwp_opp": ("_x_ogw_lo", "_x_ogw_hi")})}
     crits = list(rules.criteria)
     if skip_first and crits and (not rules.points_first or crits[0].name == "match_points"):
         crits = crits[1:]  # the first key itself (with points_first, points come first)
@@ -405,8 +408,12 @@ def scenario_results(rf: RoundFrame, assignment: pl.DataFrame) -> pl.DataFrame:
     scen = assignment.select("event_id", "scenario_id").unique()
     cols = ["event_id", "scenario_id", "round", "player_id", "opponent_id", "games_won",
             "games_lost", "games_drawn"]
-    old = rf.prior.join(scen, on="event_id", how="inner").select(cols)
-    return pl.concat([old, new.select(cols)]).with_columns(phase=pl.lit("swiss"))
+    # the optional columns travel with the prior rows: an unplayed round (a forfeit, a
+    # half-point bye) keeps its meaning in every scenario; the analysed round is played
+    extra = [c for c in OPTIONAL_COLUMNS if c in rf.prior.columns]
+    old = rf.prior.join(scen, on="event_id", how="inner").select(*cols, *extra)
+    return pl.concat([old, new.select(cols)], how="diagonal").with_columns(
+        phase=pl.lit("swiss"))
 
 
 def make_cut_flags(rf: RoundFrame, assignment: pl.DataFrame, top: int) -> pl.DataFrame:

@@ -41,7 +41,7 @@ from swissframe.engine._record import (
     ranking_keys,
     rate_scales,
 )
-from swissframe.engine.tiebreakers import GROUP_TIEBREAKERS
+from swissframe.engine.tiebreakers import GROUP_TIEBREAKERS, capability_columns
 from swissframe.rules._ruleset import Ruleset
 
 __all__ = ["ROW_BUDGET", "FastModel", "fast_model", "fast_unsupported", "scenario_chunks",
@@ -49,10 +49,12 @@ __all__ = ["ROW_BUDGET", "FastModel", "fast_model", "fast_unsupported", "scenari
 
 _I128 = pl.Int128
 KEY: Final = ["event_id", "player_id"]
-#: Criteria (by tiebreaker function) whose value this module computes, and the column.
-_OWN: Final = {"match_points": "_pts", "mwp": "_x_mw", "gwp": "_x_gw", "match_wins": "wins",
-               "game_wins": "games_won"}
-_OPP: Final = {"omwp": "mw", "ogwp": "gw"}
+#: Criteria (by tiebreaker function, registered with ``fast=True``) whose value this module
+#: computes, and its column: the record values it keeps, and the opponents' means it sums.
+_OWN: Final = capability_columns("fast", "own", {
+    "match_points": "_pts", "mwp": "_x_mw", "gwp": "_x_gw", "wins": "wins",
+    "games_won": "games_won"})
+_OPP: Final = capability_columns("fast", "opponent_mean", {"mwp_opp": "mw", "gwp_opp": "gw"})
 #: Rows (scenarios × joined rows) one chunk may hold; bounds the memory of a pass.
 ROW_BUDGET: Final = 4_000_000
 
@@ -204,7 +206,8 @@ def fast_model(rf: RoundFrame) -> FastModel | None:
     Mirrors the engine on the rows the reference path builds (:func:`scenario_results`):
     prior Swiss rows without optional columns, plus the analysed round's rows; the engine's
     own row flags (:func:`prepare_rows`), record (:func:`aggregate_players`) and rate terms
-    (:func:`rate_terms`) are applied to them, with integer ids in place of the strings.
+    (:func:`~swissframe.engine._record.own_rates`) are applied to them, with integer ids in
+    place of the strings.
     """
     rules = rf.rules
     if fast_unsupported(rules, rf) is not None:

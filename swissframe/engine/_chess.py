@@ -30,25 +30,79 @@ of the rest; implementations differ on whether the highest cut skips VURs [?].
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from swissframe.engine._exact import exact_name
-from swissframe.engine._record import points_unit
-from swissframe.engine.tiebreakers import (
-    OPP,
-    Context,
-    register_tiebreaker,
-)
+from swissframe.schema import OPPONENT_ID as OPP
 
-__all__ = ["buchholz", "chess_terms", "progressive", "sonneborn_berger", "wins", "won"]
+if TYPE_CHECKING:
+    from swissframe.engine.tiebreakers import Context
+    from swissframe.rules._ruleset import Ruleset
+
+__all__ = ["buchholz", "chess_terms", "inferred_absences", "progressive", "sonneborn_berger",
+           "wins", "with_inferred_absences", "won"]
 
 _FORFEITS = ("forfeit_win", "forfeit_loss")
 
 
+def inferred_absences(results: pl.LazyFrame | pl.DataFrame,
+                      keys: Sequence[str] = ("event_id",)) -> pl.LazyFrame:
+    """The absences C.07 Art. 16 implies where a table has no row: one ``absent`` row per
+    (keys…, player, round) for every Swiss round of the event (any round with a Swiss row)
+    after the player's first row in which the player has none — a withdrawal, a round sat
+    out. Rounds before a player's first row are not inferred (the player had not entered
+    yet: ``Ruleset.late_rounds`` or explicit rows say what they count), so the standings
+    after round ``r`` depend on the rows up to ``r`` only.
+
+    The rows are what :func:`swissframe.io.trf.read_trf` writes for a blank round: null
+    opponent, ``0-1-0``, ``unplayed="absent"`` (a voluntarily unplayed round: a dummy
+    opponent in the player's own Buchholz, a draw for the opponents when trailing), and
+    ``phase="swiss"`` when the table has a ``phase`` column.
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2], "player_a": ["A", "C", "A"],
+    ...     "player_b": ["B", "D", "C"], "games_a": [1, 0, 1], "games_b": [0, 1, 0],
+    ...     "games_drawn": [0, 0, 0]})
+    >>> inferred_absences(sf.from_matches(m)).select("round", "player_id", "unplayed"
+    ...     ).sort("player_id").collect().rows()
+    [(2, 'B', 'absent'), (2, 'D', 'absent')]
+    """
+    lf = results.lazy()
+    k = list(keys)
+    schema = lf.collect_schema()
+    swiss = lf.filter(pl.col("phase") == "swiss") if "phase" in schema else lf
+    seats = swiss.select(*k, "round", "player_id")
+    rounds = seats.select(*k, "round").unique()
+    players = seats.group_by([*k, "player_id"]).agg(pl.col("round").min().alias("_first"))
+    grid = players.join(rounds, on=k) if k else players.join(rounds, how="cross")
+    return (grid.filter(pl.col("round") > pl.col("_first"))
+            .join(seats, on=[*k, "round", "player_id"], how="anti")
+            .select(*k, pl.col("round").cast(schema["round"]), "player_id",
+                    pl.lit(None).cast(schema[OPP]).alias(OPP),
+                    *[pl.lit(v).cast(schema[c]).alias(c) for c, v in
+                      (("games_won", 0), ("games_lost", 1), ("games_drawn", 0))],
+                    *([pl.lit("swiss", dtype=pl.String).alias("phase")]
+                      if "phase" in schema else []),
+                    pl.lit("absent", dtype=pl.String).alias("unplayed")))
+
+
+def with_inferred_absences(results: pl.LazyFrame, rules: Ruleset,
+                           keys: Sequence[str] = ("event_id",)) -> pl.LazyFrame:
+    """``results`` plus :func:`inferred_absences` when ``rules.missing_rounds`` is
+    ``"absent"`` (the FIDE presets); unchanged otherwise."""
+    if rules.missing_rounds != "absent":
+        return results
+    return pl.concat([results, inferred_absences(results, keys)], how="diagonal_relaxed")
+
+
 def _units(ctx: Context, value: Fraction) -> int:
-    return int(value * points_unit(ctx.rules))
+    return int(value * ctx.unit)
 
 
 def chess_terms(ctx: Context) -> pl.LazyFrame:
@@ -113,7 +167,6 @@ def _finish(ctx: Context, agg: pl.LazyFrame, name: str, divisor: int) -> pl.Lazy
                       pl.col("_s").cast(pl.Int128).alias(exact_name(name)))
 
 
-@register_tiebreaker("buchholz")
 def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -> pl.LazyFrame:
     """Buchholz (C.07 Art. 8.1) with Cut-n / Median-n (Art. 14): the sum of the opponents'
     (adjusted) scores, unplayed rounds per the module notes; VURs are cut first (16.5).
@@ -125,7 +178,10 @@ def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -
     ...     "games_a": [1, 0], "games_b": [0, 0], "games_drawn": [0, 1]})
     >>> st = sf.standings(sf.from_matches(m), "fide")
     >>> st.select("player_id", "match_points", "bh").rows()
-    [('A', 1.5, 0.5), ('C', 0.5, 1.5), ('B', 0.0, 1.5)]
+    [('A', 1.5, 1.0), ('C', 0.5, 1.5), ('B', 0.0, 1.5)]
+
+    B has no row in round 2: B is absent there (Art. 16), and that trailing absence counts
+    as a draw for A's Buchholz (B ½ + C ½ = 1). C entered in round 2.
     """
     terms = chess_terms(ctx).filter(pl.col("_val").is_not_null())
     pk = ctx.pkeys
@@ -141,26 +197,24 @@ def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -
                  .with_columns(_hi=pl.int_range(pl.len()).over(pk))
                  .filter(pl.col("_hi") >= median))
     agg = terms.group_by(pk).agg(pl.col("_val").sum().alias("_s"))
-    return _finish(ctx, agg, name, points_unit(ctx.rules))
+    return _finish(ctx, agg, name, ctx.unit)
 
 
-@register_tiebreaker("sb")
 def sonneborn_berger(ctx: Context, *, name: str = "sb") -> pl.LazyFrame:
     """Sonneborn-Berger (C.07): Σ over rounds of (opponent's adjusted score × points the
     player scored in that round); unplayed rounds use the same dummy as Buchholz."""
     terms = chess_terms(ctx).filter(pl.col("_val").is_not_null())
     agg = terms.group_by(ctx.pkeys).agg((pl.col("_val") * pl.col("_pts")).sum().alias("_s"))
-    unit = points_unit(ctx.rules)
+    unit = ctx.unit
     return _finish(ctx, agg, name, unit * unit)
 
 
-@register_tiebreaker("ps")
 def progressive(ctx: Context, *, name: str = "ps") -> pl.LazyFrame:
     """Progressive (cumulative) score: the sum of the running totals after each round
     (byes and forfeits count with their points; rules.md §4.1)."""
     agg = (ctx.rows.sort("round").with_columns(_c=pl.col("_pts").cum_sum().over(ctx.pkeys))
            .group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s")))
-    return _finish(ctx, agg, name, points_unit(ctx.rules))
+    return _finish(ctx, agg, name, ctx.unit)
 
 
 def _count(ctx: Context, cond: pl.Expr, name: str) -> pl.LazyFrame:
@@ -169,20 +223,17 @@ def _count(ctx: Context, cond: pl.Expr, name: str) -> pl.LazyFrame:
     return out.with_columns(pl.col(name).cast(pl.Int64))
 
 
-@register_tiebreaker("win")
 def wins(ctx: Context, *, name: str = "win") -> pl.LazyFrame:
     """WIN: rounds in which the player received the points of a win, unplayed wins
     (forfeit wins, pairing-allocated and full-point byes) included."""
     return _count(ctx, pl.col("_win"), name)
 
 
-@register_tiebreaker("won")
 def won(ctx: Context, *, name: str = "won") -> pl.LazyFrame:
     """WON: games won over the board."""
     return _count(ctx, pl.col("_win") & pl.col("_kind").is_null() & ~pl.col("_unpaired"), name)
 
 
-@register_tiebreaker("bpg")
 def black_played(ctx: Context, *, name: str = "bpg") -> pl.LazyFrame:
     """BPG: games played over the board with Black (needs the ``color`` column)."""
     if "color" not in ctx.rows.collect_schema().names():
@@ -191,7 +242,6 @@ def black_played(ctx: Context, *, name: str = "bpg") -> pl.LazyFrame:
                   & ~pl.col("_unpaired"), name)
 
 
-@register_tiebreaker("bwg")
 def black_won(ctx: Context, *, name: str = "bwg") -> pl.LazyFrame:
     """BWG: games won over the board with Black (needs the ``color`` column)."""
     if "color" not in ctx.rows.collect_schema().names():

@@ -22,7 +22,6 @@ from swissframe.engine._exact import (
     lcm_of,
     warn_fallback,
 )
-from swissframe.errors import ValidationError
 from swissframe.rules._ruleset import Ruleset
 
 __all__ = [
@@ -380,36 +379,6 @@ def _split_exact(record: pl.DataFrame, rules: Ruleset, events: pl.Series) -> lis
             + _split_exact(record, rules, events.slice(half)))
 
 
-#: Most games one row may record: every sum and exact scale of a record then stays inside
-#: Int64 / the exact fallback (a match of more games is not a result; issue 16 class 2).
-MAX_GAMES: Final = 2**31 - 1
-
-
-def check_game_counts(rows: pl.DataFrame) -> None:
-    """Reject a row whose game counts are negative or above :data:`MAX_GAMES`.
-
-    Raises
-    ------
-    ValidationError
-        Naming the event, round and player of the first such row.
-    """
-    games = ("games_won", "games_lost", "games_drawn")
-    bad_row = pl.any_horizontal([(pl.col(c) > MAX_GAMES) | (pl.col(c) < 0) for c in games])
-    if not rows.select(bad_row.any()).item():
-        return
-    bad = rows.filter(bad_row).sort("event_id", "round", "player_id")
-    r = bad.row(0, named=True)
-    msg = (f"event {r['event_id']!r}, round {r['round']}, player {r['player_id']!r}: game "
-           f"counts {r['games_won']}-{r['games_lost']}-{r['games_drawn']} are outside 0.."
-           f"{MAX_GAMES} ({bad.height} such row(s)). Hint: game counts are games of one "
-           "match; check the column mapping.")
-    problems = bad.select("event_id", "round", "player_id", "opponent_id",
-                          kind=pl.lit("game_count"),
-                          detail=pl.format("{}-{}-{}", *games)).select(
-        "kind", "event_id", "round", "player_id", "opponent_id", "detail")
-    raise ValidationError(msg, problems)
-
-
 # ------------------------------------------------------------------ which rows, as of when
 
 #: Key column of the cutoff round (standings as they stood after it).
@@ -419,12 +388,13 @@ EVAL: Final = "_eval"
 
 
 def cutoff_rows(lf: pl.LazyFrame, keys: tuple[str, ...], cutoffs: pl.LazyFrame
-                 ) -> pl.LazyFrame:
+                ) -> pl.LazyFrame:
     """Rows repeated once per cutoff at or after their round (the ``_through`` key)."""
     return lf.join(cutoffs, on=list(keys), how="inner").filter(pl.col("round") <= pl.col(THROUGH))
 
+
 def eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
-                 cutoffs: pl.LazyFrame) -> pl.LazyFrame:
+                cutoffs: pl.LazyFrame) -> pl.LazyFrame:
     """Per (keys…, cutoff, player): the round at which the player's values are taken."""
     swiss = lf.filter(pl.col("phase") == "swiss")
     per_cut = cutoff_rows(swiss, keys, cutoffs)
@@ -446,6 +416,7 @@ def eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         ev = pl.col(THROUGH)
     return last.select(*ck, "player_id", ev.alias(EVAL),
                        (pl.col("_last") < pl.col("_event_last")).alias("_dropped"))
+
 
 def late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
     """Apply ``Ruleset.late_rounds`` (Pokémon TRH §5.2.2 late entrants)."""

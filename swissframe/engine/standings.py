@@ -12,17 +12,14 @@ from typing import Final, Literal, overload
 
 import polars as pl
 
-from swissframe.engine import (
-    _chess,  # noqa: F401  (registers the FIDE tie-breaks)
-    _cumulative,
-)
+from swissframe.engine import _cumulative
+from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._exact import exact_name, rank_exact
 from swissframe.engine._record import (
     EVAL,
     THROUGH,
     RateScales,
     aggregate_players,
-    check_game_counts,
     cutoff_rows,
     eval_rounds,
     late_rows,
@@ -40,8 +37,10 @@ from swissframe.engine.tiebreakers import (
     TIEBREAKERS,
     Context,
     GroupContext,
+    supporting,
 )
 from swissframe.errors import DataError, ExactnessWarning, SchemaError
+from swissframe.rules._infer import is_auto, run_auto
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import IdCodes, validated_with_codes
 
@@ -90,12 +89,14 @@ def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.D
     return _criteria_of(context(rows, rules, keys))
 
 
-#: Criteria that read only the per-player record and the opponents' base sums, so the
-#: cumulative path (:mod:`swissframe.engine._cumulative`) can give them at every cutoff without
-#: repeating rows. Others (chess's Buchholz/SB, Pokémon's OOMW%, FaB's CTB, …) read the rows
-#: per cutoff, so a ruleset naming one takes the repeated-rows path for its criteria.
-_CUMULATIVE_CRITERIA: Final = frozenset({"match_points", "mwp", "gwp", "omwp", "ogwp",
-                                         "match_wins", "game_wins"})
+#: Criteria registered with ``running=True`` (they read only the per-player record and the
+#: opponents' base sums), so the cumulative path (:mod:`swissframe.engine._cumulative`) can
+#: give them at every cutoff without repeating rows. Others (chess's Buchholz/SB, Pokémon's
+#: OOMW%, FaB's CTB, …) read the rows per cutoff, so a ruleset naming one takes the
+#: repeated-rows path for its criteria.
+_CUMULATIVE_CRITERIA: Final = supporting("running")
+#: Criteria registered with ``coded=True`` (the coded path of :func:`standings`).
+_CODED_CRITERIA: Final = supporting("coded")
 
 
 def _cumulative_ok(rules: Ruleset) -> bool:
@@ -109,9 +110,9 @@ def _cutoff_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     """``_criteria`` of the rows as they stood at each cutoff (keys…, ``_through``).
 
     The definition is the rows repeated once per cutoff at or after their round
-    (``_cutoff_rows``); ``cumulative=True`` gives the same table from running sums when the
-    ruleset allows (``_cumulative_ok``), ``False`` forces the definition (the tests'
-    reference).
+    (:func:`_record.cutoff_rows`); ``cumulative=True`` gives the same table from running
+    sums when the ruleset allows (``_cumulative_ok``), ``False`` forces the definition (the
+    tests' reference).
     """
     coded = _cumulative_criteria(lf, rules, keys, cutoffs) if cumulative else None
     if coded is not None:
@@ -197,7 +198,7 @@ def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
             msg = (f"ruleset {rules.name!r} names criterion {crit.function!r}, which is not a "
                    f"registered tiebreaker. Hint: one of {known}.")
             raise DataError(msg)
-        if crit.name in present and crit.name == crit.function:
+        if exact_name(crit.name) in present and crit.name == crit.function:
             continue  # already a column of the base table (match_points, mwp, gwp)
         out = attach(out, fn(ctx, name=crit.name, **crit.kwargs))
         present |= {crit.name}
@@ -351,7 +352,6 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
         msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."
         raise SchemaError(msg)
     frame, codes = validated_with_codes(results, keys=extra)
-    check_game_counts(frame)
     return frame, codes
 
 
@@ -364,7 +364,7 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                "results have no 'stage' column. Hint: add one (e.g. 'day1'/'day2') or use "
                "dataclasses.replace(rules, snapshot='final').")
         raise SchemaError(msg)
-    lf = late_rows(lf, rules, keys)
+    lf = with_inferred_absences(late_rows(lf, rules, keys), rules, keys)
     has_group = any(c.function in GROUP_TIEBREAKERS for c in rules.criteria)
     if cutoffs is None and rules.snapshot == "final":
         table = _criteria(lf, rules, keys)
@@ -412,7 +412,7 @@ def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int 
 @overload
 def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int | None = ...,
               keys: Sequence[str] = ..., lazy: Literal[True]) -> pl.LazyFrame: ...
-def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: int | None = None,
+def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: int | None = None,
               keys: Sequence[str] = (), lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
     """Standings of every event in ``results`` under a ruleset.
 
@@ -421,7 +421,12 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     results
         The long results table (see :mod:`swissframe.schema`), DataFrame or LazyFrame.
     rules
-        A preset name (``"mtg"``, ``"mtg-1/3"``, …) or a :class:`~swissframe.rules.Ruleset`.
+        A preset name (``"mtg"``, ``"mtg-1/3"``, …), a :class:`~swissframe.rules.Ruleset`, or
+        ``"auto"`` (the default): each event's ``ruleset`` column, which
+        :func:`swissframe.read` fills from the data (TRF → the FIDE rules of the start date,
+        TOM → ``pokemon``, decklist-cache → the platform's preset; see
+        ``docs/inference.md``). A table without a ``ruleset`` column is ranked by ``mtg``,
+        as before ``"auto"`` existed.
     through_round
         Standings as they stood after this round (rows of later rounds are ignored).
     keys
@@ -457,6 +462,9 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     │ B         ┆ 4    ┆ 0            ┆ 0.75  │
     └───────────┴──────┴──────────────┴───────┘
     """
+    if is_auto(rules):  # one call per ruleset the data names (rules/_infer.py)
+        table = run_auto(standings, results, through_round=through_round, keys=keys)
+        return table.lazy() if lazy else table
     ruleset = get(rules)
     full, codes = _validated_coded(results, keys)
     k = check_keys(keys)
@@ -503,11 +511,12 @@ def _by_scale_group(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
 
 
 def _coded_ok(rules: Ruleset) -> bool:
-    """Rulesets the coded path computes: final snapshot, rows as given, and criteria that
-    read only the per-player record and the opponents' base sums."""
-    has_group = any(c.function in GROUP_TIEBREAKERS for c in (*rules.criteria, *rules.columns))
-    return (rules.snapshot == "final" and rules.late_rounds == "as_given" and not has_group
-            and _cumulative_ok(rules))
+    """Rulesets the coded path computes: final snapshot, rows as given, no earned bye as an
+    opponent, no inferred absences, and every criterion registered with ``coded=True``."""
+    names = {c.function for c in (*rules.criteria, *rules.columns)}
+    return (rules.snapshot == "final" and rules.late_rounds == "as_given"
+            and rules.earned_bye_opponent is None and rules.missing_rounds == "not_played"
+            and names <= _CODED_CRITERIA)
 
 
 def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
@@ -543,7 +552,7 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     return _output(ranked.drop("_e", "player_id").hstack(ids).lazy(), ("event_id",), rules)
 
 
-def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
+def standings_by_round(results: Frame, rules: str | Ruleset = "auto", *,
                        keys: Sequence[str] = (), lazy: bool = False
                        ) -> pl.DataFrame | pl.LazyFrame:
     """Standings after every Swiss round, in one vectorized pass (a ``round`` key column).
@@ -552,7 +561,7 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
     event, stacked — computed at once: each player's record from running sums over their
     rounds, the opponents' means by gathering the opponents' values at each cutoff
     (rulesets whose criteria read the rows per cutoff repeat each row for every later
-    cutoff instead).
+    cutoff instead). ``rules="auto"`` as in :func:`standings`.
 
     Examples
     --------
@@ -572,7 +581,8 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
     │ 2     ┆ 1    ┆ 6            │
     └───────┴──────┴──────────────┘
     """
-    out = _by_round(results, rules, keys)
+    out = (run_auto(_by_round, results, keys=keys) if is_auto(rules)
+           else _by_round(results, rules, keys))
     return out.lazy() if lazy else out
 
 

@@ -17,13 +17,15 @@ The shared inputs live in a :class:`Context`:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Final
+from typing import Final, Literal, TypeVar
 
 import polars as pl
 
+from swissframe.engine import _chess
 from swissframe.engine._exact import (
     ExactScale,
     exact_name,
@@ -34,20 +36,30 @@ from swissframe.engine._exact import (
     warn_fallback,
 )
 from swissframe.engine._record import points_unit
+from swissframe.errors import RulesetError
 from swissframe.rules._ruleset import Ruleset
 
 __all__ = [
+    "CAPABILITIES",
     "GROUP_TIEBREAKERS",
     "TIEBREAKERS",
+    "TIEBREAKER_SPECS",
     "Context",
     "GroupContext",
+    "TiebreakerSpec",
+    "capability_columns",
     "decode_ygo_number",
     "register_group_tiebreaker",
     "register_tiebreaker",
+    "supporting",
 ]
 
 PLAYER: Final = "player_id"
 OPP: Final = "opponent_id"
+T = TypeVar("T")
+
+#: Opponents' values every MTG-family ruleset averages; summed in one join and group-by.
+BASE_SOURCES: Final = ("mwp_opp", "gwp_opp")
 
 
 @dataclass
@@ -68,19 +80,202 @@ class Context:
         """Keys plus ``player_id``."""
         return [*self.keys, PLAYER]
 
+    @property
+    def unit(self) -> int:
+        """Match-point units per point (:func:`points_unit` of the ruleset)."""
+        return points_unit(self.rules)
+
 
 Tiebreaker = Callable[..., pl.LazyFrame]
+#: Name → function of every plain criterion (what ``Criterion.function`` names).
 TIEBREAKERS: dict[str, Tiebreaker] = {}
 
+#: The fast paths a registered criterion may declare (see :class:`TiebreakerSpec`).
+CAPABILITIES: Final = ("running", "coded", "bounds", "fast")
+Kind = Literal["own", "opponent_mean"]
 
-def register_tiebreaker(name: str) -> Callable[[Tiebreaker], Tiebreaker]:
-    """Decorator adding a function to :data:`TIEBREAKERS` under ``name``."""
+
+@dataclass(frozen=True)
+class TiebreakerSpec:
+    """A registered criterion and the fast paths that can compute it.
+
+    The engine's definition is always the function over the prepared rows; a capability
+    says that another path gives the same values, so the paths choose from this
+    declaration instead of keeping their own lists.
+
+    Attributes
+    ----------
+    name, function
+        The registry key (``Criterion.function``) and the callable.
+    group
+        A group-aware criterion (:data:`GROUP_TIEBREAKERS`): it reads the tie groups left
+        by the criteria before it, so no fast path computes it.
+    kind, source
+        What the value is, for the paths that compute it from their own columns:
+        ``"own"`` — the per-player record column ``source`` (``"match_points"``,
+        ``"mwp"``, ``"gwp"``, ``"wins"``, ``"games_won"``); ``"opponent_mean"`` — the mean
+        over non-bye opponents of their ``source`` (``"mwp_opp"``, ``"gwp_opp"``).
+    running
+        ``standings_by_round`` may take it from running sums
+        (:mod:`swissframe.engine._cumulative`) instead of repeating rows per cutoff.
+    coded
+        ``standings`` may compute it on integer id codes with no key columns.
+    bounds
+        ``next_round_ranges`` / ``cut_status`` know its range after one more round.
+    fast
+        The fast scenario model (:mod:`swissframe.cut._scenarios`) reproduces it.
+
+    Examples
+    --------
+    >>> sorted(TIEBREAKER_SPECS["omwp"].capabilities)
+    ['bounds', 'coded', 'fast', 'running']
+    >>> TIEBREAKER_SPECS["buchholz"].capabilities
+    frozenset()
+    """
+
+    name: str
+    function: Tiebreaker
+    group: bool = False
+    kind: Kind | None = None
+    source: str | None = None
+    running: bool = False
+    coded: bool = False
+    bounds: bool = False
+    fast: bool = False
+
+    def __post_init__(self) -> None:
+        caps = self.capabilities
+        where = f"tiebreaker {self.name!r}"
+        if self.group and caps:
+            msg = (f"{where}: a group-aware criterion cannot declare {sorted(caps)}. "
+                   "Hint: register it without capabilities.")
+            raise RulesetError(msg)
+        if (self.kind is None) != (self.source is None):
+            msg = f"{where}: kind and source go together. Hint: pass own= or opponent_mean=."
+            raise RulesetError(msg)
+        if caps - {"coded"} and self.kind is None:
+            msg = (f"{where}: {sorted(caps - {'coded'})} need to know what the value is. "
+                   "Hint: pass own='<record column>' or opponent_mean='mwp_opp'/'gwp_opp'.")
+            raise RulesetError(msg)
+        if self.running and self.kind == "opponent_mean" and self.source not in BASE_SOURCES:
+            msg = (f"{where}: running sums exist only for the opponents' {list(BASE_SOURCES)}, "
+                   f"not {self.source!r}. Hint: drop running=True.")
+            raise RulesetError(msg)
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The declared capabilities, by name (a subset of :data:`CAPABILITIES`)."""
+        return frozenset(c for c in CAPABILITIES if getattr(self, c))
+
+
+#: Every registered criterion (plain and group-aware) with its declared capabilities.
+TIEBREAKER_SPECS: dict[str, TiebreakerSpec] = {}
+
+
+def register_tiebreaker(name: str, *, own: str | None = None,
+                        opponent_mean: str | None = None, running: bool = False,
+                        coded: bool = False, bounds: bool = False, fast: bool = False
+                        ) -> Callable[[Tiebreaker], Tiebreaker]:
+    """Decorator adding a function to :data:`TIEBREAKERS` under ``name``, with the fast
+    paths that can compute it (:class:`TiebreakerSpec`; none by default, so a new
+    criterion always takes the reference path).
+
+    Examples
+    --------
+    >>> @register_tiebreaker("my_omw", opponent_mean="mwp_opp", running=True, fast=True)
+    ... def my_omw(ctx, *, name="my_omw"):
+    ...     return omwp(ctx, name=name)
+    >>> sorted(TIEBREAKER_SPECS["my_omw"].capabilities)
+    ['fast', 'running']
+    >>> _ = TIEBREAKERS.pop("my_omw"), TIEBREAKER_SPECS.pop("my_omw")
+    """
+    if own is not None and opponent_mean is not None:
+        msg = f"tiebreaker {name!r}: own= and opponent_mean= exclude each other. Hint: pick one."
+        raise RulesetError(msg)
+    kind: Kind | None = "own" if own is not None else (
+        "opponent_mean" if opponent_mean is not None else None)
 
     def deco(fn: Tiebreaker) -> Tiebreaker:
+        TIEBREAKER_SPECS[name] = TiebreakerSpec(
+            name, fn, kind=kind, source=own if own is not None else opponent_mean,
+            running=running, coded=coded, bounds=bounds, fast=fast)
         TIEBREAKERS[name] = fn
         return fn
 
     return deco
+
+
+def supporting(capability: str) -> AbstractSet[str]:
+    """The names of the registered criteria declaring ``capability`` (a live view: a
+    criterion registered later is included).
+
+    Examples
+    --------
+    >>> sorted(supporting("running"))
+    ['game_wins', 'gwp', 'match_points', 'match_wins', 'mwp', 'ogwp', 'omwp']
+    """
+    _check_capability(capability)
+    return _Supporting(capability)
+
+
+def capability_columns(capability: str, kind: Kind, columns: Mapping[str, T]
+                       ) -> Mapping[str, T]:
+    """Criterion name → ``columns[source]`` for every registered criterion of ``kind``
+    declaring ``capability`` whose source a fast path holds (a live view).
+
+    A fast path states which values it keeps (``columns``: source → its own column); which
+    criteria those serve is read from the registry.
+
+    Examples
+    --------
+    >>> dict(capability_columns("fast", "opponent_mean", {"mwp_opp": "mw", "gwp_opp": "gw"}))
+    {'omwp': 'mw', 'ogwp': 'gw'}
+    """
+    _check_capability(capability)
+    return _Columns(capability, kind, dict(columns))
+
+
+def _check_capability(capability: str) -> None:
+    if capability not in CAPABILITIES:
+        msg = f"unknown capability {capability!r}. Hint: one of {list(CAPABILITIES)}."
+        raise RulesetError(msg)
+
+
+class _Supporting(AbstractSet[str]):
+    def __init__(self, capability: str) -> None:
+        self._cap = capability
+
+    def _names(self) -> set[str]:
+        return {n for n, s in TIEBREAKER_SPECS.items()
+                if getattr(s, self._cap) and TIEBREAKERS.get(n) is s.function}
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._names()))
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+
+class _Columns(Mapping[str, T]):
+    def __init__(self, capability: str, kind: Kind, columns: dict[str, T]) -> None:
+        self._cap, self._kind, self._columns = capability, kind, columns
+
+    def _current(self) -> dict[str, T]:
+        return {n: self._columns[s.source] for n, s in TIEBREAKER_SPECS.items()
+                if getattr(s, self._cap) and s.kind == self._kind
+                and s.source in self._columns and TIEBREAKERS.get(n) is s.function}
+
+    def __getitem__(self, name: str) -> T:
+        return self._current()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._current())
+
+    def __len__(self) -> int:
+        return len(self._current())
 
 
 def _own(ctx: Context, column: str, name: str) -> pl.LazyFrame:
@@ -88,19 +283,20 @@ def _own(ctx: Context, column: str, name: str) -> pl.LazyFrame:
                               pl.col(exact_name(column)).alias(exact_name(name)))
 
 
-@register_tiebreaker("match_points")
+@register_tiebreaker("match_points", own="match_points", running=True, coded=True,
+                     bounds=True, fast=True)
 def match_points(ctx: Context, *, name: str = "match_points") -> pl.LazyFrame:
     """Match points (MTR Appendix C: win 3, draw 1, loss 0, bye 3 — from the ruleset)."""
     return _own(ctx, "match_points", name)
 
 
-@register_tiebreaker("mwp")
+@register_tiebreaker("mwp", own="mwp", running=True, coded=True, bounds=True, fast=True)
 def mwp(ctx: Context, *, name: str = "mwp") -> pl.LazyFrame:
     """The player's own match-win rate, floored and capped (MTR Appendix C MW%)."""
     return _own(ctx, "mwp", name)
 
 
-@register_tiebreaker("gwp")
+@register_tiebreaker("gwp", own="gwp", running=True, coded=True, bounds=True, fast=True)
 def gwp(ctx: Context, *, name: str = "gwp") -> pl.LazyFrame:
     """The player's own game-win rate (MTR Appendix C GW%); floored if ``floor_own_gw``."""
     return _own(ctx, "gwp", name)
@@ -150,8 +346,6 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
     return out
 
 
-#: Opponents' values every MTG-family ruleset averages; summed in one join and group-by.
-BASE_SOURCES: Final = ("mwp_opp", "gwp_opp")
 #: ``Context.cache`` entry of :func:`_base_opponent_sums`; the by-round path fills it from
 #: its cumulative sums (:mod:`swissframe.engine._cumulative`) instead of the join.
 OPPONENT_SUMS_KEY: Final = "__opponent_sums__"
@@ -212,7 +406,8 @@ def _earned_bye_contributions(ctx: Context) -> pl.LazyFrame | None:
     return earned.with_columns(_v=ctx.rate_scale.lit(value), _f=pl.lit(float(value)))
 
 
-@register_tiebreaker("omwp")
+@register_tiebreaker("omwp", opponent_mean="mwp_opp", running=True, coded=True, bounds=True,
+                     fast=True)
 def omwp(ctx: Context, *, name: str = "omwp") -> pl.LazyFrame:
     """Opponents' match-win % (MTR Appendix C): mean of each non-bye opponent's floored MW%.
 
@@ -222,7 +417,8 @@ def omwp(ctx: Context, *, name: str = "omwp") -> pl.LazyFrame:
                           extra=_earned_bye_contributions(ctx))
 
 
-@register_tiebreaker("ogwp")
+@register_tiebreaker("ogwp", opponent_mean="gwp_opp", running=True, coded=True, bounds=True,
+                     fast=True)
 def ogwp(ctx: Context, *, name: str = "ogwp") -> pl.LazyFrame:
     """Opponents' game-win % (MTR Appendix C): mean of each opponent's floored GW%."""
     return _opponent_mean(ctx, "gwp_opp", ctx.game_scale, name)
@@ -266,13 +462,22 @@ def _int_column(ctx: Context, frame: pl.LazyFrame, value: pl.Expr, name: str) ->
     return out.with_columns(pl.col(name).cast(pl.Int128).alias(exact_name(name)))
 
 
-@register_tiebreaker("match_wins")
+@register_tiebreaker("match_wins", own="wins", running=True, coded=True, fast=True)
 def match_wins(ctx: Context, *, name: str = "match_wins") -> pl.LazyFrame:
     """Matches won, byes included (Star Wars: Unlimited ranks by this; rules.md §3.5)."""
     return _int_column(ctx, ctx.players, pl.col("wins"), name)
 
 
-@register_tiebreaker("game_wins")
+@register_tiebreaker("rounds_played")
+def rounds_played(ctx: Context, *, name: str = "rounds_played") -> pl.LazyFrame:
+    """Rounds the player has a Swiss row in, byes included; more ranks higher (Manatraders
+    orders equal points by it). Under its own name only the exact twin is added: the
+    public column is already in every table."""
+    out = _int_column(ctx, ctx.players, pl.col("rounds_played"), name)
+    return out.drop(name) if name == "rounds_played" else out
+
+
+@register_tiebreaker("game_wins", own="games_won", running=True, coded=True, fast=True)
 def game_wins(ctx: Context, *, name: str = "game_wins") -> pl.LazyFrame:
     """Total games won (melee.gg two-game matches, second key; rules.md §3.2)."""
     return _int_column(ctx, ctx.players, pl.col("games_won"), name)
@@ -349,18 +554,30 @@ def _ctb(ctx: Context) -> tuple[pl.LazyFrame, ExactScale]:
     r_max = int(ctx.rows.select(pl.col("round").max()).collect().item() or 1)
     unit = points_unit(ctx.rules)
     scale = ExactScale(unit * 4**r_max)
+    # a row's total holds from its round until the player's next row (a round without a row
+    # between two rows carries the total: CTB ÷ 4 + the unchanged total), so it weighs
+    # Σ_{j=round}^{next-1} 4^(j - last) = (4^(next - last) - 4^(round - last)) / 3; in
+    # units of 4^-r_max the exponents run from 1 to r_max + 1
     running = (ctx.rows.sort("round")
                .with_columns(_cum=pl.col("_pts").cum_sum().over(ctx.pkeys),
-                             _last=pl.col("round").max().over(ctx.pkeys)))
-    exps = pl.LazyFrame({"_e": list(range(2 * r_max + 1)),
-                         "_w": [4**e for e in range(2 * r_max + 1)]},
+                             _last=pl.col("round").max().over(ctx.pkeys),
+                             _next=pl.col("round").shift(-1).over(ctx.pkeys))
+               .with_columns(pl.col("_next").fill_null(pl.col("_last") + 1)))
+    exps = pl.LazyFrame({"_e": list(range(2 * r_max + 2)),
+                         "_w": [4**e for e in range(2 * r_max + 2)]},
                         schema={"_e": pl.Int64, "_w": pl.Int128})
-    terms = (running.with_columns(_e=(r_max - pl.col("_last") + pl.col("round")).cast(pl.Int64))
-             .join(exps, on="_e", how="left"))
+    shift = r_max - pl.col("_last")
+    terms = (running.with_columns(_e=(shift + pl.col("round")).cast(pl.Int64),
+                                  _e_next=(shift + pl.col("_next")).cast(pl.Int64))
+             .join(exps, on="_e", how="left")
+             .join(exps.rename({"_e": "_e_next", "_w": "_w_next"}), on="_e_next", how="left"))
+    quarter = pl.lit(0.25)
     agg = terms.group_by(ctx.pkeys).agg(
-        (pl.col("_cum").cast(pl.Int128) * pl.col("_w")).sum().alias("_x"),
+        (pl.col("_cum").cast(pl.Int128) * ((pl.col("_w_next") - pl.col("_w")) // 3)).sum()
+        .alias("_x"),
         (pl.col("_cum").cast(pl.Float64) / unit
-         * pl.lit(0.25).pow((pl.col("_last") - pl.col("round")).cast(pl.Float64))).sum()
+         * (quarter.pow((pl.col("_last") - pl.col("_next")).cast(pl.Float64))
+            - quarter.pow((pl.col("_last") - pl.col("round")).cast(pl.Float64))) / 3).sum()
         .alias("_f"))
     frame = agg.select(*ctx.pkeys, pl.col("_f").alias("ctb"), pl.col("_x").alias("_x_ctb"))
     if not scale.fits():
@@ -374,7 +591,25 @@ def _ctb(ctx: Context) -> tuple[pl.LazyFrame, ExactScale]:
 @register_tiebreaker("ctb")
 def ctb(ctx: Context, *, name: str = "ctb") -> pl.LazyFrame:
     """Flesh and Blood cumulative tiebreaker: after each round, CTB = previous CTB ÷ 4 +
-    total match points so far (rules.md §3.3, FAB-F1). Earlier wins weigh more."""
+    total match points so far (rules.md §3.3, FAB-F1). Earlier wins weigh more.
+
+    A round without a row between the player's first and last rows (a returning player)
+    is still a round of the tournament: CTB ÷ 4 + the unchanged total, as after a loss
+    (``docs/rules-decisions.md``). Rounds after the last row do not count (a dropped
+    player's CTB stays as it was).
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 3, 3], "player_a": ["P", "Q", "P", "Q"],
+    ...     "player_b": ["A", "B", "B", "A"], "games_a": [1, 1, 1, 1],
+    ...     "games_b": [0, 0, 0, 0], "games_drawn": [0, 0, 0, 0]})
+    >>> r2 = pl.DataFrame({"round": [2], "player_a": ["A"], "player_b": ["Q"],
+    ...     "games_a": [1], "games_b": [0], "games_drawn": [0]})
+    >>> st = sf.standings(sf.from_matches(pl.concat([m, r2])), "fab")
+    >>> st.select("player_id", "ctb").rows()  # P: 1, 1/4 + 1, 1.25/4 + 2
+    [('P', 2.3125), ('Q', 2.3125), ('A', 1.25), ('B', 0.0)]
+    """
     frame, _ = _ctb(ctx)
     return frame.rename({"ctb": name, "_x_ctb": exact_name(name)})
 
@@ -454,6 +689,16 @@ def decode_ygo_number(number: int) -> tuple[int, Fraction, Fraction, int | None]
     return pts, Fraction(omw, 1000), Fraction(oomw, 1000), ddd
 
 
+# ------------------------------------------------------------------ FIDE (engine/_chess.py)
+
+# registered here, with the rest of the registry, so every criterion is known as soon as
+# the registry is imported (no import for its side effect)
+for _name, _fn in (("buchholz", _chess.buchholz), ("sb", _chess.sonneborn_berger),
+                   ("ps", _chess.progressive), ("win", _chess.wins), ("won", _chess.won),
+                   ("bpg", _chess.black_played), ("bwg", _chess.black_won)):
+    register_tiebreaker(_name)(_fn)
+
+
 # ------------------------------------------------------------------ group-aware criteria
 
 
@@ -486,6 +731,7 @@ def register_group_tiebreaker(name: str) -> Callable[[GroupTiebreaker], GroupTie
     """Decorator adding a group-aware function to :data:`GROUP_TIEBREAKERS`."""
 
     def deco(fn: GroupTiebreaker) -> GroupTiebreaker:
+        TIEBREAKER_SPECS[name] = TiebreakerSpec(name, fn, group=True)
         GROUP_TIEBREAKERS[name] = fn
         return fn
 

@@ -46,6 +46,7 @@ from typing import Final, Literal
 import polars as pl
 
 from swissframe import rules as _rules
+from swissframe.engine._chess import inferred_absences
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError
 from swissframe.io.tom import TomEvents
@@ -342,12 +343,16 @@ def fide_tiebreaks(results: pl.DataFrame, rule_set: str = "fide-2023") -> pl.Dat
     >>> t = fide_tiebreaks(sf.from_matches(m))
     >>> t.filter(pl.col("player_id") == "A", pl.col("tiebreak").is_in(["BH", "KS", "NUM"])
     ...          ).select("tiebreak", "computed", "method").rows()
-    [('BH', '0.5', 'engine'), ('KS', '0', 'derived'), ('NUM', '2', 'derived')]
+    [('BH', '1', 'engine'), ('KS', '0', 'derived'), ('NUM', '2', 'derived')]
     """
     if rule_set not in _RULE_SETS:
         msg = f"unknown FIDE rule set {rule_set!r}. Hint: use one of {list(_RULE_SETS)}."
         raise DataError(msg)
     pk = ["event_id", "player_id"]
+    # a player with no row in a round is absent in it (Art. 16), for the derived values too
+    ev = ["event_id"] if "event_id" in results.columns else []
+    results = pl.concat([results, inferred_absences(results, ev).collect()],
+                        how="diagonal_relaxed")
     engine_input = results
     if "scheduled_opponent_id" in results.columns:
         # the engine holds ids as categoricals but not this column; joining the two

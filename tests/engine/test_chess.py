@@ -200,3 +200,66 @@ def test_tiebreakserver_many_unplayed_rounds(date: str, rule: str) -> None:
         diff = joined.filter(pl.col(mine).cast(pl.Float64)
                              != pl.col(theirs).cast(pl.Float64))
         assert diff.height == 0, (mine, diff.select("player_id", mine, theirs).rows())
+
+
+# ------------------------------------------------------------------ Art. 16 without rows
+
+#: 6 players, 4 rounds; B withdraws after round 2, D sits out round 3, F misses round 4:
+#: none of those rounds has a row.
+MISSING_ROWS = [(1, "A", "B", "+"), (1, "C", "D", "="), (1, "E", "F", "+"),
+                (2, "A", "C", "+"), (2, "B", "E", "-"), (2, "D", "F", "="),
+                (3, "A", "E", "="), (3, "C", "F", "+"),
+                (4, "A", "D", "+"), (4, "C", "E", "-")]
+ABSENT = [(3, "B"), (4, "B"), (3, "D"), (4, "F")]
+
+
+def _missing_rows_table(explicit: bool) -> pl.DataFrame:
+    flip = {"+": "-", "-": "+", "=": "="}
+    seats = [(r, a, b, res, None) for r, a, b, res in MISSING_ROWS]
+    seats += [(r, b, a, flip[res], None) for r, a, b, res in MISSING_ROWS]
+    if explicit:
+        seats += [(r, p, None, "-", "absent") for r, p in ABSENT]
+    return games(seats).with_columns(event_id=pl.lit("art16"))
+
+
+@pytest.mark.parametrize("preset", ["fide", "fide-2026", "fide-2009"])
+def test_missing_rows_are_absences(preset: str) -> None:
+    rules = dataclasses.replace(sf.rules.get(preset), name=f"{preset}-all", columns=ALL)
+    missing, explicit = _missing_rows_table(False), _missing_rows_table(True)
+    got, want = sf.standings(missing, rules), sf.standings(explicit, rules)
+    assert got.equals(want)
+    by_got = sf.standings_by_round(missing, rules).sort("round", "player_id")
+    assert by_got.equals(sf.standings_by_round(explicit, rules).sort("round", "player_id"))
+
+
+def test_missing_rows_hand_worked_values() -> None:
+    # Art. 16.3: B's trailing absences (rounds 3-4) count as draws for B's opponents (B's
+    # adjusted score 0 + ½ + ½ = 1), F's round-4 absence too (½ + ½ = 1); D's round-3
+    # absence is followed by a game, so D's score counts as scored (1).
+    # A met B, C (1½), E (3½), D: BH = 1 + 1½ + 3½ + 1 = 7 (6 when the rounds do not exist).
+    # Art. 16.4: D's own round 3 meets a dummy with D's score (1): BH(D) = C 1½ + F 1 +
+    # dummy 1 + A 3½ = 7 (5½ before). PS(D) = ½ + 1 + 1 + 1 = 3½ (three terms: 2½ before).
+    st = sf.standings(_missing_rows_table(False), "fide")
+    assert by_player(st, "match_points") == {"A": 3.5, "E": 3.5, "C": 1.5, "D": 1.0,
+                                             "F": 0.5, "B": 0.0}
+    assert by_player(st, "bh")["A"] == 7.0
+    assert by_player(st, "bh")["D"] == 7.0
+    assert by_player(st, "ps")["D"] == 3.5
+    assert by_player(st, "rounds_played") == dict.fromkeys("ABCDEF", 4)
+    # rulesets without the rule keep the rows as given: B played two rounds
+    mtg = sf.standings(_missing_rows_table(False), "mtg")
+    assert by_player(mtg, "rounds_played")["B"] == 2
+
+
+def test_inferred_absences_are_listed() -> None:
+    from swissframe.engine._chess import inferred_absences
+
+    got = inferred_absences(_missing_rows_table(False)).collect()
+    assert sorted(got.select("round", "player_id").rows()) == sorted(ABSENT)
+    assert set(got["unplayed"]) == {"absent"}
+    report = sf.validate(_missing_rows_table(False), rules="fide", best_of=None)
+    listed = report.problems.filter(pl.col("kind") == "inferred_absence")
+    assert sorted(listed.select("round", "player_id").rows()) == sorted(ABSENT)
+    assert sf.validate(_missing_rows_table(False), rules="mtg", best_of=None).problems.filter(
+        pl.col("kind") == "inferred_absence").height == 0
+    assert inferred_absences(_missing_rows_table(True)).collect().height == 0

@@ -16,13 +16,12 @@ from hypothesis import strategies as st
 import swissframe as sf
 from swissframe.engine._record import (
     LONG_ROUNDS,
-    MAX_GAMES,
     _lcm_bits_table,
     row_points,
     scale_groups,
 )
 from swissframe.errors import ExactnessWarning, ValidationError
-from swissframe.schema import validate_results
+from swissframe.schema import MAX_GAMES, validate_results
 
 SCORES = [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0), (1, 1, 1), (0, 0, 3)]
 
@@ -130,7 +129,7 @@ def test_huge_game_counts_rejected_at_the_boundary(games: int) -> None:
     """2**61-2**63 game counts overflowed (OverflowError / InvalidOperationError) or gave a
     null GW% silently; now a ValidationError naming the event, round and player."""
     res = _with_games(swiss_event("big-games", 2, 4, 0), "p1", 2, games)
-    with pytest.raises(ValidationError, match=r"'big-games', round 2, player 'p1': game"):
+    with pytest.raises(ValidationError, match=r"'big-games', round 2, player 'p1'.*: game"):
         sf.standings(res)
     with pytest.raises(ValidationError, match="outside 0"):
         sf.standings_by_round(res)

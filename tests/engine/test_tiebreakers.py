@@ -127,3 +127,28 @@ def test_fab_ctb_and_octb_exact_with_many_rounds() -> None:
         pts += r % 2
         ctb = ctb / 4 + pts
     assert p["ctb"] == pytest.approx(float(ctb), rel=1e-15)
+
+
+def test_fab_ctb_of_a_returning_player_carries_the_total() -> None:
+    """FaB policy: "CTB = tiebreaker last round / 4 + total match-win points", tracked every
+    round. P wins round 1, has no row in round 2, wins round 3: after round 1 CTB = 0/4 + 1
+    = 1; round 2 (no match, total still 1) 1/4 + 1 = 1.25; round 3 1.25/4 + 2 = 2.3125 —
+    the same as Q's W, L, W (a missed round adds no match point, like a loss). Computing
+    round 2 with a total of 0 gave 1/16 + 2 = 2.0625; skipping it 1/4 + 2 = 2.25.
+    B (L, no row, L) stays 0; A (L, W, L): 0, 1, 1/4 + 1 = 1.25. P ranks above Q on PML
+    (0 losses in 2 matches against 1 in 3)."""
+    spec = [(1, "P", "A", "a"), (1, "Q", "B", "a"), (2, "A", "Q", "a"), (3, "P", "B", "a"),
+            (3, "Q", "A", "a")]
+    st_ = sf.standings(matches(spec), "fab")
+    ctb = dict(zip(st_["player_id"], st_["ctb"], strict=True))
+    assert ctb == {"P": 2.3125, "Q": 2.3125, "A": 1.25, "B": 0.0}
+    octb = dict(zip(st_["player_id"], st_["octb"], strict=True))
+    assert octb["P"] == (1.25 + 0.0) / 2
+    assert st_["player_id"].to_list()[:2] == ["P", "Q"]
+    # exact: P and Q tie on CTB as rationals
+    from swissframe.engine.standings import _criteria
+
+    crit = _criteria(matches(spec).lazy().with_columns(
+        event_id=pl.lit("event"), phase=pl.lit("swiss")), sf.rules.FAB, ("event_id",))
+    x = dict(zip(crit["player_id"], crit["_x_ctb"], strict=True))
+    assert x["P"] == x["Q"]
