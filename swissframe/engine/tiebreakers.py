@@ -472,7 +472,8 @@ def unplayed_kind() -> pl.Expr:
 def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
     """Swiss rows only, with result flags and integer match-point units.
 
-    Flags: ``_win``, ``_loss``, ``_draw``, ``_unpaired`` (null opponent), ``_bye`` (unpaired
+    Flags: ``_win``, ``_loss``, ``_draw`` (a ``double_loss`` row is a loss, 0 points:
+    ``points_loss`` and no game points), ``_unpaired`` (null opponent), ``_bye`` (unpaired
     win), ``_earned`` (a bye marked ``unplayed="full_bye"``), ``_kind`` (the unplayed kind,
     null when played over the board), ``_pts`` (match points in units of
     ``1 / points_unit``).
@@ -483,20 +484,27 @@ def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
         return pl.lit(int(p * unit), dtype=pl.Int64)
 
     won, lost = pl.col("games_won"), pl.col("games_lost")
-    if "unplayed" not in results.collect_schema().names():
+    names = results.collect_schema().names()
+    if "unplayed" not in names:
         results = results.with_columns(unplayed=pl.lit(None, dtype=pl.String))
+    # a double loss (schema ``double_loss``) is a loss for both seats, whatever the games
+    dl = pl.col("double_loss").fill_null(value=False) if "double_loss" in names else pl.lit(
+        value=False)
     game_pts = won * units(rules.points_game_win) + pl.when(
         (won >= rules.sweep_games) & (lost == 0) & (pl.col("games_drawn") == 0)
     ).then(units(rules.points_sweep)).otherwise(pl.lit(0, dtype=pl.Int64))
     return (results.filter(pl.col("phase") == "swiss")
-            .with_columns(_win=won > lost, _loss=won < lost, _draw=won == lost,
+            .with_columns(_win=(won > lost) & ~dl, _loss=(won < lost) | dl,
+                          _draw=(won == lost) & ~dl,
                           _unpaired=pl.col(OPP).is_null(), _kind=unplayed_kind())
             .with_columns(_bye=pl.col("_unpaired") & pl.col("_win"))
             .with_columns(_earned=pl.col("_bye") & (pl.col("_kind") == "full_bye"),
-                          _pts=pl.when(pl.col("_bye")).then(units(rules.points_bye))
+                          _pts=pl.when(dl).then(units(rules.points_loss))
+                          .when(pl.col("_bye")).then(units(rules.points_bye))
                           .when(pl.col("_win")).then(units(rules.points_win))
                           .when(pl.col("_draw")).then(units(rules.points_draw))
-                          .otherwise(units(rules.points_loss)) + game_pts))
+                          .otherwise(units(rules.points_loss))
+                          + pl.when(dl).then(0).otherwise(game_pts)))
 
 
 def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...], *,
