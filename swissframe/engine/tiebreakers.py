@@ -840,11 +840,13 @@ def _group_int(g: GroupContext, frame: pl.LazyFrame, value: str, name: str,
                             pl.col(name).cast(pl.Int128).alias(exact_name(name)))
 
 
-def _games_within_groups(g: GroupContext) -> pl.LazyFrame:
-    """Rows whose player and opponent are in the same tie group."""
+def _games_within_groups(g: GroupContext, *, played_only: bool = False) -> pl.LazyFrame:
+    """Rows whose player and opponent are in the same tie group (``played_only``: games
+    played over the board, no forfeit)."""
     tie = g.table.select(*g.pkeys, "_tie", "_tie_size")
     opp_tie = g.table.select(*g.keys, pl.col(PLAYER).alias(OPP), pl.col("_tie").alias("_otie"))
-    return (g.rows.filter(~pl.col("_unpaired")).select(*g.pkeys, OPP, "_pts", "_win", "_loss")
+    met = ~pl.col("_unpaired") & (pl.col("_kind").is_null() if played_only else pl.lit(True))
+    return (g.rows.filter(met).select(*g.pkeys, OPP, "_pts", "_win", "_loss")
             .join(tie, on=g.pkeys, how="inner")
             .join(opp_tie, on=[*g.keys, OPP], how="inner")
             .filter(pl.col("_tie") == pl.col("_otie")))
@@ -863,11 +865,19 @@ def head_to_head(g: GroupContext, *, name: str = "head_to_head") -> pl.LazyFrame
 
 
 @register_group_tiebreaker("direct_encounter")
-def direct_encounter(g: GroupContext, *, name: str = "direct_encounter") -> pl.LazyFrame:
+def direct_encounter(g: GroupContext, *, name: str = "direct_encounter",
+                     forfeits: bool = False) -> pl.LazyFrame:
     """FIDE direct encounter (C.07; rules.md §4.1): points scored in games among the players
     still tied, used only when every pair of the tie group has met; otherwise (and for
-    untied players) 0. Column in points (exact twin in point units)."""
-    within = _games_within_groups(g).filter(pl.col("_tie_size") >= 2)
+    untied players) 0. Column in points (exact twin in point units).
+
+    A game won or lost by forfeit is not an encounter: the two players have not met (C.07
+    Art. 16 counts forfeits among the unplayed rounds; C.04.2 3.5 lets them be paired
+    again), so it neither scores nor completes the group. ``forfeits=True`` counts them as
+    games against the scheduled opponent (TieBreakServer's ``DE-P`` modifier).
+    ``docs/rules-decisions.md``.
+    """
+    within = _games_within_groups(g, played_only=not forfeits).filter(pl.col("_tie_size") >= 2)
     pairs = (within.select(*g.keys, "_tie", PLAYER, OPP, "_tie_size").unique()
              .group_by([*g.keys, "_tie"])
              .agg(pl.len().alias("_pairs"), pl.col("_tie_size").first()))

@@ -263,3 +263,22 @@ def test_inferred_absences_are_listed() -> None:
     assert sf.validate(_missing_rows_table(False), rules="mtg", best_of=None).problems.filter(
         pl.col("kind") == "inferred_absence").height == 0
     assert inferred_absences(_missing_rows_table(True)).collect().height == 0
+
+
+def test_direct_encounter_ignores_games_decided_by_forfeit() -> None:
+    # A and B tie on 1 point; their round-1 game was a forfeit win for A (B did not come):
+    # they have not met over the board (C.07 Art. 16: a forfeit is an unplayed round;
+    # C.04.2 3.5), so DE is 0 for both and the tie stays for the next criterion. Counting
+    # the forfeit (TieBreakServer's DE-P, Criterion param forfeits=True) gives A 1, B 0.
+    res = games([(1, "A", "B", "+", "forfeit_win"), (1, "B", "A", "-", "forfeit_loss"),
+                 (2, "A", "C", "-", None), (2, "C", "A", "+", None),
+                 (2, "B", "D", "+", None), (2, "D", "B", "-", None),
+                 (1, "C", "D", "=", None), (1, "D", "C", "=", None)])
+    rs = dataclasses.replace(sf.rules.FIDE, name="de",
+                             criteria=(sf.rules.POINTS, Criterion("direct_encounter")))
+    de = by_player(sf.standings(res, rs), "direct_encounter")
+    assert (de["A"], de["B"]) == (0.0, 0.0)
+    p4f = dataclasses.replace(rs, name="de-p4f", criteria=(
+        sf.rules.POINTS, Criterion("direct_encounter", params=(("forfeits", True),))))
+    de_p = by_player(sf.standings(res, p4f), "direct_encounter")
+    assert (de_p["A"], de_p["B"]) == (1.0, 0.0)
