@@ -597,9 +597,27 @@ def _late_flags(ctx: Context) -> pl.LazyFrame:
 @register_tiebreaker("late")
 def late(ctx: Context, *, name: str = "late") -> pl.LazyFrame:
     """1 for a late entrant, else 0 — ranked ascending, so late players go below others on
-    equal points (RK9 2021 "late penalty"; SEED-F2 "tardiness"). A player is late when
-    their first round that is not a forced loss (``unplayed="absent"``, no opponent) comes
-    after the event's first round."""
+    equal points (RK9 2021 "late penalty"; SEED-F2 "tardiness").
+
+    The data cannot tell a late arrival from a no-show (rules.md §9 item 6): the signal
+    read is an *unopposed* loss. A player is late when their first round that is not an
+    unopposed loss comes after the event's first round — no row in round 1, or a
+    round-1 loss with no opponent (TOM's forced loss, outcome 8). An unopposed loss is
+    read as an absence whether or not the ``unplayed`` column says ``"absent"`` (an
+    unpaired loss with no kind is one); one marked otherwise (``"forfeit_loss"``,
+    ``"zero_bye"``) is a round played for this purpose. A round-1 loss against an
+    opponent (a no-show's match loss) is not late.
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> res = pl.DataFrame({"round": [1, 1, 1, 2, 2, 2],
+    ...     "player_id": ["A", "C", "B", "A", "B", "C"],
+    ...     "opponent_id": ["C", "A", None, "B", "A", None], "games_won": [1, 0, 0, 1, 0, 1],
+    ...     "games_lost": [0, 1, 1, 0, 1, 0], "games_drawn": [0] * 6})
+    >>> sf.standings(res, "pokemon-2016").select("player_id", "late").sort("player_id").rows()
+    [('A', 0), ('B', 1), ('C', 0)]
+    """
     return _int_column(ctx, _late_flags(ctx), pl.col("_late"), name)
 
 
