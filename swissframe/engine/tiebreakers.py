@@ -805,7 +805,9 @@ def decode_ygo_number(number: int) -> tuple[int, Fraction, Fraction, int | None]
 # the registry is imported (no import for its side effect)
 for _name, _fn in (("buchholz", _chess.buchholz), ("sb", _chess.sonneborn_berger),
                    ("ps", _chess.progressive), ("win", _chess.wins), ("won", _chess.won),
-                   ("bpg", _chess.black_played), ("bwg", _chess.black_won)):
+                   ("bpg", _chess.black_played), ("bwg", _chess.black_won),
+                   ("fore_buchholz", _chess.fore_buchholz), ("abh", _chess.adjusted_score),
+                   ("koya", _chess.koya), ("aob", _chess.average_opponents_buchholz)):
     register_tiebreaker(_name)(_fn)
 
 

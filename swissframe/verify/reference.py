@@ -18,16 +18,17 @@ Two checks, both returning one long table (one row per compared value):
 
 Tie-breaks the engine (:func:`swissframe.standings.standings` with the ``fide`` rulesets)
 computes are taken from it (``method="engine"``): PTS, BH with Cut-1/2 and Median-1/2, SB,
-PS, WIN, WON, BPG, BWG. The others are derived here from the results table
+PS, WIN, WON, BPG, BWG, FB (Fore Buchholz, criterion ``fore_buchholz``), ABH (the adjusted
+score that Buchholz credits, ``abh``), AOB (mean Buchholz of the opponents met over the
+board, ``aob``; rounded half-up to 0.01 as TieBreakServer prints it) and KS (Koya: points
+against opponents with at least 50%, ``koya``) — all registered criteria, usable in any
+:class:`~swissframe.rules.Ruleset`. The others are derived here from the results table
 (``method="derived"``), following TieBreakServer's published definitions: SB with
 modifiers (its cut removes the contribution of the lowest-*scoring* opponent, voluntarily
-unplayed rounds first), FB (Fore Buchholz), ABH (the adjusted score that Buchholz credits),
-AOB (mean Buchholz of the opponents met over the board, rounded half-up to 0.01), KS
-(Koya: points against opponents with at least 50%), ESB (for individual events SB with the
-secondary score, which is the same game score), VUR, NUM, PS/Cn, COP/CSQ (colour
-preference and sequence), DE where a player is untied on the preceding criteria, and the
-reference's rank. Rating-based values (ARO, TPR, PTP, APRO) are not implemented
-(``status="not_implemented"``).
+unplayed rounds first), ESB (for individual events SB with the secondary score, which is
+the same game score), VUR, NUM, PS/Cn, COP/CSQ (colour preference and sequence), DE where
+a player is untied on the preceding criteria, and the reference's rank. Rating-based
+values (ARO, TPR, PTP, APRO) are not implemented (``status="not_implemented"``).
 
 Values compare exactly after rounding the computed value half-up to the decimals the
 reference prints.
@@ -236,7 +237,7 @@ _REF_SCHEMA: Final[dict[str, pl.DataType]] = {
 _ENGINE_COLUMNS: Final = {
     "PTS": "match_points", "BH": "bh", "BH/C1": "bh_c1", "BH/C2": "bh_c2", "BH/M1": "bh_m1",
     "BH/M2": "bh_m2", "SB": "sb", "PS": "ps", "WIN": "win", "WON": "won", "BPG": "bpg",
-    "BWG": "bwg",
+    "BWG": "bwg", "FB": "fb", "ABH": "abh", "KS": "ks", "AOB": "aob",
 }
 
 #: Criteria TieBreakServer's ``.all`` listing puts before DE (DE is derived only for
@@ -265,7 +266,9 @@ def _engine_rules(rule_set: str) -> Ruleset:
     base = _rules.FIDE if rule_set == "fide-2023" else _rules.FIDE_2026
     extra = (buchholz(), buchholz(cut=1), buchholz(cut=2), buchholz(median=1),
              buchholz(median=2), Criterion("sb"), Criterion("ps"), Criterion("win"),
-             Criterion("won"), Criterion("bpg"), Criterion("bwg"))
+             Criterion("won"), Criterion("bpg"), Criterion("bwg"),
+             Criterion("fb", function="fore_buchholz"), Criterion("abh"),
+             Criterion("ks", function="koya"), Criterion("aob"))
     return dataclasses.replace(base, name=f"{base.name}/verify-reference", columns=extra)
 
 
@@ -343,7 +346,7 @@ def fide_tiebreaks(results: pl.DataFrame, rule_set: str = "fide-2023") -> pl.Dat
     >>> t = fide_tiebreaks(sf.from_matches(m))
     >>> t.filter(pl.col("player_id") == "A", pl.col("tiebreak").is_in(["BH", "KS", "NUM"])
     ...          ).select("tiebreak", "computed", "method").rows()
-    [('BH', '1', 'engine'), ('KS', '0', 'derived'), ('NUM', '2', 'derived')]
+    [('BH', '1', 'engine'), ('KS', '0', 'engine'), ('NUM', '2', 'derived')]
     """
     if rule_set not in _RULE_SETS:
         msg = f"unknown FIDE rule set {rule_set!r}. Hint: use one of {list(_RULE_SETS)}."
@@ -360,36 +363,28 @@ def fide_tiebreaks(results: pl.DataFrame, rule_set: str = "fide-2023") -> pl.Dat
         engine_input = results.with_columns(pl.col("scheduled_opponent_id")
                                             .cast(pl.Categorical))
     engine = standings(engine_input, _engine_rules(rule_set))
-    eng_long = (engine.select(*pk, *[pl.col(c).cast(pl.Float64).alias(k)
-                                     for k, c in _ENGINE_COLUMNS.items()])
+    # AOB as TieBreakServer computes it: the mean rounded half-up to 0.01
+    aob = (pl.col("aob") * 100 + 0.5 + 1e-9).floor() / 100
+    eng_long = (engine.with_columns(aob=aob)
+                .select(*pk, *[pl.col(c).cast(pl.Float64).alias(k)
+                               for k, c in _ENGINE_COLUMNS.items()])
                 .unpivot(index=pk, variable_name="tiebreak", value_name="value")
                 .with_columns(method=pl.lit("engine")))
     rows = _prepared(results)
     per = rows.group_by(pk).agg(
         pl.col("_hp").sum().alias("_score"),
         pl.col("round").filter(~pl.col("_vur")).max().fill_null(0).alias("_lna"),
-        pl.col("round").filter(pl.col("_sched").is_not_null() | pl.col("_played")
-                               | (pl.col("_kind") == "pairing_bye")).max().fill_null(0)
-        .alias("_lmp"),
-        pl.col("_n").first(),
-        pl.col("_hp").filter(pl.col("round") == pl.col("_n")).first().alias("_hp_last"),
-        pl.col("_sched").filter(pl.col("round") == pl.col("_n")).first().alias("_opp_last"),
-    )
+        pl.col("_n").first())
+    # TieBreakServer's adjusted score for its SB modifiers (a trailing forfeit loss keeps
+    # its score there; the engine's ABH, per Ruleset.vur_kinds, counts it as a draw)
     has_opp = (pl.col("round") <= pl.col("_lna")) | pl.col("_sched").is_not_null()
     abh = (rows.join(per.select(*pk, "_lna"), on=pk)
            .group_by(pk).agg(pl.when(has_opp).then(pl.col("_hp")).otherwise(1).sum()
                              .alias("_abh")))
-    fore = (pl.col("_lmp") == pl.col("_n"))
-    adjust = pl.when(fore & pl.col("_opp_last").is_not_null()).then(
-        1 - pl.col("_hp_last")).otherwise(0)
-    per = (per.join(abh, on=pk).with_columns(_adjust=adjust)
-           .with_columns(_abh_fore=pl.when(fore).then(pl.col("_score") + pl.col("_adjust"))
-                         .otherwise(pl.col("_abh")),
-                         _own_fore=pl.col("_score") + pl.col("_adjust")))
+    per = per.join(abh, on=pk)
     opp = per.select("event_id", pl.col("player_id").alias("_sched"),
-                     pl.col("_abh").alias("_o_abh"), pl.col("_abh_fore").alias("_o_fore"),
-                     pl.col("_score").alias("_o_score"))
-    t = (rows.join(per.select(*pk, "_score", "_own_fore"), on=pk)
+                     pl.col("_abh").alias("_o_abh"))
+    t = (rows.join(per.select(*pk, "_score"), on=pk)
          .join(opp, on=["event_id", "_sched"], how="left"))
     capped = rule_set == "fide-2026"
 
@@ -402,9 +397,6 @@ def fide_tiebreaks(results: pl.DataFrame, rule_set: str = "fide-2023") -> pl.Dat
 
     t = t.with_columns(
         _bh=pl.when(pl.col("_played")).then(pl.col("_o_abh")).otherwise(dummy("_score", "_o_abh")),
-        _fb=pl.when((pl.col("_played") | (pl.col("round") == pl.col("_n")))
-                    & pl.col("_sched").is_not_null())
-        .then(pl.col("_o_fore")).otherwise(dummy("_own_fore", "_o_fore")),
     ).with_columns(_sb=pl.col("_bh") * pl.col("_hp"))
     sb_terms = t.select(*pk, "round", pl.col("_bh").alias("_score"), "_sb", "_vur")
     derived: list[pl.DataFrame] = []
@@ -415,26 +407,15 @@ def fide_tiebreaks(results: pl.DataFrame, rule_set: str = "fide-2023") -> pl.Dat
         derived.append(per.select(pk).join(kept, on=pk, how="left")
                        .with_columns(pl.col("value").fill_null(0.0),
                                      tiebreak=pl.lit("ESB" if label == "SB" else label)))
-    lim = pl.col("_n")  # 50% of the maximum score, in half points
-    bh_engine = engine.select("event_id", pl.col("player_id").alias("_sched"),
-                              pl.col("bh").cast(pl.Float64).alias("_o_bh"))
-    aob = (t.filter(pl.col("_played")).join(bh_engine, on=["event_id", "_sched"], how="left")
-           .group_by(pk).agg(pl.col("_o_bh").mean().alias("value"))
-           .with_columns(value=(pl.col("value") * 100 + 0.5 + 1e-9).floor() / 100,
-                         tiebreak=pl.lit("AOB")))
     agg = t.group_by(pk).agg(
-        (pl.col("_fb").sum() / 2).alias("FB"),
-        (pl.col("_hp").filter(pl.col("_sched").is_not_null() & (pl.col("_o_score") >= lim))
-         .sum() / 2).alias("KS"),
         pl.col("_vur").sum().cast(pl.Float64).alias("VUR"),
         pl.col("_played").sum().cast(pl.Float64).alias("NUM"),
         (pl.col("_hp").filter(pl.col("round") == 1).sum() / 2).alias("_r1"),
-    ).join(per.select(*pk, (pl.col("_abh") / 2).alias("ABH")), on=pk)
+    )
     ps = engine.select(*pk, pl.col("ps").cast(pl.Float64))
     agg = agg.join(ps, on=pk).with_columns((pl.col("ps") - pl.col("_r1")).alias("PS/C1"))
-    derived.append(agg.select(*pk, "FB", "KS", "VUR", "NUM", "ABH", "PS/C1")
+    derived.append(agg.select(*pk, "VUR", "NUM", "PS/C1")
                    .unpivot(index=pk, variable_name="tiebreak", value_name="value"))
-    derived.append(aob)
     num = pl.concat([eng_long.drop("method"), *[d.select(*pk, "tiebreak", "value")
                                                  for d in derived]])
     # DE: 0 for a player untied on the criteria TieBreakServer lists before it

@@ -282,3 +282,26 @@ def test_direct_encounter_ignores_games_decided_by_forfeit() -> None:
         sf.rules.POINTS, Criterion("direct_encounter", params=(("forfeits", True),))))
     de_p = by_player(sf.standings(res, p4f), "direct_encounter")
     assert (de_p["A"], de_p["B"]) == (1.0, 0.0)
+
+
+def test_fore_buchholz_koya_aob_abh_are_registered_criteria() -> None:
+    # the Art. 16 fixture above (4 rounds): scores A 3½, E 3½, C 1½, D 1, F ½, B 0;
+    # adjusted (ABH) B 1 and F 1 (trailing absences as draws), D 1 (not trailing).
+    # FB(A): round 4 (A-D, C-E) as draws: B 1 + C 2 + E 3 + D 1½ = 7½ (BH 7).
+    # KS (opponents with ≥ 2 of 4 points): A drew E → ½; C lost to A and E → 0.
+    # AOB(A): BH of B 7, C 9, E 7, D 7 → 30/4 = 7½.
+    rules = dataclasses.replace(
+        sf.rules.FIDE, name="fide-fb",
+        criteria=(sf.rules.POINTS, Criterion("fb", function="fore_buchholz"), buchholz()),
+        columns=(Criterion("abh"), Criterion("ks", function="koya"), Criterion("aob")))
+    st = sf.standings(_missing_rows_table(False), rules)
+    assert by_player(st, "fb")["A"] == 7.5
+    assert by_player(st, "bh")["A"] == 7.0
+    assert by_player(st, "abh") == {"A": 3.5, "E": 3.5, "C": 1.5, "D": 1.0, "F": 1.0,
+                                    "B": 1.0}
+    assert (by_player(st, "ks")["A"], by_player(st, "ks")["C"]) == (0.5, 0.0)
+    assert by_player(st, "aob")["A"] == 7.5
+    # by round: each cutoff is the standings through that round
+    by = sf.standings_by_round(_missing_rows_table(False), rules)
+    r3 = sf.standings(_missing_rows_table(False), rules, through_round=3)
+    assert by.filter(pl.col("round") == 3).drop("round").equals(r3)
