@@ -305,3 +305,12 @@ def test_fore_buchholz_koya_aob_abh_are_registered_criteria() -> None:
     by = sf.standings_by_round(_missing_rows_table(False), rules)
     r3 = sf.standings(_missing_rows_table(False), rules, through_round=3)
     assert by.filter(pl.col("round") == 3).drop("round").equals(r3)
+
+
+def test_explain_sees_the_inferred_absences() -> None:
+    from swissframe.explain import explain
+
+    missing = _missing_rows_table(False)
+    ex = explain(missing, "D", "fide")
+    st = sf.standings(missing, "fide").filter(pl.col("player_id") == "D")
+    assert ex.filter(pl.col("result") == "average")["bh_value"].item() == st["bh"].item() == 7.0
