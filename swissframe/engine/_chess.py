@@ -45,8 +45,8 @@ if TYPE_CHECKING:
     from swissframe.rules._ruleset import Ruleset
 
 __all__ = ["adjusted_score", "average_opponents_buchholz", "buchholz", "chess_terms",
-           "fore_buchholz", "inferred_absences", "koya", "progressive", "sonneborn_berger",
-           "wins", "with_inferred_absences", "won"]
+           "fore_buchholz", "games_played", "inferred_absences", "koya", "progressive",
+           "sonneborn_berger", "unplayed_voluntarily", "wins", "with_inferred_absences", "won"]
 
 _FORFEITS = ("forfeit_win", "forfeit_loss")
 
@@ -221,21 +221,67 @@ def _buchholz(ctx: Context, terms: pl.LazyFrame, name: str, cut: int, median: in
     return _finish(ctx, agg, name, ctx.unit)
 
 
-def sonneborn_berger(ctx: Context, *, name: str = "sb") -> pl.LazyFrame:
+def sonneborn_berger(ctx: Context, *, name: str = "sb", cut: int = 0, median: int = 0
+                     ) -> pl.LazyFrame:
     """Sonneborn-Berger (C.07): Σ over rounds of (opponent's adjusted score × points the
-    player scored in that round); unplayed rounds use the same dummy as Buchholz."""
-    terms = chess_terms(ctx).filter(pl.col("_val").is_not_null())
-    agg = terms.group_by(ctx.pkeys).agg((pl.col("_val") * pl.col("_pts")).sum().alias("_s"))
+    player scored in that round); unplayed rounds use the same dummy as Buchholz.
+
+    Cut-n / Median-n (Art. 14) as TieBreakServer applies them to SB: ``cut + median``
+    times the contribution of the lowest-*scoring* opponent goes — a voluntarily unplayed
+    round's instead when there is one and the lowest opponent's contribution is not
+    larger (Art. 16.5) — then ``median`` times the highest-scoring opponent's."""
+    terms = (chess_terms(ctx).filter(pl.col("_val").is_not_null())
+             .with_columns(_c=pl.col("_val") * pl.col("_pts")))
+    if cut or median:
+        terms = _cut_lowest_scoring(terms, ctx.pkeys, cut + median, median)
+    agg = terms.group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s"))
     unit = ctx.unit
     return _finish(ctx, agg, name, unit * unit)
 
 
-def progressive(ctx: Context, *, name: str = "ps") -> pl.LazyFrame:
+def _cut_lowest_scoring(terms: pl.LazyFrame, pk: list[str], low: int, high: int
+                        ) -> pl.LazyFrame:
+    """Drop ``low`` times the lowest-scoring opponent's contribution ``_c`` (by ``_val``,
+    then ``_c``, then round; a VUR's instead unless that opponent's contribution is larger
+    than the lowest VUR's), then ``high`` times the highest-scoring opponent's."""
+    t = terms
+    for _ in range(low):
+        lowest = (t.sort("_val", "_c", "round").group_by(pk, maintain_order=True)
+                  .agg(pl.col("round").first().alias("_ar"), pl.col("_c").first().alias("_av")))
+        vur = (t.filter(pl.col("_vur")).sort("_c", "_val", "round")
+               .group_by(pk, maintain_order=True)
+               .agg(pl.col("round").first().alias("_vr"), pl.col("_c").first().alias("_vv")))
+        drop = lowest.join(vur, on=pk, how="left").select(*pk, pl.when(
+            pl.col("_vr").is_null() | (pl.col("_av") > pl.col("_vv")))
+            .then(pl.col("_ar")).otherwise(pl.col("_vr")).alias("round"))
+        t = t.join(drop, on=[*pk, "round"], how="anti")
+    for _ in range(high):
+        drop = (t.sort(["_val", "_c", "round"], descending=[True, True, False])
+                .group_by(pk, maintain_order=True).agg(pl.col("round").first()))
+        t = t.join(drop, on=[*pk, "round"], how="anti")
+    return t
+
+
+def progressive(ctx: Context, *, name: str = "ps", cut: int = 0) -> pl.LazyFrame:
     """Progressive (cumulative) score: the sum of the running totals after each round
-    (byes and forfeits count with their points; rules.md §4.1)."""
+    (byes and forfeits count with their points; rules.md §4.1); ``cut`` leaves out the
+    running totals of the first ``cut`` rounds (PS/Cn)."""
     agg = (ctx.rows.sort("round").with_columns(_c=pl.col("_pts").cum_sum().over(ctx.pkeys))
+           .filter(pl.col("round") > cut)
            .group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s")))
     return _finish(ctx, agg, name, ctx.unit)
+
+
+def unplayed_voluntarily(ctx: Context, *, name: str = "vur") -> pl.LazyFrame:
+    """VUR: the number of voluntarily unplayed rounds (``Ruleset.vur_kinds``, C.07 Art.
+    16.2)."""
+    return _count(ctx, pl.col("_kind").is_in(list(ctx.rules.vur_kinds)).fill_null(value=False),
+                  name)
+
+
+def games_played(ctx: Context, *, name: str = "num") -> pl.LazyFrame:
+    """NUM: games played over the board (no bye, no forfeit)."""
+    return _count(ctx, pl.col("_kind").is_null() & ~pl.col("_unpaired"), name)
 
 
 def _count(ctx: Context, cond: pl.Expr, name: str) -> pl.LazyFrame:

@@ -112,6 +112,21 @@ def test_hand_worked_fore_buchholz() -> None:
     assert values(t, "FB")["1"] == "4.5"
 
 
+def test_every_value_but_colours_de_and_rank_is_the_engines() -> None:
+    # the tie-breaks verify_reference used to derive itself are registered criteria now
+    t = fide_tiebreaks(parse_trf(club(), event_key="club").results, "fide-2023")
+    method = dict(zip(t["tiebreak"], t["method"], strict=False))
+    for code in ("FB", "ABH", "KS", "AOB", "ESB", "SB/C1", "SB/M2", "VUR", "NUM", "PS/C1"):
+        assert method[code] == "engine", code
+    assert {c for c, m in method.items() if m == "derived"} == {"COP", "CSQ", "DE"}
+    rules = sf.Ruleset(name="fb-first", points_win=1, points_draw=sf.rules.FIDE.points_draw,
+                       points_bye=1, criteria=(sf.rules.POINTS,
+                                               sf.rules.Criterion("fb", "fore_buchholz"),
+                                               sf.rules.Criterion("ks", "koya")))
+    st = sf.standings(parse_trf(club(), event_key="club").results, rules)
+    assert dict(zip(st["player_id"], st["fb"], strict=True))["1"] == 4.5
+
+
 def test_2026_caps_the_dummy() -> None:
     ev = parse_trf(club("2026/03/01"), event_key="club")
     t = fide_tiebreaks(ev.results, "fide-2026")
