@@ -220,8 +220,8 @@ def test_derived_values_are_consistent(text: str, rule_set: str) -> None:
     t = fide_tiebreaks(res, rule_set)
     wide = t.filter(pl.col("value").is_not_null()).pivot("tiebreak", index="player_id",
                                                          values="value")
-    # ESB (derived, TieBreakServer's rule) is the engine's SB, except that TieBreakServer
-    # keeps a trailing forfeit loss as scored where the engine counts it as a draw
+    # ESB of an individual event is SB (both the engine's; TieBreakServer keeps a trailing
+    # forfeit loss as scored where the engine counts it as a draw, docs/rules-decisions.md)
     vur = pl.col("unplayed").is_in(["half_bye", "zero_bye", "forfeit_loss", "absent"])
     last_other = pl.col("round").filter(~vur.fill_null(value=False)).max().over("player_id")
     trailing_forfeit = res.filter((pl.col("unplayed") == "forfeit_loss")
