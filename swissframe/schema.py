@@ -722,11 +722,13 @@ def to_matches(results: pl.LazyFrame | pl.DataFrame, *,
     lf = validate_results(results)
     c = columns
     keep = pl.col(OPPONENT_ID).is_null() | (pl.col(PLAYER_ID) < pl.col(OPPONENT_ID))
+    # a double loss keeps its flag (seat A's games; the match form has no other place)
+    flags = [f for f in FLAG_COLUMNS if f in lf.collect_schema().names()]
     return lf.filter(keep).select(
         EVENT_ID, ROUND,
         pl.col(PLAYER_ID).alias(c.player_a), pl.col(OPPONENT_ID).alias(c.player_b),
         pl.col(GAMES_WON).alias(c.games_a), pl.col(GAMES_LOST).alias(c.games_b),
-        pl.col(GAMES_DRAWN).alias(c.games_drawn), PHASE,
+        pl.col(GAMES_DRAWN).alias(c.games_drawn), PHASE, *flags,
     ).sort(EVENT_ID, ROUND, c.player_a).collect()
 
 

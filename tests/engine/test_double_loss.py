@@ -124,3 +124,9 @@ def test_contract_validates_the_flag_on_both_seats() -> None:
         pl.col("severity") == "error").height == 0
     with pytest.raises(sf.SchemaError, match="double_loss is String, expected Boolean"):
         sf.validate_results(ok.with_columns(pl.col("double_loss").cast(pl.String))).collect()
+
+
+def test_to_matches_keeps_the_flag() -> None:
+    res = table([(1, "A", "B", (0, 1, 0), (0, 1, 0)), (1, "C", "D", (1, 0, 0), None)])
+    m = sf.to_matches(res)
+    assert m.select("player_a", "double_loss").rows() == [("A", True), ("C", False)]
