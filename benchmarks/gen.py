@@ -32,17 +32,44 @@ PROBS = np.array([0.28, 0.2, 0.2, 0.24, 0.02, 0.02, 0.02, 0.01, 0.01])
 
 def generate(n_events: int, seed: int = 0, *, mu: float = 3.4, sigma: float = 1.05
              ) -> pl.DataFrame:
-    """Generate ``n_events`` valid MTG events (long results table)."""
+    """Generate ``n_events`` valid MTG events (long results table), archive-like sizes."""
     rng = np.random.default_rng(seed)
     n_players = np.clip(np.rint(np.exp(rng.normal(mu, sigma, n_events))), 2, 1500).astype(np.int64)
     n_rounds = np.clip(np.ceil(np.log2(n_players)).astype(np.int64) + rng.integers(-1, 2, n_events),
                        3, 15)
+    return _events(rng, n_players, n_rounds, drop_rate=0.15, playoff=True)
+
+
+def generate_uniform(n_events: int, seed: int = 0, *, players: tuple[int, int] = (2, 160),
+                     rounds: tuple[int, int] = (1, 9), drop_rate: float = 0.15) -> pl.DataFrame:
+    """Issue 19's bulk workload: players uniform in ``players``, rounds uniform in ``rounds``
+    (independent of the player count, so small events have rematches), byes when odd, drops,
+    no playoff. 10,000 events ≈ 3.5M rows."""
+    rng = np.random.default_rng(seed)
+    n_players = rng.integers(players[0], players[1] + 1, n_events)
+    n_rounds = rng.integers(rounds[0], rounds[1] + 1, n_events)
+    return _events(rng, n_players, n_rounds, drop_rate=drop_rate, playoff=False)
+
+
+def one_event(players: int, rounds: int, seed: int = 0, *, drop_rate: float = 0.15
+              ) -> pl.DataFrame:
+    """One event of exactly ``players`` players and ``rounds`` Swiss rounds."""
+    rng = np.random.default_rng(seed)
+    return _events(rng, np.array([players]), np.array([rounds]), drop_rate=drop_rate,
+                   playoff=False)
+
+
+def _events(rng: np.random.Generator, n_players: np.ndarray, n_rounds: np.ndarray, *,
+            drop_rate: float, playoff: bool) -> pl.DataFrame:
+    n_events = n_players.size
+    n_players = n_players.astype(np.int64)
+    n_rounds = n_rounds.astype(np.int64)
     total = int(n_players.sum())
     ev = np.repeat(np.arange(n_events, dtype=np.int64), n_players)
     start = np.concatenate([[0], np.cumsum(n_players)[:-1]])
     local = np.arange(total, dtype=np.int64) - start[ev]
     rounds_of = n_rounds[ev]
-    drops = rng.random(total) < 0.15
+    drops = rng.random(total) < drop_rate
     last = np.where(drops, rng.integers(1, np.maximum(rounds_of, 2), total), rounds_of)
     points = np.zeros(total, dtype=np.int64)
     parts: list[dict[str, np.ndarray]] = []
@@ -83,7 +110,7 @@ def generate(n_events: int, seed: int = 0, *, mu: float = 3.4, sigma: float = 1.
         np.add.at(points, byes, 3)
     # top-8 playoff for events of 17+ players: three single-elimination rounds
     big = n_players[ev] >= 17
-    cand = np.flatnonzero(big)
+    cand = np.flatnonzero(big) if playoff else np.zeros(0, dtype=np.int64)
     order = np.lexsort((local[cand], -points[cand], ev[cand]))
     idx = cand[order]
     e = ev[idx]
@@ -122,13 +149,16 @@ def generate(n_events: int, seed: int = 0, *, mu: float = 3.4, sigma: float = 1.
                 .otherwise(pl.lit("swiss"))))
 
 
-def cached(n_events: int, seed: int = 0) -> Path:
-    """Path of the cached Parquet workload of ``n_events`` events (generated on first use)."""
+def cached(n_events: int, seed: int = 0, *, kind: str = "archive") -> Path:
+    """Path of the cached Parquet workload of ``n_events`` events (generated on first use);
+    ``kind`` "archive" (:func:`generate`) or "uniform" (:func:`generate_uniform`)."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    path = CACHE / f"events_{n_events}_s{seed}.parquet"
+    tag = "events" if kind == "archive" else "uniform"
+    path = CACHE / f"{tag}_{n_events}_s{seed}.parquet"
     if not path.exists():
         tmp = path.with_suffix(".tmp")
-        generate(n_events, seed).write_parquet(tmp, row_group_size=256_000)
+        make = generate if kind == "archive" else generate_uniform
+        make(n_events, seed).write_parquet(tmp, row_group_size=256_000)
         tmp.replace(path)
     return path
 

@@ -1,77 +1,87 @@
-"""Benchmarks of issue 9: sf.standings vs DuckDB SQL vs pure Python; by-round; scaling; archive.
+"""Issue 19's benchmark table: every workload side by side with its peer, as ratios.
 
 Usage::
 
-    python benchmarks/run.py                       # 1k, 10k, 100k events + 50M-row archive
-    python benchmarks/run.py --sizes 1000 10000 --repeats 5 --no-archive
-    python benchmarks/run.py measure sf 10000      # one isolated measurement (JSON line)
+    python benchmarks/run.py                      # every row, modest sizes (1k bulk events)
+    python benchmarks/run.py --full               # the issue's sizes: 10k events + 100k scale row
+    python benchmarks/run.py --rows bulk by-round --events 10000
+    python benchmarks/run.py --archive 15         # + out-of-core sf.recompute of 15 × 10k events
 
-Timings run in one process per workload size, methods alternating, median of ``--repeats``
-runs after one warm-up run each. Peak memory is measured separately: every (method, size)
-runs once in a fresh subprocess that reports its peak RSS (``ru_maxrss``) and its RSS after
-loading the data (so the method's own share is visible). Results are correctness-checked:
-DuckDB and pure Python must give identical values and ranks to swissframe.
+Rows (``--rows``): ``bulk`` (sf.standings vs DuckDB SQL, validation included), ``by-round``
+(sf.standings_by_round vs sf.standings), ``event-64`` / ``event-256`` (one event vs the
+plain-Python Fraction loop), ``js-64`` (one event vs tournament-organizer 4.1.1 under node:
+whole process, and the CPU of the computation inside each process), ``import``
+(``import swissframe`` vs ``import polars``, fresh processes), ``decklist``
+(``sf.read_decklist_cache`` vs a gunzip + orjson floor), ``chart`` (``swissframe chart
+standings`` vs ``swissframe standings`` on the same file, whole processes), ``scale``
+(``--full`` only: 100k events, per-row time vs the bulk row).
+
+Method: every row runs ours and the peer alternately (A B A B …) after one warm-up of each,
+``--repeats`` pairs (default 5); a row reports both medians and the median of the pairwise
+ratios ours / peer (so load drift hits both sides of a pair), and the 1-minute load average
+(``os.getloadavg``) seen before each pair. In-process rows are timed in this process
+(wall and CPU); their peak RSS comes from one more run of each side in a fresh subprocess
+(``VmHWM``, with the RSS after loading the data). Whole-process rows are timed from here and
+their peak RSS read by ``/usr/bin/time`` (``%M``: Linux carries a parent's RSS high-water
+mark into a child's ``ru_maxrss``, so this process's own ``wait4`` would over-report).
+Before timing, every row checks that the two sides computed the same thing.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import datetime as dt
+import gzip
 import json
+import os
 import platform
 import resource
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent), str(HERE)]
+ROOT = HERE.parent
+sys.path[:0] = [str(ROOT), str(HERE)]
 
-import duckdb  # noqa: E402
 import polars as pl  # noqa: E402
-from duckdb_peer import standings_duckdb  # noqa: E402
-from gen import CACHE, cached, generate  # noqa: E402
-from python_peer import standings_python  # noqa: E402
+from gen import CACHE, cached, generate, one_event  # noqa: E402
 
 import swissframe as sf  # noqa: E402
-from swissframe.bulk import recompute  # noqa: E402
 
 COLS = ["event_id", "player_id", "rank", "match_points", "wins", "losses", "draws", "byes",
         "rounds_played", "dropped", "mwp", "gwp", "omwp", "ogwp"]
-ARCHIVE = CACHE / "archive"
-#: standings_by_round gathers every opponent's values once per later round (≈ rounds/2 times
-#: the paired rows; 3.3 GiB peak at 10k events), so 100k events would need ≈ 30 GiB, more than
-#: the 24 GiB benchmark machine has.
-BY_ROUND_MAX = 10_000
+#: The real-world decklist cache: ``shared/data/realworld/…`` in a folder above the checkout.
+DECKLIST = next((d / "shared/data/realworld/fbettega_MTG_decklistcache" for d in ROOT.parents
+                 if (d / "shared/data/realworld/fbettega_MTG_decklistcache").is_dir()),
+                ROOT.parent / "shared/data/realworld/fbettega_MTG_decklistcache")
+CHART_FILE = ROOT / "data" / "events" / "store-championship.csv"
+JS_PEER = HERE / "js_peer"
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
+    [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+#: MTG percentages without the 0.33 floor: what tournament-organizer computes.
+NOFLOOR = dataclasses.replace(sf.rules.MTG, name="mtg-nofloor", floor=Fraction(0))
+ALL_ROWS = ["bulk", "by-round", "event-64", "event-256", "js-64", "import", "decklist", "chart",
+            "scale"]
 
 
-def _rss_mib() -> float:
-    """This process's peak RSS. VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the
-    parent across fork/exec, so a measurement subprocess would report its parent's peak."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def _decklist_dir() -> Path:
+    return Path(os.environ.get("SWISSFRAME_DECKLIST_CACHE", DECKLIST))
 
 
-def methods() -> dict[str, Callable[[pl.DataFrame], pl.DataFrame]]:
-    con = duckdb.connect()
-    return {
-        "sf.standings": lambda df: sf.standings(df, "mtg"),
-        "duckdb_sql": lambda df: standings_duckdb(df, con),
-        "sf.standings_by_round": lambda df: sf.standings_by_round(df, "mtg"),
-        "pure_python": standings_python,
-    }
+# ---------------------------------------------------------------- correctness checks
 
 
 def check_equal(ref: pl.DataFrame, other: pl.DataFrame, name: str, *, tol: float = 0.0) -> float:
-    """Assert identical rows (ranks and integers exactly; floats within ``tol``)."""
+    """Assert identical standings rows (ranks and integers exactly; floats within ``tol``)."""
     a = ref.select(COLS).sort("event_id", "player_id")
     b = other.select(COLS).sort("event_id", "player_id")
     if a.height != b.height:
@@ -83,141 +93,427 @@ def check_equal(ref: pl.DataFrame, other: pl.DataFrame, name: str, *, tol: float
             diff = (a[c] - b[c]).abs()
             if not (both_null | (diff <= tol)).fill_null(value=False).all():
                 raise SystemExit(f"{name}: column {c} differs from swissframe")
-            worst = max(worst, float(diff.max() or 0.0))
+            worst = max(worst, float(diff.max() or 0.0))  # type: ignore[arg-type]
         elif not (a[c] == b[c]).fill_null(value=False).all() and not a[c].equals(b[c]):
             bad = a.filter(a[c] != b[c]).head(3)
             raise SystemExit(f"{name}: column {c} differs from swissframe:\n{bad}")
     return worst
 
 
-def measure(method: str, n: int) -> dict[str, float]:
-    """One run of ``method`` on ``n`` events in this (fresh) process: seconds and RSS."""
-    if method == "recompute":
-        files = archive_files(n)
-        base = _rss_mib()
-        out = CACHE / "archive_out"
-        shutil.rmtree(out, ignore_errors=True)
-        t = time.perf_counter()
-        rep = recompute(files, out, "mtg", batch_rows=2_000_000)
-        sec = time.perf_counter() - t
-        return {"seconds": sec, "rss_base_mib": base, "rss_peak_mib": _rss_mib(),
-                "rows": rep.rows_in, "events": rep.events_in, "batches": rep.batches}
-    df = pl.read_parquet(cached(n))
+# ---------------------------------------------------------------- in-process workloads
+
+Side = Callable[[], object]
+
+
+def _bulk_frame(n: int) -> pl.DataFrame:
+    return pl.read_parquet(cached(n, kind="uniform"))
+
+
+def _duck() -> Callable[[pl.DataFrame], pl.DataFrame]:
+    import duckdb
+    from duckdb_peer import standings_duckdb
+    con = duckdb.connect()
+    return lambda df: standings_duckdb(df, con)
+
+
+def setup(row: str, args: argparse.Namespace, *, check: bool
+          ) -> tuple[Side, Side, str, dict[str, Any]]:
+    """(ours, peer, what the check found, facts about the workload) for an in-process row."""
+    if row in ("bulk", "scale"):
+        n = args.scale_events if row == "scale" else args.events
+        df = _bulk_frame(n)
+        duck = _duck()
+        note = "not checked here (the bulk row checks the same code)"
+        if check:
+            check_equal(sf.standings(df, "mtg"), duck(df), "duckdb_sql")
+            note = f"DuckDB identical on every column of {df['event_id'].n_unique():,} events"
+        return (lambda: sf.standings(df, "mtg"), lambda: duck(df), note,
+                {"events": n, "rows": df.height})
+    if row == "by-round":
+        df = _bulk_frame(args.events)
+        note = ""
+        if check:
+            br = sf.standings_by_round(df, "mtg")
+            last = df.filter(pl.col("phase") == "swiss").group_by("event_id").agg(
+                pl.col("round").max().alias("last"))
+            final = br.join(last, on="event_id").filter(pl.col("round") == pl.col("last"))
+            check_equal(sf.standings(df, "mtg"), final, "standings_by_round (last round)")
+            note = (f"last round of {br.height:,} (round, player) rows identical to "
+                    "sf.standings")
+        return (lambda: sf.standings_by_round(df, "mtg"), lambda: sf.standings(df, "mtg"),
+                note, {"events": args.events, "rows": df.height})
+    if row in ("event-64", "event-256"):
+        from python_peer import standings_python
+        players, rounds = (64, 6) if row == "event-64" else (256, 8)
+        ev = one_event(players, rounds, seed=1)
+        note = ""
+        if check:
+            worst = check_equal(sf.standings(ev, "mtg"), standings_python(ev), "pure_python",
+                                tol=1e-12)
+            note = f"Fraction loop: same ranks and integers, floats within {worst:.0e}"
+        return (lambda: sf.standings(ev, "mtg"), lambda: standings_python(ev), note,
+                {"events": 1, "rows": ev.height, "players": players, "rounds": rounds})
+    if row == "decklist":
+        import orjson
+        root = _decklist_dir()
+        files = sorted(root.rglob("*.json.gz")) + sorted(root.rglob("*.json"))
+
+        def floor() -> int:
+            n = 0
+            for f in files:
+                doc = orjson.loads(gzip.decompress(f.read_bytes()) if f.suffix == ".gz"
+                                   else f.read_bytes())
+                n += sum(len(r.get("Matches") or []) for r in doc.get("Rounds") or [])
+            return n
+
+        note = ""
+        if check:
+            got = sf.read_decklist_cache(root)
+            matches = floor()
+            note = (f"{len(files):,} files: ours {got.events.height:,} events, "
+                    f"{got.results.height:,} result rows; floor parsed {matches:,} matches")
+        return (lambda: sf.read_decklist_cache(root), floor, note,
+                {"events": len(files), "rows": 0})
+    raise SystemExit(f"unknown in-process row {row!r}")
+
+
+def _rss_mib() -> float:
+    """This process's peak RSS (VmHWM: reset at exec, unlike ru_maxrss)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def measure(row: str, side: str, args: argparse.Namespace) -> dict[str, float]:
+    """One run of one side of ``row`` in this (fresh) process: seconds and RSS."""
+    ours, peer, _, _ = setup(row, args, check=False)
     base = _rss_mib()
-    fn = methods()[method]
     t = time.perf_counter()
-    fn(df)
+    (ours if side == "ours" else peer)()
     sec = time.perf_counter() - t
-    return {"seconds": sec, "rss_base_mib": base, "rss_peak_mib": _rss_mib(), "rows": df.height}
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"seconds": sec, "rss_base_mib": base, "rss_peak_mib": _rss_mib(),
+            "children_peak_mib": kids}
 
 
-def isolated(method: str, n: int) -> dict[str, float]:
-    out = subprocess.run([sys.executable, __file__, "measure", method, str(n)], check=True,
-                         capture_output=True, text=True)
+def isolated(row: str, side: str, args: argparse.Namespace) -> dict[str, float]:
+    cmd = [sys.executable, __file__, "measure", row, side, "--events", str(args.events),
+           "--scale-events", str(args.scale_events)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=ENV)
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
-def archive_files(n_files: int) -> list[Path]:
-    """``n_files`` Parquet files of 10,000 events each (~3.4M rows each), distinct ids."""
-    ARCHIVE.mkdir(parents=True, exist_ok=True)
-    files = []
-    for i in range(n_files):
-        p = ARCHIVE / f"season-{i:03d}.parquet"
-        if not p.exists():
-            df = generate(10_000, seed=1000 + i).with_columns(
-                (pl.lit(f"s{i:03d}-") + pl.col("event_id")).alias("event_id"))
-            df.write_parquet(p.with_suffix(".tmp"), row_group_size=256_000)
-            p.with_suffix(".tmp").replace(p)
-        files.append(p)
-    return files
+def alternate(ours: Side, peer: Side, repeats: int) -> dict[str, list[float]]:
+    """Warm-up, then ``repeats`` pairs ours, peer; wall and CPU seconds, load before each."""
+    ours()
+    peer()
+    res: dict[str, list[float]] = {k: [] for k in
+                                   ("ours", "peer", "ours_cpu", "peer_cpu", "load")}
+    for _ in range(repeats):
+        res["load"].append(os.getloadavg()[0])
+        for name, fn in (("ours", ours), ("peer", peer)):
+            c, t = time.process_time(), time.perf_counter()
+            fn()
+            res[name].append(time.perf_counter() - t)
+            res[f"{name}_cpu"].append(time.process_time() - c)
+    return res
 
 
-def timing(n: int, repeats: int, python_max: int) -> dict[str, list[float]]:
-    """Median-ready run times per method on ``n`` events, methods alternating."""
-    df = pl.read_parquet(cached(n))
-    fns = methods()
-    names = [m for m in fns if (m != "pure_python" or n <= python_max)
-             and (m != "sf.standings_by_round" or n <= BY_ROUND_MAX)]
-    ref = fns["sf.standings"](df)
-    check_equal(ref, fns["duckdb_sql"](df), "duckdb_sql")
-    if "pure_python" in names:
-        worst = check_equal(ref, fns["pure_python"](df), "pure_python", tol=1e-12)
-        print(f"  pure_python equal to swissframe (max float difference {worst:.1e})")
-    print(f"  duckdb_sql: identical values and ranks on {ref.height} standings rows")
-    times: dict[str, list[float]] = {m: [] for m in names}
-    for i in range(repeats):
-        for m in names:
-            if m == "pure_python" and i >= (repeats if n <= 1_000 else 1):
-                continue
-            t = time.perf_counter()
-            fns[m](df)
-            times[m].append(time.perf_counter() - t)
-    return times
+# ---------------------------------------------------------------- whole-process workloads
+
+TIME = shutil.which("time", path="/usr/bin:/bin")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--sizes", type=int, nargs="*", default=[1_000, 10_000, 100_000])
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--large-repeats", type=int, default=1,
-                    help="runs per method above 10k events (the scaling point)")
-    ap.add_argument("--python-max", type=int, default=10_000,
-                    help="largest size the pure-Python peer runs on")
-    ap.add_argument("--archive-files", type=int, default=15,
-                    help="files of 10k events (~3.4M rows each) in the out-of-core run")
-    ap.add_argument("--no-archive", action="store_true")
-    ap.add_argument("--json", type=Path, default=CACHE / "results.json")
-    args = ap.parse_args()
-    print(f"machine: {platform.machine()}, {platform.processor() or '?'}; "
-          f"python {platform.python_version()}; polars {pl.__version__}; "
-          f"duckdb {duckdb.__version__}; swissframe {sf.__version__}")
-    rows: list[dict[str, object]] = []
-    for n in args.sizes:
-        cached(n)
-        print(f"{n} events:")
-        times = timing(n, args.repeats if n <= 10_000 else args.large_repeats, args.python_max)
-        for m, ts in times.items():
-            iso = isolated(m, n)
-            rows.append({"events": n, "rows": iso["rows"], "method": m,
-                         "median_s": statistics.median(ts), "runs": len(ts),
-                         "rss_base_mib": iso["rss_base_mib"], "rss_peak_mib": iso["rss_peak_mib"]})
-            print(f"  {m:24s} median {statistics.median(ts):8.3f} s over {len(ts)} "
-                  f"run(s); peak RSS {iso['rss_peak_mib']:.0f} MiB")
-    if not args.no_archive:
-        print(f"out-of-core: recompute of {args.archive_files} files")
-        archive_files(args.archive_files)
-        iso = isolated("recompute", args.archive_files)
-        rows.append({"events": iso["events"], "rows": iso["rows"], "method": "sf.recompute",
-                     "median_s": iso["seconds"], "runs": 1, "rss_base_mib": iso["rss_base_mib"],
-                     "rss_peak_mib": iso["rss_peak_mib"]})
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(rows, indent=1))
-    print()
-    print(table(rows))
+def run_process(cmd: list[str], cwd: Path) -> dict[str, Any]:
+    """One whole process: wall and CPU seconds, peak RSS (MiB) and its stdout."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as tf, \
+            tempfile.TemporaryFile("w+") as out:
+        full = [TIME, "-f", "%M", "-o", tf.name, *cmd] if TIME else cmd
+        t = time.perf_counter()
+        p = subprocess.Popen(full, cwd=cwd, env=ENV, stdout=out, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"failed ({status}): {' '.join(cmd)}")
+        rss = (float(tf.read().split()[-1]) / 1024 if TIME else ru.ru_maxrss / 1024)
+        out.seek(0)
+        return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss": rss, "out": out.read()}
 
 
-def table(rows: list[dict[str, object]]) -> str:
-    """The markdown comparison table (ratios to DuckDB and to sf.standings of the same size)."""
-    duck = {r["events"]: r["median_s"] for r in rows if r["method"] == "duckdb_sql"}
-    std = {r["events"]: r["median_s"] for r in rows if r["method"] == "sf.standings"}
-    lines = ["| events | rows | method | median s (runs) | × DuckDB | × sf.standings | "
-             "µs/row | peak RSS MiB (data loaded) |",
-             "|---:|---:|---|---:|---:|---:|---:|---:|"]
+def alternate_processes(ours: list[str], peer: list[str], repeats: int, cwd: Path
+                        ) -> dict[str, list[Any]]:
+    run_process(ours, cwd)
+    run_process(peer, cwd)
+    res: dict[str, list[Any]] = {"ours_runs": [], "peer_runs": [], "load": []}
+    for _ in range(repeats):
+        res["load"].append(os.getloadavg()[0])
+        res["ours_runs"].append(run_process(ours, cwd))
+        res["peer_runs"].append(run_process(peer, cwd))
+    return res
+
+
+def _event_json(path: Path) -> pl.DataFrame:
+    """The 64-player, 6-round event (first seed without a rematch: tournament-organizer
+    counts a repeated opponent once, MTR and swissframe twice) in match form."""
+    for seed in range(100):
+        ev = one_event(64, 6, seed=seed)
+        paired = ev.filter(pl.col("opponent_id").is_not_null())
+        if paired.select("player_id", "opponent_id").is_duplicated().any():
+            continue
+        m = ev.filter(pl.col("opponent_id").is_null()
+                      | (pl.col("player_id") < pl.col("opponent_id"))).sort("round", "player_id")
+        path.write_text(json.dumps({
+            "name": f"ev64-s{seed}", "rounds": 6,
+            "players": sorted(ev["player_id"].unique().to_list()),
+            "matches": [{"round": r["round"], "a": r["player_id"], "b": r["opponent_id"],
+                         "ga": r["games_won"], "gb": r["games_lost"], "gd": r["games_drawn"]}
+                        for r in m.iter_rows(named=True)]}))
+        return ev
+    raise SystemExit("no rematch-free seed")
+
+
+def _compare_js(ours_out: str, peer_out: str) -> str:
+    a = {r["player_id"]: r for r in json.loads(ours_out)["rows"]}
+    b = {r["player_id"]: r for r in json.loads(peer_out)["rows"]}
+    if a.keys() != b.keys():
+        raise SystemExit("js-64: different players")
+    worst = 0.0
+    for pid, r in a.items():
+        for c in ("match_points", "mwp", "gwp", "omwp", "ogwp"):
+            d = abs(float(r[c] or 0.0) - float(b[pid][c] or 0.0))
+            if d > 1e-12:
+                raise SystemExit(f"js-64: {pid} {c}: swissframe {r[c]}, tournament-organizer "
+                                 f"{b[pid][c]}")
+            worst = max(worst, d)
+    return f"{len(a)} players: points, MW%, GW%, OMW%, OGW% equal within {worst:.0e}"
+
+
+def process_row(row: str, args: argparse.Namespace) -> dict[str, Any] | str:
+    """A whole-process row, or the reason it is skipped."""
+    py = sys.executable
+    cli = str(Path(py).parent / "swissframe")
+    tmp = CACHE / "tmp"
+    tmp.mkdir(parents=True, exist_ok=True)
+    extra: dict[str, Any] = {}
+    if row == "import":
+        ours, peer = [py, "-c", "import swissframe"], [py, "-c", "import polars"]
+        labels = ("import swissframe", "import polars")
+        note = "fresh interpreters, same venv"
+    elif row == "chart":
+        png = tmp / "chart.png"
+        ours = [cli, "chart", "standings", str(CHART_FILE), "-o", str(png)]
+        peer = [cli, "standings", str(CHART_FILE)]
+        labels = ("swissframe chart standings FILE -o x.png", "swissframe standings FILE")
+        png.unlink(missing_ok=True)
+        run_process(ours, ROOT)
+        if not png.exists() or png.stat().st_size == 0:
+            raise SystemExit("chart: no PNG written")
+        note = f"{CHART_FILE.name}: PNG written ({png.stat().st_size:,} bytes)"
+    elif row == "js-64":
+        node, npm = shutil.which("node"), shutil.which("npm")
+        if not node or not npm:
+            return "skipped: node / npm not on PATH"
+        if not (JS_PEER / "node_modules" / "tournament-organizer").is_dir():
+            r = subprocess.run([npm, "install", "--no-audit", "--no-fund"], cwd=JS_PEER,
+                               check=False, capture_output=True, text=True)
+            if r.returncode:
+                return f"skipped: npm install failed: {r.stderr.strip()[-200:]}"
+        event = tmp / "event64.json"
+        ev = _event_json(event)
+        extra = {"rows": ev.height}
+        ours = [py, str(HERE / "one_event.py"), str(event)]
+        peer = [node, str(JS_PEER / "standings.mjs"), str(event)]
+        labels = ("sf.standings (python process)", "tournament-organizer 4.1.1 (node)")
+        note = _compare_js(run_process(ours, ROOT)["out"], run_process(peer, ROOT)["out"])
+    else:
+        raise SystemExit(f"unknown process row {row!r}")
+    res = alternate_processes(ours, peer, args.repeats, ROOT)
+    out: dict[str, Any] = {"row": row, "ours": labels[0], "peer": labels[1], "check": note,
+                           "kind": "process", "load": res["load"], **extra}
+    for side in ("ours", "peer"):
+        runs = res[f"{side}_runs"]
+        out[side + "_s"] = [r["wall"] for r in runs]
+        out[side + "_cpu_s"] = [r["cpu"] for r in runs]
+        out[side + "_rss"] = statistics.median(r["rss"] for r in runs)
+        if row == "js-64":
+            docs = [json.loads(r["out"]) for r in runs]
+            for k in ("cold_cpu_ms", "warm_cpu_ms", "load_cpu_ms"):
+                out[f"{side}_{k}"] = statistics.median(d[k] for d in docs)
+    return out
+
+
+# ---------------------------------------------------------------- driver
+
+
+def inproc_row(row: str, args: argparse.Namespace) -> dict[str, Any] | str:
+    if row == "decklist" and not _decklist_dir().is_dir():
+        return f"skipped: {DECKLIST} not found"
+    labels = {
+        "bulk": ("sf.standings", "DuckDB SQL"),
+        "scale": ("sf.standings", "DuckDB SQL"),
+        "by-round": ("sf.standings_by_round", "sf.standings"),
+        "event-64": ("sf.standings", "Fraction loop"),
+        "event-256": ("sf.standings", "Fraction loop"),
+        "decklist": ("sf.read_decklist_cache", "gunzip + orjson floor"),
+    }[row]
+    ours, peer, note, facts = setup(row, args, check=True)
+    repeats = args.large_repeats if row == "scale" else args.repeats
+    res = alternate(ours, peer, repeats)
+    del ours, peer
+    iso = {side: isolated(row, side, args) for side in ("ours", "peer")}
+    out = {"row": row, "ours": labels[0], "peer": labels[1], "check": note, "kind": "inproc",
+           "load": res["load"], **facts}
+    for side in ("ours", "peer"):
+        out[side + "_s"] = res[side]
+        out[side + "_cpu_s"] = res[side + "_cpu"]
+        out[side + "_rss"] = iso[side]["rss_peak_mib"]
+        out[side + "_rss_base"] = iso[side]["rss_base_mib"]
+        out[side + "_children_rss"] = iso[side]["children_peak_mib"]
+    return out
+
+
+def ratio(r: dict[str, Any]) -> float:
+    return statistics.median(a / b for a, b in zip(r["ours_s"], r["peer_s"], strict=True))
+
+
+def _fmt_s(x: float) -> str:
+    return f"{x * 1e3:.1f} ms" if x < 1 else f"{x:.2f} s"
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    lines = ["| row | workload | ours | peer | ours median | peer median | ours / peer "
+             "(median of pairs) | peak RSS MiB ours / peer | load (1 min) | check |",
+             "|---|---|---|---|---:|---:|---:|---:|---|---|"]
+    bulk = next((r for r in rows if r["row"] == "bulk"), None)
     for r in rows:
-        s = float(r["median_s"])  # type: ignore[arg-type]
-        d = duck.get(r["events"])
-        st = std.get(r["events"])
+        o, p = statistics.median(r["ours_s"]), statistics.median(r["peer_s"])
+        work = {"bulk": f"{r.get('events', 0):,} events, {r.get('rows', 0):,} rows",
+                "scale": f"{r.get('events', 0):,} events, {r.get('rows', 0):,} rows",
+                "by-round": f"{r.get('events', 0):,} events, {r.get('rows', 0):,} rows",
+                "event-64": f"64 players, 6 rounds ({r.get('rows', 0)} rows)",
+                "event-256": f"256 players, 8 rounds ({r.get('rows', 0)} rows)",
+                "js-64": f"64 players, 6 rounds ({r.get('rows', 0)} rows), whole process",
+                "import": "fresh process",
+                "decklist": f"{r.get('events', 0):,} files",
+                "chart": "whole process"}[r["row"]]
+        rss = f"{r['ours_rss']:.0f} / {r['peer_rss']:.0f}"
+        if r["kind"] == "inproc":
+            rss += f" (data {r['ours_rss_base']:.0f})"
+        if r.get("ours_children_rss"):
+            rss += f"; largest worker {r['ours_children_rss']:.0f}"
+        loads = r["load"]
+        extra = ""
+        if r["row"] == "import":
+            extra = f"; +{(o - p) * 1e3:.0f} ms"
+        if r["row"] == "scale" and bulk:
+            per = o / r["rows"] / (statistics.median(bulk["ours_s"]) / bulk["rows"])
+            extra = f"; per row {per:.2f}× the bulk row"
         lines.append(
-            f"| {r['events']:,} | {r['rows']:,} | {r['method']} | {s:.2f} ({r['runs']}) | "
-            f"{'' if d is None else f'{s / float(d):.2f}'} | "  # type: ignore[arg-type]
-            f"{'' if st is None else f'{s / float(st):.2f}'} | "  # type: ignore[arg-type]
-            f"{s / float(r['rows']) * 1e6:.2f} | "  # type: ignore[arg-type]
-            f"{float(r['rss_peak_mib']):.0f} ({float(r['rss_base_mib']):.0f}) |")  # type: ignore[arg-type]
+            f"| {r['row']} | {work} | {r['ours']} | {r['peer']} | {_fmt_s(o)} | {_fmt_s(p)} | "
+            f"**{ratio(r):.2f}×**{extra} | {rss} | {min(loads):.1f}–{max(loads):.1f} | "
+            f"{r['check']} |")
+        if r["row"] == "js-64":
+            lines.append(
+                f"| js-64 (in-process CPU) | the same event, CPU of the computation inside each "
+                f"process | sf.standings | getStandings() | cold {r['ours_cold_cpu_ms']:.1f} ms, "
+                f"warm {r['ours_warm_cpu_ms']:.1f} ms | cold {r['peer_cold_cpu_ms']:.1f} ms, "
+                f"warm {r['peer_warm_cpu_ms']:.1f} ms | **warm "
+                f"{r['ours_warm_cpu_ms'] / r['peer_warm_cpu_ms']:.2f}×**, cold "
+                f"{r['ours_cold_cpu_ms'] / r['peer_cold_cpu_ms']:.2f}× | | | load (JSON → "
+                f"input): ours {r['ours_load_cpu_ms']:.1f} ms, peer "
+                f"{r['peer_load_cpu_ms']:.1f} ms |")
     return "\n".join(lines)
 
 
+def recompute_row(n_files: int) -> str:
+    """The out-of-core run (no peer): ``n_files`` Parquet files of 10k archive-like events."""
+    archive = CACHE / "archive"
+    archive.mkdir(parents=True, exist_ok=True)
+    files = []
+    for i in range(n_files):
+        p = archive / f"season-{i:03d}.parquet"
+        if not p.exists():
+            generate(10_000, seed=1000 + i).with_columns(
+                (pl.lit(f"s{i:03d}-") + pl.col("event_id")).alias("event_id")
+            ).write_parquet(p.with_suffix(".tmp"), row_group_size=256_000)
+            p.with_suffix(".tmp").replace(p)
+        files.append(str(p))
+    out = CACHE / "archive_out"
+    shutil.rmtree(out, ignore_errors=True)
+    code = ("import sys, swissframe as sf; sf.recompute(sys.argv[2:], sys.argv[1], 'mtg', "
+            "batch_rows=2_000_000)")
+    r = run_process([sys.executable, "-c", code, str(out), *files], ROOT)
+    return (f"sf.recompute of {n_files} files (out-of-core): {r['wall']:.1f} s, "
+            f"peak RSS {r['rss']:.0f} MiB")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rows", nargs="*", default=None, choices=ALL_ROWS)
+    ap.add_argument("--full", action="store_true",
+                    help="the issue's sizes: 10,000 bulk events and the 100,000-event scale row")
+    ap.add_argument("--events", type=int, default=None, help="bulk events (default 1,000)")
+    ap.add_argument("--scale-events", type=int, default=100_000)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--large-repeats", type=int, default=3, help="pairs in the scale row")
+    ap.add_argument("--archive", type=int, default=0, metavar="FILES",
+                    help="also run sf.recompute on FILES × 10k events (out-of-core)")
+    ap.add_argument("--json", type=Path, default=CACHE / "results.json")
+    if len(sys.argv) > 1 and sys.argv[1] == "measure":
+        ap.add_argument("measure", choices=["measure"])
+        ap.add_argument("row")
+        ap.add_argument("side", choices=["ours", "peer"])
+        args = ap.parse_args()
+        print(json.dumps(measure(args.row, args.side, args)))
+        return
+    ap.add_argument("--table", type=Path, default=None, metavar="JSON",
+                    help="only print the table of an earlier run's JSON")
+    args = ap.parse_args()
+    if args.table:
+        print(table(json.loads(args.table.read_text())))
+        return
+    if args.events is None:
+        args.events = 10_000 if args.full else 1_000
+    rows_wanted = args.rows or [r for r in ALL_ROWS if r != "scale" or args.full]
+    import duckdb
+    load = os.getloadavg()
+    print(f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC; {platform.machine()}, "
+          f"{os.cpu_count()} CPUs; load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+          f"python {platform.python_version()}; polars {pl.__version__}; "
+          f"duckdb {duckdb.__version__}; swissframe {sf.__version__}; "
+          f"git {_git_head()}", flush=True)
+    results: list[dict[str, Any]] = []
+    for row in rows_wanted:
+        t = time.perf_counter()
+        r = (process_row(row, args) if row in ("js-64", "import", "chart")
+             else inproc_row(row, args))
+        if isinstance(r, str):
+            print(f"{row}: {r}", flush=True)
+            continue
+        results.append(r)
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=1))  # after every row: a stopped run
+        print(f"{row}: ours {_fmt_s(statistics.median(r['ours_s']))}, peer "
+              f"{_fmt_s(statistics.median(r['peer_s']))}, ratio {ratio(r):.2f}× "
+              f"({time.perf_counter() - t:.0f} s; {r['check']})", flush=True)
+    extra = recompute_row(args.archive) if args.archive else ""
+    print()
+    print(table(results))
+    if extra:
+        print(extra)
+
+
+def _git_head() -> str:
+    r = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=False,
+                       capture_output=True,
+                       text=True)
+    return r.stdout.strip() or "?"
+
+
 if __name__ == "__main__":
-    if len(sys.argv) >= 4 and sys.argv[1] == "measure":
-        print(json.dumps(measure(sys.argv[2], int(sys.argv[3]))))
-    else:
-        main()
+    main()

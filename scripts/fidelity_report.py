@@ -6,8 +6,10 @@ Usage::
     .venv/bin/python scripts/fidelity_report.py --shared /path/to/shared
 
 Prints Markdown: agreement per source and era (:func:`swissframe.verify.summarize`), the
-melee.gg player groups, the melee.gg mismatch classes, and the CardsRealm split by record
-consistency.
+melee.gg player groups, the melee.gg mismatch classes, the CardsRealm split by record
+consistency, and the order tables (issue 20): order agreement per source and era, the order
+mismatch classes per source, how exact ties on the published values are broken, and which
+key follows OMW% in Manatraders' order.
 
 The mismatch *classes* use a diagnostic that the method itself never uses,
 :func:`swissframe.verify.matching_rounds`: for every melee.gg player it recomputes the values
@@ -151,6 +153,114 @@ def cardsrealm_report(ev: sf.DecklistEvents) -> None:
         .sort("era", "consistent", descending=[False, True])))
 
 
+def _order_classes(v: pl.DataFrame, ev: sf.DecklistEvents) -> pl.DataFrame:
+    """Every player whose published position is not reproduced, by the first cause that
+    applies (checked in this order)."""
+    po = (ev.results.filter(pl.col("phase") == "playoff").select("event_id", "player_id")
+          .unique().with_columns(pl.lit(True).alias("_po")))
+    flags = v.group_by("event_id").agg(
+        (~pl.col("in_rounds") | ~pl.col("in_standings")).any().alias("_absent"),
+        (~pl.col("match")).filter(pl.col("in_rounds") & pl.col("in_standings")).any()
+        .alias("_other_miss"))
+    t = (v.filter(pl.col("in_rounds") & pl.col("in_standings"))
+         .join(po, on=["event_id", "player_id"], how="left").join(flags, on="event_id"))
+    inexact = pl.any_horizontal(
+        ((pl.col(c) - pl.col(f"{c}_published")).abs() > 1e-12) & pl.col(f"{c}_match")
+        .fill_null(value=False) for c in _VALUES)
+    cls = (pl.when(pl.col("rank_match").is_null())
+           .then(pl.lit("playoff player, bracket not derivable (playoff match unreported)"))
+           .when(pl.col("_absent"))
+           .then(pl.lit("event lists players absent from its rounds (or the reverse)"))
+           .when(pl.col("_po").fill_null(value=False) & (pl.col("ruleset").str.starts_with(
+               "melee") | (pl.col("ruleset") == "topdeck")))
+           .then(pl.lit("playoff player (bracket)"))
+           .when(~pl.col("match")).then(pl.lit("own values not reproduced"))
+           .when(inexact).then(pl.lit("own values equal only within the one-unit tolerance"))
+           .when(pl.col("_other_miss"))
+           .then(pl.lit("values reproduced; another player's values are not"))
+           .otherwise(pl.lit("every value of the event reproduced (order rule)")))
+    return (t.filter(~pl.col("rank_match").fill_null(value=False))
+            .with_columns(cls.alias("class")).group_by("source", "class")
+            .agg(pl.len().alias("players"))
+            .sort("source", "players", descending=[False, True]))
+
+
+def _ties(v: pl.DataFrame, ev: sf.DecklistEvents) -> pl.DataFrame:
+    """Exact ties on the published points and values: how the published order breaks them
+    (pairs in name order, ~50% when the order has nothing to do with names)."""
+    t = (v.filter(pl.col("in_rounds") & pl.col("in_standings"))
+         .join(ev.published.select("event_id", "player_id", "points"),
+               on=["event_id", "player_id"])
+         .filter(pl.col("rank_match").is_not_null()))
+    key = ["event_id", "points", "omwp_published", "gwp_published", "ogwp_published"]
+    t = t.with_columns(pl.len().over(key).alias("_n")).filter(pl.col("_n") > 1)
+    groups = t.sort("published_rank").group_by("source", *key, maintain_order=True).agg(
+        pl.len().alias("n"), pl.col("player_id"),
+        pl.col("rank_match").all().alias("agree"))
+    pairs = groups.filter(pl.col("n") == 2).with_columns(
+        (pl.col("player_id").list.get(0) < pl.col("player_id").list.get(1)).alias("_asc"),
+        (pl.col("player_id").list.get(0).str.to_lowercase()
+         < pl.col("player_id").list.get(1).str.to_lowercase()).alias("_asc_ci"))
+    return (groups.group_by("source").agg(pl.len().alias("tie_groups"),
+                                          pl.col("n").sum().alias("players"),
+                                          pl.col("agree").mean().alias("groups_agreeing"))
+            .join(pairs.group_by("source").agg(pl.len().alias("pairs"),
+                                               pl.col("_asc").mean().alias("pairs_name_order"),
+                                               pl.col("_asc_ci").mean()
+                                               .alias("pairs_name_order_ci")),
+                  on="source", how="left").sort("source"))
+
+
+def _manatraders_pairs(v: pl.DataFrame, ev: sf.DecklistEvents) -> str:
+    """Consecutive published players equal on points, rounds played and OMW%: how often
+    GW% and OGW% put them in the published order."""
+    played = (ev.results.filter(pl.col("phase") == "swiss").group_by("event_id", "player_id")
+              .agg(pl.len().alias("_rp")))
+    t = (v.filter(pl.col("source") == "manatraders", pl.col("in_rounds"),
+                  pl.col("in_standings"))
+         .join(ev.published.select("event_id", "player_id", "points"),
+               on=["event_id", "player_id"])
+         .join(played, on=["event_id", "player_id"]).sort("event_id", "published_rank"))
+    nxt = [pl.col(c).shift(-1).over("event_id").alias(f"{c}_n")
+           for c in ("points", "_rp", "omwp", "gwp", "ogwp")]
+    q = t.with_columns(nxt).filter((pl.col("points") == pl.col("points_n"))
+                                   & (pl.col("_rp") == pl.col("_rp_n"))
+                                   & (pl.col("omwp") == pl.col("omwp_n")))
+    gw = int((q["gwp"] >= q["gwp_n"]).sum())
+    ogw = int((q["ogwp"] >= q["ogwp_n"]).sum())
+    return (f"Manatraders, consecutive players equal on points, rounds played and OMW%: "
+            f"{q.height} pairs; GW% orders {gw} of them, OGW% {ogw}")
+
+
+def order_report(table: pl.DataFrame, ev: sf.DecklistEvents, manifest: pl.DataFrame) -> None:
+    """The order tables of docs/fidelity.md (issue 20), from :func:`swissframe.verify.verify`'s
+    whole table (players only in the standings or only in the rounds included)."""
+    v = table.filter(pl.col("in_rounds") & pl.col("in_standings"))
+    print("\n## Order: agreement per source and era\n")
+    print(_markdown(sf.summarize(v).select(
+        "source", "era", "events", "players", pl.col("share").alias("values"),
+        "ranked", "order_matched", pl.col("order_share").alias("order"),
+        "events_order_exact")))
+    complete = manifest.filter(pl.col("rounds_complete") == "1").select("event_id")
+    mel = (v.filter(pl.col("source") == "melee").join(complete, on="event_id", how="semi")
+           .join(ev.events.select("event_id", "date"), on="event_id"))
+    recent = mel.filter(pl.col("date") >= AFTER_ANOMALIES)
+    print(f"\nmelee.gg rounds complete: {mel.height} players, values {mel['match'].mean():.2%}, "
+          f"order {mel['rank_match'].mean():.2%}; from {AFTER_ANOMALIES}: {recent.height} "
+          f"players, values {recent['match'].mean():.2%}, order "
+          f"{recent['rank_match'].mean():.2%}")
+    print()
+    print(_markdown(sf.summarize(mel, by=("era",)).select(
+        "era", "events", "players", pl.col("share").alias("values"),
+        pl.col("order_share").alias("order"), "events_order_exact")))
+    print("\n## Order mismatch classes\n")
+    print(_markdown(_order_classes(table, ev)))
+    print("\n## Exact ties on the published values\n")
+    print(_markdown(_ties(v, ev)))
+    print()
+    print(_manatraders_pairs(v, ev))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared",
@@ -166,9 +276,11 @@ def main(argv: list[str] | None = None) -> int:
     root = real / "fbettega_MTG_decklistcache"
     ev = sf.read_decklist_cache(root)
     print("## All sources\n")
-    v = sf.verify(ev).filter(pl.col("in_rounds") & pl.col("in_standings"))
+    table = sf.verify(ev)
+    v = table.filter(pl.col("in_rounds") & pl.col("in_standings"))
     print(_markdown(sf.summarize(v).select("source", "era", "events", "players", "matched",
                                            "share", "events_exact")))
+    order_report(table, ev, manifest)
     melee_ids = manifest.filter(pl.col("source") == "MTGmelee")
     mel = sf.read_decklist_cache([real / p for p in melee_ids.filter(
         pl.col("rounds_complete") == "1")["stored_path"]])

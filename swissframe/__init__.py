@@ -11,6 +11,7 @@ from __future__ import annotations
 # names are bound (``sf.standings`` is the function, ``swissframe.standings`` the module).
 from swissframe import charts, platforms, rules, tiebreakers
 from swissframe.bulk import RecomputeReport, recompute
+from swissframe.compare import Comparison, compare
 from swissframe.cut import (
     cut_status,
     detect_intentional_draws,
@@ -27,10 +28,12 @@ from swissframe.errors import (
     ValidationError,
 )
 from swissframe.explain import explain
+from swissframe.io._files import Source, read
 from swissframe.io.decklist import DecklistEvents, read_decklist_cache
 from swissframe.io.tables import read_results
 from swissframe.io.tom import TomEvents, read_tom
 from swissframe.io.trf import TrfEvents, read_trf
+from swissframe.report import report
 from swissframe.rounds import ROUND_TABLES, RoundsTable, recommended_rounds
 from swissframe.rules import Criterion, Ruleset
 from swissframe.schema import (
@@ -60,6 +63,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ROUND_TABLES",
     "SIM_RULES",
+    "Comparison",
     "Criterion",
     "DataError",
     "DecklistEvents",
@@ -73,6 +77,7 @@ __all__ = [
     "SchemaError",
     "SimRules",
     "Simulation",
+    "Source",
     "SwissframeError",
     "TomEvents",
     "TrfEvents",
@@ -80,6 +85,7 @@ __all__ = [
     "ValidationReport",
     "__version__",
     "charts",
+    "compare",
     "cut_status",
     "detect_intentional_draws",
     "explain",
@@ -91,6 +97,7 @@ __all__ = [
     "next_round_ranges",
     "pair_round",
     "platforms",
+    "read",
     "read_decklist_cache",
     "read_results",
     "read_tom",
@@ -98,6 +105,7 @@ __all__ = [
     "recommended_rounds",
     "recompute",
     "repair_mirrors",
+    "report",
     "rules",
     "sensitivity",
     "simulate",

@@ -17,7 +17,16 @@ cluster; one task per batch gathers its pieces) over the same plan, so the outpu
 identical to the single-machine run. See ``docs/distributed.md``.
 
 Every input row is accounted for: ``rows_in = rows_used + rows_rejected`` (with reasons),
-written to ``_recompute.json`` next to the output. Events that break the results-table
+written to ``_recompute.json`` next to the output.
+
+A run survives being killed at any moment: every file is written under a temporary name
+(``*.tmp``) and renamed when complete, so a ``part-*.parquet`` is always whole; the manifest
+says ``"status": "running"`` until the last part is written, and each finished batch leaves a
+small record in ``_batches/``. A later run into the same folder says what it found: it
+refuses an incomplete run unless told to ``resume=True`` (compute only the batches without a
+record, when the inputs and settings are unchanged) or ``overwrite=True`` (start over). The
+scratch folder of a killed run is removed by the next one. Files inside ``dest`` are never
+read as input (``recompute SRC -o SRC/out``). Events that break the results-table
 contract stop the run (``on_error="stop"``, the default, naming event, round and player), or
 are reported and skipped when asked (``on_error="skip"``; their problems are written to
 ``_rejected.parquet``).
@@ -28,6 +37,7 @@ from __future__ import annotations
 import glob
 import importlib
 import os
+import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -38,7 +48,6 @@ from typing import Any, Final, Literal
 
 import orjson
 import polars as pl
-import pyarrow.parquet as pq
 
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError, ValidationError
@@ -56,6 +65,12 @@ MANIFEST: Final = "_recompute.json"
 #: Name of the table of problems of skipped events (only with ``on_error="skip"``).
 REJECTED: Final = "_rejected.parquet"
 NULL_EVENT: Final = "null_event_id"
+#: Folder (inside ``dest``) of per-batch records, for resuming an interrupted run.
+BATCHES: Final = "_batches"
+#: Default scratch folder (inside ``dest``) for the per-batch split.
+SCRATCH: Final = "_scratch"
+#: Scratch folders are named with this prefix and the process id (see :func:`clean_scratch`).
+SCRATCH_PREFIX: Final = "swissframe-recompute-"
 _PROBLEM_SCHEMA: Final = {"kind": pl.String, "event_id": pl.String, "round": pl.Int64,
                           "player_id": pl.String, "opponent_id": pl.String,
                           "detail": pl.String}
@@ -144,8 +159,12 @@ class _BatchResult:
 # --------------------------------------------------------------------------- inputs
 
 
-def _files(source: str | Path | Sequence[str | Path]) -> list[str]:
-    """Parquet files of a file, folder (recursively) or glob, in sorted order."""
+def _files(source: str | Path | Sequence[str | Path], exclude: Path | None = None) -> list[str]:
+    """Parquet files of a file, folder (recursively) or glob, in sorted order.
+
+    Files under ``exclude`` (the output folder) are left out: a run never reads its own
+    output, even when ``dest`` is inside ``source``.
+    """
     if isinstance(source, (str, Path)):
         sources: list[str | Path] = [source]
     else:
@@ -159,15 +178,20 @@ def _files(source: str | Path | Sequence[str | Path]) -> list[str]:
             out.append(str(p))
         else:
             out += sorted(f for f in glob.glob(str(s), recursive=True) if Path(f).is_file())
+    if exclude is not None:
+        root = exclude.resolve()
+        out = [f for f in out if not Path(f).resolve().is_relative_to(root)]
     if not out:
         msg = (f"no Parquet files found at {source!s}. Hint: pass a .parquet file, a folder "
-               "holding *.parquet files, or a glob such as 'archive/**/*.parquet'.")
+               "holding *.parquet files, or a glob such as 'archive/**/*.parquet' (files "
+               "inside the output folder are never read).")
         raise ImportFormatError(msg)
     return list(dict.fromkeys(out))
 
 
 def _chunks(files: Sequence[str], chunk_rows: int) -> list[_Chunk]:
     """Group each file's row groups into chunks of about ``chunk_rows`` rows."""
+    import pyarrow.parquet as pq  # not on `import swissframe`: only archives need it
     out: list[_Chunk] = []
     for f in files:
         try:
@@ -234,6 +258,93 @@ def _split(chunk: _Chunk, plan: pl.DataFrame) -> dict[int, pl.DataFrame]:
     return {int(k[0]): v for k, v in parts.items()}
 
 
+# --------------------------------------------------------------------------- output files
+
+
+def _atomic(path: Path, write: Callable[[Path], object]) -> None:
+    """Write ``path`` through ``write(tmp)`` and rename: a reader never sees a partial file."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _write_json(path: Path, doc: dict[str, Any]) -> None:
+    _atomic(path, lambda tmp: tmp.write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2)))
+
+
+def _batch_record(dest: str, batch: int) -> Path:
+    return Path(dest, BATCHES, f"part-{batch:05d}.json")
+
+
+def _save_batch(dest: str, res: _BatchResult) -> None:
+    """Record a finished batch (after its part file): what a resumed run reuses."""
+    rec = _batch_record(dest, res.batch)
+    rec.parent.mkdir(exist_ok=True)
+    if res.problems.height:
+        _atomic(rec.with_suffix(".problems.parquet"), res.problems.write_parquet)
+    _write_json(rec, {"batch": res.batch, "file": res.file, "standings_rows": res.standings_rows,
+                      "rows": res.rows, "rows_playoff": res.rows_playoff,
+                      "events_done": res.events_done, "events": res.events,
+                      "problems": res.problems.height})
+
+
+def _load_batches(dest: Path) -> dict[int, _BatchResult]:
+    """The batches a previous run finished (a record whose part file exists)."""
+    done: dict[int, _BatchResult] = {}
+    for rec in sorted((dest / BATCHES).glob("part-*.json")):
+        try:
+            doc = orjson.loads(rec.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            continue  # a record is renamed into place whole; an unreadable one is redone
+        if doc["file"] and not Path(doc["file"]).is_file():
+            continue
+        probs = rec.with_suffix(".problems.parquet")
+        problems = (pl.read_parquet(probs) if doc["problems"]
+                    else pl.DataFrame(schema=_PROBLEM_SCHEMA))
+        done[int(doc["batch"])] = _BatchResult(
+            batch=int(doc["batch"]), file=doc["file"], standings_rows=doc["standings_rows"],
+            rows=doc["rows"], rows_playoff=doc["rows_playoff"], events_done=doc["events_done"],
+            events=doc["events"], problems=problems)
+    return done
+
+
+def _clear_outputs(dest: Path) -> None:
+    """Remove what a recompute run writes into ``dest`` (parts, records, manifest)."""
+    for f in (*dest.glob("part-*.parquet"), *dest.glob("*.tmp"), dest / MANIFEST,
+              dest / REJECTED):
+        f.unlink(missing_ok=True)
+    shutil.rmtree(dest / BATCHES, ignore_errors=True)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - another user's live process
+        return True
+    return True
+
+
+def clean_scratch(root: Path) -> None:
+    """Remove scratch folders left by killed runs (their process no longer exists)."""
+    for d in root.glob(f"{SCRATCH_PREFIX}*"):
+        pid = d.name[len(SCRATCH_PREFIX):].split("-", 1)[0]
+        if d.is_dir() and pid.isdigit() and not _pid_alive(int(pid)):
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def _fingerprint(files: Sequence[str], rules: Ruleset, batch_rows: int,
+                 batch_events: int | None, on_error: str) -> dict[str, Any]:
+    """What must be unchanged for a run to be resumed: inputs (size, mtime) and settings."""
+    stats = [[f, os.stat(f).st_size, os.stat(f).st_mtime_ns] for f in files]
+    return {"files": stats, "rules": repr(rules), "batch_rows": batch_rows,
+            "batch_events": batch_events, "on_error": on_error}
+
+
 # --------------------------------------------------------------------------- compute
 
 
@@ -257,14 +368,16 @@ def _compute_batch(frames: Sequence[pl.DataFrame], batch: int, rules: Ruleset, s
         table = standings(good, rules) if good.height else pl.DataFrame()
     path = os.path.join(dest, f"part-{batch:05d}.parquet")
     if table.height:
-        table.write_parquet(path)
+        _atomic(Path(path), table.write_parquet)
     n_events = df.select(pl.col("event_id").n_unique()).item() if rows else 0
     done = good.select(pl.col("event_id").n_unique()).item() if good.height else 0
     playoff = (good.select((pl.col("phase") == "playoff").sum()).item()
                if "phase" in good.columns and good.height else 0)
-    return _BatchResult(batch=batch, file=path if table.height else "",
-                        standings_rows=table.height, rows=rows, rows_playoff=int(playoff or 0),
-                        events_done=int(done), events=int(n_events), problems=problems)
+    res = _BatchResult(batch=batch, file=path if table.height else "",
+                       standings_rows=table.height, rows=rows, rows_playoff=int(playoff or 0),
+                       events_done=int(done), events=int(n_events), problems=problems)
+    _save_batch(dest, res)
+    return res
 
 
 def _null_event_problems(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
@@ -279,14 +392,16 @@ def _null_event_problems(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
 # --------------------------------------------------------------------------- engines
 
 
-def _run_local(chunks: Sequence[_Chunk], plan: pl.DataFrame, n_batches: int, *, rules: Ruleset,
-               skip: bool, dest: str, workers: int, scratch: str | None,
+def _run_local(chunks: Sequence[_Chunk], plan: pl.DataFrame, todo: Sequence[int], *,
+               rules: Ruleset, skip: bool, dest: str, workers: int, scratch: str,
                progress: Callable[[int], None] | None) -> tuple[list[_BatchResult],
                                                                   list[pl.DataFrame]]:
     """Split every chunk to a scratch folder (one file per chunk per batch), then compute."""
     null_rows: list[pl.DataFrame] = []
-    with tempfile.TemporaryDirectory(prefix="swissframe-recompute-", dir=scratch) as tmp:
-        if n_batches == 1:
+    wanted = set(todo)
+    with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-",
+                                     dir=scratch) as tmp:
+        if len(todo) == 1:
             frames = [_read_chunk(c) for c in chunks]
             parts = [_split_frames(frames, plan)]
             spilled: dict[int, list[pl.DataFrame]] = {}
@@ -302,6 +417,8 @@ def _run_local(chunks: Sequence[_Chunk], plan: pl.DataFrame, n_batches: int, *, 
                 for b, f in _split(c, plan).items():
                     if b < 0:
                         null_rows.append(f)
+                        continue
+                    if b not in wanted:  # finished by an earlier, interrupted run
                         continue
                     d = Path(tmp, f"b{b:05d}")
                     d.mkdir(exist_ok=True)
@@ -319,9 +436,9 @@ def _run_local(chunks: Sequence[_Chunk], plan: pl.DataFrame, n_batches: int, *, 
 
         if workers > 1:
             with ThreadPoolExecutor(max_workers=workers) as pool:
-                results = list(pool.map(work, range(n_batches)))
+                results = list(pool.map(work, todo))
         else:
-            results = [work(b) for b in range(n_batches)]
+            results = [work(b) for b in todo]
     return results, null_rows
 
 
@@ -346,7 +463,8 @@ def _compute_pieces(batch: int, rules: Ruleset, skip: bool, dest: str,
     return _compute_batch(list(pieces), batch, rules, skip, dest)
 
 
-def _run_dask(chunks: Sequence[_Chunk], plan: pl.DataFrame, n_batches: int, *, rules: Ruleset,
+def _run_dask(chunks: Sequence[_Chunk], plan: pl.DataFrame, todo: Sequence[int], *,
+              rules: Ruleset,
               skip: bool, dest: str, workers: int, scheduler: Any,
               progress: Callable[[int], None] | None) -> tuple[list[_BatchResult],
                                                                  list[pl.DataFrame]]:
@@ -371,7 +489,7 @@ def _run_dask(chunks: Sequence[_Chunk], plan: pl.DataFrame, n_batches: int, *, r
         splits = [client.submit(_split, c, plan_f, pure=False) for c in chunks]
         null_f = [client.submit(_piece, s, -1, pure=False) for s in splits]
         futures = []
-        for b in range(n_batches):
+        for b in todo:
             pieces = [client.submit(_piece, s, b, pure=False) for s in splits]
             futures.append(client.submit(_compute_pieces, b, rules, skip, dest, *pieces,
                                          pure=False))
@@ -395,7 +513,7 @@ def _run_dask(chunks: Sequence[_Chunk], plan: pl.DataFrame, n_batches: int, *, r
 def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
               rules: str | Ruleset = "mtg", *, engine: Engine = "polars", workers: int = 1,
               on_error: OnError = "stop", batch_rows: int = 2_000_000,
-              batch_events: int | None = None, overwrite: bool = False,
+              batch_events: int | None = None, overwrite: bool = False, resume: bool = False,
               scheduler: Any = None, scratch: str | Path | None = None,
               progress: Callable[[int], None] | None = None,
               on_plan: Callable[[int], None] | None = None) -> RecomputeReport:
@@ -427,11 +545,15 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
         Upper bounds of a batch (an event is never split; one larger than ``batch_rows`` is
         a batch of its own). Peak memory is a small multiple of one batch.
     overwrite
-        Replace existing ``part-*.parquet`` files in ``dest``.
+        Replace what an earlier run left in ``dest`` (complete or interrupted).
+    resume
+        Finish an interrupted run into ``dest``: batches it recorded as done are kept, the
+        others computed. Refused (``DataError``) when the inputs or settings changed.
     scheduler
         Dask only: a ``distributed.Client`` or a scheduler address (``"tcp://host:8786"``).
     scratch
-        Folder for the temporary per-batch split (default: the system temp folder).
+        Folder for the temporary per-batch split (default: ``dest/_scratch``, removed at the
+        end; the leftovers of a killed run are removed by the next run).
     progress
         Called with the number of events finished after each batch.
     on_plan
@@ -465,18 +587,24 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     if engine not in ("polars", "dask"):
         msg = f"engine={engine!r}. Hint: use 'polars' (default) or 'dask'."
         raise DataError(msg)
-    skip = on_error == "skip"
-    files = _files(source)
-    _check_schema(files)
-    out = Path(dest)
-    out.mkdir(parents=True, exist_ok=True)
-    old = sorted(out.glob("part-*.parquet"))
-    if old and not overwrite:
-        msg = (f"{out} already holds {len(old)} part file(s). Hint: choose an empty folder "
-               "or pass overwrite=True (--overwrite).")
+    for name, value, low in (("batch_rows", batch_rows, 1), ("workers", workers, 1),
+                             ("batch_events", batch_events, 1)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < low):
+            msg = f"{name}={value!r}: expected a whole number >= {low}. Hint: e.g. {name}=1000."
+            raise DataError(msg)
+    if resume and overwrite:
+        msg = "resume and overwrite both given. Hint: resume finishes a run, overwrite restarts."
         raise DataError(msg)
-    for f in (*old, out / MANIFEST, out / REJECTED):
-        f.unlink(missing_ok=True)
+    skip = on_error == "skip"
+    out = Path(dest)
+    files = _files(source, exclude=out)
+    _check_schema(files)
+    out.mkdir(parents=True, exist_ok=True)
+    fingerprint = _fingerprint(files, ruleset, batch_rows, batch_events, on_error)
+    done = _previous_run(out, fingerprint, overwrite=overwrite, resume=resume)
+    _write_json(out / MANIFEST, {"status": "running", "pid": os.getpid(),
+                                 "fingerprint": fingerprint})
     plan = _plan(files, batch_rows, batch_events)
     rows_in = int(plan["rows"].sum())
     known = plan.filter(pl.col("event_id").is_not_null())
@@ -484,17 +612,24 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     plan = known
     if on_plan is not None:
         on_plan(plan.height)
+    previous = [done[b] for b in range(n_batches) if b in done]
+    if progress is not None:
+        for res in previous:
+            progress(res.events)
+    todo = [b for b in range(n_batches) if b not in done]
     chunks = _chunks(files, max(batch_rows, 1))
+    scratch_root = Path(scratch) if scratch is not None else out / SCRATCH
+    scratch_root.mkdir(parents=True, exist_ok=True)
+    clean_scratch(scratch_root)
     try:
         if engine == "dask":
-            results, null_rows = _run_dask(chunks, plan, n_batches, rules=ruleset, skip=skip,
+            results, null_rows = _run_dask(chunks, plan, todo, rules=ruleset, skip=skip,
                                            dest=str(out), workers=workers, scheduler=scheduler,
                                            progress=progress)
         else:
             results, null_rows = _run_local(
-                chunks, plan, n_batches, rules=ruleset, skip=skip, dest=str(out),
-                workers=workers, scratch=None if scratch is None else str(scratch),
-                progress=progress)
+                chunks, plan, todo, rules=ruleset, skip=skip, dest=str(out),
+                workers=workers, scratch=str(scratch_root), progress=progress)
         null_problems = (_null_event_problems(null_rows) if null_rows
                          else pl.DataFrame(schema=_PROBLEM_SCHEMA))
         if null_problems.height and not skip:
@@ -503,9 +638,12 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
                    + "\nHint: fill event_id, or pass on_error='skip' to leave them out.")
             raise ValidationError(msg, null_problems)
     except ValidationError:
-        for f in out.glob("part-*.parquet"):
-            f.unlink()
+        _clear_outputs(out)
         raise
+    finally:
+        if scratch is None:
+            shutil.rmtree(scratch_root, ignore_errors=True)
+    results = sorted([*previous, *results], key=lambda r: r.batch)
     problems = pl.concat([r.problems for r in results] + [null_problems], how="vertical")
     reasons: dict[str, int] = {}
     rejected_events = problems.filter(pl.col("event_id").is_not_null())["event_id"].n_unique()
@@ -526,9 +664,47 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
                "please report this with the input.")
         raise AssertionError(msg)
     if problems.height:
-        problems.write_parquet(out / REJECTED)
-    (out / MANIFEST).write_bytes(orjson.dumps(report.to_dict(), option=orjson.OPT_INDENT_2))
+        _atomic(out / REJECTED, problems.write_parquet)
+    # the manifest is written last: "complete" means every part above is in place
+    _write_json(out / MANIFEST, {"status": "complete", **report.to_dict(),
+                                 "resumed_batches": len(previous)})
+    shutil.rmtree(out / BATCHES, ignore_errors=True)
     return report
+
+
+def _previous_run(out: Path, fingerprint: dict[str, Any], *, overwrite: bool,
+                  resume: bool) -> dict[int, _BatchResult]:
+    """Say what an earlier run left in ``out``; clear it, refuse, or return its batches."""
+    for f in out.glob("*.tmp"):  # a file a killed run was writing: never complete
+        f.unlink(missing_ok=True)
+    parts = sorted(out.glob("part-*.parquet"))
+    try:
+        manifest = orjson.loads((out / MANIFEST).read_bytes())
+    except FileNotFoundError:
+        manifest = None
+    except (OSError, orjson.JSONDecodeError):
+        manifest = {"status": "unreadable"}
+    if manifest is None and not parts and not (out / BATCHES).exists():
+        return {}
+    status = (manifest or {}).get("status", "complete" if manifest else "unknown")
+    if overwrite:
+        _clear_outputs(out)
+        return {}
+    if status != "complete" and resume:
+        if manifest is None or manifest.get("fingerprint") != fingerprint:
+            msg = (f"{out} holds an interrupted run over other inputs or settings, so it "
+                   "cannot be resumed. Hint: pass overwrite=True (--overwrite) to start over.")
+            raise DataError(msg)
+        return _load_batches(out)
+    if status != "complete":
+        n = len(_load_batches(out))
+        msg = (f"{out} holds an interrupted recompute run ({n} batch(es) finished, "
+               f"{len(parts)} part file(s)); its output is incomplete. Hint: pass resume=True "
+               "(--resume) to finish it, or overwrite=True (--overwrite) to start over.")
+        raise DataError(msg)
+    msg = (f"{out} already holds a complete run ({len(parts)} part file(s)). Hint: choose an "
+           "empty folder or pass overwrite=True (--overwrite).")
+    raise DataError(msg)
 
 
 def _rejected_rows(plan: pl.DataFrame, problems: pl.DataFrame) -> pl.DataFrame:

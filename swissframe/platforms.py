@@ -11,6 +11,7 @@ from swissframe.rules.platforms import (
     MELEE_E2,
     MELEE_E3,
     PLATFORMS,
+    ROUNDS_PLAYED,
     TOPDECK,
     assign_rulesets,
     melee,
@@ -18,6 +19,7 @@ from swissframe.rules.platforms import (
     platform_values,
     prepare_results,
     publish,
+    rulesets_by_name,
 )
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "MELEE_E2",
     "MELEE_E3",
     "PLATFORMS",
+    "ROUNDS_PLAYED",
     "TOPDECK",
     "assign_rulesets",
     "melee",
@@ -36,4 +39,5 @@ __all__ = [
     "platform_values",
     "prepare_results",
     "publish",
+    "rulesets_by_name",
 ]

@@ -31,6 +31,17 @@ Optional columns that analyses and importers add (kept when present):
   seats must carry the flag (``double_loss_mismatch`` otherwise); a 0-1 / 0-1 pair
   without it stays a ``mirror_mismatch``.
 
+Rows the contract refuses (each a kind of :func:`find_problems`, named with event, round and
+player): a null required cell, an empty id (``""``: an empty cell of a match-form table
+would otherwise become a phantom player), a round below 1, a negative game count, a phase
+other than ``swiss``/``playoff``, an unknown ``unplayed`` or ``color`` code, a self-pairing,
+a game count above :data:`MAX_GAMES`, a duplicate seat, a missing or contradictory mirror,
+the two seats of one match in different phases, and an unpaired row scored as a draw
+with games (1-1-1, 0-0-3: an unpaired round is a bye — more games won — or an unopposed
+loss; ``unplayed="half_bye"`` makes it a draw; an unpaired 0-0-0 is an unreported round,
+counted as a draw as CardsRealm publishes it, and ``validate`` reports it as
+``zero_games``).
+
 Everything downstream of :func:`validate_results` trusts its input.
 """
 
@@ -45,13 +56,16 @@ import polars as pl
 from swissframe.errors import SchemaError, ValidationError
 
 __all__ = [
+    "COLORS",
     "ID_COLUMNS",
     "INT_COLUMNS",
+    "MAX_GAMES",
     "MAX_LISTED_PROBLEMS",
     "OPTIONAL_COLUMNS",
     "REQUIRED_COLUMNS",
     "RESULT_COLUMNS",
     "UNPLAYED_KINDS",
+    "VOCABULARY",
     "find_problems",
     "from_matches",
     "repair_mirrors",
@@ -100,6 +114,17 @@ UNPLAYED_KINDS: Final = (
     "zero_bye",
     "absent",
 )
+
+#: Most games one row may record: every sum and exact scale of a record then stays inside
+#: Int64 / the exact fallback (a match of more games is not a result; issue 16 class 2).
+MAX_GAMES: Final = 2**31 - 1
+
+#: Colours of the ``color`` column (chess: white, black).
+COLORS: Final = ("w", "b")
+
+#: The closed vocabularies of the optional text columns.
+VOCABULARY: Final[Mapping[str, tuple[str, ...]]] = {"unplayed": UNPLAYED_KINDS,
+                                                    "color": COLORS}
 
 PHASES: Final = ("swiss", "playoff")
 
@@ -273,7 +298,9 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     bits).
     """
     try:
-        df = _normalise(_lazy(results), default_event_id=default_event_id).collect()
+        # one chunk: several Polars kernels panic on multi-chunk inputs (a concat of two
+        # frames, two files), and the checks below index rows by position
+        df = _normalise(_lazy(results), default_event_id=default_event_id).collect().rechunk()
     except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         msg = (f"results table cannot be read as the contract's types: {first}. Hint: game "
@@ -305,6 +332,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
         pl.format("phase '{}' (expected 'swiss' or 'playoff')", pl.col(PHASE).fill_null("null")))
     add("self_pairing", lf_ok.filter(pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
         pl.lit("paired with themself"))
+    _row_checks(df, lf_ok, add)
     codes = _id_codes(df) if coded and not keys else None
     done = False
     if codes is not None:
@@ -321,6 +349,46 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
 
 
 _Add = Callable[[str, pl.LazyFrame, pl.Expr], None]
+
+
+def _row_checks(df: pl.DataFrame, lf_ok: pl.LazyFrame, add: _Add) -> None:
+    """Empty ids, unknown codes, unpaired draws and matches split across phases."""
+    players = (PLAYER_ID, OPPONENT_ID)  # (an empty event id is only an odd name)
+    empty = pl.any_horizontal(pl.col(c) == "" for c in players).fill_null(False)
+    add("empty_id", lf_ok.filter(empty), pl.concat_str([pl.lit("empty "), pl.concat_list(
+        [pl.when(pl.col(c) == "").then(pl.lit(c)) for c in players]
+    ).list.drop_nulls().list.join(", "), pl.lit(" (an empty cell is not a player)")]))
+    counts = (GAMES_WON, GAMES_LOST, GAMES_DRAWN)
+    add("too_many_games", lf_ok.filter(pl.any_horizontal(pl.col(c) > MAX_GAMES for c in counts)),
+        pl.format("game counts {}-{}-{} are outside 0..{} (games of one match)",
+                  *[pl.col(c) for c in counts], pl.lit(MAX_GAMES)))
+    for col, vocab in VOCABULARY.items():
+        if col in df.columns:
+            add("bad_value", lf_ok.filter(pl.col(col).is_not_null() & ~pl.col(col).is_in(vocab)),
+                pl.format("{} '{}' is not one of {}", pl.lit(col), pl.col(col),
+                          pl.lit(", ".join(vocab))))
+    half_bye = (pl.col("unplayed") == "half_bye").fill_null(False) if "unplayed" in df.columns \
+        else pl.lit(False)
+    # (an unpaired 0-0-0 is an unreported round, counted as a draw as some platforms do and
+    # reported by validate as zero_games; a drawn score with games is a draw with nobody)
+    games = pl.col(GAMES_WON) + pl.col(GAMES_LOST) + pl.col(GAMES_DRAWN)
+    add("unpaired_draw", lf_ok.filter(pl.col(OPPONENT_ID).is_null() & (games > 0)
+                                      & (pl.col(GAMES_WON) == pl.col(GAMES_LOST)) & ~half_bye),
+        pl.format("unpaired round scored {}-{}-{}, a draw with nobody",
+                  pl.col(GAMES_WON), pl.col(GAMES_LOST), pl.col(GAMES_DRAWN)))
+    if (df[PHASE] == "playoff").any() and (df[PHASE] == "swiss").any():
+        # the two seats of one match in different phases would count for one side only
+        paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null())
+        seats = [EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID]
+        mirror = {PLAYER_ID: OPPONENT_ID, OPPONENT_ID: PLAYER_ID}
+        playoff = paired.filter(pl.col(PHASE) == "playoff")
+        swiss_mirrors = paired.filter(pl.col(PHASE) == "swiss").select(seats).rename(mirror)
+        po_bad = playoff.join(swiss_mirrors, on=seats, how="semi")
+        sw_bad = paired.filter(pl.col(PHASE) == "swiss").join(
+            playoff.select(seats).rename(mirror), on=seats, how="semi")
+        add("phase_mismatch", pl.concat([po_bad, sw_bad]),
+            pl.format("{} reports this match as {}, {} as the other phase",
+                      pl.col(PLAYER_ID), pl.col(PHASE), pl.col(OPPONENT_ID)))
 
 
 def _describe_duplicates(offending: pl.LazyFrame, ev: list[str], add: _Add) -> None:

@@ -46,7 +46,7 @@ from swissframe.schema import (
     INT_COLUMNS,
     OPTIONAL_COLUMNS,
     REQUIRED_COLUMNS,
-    UNPLAYED_KINDS,
+    VOCABULARY,
     find_problems,
 )
 
@@ -93,6 +93,18 @@ KINDS: Final[Mapping[str, Kind]] = {
     "missing_mirror": Kind(
         "error", "one-sided match: the opponent has no row against the player in that round",
         "add the mirror row, or repair explicitly with sf.repair_mirrors(...)"),
+    "too_many_games": Kind(
+        "error", "a game count above 2**31 - 1: not the games of one match",
+        "check the column mapping (a score in the wrong column, an id read as a count)"),
+    "empty_id": Kind(
+        "error", "an empty id (\"\"): an empty cell would become a phantom player",
+        "fill in the id, or leave the opponent null for an unpaired round"),
+    "unpaired_draw": Kind(
+        "error", "an unpaired round (null opponent) scored as a draw",
+        "a bye is 2-0-0, an unopposed loss 0-2-0; a half-point bye has unplayed='half_bye'"),
+    "phase_mismatch": Kind(
+        "error", "the two seats of one match are in different phases (swiss / playoff)",
+        "give both rows the same phase"),
     "mirror_mismatch": Kind(
         "error", "contradictory match: the two seats report records that are not opposite",
         "correct one seat from the match slip"),
@@ -129,7 +141,7 @@ KINDS: Final[Mapping[str, Kind]] = {
         "reads that as an absence (FIDE C.07 Art. 16: missing_rounds='absent')",
         "fine for a withdrawal or a skipped round; add the row if the player was paired"),
     "suspicious_id": Kind(
-        "warning", "an id is empty, has leading/trailing whitespace or control characters",
+        "warning", "an id has leading/trailing whitespace or control characters",
         "strip the ids: ' Alice' and 'Alice' are two different players"),
     "duplicate_event": Kind(
         "warning", "two events have identical rounds (the same event under two ids or "
@@ -155,7 +167,6 @@ PROBLEM_SCHEMA: Final[Mapping[str, pl.DataType]] = {
 }
 
 _STR_COLUMNS: Final = (*ID_COLUMNS, "phase", *OPTIONAL_COLUMNS)
-_VOCAB: Final[Mapping[str, tuple[str, ...]]] = {"unplayed": UNPLAYED_KINDS, "color": ("w", "b")}
 _ROW: Final = "_sf_row"
 _INT64_MAX: Final = 2**63 - 1
 _SHOWN_PER_KIND: Final = 5
@@ -381,7 +392,7 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
         return None, problems
     raw = lf
     lf = lf.with_columns(casts)
-    for c, vocab in _VOCAB.items():
+    for c, vocab in VOCABULARY.items():
         if c in schema:
             bad_cells.append((c, pl.col(c).cast(pl.String).is_not_null()
                               & ~pl.col(c).cast(pl.String).is_in(vocab),
@@ -503,7 +514,8 @@ def _ids(lf: pl.LazyFrame) -> list[pl.LazyFrame]:
                     + [lf.select("event_id", "round", pl.col("event_id").alias("_id"),
                                  pl.lit("event_id").alias("_col"))], how="vertical")
     ids = ids.filter(pl.col("_id").is_not_null())
-    odd = (pl.col("_id").str.strip_chars() != pl.col("_id")) | (pl.col("_id") == "") \
+    # an empty id is an error of the contract (empty_id); these are computable oddities
+    odd = (pl.col("_id").str.strip_chars() != pl.col("_id")) \
         | pl.col("_id").str.contains(r"[\x00-\x1f\x7f]")
     hit = (ids.filter(odd).group_by("event_id", "_col", "_id")
            .agg(pl.col("round").min()).with_columns(
@@ -511,7 +523,7 @@ def _ids(lf: pl.LazyFrame) -> list[pl.LazyFrame]:
                .alias("opponent_id"),
                pl.when(pl.col("_col") == "player_id").then(pl.col("_id")).alias("player_id")))
     return [_rows("suspicious_id", hit, pl.format(
-        "{} {} is empty or has surrounding whitespace / control characters",
+        "{} {} has surrounding whitespace / control characters",
         pl.col("_col"), pl.col("_id").map_elements(repr, return_dtype=pl.String)),
         value=pl.col("_id"))]
 

@@ -199,3 +199,120 @@ def test_dask_local_cluster_equals_single_machine(tmp_path: Path) -> None:
         assert_frame_equal(pl.read_parquet(a), pl.read_parquet(b))
     assert local.to_dict() | {"seconds": 0, "dest": "", "files": []} == \
         dist.to_dict() | {"seconds": 0, "dest": "", "files": []}
+
+
+# ------------------------------------------------------------------ interrupted runs (crash-safe)
+
+
+class _Killed(BaseException):
+    """Stands for a kill at a batch boundary (not an Exception: nothing may swallow it)."""
+
+
+def _interrupt_after(n: int) -> object:
+    seen = [0]
+
+    def progress(_events: int) -> None:
+        seen[0] += 1
+        if seen[0] >= n:
+            raise _Killed
+
+    return progress
+
+
+def test_interrupted_run_is_marked_refused_and_resumable(tmp_path: Path) -> None:
+    df = _archive(12)
+    _write_split(df, tmp_path / "src", 3)
+    out = tmp_path / "out"
+    with pytest.raises(_Killed):
+        recompute(tmp_path / "src", out, batch_events=2,
+                  progress=_interrupt_after(3))  # type: ignore[arg-type]
+    manifest = orjson.loads((out / MANIFEST).read_bytes())
+    assert manifest["status"] == "running"
+    parts = sorted(out.glob("part-*.parquet"))
+    assert 1 <= len(parts) < 6
+    for p in parts:  # every part present is whole
+        pl.read_parquet(p)
+    assert not list(out.glob("*.tmp"))
+    with pytest.raises(DataError, match="interrupted"):
+        recompute(tmp_path / "src", out, batch_events=2)
+    with pytest.raises(DataError, match="cannot be resumed"):
+        recompute(tmp_path / "src", out, batch_events=3, resume=True)
+    rep = recompute(tmp_path / "src", out, batch_events=2, resume=True)
+    assert rep.rows_in == df.height == rep.rows_used
+    assert rep.events_done == 12
+    assert orjson.loads((out / MANIFEST).read_bytes())["status"] == "complete"
+    assert orjson.loads((out / MANIFEST).read_bytes())["resumed_batches"] >= 2
+    assert_frame_equal(_read(out), _reference(df))
+    assert not (out / "_scratch").exists()
+    assert not (out / "_batches").exists()
+
+
+def test_overwrite_restarts_an_interrupted_run(tmp_path: Path) -> None:
+    df = _archive(8)
+    df.write_parquet(tmp_path / "a.parquet")
+    out = tmp_path / "out"
+    with pytest.raises(_Killed):
+        recompute(tmp_path / "a.parquet", out, batch_events=2,
+                  progress=_interrupt_after(2))  # type: ignore[arg-type]
+    rep = recompute(tmp_path / "a.parquet", out, batch_events=4, overwrite=True)
+    assert rep.batches == 2
+    assert len(list(out.glob("part-*.parquet"))) == 2
+    assert_frame_equal(_read(out), _reference(df))
+
+
+def test_scratch_of_a_killed_run_is_removed(tmp_path: Path) -> None:
+    df = _archive(6)
+    df.write_parquet(tmp_path / "a.parquet")
+    scratch = tmp_path / "scratch"
+    stale = scratch / "swissframe-recompute-999999999-abc"  # no such process
+    stale.mkdir(parents=True)
+    (stale / "c00000.parquet").write_bytes(b"x")
+    recompute(tmp_path / "a.parquet", tmp_path / "out", batch_events=2, scratch=scratch)
+    assert not stale.exists()
+    assert list(scratch.iterdir()) == []
+
+
+def test_output_inside_the_source_is_not_read_back(tmp_path: Path) -> None:
+    df = _archive(5)
+    _write_split(df, tmp_path / "src", 2)
+    first = recompute(tmp_path / "src", tmp_path / "src" / "out")
+    again = recompute(tmp_path / "src", tmp_path / "src" / "out", overwrite=True)
+    assert first.rows_in == again.rows_in == df.height
+
+
+@pytest.mark.parametrize("kw", [{"batch_rows": 0}, {"batch_rows": -5}, {"workers": 0},
+                                {"batch_events": 0}, {"resume": True, "overwrite": True}])
+def test_bad_settings_are_refused(tmp_path: Path, kw: dict[str, object]) -> None:
+    _archive(2).write_parquet(tmp_path / "a.parquet")
+    with pytest.raises(DataError):
+        recompute(tmp_path / "a.parquet", tmp_path / "out", **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_kill_9_leaves_whole_parts_and_a_resumable_run(tmp_path: Path) -> None:
+    """A real SIGKILL at a random moment, repeatedly: no truncated part, resume completes."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    df = pl.concat([_event(f"e{i:03d}", 40, 6, i) for i in range(120)])
+    df.write_parquet(tmp_path / "a.parquet")
+    out = tmp_path / "out"
+    code = ("import sys; from swissframe.bulk import recompute; "
+            f"recompute({str(tmp_path / 'a.parquet')!r}, {str(out)!r}, batch_events=4, "
+            "resume='--resume' in sys.argv)")
+    for attempt in range(6):
+        proc = subprocess.Popen([sys.executable, "-c", code, *(["--resume"] if attempt else [])])
+        time.sleep(1.0 + 0.3 * attempt)
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        for p in out.glob("part-*.parquet"):
+            pl.read_parquet(p)  # never truncated
+    if orjson.loads((out / MANIFEST).read_bytes())["status"] != "complete":
+        rep = recompute(tmp_path / "a.parquet", out, batch_events=4, resume=True)
+        assert rep.rows_used == df.height
+    assert_frame_equal(_read(out), _reference(df))
+    assert not (out / "_scratch").exists() or not any((out / "_scratch").iterdir())

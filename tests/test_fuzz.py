@@ -282,7 +282,9 @@ def test_near_valid_events(df: pl.DataFrame, data: st.DataObject, rules: str) ->
     assert report is not None  # a well-typed table always gets a report
     got = outcome(lambda: sf.standings(df, rules))
     contract = {"null_value", "round_below_1", "negative_games", "bad_phase", "self_pairing",
-                "duplicate_seat", "unknown_opponent", "missing_mirror", "mirror_mismatch"}
+                "duplicate_seat", "unknown_opponent", "missing_mirror", "mirror_mismatch",
+                "empty_id", "unpaired_draw", "phase_mismatch", "bad_value",
+                "too_many_games"}
     found = set(report.errors["kind"].to_list())
     if isinstance(got, sf.SwissframeError):
         assert found & contract, f"standings refused a table the report passed: {got}"

@@ -151,3 +151,104 @@ def test_random_corruption_raises_swissframe_error_or_passes(data: st.DataObject
         assert info.value.problems.height >= 1  # type: ignore[attr-defined]
     else:
         sf.validate_results(bad)
+
+
+# ------------------------------------------------- inputs in several chunks (concat, many files)
+
+_SEASON = sf.simulate([9, 16], rules="mtg", n_events=2, seed=3).results
+
+
+@st.composite
+def chunked(draw: st.DrawFn, bad_rounds: bool) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The same rows, once in one chunk and once split into 2-4 chunks (as ``pl.concat``
+    of frames or several files leave them), optionally with round-0 rows in a later chunk."""
+    df = _SEASON.sample(fraction=1.0, shuffle=True, seed=draw(st.integers(0, 10_000)))
+    cuts = sorted(draw(st.lists(st.integers(1, df.height - 1), min_size=1, max_size=3,
+                                unique=True)))
+    pieces = [df.slice(a, b - a) for a, b in zip([0, *cuts], [*cuts, df.height], strict=True)]
+    if bad_rounds:
+        k = draw(st.integers(1, len(pieces) - 1)) if len(pieces) > 1 else 0
+        n = draw(st.integers(1, min(3, pieces[k].height)))
+        pieces[k] = pieces[k].with_columns(
+            pl.when(pl.int_range(pl.len()) < n).then(0).otherwise(pl.col("round"))
+            .cast(df.schema["round"]).alias("round"))
+    multi = pl.concat(pieces, rechunk=False)
+    return multi, multi.rechunk()
+
+
+@settings(max_examples=25, deadline=None)
+@given(chunked(bad_rounds=False))
+def test_standings_do_not_depend_on_chunking(frames: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+    multi, single = frames
+    assert multi.n_chunks() > 1
+    key = ["event_id", "player_id"]
+    assert sf.standings(multi).sort(key).equals(sf.standings(single).sort(key))
+    assert sf.standings(multi.lazy()).sort(key).equals(sf.standings(single).sort(key))
+
+
+@settings(max_examples=25, deadline=None)
+@given(chunked(bad_rounds=True))
+def test_bad_rows_in_a_later_chunk_are_reported_not_a_panic(
+        frames: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+    multi, single = frames
+    with pytest.raises(sf.ValidationError, match="round 0"):
+        sf.standings(multi)
+    assert sf.validate(multi).problems.equals(sf.validate(single).problems)
+
+
+# ------------------------------------------- wrong results the engine used to accept silently
+
+
+def _base() -> pl.DataFrame:
+    return sf.from_matches(pl.DataFrame({
+        "event_id": ["e"] * 3, "round": [1, 1, 2], "player_a": ["A", "C", "A"],
+        "player_b": ["B", "D", "C"], "games_a": [2, 2, 2], "games_b": [0, 1, 0],
+        "games_drawn": [0, 0, 0]}))
+
+
+@pytest.mark.parametrize("record", [(1, 1, 1), (1, 1, 0), (0, 0, 3)])
+def test_unpaired_draw_is_refused(record: tuple[int, int, int]) -> None:
+    row = pl.DataFrame({"event_id": ["e"], "round": [2], "player_id": ["B"],
+                        "opponent_id": [None], "games_won": [record[0]],
+                        "games_lost": [record[1]], "games_drawn": [record[2]]})
+    df = pl.concat([_base(), row], how="diagonal_relaxed")
+    probs = problems_of(df)
+    assert probs.select("kind", "round", "player_id").rows() == [("unpaired_draw", 2, "B")]
+
+
+def test_unpaired_zero_games_is_computed_and_reported() -> None:
+    """CardsRealm publishes a 'Bye 0-0-0' as a draw: the engine keeps it, validate warns."""
+    row = pl.DataFrame({"event_id": ["e"], "round": [2], "player_id": ["B"],
+                        "opponent_id": [None], "games_won": [0], "games_lost": [0],
+                        "games_drawn": [0]})
+    df = pl.concat([_base(), row], how="diagonal_relaxed")
+    assert sf.standings(df).filter(pl.col("player_id") == "B")["draws"].item() == 1
+    assert "zero_games" in sf.validate(df).problems["kind"].to_list()
+
+
+def test_half_point_bye_is_the_one_unpaired_draw() -> None:
+    row = pl.DataFrame({"event_id": ["e"], "round": [2], "player_id": ["B"],
+                        "opponent_id": [None], "games_won": [0], "games_lost": [0],
+                        "games_drawn": [1], "unplayed": ["half_bye"]})
+    df = pl.concat([_base(), row], how="diagonal_relaxed")
+    sf.validate_results(df).collect()
+
+
+def test_mirror_seats_in_different_phases_are_refused() -> None:
+    df = _base().with_columns(phase=pl.lit("swiss")).with_columns(
+        pl.when((pl.col("round") == 2) & (pl.col("player_id") == "C")).then(pl.lit("playoff"))
+        .otherwise(pl.col("phase")).alias("phase"))
+    probs = problems_of(df)
+    assert probs.select("kind", "round", "player_id").sort("player_id").rows() == [
+        ("phase_mismatch", 2, "A"), ("phase_mismatch", 2, "C")]
+
+
+@pytest.mark.parametrize(("col", "value"), [("unplayed", "forfeit"), ("color", "white")])
+def test_unknown_codes_are_refused_by_the_engine_too(col: str, value: str) -> None:
+    df = _base().with_columns(pl.lit(None, dtype=pl.String).alias(col))
+    df = df.with_columns(pl.when(pl.col("player_id") == "D").then(pl.lit(value))
+                         .otherwise(pl.col(col)).alias(col))
+    probs = problems_of(df)
+    assert probs.select("kind", "player_id").rows() == [("bad_value", "D")]
+    with pytest.raises(sf.ValidationError, match=value):
+        sf.standings(df)

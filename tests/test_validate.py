@@ -298,16 +298,27 @@ def test_late_entry_and_late_return() -> None:
 def test_suspicious_ids() -> None:
     df = GOOD.with_columns(pl.col("player_id").replace({"D": "D "}),
                            pl.col("opponent_id").replace({"D": "D "}))
-    df = with_row(df, event_id="e", round=3, player_id="", opponent_id=None, games_won=2,
-                  games_lost=0, games_drawn=0)
     df = with_row(df, event_id="e", round=3, player_id="tab\tname", opponent_id=None,
                   games_won=2, games_lost=0, games_drawn=0)
     r = validate(df)
     got = only(r, "suspicious_id")
     assert sorted(zip(got["player_id"].to_list(), got["opponent_id"].to_list(), strict=True),
-                  key=str) == sorted([("", None), ("D ", None), (None, "D "),
-                                      ("tab\tname", None)], key=str)
+                  key=str) == sorted([("D ", None), (None, "D "), ("tab\tname", None)], key=str)
     assert r.ok  # warnings only
+
+
+def test_empty_id_is_an_error_not_a_phantom_player() -> None:
+    """An empty ``player_b`` cell of a match-form table used to become a ranked player."""
+    m = pl.DataFrame({"event_id": ["e", "e"], "round": [1, 1], "player_a": ["A", "C"],
+                      "player_b": ["B", ""], "games_a": [2, 2], "games_b": [0, 0],
+                      "games_drawn": [0, 0]})
+    df = sf.from_matches(m)
+    with pytest.raises(sf.ValidationError, match="empty opponent_id"):
+        sf.standings(df)
+    r = validate(df)
+    assert not r.ok
+    assert set(only(r, "empty_id")["player_id"].to_list()) == {"C", ""}
+    assert only(r, "suspicious_id").height == 0  # reported once, as the error
 
 
 def test_duplicate_events_full_and_truncated_copy() -> None:

@@ -20,6 +20,8 @@ from typing import Final
 import polars as pl
 
 from swissframe.errors import SwissframeError
+from swissframe.io._files import FORMATS, read
+from swissframe.rules._infer import AUTO, describe, run_auto
 
 __all__ = ["main"]
 
@@ -27,32 +29,8 @@ __all__ = ["main"]
 COMMAND_MODULES: Final = ("validate", "rules", "verify", "verify_reference", "simulate", "cut",
                           "recompute", "chart")
 OUTPUT_FORMATS: Final = ("table", "csv", "parquet", "json")
-INPUT_FORMATS: Final = ("auto", "table", "decklist", "tom", "trf")
-
-
-def read_any(paths: Sequence[str], input_format: str = "auto") -> pl.DataFrame:
-    """Read results from any supported file type, chosen by extension or ``input_format``."""
-    from swissframe.io import tables
-
-    fmt = input_format
-    if fmt == "auto":
-        first = paths[0].lower()
-        if first.endswith((".json", ".json.gz")):
-            fmt = "decklist"
-        elif first.endswith((".tdf", ".xml")):
-            fmt = "tom"
-        elif first.endswith((".trf", ".txt", ".input")):
-            fmt = "trf"
-        else:
-            fmt = "table"
-    if fmt == "table":
-        return tables.read_results(paths)
-    reader = {"decklist": ("swissframe.io.decklist", "read_decklist_cache"),
-              "tom": ("swissframe.io.tom", "read_tom"),
-              "trf": ("swissframe.io.trf", "read_trf")}[fmt]
-    module = importlib.import_module(reader[0])
-    events = getattr(module, reader[1])(list(paths))
-    return events.results  # type: ignore[no-any-return]
+INPUT_FORMATS: Final = ("auto", *FORMATS)
+RULES_HELP: Final = "ruleset preset (default: inferred from the data, see docs/inference.md)"
 
 
 def write_frame(df: pl.DataFrame, fmt: str, out: str | None) -> None:
@@ -82,7 +60,8 @@ def write_frame(df: pl.DataFrame, fmt: str, out: str | None) -> None:
 def _cmd_standings(args: argparse.Namespace) -> int:
     from swissframe.engine.standings import standings
 
-    results = read_any(args.files, args.input_format)
+    src = read(args.files, format=args.input_format)
+    results = src.results
     if args.event:
         known = set(results["event_id"].unique().to_list())
         missing = [e for e in args.event if e not in known]
@@ -91,8 +70,10 @@ def _cmd_standings(args: argparse.Namespace) -> int:
                    f"{sorted(known)[:10]}{' …' if len(known) > 10 else ''}.")
             raise SwissframeError(msg)
         results = results.filter(pl.col("event_id").is_in(args.event))
-    table = standings(results, args.rules, through_round=args.through_round)
-    write_frame(table, args.format, args.output)
+    table = standings(results, args.rules or AUTO, through_round=args.through_round,
+                      keys=src.keys)
+    print(describe(src.events, args.rules), file=sys.stderr)
+    write_frame(src.label(table), args.format, args.output)
     return 0
 
 
@@ -135,9 +116,12 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_explain(args: argparse.Namespace) -> int:
     from swissframe.engine.explain import explain
 
-    results = read_any(args.files, args.input_format)
-    table = explain(results, args.player, args.rules, event_id=args.event,
+    src = read(args.files, format=args.input_format)
+    player = src.player_id(args.player, args.event)
+    rules = args.rules or src.ruleset_of(args.event)
+    table = explain(src.results, player, rules, event_id=args.event,
                     through_round=args.through_round)
+    print(describe(src.events, args.rules), file=sys.stderr)
     write_frame(table, args.format, args.output)
     return 0
 
@@ -145,11 +129,15 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 def _cmd_sensitivity(args: argparse.Namespace) -> int:
     from swissframe.sensitivity import sensitivity, standard_variants
 
-    results = read_any(args.files, args.input_format)
-    rulesets = list(args.rules) if args.rules else standard_variants(args.baseline)
-    if args.rules:
-        rulesets = [args.baseline, *rulesets]
-    table = sensitivity(results, rulesets, top=args.top)
+    src = read(args.files, format=args.input_format)
+
+    def one(rows: pl.DataFrame, baseline: str) -> pl.DataFrame:
+        rulesets = ([baseline, *args.rules] if args.rules else standard_variants(baseline))
+        return sensitivity(rows, rulesets, top=args.top)
+
+    table = (one(src.results, args.baseline) if args.baseline
+             else run_auto(one, src.results))
+    print(describe(src.events, args.baseline), file=sys.stderr)
     if args.format in ("table", "csv"):  # list columns: one readable cell each
         table = table.with_columns(pl.col(pl.List(pl.String)).list.join(", "))
     write_frame(table, args.format, args.output)
@@ -167,7 +155,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     p = sub.add_parser("standings", help="standings of one or many events")
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="CSV/Parquet results, decklist-cache JSON, TOM .tdf or TRF files")
-    p.add_argument("--rules", default="mtg", help="ruleset preset (default: mtg)")
+    p.add_argument("--rules", default=None, help=RULES_HELP)
     p.add_argument("--event", action="append", metavar="ID", help="only this event (repeatable)")
     p.add_argument("--through-round", type=int, metavar="R", help="standings after round R")
     p.add_argument("--format", choices=OUTPUT_FORMATS, default="table")
@@ -181,9 +169,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
 
     p = sub.add_parser("explain", help="one player's tiebreakers, opponent by opponent")
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--player", required=True, help="the player id")
+    p.add_argument("--player", required=True, help="the player id (or name)")
     p.add_argument("--event", metavar="ID", help="the event (needed when FILE has several)")
-    p.add_argument("--rules", default="mtg", help="ruleset preset (default: mtg)")
+    p.add_argument("--rules", default=None, help=RULES_HELP)
     p.add_argument("--through-round", type=int, metavar="R")
     p.add_argument("--format", choices=OUTPUT_FORMATS, default="table")
     p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
@@ -193,7 +181,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     p = sub.add_parser("sensitivity", help="how the top N changes under other rulesets")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--top", type=int, default=8)
-    p.add_argument("--baseline", default="mtg", help="baseline ruleset (default: mtg)")
+    p.add_argument("--baseline", default=None,
+                   help="baseline ruleset (default: inferred from the data)")
     p.add_argument("--rules", action="append", metavar="NAME",
                    help="an alternative ruleset (repeatable; default: the standard variants "
                    "of the baseline — floors, bye rule, drawn games, one tiebreaker fewer)")
@@ -201,6 +190,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
     p.add_argument("-o", "--output", metavar="OUT")
     p.set_defaults(func=_cmd_sensitivity)
+
+    from swissframe.report import _command as report_command  # swissframe report
+    report_command.add_parser(sub)
 
     modules: dict[str, ModuleType] = {}
     for name in COMMAND_MODULES:

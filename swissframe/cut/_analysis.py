@@ -36,7 +36,6 @@ from tqdm import tqdm
 
 from swissframe.cut._round import (
     DEFAULT_OUTCOMES,
-    MIRROR_LEVEL,
     RoundFrame,
     criteria_bounds,
     enumerate_assignments,
@@ -49,6 +48,7 @@ from swissframe.cut._round import (
     unit_table,
 )
 from swissframe.cut._scenarios import ROW_BUDGET, fast_model, scenario_chunks, scenario_rows
+from swissframe.engine._record import points_unit, ranking_keys
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError
 from swissframe.rules._ruleset import Ruleset, get
@@ -67,7 +67,6 @@ __all__ = [
 
 Frame = pl.DataFrame | pl.LazyFrame
 KEY: Final = ["event_id", "player_id"]
-STATUS_ORDER: Final = {"eliminated": 0, "possible": 1, "guaranteed": 2}
 
 #: How each source records an intentional draw (games won, lost, drawn of either seat).
 #: EventLink/melee.gg report 0-0-3 (MTR §2.5); WER before 2019 also allowed a 0-0 "draw
@@ -88,7 +87,7 @@ def _by_level(table: pl.DataFrame, by_score: bool) -> pl.DataFrame:
     f = table.with_columns(
         outcome=pl.when(pl.col("level") == "bye").then(pl.lit("win")).otherwise("level"))
     return (f.group_by(key).agg(
-        pl.col("_pts").first().alias("_x_match_points"),
+        pl.col("_pts").min().alias("_x_match_points"),
         pl.col("_x_omw_lo").min(), pl.col("_x_omw_hi").max(),
         pl.col("_x_gw").min().alias("_x_gw_lo"), pl.col("_x_gw").max().alias("_x_gw_hi"),
         pl.col("_x_ogw_lo").min(), pl.col("_x_ogw_hi").max(),
@@ -153,7 +152,7 @@ def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str 
     rs = get(rules)
     rf, table = _ranges(results, pairings, rs, outcomes)
     lv = _by_level(table, by_score)
-    unit = _points_unit(rs)
+    unit = points_unit(rs)
     mscale = float(rf.rate_scale * rf.k_lcm)
     gscale_mean = float(rf.game_scale * rf.k_lcm)
     gscale = float(rf.game_scale)
@@ -175,113 +174,137 @@ def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str 
     return out.sort(sort).drop("_o")
 
 
-def _points_unit(rules: Ruleset) -> int:
-    from swissframe.engine.tiebreakers import points_unit
-
-    return points_unit(rules)
-
-
 # --------------------------------------------------------------------------- cut status
 
 
-def _status_rows(table: pl.DataFrame, rules: Ruleset) -> tuple[pl.DataFrame, pl.DataFrame,
-                                                                list[str]]:
-    """Per-seat goodness bounds (``_lo_i``/``_hi_i``) and per (player, outcome) bounds."""
-    bounds = criteria_bounds(rules)
+#: Record columns of a seat row that a first ranking key may be (exact integers).
+_PRIMARY: Final = {"match_points": "_pts", "match_wins": "wins", "game_wins": "games_won"}
+
+
+def _primary(rules: Ruleset) -> pl.Expr:
+    """The first ranking key as a seat-row column ("P"), where it is an own integer of the
+    record ranked descending (match points, or match wins for Star Wars: Unlimited); else
+    a constant, so that every criterion is bounded by ranges instead."""
+    name, fn, desc = ranking_keys(rules)[0] if ranking_keys(rules) else ("", "", False)
+    crit = {c.name: c for c in rules.criteria}.get(name)
+    col = _PRIMARY.get(fn)
+    if col is None or not desc or (crit is not None and crit.params):
+        return pl.lit(0, dtype=pl.Int64)
+    return pl.col(col).cast(pl.Int64)
+
+
+def _status_rows(table: pl.DataFrame, rules: Ruleset) -> tuple[pl.DataFrame, list[str]]:
+    """Seat rows with the first key ``P`` and goodness bounds ``_lo<i>`` / ``_hi<i>`` of
+    the criteria after it (one row per player and outcome ``k`` of the player's unit)."""
+    primary_is_key = not _primary(rules).meta.is_literal()
+    bounds = criteria_bounds(rules, skip_first=primary_is_key)
     names = [str(i) for i in range(len(bounds))]
     seats = table.with_columns(
         *(lo.alias(f"_lo{i}") for i, (_, lo, _) in zip(names, bounds, strict=True)),
         *(hi.alias(f"_hi{i}") for i, (_, _, hi) in zip(names, bounds, strict=True)),
+        P=_primary(rules),
         outcome=pl.when(pl.col("level") == "bye").then(pl.lit("win")).otherwise("level"))
-    me = (seats.group_by(*KEY, "outcome")
-          .agg(pl.col("_pts").first().alias("P"), pl.col("unit").first().alias("_up"),
-               pl.col("level").first().alias("_level"),
-               *(pl.col(f"_lo{i}").min() for i in names),
-               *(pl.col(f"_hi{i}").max() for i in names)))
-    return seats, me, names
+    return seats, names
 
 
-def _points_pass(seats: pl.DataFrame, me: pl.DataFrame) -> pl.DataFrame:
-    """Counts of players at/above on points alone, decomposed by unit (exact for points)."""
-    cand = me.select("event_id", "P").unique()
-    per_uk = (seats.select("event_id", "unit", "k", "player_id", "_pts")
+def _points_pass(seats: pl.DataFrame) -> pl.DataFrame:
+    """Per seat row: how many players can be / surely are at or above it on ``P`` alone,
+    decomposed by unit (exact for ``P``): ``ge_total``, ``gt_total``; ``NT_GE`` / ``NT_GT``
+    the same over the units where no outcome ties it (for :func:`_range_pass`)."""
+    cand = seats.select("event_id", pl.col("P").alias("_cp")).unique()
+    per_uk = (seats.select("event_id", "unit", "k", "P")
               .join(cand, on="event_id")
-              .group_by("event_id", "P", "unit", "k")
-              .agg(ge=(pl.col("_pts") >= pl.col("P")).sum(),
-                   gt=(pl.col("_pts") > pl.col("P")).sum(),
-                   touch=(pl.col("_pts") == pl.col("P")).any()))
-    per_u = per_uk.group_by("event_id", "P", "unit").agg(
+              .group_by("event_id", "_cp", "unit", "k")
+              .agg(ge=(pl.col("P") >= pl.col("_cp")).sum(),
+                   gt=(pl.col("P") > pl.col("_cp")).sum(),
+                   touch=(pl.col("P") == pl.col("_cp")).any()))
+    per_u = per_uk.group_by("event_id", "_cp", "unit").agg(
         ge_max=pl.col("ge").max(), gt_min=pl.col("gt").min(), touch=pl.col("touch").any())
-    tot = per_u.group_by("event_id", "P").agg(
+    tot = per_u.group_by("event_id", "_cp").agg(
         GE=pl.col("ge_max").sum(), GT=pl.col("gt_min").sum(),
         NT_GE=pl.col("ge_max").filter(~pl.col("touch")).sum(),
         NT_GT=pl.col("gt_min").filter(~pl.col("touch")).sum())
-    # own unit: the player's outcome is fixed; the opponent's follows
-    own_k = (seats.select(*KEY, "outcome", "unit", "k")
-             .join(me.select(*KEY, "outcome", "P"), on=[*KEY, "outcome"]))
-    own = (own_k.join(per_uk, on=["event_id", "P", "unit", "k"])
-           .group_by(*KEY, "outcome").agg(own_ge=pl.col("ge").max(), own_gt=pl.col("gt").min()))
-    return (me.join(tot, on=["event_id", "P"])
-            .join(per_u.select("event_id", "P", pl.col("unit").alias("_up"), "ge_max",
-                               "gt_min"), on=["event_id", "P", "_up"])
-            .join(own, on=[*KEY, "outcome"])
+    # own unit: the player's outcome k is fixed, and so is the other seat's
+    me = seats.with_columns(_cp=pl.col("P"))
+    return (me.join(tot, on=["event_id", "_cp"])
+            .join(per_u.select("event_id", "_cp", "unit", "ge_max", "gt_min"),
+                  on=["event_id", "_cp", "unit"])
+            .join(per_uk.select("event_id", "_cp", "unit", "k", pl.col("ge").alias("own_ge"),
+                                pl.col("gt").alias("own_gt")),
+                  on=["event_id", "_cp", "unit", "k"])
             .with_columns(ge_total=pl.col("GE") - pl.col("ge_max") + pl.col("own_ge"),
-                          gt_total=pl.col("GT") - pl.col("gt_min") + pl.col("own_gt")))
+                          gt_total=pl.col("GT") - pl.col("gt_min") + pl.col("own_gt"))
+            .drop("_cp"))
 
 
 def _range_pass(seats: pl.DataFrame, cand: pl.DataFrame, names: list[str]) -> pl.DataFrame:
-    """Refined counts with tiebreaker ranges for the (player, outcome) rows in ``cand``."""
-    touching = (seats.join(cand.select("event_id", "P").unique(), on="event_id")
-                .filter(pl.col("_pts") == pl.col("P")).select("event_id", "P", "unit").unique())
-    cols = ["event_id", "unit", "k", "player_id", "_pts", "level",
+    """Refined counts with tiebreaker ranges for the seat rows in ``cand``."""
+    touching = (seats.join(cand.select("event_id", pl.col("P").alias("_cp")).unique(),
+                           on="event_id")
+                .filter(pl.col("P") == pl.col("_cp")).select("event_id", "_cp", "unit")
+                .unique())
+    cols = ["event_id", "unit", "k", "player_id", "P",
             *(f"_lo{i}" for i in names), *(f"_hi{i}" for i in names)]
-    rows = (seats.select(cols).rename({"player_id": "_x", "level": "_xlevel"})
+    rows = (seats.select(cols).rename({"player_id": "_x", "P": "_xp"})
             .join(touching, on=["event_id", "unit"]))
-    pcols = ["event_id", "player_id", "outcome", "P", "_up", "_level",
+    pcols = ["event_id", "player_id", pl.col("unit").alias("_up"), pl.col("k").alias("_pk"),
+             pl.col("P").alias("_cp"),
              *(pl.col(f"_lo{i}").alias(f"_plo{i}") for i in names),
              *(pl.col(f"_hi{i}").alias(f"_phi{i}") for i in names)]
-    j = cand.select(pcols).join(rows, on=["event_id", "P"])
-    mirrored = pl.col("_xlevel").replace_strict(MIRROR_LEVEL, default=None)
+    j = cand.select(pcols).join(rows, on=["event_id", "_cp"])
+    # the own unit is fixed at the player's outcome: only its other seat, in that outcome
     j = j.filter((pl.col("unit") != pl.col("_up"))
-                 | ((pl.col("_x") != pl.col("player_id")) & (mirrored == pl.col("_level"))))
-    at = pl.col("_pts") == pl.col("P")
-    gt = pl.col("_pts") > pl.col("P")
+                 | ((pl.col("_x") != pl.col("player_id")) & (pl.col("k") == pl.col("_pk"))))
+    at = pl.col("_xp") == pl.col("_cp")
+    gt = pl.col("_xp") > pl.col("_cp")
     poss = gt | (at & lex_ge([f"_hi{i}" for i in names], [f"_plo{i}" for i in names]))
     cert = gt | (at & lex_ge([f"_lo{i}" for i in names], [f"_phi{i}" for i in names]))
-    return (j.group_by(*KEY, "outcome", "unit", "k")
+    return (j.group_by("event_id", "player_id", "_pk", "unit", "k")
             .agg(poss=poss.sum(), cert=cert.sum())
-            .group_by(*KEY, "outcome", "unit")
+            .group_by("event_id", "player_id", "_pk", "unit")
             .agg(poss=pl.col("poss").max(), cert=pl.col("cert").min())
-            .group_by(*KEY, "outcome")
-            .agg(t_poss=pl.col("poss").sum(), t_cert=pl.col("cert").sum()))
+            .group_by("event_id", "player_id", "_pk")
+            .agg(t_poss=pl.col("poss").sum(), t_cert=pl.col("cert").sum())
+            .rename({"_pk": "k"}))
 
 
-def _bounded_status(rf: RoundFrame, table: pl.DataFrame, top: int) -> pl.DataFrame:
-    seats, me, names = _status_rows(table, rf.rules)
-    pts = _points_pass(seats, me)
-    st = pts.with_columns(
-        status=pl.when(pl.col("ge_total") <= top).then(pl.lit("guaranteed"))
-        .when(pl.col("gt_total") >= top).then(pl.lit("eliminated"))
-        .otherwise(pl.lit("possible")),
-        method=pl.lit("points"))
+def _status(ge: pl.Expr, gt: pl.Expr, top: int) -> pl.Expr:
+    """guaranteed when at most ``top`` players (the player included) can be at or above;
+    eliminated when at least ``top`` others are surely above."""
+    return (pl.when(ge <= top).then(pl.lit("guaranteed")).when(gt >= top)
+            .then(pl.lit("eliminated")).otherwise(pl.lit("possible")))
+
+
+def _bounded_status(table: pl.DataFrame, rules: Ruleset, top: int) -> pl.DataFrame:
+    """Per (player, outcome): the status proved by points and ranges, with ``P`` the
+    outcome's match points (the fewest, where its game scores score differently)."""
+    seats, names = _status_rows(table, rules)
+    st = _points_pass(seats).with_columns(status=_status(pl.col("ge_total"),
+                                                         pl.col("gt_total"), top),
+                                          method=pl.lit("points"))
     undecided = st.filter(pl.col("status") == "possible")
     if undecided.height:
         ref = (_range_pass(seats, undecided, names)
-               .join(undecided.select(*KEY, "outcome", "NT_GE", "NT_GT"),
-                     on=[*KEY, "outcome"], how="right")
-               .with_columns(
-                   hi_count=pl.col("NT_GE") + pl.col("t_poss").fill_null(0) + 1,
-                   lo_count=pl.col("NT_GT") + pl.col("t_cert").fill_null(0) + 1)
-               .select(*KEY, "outcome",
-                       pl.when(pl.col("hi_count") <= top).then(pl.lit("guaranteed"))
-                       .when(pl.col("lo_count") > top).then(pl.lit("eliminated"))
-                       .otherwise(pl.lit("possible")).alias("_s2")))
-        st = (st.join(ref, on=[*KEY, "outcome"], how="left")
+               .join(undecided.select(*KEY, "k", "NT_GE", "NT_GT"), on=[*KEY, "k"],
+                     how="right")
+               .select(*KEY, "k", _status(pl.col("NT_GE") + pl.col("t_poss").fill_null(0) + 1,
+                                          pl.col("NT_GT") + pl.col("t_cert").fill_null(0),
+                                          top).alias("_s2")))
+        st = (st.join(ref, on=[*KEY, "k"], how="left")
               .with_columns(
                   method=pl.when(pl.col("_s2").is_not_null() & (pl.col("_s2") != "possible"))
                   .then(pl.lit("ranges")).otherwise("method"),
                   status=pl.coalesce("_s2", "status")).drop("_s2"))
-    return st.select(*KEY, "outcome", "P", "status", "method")
+    # an outcome is decided when every game score it can end in is, the same way
+    return (st.group_by(*KEY, "outcome")
+            .agg(pl.col("_pts").min().alias("P"),
+                 pl.when(pl.col("status").n_unique() == 1).then(pl.col("status").first())
+                 .otherwise(pl.lit("possible")).alias("status"),
+                 pl.when(pl.col("method") == "ranges").then(1).otherwise(0).max()
+                 .alias("_ranges"))
+            .select(*KEY, "outcome", "P", "status",
+                    pl.when((pl.col("status") != "possible") & (pl.col("_ranges") == 1))
+                    .then(pl.lit("ranges")).otherwise(pl.lit("points")).alias("method")))
 
 
 #: ``(assignment, top, who) -> event_id, scenario_id, player_id, makes_cut[, rank]`` for the
@@ -441,7 +464,7 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
     rs = get(rules)
     rf, table = _ranges(results, pairings, rs, outcomes)
     rf.outcomes = outcome_table(outcomes, weights)
-    st = _bounded_status(rf, table, top)
+    st = _bounded_status(table, rs, top)
     units = unit_table(rf)
     n_scen = units.group_by("event_id").agg(
         _n=pl.col("n_k").cast(pl.Float64).log().sum().exp().round(0))
@@ -508,7 +531,7 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
         probability=pl.when(pl.col("status") == "guaranteed").then(1.0)
         .when(pl.col("status") == "eliminated").then(0.0).otherwise("probability"))
     order = {"win": 0, "draw": 1, "loss": 2, "dropped": 3}
-    unit = _points_unit(rs)
+    unit = points_unit(rs)
     mp = pl.col("P") if rs.integer_points else pl.col("P").cast(pl.Float64) / unit
     return (out.with_columns(pl.col("outcome").replace_strict(order, default=9).alias("_o"))
             .sort("event_id", "player_id", "_o")
@@ -788,9 +811,13 @@ def id_report(results: Frame, top: int = 8, rules: str | Ruleset = "mtg", *,
     else:
         draws = draws.with_columns(cf_top_a=pl.lit(None, dtype=pl.Float64),
                                    cf_top_b=pl.lit(None, dtype=pl.Float64))
-    draws = draws.with_columns(
-        in_top_a=pl.col("player_a").is_in(top_base["player_id"].implode()),
-        in_top_b=pl.col("player_b").is_in(top_base["player_id"].implode()))
+    in_top = top_base.select("event_id", "player_id", _in=pl.lit(value=True))
+    draws = (draws
+             .join(in_top.rename({"player_id": "player_a", "_in": "in_top_a"}),
+                   on=["event_id", "player_a"], how="left")
+             .join(in_top.rename({"player_id": "player_b", "_in": "in_top_b"}),
+                   on=["event_id", "player_b"], how="left")
+             .with_columns(pl.col("in_top_a", "in_top_b").fill_null(value=False)))
     counts = ids.group_by("event_id").agg(
         ids_final=pl.col("final_round").sum(), ids_earlier=(~pl.col("final_round")).sum())
     safe_ct = draws.filter(pl.col("final_round")).group_by("event_id").agg(

@@ -22,24 +22,25 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Final, Literal
 
 import numpy as np
 import polars as pl
 
-from swissframe.engine._exact import LIMIT, lcm_of
-from swissframe.engine.standings import standings
-from swissframe.engine.tiebreakers import (
+from swissframe.engine._exact import RoundedScale
+from swissframe.engine._record import (
+    RateScales,
     aggregate_players,
-    capability_columns,
-    points_unit,
+    own_rates,
     prepare_rows,
-    rate_terms,
+    rate_scales,
+    row_points,
 )
+from swissframe.engine.standings import standings
+from swissframe.engine.tiebreakers import capability_columns
 from swissframe.errors import DataError, ExactnessWarning, SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset
-from swissframe.schema import validate_results
+from swissframe.schema import OPTIONAL_COLUMNS, validate_results
 
 __all__ = [
     "DEFAULT_OUTCOMES",
@@ -193,25 +194,6 @@ def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFra
     return df
 
 
-def _points_units(rules: Ruleset) -> tuple[int, int, int, int, int]:
-    unit = points_unit(rules)
-    return (unit, int(rules.points_win * unit), int(rules.points_draw * unit),
-            int(rules.points_loss * unit), int(rules.points_bye * unit))
-
-
-def _scale(values: pl.Series, rules: Ruleset) -> int:
-    clamps = [rules.floor.denominator, rules.cap.denominator, rules.cap_dropped.denominator]
-    return lcm_of([*(int(v) for v in values.unique().drop_nulls().to_list()), *clamps])
-
-
-def _lit(value: Fraction, scale: int) -> pl.Expr:
-    return pl.lit(value.numerator * scale // value.denominator, dtype=_I128)
-
-
-def _clamp(x: pl.Expr, lo: pl.Expr, hi: pl.Expr) -> pl.Expr:
-    return pl.when(x < lo).then(lo).when(x > hi).then(hi).otherwise(x)
-
-
 def _single_units(players: pl.DataFrame, kind: Literal["bye", "idle"]) -> pl.DataFrame:
     """One-seat units with a single outcome (k = 0): a bye (played, a 2-0 win without an
     opponent) or an idle player (not paired in the round)."""
@@ -235,7 +217,6 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
         raise DataError(msg)
     agg = aggregate_players(prepare_rows(prior.lazy(), rules), ("event_id",)).collect()
     last = prior.group_by("event_id").agg(pl.col("round").max().alias("_last"))
-    _unit, p_win, p_draw, p_loss, p_bye = _points_units(rules)
     o = outcomes.select("k", "gw", "gl", "gd", "mk")
     virtual = pairings is None
     if pairings is None:
@@ -291,8 +272,8 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
                 draws=pl.col("draws") + (played & (gw == gl)).cast(pl.Int64),
                 byes=pl.col("byes") + pl.col("bye").cast(pl.Int64),
                 rounds_played=pl.col("rounds_played") + played.cast(pl.Int64),
-                _pts=pl.col("_pts") + pl.when(~played).then(0).when(pl.col("bye")).then(p_bye)
-                .when(gw > gl).then(p_win).when(gw < gl).then(p_loss).otherwise(p_draw),
+                _pts=pl.col("_pts") + pl.when(played).then(
+                    row_points(rules, gw, gl, pl.col("gd"), bye=pl.col("bye"))).otherwise(0),
                 games_won=pl.col("games_won") + gw, games_lost=pl.col("games_lost") + gl,
                 games_drawn=pl.col("games_drawn") + pl.col("gd")))
     # opponents after the round, with multiplicity
@@ -307,41 +288,21 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
     post = post.join(cnt, on=["event_id", "player_id"], how="left").with_columns(
         _cnt=pl.col("_cnt").fill_null(0)
         + (pl.lit(1) if virtual else pl.lit(0)) * pl.col("played").cast(pl.Int64))
-    # exact own rates after the round
-    m_num, m_den, g_num, g_den = rate_terms(rules)
-    post = post.with_columns(_mn=m_num, _md=m_den, _gn=g_num, _gd=g_den)
-    rate_s = _scale(post["_md"], rules)
-    game_s = _scale(post["_gd"], rules)
-    k_max = int(post.select(pl.col("_cnt").max()).item() or 1)
-    k_lcm = lcm_of(range(1, max(k_max, 1) + 1))
-    exact = rate_s * k_lcm * k_max < LIMIT and game_s * k_lcm * k_max < LIMIT
+    # exact own rates after the round, at scales covering every outcome
+    scales = rate_scales(post, rules, post["_cnt"])
+    exact = scales.exact()
     if not exact:
         msg = ("cut analysis: exact scales overflow Int128 for this input; rates are compared "
                "as floats rounded to 12 decimals. Hint: only very long events do this.")
         warnings.warn(msg, ExactnessWarning, stacklevel=3)
-        rate_s, game_s, k_lcm = 10**12, 10**12, 1
-
-    def ratio(num: str, den: str, scale: int) -> pl.Expr:
-        if exact:
-            return (pl.when(pl.col(den) > 0).then(
-                pl.col(num).cast(_I128) * (pl.lit(scale, dtype=_I128)
-                                           // pl.col(den).cast(_I128))))
-        return (pl.when(pl.col(den) > 0).then(
-            (pl.col(num).cast(pl.Float64) / pl.col(den).cast(pl.Float64) * scale).round(0)
-            .cast(_I128)))
-
-    drop = pl.col("dropped")
-    cap_r = pl.when(drop).then(_lit(rules.cap_dropped, rate_s)).otherwise(_lit(rules.cap, rate_s))
-    cap_g = pl.when(drop).then(_lit(rules.cap_dropped, game_s)).otherwise(_lit(rules.cap, game_s))
-    x_mw = _clamp(ratio("_mn", "_md", rate_s), _lit(rules.floor, rate_s), cap_r)
-    raw_gw = ratio("_gn", "_gd", game_s)
-    x_gw_opp = _clamp(raw_gw, _lit(rules.floor, game_s), cap_g)
-    x_gw = x_gw_opp if rules.floor_own_gw else _clamp(raw_gw, pl.lit(0, dtype=_I128), cap_g)
-    post = post.with_columns(_x_mw=x_mw, _x_gw_opp=x_gw_opp, _x_gw=x_gw).drop(
-        "_mn", "_md", "_gn", "_gd").join(rnd, on="event_id", how="left")
+        scales = RateScales(RoundedScale(10**12), RoundedScale(10**12), scales.k_max)
+    rates = own_rates(rules, scales)
+    post = post.with_columns(_x_mw=rates["_x_mwp"], _x_gw_opp=rates["_x_gwp_opp"],
+                             _x_gw=rates["_x_gwp"]).join(rnd, on="event_id", how="left")
     return RoundFrame(prior=prior.join(rnd, on="event_id", how="left"), seats=post,
-                      faced=faced, virtual=virtual, rate_scale=rate_s, game_scale=game_s,
-                      k_lcm=k_lcm, exact=exact, rules=rules, outcomes=outcomes)
+                      faced=faced, virtual=virtual, rate_scale=scales.rate.scale,
+                      game_scale=scales.game.scale, k_lcm=scales.k_lcm if exact else 1,
+                      exact=exact, rules=rules, outcomes=outcomes)
 
 
 def ranges_by_seat(rf: RoundFrame) -> pl.DataFrame:
@@ -379,20 +340,29 @@ def ranges_by_seat(rf: RoundFrame) -> pl.DataFrame:
                              _own_gw=pl.col("_own_gw") + pl.col("_v_gw").fill_null(0))
                .drop("_v_mw", "_v_gw"))
     cnt = pl.col("_cnt").cast(_I128)
-    mul = pl.when(cnt > 0).then(pl.lit(rf.k_lcm, dtype=_I128) // cnt)
+
+    def mean(total: pl.Expr) -> pl.Expr:
+        # exact: total · (K / count) at scale M·K; rounded floats: total / count at 10**12
+        if rf.exact:
+            return pl.when(cnt > 0).then(total * (pl.lit(rf.k_lcm, dtype=_I128) // cnt))
+        return pl.when(cnt > 0).then(total // cnt)
+
     return out.with_columns(
-        _x_omw_lo=(pl.col("_mw_lo") + pl.col("_own_mw")) * mul,
-        _x_omw_hi=(pl.col("_mw_hi") + pl.col("_own_mw")) * mul,
-        _x_ogw_lo=(pl.col("_gw_lo") + pl.col("_own_gw")) * mul,
-        _x_ogw_hi=(pl.col("_gw_hi") + pl.col("_own_gw")) * mul,
+        _x_omw_lo=mean(pl.col("_mw_lo") + pl.col("_own_mw")),
+        _x_omw_hi=mean(pl.col("_mw_hi") + pl.col("_own_mw")),
+        _x_ogw_lo=mean(pl.col("_gw_lo") + pl.col("_own_gw")),
+        _x_ogw_hi=mean(pl.col("_gw_hi") + pl.col("_own_gw")),
     ).drop("_mw_lo", "_mw_hi", "_gw_lo", "_gw_hi", "_own_mw", "_own_gw")
 
 
-def criteria_bounds(rules: Ruleset) -> list[tuple[str, pl.Expr, pl.Expr]]:
-    """Per ranking criterion after match points: (name, lower, upper) exact "goodness".
+def criteria_bounds(rules: Ruleset, *, skip_first: bool = True
+                    ) -> list[tuple[str, pl.Expr, pl.Expr]]:
+    """Per ranking criterion after the first key: (name, lower, upper) exact "goodness".
 
     Higher goodness ranks higher; a null value (no opponents) is :data:`NULL_VALUE` (ranked
-    last, as the engine does); a criterion without a known range is unbounded.
+    last, as the engine does); a criterion without a known range is unbounded. The first
+    key (match points, or what ranks first when ``points_first`` is off) is left out when
+    ``skip_first``: the status compares it exactly.
     """
     # criteria registered with bounds=True, by what their value is
     known = {**capability_columns("bounds", "own", {"gwp": ("_x_gw", "_x_gw"),
@@ -400,10 +370,11 @@ def criteria_bounds(rules: Ruleset) -> list[tuple[str, pl.Expr, pl.Expr]]:
              **capability_columns("bounds", "opponent_mean",
                                   {"mwp_opp": ("_x_omw_lo", "_x_omw_hi"),
                                    "gwp_opp": ("_x_ogw_lo", "_x_ogw_hi")})}
+    crits = list(rules.criteria)
+    if skip_first and crits and (not rules.points_first or crits[0].name == "match_points"):
+        crits = crits[1:]  # the first key itself (with points_first, points come first)
     out: list[tuple[str, pl.Expr, pl.Expr]] = []
-    for crit in rules.criteria:
-        if crit.name == "match_points" or crit.function == "match_points":
-            continue
+    for crit in crits:
         cols = known.get(crit.function) if not crit.params else None
         if cols is None:
             out.append((crit.name, pl.lit(UNKNOWN_LO, dtype=_I128),
@@ -438,8 +409,12 @@ def scenario_results(rf: RoundFrame, assignment: pl.DataFrame) -> pl.DataFrame:
     scen = assignment.select("event_id", "scenario_id").unique()
     cols = ["event_id", "scenario_id", "round", "player_id", "opponent_id", "games_won",
             "games_lost", "games_drawn"]
-    old = rf.prior.join(scen, on="event_id", how="inner").select(cols)
-    return pl.concat([old, new.select(cols)]).with_columns(phase=pl.lit("swiss"))
+    # the optional columns travel with the prior rows: an unplayed round (a forfeit, a
+    # half-point bye) keeps its meaning in every scenario; the analysed round is played
+    extra = [c for c in OPTIONAL_COLUMNS if c in rf.prior.columns]
+    old = rf.prior.join(scen, on="event_id", how="inner").select(*cols, *extra)
+    return pl.concat([old, new.select(cols)], how="diagonal").with_columns(
+        phase=pl.lit("swiss"))
 
 
 def make_cut_flags(rf: RoundFrame, assignment: pl.DataFrame, top: int) -> pl.DataFrame:

@@ -27,20 +27,20 @@ module does not model, :func:`fast_model` returns None and callers use the engin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Final
 
 import polars as pl
 
 from swissframe.cut._round import RoundFrame
-from swissframe.engine._exact import LIMIT, lcm_of, rank_exact
-from swissframe.engine.tiebreakers import (
-    GROUP_TIEBREAKERS,
+from swissframe.engine._exact import rank_exact
+from swissframe.engine._record import (
     aggregate_players,
-    capability_columns,
+    own_rates,
     prepare_rows,
-    rate_terms,
+    ranking_keys,
+    rate_scales,
 )
+from swissframe.engine.tiebreakers import GROUP_TIEBREAKERS, capability_columns
 from swissframe.rules._ruleset import Ruleset
 
 __all__ = ["ROW_BUDGET", "FastModel", "fast_model", "fast_unsupported", "scenario_chunks",
@@ -172,18 +172,11 @@ class FastModel:
 
 
 def _sort_keys(rules: Ruleset) -> tuple[tuple[str, ...], tuple[bool, ...]]:
-    """The engine's ranking keys (``standings._sort_keys``) as this module's columns."""
+    """The engine's ranking keys (:func:`~swissframe.engine._record.ranking_keys`) as this
+    module's columns."""
     col = {**_OWN, "omwp": "_x_omw", "ogwp": "_x_ogw"}
-    cols = [col[c.function] for c in rules.criteria]
-    desc = [c.descending for c in rules.criteria]
-    if rules.points_first and (not rules.criteria or rules.criteria[0].name != "match_points"):
-        cols, desc = ["_pts", *cols], [True, *desc]
-    return tuple(cols), tuple(desc)
-
-
-def _clamp(x: pl.Expr, lo: int, hi: pl.Expr) -> pl.Expr:
-    lo_e = pl.lit(lo, dtype=_I128)
-    return pl.when(x < lo_e).then(lo_e).when(x > hi).then(hi).otherwise(x)
+    keys = ranking_keys(rules)
+    return tuple(col[f] for _, f, _ in keys), tuple(d for _, _, d in keys)
 
 
 def _ids(rf: RoundFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
@@ -212,7 +205,8 @@ def fast_model(rf: RoundFrame) -> FastModel | None:
     Mirrors the engine on the rows the reference path builds (:func:`scenario_results`):
     prior Swiss rows without optional columns, plus the analysed round's rows; the engine's
     own row flags (:func:`prepare_rows`), record (:func:`aggregate_players`) and rate terms
-    (:func:`rate_terms`) are applied to them, with integer ids in place of the strings.
+    (:func:`~swissframe.engine._record.own_rates`) are applied to them, with integer ids in
+    place of the strings.
     """
     rules = rf.rules
     if fast_unsupported(rules, rf) is not None:
@@ -258,32 +252,14 @@ def fast_model(rf: RoundFrame) -> FastModel | None:
             # the engine: dropped = last round before the event's last round (same in every
             # scenario: only game scores vary between scenarios, not who plays)
             .with_columns(dropped=pl.col("last_round") < pl.col("last_round").max().over("_e")))
-    m_num, m_den, g_num, g_den = rate_terms(rules)
-    post = post.with_columns(_mn=m_num, _md=m_den, _gn=g_num, _gd=g_den)
-    clamps = [rules.floor.denominator, rules.cap.denominator, rules.cap_dropped.denominator]
-    rate_s = lcm_of([*(int(v) for v in post["_md"].unique().drop_nulls()), *clamps])
-    game_s = lcm_of([*(int(v) for v in post["_gd"].unique().drop_nulls()), *clamps])
-    k_max = int(post["opponents"].max() or 1)  # type: ignore[arg-type]
-    k_lcm = lcm_of(range(1, max(k_max, 1) + 1))
-    if max(rate_s, game_s) * k_lcm >= LIMIT:
+    scales = rate_scales(post, rules, post["opponents"])
+    if not scales.exact():
         return None  # the engine itself may round here: keep its path (the definition)
-
-    def ratio(num: str, den: str, scale: int) -> pl.Expr:
-        d = pl.col(den).cast(_I128)
-        return pl.when(d > 0).then(pl.col(num).cast(_I128) * (pl.lit(scale, dtype=_I128) // d))
-
-    def frac(f: Fraction, scale: int) -> int:
-        return f.numerator * scale // f.denominator
-
-    def cap(scale: int) -> pl.Expr:
-        return (pl.when(pl.col("dropped")).then(pl.lit(frac(rules.cap_dropped, scale), _I128))
-                .otherwise(pl.lit(frac(rules.cap, scale), _I128)))
-
-    x_mw = _clamp(ratio("_mn", "_md", rate_s), frac(rules.floor, rate_s), cap(rate_s))
-    raw_gw = ratio("_gn", "_gd", game_s)
-    x_gw_opp = _clamp(raw_gw, frac(rules.floor, game_s), cap(game_s))
-    x_gw = x_gw_opp if rules.floor_own_gw else _clamp(raw_gw, 0, cap(game_s))
-    post = post.with_columns(_x_mw=x_mw, _x_gw=x_gw, _x_gwo=x_gw_opp)
+    rates = own_rates(rules, scales)
+    post = post.with_columns(_x_mw=rates["_x_mwp"], _x_gw=rates["_x_gwp"],
+                             _x_gwo=rates["_x_gwp_opp"])
+    rate_s, game_s, k_max, k_lcm = (scales.rate.scale, scales.game.scale, scales.k_max,
+                                    scales.k_lcm)
     if max(rate_s, game_s) * k_max < 2**62:
         # every value (and a player's sum over opponents) fits Int64: faster joins and sorts;
         # the order of integers does not depend on their width

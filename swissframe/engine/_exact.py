@@ -77,21 +77,80 @@ class ExactScale:
                 .otherwise(None))
 
 
+@dataclass(frozen=True)
+class RoundedScale(ExactScale):
+    """The overflow fallback of :class:`ExactScale`: values rounded to ``1 / scale``
+    (ties then decided on rounded values, see :func:`warn_fallback`)."""
+
+    def lit(self, value: Fraction | int) -> pl.Expr:
+        """``value × scale``, rounded."""
+        return pl.lit(round(Fraction(value) * self.scale), dtype=pl.Int128)
+
+    def ratio(self, num: pl.Expr, den: pl.Expr) -> pl.Expr:
+        """``num / den × scale`` rounded; null where den is 0."""
+        return (pl.when(den > 0)
+                .then((num.cast(pl.Float64) / den.cast(pl.Float64) * self.scale).round(0)
+                      .cast(pl.Int128)))
+
 
 def mean_exact(total: pl.Expr, count: pl.Expr, inner: ExactScale, k_max: int
                ) -> tuple[pl.Expr, pl.Expr, ExactScale]:
     """Exact mean of ``count`` values whose exact sum at scale ``inner`` is ``total``.
 
-    Returns ``(exact, float, outer_scale)``; ``exact`` is null where ``count`` is 0.
+    Returns ``(exact, float, outer_scale)``; ``exact`` is null where ``count`` is 0, and
+    everywhere when ``outer_scale`` does not fit (the caller then falls back). The float
+    is :func:`ratio_float` of ``total / (count · inner)``: it depends on the mean's value
+    only, not on the scale, so an event's values do not change with the events computed
+    beside it.
     """
     k_lcm = lcm_of(range(1, max(k_max, 1) + 1))
     outer = ExactScale(inner.scale * k_lcm)
     cnt = count.cast(pl.Int128)
-    exact = (pl.when(cnt > 0)
-             .then(total * (pl.lit(k_lcm, dtype=pl.Int128) // cnt))
-             .otherwise(None))
-    flt = pl.when(cnt > 0).then(total.cast(pl.Float64) / (cnt.cast(pl.Float64) * inner.scale))
+    den_bits = (max(k_max, 1) * inner.scale).bit_length()
+    if outer.fits() and den_bits < 120:
+        exact = (pl.when(cnt > 0)
+                 .then(total * (pl.lit(k_lcm, dtype=pl.Int128) // cnt))
+                 .otherwise(None))
+        flt = pl.when(cnt > 0).then(
+            ratio_float(total, cnt * pl.lit(inner.scale, dtype=pl.Int128), den_bits))
+    else:
+        exact = pl.lit(None, dtype=pl.Int128)
+        flt = pl.when(cnt > 0).then(
+            total.cast(pl.Float64) / (cnt.cast(pl.Float64) * float(inner.scale)))
     return exact, flt, outer
+
+
+#: Fraction bits :func:`ratio_float` computes (beyond the 53 of a float, with a sticky bit).
+_FLOAT_BITS = 64
+
+
+def ratio_float(num: pl.Expr, den: pl.Expr, den_bits: int) -> pl.Expr:
+    """``num / den`` (integers, ``num ≥ 0``, ``0 < den < 2**den_bits``) as a Float64 that
+    is a function of the rational alone: the integer part plus the first 64 bits of the
+    fraction and a sticky bit (so a fraction below 1 is correctly rounded). Equal
+    rationals at different scales give the same float, bit for bit.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"n": [1, 10**20], "d": [3, 3 * 10**20]},
+    ...                   schema={"n": pl.Int128, "d": pl.Int128})
+    >>> df.select(ratio_float(pl.col("n"), pl.col("d"), 70))["n"].to_list()
+    [0.3333333333333333, 0.3333333333333333]
+    """
+    n, d = num.cast(pl.Int128), den.cast(pl.Int128)
+    step = max(126 - den_bits, 1)  # r < den, so r · 2**step stays inside Int128
+    whole, rest = n // d, n % d
+    frac: pl.Expr = pl.lit(0, dtype=pl.Int128)
+    done = 0
+    while done < _FLOAT_BITS:
+        s = min(step, _FLOAT_BITS - done)
+        rest = rest * pl.lit(2**s, dtype=pl.Int128)
+        frac = frac * pl.lit(2**s, dtype=pl.Int128) + rest // d
+        rest = rest % d
+        done += s
+    frac = frac * 2 + (rest > 0).cast(pl.Int128)
+    return whole.cast(pl.Float64) + frac.cast(pl.Float64) * 2.0 ** -(_FLOAT_BITS + 1)
 
 
 def fallback_key(value: pl.Expr) -> pl.Expr:

@@ -17,7 +17,8 @@ from typing import Final
 import polars as pl
 
 from swissframe.engine._chess import with_inferred_absences
-from swissframe.engine.tiebreakers import TIEBREAKERS, Context, points_unit
+from swissframe.engine._record import points_unit
+from swissframe.engine.tiebreakers import TIEBREAKERS, Context
 from swissframe.errors import DataError
 from swissframe.rules._ruleset import Ruleset, get
 

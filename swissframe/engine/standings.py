@@ -6,15 +6,25 @@ One call handles any number of events: every step is a join or group-by keyed by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from fractions import Fraction
+import warnings
+from collections.abc import Callable, Sequence
 from typing import Final, Literal, overload
 
 import polars as pl
 
 from swissframe.engine import _cumulative
 from swissframe.engine._chess import with_inferred_absences
-from swissframe.engine._exact import ExactScale, exact_name, lcm_of, rank_exact
+from swissframe.engine._exact import ExactScale, exact_name, rank_exact
+from swissframe.engine._record import (
+    RateScales,
+    aggregate_players,
+    own_rates,
+    points_unit,
+    prepare_rows,
+    ranking_keys,
+    rate_scales,
+    scale_groups,
+)
 from swissframe.engine.tiebreakers import (
     BASE_SOURCES,
     GROUP_TIEBREAKERS,
@@ -22,14 +32,10 @@ from swissframe.engine.tiebreakers import (
     TIEBREAKERS,
     Context,
     GroupContext,
-    aggregate_players,
-    clamp_exact,
-    points_unit,
-    prepare_rows,
-    rate_terms,
     supporting,
 )
-from swissframe.errors import DataError, SchemaError
+from swissframe.errors import DataError, ExactnessWarning, SchemaError
+from swissframe.rules._infer import is_auto, run_auto
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import IdCodes, validated_with_codes
 
@@ -52,61 +58,22 @@ def _check_keys(lf: pl.LazyFrame, keys: Sequence[str]) -> tuple[str, ...]:
 
 
 def _scales(base: pl.DataFrame, rules: Ruleset) -> tuple[ExactScale, ExactScale, int]:
-    """Exact scales from the denominators that occur (a few distinct integers)."""
-    dv, gv = rules.draw_value, rules.drawn_game_value
-    rounds = base["rounds_played"]
-    if not rules.bye_in_own_rate:
-        rounds = rounds - base["byes"]
-    games = base["games_won"] + base["games_lost"] + base["games_drawn"]
-    r_l = lcm_of(int(v) for v in rounds.unique().drop_nulls().to_list())
-    g_l = lcm_of(int(v) for v in games.unique().drop_nulls().to_list())
-    clamps = [rules.floor.denominator, rules.cap.denominator, rules.cap_dropped.denominator]
-    earned = rules.earned_bye_opponent
-    rate_extra = [earned.denominator] if isinstance(earned, Fraction) else []
-    rate = ExactScale(lcm_of([r_l * dv.denominator, *clamps, *rate_extra]))
-    game = ExactScale(lcm_of([g_l * gv.denominator, *clamps]))
-    count = base["opponents"] if earned is None else base["opponents"] + base["earned_byes"]
-    top = count.max()
-    k_max = int(top) if isinstance(top, int) and top > 0 else 1
-    return rate, game, k_max
+    scales = rate_scales(base, rules)
+    return scales.rate, scales.game, scales.k_max
 
 
 def _rates(base: pl.DataFrame, rules: Ruleset, rate: ExactScale, game: ExactScale
            ) -> pl.LazyFrame:
-    """Own rates (exact + float): displayed ``mwp``/``gwp`` and the opponents' versions."""
-    m_num, m_den, g_num, g_den = rate_terms(rules)
-    unit = points_unit(rules)
+    """The record with match points and the own rates (:func:`_record.own_rates`)."""
+    rates = own_rates(rules, RateScales(rate, game, 1))
     points = pl.col("_pts")
-    mp = points if rules.integer_points else points.cast(pl.Float64) / unit
-    cap_r = pl.when(pl.col("dropped")).then(rate.lit(rules.cap_dropped)).otherwise(
-        rate.lit(rules.cap))
-    cap_g = pl.when(pl.col("dropped")).then(game.lit(rules.cap_dropped)).otherwise(
-        game.lit(rules.cap))
-    x_mw = clamp_exact(rate.ratio(m_num, m_den), rate.lit(rules.floor), cap_r)
-    raw_gw = game.ratio(g_num, g_den)
-    x_gw_opp = clamp_exact(raw_gw, game.lit(rules.floor), cap_g)
-    x_gw = x_gw_opp if rules.floor_own_gw else clamp_exact(raw_gw, game.lit(0), cap_g)
+    mp = points if rules.integer_points else points.cast(pl.Float64) / points_unit(rules)
     return (base.lazy()
             .with_columns(match_points=mp, _x_match_points=points.cast(pl.Int128),
-                          _cap=pl.when(pl.col("dropped")).then(float(rules.cap_dropped))
-                          .otherwise(float(rules.cap)),
-                          _x_mwp=x_mw, _x_gwp=x_gw, _x_gwp_opp=x_gw_opp)
-            # floats from the small integers directly, so they are correctly rounded
-            .with_columns(_x_mwp_opp=pl.col("_x_mwp"),
-                          mwp=_float_clamped(m_num, m_den, rules.floor, pl.col("_cap")),
-                          gwp=_float_clamped(g_num, g_den,
-                                             rules.floor if rules.floor_own_gw else Fraction(0),
-                                             pl.col("_cap")),
-                          gwp_opp=_float_clamped(g_num, g_den, rules.floor, pl.col("_cap")))
-            .drop("_cap")
-            .with_columns(mwp_opp=pl.col("mwp"),
-                          mwp_raw=pl.when(m_den > 0).then(m_num / m_den),
-                          gwp_raw=pl.when(g_den > 0).then(g_num / g_den)))
-
-
-def _float_clamped(num: pl.Expr, den: pl.Expr, floor: Fraction, cap: pl.Expr) -> pl.Expr:
-    value = pl.when(den > 0).then(num.cast(pl.Float64) / den.cast(pl.Float64))
-    return value.clip(float(floor), cap)
+                          **{k: rates[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp",
+                                                   "gwp", "gwp_opp")})
+            .with_columns(_x_mwp_opp=pl.col("_x_mwp"), mwp_opp=pl.col("mwp"),
+                          mwp_raw=rates["mwp_raw"], gwp_raw=rates["gwp_raw"]))
 
 
 def _context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
@@ -185,14 +152,14 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     if grid is None:
         return None
     base = grid.base
-    rate, game, k_max = _scales(base, rules)
-    k_lcm = lcm_of(range(1, k_max + 1))
-    if not (ExactScale(rate.scale * k_lcm).fits() and ExactScale(game.scale * k_lcm).fits()):
+    scales = rate_scales(base, rules)
+    if not scales.exact():
         return None  # the means would fall back to rounded floats: keep the reference path
+    rate, game, k_max = scales.rate, scales.game, scales.k_max
     players = _rates(base, rules, rate, game).collect()
-    scales = {"mwp_opp": rate.scale, "gwp_opp": game.scale}
+    of = {"mwp_opp": rate.scale, "gwp_opp": game.scale}
     sums = _cumulative.opponent_sums(grid, players, [*_CODED, "player_id"],
-                                     {s: scales[s] for s in BASE_SOURCES})
+                                     {s: of[s] for s in BASE_SOURCES})
     if sums is None:
         return None
     # no rows: the criteria allowed here (_CUMULATIVE_CRITERIA) read only the players and
@@ -234,7 +201,7 @@ def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
             msg = (f"ruleset {rules.name!r} names criterion {crit.function!r}, which is not a "
                    f"registered tiebreaker. Hint: one of {known}.")
             raise DataError(msg)
-        if crit.name in present and crit.name == crit.function:
+        if exact_name(crit.name) in present and crit.name == crit.function:
             continue  # already a column of the base table (match_points, mwp, gwp)
         out = attach(out, fn(ctx, name=crit.name, **crit.kwargs))
         present |= {crit.name}
@@ -247,12 +214,8 @@ def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
 
 def _sort_keys(rules: Ruleset, upto: int | None = None) -> tuple[list[str], list[bool]]:
     """Exact columns and directions of the first ``upto`` ranking criteria (all if None)."""
-    crits = list(rules.criteria if upto is None else rules.criteria[:upto])
-    cols = [exact_name(c.name) for c in crits]
-    desc = [c.descending for c in crits]
-    if rules.points_first and (not rules.criteria or rules.criteria[0].name != "match_points"):
-        cols, desc = [exact_name("match_points"), *cols], [True, *desc]
-    return cols, desc
+    keys = ranking_keys(rules, upto)
+    return [exact_name(n) for n, _, _ in keys], [d for _, _, d in keys]
 
 
 def _rank(frame: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
@@ -368,7 +331,8 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
     if missing and names:
         msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."
         raise SchemaError(msg)
-    return validated_with_codes(results, keys=extra)
+    frame, codes = validated_with_codes(results, keys=extra)
+    return frame, codes
 
 
 def _cutoff_rows(lf: pl.LazyFrame, keys: tuple[str, ...], cutoffs: pl.LazyFrame
@@ -485,7 +449,7 @@ def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int 
 @overload
 def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int | None = ...,
               keys: Sequence[str] = ..., lazy: Literal[True]) -> pl.LazyFrame: ...
-def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: int | None = None,
+def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: int | None = None,
               keys: Sequence[str] = (), lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
     """Standings of every event in ``results`` under a ruleset.
 
@@ -494,7 +458,12 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     results
         The long results table (see :mod:`swissframe.schema`), DataFrame or LazyFrame.
     rules
-        A preset name (``"mtg"``, ``"mtg-1/3"``, …) or a :class:`~swissframe.rules.Ruleset`.
+        A preset name (``"mtg"``, ``"mtg-1/3"``, …), a :class:`~swissframe.rules.Ruleset`, or
+        ``"auto"`` (the default): each event's ``ruleset`` column, which
+        :func:`swissframe.read` fills from the data (TRF → the FIDE rules of the start date,
+        TOM → ``pokemon``, decklist-cache → the platform's preset; see
+        ``docs/inference.md``). A table without a ``ruleset`` column is ranked by ``mtg``,
+        as before ``"auto"`` existed.
     through_round
         Standings as they stood after this round (rows of later rounds are ignored).
     keys
@@ -530,19 +499,52 @@ def standings(results: Frame, rules: str | Ruleset = "mtg", *, through_round: in
     │ B         ┆ 4    ┆ 0            ┆ 0.75  │
     └───────────┴──────┴──────────────┴───────┘
     """
+    if is_auto(rules):  # one call per ruleset the data names (rules/_infer.py)
+        table = run_auto(standings, results, through_round=through_round, keys=keys)
+        return table.lazy() if lazy else table
     ruleset = get(rules)
-    frame, codes = _validated_coded(results, keys)
-    lf = frame.lazy()
-    k = _check_keys(lf, keys)
+    full, codes = _validated_coded(results, keys)
+    k = _check_keys(full.lazy(), keys)
+    frame = full
     if through_round is not None:
         if through_round < 1:
             msg = f"through_round must be ≥ 1, got {through_round}. Hint: rounds start at 1."
             raise DataError(msg)
-        lf = lf.filter(pl.col("round") <= through_round)
-    out = None if codes is None else _coded_standings(frame, codes, ruleset, through_round)
+        frame = full.filter(pl.col("round") <= through_round)
+    out = _by_scale_group(frame, ruleset, k, lambda f: _compute(f.lazy(), ruleset, k, None))
+    if out is None and codes is not None:
+        out = _coded_standings(full, codes, ruleset, through_round)
     if out is None:
-        out = _compute(lf, ruleset, k, None)
+        out = _compute(frame.lazy(), ruleset, k, None)
     return out.lazy() if lazy else out
+
+
+def _by_scale_group(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
+                    run: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.DataFrame | None:
+    """``run`` once per exact-scale group of events (:func:`_record.scale_groups`), the
+    parts stacked in the order one pass gives; None when one pass keeps every event exact.
+
+    An event computed alone because its scales may overflow reports its own fallback: the
+    :class:`~swissframe.errors.ExactnessWarning` names it, and no other event is touched.
+    """
+    groups = scale_groups(frame, rules, keys)
+    if groups is None:
+        return None
+    parts = []
+    for events, alone in groups:
+        part = frame.filter(pl.col("event_id").is_in(events.implode()))
+        if not alone:
+            parts.append(run(part))
+            continue
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            parts.append(run(part))
+        for w in caught:
+            text = str(w.message)
+            if issubclass(w.category, ExactnessWarning):
+                text = f"event {events[0]!r}: {text}"
+            warnings.warn(text, w.category, stacklevel=4)
+    return pl.concat(parts, how="diagonal_relaxed").sort(list(keys), maintain_order=True)
 
 
 def _coded_ok(rules: Ruleset) -> bool:
@@ -587,7 +589,7 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     return _output(ranked.drop("_e", "player_id").hstack(ids).lazy(), ("event_id",), rules)
 
 
-def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
+def standings_by_round(results: Frame, rules: str | Ruleset = "auto", *,
                        keys: Sequence[str] = (), lazy: bool = False
                        ) -> pl.DataFrame | pl.LazyFrame:
     """Standings after every Swiss round, in one vectorized pass (a ``round`` key column).
@@ -596,7 +598,7 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
     event, stacked — computed at once: each player's record from running sums over their
     rounds, the opponents' means by gathering the opponents' values at each cutoff
     (rulesets whose criteria read the rows per cutoff repeat each row for every later
-    cutoff instead).
+    cutoff instead). ``rules="auto"`` as in :func:`standings`.
 
     Examples
     --------
@@ -616,7 +618,8 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "mtg", *,
     │ 2     ┆ 1    ┆ 6            │
     └───────┴──────┴──────────────┘
     """
-    out = _by_round(results, rules, keys)
+    out = (run_auto(_by_round, results, keys=keys) if is_auto(rules)
+           else _by_round(results, rules, keys))
     return out.lazy() if lazy else out
 
 
@@ -624,8 +627,14 @@ def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
               cumulative: bool = True) -> pl.DataFrame:
     """``standings_by_round``; ``cumulative=False`` is the repeated-rows reference path."""
     ruleset = get(rules)
-    lf = _validated(results, keys)
-    k = _check_keys(lf, keys)
-    rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
-              .rename({"round": _THROUGH}))
-    return _compute(lf, ruleset, k, rounds, cumulative=cumulative)
+    frame = _validated_coded(results, keys)[0]
+    k = _check_keys(frame.lazy(), keys)
+
+    def run(part: pl.DataFrame) -> pl.DataFrame:
+        lf = part.lazy()
+        rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
+                  .rename({"round": _THROUGH}))
+        return _compute(lf, ruleset, k, rounds, cumulative=cumulative)
+
+    out = _by_scale_group(frame, ruleset, k, run)
+    return run(frame) if out is None else out

@@ -41,7 +41,6 @@ published values.
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -54,7 +53,7 @@ import orjson
 import polars as pl
 
 from swissframe.errors import ImportFormatError
-from swissframe.io.tables import expand_paths
+from swissframe.io._files import expand, read_decompressed, shown
 
 __all__ = [
     "BYE_MARKERS",
@@ -225,15 +224,16 @@ class DecklistEvents:
 
 
 def _event_id(path: Path) -> str:
-    name = path.name
+    name = shown(path.name)  # a non-UTF-8 file name, escaped: ids are text
     for suffix in (".json.gz", ".json"):
         if name.endswith(suffix):
             return name[: -len(suffix)]
-    return path.stem
+    return shown(path.stem)
 
 
 def _expand(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
-    found = dict.fromkeys(f.resolve() for f in expand_paths(paths, (".json", ".json.gz")))
+    pairs, _ = expand(paths, format="decklist")
+    found = dict.fromkeys(f.resolve() for f, _ in pairs)
     files = sorted(found, key=lambda q: (q.name, str(q)))
     seen: dict[str, Path] = {}
     for f in files:
@@ -290,49 +290,58 @@ def _whole(x: Any, eid: str, where: str, key: str) -> int | None:
     return int(v)
 
 
-def _parse_file(path: Path) -> tuple[dict[str, list[Any]], dict[str, list[Any]], dict[str, Any]]:
+_Parsed = tuple[dict[str, list[Any]], dict[str, list[Any]], dict[str, Any]]
+
+
+def _parse_file(path: Path, limit: int | None = None) -> _Parsed:
     """Read one file into column lists (matches, standings) and an event record."""
     eid = _event_id(path)
     try:
-        raw = path.read_bytes()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
-        doc = orjson.loads(raw)
-    except (OSError, EOFError, gzip.BadGzipFile, orjson.JSONDecodeError) as exc:
-        raise _fail(eid, f"cannot read {path} ({type(exc).__name__}: {exc})") from exc
+        doc = orjson.loads(read_decompressed(path, limit=limit))
+    except orjson.JSONDecodeError as exc:
+        raise _fail(eid, f"cannot read {shown(path)} (JSONDecodeError: {exc})") from None
     if not isinstance(doc, dict):
-        raise _fail(eid, f"the root is a {type(doc).__name__}, not an object")
+        raise _fail(eid, f"{shown(path)}: the root is a {type(doc).__name__}, not an object")
     tour = doc.get("Tournament") or {}
     rounds = doc.get("Rounds")
     standings = doc.get("Standings")
     if not isinstance(tour, dict) or not isinstance(rounds, list) or not isinstance(
             standings, list):
-        raise _fail(eid, "'Tournament', 'Rounds' or 'Standings' is missing or mistyped")
+        raise _fail(eid, f"{shown(path)}: 'Tournament', 'Rounds' or 'Standings' is missing "
+                    "or mistyped")
     source = _source_of(path, _str_or_none(tour.get("Uri")))
-    m: dict[str, list[Any]] = {k: [] for k in _MATCH_SCHEMA}
+    rpos_col: list[int] = []
+    rname_col: list[str] = []
+    mpos_col: list[int] = []
+    p1: list[str | None] = []
+    p2: list[str | None] = []
+    res: list[str | None] = []
     for rpos, rnd in enumerate(rounds):
         if not isinstance(rnd, dict) or not isinstance(rnd.get("Matches"), list):
             raise _fail(eid, f"round #{rpos + 1} has no 'Matches' list")
         rname = str(rnd.get("RoundName", "")).strip()
-        for mpos, match in enumerate(rnd["Matches"]):
-            if not isinstance(match, dict):
-                raise _fail(eid, f"round {rname!r} match #{mpos + 1} is not an object")
-            m["event_id"].append(eid)
-            m["source"].append(source)
-            m["round_pos"].append(rpos)
-            m["round_name"].append(rname)
-            m["match_pos"].append(mpos)
-            m["p1"].append(_str_or_none(match.get("Player1")))
-            m["p2"].append(_str_or_none(match.get("Player2")))
-            m["result"].append(_str_or_none(match.get("Result")))
+        matches = rnd["Matches"]
+        if not all(isinstance(x, dict) for x in matches):
+            bad = next(i for i, x in enumerate(matches) if not isinstance(x, dict))
+            raise _fail(eid, f"round {rname!r} match #{bad + 1} is not an object")
+        n = len(matches)
+        rpos_col += [rpos] * n
+        rname_col += [rname] * n
+        mpos_col += range(n)
+        p1 += [_seat_name(x.get("Player1"), eid, rname) for x in matches]
+        p2 += [_seat_name(x.get("Player2"), eid, rname) for x in matches]
+        res += [_str_or_none(x.get("Result")) for x in matches]
+    m: dict[str, list[Any]] = {
+        "event_id": [eid] * len(p1), "source": [source] * len(p1), "round_pos": rpos_col,
+        "round_name": rname_col, "match_pos": mpos_col, "p1": p1, "p2": p2, "result": res}
     s: dict[str, list[Any]] = {k: [] for k in _STANDING_SCHEMA}
     for pos, row in enumerate(standings):
         if not isinstance(row, dict) or row.get("Player") is None:
             raise _fail(eid, f"standings row #{pos + 1} has no 'Player'")
         s["event_id"].append(eid)
         s["pos"].append(pos)
-        s["player"].append(str(row["Player"]))
         where = f"standings row #{pos + 1} ({row['Player']!r})"
+        s["player"].append(_seat_name(row["Player"], eid, where))
         s["rank"].append(_whole(row.get("Rank"), eid, where, "Rank"))
         for key, col in (("Points", "points"), ("Wins", "wins"), ("Losses", "losses"),
                          ("Draws", "draws")):
@@ -341,21 +350,49 @@ def _parse_file(path: Path) -> tuple[dict[str, list[Any]], dict[str, list[Any]],
             s[col].append(_number(row.get(key), eid, where, key))
     ev = {"event_id": eid, "source": source, "name": _str_or_none(tour.get("Name")),
           "datetime": _str_or_none(tour.get("Date")), "format": _str_or_none(tour.get("Formats")),
-          "url": _str_or_none(tour.get("Uri")), "path": str(path)}
+          "url": _str_or_none(tour.get("Uri")), "path": shown(path)}
     return m, s, ev
 
 
-def _parse_many(files: Sequence[Path], workers: int | None
+def _seat_name(x: Any, eid: str, where: str) -> str | None:
+    """A player name as text: a string or number; a list or object is refused."""
+    if x is None or isinstance(x, str):
+        return x
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return str(x)
+    raise _fail(eid, f"{where}: a player is given as {type(x).__name__} {str(x)[:40]!r}, "
+                "not a name")
+
+
+def _parse_chunk(files: Sequence[Path], limit: int | None) -> tuple[
+        dict[str, list[Any]], dict[str, list[Any]], list[dict[str, Any]]]:
+    """Parse files into one set of column lists (what a worker sends back: no frames)."""
+    m: dict[str, list[Any]] = {k: [] for k in _MATCH_SCHEMA}
+    s: dict[str, list[Any]] = {k: [] for k in _STANDING_SCHEMA}
+    evs: list[dict[str, Any]] = []
+    for f in files:
+        fm, fs, ev = _parse_file(f, limit)
+        for k, v in fm.items():
+            m[k] += v
+        for k, v in fs.items():
+            s[k] += v
+        evs.append(ev)
+    return m, s, evs
+
+
+def _parse_many(files: Sequence[Path], workers: int | None, limit: int | None = None
                 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     n = workers if workers is not None else min(os.cpu_count() or 1, 8)
     if n > 1 and len(files) >= 64:
+        size = -(-len(files) // (4 * n))
+        chunks = [files[i:i + size] for i in range(0, len(files), size)]
         with ProcessPoolExecutor(max_workers=n) as pool:
-            parts = list(pool.map(_parse_file, files, chunksize=max(1, len(files) // (8 * n))))
+            parts = list(pool.map(_parse_chunk, chunks, [limit] * len(chunks)))
     else:
-        parts = [_parse_file(f) for f in files]
+        parts = [_parse_chunk(files, limit)]
     matches = pl.concat([pl.DataFrame(p[0], schema=_MATCH_SCHEMA) for p in parts])
     stands = pl.concat([pl.DataFrame(p[1], schema=_STANDING_SCHEMA) for p in parts])
-    events = pl.DataFrame([p[2] for p in parts], schema=_EVENT_SCHEMA)
+    events = pl.DataFrame([e for p in parts for e in p[2]], schema=_EVENT_SCHEMA)
     return matches, stands, events
 
 
@@ -423,16 +460,17 @@ def _orient(matches: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     """Parse results, resolve bye markers, and give one row per match seat A/B."""
     parsed = pl.col("result").str.extract_groups(_RESULT_RE.pattern)
     m = matches.with_columns(parsed.alias("_g")).with_columns(
-        pl.col("_g").struct.field("1").cast(pl.Int64).alias("r1"),
-        pl.col("_g").struct.field("2").cast(pl.Int64).alias("r2"),
-        pl.col("_g").struct.field("3").cast(pl.Int64).alias("r3"),
+        pl.col("_g").struct.field("1").cast(pl.Int64, strict=False).alias("r1"),
+        pl.col("_g").struct.field("2").cast(pl.Int64, strict=False).alias("r2"),
+        pl.col("_g").struct.field("3").cast(pl.Int64, strict=False).alias("r3"),
     ).drop("_g")
-    bad = m.filter(pl.col("r1").is_null())
+    bad = m.filter(pl.any_horizontal(pl.col("r1", "r2", "r3").is_null()))
     if bad.height:
         r = bad.row(0, named=True)
         msg = (f"event {r['event_id']!r}, round {r['round']}: match {r['p1']!r} vs {r['p2']!r} "
-               f"has result {r['result']!r}, expected 'W-L-D' ({bad.height} such match(es)). "
-               "Hint: Result is '<P1 game wins>-<P2 game wins>-<drawn games>'.")
+               f"has result {r['result']!r}, expected 'W-L-D' with counts below 2^63 ({bad.height} "
+               "such match(es)). Hint: Result is '<P1 game wins>-<P2 game wins>-<drawn "
+               "games>'.")
         raise ImportFormatError(msg)
     marks = _marker_table()
     m = m.with_columns(_is_marker("p1").alias("_m1"), _is_marker("p2").alias("_m2"))
@@ -788,6 +826,7 @@ def read_decklist_cache(
     paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     *,
     workers: int | None = None,
+    max_bytes: int | None = None,
 ) -> DecklistEvents:
     """Read decklist-cache event files into results, published standings and event tables.
 
@@ -799,6 +838,9 @@ def read_decklist_cache(
     workers
         Processes used to parse many files (default: the CPU count, at most 8; files are
         parsed in this process when fewer than 64).
+    max_bytes
+        Largest file and largest decompressed content read (a ``.json.gz`` is decompressed
+        in a stream that stops there; default 512 MiB, see :mod:`swissframe.io._files`).
 
     Returns
     -------
@@ -831,7 +873,7 @@ def read_decklist_cache(
     [('melee', 1, 1, 8, 'E2')]
     """
     files = _expand(paths)
-    raw, stands, events = _parse_many(files, workers)
+    raw, stands, events = _parse_many(files, workers, max_bytes)
     report: list[pl.DataFrame] = []
     rounds = _number_rounds(raw)
     raw = raw.join(rounds, on=["event_id", "round_pos"], how="left")

@@ -47,8 +47,9 @@ all others ``"swiss"``. Extra result columns: ``unplayed``, ``scheduled_opponent
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any, Final, NamedTuple
@@ -58,7 +59,8 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 import polars as pl
 
-from swissframe.errors import DataError, ImportFormatError, SwissframeError
+from swissframe.errors import ImportFormatError, SwissframeError
+from swissframe.io._files import event_keys, file_list, keys_for, read_bytes, shown
 from swissframe.schema import RESULT_COLUMNS, validate_results
 
 __all__ = [
@@ -178,6 +180,12 @@ _PUBLISHED_SCHEMA: Final[dict[str, pl.DataType]] = {
     "swiss_place": pl.Int64(),
 }
 
+_UNKNOWN_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "source": pl.String(), "parent": pl.String(), "tag": pl.String()}
+#: The elements each container may hold; anything else is reported in ``unknown``.
+_CHILDREN: Final[Mapping[str, str]] = {"players": "player", "pods": "pod", "rounds": "round",
+                                       "matches": "match"}
+
 _PENDING_SCHEMA: Final[dict[str, pl.DataType]] = {
     "event_id": pl.String(),
     "round": pl.Int64(),
@@ -217,6 +225,10 @@ class TomEvents:
         Players listed in a file's ``<players>`` who sit in none of its pods (a file may
         carry the roster of another pod that was run separately): ``source, player_id,
         name``. They are in no event and not in ``players``.
+    unknown
+        Elements the format does not define where players, pods, rounds or matches are
+        listed (``source, parent, tag``): ignored, and reported here and by a warning
+        (a ``<matchx>`` could hide a result).
     """
 
     results: pl.DataFrame
@@ -225,49 +237,10 @@ class TomEvents:
     published: pl.DataFrame
     pending: pl.DataFrame
     unseated: pl.DataFrame
+    unknown: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_UNKNOWN_SCHEMA))
 
 
 # ---------------------------------------------------------------------------- helpers
-
-
-def _paths(paths: str | Path | Iterable[str | Path]) -> list[Path]:
-    if isinstance(paths, (str, Path)):
-        return [Path(paths)]
-    out = [Path(p) for p in paths]
-    if not out:
-        msg = "no input files given. Hint: pass a path or a list of paths."
-        raise DataError(msg)
-    return out
-
-
-def event_keys(paths: Sequence[str | Path]) -> list[str]:
-    """Short unique event keys for files: the stem, plus parent folders where needed.
-
-    Files whose names differ only by extension keep the extension in their key.
-
-    Examples
-    --------
-    >>> event_keys(["a/challenge/11-final.tdf", "b/earned/11-final.tdf", "x/cup.tdf"])
-    ['challenge/11-final', 'earned/11-final', 'cup']
-    """
-    resolved = [Path(p) for p in paths]
-    full = [p.as_posix() for p in resolved]
-    dupes = sorted({k for k in full if full.count(k) > 1})
-    if dupes:
-        msg = f"the same file is given more than once: {dupes}. Hint: pass each file once."
-        raise DataError(msg)
-    candidates = []
-    for p in resolved:
-        parts = p.with_suffix("").parts or (p.name,)
-        candidates.append(["/".join(parts[-d:]) for d in range(1, len(parts) + 1)]
-                          + [p.as_posix()])
-    level = [0] * len(candidates)
-    while True:
-        keys = [c[min(i, len(c) - 1)] for c, i in zip(candidates, level, strict=True)]
-        clash = {k for k in keys if keys.count(k) > 1}
-        if not clash:
-            return keys
-        level = [i + 1 if k in clash else i for k, i in zip(keys, level, strict=True)]
 
 
 def _text(el: Element | None, tag: str) -> str | None:
@@ -284,11 +257,14 @@ def _int(value: str | None, *, what: str, where: str) -> int | None:
     if value is None or value.strip() == "":
         return None
     try:
-        return int(value.strip())
+        n = int(value.strip())
     except ValueError:
-        msg = (f"{where}: {what} is {value!r}, not an integer. "
+        n = None
+    if n is None or not -(2**63) <= n < 2**63:
+        msg = (f"{where}: {what} is {value!r}, not an integer (64-bit). "
                "Hint: the file is damaged or not a TOM save.")
         raise ImportFormatError(msg) from None
+    return n
 
 
 def _date(value: str | None) -> date | None:
@@ -669,7 +645,16 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
         .sort("event_id", "division", nulls_last=True)
     )
     return TomEvents(results=results, players=players_df, structure=structure,
-                     published=published, pending=pending, unseated=unseated)
+                     published=published, pending=pending, unseated=unseated,
+                     unknown=_unknown(root, src))
+
+
+def _unknown(root: Element, source: str) -> pl.DataFrame:
+    """Unknown children of the containers in :data:`_CHILDREN` (e.g. a ``<matchx>``)."""
+    rows = [{"source": source, "parent": parent.tag, "tag": child.tag}
+            for parent in root.iter() if parent.tag in _CHILDREN
+            for child in parent if child.tag != _CHILDREN[parent.tag]]
+    return pl.DataFrame(rows, schema=_UNKNOWN_SCHEMA)
 
 
 def _concat(parts: list[TomEvents]) -> TomEvents:
@@ -680,28 +665,13 @@ def _concat(parts: list[TomEvents]) -> TomEvents:
         published=pl.concat([p.published for p in parts], how="vertical"),
         pending=pl.concat([p.pending for p in parts], how="vertical"),
         unseated=pl.concat([p.unseated for p in parts], how="vertical"),
+        unknown=pl.concat([p.unknown for p in parts], how="vertical"),
     )
 
 
-def _keys(files: Sequence[Path], event_ids: Sequence[str] | None) -> list[str]:
-    keys = list(event_ids) if event_ids is not None else event_keys(files)
-    if len(keys) != len(files) or len(set(keys)) != len(keys):
-        msg = (f"event_ids must be {len(files)} distinct ids, one per path; got {keys}. "
-               "Hint: leave event_ids out to derive them from the file names.")
-        raise DataError(msg)
-    return keys
-
-
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        msg = f"{path}: cannot read the file ({exc.strerror}). Hint: check the path."
-        raise ImportFormatError(msg) from None
-
-
 def read_tom(paths: str | Path | Iterable[str | Path], *,
-             event_ids: Sequence[str] | None = None) -> TomEvents:
+             event_ids: Sequence[str] | None = None, max_bytes: int | None = None
+             ) -> TomEvents:
     """Read one or many TOM files (``.tdf`` / ``.xml``) into a :class:`TomEvents`.
 
     Parameters
@@ -711,6 +681,8 @@ def read_tom(paths: str | Path | Iterable[str | Path], *,
         module docstring); a file with several pods gives one event per pod.
     event_ids
         File keys, one per path, used instead of the derived ones.
+    max_bytes
+        Largest file read (see :mod:`swissframe.io._files`; default 512 MiB).
 
     Returns
     -------
@@ -739,8 +711,15 @@ def read_tom(paths: str | Path | Iterable[str | Path], *,
     >>> ev.results.select("event_id", "player_id", "games_won", "games_drawn", "unplayed").rows()
     [('night', '7', 0, 1, None), ('night', '8', 0, 1, None), ('night', '9', 1, 0, 'pairing_bye')]
     """
-    files = _paths(paths)
-    keys = _keys(files, event_ids)
-    parts = [parse_tom(_read_bytes(f), event_key=k, source=str(f))
+    files = file_list(paths)
+    keys = keys_for(files, event_ids)
+    parts = [parse_tom(read_bytes(f, limit=max_bytes), event_key=k, source=shown(f))
              for f, k in zip(files, keys, strict=True)]
-    return _concat(parts)
+    out = _concat(parts)
+    if out.unknown.height:
+        r = out.unknown.row(0, named=True)
+        warnings.warn(f"{r['source']}: {out.unknown.height} unknown element(s) ignored, e.g. "
+                      f"<{r['tag']}> in <{r['parent']}> (listed in TomEvents.unknown). Hint: "
+                      "check that the file is a TOM save; its matches may be incomplete.",
+                      UserWarning, stacklevel=2)
+    return out

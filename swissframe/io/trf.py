@@ -51,9 +51,11 @@ Decisions
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any, Final, NamedTuple
@@ -61,7 +63,7 @@ from typing import Any, Final, NamedTuple
 import polars as pl
 
 from swissframe.errors import DataError, ImportFormatError, SwissframeError
-from swissframe.io.tom import TOM_SUFFIXES, _keys, _paths, _read_bytes, event_keys, read_tom
+from swissframe.io._files import file_list, keys_for, read_bytes, shown
 from swissframe.schema import RESULT_COLUMNS, validate_results
 
 __all__ = [
@@ -161,6 +163,23 @@ _HEADER_CODES: Final = {"012": "name", "022": "city", "032": "federation",
 _RECORD_SCHEMA: Final[dict[str, pl.DataType]] = {
     "event_id": pl.String(), "line": pl.Int64(), "code": pl.String(), "value": pl.String()}
 
+#: Record codes TRF-16 defines (plus the ``DDD`` column ruler Swiss-Manager writes); codes
+#: starting ``XX`` (TRF(x), JaVaFo) and ``BB`` (bbpPairings point values) are extensions.
+KNOWN_RECORDS: Final = frozenset({"001", "012", "013", "022", "032", "042", "052", "062",
+                                  "072", "082", "092", "102", "112", "122", "132", "DDD"})
+_PLAYER_LAYOUT: Final = re.compile(r"^.{3} [ \d]{3}\d [ mfMFwW]")
+
+
+def _unknown_line(code: str | None, line: str) -> bool:
+    """A line that TRF does not define: an unknown record code, or a player line's layout
+    (start number in columns 5-8, reaching the round blocks) under another code."""
+    if code == "001":
+        return False
+    if len(line) > _FIRST_BLOCK and _PLAYER_LAYOUT.match(line):
+        return True
+    return code is not None and code not in KNOWN_RECORDS and code[:2] not in ("XX", "BB")
+
+
 _PENDING_SCHEMA: Final[dict[str, pl.DataType]] = {
     "event_id": pl.String(), "round": pl.Int64(), "player_id": pl.String(),
     "opponent_id": pl.String(), "color": pl.String()}
@@ -190,6 +209,10 @@ class TrfEvents:
         for a line that is not a record, such as a column ruler).
     pending
         Paired blocks without a result (round in progress), left out of ``results``.
+    unknown
+        Lines ignored that TRF does not define (``event_id, line, code, value``): an unknown
+        record code, or a line laid out as a player line without the ``001`` code (a
+        garbled code would otherwise lose the player). Reported by a warning too.
     """
 
     results: pl.DataFrame
@@ -197,6 +220,7 @@ class TrfEvents:
     header: pl.DataFrame
     records: pl.DataFrame
     pending: pl.DataFrame
+    unknown: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_RECORD_SCHEMA))
 
 
 def _decode(data: bytes | str) -> str:
@@ -349,21 +373,25 @@ def parse_trf(data: bytes | str, *, event_key: str = "event", source: str | None
     players: list[dict[str, Any]] = []
     blocks: list[dict[str, Any]] = []
     records: list[dict[str, Any]] = []
+    unknown: list[dict[str, Any]] = []
     for lineno, raw_line in enumerate(text.splitlines(), start=1):
         line = raw_line.rstrip("\r\n")
         if not line.strip():
             continue
-        code = line[:3]
+        code: str | None = line[:3]
         if code == "001":
             player, pblocks = _parse_player(line, lineno, src, event_key)
             players.append(player)
             blocks.extend(pblocks)
-        elif re.fullmatch(r"[0-9A-Z]{3}", code) and (len(line) == 3 or line[3] == " "):
-            records.append({"event_id": event_key, "line": lineno, "code": code,
-                            "value": line[4:].rstrip()})
-        else:
-            records.append({"event_id": event_key, "line": lineno, "code": None,
-                            "value": line.rstrip()})
+            continue
+        is_record = bool(re.fullmatch(r"[0-9A-Z]{3}", line[:3])) and (
+            len(line) == 3 or line[3] == " ")
+        code = line[:3] if is_record else None
+        record = {"event_id": event_key, "line": lineno, "code": code,
+                  "value": line[4:].rstrip() if is_record else line.rstrip()}
+        records.append(record)
+        if _unknown_line(code, line):
+            unknown.append({**record, "value": line.rstrip()})
     if not players:
         msg = (f"{src}: no player lines (records starting with '001'). "
                "Hint: this is not a TRF-16 file, or it is truncated.")
@@ -374,7 +402,8 @@ def parse_trf(data: bytes | str, *, event_key: str = "event", source: str | None
         msg = (f"{src}: start number(s) {dupes[:5]} appear on more than one 001 line. "
                "Hint: each player has exactly one line.")
         raise ImportFormatError(msg)
-    return _build(src, event_key, players, blocks, records)
+    built = _build(src, event_key, players, blocks, records)
+    return dataclasses.replace(built, unknown=pl.DataFrame(unknown, schema=_RECORD_SCHEMA))
 
 
 def _build(src: str, event_key: str, players: list[dict[str, Any]],
@@ -483,7 +512,8 @@ def _check_colours(results: pl.DataFrame, src: str) -> None:
 
 
 def read_trf(paths: str | Path | Iterable[str | Path], *,
-             event_ids: Sequence[str] | None = None) -> TrfEvents:
+             event_ids: Sequence[str] | None = None, max_bytes: int | None = None
+             ) -> TrfEvents:
     """Read one or many FIDE TRF-16 / TRF(x) files into a :class:`TrfEvents`.
 
     Parameters
@@ -492,6 +522,8 @@ def read_trf(paths: str | Path | Iterable[str | Path], *,
         A path or an iterable of paths; one event per file.
     event_ids
         Event ids, one per path (default: derived from the file names).
+    max_bytes
+        Largest file read (see :mod:`swissframe.io._files`; default 512 MiB).
 
     Raises
     ------
@@ -516,26 +548,34 @@ def read_trf(paths: str | Path | Iterable[str | Path], *,
     >>> ev.header.select("name", "rounds_declared", "rounds_completed").row(0)
     ('Club', 2, 1)
     """
-    files = _paths(paths)
-    keys = _keys(files, event_ids)
-    parts = [parse_trf(_read_bytes(f), event_key=k, source=str(f))
+    files = file_list(paths)
+    keys = keys_for(files, event_ids)
+    parts = [parse_trf(read_bytes(f, limit=max_bytes), event_key=k, source=shown(f))
              for f, k in zip(files, keys, strict=True)]
-    return TrfEvents(
+    out = TrfEvents(
         results=pl.concat([p.results for p in parts], how="vertical"),
         players=pl.concat([p.players for p in parts], how="vertical"),
         header=pl.concat([p.header for p in parts], how="vertical"),
         records=pl.concat([p.records for p in parts], how="vertical"),
         pending=pl.concat([p.pending for p in parts], how="vertical"),
+        unknown=pl.concat([p.unknown for p in parts], how="vertical"),
     )
+    unknown = out.unknown
+    if unknown.height:
+        r = unknown.row(0, named=True)
+        warnings.warn(f"{r['event_id']}: {unknown.height} unknown record(s) ignored, e.g. line "
+                      f"{r['line']}: {r['value'][:30]!r} (listed in TrfEvents.unknown). Hint: "
+                      "a garbled record code may hide a player line; check the file.",
+                      UserWarning, stacklevel=2)
+    return out
 
 
 def read_any(paths: str | Path | Iterable[str | Path], *, format: str | None = None
              ) -> pl.DataFrame:
-    """Read TOM or TRF files into one long results table, choosing the importer per file.
+    """The results of TOM / TRF (or any other) files: :func:`swissframe.read`'s ``results``.
 
-    ``format`` is ``"tom"``, ``"trf"`` or None (by extension: ``.tdf``/``.xml`` → TOM,
-    ``.trf``/``.txt``/``.input`` → TRF; otherwise by content: a leading ``<`` → TOM). The
-    two importers' extra columns are kept (null where a format lacks them).
+    Kept for existing callers; :func:`swissframe.read` is the one reader (it also returns
+    names, divisions, published values and the inferred rules).
 
     Examples
     --------
@@ -547,32 +587,9 @@ def read_any(paths: str | Path | Iterable[str | Path], *, format: str | None = N
     >>> read_any(d / "mini.trf").select("player_id", "opponent_id", "games_won").rows()
     [('1', '2', 1), ('2', '1', 0)]
     """
-    if format not in (None, "tom", "trf"):
+    from swissframe.io._files import FORMATS, read
+
+    if format is not None and format not in FORMATS:
         msg = f"unknown format {format!r}. Hint: use 'tom', 'trf' or leave it out."
         raise DataError(msg)
-    files = _paths(paths)
-    keys = event_keys(files)
-    kinds = [format or _sniff(f) for f in files]
-    frames: list[pl.DataFrame] = []
-    for kind, reader in (("tom", read_tom), ("trf", read_trf)):
-        chosen = [(f, k) for f, k, t in zip(files, keys, kinds, strict=True) if t == kind]
-        if chosen:
-            frames.append(reader([f for f, _ in chosen],
-                                 event_ids=[k for _, k in chosen]).results)
-    return pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
-
-
-def _sniff(path: Path) -> str:
-    suffix = path.suffix.lower()
-    if suffix in TOM_SUFFIXES:
-        return "tom"
-    if suffix in TRF_SUFFIXES:
-        return "trf"
-    head = _read_bytes(path)[:512].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"<"):
-        return "tom"
-    if re.search(rb"(^|\n)(001|012|XXR) ", head):
-        return "trf"
-    msg = (f"{path}: cannot tell whether this is a TOM or a TRF file. "
-           "Hint: pass format='tom' or format='trf' (CLI: --format).")
-    raise ImportFormatError(msg)
+    return read(paths, format=format or "auto").results

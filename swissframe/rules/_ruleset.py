@@ -34,10 +34,10 @@ Every option cites the rules reference (``docs/rules.md`` in the shared folder),
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, get_args
 
 from swissframe.errors import RulesetError
 
@@ -68,6 +68,7 @@ __all__ = [
     "YUGIOH",
     "YUGIOH_DDD",
     "Criterion",
+    "PlatformOptions",
     "Ruleset",
     "buchholz",
     "get",
@@ -81,6 +82,124 @@ Snapshot = Literal["final", "last_round", "stage"]
 LateRounds = Literal["as_given", "loss", "skip"]
 UnplayedRule = Literal["fide-2023", "fide-2026", "fide-2009", "as_played"]
 MissingRounds = Literal["not_played", "absent"]
+Rounding = Literal["round", "truncate", "none"]
+Unreported = Literal["draw", "drop"]
+UnopposedLossGames = Literal["count", "ignore"]
+DroppedCutoff = Literal["stage_end", "stage_end_minus_one", "own_round"]
+OpponentMwRounds = Literal["played", "event"]
+PublishedOrder = Literal["bracket", "swiss"]
+
+_COMPARABLE = ("omwp", "gwp", "ogwp")
+
+
+@dataclass(frozen=True)
+class PlatformOptions(Mapping[str, object]):
+    """What a platform does beyond the engine's fields (:mod:`swissframe.rules.platforms`).
+
+    Frozen, validated whole when built, and part of a ruleset's equality and hash: two
+    rulesets whose platforms behave differently never compare equal. It reads like a
+    mapping, so a variant is ``{**rs.options, "unreported": "drop"}`` (a ``Ruleset`` turns
+    a mapping given as ``options`` into this class, rejecting unknown keys).
+
+    Attributes
+    ----------
+    playoff_in_tiebreakers
+        Playoff matches count in the published values (melee.gg).
+    rounding
+        How published values are cut to the event's decimals: ``"round"``, ``"truncate"``,
+        ``"none"``.
+    compare
+        Which of ``omwp``, ``gwp``, ``ogwp`` the platform's data lets us reproduce.
+    unreported
+        A ``0-0-0`` match counts as a 0-game draw (``"draw"``) or not at all (``"drop"``).
+    distinct_opponents
+        Each opponent counts once in OMW%/OGW% even when met twice (melee.gg).
+    unopposed_loss_games
+        Whether the games of a loss without an opponent count in the own GW%.
+    opponent_mw_rounds
+        An opponent's match-win rate over the rounds they ``"played"`` or every Swiss
+        round of the ``"event"`` (CardsRealm until 2025-05-19).
+    dropped_cutoff
+        With ``snapshot="stage"``: when a player who left early is evaluated.
+    published_order
+        How the published standings place the playoff players: ``"bracket"`` (by the
+        round they were eliminated in, the rest of the field after them: melee.gg,
+        Topdeck) or ``"swiss"`` (everyone in Swiss order, playoff ignored: Manatraders,
+        CardsRealm).
+
+    Examples
+    --------
+    >>> o = PlatformOptions(rounding="truncate")
+    >>> o["rounding"], o == PlatformOptions(), dict(o)["compare"]
+    ('truncate', False, ('omwp', 'gwp', 'ogwp'))
+    >>> PlatformOptions(rounding="ceil")
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.RulesetError: platform option rounding='ceil' is unknown. Hint: ...
+    """
+
+    playoff_in_tiebreakers: bool = False
+    rounding: Rounding = "round"
+    compare: tuple[str, ...] = _COMPARABLE
+    unreported: Unreported = "draw"
+    distinct_opponents: bool = False
+    unopposed_loss_games: UnopposedLossGames = "count"
+    opponent_mw_rounds: OpponentMwRounds = "played"
+    dropped_cutoff: DroppedCutoff = "stage_end"
+    published_order: PublishedOrder = "bracket"
+
+    def __post_init__(self) -> None:
+        choices = {"rounding": Rounding, "unreported": Unreported,
+                   "unopposed_loss_games": UnopposedLossGames,
+                   "opponent_mw_rounds": OpponentMwRounds, "dropped_cutoff": DroppedCutoff,
+                   "published_order": PublishedOrder}
+        for key, kind in choices.items():
+            allowed = get_args(kind)
+            if getattr(self, key) not in allowed:
+                msg = (f"platform option {key}={getattr(self, key)!r} is unknown. "
+                       f"Hint: one of {', '.join(map(repr, allowed))}.")
+                raise RulesetError(msg)
+        for key in ("playoff_in_tiebreakers", "distinct_opponents"):
+            if not isinstance(getattr(self, key), bool):
+                msg = (f"platform option {key}={getattr(self, key)!r} is not a bool. "
+                       "Hint: True or False.")
+                raise RulesetError(msg)
+        compare = (self.compare,) if isinstance(self.compare, str) else tuple(self.compare)
+        if not compare or any(c not in _COMPARABLE for c in compare):
+            msg = (f"platform option compare={self.compare!r} is unknown. "
+                   f"Hint: a non-empty tuple of {', '.join(map(repr, _COMPARABLE))}.")
+            raise RulesetError(msg)
+        object.__setattr__(self, "compare", compare)
+
+    @classmethod
+    def of(cls, options: Mapping[str, object]) -> PlatformOptions:
+        """The options from a mapping (unknown keys are a :class:`RulesetError`).
+
+        Examples
+        --------
+        >>> PlatformOptions.of({"compare": ("omwp",)}).compare
+        ('omwp',)
+        """
+        if isinstance(options, PlatformOptions):
+            return options
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            msg = (f"unknown platform option(s) {unknown}. "
+                   f"Hint: one of {', '.join(sorted(known))}.")
+            raise RulesetError(msg)
+        return cls(**options)  # type: ignore[arg-type]
+
+    def __getitem__(self, key: str) -> object:
+        if key not in self.__dataclass_fields__:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.__dataclass_fields__)
+
+    def __len__(self) -> int:
+        return len(self.__dataclass_fields__)
 
 
 @dataclass(frozen=True)
@@ -151,7 +270,8 @@ class Ruleset:
     criteria
         Ordered ranking criteria (match points first unless ``points_first`` is False).
     options
-        Free-form notes (not used by the engine; not part of equality).
+        Platform behaviour beyond the engine's fields (:class:`PlatformOptions`; a mapping
+        is converted and validated). Not read by the engine; part of equality and hash.
     points_game_win, points_sweep, sweep_games
         Extra match points per game won, and for winning ``sweep_games`` games without
         losing or drawing one — melee.gg two-game matches score 2-0 as 3 + 3 + 1 = 7,
@@ -203,7 +323,7 @@ class Ruleset:
     bye_in_own_rate: bool = True
     snapshot: Snapshot = "final"
     criteria: tuple[Criterion, ...] = ()
-    options: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+    options: PlatformOptions = field(default_factory=PlatformOptions)
     points_game_win: Fraction = Fraction(0)
     points_sweep: Fraction = Fraction(0)
     sweep_games: int = 2
@@ -216,6 +336,11 @@ class Ruleset:
     columns: tuple[Criterion, ...] = ()
 
     def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "options", PlatformOptions.of(self.options))
+        except RulesetError as exc:
+            msg = f"ruleset {self.name!r}: {exc}"
+            raise RulesetError(msg) from None
         for f in ("points_win", "points_draw", "points_loss", "points_bye", "draw_value",
                   "drawn_game_value", "floor", "cap", "cap_dropped", "points_game_win",
                   "points_sweep"):
@@ -511,9 +636,23 @@ PRESETS: dict[str, Ruleset] = {r.name: r for r in (
 
 
 def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
-    """Make a ruleset selectable by name (``sf.standings(..., rules=name)``)."""
+    """Make a ruleset selectable by name (``sf.standings(..., rules=name)``).
+
+    Registering a ruleset equal to the one of that name (options included) does nothing;
+    a different one under a taken name is a :class:`~swissframe.errors.RulesetError`
+    unless ``replace=True``. No function of the package calls this: it is for the user.
+
+    Examples
+    --------
+    >>> import dataclasses, swissframe as sf
+    >>> sf.rules.register(dataclasses.replace(sf.rules.MTG, floor=0))
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.RulesetError: a different ruleset named 'mtg' exists. Hint: ...
+    """
     if ruleset.name in PRESETS and not replace and PRESETS[ruleset.name] != ruleset:
-        msg = f"a ruleset named {ruleset.name!r} exists. Hint: pass replace=True."
+        msg = (f"a different ruleset named {ruleset.name!r} exists. Hint: give yours another "
+               "name (dataclasses.replace(..., name=...)) or pass replace=True.")
         raise RulesetError(msg)
     PRESETS[ruleset.name] = ruleset
     return ruleset

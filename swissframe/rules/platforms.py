@@ -3,7 +3,9 @@
 Each platform is a :class:`~swissframe.rules.Ruleset` VALUE built with
 :func:`dataclasses.replace` from :data:`swissframe.rules.MTG`; the engine has no special case
 for any of them. What a platform does beyond the engine's fields lives in ``Ruleset.options``
-and is applied to the data by :func:`prepare_results` / :func:`publish` (pure functions):
+(a frozen :class:`~swissframe.rules.PlatformOptions`, validated whole and part of the
+ruleset's equality) and is applied to the data by :func:`prepare_results` / :func:`publish`
+(pure functions):
 
 ``playoff_in_tiebreakers`` (bool)
     Playoff matches count in the published values (melee.gg: the values of a Top-8 player
@@ -38,6 +40,14 @@ and is applied to the data by :func:`prepare_results` / :func:`publish` (pure fu
     at one of the latter two in a minority of its 2024-04…2025-11 events; nothing in the
     rounds tells which (docs/fidelity.md), so these are per-event overrides for an analyst
     who knows the event, never chosen automatically.
+``published_order`` (``"bracket"`` | ``"swiss"``)
+    Where the published standings put the playoff players: by the round they were
+    eliminated in, then the rest of the field (melee.gg, Topdeck), or everyone in Swiss
+    order (Manatraders and CardsRealm publish their Swiss standings; a playoff moves
+    nobody). Read by :func:`swissframe.verify.verify` for the ``rank`` column.
+
+The ordering is data too: a platform ruleset's ``criteria`` are the keys its published order
+uses (Manatraders: points → rounds played → OMW% → GW% → OGW%; docs/fidelity.md).
 
 Per-player evaluation cutoffs
     The platforms publish each player's values as they stood at the end of the last stage
@@ -66,7 +76,7 @@ from swissframe.engine.standings import standings
 from swissframe.errors import RulesetError
 from swissframe.io.decklist import melee_era
 from swissframe.rules import _ruleset as _rules
-from swissframe.rules._ruleset import Ruleset
+from swissframe.rules._ruleset import Criterion, PlatformOptions, Ruleset
 
 __all__ = [
     "CARDSREALM",
@@ -77,6 +87,7 @@ __all__ = [
     "MELEE_E2",
     "MELEE_E3",
     "PLATFORMS",
+    "ROUNDS_PLAYED",
     "TOPDECK",
     "assign_rulesets",
     "melee",
@@ -84,6 +95,7 @@ __all__ = [
     "platform_values",
     "prepare_results",
     "publish",
+    "rulesets_by_name",
 ]
 
 _ALL3: Final = ("omwp", "gwp", "ogwp")
@@ -91,9 +103,9 @@ _ALL3: Final = ("omwp", "gwp", "ogwp")
 _MELEE_BASE: Final = dataclasses.replace(
     _rules.MTG, name="melee", floor=Fraction(1, 3), snapshot="stage",
     description="melee.gg", source="SOURCES.md (realworld), melee.gg eras",
-    options={"playoff_in_tiebreakers": True, "rounding": "round", "compare": _ALL3,
-             "unreported": "draw", "distinct_opponents": True,
-             "unopposed_loss_games": "ignore"})
+    options=PlatformOptions(playoff_in_tiebreakers=True, rounding="round", compare=_ALL3,
+                            unreported="draw", distinct_opponents=True,
+                            unopposed_loss_games="ignore"))
 
 #: melee.gg era E1 (6 decimals, early 2024): drawn games worth 0, own GW% floored at 1/3.
 MELEE_E1: Final = dataclasses.replace(
@@ -114,16 +126,17 @@ TOPDECK: Final = dataclasses.replace(
     _rules.MTG, name="topdeck", floor=Fraction(33, 100), snapshot="final",
     description="Topdeck.gg: floor 0.33, Swiss only, OMW% only (match-level results)",
     source="SOURCES.md (realworld), Topdeck",
-    options={"playoff_in_tiebreakers": False, "rounding": "none", "compare": ("omwp",),
-             "unreported": "draw"})
+    options=PlatformOptions(playoff_in_tiebreakers=False, rounding="none",
+                            compare=("omwp",), unreported="draw"))
 
-#: CardsRealm: floor 1/3 for opponents, own GW% unfloored, Swiss only, 3 decimals truncated.
+#: CardsRealm: floor 1/3 for opponents, own GW% unfloored, Swiss only, 3 decimals truncated;
+#: the published order is the Swiss order (docs/fidelity.md).
 CARDSREALM: Final = dataclasses.replace(
     _rules.MTG, name="cardsrealm", floor=Fraction(1, 3), floor_own_gw=False, snapshot="final",
     description="CardsRealm: floor 1/3, own GW% unfloored, 3 decimals truncated",
     source="SOURCES.md (realworld), CardsRealm",
-    options={"playoff_in_tiebreakers": False, "rounding": "truncate", "compare": _ALL3,
-             "unreported": "draw"})
+    options=PlatformOptions(playoff_in_tiebreakers=False, rounding="truncate",
+                            compare=_ALL3, unreported="draw", published_order="swiss"))
 
 #: CardsRealm before :data:`CARDSREALM_E2_START` (era "CR1"): the same, but the player's own
 #: GW% is floored at 1/3 (measured: own GW% of 0-2 players published as 0.333 until mid-May
@@ -132,55 +145,53 @@ CARDSREALM_E1: Final = dataclasses.replace(
     CARDSREALM, name="cardsrealm-e1", floor_own_gw=True,
     description="CardsRealm until 2025-05-19: floor 1/3, own GW% floored, opponents' MW% "
                 "over all Swiss rounds, 3 decimals",
-    options={**CARDSREALM.options, "opponent_mw_rounds": "event"})
+    options=dataclasses.replace(CARDSREALM.options, opponent_mw_rounds="event"))
 
 #: First event date of CardsRealm's era "CR2" (own GW% no longer floored).
 CARDSREALM_E2_START: Final = "2025-05-20"
 
-#: Manatraders: floor 0.33, own GW% unfloored, the 7 Swiss rounds only, 3 decimals.
+#: Rounds played, most first (a bye counts): Manatraders' second key.
+ROUNDS_PLAYED: Final = Criterion("rounds_played")
+
+#: Manatraders: floor 0.33, own GW% unfloored, the 7 Swiss rounds only, 3 decimals; its
+#: published order is the Swiss order (points → rounds played → OMW% → GW% → OGW%, the
+#: placement playoff moves nobody; docs/fidelity.md).
 MANATRADERS: Final = dataclasses.replace(
     _rules.MTG, name="manatraders", floor=Fraction(33, 100), floor_own_gw=False,
     snapshot="final",
-    description="Manatraders: floor 0.33, own GW% unfloored, Swiss only",
-    source="SOURCES.md (realworld), Manatraders",
-    options={"playoff_in_tiebreakers": False, "rounding": "round", "compare": _ALL3,
-             "unreported": "draw"})
+    description="Manatraders: floor 0.33, own GW% unfloored, Swiss only, ranked by "
+                "points → rounds played → OMW% → GW% → OGW%",
+    source="SOURCES.md (realworld), Manatraders; order: docs/fidelity.md",
+    criteria=(_rules.POINTS, ROUNDS_PLAYED, _rules.OMWP, _rules.GWP, _rules.OGWP),
+    options=PlatformOptions(playoff_in_tiebreakers=False, rounding="round", compare=_ALL3,
+                            unreported="draw", published_order="swiss"))
 
 #: Every platform ruleset by name (also registered in :data:`swissframe.rules.PRESETS`).
 PLATFORMS: Final[Mapping[str, Ruleset]] = {
     r.name: r for r in (MELEE_E1, MELEE_E2, MELEE_E3, TOPDECK, CARDSREALM_E1, CARDSREALM,
                         MANATRADERS)}
-for _r in PLATFORMS.values():
-    _rules.register(_r, replace=True)
-
-_DEFAULTS: Final[dict[str, object]] = {
-    "playoff_in_tiebreakers": False, "rounding": "round", "compare": _ALL3,
-    "unreported": "draw", "distinct_opponents": False, "unopposed_loss_games": "count",
-    "dropped_cutoff": "stage_end", "opponent_mw_rounds": "played"}
-#: The values an option may take, where it is one of a few choices (checked by option()).
-_CHOICES: Final[dict[str, tuple[str, ...]]] = {
-    "dropped_cutoff": ("stage_end", "stage_end_minus_one", "own_round"),
-    "opponent_mw_rounds": ("played", "event")}
+for _r in PLATFORMS.values():  # the platform presets, selectable by name
+    _rules.register(_r)
 
 
 def option(ruleset: Ruleset, key: str) -> object:
-    """A platform option of ``ruleset`` (see the module docstring), with its default.
+    """A platform option of ``ruleset`` (see the module docstring).
 
-    Raises :class:`~swissframe.errors.RulesetError` when an option with a fixed set of
-    choices (``dropped_cutoff``, ``opponent_mw_rounds``) has another value.
+    The options were validated when the ruleset was built
+    (:class:`~swissframe.rules.PlatformOptions`); an unknown ``key`` is a
+    :class:`~swissframe.errors.RulesetError`.
 
     Examples
     --------
     >>> option(TOPDECK, "compare"), option(MELEE_E2, "playoff_in_tiebreakers")
     (('omwp',), True)
     """
-    value = ruleset.options.get(key, _DEFAULTS[key])
-    choices = _CHOICES.get(key)
-    if choices is not None and value not in choices:
-        msg = (f"ruleset {ruleset.name!r}: unknown {key} {value!r}. "
-               f"Hint: one of {', '.join(map(repr, choices))}.")
-        raise RulesetError(msg)
-    return value
+    try:
+        return ruleset.options[key]
+    except KeyError:
+        msg = (f"ruleset {ruleset.name!r}: unknown platform option {key!r}. "
+               f"Hint: one of {', '.join(ruleset.options)}.")
+        raise RulesetError(msg) from None
 
 
 def melee(era: str) -> Ruleset:
@@ -239,12 +250,41 @@ def assign_rulesets(events: pl.DataFrame, *, melee_era_override: str | None = No
     out = out.with_columns(name.alias("ruleset"))
     for key, rs in (overrides or {}).items():
         rname = rs.name if isinstance(rs, Ruleset) else _rules.get(rs).name
-        if isinstance(rs, Ruleset):
-            _rules.register(rs, replace=True)
         out = out.with_columns(
             pl.when((pl.col("source") == key) | (pl.col("event_id") == key))
             .then(pl.lit(rname)).otherwise(pl.col("ruleset")).alias("ruleset"))
     return out
+
+
+def rulesets_by_name(overrides: Mapping[str, str | Ruleset] | None = None
+                     ) -> dict[str, Ruleset]:
+    """The rulesets that the names :func:`assign_rulesets` writes stand for.
+
+    Every registered name, plus the ``Ruleset`` values among ``overrides`` — passed down
+    to the computation instead of being registered, so nothing global changes. A value
+    whose name is taken by a different ruleset is a
+    :class:`~swissframe.errors.RulesetError`: the names would be ambiguous.
+
+    Examples
+    --------
+    >>> own = dataclasses.replace(MELEE_E2, name="melee-e2-own",
+    ...     options=dataclasses.replace(MELEE_E2.options, dropped_cutoff="own_round"))
+    >>> rulesets_by_name({"some-event": own})["melee-e2-own"] is own
+    True
+    >>> "melee-e2-own" in _rules.PRESETS
+    False
+    """
+    named: dict[str, Ruleset] = dict(_rules.PRESETS)
+    for rs in (overrides or {}).values():
+        if not isinstance(rs, Ruleset):
+            _rules.get(rs)  # validates the name
+            continue
+        if named.get(rs.name, rs) != rs:
+            msg = (f"two different rulesets are named {rs.name!r}. Hint: give yours its own "
+                   "name (dataclasses.replace(ruleset, name=...)).")
+            raise RulesetError(msg)
+        named[rs.name] = rs
+    return named
 
 
 def prepare_results(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:

@@ -28,14 +28,16 @@ via networkx, takes over). Everything else stays vectorized.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 __all__ = ["pair_arrays", "repair_event"]
 
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
+if TYPE_CHECKING:  # numpy is imported where it is used: not on `import swissframe`
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    BoolArray = npt.NDArray[np.bool_]
 
 #: Search steps allowed per window before giving up on it (plus 100 per player).
 _BASE_BUDGET = 20_000
@@ -44,6 +46,7 @@ _BAND = 64
 
 
 def _first_of_runs(keys: IntArray) -> BoolArray:
+    import numpy as np
     first = np.ones(keys.shape[0], dtype=np.bool_)
     if keys.shape[0] > 1:
         first[1:] = keys[1:] != keys[:-1]
@@ -92,6 +95,7 @@ def pair_arrays(
     >>> sorted(bye.tolist()) in ([3], [4]), bool(a[0] == 0 or b[0] == 0)
     (True, True)
     """
+    import numpy as np
     n = event.shape[0]
     empty = np.zeros(0, dtype=np.int64)
     if n == 0:
@@ -164,6 +168,7 @@ def _swap_pass(a: IntArray, b: IntArray, event: IntArray, points: IntArray, *, g
     A swap is made only between two players with equal points in the same event (so the
     point-group structure of the pairing is unchanged) and only if both new pairs are new.
     """
+    import numpy as np
     def clashes(x: IntArray, y: IntArray) -> npt.NDArray[np.bool_]:
         return np.asarray((opponents[gid[x]] == gid[y][:, None]).any(axis=1))
 
@@ -281,6 +286,7 @@ def repair_event(m: int, forbidden: Callable[[int, int], bool],
     >>> repair_event(4, lambda x, y: {x, y} == {0, 1}).tolist()
     [0, 2, 1, 3]
     """
+    import numpy as np
     seq = list(range(m))
     n_pairs = m // 2
     if clashes is None:

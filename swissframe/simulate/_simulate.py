@@ -53,10 +53,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
-import numpy as np
-import numpy.typing as npt
 import polars as pl
 
 from swissframe.errors import DataError, RulesetError
@@ -74,7 +72,11 @@ __all__ = [
     "with_rules",
 ]
 
-IntArray = npt.NDArray[np.int64]
+if TYPE_CHECKING:  # numpy is imported where it is used: not on `import swissframe`
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
 
 #: Codes of the ``unplayed`` column produced here (index 0 = played over the board).
 _UNPLAYED: Final = (None, "pairing_bye", "full_bye", "absent")
@@ -309,6 +311,7 @@ def pair_round(
     >>> r1.height, r1["opponent_id"].null_count()
     (3, 1)
     """
+    import numpy as np
     sim = _sim_rules(rules)
     if results is None:
         res = pl.DataFrame(schema={"event_id": pl.String, "round": pl.Int64,
@@ -412,7 +415,8 @@ class _Params:
     awarded_bye_rate: float
 
 
-Arrays = dict[str, npt.NDArray[np.generic]]
+if TYPE_CHECKING:
+    Arrays = dict[str, npt.NDArray[np.generic]]
 
 
 def _batches(sizes: IntArray) -> list[tuple[int, int]]:
@@ -433,6 +437,7 @@ def _kth_points(ev: IntArray, pts: IntArray, offsets_k: IntArray, span: int) -> 
     ``offsets_k[e]`` is k; sorting the composite key ``event * span + (span - 1 - points)``
     puts each event's best first, and only values are sorted, so ties cannot matter.
     """
+    import numpy as np
     n_events = offsets_k.shape[0]
     keys = np.sort(ev * span + (span - 1 - pts))
     starts = np.searchsorted(keys, np.arange(n_events, dtype=np.int64) * span, side="left")
@@ -453,6 +458,7 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
     All events of the batch advance round by round together: every step is a numpy
     operation over all players of the batch, except the rematch repair inside pairing.
     """
+    import numpy as np
     sr = p.rules
     n_ev = sizes.shape[0]
     n = int(sizes.sum())
@@ -612,6 +618,7 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
 
 def _sizes(n_players: int | Sequence[int] | range, n_events: int,
            rng: np.random.Generator) -> IntArray:
+    import numpy as np
     if isinstance(n_players, (bool, np.bool_)):
         msg = "n_players must be an int or a sequence of ints. Hint: simulate(200, ...)."
         raise DataError(msg)
@@ -697,6 +704,7 @@ def simulate(
     >>> sim.results.columns[:5]
     ['event_id', 'round', 'player_id', 'opponent_id', 'games_won']
     """
+    import numpy as np
     sr = _sim_rules(rules)
     if n_events < 1:
         msg = f"n_events must be at least 1, got {n_events}. Hint: simulate(200, n_events=10)."
@@ -746,6 +754,7 @@ def _event_name(prefix: str, index: int, n_events: int) -> str:
 
 def _assemble(parts: list[tuple[int, Arrays, Arrays, Arrays]], sizes: IntArray,
               sr: SimRules, prefix: str) -> Simulation:
+    import numpy as np
     n_events = sizes.shape[0]
     ev_names = pl.Series([_event_name(prefix, i, n_events) for i in range(n_events)],
                          dtype=pl.String)

@@ -1,16 +1,18 @@
 """Verification against what organisers' software published.
 
-:mod:`swissframe.verify.published` compares recomputed tiebreakers with the values
-published by platforms (melee.gg, Topdeck, CardsRealm, Manatraders);
+:mod:`swissframe.verify.published` compares recomputed tiebreakers and order with the
+values and positions published by platforms (melee.gg, Topdeck, CardsRealm, Manatraders);
 :mod:`swissframe.verify.reference` checks TOM placings and FIDE reference software.
 """
 
 from __future__ import annotations
 
 from swissframe.verify.published import (
+    ORDER_KEYS,
     UNROUNDED_TOLERANCE,
     VERIFY_COLUMNS,
     matching_rounds,
+    order,
     summarize,
     verify,
 )
@@ -34,6 +36,7 @@ __all__ = [
     "EARNED_BYE_READINGS",
     "FIDE_2026_START",
     "NOT_IMPLEMENTED",
+    "ORDER_KEYS",
     "REFERENCE_COLUMNS",
     "TOM_COLUMNS",
     "TRF_COLUMNS",
@@ -41,6 +44,7 @@ __all__ = [
     "VERIFY_COLUMNS",
     "fide_tiebreaks",
     "matching_rounds",
+    "order",
     "read_held_values",
     "read_tiebreakserver_table",
     "rule_set_for_date",

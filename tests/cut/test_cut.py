@@ -163,7 +163,8 @@ def random_event(seed: int, ev: str, *, players: int | None = None, rounds: int 
     return _long(rows), _pairs(ev, nr + 1, pair(nr + 1))
 
 
-def brute_force(res: pl.DataFrame, pairs: pl.DataFrame, top: int) -> pl.DataFrame:
+def brute_force(res: pl.DataFrame, pairs: pl.DataFrame, top: int,
+                rules: str = "mtg") -> pl.DataFrame:
     """Every scenario of every event's final round through the engine: per (player,
     outcome) the truth (all / any makes the cut, share) and the tiebreaker extremes."""
     frames, levels = [], []
@@ -195,7 +196,7 @@ def brute_force(res: pl.DataFrame, pairs: pl.DataFrame, top: int) -> pl.DataFram
             pl.DataFrame({"scenario_id": list(range(n_s))}), how="cross")
         frames.append(prior.select(frames[-1].columns))
     allrows = pl.concat(frames, how="vertical_relaxed")
-    stn = sf.standings(allrows, keys=["scenario_id"])
+    stn = sf.standings(allrows, rules, keys=["scenario_id"])
     flags = stn.with_columns(
         makes=(pl.col("rank") + pl.len().over("event_id", "scenario_id", "rank") - 1 <= top))
     lv = pl.concat(levels)
@@ -203,6 +204,7 @@ def brute_force(res: pl.DataFrame, pairs: pl.DataFrame, top: int) -> pl.DataFram
         pl.col("outcome").fill_null("dropped"))
     return joined.group_by("event_id", "player_id", "outcome").agg(
         all=pl.col("makes").all(), any=pl.col("makes").any(), share=pl.col("makes").mean(),
+        points=pl.col("match_points").unique().sort(),
         omwp_min=pl.col("omwp").min(), omwp_max=pl.col("omwp").max(),
         gwp_min=pl.col("gwp").min(), gwp_max=pl.col("gwp").max(),
         ogwp_min=pl.col("ogwp").min(), ogwp_max=pl.col("ogwp").max())
@@ -264,6 +266,60 @@ def test_cut_status_sound_six_tables() -> None:
 @given(seed=st.integers(0, 10**6), top=st.integers(1, 6))
 def test_cut_status_sound_property(seed: int, top: int) -> None:
     _soundness([seed], top=top)
+
+
+#: Every card-game preset the cut analysis runs on (chess is not cut this way; the melee.gg
+#: stage-snapshot presets need a ``stage`` column the analysed round does not carry).
+CARD_PRESETS = sorted(n for n, r in sf.rules.PRESETS.items()
+                      if not n.startswith("fide") and r.snapshot != "stage")
+
+
+def _bounded_sound(res: pl.DataFrame, pairs: pl.DataFrame, top: int, rules: str) -> None:
+    """Without enumeration (``exact_limit=0``), every proved status agrees with brute force."""
+    truth = brute_force(res, pairs, top, rules)
+    got = cut.cut_status(res, pairs, top, rules, exact_limit=0, n_sims=0)
+    both = got.join(truth, on=["event_id", "player_id", "outcome"], how="full", coalesce=True)
+    assert both.height == got.height == truth.height, rules
+    bad = both.filter(((pl.col("status") == "guaranteed") & ~pl.col("all"))
+                      | ((pl.col("status") == "eliminated") & pl.col("any")))
+    assert bad.height == 0, (rules, top, bad)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), top=st.integers(1, 5), rules=st.sampled_from(CARD_PRESETS),
+       n_players=st.integers(3, 8), rounds=st.integers(1, 3))
+def test_cut_status_sound_every_card_preset(seed: int, top: int, rules: str, n_players: int,
+                                            rounds: int) -> None:
+    """Statuses proved by points and ranges alone are sound for every card preset: its own
+    points (game points, sweep bonuses, draw points), first key and criteria."""
+    res, pairs = random_event(seed, "h", players=n_players, rounds=rounds, drop=0.15)
+    if pairs.height:
+        _bounded_sound(res, pairs, top, rules)
+
+
+def test_two_game_matches_scored_with_game_points() -> None:
+    """melee-two-game scores the analysed round with its game points and sweep bonus: a 7-
+    point leader is not guaranteed the top 1 after a 0-2 loss, and the match points differ
+    by outcome (they were the prior 7 for every outcome, as if W/D/L scored 0)."""
+    res = _long([("e", 1, "A", "B", 2, 0, 0), ("e", 1, "C", "D", 0, 0, 3)])
+    pairs = _pairs("e", 2, [("A", "C"), ("B", "D")])
+    st_ = cut.cut_status(res, pairs, 1, "melee-two-game", exact_limit=0, n_sims=0)
+    a = {r["outcome"]: r for r in st_.filter(pl.col("player_id") == "A").iter_rows(named=True)}
+    assert a["loss"]["status"] != "guaranteed"
+    assert a["loss"]["match_points"] == 7
+    assert a["win"]["match_points"] > 7
+    _bounded_sound(res, pairs, 1, "melee-two-game")
+    rng = cut.next_round_ranges(res, pairs, rules="melee-two-game", by_score=True)
+    a_pts = rng.filter(pl.col("player_id") == "A").select("score", "match_points").rows()
+    assert dict(a_pts) == {"2-0": 14, "2-1": 13, "1-2": 10, "0-2": 7, "0-0-3": 7}
+
+
+def test_match_wins_first_sound_with_draws() -> None:
+    """SWU ranks by match wins, not points: a draw (1 point, no win) must not count as
+    being ahead; statuses without enumeration were unsound on draws."""
+    res, pairs = random_event(0, "e0")
+    for top in (1, 2, 4):
+        _bounded_sound(res, pairs, top, "swu")
 
 
 def test_monte_carlo_converges_to_exact_share() -> None:
@@ -365,6 +421,21 @@ def test_id_report_safe_and_counterfactual() -> None:
     assert e["match_points_n"] == 7
     assert e["match_points_n1"] == 6
     assert 0 < e["cf_topn_changed_share"] < 1
+
+
+def test_id_report_in_top_per_event() -> None:
+    """``in_top_a`` / ``in_top_b`` compare with the player's own event's top N: the same
+    names in another event, where they are in the top, do not count."""
+    one = _long([("e1", 1, "A", "B", 2, 0, 0), ("e1", 1, "C", "D", 2, 0, 0),
+                 ("e1", 2, "A", "C", 2, 0, 0), ("e1", 2, "B", "D", 0, 0, 3)])
+    two = _long([("e2", 1, "B", "A", 2, 0, 0), ("e2", 1, "D", "C", 2, 0, 0),
+                 ("e2", 2, "B", "D", 2, 0, 0), ("e2", 2, "A", "C", 2, 0, 0)])
+    rep = cut.id_report(pl.concat([one, two]), top=2, n_sims=0)
+    d = rep.draws.filter(pl.col("event_id") == "e1").row(0, named=True)
+    assert (d["player_a"], d["player_b"]) == ("B", "D")
+    # in e1 B (1 pt) and D (1 pt) are 3rd/4th; in e2 both are in the top 2
+    assert not d["in_top_a"]
+    assert not d["in_top_b"]
 
 
 # ------------------------------------------- fast scenario path == engine path (definition)

@@ -23,7 +23,8 @@ FIX = FIXTURES / "decklist"
 def test_platform_rulesets_are_replacements_of_mtg() -> None:
     for r in P.PLATFORMS.values():
         assert isinstance(r, rules.Ruleset)
-        assert r.criteria == rules.MTG.criteria
+        if r is not P.MANATRADERS:  # ranks equal points by rounds played (issue 20)
+            assert r.criteria == rules.MTG.criteria
         assert rules.get(r.name) is r
     assert (P.MELEE_E1.drawn_game_value, P.MELEE_E1.floor_own_gw) == (Fraction(0), True)
     assert (P.MELEE_E2.drawn_game_value, P.MELEE_E2.floor_own_gw) == (Fraction(1, 3), False)
@@ -168,10 +169,10 @@ def test_dropped_cutoff_never_before_own_last_round() -> None:
 
 
 def test_dropped_cutoff_unknown_value_is_a_ruleset_error() -> None:
-    rs = dataclasses.replace(P.MELEE_E2, options={**P.MELEE_E2.options,
-                                                  "dropped_cutoff": "yesterday"})
+    # the options are validated whole when the ruleset is built
     with pytest.raises(RulesetError, match=r"dropped_cutoff.*Hint"):
-        P.platform_values(_dropped_event(), rs)
+        dataclasses.replace(P.MELEE_E2, options={**P.MELEE_E2.options,
+                                                 "dropped_cutoff": "yesterday"})
 
 
 def test_opponent_mw_over_every_swiss_round_counts_missed_rounds_as_losses() -> None:
@@ -185,7 +186,97 @@ def test_opponent_mw_over_every_swiss_round_counts_missed_rounds_as_losses() -> 
     assert played["A"] == pytest.approx((1 + 2 / 3 + 1 / 3) / 3)   # B 1, C 2/3, D 1/3
     assert event["A"] == pytest.approx((1 / 3 + 2 / 3 + 1 / 3) / 3)  # B 3/9 = 1/3
     assert played["C"] == event["C"] == pytest.approx((1 / 3 + 2 / 3) / 2)  # all played 3
-    bad = dataclasses.replace(P.CARDSREALM, options={**P.CARDSREALM.options,
-                                                     "opponent_mw_rounds": "all"})
     with pytest.raises(RulesetError, match=r"opponent_mw_rounds.*Hint"):
-        P.platform_values(df, bad)
+        dataclasses.replace(P.CARDSREALM, options={**P.CARDSREALM.options,
+                                                   "opponent_mw_rounds": "all"})
+
+
+# ------------------------------------------------------------------ issue 14: typed options
+
+
+def _plain_melee() -> rules.Ruleset:
+    return dataclasses.replace(P.MELEE_E2, options={**P.MELEE_E2.options,
+                                                    "distinct_opponents": False})
+
+
+def test_options_take_part_in_equality_and_hash() -> None:
+    plain = _plain_melee()
+    assert isinstance(plain.options, rules.PlatformOptions)
+    assert plain != P.MELEE_E2
+    assert len({plain, P.MELEE_E2}) == 2
+    same = dataclasses.replace(P.MELEE_E2, options=dict(P.MELEE_E2.options))
+    assert same == P.MELEE_E2
+    assert hash(same) == hash(P.MELEE_E2)
+
+
+def test_register_refuses_a_different_ruleset_under_a_preset_name() -> None:
+    with pytest.raises(RulesetError, match=r"melee-e2.*Hint"):
+        rules.register(_plain_melee())
+    assert rules.get("melee-e2") is P.MELEE_E2
+    assert rules.register(P.MELEE_E2) is P.MELEE_E2  # the same ruleset again: no-op
+
+
+def test_options_are_validated_whole_when_built() -> None:
+    with pytest.raises(RulesetError, match=r"unknown platform option.*roundng.*Hint"):
+        dataclasses.replace(P.MELEE_E2, options={"roundng": "round"})
+    with pytest.raises(RulesetError, match=r"compare.*Hint"):
+        rules.PlatformOptions(compare=("omwp", "mwp"))
+    with pytest.raises(RulesetError, match=r"distinct_opponents.*Hint"):
+        rules.PlatformOptions(distinct_opponents="yes")  # type: ignore[arg-type]
+    assert rules.PlatformOptions(compare="omwp").compare == ("omwp",)  # type: ignore[arg-type]
+
+
+def test_nothing_registers_user_rulesets() -> None:
+    from swissframe.verify import matching_rounds, verify
+
+    before = dict(rules.PRESETS)
+    ev = read_decklist_cache(FIX / "melee-byes-1-2024-07-13.json")
+    own = dataclasses.replace(P.MELEE_E2, name="melee-e2-user-variant",
+                              options={**P.MELEE_E2.options, "dropped_cutoff": "own_round"})
+    eid = ev.events["event_id"].item()
+    assert verify(ev, rules={eid: own})["ruleset"].unique().to_list() == [own.name]
+    assert verify(ev, rules=own)["ruleset"].unique().to_list() == [own.name]
+    assert matching_rounds(ev, rules=own).height == 3
+    got = P.assign_rulesets(ev.events, overrides={"melee": own})
+    assert got["ruleset"].to_list() == [own.name]
+    assert before == rules.PRESETS
+    # a user ruleset reusing a preset's name is ambiguous here, not silently registered
+    with pytest.raises(RulesetError, match=r"melee-e2.*Hint"):
+        verify(ev, rules={eid: _plain_melee()})
+
+
+def test_value_match_compares_whole_names_not_substrings() -> None:
+    from swissframe.verify import verify
+
+    ev = read_decklist_cache(FIX / "melee-byes-1-2024-07-13.json")
+    no_gw = dataclasses.replace(P.MELEE_E2, name="melee-e2-no-gw",
+                                options={**P.MELEE_E2.options, "compare": ("omwp", "ogwp")})
+    v = verify(ev, rules=no_gw)
+    assert v["compared"].unique().to_list() == ["omwp,ogwp"]
+    assert v["gwp_match"].is_null().all()  # "gwp" is a substring of "ogwp"
+    assert v["ogwp_match"].all()
+
+
+# ------------------------------------------------------------------ issue 20: Manatraders key
+
+
+def _manatraders_event() -> pl.DataFrame:
+    # A wins rounds 1-2 and drops (6 points in 2 rounds, OMW% 1/2); C and D end on 6 points
+    # in 3 rounds. MTR order: C (OMW% 2/3), A (1/2), D (4/9); Manatraders: C, D, A.
+    return _swiss_event([(1, "A", "B", 2, 0), (1, "C", "D", 2, 0), (1, "E", "F", 2, 0),
+                         (2, "A", "C", 2, 1), (2, "D", "E", 2, 0), (2, "B", "F", 2, 0),
+                         (3, "C", "E", 2, 0), (3, "D", "B", 2, 0), (3, "F", None, 2, 0)])
+
+
+def test_manatraders_ranks_equal_points_by_rounds_played() -> None:
+    df = _manatraders_event()
+    mtg = standings(df, rules.MTG).filter(pl.col("match_points") == 6)
+    assert mtg.select("player_id", "rank").rows() == [("C", 1), ("A", 2), ("D", 3)]
+    mt = standings(df, "manatraders")
+    top = mt.filter(pl.col("match_points") == 6)
+    assert top.select("player_id", "rank", "rounds_played").rows() == [
+        ("C", 1, 3), ("D", 2, 3), ("A", 3, 2)]
+    assert mt.columns[:14] == standings(df, rules.MTG).columns[:14]
+    assert P.option(P.MANATRADERS, "published_order") == "swiss"
+    assert [c.name for c in P.MANATRADERS.criteria] == [
+        "match_points", "rounds_played", "omwp", "gwp", "ogwp"]

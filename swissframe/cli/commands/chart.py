@@ -21,12 +21,14 @@ The lead wires it in ``swissframe/cli.py`` through ``COMMAND_MODULES`` (``"chart
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any, Final
 
 import polars as pl
 
 from swissframe.errors import DataError, SwissframeError
+from swissframe.io._files import FORMATS
 
 __all__ = ["KINDS", "add_parser", "run"]
 
@@ -54,7 +56,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="CSV/Parquet results, decklist-cache JSON, TOM .tdf or TRF files")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="output file (.png, .svg, .pdf, .html or .json)")
-    p.add_argument("--rules", default="mtg", help="ruleset preset (default: mtg)")
+    p.add_argument("--rules", default=None,
+                   help="ruleset preset (default: inferred from the data)")
     p.add_argument("--event", metavar="ID", help="the event to draw (when files hold several)")
     p.add_argument("--top", type=int, metavar="N",
                    help="places / contenders drawn (default 32; 16 for omw-ranges)")
@@ -66,8 +69,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="cut-lines: replays of the intentional draws (default 50)")
     p.add_argument("--also", action="append", default=[], metavar="RULES",
                    help="sensitivity: a further ruleset to compare (repeatable)")
-    p.add_argument("--input-format", choices=("auto", "table", "decklist", "tom", "trf"),
-                   default="auto")
+    p.add_argument("--input-format", choices=("auto", *FORMATS), default="auto")
     p.add_argument("--scale", type=float, default=2.0, help="PNG pixel scale (default 2)")
     p.add_argument("--no-theme", dest="theme", action="store_false",
                    help="Altair's default look instead of the swissframe house theme")
@@ -170,15 +172,20 @@ def run(args: argparse.Namespace) -> int:
     0
     """
     from swissframe import charts
-    from swissframe.cli._main import read_any
+    from swissframe.io._files import read
+    from swissframe.rules._infer import describe
 
     suffix = Path(args.output).suffix.lower().lstrip(".")
     if suffix not in ("png", "svg", "pdf", "html", "json"):
         msg = (f"cannot write a chart to {args.output!r}. Hint: end -o with .png, .svg, .pdf, "
                ".html or .json.")
         raise SwissframeError(msg)
-    results = read_any(args.files, args.input_format)
-    chart = build(args, results)
+    src = read(args.files, format=args.input_format)
+    chosen = args.rules
+    if args.rules is None:
+        args.rules = src.ruleset_of(args.event)
+    chart = build(args, src.results)
+    print(describe(src.events, chosen), file=sys.stderr)
     import altair as alt
 
     before = alt.theme.active

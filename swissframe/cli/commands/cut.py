@@ -8,6 +8,7 @@ row in R has dropped). ``--pairings FILE`` analyses a round that is paired but n
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -15,6 +16,9 @@ import polars as pl
 
 from swissframe.cut._analysis import cut_status, id_advice, status_summary
 from swissframe.errors import SwissframeError
+from swissframe.io._files import FORMATS, read, read_table_file
+from swissframe.rules._infer import by_ruleset, describe
+from swissframe.rules._ruleset import get
 
 __all__ = ["add_parser", "run"]
 
@@ -26,13 +30,17 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="For round R (default: the last Swiss round) print each table's ID "
         "advice and every player's status (guaranteed / possible / eliminated) and "
         "probability of making the top N after a win, a draw or a loss.")
-    p.add_argument("file", metavar="FILE", help="results (CSV/Parquet or decklist JSON)")
+    p.add_argument("file", metavar="FILE",
+                   help="results: CSV/Parquet, decklist-cache JSON, TOM .tdf or TRF (file, "
+                   "folder or glob)")
     p.add_argument("--top", type=int, default=8, help="size of the cut (default 8)")
     p.add_argument("--round", type=int, default=None, dest="round_",
                    help="round to analyse (default: the last Swiss round)")
     p.add_argument("--pairings", metavar="FILE", default=None,
                    help="pairings of an unplayed round (player_id, opponent_id[, event_id])")
-    p.add_argument("--rules", default="mtg", help="ruleset preset (default: mtg)")
+    p.add_argument("--rules", default=None,
+                   help="ruleset preset (default: inferred from the data)")
+    p.add_argument("--input-format", choices=("auto", *FORMATS), default="auto")
     p.add_argument("--sims", type=int, default=100,
                    help="Monte Carlo scenarios per large event (default 100; 0: none)")
     p.add_argument("--exact-limit", type=int, default=3125,
@@ -41,17 +49,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--all", action="store_true",
                    help="list every player (default: players not eliminated in every outcome)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
-def _read(path: str) -> pl.DataFrame:
-    lower = path.lower()
-    if lower.endswith((".json", ".json.gz")):
-        from swissframe.io.decklist import read_decklist_cache
-
-        return read_decklist_cache(path).results
-    from swissframe.io.tables import read_results
-
-    return read_results(path)
 
 
 def _split(results: pl.DataFrame, round_: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -76,20 +73,33 @@ def _show(df: pl.DataFrame) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``swissframe cut``; 0 on success, 1 on a data error."""
     try:
-        results = _read(args.file)
+        src = read(args.file, format=getattr(args, "input_format", "auto"))
+        results = src.results
         if args.pairings:
-            from swissframe.io.tables import _read_one
-
-            prior, pairs = results, _read_one(Path(args.pairings))
+            prior, pairs = results, read_table_file(Path(args.pairings))
         else:
             prior, pairs = _split(results, args.round_)
         if pairs.height == 0:
             print("cut: no pairings for the requested round.", file=sys.stderr)
             return 1
-        st = cut_status(prior, pairs, args.top, args.rules, n_sims=args.sims,
-                        exact_limit=args.exact_limit, seed=args.seed,
-                        progress=not args.quiet and sys.stderr.isatty())
-        adv = id_advice(prior, pairs, args.top, args.rules, status=st)
+
+        groups = [(args.rules, prior)] if args.rules else by_ruleset(prior)
+        statuses, advice = [], []
+        for name, rows in groups:  # one analysis per ruleset the data calls for
+            # an inferred platform preset counts players at their stage's end; the cut
+            # analysis ranks the Swiss as it stands before round R
+            rules = get(name) if args.rules else dataclasses.replace(get(name), snapshot="final")
+            ids = rows.lazy().select("event_id").unique().collect()
+            pr = (pairs.join(ids, on="event_id", how="semi") if "event_id" in pairs.columns
+                  else pairs)
+            st = cut_status(rows, pr, args.top, rules, n_sims=args.sims,
+                            exact_limit=args.exact_limit, seed=args.seed,
+                            progress=not args.quiet and sys.stderr.isatty())
+            statuses.append(st)
+            advice.append(id_advice(rows, pr, args.top, rules, status=st))
+        st = src.label(pl.concat(statuses, how="diagonal_relaxed"))
+        adv = pl.concat(advice, how="diagonal_relaxed")
+        print(describe(src.events, args.rules), file=sys.stderr)
     except SwissframeError as exc:
         print(f"cut: {exc}", file=sys.stderr)
         return 1
@@ -98,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
         _show(a.select("table", "player_a", "player_b", "a_draw", "b_draw", "advice",
                        "a_gain_draw", "b_gain_draw"))
         s = st.filter(pl.col("event_id") == ev)
-        wide = s.pivot(on="outcome", index="player_id", values=["status", "probability"],
+        index = [c for c in ("division", "player_id", "name") if c in s.columns]
+        wide = s.pivot(on="outcome", index=index, values=["status", "probability"],
                        aggregate_function="first")
         if not args.all:
             alive = s.group_by("player_id").agg((pl.col("status") != "eliminated").any()

@@ -8,12 +8,18 @@ row accounting (rows in = used + rejected, with reasons), which is also saved as
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
-from swissframe.bulk import Engine, recompute
+from swissframe.bulk import SCRATCH_PREFIX, Engine, clean_scratch, recompute
+from swissframe.io._files import expand, read
+from swissframe.rules._infer import DEFAULT, by_ruleset, describe
 
 __all__ = ["add_parser", "run"]
 
@@ -33,9 +39,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "recompute", help="recompute standings of a Parquet archive (out-of-core, distributed)",
         description="Read a Parquet results archive (file, folder or glob) in batches of "
                     "events and write standings as a Parquet dataset, with row accounting.")
-    p.add_argument("source", help="Parquet file, folder (recursive) or glob")
+    p.add_argument("source", help="Parquet file, folder (recursive) or glob; other formats "
+                   "(CSV, decklist JSON, TOM, TRF) are read whole first")
     p.add_argument("-o", "--output", required=True, help="output folder (Parquet dataset)")
-    p.add_argument("--rules", default="mtg", help="ruleset name (default: mtg)")
+    p.add_argument("--rules", default=None,
+                   help="ruleset name (default: inferred from the data; mtg for Parquet)")
     p.add_argument("--workers", type=int, default=1,
                    help="batches in parallel (polars) or local Dask workers (dask)")
     p.add_argument("--engine", choices=["polars", "dask"], default="polars")
@@ -45,7 +53,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="invalid events: stop with the report (default) or skip and report")
     p.add_argument("--batch-rows", type=int, default=2_000_000,
                    help="rows per batch (bounds memory; default 2,000,000)")
-    p.add_argument("--overwrite", action="store_true", help="replace existing part files")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace what an earlier run left in the output folder")
+    p.add_argument("--resume", action="store_true",
+                   help="finish an interrupted run (same inputs and settings): keep the "
+                        "batches it finished, compute the rest")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     p.set_defaults(func=run)
 
@@ -62,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     ...     "games_drawn": [0]}).write_parquet(f"{d}/a.parquet")
     >>> ns = argparse.Namespace(source=d, output=f"{d}/out", rules="mtg", workers=1,
     ...     engine="polars", scheduler=None, on_error="stop", batch_rows=1000,
-    ...     overwrite=False, quiet=True)
+    ...     overwrite=False, resume=False, quiet=True)
     >>> run(ns)
     0
     """
@@ -80,14 +92,47 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.quiet:
         bar = tqdm(total=None, unit="event", desc="recompute", file=sys.stderr)
+    scratch = None
+    jobs = [(args.source, args.rules or DEFAULT, Path(args.output))]
+    found, _ = expand(args.source)
+    line = (f"rules: {args.rules} (from --rules)" if args.rules
+            else f"rules: {DEFAULT} (a Parquet archive names no game; --rules to override)")
+    if any(k != "table" or not f.name.lower().endswith((".parquet", ".pq")) for f, k in found):
+        # not a Parquet archive: read it whole through the one reader, recompute from Parquet;
+        # events calling for different rulesets go to one dataset each, OUT/ruleset=NAME/
+        src = read(args.source)
+        # the converted inputs: named like recompute's own scratch (process id first), so
+        # the next run removes them if this process is killed
+        clean_scratch(Path(tempfile.gettempdir()))
+        scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
+        groups = ([(args.rules, src.results)] if args.rules
+                  else by_ruleset(src.results))
+        jobs = []
+        for name, rows in groups:
+            (scratch / name).mkdir()
+            rows.lazy().drop("source_file", "ruleset").collect().write_parquet(
+                scratch / name / "results.parquet")
+            dest = Path(args.output) if len(groups) == 1 else Path(args.output) / f"ruleset={name}"
+            jobs.append((str(scratch / name), name, dest))
+        line = describe(src.events, args.rules)
+    print(line, file=sys.stderr)
     try:
-        report = recompute(args.source, args.output, args.rules, engine=engine,
-                           workers=args.workers, on_error=args.on_error,
-                           batch_rows=args.batch_rows, overwrite=args.overwrite,
-                           scheduler=args.scheduler, progress=progress, on_plan=on_plan)
+        for source, rules, dest in jobs:
+            report = recompute(source, dest, rules, engine=engine,
+                               workers=args.workers, on_error=args.on_error,
+                               batch_rows=args.batch_rows, overwrite=args.overwrite,
+                               resume=args.resume,
+                               scheduler=args.scheduler, progress=progress, on_plan=on_plan)
+            if not args.quiet and len(jobs) > 1:
+                print(f"{dest}:")
+                print(report.summary())
     finally:
         if bar is not None:
             bar.close()
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    if len(jobs) > 1:
+        return 0
     if not args.quiet:
         print(report.summary())
     return 0

@@ -17,24 +17,17 @@ import orjson
 import polars as pl
 
 from swissframe.errors import SwissframeError
-from swissframe.validate import PROBLEM_SCHEMA, ValidationReport, _validate, coerce, file_problem
+from swissframe.io import _files
+from swissframe.rules._infer import DEFAULT, RULESET_COLUMN
+from swissframe.validate import PROBLEM_SCHEMA, ValidationReport, _validate, file_problem
 
 __all__ = ["add_parser", "read_for_validation", "run"]
 
 FORMATS: Final = ("table", "csv", "json")
-INPUT_FORMATS: Final = ("auto", "table", "decklist", "tom", "trf")
-_SUFFIXES: Final[dict[str, tuple[str, ...]]] = {
-    "table": (".csv", ".tsv", ".parquet", ".pq"),
-    "decklist": (".json", ".json.gz"),
-    "tom": (".tdf", ".xml"),
-    "trf": (".trf", ".txt", ".input"),
-}
+INPUT_FORMATS: Final = ("auto", *_files.FORMATS)
 #: Games per match by input format (TOM and TRF record match results, not games).
-BEST_OF_BY_FORMAT: Final = {"table": 3, "decklist": 3, "tom": 1, "trf": 1}
+BEST_OF_BY_FORMAT: Final = _files.BEST_OF_BY_FORMAT
 ORIGIN: Final = "_sf_file"
-_MATCH_INT: Final = ("round", "games_a", "games_b", "games_drawn")
-_ID_OVERRIDES: Final = {"event_id": pl.String, "player_id": pl.String,
-                        "opponent_id": pl.String, "player_a": pl.String, "player_b": pl.String}
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,7 +38,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "list every problem with event, round, player and the offending values. Exit 0: "
         "no errors; 1: problems found; 2: an input could not be read.")
     p.add_argument("files", nargs="+", metavar="FILE", help="files or folders")
-    p.add_argument("--rules", default="mtg", help="ruleset preset (default: mtg)")
+    p.add_argument("--rules", default=None,
+                   help="ruleset preset (default: inferred from the data; mtg when the "
+                   "files call for several)")
     p.add_argument("--best-of", default="auto", metavar="N",
                    help="games per match for the score checks: a number, 'none' to skip, "
                    "or 'auto' (default: 3 for tables and decklists, 1 for TOM and TRF)")
@@ -53,132 +48,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
     p.add_argument("--strict", action="store_true", help="warnings also give exit status 1")
     p.add_argument("-o", "--output", metavar="OUT", help="write the report here")
-
-
-def _format_of(path: Path, forced: str) -> str | None:
-    if forced != "auto":
-        return forced
-    name = path.name.lower()
-    for fmt, suffixes in _SUFFIXES.items():
-        if name.endswith(suffixes):
-            return fmt
-    return None
-
-
-def _expand(items: Sequence[str], forced: str) -> tuple[list[tuple[Path, str]], list[str]]:
-    """(file, format) pairs, and the inputs that matched nothing or have no known format."""
-    found: list[tuple[Path, str]] = []
-    bad: list[str] = []
-    for item in items:
-        p = Path(item)
-        if p.is_dir():
-            files = sorted(f for f in p.rglob("*") if f.is_file())
-            picked = [(f, fmt) for f in files
-                      if (fmt := _format_of(f, forced)) is not None
-                      and not f.name.lower().endswith((".txt", ".xml"))]
-            if not picked:
-                bad.append(f"{item}: no results file in this folder")
-            found.extend(picked)
-        elif p.is_file():
-            fmt = _format_of(p, forced)
-            if fmt is None:
-                bad.append(f"{item}: unknown file type (use --input-format)")
-            else:
-                found.append((p, fmt))
-        else:
-            bad.append(f"{item}: no such file or folder")
-    seen: dict[Path, None] = {}
-    unique = []
-    for f, fmt in found:
-        if f.resolve() not in seen:
-            seen[f.resolve()] = None
-            unique.append((f, fmt))
-    return unique, bad
-
-
-def _read_table(path: Path) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
-    name = path.name.lower()
-    if name.endswith((".parquet", ".pq")):
-        df = pl.read_parquet(path)
-    else:
-        df = pl.read_csv(path, separator="\t" if name.endswith(".tsv") else ",",
-                         infer_schema_length=10_000, schema_overrides=_ID_OVERRIDES)
-    if "event_id" not in df.columns:
-        df = df.with_columns(pl.lit(path.name.split(".")[0], dtype=pl.String).alias("event_id"))
-    notes: list[pl.DataFrame] = []
-    if "player_a" in df.columns and "player_id" not in df.columns:
-        from swissframe.schema import from_matches
-
-        # seat A / B double as player / opponent so that cell problems name them
-        seats = df.with_columns(pl.col("player_a").alias("player_id"),
-                                pl.col("player_b").alias("opponent_id")) \
-            if "player_b" in df.columns else df
-        cast, problems = coerce(seats, int_columns=[c for c in _MATCH_INT if c in df.columns],
-                                str_columns=[c for c in ("event_id", "player_a", "player_b")
-                                             if c in df.columns])
-        notes = [p.collect() for p in problems]
-        if cast is None:
-            msg = (f"{path}: the match table's columns cannot be read: "
-                   + "; ".join(n["detail"][0] for n in notes if n.height))
-            raise SwissframeError(msg)
-        df = from_matches(cast.drop("_sf_row", "player_id", "opponent_id", strict=False)
-                          .collect())
-    return df, notes
-
-
-def _read_importer(path: Path, fmt: str, key: str) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
-    notes: list[pl.DataFrame] = []
-    if fmt == "decklist":
-        from swissframe.io.decklist import read_decklist_cache
-
-        dl = read_decklist_cache([path], workers=1)
-        rep = dl.report
-        if rep.height:
-            notes.append(rep.select(
-                pl.lit("warning").alias("severity"), pl.lit("import_note").alias("kind"),
-                pl.col("event_id").cast(pl.String), pl.col("round").cast(pl.Int64),
-                pl.col("player_id").cast(pl.String),
-                pl.format("{}: {}", pl.col("kind"), pl.col("detail")).alias("detail")))
-        return dl.results, notes
-    if fmt == "tom":
-        from swissframe.io.tom import read_tom
-
-        tom = read_tom([path], event_ids=[key])
-        results, pending = tom.results, tom.pending
-    else:
-        from swissframe.io.trf import read_trf
-
-        trf = read_trf([path], event_ids=[key])
-        results, pending = trf.results, trf.pending
-    if pending.height:
-        notes.append(pending.select(
-            pl.lit("warning").alias("severity"), pl.lit("import_note").alias("kind"),
-            pl.col("event_id").cast(pl.String), pl.col("round").cast(pl.Int64),
-            pl.col("player_id").cast(pl.String), pl.col("opponent_id").cast(pl.String),
-            pl.lit("pending: paired but no result yet; left out of the results")
-            .alias("detail")))
-    return results, notes
-
-
-def _decklist_batch(paths: Sequence[Path]) -> tuple[pl.DataFrame, list[pl.DataFrame]] | None:
-    """All decklist files in one importer call (parallel); None when any file fails, so
-    that the caller reads them one by one and names the bad ones."""
-    from swissframe.io.decklist import read_decklist_cache
-
-    try:
-        dl = read_decklist_cache(list(paths))
-    except (SwissframeError, OSError, UnicodeError, pl.exceptions.PolarsError):
-        return None
-    where = dl.events.select("event_id", pl.col("path").cast(pl.String).alias(ORIGIN))
-    results = dl.results.join(where, on="event_id", how="left")
-    notes = []
-    if dl.report.height:
-        notes.append(_note_frame(dl.report.join(where, on="event_id", how="left").select(
-            pl.lit("warning").alias("severity"), pl.lit("import_note").alias("kind"),
-            pl.col("event_id").cast(pl.String), pl.col("round").cast(pl.Int64),
-            pl.col("player_id").cast(pl.String), pl.col(ORIGIN).alias("file"),
-            pl.format("{}: {}", pl.col("kind"), pl.col("detail")).alias("detail"))))
-    return results, notes
 
 
 def _note_frame(e: pl.DataFrame) -> pl.DataFrame:
@@ -189,56 +58,42 @@ def _note_frame(e: pl.DataFrame) -> pl.DataFrame:
 
 def read_for_validation(items: Sequence[str], input_format: str = "auto"
                         ) -> tuple[pl.DataFrame | None, list[pl.DataFrame], list[str], str]:
-    """Read every file without stopping at a bad one.
+    """Read every file through :func:`swissframe.io._files.read` without stopping at a bad
+    one.
 
     Returns the combined rows (with the file in column ``_sf_file``; None when no file was
-    readable), problem frames (unreadable files, importer notes), the files read, and the
-    format used for the ``auto`` best-of (the most common one).
+    readable), problem frames (unreadable files, importer notes, bad cells), the files
+    read, and the format used for the ``auto`` best-of (the most common one; ties go to
+    the first in :data:`~swissframe.io._files.FORMATS` order).
     """
-    from swissframe.io.tom import event_keys
-
-    pairs, bad = _expand(items, input_format)
-    notes = [file_problem("unreadable_file", b.split(": ", 1)[1], file=b.split(": ", 1)[0])
-             for b in bad]
-    keys = event_keys([f for f, _ in pairs]) if pairs else []
-    frames: list[pl.DataFrame] = []
-    formats: list[str] = []
-    read: list[str] = []
-    decklists = [p for p, fmt in pairs if fmt == "decklist"]
-    batch = _decklist_batch(decklists) if len(decklists) > 1 else None
-    if batch is not None:
-        df, extra = batch
-        frames.append(df)
-        notes.extend(extra)
-        formats.extend(["decklist"] * len(decklists))
-        read.extend(str(p) for p in decklists)
-    for (path, fmt), key in zip(pairs, keys, strict=True):
-        if batch is not None and fmt == "decklist":
-            continue
+    notes: list[pl.DataFrame] = []
+    expanded: list[str] = []
+    for item in items:  # a path that matches nothing is a problem, not the end
         try:
-            if fmt == "table":
-                df, extra = _read_table(path)
-            else:
-                df, extra = _read_importer(path, fmt, key)
-        except (SwissframeError, OSError, UnicodeError, pl.exceptions.PolarsError) as exc:
+            _files.expand(item, format=input_format)
+        except SwissframeError as exc:
             text = " | ".join(x.strip() for x in str(exc).splitlines() if x.strip())
-            notes.append(file_problem("unreadable_file", f"{type(exc).__name__}: {text}",
-                                      file=str(path)))
+            if "no such file" in text:
+                text = "no such file or folder"
+            notes.append(file_problem("unreadable_file", text, file=_files.shown(item)))
             continue
-        notes.extend(_note_frame(e.with_columns(pl.lit(str(path)).alias("file")))
-                     for e in extra)
-        frames.append(df.with_columns(pl.lit(str(path), dtype=pl.String).alias(ORIGIN)))
-        formats.append(fmt)
-        read.append(str(path))
-    combined: pl.DataFrame | None = None
-    if frames:
-        try:
-            combined = pl.concat(frames, how="diagonal_relaxed")
-        except pl.exceptions.PolarsError:  # incompatible dtypes across files: compare as text
-            combined = pl.concat([f.with_columns(pl.all().cast(pl.String, strict=False))
-                                  for f in frames], how="diagonal_relaxed")
-    common = max(set(formats), key=formats.count) if formats else "table"
-    return combined, notes, read, common
+        expanded.append(item)
+    if not expanded:
+        return None, notes, [], "table"
+    src = _files.read(expanded, format=input_format, on_error="collect", validate=False)
+    notes += [file_problem("unreadable_file", msg, file=f) for f, msg in src.problems]
+    if src.notes.height:
+        imported = src.notes.filter(pl.col("severity").is_null()).with_columns(
+            pl.lit("warning").alias("severity"), pl.lit("import_note").alias("kind"),
+            pl.format("{}: {}", pl.col("kind"), pl.col("detail")).alias("detail"))
+        cells = src.notes.filter(pl.col("severity").is_not_null())
+        notes += [_note_frame(f) for f in (imported, cells) if f.height]
+    if src.results.height == 0 and not src.events.height:
+        return None, notes, [], "table"
+    combined = src.results.rename({"source_file": ORIGIN})
+    formats = src.events.unique("source_file")["source_kind"].to_list()
+    common = max(_files.FORMATS, key=formats.count) if formats else "table"
+    return combined, notes, src.files, common
 
 
 def _best_of(text: str, fmt: str) -> int | None:
@@ -270,11 +125,19 @@ def run(args: argparse.Namespace) -> int:
     """Run ``swissframe validate``; the exit status is described in the module docstring."""
     combined, notes, read, common = read_for_validation(args.files, args.input_format)
     best_of = _best_of(str(args.best_of), common)
+    inferred = (sorted(set(combined[RULESET_COLUMN].drop_nulls().to_list()))
+                if combined is not None and RULESET_COLUMN in combined.columns else [])
+    rules = args.rules or (inferred[0] if len(inferred) == 1 else DEFAULT)
     table = combined if combined is not None else pl.DataFrame(
         schema={"event_id": pl.String, "round": pl.Int64, "player_id": pl.String,
                 "opponent_id": pl.String, "games_won": pl.Int64, "games_lost": pl.Int64,
                 "games_drawn": pl.Int64, ORIGIN: pl.String})
-    report = _validate(table, rules=args.rules, best_of=best_of, origin=ORIGIN, extra=notes)
+    report = _validate(table, rules=rules, best_of=best_of, origin=ORIGIN, extra=notes)
+    how = "from --rules" if args.rules else (
+        "inferred from the data" if len(inferred) == 1 else
+        f"the files call for {', '.join(inferred)}; --rules to choose" if inferred
+        else "default")
+    print(f"rules: {rules} ({how})", file=sys.stderr)
     report = ValidationReport(problems=report.problems, rows=report.rows, events=report.events,
                               rules=report.rules, best_of=report.best_of, files=tuple(read))
     text = render(report, args.format)

@@ -16,7 +16,8 @@ from pathlib import Path
 import polars as pl
 
 from swissframe.errors import SwissframeError
-from swissframe.io.decklist import read_decklist_cache
+from swissframe.io._files import read
+from swissframe.io.decklist import DecklistEvents
 from swissframe.verify.published import matching_rounds, summarize, verify
 
 __all__ = ["add_parser", "run"]
@@ -65,7 +66,14 @@ def run(args: argparse.Namespace) -> int:
     """
     t0 = time.perf_counter()
     try:
-        ev = read_decklist_cache(args.paths, workers=args.workers)
+        src = read(args.paths, workers=args.workers)
+        ev = src.bundles.get("decklist")
+        if not isinstance(ev, DecklistEvents) or src.source_kind != "decklist":
+            other = ", ".join(sorted(set(src.events["source_kind"].to_list()) - {"decklist"}))
+            msg = (f"verify compares decklist-cache files with their published standings; "
+                   f"the input holds {other or 'no decklist'} files. Hint: TOM and TRF files "
+                   "are checked by swissframe verify-ref.")
+            raise SwissframeError(msg)
         t1 = time.perf_counter()
         table = verify(ev, rules=args.rules, melee_era=args.melee_era)
         if getattr(args, "matching_rounds", False):
@@ -79,8 +87,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"read {ev.events.height} event(s), {ev.results.height} result rows in "
           f"{t1 - t0:.1f} s; verified in {t2 - t1:.1f} s; {ev.report.height} repair(s) "
           "reported")
-    with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=140, tbl_hide_dataframe_shape=True):
-        print(summarize(table))
+    summary = summarize(table).select(
+        "source", "era", "events", "players", pl.col("share").alias("values_share"),
+        pl.col("events_exact").alias("values_exact"), "order_share",
+        pl.col("events_order_exact").alias("order_exact"), "omwp_share", "gwp_share",
+        "ogwp_share")
+    print("agreement per source and era: values (every compared value within one unit) "
+          "and order (the published position)")
+    with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=160, tbl_hide_dataframe_shape=True):
+        print(summary)
     if args.output:
         out = Path(args.output)
         if out.suffix == ".parquet":

@@ -1,0 +1,386 @@
+"""The per-player record: row flags, match points, the record, rate terms and clamps.
+
+Every rule about *what a round is worth* lives here: which rows count (Swiss only), a row's
+result flags, its match points (win / draw / loss / bye points of the ruleset, plus points per
+game won and the sweep bonus), the record summed per player, and the numerators and
+denominators of the own match- and game-win rates with the clamp that floors and caps them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final
+
+import polars as pl
+
+from swissframe.engine._exact import (
+    FALLBACK_DIGITS,
+    ExactScale,
+    RoundedScale,
+    lcm_of,
+    warn_fallback,
+)
+from swissframe.rules._ruleset import Ruleset
+
+__all__ = [
+    "RateScales",
+    "aggregate_players",
+    "clamp_exact",
+    "clamp_float",
+    "own_rates",
+    "points_unit",
+    "prepare_rows",
+    "ranking_keys",
+    "rate_scales",
+    "rate_terms",
+    "row_points",
+    "unplayed_kind",
+]
+
+PLAYER: Final = "player_id"
+OPP: Final = "opponent_id"
+
+
+def points_unit(rules: Ruleset) -> int:
+    """Denominator that makes every point value of ``rules`` an integer."""
+    return lcm_of(p.denominator for p in (rules.points_win, rules.points_draw,
+                                          rules.points_loss, rules.points_bye,
+                                          rules.points_game_win, rules.points_sweep))
+
+
+def unplayed_kind() -> pl.Expr:
+    """The ``unplayed`` kind of a row, derived when the column is absent or null: an
+    unpaired win is a pairing bye, an unpaired draw a half-point bye, an unpaired loss an
+    absence; a row with an opponent and no kind was played."""
+    won, lost = pl.col("games_won"), pl.col("games_lost")
+    derived = (pl.when(pl.col(OPP).is_not_null()).then(pl.lit(None, dtype=pl.String))
+               .when(won > lost).then(pl.lit("pairing_bye"))
+               .when(won == lost).then(pl.lit("half_bye"))
+               .otherwise(pl.lit("absent")))
+    return pl.coalesce(pl.col("unplayed"), derived)
+
+
+def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
+    """Swiss rows only, with result flags and integer match-point units.
+
+    Flags: ``_win``, ``_loss``, ``_draw`` (a ``double_loss`` row is a loss whatever its
+    games), ``_unpaired`` (null opponent), ``_bye`` (unpaired win), ``_earned`` (a bye
+    marked ``unplayed="full_bye"``), ``_kind`` (the unplayed kind, null when played over the
+    board), ``_pts`` (match points in units of ``1 / points_unit``).
+    """
+    won, lost = pl.col("games_won"), pl.col("games_lost")
+    names = results.collect_schema().names()
+    if "unplayed" not in names:
+        results = results.with_columns(unplayed=pl.lit(None, dtype=pl.String))
+    dl = (pl.col("double_loss").fill_null(value=False) if "double_loss" in names
+          else pl.lit(value=False))
+    return (results.filter(pl.col("phase") == "swiss")
+            .with_columns(_win=(won > lost) & ~dl, _loss=(won < lost) | dl,
+                          _draw=(won == lost) & ~dl,
+                          _unpaired=pl.col(OPP).is_null(), _kind=unplayed_kind())
+            .with_columns(_bye=pl.col("_unpaired") & pl.col("_win"))
+            .with_columns(_earned=pl.col("_bye") & (pl.col("_kind") == "full_bye"),
+                          _pts=row_points(rules, won, lost, pl.col("games_drawn"),
+                                          bye=pl.col("_bye"), double_loss=dl)))
+
+
+def row_points(rules: Ruleset, won: pl.Expr, lost: pl.Expr, drawn: pl.Expr, *,
+               bye: pl.Expr, double_loss: pl.Expr | None = None) -> pl.Expr:
+    """Match points of one round, in units of ``1 / points_unit(rules)`` (Int64).
+
+    The ruleset's points for a bye, a win, a draw or a loss (by games won against lost),
+    plus ``points_game_win`` per game won and ``points_sweep`` for winning at least
+    ``sweep_games`` games without losing or drawing one (melee.gg two-game matches: a 2-0
+    is 3 + 3 + 1 = 7); a ``double_loss`` round is worth ``points_loss`` alone. The one
+    definition of what a round is worth.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from swissframe.rules import MELEE_TWO_GAME
+    >>> df = pl.DataFrame({"w": [2, 1, 0], "l": [0, 1, 2]})
+    >>> df.select(row_points(MELEE_TWO_GAME, pl.col("w"), pl.col("l"), pl.lit(0),
+    ...                      bye=pl.lit(False)).alias("pts"))["pts"].to_list()
+    [7, 3, 0]
+    """
+    unit = points_unit(rules)
+
+    def units(p: Fraction) -> pl.Expr:
+        return pl.lit(int(p * unit), dtype=pl.Int64)
+
+    game_pts = won.cast(pl.Int64) * units(rules.points_game_win) + pl.when(
+        (won >= rules.sweep_games) & (lost == 0) & (drawn == 0)
+    ).then(units(rules.points_sweep)).otherwise(pl.lit(0, dtype=pl.Int64))
+    pts = (pl.when(bye).then(units(rules.points_bye))
+           .when(won > lost).then(units(rules.points_win))
+           .when(won == lost).then(units(rules.points_draw))
+           .otherwise(units(rules.points_loss)) + game_pts)
+    if double_loss is None:
+        return pts
+    return pl.when(double_loss).then(units(rules.points_loss)).otherwise(pts)
+
+
+def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...], *,
+                      event_of: pl.Expr | None = None) -> pl.LazyFrame:
+    """The per-player record (before rates): one group-by over the rows.
+
+    ``event_of``: with no ``keys``, player_id is a code unique across events (the coded
+    path of :mod:`swissframe.standings`) and this expression of it gives the event, which
+    ``dropped`` compares within.
+    """
+    event: list[str] | pl.Expr = list(keys) if event_of is None else event_of
+    return (rows.group_by([*keys, PLAYER])
+            .agg(wins=pl.col("_win").sum().cast(pl.Int64),
+                 losses=pl.col("_loss").sum().cast(pl.Int64),
+                 draws=pl.col("_draw").sum().cast(pl.Int64),
+                 byes=pl.col("_bye").sum().cast(pl.Int64),
+                 earned_byes=pl.col("_earned").sum().cast(pl.Int64),
+                 rounds_played=pl.len().cast(pl.Int64),
+                 opponents=(~pl.col("_unpaired")).sum().cast(pl.Int64),
+                 _pts=pl.col("_pts").sum(),
+                 games_won=pl.col("games_won").sum(),
+                 games_lost=pl.col("games_lost").sum(),
+                 games_drawn=pl.col("games_drawn").sum(),
+                 first_round=pl.col("round").min(),
+                 last_round=pl.col("round").max())
+            .with_columns(dropped=pl.col("last_round") < pl.col("last_round").max().over(event)))
+
+
+def rate_terms(rules: Ruleset) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
+    """Numerator/denominator of the own match rate and of the game rate (integers)."""
+    dv, gv = rules.draw_value, rules.drawn_game_value
+    wins, rounds = pl.col("wins"), pl.col("rounds_played")
+    if not rules.bye_in_own_rate:
+        wins, rounds = wins - pl.col("byes"), rounds - pl.col("byes")
+    m_num = wins * dv.denominator + pl.col("draws") * dv.numerator
+    m_den = rounds * dv.denominator
+    games = pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")
+    g_num = pl.col("games_won") * gv.denominator + pl.col("games_drawn") * gv.numerator
+    g_den = games * gv.denominator
+    return m_num, m_den, g_num, g_den
+
+
+def clamp_exact(x: pl.Expr, lo: pl.Expr, hi: pl.Expr) -> pl.Expr:
+    """Clamp an exact column (nulls stay null)."""
+    return pl.when(x < lo).then(lo).when(x > hi).then(hi).otherwise(x)
+
+
+def clamp_float(x: pl.Expr, rules: Ruleset, dropped: pl.Expr, *, floor: bool = True
+                ) -> pl.Expr:
+    """A float rate floored (``rules.floor``; 0 with ``floor=False``) and capped
+    (``cap_dropped`` where ``dropped``, else ``cap``) — the float twin of the exact clamp."""
+    cap = pl.when(dropped).then(float(rules.cap_dropped)).otherwise(float(rules.cap))
+    return x.clip(float(rules.floor) if floor else 0.0, cap)
+
+
+@dataclass(frozen=True)
+class RateScales:
+    """The exact scales of one computation: own match rates, game rates and ``k_max``,
+    the most values any mean averages (so means are exact at ``scale × lcm(1..k_max)``)."""
+
+    rate: ExactScale
+    game: ExactScale
+    k_max: int
+
+    @property
+    def k_lcm(self) -> int:
+        """``lcm(1..k_max)``: the factor that makes a mean of up to ``k_max`` values exact."""
+        return lcm_of(range(1, max(self.k_max, 1) + 1))
+
+    def exact(self) -> bool:
+        """Whether the own rates and their means are exact inside Int128 (``_exact.LIMIT``)."""
+        if isinstance(self.rate, RoundedScale) or isinstance(self.game, RoundedScale):
+            return False
+        k = self.k_lcm
+        return ExactScale(self.rate.scale * k).fits() and ExactScale(self.game.scale * k).fits()
+
+
+def rate_scales(record: pl.DataFrame, rules: Ruleset, count: pl.Series | None = None
+                ) -> RateScales:
+    """Scales making every own rate of ``record`` (the columns of
+    :func:`aggregate_players`) an exact integer: the lcm of the denominators that occur
+    and of the clamps' and ``earned_bye_opponent``'s. ``count`` is the number of values
+    each player's means average (default: opponents, plus earned byes where the ruleset
+    counts them as opponents)."""
+    dv, gv = rules.draw_value, rules.drawn_game_value
+    rounds = record["rounds_played"]
+    if not rules.bye_in_own_rate:
+        rounds = rounds - record["byes"]
+    games = record["games_won"] + record["games_lost"] + record["games_drawn"]
+    r_l = lcm_of(int(v) for v in rounds.unique().drop_nulls().to_list())
+    g_l = lcm_of(int(v) for v in games.unique().drop_nulls().to_list())
+    clamps = [rules.floor.denominator, rules.cap.denominator, rules.cap_dropped.denominator]
+    earned = rules.earned_bye_opponent
+    rate_extra = [earned.denominator] if isinstance(earned, Fraction) else []
+    if count is None:
+        count = (record["opponents"] if earned is None
+                 else record["opponents"] + record["earned_byes"])
+    top = count.max()
+    return RateScales(rate=_fitted(lcm_of([r_l * dv.denominator, *clamps, *rate_extra]),
+                                   "own match-win rates"),
+                      game=_fitted(lcm_of([g_l * gv.denominator, *clamps]), "game-win rates"),
+                      k_max=int(top) if isinstance(top, int) and top > 0 else 1)
+
+
+def _fitted(scale: int, what: str) -> ExactScale:
+    """``ExactScale(scale)``, or the rounded fallback (reported) when it overflows Int128."""
+    exact = ExactScale(scale)
+    if exact.fits():
+        return exact
+    warn_fallback(what, scale)
+    return RoundedScale(10**FALLBACK_DIGITS)
+
+
+def own_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
+    """The player's own rates from the record columns, exact and as floats.
+
+    ``_x_mwp`` (match-win rate, floored and capped — what opponents average too),
+    ``_x_gwp`` (own game-win rate: floored only with ``floor_own_gw``) and ``_x_gwp_opp``
+    (the game-win rate opponents average: always floored), at ``scales``; ``mwp``, ``gwp``
+    and ``gwp_opp`` the same as floats, from the small integers directly so they are
+    correctly rounded; ``mwp_raw`` / ``gwp_raw`` before the clamp. The cap is
+    ``cap_dropped`` for a ``dropped`` player. The one place floors and caps are applied.
+    """
+    m_num, m_den, g_num, g_den = rate_terms(rules)
+    rate, game = scales.rate, scales.game
+    dropped = pl.col("dropped")
+
+    def cap(s: ExactScale) -> pl.Expr:
+        return pl.when(dropped).then(s.lit(rules.cap_dropped)).otherwise(s.lit(rules.cap))
+
+    raw_gw = game.ratio(g_num, g_den)
+    x_gw_opp = clamp_exact(raw_gw, game.lit(rules.floor), cap(game))
+    mw_raw = pl.when(m_den > 0).then(m_num.cast(pl.Float64) / m_den.cast(pl.Float64))
+    gw_raw = pl.when(g_den > 0).then(g_num.cast(pl.Float64) / g_den.cast(pl.Float64))
+    return {
+        "_x_mwp": clamp_exact(rate.ratio(m_num, m_den), rate.lit(rules.floor), cap(rate)),
+        "_x_gwp": x_gw_opp if rules.floor_own_gw
+        else clamp_exact(raw_gw, game.lit(0), cap(game)),
+        "_x_gwp_opp": x_gw_opp,
+        "mwp": clamp_float(mw_raw, rules, dropped),
+        "gwp": clamp_float(gw_raw, rules, dropped, floor=rules.floor_own_gw),
+        "gwp_opp": clamp_float(gw_raw, rules, dropped),
+        "mwp_raw": mw_raw,
+        "gwp_raw": gw_raw,
+    }
+
+
+def ranking_keys(rules: Ruleset, upto: int | None = None) -> list[tuple[str, str, bool]]:
+    """``(name, function, descending)`` of the first ``upto`` ranking criteria (all if
+    None), with match points put first when ``points_first`` and the criteria do not start
+    with them."""
+    crits = list(rules.criteria if upto is None else rules.criteria[:upto])
+    keys = [(c.name, c.function, c.descending) for c in crits]
+    if rules.points_first and (not rules.criteria or rules.criteria[0].name != "match_points"):
+        keys = [("match_points", "match_points", True), *keys]
+    return keys
+
+
+# ------------------------------------------------------------------ per-event exactness
+
+#: Events with more Swiss rounds than this are computed on their own (criteria with their
+#: own scales, e.g. Flesh and Blood's CTB at ``4**rounds``, stay exact up to here).
+LONG_ROUNDS: Final = 40
+#: Bits an exact mean's scale may use (``_exact.LIMIT`` is ``2**120``; one bit of margin
+#: for the float logarithms of the bounds below).
+_SCALE_BITS: Final = 119
+
+
+def _lcm_bits_table(top: int) -> list[float]:
+    """``log2(lcm(1..n))`` for ``n`` in ``0..top``: the sum of ``log2 p`` over the prime
+    powers ``p**a ≤ n`` (``top`` is at most a few thousand)."""
+    out, acc = [0.0, 0.0], 0.0
+    for n in range(2, max(top, 1) + 1):
+        p = next((q for q in range(2, math.isqrt(n) + 1) if n % q == 0), n)
+        m = n
+        while m % p == 0:
+            m //= p
+        if m == 1:  # n = p**a
+            acc += math.log2(p)
+        out.append(acc)
+    return out[:max(top, 1) + 1]
+
+
+def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("event_id",)
+                 ) -> list[tuple[pl.Series, bool]] | None:
+    """How the events of ``rows`` (validated results) share exact scales: None when one
+    computation keeps every event exact (the usual case, decided from the rows' largest
+    round and game count alone); otherwise groups of ``event_id`` values, each
+    ``(events, alone)``: every event of a group with ``alone=False`` is exact at the
+    group's scales, and an event that may not be (more than :data:`LONG_ROUNDS` rounds, or
+    scales beyond Int128 by an upper bound) is a group of its own (``alone=True``), so a
+    fallback to rounded values, if any, touches that event only.
+    """
+    swiss = rows.filter(pl.col("phase") == "swiss")
+    if swiss.height == 0:
+        return None
+    r_max, g_max = swiss.select(
+        pl.col("round").max(),
+        (pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")).max()).row(0)
+    const = _clamp_bits(rules)
+    r_top, g_top = int(r_max or 1), int(r_max or 1) * max(int(g_max or 1), 1)
+    if r_top <= LONG_ROUNDS and g_top <= 4096:
+        t = _lcm_bits_table(g_top)
+        if max(t[r_top] + const[0], t[g_top] + const[1]) + t[r_top] < _SCALE_BITS:
+            return None
+    record = aggregate_players(prepare_rows(swiss.lazy(), rules), keys).collect()
+    if rate_scales(record, rules).exact() and r_top <= LONG_ROUNDS:
+        return None
+    per_event = _event_bits(record, rules, const)
+    fits = (pl.col("_bits") < _SCALE_BITS) & (pl.col("_rounds") <= LONG_ROUNDS)
+    normal = per_event.filter(fits).sort("_bits")["event_id"]
+    alone = per_event.filter(~fits)["event_id"].sort()
+    groups = [(g, False) for g in _split_exact(record, rules, normal)]
+    return groups + [(alone.slice(i, 1), True) for i in range(alone.len())]
+
+
+def _clamp_bits(rules: Ruleset) -> tuple[float, float]:
+    """``log2`` of the constant factors of the rate and game scales (draw values, clamps)."""
+    clamps = lcm_of([rules.floor.denominator, rules.cap.denominator,
+                     rules.cap_dropped.denominator])
+    earned = rules.earned_bye_opponent
+    extra = earned.denominator if isinstance(earned, Fraction) else 1
+    return (math.log2(lcm_of([clamps, extra]) * rules.draw_value.denominator),
+            math.log2(clamps * rules.drawn_game_value.denominator))
+
+
+def _event_bits(record: pl.DataFrame, rules: Ruleset, const: tuple[float, float]
+                ) -> pl.DataFrame:
+    """Per event an upper bound of the bits its own exact means need (``_bits``) and its
+    rounds: ``log2 lcm(dens) ≤ min(Σ log2 d over the distinct dens, log2 lcm(1..max d))``."""
+    rounds = pl.col("rounds_played") - (pl.lit(0) if rules.bye_in_own_rate else pl.col("byes"))
+    games = pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")
+    count = (pl.col("opponents") if rules.earned_bye_opponent is None
+             else pl.col("opponents") + pl.col("earned_byes"))
+    top = record.select(pl.max_horizontal(rounds.max(), games.max(), count.max())).item()
+    table = pl.Series(_lcm_bits_table(min(int(top or 1), 4096)))
+
+    def bits(den: pl.Expr) -> pl.Expr:
+        d = den.filter(den > 0).unique().cast(pl.Float64)
+        by_sum = d.log(2).sum()
+        top = den.max().clip(0, table.len() - 1).cast(pl.Int64)
+        by_table = pl.when(den.max() < table.len()).then(pl.lit(table).gather(top).first())
+        return pl.min_horizontal(by_sum, by_table.fill_null(float("inf")))
+
+    k_bits = pl.lit(table).gather(count.max().clip(0, table.len() - 1).cast(pl.Int64)).first()
+    return (record.group_by("event_id")
+            .agg(_r=bits(rounds), _g=bits(games), _k=k_bits,
+                 _rounds=pl.col("last_round").max())
+            .select("event_id", "_rounds",
+                    (pl.max_horizontal(pl.col("_r") + const[0], pl.col("_g") + const[1])
+                     + pl.col("_k")).alias("_bits")))
+
+
+def _split_exact(record: pl.DataFrame, rules: Ruleset, events: pl.Series) -> list[pl.Series]:
+    """``events`` (each exact alone) in as few groups as halving finds that keep their
+    combined scales exact."""
+    if events.len() == 0:
+        return []
+    sub = record.filter(pl.col("event_id").is_in(events.implode()))
+    if events.len() == 1 or rate_scales(sub, rules).exact():
+        return [events]
+    half = events.len() // 2
+    return (_split_exact(record, rules, events.slice(0, half))
+            + _split_exact(record, rules, events.slice(half)))

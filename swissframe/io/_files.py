@@ -1,0 +1,899 @@
+"""The one file reader: expand paths, sniff each file's format by content, read, combine.
+
+Every command and :func:`swissframe.read` go through :func:`read`; the importers
+(:mod:`~swissframe.io.tables`, :mod:`~swissframe.io.decklist`, :mod:`~swissframe.io.tom`,
+:mod:`~swissframe.io.trf`) read their bytes through :func:`read_bytes` /
+:func:`read_decompressed`, so that every file is checked once for being a regular file of
+bounded size.
+
+Formats (:data:`FORMATS`) and how a file's is recognised (:func:`sniff`, from the first
+:data:`_HEAD` bytes; the suffix only breaks ties between text tables):
+
+========== ========================================================================
+format     content
+========== ========================================================================
+table      Parquet (``PAR1`` magic) or CSV/TSV whose header names ``player_id`` or
+           ``player_a`` (or any CSV/TSV by suffix)
+decklist   a JSON object (``{``), plain or gzip-compressed
+tom        XML (``<``): Pokémon TOM ``.tdf``
+trf        FIDE TRF-16 / TRF(x): a line starting ``001``, ``012`` or ``XXR`` + blank
+========== ========================================================================
+
+Size limits
+    A file is read only when it is a regular file (a named pipe, ``/dev/zero`` or a
+    socket is refused up front: they could block or never end) of at most ``max_bytes``
+    bytes, and a compressed file is decompressed in a stream that stops at ``max_bytes``
+    (a decompression bomb is an :class:`~swissframe.errors.ImportFormatError` naming the
+    file and the limit). The default, :data:`DEFAULT_MAX_BYTES`, can be raised per call
+    (``max_bytes=``) or for the process with the ``SWISSFRAME_MAX_BYTES`` environment
+    variable.
+"""
+
+from __future__ import annotations
+
+import glob
+import gzip
+import io
+import os
+import re
+import stat
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Final, Literal
+
+import polars as pl
+
+from swissframe.errors import DataError, ImportFormatError, SchemaError, SwissframeError
+
+if TYPE_CHECKING:
+    from swissframe.schema import MatchColumns
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "FORMATS",
+    "Source",
+    "event_keys",
+    "expand",
+    "file_list",
+    "keys_for",
+    "max_bytes",
+    "read",
+    "read_bytes",
+    "read_decompressed",
+    "shown",
+    "sniff",
+]
+
+PathLike = str | os.PathLike[str]
+Format = Literal["table", "decklist", "tom", "trf"]
+
+#: Every input format, in the order they are read.
+FORMATS: Final[tuple[Format, ...]] = ("table", "decklist", "tom", "trf")
+#: Largest file (and largest decompressed content) read by default: 512 MiB.
+DEFAULT_MAX_BYTES: Final = 512 * 2**20
+_ENV_LIMIT: Final = "SWISSFRAME_MAX_BYTES"
+_HEAD: Final = 4096
+_TABLE_SUFFIXES: Final = (".csv", ".tsv", ".parquet", ".pq")
+_TABLE_HEADER: Final = re.compile(rb"^\W*[\w\t ,;\"']*\b(player_id|player_a)\b")
+_TRF_LINE: Final = re.compile(rb"(^|\n)(001|012|XXR) ")
+#: Games per match by format (TOM and TRF record match results, not games).
+BEST_OF_BY_FORMAT: Final[dict[str, int]] = {"table": 3, "decklist": 3, "tom": 1, "trf": 1}
+
+
+def shown(path: PathLike) -> str:
+    """A path as printable text (undecodable bytes of a file name escaped, never an error).
+
+    Examples
+    --------
+    >>> shown(os.fsdecode(b"caf\\xe9.csv"))
+    'caf\\\\xe9.csv'
+    """
+    text = os.fspath(path)
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def max_bytes(limit: int | None = None) -> int:
+    """The size limit in force: ``limit``, else ``$SWISSFRAME_MAX_BYTES``, else the default.
+
+    Examples
+    --------
+    >>> max_bytes(10), max_bytes() == DEFAULT_MAX_BYTES or _ENV_LIMIT in os.environ
+    (10, True)
+    """
+    if limit is not None:
+        value: object = limit
+    else:
+        env = os.environ.get(_ENV_LIMIT)
+        if env is None:
+            return DEFAULT_MAX_BYTES
+        value = env
+    try:
+        n = int(str(value))
+    except ValueError:
+        n = 0
+    if n < 1:
+        msg = (f"size limit {value!r} is not a positive number of bytes. Hint: pass "
+               f"max_bytes=2**31 or set {_ENV_LIMIT}=2147483648.")
+        raise ImportFormatError(msg)
+    return n
+
+
+def _too_big(path: Path, limit: int, what: str) -> ImportFormatError:
+    msg = (f"{shown(path)}: {what} more than the limit of {limit:,} bytes. Hint: raise it "
+           f"with max_bytes= or the {_ENV_LIMIT} environment variable if the file is "
+           "genuine.")
+    return ImportFormatError(msg)
+
+
+def _regular(path: Path, limit: int) -> int:
+    """The size of ``path`` after checking it is a regular file within ``limit``."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        msg = f"{shown(path)}: cannot read the file ({exc.strerror}). Hint: check the path."
+        raise ImportFormatError(msg) from None
+    if not stat.S_ISREG(st.st_mode):
+        msg = (f"{shown(path)}: not a regular file (a pipe, device or socket). Hint: copy "
+               "the data to a file first; swissframe reads files of known size only.")
+        raise ImportFormatError(msg)
+    if st.st_size > limit:
+        raise _too_big(path, limit, f"the file is {st.st_size:,} bytes,")
+    return st.st_size
+
+
+def read_bytes(path: PathLike, *, limit: int | None = None, head: int | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (or its first ``head`` bytes).
+
+    Raises :class:`~swissframe.errors.ImportFormatError` naming the file when it is
+    missing, unreadable, not a regular file or too big.
+
+    Examples
+    --------
+    >>> read_bytes("/dev/zero")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    swissframe.errors.ImportFormatError: /dev/zero: not a regular file ...
+    """
+    p = Path(path)
+    cap = max_bytes(limit)
+    _regular(p, cap)
+    want = cap + 1 if head is None else min(head, cap + 1)
+    try:
+        with p.open("rb") as fh:
+            data = fh.read(want)
+    except OSError as exc:
+        msg = f"{shown(p)}: cannot read the file ({exc.strerror}). Hint: check the path."
+        raise ImportFormatError(msg) from None
+    if head is None and len(data) > cap:  # grew while read
+        raise _too_big(p, cap, "the file holds")
+    return data
+
+
+def read_decompressed(path: PathLike, *, limit: int | None = None) -> bytes:
+    """The content of a file, gunzipped in a stream when it starts with the gzip magic.
+
+    Decompression stops at ``limit`` bytes: a larger content (a decompression bomb) is an
+    :class:`~swissframe.errors.ImportFormatError` naming the file and the limit; a corrupt
+    stream is one too.
+
+    Examples
+    --------
+    >>> import gzip, tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "bomb.json.gz"
+    >>> _ = f.write_bytes(gzip.compress(b"{" + b" " * 10_000 + b"}"))
+    >>> len(read_decompressed(f))
+    10002
+    >>> read_decompressed(f, limit=1000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    swissframe.errors.ImportFormatError: ...bomb.json.gz: decompressed, ... limit of 1,000 bytes...
+    """
+    p = Path(path)
+    cap = max_bytes(limit)
+    raw = read_bytes(p, limit=cap)
+    if raw[:2] != b"\x1f\x8b":
+        return raw
+    out = bytearray()
+    try:
+        while raw:
+            d = zlib.decompressobj(wbits=31)
+            chunk = d.decompress(raw, cap + 1 - len(out))
+            out += chunk
+            while d.unconsumed_tail and len(out) <= cap:
+                out += d.decompress(d.unconsumed_tail, cap + 1 - len(out))
+            if len(out) > cap:
+                raise _too_big(p, cap, "decompressed, it holds")
+            if not d.eof:
+                msg = (f"{shown(p)}: cannot read the gzip stream: it is truncated. Hint: the "
+                       "download or copy was cut short; fetch the file again.")
+                raise ImportFormatError(msg)
+            raw = d.unused_data.lstrip(b"\x00")  # a further gzip member
+    except zlib.error as exc:
+        msg = (f"{shown(p)}: cannot read the gzip data, it is corrupt ({exc}). Hint: the "
+               "file is damaged; fetch it again.")
+        raise ImportFormatError(msg) from None
+    return bytes(out)
+
+
+def _gunzip_head(raw: bytes) -> bytes:
+    try:
+        return zlib.decompressobj(wbits=31).decompress(raw, _HEAD)
+    except zlib.error:
+        return b""
+
+
+def sniff(path: PathLike, *, limit: int | None = None) -> Format | None:
+    """The format of a file from its first bytes (None when it is none of :data:`FORMATS`).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.dat").write_text("event_id,round,player_id,opponent_id\\n")
+    >>> _ = (d / "b.txt").write_text("012 Club\\n001    1      A\\n")
+    >>> _ = (d / "c").write_text('<tournament type="2">')
+    >>> _ = (d / "d.md").write_text("# notes")
+    >>> [sniff(d / n) for n in ("a.dat", "b.txt", "c", "d.md")]
+    ['table', 'trf', 'tom', None]
+    """
+    p = Path(path)
+    head = read_bytes(p, limit=limit, head=_HEAD)
+    if head[:2] == b"\x1f\x8b":
+        head = _gunzip_head(head)
+        text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+        return "decklist" if text[:1] in (b"{", b"[") else None
+    if head[:4] == b"PAR1":
+        return "table"
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text[:1] == b"<":
+        return "tom"
+    if text[:1] in (b"{", b"["):
+        return "decklist"
+    if _TRF_LINE.search(head):
+        return "trf"
+    if _TABLE_HEADER.match(text) or p.name.lower().endswith(_TABLE_SUFFIXES):
+        return "table"
+    return None
+
+
+#: Usual suffixes per format: with a forced format, a folder's files with one of these are
+#: taken without sniffing; other files are taken when their content is of that format.
+SUFFIXES: Final[dict[str, tuple[str, ...]]] = {
+    "table": _TABLE_SUFFIXES, "decklist": (".json", ".json.gz"), "tom": (".tdf", ".xml"),
+    "trf": (".trf", ".trfx")}
+
+
+def _kind(f: Path, format: str, *, named: bool, limit: int | None) -> Format | None:
+    if format == "auto":
+        return sniff(f, limit=limit)
+    forced: Format = format  # type: ignore[assignment]
+    if named or f.name.lower().endswith(SUFFIXES[forced]):
+        return forced
+    return forced if sniff(f, limit=limit) == forced else None
+
+
+def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
+           limit: int | None = None) -> tuple[list[tuple[Path, Format]], list[Path]]:
+    """Files named by ``paths`` (files, folders searched recursively, globs) with formats.
+
+    Returns the (file, format) pairs, each file once, and the files of a folder or glob
+    skipped because they are in no known format (hidden files are not looked at). A file
+    named explicitly must be in a known format (or ``format`` forces one).
+
+    Raises
+    ------
+    ImportFormatError
+        A path matches nothing, a named file has no known format, or nothing is left.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "e.csv").write_text("player_id,opponent_id\\n")
+    >>> _ = (d / "README.md").write_text("notes")
+    >>> found, skipped = expand(d)
+    >>> [(f.name, k) for f, k in found], [f.name for f in skipped]
+    ([('e.csv', 'table')], ['README.md'])
+    """
+    if format != "auto" and format not in FORMATS:
+        msg = (f"unknown input format {format!r}. Hint: use one of auto, "
+               f"{', '.join(FORMATS)}.")
+        raise ImportFormatError(msg)
+    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    if not items:
+        msg = "no input files given. Hint: pass a file, a folder or a glob."
+        raise ImportFormatError(msg)
+    found: dict[Path, Format] = {}
+    skipped: list[Path] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            members = sorted(f for f in p.rglob("*") if f.is_file() and not any(
+                part.startswith(".") for part in f.relative_to(p).parts))
+            named = False
+        elif p.exists() or p.is_symlink():
+            members, named = [p], True
+        else:
+            members = sorted(Path(g) for g in glob.glob(os.fspath(item), recursive=True)
+                             if Path(g).is_file())
+            named = False
+            if not members:
+                msg = (f"no such file, folder or glob match: {shown(item)!r}. Hint: check "
+                       "the path.")
+                raise ImportFormatError(msg)
+        kept = 0
+        for f in members:
+            kind = _kind(f, format, named=named, limit=limit)
+            if kind is None:
+                if named:
+                    msg = (f"{shown(f)}: not a results table, decklist-cache JSON, TOM or "
+                           "TRF file (judged by its content). Hint: force a format with "
+                           "format= in Python, --input-format on the command line (not "
+                           "--format, which chooses the output).")
+                    raise ImportFormatError(msg)
+                skipped.append(f)
+                continue
+            kept += 1
+            found.setdefault(f, kind)
+        if not kept and not named:
+            msg = (f"{shown(item)}: no results file in this folder or glob (tables, "
+                   "decklist-cache JSON, TOM, TRF). Hint: check the path.")
+            raise ImportFormatError(msg)
+    return list(found.items()), skipped
+
+
+def file_list(paths: PathLike | Iterable[PathLike]) -> list[Path]:
+    """``paths`` as a non-empty list of paths (one path or an iterable of them)."""
+    if isinstance(paths, (str, os.PathLike)):
+        return [Path(paths)]
+    out = [Path(p) for p in paths]
+    if not out:
+        msg = "no input files given. Hint: pass a path or a list of paths."
+        raise DataError(msg)
+    return out
+
+
+def event_keys(paths: Sequence[PathLike]) -> list[str]:
+    """Short unique event keys for files: the stem, plus parent folders where needed.
+
+    Files whose names differ only by extension keep the extension in their key.
+
+    Examples
+    --------
+    >>> event_keys(["a/challenge/11-final.tdf", "b/earned/11-final.tdf", "x/cup.tdf"])
+    ['challenge/11-final', 'earned/11-final', 'cup']
+    """
+    resolved = [Path(p) for p in paths]
+    full = [shown(p.as_posix()) for p in resolved]
+    dupes = sorted({k for k in full if full.count(k) > 1})
+    if dupes:
+        msg = f"the same file is given more than once: {dupes}. Hint: pass each file once."
+        raise DataError(msg)
+    candidates = []
+    for p, whole in zip(resolved, full, strict=True):
+        parts = [shown(x) for x in (p.with_suffix("").parts or (p.name,))]
+        candidates.append(["/".join(parts[-d:]) for d in range(1, len(parts) + 1)] + [whole])
+    level = [0] * len(candidates)
+    while True:
+        keys = [c[min(i, len(c) - 1)] for c, i in zip(candidates, level, strict=True)]
+        clash = {k for k in keys if keys.count(k) > 1}
+        if not clash:
+            return keys
+        level = [i + 1 if k in clash else i for k, i in zip(keys, level, strict=True)]
+
+
+def keys_for(files: Sequence[Path], event_ids: Sequence[str] | None) -> list[str]:
+    """``event_ids`` checked against ``files`` (one distinct id each), else derived keys."""
+    keys = list(event_ids) if event_ids is not None else event_keys(files)
+    if len(keys) != len(files) or len(set(keys)) != len(keys):
+        msg = (f"event_ids must be {len(files)} distinct ids, one per path; got {keys}. "
+               "Hint: leave event_ids out to derive them from the file names.")
+        raise DataError(msg)
+    return keys
+
+
+# ------------------------------------------------------------------------------- Source
+
+
+@dataclass(frozen=True)
+class Source:
+    """What :func:`read` read: the results and what the files say about them.
+
+    Attributes
+    ----------
+    results
+        The long results table of every file (importers' extra columns kept, null where
+        a format lacks them), plus ``source_file`` (the file of each row) and ``ruleset``
+        (the preset the data calls for, see :mod:`swissframe.rules._infer`; what
+        ``rules="auto"`` uses). TOM rows also carry ``division`` (the pod's division).
+    events
+        One row per event: ``event_id, source_file, source_kind`` (``table``,
+        ``decklist``, ``tom``, ``trf``), ``platform`` (decklist source, else null),
+        ``start_date``, ``ruleset``, ``ruleset_reason``.
+    names
+        ``event_id, player_id, name`` where the files hold names (TOM, TRF); empty else.
+    divisions
+        ``event_id, player_id, division`` (TOM age divisions); empty for other formats.
+    published
+        Published standings where the format has them (decklist: ``rank`` and the
+        tiebreakers; TOM: ``place``), else None.
+    notes
+        What was read but not used, or repaired: ``file, event_id, round, player_id,
+        opponent_id, kind, detail`` (skipped files, pending matches, unknown records,
+        decklist repairs); with ``validate=False`` also a match table's bad cells
+        (``severity`` and ``value`` set).
+    problems
+        ``(file, message)`` of each file that could not be read (``on_error="collect"``
+        only; otherwise the first such file raises).
+    bundles
+        Each importer's own result by format (``"decklist"`` →
+        :class:`~swissframe.io.decklist.DecklistEvents`, ``"tom"`` →
+        :class:`~swissframe.io.tom.TomEvents`, ``"trf"`` →
+        :class:`~swissframe.io.trf.TrfEvents`), for what needs more than the results
+        (``verify``, ``verify-ref``); with ``on_error="collect"`` the first readable part.
+    """
+
+    results: pl.DataFrame
+    events: pl.DataFrame
+    names: pl.DataFrame
+    divisions: pl.DataFrame
+    published: pl.DataFrame | None
+    notes: pl.DataFrame
+    problems: tuple[tuple[str, str], ...] = field(default=())
+    bundles: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def source_kind(self) -> str:
+        """The format of the files (``"mixed"`` when they differ, ``"none"`` when empty)."""
+        kinds = sorted(set(self.events["source_kind"].to_list()))
+        return kinds[0] if len(kinds) == 1 else ("none" if not kinds else "mixed")
+
+    @property
+    def files(self) -> list[str]:
+        """The files read, in order."""
+        return list(dict.fromkeys(self.events["source_file"].to_list()))
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Extra key columns for the engine: ``("division",)`` when TOM files were read."""
+        return ("division",) if "division" in self.results.columns else ()
+
+    def ruleset_of(self, event_id: str | None = None) -> str:
+        """The inferred ruleset of one event (or of every event, when they agree).
+
+        Raises :class:`~swissframe.errors.DataError` when the events call for several.
+        """
+        ev = self.events if event_id is None else self.events.filter(
+            pl.col("event_id") == event_id)
+        names = sorted(set(ev["ruleset"].to_list())) or ["mtg"]
+        if len(names) > 1:
+            msg = (f"the events call for different rulesets ({', '.join(names)}). Hint: "
+                   "pick one event with --event, or name the rules with --rules.")
+            raise DataError(msg)
+        return str(names[0])
+
+    def player_id(self, player: str, event_id: str | None = None) -> str:
+        """``player`` as a player id: an id is kept; a name the files hold becomes its id.
+
+        Raises :class:`~swissframe.errors.DataError` when a name belongs to several ids.
+        """
+        rows = self.results if event_id is None else self.results.filter(
+            pl.col("event_id") == event_id)
+        if rows.filter(pl.col("player_id") == player).height or not self.names.height:
+            return player
+        names = self.names if event_id is None else self.names.filter(
+            pl.col("event_id") == event_id)
+        hit = names.filter(pl.col("name").str.to_lowercase() == player.strip().lower())
+        ids = sorted(set(hit["player_id"].to_list()))
+        if len(ids) > 1:
+            msg = (f"{player!r} is the name of several players ({', '.join(ids)}). Hint: "
+                   "pass the player id, or the event with --event.")
+            raise DataError(msg)
+        return str(ids[0]) if ids else player
+
+    def label(self, table: pl.DataFrame) -> pl.DataFrame:
+        """A standings table with the players' ``name`` (where the files hold names) and
+        ``division`` beside ``player_id``; a combined TOM pod (paired together, ranked per
+        age division) is re-ranked within each division: a player's division rank is one
+        plus the number of players of that division ranked strictly above them.
+
+        Examples
+        --------
+        >>> import swissframe as sf
+        >>> src = sf.read("tests/fixtures/tom/combined.tdf")
+        >>> t = src.label(sf.standings(src.results, keys=src.keys))
+        >>> t.columns[:4]
+        ['event_id', 'division', 'player_id', 'name']
+        >>> t.group_by("division").agg(pl.col("rank").min()).sort("division").rows()
+        [('juniors', 1), ('masters', 1), ('seniors', 1)]
+        """
+        out = table
+        keys = ["event_id"]
+        if "division" not in out.columns and self.divisions.height:
+            out = out.join(self.divisions, on=["event_id", "player_id"], how="left")
+        if "division" in out.columns:
+            keys.append("division")
+            out = out.with_columns(pl.col("division").replace("", None))
+            if self.divisions.height:
+                own = self.divisions.select("event_id", "player_id",
+                                            pl.col("division").alias("_own"))
+                out = out.join(own, on=["event_id", "player_id"], how="left")
+                moved = pl.col("_own").is_not_null() & (pl.col("_own") != pl.col("division"))
+                rerank = "rank" in out.columns and bool(out.select(moved.any()).item())
+                out = out.with_columns(pl.coalesce("_own", "division").alias("division"))
+                if rerank:
+                    out = out.with_columns(pl.col("rank").rank("min").over(keys)
+                                           .cast(pl.Int64)).sort([*keys, "rank"])
+                out = out.drop("_own")
+        named = self.names.filter(pl.col("name").is_not_null())
+        if named.height:
+            out = out.join(named.unique(["event_id", "player_id"]), on=["event_id", "player_id"],
+                           how="left")
+            keys += ["player_id", "name"]
+        else:
+            keys.append("player_id")
+        return out.select(*keys, pl.exclude(keys))
+
+
+_NOTE_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "file": pl.String(), "event_id": pl.String(), "round": pl.Int64(),
+    "player_id": pl.String(), "opponent_id": pl.String(), "kind": pl.String(),
+    "detail": pl.String(), "severity": pl.String(), "value": pl.String()}
+_EVENT_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "event_id": pl.String(), "source_file": pl.String(), "source_kind": pl.String(),
+    "platform": pl.String(), "start_date": pl.Date(), "decimals": pl.Int64()}
+_NAME_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "event_id": pl.String(), "player_id": pl.String(), "name": pl.String()}
+_DIVISION_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "event_id": pl.String(), "player_id": pl.String(), "division": pl.String()}
+
+
+def _fit(df: pl.DataFrame, schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    cols = [pl.col(c).cast(t) if c in df.columns else pl.lit(None, dtype=t).alias(c)
+            for c, t in schema.items()]
+    return df.select(cols)
+
+
+@dataclass
+class _Part:
+    kind: str
+    results: pl.DataFrame
+    events: pl.DataFrame
+    names: pl.DataFrame | None = None
+    divisions: pl.DataFrame | None = None
+    published: pl.DataFrame | None = None
+    notes: list[pl.DataFrame] = field(default_factory=list)
+    bundle: object = None
+
+
+# --------------------------------------------------------------------------- per format
+
+
+_ID_OVERRIDES: Final = {"event_id": pl.String, "player_id": pl.String,
+                        "opponent_id": pl.String, "player_a": pl.String, "player_b": pl.String}
+
+
+def read_table_file(path: Path, *, limit: int | None = None) -> pl.DataFrame:
+    """One CSV/TSV/Parquet file as it is (``event_id`` filled with the file name when
+    absent), errors naming the file; the contract is checked by the caller."""
+    size = _regular(path, max_bytes(limit))
+    head = read_bytes(path, limit=limit, head=4) if size else b""
+    # Polars opens only UTF-8 paths: a file whose name is not is read as bytes
+    where: Path | io.BytesIO = (path if shown(path) == os.fspath(path)
+                                else io.BytesIO(read_bytes(path, limit=limit)))
+    try:
+        if head == b"PAR1" or path.name.lower().endswith((".parquet", ".pq")):
+            df = pl.read_parquet(where)
+        else:
+            sep = "\t" if path.name.lower().endswith(".tsv") else ","
+            df = pl.read_csv(where, separator=sep, infer_schema_length=10_000,
+                             schema_overrides=_ID_OVERRIDES)
+    except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError) as exc:
+        text = " ".join(str(exc).split())
+        msg = (f"cannot read {shown(path)}: {text}. Hint: CSV (UTF-8, header row) or "
+               "Parquet is expected.")
+        raise ImportFormatError(msg) from None
+    if "event_id" not in df.columns:
+        stem = shown(path.name).split(".")[0]
+        df = df.with_columns(pl.lit(stem, dtype=pl.String).alias("event_id"))
+    return df.with_columns(pl.col("event_id").cast(pl.String))
+
+
+def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
+               ) -> pl.DataFrame:
+    """One file's table in the long form (a match table goes through ``from_matches``),
+    its contract columns' types checked here so that an error names the file."""
+    from swissframe.schema import INT_COLUMNS, MATCH_COLUMNS, from_matches
+
+    cols = columns or MATCH_COLUMNS
+    if cols.player_a in df.columns and "player_id" not in df.columns:
+        try:
+            df = from_matches(df, columns=cols)
+        except SwissframeError as exc:
+            msg = f"{shown(path)}: {exc}"
+            raise type(exc)(msg) from None
+    if "player_id" not in df.columns:
+        msg = (f"{shown(path)}: neither a long results table (player_id, opponent_id, …) nor "
+               f"a match table ({cols.player_a}, {cols.player_b}, …); columns are "
+               f"{df.columns}. Hint: see swissframe.schema for both forms.")
+        raise SchemaError(msg)
+    bad = [f"{c} is {t}" for c, t in df.schema.items()
+           if c in INT_COLUMNS and not (t.is_integer() or t == pl.Null)]
+    if bad:
+        msg = (f"{shown(path)}: mistyped column(s): {'; '.join(bad)}, expected integers. "
+               "Hint: a cell holds text or a decimal; fix it in the file.")
+        raise SchemaError(msg)
+    return df
+
+
+_MATCH_INT: Final = ("round", "games_a", "games_b", "games_drawn")
+
+
+def _coerced_matches(path: Path, df: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    """A match table whose bad cells are reported (``swissframe validate``), not fatal."""
+    from swissframe.schema import from_matches
+    from swissframe.validate import coerce
+
+    # seat A / B double as player / opponent so that cell problems name them
+    seats = df.with_columns(pl.col("player_a").alias("player_id"),
+                            pl.col("player_b").alias("opponent_id")) \
+        if "player_b" in df.columns else df
+    cast, problems = coerce(seats, int_columns=[c for c in _MATCH_INT if c in df.columns],
+                            str_columns=[c for c in ("event_id", "player_a", "player_b")
+                                         if c in df.columns])
+    notes = [p.collect().with_columns(pl.lit(shown(path)).alias("file")) for p in problems]
+    if cast is None:
+        msg = (f"{shown(path)}: the match table's columns cannot be read: "
+               + "; ".join(n["detail"][0] for n in notes if n.height))
+        raise SchemaError(msg)
+    return from_matches(cast.drop("_sf_row", "player_id", "opponent_id", strict=False)
+                        .collect()), notes
+
+
+def _read_tables(files: Sequence[Path], limit: int | None, *, strict: bool = True) -> _Part:
+    frames = []
+    notes: list[pl.DataFrame] = []
+    for f in files:
+        df = read_table_file(f, limit=limit)
+        if not strict and "player_a" in df.columns and "player_id" not in df.columns:
+            df, found = _coerced_matches(f, df)
+            notes += found
+        elif strict or "player_id" not in df.columns:
+            df = table_long(f, df)
+        frames.append(df.with_columns(pl.lit(shown(f), dtype=pl.String).alias("source_file")))
+    results = concat_files(frames)
+    events = results.select("event_id", "source_file").unique(maintain_order=True).with_columns(
+        pl.lit("table").alias("source_kind"))
+    return _Part(kind="table", results=results, events=events, notes=notes)
+
+
+def _read_decklists(files: Sequence[Path], limit: int | None, workers: int | None) -> _Part:
+    from swissframe.io.decklist import read_decklist_cache
+
+    dl = read_decklist_cache(list(files), max_bytes=limit, workers=workers)
+    where = dl.events.select("event_id", pl.col("path").alias("source_file"))
+    results = dl.results.join(where, on="event_id", how="left")
+    events = dl.events.select(
+        "event_id", pl.col("path").alias("source_file"), pl.lit("decklist").alias("source_kind"),
+        pl.col("source").alias("platform"), pl.col("date").alias("start_date"), "decimals")
+    notes = dl.report.join(where, on="event_id", how="left").select(
+        pl.col("source_file").alias("file"), "event_id", "round", "player_id", "kind", "detail")
+    return _Part(kind="decklist", results=results, events=events, published=dl.published,
+                 notes=[notes], bundle=dl)
+
+
+def _pending_notes(pending: pl.DataFrame, where: pl.DataFrame) -> pl.DataFrame:
+    return pending.join(where, on="event_id", how="left").select(
+        pl.col("source_file").alias("file"), "event_id", "round", "player_id", "opponent_id",
+        pl.lit("pending").alias("kind"),
+        pl.lit("paired but no result yet; left out of the results").alias("detail"))
+
+
+def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) -> _Part:
+    from swissframe.io.tom import read_tom
+
+    ev = read_tom(list(files), event_ids=list(keys), max_bytes=limit)
+    st = ev.structure.group_by("event_id", maintain_order=True).agg(
+        pl.col("source").first().alias("source_file"), pl.col("start_date").first(),
+        pl.col("pod_label").first())
+    where = st.select("event_id", "source_file")
+    results = ev.results.join(st.select("event_id", "source_file",
+                                        pl.col("pod_label").alias("division")),
+                              on="event_id", how="left")
+    events = st.select("event_id", "source_file", pl.lit("tom").alias("source_kind"),
+                       "start_date")
+    unknown = ev.unknown.select(pl.col("source").alias("file"), pl.lit("unknown_element")
+                                .alias("kind"), pl.format("unknown element <{}> in <{}> "
+                                                          "ignored", "tag", "parent")
+                                .alias("detail"))
+    return _Part(kind="tom", results=results, events=events,
+                 names=ev.players.select("event_id", "player_id", "name"),
+                 divisions=ev.players.select("event_id", "player_id", "division"),
+                 published=ev.published,
+                 notes=[_pending_notes(ev.pending, where), unknown], bundle=ev)
+
+
+def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) -> _Part:
+    from swissframe.io.trf import read_trf
+
+    ev = read_trf(list(files), event_ids=list(keys), max_bytes=limit)
+    where = ev.header.select("event_id", pl.col("source").alias("source_file"))
+    results = ev.results.join(where, on="event_id", how="left")
+    events = ev.header.select("event_id", pl.col("source").alias("source_file"),
+                              pl.lit("trf").alias("source_kind"), "start_date")
+    unknown = ev.unknown.join(where, on="event_id", how="left").select(
+        pl.col("source_file").alias("file"), "event_id", pl.lit("unknown_record").alias("kind"),
+        pl.format("line {}: unknown record {} ignored", "line",
+                  pl.col("value").str.slice(0, 40)).alias("detail"))
+    return _Part(kind="trf", results=results, events=events,
+                 names=ev.players.select("event_id", "player_id", "name"),
+                 notes=[_pending_notes(ev.pending, where), unknown], bundle=ev)
+
+
+def concat_files(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
+    """Frames of several files as one: optional columns a file lacks are filled with their
+    contract default for that file's rows, categorical / string ids become strings, and
+    types that cannot be unified name the column and the files."""
+    from swissframe.schema import RESULT_COLUMNS
+
+    if not frames:
+        return pl.DataFrame()
+    fixed = []
+    for df in frames:
+        cats = [c for c, t in df.schema.items() if isinstance(t, (pl.Categorical, pl.Enum))]
+        fixed.append(df.with_columns(pl.col(cats).cast(pl.String)) if cats else df)
+    names = list(dict.fromkeys(c for df in fixed for c in df.columns))
+    if len(fixed) > 1 and "phase" in names:  # the one optional column with a default
+        fixed = [df if "phase" in df.columns
+                 else df.with_columns(pl.lit("swiss", dtype=pl.String).alias("phase"))
+                 for df in fixed]
+    try:
+        return pl.concat(fixed, how="diagonal_relaxed")
+    except (pl.exceptions.SchemaError, pl.exceptions.ComputeError,
+            pl.exceptions.InvalidOperationError) as exc:
+        clash = _type_clash(fixed)
+        files = [df["source_file"][0] if "source_file" in df.columns and df.height else "?"
+                 for df in fixed]
+        msg = (f"the files' columns have types that cannot be combined ({clash or exc}); "
+               f"files: {', '.join(dict.fromkeys(files))}. Hint: the contract types are "
+               f"{ {c: str(t) for c, t in list(RESULT_COLUMNS.items())[:7]} }.")
+        raise SchemaError(msg) from None
+
+
+def _type_clash(frames: Sequence[pl.DataFrame]) -> str:
+    seen: dict[str, tuple[pl.DataType, str]] = {}
+    for df in frames:
+        name = df["source_file"][0] if "source_file" in df.columns and df.height else "?"
+        for c, t in df.schema.items():
+            if c in seen and seen[c][0] != t:
+                return f"column {c!r} is {seen[c][0]} in {seen[c][1]} and {t} in {name}"
+            seen.setdefault(c, (t, name))
+    return ""
+
+
+# --------------------------------------------------------------------------------- read
+
+
+def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
+             problems: Sequence[tuple[str, str]], validate: bool) -> Source:
+    from swissframe.rules._infer import infer_rulesets
+    from swissframe.schema import validate_results
+
+    events = pl.concat([_fit(p.events, _EVENT_SCHEMA) for p in parts], how="vertical") \
+        if parts else pl.DataFrame(schema=_EVENT_SCHEMA)
+    events = events.join(infer_rulesets(events), on="event_id", how="left")
+    if parts:
+        results = concat_files([p.results for p in parts])
+        results = results.join(events.select("event_id", "ruleset"), on="event_id", how="left")
+        if "division" in results.columns:  # a key column: no nulls (other formats' rows)
+            results = results.with_columns(pl.col("division").fill_null(""))
+        if validate:
+            results = validate_results(results).collect()
+    else:
+        results = pl.DataFrame()
+    notes = [_fit(n, _NOTE_SCHEMA) for p in parts for n in p.notes]
+    if skipped:
+        notes.append(_fit(pl.DataFrame({"file": [shown(f) for f in skipped]}), _NOTE_SCHEMA)
+                     .with_columns(kind=pl.lit("skipped_file"),
+                                   detail=pl.lit("not a results file (judged by its content)")))
+    published = [p.published for p in parts if p.published is not None]
+    names = [_fit(p.names, _NAME_SCHEMA) for p in parts if p.names is not None]
+    divisions = [_fit(p.divisions, _DIVISION_SCHEMA) for p in parts if p.divisions is not None]
+    return Source(
+        results=results, events=events,
+        names=pl.concat(names) if names else pl.DataFrame(schema=_NAME_SCHEMA),
+        divisions=pl.concat(divisions) if divisions else pl.DataFrame(schema=_DIVISION_SCHEMA),
+        published=pl.concat(published, how="diagonal_relaxed") if published else None,
+        notes=pl.concat(notes) if notes else pl.DataFrame(schema=_NOTE_SCHEMA),
+        problems=tuple(problems),
+        bundles={k: v for p in reversed(parts) if p.bundle is not None
+                 for k, v in [(p.kind, p.bundle)]})
+
+
+def _read_group(kind: Format, files: Sequence[Path], keys: Sequence[str],
+                limit: int | None, *, strict: bool, workers: int | None) -> _Part:
+    if kind == "table":
+        return _read_tables(files, limit, strict=strict)
+    if kind == "decklist":
+        return _read_decklists(files, limit, workers)
+    if kind == "tom":
+        return _read_toms(files, keys, limit)
+    return _read_trfs(files, keys, limit)
+
+
+#: What a failing importer may raise, mapped to an :class:`ImportFormatError` naming the
+#: file at the boundary (foreign errors by kind; anything else is a bug and propagates).
+_FOREIGN: Final = (OSError, UnicodeError, EOFError, zlib.error, gzip.BadGzipFile,
+                   pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError,
+                   pl.exceptions.SchemaError, pl.exceptions.ColumnNotFoundError)
+
+
+def _message(exc: BaseException, file: Path) -> str:
+    text = " | ".join(x.strip() for x in str(exc).splitlines() if x.strip())
+    name = shown(file)
+    return text if name in text else f"{name}: {text}"
+
+
+def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
+         max_bytes: int | None = None, on_error: Literal["raise", "collect"] = "raise",
+         validate: bool = True, workers: int | None = None) -> Source:
+    """Read results from any mix of files: CSV/Parquet tables, decklist-cache JSON(.gz),
+    Pokémon TOM ``.tdf`` and FIDE TRF, each recognised by its content.
+
+    Parameters
+    ----------
+    paths
+        Files, folders (searched recursively; files in no known format are skipped and
+        listed in ``notes``) and glob patterns.
+    format
+        ``"auto"`` (sniff each file) or one of :data:`FORMATS` for every file.
+    max_bytes
+        Largest file and largest decompressed content read (see the module docstring).
+    on_error
+        ``"raise"``: the first unreadable file raises an
+        :class:`~swissframe.errors.ImportFormatError` naming it. ``"collect"``: unreadable
+        files are listed in :attr:`Source.problems` and the others are read.
+    validate
+        Check the combined results against the contract (``False``: the caller validates,
+        as ``swissframe validate`` does to list every problem; a match table's bad cells
+        are then listed in ``notes`` instead of raising).
+    workers
+        Processes parsing many decklist files (see
+        :func:`~swissframe.io.decklist.read_decklist_cache`).
+
+    Examples
+    --------
+    >>> src = read("data/events/store-championship.csv")
+    >>> src.source_kind, src.events["ruleset"].to_list()
+    ('table', ['mtg'])
+    >>> src.results.select("event_id", "round", "player_id").head(1).rows()
+    [('store-championship', 1, 'Alice')]
+    """
+    found, skipped = expand(paths, format=format, limit=max_bytes)
+    keyed = [f for f, k in found if k in ("tom", "trf")]
+    keys = dict(zip(keyed, event_keys(keyed), strict=True)) if keyed else {}
+    parts: list[_Part] = []
+    problems: list[tuple[str, str]] = []
+    for kind in FORMATS:
+        files = [f for f, k in found if k == kind]
+        if not files:
+            continue
+        groups = ([files] if on_error == "raise" or len(files) == 1
+                  else [files, *([f] for f in files)])
+        for group in groups:
+            try:
+                parts.append(_read_group(kind, group, [keys.get(f, "") for f in group],
+                                         max_bytes, strict=validate, workers=workers))
+            except (SwissframeError, *_FOREIGN) as exc:
+                if on_error == "raise":
+                    if isinstance(exc, SwissframeError):
+                        raise
+                    msg = _message(exc, group[0] if len(group) == 1 else Path(
+                        ", ".join(shown(f) for f in group)))
+                    raise ImportFormatError(msg) from exc
+                if len(group) == 1:
+                    problems.append((shown(group[0]), _message(exc, group[0])))
+                continue
+            if group is files:
+                break  # the whole group was read: no need to read file by file
+    return _combine(parts, skipped, problems, validate)

@@ -1,0 +1,113 @@
+"""Article-ready event reports: one self-contained, offline HTML page per event (and a season
+page for many), built from the public API.
+
+>>> import swissframe as sf
+>>> rep = sf.report("data/events/store-championship.csv", top=4)   # doctest: +SKIP
+>>> rep.save("store-championship.html")                             # doctest: +SKIP
+
+An event page has a header (name, date, format, players, rounds, the ruleset and why), the
+final standings with every criterion of the ruleset (sortable), the cut line and the
+criterion that decided it (:func:`swissframe.compare`), the race, the situation before the
+last round (cut status per points group, the bubble's OMW% ranges, intentional-draw advice
+and what the draws did) and the tiebreaker sensitivity. Every chart is a
+:mod:`swissframe.charts` figure rendered in the page by Vega (inlined from vl-convert) with
+PNG / SVG download. The page makes no network request and opens from ``file://``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import polars as pl
+
+from swissframe.errors import DataError
+from swissframe.report._event import EventMeta, EventReport, build_event
+from swissframe.report._inputs import event_rows, load, meta_for
+from swissframe.report._season import SeasonReport, build_season
+from swissframe.rules import Ruleset
+
+__all__ = ["EventMeta", "EventReport", "SeasonReport", "report"]
+
+
+def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | None = None,
+           top: int = 8, names: Mapping[str, str] | pl.DataFrame | None = None,
+           title: str | None = None, n_sims: int = 100, seed: int = 0,
+           variants: Sequence[str | Ruleset] | None = None,
+           season: bool | None = None) -> EventReport | SeasonReport:
+    """An article-ready HTML report of one event, or a season page for many.
+
+    Parameters
+    ----------
+    data
+        A results table (DataFrame / LazyFrame), one or more file paths (CSV / Parquet
+        results, decklist-cache JSON, TOM ``.tdf``, TRF), or what
+        :func:`~swissframe.read_decklist_cache`, :func:`~swissframe.read_tom` or
+        :func:`~swissframe.read_trf` return (their event names, dates and player names are
+        used).
+    event_id
+        Report on this event only.
+    rules
+        Ruleset; default by input kind (decklist → ``mtg``, TOM → ``pokemon``, TRF →
+        ``fide``, a table → ``mtg``); the page says which and why.
+    top
+        Size of the cut (N).
+    names
+        Display names: ``{player_id: name}`` or a frame ``player_id, name[, event_id]``
+        (a ``name`` column of the results or the importer's players table is used too).
+    title
+        Page title (default: the event's name).
+    n_sims
+        Simulations for the undecided cut statuses (and half as many for the
+        intentional-draw counterfactual).
+    seed
+        Random seed (pages are reproducible).
+    variants
+        Rulesets for the sensitivity section (default: ``sf.standard_variants(rules)``).
+    season
+        True: a season page even for one event; False: an event page (needs one event or
+        ``event_id``); None: by the number of events.
+
+    Returns
+    -------
+    EventReport or SeasonReport
+        ``.save(path)`` writes the page (a season to a ``.html`` file, or to a folder with
+        one page per event and links); ``_repr_html_`` displays it in a notebook.
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+    ...     "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+    ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    >>> rep = sf.report(sf.from_matches(m), top=2, n_sims=0)
+    >>> rep.comparison.sentence
+    'C (2nd) beat D (3rd) on OMW%: 75.00% vs 41.50%, level on match points (3).'
+    >>> html = rep.html
+    >>> 'id="standings"' in html, "<script src" in html
+    (True, False)
+    """
+    if top < 1:
+        msg = f"top must be ≥ 1, got {top}. Hint: the size of the cut, e.g. 8."
+        raise DataError(msg)
+    src = load(data)
+    events = src.event_ids()
+    if not events:
+        msg = "the input holds no results. Hint: check the file."
+        raise DataError(msg)
+    if event_id is not None:
+        rows = event_rows(src, event_id)
+        if not season:
+            return build_event(rows, meta_for(src, event_id, rules, names, title), top=top,
+                               n_sims=n_sims, seed=seed, variants=variants)
+        src.results = rows
+        events = [event_id]
+    if season or (season is None and len(events) > 1):
+        return build_season(src, rules=rules, top=top, names=names, title=title,
+                            n_sims=n_sims, seed=seed, variants=variants)
+    if len(events) > 1:
+        msg = (f"an event page needs one event, the input holds {len(events)}. Hint: pass "
+               f"event_id=… (e.g. {events[0]!r}) or season=True.")
+        raise DataError(msg)
+    return build_event(src.results, meta_for(src, events[0], rules, names, title), top=top,
+                       n_sims=n_sims, seed=seed, variants=variants)

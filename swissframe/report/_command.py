@@ -1,0 +1,72 @@
+"""``swissframe report FILE… [--event ID] [--rules R] [--top 8] -o report.html``: an
+article-ready, self-contained HTML page per event (a season page for many events; a folder
+``-o DIR`` holds the season page and one linked page per event)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from swissframe.errors import SwissframeError
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``swissframe report``."""
+    p = subparsers.add_parser(
+        "report", help="article-ready offline HTML report of an event or a season",
+        description="Write a self-contained HTML page (no network needed) with the standings, "
+        "the cut and what decided it, the race, the situation before the last round and the "
+        "tiebreaker sensitivity. Several events give a season page; -o DIR writes the season "
+        "page as DIR/index.html with one linked page per event.")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="CSV/Parquet results, decklist-cache JSON, TOM .tdf or TRF files")
+    p.add_argument("--event", metavar="ID", default=None,
+                   help="report on this event only (default: the only event, or a season)")
+    p.add_argument("--rules", default=None, metavar="NAME",
+                   help="ruleset preset (default: by input — decklist mtg, TOM pokemon, TRF "
+                   "fide, tables mtg)")
+    p.add_argument("--top", type=int, default=8, help="size of the cut (default 8)")
+    p.add_argument("--title", default=None, help="page title (default: the event's name)")
+    p.add_argument("--sims", type=int, default=100,
+                   help="simulations for undecided cut statuses (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--season", action="store_true",
+                   help="a season page even for a single event")
+    p.add_argument("-o", "--output", metavar="OUT", default="report.html",
+                   help="a .html file, or a folder for a season with event pages "
+                   "(default: report.html)")
+    p.add_argument("--quiet", action="store_true", help="print nothing on success")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``swissframe report``; 0 on success (errors raise ``SwissframeError``)."""
+    from swissframe.report import report
+
+    out = Path(args.output)
+    inputs = {Path(f).resolve() for f in args.files}
+    if out.resolve() in inputs:
+        msg = f"-o {out} is one of the inputs. Hint: choose another output name."
+        raise SwissframeError(msg)
+    if out.suffix and out.suffix.lower() not in (".html", ".htm"):
+        msg = (f"cannot write a report to {out.name!r}: unknown suffix {out.suffix!r}. Hint: "
+               "use a .html file, or a folder name (no suffix) for a season.")
+        raise SwissframeError(msg)
+    t0 = time.perf_counter()
+    if not args.quiet and sys.stderr.isatty():
+        print("building the report…", file=sys.stderr)
+    rep = report(args.files, event_id=args.event, rules=args.rules, top=args.top,
+                 title=args.title, n_sims=args.sims, seed=args.seed,
+                 season=True if args.season else None)
+    if not out.suffix and not hasattr(rep, "events"):
+        out = out.with_suffix(".html")
+    written = rep.save(out)
+    if not args.quiet:
+        size = (written.stat().st_size if written.is_file()
+                else sum(f.stat().st_size for f in written.rglob("*.html")))
+        print(f"wrote {written} ({size / 1e6:.2f} MB) in {time.perf_counter() - t0:.1f} s")
+    return 0

@@ -1,0 +1,617 @@
+"""One event's report: the numbers (computed once, with the public API) and the page."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+import polars as pl
+
+import swissframe as sf
+from swissframe import charts
+from swissframe.compare import (
+    PERCENT_CRITERIA,
+    Comparison,
+    compare,
+    criterion_label,
+    format_value,
+    ordinal,
+)
+from swissframe.errors import SwissframeError
+from swissframe.report._html import Table, chart_block, page
+from swissframe.rules import Ruleset
+
+__all__ = ["EventMeta", "EventReport", "build_event"]
+
+
+@dataclass(frozen=True)
+class EventMeta:
+    """What the page says about an event besides its results."""
+
+    event_id: str
+    name: str
+    rules: Ruleset
+    why: str
+    date: dt.date | None = None
+    format: str | None = None
+    source: str | None = None
+    details: tuple[str, ...] = ()
+    names: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class EventReport:
+    """One event's report: ``.html`` (the page), ``.save(path)``, ``_repr_html_``.
+
+    The computed tables are kept as attributes (``standings``, ``comparison``, ``status``,
+    ``advice``, ``sensitivity`` …) so a writer can lift any number behind a sentence.
+    """
+
+    meta: EventMeta
+    top: int
+    standings: pl.DataFrame
+    by_round: pl.DataFrame
+    comparison: Comparison | None
+    last_round: int
+    prior: pl.DataFrame | None = None
+    status: pl.DataFrame | None = None
+    advice: pl.DataFrame | None = None
+    ranges: pl.DataFrame | None = None
+    ids: Any = None
+    final_round: pl.DataFrame | None = None
+    sensitivity: pl.DataFrame | None = None
+    problems: dict[str, str] = field(default_factory=dict)
+    id_sims: int = 0
+    season_link: str | None = None
+
+    # ---------------------------------------------------------------- output
+    @property
+    def html(self) -> str:
+        """The whole self-contained page."""
+        return render(self)
+
+    def save(self, path: str | Any) -> Any:
+        """Write the page to ``path`` (a ``.html`` file); returns the path."""
+        from pathlib import Path
+
+        p = Path(path)
+        p.write_text(self.html, encoding="utf-8")
+        return p
+
+    def _repr_html_(self) -> str:
+        from swissframe.report._notebook import iframe
+
+        return iframe(self.html)
+
+    def __str__(self) -> str:
+        return f"event report: {self.meta.name} ({self.standings.height} players)"
+
+    # ---------------------------------------------------------------- helpers
+    def name(self, pid: str) -> str:
+        """The display name of a player id."""
+        return self.meta.names.get(pid, pid)
+
+
+# ------------------------------------------------------------------------------ building
+
+
+def _try(problems: dict[str, str], key: str, fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except SwissframeError as exc:
+        problems[key] = str(exc).splitlines()[0]
+        return None
+
+
+def _positions(st: pl.DataFrame) -> pl.DataFrame:
+    return st.sort("rank", "player_id").with_columns(
+        position=pl.int_range(1, pl.len() + 1, dtype=pl.Int64))
+
+
+def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int = 8, n_sims: int = 100,
+                seed: int = 0, variants: Sequence[str | Ruleset] | None = None) -> EventReport:
+    """Compute every table of one event's page (``results``: that event's rows only)."""
+    rs = meta.rules
+    swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
+    st = _positions(sf.standings(swiss, rs))
+    by_round: pl.DataFrame = sf.standings_by_round(swiss, rs)  # type: ignore[assignment]
+    last = int(swiss["round"].max() or 0)  # type: ignore[arg-type]
+    problems: dict[str, str] = {}
+    comparison = None
+    if st.height > top:
+        a = st.filter(pl.col("position") == top)["player_id"][0]
+        b = st.filter(pl.col("position") == top + 1)["player_id"][0]
+        comparison = _try(problems, "cut", lambda: compare(swiss, a, b, rules=rs))
+    rep = EventReport(meta, top, st, by_round, comparison, last, problems=problems)
+    if last >= 2 and st.height > top:
+        prior = swiss.filter(pl.col("round") < last)
+        final = swiss.filter(pl.col("round") == last)
+        pairs = final.select("event_id", "round", "player_id", "opponent_id")
+        rep.prior = sf.standings(prior, rs)
+        rep.final_round = final
+        rep.status = _try(problems, "status", lambda: sf.cut_status(
+            prior, pairs, top, rs, n_sims=n_sims, seed=seed))
+        if rep.status is not None:
+            rep.advice = _try(problems, "advice", lambda: sf.id_advice(
+                prior, pairs, top, rs, status=rep.status))
+        rep.ranges = _try(problems, "ranges", lambda: sf.next_round_ranges(prior, pairs, rs))
+        rep.id_sims = max(n_sims // 2, 10)
+        rep.ids = _try(problems, "ids", lambda: sf.id_report(
+            swiss, top, rs, n_sims=rep.id_sims, seed=seed))
+    sets = list(variants) if variants is not None else None
+    rep.sensitivity = _try(problems, "sensitivity", lambda: sf.sensitivity(
+        swiss, sets if sets is not None else sf.standard_variants(rs), top=top))
+    return rep
+
+
+# ------------------------------------------------------------------------------ prose
+
+
+def _record(row: Mapping[str, Any]) -> str:
+    return f"{row['wins']}–{row['losses']}–{row['draws']}"
+
+
+def _pts(x: object) -> str:
+    return format_value("match_points", x)
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def variant_label(name: str, base: str) -> str:
+    """A rule variant's name (``standard_variants``) in words."""
+    rest = name[len(base):] if name.startswith(base) else name
+    words = {"+floor=1/3": "floor 1/3 instead of 0.33", "+floor=0.33": "floor 0.33 instead of 1/3",
+             "+own-gw-unfloored": "own GW% not floored",
+             "+bye-not-in-own-mw": "byes left out of own MW%",
+             "+drawn-game=0": "a drawn game worth 0"}
+    if rest in words:
+        return words[rest]
+    if rest.startswith("-without-"):
+        return f"without the last tiebreaker ({criterion_label(rest[len('-without-'):])})"
+    return name
+
+
+def _header(rep: EventReport) -> str:
+    m, st = rep.meta, rep.standings
+    bits = []
+    if m.date:
+        bits.append(f"<b>{m.date:%-d %B %Y}</b>" if isinstance(m.date, dt.date)
+                    else f"<b>{escape(str(m.date))}</b>")
+    if m.format:
+        bits.append(escape(m.format))
+    bits.append(f"<b>{st.height:,}</b> players")
+    bits.append(f"<b>{rep.last_round}</b> Swiss rounds")
+    bits.extend(escape(d) for d in m.details)
+    if m.source:
+        bits.append(f"source: {escape(m.source)}")
+    crit = " → ".join(criterion_label(c.name) + ("" if c.descending else " (lower first)")
+                      for c in rep.meta.rules.criteria)
+    rules = (f"Ranked by <b>{escape(m.rules.name)}</b>: {escape(crit)}. "
+             f"{escape(m.why)}")
+    back = (f'<p class="meta"><a href="{escape(rep.season_link)}">← all events</a></p>'
+            if rep.season_link else "")
+    return (f'{back}<header class="top"><div class="kicker">Event report</div>'
+            f"<h1>{escape(m.name)}</h1><div class=\"meta\">{' · '.join(bits)}</div>"
+            f'<div class="meta">{rules}</div></header>')
+
+
+def _lede(rep: EventReport) -> str:
+    st = rep.standings
+    first = st.row(0, named=True)
+    ties = st.filter(pl.col("rank") == 1).height
+    name = escape(rep.name(first["player_id"]))
+    if ties > 1:
+        s = (f"{_plural(ties, 'player')} share first place after {rep.last_round} rounds "
+             f"on {_pts(first['match_points'])} points.")
+    else:
+        level = st.filter(pl.col("match_points") == first["match_points"]).height - 1
+        s = (f"<b>{name}</b> topped the Swiss at {_record(first)} "
+             f"({_pts(first['match_points'])} points)"
+             + (f", ahead of {_plural(level, 'other player')} on the same points on "
+                "tiebreakers." if level else "."))
+    if st.height > rep.top:
+        s += " " + _cut_points_sentence(rep)
+    return f'<p class="lede">{s}</p>'
+
+
+def _cut_points_sentence(rep: EventReport) -> str:
+    st, n = rep.standings, rep.top
+    pts = st.filter(pl.col("position") == n)["match_points"][0]
+    above = st.filter(pl.col("match_points") > pts).height
+    group = st.filter(pl.col("match_points") == pts)
+    made = group.filter(pl.col("position") <= n).height
+    s = f"The top-{n} cut fell at {_pts(pts)} points"
+    if made == group.height:
+        nxt = st.filter(pl.col("position") == n + 1)["match_points"][0]
+        return s + (f": every player on {_pts(pts)} or more made it; the best below had "
+                    f"{_pts(nxt)}.")
+    tail = f"{made} of the {group.height} players on {_pts(pts)}"
+    if above:
+        return s + f": all {above} players above made it, and {tail} did."
+    return s + f": {tail} made it."
+
+
+def _cut_section(rep: EventReport) -> str:
+    if rep.standings.height <= rep.top:
+        return (f"<h2>The cut</h2><p>All {rep.standings.height} players fit in a top "
+                f"{rep.top}; there is no cut line to explain.</p>")
+    c = rep.comparison
+    if c is None:
+        return f"<h2>The cut</h2><p class=\"note\">{escape(rep.problems.get('cut', ''))}</p>"
+    names = dict(rep.meta.names)
+    if c.tied:
+        lead = (f"{ordinal(rep.top)} and {ordinal(rep.top + 1)} place are <b>exactly tied</b> "
+                f"on every criterion of {escape(c.ruleset)}: the standings alone cannot "
+                "separate them (the event's own tie-break or a random draw decided).")
+    else:
+        lead = f"<b>{escape(c.describe(names))}</b>"
+        if c.criterion != "match_points" and c.margin is not None:
+            gap = (f"{100 * c.margin:.2f} percentage points" if c.criterion in PERCENT_CRITERIA
+                   else format_value(c.criterion or "", c.margin))
+            lead += (f" The margin on {escape(c.label or '')} was {gap}: everything above it "
+                     "in the ruleset's order was level.")
+    t = Table([("Criterion", "l"), (rep.name(c.player_a), ""), (rep.name(c.player_b), ""),
+               ("Difference", "")])
+    for r in c.table.iter_rows(named=True):
+        diff = r["difference"]
+        if r["criterion"] in PERCENT_CRITERIA and diff is not None:
+            dtext = f"{100 * diff:+.2f} pp"
+        else:
+            dtext = "" if diff is None else f"{diff:+g}"
+        if r["criterion"] == "random":
+            dtext = "ahead" if diff and diff > 0 else "behind" if diff else ""
+        t.add([(escape(r["label"]), None, "l"),
+               _cell(r["criterion"], {r["criterion"]: r["value_a"]}, 4),
+               _cell(r["criterion"], {r["criterion"]: r["value_b"]}, 4),
+               dtext if r["decided"] or diff else "="],
+              "in-cut" if r["decided"] else "")
+    note = ('<p class="note">Criteria in the ruleset\'s order; the highlighted row decided. '
+            "Ties are exact (equal rationals), not rounded.</p>")
+    return (f"<h2>The cut</h2><div class=\"callout\">{lead}</div>{t.html()}{note}")
+
+
+def _cell(c: str, row: Mapping[str, Any], decimals: int = 2) -> str:
+    if c == "random":  # a seeded random key: its order is what counts, not its digits
+        return '<span class="tag">seeded</span>'
+    return format_value(c, row[c], decimals)
+
+
+def _standings_section(rep: EventReport) -> str:
+    st, rs = rep.standings, rep.meta.rules
+    crit = [c.name for c in rs.criteria if c.name != "match_points"]
+    crit = [c for c in crit if c in st.columns]
+    has_names = bool(rep.meta.names)
+    header: list[tuple[str, str]] = [("Rank", ""), ("Player", "l")]
+    if has_names:
+        header.append(("ID", "l"))
+    header += [("Points", ""), ("W–L–D", ""), *[(criterion_label(c), "") for c in crit],
+               ("Note", "l")]
+    t = Table(header, sortable=True, scroll=st.height > 40, table_id="standings")
+    for r in st.iter_rows(named=True):
+        cls = []
+        if r["position"] <= rep.top:
+            cls.append("in-cut")
+        if r["position"] == rep.top and st.height > rep.top:
+            cls.append("cut-line")
+        note = []
+        if r["dropped"]:
+            note.append("dropped")
+        if r["byes"]:
+            note.append(_plural(int(r["byes"]), "bye"))
+        cells: list[tuple[str, object, str] | str] = [
+            (str(r["rank"]), r["position"], ""), (escape(rep.name(r["player_id"])), None, "l")]
+        if has_names:
+            cells.append((escape(r["player_id"]), None, "l tag"))
+        cells += [(_pts(r["match_points"]), r["match_points"], ""),
+                  (_record(r), r["wins"] * 1000 + r["draws"], "")]
+        cells += [(_cell(c, r), "" if r[c] is None else r[c], "") for c in crit]
+        cells.append((", ".join(note), None, "l tag"))
+        t.add(cells, " ".join(cls))
+    hint = (f'<p class="note">Click a column to sort. Shaded: the top {rep.top}; '
+            "players equal on every criterion share a rank. Percentages to two decimals; "
+            "the ranking compares exact values.</p>")
+    return f"<h2>Final standings</h2>{hint}{t.html()}"
+
+
+def _display(df: pl.DataFrame, names: Mapping[str, str], cols: Sequence[str]) -> pl.DataFrame:
+    """Player ids replaced by display names (when names are unique) for the charts."""
+    if not names or len(set(names.values())) != len(names):
+        return df
+    out = df
+    for c in cols:
+        if c in out.columns:
+            out = out.with_columns(pl.col(c).replace(dict(names)))
+    return out
+
+
+def _spec(chart: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = chart.to_dict(validate=False)  # swissframe.charts tests them
+    theme = charts.theme_config()["config"]
+    spec["config"] = {**theme, **spec.get("config", {})}
+    return spec
+
+
+def _charts_section(rep: EventReport, add: Callable[[str, Any, str, str], str]) -> str:
+    names, n = rep.meta.names, rep.top
+    out = ["<h2>How the standings were made</h2>"]
+    st = _display(rep.standings, names, ["player_id"])
+    out.append(add("standings", lambda: charts.chart_standings(
+        st, top=min(32, st.height), cut=n if st.height > n else None,
+        title=f"{rep.meta.name}: the top {min(32, st.height)}"),
+        "standings", "Match points (bars) and tiebreakers (dots) of the top of the table."))
+    br = _display(rep.by_round, names, ["player_id"])
+    out.append(add("race", lambda: charts.chart_standings_race(
+        br, top=min(n, st.height), title=f"{rep.meta.name}: the race to the top {n}"),
+        "race", f"Where the final top {n} stood after each round (log scale)."))
+    return "".join(out)
+
+
+def _chips(counts: Mapping[str, int]) -> str:
+    cls = {"guaranteed": "g", "possible": "p", "eliminated": "e"}
+    return "".join(f'<span class="chip {cls[k]}" title="{k}">{v}</span>'
+                   for k, v in counts.items() if v)
+
+
+def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], str]) -> str:
+    if rep.status is None or rep.prior is None:
+        why = rep.problems.get("status", "the event has a single round" if rep.last_round < 2
+                               else f"all players fit in the top {rep.top}")
+        return (f"<h2>Before the last round</h2><p class=\"note\">Not available: "
+                f"{escape(why)}</p>")
+    n, r = rep.top, rep.last_round
+    st = rep.status.filter(pl.col("outcome").is_in(["win", "draw", "loss"]))
+    wide = st.pivot(on="outcome", index="player_id", values="status",
+                    aggregate_function="first")
+    for o in ("win", "draw", "loss"):
+        if o not in wide.columns:
+            wide = wide.with_columns(pl.lit(None, dtype=pl.String).alias(o))
+    g = pl.lit("guaranteed")
+    locked = wide.filter(pl.col("loss") == g).height
+    draw_in = wide.filter((pl.col("draw") == g) & (pl.col("loss") != g)).height
+    win_in = wide.filter((pl.col("win") == g) & (pl.col("draw") != g)).height
+    alive = wide.filter(pl.any_horizontal(pl.col("win", "draw", "loss") == "possible")
+                        & (pl.col("win") != g)).height
+    parts = []
+    if locked:
+        parts.append(f"{_plural(locked, 'player was', 'players were')} in the top {n} "
+                     "whatever happened")
+    if draw_in:
+        parts.append(f"{draw_in} {'more ' if locked else ''}could draw in")
+    if win_in:
+        parts.append(f"{win_in} {'was' if win_in == 1 else 'were'} in with a win")
+    if alive:
+        parts.append(f"{alive} {'other' if alive == 1 else 'others'} still needed help "
+                     "from other tables")
+    lead = (f"Going into round {r}, " + (", ".join(parts[:-1]) + " and " + parts[-1]
+                                         if len(parts) > 1 else (parts[0] if parts else
+                                         "no one was decided yet")) + ".")
+    exact_all = bool(rep.status["exact"].all())
+    note = ("Statuses are proved (guaranteed / eliminated against every result of every "
+            "other match)" + ("." if exact_all else
+                              "; probabilities of the undecided ones are simulated."))
+    out = [f"<h2>Before the last round</h2><p>{lead}</p><p class=\"note\">{note}</p>"]
+    # per points group
+    pts = rep.prior.select("player_id", pl.col("match_points").alias("before"))
+    grp = st.join(pts, on="player_id", how="left")
+    alive_pts = grp.filter(pl.col("status") != "eliminated")["before"]
+    if alive_pts.len():
+        lo = alive_pts.min()
+        below = grp.filter(pl.col("before") < lo)["before"].max()
+        floor = below if below is not None else lo
+        grp = grp.filter(pl.col("before") >= floor)
+    t = Table([("Points before", ""), ("Players", ""), ("If they win", "l"),
+               ("If they draw", "l"), ("If they lose", "l")])
+    order = ("guaranteed", "possible", "eliminated")
+    for (p,), sub in sorted(grp.group_by("before"), key=lambda kv: -float(kv[0][0] or 0)):
+        players = sub["player_id"].n_unique()
+        cells: list[tuple[str, object, str] | str] = [_pts(p), str(players)]
+        for o in ("win", "draw", "loss"):
+            s = sub.filter(pl.col("outcome") == o)
+            counts = {k: s.filter(pl.col("status") == k).height for k in order}
+            cells.append((_chips(counts), None, "l"))
+        t.add(cells)
+    out.append("<h3>Cut status by points group</h3>")
+    out.append('<p class="note">Players per status: <span class="chip g">in</span> '
+               'guaranteed, <span class="chip p">?</span> possible, '
+               '<span class="chip e">out</span> eliminated.</p>')
+    out.append(t.html())
+    names = rep.meta.names
+    status_d = _display(rep.status, names, ["player_id"])
+    prior_d = _display(rep.prior, names, ["player_id"])
+    out.append(add("cut-status", lambda: charts.chart_cut_status(
+        status_d, prior_d, top=n,
+        title=f"{rep.meta.name}: who could make the top {n} before round {r}"),
+        "cut-status", ""))
+    if rep.ranges is not None and "omwp" in {c.name for c in rep.meta.rules.criteria}:
+        bubble = (wide.filter(pl.any_horizontal(pl.col("win", "draw", "loss") == "possible"))
+                  ["player_id"].to_list())
+        bubble = rep.prior.filter(pl.col("player_id").is_in(bubble)).sort("rank")[
+            "player_id"].to_list()[:24]
+        ranges_d = _display(rep.ranges, names, ["player_id"])
+        shown = [names.get(p, p) for p in bubble] if ranges_d is not rep.ranges else bubble
+        out.append("<h3>The bubble: OMW% ranges after the last round</h3>")
+        if not bubble:
+            out.append(f"<p>No one was on the bubble: every player's place relative to the "
+                       f"top {n} was settled by their own result.</p>")
+        else:
+            out.append(add("omw-ranges", lambda: charts.chart_omw_ranges(
+                ranges_d, prior_d, players=shown,
+                title=f"{rep.meta.name}: OMW% of the bubble after round {r}"),
+                "omw-ranges", "Exact minimum and maximum OMW% each bubble player could "
+                "finish with, per own result; the diamond is the OMW% going in."))
+    out.append(_advice_section(rep))
+    out.append(_ids_section(rep))
+    return "".join(out)
+
+
+def _result_text(final: pl.DataFrame, a: str, b: str, names: Callable[[str], str]) -> str:
+    row = final.filter((pl.col("player_id") == a) & (pl.col("opponent_id") == b))
+    if row.height == 0:
+        return "–"
+    w, lo, d = row["games_won"][0], row["games_lost"][0], row["games_drawn"][0]
+    if w == lo:
+        if w == 0:
+            return "ID" if d else "unreported"
+        return f"draw {w}–{lo}–{d}"
+    who = names(a) if w > lo else names(b)
+    return f"{escape(who)} {max(w, lo)}–{min(w, lo)}"
+
+
+def _status_text(status: str | None, p: float | None) -> str:
+    if status is None:
+        return "–"
+    if status == "possible" and p is not None:
+        return "possible, <1%" if p < 0.005 else f"possible, {round(100 * p)}%"
+    return status
+
+
+def _advice_section(rep: EventReport) -> str:
+    adv = rep.advice
+    if adv is None or adv.height == 0:
+        return ""
+    def open_(seat: str) -> pl.Expr:  # the seat's result changes its status, or it is open
+        w, d, lo = (pl.col(f"{seat}_{o}") for o in ("win", "draw", "loss"))
+        return ((w != d) | (d != lo) | (w == "possible") | (d == "possible")
+                | (lo == "possible")).fill_null(value=False)
+
+    matter = adv.filter(open_("a") | open_("b"))
+    if matter.height == 0:
+        return (f"<h3>Intentional-draw advice</h3><p>No table of round {rep.last_round} could "
+                f"change the top {rep.top}: every player's status was settled whatever the "
+                "results.</p>")
+    pts = {} if rep.prior is None else dict(zip(rep.prior["player_id"].to_list(),
+                                                rep.prior["match_points"].to_list(),
+                                                strict=True))
+    t = Table([("Table", ""), ("Player A", "l"), ("Player B", "l"), ("A if drawing", "l"),
+               ("B if drawing", "l"), ("Advice", "l"), ("What happened", "l")])
+    ids_taken = 0
+    safe_both = 0
+    final = rep.final_round if rep.final_round is not None else pl.DataFrame()
+    for r in matter.iter_rows(named=True):
+        a, b = r["player_a"], r["player_b"]
+        res = _result_text(final, a, b, rep.name) if final.height else "–"
+        if res == "ID":
+            ids_taken += 1
+            safe_both += r["advice"] == "both can draw in"
+        t.add([str(r["table"]),
+               (f"{escape(rep.name(a))} <span class=\"tag\">{_pts(pts.get(a))}</span>", None, "l"),
+               (f"{escape(rep.name(b))} <span class=\"tag\">{_pts(pts.get(b))}</span>", None, "l"),
+               (_status_text(r["a_draw"], r["a_p_draw"]), None, "l"),
+               (_status_text(r["b_draw"], r["b_p_draw"]), None, "l"),
+               (escape(r["advice"]), None, "l"), (res, None, "l")])
+    both = matter.filter(pl.col("advice") == "both can draw in").height
+    lead = (f"{_plural(matter.height, 'table')} of round {rep.last_round} mattered for the "
+            "cut (a result there could change who made it). "
+            + (f"At {both} of them both players could draw in" if both else
+               "At none of them could both players draw in"))
+    if final.height:
+        lead += ("; none of them drew intentionally." if not ids_taken else
+                 f"; {ids_taken} of them drew intentionally"
+                 f" ({safe_both} safe for both players).")
+    else:
+        lead += "."
+    return f"<h3>Intentional-draw advice, table by table</h3><p>{lead}</p>{t.html()}"
+
+
+def _ids_section(rep: EventReport) -> str:
+    ids = rep.ids
+    if ids is None or ids.events.height == 0:
+        return ""
+    e = ids.events.row(0, named=True)
+    k = int(e["ids_final"] or 0)
+    if k == 0:
+        return (f"<h3>What the intentional draws did</h3><p>No intentional draw in round "
+                f"{rep.last_round}.</p>")
+    safe = e.get("final_ids_safe_both")
+    s = f"{_plural(k, 'intentional draw')} in round {rep.last_round}"
+    if safe is not None:
+        s += ("; it was safe for both players when agreed" if k == 1 and safe else
+              "; it was not safe for both players when agreed" if k == 1 else
+              f"; {safe} of them were safe for both players when agreed")
+    s += "."
+    cf = e.get("cf_cut_points_mean")
+    if cf is not None:
+        them = "it" if k == 1 else "they"
+        s += (f" Had {them} been played out ({rep.id_sims} simulations, each draw replaced by "
+              f"a random 2–0, 2–1, 1–2 or 0–2), place {rep.top} would average {cf:.1f} points "
+              f"against the real {_pts(e['match_points_n'])}, and the top-{rep.top} set would "
+              f"differ in {100 * float(e['cf_topn_changed_share'] or 0):.0f}% of the "
+              "simulations.")
+    return f"<h3>What the intentional draws did</h3><p>{s}</p>"
+
+
+def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], str]) -> str:
+    sens = rep.sensitivity
+    if sens is None:
+        return (f"<h2>Would other tiebreakers change the top {rep.top}?</h2><p class=\"note\">"
+                f"{escape(rep.problems.get('sensitivity', 'not available'))}</p>")
+    base = sens["ruleset"][0]
+    alt = sens.slice(1)
+    changed = alt.filter(pl.col("entering").list.len() > 0)
+    n = rep.top
+    if alt.height == 0:
+        return ""
+    if changed.height == 0:
+        lead = (f"None of the {_plural(alt.height, 'rule variant')} below changes who makes "
+                f"the top {n}: the cut is robust to these choices.")
+    else:
+        lead = (f"{changed.height} of {_plural(alt.height, 'rule variant')} change the top "
+                f"{n}.")
+        first = changed.row(0, named=True)
+        ent = ", ".join(rep.name(p) for p in first["entering"])
+        lv = ", ".join(rep.name(p) for p in first["leaving"])
+        lead += (f" With {escape(variant_label(first['ruleset'], base))}, "
+                 f"{escape(ent)} would enter and {escape(lv)} would leave.")
+    t = Table([("Variant", "l"), ("Enters", "l"), ("Leaves", "l"), ("Kendall τ", ""),
+               (f"{ordinal(n)} vs {ordinal(n + 1)} decided by", "l")])
+    for r in sens.iter_rows(named=True):
+        label = "as ranked above" if r["ruleset"] == base else variant_label(r["ruleset"], base)
+        crit = r["cut_criterion"]
+        t.add([(escape(label), None, "l"),
+               (escape(", ".join(rep.name(p) for p in r["entering"])) or "–", None, "l"),
+               (escape(", ".join(rep.name(p) for p in r["leaving"])) or "–", None, "l"),
+               "" if r["kendall_tau"] is None else f"{r['kendall_tau']:.3f}",
+               (escape("exact tie" if crit == "tie" else criterion_label(crit or "–")),
+                None, "l")], "in-cut" if r["entering"] else "")
+    out = [f"<h2>Would other tiebreakers change the top {n}?</h2><p>{lead}</p>", t.html()]
+    if changed.height:
+        sens_d = sens.with_columns(event_id=pl.lit(rep.meta.name))
+        out.append(add("sensitivity", lambda: charts.chart_sensitivity(
+            sens_d, title=f"{rep.meta.name}: players swapped in the top {n} per variant"),
+            "sensitivity", ""))
+    out.append('<p class="note">Kendall τ compares the whole ranking with the one above '
+               "(1 = identical order).</p>")
+    return "".join(out)
+
+
+def render(rep: EventReport) -> str:
+    """The event page."""
+    problems = rep.problems
+    counter = iter(range(1, 1000))
+
+    def add(key: str, make: Any, name: str, caption: str) -> str:
+        try:
+            spec = _spec(make())
+        except SwissframeError as exc:
+            problems[f"chart:{key}"] = str(exc).splitlines()[0]
+            return f'<p class="note">(chart not drawn: {escape(problems[f"chart:{key}"])})</p>'
+        slug = "".join(ch if ch.isalnum() else "-" for ch in rep.meta.event_id)[:60]
+        return chart_block(f"chart-{next(counter)}", spec, f"{slug}-{name}", caption)
+
+    body = "".join([
+        _header(rep), _lede(rep), _cut_section(rep), _standings_section(rep),
+        _charts_section(rep, add), _before_last_section(rep, add),
+        _sensitivity_section(rep, add), _footer(rep)])
+    return page(f"{rep.meta.name} — event report", body)
+
+
+def _footer(rep: EventReport) -> str:
+    return (f'<footer class="note">Computed by swissframe {escape(sf.__version__)} from the '
+            f"round-by-round results ({escape(rep.meta.rules.source or rep.meta.rules.name)})."
+            " Every chart offers PNG / SVG download from its ⋯ menu. The page works offline."
+            "</footer>")

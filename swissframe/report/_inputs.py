@@ -1,0 +1,181 @@
+"""What a report can be built from: files, a results frame, or an importer's result object;
+and the event metadata (name, date, format, names, the ruleset and why) each carries."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+import swissframe as sf
+from swissframe.errors import DataError
+from swissframe.report._event import EventMeta
+from swissframe.rules import Ruleset
+
+__all__ = ["Source", "load"]
+
+PathLike = str | os.PathLike[str]
+
+
+@dataclass
+class Source:
+    """Results of one or many events plus what is known about each event."""
+
+    results: pl.DataFrame
+    kind: str  # "table" | "decklist" | "tom" | "trf"
+    info: dict[str, dict[str, Any]] = field(default_factory=dict)
+    names: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def event_ids(self) -> list[str]:
+        """Events in file order."""
+        return [str(e) for e in self.results["event_id"].unique(maintain_order=True).to_list()]
+
+
+_DEFAULT_RULES = {
+    "decklist": ("mtg", "Magic event from the decklist cache: the MTR Appendix C order, which "
+                 "melee.gg and the other platforms implement with small differences."),
+    "tom": ("pokemon", "Pokémon TOM file: the Tournament Rules Handbook order as TOM "
+            "computes it."),
+    "trf": ("fide", "Chess TRF file: FIDE's C.07 tie-break order."),
+    "table": ("mtg", "The default (Magic, MTR Appendix C); pass rules=… for another game."),
+}
+
+
+def _read_paths(paths: list[Path]) -> Any:
+    first = paths[0].name.lower()
+    if first.endswith((".json", ".json.gz")):
+        return sf.read_decklist_cache([str(p) for p in paths])
+    if first.endswith((".tdf", ".xml")):
+        return sf.read_tom([str(p) for p in paths])
+    if first.endswith((".trf", ".txt", ".input")):
+        return sf.read_trf([str(p) for p in paths])
+    return sf.read_results([str(p) for p in paths])
+
+
+def _rows(df: pl.DataFrame, key: str = "event_id") -> dict[str, dict[str, Any]]:
+    return {str(r[key]): r for r in df.unique(key, keep="first", maintain_order=True)
+            .iter_rows(named=True)}
+
+
+def _names(players: pl.DataFrame) -> dict[str, dict[str, str]]:
+    if "name" not in players.columns:
+        return {}
+    out: dict[str, dict[str, str]] = {}
+    for r in players.select("event_id", "player_id", "name").iter_rows():
+        if r[2] is not None and str(r[2]).strip() and str(r[2]) != str(r[1]):
+            out.setdefault(str(r[0]), {})[str(r[1])] = str(r[2])
+    return out
+
+
+def load(data: Any) -> Source:
+    """A :class:`Source` from paths, a frame, or an importer's result."""
+    if isinstance(data, (str, os.PathLike)):
+        data = [data]
+    if isinstance(data, (list, tuple)) and data and all(
+            isinstance(p, (str, os.PathLike)) for p in data):
+        paths: list[Path] = []
+        for p in map(Path, data):
+            if not p.exists():
+                msg = f"no such file: {p}. Hint: check the path."
+                raise DataError(msg)
+            paths.extend(sorted(q for q in p.iterdir() if q.is_file()) if p.is_dir() else [p])
+        data = _read_paths(paths)
+    if isinstance(data, pl.LazyFrame):
+        data = data.collect()
+    if isinstance(data, pl.DataFrame):
+        df = data if "event_id" in data.columns else data.with_columns(event_id=pl.lit("event"))
+        names: dict[str, dict[str, str]] = {}
+        if "name" in df.columns:
+            names = _names(df.select("event_id", "player_id", "name").unique())
+        return Source(df, "table", names=names)
+    if hasattr(data, "results") and hasattr(data, "events") and hasattr(data, "published"):
+        info = _rows(data.events)
+        return Source(data.results, "decklist", {k: {
+            "name": v.get("name"), "date": v.get("date"), "format": v.get("format"),
+            "source": v.get("source"), "details": _deck_details(v)} for k, v in info.items()})
+    if hasattr(data, "results") and hasattr(data, "structure"):
+        info = _rows(data.structure)
+        return Source(data.results, "tom", {k: {
+            "name": v.get("name"), "date": v.get("start_date"),
+            "format": f"Pokémon, {v.get('division') or v.get('pod_label') or 'division ?'}",
+            "source": "TOM", "details": ()} for k, v in info.items()},
+            names=_names(data.players))
+    if hasattr(data, "results") and hasattr(data, "header"):
+        info = _rows(data.header)
+        return Source(data.results, "trf", {k: {
+            "name": v.get("name"), "date": v.get("start_date"), "format":
+            v.get("tournament_type") or "Chess", "source": "TRF",
+            "details": tuple(x for x in (v.get("city"),) if x)} for k, v in info.items()},
+            names=_names(data.players))
+    msg = (f"cannot build a report from {type(data).__name__}. Hint: pass a results frame, "
+           "file paths, or what sf.read_decklist_cache / read_tom / read_trf return.")
+    raise DataError(msg)
+
+
+def _deck_details(v: Mapping[str, Any]) -> tuple[str, ...]:
+    out = []
+    if v.get("playoff_size"):
+        out.append(f"top {v['playoff_size']} playoff")
+    if v.get("day2_after_round"):
+        out.append(f"day 2 after round {v['day2_after_round']}")
+    if v.get("era"):
+        out.append(f"melee.gg era {v['era']}")
+    return tuple(out)
+
+
+def meta_for(src: Source, event_id: str, rules: str | Ruleset | None,
+             names: Mapping[str, str] | pl.DataFrame | None, title: str | None) -> EventMeta:
+    """The :class:`EventMeta` of one event."""
+    info = src.info.get(event_id, {})
+    if rules is None:
+        name, why = _DEFAULT_RULES[src.kind]
+        rs = sf.rules.get(name)
+    else:
+        rs = sf.rules.get(rules)
+        why = "Chosen for this report."
+    shown = dict(src.names.get(event_id, {}))
+    if isinstance(names, pl.DataFrame):
+        sub = names.filter(pl.col("event_id") == event_id) if "event_id" in names.columns \
+            else names
+        shown.update({str(a): str(b) for a, b in sub.select("player_id", "name").iter_rows()})
+    elif names:
+        shown.update({str(k): str(v) for k, v in names.items()})
+    date = info.get("date")
+    if isinstance(date, dt.datetime):
+        date = date.date()
+    name = title or str(info.get("name") or _humane(event_id))
+    return EventMeta(event_id=event_id, name=name,
+                     rules=rs, why=why, date=date, format=info.get("format"),
+                     source=info.get("source"), details=tuple(info.get("details") or ()),
+                     names=shown)
+
+
+def _humane(slug: str) -> str:
+    """``"league-night"`` → ``"League Night"`` (an event known only by its id)."""
+    words = slug.replace("_", " ").replace("-", " ").split()
+    return " ".join(w[:1].upper() + w[1:] for w in words) or slug
+
+
+def event_rows(src: Source, event_id: str) -> pl.DataFrame:
+    """One event's rows (an error naming close matches when absent)."""
+    known = src.event_ids()
+    if event_id not in known:
+        import difflib
+
+        near = difflib.get_close_matches(event_id, known, n=3)
+        msg = (f"event {event_id!r} is not in the input. Hint: "
+               + (f"did you mean {', '.join(map(repr, near))}?" if near
+                  else f"events present: {known[:10]}{' …' if len(known) > 10 else ''}."))
+        raise DataError(msg)
+    return src.results.filter(pl.col("event_id") == event_id)
+
+
+def iter_events(src: Source) -> Iterable[tuple[str, pl.DataFrame]]:
+    """Every event's rows, in input order."""
+    for e in src.event_ids():
+        yield e, src.results.filter(pl.col("event_id") == e)

@@ -1,0 +1,331 @@
+"""The season page: many events on one page (cut lines against field size, intentional-draw
+trends, how often each tiebreaker variant changes the top N), linking to the event pages
+when written as a folder."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+import swissframe as sf
+from swissframe import charts
+from swissframe.compare import criterion_label, ordinal
+from swissframe.errors import SwissframeError
+from swissframe.report._event import EventMeta, EventReport, build_event, variant_label
+from swissframe.report._html import Table, chart_block, page
+from swissframe.rules import Ruleset
+
+if TYPE_CHECKING:  # pragma: no cover
+    from swissframe.report._inputs import Source
+
+__all__ = ["SeasonReport", "build_season"]
+
+
+def slug(text: str) -> str:
+    """A file-name-safe slug."""
+    s = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
+    return s[:80] or "event"
+
+
+@dataclass
+class SeasonReport:
+    """Many events: ``.html`` (the season page), ``.save(path)``, ``_repr_html_``.
+
+    ``summary`` has one row per event (players, rounds, cut line, what decided it, IDs,
+    variants that change the top N); ``sensitivity`` and ``ids`` are the underlying tables.
+    """
+
+    title: str
+    top: int
+    metas: list[EventMeta]
+    summary: pl.DataFrame
+    sensitivity: pl.DataFrame | None
+    ids: pl.DataFrame | None
+    problems: dict[str, str] = field(default_factory=dict)
+    _src: Any = None
+    _options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def html(self) -> str:
+        """The season page alone (no links to event pages)."""
+        return render_season(self, links=None)
+
+    def events(self) -> list[EventReport]:
+        """Every event's own report (computed on demand)."""
+        from swissframe.report._inputs import event_rows
+
+        return [build_event(event_rows(self._src, m.event_id), m, top=self.top,
+                            **self._options) for m in self.metas]
+
+    def save(self, path: str | Path) -> Path:
+        """Write the season page to ``path``.
+
+        A path ending in ``.html`` gets the season page alone; any other path is a folder:
+        ``index.html`` (the season page) plus one page per event under ``events/``, linked
+        both ways. Returns the file or folder written.
+        """
+        p = Path(path)
+        if p.suffix.lower() in (".html", ".htm"):
+            p.write_text(self.html, encoding="utf-8")
+            return p
+        (p / "events").mkdir(parents=True, exist_ok=True)
+        links: dict[str, str] = {}
+        used: set[str] = set()
+        for rep in self.events():
+            name = slug(rep.meta.event_id)
+            while name in used:
+                name += "-x"
+            used.add(name)
+            rep.season_link = "../index.html"
+            rep.save(p / "events" / f"{name}.html")
+            links[rep.meta.event_id] = f"events/{name}.html"
+        (p / "index.html").write_text(render_season(self, links=links), encoding="utf-8")
+        return p
+
+    def _repr_html_(self) -> str:
+        from swissframe.report._notebook import iframe
+
+        return iframe(self.html)
+
+    def __str__(self) -> str:
+        return f"season report: {self.title} ({len(self.metas)} events)"
+
+
+def build_season(src: Source, *, rules: str | Ruleset | None, top: int,
+                 names: Mapping[str, str] | pl.DataFrame | None, title: str | None,
+                 n_sims: int, seed: int,
+                 variants: Sequence[str | Ruleset] | None) -> SeasonReport:
+    """Compute the season tables (one engine pass per ruleset, every event at once)."""
+    from swissframe.report._inputs import meta_for
+
+    metas = [meta_for(src, e, rules, names, None) for e in src.event_ids()]
+    problems: dict[str, str] = {}
+    swiss = (src.results.filter(pl.col("phase") == "swiss") if "phase" in src.results.columns
+             else src.results)
+    by_rules: dict[str, list[str]] = {}
+    rs_of: dict[str, Ruleset] = {}
+    for m in metas:
+        by_rules.setdefault(m.rules.name, []).append(m.event_id)
+        rs_of[m.rules.name] = m.rules
+    summaries, sens_parts, id_parts = [], [], []
+    for name, evs in by_rules.items():
+        rs = rs_of[name]
+        sub = swiss.filter(pl.col("event_id").is_in(evs))
+        st = sf.standings(sub, rs).sort("event_id", "rank", "player_id").with_columns(
+            position=pl.int_range(1, pl.len() + 1).over("event_id"))
+        rounds = sub.group_by("event_id").agg(rounds=pl.col("round").max())
+        line = (st.filter(pl.col("position") == top)
+                .select("event_id", pl.col("match_points").cast(pl.Float64).alias("cut_points"),
+                        pl.col("player_id").alias("place_n")))
+        n1 = st.filter(pl.col("position") == top + 1).select(
+            "event_id", pl.col("player_id").alias("place_n1"))
+        summaries.append(
+            st.group_by("event_id").agg(players=pl.len())
+            .join(rounds, on="event_id", how="left").join(line, on="event_id", how="left")
+            .join(n1, on="event_id", how="left").with_columns(ruleset=pl.lit(name)))
+        sets = list(variants) if variants is not None else sf.standard_variants(rs)
+        try:
+            sens_parts.append(sf.sensitivity(sub, sets, top=top))
+        except SwissframeError as exc:
+            problems["sensitivity"] = str(exc).splitlines()[0]
+        try:
+            id_parts.append(sf.id_report(sub, top, rs, n_sims=max(n_sims // 4, 10),
+                                         seed=seed).events)
+        except SwissframeError as exc:
+            problems["ids"] = str(exc).splitlines()[0]
+    summary = pl.concat(summaries, how="diagonal_relaxed")
+    sens = pl.concat(sens_parts, how="diagonal_relaxed") if sens_parts else None
+    ids = pl.concat(id_parts, how="diagonal_relaxed") if id_parts else None
+    decided = []
+    for m in metas:
+        row = summary.filter(pl.col("event_id") == m.event_id)
+        crit, sentence = None, None
+        if row.height and row["place_n1"][0] is not None:
+            try:
+                c = sf.compare(swiss.filter(pl.col("event_id") == m.event_id),
+                               row["place_n"][0], row["place_n1"][0], rules=m.rules)
+                crit = "exact tie" if c.tied else c.label
+                sentence = c.describe(dict(m.names))
+            except SwissframeError as exc:
+                problems[f"compare:{m.event_id}"] = str(exc).splitlines()[0]
+        decided.append({"event_id": m.event_id, "decided_by": crit, "cut_sentence": sentence})
+    summary = summary.join(pl.DataFrame(decided, schema={
+        "event_id": pl.String, "decided_by": pl.String, "cut_sentence": pl.String}),
+        on="event_id", how="left")
+    if sens is not None:
+        base = sens.group_by("event_id", maintain_order=True).agg(
+            variants_changing=(pl.col("entering").list.len() > 0).sum(),
+            variants=pl.len() - 1)
+        summary = summary.join(base, on="event_id", how="left")
+    if ids is not None:
+        keep = [c for c in ("ids_final", "final_ids_safe_both", "cf_cut_points_mean")
+                if c in ids.columns]
+        summary = summary.join(ids.select("event_id", *keep), on="event_id", how="left")
+    info = pl.DataFrame([{"event_id": m.event_id, "name": m.name, "date": m.date,
+                          "format": m.format} for m in metas],
+                        schema={"event_id": pl.String, "name": pl.String, "date": pl.Date,
+                                "format": pl.String})
+    summary = info.join(summary, on="event_id", how="left")
+    dates = [m.date for m in metas if m.date]
+    head = title or (f"Season report: {len(metas)} events"
+                     + (f", {min(dates):%b %Y} – {max(dates):%b %Y}" if dates else ""))
+    return SeasonReport(head, top, metas, summary, sens, ids, problems, src,
+                        {"n_sims": n_sims, "seed": seed, "variants": variants})
+
+
+def _spec(chart: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = chart.to_dict(validate=False)  # swissframe.charts tests them
+    spec["config"] = {**charts.theme_config()["config"], **spec.get("config", {})}
+    return spec
+
+
+class _Spec:
+    """A ready Vega-Lite dict posing as a chart (``to_dict``)."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+
+    def to_dict(self, validate: bool = False) -> dict[str, Any]:
+        return self.spec
+
+
+def _cut_lines(ids: pl.DataFrame, field_t: pl.DataFrame, n: int) -> Any:
+    """``chart_cut_lines``; without any played-out counterfactual, its (empty) tick and rule
+    layers are dropped, so Vega does not warn about their empty extents."""
+    chart = charts.chart_cut_lines(ids, field=field_t, top=n)
+    has_cf = "cf_cut_points_mean" in ids.columns and ids["cf_cut_points_mean"].drop_nulls().len()
+    if has_cf:
+        return chart
+    spec: dict[str, Any] = chart.to_dict(validate=False)
+    layers = spec.get("layer", [])
+    keep = [ly for ly in layers if "datum.cf_points" not in json.dumps(ly.get("transform", []))]
+    if keep and len(keep) < len(layers):
+        spec["layer"] = keep
+        if isinstance(spec.get("title"), dict):
+            spec["title"]["subtitle"] = "one dot per event"
+    return _Spec(spec)
+
+
+def _num(x: object, fmt: str = "{:g}") -> str:
+    return "–" if x is None else fmt.format(x)
+
+
+def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
+    """The season page; ``links`` maps event ids to their pages."""
+    s, n = rep.summary, rep.top
+    blocks = [f'<header class="top"><div class="kicker">Season report</div>'
+              f"<h1>{escape(rep.title)}</h1><div class=\"meta\"><b>{s.height}</b> events · "
+              f"<b>{int(s['players'].sum() or 0):,}</b> player entries · cut to the top "
+              f"<b>{n}</b></div></header>"]
+    facts = []
+    cut = s.filter(pl.col("cut_points").is_not_null())
+    if cut.height:
+        lo, hi = cut["cut_points"].min(), cut["cut_points"].max()
+        facts.append(f"The top-{n} cut line ranged from {_num(lo)} to {_num(hi)} points over "
+                     f"{cut.height} events of {_num(cut['players'].min())}–"
+                     f"{_num(cut['players'].max())} players.")
+        by = cut.group_by("decided_by").len().sort("len", descending=True)
+        if by.height:
+            top_by = by.row(0)
+            facts.append(f"{ordinal(n)} and {ordinal(n + 1)} place were most often separated on "
+                         f"{escape(str(top_by[0]))} ({top_by[1]} of {cut.height} events).")
+    if "ids_final" in s.columns:
+        with_ids = s.filter(pl.col("ids_final") > 0)
+        total = int(s["ids_final"].sum() or 0)
+        safe = int(s["final_ids_safe_both"].sum() or 0) if "final_ids_safe_both" in s.columns \
+            else None
+        if total == 0:
+            facts.append(f"No event had an intentional draw in the last round "
+                         f"(of {s.height}).")
+        else:
+            facts.append(f"{with_ids.height} of {s.height} events had intentional draws in "
+                         f"the last round ({total} in all"
+                         + (f", {safe} of them safe for both players)." if safe is not None
+                            else ")."))
+        if "cf_cut_points_mean" in s.columns and with_ids.height:
+            shift = with_ids.filter(pl.col("cf_cut_points_mean").is_not_null()).select(
+                (pl.col("cut_points") - pl.col("cf_cut_points_mean")).mean()).item()
+            if shift is not None:
+                facts.append(f"Where they happened, the draws moved place {n} by "
+                             f"{shift:+.1f} points on average against the same events with "
+                             "the draws played out (simulated).")
+    if "variants_changing" in s.columns:
+        ch = s.filter(pl.col("variants_changing") > 0).height
+        facts.append(f"Some tiebreaker variant changes the top {n} in {ch} of {s.height} "
+                     "events." if ch else f"No tiebreaker variant changes the top {n} in any "
+                     f"of the {s.height} events.")
+    blocks.append("<ul class=\"facts lede\">" + "".join(f"<li>{f}</li>" for f in facts)
+                  + "</ul>")
+    counter = iter(range(1, 1000))
+
+    def add(make: Any, name: str, caption: str) -> str:
+        try:
+            spec = _spec(make())
+        except SwissframeError as exc:
+            return f'<p class="note">(chart not drawn: {escape(str(exc).splitlines()[0])})</p>'
+        return chart_block(f"chart-{next(counter)}", spec, name, caption)
+
+    if rep.ids is not None and cut.height:
+        field_t = s.select("event_id", pl.col("players").cast(pl.Int64))
+        blocks.append("<h2>Cut lines against field size</h2>")
+        has_cf = ("cf_cut_points_mean" in rep.ids.columns
+                  and rep.ids["cf_cut_points_mean"].drop_nulls().len() > 0)
+        caption = ("One dot per event; orange: intentional draws in the last round"
+                   + ("; the grey tick is the cut line with them played out (simulated)."
+                      if has_cf else "."))
+        blocks.append(add(lambda: _cut_lines(rep.ids, field_t, n), "season-cut-lines",
+                          caption))
+    if rep.sensitivity is not None:
+        sens = rep.sensitivity
+        base = sens.group_by("event_id", maintain_order=True).agg(pl.col("ruleset").first())
+        alt = sens.join(base.rename({"ruleset": "_b"}), on="event_id").filter(
+            pl.col("ruleset") != pl.col("_b"))
+        per = (alt.group_by("ruleset", "_b", maintain_order=True)
+               .agg(events=pl.len(), changed=(pl.col("entering").list.len() > 0).sum(),
+                    swapped=pl.col("entering").list.len().sum()))
+        t = Table([("Variant", "l"), ("Events", ""), ("Top N changed", ""), ("Share", ""),
+                   ("Players swapped", "")], sortable=True)
+        for r in per.iter_rows(named=True):
+            share = r["changed"] / r["events"] if r["events"] else 0.0
+            t.add([(escape(variant_label(r["ruleset"], r["_b"])), None, "l"),
+                   str(r["events"]), str(r["changed"]), (f"{share:.0%}", share, ""),
+                   str(r["swapped"])])
+        blocks.append(f"<h2>How often each variant changes the top {n}</h2>{t.html()}")
+        names = {m.event_id: m.name for m in rep.metas}
+        if len(set(names.values())) == len(names):
+            shown = sens.with_columns(pl.col("event_id").replace(names))
+        else:
+            shown = sens
+        if alt.filter(pl.col("entering").list.len() > 0).height:
+            blocks.append(add(lambda: charts.chart_sensitivity(shown, only_changed=True),
+                              "season-sensitivity", "Events in which some variant changes "
+                              "the top N."))
+    t = Table([("Date", "l"), ("Event", "l"), ("Players", ""), ("Rounds", ""),
+               (f"Place {n} points", ""), ("Decided by", "l"), ("IDs (last round)", ""),
+               ("Variants changing top N", "")], sortable=True, scroll=s.height > 30)
+    for r in s.sort("date", "name", nulls_last=True).iter_rows(named=True):
+        label = escape(r["name"] or r["event_id"])
+        if links and r["event_id"] in links:
+            label = f'<a href="{escape(links[r["event_id"]])}">{label}</a>'
+        t.add([(escape(str(r["date"] or "")), str(r["date"] or ""), "l"), (label, None, "l wrap"),
+               str(r["players"]), _num(r.get("rounds")), _num(r.get("cut_points")),
+               (escape(r.get("decided_by") or "–"), None, "l"),
+               _num(r.get("ids_final")),
+               (f"{_num(r.get('variants_changing'))} of {_num(r.get('variants'))}"
+                if r.get("variants") else "–", r.get("variants_changing"), "")])
+    blocks.append(f"<h2>Events</h2>{t.html()}")
+    used = {m.rules.name: m.rules for m in rep.metas}
+    rules_text = "; ".join(
+        f"{name}: " + " → ".join(criterion_label(c.name) for c in rs.criteria)
+        for name, rs in used.items())
+    blocks.append(f'<footer class="note">Computed by swissframe {escape(sf.__version__)}. '
+                  f"Rulesets: {escape(rules_text)}. Every chart offers PNG / SVG download "
+                  "from its ⋯ menu. The page works offline.</footer>")
+    return page(rep.title, "".join(blocks))

@@ -1,0 +1,176 @@
+"""Which ruleset the data calls for, when the user names none (``rules="auto"``).
+
+The one table of the inference (documented with its sources in ``docs/inference.md``):
+
+============ ================================================= ==============================
+source       ruleset                                           why
+============ ================================================= ==============================
+TRF          ``fide-2009`` before 1 Jul 2023 (042 start date), FIDE C.07 in force at the
+             ``fide`` to 28 Feb 2026, ``fide-2026`` from       event's start (2023 text applied
+             1 Mar 2026 or with no date                        1 Jul 2023; revision 1 Mar 2026)
+TOM          ``pokemon``                                       TOM runs Play! Pokémon events
+                                                               (TRH 2026), ranked per division
+decklist     the platform's preset                             :func:`swissframe.platforms.
+             (:func:`~swissframe.platforms.assign_rulesets`)   assign_rulesets`: what melee.gg,
+                                                               Topdeck, … publish
+table        ``mtg``                                           a plain table names no game;
+                                                               MTR Appendix C, as before
+============ ================================================= ==============================
+
+``rules="auto"`` on a DataFrame (:func:`resolve`) reads the ``ruleset`` column that
+:func:`swissframe.read` writes; a table without one is ranked by ``mtg``, exactly as when
+``rules`` was left at its old default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import date
+from typing import Any, Final
+
+import polars as pl
+
+__all__ = ["AUTO", "DEFAULT", "FIDE_ERAS", "RULESET_COLUMN", "by_ruleset", "describe",
+           "infer_rulesets", "is_auto", "run_auto"]
+
+#: The value of ``rules=`` / ``--rules`` that asks for the inference.
+AUTO: Final = "auto"
+#: The ruleset of a table that carries no ``ruleset`` column.
+DEFAULT: Final = "mtg"
+#: The column of a results table naming each event's inferred ruleset.
+RULESET_COLUMN: Final = "ruleset"
+#: FIDE C.07 eras: (first start date, preset). The 2023 text applied from 1 Jul 2023 (the
+#: 2009 virtual-opponent rule before it); the revision with the capped dummy from 1 Mar 2026.
+FIDE_ERAS: Final[tuple[tuple[date, str], ...]] = (
+    (date(1900, 1, 1), "fide-2009"),
+    (date(2023, 7, 1), "fide"),
+    (date(2026, 3, 1), "fide-2026"),
+)
+#: The FIDE preset of a TRF without a (readable) start date: the rules in force today.
+FIDE_UNDATED: Final = "fide-2026"
+_BY_KIND: Final = {"table": (DEFAULT, "a results table names no game: MTG, MTR Appendix C"),
+                   "tom": ("pokemon", "a TOM file: Play! Pokémon, TRH 2026, per division")}
+
+
+def is_auto(rules: object) -> bool:
+    """Whether ``rules`` asks for the inference (``"auto"``, any case)."""
+    return isinstance(rules, str) and rules.strip().lower() == AUTO
+
+
+def _fide(start: pl.Expr) -> pl.Expr:
+    out: pl.Expr = pl.lit(FIDE_UNDATED)
+    for first, name in FIDE_ERAS:
+        out = pl.when(start >= pl.lit(first)).then(pl.lit(name)).otherwise(out) \
+            if first != FIDE_ERAS[0][0] else pl.lit(name)
+    return pl.when(start.is_null()).then(pl.lit(FIDE_UNDATED)).otherwise(out)
+
+
+def infer_rulesets(events: pl.DataFrame) -> pl.DataFrame:
+    """The ruleset each event calls for: ``event_id, ruleset, ruleset_reason``.
+
+    ``events`` has ``event_id, source_kind`` (``table``, ``decklist``, ``tom``, ``trf``),
+    ``start_date``, and for decklist events ``platform`` and ``decimals``.
+
+    Examples
+    --------
+    >>> import datetime as dt
+    >>> ev = pl.DataFrame({"event_id": ["a", "b", "c", "d", "e"],
+    ...     "source_kind": ["trf", "trf", "tom", "table", "decklist"],
+    ...     "platform": [None, None, None, None, "topdeck"],
+    ...     "start_date": [dt.date(2024, 5, 1), dt.date(2026, 3, 5), None, None,
+    ...                    dt.date(2024, 5, 1)], "decimals": [None] * 5})
+    >>> infer_rulesets(ev)["ruleset"].to_list()
+    ['fide', 'fide-2026', 'pokemon', 'mtg', 'topdeck']
+    """
+    from swissframe.rules.platforms import assign_rulesets
+
+    kind = pl.col("source_kind")
+    start = pl.col("start_date")
+    out = events.select("event_id", "source_kind", "start_date").with_columns(
+        pl.when(kind == "trf").then(_fide(start))
+        .otherwise(kind.replace_strict({k: v[0] for k, v in _BY_KIND.items()}, default=None))
+        .alias("ruleset"),
+        pl.when(kind == "trf").then(pl.format(
+            "a TRF file: FIDE C.07 in force on the start date ({})",
+            start.cast(pl.String).fill_null("none: today's rules")))
+        .otherwise(kind.replace_strict({k: v[1] for k, v in _BY_KIND.items()}, default=None))
+        .alias("ruleset_reason"))
+    deck = events.filter(kind == "decklist")
+    if deck.height:
+        plat = assign_rulesets(deck.select("event_id", pl.col("platform").alias("source"),
+                                           pl.col("start_date").alias("date"), "decimals"))
+        plat = plat.select("event_id", pl.col("ruleset").alias("_p"), pl.format(
+            "a {} decklist-cache file: the platform's own tiebreakers{}", "source",
+            pl.when(pl.col("era").is_not_null()).then(pl.format(" (era {})", "era"))
+            .otherwise(pl.lit(""))).alias("_r"))
+        out = out.join(plat, on="event_id", how="left").with_columns(
+            pl.coalesce("_p", "ruleset").alias("ruleset"),
+            pl.coalesce("_r", "ruleset_reason").alias("ruleset_reason")).drop("_p", "_r")
+    return out.select("event_id", "ruleset", "ruleset_reason")
+
+
+def by_ruleset(results: pl.DataFrame | pl.LazyFrame
+               ) -> list[tuple[str, pl.DataFrame | pl.LazyFrame]]:
+    """The rows of each inferred ruleset (``rules="auto"``), in name order.
+
+    A table without a ``ruleset`` column is one group under :data:`DEFAULT` (``mtg``).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"event_id": ["a", "b"], "ruleset": ["pokemon", "fide"]})
+    >>> [(name, part["event_id"].to_list()) for name, part in by_ruleset(df)]
+    [('fide', ['b']), ('pokemon', ['a'])]
+    >>> [name for name, _ in by_ruleset(pl.DataFrame({"event_id": ["a"]}))]
+    ['mtg']
+    """
+    lazy = results.lazy()
+    if RULESET_COLUMN not in lazy.collect_schema().names():
+        return [(DEFAULT, results)]
+    names = (lazy.select(pl.col(RULESET_COLUMN).fill_null(DEFAULT).unique().sort())
+             .collect()[RULESET_COLUMN].to_list())
+    if len(names) <= 1:
+        return [(names[0] if names else DEFAULT, results)]
+    return [(n, results.filter(pl.col(RULESET_COLUMN).fill_null(DEFAULT) == n))
+            for n in names]
+
+
+def run_auto(fn: Callable[..., pl.DataFrame], results: pl.DataFrame | pl.LazyFrame,
+             **kwargs: Any) -> pl.DataFrame:
+    """``fn(rows, ruleset, **kwargs)`` per inferred ruleset, stacked (``rules="auto"``).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"event_id": ["a", "b"], "ruleset": ["pokemon", "fide"]})
+    >>> run_auto(lambda rows, rules: rows.lazy().collect().with_columns(used=pl.lit(rules)),
+    ...          df)["used"].to_list()
+    ['fide', 'pokemon']
+    """
+    parts = [fn(rows, name, **kwargs) for name, rows in by_ruleset(results)]
+    return parts[0] if len(parts) == 1 else pl.concat(parts, how="diagonal_relaxed")
+
+
+def describe(events: pl.DataFrame, chosen: str | None = None) -> str:
+    """The one line a command prints about the ruleset it used.
+
+    Examples
+    --------
+    >>> ev = pl.DataFrame({"event_id": ["a"], "ruleset": ["pokemon"],
+    ...     "ruleset_reason": ["a TOM file: Play! Pokémon, TRH 2026, per division"]})
+    >>> describe(ev)
+    'rules: pokemon (a TOM file: Play! Pokémon, TRH 2026, per division; --rules to override)'
+    >>> describe(ev, "mtg")
+    'rules: mtg (from --rules)'
+    """
+    if chosen is not None:
+        return f"rules: {chosen} (from --rules)"
+    if events.height == 0:
+        return f"rules: {DEFAULT}"
+    groups = (events.group_by("ruleset").agg(pl.len().alias("n"),
+                                             pl.col("ruleset_reason").first())
+              .sort("n", "ruleset", descending=[True, False]))
+    if groups.height == 1:
+        r = groups.row(0, named=True)
+        return f"rules: {r['ruleset']} ({r['ruleset_reason']}; --rules to override)"
+    parts: Sequence[str] = [f"{r['ruleset']} ({r['n']} event{'s' * (r['n'] > 1)})"
+                            for r in groups.iter_rows(named=True)]
+    return f"rules: {', '.join(parts)}, inferred per event from the files; --rules to override"

@@ -1,0 +1,166 @@
+"""Every input format through every command: a TRF, a TDF with three divisions, a folder of
+decklist-cache JSON and a CSV, each read by the one reader, ranked by the ruleset the data
+calls for (printed on stderr), with names and divisions where the source has them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import orjson
+import polars as pl
+import pytest
+
+from swissframe.cli import main
+from tests.helpers import FIXTURES, REPO_ROOT
+
+DECKS = ("melee-byes-1-2024-07-13.json", "topdeck-demo-abc123-2024-07-13.json")
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
+    """Per format: the path, an event to draw, a player, the rules line expected."""
+    deck = tmp_path_factory.mktemp("decklists")
+    for name in DECKS:
+        shutil.copyfile(FIXTURES / "decklist" / name, deck / name)
+    return {
+        "trf": {"path": str(FIXTURES / "trf" / "all_codes.trf"), "event": "all_codes",
+                "player": "Alpha, Ann", "rules": "rules: fide-2026", "name": "Hotel, Hal"},
+        "tdf": {"path": str(FIXTURES / "tom" / "three_divisions.tdf"),
+                "event": "three_divisions:seniors", "player": "Ada Senior",
+                "rules": "rules: pokemon", "name": "Dev Master"},
+        "decklist": {"path": str(deck), "event": "melee-byes-1-2024-07-13", "player": "A",
+                     "rules": "rules: melee-e2 (1 event), topdeck (1 event)", "name": ""},
+        "csv": {"path": str(REPO_ROOT / "data" / "events" / "store-championship.csv"),
+                "event": "store-championship", "player": "Alice", "rules": "rules: mtg",
+                "name": ""},
+    }
+
+
+FORMATS = ("trf", "tdf", "decklist", "csv")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_standings(fmt: str, inputs: dict[str, dict[str, str]],
+                   capsys: pytest.CaptureFixture[str]) -> None:
+    i = inputs[fmt]
+    assert main(["standings", i["path"], "--format", "csv"]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith(i["rules"])
+    assert err.count("\n") == 1
+    table = pl.read_csv(out.encode())
+    if fmt == "trf":  # FIDE tie-breaks, not MTG percentages
+        assert {"bh_c1", "bh", "sb"} <= set(table.columns)
+    if fmt == "tdf":  # one ranking per division, names beside the ids
+        assert table.columns[:4] == ["event_id", "division", "player_id", "name"]
+        assert table.group_by("division").agg(pl.col("rank").min(), pl.len()).sort(
+            "division").rows() == [("juniors", 1, 4), ("masters", 1, 4), ("seniors", 1, 4)]
+        assert "oomwp" in table.columns
+    if i["name"]:
+        assert i["name"] in table["name"].to_list()
+    if fmt == "decklist":  # found in a folder without --input-format
+        assert set(table["event_id"]) == {d.removesuffix(".json") for d in DECKS}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_rules_override(fmt: str, inputs: dict[str, dict[str, str]],
+                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["standings", inputs[fmt]["path"], "--rules", "mtg", "--format", "csv"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "rules: mtg (from --rules)\n"
+    assert "omwp" in pl.read_csv(out.encode()).columns
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_explain_by_name_or_id(fmt: str, inputs: dict[str, dict[str, str]],
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    i = inputs[fmt]
+    assert main(["explain", i["path"], "--player", i["player"], "--event", i["event"],
+                 "--format", "csv"]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith("rules: ")
+    assert pl.read_csv(out.encode()).height >= 2
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_cut(fmt: str, inputs: dict[str, dict[str, str]],
+             capsys: pytest.CaptureFixture[str]) -> None:
+    i = inputs[fmt]
+    assert main(["cut", i["path"], "--top", "2", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith(i["rules"])
+    assert f"== {i['event']}: top 2 ==" in out
+    if fmt == "tdf":
+        assert "division" in out
+        assert "Ada Senior" in out
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_sensitivity(fmt: str, inputs: dict[str, dict[str, str]],
+                     capsys: pytest.CaptureFixture[str]) -> None:
+    i = inputs[fmt]
+    assert main(["sensitivity", i["path"], "--top", "2", "--format", "csv"]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith(i["rules"])
+    assert pl.read_csv(out.encode()).height >= 1
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_chart(fmt: str, inputs: dict[str, dict[str, str]], tmp_path: Path,
+               capsys: pytest.CaptureFixture[str]) -> None:
+    i = inputs[fmt]
+    out = tmp_path / "fig.json"
+    assert main(["chart", "standings", i["path"], "--event", i["event"], "-o", str(out)]) == 0
+    assert capsys.readouterr().err.startswith(i["rules"])
+    assert orjson.loads(out.read_bytes())
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_validate(fmt: str, inputs: dict[str, dict[str, str]],
+                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", inputs[fmt]["path"], "--format", "json"]) == 0
+    doc = orjson.loads(capsys.readouterr().out)
+    assert doc["ok"]
+    assert doc["rules"] == {"trf": "fide-2026", "tdf": "pokemon", "decklist": "mtg",
+                            "csv": "mtg"}[fmt]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_verify(fmt: str, inputs: dict[str, dict[str, str]],
+                capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["verify", inputs[fmt]["path"]])
+    out, err = capsys.readouterr()
+    if fmt == "decklist":
+        assert rc == 0
+        assert "read 2 event(s)" in out
+    else:  # a clear pointer to the command that checks TOM / TRF files
+        assert rc == 2
+        assert "verify-ref" in err
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_recompute(fmt: str, inputs: dict[str, dict[str, str]], tmp_path: Path,
+                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["recompute", inputs[fmt]["path"], "-o", str(tmp_path / "out"), "--quiet"]) == 0
+    assert capsys.readouterr().err.startswith("rules: ")
+    parts = pl.read_parquet(tmp_path / "out" / "**" / "*.parquet")
+    assert parts.height > 0
+    if fmt == "decklist":  # two platforms: one dataset per ruleset
+        assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+            "ruleset=melee-e2", "ruleset=topdeck"]
+
+
+def test_mixed_folder_reads_every_format(inputs: dict[str, dict[str, str]], tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    for fmt in FORMATS:
+        src = Path(inputs[fmt]["path"])
+        if src.is_dir():
+            shutil.copytree(src, tmp_path / fmt)
+        else:
+            shutil.copyfile(src, tmp_path / src.name)
+    assert main(["standings", str(tmp_path), "--format", "csv"]) == 0
+    out, err = capsys.readouterr()
+    assert "inferred per event" in err
+    events = set(pl.read_csv(out.encode())["event_id"])
+    assert {"all_codes", "store-championship", "three_divisions:juniors",
+            "melee-byes-1-2024-07-13"} <= events

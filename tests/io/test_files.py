@@ -1,0 +1,288 @@
+"""The one reader (swissframe.io._files): sniffing, expansion, limits and the importer
+robustness classes of issue 16 (4, 6, 8, 9, 10, 12, 14), one test per class."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import sys
+import threading
+import zlib
+from pathlib import Path
+
+import orjson
+import polars as pl
+import pytest
+
+import swissframe as sf
+from swissframe.cli import main
+from swissframe.errors import ImportFormatError, SchemaError
+from swissframe.io import _files
+from tests.helpers import FIXTURES, REPO_ROOT
+
+CSV = REPO_ROOT / "data" / "events" / "store-championship.csv"
+DECK = FIXTURES / "decklist" / "melee-byes-1-2024-07-13.json"
+TRF = FIXTURES / "trf" / "all_codes.trf"
+TDF = FIXTURES / "tom" / "all_codes.tdf"
+
+
+def _copy(src: Path, dest: Path) -> Path:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dest)
+    return dest
+
+
+# ------------------------------------------------------------------ sniffing, expansion
+
+
+def test_formats_are_sniffed_by_content_not_suffix(tmp_path: Path) -> None:
+    odd = {"table": _copy(CSV, tmp_path / "a.dat"), "trf": _copy(TRF, tmp_path / "b.dat"),
+           "tom": _copy(TDF, tmp_path / "c.dat"), "decklist": _copy(DECK, tmp_path / "d.dat")}
+    gz = tmp_path / "e.bin"
+    gz.write_bytes(gzip.compress(DECK.read_bytes()))
+    pq = tmp_path / "f.bin"
+    sf.read_results(CSV).drop("phase").write_parquet(pq)
+    for kind, f in odd.items():
+        assert _files.sniff(f) == kind
+    assert _files.sniff(gz) == "decklist"
+    assert _files.sniff(pq) == "table"
+    src = sf.read(tmp_path)
+    assert sorted(src.events["source_kind"].to_list()) == sorted(
+        ["table", "table", "trf", "tom", "decklist", "decklist"])
+
+
+def test_folder_of_mixed_formats_reads_every_file_and_reports_the_rest(tmp_path: Path) -> None:
+    """Class 10: `standings DIR` on mixed formats ranked only the CSV (exit 0)."""
+    _copy(CSV, tmp_path / "store.csv")
+    _copy(TRF, tmp_path / "chess" / "club.trf")
+    _copy(DECK, tmp_path / "deck" / DECK.name)
+    (tmp_path / "README.md").write_text("notes\n")
+    src = sf.read(tmp_path)
+    assert sorted(src.events["event_id"].to_list()) == [
+        "club", "melee-byes-1-2024-07-13", "store"]
+    assert src.source_kind == "mixed"
+    assert src.notes.filter(pl.col("kind") == "skipped_file")["file"].to_list() == [
+        str(tmp_path / "README.md")]
+    assert src.results.group_by("event_id").agg(pl.col("source_file").n_unique())[
+        "source_file"].to_list() == [1, 1, 1]
+    table = sf.standings(src.results, keys=src.keys)
+    assert set(table["event_id"]) == {"club", "melee-byes-1-2024-07-13", "store"}
+
+
+def test_named_file_of_unknown_format_and_missing_path_name_the_path(tmp_path: Path) -> None:
+    junk = tmp_path / "notes.md"
+    junk.write_text("# hello\n")
+    with pytest.raises(ImportFormatError, match=r"notes\.md: not a results table"):
+        sf.read(junk)
+    with pytest.raises(ImportFormatError, match="no such file, folder or glob"):
+        sf.read(tmp_path / "nope.csv")
+    assert len(sf.read(str(REPO_ROOT / "data" / "events" / "*.csv")).events) == 2
+
+
+# ---------------------------------------------------------- class 4: optional columns
+
+
+def test_optional_column_absent_from_one_file_takes_its_default(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    long = sf.read_results(CSV)
+    with_phase = long.with_columns(pl.lit("swiss").alias("phase"))
+    with_phase.write_csv(tmp_path / "a.csv")
+    long.drop("phase").with_columns(pl.lit("b").alias("event_id")).write_csv(tmp_path / "b.csv")
+    res = sf.read_results(tmp_path)
+    assert res["phase"].unique().to_list() == ["swiss"]
+    assert res.height == 2 * with_phase.height
+    assert sf.read(tmp_path).results["phase"].null_count() == 0
+    assert main(["validate", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "0 error(s)" in out
+    assert "phase" not in out
+
+
+# ----------------------------------------------------------- class 6: decompression bombs
+
+
+def test_decompression_bomb_stops_at_the_limit_which_can_be_raised(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = orjson.loads(DECK.read_bytes())
+    doc["Padding"] = " " * 200_000  # compresses to a few hundred bytes
+    bomb = tmp_path / "melee-bomb-1-2024-07-13.json.gz"
+    bomb.write_bytes(gzip.compress(orjson.dumps(doc)))
+    assert bomb.stat().st_size < 5_000
+    with pytest.raises(ImportFormatError, match=r"bomb.*limit of 100,000 bytes.*max_bytes="):
+        sf.read_decklist_cache(bomb, max_bytes=100_000)
+    with pytest.raises(ImportFormatError, match="limit of 100,000 bytes"):
+        sf.read(bomb, max_bytes=100_000)
+    monkeypatch.setenv("SWISSFRAME_MAX_BYTES", "100000")
+    with pytest.raises(ImportFormatError, match="SWISSFRAME_MAX_BYTES"):
+        sf.read_decklist_cache(bomb)
+    monkeypatch.setenv("SWISSFRAME_MAX_BYTES", "1000000")
+    assert sf.read_decklist_cache(bomb).results.height > 0
+    with pytest.raises(ImportFormatError, match="limit of 1,000 bytes"):  # plain files too
+        sf.read_trf(TRF, max_bytes=1000)
+
+
+def test_decompression_is_streamed(tmp_path: Path) -> None:
+    """A 64 MiB expansion with a 1 MiB limit never holds more than ~1 MiB."""
+    bomb = tmp_path / "x.json.gz"
+    comp = zlib.compressobj(wbits=31)
+    chunk = b" " * 2**20
+    bomb.write_bytes(b"".join([comp.compress(b"{")] + [comp.compress(chunk) for _ in range(64)]
+                              + [comp.compress(b"}"), comp.flush()]))
+    with pytest.raises(ImportFormatError, match="limit of 1,048,576 bytes"):
+        _files.read_decompressed(bomb, limit=2**20)
+
+
+# ---------------------------------------------------------- class 8: foreign errors
+
+
+def test_foreign_importer_errors_become_import_errors_naming_the_file(tmp_path: Path) -> None:
+    raw = gzip.compress(DECK.read_bytes())
+    bad = tmp_path / "melee-bad-1-2024-07-13.json.gz"
+    bad.write_bytes(raw[:20] + bytes(b ^ 0xFF for b in raw[20:60]) + raw[60:])
+    with pytest.raises(ImportFormatError, match=r"melee-bad-1-2024-07-13\.json\.gz"):
+        sf.read_decklist_cache(bad)
+    trunc = tmp_path / "melee-trunc-1-2024-07-13.json.gz"
+    trunc.write_bytes(raw[: len(raw) // 2])
+    with pytest.raises(ImportFormatError, match="truncated"):
+        sf.read(trunc)
+    doc = orjson.loads(DECK.read_bytes())
+    doc["Rounds"][0]["Matches"][0]["Result"] = "99999999999999999999-0-0"
+    huge = tmp_path / "melee-huge-1-2024-07-13.json"
+    huge.write_bytes(orjson.dumps(doc))
+    with pytest.raises(ImportFormatError, match=r"melee-huge-1-2024-07-13.*99999999999999999999"):
+        sf.read_decklist_cache(huge)
+    tdf = tmp_path / "long.tdf"
+    tdf.write_text(TDF.read_text().replace('round number="1"', 'round number="1' + "0" * 22 + '"',
+                                           1))
+    with pytest.raises(ImportFormatError, match=r"long\.tdf.*round number"):
+        sf.read_tom(tdf)
+
+
+def test_string_and_categorical_event_ids_across_files(tmp_path: Path) -> None:
+    base = sf.read_results(CSV).drop("phase")
+    base.with_columns(pl.lit("a").alias("event_id")).write_parquet(tmp_path / "a.parquet")
+    base.with_columns(pl.lit("b").cast(pl.Categorical).alias("event_id")).write_parquet(
+        tmp_path / "b.parquet")
+    assert sorted(sf.read(tmp_path).results["event_id"].unique()) == ["a", "b"]
+    assert sf.read_results(tmp_path).height == 2 * base.height
+
+
+def test_validate_checks_the_good_file_and_exits_2_for_the_bad_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = _copy(CSV, tmp_path / "good.csv")
+    bad = tmp_path / "bad.json.gz"
+    bad.write_bytes(b"\x1f\x8b\x08\x00garbage-deflate-stream")
+    assert main(["validate", str(good), str(bad), "--format", "json"]) == 2
+    doc = orjson.loads(capsys.readouterr().out)
+    assert doc["files"] == [str(good)]
+    assert doc["rows"] == sf.read_results(CSV).drop("phase").height
+    assert [p["file"] for p in doc["problems"] if p["kind"] == "unreadable_file"] == [str(bad)]
+
+
+# ---------------------------------------------------------- class 9: non-UTF-8 names
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS refuses non-UTF-8 file names")
+def test_non_utf8_file_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    name = os.fsdecode(b"caf\xe9")
+    csv = _copy(CSV, tmp_path / f"{name}.csv")
+    deck = _copy(DECK, tmp_path / "deck" / f"melee-{name}-1-2024-07-13.json")
+    trf = _copy(TRF, tmp_path / "chess" / f"club-{name}.trf")
+    assert main(["standings", str(csv), "--format", "csv"]) == 0
+    assert "caf\\xe9" in capsys.readouterr().out
+    assert main(["validate", str(tmp_path), "--format", "json"]) == 0
+    doc = orjson.loads(capsys.readouterr().out)
+    assert len(doc["files"]) == 3
+    assert sf.read_decklist_cache(deck).events["path"][0].endswith("1-2024-07-13.json")
+    assert sf.read_trf(trf).results.height > 0
+
+
+# ---------------------------------------------------------- class 10: silent drops
+
+
+def test_garbled_trf_record_is_reported_not_dropped_silently(tmp_path: Path) -> None:
+    lines = TRF.read_text(encoding="latin-1").splitlines()
+    line = list(" " * 91)  # a player who only had a bye, with a garbled record code
+    line[0:8], line[14:18], line[80:84] = "0O1    9", "Lone", " 1.0"
+    lines.append("".join(line) + "  0000 - F")
+    i = len(lines) - 1
+    bad = tmp_path / "garbled.trf"
+    bad.write_text("\n".join(lines) + "\n", encoding="latin-1")
+    with pytest.warns(UserWarning, match=r"unknown record.*line"):
+        ev = sf.read_trf(bad)
+    assert ev.unknown["line"].to_list() == [i + 1]
+    with pytest.warns(UserWarning, match="unknown record"):
+        src = sf.read(bad, validate=False)
+    assert src.notes.filter(pl.col("kind") == "unknown_record").height == 1
+    # column rulers and extension records are not reported
+    ok = tmp_path / "ruler.trf"
+    ok.write_text("DDD SSSS sTTT NNNN\nXXR 3\nBBW 1.0\n" + TRF.read_text(encoding="latin-1"),
+                  encoding="latin-1")
+    assert sf.read_trf(ok).unknown.height == 0
+
+
+def test_unknown_tom_element_is_reported(tmp_path: Path) -> None:
+    text = TDF.read_text()
+    start = text.index("<match ")
+    end = text.index("</match>", start) + len("</match>")
+    bad = tmp_path / "matchx.tdf"
+    bad.write_text(text[:start] + text[start:end].replace("<match ", "<matchx ")
+                   .replace("</match>", "</matchx>") + text[end:])
+    with pytest.warns(UserWarning, match=r"<matchx> in <matches>"):
+        ev = sf.read_tom(bad)
+    assert ev.unknown.select("parent", "tag").rows() == [("matches", "matchx")]
+
+
+# ---------------------------------------------------------- class 12: errors name the file
+
+
+def test_every_table_error_names_the_file(tmp_path: Path) -> None:
+    _copy(CSV, tmp_path / "a.csv")
+    sf.read_results(CSV).drop("phase").with_columns(pl.lit("b").alias("event_id"),
+                                  pl.col("games_won").cast(pl.String) + "x"
+                                  ).write_csv(tmp_path / "b.csv")
+    with pytest.raises(SchemaError, match=r"b\.csv: mistyped column.*games_won"):
+        sf.read_results(tmp_path)
+    with pytest.raises(SchemaError, match=r"b\.csv"):
+        sf.read(tmp_path)
+    (tmp_path / "b.csv").unlink()
+    sf.read_results(CSV).drop("phase").write_parquet(tmp_path / "c.parquet")
+    data = (tmp_path / "c.parquet").read_bytes()
+    (tmp_path / "c.parquet").write_bytes(data[: len(data) // 2])
+    with pytest.raises(ImportFormatError, match=r"c\.parquet"):
+        sf.read_results(tmp_path)
+
+
+# ---------------------------------------------------------- class 14: special paths
+
+
+def _within(seconds: float, fn: object) -> BaseException | None:
+    box: list[BaseException | None] = [None]
+
+    def run() -> None:
+        try:
+            fn()  # type: ignore[operator]
+        except BaseException as exc:  # handed to the test
+            box[0] = exc
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(seconds)
+    assert not t.is_alive(), "the reader hung"
+    return box[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_named_pipe_and_devices_are_refused_without_hanging(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.trf"
+    os.mkfifo(pipe)
+    for call in (lambda: sf.read_tom(pipe), lambda: sf.read_trf(pipe), lambda: sf.read(pipe),
+                 lambda: main(["--debug", "standings", str(pipe)])):
+        exc = _within(10, call)
+        assert isinstance(exc, ImportFormatError)
+        assert "not a regular file" in str(exc)
+    if Path("/dev/zero").exists():
+        exc = _within(10, lambda: sf.read_trf("/dev/zero"))
+        assert isinstance(exc, ImportFormatError)
+        assert "/dev/zero" in str(exc)

@@ -1,0 +1,181 @@
+"""The report's content against hand-worked events, its offline guarantees, the season
+folder and the CLI."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import swissframe as sf
+from swissframe.cli import main
+from swissframe.report import SeasonReport
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "data" / "events"
+REAL = ROOT.parent.parent / "shared" / "data" / "realworld"
+if not REAL.exists():
+    REAL = Path("/work/shared/data/realworld")
+
+
+def _text(html: str) -> str:
+    """Visible text, roughly (tags dropped, whitespace folded)."""
+    body = re.sub(r"<script.*?</script>", " ", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
+
+
+def test_cut_decided_on_omw_league_night() -> None:
+    # Lena (2nd) and Nico (3rd) both 6 points. Lena met Kai (2-1), Omar (1-2), Kai again:
+    # OMW% = (2/3 + 1/3 + 2/3) / 3 = 5/9 = 55.56%. Nico met Mara (1-1-1: 4/9), Kai (2/3),
+    # Omar (1/3): (4/9 + 6/9 + 3/9) / 3 = 13/27 = 48.15%.
+    rep = sf.report(DATA / "league-night.csv", top=2, n_sims=0)
+    c = rep.comparison
+    assert c is not None
+    assert (c.criterion, c.ahead) == ("omwp", "Lena")
+    assert c.value_a == pytest.approx(5 / 9)
+    assert c.value_b == pytest.approx(13 / 27)
+    text = _text(rep.html)
+    assert ("Lena (2nd) beat Nico (3rd) on OMW%: 55.56% vs 48.15%, level on match points "
+            "(6).") in text
+    assert "The margin on OMW% was 7.41 percentage points" in text
+    assert "The top-2 cut fell at 6 points: 2 of the 3 players on 6 made it." in text
+
+
+def test_cut_decided_on_points_store_championship() -> None:
+    # Chandra: W, 1-1-1 draw, L, W = 7 points; Grace: W, L, W, L = 6.
+    rep = sf.report(DATA / "store-championship.csv", top=4, n_sims=0)
+    text = _text(rep.html)
+    assert "Chandra (4th) beat Grace (5th) on match points: 7 vs 6." in text
+    assert ("The top-4 cut fell at 7 points: every player on 7 or more made it; the best "
+            "below had 6.") in text
+    assert "Alice topped the Swiss at 3–0–1 (10 points)." in text
+
+
+def test_exact_tie_at_the_cut() -> None:
+    m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": ["B"], "games_a": [1],
+                      "games_b": [1], "games_drawn": [0]})
+    rep = sf.report(sf.from_matches(m), top=1, n_sims=0)
+    assert rep.comparison is not None
+    assert rep.comparison.tied
+    assert "exactly tied" in _text(rep.html)
+
+
+def test_every_criterion_of_the_ruleset_is_a_column() -> None:
+    rep = sf.report(DATA / "store-championship.csv", rules="pokemon", top=4, n_sims=0)
+    head = re.search(r'<table class="sortable" id="standings"><thead>(.*?)</thead>', rep.html)
+    assert head is not None
+    for label in ("OMW%", "OOMW%", "head-to-head", "random draw"):
+        assert f">{label}<" in head.group(1)
+    assert "Ranked by <b>pokemon</b>" in rep.html
+    assert "Chosen for this report." in rep.html
+
+
+def test_the_page_is_self_contained() -> None:
+    html = sf.report(DATA / "store-championship.csv", top=4, n_sims=0).html
+    assert "Content-Security-Policy" in html
+    assert "default-src 'none'" in html
+    markup = re.sub(r"(<script[^>]*>).*?</script>", r"\1</script>", html, flags=re.S)
+    assert not re.search(r"<(script|img|iframe)[^>]*\bsrc=", markup)
+    assert not re.search(r"<link\b", markup)
+    assert "@import" not in html
+    assert "url(http" not in html
+    assert html.count('data-chart="chart-') >= 4
+    assert "window.vegaEmbed" in html  # the libraries are inline
+
+
+def test_names_are_shown_and_charts_are_named() -> None:
+    r = sf.read_results(DATA / "store-championship.csv")
+    names = {"Alice": "Alice Liddell", "Bob": "Bob Dylan"}
+    rep = sf.report(r, top=4, n_sims=0, names=names, title="Store Championship")
+    html = rep.html
+    assert "<h1>Store Championship</h1>" in html
+    assert "Alice Liddell" in _text(html)
+    assert rep._repr_html_().startswith("<iframe srcdoc=")
+
+
+def test_sensitivity_prose_names_who_enters() -> None:
+    sim = sf.simulate([24, 40, 64], rules="mtg", n_events=3, seed=3)
+    ev = sim.results.filter(pl.col("event_id") == "mtg-0002")
+    rep = sf.report(ev, top=8, n_sims=0)
+    sens = rep.sensitivity
+    assert sens is not None
+    changed = sens.filter(pl.col("entering").list.len() > 0)
+    text = _text(rep.html)
+    if changed.height:
+        who = changed["entering"][0][0]
+        assert f"{changed.height} of 5 rule variants change the top 8." in text
+        assert f"{who} would enter" in text
+    else:
+        assert "None of the 5 rule variants" in text
+
+
+def test_season_folder_links_and_single_file(tmp_path: Path) -> None:
+    rep = sf.report(DATA, top=2, n_sims=0)
+    assert isinstance(rep, SeasonReport)
+    folder = rep.save(tmp_path / "season")
+    index = (folder / "index.html").read_text()
+    pages = sorted(p.name for p in (folder / "events").iterdir())
+    assert pages == ["league-night.html", "store-championship.html"]
+    assert 'href="events/league-night.html"' in index
+    assert 'href="../index.html"' in (folder / "events" / "league-night.html").read_text()
+    single = rep.save(tmp_path / "season.html").read_text()
+    assert "events/" not in re.sub(r"<script.*?</script>", "", single, flags=re.S)
+    text = _text(index)
+    assert "2 events" in text
+    assert rep.summary.filter(pl.col("event_id") == "league-night")["decided_by"][0] == "OMW%"
+
+
+def test_event_selection_errors() -> None:
+    with pytest.raises(sf.DataError, match="did you mean 'league-night'"):
+        sf.report(DATA, event_id="league-nite")
+    with pytest.raises(sf.DataError, match="event_id"):
+        sf.report(DATA, season=False)
+
+
+def test_cli_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.html"
+    assert main(["report", str(DATA / "league-night.csv"), "--top", "2", "--sims", "0",
+                 "-o", str(out)]) == 0
+    assert "Lena (2nd) beat Nico (3rd)" in out.read_text()
+    assert "wrote" in capsys.readouterr().out
+    assert main(["report", str(DATA / "league-night.csv"), "-o", str(tmp_path / "r.pdf")]) == 2
+    assert "unknown suffix" in capsys.readouterr().err
+    src = DATA / "league-night.csv"
+    assert main(["report", str(src), "-o", str(src)]) == 2
+
+
+def _need_real() -> None:
+    if not REAL.exists():
+        pytest.skip(f"real-world data not found at {REAL} (needs ../shared/data/realworld)")
+
+
+def test_real_decklist_event() -> None:
+    _need_real()
+    files = sorted((REAL / "fbettega_MTG_decklistcache" / "Tournaments" / "MTGmelee").rglob(
+        "*-2024-01-04.json.gz"))
+    if not files:
+        pytest.skip("no melee.gg event of 2024-01-04 in the real-world data")
+    ev = sf.read_decklist_cache(files[0])
+    rep = sf.report(ev, top=8, n_sims=20)
+    name = ev.events["name"][0]
+    html = rep.html
+    assert f"<h1>{name}" in html.replace("&#x27;", "'")
+    assert "decklist cache" in html
+    if rep.comparison is not None:
+        assert rep.comparison.describe() in _text(html).replace("&#x27;", "'")
+
+
+def test_real_tom_event_shows_names() -> None:
+    _need_real()
+    files = sorted((REAL / "pokemon-tom").rglob("*.tdf"))
+    if not files:
+        pytest.skip("no TOM file in the real-world data")
+    tom = sf.read_tom(files[0])
+    event = tom.results["event_id"][0]
+    rep = sf.report(tom, event_id=event, top=4, n_sims=0)
+    assert rep.meta.rules.name == "pokemon"
+    some = tom.players.filter(pl.col("event_id") == event)["name"].drop_nulls()[0]
+    assert some in rep.html
+    assert "OOMW%" in rep.html
