@@ -65,31 +65,36 @@ def unplayed_kind() -> pl.Expr:
 def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
     """Swiss rows only, with result flags and integer match-point units.
 
-    Flags: ``_win``, ``_loss``, ``_draw``, ``_unpaired`` (null opponent), ``_bye`` (unpaired
-    win), ``_earned`` (a bye marked ``unplayed="full_bye"``), ``_kind`` (the unplayed kind,
-    null when played over the board), ``_pts`` (match points in units of
-    ``1 / points_unit``).
+    Flags: ``_win``, ``_loss``, ``_draw`` (a ``double_loss`` row is a loss whatever its
+    games), ``_unpaired`` (null opponent), ``_bye`` (unpaired win), ``_earned`` (a bye
+    marked ``unplayed="full_bye"``), ``_kind`` (the unplayed kind, null when played over the
+    board), ``_pts`` (match points in units of ``1 / points_unit``).
     """
     won, lost = pl.col("games_won"), pl.col("games_lost")
-    if "unplayed" not in results.collect_schema().names():
+    names = results.collect_schema().names()
+    if "unplayed" not in names:
         results = results.with_columns(unplayed=pl.lit(None, dtype=pl.String))
+    dl = (pl.col("double_loss").fill_null(value=False) if "double_loss" in names
+          else pl.lit(value=False))
     return (results.filter(pl.col("phase") == "swiss")
-            .with_columns(_win=won > lost, _loss=won < lost, _draw=won == lost,
+            .with_columns(_win=(won > lost) & ~dl, _loss=(won < lost) | dl,
+                          _draw=(won == lost) & ~dl,
                           _unpaired=pl.col(OPP).is_null(), _kind=unplayed_kind())
             .with_columns(_bye=pl.col("_unpaired") & pl.col("_win"))
             .with_columns(_earned=pl.col("_bye") & (pl.col("_kind") == "full_bye"),
                           _pts=row_points(rules, won, lost, pl.col("games_drawn"),
-                                          bye=pl.col("_bye"))))
+                                          bye=pl.col("_bye"), double_loss=dl)))
 
 
 def row_points(rules: Ruleset, won: pl.Expr, lost: pl.Expr, drawn: pl.Expr, *,
-               bye: pl.Expr) -> pl.Expr:
+               bye: pl.Expr, double_loss: pl.Expr | None = None) -> pl.Expr:
     """Match points of one round, in units of ``1 / points_unit(rules)`` (Int64).
 
     The ruleset's points for a bye, a win, a draw or a loss (by games won against lost),
     plus ``points_game_win`` per game won and ``points_sweep`` for winning at least
     ``sweep_games`` games without losing or drawing one (melee.gg two-game matches: a 2-0
-    is 3 + 3 + 1 = 7). The one definition of what a round is worth.
+    is 3 + 3 + 1 = 7); a ``double_loss`` round is worth ``points_loss`` alone. The one
+    definition of what a round is worth.
 
     Examples
     --------
@@ -108,10 +113,13 @@ def row_points(rules: Ruleset, won: pl.Expr, lost: pl.Expr, drawn: pl.Expr, *,
     game_pts = won.cast(pl.Int64) * units(rules.points_game_win) + pl.when(
         (won >= rules.sweep_games) & (lost == 0) & (drawn == 0)
     ).then(units(rules.points_sweep)).otherwise(pl.lit(0, dtype=pl.Int64))
-    return (pl.when(bye).then(units(rules.points_bye))
-            .when(won > lost).then(units(rules.points_win))
-            .when(won == lost).then(units(rules.points_draw))
-            .otherwise(units(rules.points_loss)) + game_pts)
+    pts = (pl.when(bye).then(units(rules.points_bye))
+           .when(won > lost).then(units(rules.points_win))
+           .when(won == lost).then(units(rules.points_draw))
+           .otherwise(units(rules.points_loss)) + game_pts)
+    if double_loss is None:
+        return pts
+    return pl.when(double_loss).then(units(rules.points_loss)).otherwise(pts)
 
 
 def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...], *,

@@ -15,6 +15,7 @@ from typing import Final
 
 import polars as pl
 
+from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._record import (
     EVAL,
     THROUGH,
@@ -96,7 +97,7 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
     lf = lf.filter(pl.col("phase") == "swiss")
     if through_round is not None:
         lf = lf.filter(pl.col("round") <= through_round)
-    lf = late_rows(lf, ruleset, k)
+    lf = with_inferred_absences(late_rows(lf, ruleset, k), ruleset, k)
     mine = lf.filter(pl.col("player_id") == player_id)
     if event_id is not None:
         mine = mine.filter(pl.col("event_id") == event_id)
