@@ -900,9 +900,13 @@ def read_decklist_cache(
     files = _expand(paths)
     raw, stands, events = _parse_many(files, workers, max_bytes)
     report: list[pl.DataFrame] = []
-    rounds = _number_rounds(raw)
-    raw = raw.join(rounds, on=["event_id", "round_pos"], how="left")
-    m = _orient(raw, report)
+    try:
+        rounds = _number_rounds(raw)
+        raw = raw.join(rounds, on=["event_id", "round_pos"], how="left")
+        m = _orient(raw, report)
+    except ImportFormatError as exc:  # a file's content: name the file, not only the event
+        raise _with_path(exc, events) from None
+    m = _dedup(m, report)
     m = _dedup(m, report)
     m, stands = _disambiguate(m, stands, report)
     m = _one_seat(m, report)
@@ -940,6 +944,13 @@ def read_decklist_cache(
            else pl.DataFrame(schema=_REPORT_SCHEMA))
     rep = rep.sort("event_id", "kind", "round", "player_id", nulls_last=True)
     return DecklistEvents(results=results, published=published, events=events, report=rep)
+
+
+def _with_path(exc: ImportFormatError, events: pl.DataFrame) -> ImportFormatError:
+    text = str(exc)
+    found = re.match(r"event '([^']*)'", text)
+    hit = events.filter(pl.col("event_id") == found.group(1)) if found else events.clear()
+    return ImportFormatError(f"{hit['path'][0]}: {text}") if hit.height else exc
 
 
 def _event_table(events: pl.DataFrame, results: pl.DataFrame, stands: pl.DataFrame,
