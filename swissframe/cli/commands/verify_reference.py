@@ -20,7 +20,8 @@ from pathlib import Path
 import polars as pl
 
 from swissframe.errors import SwissframeError
-from swissframe.io.tom import TOM_SUFFIXES, event_keys, read_tom
+from swissframe.io._files import event_keys, expand, shown
+from swissframe.io.tom import read_tom
 from swissframe.io.trf import read_trf
 from swissframe.verify.reference import (
     read_held_values,
@@ -116,13 +117,18 @@ def run(args: argparse.Namespace) -> int:
     club: TRF ...
     0
     """
-    files = [Path(f) for f in args.files]
     try:
+        found, _ = expand(args.files)  # formats judged by content, as every command does
+        kinds = dict(found)
+        files = [f for f, kind in found if kind in ("tom", "trf")]
+        if len(files) < len(found):
+            other = sorted({shown(f) for f, kind in found if kind not in ("tom", "trf")})
+            msg = (f"verify-ref checks TOM and TRF files; {', '.join(other[:3])} are not. "
+                   "Hint: decklist-cache files are checked by swissframe verify.")
+            raise SwissframeError(msg)
         keys = event_keys(files)
-        tom = [(f, k) for f, k in zip(files, keys, strict=True)
-               if f.suffix.lower() in TOM_SUFFIXES]
-        trf = [(f, k) for f, k in zip(files, keys, strict=True)
-               if f.suffix.lower() not in TOM_SUFFIXES]
+        tom = [(f, k) for f, k in zip(files, keys, strict=True) if kinds[f] == "tom"]
+        trf = [(f, k) for f, k in zip(files, keys, strict=True) if kinds[f] == "trf"]
         tables: list[pl.DataFrame] = []
         summaries: list[pl.DataFrame] = []
         if tom:
