@@ -11,6 +11,7 @@ from __future__ import annotations
 # names are bound (``sf.standings`` is the function, ``swissframe.standings`` the module).
 from swissframe import charts, platforms, rules, tiebreakers
 from swissframe.bulk import RecomputeReport, recompute
+from swissframe.compare import Comparison, compare
 from swissframe.cut import (
     cut_status,
     detect_intentional_draws,
@@ -60,6 +61,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ROUND_TABLES",
     "SIM_RULES",
+    "Comparison",
     "Criterion",
     "DataError",
     "DecklistEvents",
@@ -80,6 +82,7 @@ __all__ = [
     "ValidationReport",
     "__version__",
     "charts",
+    "compare",
     "cut_status",
     "detect_intentional_draws",
     "explain",

@@ -1,0 +1,111 @@
+"""sf.compare on hand-worked events: the deciding criterion, its values, exact ties."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import swissframe as sf
+from tests.helpers import Opp, event_from_opponents
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "events"
+
+
+def _two(p_games: tuple[tuple[int, int, int], ...], q_games: tuple[tuple[int, int, int], ...],
+         q_first_opp: tuple[int, int, int] = (2, 1, 0)) -> pl.DataFrame:
+    # P: beats a 2-1 player, beats a 1-2 player, loses to a 3-0 player:
+    # OMW% = (2/3 + 1/3 + 1) / 3 = 2/3.  Q the same with its first opponent's record given.
+    return event_from_opponents({
+        "P": [Opp((2, 1, 0), "W", p_games[0]), Opp((1, 2, 0), "W", p_games[1]),
+              Opp((3, 0, 0), "L", p_games[2])],
+        "Q": [Opp(q_first_opp, "W", q_games[0]), Opp((1, 2, 0), "W", q_games[1]),
+              Opp((3, 0, 0), "L", q_games[2])],
+    })
+
+
+def test_omw_decides_with_hand_worked_values() -> None:
+    # Q's first opponent went 1-2: Q's OMW% = (1/3 + 1/3 + 1) / 3 = 5/9 = 55.56%.
+    ev = _two(((2, 0, 0),) * 2 + ((0, 2, 0),), ((2, 0, 0),) * 2 + ((0, 2, 0),), (1, 2, 0))
+    c = sf.compare(ev, "Q", "P")
+    assert (c.criterion, c.ahead) == ("omwp", "P")
+    assert c.value_a == pytest.approx(5 / 9)
+    assert c.value_b == pytest.approx(2 / 3)
+    assert c.margin == pytest.approx(2 / 3 - 5 / 9)
+    assert "on OMW%: 66.67% vs 55.56%, level on match points (6)." in c.sentence
+    assert c.sentence.startswith("P (")
+    assert c.table["decided"].to_list() == [False, True, False, False]
+
+
+def test_gw_decides_when_omw_is_exactly_equal() -> None:
+    # Same opponents (OMW% 2/3 both); P won its games 2-0, 2-0, 0-2 (GW% 4/6), Q 2-1, 2-1,
+    # 0-2 (GW% 4/8).
+    ev = _two(((2, 0, 0), (2, 0, 0), (0, 2, 0)), ((2, 1, 0), (2, 1, 0), (0, 2, 0)))
+    c = sf.compare(ev, "P", "Q")
+    assert c.criterion == "gwp"
+    assert c.label == "GW%"
+    assert "on GW%: 66.67% vs 50.00%, level on match points (6), OMW% (66.67%)." in str(c)
+
+
+def test_exact_tie_shares_a_rank() -> None:
+    ev = _two(((2, 0, 0), (2, 0, 0), (0, 2, 0)), ((2, 0, 0), (2, 0, 0), (0, 2, 0)))
+    c = sf.compare(ev, "P", "Q")
+    assert c.tied
+    assert c.criterion is None
+    assert c.rank_a == c.rank_b
+    assert "tied on every criterion of mtg" in c.sentence
+    assert f"share {sf.compare(ev, 'Q', 'P').rank_a}" in c.sentence
+
+
+def test_match_points_on_the_bundled_event() -> None:
+    r = sf.read_results(DATA / "store-championship.csv")
+    c = sf.compare(r, "Bob", "Alice")
+    assert c.criterion == "match_points"
+    assert c.sentence == "Alice (1st) beat Bob (2nd) on match points: 10 vs 9."
+
+
+def test_the_ruleset_order_is_followed() -> None:
+    # Under Pokemon the second key is OMW% and the third OOMW%; under mtg GW% comes third.
+    ev = _two(((2, 0, 0), (2, 0, 0), (0, 2, 0)), ((2, 1, 0), (2, 1, 0), (0, 2, 0)))
+    names = [c.name for c in sf.rules.get("pokemon").criteria]
+    c = sf.compare(ev, "P", "Q", rules="pokemon")
+    assert c.table["criterion"].to_list() == names
+    assert c.criterion not in ("gwp", "match_points", "omwp")
+
+
+def test_fab_criteria_and_lower_is_better() -> None:
+    r = sf.read_results(DATA / "store-championship.csv")
+    c = sf.compare(r, "Bob", "Alice", rules="fab")  # both 3 wins; CTB 3.890625 vs 3.5625
+    assert (c.criterion, c.ahead) == ("ctb", "Alice")
+    assert c.sentence == ("Alice (1st) beat Bob (2nd) on CTB: 3.89 vs 3.56, "
+                          "level on match points (3).")
+    low = sf.Ruleset(name="pml-first", points_win=1, points_draw=0, points_bye=1,
+                     criteria=(sf.Criterion("match_points"),
+                               sf.Criterion("pml", descending=False)))
+    c = sf.compare(r, "Bob", "Alice", rules=low)  # PML: Alice 0, Bob 0.25
+    assert (c.criterion, c.ahead) == ("pml", "Alice")
+    assert "on PML (lower is better): 0 vs 0.25" in c.sentence
+    assert c.margin == pytest.approx(0.25)
+
+
+def test_unknown_player_suggests_a_name() -> None:
+    r = sf.read_results(DATA / "store-championship.csv")
+    with pytest.raises(sf.DataError, match="did you mean 'Alice'"):
+        sf.compare(r, "Alcie", "Bob")
+    with pytest.raises(sf.DataError, match="two different players"):
+        sf.compare(r, "Bob", "Bob")
+
+
+def test_several_events_need_an_event_id() -> None:
+    r = sf.read_results(DATA)
+    with pytest.raises(sf.DataError, match="event_id"):
+        sf.compare(r, "Alice", "Bob")
+    assert sf.compare(r, "Alice", "Bob", event_id="store-championship").ahead == "Alice"
+
+
+def test_through_round() -> None:
+    r = sf.read_results(DATA / "store-championship.csv")
+    c = sf.compare(r, "Alice", "Chandra", through_round=1)
+    assert c.rank_a == c.rank_b or c.criterion != "match_points"
+    assert "<table>" in c._repr_html_()
