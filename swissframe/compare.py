@@ -286,7 +286,7 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
     decided: int | None = None
     rank_a, rank_b = int(ra["rank"]), int(rb["rank"])  # type: ignore[call-overload]
     if rank_a != rank_b:
-        for i, (crit, prefix) in enumerate(order):
+        for i, (_crit, prefix) in enumerate(order):
             if not prefix:  # match points ranked first outside the criteria: exact values
                 differs = ra["match_points"] != rb["match_points"]
             elif i == len(order) - 1:

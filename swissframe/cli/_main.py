@@ -19,80 +19,48 @@ from typing import Final
 
 import polars as pl
 
+from swissframe import __version__
+from swissframe.cli._common import (
+    Parser,
+    add_event,
+    add_files,
+    add_output,
+    add_quiet,
+    add_rules,
+    add_top,
+    check_round,
+    error_line,
+    filter_events,
+    positive_int,
+    read_any,
+    working,
+    write_frame,
+)
 from swissframe.errors import SwissframeError
 
-__all__ = ["main"]
+__all__ = ["build_parser", "main", "read_any", "write_frame"]
 
 #: Feature subcommands, in help order; a module that is not present is simply not offered.
-COMMAND_MODULES: Final = ("validate", "rules", "verify", "verify_reference", "simulate", "cut",
-                          "recompute", "chart")
-OUTPUT_FORMATS: Final = ("table", "csv", "parquet", "json")
-INPUT_FORMATS: Final = ("auto", "table", "decklist", "tom", "trf")
-
-
-def read_any(paths: Sequence[str], input_format: str = "auto") -> pl.DataFrame:
-    """Read results from any supported file type, chosen by extension or ``input_format``."""
-    from swissframe.io import tables
-
-    fmt = input_format
-    if fmt == "auto":
-        first = paths[0].lower()
-        if first.endswith((".json", ".json.gz")):
-            fmt = "decklist"
-        elif first.endswith((".tdf", ".xml")):
-            fmt = "tom"
-        elif first.endswith((".trf", ".txt", ".input")):
-            fmt = "trf"
-        else:
-            fmt = "table"
-    if fmt == "table":
-        return tables.read_results(paths)
-    reader = {"decklist": ("swissframe.io.decklist", "read_decklist_cache"),
-              "tom": ("swissframe.io.tom", "read_tom"),
-              "trf": ("swissframe.io.trf", "read_trf")}[fmt]
-    module = importlib.import_module(reader[0])
-    events = getattr(module, reader[1])(list(paths))
-    return events.results  # type: ignore[no-any-return]
-
-
-def write_frame(df: pl.DataFrame, fmt: str, out: str | None) -> None:
-    """Write ``df`` as a readable table, CSV, Parquet or JSON, to ``out`` or stdout."""
-    if fmt == "parquet":
-        if out is None:
-            msg = "--format parquet needs -o OUT. Hint: add -o standings.parquet."
-            raise SwissframeError(msg)
-        df.write_parquet(out)
-        return
-    if fmt == "csv":
-        text = df.write_csv()
-    elif fmt == "json":
-        text = df.write_json()
-    else:
-        floats = [c for c, t in df.schema.items() if t == pl.Float64]
-        shown = df.with_columns(pl.col(floats).round(4))
-        with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, fmt_str_lengths=40,
-                       tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
-            text = str(shown) + "\n"
-    if out is None:
-        sys.stdout.write(text)
-    else:
-        Path(out).write_text(text, encoding="utf-8")
+COMMAND_MODULES: Final = ("explain", "why", "validate", "rules", "verify", "verify_reference",
+                          "simulate", "cut", "recompute", "chart")
+#: Errors mapped to one line at the boundary (everything swissframe raises on purpose, file
+#: system errors, and engine errors that escaped the checks, which are reported as bugs).
+BOUNDARY_ERRORS: Final = (SwissframeError, OSError, MemoryError, pl.exceptions.PolarsError,
+                          pl.exceptions.PanicException)
 
 
 def _cmd_standings(args: argparse.Namespace) -> int:
     from swissframe.engine.standings import standings
 
-    results = read_any(args.files, args.input_format)
-    if args.event:
-        known = set(results["event_id"].unique().to_list())
-        missing = [e for e in args.event if e not in known]
-        if missing:
-            msg = (f"event(s) {missing} not in the input. Hint: events present: "
-                   f"{sorted(known)[:10]}{' …' if len(known) > 10 else ''}.")
-            raise SwissframeError(msg)
-        results = results.filter(pl.col("event_id").is_in(args.event))
-    table = standings(results, args.rules, through_round=args.through_round)
-    write_frame(table, args.format, args.output)
+    with working(args, f"reading {len(args.files)} input(s)"):
+        results = read_any(args.files, args.input_format)
+    results = filter_events(results, args.event)
+    check_round(results, args.through_round)
+    with working(args, "ranking"):
+        table = standings(results, args.rules, through_round=args.through_round)
+    if args.top is not None:
+        table = table.filter(pl.col("rank") <= args.top)
+    write_frame(table, args.format, args.output, inputs=args.files)
     return 0
 
 
@@ -132,74 +100,67 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_explain(args: argparse.Namespace) -> int:
-    from swissframe.engine.explain import explain
-
-    results = read_any(args.files, args.input_format)
-    table = explain(results, args.player, args.rules, event_id=args.event,
-                    through_round=args.through_round)
-    write_frame(table, args.format, args.output)
-    return 0
-
-
 def _cmd_sensitivity(args: argparse.Namespace) -> int:
     from swissframe.sensitivity import sensitivity, standard_variants
 
-    results = read_any(args.files, args.input_format)
-    rulesets = list(args.rules) if args.rules else standard_variants(args.baseline)
-    if args.rules:
-        rulesets = [args.baseline, *rulesets]
-    table = sensitivity(results, rulesets, top=args.top)
-    if args.format in ("table", "csv"):  # list columns: one readable cell each
-        table = table.with_columns(pl.col(pl.List(pl.String)).list.join(", "))
-    write_frame(table, args.format, args.output)
+    with working(args, f"reading {len(args.files)} input(s)"):
+        results = read_any(args.files, args.input_format)
+    results = filter_events(results, args.event)
+    rulesets = ([args.rules, *args.compare] if args.compare
+                else standard_variants(args.rules))
+    with working(args, f"ranking under {len(rulesets)} rulesets"):
+        table = sensitivity(results, rulesets, top=args.top)
+    write_frame(table, args.format, args.output, inputs=args.files)
     return 0
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     """The argument parser and the feature modules it dispatches to."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="swissframe",
-        description="Swiss-system standings, tiebreakers and cut analysis.")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+        description="Swiss-system standings, tiebreakers and cut analysis. Every command "
+        "writes a readable table, or CSV / TSV / Parquet / JSON / Excel chosen by the suffix "
+        "of -o; errors are one line and exit with status 2.")
+    parser.add_argument("--version", action="version", version=f"swissframe {__version__}",
+                        help="print the version and exit")
+    parser.add_argument("--debug", action="store_true",
+                        help="show the full traceback of an error (also after the command)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("standings", help="standings of one or many events")
-    p.add_argument("files", nargs="+", metavar="FILE",
-                   help="CSV/Parquet results, decklist-cache JSON, TOM .tdf or TRF files")
-    p.add_argument("--rules", default="mtg", help="ruleset preset (default: mtg)")
-    p.add_argument("--event", action="append", metavar="ID", help="only this event (repeatable)")
-    p.add_argument("--through-round", type=int, metavar="R", help="standings after round R")
-    p.add_argument("--format", choices=OUTPUT_FORMATS, default="table")
-    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
-    p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+    p = sub.add_parser("standings", help="standings of one or many events",
+                       description="Rank every player of every event in FILE under a "
+                       "ruleset, with points, record and tiebreakers.")
+    add_files(p)
+    add_rules(p)
+    add_event(p)
+    p.add_argument("--through-round", type=positive_int, metavar="R",
+                   help="the standings as they stood after round R (default: final)")
+    add_top(p, default=None, what="only the places 1 to N (default: every player)")
+    add_output(p, what="the standings")
+    add_quiet(p)
     p.set_defaults(func=_cmd_standings)
 
-    p = sub.add_parser("demo", help="standings of the bundled data/ (the README's demo)")
-    p.add_argument("--data", default="data", help="the data folder (default: ./data)")
+    p = sub.add_parser("demo", help="standings of the bundled data/ (the README's demo)",
+                       description="Print the standings of the hand-written events and the "
+                       "simulated season shipped in data/.")
+    p.add_argument("--data", default="data", metavar="DIR",
+                   help="the data folder (default: ./data)")
     p.set_defaults(func=_cmd_demo)
 
-    p = sub.add_parser("explain", help="one player's tiebreakers, opponent by opponent")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--player", required=True, help="the player id")
-    p.add_argument("--event", metavar="ID", help="the event (needed when FILE has several)")
-    p.add_argument("--rules", default="mtg", help="ruleset preset (default: mtg)")
-    p.add_argument("--through-round", type=int, metavar="R")
-    p.add_argument("--format", choices=OUTPUT_FORMATS, default="table")
-    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
-    p.add_argument("-o", "--output", metavar="OUT")
-    p.set_defaults(func=_cmd_explain)
-
-    p = sub.add_parser("sensitivity", help="how the top N changes under other rulesets")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--top", type=int, default=8)
-    p.add_argument("--baseline", default="mtg", help="baseline ruleset (default: mtg)")
-    p.add_argument("--rules", action="append", metavar="NAME",
-                   help="an alternative ruleset (repeatable; default: the standard variants "
-                   "of the baseline — floors, bye rule, drawn games, one tiebreaker fewer)")
-    p.add_argument("--format", choices=OUTPUT_FORMATS, default="table")
-    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
-    p.add_argument("-o", "--output", metavar="OUT")
+    p = sub.add_parser("sensitivity", help="how the top N changes under other rulesets",
+                       description="Rank each event under --rules and under other rulesets "
+                       "and report who enters and leaves the top N under each.")
+    add_files(p)
+    add_rules(p, what="the baseline ruleset")
+    p.add_argument("--baseline", dest="rules", metavar="NAME", help=argparse.SUPPRESS)
+    p.add_argument("--compare", action="append", default=[], metavar="NAME",
+                   help="compare with this ruleset instead of the standard variants of "
+                        "--rules (floors, bye rule, drawn games, one tiebreaker fewer); "
+                        "repeatable")
+    add_event(p)
+    add_top(p, default=8, what="size of the top that is compared")
+    add_output(p, what="the comparison")
+    add_quiet(p)
     p.set_defaults(func=_cmd_sensitivity)
 
     modules: dict[str, ModuleType] = {}
@@ -212,26 +173,38 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
             continue
         module.add_parser(sub)
         modules[name] = module
+    for command in sub.choices.values():  # --debug also after the command
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                             help="show the full traceback of an error")
     return parser, modules
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``swissframe`` command."""
+    """Entry point of the ``swissframe`` command.
+
+    Every error ends as one line on stderr, ``swissframe: error: … Hint: …``, and exit
+    status 2 (``--debug`` raises it instead, with its traceback).
+    """
     parser, modules = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # usage errors (already printed), --help, --version
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         if args.command in modules:
             return int(modules[args.command].run(args))
         return int(args.func(args))
-    except (SwissframeError, OSError) as exc:
-        if args.debug:
+    except BOUNDARY_ERRORS as exc:
+        if getattr(args, "debug", False):
             raise
-        print(f"swissframe: error: {exc}".splitlines()[0] if isinstance(exc, OSError)
-              else f"swissframe: error: {_one_line(exc)}", file=sys.stderr)
+        sys.stdout.flush()
+        print(error_line(exc), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("swissframe: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # pragma: no cover - `swissframe … | head`
+        return 0
 
 
 def _one_line(exc: BaseException) -> str:

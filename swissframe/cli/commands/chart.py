@@ -170,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     0
     """
     from swissframe import charts
-    from swissframe.cli._main import read_any
+    from swissframe.cli._common import read_any
 
     suffix = Path(args.output).suffix.lower().lstrip(".")
     if suffix not in ("png", "svg", "pdf", "html", "json"):

@@ -16,12 +16,14 @@ from typing import Final
 import orjson
 import polars as pl
 
+from swissframe.cli._common import add_quiet, add_rules, atomic_path, output_format, working
+from swissframe.cli._common import write_frame as _write_frame
 from swissframe.errors import SwissframeError
 from swissframe.validate import PROBLEM_SCHEMA, ValidationReport, _validate, coerce, file_problem
 
 __all__ = ["add_parser", "read_for_validation", "run"]
 
-FORMATS: Final = ("table", "csv", "json")
+FORMATS: Final = ("table", "csv", "tsv", "json", "parquet", "xlsx")
 INPUT_FORMATS: Final = ("auto", "table", "decklist", "tom", "trf")
 _SUFFIXES: Final[dict[str, tuple[str, ...]]] = {
     "table": (".csv", ".tsv", ".parquet", ".pq"),
@@ -44,15 +46,24 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Check results files (CSV/Parquet, decklist-cache JSON, TOM, TRF) and "
         "list every problem with event, round, player and the offending values. Exit 0: "
         "no errors; 1: problems found; 2: an input could not be read.")
-    p.add_argument("files", nargs="+", metavar="FILE", help="files or folders")
-    p.add_argument("--rules", default="mtg", help="ruleset preset (default: mtg)")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="results files or folders: CSV/Parquet, decklist-cache .json(.gz), "
+                        "TOM .tdf/.xml or TRF files")
+    add_rules(p, what="the ruleset the checks assume")
     p.add_argument("--best-of", default="auto", metavar="N",
-                   help="games per match for the score checks: a number, 'none' to skip, "
+                   help="games per match for the score checks: a number ≥ 1, 'none' to skip, "
                    "or 'auto' (default: 3 for tables and decklists, 1 for TOM and TRF)")
-    p.add_argument("--format", choices=FORMATS, default="table", help="report format")
-    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
+    p.add_argument("--format", choices=FORMATS, default=None,
+                   help="report format: the readable report (table), JSON (summary and "
+                        "problems), or the problems as CSV / TSV / Parquet / Excel "
+                        "(default: from the suffix of -o, else table)")
+    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
+                   help="how to read FILE (default: auto, from the file name)")
     p.add_argument("--strict", action="store_true", help="warnings also give exit status 1")
-    p.add_argument("-o", "--output", metavar="OUT", help="write the report here")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="write the report here; the suffix chooses the format (.txt, .json, "
+                        ".csv, .tsv, .parquet, .xlsx)")
+    add_quiet(p)
 
 
 def _format_of(path: Path, forced: str) -> str | None:
@@ -237,7 +248,7 @@ def read_for_validation(items: Sequence[str], input_format: str = "auto"
         except pl.exceptions.PolarsError:  # incompatible dtypes across files: compare as text
             combined = pl.concat([f.with_columns(pl.all().cast(pl.String, strict=False))
                                   for f in frames], how="diagonal_relaxed")
-    common = max(set(formats), key=formats.count) if formats else "table"
+    common = max(sorted(set(formats)), key=formats.count) if formats else "table"
     return combined, notes, read, common
 
 
@@ -245,18 +256,19 @@ def _best_of(text: str, fmt: str) -> int | None:
     t = text.strip().lower()
     if t == "auto":
         return BEST_OF_BY_FORMAT.get(fmt, 3)
-    if t in ("none", "0"):
+    if t == "none":
         return None
     if t.isdigit() and int(t) > 0:
         return int(t)
-    msg = f"--best-of {text!r}: expected a positive number, 'auto' or 'none'. Hint: 1, 3 or 5."
+    msg = (f"--best-of {text!r}: expected a number ≥ 1, 'auto' or 'none' (no score checks). "
+           "Hint: 1, 3 or 5.")
     raise SwissframeError(msg)
 
 
 def render(report: ValidationReport, fmt: str) -> str:
     """The report as text (``table``), CSV or JSON (summary + problems)."""
-    if fmt == "csv":
-        return report.problems.write_csv()
+    if fmt in ("csv", "tsv"):
+        return report.problems.write_csv(separator="," if fmt == "csv" else "\t")
     if fmt == "json":
         doc = {"ok": report.ok, "clean": report.clean, "rows": report.rows,
                "events": report.events, "rules": report.rules, "best_of": report.best_of,
@@ -268,22 +280,33 @@ def render(report: ValidationReport, fmt: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``swissframe validate``; the exit status is described in the module docstring."""
-    combined, notes, read, common = read_for_validation(args.files, args.input_format)
+    fmt = output_format(args.format, args.output)
+    if fmt not in FORMATS:
+        msg = (f"validate writes {', '.join(FORMATS)}, not {fmt}. Hint: -o report.json or "
+               "-o problems.csv.")
+        raise SwissframeError(msg)
+    _best_of(str(args.best_of), "table")  # a bad --best-of fails before reading
+    with working(args, f"reading {len(args.files)} input(s)"):
+        combined, notes, read, common = read_for_validation(args.files, args.input_format)
     best_of = _best_of(str(args.best_of), common)
     table = combined if combined is not None else pl.DataFrame(
         schema={"event_id": pl.String, "round": pl.Int64, "player_id": pl.String,
                 "opponent_id": pl.String, "games_won": pl.Int64, "games_lost": pl.Int64,
                 "games_drawn": pl.Int64, ORIGIN: pl.String})
-    report = _validate(table, rules=args.rules, best_of=best_of, origin=ORIGIN, extra=notes)
+    with working(args, "checking"):
+        report = _validate(table, rules=args.rules, best_of=best_of, origin=ORIGIN, extra=notes)
     report = ValidationReport(problems=report.problems, rows=report.rows, events=report.events,
                               rules=report.rules, best_of=report.best_of, files=tuple(read))
-    text = render(report, args.format)
+    if fmt in ("csv", "tsv", "parquet", "xlsx"):
+        _write_frame(report.problems, fmt, args.output, inputs=args.files)
+    elif args.output:
+        with atomic_path(args.output, args.files) as tmp:
+            tmp.write_text(render(report, fmt), encoding="utf-8")
+    else:
+        sys.stdout.write(render(report, fmt))
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
         first = str(report).splitlines()[0]
         print(f"{first} Report written to {args.output}.")
-    else:
-        sys.stdout.write(text)
     if (report.problems["kind"] == "unreadable_file").any():
         return 2
     if not report.ok or (args.strict and not report.clean):
