@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import importlib
 import importlib.util
 import math
@@ -36,7 +37,7 @@ from typing import IO, Any, Final, NoReturn
 
 import polars as pl
 
-from swissframe.errors import SwissframeError
+from swissframe.errors import DataError, SwissframeError
 
 __all__ = [
     "FORMAT_BY_SUFFIX",
@@ -53,6 +54,7 @@ __all__ = [
     "check_round",
     "error_line",
     "filter_events",
+    "find_player",
     "format_cell",
     "is_percent",
     "non_negative_int",
@@ -143,7 +145,7 @@ def _int(text: str, low: int, what: str) -> int:
     return value
 
 
-def add_files(p: argparse.ArgumentParser, *, nargs: str = "+") -> None:
+def add_files(p: argparse.ArgumentParser, *, nargs: str | int = "+") -> None:
     """``FILE…`` and ``--input-format``."""
     p.add_argument("files", nargs=nargs, metavar="FILE",
                    help="results files or folders: CSV/Parquet (long or match form), "
@@ -237,14 +239,48 @@ def filter_events(results: pl.DataFrame, events: str | Sequence[str] | None) -> 
     known = results["event_id"].cast(pl.String).unique().sort().to_list()
     missing = [e for e in wanted if e not in set(known)]
     if missing:
-        import difflib
-
         near = [m for e in missing for m in difflib.get_close_matches(e, known, n=2)]
         hint = (f"did you mean {', '.join(map(repr, near))}?" if near else
                 f"events present: {known[:10]}{' …' if len(known) > 10 else ''}.")
         msg = f"event(s) {missing} not in the input. Hint: {hint}"
         raise SwissframeError(msg)
     return results.filter(pl.col("event_id").is_in(wanted))
+
+
+def find_player(results: pl.DataFrame, player: str, event: str | None) -> str:
+    """The event of ``player`` (checked), or a :class:`DataError` with "did you mean".
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"event_id": ["e", "e"], "player_id": ["Alice", "Bob"]})
+    >>> find_player(df, "Alice", None)
+    'e'
+    >>> find_player(df, "alise", None)
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.DataError: player 'alise' is not in event 'e'. Hint: did you mean 'Alice'?
+    """
+    ids = results.select(pl.col("event_id").cast(pl.String),
+                         pl.col("player_id").cast(pl.String)).unique()
+    mine = ids.filter(pl.col("player_id") == player)["event_id"].sort().to_list()
+    if not mine:
+        pool = ids["player_id"].unique().sort().to_list()
+        by_lower = {p.lower(): p for p in pool}
+        near = difflib.get_close_matches(player.lower(), list(by_lower), n=3, cutoff=0.6)
+        where = (f"event {event!r}" if event is not None else
+                 f"event {ids['event_id'][0]!r}" if ids["event_id"].n_unique() == 1 else
+                 f"any of the {ids['event_id'].n_unique()} events")
+        hint = (f"did you mean {', '.join(repr(by_lower[n]) for n in near)}?" if near
+                else "check the spelling (ids are case-sensitive), or run 'swissframe "
+                "standings FILE' to list the players.")
+        msg = f"player {player!r} is not in {where}. Hint: {hint}"
+        raise DataError(msg)
+    if len(mine) > 1:
+        shown = ", ".join(mine[:5]) + (" …" if len(mine) > 5 else "")
+        msg = (f"player {player!r} plays in {len(mine)} events ({shown}). Hint: add "
+               f"--event ID, e.g. --event {mine[0]}.")
+        raise DataError(msg)
+    return str(mine[0])
 
 
 def check_round(results: pl.DataFrame, round_: int | None, flag: str = "--through-round"

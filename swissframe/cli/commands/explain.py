@@ -9,7 +9,6 @@ wrapped to the terminal. ``--format``/``-o`` write :func:`swissframe.explain`'s 
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ from swissframe.cli._common import (
     add_rules,
     check_round,
     filter_events,
+    find_player,
     format_cell,
     output_format,
     positive_int,
@@ -32,9 +32,8 @@ from swissframe.cli._common import (
     working,
     write_frame,
 )
-from swissframe.errors import DataError
 
-__all__ = ["add_parser", "find_player", "render", "run"]
+__all__ = ["add_parser", "render", "run"]
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -62,42 +61,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="explain the standings as they stood after round R (default: final)")
     add_output(p, what="the explanation table")
     add_quiet(p)
-
-
-def find_player(results: pl.DataFrame, player: str, event: str | None) -> str:
-    """The event of ``player`` (checked), or a :class:`DataError` with "did you mean".
-
-    Examples
-    --------
-    >>> df = pl.DataFrame({"event_id": ["e", "e"], "player_id": ["Alice", "Bob"]})
-    >>> find_player(df, "Alice", None)
-    'e'
-    >>> find_player(df, "alise", None)
-    Traceback (most recent call last):
-    ...
-    swissframe.errors.DataError: player 'alise' is not in event 'e'. Hint: did you mean 'Alice'?
-    """
-    ids = results.select(pl.col("event_id").cast(pl.String),
-                         pl.col("player_id").cast(pl.String)).unique()
-    mine = ids.filter(pl.col("player_id") == player)["event_id"].sort().to_list()
-    if not mine:
-        pool = ids["player_id"].unique().sort().to_list()
-        by_lower = {p.lower(): p for p in pool}
-        near = difflib.get_close_matches(player.lower(), list(by_lower), n=3, cutoff=0.6)
-        where = (f"event {event!r}" if event is not None else
-                 f"event {ids['event_id'][0]!r}" if ids["event_id"].n_unique() == 1 else
-                 f"any of the {ids['event_id'].n_unique()} events")
-        hint = (f"did you mean {', '.join(repr(by_lower[n]) for n in near)}?" if near
-                else "check the spelling (ids are case-sensitive), or run 'swissframe "
-                "standings FILE' to list the players.")
-        msg = f"player {player!r} is not in {where}. Hint: {hint}"
-        raise DataError(msg)
-    if len(mine) > 1:
-        shown = ", ".join(mine[:5]) + (" …" if len(mine) > 5 else "")
-        msg = (f"player {player!r} plays in {len(mine)} events ({shown}). Hint: add "
-               f"--event ID, e.g. --event {mine[0]}.")
-        raise DataError(msg)
-    return str(mine[0])
 
 
 def _record(w: object, l_: object, d: object, byes: object) -> str:
