@@ -52,7 +52,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "why", help="which criterion separated two players, and by how much",
         description="Walk the ruleset's ranking criteria in order and say which one put one "
         "player ahead of the other, with both values and the difference.")
-    add_files(p, nargs=1)
+    add_files(p)
     p.add_argument("player_a", metavar="A", help="a player id")
     p.add_argument("player_b", metavar="B", help="another player id of the same event")
     add_event(p, many=False)
