@@ -182,7 +182,7 @@ def add_top(p: argparse.ArgumentParser, *, default: int | None, what: str) -> No
 def add_output(p: argparse.ArgumentParser, *, formats: Sequence[str] = OUTPUT_FORMATS,
                what: str = "the table") -> None:
     """``--format`` and ``-o OUT`` (the format follows OUT's suffix)."""
-    p.add_argument("--format", choices=formats, default=None,
+    p.add_argument("--format", choices=formats, default=None, metavar="FORMAT",
                    help=f"how to write {what}: {', '.join(formats)} (default: from the suffix "
                         "of -o, else a readable table)")
     suffixes = ", ".join(s for s, f in FORMAT_BY_SUFFIX.items() if f in formats)

@@ -23,7 +23,7 @@ from swissframe.validate import PROBLEM_SCHEMA, ValidationReport, _validate, coe
 
 __all__ = ["add_parser", "read_for_validation", "run"]
 
-FORMATS: Final = ("table", "csv", "tsv", "json", "parquet", "xlsx")
+FORMATS: Final = ("table", "csv", "tsv", "json", "ndjson", "parquet", "xlsx")
 INPUT_FORMATS: Final = ("auto", "table", "decklist", "tom", "trf")
 _SUFFIXES: Final[dict[str, tuple[str, ...]]] = {
     "table": (".csv", ".tsv", ".parquet", ".pq"),
@@ -55,14 +55,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    "or 'auto' (default: 3 for tables and decklists, 1 for TOM and TRF)")
     p.add_argument("--format", choices=FORMATS, default=None,
                    help="report format: the readable report (table), JSON (summary and "
-                        "problems), or the problems as CSV / TSV / Parquet / Excel "
+                        "problems), or the problems as CSV / TSV / NDJSON / Parquet / Excel "
                         "(default: from the suffix of -o, else table)")
     p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
                    help="how to read FILE (default: auto, from the file name)")
     p.add_argument("--strict", action="store_true", help="warnings also give exit status 1")
     p.add_argument("-o", "--output", metavar="OUT",
                    help="write the report here; the suffix chooses the format (.txt, .json, "
-                        ".csv, .tsv, .parquet, .xlsx)")
+                        ".csv, .tsv, .ndjson, .parquet, .xlsx)")
     add_quiet(p)
 
 
@@ -297,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
         report = _validate(table, rules=args.rules, best_of=best_of, origin=ORIGIN, extra=notes)
     report = ValidationReport(problems=report.problems, rows=report.rows, events=report.events,
                               rules=report.rules, best_of=report.best_of, files=tuple(read))
-    if fmt in ("csv", "tsv", "parquet", "xlsx"):
+    if fmt in ("csv", "tsv", "ndjson", "parquet", "xlsx"):
         _write_frame(report.problems, fmt, args.output, inputs=args.files)
     elif args.output:
         with atomic_path(args.output, args.files) as tmp:
