@@ -469,12 +469,21 @@ def _write_excel(df: pl.DataFrame, path: Path) -> None:
 
 
 def terminal_width() -> int:
-    """Columns of the terminal (``COLUMNS`` wins; at least 40).
+    """Columns of the terminal: ``COLUMNS``, else the first of stdout, stderr, stdin that is
+    a terminal (so ``swissframe cut … | less`` still fits), else 80; at least 40.
 
     >>> terminal_width() >= 40
     True
     """
-    return max(40, shutil.get_terminal_size((100, 24)).columns)
+    env = os.environ.get("COLUMNS", "")
+    if env.isdigit() and int(env) > 0:
+        return max(40, int(env))
+    for fd in (1, 2, 0):
+        try:
+            return max(40, os.get_terminal_size(fd).columns)
+        except OSError:
+            continue
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
 
 
 def is_percent(name: str) -> bool:
@@ -527,11 +536,12 @@ def _as_text(df: pl.DataFrame, max_cell: int) -> pl.DataFrame:
 
 
 def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 40,
-                 keep: int = 2) -> str:
+                 keep: int = 2, priority: Sequence[str] = ()) -> str:
     """``df`` as a box table that fits ``width`` columns (None: no limit).
 
-    Percentages show as ``66.67%``; columns that do not fit are left out from the right
-    (never the first ``keep``) and named under the table.
+    Percentages show as ``66.67%``; columns that do not fit are left out — those named in
+    ``priority`` are kept first, in that order, then the others from the left (never the
+    first ``keep``) — and named under the table. The columns shown keep their order.
 
     Examples
     --------
@@ -540,6 +550,8 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
     True
     >>> wide = pl.DataFrame({f"column_{i}": [i] for i in range(12)})
     >>> lines = render_table(wide, width=60).splitlines()
+    >>> print(render_table(wide, width=40, priority=["column_9"]).splitlines()[1])
+    │ column_0 ┆ column_1 ┆ column_9 │
     >>> max(len(x) for x in lines) <= 60, lines[-2:]
     (True, ['(+7 more columns: column_5, …, column_11; use --format csv', 'or -o FILE.csv)'])
     """
@@ -547,16 +559,23 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
     lens = [max(len(c), int(text[c].str.len_chars().max() or 0))  # type: ignore[arg-type]
             for c in text.columns]
     shown = list(text.columns)
-    if width is not None:
-        total = sum(n + 3 for n in lens) + 1
-        while total > width and len(shown) > keep:
-            shown.pop()
-            total -= lens[len(shown)] + 3
+    size = dict(zip(text.columns, lens, strict=True))
+    if width is not None and sum(n + 3 for n in lens) + 1 > width:
+        first = [c for c in priority if c in size]
+        order = [*text.columns[:keep], *first,
+                 *(c for c in text.columns[keep:] if c not in first)]
+        picked: set[str] = set()
+        total = 1
+        for c in dict.fromkeys(order):
+            if total + size[c] + 3 <= width or len(picked) < keep:
+                picked.add(c)
+                total += size[c] + 3
+        shown = [c for c in text.columns if c in picked]
     with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=max_cell,
                    tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
                    tbl_cell_numeric_alignment="RIGHT"):
         body = str(text.select(shown)) if shown else ""
-    hidden = text.columns[len(shown):]
+    hidden = [c for c in text.columns if c not in shown]
     if hidden:
         import textwrap
 

@@ -31,8 +31,11 @@ from swissframe.cli._common import (
     check_round,
     error_line,
     filter_events,
+    output_format,
     positive_int,
     read_any,
+    render_table,
+    terminal_width,
     working,
     write_frame,
 )
@@ -60,8 +63,31 @@ def _cmd_standings(args: argparse.Namespace) -> int:
         table = standings(results, args.rules, through_round=args.through_round)
     if args.top is not None:
         table = table.filter(pl.col("rank") <= args.top)
+    if output_format(args.format, args.output) == "table" and args.output is None \
+            and sys.stdout.isatty():
+        _standings_on_terminal(table, args.rules)
+        return 0
     write_frame(table, args.format, args.output, inputs=args.files)
     return 0
+
+
+def _standings_on_terminal(table: pl.DataFrame, rules: str) -> None:
+    """One table per event under its name, the ranking columns kept first when the
+    terminal is narrow (rank, player, points, the ruleset's criteria, the record)."""
+    from swissframe.rules import get
+
+    criteria = [c.name for c in get(rules).criteria]
+    priority = ["rank", "match_points", "record", *criteria, "dropped"]
+    width = terminal_width()
+    cols = table.columns
+    at = cols.index("wins") if "wins" in cols else len(cols)
+    record = pl.format("{}-{}-{}", "wins", "losses", "draws").alias("record")
+    shown = table.select(*cols[:at], record, *(c for c in cols[at:]
+                                               if c not in ("wins", "losses", "draws")))
+    for (event,), grp in shown.group_by("event_id", maintain_order=True):
+        sys.stdout.write(f"{event}\n")
+        sys.stdout.write(render_table(grp.drop("event_id"), width=width, keep=1,
+                                      priority=priority))
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:

@@ -183,13 +183,12 @@ def _columns(heads: list[str], rows: list[list[str]], width: int, shrink: list[i
              right: set[int]) -> list[str]:
     widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
     over = sum(widths) + 2 * (len(widths) - 1) - width
-    for i in shrink:  # name columns give way first
-        if over <= 0:
+    while over > 0:  # the widest name column gives way, down to 8 characters
+        i = max(shrink, key=lambda k: widths[k])
+        if widths[i] <= 8:
             break
-        cut = min(over, widths[i] - 8)
-        if cut > 0:
-            widths[i] -= cut
-            over -= cut
+        widths[i] -= 1
+        over -= 1
 
     def line(cells: list[str]) -> str:
         parts = []
@@ -244,12 +243,11 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
         lines += ["", "Tables that matter" if not show_all else "Tables"]
         rows = []
         for t in tables.iter_rows(named=True):
-            names = [f"{p} ({pts})" for p, pts in zip(t["player_id"], t["points"],
-                                                      strict=True)]
-            rows.append([str(t["table"]), names[0], names[1] if len(names) > 1 else "–",
-                         str(t["advice"] or "")])
-        lines += _columns(["table", "player (points)", "opponent (points)", "advice"], rows,
-                          width, shrink=[1, 2], right={0})
+            names, pts = [*t["player_id"], "–"], [*t["points"], ""]
+            rows.append([str(t["table"]), str(names[0]), str(pts[0]), str(names[1]),
+                         str(pts[1]), str(t["advice"] or "")])
+        lines += _columns(["table", "player A", "pts", "player B", "pts", "advice"], rows,
+                          width, shrink=[1, 3], right={0, 2, 4})
     shown = paired if show_all else paired.filter(pl.col("standing_in_cut") != "out")
     if shown.height:
         lines += ["", "Players, by standing" if show_all
@@ -294,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
     if kind != "table" or args.output:
         write_frame(players, kind, args.output, inputs=args.files)
         return 0
-    width = terminal_width() if sys.stdout.isatty() else 100
+    width = terminal_width()
     round_of = (pairs.group_by("event_id").agg(pl.col("round").max()) if "round" in
                 pairs.columns else None)
     parts = []

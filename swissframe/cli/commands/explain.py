@@ -112,8 +112,7 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
     body = table.filter(pl.col("result") != "average")
     avg = table.filter(pl.col("result") == "average").row(0, named=True)
     player, event = avg["player_id"], avg.get("event_id", "")
-    head = f"{player} — {event}, {rules}"
-    lines = [head]
+    lines = textwrap.wrap(f"{player} — {event}, {rules}", width=width, break_on_hyphens=False)
     if standing is not None:
         rec = f"{standing['wins']}-{standing['losses']}-{standing['draws']}"
         points = format_cell("match_points", standing["match_points"])
@@ -221,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
     st = standings(results, args.rules, through_round=args.through_round)
     row = st.filter(pl.col("player_id") == args.player)
     rules = args.rules + (f", after round {args.through_round}" if args.through_round else "")
-    width = terminal_width() if sys.stdout.isatty() else 80
+    width = terminal_width()
     names = [c.name for c in get(args.rules).criteria]
     text = render(table, row.row(0, named=True) if row.height else None, rules=rules,
                   criteria=names, width=width)

@@ -132,6 +132,6 @@ def run(args: argparse.Namespace) -> int:
             pl.lit(args.player_b).alias("player_b"))
         write_frame(table, kind, args.output, inputs=args.files)
         return 0
-    width = terminal_width() if sys.stdout.isatty() else 80
+    width = terminal_width()
     sys.stdout.write(render(comparison, width) + "\n")
     return 0
