@@ -67,6 +67,7 @@ __all__ = [
     "terminal_width",
     "working",
     "write_frame",
+    "write_per_event",
 ]
 
 #: Output formats a table can be written in (``table`` is the readable text table).
@@ -583,6 +584,17 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
         note = f"(+{len(hidden)} more columns: {names}; use --format csv or -o FILE.csv)"
         body += "\n" + (textwrap.fill(note, width=width) if width else note)
     return body + "\n"
+
+
+def write_per_event(df: pl.DataFrame, priority: Sequence[str] = (), *,
+                    stream: IO[str] | None = None) -> None:
+    """One terminal table per event, under the event's name, fitted to the terminal with
+    the ``priority`` columns kept first."""
+    out = stream or sys.stdout
+    width = terminal_width()
+    for (event,), grp in df.group_by("event_id", maintain_order=True):
+        out.write(f"{event}\n")
+        out.write(render_table(grp.drop("event_id"), width=width, keep=1, priority=priority))
 
 
 # --------------------------------------------------------------------------- progress

@@ -34,10 +34,9 @@ from swissframe.cli._common import (
     output_format,
     positive_int,
     read_any,
-    render_table,
-    terminal_width,
     working,
     write_frame,
+    write_per_event,
 )
 from swissframe.errors import SwissframeError
 
@@ -78,16 +77,12 @@ def _standings_on_terminal(table: pl.DataFrame, rules: str) -> None:
 
     criteria = [c.name for c in get(rules).criteria]
     priority = ["rank", "match_points", "record", *criteria, "dropped"]
-    width = terminal_width()
     cols = table.columns
     at = cols.index("wins") if "wins" in cols else len(cols)
     record = pl.format("{}-{}-{}", "wins", "losses", "draws").alias("record")
     shown = table.select(*cols[:at], record, *(c for c in cols[at:]
                                                if c not in ("wins", "losses", "draws")))
-    for (event,), grp in shown.group_by("event_id", maintain_order=True):
-        sys.stdout.write(f"{event}\n")
-        sys.stdout.write(render_table(grp.drop("event_id"), width=width, keep=1,
-                                      priority=priority))
+    write_per_event(shown, priority)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -136,6 +131,10 @@ def _cmd_sensitivity(args: argparse.Namespace) -> int:
                 else standard_variants(args.rules))
     with working(args, f"ranking under {len(rulesets)} rulesets"):
         table = sensitivity(results, rulesets, top=args.top)
+    if output_format(args.format, args.output) == "table" and args.output is None \
+            and sys.stdout.isatty():
+        write_per_event(table, ["entering", "leaving", "kendall_tau", "cut_criterion"])
+        return 0
     write_frame(table, args.format, args.output, inputs=args.files)
     return 0
 
