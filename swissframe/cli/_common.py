@@ -62,6 +62,7 @@ __all__ = [
     "positive_int",
     "progress",
     "read_any",
+    "reading",
     "render_table",
     "show_progress",
     "terminal_width",
@@ -610,6 +611,18 @@ def progress(args: argparse.Namespace, **kwargs: Any) -> Any:
     from tqdm import tqdm
 
     return tqdm(disable=not show_progress(args), file=sys.stderr, leave=False, **kwargs)
+
+
+def reading(paths: Sequence[str]) -> str:
+    """The label of the reading step: ``reading store.csv``, ``reading 2,249 inputs``.
+
+    >>> reading(["data/events/"]), reading(["a.csv", "b.csv"])
+    ('reading events/', 'reading 2 inputs')
+    """
+    if len(paths) == 1:
+        p = Path(paths[0])
+        return f"reading {p.name}{'/' if p.is_dir() or paths[0].endswith('/') else ''}"
+    return f"reading {len(paths):,} inputs"
 
 
 @contextlib.contextmanager

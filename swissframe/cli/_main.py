@@ -34,6 +34,7 @@ from swissframe.cli._common import (
     output_format,
     positive_int,
     read_any,
+    reading,
     working,
     write_frame,
     write_per_event,
@@ -54,7 +55,7 @@ BOUNDARY_ERRORS: Final = (SwissframeError, OSError, MemoryError, pl.exceptions.P
 def _cmd_standings(args: argparse.Namespace) -> int:
     from swissframe.engine.standings import standings
 
-    with working(args, f"reading {len(args.files)} input(s)"):
+    with working(args, reading(args.files)):
         results = read_any(args.files, args.input_format)
     results = filter_events(results, args.event)
     check_round(results, args.through_round)
@@ -124,7 +125,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_sensitivity(args: argparse.Namespace) -> int:
     from swissframe.sensitivity import sensitivity, standard_variants
 
-    with working(args, f"reading {len(args.files)} input(s)"):
+    with working(args, reading(args.files)):
         results = read_any(args.files, args.input_format)
     results = filter_events(results, args.event)
     rulesets = ([args.rules, *args.compare] if args.compare

@@ -133,7 +133,7 @@ def test_standings_keep_the_tiebreakers_on_a_narrow_terminal(
 
 def test_progress_on_a_terminal_is_erased_and_quiet_silences_it(
         session: list[tuple[int, str]]) -> None:
-    pattern = "reading 1 input(s)…"
+    pattern = "reading store-championship.csv…"
     (code, raw), (qcode, quiet), (ecode, failed) = session[len(FITS):]
     assert code == qcode == 0
     assert pattern in raw  # drawn on a terminal stderr …

@@ -31,6 +31,7 @@ from swissframe.cli._common import (
     output_format,
     positive_int,
     read_any,
+    reading,
     show_progress,
     terminal_width,
     working,
@@ -271,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
     from swissframe.engine.standings import standings
 
     kind = output_format(args.format, args.output)
-    with working(args, f"reading {len(args.files)} input(s)"):
+    with working(args, reading(args.files)):
         results = filter_events(read_any(args.files, args.input_format), args.event)
     if args.pairings:
         from swissframe.io.tables import _read_one

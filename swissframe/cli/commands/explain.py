@@ -28,6 +28,7 @@ from swissframe.cli._common import (
     output_format,
     positive_int,
     read_any,
+    reading,
     terminal_width,
     working,
     write_frame,
@@ -206,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
     from swissframe.rules import get
 
     kind = output_format(args.format, args.output)
-    with working(args, f"reading {len(args.files)} input(s)"):
+    with working(args, reading(args.files)):
         results = read_any(args.files, args.input_format)
     results = filter_events(results, args.event)
     event = find_player(results, args.player, args.event)

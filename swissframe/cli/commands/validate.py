@@ -16,7 +16,14 @@ from typing import Final
 import orjson
 import polars as pl
 
-from swissframe.cli._common import add_quiet, add_rules, atomic_path, output_format, working
+from swissframe.cli._common import (
+    add_quiet,
+    add_rules,
+    atomic_path,
+    output_format,
+    reading,
+    working,
+)
 from swissframe.cli._common import write_frame as _write_frame
 from swissframe.errors import SwissframeError
 from swissframe.validate import PROBLEM_SCHEMA, ValidationReport, _validate, coerce, file_problem
@@ -286,7 +293,7 @@ def run(args: argparse.Namespace) -> int:
                "-o problems.csv.")
         raise SwissframeError(msg)
     _best_of(str(args.best_of), "table")  # a bad --best-of fails before reading
-    with working(args, f"reading {len(args.files)} input(s)"):
+    with working(args, reading(args.files)):
         combined, notes, read, common = read_for_validation(args.files, args.input_format)
     best_of = _best_of(str(args.best_of), common)
     table = combined if combined is not None else pl.DataFrame(

@@ -11,7 +11,14 @@ import time
 
 import polars as pl
 
-from swissframe.cli._common import add_quiet, output_format, positive_int, working, write_frame
+from swissframe.cli._common import (
+    add_quiet,
+    output_format,
+    positive_int,
+    reading,
+    working,
+    write_frame,
+)
 from swissframe.io.decklist import read_decklist_cache
 from swissframe.verify.published import matching_rounds, summarize, verify
 
@@ -69,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         output_format(None, args.output)  # an unknown suffix fails before the long read
     t0 = time.perf_counter()
-    with working(args, f"reading {len(args.paths)} input(s)"):
+    with working(args, reading(args.paths)):
         ev = read_decklist_cache(args.paths, workers=args.workers)
     t1 = time.perf_counter()
     with working(args, f"verifying {ev.events.height} event(s)"):
