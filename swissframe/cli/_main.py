@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -220,6 +221,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in modules:
             return int(modules[args.command].run(args))
         return int(args.func(args))
+    except BrokenPipeError:  # `swissframe … | head`: the reader has what it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
+        return 0
     except BOUNDARY_ERRORS as exc:
         if getattr(args, "debug", False):
             raise
@@ -229,8 +234,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("swissframe: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # pragma: no cover - `swissframe … | head`
-        return 0
 
 
 def _one_line(exc: BaseException) -> str:
