@@ -31,7 +31,7 @@ import shutil
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Final, NoReturn
 
@@ -49,6 +49,7 @@ __all__ = [
     "add_output",
     "add_quiet",
     "add_rules",
+    "add_through_round",
     "add_top",
     "atomic_path",
     "check_round",
@@ -62,10 +63,12 @@ __all__ = [
     "positive_int",
     "progress",
     "read_any",
+    "read_player_event",
     "reading",
     "render_table",
     "show_progress",
     "terminal_width",
+    "text_columns",
     "working",
     "write_frame",
     "write_per_event",
@@ -172,6 +175,13 @@ def add_event(p: argparse.ArgumentParser, *, many: bool = True) -> None:
     else:
         p.add_argument("--event", metavar="ID",
                        help="the event (needed when FILE holds several)")
+
+
+def add_through_round(p: argparse.ArgumentParser, *, what: str = "the standings") -> None:
+    """``--through-round R``: as it stood after round R (past the last round: an error)."""
+    p.add_argument("--through-round", type=positive_int, metavar="R",
+                   help=f"{what} as they stood after round R (default: final; a round "
+                        "after the last one is an error)")
 
 
 def add_top(p: argparse.ArgumentParser, *, default: int | None, what: str) -> None:
@@ -283,6 +293,19 @@ def find_player(results: pl.DataFrame, player: str, event: str | None) -> str:
                f"--event ID, e.g. --event {mine[0]}.")
         raise DataError(msg)
     return str(mine[0])
+
+
+def read_player_event(args: argparse.Namespace, *players: str) -> tuple[pl.DataFrame, str]:
+    """Read ``args.files``, keep ``--event``, find the one event of ``players`` (with "did
+    you mean" for a wrong id) and check ``--through-round``: that event's rows and its id."""
+    with working(args, reading(args.files)):
+        results = filter_events(read_any(args.files, args.input_format), args.event)
+    event = find_player(results, players[0], args.event)
+    results = results.filter(pl.col("event_id") == event)
+    for other in players[1:]:
+        find_player(results, other, event)
+    check_round(results, getattr(args, "through_round", None))
+    return results, event
 
 
 def check_round(results: pl.DataFrame, round_: int | None, flag: str = "--through-round"
@@ -596,6 +619,36 @@ def write_per_event(df: pl.DataFrame, priority: Sequence[str] = (), *,
     for (event,), grp in df.group_by("event_id", maintain_order=True):
         out.write(f"{event}\n")
         out.write(render_table(grp.drop("event_id"), width=width, keep=1, priority=priority))
+
+
+def text_columns(heads: list[str], rows: list[list[str]], width: int, *,
+                 shrink: Sequence[int] = (), right: Collection[int] = ()) -> list[str]:
+    """Plain aligned columns two spaces apart (``right``: right-aligned); when too wide,
+    the widest of the ``shrink`` columns gives way, down to 8 characters, and long cells
+    end in "…".
+
+    >>> print("\\n".join(text_columns(["n", "name"], [["1", "Alexandra"]], 10, shrink=[1],
+    ...                                right=[0])))
+    n  name
+    1  Alexand…
+    """
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
+    over = sum(widths) + 2 * (len(widths) - 1) - width
+    while over > 0:  # the widest name column gives way, down to 8 characters
+        i = max(shrink, key=lambda k: widths[k])
+        if widths[i] <= 8:
+            break
+        widths[i] -= 1
+        over -= 1
+
+    def line(cells: list[str]) -> str:
+        parts = []
+        for i, (cell, w) in enumerate(zip(cells, widths, strict=True)):
+            c = cell if len(cell) <= w else cell[:w - 1] + "…"
+            parts.append(c.rjust(w) if i in right else c.ljust(w))
+        return "  ".join(parts).rstrip()
+
+    return [line(heads), *(line(r) for r in rows)]
 
 
 # --------------------------------------------------------------------------- progress

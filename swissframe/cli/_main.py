@@ -28,12 +28,12 @@ from swissframe.cli._common import (
     add_output,
     add_quiet,
     add_rules,
+    add_through_round,
     add_top,
     check_round,
     error_line,
     filter_events,
     output_format,
-    positive_int,
     read_any,
     reading,
     working,
@@ -160,8 +160,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     add_files(p)
     add_rules(p)
     add_event(p)
-    p.add_argument("--through-round", type=positive_int, metavar="R",
-                   help="the standings as they stood after round R (default: final)")
+    add_through_round(p, what="the standings")
     add_top(p, default=None, what="only the places 1 to N (default: every player)")
     add_output(p, what="the standings")
     add_quiet(p)

@@ -34,6 +34,7 @@ from swissframe.cli._common import (
     reading,
     show_progress,
     terminal_width,
+    text_columns,
     working,
     write_frame,
 )
@@ -180,27 +181,6 @@ def player_table(status: pl.DataFrame, advice: pl.DataFrame, ranks: pl.DataFrame
     return table.select(c for c in table.columns if table[c].null_count() < table.height)
 
 
-def _columns(heads: list[str], rows: list[list[str]], width: int, shrink: list[int],
-             right: set[int]) -> list[str]:
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
-    over = sum(widths) + 2 * (len(widths) - 1) - width
-    while over > 0:  # the widest name column gives way, down to 8 characters
-        i = max(shrink, key=lambda k: widths[k])
-        if widths[i] <= 8:
-            break
-        widths[i] -= 1
-        over -= 1
-
-    def line(cells: list[str]) -> str:
-        parts = []
-        for i, (cell, w) in enumerate(zip(cells, widths, strict=True)):
-            c = cell if len(cell) <= w else cell[:w - 1] + "…"
-            parts.append(c.rjust(w) if i in right else c.ljust(w))
-        return "  ".join(parts).rstrip()
-
-    return [line(heads), *(line(r) for r in rows)]
-
-
 def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
@@ -247,7 +227,7 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
             names, pts = [*t["player_id"], "–"], [*t["points"], ""]
             rows.append([str(t["table"]), str(names[0]), str(pts[0]), str(names[1]),
                          str(pts[1]), str(t["advice"] or "")])
-        lines += _columns(["table", "player A", "pts", "player B", "pts", "advice"], rows,
+        lines += text_columns(["table", "player A", "pts", "player B", "pts", "advice"], rows,
                           width, shrink=[1, 3], right={0, 2, 4})
     shown = paired if show_all else paired.filter(pl.col("standing_in_cut") != "out")
     if shown.height:
@@ -258,7 +238,7 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
             rows.append([str(r["rank"] or ""), str(r["player_id"]), str(r["points"] or 0),
                          *(status_words(r.get(f"status_{o}"), r.get(f"probability_{o}"),
                                         r.get(f"exact_{o}")) for o in _OUTCOMES)])
-        lines += _columns(["rank", "player", "pts", "if win", "if draw", "if loss"], rows,
+        lines += text_columns(["rank", "player", "pts", "if win", "if draw", "if loss"], rows,
                           width, shrink=[1], right={0, 2})
         legend = (f"in / out: makes / misses the top {top} whatever the other tables do. "
                   "possible, N%: the share of the other tables' outcomes in which the player "

@@ -21,16 +21,12 @@ from swissframe.cli._common import (
     add_output,
     add_quiet,
     add_rules,
-    check_round,
-    filter_events,
-    find_player,
+    add_through_round,
     format_cell,
     output_format,
-    positive_int,
-    read_any,
-    reading,
+    read_player_event,
     terminal_width,
-    working,
+    text_columns,
     write_frame,
 )
 
@@ -58,8 +54,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="the player id (as in the standings; a near miss gets suggestions)")
     add_event(p, many=False)
     add_rules(p)
-    p.add_argument("--through-round", type=positive_int, metavar="R",
-                   help="explain the standings as they stood after round R (default: final)")
+    add_through_round(p, what="explain the standings")
     add_output(p, what="the explanation table")
     add_quiet(p)
 
@@ -160,7 +155,7 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
         if chess:
             cells += [format_cell("x", r["opp_score"]), format_cell("x", r["bh_value"])]
         rows.append(cells)
-    lines += _columns(heads, rows, width, name_column=1)
+    lines += text_columns(heads, rows, width, shrink=[1], right=[0])
     if notes:
         lines.append("")
         lines += [textwrap.fill(n, width=width, subsequent_indent="    ") for n in notes]
@@ -181,25 +176,6 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
     return "\n".join(lines)
 
 
-def _columns(heads: list[str], rows: list[list[str]], width: int, name_column: int
-             ) -> list[str]:
-    """Plain aligned columns (numbers right-aligned); the name column shrinks to fit."""
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
-    over = sum(widths) + 2 * (len(widths) - 1) - width
-    if over > 0:
-        widths[name_column] = max(8, widths[name_column] - over)
-    right = {0}
-
-    def line(cells: list[str]) -> str:
-        out = []
-        for i, (cell, w) in enumerate(zip(cells, widths, strict=True)):
-            c = cell if len(cell) <= w else cell[:w - 1] + "…"
-            out.append(c.rjust(w) if i in right else c.ljust(w))
-        return "  ".join(out).rstrip()
-
-    return [line(heads), *(line(r) for r in rows)]
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``swissframe explain``; 0 on success (errors raise, exit 2 in the CLI)."""
     from swissframe.engine.explain import explain
@@ -207,12 +183,7 @@ def run(args: argparse.Namespace) -> int:
     from swissframe.rules import get
 
     kind = output_format(args.format, args.output)
-    with working(args, reading(args.files)):
-        results = read_any(args.files, args.input_format)
-    results = filter_events(results, args.event)
-    event = find_player(results, args.player, args.event)
-    results = results.filter(pl.col("event_id") == event)
-    check_round(results, args.through_round)
+    results, event = read_player_event(args, args.player)
     table = explain(results, args.player, args.rules, event_id=event,
                     through_round=args.through_round)
     if kind != "table" or args.output:

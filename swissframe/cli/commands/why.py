@@ -19,19 +19,14 @@ from swissframe.cli._common import (
     add_output,
     add_quiet,
     add_rules,
-    check_round,
-    filter_events,
-    find_player,
+    add_through_round,
     format_cell,
     is_percent,
     output_format,
-    positive_int,
-    read_any,
+    read_player_event,
     terminal_width,
-    working,
     write_frame,
 )
-from swissframe.errors import DataError
 
 __all__ = ["add_parser", "render", "run"]
 
@@ -57,8 +52,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("player_b", metavar="B", help="another player id of the same event")
     add_event(p, many=False)
     add_rules(p)
-    p.add_argument("--through-round", type=positive_int, metavar="R",
-                   help="compare the standings as they stood after round R (default: final)")
+    add_through_round(p, what="compare the standings")
     add_output(p, what="the criterion-by-criterion table")
     add_quiet(p)
 
@@ -115,15 +109,7 @@ def run(args: argparse.Namespace) -> int:
     from swissframe.compare import compare
 
     kind = output_format(args.format, args.output)
-    with working(args, "reading"):
-        results = filter_events(read_any(args.files, args.input_format), args.event)
-    event = find_player(results, args.player_a, args.event)
-    other = find_player(results.filter(pl.col("event_id") == event), args.player_b, event)
-    if other != event:  # pragma: no cover - find_player filtered to the event
-        msg = f"{args.player_b!r} is not in event {event!r}. Hint: two players of one event."
-        raise DataError(msg)
-    results = results.filter(pl.col("event_id") == event)
-    check_round(results, args.through_round)
+    results, event = read_player_event(args, args.player_a, args.player_b)
     comparison = compare(results, args.player_a, args.player_b, rules=args.rules,
                          event_id=event, through_round=args.through_round)
     if kind != "table" or args.output:
