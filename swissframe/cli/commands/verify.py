@@ -7,15 +7,16 @@ The per-player table goes to ``-o`` in the format of its suffix (``.csv``, ``.pa
 from __future__ import annotations
 
 import argparse
+import sys
 import time
-
-import polars as pl
 
 from swissframe.cli._common import (
     add_quiet,
     output_format,
     positive_int,
     reading,
+    render_table,
+    terminal_width,
     working,
     write_frame,
 )
@@ -89,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"read {ev.events.height} event(s), {ev.results.height} result rows in "
           f"{t1 - t0:.1f} s; verified in {t2 - t1:.1f} s; {ev.report.height} repair(s) "
           "reported")
-    with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=140, tbl_hide_dataframe_shape=True):
-        print(summarize(table))
+    sys.stdout.write(render_table(summarize(table),
+                                  width=terminal_width() if sys.stdout.isatty() else None))
     if args.output:
         write_frame(table, None, args.output, inputs=args.paths)
         print(f"per-player table: {args.output}")
