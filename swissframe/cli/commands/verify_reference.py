@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from swissframe.cli._common import output_format, write_frame
+from swissframe.cli._common import add_quiet, output_format, reading, working, write_frame
 from swissframe.errors import SwissframeError
 from swissframe.io.tom import TOM_SUFFIXES, event_keys, read_tom
 from swissframe.io.trf import read_trf
@@ -63,6 +63,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="FIDE rule set (default: from the reference or the 042 start date)")
     p.add_argument("--earned-bye", default="both", metavar="READING",
                    help="TOM earned-bye readings: both, all, bye, 3/4 or own (default: both)")
+    add_quiet(p)
     p.set_defaults(func=run)
 
 
@@ -97,6 +98,23 @@ def _trf_references(files: list[Path], keys: list[str], args: argparse.Namespace
     return pl.concat(parts) if parts else None
 
 
+def _check_files(args: argparse.Namespace, tom: list[tuple[Path, str]],
+                 trf: list[tuple[Path, str]], tables: list[pl.DataFrame],
+                 summaries: list[pl.DataFrame]) -> None:
+    """Verify the TOM and TRF files, appending the per-value tables and their summaries."""
+    if tom:
+        ev = read_tom([f for f, _ in tom], event_ids=[k for _, k in tom])
+        t = verify_tom(ev, earned_bye=args.earned_bye)
+        tables.append(t.with_columns(kind=pl.lit("tom")))
+        summaries.append(summarize_reference(t))
+    if trf:
+        ev_trf = read_trf([f for f, _ in trf], event_ids=[k for _, k in trf])
+        ref = _trf_references([f for f, _ in trf], [k for _, k in trf], args)
+        t = verify_trf(ev_trf, rule_set=args.rule_set, reference=ref)
+        tables.append(t.with_columns(kind=pl.lit("trf")))
+        summaries.append(summarize_reference(t))
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``verify-ref``; returns 0 when every compared value matches, 1 otherwise, 2 on
     bad input (errors raise; the CLI prints them as one line).
@@ -127,17 +145,8 @@ def run(args: argparse.Namespace) -> int:
            if f.suffix.lower() not in TOM_SUFFIXES]
     tables: list[pl.DataFrame] = []
     summaries: list[pl.DataFrame] = []
-    if tom:
-        ev = read_tom([f for f, _ in tom], event_ids=[k for _, k in tom])
-        t = verify_tom(ev, earned_bye=args.earned_bye)
-        tables.append(t.with_columns(kind=pl.lit("tom")))
-        summaries.append(summarize_reference(t))
-    if trf:
-        ev_trf = read_trf([f for f, _ in trf], event_ids=[k for _, k in trf])
-        ref = _trf_references([f for f, _ in trf], [k for _, k in trf], args)
-        t = verify_trf(ev_trf, rule_set=args.rule_set, reference=ref)
-        tables.append(t.with_columns(kind=pl.lit("trf")))
-        summaries.append(summarize_reference(t))
+    with working(args, reading(args.files)):
+        _check_files(args, tom, trf, tables, summaries)
     ok = True
     for s in summaries:
         for row in s.iter_rows(named=True):
