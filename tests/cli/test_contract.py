@@ -272,3 +272,27 @@ def test_why_names_the_criterion(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.splitlines()[0].startswith("Grace (5th) beat Dmitri (6th) on OMW%: 58.25% vs "
                                           "43.58%")
     assert "← decided" in next(line for line in out.splitlines() if line.startswith("OMW%"))
+
+
+DECKLIST = str(REPO_ROOT / "tests" / "fixtures" / "decklist" / "manatraders-demo-2024-02-29.json")
+TOM = str(REPO_ROOT / "tests" / "fixtures" / "tom" / "all_codes.tdf")
+
+
+@pytest.mark.parametrize("argv", [
+    ["verify", DECKLIST, "--workers", "1"],
+    ["verify-ref", TOM],
+])
+def test_verify_commands_keep_the_contract(argv: list[str], tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    code = main([*argv, "--quiet", "-o", str(tmp_path / "v.parquet")])
+    assert code in (0, 1), capsys.readouterr().err  # verify-ref: 1 = a value differs
+    assert capsys.readouterr().err == ""
+    assert [p.name for p in tmp_path.iterdir()] == ["v.parquet"]
+    assert pl.read_parquet(tmp_path / "v.parquet").height > 0
+    assert main([*argv, "-o", str(tmp_path / "v.docx")]) == 2
+    _one_error(capsys, "unknown suffix")
+    before = Path(argv[1]).read_bytes()
+    assert main([*argv, "-o", argv[1]]) == 2  # the input: refused (or not a table suffix)
+    err = _one_error(capsys)
+    assert "would overwrite the input" in err or "unknown suffix" in err
+    assert Path(argv[1]).read_bytes() == before
