@@ -72,6 +72,7 @@ __all__ = [
     "working",
     "write_frame",
     "write_per_event",
+    "write_text",
 ]
 
 #: Output formats a table can be written in (``table`` is the readable text table).
@@ -476,6 +477,24 @@ def write_frame(df: pl.DataFrame, fmt: str | None, out: str | None, *,
         else:
             tmp.write_text(_text(df, kind, None), encoding="utf-8")
     return kind
+
+
+def write_text(text: str, out: str | None, *, inputs: Sequence[str] = ()) -> None:
+    """A command's text report to stdout, or atomically to ``out`` (never an input).
+
+    >>> import io, contextlib
+    >>> buf = io.StringIO()
+    >>> with contextlib.redirect_stdout(buf):
+    ...     write_text("done", None)
+    >>> buf.getvalue()
+    'done\\n'
+    """
+    body = text if text.endswith("\n") else text + "\n"
+    if out is None:
+        sys.stdout.write(body)
+        return
+    with atomic_path(out, inputs) as tmp:
+        tmp.write_text(body, encoding="utf-8")
 
 
 def _write_excel(df: pl.DataFrame, path: Path) -> None:

@@ -13,7 +13,6 @@ write one row per player (every player, with their table, opponent and the table
 from __future__ import annotations
 
 import argparse
-import sys
 import textwrap
 from pathlib import Path
 
@@ -37,6 +36,7 @@ from swissframe.cli._common import (
     text_columns,
     working,
     write_frame,
+    write_text,
 )
 from swissframe.cut._analysis import cut_status, id_advice
 from swissframe.errors import SwissframeError
@@ -270,7 +270,7 @@ def run(args: argparse.Namespace) -> int:
     adv = id_advice(prior, pairs, args.top, args.rules, status=st)
     ranks = standings(prior, args.rules)
     players = player_table(st, adv, ranks)
-    if kind != "table" or args.output:
+    if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
         write_frame(players, kind, args.output, inputs=args.files)
         return 0
     width = terminal_width()
@@ -283,5 +283,5 @@ def run(args: argparse.Namespace) -> int:
         parts.append(render_event(grp, event=str(ev), top=args.top,
                                   round_=int(r) if r is not None else 0,  # type: ignore[arg-type]
                                   show_all=args.all, width=width))
-    sys.stdout.write("\n\n".join(parts) + "\n")
+    write_text("\n\n".join(parts), args.output, inputs=args.files)
     return 0

@@ -9,7 +9,6 @@ wrapped to the terminal. ``--format``/``-o`` write :func:`swissframe.explain`'s 
 from __future__ import annotations
 
 import argparse
-import sys
 import textwrap
 from collections.abc import Sequence
 
@@ -28,6 +27,7 @@ from swissframe.cli._common import (
     terminal_width,
     text_columns,
     write_frame,
+    write_text,
 )
 
 __all__ = ["add_parser", "render", "run"]
@@ -186,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     results, event = read_player_event(args, args.player)
     table = explain(results, args.player, args.rules, event_id=event,
                     through_round=args.through_round)
-    if kind != "table" or args.output:
+    if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
         write_frame(table, kind, args.output, inputs=args.files)
         return 0
     st = standings(results, args.rules, through_round=args.through_round)
@@ -196,5 +196,5 @@ def run(args: argparse.Namespace) -> int:
     names = [c.name for c in get(args.rules).criteria]
     text = render(table, row.row(0, named=True) if row.height else None, rules=rules,
                   criteria=names, width=width)
-    sys.stdout.write(text + "\n")
+    write_text(text, args.output, inputs=args.files)
     return 0

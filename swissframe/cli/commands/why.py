@@ -9,7 +9,6 @@ difference, and a mark on the one that decided. ``--format``/``-o`` write that t
 from __future__ import annotations
 
 import argparse
-import sys
 
 import polars as pl
 
@@ -26,6 +25,7 @@ from swissframe.cli._common import (
     read_player_event,
     terminal_width,
     write_frame,
+    write_text,
 )
 
 __all__ = ["add_parser", "render", "run"]
@@ -112,12 +112,12 @@ def run(args: argparse.Namespace) -> int:
     results, event = read_player_event(args, args.player_a, args.player_b)
     comparison = compare(results, args.player_a, args.player_b, rules=args.rules,
                          event_id=event, through_round=args.through_round)
-    if kind != "table" or args.output:
+    if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
         table = comparison.table.with_columns(
             pl.lit(event).alias("event_id"), pl.lit(args.player_a).alias("player_a"),
             pl.lit(args.player_b).alias("player_b"))
         write_frame(table, kind, args.output, inputs=args.files)
         return 0
     width = terminal_width()
-    sys.stdout.write(render(comparison, width) + "\n")
+    write_text(render(comparison, width), args.output, inputs=args.files)
     return 0
