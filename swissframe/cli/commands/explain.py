@@ -160,7 +160,9 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
         lines.append("")
         lines += [textwrap.fill(n, width=width, subsequent_indent="    ") for n in notes]
     lines.append("")
-    sums = [("OMW%", "opp_mwp"), ("OGW%", "opp_gwp")] if has_gw else [("OMW%", "opp_mwp")]
+    sums = [("OMW%", "opp_mwp")] if "omwp" in criteria or not criteria else []
+    if has_gw:
+        sums.append(("OGW%", "opp_gwp"))
     if has_oomw:
         sums.append(("OOMW%", "opp_omwp"))
     for label, col in sums:
