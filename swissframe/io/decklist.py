@@ -217,6 +217,37 @@ class DecklistEvents:
     events: pl.DataFrame
     report: pl.DataFrame
 
+    def _facts(self) -> list[str]:
+        from swissframe._display import count
+
+        src = (self.events["source"].value_counts(sort=True).iter_rows()
+               if "source" in self.events.columns else [])
+        by = ", ".join(f"{s} {n}" for s, n in src)
+        return [count(self.events.height, "event") + (f" ({by})" if by else ""),
+                count(self.results.height, "result row"),
+                count(self.published.height, "published standing"),
+                count(self.report.height, "repair") + " reported"]
+
+    def __repr__(self) -> str:
+        """A one-line summary (the frames are ``.results``, ``.published``, …).
+
+        >>> e = pl.DataFrame({"source": ["melee"]})
+        >>> DecklistEvents(pl.DataFrame(), pl.DataFrame(), e, pl.DataFrame())
+        DecklistEvents: 1 event (melee 1), 0 result rows, 0 published standings,
+        0 repairs reported — .results, .published, .events, .report
+        """
+        from swissframe._display import summary_text
+
+        return summary_text("DecklistEvents", self._facts(),
+                            ["results", "published", "events", "report"])
+
+    def _repr_html_(self) -> str:
+        from swissframe._display import summary_html
+
+        return summary_html("DecklistEvents", self._facts(), {
+            "events": self.events, "results": self.results, "published": self.published,
+            "report": self.report})
+
 
 # --------------------------------------------------------------------------------------------
 # File discovery and parsing (one file at a time; many files in a process pool)

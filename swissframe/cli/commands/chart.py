@@ -27,6 +27,7 @@ from typing import Any, Final
 
 import polars as pl
 
+from swissframe.cli._common import non_negative_int, positive_int
 from swissframe.errors import DataError, SwissframeError
 from swissframe.io._files import FORMATS
 
@@ -59,17 +60,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--rules", default=None,
                    help="ruleset preset (default: inferred from the data)")
     p.add_argument("--event", metavar="ID", help="the event to draw (when files hold several)")
-    p.add_argument("--top", type=int, metavar="N",
+    p.add_argument("--top", type=positive_int, metavar="N",
                    help="places / contenders drawn (default 32; 16 for omw-ranges)")
-    p.add_argument("--cut", type=int, default=8, metavar="N", help="size of the top cut (8)")
-    p.add_argument("--round", type=int, metavar="R",
+    p.add_argument("--cut", type=positive_int, default=8, metavar="N",
+                   help="size of the top cut (8)")
+    p.add_argument("--round", type=positive_int, metavar="R",
                    help="standings: after round R; omw-ranges/cut-status: the round analysed "
                         "(default: the last Swiss round)")
-    p.add_argument("--sims", type=int, default=50, metavar="N",
+    p.add_argument("--sims", type=non_negative_int, default=50, metavar="N",
                    help="cut-lines: replays of the intentional draws (default 50)")
     p.add_argument("--also", action="append", default=[], metavar="RULES",
                    help="sensitivity: a further ruleset to compare (repeatable)")
-    p.add_argument("--input-format", choices=("auto", *FORMATS), default="auto")
+    p.add_argument("--input-format", choices=("auto", *FORMATS), default="auto",
+                   help="how to read FILE (default: auto, recognised by its content)")
     p.add_argument("--scale", type=float, default=2.0, help="PNG pixel scale (default 2)")
     p.add_argument("--no-theme", dest="theme", action="store_false",
                    help="Altair's default look instead of the swissframe house theme")
