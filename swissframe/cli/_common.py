@@ -30,6 +30,7 @@ import os
 import shutil
 import sys
 import tempfile
+import textwrap
 import threading
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
@@ -59,9 +60,11 @@ __all__ = [
     "error_line",
     "filter_events",
     "find_player",
+    "flush_notes",
     "format_cell",
     "is_percent",
     "non_negative_int",
+    "note",
     "output_format",
     "positive_int",
     "progress",
@@ -154,6 +157,43 @@ def _int(text: str, low: int, what: str) -> int:
     return value
 
 
+_NOTES: list[str] = []
+
+
+def note(args: argparse.Namespace, text: str) -> None:
+    """A note for the person at the terminal (which ruleset was used, …), printed on stderr
+    by :func:`flush_notes` once the command has succeeded (an error stays the one line);
+    ``--quiet`` silences it."""
+    if not getattr(args, "quiet", False):
+        _NOTES.append(text)
+
+
+def flush_notes(*, ok: bool) -> None:
+    """Print the notes of a command that succeeded (wrapped on a terminal, one line each
+    on a log or a pipe); drop them after an error."""
+    notes = list(_NOTES)
+    _NOTES.clear()
+    if not ok:
+        return
+    for text in notes:
+        shown = ("\n".join(textwrap.wrap(text, width=max(terminal_width(), 40),
+                                         subsequent_indent="  ", break_on_hyphens=False))
+                 if sys.stderr.isatty() else text)
+        print(shown, file=sys.stderr)
+
+
+def ruleset_name(text: str) -> str:
+    """A preset name (checked while the arguments are parsed: one usage error line)."""
+    from swissframe.errors import RulesetError
+    from swissframe.rules import get
+
+    try:
+        get(text)
+    except RulesetError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+    return text
+
+
 def add_files(p: argparse.ArgumentParser, *, nargs: str | int = "+") -> None:
     """``FILE…`` and ``--input-format``."""
     p.add_argument("files", nargs=nargs, metavar="FILE",
@@ -170,7 +210,7 @@ def add_rules(p: argparse.ArgumentParser, *, default: str | None = None,
     shown = (f" (default: {default})" if default else
              " (default: inferred from the data: FIDE for TRF, pokemon for TOM, the "
              "platform's preset for decklist files, mtg for tables; see docs/inference.md)")
-    p.add_argument("--rules", default=default, metavar="NAME",
+    p.add_argument("--rules", default=default, metavar="NAME", type=ruleset_name,
                    help=f"{what}: a preset from 'swissframe rules'{shown}")
 
 
@@ -306,8 +346,7 @@ def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
         find_player(results, other, event)
     check_round(results, getattr(args, "through_round", None))
     rules = args.rules or src.ruleset_of(event)
-    print(describe(src.events.filter(pl.col("event_id") == event), args.rules),
-          file=sys.stderr)
+    note(args, describe(src.events.filter(pl.col("event_id") == event), args.rules))
     return PlayerRead(results, event, ids, rules)
 
 

@@ -33,6 +33,8 @@ from swissframe.cli._common import (
     check_round,
     error_line,
     filter_events,
+    flush_notes,
+    note,
     output_format,
     read_any,
     reading,
@@ -62,7 +64,6 @@ def _cmd_standings(args: argparse.Namespace) -> int:
         src = read(args.files, format=args.input_format)
     results = filter_events(src.results, args.event)
     check_round(results, args.through_round)
-    print(describe(src.events, args.rules), file=sys.stderr)
     with working(args, "ranking"):
         table = standings(results, args.rules or AUTO, through_round=args.through_round,
                           keys=src.keys)
@@ -72,8 +73,9 @@ def _cmd_standings(args: argparse.Namespace) -> int:
     if output_format(args.format, args.output) == "table" and args.output is None \
             and sys.stdout.isatty():
         _standings_on_terminal(table, args.rules)
-        return 0
-    write_frame(table, args.format, args.output, inputs=args.files)
+    else:
+        write_frame(table, args.format, args.output, inputs=args.files)
+    note(args, describe(src.events, args.rules))  # after the output: no error line after it
     return 0
 
 
@@ -147,14 +149,14 @@ def _cmd_sensitivity(args: argparse.Namespace) -> int:
                     else standard_variants(baseline))
         return sensitivity(rows, rulesets, top=args.top)
 
-    print(describe(src.events, args.rules), file=sys.stderr)
     with working(args, "ranking under each ruleset"):
         table = one(results, args.rules) if args.rules else run_auto(one, results)
     if output_format(args.format, args.output) == "table" and args.output is None \
             and sys.stdout.isatty():
         write_per_event(table, ["entering", "leaving", "kendall_tau", "cut_criterion"])
-        return 0
-    write_frame(table, args.format, args.output, inputs=args.files)
+    else:
+        write_frame(table, args.format, args.output, inputs=args.files)
+    note(args, describe(src.events, args.rules))
     return 0
 
 
@@ -216,6 +218,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
             continue
         module.add_parser(sub)
         modules[name] = module
+    from swissframe.report import _command as report_command  # swissframe report
+
+    report_command.add_parser(sub)
+    modules["report"] = report_command
     for command in sub.choices.values():  # --debug also after the command
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                              help="show the full traceback of an error")
@@ -233,15 +239,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # usage errors (already printed), --help, --version
         return exc.code if isinstance(exc.code, int) else 2
+    flush_notes(ok=False)  # nothing left over from an earlier call in this process
     try:
         if args.command in modules:
-            return int(modules[args.command].run(args))
-        return int(args.func(args))
+            code = int(modules[args.command].run(args))
+        else:
+            code = int(args.func(args))
+        flush_notes(ok=True)
+        return code
     except BrokenPipeError:  # `swissframe … | head`: the reader has what it wanted
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
         return 0
     except BOUNDARY_ERRORS as exc:
+        flush_notes(ok=False)
         if getattr(args, "debug", False):
             raise
         sys.stdout.flush()

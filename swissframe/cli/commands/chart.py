@@ -21,13 +21,12 @@ The lead wires it in ``swissframe/cli.py`` through ``COMMAND_MODULES`` (``"chart
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any, Final
 
 import polars as pl
 
-from swissframe.cli._common import non_negative_int, positive_int
+from swissframe.cli._common import non_negative_int, note, positive_int
 from swissframe.errors import DataError, SwissframeError
 from swissframe.io._files import FORMATS
 
@@ -188,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
     if args.rules is None:
         args.rules = src.ruleset_of(args.event)
     chart = build(args, src.results)
-    print(describe(src.events, chosen), file=sys.stderr)
+    note(args, describe(src.events, chosen))
     import altair as alt
 
     before = alt.theme.active

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
 import textwrap
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from swissframe.cli._common import (
     add_top,
     filter_events,
     non_negative_int,
+    note,
     output_format,
     positive_int,
     reading,
@@ -251,6 +251,22 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
     return "\n".join(lines)
 
 
+def _with_names(players: pl.DataFrame, names: pl.DataFrame
+                ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The table with a ``name`` column (where the files hold names), and the same table
+    for reading, players and opponents shown by name."""
+    if names.height == 0 or "name" not in names.columns:
+        return players, players
+    nm = names.select("event_id", "player_id", "name").unique(["event_id", "player_id"])
+    table = players.join(nm, on=["event_id", "player_id"], how="left")
+    opp = nm.rename({"player_id": "opponent_id", "name": "_opp_name"})
+    shown = (table.join(opp, on=["event_id", "opponent_id"], how="left")
+             .with_columns(pl.coalesce("name", "player_id").alias("player_id"),
+                           pl.coalesce("_opp_name", "opponent_id").alias("opponent_id"))
+             .drop("name", "_opp_name"))
+    return table, shown
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``swissframe cut``; 0 on success (errors raise: exit status 2 in the CLI)."""
     from swissframe.engine.standings import standings
@@ -282,14 +298,15 @@ def run(args: argparse.Namespace) -> int:
         statuses.append(st)
         advice.append(id_advice(rows, pr, args.top, rules, status=st))
         ranked.append(standings(rows, rules))
-    print(describe(src.events, args.rules), file=sys.stderr)
+    note(args, describe(src.events, args.rules))
     st = pl.concat(statuses, how="diagonal_relaxed")
     adv = pl.concat(advice, how="diagonal_relaxed")
     ranks = pl.concat(ranked, how="diagonal_relaxed")
-    players = player_table(st, adv, ranks)
+    players, shown = _with_names(player_table(st, adv, ranks), src.names)
     if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
         write_frame(players, kind, args.output, inputs=args.files)
         return 0
+    players = shown
     width = terminal_width()
     round_of = (pairs.group_by("event_id").agg(pl.col("round").max()) if "round" in
                 pairs.columns else None)

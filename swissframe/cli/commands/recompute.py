@@ -18,7 +18,7 @@ from typing import Any
 from tqdm import tqdm
 
 from swissframe.bulk import SCRATCH_PREFIX, Engine, clean_scratch, recompute
-from swissframe.cli._common import add_quiet, add_rules, positive_int, show_progress
+from swissframe.cli._common import add_quiet, add_rules, note, positive_int, show_progress
 from swissframe.io._files import expand, read
 from swissframe.rules._infer import DEFAULT, by_ruleset, describe
 
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
             dest = Path(args.output) if len(groups) == 1 else Path(args.output) / f"ruleset={name}"
             jobs.append((str(scratch / name), name, dest))
         line = describe(src.events, args.rules)
-    print(line, file=sys.stderr)
+    note(args, line)
     try:
         for source, rules, dest in jobs:
             report = recompute(source, dest, rules, engine=engine,

@@ -19,6 +19,7 @@ from swissframe.cli._common import (
     add_quiet,
     add_rules,
     atomic_path,
+    note,
     output_format,
     reading,
     working,
@@ -161,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
         "inferred from the data" if len(inferred) == 1 else
         f"the files call for {', '.join(inferred)}; --rules to choose" if inferred
         else "default")
-    print(f"rules: {rules} ({how})", file=sys.stderr)
+    note(args, f"rules: {rules} ({how})")
     report = ValidationReport(problems=report.problems, rows=report.rows, events=report.events,
                               rules=report.rules, best_of=report.best_of, files=tuple(read))
     if fmt in ("csv", "tsv", "ndjson", "parquet", "xlsx"):
