@@ -36,6 +36,7 @@ charts with no network (Vega inlined, or static SVG/PNG).
 from __future__ import annotations
 
 import functools
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -339,6 +340,19 @@ def _pct_tooltip(alt: ModuleType, cols: Sequence[str]) -> list[Any]:
     return [alt.Tooltip(f"{c}:Q", format=".2%") for c in cols]
 
 
+def _lines(parts: Sequence[str], width: int) -> list[str]:
+    """Subtitle lines: each part wrapped at ``width`` characters (Vega does not wrap)."""
+    return [line for part in parts
+            for line in textwrap.wrap(part, width, break_on_hyphens=False)]
+
+
+def _short(expr: pl.Expr, n: int = 42) -> pl.Expr:
+    """A label cut to ``n`` characters with an ellipsis."""
+    return (pl.when(expr.str.len_chars() > n)
+            .then(pl.concat_str(expr.str.slice(0, n - 1).str.strip_chars_end(), pl.lit("…")))
+            .otherwise(expr))
+
+
 def _plural(n: int, word: str, words: str | None = None) -> str:
     """``1 event``, ``2 events``, ``1,045 players``."""
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
@@ -589,7 +603,7 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
         dots = base.mark_point(filled=True, size=55, opacity=0.9).encode(
             x=alt.X(f"{c.name}:Q", title=c.label + ("" if c.descending else " (lower better)"),
                     axis=alt.Axis(format=".1~%" if _is_pct(c) else "~g", tickCount=4),
-                    scale=alt.Scale(zero=False)),
+                    scale=alt.Scale(zero=False, nice=False, padding=8)),
             y=alt.Y("label:N", sort=order, title=None, axis=no_axis),
             color=alt.Color("zone:N", scale=zone_scale, legend=None),
             tooltip=tooltip)
@@ -608,14 +622,18 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
     note = _cut_note(df, ruleset, cut) if cut is not None else None
     if note:
         subtitle.append(note)
-    subtitle.append("“=”: tied on every criterion · grey bands: players on the same points")
+    subtitle.append("“=”: tied on every criterion · grey bands: players on the same points"
+                    + (" · ↑: lower is better" if any(not c.descending for c in ruleset.criteria)
+                       else ""))
+    chars = (200 + 150 + len(crits) * (width + 8)) // 7
     return (alt.hconcat(*panels, spacing=8)
             .resolve_scale(color="shared")
-            .properties(title=alt.Title(_event_title(df, event, title), subtitle=subtitle)))
+            .properties(title=alt.Title(_event_title(df, event, title),
+                                        subtitle=_lines(subtitle, chars))))
 
 
 def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: int = 8,
-                         log_rank: bool = True, start_round: int | None = None,
+                         log_rank: bool | None = None, start_round: int | None = None,
                          title: str | None = None) -> Chart:
     """Rank after every round for the players who finished in the top ``top``.
 
@@ -637,7 +655,8 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
         Follow the players whose rank after the last round is at most ``top``; a dashed rule
         marks the line between place ``top`` and ``top + 1``.
     log_rank
-        Log-scaled rank axis (ticks at the cut and its doublings).
+        Log-scaled rank axis, ticks at the cut and its doublings (default: when the ranks
+        drawn reach beyond 4 × ``top``).
     start_round
         First round drawn (default: chosen as above; 1 draws every round).
     title
@@ -696,13 +715,19 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
     alt = _alt()
     hi = max(int(shown["rank_end"].max() or 1), top + 1, 2)  # type: ignore[arg-type]
     ticks = _log_ticks(top, 1, hi)
-    scale = (alt.Scale(type="log", reverse=True, domain=[1, hi], nice=False) if log_rank
-             else alt.Scale(reverse=True, domain=[1, hi]))
+    if log_rank is None:
+        log_rank = hi > 4 * top
+    if not log_rank:
+        step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10**9)
+                    if hi / s <= 10)
+        ticks = sorted({1, top, *range(step, hi + 1, step)})
+    scale = alt.Scale(type="log" if log_rank else "linear", reverse=True, domain=[1, hi],
+                      nice=False)
     x = alt.X("round:O", title="After round", axis=alt.Axis(labelAngle=0))
     y = alt.Y("rank:Q", title="Rank" + (" (log scale)" if log_rank else ""), scale=scale,
-              axis=alt.Axis(values=ticks) if log_rank else alt.Axis())
+              axis=alt.Axis(values=ticks))
     color = alt.Color("player:N", sort=order, title=f"Final top {top}",
-                      legend=alt.Legend(columns=1, symbolLimit=0))
+                      legend=alt.Legend(columns=1, symbolLimit=0, symbolOpacity=1))
     base = alt.Chart(_inline(alt, shown)).encode(x=x, y=y, color=color)
     ties = base.mark_rule(strokeWidth=7, opacity=0.3, strokeCap="round").encode(
         y2="rank_end:Q").transform_filter(alt.datum.tie_size > 1)
@@ -726,7 +751,7 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
         subtitle.append("Shaded bars: the places a shared rank spans")
     return alt.layer(ties, lines, points, rule).properties(
         width=460, height=300,
-        title=alt.Title(_event_title(df, event, title), subtitle=subtitle))
+        title=alt.Title(_event_title(df, event, title), subtitle=_lines(subtitle, 95)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -836,11 +861,11 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
         width=420, height=24 * max(chosen.height, 1),
         title=alt.Title(
             _event_title(cur, event, title),
-            subtitle=[f"{omw} of the top {_plural(chosen.height, 'contender')} after the "
-                      "next round: each bar spans every value reachable after a win / draw / "
-                      "loss, over all other results",
-                      f"A win can lower {omw}: it depends on the opponents' results, not "
-                      "the player's own"]))
+            subtitle=_lines([f"{omw} of the top {_plural(chosen.height, 'contender')} "
+                             "after the next round: each bar spans every value reachable "
+                             "after a win / draw / loss, over all other results",
+                             f"A win can lower {omw}: it depends on the opponents' results, "
+                             "and a win is the last opponent's loss"], 100)))
 
 
 def _status_frame(status: pl.DataFrame, current: pl.DataFrame | None) -> pl.DataFrame:
@@ -929,13 +954,19 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
     totals = agg.group_by("points_before", "outcome").agg(
         group_players=pl.col("players").sum(),
         mean_probability=pl.when(pl.col("p_known").sum() > 0)
-        .then(pl.col("p_sum").sum() / pl.col("p_known").sum()))
+        .then(pl.col("p_sum").sum() / pl.col("p_known").sum()),
+        all_out=(pl.col("status") == "eliminated").all(),
+        all_in=(pl.col("status") == "guaranteed").all())
+    pct = (pl.col("mean_probability") * 100).round(0).cast(pl.Int64)
+    # a percentage that rounds to 0 or 100 while the outcome is not proved is "~0%" / "~100%"
+    p_label = (pl.when(pl.col("mean_probability").is_null()).then(pl.lit(""))
+               .when((pct == 0) & ~pl.col("all_out")).then(pl.lit("~0%"))
+               .when((pct == 100) & ~pl.col("all_in")).then(pl.lit("~100%"))
+               .otherwise(pl.format("{}%", pct)))
     data = (agg.join(totals, on=["points_before", "outcome"], how="left")
             .with_columns(points=pl.format("{} pts", pl.col("points_before")),
-                          p_label=pl.when(pl.col("mean_probability").is_not_null())
-                          .then(pl.format("{}%", (pl.col("mean_probability") * 100)
-                                          .round(0).cast(pl.Int64)))
-                          .otherwise(pl.lit("")))
+                          p_label=p_label)
+            .drop("all_out", "all_in")
             .drop("p_sum", "p_known")
             .sort(pl.col("points_before"), "outcome", "status",
                   descending=[True, False, False]))
@@ -963,10 +994,11 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
     cut_words = f"the top {top}" if top else "the cut"
     head = alt.Title(
         _event_title(names, event, title),
-        subtitle=[f"Who can still make {cut_words}, by points before the final round and "
-                  "own result; label: the group's mean probability of making the cut",
-                  "Guaranteed / eliminated are proved over every result of every other "
-                  "match; “possible” can still be a slim chance"])
+        subtitle=_lines([f"Who can still make {cut_words}, by points before the final round "
+                         "and own result; label: the group's mean probability of making the "
+                         "cut",
+                         "Guaranteed / eliminated are proved over every result of every "
+                         "other match; “possible” can still be a slim chance (~0%)"], 100))
     layered = alt.layer(bars, labels, data=_inline(alt, data))
     return layered.properties(width=180, height=alt.Step(22)).facet(
         column=alt.Column("outcome:N", sort=list(_OUTCOME_ORDER), title=None,
@@ -1052,7 +1084,9 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
     lo, hi = int(data["players"].min() or 1), int(data["players"].max() or 1)  # type: ignore[arg-type]
     lo_dom, hi_dom = max(lo / 1.15, 1.0), hi * 1.15
     ticks = _log_ticks(top, lo_dom, hi_dom)
-    x = alt.X("players:Q", title=f"Players (log scale; ticks at {top} and its doublings)",
+    pts = pl.concat([data["match_points_n"], data["cf_points"].drop_nulls()])
+    y_dom = [max(0.0, float(pts.min()) - 1.0), float(pts.max()) + 1.0]  # type: ignore[arg-type]
+    x = alt.X("players:Q", title="Players (log scale: each tick doubles the field)",
               scale=alt.Scale(type="log", nice=False, domain=[lo_dom, hi_dom]),
               axis=alt.Axis(values=ticks, format="d"))
     tooltip = [alt.Tooltip("event:N", title="event"), "players:Q",
@@ -1070,7 +1104,7 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
     dots = base.mark_point(size=70, filled=True, opacity=0.75).encode(
         x=x,
         y=alt.Y("match_points_n:Q", title=f"Match points of place {top}",
-                scale=alt.Scale(zero=False), axis=alt.Axis(tickMinStep=1)),
+                scale=alt.Scale(domain=y_dom, nice=False), axis=alt.Axis(tickMinStep=1)),
         color=alt.Color("ids:N", title=None, scale=alt.Scale(
             domain=id_dom, range=[OKABE_ITO[3], OKABE_ITO[0]]),
             legend=alt.Legend(orient="bottom")),
@@ -1085,9 +1119,10 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
                         "raise the line: a draw gives both players a point, a played match "
                         "gives one of them nothing")
     return alt.layer(shift, ticks_cf, dots).properties(
-        width=460, height=300,
+        width=560, height=320,
         title=alt.Title(title or f"The top-{top} cut line across "
-                                 f"{_plural(data.height, 'event')}", subtitle=subtitle))
+                                 f"{_plural(data.height, 'event')}",
+                        subtitle=_lines(subtitle, 95)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1186,12 +1221,15 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
                f"{' or no event with a change' if only_changed else ''}). Hint: pass several "
                "rulesets to sensitivity(), the first being the baseline.")
         raise DataError(msg)
-    # labels stay unique: a name shared by two events gets its id
-    names = data.select("event_id", "event").unique()
-    dup = names.filter(pl.len().over("event") > 1)["event_id"]
-    data = data.with_columns(event=pl.when(pl.col("event_id").is_in(dup.implode()))
-                             .then(pl.format("{} ({})", pl.col("event"), pl.col("event_id")))
-                             .otherwise(pl.col("event")))
+    # short labels, kept unique: a label shared by several events gets a number
+    names = (data.select("event_id", "event").unique("event_id").sort("event_id")
+             .with_columns(event=_short(pl.col("event")))
+             .with_columns(k=pl.int_range(1, pl.len() + 1).over("event"),
+                           n=pl.len().over("event"))
+             .select("event_id", event=pl.when(pl.col("n") > 1)
+                     .then(pl.format("{} ({})", pl.col("event"), pl.col("k")))
+                     .otherwise(pl.col("event"))))
+    data = data.drop("event").join(names, on="event_id", how="left")
     if "players" in data.columns:  # largest events first
         ev_order = data.select("event", "players").unique().sort(
             ["players", "event"], descending=[True, False])
@@ -1236,8 +1274,9 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
         most = ", ".join(f"{r} ({n})" for r, n in ranked.head(3).iter_rows())
         subtitle.append(f"Events changed, most first: {most} — a swap needs a cut decided by "
                         "a tiebreaker, and a rule that shifts neighbours alike rarely flips it")
+    step = max(36, 10 * max(map(len, rulesets), default=4) // 3)
+    chars = max(70, (step * len(rulesets) + 280) // 7)
     return alt.layer(cells, text).properties(
-        width=alt.Step(max(36, 10 * max(map(len, rulesets), default=4) // 3)),
-        height=alt.Step(16),
+        width=alt.Step(step), height=alt.Step(16),
         title=alt.Title(title or f"Does the {top_n} depend on the tiebreaker rules?",
-                        subtitle=subtitle))
+                        subtitle=_lines(subtitle, chars)))
