@@ -483,8 +483,8 @@ def _cut_note(table: pl.DataFrame, ruleset: _rules.Ruleset, cut: int) -> str | N
         if va == vb:
             continue
         if c.name == "match_points":
-            return (f"The cut fell between points groups: {here} has {va:g} points, "
-                    f"{there} {vb:g}.")
+            return (f"The cut fell between points groups: {here} has {va:g} points and "
+                    f"{there} has {vb:g}.")
         if c.function in _NOT_PLOTTED:
             how = "the random order" if c.function == "random" else c.label
             return (f"Places {cut} and {cut + 1} are level on points and every tiebreaker "

@@ -214,7 +214,7 @@ def test_chart_standings_says_what_decided_the_cut() -> None:
     table = standings_frame()
     # places 1 and 2: 9 against 6 points
     one = subtitle(charts.chart_standings(table, cut=1).to_dict())
-    assert "The cut fell between points groups: place 1 has 9 points, place 2 6." in one
+    assert "The cut fell between points groups: place 1 has 9 points and place 2 has 6." in one
     # places 3 and 4 (Cal 2=, Dan 4=): same points, OMW% 60% vs 55%
     three = subtitle(charts.chart_standings(table, cut=3).to_dict())
     assert "Places 3 and 4 both have 6 points: OMW% decided the cut, 60.00% vs 55.00%" in three
