@@ -576,7 +576,7 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
     tooltip = [alt.Tooltip("shown:N", title="player"), "rank:Q",
                alt.Tooltip("match_points:Q", title=_rules.label_of("match_points")),
                *[alt.Tooltip(f"{c.name}:Q", title=c.label, format=".2%" if _is_pct(c)
-                             else "~g") for c in crits]]
+                             else "~r") for c in crits]]
     base = alt.Chart(_inline(alt, data)).encode(y=y)
     bands = (base.mark_rect(color="#EFEFEF").encode(x=alt.value(0), x2=alt.value("width"))
              .transform_filter(alt.datum.band == 1))
@@ -602,7 +602,9 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
     for c in crits:
         dots = base.mark_point(filled=True, size=55, opacity=0.9).encode(
             x=alt.X(f"{c.name}:Q", title=c.label + ("" if c.descending else " (lower better)"),
-                    axis=alt.Axis(format=".1~%" if _is_pct(c) else "~g", tickCount=4),
+                    axis=alt.Axis(format=".1~%", tickCount=4) if _is_pct(c)
+                    else alt.Axis(tickCount=4, tickMinStep=1, format="d")
+                    if data.schema[c.name].is_integer() else alt.Axis(tickCount=4),
                     scale=alt.Scale(zero=False, nice=False, padding=8)),
             y=alt.Y("label:N", sort=order, title=None, axis=no_axis),
             color=alt.Color("zone:N", scale=zone_scale, legend=None),

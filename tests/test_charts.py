@@ -182,8 +182,10 @@ def test_chart_standings_plots_the_rulesets_criteria(rules: str, titles: list[st
     # the same table without rules=: the preset is recognised from its columns
     again = charts.chart_standings(table, cut=4).to_dict()
     assert axis_titles(again) == titles
-    pct = [p["layer"][1]["encoding"]["x"]["axis"]["format"] for p in spec["hconcat"][1:]]
-    assert pct == [".1~%" if t.split(" ")[0].endswith("%") else "~g" for t in titles[1:]]
+    pct = [p["layer"][1]["encoding"]["x"]["axis"].get("format") for p in spec["hconcat"][1:]]
+    ints = [table.schema[f].is_integer() for f in fields]
+    assert pct == [".1~%" if t.split(" ")[0].endswith("%") else ("d" if i else None)
+                   for t, i in zip(titles[1:], ints, strict=True)]
 
 
 def test_chart_standings_labels_come_from_the_criteria() -> None:
