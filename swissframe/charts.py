@@ -573,6 +573,8 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
     y = alt.Y("label:N", sort=order, title=None)
     zones = [z for z in _ZONE_COLORS if z in set(data["zone"].to_list())]
     zone_scale = alt.Scale(domain=zones, range=[_ZONE_COLORS[z] for z in zones])
+    zone_color = alt.Color("zone:N", title=f"Top {cut}" if cut else None, scale=zone_scale,
+                           legend=alt.Legend(orient="bottom") if cut else None)
     tooltip = [alt.Tooltip("shown:N", title="player"), "rank:Q",
                alt.Tooltip("match_points:Q", title=_rules.label_of("match_points")),
                *[alt.Tooltip(f"{c.name}:Q", title=c.label, format=".2%" if _is_pct(c)
@@ -590,9 +592,7 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
     bars = base.mark_bar(height={"band": 0.72}).encode(
         x=alt.X("match_points:Q", title=_rules.label_of("match_points"),
                 axis=alt.Axis(tickMinStep=1)),
-        color=alt.Color("zone:N", title=f"Top {cut}" if cut else None, scale=zone_scale,
-                        legend=alt.Legend(orient="bottom") if cut else None),
-        tooltip=tooltip)
+        color=zone_color, tooltip=tooltip)
     labels = base.mark_text(align="left", dx=3, color="#333333").encode(
         x="match_points:Q", text="match_points:Q")
     panels = [alt.layer(bands, bars, labels, *rule_layers).properties(
@@ -607,7 +607,7 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
                     if data.schema[c.name].is_integer() else alt.Axis(tickCount=4),
                     scale=alt.Scale(zero=False, nice=False, padding=8)),
             y=alt.Y("label:N", sort=order, title=None, axis=no_axis),
-            color=alt.Color("zone:N", scale=zone_scale, legend=None),
+            color=zone_color,  # the same legend everywhere: one legend, no conflict
             tooltip=tooltip)
         panels.append(alt.layer(bands, dots, *rule_layers).properties(
             width=width, height=alt.Step(16)))
