@@ -220,8 +220,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
         modules[name] = module
     from swissframe.report import _command as report_command  # swissframe report
 
-    report_command.add_parser(sub)
-    modules["report"] = report_command
+    modules["report"] = report_command  # a module like the others: add_parser, run
+    modules["report"].add_parser(sub)
     for command in sub.choices.values():  # --debug also after the command
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                              help="show the full traceback of an error")
