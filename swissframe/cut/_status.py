@@ -32,7 +32,6 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 import polars as pl
-from tqdm import tqdm
 
 from swissframe.cut._round import (
     DEFAULT_OUTCOMES,
@@ -411,6 +410,8 @@ def _simulated(rf: RoundFrame, units: pl.DataFrame, who: pl.DataFrame, top: int,
 
     step = max(batch, 1)
     held = 0
+    from tqdm import tqdm  # not on `import swissframe`
+
     for s0 in tqdm(range(0, n_sims, step), disable=not progress, desc="simulating",
                    unit="batch"):
         n = min(step, n_sims - s0)
