@@ -41,6 +41,8 @@ published values.
 
 from __future__ import annotations
 
+import math
+
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -309,9 +311,12 @@ def _number(x: Any, eid: str, where: str, key: str) -> float | None:
     if isinstance(x, bool) or not isinstance(x, (int, float, str)):
         raise _fail(eid, f"{where}: {key} is {x!r}, not a number")
     try:
-        return float(x)
+        v = float(x)
     except ValueError:
         raise _fail(eid, f"{where}: {key} is {x!r}, not a number") from None
+    if not math.isfinite(v):  # "NaN", "inf": no published value is that
+        raise _fail(eid, f"{where}: {key} is {x!r}, not a finite number")
+    return v
 
 
 def _whole(x: Any, eid: str, where: str, key: str) -> int | None:

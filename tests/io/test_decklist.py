@@ -292,3 +292,14 @@ def test_day2_cut_tolerates_a_few_players_from_below(tmp_path: Path, invited: in
     ev = read_decklist_cache(_write(tmp_path, f"cut-{invited}-2025-01-10", day1 + day2))
     stages = [st for _, _, st in _phases(ev)]
     assert stages == (["day1"] * 4 + ["day2"] * 2 if cut else ["day1"] * 6)
+
+
+@pytest.mark.parametrize("value", ["NaN", "inf", "-Infinity"])
+def test_published_nan_or_infinity_is_refused_not_stored(tmp_path: Path, value: str) -> None:
+    """A published ``"NaN"`` used to be stored as NaN (issue 16 class 11)."""
+    path = _write(tmp_path, "melee-nan-1-2024-07-13", [("Round 1", [("A", "B", "2-0-0")])])
+    doc = orjson.loads(path.read_bytes())
+    doc["Standings"][0]["OMWP"] = value
+    path.write_bytes(orjson.dumps(doc))
+    with pytest.raises(ImportFormatError, match=r"OMWP is .*not a finite number"):
+        read_decklist_cache([path])
