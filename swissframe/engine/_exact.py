@@ -156,6 +156,29 @@ def ratio_float(num: pl.Expr, den: pl.Expr, den_bits: int) -> pl.Expr:
     return whole.cast(pl.Float64) + frac.cast(pl.Float64) * 2.0 ** -(_FLOAT_BITS + 1)
 
 
+#: Slack for a decimal's float (0.125 * 100 is 12.4999…): published rounding is decided
+#: on the decimal the float stands for.
+_DECIMAL_SLACK = 1e-9
+
+
+def to_decimals(values: pl.Expr, decimals: pl.Expr | int, *, mode: str = "round") -> pl.Expr:
+    """A float shown with ``decimals`` places the way published software does it:
+    ``"round"`` half-up (the values here are rates, never negative), ``"truncate"`` cut.
+
+    The one place where a published rounding is written (platform values, TieBreakServer's
+    AOB, the reference values' decimals).
+
+    >>> df = pl.DataFrame({"x": [0.125, 0.41666, 0.5]})
+    >>> df.select(to_decimals(pl.col("x"), 2))["x"].to_list()
+    [0.13, 0.42, 0.5]
+    >>> df.select(to_decimals(pl.col("x"), 2, mode="truncate"))["x"].to_list()
+    [0.12, 0.41, 0.5]
+    """
+    scale = pl.lit(10.0).pow(decimals)
+    shift = 0.5 if mode == "round" else 0.0
+    return (values * scale + shift + _DECIMAL_SLACK).floor() / scale
+
+
 def fallback_key(value: pl.Expr) -> pl.Expr:
     """Rounded-float key used only when an exact scale would overflow."""
     return (value * 10.0**FALLBACK_DIGITS).round(0).cast(pl.Int128)

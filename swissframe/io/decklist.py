@@ -42,7 +42,6 @@ published values.
 from __future__ import annotations
 
 import math
-
 import os
 import re
 from collections.abc import Iterable, Sequence

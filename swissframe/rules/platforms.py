@@ -72,6 +72,7 @@ from typing import Final
 
 import polars as pl
 
+from swissframe.engine._exact import to_decimals
 from swissframe.engine._record import clamp_float
 from swissframe.engine.standings import standings
 from swissframe.errors import RulesetError
@@ -331,12 +332,7 @@ def publish(values: pl.Expr, decimals: pl.Expr, ruleset: Ruleset) -> pl.Expr:
     mode = option(ruleset, "rounding")
     if mode == "none":
         return values
-    scale = pl.lit(10.0).pow(decimals)
-    eps = 1e-9
-    if mode == "truncate":
-        cut = ((values * scale + eps).floor() / scale)
-    else:
-        cut = ((values * scale + 0.5 + eps).floor() / scale)
+    cut = to_decimals(values, decimals, mode="truncate" if mode == "truncate" else "round")
     return pl.when(decimals.is_null()).then(values).otherwise(cut)
 
 

@@ -47,6 +47,7 @@ import polars as pl
 
 from swissframe import rules as _rules
 from swissframe.engine._chess import inferred_absences
+from swissframe.engine._exact import to_decimals
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError
 from swissframe.io.tom import TomEvents
@@ -333,7 +334,7 @@ def fide_tiebreaks(results: pl.DataFrame, rule_set: str = "fide-2023") -> pl.Dat
                                             .cast(pl.Categorical))
     engine = standings(engine_input, _engine_rules(rule_set))
     # AOB as TieBreakServer computes it: the mean rounded half-up to 0.01
-    aob = (pl.col("aob") * 100 + 0.5 + 1e-9).floor() / 100
+    aob = to_decimals(pl.col("aob"), 2)
     eng_long = (engine.with_columns(aob=aob)
                 .select(*pk, *[pl.col(c).cast(pl.Float64).alias(k)
                                for k, c in _ENGINE_COLUMNS.items()])
@@ -685,8 +686,7 @@ def verify_trf(ev: TrfEvents, *, rule_set: str | Mapping[str, str] = "auto",
         ranks, on=[*pk, "reference", "rule_set", "tiebreak"], how="left")
     table = pl.concat([plain, ranked.select(plain.columns)])
     exp_num = pl.col("expected").str.strip_chars().cast(pl.Float64, strict=False)
-    scale = pl.lit(10.0).pow(_decimals(pl.col("expected").str.strip_chars()))
-    shown = (pl.col("value") * scale + 0.5 + 1e-9).floor() / scale
+    shown = to_decimals(pl.col("value"), _decimals(pl.col("expected").str.strip_chars()))
     is_num = exp_num.is_not_null() & pl.col("value").is_not_null()
     equal = (pl.when(is_num).then((shown - exp_num).abs() < 1e-9)
              .when(pl.col("computed").is_not_null())
