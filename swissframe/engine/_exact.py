@@ -168,11 +168,11 @@ def to_decimals(values: pl.Expr, decimals: pl.Expr | int, *, mode: str = "round"
     The one place where a published rounding is written (platform values, TieBreakServer's
     AOB, the reference values' decimals).
 
-    >>> df = pl.DataFrame({"x": [0.125, 0.41666, 0.5]})
+    >>> df = pl.DataFrame({"x": [0.125, 0.375, 0.5]})
     >>> df.select(to_decimals(pl.col("x"), 2))["x"].to_list()
-    [0.13, 0.42, 0.5]
+    [0.13, 0.38, 0.5]
     >>> df.select(to_decimals(pl.col("x"), 2, mode="truncate"))["x"].to_list()
-    [0.12, 0.41, 0.5]
+    [0.12, 0.37, 0.5]
     """
     scale = pl.lit(10.0).pow(decimals)
     shift = 0.5 if mode == "round" else 0.0
