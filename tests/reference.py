@@ -20,11 +20,12 @@ Readings chosen where rules.md leaves an option open (each the preset's document
 - melee two-game (§3.2): 3 per game won, +1 for a 2-0; OMP% = Σ opponents' points /
   Σ opponents' 7 × rounds (86/161 reading).
 - SWU (§3.5): match wins → OMW% → GW% → OGW%, floor 33.33%.
-- One Piece (§3.4): own win rate = wins / rounds, byes removed, draws worth 0, unfloored
-  for the player's own key; floored at 0.33 as an opponent (OP-F2).
+- One Piece (§3.4): own win rate = wins / rounds, byes removed, draws worth 0; "minimum
+  0.33" read as applying to every win rate, the player's own included (OP-F2 states it for
+  the opponents' side only; the own-side floor is the summary's wording).
 - FIDE (§4, §9 item 5): C.07 Art. 16 (2023 / 2026 / 2009), a registered player with no row
   in a round after their first row is absent; VUR = half_bye, zero_bye, forfeit_loss,
-  absent; cuts remove VUR contributions first.
+  absent; cuts remove VUR contributions first (Art. 16.5; not under the 2009 rule).
 """
 
 from __future__ import annotations
@@ -238,10 +239,10 @@ def one_piece(rows: Iterable[Row]) -> Values:
         raw = None if not played else Fraction(sum(_outcome(r) == "W" for r in played),
                                                 len(played))
         out[p] = {**rec, "match_points": Fraction(3 * rec["wins"] + rec["draws"]),
-                  "mwp": raw, "_wr_opp": None if raw is None else max(Fraction(33, 100), raw),
+                  "mwp": None if raw is None else max(Fraction(33, 100), raw),
                   "_opps": _opps(rs)}
     for v in out.values():
-        v["omwp"] = _mean([out[o]["_wr_opp"] for o in v["_opps"]])
+        v["omwp"] = _mean([out[o]["mwp"] for o in v["_opps"]])
     return out
 
 
@@ -325,7 +326,9 @@ def fide(rows: Iterable[Row], *, rule: str = "fide-2023") -> Values:
                                                                                 Fraction]]:
             if not cs:
                 return cs
-            vurs = [c for c in cs if c[1]]
+            # Art. 16.5 (2023 text on): VUR contributions are cut first; the 2009 rule
+            # (rules.md §4.2) has no such clause: the lowest contribution goes
+            vurs = [c for c in cs if c[1]] if rule != "fide-2009" else []
             drop = min(vurs, key=lambda c: c[0]) if vurs else min(cs, key=lambda c: c[0])
             rest = list(cs)
             rest.remove(drop)
