@@ -88,23 +88,32 @@ def _opps(rs: Sequence[Row]) -> list[str]:
 
 def mtg_family(rows: Iterable[Row], *, floor: Fraction = Fraction(33, 100),
                bye_in_own: bool = True, floor_own_gw: bool = True,
-               points: tuple[int, int, int] = (3, 1, 0)) -> Values:
-    """MTR Appendix C (rules.md §1.2–1.3): MP, MW%, GW%, OMW%, OGW%."""
-    pw, pd, pl_ = points
-    bp = _by_player(rows)
+               points: tuple[Fraction | int, ...] = (3, 1, 0, 3),
+               draw_value: Fraction = Fraction(1, 3), drawn_game_value: Fraction = Fraction(1, 3),
+               cap: Fraction = Fraction(1), cap_dropped: Fraction = Fraction(1)) -> Values:
+    """MTR Appendix C (rules.md §1.2–1.3): MP, MW%, GW%, OMW%, OGW%. MW% = (wins + 1/3 ×
+    draws) / rounds is MP / (3 × rounds); the keywords give the MTG-like variants."""
+    pw, pd, pl_, pb = (Fraction(x) for x in points)
+    rows = list(rows)
+    last = max(r["round"] for r in rows)
     out: Values = {}
-    for p, rs in bp.items():
+    for p, rs in _by_player(rows).items():
         rec = _record(rs)
-        mp = pw * rec["wins"] + pd * rec["draws"] + pl_ * rec["losses"]
+        dropped = rs[-1]["round"] < last
+        hi = cap_dropped if dropped else cap
+        mp = (pw * (rec["wins"] - rec["byes"]) + pb * rec["byes"] + pd * rec["draws"]
+              + pl_ * rec["losses"])
         own = rs if bye_in_own else [r for r in rs if not _is_bye(r)]
-        own_mp = sum(pw if _outcome(r) == "W" else pd if _outcome(r) == "D" else pl_ for r in own)
-        mw = None if not own else max(floor, Fraction(own_mp, 3 * len(own)))
-        gp = sum(3 * r["games_won"] + r["games_drawn"] for r in rs)
+        won = sum(_outcome(r) == "W" for r in own) + draw_value * sum(
+            _outcome(r) == "D" for r in own)
+        mw = None if not own else _clamp(won / Fraction(len(own)), floor, hi)
+        gp = sum(r["games_won"] + drawn_game_value * r["games_drawn"] for r in rs)
         ng = sum(r["games_won"] + r["games_lost"] + r["games_drawn"] for r in rs)
-        raw = None if ng == 0 else Fraction(gp, 3 * ng)
-        gw_opp = None if raw is None else max(floor, raw)
-        out[p] = {**rec, "match_points": Fraction(mp), "mwp": mw,
-                  "gwp": gw_opp if floor_own_gw else raw, "_gw_opp": gw_opp, "_opps": _opps(rs)}
+        raw = None if ng == 0 else Fraction(gp) / ng
+        gw_opp = None if raw is None else _clamp(raw, floor, hi)
+        out[p] = {**rec, "dropped": dropped, "match_points": mp, "mwp": mw,
+                  "gwp": gw_opp if floor_own_gw or raw is None else min(hi, raw),
+                  "_gw_opp": gw_opp, "_opps": _opps(rs)}
     for v in out.values():
         v["omwp"] = _mean([out[o]["mwp"] for o in v["_opps"]])
         v["ogwp"] = _mean([out[o]["_gw_opp"] for o in v["_opps"]])
@@ -366,7 +375,7 @@ def fide_direct_encounter(vals: Values, before: Sequence[str]) -> None:
 
 #: preset → (reference function, ranking keys as (name, higher is better), random tail).
 PRESETS: dict[str, tuple[Any, tuple[tuple[str, bool], ...], bool]] = {
-    "mtg": (lambda rs: mtg_family(rs), (("match_points", True), ("omwp", True), ("gwp", True),
+    "mtg": (mtg_family, (("match_points", True), ("omwp", True), ("gwp", True),
                                          ("ogwp", True)), False),
     "mtg-1/3": (lambda rs: mtg_family(rs, floor=Fraction(1, 3)),
                 (("match_points", True), ("omwp", True), ("gwp", True), ("ogwp", True)), False),
@@ -385,9 +394,15 @@ PRESETS: dict[str, tuple[Any, tuple[tuple[str, bool], ...], bool]] = {
 }
 _FIDE_KEYS = (("match_points", True), ("bh_c1", True), ("bh", True), ("sb", True),
               ("direct_encounter", True), ("win", True))
+
+
+def _fide_rule(rule: str) -> Any:
+    return lambda rs: fide(rs, rule=rule)
+
+
 for _name, _rule in (("fide", "fide-2023"), ("fide-2026", "fide-2026"),
                      ("fide-2009", "fide-2009")):
-    PRESETS[_name] = ((lambda rule: lambda rs: fide(rs, rule=rule))(_rule), _FIDE_KEYS, False)
+    PRESETS[_name] = (_fide_rule(_rule), _FIDE_KEYS, False)
 
 
 def _key(v: Mapping[str, Any], keys: Sequence[tuple[str, bool]]) -> tuple[Any, ...]:
@@ -412,7 +427,7 @@ def reference(rows: Iterable[Row], preset: str) -> Values:
         groups: dict[tuple[Any, ...], list[str]] = defaultdict(list)
         for p, v in vals.items():
             groups[_key(v, keys)].append(p)
-        for p, v in vals.items():
+        for v in vals.values():
             v["_h2h"] = 0
         for ps in groups.values():
             if len(ps) == 2:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -166,9 +167,9 @@ def test_engine_equals_reference_slow(preset: str, seed: int) -> None:
 
 def test_reference_is_plain_python() -> None:
     """The reference imports neither Polars nor swissframe (it must stay independent)."""
-    src = open(ref.__file__, encoding="utf-8").read()
-    assert "import polars" not in src and "swissframe" not in src.replace(
-        "``swissframe``", "")
+    src = Path(ref.__file__).read_text(encoding="utf-8")
+    assert "import polars" not in src
+    assert "swissframe" not in src.replace("``swissframe``", "")
 
 
 
@@ -207,8 +208,10 @@ def test_reference_mtg_f5_floor_one_third() -> None:
                                             "D": F(7, 9), "B": F(19, 27)}
     assert {p: v[p]["ogwp"] for p in v} == {"E": F(11, 27), "C": F(31, 81), "A": F(289, 504),
                                             "D": F(16, 21), "B": F(2825, 4536)}
-    assert v["E"]["gwp"] == F(15, 24) and v["C"]["gwp"] == F(16, 21)
-    assert v["B"]["gwp"] == F(1, 3) and v["D"]["mwp"] == F(1, 3)
+    assert v["E"]["gwp"] == F(15, 24)
+    assert v["C"]["gwp"] == F(16, 21)
+    assert v["B"]["gwp"] == F(1, 3)
+    assert v["D"]["mwp"] == F(1, 3)
 
 
 def test_reference_mtg_f5_variants() -> None:
@@ -216,7 +219,9 @@ def test_reference_mtg_f5_variants() -> None:
     assert [round(float(v[p]["omwp"]), 6) for p in "ECA"] == [0.442778, 0.405185, 0.628519]
     assert [round(float(v[p]["ogwp"]), 6) for p in "ECA"] == [0.405741, 0.380494, 0.572302]
     w = ref.mtg_family(MTG_F5, floor=F(1, 3), bye_in_own=False)
-    assert w["E"]["mwp"] == F(4, 6) and w["A"]["omwp"] == F(16, 27) and w["B"]["omwp"] == F(2, 3)
+    assert w["E"]["mwp"] == F(4, 6)
+    assert w["A"]["omwp"] == F(16, 27)
+    assert w["B"]["omwp"] == F(2, 3)
 
 
 @pytest.mark.parametrize("preset", ["mtg-1/3", "mtg"])
@@ -234,7 +239,8 @@ def test_seed_f4_intentional_draw_0_0_3() -> None:
                     (2, "B", "D", 2, 0, 0)])
     st_ = {r["player_id"]: r for r in sf.standings(frame(rows, False), "mtg").iter_rows(
         named=True)}
-    assert st_["A"]["match_points"] == 4 and st_["C"]["match_points"] == 4
+    assert st_["A"]["match_points"] == 4
+    assert st_["C"]["match_points"] == 4
     assert st_["A"]["gwp"] == pytest.approx(float(F(6 + 3, 3 * 5)))
     assert disagreements(rows, "mtg") == []
 
@@ -250,11 +256,14 @@ def test_reference_pkm_f2_and_the_drop_freeze() -> None:
     assert {p: v[p]["omwp"] for p in v} == {
         "P7": F(11, 24), "P1": F(23, 36), "P3": F(5, 9), "P4": F(11, 24), "P6": F(7, 18),
         "P5": F(2, 3), "P2": F(7, 12)}
-    assert v["P7"]["oomwp"] == F(47, 72) and v["P6"]["oomwp"] == F(65, 108)
+    assert v["P7"]["oomwp"] == F(47, 72)
+    assert v["P6"]["oomwp"] == F(65, 108)
     t0 = ref.pokemon(PKM_F2, tie=F(0), freeze=False)
-    assert t0["P3"]["omwp"] == F(1, 2) and t0["P7"]["oomwp"] == F(5, 8)
+    assert t0["P3"]["omwp"] == F(1, 2)
+    assert t0["P7"]["oomwp"] == F(5, 8)
     frozen = ref.reference(PKM_F2, "pokemon")  # rules.md §9 item 1: 87.5% / 31.25%
-    assert frozen["P2"]["omwp"] == F(7, 8) and frozen["P2"]["oomwp"] == F(5, 16)
+    assert frozen["P2"]["omwp"] == F(7, 8)
+    assert frozen["P2"]["oomwp"] == F(5, 16)
     assert sorted(frozen, key=lambda p: frozen[p]["rank"]) == [
         "P7", "P1", "P3", "P4", "P6", "P5", "P2"]
 
@@ -272,7 +281,8 @@ def test_reference_pkm_f3_head_to_head_and_ygo_f2() -> None:
                     (2, "B", "D", 1, 0, 0), (3, "D", "A", 1, 0, 0), (3, "B", "C", 1, 0, 0)])
     v = ref.reference(rows, "pokemon")
     assert sorted(v, key=lambda p: v[p]["_key"], reverse=True) == ["A", "B", "C", "D"]
-    assert v["A"]["omwp"] == F(4, 9) and v["C"]["oomwp"] == F(13, 27)
+    assert v["A"]["omwp"] == F(4, 9)
+    assert v["C"]["oomwp"] == F(13, 27)
     y = ref.reference(rows, "yugioh")
     assert y["A"]["ygo_tiebreaker"] == 6_444_518 == y["B"]["ygo_tiebreaker"]
     assert disagreements(rows, "yugioh") == []
@@ -290,7 +300,8 @@ def test_reference_fab_f1_f2() -> None:
     f2 = matches([(1, "A", "B", 1, 0, 0), (1, "C", "D", 0, 0, 1), (2, "A", "C", 1, 0, 0),
                   (2, "B", "D", 1, 0, 0)])
     w = ref.reference(f2, "fab")
-    assert w["C"]["omlp"] == F(1, 4) and w["D"]["omlp"] == F(1, 2)
+    assert w["C"]["omlp"] == F(1, 4)
+    assert w["D"]["omlp"] == F(1, 2)
     assert w["C"]["rank"] < w["D"]["rank"]
 
 
@@ -303,7 +314,8 @@ def test_reference_lor_f1_swu_f2_op_f1() -> None:
     assert disagreements(lor, "melee-two-game") == []
     swu = matches([(1, "S", "a", 2, 1, 0), (2, "S", "b", 1, 1, 1), (3, "S", "c", 0, 2, 0)])
     s = ref.swu(swu)
-    assert s["S"]["mwp"] == F(4, 9) and s["S"]["gwp"] == F(10, 24)
+    assert s["S"]["mwp"] == F(4, 9)
+    assert s["S"]["gwp"] == F(10, 24)
     assert disagreements(swu, "swu") == []
     op = matches([(1, "P", "o1", 1, 0, 0), (2, "P", "o2", 0, 1, 0), (3, "P", None, 1, 0, 0),
                   (4, "P", "o3", 1, 0, 0), (2, "o1", "z1", 0, 1, 0), (3, "o1", "z2", 0, 1, 0),
@@ -311,7 +323,8 @@ def test_reference_lor_f1_swu_f2_op_f1() -> None:
                   (4, "o2", "z6", 0, 1, 0), (1, "o3", "z7", 1, 0, 0), (2, "o3", "z8", 1, 0, 0),
                   (3, "o3", "z9", 0, 1, 0)])
     o = ref.one_piece(op)
-    assert o["P"]["mwp"] == F(2, 3) and o["P"]["omwp"] == F(33 + 75 + 50, 300)
+    assert o["P"]["mwp"] == F(2, 3)
+    assert o["P"]["omwp"] == F(33 + 75 + 50, 300)
     assert disagreements(op, "one-piece") == []
 
 
@@ -367,7 +380,8 @@ def test_reference_ch_f1_tec_exercise() -> None:
              "3": (9, F(21, 2), 11, 2, 2), "16": (7, F(29, 4), F(21, 2), 3, 3)}
     assert {p: (v[p]["bh_m1"], v[p]["sb"], v[p]["ps"], v[p]["win"], v[p]["won"])
             for p in extra} == extra
-    assert v["4"]["ps"] == F(23, 2) and v["4"]["win"] == 2
+    assert v["4"]["ps"] == F(23, 2)
+    assert v["4"]["win"] == 2
     assert ref.reference(rows, "fide-2026")["4"]["bh"] == 14
     assert disagreements(rows, "fide") == []
     assert disagreements(rows, "fide-2026") == []
@@ -382,6 +396,7 @@ def test_op_f2_double_loss_as_a_mirrored_pair(preset: str) -> None:
              "games_lost": 1, "games_drawn": 0, "unplayed": None}
             for p, o in (("X", "Y"), ("Y", "X"))]
     st_ = sf.standings(frame(rows, False), preset)
-    assert st_["losses"].to_list() == [1, 1] and st_["match_points"].to_list() == [0, 0]
+    assert st_["losses"].to_list() == [1, 1]
+    assert st_["match_points"].to_list() == [0, 0]
     assert st_["omwp"].to_list() == pytest.approx([0.33, 0.33] if preset == "one-piece"
                                                   else [0.3333, 0.3333])
