@@ -50,7 +50,7 @@ import orjson
 import polars as pl
 
 from swissframe.engine.standings import standings
-from swissframe.errors import DataError, ImportFormatError, ValidationError
+from swissframe.errors import DataError, ImportFormatError, SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import FIND_PROBLEMS_SCHEMA, find_problems, format_problems, validate_results
 
@@ -189,12 +189,13 @@ def _files(source: str | Path | Sequence[str | Path], exclude: Path | None = Non
 
 def _chunks(files: Sequence[str], chunk_rows: int) -> list[_Chunk]:
     """Group each file's row groups into chunks of about ``chunk_rows`` rows."""
-    import pyarrow.parquet as pq  # not on `import swissframe`: only archives need it
+    import pyarrow as pa  # not on `import swissframe`: only archives need it
+    import pyarrow.parquet as pq
     out: list[_Chunk] = []
     for f in files:
         try:
             meta = pq.ParquetFile(f).metadata
-        except Exception as exc:  # pyarrow raises several types for a broken file
+        except (OSError, pa.ArrowException) as exc:  # a broken, truncated or unreadable file
             msg = f"cannot read Parquet metadata of {f}: {exc}. Hint: is the file complete?"
             raise ImportFormatError(msg) from exc
         start = rows = 0
@@ -220,9 +221,21 @@ def _read_chunk(chunk: _Chunk) -> pl.DataFrame:
 
 
 def _check_schema(files: Sequence[str]) -> None:
-    """Fail early (SchemaError) when a file misses a column or has a wrong type."""
+    """Fail early, naming the file: ImportFormatError when a file cannot be read (truncated,
+    not Parquet), SchemaError when it misses a column or has a wrong type."""
     for f in files:
-        validate_results(pl.scan_parquet(f).head(0))
+        try:
+            pl.scan_parquet(f).collect_schema()
+        except (pl.exceptions.PolarsError, OSError) as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            msg = (f"cannot read {f}: {first}. Hint: is the file complete? Re-export it, or "
+                   "move it out of the archive.")
+            raise ImportFormatError(msg) from exc
+        try:
+            validate_results(pl.scan_parquet(f).head(0))
+        except SchemaError as exc:
+            msg = f"{f}: {exc}"
+            raise SchemaError(msg) from exc
 
 
 # --------------------------------------------------------------------------- plan

@@ -23,6 +23,13 @@ Optional columns that analyses and importers add (kept when present):
 - ``color`` (String): ``"w"`` / ``"b"`` for chess.
 - ``unplayed`` (String): why a round was not played over the board (chess, FIDE C.07
   Art. 16): one of :data:`UNPLAYED_KINDS`; null for a played game.
+- ``double_loss`` (Boolean): True on both seats of a match that both players lost (an
+  unresolved Star Wars: Unlimited / One Piece match, TOM outcome 10, a double match loss).
+  The match is a loss for each seat whatever its games (0 points each). Each seat's games
+  are its own (a game both lost counts as lost on both seats, so the pair need not
+  mirror: TOM writes ``0-1-0`` twice) and count in GW% under the game's own rules. Both
+  seats must carry the flag (``double_loss_mismatch`` otherwise); a 0-1 / 0-1 pair
+  without it stays a ``mirror_mismatch``.
 
 Rows the contract refuses (each a kind of :func:`find_problems`, named with event, round and
 player): a null required cell, an empty id (``""``: an empty cell of a match-form table
@@ -95,6 +102,9 @@ OPTIONAL_COLUMNS: Final[Mapping[str, pl.DataType]] = {
     "unplayed": pl.String(),
 }
 
+#: Optional flag columns (Boolean; null reads as False).
+FLAG_COLUMNS: Final[Mapping[str, pl.DataType]] = {"double_loss": pl.Boolean()}
+
 #: Kinds of unplayed round (FIDE C.07 Art. 16 vocabulary), values of the ``unplayed`` column.
 UNPLAYED_KINDS: Final = (
     "forfeit_win",
@@ -166,6 +176,8 @@ def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
     for c in OPTIONAL_COLUMNS:
         if c in schema and not _string_like(schema[c]):
             bad.append(f"{c} is {schema[c]}, expected a string type")
+    bad += [f"{c} is {schema[c]}, expected Boolean" for c in FLAG_COLUMNS
+            if c in schema and schema[c] not in (pl.Boolean, pl.Null)]
     if bad:
         msg = ("results table has mistyped column(s): " + "; ".join(bad)
                + ". Hint: cast ids with pl.col(...).cast(pl.String) and game counts to integers.")
@@ -178,6 +190,8 @@ def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
     lf = lf.with_columns(exprs) if exprs else lf
     casts = [pl.col(c).cast(dt) for c, dt in RESULT_COLUMNS.items()]
     casts += [pl.col(c).cast(dt) for c, dt in OPTIONAL_COLUMNS.items() if c in schema]
+    casts += [pl.col(c).cast(dt).fill_null(value=False) for c, dt in FLAG_COLUMNS.items()
+              if c in schema]
     return lf.with_columns(casts)
 
 
@@ -329,6 +343,8 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
                                    codes, add, rec)
     if not done:
         _categorical_keyed_checks(lf_ok, ev, add, rec)
+    if "double_loss" in df.columns and df["double_loss"].any():
+        _double_loss_checks(lf_ok, ev, add)
     # every check over the materialised table in one parallel collection (one plan each)
     checks = pl.collect_all(pending)
     out = (pl.concat([c.cast(FIND_PROBLEMS_SCHEMA) for c in checks], how="vertical")  # type: ignore[arg-type]
@@ -437,7 +453,7 @@ def _coded_keyed_checks(ok: pl.DataFrame, codes: IdCodes, add: _Add, rec: pl.Exp
     # duplicate seats: one count of distinct keys; the offenders only when there are some
     if ok.select(seat.n_unique()).item() < ok.height:
         _describe_duplicates(ok.lazy().filter(seat.is_duplicated()), ev, add)
-    paired = ok.lazy().filter(o.is_not_null() & (p != o))
+    paired = ok.lazy().filter(o.is_not_null() & (p != o) & _mirrored(ok.columns))
     if _mirrors_pair_up(paired, pb, rb, rnd, codes.event_bits):
         return True
     # some row lacks its mirror or disagrees with it: one join of every match seat onto
@@ -507,6 +523,30 @@ def _mirrors_pair_up(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr, eb: i
                  & (a["_l"] == b["_l"]) & (a["_d"] == b["_d"])).all())
 
 
+def _mirrored(columns: Sequence[str]) -> pl.Expr:
+    """Rows whose games must mirror their opponent's: all but double losses (checked by
+    :func:`_double_loss_checks`)."""
+    return ~pl.col("double_loss") if "double_loss" in columns else pl.lit(value=True)
+
+
+def _double_loss_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
+    """``double_loss_mismatch``: a double-loss row whose opponent has no row against the
+    player in that round, or one that is not a double loss."""
+    paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null()
+                          & (pl.col(PLAYER_ID) != pl.col(OPPONENT_ID)))
+    mirror = paired.select(*ev, ROUND, pl.col(PLAYER_ID).alias(OPPONENT_ID),
+                           pl.col(OPPONENT_ID).alias(PLAYER_ID),
+                           pl.col("double_loss").alias("_m_dl"))
+    bad = (paired.filter(pl.col("double_loss"))
+           .join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="left")
+           .filter(~pl.col("_m_dl").fill_null(value=False)))
+    add("double_loss_mismatch", bad,
+        pl.format("{} reports a double loss against {} in round {}, but {} {}",
+                  pl.col(PLAYER_ID), pl.col(OPPONENT_ID), pl.col(ROUND), pl.col(OPPONENT_ID),
+                  pl.when(pl.col("_m_dl").is_null()).then(pl.lit("has no row against them"))
+                  .otherwise(pl.lit("does not"))))
+
+
 def _categorical_keyed_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add,
                               rec: pl.Expr) -> None:
     """Duplicate seats and mirrors on the id columns, as categoricals (``_checked``)."""
@@ -522,7 +562,8 @@ def _categorical_keyed_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add,
             ev, add)
     # mirrors: one join of every paired row onto its mirror seat, keeping only bad rows
     paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null()
-                          & (pl.col(PLAYER_ID) != pl.col(OPPONENT_ID)))
+                          & (pl.col(PLAYER_ID) != pl.col(OPPONENT_ID))
+                          & _mirrored(lf_ok.collect_schema().names()))
     mirror = paired.select(
         *ev, ROUND,
         pl.col(PLAYER_ID).alias(OPPONENT_ID), pl.col(OPPONENT_ID).alias(PLAYER_ID),
@@ -552,6 +593,7 @@ _HINTS: Final = {
     "mirror_mismatch": "the two seats of a match must report opposite records",
     "duplicate_seat": "each player has at most one row per round",
     "unknown_opponent": "every opponent must also have rows as a player in the event",
+    "double_loss_mismatch": "a double loss is double_loss=True on both seats of the match",
 }
 
 
@@ -752,11 +794,13 @@ def to_matches(results: pl.LazyFrame | pl.DataFrame, *,
     lf = validate_results(results)
     c = columns
     keep = pl.col(OPPONENT_ID).is_null() | (pl.col(PLAYER_ID) < pl.col(OPPONENT_ID))
+    # a double loss keeps its flag (seat A's games; the match form has no other place)
+    flags = [f for f in FLAG_COLUMNS if f in lf.collect_schema().names()]
     return lf.filter(keep).select(
         EVENT_ID, ROUND,
         pl.col(PLAYER_ID).alias(c.player_a), pl.col(OPPONENT_ID).alias(c.player_b),
         pl.col(GAMES_WON).alias(c.games_a), pl.col(GAMES_LOST).alias(c.games_b),
-        pl.col(GAMES_DRAWN).alias(c.games_drawn), PHASE,
+        pl.col(GAMES_DRAWN).alias(c.games_drawn), PHASE, *flags,
     ).sort(EVENT_ID, ROUND, c.player_a).collect()
 
 

@@ -108,6 +108,9 @@ KINDS: Final[Mapping[str, Kind]] = {
     "mirror_mismatch": Kind(
         "error", "contradictory match: the two seats report records that are not opposite",
         "correct one seat from the match slip"),
+    "double_loss_mismatch": Kind(
+        "error", "one seat of a match marks it as a double loss (double_loss = True) and the "
+        "other does not", "mark both seats (an unresolved match lost by both) or neither"),
     "impossible_score": Kind(
         "error", "a game score no best-of-N match can end with (3-0 or 2-2 in best of "
         "three: more game wins than needed, or both players reaching the needed wins)",
@@ -445,6 +448,8 @@ def _scores(lf: pl.LazyFrame, ev: Sequence[str], best_of: int | None) -> list[pl
         out.append(_rows("unusual_score", known.filter(~impossible & (total > 2 * best_of)),
                          pl.format("{} games in one best-of-{} match", rec, pl.lit(best_of))))
     zero = (w == 0) & (lo == 0) & (d == 0)
+    if "double_loss" in lf.collect_schema().names():  # a double loss is not a draw
+        zero = zero & ~pl.col("double_loss").cast(pl.Boolean, strict=False).fill_null(False)
     out.append(_rows("zero_games", rows.filter(zero), pl.when(
         pl.col("opponent_id").is_null()).then(pl.lit(
             "unpaired round reported 0-0-0: counted as a match draw"))

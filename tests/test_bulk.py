@@ -316,3 +316,18 @@ def test_kill_9_leaves_whole_parts_and_a_resumable_run(tmp_path: Path) -> None:
         assert rep.rows_used == df.height
     assert_frame_equal(_read(out), _reference(df))
     assert not (out / "_scratch").exists() or not any((out / "_scratch").iterdir())
+
+
+def test_a_broken_or_mistyped_file_of_an_archive_is_named(tmp_path: Path) -> None:
+    """A truncated Parquet file used to fail with a hint about game counts, naming no file."""
+    src = tmp_path / "src"
+    src.mkdir()
+    _archive(3).write_parquet(src / "good.parquet")
+    data = (src / "good.parquet").read_bytes()
+    (src / "truncated.parquet").write_bytes(data[: len(data) // 2])
+    with pytest.raises(ImportFormatError, match=r"truncated\.parquet.*complete"):
+        recompute(src, tmp_path / "out")
+    (src / "truncated.parquet").unlink()
+    pl.DataFrame({"round": ["x"], "player_id": [1]}).write_parquet(src / "typed.parquet")
+    with pytest.raises(SchemaError, match=r"typed\.parquet"):
+        recompute(src, tmp_path / "out")

@@ -378,3 +378,24 @@ def test_dataclass_variant_registers() -> None:
     rs = dataclasses.replace(sf.rules.POKEMON, name="pokemon-test-variant")
     sf.rules.register(rs, replace=True)
     assert sf.rules.get("pokemon-test-variant") is rs
+
+
+def test_pokemon_2016_tardiness_reads_an_unopposed_round_one_loss_as_late() -> None:
+    """rules.md §9 item 6: the data cannot tell a late arrival from a no-show; the only
+    signal is an unopposed round-1 loss. U loses round 1 unopposed with no ``unplayed``
+    kind, A the same with ``"absent"``, N has no row in round 1: all three late. P lost
+    round 1 to an opponent (a no-show's match loss): not late; F's unopposed loss marked
+    ``"forfeit_loss"`` is not an absence: not late. Q's unopposed loss in round 2 after
+    playing round 1: not late."""
+    spec = [(1, "W1", "P", "a"), (1, "U", None, "loss"), (1, "A", None, "loss"),
+            (1, "F", None, "loss"), (1, "Q", "W2", "a"),
+            (2, "W1", "U", "a"), (2, "A", "P", "a"), (2, "N", "F", "a"), (2, "W2", None, "loss"),
+            (2, "Q", None, "loss")]
+    res = matches(spec, unplayed={(1, "U"): None, (1, "F"): "forfeit_loss"})
+    res = res.with_columns(pl.when((pl.col("player_id") == "U") & (pl.col("round") == 1))
+                           .then(None).otherwise(pl.col("unplayed")).alias("unplayed"))
+    st_ = sf.standings(res, "pokemon-2016")
+    late = col(st_, "late")
+    assert {p for p, v in late.items() if v} == {"U", "A", "N"}
+    # the same reading without any unplayed column
+    assert col(sf.standings(res.drop("unplayed"), "pokemon-2016"), "late")["U"] == 1

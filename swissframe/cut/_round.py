@@ -20,7 +20,7 @@ scale ``M·K`` with ``K = lcm(1..k_max)``.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -59,6 +59,10 @@ __all__ = [
 #: 0-2 and the intentional draw 0-0-3 (MTR §2.5; rules.md §1.4).
 DEFAULT_OUTCOMES: Final[tuple[tuple[int, int, int], ...]] = (
     (2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0), (0, 0, 3))
+Frame = pl.DataFrame | pl.LazyFrame
+KEY: Final = ["event_id", "player_id"]
+#: Display order of a player's outcomes.
+OUTCOME_ORDER: Final = {"win": 0, "draw": 1, "loss": 2, "dropped": 3}
 #: Levels of a player's own outcome.
 LEVELS: Final = ("win", "draw", "loss")
 MIRROR_LEVEL: Final = {"win": "loss", "loss": "win", "draw": "draw", "bye": "bye",
@@ -138,6 +142,13 @@ class RoundFrame:
     outcomes: pl.DataFrame
 
 
+def _reject(bad: pl.DataFrame, message: Callable[[dict[str, object]], str], *,
+            error: type[ValidationError | DataError] = ValidationError) -> None:
+    """Raise ``error`` with the message of the first row of ``bad``, if any."""
+    if bad.height:
+        raise error(message(bad.row(0, named=True)))
+
+
 def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFrame
                         ) -> pl.DataFrame:
     """Validate the final-round pairings (both seats; null opponent = bye)."""
@@ -160,37 +171,25 @@ def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFra
     if df["player_id"].null_count():
         msg = "pairings have a null player_id. Hint: every row is one seat of a named player."
         raise ValidationError(msg)
-    dup = df.filter(pl.len().over("event_id", "player_id") > 1)
-    if dup.height:
-        r = dup.row(0, named=True)
-        msg = (f"event {r['event_id']!r}: player {r['player_id']!r} is paired more than once "
-               "in the analysed round. Hint: one row per seat.")
-        raise ValidationError(msg)
-    selfp = df.filter(pl.col("player_id") == pl.col("opponent_id"))
-    if selfp.height:
-        r = selfp.row(0, named=True)
-        msg = (f"event {r['event_id']!r}: player {r['player_id']!r} is paired with themself. "
-               "Hint: fix the pairings.")
-        raise ValidationError(msg)
+    _reject(df.filter(pl.len().over("event_id", "player_id") > 1), lambda r: (
+        f"event {r['event_id']!r}: player {r['player_id']!r} is paired more than once in "
+        "the analysed round. Hint: one row per seat."))
+    _reject(df.filter(pl.col("player_id") == pl.col("opponent_id")), lambda r: (
+        f"event {r['event_id']!r}: player {r['player_id']!r} is paired with themself. "
+        "Hint: fix the pairings."))
     back = df.filter(pl.col("opponent_id").is_not_null()).join(
         df.select("event_id", pl.col("player_id").alias("opponent_id"),
                   pl.col("opponent_id").alias("_back")),
         on=["event_id", "opponent_id"], how="left")
-    bad = back.filter(pl.col("_back").ne_missing(pl.col("player_id")))
-    if bad.height:
-        r = bad.row(0, named=True)
-        msg = (f"event {r['event_id']!r}: {r['player_id']!r} is paired with "
-               f"{r['opponent_id']!r}, whose own row does not point back. Hint: give both "
-               "seats of every match (pairings are mirrored like results).")
-        raise ValidationError(msg)
+    _reject(back.filter(pl.col("_back").ne_missing(pl.col("player_id"))), lambda r: (
+        f"event {r['event_id']!r}: {r['player_id']!r} is paired with {r['opponent_id']!r}, "
+        "whose own row does not point back. Hint: give both seats of every match (pairings "
+        "are mirrored like results)."))
     last = prior.group_by("event_id").agg(pl.col("round").max().alias("_last"))
-    chk = df.join(last, on="event_id", how="left").filter(pl.col("round") <= pl.col("_last"))
-    if chk.height:
-        r = chk.row(0, named=True)
-        msg = (f"event {r['event_id']!r}: pairings are for round {r['round']}, but the results "
-               f"already hold round {r['_last']}. Hint: pass only the rounds before it as "
-               "results.")
-        raise DataError(msg)
+    _reject(df.join(last, on="event_id", how="left").filter(pl.col("round") <= pl.col("_last")),
+            lambda r: (f"event {r['event_id']!r}: pairings are for round {r['round']}, but the "
+                       f"results already hold round {r['_last']}. Hint: pass only the rounds "
+                       "before it as results."), error=DataError)
     return df
 
 

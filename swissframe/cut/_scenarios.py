@@ -16,12 +16,13 @@ A chunk of scenarios (``event_id, scenario_id, unit, k``) is then two joins, one
 and the engine's own exact ranking (:func:`swissframe.engine._exact.rank_exact`), for all
 scenarios of the chunk at once.
 
-Exactness: values are the engine's (same row flags :func:`~swissframe.tiebreakers.prepare_rows`,
-same rate terms, floors and caps), held as exact integers at the scales of
-:func:`swissframe.cut._round.prepare_round` (the lcm over *every* outcome, so it is a
-multiple of the engine's per-call scale). Ranks compare exact integers only, so they equal
-the engine's ranks. When that scale would overflow, or the ruleset ranks by something this
-module does not model, :func:`fast_model` returns None and callers use the engine path.
+Exactness: values are the engine's (the same row flags and points
+:func:`~swissframe.engine._record.prepare_rows`, record, own rates, floors and caps of
+:mod:`swissframe.engine._record`), held as exact integers at scales taken over *every*
+outcome of the round, so a multiple of the scale the engine picks for any one scenario.
+Ranks compare exact integers only, so they equal the engine's ranks. When those scales would
+overflow, or the ruleset ranks by something this module does not model, :func:`fast_model`
+returns None and callers use the engine path.
 """
 
 from __future__ import annotations

@@ -36,15 +36,17 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from swissframe.engine._exact import exact_name
+from swissframe.engine._exact import ExactScale, exact_name, mean_exact
 from swissframe.schema import OPPONENT_ID as OPP
+from swissframe.schema import PLAYER_ID as PLAYER
 
 if TYPE_CHECKING:
     from swissframe.engine.tiebreakers import Context
     from swissframe.rules._ruleset import Ruleset
 
-__all__ = ["buchholz", "chess_terms", "inferred_absences", "progressive", "sonneborn_berger",
-           "wins", "with_inferred_absences", "won"]
+__all__ = ["adjusted_score", "average_opponents_buchholz", "buchholz", "chess_terms",
+           "fore_buchholz", "games_played", "inferred_absences", "koya", "progressive",
+           "sonneborn_berger", "unplayed_voluntarily", "wins", "with_inferred_absences", "won"]
 
 _FORFEITS = ("forfeit_win", "forfeit_loss")
 
@@ -105,11 +107,15 @@ def _units(ctx: Context, value: Fraction) -> int:
     return int(value * ctx.unit)
 
 
-def chess_terms(ctx: Context) -> pl.LazyFrame:
+def chess_terms(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
     """Per (keys…, player_id, round): the opponent value each round contributes to
     Buchholz-type criteria (``_val``, point units, null = no contribution), with ``_vur``,
-    ``_pts``, ``_kind`` and the player's score ``_score`` and adjusted score ``_adj``."""
-    key = "_chess_terms"
+    ``_pts``, ``_kind``, ``_sched`` (the scheduled opponent), ``_sscore`` (their score),
+    the player's score ``_score`` and adjusted score ``_adj``.
+
+    ``fore``: as if every game of the event's last round with a scheduled opponent (a
+    forfeit too) were a draw over the board (Fore Buchholz, C.07 Art. 8.3)."""
+    key = "_chess_terms_fore" if fore else "_chess_terms"
     if key in ctx.cache:
         return ctx.cache[key][0]
     rule = ctx.rules.unplayed_rounds
@@ -118,7 +124,17 @@ def chess_terms(ctx: Context) -> pl.LazyFrame:
     sched = (pl.coalesce(pl.col(OPP), pl.col("scheduled_opponent_id"))
              if "scheduled_opponent_id" in names else pl.col(OPP))
     keys, pk = list(ctx.keys), ctx.pkeys
-    rows = (ctx.rows.select(*pk, "round", OPP, "_pts", "_win", "_kind", sched.alias("_sched"))
+    rows = ctx.rows.select(*pk, "round", OPP, "_pts", "_win", "_kind", sched.alias("_sched"))
+    if fore:
+        last = ((pl.col("round") == pl.col("round").max().over(keys))
+                & pl.col("_sched").is_not_null())
+        rows = rows.with_columns(
+            pl.when(last).then(pl.lit(draw_u, dtype=pl.Int64)).otherwise(pl.col("_pts"))
+            .alias("_pts"),
+            pl.when(last).then(pl.lit(None, dtype=pl.String)).otherwise(pl.col("_kind"))
+            .alias("_kind"),
+            pl.when(last).then(pl.col("_sched")).otherwise(pl.col(OPP)).alias(OPP))
+    rows = (rows
             .with_columns(_vur=pl.col("_kind").is_in(list(ctx.rules.vur_kinds))
                           .fill_null(value=False),
                           _unpl=pl.col("_kind").is_not_null(),
@@ -183,7 +199,12 @@ def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -
     B has no row in round 2: B is absent there (Art. 16), and that trailing absence counts
     as a draw for A's Buchholz (B ½ + C ½ = 1). C entered in round 2.
     """
-    terms = chess_terms(ctx).filter(pl.col("_val").is_not_null())
+    return _buchholz(ctx, chess_terms(ctx), name, cut, median)
+
+
+def _buchholz(ctx: Context, terms: pl.LazyFrame, name: str, cut: int, median: int
+              ) -> pl.LazyFrame:
+    terms = terms.filter(pl.col("_val").is_not_null())
     pk = ctx.pkeys
     low = cut + median
     vur_first = ctx.rules.unplayed_rounds in ("fide-2023", "fide-2026")
@@ -200,21 +221,67 @@ def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -
     return _finish(ctx, agg, name, ctx.unit)
 
 
-def sonneborn_berger(ctx: Context, *, name: str = "sb") -> pl.LazyFrame:
+def sonneborn_berger(ctx: Context, *, name: str = "sb", cut: int = 0, median: int = 0
+                     ) -> pl.LazyFrame:
     """Sonneborn-Berger (C.07): Σ over rounds of (opponent's adjusted score × points the
-    player scored in that round); unplayed rounds use the same dummy as Buchholz."""
-    terms = chess_terms(ctx).filter(pl.col("_val").is_not_null())
-    agg = terms.group_by(ctx.pkeys).agg((pl.col("_val") * pl.col("_pts")).sum().alias("_s"))
+    player scored in that round); unplayed rounds use the same dummy as Buchholz.
+
+    Cut-n / Median-n (Art. 14) as TieBreakServer applies them to SB: ``cut + median``
+    times the contribution of the lowest-*scoring* opponent goes — a voluntarily unplayed
+    round's instead when there is one and the lowest opponent's contribution is not
+    larger (Art. 16.5) — then ``median`` times the highest-scoring opponent's."""
+    terms = (chess_terms(ctx).filter(pl.col("_val").is_not_null())
+             .with_columns(_c=pl.col("_val") * pl.col("_pts")))
+    if cut or median:
+        terms = _cut_lowest_scoring(terms, ctx.pkeys, cut + median, median)
+    agg = terms.group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s"))
     unit = ctx.unit
     return _finish(ctx, agg, name, unit * unit)
 
 
-def progressive(ctx: Context, *, name: str = "ps") -> pl.LazyFrame:
+def _cut_lowest_scoring(terms: pl.LazyFrame, pk: list[str], low: int, high: int
+                        ) -> pl.LazyFrame:
+    """Drop ``low`` times the lowest-scoring opponent's contribution ``_c`` (by ``_val``,
+    then ``_c``, then round; a VUR's instead unless that opponent's contribution is larger
+    than the lowest VUR's), then ``high`` times the highest-scoring opponent's."""
+    t = terms
+    for _ in range(low):
+        lowest = (t.sort("_val", "_c", "round").group_by(pk, maintain_order=True)
+                  .agg(pl.col("round").first().alias("_ar"), pl.col("_c").first().alias("_av")))
+        vur = (t.filter(pl.col("_vur")).sort("_c", "_val", "round")
+               .group_by(pk, maintain_order=True)
+               .agg(pl.col("round").first().alias("_vr"), pl.col("_c").first().alias("_vv")))
+        drop = lowest.join(vur, on=pk, how="left").select(*pk, pl.when(
+            pl.col("_vr").is_null() | (pl.col("_av") > pl.col("_vv")))
+            .then(pl.col("_ar")).otherwise(pl.col("_vr")).alias("round"))
+        t = t.join(drop, on=[*pk, "round"], how="anti")
+    for _ in range(high):
+        drop = (t.sort(["_val", "_c", "round"], descending=[True, True, False])
+                .group_by(pk, maintain_order=True).agg(pl.col("round").first()))
+        t = t.join(drop, on=[*pk, "round"], how="anti")
+    return t
+
+
+def progressive(ctx: Context, *, name: str = "ps", cut: int = 0) -> pl.LazyFrame:
     """Progressive (cumulative) score: the sum of the running totals after each round
-    (byes and forfeits count with their points; rules.md §4.1)."""
+    (byes and forfeits count with their points; rules.md §4.1); ``cut`` leaves out the
+    running totals of the first ``cut`` rounds (PS/Cn)."""
     agg = (ctx.rows.sort("round").with_columns(_c=pl.col("_pts").cum_sum().over(ctx.pkeys))
+           .filter(pl.col("round") > cut)
            .group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s")))
     return _finish(ctx, agg, name, ctx.unit)
+
+
+def unplayed_voluntarily(ctx: Context, *, name: str = "vur") -> pl.LazyFrame:
+    """VUR: the number of voluntarily unplayed rounds (``Ruleset.vur_kinds``, C.07 Art.
+    16.2)."""
+    return _count(ctx, pl.col("_kind").is_in(list(ctx.rules.vur_kinds)).fill_null(value=False),
+                  name)
+
+
+def games_played(ctx: Context, *, name: str = "num") -> pl.LazyFrame:
+    """NUM: games played over the board (no bye, no forfeit)."""
+    return _count(ctx, pl.col("_kind").is_null() & ~pl.col("_unpaired"), name)
 
 
 def _count(ctx: Context, cond: pl.Expr, name: str) -> pl.LazyFrame:
@@ -248,3 +315,68 @@ def black_won(ctx: Context, *, name: str = "bwg") -> pl.LazyFrame:
         return _count(ctx, pl.lit(value=False), name)
     return _count(ctx, (pl.col("color") == "b") & pl.col("_win") & pl.col("_kind").is_null()
                   & ~pl.col("_unpaired"), name)
+
+
+def fore_buchholz(ctx: Context, *, name: str = "fb", cut: int = 0, median: int = 0
+                  ) -> pl.LazyFrame:
+    """Fore Buchholz (C.07 Art. 8.3): Buchholz as if every game of the event's last round
+    were a draw — each paired player's last round scores a draw, for their own score (the
+    dummies of their unplayed rounds) and as an opponent; a last-round forfeit counts as a
+    drawn game against the scheduled opponent. Cut-n / Median-n as :func:`buchholz`.
+
+    Examples
+    --------
+    >>> import dataclasses, polars as pl, swissframe as sf
+    >>> from swissframe.rules import Criterion
+    >>> m = pl.DataFrame({"round": [1, 1, 1, 2, 2, 2],
+    ...     "player_a": ["A", "C", "E", "A", "D", "B"], "player_b": ["B", "D", "F", "C", "E", "F"],
+    ...     "games_a": [1, 0, 1, 1, 0, 0], "games_b": [0, 0, 0, 0, 1, 0],
+    ...     "games_drawn": [0, 1, 0, 0, 0, 1]})
+    >>> rules = dataclasses.replace(sf.rules.FIDE, name="with-fb",
+    ...     columns=(Criterion("fb", function="fore_buchholz"),))
+    >>> st = sf.standings(sf.from_matches(m), rules)
+    >>> st.filter(pl.col("player_id").is_in(["A", "C"])).select("player_id", "bh", "fb").rows()
+    [('A', 1.0, 1.5), ('C', 2.5, 2.5)]
+
+    A's opponents B and C score ½ each (BH 1); with round 2 drawn B keeps ½ and C has 1
+    (FB 1½). C met D (1 with round 2 drawn) and A (1½): FB 2½.
+    """
+    return _buchholz(ctx, chess_terms(ctx, fore=True), name, cut, median)
+
+
+def adjusted_score(ctx: Context, *, name: str = "abh") -> pl.LazyFrame:
+    """ABH: the player's score as Buchholz credits it to their opponents (C.07 Art. 16.3:
+    voluntarily unplayed rounds not followed by a played one count as draws; per
+    ``Ruleset.unplayed_rounds``)."""
+    agg = chess_terms(ctx).group_by(ctx.pkeys).agg(pl.col("_adj").first().alias("_s"))
+    return _finish(ctx, agg, name, ctx.unit)
+
+
+def koya(ctx: Context, *, name: str = "ks", limit: Fraction = Fraction(1, 2)
+         ) -> pl.LazyFrame:
+    """Koya (KS, C.07 Art. 9.x; TieBreakServer ``KS``): the points the player scored
+    against (scheduled) opponents whose final score is at least ``limit`` of the maximum
+    (win points × the event's rounds; 50% by default)."""
+    win = Fraction(ctx.rules.points_win) * ctx.unit * limit
+    terms = chess_terms(ctx).with_columns(
+        _n=pl.col("round").max().over(list(ctx.keys)))
+    agg = (terms.filter(pl.col("_sched").is_not_null()
+                        & (pl.col("_sscore") * win.denominator
+                           >= pl.col("_n") * win.numerator))
+           .group_by(ctx.pkeys).agg(pl.col("_pts").sum().alias("_s")))
+    return _finish(ctx, agg, name, ctx.unit)
+
+
+def average_opponents_buchholz(ctx: Context, *, name: str = "aob") -> pl.LazyFrame:
+    """AOB (C.07 Art. 8.2): the mean Buchholz (no modifier) of the opponents met over the
+    board; null for a player who played no game. Exact (a mean of exact point units)."""
+    bh = buchholz(ctx, name="_aob_bh").select(*ctx.keys, pl.col(PLAYER).alias(OPP),
+                                              pl.col("_x__aob_bh").alias("_v"))
+    played = (chess_terms(ctx).filter(pl.col("_kind").is_null() & pl.col(OPP).is_not_null())
+              .select(*ctx.pkeys, OPP))
+    agg = (played.join(bh, on=[*ctx.keys, OPP], how="left").group_by(ctx.pkeys)
+           .agg(pl.col("_v").sum().alias("_t"), pl.col("_v").count().alias("_k")))
+    k_max = int(agg.select(pl.col("_k").max()).collect().item() or 1)
+    exact, flt, _ = mean_exact(pl.col("_t"), pl.col("_k"), ExactScale(ctx.unit), k_max)
+    out = agg.select(*ctx.pkeys, flt.alias(name), exact.alias(exact_name(name)))
+    return ctx.players.select(ctx.pkeys).join(out, on=ctx.pkeys, how="left")

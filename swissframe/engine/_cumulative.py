@@ -91,6 +91,46 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
     (two rows of a player in one round, an opponent with no row that round): the caller
     then takes the reference path, which copes with anything validation let through.
     """
+    coded = _coded_rows(rows, keys, cutoffs, through)
+    if coded is None:
+        return None
+    narrow, cut_e = coded
+    times, per_ev = _time_axis(narrow, cut_e)
+    players = _player_blocks(narrow, times, per_ev)
+    full = _at_cutoffs(narrow, players, times, per_ev)
+    full = _record_at(narrow, players, full)
+    k = list(keys)
+    record = [c for c in schema if c not in (*k, through, PLAYER)]
+    base = (full.with_columns(first_round=players["_first"].gather(full["_pid"]),
+                              dropped=pl.col("last_round") < pl.col("_evmax"))
+            .select(pl.col("_pid").alias(PLAYER), *[pl.col(c).cast(schema[c]) for c in record],
+                    pl.col("_t").cast(schema[through]).alias(through),
+                    _e=players["_e"].gather(full["_pid"])))
+    ids = rows.select(*k, PLAYER).select(pl.all().gather(players["_ri"]))
+    # pairs in (player, round) order: the first `opponents` of a player are those met so far
+    pairs = narrow.filter(pl.col("_paired")).select("round", "_ok")
+    opp = players["_pk"].search_sorted(pairs["_ok"]).clip(0, players.height - 1)
+    ok = (players["_pk"].gather(opp) == pairs["_ok"]) & (
+        players["_first"].gather(opp) <= pairs["round"])
+    if not ok.all():
+        return None  # an opponent without a Swiss row that round: not a mirrored pairing
+    return CutoffGrid(base=base, ids=ids,
+                      pair_src=players["_gcs"].gather(opp) - players["_ccbf"].gather(opp),
+                      pair_start=players["_pb"].gather(full["_pid"]),
+                      cut_index=full["_ccb"])
+
+
+def _first_row() -> pl.Expr:
+    """True on the first row of each player's block (rows sorted by ``_pk``)."""
+    return (pl.col("_pk") != pl.col("_pk").shift(1)).fill_null(value=True)
+
+
+def _coded_rows(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame,
+                through: str) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """The rows on integer codes (``_e`` event, ``_pk`` player, ``_ok`` opponent, ``_pid``
+    block index), sorted into one block per player in round order, and the cutoffs on
+    event codes (``_e``, ``_t``); None when the codes do not fit or a player has two rows
+    in one round."""
     k = list(keys)
     rdt = rows.schema["round"]
     codes = [f"_c{i}" for i in range(len(k))]
@@ -134,11 +174,18 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
         narrow = narrow.sort(pl.col("_pk") * 2**r_bits + pl.col("round"))
     else:
         narrow = narrow.sort("_pk", "round")
-    first_row = (pl.col("_pk") != pl.col("_pk").shift(1)).fill_null(value=True)
+    first_row = _first_row()
     narrow = narrow.with_columns(_pid=first_row.cum_sum().cast(pl.Int64) - 1)
     same_seat = (pl.col("_pid").diff() == 0) & (pl.col("round").diff() == 0)
     if narrow.select(same_seat.any()).item():
         return None  # two rows of one player in one round
+    return narrow, cut_e
+
+
+def _time_axis(narrow: pl.DataFrame, cut_e: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Each event's times (its cutoffs and the rounds its rows use) with their index
+    ``_jt``, the cutoffs before each (``_ccb``) and the event's latest round (``_evmax``);
+    per event the number of times and cutoffs and the offset of its times."""
     # the time axis of each event: its cutoffs and the rounds its rows use
     times = (narrow.select("_e", pl.col("round").alias("_t")).unique()
              .with_columns(_isr=pl.lit(value=True))
@@ -156,11 +203,19 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
                                        _nc=pl.col("_isc").sum().cast(pl.Int64))
               .sort("_e")  # the offsets follow times' order
               .with_columns(_ts=pl.col("_nt").cum_sum() - pl.col("_nt")))
+    return times, per_ev
+
+
+def _player_blocks(narrow: pl.DataFrame, times: pl.DataFrame, per_ev: pl.DataFrame
+                   ) -> pl.DataFrame:
+    """One row per player (``_pid`` order): first row, first round, block offsets on the
+    grid (``_gs``) and among the cutoffs (``_gcs``) and pairs (``_pb``)."""
+    first_row = _first_row()
     times_at = times.select("_e", "_t", "_jt", "_ccb")
     # players in _pid order: their first row, block offsets on the grid and among the pairs
     n_paired_before = pl.col("_paired").cast(pl.Int64).cum_sum() - pl.col("_paired").cast(
         pl.Int64)
-    players = (narrow.with_row_index("_pos").with_columns(_pb=n_paired_before)
+    return (narrow.with_row_index("_pos").with_columns(_pb=n_paired_before)
                .filter(first_row)
                .select("_pid", "_pk", "_e", "_ri", "_pos", "_pb", pl.col("round").alias("_first"))
                .join(times_at.rename({"_t": "_first", "_jt": "_jtf", "_ccb": "_ccbf"}),
@@ -170,6 +225,12 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
                              _clen=pl.col("_nc") - pl.col("_ccbf"))
                .with_columns(_gs=pl.col("_len").cum_sum() - pl.col("_len"),
                              _gcs=pl.col("_clen").cum_sum() - pl.col("_clen")))
+
+
+def _at_cutoffs(narrow: pl.DataFrame, players: pl.DataFrame, times: pl.DataFrame,
+                per_ev: pl.DataFrame) -> pl.DataFrame:
+    """The (player, cutoff) cells with the latest row of the player at or before each."""
+    times_at = times.select("_e", "_t", "_jt", "_ccb")
     # each row's index on its event's time axis: a dense lookup table when small enough
     t_hi, e_hi = times.select(pl.col("_t").max(), pl.col("_e").max()).row(0)  # distinct names
     width = int(t_hi) + 1
@@ -192,8 +253,14 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
         cell, pl.int_range(narrow.height, dtype=pl.Int64, eager=True)).forward_fill()
     t_info = times.select(pl.col("_t", "_isc", "_ccb", "_evmax").gather(grid["_ts"] + grid["_jt"]))
     at_cut = t_info["_isc"]
-    full = t_info.filter(at_cut).with_columns(_pid=grid["_pid"].filter(at_cut),
+    return t_info.filter(at_cut).with_columns(_pid=grid["_pid"].filter(at_cut),
                                               _row=latest.filter(at_cut))
+
+
+def _record_at(narrow: pl.DataFrame, players: pl.DataFrame, full: pl.DataFrame
+               ) -> pl.DataFrame:
+    """``full`` with the record at each cell: running sums over all rows at its latest
+    row, minus the sums before its player's first row."""
     # the record at a cell: running sums over all rows at its latest row, minus the sums
     # before its player's first row
     counted = [(n, c) for n, c in _COUNTS.items() if c is not None]
@@ -213,26 +280,8 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
     unpacked = {n: (pl.col(f"_l{i}") // 2**shift) % 2**width if len(lane) > 1
                 else pl.col(f"_l{i}") for i, lane in enumerate(lanes) for n, shift, width in lane}
     totals = packed.select(unpacked[n].alias(n) for n, _ in counted)
-    full = full.hstack(totals).with_columns(rounds_played=full["_row"] - pos_first + 1,
+    return full.hstack(totals).with_columns(rounds_played=full["_row"] - pos_first + 1,
                                             last_round=narrow["round"].gather(full["_row"]))
-    record = [c for c in schema if c not in (*k, through, PLAYER)]
-    base = (full.with_columns(first_round=players["_first"].gather(full["_pid"]),
-                              dropped=pl.col("last_round") < pl.col("_evmax"))
-            .select(pl.col("_pid").alias(PLAYER), *[pl.col(c).cast(schema[c]) for c in record],
-                    pl.col("_t").cast(schema[through]).alias(through),
-                    _e=players["_e"].gather(full["_pid"])))
-    ids = rows.select(*k, PLAYER).select(pl.all().gather(players["_ri"]))
-    # pairs in (player, round) order: the first `opponents` of a player are those met so far
-    pairs = narrow.filter(pl.col("_paired")).select("round", "_ok")
-    opp = players["_pk"].search_sorted(pairs["_ok"]).clip(0, players.height - 1)
-    ok = (players["_pk"].gather(opp) == pairs["_ok"]) & (
-        players["_first"].gather(opp) <= pairs["round"])
-    if not ok.all():
-        return None  # an opponent without a Swiss row that round: not a mirrored pairing
-    return CutoffGrid(base=base, ids=ids,
-                      pair_src=players["_gcs"].gather(opp) - players["_ccbf"].gather(opp),
-                      pair_start=players["_pb"].gather(full["_pid"]),
-                      cut_index=full["_ccb"])
 
 
 def _lanes(counts: pl.DataFrame) -> list[list[tuple[str, int, int]]]:

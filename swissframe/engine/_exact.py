@@ -11,10 +11,13 @@ integer. A player's own rate ``n / d`` (floored and capped) uses the scale
 ``T · (K / k)`` at scale ``M·K`` with ``K = lcm(1..k_max)``. Ranks compare only the exact
 twins, so equal rationals always tie and distinct ones never do.
 
-The scales are Python integers chosen from the data once per call (a handful of distinct
-denominators). Should a scale ever exceed what Int128 can hold (an event of 40+ best-of-five
-rounds, say), :func:`ExactScale.fits` is false and callers fall back to rounding the float to
-:data:`FALLBACK_DIGITS` decimals, with an :class:`~swissframe.errors.ExactnessWarning`.
+The scales are Python integers chosen from the data once per computation (a handful of
+distinct denominators); :func:`swissframe.engine._record.scale_groups` decides which events
+share one, so an event whose scales would exceed Int128 (a long event: 40+ rounds, or game
+counts with many distinct totals) is computed on its own and only it falls back — to values
+rounded to :data:`FALLBACK_DIGITS` decimals (:class:`RoundedScale`), with an
+:class:`~swissframe.errors.ExactnessWarning` naming it. A mean's float comes from its exact
+value alone (:func:`ratio_float`), so it does not depend on the scale either.
 """
 
 from __future__ import annotations

@@ -65,31 +65,36 @@ def unplayed_kind() -> pl.Expr:
 def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
     """Swiss rows only, with result flags and integer match-point units.
 
-    Flags: ``_win``, ``_loss``, ``_draw``, ``_unpaired`` (null opponent), ``_bye`` (unpaired
-    win), ``_earned`` (a bye marked ``unplayed="full_bye"``), ``_kind`` (the unplayed kind,
-    null when played over the board), ``_pts`` (match points in units of
-    ``1 / points_unit``).
+    Flags: ``_win``, ``_loss``, ``_draw`` (a ``double_loss`` row is a loss whatever its
+    games), ``_unpaired`` (null opponent), ``_bye`` (unpaired win), ``_earned`` (a bye
+    marked ``unplayed="full_bye"``), ``_kind`` (the unplayed kind, null when played over the
+    board), ``_pts`` (match points in units of ``1 / points_unit``).
     """
     won, lost = pl.col("games_won"), pl.col("games_lost")
-    if "unplayed" not in results.collect_schema().names():
+    names = results.collect_schema().names()
+    if "unplayed" not in names:
         results = results.with_columns(unplayed=pl.lit(None, dtype=pl.String))
+    dl = (pl.col("double_loss").fill_null(value=False) if "double_loss" in names
+          else pl.lit(value=False))
     return (results.filter(pl.col("phase") == "swiss")
-            .with_columns(_win=won > lost, _loss=won < lost, _draw=won == lost,
+            .with_columns(_win=(won > lost) & ~dl, _loss=(won < lost) | dl,
+                          _draw=(won == lost) & ~dl,
                           _unpaired=pl.col(OPP).is_null(), _kind=unplayed_kind())
             .with_columns(_bye=pl.col("_unpaired") & pl.col("_win"))
             .with_columns(_earned=pl.col("_bye") & (pl.col("_kind") == "full_bye"),
                           _pts=row_points(rules, won, lost, pl.col("games_drawn"),
-                                          bye=pl.col("_bye"))))
+                                          bye=pl.col("_bye"), double_loss=dl)))
 
 
 def row_points(rules: Ruleset, won: pl.Expr, lost: pl.Expr, drawn: pl.Expr, *,
-               bye: pl.Expr) -> pl.Expr:
+               bye: pl.Expr, double_loss: pl.Expr | None = None) -> pl.Expr:
     """Match points of one round, in units of ``1 / points_unit(rules)`` (Int64).
 
     The ruleset's points for a bye, a win, a draw or a loss (by games won against lost),
     plus ``points_game_win`` per game won and ``points_sweep`` for winning at least
     ``sweep_games`` games without losing or drawing one (melee.gg two-game matches: a 2-0
-    is 3 + 3 + 1 = 7). The one definition of what a round is worth.
+    is 3 + 3 + 1 = 7); a ``double_loss`` round is worth ``points_loss`` alone. The one
+    definition of what a round is worth.
 
     Examples
     --------
@@ -108,10 +113,13 @@ def row_points(rules: Ruleset, won: pl.Expr, lost: pl.Expr, drawn: pl.Expr, *,
     game_pts = won.cast(pl.Int64) * units(rules.points_game_win) + pl.when(
         (won >= rules.sweep_games) & (lost == 0) & (drawn == 0)
     ).then(units(rules.points_sweep)).otherwise(pl.lit(0, dtype=pl.Int64))
-    return (pl.when(bye).then(units(rules.points_bye))
-            .when(won > lost).then(units(rules.points_win))
-            .when(won == lost).then(units(rules.points_draw))
-            .otherwise(units(rules.points_loss)) + game_pts)
+    pts = (pl.when(bye).then(units(rules.points_bye))
+           .when(won > lost).then(units(rules.points_win))
+           .when(won == lost).then(units(rules.points_draw))
+           .otherwise(units(rules.points_loss)) + game_pts)
+    if double_loss is None:
+        return pts
+    return pl.when(double_loss).then(units(rules.points_loss)).otherwise(pts)
 
 
 def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...], *,
@@ -305,19 +313,20 @@ def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("e
     scales beyond Int128 by an upper bound) is a group of its own (``alone=True``), so a
     fallback to rounded values, if any, touches that event only.
     """
-    swiss = rows.filter(pl.col("phase") == "swiss")
-    if swiss.height == 0:
+    swiss = pl.col("phase") == "swiss"
+    r_max, g_max = rows.select(
+        pl.col("round").filter(swiss).max(),
+        (pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")).filter(swiss)
+        .max()).row(0)
+    if r_max is None:
         return None
-    r_max, g_max = swiss.select(
-        pl.col("round").max(),
-        (pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")).max()).row(0)
     const = _clamp_bits(rules)
     r_top, g_top = int(r_max or 1), int(r_max or 1) * max(int(g_max or 1), 1)
     if r_top <= LONG_ROUNDS and g_top <= 4096:
         t = _lcm_bits_table(g_top)
         if max(t[r_top] + const[0], t[g_top] + const[1]) + t[r_top] < _SCALE_BITS:
             return None
-    record = aggregate_players(prepare_rows(swiss.lazy(), rules), keys).collect()
+    record = aggregate_players(prepare_rows(rows.lazy(), rules), keys).collect()
     if rate_scales(record, rules).exact() and r_top <= LONG_ROUNDS:
         return None
     per_event = _event_bits(record, rules, const)
@@ -376,3 +385,68 @@ def _split_exact(record: pl.DataFrame, rules: Ruleset, events: pl.Series) -> lis
     half = events.len() // 2
     return (_split_exact(record, rules, events.slice(0, half))
             + _split_exact(record, rules, events.slice(half)))
+
+
+# ------------------------------------------------------------------ which rows, as of when
+
+#: Key column of the cutoff round (standings as they stood after it).
+THROUGH: Final = "_through"
+#: Column of the round at which a player's values are taken (``Ruleset.snapshot``).
+EVAL: Final = "_eval"
+
+
+def cutoff_rows(lf: pl.LazyFrame, keys: tuple[str, ...], cutoffs: pl.LazyFrame
+                ) -> pl.LazyFrame:
+    """Rows repeated once per cutoff at or after their round (the ``_through`` key)."""
+    return lf.join(cutoffs, on=list(keys), how="inner").filter(pl.col("round") <= pl.col(THROUGH))
+
+
+def eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
+                cutoffs: pl.LazyFrame) -> pl.LazyFrame:
+    """Per (keys…, cutoff, player): the round at which the player's values are taken."""
+    swiss = lf.filter(pl.col("phase") == "swiss")
+    per_cut = cutoff_rows(swiss, keys, cutoffs)
+    ck = [*keys, THROUGH]
+    last = (per_cut.group_by([*ck, "player_id"])
+            .agg(_last=pl.col("round").max(),
+                 _stage=pl.col("stage").sort_by("round").last() if rules.snapshot == "stage"
+                 else pl.lit(None, dtype=pl.String))
+            .with_columns(_event_last=pl.col("_last").max().over(ck)))
+    if rules.snapshot == "last_round":
+        ev = pl.when(pl.col("_last") < pl.col("_event_last")).then(pl.col("_last")).otherwise(
+            pl.col(THROUGH))
+    elif rules.snapshot == "stage":
+        stage_end = (per_cut.group_by([*ck, "stage"]).agg(_stage_end=pl.col("round").max())
+                     .rename({"stage": "_stage"}))
+        last = last.join(stage_end, on=[*ck, "_stage"], how="left", nulls_equal=True)
+        ev = pl.min_horizontal(pl.col("_stage_end"), pl.col(THROUGH))
+    else:
+        ev = pl.col(THROUGH)
+    return last.select(*ck, "player_id", ev.alias(EVAL),
+                       (pl.col("_last") < pl.col("_event_last")).alias("_dropped"))
+
+
+def late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
+    """Apply ``Ruleset.late_rounds`` (Pokémon TRH §5.2.2 late entrants)."""
+    if rules.late_rounds == "as_given":
+        return lf
+    pk = [*keys, "player_id"]
+    names = lf.collect_schema().names()
+    swiss = pl.col("phase") == "swiss"
+    forced = (pl.col("opponent_id").is_null() & (pl.col("games_won") < pl.col("games_lost"))
+              & (pl.col("unplayed") == "absent")) if "unplayed" in names else pl.lit(value=False)
+    first_real = pl.col("round").filter(swiss & ~forced).min().over(pk)
+    if rules.late_rounds == "skip":
+        return lf.filter(~(swiss & forced & (pl.col("round") < first_real)))
+    firsts = (lf.filter(swiss).group_by(pk).agg(pl.col("round").min().alias("_first"))
+              .with_columns(_ev_first=pl.col("_first").min().over(list(keys)))
+              .filter(pl.col("_first") > pl.col("_ev_first")))
+    added = (firsts.with_columns(round=pl.int_ranges("_ev_first", "_first"))
+             .explode("round")
+             .select(*pk, pl.col("round").cast(pl.Int64),
+                     pl.lit(None, dtype=pl.String).alias("opponent_id"),
+                     pl.lit(0, dtype=pl.Int64).alias("games_won"),
+                     pl.lit(1, dtype=pl.Int64).alias("games_lost"),
+                     pl.lit(0, dtype=pl.Int64).alias("games_drawn"),
+                     pl.lit("swiss").alias("phase"), pl.lit("absent").alias("unplayed")))
+    return pl.concat([lf, added], how="diagonal_relaxed")

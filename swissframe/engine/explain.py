@@ -10,13 +10,20 @@ own computation (same ruleset fields, same snapshot), so it always agrees with
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from typing import Final
 
 import polars as pl
 
-from swissframe.engine._record import points_unit
+from swissframe.engine._chess import with_inferred_absences
+from swissframe.engine._record import (
+    EVAL,
+    THROUGH,
+    eval_rounds,
+    late_rows,
+    points_unit,
+)
+from swissframe.engine.standings import check_keys, context, validated
 from swissframe.engine.tiebreakers import TIEBREAKERS, Context
 from swissframe.errors import DataError
 from swissframe.rules._ruleset import Ruleset, get
@@ -30,9 +37,6 @@ EXPLAIN_COLUMNS: Final = (
     "opp_losses", "opp_draws", "opp_byes", "opp_rounds", "opp_dropped", "opp_mwp_raw",
     "opp_mwp", "opp_gwp_raw", "opp_gwp", "opp_omwp", "bye", "excluded", "note",
 )
-
-_st = importlib.import_module("swissframe.engine.standings")
-
 
 def _fmt(x: pl.Expr) -> pl.Expr:
     return x.round(6).cast(pl.String)
@@ -88,12 +92,12 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
     'win rate 0.0 raised to the floor 0.333333'
     """
     ruleset = get(rules)
-    lf = _st._validated(results, keys)
-    k = _st._check_keys(lf, keys)
+    lf = validated(results, keys)
+    k = check_keys(keys)
     lf = lf.filter(pl.col("phase") == "swiss")
     if through_round is not None:
         lf = lf.filter(pl.col("round") <= through_round)
-    lf = _st._late_rows(lf, ruleset, k)
+    lf = with_inferred_absences(late_rows(lf, ruleset, k), ruleset, k)
     mine = lf.filter(pl.col("player_id") == player_id)
     if event_id is not None:
         mine = mine.filter(pl.col("event_id") == event_id)
@@ -108,11 +112,11 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
                f"({found.rows()[:5]}). Hint: pass event_id= (and filter extra keys).")
         raise DataError(msg)
     lf = lf.join(found.lazy(), on=list(k), how="semi")
-    cut = lf.group_by(list(k)).agg(pl.col("round").max().alias(_st._THROUGH))
-    evals = _st._eval_rounds(lf, ruleset, k, cut).collect()
-    at = evals.filter(pl.col("player_id") == player_id)[_st._EVAL].item()
+    cut = lf.group_by(list(k)).agg(pl.col("round").max().alias(THROUGH))
+    evals = eval_rounds(lf, ruleset, k, cut).collect()
+    at = evals.filter(pl.col("player_id") == player_id)[EVAL].item()
     dropped_final = bool(evals.filter(pl.col("player_id") == player_id)["_dropped"].item())
-    ctx = _st._context(lf.filter(pl.col("round") <= at), ruleset, k)
+    ctx = context(lf.filter(pl.col("round") <= at), ruleset, k)
     return _table(ctx, player_id, ruleset, dropped_final)
 
 
@@ -152,19 +156,18 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
         .when(pl.col("excluded")).then(None).otherwise(pl.col("_mwp")),
         opp_gwp=pl.when(pl.col("excluded") | pl.col("_unpaired")).then(None)
         .otherwise(pl.col("_gwp")))
-    floor, cap = float(rules.floor), pl.when(pl.col("opp_dropped")).then(
-        float(rules.cap_dropped)).otherwise(float(rules.cap))
+    # the floor and cap are the engine's (opp_mwp is the clamped rate): only compare
+    raw, used = pl.col("opp_mwp_raw"), pl.col("_mwp")
     note = (pl.when(pl.col("_earned") & earned_as_opp)
             .then(pl.lit("earned bye counted as an opponent"))
             .when(pl.col("_bye")).then(pl.lit("bye: not an opponent, left out of averages"))
             .when(pl.col("excluded")).then(pl.lit("no opponent: left out of averages"))
-            .when(pl.col("opp_mwp_raw") < floor)
-            .then(pl.format("win rate {} raised to the floor {}", _fmt(pl.col("opp_mwp_raw")),
-                            pl.lit(str(round(floor, 6)))))
-            .when(pl.col("opp_mwp_raw") > cap)
-            .then(pl.format("win rate {} capped at {}{}", _fmt(pl.col("opp_mwp_raw")),
-                            _fmt(cap), pl.when(pl.col("opp_dropped"))
-                            .then(pl.lit(" (dropped)")).otherwise(pl.lit(""))))
+            .when(raw < used)
+            .then(pl.format("win rate {} raised to the floor {}", _fmt(raw), _fmt(used)))
+            .when(raw > used)
+            .then(pl.format("win rate {} capped at {}{}", _fmt(raw), _fmt(used),
+                            pl.when(pl.col("opp_dropped")).then(pl.lit(" (dropped)"))
+                            .otherwise(pl.lit(""))))
             .otherwise(pl.lit("")))
     t = t.with_columns(note=note)
     chess = any(c.function in {"buchholz", "sb"}

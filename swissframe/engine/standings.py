@@ -15,10 +15,15 @@ import polars as pl
 
 from swissframe.engine import _cumulative
 from swissframe.engine._chess import with_inferred_absences
-from swissframe.engine._exact import ExactScale, exact_name, rank_exact
+from swissframe.engine._exact import exact_name, rank_exact
 from swissframe.engine._record import (
+    EVAL,
+    THROUGH,
     RateScales,
     aggregate_players,
+    cutoff_rows,
+    eval_rounds,
+    late_rows,
     own_rates,
     points_unit,
     prepare_rows,
@@ -47,26 +52,18 @@ STANDINGS_COLUMNS: Final = (
     "event_id", "player_id", "rank", "match_points", "wins", "losses", "draws", "byes",
     "rounds_played", "dropped", "mwp", "gwp", "omwp", "ogwp",
 )
-_THROUGH: Final = "_through"
-_EVAL: Final = "_eval"
 
 Frame = pl.DataFrame | pl.LazyFrame
 
 
-def _check_keys(lf: pl.LazyFrame, keys: Sequence[str]) -> tuple[str, ...]:
-    """``event_id`` plus the extra keys, in order (``_validated`` checked they exist)."""
+def check_keys(keys: Sequence[str]) -> tuple[str, ...]:
+    """``event_id`` plus the extra keys, in order (:func:`validated` checked they exist)."""
     return tuple(dict.fromkeys(["event_id", *keys]))
 
 
-def _scales(base: pl.DataFrame, rules: Ruleset) -> tuple[ExactScale, ExactScale, int]:
-    scales = rate_scales(base, rules)
-    return scales.rate, scales.game, scales.k_max
-
-
-def _rates(base: pl.DataFrame, rules: Ruleset, rate: ExactScale, game: ExactScale
-           ) -> pl.LazyFrame:
+def _rates(base: pl.DataFrame, rules: Ruleset, scales: RateScales) -> pl.LazyFrame:
     """The record with match points and the own rates (:func:`_record.own_rates`)."""
-    rates = own_rates(rules, RateScales(rate, game, 1))
+    rates = own_rates(rules, scales)
     points = pl.col("_pts")
     mp = points if rules.integer_points else points.cast(pl.Float64) / points_unit(rules)
     return (base.lazy()
@@ -77,20 +74,20 @@ def _rates(base: pl.DataFrame, rules: Ruleset, rate: ExactScale, game: ExactScal
                           mwp_raw=rates["mwp_raw"], gwp_raw=rates["gwp_raw"]))
 
 
-def _context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
+def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
     """Prepared rows, the per-player record and own rates, and the exact scales."""
     # materialised once: every criterion reads them, and a lazy plan would recompute them
     prepared = prepare_rows(rows, rules).collect().lazy()
     base = aggregate_players(prepared, keys).collect()
-    rate, game, k_max = _scales(base, rules)
-    players = _rates(base, rules, rate, game).collect().lazy()
-    return Context(rows=prepared, players=players, keys=keys, rules=rules, rate_scale=rate,
-                   game_scale=game, k_max=k_max)
+    scales = rate_scales(base, rules)
+    players = _rates(base, rules, scales).collect().lazy()
+    return Context(rows=prepared, players=players, keys=keys, rules=rules,
+                   rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max)
 
 
 def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.DataFrame:
     """Every criterion of ``rules`` per (keys…, player_id), unranked, with exact twins."""
-    return _criteria_of(_context(rows, rules, keys))
+    return _criteria_of(context(rows, rules, keys))
 
 
 #: Criteria registered with ``running=True`` (they read only the per-player record and the
@@ -114,20 +111,20 @@ def _cutoff_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     """``_criteria`` of the rows as they stood at each cutoff (keys…, ``_through``).
 
     The definition is the rows repeated once per cutoff at or after their round
-    (``_cutoff_rows``); ``cumulative=True`` gives the same table from running sums when the
-    ruleset allows (``_cumulative_ok``), ``False`` forces the definition (the tests'
-    reference).
+    (:func:`_record.cutoff_rows`); ``cumulative=True`` gives the same table from running
+    sums when the ruleset allows (``_cumulative_ok``), ``False`` forces the definition (the
+    tests' reference).
     """
     coded = _cumulative_criteria(lf, rules, keys, cutoffs) if cumulative else None
     if coded is not None:
         table, ids = coded
         return _decode(table, ids)
-    return _criteria(_cutoff_rows(lf, keys, cutoffs), rules, (*keys, _THROUGH))
+    return _criteria(cutoff_rows(lf, keys, cutoffs), rules, (*keys, THROUGH))
 
 
 #: Key columns of the cumulative path's tables: the event code and the cutoff; player_id
 #: holds a player code there (see ``_cumulative.CutoffGrid``).
-_CODED: Final = ("_e", _THROUGH)
+_CODED: Final = ("_e", THROUGH)
 
 
 def _decode(frame: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
@@ -145,11 +142,11 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     ruleset or the data fall outside what the cumulative path handles."""
     if not _cumulative_ok(rules):
         return None
-    ck = (*keys, _THROUGH)
+    ck = (*keys, THROUGH)
     prepared = prepare_rows(lf, rules)
-    schema = aggregate_players(prepare_rows(_cutoff_rows(lf, keys, cutoffs), rules),
+    schema = aggregate_players(prepare_rows(cutoff_rows(lf, keys, cutoffs), rules),
                                ck).collect_schema()
-    grid = _cumulative.build(prepared.collect(), keys, cutoffs.collect(), _THROUGH, schema)
+    grid = _cumulative.build(prepared.collect(), keys, cutoffs.collect(), THROUGH, schema)
     if grid is None:
         return None
     base = grid.base
@@ -157,7 +154,7 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     if not scales.exact():
         return None  # the means would fall back to rounded floats: keep the reference path
     rate, game, k_max = scales.rate, scales.game, scales.k_max
-    players = _rates(base, rules, rate, game).collect()
+    players = _rates(base, rules, scales).collect()
     of = {"mwp_opp": rate.scale, "gwp_opp": game.scale}
     sums = _cumulative.opponent_sums(grid, players, [*_CODED, "player_id"],
                                      {s: of[s] for s in BASE_SOURCES})
@@ -257,55 +254,78 @@ def _front(keys: Sequence[str], rules: Ruleset) -> list[str]:
 def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
                 keep: Sequence[str]) -> pl.LazyFrame:
     """``_rank`` on the columns that are kept (``keep``, the keys and sort columns) only —
-    the sort moves every column it is given — with each exact Int128 sort column cast to
-    Int64 when its values fit (the same values, so the same order; narrower sort keys)."""
+    the sort moves every column it is given — on narrowed sort columns (:func:`_narrow`),
+    with the keys and the first sort columns packed into one Int64 where their ranges fit
+    (:func:`_packing`: fewer, narrower sort keys; the packed key orders rows as they do)."""
     cols, desc = _sort_keys(rules)
     wanted = [*keys, *keep, *cols, "player_id"]
     table = table.select([c for c in dict.fromkeys(wanted) if c in table.columns])
     if not table.height:
         return _rank(table.lazy(), rules, keys)
-    wide = [c for c in cols if table.schema[c] == pl.Int128]
-    # the keys and the sort columns that come first, packed into one Int64 when their
-    # ranges fit (fewer, narrower sort keys; the packed key orders rows as they do)
     lead = [*keys, *cols]
     ints = [c for c in lead if table.schema[c].is_signed_integer()]
-    stats = table.select(*[pl.col(c).min().alias(f"{c}:lo") for c in ints],
-                         *[pl.col(c).max().alias(f"{c}:hi") for c in ints],
-                         *[pl.col(c).null_count().alias(f"{c}:n") for c in ints]).row(0)
-    lo = dict(zip(ints, stats[:len(ints)], strict=True))
-    hi = dict(zip(ints, stats[len(ints):2 * len(ints)], strict=True))
-    nulls = dict(zip(ints, stats[2 * len(ints):], strict=True))
-    fits = [c for c in wide if (lo[c] is None or lo[c] >= -(2**63))
-            and (hi[c] is None or hi[c] < 2**63)]
-    # non-negative values below 2**64 sort as unsigned ones do
-    unsigned = [c for c in wide if c not in fits and lo[c] is not None and lo[c] >= 0
-                and hi[c] is not None and hi[c] < 2**64]
-    table = table.with_columns(*[pl.col(c).cast(pl.Int64) for c in fits],
-                               *[pl.col(c).cast(pl.UInt64) for c in unsigned])
-    packed: list[tuple[str, bool, int]] = []
-    bits = 0
-    for c, d in zip(lead, [False] * len(keys) + desc, strict=True):
-        if c not in ints or nulls[c] or lo[c] is None or hi[c] is None:
-            break
-        width = (int(hi[c]) - int(lo[c])).bit_length()
-        if bits + width > 62:
-            break
-        packed.append((c, d, width))
-        bits += width
+    stats = _int_stats(table, ints)
+    wide = [c for c in cols if table.schema[c] == pl.Int128]
+    table = _narrow(table, wide, stats)
+    packed = _packing(lead, [False] * len(keys) + desc, stats)
     if len(packed) <= len(keys):
         return _rank(table.lazy(), rules, keys)
     key: pl.Expr = pl.lit(0, dtype=pl.Int64)
     for c, d, width in packed:
-        wide_c = c in wide  # Int128 before the narrowing
-        v = pl.col(c).cast(pl.Int128) if wide_c else pl.col(c).cast(pl.Int64)
-        t = pl.Int128 if wide_c else pl.Int64
-        part = (pl.lit(int(hi[c]), dtype=t) - v) if d else (v - pl.lit(int(lo[c]), dtype=t))
+        lo, hi, _ = stats[c]
+        t = pl.Int128 if c in wide else pl.Int64  # Int128 before the narrowing
+        v = pl.col(c).cast(t)
+        part = (pl.lit(hi, dtype=t) - v) if d else (v - pl.lit(lo, dtype=t))
         key = key * 2**width + part.cast(pl.Int64)
     n = len(packed) - len(keys)
-    sort_cols = ["__packed", *cols[n:]]
     table = table.with_columns(key.alias("__packed"))
-    return rank_exact(table.lazy(), keys, sort_cols, [False, *desc[n:]],
+    return rank_exact(table.lazy(), keys, ["__packed", *cols[n:]], [False, *desc[n:]],
                       tiebreak=["player_id"], packed=len(packed)).drop("__packed")
+
+
+def _int_stats(table: pl.DataFrame, columns: Sequence[str]
+               ) -> dict[str, tuple[int | None, int | None, int]]:
+    """Per integer column: min, max and null count, in one pass."""
+    row = table.select(*[e for c in columns for e in (
+        pl.col(c).min().alias(f"{c}:lo"), pl.col(c).max().alias(f"{c}:hi"),
+        pl.col(c).null_count().alias(f"{c}:n"))]).row(0) if columns else ()
+    return {c: (None if row[3 * i] is None else int(row[3 * i]),
+                None if row[3 * i + 1] is None else int(row[3 * i + 1]), int(row[3 * i + 2]))
+            for i, c in enumerate(columns)}
+
+
+def _narrow(table: pl.DataFrame, wide: Sequence[str],
+            stats: dict[str, tuple[int | None, int | None, int]]) -> pl.DataFrame:
+    """Int128 sort columns cast to Int64 when their values fit, to UInt64 when they are
+    non-negative and below 2**64 (the same values, so the same order)."""
+    def within(c: str, low: int, high: int) -> bool:
+        lo, hi, _ = stats[c]
+        return (lo is None or lo >= low) and (hi is None or hi < high)
+
+    fits = [c for c in wide if within(c, -(2**63), 2**63)]
+    unsigned = [c for c in wide if c not in fits and stats[c][0] is not None
+                and stats[c][1] is not None and within(c, 0, 2**64)]
+    return table.with_columns(*[pl.col(c).cast(pl.Int64) for c in fits],
+                              *[pl.col(c).cast(pl.UInt64) for c in unsigned])
+
+
+def _packing(lead: Sequence[str], descending: Sequence[bool],
+             stats: dict[str, tuple[int | None, int | None, int]]
+             ) -> list[tuple[str, bool, int]]:
+    """The leading columns (keys, then sort columns) that pack into 62 bits: (column,
+    descending, width), up to the first that is not a null-free integer or does not fit."""
+    packed: list[tuple[str, bool, int]] = []
+    bits = 0
+    for c, d in zip(lead, descending, strict=True):
+        lo, hi, nulls = stats.get(c, (None, None, 1))
+        if nulls or lo is None or hi is None:
+            break
+        width = (hi - lo).bit_length()
+        if bits + width > 62:
+            break
+        packed.append((c, d, width))
+        bits += width
+    return packed
 
 
 def _output(ranked: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
@@ -314,7 +334,7 @@ def _output(ranked: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.D
     return ranked.select([c for c in _front(keys, rules) if c in cols]).collect()
 
 
-def _validated(results: Frame, keys: Sequence[str]) -> pl.LazyFrame:
+def validated(results: Frame, keys: Sequence[str]) -> pl.LazyFrame:
     return _validated_coded(results, keys)[0].lazy()
 
 
@@ -336,37 +356,6 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
     return frame, codes
 
 
-def _cutoff_rows(lf: pl.LazyFrame, keys: tuple[str, ...], cutoffs: pl.LazyFrame
-                 ) -> pl.LazyFrame:
-    """Rows repeated once per cutoff at or after their round (the ``_through`` key)."""
-    return lf.join(cutoffs, on=list(keys), how="inner").filter(pl.col("round") <= pl.col(_THROUGH))
-
-
-def _eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
-                 cutoffs: pl.LazyFrame) -> pl.LazyFrame:
-    """Per (keys…, cutoff, player): the round at which the player's values are taken."""
-    swiss = lf.filter(pl.col("phase") == "swiss")
-    per_cut = _cutoff_rows(swiss, keys, cutoffs)
-    ck = [*keys, _THROUGH]
-    last = (per_cut.group_by([*ck, "player_id"])
-            .agg(_last=pl.col("round").max(),
-                 _stage=pl.col("stage").sort_by("round").last() if rules.snapshot == "stage"
-                 else pl.lit(None, dtype=pl.String))
-            .with_columns(_event_last=pl.col("_last").max().over(ck)))
-    if rules.snapshot == "last_round":
-        ev = pl.when(pl.col("_last") < pl.col("_event_last")).then(pl.col("_last")).otherwise(
-            pl.col(_THROUGH))
-    elif rules.snapshot == "stage":
-        stage_end = (per_cut.group_by([*ck, "stage"]).agg(_stage_end=pl.col("round").max())
-                     .rename({"stage": "_stage"}))
-        last = last.join(stage_end, on=[*ck, "_stage"], how="left", nulls_equal=True)
-        ev = pl.min_horizontal(pl.col("_stage_end"), pl.col(_THROUGH))
-    else:
-        ev = pl.col(_THROUGH)
-    return last.select(*ck, "player_id", ev.alias(_EVAL),
-                       (pl.col("_last") < pl.col("_event_last")).alias("_dropped"))
-
-
 def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
              cutoffs: pl.LazyFrame | None, *, cumulative: bool = True) -> pl.DataFrame:
     """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff;
@@ -376,7 +365,7 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                "results have no 'stage' column. Hint: add one (e.g. 'day1'/'day2') or use "
                "dataclasses.replace(rules, snapshot='final').")
         raise SchemaError(msg)
-    lf = with_inferred_absences(_late_rows(lf, rules, keys), rules, keys)
+    lf = with_inferred_absences(late_rows(lf, rules, keys), rules, keys)
     has_group = any(c.function in GROUP_TIEBREAKERS for c in rules.criteria)
     if cutoffs is None and rules.snapshot == "final":
         table = _criteria(lf, rules, keys)
@@ -386,8 +375,8 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     final_only = cutoffs is None
     if cutoffs is None:
         cutoffs = (lf.filter(pl.col("phase") == "swiss").group_by(list(keys))
-                   .agg(pl.col("round").max().alias(_THROUGH)))
-    ck = (*keys, _THROUGH)
+                   .agg(pl.col("round").max().alias(THROUGH)))
+    ck = (*keys, THROUGH)
     if rules.snapshot == "final" and not has_group and not final_only and cumulative:
         coded = _cumulative_criteria(lf, rules, keys, cutoffs)
         if coded is not None:
@@ -395,53 +384,27 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
             # decoded once at the end
             table, ids = coded
             front = [c for c in _front((*keys, "round"), rules) if c not in keys]
-            ranked = _rank_table(table.rename({_THROUGH: "round"}), rules, ("_e", "round"),
+            ranked = _rank_table(table.rename({THROUGH: "round"}), rules, ("_e", "round"),
                                  front).collect()
             return _output(_decode(ranked, ids).lazy(), (*keys, "round"), rules)
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
     else:
-        evals = _eval_rounds(lf, rules, keys, cutoffs).collect()
-        needed = evals.select(*keys, pl.col(_EVAL).alias(_THROUGH)).unique().lazy()
+        evals = eval_rounds(lf, rules, keys, cutoffs).collect()
+        needed = evals.select(*keys, pl.col(EVAL).alias(THROUGH)).unique().lazy()
         crit = _cutoff_criteria(lf, rules, keys, needed, cumulative=cumulative)
         table = (evals.lazy()
-                 .join(crit.lazy().rename({_THROUGH: _EVAL}), on=[*keys, _EVAL, "player_id"],
+                 .join(crit.lazy().rename({THROUGH: EVAL}), on=[*keys, EVAL, "player_id"],
                        how="left")
                  .with_columns(dropped=pl.col("_dropped") if rules.snapshot == "last_round"
                                else pl.col("dropped"))
-                 .drop(_EVAL, "_dropped").collect())
+                 .drop(EVAL, "_dropped").collect())
     if has_group:
-        table = _group_criteria(table, prepare_rows(_cutoff_rows(lf, keys, cutoffs), rules),
+        table = _group_criteria(table, prepare_rows(cutoff_rows(lf, keys, cutoffs), rules),
                                 rules, ck)
     if final_only:
-        return _finish(table.drop(_THROUGH), keys, rules)
-    return _finish(table.rename({_THROUGH: "round"}), (*keys, "round"), rules)
-
-
-def _late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
-    """Apply ``Ruleset.late_rounds`` (Pokémon TRH §5.2.2 late entrants)."""
-    if rules.late_rounds == "as_given":
-        return lf
-    pk = [*keys, "player_id"]
-    names = lf.collect_schema().names()
-    swiss = pl.col("phase") == "swiss"
-    forced = (pl.col("opponent_id").is_null() & (pl.col("games_won") < pl.col("games_lost"))
-              & (pl.col("unplayed") == "absent")) if "unplayed" in names else pl.lit(value=False)
-    first_real = pl.col("round").filter(swiss & ~forced).min().over(pk)
-    if rules.late_rounds == "skip":
-        return lf.filter(~(swiss & forced & (pl.col("round") < first_real)))
-    firsts = (lf.filter(swiss).group_by(pk).agg(pl.col("round").min().alias("_first"))
-              .with_columns(_ev_first=pl.col("_first").min().over(list(keys)))
-              .filter(pl.col("_first") > pl.col("_ev_first")))
-    added = (firsts.with_columns(round=pl.int_ranges("_ev_first", "_first"))
-             .explode("round")
-             .select(*pk, pl.col("round").cast(pl.Int64),
-                     pl.lit(None, dtype=pl.String).alias("opponent_id"),
-                     pl.lit(0, dtype=pl.Int64).alias("games_won"),
-                     pl.lit(1, dtype=pl.Int64).alias("games_lost"),
-                     pl.lit(0, dtype=pl.Int64).alias("games_drawn"),
-                     pl.lit("swiss").alias("phase"), pl.lit("absent").alias("unplayed")))
-    return pl.concat([lf, added], how="diagonal_relaxed")
+        return _finish(table.drop(THROUGH), keys, rules)
+    return _finish(table.rename({THROUGH: "round"}), (*keys, "round"), rules)
 
 
 @overload
@@ -505,7 +468,7 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
         return table.lazy() if lazy else table
     ruleset = get(rules)
     full, codes = _validated_coded(results, keys)
-    k = _check_keys(full.lazy(), keys)
+    k = check_keys(keys)
     frame = full
     if through_round is not None:
         _check_through_round(through_round)
@@ -588,10 +551,10 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
         rows = rows.filter(pl.col("round") <= through_round)
     prepared = prepare_rows(rows.lazy(), rules).collect().lazy()
     base = aggregate_players(prepared, (), event_of=pl.col("player_id") // unit).collect()
-    rate, game, k_max = _scales(base, rules)
-    players = _rates(base, rules, rate, game).collect().lazy()
-    ctx = Context(rows=prepared, players=players, keys=(), rules=rules, rate_scale=rate,
-                  game_scale=game, k_max=k_max)
+    scales = rate_scales(base, rules)
+    players = _rates(base, rules, scales).collect().lazy()
+    ctx = Context(rows=prepared, players=players, keys=(), rules=rules,
+                  rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max)
     table = _criteria_of(ctx).with_columns(_e=pl.col("player_id") // unit)
     keep = [c for c in _front(("event_id",), rules) if c != "event_id"]
     ranked = _rank_table(table, rules, ("_e",), keep).collect()
@@ -639,12 +602,12 @@ def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
     """``standings_by_round``; ``cumulative=False`` is the repeated-rows reference path."""
     ruleset = get(rules)
     frame = _validated_coded(results, keys)[0]
-    k = _check_keys(frame.lazy(), keys)
+    k = check_keys(keys)
 
     def run(part: pl.DataFrame) -> pl.DataFrame:
         lf = part.lazy()
         rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
-                  .rename({"round": _THROUGH}))
+                  .rename({"round": THROUGH}))
         return _compute(lf, ruleset, k, rounds, cumulative=cumulative)
 
     out = _by_scale_group(frame, ruleset, k, run)

@@ -505,9 +505,27 @@ def _late_flags(ctx: Context) -> pl.LazyFrame:
 @register_tiebreaker("late")
 def late(ctx: Context, *, name: str = "late") -> pl.LazyFrame:
     """1 for a late entrant, else 0 — ranked ascending, so late players go below others on
-    equal points (RK9 2021 "late penalty"; SEED-F2 "tardiness"). A player is late when
-    their first round that is not a forced loss (``unplayed="absent"``, no opponent) comes
-    after the event's first round."""
+    equal points (RK9 2021 "late penalty"; SEED-F2 "tardiness").
+
+    The data cannot tell a late arrival from a no-show (rules.md §9 item 6): the signal
+    read is an *unopposed* loss. A player is late when their first round that is not an
+    unopposed loss comes after the event's first round — no row in round 1, or a
+    round-1 loss with no opponent (TOM's forced loss, outcome 8). An unopposed loss is
+    read as an absence whether or not the ``unplayed`` column says ``"absent"`` (an
+    unpaired loss with no kind is one); one marked otherwise (``"forfeit_loss"``,
+    ``"zero_bye"``) is a round played for this purpose. A round-1 loss against an
+    opponent (a no-show's match loss) is not late.
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> res = pl.DataFrame({"round": [1, 1, 1, 2, 2, 2],
+    ...     "player_id": ["A", "C", "B", "A", "B", "C"],
+    ...     "opponent_id": ["C", "A", None, "B", "A", None], "games_won": [1, 0, 0, 1, 0, 1],
+    ...     "games_lost": [0, 1, 1, 0, 1, 0], "games_drawn": [0] * 6})
+    >>> sf.standings(res, "pokemon-2016").select("player_id", "late").sort("player_id").rows()
+    [('A', 0), ('B', 1), ('C', 0)]
+    """
     return _int_column(ctx, _late_flags(ctx), pl.col("_late"), name)
 
 
@@ -695,7 +713,10 @@ def decode_ygo_number(number: int) -> tuple[int, Fraction, Fraction, int | None]
 # the registry is imported (no import for its side effect)
 for _name, _fn in (("buchholz", _chess.buchholz), ("sb", _chess.sonneborn_berger),
                    ("ps", _chess.progressive), ("win", _chess.wins), ("won", _chess.won),
-                   ("bpg", _chess.black_played), ("bwg", _chess.black_won)):
+                   ("bpg", _chess.black_played), ("bwg", _chess.black_won),
+                   ("fore_buchholz", _chess.fore_buchholz), ("abh", _chess.adjusted_score),
+                   ("koya", _chess.koya), ("aob", _chess.average_opponents_buchholz),
+                   ("vur", _chess.unplayed_voluntarily), ("num", _chess.games_played)):
     register_tiebreaker(_name)(_fn)
 
 
@@ -748,11 +769,13 @@ def _group_int(g: GroupContext, frame: pl.LazyFrame, value: str, name: str,
                             pl.col(name).cast(pl.Int128).alias(exact_name(name)))
 
 
-def _games_within_groups(g: GroupContext) -> pl.LazyFrame:
-    """Rows whose player and opponent are in the same tie group."""
+def _games_within_groups(g: GroupContext, *, played_only: bool = False) -> pl.LazyFrame:
+    """Rows whose player and opponent are in the same tie group (``played_only``: games
+    played over the board, no forfeit)."""
     tie = g.table.select(*g.pkeys, "_tie", "_tie_size")
     opp_tie = g.table.select(*g.keys, pl.col(PLAYER).alias(OPP), pl.col("_tie").alias("_otie"))
-    return (g.rows.filter(~pl.col("_unpaired")).select(*g.pkeys, OPP, "_pts", "_win", "_loss")
+    met = ~pl.col("_unpaired") & (pl.col("_kind").is_null() if played_only else pl.lit(True))
+    return (g.rows.filter(met).select(*g.pkeys, OPP, "_pts", "_win", "_loss")
             .join(tie, on=g.pkeys, how="inner")
             .join(opp_tie, on=[*g.keys, OPP], how="inner")
             .filter(pl.col("_tie") == pl.col("_otie")))
@@ -771,11 +794,19 @@ def head_to_head(g: GroupContext, *, name: str = "head_to_head") -> pl.LazyFrame
 
 
 @register_group_tiebreaker("direct_encounter")
-def direct_encounter(g: GroupContext, *, name: str = "direct_encounter") -> pl.LazyFrame:
+def direct_encounter(g: GroupContext, *, name: str = "direct_encounter",
+                     forfeits: bool = False) -> pl.LazyFrame:
     """FIDE direct encounter (C.07; rules.md §4.1): points scored in games among the players
     still tied, used only when every pair of the tie group has met; otherwise (and for
-    untied players) 0. Column in points (exact twin in point units)."""
-    within = _games_within_groups(g).filter(pl.col("_tie_size") >= 2)
+    untied players) 0. Column in points (exact twin in point units).
+
+    A game won or lost by forfeit is not an encounter: the two players have not met (C.07
+    Art. 16 counts forfeits among the unplayed rounds; C.04.2 3.5 lets them be paired
+    again), so it neither scores nor completes the group. ``forfeits=True`` counts them as
+    games against the scheduled opponent (TieBreakServer's ``DE-P`` modifier).
+    ``docs/rules-decisions.md``.
+    """
+    within = _games_within_groups(g, played_only=not forfeits).filter(pl.col("_tie_size") >= 2)
     pairs = (within.select(*g.keys, "_tie", PLAYER, OPP, "_tie_size").unique()
              .group_by([*g.keys, "_tie"])
              .agg(pl.len().alias("_pairs"), pl.col("_tie_size").first()))

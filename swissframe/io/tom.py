@@ -33,9 +33,9 @@ game-level statistic, so the games columns hold the match result: win ``1-0-0``,
   enters win % is a ruleset option.
 - ``8`` forced loss (a late entrant's missed round): ``0-1-0``, null opponent,
   ``unplayed="absent"``.
-- ``10`` double loss: both players ``0-1-0``. The contract's mirror rule cannot hold two
-  losses against each other, so both rows get a null ``opponent_id`` and keep the pairing
-  in ``scheduled_opponent_id``.
+- ``10`` double loss: both players ``0-1-0`` against each other with ``double_loss=True``
+  (the contract's double-loss representation: a loss for both, and each counts the other
+  as an opponent).
 - ``0`` pending (mid-round saves): not a result; such matches are left out of ``results``
   and listed in :attr:`TomEvents.pending` (an explicit, reported exclusion).
 
@@ -89,7 +89,9 @@ class TomOutcome(NamedTuple):
     unplayed: str | None
     """Value of the ``unplayed`` column for the row(s)."""
     keeps_opponent: bool
-    """False when the two rows cannot mirror each other (double loss)."""
+    """False for single-seat outcomes (no opponent)."""
+    double_loss: bool = False
+    """Both seats lost (the ``double_loss`` column)."""
 
 
 #: Every outcome code the TOM format documents (ciphermaniac's ``tdf.ts`` and OpenTourney's
@@ -103,7 +105,8 @@ TOM_OUTCOMES: Final[Mapping[int, TomOutcome]] = {
     4: TomOutcome("earned_bye", 1, (1, 0, 0), None, "full_bye", keeps_opponent=False),
     5: TomOutcome("random_bye", 1, (1, 0, 0), None, "pairing_bye", keeps_opponent=False),
     8: TomOutcome("forced_loss", 1, (0, 1, 0), None, "absent", keeps_opponent=False),
-    10: TomOutcome("double_loss", 2, (0, 1, 0), (0, 1, 0), None, keeps_opponent=False),
+    10: TomOutcome("double_loss", 2, (0, 1, 0), (0, 1, 0), None, keeps_opponent=True,
+                   double_loss=True),
 }
 
 #: Age divisions by TOM category code.
@@ -127,6 +130,7 @@ _RESULT_SCHEMA: Final[dict[str, pl.DataType]] = {
     "scheduled_opponent_id": pl.String(),
     "tom_outcome": pl.String(),
     "table": pl.Int64(),
+    "double_loss": pl.Boolean(),
 }
 
 _PLAYER_SCHEMA: Final[dict[str, pl.DataType]] = {
@@ -502,7 +506,7 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
         "p2": pl.String, "table": pl.Int64, "event_id": pl.String, "category": pl.Int64})
     outcome_tbl = pl.DataFrame([
         {"code": c, "tom_outcome": o.name, "unplayed": o.unplayed,
-         "keeps": o.keeps_opponent, "pending": o.first is None,
+         "keeps": o.keeps_opponent, "pending": o.first is None, "double_loss": o.double_loss,
          "w1": (o.first or (0, 0, 0))[0], "l1": (o.first or (0, 0, 0))[1],
          "d1": (o.first or (0, 0, 0))[2], "w2": (o.second or (0, 0, 0))[0],
          "l2": (o.second or (0, 0, 0))[1], "d2": (o.second or (0, 0, 0))[2]}
@@ -513,13 +517,15 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
         pl.when(pl.col("keeps")).then(pl.col("p2")).alias("opponent_id"),
         pl.col("w1").alias("games_won"), pl.col("l1").alias("games_lost"),
         pl.col("d1").alias("games_drawn"), "phase", "unplayed",
-        pl.col("p2").alias("scheduled_opponent_id"), "tom_outcome", "table", "pending")
+        pl.col("p2").alias("scheduled_opponent_id"), "tom_outcome", "table", "double_loss",
+        "pending")
     seat2 = matches.filter(pl.col("p2").is_not_null()).select(
         "event_id", "round", pl.col("p2").alias("player_id"),
         pl.when(pl.col("keeps")).then(pl.col("p1")).alias("opponent_id"),
         pl.col("w2").alias("games_won"), pl.col("l2").alias("games_lost"),
         pl.col("d2").alias("games_drawn"), "phase", "unplayed",
-        pl.col("p1").alias("scheduled_opponent_id"), "tom_outcome", "table", "pending")
+        pl.col("p1").alias("scheduled_opponent_id"), "tom_outcome", "table", "double_loss",
+        "pending")
     rows = pl.concat([seat1, seat2], how="vertical").sort("event_id", "round", "player_id")
     pending = rows.filter(pl.col("pending")).select(
         "event_id", "round", "player_id", pl.col("scheduled_opponent_id").alias("opponent_id"),

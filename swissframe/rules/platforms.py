@@ -72,6 +72,7 @@ from typing import Final
 
 import polars as pl
 
+from swissframe.engine._record import clamp_float
 from swissframe.engine.standings import standings
 from swissframe.errors import RulesetError
 from swissframe.io.decklist import melee_era
@@ -422,7 +423,7 @@ def platform_values(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
             .filter(pl.col("round") <= pl.col(_CUT)))
     engine_rules = dataclasses.replace(ruleset, snapshot="final")
     base = standings(rows.select(*_KEEP, _CUT), engine_rules, keys=[_CUT]).select(
-        "event_id", _CUT, "player_id", "mwp", "gwp", "match_points")
+        "event_id", _CUT, "player_id", "mwp", "gwp", "match_points", "dropped")
     if option(ruleset, "unopposed_loss_games") == "ignore" and "unplayed" in rows.columns:
         no_show = (pl.col("unplayed") == "forfeit_loss") & pl.col("opponent_id").is_null()
         hit = rows.filter(no_show).select("event_id", _CUT, "player_id").unique()
@@ -442,7 +443,6 @@ def platform_values(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
                     .with_columns(pl.when(pl.col("_hit")).then(pl.col("_gw2"))
                                   .otherwise(pl.col("gwp")).alias("gwp"))
                     .drop("_hit", "_gw2"))
-    floor, cap = float(ruleset.floor), float(ruleset.cap)
     om = pl.col("mwp")
     mw_rounds = option(ruleset, "opponent_mw_rounds")
     if mw_rounds == "event":
@@ -451,10 +451,14 @@ def platform_values(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
         n_rounds = (rows.select("event_id", _CUT, "round").unique()
                     .group_by("event_id", _CUT).agg(pl.len().alias("_n_rounds")))
         base = base.join(n_rounds, on=["event_id", _CUT], how="left")
-        om = (pl.col("match_points") / (float(ruleset.points_win) * pl.col("_n_rounds"))
-              ).clip(floor, cap)
+        om = clamp_float(pl.col("match_points")
+                         / (float(ruleset.points_win) * pl.col("_n_rounds")),
+                         ruleset, pl.col("dropped"))
+    # what opponents average: the engine's clamp (floored, capped), also where the
+    # platform leaves the player's own GW% unfloored
     opp = base.select("event_id", _CUT, pl.col("player_id").alias("opponent_id"),
-                      om.alias("_om"), pl.col("gwp").clip(floor, cap).alias("_og"))
+                      om.alias("_om"),
+                      clamp_float(pl.col("gwp"), ruleset, pl.col("dropped")).alias("_og"))
     faced = (rows.filter(pl.col("opponent_id").is_not_null())
              .join(cut, on=["event_id", "player_id", _CUT], how="semi")
              .select("event_id", "player_id", _CUT, "opponent_id"))

@@ -16,18 +16,18 @@ Two checks, both returning one long table (one row per compared value):
     1 March 2026) is chosen per event from the ``042`` start date as TieBreakServer does,
     or from the reference's own date, and can be overridden.
 
-Tie-breaks the engine (:func:`swissframe.standings.standings` with the ``fide`` rulesets)
-computes are taken from it (``method="engine"``): PTS, BH with Cut-1/2 and Median-1/2, SB,
-PS, WIN, WON, BPG, BWG. The others are derived here from the results table
-(``method="derived"``), following TieBreakServer's published definitions: SB with
-modifiers (its cut removes the contribution of the lowest-*scoring* opponent, voluntarily
-unplayed rounds first), FB (Fore Buchholz), ABH (the adjusted score that Buchholz credits),
-AOB (mean Buchholz of the opponents met over the board, rounded half-up to 0.01), KS
-(Koya: points against opponents with at least 50%), ESB (for individual events SB with the
-secondary score, which is the same game score), VUR, NUM, PS/Cn, COP/CSQ (colour
-preference and sequence), DE where a player is untied on the preceding criteria, and the
-reference's rank. Rating-based values (ARO, TPR, PTP, APRO) are not implemented
-(``status="not_implemented"``).
+Every tie-break value is the engine's (:func:`swissframe.standings.standings` with the
+``fide`` rulesets and these registered criteria, usable in any
+:class:`~swissframe.rules.Ruleset`; ``method="engine"``): PTS, BH with Cut-1/2 and
+Median-1/2, SB and ESB (for individual events SB with the secondary score, which is the
+same game score) with Cut-1/2 and Median-1/2 (``sb`` with ``cut``/``median``: the
+lowest-*scoring* opponent's contribution goes, a voluntarily unplayed round's first, as
+TieBreakServer cuts), PS and PS/C1, WIN, WON, BPG, BWG, VUR, NUM, FB (``fore_buchholz``),
+ABH (the adjusted score that Buchholz credits, ``abh``), AOB (``aob``; rounded half-up to
+0.01 as TieBreakServer prints it) and KS (Koya, ``koya``). Derived here
+(``method="derived"``): COP/CSQ (colour preference and sequence), DE where a player is
+untied on the preceding criteria, and the reference's rank. Rating-based values (ARO,
+TPR, PTP, APRO) are not implemented (``status="not_implemented"``).
 
 Values compare exactly after rounding the computed value half-up to the decimals the
 reference prints.
@@ -236,14 +236,15 @@ _REF_SCHEMA: Final[dict[str, pl.DataType]] = {
 _ENGINE_COLUMNS: Final = {
     "PTS": "match_points", "BH": "bh", "BH/C1": "bh_c1", "BH/C2": "bh_c2", "BH/M1": "bh_m1",
     "BH/M2": "bh_m2", "SB": "sb", "PS": "ps", "WIN": "win", "WON": "won", "BPG": "bpg",
-    "BWG": "bwg",
+    "BWG": "bwg", "FB": "fb", "ABH": "abh", "KS": "ks", "AOB": "aob", "ESB": "sb",
+    "SB/C1": "sb_c1", "SB/C2": "sb_c2", "SB/M1": "sb_m1", "SB/M2": "sb_m2", "VUR": "vur",
+    "NUM": "num", "PS/C1": "ps_c1",
 }
 
 #: Criteria TieBreakServer's ``.all`` listing puts before DE (DE is derived only for
 #: players untied on these).
 DE_AFTER: Final = ("PTS", "WIN", "WON", "BWG", "BPG", "VUR", "NUM")
 
-_VUR_KINDS: Final = ("half_bye", "zero_bye", "forfeit_loss", "absent")
 _RULE_SETS: Final = ("fide-2023", "fide-2026")
 
 
@@ -265,56 +266,27 @@ def _engine_rules(rule_set: str) -> Ruleset:
     base = _rules.FIDE if rule_set == "fide-2023" else _rules.FIDE_2026
     extra = (buchholz(), buchholz(cut=1), buchholz(cut=2), buchholz(median=1),
              buchholz(median=2), Criterion("sb"), Criterion("ps"), Criterion("win"),
-             Criterion("won"), Criterion("bpg"), Criterion("bwg"))
+             Criterion("won"), Criterion("bpg"), Criterion("bwg"),
+             Criterion("fb", function="fore_buchholz"), Criterion("abh"),
+             Criterion("ks", function="koya"), Criterion("aob"),
+             *[Criterion(f"sb_{m}{n}", function="sb",
+                         params=(("cut", n if m == "c" else 0), ("median", n if m == "m" else 0)))
+               for m in ("c", "m") for n in (1, 2)],
+             Criterion("vur"), Criterion("num"), Criterion("ps_c1", function="ps",
+                                                           params=(("cut", 1),)))
     return dataclasses.replace(base, name=f"{base.name}/verify-reference", columns=extra)
 
 
 def _prepared(results: pl.DataFrame) -> pl.DataFrame:
-    """Swiss rows in half-point units with the flags the derivations need."""
+    """Swiss rows with the flags the colour values need (``_played``, ``_color``)."""
     names = results.columns
-    sched = (pl.coalesce("scheduled_opponent_id", "opponent_id")
-             if "scheduled_opponent_id" in names else pl.col("opponent_id"))
     kind = (pl.col("unplayed") if "unplayed" in names else pl.lit(None, dtype=pl.String))
-    derived_kind = (pl.when(pl.col("opponent_id").is_not_null()).then(None)
-                    .when(pl.col("games_won") > pl.col("games_lost")).then(pl.lit("pairing_bye"))
-                    .when(pl.col("games_drawn") > 0).then(pl.lit("half_bye"))
-                    .otherwise(pl.lit("absent")))
     color = pl.col("color") if "color" in names else pl.lit(None, dtype=pl.String)
     swiss = results.filter(pl.col("phase") == "swiss") if "phase" in names else results
     return (swiss
-            .select("event_id", "player_id", "round", "opponent_id", sched.alias("_sched"),
-                    pl.when(pl.col("games_won") > pl.col("games_lost")).then(2)
-                    .when(pl.col("games_won") == pl.col("games_lost"))
-                    .then(pl.when(pl.col("games_drawn") > 0).then(1).otherwise(0))
-                    .otherwise(0).cast(pl.Int64).alias("_hp"),
-                    pl.coalesce(kind, derived_kind).alias("_kind"), color.alias("_color"))
-            .with_columns(_played=pl.col("_kind").is_null() & pl.col("opponent_id").is_not_null(),
-                          _vur=pl.col("_kind").is_in(list(_VUR_KINDS)).fill_null(value=False),
-                          _n=pl.col("round").max().over("event_id"))
+            .select("event_id", "player_id", "round", color.alias("_color"),
+                    _played=kind.is_null() & pl.col("opponent_id").is_not_null())
             .sort("event_id", "player_id", "round"))
-
-
-def _cut(terms: pl.DataFrame, value: str, low: int, high: int) -> pl.DataFrame:
-    """TieBreakServer's cuts: ``low`` times drop the lowest-scoring opponent (a voluntarily
-    unplayed round first unless the lowest opponent's contribution is larger), then
-    ``high`` times the highest-scoring one."""
-    pk = ["event_id", "player_id"]
-    t = terms.select(*pk, "round", "_score", value, "_vur")
-    for _ in range(low):
-        a = (t.sort("_score", value, "round").group_by(pk, maintain_order=True)
-             .agg(pl.col("round").first().alias("_ar"), pl.col(value).first().alias("_av")))
-        v = (t.filter(pl.col("_vur")).sort(value, "_score", "round")
-             .group_by(pk, maintain_order=True)
-             .agg(pl.col("round").first().alias("_vr"), pl.col(value).first().alias("_vv")))
-        drop = a.join(v, on=pk, how="left").select(*pk, pl.when(
-            pl.col("_vr").is_null() | (pl.col("_av") > pl.col("_vv")))
-            .then(pl.col("_ar")).otherwise(pl.col("_vr")).alias("round"))
-        t = t.join(drop, on=[*pk, "round"], how="anti")
-    for _ in range(high):
-        drop = (t.sort(["_score", value, "round"], descending=[True, True, False])
-                .group_by(pk, maintain_order=True).agg(pl.col("round").first()))
-        t = t.join(drop, on=[*pk, "round"], how="anti")
-    return t
 
 
 def fide_tiebreaks(results: pl.DataFrame, rule_set: str = "fide-2023") -> pl.DataFrame:
@@ -343,7 +315,7 @@ def fide_tiebreaks(results: pl.DataFrame, rule_set: str = "fide-2023") -> pl.Dat
     >>> t = fide_tiebreaks(sf.from_matches(m))
     >>> t.filter(pl.col("player_id") == "A", pl.col("tiebreak").is_in(["BH", "KS", "NUM"])
     ...          ).select("tiebreak", "computed", "method").rows()
-    [('BH', '1', 'engine'), ('KS', '0', 'derived'), ('NUM', '2', 'derived')]
+    [('BH', '1', 'engine'), ('KS', '0', 'engine'), ('NUM', '2', 'engine')]
     """
     if rule_set not in _RULE_SETS:
         msg = f"unknown FIDE rule set {rule_set!r}. Hint: use one of {list(_RULE_SETS)}."
@@ -360,83 +332,15 @@ def fide_tiebreaks(results: pl.DataFrame, rule_set: str = "fide-2023") -> pl.Dat
         engine_input = results.with_columns(pl.col("scheduled_opponent_id")
                                             .cast(pl.Categorical))
     engine = standings(engine_input, _engine_rules(rule_set))
-    eng_long = (engine.select(*pk, *[pl.col(c).cast(pl.Float64).alias(k)
-                                     for k, c in _ENGINE_COLUMNS.items()])
+    # AOB as TieBreakServer computes it: the mean rounded half-up to 0.01
+    aob = (pl.col("aob") * 100 + 0.5 + 1e-9).floor() / 100
+    eng_long = (engine.with_columns(aob=aob)
+                .select(*pk, *[pl.col(c).cast(pl.Float64).alias(k)
+                               for k, c in _ENGINE_COLUMNS.items()])
                 .unpivot(index=pk, variable_name="tiebreak", value_name="value")
                 .with_columns(method=pl.lit("engine")))
     rows = _prepared(results)
-    per = rows.group_by(pk).agg(
-        pl.col("_hp").sum().alias("_score"),
-        pl.col("round").filter(~pl.col("_vur")).max().fill_null(0).alias("_lna"),
-        pl.col("round").filter(pl.col("_sched").is_not_null() | pl.col("_played")
-                               | (pl.col("_kind") == "pairing_bye")).max().fill_null(0)
-        .alias("_lmp"),
-        pl.col("_n").first(),
-        pl.col("_hp").filter(pl.col("round") == pl.col("_n")).first().alias("_hp_last"),
-        pl.col("_sched").filter(pl.col("round") == pl.col("_n")).first().alias("_opp_last"),
-    )
-    has_opp = (pl.col("round") <= pl.col("_lna")) | pl.col("_sched").is_not_null()
-    abh = (rows.join(per.select(*pk, "_lna"), on=pk)
-           .group_by(pk).agg(pl.when(has_opp).then(pl.col("_hp")).otherwise(1).sum()
-                             .alias("_abh")))
-    fore = (pl.col("_lmp") == pl.col("_n"))
-    adjust = pl.when(fore & pl.col("_opp_last").is_not_null()).then(
-        1 - pl.col("_hp_last")).otherwise(0)
-    per = (per.join(abh, on=pk).with_columns(_adjust=adjust)
-           .with_columns(_abh_fore=pl.when(fore).then(pl.col("_score") + pl.col("_adjust"))
-                         .otherwise(pl.col("_abh")),
-                         _own_fore=pl.col("_score") + pl.col("_adjust")))
-    opp = per.select("event_id", pl.col("player_id").alias("_sched"),
-                     pl.col("_abh").alias("_o_abh"), pl.col("_abh_fore").alias("_o_fore"),
-                     pl.col("_score").alias("_o_score"))
-    t = (rows.join(per.select(*pk, "_score", "_own_fore"), on=pk)
-         .join(opp, on=["event_id", "_sched"], how="left"))
-    capped = rule_set == "fide-2026"
-
-    def dummy(own: str, opp_value: str) -> pl.Expr:
-        if not capped:
-            return pl.col(own)
-        return (pl.when(pl.col("_sched").is_not_null())
-                .then(pl.min_horizontal(own, opp_value))
-                .otherwise(pl.min_horizontal(pl.col(own), pl.col("_n"))))
-
-    t = t.with_columns(
-        _bh=pl.when(pl.col("_played")).then(pl.col("_o_abh")).otherwise(dummy("_score", "_o_abh")),
-        _fb=pl.when((pl.col("_played") | (pl.col("round") == pl.col("_n")))
-                    & pl.col("_sched").is_not_null())
-        .then(pl.col("_o_fore")).otherwise(dummy("_own_fore", "_o_fore")),
-    ).with_columns(_sb=pl.col("_bh") * pl.col("_hp"))
-    sb_terms = t.select(*pk, "round", pl.col("_bh").alias("_score"), "_sb", "_vur")
-    derived: list[pl.DataFrame] = []
-    for label, low, high in (("SB", 0, 0), ("SB/C1", 1, 0), ("SB/C2", 2, 0), ("SB/M1", 1, 1),
-                             ("SB/M2", 2, 2)):
-        kept = _cut(sb_terms, "_sb", low, high).group_by(pk).agg(
-            (pl.col("_sb").sum() / 4).alias("value"))
-        derived.append(per.select(pk).join(kept, on=pk, how="left")
-                       .with_columns(pl.col("value").fill_null(0.0),
-                                     tiebreak=pl.lit("ESB" if label == "SB" else label)))
-    lim = pl.col("_n")  # 50% of the maximum score, in half points
-    bh_engine = engine.select("event_id", pl.col("player_id").alias("_sched"),
-                              pl.col("bh").cast(pl.Float64).alias("_o_bh"))
-    aob = (t.filter(pl.col("_played")).join(bh_engine, on=["event_id", "_sched"], how="left")
-           .group_by(pk).agg(pl.col("_o_bh").mean().alias("value"))
-           .with_columns(value=(pl.col("value") * 100 + 0.5 + 1e-9).floor() / 100,
-                         tiebreak=pl.lit("AOB")))
-    agg = t.group_by(pk).agg(
-        (pl.col("_fb").sum() / 2).alias("FB"),
-        (pl.col("_hp").filter(pl.col("_sched").is_not_null() & (pl.col("_o_score") >= lim))
-         .sum() / 2).alias("KS"),
-        pl.col("_vur").sum().cast(pl.Float64).alias("VUR"),
-        pl.col("_played").sum().cast(pl.Float64).alias("NUM"),
-        (pl.col("_hp").filter(pl.col("round") == 1).sum() / 2).alias("_r1"),
-    ).join(per.select(*pk, (pl.col("_abh") / 2).alias("ABH")), on=pk)
-    ps = engine.select(*pk, pl.col("ps").cast(pl.Float64))
-    agg = agg.join(ps, on=pk).with_columns((pl.col("ps") - pl.col("_r1")).alias("PS/C1"))
-    derived.append(agg.select(*pk, "FB", "KS", "VUR", "NUM", "ABH", "PS/C1")
-                   .unpivot(index=pk, variable_name="tiebreak", value_name="value"))
-    derived.append(aob)
-    num = pl.concat([eng_long.drop("method"), *[d.select(*pk, "tiebreak", "value")
-                                                 for d in derived]])
+    num = eng_long.drop("method")
     # DE: 0 for a player untied on the criteria TieBreakServer lists before it
     wide = num.filter(pl.col("tiebreak").is_in(list(DE_AFTER))).pivot(
         "tiebreak", index=pk, values="value")

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import swissframe as sf
 from swissframe import cut
-from swissframe.cut import _analysis as cut_analysis
+from swissframe.cut import _status as cut_status_module
 from swissframe.cut._round import DEFAULT_OUTCOMES
 from tests.helpers import Opp, event_from_opponents
 
@@ -511,7 +511,7 @@ def _status_both(res: pl.DataFrame, pairs: pl.DataFrame, top: int, rules: str,
                  ) -> tuple[pl.DataFrame, pl.DataFrame]:
     fast = cut.cut_status(res, pairs, top, rules, **kw)  # type: ignore[arg-type]
     with monkeypatch.context() as m:
-        m.setattr(cut_analysis, "fast_model", lambda rf: None)
+        m.setattr(cut_status_module, "fast_model", lambda rf: None)
         engine = cut.cut_status(res, pairs, top, rules, **kw)  # type: ignore[arg-type]
     return fast, engine
 

@@ -263,3 +263,54 @@ def test_inferred_absences_are_listed() -> None:
     assert sf.validate(_missing_rows_table(False), rules="mtg", best_of=None).problems.filter(
         pl.col("kind") == "inferred_absence").height == 0
     assert inferred_absences(_missing_rows_table(True)).collect().height == 0
+
+
+def test_direct_encounter_ignores_games_decided_by_forfeit() -> None:
+    # A and B tie on 1 point; their round-1 game was a forfeit win for A (B did not come):
+    # they have not met over the board (C.07 Art. 16: a forfeit is an unplayed round;
+    # C.04.2 3.5), so DE is 0 for both and the tie stays for the next criterion. Counting
+    # the forfeit (TieBreakServer's DE-P, Criterion param forfeits=True) gives A 1, B 0.
+    res = games([(1, "A", "B", "+", "forfeit_win"), (1, "B", "A", "-", "forfeit_loss"),
+                 (2, "A", "C", "-", None), (2, "C", "A", "+", None),
+                 (2, "B", "D", "+", None), (2, "D", "B", "-", None),
+                 (1, "C", "D", "=", None), (1, "D", "C", "=", None)])
+    rs = dataclasses.replace(sf.rules.FIDE, name="de",
+                             criteria=(sf.rules.POINTS, Criterion("direct_encounter")))
+    de = by_player(sf.standings(res, rs), "direct_encounter")
+    assert (de["A"], de["B"]) == (0.0, 0.0)
+    p4f = dataclasses.replace(rs, name="de-p4f", criteria=(
+        sf.rules.POINTS, Criterion("direct_encounter", params=(("forfeits", True),))))
+    de_p = by_player(sf.standings(res, p4f), "direct_encounter")
+    assert (de_p["A"], de_p["B"]) == (1.0, 0.0)
+
+
+def test_fore_buchholz_koya_aob_abh_are_registered_criteria() -> None:
+    # the Art. 16 fixture above (4 rounds): scores A 3½, E 3½, C 1½, D 1, F ½, B 0;
+    # adjusted (ABH) B 1 and F 1 (trailing absences as draws), D 1 (not trailing).
+    # FB(A): round 4 (A-D, C-E) as draws: B 1 + C 2 + E 3 + D 1½ = 7½ (BH 7).
+    # KS (opponents with ≥ 2 of 4 points): A drew E → ½; C lost to A and E → 0.
+    # AOB(A): BH of B 7, C 9, E 7, D 7 → 30/4 = 7½.
+    rules = dataclasses.replace(
+        sf.rules.FIDE, name="fide-fb",
+        criteria=(sf.rules.POINTS, Criterion("fb", function="fore_buchholz"), buchholz()),
+        columns=(Criterion("abh"), Criterion("ks", function="koya"), Criterion("aob")))
+    st = sf.standings(_missing_rows_table(False), rules)
+    assert by_player(st, "fb")["A"] == 7.5
+    assert by_player(st, "bh")["A"] == 7.0
+    assert by_player(st, "abh") == {"A": 3.5, "E": 3.5, "C": 1.5, "D": 1.0, "F": 1.0,
+                                    "B": 1.0}
+    assert (by_player(st, "ks")["A"], by_player(st, "ks")["C"]) == (0.5, 0.0)
+    assert by_player(st, "aob")["A"] == 7.5
+    # by round: each cutoff is the standings through that round
+    by = sf.standings_by_round(_missing_rows_table(False), rules)
+    r3 = sf.standings(_missing_rows_table(False), rules, through_round=3)
+    assert by.filter(pl.col("round") == 3).drop("round").equals(r3)
+
+
+def test_explain_sees_the_inferred_absences() -> None:
+    from swissframe.explain import explain
+
+    missing = _missing_rows_table(False)
+    ex = explain(missing, "D", "fide")
+    st = sf.standings(missing, "fide").filter(pl.col("player_id") == "D")
+    assert ex.filter(pl.col("result") == "average")["bh_value"].item() == st["bh"].item() == 7.0

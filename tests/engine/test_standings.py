@@ -537,7 +537,7 @@ def test_coded_path_equals_string_keyed_engine(res: pl.DataFrame, rules: sf.Rule
     """``standings`` on integer id codes (``_coded_standings``) against the engine on the
     id strings (``_compute``): every column, dtype and row order, for any ids (renamed to
     strings whose order differs from the generator's), with and without through_round."""
-    from swissframe.engine.standings import _coded_ok, _compute, _validated
+    from swissframe.engine.standings import _coded_ok, _compute, validated
 
     names = sorted(set(res["player_id"]) | set(res["opponent_id"].drop_nulls()))
     new = data.draw(st.lists(st.text(min_size=1, max_size=4), min_size=len(names),
@@ -549,7 +549,7 @@ def test_coded_path_equals_string_keyed_engine(res: pl.DataFrame, rules: sf.Rule
                                                                              default=None),
                            pl.col("event_id").replace_strict(events, new_ev))
     through = data.draw(st.sampled_from([None, 1, 2, 4]))
-    lf = _validated(res, ())
+    lf = validated(res, ())
     if through is not None:
         lf = lf.filter(pl.col("round") <= through)
     ref = _compute(lf, rules, ("event_id",), None)

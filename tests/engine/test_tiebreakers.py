@@ -152,3 +152,50 @@ def test_fab_ctb_of_a_returning_player_carries_the_total() -> None:
         event_id=pl.lit("event"), phase=pl.lit("swiss")), sf.rules.FAB, ("event_id",))
     x = dict(zip(crit["player_id"], crit["_x_ctb"], strict=True))
     assert x["P"] == x["Q"]
+
+
+@st.composite
+def returning_events(draw: st.DrawFn) -> tuple[pl.DataFrame, list[tuple[int, str]]]:
+    """Random FaB events in which some players have no row in a middle round."""
+    n_rounds = draw(st.integers(3, 5))
+    players = [f"p{i}" for i in range(draw(st.integers(4, 8)))]
+    missing = {(r, p) for p in players for r in range(2, n_rounds)
+               if draw(st.integers(0, 4)) == 0}
+    rows = []
+    for rnd in range(1, n_rounds + 1):
+        here = [p for p in players if (rnd, p) not in missing]
+        here = draw(st.permutations(here))
+        for a, b in zip(here[::2], here[1::2], strict=False):
+            res = draw(st.sampled_from([(1, 0, 0), (0, 1, 0), (0, 0, 1)]))
+            rows += [(rnd, a, b, *res), (rnd, b, a, res[1], res[0], res[2])]
+        if len(here) % 2:
+            rows.append((rnd, here[-1], None, 1, 0, 0))
+    df = pl.DataFrame(rows, orient="row", schema={
+        "round": pl.Int64, "player_id": pl.String, "opponent_id": pl.String,
+        "games_won": pl.Int64, "games_lost": pl.Int64, "games_drawn": pl.Int64})
+    return df, sorted(missing)
+
+
+@settings(max_examples=40, deadline=None)
+@given(returning_events())
+def test_fab_ctb_missed_round_counts_as_no_points(event: tuple[pl.DataFrame, list]) -> None:
+    """Invariant of the policy's per-round update: a round a player has no row in (between
+    their first and last rows) changes CTB exactly as a round scoring no match point —
+    an unopposed loss row in its place gives the same exact CTB."""
+    res, missing = event
+    present = res.group_by("player_id").agg(pl.col("round").min().alias("lo"),
+                                            pl.col("round").max().alias("hi"))
+    bounds = dict(zip(present["player_id"], zip(present["lo"], present["hi"], strict=True),
+                      strict=True))
+    fill = [(r, p, None, 0, 1, 0) for r, p in missing
+            if p in bounds and bounds[p][0] < r < bounds[p][1]]
+    filled = pl.concat([res, pl.DataFrame(fill, orient="row", schema=res.schema)]) \
+        if fill else res
+    from swissframe.engine.standings import _criteria
+
+    def ctb(df: pl.DataFrame) -> dict[str, int]:
+        crit = _criteria(df.lazy().with_columns(event_id=pl.lit("e"), phase=pl.lit("swiss")),
+                         sf.rules.FAB, ("event_id",))
+        return dict(zip(crit["player_id"], crit["_x_ctb"], strict=True))
+
+    assert ctb(res) == ctb(filled)

@@ -78,9 +78,10 @@ def test_all_codes_rows(all_codes: TomEvents) -> None:
     assert get(3, "107") == (None, 1, 0, 0, "swiss", "pairing_bye", None, "random_bye")
     # 8 forced loss (late entrant)
     assert get(1, "108") == (None, 0, 1, 0, "swiss", "absent", None, "forced_loss")
-    # 10 double loss: no mirror possible, pairing kept
-    assert get(2, "101") == (None, 0, 1, 0, "swiss", None, "104", "double_loss")
-    assert get(2, "104") == (None, 0, 1, 0, "swiss", None, "101", "double_loss")
+    # 10 double loss: a loss for both, against each other (the double_loss flag)
+    assert get(2, "101") == ("104", 0, 1, 0, "swiss", None, "104", "double_loss")
+    assert get(2, "104") == ("101", 0, 1, 0, "swiss", None, "101", "double_loss")
+    assert res.filter(pl.col("double_loss"))["player_id"].sort().to_list() == ["101", "104"]
     # top cut
     assert get(4, "101") == ("107", 1, 0, 0, "playoff", None, "107", "player1_win")
     assert res.filter(pl.col("phase") == "playoff").height == 2

@@ -112,6 +112,21 @@ def test_hand_worked_fore_buchholz() -> None:
     assert values(t, "FB")["1"] == "4.5"
 
 
+def test_every_value_but_colours_de_and_rank_is_the_engines() -> None:
+    # the tie-breaks verify_reference used to derive itself are registered criteria now
+    t = fide_tiebreaks(parse_trf(club(), event_key="club").results, "fide-2023")
+    method = dict(zip(t["tiebreak"], t["method"], strict=False))
+    for code in ("FB", "ABH", "KS", "AOB", "ESB", "SB/C1", "SB/M2", "VUR", "NUM", "PS/C1"):
+        assert method[code] == "engine", code
+    assert {c for c, m in method.items() if m == "derived"} == {"COP", "CSQ", "DE"}
+    rules = sf.Ruleset(name="fb-first", points_win=1, points_draw=sf.rules.FIDE.points_draw,
+                       points_bye=1, criteria=(sf.rules.POINTS,
+                                               sf.rules.Criterion("fb", "fore_buchholz"),
+                                               sf.rules.Criterion("ks", "koya")))
+    st = sf.standings(parse_trf(club(), event_key="club").results, rules)
+    assert dict(zip(st["player_id"], st["fb"], strict=True))["1"] == 4.5
+
+
 def test_2026_caps_the_dummy() -> None:
     ev = parse_trf(club("2026/03/01"), event_key="club")
     t = fide_tiebreaks(ev.results, "fide-2026")
@@ -205,8 +220,8 @@ def test_derived_values_are_consistent(text: str, rule_set: str) -> None:
     t = fide_tiebreaks(res, rule_set)
     wide = t.filter(pl.col("value").is_not_null()).pivot("tiebreak", index="player_id",
                                                          values="value")
-    # ESB (derived, TieBreakServer's rule) is the engine's SB, except that TieBreakServer
-    # keeps a trailing forfeit loss as scored where the engine counts it as a draw
+    # ESB of an individual event is SB (both the engine's; TieBreakServer keeps a trailing
+    # forfeit loss as scored where the engine counts it as a draw, docs/rules-decisions.md)
     vur = pl.col("unplayed").is_in(["half_bye", "zero_bye", "forfeit_loss", "absent"])
     last_other = pl.col("round").filter(~vur.fill_null(value=False)).max().over("player_id")
     trailing_forfeit = res.filter((pl.col("unplayed") == "forfeit_loss")

@@ -123,7 +123,7 @@ def build(args: argparse.Namespace, results: pl.DataFrame) -> Any:
     'line'
     """
     from swissframe import charts
-    from swissframe.cut._analysis import cut_status, id_report, next_round_ranges
+    from swissframe.cut import cut_status, id_report, next_round_ranges
     from swissframe.engine.standings import standings, standings_by_round
     from swissframe.schema import validate_results
     from swissframe.sensitivity import sensitivity, standard_variants

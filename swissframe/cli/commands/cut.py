@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from swissframe.cut._analysis import cut_status, id_advice, status_summary
+from swissframe.cut import cut_status, id_advice, status_summary
 from swissframe.errors import SwissframeError
 from swissframe.io._files import FORMATS, read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe

@@ -1,0 +1,113 @@
+"""Exact tiebreaker ranges after the next round, per own outcome (:func:`next_round_ranges`).
+
+The analysed round is prepared once (:func:`swissframe.cut._round.prepare_round`: every
+player's record after each outcome of their unit) and the opponents' sums are bounded unit by
+unit (:func:`swissframe.cut._round.ranges_by_seat`): two opponents who meet cannot both win.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from swissframe.cut._round import (
+    DEFAULT_OUTCOMES,
+    KEY,
+    OUTCOME_ORDER,
+    Frame,
+    outcome_table,
+    prepare_round,
+    ranges_by_seat,
+)
+from swissframe.engine._record import points_unit
+from swissframe.rules._ruleset import Ruleset, get
+
+__all__ = ["next_round_ranges"]
+
+
+def _by_level(table: pl.DataFrame, by_score: bool) -> pl.DataFrame:
+    key = [*KEY, "outcome", "score"] if by_score else [*KEY, "outcome"]
+    f = table.with_columns(
+        outcome=pl.when(pl.col("level") == "bye").then(pl.lit("win")).otherwise("level"))
+    return (f.group_by(key).agg(
+        pl.col("_pts").min().alias("_x_match_points"),
+        pl.col("_x_omw_lo").min(), pl.col("_x_omw_hi").max(),
+        pl.col("_x_gw").min().alias("_x_gw_lo"), pl.col("_x_gw").max().alias("_x_gw_hi"),
+        pl.col("_x_ogw_lo").min(), pl.col("_x_ogw_hi").max(),
+        pl.col("level").first().alias("_level"), pl.col("unit").first().alias("_unit"),
+        pl.col("k").alias("_ks")))
+
+
+def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str | Ruleset = "mtg",
+                      *, outcomes: Sequence[tuple[int, int, int]] = DEFAULT_OUTCOMES,
+                      by_score: bool = False) -> pl.DataFrame:
+    """Exact min/max of OMW%, GW% and OGW% after the next round, per own outcome.
+
+    Parameters
+    ----------
+    results
+        The rounds played so far (long results table).
+    pairings
+        The next round's pairings (``event_id, round, player_id, opponent_id``, both seats;
+        null opponent = bye; players missing from it dropped). ``None``: not paired yet —
+        every active opponent's result is independent and the player's own next opponent is
+        a player with the same record (the classic hand calculation, rules.md SEED-F1).
+    rules
+        Ruleset (floors, caps, draw values, bye handling are read from it).
+    outcomes
+        Game scores a match can end in (from the first seat's side).
+    by_score
+        One row per own game score (``score`` column) instead of per outcome level.
+
+    Returns
+    -------
+    DataFrame
+        ``event_id, player_id, outcome[, score], match_points, omwp_min, omwp_max,
+        gwp_min, gwp_max, ogwp_min, ogwp_max`` (fractions). ``outcome`` is win / draw /
+        loss (a bye is a win; ``dropped`` for a player not in the pairings);
+        ``match_points`` the player's after it (per outcome: the fewest its game scores
+        give, e.g. without a two-game match's sweep bonus).
+
+    Examples
+    --------
+    >>> import polars as pl, swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", "D"],
+    ...     "games_a": [2, 2], "games_b": [0, 1], "games_drawn": [0, 0]})
+    >>> pairs = pl.DataFrame({"player_id": ["A", "C", "B", "D"],
+    ...                       "opponent_id": ["C", "A", "D", "B"]})
+    >>> r = sf.cut.next_round_ranges(sf.from_matches(m), pairs)
+    >>> r.filter(pl.col("player_id") == "A").select("outcome", "omwp_min", "omwp_max")
+    shape: (3, 3)
+    ┌─────────┬──────────┬──────────┐
+    │ outcome ┆ omwp_min ┆ omwp_max │
+    │ ---     ┆ ---      ┆ ---      │
+    │ str     ┆ f64      ┆ f64      │
+    ╞═════════╪══════════╪══════════╡
+    │ win     ┆ 0.415    ┆ 0.5      │
+    │ draw    ┆ 0.498333 ┆ 0.583333 │
+    │ loss    ┆ 0.665    ┆ 0.75     │
+    └─────────┴──────────┴──────────┘
+    """
+    rs = get(rules)
+    rf = prepare_round(results, pairings, rs, outcome_table(outcomes))
+    lv = _by_level(ranges_by_seat(rf), by_score)
+    unit = points_unit(rs)
+    mscale = float(rf.rate_scale * rf.k_lcm)
+    gscale_mean = float(rf.game_scale * rf.k_lcm)
+    gscale = float(rf.game_scale)
+    cols = [*KEY, "outcome", *(["score"] if by_score else [])]
+    out = lv.select(
+        *cols,
+        (pl.col("_x_match_points").cast(pl.Float64) / unit).alias("match_points"),
+        (pl.col("_x_omw_lo").cast(pl.Float64) / mscale).alias("omwp_min"),
+        (pl.col("_x_omw_hi").cast(pl.Float64) / mscale).alias("omwp_max"),
+        (pl.col("_x_gw_lo").cast(pl.Float64) / gscale).alias("gwp_min"),
+        (pl.col("_x_gw_hi").cast(pl.Float64) / gscale).alias("gwp_max"),
+        (pl.col("_x_ogw_lo").cast(pl.Float64) / gscale_mean).alias("ogwp_min"),
+        (pl.col("_x_ogw_hi").cast(pl.Float64) / gscale_mean).alias("ogwp_max"),
+        pl.col("outcome").replace_strict(OUTCOME_ORDER, default=9).alias("_o"))
+    if rs.integer_points:
+        out = out.with_columns(pl.col("match_points").cast(pl.Int64))
+    sort = ["event_id", "player_id", "_o", *(["score"] if by_score else [])]
+    return out.sort(sort).drop("_o")
