@@ -3,7 +3,7 @@
 Written from the rules reference (``docs/rules.md`` in the shared folder) only: no Polars and
 no code from ``swissframe``. Input is a list of result rows (dicts with the keys of the long
 table: ``round, player_id, opponent_id, games_won, games_lost, games_drawn`` and, for chess,
-``unplayed``), one event. Output: ``{player_id: {criterion: Fraction | int | None}}`` plus
+``unplayed``; ``double_loss`` True on both seats of a match both players lost), one event. Output: ``{player_id: {criterion: Fraction | int | None}}`` plus
 :func:`order_keys` for the final order (ties as exact equality).
 
 Readings chosen where rules.md leaves an option open (each the preset's documented choice):
@@ -42,6 +42,8 @@ F0 = Fraction(0)
 
 
 def _outcome(r: Row) -> str:
+    if r.get("double_loss"):  # both seats lost the match (rules.md §9 item 2, OP-F2)
+        return "L"
     if r["games_won"] > r["games_lost"]:
         return "W"
     if r["games_won"] < r["games_lost"]:
@@ -159,11 +161,13 @@ def pokemon(rows: Iterable[Row], *, tie: Fraction = Fraction(1, 2), freeze: bool
 
 
 def _h2h_winner(rows: Sequence[Row], a: str, b: str) -> str | None:
-    res = [_outcome(r) for r in rows if r["player_id"] == a and r["opponent_id"] == b]
-    if not res:
-        return None
-    score = sum(1 if x == "W" else -1 if x == "L" else 0 for x in res)
-    return a if score > 0 else b if score < 0 else None
+    """The player who won more of the matches between a and b (a double loss is won by
+    neither), or None."""
+    def wins(x: str, y: str) -> int:
+        return sum(_outcome(r) == "W" for r in rows
+                   if r["player_id"] == x and r["opponent_id"] == y)
+    wa, wb = wins(a, b), wins(b, a)
+    return a if wa > wb else b if wb > wa else None
 
 
 # ------------------------------------------------------------------------------ Yu-Gi-Oh!

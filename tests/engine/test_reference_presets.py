@@ -36,12 +36,19 @@ RECORD = ("wins", "losses", "draws", "byes")
 
 SCHEMA = {"event_id": pl.String, "round": pl.Int64, "player_id": pl.String,
           "opponent_id": pl.String, "games_won": pl.Int64, "games_lost": pl.Int64,
-          "games_drawn": pl.Int64, "unplayed": pl.String}
+          "games_drawn": pl.Int64, "unplayed": pl.String, "double_loss": pl.Boolean}
+
+#: a double loss (rules.md §9 item 2) per preset: each seat's games as recorded
+DOUBLE_LOSS = {"one-piece": (0, 1, 0), "pokemon": (0, 1, 0), "swu": (1, 1, 0),
+               "mtg": (0, 2, 0), "mtg-1/3": (0, 2, 0), "mtg-1999": (0, 2, 0),
+               "mtg-wer": (0, 2, 0), "yugioh": (0, 2, 0), "fab": (0, 1, 0)}
 
 
-def make_event(seed: int, kind: str) -> list[dict[str, Any]]:
+def make_event(seed: int, kind: str, double_loss: tuple[int, int, int] | None = None
+               ) -> list[dict[str, Any]]:
     """A random Swiss-like event. ``kind``: ``"bo3"``, ``"two_game"``, ``"pokemon"`` (late
-    entrants get the TRH §5.2.2 losses as rows) or ``"chess"``."""
+    entrants get the TRH §5.2.2 losses as rows) or ``"chess"``; ``double_loss``: the games
+    of each seat of a double loss, which then occurs in some matches."""
     rng = random.Random(seed)
     n, rounds = rng.randint(4, 10), rng.randint(2, 5)
     players = [f"p{i}" for i in range(n)]
@@ -55,10 +62,10 @@ def make_event(seed: int, kind: str) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
 
     def add(rnd: int, p: str, o: str | None, g: tuple[int, int, int],
-            unplayed: str | None = None) -> None:
+            unplayed: str | None = None, dl: bool = False) -> None:
         rows.append({"event_id": "e", "round": rnd, "player_id": p, "opponent_id": o,
                      "games_won": g[0], "games_lost": g[1], "games_drawn": g[2],
-                     "unplayed": unplayed})
+                     "unplayed": unplayed, "double_loss": dl})
 
     for rnd in range(1, rounds + 1):
         active = [p for p in players if entry[p] <= rnd <= last[p] and rnd not in away[p]]
@@ -88,6 +95,10 @@ def make_event(seed: int, kind: str) -> list[dict[str, Any]]:
                 add(rnd, a, b, (1, 0, 0), "forfeit_win")
                 add(rnd, b, a, (0, 1, 0), "forfeit_loss")
                 continue
+            if double_loss is not None and rng.random() < 0.1:
+                add(rnd, a, b, double_loss, dl=True)
+                add(rnd, b, a, double_loss, dl=True)
+                continue
             g = rng.choice(CHESS if kind == "chess" else TWO_GAME if kind == "two_game"
                            else BO3)
             add(rnd, a, b, g)
@@ -101,8 +112,10 @@ def kind_of(preset: str) -> str:
 
 
 def frame(rows: list[dict[str, Any]], chess: bool) -> pl.DataFrame:
-    df = pl.DataFrame(rows, schema=SCHEMA)
-    return df if chess else df.drop("unplayed")
+    df = pl.DataFrame([{"double_loss": False, "unplayed": None, **r} for r in rows],
+                      schema=SCHEMA)
+    df = df if chess else df.drop("unplayed")
+    return df if df["double_loss"].any() else df.drop("double_loss")
 
 
 def _close(a: Any, b: Any) -> bool:
@@ -139,7 +152,7 @@ def disagreements(rows: list[dict[str, Any]], preset: str) -> list[str]:
 
 
 def _check(seed: int, preset: str) -> None:
-    rows = make_event(seed, kind_of(preset))
+    rows = make_event(seed, kind_of(preset), DOUBLE_LOSS.get(preset))
     bad = disagreements(rows, preset)
     assert not bad, f"{preset} seed={seed}:\n" + "\n".join(bad)
 
@@ -387,16 +400,16 @@ def test_reference_ch_f1_tec_exercise() -> None:
     assert disagreements(rows, "fide-2026") == []
 
 
-@pytest.mark.xfail(strict=True, reason="rules.md §9 item 2 / OP-F2: a double loss (both "
-                   "seats lose one match) cannot be represented: the mirrored 0-1 / 0-1 pair "
-                   "is rejected as a mirror mismatch (issue 15); needs a contract change")
 @pytest.mark.parametrize("preset", ["one-piece", "swu"])
-def test_op_f2_double_loss_as_a_mirrored_pair(preset: str) -> None:
+def test_op_f2_double_loss(preset: str) -> None:
+    """OP-F2 / rules.md §9 item 2: two players who double-lose their only match are both
+    0-1, win rate 0 → the floor when used as opponents."""
     rows = [{"event_id": "e", "round": 1, "player_id": p, "opponent_id": o, "games_won": 0,
-             "games_lost": 1, "games_drawn": 0, "unplayed": None}
+             "games_lost": 1, "games_drawn": 0, "unplayed": None, "double_loss": True}
             for p, o in (("X", "Y"), ("Y", "X"))]
     st_ = sf.standings(frame(rows, False), preset)
     assert st_["losses"].to_list() == [1, 1]
     assert st_["match_points"].to_list() == [0, 0]
     assert st_["omwp"].to_list() == pytest.approx([0.33, 0.33] if preset == "one-piece"
                                                   else [0.3333, 0.3333])
+    assert disagreements(rows, preset) == []
