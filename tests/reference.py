@@ -3,7 +3,8 @@
 Written from the rules reference (``docs/rules.md`` in the shared folder) only: no Polars and
 no code from ``swissframe``. Input is a list of result rows (dicts with the keys of the long
 table: ``round, player_id, opponent_id, games_won, games_lost, games_drawn`` and, for chess,
-``unplayed``; ``double_loss`` True on both seats of a match both players lost), one event. Output: ``{player_id: {criterion: Fraction | int | None}}`` plus
+``unplayed``; ``double_loss`` True on both seats of a match both players lost), one
+event. Output: ``{player_id: {criterion: Fraction | int | None}}`` plus
 :func:`order_keys` for the final order (ties as exact equality).
 
 Readings chosen where rules.md leaves an option open (each the preset's documented choice):
