@@ -5,7 +5,8 @@ no code from ``swissframe``. Input is a list of result rows (dicts with the keys
 table: ``round, player_id, opponent_id, games_won, games_lost, games_drawn`` and, for chess,
 ``unplayed``; ``double_loss`` True on both seats of a match both players lost), one
 event. Output: ``{player_id: {criterion: Fraction | int | None}}`` plus
-:func:`order_keys` for the final order (ties as exact equality).
+``rank`` and the exact sort key ``_key`` (:data:`PRESETS`: ranking keys; ties as exact
+equality).
 
 Readings chosen where rules.md leaves an option open (each the preset's documented choice):
 

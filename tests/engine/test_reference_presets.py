@@ -124,16 +124,24 @@ def _close(a: Any, b: Any) -> bool:
     return abs(float(a) - float(b)) <= 1e-9 * max(1.0, abs(float(b)))
 
 
-def disagreements(rows: list[dict[str, Any]], preset: str) -> list[str]:
-    """Every (player, column) on which the engine and the reference differ, and rank."""
-    expected = ref.reference(rows, preset)
-    st_ = sf.standings(frame(rows, preset.startswith("fide")), rules=preset)
-    got = {r["player_id"]: r for r in st_.iter_rows(named=True)}
+def disagreements(rows: list[dict[str, Any]], preset: str,
+                  through_round: int | None = None) -> list[str]:
+    """Every (event, player, column) on which the engine and the reference differ, and rank
+    (the rows may hold several events; ``through_round`` as in :func:`sf.standings`)."""
+    st_ = sf.standings(frame(rows, preset.startswith("fide")), rules=preset,
+                       through_round=through_round)
+    got = {(r["event_id"], r["player_id"]): r for r in st_.iter_rows(named=True)}
+    by_event: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        if through_round is None or r["round"] <= through_round:
+            by_event.setdefault(r["event_id"], []).append(r)
     _, keys, random_tail = ref.PRESETS[preset]
     cols = [k for k, _ in keys] + list(EXTRA.get(preset, ()))
     if not preset.startswith("fide"):
         cols += list(RECORD)
     out = []
+    expected = {(ev, p): v for ev, rs in by_event.items()
+                for p, v in ref.reference(rs, preset).items()}
     assert set(got) == set(expected), (sorted(got), sorted(expected))
     for p, v in sorted(expected.items()):
         for c in cols:
@@ -141,20 +149,28 @@ def disagreements(rows: list[dict[str, Any]], preset: str) -> list[str]:
                 out.append(f"{p}.{c}: engine {got[p][c]} reference {v.get(c)}")
     # ranks: exact competition rank; with a random tail, within the group of exact equals
     size: dict[Any, int] = {}
-    for v in expected.values():
-        size[v["_key"]] = size.get(v["_key"], 0) + 1
+    for (ev, _), v in expected.items():
+        size[ev, v["_key"]] = size.get((ev, v["_key"]), 0) + 1
     for p, v in sorted(expected.items()):
         r = got[p]["rank"]
-        ok = (v["rank"] <= r < v["rank"] + size[v["_key"]]) if random_tail else r == v["rank"]
+        n = size[p[0], v["_key"]]
+        ok = (v["rank"] <= r < v["rank"] + n) if random_tail else r == v["rank"]
         if not ok:
             out.append(f"{p}.rank: engine {r} reference {v['rank']}")
     return out
 
 
 def _check(seed: int, preset: str) -> None:
-    rows = make_event(seed, kind_of(preset), DOUBLE_LOSS.get(preset))
+    """One event, then two events in one table, and the standings after an earlier round."""
+    dl = DOUBLE_LOSS.get(preset)
+    rows = make_event(seed, kind_of(preset), dl)
     bad = disagreements(rows, preset)
     assert not bad, f"{preset} seed={seed}:\n" + "\n".join(bad)
+    other = [{**r, "event_id": "f"} for r in make_event(seed // 7 + 1, kind_of(preset), dl)]
+    through = 1 + seed % max(r["round"] for r in rows)
+    bad = disagreements(rows + other, preset, through_round=through)
+    assert not bad, f"{preset} seed={seed} two events through round {through}:\n" + \
+        "\n".join(bad)
 
 
 SEEDS = st.integers(0, 2**32 - 1)
