@@ -390,6 +390,8 @@ PRESETS: dict[str, tuple[Any, tuple[tuple[str, bool], ...], bool]] = {
     "mtg-wer": (lambda rs: mtg_family(rs, bye_in_own=False),
                 (("match_points", True), ("omwp", True), ("gwp", True), ("ogwp", True)), False),
     "pokemon": (pokemon, (("match_points", True), ("omwp", True), ("oomwp", True)), True),
+    "pokemon-2016": (pokemon, (("match_points", True), ("late", False), ("omwp", True),
+                               ("oomwp", True)), True),
     "yugioh": (yugioh, (("match_points", True), ("omwp", True), ("oomwp", True)), False),
     "fab": (fab, (("match_points", True), ("ctb", True), ("pml", False), ("omlp", False),
                   ("octb", True)), True),
@@ -429,7 +431,15 @@ def reference(rows: Iterable[Row], preset: str) -> Values:
     vals: Values = fn(rows)
     if preset.startswith("fide"):
         fide_direct_encounter(vals, [k for k, _ in keys[:4]])
-    if preset == "pokemon":  # head-to-head: exactly two still tied, and they met
+    if preset == "pokemon-2016":  # tardiness (rules.md §8 SEED-F2, §9 item 6)
+        first = min(r["round"] for r in rows)
+        for p, v in vals.items():
+            # late: no round-1 row other than an unopposed loss (the only signal of a late
+            # arrival in the data)
+            v["late"] = int(not any(
+                r["player_id"] == p and r["round"] == first
+                and not (r["opponent_id"] is None and _outcome(r) == "L") for r in rows))
+    if preset.startswith("pokemon"):  # head-to-head: exactly two still tied, and they met
         groups: dict[tuple[Any, ...], list[str]] = defaultdict(list)
         for p, v in vals.items():
             groups[_key(v, keys)].append(p)
@@ -441,6 +451,14 @@ def reference(rows: Iterable[Row], preset: str) -> Values:
                 if w is not None:
                     vals[w]["_h2h"] = 1
         keys = (*keys, ("_h2h", True))
+    if preset == "pokemon-2016":  # standing of the last-round opponent (lower first)
+        prelim = sorted((_key(v, keys) for v in vals.values()), reverse=True)
+        for p, v in vals.items():
+            last_opp = max((r for r in rows if r["player_id"] == p),
+                           key=lambda r: r["round"])["opponent_id"]
+            v["last_opponent_rank"] = (None if last_opp is None
+                                       else prelim.index(_key(vals[last_opp], keys)) + 1)
+        keys = (*keys, ("last_opponent_rank", False))
     for v in vals.values():
         v["_key"] = _key(v, keys)
     ordered = sorted((v["_key"] for v in vals.values()), reverse=True)

@@ -22,7 +22,8 @@ BO3 = [(2, 0, 0), (2, 1, 0), (0, 2, 0), (1, 2, 0), (1, 1, 1), (0, 0, 3), (2, 0, 
 TWO_GAME = [(2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 2), (0, 1, 1), (0, 2, 0)]
 CHESS = [(1, 0, 0), (0, 1, 0), (0, 0, 1)]
 
-CARD_PRESETS = ["mtg", "mtg-1/3", "mtg-1999", "mtg-wer", "pokemon", "yugioh", "fab",
+CARD_PRESETS = ["mtg", "mtg-1/3", "mtg-1999", "mtg-wer", "pokemon", "pokemon-2016", "yugioh",
+                "fab",
                 "melee-two-game", "swu", "one-piece"]
 CHESS_PRESETS = ["fide", "fide-2026", "fide-2009"]
 
@@ -30,6 +31,7 @@ CHESS_PRESETS = ["fide", "fide-2026", "fide-2009"]
 EXTRA = {"mtg": ("mwp", "gwp", "omwp", "ogwp"), "mtg-1/3": ("mwp", "gwp", "omwp", "ogwp"),
          "mtg-1999": ("mwp", "gwp", "omwp", "ogwp"), "mtg-wer": ("mwp", "gwp", "omwp", "ogwp"),
          "swu": ("mwp",), "yugioh": ("ygo_tiebreaker",),
+         "pokemon-2016": ("last_opponent_rank",),
          "fide": ("bh_m1", "ps", "won"), "fide-2026": ("bh_m1", "ps", "won"),
          "fide-2009": ("bh_m1", "ps", "won")}
 RECORD = ("wins", "losses", "draws", "byes")
@@ -39,7 +41,7 @@ SCHEMA = {"event_id": pl.String, "round": pl.Int64, "player_id": pl.String,
           "games_drawn": pl.Int64, "unplayed": pl.String, "double_loss": pl.Boolean}
 
 #: a double loss (rules.md §9 item 2) per preset: each seat's games as recorded
-DOUBLE_LOSS = {"one-piece": (0, 1, 0), "pokemon": (0, 1, 0), "swu": (1, 1, 0),
+DOUBLE_LOSS = {"one-piece": (0, 1, 0), "pokemon": (0, 1, 0), "pokemon-2016": (0, 1, 0), "swu": (1, 1, 0),
                "mtg": (0, 2, 0), "mtg-1/3": (0, 2, 0), "mtg-1999": (0, 2, 0),
                "mtg-wer": (0, 2, 0), "yugioh": (0, 2, 0), "fab": (0, 1, 0)}
 
@@ -108,7 +110,7 @@ def make_event(seed: int, kind: str, double_loss: tuple[int, int, int] | None = 
 
 def kind_of(preset: str) -> str:
     return ("chess" if preset.startswith("fide") else "two_game" if preset == "melee-two-game"
-            else "pokemon" if preset == "pokemon" else "bo3")
+            else "pokemon" if preset.startswith("pokemon") else "bo3")
 
 
 def frame(rows: list[dict[str, Any]], chess: bool) -> pl.DataFrame:
