@@ -426,7 +426,7 @@ def reference(rows: Iterable[Row], preset: str) -> Values:
     """Every criterion value of ``preset`` per player, plus ``_key`` (the exact sort key) and
     ``rank`` (competition rank on the exact key; for presets that end in a random order the
     rank is the first place of the player's group of exact equals)."""
-    rows = list(rows)
+    rows = [r for r in rows if r.get("phase", "swiss") == "swiss"]  # playoffs never count
     fn, keys, _random = PRESETS[preset]
     vals: Values = fn(rows)
     if preset.startswith("fide"):
