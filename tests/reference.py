@@ -288,8 +288,9 @@ def _chess_entries(rows: Sequence[Row], n: int) -> dict[str, list[dict[str, Any]
                 kind = "pairing_bye" if res == "W" else "half_bye" if res == "D" else "absent"
             pts = _UNPLAYED_POINTS[kind] if kind else {"W": Fraction(1), "D": Fraction(1, 2),
                                                         "L": F0}[res]
-            entries.append({"round": rnd, "opp": r["opponent_id"], "kind": kind, "pts": pts,
-                            "otb": kind is None, "res": res})
+            entries.append({"round": rnd, "opp": r["opponent_id"] or r.get(
+                "scheduled_opponent_id"), "kind": kind, "pts": pts, "otb": kind is None,
+                            "res": res})
         out[p] = entries
     return out
 

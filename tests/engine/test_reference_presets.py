@@ -39,7 +39,7 @@ RECORD = ("wins", "losses", "draws", "byes")
 SCHEMA = {"event_id": pl.String, "round": pl.Int64, "player_id": pl.String,
           "opponent_id": pl.String, "games_won": pl.Int64, "games_lost": pl.Int64,
           "games_drawn": pl.Int64, "unplayed": pl.String, "double_loss": pl.Boolean,
-          "phase": pl.String}
+          "phase": pl.String, "scheduled_opponent_id": pl.String}
 
 #: a double loss (rules.md §9 item 2) per preset: each seat's games as recorded
 DOUBLE_LOSS = {"one-piece": (0, 1, 0), "pokemon": (0, 1, 0), "pokemon-2016": (0, 1, 0),
@@ -95,6 +95,11 @@ def make_event(seed: int, kind: str, double_loss: tuple[int, int, int] | None = 
             else:
                 add(rnd, p, None, (2, 0, 0))
         for a, b in zip(active[::2], active[1::2], strict=True):
+            if kind == "chess" and rng.random() < 0.05:  # a double forfeit (TRF "-" both)
+                add(rnd, a, None, (0, 1, 0), "forfeit_loss")
+                add(rnd, b, None, (0, 1, 0), "forfeit_loss")
+                rows[-2]["scheduled_opponent_id"], rows[-1]["scheduled_opponent_id"] = b, a
+                continue
             if kind == "chess" and rng.random() < 0.15:
                 add(rnd, a, b, (1, 0, 0), "forfeit_win")
                 add(rnd, b, a, (0, 1, 0), "forfeit_loss")
@@ -121,9 +126,9 @@ def kind_of(preset: str) -> str:
 
 
 def frame(rows: list[dict[str, Any]], chess: bool) -> pl.DataFrame:
-    df = pl.DataFrame([{"double_loss": False, "unplayed": None, "phase": "swiss", **r}
-                       for r in rows], schema=SCHEMA)
-    df = df if chess else df.drop("unplayed")
+    df = pl.DataFrame([{"double_loss": False, "unplayed": None, "phase": "swiss",
+                        "scheduled_opponent_id": None, **r} for r in rows], schema=SCHEMA)
+    df = df if chess else df.drop("unplayed", "scheduled_opponent_id")
     return df if df["double_loss"].any() else df.drop("double_loss")
 
 
