@@ -76,7 +76,7 @@ def make_event(seed: int, kind: str, double_loss: tuple[int, int, int] | None = 
         if kind == "pokemon":
             for p in players:
                 if rnd < entry[p]:
-                    add(rnd, p, None, (0, 2, 0))
+                    add(rnd, p, None, (0, 2, 0), rng.choice([None, "absent"]))
         rng.shuffle(active)
         lone = []
         if len(active) > 2 and rng.random() < 0.25:
@@ -92,8 +92,9 @@ def make_event(seed: int, kind: str, double_loss: tuple[int, int, int] | None = 
             p = active.pop()
             if kind == "chess":
                 add(rnd, p, None, (1, 0, 0), "pairing_bye")
-            else:
-                add(rnd, p, None, (2, 0, 0))
+            else:  # a random bye, or for Pokémon sometimes an earned one (TOM outcome 4)
+                add(rnd, p, None, (2, 0, 0),
+                    "full_bye" if kind == "pokemon" and rng.random() < 0.3 else None)
         for a, b in zip(active[::2], active[1::2], strict=True):
             if kind == "chess" and rng.random() < 0.05:  # a double forfeit (TRF "-" both)
                 add(rnd, a, None, (0, 1, 0), "forfeit_loss")
@@ -128,7 +129,8 @@ def kind_of(preset: str) -> str:
 def frame(rows: list[dict[str, Any]], chess: bool) -> pl.DataFrame:
     df = pl.DataFrame([{"double_loss": False, "unplayed": None, "phase": "swiss",
                         "scheduled_opponent_id": None, **r} for r in rows], schema=SCHEMA)
-    df = df if chess else df.drop("unplayed", "scheduled_opponent_id")
+    df = df if chess else df.drop("scheduled_opponent_id")
+    df = df if df["unplayed"].is_not_null().any() else df.drop("unplayed")
     return df if df["double_loss"].any() else df.drop("double_loss")
 
 
