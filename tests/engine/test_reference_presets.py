@@ -476,3 +476,40 @@ def test_pokemon_late_entrant_without_rows_gets_the_trh_losses() -> None:
     st_ = sf.standings(frame(rows, False), "pokemon")
     mw = dict(zip(st_["player_id"].to_list(), st_["mwp"].to_list(), strict=True))
     assert mw["L"] == pytest.approx(2 / 3)
+
+
+def test_reference_mtg_f6_the_floor_constant_flips_a_ranking() -> None:
+    """MTG-F6: opponents 1-2-0 (natural 1/3) against 0-3-0 (floored): equal OMW% with the
+    1/3 floor (GW% decides: Y above X), X above Y with 0.33."""
+    from tests.helpers import Opp, event_from_opponents
+    ev = event_from_opponents({
+        "X": [Opp((1, 2, 0), "W", (2, 1, 0)), Opp((2, 1, 0), "L", (1, 2, 0)),
+              Opp((3, 0, 0), "L", (1, 2, 0))],
+        "Y": [Opp((0, 3, 0), "W", (2, 0, 0)), Opp((2, 1, 0), "L", (1, 2, 0)),
+              Opp((3, 0, 0), "L", (1, 2, 0))]})
+    rows = ev.to_dicts()
+    third = ref.reference(rows, "mtg-1/3")
+    assert third["X"]["omwp"] == third["Y"]["omwp"] == F(2, 3)
+    assert third["Y"]["rank"] < third["X"]["rank"]
+    mtr = ref.reference(rows, "mtg")
+    assert mtr["X"]["omwp"] == F(2, 3)
+    assert mtr["Y"]["omwp"] == (F(33, 100) + F(2, 3) + 1) / 3
+    assert mtr["X"]["rank"] < mtr["Y"]["rank"]
+    assert disagreements(rows, "mtg-1/3") == []
+    assert disagreements(rows, "mtg") == []
+
+
+def test_reference_seed_f2_and_pkm_f4_clamps() -> None:
+    """SEED-F2 / PKM-F4: a dropped opponent counts at most 75%, a finished one up to 100%,
+    and no opponent below 25%."""
+    from tests.helpers import Opp, event_from_opponents
+    ev = event_from_opponents({
+        "T1": [Opp((1, 3, 0), "W"), Opp((2, 2, 0), "W"), Opp((3, 1, 0), "L"),
+               Opp((4, 0, 0), "L")],
+        "T2": [Opp((0, 4, 0), "W"), Opp((2, 0, 0), "L"), Opp((3, 1, 0), "L"),
+               Opp((2, 2, 0), "W")]})
+    rows = ev.to_dicts()
+    v = ref.pokemon(rows, freeze=False)
+    assert v["T1"]["omwp"] == F(5, 8)
+    assert v["T2"]["omwp"] == F(9, 16)
+    assert disagreements(rows, "pokemon") == []
