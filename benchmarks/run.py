@@ -19,9 +19,11 @@ standings`` vs ``swissframe standings`` on the same file, whole processes), ``sc
 Method: every row runs ours and the peer alternately (A B A B …) after one warm-up of each,
 ``--repeats`` pairs (default 5); a row reports both medians and the median of the pairwise
 ratios ours / peer (so load drift hits both sides of a pair), and the 1-minute load average
-(``os.getloadavg``) seen before each pair. In-process rows are timed in this process
-(wall and CPU); their peak RSS comes from one more run of each side in a fresh subprocess
-(``VmHWM``, with the RSS after loading the data). Whole-process rows are timed from here and
+(``os.getloadavg``) seen before each pair. In-process rows are timed
+(wall and CPU) inside two worker processes, one per side, that load the data once and run
+on request (``run.py serve ROW SIDE``), so the sides never share an interpreter, allocator
+or thread pool; each worker's peak RSS is its ``VmHWM`` (with the RSS after loading the
+data). Whole-process rows are timed from here and
 their peak RSS read by ``/usr/bin/time`` (``%M``: Linux carries a parent's RSS high-water
 mark into a child's ``ru_maxrss``, so this process's own ``wait4`` would over-report).
 Before timing, every row checks that the two sides computed the same thing.
@@ -32,6 +34,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime as dt
+import gc
 import gzip
 import json
 import os
@@ -188,39 +191,76 @@ def _rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def measure(row: str, side: str, args: argparse.Namespace) -> dict[str, float]:
-    """One run of one side of ``row`` in this (fresh) process: seconds and RSS."""
+def serve(row: str, side: str, args: argparse.Namespace) -> None:
+    """A measuring worker: load one side of ``row`` once, then on each stdin line ``run``
+    time one call (wall and CPU seconds) and on ``rss`` report the peak RSS; JSON lines."""
     ours, peer, _, _ = setup(row, args, check=False)
-    base = _rss_mib()
-    t = time.perf_counter()
-    (ours if side == "ours" else peer)()
-    sec = time.perf_counter() - t
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return {"seconds": sec, "rss_base_mib": base, "rss_peak_mib": _rss_mib(),
-            "children_peak_mib": kids}
-
-
-def isolated(row: str, side: str, args: argparse.Namespace) -> dict[str, float]:
-    cmd = [sys.executable, __file__, "measure", row, side, "--events", str(args.events),
-           "--scale-events", str(args.scale_events)]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=ENV)
-    return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
-
-
-def alternate(ours: Side, peer: Side, repeats: int) -> dict[str, list[float]]:
-    """Warm-up, then ``repeats`` pairs ours, peer; wall and CPU seconds, load before each."""
-    ours()
-    peer()
-    res: dict[str, list[float]] = {k: [] for k in
-                                   ("ours", "peer", "ours_cpu", "peer_cpu", "load")}
-    for _ in range(repeats):
-        res["load"].append(os.getloadavg()[0])
-        for name, fn in (("ours", ours), ("peer", peer)):
+    fn = ours if side == "ours" else peer
+    print(json.dumps({"rss_base_mib": _rss_mib()}), flush=True)
+    for line in sys.stdin:
+        if line.strip() == "run":
             c, t = time.process_time(), time.perf_counter()
             fn()
-            res[name].append(time.perf_counter() - t)
-            res[f"{name}_cpu"].append(time.process_time() - c)
-    return res
+            print(json.dumps({"wall": time.perf_counter() - t,
+                              "cpu": time.process_time() - c}), flush=True)
+        elif line.strip() == "rss":
+            kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+            print(json.dumps({"rss_peak_mib": _rss_mib(), "children_peak_mib": kids}),
+                  flush=True)
+
+
+class Worker:
+    """One side of an in-process row in its own process (``run.py serve ROW SIDE``): the two
+    sides never share an interpreter, allocator or thread pool, and each has its own RSS."""
+
+    def __init__(self, row: str, side: str, args: argparse.Namespace) -> None:
+        cmd = [sys.executable, __file__, "serve", row, side, "--events", str(args.events),
+               "--scale-events", str(args.scale_events)]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, env=ENV)
+        self.ready = self._read()
+
+    def _read(self) -> dict[str, float]:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"worker {self.proc.args} died")
+        return json.loads(line)  # type: ignore[no-any-return]
+
+    def ask(self, what: str) -> dict[str, float]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(what + "\n")
+        self.proc.stdin.flush()
+        return self._read()
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def alternate(row: str, args: argparse.Namespace, repeats: int) -> dict[str, Any]:
+    """Both sides' workers, one warm-up each, then ``repeats`` pairs ours, peer; wall and
+    CPU seconds per run, the load before each pair, each worker's RSS."""
+    workers = {}
+    try:
+        for side in ("ours", "peer"):  # one after the other: loading does not overlap
+            workers[side] = Worker(row, side, args)
+        for w in workers.values():
+            w.ask("run")
+        res: dict[str, Any] = {k: [] for k in ("ours", "peer", "ours_cpu", "peer_cpu", "load")}
+        for _ in range(repeats):
+            res["load"].append(os.getloadavg()[0])
+            for side, w in workers.items():
+                r = w.ask("run")
+                res[side].append(r["wall"])
+                res[f"{side}_cpu"].append(r["cpu"])
+        for side, w in workers.items():
+            res[f"{side}_rss"] = {**w.ready, **w.ask("rss")}
+        return res
+    finally:
+        for w in workers.values():
+            w.close()
 
 
 # ---------------------------------------------------------------- whole-process workloads
@@ -361,10 +401,11 @@ def inproc_row(row: str, args: argparse.Namespace) -> dict[str, Any] | str:
         "decklist": ("sf.read_decklist_cache", "gunzip + orjson floor"),
     }[row]
     ours, peer, note, facts = setup(row, args, check=True)
+    del ours, peer  # the check ran here; the timed runs are in the workers
+    gc.collect()
     repeats = args.large_repeats if row == "scale" else args.repeats
-    res = alternate(ours, peer, repeats)
-    del ours, peer
-    iso = {side: isolated(row, side, args) for side in ("ours", "peer")}
+    res = alternate(row, args, repeats)
+    iso = {side: res[f"{side}_rss"] for side in ("ours", "peer")}
     out = {"row": row, "ours": labels[0], "peer": labels[1], "check": note, "kind": "inproc",
            "load": res["load"], **facts}
     for side in ("ours", "peer"):
@@ -464,12 +505,12 @@ def main() -> None:
     ap.add_argument("--archive", type=int, default=0, metavar="FILES",
                     help="also run sf.recompute on FILES × 10k events (out-of-core)")
     ap.add_argument("--json", type=Path, default=CACHE / "results.json")
-    if len(sys.argv) > 1 and sys.argv[1] == "measure":
-        ap.add_argument("measure", choices=["measure"])
+    if len(sys.argv) > 1 and sys.argv[1] == "serve":
+        ap.add_argument("serve", choices=["serve"])
         ap.add_argument("row")
         ap.add_argument("side", choices=["ours", "peer"])
         args = ap.parse_args()
-        print(json.dumps(measure(args.row, args.side, args)))
+        serve(args.row, args.side, args)
         return
     ap.add_argument("--table", type=Path, default=None, metavar="JSON",
                     help="only print the table of an earlier run's JSON")

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 # Public modules are imported by their public paths, before the functions that share their
 # names are bound (``sf.standings`` is the function, ``swissframe.standings`` the module).
-from swissframe import charts, platforms, rules, tiebreakers
+from swissframe import (
+    _namespace,  # noqa: F401 - registers df.swiss / lf.swiss (df.swiss.standings("mtg"))
+    charts,
+    platforms,
+    rules,
+    tiebreakers,
+)
 from swissframe.bulk import RecomputeReport, recompute
 from swissframe.compare import Comparison, compare
 from swissframe.cut import (

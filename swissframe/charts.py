@@ -8,9 +8,11 @@ Altair chart object (a layered or concatenated chart where the figure needs seve
 none displays or saves anything by itself. :func:`save` writes PNG, SVG, PDF, HTML or the
 Vega-Lite JSON, offline (vl-convert bundles the renderer).
 
-- :func:`chart_standings` (``standings``): points and tiebreakers of the top ~32 of one
-  event, the cut line marked, points groups and exact ties visible;
-- :func:`chart_standings_race` (``standings_by_round``): rank by round of the final top N;
+- :func:`chart_standings` (``standings``): points and the ruleset's own tiebreakers (in its
+  order, with their usual labels: OMW%, OOMW%, BH-C1, CTB…) of the top ~32 of one event,
+  the cut line marked, points groups and exact ties visible, and what decided the cut;
+- :func:`chart_standings_race` (``standings_by_round``): rank by round of the final top N,
+  from the round where ranks start to carry information, shared ranks drawn as bars;
 - :func:`chart_omw_ranges` (``cut.next_round_ranges`` + ``standings``): each contender's
   OMW% now and its exact min–max after the next round, per own result;
 - :func:`chart_cut_status` (``cut.cut_status``): guaranteed / possible / eliminated and the
@@ -20,22 +22,29 @@ Vega-Lite JSON, offline (vl-convert bundles the renderer).
 - :func:`chart_sensitivity` (``sensitivity``): events x alternative rulesets heatmap of
   top-N changes.
 
+Titles: the event's name when the frame has an ``event_name`` column (else its
+``event_id``), or ``title=``; players show by ``name`` when the frame has that column.
+Criterion labels come from :data:`swissframe.rules.LABELS` (one place).
+
 The house theme ``"swissframe"`` (legible in print, colour-blind-safe Okabe-Ito palette) is
 registered with Altair the first time a chart function runs and is opt-in: call
 :func:`use_theme` to enable it. Semantic colours (cut status, zones) are fixed in the charts
-themselves, so they stay the same under any theme.
+themselves, so they stay the same under any theme. In Jupyter, :func:`enable_offline` renders
+charts with no network (Vega inlined, or static SVG/PNG).
 """
 
 from __future__ import annotations
 
 import functools
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import polars as pl
 
-from swissframe.errors import DataError, SchemaError, SwissframeError
+from swissframe import rules as _rules
+from swissframe.errors import DataError, RulesetError, SchemaError, SwissframeError
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import os
@@ -51,6 +60,7 @@ __all__ = [
     "chart_sensitivity",
     "chart_standings",
     "chart_standings_race",
+    "enable_offline",
     "save",
     "theme_config",
     "use_theme",
@@ -74,6 +84,16 @@ _OUTCOME_ORDER: Final = ("win", "draw", "loss")
 _OUTCOME_COLORS: Final = ("#009E73", "#E69F00", "#D55E00")
 _FONT: Final = "Helvetica Neue, Helvetica, Arial, Liberation Sans, DejaVu Sans, sans-serif"
 _SAVE_FORMATS: Final = ("png", "svg", "pdf", "html", "json")
+#: Standings columns every ruleset has (README "Standings"); the others are its criteria.
+_STABLE: Final = frozenset({"event_id", "player_id", "rank", "match_points", "wins", "losses",
+                            "draws", "byes", "rounds_played", "dropped", "mwp", "gwp", "omwp",
+                            "ogwp"})
+#: Criteria that order players but have no value worth a dot (pairwise or arbitrary).
+_NOT_PLOTTED: Final = frozenset({"random", "head_to_head", "direct_encounter"})
+#: Criteria computed from the opponents' results rather than the player's own.
+_OPPONENT_BASED: Final = frozenset({"omwp", "ogwp", "oomwp", "omlp", "octb", "omp",
+                                    "buchholz", "sb"})
+_MAX_PANELS: Final = 4
 
 Frame = pl.DataFrame | pl.LazyFrame
 Chart = Any  # an altair top-level chart (Chart, LayerChart, HConcatChart, ...)
@@ -167,6 +187,48 @@ def use_theme(enable: bool = True) -> str:
     else:  # pragma: no cover - altair < 5.5
         alt.themes.enable(name)
     return name
+
+
+def enable_offline(renderer: Literal["html", "svg", "png"] = "html") -> Any:
+    """Render charts in Jupyter with no network (Altair's default HTML loads Vega from a CDN).
+
+    ``"html"`` keeps the charts interactive (tooltips) with Vega, Vega-Lite and vega-embed
+    inlined in each output (vl-convert's bundle, ~1 MB per chart); ``"svg"`` and ``"png"``
+    are static images rendered by vl-convert (small; shown by any viewer, GitHub included).
+    It enables one of Altair's own renderers: call it once, or scope it with ``with``.
+
+    Parameters
+    ----------
+    renderer
+        ``"html"`` (default), ``"svg"`` or ``"png"``.
+
+    Returns
+    -------
+    altair.utils.plugin_registry.PluginEnabler
+        Altair's enabler: a context manager that restores the previous renderer on exit.
+
+    Examples
+    --------
+    >>> import altair as alt
+    >>> before = alt.renderers.active
+    >>> with enable_offline("svg"):
+    ...     alt.renderers.active
+    'svg'
+    >>> alt.renderers.active == before
+    True
+    """
+    alt = _alt()
+    if renderer == "html":
+        from altair.utils.html import TEMPLATES
+
+        if "inline" in TEMPLATES:
+            return alt.renderers.enable("html", template="inline")
+        renderer = "svg"  # pragma: no cover - an Altair without the inline template
+    if renderer in ("svg", "png"):
+        return alt.renderers.enable(renderer)
+    msg = (f"enable_offline: unknown renderer {renderer!r}. Hint: use 'html', 'svg' or "
+           "'png'.")
+    raise SwissframeError(msg)
 
 
 def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0) -> Path:
@@ -278,6 +340,94 @@ def _pct_tooltip(alt: ModuleType, cols: Sequence[str]) -> list[Any]:
     return [alt.Tooltip(f"{c}:Q", format=".2%") for c in cols]
 
 
+def _lines(parts: Sequence[str], width: int) -> list[str]:
+    """Subtitle lines: each part wrapped at ``width`` characters (Vega does not wrap)."""
+    return [line for part in parts
+            for line in textwrap.wrap(part, width, break_on_hyphens=False)]
+
+
+def _short(expr: pl.Expr, n: int = 42) -> pl.Expr:
+    """A label cut to ``n`` characters with an ellipsis."""
+    return (pl.when(expr.str.len_chars() > n)
+            .then(pl.concat_str(expr.str.slice(0, n - 1).str.strip_chars_end(), pl.lit("…")))
+            .otherwise(expr))
+
+
+def _plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 event``, ``2 events``, ``1,045 players``."""
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
+def _event_title(df: pl.DataFrame, event: str, title: str | None) -> str:
+    """``title``, else the event's name (``event_name`` column), else its id."""
+    if title:
+        return title
+    if "event_name" in df.columns:
+        names = df.filter(pl.col("event_id") == event)["event_name"].drop_nulls()
+        if names.len() and str(names[0]).strip():
+            return str(names[0])
+    return event
+
+
+def _player_label(df: pl.DataFrame) -> pl.Expr:
+    """How a player is shown: the ``name`` column where present, else ``player_id``."""
+    if "name" in df.columns:
+        return pl.coalesce(pl.col("name").cast(pl.String), pl.col("player_id"))
+    return pl.col("player_id")
+
+
+def _ruleset(rules: str | _rules.Ruleset | None, df: pl.DataFrame) -> _rules.Ruleset:
+    """``rules``, else the table's ``ruleset`` column, else the preset its columns match.
+
+    A standings table has the stable columns plus the ruleset's other criteria and extra
+    columns: the preset with the most of those present is taken (MTG when none is).
+    """
+    if rules is not None:
+        return _rules.get(rules)
+    if "ruleset" in df.columns:
+        named = df["ruleset"].drop_nulls().unique().to_list()
+        if len(named) == 1:
+            try:
+                return _rules.get(str(named[0]))
+            except RulesetError:
+                pass
+    cols = set(df.columns)
+    best, best_n = _rules.MTG, 0
+    for r in _rules.PRESETS.values():
+        own = {c.name for c in (*r.criteria, *r.columns)} - _STABLE
+        if own and own <= cols and len(own) > best_n:
+            best, best_n = r, len(own)
+    return best
+
+
+def _is_pct(c: _rules.Criterion) -> bool:
+    return c.label.endswith("%")
+
+
+def _fmt_value(c: _rules.Criterion, v: object) -> str:
+    if not isinstance(v, (int, float)):
+        return str(v)
+    if _is_pct(c):
+        return f"{v:.2%}"
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _log_ticks(anchor: int, lo: float, hi: float) -> list[int]:
+    """Ticks of a log axis: ``anchor`` (the cut) and its doublings / halvings in [lo, hi]."""
+    ticks = {anchor}
+    v = anchor
+    while v * 2 <= hi:
+        v *= 2
+        ticks.add(v)
+    v = anchor
+    while v % 2 == 0 and v // 2 >= lo:
+        v //= 2
+        ticks.add(v)
+    if lo <= 1:
+        ticks.add(1)
+    return sorted(t for t in ticks if lo <= t <= hi) or [anchor]
+
+
 # --------------------------------------------------------------------------------------------
 # Standings
 # --------------------------------------------------------------------------------------------
@@ -293,45 +443,95 @@ def _standings_frame(table: pl.DataFrame, top: int, cut: int | None) -> pl.DataF
         zone = (pl.when(last_place <= cut).then(pl.lit("in the cut"))
                 .when(pl.col("rank") <= cut).then(pl.lit("tied at the cut"))
                 .otherwise(pl.lit("outside")))
-    return (table.sort("rank", "player_id")
-            .with_columns(tie_size=tie_size, zone=zone,
-                          points_group=pl.col("match_points").rank("dense", descending=True))
-            .head(top)
-            .with_columns(
-                position=pl.int_range(1, pl.len() + 1, dtype=pl.Int64),
-                tied=pl.col("tie_size") > 1,
-                band=(pl.col("points_group") % 2).cast(pl.Int64),
-                label=pl.format("{}{} {}", pl.col("rank"),
-                                pl.when(pl.col("tie_size") > 1).then(pl.lit("="))
-                                .otherwise(pl.lit("")), pl.col("player_id"))))
+    shown = _player_label(table)
+    out = (table.sort("rank", "player_id")
+           .with_columns(tie_size=tie_size, zone=zone, shown=shown,
+                         points_group=pl.col("match_points").rank("dense", descending=True))
+           .head(top)
+           .with_columns(
+               position=pl.int_range(1, pl.len() + 1, dtype=pl.Int64),
+               tied=pl.col("tie_size") > 1,
+               band=(pl.col("points_group") % 2).cast(pl.Int64)))
+    # a name shown twice (two players of the same name) gets its id: labels stay unique
+    shown = (pl.when(pl.len().over("shown") > 1)
+             .then(pl.format("{} ({})", pl.col("shown"), pl.col("player_id")))
+             .otherwise(pl.col("shown")))
+    return out.with_columns(label=pl.format(
+        "{}{} {}", pl.col("rank"),
+        pl.when(pl.col("tie_size") > 1).then(pl.lit("=")).otherwise(pl.lit("")), shown))
+
+
+def _cut_note(table: pl.DataFrame, ruleset: _rules.Ruleset, cut: int) -> str | None:
+    """What separated place ``cut`` from place ``cut + 1``, in words (None: no place 9)."""
+    rows = table.sort("rank", "player_id").slice(cut - 1, 2)
+    if rows.height < 2:
+        return None
+    a, b = rows.row(0, named=True), rows.row(1, named=True)
+    here, there = f"place {cut}", f"place {cut + 1}"
+    if a["rank"] == b["rank"]:
+        return (f"Places {cut} and {cut + 1} are tied on every criterion (shared rank "
+                f"{a['rank']}): the cut runs through a tie.")
+    criteria = [c for c in ruleset.criteria if c.name in table.columns]
+    if not any(c.name == "match_points" for c in criteria):
+        criteria.insert(0, _rules.Criterion("match_points"))
+    for c in criteria:
+        va, vb = a[c.name], b[c.name]
+        if va is None or vb is None:
+            continue
+        if isinstance(va, float) and isinstance(vb, float) and abs(va - vb) <= 1e-12:
+            continue
+        if va == vb:
+            continue
+        if c.name == "match_points":
+            return (f"The cut fell between points groups: {here} has {va:g} points and "
+                    f"{there} has {vb:g}.")
+        if c.function in _NOT_PLOTTED:
+            how = "the random order" if c.function == "random" else c.label
+            return (f"Places {cut} and {cut + 1} are level on points and every tiebreaker "
+                    f"before {how}, which decided the cut.")
+        whose = (" — their opponents' results, not their own"
+                 if c.function in _OPPONENT_BASED else "")
+        lower = "" if c.descending else " (lower is better)"
+        return (f"Places {cut} and {cut + 1} both have {a['match_points']:g} points: "
+                f"{c.label}{lower} decided the cut, {_fmt_value(c, va)} vs "
+                f"{_fmt_value(c, vb)}{whose}.")
+    return None
 
 
 def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
-                    cut: int | None = 8, tiebreakers: Sequence[str] | None = None,
+                    cut: int | None = 8, rules: str | _rules.Ruleset | None = None,
+                    tiebreakers: Sequence[str] | None = None,
                     title: str | None = None) -> Chart:
-    """Points and tiebreakers of the top of one event's standings, the cut line marked.
+    """Points and the ruleset's tiebreakers for the top of one event, the cut line marked.
 
-    Two panels share the players (one row each, in rank order): match points as bars coloured
-    by zone (inside the cut, tied across the cut line, outside) and the tiebreakers as dots.
-    Grey bands mark the points groups (players on the same match points); an ``=`` after the
-    rank marks an exact tie (equal on every criterion); a dashed rule runs under place
-    ``cut``.
+    One row per player, in rank order: match points as bars coloured by zone (inside the
+    cut, tied across the cut line, outside), then one panel per tiebreaker of the ruleset,
+    in its order and with its usual label (OMW% and GW% for MTG; OMW%, OOMW% for Pokémon;
+    BH-C1, BH, SB for FIDE; CTB, PML, OML%, OCTB for Flesh and Blood — criteria without a
+    value to plot, such as head-to-head or the random order, are named in the subtitle
+    only). Grey bands mark the points groups; an ``=`` after the rank marks an exact tie
+    (equal on every criterion); a dashed rule runs under place ``cut``. The subtitle says
+    what separated place ``cut`` from the next one.
 
     Parameters
     ----------
     table
-        Standings of one or more events, from :func:`swissframe.standings`.
+        Standings of one or more events, from :func:`swissframe.standings`. Optional
+        columns: ``event_name`` (the title), ``name`` (players' names).
     event_id
         The event to draw (needed when ``table`` holds several).
     top
         How many places to draw.
     cut
         Size of the top cut (``None``: no cut line, one colour).
+    rules
+        The ruleset the table was computed with (name or :class:`~swissframe.rules.Ruleset`);
+        default: a ``ruleset`` column, else the preset whose criteria the columns match
+        (MTG when nothing else matches) — pass it when in doubt.
     tiebreakers
-        Tiebreaker columns to plot (fractions); default: those of ``omwp, gwp, ogwp``
-        present.
+        Columns to plot instead of the ruleset's criteria.
     title
-        Chart title (default: the event and the cut).
+        Chart title (default: the event's name, else its id).
 
     Returns
     -------
@@ -343,30 +543,42 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
     >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
     ...     "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
     ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
-    >>> c = chart_standings(sf.standings(sf.from_matches(m)), cut=2)
-    >>> spec = c.to_dict()
-    >>> sorted(spec["hconcat"][0]["layer"][1]["encoding"])
-    ['color', 'tooltip', 'x', 'y']
+    >>> spec = chart_standings(sf.standings(sf.from_matches(m)), cut=2).to_dict()
+    >>> [p["layer"][1]["encoding"]["x"]["title"] for p in spec["hconcat"]]
+    ['Points', 'OMW%', 'GW%', 'OGW%']
     """
     what = "chart_standings"
     df = _frame(table, what)
     _positive(top, "top", what)
     _positive(cut, "cut", what)
-    default = [c for c in ("omwp", "gwp", "ogwp") if c in df.columns]
-    tbs = list(default if tiebreakers is None else tiebreakers)
-    _need(df, ["event_id", "player_id", "rank", "match_points", *tbs], what,
+    _need(df, ["event_id", "player_id", "rank", "match_points"], what,
           "swissframe.standings(...)")
+    ruleset = _ruleset(rules, df)
+    known = {c.name: c for c in (*ruleset.criteria, *ruleset.columns)}
+    if tiebreakers is None:
+        crits = [c for c in ruleset.criteria if c.name != "match_points"
+                 and c.function not in _NOT_PLOTTED and c.name in df.columns][:_MAX_PANELS]
+    else:
+        crits = [known.get(n) or _rules.Criterion(n) for n in tiebreakers]
+    tbs = [c.name for c in crits]
+    _need(df, tbs, what, "swissframe.standings(...)")
     df, event = _one_event(df, event_id, what)
-    data = _standings_frame(df, top, cut).select(
-        "event_id", "player_id", "rank", "match_points", *tbs, "position", "label", "zone",
-        "tied", "band", "points_group")
+    frame = _standings_frame(df, top, cut)
+    data = frame.select(
+        "event_id", "player_id", "shown", "rank", "match_points", *tbs, "position", "label",
+        "zone", "tied", "band", "points_group")
     alt = _alt()
     n = data.height
     order = data["label"].to_list()  # an explicit sort: layers with filters keep it
     y = alt.Y("label:N", sort=order, title=None)
     zones = [z for z in _ZONE_COLORS if z in set(data["zone"].to_list())]
-    tooltip = [alt.Tooltip("player_id:N", title="player"), "rank:Q", "match_points:Q",
-               *_pct_tooltip(alt, tbs)]
+    zone_scale = alt.Scale(domain=zones, range=[_ZONE_COLORS[z] for z in zones])
+    zone_color = alt.Color("zone:N", title=f"Top {cut}" if cut else None, scale=zone_scale,
+                           legend=alt.Legend(orient="bottom") if cut else None)
+    tooltip = [alt.Tooltip("shown:N", title="player"), "rank:Q",
+               alt.Tooltip("match_points:Q", title=_rules.label_of("match_points")),
+               *[alt.Tooltip(f"{c.name}:Q", title=c.label, format=".2%" if _is_pct(c)
+                             else "~r") for c in crits]]
     base = alt.Chart(_inline(alt, data)).encode(y=y)
     bands = (base.mark_rect(color="#EFEFEF").encode(x=alt.value(0), x2=alt.value("width"))
              .transform_filter(alt.datum.band == 1))
@@ -378,56 +590,85 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
                     x=alt.value(0), x2=alt.value("width"))
             .transform_filter(alt.datum.position == cut))
     bars = base.mark_bar(height={"band": 0.72}).encode(
-        x=alt.X("match_points:Q", title="Match points", axis=alt.Axis(tickMinStep=1)),
-        color=alt.Color("zone:N", title=f"Top {cut}" if cut else None,
-                        scale=alt.Scale(domain=zones, range=[_ZONE_COLORS[z] for z in zones]),
-                        legend=alt.Legend(orient="bottom") if cut else None),
-        tooltip=tooltip)
+        x=alt.X("match_points:Q", title=_rules.label_of("match_points"),
+                axis=alt.Axis(tickMinStep=1)),
+        color=zone_color, tooltip=tooltip)
     labels = base.mark_text(align="left", dx=3, color="#333333").encode(
         x="match_points:Q", text="match_points:Q")
-    left = alt.layer(bands, bars, labels, *rule_layers).properties(
-        width=200, height=alt.Step(16))
-    dots = base.transform_fold(tbs, as_=["tiebreaker", "value"]).mark_point(
-        filled=True, size=55, opacity=0.9).encode(
-        x=alt.X("value:Q", title="Tiebreakers", axis=alt.Axis(format=".0%"),
-                scale=alt.Scale(zero=False)),
-        y=alt.Y("label:N", sort=order, title=None,
-                axis=alt.Axis(labels=False, ticks=False, domain=False)),
-        color=alt.Color("tiebreaker:N", title="Tiebreaker", sort=tbs,
-                        scale=alt.Scale(domain=tbs, range=list(OKABE_ITO[:len(tbs)])),
-                        legend=alt.Legend(orient="bottom")),
-        shape=alt.Shape("tiebreaker:N", sort=tbs, legend=None),
-        tooltip=tooltip)
-    right = alt.layer(bands, dots, *rule_layers).properties(width=260, height=alt.Step(16))
-    head = title or f"{event}: top {n}" + (f", cut to top {cut}" if cut else "")
-    return (alt.hconcat(left, right, spacing=6)
-            .resolve_scale(color="independent", shape="independent")
-            .properties(title=alt.Title(head, subtitle="= exact tie on every criterion; grey "
-                                        "bands group players on the same match points")))
+    panels = [alt.layer(bands, bars, labels, *rule_layers).properties(
+        width=200, height=alt.Step(16))]
+    width = 170 if len(crits) <= 2 else 130
+    no_axis = alt.Axis(labels=False, ticks=False, domain=False)
+    for c in crits:
+        dots = base.mark_point(filled=True, size=55, opacity=0.9).encode(
+            x=alt.X(f"{c.name}:Q", title=c.label + ("" if c.descending else " (lower better)"),
+                    axis=alt.Axis(format=".1~%", tickCount=4) if _is_pct(c)
+                    else alt.Axis(tickCount=4, tickMinStep=1, format="d")
+                    if data.schema[c.name].is_integer() else alt.Axis(tickCount=4),
+                    scale=alt.Scale(zero=False, nice=False, padding=8)),
+            y=alt.Y("label:N", sort=order, title=None, axis=no_axis),
+            color=zone_color,  # the same legend everywhere: one legend, no conflict
+            tooltip=tooltip)
+        panels.append(alt.layer(bands, dots, *rule_layers).properties(
+            width=width, height=alt.Step(16)))
+    players = df["player_id"].n_unique()
+    rounds = (int(df["rounds_played"].max() or 0)  # type: ignore[arg-type]
+              if "rounds_played" in df.columns else 0)
+    order_text = " → ".join(c.label + ("↑" if not c.descending else "")
+                            for c in ruleset.criteria)
+    first = (f"Top {n} of {_plural(players, 'player')}"
+             + (f" after {_plural(rounds, 'round')}" if rounds else "")
+             + (f", cut to the top {cut}" if cut else "")
+             + f" · ranked by {order_text} ({ruleset.name})")
+    subtitle = [first]
+    note = _cut_note(df, ruleset, cut) if cut is not None else None
+    if note:
+        subtitle.append(note)
+    subtitle.append("“=”: tied on every criterion · grey bands: players on the same points"
+                    + (" · ↑: lower is better" if any(not c.descending for c in ruleset.criteria)
+                       else ""))
+    chars = (200 + 150 + len(crits) * (width + 8)) // 7
+    return (alt.hconcat(*panels, spacing=8)
+            .resolve_scale(color="shared")
+            .properties(title=alt.Title(_event_title(df, event, title),
+                                        subtitle=_lines(subtitle, chars))))
 
 
 def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: int = 8,
-                         log_rank: bool = True, title: str | None = None) -> Chart:
+                         log_rank: bool | None = None, start_round: int | None = None,
+                         title: str | None = None) -> Chart:
     """Rank after every round for the players who finished in the top ``top``.
+
+    Early ranks say little: after round 1 of a large event hundreds of players share rank 1
+    (every winner, equal on every criterion) and hundreds the rank after them, so a line
+    that starts there dives from 1 to 250 on one loss. The chart therefore starts at the
+    first round from which no followed player shares a rank with more than ``top`` players
+    (the subtitle says so), and a rank still shared later is drawn as a bar over the places
+    the tie spans.
 
     Parameters
     ----------
     by_round
         :func:`swissframe.standings_by_round` output (one event, or pass ``event_id``).
+        Optional columns: ``event_name`` (the title), ``name`` (players' names).
     event_id
         The event to draw (needed when the table holds several).
     top
         Follow the players whose rank after the last round is at most ``top``; a dashed rule
         marks the line between place ``top`` and ``top + 1``.
     log_rank
-        Log-scaled rank axis (early ranks in large fields spread over hundreds of places).
+        Log-scaled rank axis, ticks at the cut and its doublings (default: when the ranks
+        drawn reach beyond 4 × ``top``).
+    start_round
+        First round drawn (default: chosen as above; 1 draws every round).
     title
-        Chart title.
+        Chart title (default: the event's name, else its id).
 
     Returns
     -------
     altair.LayerChart
-        Lines and points coloured by player (legend in final-rank order) and the cut rule.
+        Lines and points coloured by player (legend in final-rank order), shared-rank bars
+        and the cut rule.
 
     Examples
     --------
@@ -436,48 +677,83 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
     ...     "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
     ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
     >>> c = chart_standings_race(sf.standings_by_round(sf.from_matches(m)), top=2)
-    >>> c.to_dict()["layer"][0]["encoding"]["y"]["field"]
+    >>> c.to_dict()["layer"][1]["encoding"]["y"]["field"]
     'rank'
     """
     what = "chart_standings_race"
     df = _frame(by_round, what)
     _positive(top, "top", what)
+    _positive(start_round, "start_round", what)
     _need(df, ["event_id", "round", "player_id", "rank", "match_points"], what,
           "swissframe.standings_by_round(...)")
     df, event = _one_event(df, event_id, what)
     last = int(df["round"].max() or 0)  # type: ignore[arg-type]
-    finishers = (df.filter((pl.col("round") == last) & (pl.col("rank") <= top))
-                 .select("player_id", pl.col("rank").alias("final_rank"))
-                 .with_columns(player=pl.format("{}. {}", pl.col("final_rank"),
-                                                pl.col("player_id"))))
+    first_round = int(df["round"].min() or 0)  # type: ignore[arg-type]
+    sized = df.with_columns(tie_size=pl.len().over("round", "rank").cast(pl.Int64))
+    finishers = (sized.filter((pl.col("round") == last) & (pl.col("rank") <= top))
+                 .with_columns(shown=_player_label(sized))
+                 .select("player_id", pl.col("rank").alias("final_rank"),
+                         player=pl.format("{}. {}", pl.col("rank"), pl.col("shown"))))
     if finishers.height == 0:
         msg = f"{what}: event {event!r} has no standings after round {last}. Hint: check input."
         raise DataError(msg)
     keep = [c for c in ("omwp", "mwp") if c in df.columns]
-    data = (df.join(finishers, on="player_id", how="inner")
-            .select("round", "player_id", "player", "final_rank", "rank", "match_points", *keep)
+    data = (sized.join(finishers, on="player_id", how="inner")
+            .select("round", "player_id", "player", "final_rank", "rank", "tie_size",
+                    "match_points", *keep)
+            .with_columns(rank_end=pl.col("rank") + pl.col("tie_size") - 1)
             .sort("final_rank", "player_id", "round"))
-    order = data.unique("player", maintain_order=True)["player"].to_list()
+    threshold = max(top, 2)
+    if start_round is None:
+        per_round = data.group_by("round").agg(pl.col("tie_size").max())
+        bad = per_round.filter(pl.col("tie_size") > threshold)["round"]
+        start = int(bad.max()) + 1 if bad.len() else first_round  # type: ignore[arg-type]
+        start = max(min(start, last - 1), first_round)
+    else:
+        start = min(start_round, last)
+    skipped = data.filter(pl.col("round") < start)
+    shown = data.filter(pl.col("round") >= start)
+    order = shown.unique("player", maintain_order=True)["player"].to_list()
     alt = _alt()
-    max_rank = int(df["rank"].max() or 1)  # type: ignore[arg-type]
-    scale = (alt.Scale(type="log", reverse=True, domain=[1, max(max_rank, 2)], nice=False)
-             if log_rank else alt.Scale(reverse=True, domain=[1, max(max_rank, 2)]))
-    base = alt.Chart(_inline(alt, data)).encode(
-        x=alt.X("round:O", title="After round", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("rank:Q", title="Rank" + (" (log scale)" if log_rank else ""), scale=scale),
-        color=alt.Color("player:N", sort=order, title=f"Final top {top}",
-                        legend=alt.Legend(columns=1, symbolLimit=0)),
-    )
+    hi = max(int(shown["rank_end"].max() or 1), top + 1, 2)  # type: ignore[arg-type]
+    ticks = _log_ticks(top, 1, hi)
+    if log_rank is None:
+        log_rank = hi > 4 * top
+    if not log_rank:
+        step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10**9)
+                    if hi / s <= 10)
+        ticks = sorted({1, top, *range(step, hi + 1, step)})
+    scale = alt.Scale(type="log" if log_rank else "linear", reverse=True, domain=[1, hi],
+                      nice=False)
+    x = alt.X("round:O", title="After round", axis=alt.Axis(labelAngle=0))
+    y = alt.Y("rank:Q", title="Rank" + (" (log scale)" if log_rank else ""), scale=scale,
+              axis=alt.Axis(values=ticks))
+    color = alt.Color("player:N", sort=order, title=f"Final top {top}",
+                      legend=alt.Legend(columns=1, symbolLimit=0, symbolOpacity=1))
+    base = alt.Chart(_inline(alt, shown)).encode(x=x, y=y, color=color)
+    ties = base.mark_rule(strokeWidth=7, opacity=0.3, strokeCap="round").encode(
+        y2="rank_end:Q").transform_filter(alt.datum.tie_size > 1)
     lines = base.mark_line(strokeWidth=2)
     points = base.mark_point(filled=True, size=40).encode(
-        tooltip=["player_id:N", "round:O", "rank:Q", "match_points:Q",
-                 *_pct_tooltip(alt, keep)])
-    rule = alt.Chart(_inline(alt, data)).mark_rule(color="#D55E00", strokeDash=[5, 3]).encode(
-        y=alt.datum(top + 0.5))
-    return alt.layer(lines, points, rule).properties(
+        tooltip=[alt.Tooltip("player:N", title="player"), "round:O", "rank:Q",
+                 alt.Tooltip("tie_size:Q", title="players sharing the rank"),
+                 alt.Tooltip("match_points:Q", title=_rules.label_of("match_points")),
+                 *[alt.Tooltip(f"{c}:Q", title=_rules.label_of(c), format=".2%")
+                   for c in keep]])
+    rule = alt.Chart(_inline(alt, shown.head(1))).mark_rule(
+        color="#D55E00", strokeDash=[5, 3]).encode(y=alt.datum(top + 0.5))
+    subtitle = [f"Rank after each Swiss round of the {_plural(finishers.height, 'player')} "
+                f"who finished in the top {top}; dashed line: the cut"]
+    if start > first_round:
+        widest = int(skipped["tie_size"].max() or 0)  # type: ignore[arg-type]
+        subtitle.append(
+            f"From round {start}: until then up to {widest:,} players shared a rank (equal on "
+            "points and every tiebreaker), so a rank said little")
+    if shown.filter(pl.col("tie_size") > 1).height:
+        subtitle.append("Shaded bars: the places a shared rank spans")
+    return alt.layer(ties, lines, points, rule).properties(
         width=460, height=300,
-        title=title or alt.Title(f"{event}: the race to the top {top}",
-                                 subtitle="rank after each Swiss round; dashed line: the cut"))
+        title=alt.Title(_event_title(df, event, title), subtitle=_lines(subtitle, 95)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -499,7 +775,8 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
     ranges
         :func:`swissframe.cut.next_round_ranges` output (``outcome, omwp_min, omwp_max``).
     current
-        :func:`swissframe.standings` of the same rounds (the OMW% and rank now).
+        :func:`swissframe.standings` of the same rounds (the OMW% and rank now). Optional
+        columns: ``event_name`` (the title), ``name`` (players' names).
     event_id
         The event to draw (needed when the tables hold several).
     players
@@ -507,7 +784,7 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
     top
         How many contenders when ``players`` is not given.
     title
-        Chart title.
+        Chart title (default: the event's name, else its id).
 
     Returns
     -------
@@ -550,7 +827,7 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
                    "names (player_id).")
             raise DataError(msg)
     chosen = chosen.with_columns(
-        label=pl.format("{}. {} ({} pts)", pl.col("rank"), pl.col("player_id"),
+        label=pl.format("{}. {} ({} pts)", pl.col("rank"), _player_label(chosen),
                         pl.col("match_points")),
         position=pl.int_range(1, pl.len() + 1, dtype=pl.Int64))
     data = (rg.filter(pl.col("outcome").is_in(list(_OUTCOME_ORDER)))
@@ -562,11 +839,12 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
             .sort("position", "outcome"))
     now = chosen.select("player_id", "label", "position", pl.col("omwp").alias("omwp_now"))
     alt = _alt()
+    omw = _rules.label_of("omwp")
     order = chosen["label"].to_list()
     y = alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=280))
     outcome_scale = alt.Scale(domain=list(_OUTCOME_ORDER), range=list(_OUTCOME_COLORS))
     bars = alt.Chart(_inline(alt, data)).mark_bar(height={"band": 0.3}, cornerRadius=1).encode(
-        x=alt.X("omwp_min:Q", title="OMW% after the next round (diamond: now)",
+        x=alt.X("omwp_min:Q", title=f"{omw} after the next round (diamond: now)",
                 axis=alt.Axis(format=".0%"), scale=alt.Scale(zero=False)),
         x2="omwp_max:Q",
         y=y,
@@ -580,12 +858,16 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
                                          color="black").encode(
         x="omwp_now:Q", y=y,
         tooltip=[alt.Tooltip("player_id:N", title="player"),
-                 alt.Tooltip("omwp_now:Q", title="OMW% now", format=".2%")])
+                 alt.Tooltip("omwp_now:Q", title=f"{omw} now", format=".2%")])
     return alt.layer(bars, diamonds).properties(
         width=420, height=24 * max(chosen.height, 1),
-        title=title or alt.Title(f"{event}: OMW% ranges after the next round",
-                                 subtitle="bars: every OMW% reachable after a win / draw / "
-                                          "loss, over all other results"))
+        title=alt.Title(
+            _event_title(cur, event, title),
+            subtitle=_lines([f"{omw} of the top {_plural(chosen.height, 'contender')} "
+                             "after the next round: each bar spans every value reachable "
+                             "after a win / draw / loss, over all other results",
+                             f"A win can lower {omw}: it depends on the opponents' results, "
+                             "and a win is the last opponent's loss"], 100)))
 
 
 def _status_frame(status: pl.DataFrame, current: pl.DataFrame | None) -> pl.DataFrame:
@@ -625,7 +907,7 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
         Show this many points groups from the top (default: every group in which someone is
         not eliminated with some result, plus the group below).
     title
-        Chart title.
+        Chart title (default: the event's name, else its id).
 
     Returns
     -------
@@ -674,13 +956,19 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
     totals = agg.group_by("points_before", "outcome").agg(
         group_players=pl.col("players").sum(),
         mean_probability=pl.when(pl.col("p_known").sum() > 0)
-        .then(pl.col("p_sum").sum() / pl.col("p_known").sum()))
+        .then(pl.col("p_sum").sum() / pl.col("p_known").sum()),
+        all_out=(pl.col("status") == "eliminated").all(),
+        all_in=(pl.col("status") == "guaranteed").all())
+    pct = (pl.col("mean_probability") * 100).round(0).cast(pl.Int64)
+    # a percentage that rounds to 0 or 100 while the outcome is not proved is "~0%" / "~100%"
+    p_label = (pl.when(pl.col("mean_probability").is_null()).then(pl.lit(""))
+               .when((pct == 0) & ~pl.col("all_out")).then(pl.lit("~0%"))
+               .when((pct == 100) & ~pl.col("all_in")).then(pl.lit("~100%"))
+               .otherwise(pl.format("{}%", pct)))
     data = (agg.join(totals, on=["points_before", "outcome"], how="left")
             .with_columns(points=pl.format("{} pts", pl.col("points_before")),
-                          p_label=pl.when(pl.col("mean_probability").is_not_null())
-                          .then(pl.format("{}%", (pl.col("mean_probability") * 100)
-                                          .round(0).cast(pl.Int64)))
-                          .otherwise(pl.lit("")))
+                          p_label=p_label)
+            .drop("all_out", "all_in")
             .drop("p_sum", "p_known")
             .sort(pl.col("points_before"), "outcome", "status",
                   descending=[True, False, False]))
@@ -704,9 +992,15 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
         status_order="indexof(" + repr(statuses).replace("'", '"') + ", datum.status)")
     labels = alt.Chart().mark_text(align="left", dx=4, color="#333333").encode(
         x="max(group_players):Q", y=y, text="max(p_label):N")
-    head = title or alt.Title(
-        f"{event}: who makes the top {top}" if top else f"{event}: cut status",
-        subtitle="by own final-round result; label: mean probability of making the cut")
+    names = cur if cur is not None and "event_name" not in df.columns else df
+    cut_words = f"the top {top}" if top else "the cut"
+    head = alt.Title(
+        _event_title(names, event, title),
+        subtitle=_lines([f"Who can still make {cut_words}, by points before the final round "
+                         "and own result; label: the group's mean probability of making the "
+                         "cut",
+                         "Guaranteed / eliminated are proved over every result of every "
+                         "other match; “possible” can still be a slim chance (~0%)"], 100))
     layered = alt.layer(bars, labels, data=_inline(alt, data))
     return layered.properties(width=180, height=alt.Step(22)).facet(
         column=alt.Column("outcome:N", sort=list(_OUTCOME_ORDER), title=None,
@@ -721,17 +1015,18 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
     One dot per event at (players, match points of place N); filled when the event's last
     Swiss round had intentional draws. Where the IDs were replayed
     (``cf_cut_points_mean``), a grey tick shows the mean cut line with the IDs played out and
-    a thin rule joins it to the real one: the shift the draws caused.
+    a thin rule joins it to the real one: the shift the draws caused. The log axis has a tick
+    at N players and at each doubling (one more Swiss round, roughly).
 
     Parameters
     ----------
     events
         One row per event: :func:`swissframe.cut.id_report` (the report or its ``events``
         table): ``event_id, match_points_n, ids_final`` and optionally ``swiss_rounds``,
-        ``cf_cut_points_mean``, ``players``.
+        ``cf_cut_points_mean``, ``players``, ``event_name``.
     field
         A table with ``event_id, players`` (e.g. the ``events`` table of an importer) when
-        ``events`` has no ``players`` column.
+        ``events`` has no ``players`` column; its ``event_name`` is used too.
     top
         N, for the labels.
     title
@@ -750,22 +1045,31 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
     >>> spec = chart_cut_lines(ev).to_dict()
     >>> spec["layer"][2]["encoding"]["x"]["field"], spec["layer"][2]["encoding"]["y"]["field"]
     ('players', 'match_points_n')
+    >>> spec["layer"][2]["encoding"]["x"]["axis"]["values"]
+    [64, 128, 256]
     """
     what = "chart_cut_lines"
     table = getattr(events, "events", events)
     df = _frame(table, what)
     _positive(top, "top", what)
-    if "players" not in df.columns and field is not None:
+    if field is not None:
         fl = _frame(field, what)
-        _need(fl, ["event_id", "players"], what, "an events table with a players column")
-        df = df.join(fl.select("event_id", "players"), on="event_id", how="left")
+        wanted = [c for c in ("players", "event_name") if c in fl.columns
+                  and c not in df.columns]
+        if "players" not in df.columns:
+            _need(fl, ["event_id", "players"], what, "an events table with a players column")
+        if wanted:
+            df = df.join(fl.select("event_id", *wanted).unique("event_id"), on="event_id",
+                         how="left")
     _need(df, ["event_id", "players", "match_points_n", "ids_final"], what,
           "swissframe.cut.id_report(...).events joined with the field size (field=...)")
     cf = "cf_cut_points_mean" in df.columns
     extra = [c for c in ("swiss_rounds", "final_ids_safe_both", "cf_topn_changed_share")
              if c in df.columns]
+    event_name = (pl.coalesce(pl.col("event_name").cast(pl.String), pl.col("event_id"))
+                  if "event_name" in df.columns else pl.col("event_id")).alias("event")
     data = (df.filter(pl.col("players").is_not_null() & pl.col("match_points_n").is_not_null())
-            .select("event_id", pl.col("players").cast(pl.Int64),
+            .select("event_id", event_name, pl.col("players").cast(pl.Int64),
                     pl.col("match_points_n").cast(pl.Float64), pl.col("ids_final").cast(pl.Int64),
                     *extra,
                     (pl.col("cf_cut_points_mean").cast(pl.Float64) if cf
@@ -779,8 +1083,15 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
         raise DataError(msg)
     alt = _alt()
     id_dom = ["IDs in the last round", "no IDs in the last round"]
-    x = alt.X("players:Q", title="Players", scale=alt.Scale(type="log", nice=False))
-    tooltip = ["event_id:N", "players:Q",
+    lo, hi = int(data["players"].min() or 1), int(data["players"].max() or 1)  # type: ignore[arg-type]
+    lo_dom, hi_dom = max(lo / 1.15, 1.0), hi * 1.15
+    ticks = _log_ticks(top, lo_dom, hi_dom)
+    pts = pl.concat([data["match_points_n"], data["cf_points"].drop_nulls()])
+    y_dom = [max(0.0, float(pts.min()) - 1.0), float(pts.max()) + 1.0]  # type: ignore[arg-type]
+    x = alt.X("players:Q", title="Players (log scale: each tick doubles the field)",
+              scale=alt.Scale(type="log", nice=False, domain=[lo_dom, hi_dom]),
+              axis=alt.Axis(values=ticks, format="d"))
+    tooltip = [alt.Tooltip("event:N", title="event"), "players:Q",
                alt.Tooltip("match_points_n:Q", title=f"points of place {top}"),
                alt.Tooltip("ids_final:Q", title="IDs in the last round"),
                *[f"{c}:Q" for c in extra],
@@ -789,47 +1100,63 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
     shift = base.mark_rule(color="#999999", strokeWidth=1).encode(
         x=x, y="match_points_n:Q", y2="cf_points:Q").transform_filter(
         "isValid(datum.cf_points)")
-    ticks = base.mark_tick(color="#555555", thickness=2, size=12, orient="horizontal").encode(
+    ticks_cf = base.mark_tick(color="#555555", thickness=2, size=12,
+                              orient="horizontal").encode(
         x=x, y="cf_points:Q", tooltip=tooltip).transform_filter("isValid(datum.cf_points)")
     dots = base.mark_point(size=70, filled=True, opacity=0.75).encode(
         x=x,
         y=alt.Y("match_points_n:Q", title=f"Match points of place {top}",
-                scale=alt.Scale(zero=False)),
+                scale=alt.Scale(domain=y_dom, nice=False), axis=alt.Axis(tickMinStep=1)),
         color=alt.Color("ids:N", title=None, scale=alt.Scale(
             domain=id_dom, range=[OKABE_ITO[3], OKABE_ITO[0]]),
             legend=alt.Legend(orient="bottom")),
         shape=alt.Shape("ids:N", scale=alt.Scale(domain=id_dom, range=["circle", "square"]),
                         legend=alt.Legend(orient="bottom")),
         tooltip=tooltip)
-    return alt.layer(shift, ticks, dots).properties(
-        width=460, height=300,
-        title=title or alt.Title(f"The top-{top} cut line across {data.height} events",
-                                 subtitle="grey tick: mean cut line with the intentional "
-                                          "draws played out"))
+    n_ids = int((data["ids_final"] > 0).sum())
+    subtitle = [f"One dot per event: its field size and the points of place {top} "
+                f"({_plural(n_ids, 'event')} with intentional draws in the last round)"]
+    if data["cf_points"].is_not_null().any():
+        subtitle.append("Grey tick: the mean cut line with those draws played out. Draws "
+                        "raise the line: a draw gives both players a point, a played match "
+                        "gives one of them nothing")
+    return alt.layer(shift, ticks_cf, dots).properties(
+        width=560, height=320,
+        title=alt.Title(title or f"The top-{top} cut line across "
+                                 f"{_plural(data.height, 'event')}",
+                        subtitle=_lines(subtitle, 95)))
 
 
 # --------------------------------------------------------------------------------------------
 # Sensitivity
 # --------------------------------------------------------------------------------------------
 
+_MAX_ROWS: Final = 60
 
-def chart_sensitivity(sens: Frame, *, baseline: bool = False, only_changed: bool = False,
-                      title: str | None = None) -> Chart:
+
+def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = False,
+                      only_changed: bool | None = None, title: str | None = None) -> Chart:
     """Heatmap of events x alternative rulesets: how many players the rules swap in the top N.
 
     Each cell counts the players who enter the top N under that ruleset (as many leave);
     the label repeats the count, the tooltip lists who enters and leaves, Kendall's tau of
-    the whole ranking against the baseline and the criterion that decided the cut.
+    the whole ranking against the baseline and the criterion that decided the cut. Rows are
+    labelled with the event's name (``event_name`` column) or id; with more than 60 events
+    only those with a change are drawn, the 60 with the most changes at most (the subtitle
+    says how many are shown).
 
     Parameters
     ----------
     sens
         :func:`swissframe.sensitivity.sensitivity` output (one row per event and ruleset;
         the first ruleset of each event is the baseline).
+    top
+        N, the size of the top cut compared (the ``top`` given to ``sensitivity``).
     baseline
         Keep the baseline column (always 0).
     only_changed
-        Keep only events in which some ruleset changes the top N.
+        Keep only events in which some ruleset changes the top N (default: when there are
+        more than 60 events).
     title
         Chart title.
 
@@ -844,29 +1171,50 @@ def chart_sensitivity(sens: Frame, *, baseline: bool = False, only_changed: bool
     ...     "ruleset": ["mtg", "mtg-1/3", "mtg", "mtg-1/3"], "players": [40, 40, 90, 90],
     ...     "entering": [[], ["X"], [], []], "leaving": [[], ["Y"], [], []],
     ...     "kendall_tau": [1.0, 0.98, 1.0, 1.0], "cut_criterion": ["omwp"] * 4})
-    >>> spec = chart_sensitivity(s).to_dict()
-    >>> spec["layer"][0]["encoding"]["color"]["field"]
-    'changes'
+    >>> spec = chart_sensitivity(s, top=8).to_dict()
+    >>> spec["layer"][0]["encoding"]["color"]["field"], spec["title"]["text"]
+    ('changes', 'Does the top 8 depend on the tiebreaker rules?')
     """
     what = "chart_sensitivity"
     df = _frame(sens, what)
+    _positive(top, "top", what)
     _need(df, ["event_id", "ruleset", "entering", "leaving"], what,
           "swissframe.sensitivity.sensitivity(...)")
     if df.height == 0:
         msg = f"{what}: the table is empty. Hint: run sensitivity over at least one event."
         raise DataError(msg)
+    top_n = f"top {top}" if top else "top cut"
     rulesets = df["ruleset"].unique(maintain_order=True).to_list()
     base_name = rulesets[0]
     extra = [c for c in ("players", "kendall_tau", "cut_criterion") if c in df.columns]
+    event_name = (pl.coalesce(pl.col("event_name").cast(pl.String), pl.col("event_id"))
+                  if "event_name" in df.columns else pl.col("event_id"))
     data = df.select(
         "event_id", "ruleset", *extra,
+        event=event_name,
         changes=pl.col("entering").list.len().cast(pl.Int64),
         entering_names=pl.col("entering").list.join(", "),
         leaving_names=pl.col("leaving").list.join(", "))
-    changed = data.group_by("event_id").agg(_any=(pl.col("changes") > 0).any())
+    if "cut_criterion" in data.columns:
+        data = data.with_columns(pl.col("cut_criterion").replace_strict(
+            {c: _rules.label_of(c) for c in data["cut_criterion"].drop_nulls().unique()},
+            default=pl.col("cut_criterion"), return_dtype=pl.String))
+    per_event = (data.filter(pl.col("ruleset") != base_name).group_by("event_id")
+                 .agg(_any=(pl.col("changes") > 0).any(), _sum=pl.col("changes").sum()))
+    ranked = (data.filter(pl.col("ruleset") != base_name)
+              .group_by("ruleset").agg(n=(pl.col("changes") > 0).sum())
+              .filter(pl.col("n") > 0).sort(["n", "ruleset"], descending=[True, False]))
+    n_all = data["event_id"].n_unique()
+    n_changed = int(per_event["_any"].sum())
+    if only_changed is None:
+        only_changed = n_all > _MAX_ROWS
+    keep = per_event
     if only_changed:
-        keep = changed.filter(pl.col("_any"))["event_id"]
-        data = data.filter(pl.col("event_id").is_in(keep.implode()))
+        keep = keep.filter(pl.col("_any"))
+    capped = keep.height > _MAX_ROWS
+    if capped:
+        keep = keep.sort(["_sum", "event_id"], descending=[True, False]).head(_MAX_ROWS)
+    data = data.filter(pl.col("event_id").is_in(keep["event_id"].implode()))
     if not baseline:
         data = data.filter(pl.col("ruleset") != base_name)
         rulesets = rulesets[1:]
@@ -875,46 +1223,62 @@ def chart_sensitivity(sens: Frame, *, baseline: bool = False, only_changed: bool
                f"{' or no event with a change' if only_changed else ''}). Hint: pass several "
                "rulesets to sensitivity(), the first being the baseline.")
         raise DataError(msg)
+    # short labels, kept unique: a label shared by several events gets a number
+    names = (data.select("event_id", "event").unique("event_id").sort("event_id")
+             .with_columns(event=_short(pl.col("event")))
+             .with_columns(k=pl.int_range(1, pl.len() + 1).over("event"),
+                           n=pl.len().over("event"))
+             .select("event_id", event=pl.when(pl.col("n") > 1)
+                     .then(pl.format("{} ({})", pl.col("event"), pl.col("k")))
+                     .otherwise(pl.col("event"))))
+    data = data.drop("event").join(names, on="event_id", how="left")
     if "players" in data.columns:  # largest events first
-        ev_order = data.select("event_id", "players").unique().sort(
-            ["players", "event_id"], descending=[True, False])
+        ev_order = data.select("event", "players").unique().sort(
+            ["players", "event"], descending=[True, False])
     else:
-        ev_order = data.select("event_id").unique().sort("event_id")
-    events = ev_order["event_id"].to_list()
+        ev_order = data.select("event").unique().sort("event")
+    events = ev_order["event"].unique(maintain_order=True).to_list()
     n_events = len(events)
     alt = _alt()
-    step = 18 if n_events <= 40 else max(6, int(720 / n_events))
     max_changes = max(int(data["changes"].max() or 0), 1)  # type: ignore[arg-type]
     x = alt.X("ruleset:N", sort=rulesets, title=f"Ruleset (versus {base_name})",
               axis=alt.Axis(labelAngle=-35, labelLimit=200, orient="top"))
-    y = alt.Y("event_id:N", sort=events, title=None,
-              axis=alt.Axis(labelLimit=260, labels=n_events <= 60))
-    tooltip = ["event_id:N", "ruleset:N", alt.Tooltip("changes:Q", title="top-N changes"),
+    y = alt.Y("event:N", sort=events, title=None, axis=alt.Axis(labelLimit=260))
+    tooltip = ["event:N", "ruleset:N", alt.Tooltip("changes:Q", title=f"{top_n} changes"),
                alt.Tooltip("entering_names:N", title="enter"),
                alt.Tooltip("leaving_names:N", title="leave"),
                *[alt.Tooltip("kendall_tau:Q", format=".3f") for c in extra
                  if c == "kendall_tau"],
-               *[f"{c}:{'Q' if c == 'players' else 'N'}" for c in extra
-                 if c != "kendall_tau"]]
+               *[alt.Tooltip("players:Q") for c in extra if c == "players"],
+               *[alt.Tooltip("cut_criterion:N", title="decided the cut (baseline)")
+                 for c in extra if c == "cut_criterion"]]
     base = alt.Chart(_inline(alt, data)).encode(x=x, y=y)
     cells = base.mark_rect(stroke="white", strokeWidth=0.5).encode(
-        color=alt.Color("changes:Q", title="Players swapped in the top N",
+        color=alt.Color("changes:Q", title=f"Players swapped into the {top_n}",
                         scale=alt.Scale(domain=[0, max_changes], range=["#F2F2F2", "#D55E00"]),
                         legend=alt.Legend(orient="bottom", format="d",
                                           tickCount=min(max_changes, 8))),
         tooltip=tooltip)
-    layers = [cells]
-    if n_events <= 60:
-        layers.append(base.mark_text(fontSize=10).encode(
-            text=alt.Text("changes:Q"),
-            color=alt.condition(alt.datum.changes >= max(1.0, max_changes * 0.6),
-                                alt.value("white"), alt.value("#333333")))
-            .transform_filter(alt.datum.changes > 0))
-    share = float(changed["_any"].cast(pl.Float64).mean() or 0.0)
-    return alt.layer(*layers).properties(
-        width=alt.Step(max(36, 10 * max(map(len, rulesets), default=4) // 3)),
-        height=alt.Step(step),
-        title=title or alt.Title(
-            f"Does the top N depend on the rules? {n_events} events",
-            subtitle=f"cells: players entering the top N versus {base_name}; "
-                     f"{share:.0%} of events change under some ruleset"))
+    text = base.mark_text(fontSize=10).encode(
+        text=alt.Text("changes:Q"),
+        color=alt.condition(alt.datum.changes >= max(1.0, max_changes * 0.6),
+                            alt.value("white"), alt.value("#333333"))
+    ).transform_filter(alt.datum.changes > 0)
+    share = n_changed / n_all if n_all else 0.0
+    subtitle = [f"Cells: players entering the {top_n} under each ruleset instead of "
+                f"{base_name} (as many leave); {_plural(n_changed, 'event')} of {n_all:,} "
+                f"({share:.0%}) change under some ruleset"]
+    if n_events < n_all:
+        shown = (f"the {n_events:,} with the most changes" if capped
+                 else f"the {n_events:,} with a change")
+        subtitle.append(f"Showing {shown}, largest events first")
+    if ranked.height:
+        most = ", ".join(f"{r} ({n})" for r, n in ranked.head(3).iter_rows())
+        subtitle.append(f"Events changed, most first: {most} — a swap needs a cut decided by "
+                        "a tiebreaker, and a rule that shifts neighbours alike rarely flips it")
+    step = max(36, 10 * max(map(len, rulesets), default=4) // 3)
+    chars = max(70, (step * len(rulesets) + 280) // 7)
+    return alt.layer(cells, text).properties(
+        width=alt.Step(step), height=alt.Step(16),
+        title=alt.Title(title or f"Does the {top_n} depend on the tiebreaker rules?",
+                        subtitle=_lines(subtitle, chars)))

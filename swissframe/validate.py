@@ -272,6 +272,31 @@ class ValidationReport:
         """The problems grouped by kind, in report order."""
         return {str(k): g for (k,), g in self.problems.group_by("kind", maintain_order=True)}
 
+    def _facts(self) -> list[str]:
+        from swissframe._display import count
+
+        verdict = "clean" if self.clean else "ok" if self.ok else "not ok"
+        return [verdict, count(self.rows, "row"), count(self.events, "event"),
+                f"rules {self.rules}", count(self.errors.height, "error"),
+                count(self.warnings.height, "warning")]
+
+    def __repr__(self) -> str:
+        """A one-line summary; ``str(report)`` is the full report, ``.problems`` the rows.
+
+        >>> ValidationReport(pl.DataFrame(schema={"severity": pl.String}), rows=4, events=1)
+        ValidationReport: clean, 4 rows, 1 event, rules mtg, 0 errors, 0 warnings
+        — .problems, .summary
+        """
+        from swissframe._display import summary_text
+
+        return summary_text("ValidationReport", self._facts(), ["problems", "summary"])
+
+    def _repr_html_(self) -> str:
+        from swissframe._display import summary_html
+
+        return summary_html("ValidationReport", self._facts(),
+                            {"summary": self.summary, "problems": self.problems}, rows=10)
+
     def __str__(self) -> str:
         n_err, n_warn = self.errors.height, self.warnings.height
         head = (f"swissframe validate: {self.rows:,} rows, {self.events:,} event(s), rules "

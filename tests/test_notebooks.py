@@ -1,5 +1,6 @@
 """The notebooks: committed without outputs, public API only, and every one executes top to
-bottom with nbclient (a failing cell fails the test).
+bottom with nbclient (a failing cell fails the test) and renders its charts offline (no output
+loads a script from the network).
 
 The default run executes each notebook once on whatever data is present (real events from
 ``../shared/data/realworld`` when the folder exists, else the bundled ``data/``) with a small
@@ -58,6 +59,45 @@ def test_public_api_and_structure(name: str) -> None:
     # prose between the code cells
     assert kinds.count("markdown") >= kinds.count("code") - 1
     assert "charts.chart_" in code
+    assert "charts.enable_offline()" in first.source  # before any chart is drawn
+
+
+#: What an output must not contain: a script loaded from the network (Altair's default HTML
+#: renderer loads Vega from cdn.jsdelivr.net, and shows nothing offline).
+EXTERNAL_SCRIPT = re.compile(
+    r"<script[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//"
+    r"|cdn\.jsdelivr\.net|unpkg\.com|cdnjs\.cloudflare\.com"
+    r"|require(?:js)?\.config\s*\(|\bimport\s*\(\s*[\"']https?://"
+    r"|\bfrom\s+[\"']https?://", re.IGNORECASE)
+
+
+def chart_outputs(nb: nbformat.NotebookNode) -> list[str]:
+    """The HTML / SVG of every rich output (display data and results)."""
+    out: list[str] = []
+    for cell in nb.cells:
+        for o in cell.get("outputs", []):
+            data = o.get("data", {})
+            out.extend(str(data[k]) for k in ("text/html", "image/svg+xml") if k in data)
+    return out
+
+
+def test_external_script_pattern() -> None:
+    """The check catches Altair's default (CDN) HTML and passes its inlined HTML."""
+    alt = pytest.importorskip("altair")
+    pytest.importorskip("vl_convert")
+    import polars as pl
+
+    from swissframe import charts
+
+    c = alt.Chart(pl.DataFrame({"x": [1, 2]})).mark_bar().encode(x="x:Q")
+    with alt.renderers.enable("html"):
+        default = c._repr_mimebundle_()
+    with charts.enable_offline():
+        inline = c._repr_mimebundle_()
+    html = [(b[0] if isinstance(b, tuple) else b)["text/html"] for b in (default, inline)]
+    assert EXTERNAL_SCRIPT.search(html[0])
+    assert not EXTERNAL_SCRIPT.search(html[1])
+    assert "vegaEmbed" in html[1]
 
 
 def execute(name: str, monkeypatch: pytest.MonkeyPatch, *, events: int | None,
@@ -94,6 +134,11 @@ def test_notebook_runs(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
               if o.output_type == "error"]
     assert not errors
     assert seconds < 60
+    rich = chart_outputs(nb)
+    drawn = [h for h in rich if "vegaEmbed" in h or h.lstrip().startswith("<svg")]
+    assert drawn, f"{name}: no chart output"
+    bad = [m.group(0) for h in rich for m in [EXTERNAL_SCRIPT.search(h)] if m]
+    assert not bad, f"{name}: an output loads a script from the network: {bad[:3]}"
 
 
 @pytest.mark.slow

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -19,62 +20,85 @@ from typing import Final
 
 import polars as pl
 
+from swissframe import __version__
+from swissframe.cli._common import (
+    Parser,
+    add_event,
+    add_files,
+    add_output,
+    add_quiet,
+    add_rules,
+    add_through_round,
+    add_top,
+    check_round,
+    error_line,
+    filter_events,
+    flush_notes,
+    note,
+    output_format,
+    read_any,
+    reading,
+    working,
+    write_frame,
+    write_per_event,
+)
 from swissframe.errors import SwissframeError
-from swissframe.io._files import FORMATS, read
+from swissframe.io._files import read
 from swissframe.rules._infer import AUTO, describe, run_auto
 
-__all__ = ["main"]
+__all__ = ["build_parser", "main", "read_any", "write_frame"]
 
 #: Feature subcommands, in help order; a module that is not present is simply not offered.
-COMMAND_MODULES: Final = ("validate", "rules", "verify", "verify_reference", "simulate", "cut",
-                          "recompute", "chart")
-OUTPUT_FORMATS: Final = ("table", "csv", "parquet", "json")
-INPUT_FORMATS: Final = ("auto", *FORMATS)
-RULES_HELP: Final = "ruleset preset (default: inferred from the data, see docs/inference.md)"
-
-
-def write_frame(df: pl.DataFrame, fmt: str, out: str | None) -> None:
-    """Write ``df`` as a readable table, CSV, Parquet or JSON, to ``out`` or stdout."""
-    if fmt == "parquet":
-        if out is None:
-            msg = "--format parquet needs -o OUT. Hint: add -o standings.parquet."
-            raise SwissframeError(msg)
-        df.write_parquet(out)
-        return
-    if fmt == "csv":
-        text = df.write_csv()
-    elif fmt == "json":
-        text = df.write_json()
-    else:
-        floats = [c for c, t in df.schema.items() if t == pl.Float64]
-        shown = df.with_columns(pl.col(floats).round(4))
-        with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, fmt_str_lengths=40,
-                       tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
-            text = str(shown) + "\n"
-    if out is None:
-        sys.stdout.write(text)
-    else:
-        Path(out).write_text(text, encoding="utf-8")
+COMMAND_MODULES: Final = ("explain", "why", "validate", "rules", "verify", "verify_reference",
+                          "simulate", "cut", "recompute", "chart")
+#: Errors mapped to one line at the boundary (everything swissframe raises on purpose, file
+#: system errors, and engine errors that escaped the checks, which are reported as bugs).
+BOUNDARY_ERRORS: Final = (SwissframeError, OSError, MemoryError, pl.exceptions.PolarsError,
+                          pl.exceptions.PanicException)
 
 
 def _cmd_standings(args: argparse.Namespace) -> int:
     from swissframe.engine.standings import standings
 
-    src = read(args.files, format=args.input_format)
-    results = src.results
-    if args.event:
-        known = set(results["event_id"].unique().to_list())
-        missing = [e for e in args.event if e not in known]
-        if missing:
-            msg = (f"event(s) {missing} not in the input. Hint: events present: "
-                   f"{sorted(known)[:10]}{' …' if len(known) > 10 else ''}.")
-            raise SwissframeError(msg)
-        results = results.filter(pl.col("event_id").is_in(args.event))
-    table = standings(results, args.rules or AUTO, through_round=args.through_round,
-                      keys=src.keys)
-    print(describe(src.events, args.rules), file=sys.stderr)
-    write_frame(src.label(table), args.format, args.output)
+    with working(args, reading(args.files)):
+        src = read(args.files, format=args.input_format)
+    results = filter_events(src.results, args.event)
+    check_round(results, args.through_round)
+    with working(args, "ranking"):
+        table = standings(results, args.rules or AUTO, through_round=args.through_round,
+                          keys=src.keys)
+    table = src.label(table)
+    if args.top is not None:
+        table = table.filter(pl.col("rank") <= args.top)
+    if output_format(args.format, args.output) == "table" and args.output is None \
+            and sys.stdout.isatty():
+        _standings_on_terminal(table, args.rules)
+    else:
+        write_frame(table, args.format, args.output, inputs=args.files)
+    note(args, describe(src.events, args.rules))  # after the output: no error line after it
     return 0
+
+
+def _standings_on_terminal(table: pl.DataFrame, rules: str | None) -> None:
+    """One table per event under its name, the ranking columns kept first when the
+    terminal is narrow (rank, player, points, the ruleset's criteria, the record)."""
+    from swissframe.rules import get
+
+    if rules is None:  # inferred: the criteria of every ruleset the events use
+        used = (table["ruleset"].unique(maintain_order=True).to_list()
+                if "ruleset" in table.columns else [])
+        names = [r for r in used if r is not None] or [AUTO]
+    else:
+        names = [rules]
+    criteria = list(dict.fromkeys(c.name for r in names
+                                  for c in get("mtg" if r == AUTO else r).criteria))
+    priority = ["rank", "match_points", "record", *criteria, "dropped"]
+    cols = table.columns
+    at = cols.index("wins") if "wins" in cols else len(cols)
+    record = pl.format("{}-{}-{}", "wins", "losses", "draws").alias("record")
+    shown = table.select(*cols[:at], record, *(c for c in cols[at:]
+                                               if c not in ("wins", "losses", "draws")))
+    write_per_event(shown, priority)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -113,86 +137,76 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_explain(args: argparse.Namespace) -> int:
-    from swissframe.engine.explain import explain
-
-    src = read(args.files, format=args.input_format)
-    player = src.player_id(args.player, args.event)
-    rules = args.rules or src.ruleset_of(args.event)
-    table = explain(src.results, player, rules, event_id=args.event,
-                    through_round=args.through_round)
-    print(describe(src.events, args.rules), file=sys.stderr)
-    write_frame(table, args.format, args.output)
-    return 0
-
-
 def _cmd_sensitivity(args: argparse.Namespace) -> int:
     from swissframe.sensitivity import sensitivity, standard_variants
 
-    src = read(args.files, format=args.input_format)
+    with working(args, reading(args.files)):
+        src = read(args.files, format=args.input_format)
+    results = filter_events(src.results, args.event)
 
     def one(rows: pl.DataFrame, baseline: str) -> pl.DataFrame:
-        rulesets = ([baseline, *args.rules] if args.rules else standard_variants(baseline))
+        rulesets = ([baseline, *args.compare] if args.compare
+                    else standard_variants(baseline))
         return sensitivity(rows, rulesets, top=args.top)
 
-    table = (one(src.results, args.baseline) if args.baseline
-             else run_auto(one, src.results))
-    print(describe(src.events, args.baseline), file=sys.stderr)
-    if args.format in ("table", "csv"):  # list columns: one readable cell each
-        table = table.with_columns(pl.col(pl.List(pl.String)).list.join(", "))
-    write_frame(table, args.format, args.output)
+    with working(args, "ranking under each ruleset"):
+        table = one(results, args.rules) if args.rules else run_auto(one, results)
+    if output_format(args.format, args.output) == "table" and args.output is None \
+            and sys.stdout.isatty():
+        write_per_event(table, ["entering", "leaving", "kendall_tau", "cut_criterion"])
+    else:
+        write_frame(table, args.format, args.output, inputs=args.files)
+    note(args, describe(src.events, args.rules))
     return 0
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     """The argument parser and the feature modules it dispatches to."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="swissframe",
-        description="Swiss-system standings, tiebreakers and cut analysis.")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+        description="Swiss-system standings, tiebreakers and cut analysis. Every command "
+        "writes a readable table, or CSV / TSV / Parquet / JSON / Excel chosen by the suffix "
+        "of -o; errors are one line and exit with status 2.")
+    parser.add_argument("--version", action="version", version=f"swissframe {__version__}",
+                        help="print the version and exit")
+    parser.add_argument("--debug", action="store_true",
+                        help="show the full traceback of an error (also after the command)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("standings", help="standings of one or many events")
-    p.add_argument("files", nargs="+", metavar="FILE",
-                   help="CSV/Parquet results, decklist-cache JSON, TOM .tdf or TRF files")
-    p.add_argument("--rules", default=None, help=RULES_HELP)
-    p.add_argument("--event", action="append", metavar="ID", help="only this event (repeatable)")
-    p.add_argument("--through-round", type=int, metavar="R", help="standings after round R")
-    p.add_argument("--format", choices=OUTPUT_FORMATS, default="table")
-    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
-    p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+    p = sub.add_parser("standings", help="standings of one or many events",
+                       description="Rank every player of every event in FILE under a "
+                       "ruleset, with points, record and tiebreakers.")
+    add_files(p)
+    add_rules(p, default=None)
+    add_event(p)
+    add_through_round(p, what="the standings")
+    add_top(p, default=None, what="only the places 1 to N (default: every player)")
+    add_output(p, what="the standings")
+    add_quiet(p)
     p.set_defaults(func=_cmd_standings)
 
-    p = sub.add_parser("demo", help="standings of the bundled data/ (the README's demo)")
-    p.add_argument("--data", default="data", help="the data folder (default: ./data)")
+    p = sub.add_parser("demo", help="standings of the bundled data/ (the README's demo)",
+                       description="Print the standings of the hand-written events and the "
+                       "simulated season shipped in data/.")
+    p.add_argument("--data", default="data", metavar="DIR",
+                   help="the data folder (default: ./data)")
     p.set_defaults(func=_cmd_demo)
 
-    p = sub.add_parser("explain", help="one player's tiebreakers, opponent by opponent")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--player", required=True, help="the player id (or name)")
-    p.add_argument("--event", metavar="ID", help="the event (needed when FILE has several)")
-    p.add_argument("--rules", default=None, help=RULES_HELP)
-    p.add_argument("--through-round", type=int, metavar="R")
-    p.add_argument("--format", choices=OUTPUT_FORMATS, default="table")
-    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
-    p.add_argument("-o", "--output", metavar="OUT")
-    p.set_defaults(func=_cmd_explain)
-
-    p = sub.add_parser("sensitivity", help="how the top N changes under other rulesets")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--top", type=int, default=8)
-    p.add_argument("--baseline", default=None,
-                   help="baseline ruleset (default: inferred from the data)")
-    p.add_argument("--rules", action="append", metavar="NAME",
-                   help="an alternative ruleset (repeatable; default: the standard variants "
-                   "of the baseline — floors, bye rule, drawn games, one tiebreaker fewer)")
-    p.add_argument("--format", choices=OUTPUT_FORMATS, default="table")
-    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
-    p.add_argument("-o", "--output", metavar="OUT")
+    p = sub.add_parser("sensitivity", help="how the top N changes under other rulesets",
+                       description="Rank each event under --rules and under other rulesets "
+                       "and report who enters and leaves the top N under each.")
+    add_files(p)
+    add_rules(p, default=None, what="the baseline ruleset")
+    p.add_argument("--baseline", dest="rules", metavar="NAME", help=argparse.SUPPRESS)
+    p.add_argument("--compare", action="append", default=[], metavar="NAME",
+                   help="compare with this ruleset instead of the standard variants of "
+                        "--rules (floors, bye rule, drawn games, one tiebreaker fewer); "
+                        "repeatable")
+    add_event(p)
+    add_top(p, default=8, what="size of the top that is compared")
+    add_output(p, what="the comparison")
+    add_quiet(p)
     p.set_defaults(func=_cmd_sensitivity)
-
-    from swissframe.report import _command as report_command  # swissframe report
-    report_command.add_parser(sub)
 
     modules: dict[str, ModuleType] = {}
     for name in COMMAND_MODULES:
@@ -204,22 +218,45 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
             continue
         module.add_parser(sub)
         modules[name] = module
+    from swissframe.report import _command as report_command  # swissframe report
+
+    modules["report"] = report_command  # a module like the others: add_parser, run
+    modules["report"].add_parser(sub)
+    for command in sub.choices.values():  # --debug also after the command
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                             help="show the full traceback of an error")
     return parser, modules
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``swissframe`` command."""
+    """Entry point of the ``swissframe`` command.
+
+    Every error ends as one line on stderr, ``swissframe: error: … Hint: …``, and exit
+    status 2 (``--debug`` raises it instead, with its traceback).
+    """
     parser, modules = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # usage errors (already printed), --help, --version
+        return exc.code if isinstance(exc.code, int) else 2
+    flush_notes(ok=False)  # nothing left over from an earlier call in this process
     try:
         if args.command in modules:
-            return int(modules[args.command].run(args))
-        return int(args.func(args))
-    except (SwissframeError, OSError) as exc:
-        if args.debug:
+            code = int(modules[args.command].run(args))
+        else:
+            code = int(args.func(args))
+        flush_notes(ok=True)
+        return code
+    except BrokenPipeError:  # `swissframe … | head`: the reader has what it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
+        return 0
+    except BOUNDARY_ERRORS as exc:
+        flush_notes(ok=False)
+        if getattr(args, "debug", False):
             raise
-        print(f"swissframe: error: {exc}".splitlines()[0] if isinstance(exc, OSError)
-              else f"swissframe: error: {_one_line(exc)}", file=sys.stderr)
+        sys.stdout.flush()
+        print(error_line(exc), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("swissframe: interrupted", file=sys.stderr)

@@ -192,6 +192,35 @@ class IdReport:
     events: pl.DataFrame
     draws: pl.DataFrame
 
+    def _facts(self) -> list[str]:
+        from swissframe._display import count
+
+        final = self.draws.filter(pl.col("final_round")) if "final_round" in \
+            self.draws.columns else self.draws
+        safe = (final.filter(pl.col("safe_a") & pl.col("safe_b")).height
+                if {"safe_a", "safe_b"} <= set(final.columns) else 0)
+        return [count(self.events.height, "event"),
+                count(self.draws.height, "intentional draw"),
+                f"{final.height:,} in a final round ({safe:,} safe for both players)"]
+
+    def __repr__(self) -> str:
+        """A one-line summary (the frames are ``.events`` and ``.draws``).
+
+        >>> d = pl.DataFrame({"final_round": [True], "safe_a": [True], "safe_b": [False]})
+        >>> IdReport(pl.DataFrame({"event_id": ["e"]}), d)
+        IdReport: 1 event, 1 intentional draw, 1 in a final round (0 safe for both players)
+        — .events, .draws
+        """
+        from swissframe._display import summary_text
+
+        return summary_text("IdReport", self._facts(), ["events", "draws"])
+
+    def _repr_html_(self) -> str:
+        from swissframe._display import summary_html
+
+        return summary_html("IdReport", self._facts(), {"events": self.events,
+                                                        "draws": self.draws})
+
 
 def _cut_line(st: pl.DataFrame, top: int) -> pl.DataFrame:
     pos = st.with_columns(_pos=pl.int_range(1, pl.len() + 1).over("event_id"))

@@ -24,7 +24,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-import numpy as np
 import polars as pl
 
 from swissframe.engine._exact import RoundedScale
@@ -451,6 +450,8 @@ def enumerate_assignments(units: pl.DataFrame) -> pl.DataFrame:
 def sample_assignments(units: pl.DataFrame, outcomes: pl.DataFrame, n: int, start: int,
                        seed: int | None) -> pl.DataFrame:
     """``n`` random scenarios per event: every match draws ``k`` from the outcome weights."""
+    import numpy as np  # not on `import swissframe`: only the simulated scenarios need it
+
     rng = np.random.default_rng(None if seed is None else [seed, start])
     grid = units.join(pl.DataFrame({"scenario_id": np.arange(start, start + n)}), how="cross")
     w = outcomes.sort("k")["weight"].to_numpy()

@@ -32,12 +32,13 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 import polars as pl
-from tqdm import tqdm
 
 from swissframe.cut._round import (
     DEFAULT_OUTCOMES,
     KEY,
     OUTCOME_ORDER,
+    UNKNOWN_HI,
+    UNKNOWN_LO,
     Frame,
     RoundFrame,
     criteria_bounds,
@@ -80,9 +81,16 @@ def _status_rows(table: pl.DataFrame, rules: Ruleset) -> tuple[pl.DataFrame, lis
     primary_is_key = not _primary(rules).meta.is_literal()
     bounds = criteria_bounds(rules, skip_first=primary_is_key)
     names = [str(i) for i in range(len(bounds))]
+    # a player who dropped is ranked by the values of their drop round (Pokémon) or stage
+    # end (melee.gg) where the snapshot is not final: the final-round ranges do not bound them
+    frozen = (pl.col("level") == "dropped") if rules.snapshot != "final" else pl.lit(value=False)
+    lo_unknown = pl.lit(UNKNOWN_LO, dtype=pl.Int128)
+    hi_unknown = pl.lit(UNKNOWN_HI, dtype=pl.Int128)
     seats = table.with_columns(
-        *(lo.alias(f"_lo{i}") for i, (_, lo, _) in zip(names, bounds, strict=True)),
-        *(hi.alias(f"_hi{i}") for i, (_, _, hi) in zip(names, bounds, strict=True)),
+        *(pl.when(frozen).then(lo_unknown).otherwise(lo).alias(f"_lo{i}")
+          for i, (_, lo, _) in zip(names, bounds, strict=True)),
+        *(pl.when(frozen).then(hi_unknown).otherwise(hi).alias(f"_hi{i}")
+          for i, (_, _, hi) in zip(names, bounds, strict=True)),
         P=_primary(rules),
         outcome=pl.when(pl.col("level") == "bye").then(pl.lit("win")).otherwise("level"))
     return seats, names
@@ -402,6 +410,8 @@ def _simulated(rf: RoundFrame, units: pl.DataFrame, who: pl.DataFrame, top: int,
 
     step = max(batch, 1)
     held = 0
+    from tqdm import tqdm  # not on `import swissframe`
+
     for s0 in tqdm(range(0, n_sims, step), disable=not progress, desc="simulating",
                    unit="batch"):
         n = min(step, n_sims - s0)

@@ -45,8 +45,9 @@ if TYPE_CHECKING:
     from swissframe.rules._ruleset import Ruleset
 
 __all__ = ["adjusted_score", "average_opponents_buchholz", "buchholz", "chess_terms",
-           "fore_buchholz", "games_played", "inferred_absences", "koya", "progressive",
-           "sonneborn_berger", "unplayed_voluntarily", "wins", "with_inferred_absences", "won"]
+           "fore_buchholz", "games_elected", "games_played", "inferred_absences", "koya",
+           "progressive", "sonneborn_berger", "unplayed_voluntarily", "wins",
+           "with_inferred_absences", "won"]
 
 _FORFEITS = ("forfeit_win", "forfeit_loss")
 
@@ -276,6 +277,15 @@ def unplayed_voluntarily(ctx: Context, *, name: str = "vur") -> pl.LazyFrame:
     """VUR: the number of voluntarily unplayed rounds (``Ruleset.vur_kinds``, C.07 Art.
     16.2)."""
     return _count(ctx, pl.col("_kind").is_in(list(ctx.rules.vur_kinds)).fill_null(value=False),
+                  name)
+
+
+def games_elected(ctx: Context, *, name: str = "ge") -> pl.LazyFrame:
+    """GE (C.07 Art. 7.6, "games one elected to play"; TieBreakServer ``GE``/``REP``): the
+    rounds the player played over the board or received the points of a win without
+    playing (a forfeit win, a pairing-allocated or full-point bye); requested byes, forfeit
+    losses and absences are not."""
+    return _count(ctx, (pl.col("_kind").is_null() & ~pl.col("_unpaired")) | pl.col("_win"),
                   name)
 
 

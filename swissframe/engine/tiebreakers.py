@@ -716,7 +716,8 @@ for _name, _fn in (("buchholz", _chess.buchholz), ("sb", _chess.sonneborn_berger
                    ("bpg", _chess.black_played), ("bwg", _chess.black_won),
                    ("fore_buchholz", _chess.fore_buchholz), ("abh", _chess.adjusted_score),
                    ("koya", _chess.koya), ("aob", _chess.average_opponents_buchholz),
-                   ("vur", _chess.unplayed_voluntarily), ("num", _chess.games_played)):
+                   ("vur", _chess.unplayed_voluntarily), ("num", _chess.games_played),
+                   ("ge", _chess.games_elected)):
     register_tiebreaker(_name)(_fn)
 
 

@@ -13,7 +13,7 @@ Formats (:data:`FORMATS`) and how a file's is recognised (:func:`sniff`, from th
 format     content
 ========== ========================================================================
 table      Parquet (``PAR1`` magic) or CSV/TSV whose header names ``player_id`` or
-           ``player_a`` (or any CSV/TSV by suffix)
+           ``player_a`` (a file named explicitly: any ``.csv``/``.tsv``)
 decklist   a JSON object (``{``), plain or gzip-compressed
 tom        XML (``<``): Pokémon TOM ``.tdf``
 trf        FIDE TRF-16 / TRF(x): a line starting ``001``, ``012`` or ``XXR`` + blank
@@ -251,7 +251,7 @@ def sniff(path: PathLike, *, limit: int | None = None) -> Format | None:
         return "decklist"
     if _TRF_LINE.search(head):
         return "trf"
-    if _TABLE_HEADER.match(text) or p.name.lower().endswith(_TABLE_SUFFIXES):
+    if _TABLE_HEADER.match(text):
         return "table"
     return None
 
@@ -265,7 +265,11 @@ SUFFIXES: Final[dict[str, tuple[str, ...]]] = {
 
 def _kind(f: Path, format: str, *, named: bool, limit: int | None) -> Format | None:
     if format == "auto":
-        return sniff(f, limit=limit)
+        kind = sniff(f, limit=limit)
+        if kind is None:  # a results suffix on other content: read (and fail) by the suffix,
+            name = f.name.lower()  # so that a damaged results file is never skipped
+            kind = next((k for k in FORMATS if name.endswith(SUFFIXES[k])), None)
+        return kind
     forced: Format = format  # type: ignore[assignment]
     if named or f.name.lower().endswith(SUFFIXES[forced]):
         return forced

@@ -217,6 +217,37 @@ class DecklistEvents:
     events: pl.DataFrame
     report: pl.DataFrame
 
+    def _facts(self) -> list[str]:
+        from swissframe._display import count
+
+        src = (self.events["source"].value_counts(sort=True).iter_rows()
+               if "source" in self.events.columns else [])
+        by = ", ".join(f"{s} {n}" for s, n in src)
+        return [count(self.events.height, "event") + (f" ({by})" if by else ""),
+                count(self.results.height, "result row"),
+                count(self.published.height, "published standing"),
+                count(self.report.height, "repair") + " reported"]
+
+    def __repr__(self) -> str:
+        """A one-line summary (the frames are ``.results``, ``.published``, …).
+
+        >>> e = pl.DataFrame({"source": ["melee"]})
+        >>> DecklistEvents(pl.DataFrame(), pl.DataFrame(), e, pl.DataFrame())
+        DecklistEvents: 1 event (melee 1), 0 result rows, 0 published standings,
+        0 repairs reported — .results, .published, .events, .report
+        """
+        from swissframe._display import summary_text
+
+        return summary_text("DecklistEvents", self._facts(),
+                            ["results", "published", "events", "report"])
+
+    def _repr_html_(self) -> str:
+        from swissframe._display import summary_html
+
+        return summary_html("DecklistEvents", self._facts(), {
+            "events": self.events, "results": self.results, "published": self.published,
+            "report": self.report})
+
 
 # --------------------------------------------------------------------------------------------
 # File discovery and parsing (one file at a time; many files in a process pool)
@@ -246,9 +277,12 @@ def _expand(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) ->
     return files
 
 
+_SCHEME: Final = re.compile(r"^[a-z]+://")
+
+
 def _source_of(path: Path, uri: str | None) -> str:
     if uri:
-        host = re.sub(r"^[a-z]+://", "", uri).split("/", 1)[0].lower()
+        host = _SCHEME.sub("", uri).split("/", 1)[0].lower()
         for suffix, src in SOURCE_BY_HOST.items():
             if host == suffix or host.endswith("." + suffix):
                 return src
@@ -334,24 +368,38 @@ def _parse_file(path: Path, limit: int | None = None) -> _Parsed:
     m: dict[str, list[Any]] = {
         "event_id": [eid] * len(p1), "source": [source] * len(p1), "round_pos": rpos_col,
         "round_name": rname_col, "match_pos": mpos_col, "p1": p1, "p2": p2, "result": res}
-    s: dict[str, list[Any]] = {k: [] for k in _STANDING_SCHEMA}
-    for pos, row in enumerate(standings):
-        if not isinstance(row, dict) or row.get("Player") is None:
-            raise _fail(eid, f"standings row #{pos + 1} has no 'Player'")
-        s["event_id"].append(eid)
-        s["pos"].append(pos)
-        where = f"standings row #{pos + 1} ({row['Player']!r})"
-        s["player"].append(_seat_name(row["Player"], eid, where))
-        s["rank"].append(_whole(row.get("Rank"), eid, where, "Rank"))
-        for key, col in (("Points", "points"), ("Wins", "wins"), ("Losses", "losses"),
-                         ("Draws", "draws")):
-            s[col].append(_whole(row.get(key), eid, where, key))
-        for key, col in (("OMWP", "omwp"), ("GWP", "gwp"), ("OGWP", "ogwp")):
-            s[col].append(_number(row.get(key), eid, where, key))
+    if not all(isinstance(row, dict) and row.get("Player") is not None for row in standings):
+        pos = next(i for i, row in enumerate(standings)
+                   if not isinstance(row, dict) or row.get("Player") is None)
+        raise _fail(eid, f"standings row #{pos + 1} has no 'Player'")
+    players = [row["Player"] for row in standings]
+    s: dict[str, list[Any]] = {
+        "event_id": [eid] * len(standings), "pos": list(range(len(standings))),
+        "player": (players if all(type(x) is str for x in players)
+                   else [_seat_name(x, eid, f"standings row #{i + 1}")
+                         for i, x in enumerate(players)])}
+    for key, col in (("Rank", "rank"), ("Points", "points"), ("Wins", "wins"),
+                     ("Losses", "losses"), ("Draws", "draws")):
+        s[col] = _column(standings, key, eid, whole=True)
+    for key, col in (("OMWP", "omwp"), ("GWP", "gwp"), ("OGWP", "ogwp")):
+        s[col] = _column(standings, key, eid, whole=False)
     ev = {"event_id": eid, "source": source, "name": _str_or_none(tour.get("Name")),
           "datetime": _str_or_none(tour.get("Date")), "format": _str_or_none(tour.get("Formats")),
           "url": _str_or_none(tour.get("Uri")), "path": shown(path)}
     return m, s, ev
+
+
+def _column(rows: list[dict[str, Any]], key: str, eid: str, *, whole: bool) -> list[Any]:
+    """One published column: plain JSON numbers (ints; floats too unless ``whole``) pass in
+    one pass; any other value goes through :func:`_whole` / :func:`_number`, which name
+    the cell."""
+    kinds = (int,) if whole else (int, float)
+    values = [row.get(key) for row in rows]
+    if all(v is None or (type(v) in kinds and -(2**63) < v < 2**63) for v in values):
+        return values if whole else [None if v is None else float(v) for v in values]
+    check = _whole if whole else _number
+    return [check(v, eid, f"standings row #{i + 1} ({rows[i]['Player']!r})", key)
+            for i, v in enumerate(values)]
 
 
 def _seat_name(x: Any, eid: str, where: str) -> str | None:
@@ -364,9 +412,10 @@ def _seat_name(x: Any, eid: str, where: str) -> str | None:
                 "not a name")
 
 
-def _parse_chunk(files: Sequence[Path], limit: int | None) -> tuple[
-        dict[str, list[Any]], dict[str, list[Any]], list[dict[str, Any]]]:
-    """Parse files into one set of column lists (what a worker sends back: no frames)."""
+def _parse_chunk(files: Sequence[Path], limit: int | None
+                 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Parse files into one frame per table (what a worker sends back: three frames per
+    chunk of files, not one per file)."""
     m: dict[str, list[Any]] = {k: [] for k in _MATCH_SCHEMA}
     s: dict[str, list[Any]] = {k: [] for k in _STANDING_SCHEMA}
     evs: list[dict[str, Any]] = []
@@ -377,23 +426,22 @@ def _parse_chunk(files: Sequence[Path], limit: int | None) -> tuple[
         for k, v in fs.items():
             s[k] += v
         evs.append(ev)
-    return m, s, evs
+    return (pl.DataFrame(m, schema=_MATCH_SCHEMA), pl.DataFrame(s, schema=_STANDING_SCHEMA),
+            pl.DataFrame(evs, schema=_EVENT_SCHEMA))
 
 
 def _parse_many(files: Sequence[Path], workers: int | None, limit: int | None = None
                 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     n = workers if workers is not None else min(os.cpu_count() or 1, 8)
     if n > 1 and len(files) >= 64:
-        size = -(-len(files) // (4 * n))
+        size = -(-len(files) // (2 * n))
         chunks = [files[i:i + size] for i in range(0, len(files), size)]
         with ProcessPoolExecutor(max_workers=n) as pool:
             parts = list(pool.map(_parse_chunk, chunks, [limit] * len(chunks)))
     else:
         parts = [_parse_chunk(files, limit)]
-    matches = pl.concat([pl.DataFrame(p[0], schema=_MATCH_SCHEMA) for p in parts])
-    stands = pl.concat([pl.DataFrame(p[1], schema=_STANDING_SCHEMA) for p in parts])
-    events = pl.DataFrame([e for p in parts for e in p[2]], schema=_EVENT_SCHEMA)
-    return matches, stands, events
+    return tuple(pl.concat([p[i] for p in parts], rechunk=True)  # type: ignore[return-value]
+                 for i in range(3))
 
 
 # --------------------------------------------------------------------------------------------
@@ -536,8 +584,12 @@ def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
         # record oriented to the key order, to compare duplicates
         pl.when(pl.col("a") == lo).then(pl.format("{}-{}-{}", "ga", "gb", "gd"))
         .otherwise(pl.format("{}-{}-{}", "gb", "ga", "gd")).alias("_rec"),
-    ).sort("event_id", "round", "round_pos", "match_pos")
+    )
     keys = ["event_id", "round", "_k1", "_k2"]
+    # only the rows of repeated pairs need the ordered window (a hash pass finds them)
+    repeated = pl.struct(keys).is_duplicated()
+    single = m.filter(~repeated).drop("_k1", "_k2", "_rec")
+    m = m.filter(repeated).sort("event_id", "round", "round_pos", "match_pos")
     m = m.with_columns(
         pl.int_range(pl.len()).over(keys).alias("_occ"),
         pl.col("_rec").n_unique().over(keys).alias("_nrec"),
@@ -555,7 +607,8 @@ def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
                 "{} vs {} listed again with another result ({} vs kept {} in key order); the "
                 "first listing is kept", pl.col("a"), pl.col("b").fill_null("(no opponent)"),
                 pl.col("_rec"), pl.col("_kept")), player="a"))
-    return m.filter(pl.col("_occ") == 0).drop("_k1", "_k2", "_rec", "_occ", "_nrec", "_kept")
+    kept = m.filter(pl.col("_occ") == 0).drop("_k1", "_k2", "_rec", "_occ", "_nrec", "_kept")
+    return pl.concat([single, kept])
 
 
 def _disambiguate(m: pl.DataFrame, stands: pl.DataFrame, report: list[pl.DataFrame]
@@ -602,9 +655,12 @@ def _one_seat(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     the later matches are removed and reported (``duplicate_seat_removed``)."""
     seats = pl.concat([
         m.select("event_id", "round", "round_pos", "match_pos", pl.col(s).alias("_name"))
-        for s in ("a", "b")]).drop_nulls("_name").sort("event_id", "round", "round_pos",
-                                                        "match_pos")
-    seats = seats.with_columns(
+        for s in ("a", "b")]).drop_nulls("_name")
+    # only seats of a name repeated in a round need the ordered window
+    seats = seats.filter(pl.struct("event_id", "round", "_name").is_duplicated())
+    if not seats.height:
+        return m
+    seats = seats.sort("event_id", "round", "round_pos", "match_pos").with_columns(
         pl.int_range(pl.len()).over("event_id", "round", "_name").alias("_occ"))
     bad = seats.filter(pl.col("_occ") > 0).select("event_id", "round_pos", "match_pos").unique()
     if not bad.height:
@@ -875,9 +931,13 @@ def read_decklist_cache(
     files = _expand(paths)
     raw, stands, events = _parse_many(files, workers, max_bytes)
     report: list[pl.DataFrame] = []
-    rounds = _number_rounds(raw)
-    raw = raw.join(rounds, on=["event_id", "round_pos"], how="left")
-    m = _orient(raw, report)
+    try:
+        rounds = _number_rounds(raw)
+        raw = raw.join(rounds, on=["event_id", "round_pos"], how="left")
+        m = _orient(raw, report)
+    except ImportFormatError as exc:  # a file's content: name the file, not only the event
+        raise _with_path(exc, events) from None
+    m = _dedup(m, report)
     m = _dedup(m, report)
     m, stands = _disambiguate(m, stands, report)
     m = _one_seat(m, report)
@@ -915,6 +975,13 @@ def read_decklist_cache(
            else pl.DataFrame(schema=_REPORT_SCHEMA))
     rep = rep.sort("event_id", "kind", "round", "player_id", nulls_last=True)
     return DecklistEvents(results=results, published=published, events=events, report=rep)
+
+
+def _with_path(exc: ImportFormatError, events: pl.DataFrame) -> ImportFormatError:
+    text = str(exc)
+    found = re.match(r"event '([^']*)'", text)
+    hit = events.filter(pl.col("event_id") == found.group(1)) if found else events.clear()
+    return ImportFormatError(f"{hit['path'][0]}: {text}") if hit.height else exc
 
 
 def _event_table(events: pl.DataFrame, results: pl.DataFrame, stands: pl.DataFrame,

@@ -34,6 +34,7 @@ Every option cites the rules reference (``docs/rules.md`` in the shared folder),
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -48,6 +49,7 @@ __all__ = [
     "FIDE_2026",
     "GWP",
     "HEAD_TO_HEAD",
+    "LABELS",
     "LAST_OPPONENT",
     "LOSS_SQUARES",
     "MELEE_TWO_GAME",
@@ -72,6 +74,7 @@ __all__ = [
     "Ruleset",
     "buchholz",
     "get",
+    "label_of",
     "pokemon",
     "random_order",
     "register",
@@ -202,6 +205,54 @@ class PlatformOptions(Mapping[str, object]):
         return len(self.__dataclass_fields__)
 
 
+#: Human labels of criteria and standings columns, as the rules texts and the organisers'
+#: software print them (one place: charts, tables and explanations read them from here).
+#: A percentage's label ends with ``%``.
+LABELS: dict[str, str] = {
+    "match_points": "Points", "match_wins": "Match wins", "wins": "Wins",
+    "mwp": "MW%", "gwp": "GW%", "omwp": "OMW%", "ogwp": "OGW%", "oomwp": "OOMW%",
+    "head_to_head": "Head-to-head", "random": "Random", "late": "Tardiness",
+    "last_opponent_rank": "Last opponent's standing",
+    "ygo_tiebreaker": "Tiebreaker number", "lost_round_squares": "Lost-round squares",
+    "ctb": "CTB", "pml": "PML", "omlp": "OML%", "octb": "OCTB",
+    "game_wins": "Game wins", "omp": "OMP%",
+    "buchholz": "BH", "bh": "BH", "sb": "SB", "direct_encounter": "DE", "win": "WIN",
+    "won": "WON", "ps": "PS",
+}
+
+_BUCHHOLZ = re.compile(r"bh((?:_[cm]\d+)+)")
+
+
+def label_of(name: str) -> str:
+    """The human label of a criterion or standings column (the name itself when unknown).
+
+    Examples
+    --------
+    >>> label_of("omwp"), label_of("oomwp"), label_of("bh_c1"), label_of("bh_c1_m2")
+    ('OMW%', 'OOMW%', 'BH-C1', 'BH-C1-M2')
+    >>> label_of("my_column")
+    'my_column'
+    """
+    if name in LABELS:
+        return LABELS[name]
+    m = _BUCHHOLZ.fullmatch(name)
+    if m:
+        return "BH" + "".join("-" + part.upper() for part in m.group(1).split("_")[1:])
+    return name
+
+
+def _criterion_label(c: Criterion) -> str:
+    """A criterion's default label: by its name, else by its function (and parameters)."""
+    by_name = label_of(c.name)
+    if by_name != c.name or c.function == c.name:
+        return by_name
+    if c.function == "buchholz":
+        kw = dict(c.params)
+        return "BH" + "".join(f"-{k}{kw[key]}" for k, key in (("C", "cut"), ("M", "median"))
+                               if kw.get(key))
+    return label_of(c.function) if c.function in LABELS else c.name
+
+
 @dataclass(frozen=True)
 class Criterion:
     """One ranking criterion: which tiebreaker function, its output column and direction.
@@ -219,16 +270,22 @@ class Criterion:
     params
         Keyword parameters passed to the tiebreaker function, as ``(key, value)`` pairs so
         the criterion stays hashable.
+    label
+        How people write it (``"OMW%"``, ``"BH-C1"``); default from :data:`LABELS` (see
+        :func:`label_of`). Not part of equality.
     """
 
     name: str
     function: str = ""
     descending: bool = True
     params: tuple[tuple[str, object], ...] = ()
+    label: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if not self.function:
             object.__setattr__(self, "function", self.name)
+        if not self.label:
+            object.__setattr__(self, "label", _criterion_label(self))
 
     @property
     def kwargs(self) -> dict[str, object]:

@@ -180,6 +180,31 @@ class Simulation:
     players: pl.DataFrame
     events: pl.DataFrame
 
+    def _facts(self) -> list[str]:
+        from swissframe._display import count
+
+        rules = (", ".join(sorted(self.events["rules"].unique().cast(pl.String).to_list()))
+                 if "rules" in self.events.columns else "")
+        return [count(self.events.height, "event") + (f" ({rules})" if rules else ""),
+                count(self.players.height, "player"), count(self.results.height, "result row")]
+
+    def __repr__(self) -> str:
+        """A one-line summary (the frames are ``.results``, ``.players``, ``.events``).
+
+        >>> ev = pl.DataFrame({"rules": ["mtg"]})
+        >>> Simulation(pl.DataFrame(), pl.DataFrame({"p": [1, 2]}), ev)
+        Simulation: 1 event (mtg), 2 players, 0 result rows — .results, .players, .events
+        """
+        from swissframe._display import summary_text
+
+        return summary_text("Simulation", self._facts(), ["results", "players", "events"])
+
+    def _repr_html_(self) -> str:
+        from swissframe._display import summary_html
+
+        return summary_html("Simulation", self._facts(), {
+            "events": self.events, "players": self.players, "results": self.results})
+
 
 def _sim_rules(rules: str | SimRules | object) -> SimRules:
     if isinstance(rules, SimRules):

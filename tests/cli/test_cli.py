@@ -87,7 +87,7 @@ def test_explain_command(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_sensitivity_command(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["sensitivity", str(EVENTS), "--top", "4", "--rules", "pokemon",
+    assert main(["sensitivity", str(EVENTS), "--top", "4", "--compare", "pokemon",
                  "--format", "csv"]) == 0
     df = pl.read_csv(capsys.readouterr().out.encode())
     assert set(df["ruleset"]) == {"mtg", "pokemon"}

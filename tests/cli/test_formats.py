@@ -86,10 +86,11 @@ def test_explain_by_name_or_id(fmt: str, inputs: dict[str, dict[str, str]],
 def test_cut(fmt: str, inputs: dict[str, dict[str, str]],
              capsys: pytest.CaptureFixture[str]) -> None:
     i = inputs[fmt]
-    assert main(["cut", i["path"], "--top", "2", "--quiet"]) == 0
+    assert main(["cut", i["path"], "--top", "2"]) == 0
     out, err = capsys.readouterr()
     assert err.startswith(i["rules"])
-    assert f"== {i['event']}: top 2 ==" in out
+    assert "Top 2 before round" in out
+    assert f"— {i['event']}" in out
     if fmt == "tdf":
         assert "division" in out
         assert "Ada Senior" in out
@@ -141,7 +142,7 @@ def test_verify(fmt: str, inputs: dict[str, dict[str, str]],
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_recompute(fmt: str, inputs: dict[str, dict[str, str]], tmp_path: Path,
                    capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["recompute", inputs[fmt]["path"], "-o", str(tmp_path / "out"), "--quiet"]) == 0
+    assert main(["recompute", inputs[fmt]["path"], "-o", str(tmp_path / "out")]) == 0
     assert capsys.readouterr().err.startswith("rules: ")
     parts = pl.read_parquet(tmp_path / "out" / "**" / "*.parquet")
     assert parts.height > 0

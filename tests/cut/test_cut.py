@@ -322,6 +322,14 @@ def test_match_wins_first_sound_with_draws() -> None:
         _bounded_sound(res, pairs, top, "swu")
 
 
+def test_drop_snapshot_sound() -> None:
+    """Pokémon freezes a dropped player's tiebreakers at their drop round: the final-round
+    ranges do not bound them, so they never prove another player out (this event was
+    "eliminated" after a draw that can still make the top 4)."""
+    res, pairs = random_event(12, "e12")
+    _bounded_sound(res, pairs, 4, "pokemon")
+
+
 def test_monte_carlo_converges_to_exact_share() -> None:
     res, pairs = random_event(42, "mc", players=8, rounds=3, drop=0.0)
     exact = cut.cut_status(res, pairs, 3, exact_limit=10**6, n_sims=0)

@@ -314,3 +314,18 @@ def test_explain_sees_the_inferred_absences() -> None:
     ex = explain(missing, "D", "fide")
     st = sf.standings(missing, "fide").filter(pl.col("player_id") == "D")
     assert ex.filter(pl.col("result") == "average")["bh_value"].item() == st["bh"].item() == 7.0
+
+
+def test_games_elected_to_play() -> None:
+    # GE (C.07 7.6): rounds played over the board or won without playing. A: played R1,
+    # forfeit win R2, pairing-allocated bye R3 → 3; B: played R1, forfeit loss R2, half-point
+    # bye R3 → 1 (VUR 2); VUR counts the voluntarily unplayed rounds.
+    res = games([(1, "A", "B", "+", None), (1, "B", "A", "-", None),
+                 (2, "A", "B", "+", "forfeit_win"), (2, "B", "A", "-", "forfeit_loss"),
+                 (3, "A", None, "+", "pairing_bye"), (3, "B", None, "=", "half_bye")])
+    rules = dataclasses.replace(sf.rules.FIDE, name="fide-ge",
+                                columns=(Criterion("ge"), Criterion("vur"), Criterion("num")))
+    st = sf.standings(res, rules)
+    assert by_player(st, "ge") == {"A": 3, "B": 1}
+    assert by_player(st, "vur") == {"A": 0, "B": 2}
+    assert by_player(st, "num") == {"A": 1, "B": 1}

@@ -150,7 +150,7 @@ def test_foreign_importer_errors_become_import_errors_naming_the_file(tmp_path: 
     doc["Rounds"][0]["Matches"][0]["Result"] = "99999999999999999999-0-0"
     huge = tmp_path / "melee-huge-1-2024-07-13.json"
     huge.write_bytes(orjson.dumps(doc))
-    with pytest.raises(ImportFormatError, match=r"melee-huge-1-2024-07-13.*99999999999999999999"):
+    with pytest.raises(ImportFormatError, match=r"melee-huge-1-2024-07-13\.json: .*9999999999"):
         sf.read_decklist_cache(huge)
     tdf = tmp_path / "long.tdf"
     tdf.write_text(TDF.read_text().replace('round number="1"', 'round number="1' + "0" * 22 + '"',
@@ -286,3 +286,38 @@ def test_named_pipe_and_devices_are_refused_without_hanging(tmp_path: Path) -> N
         exc = _within(10, lambda: sf.read_trf("/dev/zero"))
         assert isinstance(exc, ImportFormatError)
         assert "/dev/zero" in str(exc)
+
+
+# ---------------------------------------------------------- the ruleset follows the data
+
+
+def test_rules_auto_follows_the_data_and_leaves_plain_tables_on_mtg() -> None:
+    plain = sf.read_results(CSV)
+    assert sf.standings(plain).equals(sf.standings(plain, "mtg"))
+    src = sf.read([TRF, TDF, DECK, CSV])
+    assert dict(src.events.select("source_kind", "ruleset").iter_rows()) == {
+        "trf": "fide-2026", "tom": "pokemon", "decklist": "melee-e2", "table": "mtg"}
+    auto = sf.standings(src.results)
+    chess = src.events.filter(pl.col("source_kind") == "trf")["event_id"][0]
+    trf_only = src.results.filter(pl.col("event_id") == chess)
+    assert auto.filter(pl.col("event_id") == chess).drop_nulls("bh_c1").height == 8
+    assert sf.standings(trf_only, "fide-2026").select("player_id", "rank").equals(
+        auto.filter(pl.col("event_id") == chess).select("player_id", "rank"))
+    by_round = sf.standings_by_round(src.results)
+    assert set(by_round["event_id"]) == set(src.events["event_id"])
+
+
+def test_fide_eras_agree_with_the_reference_checker() -> None:
+    import datetime as dt
+
+    from swissframe.rules._infer import infer_rulesets
+    from swissframe.verify.reference import rule_set_for_date
+
+    days = [dt.date(2023, 7, 1), dt.date(2026, 2, 28), dt.date(2026, 3, 1), None]
+    ev = pl.DataFrame({"event_id": [str(i) for i in range(4)], "source_kind": ["trf"] * 4,
+                       "start_date": days, "platform": [None] * 4, "decimals": [None] * 4},
+                      schema_overrides={"platform": pl.String, "decimals": pl.Int64})
+    got = infer_rulesets(ev)["ruleset"].to_list()
+    assert got == [{"fide-2023": "fide"}.get(r, r) for r in map(rule_set_for_date, days)]
+    older = ev.with_columns(pl.lit(dt.date(2005, 7, 28)).alias("start_date"))
+    assert set(infer_rulesets(older)["ruleset"]) == {"fide-2009"}

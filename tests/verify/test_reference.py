@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import swissframe as sf
+from swissframe.cli import main
 from swissframe.cli.commands import verify_reference as cmd
 from swissframe.errors import DataError, ImportFormatError
 from swissframe.io.tom import parse_tom, read_tom
@@ -380,8 +381,7 @@ def test_cli_on_the_shared_files(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "TieBreakServer 2026-03-01.all [fide-2026] BH: 15/15" in text
     assert "challenge/11-final: masters (3/4 earned-bye reading): 9/9" in text
     assert pl.read_csv(out, infer_schema_length=0).height > 1000
-    ns.files = [str(tmp_path / "nope.trf")]
-    assert cmd.run(ns) == 2
+    assert main(["verify-ref", str(tmp_path / "nope.trf")]) == 2  # through the CLI contract
 
 
 def test_cli_parser_registers() -> None:

@@ -13,20 +13,31 @@ Kinds (see :mod:`swissframe.charts`):
   (and ``--also`` rulesets, e.g. ``--also pokemon``), one row per event.
 
 The output format follows the suffix of ``-o`` (``.png``, ``.svg``, ``.pdf``, ``.html``,
-``.json``); rendering is offline. The house theme is on unless ``--no-theme``.
+``.json``); rendering is offline. The house theme is on unless ``--no-theme``. Titles use the
+event's name and rows the players' names when the files hold them (decklist cache, TOM, TRF).
 
-The lead wires it in ``swissframe/cli.py`` through ``COMMAND_MODULES`` (``"chart"``).
+Speed: a PNG takes well under 3 s on an idle machine. Importing Altair imports jsonschema,
+which (with the ``format-nongpl`` extra that Jupyter installs) imports ``rfc3987_syntax``,
+which compiles ~40 Lark grammars at import: 2–3 s alone, 10–20 s on a loaded machine. Altair
+never needs its IRI check, so this process blocks that one import. The rest: Python, Polars
+and Altair imports (~1 s), the first vl-convert call (JavaScript runtime and fonts, ~0.5 s;
+it holds the GIL, so warming it in a thread gains nothing) and the drawing. ``rendering…``
+goes to stderr when saving takes longer than a second.
+
+The lead wires it in ``swissframe/cli/_main.py`` through ``COMMAND_MODULES`` (``"chart"``).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Final
 
 import polars as pl
 
+from swissframe.cli._common import non_negative_int, note, positive_int
 from swissframe.errors import DataError, SwissframeError
 from swissframe.io._files import FORMATS
 
@@ -59,17 +70,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--rules", default=None,
                    help="ruleset preset (default: inferred from the data)")
     p.add_argument("--event", metavar="ID", help="the event to draw (when files hold several)")
-    p.add_argument("--top", type=int, metavar="N",
+    p.add_argument("--top", type=positive_int, metavar="N",
                    help="places / contenders drawn (default 32; 16 for omw-ranges)")
-    p.add_argument("--cut", type=int, default=8, metavar="N", help="size of the top cut (8)")
-    p.add_argument("--round", type=int, metavar="R",
+    p.add_argument("--cut", type=positive_int, default=8, metavar="N",
+                   help="size of the top cut (8)")
+    p.add_argument("--round", type=positive_int, metavar="R",
                    help="standings: after round R; omw-ranges/cut-status: the round analysed "
                         "(default: the last Swiss round)")
-    p.add_argument("--sims", type=int, default=50, metavar="N",
+    p.add_argument("--sims", type=non_negative_int, default=50, metavar="N",
                    help="cut-lines: replays of the intentional draws (default 50)")
     p.add_argument("--also", action="append", default=[], metavar="RULES",
                    help="sensitivity: a further ruleset to compare (repeatable)")
-    p.add_argument("--input-format", choices=("auto", *FORMATS), default="auto")
+    p.add_argument("--input-format", choices=("auto", *FORMATS), default="auto",
+                   help="how to read FILE (default: auto, recognised by its content)")
     p.add_argument("--scale", type=float, default=2.0, help="PNG pixel scale (default 2)")
     p.add_argument("--no-theme", dest="theme", action="store_false",
                    help="Altair's default look instead of the swissframe house theme")
@@ -92,6 +105,39 @@ def _one_event(results: pl.DataFrame, event: str | None) -> pl.DataFrame:
     return results
 
 
+def _event_names(bundles: Any) -> pl.DataFrame | None:
+    """``event_id, event_name`` from the importers' own results (decklist ``events``, TOM
+    ``structure``, TRF ``header``), where they name the events."""
+    frames = []
+    for obj in dict(bundles).values():
+        for attr in ("events", "structure", "header"):
+            frame = getattr(obj, attr, None)
+            if isinstance(frame, pl.DataFrame) and {"event_id", "name"} <= set(frame.columns):
+                frames.append(frame.select("event_id", pl.col("name").cast(pl.String)
+                                           .alias("event_name")))
+                break
+    if not frames:
+        return None
+    events = (pl.concat(frames).drop_nulls()
+              .unique("event_id", keep="first", maintain_order=True))
+    # one file, several pods / divisions: "Two Pods (juniors)"
+    return events.with_columns(event_name=pl.when(pl.len().over("event_name") > 1)
+                               .then(pl.format("{} ({})", pl.col("event_name"),
+                                               pl.col("event_id").str.split(":").list.last()))
+                               .otherwise(pl.col("event_name")))
+
+
+def _named(frame: pl.DataFrame, events: pl.DataFrame | None,
+           players: pl.DataFrame | None) -> pl.DataFrame:
+    """``frame`` with ``event_name`` / ``name`` columns joined where known and absent."""
+    if events is not None and "event_name" not in frame.columns:
+        frame = frame.join(events, on="event_id", how="left")
+    if (players is not None and "name" not in frame.columns
+            and "player_id" in frame.columns):
+        frame = frame.join(players, on=["event_id", "player_id"], how="left")
+    return frame
+
+
 def _split_round(results: pl.DataFrame, rnd: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The Swiss rounds before ``rnd`` and the pairings of ``rnd`` (default: the last)."""
     swiss = results.filter(pl.col("phase") == "swiss")
@@ -108,8 +154,12 @@ def _split_round(results: pl.DataFrame, rnd: int | None) -> tuple[pl.DataFrame, 
     return prior, pairs
 
 
-def build(args: argparse.Namespace, results: pl.DataFrame) -> Any:
+def build(args: argparse.Namespace, results: pl.DataFrame,
+          events: pl.DataFrame | None = None, players: pl.DataFrame | None = None) -> Any:
     """The chart ``args.kind`` of ``results`` (validated long table), not saved.
+
+    ``events`` (``event_id, event_name``) and ``players`` (``event_id, player_id, name``)
+    give the titles and the players' names.
 
     Examples
     --------
@@ -119,7 +169,7 @@ def build(args: argparse.Namespace, results: pl.DataFrame) -> Any:
     ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
     >>> ns = argparse.Namespace(kind="race", rules="mtg", event=None, top=None, cut=2,
     ...                         round=None)
-    >>> build(ns, sf.from_matches(m)).to_dict()["layer"][0]["mark"]["type"]
+    >>> build(ns, sf.from_matches(m)).to_dict()["layer"][1]["mark"]["type"]
     'line'
     """
     from swissframe import charts
@@ -130,27 +180,45 @@ def build(args: argparse.Namespace, results: pl.DataFrame) -> Any:
 
     res = validate_results(results).collect()
     kind, rules, cut = args.kind, args.rules, args.cut
+
+    def named(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+        df = frame.collect() if isinstance(frame, pl.LazyFrame) else frame
+        return _named(df, events, players)
+
     if kind == "standings":
         one = _one_event(res, args.event)
         table = standings(one, rules, through_round=args.round)
-        return charts.chart_standings(table, top=args.top or 32, cut=cut)
+        return charts.chart_standings(named(table), top=args.top or 32, cut=cut, rules=rules)
     if kind == "race":
-        return charts.chart_standings_race(standings_by_round(_one_event(res, args.event), rules),
-                                           top=cut)
+        by_round = standings_by_round(_one_event(res, args.event), rules)
+        return charts.chart_standings_race(named(by_round), top=cut)
     if kind == "omw-ranges":
         prior, pairs = _split_round(_one_event(res, args.event), args.round)
         return charts.chart_omw_ranges(next_round_ranges(prior, pairs, rules),
-                                       standings(prior, rules), top=args.top or 16)
+                                       named(standings(prior, rules)), top=args.top or 16)
     if kind == "cut-status":
         prior, pairs = _split_round(_one_event(res, args.event), args.round)
         status = cut_status(prior, pairs, cut, rules)
-        return charts.chart_cut_status(status, standings(prior, rules), top=cut)
+        return charts.chart_cut_status(named(status), standings(prior, rules), top=cut)
     if kind == "cut-lines":
         report = id_report(res, cut, rules, n_sims=getattr(args, "sims", 50))
         field = res.group_by("event_id").agg(players=pl.col("player_id").n_unique())
-        return charts.chart_cut_lines(report, field=field, top=cut)
+        return charts.chart_cut_lines(report, field=named(field), top=cut)
     variants = [*standard_variants(rules), *getattr(args, "also", [])]
-    return charts.chart_sensitivity(sensitivity(res, variants, top=cut))
+    sens = sensitivity(res, variants, top=cut)
+    return charts.chart_sensitivity(named(sens), top=cut)
+
+
+def _fast_altair_import() -> None:
+    """Block ``rfc3987_syntax`` (2–20 s of grammar compilation at import) for Altair.
+
+    jsonschema imports it, when installed, only to check the ``iri`` string format, which
+    Altair's Vega-Lite schema does not use; jsonschema then skips that one check. Done in
+    the CLI process only (a library must not change what its host can import), and only
+    when neither is imported yet.
+    """
+    if "rfc3987_syntax" not in sys.modules and "jsonschema" not in sys.modules:
+        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -171,7 +239,6 @@ def run(args: argparse.Namespace) -> int:
     wrote ...fig.json
     0
     """
-    from swissframe import charts
     from swissframe.io._files import read
     from swissframe.rules._infer import describe
 
@@ -180,20 +247,30 @@ def run(args: argparse.Namespace) -> int:
         msg = (f"cannot write a chart to {args.output!r}. Hint: end -o with .png, .svg, .pdf, "
                ".html or .json.")
         raise SwissframeError(msg)
+    _fast_altair_import()
+    from swissframe import charts
+
     src = read(args.files, format=args.input_format)
     chosen = args.rules
     if args.rules is None:
         args.rules = src.ruleset_of(args.event)
-    chart = build(args, src.results)
-    print(describe(src.events, chosen), file=sys.stderr)
+    players = src.names.filter(pl.col("name").is_not_null()) if src.names.height else None
+    chart = build(args, src.results, _event_names(src.bundles), players)
+    note(args, describe(src.events, chosen))
     import altair as alt
 
     before = alt.theme.active
     if args.theme:
         charts.use_theme()
+    quiet = bool(getattr(args, "quiet", False))
+    slow = threading.Timer(1.0, lambda: print(f"rendering {Path(args.output).name}…",
+                                              file=sys.stderr, flush=True))
+    if not quiet:
+        slow.start()
     try:
         path = charts.save(chart, args.output, scale=args.scale)
     finally:
+        slow.cancel()
         alt.theme.enable(before)
     print(f"wrote {path}")
     return 0

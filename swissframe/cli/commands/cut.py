@@ -1,60 +1,108 @@
-"""``swissframe cut FILE --top 8 [--round R]``: ID advice per table and every player's cut
-status / probability before round R (default: the last Swiss round of each event).
+"""``swissframe cut FILE… --top 8 [--round R]``: who can still make the top N, and which
+tables can draw, before round R (default: the last Swiss round of each event).
 
 The rounds before R are the results; round R's rows give the pairings (a player without a
 row in R has dropped). ``--pairings FILE`` analyses a round that is paired but not played.
+
+On the terminal each event gets a plain-words summary ("3 are locked in; 5 more are in with
+a draw; 12 others can still make it; 170 cannot"), the tables that matter and the players
+still in contention, by standing; ``--all`` lists every table and player. ``-o``/``--format``
+write one row per player (every player, with their table, opponent and the table's advice).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
+import textwrap
 from pathlib import Path
 
 import polars as pl
 
-from swissframe.cut import cut_status, id_advice, status_summary
+from swissframe.cli._common import (
+    add_event,
+    add_files,
+    add_output,
+    add_quiet,
+    add_rules,
+    add_top,
+    filter_events,
+    non_negative_int,
+    note,
+    output_format,
+    positive_int,
+    reading,
+    show_progress,
+    terminal_width,
+    text_columns,
+    working,
+    write_frame,
+    write_text,
+)
+from swissframe.cut import cut_status, id_advice
 from swissframe.errors import SwissframeError
-from swissframe.io._files import FORMATS, read, read_table_file
+from swissframe.io._files import read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
 from swissframe.rules._ruleset import get
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "player_table", "render_event", "run", "status_words"]
+
+_OUTCOMES = ("win", "draw", "loss")
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register ``swissframe cut``."""
+    """Register ``swissframe cut``.
+
+    Examples
+    --------
+    >>> from swissframe.cli._common import Parser
+    >>> p = Parser(); sub = p.add_subparsers()
+    >>> add_parser(sub)
+    >>> a = p.parse_args(["cut", "a.csv", "b.csv", "--round", "4", "--top", "4"])
+    >>> a.files, a.round, a.top
+    (['a.csv', 'b.csv'], 4, 4)
+    """
     p = subparsers.add_parser(
-        "cut", help="cut status and intentional-draw advice before a round",
-        description="For round R (default: the last Swiss round) print each table's ID "
-        "advice and every player's status (guaranteed / possible / eliminated) and "
-        "probability of making the top N after a win, a draw or a loss.")
-    p.add_argument("file", metavar="FILE",
-                   help="results: CSV/Parquet, decklist-cache JSON, TOM .tdf or TRF (file, "
-                   "folder or glob)")
-    p.add_argument("--top", type=int, default=8, help="size of the cut (default 8)")
-    p.add_argument("--round", type=int, default=None, dest="round_",
-                   help="round to analyse (default: the last Swiss round)")
+        "cut", help="who can still make the top N, and which tables can draw",
+        description="Before round R (default: the last Swiss round) say which players are "
+        "locked into the top N, which can still make it (with the probability, exact when "
+        "few tables remain, else simulated) and which cannot, after a win, a draw or a loss "
+        "— and, per table, whether an intentional draw is safe.")
+    add_files(p)
+    add_top(p, default=8, what="size of the cut")
+    p.add_argument("--round", type=positive_int, default=None, metavar="R",
+                   help="the round about to be played (default: each event's last Swiss "
+                        "round; its rows are used as the pairings)")
     p.add_argument("--pairings", metavar="FILE", default=None,
-                   help="pairings of an unplayed round (player_id, opponent_id[, event_id])")
-    p.add_argument("--rules", default=None,
-                   help="ruleset preset (default: inferred from the data)")
-    p.add_argument("--input-format", choices=("auto", *FORMATS), default="auto")
-    p.add_argument("--sims", type=int, default=100,
-                   help="Monte Carlo scenarios per large event (default 100; 0: none)")
-    p.add_argument("--exact-limit", type=int, default=3125,
-                   help="enumerate events with at most this many scenarios (default 3125)")
-    p.add_argument("--seed", type=int, default=0)
+                   help="pairings of a round that is not played yet (player_id, "
+                        "opponent_id[, event_id]); FILE then holds only finished rounds")
+    add_rules(p)
+    add_event(p)
+    p.add_argument("--sims", type=non_negative_int, default=100, metavar="N",
+                   help="simulated outcomes of the other tables per large event, for the "
+                        "probabilities (default 100; 0: none)")
+    p.add_argument("--exact-limit", type=non_negative_int, default=3125, metavar="N",
+                   help="enumerate every outcome of events with at most N scenarios "
+                        "(exact probabilities; default 3125)")
+    p.add_argument("--seed", type=non_negative_int, default=0, metavar="N",
+                   help="random seed of the simulation (default 0)")
     p.add_argument("--all", action="store_true",
-                   help="list every player (default: players not eliminated in every outcome)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+                   help="list every table and every player (default: the tables and players "
+                        "for which the round still decides something)")
+    add_output(p, what="the per-player table (every player)")
+    add_quiet(p)
 
 
 def _split(results: pl.DataFrame, round_: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
     swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
     last = swiss.group_by("event_id").agg(pl.col("round").max().alias("_R"))
     if round_ is not None:
+        top = int(last["_R"].max() or 0)  # type: ignore[arg-type]
+        if not 2 <= round_ <= top:
+            msg = (f"--round {round_}: the Swiss has rounds 1–{top}, and the round analysed "
+                   "needs the rounds before it and its own pairings. Hint: pick a round from "
+                   f"2 to {top}, or use --pairings FILE for a round not played yet.")
+            raise SwissframeError(msg)
         last = last.with_columns(_R=pl.lit(round_, dtype=pl.Int64))
     s = swiss.join(last, on="event_id")
     prior = s.filter(pl.col("round") < pl.col("_R")).drop("_R")
@@ -63,60 +111,211 @@ def _split(results: pl.DataFrame, round_: int | None) -> tuple[pl.DataFrame, pl.
     return prior, pairs
 
 
-def _show(df: pl.DataFrame) -> None:
-    with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=160, fmt_str_lengths=40,
-                   tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
-                   float_precision=3):
-        print(df)
+def status_words(status: str | None, p: float | None, exact: bool | None) -> str:
+    """A status and its probability in words: ``in``, ``out``, ``possible, 60%``,
+    ``possible, ~0%`` (simulated, or not proved), ``possible`` (no probability).
+
+    >>> [status_words("guaranteed", 1.0, True), status_words("eliminated", 0.0, True),
+    ...  status_words("possible", 0.6, True), status_words("possible", 0.0, False),
+    ...  status_words("possible", 0.123, False), status_words("possible", None, False)]
+    ['in', 'out', 'possible, 60%', 'possible, ~0%', 'possible, ~12%', 'possible']
+    """
+    if status is None:
+        return ""
+    if status == "guaranteed":
+        return "in"
+    if status == "eliminated":
+        return "out"
+    if p is None:
+        return "possible"
+    pct = round(100 * p)
+    if 0 < p < 1 and pct in (0, 100):  # never "0%" or "100%" for a possible status
+        return f"possible, {'<1' if pct == 0 else '>99'}%"
+    return f"possible, {'' if exact else '~'}{pct}%"
+
+
+def player_table(status: pl.DataFrame, advice: pl.DataFrame, ranks: pl.DataFrame
+                 ) -> pl.DataFrame:
+    """One row per player: standing before the round, table, opponent, status and
+    probability per outcome, the table's advice and a plain ``standing_in_cut``
+    (``locked`` / ``contention`` / ``out`` / ``dropped``); all-null columns are left out.
+
+    Examples
+    --------
+    >>> st = pl.DataFrame({"event_id": ["e"] * 3, "player_id": ["A"] * 3,
+    ...     "outcome": ["win", "draw", "loss"], "match_points": [6, 4, 3],
+    ...     "status": ["guaranteed", "guaranteed", "possible"],
+    ...     "probability": [1.0, 1.0, 0.5], "method": ["points"] * 3, "exact": [True] * 3})
+    >>> adv = pl.DataFrame({"event_id": ["e"], "table": [1], "player_a": ["A"],
+    ...     "player_b": ["B"], "advice": ["draw safe for A only"]})
+    >>> ranks = pl.DataFrame({"event_id": ["e"], "player_id": ["A"], "rank": [1],
+    ...     "match_points": [3]})
+    >>> player_table(st, adv, ranks).select("player_id", "table", "opponent_id",
+    ...     "standing_in_cut").row(0)
+    ('A', 1, 'B', 'contention')
+    """
+    wide = status.pivot(on="outcome", index=["event_id", "player_id"],
+                        values=["status", "probability", "exact"], aggregate_function="first")
+    for o in (*_OUTCOMES, "dropped"):
+        for v, dt in (("status", pl.String), ("probability", pl.Float64),
+                      ("exact", pl.Boolean)):
+            if f"{v}_{o}" not in wide.columns:
+                wide = wide.with_columns(pl.lit(None, dtype=dt).alias(f"{v}_{o}"))
+    seats = pl.concat([
+        advice.select("event_id", "table", pl.col("player_a").alias("player_id"),
+                      pl.col("player_b").alias("opponent_id"), "advice"),
+        advice.select("event_id", "table", pl.col("player_b").alias("player_id"),
+                      pl.col("player_a").alias("opponent_id"), "advice")])
+    statuses = [pl.col(f"status_{o}") for o in _OUTCOMES]
+    locked = pl.all_horizontal(s == "guaranteed" for s in statuses)
+    out = pl.all_horizontal(s.fill_null("eliminated") == "eliminated" for s in statuses)
+    table = (wide.join(ranks.select("event_id", "player_id", "rank",
+                                    pl.col("match_points").alias("points")),
+                       on=["event_id", "player_id"], how="left")
+             .join(seats, on=["event_id", "player_id"], how="left")
+             .with_columns(standing_in_cut=pl.when(pl.col("status_dropped").is_not_null())
+                           .then(pl.lit("dropped")).when(locked).then(pl.lit("locked"))
+                           .when(out).then(pl.lit("out")).otherwise(pl.lit("contention")))
+             .sort("event_id", "rank", "player_id", nulls_last=True))
+    cols = ["event_id", "rank", "player_id", "points", "table", "opponent_id",
+            "standing_in_cut", *(f"status_{o}" for o in (*_OUTCOMES, "dropped")),
+            *(f"probability_{o}" for o in (*_OUTCOMES, "dropped")), "advice",
+            *(f"exact_{o}" for o in (*_OUTCOMES, "dropped"))]
+    table = table.select(cols)
+    return table.select(c for c in table.columns if table[c].null_count() < table.height)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
+                 show_all: bool = False, width: int = 80) -> str:
+    """The terminal text for one event: summary, the tables that matter, the players."""
+    paired = players.filter(pl.col("standing_in_cut") != "dropped")
+    counts = dict(players.group_by("standing_in_cut").len().iter_rows())
+    locked, out = counts.get("locked", 0), counts.get("out", 0)
+    contention = paired.filter(pl.col("standing_in_cut") == "contention")
+    draw_in = contention.filter(pl.col("status_draw") == "guaranteed").height
+    win_only = contention.filter((pl.col("status_draw") == "eliminated")
+                                 & (pl.col("status_loss") == "eliminated")).height
+    title = f"Top {top} before round {round_} — {event}"
+    lines = [title if len(title) <= width else title[:width - 1] + "…"]
+    dropped = counts.get("dropped", 0)
+    sentence = (f"{_count(paired.height, 'player is', 'players are')} still playing"
+                + (f" ({dropped} dropped)" if dropped else "") + ". "
+                + f"{_count(locked, 'is', 'are')} locked in whatever happens; ")
+    others = contention.height - draw_in
+    if draw_in:
+        sentence += f"{_count(draw_in, 'more is', 'more are')} in with a draw; "
+    sentence += (f"{_count(others, 'other', 'others')} can still make it"
+                 + (f" ({win_only} only with a win)" if win_only else "")
+                 + f"; {_count(out, 'cannot', 'cannot')}.")
+    if contention.height == 0:
+        sentence += " The round decides nothing for the cut."
+    lines += textwrap.wrap(sentence, width=width)
+    matter = set(contention["table"].drop_nulls().to_list())
+    both_locked = (paired.filter(pl.col("standing_in_cut") == "locked")
+                   .group_by("table").len().filter(pl.col("len") == 2)["table"].to_list())
+    matter |= set(both_locked)
+    seats = paired.filter(pl.col("table").is_not_null())
+    tables = (seats.sort("table", "rank").group_by("table", maintain_order=True)
+              .agg(pl.col("player_id"), pl.col("points"), pl.col("advice").first())
+              .sort("table"))
+    if not show_all:
+        tables = tables.filter(pl.col("table").is_in(sorted(matter)))
+    if tables.height:
+        lines += ["", "Tables that matter" if not show_all else "Tables"]
+        rows = []
+        for t in tables.iter_rows(named=True):
+            names, pts = [*t["player_id"], "–"], [*t["points"], ""]
+            rows.append([str(t["table"]), str(names[0]), str(pts[0]), str(names[1]),
+                         str(pts[1]), str(t["advice"] or "")])
+        lines += text_columns(["table", "player A", "pts", "player B", "pts", "advice"], rows,
+                          width, shrink=[1, 3], right={0, 2, 4})
+    shown = paired if show_all else paired.filter(pl.col("standing_in_cut") != "out")
+    if shown.height:
+        lines += ["", "Players, by standing" if show_all
+                  else "Players locked in or still in contention, by standing"]
+        rows = []
+        for r in shown.iter_rows(named=True):
+            rows.append([str(r["rank"] or ""), str(r["player_id"]), str(r["points"] or 0),
+                         *(status_words(r.get(f"status_{o}"), r.get(f"probability_{o}"),
+                                        r.get(f"exact_{o}")) for o in _OUTCOMES)])
+        lines += text_columns(["rank", "player", "pts", "if win", "if draw", "if loss"], rows,
+                          width, shrink=[1], right={0, 2})
+        legend = (f"in / out: makes / misses the top {top} whatever the other tables do. "
+                  "possible, N%: the share of the other tables' outcomes in which the player "
+                  "makes it (exact; ~ when simulated or not proved).")
+        lines += ["", *textwrap.wrap(legend, width=width)]
+    return "\n".join(lines)
+
+
+def _with_names(players: pl.DataFrame, names: pl.DataFrame
+                ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The table with a ``name`` column (where the files hold names), and the same table
+    for reading, players and opponents shown by name."""
+    if names.height == 0 or "name" not in names.columns:
+        return players, players
+    nm = names.select("event_id", "player_id", "name").unique(["event_id", "player_id"])
+    table = players.join(nm, on=["event_id", "player_id"], how="left")
+    opp = nm.rename({"player_id": "opponent_id", "name": "_opp_name"})
+    shown = (table.join(opp, on=["event_id", "opponent_id"], how="left")
+             .with_columns(pl.coalesce("name", "player_id").alias("player_id"),
+                           pl.coalesce("_opp_name", "opponent_id").alias("opponent_id"))
+             .drop("name", "_opp_name"))
+    return table, shown
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``swissframe cut``; 0 on success, 1 on a data error."""
-    try:
-        src = read(args.file, format=getattr(args, "input_format", "auto"))
-        results = src.results
-        if args.pairings:
-            prior, pairs = results, read_table_file(Path(args.pairings))
-        else:
-            prior, pairs = _split(results, args.round_)
-        if pairs.height == 0:
-            print("cut: no pairings for the requested round.", file=sys.stderr)
-            return 1
+    """Run ``swissframe cut``; 0 on success (errors raise: exit status 2 in the CLI)."""
+    from swissframe.engine.standings import standings
 
-        groups = [(args.rules, prior)] if args.rules else by_ruleset(prior)
-        statuses, advice = [], []
-        for name, rows in groups:  # one analysis per ruleset the data calls for
-            # an inferred platform preset counts players at their stage's end; the cut
-            # analysis ranks the Swiss as it stands before round R
-            rules = get(name) if args.rules else dataclasses.replace(get(name), snapshot="final")
-            ids = rows.lazy().select("event_id").unique().collect()
-            pr = (pairs.join(ids, on="event_id", how="semi") if "event_id" in pairs.columns
-                  else pairs)
-            st = cut_status(rows, pr, args.top, rules, n_sims=args.sims,
-                            exact_limit=args.exact_limit, seed=args.seed,
-                            progress=not args.quiet and sys.stderr.isatty())
-            statuses.append(st)
-            advice.append(id_advice(rows, pr, args.top, rules, status=st))
-        st = src.label(pl.concat(statuses, how="diagonal_relaxed"))
-        adv = pl.concat(advice, how="diagonal_relaxed")
-        print(describe(src.events, args.rules), file=sys.stderr)
-    except SwissframeError as exc:
-        print(f"cut: {exc}", file=sys.stderr)
-        return 1
-    for (ev,), a in adv.group_by("event_id", maintain_order=True):
-        print(f"== {ev}: top {args.top} ==")
-        _show(a.select("table", "player_a", "player_b", "a_draw", "b_draw", "advice",
-                       "a_gain_draw", "b_gain_draw"))
-        s = st.filter(pl.col("event_id") == ev)
-        index = [c for c in ("division", "player_id", "name") if c in s.columns]
-        wide = s.pivot(on="outcome", index=index, values=["status", "probability"],
-                       aggregate_function="first")
-        if not args.all:
-            alive = s.group_by("player_id").agg((pl.col("status") != "eliminated").any()
-                                                 .alias("_a"))
-            wide = wide.join(alive.filter("_a").select("player_id"), on="player_id")
-        _show(wide.sort("player_id"))
-    summ = status_summary(st).select(
-        pl.sum("statuses"), pl.sum("exact"), pl.sum("possible_undecided")).row(0)
-    print(f"{summ[0]} statuses, {summ[1]} decided exactly, {summ[2]} possible (undecided).")
+    kind = output_format(args.format, args.output)
+    with working(args, reading(args.files)):
+        src = read(args.files, format=args.input_format)
+    results = filter_events(src.results, args.event)
+    if args.pairings:
+        prior, pairs = results, read_table_file(Path(args.pairings))
+    else:
+        prior, pairs = _split(results, args.round)
+    if pairs.height == 0:
+        msg = ("no pairings for the round analysed. Hint: pass --round R with a played "
+               "round, or --pairings FILE.")
+        raise SwissframeError(msg)
+    groups = [(args.rules, prior)] if args.rules else by_ruleset(prior)
+    statuses, advice, ranked = [], [], []
+    for name, rows in groups:  # one analysis per ruleset the data calls for
+        # an inferred platform preset counts players at their stage's end; the cut
+        # analysis ranks the Swiss as it stands before round R
+        rules = get(name) if args.rules else dataclasses.replace(get(name), snapshot="final")
+        ids = rows.lazy().select("event_id").unique().collect()
+        pr = (pairs.join(ids, on="event_id", how="semi") if "event_id" in pairs.columns
+              else pairs)
+        st = cut_status(rows, pr, args.top, rules, n_sims=args.sims,
+                        exact_limit=args.exact_limit, seed=args.seed,
+                        progress=show_progress(args))
+        statuses.append(st)
+        advice.append(id_advice(rows, pr, args.top, rules, status=st))
+        ranked.append(standings(rows, rules))
+    note(args, describe(src.events, args.rules))
+    st = pl.concat(statuses, how="diagonal_relaxed")
+    adv = pl.concat(advice, how="diagonal_relaxed")
+    ranks = pl.concat(ranked, how="diagonal_relaxed")
+    players, shown = _with_names(player_table(st, adv, ranks), src.names)
+    if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
+        write_frame(players, kind, args.output, inputs=args.files)
+        return 0
+    players = shown
+    width = terminal_width()
+    round_of = (pairs.group_by("event_id").agg(pl.col("round").max()) if "round" in
+                pairs.columns else None)
+    parts = []
+    for (ev,), grp in players.group_by("event_id", maintain_order=True):
+        r = (round_of.filter(pl.col("event_id") == ev)["round"].max() if round_of is not None
+             else None)
+        parts.append(render_event(grp, event=str(ev), top=args.top,
+                                  round_=int(r) if r is not None else 0,  # type: ignore[arg-type]
+                                  show_all=args.all, width=width))
+    write_text("\n\n".join(parts), args.output, inputs=args.files)
     return 0

@@ -18,6 +18,7 @@ from typing import Any
 from tqdm import tqdm
 
 from swissframe.bulk import SCRATCH_PREFIX, Engine, clean_scratch, recompute
+from swissframe.cli._common import add_quiet, add_rules, note, positive_int, show_progress
 from swissframe.io._files import expand, read
 from swissframe.rules._infer import DEFAULT, by_ruleset, describe
 
@@ -42,23 +43,23 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("source", help="Parquet file, folder (recursive) or glob; other formats "
                    "(CSV, decklist JSON, TOM, TRF) are read whole first")
     p.add_argument("-o", "--output", required=True, help="output folder (Parquet dataset)")
-    p.add_argument("--rules", default=None,
-                   help="ruleset name (default: inferred from the data; mtg for Parquet)")
-    p.add_argument("--workers", type=int, default=1,
+    add_rules(p, what="the ruleset (default: inferred from the data; mtg for Parquet)")
+    p.add_argument("--workers", type=positive_int, default=1, metavar="N",
                    help="batches in parallel (polars) or local Dask workers (dask)")
-    p.add_argument("--engine", choices=["polars", "dask"], default="polars")
-    p.add_argument("--scheduler", default=None,
+    p.add_argument("--engine", choices=["polars", "dask"], default="polars",
+                   help="run batches with Polars in processes (default) or on Dask")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="Dask scheduler address, e.g. tcp://host:8786 (implies --engine dask)")
     p.add_argument("--on-error", choices=["stop", "skip"], default="stop",
                    help="invalid events: stop with the report (default) or skip and report")
-    p.add_argument("--batch-rows", type=int, default=2_000_000,
+    p.add_argument("--batch-rows", type=positive_int, default=2_000_000, metavar="N",
                    help="rows per batch (bounds memory; default 2,000,000)")
     p.add_argument("--overwrite", action="store_true",
                    help="replace what an earlier run left in the output folder")
     p.add_argument("--resume", action="store_true",
                    help="finish an interrupted run (same inputs and settings): keep the "
                         "batches it finished, compute the rest")
-    p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
+    add_quiet(p)
     p.set_defaults(func=run)
 
 
@@ -90,8 +91,8 @@ def run(args: argparse.Namespace) -> int:
             bar.total = total
             bar.refresh()
 
-    if not args.quiet:
-        bar = tqdm(total=None, unit="event", desc="recompute", file=sys.stderr)
+    if show_progress(args):
+        bar = tqdm(total=None, unit="event", desc="recompute", file=sys.stderr, leave=False)
     scratch = None
     jobs = [(args.source, args.rules or DEFAULT, Path(args.output))]
     found, _ = expand(args.source)
@@ -115,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
             dest = Path(args.output) if len(groups) == 1 else Path(args.output) / f"ruleset={name}"
             jobs.append((str(scratch / name), name, dest))
         line = describe(src.events, args.rules)
-    print(line, file=sys.stderr)
+    note(args, line)
     try:
         for source, rules, dest in jobs:
             report = recompute(source, dest, rules, engine=engine,

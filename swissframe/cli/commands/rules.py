@@ -114,9 +114,23 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         sys.stdout.write(table.write_csv())
     else:
+        import textwrap
+
+        from swissframe.cli._common import terminal_width
+
         width = max(len(n) for n in table["name"])
+        total, pad = terminal_width(), " " * (width + 2)
         for r in table.iter_rows(named=True):
-            sys.stdout.write(f"{r['name']:<{width}}  {r['points']:<12} {r['criteria']}"
-                             f"  [floor {r['floor']}, cap {r['cap']}]\n")
-            sys.stdout.write(f"{'':<{width}}  {r['source']}\n")
+            sys.stdout.write(f"{r['name']:<{width}}  points {r['points']}, floor {r['floor']}, "
+                             f"cap {r['cap']}\n")
+            line = pad
+            for i, step in enumerate(r["criteria"].split(" → ")):  # break only after an arrow
+                piece = step if i == 0 else f" → {step}"
+                if len(line) + len(piece) > total and line.strip():
+                    sys.stdout.write(line + " →\n")
+                    line, piece = pad, step
+                line += piece
+            sys.stdout.write(line + "\n")
+            sys.stdout.write(textwrap.fill(r["source"], width=total, initial_indent=pad,
+                                           subsequent_indent=pad) + "\n")
     return 0

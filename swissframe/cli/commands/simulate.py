@@ -16,6 +16,13 @@ from pathlib import Path
 
 import polars as pl
 
+from swissframe.cli._common import (
+    add_quiet,
+    atomic_path,
+    non_negative_int,
+    positive_int,
+    show_progress,
+)
 from swissframe.errors import SwissframeError
 from swissframe.simulate._simulate import SIM_RULES, IdPolicy, simulate
 
@@ -30,17 +37,24 @@ def parse_players(text: str) -> int | range | list[int]:
     >>> parse_players("200"), parse_players("32-40"), parse_players("8,16")
     (200, range(32, 41), [8, 16])
     """
+    msg = (f"{text!r} is not a player count. Hint: use 200, a range like 32-1500 or a "
+           "list like 32,64,128 (at least 2 players)")
     try:
         if "," in text:
-            return [int(x) for x in text.split(",") if x.strip()]
-        if "-" in text.strip("-"):
+            out: int | range | list[int] = [int(x) for x in text.split(",") if x.strip()]
+            counts = list(out)  # type: ignore[arg-type]
+        elif "-" in text.strip("-"):
             lo, hi = text.split("-", 1)
-            return range(int(lo), int(hi) + 1)
-        return int(text)
+            out = range(int(lo), int(hi) + 1)
+            counts = [int(lo), int(hi)] if out else []
+        else:
+            out = int(text)
+            counts = [out]
     except ValueError:
-        msg = (f"--players {text!r} is not a count. Hint: use 200, a range like 32-1500 "
-               "or a list like 32,64,128.")
         raise argparse.ArgumentTypeError(msg) from None
+    if not counts or min(counts) < 2:
+        raise argparse.ArgumentTypeError(msg)
+    return out
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -61,40 +75,42 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "table (long form) to Parquet or CSV.")
     p.add_argument("--players", type=parse_players, required=True,
                    help="players per event: 200, a range 32-1500 or a list 32,64,128")
-    p.add_argument("--events", type=int, default=1, help="number of events (default 1)")
+    p.add_argument("--events", type=positive_int, default=1, metavar="N",
+                   help="number of events (default 1)")
     p.add_argument("--rules", choices=sorted(SIM_RULES), default="mtg",
                    help="pairing/round rules (default mtg)")
-    p.add_argument("--rounds", type=int, default=None,
+    p.add_argument("--rounds", type=positive_int, default=None, metavar="N",
                    help="Swiss rounds (default: the rules' round table by attendance)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--skill", type=float, default=0.5,
+    p.add_argument("--seed", type=non_negative_int, default=0, metavar="N",
+                   help="random seed (default 0)")
+    p.add_argument("--skill", type=float, default=0.5, metavar="SD",
                    help="std. dev. of latent ratings, logit units per game (default 0.5)")
-    p.add_argument("--drop-rate", type=float, default=0.02,
+    p.add_argument("--drop-rate", type=float, default=0.02, metavar="P",
                    help="per-round drop probability in contention (default 0.02)")
     p.add_argument("--id-policy", choices=["likely", "safe", "none"], default="likely",
                    help="intentional draws in the final round (default likely)")
-    p.add_argument("--id-rounds", type=int, default=1,
+    p.add_argument("--id-rounds", type=non_negative_int, default=1, metavar="N",
                    help="how many final rounds allow intentional draws (default 1)")
-    p.add_argument("-o", "--output", type=Path, required=True,
+    p.add_argument("-o", "--output", type=Path, required=True, metavar="OUT",
                    help="results file (.parquet or .csv)")
-    p.add_argument("--players-output", type=Path, default=None,
+    p.add_argument("--players-output", type=Path, default=None, metavar="OUT",
                    help="optional players table file (.parquet or .csv)")
-    p.add_argument("--events-output", type=Path, default=None,
+    p.add_argument("--events-output", type=Path, default=None, metavar="OUT",
                    help="optional events table file (.parquet or .csv)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    add_quiet(p)
     p.set_defaults(func=run)
 
 
 def _write(frame: pl.DataFrame, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix.lower() == ".csv":
-        frame.write_csv(path)
-    else:
-        frame.write_parquet(path, compression="zstd")
+    with atomic_path(path) as tmp:
+        if path.suffix.lower() == ".csv":
+            frame.write_csv(tmp)
+        else:
+            frame.write_parquet(tmp, compression="zstd")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``swissframe simulate``; returns the exit code (2 on a swissframe error).
+    """Run ``swissframe simulate``; returns 0 (errors raise; exit status 2 in the CLI).
 
     Examples
     --------
@@ -110,21 +126,22 @@ def run(args: argparse.Namespace) -> int:
 
     for suffix_path in (args.output, args.players_output, args.events_output):
         if suffix_path is not None and suffix_path.suffix.lower() not in (".parquet", ".csv"):
-            print(f"swissframe simulate: {suffix_path} must end in .parquet or .csv. "
-                  "Hint: -o season.parquet", file=sys.stderr)
-            return 2
-    try:
-        with tqdm(total=args.events, unit="event", disable=args.quiet, desc="simulating",
-                  bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} events "
-                             "[{elapsed}<{remaining}]") as bar:
-            sim = simulate(
-                args.players, args.rounds, args.rules, seed=args.seed, n_events=args.events,
-                skill=args.skill, drop_rate=args.drop_rate,
-                id_policy=IdPolicy(mode=args.id_policy, rounds=args.id_rounds),
-                progress=bar.update)
-    except SwissframeError as exc:
-        print(f"swissframe simulate: {exc}", file=sys.stderr)
-        return 2
+            msg = (f"cannot write {str(suffix_path)!r}: the simulation is written as .parquet "
+                   "or .csv. Hint: -o season.parquet.")
+            raise SwissframeError(msg)
+    if not 0 <= args.drop_rate <= 1 or args.skill < 0:
+        msg = (f"--drop-rate {args.drop_rate} / --skill {args.skill}: a drop rate is a "
+               "probability in [0, 1] and the skill spread is ≥ 0. Hint: --drop-rate 0.02.")
+        raise SwissframeError(msg)
+    with tqdm(total=args.events, unit="event", disable=not show_progress(args),
+              desc="simulating", file=sys.stderr, leave=False,
+              bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} events "
+                         "[{elapsed}<{remaining}]") as bar:
+        sim = simulate(
+            args.players, args.rounds, args.rules, seed=args.seed, n_events=args.events,
+            skill=args.skill, drop_rate=args.drop_rate,
+            id_policy=IdPolicy(mode=args.id_policy, rounds=args.id_rounds),
+            progress=bar.update)
     _write(sim.results, args.output)
     if args.players_output is not None:
         _write(sim.players, args.players_output)

@@ -10,12 +10,21 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Final
 
 import orjson
 import polars as pl
 
+from swissframe.cli._common import (
+    add_quiet,
+    add_rules,
+    atomic_path,
+    note,
+    output_format,
+    reading,
+    working,
+)
+from swissframe.cli._common import write_frame as _write_frame
 from swissframe.errors import SwissframeError
 from swissframe.io import _files
 from swissframe.rules._infer import DEFAULT, RULESET_COLUMN
@@ -23,7 +32,7 @@ from swissframe.validate import PROBLEM_SCHEMA, ValidationReport, _validate, fil
 
 __all__ = ["add_parser", "read_for_validation", "run"]
 
-FORMATS: Final = ("table", "csv", "json")
+FORMATS: Final = ("table", "csv", "tsv", "json", "ndjson", "parquet", "xlsx")
 INPUT_FORMATS: Final = ("auto", *_files.FORMATS)
 #: Games per match by input format (TOM and TRF record match results, not games).
 BEST_OF_BY_FORMAT: Final = _files.BEST_OF_BY_FORMAT
@@ -37,17 +46,24 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Check results files (CSV/Parquet, decklist-cache JSON, TOM, TRF) and "
         "list every problem with event, round, player and the offending values. Exit 0: "
         "no errors; 1: problems found; 2: an input could not be read.")
-    p.add_argument("files", nargs="+", metavar="FILE", help="files or folders")
-    p.add_argument("--rules", default=None,
-                   help="ruleset preset (default: inferred from the data; mtg when the "
-                   "files call for several)")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="results files or folders: CSV/Parquet, decklist-cache .json(.gz), "
+                        "TOM .tdf/.xml or TRF files")
+    add_rules(p, what="the ruleset the checks assume")
     p.add_argument("--best-of", default="auto", metavar="N",
-                   help="games per match for the score checks: a number, 'none' to skip, "
+                   help="games per match for the score checks: a number ≥ 1, 'none' to skip, "
                    "or 'auto' (default: 3 for tables and decklists, 1 for TOM and TRF)")
-    p.add_argument("--format", choices=FORMATS, default="table", help="report format")
-    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
+    p.add_argument("--format", choices=FORMATS, default=None,
+                   help="report format: the readable report (table), JSON (summary and "
+                        "problems), or the problems as CSV / TSV / NDJSON / Parquet / Excel "
+                        "(default: from the suffix of -o, else table)")
+    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
+                   help="how to read FILE (default: auto, recognised by its content)")
     p.add_argument("--strict", action="store_true", help="warnings also give exit status 1")
-    p.add_argument("-o", "--output", metavar="OUT", help="write the report here")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="write the report here; the suffix chooses the format (.txt, .json, "
+                        ".csv, .tsv, .ndjson, .parquet, .xlsx)")
+    add_quiet(p)
 
 
 def _note_frame(e: pl.DataFrame) -> pl.DataFrame:
@@ -100,18 +116,19 @@ def _best_of(text: str, fmt: str) -> int | None:
     t = text.strip().lower()
     if t == "auto":
         return BEST_OF_BY_FORMAT.get(fmt, 3)
-    if t in ("none", "0"):
+    if t == "none":
         return None
     if t.isdigit() and int(t) > 0:
         return int(t)
-    msg = f"--best-of {text!r}: expected a positive number, 'auto' or 'none'. Hint: 1, 3 or 5."
+    msg = (f"--best-of {text!r}: expected a number ≥ 1, 'auto' or 'none' (no score checks). "
+           "Hint: 1, 3 or 5.")
     raise SwissframeError(msg)
 
 
 def render(report: ValidationReport, fmt: str) -> str:
     """The report as text (``table``), CSV or JSON (summary + problems)."""
-    if fmt == "csv":
-        return report.problems.write_csv()
+    if fmt in ("csv", "tsv"):
+        return report.problems.write_csv(separator="," if fmt == "csv" else "\t")
     if fmt == "json":
         doc = {"ok": report.ok, "clean": report.clean, "rows": report.rows,
                "events": report.events, "rules": report.rules, "best_of": report.best_of,
@@ -123,7 +140,14 @@ def render(report: ValidationReport, fmt: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``swissframe validate``; the exit status is described in the module docstring."""
-    combined, notes, read, common = read_for_validation(args.files, args.input_format)
+    fmt = output_format(args.format, args.output)
+    if fmt not in FORMATS:
+        msg = (f"validate writes {', '.join(FORMATS)}, not {fmt}. Hint: -o report.json or "
+               "-o problems.csv.")
+        raise SwissframeError(msg)
+    _best_of(str(args.best_of), "table")  # a bad --best-of fails before reading
+    with working(args, reading(args.files)):
+        combined, notes, read, common = read_for_validation(args.files, args.input_format)
     best_of = _best_of(str(args.best_of), common)
     inferred = (sorted(set(combined[RULESET_COLUMN].drop_nulls().to_list()))
                 if combined is not None and RULESET_COLUMN in combined.columns else [])
@@ -132,21 +156,25 @@ def run(args: argparse.Namespace) -> int:
         schema={"event_id": pl.String, "round": pl.Int64, "player_id": pl.String,
                 "opponent_id": pl.String, "games_won": pl.Int64, "games_lost": pl.Int64,
                 "games_drawn": pl.Int64, ORIGIN: pl.String})
-    report = _validate(table, rules=rules, best_of=best_of, origin=ORIGIN, extra=notes)
+    with working(args, "checking"):
+        report = _validate(table, rules=rules, best_of=best_of, origin=ORIGIN, extra=notes)
     how = "from --rules" if args.rules else (
         "inferred from the data" if len(inferred) == 1 else
         f"the files call for {', '.join(inferred)}; --rules to choose" if inferred
         else "default")
-    print(f"rules: {rules} ({how})", file=sys.stderr)
+    note(args, f"rules: {rules} ({how})")
     report = ValidationReport(problems=report.problems, rows=report.rows, events=report.events,
                               rules=report.rules, best_of=report.best_of, files=tuple(read))
-    text = render(report, args.format)
+    if fmt in ("csv", "tsv", "ndjson", "parquet", "xlsx"):
+        _write_frame(report.problems, fmt, args.output, inputs=args.files)
+    elif args.output:
+        with atomic_path(args.output, args.files) as tmp:
+            tmp.write_text(render(report, fmt), encoding="utf-8")
+    else:
+        sys.stdout.write(render(report, fmt))
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
         first = str(report).splitlines()[0]
         print(f"{first} Report written to {args.output}.")
-    else:
-        sys.stdout.write(text)
     if (report.problems["kind"] == "unreadable_file").any():
         return 2
     if not report.ok or (args.strict and not report.clean):

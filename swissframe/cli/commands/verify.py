@@ -1,9 +1,7 @@
 """``swissframe verify PATHS… [-o OUT]``: agreement with published standings per source/era.
 
-The lead wires it in ``swissframe/cli.py``::
-
-    from swissframe.cli.commands import verify as verify_cmd
-    verify_cmd.add_parser(subparsers)      # registers "verify", sets func=verify_cmd.run
+The per-player table goes to ``-o`` in the format of its suffix (``.csv``, ``.parquet``,
+``.json``, ``.xlsx`` …; see :mod:`swissframe.cli._common`).
 """
 
 from __future__ import annotations
@@ -11,10 +9,19 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 import polars as pl
 
+from swissframe.cli._common import (
+    add_quiet,
+    output_format,
+    positive_int,
+    reading,
+    render_table,
+    terminal_width,
+    working,
+    write_frame,
+)
 from swissframe.errors import SwissframeError
 from swissframe.io._files import read
 from swissframe.io.decklist import DecklistEvents
@@ -38,21 +45,28 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Read decklist-cache files (.json/.json.gz, folders, globs), recompute "
                     "each player's tiebreakers under the platform's rules and print the "
                     "agreement per source and era.")
-    p.add_argument("paths", nargs="+", help="files, folders or glob patterns")
-    p.add_argument("-o", "--output", help="write the per-player table (.csv or .parquet)")
-    p.add_argument("--rules", help="one ruleset name for every event (default: per platform)")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="decklist-cache files, folders or glob patterns")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="write the per-player table here; the suffix chooses the format "
+                        "(.csv, .tsv, .parquet, .json, .ndjson, .xlsx)")
+    p.add_argument("--rules", metavar="NAME",
+                   help="one ruleset for every event: a preset from 'swissframe rules' "
+                        "(default: each platform's own)")
     p.add_argument("--melee-era", choices=["E1", "E2", "E3"],
                    help="force one melee.gg era instead of choosing from date/decimals")
     p.add_argument("--matching-rounds", action="store_true",
                    help="add to the per-player table the evaluation rounds whose recomputed "
                         "values equal the published ones (a diagnostic: as of when a "
                         "mismatched player was published)")
-    p.add_argument("--workers", type=int, default=None, help="parser processes")
+    p.add_argument("--workers", type=positive_int, default=None, metavar="N",
+                   help="parser processes (default: one per core)")
+    add_quiet(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``verify``; returns the exit code (0 ok, 2 bad input).
+    """Run ``verify``; returns 0 (errors raise: exit status 2 in the CLI).
 
     Examples
     --------
@@ -64,25 +78,25 @@ def run(args: argparse.Namespace) -> int:
     read 1 event(s)...
     0
     """
+    if args.output:
+        output_format(None, args.output)  # an unknown suffix fails before the long read
     t0 = time.perf_counter()
-    try:
+    with working(args, reading(args.paths)):
         src = read(args.paths, workers=args.workers)
-        ev = src.bundles.get("decklist")
-        if not isinstance(ev, DecklistEvents) or src.source_kind != "decklist":
-            other = ", ".join(sorted(set(src.events["source_kind"].to_list()) - {"decklist"}))
-            msg = (f"verify compares decklist-cache files with their published standings; "
-                   f"the input holds {other or 'no decklist'} files. Hint: TOM and TRF files "
-                   "are checked by swissframe verify-ref.")
-            raise SwissframeError(msg)
-        t1 = time.perf_counter()
+    ev = src.bundles.get("decklist")
+    if not isinstance(ev, DecklistEvents) or src.source_kind != "decklist":
+        other = ", ".join(sorted(set(src.events["source_kind"].to_list()) - {"decklist"}))
+        msg = (f"verify compares decklist-cache files with their published standings; "
+               f"the input holds {other or 'no decklist'} files. Hint: TOM and TRF files "
+               "are checked by swissframe verify-ref.")
+        raise SwissframeError(msg)
+    t1 = time.perf_counter()
+    with working(args, f"verifying {ev.events.height} event(s)"):
         table = verify(ev, rules=args.rules, melee_era=args.melee_era)
         if getattr(args, "matching_rounds", False):
             found = matching_rounds(ev, rules=args.rules, melee_era=args.melee_era)
             table = table.join(found.rename({"rounds": "matching_rounds"}),
                                on=["event_id", "player_id"], how="left")
-    except SwissframeError as exc:
-        print(f"swissframe verify: {exc}", file=sys.stderr)
-        return 2
     t2 = time.perf_counter()
     print(f"read {ev.events.height} event(s), {ev.results.height} result rows in "
           f"{t1 - t0:.1f} s; verified in {t2 - t1:.1f} s; {ev.report.height} repair(s) "
@@ -94,14 +108,9 @@ def run(args: argparse.Namespace) -> int:
         "ogwp_share")
     print("agreement per source and era: values (every compared value within one unit) "
           "and order (the published position)")
-    with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=160, tbl_hide_dataframe_shape=True):
-        print(summary)
+    sys.stdout.write(render_table(summary,
+                                  width=terminal_width() if sys.stdout.isatty() else None))
     if args.output:
-        out = Path(args.output)
-        if out.suffix == ".parquet":
-            table.write_parquet(out)
-        else:  # CSV has no lists: "1,2"
-            table.with_columns(pl.col(pl.List(pl.Int64)).cast(pl.List(pl.String))
-                               .list.join(",")).write_csv(out)
-        print(f"per-player table: {out}")
+        write_frame(table, None, args.output, inputs=args.paths)
+        print(f"per-player table: {args.output}")
     return 0

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from pathlib import Path
 
 import polars as pl
 
+from swissframe.cli._common import add_quiet, output_format, reading, working, write_frame
 from swissframe.errors import SwissframeError
-from swissframe.io.tom import TOM_SUFFIXES, event_keys, read_tom
+from swissframe.io._files import event_keys, expand, shown
+from swissframe.io.tom import read_tom
 from swissframe.io.trf import read_trf
 from swissframe.verify.reference import (
     read_held_values,
@@ -53,15 +54,17 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "Held's answers, per file and tie-break.")
     p.add_argument("files", nargs="+", metavar="FILE", help=".tdf/.xml (TOM) or .trf files")
     p.add_argument("-o", "--output", metavar="OUT",
-                   help="write the per-value table (.csv or .parquet)")
+                   help="write the per-value table here; the suffix chooses the format "
+                        "(.csv, .tsv, .parquet, .json, .ndjson, .xlsx)")
     p.add_argument("--reference", action="append", default=[], metavar="TABLE",
                    help="a TieBreakServer .txt table for the (single) TRF file (repeatable)")
-    p.add_argument("--held", metavar="SOURCES_MD",
+    p.add_argument("--held", metavar="FILE",
                    help="read Held's answers for held_swiss_5 from this SOURCES.md")
     p.add_argument("--rule-set", default="auto", choices=["auto", "fide-2023", "fide-2026"],
                    help="FIDE rule set (default: from the reference or the 042 start date)")
-    p.add_argument("--earned-bye", default="both",
+    p.add_argument("--earned-bye", default="both", metavar="READING",
                    help="TOM earned-bye readings: both, all, bye, 3/4 or own (default: both)")
+    add_quiet(p)
     p.set_defaults(func=run)
 
 
@@ -96,9 +99,26 @@ def _trf_references(files: list[Path], keys: list[str], args: argparse.Namespace
     return pl.concat(parts) if parts else None
 
 
+def _check_files(args: argparse.Namespace, tom: list[tuple[Path, str]],
+                 trf: list[tuple[Path, str]], tables: list[pl.DataFrame],
+                 summaries: list[pl.DataFrame]) -> None:
+    """Verify the TOM and TRF files, appending the per-value tables and their summaries."""
+    if tom:
+        ev = read_tom([f for f, _ in tom], event_ids=[k for _, k in tom])
+        t = verify_tom(ev, earned_bye=args.earned_bye)
+        tables.append(t.with_columns(kind=pl.lit("tom")))
+        summaries.append(summarize_reference(t))
+    if trf:
+        ev_trf = read_trf([f for f, _ in trf], event_ids=[k for _, k in trf])
+        ref = _trf_references([f for f, _ in trf], [k for _, k in trf], args)
+        t = verify_trf(ev_trf, rule_set=args.rule_set, reference=ref)
+        tables.append(t.with_columns(kind=pl.lit("trf")))
+        summaries.append(summarize_reference(t))
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``verify-ref``; returns 0 when every compared value matches, 1 otherwise, 2 on
-    bad input.
+    bad input (errors raise; the CLI prints them as one line).
 
     Examples
     --------
@@ -116,29 +136,23 @@ def run(args: argparse.Namespace) -> int:
     club: TRF ...
     0
     """
-    files = [Path(f) for f in args.files]
-    try:
-        keys = event_keys(files)
-        tom = [(f, k) for f, k in zip(files, keys, strict=True)
-               if f.suffix.lower() in TOM_SUFFIXES]
-        trf = [(f, k) for f, k in zip(files, keys, strict=True)
-               if f.suffix.lower() not in TOM_SUFFIXES]
-        tables: list[pl.DataFrame] = []
-        summaries: list[pl.DataFrame] = []
-        if tom:
-            ev = read_tom([f for f, _ in tom], event_ids=[k for _, k in tom])
-            t = verify_tom(ev, earned_bye=args.earned_bye)
-            tables.append(t.with_columns(kind=pl.lit("tom")))
-            summaries.append(summarize_reference(t))
-        if trf:
-            ev_trf = read_trf([f for f, _ in trf], event_ids=[k for _, k in trf])
-            ref = _trf_references([f for f, _ in trf], [k for _, k in trf], args)
-            t = verify_trf(ev_trf, rule_set=args.rule_set, reference=ref)
-            tables.append(t.with_columns(kind=pl.lit("trf")))
-            summaries.append(summarize_reference(t))
-    except SwissframeError as exc:
-        print(f"swissframe verify-ref: {exc}", file=sys.stderr)
-        return 2
+    if args.output:
+        output_format(None, args.output)
+    found, _ = expand(args.files)  # formats judged by content, as every command does
+    kinds = dict(found)
+    files = [f for f, kind in found if kind in ("tom", "trf")]
+    if len(files) < len(found):
+        other = sorted({shown(f) for f, kind in found if kind not in ("tom", "trf")})
+        msg = (f"verify-ref checks TOM and TRF files; {', '.join(other[:3])} are not. "
+               "Hint: decklist-cache files are checked by swissframe verify.")
+        raise SwissframeError(msg)
+    keys = event_keys(files)
+    tom = [(f, k) for f, k in zip(files, keys, strict=True) if kinds[f] == "tom"]
+    trf = [(f, k) for f, k in zip(files, keys, strict=True) if kinds[f] == "trf"]
+    tables: list[pl.DataFrame] = []
+    summaries: list[pl.DataFrame] = []
+    with working(args, reading(args.files)):
+        _check_files(args, tom, trf, tables, summaries)
     ok = True
     for s in summaries:
         for row in s.iter_rows(named=True):
@@ -153,11 +167,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{row['event_id']}: {what}: {row['matched']}/{row['compared']}{extra}")
             ok = ok and row["matched"] == row["compared"]
     if args.output:
-        out = Path(args.output)
-        table = pl.concat(tables, how="diagonal_relaxed")
-        if out.suffix == ".parquet":
-            table.write_parquet(out)
-        else:
-            table.write_csv(out)
-        print(f"per-value table: {out}")
+        write_frame(pl.concat(tables, how="diagonal_relaxed"), None, args.output,
+                    inputs=args.files)
+        print(f"per-value table: {args.output}")
     return 0 if ok else 1

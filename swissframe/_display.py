@@ -1,0 +1,52 @@
+"""Short text and notebook summaries of the result objects (one helper for all of them).
+
+``DecklistEvents``, ``ValidationReport``, ``Simulation`` and ``IdReport`` hold several
+frames; printing one used to dump them all. Each now has a one-paragraph ``__repr__`` built by
+:func:`summary_text` and a ``_repr_html_`` built by :func:`summary_html` (the facts, then each
+frame's first rows behind a ``<details>`` toggle, rendered by Polars itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+
+import polars as pl
+
+__all__ = ["count", "summary_html", "summary_text"]
+
+
+def count(n: int, one: str, many: str | None = None) -> str:
+    """``n`` with the noun in the right number, thousands separated.
+
+    >>> count(1, "event"), count(2249, "file")
+    ('1 event', '2,249 files')
+    """
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def summary_text(name: str, facts: Sequence[str], frames: Sequence[str]) -> str:
+    """``Name: fact, fact — .frame, .frame``.
+
+    >>> summary_text("Simulation", ["2 events", "64 players"], ["results", "players"])
+    'Simulation: 2 events, 64 players — .results, .players'
+    """
+    where = ", ".join(f".{f}" for f in frames)
+    return f"{name}: {', '.join(facts)}" + (f" — {where}" if where else "")
+
+
+def summary_html(name: str, facts: Sequence[str], frames: Mapping[str, pl.DataFrame],
+                 *, rows: int = 5) -> str:
+    """The facts as a heading line and each frame's first ``rows`` rows behind a toggle.
+
+    >>> html = summary_html("X", ["1 event"], {"results": pl.DataFrame({"a": [1]})})
+    >>> html.startswith("<div><strong>X</strong>: 1 event"), "<details>" in html
+    (True, True)
+    """
+    parts = [f"<div><strong>{escape(name)}</strong>: {escape(', '.join(facts))}"]
+    for label, df in frames.items():
+        shape = f"{df.height:,} rows × {df.width} columns"
+        parts.append(f"<details><summary><code>.{escape(label)}</code> — {shape}</summary>"
+                     f"{df.head(rows)._repr_html_()}</details>")
+    parts.append("</div>")
+    return "".join(parts)

@@ -1,0 +1,789 @@
+"""What every ``swissframe`` command shares: flags, output writing, terminal tables, progress.
+
+One place per concern, so that every command behaves the same way:
+
+- :class:`Parser` — argparse with the one-line error contract (``swissframe: error: … Hint: …``,
+  exit status 2);
+- :func:`add_files`, :func:`add_rules`, :func:`add_event`, :func:`add_top`,
+  :func:`add_output`, :func:`add_quiet` — the common flags, with one meaning everywhere;
+- :func:`positive_int`, :func:`non_negative_int` — argparse types for counts;
+- :func:`output_format`, :func:`write_frame`, :func:`atomic_path` — the output format follows
+  the suffix of ``-o`` (``.csv``, ``.tsv``, ``.parquet``, ``.json``, ``.ndjson``, ``.xlsx``,
+  ``.txt``), an input is never overwritten, and a file appears only complete (temporary name,
+  then rename);
+- :func:`render_table` — a terminal table that fits the terminal's width and shows
+  percentages as percentages;
+- :func:`progress`, :func:`working` — tqdm bars, silenced by ``--quiet`` and never drawn on a
+  stderr that is not a terminal;
+- :func:`error_line` — the one-line message of an error caught at the CLI boundary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import importlib
+import importlib.util
+import math
+import os
+import shutil
+import sys
+import tempfile
+import textwrap
+import threading
+from collections.abc import Collection, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any, Final, NamedTuple, NoReturn
+
+import polars as pl
+
+from swissframe.errors import DataError, SwissframeError
+from swissframe.io._files import FORMATS, read
+from swissframe.rules._infer import describe
+
+__all__ = [
+    "FORMAT_BY_SUFFIX",
+    "INPUT_FORMATS",
+    "OUTPUT_FORMATS",
+    "Parser",
+    "PlayerRead",
+    "add_event",
+    "add_files",
+    "add_output",
+    "add_quiet",
+    "add_rules",
+    "add_through_round",
+    "add_top",
+    "atomic_path",
+    "check_round",
+    "error_line",
+    "filter_events",
+    "find_player",
+    "flush_notes",
+    "format_cell",
+    "is_percent",
+    "non_negative_int",
+    "note",
+    "output_format",
+    "positive_int",
+    "progress",
+    "read_any",
+    "read_player_event",
+    "reading",
+    "render_table",
+    "show_progress",
+    "terminal_width",
+    "text_columns",
+    "working",
+    "write_frame",
+    "write_per_event",
+    "write_text",
+]
+
+#: Output formats a table can be written in (``table`` is the readable text table).
+OUTPUT_FORMATS: Final = ("table", "csv", "tsv", "parquet", "json", "ndjson", "xlsx")
+INPUT_FORMATS: Final = ("auto", *FORMATS)
+#: The output format chosen by the suffix of ``-o``.
+FORMAT_BY_SUFFIX: Final = {".csv": "csv", ".tsv": "tsv", ".parquet": "parquet",
+                           ".pq": "parquet", ".json": "json", ".ndjson": "ndjson",
+                           ".jsonl": "ndjson", ".xlsx": "xlsx", ".txt": "table"}
+#: Formats that only make sense in a file.
+_BINARY: Final = frozenset({"parquet", "xlsx"})
+#: Decimals kept by the display formats (text table: 4, CSV/TSV/JSON/Excel: 6); Parquet keeps
+#: every bit.
+_CSV_DECIMALS: Final = 6
+#: Criteria and columns whose values are fractions in [0, 1].
+_PERCENT_BASES: Final = frozenset({"mwp", "omwp", "gwp", "ogwp", "oomwp", "omlp", "omp",
+                                   "probability", "kendall_tau_pct", "share"})
+
+
+# --------------------------------------------------------------------------- parser
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with the swissframe error contract: one line on stderr, exit status 2.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> p = Parser(prog="swissframe x"); _ = p.add_argument("--n", type=positive_int)
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     try:
+    ...         p.parse_args(["--n", "0"])
+    ...     except SystemExit as exc:
+    ...         print(exc.code)
+    2
+    >>> err.getvalue()  # doctest: +NORMALIZE_WHITESPACE
+    "swissframe: error: argument --n: 0 is not a positive whole number. Hint: use 1 or more
+     (see 'swissframe x --help').\\n"
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``swissframe: error: MESSAGE`` plus a hint pointing at ``--help``; exit 2."""
+        text = message.rstrip(".")
+        hint = f"see '{self.prog} --help'"
+        text = f"{text} ({hint})." if "Hint:" in text else f"{text}. Hint: {hint}."
+        self.exit(2, f"swissframe: error: {' '.join(text.split())}\n")
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number ≥ 1.
+
+    >>> positive_int("3")
+    3
+    """
+    return _int(text, 1, "a positive whole number. Hint: use 1 or more")
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: a whole number ≥ 0.
+
+    >>> non_negative_int("0")
+    0
+    """
+    return _int(text, 0, "a whole number ≥ 0. Hint: use 0 or more")
+
+
+def _int(text: str, low: int, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or value < low:
+        msg = f"{text} is not {what}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+_NOTES: list[str] = []
+
+
+def note(args: argparse.Namespace, text: str) -> None:
+    """A note for the person at the terminal (which ruleset was used, …), printed on stderr
+    by :func:`flush_notes` once the command has succeeded (an error stays the one line);
+    ``--quiet`` silences it."""
+    if not getattr(args, "quiet", False):
+        _NOTES.append(text)
+
+
+def flush_notes(*, ok: bool) -> None:
+    """Print the notes of a command that succeeded (wrapped on a terminal, one line each
+    on a log or a pipe); drop them after an error."""
+    notes = list(_NOTES)
+    _NOTES.clear()
+    if not ok:
+        return
+    for text in notes:
+        shown = ("\n".join(textwrap.wrap(text, width=max(terminal_width(), 40),
+                                         subsequent_indent="  ", break_on_hyphens=False))
+                 if sys.stderr.isatty() else text)
+        print(shown, file=sys.stderr)
+
+
+def ruleset_name(text: str) -> str:
+    """A preset name (checked while the arguments are parsed: one usage error line)."""
+    from swissframe.errors import RulesetError
+    from swissframe.rules import get
+
+    try:
+        get(text)
+    except RulesetError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+    return text
+
+
+def add_files(p: argparse.ArgumentParser, *, nargs: str | int = "+") -> None:
+    """``FILE…`` and ``--input-format``."""
+    p.add_argument("files", nargs=nargs, metavar="FILE",
+                   help="results files or folders: CSV/Parquet (long or match form), "
+                        "decklist-cache .json(.gz), TOM .tdf/.xml or TRF files")
+    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
+                   help="how to read FILE (default: auto, recognised by its content)")
+
+
+def add_rules(p: argparse.ArgumentParser, *, default: str | None = None,
+              what: str = "the ruleset the standings are computed with") -> None:
+    """``--rules NAME``: sets the ruleset (a preset name, see ``swissframe rules``); by
+    default (None) the ruleset follows the data (``docs/inference.md``)."""
+    shown = (f" (default: {default})" if default else
+             " (default: inferred from the data: FIDE for TRF, pokemon for TOM, the "
+             "platform's preset for decklist files, mtg for tables; see docs/inference.md)")
+    p.add_argument("--rules", default=default, metavar="NAME", type=ruleset_name,
+                   help=f"{what}: a preset from 'swissframe rules'{shown}")
+
+
+def add_event(p: argparse.ArgumentParser, *, many: bool = True) -> None:
+    """``--event ID``: only this event (repeatable when ``many``)."""
+    if many:
+        p.add_argument("--event", action="append", metavar="ID",
+                       help="only this event (repeatable; default: every event in FILE)")
+    else:
+        p.add_argument("--event", metavar="ID",
+                       help="the event (needed when FILE holds several)")
+
+
+def add_through_round(p: argparse.ArgumentParser, *, what: str = "the standings") -> None:
+    """``--through-round R``: as it stood after round R (past the last round: an error)."""
+    p.add_argument("--through-round", type=positive_int, metavar="R",
+                   help=f"{what} as they stood after round R (default: final; a round "
+                        "after the last one is an error)")
+
+
+def add_top(p: argparse.ArgumentParser, *, default: int | None, what: str) -> None:
+    """``--top N``: the size of the cut / the places that matter."""
+    shown = f" (default: {default})" if default is not None else ""
+    p.add_argument("--top", type=positive_int, default=default, metavar="N",
+                   help=f"{what}{shown}")
+
+
+def add_output(p: argparse.ArgumentParser, *, formats: Sequence[str] = OUTPUT_FORMATS,
+               what: str = "the table") -> None:
+    """``--format`` and ``-o OUT`` (the format follows OUT's suffix)."""
+    p.add_argument("--format", choices=formats, default=None, metavar="FORMAT",
+                   help=f"how to write {what}: {', '.join(formats)} (default: from the suffix "
+                        "of -o, else a readable table)")
+    suffixes = ", ".join(s for s, f in FORMAT_BY_SUFFIX.items() if f in formats)
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help=f"write {what} to this file instead of stdout; its suffix chooses "
+                        f"the format ({suffixes})")
+
+
+def add_quiet(p: argparse.ArgumentParser) -> None:
+    """``--quiet``: no progress bar."""
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar or progress notes (bars are only ever drawn on a "
+                        "terminal)")
+
+
+# --------------------------------------------------------------------------- input helpers
+
+
+def read_any(paths: Sequence[str], input_format: str = "auto") -> pl.DataFrame:
+    """The results of ``paths`` through the one reader (:func:`swissframe.io._files.read`)."""
+    return read(paths, format=input_format).results
+
+
+def filter_events(results: pl.DataFrame, events: str | Sequence[str] | None) -> pl.DataFrame:
+    """Only the rows of ``events`` (all when None); an unknown id is an error with a hint.
+
+    >>> df = pl.DataFrame({"event_id": ["a", "b"], "round": [1, 1]})
+    >>> filter_events(df, ["b"])["event_id"].to_list()
+    ['b']
+    """
+    if not events:
+        return results
+    wanted = [events] if isinstance(events, str) else list(events)
+    known = results["event_id"].cast(pl.String).unique().sort().to_list()
+    missing = [e for e in wanted if e not in set(known)]
+    if missing:
+        near = [m for e in missing for m in difflib.get_close_matches(e, known, n=2)]
+        hint = (f"did you mean {', '.join(map(repr, near))}?" if near else
+                f"events present: {known[:10]}{' …' if len(known) > 10 else ''}.")
+        msg = f"event(s) {missing} not in the input. Hint: {hint}"
+        raise SwissframeError(msg)
+    return results.filter(pl.col("event_id").is_in(wanted))
+
+
+def find_player(results: pl.DataFrame, player: str, event: str | None) -> str:
+    """The event of ``player`` (checked), or a :class:`DataError` with "did you mean".
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"event_id": ["e", "e"], "player_id": ["Alice", "Bob"]})
+    >>> find_player(df, "Alice", None)
+    'e'
+    >>> find_player(df, "alise", None)
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.DataError: player 'alise' is not in event 'e'. Hint: did you mean 'Alice'?
+    """
+    ids = results.select(pl.col("event_id").cast(pl.String),
+                         pl.col("player_id").cast(pl.String)).unique()
+    mine = ids.filter(pl.col("player_id") == player)["event_id"].sort().to_list()
+    if not mine:
+        pool = ids["player_id"].unique().sort().to_list()
+        by_lower = {p.lower(): p for p in pool}
+        near = difflib.get_close_matches(player.lower(), list(by_lower), n=3, cutoff=0.6)
+        where = (f"event {event!r}" if event is not None else
+                 f"event {ids['event_id'][0]!r}" if ids["event_id"].n_unique() == 1 else
+                 f"any of the {ids['event_id'].n_unique()} events")
+        hint = (f"did you mean {', '.join(repr(by_lower[n]) for n in near)}?" if near
+                else "check the spelling (ids are case-sensitive), or run 'swissframe "
+                "standings FILE' to list the players.")
+        msg = f"player {player!r} is not in {where}. Hint: {hint}"
+        raise DataError(msg)
+    if len(mine) > 1:
+        shown = ", ".join(mine[:5]) + (" …" if len(mine) > 5 else "")
+        msg = (f"player {player!r} plays in {len(mine)} events ({shown}). Hint: add "
+               f"--event ID, e.g. --event {mine[0]}.")
+        raise DataError(msg)
+    return str(mine[0])
+
+
+class PlayerRead(NamedTuple):
+    """What :func:`read_player_event` found: the event's rows, its id, the players' ids
+    (a name the files hold becomes its id) and the ruleset (``--rules`` or inferred)."""
+
+    results: pl.DataFrame
+    event: str
+    players: tuple[str, ...]
+    rules: str
+
+
+def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
+    """Read ``args.files``, keep ``--event``, find the one event of ``players`` (by id or
+    name, with "did you mean" for a wrong one), check ``--through-round``, and say which
+    ruleset is used (one stderr line)."""
+    with working(args, reading(args.files)):
+        src = read(args.files, format=args.input_format)
+    results = filter_events(src.results, args.event)
+    ids = tuple(src.player_id(p, args.event) for p in players)
+    event = find_player(results, ids[0], args.event)
+    results = results.filter(pl.col("event_id") == event)
+    for other in ids[1:]:
+        find_player(results, other, event)
+    check_round(results, getattr(args, "through_round", None))
+    rules = args.rules or src.ruleset_of(event)
+    note(args, describe(src.events.filter(pl.col("event_id") == event), args.rules))
+    return PlayerRead(results, event, ids, rules)
+
+
+def check_round(results: pl.DataFrame, round_: int | None, flag: str = "--through-round"
+                ) -> None:
+    """Refuse a round after every event's last Swiss round (it would silently mean "final").
+
+    >>> df = pl.DataFrame({"event_id": ["e"], "round": [9], "phase": ["swiss"]})
+    >>> check_round(df, 9)
+    >>> check_round(df, 20)
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.SwissframeError: --through-round 20: the Swiss has rounds 1–9 ...
+    """
+    if round_ is None or results.height == 0:
+        return
+    swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns \
+        else results
+    last = swiss.group_by("event_id").agg(pl.col("round").max())
+    top = int(last["round"].max() or 0)  # type: ignore[arg-type]
+    if round_ > top:
+        where = (f"event {last['event_id'][0]!r}: " if last.height == 1 else
+                 f"the longest of the {last.height} events: ")
+        msg = (f"{flag} {round_}: the Swiss has rounds 1–{top} ({where}{top} rounds). "
+               f"Hint: pick a round from 1 to {top}, or leave {flag} out for the final "
+               "standings.")
+        raise SwissframeError(msg)
+    short = last.filter(pl.col("round") < round_)
+    if short.height:
+        names = ", ".join(short["event_id"].cast(pl.String).head(5).to_list())
+        print(f"swissframe: note: {short.height} event(s) ended before round {round_} "
+              f"({names}{' …' if short.height > 5 else ''}): their final standings are shown.",
+              file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- output
+
+
+def output_format(fmt: str | None, out: str | None) -> str:
+    """The format to write: ``--format`` if given, else the suffix of ``-o``, else a table.
+
+    Examples
+    --------
+    >>> output_format(None, "x.xlsx"), output_format("csv", None), output_format(None, None)
+    ('xlsx', 'csv', 'table')
+    >>> output_format(None, "x.docx")
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.SwissframeError: cannot write 'x.docx': unknown suffix '.docx'. Hint: ...
+    """
+    by_suffix: str | None = None
+    if out is not None:
+        suffix = Path(out).suffix.lower()
+        by_suffix = FORMAT_BY_SUFFIX.get(suffix)
+        if by_suffix is None:
+            known = ", ".join(FORMAT_BY_SUFFIX)
+            msg = (f"cannot write {out!r}: unknown suffix {suffix or '(none)'!r}. Hint: end -o "
+                   f"with one of {known}.")
+            raise SwissframeError(msg)
+    if fmt is not None:
+        if by_suffix is not None and by_suffix != fmt:
+            msg = (f"--format {fmt} but -o {out!r} is a {by_suffix} file name. Hint: drop "
+                   "--format (the suffix chooses) or change the suffix.")
+            raise SwissframeError(msg)
+        return fmt
+    return by_suffix or "table"
+
+
+def _refuse_input(out: Path, inputs: Sequence[str]) -> None:
+    target = out.resolve()
+    for item in inputs:
+        p = Path(item)
+        if not p.exists():
+            continue
+        same = target.exists() and os.path.samefile(p, target) if p.is_file() else \
+            p.is_dir() and target.exists() and target.is_relative_to(p.resolve())
+        if same:
+            msg = (f"-o {str(out)!r} would overwrite the input {item!r}. Hint: write to "
+                   "another file name.")
+            raise SwissframeError(msg)
+
+
+@contextlib.contextmanager
+def atomic_path(out: str | os.PathLike[str], inputs: Sequence[str] = ()) -> Iterator[Path]:
+    """A temporary path next to ``out``, renamed to ``out`` only when the block succeeds.
+
+    A failed write leaves no file behind (and an existing ``out`` untouched); ``out`` is
+    never one of ``inputs`` (files, or a file inside an input folder).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> with atomic_path(d / "a.txt") as tmp:
+    ...     _ = tmp.write_text("done")
+    >>> (d / "a.txt").read_text(), sorted(p.name for p in d.iterdir())
+    ('done', ['a.txt'])
+    """
+    target = Path(out)
+    _refuse_input(target, inputs)
+    if target.is_dir():
+        msg = f"-o {str(target)!r} is a folder. Hint: give a file name, e.g. {target}/out.csv."
+        raise SwissframeError(msg)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        umask = os.umask(0)
+        os.umask(umask)
+        tmp.chmod(0o666 & ~umask)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _display(df: pl.DataFrame, decimals: int) -> pl.DataFrame:
+    """Floats rounded and list columns joined, for text formats."""
+    lists = [c for c, t in df.schema.items() if isinstance(t, pl.List)]
+    out = df.with_columns(pl.col(pl.Float64, pl.Float32).round(decimals))
+    if lists:
+        out = out.with_columns(pl.col(c).cast(pl.List(pl.String)).list.join(", ")
+                               for c in lists)
+    return out
+
+
+def _text(df: pl.DataFrame, fmt: str, width: int | None) -> str:
+    if fmt in ("csv", "tsv"):
+        return _display(df, _CSV_DECIMALS).write_csv(separator="," if fmt == "csv" else "\t")
+    if fmt == "json":
+        return df.write_json() + "\n"
+    if fmt == "ndjson":
+        return df.write_ndjson()
+    return render_table(df, width=width)
+
+
+def write_frame(df: pl.DataFrame, fmt: str | None, out: str | None, *,
+                inputs: Sequence[str] = (), stdout: IO[str] | None = None) -> str:
+    """Write ``df`` to ``out`` (atomically; format from ``fmt`` or the suffix) or stdout.
+
+    Returns the format used. The text table fits the terminal (when stdout is one); CSV and
+    TSV round floats to 6 decimals, Parquet keeps full precision, ``.xlsx`` goes through
+    Polars' ``write_excel`` (needs ``xlsxwriter``: ``pip install swissframe[excel]``).
+
+    Examples
+    --------
+    >>> import io
+    >>> buf = io.StringIO()
+    >>> write_frame(pl.DataFrame({"x": [1 / 3]}), "csv", None, stdout=buf)
+    'csv'
+    >>> buf.getvalue()
+    'x\\n0.333333\\n'
+    """
+    kind = output_format(fmt, out)
+    if out is None:
+        if kind in _BINARY:
+            msg = f"--format {kind} needs -o OUT. Hint: add -o out.{kind}."
+            raise SwissframeError(msg)
+        stream = stdout or sys.stdout
+        width = terminal_width() if stream.isatty() else None
+        stream.write(_text(df, kind, width))
+        return kind
+    with atomic_path(out, inputs) as tmp:
+        if kind == "parquet":
+            df.write_parquet(tmp)
+        elif kind == "xlsx":
+            _write_excel(df, tmp)
+        else:
+            tmp.write_text(_text(df, kind, None), encoding="utf-8")
+    return kind
+
+
+def write_text(text: str, out: str | None, *, inputs: Sequence[str] = ()) -> None:
+    """A command's text report to stdout, or atomically to ``out`` (never an input).
+
+    >>> import io, contextlib
+    >>> buf = io.StringIO()
+    >>> with contextlib.redirect_stdout(buf):
+    ...     write_text("done", None)
+    >>> buf.getvalue()
+    'done\\n'
+    """
+    body = text if text.endswith("\n") else text + "\n"
+    if out is None:
+        sys.stdout.write(body)
+        return
+    with atomic_path(out, inputs) as tmp:
+        tmp.write_text(body, encoding="utf-8")
+
+
+def _write_excel(df: pl.DataFrame, path: Path) -> None:
+    if importlib.util.find_spec("xlsxwriter") is None:
+        msg = ("writing .xlsx needs the xlsxwriter package. Hint: pip install "
+               "'swissframe[excel]' (or write .csv / .parquet).")
+        raise SwissframeError(msg)
+    shown = _display(df, 15)
+    percent: dict[Any, str] = {c: "0.00%" for c, t in shown.schema.items()
+                               if t.is_float() and is_percent(c)}
+    shown.write_excel(path, worksheet="swissframe", column_formats=percent or None,
+                      float_precision=4, autofit=True, freeze_panes=(1, 0))
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def terminal_width() -> int:
+    """Columns of the terminal: ``COLUMNS``, else the first of stdout, stderr, stdin that is
+    a terminal (so ``swissframe cut … | less`` still fits), else 80; at least 40.
+
+    >>> terminal_width() >= 40
+    True
+    """
+    env = os.environ.get("COLUMNS", "")
+    if env.isdigit() and int(env) > 0:
+        return max(40, int(env))
+    for fd in (1, 2, 0):
+        try:
+            return max(40, os.get_terminal_size(fd).columns)
+        except OSError:
+            continue
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
+def is_percent(name: str) -> bool:
+    """True for columns holding a fraction shown as a percentage (``omwp``, ``opp_gwp_raw``,
+    ``probability_win``, ``a_p_draw`` …).
+
+    >>> [is_percent(c) for c in ("omwp", "opp_mwp_raw", "probability_draw", "rank", "a_p_win")]
+    [True, True, True, False, True]
+    """
+    base = name.removeprefix("opp_").removesuffix("_raw").removesuffix("_e")
+    return (base in _PERCENT_BASES or base.startswith("probability")
+            or "_p_" in f"_{base}" or base.endswith("_share"))
+
+
+def format_cell(name: str, value: object) -> str:
+    """One value as a person reads it: ``66.67%``, ``0.5``, ``yes``, empty for null.
+
+    >>> format_cell("omwp", 2 / 3), format_cell("bh", 8.5), format_cell("x", None)
+    ('66.67%', '8.5', '')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if is_percent(name):
+            return f"{100 * value:.2f}%"
+        return f"{value:.4f}".rstrip("0").rstrip(".") if not value.is_integer() \
+            else str(int(value))
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
+def _as_text(df: pl.DataFrame, max_cell: int) -> pl.DataFrame:
+    cols = {}
+    for name, dtype in df.schema.items():
+        s = df[name]
+        if dtype.is_float() or dtype == pl.Boolean or isinstance(dtype, pl.List):
+            s = pl.Series(name, [format_cell(name, v) for v in s.to_list()], dtype=pl.String)
+        else:
+            s = s.cast(pl.String).fill_null("")
+        cols[name] = s
+    long = pl.col(pl.String).str.len_chars() > max_cell
+    return pl.DataFrame(cols).with_columns(
+        pl.when(long).then(pl.col(pl.String).str.slice(0, max_cell - 1) + "…")
+        .otherwise(pl.col(pl.String)))
+
+
+def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 40,
+                 keep: int = 2, priority: Sequence[str] = ()) -> str:
+    """``df`` as a box table that fits ``width`` columns (None: no limit).
+
+    Percentages show as ``66.67%``; columns that do not fit are left out — those named in
+    ``priority`` are kept first, in that order, then the others from the left (never the
+    first ``keep``) — and named under the table. The columns shown keep their order.
+
+    Examples
+    --------
+    >>> t = render_table(pl.DataFrame({"player_id": ["A"], "omwp": [2 / 3]}))
+    >>> "66.67%" in t
+    True
+    >>> wide = pl.DataFrame({f"column_{i}": [i] for i in range(12)})
+    >>> lines = render_table(wide, width=60).splitlines()
+    >>> print(render_table(wide, width=40, priority=["column_9"]).splitlines()[1])
+    │ column_0 ┆ column_1 ┆ column_9 │
+    >>> max(len(x) for x in lines) <= 60, lines[-2:]
+    (True, ['(+7 more columns: column_5, …, column_11; use --format csv', 'or -o FILE.csv)'])
+    """
+    text = _as_text(df, max_cell)
+    lens = [max(len(c), int(text[c].str.len_chars().max() or 0))  # type: ignore[arg-type]
+            for c in text.columns]
+    shown = list(text.columns)
+    size = dict(zip(text.columns, lens, strict=True))
+    if width is not None and sum(n + 3 for n in lens) + 1 > width:
+        first = [c for c in priority if c in size]
+        order = [*text.columns[:keep], *first,
+                 *(c for c in text.columns[keep:] if c not in first)]
+        picked: set[str] = set()
+        total = 1
+        for c in dict.fromkeys(order):
+            if total + size[c] + 3 <= width or len(picked) < keep:
+                picked.add(c)
+                total += size[c] + 3
+        shown = [c for c in text.columns if c in picked]
+    with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=max_cell,
+                   tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
+                   tbl_cell_numeric_alignment="RIGHT"):
+        body = str(text.select(shown)) if shown else ""
+    hidden = [c for c in text.columns if c not in shown]
+    if hidden:
+        import textwrap
+
+        names = ", ".join(hidden) if len(hidden) <= 3 else f"{hidden[0]}, …, {hidden[-1]}"
+        note = f"(+{len(hidden)} more columns: {names}; use --format csv or -o FILE.csv)"
+        body += "\n" + (textwrap.fill(note, width=width) if width else note)
+    return body + "\n"
+
+
+def write_per_event(df: pl.DataFrame, priority: Sequence[str] = (), *,
+                    stream: IO[str] | None = None) -> None:
+    """One terminal table per event, under the event's name, fitted to the terminal with
+    the ``priority`` columns kept first."""
+    out = stream or sys.stdout
+    width = terminal_width()
+    for (event,), grp in df.group_by("event_id", maintain_order=True):
+        out.write(f"{event}\n")
+        out.write(render_table(grp.drop("event_id"), width=width, keep=1, priority=priority))
+
+
+def text_columns(heads: list[str], rows: list[list[str]], width: int, *,
+                 shrink: Sequence[int] = (), right: Collection[int] = ()) -> list[str]:
+    """Plain aligned columns two spaces apart (``right``: right-aligned); when too wide,
+    the widest of the ``shrink`` columns gives way, down to 8 characters, and long cells
+    end in "…".
+
+    >>> print("\\n".join(text_columns(["n", "name"], [["1", "Alexandra"]], 10, shrink=[1],
+    ...                                right=[0])))
+    n  name
+    1  Alexand…
+    """
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
+    over = sum(widths) + 2 * (len(widths) - 1) - width
+    while over > 0:  # the widest name column gives way, down to 8 characters
+        i = max(shrink, key=lambda k: widths[k])
+        if widths[i] <= 8:
+            break
+        widths[i] -= 1
+        over -= 1
+
+    def line(cells: list[str]) -> str:
+        parts = []
+        for i, (cell, w) in enumerate(zip(cells, widths, strict=True)):
+            c = cell if len(cell) <= w else cell[:w - 1] + "…"
+            parts.append(c.rjust(w) if i in right else c.ljust(w))
+        return "  ".join(parts).rstrip()
+
+    return [line(heads), *(line(r) for r in rows)]
+
+
+# --------------------------------------------------------------------------- progress
+
+
+def show_progress(args: argparse.Namespace) -> bool:
+    """Whether to draw bars: not ``--quiet`` and stderr is a terminal."""
+    return not getattr(args, "quiet", False) and sys.stderr.isatty()
+
+
+def progress(args: argparse.Namespace, **kwargs: Any) -> Any:
+    """A tqdm bar on stderr, disabled by ``--quiet`` or a non-terminal stderr."""
+    from tqdm import tqdm
+
+    return tqdm(disable=not show_progress(args), file=sys.stderr, leave=False, **kwargs)
+
+
+def reading(paths: Sequence[str]) -> str:
+    """The label of the reading step: ``reading store.csv``, ``reading 2,249 inputs``.
+
+    >>> reading(["data/events/"]), reading(["a.csv", "b.csv"])
+    ('reading events/', 'reading 2 inputs')
+    """
+    if len(paths) == 1:
+        p = Path(paths[0])
+        return f"reading {p.name}{'/' if p.is_dir() or paths[0].endswith('/') else ''}"
+    return f"reading {len(paths):,} inputs"
+
+
+@contextlib.contextmanager
+def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
+    """A "``desc``… 12s" line for a step with no count (reading files, ranking); it is
+    erased when the step ends or fails, so an error line is never mixed with a bar."""
+    if not show_progress(args):
+        yield
+        return
+    bar = progress(args, desc=desc, total=None, bar_format="{desc}… {elapsed}")
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(0.5):
+            bar.refresh()
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+        bar.close()
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def error_line(exc: BaseException) -> str:
+    """The one line printed for an error caught at the CLI boundary.
+
+    >>> error_line(SwissframeError("bad row\\n  detail. Hint: fix it."))
+    'swissframe: error: bad row | detail. Hint: fix it.'
+    >>> error_line(FileNotFoundError(2, "No such file or directory", "x.csv"))
+    'swissframe: error: x.csv: No such file or directory. Hint: check the path.'
+    """
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        text = f"{where}{exc.strerror}. Hint: check the path."
+    elif isinstance(exc, OSError):
+        text = f"{exc}. Hint: check the path."
+    elif isinstance(exc, MemoryError):
+        text = "out of memory. Hint: read fewer files at once."
+    elif isinstance(exc, SwissframeError):
+        text = " | ".join(x.strip() for x in str(exc).splitlines() if x.strip())
+    else:  # an engine error that escaped the checks: a bug, said as such
+        first = next((x.strip() for x in str(exc).splitlines() if x.strip()), "")
+        text = (f"internal {type(exc).__name__}: {first}. Hint: this is a swissframe bug; "
+                "rerun with --debug and report the traceback.")
+    return f"swissframe: error: {text}"

@@ -1,0 +1,201 @@
+"""``swissframe explain FILE --player P``: one player's tiebreakers, as a judge writes them.
+
+One line per round (opponent, result, the opponent's record and the rates that enter the
+averages, a mark where the floor, the cap or a bye changed something), the notes behind the
+marks, then the arithmetic of each average (``OMW% = (0.7500 + 0.3300 + …) / 4 = 0.5825``),
+wrapped to the terminal. ``--format``/``-o`` write :func:`swissframe.explain`'s table instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from collections.abc import Sequence
+
+import polars as pl
+
+from swissframe.cli._common import (
+    add_event,
+    add_files,
+    add_output,
+    add_quiet,
+    add_rules,
+    add_through_round,
+    format_cell,
+    output_format,
+    read_player_event,
+    terminal_width,
+    text_columns,
+    write_frame,
+    write_text,
+)
+
+__all__ = ["add_parser", "render", "run"]
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``swissframe explain``.
+
+    Examples
+    --------
+    >>> from swissframe.cli._common import Parser
+    >>> p = Parser(); sub = p.add_subparsers()
+    >>> add_parser(sub)
+    >>> p.parse_args(["explain", "f.csv", "--player", "Alice"]).player
+    'Alice'
+    """
+    p = subparsers.add_parser(
+        "explain", help="one player's tiebreakers, opponent by opponent",
+        description="Show how one player's OMW%%, OGW%% (and the ruleset's other opponent "
+        "averages) were formed: one line per opponent, the floor/cap/bye notes, and the "
+        "arithmetic.")
+    add_files(p)
+    p.add_argument("--player", required=True, metavar="ID",
+                   help="the player id (as in the standings; a near miss gets suggestions)")
+    add_event(p, many=False)
+    add_rules(p)
+    add_through_round(p, what="explain the standings")
+    add_output(p, what="the explanation table")
+    add_quiet(p)
+
+
+def _record(w: object, l_: object, d: object, byes: object) -> str:
+    if w is None:
+        return ""
+    text = f"{w}-{l_}-{d}"
+    return text + (f" ({byes} bye{'s' if byes != 1 else ''})" if byes else "")
+
+
+def _terms(label: str, values: Sequence[float], total: float | None, width: int) -> str:
+    """``LABEL = (a + b + …) / n = total``, wrapped under the opening parenthesis."""
+    if total is None:
+        return f"{label}: none (no opponent counted)"
+    if not values:
+        return f"{label} = {total:.4f}"
+    mean = sum(values) / len(values)
+    body = " + ".join(f"{v:.4f}" for v in values)
+    if abs(mean - total) > 1e-9:  # the average is not a plain mean (e.g. weighted): say so
+        return f"{label} = {total:.4f} (from {len(values)} opponents: {body})"
+    text = f"{label} = ({body}) / {len(values)} = {total:.4f}"
+    indent = " " * (len(label) + 4)
+    return "\n".join(textwrap.wrap(text, width=width, subsequent_indent=indent,
+                                   break_on_hyphens=False))
+
+
+def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: str,
+           criteria: Sequence[str] = (), width: int = 80) -> str:
+    """The judge's text of an :func:`swissframe.explain` table, ``width`` columns wide.
+
+    Examples
+    --------
+    >>> import swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "D"],
+    ...     "player_b": ["B", "D", "C", "B"], "games_a": [2, 2, 2, 2],
+    ...     "games_b": [0, 1, 1, 0], "games_drawn": [0, 0, 0, 0]})
+    >>> print(render(sf.explain(sf.from_matches(m), "A", rules="mtg-1/3"), None,
+    ...              rules="mtg-1/3", criteria=["match_points", "omwp", "gwp", "ogwp"]))
+    A — event, mtg-1/3
+    <BLANKLINE>
+    round  opponent  result  opp. record  opp. MW%  opp. GW%
+        1  B         win     0-2-0        33.33% *  33.33% *
+        2  C         win     1-1-0        50.00%    50.00%
+    <BLANKLINE>
+    * round 1 (B): win rate 0.0 raised to the floor 0.333333
+    <BLANKLINE>
+    OMW% = (0.3333 + 0.5000) / 2 = 0.4167
+    OGW% = (0.3333 + 0.5000) / 2 = 0.4167
+    """
+    body = table.filter(pl.col("result") != "average")
+    avg = table.filter(pl.col("result") == "average").row(0, named=True)
+    player, event = avg["player_id"], avg.get("event_id", "")
+    lines = textwrap.wrap(f"{player} — {event}, {rules}", width=width, break_on_hyphens=False)
+    if standing is not None:
+        rec = f"{standing['wins']}-{standing['losses']}-{standing['draws']}"
+        points = format_cell("match_points", standing["match_points"])
+        parts = [f"rank {standing['rank']}", f"{points} points", f"record {rec}"]
+        parts += [f"{lab} {format_cell(col, standing[col])}"
+                  for col, lab in (("omwp", "OMW%"), ("gwp", "GW%"), ("ogwp", "OGW%"),
+                                   ("oomwp", "OOMW%")) if standing.get(col) is not None]
+        lines.append(textwrap.fill(", ".join(parts), width=width))
+        if standing.get("dropped"):
+            lines.append(f"{player} dropped after round {standing['rounds_played']}.")
+    lines.append("")
+    has_gw = ("ogwp" in criteria) if criteria else body["opp_gwp"].is_not_null().any()
+    has_oomw = "oomwp" in criteria
+    chess = "bh_value" in body.columns
+    heads = ["round", "opponent", "result", "opp. record", "opp. MW%"]
+    if has_gw:
+        heads.append("opp. GW%")
+    if has_oomw:
+        heads.append("opp. OMW%")
+    if chess:
+        heads += ["opp. score", "BH value"]
+    rows: list[list[str]] = []
+    notes: list[str] = []
+    for r in body.iter_rows(named=True):
+        mark = ""
+        if r["note"]:
+            mark = "*" * (len(notes) % 3 + 1) if len(notes) < 3 else f"[{len(notes) + 1}]"
+            who = f" ({r['opponent_id']})" if r["opponent_id"] else ""
+            notes.append(f"{mark} round {r['round']}{who}: {r['note']}")
+        mw = format_cell("opp_mwp", r["opp_mwp"]) if r["opp_mwp"] is not None else "–"
+        raw_differs = (r["opp_mwp"] is not None and r["opp_mwp_raw"] is not None
+                       and abs(r["opp_mwp"] - r["opp_mwp_raw"]) > 1e-12)
+        cells = [str(r["round"]), str(r["opponent_id"] or "–"), str(r["result"]),
+                 _record(r["opp_wins"], r["opp_losses"], r["opp_draws"], r["opp_byes"]),
+                 f"{mw} {mark}".rstrip() if (mark and raw_differs) or
+                 (mark and r["opp_mwp"] is None) else mw]
+        if has_gw:
+            gw = format_cell("opp_gwp", r["opp_gwp"]) if r["opp_gwp"] is not None else "–"
+            gw_differs = (r["opp_gwp"] is not None and r["opp_gwp_raw"] is not None
+                          and abs(r["opp_gwp"] - r["opp_gwp_raw"]) > 1e-12)
+            cells.append(f"{gw} {mark}".rstrip() if mark and gw_differs else gw)
+        if has_oomw:
+            cells.append(format_cell("opp_omwp", r["opp_omwp"]) if not r["excluded"] else "–")
+        if chess:
+            cells += [format_cell("x", r["opp_score"]), format_cell("x", r["bh_value"])]
+        rows.append(cells)
+    lines += text_columns(heads, rows, width, shrink=[1], right=[0])
+    if notes:
+        lines.append("")
+        lines += [textwrap.fill(n, width=width, subsequent_indent="    ") for n in notes]
+    lines.append("")
+    sums = [("OMW%", "opp_mwp")] if "omwp" in criteria or not criteria else []
+    if has_gw:
+        sums.append(("OGW%", "opp_gwp"))
+    if has_oomw:
+        sums.append(("OOMW%", "opp_omwp"))
+    for label, col in sums:
+        values = [float(v) for v, ex in zip(body[col].to_list(), body["excluded"].to_list(),
+                                            strict=True)
+                  if v is not None and not ex] if col == "opp_omwp" else \
+            [float(v) for v in body[col].drop_nulls().to_list()]
+        lines.append(_terms(label, values, avg.get(col), width))
+    if chess and avg.get("bh_value") is not None:
+        vals = " + ".join(format_cell("x", v) for v in body["bh_value"].drop_nulls())
+        lines.append(textwrap.fill(f"Buchholz = {vals} = {format_cell('x', avg['bh_value'])}",
+                                   width=width, subsequent_indent=" " * 11))
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``swissframe explain``; 0 on success (errors raise, exit 2 in the CLI)."""
+    from swissframe.engine.explain import explain
+    from swissframe.engine.standings import standings
+    from swissframe.rules import get
+
+    kind = output_format(args.format, args.output)
+    results, event, (player,), used = read_player_event(args, args.player)
+    table = explain(results, player, used, event_id=event, through_round=args.through_round)
+    if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
+        write_frame(table, kind, args.output, inputs=args.files)
+        return 0
+    st = standings(results, used, through_round=args.through_round)
+    row = st.filter(pl.col("player_id") == player)
+    rules = used + (f", after round {args.through_round}" if args.through_round else "")
+    width = terminal_width()
+    names = [c.name for c in get(used).criteria]
+    text = render(table, row.row(0, named=True) if row.height else None, rules=rules,
+                  criteria=names, width=width)
+    write_text(text, args.output, inputs=args.files)
+    return 0

@@ -1,0 +1,123 @@
+"""``swissframe why FILE A B``: which criterion put one player ahead of the other, and by
+how much (:func:`swissframe.compare`).
+
+The first line says it as a sentence ("Alice (1st) beat Bob (2nd) on match points: 10 vs
+9."); the table below walks the ruleset's criteria in order with both players' values, the
+difference, and a mark on the one that decided. ``--format``/``-o`` write that table.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import polars as pl
+
+from swissframe.cli._common import (
+    add_event,
+    add_files,
+    add_output,
+    add_quiet,
+    add_rules,
+    add_through_round,
+    format_cell,
+    is_percent,
+    output_format,
+    read_player_event,
+    terminal_width,
+    write_frame,
+    write_text,
+)
+
+__all__ = ["add_parser", "render", "run"]
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``swissframe why``.
+
+    Examples
+    --------
+    >>> from swissframe.cli._common import Parser
+    >>> p = Parser(); sub = p.add_subparsers()
+    >>> add_parser(sub)
+    >>> a = p.parse_args(["why", "f.csv", "Alice", "Bob"])
+    >>> a.files, a.player_a, a.player_b
+    (['f.csv'], 'Alice', 'Bob')
+    """
+    p = subparsers.add_parser(
+        "why", help="which criterion separated two players, and by how much",
+        description="Walk the ruleset's ranking criteria in order and say which one put one "
+        "player ahead of the other, with both values and the difference.")
+    add_files(p)
+    p.add_argument("player_a", metavar="A", help="a player id")
+    p.add_argument("player_b", metavar="B", help="another player id of the same event")
+    add_event(p, many=False)
+    add_rules(p)
+    add_through_round(p, what="compare the standings")
+    add_output(p, what="the criterion-by-criterion table")
+    add_quiet(p)
+
+
+def _difference(name: str, diff: float | None) -> str:
+    if diff is None or name == "random":  # a seeded draw: the gap means nothing
+        return ""
+    if abs(diff) < 1e-12:
+        return "level"
+    if is_percent(name):  # percentage points
+        return f"{100 * diff:+.2f} pts"
+    return f"{diff:+.4f}".rstrip("0").rstrip(".")
+
+
+def render(comparison: object, width: int = 80) -> str:
+    """The sentence and the criterion table of a :class:`swissframe.compare.Comparison`.
+
+    Examples
+    --------
+    >>> import swissframe as sf
+    >>> m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+    ...     "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+    ...     "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    >>> print(render(sf.compare(sf.from_matches(m), "D", "C")))
+    C (2nd) beat D (3rd) on OMW%: 75.00% vs 41.50%, level on match points (3).
+    <BLANKLINE>
+    criterion     D       C       D − C
+    match points  3       3       level
+    OMW%          41.50%  75.00%  -33.50 pts  ← decided
+    GW%           50.00%  50.00%  level
+    OGW%          41.50%  65.00%  -23.50 pts
+    """
+    import textwrap
+
+    c = comparison
+    table: pl.DataFrame = c.table  # type: ignore[attr-defined]
+    a, b = c.player_a, c.player_b  # type: ignore[attr-defined]
+    rows = [[r["label"], format_cell(r["criterion"], r["value_a"]),
+             format_cell(r["criterion"], r["value_b"]),
+             _difference(r["criterion"], r["difference"]),
+             "← decided" if r["decided"] else ""]
+            for r in table.iter_rows(named=True)]
+    heads = ["criterion", str(a), str(b), f"{a} − {b}" if len(f"{a}{b}") < 24 else "A − B", ""]
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
+    lines = [*textwrap.wrap(str(c), width=width), ""]
+    for cells in [heads, *rows]:
+        lines.append("  ".join(x.ljust(w) for x, w in zip(cells, widths, strict=True))
+                     .rstrip())
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``swissframe why``; 0 on success (errors raise: exit status 2 in the CLI)."""
+    from swissframe.compare import compare
+
+    kind = output_format(args.format, args.output)
+    results, event, (a, b), rules = read_player_event(args, args.player_a, args.player_b)
+    comparison = compare(results, a, b, rules=rules, event_id=event,
+                         through_round=args.through_round)
+    if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
+        table = comparison.table.with_columns(
+            pl.lit(event).alias("event_id"), pl.lit(a).alias("player_a"),
+            pl.lit(b).alias("player_b"))
+        write_frame(table, kind, args.output, inputs=args.files)
+        return 0
+    width = terminal_width()
+    write_text(render(comparison, width), args.output, inputs=args.files)
+    return 0

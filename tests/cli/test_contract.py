@@ -1,0 +1,301 @@
+"""Every command keeps the CLI contract: one-line errors with a hint and exit status 2, the
+output format from the ``-o`` suffix, atomic outputs that never replace an input, counts
+validated, ``--quiet``, ``--version`` and ``--help`` text on every option."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from swissframe.cli import main
+from swissframe.cli._main import build_parser
+from tests.helpers import REPO_ROOT
+
+EVENTS = REPO_ROOT / "data" / "events"
+STORE = str(EVENTS / "store-championship.csv")
+
+
+def _one_error(capsys: pytest.CaptureFixture[str], needle: str = "") -> str:
+    err = capsys.readouterr().err
+    assert err.startswith("swissframe: error: "), err
+    assert err.count("\n") == 1, err  # one line
+    assert "Hint" in err, err
+    assert "Traceback" not in err
+    assert needle in err, err
+    return err
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["standings", "nope.csv"], "nope.csv"),
+    (["standings", STORE, "--through-round", "20"], "rounds 1–4"),
+    (["standings", STORE, "--top", "0"], "--top"),
+    (["explain", STORE, "--player", "alise"], "did you mean 'Alice'"),
+    (["why", STORE, "Alice", "Bobb"], "did you mean 'Bob'"),
+    (["sensitivity", STORE, "--rules", "nope"], "nope"),
+    (["validate", STORE, "--best-of", "0"], "--best-of"),
+    (["rules", "nope"], "nope"),
+    (["verify", STORE, "-o", "x.docx"], ".docx"),
+    (["simulate", "--players", "8", "--events", "0", "-o", "x.parquet"], "--events"),
+    (["cut", STORE, "--sims", "-1"], "--sims"),
+    (["cut", STORE, "--round", "9"], "--round 9"),
+    (["recompute", STORE, "-o", "out", "--workers", "0"], "--workers"),
+    (["recompute", STORE, "-o", "out", "--batch-rows", "0"], "--batch-rows"),
+    (["recompute", STORE, "-o", "out", "--batch-rows", "-5"], "--batch-rows"),
+    (["chart", "standings", STORE, "-o", "fig.docx"], ".docx"),
+    (["demo", "--data", "/nonexistent"], "no bundled events"),
+    (["nonsense"], "invalid choice"),
+    (["standings"], "required"),
+])
+def test_every_command_fails_in_one_line(argv: list[str], needle: str, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    _one_error(capsys, needle)
+    assert list(tmp_path.iterdir()) == []  # nothing written on an error
+
+
+def test_debug_shows_the_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+    from swissframe.errors import SwissframeError
+
+    with pytest.raises(SwissframeError):
+        main(["--debug", "standings", STORE, "--through-round", "20"])
+    with pytest.raises(SwissframeError):
+        main(["standings", STORE, "--through-round", "20", "--debug"])
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    import swissframe
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"swissframe {swissframe.__version__}"
+
+
+def test_every_option_has_help_and_a_plain_metavar() -> None:
+    parser, _ = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert {"standings", "explain", "why", "cut", "sensitivity", "validate", "verify",
+            "verify-ref", "simulate", "recompute", "rules", "chart", "demo"} <= set(sub.choices)
+    for name, p in sub.choices.items():
+        assert p.description, name
+        for action in p._actions:
+            if action.help is argparse.SUPPRESS:
+                continue
+            where = f"{name} {action.option_strings or action.dest}"
+            assert action.help, f"{where}: no help"
+            shown = p._get_formatter()._format_args(action, action.dest.upper()) \
+                if action.option_strings else ""
+            assert "_" not in shown, f"{where}: metavar {shown!r} leaks an internal name"
+        text = p.format_help()
+        assert "ROUND_" not in text
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".parquet", ".json", ".ndjson", ".xlsx",
+                                    ".txt"])
+@pytest.mark.parametrize("argv", [
+    ["standings", STORE],
+    ["explain", STORE, "--player", "Alice"],
+    ["why", STORE, "Alice", "Bob"],
+    ["cut", STORE, "--top", "4"],
+    ["sensitivity", STORE, "--top", "4", "--compare", "pokemon"],
+    ["validate", STORE],
+])
+def test_output_format_follows_the_suffix(argv: list[str], suffix: str, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    if suffix == ".xlsx":
+        pytest.importorskip("xlsxwriter")
+    out = tmp_path / f"out{suffix}"
+    rows = 0 if argv[0] == "validate" else 1  # a clean report has no problem rows
+    assert main([*argv, "-o", str(out), "--quiet"]) == 0, capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]  # no temporary left behind
+    data = out.read_bytes()
+    if suffix == ".parquet":
+        assert pl.read_parquet(out).height >= rows
+    elif suffix == ".xlsx":
+        assert data[:2] == b"PK"  # an Office Open XML (zip) workbook, not text
+    elif suffix == ".csv":
+        assert pl.read_csv(out).height >= 0
+        assert "┆" not in data.decode()
+    elif suffix == ".tsv":
+        assert "\t" in data.decode()
+    elif suffix == ".json" and argv[0] != "validate":
+        assert pl.read_json(out).height >= rows
+    elif suffix == ".txt" and argv[0] in ("explain", "why", "cut"):
+        assert "┌" not in data.decode()  # the judge's text, as on the terminal
+    elif suffix == ".ndjson" and rows:
+        assert pl.read_ndjson(out).height >= rows
+
+
+def test_unknown_suffix_and_conflicting_format(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["standings", STORE, "-o", str(tmp_path / "x.docx")]) == 2
+    _one_error(capsys, "unknown suffix '.docx'")
+    assert main(["standings", STORE, "--format", "csv", "-o", str(tmp_path / "x.parquet")]) == 2
+    _one_error(capsys, "--format csv")
+    assert main(["standings", STORE, "--format", "parquet"]) == 2
+    _one_error(capsys, "needs -o")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_never_overwrites_an_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "f.csv"
+    f.write_bytes(Path(STORE).read_bytes())
+    before = f.read_bytes()
+    for argv in (["standings", str(f), "-o", str(f)],
+                 ["standings", str(tmp_path), "-o", str(f)],  # a file of an input folder
+                 ["explain", str(f), "--player", "Alice", "-o", str(f)],
+                 ["cut", str(f), "-o", str(f)],
+                 ["validate", str(f), "-o", str(tmp_path / "f.csv")]):
+        assert main(argv) == 2
+        _one_error(capsys, "would overwrite the input")
+        assert f.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.csv"]
+
+
+def test_a_failed_write_leaves_no_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "s.parquet"
+    out.write_bytes(b"old")
+
+    def broken(self: pl.DataFrame, path: Path, *args: object, **kwargs: object) -> None:
+        Path(path).write_bytes(b"PAR1 half")
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", broken)
+    assert main(["standings", STORE, "-o", str(out)]) == 2
+    _one_error(capsys, "No space left on device")
+    assert out.read_bytes() == b"old"  # the previous file is untouched, no partial one
+    assert [p.name for p in tmp_path.iterdir()] == ["s.parquet"]
+
+
+def test_xlsx_without_xlsxwriter_says_how_to_install(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "xlsxwriter" else real(name, *a))
+    assert main(["standings", STORE, "-o", str(tmp_path / "s.xlsx")]) == 2
+    _one_error(capsys, "swissframe[excel]")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_display_precision_csv_rounded_parquet_exact(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    assert main(["standings", STORE, "--format", "csv"]) == 0
+    csv = capsys.readouterr().out
+    floats = [c for line in csv.splitlines()[1:] for c in line.split(",") if "." in c]
+    assert floats
+    assert max(len(c.split(".")[1]) for c in floats) <= 6  # no 0.0030158730158730274
+    assert main(["standings", STORE, "-o", str(tmp_path / "s.parquet")]) == 0
+    exact = pl.read_parquet(tmp_path / "s.parquet")
+    alice = exact.filter(pl.col("player_id") == "Alice")
+    assert alice["ogwp"].item() != round(alice["ogwp"].item(), 6)  # full precision kept
+
+
+def test_table_shows_percentages(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["standings", STORE, "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "58.25%" in out  # Alice's OMW%
+    assert "Bob" not in out  # --top 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["standings", STORE],
+    ["explain", STORE, "--player", "Alice"],
+    ["why", STORE, "Alice", "Bob"],
+    ["cut", STORE, "--top", "4"],
+    ["sensitivity", STORE, "--top", "4"],
+    ["validate", STORE],
+])
+def test_quiet_everywhere_and_nothing_on_a_non_terminal_stderr(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*argv, "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(argv) == 0  # stderr is not a terminal here: no bar lines either, only the
+    err = capsys.readouterr().err  # one note naming the ruleset used (issue 15)
+    assert [line for line in err.splitlines() if not line.startswith("rules: ")] == []
+
+
+def test_cut_default_answers_the_question(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cut", STORE, "--top", "4"]) == 0
+    out = capsys.readouterr().out
+    words = " ".join(out.split())  # the summary is wrapped to the terminal
+    assert "2 are locked in whatever happens" in words
+    assert "3 others can still make it (2 only with a win); 2 cannot." in words
+    assert "possible, 60%" in out
+    assert "Dmitri" not in out.split("Tables that matter")[1]  # out, at a table deciding nothing
+    ranks = [int(line.split()[0]) for line in out.split("by standing")[1].splitlines()[2:]
+             if line.strip() and line.split()[0].isdigit()]
+    assert ranks == sorted(ranks)
+    assert main(["cut", STORE, "--top", "4", "--all"]) == 0
+    assert "Dmitri" in capsys.readouterr().out
+
+
+def test_cut_many_files_event_and_file_output(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    league = str(EVENTS / "league-night.csv")
+    assert main(["cut", STORE, league, "--top", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "store-championship" in out
+    assert "league-night" in out
+    assert main(["cut", STORE, league, "--top", "2", "--event", "league-night",
+                 "-o", str(tmp_path / "c.csv")]) == 0
+    table = pl.read_csv(tmp_path / "c.csv")
+    assert set(table["event_id"]) == {"league-night"}
+    assert all(table[c].null_count() < table.height for c in table.columns)  # no all-null
+
+
+def test_sensitivity_rules_sets_the_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sensitivity", STORE, "--rules", "pokemon", "--format", "csv"]) == 0
+    df = pl.read_csv(capsys.readouterr().out.encode())
+    assert df["ruleset"][0] == "pokemon"  # the baseline, not an added variant
+    assert "mtg" not in set(df["ruleset"])
+
+
+def test_explain_reads_like_a_judge(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", STORE, "--player", "Alice"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "Alice — store-championship, mtg"
+    assert any(line.split()[:3] == ["2", "Ines", "win"] for line in lines)
+    assert "OMW% = (0.7500 + 0.3300 + 0.5833 + 0.6667) / 4 = 0.5825" in out
+    assert "raised to the floor" in out
+    assert max(len(line) for line in lines) <= 80
+
+
+def test_why_names_the_criterion(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["why", STORE, "Grace", "Dmitri"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("Grace (5th) beat Dmitri (6th) on OMW%: 58.25% vs "
+                                          "43.58%")
+    assert "← decided" in next(line for line in out.splitlines() if line.startswith("OMW%"))
+
+
+DECKLIST = str(REPO_ROOT / "tests" / "fixtures" / "decklist" / "manatraders-demo-2024-02-29.json")
+TOM = str(REPO_ROOT / "tests" / "fixtures" / "tom" / "all_codes.tdf")
+
+
+@pytest.mark.parametrize("argv", [
+    ["verify", DECKLIST, "--workers", "1"],
+    ["verify-ref", TOM],
+])
+def test_verify_commands_keep_the_contract(argv: list[str], tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    code = main([*argv, "--quiet", "-o", str(tmp_path / "v.parquet")])
+    assert code in (0, 1), capsys.readouterr().err  # verify-ref: 1 = a value differs
+    assert capsys.readouterr().err == ""
+    assert [p.name for p in tmp_path.iterdir()] == ["v.parquet"]
+    assert pl.read_parquet(tmp_path / "v.parquet").height > 0
+    assert main([*argv, "-o", str(tmp_path / "v.docx")]) == 2
+    _one_error(capsys, "unknown suffix")
+    before = Path(argv[1]).read_bytes()
+    assert main([*argv, "-o", argv[1]]) == 2  # the input: refused (or not a table suffix)
+    err = _one_error(capsys)
+    assert "would overwrite the input" in err or "unknown suffix" in err
+    assert Path(argv[1]).read_bytes() == before

@@ -1,0 +1,163 @@
+"""What a user reads in a real terminal (a pseudo-terminal 80 columns wide): ``explain``,
+``cut``, ``why`` and ``standings`` lines fit; a progress line appears on a terminal stderr
+and is erased, ``--quiet`` silences it, and an error on a terminal is still one line."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+
+import pytest
+
+from tests.helpers import REPO_ROOT, SHARED_ROOT
+
+STORE = str(REPO_ROOT / "data" / "events" / "store-championship.csv")
+BIG = (SHARED_ROOT / "data" / "realworld" / "fbettega_MTG_decklistcache" / "Tournaments"
+       / "MTGmelee" / "2025" / "10" / "18" / "regional-championship-scg-con-houston-season-4-"
+       "round-1-saturday-900-am-modern-248718-2025-10-18.json.gz")
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+_DRIVER = """
+import json, sys
+from swissframe.cli import main
+codes = []
+for argv in json.loads(sys.argv[1]):
+    print("\\n@@@ section", flush=True)
+    sys.stderr.flush()
+    codes.append(main(argv))
+    sys.stdout.flush()
+    sys.stderr.flush()
+print("\\n@@@ codes " + json.dumps(codes), flush=True)
+"""
+
+
+def run_raw(argvs: list[list[str]], columns: int = 80, timeout: float = 300.0
+            ) -> list[tuple[int, str]]:
+    """Run CLI commands in one process whose stdout and stderr are a pseudo-terminal
+    ``columns`` wide; each command's exit status and everything it wrote, as written."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env["PYTHONPATH"] = str(REPO_ROOT)
+    proc = subprocess.Popen([sys.executable, "-c", _DRIVER, json.dumps(argvs)], stdin=slave,
+                            stdout=slave, stderr=slave, env=env, cwd=REPO_ROOT)
+    os.close(slave)
+    chunks = []
+    while True:
+        ready, _, _ = select.select([master], [], [], timeout)
+        if not ready:
+            proc.kill()
+            pytest.fail(f"{argvs} did not finish in {timeout} s")
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    proc.wait(timeout=timeout)
+    raw = b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+    body, _, tail = raw.rpartition("\n@@@ codes ")
+    codes = json.loads(tail.strip())
+    sections = body.split("\n@@@ section\n")[1:]
+    assert len(sections) == len(codes) == len(argvs), raw[-2000:]
+    return list(zip(codes, sections, strict=True))
+
+
+def screen(raw: str) -> list[str]:
+    """The lines a user sees: carriage-return rewrites resolved, escapes removed."""
+    return [_ANSI.sub("", line.split("\r")[-1]).rstrip() for line in raw.split("\n")]
+
+
+def _fits(lines: list[str], columns: int = 80) -> None:
+    wide = [line for line in lines if len(line) > columns]
+    assert not wide, f"{len(wide)} line(s) wider than {columns}: {wide[:3]}"
+
+
+FITS = [
+    ["explain", STORE, "--player", "Alice", "--quiet"],
+    ["cut", STORE, "--top", "4", "--quiet"],
+    ["cut", STORE, "--top", "4", "--all", "--quiet"],
+    ["why", STORE, "Grace", "Dmitri", "--quiet"],
+    ["standings", STORE, "--quiet"],
+]
+PROGRESS = [
+    ["standings", STORE],
+    ["standings", STORE, "--quiet"],
+    ["standings", STORE, "--through-round", "20"],
+]
+
+
+@pytest.fixture(scope="module")
+def session() -> list[tuple[int, str]]:
+    """Every command of this module, run once in one terminal session."""
+    return run_raw(FITS + PROGRESS)
+
+
+@pytest.mark.parametrize("i", range(len(FITS)), ids=[" ".join(a[:1] + a[2:3]) for a in FITS])
+def test_output_fits_80_columns(session: list[tuple[int, str]], i: int) -> None:
+    code, raw = session[i]
+    lines = screen(raw)
+    assert code == 0, lines
+    assert len([x for x in lines if x]) > 3
+    _fits(lines)
+
+
+def test_explain_and_cut_read_well(session: list[tuple[int, str]]) -> None:
+    explain = screen(session[0][1])
+    assert "OMW% = (0.7500 + 0.3300 + 0.5833 + 0.6667) / 4 = 0.5825" in explain
+    cut = "\n".join(screen(session[1][1]))
+    assert "2 are locked in whatever happens" in cut
+    assert "possible, 60%" in cut
+
+
+def test_standings_keep_the_tiebreakers_on_a_narrow_terminal(
+        session: list[tuple[int, str]]) -> None:
+    lines = [x for x in screen(session[4][1]) if x]
+    head = next(x for x in lines if "player_id" in x)
+    for col in ("rank", "match_points", "record", "omwp", "gwp", "ogwp"):
+        assert col in head
+    assert any("58.25%" in x for x in lines)  # percentages as percentages
+    assert lines[0] == "store-championship"
+
+
+def test_progress_on_a_terminal_is_erased_and_quiet_silences_it(
+        session: list[tuple[int, str]]) -> None:
+    pattern = "reading store-championship.csv…"
+    (code, raw), (qcode, quiet), (ecode, failed) = session[len(FITS):]
+    assert code == qcode == 0
+    assert pattern in raw  # drawn on a terminal stderr …
+    assert not any(pattern in x for x in screen(raw))  # … and erased when the step ends
+    assert pattern not in quiet
+    assert ecode == 2
+    errors = [x for x in screen(failed) if x]
+    assert len(errors) == 1, errors  # the bar line is gone before the error line
+    assert errors[0].startswith("swissframe: error: --through-round 20")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not BIG.exists(), reason=f"shared real-world data not found at {BIG}")
+def test_real_1045_player_event_at_80_columns() -> None:
+    (code, cut), (ecode, explain) = run_raw([["cut", str(BIG), "--quiet"],
+                                             ["explain", str(BIG), "--player", "Evariel",
+                                              "--quiet"]])
+    assert code == ecode == 0
+    lines = screen(cut)
+    _fits(lines)
+    text = "\n".join(lines)
+    assert "can still make it" in text
+    tables = text.split("Tables that matter")[1].split("Players")[0]
+    assert len([x for x in tables.splitlines() if x[:5].strip().isdigit()]) < 30  # not 94
+    lines = screen(explain)
+    _fits(lines)
+    assert any(x.startswith("OMW% = (0.3300 + ") for x in lines)

@@ -1,0 +1,65 @@
+"""Result objects print a short summary (text and notebook HTML); df.swiss is registered."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+import swissframe as sf
+from tests.helpers import FIXTURES, REPO_ROOT
+
+EVENT = REPO_ROOT / "data" / "events" / "store-championship.csv"
+
+
+def _check(obj: object, name: str, frames: list[str]) -> None:
+    text = repr(obj)
+    assert text.startswith(f"{name}: ")
+    assert "\n" not in text  # one line, not four frames
+    assert len(text) < 240
+    for f in frames:
+        assert f".{f}" in text
+    html = obj._repr_html_()  # type: ignore[attr-defined]
+    assert html.startswith(f"<div><strong>{name}</strong>")
+    assert html.count("<details>") == len(frames)
+    assert "<script" not in html  # nothing to load in an offline notebook
+
+
+def test_decklist_events_summary() -> None:
+    files = sorted((FIXTURES / "decklist").glob("*.json"))
+    if not files:
+        pytest.skip("no decklist fixtures")
+    ev = sf.read_decklist_cache(files[:2], workers=1)
+    _check(ev, "DecklistEvents", ["results", "published", "events", "report"])
+    assert f"{ev.events.height} event" in repr(ev)
+    assert str(ev) == repr(ev)
+
+
+def test_validation_report_summary_and_full_text() -> None:
+    rep = sf.validate(sf.read_results(EVENT))
+    _check(rep, "ValidationReport", ["problems", "summary"])
+    assert repr(rep).startswith("ValidationReport: clean, 34 rows, 1 event")
+    assert str(rep).startswith("swissframe validate:")  # str stays the full report
+
+
+def test_simulation_and_id_report_summaries() -> None:
+    sim = sf.simulate(16, rules="mtg", n_events=2, seed=3)
+    _check(sim, "Simulation", ["results", "players", "events"])
+    assert repr(sim).startswith("Simulation: 2 events (mtg), 32 players")
+    rep = sf.id_report(sim.results, 4, "mtg", n_sims=2)
+    _check(rep, "IdReport", ["events", "draws"])
+    assert repr(rep).startswith("IdReport: 2 events, ")
+
+
+def test_polars_namespace_on_data_and_lazy_frames() -> None:
+    res = sf.read_results(EVENT)
+    want = sf.standings(res, "mtg")
+    assert res.swiss.standings("mtg").equals(want)
+    assert res.lazy().swiss.standings("mtg").equals(want)
+    assert res.swiss.standings("mtg", through_round=2).equals(
+        sf.standings(res, "mtg", through_round=2))
+    assert res.swiss.explain("Alice").equals(sf.explain(res, "Alice"))
+    assert res.lazy().swiss.compare("Alice", "Bob").criterion == "match_points"
+    assert res.swiss.validate().ok
+    assert isinstance(res.lazy().swiss.standings_by_round("mtg"), pl.DataFrame)
+    assert set(res.swiss.sensitivity(["mtg", "pokemon"], top=4)["ruleset"]) == {"mtg",
+                                                                                 "pokemon"}
