@@ -8,12 +8,12 @@ import os
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 
 import polars as pl
 
 import swissframe as sf
+from tests import reference
 
 GAMES = {"W": (2, 0, 0), "L": (0, 2, 0), "D": (1, 1, 0)}
 
@@ -73,39 +73,26 @@ def event_from_opponents(subjects: dict[str, Sequence[Opp]], event_id: str = "e"
 
 
 def reference_standings(results: pl.DataFrame, rules: sf.Ruleset) -> dict[tuple[str, str], dict]:
-    """MTG-family standings computed naively with Fractions (for cross-checking)."""
+    """MTG-family standings computed naively with Fractions (for cross-checking): the
+    independent reference (:func:`tests.reference.mtg_family`) with the ruleset's fields."""
     rows = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
-    by_player: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    by_event: dict[str, list[dict]] = defaultdict(list)
     for r in rows.iter_rows(named=True):
-        by_player[(r["event_id"], r["player_id"])].append(r)
-    last_round: dict[str, int] = defaultdict(int)
-    for (ev, _), rs in by_player.items():
-        last_round[ev] = max(last_round[ev], *(r["round"] for r in rs))
+        by_event[r["event_id"]].append(r)
     info: dict[tuple[str, str], dict] = {}
-    for key, rs in by_player.items():
-        w = sum(r["games_won"] > r["games_lost"] for r in rs)
-        lo = sum(r["games_won"] < r["games_lost"] for r in rs)
-        d = sum(r["games_won"] == r["games_lost"] for r in rs)
-        byes = sum(r["opponent_id"] is None and r["games_won"] > r["games_lost"] for r in rs)
-        pts = ((w - byes) * rules.points_win + byes * rules.points_bye + d * rules.points_draw
-               + lo * rules.points_loss)
-        dropped = max(r["round"] for r in rs) < last_round[key[0]]
-        cap = rules.cap_dropped if dropped else rules.cap
-        ww, rr = (w, len(rs)) if rules.bye_in_own_rate else (w - byes, len(rs) - byes)
-        mw = None if rr == 0 else min(cap, max(rules.floor, (ww + rules.draw_value * d) / rr))
-        gw_, gl_, gd_ = (sum(r[c] for r in rs) for c in ("games_won", "games_lost", "games_drawn"))
-        g = gw_ + gl_ + gd_
-        raw = None if g == 0 else (gw_ + rules.drawn_game_value * gd_) / Fraction(g)
-        gw_opp = None if raw is None else min(cap, max(rules.floor, raw))
-        gw_own = gw_opp if rules.floor_own_gw else (None if raw is None else min(cap, raw))
-        info[key] = {"pts": Fraction(pts), "mw": mw, "gw": gw_own, "gw_opp": gw_opp,
-                     "opps": [r["opponent_id"] for r in rs if r["opponent_id"] is not None],
-                     "wins": w, "losses": lo, "draws": d, "byes": byes, "dropped": dropped,
-                     "rounds": len(rs)}
-    for (ev, _), v in info.items():
-        opps = v["opps"]
-        v["omw"] = (sum(info[(ev, o)]["mw"] for o in opps) / len(opps)) if opps else None
-        v["ogw"] = (sum(info[(ev, o)]["gw_opp"] for o in opps) / len(opps)) if opps else None
+    for ev, rs in by_event.items():
+        vals = reference.mtg_family(
+            rs, floor=rules.floor, bye_in_own=rules.bye_in_own_rate,
+            floor_own_gw=rules.floor_own_gw,
+            points=(rules.points_win, rules.points_draw, rules.points_loss, rules.points_bye),
+            draw_value=rules.draw_value, drawn_game_value=rules.drawn_game_value,
+            cap=rules.cap, cap_dropped=rules.cap_dropped)
+        for p, v in vals.items():
+            info[(ev, p)] = {"pts": v["match_points"], "mw": v["mwp"], "gw": v["gwp"],
+                             "gw_opp": v["_gw_opp"], "omw": v["omwp"], "ogw": v["ogwp"],
+                             "opps": v["_opps"], "wins": v["wins"], "losses": v["losses"],
+                             "draws": v["draws"], "byes": v["byes"], "dropped": v["dropped"],
+                             "rounds": v["rounds_played"]}
     # ranks: competition ranking on exact tuples, None below any value
     order = [c.name for c in rules.criteria]
     field = {"match_points": "pts", "omwp": "omw", "gwp": "gw", "ogwp": "ogw", "mwp": "mw"}
