@@ -72,32 +72,31 @@ def _cmd_standings(args: argparse.Namespace) -> int:
         table = table.filter(pl.col("rank") <= args.top)
     if output_format(args.format, args.output) == "table" and args.output is None \
             and sys.stdout.isatty():
-        _standings_on_terminal(table, args.rules)
+        used = ([args.rules] if args.rules else
+                src.events["ruleset"].unique(maintain_order=True).drop_nulls().to_list()
+                if "ruleset" in src.events.columns else [])
+        _standings_on_terminal(table, used)
     else:
         write_frame(table, args.format, args.output, inputs=args.files)
     note(args, describe(src.events, args.rules))  # after the output: no error line after it
     return 0
 
 
-def _standings_on_terminal(table: pl.DataFrame, rules: str | None) -> None:
+def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str]) -> None:
     """One table per event under its name, the ranking columns kept first when the
-    terminal is narrow (rank, player, points, the ruleset's criteria, the record)."""
+    terminal is narrow: the player (name where the files hold one), rank, points, record,
+    then the criteria of the rulesets used (``rules``; MTG's when none is known)."""
     from swissframe.rules import get
 
-    if rules is None:  # inferred: the criteria of every ruleset the events use
-        used = (table["ruleset"].unique(maintain_order=True).to_list()
-                if "ruleset" in table.columns else [])
-        names = [r for r in used if r is not None] or [AUTO]
-    else:
-        names = [rules]
-    criteria = list(dict.fromkeys(c.name for r in names
-                                  for c in get("mtg" if r == AUTO else r).criteria))
-    priority = ["rank", "match_points", "record", *criteria, "dropped"]
-    cols = table.columns
+    criteria = list(dict.fromkeys(c.name for r in (rules or ["mtg"])
+                                  for c in get(r).criteria))
+    priority = ["rank", "match_points", "record", *criteria, "division", "dropped"]
+    who = "name" if "name" in table.columns else "player_id"
+    cols = [c for c in table.columns if c not in ("event_id", who)]
     at = cols.index("wins") if "wins" in cols else len(cols)
     record = pl.format("{}-{}-{}", "wins", "losses", "draws").alias("record")
-    shown = table.select(*cols[:at], record, *(c for c in cols[at:]
-                                               if c not in ("wins", "losses", "draws")))
+    shown = table.select("event_id", who, *cols[:at], record,
+                         *(c for c in cols[at:] if c not in ("wins", "losses", "draws")))
     write_per_event(shown, priority)
 
 
