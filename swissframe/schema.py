@@ -462,7 +462,7 @@ def _coded_keyed_checks(ok: pl.DataFrame, codes: IdCodes, add: _Add, rec: pl.Exp
     if ok.select(seat.n_unique()).item() < ok.height:
         _describe_duplicates(ok.lazy().filter(seat.is_duplicated()), ev, add)
     paired = ok.lazy().filter(o.is_not_null() & (p != o) & _mirrored(ok.columns))
-    if _mirrors_pair_up(paired, pb, rb, rnd, codes.event_bits, (g_lo, g_hi)):
+    if _mirrors_pair_up(paired, pb, rb, rnd, codes.event_bits, games=(g_lo, g_hi)):
         return True
     # some row lacks its mirror or disagrees with it: one join of every match seat onto
     # its mirror's, keeping the bad rows (the same join as on the id columns)
@@ -481,7 +481,7 @@ def _coded_keyed_checks(ok: pl.DataFrame, codes: IdCodes, add: _Add, rec: pl.Exp
     return True
 
 
-def _mirrors_pair_up(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr, eb: int,
+def _mirrors_pair_up(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr, eb: int, *,
                      games: tuple[int | None, int | None]) -> bool:
     """Whether every paired row has exactly one mirror row, reporting the opposite record.
 
