@@ -549,11 +549,8 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
         player_id=e * unit + pl.col("_p"), opponent_id=e * unit + pl.col("_o")))
     if through_round is not None:
         rows = rows.filter(pl.col("round") <= through_round)
-    rows_plan = prepare_rows(rows.lazy(), rules)
-    # the prepared rows and the record in one collection (the rows computed once)
-    prepared_df, base = pl.collect_all(
-        [rows_plan, aggregate_players(rows_plan, (), event_of=pl.col("player_id") // unit)])
-    prepared = prepared_df.lazy()
+    prepared = prepare_rows(rows.lazy(), rules).collect().lazy()
+    base = aggregate_players(prepared, (), event_of=pl.col("player_id") // unit).collect()
     scales = rate_scales(base, rules)
     players = _rates(base, rules, scales).collect().lazy()
     ctx = Context(rows=prepared, players=players, keys=(), rules=rules,
