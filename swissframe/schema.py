@@ -347,7 +347,9 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
         _double_loss_checks(lf_ok, ev, add)
     # every check over the materialised table in one parallel collection (one plan each)
     checks = pl.collect_all(pending)
-    out = (pl.concat([c.cast(FIND_PROBLEMS_SCHEMA) for c in checks], how="vertical")  # type: ignore[arg-type]
+    # only the checks that found something are cast (the usual case: none, one cast)
+    found = [c for c in checks if c.height] or checks[:1]
+    out = (pl.concat([c.cast(FIND_PROBLEMS_SCHEMA) for c in found], how="vertical")  # type: ignore[arg-type]
            .sort("kind", EVENT_ID, ROUND, PLAYER_ID, nulls_last=True, maintain_order=True))
     return out, df, codes
 
@@ -443,7 +445,13 @@ def _coded_keyed_checks(ok: pl.DataFrame, codes: IdCodes, add: _Add, rec: pl.Exp
     ev = [EVENT_ID]
     if ok.height == 0:
         return False
-    r_lo, r_hi = ok.select(pl.col(ROUND).min(), pl.col(ROUND).max().alias("_hi")).row(0)
+    won, lost, drawn = pl.col(GAMES_WON), pl.col(GAMES_LOST), pl.col(GAMES_DRAWN)
+    # the round range and the game counts' range (of every row: a superset of the paired
+    # rows', which is all _mirrors_pair_up needs) in one query
+    r_lo, r_hi, g_lo, g_hi = ok.select(
+        pl.col(ROUND).min(), pl.col(ROUND).max().alias("_hi"),
+        pl.min_horizontal(won.min(), lost.min(), drawn.min()).alias("_g_lo"),
+        pl.max_horizontal(won.max(), lost.max(), drawn.max()).alias("_g_hi")).row(0)
     pb, rb = codes.player_bits, int(r_hi - r_lo).bit_length()
     if codes.event_bits + 2 * pb + rb + 1 > 62:
         return False
@@ -454,7 +462,7 @@ def _coded_keyed_checks(ok: pl.DataFrame, codes: IdCodes, add: _Add, rec: pl.Exp
     if ok.select(seat.n_unique()).item() < ok.height:
         _describe_duplicates(ok.lazy().filter(seat.is_duplicated()), ev, add)
     paired = ok.lazy().filter(o.is_not_null() & (p != o) & _mirrored(ok.columns))
-    if _mirrors_pair_up(paired, pb, rb, rnd, codes.event_bits):
+    if _mirrors_pair_up(paired, pb, rb, rnd, codes.event_bits, games=(g_lo, g_hi)):
         return True
     # some row lacks its mirror or disagrees with it: one join of every match seat onto
     # its mirror's, keeping the bad rows (the same join as on the id columns)
@@ -473,7 +481,8 @@ def _coded_keyed_checks(ok: pl.DataFrame, codes: IdCodes, add: _Add, rec: pl.Exp
     return True
 
 
-def _mirrors_pair_up(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr, eb: int) -> bool:
+def _mirrors_pair_up(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr, eb: int, *,
+                     games: tuple[int | None, int | None]) -> bool:
     """Whether every paired row has exactly one mirror row, reporting the opposite record.
 
     The usual case, decided by one sort instead of the mirror join (a hash join of every
@@ -493,11 +502,9 @@ def _mirrors_pair_up(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr, eb: i
     # the record from the lower id's side: both rows of a consistent match give the same
     a_won = pl.when(lower).then(won).otherwise(lost)
     a_lost = pl.when(lower).then(lost).otherwise(won)
-    lo, hi = paired.select(pl.min_horizontal(won.min(), lost.min(), drawn.min()),
-                           pl.max_horizontal(won.max(), lost.max(), drawn.max())
-                           .alias("_hi")).collect().row(0)
-    if lo is None:
-        return True  # no paired row
+    lo, hi = games  # bounds of the game counts of (a superset of) the paired rows
+    if lo is None or hi is None:
+        return True  # no row
     gb = int(hi).bit_length()
     if lo >= 0 and eb + 2 * pb + rb + 3 * gb + 1 <= 62:
         key = ((((match * 2**gb + a_won) * 2**gb + a_lost) * 2**gb + drawn) * 2 + side)

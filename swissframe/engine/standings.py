@@ -557,10 +557,11 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
                   rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max)
     table = _criteria_of(ctx).with_columns(_e=pl.col("player_id") // unit)
     keep = [c for c in _front(("event_id",), rules) if c != "event_id"]
-    ranked = _rank_table(table, rules, ("_e",), keep).collect()
-    ids = pl.DataFrame({"event_id": codes.events.gather(ranked["_e"]),
-                        "player_id": codes.players.gather(ranked["player_id"] % unit)})
-    return _output(ranked.drop("_e", "player_id").hstack(ids).lazy(), ("event_id",), rules)
+    # the ids decoded in the ranking's plan: one collect for ranking, decoding and output
+    ranked = _rank_table(table, rules, ("_e",), keep).with_columns(
+        event_id=pl.lit(codes.events).gather(pl.col("_e")),
+        player_id=pl.lit(codes.players).gather(pl.col("player_id") % unit)).drop("_e")
+    return _output(ranked, ("event_id",), rules)
 
 
 def standings_by_round(results: Frame, rules: str | Ruleset = "auto", *,

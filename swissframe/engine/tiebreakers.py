@@ -17,7 +17,7 @@ The shared inputs live in a :class:`Context`:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -340,8 +340,11 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         warn_fallback(name, outer.scale)
         out = agg.select(*ctx.pkeys, pl.col("_mean_f").alias(name),
                          fallback_key(pl.col("_mean_f")).alias(exact_name(name)))
-    # players who faced nobody have no row here: callers left-join, which gives them null
-    out = out.collect().lazy()
+    # players who faced nobody have no row here: callers left-join, which gives them null.
+    # A plan over the materialised base sums stays lazy (the caller's one collect runs it);
+    # one over a join is materialised, as a criterion may read it more than once
+    if not (values is None and extra is None and source in BASE_SOURCES):
+        out = out.collect().lazy()
     ctx.cache[key] = (out, outer)
     return out
 
@@ -367,8 +370,8 @@ def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
     if key not in ctx.cache:
         # Int64 sums when no sum can overflow (at most k_max values each): Int128 joins and
         # sums cost about twice as much; the totals are cast back, so the values are equal
-        sum_type = {s: pl.Int64 if _int64_sums(ctx, exact_name(s)) else pl.Int128
-                    for s in BASE_SOURCES}
+        fits = _int64_sums(ctx, [exact_name(s) for s in BASE_SOURCES])
+        sum_type = {s: pl.Int64 if fits[exact_name(s)] else pl.Int128 for s in BASE_SOURCES}
         opp = ctx.players.select(
             *ctx.keys, pl.col(PLAYER).alias(OPP),
             *[pl.col(exact_name(s)).cast(sum_type[s]).alias(f"_v_{s}") for s in BASE_SOURCES],
@@ -383,13 +386,18 @@ def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
     return ctx.cache[key][0]
 
 
-def _int64_sums(ctx: Context, column: str) -> bool:
-    """Whether sums of up to ``k_max`` values of an exact column stay inside Int64."""
-    lo, hi = ctx.players.select(pl.col(column).min().alias("lo"),
-                                pl.col(column).max().alias("hi")).collect().row(0)
-    if lo is None or hi is None:
-        return True  # every value null: the sums are 0
-    return max(abs(int(lo)), abs(int(hi))) * max(ctx.k_max, 1) < 2**62
+def _int64_sums(ctx: Context, columns: Sequence[str]) -> dict[str, bool]:
+    """Per exact column: whether sums of up to ``k_max`` of its values stay inside Int64
+    (every column's bounds in one query)."""
+    row = ctx.players.select(*[e for c in columns for e in (
+        pl.col(c).min().alias(f"{c}:lo"), pl.col(c).max().alias(f"{c}:hi"))]).collect().row(0)
+    out = {}
+    for i, c in enumerate(columns):
+        lo, hi = row[2 * i], row[2 * i + 1]
+        # every value null: the sums are 0
+        out[c] = (lo is None or hi is None
+                  or max(abs(int(lo)), abs(int(hi))) * max(ctx.k_max, 1) < 2**62)
+    return out
 
 
 def _earned_bye_contributions(ctx: Context) -> pl.LazyFrame | None:
