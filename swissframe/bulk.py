@@ -71,7 +71,6 @@ BATCHES: Final = "_batches"
 SCRATCH: Final = "_scratch"
 #: Scratch folders are named with this prefix and the process id (see :func:`clean_scratch`).
 SCRATCH_PREFIX: Final = "swissframe-recompute-"
-_PROBLEM_SCHEMA: Final = FIND_PROBLEMS_SCHEMA  # a skipped event's problems, as validation gives
 
 
 @dataclass(frozen=True)
@@ -95,7 +94,8 @@ class RecomputeReport:
     seconds: float
     dest: str
     files: tuple[str, ...] = ()
-    problems: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_PROBLEM_SCHEMA))
+    problems: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA))
 
     def summary(self) -> str:
         """A few lines of row accounting, for people.
@@ -314,7 +314,7 @@ def _load_batches(dest: Path) -> dict[int, _BatchResult]:
             continue
         probs = rec.with_suffix(".problems.parquet")
         problems = (pl.read_parquet(probs) if doc["problems"]
-                    else pl.DataFrame(schema=_PROBLEM_SCHEMA))
+                    else pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA))
         done[int(doc["batch"])] = _BatchResult(
             batch=int(doc["batch"]), file=doc["file"], standings_rows=doc["standings_rows"],
             rows=doc["rows"], rows_playoff=doc["rows_playoff"], events_done=doc["events_done"],
@@ -366,13 +366,13 @@ def _compute_batch(frames: Sequence[pl.DataFrame], batch: int, rules: Ruleset, s
     if df is None or df.height == 0:
         df = pl.DataFrame(schema={"event_id": pl.String})
     rows = df.height
-    problems = pl.DataFrame(schema=_PROBLEM_SCHEMA)
+    problems = pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA)
     good = df
     try:
         table = standings(df, rules) if rows else pl.DataFrame()
     except ValidationError as exc:
         found = exc.problems if isinstance(exc.problems, pl.DataFrame) else find_problems(df)
-        problems = found.cast(_PROBLEM_SCHEMA)  # type: ignore[arg-type]
+        problems = found.cast(FIND_PROBLEMS_SCHEMA)  # type: ignore[arg-type]
         if not skip:
             raise
         good = df.join(problems.select("event_id").unique(), on="event_id", how="anti")
@@ -642,7 +642,7 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
                 chunks, plan, todo, rules=ruleset, skip=skip, dest=str(out),
                 workers=workers, scratch=str(scratch_root), progress=progress)
         null_problems = (_null_event_problems(null_rows) if null_rows
-                         else pl.DataFrame(schema=_PROBLEM_SCHEMA))
+                         else pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA))
         if null_problems.height and not skip:
             msg = (f"{null_problems.height} row(s) have no event_id:\n"
                    + format_problems(null_problems)

@@ -68,7 +68,6 @@ __all__ = [
     "output_format",
     "positive_int",
     "progress",
-    "read_any",
     "read_player_event",
     "reading",
     "render_table",
@@ -258,11 +257,6 @@ def add_quiet(p: argparse.ArgumentParser) -> None:
 
 
 # --------------------------------------------------------------------------- input helpers
-
-
-def read_any(paths: Sequence[str], input_format: str = "auto") -> pl.DataFrame:
-    """The results of ``paths`` through the one reader (:func:`swissframe.io._files.read`)."""
-    return read(paths, format=input_format).results
 
 
 def filter_events(results: pl.DataFrame, events: str | Sequence[str] | None) -> pl.DataFrame:

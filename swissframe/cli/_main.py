@@ -36,7 +36,6 @@ from swissframe.cli._common import (
     flush_notes,
     note,
     output_format,
-    read_any,
     reading,
     working,
     write_frame,
@@ -46,7 +45,7 @@ from swissframe.errors import SwissframeError
 from swissframe.io._files import read
 from swissframe.rules._infer import AUTO, describe, run_auto
 
-__all__ = ["build_parser", "main", "read_any", "write_frame"]
+__all__ = ["build_parser", "main", "write_frame"]
 
 #: Feature subcommands, in help order; a module that is not present is simply not offered.
 COMMAND_MODULES: Final = ("explain", "why", "validate", "rules", "verify", "verify_reference",
