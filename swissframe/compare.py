@@ -23,6 +23,7 @@ from typing import Final
 import polars as pl
 
 import swissframe as sf
+from swissframe._collect import collect, scoped
 from swissframe.errors import DataError
 from swissframe.rules import Criterion, Ruleset, get
 
@@ -198,7 +199,7 @@ class Comparison:
 
 
 def _event(results: Frame, event_id: str | None) -> tuple[pl.DataFrame, str]:
-    df = results.collect() if isinstance(results, pl.LazyFrame) else results
+    df = results.pipe(collect) if isinstance(results, pl.LazyFrame) else results
     if "event_id" not in df.columns:
         df = df.with_columns(event_id=pl.lit("event"))
     events = df["event_id"].unique(maintain_order=True).cast(pl.String).to_list()
@@ -238,6 +239,7 @@ def _rank_of(results: pl.DataFrame, rules: Ruleset, prefix: tuple[Criterion, ...
     return int(ranks[a]), int(ranks[b])
 
 
+@scoped
 def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
             event_id: str | None = None, through_round: int | None = None) -> Comparison:
     """Which criterion separated player ``a`` from player ``b``, and by how much.

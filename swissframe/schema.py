@@ -53,6 +53,7 @@ from typing import Final
 
 import polars as pl
 
+from swissframe._collect import choose, collect, collect_all, scoped
 from swissframe.errors import SchemaError, ValidationError
 
 __all__ = [
@@ -206,6 +207,7 @@ def _problem(kind: str, frame: pl.LazyFrame, detail: pl.Expr) -> pl.LazyFrame:
     )
 
 
+@scoped
 def find_problems(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event",
                   keys: Sequence[str] = ()) -> pl.DataFrame:
     """List every row that breaks the results-table contract, grouped by kind.
@@ -302,12 +304,13 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     try:
         # one chunk: several Polars kernels panic on multi-chunk inputs (a concat of two
         # frames, two files), and the checks below index rows by position
-        df = _normalise(_lazy(results), default_event_id=default_event_id).collect().rechunk()
+        df = _normalise(_lazy(results), default_event_id=default_event_id).pipe(collect).rechunk()
     except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         msg = (f"results table cannot be read as the contract's types: {first}. Hint: game "
                "counts must be whole numbers that fit in 64 bits, ids strings.")
         raise SchemaError(msg) from exc
+    choose(df.height)  # the rest of this call's queries run on the engine for its size
     lf = df.lazy()
     ev = [EVENT_ID, *keys]  # an event is identified by event_id plus any analysis keys
     rec = (pl.col(GAMES_WON).cast(pl.String) + "-" + pl.col(GAMES_LOST).cast(pl.String) + "-"
@@ -346,7 +349,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     if "double_loss" in df.columns and df["double_loss"].any():
         _double_loss_checks(lf_ok, ev, add)
     # every check over the materialised table in one parallel collection (one plan each)
-    checks = pl.collect_all(pending)
+    checks = collect_all(pending)
     # only the checks that found something are cast (the usual case: none, one cast)
     found = [c for c in checks if c.height] or checks[:1]
     out = (pl.concat([c.cast(FIND_PROBLEMS_SCHEMA) for c in found], how="vertical")  # type: ignore[arg-type]
@@ -475,7 +478,7 @@ def _coded_keyed_checks(ok: pl.DataFrame, codes: IdCodes, add: _Add, rec: pl.Exp
            .join(mirror, on="_key", how="left", maintain_order="left")
            .filter(pl.col("_m_won").is_null() | _DISAGREES)
            .drop("_key", "_e", "_p", "_o")
-           .unique(maintain_order=True).collect())
+           .unique(maintain_order=True).pipe(collect))
     if bad.height:
         _describe_mirrors(bad, ok.lazy().drop("_e", "_p", "_o"), ev, add, rec)
     return True
@@ -508,7 +511,7 @@ def _mirrors_pair_up(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr, eb: i
     gb = int(hi).bit_length()
     if lo >= 0 and eb + 2 * pb + rb + 3 * gb + 1 <= 62:
         key = ((((match * 2**gb + a_won) * 2**gb + a_lost) * 2**gb + drawn) * 2 + side)
-        k = paired.select(key.alias("_k")).collect()["_k"].sort()
+        k = paired.select(key.alias("_k")).pipe(collect)["_k"].sort()
         if k.len() % 2:
             return False
         a, b = k.gather_every(2), k.gather_every(2, offset=1)
@@ -519,7 +522,7 @@ def _mirrors_pair_up(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr, eb: i
                     and (first.len() < 2 or (first.diff().drop_nulls() != 0).all()))
     keyed = (paired.select((match * 2 + side).alias("_c"), a_won.alias("_w"),
                            a_lost.alias("_l"), drawn.alias("_d"))
-             .sort("_c").collect())
+             .sort("_c").pipe(collect))
     if keyed.height % 2:
         return False
     a = keyed.select(pl.all().gather_every(2))
@@ -562,7 +565,7 @@ def _categorical_keyed_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add,
     lf_ok = lf_ok.with_columns(pl.col(EVENT_ID, PLAYER_ID, OPPONENT_ID).cast(pl.Categorical))
     # duplicate seats: count first (one group-by), describe only the offenders
     counts = (lf_ok.group_by([*ev, ROUND, PLAYER_ID]).agg(pl.len().alias("_n"))
-              .filter(pl.col("_n") > 1).collect())
+              .filter(pl.col("_n") > 1).pipe(collect))
     if counts.height:
         _describe_duplicates(
             lf_ok.join(counts.lazy().drop("_n"), on=[*ev, ROUND, PLAYER_ID], how="inner"),
@@ -578,7 +581,7 @@ def _categorical_keyed_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add,
         pl.col(GAMES_DRAWN).alias("_m_drawn"))
     bad = (paired.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="left")
            .filter(pl.col("_m_won").is_null() | _DISAGREES)
-           .unique(maintain_order=True).collect())
+           .unique(maintain_order=True).pipe(collect))
     if bad.height:
         _describe_mirrors(bad, lf_ok, ev, add, rec)
 
@@ -604,6 +607,7 @@ _HINTS: Final = {
 }
 
 
+@scoped
 def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event",
                      keys: Sequence[str] = ()) -> pl.LazyFrame:
     """Validate a results table and return it normalised to the contract (lazy).
@@ -621,7 +625,7 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
     >>> import polars as pl, swissframe as sf
     >>> df = pl.DataFrame({"round": [1], "player_id": ["a"], "opponent_id": [None],
     ...     "games_won": [2], "games_lost": [0], "games_drawn": [0]})
-    >>> sf.validate_results(df).collect().columns
+    >>> sf.validate_results(df).pipe(collect).columns
     ['round', 'player_id', 'opponent_id', 'games_won', 'games_lost', 'games_drawn',
      'event_id', 'phase']
     """
@@ -747,7 +751,7 @@ def from_matches(
         pl.col(n).cast(pl.String).str.strip_chars().str.replace(r"\.0+$", "")
         .cast(pl.Int64) if not schema_int else pl.col(n).cast(pl.Int64)
         for n, schema_int in ((n, out.collect_schema()[n].is_integer()) for n in INT_COLUMNS)
-    ).collect()
+    ).pipe(collect)
 
 
 def _check_match_games(lf: pl.LazyFrame, c: MatchColumns) -> None:
@@ -765,7 +769,7 @@ def _check_match_games(lf: pl.LazyFrame, c: MatchColumns) -> None:
                            | (as_int.cast(pl.String) != pl.col(col).cast(pl.String)
                               .str.strip_chars().str.replace(r"\.0+$", ""))))
                    .select("_row", EVENT_ID, ROUND, c.player_a, c.player_b, col)
-                   .head(MAX_LISTED_PROBLEMS).collect())
+                   .head(MAX_LISTED_PROBLEMS).pipe(collect))
             if bad.height == 0:
                 continue
             where = "; ".join(f"row {r['_row']}: event {r[EVENT_ID]!r}, round {r[ROUND]}, "
@@ -808,7 +812,7 @@ def to_matches(results: pl.LazyFrame | pl.DataFrame, *,
         pl.col(PLAYER_ID).alias(c.player_a), pl.col(OPPONENT_ID).alias(c.player_b),
         pl.col(GAMES_WON).alias(c.games_a), pl.col(GAMES_LOST).alias(c.games_b),
         pl.col(GAMES_DRAWN).alias(c.games_drawn), PHASE, *flags,
-    ).sort(EVENT_ID, ROUND, c.player_a).collect()
+    ).sort(EVENT_ID, ROUND, c.player_a).pipe(collect)
 
 
 def repair_mirrors(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event"
@@ -837,6 +841,6 @@ def repair_mirrors(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: st
     )
     existing = lf.select(EVENT_ID, ROUND, PLAYER_ID)
     added = mirrored.join(existing, on=[EVENT_ID, ROUND, PLAYER_ID], how="anti")
-    added_df = added.collect()
-    repaired = pl.concat([lf.collect(), added_df], how="vertical").sort(keys, nulls_last=True)
+    added_df = added.pipe(collect)
+    repaired = pl.concat([lf.pipe(collect), added_df], how="vertical").sort(keys, nulls_last=True)
     return repaired, added_df

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import polars as pl
 
+from swissframe._collect import collect, scoped
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError
 from swissframe.rules._ruleset import Ruleset, get
@@ -54,7 +55,7 @@ def _ranked(results: Frame, rs: Ruleset, label: str) -> pl.DataFrame:
     st = standings(results, rs, lazy=True)
     crit = [c.name for c in rs.criteria if c.name != "match_points"]
     return (st.with_columns(_pos=pl.int_range(1, pl.len() + 1).over("event_id"))
-            .collect()
+            .pipe(collect)
             .select("event_id", "player_id", "rank", "_pos",
                     pl.lit(label).alias("ruleset"),
                     pl.struct(["match_points", *crit]).alias("_values"),
@@ -111,6 +112,7 @@ def _kendall(ranked: pl.DataFrame, baseline: str) -> pl.DataFrame:
                       (pl.col("_s") / (pl.col("_ta") * pl.col("_tb")).sqrt()).alias("kendall_tau"))
 
 
+@scoped
 def sensitivity(results: Frame, rulesets: Sequence[str | Ruleset] | None = None, top: int = 8
                 ) -> pl.DataFrame:
     """How the top ``top`` and the ranking change across rulesets (the first is the baseline).

@@ -38,6 +38,7 @@ from typing import Final, NamedTuple
 
 import polars as pl
 
+from swissframe._collect import collect, scoped
 from swissframe.engine._chess import inferred_absences
 from swissframe.errors import SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset, get
@@ -625,7 +626,7 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
         raise SchemaError(msg)
     lf_in = results.lazy()
     schema = lf_in.collect_schema()
-    n_rows = int(lf_in.select(pl.len()).collect().item()) + rows_extra
+    n_rows = int(lf_in.select(pl.len()).pipe(collect).item()) + rows_extra
     problems: list[pl.LazyFrame] = [e.lazy() for e in extra]
 
     def finish(events: int, file_names: pl.LazyFrame | None = None) -> ValidationReport:
@@ -639,7 +640,7 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
             _SEVERITY_ORDER, default=0, return_dtype=pl.Int8).alias("_o"))
             .sort("_o", "kind", "event_id", "round", "player_id", "opponent_id",
                   nulls_last=True, maintain_order=True).drop("_o"))
-        return ValidationReport(problems=out.collect(), rows=n_rows, events=events,
+        return ValidationReport(problems=out.pipe(collect), rows=n_rows, events=events,
                                 rules=ruleset.name, best_of=best_of)
 
     missing = [c for c in REQUIRED_COLUMNS if c not in schema]
@@ -661,7 +662,7 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
     problems.extend(coerced)
     if cast is None:
         return finish(0)
-    table = cast.collect().lazy()
+    table = cast.pipe(collect).lazy()
     ev = ["event_id", *keys]
     # analysis keys are compared as text (they only need equality)
     table = table.with_columns(pl.col(k).cast(pl.String, strict=False) for k in keys)
@@ -689,10 +690,11 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
     if origin is not None and origin in schema:
         split, file_names = _origin(table, origin)
         problems.extend(split)
-    events = int(table.select(pl.col("event_id").drop_nulls().n_unique()).collect().item())
+    events = int(table.select(pl.col("event_id").drop_nulls().n_unique()).pipe(collect).item())
     return finish(events, file_names)
 
 
+@scoped
 def validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | None = 3,
              keys: Sequence[str] = (), origin: str | None = None,
              default_event_id: str = "event") -> ValidationReport:

@@ -9,6 +9,7 @@ from typing import Final
 
 import polars as pl
 
+from swissframe._collect import collect, scoped
 from swissframe.cut._round import KEY, Frame
 from swissframe.cut._status import cut_status
 from swissframe.engine.standings import standings
@@ -42,6 +43,7 @@ def _advice_text(a_draw: pl.Expr, b_draw: pl.Expr) -> pl.Expr:
             .otherwise(pl.lit("play (a draw is not safe)")))
 
 
+@scoped
 def id_advice(results: Frame, pairings: Frame, top: int = 8, rules: str | Ruleset = "mtg",
               *, status: pl.DataFrame | None = None, **kwargs: object) -> pl.DataFrame:
     """Per final-round table: can both players draw into the cut, and what a draw is worth.
@@ -75,7 +77,7 @@ def id_advice(results: Frame, pairings: Frame, top: int = 8, rules: str | Rulese
     """
     st = status if status is not None else cut_status(
         results, pairings, top, rules, **kwargs)  # type: ignore[arg-type]
-    pr = pairings.collect() if isinstance(pairings, pl.LazyFrame) else pairings
+    pr = pairings.pipe(collect) if isinstance(pairings, pl.LazyFrame) else pairings
     if "event_id" not in pr.columns:
         pr = pr.with_columns(event_id=pl.lit(st["event_id"][0] if st.height else "event"))
     wide = (st.filter(pl.col("outcome").is_in(["win", "draw", "loss"]))
@@ -117,6 +119,7 @@ def id_advice(results: Frame, pairings: Frame, top: int = 8, rules: str | Rulese
                       "advice")
 
 
+@scoped
 def detect_intentional_draws(results: Frame, source: str | Iterable[tuple[int, int, int]]
                              = "mtg") -> pl.DataFrame:
     """Flag intentional draws with a documented, source-aware rule.
@@ -142,7 +145,7 @@ def detect_intentional_draws(results: Frame, source: str | Iterable[tuple[int, i
     >>> r.filter(pl.col("intentional_draw"))["player_id"].sort().to_list()
     ['A', 'B']
     """
-    df = validate_results(results).collect()
+    df = validate_results(results).pipe(collect)
 
     def table(name: str, scores: Iterable[tuple[int, int, int]]) -> pl.DataFrame:
         return pl.DataFrame(
@@ -232,6 +235,7 @@ def _cut_line(st: pl.DataFrame, top: int) -> pl.DataFrame:
     return n.join(n1, on="event_id", how="full", coalesce=True)
 
 
+@scoped
 def id_report(results: Frame, top: int = 8, rules: str | Ruleset = "mtg", *,
               source: str | Iterable[tuple[int, int, int]] = "mtg", n_sims: int = 50,
               seed: int | None = 0, exact_limit: int = 0) -> IdReport:

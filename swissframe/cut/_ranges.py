@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from swissframe._collect import scoped
 from swissframe.cut._round import (
     DEFAULT_OUTCOMES,
     KEY,
@@ -39,6 +40,7 @@ def _by_level(table: pl.DataFrame, by_score: bool) -> pl.DataFrame:
         pl.col("k").alias("_ks")))
 
 
+@scoped
 def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str | Ruleset = "mtg",
                       *, outcomes: Sequence[tuple[int, int, int]] = DEFAULT_OUTCOMES,
                       by_score: bool = False) -> pl.DataFrame:

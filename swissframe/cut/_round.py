@@ -26,6 +26,7 @@ from typing import Final, Literal
 
 import polars as pl
 
+from swissframe._collect import collect
 from swissframe.engine._exact import RoundedScale
 from swissframe.engine._record import (
     RateScales,
@@ -151,7 +152,7 @@ def _reject(bad: pl.DataFrame, message: Callable[[dict[str, object]], str], *,
 def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFrame
                         ) -> pl.DataFrame:
     """Validate the final-round pairings (both seats; null opponent = bye)."""
-    df = pairings.collect() if isinstance(pairings, pl.LazyFrame) else pairings
+    df = pairings.pipe(collect) if isinstance(pairings, pl.LazyFrame) else pairings
     missing = [c for c in ("player_id", "opponent_id") if c not in df.columns]
     if missing:
         msg = (f"pairings lack column(s) {missing}; found {df.columns}. Hint: a long table "
@@ -209,11 +210,11 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
                   pairings: pl.DataFrame | pl.LazyFrame | None, rules: Ruleset,
                   outcomes: pl.DataFrame) -> RoundFrame:
     """Seat rows with every player's state after the round, for each outcome of their unit."""
-    prior = validate_results(results).collect().filter(pl.col("phase") == "swiss")
+    prior = validate_results(results).pipe(collect).filter(pl.col("phase") == "swiss")
     if prior.height == 0:
         msg = "no Swiss rounds in the results. Hint: pass the rounds played so far."
         raise DataError(msg)
-    agg = aggregate_players(prepare_rows(prior.lazy(), rules), ("event_id",)).collect()
+    agg = aggregate_players(prepare_rows(prior.lazy(), rules), ("event_id",)).pipe(collect)
     last = prior.group_by("event_id").agg(pl.col("round").max().alias("_last"))
     o = outcomes.select("k", "gw", "gl", "gd", "mk")
     virtual = pairings is None

@@ -32,6 +32,7 @@ from typing import Final
 
 import polars as pl
 
+from swissframe._collect import collect
 from swissframe.cut._round import RoundFrame
 from swissframe.engine._exact import rank_exact
 from swissframe.engine._record import (
@@ -159,7 +160,7 @@ class FastModel:
                   .select("scenario_id", "_p", "rank",
                           (pl.col("rank") + pl.len().over("_g", "rank") - 1 <= top)
                           .alias("makes_cut"))
-                  .collect())
+                  .pipe(collect))
         seat = self.values.filter(pl.col("k") == 0).select("_u", "_p")
         if who is not None:
             ids = self.players.join(who.select("event_id", "player_id"),
@@ -223,8 +224,8 @@ def fast_model(rf: RoundFrame) -> FastModel | None:
               how="left")
         .select("event_id", "round", pl.col("_p").alias("player_id"),
                 pl.col("_o").alias("opponent_id"), "games_won", "games_lost", "games_drawn",
-                "phase"), rules).collect()
-    before = (aggregate_players(prior.lazy(), ("event_id",)).collect()
+                "phase"), rules).pipe(collect)
+    before = (aggregate_players(prior.lazy(), ("event_id",)).pipe(collect)
               .select(pl.col("player_id").alias("_p"), "wins", "losses", "draws", "byes",
                       "rounds_played", "opponents", "_pts", "games_won", "games_lost",
                       "games_drawn", "last_round"))
@@ -239,7 +240,7 @@ def fast_model(rf: RoundFrame) -> FastModel | None:
         (~pl.col("_unpaired")).cast(pl.Int64).alias("_d_opponents"),
         pl.col("_pts").alias("_d__pts"), pl.col("games_won").alias("_d_games_won"),
         pl.col("games_lost").alias("_d_games_lost"),
-        pl.col("games_drawn").alias("_d_games_drawn")).collect()
+        pl.col("games_drawn").alias("_d_games_drawn")).pipe(collect)
     summed = ("wins", "losses", "draws", "byes", "opponents", "_pts", "games_won",
               "games_lost", "games_drawn")
     post = (seats.select("_u", "k", "_p", "_e", "played")

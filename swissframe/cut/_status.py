@@ -33,6 +33,7 @@ from typing import Final
 
 import polars as pl
 
+from swissframe._collect import scoped
 from swissframe.cut._round import (
     DEFAULT_OUTCOMES,
     KEY,
@@ -280,6 +281,7 @@ def _scenario_status(rf: RoundFrame, assign: pl.DataFrame, top: int,
                      for a in scenario_chunks(rf, assign)])
 
 
+@scoped
 def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Ruleset = "mtg",
                *, outcomes: Sequence[tuple[int, int, int]] = DEFAULT_OUTCOMES,
                weights: Sequence[float] | None = None, exact_limit: int = 3125,

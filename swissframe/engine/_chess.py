@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from swissframe._collect import collect
 from swissframe.engine._exact import ExactScale, exact_name, mean_exact
 from swissframe.schema import OPPONENT_ID as OPP
 from swissframe.schema import PLAYER_ID as PLAYER
@@ -73,7 +74,7 @@ def inferred_absences(results: pl.LazyFrame | pl.DataFrame,
     ...     "player_b": ["B", "D", "C"], "games_a": [1, 0, 1], "games_b": [0, 1, 0],
     ...     "games_drawn": [0, 0, 0]})
     >>> inferred_absences(sf.from_matches(m)).select("round", "player_id", "unplayed"
-    ...     ).sort("player_id").collect().rows()
+    ...     ).sort("player_id").pipe(collect).rows()
     [(2, 'B', 'absent'), (2, 'D', 'absent')]
     """
     lf = results.lazy()
@@ -386,7 +387,7 @@ def average_opponents_buchholz(ctx: Context, *, name: str = "aob") -> pl.LazyFra
               .select(*ctx.pkeys, OPP))
     agg = (played.join(bh, on=[*ctx.keys, OPP], how="left").group_by(ctx.pkeys)
            .agg(pl.col("_v").sum().alias("_t"), pl.col("_v").count().alias("_k")))
-    k_max = int(agg.select(pl.col("_k").max()).collect().item() or 1)
+    k_max = int(agg.select(pl.col("_k").max()).pipe(collect).item() or 1)
     exact, flt, _ = mean_exact(pl.col("_t"), pl.col("_k"), ExactScale(ctx.unit), k_max)
     out = agg.select(*ctx.pkeys, flt.alias(name), exact.alias(exact_name(name)))
     return ctx.players.select(ctx.pkeys).join(out, on=ctx.pkeys, how="left")

@@ -15,6 +15,7 @@ from typing import Final
 
 import polars as pl
 
+from swissframe._collect import collect
 from swissframe.engine._exact import (
     FALLBACK_DIGITS,
     ExactScale,
@@ -326,7 +327,7 @@ def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("e
         t = _lcm_bits_table(g_top)
         if max(t[r_top] + const[0], t[g_top] + const[1]) + t[r_top] < _SCALE_BITS:
             return None
-    record = aggregate_players(prepare_rows(rows.lazy(), rules), keys).collect()
+    record = aggregate_players(prepare_rows(rows.lazy(), rules), keys).pipe(collect)
     if rate_scales(record, rules).exact() and r_top <= LONG_ROUNDS:
         return None
     per_event = _event_bits(record, rules, const)

@@ -15,6 +15,7 @@ from typing import Final
 
 import polars as pl
 
+from swissframe._collect import collect, scoped
 from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._record import (
     EVAL,
@@ -42,6 +43,7 @@ def _fmt(x: pl.Expr) -> pl.Expr:
     return x.round(6).cast(pl.String)
 
 
+@scoped
 def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
             rules: str | Ruleset = "mtg", *, event_id: str | None = None,
             through_round: int | None = None, keys: Sequence[str] = ()) -> pl.DataFrame:
@@ -101,7 +103,7 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
     mine = lf.filter(pl.col("player_id") == player_id)
     if event_id is not None:
         mine = mine.filter(pl.col("event_id") == event_id)
-    found = mine.select(*k).unique().collect()
+    found = mine.select(*k).unique().pipe(collect)
     if found.height == 0:
         where = f" in event {event_id!r}" if event_id is not None else ""
         msg = (f"player {player_id!r} has no Swiss rows{where}. Hint: check the id (and "
@@ -113,7 +115,7 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
         raise DataError(msg)
     lf = lf.join(found.lazy(), on=list(k), how="semi")
     cut = lf.group_by(list(k)).agg(pl.col("round").max().alias(THROUGH))
-    evals = eval_rounds(lf, ruleset, k, cut).collect()
+    evals = eval_rounds(lf, ruleset, k, cut).pipe(collect)
     at = evals.filter(pl.col("player_id") == player_id)[EVAL].item()
     dropped_final = bool(evals.filter(pl.col("player_id") == player_id)["_dropped"].item())
     ctx = context(lf.filter(pl.col("round") <= at), ruleset, k)
@@ -146,7 +148,7 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
     t = (rows.join(opp, on=[*keys, "opponent_id"], how="left")
          .with_columns(result=result, bye=pl.col("_bye"), excluded=excluded,
                        unplayed=pl.col("_kind")))
-    own = ctx.players.filter(pl.col("player_id") == player_id).select("mwp_opp").collect()
+    own = ctx.players.filter(pl.col("player_id") == player_id).select("mwp_opp").pipe(collect)
     own_mwp = float(own.item()) if own.height and own.item() is not None else None
     earned_value = (own_mwp if rules.earned_bye_opponent == "own"
                     else float(rules.earned_bye_opponent)
@@ -187,7 +189,7 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
                                   "unplayed", "opp_wins", "opp_losses", "opp_draws",
                                   "opp_byes", "opp_rounds", "opp_dropped", "opp_mwp_raw",
                                   "opp_mwp", "opp_gwp_raw", "opp_gwp", "opp_omwp", "bye",
-                                  "excluded", "note", *extra).collect()
+                                  "excluded", "note", *extra).pipe(collect)
     summary = _summary(ctx, body, player_id, omw=omw, ogw=ogw, oomw=oomw, extra=extra)
     out = pl.concat([body, summary], how="diagonal_relaxed")
     return out.with_columns(pl.lit(dropped_final).alias("player_dropped"))
@@ -204,7 +206,7 @@ def _summary(ctx: Context, body: pl.DataFrame, player_id: str, *, omw: pl.LazyFr
     # opponent means have no row for a player who faced nobody: start from every player
     vals = (ctx.players.select(pk).join(omw, on=pk, how="left").join(ogw, on=pk, how="left")
             .join(oomw, on=pk, how="left")
-            .filter(pl.col("player_id") == player_id).collect())
+            .filter(pl.col("player_id") == player_id).pipe(collect))
     row = vals.row(0, named=True)
     parts = []
     for label, col, total in (("OMW%", "opp_mwp", row["_omw_e"]),

@@ -13,6 +13,7 @@ from typing import Final, Literal, overload
 
 import polars as pl
 
+from swissframe._collect import collect, scoped
 from swissframe.engine import _cumulative
 from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._exact import exact_name, rank_exact
@@ -77,10 +78,10 @@ def _rates(base: pl.DataFrame, rules: Ruleset, scales: RateScales) -> pl.LazyFra
 def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
     """Prepared rows, the per-player record and own rates, and the exact scales."""
     # materialised once: every criterion reads them, and a lazy plan would recompute them
-    prepared = prepare_rows(rows, rules).collect().lazy()
-    base = aggregate_players(prepared, keys).collect()
+    prepared = prepare_rows(rows, rules).pipe(collect).lazy()
+    base = aggregate_players(prepared, keys).pipe(collect)
     scales = rate_scales(base, rules)
-    players = _rates(base, rules, scales).collect().lazy()
+    players = _rates(base, rules, scales).pipe(collect).lazy()
     return Context(rows=prepared, players=players, keys=keys, rules=rules,
                    rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max)
 
@@ -146,7 +147,7 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     prepared = prepare_rows(lf, rules)
     schema = aggregate_players(prepare_rows(cutoff_rows(lf, keys, cutoffs), rules),
                                ck).collect_schema()
-    grid = _cumulative.build(prepared.collect(), keys, cutoffs.collect(), THROUGH, schema)
+    grid = _cumulative.build(prepared.pipe(collect), keys, cutoffs.pipe(collect), THROUGH, schema)
     if grid is None:
         return None
     base = grid.base
@@ -154,7 +155,7 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     if not scales.exact():
         return None  # the means would fall back to rounded floats: keep the reference path
     rate, game, k_max = scales.rate, scales.game, scales.k_max
-    players = _rates(base, rules, scales).collect()
+    players = _rates(base, rules, scales).pipe(collect)
     of = {"mwp_opp": rate.scale, "gwp_opp": game.scale}
     sums = _cumulative.opponent_sums(grid, players, [*_CODED, "player_id"],
                                      {s: of[s] for s in BASE_SOURCES})
@@ -176,14 +177,14 @@ def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
     beside the table instead of joined — the joins were a third of that path's time.
     """
     rules = ctx.rules
-    out: pl.LazyFrame | pl.DataFrame = ctx.players.collect() if aligned else ctx.players
+    out: pl.LazyFrame | pl.DataFrame = ctx.players.pipe(collect) if aligned else ctx.players
     present = set(out.collect_schema().names())
 
     def attach(out: pl.LazyFrame | pl.DataFrame, frame: pl.LazyFrame
                ) -> pl.LazyFrame | pl.DataFrame:
         if isinstance(out, pl.LazyFrame):
             return out.join(frame, on=ctx.pkeys, how="left")
-        got = frame.collect()
+        got = frame.pipe(collect)
         extra = [c for c in got.columns if c not in ctx.pkeys]
         if (got.height == out.height and not set(extra) & set(out.columns)
                 and got.select(ctx.pkeys).equals(out.select(ctx.pkeys))):
@@ -207,7 +208,7 @@ def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
     for name in ("omwp", "ogwp"):
         if name not in present:
             out = attach(out, TIEBREAKERS[name](ctx, name=name))
-    return out.collect() if isinstance(out, pl.LazyFrame) else out
+    return out.pipe(collect) if isinstance(out, pl.LazyFrame) else out
 
 
 def _sort_keys(rules: Ruleset, upto: int | None = None) -> tuple[list[str], list[bool]]:
@@ -235,7 +236,7 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
                 .with_columns(_tie_size=pl.len().over([*keys, "_tie"])))
         g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules)
         frame = fn(g, name=crit.name, **crit.kwargs)
-        table = table.join(frame.collect(), on=[*keys, "player_id"], how="left")
+        table = table.join(frame.pipe(collect), on=[*keys, "player_id"], how="left")
     return table
 
 
@@ -331,7 +332,7 @@ def _packing(lead: Sequence[str], descending: Sequence[bool],
 def _output(ranked: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
     """The public columns of a ranked table, in their order."""
     cols = ranked.collect_schema().names()
-    return ranked.select([c for c in _front(keys, rules) if c in cols]).collect()
+    return ranked.select([c for c in _front(keys, rules) if c in cols]).pipe(collect)
 
 
 def validated(results: Frame, keys: Sequence[str]) -> pl.LazyFrame:
@@ -385,12 +386,12 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
             table, ids = coded
             front = [c for c in _front((*keys, "round"), rules) if c not in keys]
             ranked = _rank_table(table.rename({THROUGH: "round"}), rules, ("_e", "round"),
-                                 front).collect()
+                                 front).pipe(collect)
             return _output(_decode(ranked, ids).lazy(), (*keys, "round"), rules)
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
     else:
-        evals = eval_rounds(lf, rules, keys, cutoffs).collect()
+        evals = eval_rounds(lf, rules, keys, cutoffs).pipe(collect)
         needed = evals.select(*keys, pl.col(EVAL).alias(THROUGH)).unique().lazy()
         crit = _cutoff_criteria(lf, rules, keys, needed, cumulative=cumulative)
         table = (evals.lazy()
@@ -398,7 +399,7 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                        how="left")
                  .with_columns(dropped=pl.col("_dropped") if rules.snapshot == "last_round"
                                else pl.col("dropped"))
-                 .drop(EVAL, "_dropped").collect())
+                 .drop(EVAL, "_dropped").pipe(collect))
     if has_group:
         table = _group_criteria(table, prepare_rows(cutoff_rows(lf, keys, cutoffs), rules),
                                 rules, ck)
@@ -413,6 +414,7 @@ def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int 
 @overload
 def standings(results: Frame, rules: str | Ruleset = ..., *, through_round: int | None = ...,
               keys: Sequence[str] = ..., lazy: Literal[True]) -> pl.LazyFrame: ...
+@scoped
 def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: int | None = None,
               keys: Sequence[str] = (), lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
     """Standings of every event in ``results`` under a ruleset.
@@ -549,10 +551,10 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
         player_id=e * unit + pl.col("_p"), opponent_id=e * unit + pl.col("_o")))
     if through_round is not None:
         rows = rows.filter(pl.col("round") <= through_round)
-    prepared = prepare_rows(rows.lazy(), rules).collect().lazy()
-    base = aggregate_players(prepared, (), event_of=pl.col("player_id") // unit).collect()
+    prepared = prepare_rows(rows.lazy(), rules).pipe(collect).lazy()
+    base = aggregate_players(prepared, (), event_of=pl.col("player_id") // unit).pipe(collect)
     scales = rate_scales(base, rules)
-    players = _rates(base, rules, scales).collect().lazy()
+    players = _rates(base, rules, scales).pipe(collect).lazy()
     ctx = Context(rows=prepared, players=players, keys=(), rules=rules,
                   rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max)
     table = _criteria_of(ctx).with_columns(_e=pl.col("player_id") // unit)
@@ -564,6 +566,7 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     return _output(ranked, ("event_id",), rules)
 
 
+@scoped
 def standings_by_round(results: Frame, rules: str | Ruleset = "auto", *,
                        keys: Sequence[str] = (), lazy: bool = False
                        ) -> pl.DataFrame | pl.LazyFrame:

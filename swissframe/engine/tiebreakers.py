@@ -25,6 +25,7 @@ from typing import Final, Literal, TypeVar
 
 import polars as pl
 
+from swissframe._collect import collect
 from swissframe.engine import _chess
 from swissframe.engine._exact import (
     ExactScale,
@@ -344,7 +345,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
     # A plan over the materialised base sums stays lazy (the caller's one collect runs it);
     # one over a join is materialised, as a criterion may read it more than once
     if not (values is None and extra is None and source in BASE_SOURCES):
-        out = out.collect().lazy()
+        out = out.pipe(collect).lazy()
     ctx.cache[key] = (out, outer)
     return out
 
@@ -382,7 +383,7 @@ def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
                     pl.col(f"_v_{s}").sum().cast(pl.Int128).alias(f"_t_{s}"),
                     pl.col(f"_v_{s}").count().alias(f"_k_{s}"),
                     pl.col(f"_f_{s}").mean().alias(f"_m_{s}"))]))
-        ctx.cache[key] = (sums.collect().lazy(), None)
+        ctx.cache[key] = (sums.pipe(collect).lazy(), None)
     return ctx.cache[key][0]
 
 
@@ -390,7 +391,7 @@ def _int64_sums(ctx: Context, columns: Sequence[str]) -> dict[str, bool]:
     """Per exact column: whether sums of up to ``k_max`` of its values stay inside Int64
     (every column's bounds in one query)."""
     row = ctx.players.select(*[e for c in columns for e in (
-        pl.col(c).min().alias(f"{c}:lo"), pl.col(c).max().alias(f"{c}:hi"))]).collect().row(0)
+        pl.col(c).min().alias(f"{c}:lo"), pl.col(c).max().alias(f"{c}:hi"))]).pipe(collect).row(0)
     out = {}
     for i, c in enumerate(columns):
         lo, hi = row[2 * i], row[2 * i + 1]
@@ -542,7 +543,7 @@ def late(ctx: Context, *, name: str = "late") -> pl.LazyFrame:
 
 def _data_scale(ctx: Context, den: pl.Expr) -> ExactScale:
     """A scale making ``n / den`` exact for every denominator that occurs."""
-    vals = ctx.players.select(den.alias("_d")).unique().collect()["_d"].drop_nulls().to_list()
+    vals = ctx.players.select(den.alias("_d")).unique().pipe(collect)["_d"].drop_nulls().to_list()
     return ExactScale(lcm_of(int(v) for v in vals))
 
 
@@ -577,7 +578,7 @@ def _ctb(ctx: Context) -> tuple[pl.LazyFrame, ExactScale]:
         frame, sc = ctx.cache[key]
         assert sc is not None
         return frame, sc
-    r_max = int(ctx.rows.select(pl.col("round").max()).collect().item() or 1)
+    r_max = int(ctx.rows.select(pl.col("round").max()).pipe(collect).item() or 1)
     unit = points_unit(ctx.rules)
     scale = ExactScale(unit * 4**r_max)
     # a row's total holds from its round until the player's next row (a round without a row

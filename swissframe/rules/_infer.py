@@ -30,6 +30,8 @@ from typing import Any, Final
 
 import polars as pl
 
+from swissframe._collect import collect
+
 __all__ = ["AUTO", "DEFAULT", "FIDE_ERAS", "RULESET_COLUMN", "by_ruleset", "describe",
            "infer_rulesets", "is_auto", "run_auto"]
 
@@ -127,7 +129,7 @@ def by_ruleset(results: pl.DataFrame | pl.LazyFrame
     if RULESET_COLUMN not in lazy.collect_schema().names():
         return [(DEFAULT, results)]
     names = (lazy.select(pl.col(RULESET_COLUMN).fill_null(DEFAULT).unique().sort())
-             .collect()[RULESET_COLUMN].to_list())
+             .pipe(collect)[RULESET_COLUMN].to_list())
     if len(names) <= 1:
         return [(names[0] if names else DEFAULT, results)]
     return [(n, results.filter(pl.col(RULESET_COLUMN).fill_null(DEFAULT) == n))
@@ -141,7 +143,7 @@ def run_auto(fn: Callable[..., pl.DataFrame], results: pl.DataFrame | pl.LazyFra
     Examples
     --------
     >>> df = pl.DataFrame({"event_id": ["a", "b"], "ruleset": ["pokemon", "fide"]})
-    >>> run_auto(lambda rows, rules: rows.lazy().collect().with_columns(used=pl.lit(rules)),
+    >>> run_auto(lambda rows, rules: rows.lazy().pipe(collect).with_columns(used=pl.lit(rules)),
     ...          df)["used"].to_list()
     ['fide', 'pokemon']
     """

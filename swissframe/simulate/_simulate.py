@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Final, Literal
 
 import polars as pl
 
+from swissframe._collect import collect, scoped
 from swissframe.errors import DataError, RulesetError
 from swissframe.schema import validate_results
 from swissframe.simulate._pairing import pair_arrays
@@ -344,7 +345,7 @@ def pair_round(
                                    "games_won": pl.Int64, "games_lost": pl.Int64,
                                    "games_drawn": pl.Int64, "phase": pl.String})
     else:
-        res = validate_results(results).collect()
+        res = validate_results(results).pipe(collect)
     if "unplayed" not in res.columns:
         res = res.with_columns(pl.lit(None, dtype=pl.String).alias("unplayed"))
     res = res.filter(pl.col("phase") == "swiss")
@@ -662,6 +663,7 @@ def _sizes(n_players: int | Sequence[int] | range, n_events: int,
     return sizes
 
 
+@scoped
 def simulate(
     n_players: int | Sequence[int] | range,
     rounds: int | None = None,

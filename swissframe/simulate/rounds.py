@@ -24,6 +24,7 @@ from typing import Final
 
 import polars as pl
 
+from swissframe._collect import collect
 from swissframe.errors import DataError, RulesetError
 
 __all__ = [
@@ -219,7 +220,7 @@ def rounds_table(rules: str | RoundsTable) -> RoundsTable:
 def _counts_frame(players: object) -> pl.DataFrame:
     """Normalise the accepted inputs to ``event_id, players, effective_units``."""
     if isinstance(players, pl.LazyFrame):
-        players = players.collect()
+        players = players.pipe(collect)
     if isinstance(players, pl.DataFrame):
         cols = players.columns
         if "player_id" in cols:

@@ -24,6 +24,7 @@ from typing import Final
 
 import polars as pl
 
+from swissframe._collect import collect, scoped
 from swissframe.engine._record import points_unit, prepare_rows
 from swissframe.io.decklist import DecklistEvents
 from swissframe.io.tom import TomEvents
@@ -71,7 +72,7 @@ def _records(results: pl.DataFrame, cut: pl.DataFrame, ruleset: Ruleset) -> pl.D
             .agg((pl.col("_pts").sum() / unit).alias("match_points"),
                  pl.len().cast(pl.Int64).alias("rounds_played"),
                  pl.col("_win").sum().cast(pl.Int64).alias("match_wins"))
-            .collect())
+            .pipe(collect))
 
 
 def _keys(ruleset: Ruleset, columns: list[str]) -> list[pl.Expr]:
@@ -191,6 +192,7 @@ def _value_match(c: str) -> pl.Expr:
             .otherwise(ok.fill_null(value=False)))
 
 
+@scoped
 def verify(ev: DecklistEvents | TomEvents | TrfEvents, *,
            rules: str | Ruleset | Mapping[str, str | Ruleset] | None = None,
            melee_era: str | None = None) -> pl.DataFrame:

@@ -46,6 +46,7 @@ from typing import Final, Literal
 import polars as pl
 
 from swissframe import rules as _rules
+from swissframe._collect import collect, scoped
 from swissframe.engine._chess import inferred_absences
 from swissframe.engine._exact import to_decimals
 from swissframe.engine.standings import standings
@@ -105,6 +106,7 @@ def _readings(earned_bye: str | Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+@scoped
 def verify_tom(ev: TomEvents, *, rules: str | Ruleset = "pokemon",
                earned_bye: str | Sequence[str] = "both") -> pl.DataFrame:
     """Recompute each division's Swiss order and compare it with TOM's published placings.
@@ -324,7 +326,7 @@ def fide_tiebreaks(results: pl.DataFrame, rule_set: str = "fide-2023") -> pl.Dat
     pk = ["event_id", "player_id"]
     # a player with no row in a round is absent in it (Art. 16), for the derived values too
     ev = ["event_id"] if "event_id" in results.columns else []
-    results = pl.concat([results, inferred_absences(results, ev).collect()],
+    results = pl.concat([results, inferred_absences(results, ev).pipe(collect)],
                         how="diagonal_relaxed")
     engine_input = results
     if "scheduled_opponent_id" in results.columns:
@@ -567,6 +569,7 @@ def _ranks(ref: pl.DataFrame, computed: pl.DataFrame) -> pl.DataFrame:
     return pl.concat(out)
 
 
+@scoped
 def verify_trf(ev: TrfEvents, *, rule_set: str | Mapping[str, str] = "auto",
                reference: pl.DataFrame | None = None) -> pl.DataFrame:
     """Recompute the tie-breaks of TRF events and compare them with reference values.

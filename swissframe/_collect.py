@@ -1,0 +1,89 @@
+"""Which Polars engine runs swissframe's queries: chosen once per call, from the input's size.
+
+Polars 2's default engine (``"auto"``) runs most queries on the streaming engine, whose fixed
+cost per query (≈ 0.3 ms) dominates a one-event call (tens of queries over a few hundred
+rows), while the in-memory engine costs ≈ 0.05 ms per query but is slower than streaming on
+millions of rows. Measured on this repository's benchmark workload (``benchmarks/``), a
+whole ``sf.standings`` call is fastest in memory up to about a million result rows
+(1 event: 14.5 vs 20.1 ms; 1,000 events / 386k rows: 132 vs 213 ms) and on the streaming
+engine above it (6,000 events / 2.2M rows: 0.82 vs 1.26 s).
+
+So a public entry point is wrapped in :func:`scoped` (its own ``contextvars`` context, so the
+choice never outlives the call and threads do not share it); the contract's boundary
+(``schema``) calls :func:`choose` with the validated table's height; every query of the
+call runs on :func:`query_engine`. A user who set ``pl.Config(engine_affinity=...)`` keeps their
+choice: we then pass ``"auto"``, which honours it. Results never depend on the engine; the
+test suite runs both (``tests/test_collect.py``).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import os
+from collections.abc import Callable, Iterable
+from typing import Literal, ParamSpec, TypeVar
+
+import polars as pl
+
+__all__ = ["IN_MEMORY_MAX_ROWS", "choose", "collect", "collect_all", "engine_for",
+           "query_engine", "scoped"]
+
+Engine = Literal["auto", "in-memory", "streaming"]
+
+#: Inputs up to this many result rows run on the in-memory engine, larger ones streaming.
+IN_MEMORY_MAX_ROWS = 1_000_000
+
+_ENGINE: contextvars.ContextVar[Engine] = contextvars.ContextVar("swissframe_engine",
+                                                                 default="auto")
+_SCOPED: contextvars.ContextVar[bool] = contextvars.ContextVar("swissframe_engine_scoped",
+                                                               default=False)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def query_engine() -> Engine:
+    """The engine for this call's queries (``"auto"`` outside a :func:`scoped` call)."""
+    return _ENGINE.get()
+
+
+def engine_for(rows: int) -> Engine:
+    """The engine for an input of ``rows`` result rows (the user's affinity, if set, wins)."""
+    if os.environ.get("POLARS_ENGINE_AFFINITY", "auto") != "auto":
+        return "auto"
+    return "in-memory" if rows <= IN_MEMORY_MAX_ROWS else "streaming"
+
+
+def choose(rows: int) -> None:
+    """Set this call's engine from its validated input height (no-op outside a scope)."""
+    if _SCOPED.get():
+        _ENGINE.set(engine_for(rows))
+
+
+def collect(frame: pl.LazyFrame) -> pl.DataFrame:
+    """``frame.collect()`` on this call's engine (``lf.pipe(collect)``)."""
+    return frame.collect(engine=query_engine())
+
+
+def collect_all(frames: Iterable[pl.LazyFrame]) -> list[pl.DataFrame]:
+    """``pl.collect_all`` on this call's engine."""
+    return pl.collect_all(list(frames), engine=query_engine())
+
+
+def scoped(fn: Callable[P, R]) -> Callable[P, R]:
+    """Run ``fn`` in a context of its own, where :func:`choose` may set the engine.
+
+    A nested scoped call starts from its caller's choice and its own boundary may change
+    it for the nested call only.
+    """
+
+    @functools.wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        def enter() -> R:
+            _SCOPED.set(True)
+            return fn(*args, **kwargs)
+
+        return contextvars.copy_context().run(enter)
+
+    return run

@@ -1,0 +1,56 @@
+"""The engine choice (``swissframe._collect``): per call, from the input's size, never a
+different answer."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import swissframe as sf
+from swissframe import _collect
+
+
+def _events() -> pl.DataFrame:
+    # several events of different sizes (odd counts: byes), one table
+    return pl.concat([sf.simulate(n, rules="mtg", n_events=3, seed=n).results
+                      .with_columns(event_id=pl.format("{}-{}", pl.lit(n), pl.col("event_id")))
+                      for n in (7, 16, 33)], how="vertical_relaxed")
+
+
+def test_small_inputs_run_in_memory_large_ones_streaming() -> None:
+    assert _collect.engine_for(10) == "in-memory"
+    assert _collect.engine_for(_collect.IN_MEMORY_MAX_ROWS) == "in-memory"
+    assert _collect.engine_for(_collect.IN_MEMORY_MAX_ROWS + 1) == "streaming"
+
+
+def test_the_users_engine_affinity_wins() -> None:
+    with pl.Config(engine_affinity="streaming"):
+        assert _collect.engine_for(10) == "auto"
+
+
+def test_the_choice_lives_only_inside_the_call() -> None:
+    seen: list[str] = []
+
+    @_collect.scoped
+    def probe(df: pl.DataFrame) -> None:
+        _collect.choose(df.height)
+        seen.append(_collect.query_engine())
+
+    probe(pl.DataFrame({"a": [1]}))
+    assert seen == ["in-memory"]
+    assert _collect.query_engine() == "auto"
+    _collect.choose(5)  # outside a scoped call: no effect
+    assert _collect.query_engine() == "auto"
+
+
+@pytest.mark.parametrize(
+    "rules", ["mtg", "pokemon", "fab", "fide", "yugioh", "melee-two-game", "topdeck"])
+def test_both_engines_give_the_same_standings(rules: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    df = _events()
+    in_memory = sf.standings(df, rules)
+    by_round = sf.standings_by_round(df, rules)
+    monkeypatch.setattr(_collect, "IN_MEMORY_MAX_ROWS", 0)  # every query on streaming
+    assert_frame_equal(sf.standings(df, rules), in_memory)
+    assert_frame_equal(sf.standings_by_round(df, rules), by_round)
