@@ -41,11 +41,14 @@ published values.
 
 from __future__ import annotations
 
+import gc
 import math
+import multiprocessing
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -416,36 +419,184 @@ def _seat_name(x: Any, eid: str, where: str) -> str | None:
                 "not a name")
 
 
-def _parse_chunk(files: Sequence[Path], limit: int | None
-                 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """Parse files into one frame per table (what a worker sends back: three frames per
-    chunk of files, not one per file)."""
+_Frames = tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]
+_PLAIN_SEAT: Final = frozenset({str, type(None)})
+_PLAIN_WHOLE: Final = frozenset({int, type(None)})
+_PLAIN_NUMBER: Final = frozenset({int, float, type(None)})
+_WHOLE_KEYS: Final = (("Rank", "rank"), ("Points", "points"), ("Wins", "wins"),
+                      ("Losses", "losses"), ("Draws", "draws"))
+_NUMBER_KEYS: Final = (("OMWP", "omwp"), ("GWP", "gwp"), ("OGWP", "ogwp"))
+
+
+def _plain_file(path: Path, limit: int | None) -> _Parsed | None:
+    """:func:`_parse_file` for a file as the platforms write it, with one ``dict.get`` per
+    value and one type check per column instead of a check per value.
+
+    A plain file has every seat and result as text or null, every player as text, every
+    whole number a JSON integer strictly between -2^63 and 2^63 and every rate a JSON number.
+    Anything else (a value to convert or to refuse, a missing or mistyped part, a file that
+    does not parse) gives None or raises: the caller then reads the file with
+    :func:`_parse_file`, which converts the value or raises the error naming the cell. So on
+    a plain file both give the same columns, and on any other file the caller's result is
+    :func:`_parse_file`'s own.
+    """
+    eid = _event_id(path)
+    doc = orjson.loads(read_decompressed(path, limit=limit))
+    if type(doc) is not dict:
+        return None
+    tour = doc.get("Tournament") or {}
+    rounds = doc.get("Rounds")
+    standings = doc.get("Standings")
+    if type(tour) is not dict or type(rounds) is not list or type(standings) is not list:
+        return None
+    uri = _str_or_none(tour.get("Uri"))
+    source = _source_of(path, uri)
+    rpos_col: list[int] = []
+    rname_col: list[str] = []
+    mpos_col: list[int] = []
+    p1: list[Any] = []
+    p2: list[Any] = []
+    res: list[Any] = []
+    for rpos, rnd in enumerate(rounds):
+        if type(rnd) is not dict:
+            return None
+        matches = rnd.get("Matches")
+        if type(matches) is not list:
+            return None
+        n = len(matches)
+        rpos_col += [rpos] * n
+        rname_col += [str(rnd.get("RoundName", "")).strip()] * n
+        mpos_col += range(n)
+        # a match that is not an object has no .get: AttributeError, the caller reads again
+        p1 += [x.get("Player1") for x in matches]
+        p2 += [x.get("Player2") for x in matches]
+        res += [x.get("Result") for x in matches]
+    if not (set(map(type, p1)) <= _PLAIN_SEAT and set(map(type, p2)) <= _PLAIN_SEAT
+            and set(map(type, res)) <= _PLAIN_SEAT):
+        return None
+    players = [row.get("Player") for row in standings]  # not an object: AttributeError
+    if not set(map(type, players)) <= {str}:
+        return None
+    n = len(p1)
+    m: dict[str, list[Any]] = {
+        "event_id": [eid] * n, "source": [source] * n, "round_pos": rpos_col,
+        "round_name": rname_col, "match_pos": mpos_col, "p1": p1, "p2": p2, "result": res}
+    s: dict[str, list[Any]] = {"event_id": [eid] * len(players),
+                               "pos": list(range(len(players))), "player": players}
+    for key, col in _WHOLE_KEYS:
+        values = [row.get(key) for row in standings]
+        kinds = set(map(type, values))
+        if not kinds <= _PLAIN_WHOLE:
+            return None
+        known = [v for v in values if v is not None] if type(None) in kinds else values
+        if known and (min(known) <= -(2**63) or max(known) >= 2**63):
+            return None
+        s[col] = values
+    for key, col in _NUMBER_KEYS:
+        values = [row.get(key) for row in standings]
+        if not set(map(type, values)) <= _PLAIN_NUMBER:
+            return None
+        rates = [float(v) for v in values if v is not None]
+        if not all(map(math.isfinite, rates)):  # orjson reads none; the message path
+            return None
+        s[col] = rates if len(rates) == len(values) else [
+            None if v is None else float(v) for v in values]
+    ev = {"event_id": eid, "source": source, "name": _str_or_none(tour.get("Name")),
+          "datetime": _str_or_none(tour.get("Date")), "format": _str_or_none(tour.get("Formats")),
+          "url": uri, "path": shown(path)}
+    return m, s, ev
+
+
+_Columns = tuple[dict[str, list[Any]], dict[str, list[Any]], list[dict[str, Any]]]
+
+
+def _parse_chunk(files: Sequence[Path], limit: int | None) -> _Columns:
+    """Parse files into one set of column lists per table (what a worker sends back: plain
+    lists per chunk of files, not per file; a worker never calls Polars, whose thread pool
+    does not survive ``fork``).
+
+    Each file is read by :func:`_plain_file`, or by :func:`_parse_file` when it is not plain
+    (files in order, so the first bad file raises its own error).
+    """
     m: dict[str, list[Any]] = {k: [] for k in _MATCH_SCHEMA}
     s: dict[str, list[Any]] = {k: [] for k in _STANDING_SCHEMA}
     evs: list[dict[str, Any]] = []
     for f in files:
-        fm, fs, ev = _parse_file(f, limit)
+        try:
+            parsed = _plain_file(f, limit)
+        except Exception:  # anything unusual: read again value by value, for its message
+            parsed = None
+        fm, fs, ev = parsed if parsed is not None else _parse_file(f, limit)
         for k, v in fm.items():
             m[k] += v
         for k, v in fs.items():
             s[k] += v
         evs.append(ev)
-    return (pl.DataFrame(m, schema=_MATCH_SCHEMA), pl.DataFrame(s, schema=_STANDING_SCHEMA),
-            pl.DataFrame(evs, schema=_EVENT_SCHEMA))
+    return m, s, evs
+
+
+#: Chunks per worker process: a few, so that the two halves of a pool end together, but
+#: not one per file (each chunk's frames are pickled back).
+_CHUNKS_PER_WORKER: Final = 4
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused: parsing allocates millions of containers (the
+    JSON documents, freed by reference counting) and would trigger many full collections."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _chunks(files: Sequence[Path], n: int) -> list[Sequence[Path]]:
+    """``files`` cut in order into ``n`` runs of about equal size on disk."""
+    sizes = []
+    for f in files:
+        try:
+            sizes.append(f.stat().st_size)
+        except OSError:  # the reader names the file
+            sizes.append(0)
+    total = sum(sizes) or 1
+    out: list[Sequence[Path]] = []
+    start, acc = 0, 0
+    for i, size in enumerate(sizes):
+        acc += size
+        if acc * n >= total * (len(out) + 1) and i + 1 > start:
+            out.append(files[start:i + 1])
+            start = i + 1
+    if start < len(files):
+        out.append(files[start:])
+    return out
 
 
 def _parse_many(files: Sequence[Path], workers: int | None, limit: int | None = None
-                ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+                ) -> _Frames:
     n = workers if workers is not None else min(os.cpu_count() or 1, 8)
     if n > 1 and len(files) >= 64:
-        size = -(-len(files) // (2 * n))
-        chunks = [files[i:i + size] for i in range(0, len(files), size)]
-        with ProcessPoolExecutor(max_workers=n) as pool:
+        chunks = _chunks(files, n * _CHUNKS_PER_WORKER)
+        # fork where there is one: a worker starts in milliseconds with everything imported
+        ctx = (multiprocessing.get_context("fork")
+               if "fork" in multiprocessing.get_all_start_methods() else None)
+        with ProcessPoolExecutor(max_workers=min(n, len(chunks)), mp_context=ctx,
+                                 initializer=gc.disable) as pool:
             parts = list(pool.map(_parse_chunk, chunks, [limit] * len(chunks)))
     else:
-        parts = [_parse_chunk(files, limit)]
-    return tuple(pl.concat([p[i] for p in parts], rechunk=True)  # type: ignore[return-value]
-                 for i in range(3))
+        with _no_gc():
+            parts = [_parse_chunk(files, limit)]
+    m, s, evs = parts[0]
+    for pm, ps, pe in parts[1:]:
+        for k, v in pm.items():
+            m[k] += v
+        for k, v in ps.items():
+            s[k] += v
+        evs += pe
+    return (pl.DataFrame(m, schema=_MATCH_SCHEMA), pl.DataFrame(s, schema=_STANDING_SCHEMA),
+            pl.DataFrame(evs, schema=_EVENT_SCHEMA))
 
 
 # --------------------------------------------------------------------------------------------
@@ -934,6 +1085,13 @@ def read_decklist_cache(
     """
     files = _expand(paths)
     raw, stands, events = _parse_many(files, workers, max_bytes)
+    return _assemble(raw, stands, events)
+
+
+def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
+              ) -> DecklistEvents:
+    """The parsed columns of every file → the four tables (quirks resolved, structure
+    detected, repairs reported)."""
     report: list[pl.DataFrame] = []
     try:
         rounds = _number_rounds(raw)
@@ -941,7 +1099,6 @@ def read_decklist_cache(
         m = _orient(raw, report)
     except ImportFormatError as exc:  # a file's content: name the file, not only the event
         raise _with_path(exc, events) from None
-    m = _dedup(m, report)
     m = _dedup(m, report)
     m, stands = _disambiguate(m, stands, report)
     m = _one_seat(m, report)
