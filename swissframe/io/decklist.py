@@ -50,6 +50,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 from typing import Any, Final
 
@@ -574,20 +575,8 @@ def _chunks(files: Sequence[Path], n: int) -> list[Sequence[Path]]:
     return out
 
 
-def _parse_many(files: Sequence[Path], workers: int | None, limit: int | None = None
-                ) -> _Frames:
-    n = workers if workers is not None else min(os.cpu_count() or 1, 8)
-    if n > 1 and len(files) >= 64:
-        chunks = _chunks(files, n * _CHUNKS_PER_WORKER)
-        # fork where there is one: a worker starts in milliseconds with everything imported
-        ctx = (multiprocessing.get_context("fork")
-               if "fork" in multiprocessing.get_all_start_methods() else None)
-        with ProcessPoolExecutor(max_workers=min(n, len(chunks)), mp_context=ctx,
-                                 initializer=gc.disable) as pool:
-            parts = list(pool.map(_parse_chunk, chunks, [limit] * len(chunks)))
-    else:
-        with _no_gc():
-            parts = [_parse_chunk(files, limit)]
+def _frames(parts: Sequence[_Columns]) -> _Frames:
+    """One frame per table from the column lists of chunks (in order)."""
     m, s, evs = parts[0]
     for pm, ps, pe in parts[1:]:
         for k, v in pm.items():
@@ -597,6 +586,81 @@ def _parse_many(files: Sequence[Path], workers: int | None, limit: int | None = 
         evs += pe
     return (pl.DataFrame(m, schema=_MATCH_SCHEMA), pl.DataFrame(s, schema=_STANDING_SCHEMA),
             pl.DataFrame(evs, schema=_EVENT_SCHEMA))
+
+
+def _parallel(files: Sequence[Path], workers: int) -> bool:
+    return workers > 1 and len(files) >= 64
+
+
+def _parse_many(files: Sequence[Path], workers: int | None, limit: int | None = None
+                ) -> _Frames:
+    """Every file parsed, in this process or (many files) in a pool: the three frames."""
+    n = _workers(workers)
+    if _parallel(files, n):
+        with _pool(n) as pool:
+            parts = list(pool.map(_parse_chunk, _chunks(files, n * _CHUNKS_PER_WORKER),
+                                  repeat(limit)))
+    else:
+        with _no_gc():
+            parts = [_parse_chunk(files, limit)]
+    return _frames(parts)
+
+
+def _workers(workers: int | None) -> int:
+    return workers if workers is not None else min(os.cpu_count() or 1, 8)
+
+
+def _pool(n: int) -> ProcessPoolExecutor:
+    """``n`` worker processes, forked where the platform can (a worker starts in
+    milliseconds with everything imported), the GC paused in each."""
+    ctx = (multiprocessing.get_context("fork")
+           if "fork" in multiprocessing.get_all_start_methods() else None)
+    return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=gc.disable)
+
+
+def _read_parallel(files: Sequence[Path], n: int, limit: int | None) -> DecklistEvents:
+    """Many files: workers parse chunks while this process assembles each chunk's events as
+    it arrives (every step of :func:`_assemble` works event by event), then the chunks'
+    tables are put in the order of one call.
+
+    Errors are those of one whole-table call: a parse error surfaces at its chunk, in file
+    order, as with one :func:`_parse_many`; when a chunk's assembly fails (a bad round name
+    or result, whose message counts every file's), the remaining chunks are parsed and
+    :func:`_assemble` runs once on every file's frames, which raises that error.
+    """
+    chunks = _chunks(files, n * _CHUNKS_PER_WORKER)
+    frames: list[_Frames] = []
+    outs: list[DecklistEvents] = []
+    failed = False
+    with _pool(min(n, len(chunks))) as pool:
+        for part in pool.map(_parse_chunk, chunks, repeat(limit)):
+            frames.append(_frames([part]))
+            if not failed:
+                try:
+                    outs.append(_assemble(*frames[-1]))
+                except Exception:  # one whole-table call gives the message
+                    failed = True
+    if not failed:
+        try:
+            return _combine(outs)
+        except Exception:  # tables that do not concatenate: one whole-table call decides
+            pass
+    raw, stands, events = (pl.concat([f[i] for f in frames], rechunk=True) for i in range(3))
+    return _assemble(raw, stands, events)
+
+
+def _combine(outs: Sequence[DecklistEvents]) -> DecklistEvents:
+    """The tables of chunks of events, in the row order of one :func:`_assemble` call (the
+    same sorts; an event's rows are all in one chunk, in the order that call gives them)."""
+    def cat(name: str) -> pl.DataFrame:
+        frame: pl.DataFrame = pl.concat([getattr(o, name) for o in outs], rechunk=True)
+        return frame
+
+    return DecklistEvents(
+        results=cat("results").sort("event_id", "round", "player_id", maintain_order=True),
+        published=cat("published").sort("event_id", "rank", maintain_order=True),
+        events=cat("events").sort("event_id"),
+        report=cat("report").sort("event_id", "kind", "round", "player_id", nulls_last=True))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1084,7 +1148,10 @@ def read_decklist_cache(
     [('melee', 1, 1, 8, 'E2')]
     """
     files = _expand(paths)
-    raw, stands, events = _parse_many(files, workers, max_bytes)
+    n = _workers(workers)
+    if _parallel(files, n):
+        return _read_parallel(files, n, max_bytes)
+    raw, stands, events = _parse_many(files, n, max_bytes)
     return _assemble(raw, stands, events)
 
 
