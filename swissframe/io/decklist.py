@@ -267,9 +267,37 @@ def _event_id(path: Path) -> str:
     return shown(path.stem)
 
 
+def _resolved(files: Sequence[Path]) -> list[Path]:
+    """``[f.resolve() for f in files]`` with each folder resolved once: a path whose last
+    part is not a symbolic link resolves to its resolved folder joined with that part (one
+    ``lstat`` per file and folder instead of one per component of every path)."""
+    cache: dict[str, str] = {}
+
+    def real(path: str) -> str:
+        got = cache.get(path)
+        if got is None:
+            head, tail = os.path.split(path)
+            if not head or not tail or tail in (".", "..") or os.path.islink(path):
+                got = os.path.realpath(path)
+            else:
+                got = os.path.join(real(head), tail)
+            cache[path] = got
+        return got
+
+    out = []
+    for f in files:
+        text = os.fspath(f)
+        head, tail = os.path.split(text)
+        if not head or not tail or tail in (".", "..") or os.path.islink(text):
+            out.append(f.resolve())  # also refuses a symbolic-link loop
+        else:
+            out.append(Path(os.path.join(real(head), tail)))
+    return out
+
+
 def _expand(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
     pairs, _ = expand(paths, format="decklist")
-    found = dict.fromkeys(f.resolve() for f, _ in pairs)
+    found = dict.fromkeys(_resolved([f for f, _ in pairs]))
     files = sorted(found, key=lambda q: (q.name, str(q)))
     seen: dict[str, Path] = {}
     for f in files:

@@ -119,17 +119,28 @@ def _error(path: Path, workers: int) -> str:
 
 
 def test_assembly_errors_in_a_pool_are_those_of_one_call(tmp_path: Path) -> None:
+    """With two bad events, one call names either of them (a hash pass picks it, before and
+    after the pool work) and counts both: the pool gives that same message."""
     files = _many(tmp_path)
-    for i in (12, 50):
-        shutil.copy(FIX / "bad" / "bad-roundname-11-2024-07-13.json", files[i])
-    one = _error(tmp_path, 1)
+    bad = (files[12], files[50])
+
+    def shown(msg: str) -> str:
+        for f in bad:
+            msg = msg.replace(str(f), "<file>").replace(f.stem, "<event>")
+        return msg
+
+    for f in bad:
+        shutil.copy(FIX / "bad" / "bad-roundname-11-2024-07-13.json", f)
+    one = shown(_error(tmp_path, 1))
     assert "neither numbered nor a known playoff name (2 such round(s) in total)" in one
-    assert _error(tmp_path, 2) == one
-    for i in (12, 50):  # a bad result instead: the message counts every file's matches
-        shutil.copy(FIX / "bad" / "bad-result-10-2024-07-13.json", files[i])
-    one = _error(tmp_path, 1)
+    assert one.startswith("ImportFormatError: <file>: event '<event>': round name 'Bonus")
+    assert shown(_error(tmp_path, 2)) == one
+    for f in bad:  # a bad result instead: the message counts every file's matches
+        shutil.copy(FIX / "bad" / "bad-result-10-2024-07-13.json", f)
+    one = shown(_error(tmp_path, 1))
     assert "'2:1'" in one
-    assert _error(tmp_path, 2) == one
+    assert "(2 such match(es))" in one
+    assert shown(_error(tmp_path, 2)) == one
 
 
 def test_a_parse_error_wins_over_an_assembly_error_in_a_pool(tmp_path: Path) -> None:
@@ -148,3 +159,24 @@ def test_chunks_keep_file_order_and_cover_every_file(tmp_path: Path) -> None:
         chunks = decklist._chunks(files, n)
         assert [f for c in chunks for f in c] == files
         assert all(chunks)
+
+
+def test_resolved_paths_are_path_resolve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                         ) -> None:
+    real = tmp_path / "real" / "sub"
+    real.mkdir(parents=True)
+    (real / "a-1-2024-07-13.json").write_bytes(b"{}")
+    (tmp_path / "linkdir").symlink_to(tmp_path / "real")
+    (real / "b-1-2024-07-13.json").symlink_to(real / "a-1-2024-07-13.json")
+    (real / "loop.json").symlink_to(real / "loop.json")
+    monkeypatch.chdir(tmp_path)
+    paths = [Path("linkdir/sub/a-1-2024-07-13.json"), Path("real/sub/b-1-2024-07-13.json"),
+             Path("real/../linkdir/sub/a-1-2024-07-13.json"), Path("a-1-2024-07-13.json"),
+             tmp_path / "linkdir" / "sub" / ".." / "sub" / "a-1-2024-07-13.json"]
+    assert decklist._resolved(paths) == [p.resolve() for p in paths]
+    loop = Path("real/sub/loop.json")  # refused as Path.resolve refuses it
+    with pytest.raises((RuntimeError, OSError)) as ours:
+        decklist._resolved([loop])
+    with pytest.raises((RuntimeError, OSError)) as theirs:
+        loop.resolve()
+    assert type(ours.value) is type(theirs.value)
