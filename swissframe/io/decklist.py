@@ -828,15 +828,16 @@ def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     m = m.with_columns(
         pl.when(paired).then(lo).otherwise(pl.col("a")).alias("_k1"),
         pl.when(paired).then(pl.max_horizontal("a", "b")).alias("_k2"),
-        # record oriented to the key order, to compare duplicates
-        pl.when(pl.col("a") == lo).then(pl.format("{}-{}-{}", "ga", "gb", "gd"))
-        .otherwise(pl.format("{}-{}-{}", "gb", "ga", "gd")).alias("_rec"),
     )
     keys = ["event_id", "round", "_k1", "_k2"]
     # only the rows of repeated pairs need the ordered window (a hash pass finds them)
     repeated = pl.struct(keys).is_duplicated()
-    single = m.filter(~repeated).drop("_k1", "_k2", "_rec")
-    m = m.filter(repeated).sort("event_id", "round", "round_pos", "match_pos")
+    single = m.filter(~repeated).drop("_k1", "_k2")
+    m = m.filter(repeated).with_columns(
+        # record oriented to the key order, to compare duplicates
+        pl.when(pl.col("a") == lo).then(pl.format("{}-{}-{}", "ga", "gb", "gd"))
+        .otherwise(pl.format("{}-{}-{}", "gb", "ga", "gd")).alias("_rec"),
+    ).sort("event_id", "round", "round_pos", "match_pos")
     m = m.with_columns(
         pl.int_range(pl.len()).over(keys).alias("_occ"),
         pl.col("_rec").n_unique().over(keys).alias("_nrec"),
@@ -1056,7 +1057,9 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
     sw = r.join(phases.filter(pl.col("phase") == "swiss"), on=["event_id", "round"], how="semi")
     mp = (pl.when(pl.col("games_won") > pl.col("games_lost")).then(3)
           .when(pl.col("games_won") == pl.col("games_lost")).then(1).otherwise(0))
-    sw = sw.with_columns(mp.alias("_mp")).sort("event_id", "player_id", "round").with_columns(
+    # one row per player and round: in round order, a running sum over each player's rows
+    # is their points after each round (the rows' order is not kept: only counted below)
+    sw = sw.with_columns(mp.alias("_mp")).sort("round", maintain_order=True).with_columns(
         pl.col("_mp").cum_sum().over("event_id", "player_id").alias("_pts"),
         pl.col("round").max().over("event_id", "player_id").alias("_last"),
     ).with_columns((pl.col("_last") > pl.col("round")).alias("_cont"))
