@@ -660,7 +660,7 @@ def _read_parallel(files: Sequence[Path], n: int, limit: int | None) -> Decklist
     frames: list[_Frames] = []
     outs: list[DecklistEvents] = []
     failed = False
-    with _pool(min(n, len(chunks))) as pool:
+    with _pool(min(n, len(chunks))) as pool, _no_gc():  # unpickled chunks: no collections
         for part in pool.map(_parse_chunk, chunks, repeat(limit)):
             frames.append(_frames([part]))
             if not failed:
