@@ -50,7 +50,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import pairwise, repeat
 from pathlib import Path
 from typing import Any, Final
 
@@ -679,15 +679,26 @@ def _read_parallel(files: Sequence[Path], n: int, limit: int | None) -> Decklist
 
 def _combine(outs: Sequence[DecklistEvents]) -> DecklistEvents:
     """The tables of chunks of events, in the row order of one :func:`_assemble` call (the
-    same sorts; an event's rows are all in one chunk, in the order that call gives them)."""
+    same sorts; an event's rows are all in one chunk, in the order that call gives them).
+
+    Each chunk's tables are already sorted by ``event_id`` first: when every chunk's events
+    come after the previous chunk's (files are in name order, so nearly always), the chunks
+    end to end are that order and the results, published and events tables need no second
+    sort (results and events have one row per key; published ties keep their order).
+    """
     def cat(name: str) -> pl.DataFrame:
         frame: pl.DataFrame = pl.concat([getattr(o, name) for o in outs], rechunk=True)
         return frame
 
+    ids = [o.events["event_id"] for o in outs if o.events.height]
+    in_order = all(x[-1] < y[0] for x, y in pairwise(ids))
+    results, published, events = cat("results"), cat("published"), cat("events")
+    if not in_order:
+        results = results.sort("event_id", "round", "player_id", maintain_order=True)
+        published = published.sort("event_id", "rank", maintain_order=True)
+        events = events.sort("event_id")
     return DecklistEvents(
-        results=cat("results").sort("event_id", "round", "player_id", maintain_order=True),
-        published=cat("published").sort("event_id", "rank", maintain_order=True),
-        events=cat("events").sort("event_id"),
+        results=results, published=published, events=events,
         report=cat("report").sort("event_id", "kind", "round", "player_id", nulls_last=True))
 
 

@@ -180,3 +180,19 @@ def test_resolved_paths_are_path_resolve(tmp_path: Path, monkeypatch: pytest.Mon
     with pytest.raises((RuntimeError, OSError)) as theirs:
         loop.resolve()
     assert type(ours.value) is type(theirs.value)
+
+
+@pytest.mark.parametrize("order", ["files", "reversed", "interleaved"])
+def test_chunk_tables_combine_to_one_call(tmp_path: Path, order: str) -> None:
+    """Chunks whose events come in any order give the tables of one call."""
+    files = _many(tmp_path, 24)
+    if order == "reversed":
+        files = files[::-1]
+    elif order == "interleaved":
+        files = files[::2] + files[1::2]
+    chunks = [files[i:i + 6] for i in range(0, len(files), 6)]
+    outs = [decklist._assemble(*decklist._frames([decklist._parse_chunk(c, None)]))
+            for c in chunks]
+    whole = decklist._assemble(*decklist._frames([decklist._parse_chunk(files, None)]))
+    assert _same(decklist._combine(outs), whole)
+    assert _same(whole, read_decklist_cache(files, workers=1))
