@@ -41,12 +41,16 @@ published values.
 
 from __future__ import annotations
 
+import gc
 import math
+import multiprocessing
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import pairwise, repeat
 from pathlib import Path
 from typing import Any, Final
 
@@ -263,9 +267,37 @@ def _event_id(path: Path) -> str:
     return shown(path.stem)
 
 
+def _resolved(files: Sequence[Path]) -> list[Path]:
+    """``[f.resolve() for f in files]`` with each folder resolved once: a path whose last
+    part is not a symbolic link resolves to its resolved folder joined with that part (one
+    ``lstat`` per file and folder instead of one per component of every path)."""
+    cache: dict[str, str] = {}
+
+    def real(path: str) -> str:
+        got = cache.get(path)
+        if got is None:
+            head, tail = os.path.split(path)
+            if not head or not tail or tail in (".", "..") or os.path.islink(path):
+                got = os.path.realpath(path)
+            else:
+                got = os.path.join(real(head), tail)
+            cache[path] = got
+        return got
+
+    out = []
+    for f in files:
+        text = os.fspath(f)
+        head, tail = os.path.split(text)
+        if not head or not tail or tail in (".", "..") or os.path.islink(text):
+            out.append(f.resolve())  # also refuses a symbolic-link loop
+        else:
+            out.append(Path(os.path.join(real(head), tail)))
+    return out
+
+
 def _expand(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
     pairs, _ = expand(paths, format="decklist")
-    found = dict.fromkeys(f.resolve() for f, _ in pairs)
+    found = dict.fromkeys(_resolved([f for f, _ in pairs]))
     files = sorted(found, key=lambda q: (q.name, str(q)))
     seen: dict[str, Path] = {}
     for f in files:
@@ -416,36 +448,258 @@ def _seat_name(x: Any, eid: str, where: str) -> str | None:
                 "not a name")
 
 
-def _parse_chunk(files: Sequence[Path], limit: int | None
-                 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """Parse files into one frame per table (what a worker sends back: three frames per
-    chunk of files, not one per file)."""
+_Frames = tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]
+_PLAIN_SEAT: Final = frozenset({str, type(None)})
+_PLAIN_WHOLE: Final = frozenset({int, type(None)})
+_PLAIN_NUMBER: Final = frozenset({int, float, type(None)})
+_WHOLE_KEYS: Final = (("Rank", "rank"), ("Points", "points"), ("Wins", "wins"),
+                      ("Losses", "losses"), ("Draws", "draws"))
+_NUMBER_KEYS: Final = (("OMWP", "omwp"), ("GWP", "gwp"), ("OGWP", "ogwp"))
+
+
+def _plain_file(path: Path, limit: int | None) -> _Parsed | None:
+    """:func:`_parse_file` for a file as the platforms write it, with one ``dict.get`` per
+    value and one type check per column instead of a check per value.
+
+    A plain file has every seat and result as text or null, every player as text, every
+    whole number a JSON integer strictly between -2^63 and 2^63 and every rate a JSON number.
+    Anything else (a value to convert or to refuse, a missing or mistyped part, a file that
+    does not parse) gives None or raises: the caller then reads the file with
+    :func:`_parse_file`, which converts the value or raises the error naming the cell. So on
+    a plain file both give the same columns, and on any other file the caller's result is
+    :func:`_parse_file`'s own.
+    """
+    eid = _event_id(path)
+    doc = orjson.loads(read_decompressed(path, limit=limit))
+    if type(doc) is not dict:
+        return None
+    tour = doc.get("Tournament") or {}
+    rounds = doc.get("Rounds")
+    standings = doc.get("Standings")
+    if type(tour) is not dict or type(rounds) is not list or type(standings) is not list:
+        return None
+    uri = _str_or_none(tour.get("Uri"))
+    source = _source_of(path, uri)
+    rpos_col: list[int] = []
+    rname_col: list[str] = []
+    mpos_col: list[int] = []
+    p1: list[Any] = []
+    p2: list[Any] = []
+    res: list[Any] = []
+    for rpos, rnd in enumerate(rounds):
+        if type(rnd) is not dict:
+            return None
+        matches = rnd.get("Matches")
+        if type(matches) is not list:
+            return None
+        n = len(matches)
+        rpos_col += [rpos] * n
+        rname_col += [str(rnd.get("RoundName", "")).strip()] * n
+        mpos_col += range(n)
+        # a match that is not an object has no .get: AttributeError, the caller reads again
+        p1 += [x.get("Player1") for x in matches]
+        p2 += [x.get("Player2") for x in matches]
+        res += [x.get("Result") for x in matches]
+    if not (set(map(type, p1)) <= _PLAIN_SEAT and set(map(type, p2)) <= _PLAIN_SEAT
+            and set(map(type, res)) <= _PLAIN_SEAT):
+        return None
+    players = [row.get("Player") for row in standings]  # not an object: AttributeError
+    if not set(map(type, players)) <= {str}:
+        return None
+    n = len(p1)
+    m: dict[str, list[Any]] = {
+        "event_id": [eid] * n, "source": [source] * n, "round_pos": rpos_col,
+        "round_name": rname_col, "match_pos": mpos_col, "p1": p1, "p2": p2, "result": res}
+    s: dict[str, list[Any]] = {"event_id": [eid] * len(players),
+                               "pos": list(range(len(players))), "player": players}
+    for key, col in _WHOLE_KEYS:
+        values = [row.get(key) for row in standings]
+        kinds = set(map(type, values))
+        if not kinds <= _PLAIN_WHOLE:
+            return None
+        known = [v for v in values if v is not None] if type(None) in kinds else values
+        if known and (min(known) <= -(2**63) or max(known) >= 2**63):
+            return None
+        s[col] = values
+    for key, col in _NUMBER_KEYS:
+        values = [row.get(key) for row in standings]
+        if not set(map(type, values)) <= _PLAIN_NUMBER:
+            return None
+        rates = [float(v) for v in values if v is not None]
+        if not all(map(math.isfinite, rates)):  # orjson reads none; the message path
+            return None
+        s[col] = rates if len(rates) == len(values) else [
+            None if v is None else float(v) for v in values]
+    ev = {"event_id": eid, "source": source, "name": _str_or_none(tour.get("Name")),
+          "datetime": _str_or_none(tour.get("Date")), "format": _str_or_none(tour.get("Formats")),
+          "url": uri, "path": shown(path)}
+    return m, s, ev
+
+
+_Columns = tuple[dict[str, list[Any]], dict[str, list[Any]], list[dict[str, Any]]]
+
+
+def _parse_chunk(files: Sequence[Path], limit: int | None) -> _Columns:
+    """Parse files into one set of column lists per table (what a worker sends back: plain
+    lists per chunk of files, not per file; a worker never calls Polars, whose thread pool
+    does not survive ``fork``).
+
+    Each file is read by :func:`_plain_file`, or by :func:`_parse_file` when it is not plain
+    (files in order, so the first bad file raises its own error).
+    """
     m: dict[str, list[Any]] = {k: [] for k in _MATCH_SCHEMA}
     s: dict[str, list[Any]] = {k: [] for k in _STANDING_SCHEMA}
     evs: list[dict[str, Any]] = []
     for f in files:
-        fm, fs, ev = _parse_file(f, limit)
+        try:
+            parsed = _plain_file(f, limit)
+        except Exception:  # anything unusual: read again value by value, for its message
+            parsed = None
+        fm, fs, ev = parsed if parsed is not None else _parse_file(f, limit)
         for k, v in fm.items():
             m[k] += v
         for k, v in fs.items():
             s[k] += v
         evs.append(ev)
+    return m, s, evs
+
+
+#: Chunks per worker process: a few, so that the two halves of a pool end together, but
+#: not one per file (each chunk's frames are pickled back).
+_CHUNKS_PER_WORKER: Final = 4
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused: parsing allocates millions of containers (the
+    JSON documents, freed by reference counting) and would trigger many full collections."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _chunks(files: Sequence[Path], n: int) -> list[Sequence[Path]]:
+    """``files`` cut in order into ``n`` runs of about equal size on disk."""
+    sizes = []
+    for f in files:
+        try:
+            sizes.append(f.stat().st_size)
+        except OSError:  # the reader names the file
+            sizes.append(0)
+    total = sum(sizes) or 1
+    out: list[Sequence[Path]] = []
+    start, acc = 0, 0
+    for i, size in enumerate(sizes):
+        acc += size
+        if acc * n >= total * (len(out) + 1) and i + 1 > start:
+            out.append(files[start:i + 1])
+            start = i + 1
+    if start < len(files):
+        out.append(files[start:])
+    return out
+
+
+def _frames(parts: Sequence[_Columns]) -> _Frames:
+    """One frame per table from the column lists of chunks (in order)."""
+    m, s, evs = parts[0]
+    for pm, ps, pe in parts[1:]:
+        for k, v in pm.items():
+            m[k] += v
+        for k, v in ps.items():
+            s[k] += v
+        evs += pe
     return (pl.DataFrame(m, schema=_MATCH_SCHEMA), pl.DataFrame(s, schema=_STANDING_SCHEMA),
             pl.DataFrame(evs, schema=_EVENT_SCHEMA))
 
 
+def _parallel(files: Sequence[Path], workers: int) -> bool:
+    return workers > 1 and len(files) >= 64
+
+
 def _parse_many(files: Sequence[Path], workers: int | None, limit: int | None = None
-                ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    n = workers if workers is not None else min(os.cpu_count() or 1, 8)
-    if n > 1 and len(files) >= 64:
-        size = -(-len(files) // (2 * n))
-        chunks = [files[i:i + size] for i in range(0, len(files), size)]
-        with ProcessPoolExecutor(max_workers=n) as pool:
-            parts = list(pool.map(_parse_chunk, chunks, [limit] * len(chunks)))
+                ) -> _Frames:
+    """Every file parsed, in this process or (many files) in a pool: the three frames."""
+    n = _workers(workers)
+    if _parallel(files, n):
+        with _pool(n) as pool:
+            parts = list(pool.map(_parse_chunk, _chunks(files, n * _CHUNKS_PER_WORKER),
+                                  repeat(limit)))
     else:
-        parts = [_parse_chunk(files, limit)]
-    return tuple(pl.concat([p[i] for p in parts], rechunk=True)  # type: ignore[return-value]
-                 for i in range(3))
+        with _no_gc():
+            parts = [_parse_chunk(files, limit)]
+    return _frames(parts)
+
+
+def _workers(workers: int | None) -> int:
+    return workers if workers is not None else min(os.cpu_count() or 1, 8)
+
+
+def _pool(n: int) -> ProcessPoolExecutor:
+    """``n`` worker processes, forked where the platform can (a worker starts in
+    milliseconds with everything imported), the GC paused in each."""
+    ctx = (multiprocessing.get_context("fork")
+           if "fork" in multiprocessing.get_all_start_methods() else None)
+    return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=gc.disable)
+
+
+def _read_parallel(files: Sequence[Path], n: int, limit: int | None) -> DecklistEvents:
+    """Many files: workers parse chunks while this process assembles each chunk's events as
+    it arrives (every step of :func:`_assemble` works event by event), then the chunks'
+    tables are put in the order of one call.
+
+    Errors are those of one whole-table call: a parse error surfaces at its chunk, in file
+    order, as with one :func:`_parse_many`; when a chunk's assembly fails (a bad round name
+    or result, whose message counts every file's), the remaining chunks are parsed and
+    :func:`_assemble` runs once on every file's frames, which raises that error.
+    """
+    chunks = _chunks(files, n * _CHUNKS_PER_WORKER)
+    frames: list[_Frames] = []
+    outs: list[DecklistEvents] = []
+    failed = False
+    with _pool(min(n, len(chunks))) as pool, _no_gc():  # unpickled chunks: no collections
+        for part in pool.map(_parse_chunk, chunks, repeat(limit)):
+            frames.append(_frames([part]))
+            if not failed:
+                try:
+                    outs.append(_assemble(*frames[-1]))
+                except Exception:  # one whole-table call gives the message
+                    failed = True
+    if not failed:
+        try:
+            return _combine(outs)
+        except Exception:  # tables that do not concatenate: one whole-table call decides
+            pass
+    raw, stands, events = (pl.concat([f[i] for f in frames], rechunk=True) for i in range(3))
+    return _assemble(raw, stands, events)
+
+
+def _combine(outs: Sequence[DecklistEvents]) -> DecklistEvents:
+    """The tables of chunks of events, in the row order of one :func:`_assemble` call (the
+    same sorts; an event's rows are all in one chunk, in the order that call gives them).
+
+    Each chunk's tables are already sorted by ``event_id`` first: when every chunk's events
+    come after the previous chunk's (files are in name order, so nearly always), the chunks
+    end to end are that order and the results, published and events tables need no second
+    sort (results and events have one row per key; published ties keep their order).
+    """
+    def cat(name: str) -> pl.DataFrame:
+        frame: pl.DataFrame = pl.concat([getattr(o, name) for o in outs], rechunk=True)
+        return frame
+
+    ids = [o.events["event_id"] for o in outs if o.events.height]
+    in_order = all(x[-1] < y[0] for x, y in pairwise(ids))
+    results, published, events = cat("results"), cat("published"), cat("events")
+    if not in_order:
+        results = results.sort("event_id", "round", "player_id", maintain_order=True)
+        published = published.sort("event_id", "rank", maintain_order=True)
+        events = events.sort("event_id")
+    return DecklistEvents(
+        results=results, published=published, events=events,
+        report=cat("report").sort("event_id", "kind", "round", "player_id", nulls_last=True))
 
 
 # --------------------------------------------------------------------------------------------
@@ -585,15 +839,16 @@ def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     m = m.with_columns(
         pl.when(paired).then(lo).otherwise(pl.col("a")).alias("_k1"),
         pl.when(paired).then(pl.max_horizontal("a", "b")).alias("_k2"),
-        # record oriented to the key order, to compare duplicates
-        pl.when(pl.col("a") == lo).then(pl.format("{}-{}-{}", "ga", "gb", "gd"))
-        .otherwise(pl.format("{}-{}-{}", "gb", "ga", "gd")).alias("_rec"),
     )
     keys = ["event_id", "round", "_k1", "_k2"]
     # only the rows of repeated pairs need the ordered window (a hash pass finds them)
     repeated = pl.struct(keys).is_duplicated()
-    single = m.filter(~repeated).drop("_k1", "_k2", "_rec")
-    m = m.filter(repeated).sort("event_id", "round", "round_pos", "match_pos")
+    single = m.filter(~repeated).drop("_k1", "_k2")
+    m = m.filter(repeated).with_columns(
+        # record oriented to the key order, to compare duplicates
+        pl.when(pl.col("a") == lo).then(pl.format("{}-{}-{}", "ga", "gb", "gd"))
+        .otherwise(pl.format("{}-{}-{}", "gb", "ga", "gd")).alias("_rec"),
+    ).sort("event_id", "round", "round_pos", "match_pos")
     m = m.with_columns(
         pl.int_range(pl.len()).over(keys).alias("_occ"),
         pl.col("_rec").n_unique().over(keys).alias("_nrec"),
@@ -813,7 +1068,9 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
     sw = r.join(phases.filter(pl.col("phase") == "swiss"), on=["event_id", "round"], how="semi")
     mp = (pl.when(pl.col("games_won") > pl.col("games_lost")).then(3)
           .when(pl.col("games_won") == pl.col("games_lost")).then(1).otherwise(0))
-    sw = sw.with_columns(mp.alias("_mp")).sort("event_id", "player_id", "round").with_columns(
+    # one row per player and round: in round order, a running sum over each player's rows
+    # is their points after each round (the rows' order is not kept: only counted below)
+    sw = sw.with_columns(mp.alias("_mp")).sort("round", maintain_order=True).with_columns(
         pl.col("_mp").cum_sum().over("event_id", "player_id").alias("_pts"),
         pl.col("round").max().over("event_id", "player_id").alias("_last"),
     ).with_columns((pl.col("_last") > pl.col("round")).alias("_cont"))
@@ -933,7 +1190,17 @@ def read_decklist_cache(
     [('melee', 1, 1, 8, 'E2')]
     """
     files = _expand(paths)
-    raw, stands, events = _parse_many(files, workers, max_bytes)
+    n = _workers(workers)
+    if _parallel(files, n):
+        return _read_parallel(files, n, max_bytes)
+    raw, stands, events = _parse_many(files, n, max_bytes)
+    return _assemble(raw, stands, events)
+
+
+def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
+              ) -> DecklistEvents:
+    """The parsed columns of every file → the four tables (quirks resolved, structure
+    detected, repairs reported)."""
     report: list[pl.DataFrame] = []
     try:
         rounds = _number_rounds(raw)
@@ -941,7 +1208,6 @@ def read_decklist_cache(
         m = _orient(raw, report)
     except ImportFormatError as exc:  # a file's content: name the file, not only the event
         raise _with_path(exc, events) from None
-    m = _dedup(m, report)
     m = _dedup(m, report)
     m, stands = _disambiguate(m, stands, report)
     m = _one_seat(m, report)

@@ -1,0 +1,198 @@
+"""The fast paths of swissframe.io.decklist give what the value-by-value path gives.
+
+``_plain_file`` reads files as the platforms write them; anything else goes back through
+``_parse_file``. In a pool, chunks are assembled as they arrive; an assembly error is
+produced by one whole-table call. These tests pin that both paths agree, values and errors.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from swissframe.errors import ImportFormatError
+from swissframe.io import decklist
+from swissframe.io.decklist import read_decklist_cache
+from tests.helpers import FIXTURES
+
+FIX = FIXTURES / "decklist"
+GOOD = sorted(FIX.glob("*.json"))
+
+
+def _doc(name: str = "melee-draws-2-2024-07-13") -> dict[str, Any]:
+    doc: dict[str, Any] = orjson.loads((FIX / f"{name}.json").read_bytes())
+    return doc
+
+
+def _many(tmp: Path, n: int = 70) -> list[Path]:
+    """``n`` events: copies of every fixture, each under its own name (so a pool is used)."""
+    out = []
+    for i in range(n):
+        src = GOOD[i % len(GOOD)]
+        dst = tmp / f"{src.stem.rsplit('-', 3)[0]}-c{i:03d}-2024-07-13.json"
+        shutil.copy(src, dst)
+        out.append(dst)
+    return out
+
+
+def _tables(ev: decklist.DecklistEvents) -> list[Any]:
+    return [ev.results, ev.published, ev.events, ev.report]
+
+
+def _same(a: decklist.DecklistEvents, b: decklist.DecklistEvents) -> bool:
+    return all(x.schema == y.schema and x.equals(y) for x, y in zip(_tables(a), _tables(b),
+                                                                     strict=True))
+
+
+ODD_VALUES: list[tuple[str, Any]] = [
+    ("Rank", "3"), ("Rank", 3.0), ("Points", "1e1"), ("Wins", None), ("OMWP", "0.5"),
+    ("OMWP", 1), ("GWP", 2**63), ("Player", 17), ("Player", 1.5),
+]
+
+
+@pytest.mark.parametrize(("key", "value"), ODD_VALUES)
+def test_odd_standings_values_are_read_value_by_value(tmp_path: Path, key: str,
+                                                      value: Any) -> None:
+    doc = _doc()
+    doc["Standings"][1][key] = value
+    path = tmp_path / "odd-1-2024-07-13.json"
+    path.write_bytes(orjson.dumps(doc))
+    plain = decklist._parse_chunk([path], None)
+    exact = decklist._parse_file(path)
+    assert plain == (exact[0], exact[1], [exact[2]])
+
+
+@pytest.mark.parametrize(("seat", "value"), [("Player1", 7), ("Player2", 2.5),
+                                              ("Result", 210)])
+def test_numeric_seats_and_results_are_converted_as_before(tmp_path: Path, seat: str,
+                                                           value: Any) -> None:
+    doc = _doc()
+    doc["Rounds"][0]["Matches"][0][seat] = value
+    path = tmp_path / "num-1-2024-07-13.json"
+    path.write_bytes(orjson.dumps(doc))
+    assert decklist._plain_file(path, None) is None
+    exact = decklist._parse_file(path)
+    assert decklist._parse_chunk([path], None) == (exact[0], exact[1], [exact[2]])
+
+
+def test_plain_files_take_the_fast_reader() -> None:
+    for f in GOOD:
+        got = decklist._plain_file(f, None)
+        assert got is not None
+        assert got == decklist._parse_file(f)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bad_value_in_the_middle_of_a_big_chunk_names_its_file(tmp_path: Path,
+                                                                 workers: int) -> None:
+    files = _many(tmp_path)
+    bad = files[37]
+    doc = orjson.loads(bad.read_bytes())
+    doc["Standings"][0]["Wins"] = "two"
+    bad.write_bytes(orjson.dumps(doc))
+    later = files[60]
+    later.write_bytes(b'{"Tournament": ')  # a later broken file does not win
+    name = repr(doc["Standings"][0]["Player"])
+    with pytest.raises(ImportFormatError, match=re.escape(
+            f"event '{bad.stem}': standings row #1 ({name}): Wins is 'two', not a number")):
+        read_decklist_cache(tmp_path, workers=workers)
+
+
+def test_pool_and_one_process_give_the_same_tables(tmp_path: Path) -> None:
+    _many(tmp_path, 90)
+    one = read_decklist_cache(tmp_path, workers=1)
+    pool = read_decklist_cache(tmp_path, workers=2)
+    assert _same(one, pool)
+    assert one.report.height > 0
+    assert pool.events.height == 90
+
+
+def _error(path: Path, workers: int) -> str:
+    with pytest.raises(Exception) as info:  # noqa: PT011 - the message is what is compared
+        read_decklist_cache(path, workers=workers)
+    return f"{type(info.value).__name__}: {info.value}"
+
+
+def test_assembly_errors_in_a_pool_are_those_of_one_call(tmp_path: Path) -> None:
+    """With two bad events, one call names either of them (a hash pass picks it, before and
+    after the pool work) and counts both: the pool gives that same message."""
+    files = _many(tmp_path)
+    bad = (files[12], files[50])
+
+    def shown(msg: str) -> str:
+        for f in bad:
+            msg = msg.replace(str(f), "<file>").replace(f.stem, "<event>")
+        return msg
+
+    for f in bad:
+        shutil.copy(FIX / "bad" / "bad-roundname-11-2024-07-13.json", f)
+    one = shown(_error(tmp_path, 1))
+    assert "neither numbered nor a known playoff name (2 such round(s) in total)" in one
+    assert one.startswith("ImportFormatError: <file>: event '<event>': round name 'Bonus")
+    assert shown(_error(tmp_path, 2)) == one
+    for f in bad:  # a bad result instead: the message counts every file's matches
+        shutil.copy(FIX / "bad" / "bad-result-10-2024-07-13.json", f)
+    one = shown(_error(tmp_path, 1))
+    assert "'2:1'" in one
+    assert "(2 such match(es))" in one
+    assert shown(_error(tmp_path, 2)) == one
+
+
+def test_a_parse_error_wins_over_an_assembly_error_in_a_pool(tmp_path: Path) -> None:
+    files = _many(tmp_path)
+    shutil.copy(FIX / "bad" / "bad-roundname-11-2024-07-13.json", files[3])
+    files[66].write_bytes(b"{not json")
+    one = _error(tmp_path, 1)
+    assert "JSONDecodeError" in one
+    assert files[66].stem in one
+    assert _error(tmp_path, 2) == one
+
+
+def test_chunks_keep_file_order_and_cover_every_file(tmp_path: Path) -> None:
+    files = _many(tmp_path, 70)
+    for n in (1, 3, 8, 100):
+        chunks = decklist._chunks(files, n)
+        assert [f for c in chunks for f in c] == files
+        assert all(chunks)
+
+
+def test_resolved_paths_are_path_resolve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                         ) -> None:
+    real = tmp_path / "real" / "sub"
+    real.mkdir(parents=True)
+    (real / "a-1-2024-07-13.json").write_bytes(b"{}")
+    (tmp_path / "linkdir").symlink_to(tmp_path / "real")
+    (real / "b-1-2024-07-13.json").symlink_to(real / "a-1-2024-07-13.json")
+    (real / "loop.json").symlink_to(real / "loop.json")
+    monkeypatch.chdir(tmp_path)
+    paths = [Path("linkdir/sub/a-1-2024-07-13.json"), Path("real/sub/b-1-2024-07-13.json"),
+             Path("real/../linkdir/sub/a-1-2024-07-13.json"), Path("a-1-2024-07-13.json"),
+             tmp_path / "linkdir" / "sub" / ".." / "sub" / "a-1-2024-07-13.json"]
+    assert decklist._resolved(paths) == [p.resolve() for p in paths]
+    loop = Path("real/sub/loop.json")  # refused as Path.resolve refuses it
+    with pytest.raises((RuntimeError, OSError)) as ours:
+        decklist._resolved([loop])
+    with pytest.raises((RuntimeError, OSError)) as theirs:
+        loop.resolve()
+    assert type(ours.value) is type(theirs.value)
+
+
+@pytest.mark.parametrize("order", ["files", "reversed", "interleaved"])
+def test_chunk_tables_combine_to_one_call(tmp_path: Path, order: str) -> None:
+    """Chunks whose events come in any order give the tables of one call."""
+    files = _many(tmp_path, 24)
+    if order == "reversed":
+        files = files[::-1]
+    elif order == "interleaved":
+        files = files[::2] + files[1::2]
+    chunks = [files[i:i + 6] for i in range(0, len(files), 6)]
+    outs = [decklist._assemble(*decklist._frames([decklist._parse_chunk(c, None)]))
+            for c in chunks]
+    whole = decklist._assemble(*decklist._frames([decklist._parse_chunk(files, None)]))
+    assert _same(decklist._combine(outs), whole)
+    assert _same(whole, read_decklist_cache(files, workers=1))
