@@ -206,19 +206,23 @@ def rate_scales(record: pl.DataFrame, rules: Ruleset, count: pl.Series | None = 
     each player's means average (default: opponents, plus earned byes where the ruleset
     counts them as opponents)."""
     dv, gv = rules.draw_value, rules.drawn_game_value
-    rounds = record["rounds_played"]
+    rounds = pl.col("rounds_played")
     if not rules.bye_in_own_rate:
-        rounds = rounds - record["byes"]
-    games = record["games_won"] + record["games_lost"] + record["games_drawn"]
-    r_l = lcm_of(int(v) for v in rounds.unique().drop_nulls().to_list())
-    g_l = lcm_of(int(v) for v in games.unique().drop_nulls().to_list())
+        rounds = rounds - pl.col("byes")
+    games = pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")
     clamps = [rules.floor.denominator, rules.cap.denominator, rules.cap_dropped.denominator]
     earned = rules.earned_bye_opponent
     rate_extra = [earned.denominator] if isinstance(earned, Fraction) else []
-    if count is None:
-        count = (record["opponents"] if earned is None
-                 else record["opponents"] + record["earned_byes"])
-    top = count.max()
+    counted = (pl.col("opponents") if earned is None
+               else pl.col("opponents") + pl.col("earned_byes"))
+    # the distinct denominators and the largest count in one query (a one-event call's
+    # fixed cost is its number of queries)
+    found = (record if count is None else record.with_columns(_count=count)).select(
+        rounds.unique().drop_nulls().implode().alias("r"),
+        games.unique().drop_nulls().implode().alias("g"),
+        (counted if count is None else pl.col("_count")).max().alias("k")).row(0)
+    r_l, g_l = lcm_of(int(v) for v in found[0]), lcm_of(int(v) for v in found[1])
+    top = found[2]
     return RateScales(rate=_fitted(lcm_of([r_l * dv.denominator, *clamps, *rate_extra]),
                                    "own match-win rates"),
                       game=_fitted(lcm_of([g_l * gv.denominator, *clamps]), "game-win rates"),

@@ -169,8 +169,15 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     return _criteria_of(ctx, aligned=True), grid.ids
 
 
-def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
-    """Every criterion of ``ctx.rules`` from a built Context (see ``_criteria``).
+@overload
+def _criteria_of(ctx: Context, *, aligned: bool = ..., lazy: Literal[False] = ...
+                 ) -> pl.DataFrame: ...
+@overload
+def _criteria_of(ctx: Context, *, aligned: bool = ..., lazy: Literal[True]) -> pl.LazyFrame: ...
+def _criteria_of(ctx: Context, *, aligned: bool = False, lazy: bool = False
+                 ) -> pl.DataFrame | pl.LazyFrame:
+    """Every criterion of ``ctx.rules`` from a built Context (see ``_criteria``); ``lazy``
+    returns the plan (not with ``aligned``), for a caller that adds to it before collecting.
 
     ``aligned``: criterion frames likely come back row for row in the players' order (the
     cumulative path, whose opponents' sums are aligned): each is then checked and put
@@ -208,6 +215,8 @@ def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
     for name in ("omwp", "ogwp"):
         if name not in present:
             out = attach(out, TIEBREAKERS[name](ctx, name=name))
+    if lazy:
+        return out.lazy()
     return out.pipe(collect) if isinstance(out, pl.LazyFrame) else out
 
 
@@ -260,17 +269,19 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     (:func:`_packing`: fewer, narrower sort keys; the packed key orders rows as they do)."""
     cols, desc = _sort_keys(rules)
     wanted = [*keys, *keep, *cols, "player_id"]
-    table = table.select([c for c in dict.fromkeys(wanted) if c in table.columns])
+    schema = table.schema
+    # one query (the stats); the narrowing, packing and ranking stay in the caller's plan
+    lf = table.lazy().select([c for c in dict.fromkeys(wanted) if c in schema])
     if not table.height:
-        return _rank(table.lazy(), rules, keys)
+        return _rank(lf, rules, keys)
     lead = [*keys, *cols]
-    ints = [c for c in lead if table.schema[c].is_signed_integer()]
+    ints = [c for c in lead if schema[c].is_signed_integer()]
     stats = _int_stats(table, ints)
-    wide = [c for c in cols if table.schema[c] == pl.Int128]
-    table = _narrow(table, wide, stats)
+    wide = [c for c in cols if schema[c] == pl.Int128]
+    lf = _narrow(lf, wide, stats)
     packed = _packing(lead, [False] * len(keys) + desc, stats)
     if len(packed) <= len(keys):
-        return _rank(table.lazy(), rules, keys)
+        return _rank(lf, rules, keys)
     key: pl.Expr = pl.lit(0, dtype=pl.Int64)
     for c, d, width in packed:
         lo, hi, _ = stats[c]
@@ -279,8 +290,7 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
         part = (pl.lit(hi, dtype=t) - v) if d else (v - pl.lit(lo, dtype=t))
         key = key * 2**width + part.cast(pl.Int64)
     n = len(packed) - len(keys)
-    table = table.with_columns(key.alias("__packed"))
-    return rank_exact(table.lazy(), keys, ["__packed", *cols[n:]], [False, *desc[n:]],
+    return rank_exact(lf.with_columns(key.alias("__packed")), keys, ["__packed", *cols[n:]], [False, *desc[n:]],
                       tiebreak=["player_id"], packed=len(packed)).drop("__packed")
 
 
@@ -295,8 +305,8 @@ def _int_stats(table: pl.DataFrame, columns: Sequence[str]
             for i, c in enumerate(columns)}
 
 
-def _narrow(table: pl.DataFrame, wide: Sequence[str],
-            stats: dict[str, tuple[int | None, int | None, int]]) -> pl.DataFrame:
+def _narrow(table: pl.LazyFrame, wide: Sequence[str],
+            stats: dict[str, tuple[int | None, int | None, int]]) -> pl.LazyFrame:
     """Int128 sort columns cast to Int64 when their values fit, to UInt64 when they are
     non-negative and below 2**64 (the same values, so the same order)."""
     def within(c: str, low: int, high: int) -> bool:
@@ -551,13 +561,15 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
         player_id=e * unit + pl.col("_p"), opponent_id=e * unit + pl.col("_o")))
     if through_round is not None:
         rows = rows.filter(pl.col("round") <= through_round)
-    prepared = prepare_rows(rows.lazy(), rules).pipe(collect).lazy()
+    # lazy: the coded criteria read the prepared rows once (the opponents' sums), so
+    # materialising them would only add a query
+    prepared = prepare_rows(rows.lazy(), rules)
     base = aggregate_players(prepared, (), event_of=pl.col("player_id") // unit).pipe(collect)
     scales = rate_scales(base, rules)
-    players = _rates(base, rules, scales).pipe(collect).lazy()
-    ctx = Context(rows=prepared, players=players, keys=(), rules=rules,
+    ctx = Context(rows=prepared, players=_rates(base, rules, scales).pipe(collect).lazy(), keys=(), rules=rules,
                   rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max)
-    table = _criteria_of(ctx).with_columns(_e=pl.col("player_id") // unit)
+    table = _criteria_of(ctx, lazy=True).with_columns(_e=pl.col("player_id") // unit).pipe(
+        collect)
     keep = [c for c in _front(("event_id",), rules) if c != "event_id"]
     # the ids decoded in the ranking's plan: one collect for ranking, decoding and output
     ranked = _rank_table(table, rules, ("_e",), keep).with_columns(

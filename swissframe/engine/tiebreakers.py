@@ -17,6 +17,7 @@ The shared inputs live in a :class:`Context`:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -383,22 +384,22 @@ def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
                     pl.col(f"_v_{s}").sum().cast(pl.Int128).alias(f"_t_{s}"),
                     pl.col(f"_v_{s}").count().alias(f"_k_{s}"),
                     pl.col(f"_f_{s}").mean().alias(f"_m_{s}"))]))
-        ctx.cache[key] = (sums.pipe(collect).lazy(), None)
+        ctx.cache[key] = (sums, None)
     return ctx.cache[key][0]
 
 
 def _int64_sums(ctx: Context, columns: Sequence[str]) -> dict[str, bool]:
-    """Per exact column: whether sums of up to ``k_max`` of its values stay inside Int64
-    (every column's bounds in one query)."""
-    row = ctx.players.select(*[e for c in columns for e in (
-        pl.col(c).min().alias(f"{c}:lo"), pl.col(c).max().alias(f"{c}:hi"))]).pipe(collect).row(0)
-    out = {}
-    for i, c in enumerate(columns):
-        lo, hi = row[2 * i], row[2 * i + 1]
-        # every value null: the sums are 0
-        out[c] = (lo is None or hi is None
-                  or max(abs(int(lo)), abs(int(hi))) * max(ctx.k_max, 1) < 2**62)
-    return out
+    """Per base source's exact column: whether sums of up to ``k_max`` of its values stay
+    inside Int64.
+
+    Decided from the scales, without reading the data: the values opponents average are
+    clamped (:func:`_record.own_rates`), so each lies in ``[0, max(floor, cap,
+    cap_dropped) · scale]``.
+    """
+    rules = ctx.rules
+    top = max(rules.floor, rules.cap, rules.cap_dropped, Fraction(0))
+    scale = {exact_name("mwp_opp"): ctx.rate_scale, exact_name("gwp_opp"): ctx.game_scale}
+    return {c: math.ceil(top * scale[c].scale) * max(ctx.k_max, 1) < 2**62 for c in columns}
 
 
 def _earned_bye_contributions(ctx: Context) -> pl.LazyFrame | None:
