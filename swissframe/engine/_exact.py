@@ -195,7 +195,7 @@ def warn_fallback(what: str, scale: int) -> None:
 def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[str],
                descending: Sequence[bool], *, rank_name: str = "rank",
                tie_name: str | None = None, tiebreak: Sequence[str] = (),
-               packed: int = 0) -> pl.LazyFrame:
+               packed: int = 0, unique: bool = False) -> pl.LazyFrame:
     """Competition ranks (1, 2, 2, 4) within ``keys`` by exact columns, nulls last.
 
     Players equal on every column in ``sort_columns`` share a rank; ``tiebreak`` columns
@@ -203,7 +203,8 @@ def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[
     is given, a per-row tie-group id is added too. ``packed > 0``: ``sort_columns[0]`` is an
     ascending, null-free integer that orders rows as ``keys`` followed by ``packed - 1``
     further sort columns would (the keys are then not sort columns themselves, only where a
-    group starts).
+    group starts). ``unique``: ``keys`` and ``tiebreak`` identify a row, so the order is
+    total and the sort need not be stable (a stable sort of millions of rows costs more).
     """
     if packed:
         order = [*sort_columns, *tiebreak]
@@ -221,7 +222,8 @@ def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[
     new = pl.any_horizontal(group_start, *[pl.col(c).ne_missing(pl.col(c).shift(1))
                                            for c in sort_columns])
     tie = tie_name or "__tie"
-    out = (frame.sort(order, descending=desc, nulls_last=True, maintain_order=True)
+    out = (frame.sort(order, descending=desc, nulls_last=True,
+                      maintain_order=not (unique and tiebreak))
            .with_columns(new.alias("__new"), group_start.alias("__gs"))
            .with_columns(pl.col("__new").cum_sum().alias(tie),
                          (pl.when(pl.col("__new")).then(row).forward_fill()

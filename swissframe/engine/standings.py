@@ -137,17 +137,29 @@ def _decode(frame: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
 
 
 def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
-                         cutoffs: pl.LazyFrame) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+                         cutoffs: pl.LazyFrame, codes: IdCodes | None = None
+                         ) -> tuple[pl.DataFrame, pl.DataFrame] | None:
     """What ``_criteria`` gives on the repeated rows, from running sums, keyed by codes
     (``_CODED`` and an integer player_id), with the table decoding them; None when the
-    ruleset or the data fall outside what the cumulative path handles."""
+    ruleset or the data fall outside what the cumulative path handles. ``codes``:
+    validation's id codes of ``lf``'s rows, row for row (no extra keys), reused instead of
+    hashing the ids again."""
     if not _cumulative_ok(rules):
         return None
     ck = (*keys, THROUGH)
-    prepared = prepare_rows(lf, rules)
     schema = aggregate_players(prepare_rows(cutoff_rows(lf, keys, cutoffs), rules),
                                ck).collect_schema()
-    grid = _cumulative.build(prepared.pipe(collect), keys, cutoffs.pipe(collect), THROUGH, schema)
+    coded = None
+    if codes is not None:
+        ce, cp, co = _cumulative.CODE_COLUMNS
+        lf = pl.concat([lf, codes.codes.lazy().select(pl.col("_e").alias(ce),
+                                                      pl.col("_p").alias(cp),
+                                                      pl.col("_o").alias(co))],
+                       how="horizontal")
+        coded = (codes.events, codes.players.len())
+    prepared = prepare_rows(lf, rules)
+    grid = _cumulative.build(prepared.pipe(collect), keys, cutoffs.pipe(collect), THROUGH,
+                             schema, coded=coded)
     if grid is None:
         return None
     base = grid.base
@@ -228,7 +240,8 @@ def _sort_keys(rules: Ruleset, upto: int | None = None) -> tuple[list[str], list
 
 def _rank(frame: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
     cols, desc = _sort_keys(rules)
-    return rank_exact(frame, keys, cols, desc, tiebreak=["player_id"])
+    # one row per (keys…, player): player_id makes the order total
+    return rank_exact(frame, keys, cols, desc, tiebreak=["player_id"], unique=True)
 
 
 def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
@@ -241,7 +254,7 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
             continue
         cols, desc = _sort_keys(rules, i)
         tied = (rank_exact(table.lazy(), keys, cols, desc, rank_name="_prelim",
-                           tie_name="_tie", tiebreak=["player_id"])
+                           tie_name="_tie", tiebreak=["player_id"], unique=True)
                 .with_columns(_tie_size=pl.len().over([*keys, "_tie"])))
         g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules)
         frame = fn(g, name=crit.name, **crit.kwargs)
@@ -290,8 +303,9 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
         part = (pl.lit(hi, dtype=t) - v) if d else (v - pl.lit(lo, dtype=t))
         key = key * 2**width + part.cast(pl.Int64)
     n = len(packed) - len(keys)
-    return rank_exact(lf.with_columns(key.alias("__packed")), keys, ["__packed", *cols[n:]], [False, *desc[n:]],
-                      tiebreak=["player_id"], packed=len(packed)).drop("__packed")
+    return rank_exact(lf.with_columns(key.alias("__packed")), keys, ["__packed", *cols[n:]],
+                      [False, *desc[n:]], tiebreak=["player_id"], packed=len(packed),
+                      unique=True).drop("__packed")
 
 
 def _int_stats(table: pl.DataFrame, columns: Sequence[str]
@@ -368,9 +382,14 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
 
 
 def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
-             cutoffs: pl.LazyFrame | None, *, cumulative: bool = True) -> pl.DataFrame:
+             cutoffs: pl.LazyFrame | None, *, cumulative: bool = True,
+             codes: IdCodes | None = None) -> pl.DataFrame:
     """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff;
-    ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``)."""
+    ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``).
+    ``codes``: validation's id codes of ``lf``, row for row (the cumulative path reuses
+    them); ignored where the ruleset adds or drops rows first."""
+    if rules.late_rounds != "as_given" or rules.missing_rounds != "not_played":
+        codes = None  # late_rows / with_inferred_absences change the rows
     if rules.snapshot == "stage" and "stage" not in lf.collect_schema().names():
         msg = (f"ruleset {rules.name!r} evaluates players at the end of their stage, but the "
                "results have no 'stage' column. Hint: add one (e.g. 'day1'/'day2') or use "
@@ -389,7 +408,7 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                    .agg(pl.col("round").max().alias(THROUGH)))
     ck = (*keys, THROUGH)
     if rules.snapshot == "final" and not has_group and not final_only and cumulative:
-        coded = _cumulative_criteria(lf, rules, keys, cutoffs)
+        coded = _cumulative_criteria(lf, rules, keys, cutoffs, codes)
         if coded is not None:
             # ranked on the codes (integer joins and sorts; they order as the values do),
             # decoded once at the end
@@ -566,7 +585,10 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     prepared = prepare_rows(rows.lazy(), rules)
     base = aggregate_players(prepared, (), event_of=pl.col("player_id") // unit).pipe(collect)
     scales = rate_scales(base, rules)
-    ctx = Context(rows=prepared, players=_rates(base, rules, scales).pipe(collect).lazy(), keys=(), rules=rules,
+    # the rates materialised: the criteria's plan reads them twice (the players, and the
+    # opponents' values of the sums), and a shared lazy subplan costs more than a query
+    players = _rates(base, rules, scales).pipe(collect).lazy()
+    ctx = Context(rows=prepared, players=players, keys=(), rules=rules,
                   rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max)
     table = _criteria_of(ctx, lazy=True).with_columns(_e=pl.col("player_id") // unit).pipe(
         collect)
@@ -617,14 +639,15 @@ def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
               cumulative: bool = True) -> pl.DataFrame:
     """``standings_by_round``; ``cumulative=False`` is the repeated-rows reference path."""
     ruleset = get(rules)
-    frame = _validated_coded(results, keys)[0]
+    frame, codes = _validated_coded(results, keys)
     k = check_keys(keys)
 
-    def run(part: pl.DataFrame) -> pl.DataFrame:
+    def run(part: pl.DataFrame, codes: IdCodes | None = None) -> pl.DataFrame:
         lf = part.lazy()
         rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
                   .rename({"round": THROUGH}))
-        return _compute(lf, ruleset, k, rounds, cumulative=cumulative)
+        return _compute(lf, ruleset, k, rounds, cumulative=cumulative, codes=codes)
 
     out = _by_scale_group(frame, ruleset, k, run)
-    return run(frame) if out is None else out
+    # the whole validated frame: its id codes apply row for row
+    return run(frame, codes) if out is None else out
