@@ -8,6 +8,7 @@ denominators of the own match- and game-win rates with the clamp that floors and
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -71,20 +72,31 @@ def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
     marked ``unplayed="full_bye"``), ``_kind`` (the unplayed kind, null when played over the
     board), ``_pts`` (match points in units of ``1 / points_unit``).
     """
-    won, lost = pl.col("games_won"), pl.col("games_lost")
     names = results.collect_schema().names()
     if "unplayed" not in names:
         results = results.with_columns(unplayed=pl.lit(None, dtype=pl.String))
-    dl = (pl.col("double_loss").fill_null(value=False) if "double_loss" in names
+    steps = _row_flags(rules, double_loss="double_loss" in names)
+    out = results.filter(pl.col("phase") == "swiss")
+    for step in steps:
+        out = out.with_columns(**step)
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _row_flags(rules: Ruleset, *, double_loss: bool) -> tuple[dict[str, pl.Expr], ...]:
+    """The expressions of :func:`prepare_rows`, in three dependent steps. They depend on
+    the ruleset alone, so they are built once per ruleset (building them costs about as
+    much as running them on one event)."""
+    won, lost = pl.col("games_won"), pl.col("games_lost")
+    dl = (pl.col("double_loss").fill_null(value=False) if double_loss
           else pl.lit(value=False))
-    return (results.filter(pl.col("phase") == "swiss")
-            .with_columns(_win=(won > lost) & ~dl, _loss=(won < lost) | dl,
-                          _draw=(won == lost) & ~dl,
-                          _unpaired=pl.col(OPP).is_null(), _kind=unplayed_kind())
-            .with_columns(_bye=pl.col("_unpaired") & pl.col("_win"))
-            .with_columns(_earned=pl.col("_bye") & (pl.col("_kind") == "full_bye"),
-                          _pts=row_points(rules, won, lost, pl.col("games_drawn"),
-                                          bye=pl.col("_bye"), double_loss=dl)))
+    return ({"_win": (won > lost) & ~dl, "_loss": (won < lost) | dl,
+             "_draw": (won == lost) & ~dl, "_unpaired": pl.col(OPP).is_null(),
+             "_kind": unplayed_kind()},
+            {"_bye": pl.col("_unpaired") & pl.col("_win")},
+            {"_earned": pl.col("_bye") & (pl.col("_kind") == "full_bye"),
+             "_pts": row_points(rules, won, lost, pl.col("games_drawn"),
+                                bye=pl.col("_bye"), double_loss=dl)})
 
 
 def row_points(rules: Ruleset, won: pl.Expr, lost: pl.Expr, drawn: pl.Expr, *,
@@ -248,6 +260,12 @@ def own_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
     correctly rounded; ``mwp_raw`` / ``gwp_raw`` before the clamp. The cap is
     ``cap_dropped`` for a ``dropped`` player. The one place floors and caps are applied.
     """
+    return dict(_own_rates(rules, scales))
+
+
+@functools.lru_cache(maxsize=256)
+def _own_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
+    """:func:`own_rates`, built once per (ruleset, scales): events of one kind share them."""
     m_num, m_den, g_num, g_den = rate_terms(rules)
     rate, game = scales.rate, scales.game
     dropped = pl.col("dropped")

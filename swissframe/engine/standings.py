@@ -6,6 +6,7 @@ One call handles any number of events: every step is a join or group-by keyed by
 
 from __future__ import annotations
 
+import functools
 import numbers
 import warnings
 from collections.abc import Callable, Sequence
@@ -64,15 +65,22 @@ def check_keys(keys: Sequence[str]) -> tuple[str, ...]:
 
 def _rates(base: pl.DataFrame, rules: Ruleset, scales: RateScales) -> pl.LazyFrame:
     """The record with match points and the own rates (:func:`_record.own_rates`)."""
+    first, second = _rate_columns(rules, scales)
+    return base.lazy().with_columns(**first).with_columns(**second)
+
+
+@functools.lru_cache(maxsize=256)
+def _rate_columns(rules: Ruleset, scales: RateScales
+                  ) -> tuple[dict[str, pl.Expr], dict[str, pl.Expr]]:
+    """The two steps of :func:`_rates`, built once per (ruleset, scales)."""
     rates = own_rates(rules, scales)
     points = pl.col("_pts")
     mp = points if rules.integer_points else points.cast(pl.Float64) / points_unit(rules)
-    return (base.lazy()
-            .with_columns(match_points=mp, _x_match_points=points.cast(pl.Int128),
-                          **{k: rates[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp",
-                                                   "gwp", "gwp_opp")})
-            .with_columns(_x_mwp_opp=pl.col("_x_mwp"), mwp_opp=pl.col("mwp"),
-                          mwp_raw=rates["mwp_raw"], gwp_raw=rates["gwp_raw"]))
+    return ({"match_points": mp, "_x_match_points": points.cast(pl.Int128),
+             **{k: rates[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp", "gwp",
+                                      "gwp_opp")}},
+            {"_x_mwp_opp": pl.col("_x_mwp"), "mwp_opp": pl.col("mwp"),
+             "mwp_raw": rates["mwp_raw"], "gwp_raw": rates["gwp_raw"]})
 
 
 def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:

@@ -17,6 +17,7 @@ The shared inputs live in a :class:`Context`:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -335,7 +336,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         agg = (contrib.group_by(ctx.pkeys)
                .agg(pl.col("_v").sum().alias("_t"), pl.col("_v").count().alias("_k"),
                     pl.col("_f").mean().alias("_mean_f")))
-    exact, flt, outer = mean_exact(pl.col("_t"), pl.col("_k"), scale, k_max or ctx.k_max)
+    exact, flt, outer = _mean_columns(scale, k_max or ctx.k_max)
     if outer.fits():
         out = agg.select(*ctx.pkeys, flt.alias(name), exact.alias(exact_name(name)))
     else:
@@ -349,6 +350,12 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         out = out.pipe(collect).lazy()
     ctx.cache[key] = (out, outer)
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _mean_columns(scale: ExactScale, k_max: int) -> tuple[pl.Expr, pl.Expr, ExactScale]:
+    """:func:`mean_exact` of the sums' ``_t`` / ``_k``, built once per (scale, k_max)."""
+    return mean_exact(pl.col("_t"), pl.col("_k"), scale, k_max)
 
 
 #: ``Context.cache`` entry of :func:`_base_opponent_sums`; the by-round path fills it from
