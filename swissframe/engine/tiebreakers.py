@@ -336,7 +336,11 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         agg = (contrib.group_by(ctx.pkeys)
                .agg(pl.col("_v").sum().alias("_t"), pl.col("_v").count().alias("_k"),
                     pl.col("_f").mean().alias("_mean_f")))
-    exact, flt, outer = _mean_columns(scale, k_max or ctx.k_max)
+    # the opponents' base values are floored rates, each in [floor, cap] (own_rates); an
+    # earned bye's value (extra) need not be
+    base = values is None and extra is None and source in BASE_SOURCES
+    least = ctx.rules.floor if base else Fraction(0)
+    exact, flt, outer = _mean_columns(scale, k_max or ctx.k_max, least)
     if outer.fits():
         out = agg.select(*ctx.pkeys, flt.alias(name), exact.alias(exact_name(name)))
     else:
@@ -353,9 +357,11 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
 
 
 @functools.lru_cache(maxsize=256)
-def _mean_columns(scale: ExactScale, k_max: int) -> tuple[pl.Expr, pl.Expr, ExactScale]:
-    """:func:`mean_exact` of the sums' ``_t`` / ``_k``, built once per (scale, k_max)."""
-    return mean_exact(pl.col("_t"), pl.col("_k"), scale, k_max)
+def _mean_columns(scale: ExactScale, k_max: int, least: Fraction
+                  ) -> tuple[pl.Expr, pl.Expr, ExactScale]:
+    """:func:`mean_exact` of the sums' ``_t`` / ``_k``, built once per (scale, k_max,
+    least)."""
+    return mean_exact(pl.col("_t"), pl.col("_k"), scale, k_max, least=least)
 
 
 #: ``Context.cache`` entry of :func:`_base_opponent_sums`; the by-round path fills it from

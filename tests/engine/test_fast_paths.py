@@ -4,10 +4,15 @@
   the cumulative path hashing the ids itself and the repeated-rows reference;
 - ranking with ``rank_exact(unique=True)`` (an unstable sort, the order total through
   player_id) equals the stable sort;
-- the coded one-pass ``standings`` equals the keyed reference ``_compute``.
+- the coded one-pass ``standings`` equals the keyed reference ``_compute``;
+- the means of floored rates from Int64 and float arithmetic (``mean_exact(least=...)``)
+  equal the Int128 long division (:func:`_exact.ratio_float`), bit for bit.
 """
 
 from __future__ import annotations
+
+import math
+from fractions import Fraction
 
 import polars as pl
 from hypothesis import given
@@ -16,7 +21,7 @@ from polars.testing import assert_frame_equal
 
 import swissframe as sf
 from swissframe.engine import standings as st_mod
-from swissframe.engine._exact import rank_exact
+from swissframe.engine._exact import ExactScale, mean_exact, rank_exact
 from tests.engine.test_standings import PROPS, random_events
 
 PRESETS = st.sampled_from(["mtg", "mtg-1/3", "mtg-wer", "mtg-1999", "swu", "melee-two-game",
@@ -70,3 +75,26 @@ def test_unique_ranking_equals_the_stable_sort(values: list[tuple[int, int, int 
     fast = rank_exact(frame.lazy(), *args, tiebreak=["player_id"], tie_name="t",
                       unique=True).collect()
     assert_frame_equal(fast, stable)
+
+
+@PROPS
+@given(scale=st.integers(1, 2**40), k_max=st.integers(1, 12),
+       floor=st.sampled_from([Fraction(1, 3), Fraction(33, 100), Fraction(1, 4),
+                              Fraction(1, 2**11)]),
+       data=st.data())
+def test_floored_means_as_quotients_equal_the_long_division(scale: int, k_max: int,
+                                                            floor: Fraction,
+                                                            data: st.DataObject) -> None:
+    lo = math.ceil(floor * scale)
+    sums, counts = [], []
+    for _ in range(20):
+        k = data.draw(st.integers(0, k_max))
+        sums.append(sum(data.draw(st.integers(lo, scale)) for _ in range(k)))
+        counts.append(k)
+    frame = pl.DataFrame({"t": pl.Series(sums, dtype=pl.Int128), "k": counts})
+    inner = ExactScale(scale)
+    ref = mean_exact(pl.col("t"), pl.col("k"), inner, k_max)
+    fast = mean_exact(pl.col("t"), pl.col("k"), inner, k_max, least=floor)
+    assert ref[2] == fast[2]
+    assert_frame_equal(frame.select(ref[0].alias("x"), ref[1].alias("f")),
+                       frame.select(fast[0].alias("x"), fast[1].alias("f")), check_exact=True)
