@@ -20,6 +20,7 @@ from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._exact import exact_name, rank_exact
 from swissframe.engine._record import (
     EVAL,
+    LONG_ROUNDS,
     THROUGH,
     RateScales,
     aggregate_players,
@@ -508,15 +509,16 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
     ruleset = get(rules)
     full, codes = _validated_coded(results, keys)
     k = check_keys(keys)
-    frame = full
     if through_round is not None:
         _check_through_round(through_round)
-        frame = full.filter(pl.col("round") <= through_round)
-    out = _by_scale_group(frame, ruleset, k, lambda f: _compute(f.lazy(), ruleset, k, None))
-    if out is None and codes is not None:
-        out = _coded_standings(full, codes, ruleset, through_round)
+    # the coded path first: it decides itself whether one pass keeps every event exact
+    # (what _by_scale_group's None says), from the record it computes anyway
+    out = None if codes is None else _coded_standings(full, codes, ruleset, through_round)
     if out is None:
-        out = _compute(frame.lazy(), ruleset, k, None)
+        frame = full if through_round is None else full.filter(pl.col("round") <= through_round)
+        out = _by_scale_group(frame, ruleset, k, lambda f: _compute(f.lazy(), ruleset, k, None))
+        if out is None:
+            out = _compute(frame.lazy(), ruleset, k, None)
     return out.lazy() if lazy else out
 
 
@@ -577,7 +579,8 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     group-bys and the opponents' join are keyed by one integer instead of two strings, and
     the codes order as the ids do, so ranking on them gives the same order; the ids are
     decoded once, on the output rows. None (the caller takes ``_compute``) for rulesets
-    outside ``_coded_ok`` or codes too wide for 62 bits.
+    outside ``_coded_ok``, codes too wide for 62 bits, or when one pass would not keep
+    every event exact (:func:`_record.scale_groups` then splits the events).
     """
     pb = codes.player_bits
     if not _coded_ok(rules) or codes.event_bits + pb > 62:
@@ -592,7 +595,16 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     # materialising them would only add a query
     prepared = prepare_rows(rows.lazy(), rules)
     base = aggregate_players(prepared, (), event_of=pl.col("player_id") // unit).pipe(collect)
-    scales = rate_scales(base, rules)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        scales = rate_scales(base, rules)
+    top = base["last_round"].max()
+    # scale_groups' test for one pass (exact scales, no event beyond LONG_ROUNDS); an
+    # overflowing scale (its warning caught here) goes to the per-event split, which
+    # reports it for the events concerned
+    if (caught or not scales.exact()
+            or (isinstance(top, int) and top > LONG_ROUNDS)):
+        return None
     # the rates materialised: the criteria's plan reads them twice (the players, and the
     # opponents' values of the sums), and a shared lazy subplan costs more than a query
     players = _rates(base, rules, scales).pipe(collect).lazy()
