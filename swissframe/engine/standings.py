@@ -424,8 +424,13 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
             table, ids = coded
             front = [c for c in _front((*keys, "round"), rules) if c not in keys]
             ranked = _rank_table(table.rename({THROUGH: "round"}), rules, ("_e", "round"),
-                                 front).pipe(collect)
-            return _output(_decode(ranked, ids).lazy(), (*keys, "round"), rules)
+                                 front)
+            # decoded in the ranking's plan (one collect, no copy of the ranked table);
+            # one chunk per column, as _decode leaves them
+            code = pl.col("player_id")
+            decoded = ranked.with_columns(
+                **{c: pl.lit(ids[c]).gather(code) for c in ids.columns}).drop("_e")
+            return _output(decoded, (*keys, "round"), rules).rechunk()
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
     else:
