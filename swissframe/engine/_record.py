@@ -184,8 +184,11 @@ def clamp_float(x: pl.Expr, rules: Ruleset, dropped: pl.Expr, *, floor: bool = T
                 ) -> pl.Expr:
     """A float rate floored (``rules.floor``; 0 with ``floor=False``) and capped
     (``cap_dropped`` where ``dropped``, else ``cap``) — the float twin of the exact clamp."""
-    cap = pl.when(dropped).then(float(rules.cap_dropped)).otherwise(float(rules.cap))
-    return x.clip(float(rules.floor) if floor else 0.0, cap)
+    lo = float(rules.floor) if floor else 0.0
+    if rules.cap == rules.cap_dropped:  # one cap: a constant bound (fewer expressions)
+        return x.clip(lo, float(rules.cap))
+    return x.clip(lo, pl.when(dropped).then(float(rules.cap_dropped))
+                  .otherwise(float(rules.cap)))
 
 
 @dataclass(frozen=True)
@@ -271,6 +274,8 @@ def _own_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
     dropped = pl.col("dropped")
 
     def cap(s: ExactScale) -> pl.Expr:
+        if rules.cap == rules.cap_dropped:
+            return s.lit(rules.cap)
         return pl.when(dropped).then(s.lit(rules.cap_dropped)).otherwise(s.lit(rules.cap))
 
     raw_gw = game.ratio(g_num, g_den)

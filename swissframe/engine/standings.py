@@ -592,13 +592,15 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
         return None
     unit = 2**pb
     e = pl.col("_e")
-    rows = frame.drop("event_id", "player_id", "opponent_id").hstack(codes.codes.select(
-        player_id=e * unit + pl.col("_p"), opponent_id=e * unit + pl.col("_o")))
+    # lazy: the codes joined to the rows and the prepared rows are part of the two plans
+    # that read them (the record and the opponents' sums) instead of queries of their own
+    rows = pl.concat([frame.lazy().drop("event_id", "player_id", "opponent_id"),
+                      codes.codes.lazy().select(player_id=e * unit + pl.col("_p"),
+                                                opponent_id=e * unit + pl.col("_o"))],
+                     how="horizontal")
     if through_round is not None:
         rows = rows.filter(pl.col("round") <= through_round)
-    # lazy: the coded criteria read the prepared rows once (the opponents' sums), so
-    # materialising them would only add a query
-    prepared = prepare_rows(rows.lazy(), rules)
+    prepared = prepare_rows(rows, rules)
     base = aggregate_players(prepared, (), event_of=pl.col("player_id") // unit).pipe(collect)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
