@@ -312,7 +312,9 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
         part = (pl.lit(hi, dtype=t) - v) if d else (v - pl.lit(lo, dtype=t))
         key = key * 2**width + part.cast(pl.Int64)
     n = len(packed) - len(keys)
-    return rank_exact(lf.with_columns(key.alias("__packed")), keys, ["__packed", *cols[n:]],
+    # the sort columns packed into the key are no longer read: the sort need not move them
+    lf = lf.with_columns(key.alias("__packed")).drop([c for c in cols[:n] if c not in keep])
+    return rank_exact(lf, keys, ["__packed", *cols[n:]],
                       [False, *desc[n:]], tiebreak=["player_id"], packed=len(packed),
                       unique=True).drop("__packed")
 
