@@ -81,8 +81,14 @@ def _code(col: str, enum: pl.DataType | None) -> pl.Expr:
     return pl.col(col).cast(pl.String).cast(enum).to_physical().cast(pl.Int64)
 
 
+#: Columns of validation's id codes (``schema.IdCodes``) when the caller carries them on
+#: the rows: event, player and opponent codes (see :func:`build`'s ``coded``).
+CODE_COLUMNS: Final = ("_ce", "_cp", "_co")
+
+
 def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, through: str,
-          schema: pl.Schema) -> CutoffGrid | None:
+          schema: pl.Schema, *, coded: tuple[pl.Series, int] | None = None
+          ) -> CutoffGrid | None:
     """The record of every player at every cutoff of their event.
 
     ``rows``: prepared Swiss rows (``prepare_rows``); ``cutoffs``: (keys…, ``through``);
@@ -90,11 +96,15 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
     ``aggregate_players`` on the repeated rows). None when a row breaks an assumption
     (two rows of a player in one round, an opponent with no row that round): the caller
     then takes the reference path, which copes with anything validation let through.
+
+    ``coded``: ``rows`` carry validation's id codes (:data:`CODE_COLUMNS`; ``keys`` is
+    ``("event_id",)``), given here as the event ids in code order and the number of player
+    codes, so the ids are not hashed again.
     """
-    coded = _coded_rows(rows, keys, cutoffs, through)
-    if coded is None:
+    found = _coded_rows(rows, keys, cutoffs, through, coded=coded)
+    if found is None:
         return None
-    narrow, cut_e = coded
+    narrow, cut_e = found
     times, per_ev = _time_axis(narrow, cut_e)
     players = _player_blocks(narrow, times, per_ev)
     full = _at_cutoffs(narrow, players, times, per_ev)
@@ -126,14 +136,25 @@ def _first_row() -> pl.Expr:
 
 
 def _coded_rows(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame,
-                through: str) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+                through: str, *, coded: tuple[pl.Series, int] | None = None
+                ) -> tuple[pl.DataFrame, pl.DataFrame] | None:
     """The rows on integer codes (``_e`` event, ``_pk`` player, ``_ok`` opponent, ``_pid``
     block index), sorted into one block per player in round order, and the cutoffs on
     event codes (``_e``, ``_t``); None when the codes do not fit or a player has two rows
-    in one round."""
+    in one round. ``coded``: see :func:`build`."""
     k = list(keys)
     rdt = rows.schema["round"]
     codes = [f"_c{i}" for i in range(len(k))]
+    if coded is not None:
+        # validation's codes: sorted like the ids, so they order rows as the ids would
+        events, n_pl = coded
+        key_codes = [pl.col(CODE_COLUMNS[0]).alias("_c0")]
+        cut_e = cutoffs.select(_code(k[0], pl.Enum(events)).alias("_e"),
+                               _t=pl.col(through).cast(rdt))
+        player_code, opp_code = pl.col(CODE_COLUMNS[1]), pl.col(CODE_COLUMNS[2])
+        return _block_rows(rows, cut_e, ev=None, n_ev=events.len(), n_pl=n_pl,
+                           key_codes=key_codes, codes=codes, player_code=player_code,
+                           opp_code=opp_code)
     # integer codes: the keys' (equal in rows and cutoffs) and the players' (equal for
     # player_id and opponent_id); then one id per key combination (the "event")
     enums = [_coder(rows[c], cutoffs[c]) for c in k]
@@ -150,6 +171,18 @@ def _coded_rows(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame
         cut_e = (cutoffs.select(*key_codes, _t=pl.col(through).cast(rdt))
                  .join(ev, on=codes, how="inner").select("_e", "_t"))
     n_pl = len(players_enum.categories) if isinstance(players_enum, pl.Enum) else 0
+    return _block_rows(rows, cut_e, ev=ev, n_ev=n_ev, n_pl=n_pl, key_codes=key_codes,
+                       codes=codes, player_code=_code(PLAYER, players_enum),
+                       opp_code=_code(OPP, players_enum))
+
+
+def _block_rows(rows: pl.DataFrame, cut_e: pl.DataFrame, *, ev: pl.DataFrame | None,
+                n_ev: int, n_pl: int, key_codes: list[pl.Expr], codes: list[str],
+                player_code: pl.Expr, opp_code: pl.Expr
+                ) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """:func:`_coded_rows` once the codes are chosen: ``ev`` maps the key codes to an
+    event code (None: the one key code is the event code), ``n_ev`` / ``n_pl`` count the
+    event and player codes."""
     if rows.height == 0 or n_pl == 0:
         return None
     r_lo, r_hi = rows.select(pl.col("round").min().alias("lo"), pl.col("round").max()).row(0)
@@ -163,8 +196,7 @@ def _coded_rows(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame
     narrow = rows.select(*key_codes, "round", "_win", "_loss", "_draw", "_bye", "_earned",
                          "_pts", "games_won", "games_lost", "games_drawn",
                          _paired=pl.col(OPP).is_not_null() & ~pl.col("_unpaired"),
-                         _pc=_code(PLAYER, players_enum), _oc=_code(OPP, players_enum)
-                         ).with_row_index("_ri")
+                         _pc=player_code, _oc=opp_code).with_row_index("_ri")
     narrow = (narrow.rename({"_c0": "_e"}) if ev is None
               else narrow.join(ev, on=codes, how="inner", maintain_order="left"))
     narrow = narrow.with_columns(_pk=pl.col("_e") * 2**p_bits + pl.col("_pc"),

@@ -74,6 +74,11 @@ class ExactScale:
 
     def ratio(self, num: pl.Expr, den: pl.Expr) -> pl.Expr:
         """``num / den`` held exactly (den must divide the scale); null where den is 0."""
+        if self.scale < 2**63:
+            # the quotient scale // den on Int64: an Int128 division costs several times more
+            d64 = den.cast(pl.Int64)
+            step = (pl.lit(self.scale, dtype=pl.Int64) // d64).cast(pl.Int128)
+            return pl.when(d64 > 0).then(num.cast(pl.Int128) * step).otherwise(None)
         den128 = den.cast(pl.Int128)
         return (pl.when(den128 > 0)
                 .then(num.cast(pl.Int128) * (pl.lit(self.scale, dtype=pl.Int128) // den128))
@@ -96,8 +101,14 @@ class RoundedScale(ExactScale):
                       .cast(pl.Int128)))
 
 
-def mean_exact(total: pl.Expr, count: pl.Expr, inner: ExactScale, k_max: int
-               ) -> tuple[pl.Expr, pl.Expr, ExactScale]:
+#: Least value :func:`mean_exact` may take as a plain float quotient: from ``2**-11`` up,
+#: :func:`ratio_float`'s 64 fraction bits and sticky bit hold a float's round and sticky
+#: bits, so it is the correctly rounded quotient.
+_QUOTIENT_LEAST = Fraction(1, 2**11)
+
+
+def mean_exact(total: pl.Expr, count: pl.Expr, inner: ExactScale, k_max: int, *,
+               least: Fraction = Fraction(0)) -> tuple[pl.Expr, pl.Expr, ExactScale]:
     """Exact mean of ``count`` values whose exact sum at scale ``inner`` is ``total``.
 
     Returns ``(exact, float, outer_scale)``; ``exact`` is null where ``count`` is 0, and
@@ -105,11 +116,29 @@ def mean_exact(total: pl.Expr, count: pl.Expr, inner: ExactScale, k_max: int
     is :func:`ratio_float` of ``total / (count · inner)``: it depends on the mean's value
     only, not on the scale, so an event's values do not change with the events computed
     beside it.
+
+    ``least > 0`` declares every value averaged to lie in ``[least, 1]`` (a floored
+    rate). Then, where the sums are small enough, the same columns come from Int64 and
+    float arithmetic instead of Int128 divisions (the costliest step on millions of
+    players): with ``total`` and ``count · inner`` below ``2**53`` their float quotient is
+    correctly rounded, which is what :func:`ratio_float` gives from ``2**-11`` up.
     """
     k_lcm = lcm_of(range(1, max(k_max, 1) + 1))
     outer = ExactScale(inner.scale * k_lcm)
     cnt = count.cast(pl.Int128)
     den_bits = (max(k_max, 1) * inner.scale).bit_length()
+    if (least >= _QUOTIENT_LEAST and least <= 1 and den_bits <= 53
+            and outer.scale < 2**62):
+        # every value ≤ 1: total ≤ count · inner < 2**53, and the mean at the outer scale
+        # is at most outer.scale < 2**62
+        c64 = count.cast(pl.Int64)
+        exact = (pl.when(c64 > 0)
+                 .then((total.cast(pl.Int64) * (pl.lit(k_lcm, dtype=pl.Int64) // c64))
+                       .cast(pl.Int128))
+                 .otherwise(None))
+        flt = pl.when(c64 > 0).then(
+            total.cast(pl.Float64) / (c64.cast(pl.Float64) * float(inner.scale)))
+        return exact, flt, outer
     if outer.fits() and den_bits < 120:
         exact = (pl.when(cnt > 0)
                  .then(total * (pl.lit(k_lcm, dtype=pl.Int128) // cnt))
@@ -195,7 +224,7 @@ def warn_fallback(what: str, scale: int) -> None:
 def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[str],
                descending: Sequence[bool], *, rank_name: str = "rank",
                tie_name: str | None = None, tiebreak: Sequence[str] = (),
-               packed: int = 0) -> pl.LazyFrame:
+               packed: int = 0, unique: bool = False) -> pl.LazyFrame:
     """Competition ranks (1, 2, 2, 4) within ``keys`` by exact columns, nulls last.
 
     Players equal on every column in ``sort_columns`` share a rank; ``tiebreak`` columns
@@ -203,7 +232,8 @@ def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[
     is given, a per-row tie-group id is added too. ``packed > 0``: ``sort_columns[0]`` is an
     ascending, null-free integer that orders rows as ``keys`` followed by ``packed - 1``
     further sort columns would (the keys are then not sort columns themselves, only where a
-    group starts).
+    group starts). ``unique``: ``keys`` and ``tiebreak`` identify a row, so the order is
+    total and the sort need not be stable (a stable sort of millions of rows costs more).
     """
     if packed:
         order = [*sort_columns, *tiebreak]
@@ -221,7 +251,8 @@ def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[
     new = pl.any_horizontal(group_start, *[pl.col(c).ne_missing(pl.col(c).shift(1))
                                            for c in sort_columns])
     tie = tie_name or "__tie"
-    out = (frame.sort(order, descending=desc, nulls_last=True, maintain_order=True)
+    out = (frame.sort(order, descending=desc, nulls_last=True,
+                      maintain_order=not (unique and tiebreak))
            .with_columns(new.alias("__new"), group_start.alias("__gs"))
            .with_columns(pl.col("__new").cum_sum().alias(tie),
                          (pl.when(pl.col("__new")).then(row).forward_fill()

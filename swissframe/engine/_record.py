@@ -8,6 +8,7 @@ denominators of the own match- and game-win rates with the clamp that floors and
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -71,20 +72,31 @@ def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
     marked ``unplayed="full_bye"``), ``_kind`` (the unplayed kind, null when played over the
     board), ``_pts`` (match points in units of ``1 / points_unit``).
     """
-    won, lost = pl.col("games_won"), pl.col("games_lost")
     names = results.collect_schema().names()
     if "unplayed" not in names:
         results = results.with_columns(unplayed=pl.lit(None, dtype=pl.String))
-    dl = (pl.col("double_loss").fill_null(value=False) if "double_loss" in names
+    steps = _row_flags(rules, double_loss="double_loss" in names)
+    out = results.filter(pl.col("phase") == "swiss")
+    for step in steps:
+        out = out.with_columns(**step)
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _row_flags(rules: Ruleset, *, double_loss: bool) -> tuple[dict[str, pl.Expr], ...]:
+    """The expressions of :func:`prepare_rows`, in three dependent steps. They depend on
+    the ruleset alone, so they are built once per ruleset (building them costs about as
+    much as running them on one event)."""
+    won, lost = pl.col("games_won"), pl.col("games_lost")
+    dl = (pl.col("double_loss").fill_null(value=False) if double_loss
           else pl.lit(value=False))
-    return (results.filter(pl.col("phase") == "swiss")
-            .with_columns(_win=(won > lost) & ~dl, _loss=(won < lost) | dl,
-                          _draw=(won == lost) & ~dl,
-                          _unpaired=pl.col(OPP).is_null(), _kind=unplayed_kind())
-            .with_columns(_bye=pl.col("_unpaired") & pl.col("_win"))
-            .with_columns(_earned=pl.col("_bye") & (pl.col("_kind") == "full_bye"),
-                          _pts=row_points(rules, won, lost, pl.col("games_drawn"),
-                                          bye=pl.col("_bye"), double_loss=dl)))
+    return ({"_win": (won > lost) & ~dl, "_loss": (won < lost) | dl,
+             "_draw": (won == lost) & ~dl, "_unpaired": pl.col(OPP).is_null(),
+             "_kind": unplayed_kind()},
+            {"_bye": pl.col("_unpaired") & pl.col("_win")},
+            {"_earned": pl.col("_bye") & (pl.col("_kind") == "full_bye"),
+             "_pts": row_points(rules, won, lost, pl.col("games_drawn"),
+                                bye=pl.col("_bye"), double_loss=dl)})
 
 
 def row_points(rules: Ruleset, won: pl.Expr, lost: pl.Expr, drawn: pl.Expr, *,
@@ -172,8 +184,11 @@ def clamp_float(x: pl.Expr, rules: Ruleset, dropped: pl.Expr, *, floor: bool = T
                 ) -> pl.Expr:
     """A float rate floored (``rules.floor``; 0 with ``floor=False``) and capped
     (``cap_dropped`` where ``dropped``, else ``cap``) — the float twin of the exact clamp."""
-    cap = pl.when(dropped).then(float(rules.cap_dropped)).otherwise(float(rules.cap))
-    return x.clip(float(rules.floor) if floor else 0.0, cap)
+    lo = float(rules.floor) if floor else 0.0
+    if rules.cap == rules.cap_dropped:  # one cap: a constant bound (fewer expressions)
+        return x.clip(lo, float(rules.cap))
+    return x.clip(lo, pl.when(dropped).then(float(rules.cap_dropped))
+                  .otherwise(float(rules.cap)))
 
 
 @dataclass(frozen=True)
@@ -206,19 +221,23 @@ def rate_scales(record: pl.DataFrame, rules: Ruleset, count: pl.Series | None = 
     each player's means average (default: opponents, plus earned byes where the ruleset
     counts them as opponents)."""
     dv, gv = rules.draw_value, rules.drawn_game_value
-    rounds = record["rounds_played"]
+    rounds = pl.col("rounds_played")
     if not rules.bye_in_own_rate:
-        rounds = rounds - record["byes"]
-    games = record["games_won"] + record["games_lost"] + record["games_drawn"]
-    r_l = lcm_of(int(v) for v in rounds.unique().drop_nulls().to_list())
-    g_l = lcm_of(int(v) for v in games.unique().drop_nulls().to_list())
+        rounds = rounds - pl.col("byes")
+    games = pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")
     clamps = [rules.floor.denominator, rules.cap.denominator, rules.cap_dropped.denominator]
     earned = rules.earned_bye_opponent
     rate_extra = [earned.denominator] if isinstance(earned, Fraction) else []
-    if count is None:
-        count = (record["opponents"] if earned is None
-                 else record["opponents"] + record["earned_byes"])
-    top = count.max()
+    counted = (pl.col("opponents") if earned is None
+               else pl.col("opponents") + pl.col("earned_byes"))
+    # the distinct denominators and the largest count in one query (a one-event call's
+    # fixed cost is its number of queries)
+    found = (record if count is None else record.with_columns(_count=count)).select(
+        rounds.unique().drop_nulls().implode().alias("r"),
+        games.unique().drop_nulls().implode().alias("g"),
+        (counted if count is None else pl.col("_count")).max().alias("k")).row(0)
+    r_l, g_l = lcm_of(int(v) for v in found[0]), lcm_of(int(v) for v in found[1])
+    top = found[2]
     return RateScales(rate=_fitted(lcm_of([r_l * dv.denominator, *clamps, *rate_extra]),
                                    "own match-win rates"),
                       game=_fitted(lcm_of([g_l * gv.denominator, *clamps]), "game-win rates"),
@@ -244,11 +263,19 @@ def own_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
     correctly rounded; ``mwp_raw`` / ``gwp_raw`` before the clamp. The cap is
     ``cap_dropped`` for a ``dropped`` player. The one place floors and caps are applied.
     """
+    return dict(_own_rates(rules, scales))
+
+
+@functools.lru_cache(maxsize=256)
+def _own_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
+    """:func:`own_rates`, built once per (ruleset, scales): events of one kind share them."""
     m_num, m_den, g_num, g_den = rate_terms(rules)
     rate, game = scales.rate, scales.game
     dropped = pl.col("dropped")
 
     def cap(s: ExactScale) -> pl.Expr:
+        if rules.cap == rules.cap_dropped:
+            return s.lit(rules.cap)
         return pl.when(dropped).then(s.lit(rules.cap_dropped)).otherwise(s.lit(rules.cap))
 
     raw_gw = game.ratio(g_num, g_den)

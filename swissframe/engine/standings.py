@@ -6,6 +6,7 @@ One call handles any number of events: every step is a join or group-by keyed by
 
 from __future__ import annotations
 
+import functools
 import numbers
 import warnings
 from collections.abc import Callable, Sequence
@@ -19,6 +20,7 @@ from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._exact import exact_name, rank_exact
 from swissframe.engine._record import (
     EVAL,
+    LONG_ROUNDS,
     THROUGH,
     RateScales,
     aggregate_players,
@@ -64,15 +66,22 @@ def check_keys(keys: Sequence[str]) -> tuple[str, ...]:
 
 def _rates(base: pl.DataFrame, rules: Ruleset, scales: RateScales) -> pl.LazyFrame:
     """The record with match points and the own rates (:func:`_record.own_rates`)."""
+    first, second = _rate_columns(rules, scales)
+    return base.lazy().with_columns(**first).with_columns(**second)
+
+
+@functools.lru_cache(maxsize=256)
+def _rate_columns(rules: Ruleset, scales: RateScales
+                  ) -> tuple[dict[str, pl.Expr], dict[str, pl.Expr]]:
+    """The two steps of :func:`_rates`, built once per (ruleset, scales)."""
     rates = own_rates(rules, scales)
     points = pl.col("_pts")
     mp = points if rules.integer_points else points.cast(pl.Float64) / points_unit(rules)
-    return (base.lazy()
-            .with_columns(match_points=mp, _x_match_points=points.cast(pl.Int128),
-                          **{k: rates[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp",
-                                                   "gwp", "gwp_opp")})
-            .with_columns(_x_mwp_opp=pl.col("_x_mwp"), mwp_opp=pl.col("mwp"),
-                          mwp_raw=rates["mwp_raw"], gwp_raw=rates["gwp_raw"]))
+    return ({"match_points": mp, "_x_match_points": points.cast(pl.Int128),
+             **{k: rates[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp", "gwp",
+                                      "gwp_opp")}},
+            {"_x_mwp_opp": pl.col("_x_mwp"), "mwp_opp": pl.col("mwp"),
+             "mwp_raw": rates["mwp_raw"], "gwp_raw": rates["gwp_raw"]})
 
 
 def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
@@ -137,17 +146,29 @@ def _decode(frame: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
 
 
 def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
-                         cutoffs: pl.LazyFrame) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+                         cutoffs: pl.LazyFrame, codes: IdCodes | None = None
+                         ) -> tuple[pl.DataFrame, pl.DataFrame] | None:
     """What ``_criteria`` gives on the repeated rows, from running sums, keyed by codes
     (``_CODED`` and an integer player_id), with the table decoding them; None when the
-    ruleset or the data fall outside what the cumulative path handles."""
+    ruleset or the data fall outside what the cumulative path handles. ``codes``:
+    validation's id codes of ``lf``'s rows, row for row (no extra keys), reused instead of
+    hashing the ids again."""
     if not _cumulative_ok(rules):
         return None
     ck = (*keys, THROUGH)
-    prepared = prepare_rows(lf, rules)
     schema = aggregate_players(prepare_rows(cutoff_rows(lf, keys, cutoffs), rules),
                                ck).collect_schema()
-    grid = _cumulative.build(prepared.pipe(collect), keys, cutoffs.pipe(collect), THROUGH, schema)
+    coded = None
+    if codes is not None:
+        ce, cp, co = _cumulative.CODE_COLUMNS
+        lf = pl.concat([lf, codes.codes.lazy().select(pl.col("_e").alias(ce),
+                                                      pl.col("_p").alias(cp),
+                                                      pl.col("_o").alias(co))],
+                       how="horizontal")
+        coded = (codes.events, codes.players.len())
+    prepared = prepare_rows(lf, rules)
+    grid = _cumulative.build(prepared.pipe(collect), keys, cutoffs.pipe(collect), THROUGH,
+                             schema, coded=coded)
     if grid is None:
         return None
     base = grid.base
@@ -169,8 +190,15 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     return _criteria_of(ctx, aligned=True), grid.ids
 
 
-def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
-    """Every criterion of ``ctx.rules`` from a built Context (see ``_criteria``).
+@overload
+def _criteria_of(ctx: Context, *, aligned: bool = ..., lazy: Literal[False] = ...
+                 ) -> pl.DataFrame: ...
+@overload
+def _criteria_of(ctx: Context, *, aligned: bool = ..., lazy: Literal[True]) -> pl.LazyFrame: ...
+def _criteria_of(ctx: Context, *, aligned: bool = False, lazy: bool = False
+                 ) -> pl.DataFrame | pl.LazyFrame:
+    """Every criterion of ``ctx.rules`` from a built Context (see ``_criteria``); ``lazy``
+    returns the plan (not with ``aligned``), for a caller that adds to it before collecting.
 
     ``aligned``: criterion frames likely come back row for row in the players' order (the
     cumulative path, whose opponents' sums are aligned): each is then checked and put
@@ -208,6 +236,8 @@ def _criteria_of(ctx: Context, *, aligned: bool = False) -> pl.DataFrame:
     for name in ("omwp", "ogwp"):
         if name not in present:
             out = attach(out, TIEBREAKERS[name](ctx, name=name))
+    if lazy:
+        return out.lazy()
     return out.pipe(collect) if isinstance(out, pl.LazyFrame) else out
 
 
@@ -219,7 +249,8 @@ def _sort_keys(rules: Ruleset, upto: int | None = None) -> tuple[list[str], list
 
 def _rank(frame: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
     cols, desc = _sort_keys(rules)
-    return rank_exact(frame, keys, cols, desc, tiebreak=["player_id"])
+    # one row per (keys…, player): player_id makes the order total
+    return rank_exact(frame, keys, cols, desc, tiebreak=["player_id"], unique=True)
 
 
 def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
@@ -232,7 +263,7 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
             continue
         cols, desc = _sort_keys(rules, i)
         tied = (rank_exact(table.lazy(), keys, cols, desc, rank_name="_prelim",
-                           tie_name="_tie", tiebreak=["player_id"])
+                           tie_name="_tie", tiebreak=["player_id"], unique=True)
                 .with_columns(_tie_size=pl.len().over([*keys, "_tie"])))
         g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules)
         frame = fn(g, name=crit.name, **crit.kwargs)
@@ -260,17 +291,19 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     (:func:`_packing`: fewer, narrower sort keys; the packed key orders rows as they do)."""
     cols, desc = _sort_keys(rules)
     wanted = [*keys, *keep, *cols, "player_id"]
-    table = table.select([c for c in dict.fromkeys(wanted) if c in table.columns])
+    schema = table.schema
+    # one query (the stats); the narrowing, packing and ranking stay in the caller's plan
+    lf = table.lazy().select([c for c in dict.fromkeys(wanted) if c in schema])
     if not table.height:
-        return _rank(table.lazy(), rules, keys)
+        return _rank(lf, rules, keys)
     lead = [*keys, *cols]
-    ints = [c for c in lead if table.schema[c].is_signed_integer()]
+    ints = [c for c in lead if schema[c].is_signed_integer()]
     stats = _int_stats(table, ints)
-    wide = [c for c in cols if table.schema[c] == pl.Int128]
-    table = _narrow(table, wide, stats)
+    wide = [c for c in cols if schema[c] == pl.Int128]
+    lf = _narrow(lf, wide, stats)
     packed = _packing(lead, [False] * len(keys) + desc, stats)
     if len(packed) <= len(keys):
-        return _rank(table.lazy(), rules, keys)
+        return _rank(lf, rules, keys)
     key: pl.Expr = pl.lit(0, dtype=pl.Int64)
     for c, d, width in packed:
         lo, hi, _ = stats[c]
@@ -279,9 +312,11 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
         part = (pl.lit(hi, dtype=t) - v) if d else (v - pl.lit(lo, dtype=t))
         key = key * 2**width + part.cast(pl.Int64)
     n = len(packed) - len(keys)
-    table = table.with_columns(key.alias("__packed"))
-    return rank_exact(table.lazy(), keys, ["__packed", *cols[n:]], [False, *desc[n:]],
-                      tiebreak=["player_id"], packed=len(packed)).drop("__packed")
+    # the sort columns packed into the key are no longer read: the sort need not move them
+    lf = lf.with_columns(key.alias("__packed")).drop([c for c in cols[:n] if c not in keep])
+    return rank_exact(lf, keys, ["__packed", *cols[n:]],
+                      [False, *desc[n:]], tiebreak=["player_id"], packed=len(packed),
+                      unique=True).drop("__packed")
 
 
 def _int_stats(table: pl.DataFrame, columns: Sequence[str]
@@ -295,8 +330,8 @@ def _int_stats(table: pl.DataFrame, columns: Sequence[str]
             for i, c in enumerate(columns)}
 
 
-def _narrow(table: pl.DataFrame, wide: Sequence[str],
-            stats: dict[str, tuple[int | None, int | None, int]]) -> pl.DataFrame:
+def _narrow(table: pl.LazyFrame, wide: Sequence[str],
+            stats: dict[str, tuple[int | None, int | None, int]]) -> pl.LazyFrame:
     """Int128 sort columns cast to Int64 when their values fit, to UInt64 when they are
     non-negative and below 2**64 (the same values, so the same order)."""
     def within(c: str, low: int, high: int) -> bool:
@@ -358,9 +393,14 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
 
 
 def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
-             cutoffs: pl.LazyFrame | None, *, cumulative: bool = True) -> pl.DataFrame:
+             cutoffs: pl.LazyFrame | None, *, cumulative: bool = True,
+             codes: IdCodes | None = None) -> pl.DataFrame:
     """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff;
-    ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``)."""
+    ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``).
+    ``codes``: validation's id codes of ``lf``, row for row (the cumulative path reuses
+    them); ignored where the ruleset adds or drops rows first."""
+    if rules.late_rounds != "as_given" or rules.missing_rounds != "not_played":
+        codes = None  # late_rows / with_inferred_absences change the rows
     if rules.snapshot == "stage" and "stage" not in lf.collect_schema().names():
         msg = (f"ruleset {rules.name!r} evaluates players at the end of their stage, but the "
                "results have no 'stage' column. Hint: add one (e.g. 'day1'/'day2') or use "
@@ -379,15 +419,20 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                    .agg(pl.col("round").max().alias(THROUGH)))
     ck = (*keys, THROUGH)
     if rules.snapshot == "final" and not has_group and not final_only and cumulative:
-        coded = _cumulative_criteria(lf, rules, keys, cutoffs)
+        coded = _cumulative_criteria(lf, rules, keys, cutoffs, codes)
         if coded is not None:
             # ranked on the codes (integer joins and sorts; they order as the values do),
             # decoded once at the end
             table, ids = coded
             front = [c for c in _front((*keys, "round"), rules) if c not in keys]
             ranked = _rank_table(table.rename({THROUGH: "round"}), rules, ("_e", "round"),
-                                 front).pipe(collect)
-            return _output(_decode(ranked, ids).lazy(), (*keys, "round"), rules)
+                                 front)
+            # decoded in the ranking's plan (one collect, no copy of the ranked table);
+            # one chunk per column, as _decode leaves them
+            code = pl.col("player_id")
+            decoded = ranked.with_columns(
+                **{c: pl.lit(ids[c]).gather(code) for c in ids.columns}).drop("_e")
+            return _output(decoded, (*keys, "round"), rules).rechunk()
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
     else:
@@ -471,15 +516,16 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
     ruleset = get(rules)
     full, codes = _validated_coded(results, keys)
     k = check_keys(keys)
-    frame = full
     if through_round is not None:
         _check_through_round(through_round)
-        frame = full.filter(pl.col("round") <= through_round)
-    out = _by_scale_group(frame, ruleset, k, lambda f: _compute(f.lazy(), ruleset, k, None))
-    if out is None and codes is not None:
-        out = _coded_standings(full, codes, ruleset, through_round)
+    # the coded path first: it decides itself whether one pass keeps every event exact
+    # (what _by_scale_group's None says), from the record it computes anyway
+    out = None if codes is None else _coded_standings(full, codes, ruleset, through_round)
     if out is None:
-        out = _compute(frame.lazy(), ruleset, k, None)
+        frame = full if through_round is None else full.filter(pl.col("round") <= through_round)
+        out = _by_scale_group(frame, ruleset, k, lambda f: _compute(f.lazy(), ruleset, k, None))
+        if out is None:
+            out = _compute(frame.lazy(), ruleset, k, None)
     return out.lazy() if lazy else out
 
 
@@ -540,24 +586,41 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     group-bys and the opponents' join are keyed by one integer instead of two strings, and
     the codes order as the ids do, so ranking on them gives the same order; the ids are
     decoded once, on the output rows. None (the caller takes ``_compute``) for rulesets
-    outside ``_coded_ok`` or codes too wide for 62 bits.
+    outside ``_coded_ok``, codes too wide for 62 bits, or when one pass would not keep
+    every event exact (:func:`_record.scale_groups` then splits the events).
     """
     pb = codes.player_bits
     if not _coded_ok(rules) or codes.event_bits + pb > 62:
         return None
     unit = 2**pb
     e = pl.col("_e")
-    rows = frame.drop("event_id", "player_id", "opponent_id").hstack(codes.codes.select(
-        player_id=e * unit + pl.col("_p"), opponent_id=e * unit + pl.col("_o")))
+    # lazy: the codes joined to the rows and the prepared rows are part of the two plans
+    # that read them (the record and the opponents' sums) instead of queries of their own
+    rows = pl.concat([frame.lazy().drop("event_id", "player_id", "opponent_id"),
+                      codes.codes.lazy().select(player_id=e * unit + pl.col("_p"),
+                                                opponent_id=e * unit + pl.col("_o"))],
+                     how="horizontal")
     if through_round is not None:
         rows = rows.filter(pl.col("round") <= through_round)
-    prepared = prepare_rows(rows.lazy(), rules).pipe(collect).lazy()
+    prepared = prepare_rows(rows, rules)
     base = aggregate_players(prepared, (), event_of=pl.col("player_id") // unit).pipe(collect)
-    scales = rate_scales(base, rules)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        scales = rate_scales(base, rules)
+    top = base["last_round"].max()
+    # scale_groups' test for one pass (exact scales, no event beyond LONG_ROUNDS); an
+    # overflowing scale (its warning caught here) goes to the per-event split, which
+    # reports it for the events concerned
+    if (caught or not scales.exact()
+            or (isinstance(top, int) and top > LONG_ROUNDS)):
+        return None
+    # the rates materialised: the criteria's plan reads them twice (the players, and the
+    # opponents' values of the sums), and a shared lazy subplan costs more than a query
     players = _rates(base, rules, scales).pipe(collect).lazy()
     ctx = Context(rows=prepared, players=players, keys=(), rules=rules,
                   rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max)
-    table = _criteria_of(ctx).with_columns(_e=pl.col("player_id") // unit)
+    table = _criteria_of(ctx, lazy=True).with_columns(_e=pl.col("player_id") // unit).pipe(
+        collect)
     keep = [c for c in _front(("event_id",), rules) if c != "event_id"]
     # the ids decoded in the ranking's plan: one collect for ranking, decoding and output
     ranked = _rank_table(table, rules, ("_e",), keep).with_columns(
@@ -605,14 +668,15 @@ def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
               cumulative: bool = True) -> pl.DataFrame:
     """``standings_by_round``; ``cumulative=False`` is the repeated-rows reference path."""
     ruleset = get(rules)
-    frame = _validated_coded(results, keys)[0]
+    frame, codes = _validated_coded(results, keys)
     k = check_keys(keys)
 
-    def run(part: pl.DataFrame) -> pl.DataFrame:
+    def run(part: pl.DataFrame, codes: IdCodes | None = None) -> pl.DataFrame:
         lf = part.lazy()
         rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
                   .rename({"round": THROUGH}))
-        return _compute(lf, ruleset, k, rounds, cumulative=cumulative)
+        return _compute(lf, ruleset, k, rounds, cumulative=cumulative, codes=codes)
 
     out = _by_scale_group(frame, ruleset, k, run)
-    return run(frame) if out is None else out
+    # the whole validated frame: its id codes apply row for row
+    return run(frame, codes) if out is None else out

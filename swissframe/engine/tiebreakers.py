@@ -17,6 +17,8 @@ The shared inputs live in a :class:`Context`:
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -334,7 +336,11 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         agg = (contrib.group_by(ctx.pkeys)
                .agg(pl.col("_v").sum().alias("_t"), pl.col("_v").count().alias("_k"),
                     pl.col("_f").mean().alias("_mean_f")))
-    exact, flt, outer = mean_exact(pl.col("_t"), pl.col("_k"), scale, k_max or ctx.k_max)
+    # the opponents' base values are floored rates, each in [floor, cap] (own_rates); an
+    # earned bye's value (extra) need not be
+    base = values is None and extra is None and source in BASE_SOURCES
+    least = ctx.rules.floor if base else Fraction(0)
+    exact, flt, outer = _mean_columns(scale, k_max or ctx.k_max, least)
     if outer.fits():
         out = agg.select(*ctx.pkeys, flt.alias(name), exact.alias(exact_name(name)))
     else:
@@ -348,6 +354,14 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         out = out.pipe(collect).lazy()
     ctx.cache[key] = (out, outer)
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _mean_columns(scale: ExactScale, k_max: int, least: Fraction
+                  ) -> tuple[pl.Expr, pl.Expr, ExactScale]:
+    """:func:`mean_exact` of the sums' ``_t`` / ``_k``, built once per (scale, k_max,
+    least)."""
+    return mean_exact(pl.col("_t"), pl.col("_k"), scale, k_max, least=least)
 
 
 #: ``Context.cache`` entry of :func:`_base_opponent_sums`; the by-round path fills it from
@@ -383,22 +397,22 @@ def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
                     pl.col(f"_v_{s}").sum().cast(pl.Int128).alias(f"_t_{s}"),
                     pl.col(f"_v_{s}").count().alias(f"_k_{s}"),
                     pl.col(f"_f_{s}").mean().alias(f"_m_{s}"))]))
-        ctx.cache[key] = (sums.pipe(collect).lazy(), None)
+        ctx.cache[key] = (sums, None)
     return ctx.cache[key][0]
 
 
 def _int64_sums(ctx: Context, columns: Sequence[str]) -> dict[str, bool]:
-    """Per exact column: whether sums of up to ``k_max`` of its values stay inside Int64
-    (every column's bounds in one query)."""
-    row = ctx.players.select(*[e for c in columns for e in (
-        pl.col(c).min().alias(f"{c}:lo"), pl.col(c).max().alias(f"{c}:hi"))]).pipe(collect).row(0)
-    out = {}
-    for i, c in enumerate(columns):
-        lo, hi = row[2 * i], row[2 * i + 1]
-        # every value null: the sums are 0
-        out[c] = (lo is None or hi is None
-                  or max(abs(int(lo)), abs(int(hi))) * max(ctx.k_max, 1) < 2**62)
-    return out
+    """Per base source's exact column: whether sums of up to ``k_max`` of its values stay
+    inside Int64.
+
+    Decided from the scales, without reading the data: the values opponents average are
+    clamped (:func:`_record.own_rates`), so each lies in ``[0, max(floor, cap,
+    cap_dropped) · scale]``.
+    """
+    rules = ctx.rules
+    top = max(rules.floor, rules.cap, rules.cap_dropped, Fraction(0))
+    scale = {exact_name("mwp_opp"): ctx.rate_scale, exact_name("gwp_opp"): ctx.game_scale}
+    return {c: math.ceil(top * scale[c].scale) * max(ctx.k_max, 1) < 2**62 for c in columns}
 
 
 def _earned_bye_contributions(ctx: Context) -> pl.LazyFrame | None:

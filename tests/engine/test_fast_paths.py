@@ -1,0 +1,100 @@
+"""The engine's fast paths give what their reference paths give (issue 19).
+
+- ``standings_by_round`` on validation's id codes (``_cumulative.build(coded=...)``) equals
+  the cumulative path hashing the ids itself and the repeated-rows reference;
+- ranking with ``rank_exact(unique=True)`` (an unstable sort, the order total through
+  player_id) equals the stable sort;
+- the coded one-pass ``standings`` equals the keyed reference ``_compute``;
+- the means of floored rates from Int64 and float arithmetic (``mean_exact(least=...)``)
+  equal the Int128 long division (:func:`_exact.ratio_float`), bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import polars as pl
+from hypothesis import given
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+import swissframe as sf
+from swissframe.engine import standings as st_mod
+from swissframe.engine._exact import ExactScale, mean_exact, rank_exact
+from tests.engine.test_standings import PROPS, random_events
+
+PRESETS = st.sampled_from(["mtg", "mtg-1/3", "mtg-wer", "mtg-1999", "swu", "melee-two-game",
+                           "pokemon", "yugioh", "fab", "fide"])
+
+
+def _by_round_hashing(res: pl.DataFrame, rules: str) -> pl.DataFrame:
+    """``standings_by_round`` with the cumulative path coding the ids itself."""
+    ruleset = sf.rules.get(rules)
+    frame, _ = st_mod._validated_coded(res, ())
+    lf = frame.lazy()
+    rounds = (lf.filter(pl.col("phase") == "swiss").select("event_id", "round").unique()
+              .rename({"round": st_mod.THROUGH}))
+    return st_mod._compute(lf, ruleset, ("event_id",), rounds, codes=None)
+
+
+@PROPS
+@given(res=random_events(), rules=PRESETS)
+def test_by_round_on_validation_codes_equals_hashing_and_reference(res: pl.DataFrame,
+                                                                   rules: str) -> None:
+    fast = sf.standings_by_round(res, rules)
+    assert_frame_equal(fast, _by_round_hashing(res, rules))
+    ref = st_mod._by_round(res, rules, (), cumulative=False)
+    assert_frame_equal(fast.sort("event_id", "round", "player_id"),
+                       ref.sort("event_id", "round", "player_id"))
+
+
+@PROPS
+@given(res=random_events(), rules=PRESETS)
+def test_coded_standings_equal_the_keyed_reference(res: pl.DataFrame, rules: str) -> None:
+    ruleset = sf.rules.get(rules)
+    frame, _ = st_mod._validated_coded(res, ())
+    ref = st_mod._compute(frame.lazy(), ruleset, ("event_id",), None)
+    assert_frame_equal(sf.standings(res, rules), ref)
+    two = sf.standings(res, rules, through_round=2)
+    ref2 = st_mod._compute(frame.filter(pl.col("round") <= 2).lazy(), ruleset,
+                           ("event_id",), None)
+    assert_frame_equal(two, ref2)
+
+
+@PROPS
+@given(values=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3),
+                                 st.none() | st.integers(0, 3)), min_size=1, max_size=30),
+       seed=st.integers(0, 1000))
+def test_unique_ranking_equals_the_stable_sort(values: list[tuple[int, int, int | None]],
+                                               seed: int) -> None:
+    frame = (pl.DataFrame(values, orient="row", schema=["_e", "a", "b"])
+             .with_row_index("player_id").sample(fraction=1.0, shuffle=True, seed=seed))
+    args = (["_e"], ["a", "b"], [True, False])
+    stable = rank_exact(frame.lazy(), *args, tiebreak=["player_id"], tie_name="t").collect()
+    fast = rank_exact(frame.lazy(), *args, tiebreak=["player_id"], tie_name="t",
+                      unique=True).collect()
+    assert_frame_equal(fast, stable)
+
+
+@PROPS
+@given(scale=st.integers(1, 2**40), k_max=st.integers(1, 12),
+       floor=st.sampled_from([Fraction(1, 3), Fraction(33, 100), Fraction(1, 4),
+                              Fraction(1, 2**11)]),
+       data=st.data())
+def test_floored_means_as_quotients_equal_the_long_division(scale: int, k_max: int,
+                                                            floor: Fraction,
+                                                            data: st.DataObject) -> None:
+    lo = math.ceil(floor * scale)
+    sums, counts = [], []
+    for _ in range(20):
+        k = data.draw(st.integers(0, k_max))
+        sums.append(sum(data.draw(st.integers(lo, scale)) for _ in range(k)))
+        counts.append(k)
+    frame = pl.DataFrame({"t": pl.Series(sums, dtype=pl.Int128), "k": counts})
+    inner = ExactScale(scale)
+    ref = mean_exact(pl.col("t"), pl.col("k"), inner, k_max)
+    fast = mean_exact(pl.col("t"), pl.col("k"), inner, k_max, least=floor)
+    assert ref[2] == fast[2]
+    assert_frame_equal(frame.select(ref[0].alias("x"), ref[1].alias("f")),
+                       frame.select(fast[0].alias("x"), fast[1].alias("f")), check_exact=True)
