@@ -655,18 +655,19 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     pb, rb = codes.player_bits, int(r_hi - r_lo).bit_length()
     e, p, o = pl.col("_e"), pl.col("_p"), pl.col("_o")
     rnd = pl.col(ROUND) - r_lo
-    seat = _seat_key(pb, rb, rnd)
+    er = _event_round(rb, rnd)
     paired = o.is_not_null() & (p != o) & _mirrored(df.columns)  # (of the complete rows)
     seats = _sorted_keys(frame["_seats"])
     with_codes = df.hstack(codes.codes)
     ok_rows = with_codes.lazy().filter(_OK) if has_null else with_codes.lazy()
-    if (seats[1:] == seats[:-1]).any():
-        _describe_duplicates(ok_rows.filter(seat.is_duplicated()), [EVENT_ID], add)
-    if key is not None:
-        paired_up = _pairs_up(_sorted_keys(frame["_matches"]), key)
+    duplicates = bool((seats[1:] == seats[:-1]).any())
+    if duplicates:
+        _describe_duplicates(ok_rows.filter(_seat_key(pb, er).is_duplicated()), [EVENT_ID],
+                             add)
+    if key is not None:  # (the pairing key assumes distinct seats: see _pairs_up)
+        paired_up = not duplicates and _pairs_up(_sorted_keys(frame["_matches"]), key)
     else:
-        paired_up = _pairs_up_by_columns(ok_rows.filter(paired), pb, rb, rnd,
-                                         phase=both_phases)
+        paired_up = _pairs_up_by_columns(ok_rows.filter(paired), pb, er, phase=both_phases)
     if paired_up:
         return codes, True, True
     # some row lacks its mirror or disagrees with it: one join of every match seat onto
@@ -701,20 +702,25 @@ def _sorted_keys(keys: pl.Series) -> npt.NDArray[np.int64]:
     return out[int(np.searchsorted(out, 0)):]
 
 
-def _seat_key(pb: int, rb: int, rnd: pl.Expr) -> pl.Expr:
-    """A seat ``(event, round, player)`` as one Int64 (of the codes; ``rnd`` the round from
-    the lowest, in ``rb`` bits). Event and round lead: an archive grouped by event and
-    round is then nearly sorted by it, which the sort runs through faster."""
-    key: pl.Expr = (pl.col("_e") * 2**rb + rnd) * 2**pb + pl.col("_p")
+def _event_round(rb: int, rnd: pl.Expr) -> pl.Expr:
+    """``(event, round)`` as one Int64 (of the codes; ``rnd`` the round from the lowest, in
+    ``rb`` bits), the lead of both keys: an archive grouped by event and round is then
+    nearly sorted by them, which the sort runs through faster."""
+    key: pl.Expr = pl.col("_e") * 2**rb + rnd
     return key
 
 
-def _match_key(pb: int, rb: int, rnd: pl.Expr) -> pl.Expr:
+def _seat_key(pb: int, er: pl.Expr) -> pl.Expr:
+    """A seat ``(event, round, player)`` as one Int64 (``er``: ``_event_round``)."""
+    key: pl.Expr = er * 2**pb + pl.col("_p")
+    return key
+
+
+def _match_key(pb: int, er: pl.Expr) -> pl.Expr:
     """A match ``(event, round, lower id, higher id)`` as one Int64, the same from both
     seats."""
     p, o = pl.col("_p"), pl.col("_o")
-    key: pl.Expr = ((pl.col("_e") * 2**rb + rnd) * 2**pb + pl.min_horizontal(p, o)) * 2**pb \
-        + pl.max_horizontal(p, o)
+    key: pl.Expr = (er * 2**pb + pl.min_horizontal(p, o)) * 2**pb + pl.max_horizontal(p, o)
     return key
 
 
@@ -732,63 +738,67 @@ def _keyed_codes(df: pl.DataFrame, events: pl.Series, players: pl.Series, *, n_o
     if n_ok == 0 or eb + 2 * pb + rb + 1 > 62:
         return df.select(code_exprs), None
     e, p, o = pl.col("_e"), pl.col("_p"), pl.col("_o")
-    rnd = pl.col(ROUND) - rounds[0]
-    seat = _seat_key(pb, rb, rnd)
-    paired = o.is_not_null() & (p != o) & _mirrored(df.columns)
+    er = pl.col("_er")  # (computed once for both keys)
+    seat = _seat_key(pb, er)
+    # (a null opponent makes p != o null, which selects the otherwise branch)
+    paired = p != o
+    if "double_loss" in df.columns:
+        paired = paired & _mirrored(df.columns)
     if has_null:
         code_exprs.append(_OK.alias(_OK_COLUMN))
         ok = pl.col(_OK_COLUMN)
         seat, paired = pl.when(ok).then(seat).otherwise(_NO_KEY), ok & paired
     keys = [seat.alias("_seats")]
-    key = _pairing_key(pb, rb, rnd, eb, games=games, phase=both_phases)
+    key = _pairing_key(pb, rb, er, eb, games=games, phase=both_phases)
     if key is not None:
         keys.append(pl.when(paired).then(key[0]).otherwise(_NO_KEY).alias("_matches"))
-    frame = df.lazy().with_columns(code_exprs).select(e, p, o, *keys).pipe(collect)
+    frame = (df.lazy().with_columns(code_exprs)
+             .with_columns(_event_round(rb, pl.col(ROUND) - rounds[0]).alias("_er"))
+             .select(e, p, o, *keys).pipe(collect))
     return frame, key[1] if key is not None else None
 
 
-def _pairing_key(pb: int, rb: int, rnd: pl.Expr, eb: int, *,
+def _pairing_key(pb: int, rb: int, er: pl.Expr, eb: int, *,
                  games: tuple[int | None, int | None], phase: bool
                  ) -> tuple[pl.Expr, int] | None:
-    """One Int64 per paired row: (the match, the record as the lower id's side sees it,
-    playoff or not, side), and the bits below the match; None when the game counts do not
-    fit beside the ids (``_pairs_up_by_columns`` then)."""
+    """One Int64 per paired row, equal on the two seats of a consistent match: (the match,
+    its games won plus lost, the lower id's games won, drawn, playoff or not), and the bits
+    below the match; None when the game counts do not fit beside the ids
+    (``_pairs_up_by_columns`` then). Won plus lost and the lower id's wins give both
+    seats' records, with fewer column operations than the two oriented counts."""
     lo, hi = games  # bounds of the game counts of (a superset of) the paired rows
     if lo is None or hi is None or lo < 0:
         return None
-    gb = int(hi).bit_length()
-    if eb + 2 * pb + rb + 3 * gb + 2 > 62:
+    gb, sb, ph = int(hi).bit_length(), int(2 * hi).bit_length(), int(phase)
+    if eb + 2 * pb + rb + sb + 2 * gb + ph > 62:
         return None
-    lower = pl.col("_p") < pl.col("_o")
     won, lost, drawn = pl.col(GAMES_WON), pl.col(GAMES_LOST), pl.col(GAMES_DRAWN)
-    # the record from the lower id's side: both rows of a consistent match give the same
-    a_won = pl.when(lower).then(won).otherwise(lost)
-    a_lost = pl.when(lower).then(lost).otherwise(won)
-    playoff = (pl.col(PHASE) == "playoff").cast(pl.Int64) if phase else pl.lit(0, pl.Int64)
-    key = (((_match_key(pb, rb, rnd) * 2**gb + a_won) * 2**gb + a_lost) * 2**gb + drawn) * 2 \
-        + playoff
-    return key * 2 + (~lower).cast(pl.Int64), 3 * gb + 2
+    lower_won = pl.when(pl.col("_p") < pl.col("_o")).then(won).otherwise(lost)
+    key = ((_match_key(pb, er) * 2**sb + (won + lost)) * 2**gb + lower_won) * 2**gb + drawn
+    if phase:
+        key = key * 2 + (pl.col(PHASE) == "playoff").cast(pl.Int64)
+    return key, sb + 2 * gb + ph
 
 
 def _pairs_up(keys: npt.NDArray[np.int64], low_bits: int) -> bool:
-    """Whether the sorted match keys of ``_pairing_key`` come in pairs: positions 2i and
-    2i + 1 the two sides of one match with the same record and phase, and the next pair
-    another match (else a third row of a match: a repeated seat). When this holds, the
-    mirror join finds no bad row; when not, the caller runs it to describe what is wrong."""
+    """Whether the sorted keys of ``_pairing_key`` come in equal pairs, each pair another
+    match: then every paired row has one mirror row with the opposite record and phase,
+    and the mirror join finds no bad row (when not, the caller runs it to describe what is
+    wrong). Valid when no seat is taken twice: two rows of one match are then its two
+    seats, so a third row, or a missing or contradicting one, breaks the pairs."""
     if len(keys) % 2:
         return False
     a, b = keys[0::2], keys[1::2]
     match = a >> low_bits
-    return bool(((a & 1) == 0).all() and (b == a + 1).all()
-                and (match[1:] != match[:-1]).all())
+    return bool((a == b).all() and (match[1:] != match[:-1]).all())
 
 
-def _pairs_up_by_columns(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr, *,
+def _pairs_up_by_columns(paired: pl.LazyFrame, pb: int, er: pl.Expr, *,
                          phase: bool) -> bool:
     """``_pairs_up`` for game counts too large (or negative) to pack beside the ids: the
     match and side as one Int64, the record and phase compared as columns."""
     lower = pl.col("_p") < pl.col("_o")
-    match = _match_key(pb, rb, rnd)
+    match = _match_key(pb, er)
     side = (~lower).cast(pl.Int64)
     won, lost, drawn = pl.col(GAMES_WON), pl.col(GAMES_LOST), pl.col(GAMES_DRAWN)
     a_won = pl.when(lower).then(won).otherwise(lost)
