@@ -488,9 +488,6 @@ def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
         raise SchemaError(msg) from exc
 
 
-_NO_PROBLEMS: Final = pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA)
-
-
 def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
              keys: Sequence[str], coded: bool = True
              ) -> tuple[pl.DataFrame, pl.DataFrame, IdCodes | None]:
@@ -557,8 +554,8 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
         _double_loss_checks(lf_ok, ev, add)
     # the checks that found something, in one parallel collection (one plan each)
     checks = [c for c in collect_all(pending) if c.height] if pending else []
-    if not checks:
-        return _NO_PROBLEMS, df, codes
+    if not checks:  # (a new frame each time: a caller may extend it in place)
+        return pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA), df, codes
     out = (pl.concat([c.cast(FIND_PROBLEMS_SCHEMA) for c in checks], how="vertical")  # type: ignore[arg-type]
            .sort("kind", EVENT_ID, ROUND, PLAYER_ID, nulls_last=True, maintain_order=True))
     return out, df, codes
@@ -623,9 +620,9 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
                         ) -> tuple[IdCodes, bool, bool]:
     """The id codes, and duplicate seats and mirrors checked on Int64 keys built from them.
 
-    A seat is ``(event, player, round)`` packed into one integer, a match seat
-    ``(event, player, opponent, round)``: both are exact (a bijection of the id tuples), so
-    the checks find what the same steps on the id columns find. One query computes the
+    A seat is ``(event, round, player)`` packed into one integer, a match ``(event, round,
+    lower id, higher id)`` with its record: both are exact (a bijection of the id tuples),
+    so the checks find what the same steps on the id columns find. One query computes the
     codes, every complete row's seat key and every paired row's match key
     (``_pairing_key``); sorted, equal neighbours among the seats are duplicate seats, and
     the match keys must come in pairs (``_pairs_up``). Returns ``(codes, checked,
