@@ -734,25 +734,39 @@ def _keyed_codes(df: pl.DataFrame, events: pl.Series, players: pl.Series, *, n_o
     rb = int(rounds[1] - rounds[0]).bit_length() if n_ok else 0
     if n_ok == 0 or eb + 2 * pb + rb + 1 > 62:
         return df.select(code_exprs), None
+    if has_null:
+        code_exprs.append(_OK.alias(_OK_COLUMN))
+    er, keys, low_bits = _key_exprs(pb, rb, eb, rounds[0], games, has_null=has_null,
+                                    double_loss="double_loss" in df.columns,
+                                    phase=both_phases)
+    frame = df.lazy().with_columns(code_exprs).with_columns(er).select(keys).pipe(collect)
+    return frame, low_bits
+
+
+@functools.lru_cache(maxsize=64)
+def _key_exprs(pb: int, rb: int, eb: int, r_lo: int, games: tuple[int | None, int | None], *,
+               has_null: bool, double_loss: bool, phase: bool
+               ) -> tuple[pl.Expr, tuple[pl.Expr, ...], int | None]:
+    """``_keyed_codes``' expressions after the codes: ``(event, round)`` (computed once for
+    both keys), then the codes with both keys, and the pairing key's low bits (None
+    without it). Built once per bit layout: building them costs about what the query costs
+    on a small event, and events of one size share a layout."""
     e, p, o = pl.col("_e"), pl.col("_p"), pl.col("_o")
-    er = pl.col("_er")  # (computed once for both keys)
+    er = pl.col("_er")
     seat = _seat_key(pb, er)
     # (a null opponent makes p != o null, which selects the otherwise branch)
     paired = p != o
-    if "double_loss" in df.columns:
-        paired = paired & _mirrored(df.columns)
+    if double_loss:
+        paired = paired & ~pl.col("double_loss")
     if has_null:
-        code_exprs.append(_OK.alias(_OK_COLUMN))
         ok = pl.col(_OK_COLUMN)
         seat, paired = pl.when(ok).then(seat).otherwise(_NO_KEY), ok & paired
-    keys = [seat.alias("_seats")]
-    key = _pairing_key(pb, rb, er, eb, games=games, phase=both_phases)
+    keys = [e, p, o, seat.alias("_seats")]
+    key = _pairing_key(pb, rb, er, eb, games=games, phase=phase)
     if key is not None:
         keys.append(pl.when(paired).then(key[0]).otherwise(_NO_KEY).alias("_matches"))
-    frame = (df.lazy().with_columns(code_exprs)
-             .with_columns(_event_round(rb, pl.col(ROUND) - rounds[0]).alias("_er"))
-             .select(e, p, o, *keys).pipe(collect))
-    return frame, key[1] if key is not None else None
+    return (_event_round(rb, pl.col(ROUND) - r_lo).alias("_er"), tuple(keys),
+            key[1] if key is not None else None)
 
 
 def _pairing_key(pb: int, rb: int, er: pl.Expr, eb: int, *,
