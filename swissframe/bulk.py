@@ -52,7 +52,15 @@ import polars as pl
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError, SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import FIND_PROBLEMS_SCHEMA, find_problems, format_problems, validate_results
+from swissframe.schema import (
+    FIND_PROBLEMS_SCHEMA,
+    checked,
+    codes_of_rows,
+    format_problems,
+    raise_problems,
+    trusted,
+    validate_results,
+)
 
 __all__ = ["RecomputeReport", "recompute"]
 
@@ -367,16 +375,24 @@ def _compute_batch(frames: Sequence[pl.DataFrame], batch: int, rules: Ruleset, s
         df = pl.DataFrame(schema={"event_id": pl.String})
     rows = df.height
     problems = pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA)
-    good = df
-    try:
-        table = standings(df, rules) if rows else pl.DataFrame()
-    except ValidationError as exc:
-        found = exc.problems if isinstance(exc.problems, pl.DataFrame) else find_problems(df)
-        problems = found.cast(FIND_PROBLEMS_SCHEMA)  # type: ignore[arg-type]
-        if not skip:
-            raise
-        good = df.join(problems.select("event_id").unique(), on="event_id", how="anti")
-        table = standings(good, rules) if good.height else pl.DataFrame()
+    good, table = df, pl.DataFrame()
+    if rows:
+        # validated once: the valid events are ranked from the normalised table and its
+        # id codes (schema.trusted), not validated a second time
+        found, frame, codes = checked(df)
+        if found.height:
+            if not skip:
+                raise_problems(found)
+            problems = found
+            # (a null event id matches no problem's: such rows stay, as in an anti join)
+            keep = ~frame["event_id"].is_in(found["event_id"].unique().implode()) \
+                .fill_null(value=True)
+            frame = frame.filter(keep)
+            codes = codes_of_rows(codes, keep) if codes is not None else None
+        good = frame
+        if good.height:
+            with trusted(good, codes):
+                table = standings(good, rules)
     path = os.path.join(dest, f"part-{batch:05d}.parquet")
     if table.height:
         _atomic(Path(path), table.write_parquet)

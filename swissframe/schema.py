@@ -47,14 +47,21 @@ Everything downstream of :func:`validate_results` trusts its input.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+import contextvars
+import functools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import polars as pl
 
 from swissframe._collect import choose, collect, collect_all, scoped
 from swissframe.errors import SchemaError, ValidationError
+
+if TYPE_CHECKING:  # (NumPy is imported by Series.to_numpy when a check needs it)
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "COLORS",
@@ -261,32 +268,224 @@ class IdCodes:
     @property
     def player_bits(self) -> int:
         """Bits of a player code (``_e * 2**player_bits + _p`` is one (event, player) key)."""
-        return max(self.players.len(), 1).bit_length()
+        return _bits(self.players.len())
 
     @property
     def event_bits(self) -> int:
         """Bits of an event code."""
-        return max(self.events.len(), 1).bit_length()
+        return _bits(self.events.len())
+
+
+def _bits(n: int) -> int:
+    """Bits of a code into a dictionary of ``n`` ids."""
+    return max(n, 1).bit_length()
+
+
+def _codes_frame(e: pl.Series, p: pl.Series, o: pl.Series) -> pl.DataFrame:
+    return pl.DataFrame([e.alias("_e"), p.alias("_p"), o.alias("_o")])
 
 
 def _id_codes(df: pl.DataFrame) -> IdCodes | None:
-    """``IdCodes`` of a normalised frame (ids are strings there); None when empty."""
+    """``IdCodes`` of a normalised frame (ids are strings there); None when empty.
+
+    (What ``_checked`` computes within its own two queries, more cheaply; the tests'
+    reference.)"""
     if df.height == 0:
         return None
-    # both dictionaries in one select: Polars computes its expressions in parallel
-    found = df.select(
-        pl.col(EVENT_ID).unique().drop_nulls().sort().implode(),
-        pl.col(PLAYER_ID).unique().append(pl.col(OPPONENT_ID).unique()).unique().drop_nulls()
-        .sort().implode())
-    events, players = found[EVENT_ID].explode(), found[PLAYER_ID].explode()
+    found = df.select(*_dictionary_exprs(sorted_events=False, opponents=True))
+    events, players = found[EVENT_ID][0], found[PLAYER_ID][0]
+    codes = df.select(*_code_exprs(events, players, sorted_events=False))
+    return IdCodes(codes=codes, events=events, players=players)
+
+
+def _dictionary_exprs(*, sorted_events: bool, opponents: bool) -> tuple[pl.Expr, pl.Expr]:
+    """The sorted distinct event ids and player ids (with the opponents' ids when
+    ``opponents``), each as one list.
+
+    An event column that is sorted without nulls (an archive grouped by event) gives its
+    dictionary from its runs, without hashing every id."""
+    events = (pl.col(EVENT_ID).rle().struct.field("value") if sorted_events
+              else pl.col(EVENT_ID).unique().drop_nulls().sort())
+    players = pl.col(PLAYER_ID).unique()
+    if opponents:
+        players = players.append(pl.col(OPPONENT_ID).unique()).unique()
+    return (events.implode().alias(EVENT_ID),
+            players.drop_nulls().sort().implode().alias(PLAYER_ID))
+
+
+def _code_exprs(events: pl.Series, players: pl.Series, *, sorted_events: bool
+                ) -> list[pl.Expr]:
+    """``_e, _p, _o``: each id's index in its sorted dictionary (null for a null id, and
+    for an opponent id missing from ``players``). A sorted event column without nulls is
+    coded by its runs."""
     ev_enum, pl_enum = pl.Enum(events), pl.Enum(players)
 
     def code(col: str, enum: pl.Enum) -> pl.Expr:
-        return pl.col(col).cast(enum).to_physical().cast(pl.Int64)
+        return pl.col(col).cast(enum, strict=False).to_physical().cast(pl.Int64)
 
-    codes = df.select(_e=code(EVENT_ID, ev_enum), _p=code(PLAYER_ID, pl_enum),
-                      _o=code(OPPONENT_ID, pl_enum))
-    return IdCodes(codes=codes, events=events, players=players)
+    e = (pl.col(EVENT_ID).rle_id().cast(pl.Int64) if sorted_events
+         else code(EVENT_ID, ev_enum))
+    return [e.alias("_e"), code(PLAYER_ID, pl_enum).alias("_p"),
+            code(OPPONENT_ID, pl_enum).alias("_o")]
+
+
+def codes_of_rows(codes: IdCodes, keep: pl.Series) -> IdCodes | None:
+    """The ``IdCodes`` of the rows ``keep`` selects, equal to ``_id_codes`` of those rows
+    of the frame, from the integer codes alone (no string is hashed again): the ids
+    still present keep their order, so their new codes are their ranks among the old."""
+    kept = codes.codes.filter(keep)
+    if kept.height == 0:
+        return None
+    e, p, o = kept["_e"], kept["_p"], kept["_o"]
+    ev = e.unique().drop_nulls().sort()
+    pl_ = pl.concat([p, o]).unique().drop_nulls().sort()
+    frame = _codes_frame(ev.search_sorted(e).cast(pl.Int64).set(e.is_null(), None),
+                         pl_.search_sorted(p).cast(pl.Int64).set(p.is_null(), None),
+                         pl_.search_sorted(o).cast(pl.Int64).set(o.is_null(), None))
+    return IdCodes(codes=frame, events=codes.events.gather(ev),
+                   players=codes.players.gather(pl_))
+
+
+# --------------------------------------------------------------------------- the checks
+
+#: Cells that may not be null (a null phase would make the engine skip the row).
+_NOT_NULL: Final = (EVENT_ID, ROUND, PLAYER_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN, PHASE)
+_GAME_COLUMNS: Final = (GAMES_WON, GAMES_LOST, GAMES_DRAWN)
+#: A row with a null required cell: only ``null_value`` is reported for it.
+_NULL_ANY: Final = pl.any_horizontal(pl.col(c).is_null() for c in _NOT_NULL)
+_OK: Final = ~_NULL_ANY
+
+
+def _text(*parts: str | pl.Expr) -> pl.Expr:
+    """``parts`` joined as text, null when one is null (as ``pl.format`` gives).
+
+    ``concat_str``, not ``pl.format``: Polars 2.1's ``str.format`` panics on the streaming
+    engine over a filtered frame of several chunks (an index assertion in ``binview``)."""
+    return pl.concat_str([pl.lit(p) if isinstance(p, str) else p for p in parts])
+
+
+def _record(won: str, lost: str, drawn: str) -> pl.Expr:
+    return _text(pl.col(won).cast(pl.String), "-", pl.col(lost).cast(pl.String), "-",
+                 pl.col(drawn).cast(pl.String))
+
+
+_REC: Final = _record(GAMES_WON, GAMES_LOST, GAMES_DRAWN)
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """A row-level rule of the contract: ``rows`` selects the rows (of the whole table) that
+    break it, ``detail`` says why, for one such row."""
+
+    kind: str
+    rows: pl.Expr
+    detail: pl.Expr
+
+
+#: Column of ``_checked``'s frames with nulls: no required cell is null in this row.
+_OK_COLUMN: Final = "_ok"
+
+
+@functools.cache
+def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
+    """The row-level rules, for a table with the optional text columns ``vocabulary`` (the
+    expressions are built once per column set: building them costs more than checking a
+    small event). Every rule but ``null_value`` reads only rows whose required cells are
+    set: with ``nulls``, the rules read the ``_ok`` column (computed once, not once per
+    rule), else every row is complete."""
+    ok = pl.col(_OK_COLUMN) if nulls else pl.lit(value=True)
+    rules = [_Rule("null_value", ~ok, _text("null in ", pl.concat_list(
+        [pl.when(pl.col(c).is_null()).then(pl.lit(c)) for c in _NOT_NULL]
+    ).list.drop_nulls().list.join(", ")))]
+    rules.append(_Rule("round_below_1", ok & (pl.col(ROUND) < 1),
+                       _text("round ", pl.col(ROUND), " (rounds start at 1)")))
+    neg = pl.any_horizontal(pl.col(c) < 0 for c in _GAME_COLUMNS)
+    rules.append(_Rule("negative_games", ok & neg, _text("record ", _REC)))
+    rules.append(_Rule("bad_phase", ok & ~pl.col(PHASE).is_in(PHASES),
+                       _text("phase '", pl.col(PHASE).fill_null("null"),
+                             "' (expected 'swiss' or 'playoff')")))
+    rules.append(_Rule("self_pairing", ok & (pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
+                       pl.lit("paired with themself")))
+    players = (PLAYER_ID, OPPONENT_ID)  # (an empty event id is only an odd name)
+    empty = pl.any_horizontal(pl.col(c) == "" for c in players).fill_null(False)
+    rules.append(_Rule("empty_id", ok & empty, _text("empty ", pl.concat_list(
+        [pl.when(pl.col(c) == "").then(pl.lit(c)) for c in players]
+    ).list.drop_nulls().list.join(", "), " (an empty cell is not a player)")))
+    rules.append(_Rule(
+        "too_many_games", ok & pl.any_horizontal(pl.col(c) > MAX_GAMES for c in _GAME_COLUMNS),
+        _text("game counts ", pl.col(GAMES_WON), "-", pl.col(GAMES_LOST), "-",
+              pl.col(GAMES_DRAWN), f" are outside 0..{MAX_GAMES} (games of one match)")))
+    for col in vocabulary:
+        vocab = VOCABULARY[col]
+        rules.append(_Rule("bad_value", ok & pl.col(col).is_not_null() & ~pl.col(col).is_in(vocab),
+                           _text(f"{col} '", pl.col(col), f"' is not one of {', '.join(vocab)}")))
+    half_bye = ((pl.col("unplayed") == "half_bye").fill_null(False) if "unplayed" in vocabulary
+                else pl.lit(False))
+    # (an unpaired 0-0-0 is an unreported round, counted as a draw as some platforms do and
+    # reported by validate as zero_games; a drawn score with games is a draw with nobody)
+    games = pl.col(GAMES_WON) + pl.col(GAMES_LOST) + pl.col(GAMES_DRAWN)
+    rules.append(_Rule("unpaired_draw", ok & pl.col(OPPONENT_ID).is_null() & (games > 0)
+                       & (pl.col(GAMES_WON) == pl.col(GAMES_LOST)) & ~half_bye,
+                       _text("unpaired round scored ", pl.col(GAMES_WON), "-",
+                             pl.col(GAMES_LOST), "-", pl.col(GAMES_DRAWN),
+                             ", a draw with nobody")))
+    return tuple(rules)
+
+
+@functools.cache
+def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bool,
+                sorted_events: bool) -> tuple[pl.Expr, ...]:
+    """One query's expressions for what ``_checked`` needs to know before checking: whether
+    each row rule finds a row (``_f0`` …), which phases occur, double losses, and for the
+    coded checks the number of complete rows, their round and game-count ranges and the
+    id dictionaries (over a frame with the ``_ok`` column when there are ``nulls``). The
+    players' dictionary is of the player column only: an opponent id outside it is found
+    by the coding (``_coded_keyed_checks``), and hashing the opponent column is saved."""
+    out = [r.rows.any().alias(f"_f{i}") for i, r in enumerate(_row_rules(vocabulary, nulls))
+           if nulls or r.kind != "null_value"]
+    out += [(pl.col(PHASE) == "playoff").any().alias("_playoff"),
+            (pl.col(PHASE) == "swiss").any().alias("_swiss")]
+    if flags:
+        out.append(pl.col("double_loss").any().alias("_dl"))
+    if coded:
+        ok = pl.col(_OK_COLUMN)
+
+        def complete(c: str) -> pl.Expr:
+            return pl.col(c).filter(ok) if nulls else pl.col(c)
+
+        out += [(ok.sum() if nulls else pl.len()).alias("_n_ok"),
+                complete(ROUND).min().alias("_r_lo"), complete(ROUND).max().alias("_r_hi"),
+                pl.min_horizontal(complete(c).min() for c in _GAME_COLUMNS).alias("_g_lo"),
+                pl.max_horizontal(complete(c).max() for c in _GAME_COLUMNS).alias("_g_hi"),
+                *_dictionary_exprs(sorted_events=sorted_events, opponents=False)]
+    return tuple(out)
+
+
+def _is_normal(df: pl.DataFrame) -> bool:
+    """Whether ``_normalise`` would leave ``df`` as it is (every contract column present
+    with its dtype, no null flag): then no query is needed to normalise it."""
+    schema = df.schema
+    return (all(schema.get(c) == dt for c, dt in RESULT_COLUMNS.items())
+            and all(schema[c] == dt for c, dt in OPTIONAL_COLUMNS.items() if c in schema)
+            and all(schema[c] == dt and df[c].null_count() == 0
+                    for c, dt in FLAG_COLUMNS.items() if c in schema))
+
+
+def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
+                  ) -> pl.DataFrame:
+    """The input normalised to the contract, as one chunk."""
+    if isinstance(results, pl.DataFrame) and _is_normal(results):
+        return results.rechunk()
+    try:
+        # one chunk: several Polars kernels panic on multi-chunk inputs (a concat of two
+        # frames, two files), and the checks below index rows by position
+        return (_normalise(_lazy(results), default_event_id=default_event_id)
+                .pipe(collect).rechunk())
+    except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        msg = (f"results table cannot be read as the contract's types: {first}. Hint: game "
+               "counts must be whole numbers that fit in 64 bits, ids strings.")
+        raise SchemaError(msg) from exc
 
 
 def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
@@ -294,65 +493,70 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
              ) -> tuple[pl.DataFrame, pl.DataFrame, IdCodes | None]:
     """The problems table, the normalised input, and its id codes (None with ``keys``).
 
-    Every check is a filter, a count of distinct seats (duplicate seats) or one join
-    (mirrors) over the materialised table; each collects only the offending rows. Without
-    extra ``keys`` the keyed checks run on one Int64 key per row built from the id codes
-    (which the engine reuses); ``coded=False`` forces the keyed checks on categorical
-    columns (the tests' reference; also the path for extra keys or keys too wide for 63
-    bits).
+    The usual valid table costs two queries after normalising: one select that tells
+    which row rules find a row (and gathers the id dictionaries and value ranges), and one
+    that computes the id codes with two sorted Int64 keys, from which duplicate seats and
+    unpaired mirrors are decided by comparing neighbours (``_coded_keyed_checks``). The
+    rows of a rule are selected, and described, only when the first query says it has
+    some; the keyed checks describe their problems with group-bys and joins only when the
+    sorted keys say there are some.
+
+    ``coded=False`` is the straightforward path, the tests' reference: every rule is
+    filtered, duplicate seats counted by a group-by and mirrors joined on the id columns
+    (as categoricals). It is also the path for extra ``keys``, or keys too wide for 62 bits.
     """
-    try:
-        # one chunk: several Polars kernels panic on multi-chunk inputs (a concat of two
-        # frames, two files), and the checks below index rows by position
-        df = _normalise(_lazy(results), default_event_id=default_event_id).pipe(collect).rechunk()
-    except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        msg = (f"results table cannot be read as the contract's types: {first}. Hint: game "
-               "counts must be whole numbers that fit in 64 bits, ids strings.")
-        raise SchemaError(msg) from exc
+    df = _materialised(results, default_event_id=default_event_id)
     choose(df.height)  # the rest of this call's queries run on the engine for its size
-    lf = df.lazy()
     ev = [EVENT_ID, *keys]  # an event is identified by event_id plus any analysis keys
-    rec = (pl.col(GAMES_WON).cast(pl.String) + "-" + pl.col(GAMES_LOST).cast(pl.String) + "-"
-           + pl.col(GAMES_DRAWN).cast(pl.String))
+    vocabulary = tuple(c for c in VOCABULARY if c in df.columns)
+    # (a column's null count is known without a query)
+    nulls = any(df.get_column(c).null_count() for c in _NOT_NULL)
+    rules = _row_rules(vocabulary, nulls)
+    lf = df.lazy().with_columns(_OK.alias(_OK_COLUMN)) if nulls else df.lazy()
+    has_flag = "double_loss" in df.columns
+    want_codes = coded and not keys and df.height > 0
     pending: list[pl.LazyFrame] = []
 
     def add(kind: str, frame: pl.LazyFrame, detail: pl.Expr) -> None:
         pending.append(_problem(kind, frame, detail))
 
-    # a null phase would make the engine skip the row, so it is required like the rest
-    required = (EVENT_ID, ROUND, PLAYER_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN, PHASE)
-    null_any = pl.any_horizontal(pl.col(c).is_null() for c in required)
-    add("null_value", lf.filter(null_any),
-        pl.concat_str([pl.lit("null in "), pl.concat_list(
-            [pl.when(pl.col(c).is_null()).then(pl.lit(c)) for c in required]
-        ).list.drop_nulls().list.join(", ")]))
-    has_null = bool(df.select(null_any.any()).item())
-    lf_ok = lf.filter(~null_any) if has_null else lf
-    add("round_below_1", lf_ok.filter(pl.col(ROUND) < 1),
-        pl.format("round {} (rounds start at 1)", pl.col(ROUND)))
-    neg = pl.any_horizontal(pl.col(c) < 0 for c in (GAMES_WON, GAMES_LOST, GAMES_DRAWN))
-    add("negative_games", lf_ok.filter(neg), pl.format("record {}", rec))
-    add("bad_phase", lf_ok.filter(~pl.col(PHASE).is_in(PHASES)),
-        pl.format("phase '{}' (expected 'swiss' or 'playoff')", pl.col(PHASE).fill_null("null")))
-    add("self_pairing", lf_ok.filter(pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
-        pl.lit("paired with themself"))
-    _row_checks(df, lf_ok, add)
-    codes = _id_codes(df) if coded and not keys else None
-    done = False
-    if codes is not None:
-        with_codes = df.hstack(codes.codes)
-        done = _coded_keyed_checks(with_codes.filter(~null_any) if has_null else with_codes,
-                                   codes, add, rec)
-    if not done:
-        _categorical_keyed_checks(lf_ok, ev, add, rec)
-    if "double_loss" in df.columns and df["double_loss"].any():
+    facts = pl.DataFrame()
+    # (sortedness is a flag of the column, or one pass over it: cheaper than a hash)
+    sorted_events = want_codes and not df.get_column(EVENT_ID).null_count() \
+        and df.get_column(EVENT_ID).is_sorted()
+    if coded:
+        facts = lf.select(_fact_exprs(vocabulary, nulls, has_flag, want_codes,
+                                      sorted_events)).pipe(collect)
+        found = [nulls] + [bool(facts[f"_f{i}"].item()) for i in range(1, len(rules))]
+        both_phases = bool(facts["_playoff"].item()) and bool(facts["_swiss"].item())
+        double_loss = has_flag and bool(facts["_dl"].item())
+    else:  # the reference: every rule filters the table
+        found = [True] * len(rules)
+        both_phases = bool((df[PHASE] == "playoff").any() and (df[PHASE] == "swiss").any())
+        double_loss = has_flag and bool(df["double_loss"].any())
+    for rule, hit in zip(rules, found, strict=True):
+        if hit:
+            add(rule.kind, lf.filter(rule.rows), rule.detail)
+    flagged = {rule.kind for rule, hit in zip(rules, found, strict=True) if hit}
+    lf_ok = df.lazy().filter(_OK) if nulls else df.lazy()
+    codes, checked, paired_up = None, False, False
+    if want_codes:
+        codes, checked, paired_up = _coded_keyed_checks(
+            df, facts, add, has_null=nulls, both_phases=both_phases,
+            sorted_events=sorted_events)
+    if not checked:
+        _categorical_keyed_checks(lf_ok, ev, add)
+    # every paired row paired up with its mirror in the same phase: no phase mismatch
+    # (a double-loss row is not in that pairing, a self-pairing is its own mirror)
+    if both_phases and not (paired_up and not double_loss and "self_pairing" not in flagged):
+        _phase_checks(lf_ok, add)
+    if double_loss:
         _double_loss_checks(lf_ok, ev, add)
-    # every check over the materialised table in one parallel collection (one plan each)
-    checks = collect_all(pending)
-    # only the checks that found something are cast (the usual case: none, one cast)
-    found = [c for c in checks if c.height] or checks[:1]
-    out = (pl.concat([c.cast(FIND_PROBLEMS_SCHEMA) for c in found], how="vertical")  # type: ignore[arg-type]
+    # the checks that found something, in one parallel collection (one plan each)
+    checks = [c for c in collect_all(pending) if c.height] if pending else []
+    if not checks:  # (a new frame each time: a caller may extend it in place)
+        return pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA), df, codes
+    out = (pl.concat([c.cast(FIND_PROBLEMS_SCHEMA) for c in checks], how="vertical")  # type: ignore[arg-type]
            .sort("kind", EVENT_ID, ROUND, PLAYER_ID, nulls_last=True, maintain_order=True))
     return out, df, codes
 
@@ -360,75 +564,50 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
 _Add = Callable[[str, pl.LazyFrame, pl.Expr], None]
 
 
-def _row_checks(df: pl.DataFrame, lf_ok: pl.LazyFrame, add: _Add) -> None:
-    """Empty ids, unknown codes, unpaired draws and matches split across phases."""
-    players = (PLAYER_ID, OPPONENT_ID)  # (an empty event id is only an odd name)
-    empty = pl.any_horizontal(pl.col(c) == "" for c in players).fill_null(False)
-    add("empty_id", lf_ok.filter(empty), pl.concat_str([pl.lit("empty "), pl.concat_list(
-        [pl.when(pl.col(c) == "").then(pl.lit(c)) for c in players]
-    ).list.drop_nulls().list.join(", "), pl.lit(" (an empty cell is not a player)")]))
-    counts = (GAMES_WON, GAMES_LOST, GAMES_DRAWN)
-    add("too_many_games", lf_ok.filter(pl.any_horizontal(pl.col(c) > MAX_GAMES for c in counts)),
-        pl.format("game counts {}-{}-{} are outside 0..{} (games of one match)",
-                  *[pl.col(c) for c in counts], pl.lit(MAX_GAMES)))
-    for col, vocab in VOCABULARY.items():
-        if col in df.columns:
-            add("bad_value", lf_ok.filter(pl.col(col).is_not_null() & ~pl.col(col).is_in(vocab)),
-                pl.format("{} '{}' is not one of {}", pl.lit(col), pl.col(col),
-                          pl.lit(", ".join(vocab))))
-    half_bye = (pl.col("unplayed") == "half_bye").fill_null(False) if "unplayed" in df.columns \
-        else pl.lit(False)
-    # (an unpaired 0-0-0 is an unreported round, counted as a draw as some platforms do and
-    # reported by validate as zero_games; a drawn score with games is a draw with nobody)
-    games = pl.col(GAMES_WON) + pl.col(GAMES_LOST) + pl.col(GAMES_DRAWN)
-    add("unpaired_draw", lf_ok.filter(pl.col(OPPONENT_ID).is_null() & (games > 0)
-                                      & (pl.col(GAMES_WON) == pl.col(GAMES_LOST)) & ~half_bye),
-        pl.format("unpaired round scored {}-{}-{}, a draw with nobody",
-                  pl.col(GAMES_WON), pl.col(GAMES_LOST), pl.col(GAMES_DRAWN)))
-    if (df[PHASE] == "playoff").any() and (df[PHASE] == "swiss").any():
-        # the two seats of one match in different phases would count for one side only
-        paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null())
-        seats = [EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID]
-        mirror = {PLAYER_ID: OPPONENT_ID, OPPONENT_ID: PLAYER_ID}
-        playoff = paired.filter(pl.col(PHASE) == "playoff")
-        swiss_mirrors = paired.filter(pl.col(PHASE) == "swiss").select(seats).rename(mirror)
-        po_bad = playoff.join(swiss_mirrors, on=seats, how="semi")
-        sw_bad = paired.filter(pl.col(PHASE) == "swiss").join(
-            playoff.select(seats).rename(mirror), on=seats, how="semi")
-        add("phase_mismatch", pl.concat([po_bad, sw_bad]),
-            pl.format("{} reports this match as {}, {} as the other phase",
-                      pl.col(PLAYER_ID), pl.col(PHASE), pl.col(OPPONENT_ID)))
+def _phase_checks(lf_ok: pl.LazyFrame, add: _Add) -> None:
+    """``phase_mismatch``: the two seats of one match in different phases would count for
+    one side only."""
+    paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null())
+    seats = [EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID]
+    mirror = {PLAYER_ID: OPPONENT_ID, OPPONENT_ID: PLAYER_ID}
+    playoff = paired.filter(pl.col(PHASE) == "playoff")
+    swiss_mirrors = paired.filter(pl.col(PHASE) == "swiss").select(seats).rename(mirror)
+    po_bad = playoff.join(swiss_mirrors, on=seats, how="semi")
+    sw_bad = paired.filter(pl.col(PHASE) == "swiss").join(
+        playoff.select(seats).rename(mirror), on=seats, how="semi")
+    add("phase_mismatch", pl.concat([po_bad, sw_bad]),
+        _text(pl.col(PLAYER_ID), " reports this match as ", pl.col(PHASE), ", ",
+              pl.col(OPPONENT_ID), " as the other phase"))
 
 
 def _describe_duplicates(offending: pl.LazyFrame, ev: list[str], add: _Add) -> None:
     """``duplicate_seat`` problems from the rows of the seats taken more than once."""
-    dup = (offending.group_by([*ev, ROUND, PLAYER_ID])
+    # (groups in order of appearance: with extra keys, two can share event, round, player)
+    dup = (offending.group_by([*ev, ROUND, PLAYER_ID], maintain_order=True)
            .agg(pl.len().alias("_n"), pl.col(OPPONENT_ID).fill_null("(none)").unique().sort()
                 .str.join(", ").alias("_opps"))
            .with_columns(pl.lit(None, dtype=pl.String).alias(OPPONENT_ID)))
     add("duplicate_seat", dup,
-        pl.format("{} rows for this player in this round (opponents: {})",
-                  pl.col("_n"), pl.col("_opps")))
+        _text(pl.col("_n"), " rows for this player in this round (opponents: ",
+              pl.col("_opps"), ")"))
 
 
-def _describe_mirrors(bad: pl.DataFrame, lf_ok: pl.LazyFrame, ev: list[str], add: _Add,
-                      rec: pl.Expr) -> None:
+def _describe_mirrors(bad: pl.DataFrame, lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
     """Mirror problems from the paired rows whose mirror is missing (``_m_won`` null) or
     disagrees."""
+    bad = bad.rechunk()  # (a join's output comes in pieces; see _text)
     no_mirror = bad.lazy().filter(pl.col("_m_won").is_null())
     players = lf_ok.select(*ev, pl.col(PLAYER_ID).alias(OPPONENT_ID)).unique()
     add("unknown_opponent", no_mirror.join(players, on=[*ev, OPPONENT_ID], how="anti"),
-        pl.format("opponent {} never appears as a player in event {}",
-                  pl.col(OPPONENT_ID), pl.col(EVENT_ID)))
+        _text("opponent ", pl.col(OPPONENT_ID), " never appears as a player in event ",
+              pl.col(EVENT_ID)))
     add("missing_mirror", no_mirror.join(players, on=[*ev, OPPONENT_ID], how="semi"),
-        pl.format("{} reports {} against {}, but {} has no row against {} in round {}",
-                  pl.col(PLAYER_ID), rec, pl.col(OPPONENT_ID), pl.col(OPPONENT_ID),
-                  pl.col(PLAYER_ID), pl.col(ROUND)))
-    m_rec = (pl.col("_m_won").cast(pl.String) + "-" + pl.col("_m_lost").cast(pl.String)
-             + "-" + pl.col("_m_drawn").cast(pl.String))
+        _text(pl.col(PLAYER_ID), " reports ", _REC, " against ", pl.col(OPPONENT_ID), ", but ",
+              pl.col(OPPONENT_ID), " has no row against ", pl.col(PLAYER_ID), " in round ",
+              pl.col(ROUND)))
     add("mirror_mismatch", bad.lazy().filter(pl.col("_m_won").is_not_null()),
-        pl.format("{} reports {}, {} reports {}", pl.col(PLAYER_ID), rec,
-                  pl.col(OPPONENT_ID), m_rec))
+        _text(pl.col(PLAYER_ID), " reports ", _REC, ", ", pl.col(OPPONENT_ID), " reports ",
+              _record("_m_won", "_m_lost", "_m_drawn")))
 
 
 _DISAGREES: Final = ((pl.col("_m_won") != pl.col(GAMES_LOST))
@@ -436,101 +615,217 @@ _DISAGREES: Final = ((pl.col("_m_won") != pl.col(GAMES_LOST))
                      | (pl.col("_m_drawn") != pl.col(GAMES_DRAWN)))
 
 
-def _coded_keyed_checks(ok: pl.DataFrame, codes: IdCodes, add: _Add, rec: pl.Expr) -> bool:
-    """Duplicate seats and mirrors on one Int64 key per row, from the id codes.
+def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
+                        has_null: bool, both_phases: bool, sorted_events: bool
+                        ) -> tuple[IdCodes, bool, bool]:
+    """The id codes, and duplicate seats and mirrors checked on Int64 keys built from them.
 
-    A seat is ``(event, player, round)`` packed into one integer, a match seat
-    ``(event, player, opponent, round)``: both are exact (a bijection of the id tuples),
-    so counting distinct seats and joining match seats onto their mirrors find exactly
-    what the same steps on the id columns find. False (nothing checked) when the packed
-    keys would not fit 63 bits.
+    A seat is ``(event, round, player)`` packed into one integer, a match ``(event, round,
+    lower id, higher id)`` with its record: both are exact (a bijection of the id tuples),
+    so the checks find what the same steps on the id columns find. One query computes the
+    codes, every complete row's seat key and every paired row's match key
+    (``_pairing_key``); sorted, equal neighbours among the seats are duplicate seats, and
+    the match keys must come in pairs (``_pairs_up``). Returns ``(codes, checked,
+    paired_up)``: checked False (the caller runs the categorical checks) when the packed
+    keys would not fit 63 bits; paired_up when every paired row has its mirror.
     """
-    ev = [EVENT_ID]
-    if ok.height == 0:
-        return False
-    won, lost, drawn = pl.col(GAMES_WON), pl.col(GAMES_LOST), pl.col(GAMES_DRAWN)
-    # the round range and the game counts' range (of every row: a superset of the paired
-    # rows', which is all _mirrors_pair_up needs) in one query
-    r_lo, r_hi, g_lo, g_hi = ok.select(
-        pl.col(ROUND).min(), pl.col(ROUND).max().alias("_hi"),
-        pl.min_horizontal(won.min(), lost.min(), drawn.min()).alias("_g_lo"),
-        pl.max_horizontal(won.max(), lost.max(), drawn.max()).alias("_g_hi")).row(0)
+    # (Series methods without their own kernel are queries: plain indexing and NumPy here)
+    events = facts.get_column(EVENT_ID)[0].alias(EVENT_ID)
+    players = facts.get_column(PLAYER_ID)[0].alias(PLAYER_ID)
+    n_ok, r_lo, r_hi, g_lo, g_hi = (facts[c].item() for c in ("_n_ok", "_r_lo", "_r_hi",
+                                                              "_g_lo", "_g_hi"))
+    keyed = _keyed_codes(df, events, players, n_ok=n_ok, rounds=(r_lo, r_hi),
+                         games=(g_lo, g_hi), has_null=has_null, both_phases=both_phases,
+                         sorted_events=sorted_events)
+    if keyed[0]["_o"].null_count() != df.get_column(OPPONENT_ID).null_count():
+        # an opponent id that is nobody's player id: code with both columns' dictionary
+        players = df.select(_dictionary_exprs(sorted_events=True, opponents=True)[1])
+        players = players.get_column(PLAYER_ID)[0].alias(PLAYER_ID)
+        keyed = _keyed_codes(df, events, players, n_ok=n_ok, rounds=(r_lo, r_hi),
+                             games=(g_lo, g_hi), has_null=has_null, both_phases=both_phases,
+                             sorted_events=sorted_events)
+    frame, key = keyed
+    codes = IdCodes(codes=_codes_frame(frame["_e"], frame["_p"], frame["_o"]), events=events,
+                    players=players)
+    if "_seats" not in frame.columns:  # no complete row, or keys too wide
+        return codes, n_ok == 0, n_ok == 0
     pb, rb = codes.player_bits, int(r_hi - r_lo).bit_length()
-    if codes.event_bits + 2 * pb + rb + 1 > 62:
-        return False
-    rnd = pl.col(ROUND) - r_lo
     e, p, o = pl.col("_e"), pl.col("_p"), pl.col("_o")
-    seat = (e * 2**pb + p) * 2**rb + rnd
-    # duplicate seats: one count of distinct keys; the offenders only when there are some
-    if ok.select(seat.n_unique()).item() < ok.height:
-        _describe_duplicates(ok.lazy().filter(seat.is_duplicated()), ev, add)
-    paired = ok.lazy().filter(o.is_not_null() & (p != o) & _mirrored(ok.columns))
-    if _mirrors_pair_up(paired, pb, rb, rnd, codes.event_bits, games=(g_lo, g_hi)):
-        return True
+    rnd = pl.col(ROUND) - r_lo
+    er = _event_round(rb, rnd)
+    paired = o.is_not_null() & (p != o) & _mirrored(df.columns)  # (of the complete rows)
+    seats = _sorted_keys(frame["_seats"])
+    with_codes = df.hstack(codes.codes)
+    ok_rows = with_codes.lazy().filter(_OK) if has_null else with_codes.lazy()
+    duplicates = bool((seats[1:] == seats[:-1]).any())
+    if duplicates:
+        _describe_duplicates(ok_rows.filter(_seat_key(pb, er).is_duplicated()), [EVENT_ID],
+                             add)
+    if key is not None:  # (the pairing key assumes distinct seats: see _pairs_up)
+        paired_up = not duplicates and _pairs_up(_sorted_keys(frame["_matches"]), key)
+    else:
+        paired_up = _pairs_up_by_columns(ok_rows.filter(paired), pb, er, phase=both_phases)
+    if paired_up:
+        return codes, True, True
     # some row lacks its mirror or disagrees with it: one join of every match seat onto
     # its mirror's, keeping the bad rows (the same join as on the id columns)
     own = ((e * 2**pb + p) * 2**pb + o) * 2**rb + rnd
     theirs = ((e * 2**pb + o) * 2**pb + p) * 2**rb + rnd
-    mirror = paired.select(theirs.alias("_key"), pl.col(GAMES_WON).alias("_m_won"),
-                           pl.col(GAMES_LOST).alias("_m_lost"),
-                           pl.col(GAMES_DRAWN).alias("_m_drawn"))
-    bad = (paired.with_columns(own.alias("_key"))
+    rows = ok_rows.filter(paired)
+    mirror = rows.select(theirs.alias("_key"), pl.col(GAMES_WON).alias("_m_won"),
+                         pl.col(GAMES_LOST).alias("_m_lost"),
+                         pl.col(GAMES_DRAWN).alias("_m_drawn"))
+    bad = (rows.with_columns(own.alias("_key"))
            .join(mirror, on="_key", how="left", maintain_order="left")
            .filter(pl.col("_m_won").is_null() | _DISAGREES)
            .drop("_key", "_e", "_p", "_o")
            .unique(maintain_order=True).pipe(collect))
     if bad.height:
-        _describe_mirrors(bad, ok.lazy().drop("_e", "_p", "_o"), ev, add, rec)
-    return True
+        _describe_mirrors(bad, ok_rows.drop("_e", "_p", "_o"), [EVENT_ID], add)
+    return codes, True, False
 
 
-def _mirrors_pair_up(paired: pl.LazyFrame, pb: int, rb: int, rnd: pl.Expr, eb: int, *,
-                     games: tuple[int | None, int | None]) -> bool:
-    """Whether every paired row has exactly one mirror row, reporting the opposite record.
+#: The key of a row outside a check (keys are ≥ 0): a null would make the column a
+#: float array in NumPy, and dropping nulls is one more query.
+_NO_KEY: Final = -1
 
-    The usual case, decided by one sort instead of the mirror join (a hash join of every
-    paired row, the costliest check): rows sorted by (event, lower id, higher id, round,
-    the record as the lower id's side sees it, side) must come in pairs — positions 2i and
-    2i + 1 the two sides of one match with the same record, and the next pair another
-    match. When this holds, the join finds no bad row; when not, the caller runs the join
-    to describe what is wrong. The sort key is one Int64 when the game counts fit beside
-    the ids, else the record columns are sorted too.
-    """
+
+def _sorted_keys(keys: pl.Series) -> npt.NDArray[np.int64]:
+    """The keys other than ``_NO_KEY``, sorted (by NumPy: one thread, and 1.5-2x faster
+    than Polars' single-threaded sort of an Int64 column here)."""
+    import numpy as np  # (Series.to_numpy imports it anyway)
+
+    out = np.sort(keys.to_numpy())
+    return out[int(np.searchsorted(out, 0)):]
+
+
+def _event_round(rb: int, rnd: pl.Expr) -> pl.Expr:
+    """``(event, round)`` as one Int64 (of the codes; ``rnd`` the round from the lowest, in
+    ``rb`` bits), the lead of both keys: an archive grouped by event and round is then
+    nearly sorted by them, which the sort runs through faster."""
+    key: pl.Expr = pl.col("_e") * 2**rb + rnd
+    return key
+
+
+def _seat_key(pb: int, er: pl.Expr) -> pl.Expr:
+    """A seat ``(event, round, player)`` as one Int64 (``er``: ``_event_round``)."""
+    key: pl.Expr = er * 2**pb + pl.col("_p")
+    return key
+
+
+def _match_key(pb: int, er: pl.Expr) -> pl.Expr:
+    """A match ``(event, round, lower id, higher id)`` as one Int64, the same from both
+    seats."""
+    p, o = pl.col("_p"), pl.col("_o")
+    key: pl.Expr = (er * 2**pb + pl.min_horizontal(p, o)) * 2**pb + pl.max_horizontal(p, o)
+    return key
+
+
+def _keyed_codes(df: pl.DataFrame, events: pl.Series, players: pl.Series, *, n_ok: int,
+                 rounds: tuple[int, int], games: tuple[int | None, int | None],
+                 has_null: bool, both_phases: bool, sorted_events: bool
+                 ) -> tuple[pl.DataFrame, int | None]:
+    """One query: the codes ``_e, _p, _o`` and, unsorted, the seat key of every complete
+    row (``_seats``, ``_NO_KEY`` for the others) and the match key of every paired one
+    (``_matches``; without it, the bits of ``_pairing_key`` are None). Only the codes when
+    there is no complete row or the keys would not fit 63 bits."""
+    code_exprs = _code_exprs(events, players, sorted_events=sorted_events)
+    pb, eb = _bits(players.len()), _bits(events.len())
+    rb = int(rounds[1] - rounds[0]).bit_length() if n_ok else 0
+    if n_ok == 0 or eb + 2 * pb + rb + 1 > 62:
+        return df.select(code_exprs), None
+    if has_null:
+        code_exprs.append(_OK.alias(_OK_COLUMN))
+    er, keys, low_bits = _key_exprs(pb, rb, eb, rounds[0], games, has_null=has_null,
+                                    double_loss="double_loss" in df.columns,
+                                    phase=both_phases)
+    frame = df.lazy().with_columns(code_exprs).with_columns(er).select(keys).pipe(collect)
+    return frame, low_bits
+
+
+@functools.lru_cache(maxsize=64)
+def _key_exprs(pb: int, rb: int, eb: int, r_lo: int, games: tuple[int | None, int | None], *,
+               has_null: bool, double_loss: bool, phase: bool
+               ) -> tuple[pl.Expr, tuple[pl.Expr, ...], int | None]:
+    """``_keyed_codes``' expressions after the codes: ``(event, round)`` (computed once for
+    both keys), then the codes with both keys, and the pairing key's low bits (None
+    without it). Built once per bit layout: building them costs about what the query costs
+    on a small event, and events of one size share a layout."""
     e, p, o = pl.col("_e"), pl.col("_p"), pl.col("_o")
-    lower = p < o
-    match = ((e * 2**pb + pl.min_horizontal(p, o)) * 2**pb + pl.max_horizontal(p, o)) * 2**rb
-    match = match + rnd
+    er = pl.col("_er")
+    seat = _seat_key(pb, er)
+    # (a null opponent makes p != o null, which selects the otherwise branch)
+    paired = p != o
+    if double_loss:
+        paired = paired & ~pl.col("double_loss")
+    if has_null:
+        ok = pl.col(_OK_COLUMN)
+        seat, paired = pl.when(ok).then(seat).otherwise(_NO_KEY), ok & paired
+    keys = [e, p, o, seat.alias("_seats")]
+    key = _pairing_key(pb, rb, er, eb, games=games, phase=phase)
+    if key is not None:
+        keys.append(pl.when(paired).then(key[0]).otherwise(_NO_KEY).alias("_matches"))
+    return (_event_round(rb, pl.col(ROUND) - r_lo).alias("_er"), tuple(keys),
+            key[1] if key is not None else None)
+
+
+def _pairing_key(pb: int, rb: int, er: pl.Expr, eb: int, *,
+                 games: tuple[int | None, int | None], phase: bool
+                 ) -> tuple[pl.Expr, int] | None:
+    """One Int64 per paired row, equal on the two seats of a consistent match: (the match,
+    its games won plus lost, the lower id's games won, drawn, playoff or not), and the bits
+    below the match; None when the game counts do not fit beside the ids
+    (``_pairs_up_by_columns`` then). Won plus lost and the lower id's wins give both
+    seats' records, with fewer column operations than the two oriented counts."""
+    lo, hi = games  # bounds of the game counts of (a superset of) the paired rows
+    if lo is None or hi is None or lo < 0:
+        return None
+    gb, sb, ph = int(hi).bit_length(), int(2 * hi).bit_length(), int(phase)
+    if eb + 2 * pb + rb + sb + 2 * gb + ph > 62:
+        return None
+    won, lost, drawn = pl.col(GAMES_WON), pl.col(GAMES_LOST), pl.col(GAMES_DRAWN)
+    lower_won = pl.when(pl.col("_p") < pl.col("_o")).then(won).otherwise(lost)
+    key = ((_match_key(pb, er) * 2**sb + (won + lost)) * 2**gb + lower_won) * 2**gb + drawn
+    if phase:
+        key = key * 2 + (pl.col(PHASE) == "playoff").cast(pl.Int64)
+    return key, sb + 2 * gb + ph
+
+
+def _pairs_up(keys: npt.NDArray[np.int64], low_bits: int) -> bool:
+    """Whether the sorted keys of ``_pairing_key`` come in equal pairs, each pair another
+    match: then every paired row has one mirror row with the opposite record and phase,
+    and the mirror join finds no bad row (when not, the caller runs it to describe what is
+    wrong). Valid when no seat is taken twice: two rows of one match are then its two
+    seats, so a third row, or a missing or contradicting one, breaks the pairs."""
+    if len(keys) % 2:
+        return False
+    a, b = keys[0::2], keys[1::2]
+    match = a >> low_bits
+    return bool((a == b).all() and (match[1:] != match[:-1]).all())
+
+
+def _pairs_up_by_columns(paired: pl.LazyFrame, pb: int, er: pl.Expr, *,
+                         phase: bool) -> bool:
+    """``_pairs_up`` for game counts too large (or negative) to pack beside the ids: the
+    match and side as one Int64, the record and phase compared as columns."""
+    lower = pl.col("_p") < pl.col("_o")
+    match = _match_key(pb, er)
     side = (~lower).cast(pl.Int64)
     won, lost, drawn = pl.col(GAMES_WON), pl.col(GAMES_LOST), pl.col(GAMES_DRAWN)
-    # the record from the lower id's side: both rows of a consistent match give the same
     a_won = pl.when(lower).then(won).otherwise(lost)
     a_lost = pl.when(lower).then(lost).otherwise(won)
-    lo, hi = games  # bounds of the game counts of (a superset of) the paired rows
-    if lo is None or hi is None:
-        return True  # no row
-    gb = int(hi).bit_length()
-    if lo >= 0 and eb + 2 * pb + rb + 3 * gb + 1 <= 62:
-        key = ((((match * 2**gb + a_won) * 2**gb + a_lost) * 2**gb + drawn) * 2 + side)
-        k = paired.select(key.alias("_k")).pipe(collect)["_k"].sort()
-        if k.len() % 2:
-            return False
-        a, b = k.gather_every(2), k.gather_every(2, offset=1)
-        first = (a // 2 ** (3 * gb + 1))
-        # pairs: a the lower side, b the same match and record from the other side; the
-        # next pair another match (else a third row of a match: a repeated seat)
-        return bool(((a % 2 == 0) & (b == a + 1)).all()
-                    and (first.len() < 2 or (first.diff().drop_nulls() != 0).all()))
+    playoff = (pl.col(PHASE) == "playoff") if phase else pl.lit(value=False)
     keyed = (paired.select((match * 2 + side).alias("_c"), a_won.alias("_w"),
-                           a_lost.alias("_l"), drawn.alias("_d"))
+                           a_lost.alias("_l"), drawn.alias("_d"), playoff.alias("_ph"))
              .sort("_c").pipe(collect))
     if keyed.height % 2:
         return False
-    a = keyed.select(pl.all().gather_every(2))
-    b = keyed.select(pl.all().gather_every(2, offset=1))
+    a = keyed.gather_every(2)
+    b = keyed.gather_every(2, offset=1)
     # a's key even (lower id's side) and b's the same match from the other side; then the
     # next pair's key is even again, so it is another match: each match has two rows
     return bool(((a["_c"] % 2 == 0) & (b["_c"] == a["_c"] + 1) & (a["_w"] == b["_w"])
-                 & (a["_l"] == b["_l"]) & (a["_d"] == b["_d"])).all())
+                 & (a["_l"] == b["_l"]) & (a["_d"] == b["_d"]) & (a["_ph"] == b["_ph"])).all())
 
 
 def _mirrored(columns: Sequence[str]) -> pl.Expr:
@@ -551,14 +846,13 @@ def _double_loss_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
            .join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="left")
            .filter(~pl.col("_m_dl").fill_null(value=False)))
     add("double_loss_mismatch", bad,
-        pl.format("{} reports a double loss against {} in round {}, but {} {}",
-                  pl.col(PLAYER_ID), pl.col(OPPONENT_ID), pl.col(ROUND), pl.col(OPPONENT_ID),
-                  pl.when(pl.col("_m_dl").is_null()).then(pl.lit("has no row against them"))
-                  .otherwise(pl.lit("does not"))))
+        _text(pl.col(PLAYER_ID), " reports a double loss against ", pl.col(OPPONENT_ID),
+              " in round ", pl.col(ROUND), ", but ", pl.col(OPPONENT_ID), " ",
+              pl.when(pl.col("_m_dl").is_null()).then(pl.lit("has no row against them"))
+              .otherwise(pl.lit("does not"))))
 
 
-def _categorical_keyed_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add,
-                              rec: pl.Expr) -> None:
+def _categorical_keyed_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
     """Duplicate seats and mirrors on the id columns, as categoricals (``_checked``)."""
     # categorical ids: a group-by and a join over every row, and integer codes hash and
     # compare about twice as fast as strings. Only these checks see the codes.
@@ -579,11 +873,13 @@ def _categorical_keyed_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add,
         pl.col(PLAYER_ID).alias(OPPONENT_ID), pl.col(OPPONENT_ID).alias(PLAYER_ID),
         pl.col(GAMES_WON).alias("_m_won"), pl.col(GAMES_LOST).alias("_m_lost"),
         pl.col(GAMES_DRAWN).alias("_m_drawn"))
-    bad = (paired.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="left")
+    # (in the rows' order, as the coded join: rows of one seat come out in input order)
+    bad = (paired.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="left",
+                       maintain_order="left")
            .filter(pl.col("_m_won").is_null() | _DISAGREES)
            .unique(maintain_order=True).pipe(collect))
     if bad.height:
-        _describe_mirrors(bad, lf_ok, ev, add, rec)
+        _describe_mirrors(bad, lf_ok, ev, add)
 
 
 def format_problems(problems: pl.DataFrame, *, limit: int = MAX_LISTED_PROBLEMS) -> str:
@@ -630,20 +926,51 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
      'event_id', 'phase']
     """
     problems, frame = _problems_and_frame(results, default_event_id=default_event_id, keys=keys)
-    _raise_problems(problems)
+    raise_problems(problems)
     return frame.lazy()
 
 
 def validated_with_codes(results: pl.LazyFrame | pl.DataFrame, *, keys: Sequence[str] = ()
                          ) -> tuple[pl.DataFrame, IdCodes | None]:
     """:func:`validate_results` (materialised) and the id codes its checks built, so that
-    the engine does not hash the ids again (None with extra ``keys``)."""
+    the engine does not hash the ids again (None with extra ``keys``). A frame its caller
+    vouches for (:func:`trusted`) is returned as it is, with its codes."""
+    vouched = _TRUSTED.get()
+    if vouched is not None and vouched[0] is results and not keys:
+        choose(vouched[0].height)
+        return vouched
     problems, frame, codes = _checked(results, default_event_id="event", keys=keys)
-    _raise_problems(problems)
+    raise_problems(problems)
     return frame, codes
 
 
-def _raise_problems(problems: pl.DataFrame) -> None:
+_TRUSTED: contextvars.ContextVar[tuple[pl.DataFrame, IdCodes | None] | None] = \
+    contextvars.ContextVar("swissframe_trusted", default=None)
+
+
+@scoped
+def checked(results: pl.LazyFrame | pl.DataFrame
+            ) -> tuple[pl.DataFrame, pl.DataFrame, IdCodes | None]:
+    """The problems table, the normalised table and its id codes, in one validation (for
+    ``bulk``, which skips the invalid events of a batch and ranks the others)."""
+    return _checked(results, default_event_id="event", keys=())
+
+
+@contextlib.contextmanager
+def trusted(frame: pl.DataFrame, codes: IdCodes | None) -> Iterator[None]:
+    """Inside this block (and this context: a thread has its own), validating this very
+    ``frame`` object without extra keys returns it with ``codes`` and checks nothing.
+
+    For a caller that has just validated it: ``frame`` must be the normalised output of
+    :func:`checked` (or rows of it, with :func:`codes_of_rows`) without problems."""
+    token = _TRUSTED.set((frame, codes))
+    try:
+        yield
+    finally:
+        _TRUSTED.reset(token)
+
+
+def raise_problems(problems: pl.DataFrame) -> None:
     if problems.height:
         kinds = problems["kind"].unique(maintain_order=True).to_list()
         hints = "; ".join(_HINTS[k] for k in kinds if k in _HINTS)

@@ -332,3 +332,28 @@ def test_a_broken_or_mistyped_file_of_an_archive_is_named(tmp_path: Path) -> Non
     pl.DataFrame({"round": ["x"], "player_id": [1]}).write_parquet(src / "typed.parquet")
     with pytest.raises(SchemaError, match=r"typed\.parquet"):
         recompute(src, tmp_path / "out")
+
+
+def test_skip_validates_each_batch_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """on_error="skip": a batch with an invalid event is validated once; its valid events
+    are ranked from that validation's normalised rows and codes (schema.trusted) and equal
+    their standings computed alone."""
+    from swissframe import schema
+    calls: list[int] = []
+    real = schema._checked
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    df = _bad_archive()
+    df.write_parquet(tmp_path / "a.parquet")
+    monkeypatch.setattr(schema, "_checked", counted)
+    rep = recompute(tmp_path / "a.parquet", tmp_path / "out", on_error="skip", batch_rows=30)
+    monkeypatch.undo()
+    # one per file (the schema check of its empty head) and one per batch
+    assert len(calls) == 1 + rep.batches
+    good = df.filter(pl.col("event_id") != "e01")
+    assert_frame_equal(_read(tmp_path / "out"), _reference(good))
+    assert rep.events_done == 3
+    assert rep.rows_rejected == df.height - good.height

@@ -26,11 +26,12 @@ from hypothesis import strategies as st
 
 import swissframe as sf
 import swissframe.platforms  # registers the platform rulesets
+from swissframe import _collect
 from swissframe.io.decklist import read_decklist_cache
 from swissframe.io.tom import parse_tom
 from swissframe.io.trf import parse_trf
 from swissframe.rules import PRESETS
-from swissframe.schema import _checked
+from swissframe.schema import _checked, _id_codes, codes_of_rows
 from swissframe.validate import ValidationReport, validate
 from tests.helpers import check_standings_invariants
 
@@ -307,6 +308,103 @@ def test_coded_keyed_checks_equal_categorical(df: pl.DataFrame, data: st.DataObj
     assert got[0].equals(ref[0]), (got[0], ref[0])
     assert got[1].equals(ref[1])
     assert ref[2] is None
+
+
+def fault(df: pl.DataFrame, data: st.DataObject) -> pl.DataFrame:
+    """``mutate``'s breaks and the rest of the contract's kinds, on one row or a few."""
+    if df.height == 0:
+        return df
+    how = data.draw(st.sampled_from(["mutate", "phase", "playoff_seat", "empty", "vocab",
+                                     "unpaired_draw", "double_loss", "unknown", "wide",
+                                     "negative_huge", "shuffle", "chunks"]))
+    rows = data.draw(st.lists(st.integers(0, df.height - 1), min_size=1, max_size=3))
+    idx = pl.int_range(pl.len()).is_in(rows)
+
+    def put(col: str, value: object, dtype: pl.DataType | None = None) -> pl.DataFrame:
+        base = pl.col(col) if col in df.columns else pl.lit(None, dtype=dtype)
+        return df.with_columns(pl.when(idx).then(pl.lit(value, dtype=dtype)).otherwise(base)
+                               .alias(col))
+
+    if how == "mutate":
+        return mutate(df, data)
+    if how == "phase":
+        return df.with_columns(phase=pl.lit("swiss")).pipe(
+            lambda d: d.with_columns(pl.when(idx).then(pl.lit(data.draw(st.sampled_from(
+                ["playoff", "top8", None])))).otherwise(pl.col("phase")).alias("phase")))
+    if how == "playoff_seat":  # whole rounds in playoff, and one seat of a match apart
+        last = int(df["round"].max())  # type: ignore[arg-type]
+        df = df.with_columns(phase=pl.when(pl.col("round") == last).then(pl.lit("playoff"))
+                             .otherwise(pl.lit("swiss")))
+        return df.with_columns(pl.when(idx).then(pl.lit("playoff")).otherwise(pl.col("phase"))
+                               .alias("phase"))
+    if how == "empty":
+        return put(data.draw(st.sampled_from(["player_id", "opponent_id", "event_id"])), "",
+                   pl.String)
+    if how == "vocab":
+        col = data.draw(st.sampled_from(["unplayed", "color"]))
+        return put(col, data.draw(st.sampled_from(["half_bye", "w", "bye", "x", None])),
+                   pl.String)
+    if how == "unpaired_draw":
+        df = put("opponent_id", None, pl.String)
+        return df.with_columns(pl.when(idx).then(pl.lit(1)).otherwise(pl.col(c)).alias(c)
+                               for c in ("games_won", "games_lost"))
+    if how == "double_loss":
+        return put("double_loss", data.draw(st.sampled_from([True, False, None])), pl.Boolean)
+    if how == "unknown":
+        return put("opponent_id", data.draw(st.sampled_from(["nobody", "a#0", "zz"])),
+                   pl.String)
+    if how == "wide":  # packed keys too wide: the categorical checks
+        return put("round", data.draw(st.sampled_from([2**40, 2**58, -(2**40)])), pl.Int64)
+    if how == "negative_huge":
+        col = data.draw(st.sampled_from(["games_won", "games_lost", "games_drawn"]))
+        return put(col, data.draw(st.sampled_from([-1, -(2**40), 2**31, 2**40, 2**62])),
+                   pl.Int64)
+    if how == "shuffle":
+        return df.sample(fraction=1.0, shuffle=True, seed=data.draw(st.integers(0, 99)))
+    cut = data.draw(st.integers(1, max(df.height - 1, 1)))
+    return pl.concat([df.slice(0, cut), df.slice(cut)], rechunk=False)
+
+
+@FUZZ
+@given(df=events(), data=st.data())
+def test_fast_checks_equal_the_reference(df: pl.DataFrame, data: st.DataObject) -> None:
+    """The fast boundary (flags, then only the rules that find rows; packed keys sorted once)
+    gives the problems table, the normalised frame and the id codes the reference gives
+    (every rule filtered, seats grouped, mirrors joined on the ids) — row for row — on
+    tables broken in one to three ways; and the same on the streaming engine."""
+    for _ in range(data.draw(st.integers(1, 3))):
+        df = fault(df, data)
+    try:
+        got = _checked(df, default_event_id="event", keys=())
+    except sf.SwissframeError:
+        with pytest.raises(sf.SwissframeError):
+            _checked(df, default_event_id="event", keys=(), coded=False)
+        return
+    ref = _checked(df, default_event_id="event", keys=(), coded=False)
+    assert got[0].schema == ref[0].schema
+    assert got[0].equals(ref[0]), (got[0], ref[0])
+    assert got[1].equals(ref[1])
+    codes = _id_codes(got[1])
+    if codes is None or got[2] is None:
+        assert codes is got[2] is None
+    else:
+        assert got[2].codes.equals(codes.codes)
+        assert got[2].events.equals(codes.events)
+        assert got[2].players.equals(codes.players)
+        assert got[2].events.name == "event_id"
+        assert got[2].players.name == "player_id"
+    keep = pl.Series([i % 3 != 1 for i in range(got[1].height)], dtype=pl.Boolean)
+    if got[2] is not None:  # the codes of some rows, from the codes alone
+        sub, want = codes_of_rows(got[2], keep), _id_codes(got[1].filter(keep))
+        assert (sub is None) == (want is None)
+        if sub is not None and want is not None:
+            assert sub.codes.equals(want.codes)
+            assert sub.events.equals(want.events)
+            assert sub.players.equals(want.players)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_collect, "IN_MEMORY_MAX_ROWS", -1)  # every query on the streaming engine
+        streamed = sf.find_problems(df)
+    assert streamed.equals(got[0])
 
 
 @FUZZ

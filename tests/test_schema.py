@@ -252,3 +252,89 @@ def test_unknown_codes_are_refused_by_the_engine_too(col: str, value: str) -> No
     assert probs.select("kind", "player_id").rows() == [("bad_value", "D")]
     with pytest.raises(sf.ValidationError, match=value):
         sf.standings(df)
+
+
+# ------------------------------------------- the boundary's fast path (issue 19) and its edges
+
+
+def test_problem_text_is_pl_format_and_survives_chunks_on_the_streaming_engine() -> None:
+    """Details are joined with concat_str, which gives pl.format's text (null when a part
+    is null); over a filtered frame of several chunks on the streaming engine, pl.format
+    panicked in Polars 2.1 (a 3.7M-row table with mirror mismatches hit it)."""
+    from swissframe.schema import _text
+    df = pl.DataFrame({"a": ["x", None, "z", "w"], "b": [1, 2, None, 4]})
+    ours = df.select(_text(pl.col("a"), " reports ", pl.col("b"), "!").alias("t"))
+    theirs = df.select(pl.format("{} reports {}!", pl.col("a"), pl.col("b")).alias("t"))
+    assert ours.equals(theirs)
+    rows = pl.DataFrame({"a": [f"p{i}" for i in range(10)],
+                         "m": [None if i % 5 == 0 else i for i in range(10)]})
+    multi = pl.concat([rows.slice(i, 1) for i in range(rows.height)], rechunk=False)
+    plan = multi.lazy().filter(pl.col("m").is_not_null())
+    got = plan.select(_text(pl.col("a"), " x").alias("t")).collect(engine="streaming")
+    assert got["t"].to_list() == [f"p{i} x" for i in range(10) if i % 5]
+
+
+def test_a_trusted_frame_is_returned_unchecked_only_as_that_object() -> None:
+    """schema.trusted (bulk's one validation per batch) vouches for one frame object
+    without extra keys; any other frame is validated as usual."""
+    from swissframe.schema import checked, trusted, validated_with_codes
+    problems, frame, codes = checked(GOOD.with_columns(scenario=pl.lit(1)))
+    assert problems.height == 0
+    assert codes is not None
+    bad = frame.with_columns(pl.when(pl.col("player_id") == "B").then(2)
+                             .otherwise(pl.col("games_won")).alias("games_won"))
+    with trusted(frame, codes):
+        got, got_codes = validated_with_codes(frame)
+        assert got is frame
+        assert got_codes is codes
+        with pytest.raises(sf.ValidationError, match="mirror_mismatch"):
+            validated_with_codes(bad)
+        assert validated_with_codes(frame.clone())[1] is not codes
+        assert validated_with_codes(frame, keys=["scenario"])[1] is None
+    assert validated_with_codes(frame)[1] is not codes
+
+
+def test_valid_table_is_checked_in_two_queries() -> None:
+    """A valid table (already normal) costs two queries: one select of every rule's flag
+    and the dictionaries, one of the codes and the packed keys (counted, not timed)."""
+    from swissframe.schema import validated_with_codes
+    table = sf.simulate([16], rules="mtg", n_events=1, seed=1).results
+    table = sf.validate_results(table).collect()
+    queries = []
+    real = pl.LazyFrame.collect
+
+    def counted(self: pl.LazyFrame, *args: object, **kwargs: object) -> pl.DataFrame:
+        queries.append(1)
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pl.LazyFrame, "collect", counted)
+        mp.setattr(pl.LazyFrame, "_collect_eager", counted)
+        validated_with_codes(table)
+    assert len(queries) == 2
+
+
+@pytest.mark.slow
+def test_a_large_hostile_table_on_the_streaming_engine() -> None:
+    """Above a million rows every query streams: the problems of a big table with faults in
+    many events (mirror mismatches, duplicates, nulls) equal the in-memory engine's."""
+    from swissframe import _collect
+    one = sf.simulate([64], rules="mtg", n_events=1, seed=2).results
+    one = sf.validate_results(one).collect().select(
+        "event_id", "round", "player_id", "opponent_id", "games_won", "games_lost",
+        "games_drawn", "phase")
+    copies = max(1, 1_100_000 // one.height + 1)
+    big = pl.concat([one.with_columns(event_id=pl.lit(f"e{i:05d}")) for i in range(copies)])
+    i = pl.int_range(pl.len())
+    big = big.with_columns(
+        games_won=pl.when(i % 99_991 == 7).then(5).otherwise(pl.col("games_won")),
+        games_lost=pl.when(i % 299_993 == 3).then(None).otherwise(pl.col("games_lost")))
+    big = pl.concat([big, big.slice(123_456, 3)])
+    assert big.height > _collect.IN_MEMORY_MAX_ROWS
+    streamed = sf.find_problems(big)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_collect, "IN_MEMORY_MAX_ROWS", 10**9)
+        in_memory = sf.find_problems(big)
+    assert streamed.height > 0
+    assert set(streamed["kind"]) >= {"mirror_mismatch", "duplicate_seat", "null_value"}
+    assert streamed.equals(in_memory)
