@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import Literal, ParamSpec, TypeVar
 
 import polars as pl
+from polars.exceptions import PanicException
 
 __all__ = ["IN_MEMORY_MAX_ROWS", "choose", "collect", "collect_all", "engine_for",
            "query_engine", "scoped"]
@@ -62,13 +63,34 @@ def choose(rows: int) -> None:
 
 
 def collect(frame: pl.LazyFrame) -> pl.DataFrame:
-    """``frame.collect()`` on this call's engine (``lf.pipe(collect)``)."""
-    return frame.collect(engine=query_engine())
+    """``frame.collect()`` on this call's engine (``lf.pipe(collect)``).
+
+    A panic of the streaming engine is retried once in memory: the two engines compute the
+    same result, and Polars 2.1's streaming engine panics on some plans the in-memory one
+    runs (``pl.format`` over a filtered frame of several chunks: ``tests/test_collect.py``).
+    A panic in memory is raised as it is (the contract's boundary keeps inputs from
+    reaching one; see ``docs/bad-data.md``).
+    """
+    chosen = query_engine()
+    try:
+        return frame.collect(engine=chosen)
+    except PanicException:
+        if chosen == "in-memory":
+            raise
+        return frame.collect(engine="in-memory")
 
 
 def collect_all(frames: Iterable[pl.LazyFrame]) -> list[pl.DataFrame]:
-    """``pl.collect_all`` on this call's engine."""
-    return pl.collect_all(list(frames), engine=query_engine())
+    """``pl.collect_all`` on this call's engine (a streaming panic retried as in
+    :func:`collect`)."""
+    plans = list(frames)
+    chosen = query_engine()
+    try:
+        return pl.collect_all(plans, engine=chosen)
+    except PanicException:
+        if chosen == "in-memory":
+            raise
+        return pl.collect_all(plans, engine="in-memory")
 
 
 def scoped(fn: Callable[P, R]) -> Callable[P, R]:

@@ -54,3 +54,25 @@ def test_both_engines_give_the_same_standings(rules: str,
     monkeypatch.setattr(_collect, "IN_MEMORY_MAX_ROWS", 0)  # every query on streaming
     assert_frame_equal(sf.standings(df, rules), in_memory)
     assert_frame_equal(sf.standings_by_round(df, rules), by_round)
+
+
+def test_a_streaming_panic_is_retried_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Polars 2.1's streaming engine panics on pl.format over a filtered multi-chunk frame;
+    the same plan in memory is fine, so collect() answers instead of surfacing the panic."""
+    rows = pl.DataFrame({"a": [f"p{i}" for i in range(10)],
+                         "m": [None if i % 5 == 0 else i for i in range(10)]})
+    multi = pl.concat([rows.slice(i, 1) for i in range(rows.height)], rechunk=False)
+    plan = (multi.lazy().filter(pl.col("m").is_not_null())
+            .select(pl.format("{} x", pl.col("a")).alias("t")))
+    expected = [f"p{i} x" for i in range(10) if i % 5]
+    monkeypatch.setattr(_collect, "IN_MEMORY_MAX_ROWS", 0)
+
+    @_collect.scoped
+    def run() -> tuple[list[str], list[str]]:
+        _collect.choose(multi.height)
+        assert _collect.query_engine() == "streaming"
+        one = plan.pipe(_collect.collect)["t"].to_list()
+        both = _collect.collect_all([plan, plan])
+        return one, both[1]["t"].to_list()
+
+    assert run() == (expected, expected)
