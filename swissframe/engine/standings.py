@@ -208,10 +208,7 @@ def _criteria_of(ctx: Context, *, aligned: bool = False, lazy: bool = False
     out: pl.LazyFrame | pl.DataFrame = ctx.players.pipe(collect) if aligned else ctx.players
     present = set(out.collect_schema().names())
 
-    def attach(out: pl.LazyFrame | pl.DataFrame, frame: pl.LazyFrame
-               ) -> pl.LazyFrame | pl.DataFrame:
-        if isinstance(out, pl.LazyFrame):
-            return out.join(frame, on=ctx.pkeys, how="left")
+    def attach(out: pl.DataFrame, frame: pl.LazyFrame) -> pl.DataFrame:
         got = frame.pipe(collect)
         extra = [c for c in got.columns if c not in ctx.pkeys]
         if (got.height == out.height and not set(extra) & set(out.columns)
@@ -219,6 +216,7 @@ def _criteria_of(ctx: Context, *, aligned: bool = False, lazy: bool = False
             return out.hstack(got.select(extra))
         return out.join(got, on=ctx.pkeys, how="left")
 
+    frames: list[pl.LazyFrame] = []
     for crit in (*rules.criteria, *rules.columns):
         if crit.function in GROUP_TIEBREAKERS:
             continue  # needs the tie groups: computed after snapshots, see _group_criteria
@@ -230,15 +228,55 @@ def _criteria_of(ctx: Context, *, aligned: bool = False, lazy: bool = False
             raise DataError(msg)
         if exact_name(crit.name) in present and crit.name == crit.function:
             continue  # already a column of the base table (match_points, mwp, gwp)
-        out = attach(out, fn(ctx, name=crit.name, **crit.kwargs))
+        frames.append(fn(ctx, name=crit.name, **crit.kwargs))
         present |= {crit.name}
     # the base columns every table reports, even when the ruleset does not rank by them
     for name in ("omwp", "ogwp"):
         if name not in present:
-            out = attach(out, TIEBREAKERS[name](ctx, name=name))
+            frames.append(TIEBREAKERS[name](ctx, name=name))
+    if isinstance(out, pl.LazyFrame):
+        out = _attach_fused(ctx, out, frames)
+    else:
+        for frame in frames:
+            out = attach(out, frame)
     if lazy:
         return out.lazy()
     return out.pipe(collect) if isinstance(out, pl.LazyFrame) else out
+
+
+def _attach_fused(ctx: Context, out: pl.LazyFrame, frames: Sequence[pl.LazyFrame]
+                  ) -> pl.LazyFrame:
+    """``out`` left-joined to each criterion frame in turn, except that frames which are
+    projections of one shared frame (``Context.projection``: OMW% and OGW% of the
+    opponents' sums) are attached by one join of that frame with all their columns — the
+    same columns (a left join of a projection gives what a left join of its source's
+    selected columns gives), in the same order (a final select where it differs)."""
+    names = [list(out.collect_schema().names())]
+    groups: dict[int, tuple[pl.LazyFrame, list[pl.Expr]]] = {}
+    for frame in frames:
+        proj = ctx.projection(frame)
+        if proj is None:
+            names.append([c for c in frame.collect_schema().names() if c not in ctx.pkeys])
+        else:
+            names.append([e.meta.output_name() for e in proj[1]])
+            groups.setdefault(id(proj[0]), (proj[0], []))[1].extend(proj[1])
+    order = [c for part in names for c in part]
+    if len(set(order)) != len(order):  # a name twice: the joins' suffixes decide, as before
+        for frame in frames:
+            out = out.join(frame, on=ctx.pkeys, how="left")
+        return out
+    done: set[int] = set()
+    for frame in frames:
+        proj = ctx.projection(frame)
+        if proj is None:
+            out = out.join(frame, on=ctx.pkeys, how="left")
+        elif id(proj[0]) not in done:
+            done.add(id(proj[0]))
+            source, columns = groups[id(proj[0])]
+            out = out.join(source.select(*ctx.pkeys, *columns), on=ctx.pkeys, how="left")
+    if out.collect_schema().names() != order:
+        out = out.select(order)
+    return out
 
 
 def _sort_keys(rules: Ruleset, upto: int | None = None) -> tuple[list[str], list[bool]]:

@@ -77,11 +77,25 @@ class Context:
     game_scale: ExactScale
     k_max: int
     cache: dict[str, tuple[pl.LazyFrame, ExactScale | None]] = field(default_factory=dict)
+    #: Criterion frames that are row-wise projections of a shared frame: (frame, source,
+    #: columns) with ``frame == source.select(*pkeys, *columns)``, so a caller attaching
+    #: several of them can join ``source`` once with all their columns (:func:`projection`).
+    projections: list[tuple[pl.LazyFrame, pl.LazyFrame, tuple[pl.Expr, ...]]] = field(
+        default_factory=list)
 
     @property
     def pkeys(self) -> list[str]:
         """Keys plus ``player_id``."""
         return [*self.keys, PLAYER]
+
+    def projection(self, frame: pl.LazyFrame
+                   ) -> tuple[pl.LazyFrame, tuple[pl.Expr, ...]] | None:
+        """``(source, columns)`` when ``frame`` is ``source.select(*pkeys, *columns)``
+        (registered by the function that built it), else None."""
+        for got, source, columns in self.projections:
+            if got is frame:
+                return source, columns
+        return None
 
     @property
     def unit(self) -> int:
@@ -318,29 +332,37 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
     if key in ctx.cache:
         return ctx.cache[key][0]
     if values is None and extra is None and source in BASE_SOURCES:
+        # a projection of the shared sums (no renaming select in between), registered so
+        # that the criteria reading them are attached in one join (Context.projection);
+        # the opponents' base values are floored rates, each in [floor, cap] (own_rates)
         sums = _base_opponent_sums(ctx)
-        agg = sums.select(*ctx.pkeys, pl.col(f"_t_{source}").alias("_t"),
-                          pl.col(f"_k_{source}").alias("_k"),
-                          pl.col(f"_m_{source}").alias("_mean_f"))
-    else:
-        src = ctx.players if values is None else values
-        opp_vals = src.select(*ctx.keys, pl.col(PLAYER).alias(OPP),
-                              pl.col(exact_name(source)).cast(pl.Int128).alias("_v"),
-                              pl.col(source).cast(pl.Float64).alias("_f"))
-        contrib = _faced(ctx).join(opp_vals, on=[*ctx.keys, OPP], how="left").drop(OPP)
-        if extra is not None:
-            contrib = pl.concat([contrib, extra.select(*ctx.pkeys,
-                                                       pl.col("_v").cast(pl.Int128),
-                                                       pl.col("_f").cast(pl.Float64))],
-                                how="vertical")
-        agg = (contrib.group_by(ctx.pkeys)
-               .agg(pl.col("_v").sum().alias("_t"), pl.col("_v").count().alias("_k"),
-                    pl.col("_f").mean().alias("_mean_f")))
-    # the opponents' base values are floored rates, each in [floor, cap] (own_rates); an
-    # earned bye's value (extra) need not be
-    base = values is None and extra is None and source in BASE_SOURCES
-    least = ctx.rules.floor if base else Fraction(0)
-    exact, flt, outer = _mean_columns(scale, k_max or ctx.k_max, least)
+        exact, flt, outer = _mean_columns(scale, k_max or ctx.k_max, ctx.rules.floor,
+                                          f"_t_{source}", f"_k_{source}")
+        if outer.fits():
+            columns = (flt.alias(name), exact.alias(exact_name(name)))
+        else:
+            warn_fallback(name, outer.scale)
+            mean = pl.col(f"_m_{source}")
+            columns = (mean.alias(name), fallback_key(mean).alias(exact_name(name)))
+        out = sums.select(*ctx.pkeys, *columns)
+        ctx.projections.append((out, sums, columns))
+        ctx.cache[key] = (out, outer)
+        return out
+    src = ctx.players if values is None else values
+    opp_vals = src.select(*ctx.keys, pl.col(PLAYER).alias(OPP),
+                          pl.col(exact_name(source)).cast(pl.Int128).alias("_v"),
+                          pl.col(source).cast(pl.Float64).alias("_f"))
+    contrib = _faced(ctx).join(opp_vals, on=[*ctx.keys, OPP], how="left").drop(OPP)
+    if extra is not None:
+        contrib = pl.concat([contrib, extra.select(*ctx.pkeys,
+                                                   pl.col("_v").cast(pl.Int128),
+                                                   pl.col("_f").cast(pl.Float64))],
+                            how="vertical")
+    agg = (contrib.group_by(ctx.pkeys)
+           .agg(pl.col("_v").sum().alias("_t"), pl.col("_v").count().alias("_k"),
+                pl.col("_f").mean().alias("_mean_f")))
+    # not floored values (an earned bye's, another criterion's): no lower bound
+    exact, flt, outer = _mean_columns(scale, k_max or ctx.k_max, Fraction(0))
     if outer.fits():
         out = agg.select(*ctx.pkeys, flt.alias(name), exact.alias(exact_name(name)))
     else:
@@ -348,20 +370,19 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         out = agg.select(*ctx.pkeys, pl.col("_mean_f").alias(name),
                          fallback_key(pl.col("_mean_f")).alias(exact_name(name)))
     # players who faced nobody have no row here: callers left-join, which gives them null.
-    # A plan over the materialised base sums stays lazy (the caller's one collect runs it);
-    # one over a join is materialised, as a criterion may read it more than once
-    if not (values is None and extra is None and source in BASE_SOURCES):
-        out = out.pipe(collect).lazy()
+    # A plan over the base sums (above) stays lazy (the caller's one collect runs it); one
+    # over a join is materialised, as a criterion may read it more than once
+    out = out.pipe(collect).lazy()
     ctx.cache[key] = (out, outer)
     return out
 
 
 @functools.lru_cache(maxsize=256)
-def _mean_columns(scale: ExactScale, k_max: int, least: Fraction
-                  ) -> tuple[pl.Expr, pl.Expr, ExactScale]:
-    """:func:`mean_exact` of the sums' ``_t`` / ``_k``, built once per (scale, k_max,
-    least)."""
-    return mean_exact(pl.col("_t"), pl.col("_k"), scale, k_max, least=least)
+def _mean_columns(scale: ExactScale, k_max: int, least: Fraction, total: str = "_t",
+                  count: str = "_k") -> tuple[pl.Expr, pl.Expr, ExactScale]:
+    """:func:`mean_exact` of the sums' ``total`` / ``count`` columns, built once per
+    (scale, k_max, least, columns)."""
+    return mean_exact(pl.col(total), pl.col(count), scale, k_max, least=least)
 
 
 #: ``Context.cache`` entry of :func:`_base_opponent_sums`; the by-round path fills it from
