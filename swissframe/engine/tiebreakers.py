@@ -408,10 +408,36 @@ def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
         # sums cost about twice as much; the totals are cast back, so the values are equal
         fits = _int64_sums(ctx, [exact_name(s) for s in BASE_SOURCES])
         sum_type = {s: pl.Int64 if fits[exact_name(s)] else pl.Int128 for s in BASE_SOURCES}
+        floats = [pl.col(s).cast(pl.Float64).alias(f"_f_{s}") for s in BASE_SOURCES]
+        means = [pl.col(f"_f_{s}").mean().alias(f"_m_{s}") for s in BASE_SOURCES]
+        width = _packed_width(ctx, fits)
+        if width is not None:
+            # both exact values in one Int64 (first · 2**width + second): one column
+            # through the join, one sum and one count in the group-by; each field's total
+            # stays below its width, so both totals come back unchanged, and the values
+            # are null together, so the one count is each one's count
+            first, second = (exact_name(s) for s in BASE_SOURCES)
+            shift = pl.lit(2**width, dtype=pl.Int64)
+            opp = ctx.players.select(
+                *ctx.keys, pl.col(PLAYER).alias(OPP),
+                (pl.col(first).cast(pl.Int64) * shift + pl.col(second).cast(pl.Int64))
+                .alias("_v"), *floats)
+            a, b = BASE_SOURCES
+            sums = (_faced(ctx).join(opp, on=[*ctx.keys, OPP], how="left")
+                    .group_by(ctx.pkeys)
+                    .agg(pl.col("_v").sum().alias("_s"), pl.col("_v").count().alias("_k"),
+                         *means)
+                    .select(*ctx.pkeys,
+                            (pl.col("_s") // shift).cast(pl.Int128).alias(f"_t_{a}"),
+                            pl.col("_k").alias(f"_k_{a}"), pl.col(f"_m_{a}"),
+                            (pl.col("_s") % shift).cast(pl.Int128).alias(f"_t_{b}"),
+                            pl.col("_k").alias(f"_k_{b}"), pl.col(f"_m_{b}")))
+            ctx.cache[key] = (sums, None)
+            return sums
         opp = ctx.players.select(
             *ctx.keys, pl.col(PLAYER).alias(OPP),
             *[pl.col(exact_name(s)).cast(sum_type[s]).alias(f"_v_{s}") for s in BASE_SOURCES],
-            *[pl.col(s).cast(pl.Float64).alias(f"_f_{s}") for s in BASE_SOURCES])
+            *floats)
         sums = (_faced(ctx).join(opp, on=[*ctx.keys, OPP], how="left")
                 .group_by(ctx.pkeys)
                 .agg(*[e for s in BASE_SOURCES for e in (
@@ -420,6 +446,28 @@ def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
                     pl.col(f"_f_{s}").mean().alias(f"_m_{s}"))]))
         ctx.cache[key] = (sums, None)
     return ctx.cache[key][0]
+
+
+def _packed_width(ctx: Context, fits: Mapping[str, bool]) -> int | None:
+    """The bits of the second base source's sums when both sums pack into one Int64 (see
+    :func:`_base_opponent_sums`), or None: both sums within Int64 and their widths
+    together at most 62 bits (from the scales, as :func:`_int64_sums`), and, read from the
+    players, the two exact values null on the same players (so null together in every
+    row of the join)."""
+    cols = [exact_name(s) for s in BASE_SOURCES]
+    if len(cols) != 2 or not all(fits[c] for c in cols):
+        return None
+    rules = ctx.rules
+    top = max(rules.floor, rules.cap, rules.cap_dropped, Fraction(0))
+    k = max(ctx.k_max, 1)
+    scale = {exact_name("mwp_opp"): ctx.rate_scale, exact_name("gwp_opp"): ctx.game_scale}
+    first, second = (math.ceil(top * scale[c].scale) * k for c in cols)
+    width = second.bit_length()
+    if first.bit_length() + width > 62:
+        return None
+    a, b = (pl.col(c) for c in cols)
+    apart = ctx.players.select((a.is_null() != b.is_null()).any()).pipe(collect).item()
+    return None if apart else width
 
 
 def _int64_sums(ctx: Context, columns: Sequence[str]) -> dict[str, bool]:

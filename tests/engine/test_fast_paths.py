@@ -6,13 +6,17 @@
   player_id) equals the stable sort;
 - the coded one-pass ``standings`` equals the keyed reference ``_compute``;
 - the means of floored rates from Int64 and float arithmetic (``mean_exact(least=...)``)
-  equal the Int128 long division (:func:`_exact.ratio_float`), bit for bit.
+  equal the Int128 long division (:func:`_exact.ratio_float`), bit for bit;
+- the opponents' two base sums packed in one Int64 (``tiebreakers._packed_width``) and the
+  criteria of one shared frame attached in one join (``Context.projection``) give what one
+  column and one join each give.
 """
 
 from __future__ import annotations
 
 import math
 from fractions import Fraction
+from unittest import mock
 
 import polars as pl
 from hypothesis import given
@@ -21,6 +25,7 @@ from polars.testing import assert_frame_equal
 
 import swissframe as sf
 from swissframe.engine import standings as st_mod
+from swissframe.engine import tiebreakers as tb_mod
 from swissframe.engine._exact import ExactScale, mean_exact, rank_exact
 from tests.engine.test_standings import PROPS, random_events
 
@@ -98,3 +103,38 @@ def test_floored_means_as_quotients_equal_the_long_division(scale: int, k_max: i
     assert ref[2] == fast[2]
     assert_frame_equal(frame.select(ref[0].alias("x"), ref[1].alias("f")),
                        frame.select(fast[0].alias("x"), fast[1].alias("f")), check_exact=True)
+
+
+@PROPS
+@given(res=random_events(), rules=PRESETS)
+def test_packed_sums_and_one_join_equal_one_column_and_one_join_each(res: pl.DataFrame,
+                                                                     rules: str) -> None:
+    fast = sf.standings(res, rules)
+    slow = st_mod._compute(st_mod._validated_coded(res, ())[0].lazy(), sf.rules.get(rules),
+                           ("event_id",), None)
+    with (mock.patch.object(tb_mod, "_packed_width", return_value=None),
+          mock.patch.object(tb_mod.Context, "projection", return_value=None)):
+        plain = sf.standings(res, rules)
+        plain_ref = st_mod._compute(st_mod._validated_coded(res, ())[0].lazy(),
+                                    sf.rules.get(rules), ("event_id",), None)
+    assert_frame_equal(fast, plain)
+    assert_frame_equal(slow, plain_ref)
+
+
+def test_sums_are_not_packed_when_the_two_values_are_null_apart() -> None:
+    # D's only match is 0-0-0: no games (GW% null) but a round played (MW% not null)
+    m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+                      "player_b": ["B", "D", "C", None], "games_a": [2, 0, 2, 2],
+                      "games_b": [0, 0, 1, 0], "games_drawn": [0, 0, 0, 0]})
+    res = sf.from_matches(m)
+    frame, _ = st_mod._validated_coded(res, ())
+    rules = sf.rules.get("mtg")
+    ctx = st_mod.context(frame.lazy(), rules, ("event_id",))
+    fits = tb_mod._int64_sums(ctx, ["_x_mwp_opp", "_x_gwp_opp"])
+    assert tb_mod._packed_width(ctx, fits) is None
+    out = sf.standings(res, rules)
+    # packed anyway, C's OMW% would lose D (a null packed value counts for neither sum)
+    with mock.patch.object(tb_mod, "_packed_width", return_value=11):
+        wrong = sf.standings(res, rules)
+    assert out.filter(pl.col("player_id") == "C")["omwp"].item() == 2 / 3  # (A 1 + D 1/3) / 2
+    assert wrong.filter(pl.col("player_id") == "C")["omwp"].item() != 2 / 3
