@@ -335,13 +335,19 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     if not table.height:
         return _rank(lf, rules, keys)
     lead = [*keys, *cols]
-    ints = [c for c in lead if schema[c].is_signed_integer()]
+    # the kept integer columns that are neither keys nor sort columns (wins, losses, …):
+    # moved through the sort packed in one Int64 (one column to gather instead of several)
+    # and unpacked after it, the same values
+    payload = [c for c in dict.fromkeys(keep) if c in schema and c not in lead
+               and c != "player_id" and schema[c] == pl.Int64]
+    ints = [c for c in dict.fromkeys([*lead, *payload]) if schema[c].is_signed_integer()]
     stats = _int_stats(table, ints)
     wide = [c for c in cols if schema[c] == pl.Int128]
     lf = _narrow(lf, wide, stats)
+    lf, unpack = _pack_payload(lf, payload, stats)
     packed = _packing(lead, [False] * len(keys) + desc, stats)
     if len(packed) <= len(keys):
-        return _rank(lf, rules, keys)
+        return _rank(lf, rules, keys).pipe(unpack)
     key: pl.Expr = pl.lit(0, dtype=pl.Int64)
     for c, d, width in packed:
         lo, hi, _ = stats[c]
@@ -354,7 +360,36 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     lf = lf.with_columns(key.alias("__packed")).drop([c for c in cols[:n] if c not in keep])
     return rank_exact(lf, keys, ["__packed", *cols[n:]],
                       [False, *desc[n:]], tiebreak=["player_id"], packed=len(packed),
-                      unique=True).drop("__packed")
+                      unique=True).drop("__packed").pipe(unpack)
+
+
+def _pack_payload(lf: pl.LazyFrame, columns: Sequence[str],
+                  stats: dict[str, tuple[int | None, int | None, int]]
+                  ) -> tuple[pl.LazyFrame, Callable[[pl.LazyFrame], pl.LazyFrame]]:
+    """``columns`` (null-free Int64) replaced by one Int64 ``__payload`` (each column minus
+    its minimum, in as many bits as its range needs, up to 62 bits in all), and the step
+    that restores them (the same values, as Int64) from it."""
+    fields: list[tuple[str, int, int]] = []  # (column, minimum, bit offset)
+    bits = 0
+    expr: pl.Expr = pl.lit(0, dtype=pl.Int64)
+    for c in columns:
+        lo, hi, nulls = stats[c]
+        if nulls or lo is None or hi is None:
+            continue
+        width = max((hi - lo).bit_length(), 1)
+        if bits + width > 62:
+            break
+        expr = expr + (pl.col(c) - pl.lit(lo, dtype=pl.Int64)) * pl.lit(2**bits, dtype=pl.Int64)
+        fields.append((c, lo, bits))
+        bits += width
+    if len(fields) < 2:  # nothing to gain from one column
+        return lf, lambda frame: frame
+    ends = [off for _, _, off in fields[1:]] + [bits]
+    restore = {c: (pl.col("__payload") // pl.lit(2**off, dtype=pl.Int64)
+                   % pl.lit(2 ** (end - off), dtype=pl.Int64) + pl.lit(lo, dtype=pl.Int64))
+               for (c, lo, off), end in zip(fields, ends, strict=True)}
+    packed = lf.with_columns(expr.alias("__payload")).drop(list(restore))
+    return packed, lambda frame: frame.with_columns(**restore).drop("__payload")
 
 
 def _int_stats(table: pl.DataFrame, columns: Sequence[str]

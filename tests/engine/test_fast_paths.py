@@ -7,9 +7,10 @@
 - the coded one-pass ``standings`` equals the keyed reference ``_compute``;
 - the means of floored rates from Int64 and float arithmetic (``mean_exact(least=...)``)
   equal the Int128 long division (:func:`_exact.ratio_float`), bit for bit;
-- the opponents' two base sums packed in one Int64 (``tiebreakers._packed_width``) and the
-  criteria of one shared frame attached in one join (``Context.projection``) give what one
-  column and one join each give.
+- the columns ranking moves packed in one Int64 (``standings._pack_payload``), the
+  opponents' two base sums packed in one Int64 (``tiebreakers._packed_width``) and the
+  criteria of one shared frame attached in one join (``Context.projection``) give what
+  one column and one join each give.
 """
 
 from __future__ import annotations
@@ -138,3 +139,16 @@ def test_sums_are_not_packed_when_the_two_values_are_null_apart() -> None:
         wrong = sf.standings(res, rules)
     assert out.filter(pl.col("player_id") == "C")["omwp"].item() == 2 / 3  # (A 1 + D 1/3) / 2
     assert wrong.filter(pl.col("player_id") == "C")["omwp"].item() != 2 / 3
+
+
+@PROPS
+@given(res=random_events(), rules=PRESETS)
+def test_ranking_with_packed_payload_equals_the_columns_moved_apart(res: pl.DataFrame,
+                                                                    rules: str) -> None:
+    fast = sf.standings(res, rules)
+    def apart(lf: pl.LazyFrame, *_: object) -> tuple[pl.LazyFrame, object]:
+        return lf, lambda frame: frame
+
+    with mock.patch.object(st_mod, "_pack_payload", side_effect=apart):
+        plain = sf.standings(res, rules)
+    assert_frame_equal(fast, plain)
