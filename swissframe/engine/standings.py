@@ -692,9 +692,12 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     players = _rates(base, rules, scales).pipe(collect).lazy()
     ctx = Context(rows=prepared, players=players, keys=(), rules=rules,
                   rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max)
-    table = _criteria_of(ctx, lazy=True).with_columns(_e=pl.col("player_id") // unit).pipe(
-        collect)
     keep = [c for c in _front(("event_id",), rules) if c != "event_id"]
+    # only what ranking reads (_rank_table): the join need not gather the other columns
+    criteria = _criteria_of(ctx, lazy=True).with_columns(_e=pl.col("player_id") // unit)
+    have = set(criteria.collect_schema().names())
+    wanted = dict.fromkeys(["_e", *keep, *_sort_keys(rules)[0], "player_id"])
+    table = criteria.select([c for c in wanted if c in have]).pipe(collect)
     # the ids decoded in the ranking's plan: one collect for ranking, decoding and output
     ranked = _rank_table(table, rules, ("_e",), keep).with_columns(
         event_id=pl.lit(codes.events).gather(pl.col("_e")),
