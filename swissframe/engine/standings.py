@@ -145,27 +145,6 @@ def _decode(frame: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
         ids.select(pl.all().gather(frame["player_id"])))
 
 
-def _nulls_filled(table: pl.DataFrame, rules: Ruleset, keep: Sequence[str]) -> pl.DataFrame:
-    """The integer sort columns that are not kept (``_x_omwp``, …) with their nulls replaced
-    by a value just past their range on the side nulls sort to (nulls last: below the
-    minimum when descending, above the maximum when ascending), so that the ranking can
-    pack them into its Int64 key (:func:`_packing` stops at a column with nulls). The same
-    order and the same ties: nulls equal each other and follow every value."""
-    cols, desc = _sort_keys(rules)
-    fills = []
-    for c, d in dict(zip(cols, desc, strict=True)).items():
-        s = table.get_column(c, default=None)
-        if (s is None or c in keep or not s.dtype.is_signed_integer()
-                or not 0 < s.null_count() < s.len()):
-            continue
-        low, high = s.min(), s.max()
-        value = int(low) - 1 if d else int(high) + 1
-        bits = 127 if s.dtype == pl.Int128 else 63
-        if -(2**bits) <= value < 2**bits:
-            fills.append(pl.col(c).fill_null(pl.lit(value, dtype=s.dtype)))
-    return table.with_columns(fills) if fills else table
-
-
 def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                          cutoffs: pl.LazyFrame, codes: IdCodes | None = None
                          ) -> tuple[pl.DataFrame, pl.DataFrame] | None:
@@ -519,7 +498,6 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
             # decoded once at the end
             table, ids = coded
             front = [c for c in _front((*keys, "round"), rules) if c not in keys]
-            table = _nulls_filled(table, rules, front)
             ranked = _rank_table(table.rename({THROUGH: "round"}), rules, ("_e", "round"),
                                  front)
             # decoded in the ranking's plan (one collect, no copy of the ranked table);

@@ -10,8 +10,7 @@
 - the columns ranking moves packed in one Int64 (``standings._pack_payload``), the
   opponents' two base sums packed in one Int64 (``tiebreakers._packed_width``) and the
   criteria of one shared frame attached in one join (``Context.projection``) give what
-  one column and one join each give; the by-round ranking with the nulls of its integer
-  sort columns filled (``standings._nulls_filled``) gives what the nulls kept give.
+  one column and one join each give.
 """
 
 from __future__ import annotations
@@ -153,22 +152,3 @@ def test_ranking_with_packed_payload_equals_the_columns_moved_apart(res: pl.Data
     with mock.patch.object(st_mod, "_pack_payload", side_effect=apart):
         plain = sf.standings(res, rules)
     assert_frame_equal(fast, plain)
-
-
-@PROPS
-@given(res=random_events(), rules=PRESETS)
-def test_by_round_ranking_with_nulls_filled_equals_the_nulls_kept(res: pl.DataFrame,
-                                                                  rules: str) -> None:
-    fast = sf.standings_by_round(res, rules)
-    with mock.patch.object(st_mod, "_nulls_filled", side_effect=lambda t, *_: t):
-        plain = sf.standings_by_round(res, rules)
-    assert_frame_equal(fast, plain)
-
-
-def test_nulls_filled_sort_where_nulls_sort() -> None:
-    rules = sf.rules.get("mtg")
-    table = pl.DataFrame({"_x_omwp": pl.Series([5, None, 3], dtype=pl.Int128),
-                          "omwp": [0.5, None, 0.3]})
-    out = st_mod._nulls_filled(table, rules, ["omwp"])
-    assert out["_x_omwp"].to_list() == [5, 2, 3]  # descending: below the minimum
-    assert out["omwp"].to_list() == [0.5, None, 0.3]  # kept columns untouched
