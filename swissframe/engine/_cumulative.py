@@ -411,6 +411,23 @@ def _segment_sums(values: pl.DataFrame, src: pl.Series, lengths: pl.Series) -> p
     column, so the gathered values are never a frame of their own)."""
     if src.len() == 0:
         return values.select(pl.all().head(0).extend_constant(0, lengths.len()))
+    fields = _gather_fields(values)
+    if fields is not None:
+        # the columns packed side by side in one Int64 (each minus its minimum): one random
+        # gather instead of one per column, unpacked in the running sums' pass; the sums
+        # are running[end] - running[start] with a leading zero row, so no masks
+        shifted: pl.Expr = pl.lit(0, dtype=pl.Int64)
+        for n, low, off, _ in fields:
+            shifted = shifted + (pl.col(n) - pl.lit(low, dtype=pl.Int64)) * pl.lit(
+                2**off, dtype=pl.Int64)
+        packed = values.select(shifted.alias("_p")).to_series().gather(src)
+        running = pl.DataFrame({"_p": packed}).select(
+            (pl.col("_p") // pl.lit(2**off, dtype=pl.Int64) % pl.lit(2**width, dtype=pl.Int64)
+             + pl.lit(low, dtype=pl.Int64)).cum_sum().alias(n)
+            for n, low, off, width in fields)
+        running = pl.concat([running.clear(1).fill_null(0), running])
+        ends = lengths.cum_sum()
+        return running.select(pl.all().gather(ends) - pl.all().gather(ends - lengths))
     ends = lengths.cum_sum()
     last = src.len() - 1
     # sum = running[end - 1] - running[start - 1]; start 0 and empty runs handled by masks
@@ -424,3 +441,21 @@ def _segment_sums(values: pl.DataFrame, src: pl.Series, lengths: pl.Series) -> p
               - pl.when(has_before).then(pl.col(n).gather(before)).otherwise(0))
         .otherwise(0).alias(n)
         for n in values.columns)
+
+
+def _gather_fields(values: pl.DataFrame) -> list[tuple[str, int, int, int]] | None:
+    """(column, minimum, bit offset, width) of each column of ``values`` packed in one
+    Int64, each as its value minus its minimum; None when a column has nulls or the ranges
+    need more than 63 bits (the columns are then gathered one by one)."""
+    if values.width < 2 or any(values.null_count().row(0)):
+        return None
+    stats = values.select(pl.all().min().name.suffix(":lo"),
+                          pl.all().max().name.suffix(":hi")).row(0, named=True)
+    fields: list[tuple[str, int, int, int]] = []
+    bits = 0
+    for n in values.columns:
+        low, high = int(stats[f"{n}:lo"]), int(stats[f"{n}:hi"])
+        width = max((high - low).bit_length(), 1)
+        fields.append((n, low, bits, width))
+        bits += width
+    return fields if bits <= 63 else None

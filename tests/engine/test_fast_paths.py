@@ -10,7 +10,8 @@
 - the columns ranking moves packed in one Int64 (``standings._pack_payload``), the
   opponents' two base sums packed in one Int64 (``tiebreakers._packed_width``) and the
   criteria of one shared frame attached in one join (``Context.projection``) give what
-  one column and one join each give.
+  one column and one join each give; the opponents' segment sums of one packed gather
+  (``_cumulative._gather_fields``) give what one gather per column gives.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import swissframe as sf
+from swissframe.engine import _cumulative as cu_mod
 from swissframe.engine import standings as st_mod
 from swissframe.engine import tiebreakers as tb_mod
 from swissframe.engine._exact import ExactScale, mean_exact, rank_exact
@@ -151,4 +153,36 @@ def test_ranking_with_packed_payload_equals_the_columns_moved_apart(res: pl.Data
 
     with mock.patch.object(st_mod, "_pack_payload", side_effect=apart):
         plain = sf.standings(res, rules)
+    assert_frame_equal(fast, plain)
+
+
+@PROPS
+@given(columns=st.lists(st.lists(st.integers(0, 2**20), min_size=6, max_size=6), min_size=1,
+                        max_size=4),
+       src=st.lists(st.integers(0, 5), max_size=30),
+       cuts=st.lists(st.integers(0, 30), max_size=6))
+def test_segment_sums_of_one_packed_gather_equal_one_gather_per_column(
+        columns: list[list[int]], src: list[int], cuts: list[int]) -> None:
+    values = pl.DataFrame({f"c{i}": pl.Series(c, dtype=pl.Int64)
+                           for i, c in enumerate(columns)})
+    ends = sorted(min(c, len(src)) for c in cuts)
+    lengths = pl.Series([b - a for a, b in zip([0, *ends], [*ends, len(src)], strict=True)],
+                        dtype=pl.Int64)
+    srcs = pl.Series(src, dtype=pl.Int64)
+    fast = cu_mod._segment_sums(values, srcs, lengths)
+    with mock.patch.object(cu_mod, "_gather_fields", return_value=None):
+        plain = cu_mod._segment_sums(values, srcs, lengths)
+    assert_frame_equal(fast, plain)
+    expected = [sum(columns[0][k] for k in src[a:a + n])
+                for a, n in zip([0, *ends], lengths.to_list(), strict=True)]
+    assert fast["c0"].to_list() == expected
+
+
+@PROPS
+@given(res=random_events(), rules=PRESETS)
+def test_by_round_with_packed_opponent_gather_equals_one_gather_per_column(
+        res: pl.DataFrame, rules: str) -> None:
+    fast = sf.standings_by_round(res, rules)
+    with mock.patch.object(cu_mod, "_gather_fields", return_value=None):
+        plain = sf.standings_by_round(res, rules)
     assert_frame_equal(fast, plain)
