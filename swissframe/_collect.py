@@ -62,35 +62,30 @@ def choose(rows: int) -> None:
         _ENGINE.set(engine_for(rows))
 
 
-def collect(frame: pl.LazyFrame) -> pl.DataFrame:
-    """``frame.collect()`` on this call's engine (``lf.pipe(collect)``).
-
-    A panic of the streaming engine is retried once in memory: the two engines compute the
-    same result, and Polars 2.1's streaming engine panics on some plans the in-memory one
-    runs (``pl.format`` over a filtered frame of several chunks: ``tests/test_collect.py``).
-    A panic in memory is raised as it is (the contract's boundary keeps inputs from
-    reaching one; see ``docs/bad-data.md``).
-    """
+def _run(query: Callable[[Engine], R]) -> R:
+    """``query`` on this call's engine; a panic of the streaming engine is retried once in
+    memory: the two engines compute the same result, and Polars 2.1's streaming engine
+    panics on some plans the in-memory one runs (``pl.format`` over a filtered frame of
+    several chunks: ``tests/test_collect.py``). A panic in memory is raised as it is (the
+    contract's boundary keeps inputs from reaching one; see ``docs/bad-data.md``)."""
     chosen = query_engine()
     try:
-        return frame.collect(engine=chosen)
+        return query(chosen)
     except PanicException:
         if chosen == "in-memory":
             raise
-        return frame.collect(engine="in-memory")
+        return query("in-memory")
+
+
+def collect(frame: pl.LazyFrame) -> pl.DataFrame:
+    """``frame.collect()`` on this call's engine (``lf.pipe(collect)``; see :func:`_run`)."""
+    return _run(lambda engine: frame.collect(engine=engine))
 
 
 def collect_all(frames: Iterable[pl.LazyFrame]) -> list[pl.DataFrame]:
-    """``pl.collect_all`` on this call's engine (a streaming panic retried as in
-    :func:`collect`)."""
+    """``pl.collect_all`` on this call's engine (see :func:`_run`)."""
     plans = list(frames)
-    chosen = query_engine()
-    try:
-        return pl.collect_all(plans, engine=chosen)
-    except PanicException:
-        if chosen == "in-memory":
-            raise
-        return pl.collect_all(plans, engine="in-memory")
+    return _run(lambda engine: pl.collect_all(plans, engine=engine))
 
 
 def scoped(fn: Callable[P, R]) -> Callable[P, R]:
