@@ -36,6 +36,8 @@ from typing import Final
 
 import polars as pl
 
+from swissframe.engine._exact import BitFields, bit_fields
+
 PLAYER: Final = "player_id"
 OPP: Final = "opponent_id"
 #: Per-row counts summed into the record (the flags of ``prepare_rows`` and game counts).
@@ -416,15 +418,9 @@ def _segment_sums(values: pl.DataFrame, src: pl.Series, lengths: pl.Series) -> p
         # the columns packed side by side in one Int64 (each minus its minimum): one random
         # gather instead of one per column, unpacked in the running sums' pass; the sums
         # are running[end] - running[start] with a leading zero row, so no masks
-        shifted: pl.Expr = pl.lit(0, dtype=pl.Int64)
-        for n, low, off, _ in fields:
-            shifted = shifted + (pl.col(n) - pl.lit(low, dtype=pl.Int64)) * pl.lit(
-                2**off, dtype=pl.Int64)
-        packed = values.select(shifted.alias("_p")).to_series().gather(src)
+        packed = values.select(fields.pack().alias("_p")).to_series().gather(src)
         running = pl.DataFrame({"_p": packed}).select(
-            (pl.col("_p") // pl.lit(2**off, dtype=pl.Int64) % pl.lit(2**width, dtype=pl.Int64)
-             + pl.lit(low, dtype=pl.Int64)).cum_sum().alias(n)
-            for n, low, off, width in fields)
+            e.cum_sum().alias(n) for n, e in fields.unpack(pl.col("_p")).items())
         running = pl.concat([running.clear(1).fill_null(0), running])
         ends = lengths.cum_sum()
         return running.select(pl.all().gather(ends) - pl.all().gather(ends - lengths))
@@ -443,19 +439,14 @@ def _segment_sums(values: pl.DataFrame, src: pl.Series, lengths: pl.Series) -> p
         for n in values.columns)
 
 
-def _gather_fields(values: pl.DataFrame) -> list[tuple[str, int, int, int]] | None:
-    """(column, minimum, bit offset, width) of each column of ``values`` packed in one
-    Int64, each as its value minus its minimum; None when a column has nulls or the ranges
-    need more than 63 bits (the columns are then gathered one by one)."""
-    if values.width < 2 or any(values.null_count().row(0)):
+def _gather_fields(values: pl.DataFrame) -> BitFields | None:
+    """The columns of ``values`` packed in one Int64 (:func:`~swissframe.engine._exact.\
+bit_fields`, at most 63 bits); None when a column has nulls or the ranges need more (the
+    columns are then gathered one by one)."""
+    if values.width < 2:
         return None
-    stats = values.select(pl.all().min().name.suffix(":lo"),
-                          pl.all().max().name.suffix(":hi")).row(0, named=True)
-    fields: list[tuple[str, int, int, int]] = []
-    bits = 0
-    for n in values.columns:
-        low, high = int(stats[f"{n}:lo"]), int(stats[f"{n}:hi"])
-        width = max((high - low).bit_length(), 1)
-        fields.append((n, low, bits, width))
-        bits += width
-    return fields if bits <= 63 else None
+    row = values.select(pl.all().min().name.suffix(":lo"), pl.all().max().name.suffix(":hi"),
+                        pl.all().null_count().name.suffix(":n")).row(0, named=True)
+    stats = {n: (row[f"{n}:lo"], row[f"{n}:hi"], row[f"{n}:n"]) for n in values.columns}
+    layout = bit_fields(values.columns, stats, limit=63)
+    return layout if len(layout.fields) == values.width else None

@@ -277,3 +277,55 @@ def ratio_key(num: pl.Expr, den: pl.Expr) -> pl.Expr:
     return (pl.when(den128 > 0)
             .then((num.cast(pl.Int128) * pl.lit(2**RATIO_BITS, dtype=pl.Int128)) // den128)
             .otherwise(None))
+
+
+@dataclass(frozen=True)
+class BitFields:
+    """Null-free integer columns side by side in one Int64, each as its value minus its
+    minimum in as many bits as its range needs: ``(column, minimum, bit offset, width)``.
+
+    The one layout behind every packed payload (the columns ranking moves through its
+    sort, the opponents' values gathered at once); :func:`bit_fields` lays it out.
+    """
+
+    fields: tuple[tuple[str, int, int, int], ...]
+
+    def pack(self) -> pl.Expr:
+        """The packed Int64 of a row."""
+        out: pl.Expr = pl.lit(0, dtype=pl.Int64)
+        for c, low, off, _ in self.fields:
+            out = out + (pl.col(c) - pl.lit(low, dtype=pl.Int64)) * pl.lit(2**off,
+                                                                          dtype=pl.Int64)
+        return out
+
+    def unpack(self, packed: pl.Expr) -> dict[str, pl.Expr]:
+        """Each column's value (Int64) read back from ``packed``."""
+        return {c: packed // pl.lit(2**off, dtype=pl.Int64) % pl.lit(2**width, dtype=pl.Int64)
+                + pl.lit(low, dtype=pl.Int64) for c, low, off, width in self.fields}
+
+
+def bit_fields(columns: Iterable[str],
+               stats: dict[str, tuple[int | None, int | None, int]], *,
+               limit: int) -> BitFields:
+    """The layout of ``columns`` in order (``stats``: min, max, null count per column):
+    columns with nulls are left out, and the layout stops before the first column that
+    would take it past ``limit`` bits.
+
+    Examples
+    --------
+    >>> bit_fields(["a", "b", "c"], {"a": (0, 5, 0), "b": (1, 1, 2), "c": (-2, 1, 0)},
+    ...            limit=62).fields
+    (('a', 0, 0, 3), ('c', -2, 3, 2))
+    """
+    fields: list[tuple[str, int, int, int]] = []
+    bits = 0
+    for c in columns:
+        low, high, nulls = stats[c]
+        if nulls or low is None or high is None:
+            continue
+        width = max((high - low).bit_length(), 1)
+        if bits + width > limit:
+            break
+        fields.append((c, low, bits, width))
+        bits += width
+    return BitFields(tuple(fields))

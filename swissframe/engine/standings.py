@@ -17,7 +17,7 @@ import polars as pl
 from swissframe._collect import collect, scoped
 from swissframe.engine import _cumulative
 from swissframe.engine._chess import with_inferred_absences
-from swissframe.engine._exact import exact_name, rank_exact
+from swissframe.engine._exact import bit_fields, exact_name, rank_exact
 from swissframe.engine._record import (
     EVAL,
     LONG_ROUNDS,
@@ -366,29 +366,14 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
 def _pack_payload(lf: pl.LazyFrame, columns: Sequence[str],
                   stats: dict[str, tuple[int | None, int | None, int]]
                   ) -> tuple[pl.LazyFrame, Callable[[pl.LazyFrame], pl.LazyFrame]]:
-    """``columns`` (null-free Int64) replaced by one Int64 ``__payload`` (each column minus
-    its minimum, in as many bits as its range needs, up to 62 bits in all), and the step
-    that restores them (the same values, as Int64) from it."""
-    fields: list[tuple[str, int, int]] = []  # (column, minimum, bit offset)
-    bits = 0
-    expr: pl.Expr = pl.lit(0, dtype=pl.Int64)
-    for c in columns:
-        lo, hi, nulls = stats[c]
-        if nulls or lo is None or hi is None:
-            continue
-        width = max((hi - lo).bit_length(), 1)
-        if bits + width > 62:
-            break
-        expr = expr + (pl.col(c) - pl.lit(lo, dtype=pl.Int64)) * pl.lit(2**bits, dtype=pl.Int64)
-        fields.append((c, lo, bits))
-        bits += width
-    if len(fields) < 2:  # nothing to gain from one column
+    """``columns`` (null-free Int64) replaced by one Int64 ``__payload`` (their
+    :func:`~swissframe.engine._exact.bit_fields` up to 62 bits), and the step that restores
+    them (the same values, as Int64) from it."""
+    layout = bit_fields(columns, stats, limit=62)
+    if len(layout.fields) < 2:  # nothing to gain from one column
         return lf, lambda frame: frame
-    ends = [off for _, _, off in fields[1:]] + [bits]
-    restore = {c: (pl.col("__payload") // pl.lit(2**off, dtype=pl.Int64)
-                   % pl.lit(2 ** (end - off), dtype=pl.Int64) + pl.lit(lo, dtype=pl.Int64))
-               for (c, lo, off), end in zip(fields, ends, strict=True)}
-    packed = lf.with_columns(expr.alias("__payload")).drop(list(restore))
+    restore = layout.unpack(pl.col("__payload"))
+    packed = lf.with_columns(layout.pack().alias("__payload")).drop(list(restore))
     return packed, lambda frame: frame.with_columns(**restore).drop("__payload")
 
 

@@ -457,11 +457,7 @@ def _packed_width(ctx: Context, fits: Mapping[str, bool]) -> int | None:
     cols = [exact_name(s) for s in BASE_SOURCES]
     if len(cols) != 2 or not all(fits[c] for c in cols):
         return None
-    rules = ctx.rules
-    top = max(rules.floor, rules.cap, rules.cap_dropped, Fraction(0))
-    k = max(ctx.k_max, 1)
-    scale = {exact_name("mwp_opp"): ctx.rate_scale, exact_name("gwp_opp"): ctx.game_scale}
-    first, second = (math.ceil(top * scale[c].scale) * k for c in cols)
+    first, second = (_sum_bounds(ctx, cols)[c] for c in cols)
     width = second.bit_length()
     if first.bit_length() + width > 62:
         return None
@@ -478,10 +474,17 @@ def _int64_sums(ctx: Context, columns: Sequence[str]) -> dict[str, bool]:
     clamped (:func:`_record.own_rates`), so each lies in ``[0, max(floor, cap,
     cap_dropped) · scale]``.
     """
+    return {c: bound < 2**62 for c, bound in _sum_bounds(ctx, columns).items()}
+
+
+def _sum_bounds(ctx: Context, columns: Sequence[str]) -> dict[str, int]:
+    """Per base source's exact column, the largest sum of up to ``k_max`` of its values:
+    each is clamped (:func:`_record.own_rates`) into ``[0, max(floor, cap, cap_dropped) ·
+    scale]``."""
     rules = ctx.rules
     top = max(rules.floor, rules.cap, rules.cap_dropped, Fraction(0))
     scale = {exact_name("mwp_opp"): ctx.rate_scale, exact_name("gwp_opp"): ctx.game_scale}
-    return {c: math.ceil(top * scale[c].scale) * max(ctx.k_max, 1) < 2**62 for c in columns}
+    return {c: math.ceil(top * scale[c].scale) * max(ctx.k_max, 1) for c in columns}
 
 
 def _earned_bye_contributions(ctx: Context) -> pl.LazyFrame | None:
