@@ -691,11 +691,15 @@ _NO_KEY: Final = -1
 
 
 def _sorted_keys(keys: pl.Series) -> npt.NDArray[np.int64]:
-    """The keys other than ``_NO_KEY``, sorted (by NumPy: one thread, and 1.5-2x faster
-    than Polars' single-threaded sort of an Int64 column here)."""
+    """The keys other than ``_NO_KEY``, sorted, as a NumPy view.
+
+    Sorted by Polars on one thread: NumPy's sort is 1.5-2x faster where it dispatches to
+    its AVX-512 kernel, but 3-4x slower where it does not (3.7M keys: 58 against 226 ms on
+    an AVX-512 AMD EPYC with NumPy 2.4), and one thread costs the least CPU on a shared
+    machine (``benchmarks/README.md``)."""
     import numpy as np  # (Series.to_numpy imports it anyway)
 
-    out = np.sort(keys.to_numpy())
+    out = keys.sort(multithreaded=False).to_numpy()
     return out[int(np.searchsorted(out, 0)):]
 
 
