@@ -321,6 +321,13 @@ def _front(keys: Sequence[str], rules: Ruleset) -> list[str]:
     return list(dict.fromkeys(["event_id", *lead, *STANDINGS_COLUMNS[1:], *crit]))
 
 
+#: Below this many rows (players, or players × cutoffs) ranking sorts the columns as they
+#: are (``rank_exact``'s reference): narrowing and packing cost a query and a few hundred
+#: expression nodes, more than they save on a small sort (64 players: 12.7 -> 10.9 ms a
+#: call; break-even near 40,000 players; ``tests/engine/test_fast_paths.py`` checks both).
+_PACK_MIN_ROWS = 20_000
+
+
 def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
                 keep: Sequence[str]) -> pl.LazyFrame:
     """``_rank`` on the columns that are kept (``keep``, the keys and sort columns) only —
@@ -332,7 +339,7 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     schema = table.schema
     # one query (the stats); the narrowing, packing and ranking stay in the caller's plan
     lf = table.lazy().select([c for c in dict.fromkeys(wanted) if c in schema])
-    if not table.height:
+    if table.height < _PACK_MIN_ROWS:
         return _rank(lf, rules, keys)
     lead = [*keys, *cols]
     # the kept integer columns that are neither keys nor sort columns (wins, losses, …):

@@ -7,6 +7,8 @@
 - the coded one-pass ``standings`` equals the keyed reference ``_compute``;
 - the means of floored rates from Int64 and float arithmetic (``mean_exact(least=...)``)
   equal the Int128 long division (:func:`_exact.ratio_float`), bit for bit;
+- ranking on narrowed and packed keys (``standings._rank_table``, tables of at least
+  ``_PACK_MIN_ROWS`` players) equals the plain sort of the columns that small tables take;
 - the columns ranking moves packed in one Int64 (``standings._pack_payload``), the
   opponents' two base sums packed in one Int64 (``tiebreakers._packed_width``) and the
   criteria of one shared frame attached in one join (``Context.projection``) give what
@@ -147,13 +149,28 @@ def test_sums_are_not_packed_when_the_two_values_are_null_apart() -> None:
 @given(res=random_events(), rules=PRESETS)
 def test_ranking_with_packed_payload_equals_the_columns_moved_apart(res: pl.DataFrame,
                                                                     rules: str) -> None:
-    fast = sf.standings(res, rules)
     def apart(lf: pl.LazyFrame, *_: object) -> tuple[pl.LazyFrame, object]:
         return lf, lambda frame: frame
 
-    with mock.patch.object(st_mod, "_pack_payload", side_effect=apart):
-        plain = sf.standings(res, rules)
+    # (small tables skip packing altogether: forced here, so the packed path is the one run)
+    with mock.patch.object(st_mod, "_PACK_MIN_ROWS", 0):
+        fast = sf.standings(res, rules)
+        with mock.patch.object(st_mod, "_pack_payload", side_effect=apart):
+            plain = sf.standings(res, rules)
     assert_frame_equal(fast, plain)
+
+
+@PROPS
+@given(res=random_events(), rules=PRESETS)
+def test_packed_ranking_equals_the_plain_sort_of_small_tables(res: pl.DataFrame,
+                                                              rules: str) -> None:
+    # below _PACK_MIN_ROWS players ranking sorts the columns as they are (rank_exact's
+    # reference); above, narrowed and packed keys: the same table either way
+    plain = sf.standings(res, rules)
+    plain_by_round = sf.standings_by_round(res, rules)
+    with mock.patch.object(st_mod, "_PACK_MIN_ROWS", 0):
+        assert_frame_equal(sf.standings(res, rules), plain)
+        assert_frame_equal(sf.standings_by_round(res, rules), plain_by_round)
 
 
 @PROPS
