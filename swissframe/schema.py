@@ -699,7 +699,7 @@ def _sorted_keys(keys: pl.Series) -> npt.NDArray[np.int64]:
     machine (``benchmarks/README.md``)."""
     import numpy as np  # (Series.to_numpy imports it anyway)
 
-    out = keys.sort(multithreaded=False).to_numpy()
+    out: npt.NDArray[np.int64] = keys.sort(multithreaded=False).to_numpy()
     return out[int(np.searchsorted(out, 0)):]
 
 
