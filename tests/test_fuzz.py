@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 import swissframe as sf
 import swissframe.platforms  # registers the platform rulesets
 from swissframe import _collect
+from swissframe import schema as schema_mod
 from swissframe.io.decklist import read_decklist_cache
 from swissframe.io.tom import parse_tom
 from swissframe.io.trf import parse_trf
@@ -405,6 +406,11 @@ def test_fast_checks_equal_the_reference(df: pl.DataFrame, data: st.DataObject) 
         mp.setattr(_collect, "IN_MEMORY_MAX_ROWS", -1)  # every query on the streaming engine
         streamed = sf.find_problems(df)
     assert streamed.equals(got[0])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(schema_mod, "_PARALLEL_SORT_ROWS", 0)  # the keys sorted in two threads
+        threaded = _checked(df, default_event_id="event", keys=())
+    assert threaded[0].equals(got[0])
+    assert threaded[1].equals(got[1])
 
 
 @FUZZ
