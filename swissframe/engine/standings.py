@@ -17,7 +17,7 @@ import polars as pl
 from swissframe._collect import collect, scoped
 from swissframe.engine import _cumulative
 from swissframe.engine._chess import with_inferred_absences
-from swissframe.engine._exact import bit_fields, exact_name, rank_exact
+from swissframe.engine._exact import bit_fields, exact_name, packs, rank_exact
 from swissframe.engine._record import (
     EVAL,
     LONG_ROUNDS,
@@ -92,7 +92,8 @@ def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Contex
     scales = rate_scales(base, rules)
     players = _rates(base, rules, scales).pipe(collect).lazy()
     return Context(rows=prepared, players=players, keys=keys, rules=rules,
-                   rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max)
+                   rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max,
+                   size=base.height)
 
 
 def _criteria(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.DataFrame:
@@ -321,13 +322,6 @@ def _front(keys: Sequence[str], rules: Ruleset) -> list[str]:
     return list(dict.fromkeys(["event_id", *lead, *STANDINGS_COLUMNS[1:], *crit]))
 
 
-#: Below this many rows (players, or players × cutoffs) ranking sorts the columns as they
-#: are (``rank_exact``'s reference): narrowing and packing cost a query and a few hundred
-#: expression nodes, more than they save on a small sort (64 players: 12.7 -> 10.9 ms a
-#: call; break-even near 40,000 players; ``tests/engine/test_fast_paths.py`` checks both).
-_PACK_MIN_ROWS = 20_000
-
-
 def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
                 keep: Sequence[str]) -> pl.LazyFrame:
     """``_rank`` on the columns that are kept (``keep``, the keys and sort columns) only —
@@ -339,7 +333,7 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     schema = table.schema
     # one query (the stats); the narrowing, packing and ranking stay in the caller's plan
     lf = table.lazy().select([c for c in dict.fromkeys(wanted) if c in schema])
-    if table.height < _PACK_MIN_ROWS:
+    if not packs(table.height):  # a small table: the plain sort (rank_exact's reference)
         return _rank(lf, rules, keys)
     lead = [*keys, *cols]
     # the kept integer columns that are neither keys nor sort columns (wins, losses, …):
@@ -683,7 +677,8 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     # opponents' values of the sums), and a shared lazy subplan costs more than a query
     players = _rates(base, rules, scales).pipe(collect).lazy()
     ctx = Context(rows=prepared, players=players, keys=(), rules=rules,
-                  rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max)
+                  rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max,
+                  size=base.height)
     keep = [c for c in _front(("event_id",), rules) if c != "event_id"]
     # only what ranking reads (_rank_table): the join need not gather the other columns
     criteria = _criteria_of(ctx, lazy=True).with_columns(_e=pl.col("player_id") // unit)

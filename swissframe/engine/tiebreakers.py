@@ -35,6 +35,7 @@ from swissframe.engine._exact import (
     fallback_key,
     lcm_of,
     mean_exact,
+    packs,
     ratio_key,
     warn_fallback,
 )
@@ -77,6 +78,9 @@ class Context:
     game_scale: ExactScale
     k_max: int
     cache: dict[str, tuple[pl.LazyFrame, ExactScale | None]] = field(default_factory=dict)
+    #: Rows of ``players`` where known (None otherwise): a small table skips the bulk-only
+    #: packing of the opponents' sums (:func:`~swissframe.engine._exact.packs`).
+    size: int | None = None
     #: Criterion frames that are row-wise projections of a shared frame: (frame, source,
     #: columns) with ``frame == source.select(*pkeys, *columns)``, so a caller attaching
     #: several of them can join ``source`` once with all their columns (:func:`projection`).
@@ -455,7 +459,7 @@ def _packed_width(ctx: Context, fits: Mapping[str, bool]) -> int | None:
     players, the two exact values null on the same players (so null together in every
     row of the join)."""
     cols = [exact_name(s) for s in BASE_SOURCES]
-    if len(cols) != 2 or not all(fits[c] for c in cols):
+    if not packs(ctx.size) or len(cols) != 2 or not all(fits[c] for c in cols):
         return None
     first, second = (_sum_bounds(ctx, cols)[c] for c in cols)
     width = second.bit_length()

@@ -8,7 +8,8 @@
 - the means of floored rates from Int64 and float arithmetic (``mean_exact(least=...)``)
   equal the Int128 long division (:func:`_exact.ratio_float`), bit for bit;
 - ranking on narrowed and packed keys (``standings._rank_table``, tables of at least
-  ``_PACK_MIN_ROWS`` players) equals the plain sort of the columns that small tables take;
+  ``_exact.PACK_MIN_ROWS`` players) equals the plain sort of the columns that small
+  tables take;
 - the columns ranking moves packed in one Int64 (``standings._pack_payload``), the
   opponents' two base sums packed in one Int64 (``tiebreakers._packed_width``) and the
   criteria of one shared frame attached in one join (``Context.projection``) give what
@@ -29,6 +30,7 @@ from polars.testing import assert_frame_equal
 
 import swissframe as sf
 from swissframe.engine import _cumulative as cu_mod
+from swissframe.engine import _exact as ex_mod
 from swissframe.engine import standings as st_mod
 from swissframe.engine import tiebreakers as tb_mod
 from swissframe.engine._exact import ExactScale, mean_exact, rank_exact
@@ -114,9 +116,10 @@ def test_floored_means_as_quotients_equal_the_long_division(scale: int, k_max: i
 @given(res=random_events(), rules=PRESETS)
 def test_packed_sums_and_one_join_equal_one_column_and_one_join_each(res: pl.DataFrame,
                                                                      rules: str) -> None:
-    fast = sf.standings(res, rules)
-    slow = st_mod._compute(st_mod._validated_coded(res, ())[0].lazy(), sf.rules.get(rules),
-                           ("event_id",), None)
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):  # (small tables are not packed)
+        fast = sf.standings(res, rules)
+        slow = st_mod._compute(st_mod._validated_coded(res, ())[0].lazy(),
+                               sf.rules.get(rules), ("event_id",), None)
     with (mock.patch.object(tb_mod, "_packed_width", return_value=None),
           mock.patch.object(tb_mod.Context, "projection", return_value=None)):
         plain = sf.standings(res, rules)
@@ -136,7 +139,11 @@ def test_sums_are_not_packed_when_the_two_values_are_null_apart() -> None:
     rules = sf.rules.get("mtg")
     ctx = st_mod.context(frame.lazy(), rules, ("event_id",))
     fits = tb_mod._int64_sums(ctx, ["_x_mwp_opp", "_x_gwp_opp"])
-    assert tb_mod._packed_width(ctx, fits) is None
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):  # (as on a table large enough)
+        assert tb_mod._packed_width(ctx, fits) is None
+        ctx.players = ctx.players.filter(pl.col("player_id") != "D")
+        assert tb_mod._packed_width(ctx, fits) is not None  # D was what kept them apart
+    assert tb_mod._packed_width(ctx, fits) is None  # small: never packed
     out = sf.standings(res, rules)
     # packed anyway, C's OMW% would lose D (a null packed value counts for neither sum)
     with mock.patch.object(tb_mod, "_packed_width", return_value=11):
@@ -153,7 +160,7 @@ def test_ranking_with_packed_payload_equals_the_columns_moved_apart(res: pl.Data
         return lf, lambda frame: frame
 
     # (small tables skip packing altogether: forced here, so the packed path is the one run)
-    with mock.patch.object(st_mod, "_PACK_MIN_ROWS", 0):
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):
         fast = sf.standings(res, rules)
         with mock.patch.object(st_mod, "_pack_payload", side_effect=apart):
             plain = sf.standings(res, rules)
@@ -164,11 +171,11 @@ def test_ranking_with_packed_payload_equals_the_columns_moved_apart(res: pl.Data
 @given(res=random_events(), rules=PRESETS)
 def test_packed_ranking_equals_the_plain_sort_of_small_tables(res: pl.DataFrame,
                                                               rules: str) -> None:
-    # below _PACK_MIN_ROWS players ranking sorts the columns as they are (rank_exact's
+    # below _exact.PACK_MIN_ROWS players ranking sorts the columns as they are (rank_exact's
     # reference); above, narrowed and packed keys: the same table either way
     plain = sf.standings(res, rules)
     plain_by_round = sf.standings_by_round(res, rules)
-    with mock.patch.object(st_mod, "_PACK_MIN_ROWS", 0):
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):
         assert_frame_equal(sf.standings(res, rules), plain)
         assert_frame_equal(sf.standings_by_round(res, rules), plain_by_round)
 
