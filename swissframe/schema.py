@@ -150,6 +150,10 @@ FIND_PROBLEMS_SCHEMA: Final = {
     "detail": pl.String,
 }
 
+#: The empty problems table; callers get ``.clear()`` of it, a new frame (a caller may
+#: extend it in place) for about 1 µs instead of 70 µs for building one from the schema.
+_NO_PROBLEMS: Final = pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA)
+
 #: Integer columns of the contract.
 INT_COLUMNS: Final = (ROUND, GAMES_WON, GAMES_LOST, GAMES_DRAWN)
 #: Id columns of the contract.
@@ -555,7 +559,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     # the checks that found something, in one parallel collection (one plan each)
     checks = [c for c in collect_all(pending) if c.height] if pending else []
     if not checks:  # (a new frame each time: a caller may extend it in place)
-        return pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA), df, codes
+        return _NO_PROBLEMS.clear(), df, codes
     out = (pl.concat([c.cast(FIND_PROBLEMS_SCHEMA) for c in checks], how="vertical")  # type: ignore[arg-type]
            # (opponent and detail last: rows alike up to the player come from joins whose
            # output order is not fixed, and the table must not depend on it)
