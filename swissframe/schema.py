@@ -52,16 +52,12 @@ import contextvars
 import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import polars as pl
 
 from swissframe._collect import choose, collect, collect_all, scoped
 from swissframe.errors import SchemaError, ValidationError
-
-if TYPE_CHECKING:  # (NumPy is imported by Series.to_numpy when a check needs it)
-    import numpy as np
-    import numpy.typing as npt
 
 __all__ = [
     "COLORS",
@@ -666,7 +662,7 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     seats = sorted_keys[0]
     with_codes = df.hstack(codes.codes)
     ok_rows = with_codes.lazy().filter(_OK) if has_null else with_codes.lazy()
-    duplicates = bool((seats[1:] == seats[:-1]).any())
+    duplicates = _equal_neighbours(seats)
     if duplicates:
         _describe_duplicates(ok_rows.filter(_seat_key(pb, er).is_duplicated()), [EVENT_ID],
                              add)
@@ -699,15 +695,14 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
 _PARALLEL_SORT_ROWS: Final = 200_000
 
 
-def _sorted_key_columns(frame: pl.DataFrame, names: Sequence[str]
-                        ) -> list[npt.NDArray[np.int64]]:
+def _sorted_key_columns(frame: pl.DataFrame, names: Sequence[str]) -> list[pl.Series]:
     """:func:`_sorted_keys` of each column ``names`` of ``frame``, in order."""
     if frame.height < _PARALLEL_SORT_ROWS or len(names) < 2:
         return [_sorted_keys(frame.get_column(n)) for n in names]
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(len(names)) as pool:
-        return list(pool.map(lambda n: _sorted_keys(frame.get_column(n)), names))
+        return [*pool.map(lambda n: _sorted_keys(frame.get_column(n)), names)]
 
 
 #: The key of a row outside a check (keys are ≥ 0): a null would make the column a
@@ -715,17 +710,24 @@ def _sorted_key_columns(frame: pl.DataFrame, names: Sequence[str]
 _NO_KEY: Final = -1
 
 
-def _sorted_keys(keys: pl.Series) -> npt.NDArray[np.int64]:
-    """The keys other than ``_NO_KEY``, sorted, as a NumPy view.
+def _sorted_keys(keys: pl.Series) -> pl.Series:
+    """The keys other than ``_NO_KEY``, sorted.
 
     Sorted by Polars on one thread: NumPy's sort is 1.5-2x faster where it dispatches to
     its AVX-512 kernel, but 3-4x slower where it does not (3.7M keys: 58 against 226 ms on
     an AVX-512 AMD EPYC with NumPy 2.4), and one thread costs the least CPU on a shared
-    machine (``benchmarks/README.md``)."""
-    import numpy as np  # (Series.to_numpy imports it anyway)
+    machine. No NumPy at all here: importing it was 70 of the 90 ms of a first
+    ``standings`` call in a fresh process (every CLI command), for microseconds saved
+    after it (``benchmarks/README.md``)."""
+    out: pl.Series = keys.sort(multithreaded=False)
+    skip = int((out == _NO_KEY).sum())  # (_NO_KEY sorts first)
+    return out.slice(skip)
 
-    out: npt.NDArray[np.int64] = keys.sort(multithreaded=False).to_numpy()
-    return out[int(np.searchsorted(out, 0)):]
+
+def _equal_neighbours(keys: pl.Series) -> bool:
+    """Whether two neighbours of ``keys`` are equal (on sorted keys: a value twice)."""
+    n = keys.len()
+    return n > 1 and bool((keys.slice(1) == keys.slice(0, n - 1)).any())
 
 
 def _event_round(rb: int, rnd: pl.Expr) -> pl.Expr:
@@ -820,17 +822,19 @@ def _pairing_key(pb: int, rb: int, er: pl.Expr, eb: int, *,
     return key, sb + 2 * gb + ph
 
 
-def _pairs_up(keys: npt.NDArray[np.int64], low_bits: int) -> bool:
+def _pairs_up(keys: pl.Series, low_bits: int) -> bool:
     """Whether the sorted keys of ``_pairing_key`` come in equal pairs, each pair another
     match: then every paired row has one mirror row with the opposite record and phase,
     and the mirror join finds no bad row (when not, the caller runs it to describe what is
     wrong). Valid when no seat is taken twice: two rows of one match are then its two
     seats, so a third row, or a missing or contradicting one, breaks the pairs."""
-    if len(keys) % 2:
+    if keys.len() % 2:
         return False
-    a, b = keys[0::2], keys[1::2]
-    match = a >> low_bits
-    return bool((a == b).all() and (match[1:] != match[:-1]).all())
+    k = pl.col(keys.name)
+    a, b = k.gather_every(2), k.gather_every(2, offset=1)
+    match = a // 2**low_bits  # (keys are ≥ 0: the shift to the match bits)
+    # one query (these Series methods are one each)
+    return bool(keys.to_frame().select((a == b).all() & ~(match.diff() == 0).any()).item())
 
 
 def _pairs_up_by_columns(paired: pl.LazyFrame, pb: int, er: pl.Expr, *,

@@ -294,9 +294,11 @@ def test_a_trusted_frame_is_returned_unchecked_only_as_that_object() -> None:
     assert validated_with_codes(frame)[1] is not codes
 
 
-def test_valid_table_is_checked_in_two_queries() -> None:
-    """A valid table (already normal) costs two queries: one select of every rule's flag
-    and the dictionaries, one of the codes and the packed keys (counted, not timed)."""
+def test_valid_table_is_checked_in_three_queries() -> None:
+    """A valid table (already normal) costs three queries: one select of every rule's flag
+    and the dictionaries, one of the codes and the packed keys, one pairing check of the
+    sorted match keys (counted, not timed; the sorts and neighbour comparisons are Series
+    kernels, not queries)."""
     from swissframe.schema import validated_with_codes
     table = sf.simulate([16], rules="mtg", n_events=1, seed=1).results
     table = sf.validate_results(table).collect()
@@ -311,7 +313,7 @@ def test_valid_table_is_checked_in_two_queries() -> None:
         mp.setattr(pl.LazyFrame, "collect", counted)
         mp.setattr(pl.LazyFrame, "_collect_eager", counted)
         validated_with_codes(table)
-    assert len(queries) == 2
+    assert len(queries) == 3
 
 
 @pytest.mark.slow
@@ -358,3 +360,17 @@ def test_problems_alike_up_to_the_player_come_in_one_fixed_order() -> None:
     for _ in range(20):
         assert _checked(df, default_event_id="event", keys=())[0].equals(first)
         assert _checked(df, default_event_id="event", keys=(), coded=False)[0].equals(first)
+
+
+def test_sorted_match_keys_pair_up_only_in_equal_pairs_of_distinct_matches() -> None:
+    from swissframe.schema import _pairs_up
+
+    def keys(*k: int) -> pl.Series:
+        return pl.Series("_matches", k, dtype=pl.Int64)
+
+    # low 2 bits: the record; the match is key // 4
+    assert _pairs_up(keys(), 2)
+    assert _pairs_up(keys(5, 5, 9, 9), 2)  # matches 1 and 2, each with its two seats
+    assert not _pairs_up(keys(5, 5, 6, 6), 2)  # match 1 twice (four seats of one match)
+    assert not _pairs_up(keys(5, 6, 9, 9), 2)  # the two seats of match 1 disagree
+    assert not _pairs_up(keys(5, 5, 9), 2)  # a seat without its mirror
