@@ -44,6 +44,31 @@ def test_the_choice_lives_only_inside_the_call() -> None:
     assert _collect.query_engine() == "auto"
 
 
+def test_an_in_memory_query_leaves_streaming_calls_only(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    # collect(..., in_memory=True) (the by-round ranking) overrides a call's streaming, not
+    # its in-memory choice, and not the "auto" a user's affinity gives
+    engines: list[str] = []
+
+    def spy(self: pl.LazyFrame, *, engine: str = "auto") -> pl.DataFrame:
+        engines.append(engine)
+        return pl.DataFrame()
+
+    monkeypatch.setattr(pl.LazyFrame, "collect", spy)
+
+    @_collect.scoped
+    def probe(rows: int) -> None:
+        _collect.choose(rows)
+        _collect.collect(pl.LazyFrame(), in_memory=True)
+        _collect.collect(pl.LazyFrame())
+
+    probe(_collect.IN_MEMORY_MAX_ROWS + 1)
+    probe(10)
+    with pl.Config(engine_affinity="streaming"):
+        probe(_collect.IN_MEMORY_MAX_ROWS + 1)
+    assert engines == ["in-memory", "streaming", "in-memory", "in-memory", "auto", "auto"]
+
+
 @pytest.mark.parametrize(
     "rules", ["mtg", "pokemon", "fab", "fide", "yugioh", "melee-two-game", "topdeck"])
 def test_both_engines_give_the_same_standings(rules: str,

@@ -427,11 +427,14 @@ def _packing(lead: Sequence[str], descending: Sequence[bool],
     return packed
 
 
-def _output(ranked: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
-    """The public columns of a ranked table, in their order."""
+def _output(ranked: pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset, *,
+            in_memory: bool = False) -> pl.DataFrame:
+    """The public columns of a ranked table, in their order (``in_memory``: see
+    :func:`swissframe._collect.collect`)."""
     # (a selector, not the plan's schema: resolving a large plan's schema in Python costs
     # about a fifth of a millisecond, a few percent of a one-event call)
-    return ranked.select(cs.by_name(*_front(keys, rules), require_all=False)).pipe(collect)
+    return collect(ranked.select(cs.by_name(*_front(keys, rules), require_all=False)),
+                   in_memory=in_memory)
 
 
 def validated(results: Frame, keys: Sequence[str]) -> pl.LazyFrame:
@@ -496,7 +499,7 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
             code = pl.col("player_id")
             decoded = ranked.with_columns(
                 **{c: pl.lit(ids[c]).gather(code) for c in ids.columns}).drop("_e")
-            return _output(decoded, (*keys, "round"), rules).rechunk()
+            return _output(decoded, (*keys, "round"), rules, in_memory=True).rechunk()
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
     else:
