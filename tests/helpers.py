@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import polars as pl
+import pytest
 
 import swissframe as sf
 from tests import reference
+
+T = TypeVar("T")
 
 GAMES = {"W": (2, 0, 0), "L": (0, 2, 0), "D": (1, 1, 0)}
 
@@ -154,3 +159,24 @@ def check_standings_invariants(st: pl.DataFrame, rules: sf.Ruleset,
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
 SHARED_ROOT = Path(os.environ.get("SWISSFRAME_SHARED", REPO_ROOT.parent / "shared"))
+
+
+def bounded(fn: Callable[[], T], timeout: float = 30.0) -> T:
+    """Run ``fn`` in a daemon thread; fail the test if it does not finish in time — a hang
+    detector (the bound is far above any normal run), not a performance assertion."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # re-raised in the caller
+            box["error"] = exc
+
+    th = threading.Thread(target=target, daemon=True)
+    th.start()
+    th.join(timeout)
+    if th.is_alive():
+        pytest.fail(f"no answer within {timeout} s (a hang?)")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]  # type: ignore[no-any-return]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -34,7 +33,7 @@ from swissframe.io.trf import parse_trf
 from swissframe.rules import PRESETS
 from swissframe.schema import _checked, _id_codes, codes_of_rows
 from swissframe.validate import ValidationReport, validate
-from tests.helpers import check_standings_invariants
+from tests.helpers import bounded, check_standings_invariants
 
 T = TypeVar("T")
 
@@ -62,30 +61,10 @@ def count(name: str) -> None:
     COUNTS[name] += 1
 
 
-def bounded(fn: Callable[[], T], timeout: float = TIMEOUT) -> T:
-    """Run ``fn`` in a daemon thread; fail the test if it does not finish in time."""
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as exc:  # re-raised in the caller
-            box["error"] = exc
-
-    th = threading.Thread(target=target, daemon=True)
-    th.start()
-    th.join(timeout)
-    if th.is_alive():
-        pytest.fail(f"no answer within {timeout} s (a hang?)")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]  # type: ignore[no-any-return]
-
-
 def outcome(fn: Callable[[], T]) -> T | sf.SwissframeError:
     """The value, or the SwissframeError raised; any other exception fails the test."""
     try:
-        return bounded(fn)
+        return bounded(fn, TIMEOUT)
     except sf.SwissframeError as exc:
         got: sf.SwissframeError = exc
     assert str(got).strip(), "an error needs a message"

@@ -7,7 +7,6 @@ import hashlib
 import importlib.util
 import itertools
 import sys
-import time
 from pathlib import Path
 from types import ModuleType
 
@@ -303,14 +302,12 @@ def test_pair_round_errors() -> None:
         pair_round(None, pl.DataFrame({"player_id": ["a", "b"]}), rules="go")
 
 
-def test_pair_round_2000_players_well_under_a_second() -> None:
+def test_pair_round_2000_players_pairs_round_7_without_rematches() -> None:
+    # (how fast: benchmarks/, not a timed assertion here)
     sim = simulate(2000, rounds=6, seed=4, awarded_bye_rate=0.0, late_rate=0.0)
     roster = sim.players.select("event_id", "player_id", "dropped_after")
-    start = time.perf_counter()
     pairing = pair_round(sim.results, roster, seed=9)
-    elapsed = time.perf_counter() - start
     assert pairing["round"].unique().to_list() == [7]
-    assert elapsed < 1.0
     met = set(sim.results.filter(pl.col("opponent_id").is_not_null())
               .select("player_id", "opponent_id").rows())
     assert not met & set(pairing.filter(pl.col("opponent_id").is_not_null())
@@ -610,13 +607,12 @@ def test_make_season_regenerates_the_bundled_bytes(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_ten_thousand_events_benchmark() -> None:
+def test_ten_thousand_events_are_simulated() -> None:
+    # (how fast: benchmarks/, not a timed assertion here)
     sizes = [round(float(x)) for x in np.geomspace(32, 1500, 400)]
-    start = time.perf_counter()
     sim = simulate(sizes, seed=1, n_events=10_000)
-    elapsed = time.perf_counter() - start
     assert sim.events.height == 10_000
-    assert elapsed < 120  # target < 60 s on an idle 2-core machine; see the report
+    assert sim.results["event_id"].n_unique() == 10_000
 
 
 @pytest.mark.parametrize("rules", ["mtg", "pokemon"])
