@@ -288,7 +288,7 @@ def _codes_frame(e: pl.Series, p: pl.Series, o: pl.Series) -> pl.DataFrame:
 def _id_codes(df: pl.DataFrame) -> IdCodes | None:
     """``IdCodes`` of a normalised frame (ids are strings there); None when empty.
 
-    (What ``_checked`` computes within its own two queries, more cheaply; the tests'
+    (What ``_checked`` computes within its own queries, more cheaply; the tests'
     reference.)"""
     if df.height == 0:
         return None
@@ -493,10 +493,11 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
              ) -> tuple[pl.DataFrame, pl.DataFrame, IdCodes | None]:
     """The problems table, the normalised input, and its id codes (None with ``keys``).
 
-    The usual valid table costs two queries after normalising: one select that tells
-    which row rules find a row (and gathers the id dictionaries and value ranges), and one
-    that computes the id codes with two sorted Int64 keys, from which duplicate seats and
-    unpaired mirrors are decided by comparing neighbours (``_coded_keyed_checks``). The
+    The usual valid table costs three queries after normalising: one select that tells
+    which row rules find a row (and gathers the id dictionaries and value ranges), one
+    that computes the id codes with two Int64 keys, sorted after it, from which duplicate
+    seats are decided by comparing neighbours, and one that checks that the sorted match
+    keys pair up (``_coded_keyed_checks``). The
     rows of a rule are selected, and described, only when the first query says it has
     some; the keyed checks describe their problems with group-bys and joins only when the
     sorted keys say there are some.
@@ -632,7 +633,8 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     paired_up)``: checked False (the caller runs the categorical checks) when the packed
     keys would not fit 63 bits; paired_up when every paired row has its mirror.
     """
-    # (Series methods without their own kernel are queries: plain indexing and NumPy here)
+    # (Series methods without their own kernel are queries: plain indexing, slices and
+    # comparisons here, which are kernels)
     events = facts.get_column(EVENT_ID)[0].alias(EVENT_ID)
     players = facts.get_column(PLAYER_ID)[0].alias(PLAYER_ID)
     n_ok, r_lo, r_hi, g_lo, g_hi = (facts[c].item() for c in ("_n_ok", "_r_lo", "_r_hi",
@@ -705,8 +707,8 @@ def _sorted_key_columns(frame: pl.DataFrame, names: Sequence[str]) -> list[pl.Se
         return [*pool.map(lambda n: _sorted_keys(frame.get_column(n)), names)]
 
 
-#: The key of a row outside a check (keys are ≥ 0): a null would make the column a
-#: float array in NumPy, and dropping nulls is one more query.
+#: The key of a row outside a check (keys are ≥ 0; it sorts first and is sliced off):
+#: dropping nulls instead would be one more query.
 _NO_KEY: Final = -1
 
 
