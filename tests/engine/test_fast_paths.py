@@ -1,7 +1,8 @@
 """The engine's fast paths give what their reference paths give (issue 19).
 
 - ``standings_by_round`` on validation's id codes (``_cumulative.build(coded=...)``) equals
-  the cumulative path hashing the ids itself and the repeated-rows reference;
+  the cumulative path hashing the ids itself and the repeated-rows reference (which
+  ``standings_by_round`` itself takes below ``CUMULATIVE_MIN_ROWS`` repeated rows);
 - ranking with ``rank_exact(unique=True)`` (an unstable sort, the order total through
   player_id) equals the stable sort;
 - the coded one-pass ``standings`` equals the keyed reference ``_compute``;
@@ -54,8 +55,9 @@ def _by_round_hashing(res: pl.DataFrame, rules: str) -> pl.DataFrame:
 @given(res=random_events(), rules=PRESETS)
 def test_by_round_on_validation_codes_equals_hashing_and_reference(res: pl.DataFrame,
                                                                    rules: str) -> None:
-    fast = sf.standings_by_round(res, rules)
+    fast = st_mod._by_round(res, rules, (), cumulative=True)  # (small: not the default)
     assert_frame_equal(fast, _by_round_hashing(res, rules))
+    assert_frame_equal(sf.standings_by_round(res, rules), fast)
     ref = st_mod._by_round(res, rules, (), cumulative=False)
     assert_frame_equal(fast.sort("event_id", "round", "player_id"),
                        ref.sort("event_id", "round", "player_id"))
@@ -174,10 +176,10 @@ def test_packed_ranking_equals_the_plain_sort_of_small_tables(res: pl.DataFrame,
     # below _exact.PACK_MIN_ROWS players ranking sorts the columns as they are (rank_exact's
     # reference); above, narrowed and packed keys: the same table either way
     plain = sf.standings(res, rules)
-    plain_by_round = sf.standings_by_round(res, rules)
+    plain_by_round = st_mod._by_round(res, rules, (), cumulative=True)
     with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):
         assert_frame_equal(sf.standings(res, rules), plain)
-        assert_frame_equal(sf.standings_by_round(res, rules), plain_by_round)
+        assert_frame_equal(st_mod._by_round(res, rules, (), cumulative=True), plain_by_round)
 
 
 @PROPS
@@ -206,7 +208,7 @@ def test_segment_sums_of_one_packed_gather_equal_one_gather_per_column(
 @given(res=random_events(), rules=PRESETS)
 def test_by_round_with_packed_opponent_gather_equals_one_gather_per_column(
         res: pl.DataFrame, rules: str) -> None:
-    fast = sf.standings_by_round(res, rules)
+    fast = st_mod._by_round(res, rules, (), cumulative=True)
     with mock.patch.object(cu_mod, "_gather_fields", return_value=None):
-        plain = sf.standings_by_round(res, rules)
+        plain = st_mod._by_round(res, rules, (), cumulative=True)
     assert_frame_equal(fast, plain)
