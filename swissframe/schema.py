@@ -493,11 +493,11 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
              ) -> tuple[pl.DataFrame, pl.DataFrame, IdCodes | None]:
     """The problems table, the normalised input, and its id codes (None with ``keys``).
 
-    The usual valid table costs three queries after normalising: one select that tells
-    which row rules find a row (and gathers the id dictionaries and value ranges), one
+    The usual valid table costs two queries after normalising: one select that tells
+    which row rules find a row (and gathers the id dictionaries and value ranges), and one
     that computes the id codes with two Int64 keys, sorted after it, from which duplicate
-    seats are decided by comparing neighbours, and one that checks that the sorted match
-    keys pair up (``_coded_keyed_checks``). The
+    seats and unpaired mirrors are decided by comparing neighbours with Series kernels
+    (``_coded_keyed_checks``). The
     rows of a rule are selected, and described, only when the first query says it has
     some; the keyed checks describe their problems with group-bys and joins only when the
     sorted keys say there are some.
@@ -830,13 +830,20 @@ def _pairs_up(keys: pl.Series, low_bits: int) -> bool:
     and the mirror join finds no bad row (when not, the caller runs it to describe what is
     wrong). Valid when no seat is taken twice: two rows of one match are then its two
     seats, so a third row, or a missing or contradicting one, breaks the pairs."""
-    if keys.len() % 2:
+    n = keys.len()
+    if n % 2:
         return False
-    k = pl.col(keys.name)
-    a, b = k.gather_every(2), k.gather_every(2, offset=1)
-    match = a // 2**low_bits  # (keys are ≥ 0: the shift to the match bits)
-    # one query (these Series methods are one each)
-    return bool(keys.to_frame().select((a == b).all() & ~(match.diff() == 0).any()).item())
+    if n == 0:
+        return True
+    # Series kernels only (no query): of the n - 1 neighbour pairs, exactly the n / 2 at
+    # even positions must be equal — n / 2 equal ones, no two side by side, can only be
+    # those — and their matches (the key's bits above low_bits; keys are ≥ 0) must differ
+    # everywhere else: n / 2 equal neighbours among the matches as well
+    same = keys.slice(1) == keys.slice(0, n - 1)
+    if int(same.sum()) != n // 2 or bool((same.slice(1) & same.slice(0, n - 2)).any()):
+        return False
+    match = keys & -(2**low_bits)
+    return int((match.slice(1) == match.slice(0, n - 1)).sum()) == n // 2
 
 
 def _pairs_up_by_columns(paired: pl.LazyFrame, pb: int, er: pl.Expr, *,
