@@ -26,7 +26,7 @@ import swissframe as sf
 from swissframe._collect import collect, scoped
 from swissframe.errors import DataError
 from swissframe.rules import Criterion, Ruleset, get
-from swissframe.schema import trusted, validated_with_codes
+from swissframe.schema import validated_once
 
 __all__ = ["CRITERION_LABELS", "PERCENT_CRITERIA", "Comparison", "compare", "criterion_label",
            "format_value", "ordinal"]
@@ -288,10 +288,8 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
     df, event = _event(results, event_id)
     if through_round is not None:
         df = df.filter(pl.col("round") <= through_round)
-    # validated once: the standings below (the ruleset's, then those of its prefixes)
-    # rank the same checked rows (schema.trusted) instead of checking them again
-    df, codes = validated_with_codes(df)
-    with trusted(df, codes):
+    # checked once for the ruleset's standings and those of its prefixes
+    with validated_once(df) as df:
         table = sf.standings(df, rs)
         ra, rb = _row(table, a, event), _row(table, b, event)
         order = _order(rs)
@@ -312,25 +310,25 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
                     break
             if decided is None:  # pragma: no cover - the full ranking separated them
                 decided = len(order) - 1
-        frame = pl.DataFrame(
-            {"criterion": [r[0] for r in rows], "label": [r[1] for r in rows],
-             "value_a": [None if r[2] is None else float(r[2]) for r in rows],  # type: ignore[arg-type]
-             "value_b": [None if r[3] is None else float(r[3]) for r in rows],  # type: ignore[arg-type]
-             "decided": [i == decided for i in range(len(rows))]},
-            schema={"criterion": pl.String, "label": pl.String, "value_a": pl.Float64,
-                    "value_b": pl.Float64, "decided": pl.Boolean})
-        frame = frame.with_columns(difference=pl.col("value_a") - pl.col("value_b")).select(
-            "criterion", "label", "value_a", "value_b", "difference", "decided")
-        if decided is None:
-            return Comparison(event, rs.name, a, b, rank_a, rank_b, None, None, None, None, None,
-                              None, frame)
-        crit = order[decided][0]
-        va, vb = frame["value_a"][decided], frame["value_b"][decided]
-        ahead = a if rank_a < rank_b else b
-        margin = None
-        if va is not None and vb is not None:
-            diff = (va - vb) if ahead == a else (vb - va)
-            margin = diff if crit.descending else -diff
-        return Comparison(event, rs.name, a, b, rank_a, rank_b, ahead, crit.name,
-                          criterion_label(crit.name), va, vb, margin, frame,
-                          descending=crit.descending)
+    frame = pl.DataFrame(
+        {"criterion": [r[0] for r in rows], "label": [r[1] for r in rows],
+         "value_a": [None if r[2] is None else float(r[2]) for r in rows],  # type: ignore[arg-type]
+         "value_b": [None if r[3] is None else float(r[3]) for r in rows],  # type: ignore[arg-type]
+         "decided": [i == decided for i in range(len(rows))]},
+        schema={"criterion": pl.String, "label": pl.String, "value_a": pl.Float64,
+                "value_b": pl.Float64, "decided": pl.Boolean})
+    frame = frame.with_columns(difference=pl.col("value_a") - pl.col("value_b")).select(
+        "criterion", "label", "value_a", "value_b", "difference", "decided")
+    if decided is None:
+        return Comparison(event, rs.name, a, b, rank_a, rank_b, None, None, None, None, None,
+                          None, frame)
+    crit = order[decided][0]
+    va, vb = frame["value_a"][decided], frame["value_b"][decided]
+    ahead = a if rank_a < rank_b else b
+    margin = None
+    if va is not None and vb is not None:
+        diff = (va - vb) if ahead == a else (vb - va)
+        margin = diff if crit.descending else -diff
+    return Comparison(event, rs.name, a, b, rank_a, rank_b, ahead, crit.name,
+                      criterion_label(crit.name), va, vb, margin, frame,
+                      descending=crit.descending)

@@ -1012,6 +1012,16 @@ def trusted(frame: pl.DataFrame, codes: IdCodes | None) -> Iterator[None]:
         _TRUSTED.reset(token)
 
 
+@contextlib.contextmanager
+def validated_once(results: pl.LazyFrame | pl.DataFrame) -> Iterator[pl.DataFrame]:
+    """The validated table; inside this block validating that table again (each
+    ``standings`` call on it) returns it as it is (:func:`trusted`). For a caller that
+    ranks one input several times: the contract does not depend on the ruleset."""
+    frame, codes = validated_with_codes(results)
+    with trusted(frame, codes):
+        yield frame
+
+
 def raise_problems(problems: pl.DataFrame) -> None:
     if problems.height:
         kinds = problems["kind"].unique(maintain_order=True).to_list()

@@ -17,7 +17,7 @@ from swissframe._collect import collect, scoped
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import trusted, validated_with_codes
+from swissframe.schema import validated_once
 
 __all__ = ["sensitivity", "standard_variants"]
 
@@ -163,10 +163,7 @@ def sensitivity(results: Frame, rulesets: Sequence[str | Ruleset] | None = None,
         label = rs.name if rs.name not in labels else f"{rs.name}#{i}"
         labels[label] = rs
     baseline = next(iter(labels))
-    # validated once: the contract does not depend on the ruleset, so every ruleset's
-    # standings rank the same checked rows (schema.trusted) instead of checking them again
-    frame, codes = validated_with_codes(results)
-    with trusted(frame, codes):
+    with validated_once(results) as frame:  # (checked once, not once per ruleset)
         ranked = pl.concat([_ranked(frame, rs, label) for label, rs in labels.items()],
                            how="diagonal_relaxed")
     in_top = ranked.filter(pl.col("_pos") <= top).select("event_id", "ruleset", "player_id")
