@@ -726,10 +726,16 @@ def _sorted_keys(keys: pl.Series) -> pl.Series:
     return out.slice(skip)
 
 
+def _same_as_next(values: pl.Series) -> pl.Series:
+    """Per neighbour pair ``(i, i + 1)`` of ``values`` (``len - 1`` of them): equal? A
+    Series kernel, not a query."""
+    n = values.len()
+    return values.slice(1) == values.slice(0, max(n - 1, 0))
+
+
 def _equal_neighbours(keys: pl.Series) -> bool:
     """Whether two neighbours of ``keys`` are equal (on sorted keys: a value twice)."""
-    n = keys.len()
-    return n > 1 and bool((keys.slice(1) == keys.slice(0, n - 1)).any())
+    return keys.len() > 1 and bool(_same_as_next(keys).any())
 
 
 def _event_round(rb: int, rnd: pl.Expr) -> pl.Expr:
@@ -839,11 +845,10 @@ def _pairs_up(keys: pl.Series, low_bits: int) -> bool:
     # even positions must be equal — n / 2 equal ones, no two side by side, can only be
     # those — and their matches (the key's bits above low_bits; keys are ≥ 0) must differ
     # everywhere else: n / 2 equal neighbours among the matches as well
-    same = keys.slice(1) == keys.slice(0, n - 1)
+    same = _same_as_next(keys)
     if int(same.sum()) != n // 2 or bool((same.slice(1) & same.slice(0, n - 2)).any()):
         return False
-    match = keys & -(2**low_bits)
-    return int((match.slice(1) == match.slice(0, n - 1)).sum()) == n // 2
+    return int(_same_as_next(keys & -(2**low_bits)).sum()) == n // 2
 
 
 def _pairs_up_by_columns(paired: pl.LazyFrame, pb: int, er: pl.Expr, *,
