@@ -14,8 +14,8 @@
 - the columns ranking moves packed in one Int64 (``standings._pack_payload``), the
   opponents' two base sums packed in one Int64 (``tiebreakers._packed_width``) and the
   criteria of one shared frame attached in one join (``Context.projection``) give what
-  one column and one join each give; the opponents' segment sums of one packed gather
-  (``_cumulative._gather_fields``) give what one gather per column gives.
+  one column and one join each give; the opponents' segment sums of packed gathers
+  (``_cumulative._sum_fields``) give what one gather per column gives.
 """
 
 from __future__ import annotations
@@ -186,9 +186,15 @@ def test_packed_ranking_equals_the_plain_sort_of_small_tables(res: pl.DataFrame,
 @given(columns=st.lists(st.lists(st.integers(0, 2**20), min_size=6, max_size=6), min_size=1,
                         max_size=4),
        src=st.lists(st.integers(0, 5), max_size=30),
-       cuts=st.lists(st.integers(0, 30), max_size=6))
-def test_segment_sums_of_one_packed_gather_equal_one_gather_per_column(
-        columns: list[list[int]], src: list[int], cuts: list[int]) -> None:
+       cuts=st.lists(st.integers(0, 30), max_size=6),
+       # wide values: fewer columns a packing (2**55: one each); negative: no packing
+       wide=st.sampled_from([0, 2**40, 2**55]), negative=st.booleans())
+def test_segment_sums_of_packed_gathers_equal_one_gather_per_column(
+        columns: list[list[int]], src: list[int], cuts: list[int], wide: int,
+        negative: bool) -> None:
+    columns = [[v * (wide or 1) // 2**20 if wide else v for v in c] for c in columns]
+    if negative:
+        columns[0][0] = -1
     values = pl.DataFrame({f"c{i}": pl.Series(c, dtype=pl.Int64)
                            for i, c in enumerate(columns)})
     ends = sorted(min(c, len(src)) for c in cuts)
@@ -196,12 +202,23 @@ def test_segment_sums_of_one_packed_gather_equal_one_gather_per_column(
                         dtype=pl.Int64)
     srcs = pl.Series(src, dtype=pl.Int64)
     fast = cu_mod._segment_sums(values, srcs, lengths)
-    with mock.patch.object(cu_mod, "_gather_fields", return_value=None):
+    with mock.patch.object(cu_mod, "_sum_fields", return_value=None):
         plain = cu_mod._segment_sums(values, srcs, lengths)
     assert_frame_equal(fast, plain)
-    expected = [sum(columns[0][k] for k in src[a:a + n])
-                for a, n in zip([0, *ends], lengths.to_list(), strict=True)]
-    assert fast["c0"].to_list() == expected
+    for i, column in enumerate(columns):
+        expected = [sum(column[k] for k in src[a:a + n])
+                    for a, n in zip([0, *ends], lengths.to_list(), strict=True)]
+        assert fast[f"c{i}"].to_list() == expected
+
+
+def test_sum_fields_leave_room_for_the_sums_of_the_longest_segment() -> None:
+    # 3 values of up to 5 sum to at most 15 (4 bits, not 3), so two such columns take 8
+    values = pl.DataFrame({"a": [5, 0], "b": [1, 5]})
+    (layout,) = cu_mod._sum_fields(values, pl.Series([3, 0])) or []
+    assert layout.fields == (("a", 0, 0, 4), ("b", 0, 4, 4))
+    # a column too wide for one Int64 of sums, or with a negative value: no packing
+    assert cu_mod._sum_fields(pl.DataFrame({"a": [2**62]}), pl.Series([2])) is None
+    assert cu_mod._sum_fields(pl.DataFrame({"a": [-1, 3]}), pl.Series([2])) is None
 
 
 @PROPS
@@ -209,6 +226,6 @@ def test_segment_sums_of_one_packed_gather_equal_one_gather_per_column(
 def test_by_round_with_packed_opponent_gather_equals_one_gather_per_column(
         res: pl.DataFrame, rules: str) -> None:
     fast = st_mod._by_round(res, rules, (), cumulative=True)
-    with mock.patch.object(cu_mod, "_gather_fields", return_value=None):
+    with mock.patch.object(cu_mod, "_sum_fields", return_value=None):
         plain = st_mod._by_round(res, rules, (), cumulative=True)
     assert_frame_equal(fast, plain)
