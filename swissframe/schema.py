@@ -550,7 +550,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     # every paired row paired up with its mirror in the same phase: no phase mismatch
     # (a double-loss row is not in that pairing, a self-pairing is its own mirror)
     if both_phases and not (paired_up and not double_loss and "self_pairing" not in flagged):
-        _phase_checks(lf_ok, add)
+        _phase_checks(lf_ok, ev, add)
     if double_loss:
         _double_loss_checks(lf_ok, ev, add)
     # the checks that found something, in one parallel collection (one plan each)
@@ -568,11 +568,11 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
 _Add = Callable[[str, pl.LazyFrame, pl.Expr], None]
 
 
-def _phase_checks(lf_ok: pl.LazyFrame, add: _Add) -> None:
+def _phase_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
     """``phase_mismatch``: the two seats of one match in different phases would count for
-    one side only."""
+    one side only (a match is one within its event and analysis keys ``ev``)."""
     paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null())
-    seats = [EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID]
+    seats = [*ev, ROUND, PLAYER_ID, OPPONENT_ID]
     mirror = {PLAYER_ID: OPPONENT_ID, OPPONENT_ID: PLAYER_ID}
     playoff = paired.filter(pl.col(PHASE) == "playoff")
     swiss_mirrors = paired.filter(pl.col(PHASE) == "swiss").select(seats).rename(mirror)

@@ -243,6 +243,28 @@ def test_mirror_seats_in_different_phases_are_refused() -> None:
         ("phase_mismatch", 2, "A"), ("phase_mismatch", 2, "C")]
 
 
+def test_phases_are_compared_within_the_analysis_keys() -> None:
+    """One match may be a playoff in one scenario and Swiss in another: the two seats that
+    must agree are those of one (event, keys…) only."""
+    swiss = _base().with_columns(phase=pl.lit("swiss"))
+    playoff = swiss.with_columns(pl.when(pl.col("round") == 2).then(pl.lit("playoff"))
+                                 .otherwise(pl.col("phase")).alias("phase"))
+    both = pl.concat([swiss.with_columns(scenario=pl.lit(0)),
+                      playoff.with_columns(scenario=pl.lit(1))])
+    assert sf.find_problems(both, keys=["scenario"]).height == 0
+    got = sf.standings(both, "mtg", keys=["scenario"])
+    assert got.filter(pl.col("scenario") == 0).drop("scenario").equals(
+        sf.standings(swiss, "mtg"))
+    # a seat whose mirror in the same scenario disagrees is still found
+    bad = pl.concat([swiss.with_columns(scenario=pl.lit(0)),
+                     playoff.with_columns(scenario=pl.lit(1)).with_columns(
+                         pl.when((pl.col("round") == 2) & (pl.col("player_id") == "C"))
+                         .then(pl.lit("swiss")).otherwise(pl.col("phase")).alias("phase"))])
+    probs = sf.find_problems(bad, keys=["scenario"])
+    assert probs.select("kind", "round", "player_id").sort("player_id").rows() == [
+        ("phase_mismatch", 2, "A"), ("phase_mismatch", 2, "C")]
+
+
 @pytest.mark.parametrize(("col", "value"), [("unplayed", "forfeit"), ("color", "white")])
 def test_unknown_codes_are_refused_by_the_engine_too(col: str, value: str) -> None:
     df = _base().with_columns(pl.lit(None, dtype=pl.String).alias(col))
