@@ -509,6 +509,13 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     df = _materialised(results, default_event_id=default_event_id)
     choose(df.height)  # the rest of this call's queries run on the engine for its size
     ev = [EVENT_ID, *keys]  # an event is identified by event_id plus any analysis keys
+    unkeyed = [k for k in keys if k in df.columns and df.get_column(k).null_count()]
+    if unkeyed:  # a row of no scenario: which rows it pairs with is undefined, so only this
+        rows = df.lazy().filter(pl.any_horizontal(pl.col(k).is_null() for k in unkeyed))
+        null_keys = _problem("null_value", rows, _text("null in key column ", pl.concat_list(
+            [pl.when(pl.col(k).is_null()).then(pl.lit(k)) for k in unkeyed]
+        ).list.drop_nulls().list.join(", "), " (the keys say which analysis a row is of)"))
+        return null_keys.pipe(collect).cast(FIND_PROBLEMS_SCHEMA), df, None  # type: ignore[arg-type]
     vocabulary = tuple(c for c in VOCABULARY if c in df.columns)
     # (a column's null count is known without a query)
     nulls = any(df.get_column(c).null_count() for c in _NOT_NULL)

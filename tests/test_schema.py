@@ -265,6 +265,21 @@ def test_phases_are_compared_within_the_analysis_keys() -> None:
         ("phase_mismatch", 2, "A"), ("phase_mismatch", 2, "C")]
 
 
+def test_a_null_analysis_key_is_refused_with_its_rows() -> None:
+    """A row of no scenario belongs to no event of the analysis: refused by name, not
+    joined (null keys match nothing) into unknown opponents or dropped players."""
+    good = _base().with_columns(scenario=pl.lit(1, dtype=pl.Int64))
+    bad = pl.concat([good, _base().with_columns(scenario=pl.lit(None, dtype=pl.Int64))])
+    probs = sf.find_problems(bad, keys=["scenario"])
+    assert probs["kind"].unique().to_list() == ["null_value"]
+    assert probs.height == _base().height
+    assert probs["detail"].str.contains("key column scenario").all()
+    for rules in ("mtg", "pokemon", "melee-e1"):
+        with pytest.raises(sf.ValidationError, match="null in key column scenario"):
+            sf.standings(bad, rules, keys=["scenario"])
+    assert sf.find_problems(good, keys=["scenario"]).height == 0
+
+
 @pytest.mark.parametrize(("col", "value"), [("unplayed", "forfeit"), ("color", "white")])
 def test_unknown_codes_are_refused_by_the_engine_too(col: str, value: str) -> None:
     df = _base().with_columns(pl.lit(None, dtype=pl.String).alias(col))

@@ -68,6 +68,18 @@ class CutoffGrid:
     cut_index: pl.Series
 
 
+#: Integer dtypes whose every value is an Int64 (the keys the running sums code as they are).
+_INT64_VALUES: Final = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32)
+
+
+def _codable(dtype: pl.DataType) -> bool:
+    """Whether :func:`_coder` codes a key of ``dtype`` so that codes order as its values do:
+    text (sorted strings) and integers that are Int64 values. Others take the reference
+    path: UInt64 or Int128 values past Int64, floats and dates (whose text does not sort
+    as they do), an Enum (which sorts in the order of its categories, not of its text)."""
+    return dtype in (pl.String, pl.Categorical) or dtype in _INT64_VALUES
+
+
 def _coder(*columns: pl.Series) -> pl.DataType | None:
     """An Enum over every string in ``columns`` (so that equal strings get equal codes in
     every frame), or None for integer columns, which are their own codes."""
@@ -157,6 +169,8 @@ def _coded_rows(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame
         return _block_rows(rows, cut_e, ev=None, n_ev=events.len(), n_pl=n_pl,
                            key_codes=key_codes, codes=codes, player_code=player_code,
                            opp_code=opp_code)
+    if not all(_codable(rows.schema[c]) for c in k):
+        return None  # a key that neither is an Int64 nor codes in its own order
     # integer codes: the keys' (equal in rows and cutoffs) and the players' (equal for
     # player_id and opponent_id); then one id per key combination (the "event")
     enums = [_coder(rows[c], cutoffs[c]) for c in k]

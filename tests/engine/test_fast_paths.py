@@ -21,10 +21,12 @@
 from __future__ import annotations
 
 import math
+from datetime import date
 from fractions import Fraction
 from unittest import mock
 
 import polars as pl
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
@@ -229,3 +231,27 @@ def test_by_round_with_packed_opponent_gather_equals_one_gather_per_column(
     with mock.patch.object(cu_mod, "_sum_fields", return_value=None):
         plain = st_mod._by_round(res, rules, (), cumulative=True)
     assert_frame_equal(fast, plain)
+
+
+_KEY_VALUES = [
+    (pl.String, ["b", "a"]), (pl.Categorical, ["b", "a"]), (pl.Int32, [7, -3]),
+    (pl.UInt64, [2**64 - 1, 0]), (pl.Int128, [2**100, -(2**100)]),
+    (pl.Enum(["z", "a"]), ["a", "z"]), (pl.Float64, [10.0, 9.0]),
+    (pl.Date, [date(2024, 1, 10), date(2023, 5, 1)]),
+]
+
+
+@pytest.mark.parametrize(("dtype", "values"), _KEY_VALUES, ids=str)
+def test_by_round_running_sums_equal_repeated_rows_for_keys_of_every_dtype(
+        dtype: pl.DataType, values: list[object]) -> None:
+    """The running sums code the keys (``_cumulative._codable``); a key whose codes would
+    not order as its values (an Enum, floats, dates) or not fit Int64 takes the reference
+    path, so both give one table: no cast error, no other order."""
+    m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+                      "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+                      "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    one = sf.from_matches(m)
+    res = pl.concat([one.with_columns(scenario=pl.lit(v).cast(dtype)) for v in values])
+    fast = st_mod._by_round(res, "mtg", ["scenario"], cumulative=True)
+    assert_frame_equal(fast, st_mod._by_round(res, "mtg", ["scenario"], cumulative=False))
+    assert fast.height == 2 * 8
