@@ -214,9 +214,10 @@ def fallback_key(value: pl.Expr) -> pl.Expr:
     return (value * 10.0**FALLBACK_DIGITS).round(0).cast(pl.Int128)
 
 
-def warn_fallback(what: str, scale: int) -> None:
-    """Report that exact tie detection fell back to rounding for ``what``."""
-    msg = (f"exact tie detection for {what} needs a scale of {scale.bit_length()} bits, more "
+def warn_fallback(what: str, *, bits: int) -> None:
+    """Report that exact tie detection fell back to rounding for ``what``, whose exact scale
+    would take ``bits`` bits (a number, not the scale: one may be too large to build)."""
+    msg = (f"exact tie detection for {what} needs a scale of {bits} bits, more "
            f"than Int128 holds; ties are decided on values rounded to {FALLBACK_DIGITS} "
            "decimals instead. Hint: this only happens for very long events.")
     warnings.warn(msg, ExactnessWarning, stacklevel=3)

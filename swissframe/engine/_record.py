@@ -249,7 +249,7 @@ def _fitted(scale: int, what: str) -> ExactScale:
     exact = ExactScale(scale)
     if exact.fits():
         return exact
-    warn_fallback(what, scale)
+    warn_fallback(what, bits=scale.bit_length())
     return RoundedScale(10**FALLBACK_DIGITS)
 
 

@@ -30,6 +30,7 @@ import polars as pl
 from swissframe._collect import collect
 from swissframe.engine import _chess
 from swissframe.engine._exact import (
+    LIMIT,
     ExactScale,
     exact_name,
     fallback_key,
@@ -40,7 +41,7 @@ from swissframe.engine._exact import (
     warn_fallback,
 )
 from swissframe.engine._record import points_unit
-from swissframe.errors import RulesetError
+from swissframe.errors import DataError, RulesetError
 from swissframe.rules._ruleset import Ruleset
 
 __all__ = [
@@ -345,7 +346,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         if outer.fits():
             columns = (flt.alias(name), exact.alias(exact_name(name)))
         else:
-            warn_fallback(name, outer.scale)
+            warn_fallback(name, bits=outer.scale.bit_length())
             mean = pl.col(f"_m_{source}")
             columns = (mean.alias(name), fallback_key(mean).alias(exact_name(name)))
         out = sums.select(*ctx.pkeys, *columns)
@@ -370,7 +371,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
     if outer.fits():
         out = agg.select(*ctx.pkeys, flt.alias(name), exact.alias(exact_name(name)))
     else:
-        warn_fallback(name, outer.scale)
+        warn_fallback(name, bits=outer.scale.bit_length())
         out = agg.select(*ctx.pkeys, pl.col("_mean_f").alias(name),
                          fallback_key(pl.col("_mean_f")).alias(exact_name(name)))
     # players who faced nobody have no row here: callers left-join, which gives them null.
@@ -586,8 +587,16 @@ def game_wins(ctx: Context, *, name: str = "game_wins") -> pl.LazyFrame:
 def lost_round_squares(ctx: Context, *, name: str = "lost_round_squares") -> pl.LazyFrame:
     """Sum of the squares of the round numbers the player lost (Yu-Gi-Oh! ``DDD``, higher
     is better: later losses; rules.md §3.1 [S])."""
+    r = pl.col("round").cast(pl.Int128)  # (a round past 2**31.5 squares past Int64)
     agg = (ctx.rows.filter(pl.col("_loss")).group_by(ctx.pkeys)
-           .agg((pl.col("round") * pl.col("round")).sum().alias("_s")))
+           .agg((r * r).sum().alias("_s")))
+    over = agg.filter(pl.col("_s") > 2**63 - 1).head(1).pipe(collect)
+    if over.height:
+        who = ", ".join(f"{k} {v!r}" for k, v in zip(ctx.pkeys, over.row(0), strict=False))
+        msg = (f"lost_round_squares: the sum of the squares of the rounds lost by {who} is "
+               f"{over['_s'][0]:,}, past what an Int64 column holds (round numbers this "
+               "large are not a Swiss event's). Hint: number the event's rounds from 1.")
+        raise DataError(msg)
     return _int_column(ctx, agg, pl.col("_s"), name)
 
 
@@ -668,39 +677,48 @@ def _ctb(ctx: Context) -> tuple[pl.LazyFrame, ExactScale]:
         frame, sc = ctx.cache[key]
         assert sc is not None
         return frame, sc
-    r_max = int(ctx.rows.select(pl.col("round").max()).pipe(collect).item() or 1)
+    # the most rounds between a player's first and last rows: a row's weight is a power of
+    # 1/4 of its distance to the player's last round, so that many powers make every
+    # weight exact (round numbers themselves do not matter: an event numbered from 32 is
+    # the event numbered from 1)
+    span = int(ctx.rows.group_by(ctx.pkeys)
+               .agg((pl.col("round").max() - pl.col("round").min()).alias("_span"))
+               .select(pl.col("_span").max()).pipe(collect).item() or 0)
     unit = points_unit(ctx.rules)
-    scale = ExactScale(unit * 4**r_max)
+    # (the bits first: 4**span of a span of 10**9 rounds is not a number to build)
+    bits = unit.bit_length() + 2 * span
+    scale = ExactScale(unit * 4**span) if bits <= LIMIT.bit_length() else None
     # a row's total holds from its round until the player's next row (a round without a row
     # between two rows carries the total: CTB ÷ 4 + the unchanged total), so it weighs
     # Σ_{j=round}^{next-1} 4^(j - last) = (4^(next - last) - 4^(round - last)) / 3; in
-    # units of 4^-r_max the exponents run from 1 to r_max + 1
+    # units of 4^-span the exponents run from 0 to span + 1
     running = (ctx.rows.sort("round")
                .with_columns(_cum=pl.col("_pts").cum_sum().over(ctx.pkeys),
                              _last=pl.col("round").max().over(ctx.pkeys),
                              _next=pl.col("round").shift(-1).over(ctx.pkeys))
                .with_columns(pl.col("_next").fill_null(pl.col("_last") + 1)))
-    exps = pl.LazyFrame({"_e": list(range(2 * r_max + 2)),
-                         "_w": [4**e for e in range(2 * r_max + 2)]},
+    quarter = pl.lit(0.25)
+    as_float = (pl.col("_cum").cast(pl.Float64) / unit
+                * (quarter.pow((pl.col("_last") - pl.col("_next")).cast(pl.Float64))
+                   - quarter.pow((pl.col("_last") - pl.col("round")).cast(pl.Float64))) / 3
+                ).sum().alias("_f")
+    if scale is None or not scale.fits():
+        warn_fallback("ctb", bits=bits)
+        frame = running.group_by(ctx.pkeys).agg(as_float).select(
+            *ctx.pkeys, pl.col("_f").alias("ctb"), fallback_key(pl.col("_f")).alias("_x_ctb"))
+        ctx.cache[key] = (frame, ExactScale(10**12))
+        return frame, ExactScale(10**12)
+    exps = pl.LazyFrame({"_e": list(range(span + 2)), "_w": [4**e for e in range(span + 2)]},
                         schema={"_e": pl.Int64, "_w": pl.Int128})
-    shift = r_max - pl.col("_last")
+    shift = span - pl.col("_last")
     terms = (running.with_columns(_e=(shift + pl.col("round")).cast(pl.Int64),
                                   _e_next=(shift + pl.col("_next")).cast(pl.Int64))
              .join(exps, on="_e", how="left")
              .join(exps.rename({"_e": "_e_next", "_w": "_w_next"}), on="_e_next", how="left"))
-    quarter = pl.lit(0.25)
     agg = terms.group_by(ctx.pkeys).agg(
         (pl.col("_cum").cast(pl.Int128) * ((pl.col("_w_next") - pl.col("_w")) // 3)).sum()
-        .alias("_x"),
-        (pl.col("_cum").cast(pl.Float64) / unit
-         * (quarter.pow((pl.col("_last") - pl.col("_next")).cast(pl.Float64))
-            - quarter.pow((pl.col("_last") - pl.col("round")).cast(pl.Float64))) / 3).sum()
-        .alias("_f"))
+        .alias("_x"), as_float)
     frame = agg.select(*ctx.pkeys, pl.col("_f").alias("ctb"), pl.col("_x").alias("_x_ctb"))
-    if not scale.fits():
-        warn_fallback("ctb", scale.scale)
-        frame = frame.with_columns(fallback_key(pl.col("ctb")).alias("_x_ctb"))
-        scale = ExactScale(10**12)
     ctx.cache[key] = (frame, scale)
     return frame, scale
 

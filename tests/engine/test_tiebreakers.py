@@ -18,7 +18,9 @@ from swissframe.engine.tiebreakers import (
     Context,
     register_tiebreaker,
 )
+from swissframe.errors import ExactnessWarning
 from swissframe.rules import Criterion
+from tests.helpers import bounded
 
 
 def matches(spec: list[tuple[int, str, str, str]]) -> pl.DataFrame:
@@ -127,6 +129,42 @@ def test_fab_ctb_and_octb_exact_with_many_rounds() -> None:
         pts += r % 2
         ctb = ctb / 4 + pts
     assert p["ctb"] == pytest.approx(float(ctb), rel=1e-15)
+
+
+@pytest.mark.parametrize("first", [32, 10**6, 10**15])
+def test_fab_ctb_depends_on_rounds_between_not_on_their_numbers(first: int) -> None:
+    """CTB weighs a row by 1/4 per round to the player's last round, so an event numbered
+    from 32 (or 10**15) ranks as the one numbered from 1. (The exact scale followed the
+    largest round number: 32 rounds overflowed Int128 while building the weights; 10**15
+    would have built a list of 2·10**15 of them.)"""
+    spec = [(1, "P", "A", "a"), (1, "Q", "B", "a"), (2, "A", "Q", "a"), (3, "P", "B", "a"),
+            (3, "Q", "A", "a")]
+    want = sf.standings(matches(spec), "fab")
+    got = bounded(lambda: sf.standings(
+        matches([(r + first - 1, *rest) for r, *rest in spec]), "fab"))
+    assert got.equals(want)
+
+
+def test_fab_ctb_over_a_gap_of_a_billion_rounds_falls_back_with_a_warning() -> None:
+    """A player's rows 10**9 rounds apart need 4**(10**9) as a scale: ranked on rounded
+    values, with the warning that says so, in no time (no weight table is built)."""
+    spec = [(1, "P", "A", "a"), (1, "Q", "B", "b"), (10**9, "P", "B", "a"),
+            (10**9, "Q", "A", "a")]
+    with pytest.warns(ExactnessWarning, match="ctb needs a scale of 1999999999 bits"):
+        got = bounded(lambda: sf.standings(matches(spec), "fab"))
+    ctb = dict(zip(got["player_id"], got["ctb"], strict=True))
+    # P: 1 after round 1, carried (÷ 4 + 1) to 4/3, then 4/3 / 4 + 2; Q: 0 then 0 / 4 + 1
+    assert ctb["P"] == pytest.approx(1 / 3 + 2)
+    assert ctb["Q"] == pytest.approx(1.0)
+
+
+def test_lost_round_squares_past_int64_is_an_error_not_a_wrap() -> None:
+    """A loss in round 2**32 squares to 2**64: named, not wrapped to 0 (which ranked it as
+    no loss at all)."""
+    assert sf.standings(matches([(3, "A", "B", "a")]), "yugioh-ddd").filter(
+        pl.col("player_id") == "B")["lost_round_squares"].item() == 9
+    with pytest.raises(sf.DataError, match="player_id 'B'.*Hint: number"):
+        sf.standings(matches([(2**32, "A", "B", "a")]), "yugioh-ddd")
 
 
 def test_fab_ctb_of_a_returning_player_carries_the_total() -> None:
