@@ -163,7 +163,7 @@ def test_lost_round_squares_past_int64_is_an_error_not_a_wrap() -> None:
     no loss at all)."""
     assert sf.standings(matches([(3, "A", "B", "a")]), "yugioh-ddd").filter(
         pl.col("player_id") == "B")["lost_round_squares"].item() == 9
-    with pytest.raises(sf.DataError, match="player_id 'B'.*Hint: number"):
+    with pytest.raises(sf.DataError, match=r"player_id 'B'.*Hint: number"):
         sf.standings(matches([(2**32, "A", "B", "a")]), "yugioh-ddd")
 
 
