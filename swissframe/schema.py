@@ -31,6 +31,10 @@ Optional columns that analyses and importers add (kept when present):
   seats must carry the flag (``double_loss_mismatch`` otherwise); a 0-1 / 0-1 pair
   without it stays a ``mirror_mismatch``.
 
+Any other column is passed through, except one whose name starts with ``_``: that prefix
+is swissframe's own (codes, sums, weights), so such a column is dropped at the boundary with
+a warning that names it (an analysis key of that name is kept: it is declared).
+
 Rows the contract refuses (each a kind of :func:`find_problems`, named with event, round and
 player): a null required cell, an empty id (``""``: an empty cell of a match-form table
 would otherwise become a phantom player), a round below 1, a negative game count, a phase
@@ -50,6 +54,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -99,7 +104,8 @@ RESULT_COLUMNS: Final[Mapping[str, pl.DataType]] = {
     PHASE: pl.String(),
 }
 
-#: Optional columns with a documented meaning; any other extra column is passed through.
+#: Optional columns with a documented meaning; any other extra column is passed through
+#: (except names that start with :data:`RESERVED_PREFIX`: see :func:`_without_reserved`).
 OPTIONAL_COLUMNS: Final[Mapping[str, pl.DataType]] = {
     "stage": pl.String(),
     "color": pl.String(),
@@ -488,6 +494,26 @@ def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
         raise SchemaError(msg) from exc
 
 
+#: The prefix of swissframe's own column names (codes, keys, sums, weights …).
+RESERVED_PREFIX: Final = "_"
+
+
+def _without_reserved(df: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
+    """``df`` without the input columns named like swissframe's own (``_e``, ``_through``,
+    ``_w`` …: :data:`RESERVED_PREFIX`), which the checks and the engine would take for
+    theirs — a duplicate column, or a user's values read as a cutoff or a weight. Dropped
+    with a warning that names them (an analysis key of that name stays: it is declared)."""
+    reserved = [c for c in df.columns if c.startswith(RESERVED_PREFIX) and c not in keys]
+    if not reserved:
+        return df
+    example = reserved[0].lstrip(RESERVED_PREFIX) or "x"
+    msg = (f"column(s) {reserved} of the results table are ignored: names starting with "
+           f"{RESERVED_PREFIX!r} are swissframe's own. Hint: rename them to keep them, e.g. "
+           f"df.rename({{{reserved[0]!r}: {example!r}}}).")
+    warnings.warn(msg, UserWarning, stacklevel=4)
+    return df.drop(reserved)
+
+
 def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
              keys: Sequence[str], coded: bool = True
              ) -> tuple[pl.DataFrame, pl.DataFrame, IdCodes | None]:
@@ -506,7 +532,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     filtered, duplicate seats counted by a group-by and mirrors joined on the id columns
     (as categoricals). It is also the path for extra ``keys``, or keys too wide for 62 bits.
     """
-    df = _materialised(results, default_event_id=default_event_id)
+    df = _without_reserved(_materialised(results, default_event_id=default_event_id), keys)
     choose(df.height)  # the rest of this call's queries run on the engine for its size
     ev = [EVENT_ID, *keys]  # an event is identified by event_id plus any analysis keys
     unkeyed = [k for k in keys if k in df.columns and df.get_column(k).null_count()]

@@ -3,6 +3,9 @@ all offending rows are listed, and nothing is silently dropped or repaired."""
 
 from __future__ import annotations
 
+import re
+import warnings
+
 import polars as pl
 import pytest
 from hypothesis import given, settings
@@ -278,6 +281,33 @@ def test_a_null_analysis_key_is_refused_with_its_rows() -> None:
         with pytest.raises(sf.ValidationError, match="null in key column scenario"):
             sf.standings(bad, rules, keys=["scenario"])
     assert sf.find_problems(good, keys=["scenario"]).height == 0
+
+
+@pytest.mark.parametrize("name", ["_e", "_p", "_o", "_ce", "_through", "_w", "_w_next",
+                                  "__index_level_0__"])
+def test_an_input_column_named_like_swissframes_own_is_dropped_with_a_warning(
+        name: str) -> None:
+    """Input columns named like internal ones (codes, cutoffs, weights) were a duplicate
+    column error, or read as the cutoff (rows lost) or as CTB weights (other ranks): they
+    are dropped at the boundary, and the warning names them."""
+    from swissframe.engine import standings as st_mod
+    clean = _base().with_columns(phase=pl.lit("swiss"))
+    odd = clean.with_columns(pl.lit(1).alias(name))
+    for rules in ("mtg", "pokemon", "fab"):
+        with pytest.warns(UserWarning, match=f"{re.escape(repr(name))}.*Hint: rename"):
+            got = sf.standings(odd, rules)
+        assert got.equals(sf.standings(clean, rules))
+        for cumulative in (True, False):
+            with pytest.warns(UserWarning, match="swissframe's own"):
+                got = st_mod._by_round(odd, rules, (), cumulative=cumulative)
+            assert got.equals(st_mod._by_round(clean, rules, (), cumulative=cumulative))
+    with pytest.warns(UserWarning, match="swissframe's own"):
+        assert sf.find_problems(odd).height == 0
+    # a declared analysis key keeps its name
+    keyed = clean.with_columns(pl.lit(1).alias("_cut"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert "_cut" in sf.standings(keyed, "mtg", keys=["_cut"]).columns
 
 
 @pytest.mark.parametrize(("col", "value"), [("unplayed", "forfeit"), ("color", "white")])
