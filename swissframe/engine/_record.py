@@ -303,7 +303,12 @@ def ranking_keys(rules: Ruleset, upto: int | None = None) -> list[tuple[str, str
     keys = [(c.name, c.function, c.descending) for c in crits]
     if rules.points_first and (not rules.criteria or rules.criteria[0].name != "match_points"):
         keys = [("match_points", "match_points", True), *keys]
-    return keys
+    # a column already sorted on orders nothing a second time (rows reaching it are equal
+    # on it): kept once, so that no path sorts, packs or narrows one column twice
+    first: dict[str, tuple[str, str, bool]] = {}
+    for key in keys:
+        first.setdefault(key[0], key)
+    return list(first.values())
 
 
 # ------------------------------------------------------------------ per-event exactness

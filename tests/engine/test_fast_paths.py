@@ -255,3 +255,25 @@ def test_by_round_running_sums_equal_repeated_rows_for_keys_of_every_dtype(
     fast = st_mod._by_round(res, "mtg", ["scenario"], cumulative=True)
     assert_frame_equal(fast, st_mod._by_round(res, "mtg", ["scenario"], cumulative=False))
     assert fast.height == 2 * 8
+
+
+def test_a_criterion_named_twice_is_sorted_on_once_by_every_path() -> None:
+    """``Criterion("match_points")`` after others, with ``points_first``, names points twice
+    (criteria themselves are distinct): the packed ranking narrowed the column twice (a
+    duplicate-name error from 20,000 players on). Sorting on a column again orders
+    nothing, so ``ranking_keys`` keeps the first."""
+    from swissframe.engine._record import ranking_keys
+    from swissframe.rules import Criterion, Ruleset
+    rules = Ruleset(name="omw-then-points", criteria=(Criterion("omwp"),
+                                                      Criterion("match_points")))
+    assert [n for n, _, _ in ranking_keys(rules)] == ["match_points", "omwp"]
+    m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+                      "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+                      "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    res = sf.from_matches(m)
+    plain = sf.standings(res, rules)
+    assert plain.select("player_id", "rank").rows() == [("A", 1), ("C", 2), ("D", 3), ("B", 4)]
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):
+        assert_frame_equal(sf.standings(res, rules), plain)
+        assert_frame_equal(st_mod._by_round(res, rules, (), cumulative=True),
+                           st_mod._by_round(res, rules, (), cumulative=False))
