@@ -14,6 +14,10 @@ choice never outlives the call and threads do not share it); the contract's boun
 call runs on :func:`query_engine`. A user who set ``pl.Config(engine_affinity=...)`` keeps their
 choice: we then pass ``"auto"``, which honours it. Results never depend on the engine; the
 test suite runs both (``tests/test_collect.py``).
+
+The same choice sets the optimizer passes: an input of up to :data:`LEAN_MAX_ROWS` rows
+keeps only projection pushdown (:data:`LEAN`), whose planning costs less than the other
+passes would save on a few hundred rows.
 """
 
 from __future__ import annotations
@@ -22,21 +26,41 @@ import contextvars
 import functools
 import os
 from collections.abc import Callable, Iterable
-from typing import Literal, ParamSpec, TypeVar
+from typing import Final, Literal, ParamSpec, TypeVar
 
 import polars as pl
 from polars.exceptions import PanicException
 
-__all__ = ["IN_MEMORY_MAX_ROWS", "choose", "collect", "collect_all", "engine_for",
-           "query_engine", "scoped"]
+__all__ = ["IN_MEMORY_MAX_ROWS", "LEAN", "LEAN_MAX_ROWS", "choose", "collect", "collect_all",
+           "engine_for", "query_engine", "scoped"]
 
 Engine = Literal["auto", "in-memory", "streaming"]
 
 #: Inputs up to this many result rows run on the in-memory engine, larger ones streaming.
 IN_MEMORY_MAX_ROWS = 1_000_000
 
+#: Inputs up to this many result rows run their queries with the lean optimizer passes
+#: (:data:`LEAN`).
+LEAN_MAX_ROWS = 20_000
+
+#: The optimizer passes a small input's queries keep: projection pushdown only (and the
+#: type checks Polars always runs). On a few hundred rows the other passes (predicate
+#: and slice pushdown, expression simplification, common subexpressions and subplans,
+#: ordering analysis) cost more time than they save: one 256-player event 6.6–7.6 ->
+#: 5.9–6.1 ms a ``standings`` call (medians of 300 calls, three alternations), one
+#: 64-player event 6.5 -> 6.0 ms; from about 20,000 rows they pay again (390k rows:
+#: 103–105 ms with them, 108–112 without). Results do not depend on the passes
+#: (the test suite runs with them off at every size: ``tests/test_collect.py``).
+LEAN: Final = pl.QueryOptFlags(
+    predicate_pushdown=False, simplify_expression=False, slice_pushdown=False,
+    comm_subplan_elim=False, comm_subexpr_elim=False, cluster_with_columns=False,
+    check_order_observe=False, sort_collapse=False, join_order=False, row_estimate=False)
+_FULL: Final = pl.QueryOptFlags()
+
 _ENGINE: contextvars.ContextVar[Engine] = contextvars.ContextVar("swissframe_engine",
                                                                  default="auto")
+_OPTIMIZATIONS: contextvars.ContextVar[pl.QueryOptFlags] = contextvars.ContextVar(
+    "swissframe_optimizations", default=_FULL)
 _SCOPED: contextvars.ContextVar[bool] = contextvars.ContextVar("swissframe_engine_scoped",
                                                                default=False)
 
@@ -57,9 +81,11 @@ def engine_for(rows: int) -> Engine:
 
 
 def choose(rows: int) -> None:
-    """Set this call's engine from its validated input height (no-op outside a scope)."""
+    """Set this call's engine and optimizer passes from its validated input height (no-op
+    outside a scope)."""
     if _SCOPED.get():
         _ENGINE.set(engine_for(rows))
+        _OPTIMIZATIONS.set(LEAN if rows <= LEAN_MAX_ROWS else _FULL)
 
 
 def _run(query: Callable[[Engine], R], *, in_memory: bool = False) -> R:
@@ -88,13 +114,15 @@ def collect(frame: pl.LazyFrame, *, in_memory: bool = False) -> pl.DataFrame:
     rechunking it cost more than streaming saved; the whole call 4.82 -> 4.54 s, median
     of 7 alternations).
     """
-    return _run(lambda engine: frame.collect(engine=engine), in_memory=in_memory)
+    flags = _OPTIMIZATIONS.get()
+    return _run(lambda engine: frame.collect(engine=engine, optimizations=flags),
+                in_memory=in_memory)
 
 
 def collect_all(frames: Iterable[pl.LazyFrame]) -> list[pl.DataFrame]:
     """``pl.collect_all`` on this call's engine (see :func:`_run`)."""
-    plans = list(frames)
-    return _run(lambda engine: pl.collect_all(plans, engine=engine))
+    plans, flags = list(frames), _OPTIMIZATIONS.get()
+    return _run(lambda engine: pl.collect_all(plans, engine=engine, optimizations=flags))
 
 
 def scoped(fn: Callable[P, R]) -> Callable[P, R]:

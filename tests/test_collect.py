@@ -50,7 +50,7 @@ def test_an_in_memory_query_leaves_streaming_calls_only(monkeypatch: pytest.Monk
     # its in-memory choice, and not the "auto" a user's affinity gives
     engines: list[str] = []
 
-    def spy(self: pl.LazyFrame, *, engine: str = "auto") -> pl.DataFrame:
+    def spy(self: pl.LazyFrame, *, engine: str = "auto", **_: object) -> pl.DataFrame:
         engines.append(engine)
         return pl.DataFrame()
 
@@ -78,6 +78,41 @@ def test_both_engines_give_the_same_standings(rules: str,
     by_round = sf.standings_by_round(df, rules)
     monkeypatch.setattr(_collect, "IN_MEMORY_MAX_ROWS", 0)  # every query on streaming
     assert_frame_equal(sf.standings(df, rules), in_memory)
+    assert_frame_equal(sf.standings_by_round(df, rules), by_round)
+
+
+def test_small_inputs_keep_only_the_optimizer_passes_that_pay(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[pl.QueryOptFlags] = []
+
+    def spy(self: pl.LazyFrame, *, optimizations: pl.QueryOptFlags, **_: object
+            ) -> pl.DataFrame:
+        seen.append(optimizations)
+        return pl.DataFrame()
+
+    monkeypatch.setattr(pl.LazyFrame, "collect", spy)
+
+    @_collect.scoped
+    def probe(rows: int) -> None:
+        _collect.choose(rows)
+        _collect.collect(pl.LazyFrame())
+
+    probe(_collect.LEAN_MAX_ROWS)
+    probe(_collect.LEAN_MAX_ROWS + 1)
+    assert [f.predicate_pushdown for f in seen] == [False, True]
+    assert all(f.projection_pushdown for f in seen)
+
+
+@pytest.mark.parametrize(
+    "rules", ["mtg", "pokemon", "fab", "fide", "yugioh-ddd", "melee-two-game", "topdeck"])
+def test_the_optimizer_passes_do_not_change_the_standings(
+        rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    df = _events()
+    lean = sf.standings(df, rules)
+    by_round = sf.standings_by_round(df, rules)
+    assert df.height <= _collect.LEAN_MAX_ROWS
+    monkeypatch.setattr(_collect, "LEAN_MAX_ROWS", 0)  # every pass, as large inputs have
+    assert_frame_equal(sf.standings(df, rules), lean)
     assert_frame_equal(sf.standings_by_round(df, rules), by_round)
 
 
