@@ -32,6 +32,7 @@ import sys
 import tempfile
 import textwrap
 import threading
+import warnings
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Final, NamedTuple, NoReturn
@@ -179,6 +180,17 @@ def flush_notes(*, ok: bool) -> None:
                                          subsequent_indent="  ", break_on_hyphens=False))
                  if sys.stderr.isatty() else text)
         print(shown, file=sys.stderr)
+
+
+def flush_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
+    """Print each distinct warning a command raised as one ``swissframe: warning: …``
+    line on stderr (wrapped on a terminal, like the notes); ``--quiet`` keeps them: a
+    warning says the output is not what the input alone would suggest."""
+    for text in dict.fromkeys(" ".join(str(w.message).split()) for w in caught):
+        line = f"swissframe: warning: {text}"
+        print("\n".join(textwrap.wrap(line, width=max(terminal_width(), 40),
+                                      subsequent_indent="  ", break_on_hyphens=False))
+              if sys.stderr.isatty() else line, file=sys.stderr)
 
 
 def ruleset_name(text: str) -> str:

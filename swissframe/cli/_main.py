@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 import time
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -34,6 +35,7 @@ from swissframe.cli._common import (
     error_line,
     filter_events,
     flush_notes,
+    flush_warnings,
     note,
     output_format,
     reading,
@@ -239,10 +241,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     flush_notes(ok=False)  # nothing left over from an earlier call in this process
     try:
-        if args.command in modules:
-            code = int(modules[args.command].run(args))
-        else:
-            code = int(args.func(args))
+        # the library's warnings (an ignored column, a rounded tie-break) are shown like
+        # notes, one "swissframe: warning:" line each once the command has succeeded, not
+        # as Python's two-line warnings in the middle of a progress line
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            if args.command in modules:
+                code = int(modules[args.command].run(args))
+            else:
+                code = int(args.func(args))
+        flush_warnings(caught)
         flush_notes(ok=True)
         return code
     except BrokenPipeError:  # `swissframe … | head`: the reader has what it wanted

@@ -24,6 +24,25 @@ def test_standings_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "┆ Alice     ┆ 1    ┆ 10 " in first
 
 
+def test_a_library_warning_is_one_line_after_the_output(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A column named like swissframe's own is dropped with a warning: the CLI shows it as
+    one ``swissframe: warning:`` line on stderr (not Python's two-line warning inside the
+    progress line), and the output is the file's without that column."""
+    src = pl.read_csv(EVENTS / "league-night.csv")
+    odd = tmp_path / "odd.csv"
+    src.with_columns(_note=pl.lit("x")).write_csv(odd)
+    assert main(["standings", str(EVENTS / "league-night.csv"), "--format", "csv"]) == 0
+    plain = capsys.readouterr().out
+    assert main(["standings", str(odd), "--format", "csv", "--quiet"]) == 0
+    got = capsys.readouterr()
+    assert got.out == plain
+    warned = [line for line in got.err.splitlines() if "warning" in line]
+    assert warned == [line for line in got.err.splitlines() if line.strip()]
+    assert len(warned) == 1
+    assert warned[0].startswith("swissframe: warning: column(s) ['_note']")
+
+
 def test_standings_csv_json_parquet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = str(EVENTS / "league-night.csv")
     assert main(["standings", f, "--format", "csv"]) == 0
