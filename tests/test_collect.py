@@ -44,75 +44,63 @@ def test_the_choice_lives_only_inside_the_call() -> None:
     assert _collect.query_engine() == "auto"
 
 
+def _spy_collect(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, pl.QueryOptFlags]]:
+    """Every ``LazyFrame.collect`` of the test records its engine and optimizer passes."""
+    seen: list[tuple[str, pl.QueryOptFlags]] = []
+
+    def spy(self: pl.LazyFrame, *, engine: str = "auto",
+            optimizations: pl.QueryOptFlags | None = None, **_: object) -> pl.DataFrame:
+        seen.append((engine, optimizations or pl.QueryOptFlags()))
+        return pl.DataFrame()
+
+    monkeypatch.setattr(pl.LazyFrame, "collect", spy)
+    return seen
+
+
+@_collect.scoped
+def _probe(rows: int) -> None:
+    """One call of ``rows`` input rows: a query kept in memory, then a plain one."""
+    _collect.choose(rows)
+    _collect.collect(pl.LazyFrame(), in_memory=True)
+    _collect.collect(pl.LazyFrame())
+
+
 def test_an_in_memory_query_leaves_streaming_calls_only(monkeypatch: pytest.MonkeyPatch
                                                          ) -> None:
     # collect(..., in_memory=True) (the by-round ranking) overrides a call's streaming, not
     # its in-memory choice, and not the "auto" a user's affinity gives
-    engines: list[str] = []
-
-    def spy(self: pl.LazyFrame, *, engine: str = "auto", **_: object) -> pl.DataFrame:
-        engines.append(engine)
-        return pl.DataFrame()
-
-    monkeypatch.setattr(pl.LazyFrame, "collect", spy)
-
-    @_collect.scoped
-    def probe(rows: int) -> None:
-        _collect.choose(rows)
-        _collect.collect(pl.LazyFrame(), in_memory=True)
-        _collect.collect(pl.LazyFrame())
-
-    probe(_collect.IN_MEMORY_MAX_ROWS + 1)
-    probe(10)
+    seen = _spy_collect(monkeypatch)
+    _probe(_collect.IN_MEMORY_MAX_ROWS + 1)
+    _probe(10)
     with pl.Config(engine_affinity="streaming"):
-        probe(_collect.IN_MEMORY_MAX_ROWS + 1)
-    assert engines == ["in-memory", "streaming", "in-memory", "in-memory", "auto", "auto"]
-
-
-@pytest.mark.parametrize(
-    "rules", ["mtg", "pokemon", "fab", "fide", "yugioh", "melee-two-game", "topdeck"])
-def test_both_engines_give_the_same_standings(rules: str,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    df = _events()
-    in_memory = sf.standings(df, rules)
-    by_round = sf.standings_by_round(df, rules)
-    monkeypatch.setattr(_collect, "IN_MEMORY_MAX_ROWS", 0)  # every query on streaming
-    assert_frame_equal(sf.standings(df, rules), in_memory)
-    assert_frame_equal(sf.standings_by_round(df, rules), by_round)
+        _probe(_collect.IN_MEMORY_MAX_ROWS + 1)
+    assert [engine for engine, _ in seen] == [
+        "in-memory", "streaming", "in-memory", "in-memory", "auto", "auto"]
 
 
 def test_small_inputs_keep_only_the_optimizer_passes_that_pay(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[pl.QueryOptFlags] = []
-
-    def spy(self: pl.LazyFrame, *, optimizations: pl.QueryOptFlags, **_: object
-            ) -> pl.DataFrame:
-        seen.append(optimizations)
-        return pl.DataFrame()
-
-    monkeypatch.setattr(pl.LazyFrame, "collect", spy)
-
-    @_collect.scoped
-    def probe(rows: int) -> None:
-        _collect.choose(rows)
-        _collect.collect(pl.LazyFrame())
-
-    probe(_collect.LEAN_MAX_ROWS)
-    probe(_collect.LEAN_MAX_ROWS + 1)
-    assert [f.predicate_pushdown for f in seen] == [False, True]
-    assert all(f.projection_pushdown for f in seen)
+    seen = _spy_collect(monkeypatch)
+    _probe(_collect.LEAN_MAX_ROWS)
+    _probe(_collect.LEAN_MAX_ROWS + 1)
+    assert [f.predicate_pushdown for _, f in seen] == [False, False, True, True]
+    assert all(f.projection_pushdown for _, f in seen)
 
 
+@pytest.mark.parametrize("everywhere", [
+    "IN_MEMORY_MAX_ROWS",  # 0: every query on the streaming engine
+    "LEAN_MAX_ROWS",  # 0: every optimizer pass, as large inputs have
+])
 @pytest.mark.parametrize(
     "rules", ["mtg", "pokemon", "fab", "fide", "yugioh-ddd", "melee-two-game", "topdeck"])
-def test_the_optimizer_passes_do_not_change_the_standings(
-        rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_engine_and_the_passes_do_not_change_the_standings(
+        rules: str, everywhere: str, monkeypatch: pytest.MonkeyPatch) -> None:
     df = _events()
-    lean = sf.standings(df, rules)
-    by_round = sf.standings_by_round(df, rules)
     assert df.height <= _collect.LEAN_MAX_ROWS
-    monkeypatch.setattr(_collect, "LEAN_MAX_ROWS", 0)  # every pass, as large inputs have
-    assert_frame_equal(sf.standings(df, rules), lean)
+    by_default = sf.standings(df, rules)
+    by_round = sf.standings_by_round(df, rules)
+    monkeypatch.setattr(_collect, everywhere, 0)
+    assert_frame_equal(sf.standings(df, rules), by_default)
     assert_frame_equal(sf.standings_by_round(df, rules), by_round)
 
 
