@@ -309,14 +309,13 @@ def _record_at(narrow: pl.DataFrame, players: pl.DataFrame, full: pl.DataFrame
                ) -> pl.DataFrame:
     """``full`` with the record at each cell: running sums over all rows at its latest
     row, minus the sums before its player's first row."""
-    # the record at a cell: running sums over all rows at its latest row, minus the sums
-    # before its player's first row
     counted = [(n, c) for n, c in _COUNTS.items() if c is not None]
     counts = narrow.select(pl.col(c).cast(pl.Int64).alias(n) for n, c in counted)
-    lanes = _lanes(counts)
-    summed = counts.select(sum(pl.col(n) * 2**shift for n, shift, _ in lane).alias(f"_l{i}")
-                           for i, lane in enumerate(lanes))
-    running = summed.select(pl.all().cum_sum())
+    # the counts side by side in a few Int64 (their running sums then too: none exceeds
+    # its total, and each difference below is one player's count, ≥ 0: no borrow)
+    layouts, alone = _running_layouts(counts)
+    running = counts.select(*[layout.pack().alias(f"_l{i}") for i, layout in enumerate(layouts)],
+                            *alone).select(pl.all().cum_sum())
     start = players["_pos"].cast(pl.Int64)
     before = running.select(
         pl.when(start > 0).then(pl.col(n).gather((start - 1).clip(0))).otherwise(0).alias(n)
@@ -324,37 +323,26 @@ def _record_at(narrow: pl.DataFrame, players: pl.DataFrame, full: pl.DataFrame
     pos_first = start.gather(full["_pid"])
     packed = (running.select(pl.all().gather(full["_row"]))
               - before.select(pl.all().gather(full["_pid"])))
-    # each lane's difference is the player's own count, in [0, 2**width): no borrow
-    unpacked = {n: (pl.col(f"_l{i}") // 2**shift) % 2**width if len(lane) > 1
-                else pl.col(f"_l{i}") for i, lane in enumerate(lanes) for n, shift, width in lane}
-    totals = packed.select(unpacked[n].alias(n) for n, _ in counted)
+    unpacked = {n: e for i, layout in enumerate(layouts)
+                for n, e in layout.unpack(pl.col(f"_l{i}")).items()}
+    totals = packed.select(unpacked.get(n, pl.col(n)).alias(n) for n, _ in counted)
     return full.hstack(totals).with_columns(rounds_played=full["_row"] - pos_first + 1,
                                             last_round=narrow["round"].gather(full["_row"]))
 
 
-def _lanes(counts: pl.DataFrame) -> list[list[tuple[str, int, int]]]:
-    """Columns of ``counts`` grouped to share one Int64 each: (name, shift, width) per
-    column. A column shares only when it has no nulls and no negative value, so that its
-    running sum never exceeds its total, of ``width`` bits; the lanes of one Int64 hold at
-    most 63 bits. Running sums of the shared Int64 are then the lanes' running sums side by
-    side, and so are differences of two of them when every lane's difference is ≥ 0."""
+def _running_layouts(counts: pl.DataFrame) -> tuple[list[BitFields], list[str]]:
+    """The columns of ``counts`` whose running sums share Int64 (no nulls, no negative
+    value, a total of at most 63 bits: a running sum never exceeds it), laid out by
+    :func:`_sum_layouts` of their totals; and the others, each summed alone."""
     stats = counts.select(pl.all().min().name.suffix(":lo"), pl.all().sum().name.suffix(":s"),
                           pl.all().null_count().name.suffix(":n")).row(0, named=True)
-    lanes: list[list[tuple[str, int, int]]] = []
-    bits = 63
-    for n in counts.columns:
-        low, total, nulls = stats[f"{n}:lo"], stats[f"{n}:s"], stats[f"{n}:n"]
-        if nulls or low is None or low < 0:
-            lanes.append([(n, 0, 64)])
-            bits = 63
-            continue
-        width = max(int(total).bit_length(), 1)
-        if bits + width > 63:
-            lanes.append([])
-            bits = 0
-        lanes[-1].append((n, bits, width))
-        bits += width
-    return lanes
+    totals = {n: int(stats[f"{n}:s"]) for n in counts.columns
+              if not stats[f"{n}:n"] and stats[f"{n}:lo"] is not None
+              and stats[f"{n}:lo"] >= 0 and int(stats[f"{n}:s"]).bit_length() <= 63}
+    # (a column alone in its Int64 is summed as it is: packing it would only cost passes)
+    layouts = [f for f in _sum_layouts(totals) or [] if len(f.fields) > 1]
+    shared = {c for f in layouts for c, *_ in f.fields}
+    return layouts, [n for n in counts.columns if n not in shared]
 
 
 def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
@@ -460,12 +448,10 @@ def _as_lists(values: pl.Series, offsets: pl.Series) -> pl.Series:
 
 
 def _sum_fields(values: pl.DataFrame, lengths: pl.Series) -> list[BitFields] | None:
-    """The columns of ``values`` packed into as few Int64 as hold them side by side with
-    room for their sums over a segment of up to ``lengths.max()`` values
-    (:func:`~swissframe.engine._exact.bit_fields` of the largest such sum, at most 63 bits
-    each): a segment's sum of the packed values is then its columns' sums side by side, no
-    field carrying into the next. None when a column has nulls or negative values, or one
-    column's sums need more than 63 bits (the columns are then gathered one by one)."""
+    """The columns of ``values`` packed for sums over a segment of up to ``lengths.max()``
+    values (:func:`_sum_layouts` of each column's largest such sum). None when a column
+    has nulls or negative values, or one column's sums need more than 63 bits (the columns
+    are then gathered one by one)."""
     most = lengths.max()
     row = values.select(pl.all().min().name.suffix(":lo"), pl.all().max().name.suffix(":hi"),
                         pl.all().null_count().name.suffix(":n")).row(0, named=True)
@@ -473,12 +459,20 @@ def _sum_fields(values: pl.DataFrame, lengths: pl.Series) -> list[BitFields] | N
             row[f"{n}:n"] or row[f"{n}:lo"] is None or row[f"{n}:lo"] < 0
             for n in values.columns):
         return None
-    # (minimum 0: a field's sum is the sum of its values, not of their distances from a
-    # minimum, which would need the segment's length to undo)
+    return _sum_layouts({n: int(row[f"{n}:hi"]) * max(most, 1) for n in values.columns})
+
+
+def _sum_layouts(bounds: dict[str, int]) -> list[BitFields] | None:
+    """Columns of values ≥ 0 side by side in as few Int64 as hold each one's largest sum
+    (``bounds``), in order (:func:`~swissframe.engine._exact.bit_fields` at minimum 0, at
+    most 63 bits each): a sum of packed values is then the columns' sums side by side, no
+    field carrying into the next. (Minimum 0: a field holds the sum of its values, not of
+    their distances from a minimum, which would need the count of values to undo.) None
+    when one column's sums need more than 63 bits."""
     stats: dict[str, tuple[int | None, int | None, int]] = {
-        n: (0, int(row[f"{n}:hi"]) * max(most, 1), 0) for n in values.columns}
+        n: (0, b, 0) for n, b in bounds.items()}
     layouts: list[BitFields] = []
-    rest = list(values.columns)
+    rest = list(bounds)
     while rest:
         layout = bit_fields(rest, stats, limit=63)
         if not layout.fields:

@@ -319,16 +319,25 @@ class BitFields:
 
     def pack(self) -> pl.Expr:
         """The packed Int64 of a row."""
-        out: pl.Expr = pl.lit(0, dtype=pl.Int64)
+        out: pl.Expr | None = None
         for c, low, off, _ in self.fields:
-            out = out + (pl.col(c) - pl.lit(low, dtype=pl.Int64)) * pl.lit(2**off,
-                                                                          dtype=pl.Int64)
-        return out
+            # (no operation for a zero minimum or offset: each is a pass over the column)
+            part = pl.col(c).cast(pl.Int64)
+            part = part - pl.lit(low, dtype=pl.Int64) if low else part
+            part = part * pl.lit(2**off, dtype=pl.Int64) if off else part
+            out = part if out is None else out + part
+        return pl.lit(0, dtype=pl.Int64) if out is None else out
 
     def unpack(self, packed: pl.Expr) -> dict[str, pl.Expr]:
-        """Each column's value (Int64) read back from ``packed``."""
-        return {c: packed // pl.lit(2**off, dtype=pl.Int64) % pl.lit(2**width, dtype=pl.Int64)
-                + pl.lit(low, dtype=pl.Int64) for c, low, off, width in self.fields}
+        """Each column's value (Int64) read back from ``packed`` (≥ 0, as packing gives:
+        the last field has nothing above it to mask off)."""
+        out = {}
+        for i, (c, low, off, width) in enumerate(self.fields):
+            value = packed // pl.lit(2**off, dtype=pl.Int64) if off else packed
+            if i < len(self.fields) - 1:
+                value = value % pl.lit(2**width, dtype=pl.Int64)
+            out[c] = value + pl.lit(low, dtype=pl.Int64) if low else value
+        return out
 
 
 def bit_fields(columns: Iterable[str],
