@@ -277,3 +277,24 @@ def test_a_criterion_named_twice_is_sorted_on_once_by_every_path() -> None:
         assert_frame_equal(sf.standings(res, rules), plain)
         assert_frame_equal(st_mod._by_round(res, rules, (), cumulative=True),
                            st_mod._by_round(res, rules, (), cumulative=False))
+
+
+@PROPS
+@given(columns=st.lists(st.tuples(st.integers(-(2**20), 2**20), st.integers(0, 2**20)),
+                        min_size=1, max_size=5),
+       rows=st.integers(1, 6), seed=st.integers(0, 99))
+def test_bit_fields_unpack_what_they_pack(columns: list[tuple[int, int]], rows: int,
+                                          seed: int) -> None:
+    """Every layout reads back its columns (minimums zero or not, one field or several,
+    the top field unmasked), up to the columns it leaves out past 62 bits."""
+    import random
+    rng = random.Random(seed)
+    frame = pl.DataFrame({f"c{i}": pl.Series([rng.randint(lo, lo + span) for _ in range(rows)],
+                                             dtype=pl.Int64)
+                          for i, (lo, span) in enumerate(columns)})
+    stats = {c: (frame[c].min(), frame[c].max(), 0) for c in frame.columns}
+    layout = ex_mod.bit_fields(frame.columns, stats, limit=62)
+    assert layout.fields
+    back = frame.select(layout.pack().alias("_p")).select(**layout.unpack(pl.col("_p")))
+    kept = [c for c, *_ in layout.fields]
+    assert_frame_equal(back, frame.select(kept))
