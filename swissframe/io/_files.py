@@ -577,9 +577,11 @@ _ID_OVERRIDES: Final = {"event_id": pl.String, "player_id": pl.String,
                         "opponent_id": pl.String, "player_a": pl.String, "player_b": pl.String}
 
 
-def read_table_file(path: Path, *, limit: int | None = None) -> pl.DataFrame:
-    """One CSV/TSV/Parquet file as it is (``event_id`` filled with the file name when
-    absent), errors naming the file; the contract is checked by the caller."""
+def read_table_file(path: Path, *, limit: int | None = None, event_id: str | None = None
+                    ) -> pl.DataFrame:
+    """One CSV/TSV/Parquet file as it is (``event_id`` filled with ``event_id``, by default
+    the file name, when absent), errors naming the file; the contract is checked by the
+    caller."""
     size = _regular(path, max_bytes(limit))
     head = read_bytes(path, limit=limit, head=4) if size else b""
     # Polars opens only UTF-8 paths: a file whose name is not is read as bytes
@@ -597,8 +599,17 @@ def read_table_file(path: Path, *, limit: int | None = None) -> pl.DataFrame:
         msg = (f"cannot read {shown(path)}: {text}. Hint: CSV (UTF-8, header row) or "
                "Parquet is expected.")
         raise ImportFormatError(msg) from None
+    # (Polars keeps a repeated header name as "<name>_duplicated_<n>": two columns that
+    # may disagree, of which the engine would read the first without a word)
+    repeated = sorted({m.group(1) for c in df.columns
+                       if (m := re.fullmatch(r"(.+)_duplicated_\d+", c)) and m.group(1)
+                       in df.columns})
+    if repeated:
+        msg = (f"{shown(path)}: column(s) {repeated} appear more than once in the header. "
+               "Hint: keep one column of each name.")
+        raise SchemaError(msg)
     if "event_id" not in df.columns:
-        stem = shown(path.name).split(".")[0]
+        stem = event_id if event_id is not None else shown(path.name).split(".")[0]
         df = df.with_columns(pl.lit(stem, dtype=pl.String).alias("event_id"))
     return df.with_columns(pl.col("event_id").cast(pl.String))
 
@@ -657,8 +668,10 @@ def _coerced_matches(path: Path, df: pl.DataFrame) -> tuple[pl.DataFrame, list[p
 def _read_tables(files: Sequence[Path], limit: int | None, *, strict: bool = True) -> _Part:
     frames = []
     notes: list[pl.DataFrame] = []
-    for f in files:
-        df = read_table_file(f, limit=limit)
+    # a file without an event_id column is the event named by its file, unique among the
+    # files (a/event.csv and b/event.csv are two events, not one)
+    for f, key in zip(files, event_keys(files), strict=True):
+        df = read_table_file(f, limit=limit, event_id=key)
         if not strict and "player_a" in df.columns and "player_id" not in df.columns:
             df, found = _coerced_matches(f, df)
             notes += found
@@ -785,10 +798,15 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
 
     events = pl.concat([_fit(p.events, _EVENT_SCHEMA) for p in parts], how="vertical") \
         if parts else pl.DataFrame(schema=_EVENT_SCHEMA)
-    events = events.join(infer_rulesets(events), on="event_id", how="left")
+    # one ruleset per event, also for an event whose rows come from several files (a day
+    # per file): events has a row per (event, file), and joining every such row onto the
+    # results would repeat each result row once per file of its event, squared
+    rulesets = infer_rulesets(events).unique("event_id", keep="first", maintain_order=True)
+    events = events.join(rulesets, on="event_id", how="left", maintain_order="left")
     if parts:
         results = concat_files([p.results for p in parts])
-        results = results.join(events.select("event_id", "ruleset"), on="event_id", how="left")
+        results = results.join(rulesets.select("event_id", "ruleset"), on="event_id",
+                               how="left", maintain_order="left")
         if "division" in results.columns:  # a key column: no nulls (other formats' rows)
             results = results.with_columns(pl.col("division").fill_null(""))
         if validate:

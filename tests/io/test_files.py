@@ -22,6 +22,7 @@ from swissframe.io import _files
 from tests.helpers import FIXTURES, REPO_ROOT
 
 CSV = REPO_ROOT / "data" / "events" / "store-championship.csv"
+LEAGUE = REPO_ROOT / "data" / "events" / "league-night.csv"
 DECK = FIXTURES / "decklist" / "melee-byes-1-2024-07-13.json"
 TRF = FIXTURES / "trf" / "all_codes.trf"
 TDF = FIXTURES / "tom" / "all_codes.tdf"
@@ -321,3 +322,40 @@ def test_fide_eras_agree_with_the_reference_checker() -> None:
     assert got == [{"fide-2023": "fide"}.get(r, r) for r in map(rule_set_for_date, days)]
     older = ev.with_columns(pl.lit(dt.date(2005, 7, 28)).alias("start_date"))
     assert set(infer_rulesets(older)["ruleset"]) == {"fide-2009"}
+
+
+def test_an_event_split_over_files_is_read_once(tmp_path: Path) -> None:
+    """One event, a day per file: each row once (the ruleset of the event was joined once
+    per file of the event, squared: two files gave every row four times)."""
+    df = pl.read_csv(LEAGUE)
+    df.filter(pl.col("round") <= 2).write_csv(tmp_path / "day1.csv")
+    df.filter(pl.col("round") > 2).write_csv(tmp_path / "day2.csv")
+    got = sf.read([tmp_path / "day1.csv", tmp_path / "day2.csv"]).results
+    one = sf.read(LEAGUE).results
+    assert got.height == one.height
+    assert got.drop("source_file").sort("round", "player_id").equals(
+        one.drop("source_file").sort("round", "player_id"))
+
+
+def test_files_of_one_name_without_event_ids_are_two_events(tmp_path: Path) -> None:
+    """An event named by its file: a/event.csv and b/event.csv are two events (they were
+    merged into one named "event")."""
+    df = pl.read_csv(LEAGUE).drop("event_id")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    df.write_csv(tmp_path / "a" / "event.csv")
+    df.filter(pl.col("round") == 1).write_csv(tmp_path / "b" / "event.csv")
+    got = sf.read([tmp_path / "a" / "event.csv", tmp_path / "b" / "event.csv"]).results
+    alone = [sf.read(tmp_path / x / "event.csv").results for x in ("a", "b")]
+    assert got.group_by("event_id").len().sort("event_id").rows() == [
+        ("a/event", alone[0].height), ("b/event", alone[1].height)]
+    assert alone[0]["event_id"].unique().to_list() == ["event"]
+
+
+def test_a_column_repeated_in_the_header_is_refused_by_name(tmp_path: Path) -> None:
+    head, *rows = CSV.read_text().splitlines()
+    bad = tmp_path / "twice.csv"
+    bad.write_text("\n".join([head + ",games_a", *[r + ",9" for r in rows]]) + "\n")
+    with pytest.raises(SchemaError, match=r"twice\.csv: column\(s\) \['games_a'\] appear "
+                                          r"more than once.*Hint"):
+        sf.read(bad)
