@@ -354,6 +354,10 @@ def _parse_player(line: str, lineno: int, src: str, event_id: str
     return player, blocks
 
 
+#: A TRF line end (the file's own: not the other separators ``str.splitlines`` knows).
+_LINE_END: Final = re.compile(r"\r\n|\r|\n")
+
+
 def parse_trf(data: bytes | str, *, event_key: str = "event", source: str | None = None
               ) -> TrfEvents:
     """Parse the content of one TRF file (see :func:`read_trf` for the output).
@@ -374,8 +378,11 @@ def parse_trf(data: bytes | str, *, event_key: str = "event", source: str | None
     blocks: list[dict[str, Any]] = []
     records: list[dict[str, Any]] = []
     unknown: list[dict[str, Any]] = []
-    for lineno, raw_line in enumerate(text.splitlines(), start=1):
-        line = raw_line.rstrip("\r\n")
+    # lines end at \n, \r\n or \r only: str.splitlines also splits at U+0085 (a Latin-1 /
+    # cp1252 "…" in a name decodes to it), form feeds and other separators, which cut a
+    # player's line and dropped the rest of it
+    for lineno, raw_line in enumerate(_LINE_END.split(text), start=1):
+        line = raw_line
         if not line.strip():
             continue
         code: str | None = line[:3]

@@ -303,3 +303,32 @@ def test_real_double_forfeits_keep_the_scheduled_opponent() -> None:
     assert dbl.select("round", "player_id", "scheduled_opponent_id").sort(
         "round", "player_id").rows() == [(1, "11", "4"), (1, "4", "11"), (2, "13", "4"),
                                          (2, "4", "13")]
+
+
+@pytest.mark.parametrize("odd", ["\x85", "\x0c", "\x1c", "\u2028"])
+def test_a_name_with_a_line_separator_keeps_its_line(tmp_path: Path, odd: str) -> None:
+    """Lines end at \\n, \\r\\n or \\r only: a cp1252 "…" decodes (as Latin-1) to U+0085,
+    which str.splitlines took for a line end, so the rest of the player's line (their
+    rounds) was dropped without a word."""
+    def line(no: int, name: str, pts: str, rank: int, blocks: list[str]) -> str:
+        return f"001 {no:>4}      {name}".ljust(80) + f"{pts:>4} {rank:>4}  " + "".join(blocks)
+
+    def blk(opp: int, col: str, res: str) -> str:
+        return f"{opp:>4} {col} {res}  "
+
+    def trf(name: str) -> bytes:
+        rows = ["012 Test",
+                line(1, "Alpha", "2.0", 1, [blk(2, "w", "1"), blk(2, "b", "1")]),
+                line(2, "Bravo", "0.0", 3, [blk(1, "b", "0"), blk(1, "w", "0")]),
+                line(3, name, "2.0", 2, [blk(0, "-", "U"), blk(0, "-", "U")])]
+        text = "\n".join(rows) + "\n"
+        return text.encode("latin-1" if odd != "\u2028" else "utf-8")
+
+    for folder, name in (("odd", f"Charl{odd}e"), ("plain", "Charlie")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "event.trf").write_bytes(trf(name))
+    odd_ev, plain = (read_trf(tmp_path / f / "event.trf") for f in ("odd", "plain"))
+    assert odd_ev.unknown.height == 0
+    assert odd_ev.results.drop("source", strict=False).equals(
+        plain.results.drop("source", strict=False))
+    assert odd_ev.players.filter(pl.col("player_id") == "3")["name"].item() == f"Charl{odd}e"
