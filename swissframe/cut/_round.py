@@ -19,6 +19,7 @@ scale ``M·K`` with ``K = lcm(1..k_max)``.
 
 from __future__ import annotations
 
+import difflib
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -185,12 +186,40 @@ def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFra
         f"event {r['event_id']!r}: {r['player_id']!r} is paired with {r['opponent_id']!r}, "
         "whose own row does not point back. Hint: give both seats of every match (pairings "
         "are mirrored like results)."))
+    _check_pairing_ids(df, prior)
     last = prior.group_by("event_id").agg(pl.col("round").max().alias("_last"))
     _reject(df.join(last, on="event_id", how="left").filter(pl.col("round") <= pl.col("_last")),
             lambda r: (f"event {r['event_id']!r}: pairings are for round {r['round']}, but the "
                        f"results already hold round {r['_last']}. Hint: pass only the rounds "
                        "before it as results."), error=DataError)
     return df
+
+
+def _check_pairing_ids(pairs: pl.DataFrame, prior: pl.DataFrame) -> None:
+    """Pairings of an event the results do not hold are an error (nothing to rank them
+    on), with the nearest event ids. A player of the pairings with no earlier row is a
+    late entrant, which is allowed, but when someone of their event who played before is
+    not paired and has a near id, it looks like a typo: warned, naming both."""
+    events = prior["event_id"].unique().to_list()
+    for ev in pairs.filter(~pl.col("event_id").is_in(events))["event_id"].unique().to_list():
+        near = difflib.get_close_matches(str(ev), [str(e) for e in events], n=3)
+        msg = (f"the pairings are for event {ev!r}, which the results do not hold. Hint: "
+               + (f"did you mean {', '.join(map(repr, near))}?" if near
+                  else f"events present: {sorted(events)[:10]}."))
+        raise DataError(msg)
+    known = prior.select("event_id", "player_id").unique()
+    new = pairs.join(known, on=["event_id", "player_id"], how="anti")
+    if new.height == 0:
+        return
+    unpaired = known.join(pairs, on=["event_id", "player_id"], how="anti")
+    for ev, pid in new.select("event_id", "player_id").rows():
+        candidates = unpaired.filter(pl.col("event_id") == ev)["player_id"].to_list()
+        near = difflib.get_close_matches(pid, candidates, n=1, cutoff=0.75)
+        if near:
+            msg = (f"event {ev!r}: the pairings name {pid!r}, who has no earlier round (taken "
+                   f"as a late entrant), while {near[0]!r}, who played before, is not paired. "
+                   "Hint: if that is a typo, fix the pairings.")
+            warnings.warn(msg, UserWarning, stacklevel=5)
 
 
 def _single_units(players: pl.DataFrame, kind: Literal["bye", "idle"]) -> pl.DataFrame:

@@ -577,10 +577,11 @@ _ID_OVERRIDES: Final = {"event_id": pl.String, "player_id": pl.String,
                         "opponent_id": pl.String, "player_a": pl.String, "player_b": pl.String}
 
 
-def read_table_file(path: Path, *, limit: int | None = None, event_id: str | None = None
-                    ) -> pl.DataFrame:
+def read_table_file(path: Path, *, limit: int | None = None, event_id: str | None = None,
+                    name_event: bool = True) -> pl.DataFrame:
     """One CSV/TSV/Parquet file as it is (``event_id`` filled with ``event_id``, by default
-    the file name, when absent), errors naming the file; the contract is checked by the
+    the file name, when absent and ``name_event``: a results file names its event, a
+    pairings file does not), errors naming the file; the contract is checked by the
     caller."""
     size = _regular(path, max_bytes(limit))
     head = read_bytes(path, limit=limit, head=4) if size else b""
@@ -609,6 +610,8 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
                "Hint: keep one column of each name.")
         raise SchemaError(msg)
     if "event_id" not in df.columns:
+        if not name_event:
+            return df
         stem = event_id if event_id is not None else shown(path.name).split(".")[0]
         df = df.with_columns(pl.lit(stem, dtype=pl.String).alias("event_id"))
     return df.with_columns(pl.col("event_id").cast(pl.String))

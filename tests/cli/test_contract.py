@@ -237,6 +237,21 @@ def test_cut_default_answers_the_question(capsys: pytest.CaptureFixture[str]) ->
     assert "Dmitri" in capsys.readouterr().out
 
 
+def test_cut_pairings_without_event_id_are_the_one_events(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--pairings FILE with player_id, opponent_id only (the documented form): the pairings
+    of the one event of the results (the file's name was taken as an event id: a phantom
+    event, every real player dropped, then a crash), titled with the round they are for."""
+    pairs = tmp_path / "p.csv"
+    seats = [("Alice", "Bob"), ("Farid", "Chandra"), ("Grace", "Dmitri"), ("Ines", "Hiro")]
+    pairs.write_text("player_id,opponent_id\n" + "".join(
+        f"{a},{b}\n{b},{a}\n" for a, b in seats))
+    assert main(["cut", STORE, "--top", "4", "--pairings", str(pairs)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "Top 4 before round 5 — store-championship"
+    assert "Tables that matter" in out
+
+
 def test_cut_many_files_event_and_file_output(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     league = str(EVENTS / "league-night.csv")

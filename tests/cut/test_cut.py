@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import warnings
 from fractions import Fraction
 
 import polars as pl
@@ -365,6 +366,23 @@ def test_bad_pairings_raise() -> None:
         cut.cut_status(res, _pairs("e", 3, [("T", "X")]), top=0)
     with pytest.raises(sf.DataError, match="mirror"):
         cut.next_round_ranges(res, None, outcomes=[(2, 0, 0)])
+
+
+def test_pairings_of_an_unknown_event_or_with_a_near_typo_are_not_silent() -> None:
+    """Pairings naming an event the results lack were a phantom event (everyone of the
+    real one taken as dropped): an error with the nearest id. A new id next to an unpaired
+    player of a near id looks like a typo: warned (a late entrant stays allowed)."""
+    res = _long([("cup", 1, "Alice", "Bob", 2, 0, 0), ("cup", 1, "Chandra", "Dmitri", 2, 0, 0),
+                 ("cup", 2, "Alice", "Chandra", 2, 0, 0), ("cup", 2, "Bob", "Dmitri", 2, 0, 0)])
+    with pytest.raises(sf.DataError, match=r"'cu', which the results do not hold.*'cup'"):
+        cut.cut_status(res, _pairs("cu", 3, [("Alice", "Bob")]))
+    pairs = _pairs("cup", 3, [("Alice", "Bobb"), ("Chandra", "Dmitri")])
+    with pytest.warns(UserWarning, match=r"'Bobb'.*'Bob', who played before, is not paired"):
+        cut.cut_status(res, pairs)
+    late = _pairs("cup", 3, [("Alice", "Bob"), ("Chandra", "Dmitri"), ("Elena", None)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cut.cut_status(res, late)
 
 
 # ------------------------------------------------------------------- ID advice

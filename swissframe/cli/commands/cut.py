@@ -276,7 +276,9 @@ def run(args: argparse.Namespace) -> int:
         src = read(args.files, format=args.input_format)
     results = filter_events(src.results, args.event)
     if args.pairings:
-        prior, pairs = results, read_table_file(Path(args.pairings))
+        # (no event named after the pairings' file: without an event_id column they are
+        # the pairings of the one event the results hold)
+        prior, pairs = results, read_table_file(Path(args.pairings), name_event=False)
     else:
         prior, pairs = _split(results, args.round)
     if pairs.height == 0:
@@ -308,14 +310,18 @@ def run(args: argparse.Namespace) -> int:
         return 0
     players = shown
     width = terminal_width()
-    round_of = (pairs.group_by("event_id").agg(pl.col("round").max()) if "round" in
-                pairs.columns else None)
+    # the round analysed: the pairings' own, else the one after each event's last round
+    swiss = prior.filter(pl.col("phase") == "swiss") if "phase" in prior.columns else prior
+    round_of = swiss.group_by("event_id").agg((pl.col("round").max() + 1).alias("round"))
+    if "round" in pairs.columns and "event_id" in pairs.columns:
+        given = pairs.group_by("event_id").agg(pl.col("round").max().alias("_given"))
+        round_of = round_of.join(given, on="event_id", how="left").select(
+            "event_id", pl.coalesce("_given", "round").alias("round"))
     parts = []
     for (ev,), grp in players.group_by("event_id", maintain_order=True):
-        r = (round_of.filter(pl.col("event_id") == ev)["round"].max() if round_of is not None
-             else None)
+        r = round_of.filter(pl.col("event_id") == ev)["round"].max()
         parts.append(render_event(grp, event=str(ev), top=args.top,
-                                  round_=int(r) if r is not None else 0,  # type: ignore[arg-type]
+                                  round_=int(r) if isinstance(r, int) else 0,
                                   show_all=args.all, width=width))
     write_text("\n\n".join(parts), args.output, inputs=args.files)
     return 0
