@@ -20,6 +20,7 @@ scale ``M·K`` with ``K = lcm(1..k_max)``.
 from __future__ import annotations
 
 import difflib
+import math
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -111,9 +112,15 @@ def outcome_table(outcomes: Sequence[tuple[int, int, int]] = DEFAULT_OUTCOMES,
                    "from both seats.")
             raise DataError(msg)
         mirror.append(index[m])
-    w = [1.0] * len(outs) if weights is None else [float(x) for x in weights]
-    if len(w) != len(outs) or min(w) < 0 or sum(w) <= 0:
-        msg = f"weights {weights!r} must be {len(outs)} non-negative numbers, not all 0."
+    try:
+        w = [1.0] * len(outs) if weights is None else [float(x) for x in weights]
+    except (TypeError, ValueError):
+        w = []
+    # (NaN compares false both ways: it passed min(w) < 0 and gave NaN probabilities)
+    if (len(w) != len(outs) or not all(math.isfinite(x) and x >= 0 for x in w)
+            or sum(w) <= 0):
+        msg = (f"weights {weights!r} must be {len(outs)} finite non-negative numbers, not "
+               "all 0.")
         raise DataError(msg + " Hint: one weight per outcome.")
     if any(abs(w[i] - w[mirror[i]]) > 1e-12 for i in range(len(w))):
         msg = (f"weights {w} are not symmetric between mirrored outcomes. Hint: the uniform "

@@ -385,6 +385,15 @@ def test_pairings_of_an_unknown_event_or_with_a_near_typo_are_not_silent() -> No
         cut.cut_status(res, late)
 
 
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), "x", None])
+def test_weights_must_be_finite_numbers(bad: object) -> None:
+    """A NaN weight passed the non-negative check (NaN compares false) and gave NaN
+    probabilities marked exact."""
+    res, pairs = _meet_event()
+    with pytest.raises(sf.DataError, match="finite non-negative numbers"):
+        cut.cut_status(res, pairs, weights=[bad, 1, 1, 1, 1])  # type: ignore[list-item]
+
+
 # ------------------------------------------------------------------- ID advice
 
 
