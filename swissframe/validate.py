@@ -40,6 +40,7 @@ import polars as pl
 
 from swissframe._collect import collect, scoped
 from swissframe.engine._chess import inferred_absences
+from swissframe.engine._record import missing_stage
 from swissframe.errors import SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
@@ -645,10 +646,9 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
 
     missing = [c for c in REQUIRED_COLUMNS if c not in schema]
     missing += [k for k in keys if k not in schema]
-    if ruleset.snapshot == "stage" and "stage" not in schema:
-        problems.append(file_problem("schema", (
-            f"ruleset {ruleset.name!r} takes each player at the end of their stage, but "
-            "there is no 'stage' column")).lazy())
+    no_stage = missing_stage(ruleset, list(schema))
+    if no_stage is not None:
+        problems.append(file_problem("schema", no_stage).lazy())
     if missing:
         problems.append(file_problem("schema", (
             f"missing required column(s) {missing}; found {list(schema)} (a one-row-per-"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
@@ -24,6 +25,7 @@ from swissframe.engine._exact import (
     lcm_of,
     warn_fallback,
 )
+from swissframe.errors import SchemaError
 from swissframe.rules._ruleset import Ruleset
 
 __all__ = [
@@ -432,6 +434,24 @@ def cutoff_rows(lf: pl.LazyFrame, keys: tuple[str, ...], cutoffs: pl.LazyFrame
                 ) -> pl.LazyFrame:
     """Rows repeated once per cutoff at or after their round (the ``_through`` key)."""
     return lf.join(cutoffs, on=list(keys), how="inner").filter(pl.col("round") <= pl.col(THROUGH))
+
+
+def missing_stage(rules: Ruleset, columns: Sequence[str]) -> str | None:
+    """Why ``rules`` cannot rank a table of ``columns``: it takes each player at the end of
+    their stage and there is no ``stage`` column (None when it can)."""
+    if rules.snapshot != "stage" or "stage" in columns:
+        return None
+    return (f"ruleset {rules.name!r} evaluates players at the end of their stage, but the "
+            "results have no 'stage' column")
+
+
+def require_stage(rules: Ruleset, columns: Sequence[str]) -> None:
+    """:func:`missing_stage` as a :class:`~swissframe.errors.SchemaError`, with the hint."""
+    why = missing_stage(rules, columns)
+    if why is not None:
+        msg = (f"{why}. Hint: add one (e.g. 'day1'/'day2') or use "
+               "dataclasses.replace(rules, snapshot='final').")
+        raise SchemaError(msg)
 
 
 def eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],

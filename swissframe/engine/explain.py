@@ -23,6 +23,7 @@ from swissframe.engine._record import (
     eval_rounds,
     late_rows,
     points_unit,
+    require_stage,
 )
 from swissframe.engine.standings import check_keys, context, validated
 from swissframe.engine.tiebreakers import TIEBREAKERS, Context
@@ -95,6 +96,8 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
     """
     ruleset = get(rules)
     lf = validated(results, keys)
+    if ruleset.snapshot == "stage":
+        require_stage(ruleset, lf.collect_schema().names())
     k = check_keys(keys)
     lf = lf.filter(pl.col("phase") == "swiss")
     if through_round is not None:

@@ -33,6 +33,7 @@ from swissframe.engine._record import (
     prepare_rows,
     ranking_keys,
     rate_scales,
+    require_stage,
     scale_groups,
 )
 from swissframe.engine.tiebreakers import (
@@ -468,11 +469,8 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     them); ignored where the ruleset adds or drops rows first."""
     if rules.late_rounds != "as_given" or rules.missing_rounds != "not_played":
         codes = None  # late_rows / with_inferred_absences change the rows
-    if rules.snapshot == "stage" and "stage" not in lf.collect_schema().names():
-        msg = (f"ruleset {rules.name!r} evaluates players at the end of their stage, but the "
-               "results have no 'stage' column. Hint: add one (e.g. 'day1'/'day2') or use "
-               "dataclasses.replace(rules, snapshot='final').")
-        raise SchemaError(msg)
+    if rules.snapshot == "stage":
+        require_stage(rules, lf.collect_schema().names())
     lf = with_inferred_absences(late_rows(lf, rules, keys), rules, keys)
     has_group = any(c.function in GROUP_TIEBREAKERS for c in rules.criteria)
     if cutoffs is None and rules.snapshot == "final":

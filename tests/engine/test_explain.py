@@ -101,3 +101,16 @@ def test_chess_columns() -> None:
     # player 3's trailing byes count as draws for opponents: 4.0 scored, 4.5 adjusted
     r3 = ex.filter(pl.col("opponent_id") == "3").row(0, named=True)
     assert (r3["opp_score"], r3["opp_score_adj"]) == (4.0, 4.5)
+
+
+def test_explain_names_a_missing_stage_column_as_standings_does() -> None:
+    """A ruleset that takes players at their stage's end needs a stage column: the same
+    SchemaError from explain as from standings (explain leaked Polars' column error)."""
+    m = pl.DataFrame({"round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", "D"],
+                      "games_a": [2, 2], "games_b": [0, 1], "games_drawn": [0, 0]})
+    res = sf.from_matches(m)
+    with pytest.raises(sf.SchemaError, match="no 'stage' column") as from_standings:
+        sf.standings(res, "melee-e1")
+    with pytest.raises(sf.SchemaError, match="no 'stage' column") as from_explain:
+        sf.explain(res, "A", rules="melee-e1")
+    assert str(from_explain.value) == str(from_standings.value)
