@@ -363,11 +363,18 @@ def _whole(x: Any, eid: str, where: str, key: str) -> int | None:
 _Parsed = tuple[dict[str, list[Any]], dict[str, list[Any]], dict[str, Any]]
 
 
+def _json_bytes(path: Path, limit: int | None) -> bytes:
+    """A file's JSON text (gunzipped), without the UTF-8 byte-order mark a Windows editor
+    may write (JSON parsers refuse it; the format sniffing already skips it)."""
+    data = read_decompressed(path, limit=limit)
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
 def _parse_file(path: Path, limit: int | None = None) -> _Parsed:
     """Read one file into column lists (matches, standings) and an event record."""
     eid = _event_id(path)
     try:
-        doc = orjson.loads(read_decompressed(path, limit=limit))
+        doc = orjson.loads(_json_bytes(path, limit))
     except orjson.JSONDecodeError as exc:
         raise _fail(eid, f"cannot read {shown(path)} (JSONDecodeError: {exc})") from None
     if not isinstance(doc, dict):
@@ -470,7 +477,7 @@ def _plain_file(path: Path, limit: int | None) -> _Parsed | None:
     :func:`_parse_file`'s own.
     """
     eid = _event_id(path)
-    doc = orjson.loads(read_decompressed(path, limit=limit))
+    doc = orjson.loads(_json_bytes(path, limit))
     if type(doc) is not dict:
         return None
     tour = doc.get("Tournament") or {}
@@ -733,9 +740,16 @@ def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
     for pat in PLAYOFF_ROUND_PATTERNS:
         named = named | low.str.contains(pat.pattern)
     named_swiss = low.is_in(list(SWISS_ROUND_NAMES))
-    num = pl.col("round_name").str.extract(_NUMBERED_ROUND.pattern, 1).cast(pl.Int64)
+    digits = pl.col("round_name").str.extract(_NUMBERED_ROUND.pattern, 1)
+    huge = rounds.filter(digits.str.len_chars() > 18)  # (past Int64: no event's round)
+    if huge.height:
+        r = huge.row(0, named=True)
+        msg = (f"event {r['event_id']!r}: round name {r['round_name']!r} (round #"
+               f"{r['round_pos'] + 1} in the file) numbers a round past any tournament's. "
+               "Hint: rounds are 'Round 1', 'Round 2', …; fix the file's round names.")
+        raise ImportFormatError(msg)
     rounds = rounds.with_columns(named.alias("named_playoff"), named_swiss.alias("_nsw"),
-                                 num.alias("label_no"))
+                                 digits.cast(pl.Int64).alias("label_no"))
     bad = rounds.filter(~pl.col("named_playoff") & ~pl.col("_nsw") & pl.col("label_no").is_null())
     if bad.height:
         r = bad.row(0, named=True)

@@ -258,6 +258,10 @@ def _field_int(text: str, *, what: str, where: str) -> int | None:
         msg = (f"{where}: {what} is {t!r}, not a number. Hint: TRF-16 is fixed-column; "
                "check that the line is aligned (see swissframe.io.trf).")
         raise ImportFormatError(msg)
+    if len(t) > 18:  # (every field of a real file is far shorter; Int64 holds 18 digits)
+        msg = (f"{where}: {what} is {t}, too large a number for any tournament. Hint: "
+               "TRF-16 is fixed-column; check that the line is aligned.")
+        raise ImportFormatError(msg)
     return int(t)
 
 

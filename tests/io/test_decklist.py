@@ -303,3 +303,21 @@ def test_published_nan_or_infinity_is_refused_not_stored(tmp_path: Path, value: 
     path.write_bytes(orjson.dumps(doc))
     with pytest.raises(ImportFormatError, match=r"OMWP is .*not a finite number"):
         read_decklist_cache([path])
+
+
+def test_a_byte_order_mark_is_read_past(tmp_path: Path) -> None:
+    """UTF-8 with or without BOM (docs/bad-data.md): a file a Windows editor saved with
+    one was sniffed as a decklist, then refused by the JSON parser."""
+    plain = _write(tmp_path, "bom-1-2025-01-10", [("Round 1", [("A", "B", "2-0-0")])])
+    marked = tmp_path / "marked" / plain.name
+    marked.parent.mkdir()
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    got, want = read_decklist_cache(marked), read_decklist_cache(plain)
+    assert got.results.equals(want.results)
+
+
+def test_a_round_numbered_past_int64_is_named(tmp_path: Path) -> None:
+    path = _write(tmp_path, "huge-1-2025-01-10",
+                  [("Round 99999999999999999999", [("A", "B", "2-0-0")])])
+    with pytest.raises(ImportFormatError, match=r"round name 'Round 9+'.*Hint"):
+        read_decklist_cache(path)
