@@ -336,9 +336,9 @@ def test_a_name_with_a_line_separator_keeps_its_line(tmp_path: Path, odd: str) -
 
 def test_a_number_past_int64_is_named_not_a_polars_error(tmp_path: Path) -> None:
     """XXR (the number of rounds) of 23 digits: a Polars append error leaked; now the
-    field, line and file are named."""
+    field and the file are named."""
     player = "001    1      Alpha".ljust(80) + " 1.0    1     0 - U  "
     path = tmp_path / "x.trf"
     path.write_text(f"012 Test\nXXR 99999999999999999999999\n{player}\n")
-    with pytest.raises(ImportFormatError, match=r"x\.trf, line 2: XXR.*too large.*Hint"):
+    with pytest.raises(ImportFormatError, match=r"x\.trf: XXR .*too large.*Hint"):
         read_trf(path)
