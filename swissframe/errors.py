@@ -7,6 +7,8 @@ event, round and player involved and end with a hint.
 
 from __future__ import annotations
 
+import numbers
+
 __all__ = [
     "DataError",
     "ExactnessWarning",
@@ -58,3 +60,18 @@ class ImportFormatError(SwissframeError, ValueError):
 
 class ExactnessWarning(UserWarning):
     """Exact (rational) tie detection had to fall back to a float tolerance."""
+
+
+def check_seed(seed: object) -> int | None:
+    """A random seed as the analyses take it: None (fresh entropy) or an integer ≥ 0
+    (NumPy's seed sequences refuse negative ones with a bare ``ValueError``).
+
+    >>> check_seed(7), check_seed(None)
+    (7, None)
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        msg = f"seed must be a whole number ≥ 0 or None, got {seed!r}. Hint: e.g. seed=0."
+        raise DataError(msg)
+    return int(seed)

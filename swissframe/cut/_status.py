@@ -54,7 +54,7 @@ from swissframe.cut._round import (
 )
 from swissframe.cut._scenarios import ROW_BUDGET, fast_model, scenario_chunks, scenario_rows
 from swissframe.engine._record import points_unit, ranking_keys
-from swissframe.errors import DataError
+from swissframe.errors import DataError, check_seed
 from swissframe.rules._ruleset import Ruleset, get
 
 __all__ = ["cut_status", "status_summary"]
@@ -354,6 +354,13 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
     if top < 1:
         msg = f"top must be ≥ 1, got {top}. Hint: the size of the cut, e.g. 8."
         raise DataError(msg)
+    for name, value, low in (("n_sims", n_sims, 0), ("exact_limit", exact_limit, 0),
+                             ("batch", batch, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            msg = (f"{name} must be a whole number ≥ {low}, got {value!r}. Hint: see "
+                   "help(sf.cut_status).")
+            raise DataError(msg)
+    check_seed(seed)
     rs = get(rules)
     rf = prepare_round(results, pairings, rs, outcome_table(outcomes, weights))
     st = _bounded_status(ranges_by_seat(rf), rs, top)

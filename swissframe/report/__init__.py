@@ -21,7 +21,7 @@ from typing import Any
 
 import polars as pl
 
-from swissframe.errors import DataError
+from swissframe.errors import DataError, check_seed
 from swissframe.report._event import EventMeta, EventReport, build_event
 from swissframe.report._inputs import event_rows, load, meta_for
 from swissframe.report._season import SeasonReport, build_season
@@ -90,6 +90,7 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
     if top < 1:
         msg = f"top must be ≥ 1, got {top}. Hint: the size of the cut, e.g. 8."
         raise DataError(msg)
+    check_seed(seed)
     src = load(data)
     events = src.event_ids()
     if not events:

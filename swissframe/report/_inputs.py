@@ -143,8 +143,12 @@ def meta_for(src: Source, event_id: str, rules: str | Ruleset | None,
         sub = names.filter(pl.col("event_id") == event_id) if "event_id" in names.columns \
             else names
         shown.update({str(a): str(b) for a, b in sub.select("player_id", "name").iter_rows()})
-    elif names:
+    elif isinstance(names, Mapping):
         shown.update({str(k): str(v) for k, v in names.items()})
+    elif names is not None:
+        msg = (f"names must map player_id to name (a dict, or a DataFrame with player_id, "
+               f"name), got {type(names).__name__}. Hint: names={{'p1': 'Alice'}}.")
+        raise DataError(msg)
     date = info.get("date")
     if isinstance(date, dt.datetime):
         date = date.date()

@@ -51,6 +51,8 @@ about 5 s. Pairing one 2,000-player round takes well under 10 ms in the core.
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, Literal
@@ -58,7 +60,7 @@ from typing import TYPE_CHECKING, Final, Literal
 import polars as pl
 
 from swissframe._collect import collect, scoped
-from swissframe.errors import DataError, RulesetError
+from swissframe.errors import DataError, RulesetError, check_seed
 from swissframe.schema import validate_results
 from swissframe.simulate._pairing import pair_arrays
 from swissframe.simulate.rounds import recommended_rounds, rounds_table
@@ -744,6 +746,11 @@ def simulate(
     if rounds is not None and rounds < 1:
         msg = f"rounds must be at least 1, got {rounds}. Hint: or rounds=None for the table."
         raise DataError(msg)
+    if not (isinstance(skill, numbers.Real) and math.isfinite(skill) and skill >= 0):
+        msg = (f"skill must be a finite number ≥ 0, got {skill!r}. Hint: the spread of "
+               "ratings in logits, e.g. 0.5; 0 for coin flips.")
+        raise DataError(msg)
+    seed = check_seed(seed)
     params = _Params(
         rules=sr, skill=skill, drop_rate=drop_rate, drop_multiplier=drop_multiplier,
         ids=_id_policy(id_policy), unfinished_rate=unfinished_rate, late_rate=late_rate,

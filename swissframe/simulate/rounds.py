@@ -237,9 +237,11 @@ def _counts_frame(players: object) -> pl.DataFrame:
         msg = (f"players table has columns {cols}. Hint: pass one row per player "
                "(event_id, player_id[, byes]) or one row per event (event_id, players).")
         raise DataError(msg)
-    if isinstance(players, bool) or not isinstance(players, (int, Sequence, Mapping)):
-        msg = (f"cannot read attendance from {type(players).__name__}. Hint: pass an int, a "
-               "sequence of ints, a {event_id: count} mapping or a players DataFrame.")
+    hint = ("Hint: pass an int, a sequence of ints, a {event_id: count} mapping or a "
+            "players DataFrame.")
+    if (isinstance(players, (bool, str, bytes))
+            or not isinstance(players, (int, Sequence, Mapping))):
+        msg = f"cannot read attendance from {type(players).__name__} {players!r}. {hint}"
         raise DataError(msg)
     if isinstance(players, int):
         ids, counts = ["event"], [players]
@@ -247,6 +249,10 @@ def _counts_frame(players: object) -> pl.DataFrame:
         ids, counts = [str(k) for k in players], list(players.values())
     else:
         ids, counts = [str(i) for i in range(len(players))], list(players)
+    odd = [c for c in counts if isinstance(c, bool) or not isinstance(c, int)]
+    if odd:
+        msg = f"attendance counts must be whole numbers, got {odd[0]!r}. {hint}"
+        raise DataError(msg)
     return pl.DataFrame({"event_id": ids, "players": counts},
                         schema={"event_id": pl.String, "players": pl.Int64})
 
