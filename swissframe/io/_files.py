@@ -621,7 +621,7 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
                ) -> pl.DataFrame:
     """One file's table in the long form (a match table goes through ``from_matches``),
     its contract columns' types checked here so that an error names the file."""
-    from swissframe.schema import INT_COLUMNS, MATCH_COLUMNS, from_matches
+    from swissframe.schema import INT_COLUMNS, MATCH_COLUMNS, REQUIRED_COLUMNS, from_matches
 
     cols = columns or MATCH_COLUMNS
     if cols.player_a in df.columns and "player_id" not in df.columns:
@@ -634,6 +634,13 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         msg = (f"{shown(path)}: neither a long results table (player_id, opponent_id, …) nor "
                f"a match table ({cols.player_a}, {cols.player_b}, …); columns are "
                f"{df.columns}. Hint: see swissframe.schema for both forms.")
+        raise SchemaError(msg)
+    # (checked per file: next to other files, a missing column would be filled with nulls
+    # and reported row by row, without the file's name)
+    missing = [c for c in REQUIRED_COLUMNS if c not in df.columns]
+    if missing:
+        msg = (f"{shown(path)}: a long results table without column(s) {missing}; columns "
+               f"are {df.columns}. Hint: is it a results file (not standings or pairings)?")
         raise SchemaError(msg)
     bad = [f"{c} is {t}" for c, t in df.schema.items()
            if c in INT_COLUMNS and not (t.is_integer() or t == pl.Null)]

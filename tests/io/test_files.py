@@ -359,3 +359,15 @@ def test_a_column_repeated_in_the_header_is_refused_by_name(tmp_path: Path) -> N
     with pytest.raises(SchemaError, match=r"twice\.csv: column\(s\) \['games_a'\] appear "
                                           r"more than once.*Hint"):
         sf.read(bad)
+
+
+def test_a_file_missing_contract_columns_is_named_beside_other_files(tmp_path: Path) -> None:
+    """A standings file read with results: its missing columns were filled with nulls by
+    the combination of files and reported row by row, without its name."""
+    (tmp_path / "standings.csv").write_text(
+        "event_id,player_id,rank,match_points\nx,Alice,1,10\nx,Bob,2,9\n")
+    shutil.copyfile(LEAGUE, tmp_path / "league-night.csv")
+    for paths in ([tmp_path / "standings.csv"], [tmp_path]):
+        with pytest.raises(SchemaError, match=r"standings\.csv: a long results table without "
+                                              r"column\(s\) \['round', 'opponent_id'"):
+            sf.read(paths)
