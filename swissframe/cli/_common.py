@@ -456,8 +456,14 @@ def atomic_path(out: str | os.PathLike[str], inputs: Sequence[str] = ()) -> Iter
     if target.is_dir():
         msg = f"-o {str(target)!r} is a folder. Hint: give a file name, e.g. {target}/out.csv."
         raise SwissframeError(msg)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
+                                    dir=target.parent)
+    except OSError as exc:  # (named as the user wrote it, not by the temporary file)
+        msg = (f"-o {str(target)!r}: cannot write there ({exc.strerror or exc}). Hint: "
+               "choose a folder you can write to.")
+        raise SwissframeError(msg) from None
     os.close(fd)
     tmp = Path(name)
     try:

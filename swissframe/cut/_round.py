@@ -179,12 +179,13 @@ def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFra
     if df["player_id"].null_count():
         msg = "pairings have a null player_id. Hint: every row is one seat of a named player."
         raise ValidationError(msg)
-    _reject(df.filter(pl.len().over("event_id", "player_id") > 1), lambda r: (
-        f"event {r['event_id']!r}: player {r['player_id']!r} is paired more than once in "
-        "the analysed round. Hint: one row per seat."))
+    # (a self-pairing first: its two mirrored rows would read as a seat taken twice)
     _reject(df.filter(pl.col("player_id") == pl.col("opponent_id")), lambda r: (
         f"event {r['event_id']!r}: player {r['player_id']!r} is paired with themself. "
         "Hint: fix the pairings."))
+    _reject(df.filter(pl.len().over("event_id", "player_id") > 1), lambda r: (
+        f"event {r['event_id']!r}: player {r['player_id']!r} is paired more than once in "
+        "the analysed round. Hint: one row per seat."))
     back = df.filter(pl.col("opponent_id").is_not_null()).join(
         df.select("event_id", pl.col("player_id").alias("opponent_id"),
                   pl.col("opponent_id").alias("_back")),

@@ -644,9 +644,16 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         raise SchemaError(msg)
     bad = [f"{c} is {t}" for c, t in df.schema.items()
            if c in INT_COLUMNS and not (t.is_integer() or t == pl.Null)]
+    # (an integer column Polars read wider than Int64: a value past 64 bits, named here
+    # with the file rather than by the contract's cast)
+    wide = [c for c, t in df.schema.items() if c in INT_COLUMNS
+            and t in (pl.Int128, pl.UInt64, pl.UInt128)
+            and df.get_column(c).cast(pl.Int64, strict=False).null_count()
+            > df.get_column(c).null_count()]
+    bad += [f"{c} holds {df.get_column(c).max()!s}, past 64 bits" for c in wide]
     if bad:
         msg = (f"{shown(path)}: mistyped column(s): {'; '.join(bad)}, expected integers. "
-               "Hint: a cell holds text or a decimal; fix it in the file.")
+               "Hint: a cell holds text, a decimal or a number too large; fix it in the file.")
         raise SchemaError(msg)
     return df
 

@@ -252,6 +252,14 @@ def test_cut_pairings_without_event_id_are_the_one_events(
     assert "Tables that matter" in out
 
 
+def test_an_output_path_that_cannot_be_written_is_named_as_given(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["standings", STORE, "-o", "/proc/x.csv"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("swissframe: error: -o '/proc/x.csv': cannot write there")
+    assert ".part" not in err  # (the temporary file's name was shown)
+
+
 def test_cut_many_files_event_and_file_output(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     league = str(EVENTS / "league-night.csv")

@@ -364,6 +364,8 @@ def test_bad_pairings_raise() -> None:
         cut.cut_status(res, stale)
     with pytest.raises(sf.DataError, match="top must be"):
         cut.cut_status(res, _pairs("e", 3, [("T", "X")]), top=0)
+    with pytest.raises(sf.ValidationError, match="paired with themself"):
+        cut.cut_status(res, _pairs("e", 3, [("T", "T"), ("X", "Y")]))
     with pytest.raises(sf.DataError, match="mirror"):
         cut.next_round_ranges(res, None, outcomes=[(2, 0, 0)])
 

@@ -371,3 +371,12 @@ def test_a_file_missing_contract_columns_is_named_beside_other_files(tmp_path: P
         with pytest.raises(SchemaError, match=r"standings\.csv: a long results table without "
                                               r"column\(s\) \['round', 'opponent_id'"):
             sf.read(paths)
+
+
+def test_a_count_past_64_bits_is_named_with_its_file(tmp_path: Path) -> None:
+    bad = tmp_path / "huge.csv"
+    bad.write_text("event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n"
+                   "e,99999999999999999999,A,B,2,0,0\ne,99999999999999999999,B,A,0,2,0\n")
+    with pytest.raises(SchemaError, match=r"huge\.csv: mistyped column\(s\): round holds "
+                                          r"99999999999999999999, past 64 bits"):
+        sf.read(bad)
