@@ -260,6 +260,18 @@ def test_an_output_path_that_cannot_be_written_is_named_as_given(
     assert ".part" not in err  # (the temporary file's name was shown)
 
 
+def test_a_round_chart_of_a_one_round_event_does_not_quote_a_flag_not_given(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    one = tmp_path / "one.csv"
+    one.write_text("round,player_a,player_b,games_a,games_b,games_drawn\n1,A,B,2,0,0\n"
+                   "1,C,D,2,1,0\n")
+    assert main(["chart", "omw-ranges", str(one), "-o", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert "its last round (1) cannot be analysed" in err
+    assert "--round 1" not in err
+    assert not (tmp_path / "x.png").exists()
+
+
 def test_cut_many_files_event_and_file_output(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     league = str(EVENTS / "league-night.csv")

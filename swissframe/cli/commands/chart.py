@@ -145,8 +145,11 @@ def _split_round(results: pl.DataFrame, rnd: int | None) -> tuple[pl.DataFrame, 
     r = last if rnd is None else rnd
     event = results["event_id"][0]
     if not 2 <= r <= last:
-        msg = (f"event {event!r}: --round {r} cannot be analysed; the Swiss has rounds 1–{last}."
-               " Hint: pick a round from 2 to the last Swiss round (its pairings are needed).")
+        # (without --round the round is the last one: say so, not quote a flag not given)
+        which = (f"--round {r} cannot be analysed" if rnd is not None else
+                 f"its last round ({r}) cannot be analysed: the round needs rounds before it")
+        msg = (f"event {event!r}: {which}; the Swiss has rounds 1–{last}. Hint: pick a round "
+               "from 2 to the last Swiss round (its pairings are needed).")
         raise DataError(msg)
     prior = swiss.filter(pl.col("round") < r)
     pairs = swiss.filter(pl.col("round") == r).select("event_id", "round", "player_id",
