@@ -51,6 +51,7 @@ import polars as pl
 
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError, SchemaError, ValidationError
+from swissframe.io._files import write_atomic
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
     FIND_PROBLEMS_SCHEMA,
@@ -281,13 +282,18 @@ def _split(chunk: _Chunk, plan: pl.DataFrame) -> dict[int, pl.DataFrame]:
 
 
 def _atomic(path: Path, write: Callable[[Path], object]) -> None:
-    """Write ``path`` through ``write(tmp)`` and rename: a reader never sees a partial file."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    """Write ``path`` through ``write(tmp)`` and rename (:func:`~swissframe.io._files.\
+write_atomic`) at ``<name>.tmp``: a reader never sees a partial file, and a killed run's
+    leftovers are recognised by name (:func:`_own_temporaries`)."""
+    write_atomic(path, write, temp=path.with_name(path.name + ".tmp"))
+
+
+def _own_temporaries(dest: Path) -> list[Path]:
+    """The temporary files a recompute run writes into ``dest`` (its parts, manifest and
+    rejected rows at ``<name>.tmp``), and no other ``*.tmp`` file: the folder may be a
+    user's, holding files of their own."""
+    return [*dest.glob("part-*.parquet.tmp"), dest / f"{MANIFEST}.tmp",
+            dest / f"{REJECTED}.tmp"]
 
 
 def _write_json(path: Path, doc: dict[str, Any]) -> None:
@@ -332,7 +338,7 @@ def _load_batches(dest: Path) -> dict[int, _BatchResult]:
 
 def _clear_outputs(dest: Path) -> None:
     """Remove what a recompute run writes into ``dest`` (parts, records, manifest)."""
-    for f in (*dest.glob("part-*.parquet"), *dest.glob("*.tmp"), dest / MANIFEST,
+    for f in (*dest.glob("part-*.parquet"), *_own_temporaries(dest), dest / MANIFEST,
               dest / REJECTED):
         f.unlink(missing_ok=True)
     shutil.rmtree(dest / BATCHES, ignore_errors=True)
@@ -702,7 +708,7 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
 def _previous_run(out: Path, fingerprint: dict[str, Any], *, overwrite: bool,
                   resume: bool) -> dict[int, _BatchResult]:
     """Say what an earlier run left in ``out``; clear it, refuse, or return its batches."""
-    for f in out.glob("*.tmp"):  # a file a killed run was writing: never complete
+    for f in _own_temporaries(out):  # a file a killed run was writing: never complete
         f.unlink(missing_ok=True)
     parts = sorted(out.glob("part-*.parquet"))
     try:

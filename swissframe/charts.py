@@ -267,9 +267,22 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0) -> P
         msg = (f"cannot save a chart as {p.name!r}: unknown format {fmt!r}. Hint: use one of "
                f"{', '.join('.' + f for f in _SAVE_FORMATS)}.")
         raise SwissframeError(msg)
+    from swissframe.io._files import write_atomic
+
     if fmt == "json":
-        p.write_text(chart.to_json(indent=2), encoding="utf-8")
-        return p
+        return write_atomic(p, lambda tmp: tmp.write_text(chart.to_json(indent=2),
+                                                          encoding="utf-8"))
+    if fmt == "html":
+        # the report's page: the spec as JSON escaped for a <script> element (a player
+        # named "</script><script>…" ran in Altair's own inline template), the same
+        # offline bundle and content-security policy
+        from swissframe.report._html import chart_block, page
+
+        spec = chart.to_dict()
+        title = str(spec.get("title", {}).get("text", "chart")
+                    if isinstance(spec.get("title"), dict) else spec.get("title", "chart"))
+        html = page(title, chart_block("chart", spec, title))
+        return write_atomic(p, lambda tmp: tmp.write_text(html, encoding="utf-8"))
     try:
         import vl_convert  # noqa: F401
     except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -277,12 +290,9 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0) -> P
                "install 'swissframe[charts]' (or save as .json).")
         raise SwissframeError(msg) from exc
     if fmt == "png":
-        chart.save(str(p), format="png", scale_factor=scale)
-    elif fmt == "html":
-        chart.save(str(p), format="html", inline=True)
-    else:
-        chart.save(str(p), format=fmt)
-    return p
+        return write_atomic(p, lambda tmp: chart.save(str(tmp), format="png",
+                                                      scale_factor=scale))
+    return write_atomic(p, lambda tmp: chart.save(str(tmp), format=fmt))
 
 
 # --------------------------------------------------------------------------------------------

@@ -74,6 +74,20 @@ def test_batches_equal_one_call(tmp_path: Path) -> None:
     assert manifest["batches"] == rep.batches
 
 
+def test_a_users_tmp_files_in_the_output_folder_are_left_alone(tmp_path: Path) -> None:
+    """Only the run's own temporaries (``part-*.parquet.tmp``, the manifest's) are cleared:
+    an output folder of the user's held ``thesis-draft.tmp``, which a run deleted."""
+    df = _archive(3)
+    _write_split(df, tmp_path / "src", 1)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "thesis-draft.tmp").write_text("mine")
+    (out / "part-00007.parquet.tmp").write_text("a killed run's")
+    recompute(tmp_path / "src", out)
+    assert (out / "thesis-draft.tmp").read_text() == "mine"
+    assert not (out / "part-00007.parquet.tmp").exists()
+
+
 def test_glob_and_batch_events(tmp_path: Path) -> None:
     df = _archive(5)
     _write_split(df, tmp_path / "src", 2)

@@ -592,6 +592,39 @@ def test_save_png_svg_json(tmp_path: Path) -> None:
         charts.save(c, tmp_path / "fig.gif")
 
 
+def test_html_export_escapes_names_and_is_the_reports_offline_page(tmp_path: Path) -> None:
+    """A player named ``</script><script>…`` ran as script in Altair's inline HTML template
+    (the spec's text was put raw in a <script>): the export is now the report's page, the
+    spec escaped for a <script> element, the bundle inline, the CSP set."""
+    pytest.importorskip("vl_convert")
+    pwn = "</script><script>document.title='pwned'</script>"
+    st = sf.standings(sf.from_matches(pl.DataFrame({
+        "round": [1, 1], "player_a": ["Ann", pwn], "player_b": ["Bea", "Cy"],
+        "games_a": [2, 2], "games_b": [0, 1], "games_drawn": [0, 0]})))
+    page = charts.save(charts.chart_standings(st, cut=2), tmp_path / "fig.html")
+    html = page.read_text(encoding="utf-8")
+    assert pwn not in html and "<script>document.title" not in html
+    assert "\\u003c/script\\u003e" in html  # the name, escaped inside the JSON spec
+    assert 'data-chart="chart"' in html and "Content-Security-Policy" in html
+    assert not list(tmp_path.glob(".*part*"))  # no temporary left
+
+
+def test_a_failed_save_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                      ) -> None:
+    pytest.importorskip("vl_convert")
+    c = charts.chart_standings(standings_frame(), cut=4)
+    import altair as alt
+
+    def broken(self: object, fp: str, **_: object) -> None:
+        Path(fp).write_bytes(b"half a png")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(alt.TopLevelMixin, "save", broken)
+    with pytest.raises(OSError, match="No space"):
+        charts.save(c, tmp_path / "fig.png")
+    assert list(tmp_path.iterdir()) == []
+
+
 # ------------------------------------------------------------------------------- CLI
 
 

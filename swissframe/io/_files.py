@@ -38,7 +38,7 @@ import os
 import re
 import stat
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal
@@ -575,6 +575,25 @@ class _Part:
 
 _ID_OVERRIDES: Final = {"event_id": pl.String, "player_id": pl.String,
                         "opponent_id": pl.String, "player_a": pl.String, "player_b": pl.String}
+
+
+def write_atomic(path: PathLike, write: Callable[[Path], object], *,
+                 temp: Path | None = None) -> Path:
+    """``write`` a file at a temporary name beside ``path``, then rename it to ``path``: a
+    failed write (a full disk, an error while rendering) leaves no partial file, and an
+    existing ``path`` untouched. ``write`` gets the temporary path (by default hidden,
+    same folder, same suffix; ``temp`` for a caller whose readers know its own temporary
+    names). Returns ``path``."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temp if temp is not None else target.with_name(
+        f".{target.stem}.{os.getpid()}.part{target.suffix}")
+    try:
+        write(tmp)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return target
 
 
 def read_table_file(path: Path, *, limit: int | None = None, event_id: str | None = None,

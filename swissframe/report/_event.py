@@ -75,11 +75,10 @@ class EventReport:
 
     def save(self, path: str | Any) -> Any:
         """Write the page to ``path`` (a ``.html`` file); returns the path."""
-        from pathlib import Path
+        from swissframe.io._files import write_atomic
 
-        p = Path(path)
-        p.write_text(self.html, encoding="utf-8")
-        return p
+        html = self.html  # (rendered before the file is opened: an error leaves no file)
+        return write_atomic(path, lambda tmp: tmp.write_text(html, encoding="utf-8"))
 
     def _repr_html_(self) -> str:
         from swissframe.report._notebook import iframe

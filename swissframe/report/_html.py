@@ -138,7 +138,9 @@ def vega_bundle() -> str:
         return cache.read_text(encoding="utf-8")
     except OSError:
         pass
-    js = str(vl_convert.javascript_bundle())  # type: ignore[call-arg]  # snippet is optional.replace("</script", "<\\/script")
+    # (no "</script" may end the inline element early; the snippet argument is optional)
+    js = str(vl_convert.javascript_bundle()).replace(  # type: ignore[call-arg]
+        "</script", "<\\/script")
     try:  # building the bundle takes a second or more: keep it for the next run
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")

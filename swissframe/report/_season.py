@@ -71,10 +71,12 @@ class SeasonReport:
         ``index.html`` (the season page) plus one page per event under ``events/``, linked
         both ways. Returns the file or folder written.
         """
+        from swissframe.io._files import write_atomic
+
         p = Path(path)
         if p.suffix.lower() in (".html", ".htm"):
-            p.write_text(self.html, encoding="utf-8")
-            return p
+            html = self.html
+            return write_atomic(p, lambda tmp: tmp.write_text(html, encoding="utf-8"))
         (p / "events").mkdir(parents=True, exist_ok=True)
         links: dict[str, str] = {}
         used: set[str] = set()
@@ -86,7 +88,8 @@ class SeasonReport:
             rep.season_link = "../index.html"
             rep.save(p / "events" / f"{name}.html")
             links[rep.meta.event_id] = f"events/{name}.html"
-        (p / "index.html").write_text(render_season(self, links=links), encoding="utf-8")
+        index = render_season(self, links=links)  # (each page appears only when complete)
+        write_atomic(p / "index.html", lambda tmp: tmp.write_text(index, encoding="utf-8"))
         return p
 
     def _repr_html_(self) -> str:
