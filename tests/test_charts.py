@@ -603,9 +603,11 @@ def test_html_export_escapes_names_and_is_the_reports_offline_page(tmp_path: Pat
         "games_a": [2, 2], "games_b": [0, 1], "games_drawn": [0, 0]})))
     page = charts.save(charts.chart_standings(st, cut=2), tmp_path / "fig.html")
     html = page.read_text(encoding="utf-8")
-    assert pwn not in html and "<script>document.title" not in html
+    assert pwn not in html
+    assert "<script>document.title" not in html
     assert "\\u003c/script\\u003e" in html  # the name, escaped inside the JSON spec
-    assert 'data-chart="chart"' in html and "Content-Security-Policy" in html
+    assert 'data-chart="chart"' in html
+    assert "Content-Security-Policy" in html
     assert not list(tmp_path.glob(".*part*"))  # no temporary left
 
 
