@@ -24,6 +24,7 @@ import polars as pl
 
 import swissframe as sf
 from swissframe._collect import collect, scoped
+from swissframe.engine.standings import check_through_round
 from swissframe.errors import DataError
 from swissframe.rules import Criterion, Ruleset, get
 from swissframe.schema import validated_once
@@ -206,13 +207,15 @@ def _event(results: Frame, event_id: str | None) -> tuple[pl.DataFrame, str]:
     events = df["event_id"].unique(maintain_order=True).cast(pl.String).to_list()
     if event_id is None:
         if len(events) != 1:
-            shown = ", ".join(events[:5]) + (" …" if len(events) > 5 else "")
+            # (a null event id is shown as such; validation names its rows)
+            shown = ", ".join(map(str, events[:5])) + (" …" if len(events) > 5 else "")
             msg = (f"compare needs one event, the results hold {len(events)} ({shown}). "
                    "Hint: pass event_id=….")
             raise DataError(msg)
         return df, events[0]
     if event_id not in events:
-        near = difflib.get_close_matches(event_id, events, n=3)
+        near = difflib.get_close_matches(str(event_id), [e for e in events if e is not None],
+                                         n=3)
         msg = (f"event {event_id!r} is not in the results. Hint: "
                + (f"did you mean {', '.join(map(repr, near))}?" if near
                   else f"events present: {sorted(events)[:10]}."))
@@ -281,9 +284,16 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
     >>> print(c)
     C (2nd) beat D (3rd) on OMW%: 75.00% vs 41.50%, level on match points (3).
     """
+    for pid in (a, b):
+        if not isinstance(pid, str):
+            msg = (f"compare takes player ids as text, got {pid!r}. Hint: e.g. "
+                   "compare(df, 'A', 'B').")
+            raise DataError(msg)
     if a == b:
         msg = f"compare needs two different players, got {a!r} twice. Hint: pass two ids."
         raise DataError(msg)
+    if through_round is not None:
+        check_through_round(through_round)
     rs = get(rules)
     df, event = _event(results, event_id)
     if through_round is not None:

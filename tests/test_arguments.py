@@ -51,3 +51,21 @@ def test_a_parameter_out_of_range_is_named(case: str) -> None:
     fn, needle = CASES[case]
     with pytest.raises(sf.DataError, match=needle):
         fn()
+
+
+def test_compare_names_its_arguments() -> None:
+    res = _res()
+    for kwargs, needle in (({"through_round": "1"}, "through_round must be a whole"),
+                           ({"through_round": 0}, "through_round must be ≥ 1")):
+        with pytest.raises(sf.DataError, match=needle):
+            sf.compare(res, "Alice", "Bob", **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(sf.DataError, match="player ids as text"):
+        sf.compare(res, "Alice", None)  # type: ignore[arg-type]
+    two = pl.concat([res, res.with_columns(event_id=pl.lit(None, dtype=pl.String))])
+    with pytest.raises(sf.DataError, match=r"the results hold 2 \(store-championship, None\)"):
+        sf.compare(two, "Alice", "Bob")
+
+
+def test_report_refuses_a_negative_simulation_count() -> None:
+    with pytest.raises(sf.DataError, match="n_sims must be"):
+        sf.report(_res(), n_sims=-1)

@@ -582,7 +582,7 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
     full, codes = _validated_coded(results, keys)
     k = check_keys(keys)
     if through_round is not None:
-        _check_through_round(through_round)
+        check_through_round(through_round)
     # the coded path first: it decides itself whether one pass keeps every event exact
     # (what _by_scale_group's None says), from the record it computes anyway
     out = None if codes is None else _coded_standings(full, codes, ruleset, through_round)
@@ -594,7 +594,7 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
     return out.lazy() if lazy else out
 
 
-def _check_through_round(through_round: object) -> None:
+def check_through_round(through_round: object) -> None:
     """``through_round`` is a round number ≥ 1 (past an event's last round: its final
     standings, so that one cutoff serves events of different lengths)."""
     if isinstance(through_round, bool) or not isinstance(through_round, numbers.Integral):

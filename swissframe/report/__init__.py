@@ -91,6 +91,9 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
         msg = f"top must be ≥ 1, got {top}. Hint: the size of the cut, e.g. 8."
         raise DataError(msg)
     check_seed(seed)
+    if isinstance(n_sims, bool) or not isinstance(n_sims, int) or n_sims < 0:
+        msg = f"n_sims must be a whole number ≥ 0, got {n_sims!r}. Hint: e.g. n_sims=100."
+        raise DataError(msg)
     src = load(data)
     events = src.event_ids()
     if not events:

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from swissframe.cli._common import non_negative_int, positive_int
 from swissframe.errors import SwissframeError
 
 __all__ = ["add_parser", "run"]
@@ -29,11 +30,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--rules", default=None, metavar="NAME",
                    help="ruleset preset (default: by input — decklist mtg, TOM pokemon, TRF "
                    "fide, tables mtg)")
-    p.add_argument("--top", type=int, default=8, help="size of the cut (default 8)")
+    p.add_argument("--top", type=positive_int, default=8, help="size of the cut (default 8)")
     p.add_argument("--title", default=None, help="page title (default: the event's name)")
-    p.add_argument("--sims", type=int, default=100,
+    p.add_argument("--sims", type=non_negative_int, default=100,
                    help="simulations for undecided cut statuses (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     p.add_argument("--season", action="store_true",
                    help="a season page even for a single event")
     p.add_argument("-o", "--output", metavar="OUT", default="report.html",
