@@ -371,3 +371,18 @@ def test_skip_validates_each_batch_once(tmp_path: Path, monkeypatch: pytest.Monk
     assert_frame_equal(_read(tmp_path / "out"), _reference(good))
     assert rep.events_done == 3
     assert rep.rows_rejected == df.height - good.height
+
+
+def test_csv_inputs_are_not_read_from_the_output_folder(tmp_path: Path) -> None:
+    """`recompute SRC -o SRC/out` over CSV files: a rerun read its own Parquet output back
+    as input (the converting reader did not skip the output folder, as Parquet inputs do)."""
+    from swissframe.cli import main
+
+    src = tmp_path / "src"
+    src.mkdir()
+    _archive(3).write_csv(src / "events.csv")
+    out = src / "out"
+    assert main(["recompute", str(src), "-o", str(out), "--quiet"]) == 0
+    first = _read(out)
+    assert main(["recompute", str(src), "-o", str(out), "--overwrite", "--quiet"]) == 0
+    assert_frame_equal(_read(out), first)

@@ -96,12 +96,15 @@ def run(args: argparse.Namespace) -> int:
     scratch = None
     jobs = [(args.source, args.rules or DEFAULT, Path(args.output))]
     found, _ = expand(args.source)
+    # files inside the output folder are never input (a rerun would read its own output)
+    out_dir = Path(args.output).resolve()
+    found = [(f, k) for f, k in found if not f.resolve().is_relative_to(out_dir)]
     line = (f"rules: {args.rules} (from --rules)" if args.rules
             else f"rules: {DEFAULT} (a Parquet archive names no game; --rules to override)")
     if any(k != "table" or not f.name.lower().endswith((".parquet", ".pq")) for f, k in found):
         # not a Parquet archive: read it whole through the one reader, recompute from Parquet;
         # events calling for different rulesets go to one dataset each, OUT/ruleset=NAME/
-        src = read(args.source)
+        src = read([f for f, _ in found])
         # the converted inputs: named like recompute's own scratch (process id first), so
         # the next run removes them if this process is killed
         clean_scratch(Path(tempfile.gettempdir()))
