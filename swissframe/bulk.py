@@ -51,7 +51,7 @@ import polars as pl
 
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError, SchemaError, ValidationError
-from swissframe.io._files import write_atomic
+from swissframe.io._files import concat_files, write_atomic
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
     FIND_PROBLEMS_SCHEMA,
@@ -252,7 +252,16 @@ def _check_schema(files: Sequence[str]) -> None:
 
 def _plan(files: Sequence[str], batch_rows: int, batch_events: int | None) -> pl.DataFrame:
     """``event_id, rows, _batch``: events in sorted order cut into contiguous batches."""
-    counts = (pl.scan_parquet(list(files), missing_columns="insert")
+    # each file's event ids on their own (files may differ in optional columns, the ids'
+    # type, or have no event_id column: its rows are the event "event", as in _split)
+    def ids(f: str) -> pl.LazyFrame:
+        scan = pl.scan_parquet(f)
+        if "event_id" not in scan.collect_schema().names():
+            return scan.with_columns(pl.lit("event", dtype=pl.String).alias("event_id")).select(
+                "event_id")  # (with_columns: one id per row, not one literal row)
+        return scan.select(pl.col("event_id").cast(pl.String))
+
+    counts = (pl.concat([ids(f) for f in files])
               .group_by("event_id").agg(rows=pl.len().cast(pl.Int64))
               .collect(engine="streaming"))
     counts = counts.with_columns(pl.col("event_id").cast(pl.String)).sort(
@@ -376,7 +385,10 @@ def _fingerprint(files: Sequence[str], rules: Ruleset, batch_rows: int,
 def _compute_batch(frames: Sequence[pl.DataFrame], batch: int, rules: Ruleset, skip: bool,
                    dest: str) -> _BatchResult:
     """Standings of one batch, written to ``dest/part-<batch>.parquet``."""
-    df = pl.concat([f for f in frames if f.height], how="diagonal_relaxed") if frames else None
+    kept = [f for f in frames if f.height]
+    # (rows of several files: optional columns a file lacks take their default, categorical
+    # ids become strings: the one rule the reader follows, io._files.concat_files)
+    df = concat_files(kept) if kept else None
     if df is None or df.height == 0:
         df = pl.DataFrame(schema={"event_id": pl.String})
     rows = df.height
@@ -414,7 +426,7 @@ def _compute_batch(frames: Sequence[pl.DataFrame], batch: int, rules: Ruleset, s
 
 
 def _null_event_problems(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
-    rows = pl.concat([f for f in frames if f.height], how="diagonal_relaxed")
+    rows = concat_files([f for f in frames if f.height])
     return rows.select(
         pl.lit(NULL_EVENT).alias("kind"), pl.lit(None, dtype=pl.String).alias("event_id"),
         pl.col("round").cast(pl.Int64, strict=False), pl.col("player_id").cast(pl.String),
@@ -477,7 +489,7 @@ def _run_local(chunks: Sequence[_Chunk], plan: pl.DataFrame, todo: Sequence[int]
 
 def _split_frames(frames: Sequence[pl.DataFrame], plan: pl.DataFrame
                   ) -> dict[int, pl.DataFrame]:
-    df = pl.concat(frames, how="diagonal_relaxed")
+    df = concat_files(frames)
     if "event_id" not in df.columns:
         df = df.with_columns(pl.lit("event", dtype=pl.String).alias("event_id"))
     df = df.with_columns(pl.col("event_id").cast(pl.String)).join(

@@ -386,3 +386,32 @@ def test_csv_inputs_are_not_read_from_the_output_folder(tmp_path: Path) -> None:
     first = _read(out)
     assert main(["recompute", str(src), "-o", str(out), "--overwrite", "--quiet"]) == 0
     assert_frame_equal(_read(out), first)
+
+
+@pytest.mark.parametrize("case", ["phase_in_one_file", "categorical_ids", "no_event_id"])
+def test_parquet_files_that_differ_in_optional_columns_are_one_archive(
+        tmp_path: Path, case: str) -> None:
+    """Files differing in an optional column, in the ids' type, or without event_id (the
+    event "event") are read as the reader reads them (they were internal Polars errors
+    planning the batches, leaving a run marked interrupted)."""
+    df = _archive(4)
+    src = tmp_path / "src"
+    src.mkdir()
+    if case == "no_event_id":
+        one = df.filter(pl.col("event_id") == df["event_id"].min())
+        one.drop("event_id").write_parquet(src / "f0.parquet")
+        expected = _reference(one.with_columns(event_id=pl.lit("event")))
+    else:
+        ids = sorted(df["event_id"].unique().to_list())
+        a = df.filter(pl.col("event_id").is_in(ids[:2]))
+        b = df.filter(pl.col("event_id").is_in(ids[2:]))
+        if case == "phase_in_one_file":
+            a = a.drop("phase", strict=False)
+            b = b.with_columns(phase=pl.lit("swiss"))
+        else:
+            b = b.with_columns(pl.col("event_id").cast(pl.Categorical))
+        a.write_parquet(src / "f0.parquet")
+        b.write_parquet(src / "f1.parquet")
+        expected = _reference(df)
+    recompute(src, tmp_path / "out")
+    assert_frame_equal(_read(tmp_path / "out"), expected, check_column_order=False)
