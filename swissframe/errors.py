@@ -75,3 +75,15 @@ def check_seed(seed: object) -> int | None:
         msg = f"seed must be a whole number ≥ 0 or None, got {seed!r}. Hint: e.g. seed=0."
         raise DataError(msg)
     return int(seed)
+
+
+def check_top(top: object) -> int:
+    """The size of a cut as the analyses take it: a whole number ≥ 1.
+
+    >>> check_top(8)
+    8
+    """
+    if isinstance(top, bool) or not isinstance(top, numbers.Integral) or top < 1:
+        msg = f"top must be a whole number ≥ 1, got {top!r}. Hint: the size of the cut, e.g. 8."
+        raise DataError(msg)
+    return int(top)

@@ -15,7 +15,7 @@ import polars as pl
 
 from swissframe._collect import collect, scoped
 from swissframe.engine.standings import standings
-from swissframe.errors import DataError
+from swissframe.errors import DataError, check_top
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import validated_once
 
@@ -151,9 +151,7 @@ def sensitivity(results: Frame, rulesets: Sequence[str | Ruleset] | None = None,
     >>> s.select("ruleset", "entering", "kendall_tau", "cut_criterion").rows()
     [('mtg', [], 1.0, 'omwp'), ('mtg-1/3', [], 1.0, 'omwp')]
     """
-    if top < 1:
-        msg = f"top must be ≥ 1, got {top}. Hint: the size of the cut, e.g. 8."
-        raise DataError(msg)
+    check_top(top)
     sets = [get(r) for r in (rulesets if rulesets is not None else standard_variants("mtg"))]
     if not sets:
         msg = "sensitivity needs at least one ruleset. Hint: the first one is the baseline."

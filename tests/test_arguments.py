@@ -41,6 +41,9 @@ CASES: dict[str, tuple[Callable[[], Any], str]] = {
     "id_report seed": (lambda: sf.id_report(_res(), seed=-2), "seed must be"),
     "report seed": (lambda: sf.report(_res(), seed=-1), "seed must be"),
     "report names": (lambda: sf.report(_res(), names=["x"]), "names must map"),
+    "sensitivity top bool": (lambda: sf.sensitivity(_res(), top=True), "top must be"),
+    "sensitivity top float": (lambda: sf.sensitivity(_res(), top=2.5), "top must be"),
+    "cut_status top float": (lambda: sf.cut_status(_res(), _pairs(), top=2.5), "top must be"),
     "rounds text": (lambda: sf.recommended_rounds("x"), "cannot read attendance"),
     "rounds float": (lambda: sf.recommended_rounds([12.5]), "whole numbers"),
 }

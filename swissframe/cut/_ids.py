@@ -13,7 +13,7 @@ from swissframe._collect import collect, scoped
 from swissframe.cut._round import KEY, Frame
 from swissframe.cut._status import cut_status
 from swissframe.engine.standings import standings
-from swissframe.errors import DataError, check_seed
+from swissframe.errors import DataError, check_seed, check_top
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import validate_results
 
@@ -270,9 +270,7 @@ def id_report(results: Frame, top: int = 8, rules: str | Ruleset = "mtg", *,
     (2, 'A', 'C', True, True)
     """
     # (checked up front: with no intentional draw to judge they would pass unseen)
-    if top < 1:
-        msg = f"top must be ≥ 1, got {top}. Hint: the size of the cut, e.g. 8."
-        raise DataError(msg)
+    check_top(top)
     if isinstance(n_sims, bool) or not isinstance(n_sims, int) or n_sims < 0:
         msg = f"n_sims must be a whole number ≥ 0, got {n_sims!r}. Hint: e.g. n_sims=100."
         raise DataError(msg)

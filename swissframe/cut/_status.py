@@ -54,7 +54,7 @@ from swissframe.cut._round import (
 )
 from swissframe.cut._scenarios import ROW_BUDGET, fast_model, scenario_chunks, scenario_rows
 from swissframe.engine._record import points_unit, ranking_keys
-from swissframe.errors import DataError, check_seed
+from swissframe.errors import DataError, check_seed, check_top
 from swissframe.rules._ruleset import Ruleset, get
 
 __all__ = ["cut_status", "status_summary"]
@@ -351,9 +351,7 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
     │ loss    ┆ eliminated ┆ 0.0         │
     └─────────┴────────────┴─────────────┘
     """
-    if top < 1:
-        msg = f"top must be ≥ 1, got {top}. Hint: the size of the cut, e.g. 8."
-        raise DataError(msg)
+    check_top(top)
     for name, value, low in (("n_sims", n_sims, 0), ("exact_limit", exact_limit, 0),
                              ("batch", batch, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:

@@ -21,7 +21,7 @@ from typing import Any
 
 import polars as pl
 
-from swissframe.errors import DataError, check_seed
+from swissframe.errors import DataError, check_seed, check_top
 from swissframe.report._event import EventMeta, EventReport, build_event
 from swissframe.report._inputs import event_rows, load, meta_for
 from swissframe.report._season import SeasonReport, build_season
@@ -87,9 +87,7 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
     >>> 'id="standings"' in html, "<script src" in html
     (True, False)
     """
-    if top < 1:
-        msg = f"top must be ≥ 1, got {top}. Hint: the size of the cut, e.g. 8."
-        raise DataError(msg)
+    check_top(top)
     check_seed(seed)
     if isinstance(n_sims, bool) or not isinstance(n_sims, int) or n_sims < 0:
         msg = f"n_sims must be a whole number ≥ 0, got {n_sims!r}. Hint: e.g. n_sims=100."

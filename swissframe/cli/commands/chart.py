@@ -37,7 +37,7 @@ from typing import Any, Final
 
 import polars as pl
 
-from swissframe.cli._common import non_negative_int, note, positive_int
+from swissframe.cli._common import add_quiet, non_negative_int, note, positive_int
 from swissframe.errors import DataError, SwissframeError
 from swissframe.io._files import FORMATS
 
@@ -84,6 +84,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--input-format", choices=("auto", *FORMATS), default="auto",
                    help="how to read FILE (default: auto, recognised by its content)")
     p.add_argument("--scale", type=float, default=2.0, help="PNG pixel scale (default 2)")
+    add_quiet(p)
     p.add_argument("--no-theme", dest="theme", action="store_false",
                    help="Altair's default look instead of the swissframe house theme")
     p.set_defaults(func=run)
