@@ -62,6 +62,20 @@ class ExactnessWarning(UserWarning):
     """Exact (rational) tie detection had to fall back to a float tolerance."""
 
 
+def check_whole(name: str, value: object, *, low: int = 0, hint: str = "") -> int:
+    """A whole-number argument ``name`` of at least ``low`` (not a bool, not a float), or a
+    :class:`DataError` naming it: the one check behind the analyses' counts and sizes.
+
+    >>> check_whole("n_sims", 100)
+    100
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        msg = (f"{name} must be a whole number ≥ {low}, got {value!r}. Hint: "
+               f"{hint or f'e.g. {name}={max(low, 1)}'}.")
+        raise DataError(msg)
+    return int(value)
+
+
 def check_seed(seed: object) -> int | None:
     """A random seed as the analyses take it: None (fresh entropy) or an integer ≥ 0
     (NumPy's seed sequences refuse negative ones with a bare ``ValueError``).
@@ -69,12 +83,7 @@ def check_seed(seed: object) -> int | None:
     >>> check_seed(7), check_seed(None)
     (7, None)
     """
-    if seed is None:
-        return None
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        msg = f"seed must be a whole number ≥ 0 or None, got {seed!r}. Hint: e.g. seed=0."
-        raise DataError(msg)
-    return int(seed)
+    return None if seed is None else check_whole("seed", seed, hint="None, or e.g. seed=0")
 
 
 def check_top(top: object) -> int:
@@ -83,7 +92,4 @@ def check_top(top: object) -> int:
     >>> check_top(8)
     8
     """
-    if isinstance(top, bool) or not isinstance(top, numbers.Integral) or top < 1:
-        msg = f"top must be a whole number ≥ 1, got {top!r}. Hint: the size of the cut, e.g. 8."
-        raise DataError(msg)
-    return int(top)
+    return check_whole("top", top, low=1, hint="the size of the cut, e.g. 8")

@@ -13,7 +13,7 @@ from swissframe._collect import collect, scoped
 from swissframe.cut._round import KEY, Frame
 from swissframe.cut._status import cut_status
 from swissframe.engine.standings import standings
-from swissframe.errors import DataError, check_seed, check_top
+from swissframe.errors import DataError, check_seed, check_top, check_whole
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import validate_results
 
@@ -271,9 +271,7 @@ def id_report(results: Frame, top: int = 8, rules: str | Ruleset = "mtg", *,
     """
     # (checked up front: with no intentional draw to judge they would pass unseen)
     check_top(top)
-    if isinstance(n_sims, bool) or not isinstance(n_sims, int) or n_sims < 0:
-        msg = f"n_sims must be a whole number ≥ 0, got {n_sims!r}. Hint: e.g. n_sims=100."
-        raise DataError(msg)
+    check_whole("n_sims", n_sims, hint="e.g. n_sims=100")
     check_seed(seed)
     rs = get(rules)
     df = detect_intentional_draws(results, source).filter(pl.col("phase") == "swiss")

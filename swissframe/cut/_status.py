@@ -54,7 +54,7 @@ from swissframe.cut._round import (
 )
 from swissframe.cut._scenarios import ROW_BUDGET, fast_model, scenario_chunks, scenario_rows
 from swissframe.engine._record import points_unit, ranking_keys
-from swissframe.errors import DataError, check_seed, check_top
+from swissframe.errors import check_seed, check_top, check_whole
 from swissframe.rules._ruleset import Ruleset, get
 
 __all__ = ["cut_status", "status_summary"]
@@ -354,10 +354,7 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
     check_top(top)
     for name, value, low in (("n_sims", n_sims, 0), ("exact_limit", exact_limit, 0),
                              ("batch", batch, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            msg = (f"{name} must be a whole number ≥ {low}, got {value!r}. Hint: see "
-                   "help(sf.cut_status).")
-            raise DataError(msg)
+        check_whole(name, value, low=low, hint="see help(sf.cut_status)")
     check_seed(seed)
     rs = get(rules)
     rf = prepare_round(results, pairings, rs, outcome_table(outcomes, weights))

@@ -21,7 +21,7 @@ from typing import Any
 
 import polars as pl
 
-from swissframe.errors import DataError, check_seed, check_top
+from swissframe.errors import DataError, check_seed, check_top, check_whole
 from swissframe.report._event import EventMeta, EventReport, build_event
 from swissframe.report._inputs import event_rows, load, meta_for
 from swissframe.report._season import SeasonReport, build_season
@@ -89,9 +89,7 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
     """
     check_top(top)
     check_seed(seed)
-    if isinstance(n_sims, bool) or not isinstance(n_sims, int) or n_sims < 0:
-        msg = f"n_sims must be a whole number ≥ 0, got {n_sims!r}. Hint: e.g. n_sims=100."
-        raise DataError(msg)
+    check_whole("n_sims", n_sims, hint="e.g. n_sims=100")
     src = load(data)
     events = src.event_ids()
     if not events:
