@@ -279,8 +279,8 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0) -> P
         from swissframe.report._html import chart_block, page
 
         spec = chart.to_dict()
-        title = str(spec.get("title", {}).get("text", "chart")
-                    if isinstance(spec.get("title"), dict) else spec.get("title", "chart"))
+        heading = spec.get("title", "chart")  # (text, or a title object with its text)
+        title = str(heading.get("text", "chart") if isinstance(heading, dict) else heading)
         html = page(title, chart_block("chart", spec, title))
         return write_atomic(p, lambda tmp: tmp.write_text(html, encoding="utf-8"))
     try:
