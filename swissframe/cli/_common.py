@@ -29,7 +29,6 @@ import math
 import os
 import shutil
 import sys
-import tempfile
 import textwrap
 import threading
 import warnings
@@ -40,7 +39,7 @@ from typing import IO, Any, Final, NamedTuple, NoReturn
 import polars as pl
 
 from swissframe.errors import DataError, SwissframeError
-from swissframe.io._files import FORMATS, read
+from swissframe.io._files import FORMATS, read, temp_beside
 from swissframe.rules._infer import describe
 
 __all__ = [
@@ -176,10 +175,16 @@ def flush_notes(*, ok: bool) -> None:
     if not ok:
         return
     for text in notes:
-        shown = ("\n".join(textwrap.wrap(text, width=max(terminal_width(), 40),
-                                         subsequent_indent="  ", break_on_hyphens=False))
-                 if sys.stderr.isatty() else text)
-        print(shown, file=sys.stderr)
+        _to_stderr(text)
+
+
+def _to_stderr(text: str) -> None:
+    """One note or warning on stderr: wrapped to the terminal's width (continuation lines
+    indented), one line on a log or a pipe."""
+    shown = ("\n".join(textwrap.wrap(text, width=max(terminal_width(), 40),
+                                     subsequent_indent="  ", break_on_hyphens=False))
+             if sys.stderr.isatty() else text)
+    print(shown, file=sys.stderr)
 
 
 def flush_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
@@ -187,10 +192,7 @@ def flush_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
     line on stderr (wrapped on a terminal, like the notes); ``--quiet`` keeps them: a
     warning says the output is not what the input alone would suggest."""
     for text in dict.fromkeys(" ".join(str(w.message).split()) for w in caught):
-        line = f"swissframe: warning: {text}"
-        print("\n".join(textwrap.wrap(line, width=max(terminal_width(), 40),
-                                      subsequent_indent="  ", break_on_hyphens=False))
-              if sys.stderr.isatty() else line, file=sys.stderr)
+        _to_stderr(f"swissframe: warning: {text}")
 
 
 def ruleset_name(text: str) -> str:
@@ -457,20 +459,13 @@ def atomic_path(out: str | os.PathLike[str], inputs: Sequence[str] = ()) -> Iter
         msg = f"-o {str(target)!r} is a folder. Hint: give a file name, e.g. {target}/out.csv."
         raise SwissframeError(msg)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
-                                    dir=target.parent)
+        tmp = temp_beside(target)
     except OSError as exc:  # (named as the user wrote it, not by the temporary file)
         msg = (f"-o {str(target)!r}: cannot write there ({exc.strerror or exc}). Hint: "
                "choose a folder you can write to.")
         raise SwissframeError(msg) from None
-    os.close(fd)
-    tmp = Path(name)
     try:
         yield tmp
-        umask = os.umask(0)
-        os.umask(umask)
-        tmp.chmod(0o666 & ~umask)
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)

@@ -37,6 +37,7 @@ import io
 import os
 import re
 import stat
+import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -577,23 +578,43 @@ _ID_OVERRIDES: Final = {"event_id": pl.String, "player_id": pl.String,
                         "opponent_id": pl.String, "player_a": pl.String, "player_b": pl.String}
 
 
+def temp_beside(target: Path) -> Path:
+    """A new, empty file beside ``target`` (hidden, unique, with the permissions a new file
+    gets), to write ``target`` through and rename; OSError when its folder cannot take it,
+    before anything is written."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    tmp = Path(name)
+    tmp.chmod(0o666 & ~umask)  # (mkstemp's 0600 would be kept by every writer)
+    return tmp
+
+
 def write_atomic(path: PathLike, write: Callable[[Path], object], *,
                  temp: Path | None = None) -> Path:
     """``write`` a file at a temporary name beside ``path``, then rename it to ``path``: a
     failed write (a full disk, an error while rendering) leaves no partial file, and an
-    existing ``path`` untouched. ``write`` gets the temporary path (by default hidden,
-    same folder, same suffix; ``temp`` for a caller whose readers know its own temporary
-    names). Returns ``path``."""
+    existing ``path`` untouched. ``write`` gets the temporary path (:func:`temp_beside`;
+    ``temp`` for a caller whose readers know its own temporary names). Returns ``path``."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = temp if temp is not None else target.with_name(
-        f".{target.stem}.{os.getpid()}.part{target.suffix}")
+    if temp is None:
+        tmp = temp_beside(target)
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = temp
     try:
         write(tmp)
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
     return target
+
+
+#: Digits of the largest number a file's field may hold: every value of 18 digits is an
+#: Int64, and no tournament's round, rating or count comes near it.
+MAX_DIGITS: Final = 18
 
 
 def read_table_file(path: Path, *, limit: int | None = None, event_id: str | None = None,

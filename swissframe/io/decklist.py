@@ -58,7 +58,7 @@ import orjson
 import polars as pl
 
 from swissframe.errors import ImportFormatError
-from swissframe.io._files import expand, read_decompressed, shown
+from swissframe.io._files import MAX_DIGITS, expand, read_decompressed, shown
 
 __all__ = [
     "BYE_MARKERS",
@@ -741,7 +741,7 @@ def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
         named = named | low.str.contains(pat.pattern)
     named_swiss = low.is_in(list(SWISS_ROUND_NAMES))
     digits = pl.col("round_name").str.extract(_NUMBERED_ROUND.pattern, 1)
-    huge = rounds.filter(digits.str.len_chars() > 18)  # (past Int64: no event's round)
+    huge = rounds.filter(digits.str.len_chars() > MAX_DIGITS)
     if huge.height:
         r = huge.row(0, named=True)
         msg = (f"event {r['event_id']!r}: round name {r['round_name']!r} (round #"

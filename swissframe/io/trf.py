@@ -63,7 +63,7 @@ from typing import Any, Final, NamedTuple
 import polars as pl
 
 from swissframe.errors import DataError, ImportFormatError, SwissframeError
-from swissframe.io._files import file_list, keys_for, read_bytes, shown
+from swissframe.io._files import MAX_DIGITS, file_list, keys_for, read_bytes, shown
 from swissframe.schema import RESULT_COLUMNS, validate_results
 
 __all__ = [
@@ -258,7 +258,7 @@ def _field_int(text: str, *, what: str, where: str) -> int | None:
         msg = (f"{where}: {what} is {t!r}, not a number. Hint: TRF-16 is fixed-column; "
                "check that the line is aligned (see swissframe.io.trf).")
         raise ImportFormatError(msg)
-    if len(t) > 18:  # (every field of a real file is far shorter; Int64 holds 18 digits)
+    if len(t) > MAX_DIGITS:
         msg = (f"{where}: {what} is {t}, too large a number for any tournament. Hint: "
                "TRF-16 is fixed-column; check that the line is aligned.")
         raise ImportFormatError(msg)
