@@ -14,7 +14,6 @@ The event report (:mod:`swissframe.report`) writes its cut sentence ("8th beat 9
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
@@ -25,7 +24,7 @@ import polars as pl
 import swissframe as sf
 from swissframe._collect import collect, scoped
 from swissframe.engine.standings import check_through_round
-from swissframe.errors import DataError
+from swissframe.errors import DataError, did_you_mean
 from swissframe.rules import Criterion, Ruleset, get
 from swissframe.schema import validated_once
 
@@ -214,11 +213,9 @@ def _event(results: Frame, event_id: str | None) -> tuple[pl.DataFrame, str]:
             raise DataError(msg)
         return df, events[0]
     if event_id not in events:
-        near = difflib.get_close_matches(str(event_id), [e for e in events if e is not None],
-                                         n=3)
         msg = (f"event {event_id!r} is not in the results. Hint: "
-               + (f"did you mean {', '.join(map(repr, near))}?" if near
-                  else f"events present: {sorted(events)[:10]}."))
+               + did_you_mean(event_id, events, "events present: "
+                              f"{sorted(e for e in events if e is not None)[:10]}."))
         raise DataError(msg)
     return df.filter(pl.col("event_id") == event_id), event_id
 
@@ -227,10 +224,8 @@ def _row(table: pl.DataFrame, player: str, event: str) -> dict[str, object]:
     hit = table.filter(pl.col("player_id") == player)
     if hit.height == 0:
         known = table["player_id"].cast(pl.String).to_list()
-        near = difflib.get_close_matches(player, known, n=3)
         msg = (f"player {player!r} is not in the standings of {event!r}. Hint: "
-               + (f"did you mean {', '.join(map(repr, near))}?" if near
-                  else "check the player_id spelling."))
+               + did_you_mean(player, known, "check the player_id spelling."))
         raise DataError(msg)
     return hit.row(0, named=True)
 

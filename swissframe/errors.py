@@ -7,7 +7,9 @@ event, round and player involved and end with a hint.
 
 from __future__ import annotations
 
+import difflib
 import numbers
+from collections.abc import Iterable
 
 __all__ = [
     "DataError",
@@ -93,3 +95,15 @@ def check_top(top: object) -> int:
     8
     """
     return check_whole("top", top, low=1, hint="the size of the cut, e.g. 8")
+
+
+def did_you_mean(value: object, known: Iterable[object], otherwise: str) -> str:
+    """The hint for an id that is not among ``known``: its nearest ids (nulls left out),
+    or ``otherwise`` when none is near.
+
+    >>> did_you_mean("Bobb", ["Alice", "Bob"], "check the spelling.")
+    "did you mean 'Bob'?"
+    """
+    near = difflib.get_close_matches(str(value), [str(k) for k in known if k is not None],
+                                     n=3)
+    return f"did you mean {', '.join(map(repr, near))}?" if near else otherwise

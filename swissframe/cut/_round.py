@@ -40,7 +40,13 @@ from swissframe.engine._record import (
 )
 from swissframe.engine.standings import standings
 from swissframe.engine.tiebreakers import capability_columns
-from swissframe.errors import DataError, ExactnessWarning, SchemaError, ValidationError
+from swissframe.errors import (
+    DataError,
+    ExactnessWarning,
+    SchemaError,
+    ValidationError,
+    did_you_mean,
+)
 from swissframe.rules._ruleset import Ruleset
 from swissframe.schema import OPTIONAL_COLUMNS, validate_results
 
@@ -210,10 +216,8 @@ def _check_pairing_ids(pairs: pl.DataFrame, prior: pl.DataFrame) -> None:
     not paired and has a near id, it looks like a typo: warned, naming both."""
     events = prior["event_id"].unique().to_list()
     for ev in pairs.filter(~pl.col("event_id").is_in(events))["event_id"].unique().to_list():
-        near = difflib.get_close_matches(str(ev), [str(e) for e in events], n=3)
         msg = (f"the pairings are for event {ev!r}, which the results do not hold. Hint: "
-               + (f"did you mean {', '.join(map(repr, near))}?" if near
-                  else f"events present: {sorted(events)[:10]}."))
+               + did_you_mean(ev, events, f"events present: {sorted(events)[:10]}."))
         raise DataError(msg)
     known = prior.select("event_id", "player_id").unique()
     new = pairs.join(known, on=["event_id", "player_id"], how="anti")

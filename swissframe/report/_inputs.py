@@ -13,7 +13,7 @@ from typing import Any
 import polars as pl
 
 import swissframe as sf
-from swissframe.errors import DataError
+from swissframe.errors import DataError, did_you_mean
 from swissframe.report._event import EventMeta
 from swissframe.rules import Ruleset
 
@@ -169,12 +169,8 @@ def event_rows(src: Source, event_id: str) -> pl.DataFrame:
     """One event's rows (an error naming close matches when absent)."""
     known = src.event_ids()
     if event_id not in known:
-        import difflib
-
-        near = difflib.get_close_matches(event_id, known, n=3)
-        msg = (f"event {event_id!r} is not in the input. Hint: "
-               + (f"did you mean {', '.join(map(repr, near))}?" if near
-                  else f"events present: {known[:10]}{' …' if len(known) > 10 else ''}."))
+        msg = (f"event {event_id!r} is not in the input. Hint: " + did_you_mean(
+            event_id, known, f"events present: {known[:10]}{' …' if len(known) > 10 else ''}."))
         raise DataError(msg)
     return src.results.filter(pl.col("event_id") == event_id)
 
