@@ -40,6 +40,7 @@ from swissframe.engine.tiebreakers import (
     BASE_SOURCES,
     GROUP_TIEBREAKERS,
     OPPONENT_SUMS_KEY,
+    TIEBREAKER_SPECS,
     TIEBREAKERS,
     Context,
     GroupContext,
@@ -185,12 +186,45 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
                                      {s: of[s] for s in BASE_SOURCES})
     if sums is None:
         return None
+    order = players.select(_CODED[0], _CODED[1], "player_id")
+
+    def totals(values: pl.LazyFrame, scale: int) -> pl.LazyFrame:
+        # another criterion's values (OOMW% averages OMW%): summed over the opponents met
+        # so far on the grid, as the base sources are; _mean_f (read only by the rounding
+        # fallback, which sends this path back to the reference) is the exact mean
+        frame = values.pipe(collect)
+        if not frame.select(order.columns).equals(order):
+            raise _NotRunningError
+        got = _cumulative.opponent_sums(grid, frame.rename({"_v": "_x__v"}),
+                                        order.columns, {"_v": scale})
+        if got is None:
+            raise _NotRunningError
+        return got.select(*order.columns, pl.col("_t__v").alias("_t"),
+                          pl.col("_k__v").alias("_k"),
+                          pl.col("_m__v").alias("_mean_f")).lazy()
+
     # no rows: the criteria allowed here (_CUMULATIVE_CRITERIA) read only the players and
-    # the opponents' sums; one reading rows would fail loudly on the missing columns
+    # opponents' means, summed on the grid; one reading rows would fail loudly on the
+    # missing columns
     ctx = Context(rows=pl.LazyFrame(), players=players.lazy(), keys=_CODED, rules=rules,
-                  rate_scale=rate, game_scale=game, k_max=k_max)
+                  rate_scale=rate, game_scale=game, k_max=k_max, opponent_totals=totals)
     ctx.cache[OPPONENT_SUMS_KEY] = (sums.lazy(), None)
-    return _criteria_of(ctx, aligned=True), grid.ids
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            table = _criteria_of(ctx, aligned=True)
+        except _NotRunningError:
+            return None
+    if any(issubclass(w.category, ExactnessWarning) for w in caught):
+        return None  # a mean fell back to rounded floats: the reference path says so itself
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return table, grid.ids
+
+
+class _NotRunningError(Exception):
+    """A sum the running-sums path cannot give exactly (an overflow, or values not row
+    for row with the grid): ``_cumulative_criteria`` then leaves it to the reference."""
 
 
 @overload
@@ -210,15 +244,6 @@ def _criteria_of(ctx: Context, *, aligned: bool = False, lazy: bool = False
     rules = ctx.rules
     out: pl.LazyFrame | pl.DataFrame = ctx.players.pipe(collect) if aligned else ctx.players
     present = set(out.collect_schema().names())
-
-    def attach(out: pl.DataFrame, frame: pl.LazyFrame) -> pl.DataFrame:
-        got = frame.pipe(collect)
-        extra = [c for c in got.columns if c not in ctx.pkeys]
-        if (got.height == out.height and not set(extra) & set(out.columns)
-                and got.select(ctx.pkeys).equals(out.select(ctx.pkeys))):
-            return out.hstack(got.select(extra))
-        return out.join(got, on=ctx.pkeys, how="left")
-
     frames: list[pl.LazyFrame] = []
     for crit in (*rules.criteria, *rules.columns):
         if crit.function in GROUP_TIEBREAKERS:
@@ -241,10 +266,22 @@ def _criteria_of(ctx: Context, *, aligned: bool = False, lazy: bool = False
         out = _attach_fused(ctx, out, frames)
     else:
         for frame in frames:
-            out = attach(out, frame)
+            out = _attach(out, frame.pipe(collect), ctx.pkeys)
     if lazy:
         return out.lazy()
     return out.pipe(collect) if isinstance(out, pl.LazyFrame) else out
+
+
+def _attach(out: pl.DataFrame, got: pl.DataFrame, pkeys: Sequence[str]) -> pl.DataFrame:
+    """``out`` left-joined to ``got`` on ``pkeys``; put beside it instead when ``got``
+    has the same keys row for row (a criterion computed from ``out``'s own rows, in their
+    order): a join of millions of rows costs more than checking that."""
+    keys = list(pkeys)
+    extra = [c for c in got.columns if c not in keys]
+    if (got.height == out.height and not set(extra) & set(out.columns)
+            and got.select(keys).equals(out.select(keys))):
+        return out.hstack(got.select(extra))
+    return out.join(got, on=keys, how="left")
 
 
 def _attach_fused(ctx: Context, out: pl.LazyFrame, frames: Sequence[pl.LazyFrame]
@@ -298,20 +335,24 @@ def _rank(frame: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.Lazy
 
 
 def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
-                    keys: tuple[str, ...]) -> pl.DataFrame:
+                    keys: tuple[str, ...], *,
+                    unrepeated: tuple[pl.LazyFrame, str] | None = None) -> pl.DataFrame:
     """Add the group-aware criteria, in ruleset order, each seeing the tie groups formed by
-    every criterion before it (one exact ranking pass per such criterion)."""
+    every criterion before it (one exact ranking pass per such criterion). ``rows`` and
+    ``unrepeated``: see :class:`~swissframe.engine.tiebreakers.GroupContext`."""
     for i, crit in enumerate(rules.criteria):
         fn = GROUP_TIEBREAKERS.get(crit.function)
         if fn is None:
             continue
-        cols, desc = _sort_keys(rules, i)
-        tied = (rank_exact(table.lazy(), keys, cols, desc, rank_name="_prelim",
-                           tie_name="_tie", tiebreak=["player_id"], unique=True)
-                .with_columns(_tie_size=pl.len().over([*keys, "_tie"])))
-        g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules)
+        tied = table.lazy()
+        if TIEBREAKER_SPECS[crit.function].ties:
+            cols, desc = _sort_keys(rules, i)
+            tied = (rank_exact(tied, keys, cols, desc, rank_name="_prelim",
+                               tie_name="_tie", tiebreak=["player_id"], unique=True)
+                    .with_columns(_tie_size=pl.len().over([*keys, "_tie"])))
+        g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules, unrepeated=unrepeated)
         frame = fn(g, name=crit.name, **crit.kwargs)
-        table = table.join(frame.pipe(collect), on=[*keys, "player_id"], how="left")
+        table = _attach(table, frame.pipe(collect), [*keys, "player_id"])
     return table
 
 
@@ -511,8 +552,11 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                                else pl.col("dropped"))
                  .drop(EVAL, "_dropped").pipe(collect))
     if has_group:
-        table = _group_criteria(table, prepare_rows(cutoff_rows(lf, keys, cutoffs), rules),
-                                rules, ck)
+        prepared = prepare_rows(lf, rules)
+        # (the rows at each cutoff, lazily: read only by a criterion that needs all of
+        # them; the reference reads them for every criterion, the definition)
+        table = _group_criteria(table, cutoff_rows(prepared, keys, cutoffs), rules, ck,
+                                unrepeated=(prepared, THROUGH) if cumulative else None)
     if final_only:
         return _finish(table.drop(THROUGH), keys, rules)
     return _finish(table.rename({THROUGH: "round"}), (*keys, "round"), rules)

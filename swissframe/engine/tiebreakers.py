@@ -87,6 +87,12 @@ class Context:
     #: several of them can join ``source`` once with all their columns (:func:`projection`).
     projections: list[tuple[pl.LazyFrame, pl.LazyFrame, tuple[pl.Expr, ...]]] = field(
         default_factory=list)
+    #: How an opponents' mean of any per-player values is summed (:func:`_opponent_mean`):
+    #: given (keys…, player_id, ``_v`` exact, ``_f`` float) for every player and the
+    #: values' exact scale, (keys…, player_id, ``_t`` sum, ``_k`` non-null count,
+    #: ``_mean_f`` float mean) over the opponents each faced. None (the reference): one
+    #: join of the faced rows. The running-sums path, which has no rows, sets its own.
+    opponent_totals: Callable[[pl.LazyFrame, int], pl.LazyFrame] | None = None
 
     @property
     def pkeys(self) -> list[str]:
@@ -132,14 +138,22 @@ class TiebreakerSpec:
     group
         A group-aware criterion (:data:`GROUP_TIEBREAKERS`): it reads the tie groups left
         by the criteria before it, so no fast path computes it.
+    ties
+        Of a group-aware criterion: whether it reads the tie groups (``_tie``,
+        ``_tie_size``, ``_prelim`` of :class:`GroupContext`). False (a seeded random
+        order) spares the ranking pass that forms them.
     kind, source
         What the value is, for the paths that compute it from their own columns:
         ``"own"`` — the per-player record column ``source`` (``"match_points"``,
         ``"mwp"``, ``"gwp"``, ``"wins"``, ``"games_won"``); ``"opponent_mean"`` — the mean
         over non-bye opponents of their ``source`` (``"mwp_opp"``, ``"gwp_opp"``).
     running
-        ``standings_by_round`` may take it from running sums
-        (:mod:`swissframe.engine._cumulative`) instead of repeating rows per cutoff.
+        ``standings_by_round`` (and the standings of a ruleset that evaluates a player
+        who left early as of their last round) may take it from running sums
+        (:mod:`swissframe.engine._cumulative`) instead of repeating rows per cutoff: the
+        function reads only ``ctx.players`` and opponents' means
+        (:func:`_opponent_mean`, which sums them through ``Context.opponent_totals``
+        there), never ``ctx.rows``.
     coded
         ``standings`` may compute it on integer id codes with no key columns.
     bounds
@@ -164,6 +178,7 @@ class TiebreakerSpec:
     coded: bool = False
     bounds: bool = False
     fast: bool = False
+    ties: bool = True
 
     def __post_init__(self) -> None:
         caps = self.capabilities
@@ -175,8 +190,9 @@ class TiebreakerSpec:
         if (self.kind is None) != (self.source is None):
             msg = f"{where}: kind and source go together. Hint: pass own= or opponent_mean=."
             raise RulesetError(msg)
-        if caps - {"coded"} and self.kind is None:
-            msg = (f"{where}: {sorted(caps - {'coded'})} need to know what the value is. "
+        if caps - {"coded", "running"} and self.kind is None:
+            msg = (f"{where}: {sorted(caps - {'coded', 'running'})} need to know what the "
+                   "value is. "
                    "Hint: pass own='<record column>' or opponent_mean='mwp_opp'/'gwp_opp'.")
             raise RulesetError(msg)
         if self.running and self.kind == "opponent_mean" and self.source not in BASE_SOURCES:
@@ -234,7 +250,7 @@ def supporting(capability: str) -> AbstractSet[str]:
     Examples
     --------
     >>> sorted(supporting("running"))
-    ['game_wins', 'gwp', 'match_points', 'match_wins', 'mwp', 'ogwp', 'omwp']
+    ['game_wins', 'gwp', 'match_points', 'match_wins', 'mwp', 'ogwp', 'omwp', 'oomwp']
     """
     _check_capability(capability)
     return _Supporting(capability)
@@ -354,18 +370,24 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         ctx.cache[key] = (out, outer)
         return out
     src = ctx.players if values is None else values
-    opp_vals = src.select(*ctx.keys, pl.col(PLAYER).alias(OPP),
-                          pl.col(exact_name(source)).cast(pl.Int128).alias("_v"),
-                          pl.col(source).cast(pl.Float64).alias("_f"))
-    contrib = _faced(ctx).join(opp_vals, on=[*ctx.keys, OPP], how="left").drop(OPP)
-    if extra is not None:
-        contrib = pl.concat([contrib, extra.select(*ctx.pkeys,
-                                                   pl.col("_v").cast(pl.Int128),
-                                                   pl.col("_f").cast(pl.Float64))],
-                            how="vertical")
-    agg = (contrib.group_by(ctx.pkeys)
-           .agg(pl.col("_v").sum().alias("_t"), pl.col("_v").count().alias("_k"),
-                pl.col("_f").mean().alias("_mean_f")))
+    vals = src.select(*ctx.pkeys, pl.col(exact_name(source)).cast(pl.Int128).alias("_v"),
+                      pl.col(source).cast(pl.Float64).alias("_f"))
+    if ctx.opponent_totals is not None:
+        if extra is not None:  # (the paths setting opponent_totals admit no such ruleset)
+            msg = "internal: opponent_totals with extra contributions"
+            raise AssertionError(msg)
+        agg = ctx.opponent_totals(vals, scale.scale)
+    else:
+        contrib = (_faced(ctx).join(vals.rename({PLAYER: OPP}), on=[*ctx.keys, OPP],
+                                    how="left").drop(OPP))
+        if extra is not None:
+            contrib = pl.concat([contrib, extra.select(*ctx.pkeys,
+                                                       pl.col("_v").cast(pl.Int128),
+                                                       pl.col("_f").cast(pl.Float64))],
+                                how="vertical")
+        agg = (contrib.group_by(ctx.pkeys)
+               .agg(pl.col("_v").sum().alias("_t"), pl.col("_v").count().alias("_k"),
+                    pl.col("_f").mean().alias("_mean_f")))
     # not floored values (an earned bye's, another criterion's): no lower bound
     exact, flt, outer = _mean_columns(scale, k_max or ctx.k_max, Fraction(0))
     if outer.fits():
@@ -524,7 +546,7 @@ def ogwp(ctx: Context, *, name: str = "ogwp") -> pl.LazyFrame:
     return _opponent_mean(ctx, "gwp_opp", ctx.game_scale, name)
 
 
-@register_tiebreaker("oomwp")
+@register_tiebreaker("oomwp", running=True)
 def oomwp(ctx: Context, *, name: str = "oomwp") -> pl.LazyFrame:
     """Opponents' opponents' match-win % (Pokémon TRH §5.5.1.1 "Op Op Win %", Yu-Gi-Oh!).
 
@@ -847,30 +869,52 @@ class GroupContext:
     criteria before it). Built by :mod:`swissframe.standings` after snapshots.
 
     ``table`` has one row per (keys…, player_id) with ``_tie`` (tie-group id within the
-    keys), ``_tie_size`` and ``_prelim`` (the competition rank by the criteria so far);
-    ``rows`` are the prepared Swiss rows (see :func:`prepare_rows`).
+    keys), ``_tie_size`` and ``_prelim`` (the competition rank by the criteria so far;
+    not for a criterion registered with ``ties=False``);
+    ``rows`` are the prepared Swiss rows (see :func:`prepare_rows`) keyed by ``keys``;
+    :meth:`rows_of` reads those of some players only.
     """
 
     table: pl.LazyFrame
     rows: pl.LazyFrame
     keys: tuple[str, ...]
     rules: Ruleset
+    #: When one of ``keys`` is a cutoff (standings after several rounds at once, where
+    #: ``rows`` repeats each row once per cutoff at or after its round): the prepared rows
+    #: once, without that key, and the key's name, for :meth:`rows_of`. None otherwise.
+    unrepeated: tuple[pl.LazyFrame, str] | None = None
 
     @property
     def pkeys(self) -> list[str]:
         """Keys plus ``player_id``."""
         return [*self.keys, PLAYER]
 
+    def rows_of(self, players: pl.LazyFrame) -> pl.LazyFrame:
+        """The rows of ``players`` ((keys…, player_id) and any further columns, which are
+        attached): the inner join of ``rows`` with them, without repeating every row per
+        cutoff first where ``unrepeated`` is set — a criterion reading the rows of the few
+        tied players then reads only theirs (Pokémon's head-to-head by round: the
+        repeated rows were most of that path's time)."""
+        if self.unrepeated is None:
+            return self.rows.join(players, on=self.pkeys, how="inner")
+        rows, through = self.unrepeated
+        on = [k for k in self.pkeys if k != through]
+        return (rows.join(players, on=on, how="inner")
+                .filter(pl.col("round") <= pl.col(through)))
+
 
 GroupTiebreaker = Callable[..., pl.LazyFrame]
 GROUP_TIEBREAKERS: dict[str, GroupTiebreaker] = {}
 
 
-def register_group_tiebreaker(name: str) -> Callable[[GroupTiebreaker], GroupTiebreaker]:
-    """Decorator adding a group-aware function to :data:`GROUP_TIEBREAKERS`."""
+def register_group_tiebreaker(name: str, *, ties: bool = True
+                              ) -> Callable[[GroupTiebreaker], GroupTiebreaker]:
+    """Decorator adding a group-aware function to :data:`GROUP_TIEBREAKERS`; ``ties=False``
+    declares that it does not read the tie groups (its ``GroupContext.table`` then has
+    only the criteria's columns)."""
 
     def deco(fn: GroupTiebreaker) -> GroupTiebreaker:
-        TIEBREAKER_SPECS[name] = TiebreakerSpec(name, fn, group=True)
+        TIEBREAKER_SPECS[name] = TiebreakerSpec(name, fn, group=True, ties=ties)
         GROUP_TIEBREAKERS[name] = fn
         return fn
 
@@ -890,11 +934,13 @@ def _group_int(g: GroupContext, frame: pl.LazyFrame, value: str, name: str,
 def _games_within_groups(g: GroupContext, *, played_only: bool = False) -> pl.LazyFrame:
     """Rows whose player and opponent are in the same tie group (``played_only``: games
     played over the board, no forfeit)."""
-    tie = g.table.select(*g.pkeys, "_tie", "_tie_size")
-    opp_tie = g.table.select(*g.keys, pl.col(PLAYER).alias(OPP), pl.col("_tie").alias("_otie"))
+    # players alone in their group have no opponent in it: only the others' rows are read
+    tied = g.table.filter(pl.col("_tie_size") >= 2)
+    tie = tied.select(*g.pkeys, "_tie", "_tie_size")
+    opp_tie = tied.select(*g.keys, pl.col(PLAYER).alias(OPP), pl.col("_tie").alias("_otie"))
     met = ~pl.col("_unpaired") & (pl.col("_kind").is_null() if played_only else pl.lit(True))
-    return (g.rows.filter(met).select(*g.pkeys, OPP, "_pts", "_win", "_loss")
-            .join(tie, on=g.pkeys, how="inner")
+    return (g.rows_of(tie).filter(met)
+            .select(*g.pkeys, OPP, "_pts", "_win", "_loss", "_tie", "_tie_size")
             .join(opp_tie, on=[*g.keys, OPP], how="inner")
             .filter(pl.col("_tie") == pl.col("_otie")))
 
@@ -950,7 +996,7 @@ def _mix(x: pl.Expr) -> pl.Expr:
     return x
 
 
-@register_group_tiebreaker("random")
+@register_group_tiebreaker("random", ties=False)
 def random_key(g: GroupContext, *, name: str = "random", seed: int = 0) -> pl.LazyFrame:
     """A reproducible random order: a seeded hash of the player's position (by id) in the
     event (Pokémon TRH §5.5.1.1 "random"; FaB "random"). The same ids and seed always give

@@ -6,6 +6,7 @@ import dataclasses
 import subprocess
 import sys
 from collections.abc import Iterator
+from unittest import mock
 
 import polars as pl
 import pytest
@@ -59,7 +60,9 @@ def alias() -> Iterator[str]:
 
 
 def test_whitelists_are_derived_and_equal_the_old_lists() -> None:
-    assert set(st_mod._CUMULATIVE_CRITERIA) == OLD_CUMULATIVE
+    # OOMW% joined the running sums with Context.opponent_totals (the grid sums any
+    # per-player values over the opponents met so far, not only the base sources)
+    assert set(st_mod._CUMULATIVE_CRITERIA) == OLD_CUMULATIVE | {"oomwp"}
     assert set(st_mod._CODED_CRITERIA) == OLD_CUMULATIVE
     assert dict(_scenarios._OWN) == OLD_OWN
     assert dict(_scenarios._OPP) == OLD_OPP
@@ -156,3 +159,19 @@ def test_fide_tie_breaks_are_registered_with_the_registry() -> None:
         assert out.stdout.strip() == "['buchholz', 'ps', 'sb', 'win']", out.stderr
     source = (REPO_ROOT / "swissframe" / "engine" / "standings.py").read_text()
     assert "_chess  # noqa" not in source
+
+
+def test_a_group_criterion_reading_no_ties_gives_what_it_gives_after_the_ranking() -> None:
+    """``random`` is registered with ``ties=False``: standings skip the ranking pass that
+    forms the tie groups for it, and give what they give with the pass."""
+    from polars.testing import assert_frame_equal
+
+    assert not TIEBREAKER_SPECS["random"].ties
+    assert TIEBREAKER_SPECS["head_to_head"].ties
+    res = _events()
+    fast = (sf.standings(res, "pokemon"), sf.standings_by_round(res, "pokemon"))
+    ranked = dataclasses.replace(TIEBREAKER_SPECS["random"], ties=True)
+    with mock.patch.dict(TIEBREAKER_SPECS, {"random": ranked}):
+        ref = (sf.standings(res, "pokemon"), sf.standings_by_round(res, "pokemon"))
+    for got, want in zip(fast, ref, strict=True):
+        assert_frame_equal(got, want, check_exact=True)

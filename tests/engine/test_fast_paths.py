@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from datetime import date
 from fractions import Fraction
@@ -37,7 +38,7 @@ from swissframe.engine import _exact as ex_mod
 from swissframe.engine import standings as st_mod
 from swissframe.engine import tiebreakers as tb_mod
 from swissframe.engine._exact import ExactScale, mean_exact, rank_exact
-from tests.engine.test_standings import PROPS, random_events
+from tests.engine.test_standings import PROPS, random_events, rich_events
 
 PRESETS = st.sampled_from(["mtg", "mtg-1/3", "mtg-wer", "mtg-1999", "swu", "melee-two-game",
                            "pokemon", "yugioh", "fab", "fide"])
@@ -76,6 +77,53 @@ def test_coded_standings_equal_the_keyed_reference(res: pl.DataFrame, rules: str
     ref2 = st_mod._compute(frame.filter(pl.col("round") <= 2).lazy(), ruleset,
                            ("event_id",), None)
     assert_frame_equal(two, ref2)
+
+
+#: Rulesets whose final standings take each player as of a round of their own (a player
+#: who left early at their last round, or at the end of their stage), so ``standings``
+#: computes criteria at several cutoffs; with group criteria and OOMW%.
+SNAPSHOT_RULES = st.sampled_from([
+    sf.rules.get("pokemon"), sf.rules.get("pokemon-2016"),
+    dataclasses.replace(sf.rules.get("pokemon"), name="pokemon-stage", snapshot="stage"),
+    dataclasses.replace(sf.rules.MTG, name="mtg-last", snapshot="last_round"),
+    dataclasses.replace(sf.rules.get("yugioh"), name="yugioh-last", snapshot="last_round",
+                        columns=()),
+])
+
+
+@PROPS
+@given(res=rich_events(), rules=SNAPSHOT_RULES, through=st.sampled_from([None, 2, 3]))
+def test_snapshot_standings_equal_the_repeated_rows(res: pl.DataFrame, rules: sf.Ruleset,
+                                                    through: int | None) -> None:
+    """Standings that take players at rounds of their own: the criteria from the running
+    sums at the rounds needed (OOMW% too, through ``Context.opponent_totals``) and the
+    head-to-head from the tied players' rows only (``GroupContext.rows_of``) equal the
+    rows repeated once per cutoff (the definition)."""
+    frame, _ = st_mod._validated_coded(res, ())
+    if through is not None:
+        frame = frame.filter(pl.col("round") <= through)
+    fast = st_mod._compute(frame.lazy(), rules, ("event_id",), None)
+    ref = st_mod._compute(frame.lazy(), rules, ("event_id",), None, cumulative=False)
+    assert_frame_equal(fast, ref, check_exact=True)
+
+
+def test_pokemon_criteria_are_taken_from_the_running_sums() -> None:
+    """The test above would pass as well if the running sums declined: here they must
+    not (OOMW% at the drop rounds, four players, one dropping after round 1)."""
+    m = pl.DataFrame({"round": [1, 1, 2, 3], "player_a": ["A", "C", "A", "A"],
+                      "player_b": ["B", "D", "C", "B"], "games_a": [2, 0, 2, 1],
+                      "games_b": [0, 2, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    frame, _ = st_mod._validated_coded(sf.from_matches(m), ())
+    cutoffs = pl.LazyFrame({"event_id": ["event"] * 3, st_mod.THROUGH: [1, 2, 3]})
+    got = st_mod._cumulative_criteria(frame.lazy(), sf.rules.get("pokemon"), ("event_id",),
+                                      cutoffs)
+    assert got is not None
+    table = st_mod._decode(*got)
+    ref = st_mod._cutoff_criteria(frame.lazy(), sf.rules.get("pokemon"), ("event_id",),
+                                  cutoffs, cumulative=False)
+    order = ["event_id", st_mod.THROUGH, "player_id"]
+    assert_frame_equal(table.select(ref.columns).sort(order), ref.sort(order),
+                       check_exact=True)
 
 
 @PROPS

@@ -505,12 +505,14 @@ def test_by_round_cumulative_path_equals_repeated_rows(res: pl.DataFrame, rules:
     assert_frame_equal(sf.standings_by_round(res, rules, keys=keys), fast)
 
 
-def test_by_round_cumulative_path_is_taken_for_mtg_only_where_it_applies() -> None:
+def test_by_round_cumulative_path_is_taken_only_where_it_applies() -> None:
     from swissframe.engine.standings import _cumulative_ok
 
-    for name in ("mtg", "mtg-1/3", "mtg-wer", "topdeck", "cardsrealm", "melee-e1", "swu"):
+    for name in ("mtg", "mtg-1/3", "mtg-wer", "topdeck", "cardsrealm", "melee-e1", "swu",
+                 "pokemon"):
         assert _cumulative_ok(sf.rules.get(name)), name
-    for name in ("pokemon", "fide", "fab", "yugioh"):
+    # FIDE's Buchholz and SB, FaB's CTB and Yu-Gi-Oh!'s printed number read the rows
+    for name in ("fide", "fab", "yugioh"):
         assert not _cumulative_ok(sf.rules.get(name)), name
 
 
