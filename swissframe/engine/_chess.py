@@ -173,7 +173,7 @@ def chess_terms(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
         dummy = pl.col("_sscore")  # forfeits: the scheduled opponent's score; else nothing
     val = pl.when(played).then(pl.col("_oadj") if rule != "as_played" else pl.col("_oscore")
                                ).otherwise(dummy)
-    out = rows.with_columns(_val=val.cast(pl.Int64))
+    out = rows.with_columns(_val=val.cast(pl.Int64)).pipe(collect).lazy()
     ctx.cache[key] = (out, None)
     return out
 
