@@ -376,9 +376,12 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     (:func:`_packing`: fewer, narrower sort keys; the packed key orders rows as they do)."""
     cols, desc = _sort_keys(rules)
     wanted = [*keys, *keep, *cols, "player_id"]
+    # the plan holds only these columns (a select of a DataFrame shares their buffers):
+    # the others can be freed before the plan runs
+    table = table.select([c for c in dict.fromkeys(wanted) if c in table.schema])
     schema = table.schema
     # one query (the stats); the narrowing, packing and ranking stay in the caller's plan
-    lf = table.lazy().select([c for c in dict.fromkeys(wanted) if c in schema])
+    lf = table.lazy()
     if not packs(table.height):  # a small table: the plain sort (rank_exact's reference)
         return _rank(lf, rules, keys)
     lead = [*keys, *cols]
@@ -529,10 +532,13 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         if coded is not None:
             # ranked on the codes (integer joins and sorts; they order as the values do),
             # decoded once at the end
-            table, ids = coded
+            ids = coded[1]
             front = [c for c in _front((*keys, "round"), rules) if c not in keys]
-            ranked = _rank_table(table.rename({THROUGH: "round"}), rules, ("_e", "round"),
+            # (no name left on the whole criteria table: the columns ranking does not read
+            # are freed before it runs, and its sort reuses their memory)
+            ranked = _rank_table(coded[0].rename({THROUGH: "round"}), rules, ("_e", "round"),
                                  front)
+            del coded
             # decoded in the ranking's plan (one collect, no copy of the ranked table);
             # one chunk per column, as _decode leaves them
             code = pl.col("player_id")
