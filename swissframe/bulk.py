@@ -373,8 +373,16 @@ def clean_scratch(root: Path) -> None:
 
 def _fingerprint(files: Sequence[str], rules: Ruleset, batch_rows: int,
                  batch_events: int | None, on_error: str) -> dict[str, Any]:
-    """What must be unchanged for a run to be resumed: inputs (size, mtime) and settings."""
-    stats = [[f, os.stat(f).st_size, os.stat(f).st_mtime_ns] for f in files]
+    """What must be unchanged for a run to be resumed: inputs (size, mtime) and settings.
+    A missing input (an ``origin`` file removed) reads as size and mtime null."""
+    def stat(f: str) -> list[Any]:
+        try:
+            st = os.stat(f)
+        except OSError:
+            return [f, None, None]
+        return [f, st.st_size, st.st_mtime_ns]
+
+    stats = [stat(f) for f in files]
     return {"files": stats, "rules": repr(rules), "batch_rows": batch_rows,
             "batch_events": batch_events, "on_error": on_error}
 
@@ -561,7 +569,8 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
               batch_events: int | None = None, overwrite: bool = False, resume: bool = False,
               scheduler: Any = None, scratch: str | Path | None = None,
               progress: Callable[[int], None] | None = None,
-              on_plan: Callable[[int], None] | None = None) -> RecomputeReport:
+              on_plan: Callable[[int], None] | None = None,
+              origin: Sequence[str | Path] | None = None) -> RecomputeReport:
     """Recompute the standings of every event of a Parquet archive, batch by batch.
 
     Parameters
@@ -603,6 +612,10 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
         Called with the number of events finished after each batch.
     on_plan
         Called once with the total number of events, before any batch runs.
+    origin
+        The files ``source`` was converted from (the CLI converts CSV, decklist, TOM and TRF
+        inputs to a Parquet file of its own, new at every run): ``resume`` then compares
+        these files, and the settings, instead of ``source``'s.
 
     Returns
     -------
@@ -646,7 +659,8 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     files = _files(source, exclude=out)
     _check_schema(files)
     out.mkdir(parents=True, exist_ok=True)
-    fingerprint = _fingerprint(files, ruleset, batch_rows, batch_events, on_error)
+    fingerprint = _fingerprint(files if origin is None else [str(f) for f in origin],
+                               ruleset, batch_rows, batch_events, on_error)
     done = _previous_run(out, fingerprint, overwrite=overwrite, resume=resume)
     _write_json(out / MANIFEST, {"status": "running", "pid": os.getpid(),
                                  "fingerprint": fingerprint})

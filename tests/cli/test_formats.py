@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from unittest import mock
 
 import orjson
 import polars as pl
 import pytest
 
+from swissframe import bulk
 from swissframe.cli import main
 from tests.helpers import FIXTURES, REPO_ROOT
 
@@ -165,3 +167,47 @@ def test_mixed_folder_reads_every_format(inputs: dict[str, dict[str, str]], tmp_
     events = set(pl.read_csv(out.encode())["event_id"])
     assert {"all_codes", "store-championship", "three_divisions:juniors",
             "melee-byes-1-2024-07-13"} <= events
+
+
+@pytest.mark.parametrize("fmt", ["csv", "decklist"])
+def test_recompute_resumes_a_converted_input(fmt: str, inputs: dict[str, dict[str, str]],
+                                             tmp_path: Path) -> None:
+    """``--resume`` over CSV or decklist input: the CLI converts it to a Parquet file of its
+    own, new at every run, so the run was compared on that file and never matched ("cannot
+    be resumed"); it is now compared on the files read. A changed input is still refused."""
+    src = tmp_path / "src"
+    given = Path(inputs[fmt]["path"])
+    if given.is_dir():
+        shutil.copytree(given, src)
+    else:
+        src.mkdir()
+        shutil.copyfile(given, src / given.name)
+    out = tmp_path / "out"
+    save = bulk._save_batch
+
+    def killed_after_saving(dest: str, res: object) -> None:
+        save(dest, res)  # type: ignore[arg-type]
+        raise _Killed
+
+    def interrupted_run(*flags: str) -> Path:
+        with mock.patch.object(bulk, "_save_batch", killed_after_saving), \
+                pytest.raises(_Killed):
+            main(["recompute", str(src), "-o", str(out), "--quiet", *flags])
+        manifest = next(out.glob(f"**/{bulk.MANIFEST}"))
+        assert orjson.loads(manifest.read_bytes())["status"] == "running"
+        return manifest
+
+    manifest = interrupted_run()
+    assert main(["recompute", str(src), "-o", str(out), "--quiet", "--resume"]) == 0
+    assert orjson.loads(manifest.read_bytes())["status"] == "complete"
+    assert pl.read_parquet(out / "**" / "*.parquet").height > 0
+    # a changed input: the interrupted run cannot be finished with it
+    manifest = interrupted_run("--overwrite")
+    first = sorted(p for p in src.rglob("*") if p.is_file())[0]
+    first.write_bytes(first.read_bytes() + b"\n")
+    assert main(["recompute", str(src), "-o", str(out), "--quiet", "--resume"]) == 2
+    assert orjson.loads(manifest.read_bytes())["status"] == "running"
+
+
+class _Killed(BaseException):
+    """Stands for a kill at a batch boundary (not an Exception: nothing may swallow it)."""

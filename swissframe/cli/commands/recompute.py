@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if show_progress(args):
         bar = tqdm(total=None, unit="event", desc="recompute", file=sys.stderr, leave=False)
     scratch = None
+    origin: list[str] | None = None
     jobs = [(args.source, args.rules or DEFAULT, Path(args.output))]
     found, _ = expand(args.source)
     # files inside the output folder are never input (a rerun would read its own output)
@@ -105,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
         # not a Parquet archive: read it whole through the one reader, recompute from Parquet;
         # events calling for different rulesets go to one dataset each, OUT/ruleset=NAME/
         src = read([f for f, _ in found])
+        # what --resume compares: the files read, not their conversion (new every run)
+        origin = sorted(str(f.resolve()) for f, _ in found)
         # the converted inputs: named like recompute's own scratch (process id first), so
         # the next run removes them if this process is killed
         clean_scratch(Path(tempfile.gettempdir()))
@@ -126,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
                                workers=args.workers, on_error=args.on_error,
                                batch_rows=args.batch_rows, overwrite=args.overwrite,
                                resume=args.resume,
-                               scheduler=args.scheduler, progress=progress, on_plan=on_plan)
+                               scheduler=args.scheduler, progress=progress, on_plan=on_plan,
+                               origin=origin)
             if not args.quiet and len(jobs) > 1:
                 print(f"{dest}:")
                 print(report.summary())
