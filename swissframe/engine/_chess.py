@@ -136,27 +136,33 @@ def chess_terms(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
             pl.when(last).then(pl.lit(None, dtype=pl.String)).otherwise(pl.col("_kind"))
             .alias("_kind"),
             pl.when(last).then(pl.col("_sched")).otherwise(pl.col(OPP)).alias(OPP))
-    rows = (rows
-            .with_columns(_vur=pl.col("_kind").is_in(list(ctx.rules.vur_kinds))
-                          .fill_null(value=False),
-                          _unpl=pl.col("_kind").is_not_null(),
-                          _n=pl.col("round").max().over(keys))
-            .sort("round")
-            .with_columns(_before=(pl.col("_pts").cum_sum() - pl.col("_pts")).over(pk),
-                          _score=pl.col("_pts").sum().over(pk),
-                          _lnv=pl.col("round").filter(~pl.col("_vur")).max().over(pk)))
+    rows = rows.with_columns(_vur=pl.col("_kind").is_in(list(ctx.rules.vur_kinds))
+                             .fill_null(value=False),
+                             _unpl=pl.col("_kind").is_not_null(),
+                             _n=pl.col("round").max().over(keys))
+    if rule == "fide-2009":  # (the score before each round: only this rule's dummy reads it)
+        rows = rows.sort("round").with_columns(
+            _before=(pl.col("_pts").cum_sum() - pl.col("_pts")).over(pk))
     to_draw = pl.lit(draw_u, dtype=pl.Int64) - pl.col("_pts")
+    lnv = pl.col("round").filter(~pl.col("_vur")).max()  # the last round not a VUR
     if rule in ("fide-2023", "fide-2026"):
-        trailing = pl.col("_vur") & (pl.col("_lnv").is_null() | (pl.col("round") > pl.col("_lnv")))
-        adj = pl.col("_score") + pl.when(trailing).then(to_draw).otherwise(0).sum().over(pk)
+        trailing = pl.col("_vur") & (lnv.is_null() | (pl.col("round") > lnv))
+        extra = pl.when(trailing).then(to_draw).otherwise(0).sum()
     elif rule == "fide-2009":
-        adj = pl.col("_score") + pl.when(pl.col("_unpl")).then(to_draw).otherwise(0).sum().over(pk)
+        extra = pl.when(pl.col("_unpl")).then(to_draw).otherwise(0).sum()
     else:
-        adj = pl.col("_score")
-    rows = rows.with_columns(_adj=adj)
-    opp_adj = rows.select(*keys, pl.col("player_id").alias("_o"), "_adj", "_score").unique(
-        [*keys, "_o"]).rename({"_adj": "_oadj", "_score": "_oscore"})
-    rows = (rows.join(opp_adj, left_on=[*keys, OPP], right_on=[*keys, "_o"], how="left")
+        extra = pl.lit(0, dtype=pl.Int64)
+    # per player once (one group-by, materialised: read three times below), then joined
+    # to the rows as the player, the opponent and the scheduled opponent — instead of
+    # windows over the rows (a window per value, and this plan read twice)
+    scores = (rows.group_by(pk)
+              .agg(_score=pl.col("_pts").sum(), _lnv=lnv, _extra=extra)
+              .select(*pk, "_score", "_lnv", (pl.col("_score") + pl.col("_extra")).alias("_adj"))
+              .pipe(collect).lazy())
+    opp_adj = scores.select(*keys, pl.col(PLAYER).alias("_o"), pl.col("_adj").alias("_oadj"),
+                            pl.col("_score").alias("_oscore"))
+    rows = (rows.join(scores, on=pk, how="left")
+            .join(opp_adj, left_on=[*keys, OPP], right_on=[*keys, "_o"], how="left")
             .join(opp_adj.rename({"_oadj": "_sadj", "_oscore": "_sscore"}),
                   left_on=[*keys, "_sched"], right_on=[*keys, "_o"], how="left"))
     played = ~pl.col("_unpl") & pl.col(OPP).is_not_null()
