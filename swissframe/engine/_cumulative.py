@@ -364,11 +364,13 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
         return None
     src = grid.pair_src.gather(exploded["_k"]) + exploded["_j"]
     del exploded
-    # Each exact value is split as hi·2**31 + lo so that both parts, and their running sums
-    # over all `size` gathered values, fit Int64: Int128 gathers and cumulative sums cost
-    # about twice as much, and these arrays are the largest of the computation. The split
-    # is done on Int64 when the values fit (Int128 division is slow), and a part is left
-    # out when it is zero everywhere.
+    # Each segment's sums (at most `most` values) must fit Int64: an exact value is summed
+    # whole where they do, and split as hi·2**31 + lo otherwise (both parts then summed on
+    # Int64: Int128 gathers and sums cost about twice as much, and these arrays are the
+    # largest of the computation). Whole values pack into fewer lanes of the segment sums
+    # (_sum_fields): OMW% and OGW% at the MTG scales are one gather instead of three
+    # columns. The split is done on Int64 when the values fit (Int128 division is slow).
+    most = max(int(met.max() or 0), 1)
     parts: dict[str, pl.Series] = {}
     for s in sources:
         exact = players[f"_x_{s}"].cast(pl.Int128)
@@ -377,13 +379,14 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
             parts[f"_lo_{s}"] = pl.zeros(exact.len(), dtype=pl.Int64, eager=True)
             parts[f"_nn_{s}"] = pl.zeros(exact.len(), dtype=pl.Int64, eager=True)
             continue
-        if int(low) < 0 or (int(top) >> 31) * max(size, 1) >= 2**62:
+        if int(low) < 0 or (int(top) >> 31) * most >= 2**63:
             return None
-        if int(top) < 2**63:
+        if int(top) * most < 2**63:
+            parts[f"_lo_{s}"] = exact.cast(pl.Int64)
+        elif int(top) < 2**63:
             x = exact.cast(pl.Int64)
-            parts[f"_lo_{s}"] = x if int(top) < 2**31 else x % 2**31
-            if int(top) >= 2**31:
-                parts[f"_hi_{s}"] = x // 2**31
+            parts[f"_lo_{s}"] = x % 2**31
+            parts[f"_hi_{s}"] = x // 2**31
         else:
             split = pl.lit(2**31, dtype=pl.Int128)
             parts[f"_lo_{s}"] = pl.select((exact % split).cast(pl.Int64)).to_series()

@@ -107,6 +107,56 @@ def test_snapshot_standings_equal_the_repeated_rows(res: pl.DataFrame, rules: sf
     assert_frame_equal(fast, ref, check_exact=True)
 
 
+#: Values up to 2**43 (segment sums fit Int64: summed whole), 2**62 (Int64 values whose
+#: sums of three do not fit: split), 2**69 (Int128 values: split), 2**98 (the upper half's
+#: sums do not fit Int64: declined).
+@pytest.mark.parametrize("factor", [2**40, 2**59, 2**66, 2**95])
+def test_opponent_sums_of_values_of_any_size_equal_the_sums_of_the_rows(factor: int) -> None:
+    """``_cumulative.opponent_sums`` sums an exact value whole where a segment's sums fit
+    Int64, split in two Int64 halves where they do not (Int64 values and Int128 ones):
+    each gives the sum over the opponents met by each cutoff of their value at that cutoff,
+    as the rows say it; where even a half's sums would overflow it declines (None: the
+    caller takes the reference path)."""
+    from swissframe.engine._record import aggregate_players, cutoff_rows, prepare_rows
+
+    m = pl.DataFrame({"round": [1, 1, 2, 2, 3, 3], "player_a": ["A", "C", "A", "B", "A", "B"],
+                      "player_b": ["B", "D", "C", "D", "D", "C"],
+                      "games_a": [2, 2, 2, 1, 0, 2], "games_b": [0, 1, 1, 2, 2, 1],
+                      "games_drawn": [0] * 6})
+    frame, _ = st_mod._validated_coded(sf.from_matches(m), ())
+    rules, keys, through = sf.rules.MTG, ("event_id",), st_mod.THROUGH
+    cutoffs = pl.DataFrame({"event_id": ["event"] * 3, through: [1, 2, 3]})
+    schema = aggregate_players(prepare_rows(cutoff_rows(frame.lazy(), keys, cutoffs.lazy()),
+                                            rules), (*keys, through)).collect_schema()
+    grid = cu_mod.build(prepare_rows(frame.lazy(), rules).collect(), keys, cutoffs, through,
+                        schema)
+    assert grid is not None
+    base = grid.base.with_row_index("_row").with_columns(
+        _x_v=((pl.col("_row") % 7 + 1).cast(pl.Int128) * factor
+              + pl.lit(factor - 1, dtype=pl.Int128)))
+    got = cu_mod.opponent_sums(grid, base, ["_e", through, "player_id"], {"v": 1})
+    if factor == 2**95:
+        assert got is None
+        return
+    assert got is not None
+    # the definition: per (cutoff, player), the opponents of the rows up to the cutoff,
+    # each opponent's value at that cutoff
+    codes = grid.ids.with_row_index("_code").with_columns(pl.col("_code").cast(pl.Int64))
+    values = (base.select(through, pl.col("player_id").alias("_code"), "_x_v")
+              .join(codes, on="_code"))  # (cutoff, code, event_id, player_id, value)
+    rows = (frame.filter(pl.col("opponent_id").is_not_null()).join(cutoffs, on="event_id")
+            .filter(pl.col("round") <= pl.col(through)))
+    opp = values.select(through, "event_id", pl.col("player_id").alias("opponent_id"), "_x_v")
+    want = (rows.join(opp, on=[through, "event_id", "opponent_id"])
+            .group_by(through, "event_id", "player_id").agg(pl.col("_x_v").sum().alias("_t"))
+            .join(values.select(through, "event_id", "player_id", "_code"),
+                  on=[through, "event_id", "player_id"]))
+    by_row = dict(zip(zip(want[through], want["_code"], strict=True), want["_t"],
+                      strict=True))
+    for c, p, t in got.select(through, "player_id", "_t_v").iter_rows():
+        assert t == by_row.get((c, p), 0), (c, p)
+
+
 def test_pokemon_criteria_are_taken_from_the_running_sums() -> None:
     """The test above would pass as well if the running sums declined: here they must
     not (OOMW% at the drop rounds, four players, one dropping after round 1)."""
