@@ -370,7 +370,8 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
     # largest of the computation). Whole values pack into fewer lanes of the segment sums
     # (_sum_fields): OMW% and OGW% at the MTG scales are one gather instead of three
     # columns. The split is done on Int64 when the values fit (Int128 division is slow).
-    most = max(int(met.max() or 0), 1)
+    longest = met.max()
+    most = max(longest, 1) if isinstance(longest, int) else 1
     parts: dict[str, pl.Series] = {}
     for s in sources:
         exact = players[f"_x_{s}"].cast(pl.Int128)
