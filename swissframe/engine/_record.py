@@ -430,10 +430,12 @@ THROUGH: Final = "_through"
 EVAL: Final = "_eval"
 
 
-def cutoff_rows(lf: pl.LazyFrame, keys: tuple[str, ...], cutoffs: pl.LazyFrame
-                ) -> pl.LazyFrame:
-    """Rows repeated once per cutoff at or after their round (the ``_through`` key)."""
-    return lf.join(cutoffs, on=list(keys), how="inner").filter(pl.col("round") <= pl.col(THROUGH))
+def cutoff_rows(lf: pl.LazyFrame, keys: Sequence[str], cutoffs: pl.LazyFrame, *,
+                through: str = THROUGH) -> pl.LazyFrame:
+    """Rows repeated once per cutoff at or after their round: ``cutoffs`` (``keys``…,
+    ``through``, any further columns) joined on ``keys``. The one place saying which rows
+    stand at a cutoff."""
+    return lf.join(cutoffs, on=list(keys), how="inner").filter(pl.col("round") <= pl.col(through))
 
 
 def missing_stage(rules: Ruleset, columns: Sequence[str]) -> str | None:

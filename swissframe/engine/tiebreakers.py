@@ -40,7 +40,7 @@ from swissframe.engine._exact import (
     ratio_key,
     warn_fallback,
 )
-from swissframe.engine._record import points_unit
+from swissframe.engine._record import cutoff_rows, points_unit
 from swissframe.errors import DataError, RulesetError
 from swissframe.rules._ruleset import Ruleset
 
@@ -898,9 +898,8 @@ class GroupContext:
         if self.unrepeated is None:
             return self.rows.join(players, on=self.pkeys, how="inner")
         rows, through = self.unrepeated
-        on = [k for k in self.pkeys if k != through]
-        return (rows.join(players, on=on, how="inner")
-                .filter(pl.col("round") <= pl.col(through)))
+        return cutoff_rows(rows, [k for k in self.pkeys if k != through], players,
+                           through=through)
 
 
 GroupTiebreaker = Callable[..., pl.LazyFrame]
