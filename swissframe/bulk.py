@@ -570,7 +570,7 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
               scheduler: Any = None, scratch: str | Path | None = None,
               progress: Callable[[int], None] | None = None,
               on_plan: Callable[[int], None] | None = None,
-              origin: Sequence[str | Path] | None = None) -> RecomputeReport:
+              origin: str | Path | Sequence[str | Path] | None = None) -> RecomputeReport:
     """Recompute the standings of every event of a Parquet archive, batch by batch.
 
     Parameters
@@ -659,6 +659,8 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     files = _files(source, exclude=out)
     _check_schema(files)
     out.mkdir(parents=True, exist_ok=True)
+    if isinstance(origin, (str, Path)):
+        origin = [origin]  # one file (not the characters of its name)
     fingerprint = _fingerprint(files if origin is None else [str(f) for f in origin],
                                ruleset, batch_rows, batch_events, on_error)
     done = _previous_run(out, fingerprint, overwrite=overwrite, resume=resume)

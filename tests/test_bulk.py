@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 from pathlib import Path
 
 import orjson
@@ -232,6 +233,35 @@ def _interrupt_after(n: int) -> object:
             raise _Killed
 
     return progress
+
+
+def test_a_converted_source_is_resumed_on_its_origin(tmp_path: Path) -> None:
+    """``origin=``: the source is a conversion made anew by each run (another path, another
+    mtime); resuming compares the files it was made from. One file may be given as it is
+    (not read as the characters of its name); a changed origin is refused."""
+    df = _archive(12)
+    origin = tmp_path / "results.csv"
+    origin.write_text("stands for the file the archive was converted from\n")
+    out = tmp_path / "out"
+    df.write_parquet(tmp_path / "first.parquet")
+    with pytest.raises(_Killed):
+        recompute(tmp_path / "first.parquet", out, batch_events=2, origin=str(origin),
+                  progress=_interrupt_after(2))  # type: ignore[arg-type]
+    df.write_parquet(tmp_path / "second.parquet")  # the next run's conversion
+    with pytest.raises(DataError, match="cannot be resumed"):  # compared on the source
+        recompute(tmp_path / "second.parquet", out, batch_events=2, resume=True)
+    before = os.stat(origin)
+    origin.write_text("changed\n")
+    with pytest.raises(DataError, match="cannot be resumed"):
+        recompute(tmp_path / "second.parquet", out, batch_events=2, resume=True,
+                  origin=[origin])
+    origin.write_text("stands for the file the archive was converted from\n")
+    os.utime(origin, ns=(before.st_atime_ns, before.st_mtime_ns))
+    rep = recompute(tmp_path / "second.parquet", out, batch_events=2, resume=True,
+                    origin=origin)
+    assert orjson.loads((out / MANIFEST).read_bytes())["resumed_batches"] >= 1
+    assert rep.events_done == 12
+    assert_frame_equal(_read(out), _reference(df))
 
 
 def test_interrupted_run_is_marked_refused_and_resumable(tmp_path: Path) -> None:
