@@ -1140,7 +1140,7 @@ def from_matches(
         raise SchemaError(msg)
     if EVENT_ID not in schema:
         lf = lf.with_columns(pl.lit(default_event_id).alias(EVENT_ID))
-    _check_match_games(lf, c)
+    _check_match_integers(lf, c)
     extra = [n for n in lf.collect_schema() if n not in need]
     all_null = (pl.col(c.games_a).is_null() & pl.col(c.games_b).is_null()
                 & pl.col(c.games_drawn).is_null())
@@ -1171,10 +1171,12 @@ def from_matches(
     ).pipe(collect)
 
 
-def _check_match_games(lf: pl.LazyFrame, c: MatchColumns) -> None:
-    """Game columns of the match form must hold whole numbers; name the rows that do not."""
+def _check_match_integers(lf: pl.LazyFrame, c: MatchColumns) -> None:
+    """The round and game columns of the match form must hold whole numbers; name the rows
+    that do not (a text round in a CSV reached the cast below, whose Polars error named
+    neither the row nor the value)."""
     schema = lf.collect_schema()
-    for col in (c.games_a, c.games_b, c.games_drawn):
+    for col in (ROUND, c.games_a, c.games_b, c.games_drawn):
         dt = schema[col]
         if dt.is_integer() or dt == pl.Null:
             continue
@@ -1185,15 +1187,18 @@ def _check_match_games(lf: pl.LazyFrame, c: MatchColumns) -> None:
                    .filter(pl.col(col).is_not_null() & (as_int.is_null()
                            | (as_int.cast(pl.String) != pl.col(col).cast(pl.String)
                               .str.strip_chars().str.replace(r"\.0+$", ""))))
-                   .select("_row", EVENT_ID, ROUND, c.player_a, c.player_b, col)
+                   .select(*dict.fromkeys(["_row", EVENT_ID, ROUND, c.player_a,
+                                           c.player_b, col]))
                    .head(MAX_LISTED_PROBLEMS).pipe(collect))
             if bad.height == 0:
                 continue
             where = "; ".join(f"row {r['_row']}: event {r[EVENT_ID]!r}, round {r[ROUND]}, "
                               f"{r[c.player_a]!r} vs {r[c.player_b]!r}: {r[col]!r}"
                               for r in bad.iter_rows(named=True))
+            what = "round numbers are whole numbers ≥ 1" if col == ROUND else \
+                "game counts are whole numbers ≥ 0"
             msg = (f"match table column {col!r} holds values that are not whole numbers "
-                   f"({where}). Hint: game counts are integers ≥ 0; fix or remove those rows.")
+                   f"({where}). Hint: {what}; fix or remove those rows.")
             raise SchemaError(msg)
         msg = f"match table column {col!r} is {dt}, expected integers. Hint: cast it."
         raise SchemaError(msg)

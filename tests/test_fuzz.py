@@ -657,6 +657,19 @@ def test_from_matches_text_game_count_is_a_schema_error() -> None:
         sf.from_matches(m)
 
 
+@pytest.mark.parametrize("column", ["round", "games_a", "games_b", "games_drawn"])
+def test_from_matches_text_in_an_integer_column_names_the_row(column: str) -> None:
+    """A text round in a match CSV reached the final cast, whose Polars error ("conversion
+    from `str` to `i64` failed … strict_cast(Int64)") named neither the row nor the value;
+    every integer column of the match form is checked first."""
+    m = pl.DataFrame({"round": ["1", "2"], "player_a": ["A", "A"], "player_b": ["B", "C"],
+                      "games_a": ["2", "1"], "games_b": ["0", "2"], "games_drawn": ["0", "0"]})
+    m = m.with_columns(pl.when(pl.int_range(pl.len()) == 1).then(pl.lit("x"))
+                       .otherwise(pl.col(column)).alias(column))
+    with pytest.raises(sf.SchemaError, match=rf"column '{column}' .*row 1: .*'A' vs 'C': 'x'"):
+        sf.from_matches(m)
+
+
 def test_uint64_game_count_beyond_int64_is_a_schema_error() -> None:
     df = pl.DataFrame(BASE).with_columns(pl.lit(2**64 - 1, dtype=pl.UInt64).alias("games_won"))
     with pytest.raises(sf.SwissframeError):

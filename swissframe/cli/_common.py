@@ -34,7 +34,7 @@ import threading
 import warnings
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, Final, NamedTuple, NoReturn
+from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 
 import polars as pl
 
@@ -71,6 +71,8 @@ __all__ = [
     "read_player_event",
     "reading",
     "render_table",
+    "say",
+    "show_error",
     "show_progress",
     "terminal_width",
     "text_columns",
@@ -124,7 +126,8 @@ class Parser(argparse.ArgumentParser):
         text = message.rstrip(".")
         hint = f"see '{self.prog} --help'"
         text = f"{text} ({hint})." if "Hint:" in text else f"{text}. Hint: {hint}."
-        self.exit(2, f"swissframe: error: {' '.join(text.split())}\n")
+        self.exit(2, _wrapped(f"swissframe: error: {' '.join(text.split())}", sys.stderr)
+                  + "\n")
 
 
 def positive_int(text: str) -> int:
@@ -178,13 +181,26 @@ def flush_notes(*, ok: bool) -> None:
         _to_stderr(text)
 
 
+def _wrapped(text: str, stream: TextIO) -> str:
+    """``text`` with each line wrapped to the terminal's width (continuation lines
+    indented) when ``stream`` is a terminal; as it is on a log or a pipe."""
+    if not stream.isatty():
+        return text
+    width = max(terminal_width(), 40)
+    return "\n".join("\n".join(textwrap.wrap(line, width=width, subsequent_indent="  ",
+                                             break_on_hyphens=False)) or line
+                     for line in text.splitlines())
+
+
 def _to_stderr(text: str) -> None:
-    """One note or warning on stderr: wrapped to the terminal's width (continuation lines
-    indented), one line on a log or a pipe."""
-    shown = ("\n".join(textwrap.wrap(text, width=max(terminal_width(), 40),
-                                     subsequent_indent="  ", break_on_hyphens=False))
-             if sys.stderr.isatty() else text)
-    print(shown, file=sys.stderr)
+    """One note or warning on stderr (:func:`_wrapped`)."""
+    print(_wrapped(text, sys.stderr), file=sys.stderr)
+
+
+def say(text: str) -> None:
+    """A command's plain-text result on stdout, its lines wrapped on a terminal
+    (:func:`_wrapped`: a word is not cut at the edge) and as they are in a pipe."""
+    print(_wrapped(text, sys.stdout))
 
 
 def flush_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
@@ -770,6 +786,12 @@ def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
 
 
 # --------------------------------------------------------------------------- errors
+
+
+def show_error(exc: BaseException) -> None:
+    """Print :func:`error_line` on stderr: one line on a log or a pipe, wrapped at word
+    boundaries on a terminal (:func:`_wrapped`)."""
+    print(_wrapped(error_line(exc), sys.stderr), file=sys.stderr)
 
 
 def error_line(exc: BaseException) -> str:

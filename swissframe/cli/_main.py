@@ -32,13 +32,13 @@ from swissframe.cli._common import (
     add_through_round,
     add_top,
     check_round,
-    error_line,
     filter_events,
     flush_notes,
     flush_warnings,
     note,
     output_format,
     reading,
+    show_error,
     working,
     write_frame,
     write_per_event,
@@ -262,7 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "debug", False):
             raise
         sys.stdout.flush()
-        print(error_line(exc), file=sys.stderr)
+        show_error(exc)
         return 2
     except KeyboardInterrupt:
         print("swissframe: interrupted", file=sys.stderr)

@@ -1,6 +1,7 @@
 """What a user reads in a real terminal (a pseudo-terminal 80 columns wide): ``explain``,
-``cut``, ``why`` and ``standings`` lines fit; a progress line appears on a terminal stderr
-and is erased, ``--quiet`` silences it, and an error on a terminal is still one line."""
+``cut``, ``why``, ``standings`` and ``recompute`` lines fit; a progress line appears on a
+terminal stderr and is erased, ``--quiet`` silences it, and an error on a terminal is one
+message wrapped at word boundaries (one line in a pipe)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import struct
 import subprocess
 import sys
 import termios
+from pathlib import Path
 
 import pytest
 
@@ -141,8 +143,11 @@ def test_progress_on_a_terminal_is_erased_and_quiet_silences_it(
     assert pattern not in quiet
     assert ecode == 2
     errors = [x for x in screen(failed) if x]
-    assert len(errors) == 1, errors  # the bar line is gone before the error line
-    assert errors[0].startswith("swissframe: error: --through-round 20")
+    # the bar line is gone before the error, which is wrapped at word boundaries on a
+    # terminal (continuation lines indented; one line in a pipe: tests/cli/test_cli.py)
+    assert errors[0].startswith("swissframe: error: --through-round 20"), errors
+    assert all(x.startswith("  ") and len(x) <= 80 for x in errors[1:]), errors
+    assert " ".join(x.strip() for x in errors).endswith("for the final standings.")
 
 
 @pytest.mark.slow
@@ -163,3 +168,24 @@ def test_real_1045_player_event_at_80_columns() -> None:
     lines = screen(explain)
     _fits(lines)
     assert any(x.startswith("OMW% = (0.3300 + ") for x in lines)
+
+
+def test_recompute_summary_and_a_failed_conversion_fit_80_columns(tmp_path: Path) -> None:
+    """``recompute``'s summary lines were longer than 80 columns (the terminal cut words:
+    "reject / ed"), and an input that could not be read left the progress bar on the
+    error's line."""
+    bad = tmp_path / "bad.csv"
+    bad.write_text(Path(STORE).read_text() + "x\n")
+    (code, out), (bcode, failed) = run_raw([
+        ["recompute", STORE, "-o", str(tmp_path / "out")],
+        ["recompute", str(bad), "-o", str(tmp_path / "bad_out")]])
+    assert code == 0
+    assert bcode == 2
+    lines = [x for x in screen(out) if x]
+    assert all(len(x) <= 80 for x in lines), lines
+    assert any(x.startswith("rows in: 34 = used 34") for x in lines), lines
+    assert any(x.startswith("  ") for x in lines), lines  # a summary line wrapped at a word
+    errors = [x for x in screen(failed) if x]
+    assert errors[0].startswith("swissframe: error:"), errors  # no bar before it
+    assert all(len(x) <= 80 for x in errors), errors
+    assert "column 'round'" in " ".join(x.strip() for x in errors), errors

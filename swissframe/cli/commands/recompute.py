@@ -18,7 +18,14 @@ from typing import Any
 from tqdm import tqdm
 
 from swissframe.bulk import SCRATCH_PREFIX, Engine, clean_scratch, recompute
-from swissframe.cli._common import add_quiet, add_rules, note, positive_int, show_progress
+from swissframe.cli._common import (
+    add_quiet,
+    add_rules,
+    note,
+    positive_int,
+    say,
+    show_progress,
+)
 from swissframe.io._files import expand, read
 from swissframe.rules._infer import DEFAULT, by_ruleset, describe
 
@@ -91,8 +98,6 @@ def run(args: argparse.Namespace) -> int:
             bar.total = total
             bar.refresh()
 
-    if show_progress(args):
-        bar = tqdm(total=None, unit="event", desc="recompute", file=sys.stderr, leave=False)
     scratch = None
     origin: list[str] | None = None
     jobs = [(args.source, args.rules or DEFAULT, Path(args.output))]
@@ -123,6 +128,9 @@ def run(args: argparse.Namespace) -> int:
             jobs.append((str(scratch / name), name, dest))
         line = describe(src.events, args.rules)
     note(args, line)
+    # (the bar after the conversion: an input that cannot be read leaves no bar behind)
+    if show_progress(args):
+        bar = tqdm(total=None, unit="event", desc="recompute", file=sys.stderr, leave=False)
     try:
         for source, rules, dest in jobs:
             report = recompute(source, dest, rules, engine=engine,
@@ -133,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
                                origin=origin)
             if not args.quiet and len(jobs) > 1:
                 print(f"{dest}:")
-                print(report.summary())
+                say(report.summary())
     finally:
         if bar is not None:
             bar.close()
@@ -142,5 +150,5 @@ def run(args: argparse.Namespace) -> int:
     if len(jobs) > 1:
         return 0
     if not args.quiet:
-        print(report.summary())
+        say(report.summary())
     return 0
