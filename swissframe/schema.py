@@ -1164,11 +1164,9 @@ def from_matches(
     out = pl.concat([seat_a, seat_b], how="vertical_relaxed")
     order = [EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN]
     out = out.select(*order, *[n for n in extra if n not in order])
-    return out.with_columns(
-        pl.col(n).cast(pl.String).str.strip_chars().str.replace(r"\.0+$", "")
-        .cast(pl.Int64) if not schema_int else pl.col(n).cast(pl.Int64)
-        for n, schema_int in ((n, out.collect_schema()[n].is_integer()) for n in INT_COLUMNS)
-    ).pipe(collect)
+    # (every cell is whole: _check_match_integers named any other)
+    schema_out = out.collect_schema()
+    return out.with_columns(whole_numbers(n, schema_out[n]) for n in INT_COLUMNS).pipe(collect)
 
 
 def _check_match_integers(lf: pl.LazyFrame, c: MatchColumns) -> None:
@@ -1178,30 +1176,73 @@ def _check_match_integers(lf: pl.LazyFrame, c: MatchColumns) -> None:
     schema = lf.collect_schema()
     for col in (ROUND, c.games_a, c.games_b, c.games_drawn):
         dt = schema[col]
-        if dt.is_integer() or dt == pl.Null:
-            continue
-        if dt.is_float() or _string_like(dt):
-            as_int = (pl.col(col).cast(pl.String).str.strip_chars()
-                      .cast(pl.Int64, strict=False))
-            bad = (lf.with_row_index("_row")
-                   .filter(pl.col(col).is_not_null() & (as_int.is_null()
-                           | (as_int.cast(pl.String) != pl.col(col).cast(pl.String)
-                              .str.strip_chars().str.replace(r"\.0+$", ""))))
-                   .select(*dict.fromkeys(["_row", EVENT_ID, ROUND, c.player_a,
-                                           c.player_b, col]))
-                   .head(MAX_LISTED_PROBLEMS).pipe(collect))
-            if bad.height == 0:
-                continue
-            where = "; ".join(f"row {r['_row']}: event {r[EVENT_ID]!r}, round {r[ROUND]}, "
-                              f"{r[c.player_a]!r} vs {r[c.player_b]!r}: {r[col]!r}"
-                              for r in bad.iter_rows(named=True))
-            what = "round numbers are whole numbers ≥ 1" if col == ROUND else \
-                "game counts are whole numbers ≥ 0"
-            msg = (f"match table column {col!r} holds values that are not whole numbers "
-                   f"({where}). Hint: {what}; fix or remove those rows.")
+        if not (dt.is_integer() or dt == pl.Null or dt.is_float() or _string_like(dt)):
+            msg = f"match table column {col!r} is {dt}, expected integers. Hint: cast it."
             raise SchemaError(msg)
-        msg = f"match table column {col!r} is {dt}, expected integers. Hint: cast it."
-        raise SchemaError(msg)
+        where = not_whole_cells(lf, col, [EVENT_ID, ROUND, c.player_a, c.player_b])
+        if where:
+            msg = (f"match table column {col!r} holds values that are not whole numbers "
+                   f"({where}). Hint: {_WHOLE_HINT[col == ROUND]}; fix or remove those rows.")
+            raise SchemaError(msg)
+
+
+def whole_numbers(column: str, dtype: pl.DataType) -> pl.Expr:
+    """``column`` (of ``dtype``) read as Int64 the way the contract reads a whole-number
+    cell (a round, a game count): integers as they are; floats and decimals when integral
+    and inside Int64 (``3.0``); text without surrounding blanks and a trailing ``.0``
+    (``" 3 "``, ``"3.0"``). Null where a value is not a whole number: text, a fraction,
+    a number past 64 bits. The one reading of such a cell (``from_matches``,
+    :func:`not_whole_cells`, ``validate``'s coercion).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"g": [" 3 ", "3.0", "x", "2.5"]})
+    >>> df.select(whole_numbers("g", pl.String))["g"].to_list()
+    [3, 3, None, None]
+    """
+    col = pl.col(column)
+    if dtype.is_integer():
+        return col.cast(pl.Int64, strict=False)
+    if dtype.is_float() or dtype.is_decimal():
+        x = col.cast(pl.Float64)
+        whole = x.is_finite() & (x == x.floor()) & (x.abs() < 2.0**63)
+        return pl.when(whole).then(x).cast(pl.Int64, strict=False)
+    return (col.cast(pl.String).str.strip_chars().str.replace(r"\.0+$", "")
+            .cast(pl.Int64, strict=False))
+
+
+#: What a whole-number column holds (game counts, round numbers), for the hints.
+_WHOLE_HINT: Final = {False: "game counts are whole numbers ≥ 0",
+                      True: "round numbers are whole numbers ≥ 1"}
+
+
+def not_whole_cells(frame: pl.LazyFrame | pl.DataFrame, column: str,
+                    context: Sequence[str]) -> str:
+    """The first rows (at most :data:`MAX_LISTED_PROBLEMS`) whose ``column`` holds a value
+    that is not a whole number — text, a fraction, a number past 64 bits (``3.0`` is
+    one) — as ``row N: event 'e', round 2, 'A' vs 'B': 'x'`` from the ``context``
+    columns present; "" when every value is whole. The one test of a whole-number cell
+    for the readers and the match form."""
+    lf = frame.lazy()
+    schema = lf.collect_schema()
+    if schema[column].is_integer() or schema[column] == pl.Null:
+        return ""
+    bad = (lf.with_row_index("_row")
+           .filter(pl.col(column).is_not_null()
+                   & whole_numbers(column, schema[column]).is_null())
+           .select(*dict.fromkeys(["_row", *[c for c in context if c in schema], column]))
+           .head(MAX_LISTED_PROBLEMS).pipe(collect))
+    shown = []
+    for r in bad.iter_rows(named=True):
+        parts = [f"row {r['_row']}"]
+        if EVENT_ID in r:
+            parts.append(f"event {r[EVENT_ID]!r}")
+        if ROUND in r and column != ROUND:
+            parts.append(f"round {r[ROUND]}")
+        who = [repr(r[k]) for k in context if k in r and k not in (EVENT_ID, ROUND)]
+        head = ", ".join(parts) + (f", {' vs '.join(who)}" if who else "")
+        shown.append(f"{head}: {r[column]!r}")
+    return "; ".join(shown)
 
 
 def to_matches(results: pl.LazyFrame | pl.DataFrame, *,

@@ -50,6 +50,7 @@ from swissframe.schema import (
     REQUIRED_COLUMNS,
     VOCABULARY,
     find_problems,
+    whole_numbers,
 )
 
 __all__ = ["KINDS", "PROBLEM_SCHEMA", "Kind", "ValidationReport", "coerce", "file_problem",
@@ -386,13 +387,7 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
             problems.append(schema_row(
                 f"{c} is {dt}, expected an integer type; values are read as whole numbers "
                 "(cast it with pl.col(...).cast(pl.Int64))", str(dt)))
-            src = pl.col(c).cast(pl.String).str.strip_chars() if _is_stringish(dt) \
-                else pl.col(c).cast(pl.Float64)
-            if _is_stringish(dt):
-                as_int = src.cast(pl.Int64, strict=False)
-            else:
-                whole = src.is_finite() & (src == src.floor()) & (src.abs() < 2.0**63)
-                as_int = pl.when(whole).then(src).cast(pl.Int64, strict=False)
+            as_int = whole_numbers(c, dt)  # (the contract's reading of such a cell)
             casts.append(as_int.alias(c))
             bad_cells.append((c, pl.col(c).is_not_null() & as_int.is_null(),
                               "is not a whole number"))

@@ -666,8 +666,33 @@ def test_from_matches_text_in_an_integer_column_names_the_row(column: str) -> No
                       "games_a": ["2", "1"], "games_b": ["0", "2"], "games_drawn": ["0", "0"]})
     m = m.with_columns(pl.when(pl.int_range(pl.len()) == 1).then(pl.lit("x"))
                        .otherwise(pl.col(column)).alias(column))
-    with pytest.raises(sf.SchemaError, match=rf"column '{column}' .*row 1: .*'A' vs 'C': 'x'"):
+    with pytest.raises(sf.SchemaError, match=rf"column '{column}' .*row 1, .*'A' vs 'C': 'x'"):
         sf.from_matches(m)
+
+
+def test_long_csv_with_text_in_an_integer_column_names_the_cells(tmp_path: Path) -> None:
+    """A long results file whose round or game column holds text: the error named the file
+    and the column's type only; it now names the cells (row, event, round, players, value),
+    as the match form does, through the one reading of a whole-number cell."""
+    path = tmp_path / "long.csv"
+    path.write_text("event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n"
+                    "e,1,A,B,2,0,0\ne,1,B,A,0,two,0\ne,2,A,,2.0,0,0\n")
+    with pytest.raises(sf.SchemaError,
+                       match=r"long.csv: .*games_lost is String \(row 1, event 'e', round 1, "
+                             r"'B' vs 'A': 'two'\)"):
+        sf.read(path)
+
+
+def test_a_whole_number_written_with_a_trailing_zero_reads_the_same_everywhere() -> None:
+    """``"2.0"`` in a game column: from_matches read it as 2 while validate called it "not a
+    whole number"; both now read a cell through ``schema.whole_numbers``."""
+    m = pl.DataFrame({"round": ["1"], "player_a": ["A"], "player_b": ["B"],
+                      "games_a": ["2.0"], "games_b": [" 1 "], "games_drawn": ["0"]})
+    long = sf.from_matches(m)
+    assert long["games_won"].to_list() == [2, 1]
+    text = long.with_columns(pl.col("games_won").cast(pl.String) + ".0")
+    report = sf.validate(text)
+    assert "bad_value" not in set(report.problems["kind"].to_list())
 
 
 def test_uint64_game_count_beyond_int64_is_a_schema_error() -> None:

@@ -661,7 +661,13 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
                ) -> pl.DataFrame:
     """One file's table in the long form (a match table goes through ``from_matches``),
     its contract columns' types checked here so that an error names the file."""
-    from swissframe.schema import INT_COLUMNS, MATCH_COLUMNS, REQUIRED_COLUMNS, from_matches
+    from swissframe.schema import (
+        INT_COLUMNS,
+        MATCH_COLUMNS,
+        REQUIRED_COLUMNS,
+        from_matches,
+        not_whole_cells,
+    )
 
     cols = columns or MATCH_COLUMNS
     if cols.player_a in df.columns and "player_id" not in df.columns:
@@ -682,7 +688,11 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         msg = (f"{shown(path)}: a long results table without column(s) {missing}; columns "
                f"are {df.columns}. Hint: is it a results file (not standings or pairings)?")
         raise SchemaError(msg)
-    bad = [f"{c} is {t}" for c, t in df.schema.items()
+    # (the cells that are not whole numbers, named with their row, event, round and
+    # player: the column's type alone did not say where to look)
+    bad = [f"{c} is {t}" + (f" ({where})" if (where := not_whole_cells(
+               df, c, ["event_id", "round", "player_id", "opponent_id"])) else "")
+           for c, t in df.schema.items()
            if c in INT_COLUMNS and not (t.is_integer() or t == pl.Null)]
     # (an integer column Polars read wider than Int64: a value past 64 bits, named here
     # with the file rather than by the contract's cast)
