@@ -176,6 +176,31 @@ def test_pokemon_criteria_are_taken_from_the_running_sums() -> None:
                        check_exact=True)
 
 
+def test_an_opponents_mean_the_running_sums_cannot_give_sends_back_to_the_rows() -> None:
+    """When the grid declines OOMW%'s sums (an overflow: ``opponent_sums`` gives None), the
+    running-sums path declines as a whole and the repeated rows give the table — the same
+    table, not a partial one or an error."""
+    m = pl.DataFrame({"round": [1, 1, 2, 3], "player_a": ["A", "C", "A", "A"],
+                      "player_b": ["B", "D", "C", "B"], "games_a": [2, 0, 2, 1],
+                      "games_b": [0, 2, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    frame, _ = st_mod._validated_coded(sf.from_matches(m), ())
+    rules = sf.rules.get("pokemon")
+    real = cu_mod.opponent_sums
+
+    def declines_other_values(grid: object, players: pl.DataFrame, keys: list[str],
+                              sources: dict[str, int]) -> pl.DataFrame | None:
+        if "_v" in sources:  # OOMW%'s values, summed through Context.opponent_totals
+            return None
+        return real(grid, players, keys, sources)  # type: ignore[arg-type]
+
+    cutoffs = pl.LazyFrame({"event_id": ["event"] * 3, st_mod.THROUGH: [1, 2, 3]})
+    with mock.patch.object(cu_mod, "opponent_sums", declines_other_values):
+        assert st_mod._cumulative_criteria(frame.lazy(), rules, ("event_id",), cutoffs) is None
+        got = st_mod._compute(frame.lazy(), rules, ("event_id",), None)
+    ref = st_mod._compute(frame.lazy(), rules, ("event_id",), None, cumulative=False)
+    assert_frame_equal(got, ref, check_exact=True)
+
+
 @PROPS
 @given(values=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3),
                                  st.none() | st.integers(0, 3)), min_size=1, max_size=30),
