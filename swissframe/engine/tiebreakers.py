@@ -740,7 +740,10 @@ def _ctb(ctx: Context) -> tuple[pl.LazyFrame, ExactScale]:
     agg = terms.group_by(ctx.pkeys).agg(
         (pl.col("_cum").cast(pl.Int128) * ((pl.col("_w_next") - pl.col("_w")) // 3)).sum()
         .alias("_x"), as_float)
-    frame = agg.select(*ctx.pkeys, pl.col("_f").alias("ctb"), pl.col("_x").alias("_x_ctb"))
+    # materialised: CTB and OCTB both read it (OCTB in a query of its own), and a shared
+    # lazy plan is run once per reader
+    frame = (agg.select(*ctx.pkeys, pl.col("_f").alias("ctb"), pl.col("_x").alias("_x_ctb"))
+             .pipe(collect).lazy())
     ctx.cache[key] = (frame, scale)
     return frame, scale
 
