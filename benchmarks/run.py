@@ -13,8 +13,9 @@ plain-Python Fraction loop), ``js-64`` (one event vs tournament-organizer 4.1.1 
 whole process, and the CPU of the computation inside each process), ``import``
 (``import swissframe`` vs ``import polars``, fresh processes), ``decklist``
 (``sf.read_decklist_cache`` vs a gunzip + orjson floor), ``chart`` (``swissframe chart
-standings`` vs ``swissframe standings`` on the same file, whole processes), ``scale``
-(``--full`` only: 100k events, per-row time vs the bulk row).
+standings`` vs ``swissframe standings`` on the same file, whole processes), ``pokemon``
+(Pokémon standings vs MTG standings of the first 2,000 bulk events: what another game's
+rules cost), ``scale`` (``--full`` only: 100k events, per-row time vs the bulk row).
 
 Method: every row runs ours and the peer alternately (A B A B …) after one warm-up of each,
 ``--repeats`` pairs (default 5); a row reports both medians and the median of the pairwise
@@ -73,7 +74,9 @@ ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
 #: MTG percentages without the 0.33 floor: what tournament-organizer computes.
 NOFLOOR = dataclasses.replace(sf.rules.MTG, name="mtg-nofloor", floor=Fraction(0))
 ALL_ROWS = ["bulk", "by-round", "event-64", "event-256", "js-64", "import", "decklist", "chart",
-            "scale"]
+            "pokemon", "scale"]
+#: Events of the ``pokemon`` row (the first of the bulk table).
+POKEMON_EVENTS = 2_000
 
 
 def _decklist_dir() -> Path:
@@ -151,6 +154,23 @@ def setup(row: str, args: argparse.Namespace, *, check: bool
                     "sf.standings")
         return (lambda: sf.standings_by_round(df, "mtg"), lambda: sf.standings(df, "mtg"),
                 note, {"events": args.events, "rows": df.height})
+    if row == "pokemon":
+        # another game's rules on the same events: what Pokémon's drop-round snapshot,
+        # OOMW% and head-to-head cost beyond MTG's standings
+        df = _bulk_frame(max(args.events, POKEMON_EVENTS))
+        first = df["event_id"].unique(maintain_order=True).head(POKEMON_EVENTS)
+        df = df.filter(pl.col("event_id").is_in(first.implode()))
+        note = ""
+        if check:
+            br = sf.standings_by_round(df, "pokemon")
+            last = df.filter(pl.col("phase") == "swiss").group_by("event_id").agg(
+                pl.col("round").max().alias("last"))
+            final = br.join(last, on="event_id").filter(pl.col("round") == pl.col("last"))
+            check_equal(sf.standings(df, "pokemon"), final, "standings_by_round (last round)")
+            note = ("Pokémon standings identical to the last round of its "
+                    f"standings_by_round ({br.height:,} rows)")
+        return (lambda: sf.standings(df, "pokemon"), lambda: sf.standings(df, "mtg"), note,
+                {"events": first.len(), "rows": df.height})
     if row in ("event-64", "event-256"):
         from python_peer import standings_python
         players, rounds = (64, 6) if row == "event-64" else (256, 8)
@@ -405,6 +425,7 @@ def inproc_row(row: str, args: argparse.Namespace) -> dict[str, Any] | str:
         "event-64": ("sf.standings", "Fraction loop"),
         "event-256": ("sf.standings", "Fraction loop"),
         "decklist": ("sf.read_decklist_cache", "gunzip + orjson floor"),
+        "pokemon": ('sf.standings(…, "pokemon")', 'sf.standings(…, "mtg")'),
     }[row]
     ours, peer, note, facts = setup(row, args, check=True)
     del ours, peer  # the check ran here; the timed runs are in the workers
@@ -446,6 +467,7 @@ def table(rows: list[dict[str, Any]]) -> str:
                 "js-64": f"64 players, 6 rounds ({r.get('rows', 0)} rows), whole process",
                 "import": "fresh process",
                 "decklist": f"{r.get('events', 0):,} files",
+                "pokemon": f"{r.get('events', 0):,} events, {r.get('rows', 0):,} rows",
                 "chart": "whole process"}[r["row"]]
         rss = f"{r['ours_rss']:.0f} / {r['peer_rss']:.0f}"
         if r["kind"] == "inproc":
