@@ -1182,7 +1182,8 @@ def _check_match_integers(lf: pl.LazyFrame, c: MatchColumns) -> None:
         where = not_whole_cells(lf, col, [EVENT_ID, ROUND, c.player_a, c.player_b])
         if where:
             msg = (f"match table column {col!r} holds values that are not whole numbers "
-                   f"({where}). Hint: {_WHOLE_HINT[col == ROUND]}; fix or remove those rows.")
+                   f"within 64 bits ({where}). Hint: {_WHOLE_HINT[col == ROUND]}; fix or "
+                   "remove those rows.")
             raise SchemaError(msg)
 
 
@@ -1191,7 +1192,8 @@ def whole_numbers(column: str, dtype: pl.DataType) -> pl.Expr:
     cell (a round, a game count): integers as they are; floats and decimals when integral
     and inside Int64 (``3.0``); text without surrounding blanks and a trailing ``.0``
     (``" 3 "``, ``"3.0"``). Null where a value is not a whole number: text, a fraction,
-    a number past 64 bits. The one reading of such a cell (``from_matches``,
+    a number past Int64 (of any type; callers name such cells, :func:`not_whole_cells`,
+    before reading them). The one reading of such a cell (``from_matches``,
     :func:`not_whole_cells`, ``validate``'s coercion).
 
     Examples
@@ -1225,8 +1227,10 @@ def not_whole_cells(frame: pl.LazyFrame | pl.DataFrame, column: str,
     for the readers and the match form."""
     lf = frame.lazy()
     schema = lf.collect_schema()
-    if schema[column].is_integer() or schema[column] == pl.Null:
-        return ""
+    dtype = schema[column]
+    if dtype == pl.Null or (dtype.is_integer()
+                            and dtype not in (pl.UInt64, pl.Int128, pl.UInt128)):
+        return ""  # every value is an Int64 (wider integers are read: one may not be)
     bad = (lf.with_row_index("_row")
            .filter(pl.col(column).is_not_null()
                    & whole_numbers(column, schema[column]).is_null())

@@ -670,6 +670,18 @@ def test_from_matches_text_in_an_integer_column_names_the_row(column: str) -> No
         sf.from_matches(m)
 
 
+def test_from_matches_integer_past_int64_is_named_not_nulled() -> None:
+    """A UInt64 game count past Int64 in the match form: the one reading of a whole-number
+    cell must not turn it into a null (a silent repair, then "null in games_won")."""
+    m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": ["B"],
+                      "games_a": pl.Series([2**64 - 1], dtype=pl.UInt64), "games_b": [0],
+                      "games_drawn": [0]})
+    with pytest.raises(sf.SchemaError, match=r"'games_a' .*within 64 bits .*'A' vs 'B'"):
+        sf.from_matches(m)
+    ok = m.with_columns(games_a=pl.Series([2], dtype=pl.UInt64))
+    assert sf.from_matches(ok)["games_won"].to_list() == [2, 0]
+
+
 def test_long_csv_with_text_in_an_integer_column_names_the_cells(tmp_path: Path) -> None:
     """A long results file whose round or game column holds text: the error named the file
     and the column's type only; it now names the cells (row, event, round, players, value),
