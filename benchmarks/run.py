@@ -106,6 +106,17 @@ def check_equal(ref: pl.DataFrame, other: pl.DataFrame, name: str, *, tol: float
     return worst
 
 
+def check_last_round(df: pl.DataFrame, rules: str) -> int:
+    """Assert that the last Swiss round of ``standings_by_round`` is ``standings``; the
+    by-round table's height."""
+    br = sf.standings_by_round(df, rules)
+    last = df.filter(pl.col("phase") == "swiss").group_by("event_id").agg(
+        pl.col("round").max().alias("last"))
+    final = br.join(last, on="event_id").filter(pl.col("round") == pl.col("last"))
+    check_equal(sf.standings(df, rules), final, "standings_by_round (last round)")
+    return br.height
+
+
 # ---------------------------------------------------------------- in-process workloads
 
 Side = Callable[[], object]
@@ -145,12 +156,8 @@ def setup(row: str, args: argparse.Namespace, *, check: bool
         df = _bulk_frame(args.events)
         note = ""
         if check:
-            br = sf.standings_by_round(df, "mtg")
-            last = df.filter(pl.col("phase") == "swiss").group_by("event_id").agg(
-                pl.col("round").max().alias("last"))
-            final = br.join(last, on="event_id").filter(pl.col("round") == pl.col("last"))
-            check_equal(sf.standings(df, "mtg"), final, "standings_by_round (last round)")
-            note = (f"last round of {br.height:,} (round, player) rows identical to "
+            n_rows = check_last_round(df, "mtg")
+            note = (f"last round of {n_rows:,} (round, player) rows identical to "
                     "sf.standings")
         return (lambda: sf.standings_by_round(df, "mtg"), lambda: sf.standings(df, "mtg"),
                 note, {"events": args.events, "rows": df.height})
@@ -162,13 +169,9 @@ def setup(row: str, args: argparse.Namespace, *, check: bool
         df = df.filter(pl.col("event_id").is_in(first.implode()))
         note = ""
         if check:
-            br = sf.standings_by_round(df, "pokemon")
-            last = df.filter(pl.col("phase") == "swiss").group_by("event_id").agg(
-                pl.col("round").max().alias("last"))
-            final = br.join(last, on="event_id").filter(pl.col("round") == pl.col("last"))
-            check_equal(sf.standings(df, "pokemon"), final, "standings_by_round (last round)")
+            n_rows = check_last_round(df, "pokemon")
             note = ("Pokémon standings identical to the last round of its "
-                    f"standings_by_round ({br.height:,} rows)")
+                    f"standings_by_round ({n_rows:,} rows)")
         return (lambda: sf.standings(df, "pokemon"), lambda: sf.standings(df, "mtg"), note,
                 {"events": first.len(), "rows": df.height})
     if row in ("event-64", "event-256"):
