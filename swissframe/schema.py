@@ -1187,6 +1187,21 @@ def _check_match_integers(lf: pl.LazyFrame, c: MatchColumns) -> None:
             raise SchemaError(msg)
 
 
+#: Integer dtypes that can hold a value past Int64 (the contract's integer type).
+WIDER_THAN_INT64: Final = (pl.UInt64, pl.Int128, pl.UInt128)
+
+
+def fits_int64(dtype: pl.DataType) -> bool:
+    """Whether every value of ``dtype`` is an Int64: an integer dtype not in
+    :data:`WIDER_THAN_INT64` (the one test for the readers, the match form, ``validate``'s
+    coercion and the keys the running sums code as they are).
+
+    >>> fits_int64(pl.UInt32), fits_int64(pl.UInt64), fits_int64(pl.Float64)
+    (True, False, False)
+    """
+    return dtype.is_integer() and dtype not in WIDER_THAN_INT64
+
+
 def whole_numbers(column: str, dtype: pl.DataType) -> pl.Expr:
     """``column`` (of ``dtype``) read as Int64 the way the contract reads a whole-number
     cell (a round, a game count): integers as they are; floats and decimals when integral
@@ -1228,8 +1243,7 @@ def not_whole_cells(frame: pl.LazyFrame | pl.DataFrame, column: str,
     lf = frame.lazy()
     schema = lf.collect_schema()
     dtype = schema[column]
-    if dtype == pl.Null or (dtype.is_integer()
-                            and dtype not in (pl.UInt64, pl.Int128, pl.UInt128)):
+    if dtype == pl.Null or fits_int64(dtype):
         return ""  # every value is an Int64 (wider integers are read: one may not be)
     bad = (lf.with_row_index("_row")
            .filter(pl.col(column).is_not_null()

@@ -50,6 +50,7 @@ from swissframe.schema import (
     REQUIRED_COLUMNS,
     VOCABULARY,
     find_problems,
+    fits_int64,
     whole_numbers,
 )
 
@@ -376,7 +377,7 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
             continue
         dt = schema[c]
         if dt.is_integer() or dt == pl.Null:
-            if dt in (pl.UInt64, pl.Int128, pl.UInt128):  # values beyond Int64
+            if dt.is_integer() and not fits_int64(dt):  # values beyond Int64
                 casts.append(pl.col(c).cast(pl.Int64, strict=False))
                 bad_cells.append((c, pl.col(c).is_not_null() & (pl.col(c) > _INT64_MAX),
                                   "is beyond the 64-bit integer range"))

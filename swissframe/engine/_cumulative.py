@@ -37,6 +37,7 @@ from typing import Final
 import polars as pl
 
 from swissframe.engine._exact import BitFields, bit_fields
+from swissframe.schema import fits_int64
 
 PLAYER: Final = "player_id"
 OPP: Final = "opponent_id"
@@ -68,16 +69,12 @@ class CutoffGrid:
     cut_index: pl.Series
 
 
-#: Integer dtypes whose every value is an Int64 (the keys the running sums code as they are).
-_INT64_VALUES: Final = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32)
-
-
 def _codable(dtype: pl.DataType) -> bool:
     """Whether :func:`_coder` codes a key of ``dtype`` so that codes order as its values do:
     text (sorted strings) and integers that are Int64 values. Others take the reference
     path: UInt64 or Int128 values past Int64, floats and dates (whose text does not sort
     as they do), an Enum (which sorts in the order of its categories, not of its text)."""
-    return dtype in (pl.String, pl.Categorical) or dtype in _INT64_VALUES
+    return dtype in (pl.String, pl.Categorical) or fits_int64(dtype)
 
 
 def _coder(*columns: pl.Series) -> pl.DataType | None:

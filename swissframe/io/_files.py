@@ -665,6 +665,7 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         INT_COLUMNS,
         MATCH_COLUMNS,
         REQUIRED_COLUMNS,
+        fits_int64,
         from_matches,
         not_whole_cells,
     )
@@ -697,7 +698,7 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
     # (an integer column Polars read wider than Int64: a value past 64 bits, named here
     # with the file rather than by the contract's cast)
     wide = [c for c, t in df.schema.items() if c in INT_COLUMNS
-            and t in (pl.Int128, pl.UInt64, pl.UInt128)
+            and t.is_integer() and not fits_int64(t)
             and df.get_column(c).cast(pl.Int64, strict=False).null_count()
             > df.get_column(c).null_count()]
     bad += [f"{c} holds {df.get_column(c).max()!s}, past 64 bits" for c in wide]
