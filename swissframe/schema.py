@@ -1237,7 +1237,7 @@ def not_whole_cells(frame: pl.LazyFrame | pl.DataFrame, column: str,
                     context: Sequence[str]) -> str:
     """The first rows (at most :data:`MAX_LISTED_PROBLEMS`) whose ``column`` holds a value
     that is not a whole number — text, a fraction, a number past 64 bits (``3.0`` is
-    one) — as ``row N: event 'e', round 2, 'A' vs 'B': 'x'`` from the ``context``
+    one) — as ``row N, event 'e', round 2, 'A' vs 'B': 'x'`` from the ``context``
     columns present; "" when every value is whole. The one test of a whole-number cell
     for the readers and the match form."""
     lf = frame.lazy()
@@ -1247,7 +1247,7 @@ def not_whole_cells(frame: pl.LazyFrame | pl.DataFrame, column: str,
         return ""  # every value is an Int64 (wider integers are read: one may not be)
     bad = (lf.with_row_index("_row")
            .filter(pl.col(column).is_not_null()
-                   & whole_numbers(column, schema[column]).is_null())
+                   & whole_numbers(column, dtype).is_null())
            .select(*dict.fromkeys(["_row", *[c for c in context if c in schema], column]))
            .head(MAX_LISTED_PROBLEMS).pipe(collect))
     shown = []

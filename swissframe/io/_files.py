@@ -689,19 +689,18 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         msg = (f"{shown(path)}: a long results table without column(s) {missing}; columns "
                f"are {df.columns}. Hint: is it a results file (not standings or pairings)?")
         raise SchemaError(msg)
-    # (the cells that are not whole numbers, named with their row, event, round and
-    # player: the column's type alone did not say where to look)
-    bad = [f"{c} is {t}" + (f" ({where})" if (where := not_whole_cells(
-               df, c, ["event_id", "round", "player_id", "opponent_id"])) else "")
-           for c, t in df.schema.items()
-           if c in INT_COLUMNS and not (t.is_integer() or t == pl.Null)]
-    # (an integer column Polars read wider than Int64: a value past 64 bits, named here
-    # with the file rather than by the contract's cast)
-    wide = [c for c, t in df.schema.items() if c in INT_COLUMNS
-            and t.is_integer() and not fits_int64(t)
-            and df.get_column(c).cast(pl.Int64, strict=False).null_count()
-            > df.get_column(c).null_count()]
-    bad += [f"{c} holds {df.get_column(c).max()!s}, past 64 bits" for c in wide]
+    # the cells that are not whole numbers within 64 bits, named with their row, event,
+    # round and player (the column's type alone did not say where to look); an integer
+    # column Polars read wider than Int64 is one only where a value is past 64 bits
+    bad = []
+    for c, t in df.schema.items():
+        if c not in INT_COLUMNS or t == pl.Null or fits_int64(t):
+            continue
+        where = not_whole_cells(df, c, ["event_id", "round", "player_id", "opponent_id"])
+        if not t.is_integer():
+            bad.append(f"{c} is {t}" + (f" ({where})" if where else ""))
+        elif where:
+            bad.append(f"{c} holds {df.get_column(c).max()!s}, past 64 bits ({where})")
     if bad:
         msg = (f"{shown(path)}: mistyped column(s): {'; '.join(bad)}, expected integers. "
                "Hint: a cell holds text, a decimal or a number too large; fix it in the file.")
