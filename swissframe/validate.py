@@ -172,7 +172,6 @@ PROBLEM_SCHEMA: Final[Mapping[str, pl.DataType]] = {
 
 _STR_COLUMNS: Final = (*ID_COLUMNS, "phase", *OPTIONAL_COLUMNS)
 _ROW: Final = "_sf_row"
-_INT64_MAX: Final = 2**63 - 1
 _SHOWN_PER_KIND: Final = 5
 
 
@@ -377,9 +376,10 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
             continue
         dt = schema[c]
         if dt.is_integer() or dt == pl.Null:
-            if dt.is_integer() and not fits_int64(dt):  # values beyond Int64
-                casts.append(pl.col(c).cast(pl.Int64, strict=False))
-                bad_cells.append((c, pl.col(c).is_not_null() & (pl.col(c) > _INT64_MAX),
+            if dt.is_integer() and not fits_int64(dt):  # values beyond Int64, either side
+                as_int = whole_numbers(c, dt)
+                casts.append(as_int.alias(c))
+                bad_cells.append((c, pl.col(c).is_not_null() & as_int.is_null(),
                                   "is beyond the 64-bit integer range"))
             else:
                 casts.append(pl.col(c).cast(pl.Int64))

@@ -459,3 +459,19 @@ def test_cli_folder_with_importer_files(capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out
     assert "best of 1" in out
     assert "import_note" in out  # pending matches are reported, not silently dropped
+
+
+@pytest.mark.parametrize("value", [2**64 - 1, -(2**100)])
+def test_an_integer_past_int64_on_either_side_is_named_not_nulled(value: int) -> None:
+    """A game count of a wide integer type past Int64: only values above it were named;
+    one below it became a null and was reported as "null in games_won". Both sides now go
+    through the one whole-number reading (``schema.whole_numbers``)."""
+    dtype = pl.UInt64 if value > 0 else pl.Int128
+    df = pl.DataFrame({"event_id": ["e", "e"], "round": [1, 1], "player_id": ["A", "B"],
+                       "opponent_id": ["B", "A"],
+                       "games_won": pl.Series([value, 0], dtype=dtype),
+                       "games_lost": [0, 2], "games_drawn": [0, 0]})
+    problems = sf.validate(df).problems
+    details = problems.filter(pl.col("kind") == "bad_value")["detail"].to_list()
+    assert details == [f"games_won '{value}' is beyond the 64-bit integer range"]
+    assert "null_value" not in problems["kind"].to_list()
