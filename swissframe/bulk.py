@@ -290,19 +290,23 @@ def _split(chunk: _Chunk, plan: pl.DataFrame) -> dict[int, pl.DataFrame]:
 # --------------------------------------------------------------------------- output files
 
 
+#: The suffix of the temporary name an output file is written at (``<name>.tmp``).
+_TMP: Final = ".tmp"
+
+
 def _atomic(path: Path, write: Callable[[Path], object]) -> None:
     """Write ``path`` through ``write(tmp)`` and rename (:func:`~swissframe.io._files.\
 write_atomic`) at ``<name>.tmp``: a reader never sees a partial file, and a killed run's
     leftovers are recognised by name (:func:`_own_temporaries`)."""
-    write_atomic(path, write, temp=path.with_name(path.name + ".tmp"))
+    write_atomic(path, write, temp=path.with_name(path.name + _TMP))
 
 
 def _own_temporaries(dest: Path) -> list[Path]:
     """The temporary files a recompute run writes into ``dest`` (its parts, manifest and
     rejected rows at ``<name>.tmp``), and no other ``*.tmp`` file: the folder may be a
     user's, holding files of their own."""
-    return [*dest.glob("part-*.parquet.tmp"), dest / f"{MANIFEST}.tmp",
-            dest / f"{REJECTED}.tmp"]
+    return [*dest.glob(f"part-*.parquet{_TMP}"), dest / f"{MANIFEST}{_TMP}",
+            dest / f"{REJECTED}{_TMP}"]
 
 
 def _write_json(path: Path, doc: dict[str, Any]) -> None:
