@@ -166,6 +166,13 @@ class _BatchResult:
 # --------------------------------------------------------------------------- inputs
 
 
+def in_output(path: str | Path, dest: str | Path) -> bool:
+    """Whether ``path`` lies inside the output folder ``dest``: such a file is never input
+    (a rerun would read its own output), here and in the CLI's conversion of other
+    formats."""
+    return Path(path).resolve().is_relative_to(Path(dest).resolve())
+
+
 def _files(source: str | Path | Sequence[str | Path], exclude: Path | None = None) -> list[str]:
     """Parquet files of a file, folder (recursively) or glob, in sorted order.
 
@@ -186,8 +193,7 @@ def _files(source: str | Path | Sequence[str | Path], exclude: Path | None = Non
         else:
             out += sorted(f for f in glob.glob(str(s), recursive=True) if Path(f).is_file())
     if exclude is not None:
-        root = exclude.resolve()
-        out = [f for f in out if not Path(f).resolve().is_relative_to(root)]
+        out = [f for f in out if not in_output(f, exclude)]
     if not out:
         msg = (f"no Parquet files found at {source!s}. Hint: pass a .parquet file, a folder "
                "holding *.parquet files, or a glob such as 'archive/**/*.parquet' (files "

@@ -17,7 +17,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from swissframe.bulk import SCRATCH_PREFIX, Engine, clean_scratch, recompute
+from swissframe.bulk import SCRATCH_PREFIX, Engine, clean_scratch, in_output, recompute
 from swissframe.cli._common import (
     add_quiet,
     add_rules,
@@ -102,9 +102,7 @@ def run(args: argparse.Namespace) -> int:
     origin: list[str] | None = None
     jobs = [(args.source, args.rules or DEFAULT, Path(args.output))]
     found, _ = expand(args.source)
-    # files inside the output folder are never input (a rerun would read its own output)
-    out_dir = Path(args.output).resolve()
-    found = [(f, k) for f, k in found if not f.resolve().is_relative_to(out_dir)]
+    found = [(f, k) for f, k in found if not in_output(f, args.output)]
     line = (f"rules: {args.rules} (from --rules)" if args.rules
             else f"rules: {DEFAULT} (a Parquet archive names no game; --rules to override)")
     if any(k != "table" or not f.name.lower().endswith((".parquet", ".pq")) for f, k in found):
