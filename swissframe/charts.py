@@ -267,11 +267,10 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0) -> P
         msg = (f"cannot save a chart as {p.name!r}: unknown format {fmt!r}. Hint: use one of "
                f"{', '.join('.' + f for f in _SAVE_FORMATS)}.")
         raise SwissframeError(msg)
-    from swissframe.io._files import write_atomic
+    from swissframe.io._files import write_atomic, write_text_atomic
 
     if fmt == "json":
-        return write_atomic(p, lambda tmp: tmp.write_text(chart.to_json(indent=2),
-                                                          encoding="utf-8"))
+        return write_text_atomic(p, chart.to_json(indent=2))
     if fmt == "html":
         # the report's page: the spec as JSON escaped for a <script> element (a player
         # named "</script><script>…" ran in Altair's own inline template), the same
@@ -282,7 +281,7 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0) -> P
         heading = spec.get("title", "chart")  # (text, or a title object with its text)
         title = str(heading.get("text", "chart") if isinstance(heading, dict) else heading)
         html = page(title, chart_block("chart", spec, title))
-        return write_atomic(p, lambda tmp: tmp.write_text(html, encoding="utf-8"))
+        return write_text_atomic(p, html)
     try:
         import vl_convert  # noqa: F401
     except ImportError as exc:  # pragma: no cover - depends on the environment

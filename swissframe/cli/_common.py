@@ -39,7 +39,7 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 import polars as pl
 
 from swissframe.errors import DataError, SwissframeError
-from swissframe.io._files import FORMATS, read, temp_beside
+from swissframe.io._files import FORMATS, read, replacing, temp_beside
 from swissframe.rules._infer import describe
 
 __all__ = [
@@ -480,11 +480,8 @@ def atomic_path(out: str | os.PathLike[str], inputs: Sequence[str] = ()) -> Iter
         msg = (f"-o {str(target)!r}: cannot write there ({exc.strerror or exc}). Hint: "
                "choose a folder you can write to.")
         raise SwissframeError(msg) from None
-    try:
+    with replacing(tmp, target):
         yield tmp
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def _display(df: pl.DataFrame, decimals: int) -> pl.DataFrame:

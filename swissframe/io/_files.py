@@ -31,6 +31,7 @@ Size limits
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import gzip
 import io
@@ -39,7 +40,7 @@ import re
 import stat
 import tempfile
 import zlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal
@@ -604,12 +605,26 @@ def write_atomic(path: PathLike, write: Callable[[Path], object], *,
     else:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = temp
-    try:
+    with replacing(tmp, target):
         write(tmp)
+    return target
+
+
+@contextlib.contextmanager
+def replacing(tmp: Path, target: Path) -> Iterator[None]:
+    """Rename ``tmp`` to ``target`` when the block succeeds; remove ``tmp`` either way (the
+    rename-or-remove of every atomic write: :func:`write_atomic`, the CLI's ``-o``)."""
+    try:
+        yield
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
-    return target
+
+
+def write_text_atomic(path: PathLike, text: str) -> Path:
+    """``text`` (UTF-8) written to ``path`` through :func:`write_atomic`: the pages, specs
+    and JSON a command saves. Returns ``path``."""
+    return write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 #: Digits of the largest number a file's field may hold: every value of 18 digits is an

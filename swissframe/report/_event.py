@@ -75,10 +75,10 @@ class EventReport:
 
     def save(self, path: str | Any) -> Any:
         """Write the page to ``path`` (a ``.html`` file); returns the path."""
-        from swissframe.io._files import write_atomic
+        from swissframe.io._files import write_text_atomic
 
         html = self.html  # (rendered before the file is opened: an error leaves no file)
-        return write_atomic(path, lambda tmp: tmp.write_text(html, encoding="utf-8"))
+        return write_text_atomic(path, html)
 
     def _repr_html_(self) -> str:
         from swissframe.report._notebook import iframe

@@ -71,12 +71,12 @@ class SeasonReport:
         ``index.html`` (the season page) plus one page per event under ``events/``, linked
         both ways. Returns the file or folder written.
         """
-        from swissframe.io._files import write_atomic
+        from swissframe.io._files import write_text_atomic
 
         p = Path(path)
         if p.suffix.lower() in (".html", ".htm"):
             html = self.html
-            return write_atomic(p, lambda tmp: tmp.write_text(html, encoding="utf-8"))
+            return write_text_atomic(p, html)
         (p / "events").mkdir(parents=True, exist_ok=True)
         links: dict[str, str] = {}
         used: set[str] = set()
@@ -89,7 +89,7 @@ class SeasonReport:
             rep.save(p / "events" / f"{name}.html")
             links[rep.meta.event_id] = f"events/{name}.html"
         index = render_season(self, links=links)  # (each page appears only when complete)
-        write_atomic(p / "index.html", lambda tmp: tmp.write_text(index, encoding="utf-8"))
+        write_text_atomic(p / "index.html", index)
         return p
 
     def _repr_html_(self) -> str:
