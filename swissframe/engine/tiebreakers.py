@@ -703,9 +703,10 @@ def _ctb(ctx: Context) -> tuple[pl.LazyFrame, ExactScale]:
     # 1/4 of its distance to the player's last round, so that many powers make every
     # weight exact (round numbers themselves do not matter: an event numbered from 32 is
     # the event numbered from 1)
-    span = int(ctx.rows.group_by(ctx.pkeys)
-               .agg((pl.col("round").max() - pl.col("round").min()).alias("_span"))
-               .select(pl.col("_span").max()).pipe(collect).item() or 0)
+    # (from the record, which holds each player's first and last rounds: not a group-by
+    # of the rows again)
+    span = int(ctx.players.select((pl.col("last_round") - pl.col("first_round")).max())
+               .pipe(collect).item() or 0)
     unit = points_unit(ctx.rules)
     # (the bits first: 4**span of a span of 10**9 rounds is not a number to build)
     bits = unit.bit_length() + 2 * span
