@@ -72,8 +72,9 @@ from typing import Final
 
 import polars as pl
 
+from swissframe._collect import collect
 from swissframe.engine._exact import to_decimals
-from swissframe.engine._record import clamp_float
+from swissframe.engine._record import clamp_float, cutoff_rows
 from swissframe.engine.standings import standings
 from swissframe.errors import RulesetError
 from swissframe.io.decklist import melee_era
@@ -415,8 +416,8 @@ def platform_values(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
     if not swiss.height:
         return pl.DataFrame(schema=out_schema)
     cut = _cutoffs(swiss, ruleset)
-    rows = (swiss.join(cut.select("event_id", _CUT).unique(), on="event_id")
-            .filter(pl.col("round") <= pl.col(_CUT)))
+    rows = cutoff_rows(swiss.lazy(), ["event_id"],
+                       cut.select("event_id", _CUT).unique().lazy(), through=_CUT).pipe(collect)
     engine_rules = dataclasses.replace(ruleset, snapshot="final")
     base = standings(rows.select(*_KEEP, _CUT), engine_rules, keys=[_CUT]).select(
         "event_id", _CUT, "player_id", "mwp", "gwp", "match_points", "dropped")

@@ -25,7 +25,7 @@ from typing import Final
 import polars as pl
 
 from swissframe._collect import collect, scoped
-from swissframe.engine._record import points_unit, prepare_rows
+from swissframe.engine._record import cutoff_rows, points_unit, prepare_rows
 from swissframe.io.decklist import DecklistEvents
 from swissframe.io.tom import TomEvents
 from swissframe.io.trf import TrfEvents
@@ -66,8 +66,7 @@ def _records(results: pl.DataFrame, cut: pl.DataFrame, ruleset: Ruleset) -> pl.D
     (``cut``: event_id, player_id, eval_round), counted as the platform counts them."""
     rows = prepare_rows(prepare_results(results, ruleset).lazy(), ruleset)
     unit = points_unit(ruleset)
-    return (rows.join(cut.lazy(), on=["event_id", "player_id"])
-            .filter(pl.col("round") <= pl.col("eval_round"))
+    return (cutoff_rows(rows, ["event_id", "player_id"], cut.lazy(), through="eval_round")
             .group_by("event_id", "player_id")
             .agg((pl.col("_pts").sum() / unit).alias("match_points"),
                  pl.len().cast(pl.Int64).alias("rounds_played"),
@@ -421,7 +420,8 @@ def matching_rounds(ev: DecklistEvents, *,
         # one copy of each event per cutoff round c holding its rounds <= c; the copy's
         # event_id is "<code>:<c>" so any original id (whatever characters) round-trips
         cuts = sub.select("event_id", pl.col("round").alias("_c")).unique()
-        copies = (sub.join(cuts, on="event_id").filter(pl.col("round") <= pl.col("_c"))
+        copies = (cutoff_rows(sub.lazy(), ["event_id"], cuts.lazy(), through="_c")
+                  .pipe(collect)
                   .with_columns(pl.format("{}:{}", "_code", "_c").alias("event_id"))
                   .drop("_c", "_code"))
         got = platform_values(copies, ruleset).with_columns(
