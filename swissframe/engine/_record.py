@@ -34,6 +34,7 @@ __all__ = [
     "clamp_exact",
     "clamp_float",
     "own_rates",
+    "own_rates_staged",
     "points_unit",
     "prepare_rows",
     "ranking_keys",
@@ -178,8 +179,13 @@ def rate_terms(rules: Ruleset) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
 
 
 def clamp_exact(x: pl.Expr, lo: pl.Expr, hi: pl.Expr) -> pl.Expr:
-    """Clamp an exact column (nulls stay null)."""
-    return pl.when(x < lo).then(lo).when(x > hi).then(hi).otherwise(x)
+    """Clamp an exact column (nulls stay null); ``lo ≤ hi`` (``Ruleset`` checks floor ≤
+    cap_dropped ≤ cap).
+
+    One ``clip`` node: a ``when x < lo … when x > hi … otherwise x`` chain names ``x``
+    three times, which the lean optimizer passes of a small input (no common
+    subexpressions) computed three times."""
+    return x.clip(lo, hi)
 
 
 def clamp_float(x: pl.Expr, rules: Ruleset, dropped: pl.Expr, *, floor: bool = True
@@ -271,7 +277,40 @@ def own_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
 @functools.lru_cache(maxsize=256)
 def _own_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
     """:func:`own_rates`, built once per (ruleset, scales): events of one kind share them."""
+    raw = _raw_rates(rules, scales)
+    return {**_clamped_rates(rules, scales, **raw), "mwp_raw": raw["mw"], "gwp_raw": raw["gw"]}
+
+
+#: The columns :func:`own_rates_staged`'s first step adds (the caller drops them).
+RAW_RATE_COLUMNS: Final = ("__x_mw_raw", "__x_gw_raw", "__mw_raw", "__gw_raw")
+
+
+def own_rates_staged(rules: Ruleset, scales: RateScales
+                     ) -> tuple[dict[str, pl.Expr], dict[str, pl.Expr], dict[str, pl.Expr]]:
+    """:func:`own_rates` in steps of one ``with_columns`` each, so that each ratio is
+    computed once (a small input's queries run without common-subexpression elimination):
+    the unclamped rates as :data:`RAW_RATE_COLUMNS`, then the clamped rates reading them,
+    then ``mwp_raw`` and ``gwp_raw``."""
+    raw = _raw_rates(rules, scales)
+    x_mw, x_gw, mw, gw = (pl.col(c) for c in RAW_RATE_COLUMNS)
+    return (dict(zip(RAW_RATE_COLUMNS, (raw["x_mw"], raw["x_gw"], raw["mw"], raw["gw"]),
+                     strict=True)),
+            _clamped_rates(rules, scales, x_mw=x_mw, x_gw=x_gw, mw=mw, gw=gw),
+            {"mwp_raw": mw, "gwp_raw": gw})
+
+
+def _raw_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
+    """The own rates before the clamps: exact (``x_mw``, ``x_gw`` at ``scales``) and as
+    floats (``mw``, ``gw``); null where nothing was played."""
     m_num, m_den, g_num, g_den = rate_terms(rules)
+    return {"x_mw": scales.rate.ratio(m_num, m_den), "x_gw": scales.game.ratio(g_num, g_den),
+            "mw": pl.when(m_den > 0).then(m_num.cast(pl.Float64) / m_den.cast(pl.Float64)),
+            "gw": pl.when(g_den > 0).then(g_num.cast(pl.Float64) / g_den.cast(pl.Float64))}
+
+
+def _clamped_rates(rules: Ruleset, scales: RateScales, *, x_mw: pl.Expr, x_gw: pl.Expr,
+                   mw: pl.Expr, gw: pl.Expr) -> dict[str, pl.Expr]:
+    """The floors and caps of :func:`own_rates`, applied to the unclamped rates."""
     rate, game = scales.rate, scales.game
     dropped = pl.col("dropped")
 
@@ -280,20 +319,14 @@ def _own_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
             return s.lit(rules.cap)
         return pl.when(dropped).then(s.lit(rules.cap_dropped)).otherwise(s.lit(rules.cap))
 
-    raw_gw = game.ratio(g_num, g_den)
-    x_gw_opp = clamp_exact(raw_gw, game.lit(rules.floor), cap(game))
-    mw_raw = pl.when(m_den > 0).then(m_num.cast(pl.Float64) / m_den.cast(pl.Float64))
-    gw_raw = pl.when(g_den > 0).then(g_num.cast(pl.Float64) / g_den.cast(pl.Float64))
+    x_gw_opp = clamp_exact(x_gw, game.lit(rules.floor), cap(game))
     return {
-        "_x_mwp": clamp_exact(rate.ratio(m_num, m_den), rate.lit(rules.floor), cap(rate)),
-        "_x_gwp": x_gw_opp if rules.floor_own_gw
-        else clamp_exact(raw_gw, game.lit(0), cap(game)),
+        "_x_mwp": clamp_exact(x_mw, rate.lit(rules.floor), cap(rate)),
+        "_x_gwp": x_gw_opp if rules.floor_own_gw else clamp_exact(x_gw, game.lit(0), cap(game)),
         "_x_gwp_opp": x_gw_opp,
-        "mwp": clamp_float(mw_raw, rules, dropped),
-        "gwp": clamp_float(gw_raw, rules, dropped, floor=rules.floor_own_gw),
-        "gwp_opp": clamp_float(gw_raw, rules, dropped),
-        "mwp_raw": mw_raw,
-        "gwp_raw": gw_raw,
+        "mwp": clamp_float(mw, rules, dropped),
+        "gwp": clamp_float(gw, rules, dropped, floor=rules.floor_own_gw),
+        "gwp_opp": clamp_float(gw, rules, dropped),
     }
 
 

@@ -22,13 +22,14 @@ from swissframe.engine._exact import bit_fields, exact_name, packs, rank_exact
 from swissframe.engine._record import (
     EVAL,
     LONG_ROUNDS,
+    RAW_RATE_COLUMNS,
     THROUGH,
     RateScales,
     aggregate_players,
     cutoff_rows,
     eval_rounds,
     late_rows,
-    own_rates,
+    own_rates_staged,
     points_unit,
     prepare_rows,
     ranking_keys,
@@ -69,22 +70,23 @@ def check_keys(keys: Sequence[str]) -> tuple[str, ...]:
 
 def _rates(base: pl.DataFrame, rules: Ruleset, scales: RateScales) -> pl.LazyFrame:
     """The record with match points and the own rates (:func:`_record.own_rates`)."""
-    first, second = _rate_columns(rules, scales)
-    return base.lazy().with_columns(**first).with_columns(**second)
+    steps = _rate_columns(rules, scales)
+    lf = base.lazy()
+    for step in steps:
+        lf = lf.with_columns(**step)
+    return lf.drop(RAW_RATE_COLUMNS)
 
 
 @functools.lru_cache(maxsize=256)
-def _rate_columns(rules: Ruleset, scales: RateScales
-                  ) -> tuple[dict[str, pl.Expr], dict[str, pl.Expr]]:
-    """The two steps of :func:`_rates`, built once per (ruleset, scales)."""
-    rates = own_rates(rules, scales)
+def _rate_columns(rules: Ruleset, scales: RateScales) -> tuple[dict[str, pl.Expr], ...]:
+    """The steps of :func:`_rates`, built once per (ruleset, scales)."""
+    raw, clamped, raw_floats = own_rates_staged(rules, scales)
     points = pl.col("_pts")
     mp = points if rules.integer_points else points.cast(pl.Float64) / points_unit(rules)
-    return ({"match_points": mp, "_x_match_points": points.cast(pl.Int128),
-             **{k: rates[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp", "gwp",
-                                      "gwp_opp")}},
-            {"_x_mwp_opp": pl.col("_x_mwp"), "mwp_opp": pl.col("mwp"),
-             "mwp_raw": rates["mwp_raw"], "gwp_raw": rates["gwp_raw"]})
+    return ({"match_points": mp, "_x_match_points": points.cast(pl.Int128), **raw},
+            {k: clamped[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp", "gwp",
+                                     "gwp_opp")},
+            {"_x_mwp_opp": pl.col("_x_mwp"), "mwp_opp": pl.col("mwp"), **raw_floats})
 
 
 def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
