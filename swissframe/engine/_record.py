@@ -55,16 +55,17 @@ def points_unit(rules: Ruleset) -> int:
                                           rules.points_game_win, rules.points_sweep))
 
 
-def unplayed_kind() -> pl.Expr:
+def unplayed_kind(*, given: bool = True) -> pl.Expr:
     """The ``unplayed`` kind of a row, derived when the column is absent or null: an
     unpaired win is a pairing bye, an unpaired draw a half-point bye, an unpaired loss an
-    absence; a row with an opponent and no kind was played."""
+    absence; a row with an opponent and no kind was played. ``given=False``: the rows
+    have no ``unplayed`` column (every kind is derived)."""
     won, lost = pl.col("games_won"), pl.col("games_lost")
     derived = (pl.when(pl.col(OPP).is_not_null()).then(pl.lit(None, dtype=pl.String))
                .when(won > lost).then(pl.lit("pairing_bye"))
                .when(won == lost).then(pl.lit("half_bye"))
                .otherwise(pl.lit("absent")))
-    return pl.coalesce(pl.col("unplayed"), derived)
+    return pl.coalesce(pl.col("unplayed"), derived) if given else derived
 
 
 def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
@@ -76,9 +77,10 @@ def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
     board), ``_pts`` (match points in units of ``1 / points_unit``).
     """
     names = results.collect_schema().names()
-    if "unplayed" not in names:
+    given = "unplayed" in names
+    if not given:
         results = results.with_columns(unplayed=pl.lit(None, dtype=pl.String))
-    steps = _row_flags(rules, double_loss="double_loss" in names)
+    steps = _row_flags(rules, double_loss="double_loss" in names, unplayed=given)
     out = results.filter(pl.col("phase") == "swiss")
     for step in steps:
         out = out.with_columns(**step)
@@ -86,18 +88,25 @@ def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
 
 
 @functools.lru_cache(maxsize=64)
-def _row_flags(rules: Ruleset, *, double_loss: bool) -> tuple[dict[str, pl.Expr], ...]:
+def _row_flags(rules: Ruleset, *, double_loss: bool, unplayed: bool
+               ) -> tuple[dict[str, pl.Expr], ...]:
     """The expressions of :func:`prepare_rows`, in three dependent steps. They depend on
     the ruleset alone, so they are built once per ruleset (building them costs about as
-    much as running them on one event)."""
+    much as running them on one event). Without a ``double_loss`` or ``unplayed``
+    column, the terms that read them are left out (a small input's queries run without
+    expression simplification, so a constant term would be computed on every row)."""
     won, lost = pl.col("games_won"), pl.col("games_lost")
-    dl = (pl.col("double_loss").fill_null(value=False) if double_loss
-          else pl.lit(value=False))
-    return ({"_win": (won > lost) & ~dl, "_loss": (won < lost) | dl,
-             "_draw": (won == lost) & ~dl, "_unpaired": pl.col(OPP).is_null(),
-             "_kind": unplayed_kind()},
+    win, loss, draw = won > lost, won < lost, won == lost
+    dl = None
+    if double_loss:
+        dl = pl.col("double_loss").fill_null(value=False)
+        win, loss, draw = win & ~dl, loss | dl, draw & ~dl
+    earned = (pl.col("_bye") & (pl.col("_kind") == "full_bye") if unplayed
+              else pl.lit(value=False))
+    return ({"_win": win, "_loss": loss, "_draw": draw, "_unpaired": pl.col(OPP).is_null(),
+             "_kind": unplayed_kind(given=unplayed)},
             {"_bye": pl.col("_unpaired") & pl.col("_win")},
-            {"_earned": pl.col("_bye") & (pl.col("_kind") == "full_bye"),
+            {"_earned": earned,
              "_pts": row_points(rules, won, lost, pl.col("games_drawn"),
                                 bye=pl.col("_bye"), double_loss=dl)})
 
@@ -126,13 +135,15 @@ def row_points(rules: Ruleset, won: pl.Expr, lost: pl.Expr, drawn: pl.Expr, *,
     def units(p: Fraction) -> pl.Expr:
         return pl.lit(int(p * unit), dtype=pl.Int64)
 
-    game_pts = won.cast(pl.Int64) * units(rules.points_game_win) + pl.when(
-        (won >= rules.sweep_games) & (lost == 0) & (drawn == 0)
-    ).then(units(rules.points_sweep)).otherwise(pl.lit(0, dtype=pl.Int64))
     pts = (pl.when(bye).then(units(rules.points_bye))
            .when(won > lost).then(units(rules.points_win))
            .when(won == lost).then(units(rules.points_draw))
-           .otherwise(units(rules.points_loss)) + game_pts)
+           .otherwise(units(rules.points_loss)))
+    if rules.points_game_win:
+        pts = pts + won.cast(pl.Int64) * units(rules.points_game_win)
+    if rules.points_sweep:
+        pts = pts + pl.when((won >= rules.sweep_games) & (lost == 0) & (drawn == 0)).then(
+            units(rules.points_sweep)).otherwise(pl.lit(0, dtype=pl.Int64))
     if double_loss is None:
         return pts
     return pl.when(double_loss).then(units(rules.points_loss)).otherwise(pts)
