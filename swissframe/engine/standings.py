@@ -380,7 +380,9 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     wanted = [*keys, *keep, *cols, "player_id"]
     # the plan holds only these columns (a select of a DataFrame shares their buffers):
     # the others can be freed before the plan runs
-    table = table.select([c for c in dict.fromkeys(wanted) if c in table.schema])
+    # (the names once: DataFrame.schema builds a new Schema on every access)
+    have = set(table.columns)
+    table = table.select([c for c in dict.fromkeys(wanted) if c in have])
     schema = table.schema
     # one query (the stats); the narrowing, packing and ranking stay in the caller's plan
     lf = table.lazy()
