@@ -990,13 +990,16 @@ def direct_encounter(g: GroupContext, *, name: str = "direct_encounter",
 _P61 = 2**61 - 1
 
 
-def _mix(x: pl.Expr) -> pl.Expr:
-    """A deterministic integer hash in plain Int128 arithmetic (version-stable)."""
+def _mix(frame: pl.LazyFrame, column: str) -> pl.LazyFrame:
+    """A deterministic integer hash of ``column`` in plain Int128 arithmetic
+    (version-stable), one step per ``with_columns``: each step reads the value twice, so
+    one nested expression would double the work at every step (a small input's queries
+    run without common-subexpression elimination)."""
+    x = pl.col(column)
     for a, b in ((0x5BD1E9955BD1E995 % _P61, 0x2545F491), (0x9E3779B97F4A7C15 % _P61, 1442695)):
-        x = (x * a + b) % _P61
-        x = x + (x // 2**29) * 7919
-        x = x % _P61
-    return x
+        frame = (frame.with_columns(((x * a + b) % _P61).alias(column))
+                 .with_columns(((x + (x // 2**29) * 7919) % _P61).alias(column)))
+    return frame
 
 
 @register_group_tiebreaker("random", ties=False)
@@ -1005,9 +1008,10 @@ def random_key(g: GroupContext, *, name: str = "random", seed: int = 0) -> pl.La
     event (Pokémon TRH §5.5.1.1 "random"; FaB "random"). The same ids and seed always give
     the same order, whatever the row order."""
     pos = pl.col(PLAYER).rank("dense").over(list(g.keys)).cast(pl.Int128)
-    key = _mix(pos * 1_000_003 + (seed % _P61) * 7 + 12345)
-    return g.table.select(*g.pkeys, (key % 2**52).cast(pl.Int64).alias(name),
-                          key.alias(exact_name(name)))
+    start = g.table.select(*g.pkeys, (pos * 1_000_003 + (seed % _P61) * 7 + 12345).alias("_h"))
+    key = pl.col("_h")
+    return _mix(start, "_h").select(*g.pkeys, (key % 2**52).cast(pl.Int64).alias(name),
+                                    key.alias(exact_name(name)))
 
 
 @register_group_tiebreaker("last_opponent_rank")
