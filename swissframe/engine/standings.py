@@ -352,6 +352,10 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
             tied = (rank_exact(tied, keys, cols, desc, rank_name="_prelim",
                                tie_name="_tie", tiebreak=["player_id"], unique=True)
                     .with_columns(_tie_size=pl.len().over([*keys, "_tie"])))
+            # materialised: a criterion reads the tie groups several times (the tied
+            # players, and again as their opponents), and a small input's plan would
+            # rank the table once per reading (no common-subplan elimination)
+            tied = tied.pipe(collect).lazy()
         g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules, unrepeated=unrepeated)
         frame = fn(g, name=crit.name, **crit.kwargs)
         table = _attach(table, frame.pipe(collect), [*keys, "player_id"])
@@ -522,9 +526,10 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     lf = with_inferred_absences(late_rows(lf, rules, keys), rules, keys)
     has_group = any(c.function in GROUP_TIEBREAKERS for c in rules.criteria)
     if cutoffs is None and rules.snapshot == "final":
-        table = _criteria(lf, rules, keys)
-        if has_group:
-            table = _group_criteria(table, prepare_rows(lf, rules), rules, keys)
+        ctx = context(lf, rules, keys)
+        table = _criteria_of(ctx)
+        if has_group:  # (the rows the context prepared and materialised, not again)
+            table = _group_criteria(table, ctx.rows, rules, keys)
         return _finish(table, keys, rules)
     final_only = cutoffs is None
     if cutoffs is None:
