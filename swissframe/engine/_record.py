@@ -150,29 +150,39 @@ def row_points(rules: Ruleset, won: pl.Expr, lost: pl.Expr, drawn: pl.Expr, *,
 
 
 def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...], *,
-                      event_of: pl.Expr | None = None) -> pl.LazyFrame:
+                      event_unit: int | None = None) -> pl.LazyFrame:
     """The per-player record (before rates): one group-by over the rows.
 
-    ``event_of``: with no ``keys``, player_id is a code unique across events (the coded
-    path of :mod:`swissframe.standings`) and this expression of it gives the event, which
-    ``dropped`` compares within.
+    ``event_unit``: with no ``keys``, player_id is a code unique across events (the coded
+    path of :mod:`swissframe.standings`), ``event code · event_unit + player code``, so
+    ``player_id // event_unit`` gives the event, which ``dropped`` compares within.
     """
-    event: list[str] | pl.Expr = list(keys) if event_of is None else event_of
-    return (rows.group_by([*keys, PLAYER])
-            .agg(wins=pl.col("_win").sum().cast(pl.Int64),
-                 losses=pl.col("_loss").sum().cast(pl.Int64),
-                 draws=pl.col("_draw").sum().cast(pl.Int64),
-                 byes=pl.col("_bye").sum().cast(pl.Int64),
-                 earned_byes=pl.col("_earned").sum().cast(pl.Int64),
-                 rounds_played=pl.len().cast(pl.Int64),
-                 opponents=(~pl.col("_unpaired")).sum().cast(pl.Int64),
-                 _pts=pl.col("_pts").sum(),
-                 games_won=pl.col("games_won").sum(),
-                 games_lost=pl.col("games_lost").sum(),
-                 games_drawn=pl.col("games_drawn").sum(),
-                 first_round=pl.col("round").min(),
-                 last_round=pl.col("round").max())
-            .with_columns(dropped=pl.col("last_round") < pl.col("last_round").max().over(event)))
+    by, aggs, dropped = _record_exprs(keys, event_unit)
+    return rows.group_by(by).agg(**aggs).with_columns(dropped=dropped)
+
+
+@functools.lru_cache(maxsize=64)
+def _record_exprs(keys: tuple[str, ...], event_unit: int | None
+                  ) -> tuple[list[str], dict[str, pl.Expr], pl.Expr]:
+    """:func:`aggregate_players`' group keys, aggregations and ``dropped``, built once per
+    keys (building them is a sizeable part of a one-event call)."""
+    event: list[str] | pl.Expr = (list(keys) if event_unit is None
+                                  else pl.col(PLAYER) // event_unit)
+    aggs = {"wins": pl.col("_win").sum().cast(pl.Int64),
+            "losses": pl.col("_loss").sum().cast(pl.Int64),
+            "draws": pl.col("_draw").sum().cast(pl.Int64),
+            "byes": pl.col("_bye").sum().cast(pl.Int64),
+            "earned_byes": pl.col("_earned").sum().cast(pl.Int64),
+            "rounds_played": pl.len().cast(pl.Int64),
+            "opponents": (~pl.col("_unpaired")).sum().cast(pl.Int64),
+            "_pts": pl.col("_pts").sum(),
+            "games_won": pl.col("games_won").sum(),
+            "games_lost": pl.col("games_lost").sum(),
+            "games_drawn": pl.col("games_drawn").sum(),
+            "first_round": pl.col("round").min(),
+            "last_round": pl.col("round").max()}
+    return ([*keys, PLAYER], aggs,
+            pl.col("last_round") < pl.col("last_round").max().over(event))
 
 
 def rate_terms(rules: Ruleset) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
@@ -240,27 +250,35 @@ def rate_scales(record: pl.DataFrame, rules: Ruleset, count: pl.Series | None = 
     each player's means average (default: opponents, plus earned byes where the ruleset
     counts them as opponents)."""
     dv, gv = rules.draw_value, rules.drawn_game_value
-    rounds = pl.col("rounds_played")
-    if not rules.bye_in_own_rate:
-        rounds = rounds - pl.col("byes")
-    games = pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")
     clamps = [rules.floor.denominator, rules.cap.denominator, rules.cap_dropped.denominator]
     earned = rules.earned_bye_opponent
     rate_extra = [earned.denominator] if isinstance(earned, Fraction) else []
-    counted = (pl.col("opponents") if earned is None
-               else pl.col("opponents") + pl.col("earned_byes"))
     # the distinct denominators and the largest count in one query (a one-event call's
     # fixed cost is its number of queries)
     found = (record if count is None else record.with_columns(_count=count)).select(
-        rounds.unique().drop_nulls().implode().alias("r"),
-        games.unique().drop_nulls().implode().alias("g"),
-        (counted if count is None else pl.col("_count")).max().alias("k")).row(0)
+        _scale_exprs(rules, counted=count is None)).row(0)
     r_l, g_l = lcm_of(int(v) for v in found[0]), lcm_of(int(v) for v in found[1])
     top = found[2]
     return RateScales(rate=_fitted(lcm_of([r_l * dv.denominator, *clamps, *rate_extra]),
                                    "own match-win rates"),
                       game=_fitted(lcm_of([g_l * gv.denominator, *clamps]), "game-win rates"),
                       k_max=int(top) if isinstance(top, int) and top > 0 else 1)
+
+
+@functools.lru_cache(maxsize=64)
+def _scale_exprs(rules: Ruleset, *, counted: bool) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """:func:`rate_scales`' query: the distinct match and game denominators, and the
+    largest count (``counted``: of the record's opponents, else of ``_count``). Built once
+    per ruleset."""
+    rounds = pl.col("rounds_played")
+    if not rules.bye_in_own_rate:
+        rounds = rounds - pl.col("byes")
+    games = pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")
+    opponents = (pl.col("opponents") if rules.earned_bye_opponent is None
+                 else pl.col("opponents") + pl.col("earned_byes"))
+    return (rounds.unique().drop_nulls().implode().alias("r"),
+            games.unique().drop_nulls().implode().alias("g"),
+            (opponents if counted else pl.col("_count")).max().alias("k"))
 
 
 def _fitted(scale: int, what: str) -> ExactScale:

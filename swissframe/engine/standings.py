@@ -730,7 +730,7 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     if through_round is not None:
         rows = rows.filter(pl.col("round") <= through_round)
     prepared = prepare_rows(rows, rules)
-    base = aggregate_players(prepared, (), event_of=pl.col("player_id") // unit).pipe(collect)
+    base = aggregate_players(prepared, (), event_unit=unit).pipe(collect)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         scales = rate_scales(base, rules)
