@@ -78,7 +78,7 @@ DEFAULT_MAX_BYTES: Final = 512 * 2**20
 _ENV_LIMIT: Final = "SWISSFRAME_MAX_BYTES"
 _HEAD: Final = 4096
 _TABLE_SUFFIXES: Final = (".csv", ".tsv", ".parquet", ".pq")
-_TABLE_HEADER: Final = re.compile(rb"^\W*[\w\t ,;\"']*\b(player_id|player_a)\b")
+_TABLE_HEADER: Final = re.compile(rb"^\W*[\w\t ,;|\"']*\b(player_id|player_a)\b")
 _TRF_LINE: Final = re.compile(rb"(^|\n)(001|012|XXR) ")
 #: Games per match by format (TOM and TRF record match results, not games).
 BEST_OF_BY_FORMAT: Final[dict[str, int]] = {"table": 3, "decklist": 3, "tom": 1, "trf": 1}
@@ -632,6 +632,34 @@ def write_text_atomic(path: PathLike, text: str) -> Path:
 MAX_DIGITS: Final = 18
 
 
+#: Bytes read to find a CSV file's header line (:func:`csv_separator`).
+_HEADER_BYTES: Final = 65_536
+#: Separators a CSV file's header may use besides the comma: spreadsheets set to a
+#: locale whose decimal mark is a comma save "CSV" with semicolons, some tools with tabs.
+_OTHER_SEPARATORS: Final = (";", "\t", "|")
+
+
+def csv_separator(head: bytes) -> str:
+    r"""The separator of a CSV file from its first bytes: a comma when its header line
+    (outside quotes) has one, else the most frequent of :data:`_OTHER_SEPARATORS` there,
+    else a comma (a one-column file).
+
+    Examples
+    --------
+    >>> csv_separator(b"event_id;round;player_id\r\nA;1;x")
+    ';'
+    >>> csv_separator(b'"a;b",c\n')
+    ','
+    """
+    line = head.split(b"\n", 1)[0].decode("utf-8", errors="replace")
+    outside = "".join(part for i, part in enumerate(line.split('"')) if i % 2 == 0)
+    if "," in outside:
+        return ","
+    counts = {sep: outside.count(sep) for sep in _OTHER_SEPARATORS}
+    best = max(_OTHER_SEPARATORS, key=lambda sep: counts[sep])
+    return best if counts[best] else ","
+
+
 def read_table_file(path: Path, *, limit: int | None = None, event_id: str | None = None,
                     name_event: bool = True) -> pl.DataFrame:
     """One CSV/TSV/Parquet file as it is (``event_id`` filled with ``event_id``, by default
@@ -647,7 +675,8 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         if head == b"PAR1" or path.name.lower().endswith((".parquet", ".pq")):
             df = pl.read_parquet(where)
         else:
-            sep = "\t" if path.name.lower().endswith(".tsv") else ","
+            sep = ("\t" if path.name.lower().endswith(".tsv")
+                   else csv_separator(read_bytes(path, limit=limit, head=_HEADER_BYTES)))
             df = pl.read_csv(where, separator=sep, infer_schema_length=10_000,
                              schema_overrides=_ID_OVERRIDES)
     except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError) as exc:

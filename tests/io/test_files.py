@@ -380,3 +380,27 @@ def test_a_count_past_64_bits_is_named_with_its_file(tmp_path: Path) -> None:
     with pytest.raises(SchemaError, match=r"huge\.csv: mistyped column\(s\): round holds "
                                           r"99999999999999999999, past 64 bits"):
         sf.read(bad)
+
+
+@pytest.mark.parametrize("sep", [";", "\t", "|"])
+def test_a_csv_separated_by_semicolons_or_tabs_reads_as_with_commas(tmp_path: Path,
+                                                                       sep: str) -> None:
+    """A spreadsheet set to a comma-decimal locale saves "CSV" with semicolons: it was
+    read as one column named 'event_id;round;…' and refused as neither table form."""
+    comma = tmp_path / "comma.csv"
+    shutil.copyfile(LEAGUE, comma)
+    other = tmp_path / "other.csv"
+    lines = LEAGUE.read_text().splitlines()
+    assert all('"' not in line for line in lines)  # (a plain swap is the same file then)
+    other.write_bytes(("\r\n".join(line.replace(",", sep) for line in lines) + "\r\n")
+                      .encode("utf-8-sig"))
+    named = ["event_id", "source_file"]  # (named after the file)
+    got = sf.read(other).results.drop(named)
+    assert got.equals(sf.read(comma).results.drop(named))
+
+
+def test_csv_separator_reads_the_header_outside_quotes() -> None:
+    assert _files.csv_separator(b'"last, first";round\n1;2') == ";"
+    assert _files.csv_separator(b"a,b;c\n") == ","
+    assert _files.csv_separator(b"player_id\n") == ","
+    assert _files.csv_separator(b"") == ","
