@@ -246,6 +246,10 @@ def sniff(path: PathLike, *, limit: int | None = None) -> Format | None:
         return "decklist" if text[:1] in (b"{", b"[") else None
     if head[:4] == b"PAR1":
         return "table"
+    encoding = _bom_encoding(head)
+    if encoding is not None:  # UTF-16/32 text: read for tables only (read_table_file)
+        text = head.decode(encoding, errors="ignore").encode("utf-8").lstrip(b" \t\r\n")
+        return "table" if _TABLE_HEADER.match(text) else None
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if text[:1] == b"<":
         return "tom"
@@ -660,6 +664,35 @@ def csv_separator(head: bytes) -> str:
     return best if counts[best] else ","
 
 
+#: Byte-order marks that declare a text file's encoding (UTF-32 first: its little-endian
+#: mark begins with UTF-16's). Excel's "Unicode Text" is UTF-16 with a mark.
+_BOMS: Final = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+                (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+
+
+def _bom_encoding(head: bytes) -> str | None:
+    """The encoding a text file's byte-order mark declares, None without one (UTF-8's
+    mark is read by the CSV reader itself)."""
+    return next((enc for bom, enc in _BOMS if head.startswith(bom)), None)
+
+
+def _decoded(path: Path, data: bytes, encoding: str) -> str:
+    """``data`` decoded, or an error naming the file, the line and the bytes that are
+    not in ``encoding`` (a file saved in a legacy code page is not guessed at: the same
+    bytes mean other letters in each)."""
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        bad = data[exc.start:exc.start + 4].hex(" ")
+        what = ("UTF-8" if encoding == "utf-8"
+                else f"{encoding.upper()} (as its byte-order mark declares)")
+        msg = (f"cannot read {shown(path)}: line {line} is not {what} (bytes {bad} at byte "
+               f"{exc.start}). Hint: save the file as UTF-8 (in Excel: 'CSV UTF-8'); a "
+               "file from a legacy code page is not guessed at.")
+        raise ImportFormatError(msg) from None
+
+
 def read_table_file(path: Path, *, limit: int | None = None, event_id: str | None = None,
                     name_event: bool = True) -> pl.DataFrame:
     """One CSV/TSV/Parquet file as it is (``event_id`` filled with ``event_id``, by default
@@ -667,19 +700,26 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     pairings file does not), errors naming the file; the contract is checked by the
     caller."""
     size = _regular(path, max_bytes(limit))
-    head = read_bytes(path, limit=limit, head=4) if size else b""
+    head = read_bytes(path, limit=limit, head=_HEADER_BYTES) if size else b""
     # Polars opens only UTF-8 paths: a file whose name is not is read as bytes
     where: Path | io.BytesIO = (path if shown(path) == os.fspath(path)
                                 else io.BytesIO(read_bytes(path, limit=limit)))
+    parquet = head[:4] == b"PAR1" or path.name.lower().endswith((".parquet", ".pq"))
+    encoding = None if parquet else _bom_encoding(head)
+    if encoding is not None:  # (a text file whose byte-order mark declares UTF-16/32)
+        text = _decoded(path, read_bytes(path, limit=limit), encoding)
+        head = text[:_HEADER_BYTES].encode("utf-8")
+        where = io.BytesIO(text.encode("utf-8"))
     try:
-        if head == b"PAR1" or path.name.lower().endswith((".parquet", ".pq")):
+        if parquet:
             df = pl.read_parquet(where)
         else:
-            sep = ("\t" if path.name.lower().endswith(".tsv")
-                   else csv_separator(read_bytes(path, limit=limit, head=_HEADER_BYTES)))
+            sep = "\t" if path.name.lower().endswith(".tsv") else csv_separator(head)
             df = pl.read_csv(where, separator=sep, infer_schema_length=10_000,
                              schema_overrides=_ID_OVERRIDES)
     except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError) as exc:
+        if not parquet and "utf-8" in str(exc).lower():
+            _decoded(path, read_bytes(path, limit=limit), "utf-8")  # names the line
         text = " ".join(str(exc).split())
         msg = (f"cannot read {shown(path)}: {text}. Hint: CSV (UTF-8, header row) or "
                "Parquet is expected.")

@@ -404,3 +404,22 @@ def test_csv_separator_reads_the_header_outside_quotes() -> None:
     assert _files.csv_separator(b"a,b;c\n") == ","
     assert _files.csv_separator(b"player_id\n") == ","
     assert _files.csv_separator(b"") == ","
+
+
+def test_a_utf16_table_is_read_and_a_legacy_code_page_is_named_by_line(tmp_path: Path) -> None:
+    """Excel's "Unicode Text" is UTF-16 with a byte-order mark, tab-separated: it was
+    read as columns named with NUL bytes. A cp1252 file was "invalid utf-8 sequence",
+    with no line; it is not guessed at (the same bytes are other letters elsewhere)."""
+    lines = LEAGUE.read_text().splitlines()
+    text = "\r\n".join(line.replace(",", "\t") for line in lines) + "\r\n"
+    (tmp_path / "unicode.txt").write_bytes(text.encode("utf-16"))  # (with its mark)
+    assert _files.sniff(tmp_path / "unicode.txt") == "table"
+    named = ["event_id", "source_file"]
+    got = sf.read(tmp_path).results.drop(named)  # (a folder: found by sniffing)
+    assert got.equals(sf.read(LEAGUE).results.drop(named))
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes(("\n".join([lines[0], lines[1].replace("Kai", "José")]) + "\n")
+                      .encode("cp1252"))
+    with pytest.raises(ImportFormatError, match=r"latin\.csv: line 2 is not UTF-8 \(bytes "
+                                                r"e9 .*Hint: save the file as UTF-8"):
+        sf.read(latin)
