@@ -32,6 +32,7 @@ Size limits
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import glob
 import gzip
 import io
@@ -693,6 +694,31 @@ def _decoded(path: Path, data: bytes, encoding: str) -> str:
         raise ImportFormatError(msg) from None
 
 
+def _without_blank_lines(path: Path, df: pl.DataFrame, sep: str, limit: int | None
+                         ) -> pl.DataFrame:
+    """``df`` without the rows Polars makes of blank lines (every cell null): by CSV
+    convention a blank line is no record (Python's ``csv.DictReader``, pandas and R skip
+    them), and an editor or a spreadsheet easily leaves one at the end. A line of only
+    separators (a spreadsheet's used but empty row) is a record with no value: refused,
+    naming its lines (it was reported as a row of nulls with no line)."""
+    empty = df.select(pl.all_horizontal(pl.all().is_null())).to_series() if df.width else None
+    if empty is None or not empty.any():
+        return df
+    data = read_bytes(path, limit=limit)
+    encoding = _bom_encoding(data) or "utf-8-sig"
+    lines = data.decode(encoding, errors="replace").splitlines()
+    blank = sum(1 for line in lines if not line.strip())
+    hollow = [i + 1 for i, line in enumerate(lines)
+              if line.strip() and not line.strip(f"{sep} \"\t")]
+    if not hollow and blank == int(empty.sum()):
+        return df.filter(~empty)
+    shown_lines = ", ".join(map(str, hollow[:5])) + (" …" if len(hollow) > 5 else "")
+    msg = (f"{shown(path)}: line(s) {shown_lines or '?'} hold no value, only separators. "
+           "Hint: delete those rows (a spreadsheet's used but empty rows); blank lines "
+           "are skipped.")
+    raise SchemaError(msg)
+
+
 def read_table_file(path: Path, *, limit: int | None = None, event_id: str | None = None,
                     name_event: bool = True) -> pl.DataFrame:
     """One CSV/TSV/Parquet file as it is (``event_id`` filled with ``event_id``, by default
@@ -710,11 +736,11 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         text = _decoded(path, read_bytes(path, limit=limit), encoding)
         head = text[:_HEADER_BYTES].encode("utf-8")
         where = io.BytesIO(text.encode("utf-8"))
+    sep = "\t" if path.name.lower().endswith(".tsv") else csv_separator(head)
     try:
         if parquet:
             df = pl.read_parquet(where)
         else:
-            sep = "\t" if path.name.lower().endswith(".tsv") else csv_separator(head)
             df = pl.read_csv(where, separator=sep, infer_schema_length=10_000,
                              schema_overrides=_ID_OVERRIDES)
     except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError) as exc:
@@ -724,6 +750,8 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         msg = (f"cannot read {shown(path)}: {text}. Hint: CSV (UTF-8, header row) or "
                "Parquet is expected.")
         raise ImportFormatError(msg) from None
+    if not parquet:
+        df = _without_blank_lines(path, df, sep, limit)
     # (Polars keeps a repeated header name as "<name>_duplicated_<n>": two columns that
     # may disagree, of which the engine would read the first without a word)
     repeated = sorted({m.group(1) for c in df.columns
@@ -739,6 +767,22 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         stem = event_id if event_id is not None else shown(path.name).split(".")[0]
         df = df.with_columns(pl.lit(stem, dtype=pl.String).alias("event_id"))
     return df.with_columns(pl.col("event_id").cast(pl.String))
+
+
+def _near_names(columns: Sequence[str], wanted: Sequence[str]) -> str:
+    """A hint naming the columns that differ from a ``wanted`` name only by spaces
+    around it or by case (``" round"``, ``"Player_ID"``), or ``""``: names are exact,
+    and the spaces after a header's commas usually sit in its cells too."""
+    want = {w.lower(): w for w in wanted}
+    near = {c: want[c.strip().lower()] for c in columns
+            if c not in wanted and c.strip().lower() in want}
+    if not near:
+        return ""
+    pairs = ", ".join(f"{c!r} → {w!r}" for c, w in near.items())
+    spaced = any(c != c.strip() for c in near)
+    return (f"column names are exact: rename {pairs}"
+            + (" (a header written with spaces after its commas has them in its cells too: "
+               "remove them there as well)." if spaced else "."))
 
 
 def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
@@ -761,17 +805,21 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         except SwissframeError as exc:
             msg = f"{shown(path)}: {exc}"
             raise type(exc)(msg) from None
+    known = ["event_id", *REQUIRED_COLUMNS, *dataclasses.astuple(cols)]
     if "player_id" not in df.columns:
         msg = (f"{shown(path)}: neither a long results table (player_id, opponent_id, …) nor "
                f"a match table ({cols.player_a}, {cols.player_b}, …); columns are "
-               f"{df.columns}. Hint: see swissframe.schema for both forms.")
+               f"{df.columns}. Hint: "
+               f"{_near_names(df.columns, known) or 'see swissframe.schema for both forms.'}")
         raise SchemaError(msg)
     # (checked per file: next to other files, a missing column would be filled with nulls
     # and reported row by row, without the file's name)
     missing = [c for c in REQUIRED_COLUMNS if c not in df.columns]
     if missing:
+        hint = (_near_names(df.columns, missing)
+                or "is it a results file (not standings or pairings)?")
         msg = (f"{shown(path)}: a long results table without column(s) {missing}; columns "
-               f"are {df.columns}. Hint: is it a results file (not standings or pairings)?")
+               f"are {df.columns}. Hint: {hint}")
         raise SchemaError(msg)
     # the cells that are not whole numbers within 64 bits, named with their row, event,
     # round and player (the column's type alone did not say where to look); an integer

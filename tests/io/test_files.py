@@ -423,3 +423,37 @@ def test_a_utf16_table_is_read_and_a_legacy_code_page_is_named_by_line(tmp_path:
     with pytest.raises(ImportFormatError, match=r"latin\.csv: line 2 is not UTF-8 \(bytes "
                                                 r"e9 .*Hint: save the file as UTF-8"):
         sf.read(latin)
+
+
+def test_blank_lines_are_no_rows_and_a_row_of_separators_is_named_by_line(
+        tmp_path: Path) -> None:
+    """Polars reads a blank line as a row of nulls: two blank lines at the end of a CSV
+    were "null in event_id, round, …" of event None. A row of only separators (a
+    spreadsheet's used but empty row) is refused with its line."""
+    lines = LEAGUE.read_text().splitlines()
+    gaps = tmp_path / "gaps.csv"
+    gaps.write_text("\n".join([*lines[:3], "", *lines[3:]]) + "\n\n\n")
+    named = ["event_id", "source_file"]
+    assert sf.read(gaps).results.drop(named).equals(sf.read(LEAGUE).results.drop(named))
+    hollow = tmp_path / "hollow.csv"
+    hollow.write_text("\n".join([*lines[:4], ",,,,,,", *lines[4:]]) + "\n")
+    with pytest.raises(SchemaError, match=r"hollow\.csv: line\(s\) 5 hold no value"):
+        sf.read(hollow)
+
+
+def test_a_header_off_by_spaces_or_case_names_the_columns_to_rename(tmp_path: Path) -> None:
+    """Column names are exact; a header written "event_id, round, …" or "Player_ID" was
+    refused with only the list of its columns."""
+    head, *rows = LEAGUE.read_text().splitlines()
+    spaced = tmp_path / "spaced.csv"
+    spaced.write_text("\n".join([head.replace(",", ", "), *rows]) + "\n")
+    with pytest.raises(SchemaError, match=r"spaced\.csv: neither .*Hint: column names are "
+                                          r"exact: rename ' round' → 'round', ' player_id' "
+                                          r"→ 'player_id'.*spaces after its commas"):
+        sf.read(spaced)
+    cased = tmp_path / "cased.csv"
+    cased.write_text("\n".join([head.replace("opponent_id", "Opponent_ID"), *rows]) + "\n")
+    with pytest.raises(SchemaError, match=r"without column\(s\) \['opponent_id'\].*Hint: "
+                                          r"column names are exact: rename 'Opponent_ID' → "
+                                          r"'opponent_id'\.$"):
+        sf.read(cased)
