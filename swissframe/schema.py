@@ -390,6 +390,8 @@ class _Rule:
 
 #: Column of ``_checked``'s frames with nulls: no required cell is null in this row.
 _OK_COLUMN: Final = "_ok"
+#: A row's position in the table, 0-based (the ``null_value`` rule names it, 1-based).
+_ROW_COLUMN: Final = "_row"
 
 
 @functools.cache
@@ -400,7 +402,9 @@ def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
     set: with ``nulls``, the rules read the ``_ok`` column (computed once, not once per
     rule), else every row is complete."""
     ok = pl.col(_OK_COLUMN) if nulls else pl.lit(value=True)
-    rules = [_Rule("null_value", ~ok, _text("null in ", pl.concat_list(
+    # (a null cell may be an id or the round: the row's position in the table says where)
+    rules = [_Rule("null_value", ~ok, _text("row ", (pl.col(_ROW_COLUMN) + 1).cast(pl.String),
+                                            ": null in ", pl.concat_list(
         [pl.when(pl.col(c).is_null()).then(pl.lit(c)) for c in _NOT_NULL]
     ).list.drop_nulls().list.join(", ")))]
     rules.append(_Rule("round_below_1", ok & (pl.col(ROUND) < 1),
@@ -570,7 +574,8 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
         double_loss = has_flag and bool(df["double_loss"].any())
     for rule, hit in zip(rules, found, strict=True):
         if hit:
-            add(rule.kind, lf.filter(rule.rows), rule.detail)
+            rows = lf.with_row_index(_ROW_COLUMN) if rule.kind == "null_value" else lf
+            add(rule.kind, rows.filter(rule.rows), rule.detail)
     flagged = {rule.kind for rule, hit in zip(rules, found, strict=True) if hit}
     lf_ok = df.lazy().filter(_OK) if nulls else df.lazy()
     codes, checked, paired_up = None, False, False

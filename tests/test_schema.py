@@ -110,6 +110,15 @@ def test_bad_phase_and_nulls() -> None:
     assert "null in games_won" in probs.filter(pl.col("kind") == "null_value")["detail"][0]
 
 
+def test_a_row_of_nulls_is_named_by_its_position() -> None:
+    """A row whose ids and round are null has nothing else to name it by: it was "event
+    None, round None, player None"."""
+    empty = pl.DataFrame([pl.Series(c, [None], dtype=t) for c, t in GOOD.schema.items()])
+    probs = problems_of(pl.concat([GOOD.head(2), empty, GOOD.slice(2)]))
+    assert probs.filter(pl.col("kind") == "null_value")["detail"].to_list() == [
+        "row 3: null in event_id, round, player_id, games_won, games_lost, games_drawn"]
+
+
 def test_repair_mirrors_is_explicit_and_reported() -> None:
     one_sided = GOOD.filter(pl.col("player_id") != "B")
     with pytest.raises(sf.ValidationError):
