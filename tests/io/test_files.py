@@ -441,19 +441,18 @@ def test_blank_lines_are_no_rows_and_a_row_of_separators_is_named_by_line(
         sf.read(hollow)
 
 
-def test_a_header_off_by_spaces_or_case_names_the_columns_to_rename(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("old", "new", "message"), [
+    (",", ", ", r"spaced\.csv: neither .*Hint: column names are exact: rename ' round' → "
+                r"'round', ' player_id' → 'player_id'.*spaces after its commas"),
+    ("opponent_id", "Opponent_ID", r"without column\(s\) \['opponent_id'\].*Hint: column "
+                                   r"names are exact: rename 'Opponent_ID' → 'opponent_id'\.$"),
+], ids=["spaces", "case"])
+def test_a_header_off_by_spaces_or_case_names_the_columns_to_rename(
+        tmp_path: Path, old: str, new: str, message: str) -> None:
     """Column names are exact; a header written "event_id, round, …" or "Player_ID" was
     refused with only the list of its columns."""
     head, *rows = LEAGUE.read_text().splitlines()
-    spaced = tmp_path / "spaced.csv"
-    spaced.write_text("\n".join([head.replace(",", ", "), *rows]) + "\n")
-    with pytest.raises(SchemaError, match=r"spaced\.csv: neither .*Hint: column names are "
-                                          r"exact: rename ' round' → 'round', ' player_id' "
-                                          r"→ 'player_id'.*spaces after its commas"):
-        sf.read(spaced)
-    cased = tmp_path / "cased.csv"
-    cased.write_text("\n".join([head.replace("opponent_id", "Opponent_ID"), *rows]) + "\n")
-    with pytest.raises(SchemaError, match=r"without column\(s\) \['opponent_id'\].*Hint: "
-                                          r"column names are exact: rename 'Opponent_ID' → "
-                                          r"'opponent_id'\.$"):
-        sf.read(cased)
+    bad = tmp_path / "spaced.csv"
+    bad.write_text("\n".join([head.replace(old, new), *rows]) + "\n")
+    with pytest.raises(SchemaError, match=message):
+        sf.read(bad)
