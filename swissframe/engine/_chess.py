@@ -214,19 +214,45 @@ def _buchholz(ctx: Context, terms: pl.LazyFrame, name: str, cut: int, median: in
               ) -> pl.LazyFrame:
     terms = terms.filter(pl.col("_val").is_not_null())
     pk = ctx.pkeys
-    low = cut + median
     vur_first = ctx.rules.unplayed_rounds in ("fide-2023", "fide-2026")
-    if low or median:
-        order = [*pk, "_vur", "_val"] if vur_first else [*pk, "_val"]
-        desc = [False] * len(pk) + ([True, False] if vur_first else [False])
-        terms = (terms.sort(order, descending=desc)
-                 .with_columns(_lo=pl.int_range(pl.len()).over(pk))
-                 .filter(pl.col("_lo") >= low)
-                 .sort([*pk, "_val"], descending=[False] * len(pk) + [True])
-                 .with_columns(_hi=pl.int_range(pl.len()).over(pk))
-                 .filter(pl.col("_hi") >= median))
-    agg = terms.group_by(pk).agg(pl.col("_val").sum().alias("_s"))
+    if cut == 1 and not median:  # (Buchholz Cut-1, FIDE's first tiebreak: no sort)
+        agg = _cut_one_sum(terms, pk, vur_first=vur_first)
+    else:
+        if cut or median:
+            terms = _cut_sorted(terms, pk, cut, median, vur_first=vur_first)
+        agg = terms.group_by(pk).agg(pl.col("_val").sum().alias("_s"))
     return _finish(ctx, agg, name, ctx.unit)
+
+
+def _cut_sorted(terms: pl.LazyFrame, pk: Sequence[str], cut: int, median: int, *,
+                vur_first: bool) -> pl.LazyFrame:
+    """``terms`` without each player's ``cut + median`` lowest values (VURs first, Art.
+    16.5, when ``vur_first``) and ``median`` highest (Art. 14): by sorting. The
+    definition; :func:`_cut_one_sum` is Cut-1's sum without a sort."""
+    pk = list(pk)
+    low = cut + median
+    order = [*pk, "_vur", "_val"] if vur_first else [*pk, "_val"]
+    desc = [False] * len(pk) + ([True, False] if vur_first else [False])
+    return (terms.sort(order, descending=desc)
+            .with_columns(_lo=pl.int_range(pl.len()).over(pk))
+            .filter(pl.col("_lo") >= low)
+            .sort([*pk, "_val"], descending=[False] * len(pk) + [True])
+            .with_columns(_hi=pl.int_range(pl.len()).over(pk))
+            .filter(pl.col("_hi") >= median))
+
+
+def _cut_one_sum(terms: pl.LazyFrame, pk: Sequence[str], *, vur_first: bool
+                 ) -> pl.LazyFrame:
+    """Per player, ``_s``: the sum of ``_val`` less the value :func:`_cut_sorted` cuts
+    with ``cut=1`` — the lowest VUR's when ``vur_first`` and there is one, else the
+    lowest — in one group-by (the sorts of every row were most of Buchholz Cut-1's time
+    by round). No row for a player with one value (nothing is left), as there."""
+    lowest = pl.col("_val").min()
+    if vur_first:
+        lowest = pl.coalesce(pl.col("_val").filter(pl.col("_vur")).min(), lowest)
+    return (terms.group_by(list(pk)).agg(_t=pl.col("_val").sum(), _n=pl.len(), _low=lowest)
+            .filter(pl.col("_n") > 1)
+            .select(*pk, (pl.col("_t") - pl.col("_low")).alias("_s")))
 
 
 def sonneborn_berger(ctx: Context, *, name: str = "sb", cut: int = 0, median: int = 0
