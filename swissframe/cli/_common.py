@@ -805,7 +805,7 @@ def error_line(exc: BaseException) -> str:
     elif isinstance(exc, OSError):
         text = f"{exc}. Hint: check the path."
     elif isinstance(exc, MemoryError):
-        text = "out of memory. Hint: read fewer files at once."
+        text = "out of memory. Hint: ask for less at once (fewer files, events or players)."
     elif isinstance(exc, SwissframeError):
         text = " | ".join(x.strip() for x in str(exc).splitlines() if x.strip())
     else:  # an engine error that escaped the checks: a bug, said as such

@@ -644,19 +644,34 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
     return res, players, events
 
 
+#: The most rows one table holds (Polars' 32-bit row index).
+MAX_TABLE_ROWS: Final = 2**32 - 1
+
+
 def _sizes(n_players: int | Sequence[int] | range, n_events: int,
-           rng: np.random.Generator) -> IntArray:
+           rng: np.random.Generator, *, rounds: int | None = None) -> IntArray:
     import numpy as np
     if isinstance(n_players, (bool, np.bool_)):
         msg = "n_players must be an int or a sequence of ints. Hint: simulate(200, ...)."
         raise DataError(msg)
+    choices = (np.asarray([int(n_players)], dtype=np.int64)
+               if isinstance(n_players, (int, np.integer))
+               else np.asarray(list(n_players), dtype=np.int64))
+    if choices.shape[0] == 0:
+        msg = "n_players is an empty sequence. Hint: pass an int or e.g. range(32, 1501)."
+        raise DataError(msg)
+    # (checked before any array of n_events: a typo of a few digits asked for terabytes
+    # and ended in "out of memory")
+    least = n_events * max(int(choices.min()), 0) * (rounds or 1)
+    if least > MAX_TABLE_ROWS:
+        msg = (f"{n_events:,} events of at least {int(choices.min()):,} players make at "
+               f"least {least:,} result rows, more than a table holds "
+               f"({MAX_TABLE_ROWS:,}). Hint: simulate fewer events per call (n_events, "
+               "--events) and write each batch out.")
+        raise DataError(msg)
     if isinstance(n_players, (int, np.integer)):
         sizes = np.full(n_events, int(n_players), dtype=np.int64)
     else:
-        choices = np.asarray(list(n_players), dtype=np.int64)
-        if choices.shape[0] == 0:
-            msg = "n_players is an empty sequence. Hint: pass an int or e.g. range(32, 1501)."
-            raise DataError(msg)
         sizes = rng.choice(choices, n_events)
     if sizes.shape[0] and int(sizes.min()) < 2:
         msg = (f"cannot simulate an event with {int(sizes.min())} player(s). "
@@ -756,7 +771,8 @@ def simulate(
         ids=_id_policy(id_policy), unfinished_rate=unfinished_rate, late_rate=late_rate,
         awarded_bye_rate=sr.awarded_bye_rate if awarded_bye_rate is None else awarded_bye_rate)
     root = np.random.SeedSequence(seed)
-    sizes = _sizes(n_players, n_events, np.random.Generator(np.random.PCG64(root)))
+    sizes = _sizes(n_players, n_events, np.random.Generator(np.random.PCG64(root)),
+                   rounds=rounds)
     prefix = event_prefix or sr.name
     lowest = rounds_table(sr.rounds_table).rows[0].min_players
     if rounds is None and int(sizes.min()) < lowest:

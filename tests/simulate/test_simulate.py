@@ -510,6 +510,10 @@ def test_progress_callback_and_mixed_sizes() -> None:
     ({"n_players": []}, "empty"),
     ({"n_players": 10, "rounds": 0}, "rounds"),
     ({"n_players": 10, "id_policy": "sometimes"}, "id_policy"),
+    # (refused before any array of n_events: a few extra digits ended in "out of memory")
+    ({"n_players": range(8, 64), "n_events": 10**11},
+     r"100,000,000,000 events of at least 8 players make at least 800,000,000,000 result "
+     r"rows, more than a table holds \(4,294,967,295\)\. Hint: simulate fewer events"),
 ])
 def test_simulate_errors(kwargs: dict, match: str) -> None:
     with pytest.raises(DataError, match=match):
