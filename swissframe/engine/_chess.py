@@ -215,8 +215,8 @@ def _buchholz(ctx: Context, terms: pl.LazyFrame, name: str, cut: int, median: in
     terms = terms.filter(pl.col("_val").is_not_null())
     pk = ctx.pkeys
     vur_first = ctx.rules.unplayed_rounds in ("fide-2023", "fide-2026")
-    if cut == 1 and not median:  # (Buchholz Cut-1, FIDE's first tiebreak: no sort)
-        agg = _cut_one_sum(terms, pk, vur_first=vur_first)
+    if cut + median == 1:  # (Cut-1 and Median-1, FIDE's: no sort)
+        agg = _cut_one_sum(terms, pk, vur_first=vur_first, median=median)
     else:
         if cut or median:
             terms = _cut_sorted(terms, pk, cut, median, vur_first=vur_first)
@@ -241,18 +241,28 @@ def _cut_sorted(terms: pl.LazyFrame, pk: Sequence[str], cut: int, median: int, *
             .filter(pl.col("_hi") >= median))
 
 
-def _cut_one_sum(terms: pl.LazyFrame, pk: Sequence[str], *, vur_first: bool
-                 ) -> pl.LazyFrame:
-    """Per player, ``_s``: the sum of ``_val`` less the value :func:`_cut_sorted` cuts
-    with ``cut=1`` — the lowest VUR's when ``vur_first`` and there is one, else the
-    lowest — in one group-by (the sorts of every row were most of Buchholz Cut-1's time
-    by round). No row for a player with one value (nothing is left), as there."""
+def _cut_one_sum(terms: pl.LazyFrame, pk: Sequence[str], *, vur_first: bool,
+                 median: int = 0) -> pl.LazyFrame:
+    """Per player, ``_s``: the sum of ``_val`` less what :func:`_cut_sorted` cuts with
+    ``cut + median == 1`` — the lowest value (the lowest VUR's when ``vur_first`` and
+    there is one), and with ``median=1`` the highest of the rest — in one group-by (the
+    sorts of every row were most of these criteria's time by round). No row for a player
+    with nothing left, as there.
+
+    The highest of the rest is the highest value, unless the cut value was it: then the
+    second highest counted with repeats (the highest again when it occurs twice)."""
     lowest = pl.col("_val").min()
     if vur_first:
         lowest = pl.coalesce(pl.col("_val").filter(pl.col("_vur")).min(), lowest)
-    return (terms.group_by(list(pk)).agg(_t=pl.col("_val").sum(), _n=pl.len(), _low=lowest)
-            .filter(pl.col("_n") > 1)
-            .select(*pk, (pl.col("_t") - pl.col("_low")).alias("_s")))
+    aggs = {"_t": pl.col("_val").sum(), "_n": pl.len(), "_low": lowest}
+    if median:
+        aggs |= {"_max": pl.col("_val").max(), "_second": pl.col("_val").top_k(2).min()}
+    agg = terms.group_by(list(pk)).agg(**aggs).filter(pl.col("_n") > 1 + median)
+    drop = pl.col("_low")
+    if median:
+        drop = drop + pl.when(pl.col("_low") < pl.col("_max")).then(pl.col("_max")).otherwise(
+            pl.col("_second"))
+    return agg.select(*pk, (pl.col("_t") - drop).alias("_s"))
 
 
 def sonneborn_berger(ctx: Context, *, name: str = "sb", cut: int = 0, median: int = 0
