@@ -162,9 +162,12 @@ def chess_terms(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
     opp_adj = scores.select(*keys, pl.col(PLAYER).alias("_o"), pl.col("_adj").alias("_oadj"),
                             pl.col("_score").alias("_oscore"))
     rows = (rows.join(scores, on=pk, how="left")
-            .join(opp_adj, left_on=[*keys, OPP], right_on=[*keys, "_o"], how="left")
-            .join(opp_adj.rename({"_oadj": "_sadj", "_oscore": "_sscore"}),
-                  left_on=[*keys, "_sched"], right_on=[*keys, "_o"], how="left"))
+            .join(opp_adj, left_on=[*keys, OPP], right_on=[*keys, "_o"], how="left"))
+    if "scheduled_opponent_id" in names:
+        rows = rows.join(opp_adj.rename({"_oadj": "_sadj", "_oscore": "_sscore"}),
+                         left_on=[*keys, "_sched"], right_on=[*keys, "_o"], how="left")
+    else:  # (the scheduled opponent is the opponent: the same join's values)
+        rows = rows.with_columns(_sadj=pl.col("_oadj"), _sscore=pl.col("_oscore"))
     played = ~pl.col("_unpl") & pl.col(OPP).is_not_null()
     if rule == "fide-2023":
         dummy = pl.col("_score")
