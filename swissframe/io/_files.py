@@ -796,6 +796,7 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         fits_int64,
         from_matches,
         not_whole_cells,
+        whole_numbers,
     )
 
     cols = columns or MATCH_COLUMNS
@@ -824,20 +825,23 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
     # the cells that are not whole numbers within 64 bits, named with their row, event,
     # round and player (the column's type alone did not say where to look); an integer
     # column Polars read wider than Int64 is one only where a value is past 64 bits
-    bad = []
+    bad, whole = [], []
     for c, t in df.schema.items():
         if c not in INT_COLUMNS or t == pl.Null or fits_int64(t):
             continue
         where = not_whole_cells(df, c, ["event_id", "round", "player_id", "opponent_id"])
-        if not t.is_integer():
-            bad.append(f"{c} is {t}" + (f" ({where})" if where else ""))
-        elif where:
+        if not where:  # every cell whole ("3.0", or no value at all: a header-only file)
+            whole.append(whole_numbers(c, t).alias(c))
+        elif not t.is_integer():
+            bad.append(f"{c} is {t} ({where})")
+        else:
             bad.append(f"{c} holds {df.get_column(c).max()!s}, past 64 bits ({where})")
     if bad:
         msg = (f"{shown(path)}: mistyped column(s): {'; '.join(bad)}, expected integers. "
                "Hint: a cell holds text, a decimal or a number too large; fix it in the file.")
         raise SchemaError(msg)
-    return df
+    # (read as the match form and validate read such a cell: schema.whole_numbers)
+    return df.with_columns(whole) if whole else df
 
 
 _MATCH_INT: Final = ("round", "games_a", "games_b", "games_drawn")

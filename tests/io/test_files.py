@@ -382,6 +382,27 @@ def test_a_count_past_64_bits_is_named_with_its_file(tmp_path: Path) -> None:
         sf.read(bad)
 
 
+def test_whole_cells_read_one_way_in_the_long_form_and_a_header_alone_is_no_rows(
+        tmp_path: Path) -> None:
+    """A long results file with "2.0" was refused ("games_won is Float64") while the
+    match form and validate read it as 2 (schema.whole_numbers); a file of a header
+    alone was "round is String, …" with no cell to name."""
+    head, *rows = LEAGUE.read_text().splitlines()
+    dotted = tmp_path / "dotted.csv"
+    dotted.write_text("\n".join([head, *[r + ".0" for r in rows]]) + "\n")  # (drawn "1.0")
+    named = ["event_id", "source_file"]
+    assert sf.read(dotted).results.drop(named).equals(sf.read(LEAGUE).results.drop(named))
+    alone = tmp_path / "alone.csv"
+    alone.write_text(head + "\n")
+    got = sf.read(alone).results
+    assert got.height == 0
+    assert sf.standings(got).height == 0
+    half = tmp_path / "half.csv"  # (a cell that is not whole is still named)
+    half.write_text("\n".join([head, *rows[:2], rows[2][: rows[2].rindex(",")] + ",0.5"]))
+    with pytest.raises(SchemaError, match=r"games_drawn is Float64 \(row 2, .*: 0\.5\)"):
+        sf.read(half)
+
+
 @pytest.mark.parametrize("sep", [";", "\t", "|"])
 def test_a_csv_separated_by_semicolons_or_tabs_reads_as_with_commas(tmp_path: Path,
                                                                        sep: str) -> None:
