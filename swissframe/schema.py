@@ -402,9 +402,12 @@ def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
     set: with ``nulls``, the rules read the ``_ok`` column (computed once, not once per
     rule), else every row is complete."""
     ok = pl.col(_OK_COLUMN) if nulls else pl.lit(value=True)
-    # (a null cell may be an id or the round: the row's position in the table says where)
-    rules = [_Rule("null_value", ~ok, _text("row ", (pl.col(_ROW_COLUMN) + 1).cast(pl.String),
-                                            ": null in ", pl.concat_list(
+    # a row whose event, round or player is null is named by its position in the table
+    # (nothing else says where it is); the others by those cells, as every problem is
+    unnamed = pl.any_horizontal(pl.col(c).is_null() for c in (EVENT_ID, ROUND, PLAYER_ID))
+    where = pl.when(unnamed).then(_text("row ", (pl.col(_ROW_COLUMN) + 1).cast(pl.String),
+                                        ": ")).otherwise(pl.lit(""))
+    rules = [_Rule("null_value", ~ok, _text(where, "null in ", pl.concat_list(
         [pl.when(pl.col(c).is_null()).then(pl.lit(c)) for c in _NOT_NULL]
     ).list.drop_nulls().list.join(", ")))]
     rules.append(_Rule("round_below_1", ok & (pl.col(ROUND) < 1),

@@ -117,6 +117,12 @@ def test_a_row_of_nulls_is_named_by_its_position() -> None:
     probs = problems_of(pl.concat([GOOD.head(2), empty, GOOD.slice(2)]))
     assert probs.filter(pl.col("kind") == "null_value")["detail"].to_list() == [
         "row 3: null in event_id, round, player_id, games_won, games_lost, games_drawn"]
+    # a row its cells name keeps being named by them (a file's row numbers differ from
+    # the table's: a match is two rows)
+    probs = problems_of(GOOD.with_columns(pl.when(pl.col("player_id") == "A").then(None)
+                                          .otherwise(pl.col("games_won")).alias("games_won")))
+    assert probs.filter(pl.col("kind") == "null_value")["detail"].to_list()[0] == (
+        "null in games_won")
 
 
 def test_repair_mirrors_is_explicit_and_reported() -> None:
