@@ -707,13 +707,14 @@ def _without_blank_lines(path: Path, df: pl.DataFrame, sep: str, limit: int | No
     data = read_bytes(path, limit=limit)
     encoding = _bom_encoding(data) or "utf-8-sig"
     lines = data.decode(encoding, errors="replace").splitlines()
-    blank = sum(1 for line in lines if not line.strip())
+    # (a row of nulls is a blank line unless a line holds only separators: no line
+    # count is compared, since a quoted cell may itself hold a blank line)
     hollow = [i + 1 for i, line in enumerate(lines)
               if line.strip() and not line.strip(f"{sep} \"\t")]
-    if not hollow and blank == int(empty.sum()):
+    if not hollow:
         return df.filter(~empty)
     shown_lines = ", ".join(map(str, hollow[:5])) + (" …" if len(hollow) > 5 else "")
-    msg = (f"{shown(path)}: line(s) {shown_lines or '?'} hold no value, only separators. "
+    msg = (f"{shown(path)}: line(s) {shown_lines} hold no value, only separators. "
            "Hint: delete those rows (a spreadsheet's used but empty rows); blank lines "
            "are skipped.")
     raise SchemaError(msg)

@@ -456,6 +456,12 @@ def test_blank_lines_are_no_rows_and_a_row_of_separators_is_named_by_line(
     gaps.write_text("\n".join([*lines[:3], "", *lines[3:]]) + "\n\n\n")
     named = ["event_id", "source_file"]
     assert sf.read(gaps).results.drop(named).equals(sf.read(LEAGUE).results.drop(named))
+    # a quoted id holding a blank line, beside a blank line at the end: no line count is
+    # compared, so the blank inside the cell does not count as one
+    quoted = tmp_path / "quoted.csv"
+    quoted.write_text("\n".join([lines[0], *[r.replace("Kai", '"K\n\nai"') for r in lines[1:]]])
+                      + "\n\n")
+    assert "K\n\nai" in sf.read(quoted).results["player_id"].to_list()
     hollow = tmp_path / "hollow.csv"
     hollow.write_text("\n".join([*lines[:4], ",,,,,,", *lines[4:]]) + "\n")
     with pytest.raises(SchemaError, match=r"hollow\.csv: line\(s\) 5 hold no value"):
