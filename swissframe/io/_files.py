@@ -737,6 +737,11 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         text = _decoded(path, read_bytes(path, limit=limit), encoding)
         head = text[:_HEADER_BYTES].encode("utf-8")
         where = io.BytesIO(text.encode("utf-8"))
+    if not parquet and b"\x00" in head:  # (no text file holds a NUL byte)
+        msg = (f"cannot read {shown(path)}: it holds NUL bytes (byte {head.index(0)}): text "
+               "in UTF-16 without a byte-order mark, or not a text file. Hint: save it as "
+               "UTF-8 CSV (in Excel: 'CSV UTF-8').")
+        raise ImportFormatError(msg)
     sep = "\t" if path.name.lower().endswith(".tsv") else csv_separator(head)
     try:
         if parquet:

@@ -444,6 +444,12 @@ def test_a_utf16_table_is_read_and_a_legacy_code_page_is_named_by_line(tmp_path:
     with pytest.raises(ImportFormatError, match=r"latin\.csv: line 2 is not UTF-8 \(bytes "
                                                 r"e9 .*Hint: save the file as UTF-8"):
         sf.read(latin)
+    # UTF-16 without its mark: every other byte NUL, read as names full of NULs before
+    bare = tmp_path / "bare.csv"
+    bare.write_bytes(text.encode("utf-16-le"))
+    with pytest.raises(ImportFormatError, match=r"bare\.csv: it holds NUL bytes \(byte 1\): "
+                                                r"text in UTF-16 without a byte-order mark"):
+        sf.read(bare)
 
 
 def test_blank_lines_are_no_rows_and_a_row_of_separators_is_named_by_line(
