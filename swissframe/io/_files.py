@@ -225,6 +225,13 @@ def _gunzip_head(raw: bytes) -> bytes:
         return b""
 
 
+def _is_workbook(path: Path, limit: int | None) -> bool:
+    """Whether a file is a spreadsheet workbook by its name and first bytes (a zip archive:
+    xlsx, xlsm, ods; an OLE file: xls): what an analyst saves when they mean CSV."""
+    return (path.name.lower().endswith((".xlsx", ".xlsm", ".xls", ".ods"))
+            and read_bytes(path, limit=limit, head=4) in (b"PK\x03\x04", b"\xd0\xcf\x11\xe0"))
+
+
 def sniff(path: PathLike, *, limit: int | None = None) -> Format | None:
     """The format of a file from its first bytes (None when it is none of :data:`FORMATS`).
 
@@ -336,6 +343,11 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
         for f in members:
             kind = _kind(f, format, named=named, limit=limit)
             if kind is None:
+                if named and _is_workbook(f, limit):
+                    msg = (f"{shown(f)}: a spreadsheet workbook (xlsx, xls or ods), not a results "
+                           "file. Hint: save its sheet as CSV UTF-8, or read it with "
+                           "pl.read_excel and pass the frame to swissframe.")
+                    raise ImportFormatError(msg)
                 if named:
                     msg = (f"{shown(f)}: not a results table, decklist-cache JSON, TOM or "
                            "TRF file (judged by its content). Hint: force a format with "

@@ -489,3 +489,14 @@ def test_a_header_off_by_spaces_or_case_names_the_columns_to_rename(
     bad.write_text("\n".join([head.replace(old, new), *rows]) + "\n")
     with pytest.raises(SchemaError, match=message):
         sf.read(bad)
+
+
+def test_a_spreadsheet_workbook_is_named_as_one(tmp_path: Path) -> None:
+    """An .xlsx given as results was "not a results table … Hint: force a format", which
+    would not read it either."""
+    book = tmp_path / "results.xlsx"
+    sf.read(LEAGUE).results.drop("source_file").write_excel(book)
+    with pytest.raises(ImportFormatError, match=r"results\.xlsx: a spreadsheet workbook "
+                                                r"\(xlsx, xls or ods\).*Hint: save its sheet "
+                                                r"as CSV UTF-8"):
+        sf.read(book)
