@@ -26,7 +26,7 @@ from swissframe._collect import collect, scoped
 from swissframe.engine.standings import check_through_round
 from swissframe.errors import DataError, did_you_mean
 from swissframe.rules import Criterion, Ruleset, get
-from swissframe.schema import validated_once
+from swissframe.schema import as_lazy, validated_once
 
 __all__ = ["CRITERION_LABELS", "PERCENT_CRITERIA", "Comparison", "compare", "criterion_label",
            "format_value", "ordinal"]
@@ -200,7 +200,7 @@ class Comparison:
 
 
 def _event(results: Frame, event_id: str | None) -> tuple[pl.DataFrame, str]:
-    df = results.pipe(collect) if isinstance(results, pl.LazyFrame) else results
+    df = results if isinstance(results, pl.DataFrame) else as_lazy(results).pipe(collect)
     if "event_id" not in df.columns:
         df = df.with_columns(event_id=pl.lit("event"))
     events = df["event_id"].unique(maintain_order=True).cast(pl.String).to_list()

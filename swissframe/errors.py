@@ -97,6 +97,24 @@ def check_top(top: object) -> int:
     return check_whole("top", top, low=1, hint="the size of the cut, e.g. 8")
 
 
+def check_events(value: object, kinds: tuple[type, ...], *, call: str, hint: str) -> None:
+    """``value`` is one of the importers' event bundles ``kinds`` (what ``read_decklist_cache``,
+    ``read_tom`` or ``read_trf`` return), or a :class:`SchemaError` naming ``call`` and what
+    it got, ending in ``hint`` (a path or a table reached an attribute of the bundle and
+    ended in a bare ``AttributeError``).
+
+    >>> check_events("x.json", (dict,), call="verify", hint="read the files first")
+    Traceback (most recent call last):
+    swissframe.errors.SchemaError: verify takes the events an importer returns (dict), ...
+    """
+    if isinstance(value, kinds):
+        return
+    names = " or ".join(k.__name__ for k in kinds)
+    msg = (f"{call} takes the events an importer returns ({names}), got "
+           f"{type(value).__name__} ({value!r:.60}). Hint: {hint}.")
+    raise SchemaError(msg)
+
+
 def did_you_mean(value: object, known: Iterable[object], otherwise: str) -> str:
     """The hint for an id that is not among ``known``: its nearest ids (nulls left out),
     or ``otherwise`` when none is near.

@@ -54,6 +54,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import os
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -492,7 +493,7 @@ def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
     try:
         # one chunk: several Polars kernels panic on multi-chunk inputs (a concat of two
         # frames, two files), and the checks below index rows by position
-        return (_normalise(_lazy(results), default_event_id=default_event_id)
+        return (_normalise(as_lazy(results), default_event_id=default_event_id)
                 .pipe(collect).rechunk())
     except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -1079,13 +1080,30 @@ def raise_problems(problems: pl.DataFrame) -> None:
         raise ValidationError(msg, problems)
 
 
-def _lazy(frame: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
+def as_lazy(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",
+            made_by: str = "sf.read_results(path) (or sf.read(path).results)"
+            ) -> pl.LazyFrame:
+    """``frame`` as a LazyFrame: the check every public entry point's table argument
+    passes first (a path, None or a pandas frame is named, with how to read or wrap it).
+
+    Examples
+    --------
+    >>> as_lazy("results.csv")
+    Traceback (most recent call last):
+    swissframe.errors.SchemaError: the results table must be a polars DataFrame or ...
+    """
     if isinstance(frame, pl.DataFrame):
         return frame.lazy()
     if isinstance(frame, pl.LazyFrame):
         return frame
-    msg = (f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}. "
-           "Hint: wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow.")
+    if isinstance(frame, (str, os.PathLike)):
+        hint = f"read the file first: {made_by}"
+    elif frame is None:
+        hint = f"pass the table itself, e.g. {made_by}"
+    else:
+        hint = "wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow"
+    msg = (f"the {what} must be a polars DataFrame or LazyFrame, got "
+           f"{type(frame).__name__} ({frame!r:.60}). Hint: {hint}.")
     raise SchemaError(msg)
 
 
@@ -1137,7 +1155,7 @@ def from_matches(
     │ 1     ┆ B         ┆ A           ┆ 1         ┆ 2          │
     └───────┴───────────┴─────────────┴───────────┴────────────┘
     """
-    lf = _lazy(matches)
+    lf = as_lazy(matches, what="match table")
     schema = lf.collect_schema()
     c = columns
     need = [ROUND, c.player_a, c.player_b, c.games_a, c.games_b, c.games_drawn]
@@ -1321,7 +1339,7 @@ def repair_mirrors(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: st
     >>> added.select("player_id", "opponent_id", "games_won", "games_lost").rows()
     [('b', 'a', 1, 2)]
     """
-    lf = _normalise(_lazy(results), default_event_id=default_event_id)
+    lf = _normalise(as_lazy(results), default_event_id=default_event_id)
     keys = [EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID]
     paired = lf.filter(pl.col(OPPONENT_ID).is_not_null())
     mirrored = paired.with_columns(

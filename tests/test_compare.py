@@ -148,3 +148,10 @@ def test_equal_rationals_whose_floats_differ_do_not_decide() -> None:
     omw = c.table.filter(pl.col("criterion") == "omwp")
     assert Fraction(omw["value_a"][0]).limit_denominator(1000) == Fraction(3, 20)
     assert not omw["decided"][0]
+
+
+def test_a_path_for_the_results_is_named_with_how_to_read_it() -> None:
+    """It ended in "AttributeError: 'str' object has no attribute 'columns'"."""
+    with pytest.raises(sf.SchemaError, match=r"got str \('results\.csv'\)\. Hint: read the "
+                                             r"file first"):
+        sf.compare("results.csv", "A", "B")  # type: ignore[arg-type]

@@ -40,8 +40,21 @@ def test_missing_and_mistyped_columns() -> None:
         sf.validate_results(GOOD.drop("games_drawn"))
     with pytest.raises(sf.SchemaError, match="games_won is String"):
         sf.validate_results(GOOD.with_columns(pl.col("games_won").cast(pl.String)))
-    with pytest.raises(sf.SchemaError, match="expected a polars DataFrame"):
+    with pytest.raises(sf.SchemaError, match="must be a polars DataFrame or LazyFrame, got dict"):
         sf.validate_results({"round": [1]})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("call", [sf.standings, sf.standings_by_round, sf.validate_results,
+                                  lambda x: sf.standings(x, "mtg")])
+def test_a_path_or_none_for_the_table_is_named_with_how_to_read_it(call: object) -> None:
+    """With rules="auto" (the default) a path or None reached ``.lazy()`` first and
+    ended in "AttributeError: 'str' object has no attribute 'lazy'"."""
+    assert callable(call)
+    with pytest.raises(sf.SchemaError, match=r"got str \('league\.csv'\)\. Hint: read the "
+                                             r"file first: sf\.read_results\(path\)"):
+        call("league.csv")
+    with pytest.raises(sf.SchemaError, match=r"got NoneType \(None\)\. Hint: pass the table"):
+        call(None)
     assert issubclass(sf.SchemaError, ValueError)
 
 

@@ -125,7 +125,9 @@ def by_ruleset(results: pl.DataFrame | pl.LazyFrame
     >>> [name for name, _ in by_ruleset(pl.DataFrame({"event_id": ["a"]}))]
     ['mtg']
     """
-    lazy = results.lazy()
+    from swissframe.schema import as_lazy  # (schema reads the presets: import when used)
+
+    lazy = as_lazy(results)
     if RULESET_COLUMN not in lazy.collect_schema().names():
         return [(DEFAULT, results)]
     names = (lazy.select(pl.col(RULESET_COLUMN).fill_null(DEFAULT).unique().sort())

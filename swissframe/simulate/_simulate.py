@@ -651,11 +651,18 @@ MAX_TABLE_ROWS: Final = 2**32 - 1
 def _sizes(n_players: int | Sequence[int] | range, n_events: int,
            rng: np.random.Generator, *, rounds: int | None = None) -> IntArray:
     import numpy as np
-    if isinstance(n_players, (bool, np.bool_)):
-        msg = "n_players must be an int or a sequence of ints. Hint: simulate(200, ...)."
+    def whole(v: object) -> bool:
+        return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+    # (a text or a None reached int() or list() and ended in their bare errors)
+    if not (whole(n_players) or (isinstance(n_players, (Sequence, range))
+                                 and not isinstance(n_players, (str, bytes))
+                                 and all(whole(v) for v in n_players))):
+        msg = (f"n_players must be an int or a sequence of ints, got {n_players!r:.60}. "
+               "Hint: simulate(200, ...) or simulate(range(32, 257), ...).")
         raise DataError(msg)
-    choices = (np.asarray([int(n_players)], dtype=np.int64)
-               if isinstance(n_players, (int, np.integer))
+    choices = (np.asarray([n_players], dtype=np.int64) if not isinstance(n_players, Sequence)
+               and not isinstance(n_players, range)
                else np.asarray(list(n_players), dtype=np.int64))
     if choices.shape[0] == 0:
         msg = "n_players is an empty sequence. Hint: pass an int or e.g. range(32, 1501)."

@@ -26,6 +26,7 @@ import polars as pl
 
 from swissframe._collect import collect, scoped
 from swissframe.engine._record import cutoff_rows, points_unit, prepare_rows
+from swissframe.errors import check_events
 from swissframe.io.decklist import DecklistEvents
 from swissframe.io.tom import TomEvents
 from swissframe.io.trf import TrfEvents
@@ -38,6 +39,7 @@ from swissframe.rules.platforms import (
     publish,
     rulesets_by_name,
 )
+from swissframe.schema import as_lazy
 
 __all__ = ["ORDER_KEYS", "UNROUNDED_TOLERANCE", "VERIFY_COLUMNS", "matching_rounds", "order",
            "summarize", "verify"]
@@ -247,6 +249,9 @@ def verify(ev: DecklistEvents | TomEvents | TrfEvents, *,
     >>> v.select("player_id", "rank", "published_rank", "rank_match").rows()
     [('A', 1, 1, True), ('B', 2, 2, True)]
     """
+    check_events(ev, (DecklistEvents, TomEvents, TrfEvents), call="verify",
+                 hint="ev = sf.read_decklist_cache(path) (or sf.read_tom / sf.read_trf); "
+                      "sf.verify(ev)")
     if isinstance(ev, TomEvents):
         from swissframe.verify.reference import verify_tom
 
@@ -326,7 +331,8 @@ def summarize(table: pl.DataFrame, by: tuple[str, ...] = ("source", "era")) -> p
     >>> summarize(t).select("ranked", "order_matched", "order_share", "events_order_exact").rows()
     [(2, 2, 1.0, 1)]
     """
-    t = table.filter(pl.col("in_rounds") & pl.col("in_standings"))
+    t = (as_lazy(table, what="table of sf.verify", made_by="sf.verify(paths)").filter(
+        pl.col("in_rounds") & pl.col("in_standings")).pipe(collect))
     if "rank_match" not in t.columns:
         t = t.with_columns(pl.lit(None, dtype=pl.Boolean).alias("rank_match"))
     per_event = t.group_by([*by, "event_id"]).agg(
@@ -406,6 +412,8 @@ def matching_rounds(ev: DecklistEvents, *,
     >>> matching_rounds(read_decklist_cache(p)).rows()
     [('demo-1-2025-01-10', 'A', [1]), ('demo-1-2025-01-10', 'B', [2])]
     """
+    check_events(ev, (DecklistEvents,), call="matching_rounds",
+                 hint="ev = sf.read_decklist_cache(path); sf.matching_rounds(ev)")
     assigned, named = _assignment(ev, rules, melee_era)
     codes = ev.events.select("event_id").unique().with_row_index("_code")
     dec = ev.events.select("event_id", "decimals")

@@ -50,7 +50,7 @@ from swissframe._collect import collect, scoped
 from swissframe.engine._chess import inferred_absences
 from swissframe.engine._exact import to_decimals
 from swissframe.engine.standings import standings
-from swissframe.errors import DataError, ImportFormatError
+from swissframe.errors import DataError, ImportFormatError, check_events
 from swissframe.io.tom import TomEvents
 from swissframe.io.trf import TrfEvents
 from swissframe.rules._ruleset import Criterion, Ruleset, buchholz
@@ -154,6 +154,8 @@ def verify_tom(ev: TomEvents, *, rules: str | Ruleset = "pokemon",
     >>> t.select("player_id", "expected_position", "computed_position", "status").rows()
     [('1', 1, 1, 'match'), ('2', 2, 2, 'match')]
     """
+    check_events(ev, (TomEvents,), call="verify_tom",
+                 hint="ev = sf.read_tom(path); sf.verify_tom(ev)")
     base = _rules.get(rules)
     names = _readings(earned_bye)
     swiss = ev.results.filter(pl.col("phase") == "swiss")
@@ -613,6 +615,8 @@ def verify_trf(ev: TrfEvents, *, rule_set: str | Mapping[str, str] = "auto",
     >>> v.filter(pl.col("reference") == "mine").select("rule_set", "computed", "status").row(0)
     ('fide-2023', '1', 'match')
     """
+    check_events(ev, (TrfEvents,), call="verify_trf",
+                 hint="ev = sf.read_trf(path); sf.verify_trf(ev)")
     pk = ["event_id", "player_id"]
     declared = ev.players.select(
         *pk, pl.lit("TRF declared").alias("reference"), pl.lit("PTS").alias("tiebreak"),

@@ -510,6 +510,10 @@ def test_progress_callback_and_mixed_sizes() -> None:
     ({"n_players": []}, "empty"),
     ({"n_players": 10, "rounds": 0}, "rounds"),
     ({"n_players": 10, "id_policy": "sometimes"}, "id_policy"),
+    # (a text or None reached int() / list(): bare ValueError, TypeError)
+    ({"n_players": "abc"}, r"n_players must be an int or a sequence of ints, got 'abc'"),
+    ({"n_players": None}, r"n_players must be an int or a sequence of ints, got None"),
+    ({"n_players": [16, "x"]}, r"got \[16, 'x'\]"),
     # (refused before any array of n_events: a few extra digits ended in "out of memory")
     ({"n_players": range(8, 64), "n_events": 10**11},
      r"100,000,000,000 events of at least 8 players make at least 800,000,000,000 result "

@@ -10,6 +10,7 @@ import orjson
 import polars as pl
 import pytest
 
+import swissframe as sf
 from swissframe.io.decklist import DecklistEvents, read_decklist_cache
 from swissframe.verify import VERIFY_COLUMNS, summarize, verify
 from tests.helpers import FIXTURES, REPO_ROOT, SHARED_ROOT
@@ -432,3 +433,16 @@ def test_a_player_without_opponents_ranks_after_equal_points(tmp_path: Path) -> 
     got = _ranks(v)
     assert got["D"] == (2, True)
     assert got["C"] == (1, True)
+
+
+@pytest.mark.parametrize(("call", "reader"), [
+    (sf.verify, "read_decklist_cache"), (sf.matching_rounds, "read_decklist_cache"),
+    (sf.verify_tom, "read_tom"), (sf.verify_trf, "read_trf")])
+def test_a_path_for_the_events_is_named_with_the_reader_to_use(call: object,
+                                                              reader: str) -> None:
+    """A path given where the importer's events belong ended in "AttributeError: 'str'
+    object has no attribute 'events'"."""
+    assert callable(call)
+    with pytest.raises(sf.SchemaError, match=rf"takes the events an importer returns .*got "
+                                             rf"str \('events\.json'\)\. Hint: ev = sf\.{reader}"):
+        call("events.json")
