@@ -41,7 +41,7 @@ from swissframe.engine._exact import (
     warn_fallback,
 )
 from swissframe.engine._record import cutoff_rows, points_unit
-from swissframe.errors import DataError, RulesetError
+from swissframe.errors import DataError, RulesetError, check_whole
 from swissframe.rules._ruleset import Ruleset
 
 __all__ = [
@@ -842,6 +842,7 @@ def decode_ygo_number(number: int) -> tuple[int, Fraction, Fraction, int | None]
     >>> decode_ygo_number(33726677)
     (33, Fraction(363, 500), Fraction(677, 1000), None)
     """
+    number = check_whole("number", number, hint="the printed number, e.g. 33726677")
     ddd: int | None = None
     if number >= 10**8:
         number, ddd = divmod(number, 1000)

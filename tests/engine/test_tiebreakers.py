@@ -237,3 +237,10 @@ def test_fab_ctb_missed_round_counts_as_no_points(event: tuple[pl.DataFrame, lis
         return dict(zip(crit["player_id"], crit["_x_ctb"], strict=True))
 
     assert ctb(res) == ctb(filled)
+
+
+@pytest.mark.parametrize("number", ["33726677", None, -1, 2.5])
+def test_decode_ygo_number_refuses_what_is_not_a_printed_number(number: object) -> None:
+    """Text or None ended in a bare TypeError; a negative number decoded to nonsense."""
+    with pytest.raises(sf.DataError, match=r"number must be a whole number ≥ 0"):
+        sf.tiebreakers.decode_ygo_number(number)  # type: ignore[arg-type]
