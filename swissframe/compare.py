@@ -24,7 +24,7 @@ import polars as pl
 import swissframe as sf
 from swissframe._collect import collect, scoped
 from swissframe.engine.standings import check_through_round
-from swissframe.errors import DataError, did_you_mean
+from swissframe.errors import DataError, check_id, did_you_mean
 from swissframe.rules import Criterion, Ruleset, get
 from swissframe.schema import as_lazy, validated_once
 
@@ -280,10 +280,7 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
     C (2nd) beat D (3rd) on OMW%: 75.00% vs 41.50%, level on match points (3).
     """
     for pid in (a, b):
-        if not isinstance(pid, str):
-            msg = (f"compare takes player ids as text, got {pid!r}. Hint: e.g. "
-                   "compare(df, 'A', 'B').")
-            raise DataError(msg)
+        check_id("a player id", pid, hint="e.g. compare(df, 'A', 'B')")
     if a == b:
         msg = f"compare needs two different players, got {a!r} twice. Hint: pass two ids."
         raise DataError(msg)

@@ -97,6 +97,44 @@ def check_top(top: object) -> int:
     return check_whole("top", top, low=1, hint="the size of the cut, e.g. 8")
 
 
+def check_game_triples(name: str, value: object, *, hint: str
+                       ) -> list[tuple[int, int, int]]:
+    """Game scores as (won, lost, drawn) triples of whole numbers ≥ 0 (match outcomes, a
+    source's intentional-draw scores), or a :class:`DataError` naming ``name``: a text or
+    a number ended in ``int()``'s or ``iter()``'s bare error.
+
+    >>> check_game_triples("outcomes", [(2, 0, 0), [0, 2, 0]], hint="e.g. [(2, 0, 0)]")
+    [(2, 0, 0), (0, 2, 0)]
+    """
+    def whole(v: object) -> bool:
+        return isinstance(v, numbers.Integral) and not isinstance(v, bool) and int(v) >= 0
+
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        items: list[object] = []
+    else:
+        items = list(value)
+    if not items or not all(isinstance(t, (tuple, list)) and len(t) == 3
+                            and all(whole(v) for v in t) for t in items):
+        msg = (f"{name} must be (games won, lost, drawn) triples of whole numbers ≥ 0, got "
+               f"{value!r:.80}. Hint: {hint}.")
+        raise DataError(msg)
+    return [(int(t[0]), int(t[1]), int(t[2])) for t in items]  # type: ignore[index]
+
+
+def check_id(name: str, value: object, *, hint: str) -> str:
+    """An id argument (a player, an event) as text, or a :class:`DataError` naming it: ids
+    are strings in the results table, and a number compared with them ended in a Polars
+    ``ComputeError``.
+
+    >>> check_id("player_id", "Kai", hint="e.g. 'Alice'")
+    'Kai'
+    """
+    if not isinstance(value, str):
+        msg = f"{name} must be an id as text, got {value!r:.60}. Hint: {hint}."
+        raise DataError(msg)
+    return value
+
+
 def check_events(value: object, kinds: tuple[type, ...], *, call: str, hint: str) -> None:
     """``value`` is one of the importers' event bundles ``kinds`` (what ``read_decklist_cache``,
     ``read_tom`` or ``read_trf`` return), or a :class:`SchemaError` naming ``call`` and what

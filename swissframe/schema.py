@@ -63,7 +63,7 @@ from typing import Final
 import polars as pl
 
 from swissframe._collect import choose, collect, collect_all, scoped
-from swissframe.errors import SchemaError, ValidationError
+from swissframe.errors import DataError, SchemaError, ValidationError
 
 __all__ = [
     "COLORS",
@@ -540,6 +540,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     filtered, duplicate seats counted by a group-by and mirrors joined on the id columns
     (as categoricals). It is also the path for extra ``keys``, or keys too wide for 62 bits.
     """
+    keys = key_columns(keys)
     df = _without_reserved(_materialised(results, default_event_id=default_event_id), keys)
     choose(df.height)  # the rest of this call's queries run on the engine for its size
     ev = [EVENT_ID, *keys]  # an event is identified by event_id plus any analysis keys
@@ -1078,6 +1079,25 @@ def raise_problems(problems: pl.DataFrame) -> None:
                + "\nHint: " + (hints or "fix the listed rows")
                + "; sf.find_problems(...) lists all.")
         raise ValidationError(msg, problems)
+
+
+def key_columns(keys: object) -> tuple[str, ...]:
+    """An analysis's ``keys=`` as column names: one name, or a sequence of names (a
+    number or None ended in a bare ``TypeError``, and one name was read letter by letter).
+
+    Examples
+    --------
+    >>> key_columns("scenario_id"), key_columns(["a", "b"]), key_columns(())
+    (('scenario_id',), ('a', 'b'), ())
+    """
+    if isinstance(keys, str):
+        return (keys,)
+    if (isinstance(keys, Sequence) and not isinstance(keys, bytes)
+            and all(isinstance(k, str) for k in keys)):
+        return tuple(keys)
+    msg = (f"keys must be column names, got {keys!r:.60}. Hint: e.g. keys=['scenario_id'] "
+           "(the columns that tell one analysis's rows from another's).")
+    raise DataError(msg)
 
 
 def as_lazy(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",

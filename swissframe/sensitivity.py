@@ -8,7 +8,7 @@ One engine pass per ruleset covers every event; comparisons are joins keyed by
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 import polars as pl
@@ -152,7 +152,13 @@ def sensitivity(results: Frame, rulesets: Sequence[str | Ruleset] | None = None,
     [('mtg', [], 1.0, 'omwp'), ('mtg-1/3', [], 1.0, 'omwp')]
     """
     check_top(top)
-    sets = [get(r) for r in (rulesets if rulesets is not None else standard_variants("mtg"))]
+    chosen = rulesets if rulesets is not None else standard_variants("mtg")
+    if isinstance(chosen, (str, Ruleset)) or not isinstance(chosen, Iterable):
+        # (one name would be read letter by letter; a number ended in a bare TypeError)
+        msg = (f"rulesets must be a list of rulesets, got {chosen!r:.60}. Hint: e.g. "
+               "rulesets=['mtg', 'mtg-1/3'].")
+        raise DataError(msg)
+    sets = [get(r) for r in chosen]
     if not sets:
         msg = "sensitivity needs at least one ruleset. Hint: the first one is the baseline."
         raise DataError(msg)

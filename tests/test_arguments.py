@@ -46,6 +46,34 @@ CASES: dict[str, tuple[Callable[[], Any], str]] = {
     "cut_status top float": (lambda: sf.cut_status(_res(), _pairs(), top=2.5), "top must be"),
     "rounds text": (lambda: sf.recommended_rounds("x"), "cannot read attendance"),
     "rounds float": (lambda: sf.recommended_rounds([12.5]), "whole numbers"),
+    # (a number or None for keys ended in a bare TypeError; a player as a number in a
+    # Polars ComputeError)
+    "standings keys int": (lambda: sf.standings(_res(), keys=5), "keys must be column names"),
+    "by round keys None": (lambda: sf.standings_by_round(_res(), "mtg", keys=None),
+                           "keys must be column names, got None"),
+    "explain player int": (lambda: sf.explain(_res(), 5), "player_id must be an id as text"),
+    "explain event int": (lambda: sf.explain(_res(), "Alice", event_id=3),
+                          "event_id must be an id as text"),
+    "explain through text": (lambda: sf.explain(_res(), "Alice", through_round="2"),
+                             "through_round must be a whole"),
+    # (each ended in a bare TypeError or ValueError from int(), iter(), a comparison or
+    # NumPy)
+    "cut_status outcomes text": (lambda: sf.cut_status(_res(), _pairs(), top=4,
+                                                       outcomes="2-0"),
+                                 "outcomes must be \\(games won, lost, drawn\\) triples"),
+    "id_report source number": (lambda: sf.id_report(_res(), source=5),
+                                "source must be \\(games won"),
+    "pair_round seed text": (lambda: sf.pair_round(_res(), seed="x"), "seed must be"),
+    "sensitivity one name": (lambda: sf.sensitivity(_res(), "mtg"),
+                             "rulesets must be a list of rulesets"),
+    "simulate n_events text": (lambda: sf.simulate(8, n_events="10"), "n_events must be"),
+    "simulate rounds float": (lambda: sf.simulate(8, rounds=2.5), "rounds must be"),
+    "simulate drop_rate text": (lambda: sf.simulate(8, drop_rate="0.1"),
+                                "drop_rate must be a probability"),
+    "simulate awarded text": (lambda: sf.simulate(8, awarded_bye_rate="x"),
+                              "awarded_bye_rate must be a probability"),
+    "simulate drop_multiplier": (lambda: sf.simulate(8, drop_multiplier="x"),
+                                 "drop_multiplier must be a finite number"),
 }
 
 
@@ -62,7 +90,7 @@ def test_compare_names_its_arguments() -> None:
                            ({"through_round": 0}, "through_round must be ≥ 1")):
         with pytest.raises(sf.DataError, match=needle):
             sf.compare(res, "Alice", "Bob", **kwargs)  # type: ignore[arg-type]
-    with pytest.raises(sf.DataError, match="player ids as text"):
+    with pytest.raises(sf.DataError, match="a player id must be an id as text, got None"):
         sf.compare(res, "Alice", None)  # type: ignore[arg-type]
     two = pl.concat([res, res.with_columns(event_id=pl.lit(None, dtype=pl.String))])
     with pytest.raises(sf.DataError, match=r"the results hold 2 \(store-championship, None\)"):
@@ -72,3 +100,26 @@ def test_compare_names_its_arguments() -> None:
 def test_report_refuses_a_negative_simulation_count() -> None:
     with pytest.raises(sf.DataError, match="n_sims must be"):
         sf.report(_res(), n_sims=-1)
+
+
+def test_a_wrong_table_or_ruleset_argument_is_named() -> None:
+    """Pairings given as a path ended in "AttributeError: 'str' object has no attribute
+    'columns'"; a list of ruleset names in "TypeError: unhashable type: 'list'"."""
+    with pytest.raises(sf.SchemaError, match=r"the pairings table must be a polars "
+                                             r"DataFrame or LazyFrame, got str"):
+        sf.cut_status(_res(), "pairings.csv", top=4)  # type: ignore[arg-type]
+    with pytest.raises(sf.SchemaError, match=r"the players table must be .* got list"):
+        sf.pair_round(_res(), ["Alice"])  # type: ignore[arg-type]
+    with pytest.raises(sf.SchemaError, match=r"status lacks column\(s\).*not a cut_status "
+                                             r"result"):
+        sf.id_advice(_res(), _pairs(), top=4, status=pl.DataFrame({"a": [1]}))
+    for read in (sf.read, sf.read_results, sf.read_tom, sf.read_trf, sf.read_decklist_cache):
+        with pytest.raises(sf.ImportFormatError, match=r"expected a file, folder or glob "
+                                                       r"path .*got NoneType"):
+            read(None)  # type: ignore[arg-type]
+    with pytest.raises(sf.RulesetError, match=r"unknown ruleset \['mtg'\]"):
+        sf.standings(_res(), ["mtg"])  # type: ignore[arg-type]
+    # one key named as text is that key (it was read letter by letter)
+    keyed = _res().with_columns(scenario=pl.lit("s"))
+    assert sf.standings(keyed, "mtg", keys="scenario").equals(  # type: ignore[arg-type]
+        sf.standings(keyed, "mtg", keys=["scenario"]))

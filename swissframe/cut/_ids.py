@@ -13,9 +13,16 @@ from swissframe._collect import collect, scoped
 from swissframe.cut._round import KEY, Frame
 from swissframe.cut._status import cut_status
 from swissframe.engine.standings import standings
-from swissframe.errors import DataError, check_seed, check_top, check_whole
+from swissframe.errors import (
+    DataError,
+    SchemaError,
+    check_game_triples,
+    check_seed,
+    check_top,
+    check_whole,
+)
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import validate_results
+from swissframe.schema import as_lazy, validate_results
 
 __all__ = ["ID_SCORES", "IdReport", "detect_intentional_draws", "id_advice", "id_report"]
 
@@ -75,9 +82,18 @@ def id_advice(results: Frame, pairings: Frame, top: int = 8, rules: str | Rulese
     >>> adv.select("player_a", "player_b", "a_draw", "b_draw", "advice").row(0)
     ('A', 'C', 'guaranteed', 'guaranteed', 'both can draw in')
     """
-    st = status if status is not None else cut_status(
-        results, pairings, top, rules, **kwargs)  # type: ignore[arg-type]
-    pr = pairings.pipe(collect) if isinstance(pairings, pl.LazyFrame) else pairings
+    pr = (pairings if isinstance(pairings, pl.DataFrame)
+          else as_lazy(pairings, what="pairings table",
+                       made_by="sf.read_results(path) of the round's pairings").pipe(collect))
+    st = (cut_status(results, pr, top, rules, **kwargs)  # type: ignore[arg-type]
+          if status is None else as_lazy(status, what="status table",
+                                         made_by="sf.cut_status(results, pairings)"
+                                         ).pipe(collect))
+    lacking = [c for c in (*KEY, "outcome", "status", "probability") if c not in st.columns]
+    if lacking:  # (a table of another analysis ended in Polars' ColumnNotFoundError)
+        msg = (f"status lacks column(s) {lacking}: it is not a cut_status result. Hint: "
+               "status=sf.cut_status(results, pairings, top), or leave it out.")
+        raise SchemaError(msg)
     if "event_id" not in pr.columns:
         pr = pr.with_columns(event_id=pl.lit(st["event_id"][0] if st.height else "event"))
     wide = (st.filter(pl.col("outcome").is_in(["win", "draw", "loss"]))
@@ -162,7 +178,9 @@ def detect_intentional_draws(results: Frame, source: str | Iterable[tuple[int, i
         rules_t = pl.concat([table(k, v) for k, v in ID_SCORES.items()])
     else:
         default = "custom"
-        rules_t = table("custom", source)
+        rules_t = table("custom", check_game_triples(
+            "source", source, hint=f"one of {sorted(ID_SCORES)}, or the ID scores, e.g. "
+            "[(0, 0, 3)]"))
     src = (pl.col("source").cast(pl.String).str.to_lowercase().fill_null(default)
            if "source" in df.columns and isinstance(source, str) else pl.lit(default))
     flagged = (df.with_columns(_src=src)

@@ -45,10 +45,11 @@ from swissframe.errors import (
     ExactnessWarning,
     SchemaError,
     ValidationError,
+    check_game_triples,
     did_you_mean,
 )
 from swissframe.rules._ruleset import Ruleset
-from swissframe.schema import OPTIONAL_COLUMNS, validate_results
+from swissframe.schema import OPTIONAL_COLUMNS, as_lazy, validate_results
 
 __all__ = [
     "DEFAULT_OUTCOMES",
@@ -102,8 +103,9 @@ def outcome_table(outcomes: Sequence[tuple[int, int, int]] = DEFAULT_OUTCOMES,
 
     The space must be closed under swapping the seats (a 2-1 needs a 1-2).
     """
-    outs = [tuple(int(v) for v in o) for o in outcomes]
-    if not outs or len(set(outs)) != len(outs):
+    outs = check_game_triples("outcomes", outcomes,
+                              hint="e.g. [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0)]")
+    if len(set(outs)) != len(outs):
         msg = f"outcomes {outcomes!r} must be a non-empty list of distinct (won, lost, drawn)."
         raise DataError(msg + " Hint: e.g. [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0)].")
     if any(len(o) != 3 or min(o) < 0 for o in outs):
@@ -166,7 +168,9 @@ def _reject(bad: pl.DataFrame, message: Callable[[dict[str, object]], str], *,
 def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFrame
                         ) -> pl.DataFrame:
     """Validate the final-round pairings (both seats; null opponent = bye)."""
-    df = pairings.pipe(collect) if isinstance(pairings, pl.LazyFrame) else pairings
+    df = (pairings if isinstance(pairings, pl.DataFrame)
+          else as_lazy(pairings, what="pairings table",
+                       made_by="sf.read_results(path) of the round's pairings").pipe(collect))
     missing = [c for c in ("player_id", "opponent_id") if c not in df.columns]
     if missing:
         msg = (f"pairings lack column(s) {missing}; found {df.columns}. Hint: a long table "

@@ -25,10 +25,11 @@ from swissframe.engine._record import (
     points_unit,
     require_stage,
 )
-from swissframe.engine.standings import check_keys, context, validated
+from swissframe.engine.standings import check_keys, check_through_round, context, validated
 from swissframe.engine.tiebreakers import TIEBREAKERS, Context
-from swissframe.errors import DataError
+from swissframe.errors import DataError, check_id
 from swissframe.rules._ruleset import Ruleset, get
+from swissframe.schema import key_columns
 
 __all__ = ["EXPLAIN_COLUMNS", "explain"]
 
@@ -94,6 +95,12 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
     >>> ex["note"][0]
     'win rate 0.0 raised to the floor 0.333333'
     """
+    check_id("player_id", player_id, hint="e.g. explain(df, 'Alice')")
+    if event_id is not None:
+        check_id("event_id", event_id, hint="e.g. event_id='store-championship'")
+    if through_round is not None:
+        check_through_round(through_round)
+    keys = key_columns(keys)
     ruleset = get(rules)
     lf = validated(results, keys)
     if ruleset.snapshot == "stage":

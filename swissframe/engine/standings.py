@@ -50,7 +50,7 @@ from swissframe.engine.tiebreakers import (
 from swissframe.errors import DataError, ExactnessWarning, SchemaError
 from swissframe.rules._infer import is_auto, run_auto
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import IdCodes, validated_with_codes
+from swissframe.schema import IdCodes, key_columns, validated_with_codes
 
 __all__ = ["STANDINGS_COLUMNS", "standings", "standings_by_round"]
 
@@ -634,6 +634,7 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
     │ B         ┆ 4    ┆ 0            ┆ 0.75  │
     └───────────┴──────┴──────────────┴───────┘
     """
+    keys = key_columns(keys)
     if is_auto(rules):  # one call per ruleset the data names (rules/_infer.py)
         table = run_auto(standings, results, through_round=through_round, keys=keys)
         return table.lazy() if lazy else table
@@ -794,6 +795,7 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "auto", *,
     │ 2     ┆ 1    ┆ 6            │
     └───────┴──────┴──────────────┘
     """
+    keys = key_columns(keys)
     out = (run_auto(_by_round, results, keys=keys) if is_auto(rules)
            else _by_round(results, rules, keys))
     return out.lazy() if lazy else out
@@ -824,6 +826,7 @@ def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
     ``True`` the running sums wherever the ruleset allows, None (the default) the faster
     of the two for the input's size (:func:`_cumulative_pays`); all give the same table."""
     ruleset = get(rules)
+    keys = key_columns(keys)
     frame, codes = _validated_coded(results, keys)
     k = check_keys(keys)
     if cumulative is None:

@@ -232,6 +232,29 @@ def _is_workbook(path: Path, limit: int | None) -> bool:
             and read_bytes(path, limit=limit, head=4) in (b"PK\x03\x04", b"\xd0\xcf\x11\xe0"))
 
 
+def path_items(paths: object) -> list[str | os.PathLike[str]]:
+    """The paths a reader was given: one path (text or ``Path``) or a sequence of them, as
+    a non-empty list; an :class:`~swissframe.errors.ImportFormatError` otherwise (None or
+    a number ended in ``list()``'s bare ``TypeError``; a table is not a path).
+
+    >>> path_items("a.csv"), path_items(["a.csv", "b.csv"])
+    (['a.csv'], ['a.csv', 'b.csv'])
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        return [paths]
+    items = (list(paths) if isinstance(paths, Iterable) and not isinstance(paths, bytes)
+             and not isinstance(paths, (pl.DataFrame, pl.LazyFrame)) else None)
+    if items is None or not all(isinstance(i, (str, os.PathLike)) for i in items):
+        msg = (f"expected a file, folder or glob path (or a list of them), got "
+               f"{type(paths).__name__} ({paths!r:.60}). Hint: e.g. sf.read('events/'); a "
+               "table is already read: pass it to sf.standings directly.")
+        raise ImportFormatError(msg)
+    if not items:
+        msg = "no input files given. Hint: pass a file, a folder or a glob."
+        raise ImportFormatError(msg)
+    return items
+
+
 def sniff(path: PathLike, *, limit: int | None = None) -> Format | None:
     """The format of a file from its first bytes (None when it is none of :data:`FORMATS`).
 
@@ -317,10 +340,7 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
         msg = (f"unknown input format {format!r}. Hint: use one of auto, "
                f"{', '.join(FORMATS)}.")
         raise ImportFormatError(msg)
-    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    if not items:
-        msg = "no input files given. Hint: pass a file, a folder or a glob."
-        raise ImportFormatError(msg)
+    items = path_items(paths)
     found: dict[Path, Format] = {}
     skipped: list[Path] = []
     for item in items:
@@ -366,14 +386,9 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
 
 
 def file_list(paths: PathLike | Iterable[PathLike]) -> list[Path]:
-    """``paths`` as a non-empty list of paths (one path or an iterable of them)."""
-    if isinstance(paths, (str, os.PathLike)):
-        return [Path(paths)]
-    out = [Path(p) for p in paths]
-    if not out:
-        msg = "no input files given. Hint: pass a path or a list of paths."
-        raise DataError(msg)
-    return out
+    """``paths`` as a non-empty list of paths (one path or an iterable of them:
+    :func:`path_items`)."""
+    return [Path(p) for p in path_items(paths)]
 
 
 def event_keys(paths: Sequence[PathLike]) -> list[str]:

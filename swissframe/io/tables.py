@@ -25,7 +25,7 @@ def expand_paths(paths: PathLike | Iterable[PathLike], suffixes: tuple[str, ...]
 
     Raises :class:`~swissframe.errors.ImportFormatError` when a path matches nothing.
     """
-    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    items = _files.path_items(paths)
     out: list[Path] = []
     for item in items:
         p = Path(item)

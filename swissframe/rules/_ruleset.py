@@ -728,7 +728,7 @@ def get(rules: str | Ruleset) -> Ruleset:
         return rules
     try:
         return PRESETS[rules]
-    except KeyError:
+    except (KeyError, TypeError):  # (TypeError: an unhashable value, e.g. a list of names)
         msg = (f"unknown ruleset {rules!r}. Hint: one of {sorted(PRESETS)}, or a "
                "swissframe.rules.Ruleset instance.")
         raise RulesetError(msg) from None

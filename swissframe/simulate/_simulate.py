@@ -60,8 +60,8 @@ from typing import TYPE_CHECKING, Final, Literal
 import polars as pl
 
 from swissframe._collect import collect, scoped
-from swissframe.errors import DataError, RulesetError, check_seed
-from swissframe.schema import validate_results
+from swissframe.errors import DataError, RulesetError, check_seed, check_whole
+from swissframe.schema import as_lazy, validate_results
 from swissframe.simulate._pairing import pair_arrays
 from swissframe.simulate.rounds import recommended_rounds, rounds_table
 
@@ -248,6 +248,10 @@ def _players_frame(results: pl.DataFrame, players: pl.DataFrame | None) -> pl.Da
             raise DataError(msg)
         base = results.select("event_id", "player_id").unique()
     else:
+        if not isinstance(players, pl.DataFrame):  # (a path, a list: named here)
+            players = as_lazy(players, what="players table",
+                              made_by="pl.DataFrame({'event_id': ..., 'player_id': ...})"
+                              ).pipe(collect)
         if "player_id" not in players.columns:
             msg = (f"players table has columns {players.columns}, no player_id. "
                    "Hint: one row per player with event_id, player_id.")
@@ -340,6 +344,7 @@ def pair_round(
     (3, 1)
     """
     import numpy as np
+    checked = check_seed(seed)  # (a text or -1 ended in NumPy's SeedSequence errors)
     sim = _sim_rules(rules)
     if results is None:
         res = pl.DataFrame(schema={"event_id": pl.String, "round": pl.Int64,
@@ -396,7 +401,7 @@ def pair_round(
         sim.pairing_key(todo["_points"].to_numpy().astype(np.int64),
                         todo["_wins"].to_numpy().astype(np.int64)),
         todo["_had_bye"].to_numpy(),
-        opp, rng=np.random.Generator(np.random.PCG64(seed)))
+        opp, rng=np.random.Generator(np.random.PCG64(checked)))
     pid, ev_id, rnd = todo["player_id"], todo["event_id"], todo["_round"]
     a_s, b_s = pl.Series(a), pl.Series(b)
     matches = pl.DataFrame({"event_id": ev_id.gather(a_s), "round": rnd.gather(a_s),
@@ -757,16 +762,23 @@ def simulate(
     """
     import numpy as np
     sr = _sim_rules(rules)
-    if n_events < 1:
-        msg = f"n_events must be at least 1, got {n_events}. Hint: simulate(200, n_events=10)."
-        raise DataError(msg)
-    for name, value in (("drop_rate", drop_rate), ("unfinished_rate", unfinished_rate),
-                        ("late_rate", late_rate)):
-        if not 0.0 <= value <= 1.0:
-            msg = f"{name} must be a probability, got {value}. Hint: use a value in [0, 1]."
+    # (a text, None or a float here ended in a bare TypeError from a comparison)
+    n_events = check_whole("n_events", n_events, low=1, hint="simulate(200, n_events=10)")
+    rates = [("drop_rate", drop_rate), ("unfinished_rate", unfinished_rate),
+             ("late_rate", late_rate)]
+    if awarded_bye_rate is not None:
+        rates.append(("awarded_bye_rate", awarded_bye_rate))
+    for name, value in rates:
+        if not (isinstance(value, numbers.Real) and not isinstance(value, bool)
+                and 0.0 <= value <= 1.0):
+            msg = f"{name} must be a probability, got {value!r}. Hint: use a value in [0, 1]."
             raise DataError(msg)
-    if rounds is not None and rounds < 1:
-        msg = f"rounds must be at least 1, got {rounds}. Hint: or rounds=None for the table."
+    if rounds is not None:
+        rounds = check_whole("rounds", rounds, low=1, hint="or rounds=None for the table")
+    if not (isinstance(drop_multiplier, numbers.Real) and not isinstance(drop_multiplier, bool)
+            and math.isfinite(drop_multiplier) and drop_multiplier >= 0):
+        msg = (f"drop_multiplier must be a finite number ≥ 0, got {drop_multiplier!r}. Hint: "
+               "how many times likelier a player out of contention drops, e.g. 4.0.")
         raise DataError(msg)
     if not (isinstance(skill, numbers.Real) and math.isfinite(skill) and skill >= 0):
         msg = (f"skill must be a finite number ≥ 0, got {skill!r}. Hint: the spread of "
