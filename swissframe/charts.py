@@ -179,6 +179,9 @@ def use_theme(enable: bool = True) -> str:
     >>> use_theme(False)
     'default'
     """
+    if not isinstance(enable, bool):  # (a table here ended in "truth value … ambiguous")
+        msg = f"use_theme takes True or False, got {enable!r:.40}. Hint: use_theme(False)."
+        raise DataError(msg)
     alt = _alt()
     name = THEME if enable else "default"
     api = getattr(alt, "theme", None)
@@ -217,6 +220,10 @@ def enable_offline(renderer: Literal["html", "svg", "png"] = "html") -> Any:
     >>> alt.renderers.active == before
     True
     """
+    if not isinstance(renderer, str):  # (a table compared with "html" raised in Polars)
+        msg = (f"enable_offline: the renderer is a name, got {type(renderer).__name__}. "
+               "Hint: use 'html', 'svg' or 'png'.")
+        raise SwissframeError(msg)
     alt = _alt()
     if renderer == "html":
         from altair.utils.html import TEMPLATES

@@ -74,6 +74,9 @@ CASES: dict[str, tuple[Callable[[], Any], str]] = {
                               "awarded_bye_rate must be a probability"),
     "simulate drop_multiplier": (lambda: sf.simulate(8, drop_multiplier="x"),
                                  "drop_multiplier must be a finite number"),
+    "report names columns": (lambda: sf.report(_res(), names=pl.DataFrame({"a": [1]})),
+                             r"names must map .*got a DataFrame with columns \['a'\]"),
+    "use_theme table": (lambda: sf.charts.use_theme("no"), "use_theme takes True or False"),
 }
 
 

@@ -139,15 +139,18 @@ def meta_for(src: Source, event_id: str, rules: str | Ruleset | None,
         rs = sf.rules.get(rules)
         why = "Chosen for this report."
     shown = dict(src.names.get(event_id, {}))
-    if isinstance(names, pl.DataFrame):
+    if isinstance(names, pl.DataFrame) and {"player_id", "name"} <= set(names.columns):
         sub = names.filter(pl.col("event_id") == event_id) if "event_id" in names.columns \
             else names
         shown.update({str(a): str(b) for a, b in sub.select("player_id", "name").iter_rows()})
     elif isinstance(names, Mapping):
         shown.update({str(k): str(v) for k, v in names.items()})
     elif names is not None:
+        # (a DataFrame without those columns ended in Polars' ColumnNotFoundError)
+        got = (f"a DataFrame with columns {names.columns}" if isinstance(names, pl.DataFrame)
+               else type(names).__name__)
         msg = (f"names must map player_id to name (a dict, or a DataFrame with player_id, "
-               f"name), got {type(names).__name__}. Hint: names={{'p1': 'Alice'}}.")
+               f"name), got {got}. Hint: names={{'p1': 'Alice'}}.")
         raise DataError(msg)
     date = info.get("date")
     if isinstance(date, dt.datetime):
