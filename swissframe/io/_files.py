@@ -823,13 +823,9 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
     """One file's table in the long form (a match table goes through ``from_matches``),
     its contract columns' types checked here so that an error names the file."""
     from swissframe.schema import (
-        INT_COLUMNS,
         MATCH_COLUMNS,
         REQUIRED_COLUMNS,
-        fits_int64,
         from_matches,
-        not_whole_cells,
-        whole_numbers,
     )
 
     cols = columns or MATCH_COLUMNS
@@ -855,9 +851,22 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         msg = (f"{shown(path)}: a long results table without column(s) {missing}; columns "
                f"are {df.columns}. Hint: {hint}")
         raise SchemaError(msg)
-    # the cells that are not whole numbers within 64 bits, named with their row, event,
-    # round and player (the column's type alone did not say where to look); an integer
-    # column Polars read wider than Int64 is one only where a value is past 64 bits
+    df, bad = whole_columns(df)
+    if bad:
+        msg = (f"{shown(path)}: mistyped column(s): {'; '.join(bad)}, expected integers. "
+               "Hint: a cell holds text, a decimal or a number too large; fix it in the file.")
+        raise SchemaError(msg)
+    return df
+
+
+def whole_columns(df: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
+    """A file's whole-number columns (rounds, game counts) read the one way such a cell
+    is read (``schema.whole_numbers``: ``"3.0"`` is 3, a column with no value is empty),
+    and the columns that hold a cell that is not whole, each named with its cells (row,
+    event, round, player: the column's type alone did not say where to look). Those are
+    left as they are: ``table_long`` refuses them, ``validate`` lists their cells."""
+    from swissframe.schema import INT_COLUMNS, fits_int64, not_whole_cells, whole_numbers
+
     bad, whole = [], []
     for c, t in df.schema.items():
         if c not in INT_COLUMNS or t == pl.Null or fits_int64(t):
@@ -867,14 +876,9 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
             whole.append(whole_numbers(c, t).alias(c))
         elif not t.is_integer():
             bad.append(f"{c} is {t} ({where})")
-        else:
+        else:  # (an integer column Polars read wider than Int64: a value past 64 bits)
             bad.append(f"{c} holds {df.get_column(c).max()!s}, past 64 bits ({where})")
-    if bad:
-        msg = (f"{shown(path)}: mistyped column(s): {'; '.join(bad)}, expected integers. "
-               "Hint: a cell holds text, a decimal or a number too large; fix it in the file.")
-        raise SchemaError(msg)
-    # (read as the match form and validate read such a cell: schema.whole_numbers)
-    return df.with_columns(whole) if whole else df
+    return (df.with_columns(whole) if whole else df), bad
 
 
 _MATCH_INT: Final = ("round", "games_a", "games_b", "games_drawn")
@@ -913,6 +917,8 @@ def _read_tables(files: Sequence[Path], limit: int | None, *, strict: bool = Tru
             notes += found
         elif strict or "player_id" not in df.columns:
             df = table_long(f, df)
+        else:  # (validate: whole cells read as the engine reads them, bad ones listed)
+            df = whole_columns(df)[0]
         frames.append(df.with_columns(pl.lit(shown(f), dtype=pl.String).alias("source_file")))
     results = concat_files(frames)
     events = results.select("event_id", "source_file").unique(maintain_order=True).with_columns(

@@ -392,6 +392,8 @@ def test_whole_cells_read_one_way_in_the_long_form_and_a_header_alone_is_no_rows
     dotted.write_text("\n".join([head, *[r + ".0" for r in rows]]) + "\n")  # (drawn "1.0")
     named = ["event_id", "source_file"]
     assert sf.read(dotted).results.drop(named).equals(sf.read(LEAGUE).results.drop(named))
+    # validate reads the file the same way (it reported "games_drawn is Float64" as an error)
+    assert main(["validate", str(dotted)]) == 0
     alone = tmp_path / "alone.csv"
     alone.write_text(head + "\n")
     got = sf.read(alone).results
