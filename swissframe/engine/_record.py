@@ -257,27 +257,26 @@ def rate_scales(record: pl.DataFrame, rules: Ruleset, count: pl.Series | None = 
     # fixed cost is its number of queries)
     found = (record if count is None else record.with_columns(_count=count)).select(
         _scale_exprs(rules, counted=count is None)).row(0)
+    # (the denominators are rate_terms', already times the draw values' denominators:
+    # the lcm of d·r over r is d·lcm(r), and d itself is kept when no rate has one)
     r_l, g_l = lcm_of(int(v) for v in found[0]), lcm_of(int(v) for v in found[1])
     top = found[2]
-    return RateScales(rate=_fitted(lcm_of([r_l * dv.denominator, *clamps, *rate_extra]),
+    return RateScales(rate=_fitted(lcm_of([r_l, dv.denominator, *clamps, *rate_extra]),
                                    "own match-win rates"),
-                      game=_fitted(lcm_of([g_l * gv.denominator, *clamps]), "game-win rates"),
+                      game=_fitted(lcm_of([g_l, gv.denominator, *clamps]), "game-win rates"),
                       k_max=int(top) if isinstance(top, int) and top > 0 else 1)
 
 
 @functools.lru_cache(maxsize=64)
 def _scale_exprs(rules: Ruleset, *, counted: bool) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
-    """:func:`rate_scales`' query: the distinct match and game denominators, and the
-    largest count (``counted``: of the record's opponents, else of ``_count``). Built once
-    per ruleset."""
-    rounds = pl.col("rounds_played")
-    if not rules.bye_in_own_rate:
-        rounds = rounds - pl.col("byes")
-    games = pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")
+    """:func:`rate_scales`' query: the distinct denominators of the own match and game
+    rates (:func:`rate_terms`'), and the largest count (``counted``: of the record's
+    opponents, else of ``_count``). Built once per ruleset."""
+    _, m_den, _, g_den = rate_terms(rules)
     opponents = (pl.col("opponents") if rules.earned_bye_opponent is None
                  else pl.col("opponents") + pl.col("earned_byes"))
-    return (rounds.unique().drop_nulls().implode().alias("r"),
-            games.unique().drop_nulls().implode().alias("g"),
+    return (m_den.unique().drop_nulls().implode().alias("r"),
+            g_den.unique().drop_nulls().implode().alias("g"),
             (opponents if counted else pl.col("_count")).max().alias("k"))
 
 
