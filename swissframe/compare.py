@@ -22,11 +22,11 @@ from typing import Final
 import polars as pl
 
 import swissframe as sf
-from swissframe._collect import collect, scoped
+from swissframe._collect import scoped
 from swissframe.engine.standings import check_through_round
 from swissframe.errors import DataError, check_id, did_you_mean
 from swissframe.rules import Criterion, Ruleset, get
-from swissframe.schema import as_lazy, validated_once
+from swissframe.schema import as_frame, validated_once
 
 __all__ = ["CRITERION_LABELS", "PERCENT_CRITERIA", "Comparison", "compare", "criterion_label",
            "format_value", "ordinal"]
@@ -200,7 +200,7 @@ class Comparison:
 
 
 def _event(results: Frame, event_id: str | None) -> tuple[pl.DataFrame, str]:
-    df = results if isinstance(results, pl.DataFrame) else as_lazy(results).pipe(collect)
+    df = as_frame(results)
     if "event_id" not in df.columns:
         df = df.with_columns(event_id=pl.lit("event"))
     events = df["event_id"].unique(maintain_order=True).cast(pl.String).to_list()

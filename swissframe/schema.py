@@ -1127,6 +1127,14 @@ def as_lazy(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",
     raise SchemaError(msg)
 
 
+def as_frame(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",
+             made_by: str = "sf.read_results(path) (or sf.read(path).results)"
+             ) -> pl.DataFrame:
+    """``frame`` as a DataFrame (a LazyFrame collected), after :func:`as_lazy`'s check."""
+    return frame if isinstance(frame, pl.DataFrame) else as_lazy(
+        frame, what=what, made_by=made_by).pipe(collect)
+
+
 @dataclass(frozen=True)
 class MatchColumns:
     """Column names of the one-row-per-match form (see :func:`from_matches`)."""

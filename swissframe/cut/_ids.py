@@ -10,7 +10,7 @@ from typing import Final
 import polars as pl
 
 from swissframe._collect import collect, scoped
-from swissframe.cut._round import KEY, Frame
+from swissframe.cut._round import KEY, PAIRINGS_MADE_BY, Frame
 from swissframe.cut._status import cut_status
 from swissframe.engine.standings import standings
 from swissframe.errors import (
@@ -22,7 +22,7 @@ from swissframe.errors import (
     check_whole,
 )
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import as_lazy, validate_results
+from swissframe.schema import as_frame, validate_results
 
 __all__ = ["ID_SCORES", "IdReport", "detect_intentional_draws", "id_advice", "id_report"]
 
@@ -82,13 +82,10 @@ def id_advice(results: Frame, pairings: Frame, top: int = 8, rules: str | Rulese
     >>> adv.select("player_a", "player_b", "a_draw", "b_draw", "advice").row(0)
     ('A', 'C', 'guaranteed', 'guaranteed', 'both can draw in')
     """
-    pr = (pairings if isinstance(pairings, pl.DataFrame)
-          else as_lazy(pairings, what="pairings table",
-                       made_by="sf.read_results(path) of the round's pairings").pipe(collect))
+    pr = as_frame(pairings, what="pairings table", made_by=PAIRINGS_MADE_BY)
     st = (cut_status(results, pr, top, rules, **kwargs)  # type: ignore[arg-type]
-          if status is None else as_lazy(status, what="status table",
-                                         made_by="sf.cut_status(results, pairings)"
-                                         ).pipe(collect))
+          if status is None else as_frame(status, what="status table",
+                                          made_by="sf.cut_status(results, pairings)"))
     lacking = [c for c in (*KEY, "outcome", "status", "probability") if c not in st.columns]
     if lacking:  # (a table of another analysis ended in Polars' ColumnNotFoundError)
         msg = (f"status lacks column(s) {lacking}: it is not a cut_status result. Hint: "

@@ -49,7 +49,7 @@ from swissframe.errors import (
     did_you_mean,
 )
 from swissframe.rules._ruleset import Ruleset
-from swissframe.schema import OPTIONAL_COLUMNS, as_lazy, validate_results
+from swissframe.schema import OPTIONAL_COLUMNS, as_frame, validate_results
 
 __all__ = [
     "DEFAULT_OUTCOMES",
@@ -165,12 +165,14 @@ def _reject(bad: pl.DataFrame, message: Callable[[dict[str, object]], str], *,
         raise error(message(bad.row(0, named=True)))
 
 
+#: How a pairings table is made, for the hint of a path or None given as one.
+PAIRINGS_MADE_BY: Final = "sf.read_results(path) of the round's pairings"
+
+
 def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFrame
                         ) -> pl.DataFrame:
     """Validate the final-round pairings (both seats; null opponent = bye)."""
-    df = (pairings if isinstance(pairings, pl.DataFrame)
-          else as_lazy(pairings, what="pairings table",
-                       made_by="sf.read_results(path) of the round's pairings").pipe(collect))
+    df = as_frame(pairings, what="pairings table", made_by=PAIRINGS_MADE_BY)
     missing = [c for c in ("player_id", "opponent_id") if c not in df.columns]
     if missing:
         msg = (f"pairings lack column(s) {missing}; found {df.columns}. Hint: a long table "

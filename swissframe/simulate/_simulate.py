@@ -61,7 +61,7 @@ import polars as pl
 
 from swissframe._collect import collect, scoped
 from swissframe.errors import DataError, RulesetError, check_seed, check_whole
-from swissframe.schema import as_lazy, validate_results
+from swissframe.schema import as_frame, validate_results
 from swissframe.simulate._pairing import pair_arrays
 from swissframe.simulate.rounds import recommended_rounds, rounds_table
 
@@ -248,10 +248,8 @@ def _players_frame(results: pl.DataFrame, players: pl.DataFrame | None) -> pl.Da
             raise DataError(msg)
         base = results.select("event_id", "player_id").unique()
     else:
-        if not isinstance(players, pl.DataFrame):  # (a path, a list: named here)
-            players = as_lazy(players, what="players table",
-                              made_by="pl.DataFrame({'event_id': ..., 'player_id': ...})"
-                              ).pipe(collect)
+        players = as_frame(players, what="players table",  # (a path, a list: named)
+                           made_by="pl.DataFrame({'event_id': ..., 'player_id': ...})")
         if "player_id" not in players.columns:
             msg = (f"players table has columns {players.columns}, no player_id. "
                    "Hint: one row per player with event_id, player_id.")

@@ -39,7 +39,7 @@ from swissframe.rules.platforms import (
     publish,
     rulesets_by_name,
 )
-from swissframe.schema import as_lazy
+from swissframe.schema import as_frame
 
 __all__ = ["ORDER_KEYS", "UNROUNDED_TOLERANCE", "VERIFY_COLUMNS", "matching_rounds", "order",
            "summarize", "verify"]
@@ -331,8 +331,8 @@ def summarize(table: pl.DataFrame, by: tuple[str, ...] = ("source", "era")) -> p
     >>> summarize(t).select("ranked", "order_matched", "order_share", "events_order_exact").rows()
     [(2, 2, 1.0, 1)]
     """
-    t = (as_lazy(table, what="table of sf.verify", made_by="sf.verify(paths)").filter(
-        pl.col("in_rounds") & pl.col("in_standings")).pipe(collect))
+    t = as_frame(table, what="table of sf.verify", made_by="sf.verify(paths)").filter(
+        pl.col("in_rounds") & pl.col("in_standings"))
     if "rank_match" not in t.columns:
         t = t.with_columns(pl.lit(None, dtype=pl.Boolean).alias("rank_match"))
     per_event = t.group_by([*by, "event_id"]).agg(

@@ -54,7 +54,7 @@ from swissframe.errors import DataError, ImportFormatError, check_events
 from swissframe.io.tom import TomEvents
 from swissframe.io.trf import TrfEvents
 from swissframe.rules._ruleset import Criterion, Ruleset, buchholz
-from swissframe.schema import as_lazy
+from swissframe.schema import as_frame
 
 __all__ = [
     "EARNED_BYE_READINGS",
@@ -739,9 +739,9 @@ def summarize_reference(table: pl.DataFrame, by: Sequence[str] | None = None
     >>> summarize_reference(t, by=["event_id"]).row(0)
     ('e', 2, 1, 0.5, 1, 0)
     """
-    if not isinstance(table, pl.DataFrame):  # (a path or None: named, not AttributeError)
-        table = as_lazy(table, what="table of sf.verify_tom / sf.verify_trf",
-                        made_by="sf.verify_tom(sf.read_tom(path))").pipe(collect)
+    # (a path or None: named, not an AttributeError)
+    table = as_frame(table, what="table of sf.verify_tom / sf.verify_trf",
+                     made_by="sf.verify_tom(sf.read_tom(path))")
     tom = "reading" in table.columns
     keys = list(by) if by is not None else (
         ["event_id", "division", "reading"] if tom
