@@ -105,12 +105,10 @@ def outcome_table(outcomes: Sequence[tuple[int, int, int]] = DEFAULT_OUTCOMES,
     """
     outs = check_game_triples("outcomes", outcomes,
                               hint="e.g. [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0)]")
+    # (check_game_triples saw a non-empty list of three whole counts ≥ 0 each)
     if len(set(outs)) != len(outs):
         msg = f"outcomes {outcomes!r} must be a non-empty list of distinct (won, lost, drawn)."
         raise DataError(msg + " Hint: e.g. [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0)].")
-    if any(len(o) != 3 or min(o) < 0 for o in outs):
-        msg = f"outcomes {outcomes!r}: each must be three non-negative game counts."
-        raise DataError(msg + " Hint: (games won, games lost, games drawn).")
     index = {o: i for i, o in enumerate(outs)}
     mirror = []
     for o in outs:
