@@ -53,9 +53,9 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, cast
 
 import polars as pl
 
@@ -658,15 +658,15 @@ def _sizes(n_players: int | Sequence[int] | range, n_events: int,
         return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
     # (a text or a None reached int() or list() and ended in their bare errors)
-    if not (whole(n_players) or (isinstance(n_players, (Sequence, range))
-                                 and not isinstance(n_players, (str, bytes))
-                                 and all(whole(v) for v in n_players))):
+    single = whole(n_players)
+    if not (single or (isinstance(n_players, (Sequence, range))
+                       and not isinstance(n_players, (str, bytes))
+                       and all(whole(v) for v in n_players))):
         msg = (f"n_players must be an int or a sequence of ints, got {n_players!r:.60}. "
                "Hint: simulate(200, ...) or simulate(range(32, 257), ...).")
         raise DataError(msg)
-    choices = (np.asarray([n_players], dtype=np.int64) if not isinstance(n_players, Sequence)
-               and not isinstance(n_players, range)
-               else np.asarray(list(n_players), dtype=np.int64))
+    choices = np.asarray([n_players] if single else list(cast("Iterable[int]", n_players)),
+                         dtype=np.int64)
     if choices.shape[0] == 0:
         msg = "n_players is an empty sequence. Hint: pass an int or e.g. range(32, 1501)."
         raise DataError(msg)
@@ -679,10 +679,8 @@ def _sizes(n_players: int | Sequence[int] | range, n_events: int,
                f"({MAX_TABLE_ROWS:,}). Hint: simulate fewer events per call (n_events, "
                "--events) and write each batch out.")
         raise DataError(msg)
-    if isinstance(n_players, (int, np.integer)):
-        sizes = np.full(n_events, int(n_players), dtype=np.int64)
-    else:
-        sizes = rng.choice(choices, n_events)
+    sizes = (np.full(n_events, int(choices[0]), dtype=np.int64) if single
+             else rng.choice(choices, n_events))
     if sizes.shape[0] and int(sizes.min()) < 2:
         msg = (f"cannot simulate an event with {int(sizes.min())} player(s). "
                "Hint: events need at least 2 players (4 for the rounds tables).")
