@@ -795,8 +795,7 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "auto", *,
     │ 2     ┆ 1    ┆ 6            │
     └───────┴──────┴──────────────┘
     """
-    keys = key_columns(keys)
-    out = (run_auto(_by_round, results, keys=keys) if is_auto(rules)
+    out = (run_auto(_by_round, results, keys=keys) if is_auto(rules)  # (keys: in _by_round)
            else _by_round(results, rules, keys))
     return out.lazy() if lazy else out
 
