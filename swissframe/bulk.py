@@ -51,7 +51,7 @@ import polars as pl
 
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError, SchemaError, ValidationError
-from swissframe.io._files import concat_files, write_atomic
+from swissframe.io._files import concat_files, path_items, write_atomic
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
     FIND_PROBLEMS_SCHEMA,
@@ -669,9 +669,8 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     files = _files(source, exclude=out)
     _check_schema(files)
     out.mkdir(parents=True, exist_ok=True)
-    if isinstance(origin, (str, Path)):
-        origin = [origin]  # one file (not the characters of its name)
-    fingerprint = _fingerprint(files if origin is None else [str(f) for f in origin],
+    # (one file, or several: path_items, the one reading of a paths argument)
+    fingerprint = _fingerprint(files if origin is None else [str(f) for f in path_items(origin)],
                                ruleset, batch_rows, batch_events, on_error)
     done = _previous_run(out, fingerprint, overwrite=overwrite, resume=resume)
     _write_json(out / MANIFEST, {"status": "running", "pid": os.getpid(),
