@@ -179,12 +179,8 @@ def _files(source: str | Path | Sequence[str | Path], exclude: Path | None = Non
     Files under ``exclude`` (the output folder) are left out: a run never reads its own
     output, even when ``dest`` is inside ``source``.
     """
-    if isinstance(source, (str, Path)):
-        sources: list[str | Path] = [source]
-    else:
-        sources = list(source)
     out: list[str] = []
-    for s in sources:
+    for s in path_items(source):
         p = Path(s)
         if p.is_dir():
             out += sorted(str(f) for f in p.rglob("*.parquet") if f.is_file())
