@@ -391,7 +391,8 @@ class _Rule:
 
 #: Column of ``_checked``'s frames with nulls: no required cell is null in this row.
 _OK_COLUMN: Final = "_ok"
-#: A row's position in the table, 0-based (the ``null_value`` rule names it, 1-based).
+#: A row's position in the table, 0-based (the ``null_value`` rule names it 1-based, as
+#: :func:`not_whole_cells` does).
 _ROW_COLUMN: Final = "_row"
 
 
@@ -1292,14 +1293,15 @@ def not_whole_cells(frame: pl.LazyFrame | pl.DataFrame, column: str,
     """The first rows (at most :data:`MAX_LISTED_PROBLEMS`) whose ``column`` holds a value
     that is not a whole number — text, a fraction, a number past 64 bits (``3.0`` is
     one) — as ``row N, event 'e', round 2, 'A' vs 'B': 'x'`` from the ``context``
-    columns present; "" when every value is whole. The one test of a whole-number cell
-    for the readers and the match form."""
+    columns present (``N`` counts the table's rows from 1, as the ``null_value`` rule
+    does: the first data row of a file is row 1); "" when every value is whole. The one
+    test of a whole-number cell for the readers and the match form."""
     lf = frame.lazy()
     schema = lf.collect_schema()
     dtype = schema[column]
     if dtype == pl.Null or fits_int64(dtype):
         return ""  # every value is an Int64 (wider integers are read: one may not be)
-    bad = (lf.with_row_index("_row")
+    bad = (lf.with_row_index("_row", offset=1)
            .filter(pl.col(column).is_not_null()
                    & whole_numbers(column, dtype).is_null())
            .select(*dict.fromkeys(["_row", *[c for c in context if c in schema], column]))

@@ -666,7 +666,7 @@ def test_from_matches_text_in_an_integer_column_names_the_row(column: str) -> No
                       "games_a": ["2", "1"], "games_b": ["0", "2"], "games_drawn": ["0", "0"]})
     m = m.with_columns(pl.when(pl.int_range(pl.len()) == 1).then(pl.lit("x"))
                        .otherwise(pl.col(column)).alias(column))
-    with pytest.raises(sf.SchemaError, match=rf"column '{column}' .*row 1, .*'A' vs 'C': 'x'"):
+    with pytest.raises(sf.SchemaError, match=rf"column '{column}' .*row 2, .*'A' vs 'C': 'x'"):
         sf.from_matches(m)
 
 
@@ -690,7 +690,7 @@ def test_long_csv_with_text_in_an_integer_column_names_the_cells(tmp_path: Path)
     path.write_text("event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n"
                     "e,1,A,B,2,0,0\ne,1,B,A,0,two,0\ne,2,A,,2.0,0,0\n")
     with pytest.raises(sf.SchemaError,
-                       match=r"long.csv: .*games_lost is String \(row 1, event 'e', round 1, "
+                       match=r"long.csv: .*games_lost is String \(row 2, event 'e', round 1, "
                              r"'B' vs 'A': 'two'\)"):
         sf.read(path)
 

@@ -401,7 +401,7 @@ def test_whole_cells_read_one_way_in_the_long_form_and_a_header_alone_is_no_rows
     assert sf.standings(got).height == 0
     half = tmp_path / "half.csv"  # (a cell that is not whole is still named)
     half.write_text("\n".join([head, *rows[:2], rows[2][: rows[2].rindex(",")] + ",0.5"]))
-    with pytest.raises(SchemaError, match=r"games_drawn is Float64 \(row 2, .*: 0\.5\)"):
+    with pytest.raises(SchemaError, match=r"games_drawn is Float64 \(row 3, .*: 0\.5\)"):
         sf.read(half)
 
 
