@@ -353,13 +353,22 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
     when a sum could overflow.
     """
     met = grid.base["opponents"]
-    plan = pl.DataFrame({"_s": grid.pair_start, "_m": met, "_j": grid.cut_index})
-    exploded = (plan.select(pl.int_ranges("_s", pl.col("_s") + pl.col("_m")).alias("_k"), "_j")
-                .explode("_k", empty_as_null=False))
-    size = exploded.height
-    if size >= 2**31:
+    size = met.sum()
+    if not isinstance(size, int) or size >= 2**31:
         return None
-    src = grid.pair_src.gather(exploded["_k"]) + exploded["_j"]
+    # positions on UInt32, Polars' index type: these are the largest arrays of the call
+    # (13.9M values for 10,000 events), half the memory of Int64 and no cast on gathering
+    # (by round 10,000 events: 0.44 -> 0.35 s for the positions and one gather). An
+    # opponent's offset is negative when it entered the grid after cutoffs it was not in
+    # (a late first round at the start of the grid): Int64 then, as the sum is not.
+    lowest = grid.pair_src.min()
+    idx = pl.UInt32 if isinstance(lowest, int) and lowest >= 0 else pl.Int64
+    plan = pl.DataFrame({"_s": grid.pair_start.cast(idx), "_m": met.cast(idx),
+                         "_j": grid.cut_index.cast(idx)})
+    exploded = (plan.select(pl.int_ranges("_s", pl.col("_s") + pl.col("_m"), dtype=idx)
+                            .alias("_k"), "_j")
+                .explode("_k", empty_as_null=False))
+    src = grid.pair_src.cast(idx).gather(exploded["_k"]) + exploded["_j"]
     del exploded
     # Each segment's sums (at most `most` values) must fit Int64: an exact value is summed
     # whole where they do, and split as hi·2**31 + lo otherwise (both parts then summed on
