@@ -51,6 +51,9 @@ import polars as pl
 from swissframe.errors import DataError, ImportFormatError, SchemaError, SwissframeError
 
 if TYPE_CHECKING:
+    from swissframe.io.decklist import DecklistEvents
+    from swissframe.io.tom import TomEvents
+    from swissframe.io.trf import TrfEvents
     from swissframe.schema import MatchColumns
 
 __all__ = [
@@ -932,13 +935,39 @@ def _read_decklists(files: Sequence[Path], limit: int | None, workers: int | Non
     dl = read_decklist_cache(list(files), max_bytes=limit, workers=workers)
     where = dl.events.select("event_id", pl.col("path").alias("source_file"))
     results = dl.results.join(where, on="event_id", how="left")
-    events = dl.events.select(
-        "event_id", pl.col("path").alias("source_file"), pl.lit("decklist").alias("source_kind"),
-        pl.col("source").alias("platform"), pl.col("date").alias("start_date"), "decimals")
+    events = events_of(dl)
     notes = dl.report.join(where, on="event_id", how="left").select(
         pl.col("source_file").alias("file"), "event_id", "round", "player_id", "kind", "detail")
     return _Part(kind="decklist", results=results, events=events, published=dl.published,
                  notes=[notes], bundle=dl)
+
+
+def _tom_pods(ev: TomEvents) -> pl.DataFrame:
+    """One row per TOM event (a pod): its file, start date and label."""
+    return ev.structure.group_by("event_id", maintain_order=True).agg(
+        pl.col("source").first().alias("source_file"), pl.col("start_date").first(),
+        pl.col("pod_label").first())
+
+
+def events_of(bundle: DecklistEvents | TomEvents | TrfEvents) -> pl.DataFrame:
+    """The events an importer read, as :class:`Source`'s ``events`` has them before the
+    ruleset is inferred (``event_id, source_file, source_kind, start_date``; a decklist's
+    ``platform`` and ``decimals``): what :func:`~swissframe.rules._infer.infer_rulesets`
+    reads, for files read here and for an importer's result given as it is (the report).
+    """
+    from swissframe.io.decklist import DecklistEvents
+    from swissframe.io.tom import TomEvents
+
+    if isinstance(bundle, DecklistEvents):
+        return bundle.events.select(
+            "event_id", pl.col("path").alias("source_file"),
+            pl.lit("decklist").alias("source_kind"), pl.col("source").alias("platform"),
+            pl.col("date").alias("start_date"), "decimals")
+    if isinstance(bundle, TomEvents):
+        return _tom_pods(bundle).select("event_id", "source_file",
+                                        pl.lit("tom").alias("source_kind"), "start_date")
+    return bundle.header.select("event_id", pl.col("source").alias("source_file"),
+                                pl.lit("trf").alias("source_kind"), "start_date")
 
 
 def _pending_notes(pending: pl.DataFrame, where: pl.DataFrame) -> pl.DataFrame:
@@ -952,15 +981,12 @@ def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     from swissframe.io.tom import read_tom
 
     ev = read_tom(list(files), event_ids=list(keys), max_bytes=limit)
-    st = ev.structure.group_by("event_id", maintain_order=True).agg(
-        pl.col("source").first().alias("source_file"), pl.col("start_date").first(),
-        pl.col("pod_label").first())
+    st = _tom_pods(ev)
     where = st.select("event_id", "source_file")
     results = ev.results.join(st.select("event_id", "source_file",
                                         pl.col("pod_label").alias("division")),
                               on="event_id", how="left")
-    events = st.select("event_id", "source_file", pl.lit("tom").alias("source_kind"),
-                       "start_date")
+    events = events_of(ev)
     unknown = ev.unknown.select(pl.col("source").alias("file"), pl.lit("unknown_element")
                                 .alias("kind"), pl.format("unknown element <{}> in <{}> "
                                                           "ignored", "tag", "parent")
@@ -978,8 +1004,7 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     ev = read_trf(list(files), event_ids=list(keys), max_bytes=limit)
     where = ev.header.select("event_id", pl.col("source").alias("source_file"))
     results = ev.results.join(where, on="event_id", how="left")
-    events = ev.header.select("event_id", pl.col("source").alias("source_file"),
-                              pl.lit("trf").alias("source_kind"), "start_date")
+    events = events_of(ev)
     unknown = ev.unknown.join(where, on="event_id", how="left").select(
         pl.col("source_file").alias("file"), "event_id", pl.lit("unknown_record").alias("kind"),
         pl.format("line {}: unknown record {} ignored", "line",

@@ -48,8 +48,10 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
     event_id
         Report on this event only.
     rules
-        Ruleset; default by input kind (decklist → ``mtg``, TOM → ``pokemon``, TRF →
-        ``fide``, a table → ``mtg``); the page says which and why.
+        Ruleset; by default each event's, as ``rules="auto"`` infers it for
+        :func:`~swissframe.standings` (``docs/inference.md``: a decklist → its platform's
+        preset, TOM → ``pokemon``, TRF → the FIDE rules of its start date, a table → its
+        ``ruleset`` column, else ``mtg``); the page says which and why.
     top
         Size of the cut (N).
     names

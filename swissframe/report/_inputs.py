@@ -7,8 +7,7 @@ import datetime as dt
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -16,6 +15,12 @@ import swissframe as sf
 from swissframe.errors import DataError, did_you_mean
 from swissframe.report._event import EventMeta
 from swissframe.rules import Ruleset
+from swissframe.rules._infer import DEFAULT
+
+if TYPE_CHECKING:
+    from swissframe.io.decklist import DecklistEvents
+    from swissframe.io.tom import TomEvents
+    from swissframe.io.trf import TrfEvents
 
 __all__ = ["Source", "load"]
 
@@ -24,37 +29,18 @@ PathLike = str | os.PathLike[str]
 
 @dataclass
 class Source:
-    """Results of one or many events plus what is known about each event."""
+    """Results of one or many events plus what is known about each event: its name, date
+    and format (``info``), its players' names, and the ruleset ``rules="auto"`` gives it
+    with the reason (``rules``: the one inference, :mod:`swissframe.rules._infer`)."""
 
     results: pl.DataFrame
-    kind: str  # "table" | "decklist" | "tom" | "trf"
     info: dict[str, dict[str, Any]] = field(default_factory=dict)
     names: dict[str, dict[str, str]] = field(default_factory=dict)
+    rules: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def event_ids(self) -> list[str]:
         """Events in file order."""
         return [str(e) for e in self.results["event_id"].unique(maintain_order=True).to_list()]
-
-
-_DEFAULT_RULES = {
-    "decklist": ("mtg", "Magic event from the decklist cache: the MTR Appendix C order, which "
-                 "melee.gg and the other platforms implement with small differences."),
-    "tom": ("pokemon", "Pokémon TOM file: the Tournament Rules Handbook order as TOM "
-            "computes it."),
-    "trf": ("fide", "Chess TRF file: FIDE's C.07 tie-break order."),
-    "table": ("mtg", "The default (Magic, MTR Appendix C); pass rules=… for another game."),
-}
-
-
-def _read_paths(paths: list[Path]) -> Any:
-    first = paths[0].name.lower()
-    if first.endswith((".json", ".json.gz")):
-        return sf.read_decklist_cache([str(p) for p in paths])
-    if first.endswith((".tdf", ".xml")):
-        return sf.read_tom([str(p) for p in paths])
-    if first.endswith((".trf", ".txt", ".input")):
-        return sf.read_trf([str(p) for p in paths])
-    return sf.read_results([str(p) for p in paths])
 
 
 def _rows(df: pl.DataFrame, key: str = "event_id") -> dict[str, dict[str, Any]]:
@@ -72,19 +58,56 @@ def _names(players: pl.DataFrame) -> dict[str, dict[str, str]]:
     return out
 
 
+def _rulesets(events: pl.DataFrame) -> dict[str, tuple[str, str]]:
+    """Event → (ruleset, reason) from a frame ``event_id, ruleset, ruleset_reason``."""
+    got = events.unique("event_id", keep="first", maintain_order=True)
+    return {str(e): (str(r), str(why)) for e, r, why in
+            got.select("event_id", "ruleset", "ruleset_reason").iter_rows()}
+
+
+def _info(bundle: DecklistEvents | TomEvents | TrfEvents) -> dict[str, dict[str, Any]]:
+    """Name, date, format, source and details of each event an importer read."""
+    from swissframe.io.decklist import DecklistEvents
+    from swissframe.io.tom import TomEvents
+
+    if isinstance(bundle, DecklistEvents):
+        return {k: {"name": v.get("name"), "date": v.get("date"), "format": v.get("format"),
+                    "source": v.get("source"), "details": _deck_details(v)}
+                for k, v in _rows(bundle.events).items()}
+    if isinstance(bundle, TomEvents):
+        return {k: {"name": v.get("name"), "date": v.get("start_date"),
+                    "format": f"Pokémon, {v.get('division') or v.get('pod_label') or 'division ?'}",
+                    "source": "TOM", "details": ()} for k, v in _rows(bundle.structure).items()}
+    return {k: {"name": v.get("name"), "date": v.get("start_date"),
+                "format": v.get("tournament_type") or "Chess", "source": "TRF",
+                "details": tuple(x for x in (v.get("city"),) if x)}
+            for k, v in _rows(bundle.header).items()}
+
+
 def load(data: Any) -> Source:
-    """A :class:`Source` from paths, a frame, or an importer's result."""
-    if isinstance(data, (str, os.PathLike)):
-        data = [data]
-    if isinstance(data, (list, tuple)) and data and all(
-            isinstance(p, (str, os.PathLike)) for p in data):
-        paths: list[Path] = []
-        for p in map(Path, data):
-            if not p.exists():
-                msg = f"no such file: {p}. Hint: check the path."
-                raise DataError(msg)
-            paths.extend(sorted(q for q in p.iterdir() if q.is_file()) if p.is_dir() else [p])
-        data = _read_paths(paths)
+    """A :class:`Source` from paths, a frame, or an importer's result.
+
+    Paths are read by :func:`swissframe.read` (the one reader: every format recognised by
+    its content, folders searched, the same errors and rulesets as ``swissframe
+    standings``); an importer's result and a table get the ruleset ``rules="auto"`` would
+    give them.
+    """
+    from swissframe.io._files import events_of, read
+    from swissframe.io.decklist import DecklistEvents
+    from swissframe.io.tom import TomEvents
+    from swissframe.io.trf import TrfEvents
+    from swissframe.rules._infer import infer_rulesets, table_rulesets
+
+    if isinstance(data, (str, os.PathLike)) or (
+            isinstance(data, (list, tuple)) and data
+            and all(isinstance(p, (str, os.PathLike)) for p in data)):
+        src = read(data)
+        info: dict[str, dict[str, Any]] = {}
+        for bundle in src.bundles.values():
+            if isinstance(bundle, (DecklistEvents, TomEvents, TrfEvents)):
+                info.update(_info(bundle))
+        return Source(src.results, info, names=_names(src.names),
+                      rules=_rulesets(src.events))
     if isinstance(data, pl.LazyFrame):
         data = data.collect()
     if isinstance(data, pl.DataFrame):
@@ -92,26 +115,12 @@ def load(data: Any) -> Source:
         names: dict[str, dict[str, str]] = {}
         if "name" in df.columns:
             names = _names(df.select("event_id", "player_id", "name").unique())
-        return Source(df, "table", names=names)
-    if hasattr(data, "results") and hasattr(data, "events") and hasattr(data, "published"):
-        info = _rows(data.events)
-        return Source(data.results, "decklist", {k: {
-            "name": v.get("name"), "date": v.get("date"), "format": v.get("format"),
-            "source": v.get("source"), "details": _deck_details(v)} for k, v in info.items()})
-    if hasattr(data, "results") and hasattr(data, "structure"):
-        info = _rows(data.structure)
-        return Source(data.results, "tom", {k: {
-            "name": v.get("name"), "date": v.get("start_date"),
-            "format": f"Pokémon, {v.get('division') or v.get('pod_label') or 'division ?'}",
-            "source": "TOM", "details": ()} for k, v in info.items()},
-            names=_names(data.players))
-    if hasattr(data, "results") and hasattr(data, "header"):
-        info = _rows(data.header)
-        return Source(data.results, "trf", {k: {
-            "name": v.get("name"), "date": v.get("start_date"), "format":
-            v.get("tournament_type") or "Chess", "source": "TRF",
-            "details": tuple(x for x in (v.get("city"),) if x)} for k, v in info.items()},
-            names=_names(data.players))
+        return Source(df, names=names, rules=_rulesets(table_rulesets(df)))
+    if isinstance(data, (DecklistEvents, TomEvents, TrfEvents)):
+        players = getattr(data, "players", None)
+        return Source(data.results, _info(data),
+                      names=_names(players) if isinstance(players, pl.DataFrame) else {},
+                      rules=_rulesets(infer_rulesets(events_of(data))))
     msg = (f"cannot build a report from {type(data).__name__}. Hint: pass a results frame, "
            "file paths, or what sf.read_decklist_cache / read_tom / read_trf return.")
     raise DataError(msg)
@@ -132,9 +141,10 @@ def meta_for(src: Source, event_id: str, rules: str | Ruleset | None,
              names: Mapping[str, str] | pl.DataFrame | None, title: str | None) -> EventMeta:
     """The :class:`EventMeta` of one event."""
     info = src.info.get(event_id, {})
-    if rules is None:
-        name, why = _DEFAULT_RULES[src.kind]
+    if rules is None:  # what rules="auto" gives the event (standings, the CLI alike)
+        name, why = src.rules.get(event_id, (DEFAULT, ""))
         rs = sf.rules.get(name)
+        why = f"{why[:1].upper()}{why[1:]}; the same as swissframe standings." if why else why
     else:
         rs = sf.rules.get(rules)
         why = "Chosen for this report."

@@ -33,7 +33,7 @@ import polars as pl
 from swissframe._collect import collect
 
 __all__ = ["AUTO", "DEFAULT", "FIDE_ERAS", "RULESET_COLUMN", "by_ruleset", "describe",
-           "infer_rulesets", "is_auto", "run_auto"]
+           "infer_rulesets", "is_auto", "run_auto", "table_rulesets"]
 
 #: The value of ``rules=`` / ``--rules`` that asks for the inference.
 AUTO: Final = "auto"
@@ -109,6 +109,27 @@ def infer_rulesets(events: pl.DataFrame) -> pl.DataFrame:
             pl.coalesce("_p", "ruleset").alias("ruleset"),
             pl.coalesce("_r", "ruleset_reason").alias("ruleset_reason")).drop("_p", "_r")
     return out.select("event_id", "ruleset", "ruleset_reason")
+
+
+def table_rulesets(results: pl.DataFrame) -> pl.DataFrame:
+    """The ruleset ``rules="auto"`` gives each event of a results table:
+    ``event_id, ruleset, ruleset_reason`` — its ``ruleset`` column (what
+    :func:`swissframe.read` writes, as :func:`by_ruleset` reads it), else :data:`DEFAULT`.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"event_id": ["a", "a", "b"], "ruleset": ["fide", "fide", None]})
+    >>> table_rulesets(df).rows()[0]
+    ('a', 'fide', "the results' ruleset column")
+    >>> table_rulesets(df.drop("ruleset"))["ruleset"].to_list()
+    ['mtg', 'mtg']
+    """
+    named = pl.col(RULESET_COLUMN) if RULESET_COLUMN in results.columns else pl.lit(None)
+    return (results.select("event_id", named.cast(pl.String).alias(RULESET_COLUMN))
+            .unique("event_id", keep="first", maintain_order=True)
+            .select("event_id", pl.col(RULESET_COLUMN).fill_null(DEFAULT),
+                    pl.when(pl.col(RULESET_COLUMN).is_null()).then(pl.lit(_BY_KIND["table"][1]))
+                    .otherwise(pl.lit("the results' ruleset column")).alias("ruleset_reason")))
 
 
 def by_ruleset(results: pl.DataFrame | pl.LazyFrame

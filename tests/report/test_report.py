@@ -162,7 +162,9 @@ def test_real_decklist_event() -> None:
     name = ev.events["name"][0]
     html = rep.html
     assert f"<h1>{name}" in html.replace("&#x27;", "'")
-    assert "decklist cache" in html
+    # ranked as `swissframe standings` ranks the file: its platform's preset, and says so
+    assert rep.meta.rules.name == sf.read(files[0]).events["ruleset"][0]
+    assert "decklist-cache file" in html
     if rep.comparison is not None:
         assert rep.comparison.describe() in _text(html).replace("&#x27;", "'")
 
@@ -179,3 +181,59 @@ def test_real_tom_event_shows_names() -> None:
     some = tom.players.filter(pl.col("event_id") == event)["name"].drop_nulls()[0]
     assert some in rep.html
     assert "OOMW%" in rep.html
+
+
+def _ranks(table: pl.DataFrame) -> list[tuple[str, int]]:
+    return sorted(table.select(pl.col("player_id").cast(pl.String), "rank").iter_rows())
+
+
+def test_a_report_ranks_files_as_standings_does_every_format() -> None:
+    """The report read paths with its own reader (sniffing the first file's suffix) and
+    chose its own default ruleset by input kind: a cardsrealm decklist was ranked by
+    ``mtg`` and a TRF of any date by ``fide``, while ``swissframe standings`` ranks them by
+    the platform's preset and the FIDE rules in force on the start date. One reader and
+    one inference now: the report's standings equal ``sf.standings`` of ``sf.read``."""
+    _need_real()
+    picks = [sorted((REAL / "fbettega_MTG_decklistcache").rglob("*.json.gz"))[:1],
+             sorted((REAL / "chess-trf").rglob("*.trf"))[:1],
+             sorted((REAL / "pokemon-tom").rglob("*.tdf"))[:1]]
+    files = [f[0] for f in picks if f]
+    if not files:
+        pytest.skip("no decklist, TRF or TOM file in the real-world data")
+    for f in files:
+        src = sf.read(f)
+        event = src.results["event_id"][0]
+        rows = src.results.filter(pl.col("event_id") == event)
+        rep = sf.report(f, event_id=event, top=4, n_sims=0)
+        assert rep.meta.rules.name == src.ruleset_of(event), f
+        assert _ranks(rep.standings) == _ranks(sf.standings(rows)), f
+
+
+def test_a_report_of_a_trf_uses_the_fide_rules_of_its_start_date(tmp_path: Path) -> None:
+    """A TRF started after 1 March 2026 is ranked by ``fide-2026`` (its Buchholz dummy),
+    not by ``fide`` as the report's own per-kind default had it."""
+    trf = tmp_path / "late.trf"
+    trf.write_text(
+        "012 Spring Open\n042 2026-04-02\n"
+        "001    1      Alpha                             1800                             "
+        "1.0    1     2 w 1\n"
+        "001    2      Beta                              1700                             "
+        "0.0    2     1 b 0\n")
+    assert sf.read(trf).events["ruleset"][0] == "fide-2026"
+    rep = sf.report(trf, top=1, n_sims=0)
+    assert rep.meta.rules.name == "fide-2026"
+    assert "start date (2026-04-02)" in rep.html
+
+
+def test_a_report_of_a_table_follows_its_ruleset_column() -> None:
+    """A results table carrying ``sf.read``'s ``ruleset`` column is ranked by it, as
+    ``sf.standings(rules="auto")`` ranks it; without one, by ``mtg``."""
+    m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+                      "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+                      "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    table = sf.from_matches(m)
+    assert sf.report(table, top=2, n_sims=0).meta.rules.name == "mtg"
+    tagged = table.with_columns(ruleset=pl.lit("pokemon"))
+    rep = sf.report(tagged, top=2, n_sims=0)
+    assert rep.meta.rules.name == "pokemon"
+    assert _ranks(rep.standings) == _ranks(sf.standings(tagged))
