@@ -15,6 +15,7 @@ __all__ = [
     "DataError",
     "ExactnessWarning",
     "ImportFormatError",
+    "ImportNotesWarning",
     "RulesetError",
     "SchemaError",
     "SwissframeError",
@@ -62,6 +63,11 @@ class ImportFormatError(SwissframeError, ValueError):
 
 class ExactnessWarning(UserWarning):
     """Exact (rational) tie detection had to fall back to a float tolerance."""
+
+
+class ImportNotesWarning(UserWarning):
+    """A read left something out or repaired it (a skipped file, a pending or unreported
+    match, a duplicate seat): :attr:`swissframe.io.Source.notes` lists each."""
 
 
 def check_whole(name: str, value: object, *, low: int = 0, hint: str = "") -> int:

@@ -40,6 +40,7 @@ import os
 import re
 import stat
 import tempfile
+import warnings
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,7 +49,13 @@ from typing import TYPE_CHECKING, Final, Literal
 
 import polars as pl
 
-from swissframe.errors import DataError, ImportFormatError, SchemaError, SwissframeError
+from swissframe.errors import (
+    DataError,
+    ImportFormatError,
+    ImportNotesWarning,
+    SchemaError,
+    SwissframeError,
+)
 
 if TYPE_CHECKING:
     from swissframe.io.decklist import DecklistEvents
@@ -1185,4 +1192,38 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
                 continue
             if group is files:
                 break  # the whole group was read: no need to read file by file
-    return _combine(parts, skipped, problems, validate)
+    src = _combine(parts, skipped, problems, validate)
+    if validate and src.notes.height:
+        # a repair or a drop is reported where it happens, to every caller (each CLI
+        # command prints it as a warning line); validate=False: the caller lists them
+        warnings.warn(notes_summary(src.notes), ImportNotesWarning, stacklevel=2)
+    return src
+
+
+def notes_summary(notes: pl.DataFrame) -> str:
+    """One line on what a read left out or repaired (:attr:`Source.notes`): the count of
+    each kind and the first note, with where it is.
+
+    Examples
+    --------
+    >>> notes = pl.DataFrame({"file": ["a.json", "a.json", "x.txt"],
+    ...     "event_id": ["a", "a", None], "round": [4, 5, None],
+    ...     "player_id": ["Ann", "Bo", None], "opponent_id": [None] * 3,
+    ...     "kind": ["unreported_match", "unreported_match", "skipped_file"],
+    ...     "detail": ["Ann vs Cy reported 0-0-0", "Bo vs Di reported 0-0-0", "not results"]})
+    >>> print(notes_summary(notes))  # doctest: +NORMALIZE_WHITESPACE
+    3 import notes (unreported_match ×2, skipped_file ×1), e.g. a.json, event 'a', round 4,
+    player 'Ann': Ann vs Cy reported 0-0-0. Hint: Source.notes lists each (swissframe
+    validate FILE on the command line).
+    """
+    kinds = ", ".join(f"{k} ×{n}" for k, n in
+                      notes.group_by("kind", maintain_order=True).len().iter_rows())
+    first = notes.row(0, named=True)
+    where = [str(first["file"])] if first.get("file") else []
+    where += [f"{c.replace('_id', '')} {first[c]!r}" if isinstance(first[c], str)
+              else f"{c} {first[c]}" for c in ("event_id", "round", "player_id")
+              if first.get(c) is not None]
+    n = notes.height
+    return (f"{n} import note{'s' * (n > 1)} ({kinds}), e.g. {', '.join(where)}: "
+            f"{first['detail']}. Hint: Source.notes lists each (swissframe validate FILE on "
+            "the command line).")

@@ -112,3 +112,20 @@ def test_sensitivity_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(df["ruleset"]) == {"mtg", "pokemon"}
     assert set(df["event_id"]) == {"league-night", "store-championship"}
     assert df.filter(pl.col("ruleset") == "mtg")["kendall_tau"].to_list() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("flags", [[], ["--quiet"]])
+@pytest.mark.parametrize("command", [["standings"], ["explain", "--player", "A"],
+                                     ["chart", "standings"]])
+def test_every_command_says_what_the_read_left_out(command: list[str], flags: list[str],
+                                                    tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A match kept as an unreported 0-0-0 was said only by ``validate``: ``standings``,
+    ``explain``, ``chart`` … ended with exit 0 and no word of it. Each now prints the read's
+    warning line (kept by ``--quiet``, which silences progress and notes, not warnings)."""
+    deck = REPO_ROOT / "tests" / "fixtures" / "decklist" / "melee-unreported-3-2024-07-13.json"
+    out = ["-o", str(tmp_path / "x.png")] if command[0] == "chart" else []
+    assert main([command[0], *command[1:], str(deck), *flags, *out]) == 0
+    err = capsys.readouterr().err
+    assert "swissframe: warning: 1 import note (unreported_match ×1)" in err
+    assert "swissframe validate FILE" in err

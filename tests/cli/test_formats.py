@@ -42,14 +42,23 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]
 FORMATS = ("trf", "tdf", "decklist", "csv")
 
 
+def _rules_line(err: str) -> str:
+    """The ``rules: …`` line of stderr (after any warning line, e.g. the import notes)."""
+    return next((line for line in err.splitlines() if line.startswith("rules:")), err)
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_standings(fmt: str, inputs: dict[str, dict[str, str]],
                    capsys: pytest.CaptureFixture[str]) -> None:
     i = inputs[fmt]
     assert main(["standings", i["path"], "--format", "csv"]) == 0
     out, err = capsys.readouterr()
-    assert err.startswith(i["rules"])
-    assert err.count("\n") == 1
+    assert _rules_line(err).startswith(i["rules"])
+    # one line for the rules, and one warning where the read left something out (the
+    # TRF fixture's pending games, which the results leave out)
+    assert err.count("\n") == 1 + (fmt == "trf")
+    if fmt == "trf":
+        assert err.startswith("swissframe: warning: 2 import notes (pending ×2)")
     table = pl.read_csv(out.encode())
     if fmt == "trf":  # FIDE tie-breaks, not MTG percentages
         assert {"bh_c1", "bh", "sb"} <= set(table.columns)
@@ -69,7 +78,7 @@ def test_rules_override(fmt: str, inputs: dict[str, dict[str, str]],
                         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["standings", inputs[fmt]["path"], "--rules", "mtg", "--format", "csv"]) == 0
     out, err = capsys.readouterr()
-    assert err == "rules: mtg (from --rules)\n"
+    assert err.splitlines()[-1] == "rules: mtg (from --rules)"
     assert "omwp" in pl.read_csv(out.encode()).columns
 
 
@@ -80,7 +89,7 @@ def test_explain_by_name_or_id(fmt: str, inputs: dict[str, dict[str, str]],
     assert main(["explain", i["path"], "--player", i["player"], "--event", i["event"],
                  "--format", "csv"]) == 0
     out, err = capsys.readouterr()
-    assert err.startswith("rules: ")
+    assert _rules_line(err).startswith("rules: ")
     assert pl.read_csv(out.encode()).height >= 2
 
 
@@ -90,7 +99,7 @@ def test_cut(fmt: str, inputs: dict[str, dict[str, str]],
     i = inputs[fmt]
     assert main(["cut", i["path"], "--top", "2"]) == 0
     out, err = capsys.readouterr()
-    assert err.startswith(i["rules"])
+    assert _rules_line(err).startswith(i["rules"])
     assert "Top 2 before round" in out
     assert f"— {i['event']}" in out
     if fmt == "tdf":
@@ -104,7 +113,7 @@ def test_sensitivity(fmt: str, inputs: dict[str, dict[str, str]],
     i = inputs[fmt]
     assert main(["sensitivity", i["path"], "--top", "2", "--format", "csv"]) == 0
     out, err = capsys.readouterr()
-    assert err.startswith(i["rules"])
+    assert _rules_line(err).startswith(i["rules"])
     assert pl.read_csv(out.encode()).height >= 1
 
 
@@ -114,7 +123,7 @@ def test_chart(fmt: str, inputs: dict[str, dict[str, str]], tmp_path: Path,
     i = inputs[fmt]
     out = tmp_path / "fig.json"
     assert main(["chart", "standings", i["path"], "--event", i["event"], "-o", str(out)]) == 0
-    assert capsys.readouterr().err.startswith(i["rules"])
+    assert _rules_line(capsys.readouterr().err).startswith(i["rules"])
     assert orjson.loads(out.read_bytes())
 
 
@@ -145,7 +154,7 @@ def test_verify(fmt: str, inputs: dict[str, dict[str, str]],
 def test_recompute(fmt: str, inputs: dict[str, dict[str, str]], tmp_path: Path,
                    capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["recompute", inputs[fmt]["path"], "-o", str(tmp_path / "out")]) == 0
-    assert capsys.readouterr().err.startswith("rules: ")
+    assert _rules_line(capsys.readouterr().err).startswith("rules: ")
     parts = pl.read_parquet(tmp_path / "out" / "**" / "*.parquet")
     assert parts.height > 0
     if fmt == "decklist":  # two platforms: one dataset per ruleset

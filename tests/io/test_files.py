@@ -8,6 +8,7 @@ import os
 import shutil
 import sys
 import threading
+import warnings
 import zlib
 from pathlib import Path
 
@@ -502,3 +503,30 @@ def test_a_spreadsheet_workbook_is_named_as_one(tmp_path: Path) -> None:
                                                 r"\(xlsx, xls or ods\).*Hint: save its sheet "
                                                 r"as CSV UTF-8"):
         sf.read(book)
+
+
+UNREPORTED = FIXTURES / "decklist" / "melee-unreported-3-2024-07-13.json"
+
+
+def test_a_read_that_leaves_out_or_repairs_something_warns(tmp_path: Path) -> None:
+    """What a read left out or repaired was only in ``Source.notes``: every CLI command
+    but ``validate`` finished with exit 0 and said nothing of a skipped file or a match
+    kept as an unreported 0-0-0. The reader now warns, once per read, with the count of
+    each kind and where the first is; ``validate=False`` (a caller that lists the notes
+    itself, as ``swissframe validate`` does) does not."""
+    from swissframe.errors import ImportNotesWarning
+
+    with pytest.warns(ImportNotesWarning, match=r"^1 import note \(unreported_match ×1\), "
+                      r"e\.g\. .*melee-unreported.*round 1, player 'C': C vs D reported"):
+        src = sf.read(UNREPORTED)
+    assert src.notes.height == 1
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    shutil.copyfile(CSV, folder / "store.csv")
+    (folder / "notes.txt").write_text("bring snacks\n")
+    with pytest.warns(ImportNotesWarning, match=r"skipped_file ×1.*notes\.txt"):
+        sf.read(folder)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sf.read(UNREPORTED, validate=False).notes.height == 1
+        sf.read(CSV)  # nothing left out: no warning
