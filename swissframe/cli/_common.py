@@ -39,7 +39,7 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 import polars as pl
 
 from swissframe.errors import DataError, SwissframeError
-from swissframe.io._files import FORMATS, read, replacing, temp_beside
+from swissframe.io._files import FORMATS, output_target, read, replacing, temp_beside
 from swissframe.rules._infer import describe
 
 __all__ = [
@@ -416,6 +416,8 @@ def output_format(fmt: str | None, out: str | None) -> str:
     --------
     >>> output_format(None, "x.xlsx"), output_format("csv", None), output_format(None, None)
     ('xlsx', 'csv', 'table')
+    >>> output_format("csv", "/dev/stdout")
+    'csv'
     >>> output_format(None, "x.docx")
     Traceback (most recent call last):
     ...
@@ -425,10 +427,11 @@ def output_format(fmt: str | None, out: str | None) -> str:
     if out is not None:
         suffix = Path(out).suffix.lower()
         by_suffix = FORMAT_BY_SUFFIX.get(suffix)
-        if by_suffix is None:
+        # (--format chooses for a name with no known suffix: -o /dev/stdout --format csv)
+        if by_suffix is None and fmt is None:
             known = ", ".join(FORMAT_BY_SUFFIX)
             msg = (f"cannot write {out!r}: unknown suffix {suffix or '(none)'!r}. Hint: end -o "
-                   f"with one of {known}.")
+                   f"with one of {known}, or name the format (e.g. --format csv).")
             raise SwissframeError(msg)
     if fmt is not None:
         if by_suffix is not None and by_suffix != fmt:
@@ -469,11 +472,14 @@ def atomic_path(out: str | os.PathLike[str], inputs: Sequence[str] = ()) -> Iter
     >>> (d / "a.txt").read_text(), sorted(p.name for p in d.iterdir())
     ('done', ['a.txt'])
     """
-    target = Path(out)
-    _refuse_input(target, inputs)
+    _refuse_input(Path(out), inputs)
+    target, in_place = output_target(out)
     if target.is_dir():
-        msg = f"-o {str(target)!r} is a folder. Hint: give a file name, e.g. {target}/out.csv."
+        msg = f"-o {str(out)!r} is a folder. Hint: give a file name, e.g. {out}/out.csv."
         raise SwissframeError(msg)
+    if in_place:  # a device or a FIFO (-o /dev/null): written as it is, never replaced
+        yield target
+        return
     try:
         tmp = temp_beside(target)
     except OSError as exc:  # (named as the user wrote it, not by the temporary file)
@@ -799,9 +805,12 @@ def error_line(exc: BaseException) -> str:
     >>> error_line(FileNotFoundError(2, "No such file or directory", "x.csv"))
     'swissframe: error: x.csv: No such file or directory. Hint: check the path.'
     """
-    if isinstance(exc, OSError) and exc.strerror:
-        where = f"{exc.filename}: " if exc.filename is not None else ""
-        text = f"{where}{exc.strerror}. Hint: check the path."
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is None:
+        # no file named: the output stream (stdout on a full disk), not a path given
+        text = (f"{exc.strerror} (writing the output). Hint: check the disk, or write "
+                "elsewhere with -o.")
+    elif isinstance(exc, OSError) and exc.strerror:
+        text = f"{exc.filename}: {exc.strerror}. Hint: check the path."
     elif isinstance(exc, OSError):
         text = f"{exc}. Hint: check the path."
     elif isinstance(exc, MemoryError):

@@ -250,6 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 code = int(modules[args.command].run(args))
             else:
                 code = int(args.func(args))
+            sys.stdout.flush()  # (a full disk behind stdout is an error of this command)
         flush_warnings(caught)
         flush_notes(ok=True)
         return code

@@ -635,13 +635,40 @@ def temp_beside(target: Path) -> Path:
     return tmp
 
 
+def output_target(path: PathLike) -> tuple[Path, bool]:
+    """Where writing ``path`` goes, and whether it is written in place.
+
+    A symbolic link is written through (the file it names is replaced, the link kept, as a
+    shell's ``>`` does; renaming over the link replaced it with a file). An existing
+    device, FIFO or socket (``/dev/null``, ``/dev/stdout``, a named pipe) is written in
+    place: it is not a file a rename may replace — renaming over it replaced
+    ``/dev/null`` itself with a regular file when run as root — and a stream has no
+    partial file to leave. Everything else is written through a temporary file and
+    renamed (``in_place`` False).
+
+    >>> output_target("/dev/null")
+    (PosixPath('/dev/null'), True)
+    """
+    target = Path(path)
+    with contextlib.suppress(OSError):  # (not there yet, or not reachable: the write says)
+        if not stat.S_ISREG(mode := target.stat().st_mode) and not stat.S_ISDIR(mode):
+            return target, True  # (by its own name: /dev/stdout's link names no path)
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))
+    return target, False
+
+
 def write_atomic(path: PathLike, write: Callable[[Path], object], *,
                  temp: Path | None = None) -> Path:
     """``write`` a file at a temporary name beside ``path``, then rename it to ``path``: a
     failed write (a full disk, an error while rendering) leaves no partial file, and an
     existing ``path`` untouched. ``write`` gets the temporary path (:func:`temp_beside`;
-    ``temp`` for a caller whose readers know its own temporary names). Returns ``path``."""
-    target = Path(path)
+    ``temp`` for a caller whose readers know its own temporary names). A symbolic link is
+    written through, a device or FIFO in place (:func:`output_target`). Returns ``path``."""
+    target, in_place = output_target(path)
+    if in_place:
+        write(target)
+        return Path(path)
     if temp is None:
         tmp = temp_beside(target)
     else:
@@ -649,7 +676,7 @@ def write_atomic(path: PathLike, write: Callable[[Path], object], *,
         tmp = temp
     with replacing(tmp, target):
         write(tmp)
-    return target
+    return Path(path)
 
 
 @contextlib.contextmanager

@@ -334,3 +334,52 @@ def test_verify_commands_keep_the_contract(argv: list[str], tmp_path: Path,
     err = _one_error(capsys)
     assert "would overwrite the input" in err or "unknown suffix" in err
     assert Path(argv[1]).read_bytes() == before
+
+
+def test_output_to_a_link_a_fifo_or_a_device_is_written_not_replaced(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``-o`` was always renamed over from a temporary file: a symbolic link was replaced
+    by a file, and a device — ``/dev/null`` itself, run as root — by a regular file. A
+    link is now written through, a FIFO or device in place; ``--format`` names the format
+    of a name without a known suffix (``-o /dev/stdout --format csv``)."""
+    import os
+    import stat
+    import threading
+
+    real = tmp_path / "real.csv"
+    real.write_text("old\n")
+    link = tmp_path / "link.csv"
+    link.symlink_to(real)
+    assert main(["standings", STORE, "-o", str(link)]) == 0
+    assert link.is_symlink() and real.read_text().startswith("event_id,player_id,rank")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    assert main(["standings", STORE, "-o", str(fifo), "--format", "csv"]) == 0
+    reader.join(timeout=30)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)  # still the pipe, not a file renamed over it
+    assert got and got[0].startswith(b"event_id,player_id,rank")
+    if os.geteuid() == 0:  # a device node of its own (mknod needs root): /dev/null's twin
+        device = tmp_path / "null.csv"
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        assert main(["standings", STORE, "-o", str(device)]) == 0
+        assert stat.S_ISCHR(device.stat().st_mode)
+    capsys.readouterr()
+    assert main(["standings", STORE, "-o", str(tmp_path / "plain")]) == 2
+    assert "--format csv" in _one_error(capsys)
+
+
+def test_a_full_disk_behind_stdout_is_one_line_naming_the_output(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Standard output on a full disk said "No space left on device. Hint: check the
+    path." — no path was given. It now says it was writing the output."""
+    from swissframe.cli._common import error_line
+
+    line = error_line(OSError(28, "No space left on device"))
+    assert line == ("swissframe: error: No space left on device (writing the output). "
+                    "Hint: check the disk, or write elsewhere with -o.")
+    if Path("/dev/full").exists():
+        assert main(["standings", STORE, "-o", "/dev/full", "--format", "csv"]) == 2
+        assert "No space left on device (writing the output)" in _one_error(capsys)
