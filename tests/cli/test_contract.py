@@ -351,7 +351,8 @@ def test_output_to_a_link_a_fifo_or_a_device_is_written_not_replaced(
     link = tmp_path / "link.csv"
     link.symlink_to(real)
     assert main(["standings", STORE, "-o", str(link)]) == 0
-    assert link.is_symlink() and real.read_text().startswith("event_id,player_id,rank")
+    assert link.is_symlink()
+    assert real.read_text().startswith("event_id,player_id,rank")
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     got: list[bytes] = []
@@ -360,7 +361,8 @@ def test_output_to_a_link_a_fifo_or_a_device_is_written_not_replaced(
     assert main(["standings", STORE, "-o", str(fifo), "--format", "csv"]) == 0
     reader.join(timeout=30)
     assert stat.S_ISFIFO(fifo.stat().st_mode)  # still the pipe, not a file renamed over it
-    assert got and got[0].startswith(b"event_id,player_id,rank")
+    assert got
+    assert got[0].startswith(b"event_id,player_id,rank")
     if os.geteuid() == 0:  # a device node of its own (mknod needs root): /dev/null's twin
         device = tmp_path / "null.csv"
         os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
