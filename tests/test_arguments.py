@@ -126,3 +126,42 @@ def test_a_wrong_table_or_ruleset_argument_is_named() -> None:
     keyed = _res().with_columns(scenario=pl.lit("s"))
     assert sf.standings(keyed, "mtg", keys="scenario").equals(  # type: ignore[arg-type]
         sf.standings(keyed, "mtg", keys=["scenario"]))
+
+
+B70 = 2**70  # past 64 bits: NumPy, Polars and orjson ended in a bare OverflowError/TypeError
+
+#: A count too large for the one check's upper bound (64 bits, or the table it sizes).
+TOO_LARGE: dict[str, tuple[Callable[[], Any], str]] = {
+    "simulate n_players": (lambda: sf.simulate(B70),
+                           r"n_players must be a whole number from 2 to 4,294,967,295, got "
+                           r"1180591620717411303424\. Hint"),
+    "simulate n_players list": (lambda: sf.simulate([8, B70]), "n_players must be"),
+    # (read by its ends: listing it hung)
+    "simulate n_players range": (lambda: sf.simulate(range(8, B70)), "n_players must be"),
+    "simulate n_events": (lambda: sf.simulate(8, n_events=B70), "n_events must be"),
+    "simulate rounds": (lambda: sf.simulate(8, rounds=B70), "rounds must be"),
+    "simulate seed": (lambda: sf.simulate(8, seed=B70), "seed must be"),
+    "simulate id rounds": (lambda: sf.simulate(100, id_policy=sf.IdPolicy(rounds=B70)),
+                           "id_policy.rounds must be a whole number from 0 to "
+                           "9,223,372,036,854,775,807"),
+}
+
+
+@pytest.mark.parametrize("case", list(TOO_LARGE))
+def test_a_count_too_large_is_named(case: str) -> None:
+    fn, needle = TOO_LARGE[case]
+    with pytest.raises(sf.DataError, match=needle):
+        fn()
+
+
+def test_a_number_too_long_to_print_is_named_by_its_size() -> None:
+    """(Python refuses to print an int of more than 4,300 digits: the message itself ended
+    in a ValueError.)"""
+    with pytest.raises(sf.DataError, match=r"got a number of 16,610 bits"):
+        sf.simulate(8, n_events=10**5000)
+
+
+def test_a_drawn_total_too_large_for_a_table_is_refused() -> None:
+    """Sizes drawn from a range are checked as drawn: the least size fits, their sum not."""
+    with pytest.raises(sf.DataError, match=r"3 events of [\d,]+ players in all make"):
+        sf.simulate(range(8, 2**32 - 1), n_events=3, rounds=3)
