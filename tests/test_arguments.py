@@ -144,6 +144,15 @@ TOO_LARGE: dict[str, tuple[Callable[[], Any], str]] = {
     "simulate id rounds": (lambda: sf.simulate(100, id_policy=sf.IdPolicy(rounds=B70)),
                            "id_policy.rounds must be a whole number from 0 to "
                            "9,223,372,036,854,775,807"),
+    "cut_status n_sims": (lambda: sf.cut_status(_res(), _pairs(), top=4, exact_limit=0,
+                                                n_sims=B70), "n_sims must be a whole number"),
+    "id_report n_sims": (lambda: sf.id_report(_res(), top=4, n_sims=B70), "n_sims must be"),
+    # (its replays are one table of n_sims × the rows of the events with IDs: NumPy's
+    # "Unable to allocate 8.00 TiB")
+    "id_report n_sims table": (lambda: sf.id_report(_res(), top=4, n_sims=2**40),
+                               r"n_sims must be a whole number from 0 to [\d,]+, got "
+                               r"1099511627776\. Hint: n_sims × \d+ result rows"),
+    "report n_sims": (lambda: sf.report(_res(), n_sims=B70), "n_sims must be"),
 }
 
 
@@ -165,3 +174,17 @@ def test_a_drawn_total_too_large_for_a_table_is_refused() -> None:
     """Sizes drawn from a range are checked as drawn: the least size fits, their sum not."""
     with pytest.raises(sf.DataError, match=r"3 events of [\d,]+ players in all make"):
         sf.simulate(range(8, 2**32 - 1), n_events=3, rounds=3)
+
+
+def test_memory_the_replays_lack_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table that fits the row bound but not memory is a DataError naming n_sims, not
+    NumPy's or Polars' bare MemoryError."""
+    from swissframe.cut import _ids
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(_ids, "_replayed", no_memory)
+    with pytest.raises(sf.DataError, match=r"n_sims=1,000 replays [\d,]+ result rows, more "
+                                           r"than memory holds"):
+        sf.id_report(_res(), top=4, n_sims=1000)
