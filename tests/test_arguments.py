@@ -153,6 +153,15 @@ TOO_LARGE: dict[str, tuple[Callable[[], Any], str]] = {
                                r"n_sims must be a whole number from 0 to [\d,]+, got "
                                r"1099511627776\. Hint: n_sims × \d+ result rows"),
     "report n_sims": (lambda: sf.report(_res(), n_sims=B70), "n_sims must be"),
+    # (Polars' TypeError building the Int64 column)
+    "recommended_rounds": (lambda: sf.recommended_rounds(10**30),
+                           r"players must be a whole number from 0 to 9,223,372,036,854,775,"
+                           r"807, got 1000000000000000000000000000000\. Hint"),
+    "recommended_rounds list": (lambda: sf.recommended_rounds([64, 10**30]), "players must"),
+    "chart top": (lambda: sf.charts.chart_standings(sf.standings(_res()), top=B70),
+                  "chart_standings: top must be a whole number from 1"),
+    "chart cut": (lambda: sf.charts.chart_standings(sf.standings(_res()), cut=B70),
+                  "chart_standings: cut must be"),
 }
 
 
