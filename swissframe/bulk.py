@@ -50,7 +50,13 @@ import orjson
 import polars as pl
 
 from swissframe.engine.standings import standings
-from swissframe.errors import DataError, ImportFormatError, SchemaError, ValidationError
+from swissframe.errors import (
+    DataError,
+    ImportFormatError,
+    SchemaError,
+    ValidationError,
+    check_whole,
+)
 from swissframe.io._files import concat_files, path_items, write_atomic
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
@@ -651,12 +657,11 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     if engine not in ("polars", "dask"):
         msg = f"engine={engine!r}. Hint: use 'polars' (default) or 'dask'."
         raise DataError(msg)
-    for name, value, low in (("batch_rows", batch_rows, 1), ("workers", workers, 1),
-                             ("batch_events", batch_events, 1)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                  or value < low):
-            msg = f"{name}={value!r}: expected a whole number >= {low}. Hint: e.g. {name}=1000."
-            raise DataError(msg)
+    # (a count past 64 bits passed and ended in orjson's bare TypeError, writing the manifest)
+    for name, value in (("batch_rows", batch_rows), ("workers", workers),
+                        ("batch_events", batch_events)):
+        if value is not None:
+            check_whole(name, value, low=1, hint=f"e.g. {name}=1000")
     if resume and overwrite:
         msg = "resume and overwrite both given. Hint: resume finishes a run, overwrite restarts."
         raise DataError(msg)
@@ -664,14 +669,16 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     out = Path(dest)
     files = _files(source, exclude=out)
     _check_schema(files)
-    out.mkdir(parents=True, exist_ok=True)
     # (one file, or several: path_items, the one reading of a paths argument)
     fingerprint = _fingerprint(files if origin is None else [str(f) for f in path_items(origin)],
                                ruleset, batch_rows, batch_events, on_error)
+    # planned before the output folder is made: an input that cannot be read leaves no
+    # folder behind (nor a "running" manifest that asks for --resume or --overwrite)
+    plan = _plan(files, batch_rows, batch_events)
+    out.mkdir(parents=True, exist_ok=True)
     done = _previous_run(out, fingerprint, overwrite=overwrite, resume=resume)
     _write_json(out / MANIFEST, {"status": "running", "pid": os.getpid(),
                                  "fingerprint": fingerprint})
-    plan = _plan(files, batch_rows, batch_events)
     rows_in = int(plan["rows"].sum())
     known = plan.filter(pl.col("event_id").is_not_null())
     n_batches = int(known.select(pl.col(BATCH).max()).item() or 0) + 1 if known.height else 0

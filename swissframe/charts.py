@@ -44,7 +44,13 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import polars as pl
 
 from swissframe import rules as _rules
-from swissframe.errors import DataError, RulesetError, SchemaError, SwissframeError
+from swissframe.errors import (
+    DataError,
+    RulesetError,
+    SchemaError,
+    SwissframeError,
+    check_whole,
+)
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import os
@@ -342,9 +348,9 @@ def _one_event(df: pl.DataFrame, event_id: str | None, what: str) -> tuple[pl.Da
 
 
 def _positive(value: int | None, name: str, what: str) -> None:
-    if value is not None and value < 1:
-        msg = f"{what}: {name} must be ≥ 1, got {value}. Hint: e.g. {name}=8."
-        raise DataError(msg)
+    # (check_whole, the one rule of a count: 2**70 ended in an OverflowError drawing)
+    if value is not None:
+        check_whole(f"{what}: {name}", value, low=1, hint=f"e.g. {name}=8")
 
 
 def _inline(alt: ModuleType, df: pl.DataFrame) -> Any:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import numbers
 from collections.abc import Iterable
+from typing import Final
 
 __all__ = [
     "DataError",
@@ -70,18 +71,51 @@ class ImportNotesWarning(UserWarning):
     match, a duplicate seat): :attr:`swissframe.io.Source.notes` lists each."""
 
 
-def check_whole(name: str, value: object, *, low: int = 0, hint: str = "") -> int:
-    """A whole-number argument ``name`` of at least ``low`` (not a bool, not a float), or a
-    :class:`DataError` naming it: the one check behind the analyses' counts and sizes.
+#: The largest whole number an argument may take: a signed 64-bit integer, what NumPy,
+#: Polars and orjson hold (a larger count ended in their bare OverflowError or TypeError).
+MAX_WHOLE: Final = 2**63 - 1
+#: The most rows one table holds (Polars' 32-bit row index): the bound of a count whose
+#: table of ``count × rows`` cannot exist (``high=MAX_TABLE_ROWS // rows``).
+MAX_TABLE_ROWS: Final = 2**32 - 1
+
+
+def check_whole(name: str, value: object, *, low: int = 0, high: int = MAX_WHOLE,
+                hint: str = "") -> int:
+    """A whole-number argument ``name`` from ``low`` to ``high`` (not a bool, not a float),
+    or a :class:`DataError` naming it: the one check behind the analyses' counts and sizes.
+
+    ``high`` defaults to :data:`MAX_WHOLE`; a count that sizes a table passes the most its
+    table allows (``MAX_TABLE_ROWS // rows_per_count``), so an impossible request is
+    refused before any array is built.
 
     >>> check_whole("n_sims", 100)
     100
+    >>> check_whole("n_sims", 2**70)
+    Traceback (most recent call last):
+    swissframe.errors.DataError: n_sims must be a whole number from 0 to 9,223,...,807, got ...
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        msg = (f"{name} must be a whole number ≥ {low}, got {value!r}. Hint: "
-               f"{hint or f'e.g. {name}={max(low, 1)}'}.")
-        raise DataError(msg)
-    return int(value)
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        number = int(value)
+        if low <= number <= high:
+            return number
+        bound = f"from {low:,} to {high:,}" if number > high else f"≥ {low}"
+    else:
+        bound = f"≥ {low}"
+    msg = (f"{name} must be a whole number {bound}, got {_shown(value)}. Hint: "
+           f"{hint or f'e.g. {name}={max(low, 1)}'}.")
+    raise DataError(msg)
+
+
+def _shown(value: object) -> str:
+    """``value`` as a message quotes it: a number too long to read (Python refuses to print
+    one of more than 4,300 digits) by its size.
+
+    >>> _shown(10**30), _shown(2**1000)
+    ('1000000000000000000000000000000', 'a number of 1,001 bits')
+    """
+    if isinstance(value, numbers.Integral) and abs(int(value)).bit_length() > 256:
+        return f"a number of {abs(int(value)).bit_length():,} bits"
+    return f"{value!r:.80}"
 
 
 def check_seed(seed: object) -> int | None:

@@ -126,3 +126,74 @@ def test_a_wrong_table_or_ruleset_argument_is_named() -> None:
     keyed = _res().with_columns(scenario=pl.lit("s"))
     assert sf.standings(keyed, "mtg", keys="scenario").equals(  # type: ignore[arg-type]
         sf.standings(keyed, "mtg", keys=["scenario"]))
+
+
+B70 = 2**70  # past 64 bits: NumPy, Polars and orjson ended in a bare OverflowError/TypeError
+
+#: A count too large for the one check's upper bound (64 bits, or the table it sizes).
+TOO_LARGE: dict[str, tuple[Callable[[], Any], str]] = {
+    "simulate n_players": (lambda: sf.simulate(B70),
+                           r"n_players must be a whole number from 2 to 4,294,967,295, got "
+                           r"1180591620717411303424\. Hint"),
+    "simulate n_players list": (lambda: sf.simulate([8, B70]), "n_players must be"),
+    # (read by its ends: listing it hung)
+    "simulate n_players range": (lambda: sf.simulate(range(8, B70)), "n_players must be"),
+    "simulate n_events": (lambda: sf.simulate(8, n_events=B70), "n_events must be"),
+    "simulate rounds": (lambda: sf.simulate(8, rounds=B70), "rounds must be"),
+    "simulate seed": (lambda: sf.simulate(8, seed=B70), "seed must be"),
+    "simulate id rounds": (lambda: sf.simulate(100, id_policy=sf.IdPolicy(rounds=B70)),
+                           "id_policy.rounds must be a whole number from 0 to "
+                           "9,223,372,036,854,775,807"),
+    "cut_status n_sims": (lambda: sf.cut_status(_res(), _pairs(), top=4, exact_limit=0,
+                                                n_sims=B70), "n_sims must be a whole number"),
+    "id_report n_sims": (lambda: sf.id_report(_res(), top=4, n_sims=B70), "n_sims must be"),
+    # (its replays are one table of n_sims × the rows of the events with IDs: NumPy's
+    # "Unable to allocate 8.00 TiB")
+    "id_report n_sims table": (lambda: sf.id_report(_res(), top=4, n_sims=2**40),
+                               r"n_sims must be a whole number from 0 to [\d,]+, got "
+                               r"1099511627776\. Hint: n_sims × \d+ result rows"),
+    "report n_sims": (lambda: sf.report(_res(), n_sims=B70), "n_sims must be"),
+    # (Polars' TypeError building the Int64 column)
+    "recommended_rounds": (lambda: sf.recommended_rounds(10**30),
+                           r"players must be a whole number from 0 to 9,223,372,036,854,775,"
+                           r"807, got 1000000000000000000000000000000\. Hint"),
+    "recommended_rounds list": (lambda: sf.recommended_rounds([64, 10**30]), "players must"),
+    "chart top": (lambda: sf.charts.chart_standings(sf.standings(_res()), top=B70),
+                  "chart_standings: top must be a whole number from 1"),
+    "chart cut": (lambda: sf.charts.chart_standings(sf.standings(_res()), cut=B70),
+                  "chart_standings: cut must be"),
+}
+
+
+@pytest.mark.parametrize("case", list(TOO_LARGE))
+def test_a_count_too_large_is_named(case: str) -> None:
+    fn, needle = TOO_LARGE[case]
+    with pytest.raises(sf.DataError, match=needle):
+        fn()
+
+
+def test_a_number_too_long_to_print_is_named_by_its_size() -> None:
+    """(Python refuses to print an int of more than 4,300 digits: the message itself ended
+    in a ValueError.)"""
+    with pytest.raises(sf.DataError, match=r"got a number of 16,610 bits"):
+        sf.simulate(8, n_events=10**5000)
+
+
+def test_a_drawn_total_too_large_for_a_table_is_refused() -> None:
+    """Sizes drawn from a range are checked as drawn: the least size fits, their sum not."""
+    with pytest.raises(sf.DataError, match=r"3 events of [\d,]+ players in all make"):
+        sf.simulate(range(8, 2**32 - 1), n_events=3, rounds=3)
+
+
+def test_memory_the_replays_lack_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table that fits the row bound but not memory is a DataError naming n_sims, not
+    NumPy's or Polars' bare MemoryError."""
+    from swissframe.cut import _ids
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(_ids, "_replayed", no_memory)
+    with pytest.raises(sf.DataError, match=r"n_sims=1,000 replays [\d,]+ result rows, more "
+                                           r"than memory holds"):
+        sf.id_report(_res(), top=4, n_sims=1000)

@@ -445,3 +445,17 @@ def test_parquet_files_that_differ_in_optional_columns_are_one_archive(
         expected = _reference(df)
     recompute(src, tmp_path / "out")
     assert_frame_equal(_read(tmp_path / "out"), expected, check_column_order=False)
+
+
+@pytest.mark.parametrize("name", ["batch_rows", "batch_events", "workers"])
+def test_a_count_past_64_bits_is_refused_before_the_output_folder(tmp_path: Path,
+                                                                  name: str) -> None:
+    """(2**70 passed the check and ended in orjson's "Integer exceeds 64-bit range" writing
+    the manifest, leaving an empty output folder behind.)"""
+    sf.from_matches(pl.DataFrame({
+        "event_id": ["e"], "round": [1], "player_a": ["A"], "player_b": ["B"],
+        "games_a": [2], "games_b": [0], "games_drawn": [0]})).write_parquet(tmp_path / "a.parquet")
+    needle = rf"{name} must be a whole number from 1 to 9,223,372,036,854,775,807, got 11805"
+    with pytest.raises(sf.DataError, match=needle):
+        recompute(tmp_path / "a.parquet", tmp_path / "out", **{name: 2**70})
+    assert not (tmp_path / "out").exists()

@@ -38,7 +38,7 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 
 import polars as pl
 
-from swissframe.errors import DataError, SwissframeError
+from swissframe.errors import DataError, SwissframeError, check_whole
 from swissframe.io._files import FORMATS, output_target, read, replacing, temp_beside
 from swissframe.rules._infer import describe
 
@@ -117,8 +117,8 @@ class Parser(argparse.ArgumentParser):
     ...         print(exc.code)
     2
     >>> err.getvalue()  # doctest: +NORMALIZE_WHITESPACE
-    "swissframe: error: argument --n: 0 is not a positive whole number. Hint: use 1 or more
-     (see 'swissframe x --help').\\n"
+    "swissframe: error: argument --n: the value must be a whole number ≥ 1, got 0. Hint: use 1
+     or more (see 'swissframe x --help').\\n"
     """
 
     def error(self, message: str) -> NoReturn:
@@ -136,7 +136,7 @@ def positive_int(text: str) -> int:
     >>> positive_int("3")
     3
     """
-    return _int(text, 1, "a positive whole number. Hint: use 1 or more")
+    return _int(text, 1, "use 1 or more")
 
 
 def non_negative_int(text: str) -> int:
@@ -145,18 +145,26 @@ def non_negative_int(text: str) -> int:
     >>> non_negative_int("0")
     0
     """
-    return _int(text, 0, "a whole number ≥ 0. Hint: use 0 or more")
+    return _int(text, 0, "use 0 or more")
 
 
-def _int(text: str, low: int, what: str) -> int:
+def _int(text: str, low: int, hint: str) -> int:
+    """``text`` read by :func:`~swissframe.errors.check_whole`, the one rule of a count (a
+    number past 64 bits ended in NumPy's, Polars' or orjson's bare error); argparse names
+    the flag before the message.
+
+    >>> _int("1180591620717411303424", 0, "use 0 or more")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: the value must be a whole number from 0 to 9,223,...
+    """
     try:
-        value = int(text)
-    except ValueError:
-        value = None
-    if value is None or value < low:
-        msg = f"{text} is not {what}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
+        value: object = int(text)
+    except ValueError:  # (text, a fraction: quoted as given)
+        value = text
+    try:
+        return check_whole("the value", value, low=low, hint=hint)
+    except DataError as exc:
+        raise argparse.ArgumentTypeError(str(exc).rstrip(".")) from None
 
 
 _NOTES: list[str] = []

@@ -14,6 +14,7 @@ from swissframe.cut._round import KEY, PAIRINGS_MADE_BY, Frame
 from swissframe.cut._status import cut_status
 from swissframe.engine.standings import standings
 from swissframe.errors import (
+    MAX_TABLE_ROWS,
     DataError,
     SchemaError,
     check_game_triples,
@@ -356,13 +357,34 @@ def id_report(results: Frame, top: int = 8, rules: str | Ruleset = "mtg", *,
 def _counterfactual(df: pl.DataFrame, base: pl.DataFrame, rules: Ruleset, top: int, *,
                     n_sims: int, seed: int | None) -> dict[str, pl.DataFrame] | None:
     """Replay every ID as a random decisive result, ``n_sims`` times, in one engine pass."""
-    import numpy as np
-
     is_id = pl.col("intentional_draw")
     if n_sims <= 0 or not df.filter(is_id).height:
         return None
     pairs = (df.filter(is_id & (pl.col("player_id") < pl.col("opponent_id")))
              .select("event_id", "round", "player_id", "opponent_id"))
+    events = pairs["event_id"].unique().implode()
+    # every scenario repeats the rows of the events with IDs: checked before any array
+    # (n_sims=2**40 ended in NumPy's "Unable to allocate 8.00 TiB", 2**70 in a ValueError)
+    per = df.filter(pl.col("event_id").is_in(events)).height
+    check_whole("n_sims", n_sims, high=MAX_TABLE_ROWS // per,
+                hint=f"n_sims × {per:,} result rows of the events with IDs make one table, "
+                     f"at most {MAX_TABLE_ROWS:,} rows; e.g. n_sims=100")
+    try:
+        return _replayed(df, base, rules, top, pairs=pairs, events=events, n_sims=n_sims,
+                         seed=seed)
+    except MemoryError:
+        msg = (f"n_sims={n_sims:,} replays {n_sims * per:,} result rows, more than memory "
+               "holds. Hint: fewer simulations, e.g. n_sims=100.")
+        raise DataError(msg) from None
+
+
+def _replayed(df: pl.DataFrame, base: pl.DataFrame, rules: Ruleset, top: int, *,
+              pairs: pl.DataFrame, events: pl.Series, n_sims: int, seed: int | None
+              ) -> dict[str, pl.DataFrame]:
+    """:func:`_counterfactual`'s replays of the ID ``pairs`` of ``events``."""
+    import numpy as np
+
+    is_id = pl.col("intentional_draw")
     grid = pairs.join(pl.DataFrame({"scenario_id": np.arange(n_sims)}), how="cross")
     rng = np.random.default_rng(seed)
     scores = np.array([(2, 0), (2, 1), (1, 2), (0, 2)])
@@ -375,7 +397,6 @@ def _counterfactual(df: pl.DataFrame, base: pl.DataFrame, rules: Ruleset, top: i
                          pl.col("games_won").alias("games_lost"), "games_drawn")
     cols = ["event_id", "scenario_id", "round", "player_id", "opponent_id", "games_won",
             "games_lost", "games_drawn"]
-    events = pairs["event_id"].unique().implode()
     keep = (df.filter(~is_id & pl.col("event_id").is_in(events))
             .join(pl.DataFrame({"scenario_id": np.arange(n_sims)}), how="cross").select(cols))
     sim = pl.concat([keep, grid.select(cols), mirror.select(cols)]).with_columns(

@@ -53,14 +53,20 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, Literal, cast
 
 import polars as pl
 
 from swissframe._collect import collect, scoped
-from swissframe.errors import DataError, RulesetError, check_seed, check_whole
+from swissframe.errors import (
+    MAX_TABLE_ROWS,
+    DataError,
+    RulesetError,
+    check_seed,
+    check_whole,
+)
 from swissframe.schema import as_frame, validate_results
 from swissframe.simulate._pairing import pair_arrays
 from swissframe.simulate.rounds import recommended_rounds, rounds_table
@@ -228,6 +234,9 @@ def _id_policy(policy: str | IdPolicy | None) -> IdPolicy:
     if policy is None:
         return IdPolicy(mode="none")
     if isinstance(policy, IdPolicy):
+        # (a count past 64 bits ended in NumPy's OverflowError mid-simulation)
+        check_whole("id_policy.rounds", policy.rounds,
+                    hint="how many final Swiss rounds allow IDs, e.g. IdPolicy(rounds=1)")
         return policy
     if policy in ("safe", "likely", "none"):
         return IdPolicy(mode=policy)  # type: ignore[arg-type]
@@ -647,44 +656,53 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
     return res, players, events
 
 
-#: The most rows one table holds (Polars' 32-bit row index).
-MAX_TABLE_ROWS: Final = 2**32 - 1
-
-
 def _sizes(n_players: int | Sequence[int] | range, n_events: int,
            rng: np.random.Generator, *, rounds: int | None = None) -> IntArray:
     import numpy as np
     def whole(v: object) -> bool:
         return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
-    # (a text or a None reached int() or list() and ended in their bare errors)
+    # (a text or a None reached int() or list() and ended in their bare errors; a range is
+    # read by its ends, never listed: range(32, 2**40) holds a trillion sizes)
     single = whole(n_players)
-    if not (single or (isinstance(n_players, (Sequence, range))
-                       and not isinstance(n_players, (str, bytes))
-                       and all(whole(v) for v in n_players))):
+    if not (single or isinstance(n_players, range)
+            or (isinstance(n_players, Sequence) and not isinstance(n_players, (str, bytes))
+                and all(whole(v) for v in n_players))):
         msg = (f"n_players must be an int or a sequence of ints, got {n_players!r:.60}. "
                "Hint: simulate(200, ...) or simulate(range(32, 257), ...).")
         raise DataError(msg)
-    choices = np.asarray([n_players] if single else list(cast("Iterable[int]", n_players)),
-                         dtype=np.int64)
-    if choices.shape[0] == 0:
+    values = ([n_players] if single else list(cast("Sequence[int]", n_players))
+              if not isinstance(n_players, range) else
+              [n_players[0], n_players[-1]] if n_players else [])
+    if not values:
         msg = "n_players is an empty sequence. Hint: pass an int or e.g. range(32, 1501)."
         raise DataError(msg)
-    # (checked before any array of n_events: a typo of a few digits asked for terabytes
-    # and ended in "out of memory")
-    least = n_events * max(int(choices.min()), 0) * (rounds or 1)
-    if least > MAX_TABLE_ROWS:
-        msg = (f"{n_events:,} events of at least {int(choices.min()):,} players make at "
-               f"least {least:,} result rows, more than a table holds "
-               f"({MAX_TABLE_ROWS:,}). Hint: simulate fewer events per call (n_events, "
-               "--events) and write each batch out.")
-        raise DataError(msg)
-    sizes = (np.full(n_events, int(choices[0]), dtype=np.int64) if single
-             else rng.choice(choices, n_events))
-    if sizes.shape[0] and int(sizes.min()) < 2:
-        msg = (f"cannot simulate an event with {int(sizes.min())} player(s). "
-               "Hint: events need at least 2 players (4 for the rounds tables).")
-        raise DataError(msg)
+    # (a size past 64 bits ended in NumPy's OverflowError; an event of more players than a
+    # table holds rows cannot be written)
+    least_players = min(check_whole("n_players", v, low=2, high=MAX_TABLE_ROWS,
+                                    hint="events need at least 2 players (4 for the rounds "
+                                         "tables), e.g. simulate(200)") for v in values)
+
+    def check_rows(players: int, who: str) -> None:
+        # (checked before any array of n_events: a typo of a few digits asked for
+        # terabytes and ended in "out of memory")
+        least = players * (rounds or 1)
+        if least > MAX_TABLE_ROWS:
+            msg = (f"{n_events:,} events of {who} make at least {least:,} result rows, more "
+                   f"than a table holds ({MAX_TABLE_ROWS:,}). Hint: simulate fewer events per "
+                   "call (n_events, --events) and write each batch out.")
+            raise DataError(msg)
+
+    check_rows(n_events * least_players, f"at least {least_players:,} players")
+    if single:
+        return np.full(n_events, least_players, dtype=np.int64)
+    if isinstance(n_players, range):
+        # (what rng.choice draws from the listed range: the same sizes for a seed)
+        sizes = n_players.start + n_players.step * rng.integers(0, len(n_players), n_events)
+    else:
+        sizes = rng.choice(np.asarray(values, dtype=np.int64), n_events)
+    total = int(sizes.sum())
+    check_rows(total, f"{total:,} players in all")
     return sizes
 
 

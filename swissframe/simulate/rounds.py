@@ -25,7 +25,7 @@ from typing import Final
 import polars as pl
 
 from swissframe._collect import collect
-from swissframe.errors import DataError, RulesetError
+from swissframe.errors import DataError, RulesetError, check_whole
 
 __all__ = [
     "ROUNDS_COLUMNS",
@@ -253,6 +253,9 @@ def _counts_frame(players: object) -> pl.DataFrame:
     if odd:
         msg = f"attendance counts must be whole numbers, got {odd[0]!r}. {hint}"
         raise DataError(msg)
+    # (a count past 64 bits ended in Polars' TypeError building the Int64 column)
+    counts = [check_whole("players", c, hint="an event's attendance, e.g. 120")
+              for c in counts]
     return pl.DataFrame({"event_id": ids, "players": counts},
                         schema={"event_id": pl.String, "players": pl.Int64})
 

@@ -16,6 +16,7 @@ from tests.helpers import REPO_ROOT
 
 EVENTS = REPO_ROOT / "data" / "events"
 STORE = str(EVENTS / "store-championship.csv")
+SEASON = str(REPO_ROOT / "data" / "season" / "mtg_results.parquet")
 
 
 def _one_error(capsys: pytest.CaptureFixture[str], needle: str = "") -> str:
@@ -45,6 +46,14 @@ def _one_error(capsys: pytest.CaptureFixture[str], needle: str = "") -> str:
     (["recompute", STORE, "-o", "out", "--batch-rows", "0"], "--batch-rows"),
     (["recompute", STORE, "-o", "out", "--batch-rows", "-5"], "--batch-rows"),
     (["chart", "standings", STORE, "-o", "fig.docx"], ".docx"),
+    # (a count past 64 bits ended in a bare OverflowError, TypeError or ValueError from
+    # NumPy or orjson; recompute's left an empty output folder behind)
+    (["simulate", "--players", str(2**70), "-o", "s.csv"], "n_players must be a whole"),
+    (["simulate", "--players", "100", "--id-rounds", str(2**70), "-o", "s.csv"],
+     "argument --id-rounds: the value must be a whole number from 0 to 9,223,372,036,854,"),
+    (["recompute", SEASON, "-o", "out", "--batch-rows", str(2**70)], "--batch-rows"),
+    (["report", STORE, "--sims", str(2**70), "-o", "r.html"], "--sims"),
+    (["cut", STORE, "--sims", str(2**70)], "--sims"),
     (["demo", "--data", "/nonexistent"], "no bundled events"),
     (["nonsense"], "invalid choice"),
     (["standings"], "required"),
