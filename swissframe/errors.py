@@ -14,6 +14,7 @@ from typing import Final
 
 __all__ = [
     "DataError",
+    "DataWarning",
     "ExactnessWarning",
     "ImportFormatError",
     "ImportNotesWarning",
@@ -64,6 +65,11 @@ class ImportFormatError(SwissframeError, ValueError):
 
 class ExactnessWarning(UserWarning):
     """Exact (rational) tie detection had to fall back to a float tolerance."""
+
+
+class DataWarning(UserWarning):
+    """The data is read as it is but looks wrong: a whole round of an event missing, which
+    the standings count as a round no one played (``validate`` lists it as an error)."""
 
 
 class ImportNotesWarning(UserWarning):

@@ -483,17 +483,19 @@ def _scores(lf: pl.LazyFrame, ev: Sequence[str], best_of: int | None) -> list[pl
     return out
 
 
-def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
-    """Missing rounds of each event, and late entries / returns of each player."""
-    ok = lf.filter(pl.col("round") >= 1)
-    present = ok.select(*ev, "round").unique()
+def missing_rounds(lf: pl.LazyFrame, ev: Sequence[str] = ("event_id",)) -> pl.LazyFrame:
+    """The ``missing_round`` problems: each run of rounds before an event's last in which
+    it has no row at all (all phases), as problem rows (what ``validate`` lists, and what
+    :func:`swissframe.read` warns of)."""
+    ev = list(ev)
+    present = lf.filter(pl.col("round") >= 1).select(*ev, "round").unique()
     # gaps in the event's rounds (all phases): never materialise the missing range
     gaps = (present.sort([*ev, "round"])
             .with_columns(_prev=pl.col("round").shift(1).over(ev).fill_null(0))
             .filter(pl.col("round") - pl.col("_prev") > 1)
             .with_columns(_first=pl.col("_prev") + 1, _last=pl.col("round") - 1))
     gaps = gaps.join(present.group_by(ev).agg(_max=pl.col("round").max()), on=ev, how="left")
-    missing = _rows("missing_round", gaps.with_columns(pl.col("_first").alias("round")),
+    return _rows("missing_round", gaps.with_columns(pl.col("_first").alias("round")),
                     pl.when(pl.col("_first") == pl.col("_last"))
                     .then(pl.format("no row in round {} (the event has rows up to round {})",
                                     pl.col("_first"), pl.col("_max")))
@@ -501,6 +503,12 @@ def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
                                          "round {})", pl.col("_first"), pl.col("_last"),
                                          pl.col("_max"))),
                     value=pl.format("{}-{}", pl.col("_first"), pl.col("_last")))
+
+
+def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
+    """Missing rounds of each event, and late entries / returns of each player."""
+    missing = missing_rounds(lf, ev)
+    ok = lf.filter(pl.col("round") >= 1)
     # players: Swiss rounds only, positions among the event's Swiss rounds
     swiss = ok.filter(pl.col("phase") == "swiss")
     ev_rounds = (swiss.select(*ev, "round").unique().sort([*ev, "round"])

@@ -51,6 +51,7 @@ import polars as pl
 
 from swissframe.errors import (
     DataError,
+    DataWarning,
     ImportFormatError,
     ImportNotesWarning,
     SchemaError,
@@ -1224,8 +1225,28 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
         # a repair or a drop is reported where it happens, to every caller (each CLI
         # command prints it as a warning line); validate=False: the caller lists them
         warnings.warn(notes_summary(src.notes), ImportNotesWarning, stacklevel=2)
+    if validate and src.results.height:
+        _warn_missing_rounds(src.results)
     return src
 
+
+def _warn_missing_rounds(results: pl.DataFrame) -> None:
+    """Warn of events whose files hold no row at all in a round before their last (a
+    round's results lost in the export): the standings would count it as a round no one
+    played, silently. ``validate`` lists each as an error; its rule, read here."""
+    from swissframe.validate import missing_rounds
+
+    gaps = missing_rounds(results.lazy()).collect()
+    if not gaps.height:
+        return
+    first = gaps.row(0, named=True)
+    n = gaps["event_id"].n_unique()
+    its = "their" if n > 1 else "its"
+    msg = (f"{n} event{'s' * (n > 1)} with no row at all in a round before {its} "
+           f"last, e.g. event {first['event_id']!r}: {first['detail']}; the standings count "
+           "such a round as played by no one. Hint: a round's results may be lost in the "
+           "export: swissframe validate FILE lists each.")
+    warnings.warn(msg, DataWarning, stacklevel=3)
 
 def notes_summary(notes: pl.DataFrame) -> str:
     """One line on what a read left out or repaired (:attr:`Source.notes`): the count of

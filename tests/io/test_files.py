@@ -530,3 +530,27 @@ def test_a_read_that_leaves_out_or_repairs_something_warns(tmp_path: Path) -> No
         warnings.simplefilter("error")
         assert sf.read(UNREPORTED, validate=False).notes.height == 1
         sf.read(CSV)  # nothing left out: no warning
+
+
+def test_an_event_missing_a_whole_round_is_warned_of(tmp_path: Path) -> None:
+    """A file whose event has no row at all in a round before its last (a round lost in
+    the export) was ranked as if no one had played that round, and only ``validate`` said
+    so (as an error). The reader now warns, by ``validate``'s own rule, naming the event
+    and the rounds; a file with every round does not."""
+    from swissframe.errors import DataWarning
+
+    lines = CSV.read_text().splitlines()
+    head, rows = lines[0], lines[1:]
+    # renumber rounds 2.. up by one: round 2 is missing, the event has rows up to round 5
+    shifted = [head, *(r if r.split(",")[0] == "1" else f"{int(r.split(',')[0]) + 1},"
+                       + r.split(",", 1)[1] for r in rows)]
+    path = tmp_path / "gap.csv"
+    path.write_text("\n".join(shifted) + "\n")
+    with pytest.warns(DataWarning, match=r"^1 event with no row at all in a round before its "
+                      r"last, e\.g\. event 'gap': no row in round 2 \(the event has rows up to "
+                      r"round 5\).*swissframe validate FILE"):
+        sf.read(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sf.read(CSV)
+        sf.read(path, validate=False)  # (validate lists it, as an error)
