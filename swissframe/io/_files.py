@@ -1183,9 +1183,14 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
         pl.col("source_file").alias("file"), "event_id", pl.lit("unknown_record").alias("kind"),
         pl.format("line {}: unknown record {} ignored", "line",
                   pl.col("value").str.slice(0, 40)).alias("detail"))
+    # (a 042 start date present but unreadable, or read one way of two that fall in
+    # different FIDE eras: the era chosen and the presets to pass instead)
+    dated = ev.header.filter(pl.col("start_date_note").is_not_null()).select(
+        pl.col("source").alias("file"), "event_id", pl.lit("start_date").alias("kind"),
+        pl.col("start_date_note").alias("detail"))
     return _Part(kind="trf", results=results, events=events,
                  names=ev.players.select("event_id", "player_id", "name"),
-                 notes=[_pending_notes(ev.pending, where), unknown], bundle=ev)
+                 notes=[_pending_notes(ev.pending, where), unknown, dated], bundle=ev)
 
 
 def concat_files(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
