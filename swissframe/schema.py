@@ -1261,10 +1261,12 @@ def whole_numbers(column: str, dtype: pl.DataType) -> pl.Expr:
     """``column`` (of ``dtype``) read as Int64 the way the contract reads a whole-number
     cell (a round, a game count): integers as they are; floats and decimals when integral
     and inside Int64 (``3.0``); text without surrounding blanks and a trailing ``.0``
-    (``" 3 "``, ``"3.0"``). Null where a value is not a whole number: text, a fraction,
-    a number past Int64 (of any type; callers name such cells, :func:`not_whole_cells`,
-    before reading them). The one reading of such a cell (``from_matches``,
-    :func:`not_whole_cells`, ``validate``'s coercion).
+    (``" 3 "``, ``"3.0"``, ``"+3"``). Null where a value is not a whole number: text, a
+    fraction, an exponent (``"2e0"``: a spreadsheet's number format, not a count), digits
+    other than ASCII ``0-9`` (``"４"``, ``"٤"``), a number past Int64 (of any type;
+    callers name such cells, :func:`not_whole_cells`, before reading them). The one
+    reading of such a cell (``from_matches``, :func:`not_whole_cells`, ``validate``'s
+    coercion, a CSV file's cells: ``io._files.typed_columns``).
 
     Examples
     --------
@@ -1284,8 +1286,10 @@ def whole_numbers(column: str, dtype: pl.DataType) -> pl.Expr:
 
 
 #: What a whole-number column holds (game counts, round numbers), for the hints.
-_WHOLE_HINT: Final = {False: "game counts are whole numbers ≥ 0",
-                      True: "round numbers are whole numbers ≥ 1"}
+_WHOLE_HINT: Final = {False: "game counts are whole numbers ≥ 0 (ASCII digits 0-9, no "
+                             "exponent)",
+                      True: "round numbers are whole numbers ≥ 1 (ASCII digits 0-9, no "
+                            "exponent)"}
 
 
 def not_whole_cells(frame: pl.LazyFrame | pl.DataFrame, column: str,
@@ -1296,14 +1300,72 @@ def not_whole_cells(frame: pl.LazyFrame | pl.DataFrame, column: str,
     columns present (``N`` counts the table's rows from 1, as the ``null_value`` rule
     does: the first data row of a file is row 1); "" when every value is whole. The one
     test of a whole-number cell for the readers and the match form."""
-    lf = frame.lazy()
-    schema = lf.collect_schema()
-    dtype = schema[column]
+    dtype = frame.lazy().collect_schema()[column]
     if dtype == pl.Null or fits_int64(dtype):
         return ""  # every value is an Int64 (wider integers are read: one may not be)
+    return unread_cells(frame, column, context, whole_numbers(column, dtype))
+
+
+#: How a flag cell (``double_loss``) is written in a text file, case-insensitively; a
+#: blank cell is no flag (False). The one list of a flag's spellings
+#: (:func:`flag_values`).
+FLAG_SPELLINGS: Final[Mapping[bool, tuple[str, ...]]] = {
+    True: ("true", "yes", "1"), False: ("false", "no", "0")}
+
+
+def flag_values(column: str, dtype: pl.DataType) -> pl.Expr:
+    """``column`` (of ``dtype``) read as Boolean the way the contract reads a flag cell:
+    Booleans as they are; the integers 1 and 0; text spelled as in :data:`FLAG_SPELLINGS`
+    (``"TRUE"``, ``" yes "``, ``"0"``), a blank text as null. Null where a value is none
+    of these (callers name such cells, :func:`not_flag_cells`). The one reading of a
+    flag cell (the readers, ``validate``'s coercion).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"f": ["Yes", "false", "1", "", "maybe"]})
+    >>> df.select(flag_values("f", pl.String))["f"].to_list()
+    [True, False, True, None, None]
+    """
+    col = pl.col(column)
+    if dtype in (pl.Boolean, pl.Null):
+        return col.cast(pl.Boolean)
+    if dtype.is_integer():
+        return pl.when(col == 1).then(True).when(col == 0).then(False) \
+            .otherwise(None).cast(pl.Boolean)
+    text = col.cast(pl.String).str.strip_chars().str.to_lowercase()
+    spelled = {s: v for v, spellings in FLAG_SPELLINGS.items() for s in spellings}
+    return text.replace_strict(spelled, default=None, return_dtype=pl.Boolean)
+
+
+def flag_spellings() -> str:
+    """The spellings :func:`flag_values` reads, for messages: ``true/false, yes/no, 1/0``."""
+    return ", ".join(f"{t}/{f}" for t, f in zip(FLAG_SPELLINGS[True], FLAG_SPELLINGS[False],
+                                               strict=True))
+
+
+def not_flag_cells(frame: pl.LazyFrame | pl.DataFrame, column: str,
+                   context: Sequence[str]) -> str:
+    """The first rows whose flag ``column`` holds a value :func:`flag_values` cannot read
+    (``"maybe"``, ``2``), named as :func:`not_whole_cells` names them; "" when every
+    value is a flag or blank."""
+    dtype = frame.lazy().collect_schema()[column]
+    if dtype in (pl.Boolean, pl.Null):
+        return ""
+    blank = (pl.col(column).cast(pl.String).str.strip_chars() == "") if _string_like(dtype) \
+        else pl.lit(value=False)
+    read = pl.when(blank).then(pl.lit(value=False)).otherwise(flag_values(column, dtype))
+    return unread_cells(frame, column, context, read)
+
+
+def unread_cells(frame: pl.LazyFrame | pl.DataFrame, column: str, context: Sequence[str],
+                 read: pl.Expr) -> str:
+    """The first rows (at most :data:`MAX_LISTED_PROBLEMS`) whose ``column`` is not null
+    but whose reading ``read`` is, as ``row N, event 'e', round 2, 'A' vs 'B': 'x'``
+    (:func:`not_whole_cells`, :func:`not_flag_cells`)."""
+    lf = frame.lazy()
+    schema = lf.collect_schema()
     bad = (lf.with_row_index("_row", offset=1)
-           .filter(pl.col(column).is_not_null()
-                   & whole_numbers(column, dtype).is_null())
+           .filter(pl.col(column).is_not_null() & read.is_null())
            .select(*dict.fromkeys(["_row", *[c for c in context if c in schema], column]))
            .head(MAX_LISTED_PROBLEMS).pipe(collect))
     shown = []

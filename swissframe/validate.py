@@ -44,6 +44,7 @@ from swissframe.engine._record import missing_stage
 from swissframe.errors import SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
+    FLAG_COLUMNS,
     ID_COLUMNS,
     INT_COLUMNS,
     OPTIONAL_COLUMNS,
@@ -51,6 +52,8 @@ from swissframe.schema import (
     VOCABULARY,
     find_problems,
     fits_int64,
+    flag_spellings,
+    flag_values,
     whole_numbers,
 )
 
@@ -353,9 +356,14 @@ def _castable_to_string(dt: pl.DataType) -> bool:
 
 
 def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
-           str_columns: Sequence[str] = _STR_COLUMNS
+           str_columns: Sequence[str] = _STR_COLUMNS, text: bool = False
            ) -> tuple[pl.LazyFrame | None, list[pl.LazyFrame]]:
     """Cast columns to the contract's types, reporting each column and cell that needs it.
+
+    Whole-number cells are read by ``schema.whole_numbers``, flag cells (``double_loss``)
+    by ``schema.flag_values``: the engine's readings. With ``text`` the frame was read
+    from a CSV file, whose cells are all text: a text column is then no ``schema``
+    problem (only its cells that do not read are, as ``bad_value``).
 
     Returns the cast frame (with a ``_sf_row`` row index; rows holding a bad cell removed),
     or None when the table cannot be read at all, and the problem frames.
@@ -385,9 +393,10 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
                 casts.append(pl.col(c).cast(pl.Int64))
             continue
         if dt.is_float() or dt.is_decimal() or _is_stringish(dt):
-            problems.append(schema_row(
-                f"{c} is {dt}, expected an integer type; values are read as whole numbers "
-                "(cast it with pl.col(...).cast(pl.Int64))", str(dt)))
+            if not (text and _is_stringish(dt)):
+                problems.append(schema_row(
+                    f"{c} is {dt}, expected an integer type; values are read as whole "
+                    "numbers (cast it with pl.col(...).cast(pl.Int64))", str(dt)))
             as_int = whole_numbers(c, dt)  # (the contract's reading of such a cell)
             casts.append(as_int.alias(c))
             bad_cells.append((c, pl.col(c).is_not_null() & as_int.is_null(),
@@ -411,6 +420,24 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
             problems.append(schema_row(f"{c} is {dt}, expected a string type; it cannot be "
                                        "read as one", str(dt)))
             fatal = True
+    for c in FLAG_COLUMNS:
+        if c not in schema or schema[c] in (pl.Boolean, pl.Null):
+            continue
+        dt = schema[c]
+        if not (dt.is_integer() or _is_stringish(dt)):
+            problems.append(schema_row(f"{c} is {dt}, expected Boolean; it cannot be read "
+                                       "as one", str(dt)))
+            fatal = True
+            continue
+        if not (text and _is_stringish(dt)):
+            problems.append(schema_row(
+                f"{c} is {dt}, expected Boolean; values are read as flags "
+                f"({flag_spellings()})", str(dt)))
+        as_flag = flag_values(c, dt)
+        casts.append(as_flag.alias(c))
+        blank = pl.col(c).cast(pl.String).str.strip_chars() == ""
+        bad_cells.append((c, pl.col(c).is_not_null() & ~blank & as_flag.is_null(),
+                          f"is not a flag ({flag_spellings()})"))
     if fatal:
         return None, problems
     raw = lf

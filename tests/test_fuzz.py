@@ -690,8 +690,8 @@ def test_long_csv_with_text_in_an_integer_column_names_the_cells(tmp_path: Path)
     path.write_text("event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n"
                     "e,1,A,B,2,0,0\ne,1,B,A,0,two,0\ne,2,A,,2.0,0,0\n")
     with pytest.raises(sf.SchemaError,
-                       match=r"long.csv: .*games_lost is String \(row 2, event 'e', round 1, "
-                             r"'B' vs 'A': 'two'\)"):
+                       match=r"long.csv: .*games_lost holds cells that are not whole numbers "
+                             r".*\(row 2, event 'e', round 1, 'B' vs 'A': 'two'\)"):
         sf.read(path)
 
 

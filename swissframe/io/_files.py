@@ -32,6 +32,7 @@ Size limits
 from __future__ import annotations
 
 import contextlib
+import csv
 import dataclasses
 import glob
 import gzip
@@ -620,6 +621,12 @@ class _Part:
 
 _ID_OVERRIDES: Final = {"event_id": pl.String, "player_id": pl.String,
                         "opponent_id": pl.String, "player_a": pl.String, "player_b": pl.String}
+#: Whole-number columns of both table forms (a CSV file's cells of these are read as text,
+#: then by ``schema.whole_numbers``).
+WHOLE_COLUMNS: Final = ("round", "games_won", "games_lost", "games_drawn", "games_a",
+                        "games_b")
+#: Text columns of the contract besides the ids (a stage "1" is a label, not a number).
+_TEXT_COLUMNS: Final = ("phase", "stage", "color", "unplayed")
 
 
 def temp_beside(target: Path) -> Path:
@@ -785,12 +792,102 @@ def _without_blank_lines(path: Path, df: pl.DataFrame, sep: str, limit: int | No
     raise SchemaError(msg)
 
 
+#: A line that ends in a carriage return alone (not CRLF).
+_LONE_CR: Final = re.compile(rb"\r(?!\n)")
+
+
+def _line_feeds(data: bytes) -> bytes:
+    r"""``data`` with every line that ends in a carriage return alone (a classic Mac file,
+    or such a line in a mixed file) ended by a line feed, outside quoted cells only (a CR
+    inside quotes is the cell's own text). Polars ends lines at LF and CRLF only: a
+    CR-only file was one header line holding every cell ("column(s) ['0', '0\r1', …]
+    appear more than once"). TRF lines end the same three ways (``io.trf``).
+
+    >>> _line_feeds(b'a,b\r1,"x\ry"\r2,3\r\n')
+    b'a,b\n1,"x\ry"\n2,3\r\n'
+    """
+    parts = data.split(b'"')
+    parts[::2] = [_LONE_CR.sub(b"\n", x) for x in parts[::2]]
+    return b'"'.join(parts)
+
+
+#: Rows (or lines) a message about a CSV file's shape names at most.
+_SHOWN_LINES: Final = 5
+
+
+def _csv_shape(data: bytes, sep: str, *, strict: bool) -> str:
+    """What breaks a CSV text into rows of other widths than its header, naming lines:
+    a quote that is never closed (the rest of the file would be one cell), rows with more
+    or fewer fields than the header (Polars named no line, and filled a short row with
+    nulls without a word); with ``strict``, also a quote closed inside a cell. "" when
+    every row is as wide as the header. Blank lines are no rows."""
+    text = data.decode("utf-8-sig", errors="replace")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=strict)
+    width: int | None = None
+    odd: list[str] = []
+    start = 1
+    limit = csv.field_size_limit()
+    csv.field_size_limit(max(limit, len(text) + 1))  # (one cell may hold the whole file)
+    try:
+        for row in reader:
+            if width is None:
+                width = len(row)
+            elif (row and (len(row) > 1 or row[0].strip()) and len(row) != width
+                  and len(odd) < _SHOWN_LINES):
+                end = reader.line_num
+                where = f"line {start}" if end == start else f"lines {start}-{end}"
+                odd.append(f"{where}: {len(row)} field{'s' * (len(row) != 1)}")
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        if "end of data" in str(exc):
+            last = text.count("\n") + (not text.endswith("\n"))
+            return (f'a quote (") opened on line {start} is never closed: lines {start}-'
+                    f"{last} would be one cell")
+        return f"line {reader.line_num}: {exc} (a quote inside a cell is written twice: \"\")"
+    finally:
+        csv.field_size_limit(limit)
+    if not odd:
+        return ""
+    return (f"rows with other than the header's {width} fields: {'; '.join(odd)}"
+            + (" …" if len(odd) == _SHOWN_LINES else ""))
+
+
+def _shape_error(path: Path, shape: str, sep: str) -> ImportFormatError:
+    shown_sep = {"\t": "a tab", ",": "a comma", ";": "a semicolon", "|": "a bar"}.get(sep, sep)
+    hint = ("close the quote where the value ends, or remove it" if shape.startswith("a quote")
+            else "give each row one value per header column")
+    msg = (f"cannot read {shown(path)}: {shape}. Hint: {hint}; a value holding the separator "
+           f'({shown_sep}) or a line break goes in quotes ("…"), and a quote inside it is '
+           'written twice ("").')
+    return ImportFormatError(msg)
+
+
+def _polars_text(exc: BaseException) -> str:
+    """A Polars error as a short clause: its first line, without Polars' advice on its
+    own arguments (which a file's user cannot follow)."""
+    first = next((x.strip() for x in str(exc).splitlines() if x.strip()), type(exc).__name__)
+    first = re.split(r"\s*(?:You might want to try|Consider setting)", first)[0]
+    return first if len(first) <= 160 else first[:157] + "…"
+
+
 def read_table_file(path: Path, *, limit: int | None = None, event_id: str | None = None,
-                    name_event: bool = True) -> pl.DataFrame:
+                    name_event: bool = True, whole: Sequence[str] = ()) -> pl.DataFrame:
     """One CSV/TSV/Parquet file as it is (``event_id`` filled with ``event_id``, by default
     the file name, when absent and ``name_event``: a results file names its event, a
     pairings file does not), errors naming the file; the contract is checked by the
-    caller."""
+    caller.
+
+    A CSV file's whole-number columns (:data:`WHOLE_COLUMNS` and ``whole``: a custom
+    match form's) and flag columns are read as text and then as the contract reads such
+    a cell (``schema.whole_numbers``, ``schema.flag_values``; :func:`typed_columns`), so
+    that ``"2e0"`` or ``"４"`` is the same bad cell for every command (Polars' own
+    inference read ``2e0`` as 2 and stopped at ``４`` with an error on its arguments); a
+    column holding a cell that is not readable is left as text for the caller to name.
+    Lines may end in LF, CRLF or CR alone; a row of another width than the header, or a
+    quote never closed, is an :class:`~swissframe.errors.ImportFormatError` naming its
+    lines."""
+    from swissframe.schema import FLAG_COLUMNS, OPTIONAL_COLUMNS
+
     size = _regular(path, max_bytes(limit))
     head = read_bytes(path, limit=limit, head=_HEADER_BYTES) if size else b""
     # Polars opens only UTF-8 paths: a file whose name is not is read as bytes
@@ -807,22 +904,36 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
                "in UTF-16 without a byte-order mark, or not a text file. Hint: save it as "
                "UTF-8 CSV (in Excel: 'CSV UTF-8').")
         raise ImportFormatError(msg)
+    # (the head may end between a CR and its LF)
+    if not parquet and _LONE_CR.search(head if size <= len(head) else head[:-1]):
+        data = where.getvalue() if isinstance(where, io.BytesIO) else read_bytes(
+            path, limit=limit)
+        where = io.BytesIO(_line_feeds(data))
+        head = where.getvalue()[:_HEADER_BYTES]
     sep = "\t" if path.name.lower().endswith(".tsv") else csv_separator(head)
+    texts = dict.fromkeys([*WHOLE_COLUMNS, *whole, *FLAG_COLUMNS, *_TEXT_COLUMNS,
+                           *OPTIONAL_COLUMNS], pl.String)
     try:
-        if parquet:
-            df = pl.read_parquet(where)
-        else:
-            df = pl.read_csv(where, separator=sep, infer_schema_length=10_000,
-                             schema_overrides=_ID_OVERRIDES)
+        df = pl.read_parquet(where) if parquet else _read_csv(path, where, sep, texts)
     except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError) as exc:
         if not parquet and "utf-8" in str(exc).lower():
             _decoded(path, read_bytes(path, limit=limit), "utf-8")  # names the line
-        text = " ".join(str(exc).split())
-        msg = (f"cannot read {shown(path)}: {text}. Hint: CSV (UTF-8, header row) or "
-               "Parquet is expected.")
+        if not parquet:
+            shape = _csv_shape(_bytes_of(path, where, limit), sep, strict=True)
+            if shape:
+                raise _shape_error(path, shape, sep) from None
+        msg = (f"cannot read {shown(path)} as {'Parquet' if parquet else 'CSV'}: "
+               f"{_polars_text(exc)}. Hint: a CSV file (UTF-8, a header row) or a Parquet "
+               "file is expected; re-export it.")
         raise ImportFormatError(msg) from None
     if not parquet:
         df = _without_blank_lines(path, df, sep, limit)
+        # (Polars fills a row with fewer fields than the header with nulls, silently: a
+        # null in the last column is where to look)
+        if df.width > 1 and df.get_column(df.columns[-1]).null_count():
+            shape = _csv_shape(_bytes_of(path, where, limit), sep, strict=False)
+            if shape:
+                raise _shape_error(path, shape, sep)
     # (Polars keeps a repeated header name as "<name>_duplicated_<n>": two columns that
     # may disagree, of which the engine would read the first without a word)
     repeated = sorted({m.group(1) for c in df.columns
@@ -832,12 +943,43 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         msg = (f"{shown(path)}: column(s) {repeated} appear more than once in the header. "
                "Hint: keep one column of each name.")
         raise SchemaError(msg)
+    if not parquet:
+        df = typed_columns(df, whole=[*WHOLE_COLUMNS, *whole])
     if "event_id" not in df.columns:
         if not name_event:
             return df
         stem = event_id if event_id is not None else shown(path.name).split(".")[0]
         df = df.with_columns(pl.lit(stem, dtype=pl.String).alias("event_id"))
     return df.with_columns(pl.col("event_id").cast(pl.String))
+
+
+def _bytes_of(path: Path, where: Path | io.BytesIO, limit: int | None) -> bytes:
+    return where.getvalue() if isinstance(where, io.BytesIO) else read_bytes(path, limit=limit)
+
+
+def _read_csv(path: Path, where: Path | io.BytesIO, sep: str,
+              texts: Mapping[str, pl.DataType | type[pl.DataType]]) -> pl.DataFrame:
+    """The CSV file read by Polars, the contract's columns as text and the others typed
+    by inference. Polars' inference reads a column whose first 10,000 cells are numbers
+    as numbers and then stops at a later text cell, or at a digit other than ASCII
+    (``４``: its inference takes it for a digit, its parser does not): such a file is read
+    again with the column types taken from every row, then with every column as text."""
+    overrides: dict[str, pl.DataType | type[pl.DataType]] = {**_ID_OVERRIDES, **texts}
+    tries: list[dict[str, object]] = [{"infer_schema_length": 10_000},
+                                      {"infer_schema_length": None}, {"infer_schema": False}]
+    for i, how in enumerate(tries):
+        if isinstance(where, io.BytesIO):
+            where.seek(0)
+        try:
+            return pl.read_csv(where, separator=sep, schema_overrides=overrides,
+                               **how)  # type: ignore[arg-type]
+        except pl.exceptions.ComputeError as exc:
+            # (a cell Polars cannot parse as the type it inferred: not a quoting error)
+            if ("could not parse" not in str(exc) or "escaped" in str(exc)
+                    or i == len(tries) - 1):
+                raise
+    msg = f"cannot read {shown(path)}. Hint: re-export the file as CSV."
+    raise ImportFormatError(msg)  # (not reached: the last try raises or returns)
 
 
 def _near_names(columns: Sequence[str], wanted: Sequence[str]) -> str:
@@ -863,6 +1005,7 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
     from swissframe.schema import (
         MATCH_COLUMNS,
         REQUIRED_COLUMNS,
+        flag_spellings,
         from_matches,
     )
 
@@ -892,26 +1035,39 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
     df, bad = whole_columns(df)
     if bad:
         msg = (f"{shown(path)}: mistyped column(s): {'; '.join(bad)}, expected integers. "
-               "Hint: a cell holds text, a decimal or a number too large; fix it in the file.")
+               "Hint: rounds and game counts are whole numbers in ASCII digits 0-9 (a "
+               "trailing .0 is read; text, a fraction, an exponent such as 2e0 or a number "
+               "too large is not); fix those cells in the file.")
+        raise SchemaError(msg)
+    df, bad = flag_columns(df)
+    if bad:
+        msg = (f"{shown(path)}: {'; '.join(bad)}. Hint: write a flag as {flag_spellings()} "
+               "(any case), or leave the cell empty for no flag.")
         raise SchemaError(msg)
     return df
 
 
-def whole_columns(df: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
-    """A file's whole-number columns (rounds, game counts) read the one way such a cell
-    is read (``schema.whole_numbers``: ``"3.0"`` is 3, a column with no value is empty),
-    and the columns that hold a cell that is not whole, each named with its cells (row,
-    event, round, player: the column's type alone did not say where to look). Those are
-    left as they are: ``table_long`` refuses them, ``validate`` lists their cells."""
+def whole_columns(df: pl.DataFrame, columns: Sequence[str] | None = None
+                  ) -> tuple[pl.DataFrame, list[str]]:
+    """A file's whole-number columns (rounds, game counts; ``columns``, by default the long
+    form's) read the one way such a cell is read (``schema.whole_numbers``: ``"3.0"`` is
+    3, a column with no value is empty), and the columns that hold a cell that is not
+    whole, each named with its cells (row, event, round, player: the column's type alone
+    did not say where to look). Those are left as they are: ``table_long`` refuses them,
+    ``validate`` lists their cells."""
     from swissframe.schema import INT_COLUMNS, fits_int64, not_whole_cells, whole_numbers
 
+    wanted = INT_COLUMNS if columns is None else columns
     bad, whole = [], []
     for c, t in df.schema.items():
-        if c not in INT_COLUMNS or t == pl.Null or fits_int64(t):
+        if c not in wanted or t == pl.Null or fits_int64(t):
             continue
-        where = not_whole_cells(df, c, ["event_id", "round", "player_id", "opponent_id"])
+        where = not_whole_cells(df, c, ["event_id", "round", "player_id", "opponent_id",
+                                        "player_a", "player_b"])
         if not where:  # every cell whole ("3.0", or no value at all: a header-only file)
             whole.append(whole_numbers(c, t).alias(c))
+        elif t == pl.String:  # (a CSV file's cells, read as text)
+            bad.append(f"{c} holds cells that are not whole numbers within 64 bits ({where})")
         elif not t.is_integer():
             bad.append(f"{c} is {t} ({where})")
         else:  # (an integer column Polars read wider than Int64: a value past 64 bits)
@@ -919,28 +1075,73 @@ def whole_columns(df: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
     return (df.with_columns(whole) if whole else df), bad
 
 
+def flag_columns(df: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
+    """A file's flag columns (``double_loss``) read the one way a flag cell is read
+    (``schema.flag_values``: true/false, yes/no, 1/0 in any case; a blank cell is no
+    flag), and the columns holding a cell that is none of these, named with their cells
+    (it was "double_loss is String, expected Boolean", with a hint on Polars casts)."""
+    from swissframe.schema import FLAG_COLUMNS, flag_values, not_flag_cells
+
+    bad, read = [], []
+    for c, t in df.schema.items():
+        if c not in FLAG_COLUMNS or t in (pl.Boolean, pl.Null):
+            continue
+        where = not_flag_cells(df, c, ["event_id", "round", "player_id", "opponent_id",
+                                       "player_a", "player_b"])
+        if where:
+            bad.append(f"{c} holds cells that are not flags ({where})")
+        else:
+            read.append(flag_values(c, t).alias(c))
+    return (df.with_columns(read) if read else df), bad
+
+
+def typed_columns(df: pl.DataFrame, *, whole: Sequence[str] = WHOLE_COLUMNS) -> pl.DataFrame:
+    """A CSV file's whole-number and flag columns read from their text where every cell
+    of the column reads (:func:`whole_columns`, :func:`flag_columns`); a column with a
+    cell that does not is left as text, for the caller to name its cells."""
+    text = [c for c, t in df.schema.items() if t == pl.String]
+    df = whole_columns(df, [c for c in whole if c in text])[0]
+    return flag_columns(df)[0]
+
+
 _MATCH_INT: Final = ("round", "games_a", "games_b", "games_drawn")
 
 
-def _coerced_matches(path: Path, df: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
-    """A match table whose bad cells are reported (``swissframe validate``), not fatal."""
-    from swissframe.schema import from_matches
+def _coerced(path: Path, df: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    """A table whose bad cells are reported (``swissframe validate``), not fatal: read as
+    the readers of ``standings`` read it (a match table through ``from_matches``), the
+    rows of a cell that does not read listed as ``bad_value`` notes and left out. A CSV
+    file's cells are text: that is no ``schema`` problem (``coerce(text=True)``)."""
+    from swissframe.schema import FLAG_COLUMNS, from_matches
     from swissframe.validate import coerce
 
+    text = not _is_parquet(path)
+    match = "player_a" in df.columns and "player_id" not in df.columns
     # seat A / B double as player / opponent so that cell problems name them
     seats = df.with_columns(pl.col("player_a").alias("player_id"),
                             pl.col("player_b").alias("opponent_id")) \
-        if "player_b" in df.columns else df
-    cast, problems = coerce(seats, int_columns=[c for c in _MATCH_INT if c in df.columns],
-                            str_columns=[c for c in ("event_id", "player_a", "player_b")
-                                         if c in df.columns])
+        if match and "player_b" in df.columns else df
+    ints = [c for c in (_MATCH_INT if match else WHOLE_COLUMNS[:4]) if c in df.columns]
+    strs = (["event_id", "player_a", "player_b"] if match
+            else ["event_id", "player_id", "opponent_id", *_TEXT_COLUMNS])
+    cast, problems = coerce(seats, int_columns=ints,
+                            str_columns=[c for c in strs if c in df.columns], text=text)
     notes = [p.collect().with_columns(pl.lit(shown(path)).alias("file")) for p in problems]
     if cast is None:
-        msg = (f"{shown(path)}: the match table's columns cannot be read: "
-               + "; ".join(n["detail"][0] for n in notes if n.height))
+        msg = (f"{shown(path)}: the table's columns cannot be read: "
+               + "; ".join(n["detail"][0] for n in notes if n.height) + ". Hint: re-export "
+               "it with the contract's columns (see swissframe.schema).")
         raise SchemaError(msg)
-    return from_matches(cast.drop("_sf_row", "player_id", "opponent_id", strict=False)
-                        .collect()), notes
+    out = cast.drop("_sf_row").collect()
+    if match:
+        out = from_matches(out.drop("player_id", "opponent_id", strict=False))
+    flags = [c for c in FLAG_COLUMNS if c in out.columns]  # (read by coerce)
+    return out.with_columns(pl.col(flags).cast(pl.Boolean)) if flags else out, notes
+
+
+def _is_parquet(path: Path) -> bool:
+    return (path.name.lower().endswith((".parquet", ".pq"))
+            or read_bytes(path, head=4) == b"PAR1")
 
 
 def _read_tables(files: Sequence[Path], limit: int | None, *, strict: bool = True) -> _Part:
@@ -950,13 +1151,11 @@ def _read_tables(files: Sequence[Path], limit: int | None, *, strict: bool = Tru
     # files (a/event.csv and b/event.csv are two events, not one)
     for f, key in zip(files, event_keys(files), strict=True):
         df = read_table_file(f, limit=limit, event_id=key)
-        if not strict and "player_a" in df.columns and "player_id" not in df.columns:
-            df, found = _coerced_matches(f, df)
-            notes += found
-        elif strict or "player_id" not in df.columns:
+        if strict or not ("player_id" in df.columns or "player_a" in df.columns):
             df = table_long(f, df)
-        else:  # (validate: whole cells read as the engine reads them, bad ones listed)
-            df = whole_columns(df)[0]
+        else:  # (validate: cells read as the engine reads them, bad ones listed)
+            df, found = _coerced(f, df)
+            notes += found
         frames.append(df.with_columns(pl.lit(shown(f), dtype=pl.String).alias("source_file")))
     results = concat_files(frames)
     events = results.select("event_id", "source_file").unique(maintain_order=True).with_columns(
@@ -1044,9 +1243,14 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
         pl.col("source_file").alias("file"), "event_id", pl.lit("unknown_record").alias("kind"),
         pl.format("line {}: unknown record {} ignored", "line",
                   pl.col("value").str.slice(0, 40)).alias("detail"))
+    # (a 042 start date present but unreadable, or read one way of two that fall in
+    # different FIDE eras: the era chosen and the presets to pass instead)
+    dated = ev.header.filter(pl.col("start_date_note").is_not_null()).select(
+        pl.col("source").alias("file"), "event_id", pl.lit("start_date").alias("kind"),
+        pl.col("start_date_note").alias("detail"))
     return _Part(kind="trf", results=results, events=events,
                  names=ev.players.select("event_id", "player_id", "name"),
-                 notes=[_pending_notes(ev.pending, where), unknown], bundle=ev)
+                 notes=[_pending_notes(ev.pending, where), unknown, dated], bundle=ev)
 
 
 def concat_files(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:

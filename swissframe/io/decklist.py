@@ -142,14 +142,19 @@ SWISS_ROUND_NAMES: Final = frozenset({"top power", "top random"})
 
 #: Round-name patterns that are playoff rounds.
 PLAYOFF_ROUND_PATTERNS: Final = (
-    re.compile(r"^top \d+$", re.IGNORECASE),
-    re.compile(r"^match for \d+\w* and \d+\w* places?$", re.IGNORECASE),
+    re.compile(r"^top [0-9]+$", re.IGNORECASE),
+    re.compile(r"^match for [0-9]+\w* and [0-9]+\w* places?$", re.IGNORECASE),
 )
 
 #: Round-name patterns carrying a Swiss round number (melee/CardsRealm "Round N", Topdeck "N").
-_NUMBERED_ROUND: Final = re.compile(r"(?i)^(?:round\s*)?(\d+)$")
+#: Digits are ASCII 0-9, as in every file's number (``schema.whole_numbers``): a regex
+#: ``\d`` also matches "١" or "４", which the integer cast then refused with a bare
+#: Polars error; such a round is named (:data:`_OTHER_DIGITS`).
+_NUMBERED_ROUND: Final = re.compile(r"(?i)^(?:round\s*)?([0-9]+)$")
+#: A round name numbered in digits other than ASCII (``\d`` is Unicode in Polars' regex).
+_OTHER_DIGITS: Final = re.compile(r"(?i)^(?:round\s*)?\d+$")
 
-_RESULT_RE: Final = re.compile(r"^(\d+)-(\d+)-(\d+)$")
+_RESULT_RE: Final = re.compile(r"^([0-9]+)-([0-9]+)-([0-9]+)$")
 
 #: melee.gg tiebreaker eras (SOURCES.md): E1 = 6 published decimals; E2 = 8 decimals within
 #: [2024-05-16, 2025-11-12]; E3 = everything else (7 decimals, or 8 outside E2's dates).
@@ -751,6 +756,14 @@ def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
     rounds = rounds.with_columns(named.alias("named_playoff"), named_swiss.alias("_nsw"),
                                  digits.cast(pl.Int64).alias("label_no"))
     bad = rounds.filter(~pl.col("named_playoff") & ~pl.col("_nsw") & pl.col("label_no").is_null())
+    other = bad.filter(pl.col("round_name").str.contains(_OTHER_DIGITS.pattern))
+    if other.height:
+        r = other.row(0, named=True)
+        msg = (f"event {r['event_id']!r}: round name {r['round_name']!r} (round #"
+               f"{r['round_pos'] + 1} in the file) is numbered in digits other than ASCII "
+               f"0-9 ({other.height} such round(s) in total). Hint: write the round names "
+               "'Round 1', 'Round 2', … with the digits 0-9.")
+        raise ImportFormatError(msg)
     if bad.height:
         r = bad.row(0, named=True)
         msg = (f"event {r['event_id']!r}: round name {r['round_name']!r} (round #"

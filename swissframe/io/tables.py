@@ -64,7 +64,9 @@ def read_results(paths: PathLike | Iterable[PathLike], *,
     └────────────────────┴───────┴───────────┘
     """
     found, _ = _files.expand(paths, format="table")
-    frames = [_files.table_long(f, _files.read_table_file(f), columns) for f, _ in found]
+    whole = (columns.games_a, columns.games_b, columns.games_drawn)
+    frames = [_files.table_long(f, _files.read_table_file(f, whole=whole), columns)
+              for f, _ in found]
     out = validate_results(_files.concat_files(frames)).collect()
     order = ["event_id", "round", "player_id", "opponent_id"]
     return out.sort(order, nulls_last=True)

@@ -144,6 +144,7 @@ _HEADER_SCHEMA: Final[dict[str, pl.DataType]] = {
     "federation": pl.String(),
     "start_date_raw": pl.String(),
     "start_date": pl.Date(),
+    "start_date_note": pl.String(),
     "end_date_raw": pl.String(),
     "players_declared": pl.String(),
     "rated_players": pl.String(),
@@ -232,22 +233,82 @@ def _decode(data: bytes | str) -> str:
         return bytes(data).decode("latin-1")  # TRF files are often Latin-1 / CP1252
 
 
-def _parse_date(raw: str | None) -> date | None:
-    if not raw:
-        return None
-    s = raw.strip()
-    m = re.fullmatch(r"(\d{4})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{1,2})", s)
-    if m:
-        y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
-    else:
-        m = re.fullmatch(r"(\d{1,2})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{4})", s)
-        if m is None:
-            return None
-        d, mo, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+_SEP: Final = r"\s*[-/.]\s*"
+_YMD: Final = re.compile(rf"([0-9]{{4}}){_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{1,2}})")
+_COMPACT: Final = re.compile(r"([0-9]{4})([0-9]{2})([0-9]{2})")
+_XXY: Final = re.compile(rf"([0-9]{{1,2}}){_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{4}})")
+#: The presets a note on the start date offers (``--rules``), with their eras.
+_ERA_HINT: Final = ("pass --rules fide-2009 (started before 1 Jul 2023), fide (to 28 Feb "
+                    "2026) or fide-2026 (rules= in Python) if that is not the event's era")
+
+
+def _calendar(y: int, mo: int, d: int) -> date | None:
     try:
         return date(y, mo, d)
     except ValueError:
         return None
+
+
+def read_start_date(raw: str | None) -> tuple[date | None, str | None]:
+    """The ``042`` start date of a TRF file, and a note when the text is there but its
+    date is not certain: the date chooses the FIDE rules (``rules._infer``), so a date
+    misread would rank the event by another era's rules without a word.
+
+    Read: ``YYYY/MM/DD`` (TRF-16's form; ``-`` or ``.`` too), ``YYYYMMDD``, and a day and
+    month before the year (``DD.MM.YYYY``, ``MM/DD/YYYY``): a number above 12 says which
+    is the day (``02/13/2026`` is 13 Feb); when both are ≤ 12 the day comes first (the
+    European order of Swiss-Manager and Vega), with a note when the other order would
+    fall in another FIDE era. Any other text (``2026-02-30``, ``24/08/01``) is no date,
+    with a note: the event then gets the rules in force today.
+
+    >>> read_start_date("2024/08/01")
+    (datetime.date(2024, 8, 1), None)
+    >>> read_start_date("02/13/2026")[0]
+    datetime.date(2026, 2, 13)
+    >>> read_start_date("2026-02-30")[1]
+    "042 start date '2026-02-30' is not a date (expected YYYY/MM/DD)"
+    """
+    from swissframe.rules._infer import fide_era
+
+    s = (raw or "").strip()
+    if not s:
+        return None, None
+    if m := _YMD.fullmatch(s) or _COMPACT.fullmatch(s):
+        got = _calendar(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        return got, None if got else f"042 start date {s!r} is not a date (expected YYYY/MM/DD)"
+    if m := _XXY.fullmatch(s):
+        a, b, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        day_first, month_first = _calendar(y, b, a), _calendar(y, a, b)
+        got = day_first or month_first
+        if got is None:
+            return None, f"042 start date {s!r} is not a date (expected YYYY/MM/DD)"
+        if (day_first and month_first and day_first != month_first
+                and fide_era(day_first) != fide_era(month_first)):
+            return day_first, (
+                f"042 start date {s!r} is {day_first} read day first and {month_first} "
+                f"read month first, dates of different FIDE rules: read day first "
+                f"({fide_era(day_first)}, not {fide_era(month_first)})")
+        return got, None
+    return None, f"042 start date {s!r} is not a date (expected YYYY/MM/DD)"
+
+
+def start_date_note(raw: str | None) -> str | None:
+    """The import note on a TRF file's ``042`` start date (:func:`read_start_date`), with
+    the era it chose and a hint naming the presets; None when the date is certain.
+
+    >>> start_date_note("2024-13-45")  # doctest: +ELLIPSIS
+    "042 start date '2024-13-45' is not a date ...; ranked by fide-2026, the rules in force
+    today. Hint: write it as YYYY/MM/DD in the file, or pass --rules fide-2009 ..."
+    """
+    from swissframe.rules._infer import fide_era
+
+    got, why = read_start_date(raw)
+    if why is None:
+        return None
+    chosen = (f"ranked by {fide_era(got)}" if got is not None
+              else f"ranked by {fide_era(None)}, the rules in force today")
+    return (f"{why}; {chosen}. Hint: write it as YYYY/MM/DD in the file, or "
+            f"{_ERA_HINT}.")
 
 
 def _field_int(text: str, *, what: str, where: str) -> int | None:
@@ -265,8 +326,32 @@ def _field_int(text: str, *, what: str, where: str) -> int | None:
     return int(t)
 
 
+#: A control character (C0 but the tab, and DEL): where a player line holding one is
+#: misaligned, the character is named (a NUL byte added to a name was reported as
+#: misaligned points). A line that stays aligned is read (class 21: a form feed or
+#: U+001C in place of a letter keeps its player's line).
+_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
 def _parse_player(line: str, lineno: int, src: str, event_id: str
                   ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    try:
+        return _player_fields(line, lineno, src, event_id)
+    except ImportFormatError:
+        bad = _CONTROL.search(line)
+        if bad is None:
+            raise
+    char = bad.group()
+    what = "a NUL byte" if char == "\x00" else f"a control character (U+{ord(char):04X})"
+    msg = (f"{src}, line {lineno}: {what} at column {bad.start() + 1} of a player line (001), "
+           f"in {line[max(bad.start() - 12, 0):bad.start() + 12]!r}, and the fields after it "
+           "are misaligned. Hint: the file is damaged there; remove the character (TRF-16 "
+           "is fixed-column).")
+    raise ImportFormatError(msg) from None
+
+
+def _player_fields(line: str, lineno: int, src: str, event_id: str
+                   ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     where = f"{src}, line {lineno}"
     padded = line.ljust(_FIRST_BLOCK)
     start = _field_int(padded[4:8], what="start number (columns 5-8)", where=where)
@@ -500,7 +585,8 @@ def _build(src: str, event_key: str, players: list[dict[str, Any]],
         "rounds_completed": rounds_completed,
         "players": len(players),
     }
-    header_row["start_date"] = _parse_date(header_row["start_date_raw"])
+    header_row["start_date"] = read_start_date(header_row["start_date_raw"])[0]
+    header_row["start_date_note"] = start_date_note(header_row["start_date_raw"])
     header = pl.DataFrame([header_row], schema=_HEADER_SCHEMA).select(list(_HEADER_SCHEMA))
     return TrfEvents(results=results, players=players_out, header=header, records=rec_df,
                      pending=pending)
@@ -578,6 +664,9 @@ def read_trf(paths: str | Path | Iterable[str | Path], *,
                       f"{r['line']}: {r['value'][:30]!r} (listed in TrfEvents.unknown). Hint: "
                       "a garbled record code may hide a player line; check the file.",
                       UserWarning, stacklevel=2)
+    for src, note in out.header.filter(pl.col("start_date_note").is_not_null()).select(
+            "source", "start_date_note").iter_rows():
+        warnings.warn(f"{src}: {note}", UserWarning, stacklevel=2)
     return out
 
 

@@ -54,6 +54,22 @@ _BY_KIND: Final = {"table": (DEFAULT, "a results table names no game: MTG, MTR A
                    "tom": ("pokemon", "a TOM file: Play! Pokémon, TRH 2026, per division")}
 
 
+def fide_era(start: date | None) -> str:
+    """The FIDE preset in force on ``start`` (:data:`FIDE_UNDATED` without a date): the
+    eras of :data:`FIDE_ERAS` read in Python, as :func:`infer_rulesets` reads them.
+
+    >>> fide_era(date(2023, 6, 30)), fide_era(date(2023, 7, 1)), fide_era(None)
+    ('fide-2009', 'fide', 'fide-2026')
+    """
+    if start is None:
+        return FIDE_UNDATED
+    era = FIDE_ERAS[0][1]
+    for first, name in FIDE_ERAS:
+        if start >= first:
+            era = name
+    return era
+
+
 def is_auto(rules: object) -> bool:
     """Whether ``rules`` asks for the inference (``"auto"``, any case)."""
     return isinstance(rules, str) and rules.strip().lower() == AUTO

@@ -321,3 +321,21 @@ def test_a_round_numbered_past_int64_is_named(tmp_path: Path) -> None:
                   [("Round 99999999999999999999", [("A", "B", "2-0-0")])])
     with pytest.raises(ImportFormatError, match=r"round name 'Round 9+'.*Hint"):
         read_decklist_cache(path)
+
+
+@pytest.mark.parametrize("digit", ["١", "４"])
+def test_a_round_or_result_in_other_digits_than_ascii_is_named(tmp_path: Path,
+                                                               digit: str) -> None:
+    """"Round ١" matched the regex ``\\d`` and then failed the integer cast: "conversion
+    from str to i64 failed in column 'round_name'", no file, no hint. Digits are ASCII
+    0-9 in every reader (as in a CSV cell: schema.whole_numbers)."""
+    path = _write(tmp_path, "arabic-1-2025-01-10",
+                  [(f"Round {digit}", [("A", "B", "2-0-0")])])
+    with pytest.raises(ImportFormatError, match=rf"round name 'Round {digit}' \(round #1 in "
+                                                r"the file\) is numbered in digits other than "
+                                                r"ASCII 0-9 .*Hint: write the round names"):
+        read_decklist_cache(path)
+    result = _write(tmp_path, "result-1-2025-01-10",
+                    [("Round 1", [("A", "B", f"{digit}-0-0")])])
+    with pytest.raises(ImportFormatError, match=rf"'A' vs 'B' has result '{digit}-0-0'"):
+        read_decklist_cache(result)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import shutil
 import sys
 import threading
@@ -379,7 +380,8 @@ def test_a_count_past_64_bits_is_named_with_its_file(tmp_path: Path) -> None:
     bad.write_text("event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n"
                    "e,99999999999999999999,A,B,2,0,0\ne,99999999999999999999,B,A,0,2,0\n")
     with pytest.raises(SchemaError, match=r"huge\.csv: mistyped column\(s\): round holds "
-                                          r"99999999999999999999, past 64 bits"):
+                                          r"cells that are not whole numbers within 64 bits "
+                                          r"\(row 1, .*'99999999999999999999'"):
         sf.read(bad)
 
 
@@ -402,7 +404,8 @@ def test_whole_cells_read_one_way_in_the_long_form_and_a_header_alone_is_no_rows
     assert sf.standings(got).height == 0
     half = tmp_path / "half.csv"  # (a cell that is not whole is still named)
     half.write_text("\n".join([head, *rows[:2], rows[2][: rows[2].rindex(",")] + ",0.5"]))
-    with pytest.raises(SchemaError, match=r"games_drawn is Float64 \(row 3, .*: 0\.5\)"):
+    with pytest.raises(SchemaError, match=r"games_drawn holds cells that are not whole "
+                                          r"numbers .*\(row 3, .*: '0\.5'\)"):
         sf.read(half)
 
 
@@ -554,3 +557,147 @@ def test_an_event_missing_a_whole_round_is_warned_of(tmp_path: Path) -> None:
         warnings.simplefilter("error")
         sf.read(CSV)
         sf.read(path, validate=False)  # (validate lists it, as an error)
+
+
+# ------------------------------------------- classes 34-38: a CSV file's text and shape
+
+
+def _swap_round(path: Path, old: str, new: str) -> str:
+    return "\n".join(new + line[len(old):] if line.startswith(old) else line
+                     for line in CSV.read_text().splitlines()) + "\n"
+
+
+@pytest.mark.parametrize("digit", ["４", "٤"])
+def test_a_round_in_other_digits_than_ascii_is_a_named_cell_not_a_polars_error(
+        tmp_path: Path, digit: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A fullwidth or Arabic-Indic 4 in the round column: Polars' inference took it for a
+    digit, its parser did not ("could not parse `４` as dtype `i128` … increasing
+    infer_schema_length"). The cell is now read as text and refused by the one reading
+    of a whole-number cell, naming row, players and value, by standings and validate."""
+    bad = tmp_path / "fw.csv"
+    bad.write_text(_swap_round(CSV, "4,", f"{digit},"))
+    with pytest.raises(SchemaError, match=rf"fw\.csv: match table column 'round' .*row 15, "
+                                          rf"event 'fw', 'Alice' vs 'Farid': '{digit}'.*ASCII "
+                                          r"digits 0-9"):
+        sf.read(bad)
+    assert main(["validate", str(bad), "--format", "json"]) == 1
+    doc = orjson.loads(capsys.readouterr().out)
+    kinds = {p["kind"] for p in doc["problems"]}
+    assert "bad_value" in kinds
+    assert "schema" not in kinds
+    assert {p["value"] for p in doc["problems"] if p["kind"] == "bad_value"} == {digit}
+    # (a column outside the contract holding such a digit is read as text, not an error)
+    extra = tmp_path / "extra.csv"
+    lines = CSV.read_text().splitlines()
+    extra.write_text("\n".join([lines[0] + ",table"] + [f"{x},{digit if i == 3 else i}"
+                                                         for i, x in enumerate(lines[1:])]))
+    assert sf.read(extra).results["table"].dtype == pl.String
+
+
+def test_standings_and_validate_read_a_match_csv_the_same_way(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`2e0` was 2 for standings (Polars read the column as floats) and "games_a is
+    Float64" for validate; a header alone was an empty table for standings and four
+    "round is String" errors for validate. One reading now: an exponent is not a whole
+    number for either (named by its cell), and a header alone is no rows for both."""
+    sci = tmp_path / "sci.csv"
+    sci.write_text(CSV.read_text().replace("1,Alice,Bob,2,1,0", "1,Alice,Bob,2e0,1,0"))
+    with pytest.raises(SchemaError, match=r"'games_a' .*row 1, event 'sci', round 1, 'Alice' "
+                                          r"vs 'Bob': '2e0'"):
+        sf.read(sci)
+    assert main(["validate", str(sci), "--format", "json"]) == 1
+    doc = orjson.loads(capsys.readouterr().out)
+    assert [(p["kind"], p["value"]) for p in doc["problems"] if p["severity"] == "error"] \
+        == [("bad_value", "2e0")]
+    alone = tmp_path / "hdr.csv"
+    alone.write_text(CSV.read_text().splitlines()[0] + "\n")
+    assert sf.read(alone).results.height == 0
+    assert main(["validate", str(alone)]) == 0
+    # (a trailing .0 stays a whole number for both)
+    dotted = tmp_path / "dotted.csv"
+    dotted.write_text(CSV.read_text().replace("1,Alice,Bob,2,1,0", "1,Alice,Bob,2.0,1,0"))
+    assert sf.read(dotted).results["games_won"].dtype == pl.Int64
+    assert main(["validate", str(dotted)]) == 0
+
+
+def test_an_unclosed_quote_is_named_by_its_line_briefly(tmp_path: Path) -> None:
+    """Polars' message dumped the rest of the file ("offset 2 bytes", 1.6 kB)."""
+    bad = tmp_path / "quote.csv"
+    lines = CSV.read_text().splitlines()
+    bad.write_text("\n".join([lines[0], lines[1].replace("Alice", '"Alice'), *lines[2:]]))
+    with pytest.raises(ImportFormatError) as err:
+        sf.read(bad)
+    text = str(err.value)
+    assert re.search(r'quote\.csv: a quote \(\"\) opened on line 2 is never closed: lines '
+                     rf"2-{len(lines)} would be one cell\. Hint: close the quote", text)
+    assert len(text) < 400
+    assert "Chandra" not in text
+
+
+def test_rows_wider_or_narrower_than_the_header_are_named_by_line(tmp_path: Path) -> None:
+    """One extra field was "found more fields than defined in 'Schema' Consider setting
+    'truncate_ragged_lines=True'" (no line, advice on Polars' arguments); a field short
+    was filled with a null without a word."""
+    lines = CSV.read_text().splitlines()
+    wide = tmp_path / "wide.csv"
+    wide.write_text("\n".join([lines[0], lines[1], lines[2] + ",7", *lines[3:]]) + "\n")
+    with pytest.raises(ImportFormatError, match=r"wide\.csv: rows with other than the "
+                                                r"header's 6 fields: line 3: 7 fields\. Hint: "
+                                                r"give each row one value per header column"):
+        sf.read(wide)
+    short = tmp_path / "short.csv"
+    short.write_text("\n".join([*lines[:4], lines[4].rsplit(",", 1)[0], *lines[5:]]) + "\n")
+    with pytest.raises(ImportFormatError, match=r"short\.csv: .*line 5: 5 fields"):
+        sf.read(short)
+    # a quoted value holding the separator or a line break is one field
+    quoted = tmp_path / "quoted.csv"
+    quoted.write_text("\n".join([lines[0], lines[1].replace("Alice", '"Alice, ""A""\nB."'),
+                                 *lines[2:]]) + "\n")
+    assert 'Alice, "A"\nB.' in sf.read(quoted).results["player_id"].to_list()
+
+
+def test_cr_only_line_endings_are_read_but_not_inside_quotes(tmp_path: Path) -> None:
+    """A CSV whose lines end in CR alone (a classic Mac file) was one header line:
+    "column(s) ['0', '0\\r1', …] appear more than once in the header"."""
+    text = CSV.read_text()
+    cr = tmp_path / "cr.csv"
+    cr.write_bytes(text.replace("\n", "\r").encode())
+    named = ["event_id", "source_file"]
+    assert sf.read(cr).results.drop(named).equals(sf.read(CSV).results.drop(named))
+    inside = tmp_path / "inside.csv"  # (a CR inside quotes is the cell's text)
+    inside.write_bytes(text.replace("Alice", '"Al\rice"').replace("\n", "\r").encode())
+    assert "Al\rice" in sf.read(inside, validate=False).results["player_id"].to_list()
+
+
+def test_flag_cells_read_in_one_set_of_spellings_and_others_are_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A long CSV's double_loss written yes/no or 1/0 was "double_loss is String, expected
+    Boolean. Hint: cast ids with pl.col(...)" (no file, no cell, a Python hint)."""
+    long = sf.read(CSV).results.drop("source_file", "ruleset", "phase")
+    spelled = long.with_columns(
+        pl.when(pl.col("round") == 1).then(pl.lit("YES")).otherwise(pl.lit("no"))
+        .alias("double_loss"))
+    (tmp_path / "a").mkdir()
+    good = tmp_path / "a" / "flags.csv"
+    spelled.write_csv(good)
+    got = sf.read(good).results
+    assert got["double_loss"].dtype == pl.Boolean
+    assert got.filter(pl.col("round") == 1)["double_loss"].all()
+    ones = tmp_path / "ones.csv"
+    spelled.with_columns(pl.col("double_loss").replace({"YES": "1", "no": "0"})
+                         ).write_csv(ones)
+    assert sf.read(ones).results["double_loss"].equals(got["double_loss"])
+    bad = tmp_path / "maybe.csv"
+    spelled.with_columns(pl.when(pl.col("player_id") == "Bob").then(pl.lit("maybe"))
+                         .otherwise("double_loss").alias("double_loss")).write_csv(bad)
+    with pytest.raises(SchemaError, match=r"maybe\.csv: double_loss holds cells that are not "
+                                          r"flags \(row 13, event 'store-championship', "
+                                          r"round 3, 'Bob' vs 'Hiro': 'maybe'.*Hint: write a "
+                                          r"flag as "
+                                          r"true/false, yes/no, 1/0"):
+        sf.read(bad)
+    assert main(["validate", str(bad), "--format", "json"]) == 1
+    doc = orjson.loads(capsys.readouterr().out)
+    values = {(p["kind"], p["value"]) for p in doc["problems"] if p["severity"] == "error"}
+    assert ("bad_value", "maybe") in values
+    assert not any(k == "schema" for k, _ in values)

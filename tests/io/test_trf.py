@@ -4,6 +4,8 @@ lines, the stored real TRF files, and garbage input."""
 from __future__ import annotations
 
 import contextlib
+import re
+import warnings
 from pathlib import Path
 
 import polars as pl
@@ -130,11 +132,68 @@ def test_many_files() -> None:
 
 @pytest.mark.parametrize(("raw", "expected"), [
     ("2024-08-01", "2024-08-01"), ("2026/02/28", "2026-02-28"), ("28. 07. 2005", "2005-07-28"),
-    ("1999.12.31", "1999-12-31"), ("sometime", None), ("2026/13/01", None)])
+    ("1999.12.31", "1999-12-31"), ("sometime", None), ("2026/13/01", None),
+    ("02/13/2026", "2026-02-13"), ("13/02/2026", "2026-02-13"), ("20240801", "2024-08-01"),
+    ("2026-02-30", None), ("24/08/01", None), ("２０２４/08/01", None)])
 def test_start_date_formats(raw: str, expected: str | None) -> None:
     ev = parse_trf(f"042 {raw}\n" + two_players("   2 w 1", "   1 b 0"))
     got = ev.header["start_date"][0]
     assert (str(got) if got is not None else None) == expected
+
+
+@pytest.mark.parametrize(("raw", "era", "note"), [
+    ("2026-02-30", "fide-2026", r"'2026-02-30' is not a date .*ranked by fide-2026, the rules "
+                                r"in force today"),
+    ("2024-13-45", "fide-2026", r"'2024-13-45' is not a date"),
+    ("01/07/2023", "fide", r"'01/07/2023' is 2023-07-01 read day first and 2023-01-07 read "
+                           r"month first, dates of different FIDE rules: read day first "
+                           r"\(fide, not fide-2009\)"),
+    ("02/13/2026", "fide", None), ("03/04/2025", "fide", None), ("", "fide-2026", None)])
+def test_an_unreadable_or_ambiguous_start_date_is_a_note_naming_the_era(
+        tmp_path: Path, raw: str, era: str, note: str | None) -> None:
+    """An unreadable 042 date silently chose today's FIDE rules, and 02/13/2026 (13 Feb,
+    month first) was no date at all: now a day above 12 says which number is the day, and
+    a date present but unreadable, or read day first where month first is another FIDE
+    era, is an import note (a warning, and a validate note) naming the 042 text, the era
+    chosen and the presets to pass."""
+    import swissframe as sf
+    from swissframe.cli import main
+
+    path = tmp_path / "dated.trf"
+    path.write_text(f"042 {raw}\n" + two_players("   2 w 1", "   1 b 0"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        src = sf.read(path)
+    assert src.events["ruleset"].to_list() == [era]
+    texts = [str(w.message) for w in caught]
+    notes = src.notes.filter(pl.col("kind") == "start_date")["detail"].to_list()
+    if note is None:
+        assert notes == []
+        assert not any("042" in t for t in texts)
+        return
+    assert len(notes) == 1
+    assert re.search(note, notes[0])
+    assert notes[0].endswith("Hint: write it as YYYY/MM/DD in the file, or pass --rules "
+                             "fide-2009 (started before 1 Jul 2023), fide (to 28 Feb 2026) or "
+                             "fide-2026 (rules= in Python) if that is not the event's era.")
+    assert any(t.startswith(f"{path}: 042 start date") for t in texts)
+    assert main(["validate", str(path)]) == 0  # (a warning: the ranking is computable)
+
+
+@pytest.mark.parametrize(("char", "named"), [("\x00", "a NUL byte"),
+                                             ("\x01", r"a control character \(U\+0001\)")])
+def test_a_control_character_in_a_player_line_is_named_not_called_misaligned(
+        char: str, named: str) -> None:
+    """A NUL byte in a name shifted the fields after it and was reported as "points
+    (columns 81-84) are '1.' … misaligned"."""
+    text = two_players("   2 w 1", "   1 b 0").replace("A ", f"A{char} ", 1)  # (one more)
+    with pytest.raises(ImportFormatError, match=rf"club, line 1: {named} at column 16 of a "
+                                                r"player line \(001\).*misaligned\. Hint: the "
+                                                r"file is damaged there"):
+        parse_trf(text, source="club")
+    # (in place of a character, the line stays aligned and is read: class 21)
+    kept = two_players("   2 w 1", "   1 b 0").replace("A ", f"A{char}", 1)
+    assert parse_trf(kept).results.height == 2
 
 
 # --------------------------------------------------------------- malformed input
