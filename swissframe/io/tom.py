@@ -405,15 +405,18 @@ def _read_match(m: Element, source: str, *, cat: int, number: int, phase: str,
                "swissframe.io.tom.TOM_OUTCOMES.")
         raise ImportFormatError(msg)
     outcome = TOM_OUTCOMES[code]
-    single = m.find("player")
-    p1_el, p2_el = m.find("player1"), m.find("player2")
-    if single is not None and p1_el is None and p2_el is None:
-        seats = [_seat(single, source, where)]
-    elif single is None and p1_el is not None and p2_el is not None:
-        seats = [_seat(p1_el, source, where), _seat(p2_el, source, where)]
+    # every seat element counted: a third seat (a second <player2>) was ignored, silently
+    found = {tag: m.findall(tag) for tag in ("player", "player1", "player2")}
+    counts = tuple(len(found[t]) for t in ("player", "player1", "player2"))
+    if counts == (1, 0, 0):
+        seats = [_seat(found["player"][0], source, where)]
+    elif counts == (0, 1, 1):
+        seats = [_seat(found["player1"][0], source, where),
+                 _seat(found["player2"][0], source, where)]
     else:
-        msg = (f"{source}, {where}: a match must have one <player> or both <player1> and "
-               "<player2>. Hint: the file is damaged.")
+        held = ", ".join(f"{n} <{t}>" for t, n in zip(found, counts, strict=True) if n)
+        msg = (f"{source}, {where}: a match must have one <player> or one <player1> and one "
+               f"<player2>; this one has {held or 'none'}. Hint: the file is damaged.")
         raise ImportFormatError(msg)
     if outcome.seats and len(seats) != outcome.seats:
         msg = (f"{source}, {where}, player {seats[0]}: outcome {code} ({outcome.name}) needs "

@@ -244,7 +244,13 @@ def test_external_entity_is_refused(tmp_path: Path) -> None:
     ('<match outcome="1"><player1 userid="101"/><player2 userid="102"/>',
      '<match outcome="1"><player userid="101"/>', "needs 2 seat"),
     ('<player2 userid="102"/>', '<player2 userid="999"/>', "player 999 is not listed"),
-    ('<player2 userid="102"/>', "", "one <player> or both"),
+    ('<player2 userid="102"/>', "", r"one <player> or one <player1> and one <player2>; "
+     r"this one has 1 <player1>"),
+    # a third seat was ignored without a word: the match read as its first two seats
+    ('<player2 userid="102"/>', '<player2 userid="102"/><player2 userid="103"/>',
+     r"this one has 1 <player1>, 2 <player2>"),
+    ('<match outcome="4"><player userid="107"/>',
+     '<match outcome="4"><player userid="107"/><player userid="108"/>', "has 2 <player>"),
     ('<pod category="2" stage="5">', '<pod category="5" stage="5">', "unknown pod category"),
     ('<round number="2"', '<round number="1"', "round 1 appears twice"),
     ('<round number="2"', '<round number="0"', "must be ≥ 1"),
