@@ -19,7 +19,8 @@ The kinds, their severity, meaning and the user's remedy are in :data:`KINDS` (a
 phases, self-pairings, duplicate seats, unknown opponents, one-sided and contradictory
 mirrors) come from :func:`swissframe.schema.find_problems`; this module adds type coercion
 with per-cell reporting, game scores for a best-of-N match, missing rounds, late entries and
-returns, suspicious ids and duplicated events.
+returns, suspicious ids (surrounding whitespace, invisible characters, look-alike ids of one
+event: :func:`lookalike_key`) and duplicated events.
 
 Decisions
 ---------
@@ -28,6 +29,10 @@ Decisions
 - A player with no row in some rounds *between* their first and last rounds (a *late
   return*) is a warning: the engine counts only the rounds they played, and the player is
   not "dropped" (dropped = no row in the event's last Swiss round).
+- Two player ids of one event that read as one (``'Alice'`` / ``'alice'``, a composed and a
+  decomposed ``'Eléna'``, ``'Al\\u200bice'``) are a warning, not an error: almost always one
+  person under two spellings, yet two real people may differ only in case, and the
+  standings are computable either way (as two players).
 """
 
 from __future__ import annotations
@@ -58,7 +63,7 @@ from swissframe.schema import (
 )
 
 __all__ = ["KINDS", "PROBLEM_SCHEMA", "Kind", "ValidationReport", "coerce", "file_problem",
-           "raise_for", "validate"]
+           "lookalike_key", "raise_for", "validate"]
 
 Frame = pl.DataFrame | pl.LazyFrame
 
@@ -148,8 +153,11 @@ KINDS: Final[Mapping[str, Kind]] = {
         "reads that as an absence (FIDE C.07 Art. 16: missing_rounds='absent')",
         "fine for a withdrawal or a skipped round; add the row if the player was paired"),
     "suspicious_id": Kind(
-        "warning", "an id has leading/trailing whitespace or control characters",
-        "strip the ids: ' Alice' and 'Alice' are two different players"),
+        "warning", "an id has leading/trailing whitespace or invisible characters (control, "
+        "zero-width, bidi), or two ids of one event read as one once case, Unicode form and "
+        "spacing are set aside (look-alike ids)",
+        "fix the id in the source: ' Alice', 'Al\\u200bice', 'alice' and 'Alice' are four "
+        "different players (one person under two spellings?)"),
     "duplicate_event": Kind(
         "warning", "two events have identical rounds (the same event under two ids or "
         "files, or a truncated copy of another)",
@@ -566,24 +574,123 @@ def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
     return [missing, entries, returns]
 
 
-def _ids(lf: pl.LazyFrame) -> list[pl.LazyFrame]:
+#: Characters a reader does not see in an id: controls (Cc, e.g. a tab or U+0085), format
+#: characters (Cf: zero-width U+200B–U+200D, the bidi marks and overrides U+200E–U+200F,
+#: U+202A–U+202E and U+2066–U+2069, the byte-order mark U+FEFF, the soft hyphen U+00AD …)
+#: and the line and paragraph separators U+2028 / U+2029.
+_INVISIBLE: Final = r"[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]"
+#: The invisible characters that do not space words apart (removed from a look-alike key;
+#: tabs, newlines and the separators count as a space).
+_NOT_SPACING: Final = r"[\p{Cf}[\p{Cc}--\s]]"
+#: Cyrillic and Greek capitals drawn like a Latin capital (a look-alike key is built in
+#: capitals, so that 'Аlice' with a Cyrillic А and 'Alice' meet). Not the whole Unicode
+#: confusables table (UTS #39): the letters of names typed on two keyboards.
+_HOMOGLYPHS: Final[Mapping[str, str]] = {
+    **dict(zip("АВЕЅІЈКМНОРСТХУҺԚԜ", "ABESIJKMHOPCTXYHQW", strict=True)),
+    **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX", strict=True)),
+}
+
+
+def lookalike_key(ids: pl.Expr) -> pl.Expr:
+    """The reading of an id under which ids a reader takes for one are equal.
+
+    Unicode compatibility form (NFKC: composed accents, full-width letters and the no-break
+    space as their plain forms), invisible format and control characters removed, each run
+    of whitespace one space, no surrounding space, Cyrillic and Greek capitals drawn like
+    Latin ones read as those, and case folded (capitals, then small letters: 'ß' meets
+    'SS'). Accents are kept: 'Elena' and 'Eléna' stay two ids.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> ids = pl.Series(["Ele\\u0301na", "El\\u00e9na", "Al\\u200bice", " ALICE", "\\u0410lice",
+    ...                  "Stra\\u00dfe", "STRASSE", "Ｂｏｂ", "Elena"])
+    >>> ids.to_frame("id").select(lookalike_key(pl.col("id")))["id"].to_list()
+    ['eléna', 'eléna', 'alice', 'alice', 'alice', 'strasse', 'strasse', 'bob', 'elena']
+    """
+    return (ids.str.normalize("NFKC").str.replace_all(_NOT_SPACING, "")
+            .str.replace_all(r"\s+", " ").str.strip_chars().str.to_uppercase()
+            .str.replace_many(_HOMOGLYPHS).str.to_lowercase())
+
+
+def _shown(ids: pl.Expr) -> pl.Expr:
+    """An id as the report shows it: quoted, and spelled in escapes too when its letters
+    are not all ASCII (where look-alike ids differ: 'Eléna' (El\\xe9na), 'Eléna'
+    (Ele\\u0301na)). Applied to the reported ids only."""
+    return ids.map_elements(
+        lambda s: repr(s) if repr(s) == ascii(s) else f"{s!r} ({ascii(s)[1:-1]})",
+        return_dtype=pl.String)
+
+
+def _round_ranges(frame: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
+    """``by`` and ``_rounds_text`` ('1, 3–5') from the sorted ``_rounds`` list of each row."""
+    runs = (frame.select(*by, "_rounds").explode("_rounds").drop_nulls("_rounds")
+            .with_columns(_run=pl.col("_rounds") - pl.int_range(pl.len()).over(by))
+            .group_by([*by, "_run"]).agg(_a=pl.col("_rounds").min(), _b=pl.col("_rounds").max())
+            .sort([*by, "_a"])
+            .with_columns(pl.when(pl.col("_a") == pl.col("_b")).then(pl.col("_a").cast(pl.String))
+                          .otherwise(pl.format("{}–{}", "_a", "_b")).alias("_t")))
+    return runs.group_by(by, maintain_order=True).agg(_rounds_text=pl.col("_t").str.join(", "))
+
+
+def _ids(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
+    """Ids a reader would misread: ids with surrounding whitespace or invisible characters,
+    and distinct ids of one event that read as one (:func:`lookalike_key`)."""
     ids = pl.concat([lf.select("event_id", "round", pl.col(c).alias("_id"),
                                pl.lit(c).alias("_col")) for c in ID_COLUMNS if c != "event_id"]
                     + [lf.select("event_id", "round", pl.col("event_id").alias("_id"),
                                  pl.lit("event_id").alias("_col"))], how="vertical")
     ids = ids.filter(pl.col("_id").is_not_null())
     # an empty id is an error of the contract (empty_id); these are computable oddities
-    odd = (pl.col("_id").str.strip_chars() != pl.col("_id")) \
-        | pl.col("_id").str.contains(r"[\x00-\x1f\x7f]")
-    hit = (ids.filter(odd).group_by("event_id", "_col", "_id")
+    spaced = pl.col("_id").str.strip_chars() != pl.col("_id")
+    invisible = pl.col("_id").str.contains(_INVISIBLE)
+    hit = (ids.filter(spaced | invisible).group_by("event_id", "_col", "_id")
            .agg(pl.col("round").min()).with_columns(
                pl.when(pl.col("_col") == "opponent_id").then(pl.col("_id"))
                .alias("opponent_id"),
                pl.when(pl.col("_col") == "player_id").then(pl.col("_id")).alias("player_id")))
-    return [_rows("suspicious_id", hit, pl.format(
-        "{} {} has surrounding whitespace / control characters",
-        pl.col("_col"), pl.col("_id").map_elements(repr, return_dtype=pl.String)),
-        value=pl.col("_id"))]
+    odd = _rows("suspicious_id", hit, pl.format(
+        "{} {} has {}", pl.col("_col"), _shown(pl.col("_id")), pl.concat_str(
+            [pl.when(spaced).then(pl.lit("surrounding whitespace")),
+             pl.when(invisible).then(pl.lit("invisible characters (control, zero-width or "
+                                            "bidi)"))], separator=" and ", ignore_nulls=True)),
+        value=pl.col("_id"))
+    return [odd, *_lookalikes(lf, ev)]
+
+
+def _lookalikes(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
+    """One suspicious_id row per set of distinct player ids of one event with one
+    :func:`lookalike_key`: the spelling in the fewest rounds is the row's player, the others
+    its value. The key is computed once per distinct id of the table, and only the ids that
+    share their key with another id anywhere are grouped by event: a table without such ids
+    (most) costs one ``unique`` and no more queries (10,000 events: ≈ 20 ms)."""
+    names = (lf.select(pl.col("player_id").unique())
+             .filter(pl.col("player_id").is_not_null() & (pl.col("player_id") != ""))
+             .with_columns(_key=lookalike_key(pl.col("player_id")))
+             .filter(pl.len().over("_key") > 1)).pipe(collect)
+    if names.height == 0:
+        return []
+    per_id = (lf.join(names.lazy(), on="player_id")
+              .group_by([*ev, "player_id", "_key"])
+              .agg(_rounds=pl.col("round").drop_nulls().unique().sort()))
+    twins = per_id.filter(pl.len().over([*ev, "_key"]) > 1)
+    twins = twins.join(_round_ranges(twins, [*ev, "player_id"]), on=[*ev, "player_id"],
+                       how="left", nulls_equal=True)
+    n = pl.col("_rounds").list.len()
+    twins = twins.with_columns(_text=pl.format(
+        "{} in {}", _shown(pl.col("player_id")),
+        pl.when(n == 0).then(pl.lit("no numbered round")).otherwise(pl.format(
+            "{} {}", pl.when(n == 1).then(pl.lit("round")).otherwise(pl.lit("rounds")),
+            pl.col("_rounds_text")))))
+    groups = (twins.sort([*ev, "_key", pl.col("_rounds").list.len(), "player_id"])
+              .group_by([*ev, "_key"], maintain_order=True)
+              .agg(pl.col("player_id").first(), round=pl.col("_rounds").first().list.first(),
+                   _others=pl.col("player_id").slice(1), _texts=pl.col("_text")))
+    return [_rows("suspicious_id", groups, pl.format(
+        "{} read as one id once case, Unicode form, spacing and invisible characters are "
+        "set aside: one person under two spellings? fix the id in the source",
+        pl.col("_texts").list.join(" and ")),
+        value=pl.col("_others").list.join(", "))]
 
 
 def _duplicate_events(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
@@ -711,7 +818,7 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
     rows_ok = table.filter(pl.all_horizontal(pl.col(c).is_not_null() for c in need))
     problems.extend(_scores(rows_ok, ev, best_of))
     problems.extend(_rounds(rows_ok.filter(pl.col("phase").is_in(("swiss", "playoff"))), ev))
-    problems.extend(_ids(table))
+    problems.extend(_ids(table, ev))
     if ruleset.missing_rounds == "absent":
         problems.append(_rows("inferred_absence", inferred_absences(rows_ok, ev),
                               pl.format("no row in round {}: counted as an absence "

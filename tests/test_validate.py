@@ -307,6 +307,120 @@ def test_suspicious_ids() -> None:
     assert r.ok  # warnings only
 
 
+def renamed(df: pl.DataFrame, old: str, new: str, rounds: tuple[int, ...]) -> pl.DataFrame:
+    """``df`` with player ``old`` spelled ``new`` on both seats of the given rounds."""
+    def spelled(c: str) -> pl.Expr:
+        hit = (pl.col(c) == old) & pl.col("round").is_in(rounds)
+        return pl.when(hit).then(pl.lit(new)).otherwise(pl.col(c)).alias(c)
+    return df.with_columns(spelled("player_id"), spelled("opponent_id"))
+
+
+@pytest.mark.parametrize("char", ["\u200b", "\u200d", "\u200e", "\u202e", "\u2066",
+                                  "\ufeff", "\u00ad", "\u0085", "\u2028", "\x00"])
+def test_invisible_characters_in_ids(char: str) -> None:
+    """Zero-width, bidi, BOM, soft hyphen, C1 control, line separator: a reader sees 'AB'."""
+    df = renamed(GOOD, "A", f"A{char}B", (1, 2, 3))
+    got = only(validate(df), "suspicious_id")
+    assert sorted(got["detail"].to_list()) == [
+        f"opponent_id {f'A{char}B'!r} has invisible characters (control, zero-width or bidi)",
+        f"player_id {f'A{char}B'!r} has invisible characters (control, zero-width or bidi)"]
+    assert "\\u" in got["detail"][0] or "\\x" in got["detail"][0]  # shown escaped
+    assert got["value"].to_list() == [f"A{char}B"] * 2
+
+
+def test_visible_unicode_ids_are_not_suspicious() -> None:
+    df = GOOD
+    for x, y in [("A", "Eléna"), ("B", "Ｂｏｂ"), ("C", "Ивана"), ("D", "李 雷")]:
+        df = renamed(df, x, y, (1, 2, 3))
+    assert validate(df).clean
+
+
+@pytest.mark.parametrize(("stray", "usual"), [
+    ("alice", "Alice"),                       # case
+    ("Ele\u0301na", "El\u00e9na"),           # decomposed / composed accent (NFD / NFC)
+    ("Al\u200bice", "Alice"),                 # zero-width space
+    ("\ufeffAlice", "Alice"),                 # byte-order mark
+    ("Alice  Smith", "Alice Smith"),          # two spaces
+    ("Alice\u00a0Smith", "Alice Smith"),      # no-break space
+    (" Alice", "Alice"),                      # surrounding space
+    ("Ａｌｉｃｅ", "Alice"),                      # full-width letters (NFKC)
+    ("\u0410lice", "Alice"),                  # Cyrillic capital A
+    ("STRASSE", "Straße"),                    # case folding of ß
+])
+def test_lookalike_ids_in_one_event(stray: str, usual: str) -> None:
+    """Two ids a reader takes for one are two players to the engine: warned, naming both,
+    the event and the rounds of each (issue: look-alike ids were silent)."""
+    df = renamed(renamed(GOOD, "A", usual, (1, 2, 3)), usual, stray, (2,))
+    r = validate(df)
+    assert r.ok  # a warning: they may be two people
+    look = only(r, "suspicious_id").filter(pl.col("detail").str.contains("read as one id"))
+    assert look.height == 1
+    row = look.row(0, named=True)
+    assert (row["event_id"], row["round"], row["player_id"], row["value"]) == (
+        "e", 2, stray, usual)
+    assert f"{stray!r}" in row["detail"]
+    assert f"{usual!r}" in row["detail"]
+    assert "in round 2 and" in row["detail"]
+    assert "in rounds 1, 3 read as one id" in row["detail"]
+    assert row["detail"].endswith("one person under two spellings? fix the id in the source")
+    # the engine still ranks them as two players (reported, not repaired)
+    assert sf.standings(df).height == 5
+
+
+def test_lookalike_ids_shown_with_their_code_points() -> None:
+    df = renamed(renamed(GOOD, "A", "El\u00e9na", (1, 2, 3)), "El\u00e9na", "Ele\u0301na", (2,))
+    look = only(validate(df), "suspicious_id")
+    assert look["detail"].to_list() == [
+        "'Ele\u0301na' (Ele\\u0301na) in round 2 and 'El\u00e9na' (El\\xe9na) in rounds 1, 3 "
+        "read as one id once case, Unicode form, spacing and invisible characters are set "
+        "aside: one person under two spellings? fix the id in the source"]
+
+
+def test_lookalike_ids_three_spellings_and_round_ranges() -> None:
+    rounds = pl.concat([GOOD.with_columns(pl.col("round") + 3 * k) for k in range(3)])
+    df = renamed(renamed(renamed(rounds, "A", "Alice", tuple(range(1, 10))), "Alice", "alice",
+                         (4,)), "Alice", "ALICE", (8, 9))
+    look = only(validate(df), "suspicious_id")
+    assert look.select("event_id", "round", "player_id", "value").rows() == [
+        ("e", 4, "alice", "ALICE, Alice")]
+    assert look["detail"][0].startswith(
+        "'alice' in round 4 and 'ALICE' in rounds 8–9 and 'Alice' in rounds 1–3, 5–7 read as one")
+
+
+def test_lookalike_ids_only_within_one_event() -> None:
+    """'alice' in one event and 'Alice' in another are not reported; nor are accents, and
+    with keys= one event is the event id and its keys (a division)."""
+    other = renamed(GOOD, "A", "alice", (1, 2, 3)).with_columns(pl.lit("f").alias("event_id"))
+    df = pl.concat([renamed(GOOD, "A", "Alice", (1, 2, 3)), other])
+    assert validate(df).clean
+    assert validate(renamed(renamed(GOOD, "A", "Elena", (1, 2, 3)), "Elena", "Eléna",
+                            (2,))).warnings.filter(pl.col("kind") == "suspicious_id").height == 0
+    split = renamed(renamed(GOOD, "A", "Alice", (1, 2, 3)), "Alice", "alice", (2,))
+    by_division = split.with_columns(pl.lit("masters").alias("division"))
+    assert only(validate(by_division, keys=["division"]), "suspicious_id").height == 1
+    two = pl.concat([renamed(GOOD, "A", "Alice", (1, 2, 3)).with_columns(
+        pl.lit("masters").alias("division")), other.with_columns(
+        pl.lit("e").alias("event_id"), pl.lit("juniors").alias("division"))])
+    assert only(validate(two, keys=["division"]), "suspicious_id").height == 0
+
+
+def test_cli_validate_reports_lookalike_ids(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The probe: a zero-width space in one round of a match CSV gave exit 0 and, at most,
+    an indirect late_entry."""
+    src = (ROOT / "data" / "events" / "store-championship.csv").read_text(encoding="utf-8")
+    assert "\n2,Alice,Ines," in src
+    path = tmp_path / "zw.csv"
+    path.write_text(src.replace("\n2,Alice,Ines,", "\n2,Al\u200bice,Ines,"), encoding="utf-8")
+    assert main(["validate", str(path)]) == 0  # warnings only
+    out = capsys.readouterr().out
+    assert "WARNING suspicious_id (3)" in out
+    assert ("player 'Al\\u200bice': 'Al\\u200bice' in round 2 and 'Alice' in rounds 1, 3–"
+            in out)
+    assert "player_id 'Al\\u200bice' has invisible characters" in out
+    assert main(["validate", str(path), "--strict"]) == 1
+
+
 def test_empty_id_is_an_error_not_a_phantom_player() -> None:
     """An empty ``player_b`` cell of a match-form table used to become a ranked player."""
     m = pl.DataFrame({"event_id": ["e", "e"], "round": [1, 1], "player_a": ["A", "C"],
