@@ -325,13 +325,19 @@ def _kind(f: Path, format: str, *, named: bool, limit: int | None) -> Format | N
     return forced if sniff(f, limit=limit) == forced else None
 
 
+def _broken_link(path: Path) -> bool:
+    """A symbolic link that names no file (a broken link, or a loop of links)."""
+    return path.is_symlink() and not path.exists()
+
+
 def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
            limit: int | None = None) -> tuple[list[tuple[Path, Format]], list[Path]]:
     """Files named by ``paths`` (files, folders searched recursively, globs) with formats.
 
     Returns the (file, format) pairs, each file once, and the files of a folder or glob
-    skipped because they are in no known format (hidden files are not looked at). A file
-    named explicitly must be in a known format (or ``format`` forces one).
+    skipped because they are in no known format or are links to no file (hidden files are
+    not looked at). A file named explicitly must be in a known format (or ``format``
+    forces one).
 
     Raises
     ------
@@ -358,8 +364,11 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
     for item in items:
         p = Path(item)
         if p.is_dir():
-            members = sorted(f for f in p.rglob("*") if f.is_file() and not any(
-                part.startswith(".") for part in f.relative_to(p).parts))
+            visible = [f for f in p.rglob("*") if not any(
+                part.startswith(".") for part in f.relative_to(p).parts)]
+            members = sorted(f for f in visible if f.is_file())
+            # a link that names no file (broken, or a loop) was dropped without a word
+            skipped.extend(sorted(f for f in visible if _broken_link(f)))
             named = False
         elif p.exists() or p.is_symlink():
             members, named = [p], True
@@ -1332,9 +1341,11 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
         results = pl.DataFrame()
     notes = [_fit(n, _NOTE_SCHEMA) for p in parts for n in p.notes]
     if skipped:
-        notes.append(_fit(pl.DataFrame({"file": [shown(f) for f in skipped]}), _NOTE_SCHEMA)
-                     .with_columns(kind=pl.lit("skipped_file"),
-                                   detail=pl.lit("not a results file (judged by its content)")))
+        notes.append(_fit(pl.DataFrame({
+            "file": [shown(f) for f in skipped], "kind": ["skipped_file"] * len(skipped),
+            "detail": ["a link to no file (broken, or a loop of links)" if _broken_link(f)
+                       else "not a results file (judged by its content)" for f in skipped]}),
+            _NOTE_SCHEMA))
     published = [p.published for p in parts if p.published is not None]
     names = [_fit(p.names, _NAME_SCHEMA) for p in parts if p.names is not None]
     divisions = [_fit(p.divisions, _DIVISION_SCHEMA) for p in parts if p.divisions is not None]

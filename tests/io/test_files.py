@@ -723,3 +723,21 @@ def test_a_whole_number_cell_reads_the_same_typed_by_polars_or_as_text(
         assert got.dtype == pl.String  # (left as text: the caller names the cell)
     else:
         assert got.cast(pl.Int64).to_list() == want.to_list()
+
+
+def test_a_broken_link_in_a_folder_is_a_skipped_file_note(tmp_path: Path) -> None:
+    """A link that names no file (broken, or two links naming each other) inside a folder
+    was dropped without a word (given by name it is an error); it is now a skipped file,
+    said to be a link to no file."""
+    folder = tmp_path / "season"
+    folder.mkdir()
+    shutil.copyfile(CSV, folder / "store.csv")
+    (folder / "lost.csv").symlink_to(tmp_path / "nowhere.csv")
+    (folder / "a.csv").symlink_to(folder / "b.csv")
+    (folder / "b.csv").symlink_to(folder / "a.csv")
+    with pytest.warns(sf.errors.ImportNotesWarning, match="skipped_file ×3"):
+        src = sf.read(folder)
+    notes = src.notes.select(pl.col("file").str.split("/").list.last(), "detail").sort("file")
+    assert notes.rows() == [(n, "a link to no file (broken, or a loop of links)")
+                            for n in ("a.csv", "b.csv", "lost.csv")]
+    assert src.results["event_id"].unique().to_list() == ["store"]
