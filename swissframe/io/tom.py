@@ -487,6 +487,10 @@ def parse_tom(data: bytes | str, *, event_key: str = "event", source: str | None
     players = _read_players(root, src)
     known = {p["player_id"] for p in players}
     pods = _read_pods(root, src, known)
+    if players and not pods:  # (the players would vanish: no pod puts them in an event)
+        warnings.warn(f"{src}: {len(players)} player(s) listed but no pod: no match to read "
+                      "(a tournament saved before its first pairing?). Hint: save the file "
+                      "again once round 1 is paired.", UserWarning, stacklevel=2)
     standings = _read_standings(root, src)
     unknown = sorted({s["player_id"] for s in standings} - known)
     if unknown:

@@ -367,3 +367,16 @@ def test_real_combined_pod_divisions() -> None:
     assert pub["place"].to_list() == list(range(1, 13))
     s = ev.structure.select("division", "players", "published_player_count", "cut").rows()
     assert s == [("juniors", 3, 3, 0), ("masters", 12, 12, 0), ("seniors", 1, 1, 0)]
+
+
+def test_players_without_any_pod_are_warned_of(tmp_path: Path) -> None:
+    """A TOM save listing players but no pod (before the first pairing) read as nothing at
+    all — an empty table, and ``validate`` said "no problems found": the players vanished
+    without a word. It now warns, naming the file and how many players it lists."""
+    import re
+
+    text = (FIXTURES / "all_codes.tdf").read_text()
+    path = tmp_path / "early.tdf"
+    path.write_text(re.sub(r"<pods>.*</pods>", "<pods></pods>", text, flags=re.S))
+    with pytest.warns(UserWarning, match=r"early\.tdf: \d+ player\(s\) listed but no pod"):
+        assert read_tom(path).results.height == 0
