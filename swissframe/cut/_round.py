@@ -205,11 +205,29 @@ def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFra
         "whose own row does not point back. Hint: give both seats of every match (pairings "
         "are mirrored like results)."))
     _check_pairing_ids(df, prior)
+    # one analysed round per event: a match's two seats in rounds 5 and 6 were read as one
+    # round (the rows' round was never compared)
+    spread = df.group_by("event_id").agg(_lo=pl.col("round").min(), _hi=pl.col("round").max())
+    _reject(spread.filter(pl.col("_lo") != pl.col("_hi")), lambda r: (
+        f"event {r['event_id']!r}: the pairings hold rounds {r['_lo']} to {r['_hi']}; they "
+        "are the pairings of one round, the one analysed. Hint: pass only that round's "
+        "rows."))
     last = prior.group_by("event_id").agg(pl.col("round").max().alias("_last"))
-    _reject(df.join(last, on="event_id", how="left").filter(pl.col("round") <= pl.col("_last")),
+    at = df.join(last, on="event_id", how="left")
+    _reject(at.filter(pl.col("round") <= pl.col("_last")),
             lambda r: (f"event {r['event_id']!r}: pairings are for round {r['round']}, but the "
                        f"results already hold round {r['_last']}. Hint: pass only the rounds "
                        "before it as results."), error=DataError)
+    # (the pairings of round 9 on the results of rounds 1-4: the analysis would read the
+    # standings after round 4 as those before round 9)
+    gap = at.filter(pl.col("round") > pl.col("_last") + 1).with_columns(
+        _missing=pl.when(pl.col("round") == pl.col("_last") + 2)
+        .then(pl.format("round {} is", pl.col("_last") + 1))
+        .otherwise(pl.format("rounds {}–{} are", pl.col("_last") + 1, pl.col("round") - 1)))
+    _reject(gap, lambda r: (f"event {r['event_id']!r}: pairings are for round {r['round']}, "
+                            f"but the results end at round {r['_last']}: {r['_missing']} "
+                            "missing. Hint: pass the results of every round before the "
+                            "analysed one."), error=DataError)
     return df
 
 

@@ -370,6 +370,26 @@ def test_bad_pairings_raise() -> None:
         cut.next_round_ranges(res, None, outcomes=[(2, 0, 0)])
 
 
+def test_pairings_of_several_rounds_or_after_a_gap_raise() -> None:
+    """A match's two seats in rounds 3 and 4 were read as one round (the rows' round was
+    never compared), and the pairings of round 6 on the results of rounds 1-2 were
+    analysed as if rounds 3-5 had not been played: both are refused, naming the rounds."""
+    res, _ = _meet_event()
+    split = pl.concat([_pairs("e", 3, [("T", "X")]),
+                       _pairs("e", 4, [("Y", "Z")])])
+    with pytest.raises(sf.ValidationError, match=r"'e': the pairings hold rounds 3 to 4"):
+        cut.cut_status(res, split)
+    mirrored_apart = _pairs("e", 3, [("T", "X"), ("Y", "Z")]).with_columns(
+        round=pl.when(pl.col("player_id") == "X").then(4).otherwise(3))
+    with pytest.raises(sf.ValidationError, match="rounds 3 to 4"):
+        cut.cut_status(res, mirrored_apart)
+    with pytest.raises(sf.DataError, match=r"round 6, but the results end at round 2: "
+                       r"rounds 3–5 are missing"):
+        cut.cut_status(res, _pairs("e", 6, [("T", "X"), ("Y", "Z")]))
+    with pytest.raises(sf.DataError, match="round 3 is missing"):
+        cut.cut_status(res, _pairs("e", 4, [("T", "X"), ("Y", "Z")]))
+
+
 def test_pairings_of_an_unknown_event_or_with_a_near_typo_are_not_silent() -> None:
     """Pairings naming an event the results lack were a phantom event (everyone of the
     real one taken as dropped): an error with the nearest id. A new id next to an unpaired
