@@ -938,7 +938,16 @@ def _disambiguate(m: pl.DataFrame, stands: pl.DataFrame, report: list[pl.DataFra
 
 def _one_seat(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     """A player listed in two different matches of one round keeps the first (file order);
-    the later matches are removed and reported (``duplicate_seat_removed``)."""
+    the later matches are removed and reported (``duplicate_seat_removed``). A match of a
+    player against themself is removed first and reported as such
+    (``self_pairing_removed``: it was reported as a seat taken twice)."""
+    self_paired = pl.col("a") == pl.col("b")
+    selfs = m.filter(self_paired)
+    if selfs.height:
+        report.append(_report(selfs, "self_pairing_removed", pl.format(
+            "{} vs {} ({}) removed: a player paired with themself", pl.col("a"), pl.col("b"),
+            pl.col("result")), player="a"))
+        m = m.filter(~self_paired.fill_null(value=False))
     seats = pl.concat([
         m.select("event_id", "round", "round_pos", "match_pos", pl.col(s).alias("_name"))
         for s in ("a", "b")]).drop_nulls("_name")

@@ -339,3 +339,15 @@ def test_a_round_or_result_in_other_digits_than_ascii_is_named(tmp_path: Path,
                     [("Round 1", [("A", "B", f"{digit}-0-0")])])
     with pytest.raises(ImportFormatError, match=rf"'A' vs 'B' has result '{digit}-0-0'"):
         read_decklist_cache(result)
+
+
+def test_a_self_paired_match_is_removed_and_reported_as_such(tmp_path: Path) -> None:
+    """A decklist match of a player against themself was removed as
+    ``duplicate_seat_removed`` ("a player of it already has a match in this round"),
+    which it is not; it is now ``self_pairing_removed``, and the others are kept."""
+    r1 = [("A", "A", "2-0-0"), ("B", "C", "2-1-0")]
+    ev = read_decklist_cache(_write(tmp_path, "selfie-1-2025-01-10", [("Round 1", r1)]))
+    assert ev.report.filter(pl.col("kind") != "not_in_rounds").select(
+        "kind", "player_id", "detail").rows() == [
+        ("self_pairing_removed", "A", "A vs A (2-0-0) removed: a player paired with themself")]
+    assert sorted(ev.results["player_id"].to_list()) == ["B", "C"]
