@@ -1487,8 +1487,8 @@ def notes_summary(notes: pl.DataFrame) -> str:
     ...     "detail": ["Ann vs Cy reported 0-0-0", "Bo vs Di reported 0-0-0", "not results"]})
     >>> print(notes_summary(notes))  # doctest: +NORMALIZE_WHITESPACE
     3 import notes (unreported_match ×2, skipped_file ×1), e.g. a.json, event 'a', round 4,
-    player 'Ann': Ann vs Cy reported 0-0-0. Hint: Source.notes lists each (swissframe
-    validate FILE on the command line).
+    player 'Ann': Ann vs Cy reported 0-0-0. Hint: swissframe validate FILE lists each
+    (Source.notes in Python).
     """
     kinds = ", ".join(f"{k} ×{n}" for k, n in
                       notes.group_by("kind", maintain_order=True).len().iter_rows())
@@ -1499,5 +1499,5 @@ def notes_summary(notes: pl.DataFrame) -> str:
               if first.get(c) is not None]
     n = notes.height
     return (f"{n} import note{'s' * (n > 1)} ({kinds}), e.g. {', '.join(where)}: "
-            f"{first['detail']}. Hint: Source.notes lists each (swissframe validate FILE on "
-            "the command line).")
+            f"{first['detail']}. Hint: swissframe validate FILE lists each (Source.notes in "
+            "Python).")

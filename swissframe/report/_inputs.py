@@ -144,7 +144,7 @@ def meta_for(src: Source, event_id: str, rules: str | Ruleset | None,
     if rules is None:  # what rules="auto" gives the event (standings, the CLI alike)
         name, why = src.rules.get(event_id, (DEFAULT, ""))
         rs = sf.rules.get(name)
-        why = f"{why[:1].upper()}{why[1:]}; the same as swissframe standings." if why else why
+        why = f"{why[:1].upper()}{why[1:]}." if why else why
     else:
         rs = sf.rules.get(rules)
         why = "Chosen for this report."
