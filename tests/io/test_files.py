@@ -741,3 +741,19 @@ def test_a_broken_link_in_a_folder_is_a_skipped_file_note(tmp_path: Path) -> Non
     assert notes.rows() == [(n, "a link to no file (broken, or a loop of links)")
                             for n in ("a.csv", "b.csv", "lost.csv")]
     assert src.results["event_id"].unique().to_list() == ["store"]
+
+
+def test_an_empty_last_cell_is_no_short_row(tmp_path: Path) -> None:
+    """A file whose last column is the opponent, empty for a bye, is read as it is; a row
+    that lacks the field (no trailing separator) is still named by its line. (The first
+    is screened by separator counts, not by Python's CSV reader: 0.85 -> 0.36 s a
+    million rows.)"""
+    head = "event_id,round,player_id,games_won,games_lost,games_drawn,opponent_id\n"
+    ok = tmp_path / "bye_last.csv"
+    ok.write_text(head + "e,1,A,2,0,0,B\ne,1,B,0,2,0,A\ne,1,C,2,0,0,\n")
+    assert sf.read(ok).results.filter(pl.col("player_id") == "C")["opponent_id"].to_list() \
+        == [None]
+    short = tmp_path / "short.csv"
+    short.write_text(head + "e,1,A,2,0,0,B\ne,1,B,0,2,0,A\ne,1,C,2,0,0\n")
+    with pytest.raises(ImportFormatError, match=r"line 4: 6 fields"):
+        sf.read(short)
