@@ -1483,11 +1483,11 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
         # command prints it as a warning line); validate=False: the caller lists them
         warnings.warn(notes_summary(src.notes), ImportNotesWarning, stacklevel=2)
     if validate and src.results.height:
-        _warn_missing_rounds(src.results)
+        warn_missing_rounds(src.results)
     return src
 
 
-def _warn_missing_rounds(results: pl.DataFrame) -> None:
+def warn_missing_rounds(results: pl.DataFrame) -> None:
     """Warn of events whose files hold no row at all in a round before their last (a
     round's results lost in the export): the standings would count it as a round no one
     played, silently. ``validate`` lists each as an error; its rule, read here."""

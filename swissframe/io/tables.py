@@ -68,5 +68,7 @@ def read_results(paths: PathLike | Iterable[PathLike], *,
     frames = [_files.table_long(f, _files.read_table_file(f, whole=whole), columns)
               for f, _ in found]
     out = validate_results(_files.concat_files(frames)).collect()
+    if out.height:  # (as every reader: an event with a whole round missing is said)
+        _files.warn_missing_rounds(out)
     order = ["event_id", "round", "player_id", "opponent_id"]
     return out.sort(order, nulls_last=True)

@@ -553,9 +553,12 @@ def test_an_event_missing_a_whole_round_is_warned_of(tmp_path: Path) -> None:
                       r"last, e\.g\. event 'gap': no row in round 2 \(the event has rows up to "
                       r"round 5\).*swissframe validate FILE"):
         sf.read(path)
+    with pytest.warns(DataWarning, match="no row in round 2"):
+        sf.read_results(path)  # (the table reader, too)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         sf.read(CSV)
+        sf.read_results(CSV)
         sf.read(path, validate=False)  # (validate lists it, as an error)
 
 
