@@ -480,10 +480,16 @@ def atomic_path(out: str | os.PathLike[str], inputs: Sequence[str] = ()) -> Iter
     >>> (d / "a.txt").read_text(), sorted(p.name for p in d.iterdir())
     ('done', ['a.txt'])
     """
+    if not os.fspath(out).strip():
+        msg = "-o is empty. Hint: give a file name, e.g. -o standings.csv."
+        raise SwissframeError(msg)
     _refuse_input(Path(out), inputs)
     target, in_place = output_target(out)
-    if target.is_dir():
-        msg = f"-o {str(out)!r} is a folder. Hint: give a file name, e.g. {out}/out.csv."
+    # (a name ending in a separator means a folder: Path drops the separator, and "x/"
+    # was written as a file named x)
+    if target.is_dir() or os.fspath(out).endswith((os.sep, "/")):
+        msg = (f"-o {os.fspath(out)!r} is a folder. Hint: give a file name, e.g. "
+               f"{Path(out) / 'out.csv'}.")
         raise SwissframeError(msg)
     if in_place:  # a device or a FIFO (-o /dev/null): written as it is, never replaced
         yield target

@@ -394,3 +394,16 @@ def test_a_full_disk_behind_stdout_is_one_line_naming_the_output(
     if Path("/dev/full").exists():
         assert main(["standings", STORE, "-o", "/dev/full", "--format", "csv"]) == 2
         assert "No space left on device (writing the output)" in _one_error(capsys)
+
+
+@pytest.mark.parametrize(("out", "needle"), [("", "-o is empty"),
+                                             ("sub/", "'sub/' is a folder")])
+def test_an_empty_output_or_a_folder_name_is_refused(
+        out: str, needle: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``-o ''`` was "'' is a folder … e.g. /out.csv", and ``-o sub/`` (a folder that does
+    not exist yet) wrote a file named ``sub``: the path lost its separator."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["standings", STORE, "-o", out, "--format", "csv"]) == 2
+    _one_error(capsys, needle)
+    assert not (tmp_path / "sub").exists()
