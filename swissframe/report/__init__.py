@@ -41,10 +41,10 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
     ----------
     data
         A results table (DataFrame / LazyFrame), one or more file paths (CSV / Parquet
-        results, decklist-cache JSON, TOM ``.tdf``, TRF), or what
-        :func:`~swissframe.read_decklist_cache`, :func:`~swissframe.read_tom` or
-        :func:`~swissframe.read_trf` return (their event names, dates and player names are
-        used).
+        results, decklist-cache JSON, TOM ``.tdf``, TRF; read by :func:`~swissframe.read`),
+        or what :func:`~swissframe.read`, :func:`~swissframe.read_decklist_cache`,
+        :func:`~swissframe.read_tom` or :func:`~swissframe.read_trf` return (their event
+        names, dates and player names are used).
     event_id
         Report on this event only.
     rules

@@ -92,6 +92,7 @@ def load(data: Any) -> Source:
     standings``); an importer's result and a table get the ruleset ``rules="auto"`` would
     give them.
     """
+    from swissframe.io._files import Source as Read
     from swissframe.io._files import events_of, read
     from swissframe.io.decklist import DecklistEvents
     from swissframe.io.tom import TomEvents
@@ -101,7 +102,9 @@ def load(data: Any) -> Source:
     if isinstance(data, (str, os.PathLike)) or (
             isinstance(data, (list, tuple)) and data
             and all(isinstance(p, (str, os.PathLike)) for p in data)):
-        src = read(data)
+        data = read(data)
+    if isinstance(data, Read):  # (what sf.read returns: the files and what they say)
+        src = data
         info: dict[str, dict[str, Any]] = {}
         for bundle in src.bundles.values():
             if isinstance(bundle, (DecklistEvents, TomEvents, TrfEvents)):
@@ -122,7 +125,7 @@ def load(data: Any) -> Source:
                       names=_names(players) if isinstance(players, pl.DataFrame) else {},
                       rules=_rulesets(infer_rulesets(events_of(data))))
     msg = (f"cannot build a report from {type(data).__name__}. Hint: pass a results frame, "
-           "file paths, or what sf.read_decklist_cache / read_tom / read_trf return.")
+           "file paths, or what sf.read / read_decklist_cache / read_tom / read_trf return.")
     raise DataError(msg)
 
 

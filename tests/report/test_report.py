@@ -207,6 +207,10 @@ def test_a_report_ranks_files_as_standings_does_every_format() -> None:
         rep = sf.report(f, event_id=event, top=4, n_sims=0)
         assert rep.meta.rules.name == src.ruleset_of(event), f
         assert _ranks(rep.standings) == _ranks(sf.standings(rows)), f
+        # what sf.read returned is taken as it is: the same event, ruleset and names
+        again = sf.report(src, event_id=event, top=4, n_sims=0)
+        assert (again.meta.rules.name, again.meta.name) == (rep.meta.rules.name,
+                                                             rep.meta.name), f
 
 
 def test_a_report_of_a_trf_uses_the_fide_rules_of_its_start_date(tmp_path: Path) -> None:
