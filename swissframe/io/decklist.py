@@ -368,11 +368,46 @@ def _whole(x: Any, eid: str, where: str, key: str) -> int | None:
 _Parsed = tuple[dict[str, list[Any]], dict[str, list[Any]], dict[str, Any]]
 
 
+#: The parts of a decklist-cache file (its root object's keys).
+_PARTS: Final = ("Tournament", "Rounds", "Standings")
+
+
 def _json_bytes(path: Path, limit: int | None) -> bytes:
     """A file's JSON text (gunzipped), without the UTF-8 byte-order mark a Windows editor
-    may write (JSON parsers refuse it; the format sniffing already skips it)."""
+    may write (JSON parsers refuse it; the format sniffing already skips it). A part given
+    twice in the root object is refused (:func:`_parts_twice`)."""
     data = read_decompressed(path, limit=limit)
-    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    data = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    twice = _parts_twice(data)
+    if twice:
+        raise _fail(_event_id(path), f"{shown(path)}: the root object holds {twice!r} more "
+                    "than once (a JSON parser keeps the last, silently)")
+    return data
+
+
+def _parts_twice(data: bytes) -> str:
+    """The first of :data:`_PARTS` the root object holds twice, or "". orjson keeps the
+    last of a repeated key without a word, so a file whose first ``Rounds`` is the real
+    one lost it. Only a file that names a part twice anywhere (a byte count) is parsed
+    again with every object's keys kept, to tell a repeated root key from, say, a player
+    named so."""
+    if all(data.count(f'"{k}"'.encode()) < 2 for k in _PARTS) or \
+            not data.lstrip().startswith(b"{"):
+        return ""
+    import json
+
+    seen: list[list[str]] = []
+
+    def keep(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen.append([k for k, _ in pairs])
+        return dict(pairs)
+
+    try:
+        json.loads(data, object_pairs_hook=keep)
+    except (ValueError, RecursionError):
+        return ""  # (the parse that follows names what is wrong)
+    root = seen[-1] if seen else []  # (objects complete inner first: the root is last)
+    return next((k for k in _PARTS if root.count(k) > 1), "")
 
 
 def _parse_file(path: Path, limit: int | None = None) -> _Parsed:
@@ -384,7 +419,8 @@ def _parse_file(path: Path, limit: int | None = None) -> _Parsed:
         raise _fail(eid, f"cannot read {shown(path)} (JSONDecodeError: {exc})") from None
     if not isinstance(doc, dict):
         raise _fail(eid, f"{shown(path)}: the root is a {type(doc).__name__}, not an object")
-    tour = doc.get("Tournament") or {}
+    tour = doc.get("Tournament")
+    tour = {} if tour is None else tour  # (absent or null: no details; [] is mistyped)
     rounds = doc.get("Rounds")
     standings = doc.get("Standings")
     if not isinstance(tour, dict) or not isinstance(rounds, list) or not isinstance(
@@ -485,7 +521,8 @@ def _plain_file(path: Path, limit: int | None) -> _Parsed | None:
     doc = orjson.loads(_json_bytes(path, limit))
     if type(doc) is not dict:
         return None
-    tour = doc.get("Tournament") or {}
+    tour = doc.get("Tournament")
+    tour = {} if tour is None else tour
     rounds = doc.get("Rounds")
     standings = doc.get("Standings")
     if type(tour) is not dict or type(rounds) is not list or type(standings) is not list:

@@ -351,3 +351,23 @@ def test_a_self_paired_match_is_removed_and_reported_as_such(tmp_path: Path) -> 
         "kind", "player_id", "detail").rows() == [
         ("self_pairing_removed", "A", "A vs A (2-0-0) removed: a player paired with themself")]
     assert sorted(ev.results["player_id"].to_list()) == ["B", "C"]
+
+
+def test_a_part_given_twice_or_mistyped_is_refused(tmp_path: Path) -> None:
+    """A root key given twice (``"Rounds": [...], "Rounds": []``) lost the first without a
+    word: JSON parsers keep the last. A ``Tournament`` given as a list was read as no
+    details at all (while a mistyped ``Rounds`` is refused). Both are named; a player
+    named like a part is no repeated key."""
+    good = _write(tmp_path, "twice-1-2025-01-10", [("Round 1", [("A", "B", "2-0-0")])])
+    text = good.read_text()
+    twice = tmp_path / "twice-2-2025-01-10.json"
+    twice.write_text(text[:-1] + ', "Rounds": []}')
+    with pytest.raises(ImportFormatError, match=r"holds 'Rounds' more than once"):
+        read_decklist_cache(twice)
+    listed = tmp_path / "listed-1-2025-01-10.json"
+    listed.write_text(text.replace('"Tournament":{', '"Tournament":[{', 1)
+                      .replace('},"Rounds"', '}],"Rounds"', 1))
+    with pytest.raises(ImportFormatError, match="'Tournament', 'Rounds' or 'Standings'"):
+        read_decklist_cache(listed)
+    named = _write(tmp_path, "named-1-2025-01-10", [("Round 1", [("Rounds", "B", "2-0-0")])])
+    assert "Rounds" in read_decklist_cache(named).results["player_id"].to_list()
