@@ -1299,9 +1299,16 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     dated = ev.header.filter(pl.col("start_date_note").is_not_null()).select(
         pl.col("source").alias("file"), "event_id", pl.lit("start_date").alias("kind"),
         pl.col("start_date_note").alias("detail"))
+    # (games in rounds past the XXR record's number of rounds: one of the two is wrong;
+    # fewer rounds than declared is an event in progress, and says nothing)
+    beyond = ev.header.filter(pl.col("rounds_in_file") > pl.col("rounds_declared")).select(
+        pl.col("source").alias("file"), "event_id", pl.lit("rounds_declared").alias("kind"),
+        pl.format("XXR declares {} round(s) but the player lines hold round {}: the "
+                  "results are read as they are", "rounds_declared", "rounds_in_file")
+        .alias("detail"))
     return _Part(kind="trf", results=results, events=events,
                  names=ev.players.select("event_id", "player_id", "name"),
-                 notes=[_pending_notes(ev.pending, where), unknown, dated], bundle=ev)
+                 notes=[_pending_notes(ev.pending, where), unknown, dated, beyond], bundle=ev)
 
 
 def concat_files(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:

@@ -401,3 +401,29 @@ def test_a_number_past_int64_is_named_not_a_polars_error(tmp_path: Path) -> None
     path.write_text(f"012 Test\nXXR 99999999999999999999999\n{player}\n")
     with pytest.raises(ImportFormatError, match=r"x\.trf: XXR .*too large.*Hint"):
         read_trf(path)
+
+
+def test_games_past_the_declared_rounds_are_a_note(tmp_path: Path) -> None:
+    """``XXR 2`` on a file with games in round 4 was read without a word; it is now an
+    import note naming both numbers (fewer rounds than declared is an event in progress,
+    and says nothing)."""
+    import warnings
+
+    import swissframe as sf
+    from swissframe.errors import ImportNotesWarning
+
+    text = (FIXTURES / "all_codes.trf").read_text()
+    fewer = tmp_path / "fewer.trf"
+    fewer.write_text(text.replace("XXR 4", "XXR 2"))
+    with pytest.warns(ImportNotesWarning, match=r"rounds_declared ×1"):
+        src = sf.read(fewer)
+    assert src.notes.filter(pl.col("kind") == "rounds_declared")["detail"].to_list() == [
+        "XXR declares 2 round(s) but the player lines hold round 4: the results are read "
+        "as they are"]
+    more = tmp_path / "more.trf"
+    more.write_text(text.replace("XXR 4", "XXR 9"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        src = sf.read(more)
+    assert "rounds_declared" not in src.notes["kind"].to_list()
+    assert not any("XXR" in str(w.message) for w in caught)
