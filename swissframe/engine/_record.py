@@ -399,15 +399,18 @@ def _lcm_bits_table(top: int) -> list[float]:
     return out[:max(top, 1) + 1]
 
 
-def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("event_id",)
-                 ) -> list[tuple[pl.Series, bool]] | None:
+def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("event_id",),
+                 *, span: bool = True) -> list[tuple[pl.Series, bool]] | None:
     """How the events of ``rows`` (validated results) share exact scales: None when one
     computation keeps every event exact (the usual case, decided from the rows' largest
     round and game count alone); otherwise groups of ``event_id`` values, each
     ``(events, alone)``: every event of a group with ``alone=False`` is exact at the
-    group's scales, and an event that may not be (more than :data:`LONG_ROUNDS` rounds, or
-    scales beyond Int128 by an upper bound) is a group of its own (``alone=True``), so a
-    fallback to rounded values, if any, touches that event only.
+    group's scales, and an event that may not be (more than :data:`LONG_ROUNDS` rounds,
+    or scales beyond Int128 by an upper bound) is a group of its own (``alone=True``), so
+    a fallback to rounded values, if any, touches that event only. An event's rounds are
+    the span of its round numbers with ``span`` (``tiebreakers.spans_rounds``: CTB's
+    scale grows with it), else the most rounds one of its players played (what every
+    other scale grows with: round numbers 1 and 10**9 are two rounds).
     """
     swiss = pl.col("phase") == "swiss"
     r_max, g_max = rows.select(
@@ -423,9 +426,12 @@ def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("e
         if max(t[r_top] + const[0], t[g_top] + const[1]) + t[r_top] < _SCALE_BITS:
             return None
     record = aggregate_players(prepare_rows(rows.lazy(), rules), keys).pipe(collect)
-    if rate_scales(record, rules).exact() and r_top <= LONG_ROUNDS:
+    played = record.get_column("rounds_played").max()
+    short = r_top <= LONG_ROUNDS if span else (
+        isinstance(played, int) and played <= LONG_ROUNDS)
+    if rate_scales(record, rules).exact() and short:
         return None
-    per_event = _event_bits(record, rules, const)
+    per_event = _event_bits(record, rules, const, span=span)
     fits = (pl.col("_bits") < _SCALE_BITS) & (pl.col("_rounds") <= LONG_ROUNDS)
     normal = per_event.filter(fits).sort("_bits")["event_id"]
     alone = per_event.filter(~fits)["event_id"].sort()
@@ -443,10 +449,11 @@ def _clamp_bits(rules: Ruleset) -> tuple[float, float]:
             math.log2(clamps * rules.drawn_game_value.denominator))
 
 
-def _event_bits(record: pl.DataFrame, rules: Ruleset, const: tuple[float, float]
-                ) -> pl.DataFrame:
+def _event_bits(record: pl.DataFrame, rules: Ruleset, const: tuple[float, float], *,
+                span: bool = True) -> pl.DataFrame:
     """Per event an upper bound of the bits its own exact means need (``_bits``) and its
-    rounds: ``log2 lcm(dens) ≤ min(Σ log2 d over the distinct dens, log2 lcm(1..max d))``."""
+    rounds (``_rounds``; see :func:`scale_groups`' ``span``): ``log2 lcm(dens) ≤ min(Σ
+    log2 d over the distinct dens, log2 lcm(1..max d))``."""
     rounds = pl.col("rounds_played") - (pl.lit(0) if rules.bye_in_own_rate else pl.col("byes"))
     games = pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")
     count = (pl.col("opponents") if rules.earned_bye_opponent is None
@@ -463,8 +470,12 @@ def _event_bits(record: pl.DataFrame, rules: Ruleset, const: tuple[float, float]
 
     k_bits = pl.lit(table).gather(count.max().clip(0, table.len() - 1).cast(pl.Int64)).first()
     return (record.group_by("event_id")
+            # (its rounds: the span of their numbers, what a round-span scale grows with
+            # — an event numbered from 1001 is the event numbered from 1 —, else the
+            # most rounds a player played)
             .agg(_r=bits(rounds), _g=bits(games), _k=k_bits,
-                 _rounds=pl.col("last_round").max())
+                 _rounds=(pl.col("last_round").max() - pl.col("first_round").min() + 1)
+                 if span else pl.col("rounds_played").max())
             .select("event_id", "_rounds",
                     (pl.max_horizontal(pl.col("_r") + const[0], pl.col("_g") + const[1])
                      + pl.col("_k")).alias("_bits")))

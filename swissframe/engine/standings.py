@@ -45,6 +45,7 @@ from swissframe.engine.tiebreakers import (
     TIEBREAKERS,
     Context,
     GroupContext,
+    spans_rounds,
     supporting,
 )
 from swissframe.errors import DataError, ExactnessWarning, SchemaError
@@ -677,7 +678,7 @@ def _by_scale_group(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     An event computed alone because its scales may overflow reports its own fallback: the
     :class:`~swissframe.errors.ExactnessWarning` names it, and no other event is touched.
     """
-    groups = scale_groups(frame, rules, keys)
+    groups = scale_groups(frame, rules, keys, span=spans_rounds(rules))
     if groups is None:
         return None
     parts = []
@@ -735,7 +736,9 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         scales = rate_scales(base, rules)
-    top = base["last_round"].max()
+    # (the rounds a player played: scale_groups' measure for a ruleset whose scales do not
+    # grow with the round numbers, as every coded one)
+    top = base["last_round"].max() if spans_rounds(rules) else base["rounds_played"].max()
     # scale_groups' test for one pass (exact scales, no event beyond LONG_ROUNDS); an
     # overflowing scale (its warning caught here) goes to the per-event split, which
     # reports it for the events concerned

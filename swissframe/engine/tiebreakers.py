@@ -56,6 +56,7 @@ __all__ = [
     "decode_ygo_number",
     "register_group_tiebreaker",
     "register_tiebreaker",
+    "spans_rounds",
     "supporting",
 ]
 
@@ -160,6 +161,11 @@ class TiebreakerSpec:
         ``next_round_ranges`` / ``cut_status`` know its range after one more round.
     fast
         The fast scenario model (:mod:`swissframe.cut._scenarios`) reproduces it.
+    round_span
+        Its exact scale grows with the span of a player's round numbers (CTB's
+        ``4**span``): an event is then long (computed on its own past
+        :data:`~swissframe.engine._record.LONG_ROUNDS`) by the span of its round numbers,
+        not by the rounds played (:func:`spans_rounds`).
 
     Examples
     --------
@@ -179,6 +185,7 @@ class TiebreakerSpec:
     bounds: bool = False
     fast: bool = False
     ties: bool = True
+    round_span: bool = False
 
     def __post_init__(self) -> None:
         caps = self.capabilities
@@ -212,8 +219,8 @@ TIEBREAKER_SPECS: dict[str, TiebreakerSpec] = {}
 
 def register_tiebreaker(name: str, *, own: str | None = None,
                         opponent_mean: str | None = None, running: bool = False,
-                        coded: bool = False, bounds: bool = False, fast: bool = False
-                        ) -> Callable[[Tiebreaker], Tiebreaker]:
+                        coded: bool = False, bounds: bool = False, fast: bool = False,
+                        round_span: bool = False) -> Callable[[Tiebreaker], Tiebreaker]:
     """Decorator adding a function to :data:`TIEBREAKERS` under ``name``, with the fast
     paths that can compute it (:class:`TiebreakerSpec`; none by default, so a new
     criterion always takes the reference path).
@@ -236,11 +243,28 @@ def register_tiebreaker(name: str, *, own: str | None = None,
     def deco(fn: Tiebreaker) -> Tiebreaker:
         TIEBREAKER_SPECS[name] = TiebreakerSpec(
             name, fn, kind=kind, source=own if own is not None else opponent_mean,
-            running=running, coded=coded, bounds=bounds, fast=fast)
+            running=running, coded=coded, bounds=bounds, fast=fast, round_span=round_span)
         TIEBREAKERS[name] = fn
         return fn
 
     return deco
+
+
+def spans_rounds(rules: Ruleset) -> bool:
+    """Whether a criterion of ``rules`` is registered with ``round_span`` (its exact scale
+    grows with the span of the round numbers, CTB's ``4**span``): an event is then long by
+    the span of its round numbers; otherwise by the rounds its players played, which bound
+    every other scale (rounds numbered 1 and 10**9 are two rounds: taking the numbers for
+    rounds computed 1,000 such events one by one, 3.5 s instead of 0.03 s).
+
+    Examples
+    --------
+    >>> from swissframe.rules import get
+    >>> spans_rounds(get("fab")), spans_rounds(get("mtg"))
+    (True, False)
+    """
+    return any(getattr(TIEBREAKER_SPECS.get(c.function), "round_span", False)
+               for c in (*rules.criteria, *rules.columns))
 
 
 def supporting(capability: str) -> AbstractSet[str]:
@@ -749,7 +773,7 @@ def _ctb(ctx: Context) -> tuple[pl.LazyFrame, ExactScale]:
     return frame, scale
 
 
-@register_tiebreaker("ctb")
+@register_tiebreaker("ctb", round_span=True)
 def ctb(ctx: Context, *, name: str = "ctb") -> pl.LazyFrame:
     """Flesh and Blood cumulative tiebreaker: after each round, CTB = previous CTB ÷ 4 +
     total match points so far (rules.md §3.3, FAB-F1). Earlier wins weigh more.
@@ -775,7 +799,7 @@ def ctb(ctx: Context, *, name: str = "ctb") -> pl.LazyFrame:
     return frame.rename({"ctb": name, "_x_ctb": exact_name(name)})
 
 
-@register_tiebreaker("octb")
+@register_tiebreaker("octb", round_span=True)
 def octb(ctx: Context, *, name: str = "octb") -> pl.LazyFrame:
     """Flesh and Blood OCTB: mean CTB of the non-bye opponents (higher is better)."""
     frame, scale = _ctb(ctx)
