@@ -160,8 +160,9 @@ def test_mean_float_is_scale_free() -> None:
         ratio_float(pl.col("n") * 2, pl.col("d"), 70))["n"][0]
 
 
-@pytest.mark.parametrize("rules", ["mtg", "pokemon", "fab"])
-@pytest.mark.parametrize("shift", ["sparse", "offset"])
+@pytest.mark.parametrize(("rules", "shift"), [
+    ("mtg", "sparse"), ("pokemon", "sparse"), ("mtg", "offset"), ("pokemon", "offset"),
+    ("fab", "offset")])  # (FaB with a span of 10**9: test_a_huge_round_span_is_long_for_ctb)
 def test_round_numbers_alone_make_no_event_long(rules: str, shift: str) -> None:
     """An event whose rounds are numbered 1 and 10**9 (or from 1001) has two rounds: it was
     taken for a long event by its largest round number and computed on its own, one call
@@ -174,8 +175,6 @@ def test_round_numbers_alone_make_no_event_long(rules: str, shift: str) -> None:
     from swissframe.rules import get
 
     events = [swiss_event(f"e{i}", 3, 6, i) for i in range(6)]
-    if shift == "sparse" and rules == "fab":
-        pytest.skip("a span of 10**9 rounds is long for CTB: computed on its own, by design")
 
     def renumbered(ev: pl.DataFrame, i: int) -> pl.DataFrame:
         if i % 2 == 0:
@@ -196,3 +195,23 @@ def test_round_numbers_alone_make_no_event_long(rules: str, shift: str) -> None:
         warnings.simplefilter("error")  # (no exactness fallback)
         got, want = sf.standings(moved, rules), sf.standings(plain, rules)
     assert got.equals(want)
+
+
+def test_a_huge_round_span_is_long_for_ctb() -> None:
+    """FaB's CTB weighs a round by 4**(rounds to the last): rounds numbered 1 and 10**9
+    are a span no exact scale holds, so that event is computed on its own, its fallback
+    named, and the other events are what they are alone."""
+    from swissframe.engine._record import scale_groups
+    from swissframe.rules import get
+
+    events = [swiss_event(f"e{i}", 3, 6, i) for i in range(3)]
+    r = pl.col("round")
+    far = events[1].with_columns(round=pl.when(r == 3).then(10**9).otherwise(r))
+    both = pl.concat([events[0], far, events[2]])
+    groups = scale_groups(validate_results(both).collect(), get("fab"), span=True)
+    assert groups is not None
+    assert [(g.to_list(), alone) for g, alone in groups if alone] == [(["e1"], True)]
+    with pytest.warns(ExactnessWarning, match="'e1'"):
+        got = sf.standings(both, "fab")
+    assert got.filter(pl.col("event_id") != "e1").equals(
+        _alone([events[0], events[2]], "fab"))
