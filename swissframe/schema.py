@@ -1208,7 +1208,11 @@ def from_matches(
         pl.when(bye).then(bye_games[1]).otherwise(pl.col(c.games_b)).alias(GAMES_LOST),
         pl.when(bye).then(bye_games[2]).otherwise(pl.col(c.games_drawn)).alias(GAMES_DRAWN),
     )
-    seat_b = lf.filter(pl.col(c.player_b).is_not_null()).select(
+    # (a player paired with themself is one seat: two identical rows reported the one
+    # self-pairing twice, and as a seat taken twice)
+    seat_b = lf.filter(pl.col(c.player_b).is_not_null()
+                       & (pl.col(c.player_b) != pl.col(c.player_a)).fill_null(value=True)
+                       ).select(
         *extra, pl.col(ROUND),
         pl.col(c.player_b).cast(pl.String).alias(PLAYER_ID),
         pl.col(c.player_a).cast(pl.String).alias(OPPONENT_ID),

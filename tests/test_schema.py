@@ -471,3 +471,14 @@ def test_sorted_match_keys_pair_up_only_in_equal_pairs_of_distinct_matches() -> 
     assert not _pairs_up(keys(5, 5, 5, 5), 2)  # one seat pair reported twice
     assert not _pairs_up(keys(5, 9, 9, 13), 2)  # equal keys, but not in pairs
     assert _pairs_up(keys(5, 5, 9, 9, 13, 13), 2)
+
+
+def test_a_self_paired_match_is_one_seat_and_one_problem() -> None:
+    """``Alice vs Alice`` in the match form became two identical rows: the self-pairing
+    was listed twice, and again as a seat taken twice. It is one row now, one problem."""
+    m = pl.DataFrame({"round": [1, 1], "player_a": ["A", "C"], "player_b": ["A", "D"],
+                      "games_a": [2, 2], "games_b": [1, 0], "games_drawn": [0, 0]})
+    long = sf.from_matches(m)
+    assert long.filter(pl.col("player_id") == "A").height == 1
+    report = sf.validate(long)
+    assert report.problems.group_by("kind").len().sort("kind").rows() == [("self_pairing", 1)]
