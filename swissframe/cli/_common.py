@@ -284,7 +284,8 @@ def add_output(p: argparse.ArgumentParser, *, formats: Sequence[str] = OUTPUT_FO
     suffixes = ", ".join(s for s, f in FORMAT_BY_SUFFIX.items() if f in formats)
     p.add_argument("-o", "--output", metavar="OUT",
                    help=f"write {what} to this file instead of stdout; its suffix chooses "
-                        f"the format ({suffixes})")
+                        f"the format ({suffixes}), or --format for a name without one "
+                        "(-o /dev/stdout --format csv); a link is written through")
 
 
 def add_quiet(p: argparse.ArgumentParser) -> None:
