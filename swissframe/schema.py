@@ -181,21 +181,24 @@ def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
         )
         raise SchemaError(msg)
     bad: list[str] = []
+    hints: dict[str, str] = {}  # (one hint per kind of column mistyped, in this order)
     for c in INT_COLUMNS:
         dt = schema[c]
         if not (dt.is_integer() or dt == pl.Null):
             bad.append(f"{c} is {dt}, expected an integer type")
-    for c in _STR_COLUMNS:
+            hints["int"] = "rounds and game counts to integers"
+    for c in (*_STR_COLUMNS, *OPTIONAL_COLUMNS):
         if c in schema and not _string_like(schema[c]):
             bad.append(f"{c} is {schema[c]}, expected a string type")
-    for c in OPTIONAL_COLUMNS:
-        if c in schema and not _string_like(schema[c]):
-            bad.append(f"{c} is {schema[c]}, expected a string type")
-    bad += [f"{c} is {schema[c]}, expected Boolean" for c in FLAG_COLUMNS
-            if c in schema and schema[c] not in (pl.Boolean, pl.Null)]
+            hints["str"] = "ids and labels with pl.col(...).cast(pl.String)"
+    for c in FLAG_COLUMNS:
+        if c in schema and schema[c] not in (pl.Boolean, pl.Null):
+            bad.append(f"{c} is {schema[c]}, expected Boolean")
+            hints["flag"] = f"{c} to Boolean (pl.col({c!r}).cast(pl.Boolean))"
     if bad:
-        msg = ("results table has mistyped column(s): " + "; ".join(bad)
-               + ". Hint: cast ids with pl.col(...).cast(pl.String) and game counts to integers.")
+        msg = ("results table has mistyped column(s): " + "; ".join(bad) + ". Hint: cast "
+               + " and ".join(hints.values()) + "; a file read by sf.read gets these types "
+               "(a cell like 3.0, or yes/no for a flag, is read there).")
         raise SchemaError(msg)
     exprs: list[pl.Expr] = []
     if EVENT_ID not in schema:

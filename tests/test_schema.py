@@ -482,3 +482,19 @@ def test_a_self_paired_match_is_one_seat_and_one_problem() -> None:
     assert long.filter(pl.col("player_id") == "A").height == 1
     report = sf.validate(long)
     assert report.problems.group_by("kind").len().sort("kind").rows() == [("self_pairing", 1)]
+
+
+def test_a_mistyped_column_gets_the_hint_of_its_kind() -> None:
+    """A text ``double_loss`` was told to "cast ids with pl.col(...).cast(pl.String) and
+    game counts to integers": the hint now names the cast of each kind of column that is
+    mistyped, and where a file's cells are read."""
+    res = sf.from_matches(pl.DataFrame({
+        "round": [1], "player_a": ["A"], "player_b": ["B"], "games_a": [2], "games_b": [0],
+        "games_drawn": [0]}))
+    with pytest.raises(sf.SchemaError, match=r"double_loss is String, expected Boolean\. "
+                       r"Hint: cast double_loss to Boolean \(pl\.col\('double_loss'\)"):
+        sf.standings(res.with_columns(double_loss=pl.lit("false")))
+    with pytest.raises(sf.SchemaError, match=r"Hint: cast rounds and game counts to "
+                       r"integers and ids and labels with"):
+        sf.standings(res.with_columns(pl.col("games_won").cast(pl.Float64),
+                                      pl.lit(3).alias("event_id")))
