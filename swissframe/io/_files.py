@@ -634,8 +634,6 @@ _ID_OVERRIDES: Final = {"event_id": pl.String, "player_id": pl.String,
 #: then by ``schema.whole_numbers``).
 WHOLE_COLUMNS: Final = ("round", "games_won", "games_lost", "games_drawn", "games_a",
                         "games_b")
-#: Text columns of the contract besides the ids (a stage "1" is a label, not a number).
-_TEXT_COLUMNS: Final = ("phase", "stage", "color", "unplayed")
 
 
 def temp_beside(target: Path) -> Path:
@@ -927,14 +925,14 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     Lines may end in LF, CRLF or CR alone; a row of another width than the header, or a
     quote never closed, is an :class:`~swissframe.errors.ImportFormatError` naming its
     lines."""
-    from swissframe.schema import FLAG_COLUMNS, OPTIONAL_COLUMNS, fits_int64
+    from swissframe.schema import FLAG_COLUMNS, fits_int64
 
     size = _regular(path, max_bytes(limit))
     head = read_bytes(path, limit=limit, head=_HEADER_BYTES) if size else b""
     # Polars opens only UTF-8 paths: a file whose name is not is read as bytes
     where: Path | io.BytesIO = (path if shown(path) == os.fspath(path)
                                 else io.BytesIO(read_bytes(path, limit=limit)))
-    parquet = head[:4] == b"PAR1" or path.name.lower().endswith((".parquet", ".pq"))
+    parquet = _is_parquet(path, head)
     encoding = None if parquet else _bom_encoding(head)
     if encoding is not None:  # (a text file whose byte-order mark declares UTF-16/32)
         text = _decoded(path, read_bytes(path, limit=limit), encoding)
@@ -947,12 +945,10 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         raise ImportFormatError(msg)
     # (the head may end between a CR and its LF)
     if not parquet and _LONE_CR.search(head if size <= len(head) else head[:-1]):
-        data = where.getvalue() if isinstance(where, io.BytesIO) else read_bytes(
-            path, limit=limit)
-        where = io.BytesIO(_line_feeds(data))
+        where = io.BytesIO(_line_feeds(_bytes_of(path, where, limit)))
         head = where.getvalue()[:_HEADER_BYTES]
     sep = "\t" if path.name.lower().endswith(".tsv") else csv_separator(head)
-    texts = dict.fromkeys([*FLAG_COLUMNS, *_TEXT_COLUMNS, *OPTIONAL_COLUMNS], pl.String)
+    texts = dict.fromkeys([*FLAG_COLUMNS, *_text_columns()], pl.String)
     wholes = [c for c in dict.fromkeys([*WHOLE_COLUMNS, *whole]) if c not in texts]
     try:
         df = pl.read_parquet(where) if parquet else _read_csv(path, where, sep, texts)
@@ -1002,6 +998,14 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         stem = event_id if event_id is not None else shown(path.name).split(".")[0]
         df = df.with_columns(pl.lit(stem, dtype=pl.String).alias("event_id"))
     return df.with_columns(pl.col("event_id").cast(pl.String))
+
+
+def _text_columns() -> tuple[str, ...]:
+    """The contract's text columns besides the ids: ``phase`` and the optional ones (a
+    stage "1" is a label, not a number)."""
+    from swissframe.schema import OPTIONAL_COLUMNS, PHASE
+
+    return (PHASE, *OPTIONAL_COLUMNS)
 
 
 def _bytes_of(path: Path, where: Path | io.BytesIO, limit: int | None) -> bytes:
@@ -1163,7 +1167,7 @@ def _coerced(path: Path, df: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFr
     the readers of ``standings`` read it (a match table through ``from_matches``), the
     rows of a cell that does not read listed as ``bad_value`` notes and left out. A CSV
     file's cells are text: that is no ``schema`` problem (``coerce(text=True)``)."""
-    from swissframe.schema import FLAG_COLUMNS, from_matches
+    from swissframe.schema import FLAG_COLUMNS, INT_COLUMNS, from_matches
     from swissframe.validate import coerce
 
     text = not _is_parquet(path)
@@ -1172,9 +1176,9 @@ def _coerced(path: Path, df: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFr
     seats = df.with_columns(pl.col("player_a").alias("player_id"),
                             pl.col("player_b").alias("opponent_id")) \
         if match and "player_b" in df.columns else df
-    ints = [c for c in (_MATCH_INT if match else WHOLE_COLUMNS[:4]) if c in df.columns]
+    ints = [c for c in (_MATCH_INT if match else INT_COLUMNS) if c in df.columns]
     strs = (["event_id", "player_a", "player_b"] if match
-            else ["event_id", "player_id", "opponent_id", *_TEXT_COLUMNS])
+            else ["event_id", "player_id", "opponent_id", *_text_columns()])
     cast, problems = coerce(seats, int_columns=ints,
                             str_columns=[c for c in strs if c in df.columns], text=text)
     notes = [p.collect().with_columns(pl.lit(shown(path)).alias("file")) for p in problems]
@@ -1190,9 +1194,12 @@ def _coerced(path: Path, df: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFr
     return out.with_columns(pl.col(flags).cast(pl.Boolean)) if flags else out, notes
 
 
-def _is_parquet(path: Path) -> bool:
-    return (path.name.lower().endswith((".parquet", ".pq"))
-            or read_bytes(path, head=4) == b"PAR1")
+def _is_parquet(path: Path, head: bytes | None = None) -> bool:
+    """Whether a table file is Parquet: by its name, or its first bytes (``head``, read
+    here when the caller has not)."""
+    if path.name.lower().endswith((".parquet", ".pq")):
+        return True
+    return (read_bytes(path, head=4) if head is None else head)[:4] == b"PAR1"
 
 
 def _read_tables(files: Sequence[Path], limit: int | None, *, strict: bool = True) -> _Part:
@@ -1511,6 +1518,7 @@ def warn_missing_rounds(results: pl.DataFrame) -> None:
            "such a round as played by no one. Hint: a round's results may be lost in the "
            "export: swissframe validate FILE lists each.")
     warnings.warn(msg, DataWarning, stacklevel=3)
+
 
 def notes_summary(notes: pl.DataFrame) -> str:
     """One line on what a read left out or repaired (:attr:`Source.notes`): the count of
