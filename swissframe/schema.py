@@ -394,8 +394,8 @@ class _Rule:
 
 #: Column of ``_checked``'s frames with nulls: no required cell is null in this row.
 _OK_COLUMN: Final = "_ok"
-#: A row's position in the table, 0-based (the ``null_value`` rule names it 1-based, as
-#: :func:`not_whole_cells` does).
+#: A row's position in the table, counted from 1 (what the ``null_value`` rule names, as
+#: :func:`unread_cells` does).
 _ROW_COLUMN: Final = "_row"
 
 
@@ -410,7 +410,7 @@ def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
     # a row whose event, round or player is null is named by its position in the table
     # (nothing else says where it is); the others by those cells, as every problem is
     unnamed = pl.any_horizontal(pl.col(c).is_null() for c in (EVENT_ID, ROUND, PLAYER_ID))
-    where = pl.when(unnamed).then(_text("row ", (pl.col(_ROW_COLUMN) + 1).cast(pl.String),
+    where = pl.when(unnamed).then(_text("row ", pl.col(_ROW_COLUMN).cast(pl.String),
                                         ": ")).otherwise(pl.lit(""))
     rules = [_Rule("null_value", ~ok, _text(where, "null in ", pl.concat_list(
         [pl.when(pl.col(c).is_null()).then(pl.lit(c)) for c in _NOT_NULL]
@@ -583,7 +583,8 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
         double_loss = has_flag and bool(df["double_loss"].any())
     for rule, hit in zip(rules, found, strict=True):
         if hit:
-            rows = lf.with_row_index(_ROW_COLUMN) if rule.kind == "null_value" else lf
+            rows = (lf.with_row_index(_ROW_COLUMN, offset=1) if rule.kind == "null_value"
+                    else lf)
             add(rule.kind, rows.filter(rule.rows), rule.detail)
     flagged = {rule.kind for rule, hit in zip(rules, found, strict=True) if hit}
     lf_ok = df.lazy().filter(_OK) if nulls else df.lazy()
@@ -1350,6 +1351,16 @@ def flag_spellings() -> str:
                                                strict=True))
 
 
+def flag_cells(column: str, dtype: pl.DataType) -> pl.Expr:
+    """:func:`flag_values` with a blank text cell read as no flag (False): null exactly
+    where a cell holds something that is no flag — the test of a bad flag cell
+    (:func:`not_flag_cells`, ``validate``'s coercion)."""
+    if not _string_like(dtype):
+        return flag_values(column, dtype)
+    blank = pl.col(column).cast(pl.String).str.strip_chars() == ""
+    return pl.when(blank).then(pl.lit(value=False)).otherwise(flag_values(column, dtype))
+
+
 def not_flag_cells(frame: pl.LazyFrame | pl.DataFrame, column: str,
                    context: Sequence[str]) -> str:
     """The first rows whose flag ``column`` holds a value :func:`flag_values` cannot read
@@ -1358,10 +1369,7 @@ def not_flag_cells(frame: pl.LazyFrame | pl.DataFrame, column: str,
     dtype = frame.lazy().collect_schema()[column]
     if dtype in (pl.Boolean, pl.Null):
         return ""
-    blank = (pl.col(column).cast(pl.String).str.strip_chars() == "") if _string_like(dtype) \
-        else pl.lit(value=False)
-    read = pl.when(blank).then(pl.lit(value=False)).otherwise(flag_values(column, dtype))
-    return unread_cells(frame, column, context, read)
+    return unread_cells(frame, column, context, flag_cells(column, dtype))
 
 
 def unread_cells(frame: pl.LazyFrame | pl.DataFrame, column: str, context: Sequence[str],
@@ -1371,13 +1379,13 @@ def unread_cells(frame: pl.LazyFrame | pl.DataFrame, column: str, context: Seque
     (:func:`not_whole_cells`, :func:`not_flag_cells`)."""
     lf = frame.lazy()
     schema = lf.collect_schema()
-    bad = (lf.with_row_index("_row", offset=1)
+    bad = (lf.with_row_index(_ROW_COLUMN, offset=1)
            .filter(pl.col(column).is_not_null() & read.is_null())
-           .select(*dict.fromkeys(["_row", *[c for c in context if c in schema], column]))
+           .select(*dict.fromkeys([_ROW_COLUMN, *[c for c in context if c in schema], column]))
            .head(MAX_LISTED_PROBLEMS).pipe(collect))
     shown = []
     for r in bad.iter_rows(named=True):
-        parts = [f"row {r['_row']}"]
+        parts = [f"row {r[_ROW_COLUMN]}"]
         if EVENT_ID in r:
             parts.append(f"event {r[EVENT_ID]!r}")
         if ROUND in r and column != ROUND:

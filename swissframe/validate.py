@@ -57,6 +57,7 @@ from swissframe.schema import (
     VOCABULARY,
     find_problems,
     fits_int64,
+    flag_cells,
     flag_spellings,
     flag_values,
     whole_numbers,
@@ -441,10 +442,8 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
             problems.append(schema_row(
                 f"{c} is {dt}, expected Boolean; values are read as flags "
                 f"({flag_spellings()})", str(dt)))
-        as_flag = flag_values(c, dt)
-        casts.append(as_flag.alias(c))
-        blank = pl.col(c).cast(pl.String).str.strip_chars() == ""
-        bad_cells.append((c, pl.col(c).is_not_null() & ~blank & as_flag.is_null(),
+        casts.append(flag_values(c, dt).alias(c))
+        bad_cells.append((c, pl.col(c).is_not_null() & flag_cells(c, dt).is_null(),
                           f"is not a flag ({flag_spellings()})"))
     if fatal:
         return None, problems
