@@ -24,9 +24,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Source", "load"]
 
-PathLike = str | os.PathLike[str]
-
-
 @dataclass
 class Source:
     """Results of one or many events plus what is known about each event: its name, date

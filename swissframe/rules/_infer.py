@@ -55,18 +55,15 @@ _BY_KIND: Final = {"table": (DEFAULT, "a results table names no game: MTG, MTR A
 
 
 def fide_era(start: date | None) -> str:
-    """The FIDE preset in force on ``start`` (:data:`FIDE_UNDATED` without a date): the
-    eras of :data:`FIDE_ERAS` read in Python, as :func:`infer_rulesets` reads them.
+    """The FIDE preset in force on ``start`` (:data:`FIDE_UNDATED` without a date), as
+    :func:`infer_rulesets` reads :data:`FIDE_ERAS` for an event.
 
     >>> fide_era(date(2023, 6, 30)), fide_era(date(2023, 7, 1)), fide_era(None)
     ('fide-2009', 'fide', 'fide-2026')
     """
-    if start is None:
-        return FIDE_UNDATED
-    era = FIDE_ERAS[0][1]
-    for first, name in FIDE_ERAS:
-        if start >= first:
-            era = name
+    # (the eras read once: by _fide, the expression infer_rulesets applies to every event)
+    era = pl.select(_fide(pl.lit(start, dtype=pl.Date))).item()
+    assert isinstance(era, str)
     return era
 
 
