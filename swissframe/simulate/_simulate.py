@@ -671,9 +671,13 @@ def _sizes(n_players: int | Sequence[int] | range, n_events: int,
         msg = (f"n_players must be an int or a sequence of ints, got {n_players!r:.60}. "
                "Hint: simulate(200, ...) or simulate(range(32, 257), ...).")
         raise DataError(msg)
-    values = ([n_players] if single else list(cast("Sequence[int]", n_players))
-              if not isinstance(n_players, range) else
-              [n_players[0], n_players[-1]] if n_players else [])
+    # the sizes to check: the one size, a list's sizes, or a range's two ends
+    if single:
+        values = [n_players]
+    elif isinstance(n_players, range):
+        values = [n_players[0], n_players[-1]] if n_players else []
+    else:
+        values = list(cast("Sequence[int]", n_players))
     if not values:
         msg = "n_players is an empty sequence. Hint: pass an int or e.g. range(32, 1501)."
         raise DataError(msg)
