@@ -267,6 +267,10 @@ def path_items(paths: object) -> list[str | os.PathLike[str]]:
     return items
 
 
+#: The first bytes of a Parquet file (what :func:`sniff` and :func:`_is_parquet` test).
+_PARQUET_MAGIC: Final = b"PAR1"
+
+
 def sniff(path: PathLike, *, limit: int | None = None) -> Format | None:
     """The format of a file from its first bytes (None when it is none of :data:`FORMATS`).
 
@@ -287,7 +291,7 @@ def sniff(path: PathLike, *, limit: int | None = None) -> Format | None:
         head = _gunzip_head(head)
         text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
         return "decklist" if text[:1] in (b"{", b"[") else None
-    if head[:4] == b"PAR1":
+    if head.startswith(_PARQUET_MAGIC):
         return "table"
     encoding = _bom_encoding(head)
     if encoding is not None:  # UTF-16/32 text: read for tables only (read_table_file)
@@ -1199,7 +1203,7 @@ def _is_parquet(path: Path, head: bytes | None = None) -> bool:
     here when the caller has not)."""
     if path.name.lower().endswith((".parquet", ".pq")):
         return True
-    return (read_bytes(path, head=4) if head is None else head)[:4] == b"PAR1"
+    return (read_bytes(path, head=4) if head is None else head).startswith(_PARQUET_MAGIC)
 
 
 def _read_tables(files: Sequence[Path], limit: int | None, *, strict: bool = True) -> _Part:
