@@ -95,22 +95,76 @@ def _cut_margin(ranked: pl.DataFrame, rules: dict[str, Ruleset], top: int) -> pl
 
 
 def _kendall(ranked: pl.DataFrame, baseline: str) -> pl.DataFrame:
-    """Kendall tau-b between each ruleset's ranks and the baseline's, per event."""
+    """Kendall tau-b between each ruleset's ranks and the baseline's, per event.
+
+    ``(n0 - n1 - n2 + n3 - 2·D) / sqrt((n0 - n1)·(n0 - n2))`` over a group's ``n``
+    players: ``n0`` pairs, ``n1`` / ``n2`` pairs tied in the ruleset's / the baseline's
+    rank, ``n3`` tied in both, and ``D`` discordant pairs (:func:`_discordant_pairs`) —
+    the sum of sign products over every pair of players without listing the pairs, which
+    took 41 s and 17.7 GB for one 5,000-player event. Null for a group of one player;
+    NaN where every pair is tied in one of the two rankings (as 0 / 0).
+    """
     base = ranked.filter(pl.col("ruleset") == baseline).select(
         "event_id", "player_id", pl.col("rank").alias("_b"))
-    alt = ranked.select("event_id", "ruleset", "player_id", pl.col("rank").alias("_a"))
-    j = alt.join(base, on=["event_id", "player_id"])
-    left = j.rename({"player_id": "_p", "_a": "_a1", "_b": "_b1"})
-    right = j.select("event_id", "ruleset", pl.col("player_id").alias("_q"),
-                     pl.col("_a").alias("_a2"), pl.col("_b").alias("_b2"))
-    pairs = left.join(right, on=["event_id", "ruleset"]).filter(pl.col("_p") < pl.col("_q"))
-    sa = (pl.col("_a1") - pl.col("_a2")).sign()
-    sb = (pl.col("_b1") - pl.col("_b2")).sign()
-    agg = pairs.group_by("event_id", "ruleset").agg(
-        _s=(sa * sb).sum().cast(pl.Float64), _ta=(sa != 0).sum().cast(pl.Float64),
-        _tb=(sb != 0).sum().cast(pl.Float64))
-    return agg.select("event_id", "ruleset",
-                      (pl.col("_s") / (pl.col("_ta") * pl.col("_tb")).sqrt()).alias("kendall_tau"))
+    j = (ranked.select("event_id", "ruleset", "player_id", pl.col("rank").alias("_a"))
+         .join(base, on=["event_id", "player_id"]))
+    g = ["event_id", "ruleset"]
+
+    def tied_pairs(cols: Sequence[str], name: str) -> pl.LazyFrame:
+        # pairs inside each set of equal values: the sum of t·(t - 1) / 2 over the sets
+        return (j.lazy().group_by(*g, *cols).agg(_t=pl.len().cast(pl.Int64))
+                .group_by(g).agg((pl.col("_t") * (pl.col("_t") - 1) // 2).sum().alias(name)))
+
+    counts = (j.lazy().group_by(g).agg(_n=pl.len().cast(pl.Int64))
+              .filter(pl.col("_n") > 1)
+              .join(tied_pairs(["_a"], "_n1"), on=g)
+              .join(tied_pairs(["_b"], "_n2"), on=g)
+              .join(tied_pairs(["_a", "_b"], "_n3"), on=g)
+              .join(_discordant_pairs(j, g), on=g, how="left")
+              .pipe(collect))
+    n0 = pl.col("_n") * (pl.col("_n") - 1) // 2
+    s = n0 - pl.col("_n1") - pl.col("_n2") + pl.col("_n3") - 2 * pl.col("_d").fill_null(0)
+    ta, tb = n0 - pl.col("_n1"), n0 - pl.col("_n2")
+    return counts.select(*g, (s.cast(pl.Float64)
+                              / (ta.cast(pl.Float64) * tb.cast(pl.Float64)).sqrt())
+                         .alias("kendall_tau"))
+
+
+def _discordant_pairs(pairs: pl.DataFrame, keys: Sequence[str]) -> pl.LazyFrame:
+    """Per group of ``keys``: the pairs of rows ordered one way by ``_a`` and the other by
+    ``_b`` (strictly in both), ``_d``.
+
+    Knight's count without a Python loop over the groups: with the rows sorted by ``_a``
+    then ``_b``, ``D`` is the number of inversions of ``_b`` (rows tied in ``_a`` are in
+    ``_b`` order, so they add none), counted as a merge sort would, one level at a time
+    for every group at once: at level ``L`` each block of ``2·2**L`` positions has a left
+    and a right half, and each right-half row adds the left-half rows with a larger
+    ``_b`` — found by one sort of the level's rows (``_b`` descending, right half first
+    among equals, so an equal value is not counted) and a running count. Every pair of
+    positions is in the two halves of exactly one block, so the levels add up to ``D``;
+    ``log2(n)`` sorts of the rows instead of ``n²`` pairs.
+    """
+    g = list(keys)
+    rows = (pairs.lazy().sort(*g, "_a", "_b")
+            .select(*g, "_b", _pos=pl.int_range(pl.len(), dtype=pl.Int64).over(g),
+                    _n=pl.len().over(g))
+            .pipe(collect))
+    largest = rows.get_column("_n").max()
+    levels = []
+    for level in range((int(largest) - 1).bit_length() if isinstance(largest, int) else 0):
+        half = 2**level
+        right = (pl.col("_pos") // half) % 2 == 1
+        block = [*g, "_blk"]
+        levels.append(
+            rows.lazy().filter(pl.col("_n") > half)  # (a group this small has no right half)
+            .with_columns(_blk=pl.col("_pos") // (2 * half), _right=right)
+            .sort(*block, "_b", "_right", descending=[False] * len(block) + [True, True])
+            .with_columns(_left=(~pl.col("_right")).cast(pl.Int64).cum_sum().over(block))
+            .filter(pl.col("_right"))
+            .group_by(g).agg(_d=pl.col("_left").sum()))
+    if not levels:  # no group of two players
+        return pl.LazyFrame(schema={**{k: rows.schema[k] for k in g}, "_d": pl.Int64})
+    return pl.concat(levels).group_by(g).agg(pl.col("_d").sum())
 
 
 @scoped

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from fractions import Fraction
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 from scipy.stats import kendalltau
 
 import swissframe as sf
-from swissframe.sensitivity import sensitivity, standard_variants
+from swissframe.sensitivity import _kendall, sensitivity, standard_variants
 from tests.cut.test_cut import random_event
 from tests.helpers import Opp, event_from_opponents
 
@@ -82,3 +86,52 @@ def test_defaults_and_errors() -> None:
         sensitivity(res, ["mtg"], top=0)
     with pytest.raises(sf.RulesetError):
         sensitivity(res, ["nope"])
+
+
+def _kendall_by_pairs(ranked: pl.DataFrame, baseline: str) -> pl.DataFrame:
+    """The definition, every pair of players listed (quadratic): the reference."""
+    base = ranked.filter(pl.col("ruleset") == baseline).select(
+        "event_id", "player_id", pl.col("rank").alias("_b"))
+    alt = ranked.select("event_id", "ruleset", "player_id", pl.col("rank").alias("_a"))
+    j = alt.join(base, on=["event_id", "player_id"])
+    left = j.rename({"player_id": "_p", "_a": "_a1", "_b": "_b1"})
+    right = j.select("event_id", "ruleset", pl.col("player_id").alias("_q"),
+                     pl.col("_a").alias("_a2"), pl.col("_b").alias("_b2"))
+    pairs = left.join(right, on=["event_id", "ruleset"]).filter(pl.col("_p") < pl.col("_q"))
+    sa = (pl.col("_a1") - pl.col("_a2")).sign()
+    sb = (pl.col("_b1") - pl.col("_b2")).sign()
+    return (pairs.group_by("event_id", "ruleset")
+            .agg(_s=(sa * sb).sum().cast(pl.Float64), _ta=(sa != 0).sum().cast(pl.Float64),
+                 _tb=(sb != 0).sum().cast(pl.Float64))
+            .select("event_id", "ruleset",
+                    (pl.col("_s") / (pl.col("_ta") * pl.col("_tb")).sqrt()).alias("kendall_tau")))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 40), st.integers(0, 6), st.integers(0, 2)),
+                min_size=0, max_size=4))
+def test_kendall_equals_the_pairwise_definition(events: list[tuple[int, int, int]]) -> None:
+    # events of 1–40 players, ranks with few distinct values (many ties) or none, and a
+    # player missing from one ruleset; Knight's count must equal the sum over every pair
+    rows = []
+    for e, (n, spread, seed) in enumerate(events):
+        rng = random.Random(e * 97 + n * 7 + spread * 3 + seed)
+        for label in ("base", "alt", "alt2"):
+            for p in range(n):
+                if label == "alt2" and p == 0 and seed == 1:
+                    continue  # not ranked under this ruleset: left out of its pairs
+                rank = rng.randint(1, spread + 1) if spread else rng.randint(1, 10**6)
+                rows.append((f"e{e}", label, f"p{p}", rank))
+    ranked = pl.DataFrame(rows, schema={"event_id": pl.String, "ruleset": pl.String,
+                                        "player_id": pl.String, "rank": pl.Int64},
+                          orient="row")
+    keys = ["event_id", "ruleset"]
+    got = _kendall(ranked, "base").sort(keys)
+    want = _kendall_by_pairs(ranked, "base").sort(keys)
+    assert_frame_equal(got, want, check_exact=True)
+    for (ev, label), g in ranked.filter(pl.col("ruleset") == "base").join(
+            ranked, on=["event_id", "player_id"]).group_by("event_id", "ruleset_right"):
+        if g.height > 1 and g["rank"].n_unique() > 1 and g["rank_right"].n_unique() > 1:
+            tau = kendalltau(g["rank_right"].to_list(), g["rank"].to_list()).statistic
+            row = got.filter((pl.col("event_id") == ev) & (pl.col("ruleset") == label))
+            assert row["kendall_tau"][0] == pytest.approx(tau, abs=1e-12)
