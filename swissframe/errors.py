@@ -199,13 +199,30 @@ def check_events(value: object, kinds: tuple[type, ...], *, call: str, hint: str
     raise SchemaError(msg)
 
 
+def nearest(value: object, known: Iterable[object], *, n: int = 3, cutoff: float = 0.6,
+            fold_case: bool = False) -> list[str]:
+    """The ids of ``known`` nearest to ``value`` (at most ``n``, best first; nulls left
+    out): the one fuzzy match of "did you mean" hints and typo warnings (``difflib``'s
+    ratio of at least ``cutoff``). ``fold_case``: compared in lower case, returned as
+    spelled in ``known``.
+
+    >>> nearest("bobb", ["Alice", "Bob"], fold_case=True)
+    ['Bob']
+    """
+    pool = [str(k) for k in known if k is not None]
+    if not fold_case:
+        return difflib.get_close_matches(str(value), pool, n=n, cutoff=cutoff)
+    spelled = {k.lower(): k for k in pool}
+    return [spelled[m] for m in difflib.get_close_matches(str(value).lower(), list(spelled),
+                                                          n=n, cutoff=cutoff)]
+
+
 def did_you_mean(value: object, known: Iterable[object], otherwise: str) -> str:
-    """The hint for an id that is not among ``known``: its nearest ids (nulls left out),
+    """The hint for an id that is not among ``known``: its nearest ids (:func:`nearest`),
     or ``otherwise`` when none is near.
 
     >>> did_you_mean("Bobb", ["Alice", "Bob"], "check the spelling.")
     "did you mean 'Bob'?"
     """
-    near = difflib.get_close_matches(str(value), [str(k) for k in known if k is not None],
-                                     n=3)
+    near = nearest(value, known)
     return f"did you mean {', '.join(map(repr, near))}?" if near else otherwise

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import importlib
 import importlib.util
 import math
@@ -38,7 +37,7 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 
 import polars as pl
 
-from swissframe.errors import DataError, SwissframeError, check_whole
+from swissframe.errors import DataError, SwissframeError, check_whole, nearest
 from swissframe.io._files import FORMATS, output_target, read, replacing, temp_beside
 from swissframe.rules._infer import describe
 
@@ -311,7 +310,7 @@ def filter_events(results: pl.DataFrame, events: str | Sequence[str] | None) -> 
     known = results["event_id"].cast(pl.String).unique().sort().to_list()
     missing = [e for e in wanted if e not in set(known)]
     if missing:
-        near = [m for e in missing for m in difflib.get_close_matches(e, known, n=2)]
+        near = [m for e in missing for m in nearest(e, known, n=2)]
         hint = (f"did you mean {', '.join(map(repr, near))}?" if near else
                 f"events present: {known[:10]}{' …' if len(known) > 10 else ''}.")
         msg = f"event(s) {missing} not in the input. Hint: {hint}"
@@ -337,12 +336,11 @@ def find_player(results: pl.DataFrame, player: str, event: str | None) -> str:
     mine = ids.filter(pl.col("player_id") == player)["event_id"].sort().to_list()
     if not mine:
         pool = ids["player_id"].unique().sort().to_list()
-        by_lower = {p.lower(): p for p in pool}
-        near = difflib.get_close_matches(player.lower(), list(by_lower), n=3, cutoff=0.6)
+        near = nearest(player, pool, fold_case=True)
         where = (f"event {event!r}" if event is not None else
                  f"event {ids['event_id'][0]!r}" if ids["event_id"].n_unique() == 1 else
                  f"any of the {ids['event_id'].n_unique()} events")
-        hint = (f"did you mean {', '.join(repr(by_lower[n]) for n in near)}?" if near
+        hint = (f"did you mean {', '.join(map(repr, near))}?" if near
                 else "check the spelling (ids are case-sensitive), or run 'swissframe "
                 "standings FILE' to list the players.")
         msg = f"player {player!r} is not in {where}. Hint: {hint}"

@@ -407,6 +407,46 @@ def test_pairings_of_an_unknown_event_or_with_a_near_typo_are_not_silent() -> No
         cut.cut_status(res, late)
 
 
+def test_pairings_spelling_every_player_anew_warn_once_with_a_bounded_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pairings that name every player another way ('xP01' for 'P01') compared each new
+    id with each unpaired player (3,000 players: 11 s) and warned once per player (3,000
+    lines): now one warning with examples and the counts, after a bounded search."""
+    from swissframe.cut import _round
+
+    names = [f"P{i:02d}" for i in range(40)]
+    res = _long([("cup", 1, a, b, 2, 0, 0) for a, b in zip(names[::2], names[1::2],
+                                                           strict=True)])
+    pairs = _pairs("cup", 2, [(f"x{a}", f"x{b}") for a, b in zip(names[::2], names[1::2],
+                                                                 strict=True)])
+    calls: list[str] = []
+    real = _round.nearest
+
+    def counted(value: object, *args: object, **kwargs: object) -> list[str]:
+        calls.append(str(value))
+        return real(value, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_round, "nearest", counted)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cut.cut_status(res, pairs)
+    typo = [w for w in caught if "who played before, is not paired" in str(w.message)]
+    assert len(typo) == 1
+    text = str(typo[0].message)
+    assert "'xP00', who has no earlier round" in text and "'P00'" in text
+    assert "likewise 'xP01' and 'P01', 'xP02' and 'P02'" in text
+    assert "(40 ids of the pairings have no earlier round, 40 players who played " in text
+    assert len(calls) == _round._TYPO_EXAMPLES  # stopped at the examples it shows
+    # no near spelling at all: the search still stops at _TYPO_CHECKS ids, and nobody is
+    # warned about (late entrants are allowed)
+    calls.clear()
+    far = _pairs("cup", 2, [(f"{i:03d}zz{i}", f"{i:03d}yy{i}") for i in range(20)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cut.cut_status(res, far)
+    assert len(calls) == _round._TYPO_CHECKS
+
+
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), "x", None])
 def test_weights_must_be_finite_numbers(bad: object) -> None:
     """A NaN weight passed the non-negative check (NaN compares false) and gave NaN
