@@ -682,6 +682,7 @@ def _by_scale_group(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     if groups is None:
         return None
     parts = []
+    fallbacks: list[tuple[str, str]] = []  # (event, its ExactnessWarning)
     for events, alone in groups:
         part = frame.filter(pl.col("event_id").is_in(events.implode()))
         if not alone:
@@ -691,11 +692,26 @@ def _by_scale_group(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
             warnings.simplefilter("always")
             parts.append(run(part))
         for w in caught:
-            text = str(w.message)
             if issubclass(w.category, ExactnessWarning):
-                text = f"event {events[0]!r}: {text}"
-            warnings.warn(text, w.category, stacklevel=4)
+                fallbacks.append((str(events[0]), str(w.message)))
+            else:
+                warnings.warn(w.message, w.category, stacklevel=4)
+    for text in _fallback_summary(fallbacks):
+        warnings.warn(text, ExactnessWarning, stacklevel=4)
     return pl.concat(parts, how="diagonal_relaxed").sort(list(keys), maintain_order=True)
+
+
+def _fallback_summary(fallbacks: Sequence[tuple[str, str]]) -> list[str]:
+    """The warnings for the events computed alone whose exact scales overflowed: each of
+    one event's own, named; for several events one (an archive of long events gave a line
+    per event), naming up to five and quoting the first event's first message."""
+    events = list(dict.fromkeys(e for e, _ in fallbacks))
+    if len(events) <= 1:
+        return [f"event {e!r}: {text}" for e, text in fallbacks]
+    first, text = fallbacks[0]
+    named = ", ".join(map(repr, events[:5])) + (", …" if len(events) > 5 else "")
+    return [f"{len(events)} events ({named}) rank some ties on rounded values; the first, "
+            f"event {first!r}: {text}"]
 
 
 def _coded_ok(rules: Ruleset) -> bool:

@@ -112,6 +112,28 @@ def test_long_event_touches_no_other_event(seed: int, n_normal: int, long_rounds
     assert both.filter(pl.col("event_id") == "long").height == 6
 
 
+def test_many_long_events_falling_back_warn_once() -> None:
+    """Each event computed alone that fell back to rounded values warned on its own line:
+    an archive of long events printed one line per event. Several now give one warning
+    that counts and names them and quotes the first; one event keeps its own messages."""
+    long_events = [swiss_event(f"long{i}", 95, 6, i) for i in range(7)]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = sf.standings(pl.concat(long_events))
+    fallbacks = [str(w.message) for w in caught if issubclass(w.category, ExactnessWarning)]
+    assert len(fallbacks) == 1
+    assert fallbacks[0].startswith("7 events ('long0', 'long1', 'long2', 'long3', 'long4', "
+                                   "…) rank some ties on rounded values; the first, event "
+                                   "'long0': exact tie detection for ")
+    assert got.height == 7 * 6
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sf.standings(long_events[0])
+    alone = [str(w.message) for w in caught if issubclass(w.category, ExactnessWarning)]
+    assert alone
+    assert all(m.startswith("event 'long0': exact tie detection") for m in alone)
+
+
 def test_long_event_by_round_and_order() -> None:
     normal = [swiss_event("a", 4, 6, 1), swiss_event("z", 3, 5, 2)]
     long_ev = swiss_event("m", 95, 4, 3)
