@@ -1295,9 +1295,17 @@ def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
 
 
 def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) -> _Part:
-    from swissframe.io.trf import read_trf
+    from swissframe.io.trf import read_trf, trf_warnings
 
-    ev = read_trf(list(files), event_ids=list(keys), max_bytes=limit)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ev = read_trf(list(files), event_ids=list(keys), max_bytes=limit)
+    # what read_trf warns of (trf_warnings) is listed below as import notes, which read
+    # summarises in one warning: not said twice; anything else passes on
+    listed = set(trf_warnings(ev))
+    for w in caught:
+        if str(w.message) not in listed:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     where = ev.header.select("event_id", pl.col("source").alias("source_file"))
     results = ev.results.join(where, on="event_id", how="left")
     events = events_of(ev)
@@ -1549,5 +1557,5 @@ def notes_summary(notes: pl.DataFrame) -> str:
               if first.get(c) is not None]
     n = notes.height
     return (f"{n} import note{'s' * (n > 1)} ({kinds}), e.g. {', '.join(where)}: "
-            f"{first['detail']}. Hint: swissframe validate FILE lists each (Source.notes in "
-            "Python).")
+            f"{str(first['detail']).rstrip('.')}. Hint: swissframe validate FILE lists each "
+            "(Source.notes in Python).")

@@ -176,8 +176,33 @@ def test_an_unreadable_or_ambiguous_start_date_is_a_note_naming_the_era(
     assert notes[0].endswith("Hint: write it as YYYY/MM/DD in the file, or pass --rules "
                              "fide-2009 (started before 1 Jul 2023), fide (to 28 Feb 2026) or "
                              "fide-2026 (rules= in Python) if that is not the event's era.")
-    assert any(t.startswith(f"{path}: 042 start date") for t in texts)
+    # said once, by read's import-notes warning (the TRF reader's own warning of it was a
+    # second line for the same note)
+    assert [t for t in texts if "042" in t] == [t for t in texts if t.startswith(
+        f"1 import note (start_date ×1), e.g. {path}, event 'dated': 042 start date")]
+    assert len([t for t in texts if "042" in t]) == 1
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sf.read_trf(path)
+    assert [str(w.message) for w in caught] == [f"{path}: {notes[0]}"]
     assert main(["validate", str(path)]) == 0  # (a warning: the ranking is computable)
+
+
+def test_start_date_notes_of_many_files_are_one_warning(tmp_path: Path) -> None:
+    """read_trf warned once per file with a start-date note: a folder of 10,000 such
+    files printed 10,000 lines. One warning now counts them and quotes the first."""
+    for i in range(4):
+        (tmp_path / f"t{i}.trf").write_text("042 sometime in 2024\n"
+                                           + two_players("   2 w 1", "   1 b 0"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ev = read_trf(sorted(tmp_path.glob("*.trf")))
+    texts = [str(w.message) for w in caught]
+    assert len(texts) == 1
+    assert texts[0].startswith("4 files have a start-date note (TrfEvents.header's "
+                               f"start_date_note); the first, {tmp_path / 't0.trf'}: 042 "
+                               "start date 'sometime in 2024' is not a date")
+    assert ev.header["start_date_note"].null_count() == 0
 
 
 @pytest.mark.parametrize(("char", "named"), [("\x00", "a NUL byte"),
