@@ -43,7 +43,7 @@ import stat
 import tempfile
 import warnings
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal
@@ -1273,10 +1273,24 @@ def _pending_notes(pending: pl.DataFrame, where: pl.DataFrame) -> pl.DataFrame:
         pl.lit("paired but no result yet; left out of the results").alias("detail"))
 
 
-def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) -> _Part:
-    from swissframe.io.tom import read_tom
+def _pass_on(caught: Sequence[warnings.WarningMessage], said: Mapping[str, str], *,
+             listed: Collection[str]) -> None:
+    """Re-raise a reader's warnings, except those of the kinds (``said``: kind -> text, the
+    reader's own ``*_warnings``) that the part lists as import notes: read summarises
+    the notes in one warning, so they are not said twice."""
+    quiet = {text for kind, text in said.items() if kind in listed}
+    for w in caught:
+        if str(w.message) not in quiet:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
-    ev = read_tom(list(files), event_ids=list(keys), max_bytes=limit)
+
+def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) -> _Part:
+    from swissframe.io.tom import read_tom, tom_warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ev = read_tom(list(files), event_ids=list(keys), max_bytes=limit)
+    _pass_on(caught, tom_warnings(ev), listed={"unknown_element"})
     st = _tom_pods(ev)
     where = st.select("event_id", "source_file")
     results = ev.results.join(st.select("event_id", "source_file",
@@ -1300,12 +1314,7 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         ev = read_trf(list(files), event_ids=list(keys), max_bytes=limit)
-    # what read_trf warns of (trf_warnings) is listed below as import notes, which read
-    # summarises in one warning: not said twice; anything else passes on
-    listed = set(trf_warnings(ev))
-    for w in caught:
-        if str(w.message) not in listed:
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    _pass_on(caught, trf_warnings(ev), listed={"unknown_record", "start_date"})
     where = ev.header.select("event_id", pl.col("source").alias("source_file"))
     results = ev.results.join(where, on="event_id", how="left")
     events = events_of(ev)

@@ -481,16 +481,21 @@ def parse_tom(data: bytes | str, *, event_key: str = "event", source: str | None
     >>> ev.results.select("player_id", "opponent_id", "games_won", "games_lost").rows()
     [('1', '2', 1, 0), ('2', '1', 0, 1)]
     """
+    out = _parse_tom(data, event_key=event_key, source=source)
+    for text in tom_warnings(out).values():
+        warnings.warn(text, UserWarning, stacklevel=2)
+    return out
+
+
+def _parse_tom(data: bytes | str, *, event_key: str, source: str | None) -> TomEvents:
+    """:func:`parse_tom` without its warnings (:func:`read_tom` gives them once for all
+    its files)."""
     src = source or event_key
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     root = _parse_xml(raw, src)
     players = _read_players(root, src)
     known = {p["player_id"] for p in players}
     pods = _read_pods(root, src, known)
-    if players and not pods:  # (the players would vanish: no pod puts them in an event)
-        warnings.warn(f"{src}: {len(players)} player(s) listed but no pod: no match to read "
-                      "(a tournament saved before its first pairing?). Hint: save the file "
-                      "again once round 1 is paired.", UserWarning, stacklevel=2)
     standings = _read_standings(root, src)
     unknown = sorted({s["player_id"] for s in standings} - known)
     if unknown:
@@ -720,13 +725,35 @@ def read_tom(paths: str | Path | Iterable[str | Path], *,
     """
     files = file_list(paths)
     keys = keys_for(files, event_ids)
-    parts = [parse_tom(read_bytes(f, limit=max_bytes), event_key=k, source=shown(f))
+    parts = [_parse_tom(read_bytes(f, limit=max_bytes), event_key=k, source=shown(f))
              for f, k in zip(files, keys, strict=True)]
     out = _concat(parts)
-    if out.unknown.height:
-        r = out.unknown.row(0, named=True)
-        warnings.warn(f"{r['source']}: {out.unknown.height} unknown element(s) ignored, e.g. "
-                      f"<{r['tag']}> in <{r['parent']}> (listed in TomEvents.unknown). Hint: "
-                      "check that the file is a TOM save; its matches may be incomplete.",
-                      UserWarning, stacklevel=2)
+    for text in tom_warnings(out).values():
+        warnings.warn(text, UserWarning, stacklevel=2)
+    return out
+
+
+def tom_warnings(events: TomEvents) -> dict[str, str]:
+    """What :func:`read_tom` and :func:`parse_tom` warn of, by kind, one line per kind
+    however many files say it: ``unknown_element`` (elements the format does not define,
+    ignored) and ``no_pod`` (a file listing players but no pod — saved before its first
+    pairing —, which holds no event: its players would vanish without a word)."""
+    out = {}
+    unknown = events.unknown
+    if unknown.height:
+        r = unknown.row(0, named=True)
+        out["unknown_element"] = (
+            f"{r['source']}: {unknown.height} unknown element(s) ignored, e.g. <{r['tag']}> "
+            f"in <{r['parent']}> (listed in TomEvents.unknown). Hint: check that the file "
+            "is a TOM save; its matches may be incomplete.")
+    podless = (events.unseated.join(events.structure.select("source").unique(), on="source",
+                                    how="anti")
+               .group_by("source", maintain_order=True).len())
+    if podless.height:
+        src, n = podless.row(0)
+        lead = (f"{podless.height} files list players but no pod (TomEvents.unseated); the "
+                "first, " if podless.height > 1 else "")
+        out["no_pod"] = (f"{lead}{src}: {n} player(s) listed but no pod: no match to read (a "
+                         "tournament saved before its first pairing?). Hint: save the file "
+                         "again once round 1 is paired.")
     return out

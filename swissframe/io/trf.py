@@ -657,29 +657,30 @@ def read_trf(paths: str | Path | Iterable[str | Path], *,
         pending=pl.concat([p.pending for p in parts], how="vertical"),
         unknown=pl.concat([p.unknown for p in parts], how="vertical"),
     )
-    for text in trf_warnings(out):
+    for text in trf_warnings(out).values():
         warnings.warn(text, UserWarning, stacklevel=2)
     return out
 
 
-def trf_warnings(events: TrfEvents) -> list[str]:
-    """What :func:`read_trf` warns of, one line per kind however many files say it:
-    unknown records ignored, and 042 start dates unreadable or read in one of two FIDE
-    eras (:func:`start_date_note`). ``swissframe.read`` lists each as an import note
-    instead."""
-    out = []
+def trf_warnings(events: TrfEvents) -> dict[str, str]:
+    """What :func:`read_trf` warns of, by kind, one line per kind however many files say
+    it: ``unknown_record`` (records ignored) and ``start_date`` (042 dates unreadable, or
+    read in one of two FIDE eras: :func:`start_date_note`). ``swissframe.read`` lists
+    each as an import note instead."""
+    out = {}
     unknown = events.unknown
     if unknown.height:
         r = unknown.row(0, named=True)
-        out.append(f"{r['event_id']}: {unknown.height} unknown record(s) ignored, e.g. line "
-                   f"{r['line']}: {r['value'][:30]!r} (listed in TrfEvents.unknown). Hint: "
-                   "a garbled record code may hide a player line; check the file.")
+        out["unknown_record"] = (
+            f"{r['event_id']}: {unknown.height} unknown record(s) ignored, e.g. line "
+            f"{r['line']}: {r['value'][:30]!r} (listed in TrfEvents.unknown). Hint: a "
+            "garbled record code may hide a player line; check the file.")
     dated = events.header.filter(pl.col("start_date_note").is_not_null())
     if dated.height:
         src, note = dated["source"][0], dated["start_date_note"][0]
         lead = (f"{dated.height} files have a start-date note (TrfEvents.header's "
                 "start_date_note); the first, " if dated.height > 1 else "")
-        out.append(f"{lead}{src}: {note}")
+        out["start_date"] = f"{lead}{src}: {note}"
     return out
 
 

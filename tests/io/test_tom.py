@@ -380,3 +380,39 @@ def test_players_without_any_pod_are_warned_of(tmp_path: Path) -> None:
     path.write_text(re.sub(r"<pods>.*</pods>", "<pods></pods>", text, flags=re.S))
     with pytest.warns(UserWarning, match=r"early\.tdf: \d+ player\(s\) listed but no pod"):
         assert read_tom(path).results.height == 0
+
+
+def test_many_podless_files_are_one_warning_and_read_says_each_note_once(
+        tmp_path: Path) -> None:
+    """A folder of TOM saves without pods warned once per file (10,000 files, 10,000
+    lines): one warning now counts them. Unknown elements were said twice by
+    ``swissframe.read`` (the reader's warning and its import-notes summary): once now."""
+    import re
+    import warnings
+
+    import swissframe as sf
+    from swissframe.io.tom import parse_tom
+
+    text = (FIXTURES / "all_codes.tdf").read_text()
+    early = re.sub(r"<pods>.*</pods>", "<pods></pods>", text, flags=re.S)
+    for i in range(3):
+        (tmp_path / f"early{i}.tdf").write_text(early)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        read_tom(sorted(tmp_path.glob("*.tdf")))
+    said = [str(w.message) for w in caught]
+    assert len(said) == 1
+    assert said[0].startswith("3 files list players but no pod (TomEvents.unseated); the "
+                              f"first, {tmp_path / 'early0.tdf'}: ")
+    with pytest.warns(UserWarning, match=r"one\.tdf: \d+ player\(s\) listed but no pod"):
+        parse_tom(early, source="one.tdf")  # (one file parsed alone still says it)
+    odd = tmp_path / "odd" / "odd.tdf"
+    odd.parent.mkdir()
+    odd.write_text(text.replace("<players>", "<players><mystery/>", 1))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        src = sf.read(odd)
+    mentions = [str(w.message) for w in caught if "unknown" in str(w.message)]
+    assert len(mentions) == 1
+    assert "unknown_element ×1" in mentions[0]
+    assert src.notes.filter(pl.col("kind") == "unknown_element").height == 1
