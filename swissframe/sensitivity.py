@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import Final
 
 import polars as pl
 
@@ -130,6 +131,10 @@ def _kendall(ranked: pl.DataFrame, baseline: str) -> pl.DataFrame:
                          .alias("kendall_tau"))
 
 
+#: Sort keys of :func:`_discordant_pairs` below this are Int64, others Int128.
+_INT64_KEYS: Final = 2**63
+
+
 def _discordant_pairs(pairs: pl.DataFrame, keys: Sequence[str]) -> pl.LazyFrame:
     """Per group of ``keys``: the pairs of rows ordered one way by ``_a`` and the other by
     ``_b`` (strictly in both), ``_d``.
@@ -139,32 +144,48 @@ def _discordant_pairs(pairs: pl.DataFrame, keys: Sequence[str]) -> pl.LazyFrame:
     ``_b`` order, so they add none), counted as a merge sort would, one level at a time
     for every group at once: at level ``L`` each block of ``2·2**L`` positions has a left
     and a right half, and each right-half row adds the left-half rows with a larger
-    ``_b`` — found by one sort of the level's rows (``_b`` descending, right half first
-    among equals, so an equal value is not counted) and a running count. Every pair of
+    ``_b``. Sorted by block, ``_b`` descending and right half first among equals (so an
+    equal value is not counted), those are the left-half rows before it in its block: a
+    running count of left-half rows less its value where the block starts. Every pair of
     positions is in the two halves of exactly one block, so the levels add up to ``D``;
-    ``log2(n)`` sorts of the rows instead of ``n²`` pairs.
+    ``log2(n)`` sorts of one integer key instead of ``n²`` pairs.
     """
     g = list(keys)
+    # the groups as dense integers in the sorted order
     rows = (pairs.lazy().sort(*g, "_a", "_b")
-            .select(*g, "_b", _pos=pl.int_range(pl.len(), dtype=pl.Int64).over(g),
-                    _n=pl.len().over(g))
+            .with_columns(_g=pl.struct(g).rle_id().cast(pl.Int64))
+            .select("_g", "_b", _pos=pl.int_range(pl.len(), dtype=pl.Int64).over("_g"),
+                    _n=pl.len().over("_g"))
             .pipe(collect))
-    largest = rows.get_column("_n").max()
+    names = pairs.lazy().select(g).unique().sort(g).with_columns(
+        _g=pl.int_range(pl.len(), dtype=pl.Int64))
+    stats = rows.select(pl.col("_n").max(), pl.col("_b").min().alias("lo"),
+                        pl.col("_b").max().alias("hi"), pl.col("_g").max().alias("g"))
+    top, lo, hi, last = (stats.item(0, c) for c in ("_n", "lo", "hi", "g"))
+    if not isinstance(top, int) or top < 2:  # no group of two players
+        return names.select(*g, _d=pl.lit(0, dtype=pl.Int64))
+    width = int(hi) - int(lo) + 1
+    # (block, _b descending, right half first) as one key: group · top + block, then the
+    # value, then the half; Int64 unless the ranges are too wide for it
+    dtype = pl.Int64 if (int(last) + 1) * top * width * 2 < _INT64_KEYS else pl.Int128
     levels = []
-    for level in range((int(largest) - 1).bit_length() if isinstance(largest, int) else 0):
+    for level in range((top - 1).bit_length()):
         half = 2**level
         right = (pl.col("_pos") // half) % 2 == 1
-        block = [*g, "_blk"]
+        block = pl.col("_g").cast(dtype) * top + pl.col("_pos") // (2 * half)
+        key = (block * width + (int(hi) - pl.col("_b"))) * 2 + (~right).cast(dtype)
+        left = (pl.col("_k") % 2).cast(pl.Int64)  # (a left-half row: the half bit is 1)
+        blk = pl.col("_k") // (2 * width)
+        seen = left.cum_sum()
+        starts = pl.when(blk.ne_missing(blk.shift(1))).then(seen - left).forward_fill()
         levels.append(
             rows.lazy().filter(pl.col("_n") > half)  # (a group this small has no right half)
-            .with_columns(_blk=pl.col("_pos") // (2 * half), _right=right)
-            .sort(*block, "_b", "_right", descending=[False] * len(block) + [True, True])
-            .with_columns(_left=(~pl.col("_right")).cast(pl.Int64).cum_sum().over(block))
-            .filter(pl.col("_right"))
-            .group_by(g).agg(_d=pl.col("_left").sum()))
-    if not levels:  # no group of two players
-        return pl.LazyFrame(schema={**{k: rows.schema[k] for k in g}, "_d": pl.Int64})
-    return pl.concat(levels).group_by(g).agg(pl.col("_d").sum())
+            .select(_k=key).sort("_k")
+            .select(_g=(blk // top).cast(pl.Int64),
+                    _d=pl.when(left == 0).then(seen - starts).otherwise(0))
+            .group_by("_g").agg(pl.col("_d").sum()))
+    return (pl.concat(levels).group_by("_g").agg(pl.col("_d").sum())
+            .join(names, on="_g").select(*g, "_d"))
 
 
 @scoped
