@@ -309,8 +309,12 @@ def id_report(results: Frame, top: int = 8, rules: str | Ruleset = "mtg", *,
                                 "_safe": pl.Boolean})
     if with_ids.len():
         multi = prior.filter(pl.col("event_id").is_in(with_ids.implode()))
+        # (an event whose final round is its first has no rounds before it to judge the
+        # draw from: its safety stays null, as when it is the only event — its pairings
+        # beside the others' made cut_status refuse them as an event the results lack)
+        judged = multi.get_column("event_id").unique()
         if multi.height:
-            st = cut_status(multi, pair.filter(pl.col("event_id").is_in(with_ids.implode())),
+            st = cut_status(multi, pair.filter(pl.col("event_id").is_in(judged.implode())),
                             top, rs, exact_limit=exact_limit, n_sims=0)
             safe = st.filter(pl.col("outcome") == "draw").select(
                 *KEY, (pl.col("status") == "guaranteed").alias("_safe"))

@@ -536,6 +536,28 @@ def test_id_report_in_top_per_event() -> None:
     assert not d["in_top_b"]
 
 
+def test_id_report_of_many_events_is_each_event_alone() -> None:
+    """An event whose only round holds an ID has no earlier round to judge its safety
+    from (null, as alone); beside another event with a final-round ID, its pairings made
+    cut_status refuse the call ("the pairings are for event 'one', which the results do
+    not hold"). Every event's draws now equal its report alone."""
+    one = _long([("one", 1, "A", "B", 0, 0, 3), ("one", 1, "C", "D", 2, 0, 0)])
+    three = _long([("e", 1, "A", "E", 2, 0, 0), ("e", 1, "B", "F", 2, 0, 0),
+                   ("e", 1, "C", "D", 2, 1, 0), ("e", 2, "A", "C", 2, 0, 0),
+                   ("e", 2, "B", "D", 2, 0, 0), ("e", 2, "E", "F", 2, 0, 0),
+                   ("e", 3, "A", "B", 0, 0, 3), ("e", 3, "C", "E", 2, 0, 0),
+                   ("e", 3, "D", "F", 2, 0, 0)])
+    both = cut.id_report(pl.concat([one, three]), top=2, n_sims=0).draws
+    for alone in (one, three):
+        ev = alone["event_id"][0]
+        assert both.filter(pl.col("event_id") == ev).equals(
+            cut.id_report(alone, top=2, n_sims=0).draws)
+    first = both.filter(pl.col("event_id") == "one").row(0, named=True)
+    assert first["final_round"]
+    assert first["safe_a"] is None
+    assert first["safe_b"] is None
+
+
 # ------------------------------------------- fast scenario path == engine path (definition)
 
 from swissframe.cut._round import (  # noqa: E402
