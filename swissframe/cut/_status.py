@@ -44,7 +44,6 @@ from swissframe.cut._round import (
     RoundFrame,
     criteria_bounds,
     enumerate_assignments,
-    lex_ge,
     make_cut_flags,
     outcome_table,
     prepare_round,
@@ -127,35 +126,141 @@ def _points_pass(seats: pl.DataFrame) -> pl.DataFrame:
             .drop("_cp"))
 
 
+def _tuple_ranks(frames: list[pl.DataFrame], names: list[str]) -> pl.DataFrame:
+    """Every bound tuple of ``frames`` (columns ``_b0 …``, one per criterion) -> ``_r``, a
+    dense rank in the order of :func:`~swissframe.cut._round.lex_ge`: ``a ≥ b``
+    lexicographically iff ``_r(a) ≥ _r(b)`` (no criteria: every tuple ties, rank 0)."""
+    cols = [f"_b{i}" for i in names]
+    tuples = pl.concat([f.select(cols) for f in frames]).unique()
+    if not cols:
+        return tuples.with_columns(_r=pl.lit(0, dtype=pl.Int64))
+    return tuples.with_columns(_r=pl.struct(cols).rank("dense").cast(pl.Int64))
+
+
+def _ranked(frame: pl.DataFrame, ranks: pl.DataFrame, prefix: str, names: list[str],
+            alias: str) -> pl.DataFrame:
+    """``frame`` with the rank (:func:`_tuple_ranks`) of its tuple ``prefix<i> …`` as
+    ``alias``."""
+    cols = [f"{prefix}{i}" for i in names]
+    if not cols:
+        return frame.with_columns(pl.lit(0, dtype=pl.Int64).alias(alias))
+    return frame.join(ranks.rename({f"_b{i}": f"{prefix}{i}" for i in names}
+                                   | {"_r": alias}), on=cols, how="left")
+
+
+def _unit_counts(rows: pl.DataFrame, value: str, keys: list[str], *, best: bool
+                 ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """One unit's count of seats at or above a threshold ``t``, as a step function of ``t``.
+
+    A seat of outcome ``k`` counts when it is strictly ahead on points (``_xp > _cp``), or
+    level (``_xp == _cp``) with ``value ≥ t``; the unit's count is the max (``best``) or
+    min over its outcomes. It only changes at the values of its level seats: returned as
+    ``keys…, _f_inf`` (the count above every value) and the steps ``keys…, _t, _d`` (the
+    count at ``t`` minus the count at the next larger step), so that the count at any
+    ``t`` is ``_f_inf`` plus the ``_d`` of the steps at or above ``t``.
+    """
+    ahead, level = pl.col("_xp") > pl.col("_cp"), pl.col("_xp") == pl.col("_cp")
+
+    def agg(c: str) -> pl.Expr:
+        return pl.col(c).max() if best else pl.col(c).min()
+
+    unit = [*keys, "unit"]
+    f_inf = (rows.group_by(*unit, "k").agg(_c=ahead.sum().cast(pl.Int64))
+             .group_by(unit).agg(agg("_c").alias("_f_inf")))
+    steps = rows.filter(level).select(*unit, pl.col(value).alias("_t")).unique()
+    counted = ahead | (level & (pl.col(value) >= pl.col("_t")))
+    at_step = (steps.join(rows, on=unit)
+               .group_by(*unit, "_t", "k").agg(_c=counted.sum().cast(pl.Int64))
+               .group_by(*unit, "_t").agg(agg("_c").alias("_f")))
+    deltas = (at_step.join(f_inf, on=unit)
+              .sort(*unit, "_t")
+              .with_columns(_next=pl.col("_f").shift(-1).over(unit))
+              .select(*unit, "_t", _d=pl.col("_f") - pl.coalesce("_next", "_f_inf")))
+    return f_inf, deltas
+
+
+def _counts_at(steps: tuple[pl.DataFrame, pl.DataFrame], queries: pl.DataFrame,
+               keys: list[str], threshold: str, out: str) -> pl.DataFrame:
+    """Per row of ``queries`` (``keys…`` and ``threshold``): the sum over every unit of
+    its count at the threshold (``steps``: :func:`_unit_counts`), by one sort of steps
+    and queries."""
+    f_inf, deltas = steps
+    base = f_inf.group_by(keys).agg(_base=pl.col("_f_inf").sum())
+    at = deltas.group_by(*keys, "_t").agg(pl.col("_d").sum()).with_columns(
+        _q=pl.lit(0, dtype=pl.Int64))
+    asks = queries.select(*keys, pl.col(threshold).alias("_t")).unique().with_columns(
+        _d=pl.lit(0, dtype=at.schema["_d"]), _q=pl.lit(1, dtype=pl.Int64))
+    # descending thresholds, a step before a query at the same value: the running sum at
+    # a query is the sum of the steps at or above its threshold
+    summed = (pl.concat([at.select(asks.columns), asks])
+              .sort(*keys, "_t", "_q", descending=[False] * len(keys) + [True, False])
+              .with_columns(_s=pl.col("_d").cum_sum().over(keys))
+              .filter(pl.col("_q") == 1)
+              .join(base, on=keys, how="left")
+              .select(*keys, pl.col("_t").alias(threshold),
+                      (pl.col("_base").fill_null(0) + pl.col("_s")).alias(out)))
+    return queries.join(summed, on=[*keys, threshold], how="left")
+
+
 def _range_pass(seats: pl.DataFrame, cand: pl.DataFrame, names: list[str]) -> pl.DataFrame:
-    """Refined counts with tiebreaker ranges for the seat rows in ``cand``."""
-    touching = (seats.join(cand.select("event_id", pl.col("P").alias("_cp")).unique(),
-                           on="event_id")
-                .filter(pl.col("P") == pl.col("_cp")).select("event_id", "_cp", "unit")
-                .unique())
-    cols = ["event_id", "unit", "k", "player_id", "P",
-            *(f"_lo{i}" for i in names), *(f"_hi{i}" for i in names)]
-    rows = (seats.select(cols).rename({"player_id": "_x", "P": "_xp"})
+    """Refined counts with tiebreaker ranges for the seat rows in ``cand``.
+
+    Per candidate (a player's outcome ``k`` at points ``cp``), over the units where some
+    outcome puts a seat at ``cp``: ``t_poss`` sums each unit's most seats that can finish
+    at or above the candidate (ahead on points, or level with upper bounds ≥ its lower
+    bounds), ``t_cert`` each unit's fewest seats that surely do (lower bounds ≥ its upper
+    bounds); the candidate's own unit counts only its other seat, in outcome ``k``.
+
+    Each unit's count is a step function of the candidate's bound tuple (ranked once,
+    :func:`_tuple_ranks`), summed over the units by one sort per points level, so the
+    cost is linear in the seats and candidates (comparing every candidate with every
+    seat at its points, the reference in ``tests/cut/test_status.py``, grew with their
+    product: 1 GB at 5,000 players before round 5).
+    """
+    keys = ["event_id", "_cp"]
+    touching = (seats.select("event_id", "unit", _cp=pl.col("P")).unique()
+                .join(cand.select("event_id", _cp=pl.col("P")).unique(), on=keys, how="semi"))
+    rows = (seats.select("event_id", "unit", "k", pl.col("player_id").alias("_x"),
+                         pl.col("P").alias("_xp"),
+                         *(pl.col(f"_lo{i}").alias(f"_l{i}") for i in names),
+                         *(pl.col(f"_hi{i}").alias(f"_h{i}") for i in names))
             .join(touching, on=["event_id", "unit"]))
-    pcols = ["event_id", "player_id", pl.col("unit").alias("_up"), pl.col("k").alias("_pk"),
-             pl.col("P").alias("_cp"),
-             *(pl.col(f"_lo{i}").alias(f"_plo{i}") for i in names),
-             *(pl.col(f"_hi{i}").alias(f"_phi{i}") for i in names)]
-    j = cand.select(pcols).join(rows, on=["event_id", "_cp"])
-    # the own unit is fixed at the player's outcome: only its other seat, in that outcome
-    j = j.filter((pl.col("unit") != pl.col("_up"))
-                 | ((pl.col("_x") != pl.col("player_id")) & (pl.col("k") == pl.col("_pk"))))
-    at = pl.col("_xp") == pl.col("_cp")
-    gt = pl.col("_xp") > pl.col("_cp")
-    poss = gt | (at & lex_ge([f"_hi{i}" for i in names], [f"_plo{i}" for i in names]))
-    cert = gt | (at & lex_ge([f"_lo{i}" for i in names], [f"_phi{i}" for i in names]))
-    return (j.group_by("event_id", "player_id", "_pk", "unit", "k")
-            .agg(poss=poss.sum(), cert=cert.sum())
-            .group_by("event_id", "player_id", "_pk", "unit")
-            .agg(poss=pl.col("poss").max(), cert=pl.col("cert").min())
-            .group_by("event_id", "player_id", "_pk")
-            .agg(t_poss=pl.col("poss").sum(), t_cert=pl.col("cert").sum())
-            .rename({"_pk": "k"}))
+    c = cand.select("event_id", "player_id", pl.col("unit").alias("_up"),
+                    pl.col("k").alias("_pk"), pl.col("P").alias("_cp"),
+                    *(pl.col(f"_lo{i}").alias(f"_pl{i}") for i in names),
+                    *(pl.col(f"_hi{i}").alias(f"_ph{i}") for i in names))
+    ranks = _tuple_ranks([rows.select(pl.col(f"_l{i}").alias(f"_b{i}") for i in names),
+                          rows.select(pl.col(f"_h{i}").alias(f"_b{i}") for i in names),
+                          c.select(pl.col(f"_pl{i}").alias(f"_b{i}") for i in names),
+                          c.select(pl.col(f"_ph{i}").alias(f"_b{i}") for i in names)], names)
+    rows = (_ranked(_ranked(rows, ranks, "_l", names, "_rl"), ranks, "_h", names, "_rh")
+            .select("event_id", "_cp", "unit", "k", "_x", "_xp", "_rl", "_rh"))
+    c = (_ranked(_ranked(c, ranks, "_pl", names, "_tpl"), ranks, "_ph", names, "_tph")
+         .select("event_id", "player_id", "_up", "_pk", "_cp", "_tpl", "_tph"))
+    # every unit at the candidate's points: poss counts upper bounds ≥ the candidate's lower
+    # bounds (the unit's best outcome), cert lower bounds ≥ its upper bounds (the worst)
+    c = _counts_at(_unit_counts(rows, "_rh", keys, best=True), c, keys, "_tpl", "_all_poss")
+    c = _counts_at(_unit_counts(rows, "_rl", keys, best=False), c, keys, "_tph", "_all_cert")
+    # the own unit: those sums hold its count over every outcome; it counts only the other
+    # seat, in the candidate's outcome
+    ahead, level = pl.col("_xp") > pl.col("_cp"), pl.col("_xp") == pl.col("_cp")
+    poss = ahead | (level & (pl.col("_rh") >= pl.col("_tpl")))
+    cert = ahead | (level & (pl.col("_rl") >= pl.col("_tph")))
+    own = (c.select("event_id", "player_id", "_up", "_pk", "_cp", "_tpl", "_tph")
+           .join(rows.rename({"unit": "_up"}), on=[*keys, "_up"])
+           .group_by("event_id", "player_id", "_pk", "k")
+           .agg(poss=poss.sum(), cert=cert.sum(),
+                o_poss=(poss & (pl.col("_x") != pl.col("player_id"))).sum(),
+                o_cert=(cert & (pl.col("_x") != pl.col("player_id"))).sum(),
+                mine=(pl.col("k") == pl.col("_pk")).any())
+           .group_by("event_id", "player_id", "_pk")
+           .agg(u_poss=pl.col("poss").max(), u_cert=pl.col("cert").min(),
+                o_poss=pl.col("o_poss").filter("mine").sum(),
+                o_cert=pl.col("o_cert").filter("mine").sum()))
+    return (c.join(own, on=["event_id", "player_id", "_pk"], how="left")
+            .select("event_id", "player_id", pl.col("_pk").alias("k"),
+                    t_poss=pl.col("_all_poss") - pl.col("u_poss") + pl.col("o_poss"),
+                    t_cert=pl.col("_all_cert") - pl.col("u_cert") + pl.col("o_cert")))
 
 
 def _status(ge: pl.Expr, gt: pl.Expr, top: int) -> pl.Expr:

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -339,7 +340,8 @@ def _read_players(root: Element, source: str) -> list[dict[str, Any]]:
             "birth_year": birth_year,
         })
     ids = [r["player_id"] for r in out]
-    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    # (counted once: ids.count per id compared every pair, 4.4 s at 20,000 players)
+    dupes = sorted(i for i, n in Counter(ids).items() if n > 1)
     if dupes:
         msg = (f"{source}: player userid(s) {dupes} listed more than once in <players>. "
                "Hint: the file is damaged.")

@@ -54,6 +54,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -493,7 +494,8 @@ def parse_trf(data: bytes | str, *, event_key: str = "event", source: str | None
                "Hint: this is not a TRF-16 file, or it is truncated.")
         raise ImportFormatError(msg)
     ids = [p["player_id"] for p in players]
-    dupes = sorted({i for i in ids if ids.count(i) > 1}, key=int)
+    # (counted once: ids.count per id compared every pair of player lines)
+    dupes = sorted((i for i, n in Counter(ids).items() if n > 1), key=int)
     if dupes:
         msg = (f"{src}: start number(s) {dupes[:5]} appear on more than one 001 line. "
                "Hint: each player has exactly one line.")

@@ -260,6 +260,8 @@ def test_external_entity_is_refused(tmp_path: Path) -> None:
      '<player1 userid="102"/><player2 userid="102"/>', "themself"),
     ('<match outcome="2"><player1 userid="105"/><player2 userid="108"/>',
      '<match outcome="2"><player1 userid="105"/><player2 userid="107"/>', "duplicate"),
+    ('<player userid="104">', '<player userid="103">',
+     r"userid\(s\) \['103'\] listed more than once"),
 ])
 def test_malformed_content(tmp_path: Path, old: str, new: str, pattern: str) -> None:
     bad = _mutate(tmp_path, old, new)

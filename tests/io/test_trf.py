@@ -256,7 +256,7 @@ def test_malformed_lines_name_line_and_player() -> None:
         parse_trf(line(1, "A", "1,5", "1", []) + "\n", source="f.trf")
     with pytest.raises(ImportFormatError, match="rank"):
         parse_trf(line(1, "A", "1.0", "1st", []) + "\n", source="f.trf")
-    with pytest.raises(ImportFormatError, match="more than one 001 line"):
+    with pytest.raises(ImportFormatError, match=r"number\(s\) \['1'\] appear on more than one 001"):
         parse_trf(good + line(1, "A again", "0.0", "3", []) + "\n", source="f.trf")
     with pytest.raises(ImportFormatError, match="no player lines"):
         parse_trf("012 Only a header\n", source="f.trf")
