@@ -11,6 +11,7 @@ import polars as pl
 
 from swissframe._collect import collect, scoped
 from swissframe.cut._round import KEY, PAIRINGS_MADE_BY, Frame
+from swissframe.cut._scenarios import ROW_BUDGET
 from swissframe.cut._status import cut_status
 from swissframe.engine.standings import standings
 from swissframe.errors import (
@@ -401,23 +402,34 @@ def _replayed(df: pl.DataFrame, base: pl.DataFrame, rules: Ruleset, top: int, *,
                          pl.col("games_won").alias("games_lost"), "games_drawn")
     cols = ["event_id", "scenario_id", "round", "player_id", "opponent_id", "games_won",
             "games_lost", "games_drawn"]
-    keep = (df.filter(~is_id & pl.col("event_id").is_in(events))
-            .join(pl.DataFrame({"scenario_id": np.arange(n_sims)}), how="cross").select(cols))
-    sim = pl.concat([keep, grid.select(cols), mirror.select(cols)]).with_columns(
-        phase=pl.lit("swiss"))
-    st = standings(sim, rules, keys=["scenario_id"]).with_columns(
-        _pos=pl.int_range(1, pl.len() + 1).over("event_id", "scenario_id"))
-    top_sim = st.filter(pl.col("_pos") <= top)
+    played = df.filter(~is_id & pl.col("event_id").is_in(events))
+    ids = pl.concat([grid.select(cols), mirror.select(cols)])
     base_top = (base.with_columns(_pos=pl.int_range(1, pl.len() + 1).over("event_id"))
                 .filter(pl.col("_pos") <= top).select("event_id", "player_id",
                                                       _in_base=pl.lit(value=True)))
-    per_s = (top_sim.join(base_top, on=KEY, how="left")
-             .group_by("event_id", "scenario_id")
-             .agg(_new=pl.col("_in_base").is_null().sum(),
-                  _line=pl.col("match_points").sort_by("_pos").last()))
+    # the scenarios in chunks of about ROW_BUDGET replayed rows: each scenario's standings
+    # are its own, so chunks give the same values as one pass, in bounded memory (one
+    # pass of 50 scenarios of a 20,000-player event held 3.2 GB)
+    size = max(1, ROW_BUDGET // max(played.height + ids.height // n_sims, 1))
+    per_s_parts, counts = [], []
+    for lo in range(0, n_sims, size):
+        chunk = pl.DataFrame({"scenario_id": np.arange(lo, min(lo + size, n_sims))})
+        keep = played.join(chunk, how="cross").select(cols)
+        sim = pl.concat([keep, ids.filter(pl.col("scenario_id").is_between(
+            lo, lo + size - 1))]).with_columns(phase=pl.lit("swiss"))
+        st = standings(sim, rules, keys=["scenario_id"]).with_columns(
+            _pos=pl.int_range(1, pl.len() + 1).over("event_id", "scenario_id"))
+        top_sim = st.filter(pl.col("_pos") <= top)
+        per_s_parts.append(
+            top_sim.join(base_top, on=KEY, how="left")
+            .group_by("event_id", "scenario_id")
+            .agg(_new=pl.col("_in_base").is_null().sum(),
+                 _line=pl.col("match_points").sort_by("_pos").last()))
+        counts.append(top_sim.group_by(KEY).agg(_n=pl.len()))
+    per_s = pl.concat(per_s_parts)
     event = per_s.group_by("event_id").agg(
         cf_cut_points_mean=pl.col("_line").cast(pl.Float64).mean(),
         cf_topn_changed_share=(pl.col("_new") > 0).mean(),
         cf_players_replaced_mean=pl.col("_new").cast(pl.Float64).mean())
-    share = top_sim.group_by(KEY).agg(_share=pl.len() / n_sims)
+    share = pl.concat(counts).group_by(KEY).agg(_share=pl.col("_n").sum() / n_sims)
     return {"event": event, "player_share": share}
