@@ -185,6 +185,15 @@ def test_id_advice(df: pl.DataFrame, top: int) -> None:
     check_cut(df, lambda r, p: sf.id_advice(r, p, top), _frames_equal)
 
 
+@PROPS
+@given(df=many_events(), rules=st.sampled_from(RULESETS), paired=st.booleans(),
+       by_score=st.booleans())
+def test_next_round_ranges(df: pl.DataFrame, rules: str, paired: bool, by_score: bool) -> None:
+    check_cut(df, lambda r, p: sf.next_round_ranges(r, p if paired else None, rules,
+                                                    by_score=by_score), _frames_equal,
+              paired=paired)
+
+
 # ------------------------------------------------------------------------ intentional draws
 
 
