@@ -180,6 +180,15 @@ def check_cut(df: pl.DataFrame, call: Callable[[pl.DataFrame, pl.DataFrame], Any
 
 
 @PROPS
+@given(df=many_events(), rules=st.sampled_from(RULESETS), top=st.sampled_from([1, 2, 4, 8]),
+       how=st.sampled_from(["enumerate", "simulate", "ranges"]))
+def test_cut_status(df: pl.DataFrame, rules: str, top: int, how: str) -> None:
+    kw = {"enumerate": {}, "simulate": {"exact_limit": 0, "n_sims": 30, "batch": 7},
+          "ranges": {"exact_limit": 0, "n_sims": 0}}[how]
+    check_cut(df, lambda r, p: sf.cut_status(r, p, top, rules, **kw), _frames_equal)
+
+
+@PROPS
 @given(df=many_events(), top=st.sampled_from([1, 2, 4]))
 def test_id_advice(df: pl.DataFrame, top: int) -> None:
     check_cut(df, lambda r, p: sf.id_advice(r, p, top), _frames_equal)
