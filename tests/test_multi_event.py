@@ -213,6 +213,18 @@ def test_detect_intentional_draws(df: pl.DataFrame, source: str) -> None:
                   lambda s, a, ev: _frames_equal(s, a, ev, by=["round", "player_id"]))
 
 
+def _report_equal(stacked: sf.cut.IdReport, alone: sf.cut.IdReport, ev: str) -> None:
+    _frames_equal(stacked.events, alone.events, ev)
+    _frames_equal(stacked.draws, alone.draws, ev)
+
+
+@PROPS
+@given(df=many_events(), top=st.sampled_from([1, 2, 4, 8]), n_sims=st.sampled_from([0, 8]),
+       rules=st.sampled_from(["mtg", "pokemon"]))
+def test_id_report(df: pl.DataFrame, top: int, n_sims: int, rules: str) -> None:
+    check_stacked(df, lambda d: sf.id_report(d, top, rules, n_sims=n_sims), _report_equal)
+
+
 # ------------------------------------------------------------------------ other analyses
 
 
