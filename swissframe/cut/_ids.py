@@ -10,7 +10,7 @@ from typing import Final
 import polars as pl
 
 from swissframe._collect import collect, scoped
-from swissframe.cut._round import KEY, PAIRINGS_MADE_BY, Frame
+from swissframe.cut._round import KEY, PAIRINGS_MADE_BY, Frame, keyed_uniform
 from swissframe.cut._scenarios import ROW_BUDGET
 from swissframe.cut._status import cut_status
 from swissframe.engine.standings import standings
@@ -201,7 +201,8 @@ class IdReport:
         One row per event: final Swiss round, number of IDs (final round / earlier), the
         cut line (points, OMW%, GW%, OGW% of places N and N+1), how many final-round IDs
         were safe, and the counterfactual (IDs played out): mean cut-line points, the share
-        of simulations whose top-N set differs, the mean number of players replaced.
+        of simulations whose top-N set differs, the mean number of players replaced
+        (``cf_*`` columns, null for an event without IDs or with ``n_sims=0``).
     draws
         One row per intentional draw (per match): event, round, the two players, whether
         each seat was safe (status "guaranteed" with a draw, from the results before that
@@ -353,10 +354,16 @@ def id_report(results: Frame, top: int = 8, rules: str | Ruleset = "mtg", *,
               .join(safe_ct, on="event_id", how="left").join(line, on="event_id", how="left")
               .with_columns(pl.col("ids_final", "ids_earlier", "final_ids_safe_both")
                             .fill_null(0)))
-    if cf is not None:
-        events = events.join(cf["event"], on="event_id", how="left")
+    # (always the counterfactual's columns, null where no ID was played out: an event's
+    # columns do not depend on whether another event of the call had IDs)
+    events = (events.join(cf["event"], on="event_id", how="left") if cf is not None
+              else events.with_columns(pl.lit(None, dtype=pl.Float64).alias(c) for c in CF_EVENT))
     return IdReport(events=events.sort("event_id"),
                     draws=draws.sort("event_id", "round", "player_a"))
+
+
+#: The counterfactual's columns of :attr:`IdReport.events`.
+CF_EVENT: Final = ("cf_cut_points_mean", "cf_topn_changed_share", "cf_players_replaced_mean")
 
 
 def _counterfactual(df: pl.DataFrame, base: pl.DataFrame, rules: Ruleset, top: int, *,
@@ -390,10 +397,13 @@ def _replayed(df: pl.DataFrame, base: pl.DataFrame, rules: Ruleset, top: int, *,
     import numpy as np
 
     is_id = pl.col("intentional_draw")
-    grid = pairs.join(pl.DataFrame({"scenario_id": np.arange(n_sims)}), how="cross")
-    rng = np.random.default_rng(seed)
+    # each ID's score is drawn from the scenario and the ID's place among its event's IDs
+    # (keyed_uniform): an event's replays are the same alone and beside other events
+    grid = (pairs.sort("event_id", "round", "player_id")
+            .with_columns(_i=pl.int_range(pl.len()).over("event_id"))
+            .join(pl.DataFrame({"scenario_id": np.arange(n_sims)}), how="cross"))
     scores = np.array([(2, 0), (2, 1), (1, 2), (0, 2)])
-    pick = scores[rng.integers(0, 4, size=grid.height)]
+    pick = scores[(keyed_uniform(seed, grid["scenario_id"], grid["_i"]) * 4).astype(np.int64)]
     grid = grid.with_columns(games_won=pl.Series(pick[:, 0]), games_lost=pl.Series(pick[:, 1]),
                              games_drawn=pl.lit(0, dtype=pl.Int64))
     mirror = grid.select("event_id", "round", pl.col("opponent_id").alias("player_id"),

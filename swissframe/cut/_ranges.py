@@ -21,6 +21,7 @@ from swissframe.cut._round import (
     prepare_round,
     ranges_by_seat,
 )
+from swissframe.engine._exact import ratio_float
 from swissframe.engine._record import points_unit
 from swissframe.rules._ruleset import Ruleset, get
 
@@ -95,19 +96,22 @@ def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str 
     rf = prepare_round(results, pairings, rs, outcome_table(outcomes))
     lv = _by_level(ranges_by_seat(rf), by_score)
     unit = points_unit(rs)
-    mscale = float(rf.rate_scale * rf.k_lcm)
-    gscale_mean = float(rf.game_scale * rf.k_lcm)
-    gscale = float(rf.game_scale)
     cols = [*KEY, "outcome", *(["score"] if by_score else [])]
+
+    def rate(name: str, scale: int) -> pl.Expr:
+        # the float of the rational alone (ratio_float), not of the call's scale: the
+        # scale covers every event of the call, and a value's last bit moved with it
+        return ratio_float(pl.col(name), pl.lit(scale, dtype=pl.Int128), scale.bit_length())
+
     out = lv.select(
         *cols,
         (pl.col("_x_match_points").cast(pl.Float64) / unit).alias("match_points"),
-        (pl.col("_x_omw_lo").cast(pl.Float64) / mscale).alias("omwp_min"),
-        (pl.col("_x_omw_hi").cast(pl.Float64) / mscale).alias("omwp_max"),
-        (pl.col("_x_gw_lo").cast(pl.Float64) / gscale).alias("gwp_min"),
-        (pl.col("_x_gw_hi").cast(pl.Float64) / gscale).alias("gwp_max"),
-        (pl.col("_x_ogw_lo").cast(pl.Float64) / gscale_mean).alias("ogwp_min"),
-        (pl.col("_x_ogw_hi").cast(pl.Float64) / gscale_mean).alias("ogwp_max"),
+        rate("_x_omw_lo", rf.rate_scale * rf.k_lcm).alias("omwp_min"),
+        rate("_x_omw_hi", rf.rate_scale * rf.k_lcm).alias("omwp_max"),
+        rate("_x_gw_lo", rf.game_scale).alias("gwp_min"),
+        rate("_x_gw_hi", rf.game_scale).alias("gwp_max"),
+        rate("_x_ogw_lo", rf.game_scale * rf.k_lcm).alias("ogwp_min"),
+        rate("_x_ogw_hi", rf.game_scale * rf.k_lcm).alias("ogwp_max"),
         pl.col("outcome").replace_strict(OUTCOME_ORDER, default=9).alias("_o"))
     if rs.integer_points:
         out = out.with_columns(pl.col("match_points").cast(pl.Int64))

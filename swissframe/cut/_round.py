@@ -23,7 +23,7 @@ import math
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 import polars as pl
 
@@ -51,11 +51,15 @@ from swissframe.errors import (
 from swissframe.rules._ruleset import Ruleset
 from swissframe.schema import OPTIONAL_COLUMNS, as_frame, validate_results
 
+if TYPE_CHECKING:
+    import numpy as np
+
 __all__ = [
     "DEFAULT_OUTCOMES",
     "LEVELS",
     "RoundFrame",
     "criteria_bounds",
+    "keyed_uniform",
     "lex_ge",
     "make_cut_flags",
     "outcome_table",
@@ -534,15 +538,50 @@ def enumerate_assignments(units: pl.DataFrame) -> pl.DataFrame:
                     ((pl.col("scenario_id") // pl.col("_stride")) % pl.col("n_k")).alias("k")))
 
 
+def keyed_uniform(seed: int | None, *keys: pl.Series) -> np.ndarray:
+    """One uniform draw in [0, 1) per row, a function of ``seed`` and that row's integer
+    ``keys`` alone (SplitMix64 over the seed, then each key in turn): no draw depends on
+    the other rows, so the scenarios of an event are the same alone and beside other
+    events, in any row order. ``seed=None``: a fresh random seed for the call.
+
+    >>> s = pl.Series([0, 1, 2])
+    >>> a = keyed_uniform(7, s, pl.Series([5, 5, 5]))
+    >>> b = keyed_uniform(7, s[1:], pl.Series([5, 5]))
+    >>> bool((a[1:] == b).all()), bool(((0 <= a) & (a < 1)).all())
+    (True, True)
+    """
+    import numpy as np
+
+    def mix(x: np.ndarray) -> np.ndarray:
+        x = x + np.uint64(0x9E3779B97F4A7C15)
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        out: np.ndarray = x ^ (x >> np.uint64(31))
+        return out
+
+    base = (int(np.random.default_rng().integers(2**63)) if seed is None else seed) % 2**64
+    n = len(keys[0]) if keys else 0
+    with np.errstate(over="ignore"):
+        h = mix(np.full(n, base, dtype=np.uint64))
+        for key in keys:
+            h = mix(h ^ key.cast(pl.Int64).to_numpy().astype(np.uint64))
+    u: np.ndarray = (h >> np.uint64(11)).astype(np.float64) * 2.0**-53
+    return u
+
+
 def sample_assignments(units: pl.DataFrame, outcomes: pl.DataFrame, n: int, start: int,
                        seed: int | None) -> pl.DataFrame:
-    """``n`` random scenarios per event: every match draws ``k`` from the outcome weights."""
+    """``n`` random scenarios per event (``scenario_id`` from ``start``): every match
+    draws ``k`` from the outcome weights, by :func:`keyed_uniform` of the scenario and the
+    unit's place among its event's units — an event's draws are its own, whatever other
+    events the call holds and however its scenarios are split into blocks."""
     import numpy as np  # not on `import swissframe`: only the simulated scenarios need it
 
-    rng = np.random.default_rng(None if seed is None else [seed, start])
-    grid = units.join(pl.DataFrame({"scenario_id": np.arange(start, start + n)}), how="cross")
-    w = outcomes.sort("k")["weight"].to_numpy()
-    draws = rng.choice(len(w), size=grid.height, p=w)
+    grid = (units.with_columns(_u=pl.col("unit").rank("dense").over("event_id"))
+            .join(pl.DataFrame({"scenario_id": np.arange(start, start + n)}), how="cross"))
+    w = np.cumsum(outcomes.sort("k")["weight"].to_numpy())
+    u = keyed_uniform(seed, grid["scenario_id"], grid["_u"])
+    draws = np.minimum(np.searchsorted(w / w[-1], u, side="right"), len(w) - 1)
     return grid.with_columns(
         k=pl.when(pl.col("n_k") > 1).then(pl.Series(draws, dtype=pl.Int64)).otherwise(0)
     ).select("event_id", "scenario_id", "unit", "k")
