@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 import polars as pl
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
@@ -325,18 +324,30 @@ def test_a_broken_event_is_refused_alone_and_stacked(df: pl.DataFrame, data: st.
     check_stacked(broken, lambda d: sf.standings(d, rules), _frames_equal)
 
 
-@pytest.mark.xfail(strict=True, reason="the cut analyses take one exact scale for the whole "
-                   "call (cut/_round.prepare_round): a long event's overflow rounds every "
-                   "event's values; standings computes such events on their own "
-                   "(engine/_record.scale_groups)")
 def test_a_long_event_leaves_the_others_exact() -> None:
+    """The cut analyses took one exact scale for the whole call: an event of 80 rounds
+    overflowed it, every event fell back to rounded values, and the warning named none.
+    The events are now analysed in groups that stay exact (cut/_round.per_exact_group),
+    the long one alone, its warning naming it."""
     short = _long([("a", 1, "p0", "p1", 2, 0, 0), ("a", 1, "p2", "p3", 2, 1, 0),
                    ("a", 2, "p0", "p2", 2, 1, 0), ("a", 2, "p1", "p3", 1, 2, 0)])
     long = _long([("long", r, f"p{i}", f"p{i + 1}", 2, r % 3, 0)
                   for r in range(1, 80) for i in (0, 2, 4)])
     pairs = pl.concat([_pairs("a", 3, [("p0", "p1"), ("p2", "p3")]),
                        _pairs("long", 80, [("p0", "p1"), ("p2", "p3"), ("p4", "p5")])])
+    both = pl.concat([short, long])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        stacked = sf.next_round_ranges(both, pairs)
+        status = sf.cut_status(both, pairs, top=2)
+    said = [str(w.message) for w in caught if issubclass(w.category, sf.errors.ExactnessWarning)]
+    assert said
+    assert all("event 'long'" in m for m in said)
+    _frames_equal(stacked, sf.next_round_ranges(short, _one(pairs, "a")), "a")
+    _frames_equal(status, sf.cut_status(short, _one(pairs, "a"), top=2), "a")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        stacked = sf.next_round_ranges(pl.concat([short, long]), pairs)
-    _frames_equal(stacked, sf.next_round_ranges(short, _one(pairs, "a")), "a")
+        alone = sf.next_round_ranges(long, _one(pairs, "long"))
+        _frames_equal(stacked, alone, "long")
+        _frames_equal(status, sf.cut_status(long, _one(pairs, "long"), top=2), "long")
+    assert stacked["event_id"].unique(maintain_order=True).to_list() == ["a", "long"]

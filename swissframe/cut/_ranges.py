@@ -17,8 +17,9 @@ from swissframe.cut._round import (
     KEY,
     OUTCOME_ORDER,
     Frame,
+    RoundFrame,
     outcome_table,
-    prepare_round,
+    per_exact_group,
     ranges_by_seat,
 )
 from swissframe.engine._exact import ratio_float
@@ -93,7 +94,12 @@ def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str 
     └─────────┴──────────┴──────────┘
     """
     rs = get(rules)
-    rf = prepare_round(results, pairings, rs, outcome_table(outcomes))
+    return per_exact_group(results, pairings, rs, outcome_table(outcomes),
+                           lambda rf: _ranges(rf, rs, by_score=by_score))
+
+
+def _ranges(rf: RoundFrame, rs: Ruleset, *, by_score: bool) -> pl.DataFrame:
+    """:func:`next_round_ranges` of one analysed round."""
     lv = _by_level(ranges_by_seat(rf), by_score)
     unit = points_unit(rs)
     cols = [*KEY, "outcome", *(["score"] if by_score else [])]

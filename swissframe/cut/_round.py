@@ -36,6 +36,7 @@ from swissframe.engine._record import (
     prepare_rows,
     rate_scales,
     row_points,
+    split_exact,
 )
 from swissframe.engine.standings import standings
 from swissframe.engine.tiebreakers import capability_columns
@@ -381,7 +382,9 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
     scales = rate_scales(post, rules, post["_cnt"])
     exact = scales.exact()
     if not exact:
-        msg = ("cut analysis: exact scales overflow Int128 for this input; rates are compared "
+        ids = post.get_column("event_id").unique()
+        which = f"event {ids[0]!r}" if ids.len() == 1 else "this input"
+        msg = (f"cut analysis: exact scales overflow Int128 for {which}; rates are compared "
                "as floats rounded to 12 decimals. Hint: only very long events do this.")
         warnings.warn(msg, ExactnessWarning, stacklevel=3)
         scales = RateScales(RoundedScale(10**12), RoundedScale(10**12), scales.k_max)
@@ -392,6 +395,38 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
                       faced=faced, virtual=virtual, rate_scale=scales.rate.scale,
                       game_scale=scales.game.scale, k_lcm=scales.k_lcm if exact else 1,
                       exact=exact, rules=rules, outcomes=outcomes)
+
+
+def per_exact_group(results: Frame, pairings: Frame | None, rules: Ruleset,
+                    outcomes: pl.DataFrame, run: Callable[[RoundFrame], pl.DataFrame]
+                    ) -> pl.DataFrame:
+    """``run`` on the analysed round of every event at once (:func:`prepare_round`) —
+    or, when their exact scales together overflow Int128, once per group of events that
+    stay exact together and once per event that does not (its fallback to rounded values
+    then touches it only, and its warning names it), stacked in event order. As
+    ``standings`` computes long events (``engine/_record.scale_groups``): an event's
+    analysis does not depend on the events beside it."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rf = prepare_round(results, pairings, rules, outcomes)
+    events = rf.seats.get_column("event_id").unique().sort()
+    if rf.exact or events.len() < 2:
+        for w in caught:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return run(rf)
+    for w in caught:  # (the overflow is said again by the group it belongs to)
+        if not issubclass(w.category, ExactnessWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    table = as_frame(results)
+    pairs = None if pairings is None else as_frame(pairings, what="pairings table",
+                                                   made_by=PAIRINGS_MADE_BY)
+    parts = []
+    for group in split_exact(rf.seats, rules, events, count="_cnt"):
+        keep = pl.col("event_id").is_in(group.implode())
+        sub = None if pairs is None else (pairs.filter(keep) if "event_id" in pairs.columns
+                                          else pairs)
+        parts.append(run(prepare_round(table.filter(keep), sub, rules, outcomes)))
+    return pl.concat(parts, how="vertical_relaxed").sort("event_id", maintain_order=True)
 
 
 def ranges_by_seat(rf: RoundFrame) -> pl.DataFrame:

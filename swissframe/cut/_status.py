@@ -46,7 +46,7 @@ from swissframe.cut._round import (
     enumerate_assignments,
     make_cut_flags,
     outcome_table,
-    prepare_round,
+    per_exact_group,
     ranges_by_seat,
     sample_assignments,
     unit_table,
@@ -462,7 +462,15 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
         check_whole(name, value, low=low, hint="see help(sf.cut_status)")
     check_seed(seed)
     rs = get(rules)
-    rf = prepare_round(results, pairings, rs, outcome_table(outcomes, weights))
+    return per_exact_group(
+        results, pairings, rs, outcome_table(outcomes, weights),
+        lambda rf: _round_status(rf, rs, top, exact_limit=exact_limit, n_sims=n_sims,
+                                 seed=seed, batch=batch, progress=progress))
+
+
+def _round_status(rf: RoundFrame, rs: Ruleset, top: int, *, exact_limit: int, n_sims: int,
+                  seed: int | None, batch: int, progress: bool) -> pl.DataFrame:
+    """:func:`cut_status` of one analysed round."""
     st = _bounded_status(ranges_by_seat(rf), rs, top)
     units = unit_table(rf)
     n_scen = units.group_by("event_id").agg(

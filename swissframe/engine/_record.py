@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -25,7 +26,7 @@ from swissframe.engine._exact import (
     lcm_of,
     warn_fallback,
 )
-from swissframe.errors import SchemaError
+from swissframe.errors import ExactnessWarning, SchemaError
 from swissframe.rules._ruleset import Ruleset
 
 __all__ = [
@@ -435,7 +436,7 @@ def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("e
     fits = (pl.col("_bits") < _SCALE_BITS) & (pl.col("_rounds") <= LONG_ROUNDS)
     normal = per_event.filter(fits).sort("_bits")["event_id"]
     alone = per_event.filter(~fits)["event_id"].sort()
-    groups = [(g, False) for g in _split_exact(record, rules, normal)]
+    groups = [(g, False) for g in split_exact(record, rules, normal)]
     return groups + [(alone.slice(i, 1), True) for i in range(alone.len())]
 
 
@@ -481,17 +482,25 @@ def _event_bits(record: pl.DataFrame, rules: Ruleset, const: tuple[float, float]
                      + pl.col("_k")).alias("_bits")))
 
 
-def _split_exact(record: pl.DataFrame, rules: Ruleset, events: pl.Series) -> list[pl.Series]:
-    """``events`` (each exact alone) in as few groups as halving finds that keep their
-    combined scales exact."""
+def split_exact(record: pl.DataFrame, rules: Ruleset, events: pl.Series, *,
+                count: str | None = None) -> list[pl.Series]:
+    """``events`` in as few groups as halving finds that keep their combined scales
+    exact (:func:`rate_scales` of ``record``'s rows of the group, ``count`` naming its
+    count column if any); a single event is a group whether exact or not. Used by
+    :func:`scale_groups` and by the cut analyses (``cut/_round.per_exact_group``)."""
     if events.len() == 0:
         return []
     sub = record.filter(pl.col("event_id").is_in(events.implode()))
-    if events.len() == 1 or rate_scales(sub, rules).exact():
+    if events.len() == 1:
+        return [events]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExactnessWarning)  # (only asked whether it fits)
+        fits = rate_scales(sub, rules, None if count is None else sub[count]).exact()
+    if fits:
         return [events]
     half = events.len() // 2
-    return (_split_exact(record, rules, events.slice(0, half))
-            + _split_exact(record, rules, events.slice(half)))
+    return (split_exact(record, rules, events.slice(0, half), count=count)
+            + split_exact(record, rules, events.slice(half), count=count))
 
 
 # ------------------------------------------------------------------ which rows, as of when
