@@ -365,3 +365,14 @@ def test_a_row_twice_is_one_mirror_problem_whatever_its_extra_columns() -> None:
     for call in (sf.find_problems, lambda d: sf.validate(d).problems):
         _problems()(call(extra), call(df))
 
+
+
+def test_a_seat_given_twice_names_no_record_rather_than_the_first() -> None:
+    """validate joined each problem to the first row of its seat: a seat given twice with
+    different records showed the record of whichever copy came first (even beside a detail
+    that quoted the other one). Such a problem now names no record."""
+    df = _pair_rows([("p0", "p1", 2, 0, 0), ("p1", "p0", 0, 2, 0), ("p0", "p1", 1, 0, 0)])
+    want = sf.validate(df).problems
+    _problems()(sf.validate(df.reverse()).problems, want)
+    mismatch = want.filter(pl.col("kind") == "mirror_mismatch", pl.col("player_id") == "p0")
+    assert mismatch["games_won"].to_list() == [None]
