@@ -376,3 +376,18 @@ def test_a_seat_given_twice_names_no_record_rather_than_the_first() -> None:
     _problems()(sf.validate(df.reverse()).problems, want)
     mismatch = want.filter(pl.col("kind") == "mirror_mismatch", pl.col("player_id") == "p0")
     assert mismatch["games_won"].to_list() == [None]
+
+
+def test_pairings_refused_alike_in_any_row_order() -> None:
+    """Pairings for two events the results lack were refused naming whichever came first
+    in the rows (and a bad pairing row likewise); now the first by id."""
+    results = _pair_rows([("p0", "p1", 2, 0, 0), ("p1", "p0", 0, 2, 0)])
+    pairs = pl.DataFrame({"event_id": ["x", "x", "a", "a"], "round": [1] * 4,
+                          "player_id": ["p0", "p1", "p0", "p1"],
+                          "opponent_id": ["p1", "p0", "p1", "p0"]})
+    bad = pl.DataFrame({"event_id": ["b"] * 4, "round": [2] * 4,  # (no seat points back)
+                        "player_id": ["p1", "p0", "p2", "p3"],
+                        "opponent_id": ["p2", "p1", "p0", None]})
+    for p in (pairs, bad):
+        for call in (lambda r, q: sf.cut_status(r, q, 1), sf.next_round_ranges):
+            check((results, p), (results, p.reverse()), lambda rp, c=call: c(*rp), frames())
