@@ -391,3 +391,21 @@ def test_pairings_refused_alike_in_any_row_order() -> None:
     for p in (pairs, bad):
         for call in (lambda r, q: sf.cut_status(r, q, 1), sf.next_round_ranges):
             check((results, p), (results, p.reverse()), lambda rp, c=call: c(*rp), frames())
+
+
+def test_columns_named_like_the_analysis_own_are_unrelated() -> None:
+    """An input column ``intentional_draw`` was the left side of detect_intentional_draws'
+    join (its values came back as the flags, or the flag's ``&`` failed on its dtype), and
+    ``scenario_id`` a key of id_report's counterfactual standings (a Polars error)."""
+    df = pl.concat([_pair_rows([("a", "b", 0, 0, 3), ("b", "a", 0, 0, 3),
+                                ("c", "d", 2, 0, 0), ("d", "c", 0, 2, 0)]),
+                    _pair_rows([("a", "c", 2, 1, 0), ("c", "a", 1, 2, 0),
+                                ("b", "d", 0, 0, 3), ("d", "b", 0, 0, 3)])
+                    .with_columns(round=pl.lit(2, dtype=pl.Int64))])
+    for value in (pl.lit(1), pl.lit(value=False), pl.lit("x")):
+        for name in ("intentional_draw", "scenario_id"):
+            other = df.with_columns(value.alias(name))
+            check(df, other, sf.detect_intentional_draws,
+                  lambda got, want, n=name: frames()(got.drop(n, strict=False),
+                                                     want.drop(n, strict=False)))
+            check(df, other, lambda d: sf.id_report(d, 2, n_sims=8), _report)
