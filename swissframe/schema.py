@@ -662,6 +662,11 @@ def _describe_mirrors(bad: pl.DataFrame, lf_ok: pl.LazyFrame, ev: list[str], add
               _record("_m_won", "_m_lost", "_m_drawn")))
 
 
+#: What a mirror problem says of a row: a row twice (a duplicate seat) is one problem,
+#: whatever columns outside the contract tell the copies apart.
+_MIRROR_RECORD: Final = (EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID, GAMES_WON, GAMES_LOST,
+                         GAMES_DRAWN, "_m_won", "_m_lost", "_m_drawn")
+
 _DISAGREES: Final = ((pl.col("_m_won") != pl.col(GAMES_LOST))
                      | (pl.col("_m_lost") != pl.col(GAMES_WON))
                      | (pl.col("_m_drawn") != pl.col(GAMES_DRAWN)))
@@ -734,7 +739,7 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
            .join(mirror, on="_key", how="left", maintain_order="left")
            .filter(pl.col("_m_won").is_null() | _DISAGREES)
            .drop("_key", "_e", "_p", "_o")
-           .unique(maintain_order=True).pipe(collect))
+           .unique(_MIRROR_RECORD, maintain_order=True).pipe(collect))
     if bad.height:
         _describe_mirrors(bad, ok_rows.drop("_e", "_p", "_o"), [EVENT_ID], add)
     return codes, True, False
@@ -972,7 +977,8 @@ def _categorical_keyed_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> 
     bad = (paired.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="left",
                        maintain_order="left")
            .filter(pl.col("_m_won").is_null() | _DISAGREES)
-           .unique(maintain_order=True).pipe(collect))
+           .unique([*dict.fromkeys([*ev, *_MIRROR_RECORD])], maintain_order=True)
+           .pipe(collect))
     if bad.height:
         _describe_mirrors(bad, lf_ok, ev, add)
 

@@ -739,8 +739,16 @@ def _origin(lf: pl.LazyFrame, origin: str) -> tuple[list[pl.LazyFrame], pl.LazyF
 def _with_records(found: pl.DataFrame, table: pl.LazyFrame, ev: Sequence[str]) -> pl.LazyFrame:
     """schema.find_problems rows, with severities and the offending records joined in."""
     keys = ["event_id", "round", "player_id", "opponent_id"]
-    recs = (table.select(*keys, "games_won", "games_lost", "games_drawn")
-            .unique(keys, keep="first"))
+    games = ["games_won", "games_lost", "games_drawn"]
+    # a seat given twice with different records (a duplicate seat) names no record: which
+    # one a problem is about is not in its keys, and the first in the rows' order made the
+    # report depend on that order
+    recs = (table.select(*keys, *games)
+            .join(found.lazy().select(keys).unique(), on=keys, how="semi", nulls_equal=True)
+            .unique()
+            .group_by(keys).agg(pl.col(games).first(), pl.len().alias("_n"))
+            .select(*keys, *(pl.when(pl.col("_n") == 1).then(pl.col(g)).alias(g)
+                             for g in games)))
     base = found.lazy().join(recs, on=keys, how="left", nulls_equal=True)
     sev = pl.col("kind").replace_strict({k: v.severity for k, v in KINDS.items()},
                                         default="error")

@@ -24,7 +24,13 @@ from swissframe.errors import (
     check_whole,
 )
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import as_frame, validate_results
+from swissframe.schema import (
+    FLAG_COLUMNS,
+    OPTIONAL_COLUMNS,
+    RESULT_COLUMNS,
+    as_frame,
+    validate_results,
+)
 
 __all__ = ["ID_SCORES", "IdReport", "detect_intentional_draws", "id_advice", "id_report"]
 
@@ -149,7 +155,8 @@ def detect_intentional_draws(results: Frame, source: str | Iterable[tuple[int, i
     Returns
     -------
     DataFrame
-        The input rows with a boolean ``intentional_draw`` column.
+        The input rows with a boolean ``intentional_draw`` column (in place of an input
+        column of that name).
 
     Examples
     --------
@@ -161,6 +168,9 @@ def detect_intentional_draws(results: Frame, source: str | Iterable[tuple[int, i
     ['A', 'B']
     """
     df = validate_results(results).pipe(collect)
+    # (an input column of the output's name was the join's left side: its values came
+    # back as the flags, or the flag's & failed on its dtype)
+    df = df.drop("intentional_draw", strict=False)
 
     def table(name: str, scores: Iterable[tuple[int, int, int]]) -> pl.DataFrame:
         return pl.DataFrame(
@@ -183,12 +193,12 @@ def detect_intentional_draws(results: Frame, source: str | Iterable[tuple[int, i
     src = (pl.col("source").cast(pl.String).str.to_lowercase().fill_null(default)
            if "source" in df.columns and isinstance(source, str) else pl.lit(default))
     flagged = (df.with_columns(_src=src)
-               .join(rules_t.with_columns(intentional_draw=pl.lit(value=True)),
+               .join(rules_t.with_columns(_flag=pl.lit(value=True)),
                      on=["_src", "games_won", "games_lost", "games_drawn"], how="left")
-               .with_columns(intentional_draw=pl.col("intentional_draw").fill_null(value=False)
+               .with_columns(intentional_draw=pl.col("_flag").fill_null(value=False)
                              & pl.col("opponent_id").is_not_null()
                              & (pl.col("games_won") == pl.col("games_lost"))))
-    return flagged.drop("_src")
+    return flagged.drop("_src", "_flag")
 
 
 @dataclass(frozen=True)
@@ -292,7 +302,12 @@ def id_report(results: Frame, top: int = 8, rules: str | Ruleset = "mtg", *,
     check_whole("n_sims", n_sims, hint="e.g. n_sims=100")
     check_seed(seed)
     rs = get(rules)
-    df = detect_intentional_draws(results, source).filter(pl.col("phase") == "swiss")
+    # the contract's columns only: an input column named like one of the analysis's own
+    # (scenario_id, a key of the counterfactual standings) failed or changed the report
+    flagged = detect_intentional_draws(results, source)
+    df = flagged.select(c for c in (*RESULT_COLUMNS, *OPTIONAL_COLUMNS, *FLAG_COLUMNS,
+                                    "intentional_draw") if c in flagged.columns
+                        ).filter(pl.col("phase") == "swiss")
     final = df.group_by("event_id").agg(pl.col("round").max().alias("_R"))
     df = df.join(final, on="event_id")
     ids = (df.filter(pl.col("intentional_draw")

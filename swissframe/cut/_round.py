@@ -163,9 +163,12 @@ class RoundFrame:
 
 def _reject(bad: pl.DataFrame, message: Callable[[dict[str, object]], str], *,
             error: type[ValidationError | DataError] = ValidationError) -> None:
-    """Raise ``error`` with the message of the first row of ``bad``, if any."""
+    """Raise ``error`` with the message of the first row of ``bad`` in the order of its
+    columns' values (not the input's: the same refusal however the rows are ordered), if
+    any."""
     if bad.height:
-        raise error(message(bad.row(0, named=True)))
+        first = bad.sort(bad.columns, nulls_last=True, maintain_order=True)
+        raise error(message(first.row(0, named=True)))
 
 
 #: How a pairings table is made, for the hint of a path or None given as one.
@@ -241,10 +244,11 @@ def _check_pairing_ids(pairs: pl.DataFrame, prior: pl.DataFrame) -> None:
     on), with the nearest event ids. A player of the pairings with no earlier row is a
     late entrant, which is allowed, but when someone of their event who played before is
     not paired and has a near id, it looks like a typo: warned, naming both."""
-    events = prior["event_id"].unique().to_list()
-    for ev in pairs.filter(~pl.col("event_id").is_in(events))["event_id"].unique().to_list():
+    events = prior["event_id"].unique().sort().to_list()
+    # (the first unknown event by id, not by the rows' order)
+    for ev in pairs.filter(~pl.col("event_id").is_in(events))["event_id"].unique().sort():
         msg = (f"the pairings are for event {ev!r}, which the results do not hold. Hint: "
-               + did_you_mean(ev, events, f"events present: {sorted(events)[:10]}."))
+               + did_you_mean(ev, events, f"events present: {events[:10]}."))
         raise DataError(msg)
     known = prior.select("event_id", "player_id").unique()
     new = (pairs.join(known, on=["event_id", "player_id"], how="anti")
@@ -252,7 +256,7 @@ def _check_pairing_ids(pairs: pl.DataFrame, prior: pl.DataFrame) -> None:
     if new.height == 0:
         return
     unpaired = known.join(pairs, on=["event_id", "player_id"], how="anti")
-    pools = dict(unpaired.group_by("event_id").agg("player_id").iter_rows())
+    pools = dict(unpaired.group_by("event_id").agg(pl.col("player_id").sort()).iter_rows())
     found: list[tuple[str, str, str]] = []
     # (the first new ids only: pairings that spell every player another way would
     # otherwise compare each new id with each unpaired one — 3,000 players, 11 s)
