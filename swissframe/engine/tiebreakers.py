@@ -636,7 +636,8 @@ def lost_round_squares(ctx: Context, *, name: str = "lost_round_squares") -> pl.
     r = pl.col("round").cast(pl.Int128)  # (a round past 2**31.5 squares past Int64)
     agg = (ctx.rows.filter(pl.col("_loss")).group_by(ctx.pkeys)
            .agg((r * r).sum().alias("_s")))
-    over = agg.filter(pl.col("_s") > 2**63 - 1).head(1).pipe(collect)
+    # (the first by its keys, not by the group-by's order: the same player named each time)
+    over = agg.filter(pl.col("_s") > 2**63 - 1).sort(ctx.pkeys).head(1).pipe(collect)
     if over.height:
         who = ", ".join(f"{k} {v!r}" for k, v in zip(ctx.pkeys, over.row(0), strict=False))
         msg = (f"lost_round_squares: the sum of the squares of the rounds lost by {who} is "
