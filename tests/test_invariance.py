@@ -35,7 +35,7 @@ from polars.testing import assert_frame_equal
 
 import swissframe as sf
 from tests.test_fuzz import mutate
-from tests.test_multi_event import RULESETS, _split, many_events
+from tests.test_multi_event import RULESETS, _outcome, _split, many_events
 
 #: ``SWISSFRAME_INVARIANCE_EXAMPLES=500`` explores further (random, not the fixed examples).
 _EXAMPLES = int(os.environ.get("SWISSFRAME_INVARIANCE_EXAMPLES", "0"))
@@ -144,15 +144,6 @@ def respell(df: pl.DataFrame, data: st.DataObject, kinds: tuple[str, ...] = tupl
 
 
 # ------------------------------------------------------------------------ comparisons
-
-
-def _outcome(fn: Callable[[], Any]) -> Any:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return fn()
-    except sf.SwissframeError as exc:
-        return exc
 
 
 def _unnumbered(text: str) -> str:
