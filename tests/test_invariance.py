@@ -10,7 +10,11 @@ same table spelled another way, bit for bit (or the same refusal):
     Categorical or Enum;
 (d) the match form (``sf.to_matches`` → ``sf.from_matches``), a CSV or Parquet file read
     back by ``sf.read_results`` / ``sf.read``;
-(e) simulated probabilities with a fixed seed, under (a)–(c).
+(e) simulated probabilities with a fixed seed, under (a)–(c);
+(f) standings of tables that carry the optional ``unplayed`` / ``double_loss`` / ``stage``
+    / ``color`` columns, under row and column order, Categorical ids, a LazyFrame and a
+    CSV / Parquet file; an analysis key (``keys=["scenario_id"]``) and ``rules="auto"``
+    with a ``ruleset`` column, under row order and stacked against each part alone.
 
 Outputs whose documented order is a key order are compared in that order; outputs
 documented as keyed rows are compared sorted by their key columns.
@@ -400,3 +404,155 @@ def test_columns_named_like_the_analysis_own_are_unrelated() -> None:
                   lambda got, want, n=name: frames()(got.drop(n, strict=False),
                                                      want.drop(n, strict=False)))
             check(df, other, lambda d: sf.id_report(d, 2, n_sims=8), _report)
+
+
+# ------------------------------------------------------------------------ optional columns
+
+SMALL = settings(max_examples=_EXAMPLES or 10, deadline=None, derandomize=not _EXAMPLES,
+                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _decorate(df: pl.DataFrame, data: st.DataObject) -> pl.DataFrame:
+    """``df`` with valid ``unplayed`` / ``double_loss`` / ``stage`` / ``color`` values: a
+    2-0 match may be a forfeit (both seats) or a double loss (both seats 0-2), a bye a
+    pairing / full / half bye, an unopposed loss a zero bye or an absence; colours pair
+    ``w`` with ``b``; stages split the rounds in two."""
+    codes = data.draw(st.lists(st.integers(0, 4), min_size=df.height, max_size=df.height))
+    split = data.draw(st.integers(1, 4))
+    # one code per match: the seat with the smaller id draws it for both
+    seat = {(r["event_id"], r["round"], r["player_id"]): c
+            for r, c in zip(df.iter_rows(named=True), codes, strict=True)}
+    rows = []
+    for r in df.iter_rows(named=True):
+        opp = r["opponent_id"]
+        key = min(r["player_id"], opp) if opp is not None else r["player_id"]
+        code = seat[(r["event_id"], r["round"], key)]
+        g = (r["games_won"], r["games_lost"], r["games_drawn"])
+        unplayed, dl, color = None, [False, None][code % 2], None
+        if opp is None:
+            if g == (2, 0, 0):
+                unplayed, g = [(None, g), ("pairing_bye", g), ("full_bye", g),
+                               ("half_bye", (0, 0, 1)), (None, g)][code]
+            else:
+                unplayed = [None, "zero_bye", "absent", None, "absent"][code]
+        else:
+            color = "w" if (r["player_id"] < opp) == (code % 2 == 0) else "b"
+            if code == 3 and g[2] == 0 and g[0] != g[1]:
+                unplayed = "forfeit_win" if g[0] > g[1] else "forfeit_loss"
+            elif code == 4:
+                dl, g = True, (0, 2, 0)
+        rows.append({**r, "games_won": g[0], "games_lost": g[1], "games_drawn": g[2],
+                     "unplayed": unplayed, "double_loss": dl, "color": color,
+                     "stage": "day1" if r["round"] <= split else "day2"})
+    out = pl.DataFrame(rows, schema={**df.schema, "unplayed": pl.String,
+                                     "double_loss": pl.Boolean, "color": pl.String,
+                                     "stage": pl.String})
+    assert sf.validate(out).errors.height == 0, sf.validate(out).errors
+    return out
+
+
+def _categorical(df: pl.DataFrame, data: st.DataObject) -> pl.DataFrame:
+    return df.with_columns(pl.col(*IDS).cast(pl.Categorical))
+
+
+def _long_file(df: pl.DataFrame, data: st.DataObject) -> pl.DataFrame:
+    """Written as CSV or Parquet (the long form: the match form has no per-seat
+    ``unplayed`` / ``color``), read back by ``sf.read_results``."""
+    suffix = data.draw(st.sampled_from(["csv", "parquet"]))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"t.{suffix}"
+        (df.write_csv if suffix == "csv" else df.write_parquet)(path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return sf.read_results(path)
+
+
+OPTIONAL_SPELLINGS: dict[str, Callable[[pl.DataFrame, st.DataObject],
+                                       pl.DataFrame | pl.LazyFrame]] = {
+    "rows": _permute_rows, "columns": _permute_columns, "categorical": _categorical,
+    "lazy": _lazy, "file": _long_file}
+
+
+@SMALL
+@given(df=many_events(1, 2), rules=st.sampled_from(RULESETS),
+       kind=st.sampled_from(sorted(OPTIONAL_SPELLINGS)), data=st.data())
+def test_standings_with_optional_columns(df: pl.DataFrame, rules: str, kind: str,
+                                         data: st.DataObject) -> None:
+    d = _decorate(df, data)
+    other = OPTIONAL_SPELLINGS[kind](d, data)
+    through = data.draw(st.sampled_from([None, 1]))
+    check(d, other, lambda t: sf.standings(t, rules, through_round=through), frames())
+
+
+@SMALL
+@given(df=many_events(1, 2), rules=st.sampled_from(RULESETS),
+       kind=st.sampled_from(sorted(OPTIONAL_SPELLINGS)), data=st.data())
+def test_standings_by_round_with_optional_columns(df: pl.DataFrame, rules: str, kind: str,
+                                                  data: st.DataObject) -> None:
+    d = _decorate(df, data)
+    check(d, OPTIONAL_SPELLINGS[kind](d, data), lambda t: sf.standings_by_round(t, rules),
+          frames())
+
+
+# ------------------------------------------------------------------------ analysis keys
+
+
+def _scenarios(data: st.DataObject) -> tuple[pl.DataFrame, dict[Any, pl.DataFrame]]:
+    """Two scenarios (of possibly the same event names), stacked, and each alone."""
+    ids: list[Any] = data.draw(st.sampled_from([["s0", "s1"], [1, 0]]))
+    alone = {s: data.draw(many_events(1, 2)).with_columns(scenario_id=pl.lit(s))
+             for s in ids}
+    return pl.concat(list(alone.values())), alone
+
+
+@SMALL
+@given(rules=st.sampled_from(RULESETS), by_round=st.booleans(), data=st.data())
+def test_keys_stacked_equals_alone(rules: str, by_round: bool, data: st.DataObject) -> None:
+    stacked, alone = _scenarios(data)
+    fn = sf.standings_by_round if by_round else sf.standings
+    got = fn(stacked, rules, keys=["scenario_id"])
+    for s, one in alone.items():
+        frames()(got.filter(pl.col("scenario_id") == s), fn(one, rules, keys=["scenario_id"]))
+
+
+@SMALL
+@given(rules=st.sampled_from(RULESETS), by_round=st.booleans(), data=st.data())
+def test_keys_any_row_order(rules: str, by_round: bool, data: st.DataObject) -> None:
+    stacked, _ = _scenarios(data)
+    fn = sf.standings_by_round if by_round else sf.standings
+    check(stacked, _permute_rows(stacked, data),
+          lambda t: fn(t, rules, keys=["scenario_id"]), frames())
+
+
+# ------------------------------------------------------------------------ rules="auto"
+
+
+def _with_rulesets(df: pl.DataFrame, data: st.DataObject) -> pl.DataFrame:
+    events = sorted(df["event_id"].unique())
+    names = data.draw(st.lists(st.sampled_from(RULESETS), min_size=len(events),
+                               max_size=len(events)))
+    return df.with_columns(ruleset=pl.col("event_id").replace_strict(events, names))
+
+
+@SMALL
+@given(df=many_events(1, 3), by_round=st.booleans(), data=st.data())
+def test_auto_any_row_order(df: pl.DataFrame, by_round: bool, data: st.DataObject) -> None:
+    d = _with_rulesets(df, data)
+    fn = sf.standings_by_round if by_round else sf.standings
+    check(d, _permute_rows(d, data), lambda t: fn(t, "auto"), frames())
+
+
+@SMALL
+@given(df=many_events(2, 3), by_round=st.booleans(), data=st.data())
+def test_auto_stacked_equals_alone(df: pl.DataFrame, by_round: bool,
+                                   data: st.DataObject) -> None:
+    d = _with_rulesets(df, data)
+    fn = sf.standings_by_round if by_round else sf.standings
+    got = fn(d, "auto")
+    for ev in sorted(d["event_id"].unique()):
+        alone = fn(d.filter(pl.col("event_id") == ev), "auto")
+        mine = got.filter(pl.col("event_id") == ev)
+        # events of several rulesets stack diagonally (``run_auto``): another ruleset's
+        # columns are null here, and a column both have takes the common supertype
+        assert all(n == mine.height for n in mine.drop(alone.columns).null_count().row(0))
+        frames()(mine.select(alone.columns), alone.cast(mine.select(alone.columns).schema))
