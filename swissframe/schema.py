@@ -63,7 +63,7 @@ from typing import Final
 import polars as pl
 
 from swissframe._collect import choose, collect, collect_all, scoped
-from swissframe.errors import DataError, SchemaError, ValidationError
+from swissframe.errors import DataError, DataWarning, SchemaError, ValidationError
 
 __all__ = [
     "COLORS",
@@ -1402,6 +1402,34 @@ def unread_cells(frame: pl.LazyFrame | pl.DataFrame, column: str, context: Seque
     return "; ".join(shown)
 
 
+#: Per-seat columns of the long form that the match form (one row per match) has no place
+#: for: :func:`to_matches` leaves them out, and says so when they hold something.
+_SEAT_ONLY: Final = ("unplayed", "color", "stage")
+
+
+def _warn_match_form_losses(lf: pl.LazyFrame, names: Sequence[str]) -> None:
+    """A :class:`~swissframe.errors.DataWarning` when :func:`to_matches` drops something:
+    set cells of a per-seat column (``_SEAT_ONLY``), or double losses, whose seat B reads
+    as the mirror of seat A's games when the matches are read back."""
+    seat = [c for c in _SEAT_ONLY if c in names]
+    exprs = [pl.col(c).is_not_null().sum().alias(c) for c in seat]
+    if "double_loss" in names:
+        exprs.append(pl.col("double_loss").fill_null(value=False).sum().alias("double_loss"))
+    if not exprs:
+        return
+    counts = {k: int(v) for k, v in lf.select(exprs).pipe(collect).row(0, named=True).items()
+              if v}
+    if not counts:
+        return
+    parts = [f"{n:,} {c} cell(s)" for c, n in counts.items() if c != "double_loss"]
+    if counts.get("double_loss"):
+        parts.append(f"{counts['double_loss']:,} double-loss seat(s) (seat A's games are "
+                     "kept; read back, seat B gets their mirror)")
+    msg = (f"to_matches: the match form has one row per match and leaves out {', '.join(parts)}."
+           " Hint: keep the long form (what sf.standings reads) to keep them.")
+    warnings.warn(msg, DataWarning, stacklevel=3)
+
+
 def to_matches(results: pl.LazyFrame | pl.DataFrame, *,
                columns: MatchColumns = MATCH_COLUMNS) -> pl.DataFrame:
     """Collapse a validated long table to one row per match (the inverse of
@@ -1426,7 +1454,9 @@ def to_matches(results: pl.LazyFrame | pl.DataFrame, *,
     c = columns
     keep = pl.col(OPPONENT_ID).is_null() | (pl.col(PLAYER_ID) < pl.col(OPPONENT_ID))
     # a double loss keeps its flag (seat A's games; the match form has no other place)
-    flags = [f for f in FLAG_COLUMNS if f in lf.collect_schema().names()]
+    names = lf.collect_schema().names()
+    flags = [f for f in FLAG_COLUMNS if f in names]
+    _warn_match_form_losses(lf, names)
     return lf.filter(keep).select(
         EVENT_ID, ROUND,
         pl.col(PLAYER_ID).alias(c.player_a), pl.col(OPPONENT_ID).alias(c.player_b),

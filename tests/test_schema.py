@@ -498,3 +498,29 @@ def test_a_mistyped_column_gets_the_hint_of_its_kind() -> None:
                        r"integers and ids and labels with"):
         sf.standings(res.with_columns(pl.col("games_won").cast(pl.Float64),
                                       pl.lit(3).alias("event_id")))
+
+
+def test_to_matches_says_what_the_match_form_leaves_out() -> None:
+    """The match form has one row per match: per-seat cells (unplayed, color, stage) and a
+    double loss's seat B were dropped without a word, and read back they changed the
+    standings (seat B of a double loss became a 2-0 win; a half bye became an unpaired
+    draw). A DataWarning now says what is left out; a table with nothing to lose is quiet."""
+    import warnings
+
+    from swissframe.errors import DataWarning
+
+    df = pl.DataFrame({"event_id": ["e"] * 3, "round": [1, 1, 1],
+                       "player_id": ["A", "B", "C"], "opponent_id": ["B", "A", None],
+                       "games_won": [0, 0, 0], "games_lost": [2, 2, 0],
+                       "games_drawn": [0, 0, 1], "double_loss": [True, True, False],
+                       "unplayed": [None, None, "half_bye"]})
+    with pytest.warns(DataWarning, match=r"leaves out 1 unplayed cell\(s\), 2 double-loss "
+                                         r"seat\(s\) \(seat A's games are kept; read back, "
+                                         r"seat B gets their mirror\)"):
+        assert sf.to_matches(df).height == 2
+    plain = df.filter(pl.col("player_id") != "C").with_columns(
+        games_won=pl.Series([2, 0]), games_lost=pl.Series([0, 2]),
+        double_loss=pl.lit(value=False), unplayed=pl.lit(None, dtype=pl.String))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sf.to_matches(plain).height == 1
