@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
@@ -473,25 +474,19 @@ OPTIONAL_SPELLINGS: dict[str, Callable[[pl.DataFrame, st.DataObject],
     "lazy": _lazy, "file": _long_file}
 
 
+@pytest.mark.parametrize("by_round", [False, True], ids=["standings", "by_round"])
 @SMALL
 @given(df=many_events(1, 2), rules=st.sampled_from(RULESETS),
        kind=st.sampled_from(sorted(OPTIONAL_SPELLINGS)), data=st.data())
-def test_standings_with_optional_columns(df: pl.DataFrame, rules: str, kind: str,
-                                         data: st.DataObject) -> None:
+def test_standings_with_optional_columns(by_round: bool, df: pl.DataFrame, rules: str,
+                                         kind: str, data: st.DataObject) -> None:
     d = _decorate(df, data)
     other = OPTIONAL_SPELLINGS[kind](d, data)
+    if by_round:
+        check(d, other, lambda t: sf.standings_by_round(t, rules), frames())
+        return
     through = data.draw(st.sampled_from([None, 1]))
     check(d, other, lambda t: sf.standings(t, rules, through_round=through), frames())
-
-
-@SMALL
-@given(df=many_events(1, 2), rules=st.sampled_from(RULESETS),
-       kind=st.sampled_from(sorted(OPTIONAL_SPELLINGS)), data=st.data())
-def test_standings_by_round_with_optional_columns(df: pl.DataFrame, rules: str, kind: str,
-                                                  data: st.DataObject) -> None:
-    d = _decorate(df, data)
-    check(d, OPTIONAL_SPELLINGS[kind](d, data), lambda t: sf.standings_by_round(t, rules),
-          frames())
 
 
 # ------------------------------------------------------------------------ analysis keys
