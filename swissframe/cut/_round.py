@@ -61,7 +61,6 @@ __all__ = [
     "RoundFrame",
     "criteria_bounds",
     "keyed_uniform",
-    "lex_ge",
     "make_cut_flags",
     "outcome_table",
     "prepare_round",
@@ -513,14 +512,6 @@ def criteria_bounds(rules: Ruleset, *, skip_first: bool = True
             lo, hi = -hi, -lo
         out.append((crit.name, lo.fill_null(NULL_VALUE), hi.fill_null(NULL_VALUE)))
     return out
-
-
-def lex_ge(a: Sequence[str], b: Sequence[str]) -> pl.Expr:
-    """``a ≥ b`` lexicographically over paired columns (True when empty: an exact tie)."""
-    expr: pl.Expr = pl.lit(value=True)
-    for x, y in reversed(list(zip(a, b, strict=True))):
-        expr = (pl.col(x) > pl.col(y)) | ((pl.col(x) == pl.col(y)) & expr)
-    return expr
 
 
 def scenario_results(rf: RoundFrame, assignment: pl.DataFrame) -> pl.DataFrame:

@@ -128,8 +128,8 @@ def _points_pass(seats: pl.DataFrame) -> pl.DataFrame:
 
 def _tuple_ranks(frames: list[pl.DataFrame], names: list[str]) -> pl.DataFrame:
     """Every bound tuple of ``frames`` (columns ``_b0 …``, one per criterion) -> ``_r``, a
-    dense rank in the order of :func:`~swissframe.cut._round.lex_ge`: ``a ≥ b``
-    lexicographically iff ``_r(a) ≥ _r(b)`` (no criteria: every tuple ties, rank 0)."""
+    dense rank in lexicographic order: ``a ≥ b`` lexicographically iff ``_r(a) ≥ _r(b)``
+    (no criteria: every tuple ties, rank 0)."""
     cols = [f"_b{i}" for i in names]
     tuples = pl.concat([f.select(cols) for f in frames]).unique()
     if not cols:

@@ -9,8 +9,17 @@ from hypothesis import strategies as st
 
 import swissframe as sf
 from swissframe.cut import _status
-from swissframe.cut._round import lex_ge, outcome_table, prepare_round, ranges_by_seat
+from swissframe.cut._round import outcome_table, prepare_round, ranges_by_seat
 from tests.cut.test_cut import CARD_PRESETS, random_event
+
+
+def lex_ge(a: list[str], b: list[str]) -> pl.Expr:
+    """``a ≥ b`` lexicographically over paired columns (True when empty: an exact tie);
+    the order the range pass's tuple ranks stand for."""
+    expr: pl.Expr = pl.lit(value=True)
+    for x, y in reversed(list(zip(a, b, strict=True))):
+        expr = (pl.col(x) > pl.col(y)) | ((pl.col(x) == pl.col(y)) & expr)
+    return expr
 
 
 def range_pass_pairwise(seats: pl.DataFrame, cand: pl.DataFrame, names: list[str]
