@@ -217,12 +217,13 @@ def nearest(value: object, known: Iterable[object], *, n: int = 3, cutoff: float
                                                           n=n, cutoff=cutoff)]
 
 
-def did_you_mean(value: object, known: Iterable[object], otherwise: str) -> str:
-    """The hint for an id that is not among ``known``: its nearest ids (:func:`nearest`),
-    or ``otherwise`` when none is near.
+def did_you_mean(value: object, known: Iterable[object], otherwise: str, *,
+                 fold_case: bool = False) -> str:
+    """The hint for an id that is not among ``known``: its nearest ids (:func:`nearest`,
+    ``fold_case`` as there), or ``otherwise`` when none is near.
 
     >>> did_you_mean("Bobb", ["Alice", "Bob"], "check the spelling.")
     "did you mean 'Bob'?"
     """
-    near = nearest(value, known)
+    near = nearest(value, known, fold_case=fold_case)
     return f"did you mean {', '.join(map(repr, near))}?" if near else otherwise

@@ -37,7 +37,13 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 
 import polars as pl
 
-from swissframe.errors import DataError, SwissframeError, check_whole, nearest
+from swissframe.errors import (
+    DataError,
+    SwissframeError,
+    check_whole,
+    did_you_mean,
+    nearest,
+)
 from swissframe.io._files import FORMATS, output_target, read, replacing, temp_beside
 from swissframe.rules._infer import describe
 
@@ -336,13 +342,12 @@ def find_player(results: pl.DataFrame, player: str, event: str | None) -> str:
     mine = ids.filter(pl.col("player_id") == player)["event_id"].sort().to_list()
     if not mine:
         pool = ids["player_id"].unique().sort().to_list()
-        near = nearest(player, pool, fold_case=True)
         where = (f"event {event!r}" if event is not None else
                  f"event {ids['event_id'][0]!r}" if ids["event_id"].n_unique() == 1 else
                  f"any of the {ids['event_id'].n_unique()} events")
-        hint = (f"did you mean {', '.join(map(repr, near))}?" if near
-                else "check the spelling (ids are case-sensitive), or run 'swissframe "
-                "standings FILE' to list the players.")
+        hint = did_you_mean(player, pool, "check the spelling (ids are case-sensitive), or "
+                            "run 'swissframe standings FILE' to list the players.",
+                            fold_case=True)
         msg = f"player {player!r} is not in {where}. Hint: {hint}"
         raise DataError(msg)
     if len(mine) > 1:
