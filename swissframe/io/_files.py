@@ -77,6 +77,7 @@ __all__ = [
     "read",
     "read_bytes",
     "read_decompressed",
+    "several_files",
     "shown",
     "sniff",
 ]
@@ -1273,24 +1274,30 @@ def _pending_notes(pending: pl.DataFrame, where: pl.DataFrame) -> pl.DataFrame:
         pl.lit("paired but no result yet; left out of the results").alias("detail"))
 
 
-def _pass_on(caught: Sequence[warnings.WarningMessage], said: Mapping[str, str], *,
-             listed: Collection[str]) -> None:
-    """Re-raise a reader's warnings, except those of the kinds (``said``: kind -> text, the
-    reader's own ``*_warnings``) that the part lists as import notes: read summarises
-    the notes in one warning, so they are not said twice."""
-    quiet = {text for kind, text in said.items() if kind in listed}
-    for w in caught:
-        if str(w.message) not in quiet:
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+def several_files(count: int, what: str) -> str:
+    """How a reader's one warning for many files opens: ``"N files <what>; the first, "``
+    before the first file's own message, or nothing for one file.
+
+    >>> several_files(3, "have a note"), several_files(1, "have a note")
+    ('3 files have a note; the first, ', '')
+    """
+    return f"{count} files {what}; the first, " if count > 1 else ""
+
+
+def _say_unlisted(said: Mapping[str, str], *, listed: Collection[str]) -> None:
+    """Warn of what a reader says (``said``: kind -> text, its ``*_warnings``) except the
+    kinds its part lists as import notes: read summarises those in one warning, so they
+    are not said twice."""
+    for kind, text in said.items():
+        if kind not in listed:
+            warnings.warn(text, UserWarning, stacklevel=4)
 
 
 def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) -> _Part:
-    from swissframe.io.tom import read_tom, tom_warnings
+    from swissframe.io.tom import _read_tom, tom_warnings
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        ev = read_tom(list(files), event_ids=list(keys), max_bytes=limit)
-    _pass_on(caught, tom_warnings(ev), listed={"unknown_element"})
+    ev = _read_tom(list(files), event_ids=list(keys), max_bytes=limit)
+    _say_unlisted(tom_warnings(ev), listed={"unknown_element"})
     st = _tom_pods(ev)
     where = st.select("event_id", "source_file")
     results = ev.results.join(st.select("event_id", "source_file",
@@ -1309,12 +1316,10 @@ def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
 
 
 def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) -> _Part:
-    from swissframe.io.trf import read_trf, trf_warnings
+    from swissframe.io.trf import _read_trf, trf_warnings
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        ev = read_trf(list(files), event_ids=list(keys), max_bytes=limit)
-    _pass_on(caught, trf_warnings(ev), listed={"unknown_record", "start_date"})
+    ev = _read_trf(list(files), event_ids=list(keys), max_bytes=limit)
+    _say_unlisted(trf_warnings(ev), listed={"unknown_record", "start_date"})
     where = ev.header.select("event_id", pl.col("source").alias("source_file"))
     results = ev.results.join(where, on="event_id", how="left")
     events = events_of(ev)

@@ -61,7 +61,14 @@ import defusedxml.ElementTree as SafeET
 import polars as pl
 
 from swissframe.errors import ImportFormatError, SwissframeError
-from swissframe.io._files import event_keys, file_list, keys_for, read_bytes, shown
+from swissframe.io._files import (
+    event_keys,
+    file_list,
+    keys_for,
+    read_bytes,
+    several_files,
+    shown,
+)
 from swissframe.schema import RESULT_COLUMNS, validate_results
 
 __all__ = [
@@ -725,14 +732,20 @@ def read_tom(paths: str | Path | Iterable[str | Path], *,
     >>> ev.results.select("event_id", "player_id", "games_won", "games_drawn", "unplayed").rows()
     [('night', '7', 0, 1, None), ('night', '8', 0, 1, None), ('night', '9', 1, 0, 'pairing_bye')]
     """
-    files = file_list(paths)
-    keys = keys_for(files, event_ids)
-    parts = [_parse_tom(read_bytes(f, limit=max_bytes), event_key=k, source=shown(f))
-             for f, k in zip(files, keys, strict=True)]
-    out = _concat(parts)
+    out = _read_tom(paths, event_ids=event_ids, max_bytes=max_bytes)
     for text in tom_warnings(out).values():
         warnings.warn(text, UserWarning, stacklevel=2)
     return out
+
+
+def _read_tom(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[str] | None,
+              max_bytes: int | None) -> TomEvents:
+    """:func:`read_tom` without its warnings (``swissframe.read`` lists some as import
+    notes, and says the others itself: :func:`tom_warnings`)."""
+    files = file_list(paths)
+    keys = keys_for(files, event_ids)
+    return _concat([_parse_tom(read_bytes(f, limit=max_bytes), event_key=k, source=shown(f))
+                    for f, k in zip(files, keys, strict=True)])
 
 
 def tom_warnings(events: TomEvents) -> dict[str, str]:
@@ -753,9 +766,9 @@ def tom_warnings(events: TomEvents) -> dict[str, str]:
                .group_by("source", maintain_order=True).len())
     if podless.height:
         src, n = podless.row(0)
-        lead = (f"{podless.height} files list players but no pod (TomEvents.unseated); the "
-                "first, " if podless.height > 1 else "")
-        out["no_pod"] = (f"{lead}{src}: {n} player(s) listed but no pod: no match to read (a "
+        out["no_pod"] = (several_files(podless.height,
+                                       "list players but no pod (TomEvents.unseated)")
+                         + f"{src}: {n} player(s) listed but no pod: no match to read (a "
                          "tournament saved before its first pairing?). Hint: save the file "
                          "again once round 1 is paired.")
     return out

@@ -64,7 +64,14 @@ from typing import Any, Final, NamedTuple
 import polars as pl
 
 from swissframe.errors import DataError, ImportFormatError, SwissframeError
-from swissframe.io._files import MAX_DIGITS, file_list, keys_for, read_bytes, shown
+from swissframe.io._files import (
+    MAX_DIGITS,
+    file_list,
+    keys_for,
+    read_bytes,
+    several_files,
+    shown,
+)
 from swissframe.schema import RESULT_COLUMNS, validate_results
 
 __all__ = [
@@ -647,11 +654,21 @@ def read_trf(paths: str | Path | Iterable[str | Path], *,
     >>> ev.header.select("name", "rounds_declared", "rounds_completed").row(0)
     ('Club', 2, 1)
     """
+    out = _read_trf(paths, event_ids=event_ids, max_bytes=max_bytes)
+    for text in trf_warnings(out).values():
+        warnings.warn(text, UserWarning, stacklevel=2)
+    return out
+
+
+def _read_trf(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[str] | None,
+              max_bytes: int | None) -> TrfEvents:
+    """:func:`read_trf` without its warnings (``swissframe.read`` lists them as import
+    notes, and says the others itself: :func:`trf_warnings`)."""
     files = file_list(paths)
     keys = keys_for(files, event_ids)
     parts = [parse_trf(read_bytes(f, limit=max_bytes), event_key=k, source=shown(f))
              for f, k in zip(files, keys, strict=True)]
-    out = TrfEvents(
+    return TrfEvents(
         results=pl.concat([p.results for p in parts], how="vertical"),
         players=pl.concat([p.players for p in parts], how="vertical"),
         header=pl.concat([p.header for p in parts], how="vertical"),
@@ -659,9 +676,6 @@ def read_trf(paths: str | Path | Iterable[str | Path], *,
         pending=pl.concat([p.pending for p in parts], how="vertical"),
         unknown=pl.concat([p.unknown for p in parts], how="vertical"),
     )
-    for text in trf_warnings(out).values():
-        warnings.warn(text, UserWarning, stacklevel=2)
-    return out
 
 
 def trf_warnings(events: TrfEvents) -> dict[str, str]:
@@ -679,10 +693,9 @@ def trf_warnings(events: TrfEvents) -> dict[str, str]:
             "garbled record code may hide a player line; check the file.")
     dated = events.header.filter(pl.col("start_date_note").is_not_null())
     if dated.height:
-        src, note = dated["source"][0], dated["start_date_note"][0]
-        lead = (f"{dated.height} files have a start-date note (TrfEvents.header's "
-                "start_date_note); the first, " if dated.height > 1 else "")
-        out["start_date"] = f"{lead}{src}: {note}"
+        out["start_date"] = (several_files(dated.height, "have a start-date note "
+                                           "(TrfEvents.header's start_date_note)")
+                             + f"{dated['source'][0]}: {dated['start_date_note'][0]}")
     return out
 
 
