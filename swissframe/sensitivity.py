@@ -151,14 +151,13 @@ def _discordant_pairs(pairs: pl.DataFrame, keys: Sequence[str]) -> pl.LazyFrame:
     ``log2(n)`` sorts of one integer key instead of ``n²`` pairs.
     """
     g = list(keys)
-    # the groups as dense integers in the sorted order
+    # the groups as dense integers in the sorted order (and the keys each stands for)
     rows = (pairs.lazy().sort(*g, "_a", "_b")
             .with_columns(_g=pl.struct(g).rle_id().cast(pl.Int64))
-            .select("_g", "_b", _pos=pl.int_range(pl.len(), dtype=pl.Int64).over("_g"),
+            .select(*g, "_g", "_b", _pos=pl.int_range(pl.len(), dtype=pl.Int64).over("_g"),
                     _n=pl.len().over("_g"))
             .pipe(collect))
-    names = pairs.lazy().select(g).unique().sort(g).with_columns(
-        _g=pl.int_range(pl.len(), dtype=pl.Int64))
+    names = rows.lazy().select(*g, "_g").unique()
     stats = rows.select(pl.col("_n").max(), pl.col("_b").min().alias("lo"),
                         pl.col("_b").max().alias("hi"), pl.col("_g").max().alias("g"))
     top, lo, hi, last = (stats.item(0, c) for c in ("_n", "lo", "hi", "g"))
