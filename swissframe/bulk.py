@@ -49,6 +49,7 @@ from typing import Any, Final, Literal
 import orjson
 import polars as pl
 
+from swissframe.engine._batches import BATCH, batch_plan, by_batch
 from swissframe.engine.standings import standings
 from swissframe.errors import (
     DataError,
@@ -74,7 +75,6 @@ __all__ = ["RecomputeReport", "recompute"]
 Engine = Literal["polars", "dask"]
 OnError = Literal["stop", "skip"]
 
-BATCH: Final = "_batch"
 #: Name of the JSON manifest (row accounting) written next to the output parts.
 MANIFEST: Final = "_recompute.json"
 #: Name of the table of problems of skipped events (only with ``on_error="skip"``).
@@ -274,13 +274,7 @@ def _plan(files: Sequence[str], batch_rows: int, batch_events: int | None) -> pl
               .collect(engine="streaming"))
     counts = counts.with_columns(pl.col("event_id").cast(pl.String)).sort(
         "event_id", nulls_last=True)
-    before = pl.col("rows").cum_sum() - pl.col("rows")
-    by_rows = before // max(batch_rows, 1)
-    by_events = (pl.int_range(pl.len(), dtype=pl.Int64) // batch_events if batch_events
-                 else pl.lit(0, dtype=pl.Int64))
-    return counts.with_columns(
-        pl.struct(by_rows.alias("a"), by_events.alias("b")).rank("dense").cast(pl.Int64)
-        .sub(1).alias(BATCH))
+    return batch_plan(counts, batch_rows=batch_rows, batch_events=batch_events)
 
 
 def _split(chunk: _Chunk, plan: pl.DataFrame) -> dict[int, pl.DataFrame]:
@@ -288,11 +282,7 @@ def _split(chunk: _Chunk, plan: pl.DataFrame) -> dict[int, pl.DataFrame]:
     df = _read_chunk(chunk)
     if "event_id" not in df.columns:
         df = df.with_columns(pl.lit("event", dtype=pl.String).alias("event_id"))
-    df = df.with_columns(pl.col("event_id").cast(pl.String))
-    df = df.join(plan.select("event_id", BATCH), on="event_id", how="left",
-                 maintain_order="left").with_columns(pl.col(BATCH).fill_null(-1))
-    parts = df.partition_by(BATCH, as_dict=True, include_key=False)
-    return {int(k[0]): v for k, v in parts.items()}
+    return by_batch(df.with_columns(pl.col("event_id").cast(pl.String)), plan)
 
 
 # --------------------------------------------------------------------------- output files
@@ -512,11 +502,7 @@ def _split_frames(frames: Sequence[pl.DataFrame], plan: pl.DataFrame
     df = concat_files(frames)
     if "event_id" not in df.columns:
         df = df.with_columns(pl.lit("event", dtype=pl.String).alias("event_id"))
-    df = df.with_columns(pl.col("event_id").cast(pl.String)).join(
-        plan.select("event_id", BATCH), on="event_id", how="left", maintain_order="left"
-    ).with_columns(pl.col(BATCH).fill_null(-1))
-    parts = df.partition_by(BATCH, as_dict=True, include_key=False)
-    return {int(k[0]): v for k, v in parts.items()}
+    return by_batch(df.with_columns(pl.col("event_id").cast(pl.String)), plan)
 
 
 def _piece(parts: dict[int, pl.DataFrame], batch: int) -> pl.DataFrame:

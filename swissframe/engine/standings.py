@@ -17,6 +17,7 @@ import polars.selectors as cs
 
 from swissframe._collect import collect, scoped
 from swissframe.engine import _cumulative
+from swissframe.engine._batches import in_batches
 from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._exact import bit_fields, exact_name, packs, rank_exact
 from swissframe.engine._record import (
@@ -640,10 +641,22 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
         table = run_auto(standings, results, through_round=through_round, keys=keys)
         return table.lazy() if lazy else table
     ruleset = get(rules)
-    full, codes = _validated_coded(results, keys)
-    k = check_keys(keys)
     if through_round is not None:
         check_through_round(through_round)
+    # a very large table in batches of events (_batches: the same table, in less memory and
+    # time); None: one batch, or a batch that raised or warned (then the whole table says it)
+    out = None if keys else in_batches(
+        results, lambda part: _standings(part, ruleset, keys, through_round))
+    if out is None:
+        out = _standings(results, ruleset, keys, through_round)
+    return out.lazy() if lazy else out
+
+
+def _standings(results: Frame, ruleset: Ruleset, keys: tuple[str, ...],
+               through_round: int | None) -> pl.DataFrame:
+    """:func:`standings` of one ruleset, the whole of ``results`` in one pass."""
+    full, codes = _validated_coded(results, keys)
+    k = check_keys(keys)
     # the coded path first: it decides itself whether one pass keeps every event exact
     # (what _by_scale_group's None says), from the record it computes anyway
     out = None if codes is None else _coded_standings(full, codes, ruleset, through_round)
@@ -655,7 +668,7 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
             f.lazy(), ruleset, k, None, cumulative=_cumulative_pays(f)))
         if out is None:
             out = _compute(frame.lazy(), ruleset, k, None, cumulative=_cumulative_pays(frame))
-    return out.lazy() if lazy else out
+    return out
 
 
 def check_through_round(through_round: object) -> None:
@@ -845,6 +858,15 @@ def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
     of the two for the input's size (:func:`_cumulative_pays`); all give the same table."""
     ruleset = get(rules)
     keys = key_columns(keys)
+    # a very large table in batches of events, as in standings
+    out = None if keys else in_batches(
+        results, lambda part: _by_round_of(part, ruleset, keys, cumulative=cumulative))
+    return _by_round_of(results, ruleset, keys, cumulative=cumulative) if out is None else out
+
+
+def _by_round_of(results: Frame, ruleset: Ruleset, keys: tuple[str, ...], *,
+                 cumulative: bool | None) -> pl.DataFrame:
+    """:func:`_by_round` of one ruleset, the whole of ``results`` in one pass."""
     frame, codes = _validated_coded(results, keys)
     k = check_keys(keys)
     if cumulative is None:

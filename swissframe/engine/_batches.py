@@ -1,0 +1,144 @@
+"""Batches of whole events: the one plan behind ``recompute``'s out-of-core batches and the
+standings of a very large table in memory.
+
+Events are taken in sorted ``event_id`` order and cut into contiguous batches of about
+``batch_rows`` rows (a batch starts where the rows before an event reach the next multiple
+of ``batch_rows``, so one event never straddles two batches; a batch may end up to one
+event beyond ``batch_rows``), and optionally of at most ``batch_events`` events.
+
+Why a table that fits in memory is still computed in batches: one ``standings`` call's
+working memory grows with its input, and from about 15M rows (40,000 events of the
+benchmark's workload) the time per row grows with it (``benchmarks/README.md``, ninth
+session: 100,000 events took 0.53–0.85 µs a row in one call, against 0.30 at 10,000, most
+of it the kernel's time faulting in and reclaiming pages). Every event's standings depend
+on its own rows only (``tests/test_multi_event.py``), so batches give the same table.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Final
+
+import polars as pl
+
+__all__ = ["BATCH", "BATCH_ROWS", "batch_plan", "by_batch", "event_batches", "in_batches"]
+
+#: The batch column of a plan (``event_id, rows, _batch``).
+BATCH: Final = "_batch"
+
+#: A table of more than this many result rows is computed in batches of about this many
+#: (``standings``, ``standings_by_round``). Measured on the benchmark's workload
+#: (``benchmarks/README.md``, ninth session).
+BATCH_ROWS: Final = 4_000_000
+
+
+def batch_plan(counts: pl.DataFrame, *, batch_rows: int, batch_events: int | None = None
+               ) -> pl.DataFrame:
+    """``counts`` (``event_id, rows``, sorted by ``event_id``) with each event's batch
+    (``_batch``, from 0).
+
+    Examples
+    --------
+    >>> counts = pl.DataFrame({"event_id": ["a", "b", "c", "d"], "rows": [3, 3, 5, 1]})
+    >>> batch_plan(counts, batch_rows=6)["_batch"].to_list()
+    [0, 0, 1, 1]
+    >>> batch_plan(counts, batch_rows=6, batch_events=1)["_batch"].to_list()
+    [0, 1, 2, 3]
+    """
+    rows = pl.col("rows")
+    by_rows = (rows.cum_sum() - rows) // max(batch_rows, 1)
+    by_events = (pl.int_range(pl.len(), dtype=pl.Int64) // batch_events if batch_events
+                 else pl.lit(0, dtype=pl.Int64))
+    return counts.with_columns(
+        pl.struct(by_rows.alias("a"), by_events.alias("b")).rank("dense").cast(pl.Int64)
+        .sub(1).alias(BATCH))
+
+
+def by_batch(rows: pl.DataFrame, plan: pl.DataFrame) -> dict[int, pl.DataFrame]:
+    """The rows of ``rows`` split by their event's batch in ``plan`` (rows of an event the
+    plan does not hold, a null ``event_id`` among them, under batch -1), each in input
+    order. An input column named like the batch column is kept as it is."""
+    name = BATCH
+    while name in rows.columns:  # (a user's column of that name is not the plan's)
+        name = "_" + name
+    rows = rows.join(plan.select("event_id", pl.col(BATCH).alias(name)), on="event_id",
+                     how="left", maintain_order="left").with_columns(pl.col(name).fill_null(-1))
+    parts = rows.partition_by(name, as_dict=True, include_key=False)
+    return {int(k[0]): v for k, v in parts.items()}
+
+
+def event_batches(results: pl.DataFrame, *, batch_rows: int) -> list[pl.DataFrame] | None:
+    """``results`` as batches of whole events in sorted event order (:func:`batch_plan`),
+    or None when it is one batch or has no usable ``event_id`` (a column that is not
+    text — a string, categorical or enum — or holds a null: the contract's boundary
+    reports those on the whole table).
+
+    A table sorted by ``event_id`` is cut into slices (no copy); another is split by a
+    join to the plan (its rows keep their input order within a batch).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"event_id": ["b", "a", "b", "c"], "round": [1, 1, 2, 1]})
+    >>> [p["event_id"].to_list() for p in event_batches(df, batch_rows=2)]
+    [['b', 'a', 'b'], ['c']]
+    """
+    kind = results.schema.get("event_id")
+    text = kind == pl.String or isinstance(kind, (pl.Categorical, pl.Enum))
+    if results.height <= batch_rows or not text:
+        return None
+    events = results.get_column("event_id")
+    if events.null_count():
+        return None
+    if kind != pl.String:  # (the contract's boundary reads a categorical id as its text)
+        events = events.cast(pl.String)
+        results = results.with_columns(events)
+    ordered = events.is_sorted()
+    if ordered:  # an event is one run of equal ids
+        runs = events.rle().struct.unnest()
+        counts = runs.select(event_id="value", rows=pl.col("len").cast(pl.Int64))
+    else:
+        counts = (results.select("event_id").group_by("event_id")
+                  .agg(rows=pl.len().cast(pl.Int64)).sort("event_id"))
+    plan = batch_plan(counts, batch_rows=batch_rows)
+    if plan.get_column(BATCH).max() == 0:
+        return None
+    if ordered:
+        sizes = plan.group_by(BATCH, maintain_order=True).agg(pl.col("rows").sum())
+        starts = sizes.get_column("rows").cum_sum() - sizes.get_column("rows")
+        return [results.slice(int(s), int(n))
+                for s, n in zip(starts, sizes.get_column("rows"), strict=True)]
+    parts = by_batch(results, plan)
+    return [parts[b] for b in sorted(parts)]
+
+
+def in_batches(results: object, run: Callable[[pl.DataFrame], pl.DataFrame], *,
+               batch_rows: int | None = None) -> pl.DataFrame | None:
+    """``run`` on each batch of ``results`` (:func:`event_batches`), stacked.
+
+    None when the input is not a DataFrame of more than ``batch_rows`` rows (by default
+    :data:`BATCH_ROWS`), is one batch, or when a batch raised or warned: the caller then
+    runs the whole table, so that what it raises or warns is said once, of the whole
+    input, as without batches (an archive of long events warns once, not once per batch;
+    a problem's count is the table's). A LazyFrame is not batched: its plan is read once,
+    by the contract's boundary (``recompute`` reads an archive in batches from its files).
+
+    ``run`` must give each event's rows the result it gives them in any other company,
+    in sorted event order (the batches are contiguous in it, so the stacked parts are).
+    """
+    if not isinstance(results, pl.DataFrame):
+        return None
+    parts = event_batches(results, batch_rows=BATCH_ROWS if batch_rows is None else batch_rows)
+    if parts is None:
+        return None
+    out: list[pl.DataFrame] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            for part in parts:
+                out.append(run(part))
+        except Exception:  # (the whole table says what is wrong, once)
+            return None
+    if caught:
+        return None
+    return pl.concat(out, how="vertical")

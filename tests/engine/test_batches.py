@@ -1,0 +1,179 @@
+"""Batches of whole events (``engine/_batches``): a very large table is computed in batches,
+and what a call returns, raises or warns is what the whole table in one pass gives.
+
+The batch threshold is lowered here (``BATCH_ROWS``) so that tables of a few dozen rows are
+cut into batches; the reference is the same call with no batches at all.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import polars as pl
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+import swissframe as sf
+from swissframe.engine import _batches
+from swissframe.engine._batches import batch_plan, by_batch, event_batches, in_batches
+from tests.test_fuzz import mutate
+from tests.test_multi_event import PROPS, RULESETS, many_events
+
+NO_BATCHES = 10**12
+
+
+def _said(fn: Callable[[], Any]) -> tuple[Any, list[tuple[type, str]]]:
+    """The value (or the library's refusal: class and message) and every warning."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out: Any = fn()
+        except sf.SwissframeError as exc:
+            out = (type(exc), str(exc))
+    return out, [(w.category, str(w.message)) for w in caught]
+
+
+def _same(a: Any, b: Any) -> None:
+    (va, wa), (vb, wb) = a, b
+    if isinstance(va, pl.DataFrame):
+        assert isinstance(vb, pl.DataFrame)
+        assert_frame_equal(va, vb)
+    else:
+        assert va == vb
+    assert wa == wb
+
+
+def _both(batch_rows: int, call: Callable[[], Any]) -> tuple[Any, Any]:
+    """``call`` without batches, then with batches of ``batch_rows`` rows."""
+    # (a context, not the monkeypatch fixture: hypothesis runs every example of a test in
+    # one function-scoped fixture)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_batches, "BATCH_ROWS", NO_BATCHES)
+        whole = _said(call)
+        mp.setattr(_batches, "BATCH_ROWS", batch_rows)
+        return whole, _said(call)
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+def test_plan_cuts_events_in_sorted_order_at_row_multiples() -> None:
+    counts = pl.DataFrame({"event_id": ["a", "b", "c", "d", "e"], "rows": [5, 1, 1, 7, 2]})
+    # rows before each event: 0, 5, 6, 7, 14 -> // 6: 0, 0, 1, 1, 2
+    assert batch_plan(counts, batch_rows=6)["_batch"].to_list() == [0, 0, 1, 1, 2]
+    # at most three events a batch as well: a new batch where either count starts one
+    assert batch_plan(counts, batch_rows=6, batch_events=3)["_batch"].to_list() == [
+        0, 0, 1, 2, 3]
+    assert batch_plan(counts, batch_rows=100, batch_events=2)["_batch"].to_list() == [
+        0, 0, 1, 1, 2]
+
+
+def test_split_by_plan_keeps_a_users_column_named_like_the_batch() -> None:
+    rows = pl.DataFrame({"event_id": ["a", "b", "a", None], "_batch": [9, 9, 9, 9]})
+    plan = pl.DataFrame({"event_id": ["a", "b"], "_batch": [0, 1]})
+    parts = by_batch(rows, plan)
+    assert sorted(parts) == [-1, 0, 1]
+    assert parts[0].to_dict(as_series=False) == {"event_id": ["a", "a"], "_batch": [9, 9]}
+    assert parts[-1]["event_id"].to_list() == [None]
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_event_batches_hold_whole_events_in_sorted_order(shuffle: bool) -> None:
+    ids = [f"e{i:02d}" for i in range(30) for _ in range(i % 4 + 1)]
+    df = pl.DataFrame({"event_id": ids, "n": range(len(ids))})
+    if shuffle:
+        df = df.sample(fraction=1.0, shuffle=True, seed=3)
+    parts = event_batches(df, batch_rows=10)
+    assert parts is not None
+    assert len(parts) > 2
+    seen = [p["event_id"].unique().sort().to_list() for p in parts]
+    flat = [e for s in seen for e in s]
+    assert flat == sorted(set(ids))  # each event in one batch, batches in event order
+    assert sum(p.height for p in parts) == df.height
+    assert sorted(pl.concat(parts)["n"].to_list()) == list(range(df.height))
+
+
+def test_event_batches_none_when_one_batch_or_no_usable_event_id() -> None:
+    df = pl.DataFrame({"event_id": ["a", "a", "b"], "n": [1, 2, 3]})
+    assert event_batches(df, batch_rows=3) is None  # not larger than a batch
+    assert event_batches(pl.DataFrame({"event_id": ["a"] * 9}), batch_rows=2) is None
+    assert event_batches(df.with_columns(event_id=pl.Series([1, 1, 2])), batch_rows=1) is None
+    nulls = df.with_columns(event_id=pl.Series(["a", None, "b"]))
+    assert event_batches(nulls, batch_rows=1) is None  # the boundary reports the null
+
+
+def test_event_batches_read_categorical_ids_as_their_text() -> None:
+    df = pl.DataFrame({"event_id": ["b", "a", "b", "c"]},
+                      schema={"event_id": pl.Categorical})
+    parts = event_batches(df, batch_rows=2)
+    assert parts is not None
+    assert [p["event_id"].to_list() for p in parts] == [["b", "a", "b"], ["c"]]
+
+
+def test_in_batches_only_for_data_frames() -> None:
+    df = pl.DataFrame({"event_id": ["a", "b"], "n": [1, 2]})
+    assert in_batches(df.lazy(), lambda part: part, batch_rows=1) is None
+    assert in_batches(df, lambda part: part, batch_rows=1) is not None
+
+
+# --------------------------------------------------------------------------- the engine
+
+
+@given(df=many_events(min_events=2, max_events=6), rules=st.sampled_from(RULESETS),
+       batch_rows=st.integers(1, 40), shuffle=st.booleans(), categorical=st.booleans())
+@PROPS
+def test_standings_in_batches_equal_one_pass(df: pl.DataFrame, rules: str, batch_rows: int,
+                                            shuffle: bool, categorical: bool) -> None:
+    if shuffle:
+        df = df.sample(fraction=1.0, shuffle=True, seed=batch_rows)
+    if categorical:
+        df = df.with_columns(pl.col("event_id").cast(pl.Categorical))
+    whole, batched = _both(batch_rows, lambda: sf.standings(df, rules))
+    _same(whole, batched)
+    if not whole[1] and (event_batches(df, batch_rows=batch_rows) or ()):
+        # (the batches ran, not the whole-table fallback: a valid table warns of nothing)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(_batches, "BATCH_ROWS", NO_BATCHES)
+            assert in_batches(df, lambda part: sf.standings(part, rules),
+                              batch_rows=batch_rows) is not None
+    _same(*_both(batch_rows, lambda: sf.standings(df, rules, through_round=2)))
+    _same(*_both(batch_rows, lambda: sf.standings_by_round(df, rules)))
+
+
+@given(df=many_events(min_events=2, max_events=5), data=st.data(),
+       batch_rows=st.integers(1, 30))
+@PROPS
+def test_broken_tables_in_batches_say_what_one_pass_says(
+        df: pl.DataFrame, data: st.DataObject,
+        batch_rows: int) -> None:
+    # the refusal (its message counts the whole table's problems) and each warning once
+    broken = mutate(mutate(df, data), data)
+    _same(*_both(batch_rows, lambda: sf.standings(broken, "mtg")))
+    _same(*_both(batch_rows, lambda: sf.standings_by_round(broken, "mtg")))
+
+
+def test_a_warning_of_several_batches_is_said_once() -> None:
+    # a column named like swissframe's own is ignored with one warning, not one per batch
+    rows = [(e, 1, "a", "b", 2, 0, 0) for e in "pqrs"] + [
+        (e, 1, "b", "a", 0, 2, 0) for e in "pqrs"]
+    df = pl.DataFrame(rows, schema=["event_id", "round", "player_id", "opponent_id",
+                                    "games_won", "games_lost", "games_drawn"], orient="row"
+                      ).with_columns(_w=pl.lit(1))
+    whole, batched = _both(2, lambda: sf.standings(df, "mtg"))
+    _same(whole, batched)
+    assert len(batched[1]) == 1
+    assert "_w" in batched[1][0][1]
+
+
+def test_auto_rules_batch_within_each_ruleset() -> None:
+    rows = [(e, 1, p, o, w, l_, 0) for e in ("a", "b", "c", "d")
+            for p, o, w, l_ in (("x", "y", 2, 0), ("y", "x", 0, 2))]
+    df = pl.DataFrame(rows, schema=["event_id", "round", "player_id", "opponent_id",
+                                    "games_won", "games_lost", "games_drawn"], orient="row"
+                      ).with_columns(ruleset=pl.when(pl.col("event_id") < "c")
+                                     .then(pl.lit("pokemon")).otherwise(pl.lit("mtg")))
+    _same(*_both(2, lambda: sf.standings(df)))
