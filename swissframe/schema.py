@@ -1037,7 +1037,7 @@ def validated_with_codes(results: pl.LazyFrame | pl.DataFrame, *, keys: Sequence
     the engine does not hash the ids again (None with extra ``keys``). A frame its caller
     vouches for (:func:`trusted`) is returned as it is, with its codes."""
     vouched = _TRUSTED.get()
-    if vouched is not None and vouched[0] is results and not keys:
+    if vouched is not None and vouched_for(results) and not keys:
         choose(vouched[0].height)
         return vouched
     problems, frame, codes = _checked(results, default_event_id="event", keys=keys)
@@ -1047,6 +1047,20 @@ def validated_with_codes(results: pl.LazyFrame | pl.DataFrame, *, keys: Sequence
 
 _TRUSTED: contextvars.ContextVar[tuple[pl.DataFrame, IdCodes | None] | None] = \
     contextvars.ContextVar("swissframe_trusted", default=None)
+
+
+def vouched_for(results: object) -> bool:
+    """Whether a caller vouches for this very frame (:func:`trusted`)."""
+    vouched = _TRUSTED.get()
+    return vouched is not None and vouched[0] is results
+
+
+def read_once(results: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+    """``results`` as the boundary reads it (normalised to the contract's types, one chunk,
+    the cast errors it names): for a caller that must know a LazyFrame's height before
+    validating it, without running its plan twice. Validating the frame it returns reads
+    nothing again (a table already normal is taken as it is)."""
+    return _materialised(results, default_event_id="event")
 
 
 @scoped

@@ -52,7 +52,13 @@ from swissframe.engine.tiebreakers import (
 from swissframe.errors import DataError, ExactnessWarning, SchemaError
 from swissframe.rules._infer import is_auto, run_auto
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import IdCodes, key_columns, validated_with_codes
+from swissframe.schema import (
+    IdCodes,
+    key_columns,
+    read_once,
+    validated_with_codes,
+    vouched_for,
+)
 
 __all__ = ["STANDINGS_COLUMNS", "standings", "standings_by_round"]
 
@@ -643,13 +649,28 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
     ruleset = get(rules)
     if through_round is not None:
         check_through_round(through_round)
-    # a very large table in batches of events (_batches: the same table, in less memory and
-    # time); None: one batch, or a batch that raised or warned (then the whole table says it)
-    out = None if keys else in_batches(
-        results, lambda part: _standings(part, ruleset, keys, through_round))
+    out = None
+    if not keys:  # a very large table in batches of events (the same table, in less memory)
+        results, out = _batched(
+            results, lambda part: _standings(part, ruleset, keys, through_round))
     if out is None:
         out = _standings(results, ruleset, keys, through_round)
     return out.lazy() if lazy else out
+
+
+def _batched(results: Frame, run: Callable[[pl.DataFrame], pl.DataFrame]
+             ) -> tuple[Frame, pl.DataFrame | None]:
+    """``run`` in batches of events where ``results`` is a very large table
+    (:func:`_batches.in_batches`: None when it is not, or when the whole table must say
+    what a batch raised or warned), and ``results`` as the caller should then read it: a
+    LazyFrame is read once here by the boundary's own read (its plan runs once, and its
+    height is then known). A frame a caller vouches for (``schema.trusted``) is not
+    batched: it is validated already, and its codes are for it whole."""
+    if vouched_for(results):
+        return results, None
+    if isinstance(results, pl.LazyFrame):
+        results = read_once(results)
+    return results, in_batches(results, run)
 
 
 def _standings(results: Frame, ruleset: Ruleset, keys: tuple[str, ...],
@@ -858,9 +879,10 @@ def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
     of the two for the input's size (:func:`_cumulative_pays`); all give the same table."""
     ruleset = get(rules)
     keys = key_columns(keys)
-    # a very large table in batches of events, as in standings
-    out = None if keys else in_batches(
-        results, lambda part: _by_round_of(part, ruleset, keys, cumulative=cumulative))
+    out = None
+    if not keys:  # a very large table in batches of events, as in standings
+        results, out = _batched(
+            results, lambda part: _by_round_of(part, ruleset, keys, cumulative=cumulative))
     return _by_round_of(results, ruleset, keys, cumulative=cumulative) if out is None else out
 
 

@@ -114,6 +114,35 @@ def test_event_batches_read_categorical_ids_as_their_text() -> None:
     assert [p["event_id"].to_list() for p in parts] == [["b", "a", "b"], ["c"]]
 
 
+def test_a_lazy_frame_is_read_once_as_the_boundary_reads_it() -> None:
+    from swissframe.schema import _is_normal, read_once
+
+    lf = pl.LazyFrame({"event_id": ["a", "a"], "round": [1, 1], "player_id": ["x", "y"],
+                       "opponent_id": ["y", "x"], "games_won": [2, 0], "games_lost": [0, 2],
+                       "games_drawn": [0, 0]})
+    # (validating what read_once returns reads nothing again)
+    assert _is_normal(read_once(lf))
+
+
+def test_a_vouched_frame_is_not_batched(monkeypatch: pytest.MonkeyPatch) -> None:
+    from swissframe.engine import standings as engine
+    from swissframe.schema import checked, trusted
+
+    rows = [(e, 1, p, o, w, l_, 0) for e in "pqrs"
+            for p, o, w, l_ in (("x", "y", 2, 0), ("y", "x", 0, 2))]
+    df = pl.DataFrame(rows, schema=["event_id", "round", "player_id", "opponent_id",
+                                    "games_won", "games_lost", "games_drawn"], orient="row")
+    _, frame, codes = checked(df)
+    monkeypatch.setattr(_batches, "BATCH_ROWS", 2)
+    calls: list[int] = []
+    monkeypatch.setattr(engine, "in_batches", lambda *a, **k: calls.append(1))
+    with trusted(frame, codes):
+        sf.standings(frame, "mtg")
+    assert calls == []  # validated already: one pass, on its codes
+    sf.standings(df, "mtg")
+    assert calls == [1]
+
+
 def test_in_batches_only_for_data_frames() -> None:
     df = pl.DataFrame({"event_id": ["a", "b"], "n": [1, 2]})
     assert in_batches(df.lazy(), lambda part: part, batch_rows=1) is None
@@ -124,24 +153,28 @@ def test_in_batches_only_for_data_frames() -> None:
 
 
 @given(df=many_events(min_events=2, max_events=6), rules=st.sampled_from(RULESETS),
-       batch_rows=st.integers(1, 40), shuffle=st.booleans(), categorical=st.booleans())
+       batch_rows=st.integers(1, 40), shuffle=st.booleans(), categorical=st.booleans(),
+       lazy=st.booleans())
 @PROPS
 def test_standings_in_batches_equal_one_pass(df: pl.DataFrame, rules: str, batch_rows: int,
-                                            shuffle: bool, categorical: bool) -> None:
+                                            shuffle: bool, categorical: bool,
+                                            lazy: bool) -> None:
     if shuffle:
         df = df.sample(fraction=1.0, shuffle=True, seed=batch_rows)
     if categorical:
         df = df.with_columns(pl.col("event_id").cast(pl.Categorical))
-    whole, batched = _both(batch_rows, lambda: sf.standings(df, rules))
+    given_ = df.lazy() if lazy else df  # (a LazyFrame is read once, then batched)
+    whole, batched = _both(batch_rows, lambda: sf.standings(given_, rules))
     _same(whole, batched)
+    _same(whole, _both(NO_BATCHES, lambda: sf.standings(df, rules))[0])
     if not whole[1] and (event_batches(df, batch_rows=batch_rows) or ()):
         # (the batches ran, not the whole-table fallback: a valid table warns of nothing)
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(_batches, "BATCH_ROWS", NO_BATCHES)
             assert in_batches(df, lambda part: sf.standings(part, rules),
                               batch_rows=batch_rows) is not None
-    _same(*_both(batch_rows, lambda: sf.standings(df, rules, through_round=2)))
-    _same(*_both(batch_rows, lambda: sf.standings_by_round(df, rules)))
+    _same(*_both(batch_rows, lambda: sf.standings(given_, rules, through_round=2)))
+    _same(*_both(batch_rows, lambda: sf.standings_by_round(given_, rules)))
 
 
 @given(df=many_events(min_events=2, max_events=5), data=st.data(),
