@@ -141,4 +141,7 @@ def in_batches(results: object, run: Callable[[pl.DataFrame], pl.DataFrame], *,
             return None
     if caught:
         return None
-    return pl.concat(out, how="vertical")
+    try:
+        return pl.concat(out, how="vertical")
+    except pl.exceptions.PolarsError:  # (parts typed apart: the whole table types it once)
+        return None

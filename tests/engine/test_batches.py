@@ -149,6 +149,30 @@ def test_in_batches_only_for_data_frames() -> None:
     assert in_batches(df, lambda part: part, batch_rows=1) is not None
 
 
+def test_in_batches_leaves_to_the_whole_table_what_a_batch_raises_warns_or_types_apart(
+        ) -> None:
+    df = pl.DataFrame({"event_id": ["a", "b"], "n": [1, 2]})
+
+    def raises(part: pl.DataFrame) -> pl.DataFrame:
+        if part["event_id"][0] == "b":
+            msg = "bad"
+            raise sf.ValidationError(msg)
+        return part
+
+    def warns(part: pl.DataFrame) -> pl.DataFrame:
+        warnings.warn("note", UserWarning, stacklevel=1)
+        return part
+
+    def types_apart(part: pl.DataFrame) -> pl.DataFrame:
+        return part.with_columns(pl.col("n").cast(pl.Float64 if part["n"][0] == 2
+                                                  else pl.Int64))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (nothing a batch says reaches the caller)
+        for run in (raises, warns, types_apart):
+            assert in_batches(df, run, batch_rows=1) is None
+
+
 # --------------------------------------------------------------------------- the engine
 
 
