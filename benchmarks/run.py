@@ -146,7 +146,7 @@ def setup(row: str, args: argparse.Namespace, *, check: bool
         if check:
             # the scale row checks its first 12,000 events (both sides on the whole 100k
             # table would not fit in RAM beside it), more rows than one batch of
-            # swissframe's (engine/_batches.BATCH_ROWS), so the batches are checked too
+            # swissframe's (_batches.BATCH_ROWS), so the batches are checked too
             part = df
             if row == "scale" and n > 12_000:
                 first = df["event_id"].unique(maintain_order=True).head(12_000)

@@ -49,7 +49,7 @@ from typing import Any, Final, Literal
 import orjson
 import polars as pl
 
-from swissframe.engine._batches import BATCH, batch_plan, by_batch
+from swissframe._batches import BATCH, batch_plan, by_batch
 from swissframe.engine.standings import standings
 from swissframe.errors import (
     DataError,

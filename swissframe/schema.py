@@ -62,6 +62,7 @@ from typing import Final
 
 import polars as pl
 
+from swissframe._batches import in_batches
 from swissframe._collect import choose, collect, collect_all, scoped
 from swissframe.errors import DataError, DataWarning, SchemaError, ValidationError
 
@@ -1026,9 +1027,19 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
     ['round', 'player_id', 'opponent_id', 'games_won', 'games_lost', 'games_drawn',
      'event_id', 'phase']
     """
-    problems, frame = _problems_and_frame(results, default_event_id=default_event_id, keys=keys)
-    raise_problems(problems)
-    return frame.lazy()
+    def valid(part: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+        problems, frame = _problems_and_frame(part, default_event_id=default_event_id,
+                                              keys=keys)
+        raise_problems(problems)
+        return frame
+
+    # a very large table sorted by event in batches of events, stacked in its order (the
+    # checks are per event; one pass over 37.5M rows took 8-13 s, batches 3 s); a batch
+    # that raises or warns sends the call to the whole table, which says it once
+    if not keys and isinstance(results, pl.LazyFrame):
+        results = read_once(results, default_event_id=default_event_id)
+    out = None if keys else in_batches(results, valid, in_order=True)
+    return (valid(results) if out is None else out).lazy()
 
 
 def validated_with_codes(results: pl.LazyFrame | pl.DataFrame, *, keys: Sequence[str] = ()
@@ -1055,12 +1066,13 @@ def vouched_for(results: object) -> bool:
     return vouched is not None and vouched[0] is results
 
 
-def read_once(results: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+def read_once(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event"
+              ) -> pl.DataFrame:
     """``results`` as the boundary reads it (normalised to the contract's types, one chunk,
     the cast errors it names): for a caller that must know a LazyFrame's height before
     validating it, without running its plan twice. Validating the frame it returns reads
     nothing again (a table already normal is taken as it is)."""
-    return _materialised(results, default_event_id="event")
+    return _materialised(results, default_event_id=default_event_id)
 
 
 @scoped

@@ -15,9 +15,9 @@ from typing import Final, Literal, overload
 import polars as pl
 import polars.selectors as cs
 
+from swissframe._batches import in_batches
 from swissframe._collect import collect, scoped
 from swissframe.engine import _cumulative
-from swissframe.engine._batches import in_batches
 from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._exact import bit_fields, exact_name, packs, rank_exact
 from swissframe.engine._record import (

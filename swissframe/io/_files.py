@@ -1208,7 +1208,7 @@ def _is_parquet(path: Path, head: bytes | None = None) -> bool:
 
 
 def _read_tables(files: Sequence[Path], limit: int | None, *, strict: bool = True) -> _Part:
-    frames = []
+    frames, seen = [], []
     notes: list[pl.DataFrame] = []
     # a file without an event_id column is the event named by its file, unique among the
     # files (a/event.csv and b/event.csv are two events, not one)
@@ -1219,10 +1219,13 @@ def _read_tables(files: Sequence[Path], limit: int | None, *, strict: bool = Tru
         else:  # (validate: cells read as the engine reads them, bad ones listed)
             df, found = _coerced(f, df)
             notes += found
-        frames.append(df.with_columns(pl.lit(shown(f), dtype=pl.String).alias("source_file")))
+        name = pl.lit(shown(f), dtype=pl.String).alias("source_file")
+        frames.append(df.with_columns(name))
+        # the file's events in order of appearance (a unique over the id and the file name
+        # of every row of the stacked files cost 2.3 s on 37.5M rows; the ids alone 0.6 s)
+        seen.append(df.select(pl.col("event_id").unique(maintain_order=True), name))
     results = concat_files(frames)
-    events = results.select("event_id", "source_file").unique(maintain_order=True).with_columns(
-        pl.lit("table").alias("source_kind"))
+    events = concat_files(seen).with_columns(pl.lit("table").alias("source_kind"))
     return _Part(kind="table", results=results, events=events, notes=notes)
 
 

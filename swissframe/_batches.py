@@ -1,5 +1,5 @@
 """Batches of whole events: the one plan behind ``recompute``'s out-of-core batches and the
-standings of a very large table in memory.
+standings (and validation) of a very large table in memory.
 
 Events are taken in sorted ``event_id`` order and cut into contiguous batches of about
 ``batch_rows`` rows (a batch starts where the rows before an event reach the next multiple
@@ -68,14 +68,16 @@ def by_batch(rows: pl.DataFrame, plan: pl.DataFrame) -> dict[int, pl.DataFrame]:
     return {int(k[0]): v for k, v in parts.items()}
 
 
-def event_batches(results: pl.DataFrame, *, batch_rows: int) -> list[pl.DataFrame] | None:
+def event_batches(results: pl.DataFrame, *, batch_rows: int, in_order: bool = False
+                  ) -> list[pl.DataFrame] | None:
     """``results`` as batches of whole events in sorted event order (:func:`batch_plan`),
     or None when it is one batch or has no usable ``event_id`` (a column that is not
     text — a string, categorical or enum — or holds a null: the contract's boundary
     reports those on the whole table).
 
     A table sorted by ``event_id`` is cut into slices (no copy); another is split by a
-    join to the plan (its rows keep their input order within a batch).
+    join to the plan (its rows keep their input order within a batch), unless
+    ``in_order``: then None (the stacked batches would not be the table in its order).
 
     Examples
     --------
@@ -94,6 +96,8 @@ def event_batches(results: pl.DataFrame, *, batch_rows: int) -> list[pl.DataFram
         events = events.cast(pl.String)
         results = results.with_columns(events)
     ordered = events.is_sorted()
+    if in_order and not ordered:
+        return None
     if ordered:  # an event is one run of equal ids
         runs = events.rle().struct.unnest()
         counts = runs.select(event_id="value", rows=pl.col("len").cast(pl.Int64))
@@ -113,7 +117,7 @@ def event_batches(results: pl.DataFrame, *, batch_rows: int) -> list[pl.DataFram
 
 
 def in_batches(results: object, run: Callable[[pl.DataFrame], pl.DataFrame], *,
-               batch_rows: int | None = None) -> pl.DataFrame | None:
+               batch_rows: int | None = None, in_order: bool = False) -> pl.DataFrame | None:
     """``run`` on each batch of ``results`` (:func:`event_batches`), stacked.
 
     None when the input is not a DataFrame of more than ``batch_rows`` rows (by default
@@ -124,11 +128,14 @@ def in_batches(results: object, run: Callable[[pl.DataFrame], pl.DataFrame], *,
     by the contract's boundary (``recompute`` reads an archive in batches from its files).
 
     ``run`` must give each event's rows the result it gives them in any other company,
-    in sorted event order (the batches are contiguous in it, so the stacked parts are).
+    in sorted event order (the batches are contiguous in it, so the stacked parts are);
+    or, ``in_order``, row for row (then only a table sorted by ``event_id`` is batched:
+    its batches are slices, and the stacked parts keep its order).
     """
     if not isinstance(results, pl.DataFrame):
         return None
-    parts = event_batches(results, batch_rows=BATCH_ROWS if batch_rows is None else batch_rows)
+    parts = event_batches(results, batch_rows=BATCH_ROWS if batch_rows is None else batch_rows,
+                          in_order=in_order)
     if parts is None:
         return None
     out: list[pl.DataFrame] = []

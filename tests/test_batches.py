@@ -1,4 +1,4 @@
-"""Batches of whole events (``engine/_batches``): a very large table is computed in batches,
+"""Batches of whole events (``_batches``): a very large table is computed in batches,
 and what a call returns, raises or warns is what the whole table in one pass gives.
 
 The batch threshold is lowered here (``BATCH_ROWS``) so that tables of a few dozen rows are
@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import swissframe as sf
-from swissframe.engine import _batches
-from swissframe.engine._batches import batch_plan, by_batch, event_batches, in_batches
+from swissframe import _batches
+from swissframe._batches import batch_plan, by_batch, event_batches, in_batches
 from tests.test_fuzz import mutate
 from tests.test_multi_event import PROPS, RULESETS, many_events
 
@@ -234,3 +234,61 @@ def test_auto_rules_batch_within_each_ruleset() -> None:
                       ).with_columns(ruleset=pl.when(pl.col("event_id") < "c")
                                      .then(pl.lit("pokemon")).otherwise(pl.lit("mtg")))
     _same(*_both(2, lambda: sf.standings(df)))
+
+
+# --------------------------------------------------------------------------- validation
+
+
+@given(df=many_events(min_events=2, max_events=6), data=st.data(),
+       batch_rows=st.integers(1, 30), ordered=st.booleans(), broken=st.booleans(),
+       lazy=st.booleans())
+@PROPS
+def test_validation_in_batches_equals_one_pass(df: pl.DataFrame, data: st.DataObject,
+                                               batch_rows: int, ordered: bool, broken: bool,
+                                               lazy: bool) -> None:
+    # the normalised table row for row, in the input's order, or the same refusal
+    if broken:
+        df = mutate(df, data)
+    if ordered:  # (only a table sorted by event is validated in batches: slices, in order)
+        df = df.sort("event_id", nulls_last=True, maintain_order=True)
+    given_ = df.lazy() if lazy else df
+    _same(*_both(batch_rows, lambda: sf.validate_results(given_).collect()))
+
+
+def test_validation_batches_a_table_sorted_by_event_only() -> None:
+    rows = [(e, 1, p, o, w, l_, 0) for e in "pqrs"
+            for p, o, w, l_ in (("x", "y", 2, 0), ("y", "x", 0, 2))]
+    df = pl.DataFrame(rows, schema=["event_id", "round", "player_id", "opponent_id",
+                                    "games_won", "games_lost", "games_drawn"], orient="row")
+    seen: list[int] = []
+
+    def run(part: pl.DataFrame) -> pl.DataFrame:
+        seen.append(part.height)
+        return part
+
+    assert in_batches(df, run, batch_rows=2, in_order=True) is not None
+    assert seen == [2, 2, 2, 2]
+    assert in_batches(df.reverse(), run, batch_rows=2, in_order=True) is None
+
+
+def test_validation_of_a_large_sorted_table_runs_in_batches(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from swissframe import schema
+
+    rows = [(e, 1, p, o, w, l_, 0) for e in "pqrs"
+            for p, o, w, l_ in (("x", "y", 2, 0), ("y", "x", 0, 2))]
+    df = pl.DataFrame(rows, schema=["event_id", "round", "player_id", "opponent_id",
+                                    "games_won", "games_lost", "games_drawn"], orient="row")
+    stacked: list[bool] = []
+
+    def spy(*args: Any, **kwargs: Any) -> pl.DataFrame | None:
+        out = in_batches(*args, **kwargs)
+        stacked.append(out is not None)
+        return out
+
+    monkeypatch.setattr(schema, "in_batches", spy)
+    monkeypatch.setattr(_batches, "BATCH_ROWS", 3)
+    batched = sf.validate_results(df).collect()
+    assert stacked == [True]
+    monkeypatch.setattr(_batches, "BATCH_ROWS", NO_BATCHES)
+    assert_frame_equal(batched, sf.validate_results(df).collect())
