@@ -253,6 +253,8 @@ def test_validation_in_batches_equals_one_pass(df: pl.DataFrame, data: st.DataOb
         df = df.sort("event_id", nulls_last=True, maintain_order=True)
     given_ = df.lazy() if lazy else df
     _same(*_both(batch_rows, lambda: sf.validate_results(given_).collect()))
+    # (a valid table in batches in any order: each finds nothing; problems: the whole's)
+    _same(*_both(batch_rows, lambda: sf.find_problems(given_)))
 
 
 def test_validation_batches_a_table_sorted_by_event_only() -> None:
@@ -271,7 +273,7 @@ def test_validation_batches_a_table_sorted_by_event_only() -> None:
     assert in_batches(df.reverse(), run, batch_rows=2, in_order=True) is None
 
 
-def test_validation_of_a_large_sorted_table_runs_in_batches(
+def test_validation_of_a_large_table_runs_in_batches(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from swissframe import schema
 
@@ -289,6 +291,12 @@ def test_validation_of_a_large_sorted_table_runs_in_batches(
     monkeypatch.setattr(schema, "in_batches", spy)
     monkeypatch.setattr(_batches, "BATCH_ROWS", 3)
     batched = sf.validate_results(df).collect()
-    assert stacked == [True]
+    found = sf.find_problems(df.reverse())
+    broken = sf.find_problems(df.head(7))  # (a lone seat: the whole table lists it)
+    assert stacked == [True, True, False]
     monkeypatch.setattr(_batches, "BATCH_ROWS", NO_BATCHES)
     assert_frame_equal(batched, sf.validate_results(df).collect())
+    assert_frame_equal(found, sf.find_problems(df.reverse()))
+    assert found.height == 0
+    assert_frame_equal(broken, sf.find_problems(df.head(7)))
+    assert broken["kind"].to_list() == ["unknown_opponent"]
