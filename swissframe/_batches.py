@@ -85,9 +85,10 @@ def event_batches(results: pl.DataFrame, *, batch_rows: int, in_order: bool = Fa
     >>> [p["event_id"].to_list() for p in event_batches(df, batch_rows=2)]
     [['b', 'a', 'b'], ['c']]
     """
+    if results.height <= batch_rows:  # (first: a small table costs nothing more)
+        return None
     kind = results.schema.get("event_id")
-    text = kind == pl.String or isinstance(kind, (pl.Categorical, pl.Enum))
-    if results.height <= batch_rows or not text:
+    if not (kind == pl.String or isinstance(kind, (pl.Categorical, pl.Enum))):
         return None
     events = results.get_column("event_id")
     if events.null_count():
