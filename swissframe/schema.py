@@ -260,11 +260,10 @@ def find_problems(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
 
     # a very large valid table in batches of events, as validate_results: each batch finds
     # nothing, and nothing is what the table holds
-    if not keys and isinstance(results, pl.LazyFrame):
-        results = read_once(results, default_event_id=default_event_id)
-    out = None if keys else in_batches(results, clean)
-    if out is not None:
-        return out
+    if not keys:
+        results, out = batched(results, clean, default_event_id=default_event_id)
+        if out is not None:
+            return out
     return _problems_and_frame(results, default_event_id=default_event_id, keys=keys)[0]
 
 
@@ -1053,9 +1052,10 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
     # a very large table sorted by event in batches of events, stacked in its order (the
     # checks are per event; one pass over 37.5M rows took 8-13 s, batches 3 s); a batch
     # that raises or warns sends the call to the whole table, which says it once
-    if not keys and isinstance(results, pl.LazyFrame):
-        results = read_once(results, default_event_id=default_event_id)
-    out = None if keys else in_batches(results, valid, in_order=True)
+    out = None
+    if not keys:
+        results, out = batched(results, valid, in_order=True,
+                               default_event_id=default_event_id)
     return (valid(results) if out is None else out).lazy()
 
 
@@ -1081,6 +1081,22 @@ def vouched_for(results: object) -> bool:
     """Whether a caller vouches for this very frame (:func:`trusted`)."""
     vouched = _TRUSTED.get()
     return vouched is not None and vouched[0] is results
+
+
+def batched(results: pl.LazyFrame | pl.DataFrame, run: Callable[[pl.DataFrame], pl.DataFrame],
+            *, in_order: bool = False, default_event_id: str = "event"
+            ) -> tuple[pl.LazyFrame | pl.DataFrame, pl.DataFrame | None]:
+    """``run`` in batches of events where ``results`` is a very large table
+    (:func:`swissframe._batches.in_batches`: None when it is not, or when the whole table
+    must say what a batch raised or warned), and ``results`` as the caller should then
+    read it: a LazyFrame is read once here (:func:`read_once`: its plan runs once, and its
+    height is then known). A frame a caller vouches for (:func:`trusted`) is not batched:
+    it is validated already, and its codes are for it whole."""
+    if vouched_for(results):
+        return results, None
+    if isinstance(results, pl.LazyFrame):
+        results = read_once(results, default_event_id=default_event_id)
+    return results, in_batches(results, run, in_order=in_order)
 
 
 def read_once(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event"

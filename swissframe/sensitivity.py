@@ -18,7 +18,7 @@ from swissframe._collect import collect, scoped
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError, check_top
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import validated_once
+from swissframe.schema import batched, validated_once
 
 __all__ = ["sensitivity", "standard_variants"]
 
@@ -240,6 +240,14 @@ def sensitivity(results: Frame, rulesets: Sequence[str | Ruleset] | None = None,
     for i, rs in enumerate(sets):
         label = rs.name if rs.name not in labels else f"{rs.name}#{i}"
         labels[label] = rs
+    # a very large table in batches of events (each event's rows are compared with
+    # themselves only; six rulesets of 30,000 events took 32 s and 8.8 GB in one pass)
+    results, out = batched(results, lambda part: _sensitivity(part, labels, top))
+    return _sensitivity(results, labels, top) if out is None else out
+
+
+def _sensitivity(results: Frame, labels: dict[str, Ruleset], top: int) -> pl.DataFrame:
+    """:func:`sensitivity` of the whole of ``results`` in one pass."""
     baseline = next(iter(labels))
     with validated_once(results) as frame:  # (checked once, not once per ruleset)
         ranked = pl.concat([_ranked(frame, rs, label) for label, rs in labels.items()],

@@ -125,7 +125,7 @@ def test_a_lazy_frame_is_read_once_as_the_boundary_reads_it() -> None:
 
 
 def test_a_vouched_frame_is_not_batched(monkeypatch: pytest.MonkeyPatch) -> None:
-    from swissframe.engine import standings as engine
+    from swissframe import schema
     from swissframe.schema import checked, trusted
 
     rows = [(e, 1, p, o, w, l_, 0) for e in "pqrs"
@@ -135,7 +135,7 @@ def test_a_vouched_frame_is_not_batched(monkeypatch: pytest.MonkeyPatch) -> None
     _, frame, codes = checked(df)
     monkeypatch.setattr(_batches, "BATCH_ROWS", 2)
     calls: list[int] = []
-    monkeypatch.setattr(engine, "in_batches", lambda *a, **k: calls.append(1))
+    monkeypatch.setattr(schema, "in_batches", lambda *a, **k: calls.append(1))
     with trusted(frame, codes):
         sf.standings(frame, "mtg")
     assert calls == []  # validated already: one pass, on its codes
@@ -199,6 +199,7 @@ def test_standings_in_batches_equal_one_pass(df: pl.DataFrame, rules: str, batch
                               batch_rows=batch_rows) is not None
     _same(*_both(batch_rows, lambda: sf.standings(given_, rules, through_round=2)))
     _same(*_both(batch_rows, lambda: sf.standings_by_round(given_, rules)))
+    _same(*_both(batch_rows, lambda: sf.sensitivity(given_, [rules, "mtg-1/3"], top=2)))
 
 
 @given(df=many_events(min_events=2, max_events=5), data=st.data(),
@@ -211,6 +212,7 @@ def test_broken_tables_in_batches_say_what_one_pass_says(
     broken = mutate(mutate(df, data), data)
     _same(*_both(batch_rows, lambda: sf.standings(broken, "mtg")))
     _same(*_both(batch_rows, lambda: sf.standings_by_round(broken, "mtg")))
+    _same(*_both(batch_rows, lambda: sf.sensitivity(broken, ["mtg", "fide"], top=2)))
 
 
 def test_a_warning_of_several_batches_is_said_once() -> None:

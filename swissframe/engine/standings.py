@@ -15,7 +15,6 @@ from typing import Final, Literal, overload
 import polars as pl
 import polars.selectors as cs
 
-from swissframe._batches import in_batches
 from swissframe._collect import collect, scoped
 from swissframe.engine import _cumulative
 from swissframe.engine._chess import with_inferred_absences
@@ -52,13 +51,7 @@ from swissframe.engine.tiebreakers import (
 from swissframe.errors import DataError, ExactnessWarning, SchemaError
 from swissframe.rules._infer import is_auto, run_auto
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import (
-    IdCodes,
-    key_columns,
-    read_once,
-    validated_with_codes,
-    vouched_for,
-)
+from swissframe.schema import IdCodes, batched, key_columns, validated_with_codes
 
 __all__ = ["STANDINGS_COLUMNS", "standings", "standings_by_round"]
 
@@ -651,26 +644,11 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
         check_through_round(through_round)
     out = None
     if not keys:  # a very large table in batches of events (the same table, in less memory)
-        results, out = _batched(
+        results, out = batched(
             results, lambda part: _standings(part, ruleset, keys, through_round))
     if out is None:
         out = _standings(results, ruleset, keys, through_round)
     return out.lazy() if lazy else out
-
-
-def _batched(results: Frame, run: Callable[[pl.DataFrame], pl.DataFrame]
-             ) -> tuple[Frame, pl.DataFrame | None]:
-    """``run`` in batches of events where ``results`` is a very large table
-    (:func:`_batches.in_batches`: None when it is not, or when the whole table must say
-    what a batch raised or warned), and ``results`` as the caller should then read it: a
-    LazyFrame is read once here by the boundary's own read (its plan runs once, and its
-    height is then known). A frame a caller vouches for (``schema.trusted``) is not
-    batched: it is validated already, and its codes are for it whole."""
-    if vouched_for(results):
-        return results, None
-    if isinstance(results, pl.LazyFrame):
-        results = read_once(results)
-    return results, in_batches(results, run)
 
 
 def _standings(results: Frame, ruleset: Ruleset, keys: tuple[str, ...],
@@ -881,7 +859,7 @@ def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
     keys = key_columns(keys)
     out = None
     if not keys:  # a very large table in batches of events, as in standings
-        results, out = _batched(
+        results, out = batched(
             results, lambda part: _by_round_of(part, ruleset, keys, cumulative=cumulative))
     return _by_round_of(results, ruleset, keys, cumulative=cumulative) if out is None else out
 
