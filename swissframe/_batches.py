@@ -16,13 +16,16 @@ on its own rows only (``tests/test_multi_event.py``), so batches give the same t
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Final
 
 import polars as pl
 
-__all__ = ["BATCH", "BATCH_ROWS", "batch_plan", "by_batch", "event_batches", "in_batches"]
+__all__ = ["BATCH", "BATCH_ROWS", "batch_plan", "by_batch", "event_batches", "in_batches",
+           "reporting"]
 
 #: The batch column of a plan (``event_id, rows, _batch``).
 BATCH: Final = "_batch"
@@ -31,6 +34,22 @@ BATCH: Final = "_batch"
 #: (``standings``, ``standings_by_round``). Measured on the benchmark's workload
 #: (``benchmarks/README.md``, ninth session).
 BATCH_ROWS: Final = 4_000_000
+
+
+_REPORT: contextvars.ContextVar[Callable[[int, int], None] | None] = contextvars.ContextVar(
+    "swissframe_batch_report", default=None)
+
+
+@contextlib.contextmanager
+def reporting(report: Callable[[int, int], None]) -> Iterator[None]:
+    """Inside this block (and this context), :func:`in_batches` calls ``report(done,
+    total)`` before its first batch and after each one: the CLI's progress line of a long
+    step says which batch it is at."""
+    token = _REPORT.set(report)
+    try:
+        yield
+    finally:
+        _REPORT.reset(token)
 
 
 def batch_plan(counts: pl.DataFrame, *, batch_rows: int, batch_events: int | None = None
@@ -140,11 +159,16 @@ def in_batches(results: object, run: Callable[[pl.DataFrame], pl.DataFrame], *,
     if parts is None:
         return None
     out: list[pl.DataFrame] = []
+    report = _REPORT.get()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            for part in parts:
+            for i, part in enumerate(parts):
+                if report is not None:
+                    report(i, len(parts))
                 out.append(run(part))
+            if report is not None:
+                report(len(parts), len(parts))
         except Exception:  # (the whole table says what is wrong, once)
             return None
     if caught:

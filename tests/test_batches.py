@@ -302,3 +302,15 @@ def test_validation_of_a_large_table_runs_in_batches(
     assert found.height == 0
     assert_frame_equal(broken, sf.find_problems(df.head(7)))
     assert broken["kind"].to_list() == ["unknown_opponent"]
+
+
+def test_reporting_says_which_batch_a_call_is_at() -> None:
+    from swissframe._batches import reporting
+
+    df = pl.DataFrame({"event_id": ["a", "b", "c"], "n": [1, 2, 3]})
+    said: list[tuple[int, int]] = []
+    with reporting(lambda done, total: said.append((done, total))):
+        assert in_batches(df, lambda part: part, batch_rows=1) is not None
+    assert said == [(0, 3), (1, 3), (2, 3), (3, 3)]
+    in_batches(df, lambda part: part, batch_rows=1)  # (outside the block: nobody told)
+    assert len(said) == 4

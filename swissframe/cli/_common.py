@@ -37,6 +37,7 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 
 import polars as pl
 
+from swissframe._batches import reporting
 from swissframe.errors import (
     DataError,
     SwissframeError,
@@ -789,8 +790,11 @@ def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
     if not show_progress(args):
         yield
         return
-    bar = progress(args, desc=desc, total=None, bar_format="{desc}… {elapsed}")
+    bar = progress(args, desc=desc, total=None, bar_format="{desc}… {elapsed}{postfix}")
     stop = threading.Event()
+
+    def at_batch(done: int, total: int) -> None:  # (a very large table, in batches)
+        bar.set_postfix_str(f"batch {min(done + 1, total)} of {total}", refresh=False)
 
     def tick() -> None:
         while not stop.wait(0.5):
@@ -799,7 +803,8 @@ def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
     thread = threading.Thread(target=tick, daemon=True)
     thread.start()
     try:
-        yield
+        with reporting(at_batch):
+            yield
     finally:
         stop.set()
         thread.join()
