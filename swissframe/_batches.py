@@ -1,5 +1,5 @@
 """Batches of whole events: the one plan behind ``recompute``'s out-of-core batches and the
-standings (and validation) of a very large table in memory.
+standings, sensitivity and validation of a very large table in memory.
 
 Events are taken in sorted ``event_id`` order and cut into contiguous batches of about
 ``batch_rows`` rows (a batch starts where the rows before an event reach the next multiple
@@ -31,8 +31,9 @@ __all__ = ["BATCH", "BATCH_ROWS", "batch_plan", "by_batch", "event_batches", "in
 BATCH: Final = "_batch"
 
 #: A table of more than this many result rows is computed in batches of about this many
-#: (``standings``, ``standings_by_round``). Measured on the benchmark's workload
-#: (``benchmarks/README.md``, ninth session).
+#: (``standings``, ``standings_by_round``, ``sensitivity``, ``validate_results``,
+#: ``find_problems``, through ``schema.batched``). Measured on the benchmark's workload
+#: (``benchmarks/README.md``, ninth session): below it one pass costs the same per row.
 BATCH_ROWS: Final = 4_000_000
 
 
@@ -144,8 +145,9 @@ def in_batches(results: object, run: Callable[[pl.DataFrame], pl.DataFrame], *,
     :data:`BATCH_ROWS`), is one batch, or when a batch raised or warned: the caller then
     runs the whole table, so that what it raises or warns is said once, of the whole
     input, as without batches (an archive of long events warns once, not once per batch;
-    a problem's count is the table's). A LazyFrame is not batched: its plan is read once,
-    by the contract's boundary (``recompute`` reads an archive in batches from its files).
+    a problem's count is the table's). A LazyFrame is not batched here: the contract's
+    boundary reads it once first (``schema.batched``); ``recompute`` reads an archive in
+    batches from its files.
 
     ``run`` must give each event's rows the result it gives them in any other company,
     in sorted event order (the batches are contiguous in it, so the stacked parts are);
