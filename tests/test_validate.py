@@ -8,6 +8,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from polars.testing import assert_frame_equal
 
 import swissframe as sf
 from swissframe.cli import main
@@ -449,6 +450,25 @@ def test_duplicate_events_full_and_truncated_copy() -> None:
         ("e-part", "e-copy", "all 2 round(s) appear identically in event 'e-copy' (3 rounds): "
                              "a truncated copy?")]
     assert r.ok  # a warning: each event's standings are still right
+
+
+def test_duplicate_events_compare_rounds_as_multisets_and_list_in_one_order() -> None:
+    # a round is its rows whatever their order; one game count apart is another round
+    shuffled = GOOD.reverse().with_columns(pl.lit("e-rev").alias("event_id"))
+    changed = GOOD.with_columns(
+        pl.lit("e-chg").alias("event_id"),
+        pl.when((pl.col("round") == 1) & (pl.col("games_drawn") == 0))
+        .then(pl.col("games_drawn") + 1).otherwise(pl.col("games_drawn")))
+    copies = [GOOD.with_columns(pl.lit(f"e-{i}").alias("event_id")) for i in range(4)]
+    table = pl.concat([GOOD, shuffled, changed, *copies])
+    r = validate(table)
+    dup = only(r, "duplicate_event")
+    assert "e-chg" not in dup["event_id"].to_list() + dup["value"].to_list()
+    assert ("e-rev", "e") in dup.select("event_id", "value").rows()
+    # an event with several copies: the listing is the same however the rows come
+    for seed in range(3):
+        again = validate(table.sample(fraction=1.0, shuffle=True, seed=seed))
+        assert_frame_equal(only(again, "duplicate_event"), dup)
 
 
 def test_event_split_across_files_and_file_column() -> None:
