@@ -149,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
     with working(args, reading(args.files)):
         combined, notes, read, common = read_for_validation(args.files, args.input_format)
     best_of = _best_of(str(args.best_of), common)
-    inferred = (sorted(set(combined[RULESET_COLUMN].drop_nulls().to_list()))
+    # (the distinct names, not every row's: 37.5M rows as a Python list took 2.2 s)
+    inferred = (combined[RULESET_COLUMN].drop_nulls().unique().sort().to_list()
                 if combined is not None and RULESET_COLUMN in combined.columns else [])
     rules = args.rules or (inferred[0] if len(inferred) == 1 else DEFAULT)
     table = combined if combined is not None else pl.DataFrame(
