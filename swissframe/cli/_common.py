@@ -67,6 +67,7 @@ __all__ = [
     "filter_events",
     "find_player",
     "flush_notes",
+    "for_terminal",
     "format_cell",
     "is_percent",
     "non_negative_int",
@@ -195,15 +196,25 @@ def flush_notes(*, ok: bool) -> None:
         _to_stderr(text)
 
 
+def for_terminal(text: str, stream: TextIO) -> str:
+    """A text report for ``stream``: each line wrapped at word boundaries to the terminal's
+    width when ``stream`` is a terminal (a line of 82 characters broke mid-word at 80
+    columns), as it is on a file or a pipe; its final newline kept."""
+    end = "\n" if text.endswith("\n") else ""
+    return _wrapped(text, stream) + end if stream.isatty() else text
+
+
 def _wrapped(text: str, stream: TextIO) -> str:
     """``text`` with each line wrapped to the terminal's width (continuation lines
     indented) when ``stream`` is a terminal; as it is on a log or a pipe."""
     if not stream.isatty():
         return text
     width = max(terminal_width(), 40)
-    return "\n".join("\n".join(textwrap.wrap(line, width=width, subsequent_indent="  ",
-                                             break_on_hyphens=False)) or line
-                     for line in text.splitlines())
+    # (continuation lines two spaces deeper than their line: a list item's stay under it)
+    return "\n".join("\n".join(textwrap.wrap(
+        line, width=width, break_on_hyphens=False,
+        subsequent_indent=" " * (len(line) - len(line.lstrip(" ")) + 2))) or line
+        for line in text.splitlines())
 
 
 def _to_stderr(text: str) -> None:

@@ -190,3 +190,23 @@ def test_recompute_summary_and_a_failed_conversion_fit_80_columns(tmp_path: Path
     assert all(len(x) <= 80 for x in errors), errors
     # (a row of one field: named by its line, no longer read as a short row of nulls)
     assert "line 20: 1 field" in " ".join(x.strip() for x in errors), errors
+
+
+def test_validate_report_wraps_at_words_on_a_terminal(tmp_path: Path) -> None:
+    # the summary line of a clean file was 82 characters, broken mid-word at 80 columns;
+    # a list item's continuation lines stay under the item
+    lines = Path(STORE).read_text(encoding="utf-8").splitlines()
+    broken = [lines[0], *lines[1:4], *lines[5:11]]
+    broken[2] = broken[2].replace(",2,0,", ",3,0,", 1)  # an impossible best-of-3 score
+    bad = tmp_path / "broken.csv"
+    bad.write_text("\n".join(broken) + "\n", encoding="utf-8")
+    (clean_code, clean), (bad_code, found) = run_raw([["validate", STORE, "--quiet"],
+                                                      ["validate", str(bad), "--quiet"]])
+    assert clean_code == 0
+    assert bad_code == 1
+    for raw in (clean, found):
+        _fits(screen(raw))
+    assert [x for x in screen(clean) if x][-1] == "  found."
+    shown = [x for x in screen(found) if x]
+    item = next(i for i, x in enumerate(shown) if x.startswith("  - file"))
+    assert shown[item + 1].startswith("    ")  # (under the item, not under its dash)

@@ -19,6 +19,7 @@ from swissframe.cli._common import (
     add_quiet,
     add_rules,
     atomic_path,
+    for_terminal,
     note,
     output_format,
     reading,
@@ -172,10 +173,12 @@ def run(args: argparse.Namespace) -> int:
         with atomic_path(args.output, args.files) as tmp:
             tmp.write_text(render(report, fmt), encoding="utf-8")
     else:
-        sys.stdout.write(render(report, fmt))
+        sys.stdout.write(for_terminal(render(report, fmt), sys.stdout) if fmt == "table"
+                         else render(report, fmt))
     if args.output:
         first = str(report).splitlines()[0]
-        print(f"{first} Report written to {args.output}.")
+        sys.stdout.write(for_terminal(f"{first} Report written to {args.output}.\n",
+                                      sys.stdout))
     if (report.problems["kind"] == "unreadable_file").any():
         return 2
     if not report.ok or (args.strict and not report.clean):
