@@ -77,6 +77,7 @@ __all__ = [
     "read",
     "read_bytes",
     "read_decompressed",
+    "say_warnings",
     "several_files",
     "shown",
     "sniff",
@@ -1287,20 +1288,23 @@ def several_files(count: int, what: str) -> str:
     return f"{count} files {what}; the first, " if count > 1 else ""
 
 
-def _say_unlisted(said: Mapping[str, str], *, listed: Collection[str]) -> None:
-    """Warn of what a reader says (``said``: kind -> text, its ``*_warnings``) except the
-    kinds its part lists as import notes: read summarises those in one warning, so they
-    are not said twice."""
+def say_warnings(said: Mapping[str, str], *, listed: Collection[str] = (),
+                 stacklevel: int = 2) -> None:
+    """Warn of what a reader says (``said``: kind -> text, its ``*_warnings``), one
+    ``UserWarning`` per kind, except the kinds in ``listed``: :func:`read` lists those as
+    import notes and summarises them in one warning, so they are not said twice.
+    ``stacklevel`` as the caller's own ``warnings.warn`` would take it. Used by each
+    reader's public function (``read_tom``, ``read_trf``) and by :func:`read`."""
     for kind, text in said.items():
         if kind not in listed:
-            warnings.warn(text, UserWarning, stacklevel=4)
+            warnings.warn(text, UserWarning, stacklevel=stacklevel + 1)
 
 
 def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) -> _Part:
     from swissframe.io.tom import _read_tom, tom_warnings
 
     ev = _read_tom(list(files), event_ids=list(keys), max_bytes=limit)
-    _say_unlisted(tom_warnings(ev), listed={"unknown_element"})
+    say_warnings(tom_warnings(ev), listed={"unknown_element"}, stacklevel=3)
     st = _tom_pods(ev)
     where = st.select("event_id", "source_file")
     results = ev.results.join(st.select("event_id", "source_file",
@@ -1322,7 +1326,7 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     from swissframe.io.trf import _read_trf, trf_warnings
 
     ev = _read_trf(list(files), event_ids=list(keys), max_bytes=limit)
-    _say_unlisted(trf_warnings(ev), listed={"unknown_record", "start_date"})
+    say_warnings(trf_warnings(ev), listed={"unknown_record", "start_date"}, stacklevel=3)
     where = ev.header.select("event_id", pl.col("source").alias("source_file"))
     results = ev.results.join(where, on="event_id", how="left")
     events = events_of(ev)

@@ -47,7 +47,6 @@ all others ``"swiss"``. Extra result columns: ``unplayed``, ``scheduled_opponent
 from __future__ import annotations
 
 import re
-import warnings
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -66,6 +65,7 @@ from swissframe.io._files import (
     file_list,
     keys_for,
     read_bytes,
+    say_warnings,
     several_files,
     shown,
 )
@@ -491,8 +491,7 @@ def parse_tom(data: bytes | str, *, event_key: str = "event", source: str | None
     [('1', '2', 1, 0), ('2', '1', 0, 1)]
     """
     out = _parse_tom(data, event_key=event_key, source=source)
-    for text in tom_warnings(out).values():
-        warnings.warn(text, UserWarning, stacklevel=2)
+    say_warnings(tom_warnings(out))
     return out
 
 
@@ -733,8 +732,7 @@ def read_tom(paths: str | Path | Iterable[str | Path], *,
     [('night', '7', 0, 1, None), ('night', '8', 0, 1, None), ('night', '9', 1, 0, 'pairing_bye')]
     """
     out = _read_tom(paths, event_ids=event_ids, max_bytes=max_bytes)
-    for text in tom_warnings(out).values():
-        warnings.warn(text, UserWarning, stacklevel=2)
+    say_warnings(tom_warnings(out))
     return out
 
 

@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import warnings
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -69,6 +68,7 @@ from swissframe.io._files import (
     file_list,
     keys_for,
     read_bytes,
+    say_warnings,
     several_files,
     shown,
 )
@@ -655,8 +655,7 @@ def read_trf(paths: str | Path | Iterable[str | Path], *,
     ('Club', 2, 1)
     """
     out = _read_trf(paths, event_ids=event_ids, max_bytes=max_bytes)
-    for text in trf_warnings(out).values():
-        warnings.warn(text, UserWarning, stacklevel=2)
+    say_warnings(trf_warnings(out))
     return out
 
 
