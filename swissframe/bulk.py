@@ -279,10 +279,7 @@ def _plan(files: Sequence[str], batch_rows: int, batch_events: int | None) -> pl
 
 def _split(chunk: _Chunk, plan: pl.DataFrame) -> dict[int, pl.DataFrame]:
     """The rows of one chunk, split by batch (rows with a null event_id under batch -1)."""
-    df = _read_chunk(chunk)
-    if "event_id" not in df.columns:
-        df = df.with_columns(pl.lit("event", dtype=pl.String).alias("event_id"))
-    return by_batch(df.with_columns(pl.col("event_id").cast(pl.String)), plan)
+    return _split_frames([_read_chunk(chunk)], plan)
 
 
 # --------------------------------------------------------------------------- output files
@@ -499,6 +496,8 @@ def _run_local(chunks: Sequence[_Chunk], plan: pl.DataFrame, todo: Sequence[int]
 
 def _split_frames(frames: Sequence[pl.DataFrame], plan: pl.DataFrame
                   ) -> dict[int, pl.DataFrame]:
+    """The rows of ``frames`` (one file's chunk, or every chunk), split by batch; a table
+    without ``event_id`` is the event ``"event"``, as :func:`_plan` counts it."""
     df = concat_files(frames)
     if "event_id" not in df.columns:
         df = df.with_columns(pl.lit("event", dtype=pl.String).alias("event_id"))
