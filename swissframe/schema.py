@@ -1065,8 +1065,8 @@ def validated_with_codes(results: pl.LazyFrame | pl.DataFrame, *, keys: Sequence
     """:func:`validate_results` (materialised) and the id codes its checks built, so that
     the engine does not hash the ids again (None with extra ``keys``). A frame its caller
     vouches for (:func:`trusted`) is returned as it is, with its codes."""
-    vouched = _TRUSTED.get()
-    if vouched is not None and vouched_for(results) and not keys:
+    vouched = _vouched(results)
+    if vouched is not None and not keys:
         choose(vouched[0].height)
         return vouched
     problems, frame, codes = _checked(results, default_event_id="event", keys=keys)
@@ -1078,10 +1078,11 @@ _TRUSTED: contextvars.ContextVar[tuple[pl.DataFrame, IdCodes | None] | None] = \
     contextvars.ContextVar("swissframe_trusted", default=None)
 
 
-def vouched_for(results: object) -> bool:
-    """Whether a caller vouches for this very frame (:func:`trusted`)."""
+def _vouched(results: object) -> tuple[pl.DataFrame, IdCodes | None] | None:
+    """The frame and codes a caller vouches for (:func:`trusted`) when ``results`` is that
+    very frame, else None."""
     vouched = _TRUSTED.get()
-    return vouched is not None and vouched[0] is results
+    return vouched if vouched is not None and vouched[0] is results else None
 
 
 def batched(results: pl.LazyFrame | pl.DataFrame, run: Callable[[pl.DataFrame], pl.DataFrame],
@@ -1093,7 +1094,7 @@ def batched(results: pl.LazyFrame | pl.DataFrame, run: Callable[[pl.DataFrame], 
     read it: a LazyFrame is read once here (:func:`read_once`: its plan runs once, and its
     height is then known). A frame a caller vouches for (:func:`trusted`) is not batched:
     it is validated already, and its codes are for it whole."""
-    if vouched_for(results):
+    if _vouched(results) is not None:
         return results, None
     if isinstance(results, pl.LazyFrame):
         results = read_once(results, default_event_id=default_event_id)
