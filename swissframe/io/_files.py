@@ -46,7 +46,7 @@ import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, TypeVar
 
 import polars as pl
 
@@ -74,6 +74,7 @@ __all__ = [
     "file_list",
     "keys_for",
     "max_bytes",
+    "parse_each",
     "read",
     "read_bytes",
     "read_decompressed",
@@ -84,6 +85,7 @@ __all__ = [
 ]
 
 PathLike = str | os.PathLike[str]
+_T = TypeVar("_T")
 Format = Literal["table", "decklist", "tom", "trf"]
 
 #: Every input format, in the order they are read.
@@ -455,6 +457,18 @@ def keys_for(files: Sequence[Path], event_ids: Sequence[str] | None) -> list[str
                "Hint: leave event_ids out to derive them from the file names.")
         raise DataError(msg)
     return keys
+
+
+def parse_each(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[str] | None,
+               max_bytes: int | None, parse: Callable[..., _T]) -> list[_T]:
+    """Each file of ``paths`` (:func:`file_list`) read within ``max_bytes``
+    (:func:`read_bytes`) and parsed as ``parse(data, event_key=…, source=…)``: its event
+    key (:func:`keys_for`, ``event_ids`` or derived from the names) and the name it is
+    shown by. The loop of each format's ``read_*`` (TOM, TRF)."""
+    files = file_list(paths)
+    keys = keys_for(files, event_ids)
+    return [parse(read_bytes(f, limit=max_bytes), event_key=k, source=shown(f))
+            for f, k in zip(files, keys, strict=True)]
 
 
 # ------------------------------------------------------------------------------- Source

@@ -62,12 +62,9 @@ import polars as pl
 from swissframe.errors import ImportFormatError, SwissframeError
 from swissframe.io._files import (
     event_keys,
-    file_list,
-    keys_for,
-    read_bytes,
+    parse_each,
     say_warnings,
     several_files,
-    shown,
 )
 from swissframe.schema import RESULT_COLUMNS, validate_results
 
@@ -740,10 +737,8 @@ def _read_tom(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[s
               max_bytes: int | None) -> TomEvents:
     """:func:`read_tom` without its warnings (``swissframe.read`` lists some as import
     notes, and says the others itself: :func:`tom_warnings`)."""
-    files = file_list(paths)
-    keys = keys_for(files, event_ids)
-    return _concat([_parse_tom(read_bytes(f, limit=max_bytes), event_key=k, source=shown(f))
-                    for f, k in zip(files, keys, strict=True)])
+    return _concat(parse_each(paths, event_ids=event_ids, max_bytes=max_bytes,
+                              parse=_parse_tom))
 
 
 def tom_warnings(events: TomEvents) -> dict[str, str]:

@@ -65,12 +65,9 @@ import polars as pl
 from swissframe.errors import DataError, ImportFormatError, SwissframeError
 from swissframe.io._files import (
     MAX_DIGITS,
-    file_list,
-    keys_for,
-    read_bytes,
+    parse_each,
     say_warnings,
     several_files,
-    shown,
 )
 from swissframe.schema import RESULT_COLUMNS, validate_results
 
@@ -663,10 +660,7 @@ def _read_trf(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[s
               max_bytes: int | None) -> TrfEvents:
     """:func:`read_trf` without its warnings (``swissframe.read`` lists them as import
     notes, and says the others itself: :func:`trf_warnings`)."""
-    files = file_list(paths)
-    keys = keys_for(files, event_ids)
-    parts = [parse_trf(read_bytes(f, limit=max_bytes), event_key=k, source=shown(f))
-             for f, k in zip(files, keys, strict=True)]
+    parts = parse_each(paths, event_ids=event_ids, max_bytes=max_bytes, parse=parse_trf)
     return TrfEvents(
         results=pl.concat([p.results for p in parts], how="vertical"),
         players=pl.concat([p.players for p in parts], how="vertical"),
