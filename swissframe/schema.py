@@ -506,16 +506,35 @@ def _is_normal(df: pl.DataFrame) -> bool:
                     for c, dt in FLAG_COLUMNS.items() if c in schema))
 
 
+#: A table whose chunks hold this many rows on average is taken in its chunks; one of
+#: smaller chunks is made one chunk first. Copying a Parquet read's 15 chunks of 250k rows
+#: into one cost 53-112 ms of a 1.1 s ``standings`` call (10,000 events) and bought nothing:
+#: the queries run the same on either. Many small chunks (a frame concatenated a match at a
+#: time) slow every query instead: one 64-player event in 218 one-row chunks, 6.3 ms
+#: against 5.8 ms with the copy (``benchmarks/README.md``, tenth session).
+MIN_CHUNK_ROWS: Final = 65_536
+
+
+def _one_chunk_if_small(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` as it is, or as one chunk when its chunks are small on average
+    (:data:`MIN_CHUNK_ROWS`; columns may be chunked differently: the most chunked counts).
+
+    Its chunks are otherwise kept: the checks and the engine compute the same on any
+    chunking (``tests/test_invariance.py`` draws aligned and misaligned chunks), and a
+    panic of Polars' streaming engine on one is retried in memory (``_collect``)."""
+    chunks = max(df.n_chunks("all"), default=1)
+    return df.rechunk() if chunks > 1 and df.height < chunks * MIN_CHUNK_ROWS else df
+
+
 def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
                   ) -> pl.DataFrame:
-    """The input normalised to the contract, as one chunk."""
+    """The input normalised to the contract (in its chunks unless they are small:
+    :func:`_one_chunk_if_small`)."""
     if isinstance(results, pl.DataFrame) and _is_normal(results):
-        return results.rechunk()
+        return _one_chunk_if_small(results)
     try:
-        # one chunk: several Polars kernels panic on multi-chunk inputs (a concat of two
-        # frames, two files), and the checks below index rows by position
-        return (_normalise(as_lazy(results), default_event_id=default_event_id)
-                .pipe(collect).rechunk())
+        return _one_chunk_if_small(
+            _normalise(as_lazy(results), default_event_id=default_event_id).pipe(collect))
     except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         msg = (f"results table cannot be read as the contract's types: {first}. Hint: game "

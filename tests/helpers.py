@@ -7,7 +7,7 @@ import itertools
 import os
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -16,9 +16,21 @@ import polars as pl
 import pytest
 
 import swissframe as sf
+from swissframe import schema
 from tests import reference
 
 T = TypeVar("T")
+
+
+@pytest.fixture(scope="module")
+def chunks_kept() -> Iterator[None]:
+    """The boundary keeps every input's chunks, however small (it makes a table of small
+    chunks one chunk first: ``schema.MIN_CHUNK_ROWS``), so that a module's chunked inputs
+    reach the checks and the engine in their chunks. Use with
+    ``pytestmark = pytest.mark.usefixtures("chunks_kept")`` after importing it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(schema, "MIN_CHUNK_ROWS", 1)
+        yield
 
 GAMES = {"W": (2, 0, 0), "L": (0, 2, 0), "D": (1, 1, 0)}
 

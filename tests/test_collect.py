@@ -8,7 +8,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import swissframe as sf
-from swissframe import _collect
+from swissframe import _collect, schema
 
 
 def _events() -> pl.DataFrame:
@@ -102,6 +102,38 @@ def test_the_engine_and_the_passes_do_not_change_the_standings(
     monkeypatch.setattr(_collect, everywhere, 0)
     assert_frame_equal(sf.standings(df, rules), by_default)
     assert_frame_equal(sf.standings_by_round(df, rules), by_round)
+
+
+def _chunked_apart(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` with each column cut into chunks at rows of its own (misaligned chunks)."""
+    columns = []
+    for i, c in enumerate(df.columns):
+        cut = 1 + (7 * i + 3) % (df.height - 2)
+        columns.append(pl.concat([df[c][:cut], df[c][cut:cut + 1], df[c][cut + 1:]],
+                                 rechunk=False))
+    return pl.DataFrame(columns)
+
+
+@pytest.mark.parametrize("rules", ["mtg", "pokemon", "fide"])
+def test_the_streaming_engine_reads_a_table_in_its_chunks_alike(
+        rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The boundary keeps a table's chunks (``schema.MIN_CHUNK_ROWS``: large ones; 1 here,
+    any), aligned or not, and large inputs run on the streaming engine: standings, by
+    round, the problems and the sensitivity equal those of the table in one chunk on the
+    default engine."""
+    df = _events().rechunk()
+    want = (sf.standings(df, rules), sf.standings_by_round(df, rules),
+            sf.validate(df).problems, sf.sensitivity(df, top=4))
+    monkeypatch.setattr(schema, "MIN_CHUNK_ROWS", 1)
+    monkeypatch.setattr(_collect, "IN_MEMORY_MAX_ROWS", 0)
+    half = df.height // 2
+    aligned = pl.concat([df.slice(0, half), df.slice(half)], rechunk=False)
+    for chunked in (aligned, _chunked_apart(df)):
+        assert max(chunked.n_chunks("all")) > 1
+        got = (sf.standings(chunked, rules), sf.standings_by_round(chunked, rules),
+               sf.validate(chunked).problems, sf.sensitivity(chunked, top=4))
+        for g, w in zip(got, want, strict=True):
+            assert_frame_equal(g, w)
 
 
 def test_a_streaming_panic_is_retried_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -33,7 +33,14 @@ from swissframe.io.trf import parse_trf
 from swissframe.rules import PRESETS
 from swissframe.schema import _checked, _id_codes, codes_of_rows
 from swissframe.validate import ValidationReport, validate
-from tests.helpers import bounded, check_standings_invariants
+from tests.helpers import (  # noqa: F401 (chunks_kept: a fixture)
+    bounded,
+    check_standings_invariants,
+    chunks_kept,
+)
+
+#: chunked tables (a mutation) reach the checks in their chunks
+pytestmark = pytest.mark.usefixtures("chunks_kept")
 
 T = TypeVar("T")
 

@@ -39,6 +39,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import swissframe as sf
+from tests.helpers import chunks_kept  # noqa: F401 (a fixture)
 from tests.test_fuzz import mutate
 from tests.test_multi_event import RULESETS, _outcome, _split, many_events
 
@@ -91,6 +92,21 @@ def _chunked(df: pl.DataFrame, data: st.DataObject) -> pl.DataFrame:
                      rechunk=False)
 
 
+def _misaligned(df: pl.DataFrame, data: st.DataObject) -> pl.DataFrame:
+    """Each column cut into chunks at its own rows (as ``hstack`` of frames read apart
+    leaves them): the boundary keeps the chunks (``chunks_kept``), so every query
+    reads columns whose chunks do not line up."""
+    if df.height < 2:
+        return df
+    columns = []
+    for c in df.columns:
+        cuts = sorted(set(data.draw(st.lists(st.integers(1, df.height - 1), max_size=3))))
+        bounds = [0, *cuts, df.height]
+        columns.append(pl.concat([df[c][a:b] for a, b in itertools.pairwise(bounds)],
+                                 rechunk=False))
+    return pl.DataFrame(columns)
+
+
 def _lazy(df: pl.DataFrame, data: st.DataObject) -> pl.LazyFrame:
     return df.lazy()
 
@@ -132,10 +148,14 @@ def _file(df: pl.DataFrame, data: st.DataObject) -> pl.DataFrame:
 
 SPELLINGS: dict[str, Callable[[pl.DataFrame, st.DataObject], pl.DataFrame | pl.LazyFrame]] = {
     "rows": _permute_rows, "columns": _permute_columns, "extra": _extra_columns,
-    "chunks": _chunked, "lazy": _lazy, "dtypes": _dtypes, "matches": _matches, "file": _file,
+    "chunks": _chunked, "misaligned": _misaligned, "lazy": _lazy, "dtypes": _dtypes,
+    "matches": _matches, "file": _file,
 }
 #: The spellings that keep the table a table of the same rows (no file, no match form).
-IN_MEMORY = ("rows", "columns", "extra", "chunks", "lazy", "dtypes")
+IN_MEMORY = ("rows", "columns", "extra", "chunks", "misaligned", "lazy", "dtypes")
+
+
+pytestmark = pytest.mark.usefixtures("chunks_kept")
 
 
 def respell(df: pl.DataFrame, data: st.DataObject, kinds: tuple[str, ...] = tuple(SPELLINGS)

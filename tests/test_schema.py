@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import swissframe as sf
+from swissframe import schema
 
 GOOD = sf.from_matches(pl.DataFrame({
     "event_id": ["e1", "e1", "e1"], "round": [1, 1, 2], "player_a": ["A", "C", "A"],
@@ -208,23 +209,54 @@ def chunked(draw: st.DrawFn, bad_rounds: bool) -> tuple[pl.DataFrame, pl.DataFra
 
 
 @settings(max_examples=25, deadline=None)
-@given(chunked(bad_rounds=False))
-def test_standings_do_not_depend_on_chunking(frames: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+@given(chunked(bad_rounds=False), st.sampled_from([1, schema.MIN_CHUNK_ROWS]))
+def test_standings_do_not_depend_on_chunking(frames: tuple[pl.DataFrame, pl.DataFrame],
+                                             min_chunk_rows: int) -> None:
+    """In its chunks (the boundary keeps chunks of ``min_chunk_rows`` rows on average) or
+    made one chunk at the boundary, the same standings."""
     multi, single = frames
     assert multi.n_chunks() > 1
     key = ["event_id", "player_id"]
-    assert sf.standings(multi).sort(key).equals(sf.standings(single).sort(key))
-    assert sf.standings(multi.lazy()).sort(key).equals(sf.standings(single).sort(key))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(schema, "MIN_CHUNK_ROWS", min_chunk_rows)
+        assert sf.standings(multi).sort(key).equals(sf.standings(single).sort(key))
+        assert sf.standings(multi.lazy()).sort(key).equals(sf.standings(single).sort(key))
 
 
 @settings(max_examples=25, deadline=None)
-@given(chunked(bad_rounds=True))
+@given(chunked(bad_rounds=True), st.sampled_from([1, schema.MIN_CHUNK_ROWS]))
 def test_bad_rows_in_a_later_chunk_are_reported_not_a_panic(
-        frames: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+        frames: tuple[pl.DataFrame, pl.DataFrame], min_chunk_rows: int) -> None:
     multi, single = frames
-    with pytest.raises(sf.ValidationError, match="round 0"):
-        sf.standings(multi)
-    assert sf.validate(multi).problems.equals(sf.validate(single).problems)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(schema, "MIN_CHUNK_ROWS", min_chunk_rows)
+        with pytest.raises(sf.ValidationError, match="round 0"):
+            sf.standings(multi)
+        assert sf.validate(multi).problems.equals(sf.validate(single).problems)
+
+
+def test_large_chunks_are_kept_and_small_ones_joined(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table of large chunks (a Parquet read, a concat of archives) is taken as it is:
+    copying it into one chunk cost a tenth of a bulk call. One of small chunks on average
+    (a frame built a match at a time) is made one chunk, which every query reads faster.
+    Columns chunked apart count by their most chunked."""
+    monkeypatch.setattr(schema, "MIN_CHUNK_ROWS", 4)
+    df = _SEASON.rechunk()
+    halves = pl.concat([df.slice(0, 8), df.slice(8)], rechunk=False)
+    assert df.height >= 16
+    kept = schema._materialised(halves, default_event_id="event")
+    assert kept.n_chunks("all") == [2] * df.width
+    assert kept.equals(df)
+    rows = pl.concat([df.slice(i, 1) for i in range(df.height)], rechunk=False)
+    assert schema._materialised(rows, default_event_id="event").n_chunks("all") == \
+        [1] * df.width
+    # one column in rows of one, the others whole: joined too
+    apart = df.with_columns(rows.get_column("player_id"))
+    assert apart.n_chunks("all") != [1] * df.width
+    assert schema._materialised(apart, default_event_id="event").n_chunks("all") == \
+        [1] * df.width
+    # a lazy input's collected chunks alike
+    assert schema._materialised(halves.lazy(), default_event_id="event").equals(df)
 
 
 # ------------------------------------------- wrong results the engine used to accept silently
