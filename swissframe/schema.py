@@ -1062,9 +1062,28 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
     ['round', 'player_id', 'opponent_id', 'games_won', 'games_lost', 'games_drawn',
      'event_id', 'phase']
     """
+    if not keys:
+        return validated_table(results, default_event_id=default_event_id)[0].lazy()
+    problems, frame = _problems_and_frame(results, default_event_id=default_event_id,
+                                          keys=keys)
+    raise_problems(problems)
+    return frame.lazy()
+
+
+def validated_table(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event"
+                    ) -> tuple[pl.DataFrame, IdCodes | None]:
+    """:func:`validate_results` without extra keys, materialised, with the id codes its
+    checks built (None for a table validated in batches), for a caller that passes the
+    table on to analyses under :func:`trusted` (``swissframe.read``'s results in the CLI:
+    each analysis then skips its own check of the same rows). A frame its caller vouches
+    for is returned as it is."""
+    vouched = _vouched(results)
+    if vouched is not None:
+        return vouched
+
     def valid(part: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
         problems, frame = _problems_and_frame(part, default_event_id=default_event_id,
-                                              keys=keys)
+                                              keys=())
         raise_problems(problems)
         return frame
 
@@ -1072,11 +1091,12 @@ def validate_results(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: 
     # checks are per event; one pass over 37.5M rows took 6.6-11.9 s and 9.5 GB, batches
     # 4.6-7.7 s and 7.4 GB); a batch that raises or warns sends the call to the whole
     # table, which says it once
-    out = None
-    if not keys:
-        results, out = batched(results, valid, in_order=True,
-                               default_event_id=default_event_id)
-    return (valid(results) if out is None else out).lazy()
+    results, out = batched(results, valid, in_order=True, default_event_id=default_event_id)
+    if out is not None:
+        return out, None
+    problems, frame, codes = _checked(results, default_event_id=default_event_id, keys=())
+    raise_problems(problems)
+    return frame, codes
 
 
 def validated_with_codes(results: pl.LazyFrame | pl.DataFrame, *, keys: Sequence[str] = ()

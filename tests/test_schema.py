@@ -556,3 +556,27 @@ def test_to_matches_says_what_the_match_form_leaves_out() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert sf.to_matches(plain).height == 1
+
+
+def test_validated_table_gives_the_frame_and_codes_of_the_checks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``read`` keeps for the CLI: the validated frame with the codes the engine's
+    own validation builds; no codes for a table validated in batches (each batch has its
+    own), the same frame."""
+    from swissframe import _batches
+
+    df = _SEASON.sort("event_id", "round", "player_id")
+    frame, codes = schema.validated_table(df)
+    again, own = schema.validated_with_codes(df)
+    assert frame.equals(again)
+    assert codes is not None
+    assert own is not None
+    assert codes.codes.equals(own.codes)
+    assert codes.events.equals(own.events)
+    assert codes.players.equals(own.players)
+    with schema.trusted(frame, codes):  # a vouched-for frame is returned as it is
+        assert schema.validated_table(frame)[0] is frame
+    monkeypatch.setattr(_batches, "BATCH_ROWS", 10)
+    batched, none = schema.validated_table(df)
+    assert none is None
+    assert batched.equals(frame)

@@ -32,9 +32,9 @@ from swissframe.cli._common import (
     add_through_round,
     add_top,
     check_round,
-    filter_events,
     flush_notes,
     flush_warnings,
+    input_rows,
     note,
     output_format,
     reading,
@@ -63,11 +63,11 @@ def _cmd_standings(args: argparse.Namespace) -> int:
 
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)
-    results = filter_events(src.results, args.event)
-    check_round(results, args.through_round)
-    with working(args, "ranking"):
-        table = standings(results, args.rules or AUTO, through_round=args.through_round,
-                          keys=src.keys)
+    with input_rows(src, args.event) as results:
+        check_round(results, args.through_round)
+        with working(args, "ranking"):
+            table = standings(results, args.rules or AUTO, through_round=args.through_round,
+                              keys=src.keys)
     table = src.label(table)
     if args.top is not None:
         table = table.filter(pl.col("rank") <= args.top)
@@ -142,14 +142,14 @@ def _cmd_sensitivity(args: argparse.Namespace) -> int:
 
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)
-    results = filter_events(src.results, args.event)
 
     def one(rows: pl.DataFrame, baseline: str) -> pl.DataFrame:
         rulesets = ([baseline, *args.compare] if args.compare
                     else standard_variants(baseline))
         return sensitivity(rows, rulesets, top=args.top)
 
-    with working(args, "ranking under each ruleset"):
+    with input_rows(src, args.event) as results, \
+            working(args, "ranking under each ruleset"):
         table = one(results, args.rules) if args.rules else run_auto(one, results)
     if output_format(args.format, args.output) == "table" and args.output is None \
             and sys.stdout.isatty():

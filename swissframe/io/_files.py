@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from swissframe.io.decklist import DecklistEvents
     from swissframe.io.tom import TomEvents
     from swissframe.io.trf import TrfEvents
-    from swissframe.schema import MatchColumns
+    from swissframe.schema import IdCodes, MatchColumns
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -520,6 +520,10 @@ class Source:
     notes: pl.DataFrame
     problems: tuple[tuple[str, str], ...] = field(default=())
     bundles: Mapping[str, object] = field(default_factory=dict)
+    #: validation's id codes of ``results``, row for row (None unvalidated, or validated in
+    #: batches): what lets the CLI hand ``results`` to analyses as validated
+    #: (``cli._common.input_rows``), instead of each checking it again
+    _codes: IdCodes | None = field(default=None, repr=False, compare=False)
 
     @property
     def source_kind(self) -> str:
@@ -1412,8 +1416,9 @@ def _type_clash(frames: Sequence[pl.DataFrame]) -> str:
 def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
              problems: Sequence[tuple[str, str]], validate: bool) -> Source:
     from swissframe.rules._infer import infer_rulesets
-    from swissframe.schema import validate_results
+    from swissframe.schema import validated_table
 
+    codes = None
     events = pl.concat([_fit(p.events, _EVENT_SCHEMA) for p in parts], how="vertical") \
         if parts else pl.DataFrame(schema=_EVENT_SCHEMA)
     # one ruleset per event, also for an event whose rows come from several files (a day
@@ -1428,7 +1433,7 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
         if "division" in results.columns:  # a key column: no nulls (other formats' rows)
             results = results.with_columns(pl.col("division").fill_null(""))
         if validate:
-            results = validate_results(results).collect()
+            results, codes = validated_table(results)
     else:
         results = pl.DataFrame()
     notes = [_fit(n, _NOTE_SCHEMA) for p in parts for n in p.notes]
@@ -1449,7 +1454,8 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
         notes=pl.concat(notes) if notes else pl.DataFrame(schema=_NOTE_SCHEMA),
         problems=tuple(problems),
         bundles={k: v for p in reversed(parts) if p.bundle is not None
-                 for k, v in [(p.kind, p.bundle)]})
+                 for k, v in [(p.kind, p.bundle)]},
+        _codes=codes)
 
 
 def _read_group(kind: Format, files: Sequence[Path], keys: Sequence[str],

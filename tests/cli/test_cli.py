@@ -8,6 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+import swissframe as sf
 from swissframe.cli import main
 from tests.helpers import REPO_ROOT
 
@@ -129,3 +130,52 @@ def test_every_command_says_what_the_read_left_out(command: list[str], flags: li
     err = capsys.readouterr().err
     assert "swissframe: warning: 1 import note (unreported_match ×1)" in err
     assert "swissframe validate FILE" in err
+
+
+# ------------------------------------------------------- one validation per command (issue 19)
+
+
+@pytest.mark.parametrize(("argv", "checks"), [
+    (["standings", "{data}", "--format", "csv"], 1),
+    (["standings", "{data}", "--event", "{event}", "--format", "csv"], 1),
+    (["sensitivity", "{data}", "--format", "csv", "--top", "4"], 1),
+    # (the chart's event is kept inside it: its rows, a new table, are checked again)
+    (["chart", "standings", "{data}", "--event", "{event}", "-o", "{out}"], 2),
+], ids=["standings", "standings --event", "sensitivity", "chart"])
+def test_a_command_checks_its_rows_once(argv: list[str], checks: int, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``read`` validates the rows, and the analyses take them as validated with read's id
+    codes (``cli._common.input_rows``) instead of checking every row again: one check of
+    the file's rows per command, where there were two, and the same output."""
+    from swissframe import schema
+
+    results = sf.simulate([9, 16], rules="mtg", n_events=3, seed=5).results
+    data = tmp_path / "season.parquet"
+    results.write_parquet(data)
+    event = results["event_id"].unique().sort()[1]
+
+    def run(out: Path) -> tuple[str, int]:
+        calls = []
+        checked = schema._checked
+
+        def counted(*args: object, **kwargs: object) -> object:
+            calls.append(1)
+            return checked(*args, **kwargs)  # type: ignore[arg-type]
+
+        with monkeypatch.context() as patch:
+            patch.setattr(schema, "_checked", counted)
+            line = [a.format(data=data, event=event, out=out) for a in argv]
+            assert main([*line, "--quiet"]) == 0
+        text = capsys.readouterr().out
+        return (out.read_text() if out.exists() else text), len(calls)
+
+    once, n_once = run(tmp_path / "once.json")
+    # read's codes withheld: every analysis checks the rows itself, as before
+    table = schema.validated_table
+    monkeypatch.setattr(schema, "validated_table",
+                        lambda *a, **k: (table(*a, **k)[0], None))
+    twice, n_twice = run(tmp_path / "twice.json")
+    assert n_once == checks
+    assert n_twice == checks + 1
+    assert once == twice

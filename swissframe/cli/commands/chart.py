@@ -37,7 +37,13 @@ from typing import Any, Final
 
 import polars as pl
 
-from swissframe.cli._common import add_quiet, non_negative_int, note, positive_int
+from swissframe.cli._common import (
+    add_quiet,
+    input_rows,
+    non_negative_int,
+    note,
+    positive_int,
+)
 from swissframe.errors import DataError, SwissframeError
 from swissframe.io._files import FORMATS
 
@@ -259,7 +265,8 @@ def run(args: argparse.Namespace) -> int:
     if args.rules is None:
         args.rules = src.ruleset_of(args.event)
     players = src.names.filter(pl.col("name").is_not_null()) if src.names.height else None
-    chart = build(args, src.results, _event_names(src.bundles), players)
+    with input_rows(src, None) as results:  # (build keeps --event's rows itself)
+        chart = build(args, results, _event_names(src.bundles), players)
     note(args, describe(src.events, chosen))
     import altair as alt
 
