@@ -510,8 +510,9 @@ def _is_normal(df: pl.DataFrame) -> bool:
 #: smaller chunks is made one chunk first. Copying a Parquet read's 15 chunks of 250k rows
 #: into one cost 53-112 ms of a 1.1 s ``standings`` call (10,000 events) and bought nothing:
 #: the queries run the same on either. Many small chunks (a frame concatenated a match at a
-#: time) slow every query instead: one 64-player event in 218 one-row chunks, 6.3 ms
-#: against 5.8 ms with the copy (``benchmarks/README.md``, tenth session).
+#: time) slow every query instead: ``standings`` of one 64-player event in 218 one-row
+#: chunks took 5.4-6.1 ms so, 4.2 ms made one chunk first (``benchmarks/README.md``,
+#: tenth session).
 MIN_CHUNK_ROWS: Final = 65_536
 
 
