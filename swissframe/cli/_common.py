@@ -362,7 +362,9 @@ def input_rows(src: Source, events: str | Sequence[str] | None) -> Iterator[pl.D
 
     keep = _event_rows(src.results, events)
     results = src.results if keep is None else src.results.filter(keep)
-    codes = src._codes
+    validated = src._validated
+    # (the codes are for the frame read validated: not for another put in its place)
+    codes = validated[1] if validated is not None and validated[0] is src.results else None
     if codes is not None and keep is not None:
         codes = codes_of_rows(codes, keep)
     if codes is None:

@@ -520,10 +520,12 @@ class Source:
     notes: pl.DataFrame
     problems: tuple[tuple[str, str], ...] = field(default=())
     bundles: Mapping[str, object] = field(default_factory=dict)
-    #: validation's id codes of ``results``, row for row (None unvalidated, or validated in
-    #: batches): what lets the CLI hand ``results`` to analyses as validated
-    #: (``cli._common.input_rows``), instead of each checking it again
-    _codes: IdCodes | None = field(default=None, repr=False, compare=False)
+    #: the validated frame and its validation's id codes, row for row (None unvalidated,
+    #: or validated in batches): what lets the CLI hand ``results`` to analyses as
+    #: validated (``cli._common.input_rows``) — while ``results`` is that very frame —
+    #: instead of each checking it again
+    _validated: tuple[pl.DataFrame, IdCodes] | None = field(default=None, repr=False,
+                                                            compare=False)
 
     @property
     def source_kind(self) -> str:
@@ -1455,7 +1457,7 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
         problems=tuple(problems),
         bundles={k: v for p in reversed(parts) if p.bundle is not None
                  for k, v in [(p.kind, p.bundle)]},
-        _codes=codes)
+        _validated=None if codes is None else (results, codes))
 
 
 def _read_group(kind: Format, files: Sequence[Path], keys: Sequence[str],

@@ -179,3 +179,22 @@ def test_a_command_checks_its_rows_once(argv: list[str], checks: int, tmp_path: 
     assert n_once == checks
     assert n_twice == checks + 1
     assert once == twice
+
+
+def test_rows_put_in_place_of_the_read_ones_are_checked(tmp_path: Path) -> None:
+    """read's codes vouch for the frame read validated, not for another put in its
+    place: such rows are checked by the analyses, and their problems found."""
+    import dataclasses
+
+    from swissframe.cli._common import input_rows
+
+    path = tmp_path / "season.parquet"
+    sf.simulate([9, 16], rules="mtg", n_events=2, seed=5).results.write_parquet(path)
+    src = sf.read(path)
+    with input_rows(src, None) as rows:
+        assert rows is src.results
+        sf.standings(rows, "mtg")
+    broken = src.results.with_columns(games_won=pl.lit(9, dtype=pl.Int64))
+    other = dataclasses.replace(src, results=broken)
+    with input_rows(other, None) as rows, pytest.raises(sf.ValidationError):
+        sf.standings(rows, "mtg")
