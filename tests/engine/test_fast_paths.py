@@ -447,3 +447,25 @@ def test_buchholz_cut_one_in_one_group_by_equals_the_sorted_cut(
            .group_by(pk).agg(pl.col("_val").sum().alias("_s")))
     fast = _chess._cut_one_sum(terms, pk, vur_first=vur_first, median=median)
     assert_frame_equal(fast.collect(), ref.collect(), check_row_order=False)
+
+
+@PROPS
+@given(res=random_events(), rules=PRESETS)
+def test_by_round_time_axis_lookups_equal_their_joins(res: pl.DataFrame, rules: str) -> None:
+    """The running-sums grid looks each (event, time) up in dense tables where they are
+    small (``_time_lookup``), else joins on the two columns: the same by-round table."""
+    fast = st_mod._by_round(res, rules, (), cumulative=True)
+    with mock.patch.object(cu_mod, "_time_lookup", return_value=None):
+        joined = st_mod._by_round(res, rules, (), cumulative=True)
+    assert_frame_equal(fast, joined)
+
+
+@PROPS
+@given(rows=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 12)), min_size=1,
+                     max_size=60),
+       dtype=st.sampled_from([pl.Int64, pl.Int32, pl.Int16]))
+def test_event_rounds_packed_equal_the_unique_pairs(rows: list[tuple[int, int]],
+                                                    dtype: pl.DataType) -> None:
+    narrow = pl.DataFrame(rows, schema={"_e": pl.Int64, "round": dtype}, orient="row")
+    want = narrow.select("_e", pl.col("round").alias("_t")).unique().sort("_e", "_t")
+    assert_frame_equal(cu_mod._event_rounds(narrow).sort("_e", "_t"), want)
