@@ -31,6 +31,7 @@ takes the reference path.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
@@ -47,6 +48,8 @@ _COUNTS: Final = {"wins": "_win", "losses": "_loss", "draws": "_draw", "byes": "
                   "earned_byes": "_earned", "rounds_played": None, "opponents": "_paired",
                   "_pts": "_pts", "games_won": "games_won", "games_lost": "games_lost",
                   "games_drawn": "games_drawn"}
+#: The counts summed from the rows: (record column, its row column).
+_COUNTED: Final = tuple((n, c) for n, c in _COUNTS.items() if c is not None)
 
 
 @dataclass(frozen=True)
@@ -116,12 +119,12 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
     found = _coded_rows(rows, keys, cutoffs, through, coded=coded)
     if found is None:
         return None
-    narrow, cut_e = found
+    narrow, cut_e, layouts = found
     times, per_ev = _time_axis(narrow, cut_e)
     lookup = _time_lookup(times, narrow.height)
     players = _player_blocks(narrow, times, per_ev, lookup)
     full = _at_cutoffs(narrow, players, times, per_ev, lookup)
-    full = _record_at(narrow, players, full)
+    full = _record_at(narrow, players, full, layouts)
     k = list(keys)
     record = [c for c in schema if c not in (*k, through, PLAYER)]
     base = (full.with_columns(first_round=players["_first"].gather(full["_pid"]),
@@ -150,7 +153,7 @@ def _first_row() -> pl.Expr:
 
 def _coded_rows(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame,
                 through: str, *, coded: tuple[pl.Series, int] | None = None
-                ) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+                ) -> tuple[pl.DataFrame, pl.DataFrame, list[BitFields]] | None:
     """The rows on integer codes (``_e`` event, ``_pk`` player, ``_ok`` opponent, ``_pid``
     block index), sorted into one block per player in round order, and the cutoffs on
     event codes (``_e``, ``_t``); None when the codes do not fit or a player has two rows
@@ -194,7 +197,7 @@ def _coded_rows(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame
 def _block_rows(rows: pl.DataFrame, cut_e: pl.DataFrame, *, ev: pl.DataFrame | None,
                 n_ev: int, n_pl: int, key_codes: list[pl.Expr], codes: list[str],
                 player_code: pl.Expr, opp_code: pl.Expr
-                ) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+                ) -> tuple[pl.DataFrame, pl.DataFrame, list[BitFields]] | None:
     """:func:`_coded_rows` once the codes are chosen: ``ev`` maps the key codes to an
     event code (None: the one key code is the event code), ``n_ev`` / ``n_pl`` count the
     event and player codes."""
@@ -208,14 +211,20 @@ def _block_rows(rows: pl.DataFrame, cut_e: pl.DataFrame, *, ev: pl.DataFrame | N
     r_bits = int(r_hi).bit_length()
     if e_bits + p_bits > 62:
         return None
-    narrow = rows.select(*key_codes, "round", "_win", "_loss", "_draw", "_bye", "_earned",
-                         "_pts", "games_won", "games_lost", "games_drawn",
-                         _paired=pl.col(OPP).is_not_null() & ~pl.col("_unpaired"),
-                         _pc=player_code, _oc=opp_code).with_row_index("_ri")
+    paired = pl.col(OPP).is_not_null() & ~pl.col("_unpaired")
+    counts = {n: (paired if c == "_paired" else pl.col(c)).cast(pl.Int64)
+              for n, c in _COUNTED}
+    narrow = rows.select(*key_codes, "round", _paired=paired, _pc=player_code, _oc=opp_code,
+                         **counts).with_row_index("_ri")
     narrow = (narrow.rename({"_c0": "_e"}) if ev is None
               else narrow.join(ev, on=codes, how="inner", maintain_order="left"))
-    narrow = narrow.with_columns(_pk=pl.col("_e") * 2**p_bits + pl.col("_pc"),
-                                 _ok=pl.col("_e") * 2**p_bits + pl.col("_oc"))
+    # the counts side by side in a few Int64 before the sort, which then moves those
+    # instead of each count (their running sums share them too: _record_at)
+    layouts, alone = _running_layouts(narrow.select(list(counts)))
+    narrow = narrow.select("_ri", "_e", "round", "_paired",
+                           (pl.col("_e") * 2**p_bits + pl.col("_pc")).alias("_pk"),
+                           (pl.col("_e") * 2**p_bits + pl.col("_oc")).alias("_ok"),
+                           *[f.pack().alias(f"_l{i}") for i, f in enumerate(layouts)], *alone)
     # a player's rows become one block, in round order
     if e_bits + p_bits + r_bits <= 62:
         narrow = narrow.sort(pl.col("_pk") * 2**r_bits + pl.col("round"))
@@ -226,7 +235,7 @@ def _block_rows(rows: pl.DataFrame, cut_e: pl.DataFrame, *, ev: pl.DataFrame | N
     same_seat = (pl.col("_pid").diff() == 0) & (pl.col("round").diff() == 0)
     if narrow.select(same_seat.any()).item():
         return None  # two rows of one player in one round
-    return narrow, cut_e
+    return narrow, cut_e, layouts
 
 
 def _event_rounds(narrow: pl.DataFrame) -> pl.DataFrame:
@@ -348,17 +357,17 @@ def _at_cutoffs(narrow: pl.DataFrame, players: pl.DataFrame, times: pl.DataFrame
                                               _row=latest.filter(at_cut))
 
 
-def _record_at(narrow: pl.DataFrame, players: pl.DataFrame, full: pl.DataFrame
-               ) -> pl.DataFrame:
+def _record_at(narrow: pl.DataFrame, players: pl.DataFrame, full: pl.DataFrame,
+               layouts: Sequence[BitFields]) -> pl.DataFrame:
     """``full`` with the record at each cell: running sums over all rows at its latest
-    row, minus the sums before its player's first row."""
-    counted = [(n, c) for n, c in _COUNTS.items() if c is not None]
-    counts = narrow.select(pl.col(c).cast(pl.Int64).alias(n) for n, c in counted)
-    # the counts side by side in a few Int64 (their running sums then too: none exceeds
-    # its total, and each difference below is one player's count, ≥ 0: no borrow)
-    layouts, alone = _running_layouts(counts)
-    running = counts.select(*[layout.pack().alias(f"_l{i}") for i, layout in enumerate(layouts)],
-                            *alone).select(pl.all().cum_sum())
+    row, minus the sums before its player's first row. ``narrow`` holds the counts
+    packed by ``layouts`` (``_l0``, ``_l1`` …) and the others under their names."""
+    # the packed counts' running sums share their Int64 too: none exceeds its total, and
+    # each difference below is one player's count, ≥ 0: no borrow
+    shared = {c for layout in layouts for c, *_ in layout.fields}
+    running = narrow.select(*[f"_l{i}" for i in range(len(layouts))],
+                            *[n for n, _ in _COUNTED if n not in shared]
+                            ).select(pl.all().cum_sum())
     start = players["_pos"].cast(pl.Int64)
     before = running.select(
         pl.when(start > 0).then(pl.col(n).gather((start - 1).clip(0))).otherwise(0).alias(n)
@@ -368,7 +377,7 @@ def _record_at(narrow: pl.DataFrame, players: pl.DataFrame, full: pl.DataFrame
               - before.select(pl.all().gather(full["_pid"])))
     unpacked = {n: e for i, layout in enumerate(layouts)
                 for n, e in layout.unpack(pl.col(f"_l{i}")).items()}
-    totals = packed.select(unpacked.get(n, pl.col(n)).alias(n) for n, _ in counted)
+    totals = packed.select(unpacked.get(n, pl.col(n)).alias(n) for n, _ in _COUNTED)
     return full.hstack(totals).with_columns(rounds_played=full["_row"] - pos_first + 1,
                                             last_round=narrow["round"].gather(full["_row"]))
 
