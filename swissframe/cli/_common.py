@@ -356,8 +356,9 @@ def input_rows(src: Source, events: str | Sequence[str] | None) -> Iterator[pl.D
     this block take as validated: :func:`~swissframe.io.read` validated them, and each
     analysis checked them again (a command's second pass over every row: 0.3 of the 1.9 s
     of ``swissframe standings`` on 10,000 events). Read's id codes go with them
-    (``schema.trusted``; those of the kept rows for ``--event``). Rows read without
-    validation, or validated in batches (no codes), are checked as before."""
+    (``schema.trusted``; those of the kept rows for ``--event``): read ``src`` with
+    ``read(..., _keep_codes=True)``. Rows read without them (or validated in batches,
+    which keeps none) are checked as before."""
     from swissframe.schema import codes_of_rows, trusted
 
     keep = _event_rows(src.results, events)

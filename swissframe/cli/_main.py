@@ -62,7 +62,7 @@ def _cmd_standings(args: argparse.Namespace) -> int:
     from swissframe.engine.standings import standings
 
     with working(args, reading(args.files)):
-        src = read(args.files, format=args.input_format)
+        src = read(args.files, format=args.input_format, _keep_codes=True)
     with input_rows(src, args.event) as results:
         check_round(results, args.through_round)
         with working(args, "ranking"):
@@ -141,7 +141,7 @@ def _cmd_sensitivity(args: argparse.Namespace) -> int:
     from swissframe.sensitivity import sensitivity, standard_variants
 
     with working(args, reading(args.files)):
-        src = read(args.files, format=args.input_format)
+        src = read(args.files, format=args.input_format, _keep_codes=True)
 
     def one(rows: pl.DataFrame, baseline: str) -> pl.DataFrame:
         rulesets = ([baseline, *args.compare] if args.compare

@@ -1416,7 +1416,11 @@ def _type_clash(frames: Sequence[pl.DataFrame]) -> str:
 
 
 def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
-             problems: Sequence[tuple[str, str]], validate: bool) -> Source:
+             problems: Sequence[tuple[str, str]], validate: bool, *,
+             keep_codes: bool = False) -> Source:
+    """The parts read, as one :class:`Source`; ``keep_codes``: with the id codes of its
+    validation (``Source._validated``, for the CLI: 24 bytes a row that a caller of
+    :func:`read` would otherwise hold for nothing)."""
     from swissframe.rules._infer import infer_rulesets
     from swissframe.schema import validated_table
 
@@ -1457,7 +1461,7 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
         problems=tuple(problems),
         bundles={k: v for p in reversed(parts) if p.bundle is not None
                  for k, v in [(p.kind, p.bundle)]},
-        _validated=None if codes is None else (results, codes))
+        _validated=None if codes is None or not keep_codes else (results, codes))
 
 
 def _read_group(kind: Format, files: Sequence[Path], keys: Sequence[str],
@@ -1486,7 +1490,8 @@ def _message(exc: BaseException, file: Path) -> str:
 
 def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
          max_bytes: int | None = None, on_error: Literal["raise", "collect"] = "raise",
-         validate: bool = True, workers: int | None = None) -> Source:
+         validate: bool = True, workers: int | None = None,
+         _keep_codes: bool = False) -> Source:
     """Read results from any mix of files: CSV/Parquet tables, decklist-cache JSON(.gz),
     Pokémon TOM ``.tdf`` and FIDE TRF, each recognised by its content.
 
@@ -1546,7 +1551,7 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
                 continue
             if group is files:
                 break  # the whole group was read: no need to read file by file
-    src = _combine(parts, skipped, problems, validate)
+    src = _combine(parts, skipped, problems, validate, keep_codes=_keep_codes)
     if validate and src.notes.height:
         # a repair or a drop is reported where it happens, to every caller (each CLI
         # command prints it as a warning line); validate=False: the caller lists them

@@ -190,7 +190,9 @@ def test_rows_put_in_place_of_the_read_ones_are_checked(tmp_path: Path) -> None:
 
     path = tmp_path / "season.parquet"
     sf.simulate([9, 16], rules="mtg", n_events=2, seed=5).results.write_parquet(path)
-    src = sf.read(path)
+    assert sf.read(path)._validated is None  # (kept only when asked: the CLI's)
+    src = sf.read(path, _keep_codes=True)
+    assert src._validated is not None
     with input_rows(src, None) as rows:
         assert rows is src.results
         sf.standings(rows, "mtg")

@@ -260,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
     _fast_altair_import()
     from swissframe import charts
 
-    src = read(args.files, format=args.input_format)
+    src = read(args.files, format=args.input_format, _keep_codes=True)
     chosen = args.rules
     if args.rules is None:
         args.rules = src.ruleset_of(args.event)
