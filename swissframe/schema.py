@@ -511,7 +511,7 @@ def _is_normal(df: pl.DataFrame) -> bool:
 #: into one cost 53-112 ms of a 1.1 s ``standings`` call (10,000 events) and bought nothing:
 #: the queries run the same on either. Many small chunks (a frame concatenated a match at a
 #: time) slow every query instead: ``standings`` of one 64-player event in 218 one-row
-#: chunks took 5.4-6.1 ms so, 4.2 ms made one chunk first (``benchmarks/README.md``,
+#: chunks took 5.4-6.1 ms in them, 4.2 ms made one chunk first (``benchmarks/README.md``,
 #: tenth session).
 MIN_CHUNK_ROWS: Final = 65_536
 
