@@ -284,8 +284,14 @@ class _TimeLookup(NamedTuple):
     jt: pl.Series
     ccb: pl.Series
 
+    @staticmethod
+    def cell(e: pl.Series, t: pl.Series, width: int) -> pl.Series:
+        """The tables' index of each (event ``e``, time ``t``)."""
+        index: pl.Series = e * width + t
+        return index
+
     def at(self, e: pl.Series, t: pl.Series) -> tuple[pl.Series, pl.Series]:
-        cell = e * self.width + t
+        cell = self.cell(e, t, self.width)
         return self.jt.gather(cell), self.ccb.gather(cell)
 
 
@@ -298,7 +304,7 @@ def _time_lookup(times: pl.DataFrame, rows: int) -> _TimeLookup | None:
     cells = (int(e_hi) + 1) * width
     if cells > max(4 * rows, 2**20):
         return None
-    at = times["_e"] * width + times["_t"]
+    at = _TimeLookup.cell(times["_e"], times["_t"], width)
 
     def table(values: pl.Series) -> pl.Series:
         empty = pl.Series(values=[0], dtype=pl.Int64).extend_constant(0, cells - 1)
@@ -338,7 +344,7 @@ def _at_cutoffs(narrow: pl.DataFrame, players: pl.DataFrame, times: pl.DataFrame
     """The (player, cutoff) cells with the latest row of the player at or before each."""
     # each row's index on its event's time axis
     if lookup is not None:
-        jt = lookup.jt.gather(narrow["_e"] * lookup.width + narrow["round"])
+        jt = lookup.jt.gather(lookup.cell(narrow["_e"], narrow["round"], lookup.width))
     else:
         jt = narrow.select("_e", "round").join(
             times.select("_e", pl.col("_t").alias("round"), "_jt"), on=["_e", "round"],
@@ -364,9 +370,8 @@ def _record_at(narrow: pl.DataFrame, players: pl.DataFrame, full: pl.DataFrame,
     packed by ``layouts`` (``_l0``, ``_l1`` …) and the others under their names."""
     # the packed counts' running sums share their Int64 too: none exceeds its total, and
     # each difference below is one player's count, ≥ 0: no borrow
-    shared = {c for layout in layouts for c, *_ in layout.fields}
     running = narrow.select(*[f"_l{i}" for i in range(len(layouts))],
-                            *[n for n, _ in _COUNTED if n not in shared]
+                            *[n for n, _ in _COUNTED if n in narrow.columns]
                             ).select(pl.all().cum_sum())
     start = players["_pos"].cast(pl.Int64)
     before = running.select(
