@@ -32,6 +32,19 @@ def chunks_kept() -> Iterator[None]:
         patch.setattr(schema, "MIN_CHUNK_ROWS", 1)
         yield
 
+
+def cut_apart(df: pl.DataFrame, cuts: Sequence[Sequence[int]]) -> pl.DataFrame:
+    """``df`` with column ``i`` cut into chunks at the rows ``cuts[i]`` (each column at its
+    own rows: chunks that do not line up across columns, as ``hstack`` of frames read
+    apart leaves them)."""
+    columns = []
+    for c, at in zip(df.columns, cuts, strict=True):
+        bounds = [0, *sorted(set(at)), df.height]
+        columns.append(pl.concat([df[c][a:b] for a, b in itertools.pairwise(bounds)],
+                                 rechunk=False))
+    return pl.DataFrame(columns)
+
+
 GAMES = {"W": (2, 0, 0), "L": (0, 2, 0), "D": (1, 1, 0)}
 
 

@@ -9,6 +9,7 @@ from polars.testing import assert_frame_equal
 
 import swissframe as sf
 from swissframe import _collect, schema
+from tests.helpers import cut_apart
 
 
 def _events() -> pl.DataFrame:
@@ -104,16 +105,6 @@ def test_the_engine_and_the_passes_do_not_change_the_standings(
     assert_frame_equal(sf.standings_by_round(df, rules), by_round)
 
 
-def _chunked_apart(df: pl.DataFrame) -> pl.DataFrame:
-    """``df`` with each column cut into chunks at rows of its own (misaligned chunks)."""
-    columns = []
-    for i, c in enumerate(df.columns):
-        cut = 1 + (7 * i + 3) % (df.height - 2)
-        columns.append(pl.concat([df[c][:cut], df[c][cut:cut + 1], df[c][cut + 1:]],
-                                 rechunk=False))
-    return pl.DataFrame(columns)
-
-
 @pytest.mark.parametrize("rules", ["mtg", "pokemon", "fide"])
 def test_the_streaming_engine_reads_a_table_in_its_chunks_alike(
         rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,7 +119,9 @@ def test_the_streaming_engine_reads_a_table_in_its_chunks_alike(
     monkeypatch.setattr(_collect, "IN_MEMORY_MAX_ROWS", 0)
     half = df.height // 2
     aligned = pl.concat([df.slice(0, half), df.slice(half)], rechunk=False)
-    for chunked in (aligned, _chunked_apart(df)):
+    at = [1 + (7 * i + 3) % (df.height - 2) for i in range(df.width)]  # (each its own)
+    apart = cut_apart(df, [(cut, cut + 1) for cut in at])
+    for chunked in (aligned, apart):
         assert max(chunked.n_chunks("all")) > 1
         got = (sf.standings(chunked, rules), sf.standings_by_round(chunked, rules),
                sf.validate(chunked).problems, sf.sensitivity(chunked, top=4))

@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import swissframe as sf
-from tests.helpers import chunks_kept  # noqa: F401 (a fixture)
+from tests.helpers import chunks_kept, cut_apart  # noqa: F401 (chunks_kept: a fixture)
 from tests.test_fuzz import mutate
 from tests.test_multi_event import RULESETS, _outcome, _split, many_events
 
@@ -98,13 +98,8 @@ def _misaligned(df: pl.DataFrame, data: st.DataObject) -> pl.DataFrame:
     reads columns whose chunks do not line up."""
     if df.height < 2:
         return df
-    columns = []
-    for c in df.columns:
-        cuts = sorted(set(data.draw(st.lists(st.integers(1, df.height - 1), max_size=3))))
-        bounds = [0, *cuts, df.height]
-        columns.append(pl.concat([df[c][a:b] for a, b in itertools.pairwise(bounds)],
-                                 rechunk=False))
-    return pl.DataFrame(columns)
+    return cut_apart(df, [data.draw(st.lists(st.integers(1, df.height - 1), max_size=3))
+                          for _ in df.columns])
 
 
 def _lazy(df: pl.DataFrame, data: st.DataObject) -> pl.LazyFrame:
