@@ -38,18 +38,13 @@ from typing import Final, NamedTuple
 import polars as pl
 
 from swissframe._collect import collect
-from swissframe.engine._exact import BitFields, bit_fields
+from swissframe.engine._exact import BitFields, sum_layouts
+from swissframe.engine._record import RECORD_COUNTS
 from swissframe.schema import fits_int64
 
 PLAYER: Final = "player_id"
 OPP: Final = "opponent_id"
-#: Per-row counts summed into the record (the flags of ``prepare_rows`` and game counts).
-_COUNTS: Final = {"wins": "_win", "losses": "_loss", "draws": "_draw", "byes": "_bye",
-                  "earned_byes": "_earned", "rounds_played": None, "opponents": "_paired",
-                  "_pts": "_pts", "games_won": "games_won", "games_lost": "games_lost",
-                  "games_drawn": "games_drawn"}
-#: The counts summed from the rows: (record column, its row column).
-_COUNTED: Final = tuple((n, c) for n, c in _COUNTS.items() if c is not None)
+_COUNTED: Final = tuple((n, c) for n, c in RECORD_COUNTS.items() if c is not None)
 
 
 @dataclass(frozen=True)
@@ -390,14 +385,15 @@ def _record_at(narrow: pl.DataFrame, players: pl.DataFrame, full: pl.DataFrame,
 def _running_layouts(counts: pl.DataFrame) -> tuple[list[BitFields], list[str]]:
     """The columns of ``counts`` whose running sums share Int64 (no nulls, no negative
     value, a total of at most 63 bits: a running sum never exceeds it), laid out by
-    :func:`_sum_layouts` of their totals; and the others, each summed alone."""
+    :func:`~swissframe.engine._exact.sum_layouts` of their totals; and the others, each
+    summed alone."""
     stats = counts.select(pl.all().min().name.suffix(":lo"), pl.all().sum().name.suffix(":s"),
                           pl.all().null_count().name.suffix(":n")).row(0, named=True)
     totals = {n: int(stats[f"{n}:s"]) for n in counts.columns
               if not stats[f"{n}:n"] and stats[f"{n}:lo"] is not None
               and stats[f"{n}:lo"] >= 0 and int(stats[f"{n}:s"]).bit_length() <= 63}
     # (a column alone in its Int64 is summed as it is: packing it would only cost passes)
-    layouts = [f for f in _sum_layouts(totals) or [] if len(f.fields) > 1]
+    layouts = [f for f in sum_layouts(totals) or [] if len(f.fields) > 1]
     shared = {c for f in layouts for c, *_ in f.fields}
     return layouts, [n for n in counts.columns if n not in shared]
 
@@ -519,9 +515,9 @@ def _as_lists(values: pl.Series, offsets: pl.Series) -> pl.Series:
 
 def _sum_fields(values: pl.DataFrame, lengths: pl.Series) -> list[BitFields] | None:
     """The columns of ``values`` packed for sums over a segment of up to ``lengths.max()``
-    values (:func:`_sum_layouts` of each column's largest such sum). None when a column
-    has nulls or negative values, or one column's sums need more than 63 bits (the columns
-    are then gathered one by one)."""
+    values (:func:`~swissframe.engine._exact.sum_layouts` of each column's largest such
+    sum). None when a column has nulls or negative values, or one column's sums need more
+    than 63 bits (the columns are then gathered one by one)."""
     most = lengths.max()
     row = values.select(pl.all().min().name.suffix(":lo"), pl.all().max().name.suffix(":hi"),
                         pl.all().null_count().name.suffix(":n")).row(0, named=True)
@@ -529,24 +525,4 @@ def _sum_fields(values: pl.DataFrame, lengths: pl.Series) -> list[BitFields] | N
             row[f"{n}:n"] or row[f"{n}:lo"] is None or row[f"{n}:lo"] < 0
             for n in values.columns):
         return None
-    return _sum_layouts({n: int(row[f"{n}:hi"]) * max(most, 1) for n in values.columns})
-
-
-def _sum_layouts(bounds: dict[str, int]) -> list[BitFields] | None:
-    """Columns of values ≥ 0 side by side in as few Int64 as hold each one's largest sum
-    (``bounds``), in order (:func:`~swissframe.engine._exact.bit_fields` at minimum 0, at
-    most 63 bits each): a sum of packed values is then the columns' sums side by side, no
-    field carrying into the next. (Minimum 0: a field holds the sum of its values, not of
-    their distances from a minimum, which would need the count of values to undo.) None
-    when one column's sums need more than 63 bits."""
-    stats: dict[str, tuple[int | None, int | None, int]] = {
-        n: (0, b, 0) for n, b in bounds.items()}
-    layouts: list[BitFields] = []
-    rest = list(bounds)
-    while rest:
-        layout = bit_fields(rest, stats, limit=63)
-        if not layout.fields:
-            return None
-        layouts.append(layout)
-        rest = rest[len(layout.fields):]
-    return layouts
+    return sum_layouts({n: int(row[f"{n}:hi"]) * max(most, 1) for n in values.columns})

@@ -365,3 +365,23 @@ def bit_fields(columns: Iterable[str],
         fields.append((c, low, bits, width))
         bits += width
     return BitFields(tuple(fields))
+
+
+def sum_layouts(bounds: dict[str, int]) -> list[BitFields] | None:
+    """Columns of values ≥ 0 side by side in as few Int64 as hold each one's largest sum
+    (``bounds``), in order (:func:`~swissframe.engine._exact.bit_fields` at minimum 0, at
+    most 63 bits each): a sum of packed values is then the columns' sums side by side, no
+    field carrying into the next. (Minimum 0: a field holds the sum of its values, not of
+    their distances from a minimum, which would need the count of values to undo.) None
+    when one column's sums need more than 63 bits."""
+    stats: dict[str, tuple[int | None, int | None, int]] = {
+        n: (0, b, 0) for n, b in bounds.items()}
+    layouts: list[BitFields] = []
+    rest = list(bounds)
+    while rest:
+        layout = bit_fields(rest, stats, limit=63)
+        if not layout.fields:
+            return None
+        layouts.append(layout)
+        rest = rest[len(layout.fields):]
+    return layouts

@@ -30,6 +30,7 @@ from swissframe.errors import ExactnessWarning, SchemaError
 from swissframe.rules._ruleset import Ruleset
 
 __all__ = [
+    "RECORD_COUNTS",
     "RateScales",
     "aggregate_players",
     "clamp_exact",
@@ -150,6 +151,17 @@ def row_points(rules: Ruleset, won: pl.Expr, lost: pl.Expr, drawn: pl.Expr, *,
     return pl.when(double_loss).then(units(rules.points_loss)).otherwise(pts)
 
 
+#: The record's counts of a player's rows: record column -> the row column summed (the
+#: flags of :func:`prepare_rows`, ``_paired`` for a row with an opponent, the game counts),
+#: or None for the number of rows. One definition for the group-by
+#: (:func:`aggregate_players`) and the running sums (:mod:`swissframe.engine._cumulative`).
+RECORD_COUNTS: Final[dict[str, str | None]] = {
+    "wins": "_win", "losses": "_loss", "draws": "_draw", "byes": "_bye",
+    "earned_byes": "_earned", "rounds_played": None, "opponents": "_paired", "_pts": "_pts",
+    "games_won": "games_won", "games_lost": "games_lost", "games_drawn": "games_drawn"}
+_PAIRED: Final = ~pl.col("_unpaired")
+
+
 def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...], *,
                       event_unit: int | None = None) -> pl.LazyFrame:
     """The per-player record (before rates): one group-by over the rows.
@@ -169,19 +181,10 @@ def _record_exprs(keys: tuple[str, ...], event_unit: int | None
     keys (building them is a sizeable part of a one-event call)."""
     event: list[str] | pl.Expr = (list(keys) if event_unit is None
                                   else pl.col(PLAYER) // event_unit)
-    aggs = {"wins": pl.col("_win").sum().cast(pl.Int64),
-            "losses": pl.col("_loss").sum().cast(pl.Int64),
-            "draws": pl.col("_draw").sum().cast(pl.Int64),
-            "byes": pl.col("_bye").sum().cast(pl.Int64),
-            "earned_byes": pl.col("_earned").sum().cast(pl.Int64),
-            "rounds_played": pl.len().cast(pl.Int64),
-            "opponents": (~pl.col("_unpaired")).sum().cast(pl.Int64),
-            "_pts": pl.col("_pts").sum(),
-            "games_won": pl.col("games_won").sum(),
-            "games_lost": pl.col("games_lost").sum(),
-            "games_drawn": pl.col("games_drawn").sum(),
-            "first_round": pl.col("round").min(),
-            "last_round": pl.col("round").max()}
+    aggs = {n: pl.len().cast(pl.Int64) if c is None
+            else (_PAIRED if c == "_paired" else pl.col(c)).sum().cast(pl.Int64)
+            for n, c in RECORD_COUNTS.items()}
+    aggs |= {"first_round": pl.col("round").min(), "last_round": pl.col("round").max()}
     return ([*keys, PLAYER], aggs,
             pl.col("last_round") < pl.col("last_round").max().over(event))
 
