@@ -286,11 +286,17 @@ class IdCodes:
     (index of player_id / opponent_id in ``players``; ``_o`` null for an unpaired row), all
     Int64. ``events`` and ``players`` are sorted, so codes order as the ids do: sorts and
     joins on codes give what they give on the strings, and each string is hashed once.
+
+    ``rounds`` and ``games``: the lowest and highest round number and game count of the
+    rows, as the checks found them (bounds that also hold for a subset of the rows), or
+    None when not known.
     """
 
     codes: pl.DataFrame
     events: pl.Series
     players: pl.Series
+    rounds: tuple[int, int] | None = None
+    games: tuple[int, int] | None = None
 
     @property
     def player_bits(self) -> int:
@@ -370,7 +376,12 @@ def codes_of_rows(codes: IdCodes, keep: pl.Series) -> IdCodes | None:
                          pl_.search_sorted(p).cast(pl.Int64).set(p.is_null(), None),
                          pl_.search_sorted(o).cast(pl.Int64).set(o.is_null(), None))
     return IdCodes(codes=frame, events=codes.events.gather(ev),
-                   players=codes.players.gather(pl_))
+                   players=codes.players.gather(pl_), rounds=codes.rounds, games=codes.games)
+
+
+def _bounds(low: object, high: object) -> tuple[int, int] | None:
+    """``(low, high)`` of a column the checks measured, None when not known (no row)."""
+    return (low, high) if isinstance(low, int) and isinstance(high, int) else None
 
 
 # --------------------------------------------------------------------------- the checks
@@ -741,7 +752,7 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
                              sorted_events=sorted_events)
     frame, key = keyed
     codes = IdCodes(codes=_codes_frame(frame["_e"], frame["_p"], frame["_o"]), events=events,
-                    players=players)
+                    players=players, rounds=_bounds(r_lo, r_hi), games=_bounds(g_lo, g_hi))
     if "_seats" not in frame.columns:  # no complete row, or keys too wide
         return codes, n_ok == 0, n_ok == 0
     pb, rb = codes.player_bits, int(r_hi - r_lo).bit_length()

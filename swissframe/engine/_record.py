@@ -21,9 +21,11 @@ import polars as pl
 from swissframe._collect import collect
 from swissframe.engine._exact import (
     FALLBACK_DIGITS,
+    BitFields,
     ExactScale,
     RoundedScale,
     lcm_of,
+    sum_layouts,
     warn_fallback,
 )
 from swissframe.errors import ExactnessWarning, SchemaError
@@ -32,6 +34,7 @@ from swissframe.rules._ruleset import Ruleset
 __all__ = [
     "RECORD_COUNTS",
     "RateScales",
+    "SumBounds",
     "aggregate_players",
     "clamp_exact",
     "clamp_float",
@@ -163,15 +166,59 @@ _PAIRED: Final = ~pl.col("_unpaired")
 
 
 def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...], *,
-                      event_unit: int | None = None) -> pl.LazyFrame:
+                      event_unit: int | None = None,
+                      packed: SumBounds | None = None) -> pl.LazyFrame:
     """The per-player record (before rates): one group-by over the rows.
 
     ``event_unit``: with no ``keys``, player_id is a code unique across events (the coded
     path of :mod:`swissframe.standings`), ``event code · event_unit + player code``, so
     ``player_id // event_unit`` gives the event, which ``dropped`` compares within.
+
+    ``packed``: the counts the bounds bound are summed side by side in as few Int64 as
+    hold them (:func:`_packed_counts`; fewer aggregations), then read back: the same
+    columns, as long as the caller finds :meth:`SumBounds.held` on the result.
     """
     by, aggs, dropped = _record_exprs(keys, event_unit)
-    return rows.group_by(by).agg(**aggs).with_columns(dropped=dropped)
+    layouts = [] if packed is None else _packed_counts(packed)
+    if not layouts:
+        return rows.group_by(by).agg(**aggs).with_columns(dropped=dropped)
+    unpacked = {n: e for i, layout in enumerate(layouts)
+                for n, e in layout.unpack(pl.col(f"__sums{i}")).items()}
+    counts = {n: unpacked[c] for n, c in RECORD_COUNTS.items() if c in unpacked}
+    return (rows.with_columns(_paired=_PAIRED)
+            .group_by(by).agg(*[f.pack().sum().alias(f"__sums{i}")
+                                for i, f in enumerate(layouts)],
+                              **{n: e for n, e in aggs.items() if n not in counts})
+            .select(*by, *[counts.get(n, pl.col(n)).alias(n) for n in aggs])
+            .with_columns(dropped=dropped))
+
+
+@dataclass(frozen=True)
+class SumBounds:
+    """What bounds a player's counts, so that several share one Int64 sum: at most
+    ``rounds`` rows a player (a validated table's seats are distinct, so its round span
+    bounds them), each game count in ``games`` (``(low, high)``)."""
+
+    rounds: int
+    games: tuple[int, int]
+
+    def held(self, record: pl.DataFrame) -> bool:
+        """Whether no player of ``record`` had more rows than ``rounds`` (then no packed
+        sum carried into its neighbour)."""
+        top = record.get_column("rounds_played").max()
+        return top is None or (isinstance(top, int) and top <= self.rounds)
+
+
+@functools.lru_cache(maxsize=64)
+def _packed_counts(bounds: SumBounds) -> list[BitFields]:
+    """The layouts (:func:`~swissframe.engine._exact.sum_layouts`) of the counts whose sums
+    ``bounds`` bound: the flags (one a row), and the game counts unless one may be
+    negative. Empty when fewer than two share an Int64 (nothing to gain)."""
+    r, (g_lo, g_hi) = bounds.rounds, bounds.games
+    games = ("games_won", "games_lost", "games_drawn")
+    sums = {c: r * g_hi if c in games else r for c in RECORD_COUNTS.values()
+            if c is not None and c != "_pts" and (c not in games or g_lo >= 0)}
+    return [f for f in sum_layouts(sums) or [] if len(f.fields) > 1]
 
 
 @functools.lru_cache(maxsize=64)

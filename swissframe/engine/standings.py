@@ -25,6 +25,7 @@ from swissframe.engine._record import (
     RAW_RATE_COLUMNS,
     THROUGH,
     RateScales,
+    SumBounds,
     aggregate_players,
     cutoff_rows,
     eval_rounds,
@@ -760,7 +761,7 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     if through_round is not None:
         rows = rows.filter(pl.col("round") <= through_round)
     prepared = prepare_rows(rows, rules)
-    base = aggregate_players(prepared, (), event_unit=unit).pipe(collect)
+    base = _record_of(prepared, codes, unit)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         scales = rate_scales(base, rules)
@@ -794,6 +795,20 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
         event_id=pl.lit(codes.events).gather(pl.col("_e")),
         player_id=pl.lit(codes.players).gather(pl.col("player_id") % unit)).drop("_e")
     return _output(ranked, ("event_id",), rules)
+
+
+def _record_of(prepared: pl.LazyFrame, codes: IdCodes, unit: int) -> pl.DataFrame:
+    """``aggregate_players`` of the coded rows, with its sums packed into one Int64 on a
+    large table whose round and game ranges the checks measured
+    (:class:`~swissframe.engine._record.SumBounds`); the same record."""
+    rounds, games = codes.rounds, codes.games
+    if not packs(codes.codes.height) or rounds is None or games is None:
+        return aggregate_players(prepared, (), event_unit=unit).pipe(collect)
+    bounds = SumBounds(rounds=rounds[1] - rounds[0] + 1, games=games)
+    base = aggregate_players(prepared, (), event_unit=unit, packed=bounds).pipe(collect)
+    if bounds.held(base):
+        return base
+    return aggregate_players(prepared, (), event_unit=unit).pipe(collect)
 
 
 @scoped

@@ -15,7 +15,10 @@
   opponents' two base sums packed in one Int64 (``tiebreakers._packed_width``) and the
   criteria of one shared frame attached in one join (``Context.projection``) give what
   one column and one join each give; the opponents' segment sums of packed gathers
-  (``_cumulative._sum_fields``) give what one gather per column gives.
+  (``_cumulative._sum_fields``) give what one gather per column gives;
+- the record's counts summed side by side in one Int64 (``aggregate_players(packed=...)``,
+  the coded path's ``_record_of`` on a large table) equal one sum per count, and bounds
+  that do not hold send the record back to one sum per count.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from unittest import mock
 
 import polars as pl
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
@@ -38,6 +41,7 @@ from swissframe.engine import _exact as ex_mod
 from swissframe.engine import standings as st_mod
 from swissframe.engine import tiebreakers as tb_mod
 from swissframe.engine._exact import ExactScale, mean_exact, rank_exact
+from swissframe.engine._record import SumBounds, aggregate_players, prepare_rows
 from tests.engine.test_standings import PROPS, random_events, rich_events
 
 PRESETS = st.sampled_from(["mtg", "mtg-1/3", "mtg-wer", "mtg-1999", "swu", "melee-two-game",
@@ -469,3 +473,63 @@ def test_event_rounds_packed_equal_the_unique_pairs(rows: list[tuple[int, int]],
     narrow = pl.DataFrame(rows, schema={"_e": pl.Int64, "round": dtype}, orient="row")
     want = narrow.select("_e", pl.col("round").alias("_t")).unique().sort("_e", "_t")
     assert_frame_equal(cu_mod._event_rounds(narrow).sort("_e", "_t"), want)
+
+
+def _bounds_of(codes: object) -> SumBounds:
+    assert isinstance(codes, sf.schema.IdCodes)
+    assert codes.rounds is not None
+    assert codes.games is not None
+    return SumBounds(rounds=codes.rounds[1] - codes.rounds[0] + 1, games=codes.games)
+
+
+@PROPS
+@given(res=rich_events(), rules=PRESETS)
+def test_packed_record_equals_one_sum_per_count(res: pl.DataFrame, rules: str) -> None:
+    frame, codes = st_mod._validated_coded(res, ())
+    assume(codes is not None)  # (an empty table)
+    bounds = _bounds_of(codes)
+    rows = prepare_rows(frame.lazy(), sf.rules.get(rules))
+    plain = aggregate_players(rows, ("event_id",)).collect()
+    packed = aggregate_players(rows, ("event_id",), packed=bounds).collect()
+    assert bounds.held(packed)
+    assert_frame_equal(packed, plain, check_row_order=False)
+
+
+@PROPS
+@given(res=rich_events(), rules=PRESETS)
+def test_standings_with_packed_record_equal_one_sum_per_count(res: pl.DataFrame,
+                                                              rules: str) -> None:
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):  # (as on a table large enough)
+        fast = sf.standings(res, rules)
+        with mock.patch("swissframe.engine._record._packed_counts", return_value=[]):
+            plain = sf.standings(res, rules)
+    assert_frame_equal(fast, plain)
+
+
+def test_record_bounds_that_do_not_hold_send_back_to_one_sum_per_count() -> None:
+    # A plays three rounds; bounds of one round a player give each count one bit, so A's
+    # three wins would carry into the losses: held() says so and _record_of sums apart
+    res = sf.from_matches(pl.DataFrame({
+        "round": [1, 2, 3], "player_a": ["A", "A", "A"], "player_b": ["B", "C", "D"],
+        "games_a": [2, 2, 2], "games_b": [0, 1, 0], "games_drawn": [0, 0, 0]}))
+    frame, codes = st_mod._validated_coded(res, ())
+    assert codes is not None
+    rows = prepare_rows(frame.lazy(), sf.rules.get("mtg"))
+    plain = aggregate_players(rows, ("event_id",)).collect()
+    short = SumBounds(rounds=1, games=(0, 2))
+    wrong = aggregate_players(rows, ("event_id",), packed=short).collect()
+    assert not short.held(wrong)
+    a_wins = pl.col("player_id") == "A"
+    assert wrong.filter(a_wins)["wins"].item() != 3  # what the guard is for
+    lying = dataclasses.replace(codes, rounds=(1, 1))
+    coded = st_mod._validated_coded(res, ())[0]
+    unit = 2**lying.player_bits
+    e = pl.col("_e")
+    keyed = pl.concat([coded.drop("event_id", "player_id", "opponent_id"),
+                       lying.codes.select(player_id=e * unit + pl.col("_p"),
+                                          opponent_id=e * unit + pl.col("_o"))],
+                      how="horizontal")
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):
+        got = st_mod._record_of(prepare_rows(keyed.lazy(), sf.rules.get("mtg")), lying, unit)
+    assert got.sort("player_id")["wins"].to_list() == plain.sort("player_id")["wins"].to_list()
+    assert got.filter(pl.col("player_id") == 0)["wins"].item() == 3  # A, code 0
