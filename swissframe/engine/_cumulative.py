@@ -39,7 +39,7 @@ import polars as pl
 
 from swissframe._collect import collect
 from swissframe.engine._exact import BitFields, sum_layouts
-from swissframe.engine._record import RECORD_COUNTS
+from swissframe.engine._record import PAIRED, RECORD_COUNTS
 from swissframe.schema import fits_int64
 
 PLAYER: Final = "player_id"
@@ -206,7 +206,7 @@ def _block_rows(rows: pl.DataFrame, cut_e: pl.DataFrame, *, ev: pl.DataFrame | N
     r_bits = int(r_hi).bit_length()
     if e_bits + p_bits > 62:
         return None
-    paired = pl.col(OPP).is_not_null() & ~pl.col("_unpaired")
+    paired = PAIRED
     counts = {n: (paired if c == "_paired" else pl.col(c)).cast(pl.Int64)
               for n, c in _COUNTED}
     narrow = rows.select(*key_codes, "round", _paired=paired, _pc=player_code, _oc=opp_code,

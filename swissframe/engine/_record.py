@@ -32,6 +32,7 @@ from swissframe.errors import ExactnessWarning, SchemaError
 from swissframe.rules._ruleset import Ruleset
 
 __all__ = [
+    "PAIRED",
     "RECORD_COUNTS",
     "RateScales",
     "SumBounds",
@@ -162,7 +163,8 @@ RECORD_COUNTS: Final[dict[str, str | None]] = {
     "wins": "_win", "losses": "_loss", "draws": "_draw", "byes": "_bye",
     "earned_byes": "_earned", "rounds_played": None, "opponents": "_paired", "_pts": "_pts",
     "games_won": "games_won", "games_lost": "games_lost", "games_drawn": "games_drawn"}
-_PAIRED: Final = ~pl.col("_unpaired")
+#: A row with an opponent (the ``_paired`` of :data:`RECORD_COUNTS`).
+PAIRED: Final = ~pl.col("_unpaired")
 
 
 def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...], *,
@@ -185,7 +187,7 @@ def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...], *,
     unpacked = {n: e for i, layout in enumerate(layouts)
                 for n, e in layout.unpack(pl.col(f"__sums{i}")).items()}
     counts = {n: unpacked[c] for n, c in RECORD_COUNTS.items() if c in unpacked}
-    return (rows.with_columns(_paired=_PAIRED)
+    return (rows.with_columns(_paired=PAIRED)
             .group_by(by).agg(*[f.pack().sum().alias(f"__sums{i}")
                                 for i, f in enumerate(layouts)],
                               **{n: e for n, e in aggs.items() if n not in counts})
@@ -229,7 +231,7 @@ def _record_exprs(keys: tuple[str, ...], event_unit: int | None
     event: list[str] | pl.Expr = (list(keys) if event_unit is None
                                   else pl.col(PLAYER) // event_unit)
     aggs = {n: pl.len().cast(pl.Int64) if c is None
-            else (_PAIRED if c == "_paired" else pl.col(c)).sum().cast(pl.Int64)
+            else (PAIRED if c == "_paired" else pl.col(c)).sum().cast(pl.Int64)
             for n, c in RECORD_COUNTS.items()}
     aggs |= {"first_round": pl.col("round").min(), "last_round": pl.col("round").max()}
     return ([*keys, PLAYER], aggs,
