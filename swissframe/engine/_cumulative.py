@@ -42,6 +42,7 @@ from swissframe.engine._exact import BitFields, sum_layouts
 from swissframe.engine._record import PAIRED, RECORD_COUNTS
 from swissframe.schema import fits_int64
 
+EVENT: Final = "event_id"
 PLAYER: Final = "player_id"
 OPP: Final = "opponent_id"
 _COUNTED: Final = tuple((n, c) for n, c in RECORD_COUNTS.items() if c is not None)
@@ -53,8 +54,10 @@ class CutoffGrid:
 
     ``base`` has the columns of :func:`~swissframe.tiebreakers.aggregate_players` keyed by
     integer codes (``_e``, ``through``, player_id), in grid order (players' blocks, cutoffs
-    ascending); ``ids`` decodes them: row ``player_id`` holds the player's key values and
-    id. The codes sort as the values do (events by their keys, players by id within an
+    ascending); ``ids`` decodes them (:meth:`id_exprs`): row ``player_id`` holds the
+    player's key values and id, or, with ``dictionaries`` (validation's codes), the codes
+    of its event and id in those (``event_id`` and ``player_id`` values in code order).
+    The codes sort as the values do (events by their keys, players by id within an
     event), so ranking on them orders rows as ranking on the values would;
     ``pair_src`` holds, for every paired row sorted by (player, round), the opponent's
     ``start - index(first cutoff)`` in ``base``; ``pair_start`` (per base row) is where the
@@ -66,6 +69,18 @@ class CutoffGrid:
     pair_src: pl.Series
     pair_start: pl.Series
     cut_index: pl.Series
+    dictionaries: tuple[pl.Series, pl.Series] | None = None
+
+    def id_exprs(self, code: pl.Expr) -> dict[str, pl.Expr]:
+        """The key values and id of the player whose code (``player_id`` in ``base``) is
+        ``code``, by column. With validation's codes, decoded from the two dictionaries
+        (a gather of codes, then of the few ids: gathering the ids of every player first,
+        out of the 3.7M rows of 10,000 events, cost about 0.1 s)."""
+        if self.dictionaries is None:
+            return {c: pl.lit(self.ids[c]).gather(code) for c in self.ids.columns}
+        events, players = self.dictionaries
+        return {EVENT: pl.lit(events).gather(pl.lit(self.ids["_ce"]).gather(code)),
+                PLAYER: pl.lit(players).gather(pl.lit(self.ids["_cp"]).gather(code))}
 
 
 def _codable(dtype: pl.DataType) -> bool:
@@ -96,20 +111,22 @@ def _code(col: str, enum: pl.DataType | None) -> pl.Expr:
 CODE_COLUMNS: Final = ("_ce", "_cp", "_co")
 
 
-def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, through: str,
-          schema: pl.Schema, *, coded: tuple[pl.Series, int] | None = None
-          ) -> CutoffGrid | None:
+def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame | None,
+          through: str, schema: pl.Schema, *,
+          coded: tuple[pl.Series, pl.Series] | None = None) -> CutoffGrid | None:
     """The record of every player at every cutoff of their event.
 
-    ``rows``: prepared Swiss rows (``prepare_rows``); ``cutoffs``: (keys…, ``through``);
+    ``rows``: prepared Swiss rows (``prepare_rows``); ``cutoffs``: (keys…, ``through``),
+    or None (with ``coded`` only) for every round of the rows (``standings_by_round``'s:
+    taken from the coded rows, without a pass over the ids);
     ``schema``: the column names and types the base must have (those of
     ``aggregate_players`` on the repeated rows). None when a row breaks an assumption
     (two rows of a player in one round, an opponent with no row that round): the caller
     then takes the reference path, which copes with anything validation let through.
 
     ``coded``: ``rows`` carry validation's id codes (:data:`CODE_COLUMNS`; ``keys`` is
-    ``("event_id",)``), given here as the event ids in code order and the number of player
-    codes, so the ids are not hashed again.
+    ``("event_id",)``), given here as the event ids and the player ids in code order, so
+    the ids are not hashed again, and are decoded from them (``CutoffGrid.dictionaries``).
     """
     found = _coded_rows(rows, keys, cutoffs, through, coded=coded)
     if found is None:
@@ -127,7 +144,13 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
             .select(pl.col("_pid").alias(PLAYER), *[pl.col(c).cast(schema[c]) for c in record],
                     pl.col("_t").cast(schema[through]).alias(through),
                     _e=players["_e"].gather(full["_pid"])))
-    ids = rows.select(*k, PLAYER).select(pl.all().gather(players["_ri"]))
+    # each player's ids: with validation's, their codes, which its block's key holds
+    # (a gather out of the rows cost 90-110 ms on 10,000 events); else from its first row
+    if coded is not None:
+        unit = 2 ** _player_bits(coded[1].len())
+        ids = players.select(pl.col("_e").alias("_ce"), (pl.col("_pk") % unit).alias("_cp"))
+    else:
+        ids = rows.select(*k, PLAYER).select(pl.all().gather(players["_ri"]))
     # pairs in (player, round) order: the first `opponents` of a player are those met so far
     pairs = narrow.filter(pl.col("_paired")).select("round", "_ok")
     opp = players["_pk"].search_sorted(pairs["_ok"]).clip(0, players.height - 1)
@@ -138,7 +161,7 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame, thro
     return CutoffGrid(base=base, ids=ids,
                       pair_src=players["_gcs"].gather(opp) - players["_ccbf"].gather(opp),
                       pair_start=players["_pb"].gather(full["_pid"]),
-                      cut_index=full["_ccb"])
+                      cut_index=full["_ccb"], dictionaries=coded)
 
 
 def _first_row() -> pl.Expr:
@@ -146,26 +169,30 @@ def _first_row() -> pl.Expr:
     return (pl.col("_pk") != pl.col("_pk").shift(1)).fill_null(value=True)
 
 
-def _coded_rows(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame,
-                through: str, *, coded: tuple[pl.Series, int] | None = None
-                ) -> tuple[pl.DataFrame, pl.DataFrame, list[BitFields]] | None:
+def _coded_rows(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame | None,
+                through: str, *, coded: tuple[pl.Series, pl.Series] | None = None
+                ) -> tuple[pl.DataFrame, pl.DataFrame | None, list[BitFields]] | None:
     """The rows on integer codes (``_e`` event, ``_pk`` player, ``_ok`` opponent, ``_pid``
     block index), sorted into one block per player in round order, and the cutoffs on
     event codes (``_e``, ``_t``); None when the codes do not fit or a player has two rows
-    in one round. ``coded``: see :func:`build`."""
+    in one round (the cutoffs None where :func:`build` was given none). ``coded``: see
+    :func:`build`."""
     k = list(keys)
     rdt = rows.schema["round"]
     codes = [f"_c{i}" for i in range(len(k))]
     if coded is not None:
         # validation's codes: sorted like the ids, so they order rows as the ids would
-        events, n_pl = coded
+        events, players = coded
         key_codes = [pl.col(CODE_COLUMNS[0]).alias("_c0")]
-        cut_e = cutoffs.select(_code(k[0], pl.Enum(events)).alias("_e"),
-                               _t=pl.col(through).cast(rdt))
+        cut_e = None if cutoffs is None else cutoffs.select(
+            _code(k[0], pl.Enum(events)).alias("_e"), _t=pl.col(through).cast(rdt))
         player_code, opp_code = pl.col(CODE_COLUMNS[1]), pl.col(CODE_COLUMNS[2])
-        return _block_rows(rows, cut_e, ev=None, n_ev=events.len(), n_pl=n_pl,
+        return _block_rows(rows, cut_e, ev=None, n_ev=events.len(), n_pl=players.len(),
                            key_codes=key_codes, codes=codes, player_code=player_code,
                            opp_code=opp_code)
+    if cutoffs is None:  # (every round of the rows: taken from their codes only)
+        msg = "internal: the rows' own rounds as cutoffs need validation's codes"
+        raise AssertionError(msg)
     if not all(_codable(rows.schema[c]) for c in k):
         return None  # a key that neither is an Int64 nor codes in its own order
     # integer codes: the keys' (equal in rows and cutoffs) and the players' (equal for
@@ -189,10 +216,10 @@ def _coded_rows(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame
                        opp_code=_code(OPP, players_enum))
 
 
-def _block_rows(rows: pl.DataFrame, cut_e: pl.DataFrame, *, ev: pl.DataFrame | None,
+def _block_rows(rows: pl.DataFrame, cut_e: pl.DataFrame | None, *, ev: pl.DataFrame | None,
                 n_ev: int, n_pl: int, key_codes: list[pl.Expr], codes: list[str],
                 player_code: pl.Expr, opp_code: pl.Expr
-                ) -> tuple[pl.DataFrame, pl.DataFrame, list[BitFields]] | None:
+                ) -> tuple[pl.DataFrame, pl.DataFrame | None, list[BitFields]] | None:
     """:func:`_coded_rows` once the codes are chosen: ``ev`` maps the key codes to an
     event code (None: the one key code is the event code), ``n_ev`` / ``n_pl`` count the
     event and player codes."""
@@ -202,7 +229,7 @@ def _block_rows(rows: pl.DataFrame, cut_e: pl.DataFrame, *, ev: pl.DataFrame | N
     if int(r_lo) < 0:
         return None
     # (event, player) as one integer, and with the round as one sort key when it fits
-    p_bits, e_bits = n_pl.bit_length(), max(n_ev, 1).bit_length()
+    p_bits, e_bits = _player_bits(n_pl), max(n_ev, 1).bit_length()
     r_bits = int(r_hi).bit_length()
     if e_bits + p_bits > 62:
         return None
@@ -233,6 +260,12 @@ def _block_rows(rows: pl.DataFrame, cut_e: pl.DataFrame, *, ev: pl.DataFrame | N
     return narrow, cut_e, layouts
 
 
+def _player_bits(n_pl: int) -> int:
+    """The bits of a player code in ``_pk`` (``event · 2**bits + player``) for ``n_pl``
+    player codes."""
+    return n_pl.bit_length()
+
+
 def _event_rounds(narrow: pl.DataFrame) -> pl.DataFrame:
     """The distinct ``(_e, _t)``: each event code with each round its rows use.
 
@@ -249,16 +282,19 @@ def _event_rounds(narrow: pl.DataFrame) -> pl.DataFrame:
             .pipe(collect))
 
 
-def _time_axis(narrow: pl.DataFrame, cut_e: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _time_axis(narrow: pl.DataFrame, cut_e: pl.DataFrame | None
+               ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Each event's times (its cutoffs and the rounds its rows use) with their index
     ``_jt``, the cutoffs before each (``_ccb``) and the event's latest round (``_evmax``);
-    per event the number of times and cutoffs and the offset of its times."""
+    per event the number of times and cutoffs and the offset of its times. ``cut_e``
+    None: the cutoffs are the rounds the rows use."""
     # the time axis of each event: its cutoffs and the rounds its rows use
-    times = (_event_rounds(narrow).with_columns(_isr=pl.lit(value=True))
-             .join(cut_e.unique().with_columns(_isc=pl.lit(value=True)),
-                   on=["_e", "_t"], how="full", coalesce=True)
-             .with_columns(pl.col("_isr", "_isc").fill_null(value=False))
-             .sort("_e", "_t")
+    used = _event_rounds(narrow).with_columns(_isr=pl.lit(value=True))
+    times = (used.with_columns(_isc=pl.lit(value=True)) if cut_e is None
+             else used.join(cut_e.unique().with_columns(_isc=pl.lit(value=True)),
+                            on=["_e", "_t"], how="full", coalesce=True)
+             .with_columns(pl.col("_isr", "_isc").fill_null(value=False)))
+    times = (times.sort("_e", "_t")
              .with_columns(_jt=pl.int_range(pl.len(), dtype=pl.Int64).over("_e"),
                            _ccb=(pl.col("_isc").cast(pl.Int64).cum_sum()
                                  - pl.col("_isc").cast(pl.Int64)).over("_e"),

@@ -135,8 +135,8 @@ def _cutoff_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     """
     coded = _cumulative_criteria(lf, rules, keys, cutoffs) if cumulative else None
     if coded is not None:
-        table, ids = coded
-        return _decode(table, ids)
+        table, grid = coded
+        return _decode(table, grid)
     return _criteria(cutoff_rows(lf, keys, cutoffs), rules, (*keys, THROUGH))
 
 
@@ -145,22 +145,25 @@ def _cutoff_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
 _CODED: Final = ("_e", THROUGH)
 
 
-def _decode(frame: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
+def _decode(frame: pl.DataFrame, grid: _cumulative.CutoffGrid) -> pl.DataFrame:
     """Replace the cumulative path's codes (``_e``, integer player_id) by the key values."""
     # one chunk per column, like the decoded ids: with mixed chunkings Polars 2.1 panics
     # in later string expressions on filtered slices of the table (pl.format in charts)
     return frame.drop("_e", "player_id").rechunk().hstack(
-        ids.select(pl.all().gather(frame["player_id"])))
+        frame.select(**grid.id_exprs(pl.col("player_id"))).rechunk())
 
 
 def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
-                         cutoffs: pl.LazyFrame, codes: IdCodes | None = None
-                         ) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+                         cutoffs: pl.LazyFrame, codes: IdCodes | None = None, *,
+                         own_rounds: bool = False
+                         ) -> tuple[pl.DataFrame, _cumulative.CutoffGrid] | None:
     """What ``_criteria`` gives on the repeated rows, from running sums, keyed by codes
-    (``_CODED`` and an integer player_id), with the table decoding them; None when the
-    ruleset or the data fall outside what the cumulative path handles. ``codes``:
-    validation's id codes of ``lf``'s rows, row for row (no extra keys), reused instead of
-    hashing the ids again."""
+    (``_CODED`` and an integer player_id), with the grid that decodes them
+    (``CutoffGrid.id_exprs``); None when the ruleset or the data fall outside what the
+    cumulative path handles. ``codes``: validation's id codes of ``lf``'s rows, row for
+    row (no extra keys), reused instead of hashing the ids again; with them,
+    ``own_rounds`` says the cutoffs are every round of the Swiss rows, which the grid
+    then takes from the codes instead of collecting ``cutoffs``."""
     if not _cumulative_ok(rules):
         return None
     ck = (*keys, THROUGH)
@@ -173,10 +176,10 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
                                                       pl.col("_p").alias(cp),
                                                       pl.col("_o").alias(co))],
                        how="horizontal")
-        coded = (codes.events, codes.players.len())
+        coded = (codes.events, codes.players)
     prepared = prepare_rows(lf, rules)
-    grid = _cumulative.build(prepared.pipe(collect), keys, cutoffs.pipe(collect), THROUGH,
-                             schema, coded=coded)
+    cut = None if own_rounds and coded is not None else cutoffs.pipe(collect)
+    grid = _cumulative.build(prepared.pipe(collect), keys, cut, THROUGH, schema, coded=coded)
     if grid is None:
         return None
     base = grid.base
@@ -223,7 +226,7 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
         return None  # a mean fell back to rounded floats: the reference path says so itself
     for w in caught:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return table, grid.ids
+    return table, grid
 
 
 class _NotRunningError(Exception):
@@ -516,11 +519,12 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
 
 def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
              cutoffs: pl.LazyFrame | None, *, cumulative: bool = True,
-             codes: IdCodes | None = None) -> pl.DataFrame:
+             codes: IdCodes | None = None, own_rounds: bool = False) -> pl.DataFrame:
     """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff;
     ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``).
     ``codes``: validation's id codes of ``lf``, row for row (the cumulative path reuses
-    them); ignored where the ruleset adds or drops rows first."""
+    them); ignored where the ruleset adds or drops rows first. ``own_rounds``: the cutoffs
+    are every round of ``lf``'s Swiss rows (see ``_cumulative_criteria``)."""
     if rules.late_rounds != "as_given" or rules.missing_rounds != "not_played":
         codes = None  # late_rows / with_inferred_absences change the rows
     if rules.snapshot == "stage":
@@ -539,11 +543,12 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                    .agg(pl.col("round").max().alias(THROUGH)))
     ck = (*keys, THROUGH)
     if rules.snapshot == "final" and not has_group and not final_only and cumulative:
-        coded = _cumulative_criteria(lf, rules, keys, cutoffs, codes)
+        coded = _cumulative_criteria(lf, rules, keys, cutoffs, codes, own_rounds=own_rounds)
         if coded is not None:
             # ranked on the codes (integer joins and sorts; they order as the values do),
             # decoded once at the end
-            ids = coded[1]
+            # (the decoding only: the grid's base is freed with it)
+            ids = coded[1].id_exprs(pl.col("player_id"))
             front = [c for c in _front((*keys, "round"), rules) if c not in keys]
             # (no name left on the whole criteria table: the columns ranking does not read
             # are freed before it runs, and its sort reuses their memory)
@@ -552,9 +557,7 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
             del coded
             # decoded in the ranking's plan (one collect, no copy of the ranked table);
             # one chunk per column, as _decode leaves them
-            code = pl.col("player_id")
-            decoded = ranked.with_columns(
-                **{c: pl.lit(ids[c]).gather(code) for c in ids.columns}).drop("_e")
+            decoded = ranked.with_columns(**ids).drop("_e")
             return _output(decoded, (*keys, "round"), rules, in_memory=True).rechunk()
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
@@ -891,7 +894,8 @@ def _by_round_of(results: Frame, ruleset: Ruleset, keys: tuple[str, ...], *,
         lf = part.lazy()
         rounds = (lf.filter(pl.col("phase") == "swiss").select(*k, "round").unique()
                   .rename({"round": THROUGH}))
-        return _compute(lf, ruleset, k, rounds, cumulative=cumulative, codes=codes)
+        return _compute(lf, ruleset, k, rounds, cumulative=cumulative, codes=codes,
+                        own_rounds=True)
 
     out = _by_scale_group(frame, ruleset, k, run)
     # the whole validated frame: its id codes apply row for row

@@ -2,7 +2,9 @@
 
 - ``standings_by_round`` on validation's id codes (``_cumulative.build(coded=...)``) equals
   the cumulative path hashing the ids itself and the repeated-rows reference (which
-  ``standings_by_round`` itself takes below ``CUMULATIVE_MIN_ROWS`` repeated rows);
+  ``standings_by_round`` itself takes below ``CUMULATIVE_MIN_ROWS`` repeated rows), with
+  its cutoffs taken from the coded rows or collected, and its ids decoded from
+  validation's dictionaries or gathered from the rows;
 - ranking with ``rank_exact(unique=True)`` (an unstable sort, the order total through
   player_id) equals the stable sort;
 - the coded one-pass ``standings`` equals the keyed reference ``_compute``;
@@ -68,6 +70,22 @@ def test_by_round_on_validation_codes_equals_hashing_and_reference(res: pl.DataF
     ref = st_mod._by_round(res, rules, (), cumulative=False)
     assert_frame_equal(fast.sort("event_id", "round", "player_id"),
                        ref.sort("event_id", "round", "player_id"))
+
+
+@PROPS
+@given(res=rich_events(), rules=PRESETS)
+def test_by_round_cutoffs_from_the_codes_equal_the_collected_cutoffs(res: pl.DataFrame,
+                                                                     rules: str) -> None:
+    # standings_by_round's cutoffs are every round of the Swiss rows: the grid takes them
+    # from the coded rows (own_rounds) instead of collecting the cutoffs' ids
+    frame, codes = st_mod._validated_coded(res, ())
+    lf, ruleset = frame.lazy(), sf.rules.get(rules)
+    rounds = (lf.filter(pl.col("phase") == "swiss").select("event_id", "round").unique()
+              .rename({"round": st_mod.THROUGH}))
+    own = st_mod._compute(lf, ruleset, ("event_id",), rounds, codes=codes, own_rounds=True)
+    collected = st_mod._compute(lf, ruleset, ("event_id",), rounds, codes=codes)
+    assert_frame_equal(own, collected)
+    assert_frame_equal(own, _by_round_hashing(res, rules))
 
 
 @PROPS
