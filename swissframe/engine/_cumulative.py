@@ -435,14 +435,15 @@ def _running_layouts(counts: pl.DataFrame) -> tuple[list[BitFields], list[str]]:
 
 
 def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
-                  sources: dict[str, int]) -> pl.DataFrame | None:
+                  sources: dict[str, int]) -> pl.LazyFrame | None:
     """Per base row: exact sum and count of each source over the opponents met so far.
 
     ``players`` is the base with its rates, row for row (same order); ``sources`` maps a
     column to its exact scale. Columns as ``tiebreakers._base_opponent_sums``: ``_t_<s>``
-    (Int128 sum), ``_k_<s>`` (non-null count), ``_m_<s>`` (the mean as a float, from the
-    exact sum; read only by the rounding fallback, which the caller rules out first). None
-    when a sum could overflow.
+    (the exact sum: Int64 where the values were summed whole, else Int128), ``_k_<s>``
+    (non-null count), ``_m_<s>`` (the mean as a float, from the
+    exact sum; read only by the rounding fallback, which the caller rules out first, so
+    left to the plan: computed only where read). None when a sum could overflow.
     """
     met = grid.base["opponents"]
     size = met.sum()
@@ -473,19 +474,22 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
     parts: dict[str, pl.Series] = {}
     for s in sources:
         exact = players[f"_x_{s}"].cast(pl.Int128)
-        low, top = exact.min(), exact.max()
+        # on Int64 where every value fits (null where one does not): its min and max, and
+        # the column itself below, cost a fraction of Int128's
+        x64 = exact.cast(pl.Int64, strict=False)
+        fits = x64.null_count() == exact.null_count()
+        low, top = (x64.min(), x64.max()) if fits else (exact.min(), exact.max())
         if low is None or top is None:  # every value null: sums 0, counts 0
             parts[f"_lo_{s}"] = pl.zeros(exact.len(), dtype=pl.Int64, eager=True)
             parts[f"_nn_{s}"] = pl.zeros(exact.len(), dtype=pl.Int64, eager=True)
             continue
         if int(low) < 0 or (int(top) >> 31) * most >= 2**63:
             return None
-        if int(top) * most < 2**63:
-            parts[f"_lo_{s}"] = exact.cast(pl.Int64)
+        if int(top) * most < 2**63:  # (then every value fits Int64)
+            parts[f"_lo_{s}"] = x64
         elif int(top) < 2**63:
-            x = exact.cast(pl.Int64)
-            parts[f"_lo_{s}"] = x % 2**31
-            parts[f"_hi_{s}"] = x // 2**31
+            parts[f"_lo_{s}"] = x64 % 2**31
+            parts[f"_hi_{s}"] = x64 // 2**31
         else:
             split = pl.lit(2**31, dtype=pl.Int128)
             parts[f"_lo_{s}"] = pl.select((exact % split).cast(pl.Int64)).to_series()
@@ -497,18 +501,22 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
         values = values.fill_null(0)
     sums = _segment_sums(values, src, met)
     out = players.select(keys)
-    for s, scale in sources.items():
-        total = sums[f"_lo_{s}"].cast(pl.Int128)
+    for s in sources:
+        # (a sum of whole values stays Int64, where it was summed: the means read it as
+        # any integer, and casting 4M of them to Int128 and back cost 40 ms)
+        total = sums[f"_lo_{s}"]
         if f"_hi_{s}" in sums.columns:
-            total = pl.select(total + sums[f"_hi_{s}"].cast(pl.Int128)
+            total = pl.select(total.cast(pl.Int128) + sums[f"_hi_{s}"].cast(pl.Int128)
                               * pl.lit(2**31, dtype=pl.Int128)).to_series()
         count = sums[f"_nn_{s}"] if f"_nn_{s}" in sums.columns else met
-        out = out.with_columns(total.alias(f"_t_{s}"), count.alias(f"_k_{s}")).with_columns(
-            pl.when(pl.col(f"_k_{s}") > 0)
-            .then(pl.col(f"_t_{s}").cast(pl.Float64)
-                  / (pl.col(f"_k_{s}").cast(pl.Float64) * float(scale)))
-            .alias(f"_m_{s}"))
-    return out
+        out = out.with_columns(total.alias(f"_t_{s}"), count.alias(f"_k_{s}"))
+    # the means lazily: a plan that does not read them (every one but the rounding
+    # fallback's) does not compute them (4M rows: two Int128 casts and divisions)
+    return out.lazy().with_columns(
+        pl.when(pl.col(f"_k_{s}") > 0).then(
+            pl.col(f"_t_{s}").cast(pl.Float64) / (pl.col(f"_k_{s}").cast(pl.Float64)
+                                                  * float(scale))).alias(f"_m_{s}")
+        for s, scale in sources.items())
 
 
 def _segment_sums(values: pl.DataFrame, src: pl.Series, lengths: pl.Series) -> pl.DataFrame:

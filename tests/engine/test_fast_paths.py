@@ -175,7 +175,7 @@ def test_opponent_sums_of_values_of_any_size_equal_the_sums_of_the_rows(factor: 
                   on=[through, "event_id", "player_id"]))
     by_row = dict(zip(zip(want[through], want["_code"], strict=True), want["_t"],
                       strict=True))
-    for c, p, t in got.select(through, "player_id", "_t_v").iter_rows():
+    for c, p, t in got.select(through, "player_id", "_t_v").collect().iter_rows():
         assert t == by_row.get((c, p), 0), (c, p)
 
 
