@@ -397,6 +397,16 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     lf = table.lazy()
     if not packs(table.height):  # a small table: the plain sort (rank_exact's reference)
         return _rank(lf, rules, keys)
+    # Int128 sort columns whose values all fit Int64, as Int64 (the cast is null where one
+    # does not fit): their stats then run on Int64, and the narrowing has nothing to do
+    wide = [c for c in cols if schema[c] == pl.Int128]
+    as64 = [table.get_column(c).cast(pl.Int64, strict=False) for c in wide]
+    fit = [s for s, c in zip(as64, wide, strict=True)
+           if s.null_count() == table.get_column(c).null_count()]
+    if fit:
+        table = table.with_columns(fit)
+        schema = table.schema
+        lf = table.lazy()
     lead = [*keys, *cols]
     # the kept integer columns that are neither keys nor sort columns (wins, losses, …):
     # moved through the sort packed in one Int64 (one column to gather instead of several)

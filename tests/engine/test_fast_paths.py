@@ -551,3 +551,35 @@ def test_record_bounds_that_do_not_hold_send_back_to_one_sum_per_count() -> None
         got = st_mod._record_of(prepare_rows(keyed.lazy(), sf.rules.get("mtg")), lying, unit)
     assert got.sort("player_id")["wins"].to_list() == plain.sort("player_id")["wins"].to_list()
     assert got.filter(pl.col("player_id") == 0)["wins"].item() == 3  # A, code 0
+
+
+_WIDE = st.one_of(st.none(), st.integers(-(2**70), 2**70), st.integers(-5, 5),
+                  st.integers(2**63 - 3, 2**63 + 3))
+
+
+@PROPS
+@given(rows=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 9), _WIDE, _WIDE, _WIDE),
+                     min_size=1, max_size=40, unique_by=lambda r: (r[0], r[1])),
+       fits=st.booleans())
+def test_ranking_on_int128_columns_fitting_int64_or_not_equals_the_plain_sort(
+        rows: list[tuple[int, int, int | None, int | None, int | None]], fits: bool) -> None:
+    # _rank_table takes an Int128 sort column whose values all fit Int64 as Int64, and
+    # narrows or keeps the others: the ranks are those of the plain sort either way
+    def clip(v: int | None) -> int | None:
+        return None if v is None else max(min(v, 2**62), -(2**62)) if fits else v
+
+    table = pl.DataFrame(
+        {"_e": [r[0] for r in rows], "player_id": [r[1] for r in rows],
+         "_x_match_points": [r[0] * 3 + r[1] % 4 for r in rows],
+         "_x_omwp": [clip(r[2]) for r in rows], "_x_gwp": [clip(r[3]) for r in rows],
+         "_x_ogwp": [clip(r[4]) for r in rows], "wins": [r[1] % 3 for r in rows]},
+        schema={"_e": pl.Int64, "player_id": pl.Int64, "_x_match_points": pl.Int128,
+                "_x_omwp": pl.Int128, "_x_gwp": pl.Int128, "_x_ogwp": pl.Int128,
+                "wins": pl.Int64})
+    rules = sf.rules.get("mtg")
+    plain = st_mod._rank(table.lazy(), rules, ("_e",)).collect()
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):
+        fast = st_mod._rank_table(table, rules, ("_e",), ["wins"]).collect()
+    key = ["_e", "player_id"]
+    assert_frame_equal(fast.select(*key, "rank", "wins").sort(key),
+                       plain.select(*key, "rank", "wins").sort(key))
