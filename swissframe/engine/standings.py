@@ -15,7 +15,7 @@ from typing import Final, Literal, overload
 import polars as pl
 import polars.selectors as cs
 
-from swissframe._collect import collect, scoped
+from swissframe._collect import collect, collect_all, scoped
 from swissframe.engine import _cumulative
 from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._exact import bit_fields, exact_name, packs, rank_exact
@@ -271,9 +271,9 @@ def _criteria_of(ctx: Context, *, aligned: bool = False, lazy: bool = False
             frames.append(TIEBREAKERS[name](ctx, name=name))
     if isinstance(out, pl.LazyFrame):
         out = _attach_fused(ctx, out, frames)
-    else:
-        for frame in frames:
-            out = _attach(out, frame.pipe(collect), ctx.pkeys)
+    else:  # (in one collection: the plans run side by side)
+        for got in collect_all(frames):
+            out = _attach(out, got, ctx.pkeys)
     if lazy:
         return out.lazy()
     return out.pipe(collect) if isinstance(out, pl.LazyFrame) else out
