@@ -441,9 +441,9 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
     ``players`` is the base with its rates, row for row (same order); ``sources`` maps a
     column to its exact scale. Columns as ``tiebreakers._base_opponent_sums``: ``_t_<s>``
     (the exact sum: Int64 where the values were summed whole, else Int128), ``_k_<s>``
-    (non-null count), ``_m_<s>`` (the mean as a float, from the
-    exact sum; read only by the rounding fallback, which the caller rules out first, so
-    left to the plan: computed only where read). None when a sum could overflow.
+    (non-null count), ``_m_<s>`` (the mean as a float, from the exact sum; read only by
+    the rounding fallback, which the caller rules out first, so left to the plan:
+    computed only where read). None when a sum could overflow.
     """
     met = grid.base["opponents"]
     size = met.sum()
