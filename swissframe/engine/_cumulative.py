@@ -153,10 +153,12 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame | Non
         ids = rows.select(*k, PLAYER).select(pl.all().gather(players["_ri"]))
     # pairs in (player, round) order: the first `opponents` of a player are those met so far
     pairs = narrow.filter(pl.col("_paired")).select("round", "_ok")
-    opp = players["_pk"].search_sorted(pairs["_ok"]).clip(0, players.height - 1)
-    ok = (players["_pk"].gather(opp) == pairs["_ok"]) & (
-        players["_first"].gather(opp) <= pairs["round"])
-    if not ok.all():
+    # each opponent's block: its key's index among the players' (a hash lookup, null for
+    # an opponent with no block; 3.7M pairs into 810k players: 129 ms, against 188 ms for
+    # a binary search of the sorted keys)
+    index = pl.int_range(players.height, dtype=pl.Int64, eager=True)
+    opp = pairs["_ok"].replace_strict(players["_pk"], index, default=None)
+    if opp.null_count() or not (players["_first"].gather(opp) <= pairs["round"]).all():
         return None  # an opponent without a Swiss row that round: not a mirrored pairing
     return CutoffGrid(base=base, ids=ids,
                       pair_src=players["_gcs"].gather(opp) - players["_ccbf"].gather(opp),

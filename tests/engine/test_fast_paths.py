@@ -583,3 +583,29 @@ def test_ranking_on_int128_columns_fitting_int64_or_not_equals_the_plain_sort(
     key = ["_e", "player_id"]
     assert_frame_equal(fast.select(*key, "rank", "wins").sort(key),
                        plain.select(*key, "rank", "wins").sort(key))
+
+
+@pytest.mark.parametrize("drop", ["all_of_d", "d_round_1"])
+def test_grid_declines_a_pairing_whose_opponent_has_no_block_by_then(drop: str) -> None:
+    # rows validation would refuse (a mirror missing): an opponent with no rows at all, or
+    # none until after the round it was met, gives no grid (None), so that the caller
+    # takes the repeated rows; a whole table gives one
+    from swissframe.engine._record import aggregate_players, cutoff_rows, prepare_rows
+
+    m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+                      "player_b": ["B", "D", "D", "C"], "games_a": [2, 2, 2, 1],
+                      "games_b": [0, 1, 1, 2], "games_drawn": [0] * 4})
+    frame, _ = st_mod._validated_coded(sf.from_matches(m), ())
+    rules, keys, through = sf.rules.MTG, ("event_id",), st_mod.THROUGH
+    cutoffs = pl.DataFrame({"event_id": ["event"] * 2, through: [1, 2]})
+    schema = aggregate_players(prepare_rows(cutoff_rows(frame.lazy(), keys, cutoffs.lazy()),
+                                            rules), (*keys, through)).collect_schema()
+
+    def grid(rows: pl.DataFrame) -> object:
+        return cu_mod.build(prepare_rows(rows.lazy(), rules).collect(), keys, cutoffs,
+                            through, schema)
+
+    assert grid(frame) is not None
+    d = pl.col("player_id") == "D"
+    broken = frame.filter(~d if drop == "all_of_d" else ~(d & (pl.col("round") == 1)))
+    assert grid(broken) is None
