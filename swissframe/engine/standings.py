@@ -382,9 +382,10 @@ def _front(keys: Sequence[str], rules: Ruleset) -> list[str]:
 def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
                 keep: Sequence[str]) -> pl.LazyFrame:
     """``_rank`` on the columns that are kept (``keep``, the keys and sort columns) only —
-    the sort moves every column it is given — on narrowed sort columns (:func:`_narrow`),
-    with the keys and the first sort columns packed into one Int64 where their ranges fit
-    (:func:`_packing`: fewer, narrower sort keys; the packed key orders rows as they do)."""
+    the sort moves every column it is given — on narrowed sort columns (:func:`_as_int64`,
+    :func:`_narrow`), with the keys and the first sort columns packed into one Int64 where
+    their ranges fit (:func:`_packing`: fewer, narrower sort keys; the packed key orders
+    rows as they do)."""
     cols, desc = _sort_keys(rules)
     wanted = [*keys, *keep, *cols, "player_id"]
     # the plan holds only these columns (a select of a DataFrame shares their buffers):
@@ -397,16 +398,8 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     lf = table.lazy()
     if not packs(table.height):  # a small table: the plain sort (rank_exact's reference)
         return _rank(lf, rules, keys)
-    # Int128 sort columns whose values all fit Int64, as Int64 (the cast is null where one
-    # does not fit): their stats then run on Int64, and the narrowing has nothing to do
-    wide = [c for c in cols if schema[c] == pl.Int128]
-    as64 = [table.get_column(c).cast(pl.Int64, strict=False) for c in wide]
-    fit = [s for s, c in zip(as64, wide, strict=True)
-           if s.null_count() == table.get_column(c).null_count()]
-    if fit:
-        table = table.with_columns(fit)
-        schema = table.schema
-        lf = table.lazy()
+    table = _as_int64(table, [c for c in cols if schema[c] == pl.Int128])
+    schema, lf = table.schema, table.lazy()
     lead = [*keys, *cols]
     # the kept integer columns that are neither keys nor sort columns (wins, losses, …):
     # moved through the sort packed in one Int64 (one column to gather instead of several)
@@ -461,19 +454,28 @@ def _int_stats(table: pl.DataFrame, columns: Sequence[str]
             for i, c in enumerate(columns)}
 
 
+def _as_int64(table: pl.DataFrame, wide: Sequence[str]) -> pl.DataFrame:
+    """The Int128 columns ``wide`` whose values all fit Int64 cast to Int64 (the same
+    values, so the same order), before their stats: Int128 min and max cost 9-19 ms a
+    column on 4M rows, Int64's 3 ms. (A cast that is null where a value does not fit, and
+    the null counts compared, tells which fit.)"""
+    as64 = [table.get_column(c).cast(pl.Int64, strict=False) for c in wide]
+    fit = [s for s, c in zip(as64, wide, strict=True)
+           if s.null_count() == table.get_column(c).null_count()]
+    return table.with_columns(fit) if fit else table
+
+
 def _narrow(table: pl.LazyFrame, wide: Sequence[str],
             stats: dict[str, tuple[int | None, int | None, int]]) -> pl.LazyFrame:
-    """Int128 sort columns cast to Int64 when their values fit, to UInt64 when they are
-    non-negative and below 2**64 (the same values, so the same order)."""
-    def within(c: str, low: int, high: int) -> bool:
+    """Int128 sort columns with a value outside Int64 (:func:`_as_int64` took the others)
+    cast to UInt64 when they are non-negative and below 2**64 (the same values, so the
+    same order)."""
+    def below_2_64(c: str) -> bool:
         lo, hi, _ = stats[c]
-        return (lo is None or lo >= low) and (hi is None or hi < high)
+        return lo is not None and hi is not None and lo >= 0 and hi < 2**64
 
-    fits = [c for c in wide if within(c, -(2**63), 2**63)]
-    unsigned = [c for c in wide if c not in fits and stats[c][0] is not None
-                and stats[c][1] is not None and within(c, 0, 2**64)]
-    return table.with_columns(*[pl.col(c).cast(pl.Int64) for c in fits],
-                              *[pl.col(c).cast(pl.UInt64) for c in unsigned])
+    unsigned = [c for c in wide if below_2_64(c)]
+    return table.with_columns(*[pl.col(c).cast(pl.UInt64) for c in unsigned])
 
 
 def _packing(lead: Sequence[str], descending: Sequence[bool],
@@ -815,12 +817,11 @@ def _record_of(prepared: pl.LazyFrame, codes: IdCodes, unit: int) -> pl.DataFram
     large table whose round and game ranges the checks measured
     (:class:`~swissframe.engine._record.SumBounds`); the same record."""
     rounds, games = codes.rounds, codes.games
-    if not packs(codes.codes.height) or rounds is None or games is None:
-        return aggregate_players(prepared, (), event_unit=unit).pipe(collect)
-    bounds = SumBounds(rounds=rounds[1] - rounds[0] + 1, games=games)
-    base = aggregate_players(prepared, (), event_unit=unit, packed=bounds).pipe(collect)
-    if bounds.held(base):
-        return base
+    if packs(codes.codes.height) and rounds is not None and games is not None:
+        bounds = SumBounds(rounds=rounds[1] - rounds[0] + 1, games=games)
+        base = aggregate_players(prepared, (), event_unit=unit, packed=bounds).pipe(collect)
+        if bounds.held(base):
+            return base
     return aggregate_players(prepared, (), event_unit=unit).pipe(collect)
 
 
