@@ -244,12 +244,20 @@ def rate_terms(rules: Ruleset) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
     wins, rounds = pl.col("wins"), pl.col("rounds_played")
     if not rules.bye_in_own_rate:
         wins, rounds = wins - pl.col("byes"), rounds - pl.col("byes")
-    m_num = wins * dv.denominator + pl.col("draws") * dv.numerator
-    m_den = rounds * dv.denominator
+    m_num = _times(wins, dv.denominator) + _times(pl.col("draws"), dv.numerator)
+    m_den = _times(rounds, dv.denominator)
     games = pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")
-    g_num = pl.col("games_won") * gv.denominator + pl.col("games_drawn") * gv.numerator
-    g_den = games * gv.denominator
+    g_num = (_times(pl.col("games_won"), gv.denominator)
+             + _times(pl.col("games_drawn"), gv.numerator))
+    g_den = _times(games, gv.denominator)
     return m_num, m_den, g_num, g_den
+
+
+def _times(x: pl.Expr, k: int) -> pl.Expr:
+    """``x · k`` (an integer column), without the operation where ``k`` is 1: every
+    expression node costs a small input's query planning time (a draw worth 1/3 makes
+    ``draws · 1`` of the usual numerator)."""
+    return x if k == 1 else x * pl.lit(k, dtype=pl.Int64)
 
 
 def clamp_exact(x: pl.Expr, lo: pl.Expr, hi: pl.Expr) -> pl.Expr:
@@ -362,28 +370,36 @@ def _own_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
     return {**_clamped_rates(rules, scales, **raw), "mwp_raw": raw["mw"], "gwp_raw": raw["gw"]}
 
 
-#: The columns :func:`own_rates_staged`'s first step adds (the caller drops them).
-RAW_RATE_COLUMNS: Final = ("__x_mw_raw", "__x_gw_raw", "__mw_raw", "__gw_raw")
+#: The columns :func:`own_rates_staged`'s first two steps add (the caller drops them).
+RAW_RATE_COLUMNS: Final = ("__m_num", "__m_den", "__g_num", "__g_den",
+                           "__x_mw_raw", "__x_gw_raw", "__mw_raw", "__gw_raw")
 
 
-def own_rates_staged(rules: Ruleset, scales: RateScales
-                     ) -> tuple[dict[str, pl.Expr], dict[str, pl.Expr], dict[str, pl.Expr]]:
-    """:func:`own_rates` in steps of one ``with_columns`` each, so that each ratio is
-    computed once (a small input's queries run without common-subexpression elimination):
-    the unclamped rates as :data:`RAW_RATE_COLUMNS`, then the clamped rates reading them,
-    then ``mwp_raw`` and ``gwp_raw``."""
-    raw = _raw_rates(rules, scales)
-    x_mw, x_gw, mw, gw = (pl.col(c) for c in RAW_RATE_COLUMNS)
-    return (dict(zip(RAW_RATE_COLUMNS, (raw["x_mw"], raw["x_gw"], raw["mw"], raw["gw"]),
+def own_rates_staged(rules: Ruleset, scales: RateScales) -> tuple[dict[str, pl.Expr], ...]:
+    """:func:`own_rates` in steps of one ``with_columns`` each, so that each term and
+    ratio is computed once (a small input's queries run without common-subexpression
+    elimination): the rates' numerators and denominators, the unclamped rates reading
+    them, the clamped rates reading those (all of them :data:`RAW_RATE_COLUMNS`), then
+    ``mwp_raw`` and ``gwp_raw``."""
+    names = RAW_RATE_COLUMNS
+    terms = dict(zip(names[:4], rate_terms(rules), strict=True))
+    m_num, m_den, g_num, g_den = (pl.col(c) for c in names[:4])
+    raw = _raw_rates(rules, scales, (m_num, m_den, g_num, g_den))
+    x_mw, x_gw, mw, gw = (pl.col(c) for c in names[4:])
+    return (terms,
+            dict(zip(names[4:], (raw["x_mw"], raw["x_gw"], raw["mw"], raw["gw"]),
                      strict=True)),
             _clamped_rates(rules, scales, x_mw=x_mw, x_gw=x_gw, mw=mw, gw=gw),
             {"mwp_raw": mw, "gwp_raw": gw})
 
 
-def _raw_rates(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
+def _raw_rates(rules: Ruleset, scales: RateScales,
+               terms: tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr] | None = None
+               ) -> dict[str, pl.Expr]:
     """The own rates before the clamps: exact (``x_mw``, ``x_gw`` at ``scales``) and as
-    floats (``mw``, ``gw``); null where nothing was played."""
-    m_num, m_den, g_num, g_den = rate_terms(rules)
+    floats (``mw``, ``gw``); null where nothing was played. ``terms``: the rates'
+    numerators and denominators (default: :func:`rate_terms`)."""
+    m_num, m_den, g_num, g_den = rate_terms(rules) if terms is None else terms
     return {"x_mw": scales.rate.ratio(m_num, m_den), "x_gw": scales.game.ratio(g_num, g_den),
             "mw": pl.when(m_den > 0).then(m_num.cast(pl.Float64) / m_den.cast(pl.Float64)),
             "gw": pl.when(g_den > 0).then(g_num.cast(pl.Float64) / g_den.cast(pl.Float64))}

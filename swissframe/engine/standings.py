@@ -82,10 +82,10 @@ def _rates(base: pl.DataFrame, rules: Ruleset, scales: RateScales) -> pl.LazyFra
 @functools.lru_cache(maxsize=256)
 def _rate_columns(rules: Ruleset, scales: RateScales) -> tuple[dict[str, pl.Expr], ...]:
     """The steps of :func:`_rates`, built once per (ruleset, scales)."""
-    raw, clamped, raw_floats = own_rates_staged(rules, scales)
+    terms, raw, clamped, raw_floats = own_rates_staged(rules, scales)
     points = pl.col("_pts")
     mp = points if rules.integer_points else points.cast(pl.Float64) / points_unit(rules)
-    return ({"match_points": mp, "_x_match_points": points.cast(pl.Int128), **raw},
+    return ({"match_points": mp, "_x_match_points": points.cast(pl.Int128), **terms}, raw,
             {k: clamped[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp", "gwp",
                                      "gwp_opp")},
             {"_x_mwp_opp": pl.col("_x_mwp"), "mwp_opp": pl.col("mwp"), **raw_floats})
