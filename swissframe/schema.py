@@ -435,6 +435,12 @@ def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
     set: with ``nulls``, the rules read the ``_ok`` column (computed once, not once per
     rule), else every row is complete."""
     ok = pl.col(_OK_COLUMN) if nulls else pl.lit(value=True)
+
+    def complete(rows: pl.Expr) -> pl.Expr:
+        # (without nulls every row is complete: no `true &` node to compute on every row,
+        # as a small input's queries run without expression simplification)
+        return ok & rows if nulls else rows
+
     # a row whose event, round or player is null is named by its position in the table
     # (nothing else says where it is); the others by those cells, as every problem is
     unnamed = pl.any_horizontal(pl.col(c).is_null() for c in (EVENT_ID, ROUND, PLAYER_ID))
@@ -443,35 +449,40 @@ def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
     rules = [_Rule("null_value", ~ok, _text(where, "null in ", pl.concat_list(
         [pl.when(pl.col(c).is_null()).then(pl.lit(c)) for c in _NOT_NULL]
     ).list.drop_nulls().list.join(", ")))]
-    rules.append(_Rule("round_below_1", ok & (pl.col(ROUND) < 1),
+    rules.append(_Rule("round_below_1", complete(pl.col(ROUND) < 1),
                        _text("round ", pl.col(ROUND), " (rounds start at 1)")))
     neg = pl.any_horizontal(pl.col(c) < 0 for c in _GAME_COLUMNS)
-    rules.append(_Rule("negative_games", ok & neg, _text("record ", _REC)))
-    rules.append(_Rule("bad_phase", ok & ~pl.col(PHASE).is_in(PHASES),
+    rules.append(_Rule("negative_games", complete(neg), _text("record ", _REC)))
+    rules.append(_Rule("bad_phase", complete(~pl.col(PHASE).is_in(PHASES)),
                        _text("phase '", pl.col(PHASE).fill_null("null"),
                              "' (expected 'swiss' or 'playoff')")))
-    rules.append(_Rule("self_pairing", ok & (pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
+    rules.append(_Rule("self_pairing", complete(pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
                        pl.lit("paired with themself")))
     players = (PLAYER_ID, OPPONENT_ID)  # (an empty event id is only an odd name)
     empty = pl.any_horizontal(pl.col(c) == "" for c in players).fill_null(False)
-    rules.append(_Rule("empty_id", ok & empty, _text("empty ", pl.concat_list(
+    rules.append(_Rule("empty_id", complete(empty), _text("empty ", pl.concat_list(
         [pl.when(pl.col(c) == "").then(pl.lit(c)) for c in players]
     ).list.drop_nulls().list.join(", "), " (an empty cell is not a player)")))
+    too_many = pl.any_horizontal(pl.col(c) > MAX_GAMES for c in _GAME_COLUMNS)
     rules.append(_Rule(
-        "too_many_games", ok & pl.any_horizontal(pl.col(c) > MAX_GAMES for c in _GAME_COLUMNS),
+        "too_many_games", complete(too_many),
         _text("game counts ", pl.col(GAMES_WON), "-", pl.col(GAMES_LOST), "-",
               pl.col(GAMES_DRAWN), f" are outside 0..{MAX_GAMES} (games of one match)")))
     for col in vocabulary:
         vocab = VOCABULARY[col]
-        rules.append(_Rule("bad_value", ok & pl.col(col).is_not_null() & ~pl.col(col).is_in(vocab),
+        bad = pl.col(col).is_not_null() & ~pl.col(col).is_in(vocab)
+        rules.append(_Rule("bad_value", complete(bad),
                            _text(f"{col} '", pl.col(col), f"' is not one of {', '.join(vocab)}")))
-    half_bye = ((pl.col("unplayed") == "half_bye").fill_null(False) if "unplayed" in vocabulary
-                else pl.lit(False))
+    not_half_bye = (~(pl.col("unplayed") == "half_bye").fill_null(False)
+                    if "unplayed" in vocabulary else None)
     # (an unpaired 0-0-0 is an unreported round, counted as a draw as some platforms do and
     # reported by validate as zero_games; a drawn score with games is a draw with nobody)
     games = pl.col(GAMES_WON) + pl.col(GAMES_LOST) + pl.col(GAMES_DRAWN)
-    rules.append(_Rule("unpaired_draw", ok & pl.col(OPPONENT_ID).is_null() & (games > 0)
-                       & (pl.col(GAMES_WON) == pl.col(GAMES_LOST)) & ~half_bye,
+    draw_with_nobody = (pl.col(OPPONENT_ID).is_null() & (games > 0)
+                        & (pl.col(GAMES_WON) == pl.col(GAMES_LOST)))
+    if not_half_bye is not None:
+        draw_with_nobody = draw_with_nobody & not_half_bye
+    rules.append(_Rule("unpaired_draw", complete(draw_with_nobody),
                        _text("unpaired round scored ", pl.col(GAMES_WON), "-",
                              pl.col(GAMES_LOST), "-", pl.col(GAMES_DRAWN),
                              ", a draw with nobody")))
