@@ -458,45 +458,53 @@ def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
         # Int64 sums when no sum can overflow (at most k_max values each): Int128 joins and
         # sums cost about twice as much; the totals are cast back, so the values are equal
         fits = _int64_sums(ctx, [exact_name(s) for s in BASE_SOURCES])
-        sum_type = {s: pl.Int64 if fits[exact_name(s)] else pl.Int128 for s in BASE_SOURCES}
-        floats = [pl.col(s).cast(pl.Float64).alias(f"_f_{s}") for s in BASE_SOURCES]
-        means = [pl.col(f"_f_{s}").mean().alias(f"_m_{s}") for s in BASE_SOURCES]
-        width = _packed_width(ctx, fits)
-        if width is not None:
-            # both exact values in one Int64 (first · 2**width + second): one column
-            # through the join, one sum and one count in the group-by; each field's total
-            # stays below its width, so both totals come back unchanged, and the values
-            # are null together, so the one count is each one's count
-            first, second = (exact_name(s) for s in BASE_SOURCES)
-            shift = pl.lit(2**width, dtype=pl.Int64)
-            opp = ctx.players.select(
-                *ctx.keys, pl.col(PLAYER).alias(OPP),
-                (pl.col(first).cast(pl.Int64) * shift + pl.col(second).cast(pl.Int64))
-                .alias("_v"), *floats)
-            a, b = BASE_SOURCES
-            sums = (_faced(ctx).join(opp, on=[*ctx.keys, OPP], how="left")
-                    .group_by(ctx.pkeys)
-                    .agg(pl.col("_v").sum().alias("_s"), pl.col("_v").count().alias("_k"),
-                         *means)
-                    .select(*ctx.pkeys,
-                            (pl.col("_s") // shift).cast(pl.Int128).alias(f"_t_{a}"),
-                            pl.col("_k").alias(f"_k_{a}"), pl.col(f"_m_{a}"),
-                            (pl.col("_s") % shift).cast(pl.Int128).alias(f"_t_{b}"),
-                            pl.col("_k").alias(f"_k_{b}"), pl.col(f"_m_{b}")))
-            ctx.cache[key] = (sums, None)
-            return sums
-        opp = ctx.players.select(
-            *ctx.keys, pl.col(PLAYER).alias(OPP),
-            *[pl.col(exact_name(s)).cast(sum_type[s]).alias(f"_v_{s}") for s in BASE_SOURCES],
-            *floats)
-        sums = (_faced(ctx).join(opp, on=[*ctx.keys, OPP], how="left")
-                .group_by(ctx.pkeys)
-                .agg(*[e for s in BASE_SOURCES for e in (
-                    pl.col(f"_v_{s}").sum().cast(pl.Int128).alias(f"_t_{s}"),
-                    pl.col(f"_v_{s}").count().alias(f"_k_{s}"),
-                    pl.col(f"_f_{s}").mean().alias(f"_m_{s}"))]))
-        ctx.cache[key] = (sums, None)
+        wide = tuple(not fits[exact_name(s)] for s in BASE_SOURCES)
+        values, sums, out = _opponent_sum_exprs(tuple(ctx.keys), wide,
+                                                _packed_width(ctx, fits))
+        joined = _faced(ctx).join(ctx.players.select(*values), on=[*ctx.keys, OPP],
+                                  how="left")
+        frame = joined.group_by(ctx.pkeys).agg(*sums)
+        ctx.cache[key] = (frame if out is None else frame.select(*out), None)
     return ctx.cache[key][0]
+
+
+@functools.lru_cache(maxsize=64)
+def _opponent_sum_exprs(keys: tuple[str, ...], wide: tuple[bool, ...], width: int | None
+                        ) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...],
+                                   tuple[pl.Expr, ...] | None]:
+    """:func:`_base_opponent_sums`' expressions, built once per layout (building them is a
+    sizeable part of one small event's call): the opponents' values (a select of the
+    players), the group-by's aggregations, and the select after it (None: none). ``wide``:
+    per base source, whether its sums need Int128; ``width``: see :func:`_packed_width`."""
+    floats = [pl.col(s).cast(pl.Float64).alias(f"_f_{s}") for s in BASE_SOURCES]
+    means = [pl.col(f"_f_{s}").mean().alias(f"_m_{s}") for s in BASE_SOURCES]
+    key_cols = [pl.col(k) for k in keys]
+    pkeys = [*key_cols, pl.col(PLAYER)]
+    if width is not None:
+        # both exact values in one Int64 (first · 2**width + second): one column through
+        # the join, one sum and one count in the group-by; each field's total stays below
+        # its width, so both totals come back unchanged, and the values are null
+        # together, so the one count is each one's count
+        first, second = (exact_name(s) for s in BASE_SOURCES)
+        shift = pl.lit(2**width, dtype=pl.Int64)
+        a, b = BASE_SOURCES
+        return ((*key_cols, pl.col(PLAYER).alias(OPP),
+                 (pl.col(first).cast(pl.Int64) * shift + pl.col(second).cast(pl.Int64))
+                 .alias("_v"), *floats),
+                (pl.col("_v").sum().alias("_s"), pl.col("_v").count().alias("_k"), *means),
+                (*pkeys, (pl.col("_s") // shift).cast(pl.Int128).alias(f"_t_{a}"),
+                 pl.col("_k").alias(f"_k_{a}"), pl.col(f"_m_{a}"),
+                 (pl.col("_s") % shift).cast(pl.Int128).alias(f"_t_{b}"),
+                 pl.col("_k").alias(f"_k_{b}"), pl.col(f"_m_{b}")))
+    types = [pl.Int128 if w else pl.Int64 for w in wide]
+    return ((*key_cols, pl.col(PLAYER).alias(OPP),
+             *[pl.col(exact_name(s)).cast(t).alias(f"_v_{s}")
+               for s, t in zip(BASE_SOURCES, types, strict=True)], *floats),
+            tuple(e for s in BASE_SOURCES for e in (
+                pl.col(f"_v_{s}").sum().cast(pl.Int128).alias(f"_t_{s}"),
+                pl.col(f"_v_{s}").count().alias(f"_k_{s}"),
+                pl.col(f"_f_{s}").mean().alias(f"_m_{s}"))),
+            None)
 
 
 def _packed_width(ctx: Context, fits: Mapping[str, bool]) -> int | None:
