@@ -175,6 +175,7 @@ def aggregate_players(rows: pl.LazyFrame, keys: tuple[str, ...], *,
     ``event_unit``: with no ``keys``, player_id is a code unique across events (the coded
     path of :mod:`swissframe.standings`), ``event code · event_unit + player code``, so
     ``player_id // event_unit`` gives the event, which ``dropped`` compares within.
+    Neither keys nor ``event_unit``: the rows are of one event.
 
     ``packed``: the counts the bounds bound are summed side by side in as few Int64 as
     hold them (:func:`_packed_counts`; fewer aggregations), then read back: the same
@@ -228,14 +229,17 @@ def _record_exprs(keys: tuple[str, ...], event_unit: int | None
                   ) -> tuple[list[str], dict[str, pl.Expr], pl.Expr]:
     """:func:`aggregate_players`' group keys, aggregations and ``dropped``, built once per
     keys (building them is a sizeable part of a one-event call)."""
-    event: list[str] | pl.Expr = (list(keys) if event_unit is None
-                                  else pl.col(PLAYER) // event_unit)
+    last = pl.col("last_round").max()
+    if event_unit is not None:
+        last = last.over(pl.col(PLAYER) // pl.lit(event_unit, dtype=pl.Int64))
+    elif keys:
+        last = last.over(keys)
+    # (no keys and no unit: the rows are of one event)
     aggs = {n: pl.len().cast(pl.Int64) if c is None
             else (PAIRED if c == "_paired" else pl.col(c)).sum().cast(pl.Int64)
             for n, c in RECORD_COUNTS.items()}
     aggs |= {"first_round": pl.col("round").min(), "last_round": pl.col("round").max()}
-    return ([*keys, PLAYER], aggs,
-            pl.col("last_round") < pl.col("last_round").max().over(event))
+    return [*keys, PLAYER], aggs, pl.col("last_round") < last
 
 
 def rate_terms(rules: Ruleset) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:

@@ -766,6 +766,9 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     if not _coded_ok(rules) or codes.event_bits + pb > 62:
         return None
     unit = 2**pb
+    # one event (the analyst's everyday call): its code is 0, so a player's code is the
+    # player's own and no event key is computed, grouped by, sorted or decoded
+    one = codes.events.len() == 1
     e = pl.col("_e")
     # lazy: the codes joined to the rows and the prepared rows are part of the two plans
     # that read them (the record and the opponents' sums) instead of queries of their own
@@ -776,7 +779,7 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     if through_round is not None:
         rows = rows.filter(pl.col("round") <= through_round)
     prepared = prepare_rows(rows, rules)
-    base = _record_of(prepared, codes, unit)
+    base = _record_of(prepared, codes, None if one else unit)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         scales = rate_scales(base, rules)
@@ -797,25 +800,35 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
                   size=base.height)
     keep = [c for c in _front(("event_id",), rules) if c != "event_id"]
     # only what ranking reads (_rank_table): the join need not gather the other columns
-    criteria = _criteria_of(ctx, lazy=True).with_columns(_e=pl.col("player_id") // unit)
-    wanted = dict.fromkeys(["_e", *keep, *_sort_keys(rules)[0], "player_id"])
+    criteria = _criteria_of(ctx, lazy=True)
+    event_key: tuple[str, ...] = ()
+    if not one:
+        criteria = criteria.with_columns(_e=pl.col("player_id") // unit)
+        event_key = ("_e",)
+    wanted = dict.fromkeys([*event_key, *keep, *_sort_keys(rules)[0], "player_id"])
     selected = criteria.select(cs.by_name(*wanted, require_all=False))
     # a small table is ranked by the plain sort in the criteria's own plan (one query
     # fewer: one 64-player event 5.6 -> 5.1 ms); a large one is materialised first, for
     # the stats that pack its sort keys (_rank_table)
-    ranked_lf = (_rank(selected, rules, ("_e",)) if not packs(base.height)
-                 else _rank_table(selected.pipe(collect), rules, ("_e",), keep))
+    ranked_lf = (_rank(selected, rules, event_key) if not packs(base.height)
+                 else _rank_table(selected.pipe(collect), rules, event_key, keep))
     # the ids decoded in the ranking's plan: one collect for ranking, decoding and output
-    ranked = ranked_lf.with_columns(
-        event_id=pl.lit(codes.events).gather(pl.col("_e")),
-        player_id=pl.lit(codes.players).gather(pl.col("player_id") % unit)).drop("_e")
+    ids = pl.lit(codes.players)
+    if one:
+        ranked = ranked_lf.with_columns(event_id=pl.lit(codes.events[0], dtype=pl.String),
+                                        player_id=ids.gather(pl.col("player_id")))
+    else:
+        ranked = ranked_lf.with_columns(
+            event_id=pl.lit(codes.events).gather(pl.col("_e")),
+            player_id=ids.gather(pl.col("player_id") % unit)).drop("_e")
     return _output(ranked, ("event_id",), rules)
 
 
-def _record_of(prepared: pl.LazyFrame, codes: IdCodes, unit: int) -> pl.DataFrame:
+def _record_of(prepared: pl.LazyFrame, codes: IdCodes, unit: int | None) -> pl.DataFrame:
     """``aggregate_players`` of the coded rows, with its sums packed into one Int64 on a
     large table whose round and game ranges the checks measured
-    (:class:`~swissframe.engine._record.SumBounds`); the same record."""
+    (:class:`~swissframe.engine._record.SumBounds`); the same record. ``unit``: see
+    ``aggregate_players``' ``event_unit`` (None: one event)."""
     rounds, games = codes.rounds, codes.games
     if packs(codes.codes.height) and rounds is not None and games is not None:
         bounds = SumBounds(rounds=rounds[1] - rounds[0] + 1, games=games)
