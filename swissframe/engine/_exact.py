@@ -265,10 +265,13 @@ def _rank_exprs(keys: tuple[str, ...], sort_columns: tuple[str, ...], rank_name:
                                              for c in keys])
     new = pl.any_horizontal(group_start, *[pl.col(c).ne_missing(pl.col(c).shift(1))
                                            for c in sort_columns])
+    tie_start = pl.when(pl.col("__new")).then(row).forward_fill()
+    # (no keys: one group, which starts at row 0; every expression node costs a small
+    # input's query its planning)
+    rank = (tie_start + 1 if not keys
+            else tie_start - pl.when(pl.col("__gs")).then(row).forward_fill() + 1)
     return ((new.alias("__new"), group_start.alias("__gs")),
-            (pl.col("__new").cum_sum().alias(tie),
-             (pl.when(pl.col("__new")).then(row).forward_fill()
-              - pl.when(pl.col("__gs")).then(row).forward_fill() + 1).alias(rank_name)))
+            (pl.col("__new").cum_sum().alias(tie), rank.alias(rank_name)))
 
 
 #: Binary digits kept by :func:`ratio_key`.

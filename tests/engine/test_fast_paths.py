@@ -238,6 +238,40 @@ def test_unique_ranking_equals_the_stable_sort(values: list[tuple[int, int, int 
     assert_frame_equal(fast, stable)
 
 
+def _competition_ranks(rows: list[tuple[int, int | None, int | None]],
+                       descending: tuple[bool, bool]) -> list[int]:
+    """Plain-Python competition ranks (1, 2, 2, 4) within each group (the first value) by
+    the other two, nulls last whatever the direction: the definition ``rank_exact``
+    vectorises."""
+    def key(v: int | None, desc: bool) -> tuple[int, int]:
+        return (1, 0) if v is None else (0, -v if desc else v)
+
+    out = []
+    for g, a, b in rows:
+        mine = (key(a, descending[0]), key(b, descending[1]))
+        out.append(1 + sum(1 for g2, a2, b2 in rows if g2 == g
+                           and (key(a2, descending[0]), key(b2, descending[1])) < mine))
+    return out
+
+
+@PROPS
+@given(values=st.lists(st.tuples(st.integers(0, 2), st.none() | st.integers(-3, 3),
+                                 st.none() | st.integers(-3, 3)), min_size=1, max_size=30),
+       descending=st.tuples(st.booleans(), st.booleans()), keyed=st.booleans())
+def test_ranking_equals_competition_ranks_with_and_without_keys(
+        values: list[tuple[int, int | None, int | None]], descending: tuple[bool, bool],
+        keyed: bool) -> None:
+    # without keys (one event: standings rank it so) every row is one group
+    rows = values if keyed else [(0, a, b) for _, a, b in values]
+    frame = pl.DataFrame(rows, orient="row", schema=["_e", "a", "b"]).with_row_index(
+        "player_id")
+    keys = ["_e"] if keyed else []
+    got = (rank_exact(frame.lazy(), keys, ["a", "b"], list(descending),
+                      tiebreak=["player_id"], unique=True)
+           .collect().sort("player_id")["rank"].to_list())
+    assert got == _competition_ranks(rows, descending)
+
+
 @PROPS
 @given(scale=st.integers(1, 2**40), k_max=st.integers(1, 12),
        floor=st.sampled_from([Fraction(1, 3), Fraction(33, 100), Fraction(1, 4),
