@@ -17,7 +17,9 @@ test suite runs both (``tests/test_collect.py``).
 
 The same choice sets the optimizer passes: an input of up to :data:`LEAN_MAX_ROWS` rows
 keeps only projection pushdown (:data:`LEAN`), whose planning costs less than the other
-passes would save on a few hundred rows.
+passes would save on a few hundred rows. Such an input's projections also evaluate their
+expressions one after another (:func:`with_columns`, :func:`select`): handing a few
+hundred rows' worth of work to Polars' thread pool costs more than it does.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import polars as pl
 from polars.exceptions import PanicException
 
 __all__ = ["IN_MEMORY_MAX_ROWS", "LEAN", "LEAN_MAX_ROWS", "choose", "collect", "collect_all",
-           "engine_for", "query_engine", "scoped"]
+           "engine_for", "query_engine", "scoped", "select", "with_columns"]
 
 Engine = Literal["auto", "in-memory", "streaming"]
 
@@ -86,6 +88,32 @@ def choose(rows: int) -> None:
     if _SCOPED.get():
         _ENGINE.set(engine_for(rows))
         _OPTIMIZATIONS.set(LEAN if rows <= LEAN_MAX_ROWS else _FULL)
+
+
+def sequential() -> bool:
+    """Whether this call's projections evaluate their expressions one after another: an
+    input of up to :data:`LEAN_MAX_ROWS` rows (no-op outside a scope: in parallel).
+
+    Polars evaluates a projection's expressions on its thread pool, one task each; on a
+    few hundred rows each task is microseconds of work, and handing it to a pool thread
+    (waking it, waiting for it) costs more, most of all on a machine whose pool threads
+    share its few cores with the caller. One 64-player event, a call after an idle
+    moment as in Jupyter: 6.2-6.3 -> 5.1-5.2 ms (``benchmarks/README.md``)."""
+    return _OPTIMIZATIONS.get() is LEAN
+
+
+def with_columns(frame: pl.LazyFrame, *exprs: pl.Expr, **named: pl.Expr) -> pl.LazyFrame:
+    """``frame.with_columns(...)``, sequential on a small input (:func:`sequential`)."""
+    if sequential():
+        return frame.with_columns_seq(*exprs, **named)
+    return frame.with_columns(*exprs, **named)
+
+
+def select(frame: pl.LazyFrame, *exprs: pl.Expr | str, **named: pl.Expr) -> pl.LazyFrame:
+    """``frame.select(...)``, sequential on a small input (:func:`sequential`)."""
+    if sequential():
+        return frame.select_seq(*exprs, **named)
+    return frame.select(*exprs, **named)
 
 
 def _run(query: Callable[[Engine], R], *, in_memory: bool = False) -> R:

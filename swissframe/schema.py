@@ -63,7 +63,7 @@ from typing import Final
 import polars as pl
 
 from swissframe._batches import in_batches
-from swissframe._collect import choose, collect, collect_all, scoped
+from swissframe._collect import choose, collect, collect_all, scoped, select, with_columns
 from swissframe.errors import DataError, DataWarning, SchemaError, ValidationError
 
 __all__ = [
@@ -631,8 +631,8 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     sorted_events = want_codes and not df.get_column(EVENT_ID).null_count() \
         and df.get_column(EVENT_ID).is_sorted()
     if coded:
-        facts = lf.select(_fact_exprs(vocabulary, nulls, has_flag, want_codes,
-                                      sorted_events)).pipe(collect)
+        facts = select(lf, *_fact_exprs(vocabulary, nulls, has_flag, want_codes,
+                                        sorted_events)).pipe(collect)
         found = [nulls] + [bool(facts[f"_f{i}"].item()) for i in range(1, len(rules))]
         both_phases = bool(facts["_playoff"].item()) and bool(facts["_swiss"].item())
         double_loss = has_flag and bool(facts["_dl"].item())
@@ -890,7 +890,7 @@ def _keyed_codes(df: pl.DataFrame, events: pl.Series, players: pl.Series, *, n_o
     er, keys, low_bits = _key_exprs(pb, rb, eb, rounds[0], games, has_null=has_null,
                                     double_loss="double_loss" in df.columns,
                                     phase=both_phases)
-    frame = df.lazy().with_columns(code_exprs).with_columns(er).select(keys).pipe(collect)
+    frame = select(with_columns(df.lazy(), *code_exprs).with_columns(er), *keys).pipe(collect)
     return frame, low_bits
 
 

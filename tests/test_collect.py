@@ -3,6 +3,8 @@ different answer."""
 
 from __future__ import annotations
 
+import warnings
+
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
@@ -86,6 +88,26 @@ def test_small_inputs_keep_only_the_optimizer_passes_that_pay(
     _probe(_collect.LEAN_MAX_ROWS + 1)
     assert [f.predicate_pushdown for _, f in seen] == [False, False, True, True]
     assert all(f.projection_pushdown for _, f in seen)
+
+
+def test_small_inputs_project_sequentially_large_ones_in_parallel() -> None:
+    seen: list[tuple[bool, bool]] = []
+    frame = pl.LazyFrame({"a": [1, 2]})
+
+    @_collect.scoped
+    def probe(rows: int) -> None:
+        _collect.choose(rows)
+        # (a projection's plan says whether it runs in parallel)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (the JSON format is deprecated, not gone)
+            plan = _collect.with_columns(frame, b=pl.col("a"), c=pl.col("a")).serialize(
+                format="json")
+        seen.append((_collect.sequential(), '"run_parallel":false' in plan))
+
+    probe(_collect.LEAN_MAX_ROWS)
+    probe(_collect.LEAN_MAX_ROWS + 1)
+    assert seen == [(True, True), (False, False)]
+    assert not _collect.sequential()  # outside a call: in parallel, as Polars does
 
 
 @pytest.mark.parametrize("everywhere", [

@@ -31,6 +31,7 @@ from fractions import Fraction
 
 import polars as pl
 
+from swissframe._collect import with_columns
 from swissframe.errors import ExactnessWarning
 
 #: Largest magnitude an exact key may reach (leaves headroom below 2**127 for sums).
@@ -245,9 +246,9 @@ def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[
         desc = [False] * len(keys) + list(descending) + [False] * len(tiebreak)
     tie = tie_name or "__tie"
     starts, ranks = _rank_exprs(tuple(keys), tuple(sort_columns), rank_name, tie)
-    out = (frame.sort(order, descending=desc, nulls_last=True,
-                      maintain_order=not (unique and tiebreak))
-           .with_columns(*starts).with_columns(*ranks).drop("__new", "__gs"))
+    ordered = frame.sort(order, descending=desc, nulls_last=True,
+                         maintain_order=not (unique and tiebreak))
+    out = with_columns(with_columns(ordered, *starts), *ranks).drop("__new", "__gs")
     return out if tie_name else out.drop(tie)
 
 

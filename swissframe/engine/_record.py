@@ -18,7 +18,7 @@ from typing import Final
 
 import polars as pl
 
-from swissframe._collect import collect
+from swissframe._collect import collect, with_columns
 from swissframe.engine._exact import (
     FALLBACK_DIGITS,
     BitFields,
@@ -89,7 +89,7 @@ def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
     steps = _row_flags(rules, double_loss="double_loss" in names, unplayed=given)
     out = results.filter(pl.col("phase") == "swiss")
     for step in steps:
-        out = out.with_columns(**step)
+        out = with_columns(out, **step)
     return out
 
 

@@ -15,7 +15,7 @@ from typing import Final, Literal, overload
 import polars as pl
 import polars.selectors as cs
 
-from swissframe._collect import collect, collect_all, scoped
+from swissframe._collect import collect, collect_all, scoped, select, with_columns
 from swissframe.engine import _cumulative
 from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._exact import bit_fields, exact_name, packs, rank_exact
@@ -75,7 +75,7 @@ def _rates(base: pl.DataFrame, rules: Ruleset, scales: RateScales) -> pl.LazyFra
     steps = _rate_columns(rules, scales)
     lf = base.lazy()
     for step in steps:
-        lf = lf.with_columns(**step)
+        lf = with_columns(lf, **step)
     return lf.drop(RAW_RATE_COLUMNS)
 
 
@@ -322,7 +322,7 @@ def _attach_fused(ctx: Context, out: pl.LazyFrame, frames: Sequence[pl.LazyFrame
         elif id(proj[0]) not in done:
             done.add(id(proj[0]))
             source, columns = groups[id(proj[0])]
-            out = out.join(source.select(*ctx.pkeys, *columns), on=ctx.pkeys, how="left")
+            out = out.join(select(source, *ctx.pkeys, *columns), on=ctx.pkeys, how="left")
             joined += [e.meta.output_name() for e in columns]
     if joined != order:
         out = out.select(order)
@@ -769,12 +769,14 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     # one event (the analyst's everyday call): its code is 0, so a player's code is the
     # player's own and no event key is computed, grouped by, sorted or decoded
     one = codes.events.len() == 1
-    e = pl.col("_e")
+    p, o = pl.col("_p"), pl.col("_o")
+    if not one:
+        e = pl.col("_e") * unit
+        p, o = e + p, e + o
     # lazy: the codes joined to the rows and the prepared rows are part of the two plans
     # that read them (the record and the opponents' sums) instead of queries of their own
     rows = pl.concat([frame.lazy().drop("event_id", "player_id", "opponent_id"),
-                      codes.codes.lazy().select(player_id=e * unit + pl.col("_p"),
-                                                opponent_id=e * unit + pl.col("_o"))],
+                      select(codes.codes.lazy(), player_id=p, opponent_id=o)],
                      how="horizontal")
     if through_round is not None:
         rows = rows.filter(pl.col("round") <= through_round)
@@ -815,11 +817,11 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     # the ids decoded in the ranking's plan: one collect for ranking, decoding and output
     ids = pl.lit(codes.players)
     if one:
-        ranked = ranked_lf.with_columns(event_id=pl.lit(codes.events[0], dtype=pl.String),
-                                        player_id=ids.gather(pl.col("player_id")))
+        ranked = with_columns(ranked_lf, event_id=pl.lit(codes.events[0], dtype=pl.String),
+                              player_id=ids.gather(pl.col("player_id")))
     else:
-        ranked = ranked_lf.with_columns(
-            event_id=pl.lit(codes.events).gather(pl.col("_e")),
+        ranked = with_columns(
+            ranked_lf, event_id=pl.lit(codes.events).gather(pl.col("_e")),
             player_id=ids.gather(pl.col("player_id") % unit)).drop("_e")
     return _output(ranked, ("event_id",), rules)
 

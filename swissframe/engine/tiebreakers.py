@@ -27,7 +27,7 @@ from typing import Final, Literal, TypeVar
 
 import polars as pl
 
-from swissframe._collect import collect
+from swissframe._collect import collect, select
 from swissframe.engine import _chess
 from swissframe.engine._exact import (
     LIMIT,
@@ -389,7 +389,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
             warn_fallback(name, bits=outer.scale.bit_length())
             mean = pl.col(f"_m_{source}")
             columns = (mean.alias(name), fallback_key(mean).alias(exact_name(name)))
-        out = sums.select(*ctx.pkeys, *columns)
+        out = select(sums, *ctx.pkeys, *columns)
         ctx.projections.append((out, sums, columns))
         ctx.cache[key] = (out, outer)
         return out
@@ -461,10 +461,10 @@ def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
         wide = tuple(not fits[exact_name(s)] for s in BASE_SOURCES)
         values, sums, out = _opponent_sum_exprs(tuple(ctx.keys), wide,
                                                 _packed_width(ctx, fits))
-        joined = _faced(ctx).join(ctx.players.select(*values), on=[*ctx.keys, OPP],
+        joined = _faced(ctx).join(select(ctx.players, *values), on=[*ctx.keys, OPP],
                                   how="left")
         frame = joined.group_by(ctx.pkeys).agg(*sums)
-        ctx.cache[key] = (frame if out is None else frame.select(*out), None)
+        ctx.cache[key] = (frame if out is None else select(frame, *out), None)
     return ctx.cache[key][0]
 
 
