@@ -121,7 +121,8 @@ _CODED_CRITERIA: Final = supporting("coded")
 def _cumulative_ok(rules: Ruleset) -> bool:
     names = {c.function for c in (*rules.criteria, *rules.columns)} - set(GROUP_TIEBREAKERS)
     # an earned bye counted as an opponent goes through the rows (_earned_bye_contributions)
-    return rules.earned_bye_opponent is None and names <= _CUMULATIVE_CRITERIA
+    # (set(...): the registry read once, not once per name)
+    return rules.earned_bye_opponent is None and names <= set(_CUMULATIVE_CRITERIA)
 
 
 def _cutoff_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
@@ -748,7 +749,7 @@ def _coded_ok(rules: Ruleset) -> bool:
     names = {c.function for c in (*rules.criteria, *rules.columns)}
     return (rules.snapshot == "final" and rules.late_rounds == "as_given"
             and rules.earned_bye_opponent is None and rules.missing_rounds == "not_played"
-            and names <= _CODED_CRITERIA)
+            and names <= set(_CODED_CRITERIA))
 
 
 def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
