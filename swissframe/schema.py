@@ -489,6 +489,24 @@ def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
     return tuple(rules)
 
 
+#: Row rules the coded checks decide from the complete rows' ranges, which they measure
+#: anyway (``_r_lo``, ``_g_lo``, ``_g_hi`` of :func:`_fact_exprs`), instead of a pass of
+#: their own: a round below 1, a negative game count, more games than a match holds.
+_BY_RANGE: Final[dict[str, Callable[[pl.DataFrame], bool]]] = {
+    "round_below_1": lambda facts: _past(facts["_r_lo"].item(), below=1),
+    "negative_games": lambda facts: _past(facts["_g_lo"].item(), below=0),
+    "too_many_games": lambda facts: _past(facts["_g_hi"].item(), above=MAX_GAMES),
+}
+
+
+def _past(bound: int | None, *, below: int | None = None, above: int | None = None) -> bool:
+    """Whether a range's bound (None: no complete row) lies below ``below`` / above
+    ``above``."""
+    if bound is None:
+        return False
+    return (below is not None and bound < below) or (above is not None and bound > above)
+
+
 @functools.cache
 def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bool,
                 sorted_events: bool) -> tuple[pl.Expr, ...]:
@@ -499,7 +517,7 @@ def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bo
     players' dictionary is of the player column only: an opponent id outside it is found
     by the coding (``_coded_keyed_checks``), and hashing the opponent column is saved."""
     out = [r.rows.any().alias(f"_f{i}") for i, r in enumerate(_row_rules(vocabulary, nulls))
-           if nulls or r.kind != "null_value"]
+           if (nulls or r.kind != "null_value") and not (coded and r.kind in _BY_RANGE)]
     out += [(pl.col(PHASE) == "playoff").any().alias("_playoff"),
             (pl.col(PHASE) == "swiss").any().alias("_swiss")]
     if flags:
@@ -633,7 +651,9 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     if coded:
         facts = select(lf, *_fact_exprs(vocabulary, nulls, has_flag, want_codes,
                                         sorted_events)).pipe(collect)
-        found = [nulls] + [bool(facts[f"_f{i}"].item()) for i in range(1, len(rules))]
+        found = [nulls] + [
+            _BY_RANGE[rule.kind](facts) if want_codes and rule.kind in _BY_RANGE
+            else bool(facts[f"_f{i}"].item()) for i, rule in enumerate(rules) if i]
         both_phases = bool(facts["_playoff"].item()) and bool(facts["_swiss"].item())
         double_loss = has_flag and bool(facts["_dl"].item())
     else:  # the reference: every rule filters the table
