@@ -270,6 +270,13 @@ def test_ranking_equals_competition_ranks_with_and_without_keys(
                       tiebreak=["player_id"], unique=True)
            .collect().sort("player_id")["rank"].to_list())
     assert got == _competition_ranks(rows, descending)
+    if not keyed:  # one group ranked by run ids: the ranks and tie ids of a one-key group
+        args = (["a", "b"], list(descending))
+        alone = rank_exact(frame.lazy(), [], *args, tiebreak=["player_id"], tie_name="t",
+                           unique=True).collect()
+        keyed_alike = rank_exact(frame.lazy(), ["_e"], *args, tiebreak=["player_id"],
+                                 tie_name="t", unique=True).collect()
+        assert_frame_equal(alone, keyed_alike)
 
 
 @PROPS
