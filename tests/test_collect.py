@@ -120,10 +120,14 @@ def test_the_engine_and_the_passes_do_not_change_the_standings(
         rules: str, everywhere: str, monkeypatch: pytest.MonkeyPatch) -> None:
     df = _events()
     assert df.height <= _collect.LEAN_MAX_ROWS
+    # (one event alone too: it is ranked without an event key)
+    one = df.filter(pl.col("event_id") == df["event_id"][0])
     by_default = sf.standings(df, rules)
+    alone = sf.standings(one, rules)
     by_round = sf.standings_by_round(df, rules)
     monkeypatch.setattr(_collect, everywhere, 0)
     assert_frame_equal(sf.standings(df, rules), by_default)
+    assert_frame_equal(sf.standings(one, rules), alone)
     assert_frame_equal(sf.standings_by_round(df, rules), by_round)
 
 
