@@ -74,15 +74,18 @@ def unplayed_kind(*, given: bool = True) -> pl.Expr:
     return pl.coalesce(pl.col("unplayed"), derived) if given else derived
 
 
-def prepare_rows(results: pl.LazyFrame, rules: Ruleset) -> pl.LazyFrame:
+def prepare_rows(results: pl.LazyFrame, rules: Ruleset, *,
+                 columns: Sequence[str] | None = None) -> pl.LazyFrame:
     """Swiss rows only, with result flags and integer match-point units.
 
     Flags: ``_win``, ``_loss``, ``_draw`` (a ``double_loss`` row is a loss whatever its
     games), ``_unpaired`` (null opponent), ``_bye`` (unpaired win), ``_earned`` (a bye
     marked ``unplayed="full_bye"``), ``_kind`` (the unplayed kind, null when played over the
-    board), ``_pts`` (match points in units of ``1 / points_unit``).
+    board), ``_pts`` (match points in units of ``1 / points_unit``). ``columns``:
+    ``results``' columns where the caller knows them (resolving a plan's schema costs a
+    small event's call tens of microseconds).
     """
-    names = results.collect_schema().names()
+    names = results.collect_schema().names() if columns is None else columns
     given = "unplayed" in names
     if not given:
         results = results.with_columns(unplayed=pl.lit(None, dtype=pl.String))

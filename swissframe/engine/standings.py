@@ -97,8 +97,9 @@ def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Contex
     prepared = prepare_rows(rows, rules).pipe(collect).lazy()
     base = aggregate_players(prepared, keys).pipe(collect)
     scales = rate_scales(base, rules)
-    players = _rates(base, rules, scales).pipe(collect).lazy()
-    return Context(rows=prepared, players=players, keys=keys, rules=rules,
+    players = _rates(base, rules, scales).pipe(collect)
+    return Context(rows=prepared, players=players.lazy(), keys=keys, rules=rules,
+                   player_columns=tuple(players.columns),
                    rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max,
                    size=base.height)
 
@@ -251,7 +252,9 @@ def _criteria_of(ctx: Context, *, aligned: bool = False, lazy: bool = False
     """
     rules = ctx.rules
     out: pl.LazyFrame | pl.DataFrame = ctx.players.pipe(collect) if aligned else ctx.players
-    present = set(out.collect_schema().names())
+    columns = (list(ctx.player_columns) if ctx.player_columns is not None
+               else out.collect_schema().names())
+    present = set(columns)
     frames: list[pl.LazyFrame] = []
     for crit in (*rules.criteria, *rules.columns):
         if crit.function in GROUP_TIEBREAKERS:
@@ -271,7 +274,7 @@ def _criteria_of(ctx: Context, *, aligned: bool = False, lazy: bool = False
         if name not in present:
             frames.append(TIEBREAKERS[name](ctx, name=name))
     if isinstance(out, pl.LazyFrame):
-        out = _attach_fused(ctx, out, frames)
+        out = _attach_fused(ctx, out, frames, columns)
     else:  # (in one collection: the plans run side by side)
         for got in collect_all(frames):
             out = _attach(out, got, ctx.pkeys)
@@ -292,14 +295,15 @@ def _attach(out: pl.DataFrame, got: pl.DataFrame, pkeys: Sequence[str]) -> pl.Da
     return out.join(got, on=keys, how="left")
 
 
-def _attach_fused(ctx: Context, out: pl.LazyFrame, frames: Sequence[pl.LazyFrame]
-                  ) -> pl.LazyFrame:
+def _attach_fused(ctx: Context, out: pl.LazyFrame, frames: Sequence[pl.LazyFrame],
+                  columns: Sequence[str]) -> pl.LazyFrame:
     """``out`` left-joined to each criterion frame in turn, except that frames which are
     projections of one shared frame (``Context.projection``: OMW% and OGW% of the
     opponents' sums) are attached by one join of that frame with all their columns — the
     same columns (a left join of a projection gives what a left join of its source's
-    selected columns gives), in the same order (a final select where it differs)."""
-    names = [list(out.collect_schema().names())]
+    selected columns gives), in the same order (a final select where it differs).
+    ``columns``: ``out``'s."""
+    names = [list(columns)]
     groups: dict[int, tuple[pl.LazyFrame, list[pl.Expr]]] = {}
     for frame in frames:
         proj = ctx.projection(frame)
@@ -322,9 +326,9 @@ def _attach_fused(ctx: Context, out: pl.LazyFrame, frames: Sequence[pl.LazyFrame
             joined += part
         elif id(proj[0]) not in done:
             done.add(id(proj[0]))
-            source, columns = groups[id(proj[0])]
-            out = out.join(select(source, *ctx.pkeys, *columns), on=ctx.pkeys, how="left")
-            joined += [e.meta.output_name() for e in columns]
+            source, exprs = groups[id(proj[0])]
+            out = out.join(select(source, *ctx.pkeys, *exprs), on=ctx.pkeys, how="left")
+            joined += [e.meta.output_name() for e in exprs]
     if joined != order:
         out = out.select(order)
     return out
@@ -776,12 +780,13 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
         p, o = e + p, e + o
     # lazy: the codes joined to the rows and the prepared rows are part of the two plans
     # that read them (the record and the opponents' sums) instead of queries of their own
-    rows = pl.concat([frame.lazy().drop("event_id", "player_id", "opponent_id"),
+    kept = [c for c in frame.columns if c not in ("event_id", "player_id", "opponent_id")]
+    rows = pl.concat([frame.lazy().select(kept),
                       select(codes.codes.lazy(), player_id=p, opponent_id=o)],
                      how="horizontal")
     if through_round is not None:
         rows = rows.filter(pl.col("round") <= through_round)
-    prepared = prepare_rows(rows, rules)
+    prepared = prepare_rows(rows, rules, columns=[*kept, "player_id", "opponent_id"])
     base = _record_of(prepared, codes, None if one else unit)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -797,8 +802,9 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
         return None
     # the rates materialised: the criteria's plan reads them twice (the players, and the
     # opponents' values of the sums), and a shared lazy subplan costs more than a query
-    players = _rates(base, rules, scales).pipe(collect).lazy()
-    ctx = Context(rows=prepared, players=players, keys=(), rules=rules,
+    players = _rates(base, rules, scales).pipe(collect)
+    ctx = Context(rows=prepared, players=players.lazy(), keys=(), rules=rules,
+                  player_columns=tuple(players.columns),
                   rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max,
                   size=base.height)
     keep = [c for c in _front(("event_id",), rules) if c != "event_id"]

@@ -94,6 +94,9 @@ class Context:
     #: ``_mean_f`` float mean) over the opponents each faced. None (the reference): one
     #: join of the faced rows. The running-sums path, which has no rows, sets its own.
     opponent_totals: Callable[[pl.LazyFrame, int], pl.LazyFrame] | None = None
+    #: The columns of ``players`` where known without resolving its plan (None otherwise):
+    #: a plan's schema costs a small event's call tens of microseconds each time.
+    player_columns: tuple[str, ...] | None = None
 
     @property
     def pkeys(self) -> list[str]:
