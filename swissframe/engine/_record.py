@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
@@ -39,6 +39,7 @@ __all__ = [
     "aggregate_players",
     "clamp_exact",
     "clamp_float",
+    "named",
     "own_rates",
     "own_rates_staged",
     "points_unit",
@@ -92,13 +93,13 @@ def prepare_rows(results: pl.LazyFrame, rules: Ruleset, *,
     steps = _row_flags(rules, double_loss="double_loss" in names, unplayed=given)
     out = results.filter(pl.col("phase") == "swiss")
     for step in steps:
-        out = with_columns(out, **step)
+        out = with_columns(out, *step)
     return out
 
 
 @functools.lru_cache(maxsize=64)
 def _row_flags(rules: Ruleset, *, double_loss: bool, unplayed: bool
-               ) -> tuple[dict[str, pl.Expr], ...]:
+               ) -> tuple[tuple[pl.Expr, ...], ...]:
     """The expressions of :func:`prepare_rows`, in three dependent steps. They depend on
     the ruleset alone, so they are built once per ruleset (building them costs about as
     much as running them on one event). Without a ``double_loss`` or ``unplayed``
@@ -112,12 +113,18 @@ def _row_flags(rules: Ruleset, *, double_loss: bool, unplayed: bool
         win, loss, draw = win & ~dl, loss | dl, draw & ~dl
     earned = (pl.col("_bye") & (pl.col("_kind") == "full_bye") if unplayed
               else pl.lit(value=False))
-    return ({"_win": win, "_loss": loss, "_draw": draw, "_unpaired": pl.col(OPP).is_null(),
-             "_kind": unplayed_kind(given=unplayed)},
-            {"_bye": pl.col("_unpaired") & pl.col("_win")},
-            {"_earned": earned,
-             "_pts": row_points(rules, won, lost, pl.col("games_drawn"),
-                                bye=pl.col("_bye"), double_loss=dl)})
+    return (named({"_win": win, "_loss": loss, "_draw": draw,
+                   "_unpaired": pl.col(OPP).is_null(), "_kind": unplayed_kind(given=unplayed)}),
+            named({"_bye": pl.col("_unpaired") & pl.col("_win")}),
+            named({"_earned": earned,
+                   "_pts": row_points(rules, won, lost, pl.col("games_drawn"),
+                                      bye=pl.col("_bye"), double_loss=dl)}))
+
+
+def named(step: Mapping[str, pl.Expr]) -> tuple[pl.Expr, ...]:
+    """A cached ``with_columns`` step's expressions named once (a name given as a keyword
+    is an alias Polars builds on every call)."""
+    return tuple(e.alias(n) for n, e in step.items())
 
 
 def row_points(rules: Ruleset, won: pl.Expr, lost: pl.Expr, drawn: pl.Expr, *,

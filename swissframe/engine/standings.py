@@ -30,6 +30,7 @@ from swissframe.engine._record import (
     cutoff_rows,
     eval_rounds,
     late_rows,
+    named,
     own_rates_staged,
     points_unit,
     prepare_rows,
@@ -72,23 +73,24 @@ def check_keys(keys: Sequence[str]) -> tuple[str, ...]:
 
 def _rates(base: pl.DataFrame, rules: Ruleset, scales: RateScales) -> pl.LazyFrame:
     """The record with match points and the own rates (:func:`_record.own_rates`)."""
-    steps = _rate_columns(rules, scales)
     lf = base.lazy()
-    for step in steps:
-        lf = with_columns(lf, **step)
+    for step in _rate_columns(rules, scales):
+        lf = with_columns(lf, *step)
     return lf.drop(RAW_RATE_COLUMNS)
 
 
 @functools.lru_cache(maxsize=256)
-def _rate_columns(rules: Ruleset, scales: RateScales) -> tuple[dict[str, pl.Expr], ...]:
-    """The steps of :func:`_rates`, built once per (ruleset, scales)."""
+def _rate_columns(rules: Ruleset, scales: RateScales) -> tuple[tuple[pl.Expr, ...], ...]:
+    """The steps of :func:`_rates`, built once per (ruleset, scales), named (a name given
+    as a keyword is an alias Polars builds on every call)."""
     terms, raw, clamped, raw_floats = own_rates_staged(rules, scales)
     points = pl.col("_pts")
     mp = points if rules.integer_points else points.cast(pl.Float64) / points_unit(rules)
-    return ({"match_points": mp, "_x_match_points": points.cast(pl.Int128), **terms}, raw,
-            {k: clamped[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp", "gwp",
-                                     "gwp_opp")},
-            {"_x_mwp_opp": pl.col("_x_mwp"), "mwp_opp": pl.col("mwp"), **raw_floats})
+    steps = ({"match_points": mp, "_x_match_points": points.cast(pl.Int128), **terms}, raw,
+             {k: clamped[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp", "gwp",
+                                      "gwp_opp")},
+             {"_x_mwp_opp": pl.col("_x_mwp"), "mwp_opp": pl.col("mwp"), **raw_floats})
+    return tuple(named(step) for step in steps)
 
 
 def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
