@@ -98,7 +98,8 @@ def sequential() -> bool:
     few hundred rows each task is microseconds of work, and handing it to a pool thread
     (waking it, waiting for it) costs more, most of all on a machine whose pool threads
     share its few cores with the caller. One 64-player event, a call after an idle
-    moment as in Jupyter: 6.2-6.3 -> 5.1-5.2 ms (``benchmarks/README.md``)."""
+    moment as in Jupyter (the benchmark's row, every projection sequential against none):
+    6.2-6.3 -> 5.1-5.2 ms (``benchmarks/README.md``, twelfth session)."""
     return _OPTIMIZATIONS.get() is LEAN
 
 
