@@ -34,7 +34,7 @@ import polars as pl
 from polars.exceptions import PanicException
 
 __all__ = ["IN_MEMORY_MAX_ROWS", "LEAN", "LEAN_MAX_ROWS", "choose", "collect", "collect_all",
-           "engine_for", "query_engine", "scoped", "select", "with_columns"]
+           "engine_for", "query_engine", "scoped", "select", "sequential", "with_columns"]
 
 Engine = Literal["auto", "in-memory", "streaming"]
 
