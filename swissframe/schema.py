@@ -301,16 +301,17 @@ class IdCodes:
     @property
     def player_bits(self) -> int:
         """Bits of a player code (``_e * 2**player_bits + _p`` is one (event, player) key)."""
-        return _bits(self.players.len())
+        return code_bits(self.players.len())
 
     @property
     def event_bits(self) -> int:
         """Bits of an event code."""
-        return _bits(self.events.len())
+        return code_bits(self.events.len())
 
 
-def _bits(n: int) -> int:
-    """Bits of a code into a dictionary of ``n`` ids."""
+def code_bits(n: int) -> int:
+    """Bits of a code into a dictionary of ``n`` ids (the one width of every packed id
+    code: validation's, standings' and by round's running sums')."""
     return max(n, 1).bit_length()
 
 
@@ -901,7 +902,7 @@ def _keyed_codes(df: pl.DataFrame, events: pl.Series, players: pl.Series, *, n_o
     (``_matches``; without it, the bits of ``_pairing_key`` are None). Only the codes when
     there is no complete row or the keys would not fit 63 bits."""
     code_exprs = _code_exprs(events, players, sorted_events=sorted_events)
-    pb, eb = _bits(players.len()), _bits(events.len())
+    pb, eb = code_bits(players.len()), code_bits(events.len())
     rb = int(rounds[1] - rounds[0]).bit_length() if n_ok else 0
     if n_ok == 0 or eb + 2 * pb + rb + 1 > 62:
         return df.select(code_exprs), None

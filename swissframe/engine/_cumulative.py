@@ -40,7 +40,7 @@ import polars as pl
 from swissframe._collect import collect
 from swissframe.engine._exact import BitFields, sum_layouts
 from swissframe.engine._record import PAIRED, RECORD_COUNTS
-from swissframe.schema import fits_int64
+from swissframe.schema import code_bits, fits_int64
 
 EVENT: Final = "event_id"
 PLAYER: Final = "player_id"
@@ -147,7 +147,7 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame | Non
     # each player's ids: with validation's, their codes, which its block's key holds
     # (a gather out of the rows cost 90-110 ms on 10,000 events); else from its first row
     if coded is not None:
-        unit = 2 ** _player_bits(coded[1].len())
+        unit = 2 ** code_bits(coded[1].len())
         ids = players.select(pl.col("_e").alias("_ce"), (pl.col("_pk") % unit).alias("_cp"))
     else:
         ids = rows.select(*k, PLAYER).select(pl.all().gather(players["_ri"]))
@@ -231,7 +231,7 @@ def _block_rows(rows: pl.DataFrame, cut_e: pl.DataFrame | None, *, ev: pl.DataFr
     if int(r_lo) < 0:
         return None
     # (event, player) as one integer, and with the round as one sort key when it fits
-    p_bits, e_bits = _player_bits(n_pl), max(n_ev, 1).bit_length()
+    p_bits, e_bits = code_bits(n_pl), code_bits(n_ev)
     r_bits = int(r_hi).bit_length()
     if e_bits + p_bits > 62:
         return None
@@ -260,12 +260,6 @@ def _block_rows(rows: pl.DataFrame, cut_e: pl.DataFrame | None, *, ev: pl.DataFr
     if narrow.select(same_seat.any()).item():
         return None  # two rows of one player in one round
     return narrow, cut_e, layouts
-
-
-def _player_bits(n_pl: int) -> int:
-    """The bits of a player code in ``_pk`` (``event · 2**bits + player``) for ``n_pl``
-    player codes."""
-    return n_pl.bit_length()
 
 
 def _event_rounds(narrow: pl.DataFrame) -> pl.DataFrame:
