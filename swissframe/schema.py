@@ -428,6 +428,39 @@ _OK_COLUMN: Final = "_ok"
 _ROW_COLUMN: Final = "_row"
 
 
+#: The row rules that bound a column's values, each bound written once: kind -> (columns,
+#: the least value allowed, the largest; None: no bound). A row breaks one where a value
+#: lies outside (:func:`_outside`). The coded checks decide whether a complete row does
+#: from the complete rows' ranges, which they measure anyway (:data:`_RANGE_FACTS`),
+#: instead of a pass of their own (:func:`_range_breaks`).
+_BOUNDS: Final[dict[str, tuple[tuple[str, ...], int | None, int | None]]] = {
+    "round_below_1": ((ROUND,), 1, None),
+    "negative_games": (_GAME_COLUMNS, 0, None),
+    "too_many_games": (_GAME_COLUMNS, None, MAX_GAMES),
+}
+#: The facts (:func:`_fact_exprs`) holding the complete rows' least and largest value of
+#: the columns a bound reads.
+_RANGE_FACTS: Final = {(ROUND,): ("_r_lo", "_r_hi"), _GAME_COLUMNS: ("_g_lo", "_g_hi")}
+
+
+def _outside(kind: str) -> pl.Expr:
+    """The rows with a value outside the bound ``kind`` (:data:`_BOUNDS`)."""
+    columns, least, largest = _BOUNDS[kind]
+    out = [*(pl.col(c) < least for c in columns if least is not None),
+           *(pl.col(c) > largest for c in columns if largest is not None)]
+    return out[0] if len(out) == 1 else pl.any_horizontal(out)
+
+
+def _range_breaks(kind: str, facts: pl.DataFrame) -> bool:
+    """Whether the complete rows' range (``facts``) breaks the bound ``kind``: the least
+    value below the least allowed or the largest above the largest (no complete row:
+    no)."""
+    columns, least, largest = _BOUNDS[kind]
+    lo, hi = (facts[name].item() for name in _RANGE_FACTS[columns])
+    return ((least is not None and lo is not None and lo < least)
+            or (largest is not None and hi is not None and hi > largest))
+
+
 @functools.cache
 def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
     """The row-level rules, for a table with the optional text columns ``vocabulary`` (the
@@ -450,10 +483,10 @@ def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
     rules = [_Rule("null_value", ~ok, _text(where, "null in ", pl.concat_list(
         [pl.when(pl.col(c).is_null()).then(pl.lit(c)) for c in _NOT_NULL]
     ).list.drop_nulls().list.join(", ")))]
-    rules.append(_Rule("round_below_1", complete(pl.col(ROUND) < 1),
+    rules.append(_Rule("round_below_1", complete(_outside("round_below_1")),
                        _text("round ", pl.col(ROUND), " (rounds start at 1)")))
-    neg = pl.any_horizontal(pl.col(c) < 0 for c in _GAME_COLUMNS)
-    rules.append(_Rule("negative_games", complete(neg), _text("record ", _REC)))
+    rules.append(_Rule("negative_games", complete(_outside("negative_games")),
+                       _text("record ", _REC)))
     rules.append(_Rule("bad_phase", complete(~pl.col(PHASE).is_in(PHASES)),
                        _text("phase '", pl.col(PHASE).fill_null("null"),
                              "' (expected 'swiss' or 'playoff')")))
@@ -464,9 +497,8 @@ def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
     rules.append(_Rule("empty_id", complete(empty), _text("empty ", pl.concat_list(
         [pl.when(pl.col(c) == "").then(pl.lit(c)) for c in players]
     ).list.drop_nulls().list.join(", "), " (an empty cell is not a player)")))
-    too_many = pl.any_horizontal(pl.col(c) > MAX_GAMES for c in _GAME_COLUMNS)
     rules.append(_Rule(
-        "too_many_games", complete(too_many),
+        "too_many_games", complete(_outside("too_many_games")),
         _text("game counts ", pl.col(GAMES_WON), "-", pl.col(GAMES_LOST), "-",
               pl.col(GAMES_DRAWN), f" are outside 0..{MAX_GAMES} (games of one match)")))
     for col in vocabulary:
@@ -490,24 +522,6 @@ def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
     return tuple(rules)
 
 
-#: Row rules the coded checks decide from the complete rows' ranges, which they measure
-#: anyway (``_r_lo``, ``_g_lo``, ``_g_hi`` of :func:`_fact_exprs`), instead of a pass of
-#: their own: a round below 1, a negative game count, more games than a match holds.
-_BY_RANGE: Final[dict[str, Callable[[pl.DataFrame], bool]]] = {
-    "round_below_1": lambda facts: _past(facts["_r_lo"].item(), below=1),
-    "negative_games": lambda facts: _past(facts["_g_lo"].item(), below=0),
-    "too_many_games": lambda facts: _past(facts["_g_hi"].item(), above=MAX_GAMES),
-}
-
-
-def _past(bound: int | None, *, below: int | None = None, above: int | None = None) -> bool:
-    """Whether a range's bound (None: no complete row) lies below ``below`` / above
-    ``above``."""
-    if bound is None:
-        return False
-    return (below is not None and bound < below) or (above is not None and bound > above)
-
-
 @functools.cache
 def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bool,
                 sorted_events: bool) -> tuple[pl.Expr, ...]:
@@ -518,7 +532,7 @@ def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bo
     players' dictionary is of the player column only: an opponent id outside it is found
     by the coding (``_coded_keyed_checks``), and hashing the opponent column is saved."""
     out = [r.rows.any().alias(f"_f{i}") for i, r in enumerate(_row_rules(vocabulary, nulls))
-           if (nulls or r.kind != "null_value") and not (coded and r.kind in _BY_RANGE)]
+           if (nulls or r.kind != "null_value") and not (coded and r.kind in _BOUNDS)]
     out += [(pl.col(PHASE) == "playoff").any().alias("_playoff"),
             (pl.col(PHASE) == "swiss").any().alias("_swiss")]
     if flags:
@@ -653,7 +667,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
         facts = select(lf, *_fact_exprs(vocabulary, nulls, has_flag, want_codes,
                                         sorted_events)).pipe(collect)
         found = [nulls] + [
-            _BY_RANGE[rule.kind](facts) if want_codes and rule.kind in _BY_RANGE
+            _range_breaks(rule.kind, facts) if want_codes and rule.kind in _BOUNDS
             else bool(facts[f"_f{i}"].item()) for i, rule in enumerate(rules) if i]
         both_phases = bool(facts["_playoff"].item()) and bool(facts["_swiss"].item())
         double_loss = has_flag and bool(facts["_dl"].item())
