@@ -28,7 +28,7 @@ import contextvars
 import functools
 import os
 from collections.abc import Callable, Iterable
-from typing import Final, Literal, ParamSpec, TypeVar
+from typing import Final, Literal, ParamSpec, TypeVar, overload
 
 import polars as pl
 from polars.exceptions import PanicException
@@ -110,8 +110,14 @@ def with_columns(frame: pl.LazyFrame, *exprs: pl.Expr, **named: pl.Expr) -> pl.L
     return frame.with_columns(*exprs, **named)
 
 
-def select(frame: pl.LazyFrame, *exprs: pl.Expr | str, **named: pl.Expr) -> pl.LazyFrame:
-    """``frame.select(...)``, sequential on a small input (:func:`sequential`)."""
+@overload
+def select(frame: pl.LazyFrame, *exprs: pl.Expr | str, **named: pl.Expr) -> pl.LazyFrame: ...
+@overload
+def select(frame: pl.DataFrame, *exprs: pl.Expr | str, **named: pl.Expr) -> pl.DataFrame: ...
+def select(frame: pl.LazyFrame | pl.DataFrame, *exprs: pl.Expr | str, **named: pl.Expr
+           ) -> pl.LazyFrame | pl.DataFrame:
+    """``frame.select(...)`` (a plan, or a DataFrame's eager query), sequential on a small
+    input (:func:`sequential`)."""
     if sequential():
         return frame.select_seq(*exprs, **named)
     return frame.select(*exprs, **named)

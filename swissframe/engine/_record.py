@@ -18,7 +18,7 @@ from typing import Final
 
 import polars as pl
 
-from swissframe._collect import collect, sequential, with_columns
+from swissframe._collect import collect, select, with_columns
 from swissframe.engine._exact import (
     FALLBACK_DIGITS,
     BitFields,
@@ -330,11 +330,9 @@ def rate_scales(record: pl.DataFrame, rules: Ruleset, count: pl.Series | None = 
     rate_extra = [earned.denominator] if isinstance(earned, Fraction) else []
     # the distinct denominators and the largest count in one query (a one-event call's
     # fixed cost is its number of queries)
-    frame = record if count is None else record.with_columns(_count=count)
-    # (eager: on a materialised record the lazy path's planning costs more; sequential
-    # on a small input, as _collect.select)
-    found = (frame.select_seq if sequential() else frame.select)(
-        _scale_exprs(rules, counted=count is None)).row(0)
+    # (eager: on a materialised record the lazy path's planning costs more)
+    found = select(record if count is None else record.with_columns(_count=count),
+                   *_scale_exprs(rules, counted=count is None)).row(0)
     # (the denominators are rate_terms', already times the draw values' denominators:
     # the lcm of d·r over r is d·lcm(r), and d itself is kept when no rate has one)
     r_l, g_l = lcm_of(int(v) for v in found[0]), lcm_of(int(v) for v in found[1])
