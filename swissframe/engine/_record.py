@@ -393,9 +393,9 @@ RAW_RATE_COLUMNS: Final = ("__m_num", "__m_den", "__g_num", "__g_den",
 def own_rates_staged(rules: Ruleset, scales: RateScales) -> tuple[dict[str, pl.Expr], ...]:
     """:func:`own_rates` in steps of one ``with_columns`` each, so that each term and
     ratio is computed once (a small input's queries run without common-subexpression
-    elimination): the rates' numerators and denominators, the unclamped rates reading
-    them, the clamped rates reading those (all of them :data:`RAW_RATE_COLUMNS`), then
-    ``mwp_raw`` and ``gwp_raw``."""
+    elimination): the rates' numerators and denominators, then the unclamped rates
+    reading them (those two steps' columns are :data:`RAW_RATE_COLUMNS`), then the
+    clamped rates reading those, then ``mwp_raw`` and ``gwp_raw``."""
     names = RAW_RATE_COLUMNS
     terms = dict(zip(names[:4], rate_terms(rules), strict=True))
     m_num, m_den, g_num, g_den = (pl.col(c) for c in names[:4])
