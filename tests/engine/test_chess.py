@@ -329,3 +329,79 @@ def test_games_elected_to_play() -> None:
     assert by_player(st, "ge") == {"A": 3, "B": 1}
     assert by_player(st, "vur") == {"A": 0, "B": 2}
     assert by_player(st, "num") == {"A": 1, "B": 1}
+
+
+# ------------------------------------------------------------------ Held's exercises (TRF)
+
+HELD_SWISS_5, HELD_SWISS_9, HELD_RR = (TBS / f"held_{n}.trf"
+                                       for n in ("swiss_5", "swiss_9", "round_robin"))
+
+
+def _held(path: Path) -> pl.DataFrame:
+    if not path.exists():
+        pytest.skip("../shared/data/realworld not found: real-data tests need the shared folder")
+    from swissframe.io.trf import read_trf
+
+    return read_trf(path).results
+
+
+def _ranks(results: pl.DataFrame, de: Criterion) -> dict[int, int]:
+    rs = dataclasses.replace(sf.rules.FIDE, name=f"pts-{de.name}",
+                             criteria=(sf.rules.POINTS, de), columns=())
+    st = sf.standings(results, rs)
+    return dict(zip(map(int, st["player_id"]), st["rank"], strict=True))
+
+
+DE = Criterion("direct_encounter")
+DE_P = Criterion("direct_encounter", params=(("forfeits", True),))
+
+
+def test_held_direct_encounter_swiss() -> None:
+    # IA Mario Held, "Exercises in Tie-Breaking" (C.07-2023), exercises 23-25: ranks by
+    # points, then DE. A tie group in which not everyone has met stays tied ({1, 3, 4, 16}
+    # and {5, 8, 11} of the 5-round Swiss); in the 9-round Swiss every 6-point pair met.
+    ranks5 = _ranks(_held(HELD_SWISS_5), DE)
+    assert {p: ranks5[p] for p in (1, 3, 4, 16)} == dict.fromkeys((1, 3, 4, 16), 2)
+    assert {p: ranks5[p] for p in (5, 8, 11)} == dict.fromkeys((5, 8, 11), 7)
+    assert _ranks(_held(HELD_SWISS_9), DE) == {
+        1: 3, 2: 5, 3: 1, 4: 3, 5: 9, 6: 2, 7: 6, 8: 6, 9: 14, 10: 9, 11: 13, 12: 14,
+        13: 16, 14: 9, 15: 9, 16: 6}
+
+
+def test_held_direct_encounter_round_robin_counts_the_forfeit() -> None:
+    # Held's exercise 26 (6-player round robin): 4, 5 and 6 tie on 1½. Among them 5 beat 4,
+    # 4 drew 6, and 6 won against 5 by forfeit. Held ranks 6 (½ + 1 = 1½) 4th, 5 (1) 5th,
+    # 4 (½) 6th: the forfeit counts as a game. C.07 Art. 16 (a forfeit is an unplayed
+    # round) does not apply to round robins (rules.md §4.3), so a round robin needs
+    # forfeits=True; the default, read for Swiss events, leaves the three tied.
+    res = _held(HELD_RR)
+    assert _ranks(res, DE_P) == {1: 1, 2: 2, 3: 2, 4: 6, 5: 5, 6: 4}
+    assert _ranks(res, DE) == {1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4}
+
+
+def test_held_round_robin_sb_and_koya() -> None:
+    # Held's exercises 14-16: SB, SB/C1 and KS (opponents with ≥ 2½ of 5) of the round robin
+    rules = dataclasses.replace(sf.rules.FIDE, name="held-rr", columns=(
+        Criterion("sb"), Criterion("sb_c1", function="sb", params=(("cut", 1),)),
+        Criterion("ks", function="koya")))
+    st = sf.standings(_held(HELD_RR), rules)
+    want = {"sb": [9.25, 6.25, 6.25, 4.25, 3.25, 2.25],
+            "sb_c1": [9.25, 4.75, 4.75, 4.25, 3.25, 1.5],
+            "ks": [2.0, 0.5, 0.5, 1.0, 0.5, 0.0]}
+    for col, values in want.items():
+        assert by_player(st, col) == dict(zip("123456", values, strict=True)), col
+
+
+def test_held_2026_aob_confirms_the_capped_pairing_bye() -> None:
+    # Held's /V2 answers (TieBreakServer tests/test_fide_held_individual_exercises.py):
+    # AOB changes for these 10 players. Player 6 (3 points, pairing-allocated bye in round
+    # 3) meets a dummy capped at ½ × 5 = 2.5 (Art. 16.4.2): BH(6) = 14 (2) + 3 (3½) + 2½
+    # + 10 (1) + 8 (2½) = 11½, not 12. Player 10's AOB drops by exactly that ½ over its
+    # five opponents (10.90 → 10.80): 6 is the only one of them whose BH changes.
+    rules = dataclasses.replace(sf.rules.FIDE_2026, name="held-v2", columns=(Criterion("aob"),))
+    st = sf.standings(_held(HELD_SWISS_5), rules)
+    assert by_player(st, "bh")["6"] == 11.5
+    aob = {"1": 12.40, "3": 12.90, "5": 13.20, "7": 11.70, "8": 12.90, "10": 10.80,
+           "12": 14.00, "13": 11.90, "14": 13.00, "16": 13.10}
+    got = by_player(st, "aob")
+    assert {p: round(got[p] + 1e-9, 2) for p in aob} == aob
