@@ -241,3 +241,15 @@ def test_a_report_of_a_table_follows_its_ruleset_column() -> None:
     rep = sf.report(tagged, top=2, n_sims=0)
     assert rep.meta.rules.name == "pokemon"
     assert _ranks(rep.standings) == _ranks(sf.standings(tagged))
+
+
+def test_floor_variant_says_the_base_rulesets_floor() -> None:
+    # standard_variants adds "floor 1/3" and "floor 0.33" to any base whose floor differs:
+    # the label names the base's own floor (Pokémon 25%, SWU 33.33%, MTG 0.33, 1/3)
+    from swissframe.report._event import variant_label
+
+    assert variant_label("mtg+floor=1/3", "mtg") == "floor 1/3 instead of 0.33"
+    assert variant_label("mtg-1/3+floor=0.33", "mtg-1/3") == "floor 0.33 instead of 1/3"
+    assert variant_label("pokemon+floor=1/3", "pokemon") == "floor 1/3 instead of 0.25"
+    assert variant_label("swu+floor=0.33", "swu") == "floor 0.33 instead of 0.3333"
+    assert variant_label("mine+floor=1/3", "mine") == "floor 1/3"  # not a preset
