@@ -594,12 +594,28 @@ THROUGH: Final = "_through"
 EVAL: Final = "_eval"
 
 
+#: Column of the rows :func:`late_rows` adds: the round from which they stand (the late
+#: entrant's first round). The standings after round ``r`` are those of the rows up to
+#: ``r``, where a player who enters later has no row yet and so no added loss either.
+ENTERED: Final = "_entered"
+
+
+def standing_rows(lf: pl.LazyFrame, through: pl.Expr | int) -> pl.LazyFrame:
+    """The rows of ``lf`` that stand after round ``through`` (a column of the cutoffs, or
+    a round number): those of a round up to it, except the losses :func:`late_rows` adds
+    for a player who enters after it (:data:`ENTERED`). The one place saying which rows
+    stand at a cutoff (:func:`cutoff_rows`, ``explain``)."""
+    keep = pl.col("round") <= through
+    if ENTERED in lf.collect_schema().names():
+        keep = keep & (pl.col(ENTERED).is_null() | (pl.col(ENTERED) <= through))
+    return lf.filter(keep)
+
+
 def cutoff_rows(lf: pl.LazyFrame, keys: Sequence[str], cutoffs: pl.LazyFrame, *,
                 through: str = THROUGH) -> pl.LazyFrame:
-    """Rows repeated once per cutoff at or after their round: ``cutoffs`` (``keys``…,
-    ``through``, any further columns) joined on ``keys``. The one place saying which rows
-    stand at a cutoff."""
-    return lf.join(cutoffs, on=list(keys), how="inner").filter(pl.col("round") <= pl.col(through))
+    """Rows repeated once per cutoff at which they stand (:func:`standing_rows`):
+    ``cutoffs`` (``keys``…, ``through``, any further columns) joined on ``keys``."""
+    return standing_rows(lf.join(cutoffs, on=list(keys), how="inner"), pl.col(through))
 
 
 def missing_stage(rules: Ruleset, columns: Sequence[str]) -> str | None:
@@ -646,7 +662,10 @@ def eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
 
 
 def late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
-    """Apply ``Ruleset.late_rounds`` (Pokémon TRH §5.2.2 late entrants)."""
+    """Apply ``Ruleset.late_rounds`` (Pokémon TRH §5.2.2 late entrants). The added losses
+    carry the entrant's first round (:data:`ENTERED`): they stand only at cutoffs from it
+    on (:func:`standing_rows`), as they would in ``standings(through_round=r)``, whose
+    rows end at ``r``."""
     if rules.late_rounds == "as_given":
         return lf
     pk = [*keys, "player_id"]
@@ -667,5 +686,6 @@ def late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.Laz
                      pl.lit(0, dtype=pl.Int64).alias("games_won"),
                      pl.lit(1, dtype=pl.Int64).alias("games_lost"),
                      pl.lit(0, dtype=pl.Int64).alias("games_drawn"),
-                     pl.lit("swiss").alias("phase"), pl.lit("absent").alias("unplayed")))
+                     pl.lit("swiss").alias("phase"), pl.lit("absent").alias("unplayed"),
+                     pl.col("_first").cast(pl.Int64).alias(ENTERED)))
     return pl.concat([lf, added], how="diagonal_relaxed")

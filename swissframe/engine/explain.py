@@ -24,6 +24,7 @@ from swissframe.engine._record import (
     late_rows,
     points_unit,
     require_stage,
+    standing_rows,
 )
 from swissframe.engine.standings import check_keys, check_through_round, context, validated
 from swissframe.engine.tiebreakers import TIEBREAKERS, Context
@@ -128,7 +129,7 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
     evals = eval_rounds(lf, ruleset, k, cut).pipe(collect)
     at = evals.filter(pl.col("player_id") == player_id)[EVAL].item()
     dropped_final = bool(evals.filter(pl.col("player_id") == player_id)["_dropped"].item())
-    ctx = context(lf.filter(pl.col("round") <= at), ruleset, k)
+    ctx = context(standing_rows(lf, at), ruleset, k)
     return _table(ctx, player_id, ruleset, dropped_final)
 
 

@@ -123,9 +123,12 @@ _CODED_CRITERIA: Final = supporting("coded")
 
 def _cumulative_ok(rules: Ruleset) -> bool:
     names = {c.function for c in (*rules.criteria, *rules.columns)} - set(GROUP_TIEBREAKERS)
-    # an earned bye counted as an opponent goes through the rows (_earned_bye_contributions)
+    # an earned bye counted as an opponent goes through the rows (_earned_bye_contributions);
+    # a late entrant's added losses stand from the entry round, not their own, which the
+    # running sums by round do not know (_record.standing_rows)
     # (set(...): the registry read once, not once per name)
-    return rules.earned_bye_opponent is None and names <= set(_CUMULATIVE_CRITERIA)
+    return (rules.earned_bye_opponent is None and rules.late_rounds != "loss"
+            and names <= set(_CUMULATIVE_CRITERIA))
 
 
 def _cutoff_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],

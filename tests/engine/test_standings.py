@@ -585,10 +585,6 @@ def test_through_round_of_the_wrong_type_is_a_clear_error(value: object) -> None
         sf.standings(res, through_round=value)  # type: ignore[arg-type]
 
 
-@pytest.mark.xfail(strict=True, reason="late_rounds='loss' adds a late entrant's losses "
-                   "before the cutoffs are taken (engine/_record.late_rows runs on all rows "
-                   "in standings._compute), so standings_by_round lists the player in rounds "
-                   "before their first row, unlike standings(through_round=k)")
 def test_late_round_losses_appear_only_from_the_entry_round() -> None:
     # A beats B in round 1; L enters in round 2 and loses to A (B has the bye). With the
     # TRH §5.2.2 losses, after round 1 L has not entered: only A (3) and B (0) are listed.
@@ -604,3 +600,58 @@ def test_late_round_losses_appear_only_from_the_entry_round() -> None:
     assert after1.select("player_id", "match_points").rows() == [("A", 3), ("B", 0)]
     after2 = by.filter(pl.col("round") == 2).filter(pl.col("player_id") == "L")
     assert after2.select("losses", "rounds_played").rows() == [(2, 2)]
+
+
+@st.composite
+def events_with_late_entrants(draw: st.DrawFn) -> pl.DataFrame:
+    """Random events in which some players enter after round 1 (no row before), some
+    drop, and an unpaired player loses unopposed as an absence (``unplayed="absent"``)
+    or has the bye: the rows the late-entry and absence rules add or skip."""
+    rows = []
+    for e in range(draw(st.integers(1, 2))):
+        n, rounds = draw(st.integers(2, 7)), draw(st.integers(1, 4))
+        entry = {f"p{i}": (1 if i < 2 else draw(st.integers(1, rounds))) for i in range(n)}
+        gone: set[str] = set()
+        for rnd in range(1, rounds + 1):
+            active = [p for p, f in entry.items() if f <= rnd and p not in gone]
+            order = draw(st.permutations(active))
+            for i in range(0, len(order) - 1, 2):
+                a, b = order[i], order[i + 1]
+                g = draw(st.sampled_from([(2, 0, 0), (1, 2, 0), (1, 1, 1), (0, 0, 3)]))
+                rows.append((f"ev{e}", rnd, a, b, *g, None))
+                rows.append((f"ev{e}", rnd, b, a, g[1], g[0], g[2], None))
+            if len(order) % 2:
+                absent = draw(st.booleans())
+                rows.append((f"ev{e}", rnd, order[-1], None, 0 if absent else 2,
+                             2 if absent else 0, 0, "absent" if absent else None))
+            if len(active) > 2 and draw(st.booleans()):
+                gone.add(draw(st.sampled_from(active)))
+    return pl.DataFrame(rows, orient="row", schema={
+        "event_id": pl.String, "round": pl.Int64, "player_id": pl.String,
+        "opponent_id": pl.String, "games_won": pl.Int64, "games_lost": pl.Int64,
+        "games_drawn": pl.Int64, "unplayed": pl.String})
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(res=events_with_late_entrants(), base=st.sampled_from([MTG, sf.rules.POKEMON]),
+       late=st.sampled_from(["as_given", "loss", "skip"]),
+       missing=st.sampled_from(["not_played", "absent"]), cumulative=st.booleans())
+def test_by_round_equals_through_round_with_added_and_skipped_rows(
+        res: pl.DataFrame, base: sf.Ruleset, late: str, missing: str,
+        cumulative: bool) -> None:
+    """Each round of ``standings_by_round`` is ``standings(through_round=r)`` under every
+    rule that adds rows (late entrants' losses, inferred absences) or skips them: the
+    standings after round r are those of the rows up to r, on the running sums and on
+    the repeated rows alike."""
+    from swissframe.engine.standings import _by_round
+
+    rules = dataclasses.replace(base, name=f"{base.name}-{late}-{missing}",
+                                late_rounds=late, missing_rounds=missing)  # type: ignore[arg-type]
+    by = _by_round(res, rules, (), cumulative=cumulative)
+    for (ev, r), grp in by.group_by(["event_id", "round"], maintain_order=True):
+        one = sf.standings(res.filter(pl.col("event_id") == ev), rules, through_round=r)
+        assert_frame_equal(grp.drop("round"), one, check_row_order=True)
+    rounds = by.select("event_id", "round").unique()
+    played = res.select("event_id", "round").unique()
+    assert rounds.sort(pl.all()).equals(played.sort(pl.all()))
