@@ -389,7 +389,8 @@ def _bounds(low: object, high: object) -> tuple[int, int] | None:
 
 #: Cells that may not be null (a null phase would make the engine skip the row).
 _NOT_NULL: Final = (EVENT_ID, ROUND, PLAYER_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN, PHASE)
-_GAME_COLUMNS: Final = (GAMES_WON, GAMES_LOST, GAMES_DRAWN)
+#: The game-count columns, in their record order (won, lost, drawn).
+GAME_COLUMNS: Final = (GAMES_WON, GAMES_LOST, GAMES_DRAWN)
 #: A row with a null required cell: only ``null_value`` is reported for it.
 _NULL_ANY: Final = pl.any_horizontal(pl.col(c).is_null() for c in _NOT_NULL)
 _OK: Final = ~_NULL_ANY
@@ -435,12 +436,12 @@ _ROW_COLUMN: Final = "_row"
 #: instead of a pass of their own (:func:`_range_breaks`).
 _BOUNDS: Final[dict[str, tuple[tuple[str, ...], int | None, int | None]]] = {
     "round_below_1": ((ROUND,), 1, None),
-    "negative_games": (_GAME_COLUMNS, 0, None),
-    "too_many_games": (_GAME_COLUMNS, None, MAX_GAMES),
+    "negative_games": (GAME_COLUMNS, 0, None),
+    "too_many_games": (GAME_COLUMNS, None, MAX_GAMES),
 }
 #: The facts (:func:`_fact_exprs`) holding the complete rows' least and largest value of
 #: the columns a bound reads.
-_RANGE_FACTS: Final = {(ROUND,): ("_r_lo", "_r_hi"), _GAME_COLUMNS: ("_g_lo", "_g_hi")}
+_RANGE_FACTS: Final = {(ROUND,): ("_r_lo", "_r_hi"), GAME_COLUMNS: ("_g_lo", "_g_hi")}
 
 
 def _outside(kind: str) -> pl.Expr:
@@ -545,8 +546,8 @@ def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bo
 
         out += [(ok.sum() if nulls else pl.len()).alias("_n_ok"),
                 complete(ROUND).min().alias("_r_lo"), complete(ROUND).max().alias("_r_hi"),
-                pl.min_horizontal(complete(c).min() for c in _GAME_COLUMNS).alias("_g_lo"),
-                pl.max_horizontal(complete(c).max() for c in _GAME_COLUMNS).alias("_g_hi"),
+                pl.min_horizontal(complete(c).min() for c in GAME_COLUMNS).alias("_g_lo"),
+                pl.max_horizontal(complete(c).max() for c in GAME_COLUMNS).alias("_g_hi"),
                 *_dictionary_exprs(sorted_events=sorted_events, opponents=False)]
     return tuple(out)
 

@@ -30,6 +30,7 @@ from swissframe.engine._exact import (
 )
 from swissframe.errors import ExactnessWarning, SchemaError
 from swissframe.rules._ruleset import Ruleset
+from swissframe.schema import GAME_COLUMNS
 
 __all__ = [
     "PAIRED",
@@ -113,12 +114,28 @@ def _row_flags(rules: Ruleset, *, double_loss: bool, unplayed: bool
         win, loss, draw = win & ~dl, loss | dl, draw & ~dl
     earned = (pl.col("_bye") & (pl.col("_kind") == "full_bye") if unplayed
               else pl.lit(value=False))
+    bye = pl.col("_unpaired") & pl.col("_win")
+    second = {"_bye": bye}
+    if rules.bye_games is not None:
+        # a bye counts the ruleset's games whatever its row records (MTR: a 2-0 win); the
+        # flags above are unchanged (bye_games is a win), the points below read these games
+        second |= {c: pl.when(bye).then(pl.lit(g, dtype=pl.Int64)).otherwise(pl.col(c))
+                   for c, g in zip(GAME_COLUMNS, rules.bye_games, strict=True)}
     return (named({"_win": win, "_loss": loss, "_draw": draw,
                    "_unpaired": pl.col(OPP).is_null(), "_kind": unplayed_kind(given=unplayed)}),
-            named({"_bye": pl.col("_unpaired") & pl.col("_win")}),
+            named(second),
             named({"_earned": earned,
                    "_pts": row_points(rules, won, lost, pl.col("games_drawn"),
                                       bye=pl.col("_bye"), double_loss=dl)}))
+
+
+def game_range(rules: Ruleset, low: int, high: int) -> tuple[int, int]:
+    """The range of a prepared row's game counts (:func:`prepare_rows`) when the results'
+    rows record counts in ``[low, high]``: a bye counted as ``rules.bye_games`` may lie
+    outside it. For bounds measured on the results, such as the packed record's."""
+    if rules.bye_games is None:
+        return low, high
+    return min(low, *rules.bye_games), max(high, *rules.bye_games)
 
 
 def named(step: Mapping[str, pl.Expr]) -> tuple[pl.Expr, ...]:
@@ -228,9 +245,8 @@ def _packed_counts(bounds: SumBounds) -> list[BitFields]:
     ``bounds`` bound: the flags (one a row), and the game counts unless one may be
     negative. Empty when fewer than two share an Int64 (nothing to gain)."""
     r, (g_lo, g_hi) = bounds.rounds, bounds.games
-    games = ("games_won", "games_lost", "games_drawn")
-    sums = {c: r * g_hi if c in games else r for c in RECORD_COUNTS.values()
-            if c is not None and c != "_pts" and (c not in games or g_lo >= 0)}
+    sums = {c: r * g_hi if c in GAME_COLUMNS else r for c in RECORD_COUNTS.values()
+            if c is not None and c != "_pts" and (c not in GAME_COLUMNS or g_lo >= 0)}
     return [f for f in sum_layouts(sums) or [] if len(f.fields) > 1]
 
 
@@ -503,6 +519,8 @@ def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("e
         .max()).row(0)
     if r_max is None:
         return None
+    if rules.bye_games is not None:  # (a bye's games as prepare_rows counts them)
+        g_max = max(int(g_max or 0), sum(rules.bye_games))
     const = _clamp_bits(rules)
     r_top, g_top = int(r_max or 1), int(r_max or 1) * max(int(g_max or 1), 1)
     if r_top <= LONG_ROUNDS and g_top <= 4096:

@@ -29,6 +29,7 @@ from swissframe.engine._record import (
     aggregate_players,
     cutoff_rows,
     eval_rounds,
+    game_range,
     late_rows,
     named,
     own_rates_staged,
@@ -792,7 +793,7 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     if through_round is not None:
         rows = rows.filter(pl.col("round") <= through_round)
     prepared = prepare_rows(rows, rules, columns=[*kept, "player_id", "opponent_id"])
-    base = _record_of(prepared, codes, None if one else unit)
+    base = _record_of(prepared, codes, rules, None if one else unit)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         scales = rate_scales(base, rules)
@@ -838,14 +839,16 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     return _output(ranked, ("event_id",), rules)
 
 
-def _record_of(prepared: pl.LazyFrame, codes: IdCodes, unit: int | None) -> pl.DataFrame:
+def _record_of(prepared: pl.LazyFrame, codes: IdCodes, rules: Ruleset,
+               unit: int | None) -> pl.DataFrame:
     """``aggregate_players`` of the coded rows, with its sums packed into one Int64 on a
     large table whose round and game ranges the checks measured
     (:class:`~swissframe.engine._record.SumBounds`); the same record. ``unit``: see
     ``aggregate_players``' ``event_unit`` (None: one event)."""
     rounds, games = codes.rounds, codes.games
     if packs(codes.codes.height) and rounds is not None and games is not None:
-        bounds = SumBounds(rounds=rounds[1] - rounds[0] + 1, games=games)
+        bounds = SumBounds(rounds=rounds[1] - rounds[0] + 1,
+                           games=game_range(rules, *games))
         base = aggregate_players(prepared, (), event_unit=unit, packed=bounds).pipe(collect)
         if bounds.held(base):
             return base

@@ -362,6 +362,12 @@ class Ruleset:
     columns
         Extra output columns computed like criteria but not used for ranking (e.g. the
         Yu-Gi-Oh! printed tiebreaker number).
+    bye_games
+        The games a bye (an unpaired win) counts, ``(won, lost, drawn)``, whatever its row
+        records: MTR Appendix C "Byes" treats a bye as a 2-0 win (6 game points), so a
+        bye written ``1-0-0`` or ``0-0-0``-won still counts ``(2, 0, 0)`` in the player's
+        games and GW%. None counts the games the row records (every non-MTR preset, and the
+        platforms', whose published values are reproduced from their recorded games).
     """
 
     name: str
@@ -391,6 +397,7 @@ class Ruleset:
     vur_kinds: tuple[str, ...] = ("half_bye", "zero_bye", "forfeit_loss", "absent")
     missing_rounds: MissingRounds = "not_played"
     columns: tuple[Criterion, ...] = ()
+    bye_games: tuple[int, int, int] | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -438,6 +445,16 @@ class Ruleset:
         if len(set(names)) != len(names):
             msg = f"ruleset {self.name!r}: duplicate criterion names {names}."
             raise RulesetError(msg)
+        if self.bye_games is not None:
+            games = self.bye_games
+            if (not isinstance(games, (tuple, list)) or len(games) != 3
+                    or not all(isinstance(g, int) and not isinstance(g, bool) and g >= 0
+                               for g in games) or games[0] <= games[1]):
+                msg = (f"ruleset {self.name!r}: bye_games={games!r}; expected three whole "
+                       "numbers (won, lost, drawn) ≥ 0 with more games won than lost, or "
+                       "None. Hint: the MTR's bye is (2, 0, 0).")
+                raise RulesetError(msg)
+            object.__setattr__(self, "bye_games", tuple(games))
         if self.snapshot not in ("final", "last_round", "stage"):
             msg = (f"ruleset {self.name!r}: snapshot={self.snapshot!r}; expected 'final', "
                    "'last_round' or 'stage'.")
@@ -464,12 +481,13 @@ OGWP = Criterion("ogwp")
 
 #: Magic: The Gathering, MTR (10 Nov 2025) §3.1 and Appendix C: match points, OMW%, GW%,
 #: OGW%; floor 0.33 on every percentage including the player's own GW%; a bye is a 2-0 win
-#: that counts in the player's own MW% (Appendix C example 9/15 = 0.60).
+#: (6 game points, whatever games its row records) that counts in the player's own MW%
+#: (Appendix C example 9/15 = 0.60).
 MTG = Ruleset(
     name="mtg",
     description="Magic: The Gathering, MTR Appendix C (floor 0.33, own GW% floored)",
     source="MTR 10 Nov 2025 §3.1, Appendix C (rules.md §1.1–1.3)",
-    criteria=(POINTS, OMWP, GWP, OGWP),
+    criteria=(POINTS, OMWP, GWP, OGWP), bye_games=(2, 0, 0),
 )
 
 #: MTG with the 1/3 floor used by DCI Reporter and many tools (rules §1.6).

@@ -103,8 +103,13 @@ __all__ = [
 
 _ALL3: Final = ("omwp", "gwp", "ogwp")
 
+#: The platforms' base: MTG counting the games a bye's row records (``bye_games=None``)
+#: instead of the MTR's 2-0, as their published values are reproduced from the recorded
+#: games (docs/fidelity.md).
+_PLATFORM_MTG: Final = dataclasses.replace(_rules.MTG, bye_games=None)
+
 _MELEE_BASE: Final = dataclasses.replace(
-    _rules.MTG, name="melee", floor=Fraction(1, 3), snapshot="stage",
+    _PLATFORM_MTG, name="melee", floor=Fraction(1, 3), snapshot="stage",
     description="melee.gg", source="SOURCES.md (realworld), melee.gg eras",
     options=PlatformOptions(playoff_in_tiebreakers=True, rounding="round", compare=_ALL3,
                             unreported="draw", distinct_opponents=True,
@@ -126,7 +131,7 @@ MELEE_E3: Final = dataclasses.replace(
 #: Topdeck.gg: floor 0.33, Swiss rounds only, one end-of-Swiss snapshot; match-level results
 #: only, so only OMW% can be reproduced. Values are published unrounded.
 TOPDECK: Final = dataclasses.replace(
-    _rules.MTG, name="topdeck", floor=Fraction(33, 100), snapshot="final",
+    _PLATFORM_MTG, name="topdeck", floor=Fraction(33, 100), snapshot="final",
     description="Topdeck.gg: floor 0.33, Swiss only, OMW% only (match-level results)",
     source="SOURCES.md (realworld), Topdeck",
     options=PlatformOptions(playoff_in_tiebreakers=False, rounding="none",
@@ -135,7 +140,7 @@ TOPDECK: Final = dataclasses.replace(
 #: CardsRealm: floor 1/3 for opponents, own GW% unfloored, Swiss only, 3 decimals truncated;
 #: the published order is the Swiss order (docs/fidelity.md).
 CARDSREALM: Final = dataclasses.replace(
-    _rules.MTG, name="cardsrealm", floor=Fraction(1, 3), floor_own_gw=False, snapshot="final",
+    _PLATFORM_MTG, name="cardsrealm", floor=Fraction(1, 3), floor_own_gw=False, snapshot="final",
     description="CardsRealm: floor 1/3, own GW% unfloored, 3 decimals truncated",
     source="SOURCES.md (realworld), CardsRealm",
     options=PlatformOptions(playoff_in_tiebreakers=False, rounding="truncate",
@@ -160,7 +165,7 @@ ROUNDS_PLAYED: Final = Criterion("rounds_played")
 #: published order is the Swiss order (points → rounds played → OMW% → GW% → OGW%, the
 #: placement playoff moves nobody; docs/fidelity.md).
 MANATRADERS: Final = dataclasses.replace(
-    _rules.MTG, name="manatraders", floor=Fraction(33, 100), floor_own_gw=False,
+    _PLATFORM_MTG, name="manatraders", floor=Fraction(33, 100), floor_own_gw=False,
     snapshot="final",
     description="Manatraders: floor 0.33, own GW% unfloored, Swiss only, ranked by "
                 "points → rounds played → OMW% → GW% → OGW%",

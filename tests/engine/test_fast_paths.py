@@ -589,7 +589,8 @@ def test_record_bounds_that_do_not_hold_send_back_to_one_sum_per_count() -> None
                                           opponent_id=e * unit + pl.col("_o"))],
                       how="horizontal")
     with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):
-        got = st_mod._record_of(prepare_rows(keyed.lazy(), sf.rules.get("mtg")), lying, unit)
+        got = st_mod._record_of(prepare_rows(keyed.lazy(), sf.rules.get("mtg")), lying,
+                                 sf.rules.get("mtg"), unit)
     assert got.sort("player_id")["wins"].to_list() == plain.sort("player_id")["wins"].to_list()
     assert got.filter(pl.col("player_id") == 0)["wins"].item() == 3  # A, code 0
 

@@ -4,14 +4,17 @@ classes 1-2: long events, huge game counts)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import warnings
 from fractions import Fraction
+from unittest import mock
 
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 
 import swissframe as sf
 from swissframe.engine._record import (
@@ -22,6 +25,7 @@ from swissframe.engine._record import (
 )
 from swissframe.errors import ExactnessWarning, ValidationError
 from swissframe.schema import MAX_GAMES, validate_results
+from tests.engine.test_standings import random_events
 
 SCORES = [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0), (1, 1, 1), (0, 0, 3)]
 
@@ -237,3 +241,76 @@ def test_a_huge_round_span_is_long_for_ctb() -> None:
         got = sf.standings(both, "fab")
     assert got.filter(pl.col("event_id") != "e1").equals(
         _alone([events[0], events[2]], "fab"))
+
+
+# ------------------------------------------------------------ a bye's games (MTR Appendix C)
+
+_WON_BYES = st.sampled_from([(1, 0, 0), (2, 0, 0), (2, 1, 0), (3, 0, 0), (1, 0, 1)])
+
+
+def _byes_recorded(res: pl.DataFrame, games: tuple[int, int, int]) -> pl.DataFrame:
+    """``res`` with every bye row (an unpaired win) recording ``games``."""
+    bye = pl.col("opponent_id").is_null() & (pl.col("games_won") > pl.col("games_lost"))
+    return res.with_columns(*(pl.when(bye).then(pl.lit(g, dtype=pl.Int64)).otherwise(
+        pl.col(c)).alias(c) for c, g in zip(("games_won", "games_lost", "games_drawn"),
+                                            games, strict=True)))
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(res=random_events(), games=_WON_BYES, packed=st.booleans())
+def test_an_mtg_bye_counts_2_0_whatever_its_row_records(
+        res: pl.DataFrame, games: tuple[int, int, int], packed: bool) -> None:
+    """MTR Appendix C "Byes": a bye is a 2-0 win (6 game points) — whatever games its row
+    records, the MTG standings are those of the byes written 2-0-0, on every path (one
+    event and many, the packed record, standings by round on running sums and on repeated
+    rows); a ruleset counting the recorded games (``bye_games=None``, the platforms')
+    reads the row as written."""
+    from swissframe.engine import _exact as ex_mod
+    from swissframe.engine.standings import _by_round
+
+    odd, two = _byes_recorded(res, games), _byes_recorded(res, (2, 0, 0))
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0 if packed else ex_mod.PACK_MIN_ROWS):
+        assert_frame_equal(sf.standings(odd, "mtg"), sf.standings(two, "mtg"))
+        for ev in res["event_id"].unique().to_list():
+            one = pl.col("event_id") == ev
+            assert_frame_equal(sf.standings(odd.filter(one), "mtg"),
+                               sf.standings(two.filter(one), "mtg"))
+    for cumulative in (True, False):
+        assert_frame_equal(_by_round(odd, "mtg", (), cumulative=cumulative),
+                           _by_round(two, "mtg", (), cumulative=cumulative))
+
+
+def test_a_bye_beyond_the_recorded_game_counts_keeps_the_packed_record_exact() -> None:
+    """Best-of-one results (every count 0 or 1) with byes written 1-0-0: the bulk record
+    packs its sums in widths from the counts validation measured (at most 1), and MTG
+    counts each bye as 2-0, beyond them; the widths take the bye's games into account
+    (``_record.game_range``), so the packed record is the plain one. A ruleset counting
+    the recorded games (``bye_games=None``, the platforms') reads the row as written."""
+    from swissframe.engine import _exact as ex_mod
+
+    rows = []
+    for e in range(3):
+        for rnd in (1, 2):
+            rows += [(f"e{e}", rnd, "A", "B", 1, 0), (f"e{e}", rnd, "C", "D", 0, 1),
+                     (f"e{e}", rnd, "E", None, 1, 0)]
+        rows += [(f"e{e}", 3, "A", "E", 1, 0), (f"e{e}", 3, "C", "D", 1, 0),
+                 (f"e{e}", 3, "B", None, 1, 0)]
+    res = sf.from_matches(pl.DataFrame(rows, orient="row", schema={
+        "event_id": pl.String, "round": pl.Int64, "player_a": pl.String,
+        "player_b": pl.String, "games_a": pl.Int64, "games_b": pl.Int64}).with_columns(
+        games_drawn=pl.lit(0, dtype=pl.Int64)))
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):
+        packed = sf.standings(res, "mtg")
+    plain = sf.standings(res, "mtg")
+    assert_frame_equal(packed, plain)
+
+    def gwp(table: pl.DataFrame) -> list[float]:
+        return table.filter(pl.col("player_id") == "E")["gwp"].to_list()
+
+    # E: two byes as 2-0 and a 0-1 loss: 4 games won of 5, 12 game points of 15 (E's 4
+    # games won exceed what three rounds of counts up to 1 can sum to: the packed width)
+    assert gwp(plain) == pytest.approx([0.8] * 3)
+    # counted as written (1-0-0): 2 games won of 3, 6 game points of 9
+    recorded = dataclasses.replace(sf.rules.MTG, name="mtg-recorded-byes", bye_games=None)
+    assert gwp(sf.standings(res, recorded)) == pytest.approx([2 / 3] * 3)

@@ -452,10 +452,6 @@ def test_op_f2_double_loss(preset: str) -> None:
 # ------------------------------------------------------------------ open disagreements
 
 
-@pytest.mark.xfail(strict=True, reason="MTR Appendix C 'Byes' (rules.md §1.3): a bye is a 2-0 "
-                   "win worth 6 game points whatever games its row records; the engine counts "
-                   "the recorded games (a bye row 1-0-0 gives 3 game points of 3 in GW%). Fix "
-                   "belongs in engine/_record (bye games) and must spare the platform presets")
 def test_mtg_bye_recorded_1_0_counts_as_2_0() -> None:
     rows = matches([(1, "A", None, 1, 0, 0), (1, "B", "C", 2, 1, 0), (2, "A", "B", 2, 1, 0),
                     (2, "C", None, 1, 0, 0)])
