@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import dataclasses
+import errno
 import glob
 import gzip
 import io
@@ -78,6 +79,7 @@ __all__ = [
     "read",
     "read_bytes",
     "read_decompressed",
+    "resolved",
     "say_warnings",
     "several_files",
     "shown",
@@ -111,6 +113,27 @@ def shown(path: PathLike) -> str:
     """
     text = os.fspath(path)
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def resolved(path: PathLike) -> Path:
+    """``Path(path).resolve()``, with a loop of symbolic links an ``OSError`` (``ELOOP``)
+    naming ``path`` on every Python: before 3.13 ``resolve`` raised a ``RuntimeError``
+    ("Symlink loop from …"), which no caller maps, and the CLI ended in a traceback (an
+    input or ``-o`` that is such a loop). Every comparison of paths by their resolved form
+    (``-o`` against the inputs, files inside an output folder) resolves through here.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()); (d / "a").symlink_to(d / "b"); (d / "b").symlink_to(d / "a")
+    >>> try:
+    ...     resolved(d / "a")
+    ... except OSError as exc:
+    ...     print(exc.strerror)
+    Too many levels of symbolic links
+    """
+    try:
+        return Path(path).resolve()
+    except RuntimeError:  # (Python < 3.13: a loop of links)
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), shown(path)) from None
 
 
 def max_bytes(limit: int | None = None) -> int:
