@@ -1041,6 +1041,14 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         raise SchemaError(msg)
     if not parquet:
         df = typed_columns(df, whole=[*WHOLE_COLUMNS, *whole])
+    # (a column named like an optional one but for case or spaces is not read: its rows
+    # would take the default without a word — every row Swiss, no double loss, the event
+    # named after the file; the required columns are named by table_long)
+    near = _near_names(df.columns, [c for c in _optional_names() if c not in df.columns])
+    if near:
+        msg = (f"{shown(path)}: a column is named like one swissframe reads, but not exactly, "
+               f"so it would be ignored and its rows read with the default. Hint: {near}")
+        raise SchemaError(msg)
     if "event_id" not in df.columns:
         if not name_event:
             return df
@@ -1055,6 +1063,14 @@ def _text_columns() -> tuple[str, ...]:
     from swissframe.schema import OPTIONAL_COLUMNS, PHASE
 
     return (PHASE, *OPTIONAL_COLUMNS)
+
+
+def _optional_names() -> tuple[str, ...]:
+    """The contract's columns a file may leave out: ``event_id`` (the file names the
+    event), ``phase``, the optional text columns and the flags."""
+    from swissframe.schema import FLAG_COLUMNS
+
+    return ("event_id", *_text_columns(), *FLAG_COLUMNS)
 
 
 def _bytes_of(path: Path, where: Path | io.BytesIO, limit: int | None) -> bytes:
