@@ -974,7 +974,7 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     Lines may end in LF, CRLF or CR alone; a row of another width than the header, or a
     quote never closed, is an :class:`~swissframe.errors.ImportFormatError` naming its
     lines."""
-    from swissframe.schema import FLAG_COLUMNS, fits_int64
+    from swissframe.schema import FLAG_COLUMNS, fits_int64, misnamed_optional
 
     size = _regular(path, max_bytes(limit))
     head = read_bytes(path, limit=limit, head=_HEADER_BYTES) if size else b""
@@ -1044,10 +1044,9 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     # (a column named like an optional one but for case or spaces is not read: its rows
     # would take the default without a word — every row Swiss, no double loss, the event
     # named after the file; the required columns are named by table_long)
-    near = _near_names(df.columns, [c for c in _optional_names() if c not in df.columns])
-    if near:
-        msg = (f"{shown(path)}: a column is named like one swissframe reads, but not exactly, "
-               f"so it would be ignored and its rows read with the default. Hint: {near}")
+    _, misnamed = misnamed_optional(df.columns)
+    if misnamed:
+        msg = f"{shown(path)}: {misnamed}"
         raise SchemaError(msg)
     if "event_id" not in df.columns:
         if not name_event:
@@ -1063,14 +1062,6 @@ def _text_columns() -> tuple[str, ...]:
     from swissframe.schema import OPTIONAL_COLUMNS, PHASE
 
     return (PHASE, *OPTIONAL_COLUMNS)
-
-
-def _optional_names() -> tuple[str, ...]:
-    """The contract's columns a file may leave out: ``event_id`` (the file names the
-    event), ``phase``, the optional text columns and the flags."""
-    from swissframe.schema import FLAG_COLUMNS
-
-    return ("event_id", *_text_columns(), *FLAG_COLUMNS)
 
 
 def _bytes_of(path: Path, where: Path | io.BytesIO, limit: int | None) -> bytes:
@@ -1102,22 +1093,6 @@ def _read_csv(path: Path, where: Path | io.BytesIO, sep: str,
     raise ImportFormatError(msg)  # (not reached: the last try raises or returns)
 
 
-def _near_names(columns: Sequence[str], wanted: Sequence[str]) -> str:
-    """A hint naming the columns that differ from a ``wanted`` name only by spaces
-    around it or by case (``" round"``, ``"Player_ID"``), or ``""``: names are exact,
-    and the spaces after a header's commas usually sit in its cells too."""
-    want = {w.lower(): w for w in wanted}
-    near = {c: want[c.strip().lower()] for c in columns
-            if c not in wanted and c.strip().lower() in want}
-    if not near:
-        return ""
-    pairs = ", ".join(f"{c!r} → {w!r}" for c, w in near.items())
-    spaced = any(c != c.strip() for c in near)
-    return (f"column names are exact: rename {pairs}"
-            + (" (a header written with spaces after its commas has them in its cells too: "
-               "remove them there as well)." if spaced else "."))
-
-
 def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
                ) -> pl.DataFrame:
     """One file's table in the long form (a match table goes through ``from_matches``),
@@ -1127,6 +1102,7 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         REQUIRED_COLUMNS,
         flag_spellings,
         from_matches,
+        near_names,
     )
 
     cols = columns or MATCH_COLUMNS
@@ -1141,13 +1117,13 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         msg = (f"{shown(path)}: neither a long results table (player_id, opponent_id, …) nor "
                f"a match table ({cols.player_a}, {cols.player_b}, …); columns are "
                f"{df.columns}. Hint: "
-               f"{_near_names(df.columns, known) or 'see swissframe.schema for both forms.'}")
+               f"{near_names(df.columns, known) or 'see swissframe.schema for both forms.'}")
         raise SchemaError(msg)
     # (checked per file: next to other files, a missing column would be filled with nulls
     # and reported row by row, without the file's name)
     missing = [c for c in REQUIRED_COLUMNS if c not in df.columns]
     if missing:
-        hint = (_near_names(df.columns, missing)
+        hint = (near_names(df.columns, missing)
                 or "is it a results file (not standings or pairings)?")
         msg = (f"{shown(path)}: a long results table without column(s) {missing}; columns "
                f"are {df.columns}. Hint: {hint}")
