@@ -58,7 +58,7 @@ from swissframe.errors import (
     ValidationError,
     check_whole,
 )
-from swissframe.io._files import concat_files, path_items, write_atomic
+from swissframe.io._files import concat_files, path_items, resolved, write_atomic
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
     FIND_PROBLEMS_SCHEMA,
@@ -176,7 +176,7 @@ def in_output(path: str | Path, dest: str | Path) -> bool:
     """Whether ``path`` lies inside the output folder ``dest``: such a file is never input
     (a rerun would read its own output), here and in the CLI's conversion of other
     formats."""
-    return Path(path).resolve().is_relative_to(Path(dest).resolve())
+    return resolved(path).is_relative_to(resolved(dest))
 
 
 def _files(source: str | Path | Sequence[str | Path], exclude: Path | None = None) -> list[str]:

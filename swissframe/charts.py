@@ -36,7 +36,9 @@ charts with no network (Vega inlined, or static SVG/PNG).
 from __future__ import annotations
 
 import functools
+import re
 import textwrap
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -46,6 +48,7 @@ import polars as pl
 from swissframe import rules as _rules
 from swissframe.errors import (
     DataError,
+    DataWarning,
     RulesetError,
     SchemaError,
     SwissframeError,
@@ -90,6 +93,16 @@ _OUTCOME_ORDER: Final = ("win", "draw", "loss")
 _OUTCOME_COLORS: Final = ("#009E73", "#E69F00", "#D55E00")
 _FONT: Final = "Helvetica Neue, Helvetica, Arial, Liberation Sans, DejaVu Sans, sans-serif"
 _SAVE_FORMATS: Final = ("png", "svg", "pdf", "html", "json")
+#: Characters an image's text cannot hold: XML 1.0 forbids the C0 controls other than tab,
+#: line feed and carriage return, U+FFFE/U+FFFF and lone surrogates, and vl-convert's SVG
+#: text parser panicked on them (a NUL in a player's name aborted the process, a partial
+#: file left beside the output).
+_NOT_DRAWABLE: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+#: Longest text an image draws (a name, a title); longer text is cut with an ellipsis:
+#: a 5-million-character id kept vl-convert measuring it for minutes.
+MAX_DRAWN_TEXT: Final = 200
+#: The parts of a Vega-Lite spec whose text is drawn as it is: the data and the titles.
+_SHOWN_KEYS: Final = frozenset({"datasets", "values", "title", "subtitle"})
 #: Standings columns every ruleset has (README "Standings"); the others are its criteria.
 _STABLE: Final = frozenset({"event_id", "player_id", "rank", "match_points", "wins", "losses",
                             "draws", "byes", "rounds_played", "dropped", "mwp", "gwp", "omwp",
@@ -301,10 +314,46 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0) -> P
         msg = (f"saving {p.name!r} needs vl-convert, which is not installed. Hint: pip "
                "install 'swissframe[charts]' (or save as .json).")
         raise SwissframeError(msg) from exc
+    drawn = _drawable(chart)
     if fmt == "png":
-        return write_atomic(p, lambda tmp: chart.save(str(tmp), format="png",
+        return write_atomic(p, lambda tmp: drawn.save(str(tmp), format="png",
                                                       scale_factor=scale))
-    return write_atomic(p, lambda tmp: chart.save(str(tmp), format=fmt))
+    return write_atomic(p, lambda tmp: drawn.save(str(tmp), format=fmt))
+
+
+def _drawable(chart: Chart) -> Chart:
+    """``chart`` with every text an image cannot draw made drawable: characters outside
+    XML's (:data:`_NOT_DRAWABLE`) written as escapes (``'A\\x00'``), text longer than
+    :data:`MAX_DRAWN_TEXT` cut with an ellipsis; said in one warning naming the first such
+    text. The chart itself (its JSON and HTML exports, the data) is unchanged."""
+    changed: dict[str, None] = {}  # (each text once, in the order met)
+
+    def fix(value: object, shown: bool = False) -> object:
+        # (only shown text is cut: the data and the titles, never an expression)
+        if isinstance(value, str):
+            text = _NOT_DRAWABLE.sub(lambda m: ascii(m.group())[1:-1], value)
+            if shown and len(text) > MAX_DRAWN_TEXT:
+                text = text[: MAX_DRAWN_TEXT - 1] + "…"
+            if text != value:
+                changed[value] = None
+            return text
+        if isinstance(value, dict):
+            return {k: fix(v, shown or k in _SHOWN_KEYS) for k, v in value.items()}
+        if isinstance(value, list):
+            return [fix(v, shown) for v in value]
+        return value
+
+    spec = fix(chart.to_dict())
+    if not changed:
+        return chart
+    first = next(iter(changed))
+    shown = ascii(first[:40]) + (f" … ({len(first):,} characters)" if len(first) > 40 else "")
+    warnings.warn(f"{len(changed)} distinct text(s) of the chart cannot be drawn as they are, e.g. "
+                  f"{shown}: control characters are drawn as escapes, text past "
+                  f"{MAX_DRAWN_TEXT} characters is cut. Hint: fix the names in the source "
+                  "(swissframe validate lists such ids); the .json and .html exports keep "
+                  "them as they are.", DataWarning, stacklevel=3)
+    return type(chart).from_dict(spec, validate=False)
 
 
 # --------------------------------------------------------------------------------------------

@@ -181,6 +181,9 @@ def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
             "Hint: a one-row-per-match table goes through sf.from_matches(...) first."
         )
         raise SchemaError(msg)
+    _, misnamed = misnamed_optional(list(schema))
+    if misnamed:  # (looked for before event_id and phase are filled in)
+        raise SchemaError(misnamed)
     bad: list[str] = []
     hints: dict[str, str] = {}  # (one hint per kind of column mistyped, in this order)
     for c in INT_COLUMNS:
@@ -601,6 +604,40 @@ def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
 
 #: The prefix of swissframe's own column names (codes, keys, sums, weights …).
 RESERVED_PREFIX: Final = "_"
+
+
+def near_names(columns: Sequence[str], wanted: Sequence[str]) -> str:
+    """A hint naming the columns that differ from a ``wanted`` name only by spaces
+    around it or by case (``" round"``, ``"Player_ID"``), or ``""``: names are exact,
+    and the spaces after a header's commas usually sit in its cells too."""
+    want = {w.lower(): w for w in wanted}
+    near = {c: want[c.strip().lower()] for c in columns
+            if c not in wanted and c.strip().lower() in want}
+    if not near:
+        return ""
+    pairs = ", ".join(f"{c!r} → {w!r}" for c, w in near.items())
+    spaced = any(c != c.strip() for c in near)
+    return (f"column names are exact: rename {pairs}"
+            + (" (a header written with spaces after its commas has them in its cells too: "
+               "remove them there as well)." if spaced else "."))
+
+
+def misnamed_optional(columns: Sequence[str]) -> tuple[list[str], str]:
+    """The columns named like an optional column of the contract but for case or spaces
+    (``Phase``, ``Double_Loss``, `` event_id ``) whose exact name is absent, and the
+    message that refuses them (``""`` when none): such a column would be passed through as
+    an extra one and its rows read with the default — every row Swiss, no double loss, one
+    event — without a word. The boundary, a file's reader (naming the file) and
+    ``validate`` (a ``schema`` problem) refuse them."""
+    optional = [c for c in (EVENT_ID, PHASE, *OPTIONAL_COLUMNS, *FLAG_COLUMNS)
+                if c not in columns]
+    near = near_names(columns, optional)
+    if not near:
+        return [], ""
+    wanted = {c.lower() for c in optional}
+    found = [c for c in columns if c.strip().lower() in wanted]
+    return found, ("a column is named like one swissframe reads, but not exactly, so it would "
+                   f"be ignored and its rows read with the default. Hint: {near}")
 
 
 def _without_reserved(df: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:

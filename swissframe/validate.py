@@ -60,6 +60,7 @@ from swissframe.schema import (
     flag_cells,
     flag_spellings,
     flag_values,
+    misnamed_optional,
     whole_numbers,
 )
 
@@ -802,6 +803,10 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
             f"missing required column(s) {missing}; found {list(schema)} (a one-row-per-"
             "match table goes through sf.from_matches first)")).lazy())
         return finish(0)
+    misnamed, why = misnamed_optional(list(schema))
+    if misnamed:  # (said once; the other checks read the rows as the contract reads them)
+        problems.append(file_problem("schema", why).lazy())
+        lf_in = lf_in.drop(misnamed)
     if "event_id" not in schema:
         lf_in = lf_in.with_columns(pl.lit(default_event_id, dtype=pl.String).alias("event_id"))
     if "phase" not in schema:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import swissframe as sf
 from swissframe import charts
 from swissframe.cut import cut_status, id_report, next_round_ranges
-from swissframe.errors import DataError, SchemaError, SwissframeError
+from swissframe.errors import DataError, DataWarning, SchemaError, SwissframeError
 from swissframe.rules import Criterion, Ruleset
 
 alt = pytest.importorskip("altair")
@@ -590,6 +590,32 @@ def test_save_png_svg_json(tmp_path: Path) -> None:
     assert '"hconcat"' in js.read_text(encoding="utf-8")
     with pytest.raises(SwissframeError, match="unknown format"):
         charts.save(c, tmp_path / "fig.gif")
+
+
+@pytest.mark.parametrize("suffix", ["png", "svg", "pdf"])
+def test_an_image_draws_names_it_cannot_hold_as_escapes(suffix: str, tmp_path: Path) -> None:
+    """A NUL (or another character XML forbids) in a player's name made vl-convert's text
+    parser panic: the process aborted (no error line, exit -6) and left a partial
+    ``.part`` file; a name of millions of characters kept it measuring for minutes. An
+    image now draws such text escaped, long text cut, with one warning; the chart (its
+    .json export) keeps the names."""
+    pytest.importorskip("vl_convert")
+    long = "L" * 1_000_000
+    table = standings_frame().with_columns(
+        pl.Series("player_id", ["A\x00nn", "B\x1bea", "Cal", long, "Eve", "Fay", "G\uffff"]))
+    c = charts.chart_standings(table, cut=4)
+    with pytest.warns(DataWarning, match=r"distinct text\(s\).*A\\x00nn'.*cut"):
+        out = charts.save(c, tmp_path / f"fig.{suffix}")
+    assert out.stat().st_size > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"fig.{suffix}"]
+    if suffix == "svg":
+        text = out.read_text(encoding="utf-8")
+        assert "A\\x00nn" in text
+        assert "\x00" not in text
+        assert long not in text
+    spec = charts.save(c, tmp_path / "fig.json").read_text(encoding="utf-8")
+    assert "A\\u0000nn" in spec  # (the data as it is)
+    assert long in spec
 
 
 def test_html_export_escapes_names_and_is_the_reports_offline_page(tmp_path: Path) -> None:

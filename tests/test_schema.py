@@ -580,3 +580,31 @@ def test_validated_table_gives_the_frame_and_codes_of_the_checks(
     batched, none = schema.validated_table(df)
     assert none is None
     assert batched.equals(frame)
+
+
+@pytest.mark.parametrize(("column", "value", "name"), [
+    ("Phase", "playoff", "phase"),
+    ("Double_Loss", True, "double_loss"),
+    ("Event_ID", "other", "event_id"),
+    (" unplayed", "absent", "unplayed"),
+])
+def test_an_optional_column_off_by_case_or_spaces_is_refused(column: str, value: object,
+                                                             name: str) -> None:
+    """A table (eager or lazy) with ``Phase``, ``Double_Loss`` … where the contract reads
+    ``phase``, ``double_loss`` … was ranked as if the column were not there (playoff rows
+    as Swiss, double losses as draws); ``validate`` said "no problems". Now a
+    ``SchemaError`` with the rename, and a ``schema`` problem (the other checks still run,
+    on the rows as the contract reads them)."""
+    from swissframe.validate import validate
+
+    rows = pl.DataFrame({"event_id": ["e"] * 2, "round": [1, 1], "player_id": ["A", "B"],
+                         "opponent_id": ["B", "A"], "games_won": [0, 0], "games_lost": [0, 0],
+                         "games_drawn": [0, 0]}).with_columns(pl.lit(value).alias(column))
+    rows = rows.drop(name, strict=False)  # (the exact name absent: `Event_ID` alone)
+    rename = rf"rename {column!r} → {name!r}"
+    for table in (rows, rows.lazy()):
+        with pytest.raises(sf.SchemaError, match=rename):
+            sf.standings(table, "mtg")
+    report = validate(rows, rules="mtg", best_of=3)
+    assert report.problems["kind"].to_list() == ["schema", "zero_games"]
+    assert re.search(rename, report.problems["detail"][0])

@@ -51,6 +51,7 @@ from swissframe.io._files import (
     output_target,
     read,
     replacing,
+    resolved,
     temp_beside,
 )
 from swissframe.rules._infer import describe
@@ -84,6 +85,7 @@ __all__ = [
     "progress",
     "read_player_event",
     "reading",
+    "refuse_output",
     "render_table",
     "say",
     "show_error",
@@ -505,14 +507,25 @@ def output_format(fmt: str | None, out: str | None) -> str:
     return by_suffix or "table"
 
 
+def refuse_output(out: str | os.PathLike[str], inputs: Sequence[str] = (), *,
+                  example: str = "standings.csv") -> None:
+    """Refuse an ``-o`` that is empty or one of ``inputs`` (a file, or a file inside an
+    input folder): the one check of an output name, for :func:`atomic_path` and the
+    commands that write through their own writer (``report``)."""
+    if not os.fspath(out).strip():
+        msg = f"-o is empty. Hint: give a file name, e.g. -o {example}."
+        raise SwissframeError(msg)
+    _refuse_input(Path(out), inputs)
+
+
 def _refuse_input(out: Path, inputs: Sequence[str]) -> None:
-    target = out.resolve()
+    target = resolved(out)
     for item in inputs:
         p = Path(item)
         if not p.exists():
             continue
         same = target.exists() and os.path.samefile(p, target) if p.is_file() else \
-            p.is_dir() and target.exists() and target.is_relative_to(p.resolve())
+            p.is_dir() and target.exists() and target.is_relative_to(resolved(p))
         if same:
             msg = (f"-o {str(out)!r} would overwrite the input {item!r}. Hint: write to "
                    "another file name.")
@@ -535,10 +548,7 @@ def atomic_path(out: str | os.PathLike[str], inputs: Sequence[str] = ()) -> Iter
     >>> (d / "a.txt").read_text(), sorted(p.name for p in d.iterdir())
     ('done', ['a.txt'])
     """
-    if not os.fspath(out).strip():
-        msg = "-o is empty. Hint: give a file name, e.g. -o standings.csv."
-        raise SwissframeError(msg)
-    _refuse_input(Path(out), inputs)
+    refuse_output(out, inputs)
     target, in_place = output_target(out)
     # (a name ending in a separator means a folder: Path drops the separator, and "x/"
     # was written as a file named x)

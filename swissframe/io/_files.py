@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import dataclasses
+import errno
 import glob
 import gzip
 import io
@@ -78,6 +79,7 @@ __all__ = [
     "read",
     "read_bytes",
     "read_decompressed",
+    "resolved",
     "say_warnings",
     "several_files",
     "shown",
@@ -111,6 +113,27 @@ def shown(path: PathLike) -> str:
     """
     text = os.fspath(path)
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def resolved(path: PathLike) -> Path:
+    """``Path(path).resolve()``, with a loop of symbolic links an ``OSError`` (``ELOOP``)
+    naming ``path`` on every Python: before 3.13 ``resolve`` raised a ``RuntimeError``
+    ("Symlink loop from …"), which no caller maps, and the CLI ended in a traceback (an
+    input or ``-o`` that is such a loop). Every comparison of paths by their resolved form
+    (``-o`` against the inputs, files inside an output folder) resolves through here.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()); (d / "a").symlink_to(d / "b"); (d / "b").symlink_to(d / "a")
+    >>> try:
+    ...     resolved(d / "a")
+    ... except OSError as exc:
+    ...     print(exc.strerror)
+    Too many levels of symbolic links
+    """
+    try:
+        return Path(path).resolve()
+    except RuntimeError:  # (Python < 3.13: a loop of links)
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), shown(path)) from None
 
 
 def max_bytes(limit: int | None = None) -> int:
@@ -951,7 +974,7 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     Lines may end in LF, CRLF or CR alone; a row of another width than the header, or a
     quote never closed, is an :class:`~swissframe.errors.ImportFormatError` naming its
     lines."""
-    from swissframe.schema import FLAG_COLUMNS, fits_int64
+    from swissframe.schema import FLAG_COLUMNS, fits_int64, misnamed_optional
 
     size = _regular(path, max_bytes(limit))
     head = read_bytes(path, limit=limit, head=_HEADER_BYTES) if size else b""
@@ -1018,6 +1041,13 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         raise SchemaError(msg)
     if not parquet:
         df = typed_columns(df, whole=[*WHOLE_COLUMNS, *whole])
+    # (a column named like an optional one but for case or spaces is not read: its rows
+    # would take the default without a word — every row Swiss, no double loss, the event
+    # named after the file; the required columns are named by table_long)
+    _, misnamed = misnamed_optional(df.columns)
+    if misnamed:
+        msg = f"{shown(path)}: {misnamed}"
+        raise SchemaError(msg)
     if "event_id" not in df.columns:
         if not name_event:
             return df
@@ -1063,22 +1093,6 @@ def _read_csv(path: Path, where: Path | io.BytesIO, sep: str,
     raise ImportFormatError(msg)  # (not reached: the last try raises or returns)
 
 
-def _near_names(columns: Sequence[str], wanted: Sequence[str]) -> str:
-    """A hint naming the columns that differ from a ``wanted`` name only by spaces
-    around it or by case (``" round"``, ``"Player_ID"``), or ``""``: names are exact,
-    and the spaces after a header's commas usually sit in its cells too."""
-    want = {w.lower(): w for w in wanted}
-    near = {c: want[c.strip().lower()] for c in columns
-            if c not in wanted and c.strip().lower() in want}
-    if not near:
-        return ""
-    pairs = ", ".join(f"{c!r} → {w!r}" for c, w in near.items())
-    spaced = any(c != c.strip() for c in near)
-    return (f"column names are exact: rename {pairs}"
-            + (" (a header written with spaces after its commas has them in its cells too: "
-               "remove them there as well)." if spaced else "."))
-
-
 def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
                ) -> pl.DataFrame:
     """One file's table in the long form (a match table goes through ``from_matches``),
@@ -1088,6 +1102,7 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         REQUIRED_COLUMNS,
         flag_spellings,
         from_matches,
+        near_names,
     )
 
     cols = columns or MATCH_COLUMNS
@@ -1102,13 +1117,13 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         msg = (f"{shown(path)}: neither a long results table (player_id, opponent_id, …) nor "
                f"a match table ({cols.player_a}, {cols.player_b}, …); columns are "
                f"{df.columns}. Hint: "
-               f"{_near_names(df.columns, known) or 'see swissframe.schema for both forms.'}")
+               f"{near_names(df.columns, known) or 'see swissframe.schema for both forms.'}")
         raise SchemaError(msg)
     # (checked per file: next to other files, a missing column would be filled with nulls
     # and reported row by row, without the file's name)
     missing = [c for c in REQUIRED_COLUMNS if c not in df.columns]
     if missing:
-        hint = (_near_names(df.columns, missing)
+        hint = (near_names(df.columns, missing)
                 or "is it a results file (not standings or pairings)?")
         msg = (f"{shown(path)}: a long results table without column(s) {missing}; columns "
                f"are {df.columns}. Hint: {hint}")

@@ -58,7 +58,7 @@ import orjson
 import polars as pl
 
 from swissframe.errors import ImportFormatError
-from swissframe.io._files import MAX_DIGITS, expand, read_decompressed, shown
+from swissframe.io._files import MAX_DIGITS, expand, read_decompressed, resolved, shown
 
 __all__ = [
     "BYE_MARKERS",
@@ -294,7 +294,7 @@ def _resolved(files: Sequence[Path]) -> list[Path]:
         text = os.fspath(f)
         head, tail = os.path.split(text)
         if not head or not tail or tail in (".", "..") or os.path.islink(text):
-            out.append(f.resolve())  # also refuses a symbolic-link loop
+            out.append(resolved(f))  # also refuses a symbolic-link loop (OSError)
         else:
             out.append(Path(os.path.join(real(head), tail)))
     return out

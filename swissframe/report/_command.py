@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from swissframe.cli._common import non_negative_int, positive_int
+from swissframe.cli._common import non_negative_int, positive_int, refuse_output
 from swissframe.errors import SwissframeError
 
 __all__ = ["add_parser", "run"]
@@ -48,11 +48,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``swissframe report``; 0 on success (errors raise ``SwissframeError``)."""
     from swissframe.report import report
 
+    refuse_output(args.output, args.files, example="report.html")
     out = Path(args.output)
-    inputs = {Path(f).resolve() for f in args.files}
-    if out.resolve() in inputs:
-        msg = f"-o {out} is one of the inputs. Hint: choose another output name."
-        raise SwissframeError(msg)
     if out.suffix and out.suffix.lower() not in (".html", ".htm"):
         msg = (f"cannot write a report to {out.name!r}: unknown suffix {out.suffix!r}. Hint: "
                "use a .html file, or a folder name (no suffix) for a season.")

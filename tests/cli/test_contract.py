@@ -407,3 +407,53 @@ def test_an_empty_output_or_a_folder_name_is_refused(
     assert main(["standings", STORE, "-o", out, "--format", "csv"]) == 2
     _one_error(capsys, needle)
     assert not (tmp_path / "sub").exists()
+
+
+def test_no_command_overwrites_an_input_given_by_an_option_or_its_own_writer(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``-o`` was checked against the positional files of the commands that write through
+    ``write_frame``: ``chart … ev.json -o ev.json`` replaced a decklist file with the
+    chart's spec, ``cut --pairings p.csv -o p.csv`` the pairings, and ``report`` compared
+    files only (not a file inside an input folder). Every input now counts."""
+    deck = tmp_path / "ev.json"
+    deck.write_bytes((REPO_ROOT / "tests" / "fixtures" / "decklist"
+                      / "melee-byes-1-2024-07-13.json").read_bytes())
+    results = tmp_path / "r.csv"
+    results.write_bytes(Path(STORE).read_bytes())
+    rows = pl.read_csv(STORE).filter(pl.col("round") == 4)
+    pairs = tmp_path / "p.csv"
+    pl.concat([rows.select("round", player_id="player_a", opponent_id="player_b"),
+               rows.select("round", player_id="player_b", opponent_id="player_a")]
+              ).write_csv(pairs)
+    kept = {p: p.read_bytes() for p in (deck, results, pairs)}
+    for argv in (["chart", "standings", str(deck), "-o", str(deck)],
+                 ["cut", str(results), "--round", "4", "--pairings", str(pairs),
+                  "-o", str(pairs)],
+                 ["report", str(results), "-o", str(results)]):
+        assert main(argv) == 2
+        err = _one_error(capsys)
+        assert "would overwrite the input" in err or "unknown suffix" in err, err
+    (tmp_path / "page.html").write_text("mine")
+    assert main(["report", str(tmp_path), "-o", str(tmp_path / "page.html")]) == 2
+    _one_error(capsys, "would overwrite the input")
+    assert {p: p.read_bytes() for p in kept} == kept
+    assert (tmp_path / "page.html").read_text() == "mine"
+
+
+@pytest.mark.parametrize("command", [["standings"], ["validate"], ["report"],
+                                     ["chart", "standings"]])
+def test_a_loop_of_links_is_one_error_line(command: list[str], tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A symbolic-link loop given as ``-o`` (every command) or as ``report``'s input ended
+    in ``RuntimeError: Symlink loop from …`` (Python < 3.13's ``Path.resolve``)."""
+    (tmp_path / "a.png").symlink_to(tmp_path / "b.png")
+    (tmp_path / "b.png").symlink_to(tmp_path / "a.png")
+    suffix = ".png" if command[0] == "chart" else ".html" if command[0] == "report" else ".csv"
+    loop = tmp_path / f"loop{suffix}"
+    loop.symlink_to(loop)
+    assert main([*command, STORE, "-o", str(loop)]) == 2
+    _one_error(capsys, "Too many levels of symbolic links")
+    if command == ["report"]:
+        assert main(["report", str(tmp_path / "a.png"), "-o", str(tmp_path / "r.html")]) == 2
+        _one_error(capsys, "symbolic links")
+    assert loop.is_symlink()

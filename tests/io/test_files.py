@@ -506,6 +506,35 @@ def test_a_header_off_by_spaces_or_case_names_the_columns_to_rename(
         sf.read(bad)
 
 
+@pytest.mark.parametrize(("column", "cells", "name"), [
+    ("Phase", ["swiss", "swiss", "playoff", "playoff"], "phase"),
+    ("Double_Loss", ["no", "no", "yes", "yes"], "double_loss"),
+    (" event_id ", ["a", "a", "b", "b"], "event_id"),
+    ("Stage ", ["1", "1", "1", "1"], "stage"),
+], ids=["phase", "flag", "event", "stage"])
+@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+def test_an_optional_column_off_by_case_or_spaces_is_refused_not_ignored(
+        tmp_path: Path, column: str, cells: list[str], name: str, suffix: str) -> None:
+    """A column named like an optional one but for case or spaces was passed through as
+    an extra column and its rows took the default without a word: ``Phase`` playoff
+    rows were ranked as Swiss, ``Double_Loss`` double losses as draws, `` event_id ``
+    events merged under the file's name. Refused with the rename (the pairings file of
+    ``cut --pairings`` is read the same way)."""
+    table = pl.DataFrame({"round": [1, 1, 2, 2], "player_id": ["A", "B", "A", "B"],
+                          "opponent_id": ["B", "A", "B", "A"], "games_won": [2, 0, 0, 0],
+                          "games_lost": [0, 2, 0, 0], "games_drawn": [0, 0, 0, 0],
+                          column: cells})
+    bad = tmp_path / f"named.{suffix}"
+    table.write_csv(bad) if suffix == "csv" else table.write_parquet(bad)
+    message = rf"named\.{suffix}: a column is named like one.*rename {column!r} → {name!r}"
+    with pytest.raises(SchemaError, match=message):
+        sf.read(bad)
+    with pytest.raises(SchemaError, match=message):
+        _files.read_table_file(bad, name_event=False)  # (a cut --pairings file)
+    table.rename({column: name}).write_parquet(bad.with_suffix(".parquet"))
+    assert sf.read(bad.with_suffix(".parquet")).results.height == 4
+
+
 def test_a_spreadsheet_workbook_is_named_as_one(tmp_path: Path) -> None:
     """An .xlsx given as results was "not a results table … Hint: force a format", which
     would not read it either."""

@@ -43,6 +43,7 @@ from swissframe.cli._common import (
     non_negative_int,
     note,
     positive_int,
+    refuse_output,
 )
 from swissframe.errors import DataError, SwissframeError
 from swissframe.io._files import FORMATS
@@ -257,6 +258,7 @@ def run(args: argparse.Namespace) -> int:
         msg = (f"cannot write a chart to {args.output!r}. Hint: end -o with .png, .svg, .pdf, "
                ".html or .json.")
         raise SwissframeError(msg)
+    refuse_output(args.output, args.files, example="chart.png")  # (a decklist is .json too)
     _fast_altair_import()
     from swissframe import charts
 

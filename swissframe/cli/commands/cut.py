@@ -32,6 +32,7 @@ from swissframe.cli._common import (
     output_format,
     positive_int,
     reading,
+    refuse_output,
     show_progress,
     terminal_width,
     text_columns,
@@ -48,6 +49,11 @@ from swissframe.rules._ruleset import get
 __all__ = ["add_parser", "player_table", "render_event", "run", "status_words"]
 
 _OUTCOMES = ("win", "draw", "loss")
+
+
+def _inputs(args: argparse.Namespace) -> list[str]:
+    """Every file the command reads (the results and ``--pairings``): ``-o`` replaces none."""
+    return [*args.files, *([args.pairings] if args.pairings else [])]
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -272,6 +278,8 @@ def run(args: argparse.Namespace) -> int:
     from swissframe.engine.standings import standings
 
     kind = output_format(args.format, args.output)
+    if args.output is not None:  # (before the analysis, not after it)
+        refuse_output(args.output, _inputs(args), example="cut.csv")
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)
     results = filter_events(src.results, args.event)
@@ -306,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
     ranks = pl.concat(ranked, how="diagonal_relaxed")
     players, shown = _with_names(player_table(st, adv, ranks), src.names)
     if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
-        write_frame(players, kind, args.output, inputs=args.files)
+        write_frame(players, kind, args.output, inputs=_inputs(args))
         return 0
     players = shown
     width = terminal_width()
@@ -323,5 +331,5 @@ def run(args: argparse.Namespace) -> int:
         parts.append(render_event(grp, event=str(ev), top=args.top,
                                   round_=int(r) if isinstance(r, int) else 0,
                                   show_all=args.all, width=width))
-    write_text("\n\n".join(parts), args.output, inputs=args.files)
+    write_text("\n\n".join(parts), args.output, inputs=_inputs(args))
     return 0

@@ -26,7 +26,7 @@ from swissframe.cli._common import (
     say,
     show_progress,
 )
-from swissframe.io._files import expand, read
+from swissframe.io._files import expand, read, resolved
 from swissframe.rules._infer import DEFAULT, by_ruleset, describe
 
 __all__ = ["add_parser", "run"]
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         # events calling for different rulesets go to one dataset each, OUT/ruleset=NAME/
         src = read([f for f, _ in found])
         # what --resume compares: the files read, not their conversion (new every run)
-        origin = sorted(str(f.resolve()) for f, _ in found)
+        origin = sorted(str(resolved(f)) for f, _ in found)
         # the converted inputs: named like recompute's own scratch (process id first), so
         # the next run removes them if this process is killed
         clean_scratch(Path(tempfile.gettempdir()))

@@ -168,6 +168,6 @@ def run(args: argparse.Namespace) -> int:
             ok = ok and row["matched"] == row["compared"]
     if args.output:
         write_frame(pl.concat(tables, how="diagonal_relaxed"), None, args.output,
-                    inputs=args.files)
+                    inputs=[*args.files, *args.reference, *([args.held] if args.held else [])])
         print(f"per-value table: {args.output}")
     return 0 if ok else 1
