@@ -557,12 +557,14 @@ def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bo
 
 def _is_normal(df: pl.DataFrame) -> bool:
     """Whether ``_normalise`` would leave ``df`` as it is (every contract column present
-    with its dtype, no null flag): then no query is needed to normalise it."""
+    with its dtype, no null flag, no optional column misnamed — which ``_normalise``
+    refuses: :func:`misnamed_optional`): then no query is needed to normalise it."""
     schema = df.schema
     return (all(schema.get(c) == dt for c, dt in RESULT_COLUMNS.items())
             and all(schema[c] == dt for c, dt in OPTIONAL_COLUMNS.items() if c in schema)
             and all(schema[c] == dt and df[c].null_count() == 0
-                    for c, dt in FLAG_COLUMNS.items() if c in schema))
+                    for c, dt in FLAG_COLUMNS.items() if c in schema)
+            and not misnamed_optional(df.columns)[0])
 
 
 #: A table whose chunks hold this many rows on average is taken in its chunks; one of

@@ -608,3 +608,12 @@ def test_an_optional_column_off_by_case_or_spaces_is_refused(column: str, value:
     report = validate(rows, rules="mtg", best_of=3)
     assert report.problems["kind"].to_list() == ["schema", "zero_games"]
     assert re.search(rename, report.problems["detail"][0])
+    # a table with every contract column typed (read without a normalising query) too
+    full = pl.DataFrame({"event_id": ["e"] * 2, "round": [1, 1], "player_id": ["A", "B"],
+                         "opponent_id": ["B", "A"], "games_won": [2, 0], "games_lost": [0, 2],
+                         "games_drawn": [0, 0], "phase": ["swiss"] * 2})
+    assert schema._is_normal(full)
+    if name not in full.columns:
+        full = full.with_columns(pl.lit(value).alias(column))
+        with pytest.raises(sf.SchemaError, match=rename):
+            sf.standings(full, "mtg")
