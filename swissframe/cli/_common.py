@@ -40,6 +40,7 @@ import polars as pl
 from swissframe._batches import reporting
 from swissframe.errors import (
     DataError,
+    DataWarning,
     SwissframeError,
     check_whole,
     did_you_mean,
@@ -365,6 +366,11 @@ def input_rows(src: Source, events: str | Sequence[str] | None) -> Iterator[pl.D
 
     keep = _event_rows(src.results, events)
     results = src.results if keep is None else src.results.filter(keep)
+    if results.height == 0:  # (an empty table is a valid answer, but not a silent one)
+        msg = ("the input has no result rows (a header alone, or files with no round "
+               "played): the output is empty. Hint: swissframe validate FILE says what "
+               "was read.")
+        warnings.warn(msg, DataWarning, stacklevel=3)
     validated = src._validated
     # (the codes are for the frame read validated: not for another put in its place)
     codes = validated[1] if validated is not None and validated[0] is src.results else None

@@ -457,3 +457,16 @@ def test_a_loop_of_links_is_one_error_line(command: list[str], tmp_path: Path,
         assert main(["report", str(tmp_path / "a.png"), "-o", str(tmp_path / "r.html")]) == 2
         _one_error(capsys, "symbolic links")
     assert loop.is_symlink()
+
+
+@pytest.mark.parametrize("command", ["standings", "sensitivity"])
+def test_an_input_with_no_rows_says_so(command: str, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A header-only file is readable and ranks nobody: exit 0 with an empty table, and a
+    warning that the input had no rows (it printed an empty table with nothing said)."""
+    f = tmp_path / "empty.csv"
+    f.write_text("round,player_id,opponent_id,games_won,games_lost,games_drawn\n")
+    assert main([command, str(f), "--format", "csv"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: the input has no result rows" in err
+    assert "swissframe validate" in err
