@@ -470,3 +470,13 @@ def test_an_input_with_no_rows_says_so(command: str, tmp_path: Path,
     err = capsys.readouterr().err
     assert "warning: the input has no result rows" in err
     assert "swissframe validate" in err
+
+
+def test_a_chart_of_an_input_with_no_rows_is_one_clear_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "empty.csv"
+    f.write_text("round,player_id,opponent_id,games_won,games_lost,games_drawn\n")
+    assert main(["chart", "standings", str(f), "-o", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert "the input has no result rows" in err and "holds 0" not in err
+    assert not (tmp_path / "x.png").exists()

@@ -105,6 +105,10 @@ def _one_event(results: pl.DataFrame, event: str | None) -> pl.DataFrame:
                    f"{events[:10]}{' …' if len(events) > 10 else ''}.")
             raise DataError(msg)
         return results.filter(pl.col("event_id") == event)
+    if not events:
+        msg = ("this chart draws one event and the input has no result rows. Hint: "
+               "swissframe validate FILE says what was read.")
+        raise DataError(msg)
     if len(events) != 1:
         msg = (f"this chart draws one event and the input holds {len(events)} "
                f"({', '.join(events[:5])}{' …' if len(events) > 5 else ''}). Hint: add "
