@@ -407,3 +407,29 @@ def test_an_empty_output_or_a_folder_name_is_refused(
     assert main(["standings", STORE, "-o", out, "--format", "csv"]) == 2
     _one_error(capsys, needle)
     assert not (tmp_path / "sub").exists()
+
+
+def test_cut_table_advice_names_the_seat_shown_as_that_player(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The advice "draw safe for B only" names id_advice's seat B; the table showed the
+    better-standing player as player A, so the advice pointed at the wrong one. Zoe (6
+    pts, rank 1) meets Adam (3 pts) in round 3, top 2: a draw gives Zoe 7 points, more than
+    anyone else can reach (6), so she is in; Adam on 4 is out if Pia or the winner of
+    Cal-Dan reaches 6. The advice's seat A is Adam (ids in order), B is Zoe."""
+    rows = [(1, "Zoe", "Ola", 2, 0), (1, "Adam", "Pia", 1, 2), (1, "Cal", "Dan", 2, 1),
+            (2, "Zoe", "Pia", 2, 0), (2, "Cal", "Adam", 0, 2), (2, "Dan", "Ola", 2, 0),
+            (3, "Zoe", "Adam", 0, 0), (3, "Dan", "Cal", 0, 0), (3, "Pia", "Ola", 0, 0)]
+    f = tmp_path / "e.csv"
+    f.write_text("round,player_a,player_b,games_a,games_b,games_drawn\n"
+                 + "".join(f"{r},{a},{b},{x},{y},0\n" for r, a, b, x, y in rows))
+    assert main(["cut", str(f), "--top", "2", "--all", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    row = next(line.split() for line in out.split("Tables")[1].splitlines()
+               if "Zoe" in line)
+    assert row[:5] == ["1", "Adam", "3", "Zoe", "6"]
+    assert " ".join(row[5:]) == "draw safe for B only"
+    assert main(["cut", str(f), "--top", "2", "-o", str(tmp_path / "c.csv")]) == 0
+    table = pl.read_csv(tmp_path / "c.csv").filter(pl.col("table") == 1)
+    assert table.select("player_id", "seat", "status_draw", "advice").sort("seat").rows() == [
+        ("Adam", "A", "possible", "draw safe for B only"),
+        ("Zoe", "B", "guaranteed", "draw safe for B only")]
