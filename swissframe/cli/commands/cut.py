@@ -40,6 +40,7 @@ from swissframe.cli._common import (
     write_text,
 )
 from swissframe.cut import cut_status, id_advice
+from swissframe.cut._round import DEFAULT_OUTCOMES
 from swissframe.errors import SwissframeError
 from swissframe.io._files import read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
@@ -48,6 +49,9 @@ from swissframe.rules._ruleset import get
 __all__ = ["add_parser", "player_table", "render_event", "run", "status_words"]
 
 _OUTCOMES = ("win", "draw", "loss")
+#: The outcome model of the probabilities (``cut_status``'s default), in words.
+_SCORES = ["-".join(map(str, o if o[2] else o[:2])) for o in DEFAULT_OUTCOMES]
+_OUTCOME_WORDS = ", ".join(_SCORES[:-1]) + " or " + _SCORES[-1]
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -251,7 +255,9 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                           width, shrink=[1], right={0, 2})
         legend = (f"in / out: makes / misses the top {top} whatever the other tables do. "
                   "possible, N%: the share of the other tables' outcomes in which the player "
-                  "makes it (exact; ~ when simulated or not proved).")
+                  f"makes it, each table ending {_OUTCOME_WORDS} with equal chance (exact; ~ "
+                  "when simulated or not proved); players tied on every tiebreaker across "
+                  "the line count as out, or each with a share where the rules draw lots.")
         lines += ["", *textwrap.wrap(legend, width=width)]
     return "\n".join(lines)
 
