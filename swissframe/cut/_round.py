@@ -19,6 +19,7 @@ scale ``M·K`` with ``K = lcm(1..k_max)``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Callable, Sequence
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_OUTCOMES",
     "LEVELS",
+    "LOTTERY_CRITERIA",
     "RoundFrame",
     "criteria_bounds",
     "keyed_uniform",
@@ -536,17 +538,33 @@ def scenario_results(rf: RoundFrame, assignment: pl.DataFrame) -> pl.DataFrame:
         phase=pl.lit("swiss"))
 
 
-def make_cut_flags(rf: RoundFrame, assignment: pl.DataFrame, top: int) -> pl.DataFrame:
-    """Per (event, scenario, player): whether the player's whole tie group is inside the top.
+#: Criteria that order a tie by lot (Pokémon TRH §5.5.1.1, FaB): the event draws that order
+#: when it happens, so before the round it is a tie, not the seeded order of the engine.
+LOTTERY_CRITERIA: Final = frozenset({"random"})
 
-    Uses the engine (``standings(..., keys=["scenario_id"])``) on every scenario at once.
+
+def make_cut_flags(rf: RoundFrame, assignment: pl.DataFrame, top: int) -> pl.DataFrame:
+    """Per (event, scenario, player): whether the player's whole tie group is inside the top
+    (``makes_cut``), and the player's chance of a place in it (``chance``).
+
+    Uses the engine (``standings(..., keys=["scenario_id"])``) on every scenario at once. A
+    criterion that orders a tie by lot (:data:`LOTTERY_CRITERIA`) is left out: the players it
+    would order are a tie group, and when the group straddles the line each of them has the
+    share of the places left (``chance`` = places left ÷ group size), not the place the
+    seeded order gives. Without one, ``chance`` is ``makes_cut`` (an exact tie across the
+    line is not in).
     """
     res = scenario_results(rf, assignment)
-    st = standings(res, rf.rules, keys=["scenario_id"])
+    crits = tuple(c for c in rf.rules.criteria if c.function not in LOTTERY_CRITERIA)
+    lottery = len(crits) < len(rf.rules.criteria)
+    rules = dataclasses.replace(rf.rules, criteria=crits) if lottery else rf.rules
+    st = standings(res, rules, keys=["scenario_id"])
+    size = pl.len().over("event_id", "scenario_id", "rank")
+    makes = pl.col("rank") + size - 1 <= top
+    share = ((pl.lit(top) - pl.col("rank") + 1).clip(0) / size).clip(0.0, 1.0)
     return st.select(
-        "event_id", "scenario_id", "player_id", "rank",
-        (pl.col("rank") + pl.len().over("event_id", "scenario_id", "rank") - 1 <= top)
-        .alias("makes_cut"))
+        "event_id", "scenario_id", "player_id", "rank", makes.alias("makes_cut"),
+        (share if lottery else makes.cast(pl.Float64)).alias("chance"))
 
 
 def unit_table(rf: RoundFrame) -> pl.DataFrame:

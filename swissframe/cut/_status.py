@@ -340,8 +340,12 @@ def _scenario_parts(rf: RoundFrame, assign: pl.DataFrame, top: int, flags_of: Fl
     ratios of integers whatever the chunking. Rows are summed in a fixed order so both
     paths give bit-identical shares.
     """
-    flags = flags_of(assign, top, who).select("event_id", "scenario_id", "player_id",
-                                              "makes_cut")
+    flags = flags_of(assign, top, who)
+    # the chance of a place: 1 / 0 by ``makes_cut``, a share where a tie the ruleset breaks
+    # by lot straddles the line (:func:`make_cut_flags`)
+    chance = (pl.col("chance") if "chance" in flags.columns
+              else pl.col("makes_cut").cast(pl.Float64).alias("chance"))
+    flags = flags.select("event_id", "scenario_id", "player_id", "makes_cut", chance)
     seats = rf.seats.select("event_id", "unit", "k", "player_id", "level")
     if who is not None:
         seats = seats.join(who, on=KEY, how="semi")
@@ -356,13 +360,13 @@ def _scenario_parts(rf: RoundFrame, assign: pl.DataFrame, top: int, flags_of: Fl
               .agg(pl.col("_lw").sum().exp().alias("_sw")))
         j = (j.join(sw, on=["event_id", "scenario_id"], how="left")
              .with_columns(pl.col("_sw").fill_null(1.0)))
-        hit = pl.col("_sw") * pl.col("makes_cut").cast(pl.Float64)
+        hit = pl.col("_sw") * pl.col("chance")
     else:
         j = j.with_columns(_sw=pl.lit(1, dtype=pl.Int64))
-        hit = pl.col("makes_cut").cast(pl.Int64)
+        hit = pl.col("chance")
     return (j.sort(*KEY, "outcome", "scenario_id")
             .group_by(*KEY, "outcome", maintain_order=True)
-            .agg(_all=pl.col("makes_cut").all(), _any=pl.col("makes_cut").any(),
+            .agg(_all=pl.col("makes_cut").all(), _any=(pl.col("chance") > 0).any(),
                  _hw=hit.sum(), _w=pl.col("_sw").sum(), _n=pl.len()))
 
 
@@ -432,9 +436,11 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
         ``match_points`` after the outcome (the fewest, where its game scores score
         differently: a two-game match's sweep bonus);
         ``status`` ∈ guaranteed / possible / eliminated (making the cut = the player's whole
-        tie group is inside the top ``top``); ``method`` says what decided it (points,
-        ranges, enumeration); ``exact`` is True when the status is proved (every
-        guaranteed / eliminated, and a possible confirmed by enumeration).
+        tie group is inside the top ``top``; a tie the ruleset orders by lot — Pokémon's and
+        FaB's random order — is drawn at the event, so a group across the line is
+        possible, each player with the share of the places left); ``method`` says what
+        decided it (points, ranges, enumeration); ``exact`` is True when the status is
+        proved (every guaranteed / eliminated, and a possible confirmed by enumeration).
 
     Examples
     --------

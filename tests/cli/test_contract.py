@@ -238,6 +238,8 @@ def test_cut_default_answers_the_question(capsys: pytest.CaptureFixture[str]) ->
     assert "2 are locked in whatever happens" in words
     assert "3 others can still make it (2 only with a win); 2 cannot." in words
     assert "possible, 60%" in out
+    # the probability model is stated where the numbers are
+    assert "each table ending 2-0, 2-1, 1-2, 0-2 or 0-0-3 with equal chance" in words
     assert "Dmitri" not in out.split("Tables that matter")[1]  # out, at a table deciding nothing
     ranks = [int(line.split()[0]) for line in out.split("by standing")[1].splitlines()[2:]
              if line.strip() and line.split()[0].isdigit()]
@@ -478,5 +480,32 @@ def test_a_chart_of_an_input_with_no_rows_is_one_clear_error(
     f.write_text("round,player_id,opponent_id,games_won,games_lost,games_drawn\n")
     assert main(["chart", "standings", str(f), "-o", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err
-    assert "the input has no result rows" in err and "holds 0" not in err
+    assert "the input has no result rows" in err
+    assert "holds 0" not in err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_cut_table_advice_names_the_seat_shown_as_that_player(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The advice "draw safe for B only" names id_advice's seat B; the table showed the
+    better-standing player as player A, so the advice pointed at the wrong one. Zoe (6
+    pts, rank 1) meets Adam (3 pts) in round 3, top 2: a draw gives Zoe 7 points, more than
+    anyone else can reach (6), so she is in; Adam on 4 is out if Pia or the winner of
+    Cal-Dan reaches 6. The advice's seat A is Adam (ids in order), B is Zoe."""
+    rows = [(1, "Zoe", "Ola", 2, 0), (1, "Adam", "Pia", 1, 2), (1, "Cal", "Dan", 2, 1),
+            (2, "Zoe", "Pia", 2, 0), (2, "Cal", "Adam", 0, 2), (2, "Dan", "Ola", 2, 0),
+            (3, "Zoe", "Adam", 0, 0), (3, "Dan", "Cal", 0, 0), (3, "Pia", "Ola", 0, 0)]
+    f = tmp_path / "e.csv"
+    f.write_text("round,player_a,player_b,games_a,games_b,games_drawn\n"
+                 + "".join(f"{r},{a},{b},{x},{y},0\n" for r, a, b, x, y in rows))
+    assert main(["cut", str(f), "--top", "2", "--all", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    row = next(line.split() for line in out.split("Tables")[1].splitlines()
+               if "Zoe" in line)
+    assert row[:5] == ["1", "Adam", "3", "Zoe", "6"]
+    assert " ".join(row[5:]) == "draw safe for B only"
+    assert main(["cut", str(f), "--top", "2", "-o", str(tmp_path / "c.csv")]) == 0
+    table = pl.read_csv(tmp_path / "c.csv").filter(pl.col("table") == 1)
+    assert table.select("player_id", "seat", "status_draw", "advice").sort("seat").rows() == [
+        ("Adam", "A", "possible", "draw safe for B only"),
+        ("Zoe", "B", "guaranteed", "draw safe for B only")]

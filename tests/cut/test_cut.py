@@ -4,6 +4,7 @@ ID detection and the ID report."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 import warnings
@@ -329,6 +330,40 @@ def test_drop_snapshot_sound() -> None:
     "eliminated" after a draw that can still make the top 4)."""
     res, pairs = random_event(12, "e12")
     _bounded_sound(res, pairs, 4, "pokemon")
+
+
+def test_tie_broken_by_lot_is_a_share_not_the_seeded_order() -> None:
+    """Pokémon orders a tie left after head-to-head at random (TRH §5.5.1.1): the lot is
+    drawn at the event, so the analysis cannot know it. Four players drew round 1 (A-B,
+    C-D) and meet A-C, B-D; top 1. Worked by hand (every other table's outcome 2-0, 2-1,
+    1-2, 0-2, 0-0-3 equally likely):
+
+    - A wins (4 pts): B-D drawn (1/5) leaves A alone on 4; B or D wins (4/5), and A and
+      that player are equal on points, OWP 50% and OOWP 50%, and A drew B in round 1 (no
+      head-to-head winner; D never met A): a lot, 1/2. P = 1/5 + 4/5 · 1/2 = 3/5.
+    - A draws (2 pts): B or D wins (4/5) and is alone on 4: out; B-D drawn (1/5): all four
+      on 2 pts with every percentage 50%: a lot among four, 1/4. P = 1/20.
+    - A loses: C has 4 pts: out.
+
+    The four players are symmetric, so each gets the same answer. Before, the engine's
+    seeded order decided the lot: A was "in" after a win (1.0) and B, C, D "out" after a
+    draw (0.0).
+    """
+    res = _long([("e", 1, "A", "B", 1, 1, 1), ("e", 1, "C", "D", 1, 1, 1)])
+    pairs = _pairs("e", 2, [("A", "C"), ("B", "D")])
+    st = cut.cut_status(res, pairs, 1, "pokemon")
+    for p in "ABCD":
+        got = st.filter(pl.col("player_id") == p).select("outcome", "status", "probability")
+        assert got.rows() == [("win", "possible", pytest.approx(3 / 5)),
+                              ("draw", "possible", pytest.approx(1 / 20)),
+                              ("loss", "eliminated", 0.0)], p
+    # the lot is the last criterion; the ones before it still separate players: with
+    # match points, OWP, OOWP and head-to-head alone, a straddling tie is "not in"
+    rs = sf.rules.get("pokemon")
+    no_lot = dataclasses.replace(rs, name="pokemon-no-lot", criteria=rs.criteria[:-1])
+    st2 = cut.cut_status(res, pairs, 1, no_lot)
+    assert st2.filter(pl.col("player_id") == "A")["probability"].to_list() == [
+        pytest.approx(1 / 5), 0.0, 0.0]
 
 
 def test_monte_carlo_converges_to_exact_share() -> None:

@@ -41,6 +41,7 @@ from swissframe.cli._common import (
     write_text,
 )
 from swissframe.cut import cut_status, id_advice
+from swissframe.cut._round import DEFAULT_OUTCOMES
 from swissframe.errors import SwissframeError
 from swissframe.io._files import read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
@@ -49,6 +50,9 @@ from swissframe.rules._ruleset import get
 __all__ = ["add_parser", "player_table", "render_event", "run", "status_words"]
 
 _OUTCOMES = ("win", "draw", "loss")
+#: The outcome model of the probabilities (``cut_status``'s default), in words.
+_SCORES = ["-".join(map(str, o if o[2] else o[:2])) for o in DEFAULT_OUTCOMES]
+_OUTCOME_WORDS = ", ".join(_SCORES[:-1]) + " or " + _SCORES[-1]
 
 
 def _inputs(args: argparse.Namespace) -> list[str]:
@@ -142,9 +146,10 @@ def status_words(status: str | None, p: float | None, exact: bool | None) -> str
 
 def player_table(status: pl.DataFrame, advice: pl.DataFrame, ranks: pl.DataFrame
                  ) -> pl.DataFrame:
-    """One row per player: standing before the round, table, opponent, status and
-    probability per outcome, the table's advice and a plain ``standing_in_cut``
-    (``locked`` / ``contention`` / ``out`` / ``dropped``); all-null columns are left out.
+    """One row per player: standing before the round, table, seat (the ``A`` / ``B`` the
+    table's advice names), opponent, status and probability per outcome, the table's
+    advice and a plain ``standing_in_cut`` (``locked`` / ``contention`` / ``out`` /
+    ``dropped``); all-null columns are left out.
 
     Examples
     --------
@@ -156,9 +161,9 @@ def player_table(status: pl.DataFrame, advice: pl.DataFrame, ranks: pl.DataFrame
     ...     "player_b": ["B"], "advice": ["draw safe for A only"]})
     >>> ranks = pl.DataFrame({"event_id": ["e"], "player_id": ["A"], "rank": [1],
     ...     "match_points": [3]})
-    >>> player_table(st, adv, ranks).select("player_id", "table", "opponent_id",
+    >>> player_table(st, adv, ranks).select("player_id", "table", "seat", "opponent_id",
     ...     "standing_in_cut").row(0)
-    ('A', 1, 'B', 'contention')
+    ('A', 1, 'A', 'B', 'contention')
     """
     wide = status.pivot(on="outcome", index=["event_id", "player_id"],
                         values=["status", "probability", "exact"], aggregate_function="first")
@@ -167,10 +172,13 @@ def player_table(status: pl.DataFrame, advice: pl.DataFrame, ranks: pl.DataFrame
                       ("exact", pl.Boolean)):
             if f"{v}_{o}" not in wide.columns:
                 wide = wide.with_columns(pl.lit(None, dtype=dt).alias(f"{v}_{o}"))
+    # the seat (A / B) the table's advice names ("draw safe for A only")
     seats = pl.concat([
-        advice.select("event_id", "table", pl.col("player_a").alias("player_id"),
+        advice.select("event_id", "table", pl.lit("A").alias("seat"),
+                      pl.col("player_a").alias("player_id"),
                       pl.col("player_b").alias("opponent_id"), "advice"),
-        advice.select("event_id", "table", pl.col("player_b").alias("player_id"),
+        advice.select("event_id", "table", pl.lit("B").alias("seat"),
+                      pl.col("player_b").alias("player_id"),
                       pl.col("player_a").alias("opponent_id"), "advice")])
     statuses = [pl.col(f"status_{o}") for o in _OUTCOMES]
     locked = pl.all_horizontal(s == "guaranteed" for s in statuses)
@@ -183,7 +191,7 @@ def player_table(status: pl.DataFrame, advice: pl.DataFrame, ranks: pl.DataFrame
                            .then(pl.lit("dropped")).when(locked).then(pl.lit("locked"))
                            .when(out).then(pl.lit("out")).otherwise(pl.lit("contention")))
              .sort("event_id", "rank", "player_id", nulls_last=True))
-    cols = ["event_id", "rank", "player_id", "points", "table", "opponent_id",
+    cols = ["event_id", "rank", "player_id", "points", "table", "seat", "opponent_id",
             "standing_in_cut", *(f"status_{o}" for o in (*_OUTCOMES, "dropped")),
             *(f"probability_{o}" for o in (*_OUTCOMES, "dropped")), "advice",
             *(f"exact_{o}" for o in (*_OUTCOMES, "dropped"))]
@@ -225,7 +233,8 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                    .group_by("table").len().filter(pl.col("len") == 2)["table"].to_list())
     matter |= set(both_locked)
     seats = paired.filter(pl.col("table").is_not_null())
-    tables = (seats.sort("table", "rank").group_by("table", maintain_order=True)
+    # in the advice's seat order: its "A" / "B" are the columns player A / player B
+    tables = (seats.sort("table", "seat").group_by("table", maintain_order=True)
               .agg(pl.col("player_id"), pl.col("points"), pl.col("advice").first())
               .sort("table"))
     if not show_all:
@@ -252,7 +261,9 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                           width, shrink=[1], right={0, 2})
         legend = (f"in / out: makes / misses the top {top} whatever the other tables do. "
                   "possible, N%: the share of the other tables' outcomes in which the player "
-                  "makes it (exact; ~ when simulated or not proved).")
+                  f"makes it, each table ending {_OUTCOME_WORDS} with equal chance (exact; ~ "
+                  "when simulated or not proved); players tied on every tiebreaker across "
+                  "the line count as out, or each with a share where the rules draw lots.")
         lines += ["", *textwrap.wrap(legend, width=width)]
     return "\n".join(lines)
 
