@@ -431,10 +431,10 @@ def _replayed(df: pl.DataFrame, base: pl.DataFrame, rules: Ruleset, top: int, *,
     pair = ["event_id", "round", "player_id", "opponent_id"]
     cols = ["scenario_id", *(c for c in df.columns if c not in ("intentional_draw", "phase"))]
     played = df.filter(~is_id & pl.col("event_id").is_in(events))
-    scores = pl.concat([grid.select(*pair, "scenario_id", *games),
-                        mirror.select(*pair, "scenario_id", *games)])
+    replays = pl.concat([grid.select(*pair, "scenario_id", *games),
+                         mirror.select(*pair, "scenario_id", *games)])
     ids = (df.filter(is_id & pl.col("event_id").is_in(events)).drop(games)
-           .join(scores.with_columns(*(pl.col(c).cast(df.schema[c]) for c in games)),
+           .join(replays.with_columns(*(pl.col(c).cast(df.schema[c]) for c in games)),
                  on=pair, how="inner").select(cols))
     base_top = (base.with_columns(_pos=pl.int_range(1, pl.len() + 1).over("event_id"))
                 .filter(pl.col("_pos") <= top).select("event_id", "player_id",
