@@ -22,6 +22,7 @@ from swissframe.compare import (
     format_value,
     ordinal,
 )
+from swissframe.cut._ids import ID_SCORES
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
 from swissframe.rules import Ruleset
@@ -472,9 +473,11 @@ def _result_text(final: pl.DataFrame, a: str, b: str, names: Callable[[str], str
         return "–"
     w, lo, d = row["games_won"][0], row["games_lost"][0], row["games_drawn"][0]
     if w == lo:
-        if w == 0:
-            return "ID" if d else "unreported"
-        return f"draw {w}–{lo}–{d}"
+        if (w, lo, d) in ID_SCORES["mtg"]:  # as the "what the IDs did" section counts them
+            return "ID"
+        if w == 0 and not d:
+            return "unreported"
+        return "draw" if w + lo + d <= 1 else f"draw {w}–{lo}–{d}"  # (chess: one game)
     who = names(a) if w > lo else names(b)
     return f"{escape(who)} {max(w, lo)}–{min(w, lo)}"
 
