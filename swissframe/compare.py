@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from html import escape
 from typing import Final
 
@@ -50,12 +51,19 @@ CRITERION_LABELS: Final[dict[str, str]] = {
 PERCENT_CRITERIA: Final = frozenset({"mwp", "omwp", "gwp", "ogwp", "oomwp", "omlp", "omp"})
 
 
-def criterion_label(name: str) -> str:
-    """The human name of a criterion column (the column name itself when unknown).
+def criterion_label(name: str, rules: Ruleset | None = None) -> str:
+    """The human name of a criterion column (the column name itself when unknown); with
+    ``rules``, in that game's words: a chess score (win 1, draw ½) is "points", not
+    "match points".
 
     >>> criterion_label("omwp"), criterion_label("my_tb")
     ('OMW%', 'my_tb')
+    >>> criterion_label("match_points", get("mtg")), criterion_label("match_points", get("fide"))
+    ('match points', 'points')
     """
+    if (name == "match_points" and rules is not None and rules.points_win == 1
+            and rules.points_draw == Fraction(1, 2)):
+        return "points"
     return CRITERION_LABELS.get(name, name)
 
 
@@ -295,7 +303,8 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
         table = sf.standings(df, rs)
         ra, rb = _row(table, a, event), _row(table, b, event)
         order = _order(rs)
-        rows = [(c.name, criterion_label(c.name), ra.get(c.name), rb.get(c.name)) for c, _ in order]
+        rows = [(c.name, criterion_label(c.name, rs), ra.get(c.name), rb.get(c.name))
+                for c, _ in order]
         decided: int | None = None
         rank_a, rank_b = int(ra["rank"]), int(rb["rank"])  # type: ignore[call-overload]
         if rank_a != rank_b:
@@ -332,5 +341,5 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
         diff = (va - vb) if ahead == a else (vb - va)
         margin = diff if crit.descending else -diff
     return Comparison(event, rs.name, a, b, rank_a, rank_b, ahead, crit.name,
-                      criterion_label(crit.name), va, vb, margin, frame,
+                      criterion_label(crit.name, rs), va, vb, margin, frame,
                       descending=crit.descending)

@@ -25,17 +25,45 @@ __all__ = ["sensitivity", "standard_variants"]
 Frame = pl.DataFrame | pl.LazyFrame
 
 
+#: The tiebreaker functions each variant's option can change (win rates read the floor and
+#: whether a bye counts in the player's own rate; game rates read a drawn game's worth).
+_READS: dict[str, frozenset[str]] = {
+    "floor": frozenset({"mwp", "omwp", "gwp", "ogwp", "oomwp", "omlp", "omp", "ygo_number"}),
+    "floor_own_gw": frozenset({"gwp"}),
+    "bye_in_own_rate": frozenset({"mwp", "omwp", "oomwp", "omlp", "omp", "ygo_number"}),
+    "drawn_game_value": frozenset({"gwp", "ogwp", "omp", "game_wins"}),
+}
+#: Functions that read none of those options: points, chess scores, pairings, draws.
+_READS_NONE = frozenset({
+    "match_points", "match_wins", "rounds_played", "late", "head_to_head", "random",
+    "direct_encounter", "last_opponent_rank", "buchholz", "fore_buchholz", "abh", "aob", "sb",
+    "koya", "ps", "win", "won", "bpg", "bwg", "ge", "num", "vur", "lost_round_squares"})
+
+
+def _option_matters(rules: Ruleset, option: str) -> bool:
+    """Whether changing ``option`` can change the ranking: some criterion reads it, or is
+    one whose inputs are not known here (kept, to be safe)."""
+    known = _READS_NONE.union(*_READS.values())
+    return any(c.function in _READS[option] or c.function not in known for c in rules.criteria)
+
+
 def standard_variants(base: str | Ruleset = "mtg") -> list[Ruleset]:
     """The base ruleset and its usual one-option variants (rules.md §6–§7).
 
     Floor 1/3 vs 0.33, own GW% unfloored, bye excluded from own MW%, drawn games worth 0,
-    and the base order without its last tiebreaker.
+    and the base order without its last tiebreaker. A variant whose option no criterion
+    of the base reads is left out (it could not change anything: a floor on win rates
+    under chess's Buchholz, a drawn game's worth under Pokémon's OMW% and OOMW%).
 
     Examples
     --------
     >>> [r.name for r in standard_variants("mtg")]  # doctest: +NORMALIZE_WHITESPACE
     ['mtg', 'mtg+floor=1/3', 'mtg+own-gw-unfloored', 'mtg+bye-not-in-own-mw',
      'mtg+drawn-game=0', 'mtg-without-ogwp']
+    >>> [r.name for r in standard_variants("pokemon")]
+    ['pokemon', 'pokemon+floor=1/3', 'pokemon+floor=0.33', 'pokemon-without-random']
+    >>> [r.name for r in standard_variants("fide")]
+    ['fide', 'fide-without-win']
     """
     b = get(base)
     out = [b]
@@ -45,7 +73,7 @@ def standard_variants(base: str | Ruleset = "mtg") -> list[Ruleset]:
                          ("bye-not-in-own-mw", {"bye_in_own_rate": False}),
                          ("drawn-game=0", {"drawn_game_value": Fraction(0)})):
         key = next(iter(change))
-        if getattr(b, key) != change[key]:
+        if getattr(b, key) != change[key] and _option_matters(b, key):
             out.append(dataclasses.replace(b, name=f"{b.name}+{name}", **change))
     if len(b.criteria) > 1:
         out.append(dataclasses.replace(b, name=f"{b.name}-without-{b.criteria[-1].name}",

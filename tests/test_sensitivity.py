@@ -17,7 +17,7 @@ from scipy.stats import kendalltau
 import swissframe as sf
 from swissframe.sensitivity import _kendall, sensitivity, standard_variants
 from tests.cut.test_cut import random_event
-from tests.helpers import Opp, event_from_opponents
+from tests.helpers import REPO_ROOT, Opp, event_from_opponents
 
 # (the module itself: swissframe.sensitivity, the attribute, is the function)
 sensitivity_module = importlib.import_module("swissframe.sensitivity")
@@ -144,3 +144,28 @@ def test_kendall_equals_the_pairwise_definition(events: list[tuple[int, int, int
             tau = kendalltau(g["rank_right"].to_list(), g["rank"].to_list()).statistic
             row = got.filter((pl.col("event_id") == ev) & (pl.col("ruleset") == label))
             assert row["kendall_tau"][0] == pytest.approx(tau, abs=1e-12)
+
+
+@pytest.mark.filterwarnings("ignore::swissframe.errors.ImportNotesWarning")  # (pending)
+@pytest.mark.parametrize(("base", "path"), [
+    ("fide", "tests/fixtures/trf/all_codes.trf"),
+    ("pokemon", "tests/fixtures/tom/three_divisions.tdf")])
+def test_standard_variants_leave_out_options_no_criterion_reads(base: str, path: str) -> None:
+    """Chess's sensitivity table (CLI, chart, HTML report) listed 'floor 1/3 instead of 0',
+    'byes left out of own MW%', 'a drawn game worth 0': MTG options that no FIDE criterion
+    reads, each 'changing nothing'; Pokémon's listed 'a drawn game worth 0' (OMW%/OOMW%
+    read no games). Those variants are left out — and they indeed changed nothing."""
+    kept = [r.name for r in standard_variants(base)]
+    assert not any("drawn-game" in n or "own-mw" in n or "own-gw" in n for n in kept), kept
+    if base == "fide":
+        assert kept == ["fide", "fide-without-win"]
+    results = sf.read(str(REPO_ROOT / path)).results
+    b = sf.rules.get(base)
+    before = sf.standings(results, b)
+    for change in ({"floor": Fraction(1, 3)}, {"bye_in_own_rate": not b.bye_in_own_rate},
+                   {"drawn_game_value": Fraction(0)}):
+        key = next(iter(change))
+        if key == "floor" and base != "fide":
+            continue  # (Pokémon's win rates do read the floor)
+        after = sf.standings(results, dataclasses.replace(b, name="x", **change))
+        assert after["player_id"].to_list() == before["player_id"].to_list(), change

@@ -419,12 +419,14 @@ def find_player(results: pl.DataFrame, player: str, event: str | None) -> str:
 
 class PlayerRead(NamedTuple):
     """What :func:`read_player_event` found: the event's rows, its id, the players' ids
-    (a name the files hold becomes its id) and the ruleset (``--rules`` or inferred)."""
+    (a name the files hold becomes its id), the ruleset (``--rules`` or inferred) and the
+    event's names by player id (TOM, TRF; empty when the ids are the names)."""
 
     results: pl.DataFrame
     event: str
     players: tuple[str, ...]
     rules: str
+    names: dict[str, str] = {}  # noqa: RUF012 (a NamedTuple default, never mutated)
 
 
 def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
@@ -442,7 +444,10 @@ def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
     check_round(results, getattr(args, "through_round", None))
     rules = args.rules or src.ruleset_of(event)
     note(args, describe(src.events.filter(pl.col("event_id") == event), args.rules))
-    return PlayerRead(results, event, ids, rules)
+    names = {str(i): str(n) for i, n in src.names.filter(pl.col("event_id") == event)
+             .select("player_id", "name").drop_nulls().iter_rows()} \
+        if {"event_id", "player_id", "name"} <= set(src.names.columns) else {}
+    return PlayerRead(results, event, ids, rules, names)
 
 
 def check_round(results: pl.DataFrame, round_: int | None, flag: str = "--through-round"

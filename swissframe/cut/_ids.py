@@ -425,10 +425,17 @@ def _replayed(df: pl.DataFrame, base: pl.DataFrame, rules: Ruleset, top: int, *,
                          pl.col("player_id").alias("opponent_id"), "scenario_id",
                          pl.col("games_lost").alias("games_won"),
                          pl.col("games_won").alias("games_lost"), "games_drawn")
-    cols = ["event_id", "scenario_id", "round", "player_id", "opponent_id", "games_won",
-            "games_lost", "games_drawn"]
+    # the rows keep their other columns (a melee ruleset reads `stage`, chess `unplayed`):
+    # only an ID's games are replaced
+    games = ["games_won", "games_lost", "games_drawn"]
+    pair = ["event_id", "round", "player_id", "opponent_id"]
+    cols = ["scenario_id", *(c for c in df.columns if c not in ("intentional_draw", "phase"))]
     played = df.filter(~is_id & pl.col("event_id").is_in(events))
-    ids = pl.concat([grid.select(cols), mirror.select(cols)])
+    replays = pl.concat([grid.select(*pair, "scenario_id", *games),
+                         mirror.select(*pair, "scenario_id", *games)])
+    ids = (df.filter(is_id & pl.col("event_id").is_in(events)).drop(games)
+           .join(replays.with_columns(*(pl.col(c).cast(df.schema[c]) for c in games)),
+                 on=pair, how="inner").select(cols))
     base_top = (base.with_columns(_pos=pl.int_range(1, pl.len() + 1).over("event_id"))
                 .filter(pl.col("_pos") <= top).select("event_id", "player_id",
                                                       _in_base=pl.lit(value=True)))

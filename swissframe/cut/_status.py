@@ -535,8 +535,9 @@ def _simulated(rf: RoundFrame, units: pl.DataFrame, who: pl.DataFrame, top: int,
     held = 0
     from tqdm import tqdm  # not on `import swissframe`
 
+    # leave=False: the bar is erased when the simulation ends, like every progress line
     for s0 in tqdm(range(0, n_sims, step), disable=not progress, desc="simulating",
-                   unit="batch"):
+                   unit="batch", leave=False):
         n = min(step, n_sims - s0)
         pending.append(sample_assignments(units, rf.outcomes, n, s0, seed))
         held += n

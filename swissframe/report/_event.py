@@ -22,6 +22,7 @@ from swissframe.compare import (
     format_value,
     ordinal,
 )
+from swissframe.cut._ids import ID_SCORES
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
 from swissframe.rules import Ruleset
@@ -204,7 +205,8 @@ def _header(rep: EventReport) -> str:
     bits.extend(escape(d) for d in m.details)
     if m.source:
         bits.append(f"source: {escape(m.source)}")
-    crit = " → ".join(criterion_label(c.name) + ("" if c.descending else " (lower first)")
+    crit = " → ".join(criterion_label(c.name, m.rules)
+                      + ("" if c.descending else " (lower first)")
                       for c in rep.meta.rules.criteria)
     rules = (f"Ranked by <b>{escape(m.rules.name)}</b>: {escape(crit)}. "
              f"{escape(m.why)}")
@@ -358,7 +360,8 @@ def _charts_section(rep: EventReport, add: Callable[[str, Any, str, str], str]) 
     out.append(add("standings", lambda: charts.chart_standings(
         st, top=min(32, st.height), cut=n if st.height > n else None,
         title=f"{rep.meta.name}: the top {min(32, st.height)}"),
-        "standings", "Match points (bars) and tiebreakers (dots) of the top of the table."))
+        "standings", f"{criterion_label('match_points', rep.meta.rules).capitalize()} (bars) "
+        "and tiebreakers (dots) of the top of the table."))
     br = _display(rep.by_round, names, ["player_id"])
     out.append(add("race", lambda: charts.chart_standings_race(
         br, top=min(n, st.height), title=f"{rep.meta.name}: the race to the top {n}"),
@@ -470,9 +473,11 @@ def _result_text(final: pl.DataFrame, a: str, b: str, names: Callable[[str], str
         return "–"
     w, lo, d = row["games_won"][0], row["games_lost"][0], row["games_drawn"][0]
     if w == lo:
-        if w == 0:
-            return "ID" if d else "unreported"
-        return f"draw {w}–{lo}–{d}"
+        if (w, lo, d) in ID_SCORES["mtg"]:  # as the "what the IDs did" section counts them
+            return "ID"
+        if w == 0 and not d:
+            return "unreported"
+        return "draw" if w + lo + d <= 1 else f"draw {w}–{lo}–{d}"  # (chess: one game)
     who = names(a) if w > lo else names(b)
     return f"{escape(who)} {max(w, lo)}–{min(w, lo)}"
 
@@ -591,8 +596,9 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
                (escape(", ".join(rep.name(p) for p in r["entering"])) or "–", None, "l"),
                (escape(", ".join(rep.name(p) for p in r["leaving"])) or "–", None, "l"),
                "" if r["kendall_tau"] is None else f"{r['kendall_tau']:.3f}",
-               (escape("exact tie" if crit == "tie" else criterion_label(crit or "–")),
-                None, "l")], "in-cut" if r["entering"] else "")
+               (escape("exact tie" if crit == "tie"
+                       else criterion_label(crit or "–", rep.meta.rules)), None, "l")],
+              "in-cut" if r["entering"] else "")
     out = [f"<h2>Would other tiebreakers change the top {n}?</h2><p>{lead}</p>", t.html()]
     if changed.height:
         sens_d = sens.with_columns(event_id=pl.lit(rep.meta.name))

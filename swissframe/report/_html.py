@@ -169,8 +169,13 @@ def _json(spec: dict[str, Any]) -> str:
 def chart_block(chart_id: str, spec: dict[str, Any], name: str, caption: str = "") -> str:
     """A chart's placeholder, its inline spec and an optional caption."""
     cap = f'<p class="note">{escape(caption)}</p>' if caption else ""
+    # what a screen reader says: the chart's title and caption (``name`` is a file name)
+    title = spec.get("title", "")
+    title = title.get("text", "") if isinstance(title, dict) else title
+    title = " ".join(title) if isinstance(title, list) else str(title)
+    label = ". ".join(x for x in (title.strip(), caption.strip()) if x) or name
     return (f'<figure class="chart"><div id="{chart_id}" '
-            f'role="img" aria-label="{escape(name)}"></div>'
+            f'role="img" aria-label="{escape(label)}"></div>'
             f'<script type="application/json" data-chart="{chart_id}" '
             f'data-name="{escape(name)}">{_json(spec)}</script>{cap}</figure>')
 

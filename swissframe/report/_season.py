@@ -326,7 +326,7 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
     blocks.append(f"<h2>Events</h2>{t.html()}")
     used = {m.rules.name: m.rules for m in rep.metas}
     rules_text = "; ".join(
-        f"{name}: " + " → ".join(criterion_label(c.name) for c in rs.criteria)
+        f"{name}: " + " → ".join(criterion_label(c.name, rs) for c in rs.criteria)
         for name, rs in used.items())
     blocks.append(f'<footer class="note">Computed by swissframe {escape(sf.__version__)}. '
                   f"Rulesets: {escape(rules_text)}. Every chart offers PNG / SVG download "

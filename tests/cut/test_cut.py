@@ -769,3 +769,21 @@ def test_monte_carlo_many_tables_has_probabilities() -> None:
     possible = st_.filter(pl.col("status") == "possible")
     # null only for an own outcome none of the 4 scenarios drew
     assert possible["probability"].drop_nulls().len() > possible.height // 2
+
+
+def test_id_report_replays_keep_the_stage_a_melee_ruleset_reads() -> None:
+    """The replays rebuilt each row from eight columns and dropped ``stage``: with a
+    melee.gg ruleset (evaluated at the end of each player's stage) every event with an ID
+    failed ("the results have no 'stage' column"), so ``swissframe chart cut-lines`` on a
+    melee file exited 2 and the HTML report left out what the IDs did."""
+    res = _long([("e", 1, "A", "E", 2, 0, 0), ("e", 1, "B", "F", 2, 0, 0),
+                 ("e", 1, "C", "D", 2, 1, 0), ("e", 2, "A", "C", 2, 0, 0),
+                 ("e", 2, "B", "D", 2, 0, 0), ("e", 2, "E", "F", 2, 0, 0),
+                 ("e", 3, "A", "B", 0, 0, 3), ("e", 3, "C", "E", 2, 0, 0),
+                 ("e", 3, "D", "F", 2, 0, 0)]).with_columns(stage=pl.lit("day1"))
+    staged = cut.id_report(res, top=2, rules="melee-e2", n_sims=20, seed=1)
+    plain = cut.id_report(res.drop("stage"), top=2, rules="mtg-1/3", n_sims=20, seed=1)
+    # one stage: the end of the stage is the end of the event, as with mtg-1/3
+    assert staged.events.select("cf_topn_changed_share", "cf_cut_points_mean").equals(
+        plain.events.select("cf_topn_changed_share", "cf_cut_points_mean"))
+    assert staged.events["cf_cut_points_mean"][0] is not None

@@ -253,3 +253,33 @@ def test_floor_variant_says_the_base_rulesets_floor() -> None:
     assert variant_label("pokemon+floor=1/3", "pokemon") == "floor 1/3 instead of 0.25"
     assert variant_label("swu+floor=0.33", "swu") == "floor 0.33 instead of 0.3333"
     assert variant_label("mine+floor=1/3", "mine") == "floor 1/3"  # not a preset
+
+
+@pytest.mark.filterwarnings("ignore::swissframe.errors.ImportNotesWarning")  # (pending)
+def test_chess_report_speaks_chess_and_charts_are_labelled() -> None:
+    """A chess report said "match points" (ranking order, cut box, chart caption), listed
+    MTG variants (floor, byes in own MW%, drawn games) that changed nothing, called every
+    drawn chess game an "ID" in the advice table while the section below said "No
+    intentional draw"; a screen reader read each chart as a file slug."""
+    html = sf.report(ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf", top=4,
+                     n_sims=20).html
+    text = _text(html)
+    assert "match points" not in text.lower()
+    assert "Ranked by fide-2026 : points → " in text
+    assert "floor" not in text
+    assert "MW%" not in text
+    labels = re.findall(r'role="img" aria-label="([^"]*)"', html)
+    assert labels
+    assert all(x.startswith("Fixture Open: ") for x in labels), labels
+    assert "Points (bars) and tiebreakers (dots)" in labels[0]
+
+
+def test_only_an_id_score_is_called_id() -> None:
+    from swissframe.report._event import _result_text
+
+    final = pl.DataFrame({"player_id": ["A", "C", "E"], "opponent_id": ["B", "D", "F"],
+                          "games_won": [0, 0, 1], "games_lost": [0, 0, 1],
+                          "games_drawn": [3, 1, 1]})
+    assert _result_text(final, "A", "B", str) == "ID"  # 0-0-3, as id_report counts IDs
+    assert _result_text(final, "C", "D", str) == "draw"  # a drawn chess game
+    assert _result_text(final, "E", "F", str) == "draw 1–1–1"

@@ -29,6 +29,7 @@ from swissframe.cli._common import (
     write_frame,
     write_text,
 )
+from swissframe.rules import label_of
 
 __all__ = ["add_parser", "render", "run"]
 
@@ -83,7 +84,8 @@ def _terms(label: str, values: Sequence[float], total: float | None, width: int)
 
 
 def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: str,
-           criteria: Sequence[str] = (), width: int = 80) -> str:
+           criteria: Sequence[str] = (), width: int = 80,
+           names: dict[str, str] | None = None) -> str:
     """The judge's text of an :func:`swissframe.explain` table, ``width`` columns wide.
 
     Examples
@@ -107,23 +109,27 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
     """
     body = table.filter(pl.col("result") != "average")
     avg = table.filter(pl.col("result") == "average").row(0, named=True)
+    shown = names or {}  # the players as the file names them (TOM, TRF ids are numbers)
     player, event = avg["player_id"], avg.get("event_id", "")
+    player = shown.get(player, player)
     lines = textwrap.wrap(f"{player} — {event}, {rules}", width=width, break_on_hyphens=False)
+    chess = "bh_value" in body.columns
     if standing is not None:
         rec = f"{standing['wins']}-{standing['losses']}-{standing['draws']}"
         points = format_cell("match_points", standing["match_points"])
         parts = [f"rank {standing['rank']}", f"{points} points", f"record {rec}"]
-        parts += [f"{lab} {format_cell(col, standing[col])}"
-                  for col, lab in (("omwp", "OMW%"), ("gwp", "GW%"), ("ogwp", "OGW%"),
-                                   ("oomwp", "OOMW%")) if standing.get(col) is not None]
+        # the ruleset's own tiebreakers (chess has no OMW% or GW%; Pokémon no GW%)
+        cols = ([c for c in criteria if c not in ("match_points", "random")] if criteria
+                else ["omwp", "gwp", "ogwp", "oomwp"])
+        parts += [f"{label_of(col)} {format_cell(col, standing[col])}"
+                  for col in cols if standing.get(col) is not None]
         lines.append(textwrap.fill(", ".join(parts), width=width))
         if standing.get("dropped"):
             lines.append(f"{player} dropped after round {standing['rounds_played']}.")
     lines.append("")
     has_gw = ("ogwp" in criteria) if criteria else body["opp_gwp"].is_not_null().any()
     has_oomw = "oomwp" in criteria
-    chess = "bh_value" in body.columns
-    heads = ["round", "opponent", "result", "opp. record", "opp. MW%"]
+    heads = ["round", "opponent", "result", "opp. record"] + ([] if chess else ["opp. MW%"])
     if has_gw:
         heads.append("opp. GW%")
     if has_oomw:
@@ -134,17 +140,24 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
     notes: list[str] = []
     for r in body.iter_rows(named=True):
         mark = ""
+        if chess and r["opponent_id"] is None and r["bh_value"] is not None:
+            # (the note says a bye is "left out of averages": true of OMW%, not of Buchholz)
+            r["note"] = (f"{r['result']}, no opponent: Buchholz counts "
+                         f"{format_cell('x', r['bh_value'])} for this round (C.07 Art. 16)")
         if r["note"]:
             mark = "*" * (len(notes) % 3 + 1) if len(notes) < 3 else f"[{len(notes) + 1}]"
-            who = f" ({r['opponent_id']})" if r["opponent_id"] else ""
+            opp = shown.get(r["opponent_id"], r["opponent_id"])
+            who = f" ({opp})" if opp else ""
             notes.append(f"{mark} round {r['round']}{who}: {r['note']}")
         mw = format_cell("opp_mwp", r["opp_mwp"]) if r["opp_mwp"] is not None else "–"
         raw_differs = (r["opp_mwp"] is not None and r["opp_mwp_raw"] is not None
                        and abs(r["opp_mwp"] - r["opp_mwp_raw"]) > 1e-12)
-        cells = [str(r["round"]), str(r["opponent_id"] or "–"), str(r["result"]),
-                 _record(r["opp_wins"], r["opp_losses"], r["opp_draws"], r["opp_byes"]),
-                 f"{mw} {mark}".rstrip() if (mark and raw_differs) or
-                 (mark and r["opp_mwp"] is None) else mw]
+        cells = [str(r["round"]), str(shown.get(r["opponent_id"], r["opponent_id"]) or "–"),
+                 str(r["result"]),
+                 _record(r["opp_wins"], r["opp_losses"], r["opp_draws"], r["opp_byes"])]
+        if not chess:
+            cells.append(f"{mw} {mark}".rstrip() if (mark and raw_differs) or
+                         (mark and r["opp_mwp"] is None) else mw)
         if has_gw:
             gw = format_cell("opp_gwp", r["opp_gwp"]) if r["opp_gwp"] is not None else "–"
             gw_differs = (r["opp_gwp"] is not None and r["opp_gwp_raw"] is not None
@@ -153,14 +166,16 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
         if has_oomw:
             cells.append(format_cell("opp_omwp", r["opp_omwp"]) if not r["excluded"] else "–")
         if chess:
-            cells += [format_cell("x", r["opp_score"]), format_cell("x", r["bh_value"])]
+            bh = format_cell("x", r["bh_value"])
+            cells += [format_cell("x", r["opp_score"]), f"{bh} {mark}".rstrip()]
         rows.append(cells)
     lines += text_columns(heads, rows, width, shrink=[1], right=[0])
     if notes:
         lines.append("")
         lines += [textwrap.fill(n, width=width, subsequent_indent="    ") for n in notes]
     lines.append("")
-    sums = [("OMW%", "opp_mwp")] if "omwp" in criteria or not criteria else []
+    sums = [("OMW%", "opp_mwp")] if "omwp" in criteria or (not criteria and not chess) \
+        else []
     if has_gw:
         sums.append(("OGW%", "opp_gwp"))
     if has_oomw:
@@ -185,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
     from swissframe.rules import get
 
     kind = output_format(args.format, args.output)
-    results, event, (player,), used = read_player_event(args, args.player)
+    results, event, (player,), used, names = read_player_event(args, args.player)
     table = explain(results, player, used, event_id=event, through_round=args.through_round)
     if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
         write_frame(table, kind, args.output, inputs=args.files)
@@ -194,8 +209,8 @@ def run(args: argparse.Namespace) -> int:
     row = st.filter(pl.col("player_id") == player)
     rules = used + (f", after round {args.through_round}" if args.through_round else "")
     width = terminal_width()
-    names = [c.name for c in get(used).criteria]
+    criteria = [c.name for c in get(used).criteria]
     text = render(table, row.row(0, named=True) if row.height else None, rules=rules,
-                  criteria=names, width=width)
+                  criteria=criteria, width=width, names=names)
     write_text(text, args.output, inputs=args.files)
     return 0

@@ -67,7 +67,7 @@ def _difference(name: str, diff: float | None) -> str:
     return f"{diff:+.4f}".rstrip("0").rstrip(".")
 
 
-def render(comparison: object, width: int = 80) -> str:
+def render(comparison: object, width: int = 80, names: dict[str, str] | None = None) -> str:
     """The sentence and the criterion table of a :class:`swissframe.compare.Comparison`.
 
     Examples
@@ -89,15 +89,22 @@ def render(comparison: object, width: int = 80) -> str:
 
     c = comparison
     table: pl.DataFrame = c.table  # type: ignore[attr-defined]
-    a, b = c.player_a, c.player_b  # type: ignore[attr-defined]
+    # the players as the file names them (a TOM or TRF id is a number the user never typed)
+    pa, pb = c.player_a, c.player_b  # type: ignore[attr-defined]
+    a, b = (names or {}).get(pa, pa), (names or {}).get(pb, pb)
+    if a == b:  # namesakes: the ids tell them apart
+        a, b, names = pa, pb, None
     rows = [[r["label"], format_cell(r["criterion"], r["value_a"]),
              format_cell(r["criterion"], r["value_b"]),
              _difference(r["criterion"], r["difference"]),
              "← decided" if r["decided"] else ""]
             for r in table.iter_rows(named=True)]
-    heads = ["criterion", str(a), str(b), f"{a} − {b}" if len(f"{a}{b}") < 24 else "A − B", ""]
+    heads = ["criterion", str(a), str(b), f"{a} − {b}", ""]
     widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
-    lines = [*textwrap.wrap(str(c), width=width), ""]
+    if len(heads[3]) >= 24 or sum(widths) + 2 * (len(widths) - 1) > width:  # (names: long)
+        heads[3] = "A − B"
+        widths[3] = max([len(heads[3]), *(len(r[3]) for r in rows)])
+    lines = [*textwrap.wrap(c.describe(names), width=width), ""]  # type: ignore[attr-defined]
     for cells in [heads, *rows]:
         lines.append("  ".join(x.ljust(w) for x, w in zip(cells, widths, strict=True))
                      .rstrip())
@@ -109,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
     from swissframe.compare import compare
 
     kind = output_format(args.format, args.output)
-    results, event, (a, b), rules = read_player_event(args, args.player_a, args.player_b)
+    results, event, (a, b), rules, names = read_player_event(args, args.player_a,
+                                                             args.player_b)
     comparison = compare(results, a, b, rules=rules, event_id=event,
                          through_round=args.through_round)
     if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
@@ -119,5 +127,5 @@ def run(args: argparse.Namespace) -> int:
         write_frame(table, kind, args.output, inputs=args.files)
         return 0
     width = terminal_width()
-    write_text(render(comparison, width), args.output, inputs=args.files)
+    write_text(render(comparison, width, names), args.output, inputs=args.files)
     return 0

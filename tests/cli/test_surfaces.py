@@ -1,0 +1,60 @@
+"""What a user reads in a real terminal (80 columns) from commands on a chess (TRF) and a
+Pokémon (TOM) event: the players under the names the file gives them, the game's own
+vocabulary, and no progress bar left on the screen."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cli.test_terminal import STORE, _fits, run_raw, screen
+
+
+def test_cut_simulation_bar_is_erased() -> None:
+    # `cut` with simulated probabilities left "simulating: 100%|████| 4/4 …" on the screen
+    # above the answer (tqdm's default leave=True), though every other bar is erased
+    (code, raw), = run_raw([["cut", STORE, "--top", "4", "--exact-limit", "0"]])
+    assert code == 0
+    assert "simulating" in raw  # drawn on a terminal stderr …
+    lines = screen(raw)
+    assert not any("simulating" in x for x in lines), lines  # … and erased
+    assert "Top 4 before round 4" in "\n".join(lines)
+    _fits(lines)
+
+
+TRF = "tests/fixtures/trf/all_codes.trf"
+TOM = "tests/fixtures/tom/three_divisions.tdf"
+
+
+@pytest.mark.filterwarnings("ignore::swissframe.errors.ImportNotesWarning")
+def test_chess_and_pokemon_players_by_name_in_their_games_words() -> None:
+    """``explain`` and ``why`` on a TRF or TOM file printed the players as the file's
+    numbers ("6 — held_swiss_9", "2 (3rd) beat 1 (4th)") though the user typed names,
+    and an MTG summary on a chess player ("OMW% 57.64%, GW% 66.67%, OGW% …", an
+    "opp. MW%" column); ``why`` said "match points" for a chess score."""
+    (c1, ex), (c2, why), (c3, tom), (c4, twhy) = run_raw([
+        ["explain", TRF, "--player", "Echo, Eve", "--quiet"],
+        ["why", TRF, "Echo, Eve", "Alpha, Ann", "--quiet"],
+        ["explain", TOM, "--player", "Dev Junior", "--quiet"],
+        ["why", TOM, "Dev Junior", "Ada Junior", "--quiet"]])
+    assert c1 == c2 == c3 == c4 == 0
+    ex_lines = screen(ex)
+    assert ex_lines[0] == "Echo, Eve — all_codes, fide-2026"
+    assert ex_lines[1].startswith("rank 1, 3 points, record 3-0-0, BH-C1 3.5, BH 4.5, SB 4.5")
+    text = "\n".join(ex_lines)
+    assert "MW%" not in text  # (nor OMW%)
+    assert "GW%" not in text
+    assert "Foxtrot, Fay" in text  # an opponent, by name
+    assert "Buchholz counts 1.5 for this round" in text  # the bye, as Buchholz counts it
+    assert "left out of averages" not in text
+    why_lines = screen(why)
+    assert why_lines[0] == "Echo, Eve (1st) beat Alpha, Ann (2nd) on points: 3 vs 2."
+    assert any(x.startswith("points ") for x in why_lines)
+    assert "match points" not in "\n".join(why_lines)
+    tom_text = "\n".join(screen(tom))
+    assert screen(tom)[0].startswith("Dev Junior — three_divisions:juniors, pokemon")
+    assert "OMW% 41.67%, OOMW% 55.56%" in tom_text
+    assert "GW%" not in tom_text
+    assert "(Cleo Junior): win rate" in tom_text
+    assert screen(twhy)[0].startswith("Dev Junior (1st) beat Ada Junior (2nd) on match points")
+    for raw in (ex, why, tom, twhy):
+        _fits(screen(raw))
