@@ -16,6 +16,7 @@ import polars as pl
 
 from swissframe._collect import collect, scoped
 from swissframe.engine.standings import standings
+from swissframe.engine.tiebreakers import TIEBREAKER_SPECS
 from swissframe.errors import DataError, check_top
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import batched, validated_once
@@ -25,26 +26,12 @@ __all__ = ["sensitivity", "standard_variants"]
 Frame = pl.DataFrame | pl.LazyFrame
 
 
-#: The tiebreaker functions each variant's option can change (win rates read the floor and
-#: whether a bye counts in the player's own rate; game rates read a drawn game's worth).
-_READS: dict[str, frozenset[str]] = {
-    "floor": frozenset({"mwp", "omwp", "gwp", "ogwp", "oomwp", "omlp", "omp", "ygo_number"}),
-    "floor_own_gw": frozenset({"gwp"}),
-    "bye_in_own_rate": frozenset({"mwp", "omwp", "oomwp", "omlp", "omp", "ygo_number"}),
-    "drawn_game_value": frozenset({"gwp", "ogwp", "omp", "game_wins"}),
-}
-#: Functions that read none of those options: points, chess scores, pairings, draws.
-_READS_NONE = frozenset({
-    "match_points", "match_wins", "rounds_played", "late", "head_to_head", "random",
-    "direct_encounter", "last_opponent_rank", "buchholz", "fore_buchholz", "abh", "aob", "sb",
-    "koya", "ps", "win", "won", "bpg", "bwg", "ge", "num", "vur", "lost_round_squares"})
-
-
 def _option_matters(rules: Ruleset, option: str) -> bool:
-    """Whether changing ``option`` can change the ranking: some criterion reads it, or is
-    one whose inputs are not known here (kept, to be safe)."""
-    known = _READS_NONE.union(*_READS.values())
-    return any(c.function in _READS[option] or c.function not in known for c in rules.criteria)
+    """Whether changing ``option`` can change the ranking of ``rules``: a criterion reads
+    it, or does not declare what it reads (``TiebreakerSpec.reads`` None: kept, to be
+    safe)."""
+    specs = (TIEBREAKER_SPECS.get(c.function) for c in rules.criteria)
+    return any(s is None or s.reads is None or option in s.reads for s in specs)
 
 
 def standard_variants(base: str | Ruleset = "mtg") -> list[Ruleset]:

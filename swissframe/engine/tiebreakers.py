@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -124,6 +124,9 @@ TIEBREAKERS: dict[str, Tiebreaker] = {}
 
 #: The fast paths a registered criterion may declare (see :class:`TiebreakerSpec`).
 CAPABILITIES: Final = ("running", "coded", "bounds", "fast")
+#: The ruleset options of the win and game rates a criterion may declare it reads
+#: (``TiebreakerSpec.reads``): the one-option variants of ``sensitivity`` change them.
+RATE_OPTIONS: Final = ("floor", "floor_own_gw", "bye_in_own_rate", "drawn_game_value")
 Kind = Literal["own", "opponent_mean"]
 
 
@@ -169,6 +172,11 @@ class TiebreakerSpec:
         ``4**span``): an event is then long (computed on its own past
         :data:`~swissframe.engine._record.LONG_ROUNDS`) by the span of its round numbers,
         not by the rounds played (:func:`spans_rounds`).
+    reads
+        Which of the rates' ruleset options (:data:`RATE_OPTIONS`) its values depend on:
+        an empty set for one that reads none (points, wins, chess scores), None when not
+        declared — a reader must then assume any (``sensitivity.standard_variants`` keeps
+        every variant).
 
     Examples
     --------
@@ -189,10 +197,15 @@ class TiebreakerSpec:
     fast: bool = False
     ties: bool = True
     round_span: bool = False
+    reads: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         caps = self.capabilities
         where = f"tiebreaker {self.name!r}"
+        if self.reads is not None and not self.reads <= set(RATE_OPTIONS):
+            msg = (f"{where}: reads={sorted(self.reads)} names options outside "
+                   f"{list(RATE_OPTIONS)}. Hint: declare those it reads, or leave it None.")
+            raise RulesetError(msg)
         if self.group and caps:
             msg = (f"{where}: a group-aware criterion cannot declare {sorted(caps)}. "
                    "Hint: register it without capabilities.")
@@ -223,7 +236,8 @@ TIEBREAKER_SPECS: dict[str, TiebreakerSpec] = {}
 def register_tiebreaker(name: str, *, own: str | None = None,
                         opponent_mean: str | None = None, running: bool = False,
                         coded: bool = False, bounds: bool = False, fast: bool = False,
-                        round_span: bool = False) -> Callable[[Tiebreaker], Tiebreaker]:
+                        round_span: bool = False, reads: Iterable[str] | None = None
+                        ) -> Callable[[Tiebreaker], Tiebreaker]:
     """Decorator adding a function to :data:`TIEBREAKERS` under ``name``, with the fast
     paths that can compute it (:class:`TiebreakerSpec`; none by default, so a new
     criterion always takes the reference path).
@@ -246,7 +260,8 @@ def register_tiebreaker(name: str, *, own: str | None = None,
     def deco(fn: Tiebreaker) -> Tiebreaker:
         TIEBREAKER_SPECS[name] = TiebreakerSpec(
             name, fn, kind=kind, source=own if own is not None else opponent_mean,
-            running=running, coded=coded, bounds=bounds, fast=fast, round_span=round_span)
+            running=running, coded=coded, bounds=bounds, fast=fast, round_span=round_span,
+            reads=None if reads is None else frozenset(reads))
         TIEBREAKERS[name] = fn
         return fn
 
@@ -348,20 +363,22 @@ def _own(ctx: Context, column: str, name: str) -> pl.LazyFrame:
                               pl.col(exact_name(column)).alias(exact_name(name)))
 
 
-@register_tiebreaker("match_points", own="match_points", running=True, coded=True,
+@register_tiebreaker("match_points", own="match_points", running=True, coded=True, reads=(),
                      bounds=True, fast=True)
 def match_points(ctx: Context, *, name: str = "match_points") -> pl.LazyFrame:
     """Match points (MTR Appendix C: win 3, draw 1, loss 0, bye 3 — from the ruleset)."""
     return _own(ctx, "match_points", name)
 
 
-@register_tiebreaker("mwp", own="mwp", running=True, coded=True, bounds=True, fast=True)
+@register_tiebreaker("mwp", own="mwp", running=True, coded=True, bounds=True, fast=True,
+                     reads=("floor", "bye_in_own_rate"))
 def mwp(ctx: Context, *, name: str = "mwp") -> pl.LazyFrame:
     """The player's own match-win rate, floored and capped (MTR Appendix C MW%)."""
     return _own(ctx, "mwp", name)
 
 
-@register_tiebreaker("gwp", own="gwp", running=True, coded=True, bounds=True, fast=True)
+@register_tiebreaker("gwp", own="gwp", running=True, coded=True, bounds=True, fast=True,
+                     reads=("floor", "floor_own_gw", "drawn_game_value"))
 def gwp(ctx: Context, *, name: str = "gwp") -> pl.LazyFrame:
     """The player's own game-win rate (MTR Appendix C GW%); floored if ``floor_own_gw``."""
     return _own(ctx, "gwp", name)
@@ -564,7 +581,7 @@ def _earned_bye_contributions(ctx: Context) -> pl.LazyFrame | None:
 
 
 @register_tiebreaker("omwp", opponent_mean="mwp_opp", running=True, coded=True, bounds=True,
-                     fast=True)
+                     fast=True, reads=("floor", "bye_in_own_rate"))
 def omwp(ctx: Context, *, name: str = "omwp") -> pl.LazyFrame:
     """Opponents' match-win % (MTR Appendix C): mean of each non-bye opponent's floored MW%.
 
@@ -575,13 +592,13 @@ def omwp(ctx: Context, *, name: str = "omwp") -> pl.LazyFrame:
 
 
 @register_tiebreaker("ogwp", opponent_mean="gwp_opp", running=True, coded=True, bounds=True,
-                     fast=True)
+                     fast=True, reads=("floor", "drawn_game_value"))
 def ogwp(ctx: Context, *, name: str = "ogwp") -> pl.LazyFrame:
     """Opponents' game-win % (MTR Appendix C): mean of each opponent's floored GW%."""
     return _opponent_mean(ctx, "gwp_opp", ctx.game_scale, name)
 
 
-@register_tiebreaker("oomwp", running=True)
+@register_tiebreaker("oomwp", running=True, reads=("floor", "bye_in_own_rate"))
 def oomwp(ctx: Context, *, name: str = "oomwp") -> pl.LazyFrame:
     """Opponents' opponents' match-win % (Pokémon TRH §5.5.1.1 "Op Op Win %", Yu-Gi-Oh!).
 
@@ -619,13 +636,13 @@ def _int_column(ctx: Context, frame: pl.LazyFrame, value: pl.Expr, name: str) ->
     return out.with_columns(pl.col(name).cast(pl.Int128).alias(exact_name(name)))
 
 
-@register_tiebreaker("match_wins", own="wins", running=True, coded=True, fast=True)
+@register_tiebreaker("match_wins", own="wins", running=True, coded=True, fast=True, reads=())
 def match_wins(ctx: Context, *, name: str = "match_wins") -> pl.LazyFrame:
     """Matches won, byes included (Star Wars: Unlimited ranks by this; rules.md §3.5)."""
     return _int_column(ctx, ctx.players, pl.col("wins"), name)
 
 
-@register_tiebreaker("rounds_played")
+@register_tiebreaker("rounds_played", reads=())
 def rounds_played(ctx: Context, *, name: str = "rounds_played") -> pl.LazyFrame:
     """Rounds the player has a Swiss row in, byes included; more ranks higher (Manatraders
     orders equal points by it). Under its own name only the exact twin is added: the
@@ -634,13 +651,14 @@ def rounds_played(ctx: Context, *, name: str = "rounds_played") -> pl.LazyFrame:
     return out.drop(name) if name == "rounds_played" else out
 
 
-@register_tiebreaker("game_wins", own="games_won", running=True, coded=True, fast=True)
+@register_tiebreaker("game_wins", own="games_won", running=True, coded=True, fast=True,
+                     reads=())
 def game_wins(ctx: Context, *, name: str = "game_wins") -> pl.LazyFrame:
     """Total games won (melee.gg two-game matches, second key; rules.md §3.2)."""
     return _int_column(ctx, ctx.players, pl.col("games_won"), name)
 
 
-@register_tiebreaker("lost_round_squares")
+@register_tiebreaker("lost_round_squares", reads=())
 def lost_round_squares(ctx: Context, *, name: str = "lost_round_squares") -> pl.LazyFrame:
     """Sum of the squares of the round numbers the player lost (Yu-Gi-Oh! ``DDD``, higher
     is better: later losses; rules.md §3.1 [S])."""
@@ -668,7 +686,7 @@ def _late_flags(ctx: Context) -> pl.LazyFrame:
                      | (pl.col("_first") > pl.col("_event_first"))).alias("_late"))
 
 
-@register_tiebreaker("late")
+@register_tiebreaker("late", reads=())
 def late(ctx: Context, *, name: str = "late") -> pl.LazyFrame:
     """1 for a late entrant, else 0 — ranked ascending, so late players go below others on
     equal points (RK9 2021 "late penalty"; SEED-F2 "tardiness").
@@ -898,7 +916,7 @@ for _name, _fn in (("buchholz", _chess.buchholz), ("sb", _chess.sonneborn_berger
                    ("koya", _chess.koya), ("aob", _chess.average_opponents_buchholz),
                    ("vur", _chess.unplayed_voluntarily), ("num", _chess.games_played),
                    ("ge", _chess.games_elected)):
-    register_tiebreaker(_name)(_fn)
+    register_tiebreaker(_name, reads=())(_fn)  # (chess scores: no win or game rate)
 
 
 # ------------------------------------------------------------------ group-aware criteria
@@ -947,14 +965,16 @@ GroupTiebreaker = Callable[..., pl.LazyFrame]
 GROUP_TIEBREAKERS: dict[str, GroupTiebreaker] = {}
 
 
-def register_group_tiebreaker(name: str, *, ties: bool = True
+def register_group_tiebreaker(name: str, *, ties: bool = True,
+                              reads: Iterable[str] | None = None
                               ) -> Callable[[GroupTiebreaker], GroupTiebreaker]:
     """Decorator adding a group-aware function to :data:`GROUP_TIEBREAKERS`; ``ties=False``
     declares that it does not read the tie groups (its ``GroupContext.table`` then has
-    only the criteria's columns)."""
+    only the criteria's columns); ``reads`` as :class:`TiebreakerSpec`'s."""
 
     def deco(fn: GroupTiebreaker) -> GroupTiebreaker:
-        TIEBREAKER_SPECS[name] = TiebreakerSpec(name, fn, group=True, ties=ties)
+        TIEBREAKER_SPECS[name] = TiebreakerSpec(
+            name, fn, group=True, ties=ties, reads=None if reads is None else frozenset(reads))
         GROUP_TIEBREAKERS[name] = fn
         return fn
 
@@ -985,7 +1005,7 @@ def _games_within_groups(g: GroupContext, *, played_only: bool = False) -> pl.La
             .filter(pl.col("_tie") == pl.col("_otie")))
 
 
-@register_group_tiebreaker("head_to_head")
+@register_group_tiebreaker("head_to_head", reads=())
 def head_to_head(g: GroupContext, *, name: str = "head_to_head") -> pl.LazyFrame:
     """Head-to-head (Pokémon TRH §5.5.1.1): only when exactly two players are still tied
     and they played each other — the one who won more of their matches ranks higher
@@ -997,7 +1017,7 @@ def head_to_head(g: GroupContext, *, name: str = "head_to_head") -> pl.LazyFrame
     return _group_int(g, h, "_h", name)
 
 
-@register_group_tiebreaker("direct_encounter")
+@register_group_tiebreaker("direct_encounter", reads=())
 def direct_encounter(g: GroupContext, *, name: str = "direct_encounter",
                      forfeits: bool = False) -> pl.LazyFrame:
     """FIDE direct encounter (C.07; rules.md §4.1): points scored in games among the players
@@ -1039,7 +1059,7 @@ def _mix(frame: pl.LazyFrame, column: str) -> pl.LazyFrame:
     return frame
 
 
-@register_group_tiebreaker("random", ties=False)
+@register_group_tiebreaker("random", ties=False, reads=())
 def random_key(g: GroupContext, *, name: str = "random", seed: int = 0) -> pl.LazyFrame:
     """A reproducible random order: a seeded hash of the player's position (by id) in the
     event (Pokémon TRH §5.5.1.1 "random"; FaB "random"). The same ids and seed always give

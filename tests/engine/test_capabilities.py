@@ -6,10 +6,12 @@ import dataclasses
 import subprocess
 import sys
 from collections.abc import Iterator
+from fractions import Fraction
 from unittest import mock
 
 import polars as pl
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 import swissframe as sf
 from swissframe.cut import _round, _scenarios
@@ -26,6 +28,7 @@ from swissframe.engine.tiebreakers import (
 )
 from swissframe.errors import RulesetError
 from swissframe.rules import Criterion
+from tests.engine.test_standings import random_events
 from tests.helpers import REPO_ROOT
 
 #: The hand-kept whitelists before capabilities were declared (commit 76cb4ba).
@@ -175,3 +178,49 @@ def test_a_group_criterion_reading_no_ties_gives_what_it_gives_after_the_ranking
         ref = (sf.standings(res, "pokemon"), sf.standings_by_round(res, "pokemon"))
     for got, want in zip(fast, ref, strict=True):
         assert_frame_equal(got, want, check_exact=True)
+
+
+# ------------------------------------------------------------ what a criterion reads
+
+#: Each rate option changed to another value than MTG's.
+_OTHER_VALUE = {"floor": Fraction(1, 3), "floor_own_gw": False, "bye_in_own_rate": False,
+                "drawn_game_value": Fraction(0)}
+
+
+def test_every_rate_option_has_a_changed_value() -> None:
+    from swissframe.engine.tiebreakers import RATE_OPTIONS
+
+    assert set(_OTHER_VALUE) == set(RATE_OPTIONS)
+    for option, value in _OTHER_VALUE.items():
+        assert getattr(sf.rules.MTG, option) != value
+
+
+def test_reads_must_name_rate_options() -> None:
+    with pytest.raises(RulesetError, match="reads="):
+        TiebreakerSpec("x", omwp, reads=frozenset({"points_win"}))
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(res=random_events())
+def test_a_criterion_declaring_what_it_reads_ignores_every_other_rate_option(
+        res: pl.DataFrame) -> None:
+    """``TiebreakerSpec.reads`` (what ``sensitivity.standard_variants`` trusts to leave a
+    variant out) is checked against the engine: ranked by points then the criterion alone,
+    changing a rate option it does not declare leaves its values as they were."""
+    from swissframe.engine.tiebreakers import RATE_OPTIONS
+
+    for name, spec in TIEBREAKER_SPECS.items():
+        if spec.reads is None:
+            continue
+        crit = (Criterion("match_points"), Criterion(name))
+        base = dataclasses.replace(sf.rules.MTG, name=f"reads-{name}",
+                                   criteria=crit if name != "match_points" else crit[:1])
+        before = sf.standings(res, base).sort("event_id", "player_id")
+        for option in set(RATE_OPTIONS) - spec.reads:
+            changed = dataclasses.replace(base, name=f"reads-{name}-{option}",
+                                          **{option: _OTHER_VALUE[option]})
+            after = sf.standings(res, changed).sort("event_id", "player_id")
+            if name in after.columns:  # (a criterion's column is named as it)
+                assert after[name].equals(before[name]), (name, option)
+            assert after["rank"].equals(before["rank"]), (name, option)
