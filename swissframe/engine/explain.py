@@ -182,7 +182,6 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
                             pl.when(pl.col("opp_dropped")).then(pl.lit(" (dropped)"))
                             .otherwise(pl.lit(""))))
             .otherwise(pl.lit("")))
-    t = t.with_columns(note=note)
     chess = any(c.function in {"buchholz", "sb"}
                 for c in (*rules.criteria, *rules.columns))
     extra: list[str] = []
@@ -196,6 +195,16 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
             (pl.col("_val") / unit).alias("bh_value"), pl.col("_vur").alias("vur"))
         t = t.join(terms, on=[*pk, "round"], how="left")
         extra = ["opp_score", "opp_score_adj", "bh_value", "vur"]
+        # a round without an opponent is left out of win-rate averages, not of Buchholz:
+        # C.07 Art. 16 gives it a value (a dummy opponent's score, or a draw)
+        bh = pl.col("bh_value")
+        value = (pl.when(bh == bh.floor()).then(bh.cast(pl.Int64).cast(pl.String))
+                 .otherwise(bh.round(4).cast(pl.String)))
+        note = (pl.when(pl.col("_unpaired") & bh.is_not_null())
+                .then(pl.format("{}, no opponent: Buchholz counts {} for this round "
+                                "(C.07 Art. 16)", pl.col("result"), value))
+                .otherwise(note))
+    t = t.with_columns(note=note)
     body = t.sort("round").select(*keys, "player_id", "round", "opponent_id", "result",
                                   "unplayed", "opp_wins", "opp_losses", "opp_draws",
                                   "opp_byes", "opp_rounds", "opp_dropped", "opp_mwp_raw",

@@ -114,3 +114,20 @@ def test_explain_names_a_missing_stage_column_as_standings_does() -> None:
     with pytest.raises(sf.SchemaError, match="no 'stage' column") as from_explain:
         sf.explain(res, "A", rules="melee-e1")
     assert str(from_explain.value) == str(from_standings.value)
+
+
+def test_a_chess_bye_note_says_what_buchholz_counts_for_it() -> None:
+    """A round without an opponent is left out of win-rate averages but not of Buchholz
+    (C.07 Art. 16 gives it a value): the note of a chess ruleset's bye says the value, as
+    the CLI prints it (it said "left out of averages", and the CLI patched it)."""
+    src = sf.read("tests/fixtures/trf/all_codes.trf")
+    eve = src.names.filter(pl.col("name") == "Echo, Eve")["player_id"].item()
+    ex = explain(src.results, eve, "fide-2026")
+    bye = ex.filter(pl.col("result") == "bye")
+    assert bye["note"].to_list() == [
+        "bye, no opponent: Buchholz counts 1.5 for this round (C.07 Art. 16)"]
+    mtg = explain(sf.from_matches(pl.DataFrame({
+        "round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", None],
+        "games_a": [2, 2], "games_b": [0, 0], "games_drawn": [0, 0]})), "C", "mtg")
+    assert mtg.filter(pl.col("result") == "bye")["note"].to_list() == [
+        "bye: not an opponent, left out of averages"]

@@ -140,10 +140,6 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
     notes: list[str] = []
     for r in body.iter_rows(named=True):
         mark = ""
-        if chess and r["opponent_id"] is None and r["bh_value"] is not None:
-            # (the note says a bye is "left out of averages": true of OMW%, not of Buchholz)
-            r["note"] = (f"{r['result']}, no opponent: Buchholz counts "
-                         f"{format_cell('x', r['bh_value'])} for this round (C.07 Art. 16)")
         if r["note"]:
             mark = "*" * (len(notes) % 3 + 1) if len(notes) < 3 else f"[{len(notes) + 1}]"
             opp = shown.get(r["opponent_id"], r["opponent_id"])
