@@ -54,6 +54,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import operator
 import os
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -63,7 +64,15 @@ from typing import Final
 import polars as pl
 
 from swissframe._batches import in_batches
-from swissframe._collect import choose, collect, collect_all, scoped, select, with_columns
+from swissframe._collect import (
+    choose,
+    collect,
+    collect_all,
+    scoped,
+    select,
+    sequential,
+    with_columns,
+)
 from swissframe.errors import DataError, DataWarning, SchemaError, ValidationError
 
 __all__ = [
@@ -330,24 +339,33 @@ def _id_codes(df: pl.DataFrame) -> IdCodes | None:
     if df.height == 0:
         return None
     found = df.select(*_dictionary_exprs(sorted_events=False, opponents=True))
-    events, players = found[EVENT_ID][0], found[PLAYER_ID][0]
+    events, players = _dictionary(found, EVENT_ID), _dictionary(found, PLAYER_ID)
     codes = df.select(*_code_exprs(events, players, sorted_events=False))
     return IdCodes(codes=codes, events=events, players=players)
 
 
 def _dictionary_exprs(*, sorted_events: bool, opponents: bool) -> tuple[pl.Expr, pl.Expr]:
-    """The sorted distinct event ids and player ids (with the opponents' ids when
-    ``opponents``), each as one list.
+    """The distinct event ids and player ids (with the opponents' ids when
+    ``opponents``), each as one list, for :func:`_dictionary` to sort (the event ids of a
+    sorted column already are).
 
     An event column that is sorted without nulls (an archive grouped by event) gives its
-    dictionary from its runs, without hashing every id."""
+    dictionary from its runs, without hashing every id. (Sorting inside the query would
+    hand it to Polars' thread pool, whose threads a small input's call would wake for
+    this alone.)"""
     events = (pl.col(EVENT_ID).rle().struct.field("value") if sorted_events
-              else pl.col(EVENT_ID).unique().drop_nulls().sort())
+              else pl.col(EVENT_ID).unique().drop_nulls())
     players = pl.col(PLAYER_ID).unique()
     if opponents:
         players = players.append(pl.col(OPPONENT_ID).unique()).unique()
-    return (events.implode().alias(EVENT_ID),
-            players.drop_nulls().sort().implode().alias(PLAYER_ID))
+    return (events.implode().alias(EVENT_ID), players.drop_nulls().implode().alias(PLAYER_ID))
+
+
+def _dictionary(found: pl.DataFrame, column: str, *, sort: bool = True) -> pl.Series:
+    """The dictionary of ``column`` from a query of :func:`_dictionary_exprs`, sorted (on
+    the calling thread for a small input: :func:`~swissframe._collect.sequential`)."""
+    ids: pl.Series = found.get_column(column)[0].alias(column)
+    return ids.sort(multithreaded=not sequential()) if sort else ids
 
 
 def _code_exprs(events: pl.Series, players: pl.Series, *, sorted_events: bool
@@ -435,16 +453,29 @@ _ROW_COLUMN: Final = "_row"
 #: The row rules that bound a column's values, each bound written once: kind -> (columns,
 #: the least value allowed, the largest; None: no bound). A row breaks one where a value
 #: lies outside (:func:`_outside`). The coded checks decide whether a complete row does
-#: from the complete rows' ranges, which they measure anyway (:data:`_RANGE_FACTS`),
+#: from the complete rows' ranges, which they measure anyway (:func:`_range_facts`),
 #: instead of a pass of their own (:func:`_range_breaks`).
 _BOUNDS: Final[dict[str, tuple[tuple[str, ...], int | None, int | None]]] = {
     "round_below_1": ((ROUND,), 1, None),
     "negative_games": (GAME_COLUMNS, 0, None),
     "too_many_games": (GAME_COLUMNS, None, MAX_GAMES),
 }
-#: The facts (:func:`_fact_exprs`) holding the complete rows' least and largest value of
-#: the columns a bound reads.
-_RANGE_FACTS: Final = {(ROUND,): ("_r_lo", "_r_hi"), GAME_COLUMNS: ("_g_lo", "_g_hi")}
+
+
+def _range_facts(columns: Sequence[str], rows: Callable[[str], pl.Expr]) -> list[pl.Expr]:
+    """The facts (:func:`_fact_exprs`) holding the least and largest value of each of
+    ``columns`` over ``rows(column)`` (one aggregate a column: a horizontal minimum of
+    the aggregates would hand the query to Polars' thread pool, see ``_fact_exprs``)."""
+    return [e for c in columns for e in (rows(c).min().alias(f"_lo:{c}"),
+                                         rows(c).max().alias(f"_hi:{c}"))]
+
+
+def _fact_range(facts: pl.DataFrame, columns: Sequence[str]) -> tuple[int | None, int | None]:
+    """The complete rows' least and largest value over ``columns`` (:func:`_range_facts`;
+    None where no complete row)."""
+    lows = [v for c in columns if (v := facts[f"_lo:{c}"].item()) is not None]
+    highs = [v for c in columns if (v := facts[f"_hi:{c}"].item()) is not None]
+    return (min(lows) if lows else None), (max(highs) if highs else None)
 
 
 def _outside(kind: str) -> pl.Expr:
@@ -460,7 +491,7 @@ def _range_breaks(kind: str, facts: pl.DataFrame) -> bool:
     value below the least allowed or the largest above the largest (no complete row:
     no)."""
     columns, least, largest = _BOUNDS[kind]
-    lo, hi = (facts[name].item() for name in _RANGE_FACTS[columns])
+    lo, hi = _fact_range(facts, columns)
     return ((least is not None and lo is not None and lo < least)
             or (largest is not None and hi is not None and hi > largest))
 
@@ -491,13 +522,15 @@ def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
                        _text("round ", pl.col(ROUND), " (rounds start at 1)")))
     rules.append(_Rule("negative_games", complete(_outside("negative_games")),
                        _text("record ", _REC)))
-    rules.append(_Rule("bad_phase", complete(~pl.col(PHASE).is_in(PHASES)),
+    # (comparisons, not is_in / any_horizontal: those hand a small query to the pool)
+    not_a_phase = functools.reduce(operator.and_, (pl.col(PHASE) != p for p in PHASES))
+    rules.append(_Rule("bad_phase", complete(not_a_phase),
                        _text("phase '", pl.col(PHASE).fill_null("null"),
                              "' (expected 'swiss' or 'playoff')")))
     rules.append(_Rule("self_pairing", complete(pl.col(PLAYER_ID) == pl.col(OPPONENT_ID)),
                        pl.lit("paired with themself")))
     players = (PLAYER_ID, OPPONENT_ID)  # (an empty event id is only an odd name)
-    empty = pl.any_horizontal(pl.col(c) == "" for c in players).fill_null(False)
+    empty = functools.reduce(operator.or_, (pl.col(c) == "" for c in players)).fill_null(False)
     rules.append(_Rule("empty_id", complete(empty), _text("empty ", pl.concat_list(
         [pl.when(pl.col(c) == "").then(pl.lit(c)) for c in players]
     ).list.drop_nulls().list.join(", "), " (an empty cell is not a player)")))
@@ -548,9 +581,7 @@ def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bo
             return pl.col(c).filter(ok) if nulls else pl.col(c)
 
         out += [(ok.sum() if nulls else pl.len()).alias("_n_ok"),
-                complete(ROUND).min().alias("_r_lo"), complete(ROUND).max().alias("_r_hi"),
-                pl.min_horizontal(complete(c).min() for c in GAME_COLUMNS).alias("_g_lo"),
-                pl.max_horizontal(complete(c).max() for c in GAME_COLUMNS).alias("_g_hi"),
+                *_range_facts((ROUND, *GAME_COLUMNS), complete),
                 *_dictionary_exprs(sorted_events=sorted_events, opponents=False)]
     return tuple(out)
 
@@ -822,18 +853,19 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     """
     # (Series methods without their own kernel are queries: plain indexing, slices and
     # comparisons here, which are kernels)
-    events = facts.get_column(EVENT_ID)[0].alias(EVENT_ID)
-    players = facts.get_column(PLAYER_ID)[0].alias(PLAYER_ID)
-    n_ok, r_lo, r_hi, g_lo, g_hi = (facts[c].item() for c in ("_n_ok", "_r_lo", "_r_hi",
-                                                              "_g_lo", "_g_hi"))
-    keyed = _keyed_codes(df, events, players, n_ok=n_ok, rounds=(r_lo, r_hi),
+    events = _dictionary(facts, EVENT_ID, sort=not sorted_events)
+    players = _dictionary(facts, PLAYER_ID)
+    n_ok = facts["_n_ok"].item()
+    (r_lo, r_hi), (g_lo, g_hi) = _fact_range(facts, (ROUND,)), _fact_range(facts, GAME_COLUMNS)
+    rounds = (r_lo or 0, r_hi or 0)  # (None without a complete row, when none is read)
+    keyed = _keyed_codes(df, events, players, n_ok=n_ok, rounds=rounds,
                          games=(g_lo, g_hi), has_null=has_null, both_phases=both_phases,
                          sorted_events=sorted_events)
     if keyed[0]["_o"].null_count() != df.get_column(OPPONENT_ID).null_count():
         # an opponent id that is nobody's player id: code with both columns' dictionary
-        players = df.select(_dictionary_exprs(sorted_events=True, opponents=True)[1])
-        players = players.get_column(PLAYER_ID)[0].alias(PLAYER_ID)
-        keyed = _keyed_codes(df, events, players, n_ok=n_ok, rounds=(r_lo, r_hi),
+        players = _dictionary(
+            df.select(_dictionary_exprs(sorted_events=True, opponents=True)[1]), PLAYER_ID)
+        keyed = _keyed_codes(df, events, players, n_ok=n_ok, rounds=rounds,
                              games=(g_lo, g_hi), has_null=has_null, both_phases=both_phases,
                              sorted_events=sorted_events)
     frame, key = keyed
@@ -841,9 +873,9 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
                     players=players, rounds=_bounds(r_lo, r_hi), games=_bounds(g_lo, g_hi))
     if "_seats" not in frame.columns:  # no complete row, or keys too wide
         return codes, n_ok == 0, n_ok == 0
-    pb, rb = codes.player_bits, int(r_hi - r_lo).bit_length()
+    pb, rb = codes.player_bits, int(rounds[1] - rounds[0]).bit_length()
     e, p, o = pl.col("_e"), pl.col("_p"), pl.col("_o")
-    rnd = pl.col(ROUND) - r_lo
+    rnd = pl.col(ROUND) - rounds[0]
     er = _event_round(rb, rnd)
     paired = o.is_not_null() & (p != o) & _mirrored(df.columns)  # (of the complete rows)
     sorted_keys = _sorted_key_columns(frame, ["_seats", "_matches"] if key is not None

@@ -367,8 +367,10 @@ def _scale_exprs(rules: Ruleset, *, counted: bool) -> tuple[pl.Expr, pl.Expr, pl
     _, m_den, _, g_den = rate_terms(rules)
     opponents = (pl.col("opponents") if rules.earned_bye_opponent is None
                  else pl.col("opponents") + pl.col("earned_byes"))
-    return (m_den.unique().drop_nulls().implode().alias("r"),
-            g_den.unique().drop_nulls().implode().alias("g"),
+    # (unique in first-seen order: a hash pass on the calling thread, where the unordered
+    # unique of integers hands the query to the thread pool; 810k players: 10 -> 5 ms)
+    return (m_den.unique(maintain_order=True).drop_nulls().implode().alias("r"),
+            g_den.unique(maintain_order=True).drop_nulls().implode().alias("g"),
             (opponents if counted else pl.col("_count")).max().alias("k"))
 
 
