@@ -22,7 +22,6 @@ from swissframe.compare import (
     format_value,
     ordinal,
 )
-from swissframe.cut._ids import ID_SCORES
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
 from swissframe.rules import Ruleset
@@ -133,7 +132,8 @@ def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int = 8, n_sims:
         final = swiss.filter(pl.col("round") == last)
         pairs = final.select("event_id", "round", "player_id", "opponent_id")
         rep.prior = sf.standings(prior, rs)
-        rep.final_round = final
+        # (flagged as the "what the IDs did" section flags them: sf.id_report's rule)
+        rep.final_round = sf.detect_intentional_draws(final)
         rep.status = _try(problems, "status", lambda: sf.cut_status(
             prior, pairs, top, rs, n_sims=n_sims, seed=seed))
         if rep.status is not None:
@@ -468,12 +468,14 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
 
 
 def _result_text(final: pl.DataFrame, a: str, b: str, names: Callable[[str], str]) -> str:
+    if "intentional_draw" not in final.columns:  # (build_event flags the round once)
+        final = sf.detect_intentional_draws(final)
     row = final.filter((pl.col("player_id") == a) & (pl.col("opponent_id") == b))
     if row.height == 0:
         return "–"
     w, lo, d = row["games_won"][0], row["games_lost"][0], row["games_drawn"][0]
     if w == lo:
-        if (w, lo, d) in ID_SCORES["mtg"]:  # as the "what the IDs did" section counts them
+        if row["intentional_draw"][0]:  # as the "what the IDs did" section (sf.id_report)
             return "ID"
         if w == 0 and not d:
             return "unreported"

@@ -277,9 +277,15 @@ def test_chess_report_speaks_chess_and_charts_are_labelled() -> None:
 def test_only_an_id_score_is_called_id() -> None:
     from swissframe.report._event import _result_text
 
-    final = pl.DataFrame({"player_id": ["A", "C", "E"], "opponent_id": ["B", "D", "F"],
-                          "games_won": [0, 0, 1], "games_lost": [0, 0, 1],
-                          "games_drawn": [3, 1, 1]})
+    final = sf.from_matches(pl.DataFrame({
+        "round": [5] * 3, "player_a": ["A", "C", "E"], "player_b": ["B", "D", "F"],
+        "games_a": [0, 0, 1], "games_b": [0, 0, 1], "games_drawn": [3, 1, 1]}))
     assert _result_text(final, "A", "B", str) == "ID"  # 0-0-3, as id_report counts IDs
     assert _result_text(final, "C", "D", str) == "draw"  # a drawn chess game
     assert _result_text(final, "E", "F", str) == "draw 1–1–1"
+    # a source that records an ID otherwise (WER's 0-0 draw button) is read as id_report
+    # reads it: the one rule, sf.detect_intentional_draws
+    wer = sf.from_matches(pl.DataFrame({
+        "round": [5], "player_a": ["A"], "player_b": ["B"], "games_a": [0], "games_b": [0],
+        "games_drawn": [0]})).with_columns(source=pl.lit("wer"))
+    assert _result_text(wer, "A", "B", str) == "ID"
