@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import polars as pl
 
 from swissframe import rules as _rules
+from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import (
     DataError,
     DataWarning,
@@ -557,7 +558,7 @@ def _cut_note(table: pl.DataFrame, ruleset: _rules.Ruleset, cut: int) -> str | N
             return (f"The cut fell between points groups: {here} has {va:g} points and "
                     f"{there} has {vb:g}.")
         if c.function in _NOT_PLOTTED:
-            how = "the random order" if c.function == "random" else c.label
+            how = "the random order" if drawn_by_lot(c.function) else c.label
             return (f"Places {cut} and {cut + 1} are level on points and every tiebreaker "
                     f"before {how}, which decided the cut.")
         whose = (" — their opponents' results, not their own"

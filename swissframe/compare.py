@@ -25,6 +25,7 @@ import polars as pl
 import swissframe as sf
 from swissframe._collect import scoped
 from swissframe.engine.standings import check_through_round
+from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import DataError, check_id, did_you_mean
 from swissframe.rules import Criterion, Ruleset, get
 from swissframe.schema import as_frame, validated_once
@@ -142,7 +143,9 @@ class Comparison:
         percentages, i.e. the raw difference of the fractions.
     table
         Every criterion in ranking order: ``criterion, label, value_a, value_b,
-        difference`` (a − b) and ``decided`` (True on the deciding row).
+        difference`` (a − b), ``decided`` (True on the deciding row) and ``lot`` (True for
+        an order drawn by lot, whose values are a seeded stand-in: only their order
+        counts; ``tiebreakers.drawn_by_lot``).
     """
 
     event_id: str
@@ -303,8 +306,8 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
         table = sf.standings(df, rs)
         ra, rb = _row(table, a, event), _row(table, b, event)
         order = _order(rs)
-        rows = [(c.name, criterion_label(c.name, rs), ra.get(c.name), rb.get(c.name))
-                for c, _ in order]
+        rows = [(c.name, criterion_label(c.name, rs), ra.get(c.name), rb.get(c.name),
+                 drawn_by_lot(c.function)) for c, _ in order]
         decided: int | None = None
         rank_a, rank_b = int(ra["rank"]), int(rb["rank"])  # type: ignore[call-overload]
         if rank_a != rank_b:
@@ -325,11 +328,12 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
         {"criterion": [r[0] for r in rows], "label": [r[1] for r in rows],
          "value_a": [None if r[2] is None else float(r[2]) for r in rows],  # type: ignore[arg-type]
          "value_b": [None if r[3] is None else float(r[3]) for r in rows],  # type: ignore[arg-type]
-         "decided": [i == decided for i in range(len(rows))]},
+         "decided": [i == decided for i in range(len(rows))],
+         "lot": [r[4] for r in rows]},
         schema={"criterion": pl.String, "label": pl.String, "value_a": pl.Float64,
-                "value_b": pl.Float64, "decided": pl.Boolean})
+                "value_b": pl.Float64, "decided": pl.Boolean, "lot": pl.Boolean})
     frame = frame.with_columns(difference=pl.col("value_a") - pl.col("value_b")).select(
-        "criterion", "label", "value_a", "value_b", "difference", "decided")
+        "criterion", "label", "value_a", "value_b", "difference", "decided", "lot")
     if decided is None:
         return Comparison(event, rs.name, a, b, rank_a, rank_b, None, None, None, None, None,
                           None, frame)

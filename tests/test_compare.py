@@ -155,3 +155,17 @@ def test_a_path_for_the_results_is_named_with_how_to_read_it() -> None:
     with pytest.raises(sf.SchemaError, match=r"got str \('results\.csv'\)\. Hint: read the "
                                              r"file first"):
         sf.compare("results.csv", "A", "B")  # type: ignore[arg-type]
+
+
+def test_an_order_drawn_by_lot_is_flagged_whatever_its_name() -> None:
+    """The comparison's ``lot`` column comes from the registry (``drawn_by_lot``), not from
+    the column's name: a random order named "coin" is flagged as the default "random"."""
+    from swissframe.rules import pokemon, random_order
+
+    base = pokemon(name="pk-coin")
+    coin = dataclasses.replace(base, criteria=(*base.criteria[:-1], random_order(name="coin")))
+    res = sf.from_matches(pl.DataFrame({
+        "round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", "D"],
+        "games_a": [1, 1], "games_b": [1, 1], "games_drawn": [1, 1]}))
+    table = sf.compare(res, "A", "C", rules=coin).table
+    assert table.filter(pl.col("lot"))["criterion"].to_list() == ["coin"]

@@ -40,7 +40,7 @@ from swissframe.engine._record import (
     split_exact,
 )
 from swissframe.engine.standings import standings
-from swissframe.engine.tiebreakers import capability_columns
+from swissframe.engine.tiebreakers import capability_columns, drawn_by_lot
 from swissframe.errors import (
     DataError,
     ExactnessWarning,
@@ -59,7 +59,6 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_OUTCOMES",
     "LEVELS",
-    "LOTTERY_CRITERIA",
     "RoundFrame",
     "criteria_bounds",
     "keyed_uniform",
@@ -538,24 +537,20 @@ def scenario_results(rf: RoundFrame, assignment: pl.DataFrame) -> pl.DataFrame:
         phase=pl.lit("swiss"))
 
 
-#: Criteria that order a tie by lot (Pokémon TRH §5.5.1.1, FaB): the event draws that order
-#: when it happens, so before the round it is a tie, not the seeded order of the engine.
-LOTTERY_CRITERIA: Final = frozenset({"random"})
-
-
 def make_cut_flags(rf: RoundFrame, assignment: pl.DataFrame, top: int) -> pl.DataFrame:
     """Per (event, scenario, player): whether the player's whole tie group is inside the top
     (``makes_cut``), and the player's chance of a place in it (``chance``).
 
     Uses the engine (``standings(..., keys=["scenario_id"])``) on every scenario at once. A
-    criterion that orders a tie by lot (:data:`LOTTERY_CRITERIA`) is left out: the players it
+    criterion that orders a tie by lot (``drawn_by_lot``: Pokémon TRH §5.5.1.1, FaB; the
+    event draws that order when it happens) is left out: the players it
     would order are a tie group, and when the group straddles the line each of them has the
     share of the places left (``chance`` = places left ÷ group size), not the place the
     seeded order gives. Without one, ``chance`` is ``makes_cut`` (an exact tie across the
     line is not in).
     """
     res = scenario_results(rf, assignment)
-    crits = tuple(c for c in rf.rules.criteria if c.function not in LOTTERY_CRITERIA)
+    crits = tuple(c for c in rf.rules.criteria if not drawn_by_lot(c.function))
     lottery = len(crits) < len(rf.rules.criteria)
     rules = dataclasses.replace(rf.rules, criteria=crits) if lottery else rf.rules
     st = standings(res, rules, keys=["scenario_id"])

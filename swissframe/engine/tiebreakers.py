@@ -172,6 +172,11 @@ class TiebreakerSpec:
         ``4**span``): an event is then long (computed on its own past
         :data:`~swissframe.engine._record.LONG_ROUNDS`) by the span of its round numbers,
         not by the rounds played (:func:`spans_rounds`).
+    lot
+        It orders players by lot: a seeded stand-in for the draw the event makes (Pokémon's
+        and FaB's random order). Only its order is a value, and before the event draws it
+        nobody knows it (:func:`drawn_by_lot`: the cut analyses count a tie it would break
+        as a share, the CLI and report show no digits for it).
     reads
         Which of the rates' ruleset options (:data:`RATE_OPTIONS`) its values depend on:
         an empty set for one that reads none (points, wins, chess scores), None when not
@@ -198,6 +203,7 @@ class TiebreakerSpec:
     ties: bool = True
     round_span: bool = False
     reads: frozenset[str] | None = None
+    lot: bool = False
 
     def __post_init__(self) -> None:
         caps = self.capabilities
@@ -283,6 +289,16 @@ def spans_rounds(rules: Ruleset) -> bool:
     """
     return any(getattr(TIEBREAKER_SPECS.get(c.function), "round_span", False)
                for c in (*rules.criteria, *rules.columns))
+
+
+def drawn_by_lot(function: str) -> bool:
+    """Whether the criterion function ``function`` orders players by lot
+    (``TiebreakerSpec.lot``).
+
+    >>> drawn_by_lot("random"), drawn_by_lot("omwp")
+    (True, False)
+    """
+    return getattr(TIEBREAKER_SPECS.get(function), "lot", False)
 
 
 def supporting(capability: str) -> AbstractSet[str]:
@@ -966,15 +982,16 @@ GROUP_TIEBREAKERS: dict[str, GroupTiebreaker] = {}
 
 
 def register_group_tiebreaker(name: str, *, ties: bool = True,
-                              reads: Iterable[str] | None = None
+                              reads: Iterable[str] | None = None, lot: bool = False
                               ) -> Callable[[GroupTiebreaker], GroupTiebreaker]:
     """Decorator adding a group-aware function to :data:`GROUP_TIEBREAKERS`; ``ties=False``
     declares that it does not read the tie groups (its ``GroupContext.table`` then has
-    only the criteria's columns); ``reads`` as :class:`TiebreakerSpec`'s."""
+    only the criteria's columns); ``reads`` and ``lot`` as :class:`TiebreakerSpec`'s."""
 
     def deco(fn: GroupTiebreaker) -> GroupTiebreaker:
         TIEBREAKER_SPECS[name] = TiebreakerSpec(
-            name, fn, group=True, ties=ties, reads=None if reads is None else frozenset(reads))
+            name, fn, group=True, ties=ties, reads=None if reads is None else frozenset(reads),
+            lot=lot)
         GROUP_TIEBREAKERS[name] = fn
         return fn
 
@@ -1059,7 +1076,7 @@ def _mix(frame: pl.LazyFrame, column: str) -> pl.LazyFrame:
     return frame
 
 
-@register_group_tiebreaker("random", ties=False, reads=())
+@register_group_tiebreaker("random", ties=False, reads=(), lot=True)
 def random_key(g: GroupContext, *, name: str = "random", seed: int = 0) -> pl.LazyFrame:
     """A reproducible random order: a seeded hash of the player's position (by id) in the
     event (Pokémon TRH §5.5.1.1 "random"; FaB "random"). The same ids and seed always give

@@ -22,6 +22,7 @@ from swissframe.compare import (
     format_value,
     ordinal,
 )
+from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
 from swissframe.rules import Ruleset
@@ -280,11 +281,11 @@ def _cut_section(rep: EventReport) -> str:
             dtext = f"{100 * diff:+.2f} pp"
         else:
             dtext = "" if diff is None else f"{diff:+g}"
-        if r["criterion"] == "random":
+        if r["lot"]:
             dtext = "ahead" if diff and diff > 0 else "behind" if diff else ""
         t.add([(escape(r["label"]), None, "l"),
-               _cell(r["criterion"], {r["criterion"]: r["value_a"]}, 4),
-               _cell(r["criterion"], {r["criterion"]: r["value_b"]}, 4),
+               _cell(r["criterion"], {r["criterion"]: r["value_a"]}, 4, lot=r["lot"]),
+               _cell(r["criterion"], {r["criterion"]: r["value_b"]}, 4, lot=r["lot"]),
                dtext if r["decided"] or diff else "="],
               "in-cut" if r["decided"] else "")
     note = ('<p class="note">Criteria in the ruleset\'s order; the highlighted row decided. '
@@ -292,8 +293,8 @@ def _cut_section(rep: EventReport) -> str:
     return (f"<h2>The cut</h2><div class=\"callout\">{lead}</div>{t.html()}{note}")
 
 
-def _cell(c: str, row: Mapping[str, Any], decimals: int = 2) -> str:
-    if c == "random":  # a seeded random key: its order is what counts, not its digits
+def _cell(c: str, row: Mapping[str, Any], decimals: int = 2, *, lot: bool = False) -> str:
+    if lot:  # a seeded random key: its order is what counts, not its digits
         return '<span class="tag">seeded</span>'
     return format_value(c, row[c], decimals)
 
@@ -302,6 +303,7 @@ def _standings_section(rep: EventReport) -> str:
     st, rs = rep.standings, rep.meta.rules
     crit = [c.name for c in rs.criteria if c.name != "match_points"]
     crit = [c for c in crit if c in st.columns]
+    lots = {c.name for c in rs.criteria if drawn_by_lot(c.function)}
     has_names = bool(rep.meta.names)
     header: list[tuple[str, str]] = [("Rank", ""), ("Player", "l")]
     if has_names:
@@ -326,7 +328,8 @@ def _standings_section(rep: EventReport) -> str:
             cells.append((escape(r["player_id"]), None, "l tag"))
         cells += [(_pts(r["match_points"]), r["match_points"], ""),
                   (_record(r), r["wins"] * 1000 + r["draws"], "")]
-        cells += [(_cell(c, r), "" if r[c] is None else r[c], "") for c in crit]
+        cells += [(_cell(c, r, lot=c in lots), "" if r[c] is None else r[c], "")
+                  for c in crit]
         cells.append((", ".join(note), None, "l tag"))
         t.add(cells, " ".join(cls))
     hint = (f'<p class="note">Click a column to sort. Shaded: the top {rep.top}; '

@@ -29,6 +29,7 @@ from swissframe.cli._common import (
     write_frame,
     write_text,
 )
+from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.rules import label_of
 
 __all__ = ["add_parser", "render", "run"]
@@ -119,7 +120,7 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
         points = format_cell("match_points", standing["match_points"])
         parts = [f"rank {standing['rank']}", f"{points} points", f"record {rec}"]
         # the ruleset's own tiebreakers (chess has no OMW% or GW%; Pokémon no GW%)
-        cols = ([c for c in criteria if c not in ("match_points", "random")] if criteria
+        cols = ([c for c in criteria if c != "match_points"] if criteria
                 else ["omwp", "gwp", "ogwp", "oomwp"])
         parts += [f"{label_of(col)} {format_cell(col, standing[col])}"
                   for col in cols if standing.get(col) is not None]
@@ -205,7 +206,8 @@ def run(args: argparse.Namespace) -> int:
     row = st.filter(pl.col("player_id") == player)
     rules = used + (f", after round {args.through_round}" if args.through_round else "")
     width = terminal_width()
-    criteria = [c.name for c in get(used).criteria]
+    # (an order drawn by lot has no value to explain: only its order counts)
+    criteria = [c.name for c in get(used).criteria if not drawn_by_lot(c.function)]
     text = render(table, row.row(0, named=True) if row.height else None, rules=rules,
                   criteria=criteria, width=width, names=names)
     write_text(text, args.output, inputs=args.files)

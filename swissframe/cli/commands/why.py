@@ -57,8 +57,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_quiet(p)
 
 
-def _difference(name: str, diff: float | None) -> str:
-    if diff is None or name == "random":  # a seeded draw: the gap means nothing
+def _difference(name: str, diff: float | None, lot: bool = False) -> str:
+    if diff is None or lot:  # a seeded draw (Comparison.table's lot): the gap means nothing
         return ""
     if abs(diff) < 1e-12:
         return "level"
@@ -96,7 +96,7 @@ def render(comparison: object, width: int = 80, names: dict[str, str] | None = N
         a, b, names = pa, pb, None
     rows = [[r["label"], format_cell(r["criterion"], r["value_a"]),
              format_cell(r["criterion"], r["value_b"]),
-             _difference(r["criterion"], r["difference"]),
+             _difference(r["criterion"], r["difference"], bool(r.get("lot"))),
              "← decided" if r["decided"] else ""]
             for r in table.iter_rows(named=True)]
     heads = ["criterion", str(a), str(b), f"{a} − {b}", ""]
