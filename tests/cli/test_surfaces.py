@@ -56,5 +56,8 @@ def test_chess_and_pokemon_players_by_name_in_their_games_words() -> None:
     assert "GW%" not in tom_text
     assert "(Cleo Junior): win rate" in tom_text
     assert screen(twhy)[0].startswith("Dev Junior (1st) beat Ada Junior (2nd) on match points")
+    # the order drawn by lot shows no digits (its seeded key's were 16 of them)
+    lot = next(x for x in screen(twhy) if x.startswith("random draw"))
+    assert lot.split()[2:] == ["by", "lot", "by", "lot"]
     for raw in (ex, why, tom, twhy):
         _fits(screen(raw))

@@ -94,9 +94,13 @@ def render(comparison: object, width: int = 80, names: dict[str, str] | None = N
     a, b = (names or {}).get(pa, pa), (names or {}).get(pb, pb)
     if a == b:  # namesakes: the ids tell them apart
         a, b, names = pa, pb, None
-    rows = [[r["label"], format_cell(r["criterion"], r["value_a"]),
-             format_cell(r["criterion"], r["value_b"]),
-             _difference(r["criterion"], r["difference"], bool(r.get("lot"))),
+    def value(r: dict[str, object], v: object) -> str:
+        # (an order drawn by lot: its seeded key's digits mean nothing, only its order)
+        return "by lot" if r.get("lot") and v is not None else format_cell(
+            str(r["criterion"]), v)
+
+    rows = [[str(r["label"]), value(r, r["value_a"]), value(r, r["value_b"]),
+             _difference(str(r["criterion"]), r["difference"], bool(r.get("lot"))),
              "← decided" if r["decided"] else ""]
             for r in table.iter_rows(named=True)]
     heads = ["criterion", str(a), str(b), f"{a} − {b}", ""]
