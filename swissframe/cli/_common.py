@@ -737,12 +737,14 @@ def _as_text(df: pl.DataFrame, max_cell: int) -> pl.DataFrame:
 
 
 def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 40,
-                 keep: int = 2, priority: Sequence[str] = ()) -> str:
+                 keep: int = 2, priority: Sequence[str] = (),
+                 whole: str = "use --format csv or -o FILE.csv") -> str:
     """``df`` as a box table that fits ``width`` columns (None: no limit).
 
     Percentages show as ``66.67%``; columns that do not fit are left out — those named in
     ``priority`` are kept first, in that order, then the others from the left (never the
-    first ``keep``) — and named under the table. The columns shown keep their order.
+    first ``keep``) — and named under the table, with ``whole``: how to see them all.
+    The columns shown keep their order.
 
     Examples
     --------
@@ -781,20 +783,23 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
         import textwrap
 
         names = ", ".join(hidden) if len(hidden) <= 3 else f"{hidden[0]}, …, {hidden[-1]}"
-        note = f"(+{len(hidden)} more columns: {names}; use --format csv or -o FILE.csv)"
+        note = f"(+{len(hidden)} more columns: {names}; {whole})"
         body += "\n" + (textwrap.fill(note, width=width) if width else note)
     return body + "\n"
 
 
 def write_per_event(df: pl.DataFrame, priority: Sequence[str] = (), *,
-                    stream: IO[str] | None = None) -> None:
-    """One terminal table per event, under the event's name, fitted to the terminal with
-    the ``priority`` columns kept first."""
+                    stream: IO[str] | None = None, heading: str = "{}\n",
+                    whole: str = "use --format csv or -o FILE.csv") -> None:
+    """One terminal table per event, under the event's name (``heading`` formatted with
+    it), fitted to the terminal with the ``priority`` columns kept first (``whole``: see
+    :func:`render_table`)."""
     out = stream or sys.stdout
     width = terminal_width()
     for (event,), grp in df.group_by("event_id", maintain_order=True):
-        out.write(f"{event}\n")
-        out.write(render_table(grp.drop("event_id"), width=width, keep=1, priority=priority))
+        out.write(heading.format(event))
+        out.write(render_table(grp.drop("event_id"), width=width, keep=1, priority=priority,
+                               whole=whole))
 
 
 def text_columns(heads: list[str], rows: list[list[str]], width: int, *,

@@ -83,10 +83,13 @@ def _cmd_standings(args: argparse.Namespace) -> int:
     return 0
 
 
-def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str]) -> None:
+def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
+                           heading: str = "{}\n",
+                           whole: str = "use --format csv or -o FILE.csv") -> None:
     """One table per event under its name, the ranking columns kept first when the
     terminal is narrow: the player (name where the files hold one), rank, points, record,
-    then the criteria of the rulesets used (``rules``; MTG's when none is known)."""
+    then the criteria of the rulesets used (``rules``; MTG's when none is known).
+    ``heading`` and ``whole``: see :func:`~swissframe.cli._common.write_per_event`."""
     from swissframe.rules import get
 
     criteria = list(dict.fromkeys(c.name for r in (rules or ["mtg"])
@@ -98,7 +101,7 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str]) -> None:
     record = pl.format("{}-{}-{}", "wins", "losses", "draws").alias("record")
     shown = table.select("event_id", who, *cols[:at], record,
                          *(c for c in cols[at:] if c not in ("wins", "losses", "draws")))
-    write_per_event(shown, priority)
+    write_per_event(shown, priority, heading=heading, whole=whole)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -111,12 +114,16 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         msg = f"no bundled events at {events}. Hint: run from the repository root."
         raise SwissframeError(msg)
     results = read_results(events)
-    print(f"# swissframe demo — {results['event_id'].n_unique()} hand-written events in "
-          f"{events} (rules: mtg, MTR Appendix C)\n")
+    print(f"# swissframe demo: {results['event_id'].n_unique()} hand-written events in "
+          f"{events}\n(rules: mtg, MTR Appendix C)\n")
     table = standings(results, "mtg")
     for (event,), grp in table.group_by("event_id", maintain_order=True):
-        print(f"## {event}")
-        write_frame(grp.drop("event_id"), "table", None)
+        print(f"## {event}", flush=True)
+        if sys.stdout.isatty():  # (as `swissframe standings` shows it: tiebreakers first)
+            _standings_on_terminal(grp, ["mtg"], heading="", whole=(
+                f"swissframe standings {events} -o FILE.csv has them all"))
+        else:
+            write_frame(grp.drop("event_id"), "table", None)
         print()
     season = sorted((data / "season").glob("*_results.parquet"))
     for path in season:
@@ -130,10 +137,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             continue
         took = time.perf_counter() - t0
         top = st.filter(pl.col("rank") == 1)["match_points"].cast(pl.Float64)
+        # (lines under 80 columns: the README's first command, in a default terminal)
         print(f"## simulated season ({rules}): {res['event_id'].n_unique()} events, "
-              f"{res.height:,} result rows -> {st.height:,} standings rows in {took:.2f} s")
-        print(f"   winners' match points: mean {top.mean() or 0.0:.1f}, "
-              f"max {top.max() or 0.0:.0f}\n")
+              f"{res.height:,} result rows")
+        print(f"   -> {st.height:,} standings rows in {took:.2f} s; winners' match points: "
+              f"mean {top.mean() or 0.0:.1f}, max {top.max() or 0.0:.0f}\n")
     return 0
 
 

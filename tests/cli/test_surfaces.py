@@ -61,3 +61,17 @@ def test_chess_and_pokemon_players_by_name_in_their_games_words() -> None:
     assert lot.split()[2:] == ["by", "lot", "by", "lot"]
     for raw in (ex, why, tom, twhy):
         _fits(screen(raw))
+
+
+def test_the_demo_fits_80_columns_and_shows_the_tiebreakers() -> None:
+    """`make demo` is a new user's first command: at 80 columns its tables keep the
+    ranking columns (points, record, OMW% …) as `standings` does, say how to see the
+    others, and no line wraps (the full tables were cut to wins, losses, byes, dropped)."""
+    ((code, raw),) = run_raw([["demo"]])
+    assert code == 0
+    lines = screen(raw)
+    _fits(lines)
+    text = "\n".join(lines)
+    assert "omwp" in text
+    assert "record" in text
+    assert "-o FILE.csv has them all" in text
