@@ -639,13 +639,19 @@ def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
 RESERVED_PREFIX: Final = "_"
 
 
+def _near(columns: Sequence[str], wanted: Sequence[str]) -> dict[str, str]:
+    """The columns that differ from a ``wanted`` name only by spaces around it or by case
+    (``" round"``, ``"Player_ID"``), each with that name."""
+    want = {w.lower(): w for w in wanted}
+    return {c: want[c.strip().lower()] for c in columns
+            if c not in wanted and c.strip().lower() in want}
+
+
 def near_names(columns: Sequence[str], wanted: Sequence[str]) -> str:
     """A hint naming the columns that differ from a ``wanted`` name only by spaces
-    around it or by case (``" round"``, ``"Player_ID"``), or ``""``: names are exact,
-    and the spaces after a header's commas usually sit in its cells too."""
-    want = {w.lower(): w for w in wanted}
-    near = {c: want[c.strip().lower()] for c in columns
-            if c not in wanted and c.strip().lower() in want}
+    around it or by case (:func:`_near`), or ``""``: names are exact, and the spaces after
+    a header's commas usually sit in its cells too."""
+    near = _near(columns, wanted)
     if not near:
         return ""
     pairs = ", ".join(f"{c!r} → {w!r}" for c, w in near.items())
@@ -664,13 +670,12 @@ def misnamed_optional(columns: Sequence[str]) -> tuple[list[str], str]:
     ``validate`` (a ``schema`` problem) refuse them."""
     optional = [c for c in (EVENT_ID, PHASE, *OPTIONAL_COLUMNS, *FLAG_COLUMNS)
                 if c not in columns]
-    near = near_names(columns, optional)
-    if not near:
+    found = list(_near(columns, optional))
+    if not found:
         return [], ""
-    wanted = {c.lower() for c in optional}
-    found = [c for c in columns if c.strip().lower() in wanted]
     return found, ("a column is named like one swissframe reads, but not exactly, so it would "
-                   f"be ignored and its rows read with the default. Hint: {near}")
+                   f"be ignored and its rows read with the default. Hint: "
+                   f"{near_names(columns, optional)}")
 
 
 def _without_reserved(df: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:

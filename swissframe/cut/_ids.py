@@ -26,6 +26,7 @@ from swissframe.errors import (
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
     FLAG_COLUMNS,
+    GAME_COLUMNS,
     OPTIONAL_COLUMNS,
     RESULT_COLUMNS,
     as_frame,
@@ -427,7 +428,7 @@ def _replayed(df: pl.DataFrame, base: pl.DataFrame, rules: Ruleset, top: int, *,
                          pl.col("games_won").alias("games_lost"), "games_drawn")
     # the rows keep their other columns (a melee ruleset reads `stage`, chess `unplayed`):
     # only an ID's games are replaced
-    games = ["games_won", "games_lost", "games_drawn"]
+    games = list(GAME_COLUMNS)
     pair = ["event_id", "round", "player_id", "opponent_id"]
     cols = ["scenario_id", *(c for c in df.columns if c not in ("intentional_draw", "phase"))]
     played = df.filter(~is_id & pl.col("event_id").is_in(events))
