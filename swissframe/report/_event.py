@@ -5,8 +5,6 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
-from fractions import Fraction
 from html import escape
 from typing import Any
 
@@ -26,6 +24,7 @@ from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
 from swissframe.rules import Ruleset
+from swissframe.rules._ruleset import fraction_text
 
 __all__ = ["EventMeta", "EventReport", "build_event"]
 
@@ -165,23 +164,11 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-def _fraction_words(x: Fraction) -> str:
-    """A floor as rules texts write it: a decimal when it is one (0.33), else a fraction."""
-    d = x.denominator
-    while d % 2 == 0:
-        d //= 2
-    while d % 5 == 0:
-        d //= 5
-    if d != 1:
-        return f"{x.numerator}/{x.denominator}"
-    return format(Decimal(x.numerator) / Decimal(x.denominator), "f")
-
-
 def variant_label(name: str, base: str) -> str:
     """A rule variant's name (``standard_variants``) in words."""
     rest = name[len(base):] if name.startswith(base) else name
     known = sf.rules.PRESETS.get(base)
-    was = "" if known is None else f" instead of {_fraction_words(known.floor)}"
+    was = "" if known is None else f" instead of {fraction_text(known.floor)}"
     words = {"+floor=1/3": f"floor 1/3{was}", "+floor=0.33": f"floor 0.33{was}",
              "+own-gw-unfloored": "own GW% not floored",
              "+bye-not-in-own-mw": "byes left out of own MW%",

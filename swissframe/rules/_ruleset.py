@@ -223,6 +223,21 @@ LABELS: dict[str, str] = {
 _BUCHHOLZ = re.compile(r"bh((?:_[cm]\d+)+)")
 
 
+def fraction_text(v: Fraction) -> str:
+    """A ruleset's number as rules texts write it: a whole number, a decimal of up to six
+    places where it is one (0.33, 0.25), else a fraction (1/3).
+
+    >>> [fraction_text(Fraction(n, d)) for n, d in ((3, 1), (33, 100), (1, 3), (3333, 10000))]
+    ['3', '0.33', '1/3', '0.3333']
+    """
+    if v.denominator == 1:
+        return str(v.numerator)
+    for digits in range(1, 7):
+        if (v * 10**digits).denominator == 1:
+            return f"{float(v):.{digits}f}"
+    return f"{v.numerator}/{v.denominator}"
+
+
 def label_of(name: str) -> str:
     """The human label of a criterion or standings column (the name itself when unknown).
 

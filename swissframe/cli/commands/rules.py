@@ -16,19 +16,11 @@ import orjson
 import polars as pl
 
 from swissframe import rules as _rules
+from swissframe.rules._ruleset import fraction_text
 
 __all__ = ["add_parser", "presets_table", "run"]
 
 FORMATS: Final = ("table", "csv", "json")
-
-
-def _num(v: Fraction) -> str:
-    if v.denominator == 1:
-        return str(v.numerator)
-    for digits in range(1, 7):
-        if (v * 10**digits).denominator == 1:
-            return f"{float(v):.{digits}f}"
-    return f"{v.numerator}/{v.denominator}"
 
 
 def presets_table(names: list[str] | None = None) -> pl.DataFrame:
@@ -48,13 +40,13 @@ def presets_table(names: list[str] | None = None) -> pl.DataFrame:
             crit = crit + " (not by points)"
         rows.append({
             "name": r.name,
-            "points": "/".join(_num(p) for p in (r.points_win, r.points_draw, r.points_loss,
-                                                 r.points_bye)),
+            "points": "/".join(fraction_text(p) for p in (r.points_win, r.points_draw,
+                                                          r.points_loss, r.points_bye)),
             "criteria": crit,
             "columns": ", ".join(c.name for c in r.columns),
-            "floor": _num(r.floor),
-            "cap": _num(r.cap) + ("" if r.cap_dropped == r.cap
-                                  else f" ({_num(r.cap_dropped)} dropped)"),
+            "floor": fraction_text(r.floor),
+            "cap": fraction_text(r.cap) + ("" if r.cap_dropped == r.cap
+                                  else f" ({fraction_text(r.cap_dropped)} dropped)"),
             "snapshot": r.snapshot,
             "description": r.description,
             "source": r.source,
@@ -70,7 +62,7 @@ def _details(name: str) -> dict[str, object]:
     for f in dataclasses.fields(r):
         v = getattr(r, f.name)
         if isinstance(v, Fraction):
-            out[f.name] = _num(v)
+            out[f.name] = fraction_text(v)
         elif f.name in ("criteria", "columns"):
             out[f.name] = [{"name": c.name, "function": c.function,
                             "descending": c.descending, "params": dict(c.params)} for c in v]
