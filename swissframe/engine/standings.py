@@ -426,12 +426,13 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     if len(packed) <= len(keys):
         return _rank(lf, rules, keys).pipe(unpack)
     key: pl.Expr = pl.lit(0, dtype=pl.Int64)
-    for c, d, width in packed:
-        lo, hi, _ = stats[c]
+    for c, d, width, (lo, hi, nulls) in packed:
         t = pl.Int128 if c in wide else pl.Int64  # Int128 before the narrowing
         v = pl.col(c).cast(t)
-        part = (pl.lit(hi, dtype=t) - v) if d else (v - pl.lit(lo, dtype=t))
-        key = key * 2**width + part.cast(pl.Int64)
+        part = ((pl.lit(hi, dtype=t) - v) if d else (v - pl.lit(lo, dtype=t))).cast(pl.Int64)
+        if nulls:  # (after every value, either direction: the sort's nulls_last)
+            part = part.fill_null(pl.lit(hi - lo + 1, dtype=pl.Int64))
+        key = key * 2**width + part
     n = len(packed) - len(keys)
     # the sort columns packed into the key are no longer read: the sort need not move them
     lf = lf.with_columns(key.alias("__packed")).drop([c for c in cols[:n] if c not in keep])
@@ -491,19 +492,24 @@ def _narrow(table: pl.LazyFrame, wide: Sequence[str],
 
 def _packing(lead: Sequence[str], descending: Sequence[bool],
              stats: dict[str, tuple[int | None, int | None, int]]
-             ) -> list[tuple[str, bool, int]]:
+             ) -> list[tuple[str, bool, int, tuple[int, int, int]]]:
     """The leading columns (keys, then sort columns) that pack into 62 bits: (column,
-    descending, width), up to the first that is not a null-free integer or does not fit."""
-    packed: list[tuple[str, bool, int]] = []
+    descending, width, its (min, max, null count)), up to the first that is not an integer
+    column with a value or does not fit. A column with nulls takes one code more, after its
+    values (the sort puts nulls last, and a null ties with a null as in the unpacked
+    ranking): a rate no player has (OMW% of a player with byes only) would otherwise stop
+    the packing at the first tiebreaker, leaving the sort several keys whose ties it
+    compares one after another (810k players: 5 keys 229 ms, 4 keys 145 ms)."""
+    packed: list[tuple[str, bool, int, tuple[int, int, int]]] = []
     bits = 0
     for c, d in zip(lead, descending, strict=True):
         lo, hi, nulls = stats.get(c, (None, None, 1))
-        if nulls or lo is None or hi is None:
+        if lo is None or hi is None:
             break
-        width = (hi - lo).bit_length()
+        width = (hi - lo + (1 if nulls else 0)).bit_length()
         if bits + width > 62:
             break
-        packed.append((c, d, width))
+        packed.append((c, d, width, (lo, hi, nulls)))
         bits += width
     return packed
 
