@@ -455,3 +455,25 @@ def test_held_swiss_exercises_every_player(preset: str) -> None:
             want = {p: v for p, v in want.items() if p in ("1", "3", "4", "5", "8", "11",
                                                            "16")}
         assert {p: got[p] for p in want} == want, col
+
+
+@pytest.mark.xfail(strict=True, reason="C.07 DE for a Swiss tie group in which not everyone "
+                   "met (rules.md §9 item 4): FIDE TEC's TieBreakServer ranks first a player "
+                   "whose DE score no other tied player could reach by winning all the "
+                   "encounters they did not have; the engine leaves the whole group tied. "
+                   "docs/rules-decisions.md 'Direct encounter when not everyone met'")
+def test_direct_encounter_ranks_a_player_no_one_else_can_reach() -> None:
+    # A, D and E finish on 3 of 4. A beat E (round 1) and D (round 3); D and E never met.
+    # A's DE is 2; D and E have 0 and one encounter left each, so at most 1: A is first,
+    # D and E stay tied.
+    ms = [(1, "F", "C", 0), (1, "D", "B", 1), (1, "E", "A", 0), (2, "A", "B", 1),
+          (2, "E", "F", 1), (2, "C", "D", 0), (3, "A", "D", 1), (3, "E", "C", 1),
+          (3, "F", "B", 0), (4, "A", "C", 0), (4, "B", "E", 0), (4, "D", "F", 1)]
+    rows = []
+    for rnd, a, b, res in ms:
+        rows += [(rnd, a, b, "+" if res else "-", None), (rnd, b, a, "-" if res else "+", None)]
+    rules = dataclasses.replace(sf.rules.FIDE, name="pts-de",
+                                criteria=(sf.rules.POINTS, DE), columns=())
+    st = sf.standings(games(rows), rules)
+    rank = dict(zip(st["player_id"].to_list(), st["rank"].to_list(), strict=True))
+    assert rank["A"] < rank["D"] == rank["E"]
