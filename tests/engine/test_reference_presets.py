@@ -509,3 +509,17 @@ def test_reference_seed_f2_and_pkm_f4_clamps() -> None:
     assert v["T1"]["omwp"] == F(5, 8)
     assert v["T2"]["omwp"] == F(9, 16)
     assert disagreements(rows, "pokemon") == []
+
+
+@pytest.mark.xfail(strict=True, reason="TRH §5.3.3.1 (rules.md §2.2): a player who completed "
+                   "the event has win % = wins / the tournament's rounds; a round with no row "
+                   "between their first and last rows counts nowhere under the pokemon preset "
+                   "(missing_rounds='not_played'), so 2 wins in 3 rounds read 2/2. No ruleset "
+                   "option gives a loss for a middle round only (missing_rounds='absent' also "
+                   "turns a drop into losses). docs/rules-decisions.md")
+def test_pokemon_round_without_a_row_before_the_last_counts_in_win_percentage() -> None:
+    rows = matches([(1, "P", "A", 1, 0, 0), (1, "B", "C", 1, 0, 0), (2, "A", "B", 1, 0, 0),
+                    (2, "C", None, 1, 0, 0), (3, "P", "C", 1, 0, 0), (3, "A", "B", 1, 0, 0)])
+    st_ = sf.standings(frame(rows, False), "pokemon")
+    mw = dict(zip(st_["player_id"].to_list(), st_["mwp"].to_list(), strict=True))
+    assert mw["P"] == pytest.approx(2 / 3)
