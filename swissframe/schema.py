@@ -338,22 +338,23 @@ def _id_codes(df: pl.DataFrame) -> IdCodes | None:
     reference.)"""
     if df.height == 0:
         return None
-    found = df.select(*_dictionary_exprs(sorted_events=False, opponents=True))
+    found = df.select(*_dictionary_exprs(runs=False, opponents=True))
     events, players = _dictionary(found, EVENT_ID), _dictionary(found, PLAYER_ID)
     codes = df.select(*_code_exprs(events, players, sorted_events=False))
     return IdCodes(codes=codes, events=events, players=players)
 
 
-def _dictionary_exprs(*, sorted_events: bool, opponents: bool) -> tuple[pl.Expr, pl.Expr]:
+def _dictionary_exprs(*, runs: bool, opponents: bool) -> tuple[pl.Expr, pl.Expr]:
     """The distinct event ids and player ids (with the opponents' ids when
-    ``opponents``), each as one list, for :func:`_dictionary` to sort (the event ids of a
-    sorted column already are).
+    ``opponents``), each as one list, for :func:`_dictionary` to sort; with ``runs``, the
+    event ids of each run of rows instead (:func:`_event_dictionary`).
 
-    An event column that is sorted without nulls (an archive grouped by event) gives its
-    dictionary from its runs, without hashing every id. (Sorting inside the query would
-    hand it to Polars' thread pool, whose threads a small input's call would wake for
-    this alone.)"""
-    events = (pl.col(EVENT_ID).rle().struct.field("value") if sorted_events
+    An event column without nulls gives its runs' ids (``runs``): in an archive grouped by
+    event, sorted, they are the dictionary, found without hashing every id, and their
+    order says the column is sorted, which would be a pass of its own. (Sorting inside the
+    query would hand it to Polars' thread pool, whose threads a small input's call would
+    wake for this alone.)"""
+    events = (pl.col(EVENT_ID).rle().struct.field("value") if runs
               else pl.col(EVENT_ID).unique().drop_nulls())
     players = pl.col(PLAYER_ID).unique()
     if opponents:
@@ -361,11 +362,23 @@ def _dictionary_exprs(*, sorted_events: bool, opponents: bool) -> tuple[pl.Expr,
     return (events.implode().alias(EVENT_ID), players.drop_nulls().implode().alias(PLAYER_ID))
 
 
-def _dictionary(found: pl.DataFrame, column: str, *, sort: bool = True) -> pl.Series:
+def _dictionary(found: pl.DataFrame, column: str) -> pl.Series:
     """The dictionary of ``column`` from a query of :func:`_dictionary_exprs`, sorted (on
     the calling thread for a small input: :func:`~swissframe._collect.sequential`)."""
     ids: pl.Series = found.get_column(column)[0].alias(column)
-    return ids.sort(multithreaded=not sequential()) if sort else ids
+    out: pl.Series = ids.sort(multithreaded=not sequential())
+    return out
+
+
+def _event_dictionary(found: pl.DataFrame) -> tuple[pl.Series, bool]:
+    """The events' dictionary from the ids of the runs of an event column without nulls
+    (:func:`_dictionary_exprs` with ``runs``), and whether the column is sorted: it is when
+    each run's id is greater than the one before, and its runs' ids are then the
+    dictionary (else they are made distinct and sorted)."""
+    ids: pl.Series = found.get_column(EVENT_ID)[0].alias(EVENT_ID)
+    if bool(_increasing(ids).all()):
+        return ids, True
+    return ids.unique(maintain_order=True).sort(multithreaded=not sequential()), False
 
 
 def _code_exprs(events: pl.Series, players: pl.Series, *, sorted_events: bool
@@ -561,7 +574,7 @@ def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
 
 @functools.cache
 def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bool,
-                sorted_events: bool) -> tuple[pl.Expr, ...]:
+                runs: bool) -> tuple[pl.Expr, ...]:
     """One query's expressions for what ``_checked`` needs to know before checking: whether
     each row rule finds a row (``_f0`` …), which phases occur, double losses, and for the
     coded checks the number of complete rows, their round and game-count ranges and the
@@ -582,7 +595,7 @@ def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bo
 
         out += [(ok.sum() if nulls else pl.len()).alias("_n_ok"),
                 *_range_facts((ROUND, *GAME_COLUMNS), complete),
-                *_dictionary_exprs(sorted_events=sorted_events, opponents=False)]
+                *_dictionary_exprs(runs=runs, opponents=False)]
     return tuple(out)
 
 
@@ -736,12 +749,12 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
         pending.append(_problem(kind, frame, detail))
 
     facts = pl.DataFrame()
-    # (sortedness is a flag of the column, or one pass over it: cheaper than a hash)
-    sorted_events = want_codes and not df.get_column(EVENT_ID).null_count() \
-        and df.get_column(EVENT_ID).is_sorted()
+    # the events' runs: their ids are the dictionary of an event column grouped by event
+    # and sorted, and say whether it is (see _dictionary_exprs)
+    runs = want_codes and not df.get_column(EVENT_ID).null_count()
     if coded:
         facts = select(lf, *_fact_exprs(vocabulary, nulls, has_flag, want_codes,
-                                        sorted_events)).pipe(collect)
+                                        runs)).pipe(collect)
         found = [nulls] + [
             _range_breaks(rule.kind, facts) if want_codes and rule.kind in _BOUNDS
             else bool(facts[f"_f{i}"].item()) for i, rule in enumerate(rules) if i]
@@ -761,8 +774,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     codes, checked, paired_up = None, False, False
     if want_codes:
         codes, checked, paired_up = _coded_keyed_checks(
-            df, facts, add, has_null=nulls, both_phases=both_phases,
-            sorted_events=sorted_events)
+            df, facts, add, has_null=nulls, both_phases=both_phases, runs=runs)
     if not checked:
         _categorical_keyed_checks(lf_ok, ev, add)
     # every paired row paired up with its mirror in the same phase: no phase mismatch
@@ -843,7 +855,7 @@ _DISAGREES: Final = ((pl.col("_m_won") != pl.col(GAMES_LOST))
 
 
 def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
-                        has_null: bool, both_phases: bool, sorted_events: bool
+                        has_null: bool, both_phases: bool, runs: bool
                         ) -> tuple[IdCodes, bool, bool]:
     """The id codes, and duplicate seats and mirrors checked on Int64 keys built from them.
 
@@ -858,7 +870,8 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     """
     # (Series methods without their own kernel are queries: plain indexing, slices and
     # comparisons here, which are kernels)
-    events = _dictionary(facts, EVENT_ID, sort=not sorted_events)
+    events, sorted_events = (_event_dictionary(facts) if runs
+                             else (_dictionary(facts, EVENT_ID), False))
     players = _dictionary(facts, PLAYER_ID)
     n_ok = facts["_n_ok"].item()
     (r_lo, r_hi), (g_lo, g_hi) = _fact_range(facts, (ROUND,)), _fact_range(facts, GAME_COLUMNS)
@@ -869,7 +882,7 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     if keyed[0]["_o"].null_count() != df.get_column(OPPONENT_ID).null_count():
         # an opponent id that is nobody's player id: code with both columns' dictionary
         players = _dictionary(
-            df.select(_dictionary_exprs(sorted_events=True, opponents=True)[1]), PLAYER_ID)
+            df.select(_dictionary_exprs(runs=True, opponents=True)[1]), PLAYER_ID)
         keyed = _keyed_codes(df, events, players, n_ok=n_ok, rounds=rounds,
                              games=(g_lo, g_hi), has_null=has_null, both_phases=both_phases,
                              sorted_events=sorted_events)
@@ -950,11 +963,23 @@ def _sorted_keys(keys: pl.Series) -> pl.Series:
     return out.slice(skip)
 
 
-def _same_as_next(values: pl.Series) -> pl.Series:
-    """Per neighbour pair ``(i, i + 1)`` of ``values`` (``len - 1`` of them): equal? A
-    Series kernel, not a query."""
+def _neighbours(values: pl.Series) -> tuple[pl.Series, pl.Series]:
+    """The values from the second on, and those before them: neighbour pairs ``(i + 1,
+    i)`` of ``values`` (``len - 1`` of them), compared by Series kernels, not queries."""
     n = values.len()
-    return values.slice(1) == values.slice(0, max(n - 1, 0))
+    return values.slice(1), values.slice(0, max(n - 1, 0))
+
+
+def _same_as_next(values: pl.Series) -> pl.Series:
+    """Per neighbour pair ``(i, i + 1)`` of ``values``: equal?"""
+    after, before = _neighbours(values)
+    return after == before
+
+
+def _increasing(values: pl.Series) -> pl.Series:
+    """Per neighbour pair ``(i, i + 1)`` of ``values``: is the second greater?"""
+    after, before = _neighbours(values)
+    return after > before
 
 
 def _equal_neighbours(keys: pl.Series) -> bool:
