@@ -12,7 +12,8 @@ Readings chosen where rules.md leaves an option open (each the preset's document
 
 - MTG (§1.3): a bye is a 2-0 win counted in the player's own MW% (``mtg-wer``: left out);
   floor 0.33 (``mtg-1/3``: 1/3); own GW% floored (``mtg-1999``: not).
-- Pokémon (§2.2, §9 item 1): tie = 1/2 in win %; bye rounds removed from win %; clamps
+- Pokémon (§2.2, §9 item 1): a round with no row before a player's last is a loss (§2.3
+  late arrivals); tie = 1/2 in win %; bye rounds removed from win %; clamps
   [1/4, 1] / [1/4, 3/4] for a player who dropped; a dropped player's own values are taken
   at their last round (standings recomputed on the rounds up to it).
 - Yu-Gi-Oh! (§3.1): MW% = MP / (3 × rounds), byes in own rate, no floor; the printed number
@@ -148,15 +149,32 @@ def _pokemon_once(rows: Sequence[Row], tie: Fraction) -> Values:
     return out
 
 
+def _missed_rounds_lost(rows: Sequence[Row]) -> list[Row]:
+    """TRH §5.2.2: a late arrival loses every round already played; §5.3.3.1: a player who
+    completed the event is divided by its rounds. So each round the event played before a
+    player's last in which they have no row is a loss (none after their last: a drop)."""
+    played = sorted({r["round"] for r in rows})  # the rounds the event played
+    losses = []
+    for p, rs in _by_player(rows).items():
+        have = {r["round"] for r in rs}
+        losses += [{"round": n, "player_id": p, "opponent_id": None, "games_won": 0,
+                    "games_lost": 1, "games_drawn": 0}
+                   for n in played if n < rs[-1]["round"] and n not in have]
+    return [*rows, *losses]
+
+
 def pokemon(rows: Iterable[Row], *, tie: Fraction = Fraction(1, 2), freeze: bool = True) -> Values:
-    """TRH §5.3.3.1, §5.5.1.1 (rules.md §2.2–2.3; §9 item 1: drop-round freeze)."""
-    rows = list(rows)
-    out = _pokemon_once(rows, tie)
+    """TRH §5.2.2, §5.3.3.1, §5.5.1.1 (rules.md §2.2–2.3; §9 item 1: drop-round freeze)."""
+    given = list(rows)
+    out = _pokemon_once(_missed_rounds_lost(given), tie)
     if freeze:
         for p, v in out.items():
             if v["dropped"]:
-                r_d = max(r["round"] for r in rows if r["player_id"] == p)
-                snap = _pokemon_once([r for r in rows if r["round"] <= r_d], tie)[p]
+                r_d = max(r["round"] for r in given if r["player_id"] == p)
+                # the standings after round r_d: of the rows up to it, whose missed rounds
+                # are those before each player's last row up to r_d
+                snap = _pokemon_once(
+                    _missed_rounds_lost([r for r in given if r["round"] <= r_d]), tie)[p]
                 for k in ("match_points", "omwp", "oomwp"):
                     v[k] = snap[k]
     return out

@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 
 import swissframe as sf
 from swissframe.explain import explain
@@ -145,9 +146,17 @@ def test_pkm_f3_head_to_head() -> None:
     assert col(st_, "head_to_head") == {"A": 1, "B": -1, "C": 1, "D": -1}
 
 
+def three_way_cycle() -> pl.DataFrame:
+    """A beats B, B beats C, C beats A; each has a bye in the round they sit out (a round
+    without a row would be a loss: TRH §5.2.2, ``late_rounds="loss"``)."""
+    return matches([(1, "A", "B", "a"), (1, "C", None, "bye"), (2, "B", "C", "a"),
+                    (2, "A", None, "bye"), (3, "C", "A", "a"), (3, "B", None, "bye")])
+
+
 def test_head_to_head_skips_three_way_ties_and_pairs_that_never_met() -> None:
-    cycle = matches([(1, "A", "B", "a"), (2, "B", "C", "a"), (3, "C", "A", "a")])
+    cycle = three_way_cycle()
     st_ = sf.standings(cycle, "pokemon")
+    assert set(col(st_, "match_points").values()) == {6}
     assert set(col(st_, "head_to_head").values()) == {0}
     assert sorted(st_["rank"].to_list()) == [1, 2, 3]  # the seeded random order decides
     never = matches([(1, "A", "X", "a"), (1, "B", "Y", "a")])
@@ -156,7 +165,7 @@ def test_head_to_head_skips_three_way_ties_and_pairs_that_never_met() -> None:
 
 
 def test_random_order_is_seeded_and_reproducible() -> None:
-    cycle = matches([(1, "A", "B", "a"), (2, "B", "C", "a"), (3, "C", "A", "a")])
+    cycle = three_way_cycle()
     orders = {tuple(sf.standings(cycle, pokemon(seed=s, name=f"s{s}"))["player_id"])
               for s in range(12)}
     assert len(orders) > 1
@@ -238,7 +247,11 @@ def test_late_rounds_loss_and_skip() -> None:
     skipped = sf.standings(res, pokemon(late_rounds="skip", name="pk-skip"))
     assert col(skipped, "losses")["L"] == 0
     assert col(skipped, "rounds_played")["L"] == 1
-    assert col(sf.standings(missing, "pokemon"), "rounds_played")["L"] == 1
+    given = pokemon(late_rounds="as_given", name="pk-given")
+    assert col(sf.standings(missing, given), "rounds_played")["L"] == 1
+    # the preset adds the late arrival's loss (TRH §5.2.2)
+    assert_frame_equal(sf.standings(missing, "pokemon"),
+                       sf.standings(missing, pokemon(late_rounds="loss", name="pokemon")))
 
 
 def earned_event() -> pl.DataFrame:

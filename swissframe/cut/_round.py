@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Final, Literal
 import polars as pl
 
 from swissframe._collect import collect
-from swissframe.engine._exact import RoundedScale
+from swissframe.engine._exact import FALLBACK_SCALE
 from swissframe.engine._record import (
     RateScales,
     aggregate_players,
@@ -391,7 +391,7 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
         msg = (f"cut analysis: exact scales overflow Int128 for {which}; rates are compared "
                "as floats rounded to 12 decimals. Hint: only very long events do this.")
         warnings.warn(msg, ExactnessWarning, stacklevel=3)
-        scales = RateScales(RoundedScale(10**12), RoundedScale(10**12), scales.k_max)
+        scales = RateScales(FALLBACK_SCALE, FALLBACK_SCALE, scales.k_max)
     rates = own_rates(rules, scales)
     post = post.with_columns(_x_mw=rates["_x_mwp"], _x_gw_opp=rates["_x_gwp_opp"],
                              _x_gw=rates["_x_gwp"]).join(rnd, on="event_id", how="left")

@@ -28,6 +28,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Final
 
 import polars as pl
 
@@ -103,6 +104,11 @@ class RoundedScale(ExactScale):
                       .cast(pl.Int128)))
 
 
+#: The scale of the rounding fallback's keys (:func:`fallback_key`): a criterion that
+#: falls back is at this scale, whatever the exact one would have been.
+FALLBACK_SCALE: Final = RoundedScale(10**FALLBACK_DIGITS)
+
+
 #: Least value :func:`mean_exact` may take as a plain float quotient: from ``2**-11`` up,
 #: :func:`ratio_float`'s 64 fraction bits and sticky bit hold a float's round and sticky
 #: bits, so it is the correctly rounded quotient.
@@ -147,11 +153,21 @@ def mean_exact(total: pl.Expr, count: pl.Expr, inner: ExactScale, k_max: int, *,
                  .otherwise(None))
         flt = pl.when(cnt > 0).then(
             ratio_float(total, cnt * pl.lit(inner.scale, dtype=pl.Int128), den_bits))
-    else:
+    elif inner.scale.bit_length() <= _FLOAT_MAX_BITS:
         exact = pl.lit(None, dtype=pl.Int128)
         flt = pl.when(cnt > 0).then(
             total.cast(pl.Float64) / (cnt.cast(pl.Float64) * float(inner.scale)))
+    else:  # a scale beyond a float (an event of thousands of rounds): no Int128 total is
+        # at it, and the callers, whose outer scale does not fit either, take their means
+        # from the values' floats (warn_fallback)
+        exact = pl.lit(None, dtype=pl.Int128)
+        flt = pl.when(cnt > 0).then(pl.lit(None, dtype=pl.Float64))
     return exact, flt, outer
+
+
+#: The most bits of an integer ``float()`` converts whatever its value (from 1024 bits:
+#: OverflowError).
+_FLOAT_MAX_BITS: Final = 1023
 
 
 #: Fraction bits :func:`ratio_float` computes (beyond the 53 of a float, with a sticky bit).
@@ -211,7 +227,8 @@ def to_decimals(values: pl.Expr, decimals: pl.Expr | int, *, mode: str = "round"
 
 
 def fallback_key(value: pl.Expr) -> pl.Expr:
-    """Rounded-float key used only when an exact scale would overflow."""
+    """Rounded-float key used only when an exact scale would overflow (at
+    :data:`FALLBACK_SCALE`)."""
     return (value * 10.0**FALLBACK_DIGITS).round(0).cast(pl.Int128)
 
 

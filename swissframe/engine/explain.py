@@ -21,6 +21,7 @@ from swissframe.engine._record import (
     EVAL,
     THROUGH,
     eval_rounds,
+    late_rounds_needed,
     late_rows,
     points_unit,
     require_stage,
@@ -107,6 +108,7 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
     if ruleset.snapshot == "stage":
         require_stage(ruleset, lf.collect_schema().names())
     k = check_keys(keys)
+    ruleset = late_rounds_needed(lf.pipe(collect), ruleset, k)
     lf = lf.filter(pl.col("phase") == "swiss")
     if through_round is not None:
         lf = lf.filter(pl.col("round") <= through_round)

@@ -30,6 +30,7 @@ import polars as pl
 from swissframe._collect import collect, select
 from swissframe.engine import _chess
 from swissframe.engine._exact import (
+    FALLBACK_SCALE,
     LIMIT,
     ExactScale,
     exact_name,
@@ -425,6 +426,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
             warn_fallback(name, bits=outer.scale.bit_length())
             mean = pl.col(f"_m_{source}")
             columns = (mean.alias(name), fallback_key(mean).alias(exact_name(name)))
+            outer = FALLBACK_SCALE  # (the scale its key is at: ygo_number reads it)
         out = select(sums, *ctx.pkeys, *columns)
         ctx.projections.append((out, sums, columns))
         ctx.cache[key] = (out, outer)
@@ -456,6 +458,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         warn_fallback(name, bits=outer.scale.bit_length())
         out = agg.select(*ctx.pkeys, pl.col("_mean_f").alias(name),
                          fallback_key(pl.col("_mean_f")).alias(exact_name(name)))
+        outer = FALLBACK_SCALE
     # players who faced nobody have no row here: callers left-join, which gives them null.
     # A plan over the base sums (above) stays lazy (the caller's one collect runs it); one
     # over a join is materialised, as a criterion may read it more than once

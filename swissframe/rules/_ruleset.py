@@ -547,7 +547,7 @@ def random_order(seed: int = 0, name: str = "random") -> Criterion:
 
 
 def pokemon(*, tie_value: Fraction | int = Fraction(1, 2), drop_freeze: bool = True,
-            late_below: bool = False, late_rounds: LateRounds = "as_given",
+            late_below: bool = False, late_rounds: LateRounds = "loss",
             earned_bye_opponent: Fraction | Literal["own"] | None = None, seed: int = 0,
             name: str = "pokemon") -> Ruleset:
     """The Pokémon ruleset with its options (rules.md §2.2–2.3; SOURCES.md Pokémon section).
@@ -562,8 +562,9 @@ def pokemon(*, tie_value: Fraction | int = Fraction(1, 2), drop_freeze: bool = T
     late_below
         Rank late players below others on equal points (the older "tardiness" criterion).
     late_rounds
-        ``"as_given"`` (TOM writes the forced losses itself), ``"loss"`` (add a loss for
-        every round before a late player's first one: TRH §5.2.2), ``"skip"``.
+        ``"loss"`` (default: a loss for every round before a late player's first one, TRH
+        §5.2.2; a TOM file writes these losses itself, and nothing is added then),
+        ``"as_given"`` (the rows only), ``"skip"``.
     earned_bye_opponent
         ``None``: an earned bye (TOM outcome 4) is left out like a random bye; a fraction
         (e.g. 3/4) or ``"own"``: it counts as an opponent with that win %. The real TOM

@@ -460,13 +460,9 @@ def test_mtg_bye_recorded_1_0_counts_as_2_0() -> None:
     assert gw["A"] == pytest.approx(float(F(6 + 6, 15)))  # 2-0 bye + 2-1 win
 
 
-@pytest.mark.xfail(strict=True, reason="TRH §5.2.2 / §5.3.3.1 (rules.md §2.2-2.3): a late "
-                   "arrival gets losses for the rounds already played and a player who "
-                   "completed the event has win % = wins / the tournament's rounds; the "
-                   "pokemon preset (late_rounds='as_given', tests/test_pokemon.py pins it) "
-                   "divides a late entrant with no earlier rows by the rounds they played "
-                   "(2/2 instead of 2/3). Needs a preset decision (late_rounds='loss')")
 def test_pokemon_late_entrant_without_rows_gets_the_trh_losses() -> None:
+    # TRH §5.2.2 / §5.3.3.1 (rules.md §2.2-2.3): a late arrival loses the rounds already
+    # played, and a player who completed the event is divided by its rounds: 2/3, not 2/2
     rows = matches([(1, "A", "B", 1, 0, 0), (1, "X", None, 1, 0, 0), (2, "L", "A", 1, 0, 0),
                     (2, "X", "B", 1, 0, 0), (3, "L", "X", 1, 0, 0), (3, "A", "B", 1, 0, 0)])
     st_ = sf.standings(frame(rows, False), "pokemon")
@@ -511,13 +507,9 @@ def test_reference_seed_f2_and_pkm_f4_clamps() -> None:
     assert disagreements(rows, "pokemon") == []
 
 
-@pytest.mark.xfail(strict=True, reason="TRH §5.3.3.1 (rules.md §2.2): a player who completed "
-                   "the event has win % = wins / the tournament's rounds; a round with no row "
-                   "between their first and last rows counts nowhere under the pokemon preset "
-                   "(missing_rounds='not_played'), so 2 wins in 3 rounds read 2/2. No ruleset "
-                   "option gives a loss for a middle round only (missing_rounds='absent' also "
-                   "turns a drop into losses). docs/rules-decisions.md")
 def test_pokemon_round_without_a_row_before_the_last_counts_in_win_percentage() -> None:
+    # TRH §5.3.3.1: a round with no row between a player's first and last is a round of
+    # the event they completed: 2 wins in 3 rounds read 2/3 (docs/rules-decisions.md)
     rows = matches([(1, "P", "A", 1, 0, 0), (1, "B", "C", 1, 0, 0), (2, "A", "B", 1, 0, 0),
                     (2, "C", None, 1, 0, 0), (3, "P", "C", 1, 0, 0), (3, "A", "B", 1, 0, 0)])
     st_ = sf.standings(frame(rows, False), "pokemon")

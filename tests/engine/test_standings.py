@@ -508,9 +508,14 @@ def test_by_round_cumulative_path_equals_repeated_rows(res: pl.DataFrame, rules:
 def test_by_round_cumulative_path_is_taken_only_where_it_applies() -> None:
     from swissframe.engine.standings import _cumulative_ok
 
-    for name in ("mtg", "mtg-1/3", "mtg-wer", "topdeck", "cardsrealm", "melee-e1", "swu",
-                 "pokemon"):
+    for name in ("mtg", "mtg-1/3", "mtg-wer", "topdeck", "cardsrealm", "melee-e1", "swu"):
         assert _cumulative_ok(sf.rules.get(name)), name
+    # Pokémon's losses for missed rounds stand from the player's next round, which the
+    # running sums do not know; a table where no one missed a round takes them
+    # (_record.late_rounds_needed)
+    pokemon = sf.rules.get("pokemon")
+    assert not _cumulative_ok(pokemon)
+    assert _cumulative_ok(dataclasses.replace(pokemon, late_rounds="as_given"))
     # FIDE's Buchholz and SB, FaB's CTB and Yu-Gi-Oh!'s printed number read the rows
     for name in ("fide", "fab", "yugioh"):
         assert not _cumulative_ok(sf.rules.get(name)), name
@@ -600,6 +605,54 @@ def test_late_round_losses_appear_only_from_the_entry_round() -> None:
     assert after1.select("player_id", "match_points").rows() == [("A", 3), ("B", 0)]
     after2 = by.filter(pl.col("round") == 2).filter(pl.col("player_id") == "L")
     assert after2.select("losses", "rounds_played").rows() == [(2, 2)]
+
+
+def test_missed_round_losses_are_of_the_rounds_the_event_played() -> None:
+    # rounds numbered 1, 10**9: L, first seen in the second, missed one round (not 10**9)
+    res = sf.from_matches(pl.DataFrame(
+        {"round": [1, 10**9, 10**9], "player_a": ["A", "A", "B"], "player_b": ["B", "L", None],
+         "games_a": [1, 1, None], "games_b": [0, 0, None], "games_drawn": [0, 0, None]}))
+    got = sf.standings(res, "pokemon").filter(pl.col("player_id") == "L")
+    assert got.select("losses", "rounds_played").rows() == [(2, 2)]
+
+
+def _long_event(k: int) -> pl.DataFrame:
+    """A beats B in each of ``k`` rounds; ``k`` more players appear only in the last."""
+    rounds = [*range(1, k + 1), *[k] * (k // 2)]
+    return sf.from_matches(pl.DataFrame(
+        {"round": rounds, "player_a": ["A"] * k + [f"x{i}" for i in range(k // 2)],
+         "player_b": ["B"] * k + [f"y{i}" for i in range(k // 2)],
+         "games_a": [1] * len(rounds), "games_b": [0] * len(rounds),
+         "games_drawn": [0] * len(rounds)}))
+
+
+@pytest.mark.parametrize("preset", ["mtg", "yugioh", "fab", "fide", "swu", "pokemon"])
+def test_an_event_of_thousands_of_rounds_ranks_on_rounded_values(preset: str) -> None:
+    # exact scales of 2,000 rounds are thousands of bits: the rounded fallback, reported
+    # (Yu-Gi-Oh!'s number read the fallback key at the exact scale; a mean's float
+    # converted that scale to a float: OverflowError)
+    rules = dataclasses.replace(sf.rules.get(preset), late_rounds="as_given")
+    with pytest.warns(sf.errors.ExactnessWarning, match="rounded to 12 decimals"):
+        st_ = sf.standings(_long_event(2_000), rules)
+    assert st_.height == 2_002
+    assert st_["player_id"][0] == "A"
+
+
+def test_missed_rounds_beyond_any_event_are_refused_by_name() -> None:
+    # A and B meet in 2,000 rounds; 2,000 players appear only in the last: 4 million
+    # losses for 6,000 rows would be added. Refused, naming a player, before any row is
+    from swissframe.engine import _record
+
+    k = 2_000
+    res = _long_event(k)
+    assert res.height < _record.MISSED_ROWS_SLACK // 100
+    with pytest.raises(sf.DataError, match=r"late_rounds='loss'.*player_id '[xy]\d+' has no "
+                       r"row in 1,999 rounds.*Hint"):
+        sf.standings(res, "pokemon")
+    with pytest.raises(sf.DataError, match="late_rounds='as_given'"):
+        sf.explain(res, "x1", "pokemon")
+    as_given = dataclasses.replace(sf.rules.get("pokemon"), late_rounds="as_given")
+    assert sf.standings(res, as_given).height == k + 2
 
 
 @st.composite
