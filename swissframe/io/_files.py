@@ -1361,7 +1361,8 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     from swissframe.io.trf import _read_trf, trf_warnings
 
     ev = _read_trf(list(files), event_ids=list(keys), max_bytes=limit)
-    say_warnings(trf_warnings(ev), listed={"unknown_record", "start_date"}, stacklevel=3)
+    say_warnings(trf_warnings(ev), listed={"unknown_record", "not_applied", "start_date"},
+                 stacklevel=3)
     where = ev.header.select("event_id", pl.col("source").alias("source_file"))
     results = ev.results.join(where, on="event_id", how="left")
     events = events_of(ev)
@@ -1369,6 +1370,10 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
         pl.col("source_file").alias("file"), "event_id", pl.lit("unknown_record").alias("kind"),
         pl.format("line {}: unknown record {} ignored", "line",
                   pl.col("value").str.slice(0, 40)).alias("detail"))
+    # (TRF-2026 records that would change the scores: scoring system, abnormal points)
+    not_applied = ev.not_applied.join(where, on="event_id", how="left").select(
+        pl.col("source_file").alias("file"), "event_id", pl.lit("not_applied").alias("kind"),
+        pl.format("line {}: {}", "line", "detail").alias("detail"))
     # (a 042 start date present but unreadable, or read one way of two that fall in
     # different FIDE eras: the era chosen and the presets to pass instead)
     dated = ev.header.filter(pl.col("start_date_note").is_not_null()).select(
@@ -1383,7 +1388,8 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
         .alias("detail"))
     return _Part(kind="trf", results=results, events=events,
                  names=ev.players.select("event_id", "player_id", "name"),
-                 notes=[_pending_notes(ev.pending, where), unknown, dated, beyond], bundle=ev)
+                 notes=[_pending_notes(ev.pending, where), unknown, not_applied, dated, beyond],
+                 bundle=ev)
 
 
 def concat_files(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
