@@ -321,9 +321,8 @@ def sniff(path: PathLike, *, limit: int | None = None) -> Format | None:
     if head.startswith(_PARQUET_MAGIC):
         return "table"
     encoding = _bom_encoding(head)
-    if encoding is not None:  # UTF-16/32 text: read for tables only (read_table_file)
-        text = head.decode(encoding, errors="ignore").encode("utf-8").lstrip(b" \t\r\n")
-        return "table" if _TABLE_HEADER.match(text) else None
+    if encoding is not None:  # UTF-16/32 text: sniffed as its UTF-8 (each reader decodes
+        head = head.decode(encoding, errors="ignore").encode("utf-8")  # it: bom_decoded)
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if text[:1] == b"<":
         return "tom"
@@ -803,6 +802,26 @@ def _bom_encoding(head: bytes) -> str | None:
     """The encoding a text file's byte-order mark declares, None without one (UTF-8's
     mark is read by the CSV reader itself)."""
     return next((enc for bom, enc in _BOMS if head.startswith(bom)), None)
+
+
+def bom_decoded(data: bytes, source: str) -> str | None:
+    """``data`` decoded by the UTF-16 or UTF-32 byte-order mark it starts with; None without
+    one. Every reader of text (TRF, decklist JSON; TOM's XML parser reads the mark itself,
+    tables :func:`read_table_file`) decodes such a file by its mark: Windows tools save
+    "Unicode" text as UTF-16, which was read as Latin-1 (a TRF then had no player line)
+    or refused as JSON. Bytes the mark's encoding cannot hold are an
+    :class:`~swissframe.errors.ImportFormatError` naming ``source``."""
+    encoding = _bom_encoding(data)
+    if encoding is None:
+        return None
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        msg = (f"{source}: the file starts with a {encoding.upper()} byte-order mark but "
+               f"byte {exc.start} ({data[exc.start:exc.start + 4].hex(' ')}) is not "
+               f"{encoding.upper()}. Hint: the file is truncated or damaged; save it again "
+               "(as UTF-8).")
+        raise ImportFormatError(msg) from None
 
 
 def _decoded(path: Path, data: bytes, encoding: str) -> str:

@@ -58,7 +58,14 @@ import orjson
 import polars as pl
 
 from swissframe.errors import ImportFormatError
-from swissframe.io._files import MAX_DIGITS, expand, read_decompressed, resolved, shown
+from swissframe.io._files import (
+    MAX_DIGITS,
+    bom_decoded,
+    expand,
+    read_decompressed,
+    resolved,
+    shown,
+)
 
 __all__ = [
     "BYE_MARKERS",
@@ -377,6 +384,8 @@ def _json_bytes(path: Path, limit: int | None) -> bytes:
     may write (JSON parsers refuse it; the format sniffing already skips it). A part given
     twice in the root object is refused (:func:`_parts_twice`)."""
     data = read_decompressed(path, limit=limit)
+    text = bom_decoded(data, shown(path))  # UTF-16/32 text (JSON parsers read UTF-8 only)
+    data = text.encode("utf-8") if text is not None else data
     data = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     twice = _parts_twice(data)
     if twice:

@@ -61,6 +61,7 @@ import polars as pl
 
 from swissframe.errors import ImportFormatError, SwissframeError
 from swissframe.io._files import (
+    bom_decoded,
     event_keys,
     parse_each,
     say_warnings,
@@ -284,7 +285,7 @@ def _date(value: str | None) -> date | None:
         return None
 
 
-def _parse_xml(data: bytes, source: str) -> Element:
+def _parse_xml(data: bytes | str, source: str) -> Element:
     try:
         root: Element = SafeET.fromstring(data, forbid_dtd=True, forbid_entities=True,
                                           forbid_external=True)
@@ -497,7 +498,10 @@ def _parse_tom(data: bytes | str, *, event_key: str, source: str | None) -> TomE
     its files)."""
     src = source or event_key
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    root = _parse_xml(raw, src)
+    # UTF-16/32 with a byte-order mark: decoded by the mark, as a text whose declaration
+    # (often still "UTF-8" after a re-save) the parser then ignores
+    text = bom_decoded(raw, src)
+    root = _parse_xml(raw if text is None else text, src)
     players = _read_players(root, src)
     known = {p["player_id"] for p in players}
     pods = _read_pods(root, src, known)

@@ -57,6 +57,7 @@ Decisions
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 from collections import Counter
@@ -71,6 +72,7 @@ import polars as pl
 from swissframe.errors import DataError, ImportFormatError, SwissframeError
 from swissframe.io._files import (
     MAX_DIGITS,
+    bom_decoded,
     parse_each,
     say_warnings,
     several_files,
@@ -302,13 +304,21 @@ class TrfEvents:
         default_factory=lambda: pl.DataFrame(schema=_NOT_APPLIED_SCHEMA))
 
 
-def _decode(data: bytes | str) -> str:
+def _decode(data: bytes | str, source: str) -> str:
+    """A TRF file's text: by its UTF-16/32 byte-order mark (:func:`bom_decoded`), else
+    UTF-8 (with or without a mark), else Windows-1252 — what Swiss-Manager and Vega, Windows
+    programs, write (Latin-1 read its "Š", "Ž", "…" as control characters) —, else
+    Latin-1 (the bytes cp1252 leaves undefined)."""
     if isinstance(data, str):
         return data
-    try:
-        return bytes(data).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return bytes(data).decode("latin-1")  # TRF files are often Latin-1 / CP1252
+    raw = bytes(data)
+    text = bom_decoded(raw, source)
+    if text is not None:
+        return text
+    for encoding in ("utf-8-sig", "cp1252"):
+        with contextlib.suppress(UnicodeDecodeError):
+            return raw.decode(encoding)
+    return raw.decode("latin-1")
 
 
 _SEP: Final = r"\s*[-/.]\s*"
@@ -541,7 +551,7 @@ def parse_trf(data: bytes | str, *, event_key: str = "event", source: str | None
     [(1, '1', '2', 1, 0, None), (1, '2', '1', 0, 0, None), (2, '1', None, 0, 1, 'half_bye')]
     """
     src = source or event_key
-    text = _decode(data)
+    text = _decode(data, src)
     players: list[dict[str, Any]] = []
     blocks: list[dict[str, Any]] = []
     records: list[dict[str, Any]] = []
