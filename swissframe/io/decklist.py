@@ -827,9 +827,9 @@ def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
         raise ImportFormatError(msg)
     if bad.height:
         r = bad.row(0, named=True)
-        named = (f"round name {r['round_name']!r}" if r["round_name"]
+        label = (f"round name {r['round_name']!r}" if r["round_name"]
                  else "a round without a RoundName")
-        msg = (f"event {r['event_id']!r}: {named} (round #"
+        msg = (f"event {r['event_id']!r}: {label} (round #"
                f"{r['round_pos'] + 1} in the file) is neither numbered nor a known playoff "
                f"name ({bad.height} such round(s) in total). Hint: add it to "
                "swissframe.io.decklist.PLAYOFF_ROUND_NAMES, PLAYOFF_ROUND_PATTERNS or "
