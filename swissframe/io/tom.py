@@ -294,8 +294,7 @@ def _parse_xml(data: bytes | str, source: str) -> Element:
                "Hint: TOM files never declare a DTD or entities; this is not a TOM save.")
         raise ImportFormatError(msg) from None
     except ParseError as exc:
-        msg = (f"{source}: not well-formed XML ({exc}). "
-               "Hint: the file is truncated or damaged; re-export it from TOM.")
+        msg = f"{source}: not well-formed XML ({exc}). Hint: {_not_utf8(data)}"
         raise ImportFormatError(msg) from None
     except (ValueError, UnicodeError) as exc:
         msg = f"{source}: cannot decode the XML ({exc}). Hint: re-export the file from TOM."
@@ -305,6 +304,26 @@ def _parse_xml(data: bytes | str, source: str) -> Element:
                "Hint: this is not a TOM .tdf file.")
         raise ImportFormatError(msg)
     return root
+
+
+_DECLARED: Final = re.compile(rb"""\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)""")
+
+
+def _not_utf8(data: bytes | str) -> str:
+    """The hint for a file the XML parser refused: when it is to be read as UTF-8 (so it
+    declares, or declares nothing) and is not — an editor re-saved it in a Windows code
+    page —, the first byte that is not; else that it is damaged."""
+    m = _DECLARED.match(data) if isinstance(data, bytes) else None
+    declared = m.group(1).decode().lower() if m else "utf-8"
+    if isinstance(data, bytes) and declared in ("utf-8", "utf8"):
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return (f"byte {exc.start} ({data[exc.start:exc.start + 4].hex(' ')}) is not "
+                    "UTF-8, as the file declares (or XML assumes without a declaration): "
+                    "save it again as UTF-8, or declare the encoding it is in "
+                    "(<?xml version=\"1.0\" encoding=\"windows-1252\"?>).")
+    return "the file is truncated or damaged; re-export it from TOM."
 
 
 # ---------------------------------------------------------------------------- parsing
