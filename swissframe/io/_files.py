@@ -321,9 +321,8 @@ def sniff(path: PathLike, *, limit: int | None = None) -> Format | None:
     if head.startswith(_PARQUET_MAGIC):
         return "table"
     encoding = _bom_encoding(head)
-    if encoding is not None:  # UTF-16/32 text: read for tables only (read_table_file)
-        text = head.decode(encoding, errors="ignore").encode("utf-8").lstrip(b" \t\r\n")
-        return "table" if _TABLE_HEADER.match(text) else None
+    if encoding is not None:  # UTF-16/32 text: sniffed as its UTF-8 (each reader decodes
+        head = head.decode(encoding, errors="ignore").encode("utf-8")  # it: bom_decoded)
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if text[:1] == b"<":
         return "tom"
@@ -803,6 +802,26 @@ def _bom_encoding(head: bytes) -> str | None:
     """The encoding a text file's byte-order mark declares, None without one (UTF-8's
     mark is read by the CSV reader itself)."""
     return next((enc for bom, enc in _BOMS if head.startswith(bom)), None)
+
+
+def bom_decoded(data: bytes, source: str) -> str | None:
+    """``data`` decoded by the UTF-16 or UTF-32 byte-order mark it starts with; None without
+    one. Every reader of text (TRF, decklist JSON; TOM's XML parser reads the mark itself,
+    tables :func:`read_table_file`) decodes such a file by its mark: Windows tools save
+    "Unicode" text as UTF-16, which was read as Latin-1 (a TRF then had no player line)
+    or refused as JSON. Bytes the mark's encoding cannot hold are an
+    :class:`~swissframe.errors.ImportFormatError` naming ``source``."""
+    encoding = _bom_encoding(data)
+    if encoding is None:
+        return None
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        msg = (f"{source}: the file starts with a {encoding.upper()} byte-order mark but "
+               f"byte {exc.start} ({data[exc.start:exc.start + 4].hex(' ')}) is not "
+               f"{encoding.upper()}. Hint: the file is truncated or damaged; save it again "
+               "(as UTF-8).")
+        raise ImportFormatError(msg) from None
 
 
 def _decoded(path: Path, data: bytes, encoding: str) -> str:
@@ -1361,7 +1380,8 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     from swissframe.io.trf import _read_trf, trf_warnings
 
     ev = _read_trf(list(files), event_ids=list(keys), max_bytes=limit)
-    say_warnings(trf_warnings(ev), listed={"unknown_record", "start_date"}, stacklevel=3)
+    say_warnings(trf_warnings(ev), listed={"unknown_record", "not_applied", "start_date"},
+                 stacklevel=3)
     where = ev.header.select("event_id", pl.col("source").alias("source_file"))
     results = ev.results.join(where, on="event_id", how="left")
     events = events_of(ev)
@@ -1369,6 +1389,10 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
         pl.col("source_file").alias("file"), "event_id", pl.lit("unknown_record").alias("kind"),
         pl.format("line {}: unknown record {} ignored", "line",
                   pl.col("value").str.slice(0, 40)).alias("detail"))
+    # (TRF-2026 records that would change the scores: scoring system, abnormal points)
+    not_applied = ev.not_applied.join(where, on="event_id", how="left").select(
+        pl.col("source_file").alias("file"), "event_id", pl.lit("not_applied").alias("kind"),
+        pl.format("line {}: {}", "line", "detail").alias("detail"))
     # (a 042 start date present but unreadable, or read one way of two that fall in
     # different FIDE eras: the era chosen and the presets to pass instead)
     dated = ev.header.filter(pl.col("start_date_note").is_not_null()).select(
@@ -1383,7 +1407,8 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
         .alias("detail"))
     return _Part(kind="trf", results=results, events=events,
                  names=ev.players.select("event_id", "player_id", "name"),
-                 notes=[_pending_notes(ev.pending, where), unknown, dated, beyond], bundle=ev)
+                 notes=[_pending_notes(ev.pending, where), unknown, not_applied, dated, beyond],
+                 bundle=ev)
 
 
 def concat_files(frames: Sequence[pl.DataFrame]) -> pl.DataFrame:

@@ -58,7 +58,14 @@ import orjson
 import polars as pl
 
 from swissframe.errors import ImportFormatError
-from swissframe.io._files import MAX_DIGITS, expand, read_decompressed, resolved, shown
+from swissframe.io._files import (
+    MAX_DIGITS,
+    bom_decoded,
+    expand,
+    read_decompressed,
+    resolved,
+    shown,
+)
 
 __all__ = [
     "BYE_MARKERS",
@@ -377,6 +384,8 @@ def _json_bytes(path: Path, limit: int | None) -> bytes:
     may write (JSON parsers refuse it; the format sniffing already skips it). A part given
     twice in the root object is refused (:func:`_parts_twice`)."""
     data = read_decompressed(path, limit=limit)
+    text = bom_decoded(data, shown(path))  # UTF-16/32 text (JSON parsers read UTF-8 only)
+    data = text.encode("utf-8") if text is not None else data
     data = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     twice = _parts_twice(data)
     if twice:
@@ -410,6 +419,26 @@ def _parts_twice(data: bytes) -> str:
     return next((k for k in _PARTS if root.count(k) > 1), "")
 
 
+def _round_name(rnd: dict[str, Any]) -> str:
+    """A round's ``RoundName`` as text, "" when null or missing (``str(None)`` named such a
+    round 'None' in the error that refuses it)."""
+    name = rnd.get("RoundName")
+    return "" if name is None else str(name).strip()
+
+
+def _parts(doc: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """A file's ``Tournament``, ``Rounds`` and ``Standings``, with null for none: no
+    details, no round or no published standings (a scraper writes null, or leaves the key
+    out, where the platform showed none). ``Rounds`` must be named, null or not: a JSON
+    object without it is not a decklist-cache file."""
+    def part(key: str, missing: Any) -> Any:
+        got = doc.get(key, missing)
+        return [] if got is None else got
+
+    tour = doc.get("Tournament")
+    return ({} if tour is None else tour), part("Rounds", object()), part("Standings", None)
+
+
 def _parse_file(path: Path, limit: int | None = None) -> _Parsed:
     """Read one file into column lists (matches, standings) and an event record."""
     eid = _event_id(path)
@@ -419,14 +448,12 @@ def _parse_file(path: Path, limit: int | None = None) -> _Parsed:
         raise _fail(eid, f"cannot read {shown(path)} (JSONDecodeError: {exc})") from None
     if not isinstance(doc, dict):
         raise _fail(eid, f"{shown(path)}: the root is a {type(doc).__name__}, not an object")
-    tour = doc.get("Tournament")
-    tour = {} if tour is None else tour  # (absent or null: no details; [] is mistyped)
-    rounds = doc.get("Rounds")
-    standings = doc.get("Standings")
+    tour, rounds, standings = _parts(doc)
     if not isinstance(tour, dict) or not isinstance(rounds, list) or not isinstance(
             standings, list):
-        raise _fail(eid, f"{shown(path)}: 'Tournament', 'Rounds' or 'Standings' is missing "
-                    "or mistyped")
+        what = ("has no 'Rounds'" if "Rounds" not in doc
+                else "has a 'Tournament', 'Rounds' or 'Standings' of the wrong type")
+        raise _fail(eid, f"{shown(path)}: the root object {what}")
     source = _source_of(path, _str_or_none(tour.get("Uri")))
     rpos_col: list[int] = []
     rname_col: list[str] = []
@@ -437,7 +464,7 @@ def _parse_file(path: Path, limit: int | None = None) -> _Parsed:
     for rpos, rnd in enumerate(rounds):
         if not isinstance(rnd, dict) or not isinstance(rnd.get("Matches"), list):
             raise _fail(eid, f"round #{rpos + 1} has no 'Matches' list")
-        rname = str(rnd.get("RoundName", "")).strip()
+        rname = _round_name(rnd)
         matches = rnd["Matches"]
         if not all(isinstance(x, dict) for x in matches):
             bad = next(i for i, x in enumerate(matches) if not isinstance(x, dict))
@@ -521,10 +548,7 @@ def _plain_file(path: Path, limit: int | None) -> _Parsed | None:
     doc = orjson.loads(_json_bytes(path, limit))
     if type(doc) is not dict:
         return None
-    tour = doc.get("Tournament")
-    tour = {} if tour is None else tour
-    rounds = doc.get("Rounds")
-    standings = doc.get("Standings")
+    tour, rounds, standings = _parts(doc)
     if type(tour) is not dict or type(rounds) is not list or type(standings) is not list:
         return None
     uri = _str_or_none(tour.get("Uri"))
@@ -543,7 +567,7 @@ def _plain_file(path: Path, limit: int | None) -> _Parsed | None:
             return None
         n = len(matches)
         rpos_col += [rpos] * n
-        rname_col += [str(rnd.get("RoundName", "")).strip()] * n
+        rname_col += [_round_name(rnd)] * n
         mpos_col += range(n)
         # a match that is not an object has no .get: AttributeError, the caller reads again
         p1 += [x.get("Player1") for x in matches]
@@ -803,7 +827,9 @@ def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
         raise ImportFormatError(msg)
     if bad.height:
         r = bad.row(0, named=True)
-        msg = (f"event {r['event_id']!r}: round name {r['round_name']!r} (round #"
+        label = (f"round name {r['round_name']!r}" if r["round_name"]
+                 else "a round without a RoundName")
+        msg = (f"event {r['event_id']!r}: {label} (round #"
                f"{r['round_pos'] + 1} in the file) is neither numbered nor a known playoff "
                f"name ({bad.height} such round(s) in total). Hint: add it to "
                "swissframe.io.decklist.PLAYOFF_ROUND_NAMES, PLAYOFF_ROUND_PATTERNS or "
@@ -1300,6 +1326,15 @@ def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
     in_rounds = results.select("event_id", "player_id").unique()
     listed = stands.select("event_id", "player_id")
     missing = in_rounds.join(listed, on=["event_id", "player_id"], how="anti")
+    unpublished = missing.join(listed.select("event_id").unique(), on="event_id", how="anti")
+    if unpublished.height:  # (the file lists no standings: one note, not one per player)
+        report.append(_report(
+            unpublished.group_by("event_id").agg(pl.len().alias("n")).with_columns(
+                pl.lit(None).alias("round"), pl.lit(None).alias("player_id")),
+            "no_standings", pl.format(
+                "the file publishes no standings ('Standings' empty, null or missing): its "
+                "{} players are ranked from the rounds, with nothing to compare", "n")))
+        missing = missing.join(unpublished, on=["event_id", "player_id"], how="anti")
     if missing.height:
         report.append(_report(missing.with_columns(pl.lit(None).alias("round")),
                               "not_in_standings",

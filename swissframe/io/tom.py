@@ -61,6 +61,7 @@ import polars as pl
 
 from swissframe.errors import ImportFormatError, SwissframeError
 from swissframe.io._files import (
+    bom_decoded,
     event_keys,
     parse_each,
     say_warnings,
@@ -284,7 +285,7 @@ def _date(value: str | None) -> date | None:
         return None
 
 
-def _parse_xml(data: bytes, source: str) -> Element:
+def _parse_xml(data: bytes | str, source: str) -> Element:
     try:
         root: Element = SafeET.fromstring(data, forbid_dtd=True, forbid_entities=True,
                                           forbid_external=True)
@@ -293,8 +294,7 @@ def _parse_xml(data: bytes, source: str) -> Element:
                "Hint: TOM files never declare a DTD or entities; this is not a TOM save.")
         raise ImportFormatError(msg) from None
     except ParseError as exc:
-        msg = (f"{source}: not well-formed XML ({exc}). "
-               "Hint: the file is truncated or damaged; re-export it from TOM.")
+        msg = f"{source}: not well-formed XML ({exc}). Hint: {_not_utf8(data)}"
         raise ImportFormatError(msg) from None
     except (ValueError, UnicodeError) as exc:
         msg = f"{source}: cannot decode the XML ({exc}). Hint: re-export the file from TOM."
@@ -304,6 +304,26 @@ def _parse_xml(data: bytes, source: str) -> Element:
                "Hint: this is not a TOM .tdf file.")
         raise ImportFormatError(msg)
     return root
+
+
+_DECLARED: Final = re.compile(rb"""\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)""")
+
+
+def _not_utf8(data: bytes | str) -> str:
+    """The hint for a file the XML parser refused: when it is to be read as UTF-8 (so it
+    declares, or declares nothing) and is not — an editor re-saved it in a Windows code
+    page —, the first byte that is not; else that it is damaged."""
+    m = _DECLARED.match(data) if isinstance(data, bytes) else None
+    declared = m.group(1).decode().lower() if m else "utf-8"
+    if isinstance(data, bytes) and declared in ("utf-8", "utf8"):
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return (f"byte {exc.start} ({data[exc.start:exc.start + 4].hex(' ')}) is not "
+                    "UTF-8, as the file declares (or XML assumes without a declaration): "
+                    "save it again as UTF-8, or declare the encoding it is in "
+                    "(<?xml version=\"1.0\" encoding=\"windows-1252\"?>).")
+    return "the file is truncated or damaged; re-export it from TOM."
 
 
 # ---------------------------------------------------------------------------- parsing
@@ -497,7 +517,10 @@ def _parse_tom(data: bytes | str, *, event_key: str, source: str | None) -> TomE
     its files)."""
     src = source or event_key
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    root = _parse_xml(raw, src)
+    # UTF-16/32 with a byte-order mark: decoded by the mark, as a text whose declaration
+    # (often still "UTF-8" after a re-save) the parser then ignores
+    text = bom_decoded(raw, src)
+    root = _parse_xml(raw if text is None else text, src)
     players = _read_players(root, src)
     known = {p["player_id"] for p in players}
     pods = _read_pods(root, src, known)

@@ -46,11 +46,18 @@ Decisions
 - A block with an opponent but no result (a round paired but not yet played) is not a
   result: it is listed in :attr:`TrfEvents.pending` and left out of ``results``.
 - Extra result columns: ``color`` (``w``/``b``, null for ``-``), ``unplayed``,
-  ``scheduled_opponent_id``, ``trf_code`` (the raw result character).
+  ``scheduled_opponent_id``, ``trf_code`` (the result character; letters in upper case:
+  TRF-2026 reads letter codes case-insensitively, so ``w``/``B`` colours and ``h``/``u``
+  results are read as ``w``/``b`` and ``H``/``U``).
+- TRF-2026 records: ``142`` (number of rounds) is read like ``XXR``; records that would
+  change the scores but are not applied (``162`` a scoring system other than 1 / ½ / 0,
+  ``299`` abnormal points, ``240`` a bye the round blocks do not show) are listed in
+  :attr:`TrfEvents.not_applied` and reported, never applied or dropped silently.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 from collections import Counter
@@ -65,6 +72,7 @@ import polars as pl
 from swissframe.errors import DataError, ImportFormatError, SwissframeError
 from swissframe.io._files import (
     MAX_DIGITS,
+    bom_decoded,
     parse_each,
     say_warnings,
     several_files,
@@ -114,6 +122,7 @@ TRF_RESULT_CODES: Final[Mapping[str, TrfCode]] = {
 _DECIDED: Final = ("1", "=", "0", "W", "D", "L", "+", "-")
 _COLOURS: Final = {"w": "w", "b": "b", "-": None, " ": None}
 _FIRST_BLOCK: Final = 91  # 0-based start of round 1's block (column 92)
+_NRS_END: Final = 89  # an NRS record's static part ends by column 89 (rank; TRF-2026: 79)
 _BLOCK: Final = 10
 TRF_SUFFIXES: Final = (".trf", ".txt", ".input")
 
@@ -169,11 +178,23 @@ _HEADER_CODES: Final = {"012": "name", "022": "city", "032": "federation",
 _RECORD_SCHEMA: Final[dict[str, pl.DataType]] = {
     "event_id": pl.String(), "line": pl.Int64(), "code": pl.String(), "value": pl.String()}
 
-#: Record codes TRF-16 defines (plus the ``DDD`` column ruler Swiss-Manager writes); codes
-#: starting ``XX`` (TRF(x), JaVaFo) and ``BB`` (bbpPairings point values) are extensions.
-KNOWN_RECORDS: Final = frozenset({"001", "012", "013", "022", "032", "042", "052", "062",
-                                  "072", "082", "092", "102", "112", "122", "132", "DDD"})
+#: Record codes TRF-16 and TRF-2026 (FIDE handbook, TRF26, applied from 1 Sep 2025)
+#: define, plus the ``DDD`` column ruler Swiss-Manager writes and Tornelo's ``DAT`` player
+#: data; codes starting ``XX`` (TRF(x), JaVaFo) and ``BB`` (bbpPairings point values) are
+#: extensions. TRF-2026's National Rating Support records (a federation code such as
+#: ``GER`` laid out as a player line's static part, without round blocks) and its ``###``
+#: comment lines are known too (:func:`_unknown_line`).
+KNOWN_RECORDS: Final = frozenset({
+    "001", "012", "013", "022", "032", "042", "052", "062", "072", "082", "092", "102",
+    "112", "122", "132",
+    # TRF-2026
+    "142", "152", "162", "172", "182", "192", "202", "212", "222", "240", "250", "260",
+    "299", "300", "310", "320", "330", "352", "362", "801", "802",
+    "DDD", "DAT"})
 _PLAYER_LAYOUT: Final = re.compile(r"^.{3} [ \d]{3}\d [ mfMFwW]")
+#: A TRF-2026 National Rating Support record: a federation code, then the start number of
+#: the ``001`` line it completes (columns 5-8), and no round blocks.
+_NRS: Final = re.compile(r"^[A-Z]{3} [ \d]{3}\d(?: |$)")
 
 
 def _unknown_line(code: str | None, line: str) -> bool:
@@ -183,7 +204,53 @@ def _unknown_line(code: str | None, line: str) -> bool:
         return False
     if len(line) > _FIRST_BLOCK and _PLAYER_LAYOUT.match(line):
         return True
+    if code is not None and len(line.rstrip()) <= _NRS_END and _NRS.match(line):
+        return False
     return code is not None and code not in KNOWN_RECORDS and code[:2] not in ("XX", "BB")
+
+
+_NOT_APPLIED_SCHEMA: Final[dict[str, pl.DataType]] = {
+    **_RECORD_SCHEMA, "detail": pl.String()}
+
+#: TRF-2026 record 162's result codes and their default points (W win, D draw, L loss, A
+#: absence; P, the pairing-allocated bye, and X, an unknown result, default to W and D).
+_DEFAULT_POINTS: Final = {"W": 1.0, "D": 0.5, "L": 0.0, "A": 0.0}
+_POINTS_TOKEN: Final = re.compile(r"([WDLAPX])\s*(-?[0-9]+(?:\.[0-9]+)?)")
+
+
+def _not_applied(records: list[dict[str, Any]], blocks: list[dict[str, Any]]
+                 ) -> list[dict[str, Any]]:
+    """The TRF-2026 records of one file that would change its scores, which the reader
+    does not apply (see :attr:`TrfEvents.not_applied`)."""
+    shown = {(b["round"], b["player_id"]): b["code"] for b in blocks}
+    out = []
+    for r in records:
+        code, value = r["code"], r["value"] or ""
+        detail = None
+        if code == "162":
+            got = {k: float(v) for k, v in _POINTS_TOKEN.findall(value)}
+            want = {**_DEFAULT_POINTS, "P": got.get("W", 1.0), "X": got.get("D", 0.5)}
+            odd = [f"{k} {got[k]:g}" for k in got if got[k] != want[k]]
+            if odd:
+                detail = (f"record 162 declares a scoring system ({', '.join(odd)}) other "
+                          "than 1 / ½ / 0: the standings score 1 / ½ / 0")
+        elif code == "299":
+            detail = ("record 299 (abnormal points) is not applied: the standings count "
+                      "the round blocks only")
+        elif code == "240":
+            parts = value.split()
+            kind, rnd = (parts[0].upper(), parts[1]) if len(parts) > 1 else ("", "")
+            ids = [str(int(x)) for x in parts[2:] if x.isascii() and x.isdigit()]
+            missing = [i for i in ids if not rnd.isdigit()
+                       or shown.get((int(rnd), i)) != kind]
+            if missing:
+                detail = (f"record 240 gives a {kind or '?'} bye in round "
+                          f"{rnd.lstrip('0') or rnd} to {', '.join(missing[:5])}, whose "
+                          "round block does not show it: the standings count the round "
+                          "blocks only")
+        if detail:
+            out.append({**r, "value": f"{code} {value}".rstrip(), "detail": detail})
+    return out
 
 
 _PENDING_SCHEMA: Final[dict[str, pl.DataType]] = {
@@ -219,6 +286,12 @@ class TrfEvents:
         Lines ignored that TRF does not define (``event_id, line, code, value``): an unknown
         record code, or a line laid out as a player line without the ``001`` code (a
         garbled code would otherwise lose the player). Reported by a warning too.
+    not_applied
+        TRF-2026 records that would change the scores but are not applied
+        (``event_id, line, code, value, detail``): ``162`` declaring a scoring system
+        other than 1 / ½ / 0, ``299`` abnormal points, ``240`` a bye that the player's
+        round block does not show. The standings count the round blocks only; reported by
+        a warning too.
     """
 
     results: pl.DataFrame
@@ -227,15 +300,25 @@ class TrfEvents:
     records: pl.DataFrame
     pending: pl.DataFrame
     unknown: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_RECORD_SCHEMA))
+    not_applied: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema=_NOT_APPLIED_SCHEMA))
 
 
-def _decode(data: bytes | str) -> str:
+def _decode(data: bytes | str, source: str) -> str:
+    """A TRF file's text: by its UTF-16/32 byte-order mark (:func:`bom_decoded`), else
+    UTF-8 (with or without a mark), else Windows-1252 — what Swiss-Manager and Vega, Windows
+    programs, write (Latin-1 read its "Š", "Ž", "…" as control characters) —, else
+    Latin-1 (the bytes cp1252 leaves undefined)."""
     if isinstance(data, str):
         return data
-    try:
-        return bytes(data).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return bytes(data).decode("latin-1")  # TRF files are often Latin-1 / CP1252
+    raw = bytes(data)
+    text = bom_decoded(raw, source)
+    if text is not None:
+        return text
+    for encoding in ("utf-8-sig", "cp1252"):
+        with contextlib.suppress(UnicodeDecodeError):
+            return raw.decode(encoding)
+    return raw.decode("latin-1")
 
 
 _SEP: Final = r"\s*[-/.]\s*"
@@ -410,13 +493,14 @@ def _player_fields(line: str, lineno: int, src: str, event_id: str
                    "misaligned.")
             raise ImportFormatError(msg)
         opp = _field_int(b[0:4], what="opponent number", where=bwhere)
-        colour, code = b[5], b[7]
+        # TRF-2026: "letter codes are case-insensitive" ('W' colour, 'h' bye)
+        colour, code = b[5].lower(), b[7].upper()
         if colour not in _COLOURS:
-            msg = (f"{bwhere}: unknown colour {colour!r}. Hint: TRF colours are 'w', 'b' "
+            msg = (f"{bwhere}: unknown colour {b[5]!r}. Hint: TRF colours are 'w', 'b' "
                    "or '-'.")
             raise ImportFormatError(msg)
         if code not in TRF_RESULT_CODES:
-            msg = (f"{bwhere}: unknown result code {code!r}. Hint: TRF-16 codes are "
+            msg = (f"{bwhere}: unknown result code {b[7]!r}. Hint: TRF-16 codes are "
                    f"{' '.join(c for c in TRF_RESULT_CODES if c != ' ')} (see "
                    "swissframe.io.trf.TRF_RESULT_CODES).")
             raise ImportFormatError(msg)
@@ -467,7 +551,7 @@ def parse_trf(data: bytes | str, *, event_key: str = "event", source: str | None
     [(1, '1', '2', 1, 0, None), (1, '2', '1', 0, 0, None), (2, '1', None, 0, 1, 'half_bye')]
     """
     src = source or event_key
-    text = _decode(data)
+    text = _decode(data, src)
     players: list[dict[str, Any]] = []
     blocks: list[dict[str, Any]] = []
     records: list[dict[str, Any]] = []
@@ -505,7 +589,9 @@ def parse_trf(data: bytes | str, *, event_key: str = "event", source: str | None
                "Hint: each player has exactly one line.")
         raise ImportFormatError(msg)
     built = _build(src, event_key, players, blocks, records)
-    return dataclasses.replace(built, unknown=pl.DataFrame(unknown, schema=_RECORD_SCHEMA))
+    return dataclasses.replace(
+        built, unknown=pl.DataFrame(unknown, schema=_RECORD_SCHEMA),
+        not_applied=pl.DataFrame(_not_applied(records, blocks), schema=_NOT_APPLIED_SCHEMA))
 
 
 def _build(src: str, event_key: str, players: list[dict[str, Any]],
@@ -577,11 +663,12 @@ def _build(src: str, event_key: str, players: list[dict[str, Any]],
                    .sort("event_id", "start_no"))
     rec_df = pl.DataFrame(records, schema=_RECORD_SCHEMA)
     first = {r["code"]: r["value"] for r in reversed(records) if r["code"] is not None}
-    xxr = first.get("XXR")
+    rounds_code = "XXR" if first.get("XXR") else "142"  # (TRF-2026's number of rounds)
+    xxr = first.get(rounds_code)
     rounds_declared = None
     if xxr is not None:
         rounds_declared = _field_int(xxr.split()[0] if xxr.split() else "",
-                                     what="XXR (number of rounds)", where=src)
+                                     what=f"{rounds_code} (number of rounds)", where=src)
     max_round = raw["round"].max()
     header_row: dict[str, Any] = {
         "event_id": event_key, "source": src,
@@ -668,14 +755,16 @@ def _read_trf(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[s
         records=pl.concat([p.records for p in parts], how="vertical"),
         pending=pl.concat([p.pending for p in parts], how="vertical"),
         unknown=pl.concat([p.unknown for p in parts], how="vertical"),
+        not_applied=pl.concat([p.not_applied for p in parts], how="vertical"),
     )
 
 
 def trf_warnings(events: TrfEvents) -> dict[str, str]:
     """What :func:`read_trf` warns of, by kind, one line per kind however many files say
-    it: ``unknown_record`` (records ignored) and ``start_date`` (042 dates unreadable, or
-    read in one of two FIDE eras: :func:`start_date_note`). ``swissframe.read`` lists
-    each as an import note instead."""
+    it: ``unknown_record`` (records ignored), ``not_applied`` (TRF-2026 records that would
+    change the scores: :attr:`TrfEvents.not_applied`) and ``start_date`` (042 dates
+    unreadable, or read in one of two FIDE eras: :func:`start_date_note`).
+    ``swissframe.read`` lists each as an import note instead."""
     out = {}
     unknown = events.unknown
     if unknown.height:
@@ -684,6 +773,14 @@ def trf_warnings(events: TrfEvents) -> dict[str, str]:
             f"{r['event_id']}: {unknown.height} unknown record(s) ignored, e.g. line "
             f"{r['line']}: {r['value'][:30]!r} (listed in TrfEvents.unknown). Hint: a "
             "garbled record code may hide a player line; check the file.")
+    skipped = events.not_applied
+    if skipped.height:
+        r = skipped.row(0, named=True)
+        out["not_applied"] = (
+            f"{r['event_id']}: {skipped.height} record(s) that would change the scores are "
+            f"not applied, e.g. line {r['line']}: {r['detail']} (listed in "
+            "TrfEvents.not_applied). Hint: check the standings against the organiser's, or "
+            "write the result into the player's round block.")
     dated = events.header.filter(pl.col("start_date_note").is_not_null())
     if dated.height:
         out["start_date"] = (several_files(dated.height, "have a start-date note "

@@ -371,3 +371,53 @@ def test_a_part_given_twice_or_mistyped_is_refused(tmp_path: Path) -> None:
         read_decklist_cache(listed)
     named = _write(tmp_path, "named-1-2025-01-10", [("Round 1", [("Rounds", "B", "2-0-0")])])
     assert "Rounds" in read_decklist_cache(named).results["player_id"].to_list()
+
+
+@pytest.mark.parametrize("standings", ["null", "missing", "empty"])
+def test_a_file_without_published_standings_is_read_from_its_rounds(
+        tmp_path: Path, standings: str) -> None:
+    """``"Standings": null`` (or no key) was refused as a mistyped file although its
+    rounds are whole; an empty list gave one ``not_in_standings`` note per player. The
+    results are read, with one note saying there is nothing to compare."""
+    doc = orjson.loads((FIX / "melee-byes-1-2024-07-13.json").read_bytes())
+    if standings == "missing":
+        del doc["Standings"]
+    else:
+        doc["Standings"] = None if standings == "null" else []
+    path = tmp_path / "melee-byes-1-2024-07-13.json"
+    path.write_bytes(orjson.dumps(doc))
+    ev = read_decklist_cache(path)
+    assert ev.results.equals(read_decklist_cache(FIX / "melee-byes-1-2024-07-13.json").results)
+    assert ev.published.height == 0
+    assert ev.report.select("round", "player_id", "kind", "detail").rows() == [
+        (None, None, "no_standings", "the file publishes no standings ('Standings' empty, "
+         "null or missing): its 3 players are ranked from the rounds, with nothing to compare")]
+
+
+def test_rounds_null_is_no_round_and_a_file_without_rounds_is_refused(tmp_path: Path) -> None:
+    doc = orjson.loads((FIX / "melee-byes-1-2024-07-13.json").read_bytes())
+    doc["Rounds"] = None
+    path = tmp_path / "melee-byes-1-2024-07-13.json"
+    path.write_bytes(orjson.dumps(doc))
+    ev = read_decklist_cache(path)
+    assert ev.results.height == 0
+    assert ev.report["kind"].unique().to_list() == ["not_in_rounds"]
+    del doc["Rounds"]
+    path.write_bytes(orjson.dumps(doc))
+    with pytest.raises(ImportFormatError, match=r"the root object has no 'Rounds'.*Hint"):
+        read_decklist_cache(path)
+
+
+@pytest.mark.parametrize("name", [None, "missing"])
+def test_a_round_without_a_name_is_said_so(tmp_path: Path, name: str | None) -> None:
+    """A null ``RoundName`` was named 'None' in the error (``str(None)``)."""
+    doc = orjson.loads((FIX / "melee-byes-1-2024-07-13.json").read_bytes())
+    if name is None:
+        doc["Rounds"][1]["RoundName"] = None
+    else:
+        del doc["Rounds"][1]["RoundName"]
+    path = tmp_path / "melee-byes-1-2024-07-13.json"
+    path.write_bytes(orjson.dumps(doc))
+    with pytest.raises(ImportFormatError, match=r"a round without a RoundName \(round #2 in "
+                       r"the file\) is neither numbered.*Hint"):
+        read_decklist_cache(path)

@@ -798,3 +798,39 @@ def test_an_empty_last_cell_is_no_short_row(tmp_path: Path) -> None:
     short.write_text(head + "e,1,A,2,0,0,B\ne,1,B,0,2,0,A\ne,1,C,2,0,0\n")
     with pytest.raises(ImportFormatError, match=r"line 4: 6 fields"):
         sf.read(short)
+
+
+# ---------------------------------------------------------- UTF-16 / UTF-32 text of every format
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+@pytest.mark.parametrize("original", [TRF, TDF, DECK], ids=["trf", "tom", "decklist"])
+def test_unicode_text_with_a_byte_order_mark_is_read_in_every_format(
+        tmp_path: Path, original: Path, encoding: str) -> None:
+    """A file a Windows tool saved as "Unicode" (UTF-16 with a byte-order mark): the
+    sniffing took such text for a table or nothing (a folder's TRF/TOM/JSON file was
+    skipped), a TRF was decoded as Latin-1 ("no player lines") and a decklist file was
+    refused by the JSON parser. Each is read by its mark, to the results of the UTF-8
+    file."""
+    text = original.read_bytes().decode("utf-8-sig" if original != TRF else "latin-1")
+    bom = {"utf-16": b"", "utf-16-be": b"\xfe\xff", "utf-32": b""}[encoding]
+    folder = tmp_path / "in"
+    folder.mkdir()
+    unicode = folder / original.name
+    unicode.write_bytes(bom + text.encode(encoding))
+    plain = tmp_path / original.name
+    plain.write_text(text, encoding="utf-8")
+    assert _files.sniff(unicode) == _files.sniff(plain) != "table"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got, want = sf.read(folder).results, sf.read(plain).results
+    assert got.drop("source_file").equals(want.drop("source_file"))
+    assert got.height > 0
+
+
+def test_a_damaged_utf16_file_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "event.trf"
+    path.write_bytes("001    1      A".encode("utf-16") + b"\x00\xd8A")  # a lone surrogate
+    with pytest.raises(ImportFormatError, match=r"event\.trf: the file starts with a UTF-16 "
+                       r"byte-order mark but byte \d+ .* is not UTF-16\. Hint"):
+        sf.read(path)

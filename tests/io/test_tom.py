@@ -418,3 +418,24 @@ def test_many_podless_files_are_one_warning_and_read_says_each_note_once(
     assert len(mentions) == 1
     assert "unknown_element ×1" in mentions[0]
     assert src.notes.filter(pl.col("kind") == "unknown_element").height == 1
+
+
+@pytest.mark.parametrize("declaration", ['<?xml version="1.0" encoding="UTF-8"?>\n', ""])
+def test_a_file_in_a_windows_code_page_that_claims_utf8_is_named_so(
+        tmp_path: Path, declaration: str) -> None:
+    """An editor re-saved a TOM file in Windows-1252 ("Pé" in a name): the error said the
+    file was truncated or damaged. It names the byte and the fix; a file that declares its
+    code page is read."""
+    body = ('<tournament type="2" stage="5"><players><player userid="1"><firstname>Pé'
+            '</firstname></player><player userid="2"/></players><pods><pod category="2">'
+            '<rounds><round number="1" type="3"><matches><match outcome="1">'
+            '<player1 userid="1"/><player2 userid="2"/></match></matches></round></rounds>'
+            '</pod></pods></tournament>')
+    path = tmp_path / "cup.tdf"
+    path.write_bytes((declaration + body).encode("cp1252"))
+    with pytest.raises(ImportFormatError, match=r"cup\.tdf: not well-formed XML .* Hint: "
+                       r"byte \d+ \(e9 3c 2f 66\) is not UTF-8, as the file declares"):
+        read_tom(path)
+    path.write_bytes(('<?xml version="1.0" encoding="windows-1252"?>\n' + body)
+                     .encode("cp1252"))
+    assert read_tom(path).players["name"].to_list() == ["Pé", None]

@@ -415,7 +415,9 @@ def test_a_name_with_a_line_separator_keeps_its_line(tmp_path: Path, odd: str) -
     assert odd_ev.unknown.height == 0
     assert odd_ev.results.drop("source", strict=False).equals(
         plain.results.drop("source", strict=False))
-    assert odd_ev.players.filter(pl.col("player_id") == "3")["name"].item() == f"Charl{odd}e"
+    # (a byte a Windows-1252 file means as a letter is read as that letter: 0x85 is "…")
+    shown = odd.encode("latin-1").decode("cp1252") if odd != "\u2028" else odd
+    assert odd_ev.players.filter(pl.col("player_id") == "3")["name"].item() == f"Charl{shown}e"
 
 
 def test_a_number_past_int64_is_named_not_a_polars_error(tmp_path: Path) -> None:
@@ -452,3 +454,87 @@ def test_games_past_the_declared_rounds_are_a_note(tmp_path: Path) -> None:
         src = sf.read(more)
     assert "rounds_declared" not in src.notes["kind"].to_list()
     assert not any("XXR" in str(w.message) for w in caught)
+
+
+# --------------------------------------------------------------- TRF-2026 (FIDE handbook TRF26)
+
+
+def _club(colours: tuple[str, str] = ("w", "b"), bye: str = "U", half: str = "H") -> str:
+    """4 players, 2 rounds: 1 beats 2, 3 draws 4; then 1 draws 3, 2 a bye, 4 a half bye."""
+    w, b = colours
+    return (line(1, "A", "1.5", "1", [f"   2 {w} 1", f"   3 {b} ="]) + "\n"
+            + line(2, "B", "1.0", "2", [f"   1 {b} 0", f"0000 - {bye}"]) + "\n"
+            + line(3, "C", "1.0", "3", [f"   4 {w} =", f"   1 {w} ="]) + "\n"
+            + line(4, "D", "1.0", "4", [f"   3 {b} =", f"0000 - {half}"]) + "\n")
+
+
+def test_trf2026_letter_codes_are_case_insensitive() -> None:
+    """TRF26: "Letter codes are case-insensitive": 'W'/'B' colours and 'u'/'h' byes were
+    refused as an unknown colour or result code."""
+    plain = parse_trf(_club(), event_key="club")
+    upper = parse_trf(_club(("W", "B"), bye="u", half="h"), event_key="club")
+    assert upper.results.equals(plain.results)
+    assert upper.results.select("round", "player_id", "color", "unplayed", "trf_code").filter(
+        pl.col("round") == 2).rows() == [
+        (2, "1", "b", None, "="), (2, "2", None, "pairing_bye", "U"),
+        (2, "3", "w", None, "="), (2, "4", None, "half_bye", "H")]
+
+
+def test_trf2026_records_are_known_and_142_declares_the_rounds() -> None:
+    """The records TRF26 adds (142 … 802), its National Rating Support records (a
+    federation code laid out as a player line's static part) and ``###`` comments were
+    each reported as an unknown record that might hide a player line."""
+    nrs = "GER    1 m    Anna, National".ljust(48) + "1850 BAY"
+    text = ("012 Club\n### a comment line\n142 2\n152 W\n162 W 1.0 D 0.5 L 0.0\n"
+            "172 GER FIDON\n182 Swiss-Manager\n192 FIDE_DUTCH\n202 BH:C1,BH,SB\n"
+            "212 PTS,BH:C1\n222 5400+30\n250 00.0 01.0 001 001 0001 0002\n"
+            "260 001 002    1    4\n240 H 002  004\n" + _club() + nrs + "\n")
+    ev = parse_trf(text, event_key="club")
+    assert ev.unknown.height == 0
+    assert ev.not_applied.height == 0  # 162 gives the defaults; 240 agrees with the blocks
+    assert ev.header.select("rounds_declared", "rounds_completed").row(0) == (2, 2)
+    assert ev.results.equals(parse_trf(_club(), event_key="club").results)
+
+
+def test_trf2026_records_that_change_scores_are_reported_not_applied(tmp_path: Path) -> None:
+    """162 (another scoring system), 299 (abnormal points) and a 240 bye that the round
+    blocks do not show would change the scores; they were ignored as unknown records.
+    They are listed and said, and the results are the round blocks'."""
+    import swissframe as sf
+    from swissframe.errors import ImportNotesWarning
+
+    text = ("012 Club\n162 W 3.0 D 1.0 L 0.0\n299 H         0.5    2    2\n"
+            "240 F 002  004\n" + _club())
+    ev = parse_trf(text, event_key="club")
+    assert ev.not_applied.select("line", "code", "detail").rows() == [
+        (2, "162", "record 162 declares a scoring system (W 3, D 1) other than 1 / ½ / 0: "
+                   "the standings score 1 / ½ / 0"),
+        (3, "299", "record 299 (abnormal points) is not applied: the standings count the "
+                   "round blocks only"),
+        (4, "240", "record 240 gives a F bye in round 2 to 4, whose round block does not "
+                   "show it: the standings count the round blocks only")]
+    assert ev.results.equals(parse_trf(_club(), event_key="club").results)
+    path = tmp_path / "club.trf"
+    path.write_text(text)
+    with pytest.warns(ImportNotesWarning, match=r"not_applied ×3"):
+        src = sf.read(path)
+    assert src.notes.filter(pl.col("kind") == "not_applied")["detail"].to_list()[0] == (
+        "line 2: record 162 declares a scoring system (W 3, D 1) other than 1 / ½ / 0: "
+        "the standings score 1 / ½ / 0")
+    with pytest.warns(UserWarning, match=r"3 record\(s\) that would change the scores"):
+        read_trf(path)
+
+
+@pytest.mark.parametrize(("encoding", "name", "read"), [
+    ("cp1252", "Šimková, Žofie – Œuvre", "Šimková, Žofie – Œuvre"),
+    ("utf-8", "Šťastný, Žofie", "Šťastný, Žofie"),
+    ("latin-1", "Müller \x81", "Müller \x81"),  # 0x81: undefined in cp1252
+])
+def test_names_are_read_as_windows_1252_when_not_utf8(encoding: str, name: str,
+                                                       read: str) -> None:
+    """Swiss-Manager and Vega (Windows programs) write names in Windows-1252: read as
+    Latin-1, "Š", "Ž", "Œ", "–" became control characters U+0080…U+009F."""
+    trf = ("012 Club\n" + line(1, name, "1.0", "1", ["   2 w 1"]) + "\n"
+           + line(2, "B", "0.0", "2", ["   1 b 0"]) + "\n").encode(encoding)
+    ev = parse_trf(trf, event_key="club")
+    assert ev.players["name"].to_list() == [read, "B"]
