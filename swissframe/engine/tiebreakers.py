@@ -30,8 +30,10 @@ import polars as pl
 from swissframe._collect import collect, select
 from swissframe.engine import _chess
 from swissframe.engine._exact import (
+    FALLBACK_DIGITS,
     LIMIT,
     ExactScale,
+    RoundedScale,
     exact_name,
     fallback_key,
     lcm_of,
@@ -425,6 +427,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
             warn_fallback(name, bits=outer.scale.bit_length())
             mean = pl.col(f"_m_{source}")
             columns = (mean.alias(name), fallback_key(mean).alias(exact_name(name)))
+            outer = _FALLBACK_SCALE
         out = select(sums, *ctx.pkeys, *columns)
         ctx.projections.append((out, sums, columns))
         ctx.cache[key] = (out, outer)
@@ -456,12 +459,21 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         warn_fallback(name, bits=outer.scale.bit_length())
         out = agg.select(*ctx.pkeys, pl.col("_mean_f").alias(name),
                          fallback_key(pl.col("_mean_f")).alias(exact_name(name)))
+        outer = _FALLBACK_SCALE
     # players who faced nobody have no row here: callers left-join, which gives them null.
     # A plan over the base sums (above) stays lazy (the caller's one collect runs it); one
     # over a join is materialised, as a criterion may read it more than once
     out = out.pipe(collect).lazy()
     ctx.cache[key] = (out, outer)
     return out
+
+
+#: The scale of a mean that fell back to rounded values (:func:`fallback_key`): what its
+#: exact column holds, and so the scale cached for it. A mean over such values (OOMW%,
+#: Yu-Gi-Oh!'s per-mille digits) reads them at this scale; the scale the exact mean
+#: would have needed (thousands of bits in an event of ~1,000 rounds) ended in an
+#: ``OverflowError`` building the expression (``float(scale)``, ``pl.lit(scale)``).
+_FALLBACK_SCALE: Final = RoundedScale(10**FALLBACK_DIGITS)
 
 
 @functools.lru_cache(maxsize=256)
