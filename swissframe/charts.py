@@ -55,6 +55,7 @@ from swissframe.errors import (
     SwissframeError,
     check_whole,
 )
+from swissframe.schema import as_frame
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import os
@@ -364,7 +365,7 @@ def _drawable(chart: Chart) -> Chart:
 
 def _frame(data: Frame, what: str) -> pl.DataFrame:
     if isinstance(data, pl.LazyFrame):
-        return data.collect()
+        return as_frame(data, what=f"table of {what}")
     if isinstance(data, pl.DataFrame):
         return data
     msg = (f"{what} expects a Polars DataFrame or LazyFrame, got {type(data).__name__}. "
