@@ -53,8 +53,10 @@ from swissframe.errors import (
     RulesetError,
     SchemaError,
     SwissframeError,
+    check_real,
     check_whole,
 )
+from swissframe.schema import as_frame
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import os
@@ -258,6 +260,11 @@ def enable_offline(renderer: Literal["html", "svg", "png"] = "html") -> Any:
     raise SwissframeError(msg)
 
 
+#: The largest PNG pixel scale :func:`save` draws at (a page-wide chart at 10 is about
+#: 8,000 pixels across; larger ones only cost memory).
+MAX_SCALE: Final = 10
+
+
 def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0) -> Path:
     """Write a chart to PNG, SVG, PDF, HTML or Vega-Lite JSON, chosen by the file suffix.
 
@@ -288,6 +295,9 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0) -> P
     '<svg'
     """
     _alt()
+    # (a NaN, zero or negative scale made the renderer's Rust code panic: a traceback)
+    scale = check_real("scale", scale, above=True, high=MAX_SCALE,
+                       hint="the PNG pixel scale, e.g. 2 (print quality)")
     p = Path(path)
     fmt = p.suffix.lower().lstrip(".")
     if fmt not in _SAVE_FORMATS:
@@ -364,7 +374,7 @@ def _drawable(chart: Chart) -> Chart:
 
 def _frame(data: Frame, what: str) -> pl.DataFrame:
     if isinstance(data, pl.LazyFrame):
-        return data.collect()
+        return as_frame(data, what=f"table of {what}")
     if isinstance(data, pl.DataFrame):
         return data
     msg = (f"{what} expects a Polars DataFrame or LazyFrame, got {type(data).__name__}. "

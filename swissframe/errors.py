@@ -8,6 +8,7 @@ event, round and player involved and end with a hint.
 from __future__ import annotations
 
 import difflib
+import math
 import numbers
 from collections.abc import Iterable
 from typing import Final
@@ -109,6 +110,29 @@ def check_whole(name: str, value: object, *, low: int = 0, high: int = MAX_WHOLE
         bound = f"≥ {low}"
     msg = (f"{name} must be a whole number {bound}, got {_shown(value)}. Hint: "
            f"{hint or f'e.g. {name}={max(low, 1)}'}.")
+    raise DataError(msg)
+
+
+def check_real(name: str, value: object, *, low: float = 0.0, high: float = math.inf,
+               above: bool = False, hint: str) -> float:
+    """A real-number argument ``name`` from ``low`` (excluded with ``above``) to ``high``,
+    finite (not a bool, NaN or infinity), or a :class:`DataError` naming it: the one check
+    of the analyses' rates and sizes that are not counts (:func:`check_whole` is the
+    counts'). A NaN or negative PNG scale reached the renderer, whose Rust code panicked.
+
+    >>> check_real("scale", 2, above=True, high=10, hint="e.g. 2")
+    2.0
+    >>> check_real("scale", float("nan"), above=True, high=10, hint="e.g. 2")
+    Traceback (most recent call last):
+    swissframe.errors.DataError: scale must be a finite number > 0 and ≤ 10, got nan. Hint: e.g. 2.
+    """
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        number = float(value)
+        if math.isfinite(number) and (number > low if above else number >= low) \
+                and number <= high:
+            return number
+    bound = f"{'>' if above else '≥'} {low:g}" + (f" and ≤ {high:g}" if high < math.inf else "")
+    msg = f"{name} must be a finite number {bound}, got {_shown(value)}. Hint: {hint}."
     raise DataError(msg)
 
 

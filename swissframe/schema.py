@@ -641,11 +641,34 @@ def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
     try:
         return _one_chunk_if_small(
             _normalise(as_lazy(results), default_event_id=default_event_id).pipe(collect))
-    except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        msg = (f"results table cannot be read as the contract's types: {first}. Hint: game "
-               "counts must be whole numbers that fit in 64 bits, ids strings.")
+    except pl.exceptions.PolarsError as exc:
+        if isinstance(results, pl.LazyFrame):  # (its own plan may fail, in any way)
+            raise _unevaluable(exc, "results table",
+                               read=" and read as the contract's types") from exc
+        if not isinstance(exc, (pl.exceptions.InvalidOperationError,
+                                pl.exceptions.ComputeError)):
+            raise
+        msg = (f"results table cannot be read as the contract's types: {_first_line(exc)}. "
+               "Hint: game counts must be whole numbers that fit in 64 bits, ids strings.")
         raise SchemaError(msg) from exc
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _unevaluable(exc: BaseException, what: str, *, read: str = "") -> SchemaError:
+    """The error of a LazyFrame given as the ``what`` whose plan fails to run (a column it
+    names is missing, a strict cast fails, a name given twice …) or, ``read``, whose rows
+    cannot be read as that: the call's one line naming it, instead of Polars' error and
+    its plan (every entry point reads its tables through :func:`as_frame` or the
+    boundary, :func:`_materialised`)."""
+    msg = (f"the {what} (a LazyFrame) cannot be evaluated{read}: {type(exc).__name__}: "
+           f"{_first_line(exc)}. Hint: run lf.collect() to see the step that fails"
+           + ("; game counts must be whole numbers that fit in 64 bits, ids strings."
+              if read else "."))
+    return SchemaError(msg)
 
 
 #: The prefix of swissframe's own column names (codes, keys, sums, weights …).
@@ -1401,9 +1424,16 @@ def as_lazy(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",
 def as_frame(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",
              made_by: str = "sf.read_results(path) (or sf.read(path).results)"
              ) -> pl.DataFrame:
-    """``frame`` as a DataFrame (a LazyFrame collected), after :func:`as_lazy`'s check."""
-    return frame if isinstance(frame, pl.DataFrame) else as_lazy(
-        frame, what=what, made_by=made_by).pipe(collect)
+    """``frame`` as a DataFrame (a LazyFrame collected), after :func:`as_lazy`'s check; a
+    LazyFrame whose plan fails is a :class:`SchemaError` naming ``what``
+    (:func:`_unevaluable`)."""
+    if isinstance(frame, pl.DataFrame):
+        return frame
+    lazy = as_lazy(frame, what=what, made_by=made_by)
+    try:
+        return lazy.pipe(collect)
+    except pl.exceptions.PolarsError as exc:
+        raise _unevaluable(exc, what) from exc
 
 
 @dataclass(frozen=True)
@@ -1454,7 +1484,7 @@ def from_matches(
     │ 1     ┆ B         ┆ A           ┆ 1         ┆ 2          │
     └───────┴───────────┴─────────────┴───────────┴────────────┘
     """
-    lf = as_lazy(matches, what="match table")
+    lf = as_frame(matches, what="match table").lazy()
     schema = lf.collect_schema()
     c = columns
     need = [ROUND, c.player_a, c.player_b, c.games_a, c.games_b, c.games_drawn]
@@ -1742,7 +1772,7 @@ def repair_mirrors(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: st
     >>> added.select("player_id", "opponent_id", "games_won", "games_lost").rows()
     [('b', 'a', 1, 2)]
     """
-    lf = _normalise(as_lazy(results), default_event_id=default_event_id)
+    lf = _materialised(results, default_event_id=default_event_id).lazy()
     keys = [EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID]
     paired = lf.filter(pl.col(OPPONENT_ID).is_not_null())
     mirrored = paired.with_columns(

@@ -55,6 +55,7 @@ from swissframe.schema import (
     OPTIONAL_COLUMNS,
     REQUIRED_COLUMNS,
     VOCABULARY,
+    as_frame,
     find_problems,
     fits_int64,
     flag_cells,
@@ -771,7 +772,7 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
         msg = (f"expected a polars DataFrame or LazyFrame, got {type(results).__name__}. "
                "Hint: wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow.")
         raise SchemaError(msg)
-    lf_in = results.lazy()
+    lf_in = as_frame(results).lazy()  # (a LazyFrame's plan runs once, its failure named)
     schema = lf_in.collect_schema()
     n_rows = int(lf_in.select(pl.len()).pipe(collect).item()) + rows_extra
     problems: list[pl.LazyFrame] = [e.lazy() for e in extra]

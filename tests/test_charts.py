@@ -738,3 +738,15 @@ def test_no_row_limit() -> None:
                        "ids_final": [i % 3 for i in range(n)]})
     spec = charts.chart_cut_lines(ev).to_dict(validate=False)  # schema checks cost seconds
     assert len(values(spec)) == n
+
+
+@pytest.mark.parametrize("scale", [float("nan"), float("inf"), 0, -1, 11, "2", True])
+def test_a_png_scale_out_of_range_is_named(scale: object, tmp_path: Path) -> None:
+    """``--scale nan`` (or 0, -1, 1e6) reached vl-convert, whose Rust code panicked: a
+    backtrace and a Python traceback, exit 1. ``save`` refuses it, naming the scale."""
+    chart = charts.chart_standings(sf.standings(sf.read_results(
+        ROOT / "data" / "events" / "store-championship.csv")))
+    with pytest.raises(sf.DataError, match=r"scale must be a finite number > 0 and ≤ 10.*"
+                                           r"Hint: "):
+        charts.save(chart, tmp_path / "fig.png", scale=scale)  # type: ignore[arg-type]
+    assert not list(tmp_path.iterdir())

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import swissframe as sf
 from swissframe import schema
+from tests.helpers import REPO_ROOT
 
 GOOD = sf.from_matches(pl.DataFrame({
     "event_id": ["e1", "e1", "e1"], "round": [1, 1, 2], "player_a": ["A", "C", "A"],
@@ -617,3 +618,75 @@ def test_an_optional_column_off_by_case_or_spaces_is_refused(column: str, value:
         full = full.with_columns(pl.lit(value).alias(column))
         with pytest.raises(sf.SchemaError, match=rename):
             sf.standings(full, "mtg")
+
+
+# A LazyFrame whose own plan fails: each entry point reads it once and names it
+def _store() -> pl.DataFrame:
+    return sf.read_results(REPO_ROOT / "data" / "events" / "store-championship.csv")
+
+
+_BROKEN_PLANS = {
+    "strict cast": lambda lf: lf.with_columns(
+        (pl.col("round").cast(pl.String) + "x").str.to_integer().alias("round")),
+    "missing column": lambda lf: lf.with_columns(pl.col("no_such_column")),
+    "duplicate name": lambda lf: pl.concat([lf, lf.select("round")], how="horizontal"),
+}
+
+
+def _entry_points() -> tuple[dict[str, object], dict[str, pl.DataFrame]]:
+    res = _store()
+    last = int(res["round"].max())  # type: ignore[arg-type]
+    before = res.filter(pl.col("round") < last)
+    pairs = res.filter(pl.col("round") == last).select("player_id", "opponent_id")
+    tables = {"from_matches": sf.to_matches(res),  # (the table each entry point reads)
+              "cut_status pairings": res.filter(pl.col("round") == last)}
+    return {
+        "standings": sf.standings,
+        "standings mtg": lambda lf: sf.standings(lf, "mtg"),
+        "standings_by_round": sf.standings_by_round,
+        "find_problems": sf.find_problems,
+        "validate_results": sf.validate_results,
+        "validate": sf.validate,
+        "repair_mirrors": sf.repair_mirrors,
+        "to_matches": sf.to_matches,
+        "from_matches": sf.from_matches,
+        "sensitivity": sf.sensitivity,
+        "explain": lambda lf: sf.explain(lf, "Alice"),
+        "explain keys": lambda lf: sf.explain(lf, "Alice", keys=["event_id"]),
+        "compare": lambda lf: sf.compare(lf, "Alice", "Bob"),
+        "detect_intentional_draws": sf.detect_intentional_draws,
+        "id_report": lambda lf: sf.id_report(lf, n_sims=2),
+        "next_round_ranges": sf.next_round_ranges,
+        "cut_status results": lambda lf: sf.cut_status(lf, pairs, top=4, n_sims=2),
+        "cut_status pairings": lambda lf: sf.cut_status(before, lf, top=4, n_sims=2),
+        "pair_round": sf.pair_round,
+        "chart_standings": sf.charts.chart_standings,
+        "report": lambda lf: sf.report(lf, n_sims=0),
+        "namespace": lambda lf: lf.swiss.standings("mtg"),
+    }, tables
+
+
+@pytest.mark.parametrize("plan", sorted(_BROKEN_PLANS))
+@pytest.mark.parametrize("entry", sorted(_entry_points()[0]))
+def test_a_lazyframe_whose_plan_fails_is_named(entry: str, plan: str) -> None:
+    """A LazyFrame input whose evaluation fails ended in Polars' own error and its plan
+    (``DuplicateError``, ``ColumnNotFoundError``, ``ComputeError``) from ``validate``,
+    ``repair_mirrors``, ``compare``, ``explain``, ``from_matches``, a chart, the report,
+    and ``standings`` with ``rules="auto"``: each now reads it once, through
+    ``schema.as_frame`` or the boundary, and says which table failed, with a hint."""
+    calls, tables = _entry_points()
+    table = tables.get(entry, _store())
+    with pytest.raises(sf.SchemaError, match=r"\(a LazyFrame\) cannot be evaluated.*Hint: "
+                                             r"run lf\.collect\(\)"):
+        calls[entry](_BROKEN_PLANS[plan](table.lazy()))  # type: ignore[operator]
+
+
+def test_repair_mirrors_names_a_cell_past_64_bits() -> None:
+    """``repair_mirrors`` cast the table itself: a UInt64 game count past Int64 ended in
+    Polars' ``InvalidOperationError``; it now reads the table through the boundary."""
+    res = _store().with_columns(pl.col("games_won").cast(pl.UInt64))
+    res = res.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(pl.lit(2**64 - 1, pl.UInt64))
+                           .otherwise(pl.col("games_won")).alias("games_won"))
+    with pytest.raises(sf.SchemaError, match=r"cannot be read as the contract's types.*"
+                                             r"games_won.*Hint"):
+        sf.repair_mirrors(res)

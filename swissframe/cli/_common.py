@@ -647,6 +647,7 @@ def write_text(text: str, out: str | None, *, inputs: Sequence[str] = ()) -> Non
     'done\\n'
     """
     body = text if text.endswith("\n") else text + "\n"
+    body = "\n".join(printable(line) for line in body.split("\n"))
     if out is None:
         sys.stdout.write(body)
         return
@@ -721,6 +722,27 @@ def format_cell(name: str, value: object) -> str:
     return str(value)
 
 
+#: A character a terminal acts on or hides instead of showing it: anything but letters,
+#: marks, numbers, punctuation, symbols and the space (Unicode Cc, Cf, Zl, Zp, Co, Cn and
+#: the other spaces — Python's ``str.isprintable``), as a Polars pattern.
+_UNPRINTABLE: Final = r"[^\p{L}\p{M}\p{N}\p{P}\p{S} ]"
+
+
+def printable(text: str) -> str:
+    """``text`` with each character a terminal would act on or hide written as its escape
+    (:data:`_UNPRINTABLE`): a data cell (an id read from a file) cannot recolour the
+    terminal or move its cursor (``ESC [``), reorder a line (a bidi override), or break a
+    table's row (a carriage return or a newline) in the readable output. CSV, JSON and
+    Parquet keep the text as it is.
+
+    >>> print(printable("Al\\x1b[31mice"), printable("\\u202eecilA"), printable("Zoë 🐉"))
+    Al\\x1b[31mice \\u202eecilA Zoë 🐉
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
 def _as_text(df: pl.DataFrame, max_cell: int) -> pl.DataFrame:
     cols = {}
     for name, dtype in df.schema.items():
@@ -729,6 +751,8 @@ def _as_text(df: pl.DataFrame, max_cell: int) -> pl.DataFrame:
             s = pl.Series(name, [format_cell(name, v) for v in s.to_list()], dtype=pl.String)
         else:
             s = s.cast(pl.String).fill_null("")
+            if s.str.contains(_UNPRINTABLE).any():  # (a Python pass only where one is)
+                s = pl.Series(name, [printable(v) for v in s.to_list()], dtype=pl.String)
         cols[name] = s
     long = pl.col(pl.String).str.len_chars() > max_cell
     return pl.DataFrame(cols).with_columns(
@@ -797,7 +821,7 @@ def write_per_event(df: pl.DataFrame, priority: Sequence[str] = (), *,
     out = stream or sys.stdout
     width = terminal_width()
     for (event,), grp in df.group_by("event_id", maintain_order=True):
-        out.write(heading.format(event))
+        out.write(heading.format(printable(str(event))))
         out.write(render_table(grp.drop("event_id"), width=width, keep=1, priority=priority,
                                whole=whole))
 

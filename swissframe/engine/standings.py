@@ -55,7 +55,7 @@ from swissframe.engine.tiebreakers import (
 from swissframe.errors import DataError, ExactnessWarning, SchemaError
 from swissframe.rules._infer import is_auto, run_auto
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import IdCodes, batched, key_columns, validated_with_codes
+from swissframe.schema import IdCodes, batched, key_columns, read_once, validated_with_codes
 
 __all__ = ["STANDINGS_COLUMNS", "standings", "standings_by_round"]
 
@@ -533,12 +533,9 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
     """The validated table and its id codes (None with extra keys; see
     ``schema.validated_with_codes``)."""
     extra = [k for k in keys if k != "event_id"]
-    if isinstance(results, pl.LazyFrame):
-        names = results.collect_schema().names()
-    elif isinstance(results, pl.DataFrame):
-        names = results.columns
-    else:
-        names = []
+    if isinstance(results, pl.LazyFrame):  # (its plan run once, a failing one named)
+        results = read_once(results)
+    names = results.columns if isinstance(results, pl.DataFrame) else []
     missing = [k for k in extra if k not in names]
     if missing and names:
         msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."

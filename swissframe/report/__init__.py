@@ -26,6 +26,7 @@ from swissframe.report._event import EventMeta, EventReport, build_event
 from swissframe.report._inputs import event_rows, load, meta_for
 from swissframe.report._season import SeasonReport, build_season
 from swissframe.rules import Ruleset
+from swissframe.schema import validated_table
 
 __all__ = ["EventMeta", "EventReport", "SeasonReport", "report"]
 
@@ -93,6 +94,10 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
     check_seed(seed)
     check_whole("n_sims", n_sims, hint="e.g. n_sims=100")
     src = load(data)
+    # the contract first: the pages filter Swiss rows by phase, so a null or misspelled
+    # phase (or any other refused row) left an event with no rows, and a page that failed
+    # to render (an IndexError deep in its text) instead of naming the row
+    src.results = validated_table(src.results)[0]
     events = src.event_ids()
     if not events:
         msg = "the input holds no results. Hint: check the file."

@@ -16,6 +16,7 @@ from swissframe.errors import DataError, did_you_mean
 from swissframe.report._event import EventMeta
 from swissframe.rules import Ruleset
 from swissframe.rules._infer import DEFAULT
+from swissframe.schema import as_frame
 
 if TYPE_CHECKING:
     from swissframe.io.decklist import DecklistEvents
@@ -109,7 +110,7 @@ def load(data: Any) -> Source:
         return Source(src.results, info, names=_names(src.names),
                       rules=_rulesets(src.events))
     if isinstance(data, pl.LazyFrame):
-        data = data.collect()
+        data = as_frame(data)
     if isinstance(data, pl.DataFrame):
         df = data if "event_id" in data.columns else data.with_columns(event_id=pl.lit("event"))
         names: dict[str, dict[str, str]] = {}

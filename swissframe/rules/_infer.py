@@ -159,12 +159,14 @@ def by_ruleset(results: pl.DataFrame | pl.LazyFrame
     >>> [name for name, _ in by_ruleset(pl.DataFrame({"event_id": ["a"]}))]
     ['mtg']
     """
-    from swissframe.schema import as_lazy  # (schema reads the presets: import when used)
+    from swissframe.schema import as_frame  # (schema reads the presets: import when used)
 
-    lazy = as_lazy(results)
-    if RULESET_COLUMN not in lazy.collect_schema().names():
+    # (a LazyFrame is read once, here: its plan would otherwise run once per part, and a
+    # plan that fails is named as every entry point names it)
+    results = as_frame(results)
+    if RULESET_COLUMN not in results.columns:
         return [(DEFAULT, results)]
-    names = (lazy.select(pl.col(RULESET_COLUMN).fill_null(DEFAULT).unique().sort())
+    names = (results.lazy().select(pl.col(RULESET_COLUMN).fill_null(DEFAULT).unique().sort())
              .pipe(collect)[RULESET_COLUMN].to_list())
     if len(names) <= 1:
         return [(names[0] if names else DEFAULT, results)]

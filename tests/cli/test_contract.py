@@ -9,6 +9,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from swissframe.cli import main
 from swissframe.cli._main import build_parser
@@ -509,3 +511,38 @@ def test_cut_table_advice_names_the_seat_shown_as_that_player(
     assert table.select("player_id", "seat", "status_draw", "advice").sort("seat").rows() == [
         ("Adam", "A", "possible", "draw safe for B only"),
         ("Zoe", "B", "guaranteed", "draw safe for B only")]
+
+
+_UNSHOWN = st.characters(categories=["Cc", "Cf", "Zl", "Zp", "Zs"], exclude_characters=" ")
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(bad=st.text(_UNSHOWN, min_size=1, max_size=3),
+       event_bad=st.text(_UNSHOWN, min_size=1, max_size=2))
+def test_readable_output_shows_unprintable_characters_as_escapes(
+        bad: str, event_bad: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A player or event id holding an ``ESC [31m`` sequence, a carriage return, a newline
+    or a bidi override was written as it is into the readable output (the standings,
+    explain and cut tables, the event headings): it recoloured the terminal, moved the
+    cursor or broke the table's rows. Such characters are now written as their escapes
+    there (``cli._common.printable``; explain's wrapped title turns whitespace into spaces
+    first); CSV keeps the id as it is."""
+    player, event = f"Al{bad}ice", f"ev{event_bad}"
+    src = pl.read_csv(STORE).with_columns(
+        pl.col("player_a", "player_b").str.replace_all("^Alice$", player, literal=False),
+        event_id=pl.lit(event))
+    path = tmp_path / "ids.parquet"
+    src.write_parquet(path)
+    shown = ("".join(ascii(c)[1:-1] for c in player[2:-3]),
+             "".join(ascii(c)[1:-1] for c in event[2:]))
+    for argv in (["standings", str(path)], ["cut", str(path), "--top", "2"],
+                 ["explain", str(path), "--player", player]):
+        assert main([*argv, "--quiet"]) == 0
+        out = capsys.readouterr().out
+        assert all(c == "\n" or c.isprintable() for c in out), (argv, out)
+        assert argv[0] == "explain" or shown[0] in out, (argv, out)
+    assert main(["cut", str(path), "--top", "2", "--quiet"]) == 0
+    assert shown[1] in capsys.readouterr().out
+    assert main(["standings", str(path), "--format", "csv"]) == 0
+    assert player in pl.read_csv(capsys.readouterr().out.encode())["player_id"].to_list()

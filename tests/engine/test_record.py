@@ -314,3 +314,30 @@ def test_a_bye_beyond_the_recorded_game_counts_keeps_the_packed_record_exact() -
     # counted as written (1-0-0): 2 games won of 3, 6 game points of 9
     recorded = dataclasses.replace(sf.rules.MTG, name="mtg-recorded-byes", bye_games=None)
     assert gwp(sf.standings(res, recorded)) == pytest.approx([2 / 3] * 3)
+
+
+@pytest.mark.parametrize("rounds", [60, 1000])
+@pytest.mark.parametrize("rules", sorted(sf.rules.PRESETS))
+def test_a_mean_of_rounded_means_computes(rules: str, rounds: int) -> None:
+    """A mean that fell back to rounded values cached the scale it would have needed, not
+    the one its values have: a mean over it (OOMW%, which ``explain`` computes for every
+    ruleset) or Yu-Gi-Oh!'s per-mille digits ended in an ``OverflowError`` (``yugioh``
+    standings from ~60 rounds, ``pokemon`` and every ``explain`` from ~1,000). Every preset
+    now ranks and explains such an event, its digits read from the rounded values."""
+    ev = swiss_event("long", rounds, 6, rounds)
+    if sf.rules.get(rules).snapshot == "stage":
+        ev = ev.with_columns(stage=pl.lit("day1"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExactnessWarning)
+        st = sf.standings(ev, rules)
+        ex = sf.explain(ev, "p0", rules)
+    assert st.height == 6
+    assert ex["result"][-1] == "average"
+    if "ygo_tiebreaker" in st.columns:
+        number = pl.col("ygo_tiebreaker") // (1000 if "ddd" in rules else 1)
+        digits = st.select(
+            (number // 1000 % 1000).alias("omw"), (number % 1000).alias("oomw"),
+            (pl.col("omwp") * 1000 + 1e-9).floor().cast(pl.Int64).alias("omw_float"),
+            (pl.col("oomwp") * 1000 + 1e-9).floor().cast(pl.Int64).alias("oomw_float"))
+        assert digits["omw"].to_list() == digits["omw_float"].to_list()
+        assert digits["oomw"].to_list() == digits["oomw_float"].to_list()

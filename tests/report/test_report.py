@@ -289,3 +289,17 @@ def test_only_an_id_score_is_called_id() -> None:
         "round": [5], "player_a": ["A"], "player_b": ["B"], "games_a": [0], "games_b": [0],
         "games_drawn": [0]})).with_columns(source=pl.lit("wer"))
     assert _result_text(wer, "A", "B", str) == "ID"
+
+
+@pytest.mark.parametrize("phase", [None, "Swiss", "day1"])
+@pytest.mark.parametrize("season", [False, True])
+def test_a_report_refuses_rows_the_contract_refuses(phase: str | None, season: bool) -> None:
+    """The pages kept the rows whose phase is ``"swiss"`` before any check: a null or
+    misspelled phase left an event with no rows, and ``.html`` failed with Polars'
+    ``OutOfBoundsError`` (the season page: an empty one). ``report`` now validates its
+    input first and names the rows."""
+    res = sf.read_results(DATA / "store-championship.csv").with_columns(
+        pl.lit(phase, dtype=pl.String).alias("phase"))
+    with pytest.raises(sf.ValidationError, match=r"event 'store-championship', round 1, "
+                                                 r"player .*phase(?s:.*)\nHint: "):
+        sf.report(res, n_sims=0, season=season)
