@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal, get_args
 
-from swissframe.errors import RulesetError
+from swissframe.errors import RulesetError, did_you_mean
 
 __all__ = [
     "FAB",
@@ -763,6 +763,9 @@ def get(rules: str | Ruleset) -> Ruleset:
     try:
         return PRESETS[rules]
     except (KeyError, TypeError):  # (TypeError: an unhashable value, e.g. a list of names)
-        msg = (f"unknown ruleset {rules!r}. Hint: one of {sorted(PRESETS)}, or a "
-               "swissframe.rules.Ruleset instance.")
+        every = (f"one of {sorted(PRESETS)}, or a swissframe.rules.Ruleset instance "
+                 "(swissframe rules lists them).")
+        hint = (did_you_mean(rules, PRESETS, every, fold_case=True)
+                if isinstance(rules, str) else every)
+        msg = f"unknown ruleset {rules!r}. Hint: {hint}"
         raise RulesetError(msg) from None

@@ -227,6 +227,18 @@ def test_unknown_criterion_and_bad_definitions_raise() -> None:
         sf.rules.get("no-such-game")
 
 
+@pytest.mark.parametrize(("typed", "meant"), [("mgt", "'mtg'"), ("MTG", "'mtg'"),
+                                              ("pokeman", "'pokemon'"),
+                                              ("fide2026", "'fide-2026'")])
+def test_a_mistyped_ruleset_name_is_answered_with_the_nearest(typed: str, meant: str) -> None:
+    with pytest.raises(RulesetError, match=f"unknown ruleset '{typed}'. Hint: did you mean "
+                       f".*{meant}"):
+        sf.rules.get(typed)
+    # a name near none: every name, as before
+    with pytest.raises(RulesetError, match=r"one of \['cardsrealm'"):
+        sf.rules.get("zzz")
+
+
 def test_fraction_fields_are_coerced() -> None:
     r = Ruleset(name="x", points_game_win=3, earned_bye_opponent=0.75)  # type: ignore[arg-type]
     assert r.points_game_win == Fraction(3)
