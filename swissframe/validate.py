@@ -144,13 +144,14 @@ KINDS: Final[Mapping[str, Kind]] = {
         "correct the score; Swiss standings ignore playoff rows"),
     "late_entry": Kind(
         "warning", "a player's first row is after the event's first round",
-        "fine for a late arrival; Pokémon gives losses for missed rounds (add 0-2-0 "
-        "unopposed rows), MTG counts only the rounds played"),
+        "fine for a late arrival; the pokemon presets count a loss for each missed round "
+        "(late_rounds='loss', TRH §5.2.2), MTG counts only the rounds played"),
     "late_return": Kind(
         "warning", "a player has no row in a round between their first and last rounds "
         "(dropped, then came back)",
-        "allowed: the engine counts only the rounds played; add a row (bye, loss or "
-        "'absent') if the round should count"),
+        "allowed: the pokemon presets count each such round as a loss (late_rounds="
+        "'loss'), the others only the rounds played; add a row (bye, loss or 'absent') if "
+        "the round should count otherwise"),
     "inferred_absence": Kind(
         "warning", "a player of the event has no row in one of its rounds, and the ruleset "
         "reads that as an absence (FIDE C.07 Art. 16: missing_rounds='absent')",
@@ -570,7 +571,7 @@ def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
     returns = _rows("late_return", absent.with_columns(
         pl.col("_missed").list.first().alias("round")), pl.format(
         "no row in round(s) {} but plays again up to round {} (a late return: only the "
-        "rounds played count)", pl.col("_missed").cast(pl.List(pl.String)).list.join(", "),
+        "rounds played count, or under late_rounds='loss' a loss each)", pl.col("_missed").cast(pl.List(pl.String)).list.join(", "),
         pl.col("_last")))
     return [missing, entries, returns]
 

@@ -288,7 +288,7 @@ def test_late_entry_and_late_return() -> None:
     ret = only(r, "late_return").row(0, named=True)
     assert (ret["round"], ret["player_id"]) == (2, "B")
     assert ret["detail"].startswith("no row in round(s) 2 but plays again up to round 3")
-    # a late return is computable: the engine counts only the rounds played
+    # a late return is computable: MTG counts only the rounds played
     st = sf.standings(df).filter(pl.col("player_id") == "B")
     assert st.select("rounds_played", "dropped").row(0) == (2, False)
 
