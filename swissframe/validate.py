@@ -571,8 +571,8 @@ def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
     returns = _rows("late_return", absent.with_columns(
         pl.col("_missed").list.first().alias("round")), pl.format(
         "no row in round(s) {} but plays again up to round {} (a late return: only the "
-        "rounds played count, or under late_rounds='loss' a loss each)", pl.col("_missed").cast(pl.List(pl.String)).list.join(", "),
-        pl.col("_last")))
+        "rounds played count, or under late_rounds='loss' a loss each)",
+        pl.col("_missed").cast(pl.List(pl.String)).list.join(", "), pl.col("_last")))
     return [missing, entries, returns]
 
 
