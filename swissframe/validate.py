@@ -45,7 +45,7 @@ import polars as pl
 
 from swissframe._collect import collect, scoped
 from swissframe.engine._chess import inferred_absences
-from swissframe.engine._record import missing_stage
+from swissframe.engine._record import event_rounds, missing_stage
 from swissframe.errors import SchemaError, ValidationError
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
@@ -548,8 +548,7 @@ def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
     ok = lf.filter(pl.col("round") >= 1)
     # players: Swiss rounds only, positions among the event's Swiss rounds
     swiss = ok.filter(pl.col("phase") == "swiss")
-    ev_rounds = (swiss.select(*ev, "round").unique().sort([*ev, "round"])
-                 .with_columns(_pos=pl.int_range(pl.len()).over(ev)))
+    ev_rounds = event_rounds(ok, ev).rename({"_i": "_pos"})
     per = (swiss.group_by([*ev, "player_id"])
            .agg(_first=pl.col("round").min(), _last=pl.col("round").max(),
                 _n=pl.col("round").n_unique()))

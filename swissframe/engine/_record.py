@@ -682,9 +682,10 @@ def eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                        (pl.col("_last") < pl.col("_event_last")).alias("_dropped"))
 
 
-def _event_rounds(lf: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+def event_rounds(lf: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     """The Swiss rounds each event played (keys…, round), with their order in it from 0
-    (``_i``)."""
+    (``_i``): which rounds a player can have missed (:func:`late_rows`, and what
+    ``validate`` calls a late entry or return)."""
     return (lf.filter(pl.col("phase") == "swiss").select(*keys, "round").unique()
             .with_columns(_i=pl.col("round").rank("dense").over(list(keys)).cast(pl.Int64)
                           - 1))
@@ -699,7 +700,7 @@ def _with_missed_rounds(lf: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame
     pk = [*keys, "player_id"]
     return (lf.filter(pl.col("phase") == "swiss").group_by(pk)
             .agg(pl.col("round").max().alias("_last"), pl.len().alias("_n"))
-            .join(_event_rounds(lf, keys).rename({"round": "_last"}), on=[*keys, "_last"])
+            .join(event_rounds(lf, keys).rename({"round": "_last"}), on=[*keys, "_last"])
             .with_columns(_missed=pl.col("_i") + 1 - pl.col("_n").cast(pl.Int64))
             .filter(pl.col("_missed") > 0)
             .select(*pk, "_last", "_missed"))
@@ -765,7 +766,7 @@ def late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.Laz
         return lf.filter(~(swiss & forced & (pl.col("round") < first_real)))
     played = lf.filter(swiss).select(*pk, pl.col("round").cast(pl.Int64))
     missed = (_with_missed_rounds(lf, keys)
-              .join(_event_rounds(lf, keys), on=list(keys))
+              .join(event_rounds(lf, keys), on=list(keys))
               .filter(pl.col("round") < pl.col("_last"))
               .select(*pk, pl.col("round").cast(pl.Int64))
               .join(played, on=[*pk, "round"], how="anti"))
