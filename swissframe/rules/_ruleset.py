@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal, get_args
 
-from swissframe.errors import RulesetError
+from swissframe.errors import RulesetError, nearest
 
 __all__ = [
     "FAB",
@@ -763,6 +763,8 @@ def get(rules: str | Ruleset) -> Ruleset:
     try:
         return PRESETS[rules]
     except (KeyError, TypeError):  # (TypeError: an unhashable value, e.g. a list of names)
-        msg = (f"unknown ruleset {rules!r}. Hint: one of {sorted(PRESETS)}, or a "
-               "swissframe.rules.Ruleset instance.")
+        near = nearest(rules, PRESETS, fold_case=True) if isinstance(rules, str) else []
+        msg = (f"unknown ruleset {rules!r}. Hint: "
+               + (f"did you mean {', '.join(map(repr, near))}? " if near else "")
+               + f"One of {sorted(PRESETS)}, or a swissframe.rules.Ruleset instance.")
         raise RulesetError(msg) from None

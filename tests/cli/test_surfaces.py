@@ -75,3 +75,29 @@ def test_the_demo_fits_80_columns_and_shows_the_tiebreakers() -> None:
     assert "omwp" in text
     assert "record" in text
     assert "-o FILE.csv has them all" in text
+
+
+def test_every_help_page_says_what_the_command_does() -> None:
+    """``explain --help`` printed "OMW%%, OGW%%" (a description is not %-formatted) and
+    named only MTG's tiebreakers; ``recompute --help`` gave --rules two defaults; ``report
+    --help`` said decklist files are ranked under mtg (they get their platform's preset)."""
+    import argparse
+
+    from swissframe.cli._main import build_parser
+
+    parser, _ = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    pages = {name: p.format_help() for name, p in sub.choices.items()}
+    for name, text in pages.items():
+        assert "%%" not in text, name
+        for option in text.split("\n  -")[1:]:
+            assert option.count("(default") <= 1, (name, option)
+    assert "Buchholz" in pages["explain"]
+    rules_help = pages["standings"].split("\n  --rules NAME")[1].split("\n  --")[0]
+    assert rules_help in pages["report"]
+
+
+def test_an_unknown_ruleset_gets_the_nearest_names() -> None:
+    (code, raw), = run_raw([["standings", STORE, "--rules", "Fid", "--quiet"]])
+    assert code == 2
+    assert "did you mean 'fide'?" in " ".join(x.strip() for x in screen(raw))
