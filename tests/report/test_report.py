@@ -289,3 +289,13 @@ def test_only_an_id_score_is_called_id() -> None:
         "round": [5], "player_a": ["A"], "player_b": ["B"], "games_a": [0], "games_b": [0],
         "games_drawn": [0]})).with_columns(source=pl.lit("wer"))
     assert _result_text(wer, "A", "B", str) == "ID"
+
+
+def test_the_race_caption_does_not_claim_a_log_scale() -> None:
+    """Every race chart's caption said "(log scale)"; a small event's rank axis is linear
+    (the chart's own axis title says "(log scale)" when it is one)."""
+    html = sf.report(DATA / "store-championship.csv", top=4, n_sims=0).html
+    caption = re.search(r"Where the final top 4 stood after each round[^<]*", html)
+    assert caption is not None
+    assert "log" not in caption.group(0)
+    assert "Rank (log scale)" not in html
