@@ -451,6 +451,12 @@ def _event_title(df: pl.DataFrame, event: str, title: str | None) -> str:
     return event
 
 
+def _points_text(points: pl.Expr) -> pl.Expr:
+    """Points as the standings print them: ``6`` and ``5.5``, not ``6.0`` (a float column
+    of a chess score or a cut analysis)."""
+    return points.cast(pl.String).str.replace(r"\.0$", "")
+
+
 def _player_label(df: pl.DataFrame) -> pl.Expr:
     """How a player is shown: the ``name`` column where present, else ``player_id``."""
     if "name" in df.columns:
@@ -910,7 +916,7 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
             raise DataError(msg)
     chosen = chosen.with_columns(
         label=pl.format("{}. {} ({} pts)", pl.col("rank"), _player_label(chosen),
-                        pl.col("match_points")),
+                        _points_text(pl.col("match_points"))),
         position=pl.int_range(1, pl.len() + 1, dtype=pl.Int64))
     data = (rg.filter(pl.col("outcome").is_in(list(_OUTCOME_ORDER)))
             .join(chosen.select("player_id", "label", "position", "rank",
@@ -1048,7 +1054,7 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
                .when((pct == 100) & ~pl.col("all_in")).then(pl.lit("~100%"))
                .otherwise(pl.format("{}%", pct)))
     data = (agg.join(totals, on=["points_before", "outcome"], how="left")
-            .with_columns(points=pl.format("{} pts", pl.col("points_before")),
+            .with_columns(points=pl.format("{} pts", _points_text(pl.col("points_before"))),
                           p_label=p_label)
             .drop("all_out", "all_in")
             .drop("p_sum", "p_known")

@@ -750,3 +750,22 @@ def test_a_png_scale_out_of_range_is_named(scale: object, tmp_path: Path) -> Non
                                            r"Hint: "):
         charts.save(chart, tmp_path / "fig.png", scale=scale)  # type: ignore[arg-type]
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.filterwarnings("ignore::swissframe.errors.ImportNotesWarning")
+def test_points_in_chart_labels_as_the_standings_print_them() -> None:
+    """A chess event's contenders read "Franck (5.0 pts)" and the cut-status rows
+    "4.0 pts" (the float's text); the standings print 5 and 4.5."""
+    res = sf.read(ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf").results
+    prior, pairs = final_round_split(res)
+    cur = sf.standings(prior, "fide")
+    spec = charts.chart_omw_ranges(next_round_ranges(prior, pairs, "fide"), cur,
+                                   top=5).to_dict()
+    labels = [d["label"] for d in values(spec, spec["layer"][1])]
+    assert labels
+    assert not any(".0 pts" in x for x in labels), labels
+    spec = charts.chart_cut_status(cut_status(prior, pairs, top=2, rules="fide"), cur,
+                                   top=2).to_dict()
+    points = {d["points"] for d in values(spec, spec["spec"]["layer"][0])}
+    assert points
+    assert not any(".0 pts" in x for x in points), points

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from swissframe.cli._common import non_negative_int, positive_int, refuse_output
+from swissframe.cli._common import add_rules, non_negative_int, positive_int, refuse_output
 from swissframe.errors import SwissframeError
 
 __all__ = ["add_parser", "run"]
@@ -27,9 +27,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="CSV/Parquet results, decklist-cache JSON, TOM .tdf or TRF files")
     p.add_argument("--event", metavar="ID", default=None,
                    help="report on this event only (default: the only event, or a season)")
-    p.add_argument("--rules", default=None, metavar="NAME",
-                   help="ruleset preset (default: by input — decklist mtg, TOM pokemon, TRF "
-                   "fide, tables mtg)")
+    add_rules(p)
     p.add_argument("--top", type=positive_int, default=8, help="size of the cut (default 8)")
     p.add_argument("--title", default=None, help="page title (default: the event's name)")
     p.add_argument("--sims", type=non_negative_int, default=100,

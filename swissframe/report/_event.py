@@ -355,7 +355,7 @@ def _charts_section(rep: EventReport, add: Callable[[str, Any, str, str], str]) 
     br = _display(rep.by_round, names, ["player_id"])
     out.append(add("race", lambda: charts.chart_standings_race(
         br, top=min(n, st.height), title=f"{rep.meta.name}: the race to the top {n}"),
-        "race", f"Where the final top {n} stood after each round (log scale)."))
+        "race", f"Where the final top {n} stood after each round."))
     return "".join(out)
 
 

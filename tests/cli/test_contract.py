@@ -241,7 +241,8 @@ def test_cut_default_answers_the_question(capsys: pytest.CaptureFixture[str]) ->
     assert "3 others can still make it (2 only with a win); 2 cannot." in words
     assert "possible, 60%" in out
     # the probability model is stated where the numbers are
-    assert "each table ending 2-0, 2-1, 1-2, 0-2 or 0-0-3 with equal chance" in words
+    assert ("each table ending in a win for either player (2 chances in 5 each) or a draw "
+            "(1 in 5): in games, 2-0, 2-1, 1-2, 0-2 or 0-0-3 equally likely") in words
     assert "Dmitri" not in out.split("Tables that matter")[1]  # out, at a table deciding nothing
     ranks = [int(line.split()[0]) for line in out.split("by standing")[1].splitlines()[2:]
              if line.strip() and line.split()[0].isdigit()]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.cli.test_terminal import STORE, _fits, run_raw, screen
+from tests.helpers import SHARED_ROOT
 
 
 def test_cut_simulation_bar_is_erased() -> None:
@@ -75,3 +76,50 @@ def test_the_demo_fits_80_columns_and_shows_the_tiebreakers() -> None:
     assert "omwp" in text
     assert "record" in text
     assert "-o FILE.csv has them all" in text
+
+
+def test_every_help_page_says_what_the_command_does() -> None:
+    """``explain --help`` printed "OMW%%, OGW%%" (a description is not %-formatted) and
+    named only MTG's tiebreakers; ``recompute --help`` gave --rules two defaults; ``report
+    --help`` said decklist files are ranked under mtg (they get their platform's preset)."""
+    import argparse
+
+    from swissframe.cli._main import build_parser
+
+    parser, _ = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    pages = {name: p.format_help() for name, p in sub.choices.items()}
+    for name, text in pages.items():
+        assert "%%" not in text, name
+        for option in text.split("\n  -")[1:]:
+            assert option.count("(default") <= 1, (name, option)
+    assert "Buchholz" in pages["explain"]
+    rules_help = pages["standings"].split("\n  --rules NAME")[1].split("\n  --")[0]
+    assert rules_help in pages["report"]
+
+
+def test_an_unknown_ruleset_gets_the_nearest_names() -> None:
+    (code, raw), = run_raw([["standings", STORE, "--rules", "Fid", "--quiet"]])
+    assert code == 2
+    assert "did you mean 'fide'?" in " ".join(x.strip() for x in screen(raw))
+
+
+HELD9 = (SHARED_ROOT / "data" / "realworld" / "chess-trf" / "OttoMilvang_TieBreakServer"
+         / "tests" / "fixtures" / "held_swiss_9.trf")
+
+
+@pytest.mark.skipif(not HELD9.exists(), reason=f"shared real-world data not found at {HELD9}")
+def test_chess_cut_in_chess_words() -> None:
+    """``cut`` on a chess event printed its scores as "4.0" and "5.5" (the standings print
+    4 and 5.5) and stated its probability model as "each table ending 2-0, 2-1, 1-2, 0-2
+    or 0-0-3", scores no chess game has."""
+    (code, raw), = run_raw([["cut", str(HELD9), "--quiet"]])
+    assert code == 0
+    lines = screen(raw)
+    _fits(lines)
+    reine = next(x for x in lines if " Reine " in x and "possible" in x)
+    assert reine.split()[:3] == ["8", "Reine", "4"], reine
+    assert not any(".0 " in x or x.endswith(".0") for x in lines), lines
+    words = " ".join(" ".join(lines).split())
+    assert "a win for either player (2 chances in 5 each) or a draw (1 in 5)" in words
+    assert "each table ending 2-0" not in words

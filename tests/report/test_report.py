@@ -303,3 +303,13 @@ def test_a_report_refuses_rows_the_contract_refuses(phase: str | None, season: b
     with pytest.raises(sf.ValidationError, match=r"event 'store-championship', round 1, "
                                                  r"player .*phase(?s:.*)\nHint: "):
         sf.report(res, n_sims=0, season=season)
+
+
+def test_the_race_caption_does_not_claim_a_log_scale() -> None:
+    """Every race chart's caption said "(log scale)"; a small event's rank axis is linear
+    (the chart's own axis title says "(log scale)" when it is one)."""
+    html = sf.report(DATA / "store-championship.csv", top=4, n_sims=0).html
+    caption = re.search(r"Where the final top 4 stood after each round[^<]*", html)
+    assert caption is not None
+    assert "log" not in caption.group(0)
+    assert "Rank (log scale)" not in html

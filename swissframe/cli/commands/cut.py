@@ -52,7 +52,18 @@ __all__ = ["add_parser", "player_table", "render_event", "run", "status_words"]
 _OUTCOMES = ("win", "draw", "loss")
 #: The outcome model of the probabilities (``cut_status``'s default), in words.
 _SCORES = ["-".join(map(str, o if o[2] else o[:2])) for o in DEFAULT_OUTCOMES]
-_OUTCOME_WORDS = ", ".join(_SCORES[:-1]) + " or " + _SCORES[-1]
+_WINS = sum(o[0] > o[1] for o in DEFAULT_OUTCOMES)  # (as many losses: the space is mirrored)
+_DRAWS = len(DEFAULT_OUTCOMES) - 2 * _WINS
+#: In every game's words (a chess or Pokémon table has no 2-1): the chances of a win,
+#: a draw; the game scores for the games whose tiebreakers count games.
+_OUTCOME_WORDS = (f"a win for either player ({_WINS} chances in {len(DEFAULT_OUTCOMES)} "
+                  f"each) or a draw ({_DRAWS} in {len(DEFAULT_OUTCOMES)}): in games, "
+                  f"{', '.join(_SCORES[:-1])} or {_SCORES[-1]} equally likely")
+
+
+def _points(value: object) -> str:
+    """Points as the standings print them: ``4`` and ``5.5``, not ``4.0``."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _inputs(args: argparse.Namespace) -> list[str]:
@@ -243,9 +254,9 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
         lines += ["", "Tables that matter" if not show_all else "Tables"]
         rows = []
         for t in tables.iter_rows(named=True):
-            names, pts = [*t["player_id"], "–"], [*t["points"], ""]
-            rows.append([str(t["table"]), str(names[0]), str(pts[0]), str(names[1]),
-                         str(pts[1]), str(t["advice"] or "")])
+            names, pts = [*t["player_id"], "–"], [*map(_points, t["points"]), ""]
+            rows.append([str(t["table"]), str(names[0]), pts[0], str(names[1]),
+                         pts[1], str(t["advice"] or "")])
         lines += text_columns(["table", "player A", "pts", "player B", "pts", "advice"], rows,
                           width, shrink=[1, 3], right={0, 2, 4})
     shown = paired if show_all else paired.filter(pl.col("standing_in_cut") != "out")
@@ -254,14 +265,14 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                   else "Players locked in or still in contention, by standing"]
         rows = []
         for r in shown.iter_rows(named=True):
-            rows.append([str(r["rank"] or ""), str(r["player_id"]), str(r["points"] or 0),
+            rows.append([str(r["rank"] or ""), str(r["player_id"]), _points(r["points"] or 0),
                          *(status_words(r.get(f"status_{o}"), r.get(f"probability_{o}"),
                                         r.get(f"exact_{o}")) for o in _OUTCOMES)])
         lines += text_columns(["rank", "player", "pts", "if win", "if draw", "if loss"], rows,
                           width, shrink=[1], right={0, 2})
         legend = (f"in / out: makes / misses the top {top} whatever the other tables do. "
                   "possible, N%: the share of the other tables' outcomes in which the player "
-                  f"makes it, each table ending {_OUTCOME_WORDS} with equal chance (exact; ~ "
+                  f"makes it, each table ending in {_OUTCOME_WORDS} (exact; ~ "
                   "when simulated or not proved); players tied on every tiebreaker across "
                   "the line count as out, or each with a share where the rules draw lots.")
         lines += ["", *textwrap.wrap(legend, width=width)]

@@ -48,9 +48,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     """
     p = subparsers.add_parser(
         "explain", help="one player's tiebreakers, opponent by opponent",
-        description="Show how one player's OMW%%, OGW%% (and the ruleset's other opponent "
-        "averages) were formed: one line per opponent, the floor/cap/bye notes, and the "
-        "arithmetic.")
+        description="Show how one player's opponent-based tiebreakers were formed (OMW%, "
+        "OGW%, OOMW%, Buchholz, Sonneborn-Berger: those of the ruleset): one line per "
+        "opponent, the floor/cap/bye notes, and the arithmetic.")
     add_files(p)
     p.add_argument("--player", required=True, metavar="ID",
                    help="the player id (as in the standings; a near miss gets suggestions)")

@@ -50,7 +50,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("source", help="Parquet file, folder (recursive) or glob; other formats "
                    "(CSV, decklist JSON, TOM, TRF) are read whole first")
     p.add_argument("-o", "--output", required=True, help="output folder (Parquet dataset)")
-    add_rules(p, what="the ruleset (default: inferred from the data; mtg for Parquet)")
+    add_rules(p, what="the ruleset")
     p.add_argument("--workers", type=positive_int, default=1, metavar="N",
                    help="batches in parallel (polars) or local Dask workers (dask)")
     p.add_argument("--engine", choices=["polars", "dask"], default="polars",
