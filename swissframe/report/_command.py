@@ -9,11 +9,13 @@ import time
 from pathlib import Path
 
 from swissframe.cli._common import (
+    add_files,
     add_quiet,
     add_rules,
     done,
     non_negative_int,
     positive_int,
+    reading,
     refuse_output,
     working,
 )
@@ -30,8 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "the cut and what decided it, the race, the situation before the last round and the "
         "tiebreaker sensitivity. Several events give a season page; -o DIR writes the season "
         "page as DIR/index.html with one linked page per event.")
-    p.add_argument("files", nargs="+", metavar="FILE",
-                   help="CSV/Parquet results, decklist-cache JSON, TOM .tdf or TRF files")
+    add_files(p)
     p.add_argument("--event", metavar="ID", default=None,
                    help="report on this event only (default: the only event, or a season)")
     add_rules(p)
@@ -51,6 +52,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``swissframe report``; 0 on success (errors raise ``SwissframeError``)."""
+    from swissframe.io._files import read
     from swissframe.report import report
 
     refuse_output(args.output, args.files, example="report.html")
@@ -60,8 +62,10 @@ def run(args: argparse.Namespace) -> int:
                "use a .html file, or a folder name (no suffix) for a season.")
         raise SwissframeError(msg)
     t0 = time.perf_counter()
+    with working(args, reading(args.files)):
+        src = read(args.files, format=args.input_format)
     with working(args, "building the report"):
-        rep = report(args.files, event_id=args.event, rules=args.rules, top=args.top,
+        rep = report(src, event_id=args.event, rules=args.rules, top=args.top,
                      title=args.title, n_sims=args.sims, seed=args.seed,
                      season=True if args.season else None)
         if not out.suffix and not hasattr(rep, "events"):

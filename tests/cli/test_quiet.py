@@ -83,3 +83,23 @@ def test_quiet_on_a_terminal(tmp_path: Path) -> None:
     for argv, (code, text) in zip(argvs, run_raw(argvs), strict=True):
         assert code == 0, (argv, text)
         assert text.strip() == "", (argv, text)
+
+
+def test_report_reads_with_input_format(tmp_path: Path) -> None:
+    """``report`` has the shared ``--input-format`` of the other file-reading commands."""
+    out = tmp_path / "r.html"
+    assert main(["report", TOM, "--input-format", "tom", "--sims", "0", "-o", str(out),
+                 "--quiet"]) == 0
+    assert out.is_file()
+    assert main(["report", TOM, "--input-format", "trf", "-o", str(out), "--quiet"]) == 2
+
+
+def test_every_file_reading_command_has_input_format() -> None:
+    """(verify-ref checks TOM and TRF files against their published values: it tells
+    them apart itself, and reads no other format)"""
+    parser, _ = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    without = sorted(name for name, p in sub.choices.items()  # type: ignore[union-attr]
+                     if any(a.dest == "files" for a in p._actions)
+                     and not any(a.dest == "input_format" for a in p._actions))
+    assert without == ["verify-ref"]
