@@ -221,9 +221,11 @@ def _wrapped(text: str, stream: TextIO) -> str:
     if not stream.isatty():
         return text
     width = max(terminal_width(), 40)
-    # (continuation lines two spaces deeper than their line: a list item's stay under it)
+    # (continuation lines two spaces deeper than their line: a list item's stay under it;
+    # a word longer than the line, a file's path, kept whole on a line of its own: cut at
+    # the edge, it could not be copied)
     return "\n".join("\n".join(textwrap.wrap(
-        line, width=width, break_on_hyphens=False,
+        line, width=width, break_on_hyphens=False, break_long_words=False,
         subsequent_indent=" " * (len(line) - len(line.lstrip(" ")) + 2))) or line
         for line in text.splitlines())
 

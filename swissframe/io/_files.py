@@ -642,6 +642,12 @@ class Source:
         return out.select(*keys, pl.exclude(keys))
 
 
+#: Import notes of what a format normally does (melee.gg lists a draw once per player:
+#: :data:`~swissframe.io.decklist.DRAWS_LISTED_AGAIN`): listed in :attr:`Source.notes` and
+#: by ``swissframe validate``, but not warned of by :func:`read` (a warning on every event
+#: with a draw said nothing about the file).
+ROUTINE_NOTES: Final = frozenset({"draw_listed_again"})
+
 _NOTE_SCHEMA: Final[dict[str, pl.DataType]] = {
     "file": pl.String(), "event_id": pl.String(), "round": pl.Int64(),
     "player_id": pl.String(), "opponent_id": pl.String(), "kind": pl.String(),
@@ -1592,10 +1598,12 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
             if group is files:
                 break  # the whole group was read: no need to read file by file
     src = _combine(parts, skipped, problems, validate, keep_codes=_keep_codes)
-    if validate and src.notes.height:
+    said = src.notes.filter(~pl.col("kind").is_in(list(ROUTINE_NOTES))) if validate \
+        else src.notes.clear()
+    if said.height:
         # a repair or a drop is reported where it happens, to every caller (each CLI
         # command prints it as a warning line); validate=False: the caller lists them
-        warnings.warn(notes_summary(src.notes), ImportNotesWarning, stacklevel=2)
+        warnings.warn(notes_summary(said), ImportNotesWarning, stacklevel=2)
     if validate and src.results.height:
         warn_missing_rounds(src.results)
     return src
