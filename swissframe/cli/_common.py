@@ -72,6 +72,7 @@ __all__ = [
     "add_top",
     "atomic_path",
     "check_round",
+    "done",
     "error_line",
     "filter_events",
     "find_player",
@@ -220,9 +221,11 @@ def _wrapped(text: str, stream: TextIO) -> str:
     if not stream.isatty():
         return text
     width = max(terminal_width(), 40)
-    # (continuation lines two spaces deeper than their line: a list item's stay under it)
+    # (continuation lines two spaces deeper than their line: a list item's stay under it;
+    # a word longer than the line, a file's path, kept whole on a line of its own: cut at
+    # the edge, it could not be copied)
     return "\n".join("\n".join(textwrap.wrap(
-        line, width=width, break_on_hyphens=False,
+        line, width=width, break_on_hyphens=False, break_long_words=False,
         subsequent_indent=" " * (len(line) - len(line.lstrip(" ")) + 2))) or line
         for line in text.splitlines())
 
@@ -238,10 +241,20 @@ def say(text: str) -> None:
     print(_wrapped(text, sys.stdout))
 
 
+def done(args: argparse.Namespace, text: str, *, stream: TextIO | None = None) -> None:
+    """A line saying what a command did, not its output (``wrote chart.png``, ``read 3
+    events in 0.2 s``), on stdout (or ``stream``) at once, wrapped like :func:`say`;
+    ``--quiet`` silences it: the one place a command's own lines go."""
+    if not getattr(args, "quiet", False):
+        out = stream or sys.stdout
+        print(_wrapped(text, out), file=out)
+
+
 def flush_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
     """Print each distinct warning a command raised as one ``swissframe: warning: …``
     line on stderr (wrapped on a terminal, like the notes); ``--quiet`` keeps them: a
-    warning says the output is not what the input alone would suggest."""
+    warning says the output is not what the input alone would suggest (a problem of the
+    input; what a format normally does is listed, not warned of: ``Source.notes``)."""
     for text in dict.fromkeys(" ".join(str(w.message).split()) for w in caught):
         _to_stderr(f"swissframe: warning: {text}")
 
@@ -316,10 +329,12 @@ def add_output(p: argparse.ArgumentParser, *, formats: Sequence[str] = OUTPUT_FO
 
 
 def add_quiet(p: argparse.ArgumentParser) -> None:
-    """``--quiet``: no progress bar."""
+    """``--quiet``: on success, nothing but the output itself (:func:`note`,
+    :func:`done`, :func:`flush_warnings`, :func:`working`)."""
     p.add_argument("--quiet", action="store_true",
-                   help="no progress bar or progress notes (bars are only ever drawn on a "
-                        "terminal)")
+                   help="print nothing on success but the output itself: no progress bar, "
+                        "note or 'wrote …' line (a warning of a problem in the input, and an "
+                        "error, still print)")
 
 
 # --------------------------------------------------------------------------- input helpers

@@ -159,6 +159,8 @@ def _cmd_sensitivity(args: argparse.Namespace) -> int:
     with input_rows(src, args.event) as results, \
             working(args, "ranking under each ruleset"):
         table = one(results, args.rules) if args.rules else run_auto(one, results)
+    # the players as standings, explain and why show them (a TOM or TRF id is a number)
+    table = src.named(table, "entering", "leaving", "place_n", "place_n1")
     if output_format(args.format, args.output) == "table" and args.output is None \
             and sys.stdout.isatty():
         write_per_event(table, ["entering", "leaving", "kendall_tau", "cut_criterion"])

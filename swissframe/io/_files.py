@@ -641,6 +641,50 @@ class Source:
             keys.append("player_id")
         return out.select(*keys, pl.exclude(keys))
 
+    def named(self, table: pl.DataFrame, *columns: str) -> pl.DataFrame:
+        """``table`` with the player ids in ``columns`` (one id, or a list of ids, per
+        cell; per ``event_id``) shown as the players' names where the files hold names
+        (TOM, TRF: an id is a number the user never typed), as :meth:`label` shows them;
+        a name two players of an event share keeps its id beside it: ``Ann (12)``.
+
+        Examples
+        --------
+        >>> import swissframe as sf
+        >>> src = sf.read("tests/fixtures/tom/three_divisions.tdf")
+        >>> t = pl.DataFrame({"event_id": ["three_divisions:juniors"] * 2,
+        ...                   "leaving": [["101", "999"], []], "place_n": ["102", None]})
+        >>> src.named(t, "leaving", "place_n").drop("event_id").rows()
+        [(['Ada Junior', '999'], 'Ben Junior'), ([], None)]
+        """
+        names = self.names.filter(pl.col("name").is_not_null()).unique(
+            ["event_id", "player_id"])
+        if not names.height:
+            return table
+        shared = pl.len().over("event_id", "name") > 1
+        names = names.select("event_id", "player_id", pl.when(shared).then(
+            pl.format("{} ({})", "name", "player_id")).otherwise("name").alias("_shown"))
+        out = table.with_row_index("_row")
+        for c in columns:
+            listed = isinstance(out.schema[c], pl.List)
+            cells = out.select("_row", "event_id", c)
+            if listed:
+                cells = cells.explode(c)
+            cells = cells.join(names, left_on=["event_id", c],
+                               right_on=["event_id", "player_id"], how="left")
+            shown = pl.coalesce("_shown", c).alias(c)
+            cells = (cells.group_by("_row").agg(shown.drop_nulls()) if listed
+                     else cells.select("_row", shown))
+            out = out.drop(c).join(cells, on="_row", how="left")
+            if listed:
+                out = out.with_columns(pl.col(c).fill_null([]))
+        return out.sort("_row").select(table.columns)
+
+
+#: Import notes of what a format normally does (melee.gg lists a draw once per player:
+#: :data:`~swissframe.io.decklist.DRAWS_LISTED_AGAIN`): listed in :attr:`Source.notes` and
+#: by ``swissframe validate``, but not warned of by :func:`read` (a warning on every event
+#: with a draw said nothing about the file).
+ROUTINE_NOTES: Final = frozenset({"draw_listed_again"})
 
 _NOTE_SCHEMA: Final[dict[str, pl.DataType]] = {
     "file": pl.String(), "event_id": pl.String(), "round": pl.Int64(),
@@ -1592,10 +1636,12 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
             if group is files:
                 break  # the whole group was read: no need to read file by file
     src = _combine(parts, skipped, problems, validate, keep_codes=_keep_codes)
-    if validate and src.notes.height:
+    said = src.notes.filter(~pl.col("kind").is_in(list(ROUTINE_NOTES))) if validate \
+        else src.notes.clear()
+    if said.height:
         # a repair or a drop is reported where it happens, to every caller (each CLI
         # command prints it as a warning line); validate=False: the caller lists them
-        warnings.warn(notes_summary(src.notes), ImportNotesWarning, stacklevel=2)
+        warnings.warn(notes_summary(said), ImportNotesWarning, stacklevel=2)
     if validate and src.results.height:
         warn_missing_rounds(src.results)
     return src

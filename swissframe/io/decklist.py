@@ -17,6 +17,7 @@ Every source quirk is handled by a named table below, never by a silent special 
 
 - :data:`SOURCE_BY_HOST` / :data:`SOURCE_BY_FOLDER`: which platform produced a file;
 - :data:`BYE_MARKERS`: the seat values that mean "no opponent", per source;
+- :data:`DRAWS_LISTED_AGAIN`: the sources that list a draw once per player;
 - :data:`RESULT_LEVEL`: whether ``Result`` counts games (``"2-1-0"``) or is match-level
   (Topdeck ``1-0-0`` / ``0-0-1``);
 - :data:`UNPAIRED_RESULT_REMAP`: results of unpaired rows that mean something else
@@ -69,6 +70,7 @@ from swissframe.io._files import (
 
 __all__ = [
     "BYE_MARKERS",
+    "DRAWS_LISTED_AGAIN",
     "MELEE_ERAS",
     "PLAYOFF_ROUND_NAMES",
     "PLAYOFF_ROUND_PATTERNS",
@@ -102,6 +104,13 @@ SOURCE_BY_FOLDER: Final[dict[str, str]] = {
     "CardsRealm": "cardsrealm",
     "Manatrader": "manatraders",
 }
+
+#: Sources that list a draw once per player (SOURCES.md: melee.gg lists a draw twice, once
+#: in each orientation, sometimes three times): there an identical repeat of a drawn match
+#: is the format's norm, reported as ``draw_listed_again`` (an import note that
+#: :func:`swissframe.read` lists but does not warn of); any other repeated pair is reported
+#: as ``duplicate_row_removed`` (identical) or ``conflicting_duplicate_removed``.
+DRAWS_LISTED_AGAIN: Final[frozenset[str]] = frozenset({"melee"})
 
 #: Seat values meaning "no opponent", per source and seat (``None`` = JSON null). Observed:
 #: melee ``Player2 == "-"`` (null in some 2024-02…2025-02 rows); Topdeck ``Player2 == ""``
@@ -923,7 +932,8 @@ def _orient(matches: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
 
 
 def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
-    """One row per unordered pair per round (melee lists draws two or three times)."""
+    """One row per unordered pair per round (melee lists draws two or three times:
+    :data:`DRAWS_LISTED_AGAIN`)."""
     lo = pl.min_horizontal("a", "b")
     paired = pl.col("b").is_not_null()
     m = m.with_columns(
@@ -947,6 +957,16 @@ def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     if extra.height:
         same = extra.filter(pl.col("_nrec") == 1)
         diff = extra.filter(pl.col("_nrec") > 1)
+        # (a draw the source lists once per player: its norm, not a repair to warn of)
+        drawn = (pl.col("b").is_not_null() & (pl.col("ga") == pl.col("gb"))
+                 & (pl.col("ga") + pl.col("gb") + pl.col("gd") > 0))
+        norm = pl.col("source").is_in(list(DRAWS_LISTED_AGAIN)) & drawn
+        routine, same = same.filter(norm), same.filter(~norm)
+        if routine.height:
+            report.append(_report(routine, "draw_listed_again", pl.format(
+                "{} vs {} drawn ({}) and listed again in this round, as {} lists a draw "
+                "once per player; one copy kept", pl.col("a"), pl.col("b"),
+                pl.col("result"), pl.col("source")), player="a"))
         if same.height:
             report.append(_report(same, "duplicate_row_removed", pl.format(
                 "{} vs {} listed again in this round ({}); one copy kept", pl.col("a"),

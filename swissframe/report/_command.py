@@ -5,11 +5,20 @@ article-ready, self-contained HTML page per event (a season page for many events
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
-from swissframe.cli._common import add_rules, non_negative_int, positive_int, refuse_output
+from swissframe.cli._common import (
+    add_files,
+    add_quiet,
+    add_rules,
+    done,
+    non_negative_int,
+    positive_int,
+    reading,
+    refuse_output,
+    working,
+)
 from swissframe.errors import SwissframeError
 
 __all__ = ["add_parser", "run"]
@@ -23,8 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "the cut and what decided it, the race, the situation before the last round and the "
         "tiebreaker sensitivity. Several events give a season page; -o DIR writes the season "
         "page as DIR/index.html with one linked page per event.")
-    p.add_argument("files", nargs="+", metavar="FILE",
-                   help="CSV/Parquet results, decklist-cache JSON, TOM .tdf or TRF files")
+    add_files(p)
     p.add_argument("--event", metavar="ID", default=None,
                    help="report on this event only (default: the only event, or a season)")
     add_rules(p)
@@ -38,12 +46,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("-o", "--output", metavar="OUT", default="report.html",
                    help="a .html file, or a folder for a season with event pages "
                    "(default: report.html)")
-    p.add_argument("--quiet", action="store_true", help="print nothing on success")
+    add_quiet(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``swissframe report``; 0 on success (errors raise ``SwissframeError``)."""
+    from swissframe.io._files import read
     from swissframe.report import report
 
     refuse_output(args.output, args.files, example="report.html")
@@ -53,16 +62,16 @@ def run(args: argparse.Namespace) -> int:
                "use a .html file, or a folder name (no suffix) for a season.")
         raise SwissframeError(msg)
     t0 = time.perf_counter()
-    if not args.quiet and sys.stderr.isatty():
-        print("building the report…", file=sys.stderr)
-    rep = report(args.files, event_id=args.event, rules=args.rules, top=args.top,
-                 title=args.title, n_sims=args.sims, seed=args.seed,
-                 season=True if args.season else None)
-    if not out.suffix and not hasattr(rep, "events"):
-        out = out.with_suffix(".html")
-    written = rep.save(out)
-    if not args.quiet:
-        size = (written.stat().st_size if written.is_file()
-                else sum(f.stat().st_size for f in written.rglob("*.html")))
-        print(f"wrote {written} ({size / 1e6:.2f} MB) in {time.perf_counter() - t0:.1f} s")
+    with working(args, reading(args.files)):
+        src = read(args.files, format=args.input_format)
+    with working(args, "building the report"):
+        rep = report(src, event_id=args.event, rules=args.rules, top=args.top,
+                     title=args.title, n_sims=args.sims, seed=args.seed,
+                     season=True if args.season else None)
+        if not out.suffix and not hasattr(rep, "events"):
+            out = out.with_suffix(".html")
+        written = rep.save(out)
+    size = (written.stat().st_size if written.is_file()
+            else sum(f.stat().st_size for f in written.rglob("*.html")))
+    done(args, f"wrote {written} ({size / 1e6:.2f} MB) in {time.perf_counter() - t0:.1f} s")
     return 0

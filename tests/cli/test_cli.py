@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 import swissframe as sf
 from swissframe.cli import main
-from tests.helpers import REPO_ROOT
+from tests.helpers import REPO_ROOT, SHARED_ROOT
 
 ROOT = REPO_ROOT
 EVENTS = ROOT / "data" / "events"
@@ -113,6 +114,43 @@ def test_sensitivity_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(df["ruleset"]) == {"mtg", "pokemon"}
     assert set(df["event_id"]) == {"league-night", "store-championship"}
     assert df.filter(pl.col("ruleset") == "mtg")["kendall_tau"].to_list() == [1.0, 1.0]
+
+
+ROUND_ROCK = (SHARED_ROOT / "data" / "realworld" / "pokemon-tom" / "BadConfigStudios_OpenTourney"
+              / "docs" / "superpowers" / "fixtures" / "tom-tournaments"
+              / "round-rock-summer-2026-06-20.xml")
+
+
+def test_sensitivity_shows_names_as_standings_do(capsys: pytest.CaptureFixture[str]) -> None:
+    """A TOM file's players were their TOM ids (1000001) in the places at the cut."""
+    tom = REPO_ROOT / "tests" / "fixtures" / "tom" / "all_codes.tdf"
+    assert main(["sensitivity", str(tom), "--top", "2", "--format", "csv", "--quiet"]) == 0
+    df = pl.read_csv(capsys.readouterr().out.encode())
+    assert set(df["place_n"]) == {"Ann One"}
+    assert set(df["place_n1"]) == {"Hal Eight"}
+
+
+@pytest.mark.skipif(not ROUND_ROCK.exists(), reason=f"no shared data at {ROUND_ROCK}")
+def test_sensitivity_of_a_real_tom_file_names_who_enters_and_leaves(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sensitivity", str(ROUND_ROCK), "--format", "json", "--quiet"]) == 0
+    rows = {r["ruleset"]: r for r in json.loads(capsys.readouterr().out)}
+    moved = rows["pokemon+floor=1/3"]
+    assert (moved["entering"], moved["leaving"]) == (["Player4 Anon"], ["Player22 Anon"])
+
+
+def test_named_keeps_the_id_of_a_shared_name() -> None:
+    from swissframe.io._files import Source, read
+
+    src: Source = read(REPO_ROOT / "tests" / "fixtures" / "tom" / "all_codes.tdf")
+    event = src.events["event_id"][0]
+    two = src.names["player_id"].head(2).to_list()
+    twins = src.names.with_columns(
+        pl.when(pl.col("player_id").is_in(two)).then(pl.lit("Sam")).otherwise("name")
+        .alias("name"))
+    src = dataclasses.replace(src, names=twins)
+    t = pl.DataFrame({"event_id": [event], "entering": [two]})
+    assert src.named(t, "entering")["entering"].to_list() == [[f"Sam ({i})" for i in two]]
 
 
 @pytest.mark.parametrize("flags", [[], ["--quiet"]])

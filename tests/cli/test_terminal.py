@@ -11,6 +11,7 @@ import os
 import pty
 import re
 import select
+import shutil
 import struct
 import subprocess
 import sys
@@ -210,3 +211,32 @@ def test_validate_report_wraps_at_words_on_a_terminal(tmp_path: Path) -> None:
     shown = [x for x in screen(found) if x]
     item = next(i for i, x in enumerate(shown) if x.startswith("  - file"))
     assert shown[item + 1].startswith("    ")  # (under the item, not under its dash)
+
+
+DRAWN = (SHARED_ROOT / "data" / "realworld" / "fbettega_MTG_decklistcache" / "Tournaments"
+         / "MTGmelee" / "2024" / "01" / "04" / "berlin-double-up-legacy-i-im-brettspielplatz-"
+         "040123-43995-2024-01-04.json.gz")
+
+
+@pytest.mark.skipif(not DRAWN.exists(), reason=f"shared real-world data not found at {DRAWN}")
+def test_a_melee_draw_listed_twice_is_no_warning_but_validate_lists_it() -> None:
+    """melee.gg lists a draw once per player: reading any event with a draw printed a
+    7-line "duplicate_row_removed" warning; it is the format's norm, listed by validate."""
+    (code, out), (vcode, listed) = run_raw([["standings", str(DRAWN), "--top", "3"],
+                                            ["validate", str(DRAWN)]])
+    assert code == vcode == 0
+    assert "warning" not in out
+    assert "draw_listed_again" in " ".join(x.strip() for x in screen(listed))
+
+
+def test_a_long_path_in_a_warning_is_not_cut_mid_word(tmp_path: Path) -> None:
+    """A warning naming a file broke its path at the 80th column (".../ber" / "lin-...")."""
+    deep = tmp_path / ("a-folder-with-a-rather-long-name-" * 3) / "unreported-2024-07-13.json"
+    deep.parent.mkdir()
+    shutil.copy(REPO_ROOT / "tests" / "fixtures" / "decklist"
+                / "melee-unreported-3-2024-07-13.json", deep)
+    ((code, out),) = run_raw([["standings", str(deep), "-o", str(tmp_path / "s.csv")]])
+    assert code == 0
+    lines = screen(out)
+    assert any(str(deep) in x for x in lines), lines  # (whole, on a line of its own)
+    assert any(x.startswith("swissframe: warning: 1 import note") for x in lines), lines

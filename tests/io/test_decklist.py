@@ -53,7 +53,52 @@ def test_melee_draws_deduplicated_and_reported() -> None:
         (1, "D", "C", 0, 2, 0), (2, "A", "C", 0, 0, 3), (2, "B", "D", 1, 2, 0),
         (2, "C", "A", 0, 0, 3), (2, "D", "B", 2, 1, 0)]
     kinds = ev.report["kind"].to_list()
-    assert kinds == ["duplicate_row_removed"] * 3
+    assert kinds == ["draw_listed_again"] * 3
+
+
+def _draws_file(tmp_path: Path, uri: str, round1: list[tuple[str, str, str]]) -> Path:
+    """The melee-draws fixture with ``uri`` and round 1's matches replaced."""
+    data = orjson.loads((FIX / "melee-draws-2-2024-07-13.json").read_bytes())
+    data["Tournament"]["Uri"] = uri
+    data["Rounds"][0]["Matches"] = [{"Player1": a, "Player2": b, "Result": r}
+                                    for a, b, r in round1]
+    path = tmp_path / "event-2024-07-13.json"
+    path.write_bytes(orjson.dumps(data))
+    return path
+
+
+MELEE = "https://melee.gg/Tournament/View/2"
+
+
+@pytest.mark.parametrize(("uri", "round1", "warned"), [
+    # melee lists a draw once per player: its norm, listed but not warned of
+    (MELEE, [("A", "B", "1-1-1"), ("B", "A", "1-1-1"), ("C", "D", "2-0-0")], set()),
+    # a decisive match listed twice is not what melee does
+    (MELEE, [("A", "B", "1-1-1"), ("C", "D", "2-0-0"), ("C", "D", "2-0-0")],
+     {"duplicate_row_removed"}),
+    # a draw listed twice with two different results contradicts itself
+    (MELEE, [("A", "B", "1-1-1"), ("B", "A", "0-0-3"), ("C", "D", "2-0-0")],
+     {"conflicting_duplicate_removed"}),
+    # another platform lists a draw once: twice is unusual there
+    ("https://mtg.cardsrealm.com/en-us/tournament/x",
+     [("A", "B", "1-1-1"), ("B", "A", "1-1-1"), ("C", "D", "2-0-0")],
+     {"duplicate_row_removed"}),
+])
+def test_a_draw_melee_lists_twice_is_noted_not_warned(
+        tmp_path: Path, uri: str, round1: list[tuple[str, str, str]], warned: set[str]) -> None:
+    import warnings
+
+    import swissframe as sf
+
+    path = _draws_file(tmp_path, uri, round1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        src = sf.read(path)
+    said = " ".join(str(w.message) for w in caught)
+    assert {k for k in ("duplicate_row_removed", "conflicting_duplicate_removed",
+                        "draw_listed_again") if k in said} == warned
+    kinds = set(src.notes.filter(pl.col("round") == 1)["kind"])  # (listed all the same)
+    assert kinds == (warned or {"draw_listed_again"})
 
 
 def test_unreported_000_kept_flagged_and_reported() -> None:

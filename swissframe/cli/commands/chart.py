@@ -39,6 +39,7 @@ import polars as pl
 
 from swissframe.cli._common import (
     add_quiet,
+    done,
     input_rows,
     non_negative_int,
     note,
@@ -289,5 +290,5 @@ def run(args: argparse.Namespace) -> int:
     finally:
         slow.cancel()
         alt.theme.enable(before)
-    print(f"wrote {path}")
+    done(args, f"wrote {path}")
     return 0

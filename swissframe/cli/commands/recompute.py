@@ -21,9 +21,9 @@ from swissframe.bulk import SCRATCH_PREFIX, Engine, clean_scratch, in_output, re
 from swissframe.cli._common import (
     add_quiet,
     add_rules,
+    done,
     note,
     positive_int,
-    say,
     show_progress,
 )
 from swissframe.io._files import expand, read, resolved
@@ -137,9 +137,8 @@ def run(args: argparse.Namespace) -> int:
                                resume=args.resume,
                                scheduler=args.scheduler, progress=progress, on_plan=on_plan,
                                origin=origin)
-            if not args.quiet and len(jobs) > 1:
-                print(f"{dest}:")
-                say(report.summary())
+            if len(jobs) > 1:
+                done(args, f"{dest}:\n{report.summary()}")
     finally:
         if bar is not None:
             bar.close()
@@ -147,6 +146,5 @@ def run(args: argparse.Namespace) -> int:
             shutil.rmtree(scratch, ignore_errors=True)
     if len(jobs) > 1:
         return 0
-    if not args.quiet:
-        say(report.summary())
+    done(args, report.summary())
     return 0

@@ -19,6 +19,7 @@ import polars as pl
 from swissframe.cli._common import (
     add_quiet,
     atomic_path,
+    done,
     non_negative_int,
     positive_int,
     show_progress,
@@ -147,7 +148,6 @@ def run(args: argparse.Namespace) -> int:
         _write(sim.players, args.players_output)
     if args.events_output is not None:
         _write(sim.events, args.events_output)
-    if not args.quiet:
-        print(f"wrote {sim.results.height:,} result rows for {sim.events.height:,} events "
-              f"({sim.players.height:,} players) to {args.output}", file=sys.stderr)
+    done(args, f"wrote {sim.results.height:,} result rows for {sim.events.height:,} events "
+         f"({sim.players.height:,} players) to {args.output}", stream=sys.stderr)
     return 0

@@ -19,10 +19,12 @@ from swissframe.cli._common import (
     add_quiet,
     add_rules,
     atomic_path,
+    done,
     for_terminal,
     note,
     output_format,
     reading,
+    say,
     working,
 )
 from swissframe.cli._common import write_frame as _write_frame
@@ -175,12 +177,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(for_terminal(render(report, fmt), sys.stdout) if fmt == "table"
                          else render(report, fmt))
-    if args.output:
-        first = str(report).splitlines()[0]
-        sys.stdout.write(for_terminal(f"{first} Report written to {args.output}.\n",
-                                      sys.stdout))
-    if (report.problems["kind"] == "unreadable_file").any():
-        return 2
-    if not report.ok or (args.strict and not report.clean):
-        return 1
-    return 0
+    code = (2 if (report.problems["kind"] == "unreadable_file").any() else
+            1 if not report.ok or (args.strict and not report.clean) else 0)
+    if args.output:  # (--quiet silences it on success; a problem found is said)
+        first = f"{str(report).splitlines()[0]} Report written to {args.output}."
+        if code:
+            say(first)
+        else:
+            done(args, first)
+    return code

@@ -14,6 +14,7 @@ import polars as pl
 
 from swissframe.cli._common import (
     add_quiet,
+    done,
     output_format,
     positive_int,
     reading,
@@ -98,9 +99,9 @@ def run(args: argparse.Namespace) -> int:
             table = table.join(found.rename({"rounds": "matching_rounds"}),
                                on=["event_id", "player_id"], how="left")
     t2 = time.perf_counter()
-    print(f"read {ev.events.height} event(s), {ev.results.height} result rows in "
-          f"{t1 - t0:.1f} s; verified in {t2 - t1:.1f} s; {ev.report.height} repair(s) "
-          "reported")
+    done(args, f"read {ev.events.height} event(s), {ev.results.height} result rows in "
+         f"{t1 - t0:.1f} s; verified in {t2 - t1:.1f} s; {ev.report.height} repair(s) "
+         "reported")
     summary = summarize(table).select(
         "source", "era", "events", "players", pl.col("share").alias("values_share"),
         pl.col("events_exact").alias("values_exact"), "order_share",
@@ -112,5 +113,5 @@ def run(args: argparse.Namespace) -> int:
                                   width=terminal_width() if sys.stdout.isatty() else None))
     if args.output:
         write_frame(table, None, args.output, inputs=args.paths)
-        print(f"per-player table: {args.output}")
+        done(args, f"per-player table: {args.output}")
     return 0

@@ -18,7 +18,14 @@ from pathlib import Path
 
 import polars as pl
 
-from swissframe.cli._common import add_quiet, output_format, reading, working, write_frame
+from swissframe.cli._common import (
+    add_quiet,
+    done,
+    output_format,
+    reading,
+    working,
+    write_frame,
+)
 from swissframe.errors import SwissframeError
 from swissframe.io._files import event_keys, expand, shown
 from swissframe.io.tom import read_tom
@@ -169,5 +176,5 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         write_frame(pl.concat(tables, how="diagonal_relaxed"), None, args.output,
                     inputs=[*args.files, *args.reference, *([args.held] if args.held else [])])
-        print(f"per-value table: {args.output}")
+        done(args, f"per-value table: {args.output}")
     return 0 if ok else 1
