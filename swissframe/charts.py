@@ -1202,7 +1202,7 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
     with_ids = knows_intentional_draws(rs)  # (a chess draw is a result: no ID legend)
     cf = "cf_cut_points_mean" in df.columns
     extra = [c for c in ("swiss_rounds", "final_ids_safe_both", "cf_topn_changed_share")
-             if c in df.columns]
+             if c in df.columns and (with_ids or c == "swiss_rounds")]
     event_name = (pl.coalesce(pl.col("event_name").cast(pl.String), pl.col("event_id"))
                   if "event_name" in df.columns else pl.col("event_id")).alias("event")
     data = (df.filter(pl.col("players").is_not_null() & pl.col("match_points_n").is_not_null())

@@ -805,7 +805,7 @@ def test_chart_cut_lines_in_the_games_words() -> None:
 
     ev = pl.DataFrame({"event_id": ["a", "b"], "players": [16, 40],
                        "match_points_n": [4.5, 5.0], "ids_final": [0, 0],
-                       "cf_cut_points_mean": [None, 5.0]})
+                       "cf_cut_points_mean": [None, 5.0], "final_ids_safe_both": [0, 0]})
     mtg = charts.chart_cut_lines(ev, top=8).to_dict()
     dots = mtg["layer"][2]
     assert dots["encoding"]["y"]["title"] == "Match points of place 8"
@@ -818,7 +818,9 @@ def test_chart_cut_lines_in_the_games_words() -> None:
     assert dots["encoding"]["y"]["title"] == "Points of place 8"
     assert "color" not in dots["encoding"]
     assert "shape" not in dots["encoding"]
-    shown = json.dumps([chess["title"], [t.get("title") for t in dots["encoding"]["tooltip"]]])
+    shown = json.dumps([chess["title"], [t.get("title", t.get("field"))
+                                         for t in dots["encoding"]["tooltip"]]])
+    assert "ids" not in shown, shown  # (final_ids_safe_both: not in a chess tooltip)
     assert "ID" not in shown, shown
     assert "intentional" not in shown, shown
     assert "Draws raise the line" not in subtitle(chess)  # ("a draw gives both a point")
