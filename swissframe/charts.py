@@ -14,7 +14,8 @@ Vega-Lite JSON, offline (vl-convert bundles the renderer).
 - :func:`chart_standings_race` (``standings_by_round``): rank by round of the final top N,
   from the round where ranks start to carry information, shared ranks drawn as bars;
 - :func:`chart_omw_ranges` (``cut.next_round_ranges`` + ``standings``): each contender's
-  OMW% now and its exact min–max after the next round, per own result;
+  OMW% now and its exact min–max after the next round, per own result (rulesets that rank
+  by OMW% only: :func:`check_omw_ranges`);
 - :func:`chart_cut_status` (``cut.cut_status``): guaranteed / possible / eliminated and the
   probability of making the cut, by points group and own final-round result;
 - :func:`chart_cut_lines` (``cut.id_report(...).events`` + field size): points needed for
@@ -24,7 +25,10 @@ Vega-Lite JSON, offline (vl-convert bundles the renderer).
 
 Titles: the event's name when the frame has an ``event_name`` column (else its
 ``event_id``), or ``title=``; players show by ``name`` when the frame has that column.
-Criterion labels come from :data:`swissframe.rules.LABELS` (one place).
+Criterion labels come from :data:`swissframe.rules.LABELS` (one place); words that differ
+by game (a chess score is "points", a chess draw no "ID"), read off the ruleset's values,
+from :func:`swissframe.compare.criterion_label` and
+:func:`swissframe.compare.knows_intentional_draws`.
 
 The house theme ``"swissframe"`` (legible in print, colour-blind-safe Okabe-Ito palette) is
 registered with Altair the first time a chart function runs and is opt-in: call
@@ -46,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import polars as pl
 
 from swissframe import rules as _rules
+from swissframe.compare import criterion_label, knows_intentional_draws
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import (
     DataError,
@@ -72,6 +77,7 @@ __all__ = [
     "chart_sensitivity",
     "chart_standings",
     "chart_standings_race",
+    "check_omw_ranges",
     "enable_offline",
     "save",
     "theme_config",
@@ -488,6 +494,31 @@ def _ruleset(rules: str | _rules.Ruleset | None, df: pl.DataFrame) -> _rules.Rul
     return best
 
 
+def check_omw_ranges(rules: str | _rules.Ruleset, what: str = "chart_omw_ranges") -> None:
+    """Refuse a ruleset that does not rank by OMW%: :func:`chart_omw_ranges` draws OMW%
+    ranges (the only opponent-based ranges ``next_round_ranges`` computes), which say
+    nothing where the first opponent-based tiebreaker is another one (FIDE's Buchholz,
+    Flesh and Blood's OML%).
+
+    >>> check_omw_ranges("pokemon")
+    >>> check_omw_ranges("fide")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.RulesetError: chart_omw_ranges: the fide ruleset does not rank by OMW% ...
+    """
+    rs = _rules.get(rules)
+    first = next((c for c in rs.criteria if c.function in _OPPONENT_BASED), None)
+    if first is not None and first.function == "omwp":
+        return
+    by = (f"its first opponent-based tiebreaker is {first.label}" if first is not None
+          else "it ranks by " + " → ".join(c.label for c in rs.criteria))
+    msg = (f"{what}: the {rs.name} ruleset does not rank by OMW% ({by}), and next-round "
+           "ranges are computed for OMW% only. Hint: the standings, race, cut-status, "
+           "cut-lines and sensitivity charts apply to every ruleset (swissframe chart "
+           "cut-status FILE -o fig.png; chart_cut_status in Python).")
+    raise RulesetError(msg)
+
+
 def _is_pct(c: _rules.Criterion) -> bool:
     return c.label.endswith("%")
 
@@ -724,6 +755,7 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
 
 def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: int = 8,
                          log_rank: bool | None = None, start_round: int | None = None,
+                         rules: str | _rules.Ruleset | None = None,
                          title: str | None = None) -> Chart:
     """Rank after every round for the players who finished in the top ``top``.
 
@@ -749,6 +781,9 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
         drawn reach beyond 4 × ``top``).
     start_round
         First round drawn (default: chosen as above; 1 draws every round).
+    rules
+        The ruleset (default: as :func:`chart_standings` infers it); the tooltips show OMW%
+        and MW% only where it ranks by OMW%.
     title
         Chart title (default: the event's name, else its id).
 
@@ -785,7 +820,8 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
     if finishers.height == 0:
         msg = f"{what}: event {event!r} has no standings after round {last}. Hint: check input."
         raise DataError(msg)
-    keep = [c for c in ("omwp", "mwp") if c in df.columns]
+    omw_ranked = any(c.function == "omwp" for c in _ruleset(rules, df).criteria)
+    keep = [c for c in ("omwp", "mwp") if c in df.columns and omw_ranked]
     data = (sized.join(finishers, on="player_id", how="inner")
             .select("round", "player_id", "player", "final_rank", "rank", "tie_size",
                     "match_points", *keep)
@@ -851,6 +887,7 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
 
 def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = None,
                      players: Sequence[str] | None = None, top: int = 16,
+                     rules: str | _rules.Ruleset | None = None,
                      title: str | None = None) -> Chart:
     """Each contender's OMW% now and its exact min–max range after the next round.
 
@@ -871,6 +908,9 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
         The contenders to draw (default: the current top ``top``).
     top
         How many contenders when ``players`` is not given.
+    rules
+        The ruleset (default: as :func:`chart_standings` infers it from ``current``); one
+        that does not rank by OMW% (chess: Buchholz) is refused (:func:`check_omw_ranges`).
     title
         Chart title (default: the event's name, else its id).
 
@@ -898,6 +938,7 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
           "swissframe.cut.next_round_ranges(...)")
     _need(cur, ["event_id", "player_id", "rank", "match_points", "omwp"], what,
           "swissframe.standings(...) of the rounds played so far")
+    check_omw_ranges(_ruleset(rules, cur), what)
     rg, event = _one_event(rg, event_id, what)
     cur = cur.filter(pl.col("event_id") == event)
     if cur.height == 0:
@@ -1097,6 +1138,7 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
 
 
 def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
+                    rules: str | _rules.Ruleset | None = None,
                     title: str | None = None) -> Chart:
     """Points needed for the top N against field size across events, intentional draws marked.
 
@@ -1117,6 +1159,11 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
         ``events`` has no ``players`` column; its ``event_name`` is used too.
     top
         N, for the labels.
+    rules
+        The ruleset of the events, for the words (default: a ``ruleset`` column, else MTG):
+        a chess score is "points" (:func:`swissframe.compare.criterion_label`), and where
+        the game has no intentional draws (a chess draw is a result:
+        :func:`swissframe.compare.knows_intentional_draws`) the dots are not split by them.
     title
         Chart title.
 
@@ -1151,9 +1198,11 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
                          how="left")
     _need(df, ["event_id", "players", "match_points_n", "ids_final"], what,
           "swissframe.cut.id_report(...).events joined with the field size (field=...)")
+    rs = _ruleset(rules, df)
+    with_ids = knows_intentional_draws(rs)  # (a chess draw is a result: no ID legend)
     cf = "cf_cut_points_mean" in df.columns
     extra = [c for c in ("swiss_rounds", "final_ids_safe_both", "cf_topn_changed_share")
-             if c in df.columns]
+             if c in df.columns and (with_ids or c == "swiss_rounds")]
     event_name = (pl.coalesce(pl.col("event_name").cast(pl.String), pl.col("event_id"))
                   if "event_name" in df.columns else pl.col("event_id")).alias("event")
     data = (df.filter(pl.col("players").is_not_null() & pl.col("match_points_n").is_not_null())
@@ -1181,9 +1230,10 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
               axis=alt.Axis(values=ticks, format="d"))
     tooltip = [alt.Tooltip("event:N", title="event"), "players:Q",
                alt.Tooltip("match_points_n:Q", title=f"points of place {top}"),
-               alt.Tooltip("ids_final:Q", title="IDs in the last round"),
+               *([alt.Tooltip("ids_final:Q", title="IDs in the last round")] if with_ids else []),
                *[f"{c}:Q" for c in extra],
-               alt.Tooltip("cf_points:Q", title="cut line, IDs played out", format=".1f")]
+               alt.Tooltip("cf_points:Q", title="cut line, "
+                           + ("IDs" if with_ids else "draws") + " played out", format=".1f")]
     base = alt.Chart(_inline(alt, data))
     shift = base.mark_rule(color="#999999", strokeWidth=1).encode(
         x=x, y="match_points_n:Q", y2="cf_points:Q").transform_filter(
@@ -1191,23 +1241,27 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
     ticks_cf = base.mark_tick(color="#555555", thickness=2, size=12,
                               orient="horizontal").encode(
         x=x, y="cf_points:Q", tooltip=tooltip).transform_filter("isValid(datum.cf_points)")
-    dots = base.mark_point(size=70, filled=True, opacity=0.75).encode(
+    by_ids = {"color": alt.Color("ids:N", title=None, scale=alt.Scale(
+                  domain=id_dom, range=[OKABE_ITO[3], OKABE_ITO[0]]),
+                  legend=alt.Legend(orient="bottom")),
+              "shape": alt.Shape("ids:N", scale=alt.Scale(domain=id_dom,
+                                                          range=["circle", "square"]),
+                                 legend=alt.Legend(orient="bottom"))}
+    dots = base.mark_point(size=70, filled=True, opacity=0.75,
+                           **({} if with_ids else {"color": OKABE_ITO[0]})).encode(
         x=x,
-        y=alt.Y("match_points_n:Q", title=f"Match points of place {top}",
+        y=alt.Y("match_points_n:Q",
+                title=f"{criterion_label('match_points', rs).capitalize()} of place {top}",
                 scale=alt.Scale(domain=y_dom, nice=False), axis=alt.Axis(tickMinStep=1)),
-        color=alt.Color("ids:N", title=None, scale=alt.Scale(
-            domain=id_dom, range=[OKABE_ITO[3], OKABE_ITO[0]]),
-            legend=alt.Legend(orient="bottom")),
-        shape=alt.Shape("ids:N", scale=alt.Scale(domain=id_dom, range=["circle", "square"]),
-                        legend=alt.Legend(orient="bottom")),
-        tooltip=tooltip)
+        tooltip=tooltip, **(by_ids if with_ids else {}))
     n_ids = int((data["ids_final"] > 0).sum())
-    subtitle = [f"One dot per event: its field size and the points of place {top} "
-                f"({_plural(n_ids, 'event')} with intentional draws in the last round)"]
+    subtitle = [f"One dot per event: its field size and the points of place {top}"
+                + (f" ({_plural(n_ids, 'event')} with intentional draws in the last round)"
+                   if with_ids else "")]
     if data["cf_points"].is_not_null().any():
-        subtitle.append("Grey tick: the mean cut line with those draws played out. Draws "
-                        "raise the line: a draw gives both players a point, a played match "
-                        "gives one of them nothing")
+        subtitle.append("Grey tick: the mean cut line with those draws played out"
+                        + (". Draws raise the line: a draw gives both players a point, a "
+                           "played match gives one of them nothing" if with_ids else ""))
     return alt.layer(shift, ticks_cf, dots).properties(
         width=560, height=320,
         title=alt.Title(title or f"The top-{top} cut line across "

@@ -30,8 +30,8 @@ from swissframe.errors import DataError, check_id, did_you_mean
 from swissframe.rules import Criterion, Ruleset, get
 from swissframe.schema import as_frame, validated_once
 
-__all__ = ["CRITERION_LABELS", "PERCENT_CRITERIA", "Comparison", "compare", "criterion_label",
-           "format_value", "ordinal"]
+__all__ = ["CRITERION_LABELS", "PERCENT_CRITERIA", "Comparison", "column_heading", "compare",
+           "criterion_label", "format_value", "knows_intentional_draws", "ordinal"]
 
 Frame = pl.DataFrame | pl.LazyFrame
 
@@ -62,10 +62,38 @@ def criterion_label(name: str, rules: Ruleset | None = None) -> str:
     >>> criterion_label("match_points", get("mtg")), criterion_label("match_points", get("fide"))
     ('match points', 'points')
     """
-    if (name == "match_points" and rules is not None and rules.points_win == 1
-            and rules.points_draw == Fraction(1, 2)):
+    if name == "match_points" and _draw_is_half(rules):
         return "points"
     return CRITERION_LABELS.get(name, name)
+
+
+def _draw_is_half(rules: Ruleset | None) -> bool:
+    """A chess score: a win 1, a draw ½ (a score is "points"; a draw, a result)."""
+    return rules is not None and rules.points_win == 1 and rules.points_draw == Fraction(1, 2)
+
+
+def column_heading(name: str, rules: Ruleset | None = None) -> str:
+    """A data column's heading in a text table: its name, or the game's own word where
+    ``rules`` has one (:func:`criterion_label`; the column itself keeps its name).
+
+    >>> column_heading("match_points", get("mtg")), column_heading("match_points", get("fide"))
+    ('match_points', 'points')
+    >>> column_heading("omwp", get("fide"))
+    'omwp'
+    """
+    own = criterion_label(name, rules)
+    return own if own != criterion_label(name) else name
+
+
+def knows_intentional_draws(rules: Ruleset | None = None) -> bool:
+    """Whether the game speaks of intentional draws (IDs): card games do; where a draw is
+    half a win (chess) a draw is an ordinary result, and nothing in the results tells an
+    agreed one from a played one.
+
+    >>> knows_intentional_draws(get("mtg")), knows_intentional_draws(get("fide"))
+    (True, False)
+    """
+    return not _draw_is_half(rules)
 
 
 def ordinal(n: int) -> str:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import swissframe as sf
 from swissframe import charts
 from swissframe.cut import cut_status, id_report, next_round_ranges
-from swissframe.errors import DataError, DataWarning, SchemaError, SwissframeError
+from swissframe.errors import DataError, DataWarning, RulesetError, SchemaError, SwissframeError
 from swissframe.rules import Criterion, Ruleset
 
 alt = pytest.importorskip("altair")
@@ -754,18 +754,91 @@ def test_a_png_scale_out_of_range_is_named(scale: object, tmp_path: Path) -> Non
 
 @pytest.mark.filterwarnings("ignore::swissframe.errors.ImportNotesWarning")
 def test_points_in_chart_labels_as_the_standings_print_them() -> None:
-    """A chess event's contenders read "Franck (5.0 pts)" and the cut-status rows
-    "4.0 pts" (the float's text); the standings print 5 and 4.5."""
+    """A chess event's cut-status rows read "4.0 pts" (the float's text); the standings
+    print 5 and 4.5. (Its OMW% ranges, which once read "Franck (5.0 pts)", are refused
+    now: FIDE does not rank by OMW%.)"""
     res = sf.read(ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf").results
     prior, pairs = final_round_split(res)
     cur = sf.standings(prior, "fide")
-    spec = charts.chart_omw_ranges(next_round_ranges(prior, pairs, "fide"), cur,
-                                   top=5).to_dict()
-    labels = [d["label"] for d in values(spec, spec["layer"][1])]
-    assert labels
-    assert not any(".0 pts" in x for x in labels), labels
     spec = charts.chart_cut_status(cut_status(prior, pairs, top=2, rules="fide"), cur,
                                    top=2).to_dict()
     points = {d["points"] for d in values(spec, spec["spec"]["layer"][0])}
     assert points
     assert not any(".0 pts" in x for x in points), points
+
+
+CHESS = ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf"
+
+
+@pytest.mark.filterwarnings("ignore::swissframe.errors.ImportNotesWarning")
+def test_omw_ranges_refuse_a_ruleset_that_does_not_rank_by_omw(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OMW% ranges of a chess event said nothing a chess player ranks by (a person-test):
+    a ruleset whose first opponent-based tiebreaker is not OMW% is refused, with the charts
+    that apply; MTG, Pokémon and Yu-Gi-Oh! keep the chart."""
+    from swissframe.cli import main
+
+    res = sf.read(CHESS).results
+    prior, pairs = final_round_split(res)
+    cur = sf.standings(prior, "fide")
+    rg = next_round_ranges(prior, pairs, "fide")
+    for rules in (None, "fide"):  # (inferred from the standings' BH columns, or given)
+        with pytest.raises(RulesetError, match=r"does not rank by OMW% \(its first "
+                           r"opponent-based tiebreaker is BH-C1\).*Hint: .*cut-status"):
+            charts.chart_omw_ranges(rg, cur, rules=rules)
+    with pytest.raises(RulesetError, match="OML%"):
+        charts.check_omw_ranges("fab")
+    for ok in ("mtg", "pokemon", "yugioh", "swu"):
+        charts.check_omw_ranges(ok)
+    out = tmp_path / "omw.png"
+    assert main(["chart", "omw-ranges", str(CHESS), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "chart omw-ranges: the fide-2026 ruleset does not rank by OMW%" in err, err
+    assert "Hint:" in err
+    assert not out.exists()
+
+
+def test_chart_cut_lines_in_the_games_words() -> None:
+    """A chess cut line is in "points" and not split by IDs (a chess draw is a result, not
+    an intentional draw); MTG's axis and legend are unchanged."""
+    import json
+
+    ev = pl.DataFrame({"event_id": ["a", "b"], "players": [16, 40],
+                       "match_points_n": [4.5, 5.0], "ids_final": [0, 0],
+                       "cf_cut_points_mean": [None, 5.0], "final_ids_safe_both": [0, 0]})
+    mtg = charts.chart_cut_lines(ev, top=8).to_dict()
+    dots = mtg["layer"][2]
+    assert dots["encoding"]["y"]["title"] == "Match points of place 8"
+    assert dots["encoding"]["color"]["scale"]["domain"] == ["IDs in the last round",
+                                                            "no IDs in the last round"]
+    assert "with intentional draws in the last round" in subtitle(mtg)
+    assert "Draws raise the line" in subtitle(mtg)
+    chess = charts.chart_cut_lines(ev, top=8, rules="fide").to_dict()
+    dots = chess["layer"][2]
+    assert dots["encoding"]["y"]["title"] == "Points of place 8"
+    assert "color" not in dots["encoding"]
+    assert "shape" not in dots["encoding"]
+    shown = json.dumps([chess["title"], [t.get("title", t.get("field"))
+                                         for t in dots["encoding"]["tooltip"]]])
+    assert "ids" not in shown, shown  # (final_ids_safe_both: not in a chess tooltip)
+    assert "ID" not in shown, shown
+    assert "intentional" not in shown, shown
+    assert "Draws raise the line" not in subtitle(chess)  # ("a draw gives both a point")
+    poke = charts.chart_cut_lines(ev, top=8, rules="pokemon").to_dict()
+    assert poke["layer"][2]["encoding"]["y"]["title"] == "Match points of place 8"
+
+
+@pytest.mark.filterwarnings("ignore::swissframe.errors.ImportNotesWarning")
+def test_race_tooltip_shows_omw_only_where_the_ruleset_ranks_by_it() -> None:
+    def tips(spec: dict[str, Any]) -> list[str]:
+        return [t.get("title", t.get("field")) for t in spec["layer"][2]["encoding"]["tooltip"]]
+
+    chess = sf.standings_by_round(sf.read(CHESS).results, "fide")
+    assert "omwp" in chess.columns  # (the standings keep the stable columns)
+    for rules in (None, "fide"):
+        got = tips(charts.chart_standings_race(chess, top=2, rules=rules).to_dict())
+        assert "OMW%" not in got, got
+        assert "MW%" not in got, got
+    by_round = sf.standings_by_round(small_event())
+    mtg = tips(charts.chart_standings_race(by_round, top=2).to_dict())
+    assert "OMW%" in mtg, mtg

@@ -89,19 +89,47 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     """One table per event under its name, the ranking columns kept first when the
     terminal is narrow: the player (name where the files hold one), rank, points, record,
     then the criteria of the rulesets used (``rules``; MTG's when none is known).
+    The points column is headed in the game's word where the rulesets used agree on one
+    (chess: "points"; :func:`~swissframe.compare.column_heading`).
     ``heading`` and ``whole``: see :func:`~swissframe.cli._common.write_per_event`."""
+    from swissframe.compare import column_heading
     from swissframe.rules import get
 
-    criteria = list(dict.fromkeys(c.name for r in (rules or ["mtg"])
-                                  for c in get(r).criteria))
-    priority = ["rank", "match_points", "record", *criteria, "division", "dropped"]
+    used = [get(r) for r in (rules or ["mtg"])]
+    criteria = list(dict.fromkeys(c.name for r in used for c in r.criteria))
+    heads = {column_heading("match_points", r) for r in used}
+    points = heads.pop() if len(heads) == 1 else "match_points"
+    priority = ["rank", points, "record", *criteria, "division", "dropped"]
     who = "name" if "name" in table.columns else "player_id"
     cols = [c for c in table.columns if c not in ("event_id", who)]
     at = cols.index("wins") if "wins" in cols else len(cols)
     record = pl.format("{}-{}-{}", "wins", "losses", "draws").alias("record")
     shown = table.select("event_id", who, *cols[:at], record,
                          *(c for c in cols[at:] if c not in ("wins", "losses", "draws")))
+    if points != "match_points" and "match_points" in shown.columns:
+        shown = shown.rename({"match_points": points})  # (the header only: data keep theirs)
     write_per_event(shown, priority, heading=heading, whole=whole)
+
+
+def _cut_criterion_words(table: pl.DataFrame) -> pl.DataFrame:
+    """A sensitivity table for the terminal: ``cut_criterion`` in the game's word of the
+    event's baseline ruleset, as the standings head that column (chess: "points")."""
+    from swissframe.compare import column_heading
+    from swissframe.rules import get
+
+    if "cut_criterion" not in table.columns or table.height == 0:
+        return table
+    parts = []
+    for _, grp in table.group_by("event_id", maintain_order=True):
+        try:
+            rs = get(str(grp["ruleset"][0]))
+        except SwissframeError:  # (a ruleset given as a file or object: its own names)
+            parts.append(grp)
+            continue
+        names = grp["cut_criterion"].drop_nulls().unique().to_list()
+        parts.append(grp.with_columns(pl.col("cut_criterion").replace(
+            {c: column_heading(c, rs) for c in names})))
+    return pl.concat(parts)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -163,7 +191,8 @@ def _cmd_sensitivity(args: argparse.Namespace) -> int:
     table = src.named(table, "entering", "leaving", "place_n", "place_n1")
     if output_format(args.format, args.output) == "table" and args.output is None \
             and sys.stdout.isatty():
-        write_per_event(table, ["entering", "leaving", "kendall_tau", "cut_criterion"])
+        write_per_event(_cut_criterion_words(table),
+                        ["entering", "leaving", "kendall_tau", "cut_criterion"])
     else:
         write_frame(table, args.format, args.output, inputs=args.files)
     note(args, describe(src.events, args.rules))

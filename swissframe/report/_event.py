@@ -354,7 +354,8 @@ def _charts_section(rep: EventReport, add: Callable[[str, Any, str, str], str]) 
         "and tiebreakers (dots) of the top of the table."))
     br = _display(rep.by_round, names, ["player_id"])
     out.append(add("race", lambda: charts.chart_standings_race(
-        br, top=min(n, st.height), title=f"{rep.meta.name}: the race to the top {n}"),
+        br, top=min(n, st.height), rules=rep.meta.rules,
+        title=f"{rep.meta.name}: the race to the top {n}"),
         "race", f"Where the final top {n} stood after each round."))
     return "".join(out)
 
@@ -448,7 +449,7 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
                        f"top {n} was settled by their own result.</p>")
         else:
             out.append(add("omw-ranges", lambda: charts.chart_omw_ranges(
-                ranges_d, prior_d, players=shown,
+                ranges_d, prior_d, players=shown, rules=rep.meta.rules,
                 title=f"{rep.meta.name}: OMW% of the bubble after round {r}"),
                 "omw-ranges", "Exact minimum and maximum OMW% each bubble player could "
                 "finish with, per own result; the diamond is the OMW% going in."))

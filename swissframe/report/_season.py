@@ -16,7 +16,7 @@ import polars as pl
 
 import swissframe as sf
 from swissframe import charts
-from swissframe.compare import criterion_label, ordinal
+from swissframe.compare import criterion_label, knows_intentional_draws, ordinal
 from swissframe.errors import SwissframeError
 from swissframe.report._event import EventMeta, EventReport, build_event, variant_label
 from swissframe.report._html import Table, chart_block, page
@@ -199,10 +199,11 @@ class _Spec:
         return self.spec
 
 
-def _cut_lines(ids: pl.DataFrame, field_t: pl.DataFrame, n: int) -> Any:
+def _cut_lines(ids: pl.DataFrame, field_t: pl.DataFrame, n: int,
+               rules: Ruleset | None = None) -> Any:
     """``chart_cut_lines``; without any played-out counterfactual, its (empty) tick and rule
     layers are dropped, so Vega does not warn about their empty extents."""
-    chart = charts.chart_cut_lines(ids, field=field_t, top=n)
+    chart = charts.chart_cut_lines(ids, field=field_t, top=n, rules=rules)
     has_cf = "cf_cut_points_mean" in ids.columns and ids["cf_cut_points_mean"].drop_nulls().len()
     if has_cf:
         return chart
@@ -223,6 +224,10 @@ def _num(x: object, fmt: str = "{:g}") -> str:
 def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
     """The season page; ``links`` maps event ids to their pages."""
     s, n = rep.summary, rep.top
+    # (one ruleset: the page in its words, e.g. a chess season has no IDs to count or mark)
+    used = {m.rules.name: m.rules for m in rep.metas}
+    one_rules = next(iter(used.values())) if len(used) == 1 else None
+    ids = knows_intentional_draws(one_rules)
     blocks = [f'<header class="top"><div class="kicker">Season report</div>'
               f"<h1>{escape(rep.title)}</h1><div class=\"meta\"><b>{s.height}</b> events · "
               f"<b>{int(s['players'].sum() or 0):,}</b> player entries · cut to the top "
@@ -239,7 +244,7 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
             top_by = by.row(0)
             facts.append(f"{ordinal(n)} and {ordinal(n + 1)} place were most often separated on "
                          f"{escape(str(top_by[0]))} ({top_by[1]} of {cut.height} events).")
-    if "ids_final" in s.columns:
+    if "ids_final" in s.columns and ids:
         with_ids = s.filter(pl.col("ids_final") > 0)
         total = int(s["ids_final"].sum() or 0)
         safe = int(s["final_ids_safe_both"].sum() or 0) if "final_ids_safe_both" in s.columns \
@@ -280,10 +285,11 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
         blocks.append("<h2>Cut lines against field size</h2>")
         has_cf = ("cf_cut_points_mean" in rep.ids.columns
                   and rep.ids["cf_cut_points_mean"].drop_nulls().len() > 0)
-        caption = ("One dot per event; orange: intentional draws in the last round"
+        caption = ("One dot per event"
+                   + ("; orange: intentional draws in the last round" if ids else "")
                    + ("; the grey tick is the cut line with them played out (simulated)."
                       if has_cf else "."))
-        blocks.append(add(lambda: _cut_lines(rep.ids, field_t, n), "season-cut-lines",
+        blocks.append(add(lambda: _cut_lines(rep.ids, field_t, n, one_rules), "season-cut-lines",
                           caption))
     if rep.sensitivity is not None:
         sens = rep.sensitivity
@@ -311,7 +317,8 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
                               "season-sensitivity", "Events in which some variant changes "
                               "the top N."))
     t = Table([("Date", "l"), ("Event", "l"), ("Players", ""), ("Rounds", ""),
-               (f"Place {n} points", ""), ("Decided by", "l"), ("IDs (last round)", ""),
+               (f"Place {n} points", ""), ("Decided by", "l"),
+               *([("IDs (last round)", "")] if ids else []),
                ("Variants changing top N", "")], sortable=True, scroll=s.height > 30)
     for r in s.sort("date", "name", nulls_last=True).iter_rows(named=True):
         label = escape(r["name"] or r["event_id"])
@@ -320,11 +327,10 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
         t.add([(escape(str(r["date"] or "")), str(r["date"] or ""), "l"), (label, None, "l wrap"),
                str(r["players"]), _num(r.get("rounds")), _num(r.get("cut_points")),
                (escape(r.get("decided_by") or "–"), None, "l"),
-               _num(r.get("ids_final")),
+               *([_num(r.get("ids_final"))] if ids else []),
                (f"{_num(r.get('variants_changing'))} of {_num(r.get('variants'))}"
                 if r.get("variants") else "–", r.get("variants_changing"), "")])
     blocks.append(f"<h2>Events</h2>{t.html()}")
-    used = {m.rules.name: m.rules for m in rep.metas}
     rules_text = "; ".join(
         f"{name}: " + " → ".join(criterion_label(c.name, rs) for c in rs.criteria)
         for name, rs in used.items())

@@ -240,3 +240,27 @@ def test_a_long_path_in_a_warning_is_not_cut_mid_word(tmp_path: Path) -> None:
     lines = screen(out)
     assert any(str(deep) in x for x in lines), lines  # (whole, on a line of its own)
     assert any(x.startswith("swissframe: warning: 1 import note") for x in lines), lines
+
+
+def test_chess_tables_say_points_and_card_games_keep_match_points() -> None:
+    # a chess user read "match_points" over a score of wins 1 and draws ½ (a person-test on
+    # a TRF); the header and sensitivity's cut_criterion now say the game's word, from the
+    # ruleset's values; a Pokémon table keeps its match points, and the data keep the name
+    chess = str(REPO_ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf")
+    tom = str(REPO_ROOT / "tests" / "fixtures" / "tom" / "combined.tdf")
+    (c1, st), (c2, sens), (c3, pk), (c4, csv) = run_raw([
+        ["standings", chess, "--quiet"], ["sensitivity", chess, "--quiet"],
+        ["standings", tom, "--quiet"], ["standings", chess, "--format", "csv", "--quiet"]])
+    assert (c1, c2, c3, c4) == (0, 0, 0, 0)
+    head = next(x for x in screen(st) if "rank" in x)
+    assert "┆ points ┆" in head, head
+    assert "match_points" not in head, head
+    rows = [x for x in screen(sens) if x.startswith("│ fide")]
+    assert rows, sens
+    assert all(x.rstrip(" │").endswith("points") for x in rows), rows
+    assert "match_points" not in sens
+    assert "┆ match_points ┆" in next(x for x in screen(pk) if "rank" in x)
+    header = next(x for x in screen(csv) if x.startswith("event_id,"))
+    assert "match_points" in header.split(","), header  # (a data column keeps its name)
+    for raw in (st, sens, pk):
+        _fits(screen(raw))

@@ -313,3 +313,21 @@ def test_the_race_caption_does_not_claim_a_log_scale() -> None:
     assert caption is not None
     assert "log" not in caption.group(0)
     assert "Rank (log scale)" not in html
+
+
+@pytest.mark.filterwarnings("ignore::swissframe.errors.ImportNotesWarning")  # (pending)
+def test_a_chess_season_counts_no_intentional_draws(tmp_path: Path) -> None:
+    """A chess season page counted "IDs (last round)", said "No event had an intentional
+    draw" and split its cut-line chart by IDs: a chess draw is a result (a draw worth half a
+    win), so none of them is shown; its axis says points."""
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.trf").write_bytes(
+            (ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf").read_bytes())
+    html = sf.report(sorted(tmp_path.glob("*.trf")), top=4, n_sims=0, season=True).html
+    text = _text(html)
+    assert "IDs (last round)" not in text
+    assert "intentional" not in text
+    assert "Points of place 4" in html
+    chart = html.split("Cut lines against field size")[1].split("</script>")[0]
+    assert '"field":"ids"' not in chart.replace(" ", "")  # (no colour or shape by IDs)
+    assert '"field":"match_points_n"' in chart.replace(" ", "")

@@ -5,7 +5,8 @@ Kinds (see :mod:`swissframe.charts`):
 - ``standings``: points and tiebreakers of the top ``--top`` (default 32), cut line at ``--cut``;
 - ``race``: rank by round of the final top ``--cut``;
 - ``omw-ranges``: OMW% before round ``--round`` (default: the last Swiss round) and its exact
-  range after it, for the top ``--top`` contenders (``--top`` default 16 here);
+  range after it, for the top ``--top`` contenders (``--top`` default 16 here); rulesets
+  that rank by OMW% only (not chess: Buchholz has no computed ranges);
 - ``cut-status``: guaranteed / possible / eliminated before round ``--round``, by points group;
 - ``cut-lines``: points of place ``--cut`` versus field size over every event in the files,
   intentional draws and their counterfactual (``--sims`` replays) marked;
@@ -207,11 +208,14 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
         return charts.chart_standings(named(table), top=args.top or 32, cut=cut, rules=rules)
     if kind == "race":
         by_round = standings_by_round(_one_event(res, args.event), rules)
-        return charts.chart_standings_race(named(by_round), top=cut)
+        return charts.chart_standings_race(named(by_round), top=cut, rules=rules)
     if kind == "omw-ranges":
+        if rules is not None:  # (before the ranges are computed: a chess event has none)
+            charts.check_omw_ranges(rules, "chart omw-ranges")
         prior, pairs = _split_round(_one_event(res, args.event), args.round)
         return charts.chart_omw_ranges(next_round_ranges(prior, pairs, rules),
-                                       named(standings(prior, rules)), top=args.top or 16)
+                                       named(standings(prior, rules)), top=args.top or 16,
+                                       rules=rules)
     if kind == "cut-status":
         prior, pairs = _split_round(_one_event(res, args.event), args.round)
         status = cut_status(prior, pairs, cut, rules)
@@ -219,7 +223,7 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
     if kind == "cut-lines":
         report = id_report(res, cut, rules, n_sims=getattr(args, "sims", 50))
         field = res.group_by("event_id").agg(players=pl.col("player_id").n_unique())
-        return charts.chart_cut_lines(report, field=named(field), top=cut)
+        return charts.chart_cut_lines(report, field=named(field), top=cut, rules=rules)
     variants = [*standard_variants(rules), *getattr(args, "also", [])]
     sens = sensitivity(res, variants, top=cut)
     return charts.chart_sensitivity(named(sens), top=cut)
