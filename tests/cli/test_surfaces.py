@@ -123,3 +123,7 @@ def test_chess_cut_in_chess_words() -> None:
     words = " ".join(" ".join(lines).split())
     assert "a win for either player (2 chances in 5 each) or a draw (1 in 5)" in words
     assert "each table ending 2-0" not in words
+    # a chess table ends in a result: no game scores (a card game's legend keeps them,
+    # tests/cli/test_contract.py)
+    assert "2-1" not in words
+    assert "in games" not in words

@@ -40,6 +40,7 @@ from swissframe.cli._common import (
     write_frame,
     write_text,
 )
+from swissframe.compare import knows_intentional_draws
 from swissframe.cut import cut_status, id_advice
 from swissframe.cut._round import DEFAULT_OUTCOMES
 from swissframe.errors import SwissframeError
@@ -55,10 +56,17 @@ _SCORES = ["-".join(map(str, o if o[2] else o[:2])) for o in DEFAULT_OUTCOMES]
 _WINS = sum(o[0] > o[1] for o in DEFAULT_OUTCOMES)  # (as many losses: the space is mirrored)
 _DRAWS = len(DEFAULT_OUTCOMES) - 2 * _WINS
 #: In every game's words (a chess or Pokémon table has no 2-1): the chances of a win,
-#: a draw; the game scores for the games whose tiebreakers count games.
+#: a draw; the game scores only for a card game (:func:`_outcome_words`).
 _OUTCOME_WORDS = (f"a win for either player ({_WINS} chances in {len(DEFAULT_OUTCOMES)} "
-                  f"each) or a draw ({_DRAWS} in {len(DEFAULT_OUTCOMES)}): in games, "
-                  f"{', '.join(_SCORES[:-1])} or {_SCORES[-1]} equally likely")
+                  f"each) or a draw ({_DRAWS} in {len(DEFAULT_OUTCOMES)})")
+_GAME_SCORES = f"in games, {', '.join(_SCORES[:-1])} or {_SCORES[-1]} equally likely"
+
+
+def _outcome_words(games: bool) -> str:
+    """How the analysis weighs a table's results, with the game scores behind them where
+    the game has them (``games``: a card game, whose tables end in game scores; a chess
+    table ends in a result, so its legend names no 2-1)."""
+    return f"{_OUTCOME_WORDS}: {_GAME_SCORES}" if games else _OUTCOME_WORDS
 
 
 def _points(value: object) -> str:
@@ -215,8 +223,9 @@ def _count(n: int, one: str, many: str) -> str:
 
 
 def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
-                 show_all: bool = False, width: int = 80) -> str:
-    """The terminal text for one event: summary, the tables that matter, the players."""
+                 show_all: bool = False, width: int = 80, games: bool = True) -> str:
+    """The terminal text for one event: summary, the tables that matter, the players
+    (``games``: see :func:`_outcome_words`)."""
     paired = players.filter(pl.col("standing_in_cut") != "dropped")
     counts = dict(players.group_by("standing_in_cut").len().iter_rows())
     locked, out = counts.get("locked", 0), counts.get("out", 0)
@@ -272,7 +281,7 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                           width, shrink=[1], right={0, 2})
         legend = (f"in / out: makes / misses the top {top} whatever the other tables do. "
                   "possible, N%: the share of the other tables' outcomes in which the player "
-                  f"makes it, each table ending in {_OUTCOME_WORDS} (exact; ~ "
+                  f"makes it, each table ending in {_outcome_words(games)} (exact; ~ "
                   "when simulated or not proved); players tied on every tiebreaker across "
                   "the line count as out, or each with a share where the rules draw lots.")
         lines += ["", *textwrap.wrap(legend, width=width)]
@@ -317,11 +326,13 @@ def run(args: argparse.Namespace) -> int:
         raise SwissframeError(msg)
     groups = [(args.rules, prior)] if args.rules else by_ruleset(prior)
     statuses, advice, ranked = [], [], []
+    card_game: dict[str, bool] = {}  # per event: its tables end in game scores
     for name, rows in groups:  # one analysis per ruleset the data calls for
         # an inferred platform preset counts players at their stage's end; the cut
         # analysis ranks the Swiss as it stands before round R
         rules = get(name) if args.rules else dataclasses.replace(get(name), snapshot="final")
         ids = rows.lazy().select("event_id").unique().collect()
+        card_game |= dict.fromkeys(ids["event_id"].to_list(), knows_intentional_draws(rules))
         pr = (pairs.join(ids, on="event_id", how="semi") if "event_id" in pairs.columns
               else pairs)
         st = cut_status(rows, pr, args.top, rules, n_sims=args.sims,
@@ -352,6 +363,7 @@ def run(args: argparse.Namespace) -> int:
         r = round_of.filter(pl.col("event_id") == ev)["round"].max()
         parts.append(render_event(grp, event=str(ev), top=args.top,
                                   round_=int(r) if isinstance(r, int) else 0,
-                                  show_all=args.all, width=width))
+                                  show_all=args.all, width=width,
+                                  games=card_game.get(str(ev), True)))
     write_text("\n\n".join(parts), args.output, inputs=_inputs(args))
     return 0
