@@ -657,9 +657,10 @@ def test_missed_rounds_beyond_any_event_are_refused_by_name() -> None:
 
 @st.composite
 def events_with_late_entrants(draw: st.DrawFn) -> pl.DataFrame:
-    """Random events in which some players enter after round 1 (no row before), some
-    drop, and an unpaired player loses unopposed as an absence (``unplayed="absent"``)
-    or has the bye: the rows the late-entry and absence rules add or skip."""
+    """Random events in which some players enter after round 1 (no row before), some sit
+    a round out with no row and come back, some drop, and an unpaired player loses
+    unopposed as an absence (``unplayed="absent"``) or has the bye: the rows the
+    missed-round and absence rules add or skip."""
     rows = []
     for e in range(draw(st.integers(1, 2))):
         n, rounds = draw(st.integers(2, 7)), draw(st.integers(1, 4))
@@ -667,6 +668,8 @@ def events_with_late_entrants(draw: st.DrawFn) -> pl.DataFrame:
         gone: set[str] = set()
         for rnd in range(1, rounds + 1):
             active = [p for p, f in entry.items() if f <= rnd and p not in gone]
+            if len(active) > 2 and draw(st.booleans()):  # away this round, no row
+                active.remove(draw(st.sampled_from(active)))
             order = draw(st.permutations(active))
             for i in range(0, len(order) - 1, 2):
                 a, b = order[i], order[i + 1]
