@@ -126,6 +126,23 @@ def format_value(name: str, value: object, decimals: int = 2) -> str:
     return f"{float(value):.{decimals}f}".rstrip("0").rstrip(".")
 
 
+def difference_text(name: str, diff: float | None) -> str:
+    """A signed difference between two players' values of a criterion: percentage points
+    (``pp``, not "pts", which reads as match points) for a percentage, else the number
+    with up to 4 decimals; "" for none, "level" for equal values.
+
+    >>> difference_text("omwp", -0.335), difference_text("bh", 1.5), difference_text("gwp", 0.0)
+    ('-33.50 pp', '+1.5', 'level')
+    """
+    if diff is None:
+        return ""
+    if abs(diff) < 1e-12:
+        return "level"
+    if name in PERCENT_CRITERIA:
+        return f"{100 * diff:+.2f} pp"
+    return f"{diff:+.4f}".rstrip("0").rstrip(".")
+
+
 def _distinct(name: str, a: object, b: object) -> tuple[str, str]:
     """The two values with enough decimals that they read differently (up to 8)."""
     for d in range(2, 9):

@@ -38,6 +38,7 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 import polars as pl
 
 from swissframe._batches import reporting
+from swissframe.compare import PERCENT_CRITERIA
 from swissframe.errors import (
     DataError,
     DataWarning,
@@ -113,8 +114,7 @@ _BINARY: Final = frozenset({"parquet", "xlsx"})
 #: every bit.
 _CSV_DECIMALS: Final = 6
 #: Criteria and columns whose values are fractions in [0, 1].
-_PERCENT_BASES: Final = frozenset({"mwp", "omwp", "gwp", "ogwp", "oomwp", "omlp", "omp",
-                                   "probability", "kendall_tau_pct", "share"})
+_PERCENT_BASES: Final = PERCENT_CRITERIA | {"probability", "kendall_tau_pct", "share"}
 
 
 # --------------------------------------------------------------------------- parser

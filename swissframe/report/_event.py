@@ -17,6 +17,7 @@ from swissframe.compare import (
     Comparison,
     compare,
     criterion_label,
+    difference_text,
     format_value,
     ordinal,
 )
@@ -264,10 +265,7 @@ def _cut_section(rep: EventReport) -> str:
                ("Difference", "")])
     for r in c.table.iter_rows(named=True):
         diff = r["difference"]
-        if r["criterion"] in PERCENT_CRITERIA and diff is not None:
-            dtext = f"{100 * diff:+.2f} pp"
-        else:
-            dtext = "" if diff is None else f"{diff:+g}"
+        dtext = difference_text(r["criterion"], diff)
         if r["lot"]:
             dtext = "ahead" if diff and diff > 0 else "behind" if diff else ""
         t.add([(escape(r["label"]), None, "l"),

@@ -20,13 +20,13 @@ from swissframe.cli._common import (
     add_rules,
     add_through_round,
     format_cell,
-    is_percent,
     output_format,
     read_player_event,
     terminal_width,
     write_frame,
     write_text,
 )
+from swissframe.compare import difference_text
 
 __all__ = ["add_parser", "render", "run"]
 
@@ -58,13 +58,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def _difference(name: str, diff: float | None, lot: bool = False) -> str:
-    if diff is None or lot:  # a seeded draw (Comparison.table's lot): the gap means nothing
-        return ""
-    if abs(diff) < 1e-12:
-        return "level"
-    if is_percent(name):  # percentage points
-        return f"{100 * diff:+.2f} pts"
-    return f"{diff:+.4f}".rstrip("0").rstrip(".")
+    # (a seeded draw, Comparison.table's lot: the gap means nothing)
+    return "" if lot else difference_text(name, diff)
 
 
 def render(comparison: object, width: int = 80, names: dict[str, str] | None = None) -> str:
@@ -81,9 +76,9 @@ def render(comparison: object, width: int = 80, names: dict[str, str] | None = N
     <BLANKLINE>
     criterion     D       C       D − C
     match points  3       3       level
-    OMW%          41.50%  75.00%  -33.50 pts  ← decided
+    OMW%          41.50%  75.00%  -33.50 pp  ← decided
     GW%           50.00%  50.00%  level
-    OGW%          41.50%  65.00%  -23.50 pts
+    OGW%          41.50%  65.00%  -23.50 pp
     """
     import textwrap
 
