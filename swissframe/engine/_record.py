@@ -694,16 +694,17 @@ def event_rounds(lf: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
 def _with_missed_rounds(lf: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
     """Per player who has no row in a Swiss round their event played before their last
     row's round (a late arrival's missed rounds, or one missed between two played):
-    (keys…, player_id, ``_last``, ``_missed`` how many). A player's seats are one a round
-    (validation), so they missed rounds when they have fewer Swiss rows than their event
-    played rounds up to their last."""
+    (keys…, player_id, ``_first``, ``_last``, ``_missed`` how many). A player's seats are
+    one a round (validation), so they missed rounds when they have fewer Swiss rows than
+    their event played rounds up to their last."""
     pk = [*keys, "player_id"]
     return (lf.filter(pl.col("phase") == "swiss").group_by(pk)
-            .agg(pl.col("round").max().alias("_last"), pl.len().alias("_n"))
+            .agg(pl.col("round").min().alias("_first"), pl.col("round").max().alias("_last"),
+                 pl.len().alias("_n"))
             .join(event_rounds(lf, keys).rename({"round": "_last"}), on=[*keys, "_last"])
             .with_columns(_missed=pl.col("_i") + 1 - pl.col("_n").cast(pl.Int64))
             .filter(pl.col("_missed") > 0)
-            .select(*pk, "_last", "_missed"))
+            .select(*pk, "_first", "_last", "_missed"))
 
 
 #: The most losses for missed rounds ``late_rounds="loss"`` adds beyond the table's own
@@ -753,7 +754,10 @@ def late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.Laz
     event by its rounds, so a round missed between two played is one too). An added loss
     carries the round of the player's next row (:data:`ENTERED`): it stands only at
     cutoffs from there on (:func:`standing_rows`), as in ``standings(through_round=r)``,
-    whose rows end at ``r`` and so have no missed round after the player's last row."""
+    whose rows end at ``r`` and so have no missed round after the player's last row.
+    With ``missing_rounds="absent"`` a round missed after the player's first row is an
+    absence (:func:`~swissframe.engine._chess.with_inferred_absences`), so only the late
+    arrival's rounds are added here: one loss a round, not two."""
     if rules.late_rounds == "as_given":
         return lf
     pk = [*keys, "player_id"]
@@ -765,9 +769,12 @@ def late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.Laz
     if rules.late_rounds == "skip":
         return lf.filter(~(swiss & forced & (pl.col("round") < first_real)))
     played = lf.filter(swiss).select(*pk, pl.col("round").cast(pl.Int64))
+    # with missing_rounds="absent" a round missed after the player's first row is an
+    # absence (with_inferred_absences, at every cutoff): only the late arrival's are added
+    until = "_first" if rules.missing_rounds == "absent" else "_last"
     missed = (_with_missed_rounds(lf, keys)
               .join(event_rounds(lf, keys), on=list(keys))
-              .filter(pl.col("round") < pl.col("_last"))
+              .filter(pl.col("round") < pl.col(until))
               .select(*pk, pl.col("round").cast(pl.Int64))
               .join(played, on=[*pk, "round"], how="anti"))
     # the round each missed one stands from: the player's next row's (a backward fill over

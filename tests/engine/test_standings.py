@@ -688,6 +688,42 @@ def events_with_late_entrants(draw: st.DrawFn) -> pl.DataFrame:
         "games_drawn": pl.Int64, "unplayed": pl.String})
 
 
+def _sat_out() -> pl.DataFrame:
+    """A and D have no row in round 3 and play again in round 4."""
+    ms = [(1, "A", "B"), (1, "C", "D"), (2, "A", "C"), (2, "B", "D"), (3, "B", "C"),
+          (4, "A", "D"), (4, "B", "C")]
+    rows = [r for rnd, a, b in ms for r in (("ev0", rnd, a, b, 2, 0, 0, None),
+                                           ("ev0", rnd, b, a, 0, 2, 0, None))]
+    return pl.DataFrame(rows, orient="row", schema={
+        "event_id": pl.String, "round": pl.Int64, "player_id": pl.String,
+        "opponent_id": pl.String, "games_won": pl.Int64, "games_lost": pl.Int64,
+        "games_drawn": pl.Int64, "unplayed": pl.String})
+
+
+@pytest.mark.parametrize("missing", ["not_played", "absent"])
+def test_a_round_sat_out_is_one_loss_under_both_missed_round_rules(missing: str) -> None:
+    # late_rounds="loss" counts a round missed between two played ones, and so does
+    # missing_rounds="absent" (an absence): together it is still one loss, from round 3 in
+    # standings(through_round=3) as in standings_by_round (the two once disagreed there)
+    from swissframe.engine.standings import _by_round
+
+    rules = dataclasses.replace(MTG, name=f"mtg-loss-{missing}", late_rounds="loss",
+                                missing_rounds=missing)  # type: ignore[arg-type]
+    res = _sat_out()
+    final = sf.standings(res, rules)
+    # A won rounds 1, 2 and 4: the one loss is round 3's
+    assert dict(zip(final["player_id"], final["losses"], strict=True))["A"] == 1
+    at3 = sf.standings(res, rules, through_round=3)
+    # after round 3 A has not come back: a loss only where round 3 is an absence
+    assert dict(zip(at3["player_id"], at3["losses"], strict=True))["A"] == (
+        1 if missing == "absent" else 0)
+    for cumulative in (False, True):
+        by = _by_round(res, rules, (), cumulative=cumulative)
+        for (r,), grp in by.group_by(["round"], maintain_order=True):
+            assert_frame_equal(grp.drop("round"),
+                               sf.standings(res, rules, through_round=r))
+
+
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(res=events_with_late_entrants(), base=st.sampled_from([MTG, sf.rules.POKEMON]),
