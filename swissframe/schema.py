@@ -365,7 +365,12 @@ def _dictionary_exprs(*, runs: bool, opponents: bool) -> tuple[pl.Expr, pl.Expr]
 def _dictionary(found: pl.DataFrame, column: str) -> pl.Series:
     """The dictionary of ``column`` from a query of :func:`_dictionary_exprs`, sorted (on
     the calling thread for a small input: :func:`~swissframe._collect.sequential`)."""
-    ids: pl.Series = found.get_column(column)[0].alias(column)
+    return _sorted(found.get_column(column)[0].alias(column))
+
+
+def _sorted(ids: pl.Series) -> pl.Series:
+    """``ids`` sorted, on the calling thread for a small input
+    (:func:`~swissframe._collect.sequential`)."""
     out: pl.Series = ids.sort(multithreaded=not sequential())
     return out
 
@@ -378,7 +383,7 @@ def _event_dictionary(found: pl.DataFrame) -> tuple[pl.Series, bool]:
     ids: pl.Series = found.get_column(EVENT_ID)[0].alias(EVENT_ID)
     if bool(_increasing(ids).all()):
         return ids, True
-    return ids.unique(maintain_order=True).sort(multithreaded=not sequential()), False
+    return _sorted(ids.unique(maintain_order=True)), False
 
 
 def _code_exprs(events: pl.Series, players: pl.Series, *, sorted_events: bool
@@ -649,8 +654,13 @@ def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
                                 pl.exceptions.ComputeError)):
             raise
         msg = (f"results table cannot be read as the contract's types: {_first_line(exc)}. "
-               "Hint: game counts must be whole numbers that fit in 64 bits, ids strings.")
+               f"Hint: {_CONTRACT_TYPES}.")
         raise SchemaError(msg) from exc
+
+
+#: What the contract's types ask of a table's cells (the hint of a table that cannot be
+#: read as them).
+_CONTRACT_TYPES: Final = "game counts must be whole numbers that fit in 64 bits, ids strings"
 
 
 def _first_line(exc: BaseException) -> str:
@@ -666,8 +676,7 @@ def _unevaluable(exc: BaseException, what: str, *, read: str = "") -> SchemaErro
     boundary, :func:`_materialised`)."""
     msg = (f"the {what} (a LazyFrame) cannot be evaluated{read}: {type(exc).__name__}: "
            f"{_first_line(exc)}. Hint: run lf.collect() to see the step that fails"
-           + ("; game counts must be whole numbers that fit in 64 bits, ids strings."
-              if read else "."))
+           + (f"; {_CONTRACT_TYPES}." if read else "."))
     return SchemaError(msg)
 
 
