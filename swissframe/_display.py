@@ -13,7 +13,7 @@ from html import escape
 
 import polars as pl
 
-__all__ = ["count", "summary_html", "summary_text"]
+__all__ = ["count", "summary_html", "summary_text", "told_apart"]
 
 
 def count(n: int, one: str, many: str | None = None) -> str:
@@ -23,6 +23,20 @@ def count(n: int, one: str, many: str | None = None) -> str:
     ('1 event', '2,249 files')
     """
     return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def told_apart(shown: str, player: str, *over: str) -> pl.Expr:
+    """The ``shown`` name, with the ``player`` id beside it where several rows of the same
+    ``over`` groups show that name (two players called Sam: ``Sam (12)``, ``Sam (40)``),
+    so that every player reads differently.
+
+    >>> df = pl.DataFrame({"name": ["Sam", "Sam", "Ann"], "player_id": ["12", "40", "7"]})
+    >>> df.select(told_apart("name", "player_id"))["name"].to_list()
+    ['Sam (12)', 'Sam (40)', 'Ann']
+    """
+    return (pl.when(pl.len().over(shown, *over) > 1)
+            .then(pl.format("{} ({})", pl.col(shown), pl.col(player)))
+            .otherwise(pl.col(shown)).alias(shown))
 
 
 def summary_text(name: str, facts: Sequence[str], frames: Sequence[str]) -> str:

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import polars as pl
 
 from swissframe import rules as _rules
+from swissframe._display import told_apart
 from swissframe.compare import criterion_label, knows_intentional_draws
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import (
@@ -572,9 +573,7 @@ def _standings_frame(table: pl.DataFrame, top: int, cut: int | None) -> pl.DataF
                tied=pl.col("tie_size") > 1,
                band=(pl.col("points_group") % 2).cast(pl.Int64)))
     # a name shown twice (two players of the same name) gets its id: labels stay unique
-    shown = (pl.when(pl.len().over("shown") > 1)
-             .then(pl.format("{} ({})", pl.col("shown"), pl.col("player_id")))
-             .otherwise(pl.col("shown")))
+    shown = told_apart("shown", "player_id")
     return out.with_columns(label=pl.format(
         "{}{} {}", pl.col("rank"),
         pl.when(pl.col("tie_size") > 1).then(pl.lit("=")).otherwise(pl.lit("")), shown))

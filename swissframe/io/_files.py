@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Final, Literal, TypeVar
 
 import polars as pl
 
+from swissframe._display import told_apart
 from swissframe.errors import (
     DataError,
     DataWarning,
@@ -660,9 +661,8 @@ class Source:
             ["event_id", "player_id"])
         if not names.height:
             return table
-        shared = pl.len().over("event_id", "name") > 1
-        names = names.select("event_id", "player_id", pl.when(shared).then(
-            pl.format("{} ({})", "name", "player_id")).otherwise("name").alias("_shown"))
+        names = names.select("event_id", "player_id",
+                             told_apart("name", "player_id", "event_id").alias("_shown"))
         out = table.with_row_index("_row")
         for c in columns:
             listed = isinstance(out.schema[c], pl.List)
