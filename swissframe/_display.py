@@ -13,7 +13,7 @@ from html import escape
 
 import polars as pl
 
-__all__ = ["count", "summary_html", "summary_text", "told_apart"]
+__all__ = ["count", "escaped", "summary_html", "summary_text", "told_apart"]
 
 
 def count(n: int, one: str, many: str | None = None) -> str:
@@ -23,6 +23,17 @@ def count(n: int, one: str, many: str | None = None) -> str:
     ('1 event', '2,249 files')
     """
     return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def escaped(text: str) -> str:
+    """``text`` in Python's escapes for every character outside printable ASCII: the one
+    spelling of a character a reader cannot see or a writer cannot draw (an id's look-alike
+    letters, a terminal's control sequence, a NUL in a chart).
+
+    >>> escaped("El\\u00e9na\\x00")
+    'El\\\\xe9na\\\\x00'
+    """
+    return ascii(text)[1:-1]
 
 
 def told_apart(shown: str, player: str, *over: str) -> pl.Expr:

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import polars as pl
 
 from swissframe import rules as _rules
-from swissframe._display import told_apart
+from swissframe._display import escaped, told_apart
 from swissframe.compare import criterion_label, knows_intentional_draws
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import (
@@ -349,7 +349,7 @@ def _drawable(chart: Chart) -> Chart:
     def fix(value: object, shown: bool = False) -> object:
         # (only shown text is cut: the data and the titles, never an expression)
         if isinstance(value, str):
-            text = _NOT_DRAWABLE.sub(lambda m: ascii(m.group())[1:-1], value)
+            text = _NOT_DRAWABLE.sub(lambda m: escaped(m.group()), value)
             if shown and len(text) > MAX_DRAWN_TEXT:
                 text = text[: MAX_DRAWN_TEXT - 1] + "…"
             if text != value:

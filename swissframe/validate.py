@@ -44,6 +44,7 @@ from typing import Final, NamedTuple
 import polars as pl
 
 from swissframe._collect import collect, scoped
+from swissframe._display import escaped
 from swissframe.engine._chess import inferred_absences
 from swissframe.engine._record import event_rounds, missing_stage
 from swissframe.errors import SchemaError, ValidationError
@@ -619,7 +620,7 @@ def _shown(ids: pl.Expr) -> pl.Expr:
     are not all ASCII (where look-alike ids differ: 'Eléna' (El\\xe9na), 'Eléna'
     (Ele\\u0301na)). Applied to the reported ids only."""
     return ids.map_elements(
-        lambda s: repr(s) if repr(s) == ascii(s) else f"{s!r} ({ascii(s)[1:-1]})",
+        lambda s: repr(s) if repr(s) == ascii(s) else f"{s!r} ({escaped(s)})",
         return_dtype=pl.String)
 
 

@@ -38,6 +38,7 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 import polars as pl
 
 from swissframe._batches import reporting
+from swissframe._display import escaped
 from swissframe.compare import PERCENT_CRITERIA
 from swissframe.errors import (
     DataError,
@@ -755,7 +756,7 @@ def printable(text: str) -> str:
     """
     if text.isprintable():
         return text
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+    return "".join(c if c.isprintable() else escaped(c) for c in text)
 
 
 def _as_text(df: pl.DataFrame, max_cell: int) -> pl.DataFrame:
