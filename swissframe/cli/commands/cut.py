@@ -27,6 +27,7 @@ from swissframe.cli._common import (
     add_rules,
     add_top,
     filter_events,
+    format_cell,
     non_negative_int,
     note,
     output_format,
@@ -67,11 +68,6 @@ def _outcome_words(games: bool) -> str:
     the game has them (``games``: a card game, whose tables end in game scores; a chess
     table ends in a result, so its legend names no 2-1)."""
     return f"{_OUTCOME_WORDS}: {_GAME_SCORES}" if games else _OUTCOME_WORDS
-
-
-def _points(value: object) -> str:
-    """Points as the standings print them: ``4`` and ``5.5``, not ``4.0``."""
-    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _inputs(args: argparse.Namespace) -> list[str]:
@@ -263,7 +259,8 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
         lines += ["", "Tables that matter" if not show_all else "Tables"]
         rows = []
         for t in tables.iter_rows(named=True):
-            names, pts = [*t["player_id"], "–"], [*map(_points, t["points"]), ""]
+            names = [*t["player_id"], "–"]
+            pts = [*(format_cell("points", v) for v in t["points"]), ""]
             rows.append([str(t["table"]), str(names[0]), pts[0], str(names[1]),
                          pts[1], str(t["advice"] or "")])
         lines += text_columns(["table", "player A", "pts", "player B", "pts", "advice"], rows,
@@ -274,7 +271,8 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                   else "Players locked in or still in contention, by standing"]
         rows = []
         for r in shown.iter_rows(named=True):
-            rows.append([str(r["rank"] or ""), str(r["player_id"]), _points(r["points"] or 0),
+            rows.append([str(r["rank"] or ""), str(r["player_id"]),
+                         format_cell("points", r["points"] or 0),
                          *(status_words(r.get(f"status_{o}"), r.get(f"probability_{o}"),
                                         r.get(f"exact_{o}")) for o in _OUTCOMES)])
         lines += text_columns(["rank", "player", "pts", "if win", "if draw", "if loss"], rows,
