@@ -244,7 +244,8 @@ def warn_fallback(what: str, *, bits: int) -> None:
 def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[str],
                descending: Sequence[bool], *, rank_name: str = "rank",
                tie_name: str | None = None, tiebreak: Sequence[str] = (),
-               packed: int = 0, unique: bool = False) -> pl.LazyFrame:
+               packed: int = 0, unique: bool = False, order: str | None = None
+               ) -> pl.LazyFrame:
     """Competition ranks (1, 2, 2, 4) within ``keys`` by exact columns, nulls last.
 
     Players equal on every column in ``sort_columns`` share a rank; ``tiebreak`` columns
@@ -254,16 +255,20 @@ def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[
     further sort columns would (the keys are then not sort columns themselves, only where a
     group starts). ``unique``: ``keys`` and ``tiebreak`` identify a row, so the order is
     total and the sort need not be stable (a stable sort of millions of rows costs more).
+    ``order``: a null-free column whose values are distinct and order the rows as
+    ``keys``, ``sort_columns`` and ``tiebreak`` do; the sort is on it alone (the columns
+    still tell the ties).
     """
     if packed:
-        order = [*sort_columns, *tiebreak]
+        columns = [*sort_columns, *tiebreak]
         desc = [False, *descending[1:]] + [False] * len(tiebreak)
     else:
-        order = [*keys, *sort_columns, *tiebreak]
+        columns = [*keys, *sort_columns, *tiebreak]
         desc = [False] * len(keys) + list(descending) + [False] * len(tiebreak)
     tie = tie_name or "__tie"
-    ordered = frame.sort(order, descending=desc, nulls_last=True,
-                         maintain_order=not (unique and tiebreak))
+    ordered = (frame.sort(order) if order is not None else
+               frame.sort(columns, descending=desc, nulls_last=True,
+                          maintain_order=not (unique and tiebreak)))
     if not keys:  # one group (one event): see _run_ranks
         return with_columns(ordered, *_run_ranks(tuple(sort_columns), rank_name, tie_name))
     starts, ranks = _rank_exprs(tuple(keys), tuple(sort_columns), rank_name, tie)

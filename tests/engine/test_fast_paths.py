@@ -633,6 +633,70 @@ def test_ranking_on_int128_columns_fitting_int64_or_not_equals_the_plain_sort(
                        plain.select(*key, "rank", "wins").sort(key))
 
 
+#: Values of one sort column: a few, spread over 61 bits, so that four such columns fit one
+#: order key only by their dense codes (``standings._order_key``); or a null.
+_FEW_WIDE = st.one_of(st.none(), st.sampled_from([0, 1, 2**40 + 7, 2**60, 2**61 - 1]))
+
+
+@PROPS
+@given(rows=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 9), _FEW_WIDE, _FEW_WIDE,
+                               _FEW_WIDE, st.integers(0, 3)),
+                     min_size=1, max_size=40, unique_by=lambda r: (r[0], r[1])),
+       wide=st.booleans())
+def test_ranking_on_one_order_key_equals_the_plain_sort(
+        rows: list[tuple[int, int, int | None, int | None, int | None, int]],
+        wide: bool) -> None:
+    # _rank_table sorts on one Int64 or Int128 key when the keys, the sort columns and the
+    # tiebreak fit 126 bits, narrowing a column of few values to its dense codes where
+    # they would not fit otherwise (nulls last, descending columns): the ranks and the
+    # order are those of the plain sort
+    table = pl.DataFrame(
+        {"_e": [r[0] for r in rows], "player_id": [r[1] for r in rows],
+         "_x_match_points": [r[5] for r in rows], "_x_omwp": [r[2] for r in rows],
+         "_x_gwp": [r[3] for r in rows], "_x_ogwp": [r[4] for r in rows],
+         "wins": [r[1] % 3 for r in rows]},
+        schema={"_e": pl.Int64, "player_id": pl.Int64, "_x_match_points": pl.Int64,
+                "_x_omwp": pl.Int128 if wide else pl.Int64,
+                "_x_gwp": pl.Int128 if wide else pl.Int64,
+                "_x_ogwp": pl.Int128 if wide else pl.Int64, "wins": pl.Int64})
+    rules = sf.rules.get("mtg")
+    plain = st_mod._rank(table.lazy(), rules, ("_e",)).collect()
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):
+        fast = st_mod._rank_table(table, rules, ("_e",), ["wins"]).collect()
+    cols = ["_e", "player_id", "rank", "wins"]
+    assert_frame_equal(fast.select(cols), plain.select(cols))
+
+
+def test_order_key_takes_dense_codes_only_where_the_columns_would_not_fit() -> None:
+    # three sort columns of two values each, 2**61 apart: 1 + 3 · 62 bits (with the
+    # player's) do not fit 126; one column's dense codes (1 bit) make them fit, and no
+    # other column is coded
+    far = [0, 2**61]
+    table = pl.DataFrame({"_e": [0, 0], "player_id": [0, 1], "a": far, "b": far, "c": far})
+    stats = st_mod._int_stats(table, table.columns)
+    lead = ["_e", "a", "b", "c", "player_id"]
+    coded, key = st_mod._order_key(table, lead, [False, True, False, True, False],
+                                   dict(stats), [], narrowable=["a", "b", "c"])
+    assert key is not None
+    assert [c for c in coded.columns if c.startswith("__dense_")] == ["__dense_a"]
+    k = coded.select(key.alias("k"))["k"]
+    assert k.dtype == pl.Int128  # (1 + 62 + 62 + 1 bits)
+    assert k.arg_sort().to_list() == [1, 0]  # a descending: the larger value first
+    # without the room: no key, and the caller sorts on the columns
+    wider = table.with_columns(d=pl.Series(far))
+    _, none = st_mod._order_key(wider, [*lead, "d"], [False, True, False, True, False, False],
+                                st_mod._int_stats(wider, wider.columns), [],
+                                narrowable=[])
+    assert none is None
+    # columns that fit 62 bits as they are: no codes, and an Int64 key
+    one = table.select("_e", "player_id", a=pl.Series([0, 2**40]))
+    kept, key = st_mod._order_key(one, ["_e", "a", "player_id"], [False, True, False],
+                                  st_mod._int_stats(one, one.columns), [], narrowable=["a"])
+    assert key is not None
+    assert kept.columns == one.columns
+    assert kept.select(key.alias("k"))["k"].dtype == pl.Int64
+
+
 @pytest.mark.parametrize("drop", ["all_of_d", "d_round_1"])
 def test_grid_declines_a_pairing_whose_opponent_has_no_block_by_then(drop: str) -> None:
     # rows validation would refuse (a mirror missing): an opponent with no rows at all, or
