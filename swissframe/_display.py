@@ -8,12 +8,14 @@ frame's first rows behind a ``<details>`` toggle, rendered by Polars itself).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from html import escape
 
 import polars as pl
 
-__all__ = ["count", "escaped", "summary_html", "summary_text", "told_apart"]
+__all__ = ["count", "escaped", "number_text", "summary_html", "summary_text",
+           "told_apart"]
 
 
 def count(n: int, one: str, many: str | None = None) -> str:
@@ -23,6 +25,39 @@ def count(n: int, one: str, many: str | None = None) -> str:
     ('1 event', '2,249 files')
     """
     return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def number_text(value: object, *, percent: bool, decimals: int, null: str) -> str:
+    """A value as a person reads it, the one rule of every table a person reads (the
+    terminal's :func:`~swissframe.cli._common.format_cell`, the reports'
+    :func:`~swissframe.compare.format_value`): a fraction shown as a percentage with
+    ``decimals`` places (``percent``), a whole number without a decimal point, another
+    number with up to ``decimals`` places, ``yes``/``no`` for a flag, ``null`` for none,
+    ``NaN`` for a float that is not a number, a list's items joined.
+
+    >>> number_text(2 / 3, percent=True, decimals=2, null=""), number_text(
+    ...     8.5, percent=False, decimals=4, null=""), number_text(36, percent=True,
+    ...     decimals=2, null="–")
+    ('66.67%', '8.5', '3600.00%')
+    """
+    if value is None:
+        return null
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    if not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, int) and not percent:
+        return str(value)
+    number = float(value)
+    if math.isnan(number):
+        return "NaN"
+    if percent:
+        return f"{100 * number:.{decimals}f}%"
+    if number.is_integer():
+        return str(int(number))
+    return f"{number:.{decimals}f}".rstrip("0").rstrip(".")
 
 
 def escaped(text: str) -> str:

@@ -24,6 +24,7 @@ import polars as pl
 
 import swissframe as sf
 from swissframe._collect import scoped
+from swissframe._display import number_text
 from swissframe.engine.standings import check_through_round
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import DataError, check_id, did_you_mean
@@ -113,17 +114,7 @@ def format_value(name: str, value: object, decimals: int = 2) -> str:
     >>> format_value("omwp", 0.66333), format_value("match_points", 36), format_value("bh", 8.5)
     ('66.33%', '36', '8.5')
     """
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if not isinstance(value, (int, float)):
-        return str(value)
-    if name in PERCENT_CRITERIA:
-        return f"{100 * float(value):.{decimals}f}%"
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{float(value):.{decimals}f}".rstrip("0").rstrip(".")
+    return number_text(value, percent=name in PERCENT_CRITERIA, decimals=decimals, null="–")
 
 
 def difference_text(name: str, diff: float | None) -> str:

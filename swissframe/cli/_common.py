@@ -24,7 +24,6 @@ import argparse
 import contextlib
 import importlib
 import importlib.util
-import math
 import os
 import shutil
 import sys
@@ -38,7 +37,7 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 import polars as pl
 
 from swissframe._batches import reporting
-from swissframe._display import escaped
+from swissframe._display import escaped, number_text
 from swissframe.compare import PERCENT_CRITERIA
 from swissframe.errors import (
     DataError,
@@ -722,20 +721,8 @@ def format_cell(name: str, value: object) -> str:
     >>> format_cell("omwp", 2 / 3), format_cell("bh", 8.5), format_cell("x", None)
     ('66.67%', '8.5', '')
     """
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if is_percent(name):
-            return f"{100 * value:.2f}%"
-        return f"{value:.4f}".rstrip("0").rstrip(".") if not value.is_integer() \
-            else str(int(value))
-    if isinstance(value, list):
-        return ", ".join(map(str, value))
-    return str(value)
+    return number_text(value, percent=isinstance(value, float) and is_percent(name),
+                       decimals=4 if not is_percent(name) else 2, null="")
 
 
 #: A character a terminal acts on or hides instead of showing it: anything but letters,
