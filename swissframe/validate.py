@@ -174,9 +174,15 @@ KINDS: Final[Mapping[str, Kind]] = {
     "import_note": Kind(
         "warning", "an importer repaired or left out something (reported, not silent)",
         "read the detail; the importer's report lists the rule applied"),
+    "format_note": Kind(
+        "note", "the file's format writes something in its own normal way, read as meant "
+        "(e.g. melee.gg lists a draw once for each player): listed, not a problem",
+        ""),
 }
 
-_SEVERITY_ORDER: Final = {"error": 0, "warning": 1}
+#: Severities in report order. A ``note`` is no problem: it leaves a report clean (and
+#: ``validate --strict`` passing), and is listed so that nothing read is unexplained.
+_SEVERITY_ORDER: Final = {"error": 0, "warning": 1, "note": 2}
 
 #: Columns (and dtypes) of :attr:`ValidationReport.problems`.
 PROBLEM_SCHEMA: Final[Mapping[str, pl.DataType]] = {
@@ -283,9 +289,14 @@ class ValidationReport:
         return self.errors.height == 0
 
     @property
+    def notes(self) -> pl.DataFrame:
+        """The notes: what a format writes in its own normal way, no problem."""
+        return self.problems.filter(pl.col("severity") == "note")
+
+    @property
     def clean(self) -> bool:
-        """True when there is no problem at all."""
-        return self.problems.height == 0
+        """True when there is no problem at all: no error and no warning (notes allowed)."""
+        return self.errors.height == 0 and self.warnings.height == 0
 
     def by_kind(self) -> dict[str, pl.DataFrame]:
         """The problems grouped by kind, in report order."""
@@ -295,9 +306,11 @@ class ValidationReport:
         from swissframe._display import count
 
         verdict = "clean" if self.clean else "ok" if self.ok else "not ok"
+        n_notes = self.notes.height
         return [verdict, count(self.rows, "row"), count(self.events, "event"),
                 f"rules {self.rules}", count(self.errors.height, "error"),
-                count(self.warnings.height, "warning")]
+                count(self.warnings.height, "warning"),
+                *([count(n_notes, "note")] if n_notes else [])]
 
     def __repr__(self) -> str:
         """A one-line summary; ``str(report)`` is the full report, ``.problems`` the rows.
@@ -321,9 +334,12 @@ class ValidationReport:
         head = (f"swissframe validate: {self.rows:,} rows, {self.events:,} event(s), rules "
                 f"{self.rules}, " + (f"best of {self.best_of}" if self.best_of else
                                      "scores unchecked") + " — ")
-        if self.clean:
+        n_notes = self.notes.height
+        if self.problems.height == 0:
             return head + "no problems found."
-        lines = [head + f"{n_err} error(s), {n_warn} warning(s)."]
+        lines = [head + ("no problems found" if self.clean
+                         else f"{n_err} error(s), {n_warn} warning(s)")
+                 + (f"; {n_notes} note(s)." if n_notes else ".")]
         for kind, grp in self.by_kind().items():
             info = KINDS.get(kind, Kind("error", kind, ""))
             lines.append(f"\n{info.severity.upper()} {kind} ({grp.height}): {info.meaning}")

@@ -64,7 +64,7 @@ def test_clean_event() -> None:
 def test_every_kind_is_documented_with_a_severity() -> None:
     doc = (ROOT / "docs" / "bad-data.md").read_text(encoding="utf-8")
     for kind, info in KINDS.items():
-        assert info.severity in ("error", "warning")
+        assert info.severity in ("error", "warning", "note")
         assert f"`{kind}`" in doc, kind
 
 
@@ -609,3 +609,27 @@ def test_an_integer_past_int64_on_either_side_is_named_not_nulled(value: int) ->
     details = problems.filter(pl.col("kind") == "bad_value")["detail"].to_list()
     assert details == [f"games_won '{value}' is beyond the 64-bit integer range"]
     assert "null_value" not in problems["kind"].to_list()
+
+
+def test_a_note_leaves_the_report_clean_and_is_listed() -> None:
+    """A format's routine (``format_note``, severity ``note``) is no problem: the report is
+    clean (``validate --strict`` passes) and still lists it, after the problems."""
+    def row(severity: str, kind: str) -> dict[str, object]:
+        return {"severity": severity, "kind": kind, "detail": f"{kind} here"}
+
+    schema = dict(PROBLEM_SCHEMA)
+    noted = ValidationReport(pl.DataFrame([row("note", "format_note")], schema=schema),
+                             rows=4, events=1)
+    assert noted.ok
+    assert noted.clean
+    assert noted.notes.height == 1
+    assert "no problems found; 1 note(s)." in str(noted)
+    assert "NOTE format_note (1)" in str(noted)
+    assert "1 note" in repr(noted)
+    both = ValidationReport(pl.DataFrame([row("note", "format_note"),
+                                          row("warning", "suspicious_id")], schema=schema),
+                            rows=4, events=1)
+    assert both.ok
+    assert not both.clean
+    assert "0 error(s), 1 warning(s); 1 note(s)." in str(both)
+    assert both.summary["severity"].to_list() == ["warning", "note"]

@@ -222,11 +222,18 @@ DRAWN = (SHARED_ROOT / "data" / "realworld" / "fbettega_MTG_decklistcache" / "To
 def test_a_melee_draw_listed_twice_is_no_warning_but_validate_lists_it() -> None:
     """melee.gg lists a draw once per player: reading any event with a draw printed a
     7-line "duplicate_row_removed" warning; it is the format's norm, listed by validate."""
-    (code, out), (vcode, listed) = run_raw([["standings", str(DRAWN), "--top", "3"],
-                                            ["validate", str(DRAWN)]])
+    (code, out), (vcode, listed), (scode, strict) = run_raw(
+        [["standings", str(DRAWN), "--top", "3"], ["validate", str(DRAWN)],
+         ["validate", str(DRAWN), "--strict"]])
     assert code == vcode == 0
     assert "warning" not in out
-    assert "draw_listed_again" in " ".join(x.strip() for x in screen(listed))
+    said = " ".join(x.strip() for x in screen(listed))
+    assert "draw_listed_again" in said
+    # a note, not a warning: the report is clean and --strict passes (it failed on every
+    # melee file with a draw)
+    assert "NOTE format_note" in said
+    assert "no problems found; " in said
+    assert scode == 0, strict
 
 
 def test_a_long_path_in_a_warning_is_not_cut_mid_word(tmp_path: Path) -> None:

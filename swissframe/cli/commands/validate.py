@@ -1,6 +1,7 @@
 """``swissframe validate FILE…``: list every problem of the input files, grouped by kind.
 
-Exit status: 0 when no error is found (warnings are printed; ``--strict`` makes them count),
+Exit status: 0 when no error is found (warnings are printed; ``--strict`` makes them count;
+a format's routine, listed as a note, never does),
 1 when problems are found, 2 when an input cannot be read (the readable files are still
 checked and reported).
 """
@@ -102,8 +103,14 @@ def read_for_validation(items: Sequence[str], input_format: str = "auto"
     src = _files.read(expanded, format=input_format, on_error="collect", validate=False)
     notes += [file_problem("unreadable_file", msg, file=f) for f, msg in src.problems]
     if src.notes.height:
+        # a format's routine (a melee draw listed once per player) is a note, which leaves
+        # the report clean; a repair or a drop is a warning
+        routine = pl.col("kind").is_in(list(_files.ROUTINE_NOTES))
         imported = src.notes.filter(pl.col("severity").is_null()).with_columns(
-            pl.lit("warning").alias("severity"), pl.lit("import_note").alias("kind"),
+            pl.when(routine).then(pl.lit("note")).otherwise(pl.lit("warning"))
+            .alias("severity"),
+            pl.when(routine).then(pl.lit("format_note")).otherwise(pl.lit("import_note"))
+            .alias("kind"),
             pl.format("{}: {}", pl.col("kind"), pl.col("detail")).alias("detail"))
         cells = src.notes.filter(pl.col("severity").is_not_null())
         notes += [_note_frame(f) for f in (imported, cells) if f.height]
