@@ -352,10 +352,11 @@ class Ruleset:
         Whether match points are the first ranking key even when ``criteria`` does not
         start with ``match_points`` (Star Wars: Unlimited ranks by match wins instead).
     late_rounds
-        Rounds before a late entrant's first appearance (Pokémon TRH §5.2.2):
-        ``"as_given"`` uses the rows as they are, ``"loss"`` adds a loss (null opponent,
-        ``unplayed="absent"``) for each missing earlier round, ``"skip"`` removes such
-        forced-loss rows so the rounds count nowhere.
+        Swiss rounds without a row before a player's last row (Pokémon TRH §5.2.2 and
+        §5.3.3.1): ``"as_given"`` uses the rows as they are, ``"loss"`` adds a loss (null
+        opponent, ``unplayed="absent"``) for each such round, before the player's first row
+        (a late entrant) or between two of their rows, ``"skip"`` removes forced-loss rows
+        before a player's first real round so those rounds count nowhere.
     earned_bye_opponent
         How an earned bye (``unplayed="full_bye"`` with no opponent; TOM outcome 4) enters
         opponents' averages: ``None`` like any bye (left out), a fraction (e.g. 3/4) counts
@@ -562,8 +563,10 @@ def pokemon(*, tie_value: Fraction | int = Fraction(1, 2), drop_freeze: bool = T
     late_below
         Rank late players below others on equal points (the older "tardiness" criterion).
     late_rounds
-        ``"loss"`` (default: a loss for every round before a late player's first one, TRH
-        §5.2.2; a TOM file writes these losses itself, and nothing is added then),
+        ``"loss"`` (default: a loss for every Swiss round before the player's last row in
+        which they have no row, a late entrant's rounds (TRH §5.2.2) and a round missed
+        between two played (§5.3.3.1); a TOM file writes these losses itself, and nothing
+        is added then),
         ``"as_given"`` (the rows only), ``"skip"``.
     earned_bye_opponent
         ``None``: an earned bye (TOM outcome 4) is left out like a random bye; a fraction
