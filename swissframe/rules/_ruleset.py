@@ -697,8 +697,10 @@ def buchholz(cut: int = 0, median: int = 0, name: str | None = None) -> Criterio
 
 #: Chess, FIDE Handbook C.07 (2023 text; rules.md §4): score 1/½/0 (a pairing-allocated or
 #: full-point bye 1, a half-point bye ½ — read from the results), then Buchholz Cut-1,
-#: Buchholz, Sonneborn-Berger, direct encounter, number of wins; progressive score, BH
-#: Median-1 and games won are extra columns. Unplayed rounds per Art. 16 (2023); a player
+#: Buchholz, Sonneborn-Berger, direct encounter (Art. 6 as in the 2024 text: averages of
+#: repeated encounters, again on the players it leaves tied, and the leader no one can reach
+#: when not everyone met; ``docs/rules-decisions.md``), number of wins; progressive score,
+#: BH Median-1 and games won are extra columns. Unplayed rounds per Art. 16 (2023); a player
 #: with no row in a round of the event is absent in it (Art. 16; rules.md §9 item 5).
 FIDE = Ruleset(
     name="fide", description="Chess, FIDE C.07 (2023): BH-C1 → BH → SB → DE → WIN",
