@@ -381,19 +381,64 @@ def fide(rows: Iterable[Row], *, rule: str = "fide-2023") -> Values:
     return out
 
 
+def _de_classes(group: list[str], games: Mapping[tuple[str, str], list[Fraction]],
+                win: Fraction) -> list[list[str]]:
+    """FIDE C.07 Art. 6 (2024 and 2026 texts) on one group of tied players: the group in
+    direct-encounter order, as classes of players it leaves equal.
+
+    6.1 / 6.1.2: each player's points against the others, a pair met more than once
+    counting the average of its games. 6.2: every pair met: rank by those points, each
+    set of players still equal ranked by Art. 6 again. 6.3: not every pair met: the
+    player whose points are above what every other player could reach by winning every
+    encounter they did not have ranks first, then the same for the next; Art. 6 again on
+    the rest."""
+    if len(group) < 2:
+        return [group]
+
+    def met(p: str, q: str) -> bool:
+        return bool(games.get((p, q)))
+
+    points = {p: sum((sum(games[p, q], F0) / len(games[p, q]) for q in group
+                      if q != p and met(p, q)), F0) for p in group}
+    missing = {p: sum(1 for q in group if q != p and not met(p, q)) for p in group}
+    if not any(missing.values()):  # 6.2
+        levels = sorted(set(points.values()), reverse=True)
+        if len(levels) == 1:
+            return [group]
+        return [c for lv in levels
+                for c in _de_classes([p for p in group if points[p] == lv], games, win)]
+    reach = {p: points[p] + missing[p] * win for p in group}  # 6.3
+    order = sorted(group, key=lambda p: points[p], reverse=True)
+    first: list[list[str]] = []
+    for i, p in enumerate(order):
+        if not all(points[p] > reach[q] for q in order[i + 1:]):
+            break
+        first.append([p])
+    if not first:
+        return [group]
+    rest = order[len(first):]
+    return first + (_de_classes(rest, games, win) if rest else [])
+
+
 def fide_direct_encounter(vals: Values, before: Sequence[str]) -> None:
-    """DE (rules.md §4.1): points scored in over-the-board games among the players tied on
-    every criterion in ``before``, when every pair of them met; otherwise 0."""
+    """DE (C.07 Art. 6; rules.md §4.1) among the players tied on every criterion in
+    ``before``, over the games played over the board: the number of players of the tie
+    group that direct encounter ranks below the player (:func:`_de_classes`)."""
     groups: dict[tuple[Any, ...], list[str]] = defaultdict(list)
     for p, v in vals.items():
         groups[tuple(v[c] for c in before)].append(p)
     for ps in groups.values():
-        met = {(p, o) for p in ps for (o, _r) in vals[p]["_otb"]}
-        complete = len(ps) >= 2 and all((a, b) in met for a in ps for b in ps if a != b)
+        games: dict[tuple[str, str], list[Fraction]] = defaultdict(list)
         for p in ps:
-            vals[p]["direct_encounter"] = (
-                sum((pt for (o, _r), pt in vals[p]["_otb"].items() if o in ps), F0)
-                if complete else F0)
+            for (o, _r), pt in vals[p]["_otb"].items():
+                if o in ps:
+                    games[p, o].append(pt)
+        classes = _de_classes(sorted(ps), games, Fraction(1))
+        below = len(ps)
+        for c in classes:
+            below -= len(c)
+            for p in c:
+                vals[p]["direct_encounter"] = below
 
 
 # ------------------------------------------------------------------------------ dispatch

@@ -122,6 +122,9 @@ def test_pkm_f2_default_freezes_the_dropped_player() -> None:
     p2 = st_.filter(pl.col("player_id") == "P2").row(0, named=True)
     # after round 2: P1 2/2 = 100%, P6 (tie, win) = 1.5/2 = 75% → OMW 7/8
     assert p2["omwp"] == pytest.approx(7 / 8)
+    # rules.md §9 item 1: with the freeze P2's OOMW% is 31.25% too (P1's OMW 3/8 and P6's
+    # 1/4 after round 2)
+    assert p2["oomwp"] == pytest.approx(5 / 16)
     assert p2["dropped"] is True
     # everyone else is unaffected by the freeze
     nf = sf.standings(pkm_f2(), pokemon(drop_freeze=False, name="pk"))

@@ -1037,20 +1037,56 @@ def head_to_head(g: GroupContext, *, name: str = "head_to_head") -> pl.LazyFrame
     return _group_int(g, h, "_h", name)
 
 
+#: How :func:`direct_encounter` reads C.07 Art. 6 (``Criterion`` param ``method``).
+DeMethod = Literal["fide", "points"]
+_DE_METHODS: Final = ("fide", "points")
+
+
 @register_group_tiebreaker("direct_encounter", reads=())
 def direct_encounter(g: GroupContext, *, name: str = "direct_encounter",
-                     forfeits: bool = False) -> pl.LazyFrame:
-    """FIDE direct encounter (C.07; rules.md §4.1): points scored in games among the players
-    still tied, used only when every pair of the tie group has met; otherwise (and for
-    untied players) 0. Column in points (exact twin in point units).
+                     forfeits: bool = False, method: DeMethod = "fide") -> pl.LazyFrame:
+    """FIDE direct encounter (C.07 Art. 6; rules.md §4.1) among the players still tied.
 
-    A game won or lost by forfeit is not an encounter: the two players have not met (C.07
-    Art. 16 counts forfeits among the unplayed rounds; C.04.2 3.5 lets them be paired
-    again), so it neither scores nor completes the group. ``forfeits=True`` counts them as
-    games against the scheduled opponent (TieBreakServer's ``DE-P`` modifier).
+    ``method="fide"`` (default), Art. 6 of the 2024 and 2026 texts:
+
+    - the *separate standings*: each tied player's points in the games played against the
+      other tied players, a pair that met more than once counting the average of its
+      games (6.1, 6.1.2);
+    - when every pair of the tied players has met, the separate standings rank them, and
+      players they leave tied are ranked by Art. 6 again among themselves (6.2);
+    - when not every pair has met, a player alone at the top of the separate standings
+      *whatever the outcome of the missing games* (their points exceed what any other
+      tied player would have after winning every encounter they did not have) ranks
+      first, then the same for second place, and so on; Art. 6 is then applied again to
+      the players left (6.3).
+
+    The column is the number of tied players that direct encounter ranks below the
+    player (an integer, higher is better): 0 for an untied player and wherever direct
+    encounter separates no one. ``method="points"`` is the reading used before: the points
+    scored against the other tied players when every pair of them has met, else 0, one
+    pass, repeated encounters summed; its column is in points.
+
+    A game won or lost by forfeit is not an encounter (6.1.1: forfeits are excluded unless
+    the tournament rules say otherwise; C.07 Art. 16 counts them among the unplayed
+    rounds): it neither scores nor completes the group, and in 6.3 it is a missing game.
+    ``forfeits=True`` counts them as games against the scheduled opponent
+    (TieBreakServer's ``DE/P``; a round robin, where C.07 15.2 treats forfeits as games).
     ``docs/rules-decisions.md``.
     """
+    if method not in _DE_METHODS:
+        msg = (f"direct_encounter method={method!r} is unknown. Hint: one of "
+               f"{', '.join(map(repr, _DE_METHODS))}.")
+        raise RulesetError(msg)
     within = _games_within_groups(g, played_only=not forfeits).filter(pl.col("_tie_size") >= 2)
+    if method == "points":
+        return _direct_encounter_points(g, within, name)
+    return _group_int(g, _direct_encounter_order(g, within), "_below", name)
+
+
+def _direct_encounter_points(g: GroupContext, within: pl.LazyFrame, name: str
+                             ) -> pl.LazyFrame:
+    """``direct_encounter(method="points")``: points among the tied players where every
+    pair of them met, else 0 (column in points, exact twin in point units)."""
     pairs = (within.select(*g.keys, "_tie", PLAYER, OPP, "_tie_size").unique()
              .group_by([*g.keys, "_tie"])
              .agg(pl.len().alias("_pairs"), pl.col("_tie_size").first()))
@@ -1062,6 +1098,78 @@ def direct_encounter(g: GroupContext, *, name: str = "direct_encounter",
         pl.col("_de").fill_null(0))
     return out.select(*g.pkeys, (pl.col("_de") / unit).alias(name),
                       pl.col("_de").cast(pl.Int128).alias(exact_name(name)))
+
+
+def _direct_encounter_order(g: GroupContext, within: pl.LazyFrame) -> pl.LazyFrame:
+    """C.07 Art. 6 on every tie group at once: (keys…, player_id, ``_below``), the number
+    of players of the player's tie group that direct encounter ranks below them.
+
+    Each tie group is cut into *classes*, runs of players in direct-encounter order; a
+    class is named by its tie group and ``_off``, the number of the group's players
+    ranked above it. Every pass computes the separate standings of each class of two or
+    more players (one join of the pairs that met) and splits it: by points where all its
+    pairs met (6.2), else into the players alone at the top whatever the missing games'
+    outcome, one class each, and the rest (6.3). Passes repeat until no class splits; each
+    pass splits at least one class, so there are fewer passes than players in the largest
+    group. Points are exact integers: a pair's average is scaled by the least common
+    multiple of the numbers of games pairs played."""
+    keys, cc = list(g.keys), [*g.keys, "_tie", "_off"]
+    pairs = (within.group_by([*keys, "_tie", PLAYER, OPP])
+             .agg(pl.col("_pts").sum().alias("_ps"), pl.len().alias("_pn"))
+             .pipe(collect))
+    scale = lcm_of(pairs["_pn"].unique().to_list())
+    win = Fraction(g.rules.points_win) * points_unit(g.rules) * scale
+    if scale > 2**62 or win.denominator != 1:
+        msg = (f"direct encounter: the pairs of tied players met {scale:,} times in the "
+               "least common multiple; their averages cannot be held exactly. Hint: check "
+               "the table for a pair listed again in every round.")
+        raise DataError(msg)
+    pairs = pairs.select(*keys, "_tie", PLAYER, OPP, (pl.col("_ps").cast(pl.Int128)
+                                                      * (scale // pl.col("_pn"))).alias("_pv"))
+    classes = (g.table.filter(pl.col("_tie_size") >= 2)
+               .select(*g.pkeys, "_tie", "_tie_size",
+                       pl.lit(0, dtype=pl.Int64).alias("_off"),
+                       pl.col("_tie_size").cast(pl.Int64).alias("_n"))
+               .pipe(collect))
+    largest = int(classes["_n"].max() or 0)  # type: ignore[arg-type]
+    s, met, n = pl.col("_s"), pl.col("_met"), pl.col("_n")
+    for _ in range(largest):
+        active = classes.filter(n >= 2)
+        if active.is_empty():
+            break
+        cls = active.select(*g.pkeys, "_tie", "_off")
+        scores = (pairs.join(cls, on=[*keys, "_tie", PLAYER])
+                  .join(cls.rename({PLAYER: OPP, "_off": "_ooff"}), on=[*keys, "_tie", OPP])
+                  .filter(pl.col("_off") == pl.col("_ooff"))
+                  .group_by(g.pkeys).agg(pl.col("_pv").sum().alias("_s"),
+                                          pl.len().cast(pl.Int64).alias("_met")))
+        a = (active.join(scores, on=g.pkeys, how="left")
+             .with_columns(s.fill_null(0).cast(pl.Int128), met.fill_null(0))
+             .sort([*cc, "_s", PLAYER], descending=[False] * len(cc) + [True, False])
+             # 6.3: the most a player could have after winning every encounter they did
+             # not have, and the best of that among the players below them
+             .with_columns((s + (n - 1 - met).cast(pl.Int128) * win.numerator).alias("_best"),
+                           pl.int_range(pl.len(), dtype=pl.Int64).over(cc).alias("_pos"),
+                           (met.min().over(cc) == n - 1).alias("_all_met"))
+             .with_columns(pl.col("_best").cum_max(reverse=True).shift(-1).over(cc)
+                           .alias("_after"))
+             # alone at the top: above every player below, and so is everyone above
+             .with_columns((pl.col("_after").is_null() | (s > pl.col("_after")))
+                           .cast(pl.Int8).cum_min().over(cc).alias("_alone"))
+             .with_columns(pl.col("_alone").sum().over(cc).cast(pl.Int64).alias("_lead"),
+                           s.rank("min", descending=True).over(cc).cast(pl.Int64)
+                           .alias("_place")))
+        split = (pl.when(pl.col("_all_met")).then(pl.col("_off") + pl.col("_place") - 1)
+                 .when(pl.col("_alone") == 1).then(pl.col("_off") + pl.col("_pos"))
+                 .otherwise(pl.col("_off") + pl.col("_lead")))
+        a = a.with_columns(split.alias("_new"))
+        if (a["_new"] == a["_off"]).all():
+            break
+        a = (a.select(*g.pkeys, "_tie", "_tie_size", pl.col("_new").alias("_off"))
+             .with_columns(pl.len().over([*keys, "_tie", "_off"]).cast(pl.Int64).alias("_n")))
+        classes = pl.concat([classes.filter(n < 2), a], how="vertical_relaxed")
+    return classes.lazy().select(*g.pkeys, (pl.col("_tie_size") - pl.col("_off") - n)
+                                 .cast(pl.Int64).alias("_below"))
 
 
 _P61 = 2**61 - 1

@@ -352,10 +352,11 @@ class Ruleset:
         Whether match points are the first ranking key even when ``criteria`` does not
         start with ``match_points`` (Star Wars: Unlimited ranks by match wins instead).
     late_rounds
-        Rounds before a late entrant's first appearance (Pokémon TRH §5.2.2):
-        ``"as_given"`` uses the rows as they are, ``"loss"`` adds a loss (null opponent,
-        ``unplayed="absent"``) for each missing earlier round, ``"skip"`` removes such
-        forced-loss rows so the rounds count nowhere.
+        Swiss rounds without a row before a player's last row (Pokémon TRH §5.2.2 and
+        §5.3.3.1): ``"as_given"`` uses the rows as they are, ``"loss"`` adds a loss (null
+        opponent, ``unplayed="absent"``) for each such round, before the player's first row
+        (a late entrant) or between two of their rows, ``"skip"`` removes forced-loss rows
+        before a player's first real round so those rounds count nowhere.
     earned_bye_opponent
         How an earned bye (``unplayed="full_bye"`` with no opponent; TOM outcome 4) enters
         opponents' averages: ``None`` like any bye (left out), a fraction (e.g. 3/4) counts
@@ -562,8 +563,10 @@ def pokemon(*, tie_value: Fraction | int = Fraction(1, 2), drop_freeze: bool = T
     late_below
         Rank late players below others on equal points (the older "tardiness" criterion).
     late_rounds
-        ``"loss"`` (default: a loss for every round before a late player's first one, TRH
-        §5.2.2; a TOM file writes these losses itself, and nothing is added then),
+        ``"loss"`` (default: a loss for every Swiss round before the player's last row in
+        which they have no row, a late entrant's rounds (TRH §5.2.2) and a round missed
+        between two played (§5.3.3.1); a TOM file writes these losses itself, and nothing
+        is added then),
         ``"as_given"`` (the rows only), ``"skip"``.
     earned_bye_opponent
         ``None``: an earned bye (TOM outcome 4) is left out like a random bye; a fraction
@@ -694,8 +697,10 @@ def buchholz(cut: int = 0, median: int = 0, name: str | None = None) -> Criterio
 
 #: Chess, FIDE Handbook C.07 (2023 text; rules.md §4): score 1/½/0 (a pairing-allocated or
 #: full-point bye 1, a half-point bye ½ — read from the results), then Buchholz Cut-1,
-#: Buchholz, Sonneborn-Berger, direct encounter, number of wins; progressive score, BH
-#: Median-1 and games won are extra columns. Unplayed rounds per Art. 16 (2023); a player
+#: Buchholz, Sonneborn-Berger, direct encounter (Art. 6 as in the 2024 text: averages of
+#: repeated encounters, again on the players it leaves tied, and the leader no one can reach
+#: when not everyone met; ``docs/rules-decisions.md``), number of wins; progressive score,
+#: BH Median-1 and games won are extra columns. Unplayed rounds per Art. 16 (2023); a player
 #: with no row in a round of the event is absent in it (Art. 16; rules.md §9 item 5).
 FIDE = Ruleset(
     name="fide", description="Chess, FIDE C.07 (2023): BH-C1 → BH → SB → DE → WIN",

@@ -4,6 +4,7 @@ CH-F3, and a full comparison with FIDE TEC's TieBreakServer output on a real TRF
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 
 import polars as pl
@@ -141,9 +142,14 @@ def test_ch_f2_round_robin() -> None:
     assert set(st["match_points"]) == {1.5}
     assert set(st["bh"]) == {4.5}
     assert set(st["sb"]) == {2.25}
-    assert set(st["direct_encounter"]) == {1.5}
+    # everyone met and scored 1½ against the other three (C.07 6.2): direct encounter
+    # ranks no one below anyone; the points reading shows the 1.5 of rules.md CH-F2
+    assert set(st["direct_encounter"]) == {0}
     assert by_player(st, "win") == {"W": 1, "X": 1, "Y": 0, "Z": 1}
     assert by_player(st, "ps") == {"W": 4.0, "Y": 3.0, "X": 2.5, "Z": 2.5}
+    points = dataclasses.replace(rs, name="de-points", criteria=(
+        *sf.rules.FIDE.criteria[:4], DE_POINTS, sf.rules.FIDE.criteria[5]))
+    assert set(sf.standings(ch_f2(), points)["direct_encounter"]) == {1.5}
 
 
 def test_ch_f2_progressive_separates() -> None:
@@ -354,6 +360,7 @@ def _ranks(results: pl.DataFrame, de: Criterion) -> dict[int, int]:
 
 DE = Criterion("direct_encounter")
 DE_P = Criterion("direct_encounter", params=(("forfeits", True),))
+DE_POINTS = Criterion("direct_encounter", params=(("method", "points"),))
 
 
 def test_held_direct_encounter_swiss() -> None:
@@ -457,23 +464,154 @@ def test_held_swiss_exercises_every_player(preset: str) -> None:
         assert {p: got[p] for p in want} == want, col
 
 
-@pytest.mark.xfail(strict=True, reason="C.07 DE for a Swiss tie group in which not everyone "
-                   "met (rules.md §9 item 4): FIDE TEC's TieBreakServer ranks first a player "
-                   "whose DE score no other tied player could reach by winning all the "
-                   "encounters they did not have; the engine leaves the whole group tied. "
-                   "docs/rules-decisions.md 'Direct encounter when not everyone met'")
-def test_direct_encounter_ranks_a_player_no_one_else_can_reach() -> None:
-    # A, D and E finish on 3 of 4. A beat E (round 1) and D (round 3); D and E never met.
-    # A's DE is 2; D and E have 0 and one encounter left each, so at most 1: A is first,
-    # D and E stay tied.
-    ms = [(1, "F", "C", 0), (1, "D", "B", 1), (1, "E", "A", 0), (2, "A", "B", 1),
-          (2, "E", "F", 1), (2, "C", "D", 0), (3, "A", "D", 1), (3, "E", "C", 1),
-          (3, "F", "B", 0), (4, "A", "C", 0), (4, "B", "E", 0), (4, "D", "F", 1)]
+def _decisive(ms: list[tuple[int, str, str, str]]) -> pl.DataFrame:
+    """(round, a, b, a's result '+'/'='/'-') → both seats' rows."""
+    flip = {"+": "-", "-": "+", "=": "="}
     rows = []
     for rnd, a, b, res in ms:
-        rows += [(rnd, a, b, "+" if res else "-", None), (rnd, b, a, "-" if res else "+", None)]
-    rules = dataclasses.replace(sf.rules.FIDE, name="pts-de",
-                                criteria=(sf.rules.POINTS, DE), columns=())
-    st = sf.standings(games(rows), rules)
-    rank = dict(zip(st["player_id"].to_list(), st["rank"].to_list(), strict=True))
-    assert rank["A"] < rank["D"] == rank["E"]
+        rows += [(rnd, a, b, res, None), (rnd, b, a, flip[res], None)]
+    return games(rows)
+
+
+def _de_table(results: pl.DataFrame, de: Criterion = DE) -> pl.DataFrame:
+    rules = dataclasses.replace(sf.rules.FIDE, name=f"pts-{de.name}",
+                                criteria=(sf.rules.POINTS, de), columns=())
+    return sf.standings(results, rules)
+
+
+def test_direct_encounter_ranks_a_player_no_one_else_can_reach() -> None:
+    # C.07 6.3 (2024 text): A, D and E finish on 3 of 4. A beat E (round 1) and D (round
+    # 3); D and E never met. A has 2 in the separate standings; D and E have 0 and one
+    # encounter left each, so at most 1 whatever its result: A is first, D and E stay
+    # tied (their own game is missing). The reading used before left all three tied.
+    ms = [(1, "F", "C", "-"), (1, "D", "B", "+"), (1, "E", "A", "-"), (2, "A", "B", "+"),
+          (2, "E", "F", "+"), (2, "C", "D", "-"), (3, "A", "D", "+"), (3, "E", "C", "+"),
+          (3, "F", "B", "-"), (4, "A", "C", "-"), (4, "B", "E", "-"), (4, "D", "F", "+")]
+    st = _de_table(_decisive(ms))
+    assert by_player(st, "match_points") == {"A": 3.0, "D": 3.0, "E": 3.0, "B": 1.0,
+                                             "C": 2.0, "F": 0.0}
+    assert {p: by_player(st, "direct_encounter")[p] for p in "ADE"} == {"A": 2, "D": 0, "E": 0}
+    assert {p: by_player(st, "rank")[p] for p in "ADE"} == {"A": 1, "D": 2, "E": 2}
+    old = _de_table(_decisive(ms), DE_POINTS)
+    assert {p: by_player(old, "rank")[p] for p in "ADE"} == {"A": 1, "D": 1, "E": 1}
+
+
+#: 6.3 twice over: A beat B, C and D; B beat C and D; C and D never met (5 rounds, all
+#: four on 3 points: the rest against one-off opponents).
+DE_CHAIN = [(1, "A", "B", "+"), (1, "C", "O1", "+"), (1, "D", "O2", "+"),
+            (2, "A", "C", "+"), (2, "B", "D", "+"), (3, "A", "D", "+"), (3, "B", "C", "+"),
+            (4, "A", "O3", "-"), (4, "B", "O4", "+"), (4, "C", "O5", "+"), (4, "D", "O6", "+"),
+            (5, "A", "O7", "-"), (5, "B", "O8", "-"), (5, "C", "O9", "+"),
+            (5, "D", "O10", "+")]
+
+
+def test_direct_encounter_second_place_whatever_the_missing_game() -> None:
+    # separate standings A 3, B 2, C 0, D 0; C and D could each reach 1 (their missing
+    # game), B 2 and A 3 are out of reach: A first, B second, C and D tied (C.07 6.3).
+    st = _de_table(_decisive(DE_CHAIN))
+    assert {p: by_player(st, "match_points")[p] for p in "ABCD"} == dict.fromkeys("ABCD", 3.0)
+    assert {p: by_player(st, "direct_encounter")[p] for p in "ABCD"} == {
+        "A": 3, "B": 2, "C": 0, "D": 0}
+    assert {p: by_player(st, "rank")[p] for p in "ABCD"} == {"A": 1, "B": 2, "C": 3, "D": 3}
+    # the group is not complete (C-D): the points reading ranks no one
+    old = by_player(_de_table(_decisive(DE_CHAIN), DE_POINTS), "direct_encounter")
+    assert {p: old[p] for p in "ABCD"} == dict.fromkeys("ABCD", 0.0)
+    # C beating D by forfeit (round 6; C lost round 5 instead, A and B absent in round 6:
+    # all four still on 3) is still a missing game (6.1.1): the same order. Counted as a
+    # game (forfeits=True), it completes the group: A 3, B 2, C 1, D 0.
+    ms = [m if m[:2] != (5, "C") else (5, "C", "O9", "-") for m in DE_CHAIN]
+    forfeit = pl.concat([_decisive(ms), games([(6, "C", "D", "+", "forfeit_win"),
+                                               (6, "D", "C", "-", "forfeit_loss")])])
+    st = _de_table(forfeit)
+    assert {p: by_player(st, "match_points")[p] for p in "ABCD"} == dict.fromkeys("ABCD", 3.0)
+    assert {p: by_player(st, "direct_encounter")[p] for p in "ABCD"} == {
+        "A": 3, "B": 2, "C": 0, "D": 0}
+    assert {p: by_player(_de_table(forfeit, DE_P), "direct_encounter")[p] for p in "ABCD"} == {
+        "A": 3, "B": 2, "C": 1, "D": 0}
+
+
+#: 6.2: A, B, C and D all met and all finish on 3 of 5. Among them A 2, B 2, C 1, D 1 (A-B
+#: drew, A beat C, A-D drew, B beat C, B-D drew, C beat D); their other two rounds are
+#: against one-off opponents.
+DE_AGAIN = [(1, "A", "B", "="), (1, "C", "D", "+"), (2, "A", "C", "+"), (2, "B", "D", "="),
+            (3, "A", "D", "="), (3, "B", "C", "+"),
+            (4, "A", "O1", "+"), (4, "B", "O2", "+"), (4, "C", "O3", "+"), (4, "D", "O4", "+"),
+            (5, "A", "O5", "-"), (5, "B", "O6", "-"), (5, "C", "O7", "+"), (5, "D", "O8", "+")]
+
+
+def test_direct_encounter_again_on_the_players_it_leaves_tied() -> None:
+    # the separate standings split {A, B} (2) from {C, D} (1); Art. 6 again on each: A-B
+    # drew (still tied), C beat D. Ranks A 1, B 1, C 3, D 4. The points reading stops at
+    # the first pass: C and D tied on 1.
+    st = _de_table(_decisive(DE_AGAIN))
+    assert {p: by_player(st, "match_points")[p] for p in "ABCD"} == dict.fromkeys("ABCD", 3.0)
+    assert {p: by_player(st, "direct_encounter")[p] for p in "ABCD"} == {
+        "A": 2, "B": 2, "C": 1, "D": 0}
+    assert {p: by_player(st, "rank")[p] for p in "ABCD"} == {"A": 1, "B": 1, "C": 3, "D": 4}
+    old = _de_table(_decisive(DE_AGAIN), DE_POINTS)
+    assert {p: by_player(old, "direct_encounter")[p] for p in "ABCD"} == {
+        "A": 2.0, "B": 2.0, "C": 1.0, "D": 1.0}
+    assert {p: by_player(old, "rank")[p] for p in "CD"} == {"C": 3, "D": 3}
+
+
+def test_direct_encounter_averages_a_pair_that_met_twice() -> None:
+    # C.07 6.1.2: P beat Q twice (rounds 1 and 4), Q beat R, R beat P; all three on 2 of
+    # 4. Averaged, each scores 1 among the three: no one is ranked. Summed (the points
+    # reading), P has 2 and is first.
+    ms = [(1, "P", "Q", "+"), (1, "R", "O1", "+"), (2, "Q", "R", "+"), (2, "P", "O2", "-"),
+          (3, "R", "P", "+"), (3, "Q", "O3", "+"), (4, "P", "Q", "+"), (4, "R", "O4", "-")]
+    st = _de_table(_decisive(ms))
+    assert {p: by_player(st, "match_points")[p] for p in "PQR"} == dict.fromkeys("PQR", 2.0)
+    assert {p: by_player(st, "direct_encounter")[p] for p in "PQR"} == dict.fromkeys("PQR", 0)
+    old = _de_table(_decisive(ms), DE_POINTS)
+    assert {p: by_player(old, "direct_encounter")[p] for p in "PQR"} == {
+        "P": 2.0, "Q": 1.0, "R": 1.0}
+
+
+def test_direct_encounter_method_is_checked() -> None:
+    with pytest.raises(sf.RulesetError, match="method='mean'"):
+        _de_table(_decisive(DE_AGAIN), Criterion("direct_encounter",
+                                                 params=(("method", "mean"),)))
+
+
+def _small_event(seed: int) -> list[dict[str, object]]:
+    """2-6 players, 1-5 rounds of random pairings (some sit out), the lower id winning
+    three times in four: tie groups with and without every pair met, repeated pairs."""
+    rng = random.Random(seed)
+    players, rows = [f"p{i}" for i in range(rng.randint(2, 6))], []
+    for rnd in range(1, rng.randint(1, 5) + 1):
+        present = [p for p in players if rng.random() < 0.85]
+        rng.shuffle(present)
+        for a, b in zip(present[::2], present[1::2], strict=False):
+            x = rng.random()
+            g = (1, 0, 0) if x < 0.75 else (0, 0, 1) if x < 0.9 else (0, 1, 0)
+            g = g if a < b else (g[1], g[0], g[2])
+            for p, o, (w, lo, d) in ((a, b, g), (b, a, (g[1], g[0], g[2]))):
+                rows.append({"event_id": f"e{seed}", "round": rnd, "player_id": p,
+                             "opponent_id": o, "games_won": w, "games_lost": lo,
+                             "games_drawn": d})
+    return rows
+
+
+def test_direct_encounter_engine_equals_reference_on_small_events() -> None:
+    # DE as the only criterion (no points first): every event is one tie group, so Art. 6
+    # decides it all, 6.3 included; the engine on all events in one table against the
+    # plain-Python recursion (tests/reference.py::_de_classes), event by event
+    from tests import reference as ref
+
+    events = [rows for seed in range(400) if (rows := _small_event(seed))]
+    rules = dataclasses.replace(sf.rules.FIDE, name="de-only", points_first=False,
+                                criteria=(DE,), columns=())
+    st = sf.standings(pl.DataFrame([r for rows in events for r in rows]), rules)
+    got = {(e, p): v for e, p, v in st.select("event_id", "player_id", "direct_encounter")
+           .iter_rows()}
+    want, leaders = {}, 0
+    for rows in events:
+        vals = ref.fide(rows)
+        ref.fide_direct_encounter(vals, [])
+        want |= {(rows[0]["event_id"], p): v["direct_encounter"] for p, v in vals.items()}
+        met = {(p, o) for p, v in vals.items() for (o, _r) in v["_otb"]}
+        leaders += any(v["direct_encounter"] for v in vals.values()) and any(
+            (p, o) not in met for p in vals for o in vals if p != o)
+    assert got == want
+    assert leaders >= 5  # groups not everyone met, ranked by 6.3

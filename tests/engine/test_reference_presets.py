@@ -380,7 +380,12 @@ def test_reference_ch_f2_and_f3() -> None:
                   (2, "X", "Z", 1, 0, 0), (3, "Z", "W", 1, 0, 0), (3, "X", "Y", 0, 0, 1)])
     v = ref.reference(rr, "fide")
     assert all(v[p]["bh"] == F(9, 2) and v[p]["sb"] == F(9, 4) for p in "WXYZ")
-    assert all(v[p]["direct_encounter"] == F(3, 2) for p in "WXYZ")
+    # everyone met and scored 1½ against the other three (rules.md CH-F2's DE 1.5): direct
+    # encounter ranks no one below anyone (the column counts the tied players ranked below)
+    assert ref._de_classes(list("WXYZ"), {(p, o): [pt] for p in "WXYZ"
+                                          for (o, _r), pt in v[p]["_otb"].items()},
+                           F(1)) == [list("WXYZ")]
+    assert all(v[p]["direct_encounter"] == 0 for p in "WXYZ")
     assert {p: v[p]["ps"] for p in "WXYZ"} == {"W": 4, "X": F(5, 2), "Y": 3, "Z": F(5, 2)}
     assert {p: v[p]["win"] for p in "WXYZ"} == {"W": 1, "X": 1, "Y": 0, "Z": 1}
     assert disagreements(rr, "fide") == []

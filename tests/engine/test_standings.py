@@ -145,6 +145,21 @@ def test_mtg_f4_exact_fraction() -> None:
     assert row(st_, "P", "ex2")["omwp"] == pytest.approx(float(sum(mws[1:]) / 7), rel=1e-15)
 
 
+def test_mtg_an_opponent_met_twice_counts_twice_in_omw() -> None:
+    # rules.md §1.3 [?]: OMW% is the mean over "each opponent that player faced", one term
+    # per match. A beat B (rounds 1 and 3) and lost to C; D beat B and C, lost to C first.
+    # A, C and D finish 2-1; B 0-3 (MW 0 -> 0.33), C and D 2/3. A's opponents B, C, B:
+    # (0.33 + 2/3 + 0.33)/3 = 199/450; D's C, B, C: 499/900; C's D, A, D: 2/3. Counting each
+    # opponent once (melee.gg's distinct_opponents) would give A and D the same 0.498333.
+    m = pl.DataFrame({"round": [1, 1, 2, 2, 3, 3], "player_a": ["A", "C", "C", "D", "A", "D"],
+                      "player_b": ["B", "D", "A", "B", "B", "C"], "games_a": [2] * 6,
+                      "games_b": [0] * 6, "games_drawn": [0] * 6})
+    st_ = sf.standings(sf.from_matches(m), MTG)
+    omw = {p: row(st_, p)["omwp"] for p in "ACD"}
+    assert omw == pytest.approx({"A": 199 / 450, "C": 2 / 3, "D": 499 / 900}, rel=1e-15)
+    assert [row(st_, p)["rank"] for p in "CDAB"] == [1, 2, 3, 4]
+
+
 # ---------------------------------------------------------------- MTG-F5: a full event
 
 F5_MATCHES = pl.DataFrame(
