@@ -465,6 +465,12 @@ def _packed_expr(packed: Sequence[tuple[str, bool, int, tuple[int, int, int]]],
     return key
 
 
+def _field_width(lo: int, hi: int, nulls: int) -> int:
+    """Bits of a packed column of values in ``[lo, hi]``, with one code more for null when
+    it has ``nulls``."""
+    return (hi - lo + (1 if nulls else 0)).bit_length()
+
+
 def _order_key(table: pl.DataFrame, lead: Sequence[str], descending: Sequence[bool],
                stats: dict[str, tuple[int | None, int | None, int]], wide: Sequence[str],
                *, narrowable: Sequence[str]) -> tuple[pl.DataFrame, pl.Expr | None]:
@@ -478,19 +484,18 @@ def _order_key(table: pl.DataFrame, lead: Sequence[str], descending: Sequence[bo
     every event) is replaced by its dense codes (its values' ranks among its distinct
     values: the same order and the same ties) when the key would not fit otherwise; the
     codes are added to ``table`` as ``__dense_<column>``. None when the columns do not fit
-    even so."""
-    height = table.height
+    even so (and ``table`` as it was)."""
+    given, height = table, table.height
     # (a column null on every row orders nothing)
     packing = [(c, d) for c, d in zip(lead, descending, strict=True)
                if not (c in stats and stats[c][0] is None and stats[c][2] == height)]
-
-    def width(c: str) -> int:
+    bounds: dict[str, tuple[int, int, int]] = {}
+    for c, _ in packing:
         lo, hi, nulls = stats.get(c, (None, None, 1))
-        return -1 if lo is None or hi is None else (hi - lo + (1 if nulls else 0)).bit_length()
-
-    widths = {c: width(c) for c, _ in packing}
-    if any(w < 0 for w in widths.values()):
-        return table, None
+        if lo is None or hi is None:  # (not an integer column)
+            return given, None
+        bounds[c] = (lo, hi, nulls)
+    widths = {c: _field_width(*b) for c, b in bounds.items()}
     if sum(widths.values()) > ORDER_BITS:
         # the sort columns of fewest distinct values first (their codes cost least: 319
         # values 22 ms, 306k 109 ms), by an estimate (HyperLogLog: a few ms; the codes
@@ -504,20 +509,19 @@ def _order_key(table: pl.DataFrame, lead: Sequence[str], descending: Sequence[bo
             if (2 * n + 1).bit_length() >= widths[c]:  # (twice the estimate: its error)
                 continue
             codes, distinct = _dense_codes(table.get_column(c))
-            nulls = stats[c][2]
-            if (distinct - 1 + (1 if nulls else 0)).bit_length() >= widths[c]:
+            coded = (0, distinct - 1, bounds[c][2])
+            if _field_width(*coded) >= widths[c]:
                 continue
             name = f"__dense_{c}"
             table = table.with_columns(codes.alias(name))
-            stats[name] = (0, distinct - 1, nulls)
+            bounds[name], widths[name] = coded, _field_width(*coded)
             packing = [(name if p == c else p, d) for p, d in packing]
-            widths[name] = width(name)
             del widths[c]
         if sum(widths.values()) > ORDER_BITS:
-            return table, None
+            return given, None
     dtype = pl.Int64 if sum(widths.values()) <= 62 else pl.Int128
-    fields = [(c, d, widths[c], stats[c]) for c, d in packing]
-    return table, _packed_expr(fields, wide, dtype)  # type: ignore[arg-type]
+    fields = [(c, d, widths[c], bounds[c]) for c, d in packing]
+    return table, _packed_expr(fields, wide, dtype)
 
 
 def _dense_codes(values: pl.Series) -> tuple[pl.Series, int]:
@@ -596,7 +600,7 @@ def _packing(lead: Sequence[str], descending: Sequence[bool],
         lo, hi, nulls = stats.get(c, (None, None, 1))
         if lo is None or hi is None:
             break
-        width = (hi - lo + (1 if nulls else 0)).bit_length()
+        width = _field_width(lo, hi, nulls)
         if bits + width > 62:
             break
         packed.append((c, d, width, (lo, hi, nulls)))

@@ -682,12 +682,14 @@ def test_order_key_takes_dense_codes_only_where_the_columns_would_not_fit() -> N
     k = coded.select(key.alias("k"))["k"]
     assert k.dtype == pl.Int128  # (1 + 62 + 62 + 1 bits)
     assert k.arg_sort().to_list() == [1, 0]  # a descending: the larger value first
-    # without the room: no key, and the caller sorts on the columns
-    wider = table.with_columns(d=pl.Series(far))
-    _, none = st_mod._order_key(wider, [*lead, "d"], [False, True, False, True, False, False],
-                                st_mod._int_stats(wider, wider.columns), [],
-                                narrowable=[])
+    # without the room: no key, the table as it was (no codes to move through the sort),
+    # and the caller sorts on the columns
+    wider = table.with_columns(d=pl.Series(far), e=pl.Series(far))
+    back, none = st_mod._order_key(wider, [*lead, "d", "e"], [False] * 7,
+                                   st_mod._int_stats(wider, wider.columns), [],
+                                   narrowable=["a"])
     assert none is None
+    assert back.columns == wider.columns
     # columns that fit 62 bits as they are: no codes, and an Int64 key
     one = table.select("_e", "player_id", a=pl.Series([0, 2**40]))
     kept, key = st_mod._order_key(one, ["_e", "a", "player_id"], [False, True, False],
