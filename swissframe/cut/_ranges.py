@@ -13,7 +13,6 @@ import polars as pl
 
 from swissframe._collect import scoped
 from swissframe.cut._round import (
-    DEFAULT_OUTCOMES,
     KEY,
     OUTCOME_ORDER,
     Frame,
@@ -44,7 +43,7 @@ def _by_level(table: pl.DataFrame, by_score: bool) -> pl.DataFrame:
 
 @scoped
 def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str | Ruleset = "mtg",
-                      *, outcomes: Sequence[tuple[int, int, int]] = DEFAULT_OUTCOMES,
+                      *, outcomes: Sequence[tuple[int, int, int]] | None = None,
                       by_score: bool = False) -> pl.DataFrame:
     """Exact min/max of OMW%, GW% and OGW% after the next round, per own outcome.
 
@@ -60,7 +59,8 @@ def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str 
     rules
         Ruleset (floors, caps, draw values, bye handling are read from it).
     outcomes
-        Game scores a match can end in (from the first seat's side).
+        Game scores a match can end in (from the first seat's side); None: the ruleset's
+        ``match_outcomes`` (a card game's best of three, a chess game's win, loss or draw).
     by_score
         One row per own game score (``score`` column) instead of per outcome level.
 
@@ -94,7 +94,8 @@ def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str 
     └─────────┴──────────┴──────────┘
     """
     rs = get(rules)
-    return per_exact_group(results, pairings, rs, outcome_table(outcomes),
+    return per_exact_group(results, pairings, rs,
+                           outcome_table(rs.match_outcomes if outcomes is None else outcomes),
                            lambda rf: _ranges(rf, rs, by_score=by_score))
 
 

@@ -50,7 +50,7 @@ from swissframe.errors import (
     did_you_mean,
     nearest,
 )
-from swissframe.rules._ruleset import Ruleset
+from swissframe.rules._ruleset import BEST_OF_THREE, Ruleset
 from swissframe.schema import OPTIONAL_COLUMNS, as_frame, validate_results
 
 if TYPE_CHECKING:
@@ -69,10 +69,9 @@ __all__ = [
     "scenario_results",
 ]
 
-#: The outcome space of a best-of-three match, from the first seat's side: 2-0, 2-1, 1-2,
-#: 0-2 and the intentional draw 0-0-3 (MTR §2.5; rules.md §1.4).
-DEFAULT_OUTCOMES: Final[tuple[tuple[int, int, int], ...]] = (
-    (2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0), (0, 0, 3))
+#: The outcome space of a match when neither the caller nor a ruleset gives one: the card
+#: games' best of three (``Ruleset.match_outcomes``' default).
+DEFAULT_OUTCOMES: Final = BEST_OF_THREE
 Frame = pl.DataFrame | pl.LazyFrame
 KEY: Final = ["event_id", "player_id"]
 #: Display order of a player's outcomes.

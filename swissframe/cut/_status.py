@@ -2,11 +2,13 @@
 
 Outcome model
 -------------
-Every match of the analysed round ends in one of the outcomes of ``outcomes`` (default
-2-0, 2-1, 1-2, 0-2 and the intentional draw 0-0-3, MTR §2.5); a bye is a 2-0 win; a player
-missing from the pairings dropped (their record freezes). Probabilities are shares of
-scenarios in which each match's outcome is drawn independently with ``weights`` (uniform by
-default: every outcome equally likely, so a seat wins 2/5, draws 1/5, loses 2/5). Events
+Every match of the analysed round ends in one of the outcomes of ``outcomes`` (default the
+ruleset's ``match_outcomes``: a card game's 2-0, 2-1, 1-2, 0-2 and the intentional draw
+0-0-3, MTR §2.5; a chess game's win, loss or draw); a bye is a win (2-0 in a card game); a
+player missing from the pairings dropped (their record freezes). Probabilities are shares
+of scenarios in which each match's outcome is drawn independently with ``weights``
+(uniform by default: every outcome equally likely, so a card-game seat wins 2/5, draws
+1/5, loses 2/5, a chess seat each 1/3). Events
 whose scenario count is at most ``exact_limit`` are enumerated exhaustively and their
 probabilities are exact weighted shares; larger events are sampled (``n_sims``).
 
@@ -35,7 +37,6 @@ import polars as pl
 
 from swissframe._collect import scoped
 from swissframe.cut._round import (
-    DEFAULT_OUTCOMES,
     KEY,
     OUTCOME_ORDER,
     UNKNOWN_HI,
@@ -392,7 +393,7 @@ def _scenario_status(rf: RoundFrame, assign: pl.DataFrame, top: int,
 
 @scoped
 def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Ruleset = "mtg",
-               *, outcomes: Sequence[tuple[int, int, int]] = DEFAULT_OUTCOMES,
+               *, outcomes: Sequence[tuple[int, int, int]] | None = None,
                weights: Sequence[float] | None = None, exact_limit: int = 3125,
                n_sims: int = 100, seed: int | None = 0, batch: int = 25,
                progress: bool = False) -> pl.DataFrame:
@@ -410,8 +411,9 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
     rules
         Ruleset.
     outcomes, weights
-        Outcome space of a match (first seat's games) and the probability model (default
-        uniform over ``outcomes``).
+        Outcome space of a match (first seat's games; None: the ruleset's
+        ``match_outcomes``, a card game's best of three or a chess game's win, loss or draw)
+        and the probability model (default uniform over the outcomes).
     exact_limit
         Events with at most this many scenarios (product of outcome counts over their
         matches) are enumerated exhaustively: every status and probability is then exact.
@@ -469,7 +471,8 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
     check_seed(seed)
     rs = get(rules)
     return per_exact_group(
-        results, pairings, rs, outcome_table(outcomes, weights),
+        results, pairings, rs,
+        outcome_table(rs.match_outcomes if outcomes is None else outcomes, weights),
         lambda rf: _round_status(rf, rs, top, exact_limit=exact_limit, n_sims=n_sims,
                                  seed=seed, batch=batch, progress=progress))
 

@@ -8,6 +8,7 @@ Manatraders publish) are in :mod:`swissframe.rules.platforms`.
 from __future__ import annotations
 
 from swissframe.rules._ruleset import (
+    BEST_OF_THREE,
     FAB,
     FIDE,
     FIDE_2009,
@@ -24,6 +25,7 @@ from swissframe.rules._ruleset import (
     MTG_WER,
     OGWP,
     OMWP,
+    ONE_GAME,
     ONE_PIECE,
     OOMWP,
     POINTS,
@@ -47,6 +49,7 @@ from swissframe.rules._ruleset import (
 )
 
 __all__ = [
+    "BEST_OF_THREE",
     "FAB",
     "FIDE",
     "FIDE_2009",
@@ -63,6 +66,7 @@ __all__ = [
     "MTG_WER",
     "OGWP",
     "OMWP",
+    "ONE_GAME",
     "ONE_PIECE",
     "OOMWP",
     "POINTS",

@@ -38,11 +38,12 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal, get_args
+from typing import Final, Literal, get_args
 
-from swissframe.errors import RulesetError, did_you_mean
+from swissframe.errors import DataError, RulesetError, check_game_triples, did_you_mean
 
 __all__ = [
+    "BEST_OF_THREE",
     "FAB",
     "FIDE",
     "FIDE_2009",
@@ -59,6 +60,7 @@ __all__ = [
     "MTG_WER",
     "OGWP",
     "OMWP",
+    "ONE_GAME",
     "ONE_PIECE",
     "OOMWP",
     "POINTS",
@@ -308,6 +310,15 @@ class Criterion:
         return dict(self.params)
 
 
+#: The outcomes of a best-of-three match, from the first seat's side: 2-0, 2-1, 1-2, 0-2
+#: and the intentional draw 0-0-3 (MTR §2.5; rules.md §1.4) — the card games' match.
+BEST_OF_THREE: Final[tuple[tuple[int, int, int], ...]] = (
+    (2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0), (0, 0, 3))
+#: The outcomes of a one-game match with draws: a win, a loss, a draw (a chess game, where an
+#: agreed draw is a draw; rules.md §4).
+ONE_GAME: Final[tuple[tuple[int, int, int], ...]] = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """A complete, declarative description of how standings are computed.
@@ -384,6 +395,12 @@ class Ruleset:
         bye written ``1-0-0`` or ``0-0-0``-won still counts ``(2, 0, 0)`` in the player's
         games and GW%. None counts the games the row records (every non-MTR preset, and the
         platforms', whose published values are reproduced from their recorded games).
+    match_outcomes
+        The results a match can end in, as the first seat's ``(won, lost, drawn)`` games:
+        the outcome space of the cut and intentional-draw analyses (:mod:`swissframe.cut`;
+        uniform over it unless weights are given). :data:`BEST_OF_THREE` (default: the card
+        games' best-of-three, with the 0-0-3 intentional draw) or :data:`ONE_GAME` (the
+        chess presets': a win, a loss or a draw). Closed under swapping the seats.
     """
 
     name: str
@@ -414,6 +431,7 @@ class Ruleset:
     missing_rounds: MissingRounds = "not_played"
     columns: tuple[Criterion, ...] = ()
     bye_games: tuple[int, int, int] | None = None
+    match_outcomes: tuple[tuple[int, int, int], ...] = BEST_OF_THREE
 
     def __post_init__(self) -> None:
         try:
@@ -471,6 +489,19 @@ class Ruleset:
                        "None. Hint: the MTR's bye is (2, 0, 0).")
                 raise RulesetError(msg)
             object.__setattr__(self, "bye_games", tuple(games))
+        try:
+            outcomes = check_game_triples(f"ruleset {self.name!r}: match_outcomes",
+                                          self.match_outcomes,
+                                          hint="BEST_OF_THREE or ONE_GAME of swissframe.rules")
+        except DataError as exc:
+            raise RulesetError(str(exc)) from None
+        if len(set(outcomes)) != len(outcomes) or any(
+                (lost, won, drawn) not in outcomes for won, lost, drawn in outcomes):
+            msg = (f"ruleset {self.name!r}: match_outcomes {outcomes!r} must be distinct and "
+                   "the same from both seats (a 2-1 needs a 1-2). Hint: BEST_OF_THREE or "
+                   "ONE_GAME of swissframe.rules.")
+            raise RulesetError(msg)
+        object.__setattr__(self, "match_outcomes", tuple(outcomes))
         if self.snapshot not in ("final", "last_round", "stage"):
             msg = (f"ruleset {self.name!r}: snapshot={self.snapshot!r}; expected 'final', "
                    "'last_round' or 'stage'.")
@@ -707,7 +738,7 @@ FIDE = Ruleset(
     source="FIDE Handbook C.07 Tie-Break Regulations 2023, Arts. 7–9, 14, 16 (rules.md §4)",
     points_win=Fraction(1), points_draw=Fraction(1, 2), points_loss=Fraction(0),
     points_bye=Fraction(1), draw_value=Fraction(1, 2), drawn_game_value=Fraction(1, 2),
-    floor=Fraction(0), floor_own_gw=False, missing_rounds="absent",
+    floor=Fraction(0), floor_own_gw=False, missing_rounds="absent", match_outcomes=ONE_GAME,
     criteria=(POINTS, buchholz(cut=1), buchholz(), Criterion("sb"),
               Criterion("direct_encounter"), Criterion("win")),
     columns=(buchholz(median=1), Criterion("ps"), Criterion("won")))

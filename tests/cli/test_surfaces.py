@@ -121,7 +121,9 @@ def test_chess_cut_in_chess_words() -> None:
     assert reine.split()[:3] == ["8", "Reine", "4"], reine
     assert not any(".0 " in x or x.endswith(".0") for x in lines), lines
     words = " ".join(" ".join(lines).split())
-    assert "a win for either player (2 chances in 5 each) or a draw (1 in 5)" in words
+    # a chess game's outcomes (Ruleset.match_outcomes): a win, a loss or a draw, each 1/3
+    # (the card games' best of three gave a draw 1 chance in 5)
+    assert "a win for either player (1 chance in 3 each) or a draw (1 in 3)" in words
     assert "each table ending 2-0" not in words
     # a chess table ends in a result: no game scores (a card game's legend keeps them,
     # tests/cli/test_contract.py)

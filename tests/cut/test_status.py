@@ -4,6 +4,7 @@ equals the pairwise definition it replaced."""
 from __future__ import annotations
 
 import polars as pl
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -102,3 +103,25 @@ def test_range_pass_equals_pairwise_undecided_and_no_criteria() -> None:
     assert new == ref
     new, ref = _both(seats, seats, [])
     assert new == ref
+
+
+def test_a_chess_table_ends_in_a_win_a_loss_or_a_draw_each_one_in_three() -> None:
+    """The cut's probabilities weigh a chess table's three results equally (the FIDE
+    presets' ``match_outcomes``), not the card games' five game scores, where a win had 2
+    chances in 5 and a draw (the 0-0-3 intentional draw) 1."""
+    m = pl.DataFrame({"round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", "D"],
+                      "games_a": [1, 1], "games_b": [0, 0], "games_drawn": [0, 0]})
+    pairs = pl.DataFrame({"player_id": ["A", "C", "B", "D"],
+                          "opponent_id": ["C", "A", "D", "B"]})
+    res = sf.from_matches(m)
+
+    def a_draws_and_makes_it(rules: str) -> float:
+        st = sf.cut.cut_status(res, pairs, top=1, rules=rules)
+        row = st.filter((pl.col("player_id") == "A") & (pl.col("outcome") == "draw"))
+        assert row["exact"].item()
+        return float(row["probability"].item())
+
+    # A and C draw (1½ each); A is first when its opponents' points beat C's (B + C over
+    # D + A): when B beats D, one of the other table's results
+    assert a_draws_and_makes_it("fide") == pytest.approx(1 / 3)
+    assert a_draws_and_makes_it("mtg") == pytest.approx(2 / 5)  # (2-0 and 2-1 of five)

@@ -263,3 +263,19 @@ def test_cli_rules_lists_presets(capsys: pytest.CaptureFixture[str]) -> None:
     assert [c["name"] for c in detail[0]["criteria"]][:3] == ["match_points", "bh_c1", "bh"]
     assert rules_cmd.run(parser.parse_args(["rules", "--format", "csv"])) == 0
     assert capsys.readouterr().out.startswith("name,points,criteria")
+
+
+def test_match_outcomes_are_a_ruleset_s_data_checked_once() -> None:
+    """A match's outcome space (the cut analyses') is ruleset data: the card games' best of
+    three by default, a chess game's win, loss or draw in the FIDE presets; a space that
+    is not the same from both seats, or not triples of whole numbers, is refused where the
+    ruleset is made."""
+    assert sf.rules.MTG.match_outcomes == sf.rules.BEST_OF_THREE
+    for name in ("fide", "fide-2026", "fide-2009"):
+        assert sf.rules.get(name).match_outcomes == ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+    given = Ruleset(name="lists", match_outcomes=[[1, 0, 0], [0, 1, 0]])  # type: ignore[arg-type]
+    assert given.match_outcomes == ((1, 0, 0), (0, 1, 0))
+    with pytest.raises(RulesetError, match=r"same from both seats.*Hint"):
+        Ruleset(name="one-sided", match_outcomes=((2, 1, 0), (0, 2, 0), (2, 0, 0)))
+    with pytest.raises(RulesetError, match=r"match_outcomes.*triples.*Hint"):
+        Ruleset(name="text", match_outcomes="2-0")  # type: ignore[arg-type]

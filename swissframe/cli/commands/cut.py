@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
@@ -43,31 +44,35 @@ from swissframe.cli._common import (
 )
 from swissframe.compare import knows_intentional_draws
 from swissframe.cut import cut_status, id_advice
-from swissframe.cut._round import DEFAULT_OUTCOMES
 from swissframe.errors import SwissframeError
 from swissframe.io._files import read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
-from swissframe.rules._ruleset import get
+from swissframe.rules._ruleset import BEST_OF_THREE, get
 
 __all__ = ["add_parser", "player_table", "render_event", "run", "status_words"]
 
 _OUTCOMES = ("win", "draw", "loss")
-#: The outcome model of the probabilities (``cut_status``'s default), in words.
-_SCORES = ["-".join(map(str, o if o[2] else o[:2])) for o in DEFAULT_OUTCOMES]
-_WINS = sum(o[0] > o[1] for o in DEFAULT_OUTCOMES)  # (as many losses: the space is mirrored)
-_DRAWS = len(DEFAULT_OUTCOMES) - 2 * _WINS
-#: In every game's words (a chess or Pokémon table has no 2-1): the chances of a win,
-#: a draw; the game scores only for a card game (:func:`_outcome_words`).
-_OUTCOME_WORDS = (f"a win for either player ({_WINS} chances in {len(DEFAULT_OUTCOMES)} "
-                  f"each) or a draw ({_DRAWS} in {len(DEFAULT_OUTCOMES)})")
-_GAME_SCORES = f"in games, {', '.join(_SCORES[:-1])} or {_SCORES[-1]} equally likely"
+def _outcome_words(outcomes: Sequence[tuple[int, int, int]], games: bool) -> str:
+    """How the analysis weighs a table's results (``cut_status``'s uniform model over the
+    ruleset's ``match_outcomes``), in words: the chances of a win and of a draw, with the
+    game scores behind them where the game has them (``games``: a card game, whose tables
+    end in game scores; a chess table ends in a result, so its legend names no 2-1).
 
-
-def _outcome_words(games: bool) -> str:
-    """How the analysis weighs a table's results, with the game scores behind them where
-    the game has them (``games``: a card game, whose tables end in game scores; a chess
-    table ends in a result, so its legend names no 2-1)."""
-    return f"{_OUTCOME_WORDS}: {_GAME_SCORES}" if games else _OUTCOME_WORDS
+    >>> from swissframe.rules import BEST_OF_THREE, ONE_GAME
+    >>> _outcome_words(ONE_GAME, games=False)
+    'a win for either player (1 chance in 3 each) or a draw (1 in 3)'
+    >>> _outcome_words(BEST_OF_THREE, games=True)[-52:]
+    'in games, 2-0, 2-1, 1-2, 0-2 or 0-0-3 equally likely'
+    """
+    n = len(outcomes)
+    wins = sum(o[0] > o[1] for o in outcomes)  # (as many losses: the space is mirrored)
+    draws = n - 2 * wins
+    words = (f"a win for either player ({wins} {'chance' if wins == 1 else 'chances'} in {n} "
+             f"each) or a draw ({draws} in {n})")
+    if not games:
+        return words
+    scores = ["-".join(map(str, o if o[2] else o[:2])) for o in outcomes]
+    return f"{words}: in games, {', '.join(scores[:-1])} or {scores[-1]} equally likely"
 
 
 def _inputs(args: argparse.Namespace) -> list[str]:
@@ -219,9 +224,11 @@ def _count(n: int, one: str, many: str) -> str:
 
 
 def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
-                 show_all: bool = False, width: int = 80, games: bool = True) -> str:
+                 show_all: bool = False, width: int = 80, games: bool = True,
+                 outcomes: Sequence[tuple[int, int, int]] = BEST_OF_THREE) -> str:
     """The terminal text for one event: summary, the tables that matter, the players
-    (``games``: see :func:`_outcome_words`)."""
+    (``outcomes``, ``games``: the analysis' outcome space and whether its tables end in
+    game scores, for the legend: see :func:`_outcome_words`)."""
     paired = players.filter(pl.col("standing_in_cut") != "dropped")
     counts = dict(players.group_by("standing_in_cut").len().iter_rows())
     locked, out = counts.get("locked", 0), counts.get("out", 0)
@@ -279,7 +286,7 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                           width, shrink=[1], right={0, 2})
         legend = (f"in / out: makes / misses the top {top} whatever the other tables do. "
                   "possible, N%: the share of the other tables' outcomes in which the player "
-                  f"makes it, each table ending in {_outcome_words(games)} (exact; ~ "
+                  f"makes it, each table ending in {_outcome_words(outcomes, games)} (exact; ~ "
                   "when simulated or not proved); players tied on every tiebreaker across "
                   "the line count as out, or each with a share where the rules draw lots.")
         lines += ["", *textwrap.wrap(legend, width=width)]
@@ -325,12 +332,14 @@ def run(args: argparse.Namespace) -> int:
     groups = [(args.rules, prior)] if args.rules else by_ruleset(prior)
     statuses, advice, ranked = [], [], []
     card_game: dict[str, bool] = {}  # per event: its tables end in game scores
+    outcome_space: dict[str, tuple[tuple[int, int, int], ...]] = {}  # per event: its rules'
     for name, rows in groups:  # one analysis per ruleset the data calls for
         # an inferred platform preset counts players at their stage's end; the cut
         # analysis ranks the Swiss as it stands before round R
         rules = get(name) if args.rules else dataclasses.replace(get(name), snapshot="final")
         ids = rows.lazy().select("event_id").unique().collect()
         card_game |= dict.fromkeys(ids["event_id"].to_list(), knows_intentional_draws(rules))
+        outcome_space |= dict.fromkeys(ids["event_id"].to_list(), rules.match_outcomes)
         pr = (pairs.join(ids, on="event_id", how="semi") if "event_id" in pairs.columns
               else pairs)
         st = cut_status(rows, pr, args.top, rules, n_sims=args.sims,
@@ -362,6 +371,7 @@ def run(args: argparse.Namespace) -> int:
         parts.append(render_event(grp, event=str(ev), top=args.top,
                                   round_=int(r) if isinstance(r, int) else 0,
                                   show_all=args.all, width=width,
-                                  games=card_game.get(str(ev), True)))
+                                  games=card_game.get(str(ev), True),
+                                  outcomes=outcome_space.get(str(ev), BEST_OF_THREE)))
     write_text("\n\n".join(parts), args.output, inputs=_inputs(args))
     return 0
