@@ -287,15 +287,31 @@ _TYPO_CHECKS: Final = 20
 _TYPO_EXAMPLES: Final = 3
 
 
-def _single_units(players: pl.DataFrame, kind: Literal["bye", "idle"]) -> pl.DataFrame:
-    """One-seat units with a single outcome (k = 0): a bye (played, a 2-0 win without an
-    opponent) or an idle player (not paired in the round)."""
+def _bye_games(rules: Ruleset, outcomes: pl.DataFrame) -> tuple[int, int, int]:
+    """The games of a bye in a scenario, which has no row to read them from: the ruleset's
+    ``bye_games`` (the MTR's 2-0), else the outcome space's most decisive win (a
+    best-of-three's 2-0, a chess game's 1-0)."""
+    if rules.bye_games is not None:
+        return rules.bye_games
+    won = outcomes.filter(pl.col("gw") > pl.col("gl")).sort(
+        pl.col("gw") - pl.col("gl"), "gw", descending=True)
+    if won.height == 0:  # (a space without a win: the bye is still a win, by a game)
+        return (1, 0, 0)
+    gw, gl, gd = won.select("gw", "gl", "gd").row(0)
+    return int(gw), int(gl), int(gd)
+
+
+def _single_units(players: pl.DataFrame, kind: Literal["bye", "idle"],
+                  games: tuple[int, int, int] = (0, 0, 0)) -> pl.DataFrame:
+    """One-seat units with a single outcome (k = 0): a bye (played, a win by ``games``
+    without an opponent: :func:`_bye_games`) or an idle player (not paired in the round)."""
     bye = kind == "bye"
+    gw, gl, gd = games if bye else (0, 0, 0)
     return players.select(
         "event_id", "player_id",
         pl.concat_str([pl.col("player_id"), pl.lit(SEP + kind)]).alias("unit"),
-        k=pl.lit(0, dtype=pl.Int64), gw=pl.lit(2 if bye else 0, dtype=pl.Int64),
-        gl=pl.lit(0, dtype=pl.Int64), gd=pl.lit(0, dtype=pl.Int64),
+        k=pl.lit(0, dtype=pl.Int64), gw=pl.lit(gw, dtype=pl.Int64),
+        gl=pl.lit(gl, dtype=pl.Int64), gd=pl.lit(gd, dtype=pl.Int64),
         mk=pl.lit(0, dtype=pl.Int64), opp=pl.lit(None, dtype=pl.String),
         played=pl.lit(value=bye), bye=pl.lit(value=bye))
 
@@ -340,7 +356,8 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
                           gl=pl.when("_a").then("gl").otherwise("gw"),
                           played=pl.lit(value=True), bye=pl.lit(value=False))
             .drop("_a"))
-        byes = _single_units(pr.filter(pl.col("opponent_id").is_null()), "bye")
+        byes = _single_units(pr.filter(pl.col("opponent_id").is_null()), "bye",
+                             _bye_games(rules, outcomes))
         seats_m = pl.concat([seats_m.select(byes.columns), byes])
         paired = pr.select("event_id", "player_id")
     idle = _single_units(players.join(paired, on=["event_id", "player_id"], how="anti"),

@@ -125,3 +125,15 @@ def test_a_chess_table_ends_in_a_win_a_loss_or_a_draw_each_one_in_three() -> Non
     # D + A): when B beats D, one of the other table's results
     assert a_draws_and_makes_it("fide") == pytest.approx(1 / 3)
     assert a_draws_and_makes_it("mtg") == pytest.approx(2 / 5)  # (2-0 and 2-1 of five)
+
+
+def test_a_bye_in_a_scenario_is_the_outcome_space_s_win_or_the_ruleset_s() -> None:
+    """A bye in the analysed round has no row to read its games from: the ruleset's
+    ``bye_games`` (MTR 2-0), else the outcome space's most decisive win — a chess bye is
+    1-0, not the card games' 2-0 it was for every game."""
+    from swissframe.cut._round import _bye_games, outcome_table
+
+    assert _bye_games(sf.rules.FIDE, outcome_table(sf.rules.FIDE.match_outcomes)) == (1, 0, 0)
+    assert _bye_games(sf.rules.MTG, outcome_table(((1, 0, 0), (0, 1, 0)))) == (2, 0, 0)
+    assert _bye_games(sf.rules.POKEMON, outcome_table()) == (2, 0, 0)
+    assert _bye_games(sf.rules.POKEMON, outcome_table(((0, 0, 3),))) == (1, 0, 0)
