@@ -12,6 +12,7 @@ import argparse
 import importlib
 import os
 import sys
+import textwrap
 import time
 import warnings
 from collections.abc import Sequence
@@ -39,6 +40,7 @@ from swissframe.cli._common import (
     output_format,
     reading,
     show_error,
+    terminal_width,
     working,
     write_frame,
     write_per_event,
@@ -90,7 +92,9 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     terminal is narrow: the player (name where the files hold one), rank, points, record,
     then the criteria of the rulesets used (``rules``; MTG's when none is known).
     The points column is headed in the game's word where the rulesets used agree on one
-    (chess: "points"; :func:`~swissframe.compare.column_heading`).
+    (chess: "points"; :func:`~swissframe.compare.column_heading`). A column whose number
+    its name does not explain gets a legend line under the tables (``Criterion.unit``:
+    "direct_encounter: tied players ranked below").
     ``heading`` and ``whole``: see :func:`~swissframe.cli._common.write_per_event`."""
     from swissframe.compare import column_heading
     from swissframe.rules import get
@@ -109,6 +113,12 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     if points != "match_points" and "match_points" in shown.columns:
         shown = shown.rename({"match_points": points})  # (the header only: data keep theirs)
     write_per_event(shown, priority, heading=heading, whole=whole)
+    # a legend for a number whose name does not say what it counts (chess' direct
+    # encounter counts tied players, not points: Criterion.unit)
+    units = {c.name: c.unit for r in used for c in (*r.criteria, *r.columns)
+             if c.unit and c.name in table.columns}
+    for name, unit in units.items():
+        print(textwrap.fill(f"{name}: {unit}", width=terminal_width()))
 
 
 def _cut_criterion_words(table: pl.DataFrame) -> pl.DataFrame:

@@ -17,9 +17,11 @@ from swissframe.compare import (
     Comparison,
     compare,
     criterion_label,
+    criterion_unit,
     difference_text,
     format_value,
     ordinal,
+    with_unit,
 )
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
@@ -259,8 +261,8 @@ def _cut_section(rep: EventReport) -> str:
         if c.criterion != "match_points" and c.margin is not None:
             gap = (f"{100 * c.margin:.2f} percentage points" if c.criterion in PERCENT_CRITERIA
                    else format_value(c.criterion or "", c.margin))
-            lead += (f" The margin on {escape(c.label or '')} was {gap}: everything above it "
-                     "in the ruleset's order was level.")
+            lead += (f" The margin on {escape(with_unit(c.label or '', c.unit))} was {gap}: "
+                     "everything above it in the ruleset's order was level.")
     t = Table([("Criterion", "l"), (rep.name(c.player_a), ""), (rep.name(c.player_b), ""),
                ("Difference", "")])
     for r in c.table.iter_rows(named=True):
@@ -268,7 +270,7 @@ def _cut_section(rep: EventReport) -> str:
         dtext = difference_text(r["criterion"], diff)
         if r["lot"]:
             dtext = "ahead" if diff and diff > 0 else "behind" if diff else ""
-        t.add([(escape(r["label"]), None, "l"),
+        t.add([(escape(with_unit(r["label"], r["unit"])), None, "l"),
                _cell(r["criterion"], {r["criterion"]: r["value_a"]}, 4, lot=r["lot"]),
                _cell(r["criterion"], {r["criterion"]: r["value_b"]}, 4, lot=r["lot"]),
                dtext if r["decided"] or diff else "="],
@@ -293,7 +295,7 @@ def _standings_section(rep: EventReport) -> str:
     header: list[tuple[str, str]] = [("Rank", ""), ("Player", "l")]
     if has_names:
         header.append(("ID", "l"))
-    header += [("Points", ""), ("W–L–D", ""), *[(criterion_label(c), "") for c in crit],
+    header += [("Points", ""), ("W–L–D", ""), *[(criterion_label(c, rs), "") for c in crit],
                ("Note", "l")]
     t = Table(header, sortable=True, scroll=st.height > 40, table_id="standings")
     for r in st.iter_rows(named=True):
@@ -317,9 +319,15 @@ def _standings_section(rep: EventReport) -> str:
                   for c in crit]
         cells.append((", ".join(note), None, "l tag"))
         t.add(cells, " ".join(cls))
+    # what a column's number counts where its heading does not say it (chess' direct
+    # encounter: tied players, not points; Criterion.unit)
+    units = "".join(f" {criterion_label(c, rs).capitalize()}: {escape(unit)}."
+                    for c in crit if (unit := criterion_unit(c, rs)))
+    exact = ("Percentages to two decimals; the ranking compares exact values."
+             if any(c in PERCENT_CRITERIA for c in crit)
+             else "The ranking compares exact values.")
     hint = (f'<p class="note">Click a column to sort. Shaded: the top {rep.top}; '
-            "players equal on every criterion share a rank. Percentages to two decimals; "
-            "the ranking compares exact values.</p>")
+            f"players equal on every criterion share a rank.{units} {exact}</p>")
     return f"<h2>Final standings</h2>{hint}{t.html()}"
 
 

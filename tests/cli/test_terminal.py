@@ -18,9 +18,10 @@ import sys
 import termios
 from pathlib import Path
 
+import polars as pl
 import pytest
 
-from tests.helpers import REPO_ROOT, SHARED_ROOT
+from tests.helpers import DE_DECIDES, REPO_ROOT, SHARED_ROOT, decisive
 
 STORE = str(REPO_ROOT / "data" / "events" / "store-championship.csv")
 BIG = (SHARED_ROOT / "data" / "realworld" / "fbettega_MTG_decklistcache" / "Tournaments"
@@ -271,3 +272,28 @@ def test_chess_tables_say_points_and_card_games_keep_match_points() -> None:
     assert "match_points" in header.split(","), header  # (a data column keeps its name)
     for raw in (st, sens, pk):
         _fits(screen(raw))
+
+
+def test_direct_encounter_says_it_counts_tied_players(tmp_path: Path) -> None:
+    """FIDE direct encounter's column is the number of tied players it ranks below the
+    player (C.07 Art. 6): ``why`` said "beat P5 on direct encounter: 1 vs 0" (a game score,
+    to a chess player), ``explain`` "DE 1" and the standings a bare 1. Each now says what
+    the number counts, from the criterion (``Criterion.unit``), within 80 columns."""
+    table = tmp_path / "de.csv"
+    decisive(DE_DECIDES).with_columns(event_id=pl.lit("de")).write_csv(table)
+    f = str(table)
+    (c1, st), (c2, why), (c3, expl) = run_raw([
+        ["standings", f, "--rules", "fide", "--quiet"],
+        ["why", f, "P1", "P5", "--rules", "fide", "--quiet"],
+        ["explain", f, "--player", "P1", "--rules", "fide", "--quiet"]])
+    assert (c1, c2, c3) == (0, 0, 0)
+    for raw in (st, why, expl):
+        _fits(screen(raw))
+    shown = [x for x in screen(st) if x]
+    assert "direct_encounter" in next(x for x in shown if "rank" in x)  # (the data's name)
+    assert "direct_encounter: tied players ranked below" in shown
+    said = [x for x in screen(why) if x]
+    assert " ".join(said[:2]).startswith(
+        "P1 (3rd) beat P5 (4th) on direct encounter (tied players ranked below): 1 vs 0,")
+    assert said[-1] == "direct encounter: tied players ranked below"  # under the table
+    assert "DE 1 (tied players ranked below), WIN 2" in " ".join(screen(expl))

@@ -12,6 +12,7 @@ import pytest
 import swissframe as sf
 from swissframe.cli import main
 from swissframe.report import SeasonReport
+from tests.helpers import DE_DECIDES, decisive
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data" / "events"
@@ -331,3 +332,23 @@ def test_a_chess_season_counts_no_intentional_draws(tmp_path: Path) -> None:
     chart = html.split("Cut lines against field size")[1].split("</script>")[0]
     assert '"field":"ids"' not in chart.replace(" ", "")  # (no colour or shape by IDs)
     assert '"field":"match_points_n"' in chart.replace(" ", "")
+
+
+def test_a_cut_decided_by_direct_encounter_says_what_the_number_counts() -> None:
+    """FIDE direct encounter counts the tied players it ranks below the player (C.07 Art.
+    6): the cut box read "P1 beat P5 on direct encounter: 1 vs 0 … The margin on direct
+    encounter was 1" (a 1-0 game, to a chess reader) and the standings' column a bare
+    number; the chess table also said "Percentages to two decimals" over no percentage."""
+    res = decisive(DE_DECIDES).with_columns(event_id=pl.lit("de"))
+    rep = sf.report(res, rules="fide", top=3, n_sims=0)
+    assert rep.comparison is not None
+    assert rep.comparison.criterion == "direct_encounter"
+    text = _text(rep.html)
+    assert ("P1 (3rd) beat P5 (4th) on direct encounter (tied players ranked below): 1 vs 0, "
+            "level on points (2)") in text
+    assert "The margin on direct encounter (tied players ranked below) was 1:" in text
+    assert " direct encounter (tied players ranked below) 1 0 +1 " in text  # the cut table
+    assert "Direct encounter: tied players ranked below." in text  # the standings' note
+    assert "Percentages" not in text
+    assert "Percentages to two decimals" in _text(sf.report(DATA / "league-night.csv", top=2,
+                                                            n_sims=0).html)
