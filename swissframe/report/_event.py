@@ -240,7 +240,9 @@ def _cut_points_sentence(rep: EventReport) -> str:
                     f"{_pts(nxt)}.")
     tail = f"{made} of the {group.height} players on {_pts(pts)}"
     if above:
-        return s + f": all {above} players above made it, and {tail} did."
+        who = ("the player above" if above == 1 else "both players above" if above == 2
+               else f"all {above} players above")
+        return s + f": {who} made it, and {tail} did."
     return s + f": {tail} made it."
 
 

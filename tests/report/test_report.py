@@ -352,3 +352,15 @@ def test_a_cut_decided_by_direct_encounter_says_what_the_number_counts() -> None
     assert "Percentages" not in text
     assert "Percentages to two decimals" in _text(sf.report(DATA / "league-night.csv", top=2,
                                                             n_sims=0).html)
+
+
+def test_the_cut_sentence_counts_the_players_above_in_words() -> None:
+    """It said "all 2 players above made it" (and "all 1 players")."""
+    res = decisive(DE_DECIDES).with_columns(event_id=pl.lit("de"))
+    text = _text(sf.report(res, rules="fide", top=3, n_sims=0).html)
+    assert ("The top-3 cut fell at 2 points: both players above made it, and 1 of the 3 "
+            "players on 2 did.") in text
+    text = _text(sf.report(res.filter(pl.col("round") <= 4), rules="fide", top=2,
+                           n_sims=0).html)
+    assert ("The top-2 cut fell at 2 points: the player above made it, and 1 of the 3 "
+            "players on 2 did.") in text
