@@ -20,6 +20,7 @@ from swissframe.compare import (
     criterion_unit,
     difference_text,
     format_value,
+    knows_intentional_draws,
     ordinal,
     with_unit,
 )
@@ -500,9 +501,13 @@ def _advice_section(rep: EventReport) -> str:
         return ((w != d) | (d != lo) | (w == "possible") | (d == "possible")
                 | (lo == "possible")).fill_null(value=False)
 
+    # a game where a draw is half a win (chess) has draws, but no intentional draw that its
+    # results could tell from a played one (compare.knows_intentional_draws)
+    ids = knows_intentional_draws(rep.meta.rules)
+    title = "Intentional-draw advice" if ids else "Draw advice"
     matter = adv.filter(open_("a") | open_("b"))
     if matter.height == 0:
-        return (f"<h3>Intentional-draw advice</h3><p>No table of round {rep.last_round} could "
+        return (f"<h3>{title}</h3><p>No table of round {rep.last_round} could "
                 f"change the top {rep.top}: every player's status was settled whatever the "
                 "results.</p>")
     pts = {} if rep.prior is None else dict(zip(rep.prior["player_id"].to_list(),
@@ -530,18 +535,18 @@ def _advice_section(rep: EventReport) -> str:
             "cut (a result there could change who made it). "
             + (f"At {both} of them both players could draw in" if both else
                "At none of them could both players draw in"))
-    if final.height:
+    if final.height and ids:
         lead += ("; none of them drew intentionally." if not ids_taken else
                  f"; {ids_taken} of them drew intentionally"
                  f" ({safe_both} safe for both players).")
     else:
         lead += "."
-    return f"<h3>Intentional-draw advice, table by table</h3><p>{lead}</p>{t.html()}"
+    return f"<h3>{title}, table by table</h3><p>{lead}</p>{t.html()}"
 
 
 def _ids_section(rep: EventReport) -> str:
     ids = rep.ids
-    if ids is None or ids.events.height == 0:
+    if ids is None or ids.events.height == 0 or not knows_intentional_draws(rep.meta.rules):
         return ""
     e = ids.events.row(0, named=True)
     k = int(e["ids_final"] or 0)

@@ -269,6 +269,11 @@ def test_chess_report_speaks_chess_and_charts_are_labelled() -> None:
     assert "Ranked by fide-2026 : points → " in text
     assert "floor" not in text
     assert "MW%" not in text
+    # nothing in a chess result tells an agreed draw from a played one (the season page
+    # says none): the event page said "none of them drew intentionally" and "What the
+    # intentional draws did: No intentional draw in round 3"; its advice is on draws
+    assert "intentional" not in text.lower()
+    assert "Draw advice, table by table" in text
     labels = re.findall(r'role="img" aria-label="([^"]*)"', html)
     assert labels
     assert all(x.startswith("Fixture Open: ") for x in labels), labels
