@@ -91,9 +91,15 @@ def criterion_unit(name: str, rules: Ruleset | None = None) -> str:
     >>> criterion_unit("direct_encounter", get("fide")), criterion_unit("omwp", get("mtg"))
     ('tied players ranked below', '')
     """
+    crit = _criterion(name, rules)
+    return crit.unit if crit is not None else ""
+
+
+def _criterion(name: str, rules: Ruleset | None) -> Criterion | None:
+    """The criterion or extra column ``name`` of ``rules`` (None: not there, or no rules)."""
     if rules is None:
-        return ""
-    return next((c.unit for c in (*rules.criteria, *rules.columns) if c.name == name), "")
+        return None
+    return next((c for c in (*rules.criteria, *rules.columns) if c.name == name), None)
 
 
 def _draw_is_half(rules: Ruleset | None) -> bool:
@@ -103,13 +109,19 @@ def _draw_is_half(rules: Ruleset | None) -> bool:
 
 def column_heading(name: str, rules: Ruleset | None = None) -> str:
     """A data column's heading in a text table: its name, or the game's own word where
-    ``rules`` has one (:func:`criterion_label`; the column itself keeps its name).
+    ``rules`` has one (:func:`criterion_label`; the column itself keeps its name). A number
+    whose name does not say what it counts (:func:`criterion_unit`) is headed by the
+    criterion's short label, which a legend under the table explains (chess' direct
+    encounter: "DE: direct encounter (tied players ranked below)").
 
     >>> column_heading("match_points", get("mtg")), column_heading("match_points", get("fide"))
     ('match_points', 'points')
-    >>> column_heading("omwp", get("fide"))
-    'omwp'
+    >>> column_heading("omwp", get("fide")), column_heading("direct_encounter", get("fide"))
+    ('omwp', 'DE')
     """
+    crit = _criterion(name, rules)
+    if crit is not None and crit.unit:
+        return crit.label
     own = criterion_label(name, rules)
     return own if own != criterion_label(name) else name
 

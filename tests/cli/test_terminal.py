@@ -277,21 +277,28 @@ def test_chess_tables_say_points_and_card_games_keep_match_points() -> None:
 def test_direct_encounter_says_it_counts_tied_players(tmp_path: Path) -> None:
     """FIDE direct encounter's column is the number of tied players it ranks below the
     player (C.07 Art. 6): ``why`` said "beat P5 on direct encounter: 1 vs 0" (a game score,
-    to a chess player), ``explain`` "DE 1" and the standings a bare 1. Each now says what
-    the number counts, from the criterion (``Criterion.unit``), within 80 columns."""
+    to a chess player), ``explain`` "DE 1" and the standings a bare 1 under
+    "direct_encounter", a heading too wide for an 80-column table of a TRF with names,
+    which showed WIN, ranked after it, and left DE out. Each now says what the number
+    counts, from the criterion (``Criterion.unit``), within 80 columns."""
     table = tmp_path / "de.csv"
     decisive(DE_DECIDES).with_columns(event_id=pl.lit("de")).write_csv(table)
     f = str(table)
-    (c1, st), (c2, why), (c3, expl) = run_raw([
+    trf = str(REPO_ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf")
+    (c1, st), (c2, why), (c3, expl), (c4, named), (c5, csv) = run_raw([
         ["standings", f, "--rules", "fide", "--quiet"],
         ["why", f, "P1", "P5", "--rules", "fide", "--quiet"],
-        ["explain", f, "--player", "P1", "--rules", "fide", "--quiet"]])
-    assert (c1, c2, c3) == (0, 0, 0)
-    for raw in (st, why, expl):
+        ["explain", f, "--player", "P1", "--rules", "fide", "--quiet"],
+        ["standings", trf, "--quiet"], ["standings", f, "--rules", "fide", "--format", "csv"]])
+    assert (c1, c2, c3, c4, c5) == (0, 0, 0, 0, 0)
+    for raw in (st, why, expl, named):
         _fits(screen(raw))
-    shown = [x for x in screen(st) if x]
-    assert "direct_encounter" in next(x for x in shown if "rank" in x)  # (the data's name)
-    assert "direct_encounter: tied players ranked below" in shown
+    for raw in (st, named):
+        shown = [x for x in screen(raw) if x]
+        head = next(x for x in shown if "rank" in x)
+        assert [x.strip() for x in head.strip("│").split("┆")][-4:] == ["bh", "sb", "DE", "win"]
+        assert "DE: direct encounter (tied players ranked below)" in shown
+    assert "direct_encounter" in next(x for x in screen(csv) if x.startswith("event_id,"))
     said = [x for x in screen(why) if x]
     assert " ".join(said[:2]).startswith(
         "P1 (3rd) beat P5 (4th) on direct encounter (tied players ranked below): 1 vs 0,")
