@@ -237,6 +237,17 @@ def test_a_melee_draw_listed_twice_is_no_warning_but_validate_lists_it() -> None
     assert scode == 0, strict
 
 
+@pytest.mark.skipif(not DRAWN.exists(), reason=f"shared real-world data not found at {DRAWN}")
+def test_verify_fits_80_columns() -> None:
+    """Its heading line ran to 110 columns."""
+    ((code, out),) = run_raw([["verify", str(DRAWN), "--quiet"]])
+    assert code == 0
+    lines = screen(out)
+    _fits(lines)
+    assert " ".join(lines).startswith("agreement per source and era: values (every compared "
+                                      "value within one unit) and order")
+
+
 def test_a_long_path_in_a_warning_is_not_cut_mid_word(tmp_path: Path) -> None:
     """A warning naming a file broke its path at the 80th column (".../ber" / "lin-...")."""
     deep = tmp_path / ("a-folder-with-a-rather-long-name-" * 3) / "unreported-2024-07-13.json"
