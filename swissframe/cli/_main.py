@@ -94,7 +94,7 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     not explain is headed by its short label, with a legend line under the table when it
     is shown (``Criterion.unit``: "DE: direct encounter (tied players ranked below)").
     ``heading`` and ``whole``: see :func:`~swissframe.cli._common.write_per_event`."""
-    from swissframe.compare import column_heading, criterion_label
+    from swissframe.compare import column_heading, criterion_label, criterion_unit
     from swissframe.rules import get
 
     used = [get(r) for r in (rules or ["mtg"])]
@@ -107,7 +107,7 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
         head = heads.pop() if len(heads) == 1 else name
         if head != name and name in table.columns:
             headings[name] = head  # (the header only: data keep their names)
-            if head != criterion_label(name, used[0]):  # a code, not the game's word
+            if criterion_unit(name, used[0]):  # a code for a count: say what it counts
                 legend[head] = criterion_label(name, used[0], unit=True)
     priority = ["rank", headings.get("match_points", "match_points"), "record",
                 *(headings.get(c, c) for c in criteria), "division", "dropped"]
