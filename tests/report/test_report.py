@@ -369,3 +369,17 @@ def test_the_cut_sentence_counts_the_players_above_in_words() -> None:
                            n_sims=0).html)
     assert ("The top-2 cut fell at 2 points: the player above made it, and 1 of the 3 "
             "players on 2 did.") in text
+
+
+def test_a_season_whose_events_share_their_cut_says_it_once() -> None:
+    """Two events with one cut and one field size read "ranged from 2 to 2 points over 2
+    events of 6–6 players"."""
+    one = decisive(DE_DECIDES)
+    res = pl.concat([one.with_columns(event_id=pl.lit(e)) for e in ("a", "b")])
+    text = _text(sf.report(res, rules="fide", top=3, n_sims=0, season=True).html)
+    assert "The top-3 cut line fell at 2 points in all 2 events (6 players)." in text
+    assert "ranged" not in text
+    mixed = pl.concat([res, one.filter(pl.col("round") <= 3).with_columns(
+        event_id=pl.lit("c"))])
+    text = _text(sf.report(mixed, rules="fide", top=2, n_sims=0, season=True).html)
+    assert "The top-2 cut line ranged from 2 to 3 points over 3 events of 6 players." in text
