@@ -122,7 +122,8 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
     if standing is not None:
         rec = f"{standing['wins']}-{standing['losses']}-{standing['draws']}"
         points = format_cell("match_points", standing["match_points"])
-        parts = [f"rank {standing['rank']}", f"{points} points", f"record {rec}"]
+        parts = [f"rank {standing['rank']}",
+                 f"{points} point{'' if points == '1' else 's'}", f"record {rec}"]
         # the ruleset's own tiebreakers (chess has no OMW% or GW%; Pokémon no GW%)
         cols = ([c for c in criteria if c != "match_points"] if criteria
                 else ["omwp", "gwp", "ogwp", "oomwp"])
