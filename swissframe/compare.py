@@ -267,9 +267,12 @@ class Comparison:
         win, lose = (a, b) if first_is_a else (b, a)
         rw, rl = (self.rank_a, self.rank_b) if first_is_a else (self.rank_b, self.rank_a)
         vw, vl = (self.value_a, self.value_b) if first_is_a else (self.value_b, self.value_a)
-        sw, sl = _distinct(self.criterion, vw, vl)
+        at = int(self.table["decided"].arg_max() or 0)
+        # an order drawn by lot: its seeded stand-in's digits mean nothing, only its order
+        values = ("the order drawn by lot" if self.table["lot"][at]
+                  else " vs ".join(_distinct(self.criterion, vw, vl)))
         lower = "" if self.descending else " (lower is better)"
-        level = self.table.head(int(self.table["decided"].arg_max() or 0))
+        level = self.table.head(at)
         same = ", ".join(f"{r['label']} ({r['unit'] + ': ' if r['unit'] else ''}"
                          f"{format_value(r['criterion'], r['value_a'])})"
                          for r in level.iter_rows(named=True))
@@ -277,7 +280,7 @@ class Comparison:
         # (a count is named with its unit: "direct encounter (tied players ranked below):
         # 1 vs 0" — not a score of 1 to 0)
         return (f"{win} ({ordinal(rw)}) beat {lose} ({ordinal(rl)}) on "
-                f"{with_unit(self.label or '', self.unit)}{lower}: {sw} vs {sl}{after}.")
+                f"{with_unit(self.label or '', self.unit)}{lower}: {values}{after}.")
 
     def __str__(self) -> str:
         return self.sentence

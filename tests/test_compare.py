@@ -167,8 +167,14 @@ def test_an_order_drawn_by_lot_is_flagged_whatever_its_name() -> None:
     res = sf.from_matches(pl.DataFrame({
         "round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", "D"],
         "games_a": [1, 1], "games_b": [1, 1], "games_drawn": [1, 1]}))
-    table = sf.compare(res, "A", "C", rules=coin).table
-    assert table.filter(pl.col("lot"))["criterion"].to_list() == ["coin"]
+    c = sf.compare(res, "A", "C", rules=coin)
+    assert c.table.filter(pl.col("lot"))["criterion"].to_list() == ["coin"]
+    # the sentence names the lot, not its seeded key's 16 digits ("on coin:
+    # 827231122844449 vs 4278988853589654")
+    assert c.criterion == "coin"
+    assert ": the order drawn by lot, level on match points (1)" in c.sentence
+    assert not any(str(int(v)) in c.sentence for v in (c.value_a, c.value_b)
+                   if v is not None)
 
 
 def test_direct_encounter_reads_as_a_count_of_tied_players_not_a_score() -> None:

@@ -383,3 +383,17 @@ def test_a_season_whose_events_share_their_cut_says_it_once() -> None:
         event_id=pl.lit("c"))])
     text = _text(sf.report(mixed, rules="fide", top=2, n_sims=0, season=True).html)
     assert "The top-2 cut line ranged from 2 to 3 points over 3 events of 6 players." in text
+
+
+def test_a_cut_decided_by_lot_has_no_margin() -> None:
+    """A cut the random order decided read "The margin on random draw was
+    3451757730741205" (the difference of two seeded keys) and named both keys."""
+    res = sf.from_matches(pl.DataFrame({
+        "round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", "D"],
+        "games_a": [1, 1], "games_b": [1, 1], "games_drawn": [1, 1]}))
+    rep = sf.report(res, rules="pokemon", top=1, n_sims=0)
+    assert rep.comparison is not None
+    assert rep.comparison.criterion == "random"
+    text = _text(rep.html)
+    assert "on random draw: the order drawn by lot" in text
+    assert "The margin on" not in text
