@@ -39,6 +39,12 @@ def number_text(value: object, *, percent: bool, decimals: int, null: str) -> st
     ...     8.5, percent=False, decimals=4, null=""), number_text(36, percent=True,
     ...     decimals=2, null="–")
     ('66.67%', '8.5', '3600.00%')
+
+    A negative number too small for ``decimals`` reads as zero, not "-0":
+
+    >>> number_text(-1e-9, percent=False, decimals=4, null=""), number_text(
+    ...     -1e-9, percent=True, decimals=2, null="")
+    ('0', '0.00%')
     """
     if value is None:
         return null
@@ -54,10 +60,13 @@ def number_text(value: object, *, percent: bool, decimals: int, null: str) -> st
     if math.isnan(number):
         return "NaN"
     if percent:
-        return f"{100 * number:.{decimals}f}%"
-    if number.is_integer():
+        text = f"{100 * number:.{decimals}f}%"
+    elif number.is_integer():
         return str(int(number))
-    return f"{number:.{decimals}f}".rstrip("0").rstrip(".")
+    else:
+        text = f"{number:.{decimals}f}".rstrip("0").rstrip(".")
+    # (a negative number rounded to zero: no sign before a zero)
+    return text[1:] if text.startswith("-") and not text.strip("-0.%") else text
 
 
 def escaped(text: str) -> str:

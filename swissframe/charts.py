@@ -1094,7 +1094,10 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
                .when((pct == 100) & ~pl.col("all_in")).then(pl.lit("~100%"))
                .otherwise(pl.format("{}%", pct)))
     data = (agg.join(totals, on=["points_before", "outcome"], how="left")
-            .with_columns(points=pl.format("{} pts", _points_text(pl.col("points_before"))),
+            .with_columns(points=pl.format(  # ("1 pt", "1.5 pts", "0 pts")
+                              "{} {}", _points_text(pl.col("points_before")),
+                              pl.when(pl.col("points_before") == 1).then(pl.lit("pt"))
+                              .otherwise(pl.lit("pts"))),
                           p_label=p_label)
             .drop("all_out", "all_in")
             .drop("p_sum", "p_known")

@@ -32,7 +32,8 @@ from swissframe.rules import Criterion, Ruleset, get
 from swissframe.schema import as_frame, validated_once
 
 __all__ = ["CRITERION_LABELS", "PERCENT_CRITERIA", "Comparison", "column_heading", "compare",
-           "criterion_label", "format_value", "knows_intentional_draws", "ordinal"]
+           "criterion_label", "criterion_unit", "format_value", "knows_intentional_draws",
+           "ordinal", "with_unit"]
 
 Frame = pl.DataFrame | pl.LazyFrame
 
@@ -53,19 +54,52 @@ CRITERION_LABELS: Final[dict[str, str]] = {
 PERCENT_CRITERIA: Final = frozenset({"mwp", "omwp", "gwp", "ogwp", "oomwp", "omlp", "omp"})
 
 
-def criterion_label(name: str, rules: Ruleset | None = None) -> str:
+def criterion_label(name: str, rules: Ruleset | None = None, *, unit: bool = False) -> str:
     """The human name of a criterion column (the column name itself when unknown); with
     ``rules``, in that game's words: a chess score (win 1, draw ½) is "points", not
-    "match points".
+    "match points"; with ``unit`` too, the name a value is read under, followed by what
+    the number counts where the name does not say it (:func:`criterion_unit`).
 
     >>> criterion_label("omwp"), criterion_label("my_tb")
     ('OMW%', 'my_tb')
     >>> criterion_label("match_points", get("mtg")), criterion_label("match_points", get("fide"))
     ('match points', 'points')
+    >>> criterion_label("direct_encounter", get("fide"), unit=True)
+    'direct encounter (tied players ranked below)'
     """
-    if name == "match_points" and _draw_is_half(rules):
-        return "points"
-    return CRITERION_LABELS.get(name, name)
+    label = ("points" if name == "match_points" and _draw_is_half(rules)
+             else CRITERION_LABELS.get(name, name))
+    return with_unit(label, criterion_unit(name, rules)) if unit else label
+
+
+def with_unit(label: str, unit: str | None) -> str:
+    """A label as a value is read under it: followed by what the number counts, where
+    something does (``unit``; "" or None: the label alone).
+
+    >>> with_unit("direct encounter", "tied players ranked below"), with_unit("OMW%", "")
+    ('direct encounter (tied players ranked below)', 'OMW%')
+    """
+    return f"{label} ({unit})" if unit else label
+
+
+def criterion_unit(name: str, rules: Ruleset | None = None) -> str:
+    """What the number of the criterion or extra column ``name`` of ``rules`` counts where
+    its name does not say it, "" where it does or without ``rules``
+    (:attr:`~swissframe.rules.Criterion.unit`: decided by the criterion's function and
+    parameters, so a ruleset's own reading of a criterion says its own unit).
+
+    >>> criterion_unit("direct_encounter", get("fide")), criterion_unit("omwp", get("mtg"))
+    ('tied players ranked below', '')
+    """
+    crit = _criterion(name, rules)
+    return crit.unit if crit is not None else ""
+
+
+def _criterion(name: str, rules: Ruleset | None) -> Criterion | None:
+    """The criterion or extra column ``name`` of ``rules`` (None: not there, or no rules)."""
+    if rules is None:
+        return None
+    return next((c for c in (*rules.criteria, *rules.columns) if c.name == name), None)
 
 
 def _draw_is_half(rules: Ruleset | None) -> bool:
@@ -75,13 +109,19 @@ def _draw_is_half(rules: Ruleset | None) -> bool:
 
 def column_heading(name: str, rules: Ruleset | None = None) -> str:
     """A data column's heading in a text table: its name, or the game's own word where
-    ``rules`` has one (:func:`criterion_label`; the column itself keeps its name).
+    ``rules`` has one (:func:`criterion_label`; the column itself keeps its name). A number
+    whose name does not say what it counts (:func:`criterion_unit`) is headed by the
+    criterion's short label, which a legend under the table explains (chess' direct
+    encounter: "DE: direct encounter (tied players ranked below)").
 
     >>> column_heading("match_points", get("mtg")), column_heading("match_points", get("fide"))
     ('match_points', 'points')
-    >>> column_heading("omwp", get("fide"))
-    'omwp'
+    >>> column_heading("omwp", get("fide")), column_heading("direct_encounter", get("fide"))
+    ('omwp', 'DE')
     """
+    crit = _criterion(name, rules)
+    if crit is not None and crit.unit:
+        return crit.label
     own = criterion_label(name, rules)
     return own if own != criterion_label(name) else name
 
@@ -170,7 +210,8 @@ class Comparison:
         The player ranked ahead (``None`` when tied).
     criterion
         The first criterion, in the ruleset's order, on which they differ (``None`` when
-        tied); ``label`` is its human name.
+        tied); ``label`` is its human name, ``unit`` what its number counts where the
+        name does not say it ("" where it does; :func:`criterion_unit`).
     value_a, value_b
         Both players' values of that criterion (``None`` when tied).
     margin
@@ -178,7 +219,8 @@ class Comparison:
         oriented so that positive still means ahead); in percentage points × 1/100 for
         percentages, i.e. the raw difference of the fractions.
     table
-        Every criterion in ranking order: ``criterion, label, value_a, value_b,
+        Every criterion in ranking order: ``criterion, label, unit`` (what the number
+        counts where the label does not say it, else ""), ``value_a, value_b,
         difference`` (a − b), ``decided`` (True on the deciding row) and ``lot`` (True for
         an order drawn by lot, whose values are a seeded stand-in: only their order
         counts; ``tiebreakers.drawn_by_lot``).
@@ -198,6 +240,7 @@ class Comparison:
     margin: float | None
     table: pl.DataFrame
     descending: bool = True
+    unit: str = ""
 
     @property
     def tied(self) -> bool:
@@ -214,7 +257,8 @@ class Comparison:
         show = names or {}
         a, b = show.get(self.player_a, self.player_a), show.get(self.player_b, self.player_b)
         if self.tied:
-            shown = ", ".join(f"{r['label']} {format_value(r['criterion'], r['value_a'])}"
+            shown = ", ".join(f"{with_unit(r['label'], r['unit'])} "
+                              f"{format_value(r['criterion'], r['value_a'])}"
                               for r in self.table.iter_rows(named=True))
             return (f"{a} and {b} are tied on every criterion of {self.ruleset} ({shown}): "
                     f"they share {ordinal(self.rank_a)} place.")
@@ -223,14 +267,20 @@ class Comparison:
         win, lose = (a, b) if first_is_a else (b, a)
         rw, rl = (self.rank_a, self.rank_b) if first_is_a else (self.rank_b, self.rank_a)
         vw, vl = (self.value_a, self.value_b) if first_is_a else (self.value_b, self.value_a)
-        sw, sl = _distinct(self.criterion, vw, vl)
+        at = int(self.table["decided"].arg_max() or 0)
+        # an order drawn by lot: its seeded stand-in's digits mean nothing, only its order
+        values = ("the order drawn by lot" if self.table["lot"][at]
+                  else " vs ".join(_distinct(self.criterion, vw, vl)))
         lower = "" if self.descending else " (lower is better)"
-        level = self.table.head(int(self.table["decided"].arg_max() or 0))
-        same = ", ".join(f"{r['label']} ({format_value(r['criterion'], r['value_a'])})"
+        level = self.table.head(at)
+        same = ", ".join(f"{r['label']} ({r['unit'] + ': ' if r['unit'] else ''}"
+                         f"{format_value(r['criterion'], r['value_a'])})"
                          for r in level.iter_rows(named=True))
         after = f", level on {same}" if same else ""
-        return (f"{win} ({ordinal(rw)}) beat {lose} ({ordinal(rl)}) on {self.label}{lower}: "
-                f"{sw} vs {sl}{after}.")
+        # (a count is named with its unit: "direct encounter (tied players ranked below):
+        # 1 vs 0" — not a score of 1 to 0)
+        return (f"{win} ({ordinal(rw)}) beat {lose} ({ordinal(rl)}) on "
+                f"{with_unit(self.label or '', self.unit)}{lower}: {values}{after}.")
 
     def __str__(self) -> str:
         return self.sentence
@@ -239,7 +289,8 @@ class Comparison:
         bold = ' style="font-weight:bold"'
         rows = "".join(
             f"<tr{bold if r['decided'] else ''}><td>"
-            f"{escape(r['label'])}</td><td>{format_value(r['criterion'], r['value_a'], 4)}</td>"
+            f"{escape(with_unit(r['label'], r['unit']))}</td>"
+            f"<td>{format_value(r['criterion'], r['value_a'], 4)}</td>"
             f"<td>{format_value(r['criterion'], r['value_b'], 4)}</td></tr>"
             for r in self.table.iter_rows(named=True))
         return (f"<p>{escape(self.sentence)}</p><table><tr><th></th><th>{escape(self.player_a)}"
@@ -343,7 +394,7 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
         ra, rb = _row(table, a, event), _row(table, b, event)
         order = _order(rs)
         rows = [(c.name, criterion_label(c.name, rs), ra.get(c.name), rb.get(c.name),
-                 drawn_by_lot(c.function)) for c, _ in order]
+                 drawn_by_lot(c.function), c.unit) for c, _ in order]
         decided: int | None = None
         rank_a, rank_b = int(ra["rank"]), int(rb["rank"])  # type: ignore[call-overload]
         if rank_a != rank_b:
@@ -362,14 +413,16 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
                 decided = len(order) - 1
     frame = pl.DataFrame(
         {"criterion": [r[0] for r in rows], "label": [r[1] for r in rows],
+         "unit": [r[5] for r in rows],
          "value_a": [None if r[2] is None else float(r[2]) for r in rows],  # type: ignore[arg-type]
          "value_b": [None if r[3] is None else float(r[3]) for r in rows],  # type: ignore[arg-type]
          "decided": [i == decided for i in range(len(rows))],
          "lot": [r[4] for r in rows]},
-        schema={"criterion": pl.String, "label": pl.String, "value_a": pl.Float64,
-                "value_b": pl.Float64, "decided": pl.Boolean, "lot": pl.Boolean})
+        schema={"criterion": pl.String, "label": pl.String, "unit": pl.String,
+                "value_a": pl.Float64, "value_b": pl.Float64, "decided": pl.Boolean,
+                "lot": pl.Boolean})
     frame = frame.with_columns(difference=pl.col("value_a") - pl.col("value_b")).select(
-        "criterion", "label", "value_a", "value_b", "difference", "decided", "lot")
+        "criterion", "label", "unit", "value_a", "value_b", "difference", "decided", "lot")
     if decided is None:
         return Comparison(event, rs.name, a, b, rank_a, rank_b, None, None, None, None, None,
                           None, frame)
@@ -382,4 +435,4 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
         margin = diff if crit.descending else -diff
     return Comparison(event, rs.name, a, b, rank_a, rank_b, ahead, crit.name,
                       criterion_label(crit.name, rs), va, vb, margin, frame,
-                      descending=crit.descending)
+                      descending=crit.descending, unit=crit.unit)

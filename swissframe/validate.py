@@ -330,6 +330,11 @@ class ValidationReport:
                             {"summary": self.summary, "problems": self.problems}, rows=10)
 
     def __str__(self) -> str:
+        return self.text()
+
+    def text(self, more: str = "see report.problems") -> str:
+        """The full report, ``str(report)``; ``more`` says where a kind's rows beyond the
+        first few are (the CLI: its ``-o problems.csv``)."""
         n_err, n_warn = self.errors.height, self.warnings.height
         head = (f"swissframe validate: {self.rows:,} rows, {self.events:,} event(s), rules "
                 f"{self.rules}, " + (f"best of {self.best_of}" if self.best_of else
@@ -346,8 +351,7 @@ class ValidationReport:
             for row in grp.head(_SHOWN_PER_KIND).iter_rows(named=True):
                 lines.append("  - " + _describe(row))
             if grp.height > _SHOWN_PER_KIND:
-                lines.append(f"  … and {grp.height - _SHOWN_PER_KIND} more "
-                             "(see report.problems)")
+                lines.append(f"  … and {grp.height - _SHOWN_PER_KIND} more ({more})")
             if info.action:
                 lines.append(f"  Hint: {info.action}.")
         return "\n".join(lines)

@@ -180,6 +180,42 @@ def check_standings_invariants(st: pl.DataFrame, rules: sf.Ruleset,
     assert (st["wins"] + st["losses"] + st["draws"] == st["rounds_played"]).all()
 
 
+# ------------------------------------------------------------------ chess games
+
+
+def games(rows: list[tuple[int, str, str | None, str, str | None]]) -> pl.DataFrame:
+    """(round, player, opponent, result '+'/'='/'-', unplayed kind) → long rows (one seat)."""
+    g = {"+": (1, 0, 0), "=": (0, 0, 1), "-": (0, 1, 0)}
+    out = [{"round": r, "player_id": p, "opponent_id": o, "games_won": g[res][0],
+            "games_lost": g[res][1], "games_drawn": g[res][2], "unplayed": k}
+           for r, p, o, res, k in rows]
+    return pl.DataFrame(out, schema={"round": pl.Int64, "player_id": pl.String,
+                                     "opponent_id": pl.String, "games_won": pl.Int64,
+                                     "games_lost": pl.Int64, "games_drawn": pl.Int64,
+                                     "unplayed": pl.String})
+
+
+def decisive(ms: list[tuple[int, str, str, str]]) -> pl.DataFrame:
+    """(round, a, b, a's result '+'/'='/'-') → both seats' rows."""
+    flip = {"+": "-", "-": "+", "=": "="}
+    rows = []
+    for rnd, a, b, res in ms:
+        rows += [(rnd, a, b, res, None), (rnd, b, a, flip[res], None)]
+    return games(rows)
+
+
+#: A six-player chess round robin (round, a, b, a's result) whose places 3 and 4 direct
+#: encounter decides under ``fide``: P1, P5 and P3 finish on 2 points with BH-C1 11.5 and
+#: BH 13; Sonneborn-Berger puts P1 and P5 (5) above P3 (3.5); P1 beat P5 in round 2, so
+#: direct encounter ranks one tied player below P1 and none below P5 (1 vs 0: a count,
+#: not a score).
+DE_DECIDES = [
+    (1, "P1", "P6", "+"), (1, "P2", "P5", "="), (1, "P3", "P4", "+"), (2, "P1", "P5", "+"),
+    (2, "P6", "P4", "+"), (2, "P2", "P3", "+"), (3, "P1", "P4", "-"), (3, "P5", "P3", "+"),
+    (3, "P6", "P2", "-"), (4, "P1", "P3", "-"), (4, "P4", "P2", "-"), (4, "P5", "P6", "-"),
+    (5, "P1", "P2", "-"), (5, "P3", "P6", "-"), (5, "P4", "P5", "=")]
+
+
 #: The repository root, the test fixtures, and ``../shared`` (override with SWISSFRAME_SHARED).
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = REPO_ROOT / "tests" / "fixtures"

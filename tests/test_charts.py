@@ -765,6 +765,9 @@ def test_points_in_chart_labels_as_the_standings_print_them() -> None:
     points = {d["points"] for d in values(spec, spec["spec"]["layer"][0])}
     assert points
     assert not any(".0 pts" in x for x in points), points
+    # (and one point is "1 pt": it read "1 pts")
+    assert "1 pt" in points, points
+    assert "1 pts" not in points, points
 
 
 CHESS = ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf"

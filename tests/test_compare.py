@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 import swissframe as sf
-from tests.helpers import Opp, event_from_opponents
+from tests.helpers import DE_DECIDES, Opp, decisive, event_from_opponents
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "events"
 
@@ -167,5 +167,43 @@ def test_an_order_drawn_by_lot_is_flagged_whatever_its_name() -> None:
     res = sf.from_matches(pl.DataFrame({
         "round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", "D"],
         "games_a": [1, 1], "games_b": [1, 1], "games_drawn": [1, 1]}))
-    table = sf.compare(res, "A", "C", rules=coin).table
-    assert table.filter(pl.col("lot"))["criterion"].to_list() == ["coin"]
+    c = sf.compare(res, "A", "C", rules=coin)
+    assert c.table.filter(pl.col("lot"))["criterion"].to_list() == ["coin"]
+    # the sentence names the lot, not its seeded key's 16 digits ("on coin:
+    # 827231122844449 vs 4278988853589654")
+    assert c.criterion == "coin"
+    assert ": the order drawn by lot, level on match points (1)" in c.sentence
+    assert not any(str(int(v)) in c.sentence for v in (c.value_a, c.value_b)
+                   if v is not None)
+
+
+def test_direct_encounter_reads_as_a_count_of_tied_players_not_a_score() -> None:
+    """FIDE direct encounter's column counts the tied players it ranks below the player
+    (C.07 Art. 6): "on direct encounter: 1 vs 0" read as a 1-0 game score. The sentence and
+    the table say what the number counts, from the criterion (``Criterion.unit``)."""
+    res = decisive(DE_DECIDES)
+    c = sf.compare(res, "P1", "P5", rules="fide")
+    assert (c.criterion, c.ahead, c.value_a, c.value_b) == ("direct_encounter", "P1", 1, 0)
+    assert (c.label, c.unit) == ("direct encounter", "tied players ranked below")
+    assert c.sentence.startswith(
+        "P1 (3rd) beat P5 (4th) on direct encounter (tied players ranked below): 1 vs 0, "
+        "level on points (2), Buchholz cut-1 (11.5), Buchholz (13), Sonneborn-Berger (5).")
+    units = dict(c.table.select("criterion", "unit").iter_rows())
+    assert units == {"match_points": "", "bh_c1": "", "bh": "", "sb": "",
+                     "direct_encounter": "tied players ranked below", "win": ""}
+    assert ">direct encounter (tied players ranked below)<" in c._repr_html_()
+    # level before the criterion that decided: the count is named with its value; a
+    # ruleset ranking by DE right after points (a three-way cycle: no one ranked) says it
+    # too, for it reads the criterion, not the game
+    early = dataclasses.replace(sf.rules.FIDE, name="de-first", criteria=(
+        sf.rules.POINTS, sf.rules.Criterion("direct_encounter"), sf.rules.Criterion("sb")))
+    c = sf.compare(res, "P1", "P3", rules=early)
+    assert c.criterion == "sb"
+    assert ("on Sonneborn-Berger: 5 vs 3.5, level on points (2), direct encounter (tied "
+            "players ranked below: 0).") in c.sentence
+    # the reading in points (method="points") says points
+    points = dataclasses.replace(sf.rules.FIDE, name="de-points", criteria=(
+        *sf.rules.FIDE.criteria[:4],
+        sf.rules.Criterion("direct_encounter", params=(("method", "points"),))))
+    c = sf.compare(res, "P1", "P5", rules=points)
+    assert "on direct encounter (points against the tied players): 1 vs 0" in c.sentence

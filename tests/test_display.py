@@ -63,3 +63,22 @@ def test_polars_namespace_on_data_and_lazy_frames() -> None:
     assert isinstance(res.lazy().swiss.standings_by_round("mtg"), pl.DataFrame)
     assert set(res.swiss.sensitivity(["mtg", "pokemon"], top=4)["ruleset"]) == {"mtg",
                                                                                  "pokemon"}
+
+
+def test_the_terminal_and_the_reports_write_a_number_alike() -> None:
+    """One rule (``_display.number_text``) behind the terminal's ``format_cell`` and the
+    reports' ``format_value``; only their decimals and null text differ. A negative value
+    rounded to zero read "-0" (a cut gap or a lower-is-better difference of 1e-9)."""
+    from swissframe.cli._common import format_cell
+    from swissframe.compare import format_value
+
+    cases = [("omwp", 2 / 3, "66.67%"), ("omwp", 1, "100.00%"), ("bh", 8.5, "8.5"),
+             ("bh", 13.0, "13"), ("match_points", 36, "36"), ("sb", -1e-9, "0"),
+             ("omwp", -1e-9, "0.00%"), ("bh", float("nan"), "NaN"),
+             ("dropped", True, "yes"), ("match_points", 2**70 + 1, str(2**70 + 1))]
+    for name, value, want in cases:
+        assert format_value(name, value) == want, (name, value)
+        if not (isinstance(value, int) and name == "omwp"):  # (an int column: no percent)
+            assert format_cell(name, value) == want, (name, value)
+    assert (format_cell("omwp", None), format_value("omwp", None)) == ("", "–")
+    assert (format_cell("ctb", 3.890625), format_value("ctb", 3.890625)) == ("3.8906", "3.89")

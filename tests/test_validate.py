@@ -517,6 +517,21 @@ def test_many_problems_are_all_listed_and_text_is_capped() -> None:
     r = validate(big)
     assert only(r, "mirror_mismatch").height == 20 * 10
     assert "… and 195 more (see report.problems)" in str(r)
+    assert "… and 195 more (in a file)" in r.text(more="in a file")
+
+
+def test_cli_says_where_the_rows_beyond_the_first_are(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line said "… and 195 more (see report.problems)": a Python attribute
+    its user has no way to read; it names its own way to list them."""
+    path = tmp_path / "many.csv"
+    pl.concat([GOOD.with_columns(pl.lit(f"e{i}").alias("event_id")) for i in range(3)]) \
+        .with_columns(pl.when(pl.col("games_won") == 2).then(3)
+                      .otherwise(pl.col("games_won")).alias("games_won")).write_csv(path)
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "report.problems" not in out
+    assert "more (-o problems.csv lists every one)" in out
 
 
 # ----------------------------------------------------------------------------- CLI

@@ -30,7 +30,7 @@ import sys
 import textwrap
 import threading
 import warnings
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 
@@ -765,13 +765,16 @@ def _as_text(df: pl.DataFrame, max_cell: int) -> pl.DataFrame:
 
 def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 40,
                  keep: int = 2, priority: Sequence[str] = (),
-                 whole: str = "use --format csv or -o FILE.csv") -> str:
+                 whole: str = "use --format csv or -o FILE.csv",
+                 legend: Mapping[str, str] | None = None) -> str:
     """``df`` as a box table that fits ``width`` columns (None: no limit).
 
     Percentages show as ``66.67%``; columns that do not fit are left out — those named in
     ``priority`` are kept first, in that order, then the others from the left (never the
     first ``keep``) — and named under the table, with ``whole``: how to see them all.
-    The columns shown keep their order.
+    The columns shown keep their order; a shown column named in ``legend`` gets a line
+    under the table saying what its number counts (``direct_encounter: tied players
+    ranked below``).
 
     Examples
     --------
@@ -784,6 +787,9 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
     │ column_0 ┆ column_1 ┆ column_9 │
     >>> max(len(x) for x in lines) <= 60, lines[-2:]
     (True, ['(+7 more columns: column_5, …, column_11; use --format csv', 'or -o FILE.csv)'])
+    >>> render_table(wide, width=40, priority=["column_9"], legend={
+    ...     "column_9": "tied players ranked below", "column_10": "not shown"}).splitlines()[-1]
+    'column_9: tied players ranked below'
     """
     text = _as_text(df, max_cell)
     lens = [max(len(c), int(text[c].str.len_chars().max() or 0))  # type: ignore[arg-type]
@@ -812,21 +818,26 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
         names = ", ".join(hidden) if len(hidden) <= 3 else f"{hidden[0]}, …, {hidden[-1]}"
         note = f"(+{len(hidden)} more columns: {names}; {whole})"
         body += "\n" + (textwrap.fill(note, width=width) if width else note)
+    for c in shown:
+        if (legend or {}).get(c):
+            line = f"{c}: {(legend or {})[c]}"
+            body += "\n" + (textwrap.fill(line, width=width) if width else line)
     return body + "\n"
 
 
 def write_per_event(df: pl.DataFrame, priority: Sequence[str] = (), *,
                     stream: IO[str] | None = None, heading: str = "{}\n",
-                    whole: str = "use --format csv or -o FILE.csv") -> None:
+                    whole: str = "use --format csv or -o FILE.csv",
+                    legend: Mapping[str, str] | None = None) -> None:
     """One terminal table per event, under the event's name (``heading`` formatted with
-    it), fitted to the terminal with the ``priority`` columns kept first (``whole``: see
-    :func:`render_table`)."""
+    it), fitted to the terminal with the ``priority`` columns kept first (``whole`` and
+    ``legend``: see :func:`render_table`)."""
     out = stream or sys.stdout
     width = terminal_width()
     for (event,), grp in df.group_by("event_id", maintain_order=True):
         out.write(heading.format(printable(str(event))))
         out.write(render_table(grp.drop("event_id"), width=width, keep=1, priority=priority,
-                               whole=whole))
+                               whole=whole, legend=legend))
 
 
 def text_columns(heads: list[str], rows: list[list[str]], width: int, *,

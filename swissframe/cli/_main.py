@@ -89,26 +89,36 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     """One table per event under its name, the ranking columns kept first when the
     terminal is narrow: the player (name where the files hold one), rank, points, record,
     then the criteria of the rulesets used (``rules``; MTG's when none is known).
-    The points column is headed in the game's word where the rulesets used agree on one
-    (chess: "points"; :func:`~swissframe.compare.column_heading`).
+    A column is headed in the game's word where the rulesets used agree on one (chess:
+    "points"; :func:`~swissframe.compare.column_heading`); one whose number its name does
+    not explain is headed by its short label, with a legend line under the table when it
+    is shown (``Criterion.unit``: "DE: direct encounter (tied players ranked below)").
     ``heading`` and ``whole``: see :func:`~swissframe.cli._common.write_per_event`."""
-    from swissframe.compare import column_heading
+    from swissframe.compare import column_heading, criterion_label, criterion_unit
     from swissframe.rules import get
 
     used = [get(r) for r in (rules or ["mtg"])]
     criteria = list(dict.fromkeys(c.name for r in used for c in r.criteria))
-    heads = {column_heading("match_points", r) for r in used}
-    points = heads.pop() if len(heads) == 1 else "match_points"
-    priority = ["rank", points, "record", *criteria, "division", "dropped"]
+    columns = list(dict.fromkeys(c.name for r in used for c in (*r.criteria, *r.columns)))
+    headings: dict[str, str] = {}
+    legend: dict[str, str] = {}
+    for name in dict.fromkeys(["match_points", *columns]):
+        heads = {column_heading(name, r) for r in used}
+        head = heads.pop() if len(heads) == 1 else name
+        if head != name and name in table.columns:
+            headings[name] = head  # (the header only: data keep their names)
+            if criterion_unit(name, used[0]):  # a code for a count: say what it counts
+                legend[head] = criterion_label(name, used[0], unit=True)
+    priority = ["rank", headings.get("match_points", "match_points"), "record",
+                *(headings.get(c, c) for c in criteria), "division", "dropped"]
     who = "name" if "name" in table.columns else "player_id"
     cols = [c for c in table.columns if c not in ("event_id", who)]
     at = cols.index("wins") if "wins" in cols else len(cols)
     record = pl.format("{}-{}-{}", "wins", "losses", "draws").alias("record")
     shown = table.select("event_id", who, *cols[:at], record,
                          *(c for c in cols[at:] if c not in ("wins", "losses", "draws")))
-    if points != "match_points" and "match_points" in shown.columns:
-        shown = shown.rename({"match_points": points})  # (the header only: data keep theirs)
-    write_per_event(shown, priority, heading=heading, whole=whole)
+    write_per_event(shown.rename(headings), priority, heading=heading, whole=whole,
+                    legend=legend)
 
 
 def _cut_criterion_words(table: pl.DataFrame) -> pl.DataFrame:

@@ -9,7 +9,8 @@ An event page has a header (name, date, format, players, rounds, the ruleset and
 final standings with every criterion of the ruleset (sortable), the cut line and the
 criterion that decided it (:func:`swissframe.compare`), the race, the situation before the
 last round (cut status per points group, the bubble's OMW% ranges, intentional-draw advice
-and what the draws did) and the tiebreaker sensitivity. Every chart is a
+and what the draws did — for chess, where a draw is a result, draw advice only) and the
+tiebreaker sensitivity. Every chart is a
 :mod:`swissframe.charts` figure rendered in the page by Vega (inlined from vl-convert) with
 PNG / SVG download. The page makes no network request and opens from ``file://``.
 """

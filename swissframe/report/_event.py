@@ -17,9 +17,12 @@ from swissframe.compare import (
     Comparison,
     compare,
     criterion_label,
+    criterion_unit,
     difference_text,
     format_value,
+    knows_intentional_draws,
     ordinal,
+    with_unit,
 )
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
@@ -238,7 +241,9 @@ def _cut_points_sentence(rep: EventReport) -> str:
                     f"{_pts(nxt)}.")
     tail = f"{made} of the {group.height} players on {_pts(pts)}"
     if above:
-        return s + f": all {above} players above made it, and {tail} did."
+        who = ("the player above" if above == 1 else "both players above" if above == 2
+               else f"all {above} players above")
+        return s + f": {who} made it, and {tail} did."
     return s + f": {tail} made it."
 
 
@@ -256,11 +261,12 @@ def _cut_section(rep: EventReport) -> str:
                 "separate them (the event's own tie-break or a random draw decided).")
     else:
         lead = f"<b>{escape(c.describe(names))}</b>"
-        if c.criterion != "match_points" and c.margin is not None:
+        lot = bool(c.table.filter(pl.col("decided"))["lot"].any())  # (no margin: an order)
+        if c.criterion != "match_points" and c.margin is not None and not lot:
             gap = (f"{100 * c.margin:.2f} percentage points" if c.criterion in PERCENT_CRITERIA
                    else format_value(c.criterion or "", c.margin))
-            lead += (f" The margin on {escape(c.label or '')} was {gap}: everything above it "
-                     "in the ruleset's order was level.")
+            lead += (f" The margin on {escape(with_unit(c.label or '', c.unit))} was {gap}: "
+                     "everything above it in the ruleset's order was level.")
     t = Table([("Criterion", "l"), (rep.name(c.player_a), ""), (rep.name(c.player_b), ""),
                ("Difference", "")])
     for r in c.table.iter_rows(named=True):
@@ -268,7 +274,7 @@ def _cut_section(rep: EventReport) -> str:
         dtext = difference_text(r["criterion"], diff)
         if r["lot"]:
             dtext = "ahead" if diff and diff > 0 else "behind" if diff else ""
-        t.add([(escape(r["label"]), None, "l"),
+        t.add([(escape(with_unit(r["label"], r["unit"])), None, "l"),
                _cell(r["criterion"], {r["criterion"]: r["value_a"]}, 4, lot=r["lot"]),
                _cell(r["criterion"], {r["criterion"]: r["value_b"]}, 4, lot=r["lot"]),
                dtext if r["decided"] or diff else "="],
@@ -293,7 +299,7 @@ def _standings_section(rep: EventReport) -> str:
     header: list[tuple[str, str]] = [("Rank", ""), ("Player", "l")]
     if has_names:
         header.append(("ID", "l"))
-    header += [("Points", ""), ("W–L–D", ""), *[(criterion_label(c), "") for c in crit],
+    header += [("Points", ""), ("W–L–D", ""), *[(criterion_label(c, rs), "") for c in crit],
                ("Note", "l")]
     t = Table(header, sortable=True, scroll=st.height > 40, table_id="standings")
     for r in st.iter_rows(named=True):
@@ -317,9 +323,15 @@ def _standings_section(rep: EventReport) -> str:
                   for c in crit]
         cells.append((", ".join(note), None, "l tag"))
         t.add(cells, " ".join(cls))
+    # what a column's number counts where its heading does not say it (chess' direct
+    # encounter: tied players, not points; Criterion.unit)
+    units = "".join(f" {criterion_label(c, rs).capitalize()}: {escape(unit)}."
+                    for c in crit if (unit := criterion_unit(c, rs)))
+    exact = ("Percentages to two decimals; the ranking compares exact values."
+             if any(c in PERCENT_CRITERIA for c in crit)
+             else "The ranking compares exact values.")
     hint = (f'<p class="note">Click a column to sort. Shaded: the top {rep.top}; '
-            "players equal on every criterion share a rank. Percentages to two decimals; "
-            "the ranking compares exact values.</p>")
+            f"players equal on every criterion share a rank.{units} {exact}</p>")
     return f"<h2>Final standings</h2>{hint}{t.html()}"
 
 
@@ -490,9 +502,13 @@ def _advice_section(rep: EventReport) -> str:
         return ((w != d) | (d != lo) | (w == "possible") | (d == "possible")
                 | (lo == "possible")).fill_null(value=False)
 
+    # a game where a draw is half a win (chess) has draws, but no intentional draw that its
+    # results could tell from a played one (compare.knows_intentional_draws)
+    ids = knows_intentional_draws(rep.meta.rules)
+    title = "Intentional-draw advice" if ids else "Draw advice"
     matter = adv.filter(open_("a") | open_("b"))
     if matter.height == 0:
-        return (f"<h3>Intentional-draw advice</h3><p>No table of round {rep.last_round} could "
+        return (f"<h3>{title}</h3><p>No table of round {rep.last_round} could "
                 f"change the top {rep.top}: every player's status was settled whatever the "
                 "results.</p>")
     pts = {} if rep.prior is None else dict(zip(rep.prior["player_id"].to_list(),
@@ -520,18 +536,18 @@ def _advice_section(rep: EventReport) -> str:
             "cut (a result there could change who made it). "
             + (f"At {both} of them both players could draw in" if both else
                "At none of them could both players draw in"))
-    if final.height:
+    if final.height and ids:
         lead += ("; none of them drew intentionally." if not ids_taken else
                  f"; {ids_taken} of them drew intentionally"
                  f" ({safe_both} safe for both players).")
     else:
         lead += "."
-    return f"<h3>Intentional-draw advice, table by table</h3><p>{lead}</p>{t.html()}"
+    return f"<h3>{title}, table by table</h3><p>{lead}</p>{t.html()}"
 
 
 def _ids_section(rep: EventReport) -> str:
     ids = rep.ids
-    if ids is None or ids.events.height == 0:
+    if ids is None or ids.events.height == 0 or not knows_intentional_draws(rep.meta.rules):
         return ""
     e = ids.events.row(0, named=True)
     k = int(e["ids_final"] or 0)

@@ -236,9 +236,18 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
     cut = s.filter(pl.col("cut_points").is_not_null())
     if cut.height:
         lo, hi = cut["cut_points"].min(), cut["cut_points"].max()
-        facts.append(f"The top-{n} cut line ranged from {_num(lo)} to {_num(hi)} points over "
-                     f"{cut.height} events of {_num(cut['players'].min())}–"
-                     f"{_num(cut['players'].max())} players.")
+        small, large = cut["players"].min(), cut["players"].max()
+        field = _num(small) if small == large else f"{_num(small)}–{_num(large)}"
+        # (one value where every event had it: it read "ranged from 2 to 2 points over 2
+        # events of 6–6 players")
+        if lo != hi:
+            facts.append(f"The top-{n} cut line ranged from {_num(lo)} to {_num(hi)} points "
+                         f"over {cut.height} events of {field} players.")
+        else:
+            where = (f"in all {cut.height} events" if cut.height > 1
+                     else "in the one event with a cut")
+            facts.append(f"The top-{n} cut line fell at {_num(lo)} points {where} ({field} "
+                         "players).")
         by = cut.group_by("decided_by").len().sort("len", descending=True)
         if by.height:
             top_by = by.row(0)

@@ -63,12 +63,14 @@ __all__ = [
     "ONE_GAME",
     "ONE_PIECE",
     "OOMWP",
+    "PARAM_UNITS",
     "POINTS",
     "POKEMON",
     "POKEMON_2016",
     "PRESETS",
     "SWU",
     "TARDINESS",
+    "UNITS",
     "YUGIOH",
     "YUGIOH_DDD",
     "Criterion",
@@ -222,6 +224,18 @@ LABELS: dict[str, str] = {
     "won": "WON", "ps": "PS",
 }
 
+#: What a criterion's number counts where its label does not say it, by tiebreaker function
+#: (one place: the terminal's legends and explanations, ``why`` and the reports read it
+#: through :attr:`Criterion.unit`). A percentage, points and sums of opponents' scores say
+#: it themselves. FIDE direct encounter (C.07 Art. 6) is a count, not points: the number
+#: of the tied players it ranks below the player (``docs/rules-decisions.md``).
+UNITS: dict[str, str] = {"direct_encounter": "tied players ranked below"}
+
+#: A parameter value that changes what the number counts: ``(function, key, value)`` →
+#: unit (the reading of direct encounter used before C.07's 2024 text is in points).
+PARAM_UNITS: dict[tuple[str, str, object], str] = {
+    ("direct_encounter", "method", "points"): "points against the tied players"}
+
 _BUCHHOLZ = re.compile(r"bh((?:_[cm]\d+)+)")
 
 
@@ -308,6 +322,25 @@ class Criterion:
     def kwargs(self) -> dict[str, object]:
         """The parameters as a dict."""
         return dict(self.params)
+
+    @property
+    def unit(self) -> str:
+        """What the criterion's number counts where its label does not say it, "" where it
+        does (:data:`UNITS`, :data:`PARAM_UNITS`): read from the function and parameters,
+        so a variant's unit follows its parameters.
+
+        Examples
+        --------
+        >>> Criterion("direct_encounter").unit, Criterion("omwp").unit
+        ('tied players ranked below', '')
+        >>> Criterion("direct_encounter", params=(("method", "points"),)).unit
+        'points against the tied players'
+        """
+        kwargs = self.kwargs
+        for (function, key, value), unit in PARAM_UNITS.items():
+            if function == self.function and key in kwargs and kwargs[key] == value:
+                return unit
+        return UNITS.get(self.function, "")
 
 
 #: The outcomes of a best-of-three match, from the first seat's side: 2-0, 2-1, 1-2, 0-2

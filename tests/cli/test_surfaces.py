@@ -64,6 +64,13 @@ def test_chess_and_pokemon_players_by_name_in_their_games_words() -> None:
         _fits(screen(raw))
 
 
+def test_explain_says_one_point() -> None:
+    """It said "1 points"."""
+    ((code, out),) = run_raw([["explain", TRF, "--player", "Golf, Gus", "--quiet"]])
+    assert code == 0
+    assert screen(out)[1].startswith("rank 7, 1 point, record 0-1-2"), screen(out)
+
+
 def test_the_demo_fits_80_columns_and_shows_the_tiebreakers() -> None:
     """`make demo` is a new user's first command: at 80 columns its tables keep the
     ranking columns (points, record, OMW% …) as `standings` does, say how to see the

@@ -18,9 +18,10 @@ import sys
 import termios
 from pathlib import Path
 
+import polars as pl
 import pytest
 
-from tests.helpers import REPO_ROOT, SHARED_ROOT
+from tests.helpers import DE_DECIDES, REPO_ROOT, SHARED_ROOT, decisive
 
 STORE = str(REPO_ROOT / "data" / "events" / "store-championship.csv")
 BIG = (SHARED_ROOT / "data" / "realworld" / "fbettega_MTG_decklistcache" / "Tournaments"
@@ -236,6 +237,17 @@ def test_a_melee_draw_listed_twice_is_no_warning_but_validate_lists_it() -> None
     assert scode == 0, strict
 
 
+@pytest.mark.skipif(not DRAWN.exists(), reason=f"shared real-world data not found at {DRAWN}")
+def test_verify_fits_80_columns() -> None:
+    """Its heading line ran to 110 columns."""
+    ((code, out),) = run_raw([["verify", str(DRAWN), "--quiet"]])
+    assert code == 0
+    lines = screen(out)
+    _fits(lines)
+    assert " ".join(lines).startswith("agreement per source and era: values (every compared "
+                                      "value within one unit) and order")
+
+
 def test_a_long_path_in_a_warning_is_not_cut_mid_word(tmp_path: Path) -> None:
     """A warning naming a file broke its path at the 80th column (".../ber" / "lin-...")."""
     deep = tmp_path / ("a-folder-with-a-rather-long-name-" * 3) / "unreported-2024-07-13.json"
@@ -271,3 +283,35 @@ def test_chess_tables_say_points_and_card_games_keep_match_points() -> None:
     assert "match_points" in header.split(","), header  # (a data column keeps its name)
     for raw in (st, sens, pk):
         _fits(screen(raw))
+
+
+def test_direct_encounter_says_it_counts_tied_players(tmp_path: Path) -> None:
+    """FIDE direct encounter's column is the number of tied players it ranks below the
+    player (C.07 Art. 6): ``why`` said "beat P5 on direct encounter: 1 vs 0" (a game score,
+    to a chess player), ``explain`` "DE 1" and the standings a bare 1 under
+    "direct_encounter", a heading too wide for an 80-column table of a TRF with names,
+    which showed WIN, ranked after it, and left DE out. Each now says what the number
+    counts, from the criterion (``Criterion.unit``), within 80 columns."""
+    table = tmp_path / "de.csv"
+    decisive(DE_DECIDES).with_columns(event_id=pl.lit("de")).write_csv(table)
+    f = str(table)
+    trf = str(REPO_ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf")
+    (c1, st), (c2, why), (c3, expl), (c4, named), (c5, csv) = run_raw([
+        ["standings", f, "--rules", "fide", "--quiet"],
+        ["why", f, "P1", "P5", "--rules", "fide", "--quiet"],
+        ["explain", f, "--player", "P1", "--rules", "fide", "--quiet"],
+        ["standings", trf, "--quiet"], ["standings", f, "--rules", "fide", "--format", "csv"]])
+    assert (c1, c2, c3, c4, c5) == (0, 0, 0, 0, 0)
+    for raw in (st, why, expl, named):
+        _fits(screen(raw))
+    for raw in (st, named):
+        shown = [x for x in screen(raw) if x]
+        head = next(x for x in shown if "rank" in x)
+        assert [x.strip() for x in head.strip("│").split("┆")][-4:] == ["bh", "sb", "DE", "win"]
+        assert "DE: direct encounter (tied players ranked below)" in shown
+    assert "direct_encounter" in next(x for x in screen(csv) if x.startswith("event_id,"))
+    said = [x for x in screen(why) if x]
+    assert " ".join(said[:2]).startswith(
+        "P1 (3rd) beat P5 (4th) on direct encounter (tied players ranked below): 1 vs 0,")
+    assert said[-1] == "direct encounter: tied players ranked below"  # under the table
+    assert "DE 1 (tied players ranked below), WIN 2" in " ".join(screen(expl))

@@ -12,7 +12,7 @@ import pytest
 
 import swissframe as sf
 from swissframe.rules import Criterion, buchholz
-from tests.helpers import SHARED_ROOT
+from tests.helpers import SHARED_ROOT, decisive, games
 
 SHARED = SHARED_ROOT
 REAL = SHARED / "data" / "realworld"
@@ -28,18 +28,6 @@ ALL = (buchholz(), buchholz(cut=1), buchholz(cut=2), buchholz(median=1), buchhol
 def chess(rule: str = "fide-2023") -> sf.Ruleset:
     return dataclasses.replace(sf.rules.FIDE, name=f"test-{rule}", unplayed_rounds=rule,
                                columns=ALL)  # type: ignore[arg-type]
-
-
-def games(rows: list[tuple[int, str, str | None, str, str | None]]) -> pl.DataFrame:
-    """(round, player, opponent, result '+'/'='/'-', unplayed kind) → long rows (one seat)."""
-    g = {"+": (1, 0, 0), "=": (0, 0, 1), "-": (0, 1, 0)}
-    out = [{"round": r, "player_id": p, "opponent_id": o, "games_won": g[res][0],
-            "games_lost": g[res][1], "games_drawn": g[res][2], "unplayed": k}
-           for r, p, o, res, k in rows]
-    return pl.DataFrame(out, schema={"round": pl.Int64, "player_id": pl.String,
-                                     "opponent_id": pl.String, "games_won": pl.Int64,
-                                     "games_lost": pl.Int64, "games_drawn": pl.Int64,
-                                     "unplayed": pl.String})
 
 
 def by_player(st: pl.DataFrame, col: str) -> dict[str, float]:
@@ -464,15 +452,6 @@ def test_held_swiss_exercises_every_player(preset: str) -> None:
         assert {p: got[p] for p in want} == want, col
 
 
-def _decisive(ms: list[tuple[int, str, str, str]]) -> pl.DataFrame:
-    """(round, a, b, a's result '+'/'='/'-') → both seats' rows."""
-    flip = {"+": "-", "-": "+", "=": "="}
-    rows = []
-    for rnd, a, b, res in ms:
-        rows += [(rnd, a, b, res, None), (rnd, b, a, flip[res], None)]
-    return games(rows)
-
-
 def _de_table(results: pl.DataFrame, de: Criterion = DE) -> pl.DataFrame:
     rules = dataclasses.replace(sf.rules.FIDE, name=f"pts-{de.name}",
                                 criteria=(sf.rules.POINTS, de), columns=())
@@ -487,12 +466,12 @@ def test_direct_encounter_ranks_a_player_no_one_else_can_reach() -> None:
     ms = [(1, "F", "C", "-"), (1, "D", "B", "+"), (1, "E", "A", "-"), (2, "A", "B", "+"),
           (2, "E", "F", "+"), (2, "C", "D", "-"), (3, "A", "D", "+"), (3, "E", "C", "+"),
           (3, "F", "B", "-"), (4, "A", "C", "-"), (4, "B", "E", "-"), (4, "D", "F", "+")]
-    st = _de_table(_decisive(ms))
+    st = _de_table(decisive(ms))
     assert by_player(st, "match_points") == {"A": 3.0, "D": 3.0, "E": 3.0, "B": 1.0,
                                              "C": 2.0, "F": 0.0}
     assert {p: by_player(st, "direct_encounter")[p] for p in "ADE"} == {"A": 2, "D": 0, "E": 0}
     assert {p: by_player(st, "rank")[p] for p in "ADE"} == {"A": 1, "D": 2, "E": 2}
-    old = _de_table(_decisive(ms), DE_POINTS)
+    old = _de_table(decisive(ms), DE_POINTS)
     assert {p: by_player(old, "rank")[p] for p in "ADE"} == {"A": 1, "D": 1, "E": 1}
 
 
@@ -508,19 +487,19 @@ DE_CHAIN = [(1, "A", "B", "+"), (1, "C", "O1", "+"), (1, "D", "O2", "+"),
 def test_direct_encounter_second_place_whatever_the_missing_game() -> None:
     # separate standings A 3, B 2, C 0, D 0; C and D could each reach 1 (their missing
     # game), B 2 and A 3 are out of reach: A first, B second, C and D tied (C.07 6.3).
-    st = _de_table(_decisive(DE_CHAIN))
+    st = _de_table(decisive(DE_CHAIN))
     assert {p: by_player(st, "match_points")[p] for p in "ABCD"} == dict.fromkeys("ABCD", 3.0)
     assert {p: by_player(st, "direct_encounter")[p] for p in "ABCD"} == {
         "A": 3, "B": 2, "C": 0, "D": 0}
     assert {p: by_player(st, "rank")[p] for p in "ABCD"} == {"A": 1, "B": 2, "C": 3, "D": 3}
     # the group is not complete (C-D): the points reading ranks no one
-    old = by_player(_de_table(_decisive(DE_CHAIN), DE_POINTS), "direct_encounter")
+    old = by_player(_de_table(decisive(DE_CHAIN), DE_POINTS), "direct_encounter")
     assert {p: old[p] for p in "ABCD"} == dict.fromkeys("ABCD", 0.0)
     # C beating D by forfeit (round 6; C lost round 5 instead, A and B absent in round 6:
     # all four still on 3) is still a missing game (6.1.1): the same order. Counted as a
     # game (forfeits=True), it completes the group: A 3, B 2, C 1, D 0.
     ms = [m if m[:2] != (5, "C") else (5, "C", "O9", "-") for m in DE_CHAIN]
-    forfeit = pl.concat([_decisive(ms), games([(6, "C", "D", "+", "forfeit_win"),
+    forfeit = pl.concat([decisive(ms), games([(6, "C", "D", "+", "forfeit_win"),
                                                (6, "D", "C", "-", "forfeit_loss")])])
     st = _de_table(forfeit)
     assert {p: by_player(st, "match_points")[p] for p in "ABCD"} == dict.fromkeys("ABCD", 3.0)
@@ -543,12 +522,12 @@ def test_direct_encounter_again_on_the_players_it_leaves_tied() -> None:
     # the separate standings split {A, B} (2) from {C, D} (1); Art. 6 again on each: A-B
     # drew (still tied), C beat D. Ranks A 1, B 1, C 3, D 4. The points reading stops at
     # the first pass: C and D tied on 1.
-    st = _de_table(_decisive(DE_AGAIN))
+    st = _de_table(decisive(DE_AGAIN))
     assert {p: by_player(st, "match_points")[p] for p in "ABCD"} == dict.fromkeys("ABCD", 3.0)
     assert {p: by_player(st, "direct_encounter")[p] for p in "ABCD"} == {
         "A": 2, "B": 2, "C": 1, "D": 0}
     assert {p: by_player(st, "rank")[p] for p in "ABCD"} == {"A": 1, "B": 1, "C": 3, "D": 4}
-    old = _de_table(_decisive(DE_AGAIN), DE_POINTS)
+    old = _de_table(decisive(DE_AGAIN), DE_POINTS)
     assert {p: by_player(old, "direct_encounter")[p] for p in "ABCD"} == {
         "A": 2.0, "B": 2.0, "C": 1.0, "D": 1.0}
     assert {p: by_player(old, "rank")[p] for p in "CD"} == {"C": 3, "D": 3}
@@ -560,17 +539,17 @@ def test_direct_encounter_averages_a_pair_that_met_twice() -> None:
     # reading), P has 2 and is first.
     ms = [(1, "P", "Q", "+"), (1, "R", "O1", "+"), (2, "Q", "R", "+"), (2, "P", "O2", "-"),
           (3, "R", "P", "+"), (3, "Q", "O3", "+"), (4, "P", "Q", "+"), (4, "R", "O4", "-")]
-    st = _de_table(_decisive(ms))
+    st = _de_table(decisive(ms))
     assert {p: by_player(st, "match_points")[p] for p in "PQR"} == dict.fromkeys("PQR", 2.0)
     assert {p: by_player(st, "direct_encounter")[p] for p in "PQR"} == dict.fromkeys("PQR", 0)
-    old = _de_table(_decisive(ms), DE_POINTS)
+    old = _de_table(decisive(ms), DE_POINTS)
     assert {p: by_player(old, "direct_encounter")[p] for p in "PQR"} == {
         "P": 2.0, "Q": 1.0, "R": 1.0}
 
 
 def test_direct_encounter_method_is_checked() -> None:
     with pytest.raises(sf.RulesetError, match="method='mean'"):
-        _de_table(_decisive(DE_AGAIN), Criterion("direct_encounter",
+        _de_table(decisive(DE_AGAIN), Criterion("direct_encounter",
                                                  params=(("method", "mean"),)))
 
 

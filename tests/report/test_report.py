@@ -12,6 +12,7 @@ import pytest
 import swissframe as sf
 from swissframe.cli import main
 from swissframe.report import SeasonReport
+from tests.helpers import DE_DECIDES, decisive
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data" / "events"
@@ -268,6 +269,11 @@ def test_chess_report_speaks_chess_and_charts_are_labelled() -> None:
     assert "Ranked by fide-2026 : points → " in text
     assert "floor" not in text
     assert "MW%" not in text
+    # nothing in a chess result tells an agreed draw from a played one (the season page
+    # says none): the event page said "none of them drew intentionally" and "What the
+    # intentional draws did: No intentional draw in round 3"; its advice is on draws
+    assert "intentional" not in text.lower()
+    assert "Draw advice, table by table" in text
     labels = re.findall(r'role="img" aria-label="([^"]*)"', html)
     assert labels
     assert all(x.startswith("Fixture Open: ") for x in labels), labels
@@ -331,3 +337,63 @@ def test_a_chess_season_counts_no_intentional_draws(tmp_path: Path) -> None:
     chart = html.split("Cut lines against field size")[1].split("</script>")[0]
     assert '"field":"ids"' not in chart.replace(" ", "")  # (no colour or shape by IDs)
     assert '"field":"match_points_n"' in chart.replace(" ", "")
+
+
+def test_a_cut_decided_by_direct_encounter_says_what_the_number_counts() -> None:
+    """FIDE direct encounter counts the tied players it ranks below the player (C.07 Art.
+    6): the cut box read "P1 beat P5 on direct encounter: 1 vs 0 … The margin on direct
+    encounter was 1" (a 1-0 game, to a chess reader) and the standings' column a bare
+    number; the chess table also said "Percentages to two decimals" over no percentage."""
+    res = decisive(DE_DECIDES).with_columns(event_id=pl.lit("de"))
+    rep = sf.report(res, rules="fide", top=3, n_sims=0)
+    assert rep.comparison is not None
+    assert rep.comparison.criterion == "direct_encounter"
+    text = _text(rep.html)
+    assert ("P1 (3rd) beat P5 (4th) on direct encounter (tied players ranked below): 1 vs 0, "
+            "level on points (2)") in text
+    assert "The margin on direct encounter (tied players ranked below) was 1:" in text
+    assert " direct encounter (tied players ranked below) 1 0 +1 " in text  # the cut table
+    assert "Direct encounter: tied players ranked below." in text  # the standings' note
+    assert "Percentages" not in text
+    assert "Percentages to two decimals" in _text(sf.report(DATA / "league-night.csv", top=2,
+                                                            n_sims=0).html)
+
+
+def test_the_cut_sentence_counts_the_players_above_in_words() -> None:
+    """It said "all 2 players above made it" (and "all 1 players")."""
+    res = decisive(DE_DECIDES).with_columns(event_id=pl.lit("de"))
+    text = _text(sf.report(res, rules="fide", top=3, n_sims=0).html)
+    assert ("The top-3 cut fell at 2 points: both players above made it, and 1 of the 3 "
+            "players on 2 did.") in text
+    text = _text(sf.report(res.filter(pl.col("round") <= 4), rules="fide", top=2,
+                           n_sims=0).html)
+    assert ("The top-2 cut fell at 2 points: the player above made it, and 1 of the 3 "
+            "players on 2 did.") in text
+
+
+def test_a_season_whose_events_share_their_cut_says_it_once() -> None:
+    """Two events with one cut and one field size read "ranged from 2 to 2 points over 2
+    events of 6–6 players"."""
+    one = decisive(DE_DECIDES)
+    res = pl.concat([one.with_columns(event_id=pl.lit(e)) for e in ("a", "b")])
+    text = _text(sf.report(res, rules="fide", top=3, n_sims=0, season=True).html)
+    assert "The top-3 cut line fell at 2 points in all 2 events (6 players)." in text
+    assert "ranged" not in text
+    mixed = pl.concat([res, one.filter(pl.col("round") <= 3).with_columns(
+        event_id=pl.lit("c"))])
+    text = _text(sf.report(mixed, rules="fide", top=2, n_sims=0, season=True).html)
+    assert "The top-2 cut line ranged from 2 to 3 points over 3 events of 6 players." in text
+
+
+def test_a_cut_decided_by_lot_has_no_margin() -> None:
+    """A cut the random order decided read "The margin on random draw was
+    3451757730741205" (the difference of two seeded keys) and named both keys."""
+    res = sf.from_matches(pl.DataFrame({
+        "round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", "D"],
+        "games_a": [1, 1], "games_b": [1, 1], "games_drawn": [1, 1]}))
+    rep = sf.report(res, rules="pokemon", top=1, n_sims=0)
+    assert rep.comparison is not None
+    assert rep.comparison.criterion == "random"
+    text = _text(rep.html)
+    assert "on random draw: the order drawn by lot" in text
+    assert "The margin on" not in text

@@ -261,6 +261,10 @@ def test_cli_rules_lists_presets(capsys: pytest.CaptureFixture[str]) -> None:
     detail = json.loads(capsys.readouterr().out)
     assert detail[0]["unplayed_rounds"] == "fide-2023"
     assert [c["name"] for c in detail[0]["criteria"]][:3] == ["match_points", "bh_c1", "bh"]
+    # a number that is no score says what it counts (direct encounter: tied players)
+    assert {c["name"]: c.get("unit") for c in detail[0]["criteria"]}["direct_encounter"] \
+        == "tied players ranked below"
+    assert "unit" not in detail[0]["criteria"][1]
     assert rules_cmd.run(parser.parse_args(["rules", "--format", "csv"])) == 0
     assert capsys.readouterr().out.startswith("name,points,criteria")
 
@@ -279,3 +283,19 @@ def test_match_outcomes_are_a_ruleset_s_data_checked_once() -> None:
         Ruleset(name="one-sided", match_outcomes=((2, 1, 0), (0, 2, 0), (2, 0, 0)))
     with pytest.raises(RulesetError, match=r"match_outcomes.*triples.*Hint"):
         Ruleset(name="text", match_outcomes="2-0")  # type: ignore[arg-type]
+
+
+def test_what_a_criterion_counts_follows_its_function_and_parameters() -> None:
+    """FIDE direct encounter counts the tied players it ranks below the player (C.07 Art.
+    6, not points): the surfaces read that from the criterion (``Criterion.unit``), so a
+    criterion of any name or ruleset that runs the function says it, and the reading in
+    points says points."""
+    de = next(c for c in sf.rules.FIDE.criteria if c.function == "direct_encounter")
+    assert de.unit == "tied players ranked below"
+    assert Criterion("de", function="direct_encounter").unit == de.unit
+    assert dataclasses.replace(de, params=(("method", "points"),)).unit \
+        == "points against the tied players"
+    assert dataclasses.replace(de, params=(("method", "fide"),)).unit == de.unit
+    # a percentage, points, a Buchholz say what they are: no unit
+    assert {c.unit for r in (sf.rules.MTG, sf.rules.POKEMON, sf.rules.FIDE)
+            for c in r.criteria if c.function != "direct_encounter"} == {""}

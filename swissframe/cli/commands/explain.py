@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import polars as pl
 
@@ -29,6 +29,7 @@ from swissframe.cli._common import (
     write_frame,
     write_text,
 )
+from swissframe.compare import with_unit
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.rules import label_of
 
@@ -86,8 +87,11 @@ def _terms(label: str, values: Sequence[float], total: float | None, width: int)
 
 def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: str,
            criteria: Sequence[str] = (), width: int = 80,
-           names: dict[str, str] | None = None) -> str:
-    """The judge's text of an :func:`swissframe.explain` table, ``width`` columns wide.
+           names: dict[str, str] | None = None,
+           units: Mapping[str, str] | None = None) -> str:
+    """The judge's text of an :func:`swissframe.explain` table, ``width`` columns wide;
+    ``units``: what a criterion's number counts where its label does not say it, by
+    column (``Criterion.unit``: "DE 1 (tied players ranked below)").
 
     Examples
     --------
@@ -118,11 +122,13 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
     if standing is not None:
         rec = f"{standing['wins']}-{standing['losses']}-{standing['draws']}"
         points = format_cell("match_points", standing["match_points"])
-        parts = [f"rank {standing['rank']}", f"{points} points", f"record {rec}"]
+        parts = [f"rank {standing['rank']}",
+                 f"{points} point{'' if points == '1' else 's'}", f"record {rec}"]
         # the ruleset's own tiebreakers (chess has no OMW% or GW%; Pokémon no GW%)
         cols = ([c for c in criteria if c != "match_points"] if criteria
                 else ["omwp", "gwp", "ogwp", "oomwp"])
-        parts += [f"{label_of(col)} {format_cell(col, standing[col])}"
+        parts += [with_unit(f"{label_of(col)} {format_cell(col, standing[col])}",
+                            (units or {}).get(col))
                   for col in cols if standing.get(col) is not None]
         lines.append(textwrap.fill(", ".join(parts), width=width))
         if standing.get("dropped"):
@@ -208,7 +214,8 @@ def run(args: argparse.Namespace) -> int:
     width = terminal_width()
     # (an order drawn by lot has no value to explain: only its order counts)
     criteria = [c.name for c in get(used).criteria if not drawn_by_lot(c.function)]
+    units = {c.name: c.unit for c in get(used).criteria if c.unit}
     text = render(table, row.row(0, named=True) if row.height else None, rules=rules,
-                  criteria=criteria, width=width, names=names)
+                  criteria=criteria, width=width, names=names, units=units)
     write_text(text, args.output, inputs=args.files)
     return 0

@@ -64,8 +64,10 @@ def _details(name: str) -> dict[str, object]:
         if isinstance(v, Fraction):
             out[f.name] = fraction_text(v)
         elif f.name in ("criteria", "columns"):
+            # (what the number counts where the name does not say it: Criterion.unit)
             out[f.name] = [{"name": c.name, "function": c.function,
-                            "descending": c.descending, "params": dict(c.params)} for c in v]
+                            "descending": c.descending, "params": dict(c.params),
+                            **({"unit": c.unit} if c.unit else {})} for c in v]
         elif isinstance(v, tuple):
             out[f.name] = list(v)
         elif f.name == "options":

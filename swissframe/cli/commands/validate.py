@@ -145,7 +145,8 @@ def render(report: ValidationReport, fmt: str) -> str:
                "files": list(report.files), "summary": report.summary.to_dicts(),
                "problems": report.problems.to_dicts()}
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"
-    return str(report) + "\n"
+    # (report.problems is Python's; a command line lists every row in a file)
+    return report.text(more="-o problems.csv lists every one") + "\n"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 import time
 
 import polars as pl
@@ -107,10 +108,11 @@ def run(args: argparse.Namespace) -> int:
         pl.col("events_exact").alias("values_exact"), "order_share",
         pl.col("events_order_exact").alias("order_exact"), "omwp_share", "gwp_share",
         "ogwp_share")
-    print("agreement per source and era: values (every compared value within one unit) "
-          "and order (the published position)")
-    sys.stdout.write(render_table(summary,
-                                  width=terminal_width() if sys.stdout.isatty() else None))
+    width = terminal_width() if sys.stdout.isatty() else None
+    head = ("agreement per source and era: values (every compared value within one unit) "
+            "and order (the published position)")
+    print(textwrap.fill(head, width=width) if width else head)  # (it ran to 110 columns)
+    sys.stdout.write(render_table(summary, width=width))
     if args.output:
         write_frame(table, None, args.output, inputs=args.paths)
         done(args, f"per-player table: {args.output}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import textwrap
 from pathlib import Path
 
 import polars as pl
@@ -23,6 +24,7 @@ from swissframe.cli._common import (
     done,
     output_format,
     reading,
+    terminal_width,
     working,
     write_frame,
 )
@@ -161,18 +163,31 @@ def run(args: argparse.Namespace) -> int:
     with working(args, reading(args.files)):
         _check_files(args, tom, trf, tables, summaries)
     ok = True
+    width = terminal_width()
     for s in summaries:
+        # a TRF's tie-breaks under one line per event and reference, wrapped to the
+        # terminal (one line each ran to 90-114 columns and 150 lines for one file)
+        groups: dict[str, list[str]] = {}
         for row in s.iter_rows(named=True):
-            what = (f"{row['division']} ({row['reading']} earned-bye reading)"
-                    if "reading" in row else
-                    f"{row['reference']} [{row['rule_set']}] {row['tiebreak']}")
-            extra = ""
-            if row.get("not_implemented"):
-                extra += f", {row['not_implemented']} not implemented"
-            if row.get("not_derived"):
-                extra += f", {row['not_derived']} not derived"
-            print(f"{row['event_id']}: {what}: {row['matched']}/{row['compared']}{extra}")
+            extra = "; ".join(f"{row[k]} not {k.removeprefix('not_')}"
+                              for k in ("not_implemented", "not_derived") if row.get(k))
+            counts = f"{row['matched']}/{row['compared']}" + (f" ({extra})" if extra else "")
             ok = ok and row["matched"] == row["compared"]
+            if "reading" in row:  # a TOM division
+                print(textwrap.fill(f"{row['event_id']}: {row['division']} ({row['reading']} "
+                                    f"earned-bye reading): {counts}", width=width,
+                                    subsequent_indent="    ", break_on_hyphens=False))
+                continue
+            head = f"{row['event_id']}: {row['reference']} [{row['rule_set']}]"
+            # (no-break spaces: a tie-break and its counts stay on one line)
+            groups.setdefault(head, []).append(f"{row['tiebreak']} {counts}"
+                                               .replace(" ", "\u00a0"))
+        for head, items in groups.items():
+            print(textwrap.fill(head, width=width, subsequent_indent="    ",
+                                break_on_hyphens=False))
+            print(textwrap.fill(", ".join(items), width=width, initial_indent="  ",
+                                subsequent_indent="  ", break_on_hyphens=False)
+                  .replace("\u00a0", " "))
     if args.output:
         write_frame(pl.concat(tables, how="diagonal_relaxed"), None, args.output,
                     inputs=[*args.files, *args.reference, *([args.held] if args.held else [])])

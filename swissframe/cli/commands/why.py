@@ -107,6 +107,10 @@ def render(comparison: object, width: int = 80, names: dict[str, str] | None = N
     for cells in [heads, *rows]:
         lines.append("  ".join(x.ljust(w) for x, w in zip(cells, widths, strict=True))
                      .rstrip())
+    # what a number counts where its label does not say it (chess' direct encounter:
+    # tied players ranked below, not points), under the table: the labels stay narrow
+    lines += [textwrap.fill(f"{r['label']}: {r['unit']}", width=width)
+              for r in table.iter_rows(named=True) if r.get("unit")]
     return "\n".join(lines)
 
 
