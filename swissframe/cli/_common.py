@@ -850,7 +850,12 @@ def text_columns(heads: list[str], rows: list[list[str]], width: int, *,
     ...                                right=[0])))
     n  name
     1  Alexand…
+
+    A cell is written as :func:`printable` text first, so that a newline or a control
+    sequence in an id neither breaks its row nor shifts the columns after it.
     """
+    heads = [printable(h) for h in heads]
+    rows = [[printable(c) for c in r] for r in rows]
     widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
     over = sum(widths) + 2 * (len(widths) - 1) - width
     while over > 0:  # the widest name column gives way, down to 8 characters

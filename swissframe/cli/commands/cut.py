@@ -33,6 +33,7 @@ from swissframe.cli._common import (
     note,
     output_format,
     positive_int,
+    printable,
     reading,
     refuse_output,
     show_progress,
@@ -236,7 +237,7 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
     draw_in = contention.filter(pl.col("status_draw") == "guaranteed").height
     win_only = contention.filter((pl.col("status_draw") == "eliminated")
                                  & (pl.col("status_loss") == "eliminated")).height
-    title = f"Top {top} before round {round_} — {event}"
+    title = f"Top {top} before round {round_} — {printable(event)}"
     lines = [title if len(title) <= width else title[:width - 1] + "…"]
     dropped = counts.get("dropped", 0)
     sentence = (f"{_count(paired.height, 'player is', 'players are')} still playing"
