@@ -299,6 +299,11 @@ def _parse_xml(data: bytes | str, source: str) -> Element:
     except (ValueError, UnicodeError) as exc:
         msg = f"{source}: cannot decode the XML ({exc}). Hint: re-export the file from TOM."
         raise ImportFormatError(msg) from None
+    except LookupError as exc:  # (the parser looks the declared encoding up in `codecs`)
+        msg = (f"{source}: the XML declaration names an encoding that is not a known text "
+               f"encoding ({exc}). Hint: declare the encoding the file is in "
+               "(<?xml version=\"1.0\" encoding=\"UTF-8\"?>), or re-export it from TOM.")
+        raise ImportFormatError(msg) from None
     if root.tag != "tournament":
         msg = (f"{source}: root element is <{root.tag}>, expected <tournament>. "
                "Hint: this is not a TOM .tdf file.")

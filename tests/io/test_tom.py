@@ -439,3 +439,18 @@ def test_a_file_in_a_windows_code_page_that_claims_utf8_is_named_so(
     path.write_bytes(('<?xml version="1.0" encoding="windows-1252"?>\n' + body)
                      .encode("cp1252"))
     assert read_tom(path).players["name"].to_list() == ["Pé", None]
+
+
+@pytest.mark.parametrize("encoding", ["x-nonsense", "rot13", "zlib", "mbcs"])
+def test_a_declared_encoding_that_is_no_text_encoding_is_named(
+        tmp_path: Path, encoding: str) -> None:
+    """A declaration naming an encoding Python does not know (``x-nonsense``, Windows'
+    ``mbcs`` elsewhere) or one that is not a text encoding (``rot13``, ``zlib``) ended in a
+    bare ``LookupError`` traceback from the XML parser (``standings`` and ``validate``)."""
+    body = ('<tournament type="2" stage="5"><players><player userid="1"/>'
+            '<player userid="2"/></players></tournament>')
+    path = tmp_path / "cup.tdf"
+    path.write_text(f'<?xml version="1.0" encoding="{encoding}"?>\n{body}')
+    with pytest.raises(ImportFormatError, match=rf"cup\.tdf: the XML declaration names an "
+                       rf"encoding .*{encoding}.* Hint: declare the encoding"):
+        read_tom(path)
