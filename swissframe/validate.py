@@ -62,7 +62,9 @@ from swissframe.schema import (
     flag_cells,
     flag_spellings,
     flag_values,
+    has_text_form,
     misnamed_optional,
+    string_like,
     whole_numbers,
 )
 
@@ -360,14 +362,6 @@ def _describe(row: Mapping[str, object]) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def _is_stringish(dt: pl.DataType) -> bool:
-    return dt in (pl.String, pl.Categorical, pl.Null) or isinstance(dt, pl.Enum)
-
-
-def _castable_to_string(dt: pl.DataType) -> bool:
-    return dt.is_numeric() or dt == pl.Boolean or dt.is_temporal()
-
-
 def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
            str_columns: Sequence[str] = _STR_COLUMNS, text: bool = False
            ) -> tuple[pl.LazyFrame | None, list[pl.LazyFrame]]:
@@ -405,8 +399,8 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
             else:
                 casts.append(pl.col(c).cast(pl.Int64))
             continue
-        if dt.is_float() or dt.is_decimal() or _is_stringish(dt):
-            if not (text and _is_stringish(dt)):
+        if dt.is_float() or dt.is_decimal() or string_like(dt):
+            if not (text and string_like(dt)):
                 problems.append(schema_row(
                     f"{c} is {dt}, expected an integer type; values are read as whole "
                     "numbers (cast it with pl.col(...).cast(pl.Int64))", str(dt)))
@@ -422,9 +416,9 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
         if c not in schema:
             continue
         dt = schema[c]
-        if _is_stringish(dt):
+        if string_like(dt):
             casts.append(pl.col(c).cast(pl.String))
-        elif _castable_to_string(dt):
+        elif has_text_form(dt):
             problems.append(schema_row(
                 f"{c} is {dt}, expected a string type (read as text; cast it with "
                 "pl.col(...).cast(pl.String))", str(dt)))
@@ -437,12 +431,12 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
         if c not in schema or schema[c] in (pl.Boolean, pl.Null):
             continue
         dt = schema[c]
-        if not (dt.is_integer() or _is_stringish(dt)):
+        if not (dt.is_integer() or string_like(dt)):
             problems.append(schema_row(f"{c} is {dt}, expected Boolean; it cannot be read "
                                        "as one", str(dt)))
             fatal = True
             continue
-        if not (text and _is_stringish(dt)):
+        if not (text and string_like(dt)):
             problems.append(schema_row(
                 f"{c} is {dt}, expected Boolean; values are read as flags "
                 f"({flag_spellings()})", str(dt)))

@@ -3,6 +3,7 @@ all offending rows are listed, and nothing is silently dropped or repaired."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import warnings
 
@@ -164,6 +165,34 @@ def test_from_matches_names_missing_columns() -> None:
     with pytest.raises(sf.SchemaError, match=r"missing column\(s\) \['games_b'\]"):
         sf.from_matches(pl.DataFrame({"round": [1], "player_a": ["a"], "player_b": ["b"],
                                       "games_a": [1], "games_drawn": [0]}))
+
+
+def test_from_matches_reads_players_of_any_text_form_and_names_the_others() -> None:
+    """Class 72: a player column of numbers beside one of text, or of dates, ended in
+    Polars' "cannot compare string with numeric type" (they were compared before they were
+    text); a Duration, a list or bytes in Polars' bare cast error."""
+    m = pl.DataFrame({"round": [1, 1], "player_a": [7, 8], "player_b": ["B", None],
+                      "games_a": [2, None], "games_b": [0, None], "games_drawn": [0, None]})
+    assert sf.from_matches(m)["player_id"].to_list() == ["7", "8", "B"]
+    dates = m.with_columns(pl.date(2024, 1, pl.col("player_a")).alias("player_a"))
+    assert sf.from_matches(dates)["player_id"].to_list()[:2] == ["2024-01-07", "2024-01-08"]
+    for odd in (pl.Series([dt.timedelta(1)] * 2), pl.Series([[1]] * 2),
+                pl.Series([b"\xff"] * 2)):
+        with pytest.raises(sf.SchemaError, match=r"match table column\(s\) \['player_a'\] "
+                           r"are .*, expected player ids \(text\)\. Hint: cast them"):
+            sf.from_matches(m.with_columns(odd.alias("player_a")))
+
+
+@pytest.mark.parametrize("column", ["player_id", "event_id", "phase", "stage", "round"])
+def test_validate_names_a_column_with_no_text_form(column: str) -> None:
+    """Class 72: a Duration id or label column was read as text by validate's coercion
+    (every temporal type was taken to have one), which ended in Polars'
+    InvalidOperationError."""
+    odd = GOOD.with_columns(pl.lit(dt.timedelta(days=1)).alias(column))
+    report = sf.validate(odd, rules="mtg")
+    assert report.problems.filter(pl.col("kind") == "schema")["detail"].to_list() == [
+        f"{column} is Duration(time_unit='us'), expected "
+        f"{'an integer' if column == 'round' else 'a string'} type; it cannot be read as one"]
 
 
 @settings(max_examples=60, deadline=None)

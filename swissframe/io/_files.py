@@ -1037,7 +1037,7 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     Lines may end in LF, CRLF or CR alone; a row of another width than the header, or a
     quote never closed, is an :class:`~swissframe.errors.ImportFormatError` naming its
     lines."""
-    from swissframe.schema import FLAG_COLUMNS, fits_int64, misnamed_optional
+    from swissframe.schema import FLAG_COLUMNS, fits_int64, has_text_form, misnamed_optional
 
     size = _regular(path, max_bytes(limit))
     head = read_bytes(path, limit=limit, head=_HEADER_BYTES) if size else b""
@@ -1116,6 +1116,10 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
             return df
         stem = event_id if event_id is not None else shown(path.name).split(".")[0]
         df = df.with_columns(pl.lit(stem, dtype=pl.String).alias("event_id"))
+    if not has_text_form(df.schema["event_id"]):  # (a Duration, a list: no event's name)
+        msg = (f"{shown(path)}: event_id is {df.schema['event_id']}, expected text (or "
+               "numbers). Hint: write the event ids as text.")
+        raise SchemaError(msg)
     return df.with_columns(pl.col("event_id").cast(pl.String))
 
 
@@ -1162,10 +1166,13 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
     its contract columns' types checked here so that an error names the file."""
     from swissframe.schema import (
         MATCH_COLUMNS,
+        OPPONENT_ID,
+        PLAYER_ID,
         REQUIRED_COLUMNS,
         flag_spellings,
         from_matches,
         near_names,
+        string_like,
     )
 
     cols = columns or MATCH_COLUMNS
@@ -1202,6 +1209,15 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
     if bad:
         msg = (f"{shown(path)}: {'; '.join(bad)}. Hint: write a flag as {flag_spellings()} "
                "(any case), or leave the cell empty for no flag.")
+        raise SchemaError(msg)
+    # (a Parquet file's ids and labels: a CSV file's are read as text; the engine refused
+    # numbers or lists there without naming the file)
+    texts = [f"{c} is {t}" for c, t in df.schema.items()
+             if c in (PLAYER_ID, OPPONENT_ID, *_text_columns()) and not string_like(t)]
+    if texts:
+        msg = (f"{shown(path)}: mistyped column(s): {'; '.join(texts)}, expected text. "
+               "Hint: write ids and labels as text (pl.col(...).cast(pl.String) before "
+               "writing the file).")
         raise SchemaError(msg)
     return df
 

@@ -3,6 +3,7 @@ robustness classes of issue 16 (4, 6, 8, 9, 10, 12, 14), one test per class."""
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import os
 import re
@@ -834,3 +835,47 @@ def test_a_damaged_utf16_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(ImportFormatError, match=r"event\.trf: the file starts with a UTF-16 "
                        r"byte-order mark but byte \d+ .* is not UTF-16\. Hint"):
         sf.read(path)
+
+
+# ------------------------------------ class 72: a Parquet column of a type with no text form
+
+
+#: Column types Polars cannot cast to text (a Duration, a list, an array; bytes that are
+#: not UTF-8): each cast was Polars' bare error ("casting from Duration('μs') to String
+#: not supported", "invalid utf8"), with its expression and no hint.
+NO_TEXT_FORM = {
+    "duration": pl.Series([dt.timedelta(days=1)]),
+    "list": pl.Series([[1]]),
+    "array": pl.Series([[1]], dtype=pl.Array(pl.Int64, 1)),
+    "bytes": pl.Series([b"\xff"]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(NO_TEXT_FORM))
+@pytest.mark.parametrize(("column", "said"), [
+    ("round", r"mistyped column\(s\): round is "),
+    ("games_won", r"mistyped column\(s\): games_won is "),
+    ("double_loss", r"double_loss holds cells that are not flags \(row 1, "),
+    ("event_id", r"event_id is .*, expected text \(or numbers\)\. Hint: "),
+    ("player_id", r"mistyped column\(s\): player_id is .*, expected text\. Hint: "),
+    ("phase", r"mistyped column\(s\): phase is .*, expected text\. Hint: "),
+])
+def test_a_parquet_column_with_no_text_form_is_named_with_its_file(
+        tmp_path: Path, kind: str, column: str, said: str) -> None:
+    results = sf.read_results(LEAGUE)
+    value = NO_TEXT_FORM[kind]
+    results.with_columns(pl.Series([value[0]] * results.height, dtype=value.dtype)
+                         .alias(column)).write_parquet(tmp_path / "odd.parquet")
+    with pytest.raises(SchemaError, match=rf"odd\.parquet: {said}"):
+        sf.read(tmp_path / "odd.parquet")
+
+
+def test_number_ids_of_a_parquet_file_are_named_with_it(tmp_path: Path) -> None:
+    """The engine refused them after the read, naming no file ("results table has
+    mistyped column(s)"), with the hint that a file read by sf.read gets the right types."""
+    sf.read_results(LEAGUE).with_columns(
+        pl.col("player_id").rank("dense").cast(pl.Int64),
+        pl.col("opponent_id").rank("dense").cast(pl.Int64)).write_parquet(tmp_path / "n.parquet")
+    with pytest.raises(SchemaError, match=r"n\.parquet: mistyped column\(s\): player_id is "
+                                          r"Int64; opponent_id is Int64, expected text"):
+        sf.read(tmp_path / "n.parquet")
