@@ -136,6 +136,11 @@ KINDS: Final[Mapping[str, Kind]] = {
     "missing_round": Kind(
         "error", "the event has no row at all in a round before its last one",
         "a round's results are lost: re-export the event"),
+    "no_swiss_round": Kind(
+        "warning", "the event has rows but not one Swiss row (only playoff rows): its Swiss "
+        "standings are empty",
+        "fine for a knockout event or a bracket on its own; for standings, add the event's "
+        "Swiss rounds (or give its Swiss rows phase 'swiss')"),
     "unusual_score": Kind(
         "warning", "more than 2 × best_of games in one match (huge or mistyped counts)",
         "check the score"),
@@ -537,9 +542,27 @@ def missing_rounds(lf: pl.LazyFrame, ev: Sequence[str] = ("event_id",)) -> pl.La
                     value=pl.format("{}-{}", pl.col("_first"), pl.col("_last")))
 
 
+def no_swiss_rounds(lf: pl.LazyFrame, ev: Sequence[str] = ("event_id",)) -> pl.LazyFrame:
+    """The ``no_swiss_round`` problems: each event with rows (``swiss`` or ``playoff``)
+    but not one Swiss row — a knockout event (157 of the real decklist-cache events: last
+    chance qualifiers, single-elimination side events), or a bracket exported without its
+    Swiss rounds —, whose Swiss standings are empty: it vanished from ``standings``
+    without a word (what ``validate`` lists, and what :func:`swissframe.read` warns of)."""
+    ev = list(ev)
+    per = lf.group_by(ev).agg(_swiss=(pl.col("phase") == "swiss").sum(), _n=pl.len(),
+                              _first=pl.col("round").min(), _last=pl.col("round").max())
+    rounds = (pl.when(pl.col("_first") == pl.col("_last"))
+              .then(pl.format("round {}", pl.col("_first")))
+              .otherwise(pl.format("rounds {}–{}", pl.col("_first"), pl.col("_last"))))
+    return _rows("no_swiss_round", per.filter(pl.col("_swiss") == 0), pl.format(
+        "{} playoff row(s) in {} and no Swiss row: the event has no Swiss standings",
+        pl.col("_n"), rounds))
+
+
 def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
-    """Missing rounds of each event, and late entries / returns of each player."""
-    missing = missing_rounds(lf, ev)
+    """Missing rounds of each event (a gap, or no Swiss round at all), and late entries /
+    returns of each player."""
+    missing = pl.concat([missing_rounds(lf, ev), no_swiss_rounds(lf, ev)])
     ok = lf.filter(pl.col("round") >= 1)
     # players: Swiss rounds only, positions among the event's Swiss rounds
     swiss = ok.filter(pl.col("phase") == "swiss")

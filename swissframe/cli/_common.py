@@ -399,6 +399,23 @@ def input_rows(src: Source, events: str | Sequence[str] | None) -> Iterator[pl.D
         yield results
 
 
+def need_swiss(results: pl.DataFrame, what: str) -> None:
+    """A :class:`DataError` when ``results`` hold rows but not one Swiss row (a playoff
+    bracket exported on its own, ``validate.no_swiss_rounds``), for a command whose
+    analysis ``what`` reads the Swiss rounds: its error said the round analysed had no
+    pairings, or that "the Swiss has rounds 1–0" (the read's warning saying why is not
+    printed after an error)."""
+    from swissframe.validate import no_swiss_rounds
+
+    if results.height == 0 or results.filter(pl.col("phase") == "swiss").height:
+        return
+    first = no_swiss_rounds(results.lazy()).collect().row(0, named=True)
+    msg = (f"{what} reads the Swiss rounds, and event {first['event_id']!r} has only playoff "
+           f"rows ({first['detail']}). Hint: add the event's Swiss rounds (or, if its rows "
+           "are Swiss rounds, give them phase 'swiss').")
+    raise DataError(msg)
+
+
 def find_player(results: pl.DataFrame, player: str, event: str | None) -> str:
     """The event of ``player`` (checked), or a :class:`DataError` with "did you mean".
 

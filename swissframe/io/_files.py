@@ -1666,10 +1666,24 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
 def warn_missing_rounds(results: pl.DataFrame) -> None:
     """Warn of events whose files hold no row at all in a round before their last (a
     round's results lost in the export): the standings would count it as a round no one
-    played, silently. ``validate`` lists each as an error; its rule, read here."""
-    from swissframe.validate import missing_rounds
+    played, silently; and of events with no Swiss row at all (a playoff bracket alone),
+    which the standings left out without a word. ``validate`` lists each (an error, a
+    warning); its rules, read here."""
+    from swissframe.validate import missing_rounds, no_swiss_rounds
 
-    gaps = missing_rounds(results.lazy()).collect()
+    bracket = no_swiss_rounds(results.lazy()).collect()
+    if bracket.height:
+        first = bracket.row(0, named=True)
+        n = bracket.height
+        msg = (f"{n} event{'s' * (n > 1)} with only playoff rows (a knockout event, or a "
+               f"bracket without its Swiss rounds), e.g. event {first['event_id']!r}: "
+               f"{first['detail']}; the standings leave {'them' if n > 1 else 'it'} out. "
+               "Hint: if the event had Swiss rounds, they are missing from the export (or "
+               "marked 'playoff'): swissframe validate FILE lists each.")
+        warnings.warn(msg, DataWarning, stacklevel=3)
+    # (a bracket alone misses the Swiss rounds before it: said above)
+    gaps = missing_rounds(results.lazy()).collect().filter(
+        ~pl.col("event_id").is_in(bracket["event_id"].implode()))
     if not gaps.height:
         return
     first = gaps.row(0, named=True)

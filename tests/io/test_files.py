@@ -837,6 +837,36 @@ def test_a_damaged_utf16_file_is_named(tmp_path: Path) -> None:
         sf.read(path)
 
 
+# ---------------------------------------------- class 73: an event with only playoff rows
+
+
+def test_an_event_with_only_playoff_rows_is_warned_of(tmp_path: Path) -> None:
+    """A playoff bracket exported on its own (a results file whose event has rows only in
+    the playoff phase) left the standings without a word, exit 0. The readers warn, by
+    ``validate``'s rule (``no_swiss_round``), instead of calling its Swiss rounds lost
+    rounds."""
+    from swissframe.errors import DataWarning
+
+    rows = sf.read_results(LEAGUE).with_columns(pl.lit("swiss").alias("phase"))
+    bracket = rows.filter(pl.col("round") == 3).with_columns(
+        pl.lit("top4").alias("event_id"), pl.lit("playoff").alias("phase"))
+    path = tmp_path / "night.csv"
+    pl.concat([rows, bracket]).write_csv(path)
+    for read in (sf.read, sf.read_results):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            read(path)
+        assert [str(w.message) for w in caught if w.category is DataWarning] == [
+            "1 event with only playoff rows (a knockout event, or a bracket without its "
+            "Swiss rounds), e.g. event 'top4': 6 playoff row(s) in round 3 and no Swiss "
+            "row: the event has no Swiss standings; the standings leave it out. Hint: if the "
+            "event had Swiss rounds, they are missing from the export (or marked 'playoff'): "
+            "swissframe validate FILE lists each."]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sf.read(LEAGUE)
+
+
 # ------------------------------------ class 72: a Parquet column of a type with no text form
 
 

@@ -42,6 +42,7 @@ from swissframe.cli._common import (
     add_quiet,
     done,
     input_rows,
+    need_swiss,
     non_negative_int,
     note,
     positive_int,
@@ -106,7 +107,9 @@ def _one_event(results: pl.DataFrame, event: str | None) -> pl.DataFrame:
             msg = (f"event {event!r} is not in the input. Hint: events present: "
                    f"{events[:10]}{' …' if len(events) > 10 else ''}.")
             raise DataError(msg)
-        return results.filter(pl.col("event_id") == event)
+        rows = results.filter(pl.col("event_id") == event)
+        need_swiss(rows, "this chart")
+        return rows
     if not events:
         msg = ("this chart draws one event and the input has no result rows. Hint: "
                "swissframe validate FILE says what was read.")
@@ -116,6 +119,7 @@ def _one_event(results: pl.DataFrame, event: str | None) -> pl.DataFrame:
                f"({', '.join(events[:5])}{' …' if len(events) > 5 else ''}). Hint: add "
                "--event ID.")
         raise DataError(msg)
+    need_swiss(results, "this chart")
     return results
 
 

@@ -28,6 +28,7 @@ from swissframe.cli._common import (
     add_top,
     filter_events,
     format_cell,
+    need_swiss,
     non_negative_int,
     note,
     output_format,
@@ -317,6 +318,7 @@ def run(args: argparse.Namespace) -> int:
         # the pairings of the one event the results hold)
         prior, pairs = results, read_table_file(Path(args.pairings), name_event=False)
     else:
+        need_swiss(results, "the cut analysis")
         prior, pairs = _split(results, args.round)
     if pairs.height == 0:
         msg = ("no pairings for the round analysed. Hint: pass --round R with a played "
