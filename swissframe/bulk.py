@@ -212,12 +212,18 @@ def _chunks(files: Sequence[str], chunk_rows: int) -> list[_Chunk]:
     for f in files:
         try:
             meta = pq.ParquetFile(f).metadata
+            groups = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
+        except pa.ArrowNotImplementedError:
+            # a column type pyarrow does not read (Polars' Int128, which Polars reads the
+            # chunks with: "Integers with more than 64 bits not implemented"): slices of
+            # the file's rows, not of its row groups
+            n_rows = int(pl.scan_parquet(f).select(pl.len()).collect().item())
+            groups = [min(chunk_rows, n_rows - i) for i in range(0, n_rows, chunk_rows)]
         except (OSError, pa.ArrowException) as exc:  # a broken, truncated or unreadable file
             msg = f"cannot read Parquet metadata of {f}: {exc}. Hint: is the file complete?"
             raise ImportFormatError(msg) from exc
         start = rows = 0
-        for i in range(meta.num_row_groups):
-            n = meta.row_group(i).num_rows
+        for n in groups:
             if rows and rows + n > chunk_rows:
                 out.append(_Chunk(f, start, rows))
                 start, rows = start + rows, 0
@@ -660,6 +666,7 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     # planned before the output folder is made: an input that cannot be read leaves no
     # folder behind (nor a "running" manifest that asks for --resume or --overwrite)
     plan = _plan(files, batch_rows, batch_events)
+    chunks = _chunks(files, max(batch_rows, 1))
     out.mkdir(parents=True, exist_ok=True)
     done = _previous_run(out, fingerprint, overwrite=overwrite, resume=resume)
     _write_json(out / MANIFEST, {"status": "running", "pid": os.getpid(),
@@ -675,7 +682,6 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
         for res in previous:
             progress(res.events)
     todo = [b for b in range(n_batches) if b not in done]
-    chunks = _chunks(files, max(batch_rows, 1))
     scratch_root = Path(scratch) if scratch is not None else out / SCRATCH
     scratch_root.mkdir(parents=True, exist_ok=True)
     clean_scratch(scratch_root)

@@ -459,3 +459,27 @@ def test_a_count_past_64_bits_is_refused_before_the_output_folder(tmp_path: Path
     with pytest.raises(sf.DataError, match=needle):
         recompute(tmp_path / "a.parquet", tmp_path / "out", **{name: 2**70})
     assert not (tmp_path / "out").exists()
+
+
+def test_a_column_pyarrow_cannot_read_is_recomputed_and_a_bad_file_leaves_no_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Class 74: an archive whose round column is Int128 (Polars writes it; pyarrow, which
+    planned the chunks from the row groups, does not read it) was refused as "cannot read
+    Parquet metadata … Integers with more than 64 bits not implemented. Hint: is the file
+    complete?" — after the output folder and a "running" manifest were made, so the next
+    run asked for --resume or --overwrite. Such a file is sliced by rows and recomputed as
+    ``standings`` ranks it; a file whose metadata cannot be read leaves no folder."""
+    df = _archive(4)
+    df.with_columns(pl.col("round").cast(pl.Int128)).write_parquet(
+        tmp_path / "wide.parquet", row_group_size=7)
+    recompute(tmp_path / "wide.parquet", tmp_path / "out", batch_rows=10)
+    assert_frame_equal(_read(tmp_path / "out"), _reference(df), check_column_order=False)
+    import pyarrow.parquet as pq
+
+    def unreadable(path: str) -> None:
+        raise OSError(5, "Input/output error", path)
+
+    monkeypatch.setattr(pq, "ParquetFile", unreadable)  # (Polars reads it; pyarrow fails)
+    with pytest.raises(ImportFormatError, match=r"cannot read Parquet metadata of .*wide"):
+        recompute(tmp_path / "wide.parquet", tmp_path / "out2")
+    assert not (tmp_path / "out2").exists()
