@@ -483,3 +483,31 @@ def test_a_column_pyarrow_cannot_read_is_recomputed_and_a_bad_file_leaves_no_fol
     with pytest.raises(ImportFormatError, match=r"cannot read Parquet metadata of .*wide"):
         recompute(tmp_path / "wide.parquet", tmp_path / "out2")
     assert not (tmp_path / "out2").exists()
+
+
+def test_decklist_events_of_a_ruleset_with_a_slash_in_its_name_are_recomputed(
+        tmp_path: Path) -> None:
+    """Class 75: a decklist file of an unknown platform is ranked by ``mtg-1/3``, whose
+    name was a folder path (``SCRATCH/mtg-1/3``, ``OUT/ruleset=mtg-1/3``): every such
+    ``recompute`` ended in "…/mtg-1/3: No such file or directory. Hint: check the path",
+    and left its scratch folder behind until the next run. The partition folder is
+    percent-encoded as Hive writes it (Polars reads the name back)."""
+    from swissframe.cli import main
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for name, uri in (("store", None), ("melee", "https://melee.gg/Tournament/View/1")):
+        doc = {"Tournament": {"Name": name, "Uri": uri, "Date": "2026-03-03T00:00:00"},
+               "Rounds": [{"RoundName": "Round 1", "Matches": [
+                   {"Player1": "A", "Player2": "B", "Result": "2-0-0"},
+                   {"Player1": "C", "Player2": "D", "Result": "2-1-0"}]}],
+               "Standings": None}
+        (src / f"{name}.json").write_bytes(orjson.dumps(doc))
+    assert main(["recompute", str(src / "store.json"), "-o", str(tmp_path / "one"),
+                 "--quiet"]) == 0
+    assert _read(tmp_path / "one")["player_id"].to_list() == ["A", "C", "B", "D"]
+    assert main(["recompute", str(src), "-o", str(tmp_path / "two"), "--quiet"]) == 0
+    assert sorted(p.name for p in (tmp_path / "two").iterdir()) == [
+        "ruleset=melee-e3", "ruleset=mtg-1%2F3"]
+    back = pl.read_parquet(tmp_path / "two" / "*" / "part-*.parquet", hive_partitioning=True)
+    assert sorted(back["ruleset"].unique()) == ["melee-e3", "mtg-1/3"]
