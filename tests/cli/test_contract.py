@@ -5,6 +5,7 @@ validated, ``--quiet``, ``--version`` and ``--help`` text on every option."""
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 import polars as pl
@@ -298,6 +299,28 @@ def test_cut_many_files_event_and_file_output(tmp_path: Path,
     table = pl.read_csv(tmp_path / "c.csv")
     assert set(table["event_id"]) == {"league-night"}
     assert all(table[c].null_count() < table.height for c in table.columns)  # no all-null
+
+
+def test_cut_says_which_events_the_round_analysed_leaves_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 76: an event whose last Swiss round is its first (or that lacks the --round
+    asked for) was left out of the cut output without a word beside other events, and
+    alone ended in "no Swiss rounds in the results. Hint: pass the rounds played so far"."""
+    league = EVENTS / "league-night.csv"
+    one = tmp_path / "one.csv"
+    head = league.read_text().splitlines()[0]
+    one.write_text(f"{head}\none,1,A,C,2,0,0\none,1,C,A,0,2,0\n")
+    said = (r"event 'one': round {} cannot be analysed, its Swiss has rounds 1–1 \(the "
+            r"analysis needs the rounds before the round analysed, and its pairings\)")
+    for extra, r in (([], 1), (["--round", "3"], 3)):
+        assert main(["cut", str(league), str(one), "--format", "csv", *extra]) == 0
+        out, err = capsys.readouterr()
+        assert set(pl.read_csv(out.encode())["event_id"]) == {"league-night"}
+        assert re.search(r"warning: the cut analysis leaves out 1 event\(s\), e\.g\. "
+                         + said.format(r), err), err
+    assert main(["cut", str(one)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"error: " + said.format(1) + r"\. Hint: pass --round R", err), err
 
 
 def test_sensitivity_rules_sets_the_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
