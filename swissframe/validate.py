@@ -44,7 +44,7 @@ from typing import Final, NamedTuple
 import polars as pl
 
 from swissframe._collect import collect, scoped
-from swissframe._display import escaped
+from swissframe._display import bounded, escaped
 from swissframe.engine._chess import inferred_absences
 from swissframe.engine._record import event_rounds, missing_stage
 from swissframe.errors import SchemaError, ValidationError
@@ -341,7 +341,7 @@ class ValidationReport:
                              "(see report.problems)")
             if info.action:
                 lines.append(f"  Hint: {info.action}.")
-        return "\n".join(lines)
+        return bounded("\n".join(lines))  # (an id of a million characters, cut)
 
 
 def _describe(row: Mapping[str, object]) -> str:

@@ -63,3 +63,17 @@ def test_polars_namespace_on_data_and_lazy_frames() -> None:
     assert isinstance(res.lazy().swiss.standings_by_round("mtg"), pl.DataFrame)
     assert set(res.swiss.sensitivity(["mtg", "pokemon"], top=4)["ruleset"]) == {"mtg",
                                                                                  "pokemon"}
+
+
+def test_bounded_cuts_only_runs_longer_than_a_path() -> None:
+    """Class 77: a run of more than MAX_RUN characters without a space is cut; a long
+    path (class 69: kept whole) and ordinary text are left as they are."""
+    from swissframe._display import MAX_RUN, bounded
+
+    path = "/data/" + "a" * (MAX_RUN - 20) + ".csv"
+    assert bounded(f"cannot read {path}: truncated") == f"cannot read {path}: truncated"
+    text = bounded("x " + "Z" * (MAX_RUN + 1) + " y\n" + "W" * 3 * MAX_RUN)
+    assert text.count("more characters)…") == 2
+    assert text.startswith("x ZZZ")
+    assert text.split("\n")[0].endswith("ZZZ y")
+    assert len(text) < 400

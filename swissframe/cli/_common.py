@@ -38,7 +38,7 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 import polars as pl
 
 from swissframe._batches import reporting
-from swissframe._display import escaped
+from swissframe._display import bounded, escaped
 from swissframe.compare import PERCENT_CRITERIA
 from swissframe.errors import (
     DataError,
@@ -218,7 +218,9 @@ def for_terminal(text: str, stream: TextIO) -> str:
 
 def _wrapped(text: str, stream: TextIO) -> str:
     """``text`` with each line wrapped to the terminal's width (continuation lines
-    indented) when ``stream`` is a terminal; as it is on a log or a pipe."""
+    indented) when ``stream`` is a terminal; as it is on a log or a pipe; a word of more
+    than ``_display.MAX_RUN`` characters cut (:func:`~swissframe._display.bounded`)."""
+    text = bounded(text)  # (an id of a million characters: not a line of a megabyte)
     if not stream.isatty():
         return text
     width = max(terminal_width(), 40)
@@ -680,7 +682,7 @@ def write_text(text: str, out: str | None, *, inputs: Sequence[str] = ()) -> Non
     'done\\n'
     """
     body = text if text.endswith("\n") else text + "\n"
-    body = "\n".join(printable(line) for line in body.split("\n"))
+    body = "\n".join(printable(line) for line in bounded(body).split("\n"))
     if out is None:
         sys.stdout.write(body)
         return

@@ -323,6 +323,27 @@ def test_cut_says_which_events_the_round_analysed_leaves_out(
     assert re.search(r"error: " + said.format(1) + r"\. Hint: pass --round R", err), err
 
 
+def test_an_id_of_a_million_characters_is_cut_in_messages_and_text_reports(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 77: an id quoted in an error, a warning or ``validate``'s text report was
+    printed whole: one line of a megabyte on every command. The readable text cuts such a
+    run of characters (``_display.bounded``); the data keep it whole."""
+    long = "Z" * 1_000_000
+    bad = tmp_path / "long.csv"
+    bad.write_text("event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n"
+                   f"e,1,A,{long},2,0,0\n")
+    assert main(["standings", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert len(err) < 5_000
+    assert "…(999,890 more characters)…" in err
+    assert main(["validate", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert len(out) < 5_000
+    assert "unknown_opponent" in out
+    assert main(["validate", str(bad), "--format", "csv"]) == 1
+    assert long in capsys.readouterr().out  # (the data: whole)
+
+
 def test_sensitivity_rules_sets_the_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sensitivity", STORE, "--rules", "pokemon", "--format", "csv"]) == 0
     df = pl.read_csv(capsys.readouterr().out.encode())
