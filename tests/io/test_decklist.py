@@ -439,6 +439,29 @@ def test_a_file_without_published_standings_is_read_from_its_rounds(
          "null or missing): its 3 players are ranked from the rounds, with nothing to compare")]
 
 
+@pytest.mark.parametrize(("date", "said"), [
+    ("13/07/2024", "'Tournament.Date' is '13/07/2024', not a date (YYYY-MM-DD…)"),
+    (20240713, "'Tournament.Date' is '20240713', not a date (YYYY-MM-DD…)"),
+    (None, "the file gives no date ('Tournament.Date' missing)")])
+def test_a_melee_or_cardsrealm_file_without_a_readable_date_is_said(
+        tmp_path: Path, date: object, said: str) -> None:
+    """Class 78: the event's date chooses the platform's tiebreaker era (its ruleset); a
+    date that did not read (another format, a number, none) was taken as none and the era
+    chosen without it, silently (a TRF's unreadable 042 date was already said, class
+    42). A note says so; a file with its date has none."""
+    for fixture in ("melee-byes-1-2024-07-13.json", "cardsrealm-demo-2025-01-02.json"):
+        doc = orjson.loads((FIX / fixture).read_bytes())
+        doc["Tournament"]["Date"] = date
+        path = tmp_path / fixture
+        path.write_bytes(orjson.dumps(doc))
+        notes = read_decklist_cache(path).report.filter(pl.col("kind") == "unreadable_date")
+        assert notes["detail"].to_list() == [
+            f"{said}; the platform's tiebreaker era, and so the ruleset, is chosen without "
+            "it (--rules, or rules= in Python, chooses one)"], fixture
+        assert read_decklist_cache(FIX / fixture).report.filter(
+            pl.col("kind") == "unreadable_date").height == 0
+
+
 def test_rounds_null_is_no_round_and_a_file_without_rounds_is_refused(tmp_path: Path) -> None:
     doc = orjson.loads((FIX / "melee-byes-1-2024-07-13.json").read_bytes())
     doc["Rounds"] = None
