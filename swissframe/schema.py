@@ -56,6 +56,7 @@ import contextvars
 import functools
 import operator
 import os
+import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -1623,6 +1624,23 @@ def whole_numbers(column: str, dtype: pl.DataType) -> pl.Expr:
         return pl.lit(None, dtype=pl.Int64).alias(column)
     return (col.cast(pl.String).str.strip_chars().str.replace(r"\.0+$", "")
             .cast(pl.Int64, strict=False))
+
+
+#: A whole number as a file writes it in text: ASCII digits, a sign, a trailing ``.0``.
+_WHOLE_TEXT: Final = re.compile(r"[+-]?[0-9]+(?:\.0+)?")
+
+
+def whole_text(text: str) -> int | None:
+    """A whole number written in a file's text (a TOM attribute, a decklist cell) read as
+    :func:`whole_numbers` reads a text cell — blanks around, a sign, a trailing ``.0``,
+    ASCII digits only — or None: not Python's ``int()``, which read ``"1_0"`` as 10 and
+    other scripts' digits (``"١"``) as numbers, without a word.
+
+    >>> [whole_text(t) for t in (" 3 ", "+3", "3.0", "1_0", "١", "2e0")]
+    [3, 3, 3, None, None, None]
+    """
+    t = text.strip()
+    return int(t.split(".")[0]) if _WHOLE_TEXT.fullmatch(t) else None
 
 
 #: What a whole-number column holds (game counts, round numbers), for the hints.

@@ -360,11 +360,21 @@ def _str_or_none(x: Any) -> str | None:
     return None if x is None else str(x)
 
 
+#: A published number written as text: ASCII digits, a sign, a fraction, an exponent
+#: (``"0.5"``, ``"1e-3"``); ``NaN`` and ``inf`` are read to be refused by name.
+_DECIMAL_TEXT: Final = re.compile(
+    r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:nan|inf|infinity)",
+    re.IGNORECASE)
+
+
 def _number(x: Any, eid: str, where: str, key: str) -> float | None:
     """A published number (int, float or numeric string); anything else names the cell."""
     if x is None:
         return None
     if isinstance(x, bool) or not isinstance(x, (int, float, str)):
+        raise _fail(eid, f"{where}: {key} is {x!r}, not a number")
+    # (a number in text in ASCII digits: float() read "1_0" as 10 and "١" as 1)
+    if isinstance(x, str) and not _DECIMAL_TEXT.fullmatch(x.strip()):
         raise _fail(eid, f"{where}: {key} is {x!r}, not a number")
     try:
         v = float(x)

@@ -489,3 +489,19 @@ def test_a_round_without_a_name_is_said_so(tmp_path: Path, name: str | None) -> 
     with pytest.raises(ImportFormatError, match=r"a round without a RoundName \(round #2 in "
                        r"the file\) is neither numbered.*Hint"):
         read_decklist_cache(path)
+
+
+@pytest.mark.parametrize("text", ["1_0", "١", "0.٥"])
+def test_a_published_number_in_text_is_read_in_ascii_digits(tmp_path: Path, text: str) -> None:
+    """Class 79: float() read a published OMWP "1_0" as 10 and "١" as 1; a number written
+    as text is read in ASCII digits (a sign, a fraction, an exponent), as a CSV cell is."""
+    doc = orjson.loads((FIX / "melee-byes-1-2024-07-13.json").read_bytes())
+    doc["Standings"][0]["OMWP"] = text
+    path = tmp_path / "melee-byes-1-2024-07-13.json"
+    path.write_bytes(orjson.dumps(doc))
+    with pytest.raises(ImportFormatError, match=rf"standings row #1 .*: OMWP is '{text}', not "
+                       "a number"):
+        read_decklist_cache(path)
+    doc["Standings"][0]["OMWP"] = " 0.25 "
+    path.write_bytes(orjson.dumps(doc))
+    assert read_decklist_cache(path).published["omwp"][0] == 0.25
