@@ -662,10 +662,10 @@ def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
     :func:`_one_chunk_if_small`)."""
     if isinstance(results, pl.DataFrame) and _is_normal(results):
         return _one_chunk_if_small(results)
+    plan = _normalise(as_lazy(results), default_event_id=default_event_id)
     try:
-        return _one_chunk_if_small(
-            _normalise(as_lazy(results), default_event_id=default_event_id).pipe(collect))
-    except pl.exceptions.PolarsError as exc:
+        out = plan.pipe(collect)
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
         if isinstance(results, pl.LazyFrame):  # (its own plan may fail, in any way)
             raise _unevaluable(exc, "results table",
                                read=" and read as the contract's types") from exc
@@ -675,6 +675,25 @@ def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
         msg = (f"results table cannot be read as the contract's types: {_first_line(exc)}. "
                f"Hint: {_CONTRACT_TYPES}.")
         raise SchemaError(msg) from exc
+    if isinstance(results, pl.LazyFrame):
+        _rows_as_declared(plan, out)
+    return _one_chunk_if_small(out)
+
+
+def _rows_as_declared(plan: pl.LazyFrame, rows: pl.DataFrame) -> None:
+    """A :class:`SchemaError` when a LazyFrame's rows are not of the types its plan
+    declares (a ``map_batches(..., schema=...)`` whose function returns other types, a
+    scan told a schema its file does not have): the boundary checked the declared types
+    and cast to them, the optimiser dropped the casts as no-ops, and numbers went on as
+    ids (a bare Polars ``SchemaError`` from a join deeper in, or another error)."""
+    declared = plan.collect_schema()
+    wrong = [f"{c} is declared {t} but holds {rows.schema[c]}" for c, t in declared.items()
+             if c in rows.schema and rows.schema[c] != t]
+    if wrong:
+        msg = (f"the results table (a LazyFrame) declares types its rows do not have: "
+               f"{'; '.join(wrong)}. Hint: fix the schema its plan declares "
+               "(lf.collect_schema() against lf.collect().schema), or pass lf.collect().")
+        raise SchemaError(msg)
 
 
 #: What the contract's types ask of a table's cells (the hint of a table that cannot be
@@ -693,6 +712,12 @@ def _unevaluable(exc: BaseException, what: str, *, read: str = "") -> SchemaErro
     cannot be read as that: the call's one line naming it, instead of Polars' error and
     its plan (every entry point reads its tables through :func:`as_frame` or the
     boundary, :func:`_materialised`)."""
+    if isinstance(exc, pl.exceptions.PanicException):  # (its first line: a schema dump)
+        msg = (f"the {what} (a LazyFrame) cannot be evaluated{read}: Polars panicked "
+               "running its plan, whose declared schema does not match its rows (a "
+               "map_batches(..., schema=...) returning other columns?). Hint: compare "
+               "lf.collect_schema() with lf.collect().schema, or pass lf.collect().")
+        return SchemaError(msg)
     msg = (f"the {what} (a LazyFrame) cannot be evaluated{read}: {type(exc).__name__}: "
            f"{_first_line(exc)}. Hint: run lf.collect() to see the step that fails"
            + (f"; {_CONTRACT_TYPES}." if read else "."))
@@ -1460,7 +1485,7 @@ def as_frame(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",
     lazy = as_lazy(frame, what=what, made_by=made_by)
     try:
         return lazy.pipe(collect)
-    except pl.exceptions.PolarsError as exc:
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
         raise _unevaluable(exc, what) from exc
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import warnings
+from collections.abc import Callable
 
 import polars as pl
 import pytest
@@ -708,6 +709,54 @@ def test_a_lazyframe_whose_plan_fails_is_named(entry: str, plan: str) -> None:
     with pytest.raises(sf.SchemaError, match=r"\(a LazyFrame\) cannot be evaluated.*Hint: "
                                              r"run lf\.collect\(\)"):
         calls[entry](_BROKEN_PLANS[plan](table.lazy()))  # type: ignore[operator]
+
+
+def _lying(change: Callable[[pl.DataFrame], pl.DataFrame]) -> Callable[[pl.LazyFrame],
+                                                                      pl.LazyFrame]:
+    """A plan that declares its input's schema but returns ``change``'s rows."""
+    return lambda lf: lf.map_batches(change, schema=lf.collect_schema(),
+                                     validate_output_schema=False)
+
+
+#: LazyFrames whose declared schema is not their rows' (class 80); the third, without a
+#: phase column (which the boundary adds), made Polars panic.
+_LYING_PLANS = {
+    "round as text": _lying(lambda df: df.with_columns(pl.col("round").cast(pl.String))),
+    "a column left out": _lying(lambda df: df.drop("games_drawn")),
+    "a column left out, no phase": lambda lf: _lying(lambda df: df.drop("games_drawn"))(
+        lf.drop("phase", strict=False)),
+}
+
+
+@pytest.mark.parametrize("plan", sorted(_LYING_PLANS))
+@pytest.mark.parametrize("entry", sorted(_entry_points()[0]))
+def test_a_lazyframe_whose_rows_are_not_its_declared_schema_is_named(entry: str,
+                                                                      plan: str) -> None:
+    """Class 80: the boundary checked the types a LazyFrame declared; a plan whose rows
+    are other (a ``map_batches(..., schema=...)`` returning text rounds, or fewer
+    columns) made Polars panic (a ``PanicException`` and a Rust backtrace) or went on
+    with the wrong types (numbers as ids, a bare Polars ``SchemaError`` from a join).
+    Every entry point now reads the rows (``validate`` reports them, ``from_matches`` and
+    a pairings table read them as they are) or raises a ``SchemaError`` naming the table —
+    never another exception."""
+    calls, tables = _entry_points()
+    table = tables.get(entry, _store())
+    said = ["Hint: "]
+    try:
+        calls[entry](_LYING_PLANS[plan](table.lazy()))  # type: ignore[operator]
+    except sf.SchemaError as exc:
+        said.append(str(exc))
+    assert all("Hint: " in text for text in said)
+
+
+def test_the_boundary_names_a_lazyframe_whose_rows_are_not_its_declared_schema() -> None:
+    lf = _store().lazy()
+    with pytest.raises(sf.SchemaError, match=r"\(a LazyFrame\) declares types its rows do not "
+                       r"have: round is declared Int64 but holds String\. Hint: "):
+        sf.standings(_LYING_PLANS["round as text"](lf), "mtg")
+    with pytest.raises(sf.SchemaError, match=r"\(a LazyFrame\) cannot be evaluated .*Polars "
+                       r"panicked .*Hint: compare lf\.collect_schema\(\)"):
+        sf.standings(_LYING_PLANS["a column left out, no phase"](lf), "mtg")
 
 
 def test_repair_mirrors_names_a_cell_past_64_bits() -> None:
