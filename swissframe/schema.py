@@ -662,8 +662,8 @@ def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
     :func:`_one_chunk_if_small`)."""
     if isinstance(results, pl.DataFrame) and _is_normal(results):
         return _one_chunk_if_small(results)
-    plan = _normalise(as_lazy(results), default_event_id=default_event_id)
     try:
+        plan = _normalise(as_lazy(results), default_event_id=default_event_id)
         out = plan.pipe(collect)
     except (pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
         if isinstance(results, pl.LazyFrame):  # (its own plan may fail, in any way)
