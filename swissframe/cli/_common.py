@@ -690,16 +690,48 @@ def write_text(text: str, out: str | None, *, inputs: Sequence[str] = ()) -> Non
         tmp.write_text(body, encoding="utf-8")
 
 
+#: What one Excel worksheet holds: rows (the header is one) and characters in a cell.
+EXCEL_ROWS: Final = 1_048_576
+EXCEL_CELL_CHARS: Final = 32_767
+
+
 def _write_excel(df: pl.DataFrame, path: Path) -> None:
     if importlib.util.find_spec("xlsxwriter") is None:
         msg = ("writing .xlsx needs the xlsxwriter package. Hint: pip install "
                "'swissframe[excel]' (or write .csv / .parquet).")
         raise SwissframeError(msg)
+    _fits_excel(df)
     shown = _display(df, 15)
     percent: dict[Any, str] = {c: "0.00%" for c, t in shown.schema.items()
                                if t.is_float() and is_percent(c)}
     shown.write_excel(path, worksheet="swissframe", column_formats=percent or None,
                       float_precision=4, autofit=True, freeze_panes=(1, 0))
+
+
+def _fits_excel(df: pl.DataFrame) -> None:
+    """A :class:`DataError` for a table a worksheet cannot hold, before anything is
+    written: more rows than Excel's 1,048,576 (Polars' ``InvalidOperationError``, said as
+    "a swissframe bug"), or a text longer than a cell's 32,767 characters (cut to that
+    length by xlsxwriter without a word: two ids alike in their first 32,767 characters
+    became one)."""
+    if df.height + 1 > EXCEL_ROWS:
+        msg = (f"cannot write {df.height:,} rows to .xlsx: an Excel worksheet holds "
+               f"{EXCEL_ROWS - 1:,} below its header. Hint: write .csv or .parquet, or "
+               "fewer rows (--event, --top).")
+        raise DataError(msg)
+    texts = [c for c, t in df.schema.items() if t in (pl.String, pl.Categorical)
+             or isinstance(t, pl.Enum)]
+    if not texts:
+        return
+    longest = df.select(pl.col(texts).cast(pl.String).str.len_chars().max()).row(0)
+    over = [(c, n) for c, n in zip(texts, longest, strict=True)
+            if n is not None and n > EXCEL_CELL_CHARS]
+    if over:
+        c, n = over[0]
+        msg = (f"cannot write column {c!r} to .xlsx: it holds a text of {n:,} characters, "
+               f"and an Excel cell holds {EXCEL_CELL_CHARS:,} (it would be cut without a "
+               "word). Hint: write .csv or .parquet.")
+        raise DataError(msg)
 
 
 # --------------------------------------------------------------------------- tables

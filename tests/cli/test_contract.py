@@ -591,3 +591,27 @@ def test_readable_output_shows_unprintable_characters_as_escapes(
     assert shown[1] in capsys.readouterr().out
     assert main(["standings", str(path), "--format", "csv"]) == 0
     assert player in pl.read_csv(capsys.readouterr().out.encode())["player_id"].to_list()
+
+
+def test_an_xlsx_output_a_worksheet_cannot_hold_is_refused_before_writing(
+        tmp_path: Path) -> None:
+    """Class 81: more rows than a worksheet holds ended in Polars' InvalidOperationError,
+    said as "a swissframe bug"; a text longer than a cell's 32,767 characters was cut to
+    that length by xlsxwriter without a word (two ids alike in their first 32,767
+    characters became one)."""
+    from swissframe.cli._common import EXCEL_CELL_CHARS, EXCEL_ROWS, write_frame
+    from swissframe.errors import DataError
+
+    out = tmp_path / "x.xlsx"
+    rows = pl.DataFrame({"rank": pl.int_range(EXCEL_ROWS, eager=True)})
+    with pytest.raises(DataError, match=r"cannot write 1,048,576 rows to \.xlsx: an Excel "
+                       r"worksheet holds 1,048,575 below its header\. Hint: write \.csv"):
+        write_frame(rows, None, str(out))
+    ids = pl.DataFrame({"player_id": ["Z" * (EXCEL_CELL_CHARS + 1), "A"]})
+    with pytest.raises(DataError, match=r"cannot write column 'player_id' to \.xlsx: it "
+                       r"holds a text of 32,768 characters.*Hint: write \.csv"):
+        write_frame(ids, None, str(out))
+    assert not out.exists()
+    write_frame(ids.with_columns(pl.col("player_id").str.slice(0, EXCEL_CELL_CHARS)), None,
+                str(out))
+    assert out.exists()
