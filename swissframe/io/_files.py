@@ -265,6 +265,43 @@ def _gunzip_head(raw: bytes) -> bytes:
         return b""
 
 
+#: The first bytes of compressed files and archives, and what each is called.
+_PACKED: Final = ((b"\x1f\x8b", "gzip-compressed"), (b"PK\x03\x04", "a zip archive"),
+                  (b"BZh", "bzip2-compressed"), (b"\xfd7zXZ\x00", "xz-compressed"),
+                  (b"\x28\xb5\x2f\xfd", "zstd-compressed"),
+                  (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"), (b"Rar!", "a RAR archive"))
+
+
+def packed(path: Path, head: bytes) -> str:
+    """What a compressed file or an archive is, from its first bytes ("" when it is
+    neither), for its error: swissframe reads a compressed file only for decklist-cache
+    JSON (``.json.gz``); a gzipped CSV, TRF or TOM file, a zip of results, was refused as
+    "not a results table … force a format" (forced, as "it holds NUL bytes … UTF-16")."""
+    kind = _packed_kind(head)
+    if not kind:
+        return ""
+    unpack = "gunzip it" if kind.startswith("gzip") else "unpack it"
+    return (f"{shown(path)}: {kind}, not a results file: swissframe reads compressed "
+            f"files only for decklist-cache JSON (.json.gz). Hint: {unpack} first, and "
+            "read what it holds.")
+
+
+def _packed_kind(head: bytes) -> str:
+    return next((name for magic, name in _PACKED if head.startswith(magic)), "")
+
+
+def _skip_reason(path: Path) -> str:
+    """Why a file of a folder is not read (a ``skipped_file`` note)."""
+    if _broken_link(path):
+        return "a link to no file (broken, or a loop of links)"
+    try:
+        kind = _packed_kind(read_bytes(path, head=8))
+    except (OSError, SwissframeError):
+        kind = ""
+    return (f"{kind}: only decklist-cache JSON is read compressed (.json.gz)" if kind
+            else "not a results file (judged by its content)")
+
+
 def _is_workbook(path: Path, limit: int | None) -> bool:
     """Whether a file is a spreadsheet workbook by its name and first bytes (a zip archive:
     xlsx, xlsm, ods; an OLE file: xls): what an analyst saves when they mean CSV."""
@@ -420,6 +457,8 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
                            "file. Hint: save its sheet as CSV UTF-8, or read it with "
                            "pl.read_excel and pass the frame to swissframe.")
                     raise ImportFormatError(msg)
+                if named and (msg := packed(f, read_bytes(f, limit=limit, head=8))):
+                    raise ImportFormatError(msg)
                 if named:
                     msg = (f"{shown(f)}: not a results table, decklist-cache JSON, TOM or "
                            "TRF file (judged by its content). Hint: force a format with "
@@ -490,8 +529,16 @@ def parse_each(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[
     shown by. The loop of each format's ``read_*`` (TOM, TRF)."""
     files = file_list(paths)
     keys = keys_for(files, event_ids)
-    return [parse(read_bytes(f, limit=max_bytes), event_key=k, source=shown(f))
+    return [parse(_unpacked(f, read_bytes(f, limit=max_bytes)), event_key=k, source=shown(f))
             for f, k in zip(files, keys, strict=True)]
+
+
+def _unpacked(path: Path, data: bytes) -> bytes:
+    """``data``, or the :func:`packed` error of a compressed file given as TOM or TRF (it
+    was "no player lines", "not well-formed XML")."""
+    if msg := packed(path, data[:8]):
+        raise ImportFormatError(msg)
+    return data
 
 
 # ------------------------------------------------------------------------------- Source
@@ -1050,6 +1097,8 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         text = _decoded(path, read_bytes(path, limit=limit), encoding)
         head = text[:_HEADER_BYTES].encode("utf-8")
         where = io.BytesIO(text.encode("utf-8"))
+    if not parquet and (msg := packed(path, head)):
+        raise ImportFormatError(msg)
     if not parquet and b"\x00" in head:  # (no text file holds a NUL byte)
         msg = (f"cannot read {shown(path)}: it holds NUL bytes (byte {head.index(0)}): text "
                "in UTF-16 without a byte-order mark, or not a text file. Hint: save it as "
@@ -1546,8 +1595,7 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
     if skipped:
         notes.append(_fit(pl.DataFrame({
             "file": [shown(f) for f in skipped], "kind": ["skipped_file"] * len(skipped),
-            "detail": ["a link to no file (broken, or a loop of links)" if _broken_link(f)
-                       else "not a results file (judged by its content)" for f in skipped]}),
+            "detail": [_skip_reason(f) for f in skipped]}),
             _NOTE_SCHEMA))
     published = [p.published for p in parts if p.published is not None]
     names = [_fit(p.names, _NAME_SCHEMA) for p in parts if p.names is not None]

@@ -20,7 +20,7 @@ import pytest
 
 import swissframe as sf
 from swissframe.cli import main
-from swissframe.errors import ImportFormatError, SchemaError
+from swissframe.errors import ImportFormatError, ImportNotesWarning, SchemaError
 from swissframe.io import _files
 from tests.helpers import FIXTURES, REPO_ROOT
 
@@ -909,3 +909,37 @@ def test_number_ids_of_a_parquet_file_are_named_with_it(tmp_path: Path) -> None:
     with pytest.raises(SchemaError, match=r"n\.parquet: mistyped column\(s\): player_id is "
                                           r"Int64; opponent_id is Int64, expected text"):
         sf.read(tmp_path / "n.parquet")
+
+
+# --------------------------------------------------- class 82: a compressed file or an archive
+
+
+def test_a_compressed_results_file_is_named_as_one(tmp_path: Path) -> None:
+    """A gzipped CSV, TRF or TOM file, or a zip of results, was refused as "not a results
+    table … (judged by its content). Hint: force a format" — and forced, as "it holds NUL
+    bytes … UTF-16", "no player lines" or "not well-formed XML". Each says what it is and
+    to unpack it (only decklist-cache JSON is read compressed); in a folder, the skipped
+    file's note says so."""
+    import zipfile
+
+    csv = tmp_path / "night.csv.gz"
+    csv.write_bytes(gzip.compress(LEAGUE.read_bytes()))
+    trf = tmp_path / "club.trf.gz"
+    trf.write_bytes(gzip.compress(b"012 Club\n001    1      A\n"))
+    packed = tmp_path / "results.zip"
+    with zipfile.ZipFile(packed, "w") as z:
+        z.write(LEAGUE, "league-night.csv")
+    said = r": {}, not a results file: swissframe reads compressed files only for decklist"
+    for path, kind, fmt in ((csv, "gzip-compressed", "auto"), (csv, "gzip-compressed", "table"),
+                            (trf, "gzip-compressed", "trf"), (trf, "gzip-compressed", "tom"),
+                            (packed, "a zip archive", "auto")):
+        with pytest.raises(ImportFormatError, match=re.escape(path.name) + said.format(kind)
+                           + r".*Hint: (gunzip|unpack) it first"):
+            sf.read(path, format=fmt)
+    shutil.copyfile(LEAGUE, tmp_path / "league-night.csv")
+    with pytest.warns(ImportNotesWarning, match="skipped_file"):
+        src = sf.read(tmp_path)
+    assert sorted(src.notes.filter(pl.col("kind") == "skipped_file")["detail"].to_list()) == [
+        "a zip archive: only decklist-cache JSON is read compressed (.json.gz)",
+        "gzip-compressed: only decklist-cache JSON is read compressed (.json.gz)",
+        "gzip-compressed: only decklist-cache JSON is read compressed (.json.gz)"]
