@@ -344,6 +344,16 @@ def test_an_id_of_a_million_characters_is_cut_in_messages_and_text_reports(
     assert long in capsys.readouterr().out  # (the data: whole)
 
 
+def test_cut_refuses_round_beside_pairings(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 83: ``cut --pairings P --round R`` read the pairings and ignored --round
+    without a word."""
+    pairs = tmp_path / "p.csv"
+    pairs.write_text("player_id,opponent_id\nAlice,Bob\n")
+    assert main(["cut", STORE, "--pairings", str(pairs), "--round", "2"]) == 2
+    assert "--round 2 and --pairings both given" in capsys.readouterr().err
+
+
 def test_sensitivity_rules_sets_the_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sensitivity", STORE, "--rules", "pokemon", "--format", "csv"]) == 0
     df = pl.read_csv(capsys.readouterr().out.encode())

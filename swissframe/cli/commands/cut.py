@@ -344,6 +344,11 @@ def run(args: argparse.Namespace) -> int:
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)
     results = filter_events(src.results, args.event)
+    if args.pairings and args.round is not None:  # (--round was ignored without a word)
+        msg = (f"--round {args.round} and --pairings both given: pairings are of the round "
+               "after the results' last. Hint: drop --round, or drop --pairings to analyse a "
+               "played round.")
+        raise SwissframeError(msg)
     if args.pairings:
         # (no event named after the pairings' file: without an event_id column they are
         # the pairings of the one event the results hold)
