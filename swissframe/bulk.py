@@ -217,7 +217,7 @@ def _chunks(files: Sequence[str], chunk_rows: int) -> list[_Chunk]:
             # a column type pyarrow does not read (Polars' Int128, which Polars reads the
             # chunks with: "Integers with more than 64 bits not implemented"): slices of
             # the file's rows, not of its row groups
-            n_rows = int(pl.scan_parquet(f).select(pl.len()).collect().item())
+            n_rows = int(pl.scan_parquet(f, glob=False).select(pl.len()).collect().item())
             groups = [min(chunk_rows, n_rows - i) for i in range(0, n_rows, chunk_rows)]
         except (OSError, pa.ArrowException) as exc:  # a broken, truncated or unreadable file
             msg = f"cannot read Parquet metadata of {f}: {exc}. Hint: is the file complete?"
@@ -240,7 +240,7 @@ def _read_chunk(chunk: _Chunk) -> pl.DataFrame:
     ``pyarrow`` first would convert every string column (Arrow ``large_string`` → Polars
     string views), measured 10× slower (see docs/distributed.md).
     """
-    return pl.scan_parquet(chunk.path).slice(chunk.offset, chunk.length).collect()
+    return pl.scan_parquet(chunk.path, glob=False).slice(chunk.offset, chunk.length).collect()
 
 
 def _check_schema(files: Sequence[str]) -> None:
@@ -248,14 +248,14 @@ def _check_schema(files: Sequence[str]) -> None:
     not Parquet), SchemaError when it misses a column or has a wrong type."""
     for f in files:
         try:
-            pl.scan_parquet(f).collect_schema()
+            pl.scan_parquet(f, glob=False).collect_schema()
         except (pl.exceptions.PolarsError, OSError) as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             msg = (f"cannot read {f}: {first}. Hint: is the file complete? Re-export it, or "
                    "move it out of the archive.")
             raise ImportFormatError(msg) from exc
         try:
-            validate_results(pl.scan_parquet(f).head(0))
+            validate_results(pl.scan_parquet(f, glob=False).head(0))
         except SchemaError as exc:
             msg = f"{f}: {exc}"
             raise SchemaError(msg) from exc
@@ -269,7 +269,7 @@ def _plan(files: Sequence[str], batch_rows: int, batch_events: int | None) -> pl
     # each file's event ids on their own (files may differ in optional columns, the ids'
     # type, or have no event_id column: its rows are the event "event", as in _split)
     def ids(f: str) -> pl.LazyFrame:
-        scan = pl.scan_parquet(f)
+        scan = pl.scan_parquet(f, glob=False)
         if "event_id" not in scan.collect_schema().names():
             return scan.with_columns(pl.lit("event", dtype=pl.String).alias("event_id")).select(
                 "event_id")  # (with_columns: one id per row, not one literal row)
@@ -341,7 +341,7 @@ def _load_batches(dest: Path) -> dict[int, _BatchResult]:
         if doc["file"] and not Path(doc["file"]).is_file():
             continue
         probs = rec.with_suffix(".problems.parquet")
-        problems = (pl.read_parquet(probs) if doc["problems"]
+        problems = (pl.read_parquet(probs, glob=False) if doc["problems"]
                     else pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA))
         done[int(doc["batch"])] = _BatchResult(
             batch=int(doc["batch"]), file=doc["file"], standings_rows=doc["standings_rows"],
@@ -484,7 +484,7 @@ def _run_local(chunks: Sequence[_Chunk], plan: pl.DataFrame, todo: Sequence[int]
 
             def load(b: int) -> list[pl.DataFrame]:
                 d = Path(tmp, f"b{b:05d}")
-                return [pl.read_parquet(f) for f in sorted(d.glob("*.parquet"))]
+                return [pl.read_parquet(f, glob=False) for f in sorted(d.glob("*.parquet"))]
 
         def work(b: int) -> _BatchResult:
             res = _compute_batch(load(b), b, rules, skip, dest)

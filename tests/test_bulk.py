@@ -511,3 +511,17 @@ def test_decklist_events_of_a_ruleset_with_a_slash_in_its_name_are_recomputed(
         "ruleset=melee-e3", "ruleset=mtg-1%2F3"]
     back = pl.read_parquet(tmp_path / "two" / "*" / "part-*.parquet", hive_partitioning=True)
     assert sorted(back["ruleset"].unique()) == ["melee-e3", "mtg-1/3"]
+
+
+def test_an_archive_and_an_output_named_with_glob_characters(tmp_path: Path) -> None:
+    """Class 84: recompute read each Parquet file by a glob-expanding scan: a file or an
+    output folder named "arch [1]" was "expanded paths were empty"."""
+    src = tmp_path / "arch [1]"
+    src.mkdir()
+    df = _archive(3)
+    df.write_parquet(src / "part[0].parquet")
+    recompute(src / "part[0].parquet", tmp_path / "out [2]")
+    got = pl.concat([pl.read_parquet(f, glob=False)
+                     for f in sorted((tmp_path / "out [2]").glob("part-*.parquet"))])
+    assert_frame_equal(got.sort("event_id", "rank", "player_id"), _reference(df),
+                       check_column_order=False)

@@ -219,8 +219,11 @@ def for_terminal(text: str, stream: TextIO) -> str:
 def _wrapped(text: str, stream: TextIO) -> str:
     """``text`` with each line wrapped to the terminal's width (continuation lines
     indented) when ``stream`` is a terminal; as it is on a log or a pipe; a word of more
-    than ``_display.MAX_RUN`` characters cut (:func:`~swissframe._display.bounded`)."""
-    text = bounded(text)  # (an id of a million characters: not a line of a megabyte)
+    than ``_display.MAX_RUN`` characters cut (:func:`~swissframe._display.bounded`), and a
+    character a terminal would act on written as its escape (:func:`printable`)."""
+    # (an id of a million characters: not a line of a megabyte; an escape sequence in a
+    # file's name, quoted in an error, recoloured the terminal)
+    text = "\n".join(printable(line) for line in bounded(text).split("\n"))
     if not stream.isatty():
         return text
     width = max(terminal_width(), 40)

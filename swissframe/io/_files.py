@@ -1112,7 +1112,10 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     texts = dict.fromkeys([*FLAG_COLUMNS, *_text_columns()], pl.String)
     wholes = [c for c in dict.fromkeys([*WHOLE_COLUMNS, *whole]) if c not in texts]
     try:
-        df = pl.read_parquet(where) if parquet else _read_csv(path, where, sep, texts)
+        # (glob=False: a file named "results [final].csv" is a file, not a pattern that
+        # matched nothing — or "a*b.csv" one that matched other files too)
+        df = (pl.read_parquet(where, glob=False) if parquet
+              else _read_csv(path, where, sep, texts))
         # the whole-number columns as Polars types them first: the cells it reads as
         # integers (ASCII digits, a leading minus) are those whole_numbers reads, to the
         # same values, and reading them as text first cost twice the whole read (1M rows
@@ -1198,7 +1201,7 @@ def _read_csv(path: Path, where: Path | io.BytesIO, sep: str,
         if isinstance(where, io.BytesIO):
             where.seek(0)
         try:
-            return pl.read_csv(where, separator=sep, schema_overrides=overrides,
+            return pl.read_csv(where, separator=sep, schema_overrides=overrides, glob=False,
                                **how)  # type: ignore[arg-type]
         except pl.exceptions.ComputeError as exc:
             # (a cell Polars cannot parse as the type it inferred: not a quoting error)

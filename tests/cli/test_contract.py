@@ -354,6 +354,19 @@ def test_cut_refuses_round_beside_pairings(tmp_path: Path,
     assert "--round 2 and --pairings both given" in capsys.readouterr().err
 
 
+def test_a_terminal_sequence_in_a_file_name_is_escaped_in_messages(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 85: a file's name quoted in an error or a warning was printed as it is: an
+    ``ESC [`` in it recoloured the terminal (class 68 escaped ids in tables and reports,
+    not the messages)."""
+    bad = tmp_path / "g\x1b[31mred.csv"
+    bad.write_bytes(b"\x00\x01")
+    assert main(["standings", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err
+    assert "g\\x1b[31mred.csv" in err
+
+
 def test_sensitivity_rules_sets_the_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sensitivity", STORE, "--rules", "pokemon", "--format", "csv"]) == 0
     df = pl.read_csv(capsys.readouterr().out.encode())

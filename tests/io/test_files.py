@@ -943,3 +943,23 @@ def test_a_compressed_results_file_is_named_as_one(tmp_path: Path) -> None:
         "a zip archive: only decklist-cache JSON is read compressed (.json.gz)",
         "gzip-compressed: only decklist-cache JSON is read compressed (.json.gz)",
         "gzip-compressed: only decklist-cache JSON is read compressed (.json.gz)"]
+
+
+# ------------------------------------------ class 84: a file named with a glob's characters
+
+
+@pytest.mark.parametrize("name", ["results [final].csv", "night[1].parquet", "a*b.csv",
+                                  "what?.csv"])
+def test_a_file_named_with_glob_characters_is_that_file(tmp_path: Path, name: str) -> None:
+    """Polars read a path as a glob: "results [final].csv" or "night[1].parquet" matched
+    nothing ("expanded paths were empty"), and "a*b.csv" matched every file of its folder
+    that fits the pattern, read as one (another event's rows, or duplicate seats)."""
+    path = tmp_path / name
+    rows = sf.read_results(LEAGUE)
+    if name.endswith(".parquet"):
+        rows.write_parquet(path)
+    else:
+        shutil.copyfile(LEAGUE, path)
+    shutil.copyfile(LEAGUE, tmp_path / "aXb.csv")  # (what a*b.csv also matched)
+    shutil.copyfile(LEAGUE, tmp_path / "whatX.csv")
+    assert sf.read(path).results.height == rows.height

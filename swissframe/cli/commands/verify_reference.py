@@ -13,6 +13,7 @@ SOURCES.md`` (for an event named ``held_swiss_5``). The lead wires it in
 from __future__ import annotations
 
 import argparse
+import glob
 import re
 from pathlib import Path
 
@@ -88,7 +89,7 @@ def find_tables(trf: Path) -> list[Path]:
     ['ev.2026-03-01.all.txt', 'ev.2026-03-01.txt']
     """
     name = trf.name.split(".")[0]
-    return sorted(p for p in trf.parent.glob(f"{name}.*.txt")
+    return sorted(p for p in trf.parent.glob(f"{glob.escape(name)}.*.txt")
                   if (m := _TABLE.match(p.name)) and m["name"] == name)
 
 
