@@ -367,6 +367,15 @@ def test_a_terminal_sequence_in_a_file_name_is_escaped_in_messages(
     assert "g\\x1b[31mred.csv" in err
 
 
+def test_an_output_under_a_file_names_that_file(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 86: ``-o notes.txt/out.csv`` said "cannot write there (File exists)"."""
+    (tmp_path / "notes.txt").write_text("x")
+    assert main(["standings", STORE, "-o", str(tmp_path / "notes.txt" / "out.csv")]) == 2
+    assert "notes.txt' is a file, not a folder). Hint: choose a folder" in (
+        capsys.readouterr().err)
+
+
 def test_sensitivity_rules_sets_the_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sensitivity", STORE, "--rules", "pokemon", "--format", "csv"]) == 0
     df = pl.read_csv(capsys.readouterr().out.encode())
