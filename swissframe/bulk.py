@@ -58,7 +58,7 @@ from swissframe.errors import (
     ValidationError,
     check_whole,
 )
-from swissframe.io._files import concat_files, path_items, resolved, write_atomic
+from swissframe.io._files import concat_files, make_folder, path_items, resolved, write_atomic
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
     FIND_PROBLEMS_SCHEMA,
@@ -667,7 +667,7 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     # folder behind (nor a "running" manifest that asks for --resume or --overwrite)
     plan = _plan(files, batch_rows, batch_events)
     chunks = _chunks(files, max(batch_rows, 1))
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
     done = _previous_run(out, fingerprint, overwrite=overwrite, resume=resume)
     _write_json(out / MANIFEST, {"status": "running", "pid": os.getpid(),
                                  "fingerprint": fingerprint})

@@ -611,12 +611,8 @@ def atomic_path(out: str | os.PathLike[str], inputs: Sequence[str] = ()) -> Iter
     try:
         tmp = temp_beside(target)
     except OSError as exc:  # (named as the user wrote it, not by the temporary file)
-        # (a folder of the path that is a file: mkdir said "File exists", which it is)
-        blocking = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
-        why = (f"{str(blocking)!r} is a file, not a folder" if blocking is not None
-               else exc.strerror or str(exc))
-        msg = (f"-o {str(target)!r}: cannot write there ({why}). Hint: choose a folder you "
-               "can write to.")
+        msg = (f"-o {str(target)!r}: cannot write there ({exc.strerror or exc}). Hint: "
+               "choose a folder you can write to.")
         raise SwissframeError(msg) from None
     with replacing(tmp, target):
         yield tmp

@@ -775,11 +775,27 @@ WHOLE_COLUMNS: Final = ("round", "games_won", "games_lost", "games_drawn", "game
                         "games_b")
 
 
+def make_folder(folder: Path) -> None:
+    """``folder`` and its parents made (as ``mkdir -p``); an ``OSError`` naming the file in
+    the way when one of them is a file (``mkdir`` said "File exists" or "Not a
+    directory", naming no file the user could see). The one making of an output's folder
+    (every atomic write, ``recompute``'s output, a season's pages)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocking = next((p for p in (folder, *folder.parents)
+                         if p.exists() and not p.is_dir()), None)
+        if blocking is None:
+            raise
+        raise NotADirectoryError(errno.ENOTDIR, f"{shown(blocking)!r} is a file, not a folder",
+                                 shown(folder)) from None
+
+
 def temp_beside(target: Path) -> Path:
     """A new, empty file beside ``target`` (hidden, unique, with the permissions a new file
     gets), to write ``target`` through and rename; OSError when its folder cannot take it,
     before anything is written."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(target.parent)
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     os.close(fd)
     umask = os.umask(0)
@@ -826,7 +842,7 @@ def write_atomic(path: PathLike, write: Callable[[Path], object], *,
     if temp is None:
         tmp = temp_beside(target)
     else:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(target.parent)
         tmp = temp
     with replacing(tmp, target):
         write(tmp)

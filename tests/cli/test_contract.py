@@ -369,11 +369,16 @@ def test_a_terminal_sequence_in_a_file_name_is_escaped_in_messages(
 
 def test_an_output_under_a_file_names_that_file(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    """Class 86: ``-o notes.txt/out.csv`` said "cannot write there (File exists)"."""
+    """Class 86: ``-o notes.txt/out.csv`` said "cannot write there (File exists)", a chart
+    or a report "notes.txt: File exists", ``recompute`` "Not a directory"."""
     (tmp_path / "notes.txt").write_text("x")
-    assert main(["standings", STORE, "-o", str(tmp_path / "notes.txt" / "out.csv")]) == 2
-    assert "notes.txt' is a file, not a folder). Hint: choose a folder" in (
-        capsys.readouterr().err)
+    under = tmp_path / "notes.txt" / "sub"
+    for argv in (["standings", STORE, "-o", str(under / "out.csv")],
+                 ["chart", "standings", STORE, "-o", str(under / "c.json")],
+                 ["recompute", STORE, "-o", str(under / "rc")]):
+        assert main(argv) == 2, argv
+        assert "notes.txt' is a file, not a folder" in capsys.readouterr().err, argv
+    assert (tmp_path / "notes.txt").read_text() == "x"
 
 
 def test_sensitivity_rules_sets_the_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
