@@ -9,13 +9,20 @@ frame's first rows behind a ``<details>`` toggle, rendered by Polars itself).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from html import escape
+from typing import Final
 
 import polars as pl
 
-__all__ = ["count", "escaped", "number_text", "summary_html", "summary_text",
-           "told_apart"]
+__all__ = ["MAX_RUN", "bounded", "count", "escaped", "number_text", "summary_html",
+           "summary_text", "told_apart"]
+
+#: The longest run of characters without a space a message or a text report shows whole:
+#: a file's path (kept whole, class 69) is shorter; an id of a million characters is not.
+MAX_RUN: Final = 1000
+_LONG_RUN: Final = re.compile(rf"\S{{{MAX_RUN + 1},}}")
 
 
 def count(n: int, one: str, many: str | None = None) -> str:
@@ -78,6 +85,23 @@ def escaped(text: str) -> str:
     'El\\\\xe9na\\\\x00'
     """
     return ascii(text)[1:-1]
+
+
+def bounded(text: str) -> str:
+    """``text`` with each run of more than :data:`MAX_RUN` characters without a space (an
+    id or a cell of a million characters, quoted in a warning, an error or a report) cut
+    to its first and last characters around their count: such an id made every
+    command's warning one line of a megabyte. The one limit of the readable messages
+    and text reports (the data — CSV, JSON, Parquet, ``report.problems`` — keep it whole).
+
+    >>> text = bounded("player " + "Z" * 5000 + " not found")
+    >>> len(text), text[-64:]
+    (152, '(4,890 more characters)…ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ not found')
+    """
+    if len(text) <= MAX_RUN:
+        return text
+    return _LONG_RUN.sub(lambda m: f"{m[0][:80]}…({len(m[0]) - 110:,} more characters)…"
+                         f"{m[0][-30:]}", text)
 
 
 def told_apart(shown: str, player: str, *over: str) -> pl.Expr:

@@ -58,7 +58,7 @@ from swissframe.errors import (
     ValidationError,
     check_whole,
 )
-from swissframe.io._files import concat_files, path_items, resolved, write_atomic
+from swissframe.io._files import concat_files, make_folder, path_items, resolved, write_atomic
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
     FIND_PROBLEMS_SCHEMA,
@@ -212,12 +212,18 @@ def _chunks(files: Sequence[str], chunk_rows: int) -> list[_Chunk]:
     for f in files:
         try:
             meta = pq.ParquetFile(f).metadata
+            groups = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
+        except pa.ArrowNotImplementedError:
+            # a column type pyarrow does not read (Polars' Int128, which Polars reads the
+            # chunks with: "Integers with more than 64 bits not implemented"): slices of
+            # the file's rows, not of its row groups
+            n_rows = int(pl.scan_parquet(f, glob=False).select(pl.len()).collect().item())
+            groups = [min(chunk_rows, n_rows - i) for i in range(0, n_rows, chunk_rows)]
         except (OSError, pa.ArrowException) as exc:  # a broken, truncated or unreadable file
             msg = f"cannot read Parquet metadata of {f}: {exc}. Hint: is the file complete?"
             raise ImportFormatError(msg) from exc
         start = rows = 0
-        for i in range(meta.num_row_groups):
-            n = meta.row_group(i).num_rows
+        for n in groups:
             if rows and rows + n > chunk_rows:
                 out.append(_Chunk(f, start, rows))
                 start, rows = start + rows, 0
@@ -234,7 +240,7 @@ def _read_chunk(chunk: _Chunk) -> pl.DataFrame:
     ``pyarrow`` first would convert every string column (Arrow ``large_string`` → Polars
     string views), measured 10× slower (see docs/distributed.md).
     """
-    return pl.scan_parquet(chunk.path).slice(chunk.offset, chunk.length).collect()
+    return pl.scan_parquet(chunk.path, glob=False).slice(chunk.offset, chunk.length).collect()
 
 
 def _check_schema(files: Sequence[str]) -> None:
@@ -242,14 +248,14 @@ def _check_schema(files: Sequence[str]) -> None:
     not Parquet), SchemaError when it misses a column or has a wrong type."""
     for f in files:
         try:
-            pl.scan_parquet(f).collect_schema()
+            pl.scan_parquet(f, glob=False).collect_schema()
         except (pl.exceptions.PolarsError, OSError) as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             msg = (f"cannot read {f}: {first}. Hint: is the file complete? Re-export it, or "
                    "move it out of the archive.")
             raise ImportFormatError(msg) from exc
         try:
-            validate_results(pl.scan_parquet(f).head(0))
+            validate_results(pl.scan_parquet(f, glob=False).head(0))
         except SchemaError as exc:
             msg = f"{f}: {exc}"
             raise SchemaError(msg) from exc
@@ -263,7 +269,7 @@ def _plan(files: Sequence[str], batch_rows: int, batch_events: int | None) -> pl
     # each file's event ids on their own (files may differ in optional columns, the ids'
     # type, or have no event_id column: its rows are the event "event", as in _split)
     def ids(f: str) -> pl.LazyFrame:
-        scan = pl.scan_parquet(f)
+        scan = pl.scan_parquet(f, glob=False)
         if "event_id" not in scan.collect_schema().names():
             return scan.with_columns(pl.lit("event", dtype=pl.String).alias("event_id")).select(
                 "event_id")  # (with_columns: one id per row, not one literal row)
@@ -335,7 +341,7 @@ def _load_batches(dest: Path) -> dict[int, _BatchResult]:
         if doc["file"] and not Path(doc["file"]).is_file():
             continue
         probs = rec.with_suffix(".problems.parquet")
-        problems = (pl.read_parquet(probs) if doc["problems"]
+        problems = (pl.read_parquet(probs, glob=False) if doc["problems"]
                     else pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA))
         done[int(doc["batch"])] = _BatchResult(
             batch=int(doc["batch"]), file=doc["file"], standings_rows=doc["standings_rows"],
@@ -478,7 +484,7 @@ def _run_local(chunks: Sequence[_Chunk], plan: pl.DataFrame, todo: Sequence[int]
 
             def load(b: int) -> list[pl.DataFrame]:
                 d = Path(tmp, f"b{b:05d}")
-                return [pl.read_parquet(f) for f in sorted(d.glob("*.parquet"))]
+                return [pl.read_parquet(f, glob=False) for f in sorted(d.glob("*.parquet"))]
 
         def work(b: int) -> _BatchResult:
             res = _compute_batch(load(b), b, rules, skip, dest)
@@ -660,7 +666,8 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     # planned before the output folder is made: an input that cannot be read leaves no
     # folder behind (nor a "running" manifest that asks for --resume or --overwrite)
     plan = _plan(files, batch_rows, batch_events)
-    out.mkdir(parents=True, exist_ok=True)
+    chunks = _chunks(files, max(batch_rows, 1))
+    make_folder(out)
     done = _previous_run(out, fingerprint, overwrite=overwrite, resume=resume)
     _write_json(out / MANIFEST, {"status": "running", "pid": os.getpid(),
                                  "fingerprint": fingerprint})
@@ -675,7 +682,6 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
         for res in previous:
             progress(res.events)
     todo = [b for b in range(n_batches) if b not in done]
-    chunks = _chunks(files, max(batch_rows, 1))
     scratch_root = Path(scratch) if scratch is not None else out / SCRATCH
     scratch_root.mkdir(parents=True, exist_ok=True)
     clean_scratch(scratch_root)

@@ -56,6 +56,7 @@ import contextvars
 import functools
 import operator
 import os
+import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -176,8 +177,26 @@ REQUIRED_COLUMNS: Final = (ROUND, PLAYER_ID, OPPONENT_ID, GAMES_WON, GAMES_LOST,
 _STR_COLUMNS: Final = (*ID_COLUMNS, PHASE)
 
 
-def _string_like(dtype: pl.DataType) -> bool:
+def string_like(dtype: pl.DataType) -> bool:
+    """Whether ``dtype`` is the contract's text: String, Categorical, Enum, or Null (a
+    column with no value)."""
     return dtype in (pl.String, pl.Categorical, pl.Null) or isinstance(dtype, pl.Enum)
+
+
+def has_text_form(dtype: pl.DataType) -> bool:
+    """Whether Polars casts every value of ``dtype`` to text: text itself, numbers,
+    decimals, Booleans, dates and times — not a Duration, a List, an Array, a Struct, an
+    Object, or Binary (bytes that need not be UTF-8: such a cast fails on the first that
+    is not). The one test before a column is read as text — a whole-number or flag cell
+    (:func:`whole_numbers`, :func:`flag_values`), a match form's players, a file's
+    ``event_id``, ``validate``'s text columns —, whose cast was Polars' bare error
+    ("casting from Duration('μs') to String not supported", "invalid utf8").
+
+    >>> has_text_form(pl.Date), has_text_form(pl.Duration), has_text_form(pl.List(pl.Int64))
+    (True, False, False)
+    """
+    return (string_like(dtype) or dtype.is_numeric() or dtype == pl.Boolean
+            or (dtype.is_temporal() and dtype != pl.Duration))
 
 
 def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
@@ -201,7 +220,7 @@ def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
             bad.append(f"{c} is {dt}, expected an integer type")
             hints["int"] = "rounds and game counts to integers"
     for c in (*_STR_COLUMNS, *OPTIONAL_COLUMNS):
-        if c in schema and not _string_like(schema[c]):
+        if c in schema and not string_like(schema[c]):
             bad.append(f"{c} is {schema[c]}, expected a string type")
             hints["str"] = "ids and labels with pl.col(...).cast(pl.String)"
     for c in FLAG_COLUMNS:
@@ -644,9 +663,9 @@ def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
     if isinstance(results, pl.DataFrame) and _is_normal(results):
         return _one_chunk_if_small(results)
     try:
-        return _one_chunk_if_small(
-            _normalise(as_lazy(results), default_event_id=default_event_id).pipe(collect))
-    except pl.exceptions.PolarsError as exc:
+        plan = _normalise(as_lazy(results), default_event_id=default_event_id)
+        out = plan.pipe(collect)
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
         if isinstance(results, pl.LazyFrame):  # (its own plan may fail, in any way)
             raise _unevaluable(exc, "results table",
                                read=" and read as the contract's types") from exc
@@ -656,6 +675,25 @@ def _materialised(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str
         msg = (f"results table cannot be read as the contract's types: {_first_line(exc)}. "
                f"Hint: {_CONTRACT_TYPES}.")
         raise SchemaError(msg) from exc
+    if isinstance(results, pl.LazyFrame):
+        _rows_as_declared(plan, out)
+    return _one_chunk_if_small(out)
+
+
+def _rows_as_declared(plan: pl.LazyFrame, rows: pl.DataFrame) -> None:
+    """A :class:`SchemaError` when a LazyFrame's rows are not of the types its plan
+    declares (a ``map_batches(..., schema=...)`` whose function returns other types, a
+    scan told a schema its file does not have): the boundary checked the declared types
+    and cast to them, the optimiser dropped the casts as no-ops, and numbers went on as
+    ids (a bare Polars ``SchemaError`` from a join deeper in, or another error)."""
+    declared, held = plan.collect_schema(), rows.schema  # (each read once: 20,000 columns)
+    wrong = [f"{c} is declared {t} but holds {held[c]}" for c, t in declared.items()
+             if c in held and held[c] != t]
+    if wrong:
+        msg = (f"the results table (a LazyFrame) declares types its rows do not have: "
+               f"{'; '.join(wrong)}. Hint: fix the schema its plan declares "
+               "(lf.collect_schema() against lf.collect().schema), or pass lf.collect().")
+        raise SchemaError(msg)
 
 
 #: What the contract's types ask of a table's cells (the hint of a table that cannot be
@@ -674,6 +712,12 @@ def _unevaluable(exc: BaseException, what: str, *, read: str = "") -> SchemaErro
     cannot be read as that: the call's one line naming it, instead of Polars' error and
     its plan (every entry point reads its tables through :func:`as_frame` or the
     boundary, :func:`_materialised`)."""
+    if isinstance(exc, pl.exceptions.PanicException):  # (its first line: a schema dump)
+        msg = (f"the {what} (a LazyFrame) cannot be evaluated{read}: Polars panicked "
+               "running its plan, whose declared schema does not match its rows (a "
+               "map_batches(..., schema=...) returning other columns?). Hint: compare "
+               "lf.collect_schema() with lf.collect().schema, or pass lf.collect().")
+        return SchemaError(msg)
     msg = (f"the {what} (a LazyFrame) cannot be evaluated{read}: {type(exc).__name__}: "
            f"{_first_line(exc)}. Hint: run lf.collect() to see the step that fails"
            + (f"; {_CONTRACT_TYPES}." if read else "."))
@@ -1441,7 +1485,7 @@ def as_frame(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",
     lazy = as_lazy(frame, what=what, made_by=made_by)
     try:
         return lazy.pipe(collect)
-    except pl.exceptions.PolarsError as exc:
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
         raise _unevaluable(exc, what) from exc
 
 
@@ -1505,14 +1549,22 @@ def from_matches(
     if EVENT_ID not in schema:
         lf = lf.with_columns(pl.lit(default_event_id).alias(EVENT_ID))
     _check_match_integers(lf, c)
+    players = [n for n in (c.player_a, c.player_b) if not has_text_form(schema[n])]
+    if players:
+        msg = (f"match table column(s) {players} are "
+               f"{', '.join(str(schema[n]) for n in players)}, expected player ids (text). "
+               "Hint: cast them with pl.col(...).cast(pl.String).")
+        raise SchemaError(msg)
+    # (as text before they are compared: a number column beside a text one, or a date,
+    # could not be compared with it)
+    lf = lf.with_columns(pl.col(c.player_a, c.player_b).cast(pl.String))
     extra = [n for n in lf.collect_schema() if n not in need]
     all_null = (pl.col(c.games_a).is_null() & pl.col(c.games_b).is_null()
                 & pl.col(c.games_drawn).is_null())
     bye = pl.col(c.player_b).is_null() & all_null
     seat_a = lf.select(
         *extra, pl.col(ROUND),
-        pl.col(c.player_a).cast(pl.String).alias(PLAYER_ID),
-        pl.col(c.player_b).cast(pl.String).alias(OPPONENT_ID),
+        pl.col(c.player_a).alias(PLAYER_ID), pl.col(c.player_b).alias(OPPONENT_ID),
         pl.when(bye).then(bye_games[0]).otherwise(pl.col(c.games_a)).alias(GAMES_WON),
         pl.when(bye).then(bye_games[1]).otherwise(pl.col(c.games_b)).alias(GAMES_LOST),
         pl.when(bye).then(bye_games[2]).otherwise(pl.col(c.games_drawn)).alias(GAMES_DRAWN),
@@ -1523,8 +1575,7 @@ def from_matches(
                        & (pl.col(c.player_b) != pl.col(c.player_a)).fill_null(value=True)
                        ).select(
         *extra, pl.col(ROUND),
-        pl.col(c.player_b).cast(pl.String).alias(PLAYER_ID),
-        pl.col(c.player_a).cast(pl.String).alias(OPPONENT_ID),
+        pl.col(c.player_b).alias(PLAYER_ID), pl.col(c.player_a).alias(OPPONENT_ID),
         pl.col(c.games_b).alias(GAMES_WON),
         pl.col(c.games_a).alias(GAMES_LOST),
         pl.col(c.games_drawn).alias(GAMES_DRAWN),
@@ -1544,7 +1595,7 @@ def _check_match_integers(lf: pl.LazyFrame, c: MatchColumns) -> None:
     schema = lf.collect_schema()
     for col in (ROUND, c.games_a, c.games_b, c.games_drawn):
         dt = schema[col]
-        if not (dt.is_integer() or dt == pl.Null or dt.is_float() or _string_like(dt)):
+        if not (dt.is_integer() or dt == pl.Null or dt.is_float() or string_like(dt)):
             msg = f"match table column {col!r} is {dt}, expected integers. Hint: cast it."
             raise SchemaError(msg)
         where = not_whole_cells(lf, col, [EVENT_ID, ROUND, c.player_a, c.player_b])
@@ -1594,8 +1645,27 @@ def whole_numbers(column: str, dtype: pl.DataType) -> pl.Expr:
         x = col.cast(pl.Float64)
         whole = x.is_finite() & (x == x.floor()) & (x.abs() < 2.0**63)
         return pl.when(whole).then(x).cast(pl.Int64, strict=False)
+    if not has_text_form(dtype):  # (a Duration, a list: no cell of it is a number)
+        return pl.lit(None, dtype=pl.Int64).alias(column)
     return (col.cast(pl.String).str.strip_chars().str.replace(r"\.0+$", "")
             .cast(pl.Int64, strict=False))
+
+
+#: A whole number as a file writes it in text: ASCII digits, a sign, a trailing ``.0``.
+_WHOLE_TEXT: Final = re.compile(r"[+-]?[0-9]+(?:\.0+)?")
+
+
+def whole_text(text: str) -> int | None:
+    """A whole number written in a file's text (a TOM attribute, a decklist cell) read as
+    :func:`whole_numbers` reads a text cell — blanks around, a sign, a trailing ``.0``,
+    ASCII digits only — or None: not Python's ``int()``, which read ``"1_0"`` as 10 and
+    other scripts' digits (``"١"``) as numbers, without a word.
+
+    >>> [whole_text(t) for t in (" 3 ", "+3", "3.0", "1_0", "١", "2e0")]
+    [3, 3, 3, None, None, None]
+    """
+    t = text.strip()
+    return int(t.split(".")[0]) if _WHOLE_TEXT.fullmatch(t) else None
 
 
 #: What a whole-number column holds (game counts, round numbers), for the hints.
@@ -1645,6 +1715,8 @@ def flag_values(column: str, dtype: pl.DataType) -> pl.Expr:
     if dtype.is_integer():
         return pl.when(col == 1).then(True).when(col == 0).then(False) \
             .otherwise(None).cast(pl.Boolean)
+    if not has_text_form(dtype):  # (a Duration, a list: no cell of it is a flag)
+        return pl.lit(None, dtype=pl.Boolean).alias(column)
     text = col.cast(pl.String).str.strip_chars().str.to_lowercase()
     spelled = {s: v for v, spellings in FLAG_SPELLINGS.items() for s in spellings}
     return text.replace_strict(spelled, default=None, return_dtype=pl.Boolean)
@@ -1660,7 +1732,7 @@ def flag_cells(column: str, dtype: pl.DataType) -> pl.Expr:
     """:func:`flag_values` with a blank text cell read as no flag (False): null exactly
     where a cell holds something that is no flag — the test of a bad flag cell
     (:func:`not_flag_cells`, ``validate``'s coercion)."""
-    if not _string_like(dtype):
+    if not string_like(dtype):
         return flag_values(column, dtype)
     blank = pl.col(column).cast(pl.String).str.strip_chars() == ""
     return pl.when(blank).then(pl.lit(value=False)).otherwise(flag_values(column, dtype))

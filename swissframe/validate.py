@@ -44,7 +44,7 @@ from typing import Final, NamedTuple
 import polars as pl
 
 from swissframe._collect import collect, scoped
-from swissframe._display import escaped
+from swissframe._display import bounded, escaped
 from swissframe.engine._chess import inferred_absences
 from swissframe.engine._record import event_rounds, missing_stage
 from swissframe.errors import SchemaError, ValidationError
@@ -62,7 +62,9 @@ from swissframe.schema import (
     flag_cells,
     flag_spellings,
     flag_values,
+    has_text_form,
     misnamed_optional,
+    string_like,
     whole_numbers,
 )
 
@@ -134,6 +136,11 @@ KINDS: Final[Mapping[str, Kind]] = {
     "missing_round": Kind(
         "error", "the event has no row at all in a round before its last one",
         "a round's results are lost: re-export the event"),
+    "no_swiss_round": Kind(
+        "warning", "the event has rows but not one Swiss row (only playoff rows): its Swiss "
+        "standings are empty",
+        "fine for a knockout event or a bracket on its own; for standings, add the event's "
+        "Swiss rounds (or give its Swiss rows phase 'swiss')"),
     "unusual_score": Kind(
         "warning", "more than 2 × best_of games in one match (huge or mistyped counts)",
         "check the score"),
@@ -354,7 +361,7 @@ class ValidationReport:
                 lines.append(f"  … and {grp.height - _SHOWN_PER_KIND} more ({more})")
             if info.action:
                 lines.append(f"  Hint: {info.action}.")
-        return "\n".join(lines)
+        return bounded("\n".join(lines))  # (an id of a million characters, cut)
 
 
 def _describe(row: Mapping[str, object]) -> str:
@@ -378,14 +385,6 @@ def _describe(row: Mapping[str, object]) -> str:
 # --------------------------------------------------------------------------------------------
 # Checks
 # --------------------------------------------------------------------------------------------
-
-
-def _is_stringish(dt: pl.DataType) -> bool:
-    return dt in (pl.String, pl.Categorical, pl.Null) or isinstance(dt, pl.Enum)
-
-
-def _castable_to_string(dt: pl.DataType) -> bool:
-    return dt.is_numeric() or dt == pl.Boolean or dt.is_temporal()
 
 
 def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
@@ -425,8 +424,8 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
             else:
                 casts.append(pl.col(c).cast(pl.Int64))
             continue
-        if dt.is_float() or dt.is_decimal() or _is_stringish(dt):
-            if not (text and _is_stringish(dt)):
+        if dt.is_float() or dt.is_decimal() or string_like(dt):
+            if not (text and string_like(dt)):
                 problems.append(schema_row(
                     f"{c} is {dt}, expected an integer type; values are read as whole "
                     "numbers (cast it with pl.col(...).cast(pl.Int64))", str(dt)))
@@ -442,9 +441,9 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
         if c not in schema:
             continue
         dt = schema[c]
-        if _is_stringish(dt):
+        if string_like(dt):
             casts.append(pl.col(c).cast(pl.String))
-        elif _castable_to_string(dt):
+        elif has_text_form(dt):
             problems.append(schema_row(
                 f"{c} is {dt}, expected a string type (read as text; cast it with "
                 "pl.col(...).cast(pl.String))", str(dt)))
@@ -457,12 +456,12 @@ def coerce(frame: Frame, *, int_columns: Sequence[str] = INT_COLUMNS,
         if c not in schema or schema[c] in (pl.Boolean, pl.Null):
             continue
         dt = schema[c]
-        if not (dt.is_integer() or _is_stringish(dt)):
+        if not (dt.is_integer() or string_like(dt)):
             problems.append(schema_row(f"{c} is {dt}, expected Boolean; it cannot be read "
                                        "as one", str(dt)))
             fatal = True
             continue
-        if not (text and _is_stringish(dt)):
+        if not (text and string_like(dt)):
             problems.append(schema_row(
                 f"{c} is {dt}, expected Boolean; values are read as flags "
                 f"({flag_spellings()})", str(dt)))
@@ -563,9 +562,27 @@ def missing_rounds(lf: pl.LazyFrame, ev: Sequence[str] = ("event_id",)) -> pl.La
                     value=pl.format("{}-{}", pl.col("_first"), pl.col("_last")))
 
 
+def no_swiss_rounds(lf: pl.LazyFrame, ev: Sequence[str] = ("event_id",)) -> pl.LazyFrame:
+    """The ``no_swiss_round`` problems: each event with rows (``swiss`` or ``playoff``)
+    but not one Swiss row — a knockout event (157 of the real decklist-cache events: last
+    chance qualifiers, single-elimination side events), or a bracket exported without its
+    Swiss rounds —, whose Swiss standings are empty: it vanished from ``standings``
+    without a word (what ``validate`` lists, and what :func:`swissframe.read` warns of)."""
+    ev = list(ev)
+    per = lf.group_by(ev).agg(_swiss=(pl.col("phase") == "swiss").sum(), _n=pl.len(),
+                              _first=pl.col("round").min(), _last=pl.col("round").max())
+    rounds = (pl.when(pl.col("_first") == pl.col("_last"))
+              .then(pl.format("round {}", pl.col("_first")))
+              .otherwise(pl.format("rounds {}–{}", pl.col("_first"), pl.col("_last"))))
+    return _rows("no_swiss_round", per.filter(pl.col("_swiss") == 0), pl.format(
+        "{} playoff row(s) in {} and no Swiss row: the event has no Swiss standings",
+        pl.col("_n"), rounds))
+
+
 def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
-    """Missing rounds of each event, and late entries / returns of each player."""
-    missing = missing_rounds(lf, ev)
+    """Missing rounds of each event (a gap, or no Swiss round at all), and late entries /
+    returns of each player."""
+    missing = pl.concat([missing_rounds(lf, ev), no_swiss_rounds(lf, ev)])
     ok = lf.filter(pl.col("round") >= 1)
     # players: Swiss rounds only, positions among the event's Swiss rounds
     swiss = ok.filter(pl.col("phase") == "swiss")

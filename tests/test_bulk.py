@@ -459,3 +459,69 @@ def test_a_count_past_64_bits_is_refused_before_the_output_folder(tmp_path: Path
     with pytest.raises(sf.DataError, match=needle):
         recompute(tmp_path / "a.parquet", tmp_path / "out", **{name: 2**70})
     assert not (tmp_path / "out").exists()
+
+
+def test_a_column_pyarrow_cannot_read_is_recomputed_and_a_bad_file_leaves_no_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Class 74: an archive whose round column is Int128 (Polars writes it; pyarrow, which
+    planned the chunks from the row groups, does not read it) was refused as "cannot read
+    Parquet metadata … Integers with more than 64 bits not implemented. Hint: is the file
+    complete?" — after the output folder and a "running" manifest were made, so the next
+    run asked for --resume or --overwrite. Such a file is sliced by rows and recomputed as
+    ``standings`` ranks it; a file whose metadata cannot be read leaves no folder."""
+    df = _archive(4)
+    df.with_columns(pl.col("round").cast(pl.Int128)).write_parquet(
+        tmp_path / "wide.parquet", row_group_size=7)
+    recompute(tmp_path / "wide.parquet", tmp_path / "out", batch_rows=10)
+    assert_frame_equal(_read(tmp_path / "out"), _reference(df), check_column_order=False)
+    import pyarrow.parquet as pq
+
+    def unreadable(path: str) -> None:
+        raise OSError(5, "Input/output error", path)
+
+    monkeypatch.setattr(pq, "ParquetFile", unreadable)  # (Polars reads it; pyarrow fails)
+    with pytest.raises(ImportFormatError, match=r"cannot read Parquet metadata of .*wide"):
+        recompute(tmp_path / "wide.parquet", tmp_path / "out2")
+    assert not (tmp_path / "out2").exists()
+
+
+def test_decklist_events_of_a_ruleset_with_a_slash_in_its_name_are_recomputed(
+        tmp_path: Path) -> None:
+    """Class 75: a decklist file of an unknown platform is ranked by ``mtg-1/3``, whose
+    name was a folder path (``SCRATCH/mtg-1/3``, ``OUT/ruleset=mtg-1/3``): every such
+    ``recompute`` ended in "…/mtg-1/3: No such file or directory. Hint: check the path",
+    and left its scratch folder behind until the next run. The partition folder is
+    percent-encoded as Hive writes it (Polars reads the name back)."""
+    from swissframe.cli import main
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for name, uri in (("store", None), ("melee", "https://melee.gg/Tournament/View/1")):
+        doc = {"Tournament": {"Name": name, "Uri": uri, "Date": "2026-03-03T00:00:00"},
+               "Rounds": [{"RoundName": "Round 1", "Matches": [
+                   {"Player1": "A", "Player2": "B", "Result": "2-0-0"},
+                   {"Player1": "C", "Player2": "D", "Result": "2-1-0"}]}],
+               "Standings": None}
+        (src / f"{name}.json").write_bytes(orjson.dumps(doc))
+    assert main(["recompute", str(src / "store.json"), "-o", str(tmp_path / "one"),
+                 "--quiet"]) == 0
+    assert _read(tmp_path / "one")["player_id"].to_list() == ["A", "C", "B", "D"]
+    assert main(["recompute", str(src), "-o", str(tmp_path / "two"), "--quiet"]) == 0
+    assert sorted(p.name for p in (tmp_path / "two").iterdir()) == [
+        "ruleset=melee-e3", "ruleset=mtg-1%2F3"]
+    back = pl.read_parquet(tmp_path / "two" / "*" / "part-*.parquet", hive_partitioning=True)
+    assert sorted(back["ruleset"].unique()) == ["melee-e3", "mtg-1/3"]
+
+
+def test_an_archive_and_an_output_named_with_glob_characters(tmp_path: Path) -> None:
+    """Class 84: recompute read each Parquet file by a glob-expanding scan: a file or an
+    output folder named "arch [1]" was "expanded paths were empty"."""
+    src = tmp_path / "arch [1]"
+    src.mkdir()
+    df = _archive(3)
+    df.write_parquet(src / "part[0].parquet")
+    recompute(src / "part[0].parquet", tmp_path / "out [2]")
+    got = pl.concat([pl.read_parquet(f, glob=False)
+                     for f in sorted((tmp_path / "out [2]").glob("part-*.parquet"))])
+    assert_frame_equal(got.sort("event_id", "rank", "player_id"), _reference(df),
+                       check_column_order=False)

@@ -675,6 +675,32 @@ def test_cli_chart_kinds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "mtg+floor=1/3" in out.read_text(encoding="utf-8")
 
 
+def test_cli_chart_refuses_an_option_its_kind_does_not_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 84: ``chart race --top 5`` drew the top --cut, ``chart standings --also
+    pokemon`` and ``--sims`` one ruleset and no replay, ``chart sensitivity --event X``
+    every event: each option was ignored without a word. An option a kind does not read
+    is refused; ``--event`` keeps that event's row in the per-event charts."""
+    from swissframe.cli import main
+
+    events = ROOT / "data" / "events"
+    one = str(events / "store-championship.csv")
+    out = tmp_path / "c.json"
+    for argv, said in ((["race", one, "--top", "5"], "--top does not apply to the race chart"),
+                       (["standings", one, "--also", "pokemon"],
+                        "--also does not apply to the standings chart (only to sensitivity)"),
+                       (["standings", one, "--sims", "9"], "--sims does not apply"),
+                       (["sensitivity", str(events), "--round", "2"],
+                        "--round does not apply to the sensitivity chart")):
+        assert main(["chart", *argv, "-o", str(out)]) == 2, argv
+        assert said in capsys.readouterr().err
+    assert not out.exists()
+    assert main(["chart", "sensitivity", str(events), "--event", "league-night", "--cut", "4",
+                 "-o", str(out)]) == 0
+    assert "store-championship" not in out.read_text(encoding="utf-8")
+    assert "league-night" in out.read_text(encoding="utf-8")
+
+
 def test_cli_chart_follows_the_ruleset_and_the_names(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """A TRF under FIDE plots BH-C1, BH, SB with the players' names and the event's name; a

@@ -82,3 +82,17 @@ def test_the_terminal_and_the_reports_write_a_number_alike() -> None:
             assert format_cell(name, value) == want, (name, value)
     assert (format_cell("omwp", None), format_value("omwp", None)) == ("", "–")
     assert (format_cell("ctb", 3.890625), format_value("ctb", 3.890625)) == ("3.8906", "3.89")
+
+
+def test_bounded_cuts_only_runs_longer_than_a_path() -> None:
+    """Class 77: a run of more than MAX_RUN characters without a space is cut; a long
+    path (class 69: kept whole) and ordinary text are left as they are."""
+    from swissframe._display import MAX_RUN, bounded
+
+    path = "/data/" + "a" * (MAX_RUN - 20) + ".csv"
+    assert bounded(f"cannot read {path}: truncated") == f"cannot read {path}: truncated"
+    text = bounded("x " + "Z" * (MAX_RUN + 1) + " y\n" + "W" * 3 * MAX_RUN)
+    assert text.count("more characters)…") == 2
+    assert text.startswith("x ZZZ")
+    assert text.split("\n")[0].endswith("ZZZ y")
+    assert len(text) < 400

@@ -3,8 +3,10 @@ all offending rows are listed, and nothing is silently dropped or repaired."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import warnings
+from collections.abc import Callable
 
 import polars as pl
 import pytest
@@ -13,7 +15,7 @@ from hypothesis import strategies as st
 
 import swissframe as sf
 from swissframe import schema
-from tests.helpers import REPO_ROOT
+from tests.helpers import REPO_ROOT, bounded
 
 GOOD = sf.from_matches(pl.DataFrame({
     "event_id": ["e1", "e1", "e1"], "round": [1, 1, 2], "player_a": ["A", "C", "A"],
@@ -164,6 +166,34 @@ def test_from_matches_names_missing_columns() -> None:
     with pytest.raises(sf.SchemaError, match=r"missing column\(s\) \['games_b'\]"):
         sf.from_matches(pl.DataFrame({"round": [1], "player_a": ["a"], "player_b": ["b"],
                                       "games_a": [1], "games_drawn": [0]}))
+
+
+def test_from_matches_reads_players_of_any_text_form_and_names_the_others() -> None:
+    """Class 72: a player column of numbers beside one of text, or of dates, ended in
+    Polars' "cannot compare string with numeric type" (they were compared before they were
+    text); a Duration, a list or bytes in Polars' bare cast error."""
+    m = pl.DataFrame({"round": [1, 1], "player_a": [7, 8], "player_b": ["B", None],
+                      "games_a": [2, None], "games_b": [0, None], "games_drawn": [0, None]})
+    assert sf.from_matches(m)["player_id"].to_list() == ["7", "8", "B"]
+    dates = m.with_columns(pl.date(2024, 1, pl.col("player_a")).alias("player_a"))
+    assert sf.from_matches(dates)["player_id"].to_list()[:2] == ["2024-01-07", "2024-01-08"]
+    for odd in (pl.Series([dt.timedelta(1)] * 2), pl.Series([[1]] * 2),
+                pl.Series([b"\xff"] * 2)):
+        with pytest.raises(sf.SchemaError, match=r"match table column\(s\) \['player_a'\] "
+                           r"are .*, expected player ids \(text\)\. Hint: cast them"):
+            sf.from_matches(m.with_columns(odd.alias("player_a")))
+
+
+@pytest.mark.parametrize("column", ["player_id", "event_id", "phase", "stage", "round"])
+def test_validate_names_a_column_with_no_text_form(column: str) -> None:
+    """Class 72: a Duration id or label column was read as text by validate's coercion
+    (every temporal type was taken to have one), which ended in Polars'
+    InvalidOperationError."""
+    odd = GOOD.with_columns(pl.lit(dt.timedelta(days=1)).alias(column))
+    report = sf.validate(odd, rules="mtg")
+    assert report.problems.filter(pl.col("kind") == "schema")["detail"].to_list() == [
+        f"{column} is Duration(time_unit='us'), expected "
+        f"{'an integer' if column == 'round' else 'a string'} type; it cannot be read as one"]
 
 
 @settings(max_examples=60, deadline=None)
@@ -679,6 +709,62 @@ def test_a_lazyframe_whose_plan_fails_is_named(entry: str, plan: str) -> None:
     with pytest.raises(sf.SchemaError, match=r"\(a LazyFrame\) cannot be evaluated.*Hint: "
                                              r"run lf\.collect\(\)"):
         calls[entry](_BROKEN_PLANS[plan](table.lazy()))  # type: ignore[operator]
+
+
+def _lying(change: Callable[[pl.DataFrame], pl.DataFrame]) -> Callable[[pl.LazyFrame],
+                                                                      pl.LazyFrame]:
+    """A plan that declares its input's schema but returns ``change``'s rows."""
+    return lambda lf: lf.map_batches(change, schema=lf.collect_schema(),
+                                     validate_output_schema=False)
+
+
+#: LazyFrames whose declared schema is not their rows' (class 80); the third, without a
+#: phase column (which the boundary adds), made Polars panic.
+_LYING_PLANS = {
+    "round as text": _lying(lambda df: df.with_columns(pl.col("round").cast(pl.String))),
+    "a column left out": _lying(lambda df: df.drop("games_drawn")),
+    "a column left out, no phase": lambda lf: _lying(lambda df: df.drop("games_drawn"))(
+        lf.drop("phase", strict=False)),
+}
+
+
+@pytest.mark.parametrize("plan", sorted(_LYING_PLANS))
+@pytest.mark.parametrize("entry", sorted(_entry_points()[0]))
+def test_a_lazyframe_whose_rows_are_not_its_declared_schema_is_named(entry: str,
+                                                                      plan: str) -> None:
+    """Class 80: the boundary checked the types a LazyFrame declared; a plan whose rows
+    are other (a ``map_batches(..., schema=...)`` returning text rounds, or fewer
+    columns) made Polars panic (a ``PanicException`` and a Rust backtrace) or went on
+    with the wrong types (numbers as ids, a bare Polars ``SchemaError`` from a join).
+    Every entry point now reads the rows (``validate`` reports them, ``from_matches`` and
+    a pairings table read them as they are) or raises a ``SchemaError`` naming the table —
+    never another exception."""
+    calls, tables = _entry_points()
+    table = tables.get(entry, _store())
+    said = ["Hint: "]
+    try:
+        calls[entry](_LYING_PLANS[plan](table.lazy()))  # type: ignore[operator]
+    except sf.SchemaError as exc:
+        said.append(str(exc))
+    assert all("Hint: " in text for text in said)
+
+
+def test_the_boundary_names_a_lazyframe_whose_rows_are_not_its_declared_schema() -> None:
+    lf = _store().lazy()
+    with pytest.raises(sf.SchemaError, match=r"\(a LazyFrame\) declares types its rows do not "
+                       r"have: round is declared Int64 but holds String\. Hint: "):
+        sf.standings(_LYING_PLANS["round as text"](lf), "mtg")
+    with pytest.raises(sf.SchemaError, match=r"\(a LazyFrame\) cannot be evaluated .*Polars "
+                       r"panicked .*Hint: compare lf\.collect_schema\(\)"):
+        sf.standings(_LYING_PLANS["a column left out, no phase"](lf), "mtg")
+
+
+def test_a_wide_lazyframe_is_checked_against_its_declared_schema_in_linear_time() -> None:
+    """The check of class 80 read a DataFrame's schema once per column: a 20,000-column
+    CSV took ``swissframe validate`` from 2 s to more than 5 minutes."""
+    wide = _store().with_columns(pl.lit(1).alias(f"c{i}") for i in range(20_000))
+    problems = bounded(lambda: sf.find_problems(wide.lazy()), timeout=60)
+    assert problems.height == 0
 
 
 def test_repair_mirrors_names_a_cell_past_64_bits() -> None:

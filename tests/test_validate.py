@@ -266,6 +266,23 @@ def test_missing_rounds_in_the_middle_and_at_the_start() -> None:
         (1, "no row in round 1 (the event has rows up to round 4)")]
 
 
+def test_an_event_with_only_playoff_rows_is_said() -> None:
+    """Class 73: a playoff bracket exported on its own has no Swiss standings: the event
+    vanished from ``standings`` (exit 0) and validate said "no problems found"."""
+    swiss = GOOD.with_columns(pl.lit("swiss").alias("phase"))
+    bracket = swiss.with_columns(pl.lit("top8").alias("event_id"), pl.lit("playoff").alias("phase"))
+    r = validate(pl.concat([swiss, bracket.filter(pl.col("round") == 3)]))
+    # (its round 3 is all it has: rounds 1–2 are missing too)
+    assert kinds(r) == {"no_swiss_round": 1, "missing_round": 1}
+    row = only(r, "no_swiss_round").row(0, named=True)
+    assert (row["severity"], row["event_id"], row["round"]) == ("warning", "top8", None)
+    assert row["detail"] == ("4 playoff row(s) in round 3 and no Swiss row: the event "
+                             "has no Swiss standings")
+    assert validate(swiss.filter(pl.col("round") == 1).with_columns(
+        pl.when(pl.col("player_id") == "A").then(pl.lit("playoff")).otherwise(pl.col("phase"))
+        .alias("phase"))).problems.filter(pl.col("kind") == "no_swiss_round").height == 0
+
+
 def test_huge_round_gap_is_one_row_not_an_expansion() -> None:
     # a gap of 10**15 rounds described as one range, never expanded round by round (which
     # would not finish: bounded() fails on a hang, it does not time the call)

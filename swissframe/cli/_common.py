@@ -37,7 +37,7 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 import polars as pl
 
 from swissframe._batches import reporting
-from swissframe._display import escaped, number_text
+from swissframe._display import bounded, escaped, number_text
 from swissframe.compare import PERCENT_CRITERIA
 from swissframe.errors import (
     DataError,
@@ -217,7 +217,12 @@ def for_terminal(text: str, stream: TextIO) -> str:
 
 def _wrapped(text: str, stream: TextIO) -> str:
     """``text`` with each line wrapped to the terminal's width (continuation lines
-    indented) when ``stream`` is a terminal; as it is on a log or a pipe."""
+    indented) when ``stream`` is a terminal; as it is on a log or a pipe; a word of more
+    than ``_display.MAX_RUN`` characters cut (:func:`~swissframe._display.bounded`), and a
+    character a terminal would act on written as its escape (:func:`printable`)."""
+    # (an id of a million characters: not a line of a megabyte; an escape sequence in a
+    # file's name, quoted in an error, recoloured the terminal)
+    text = "\n".join(printable(line) for line in bounded(text).split("\n"))
     if not stream.isatty():
         return text
     width = max(terminal_width(), 40)
@@ -396,6 +401,23 @@ def input_rows(src: Source, events: str | Sequence[str] | None) -> Iterator[pl.D
         return
     with trusted(results, codes):
         yield results
+
+
+def need_swiss(results: pl.DataFrame, what: str) -> None:
+    """A :class:`DataError` when ``results`` hold rows but not one Swiss row (a playoff
+    bracket exported on its own, ``validate.no_swiss_rounds``), for a command whose
+    analysis ``what`` reads the Swiss rounds: its error said the round analysed had no
+    pairings, or that "the Swiss has rounds 1–0" (the read's warning saying why is not
+    printed after an error)."""
+    from swissframe.validate import no_swiss_rounds
+
+    if results.height == 0 or results.filter(pl.col("phase") == "swiss").height:
+        return
+    first = no_swiss_rounds(results.lazy()).collect().row(0, named=True)
+    msg = (f"{what} reads the Swiss rounds, and event {first['event_id']!r} has only playoff "
+           f"rows ({first['detail']}). Hint: add the event's Swiss rounds (or, if its rows "
+           "are Swiss rounds, give them phase 'swiss').")
+    raise DataError(msg)
 
 
 def find_player(results: pl.DataFrame, player: str, event: str | None) -> str:
@@ -662,7 +684,7 @@ def write_text(text: str, out: str | None, *, inputs: Sequence[str] = ()) -> Non
     'done\\n'
     """
     body = text if text.endswith("\n") else text + "\n"
-    body = "\n".join(printable(line) for line in body.split("\n"))
+    body = "\n".join(printable(line) for line in bounded(body).split("\n"))
     if out is None:
         sys.stdout.write(body)
         return
@@ -670,16 +692,48 @@ def write_text(text: str, out: str | None, *, inputs: Sequence[str] = ()) -> Non
         tmp.write_text(body, encoding="utf-8")
 
 
+#: What one Excel worksheet holds: rows (the header is one) and characters in a cell.
+EXCEL_ROWS: Final = 1_048_576
+EXCEL_CELL_CHARS: Final = 32_767
+
+
 def _write_excel(df: pl.DataFrame, path: Path) -> None:
     if importlib.util.find_spec("xlsxwriter") is None:
         msg = ("writing .xlsx needs the xlsxwriter package. Hint: pip install "
                "'swissframe[excel]' (or write .csv / .parquet).")
         raise SwissframeError(msg)
+    _fits_excel(df)
     shown = _display(df, 15)
     percent: dict[Any, str] = {c: "0.00%" for c, t in shown.schema.items()
                                if t.is_float() and is_percent(c)}
     shown.write_excel(path, worksheet="swissframe", column_formats=percent or None,
                       float_precision=4, autofit=True, freeze_panes=(1, 0))
+
+
+def _fits_excel(df: pl.DataFrame) -> None:
+    """A :class:`DataError` for a table a worksheet cannot hold, before anything is
+    written: more rows than Excel's 1,048,576 (Polars' ``InvalidOperationError``, said as
+    "a swissframe bug"), or a text longer than a cell's 32,767 characters (cut to that
+    length by xlsxwriter without a word: two ids alike in their first 32,767 characters
+    became one)."""
+    if df.height + 1 > EXCEL_ROWS:
+        msg = (f"cannot write {df.height:,} rows to .xlsx: an Excel worksheet holds "
+               f"{EXCEL_ROWS - 1:,} below its header. Hint: write .csv or .parquet, or "
+               "fewer rows (--event, --top).")
+        raise DataError(msg)
+    texts = [c for c, t in df.schema.items() if t in (pl.String, pl.Categorical)
+             or isinstance(t, pl.Enum)]
+    if not texts:
+        return
+    longest = df.select(pl.col(texts).cast(pl.String).str.len_chars().max()).row(0)
+    over = [(c, n) for c, n in zip(texts, longest, strict=True)
+            if n is not None and n > EXCEL_CELL_CHARS]
+    if over:
+        c, n = over[0]
+        msg = (f"cannot write column {c!r} to .xlsx: it holds a text of {n:,} characters, "
+               f"and an Excel cell holds {EXCEL_CELL_CHARS:,} (it would be cut without a "
+               "word). Hint: write .csv or .parquet.")
+        raise DataError(msg)
 
 
 # --------------------------------------------------------------------------- tables

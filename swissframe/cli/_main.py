@@ -166,7 +166,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     season = sorted((data / "season").glob("*_results.parquet"))
     for path in season:
         rules = path.name.removesuffix("_results.parquet")  # the file names its ruleset
-        res = pl.read_parquet(path)
+        res = pl.read_parquet(path, glob=False)
         t0 = time.perf_counter()
         try:
             st = standings(res, rules)

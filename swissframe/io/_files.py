@@ -265,6 +265,43 @@ def _gunzip_head(raw: bytes) -> bytes:
         return b""
 
 
+#: The first bytes of compressed files and archives, and what each is called.
+_PACKED: Final = ((b"\x1f\x8b", "gzip-compressed"), (b"PK\x03\x04", "a zip archive"),
+                  (b"BZh", "bzip2-compressed"), (b"\xfd7zXZ\x00", "xz-compressed"),
+                  (b"\x28\xb5\x2f\xfd", "zstd-compressed"),
+                  (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"), (b"Rar!", "a RAR archive"))
+
+
+def packed(path: Path, head: bytes) -> str:
+    """What a compressed file or an archive is, from its first bytes ("" when it is
+    neither), for its error: swissframe reads a compressed file only for decklist-cache
+    JSON (``.json.gz``); a gzipped CSV, TRF or TOM file, a zip of results, was refused as
+    "not a results table … force a format" (forced, as "it holds NUL bytes … UTF-16")."""
+    kind = _packed_kind(head)
+    if not kind:
+        return ""
+    unpack = "gunzip it" if kind.startswith("gzip") else "unpack it"
+    return (f"{shown(path)}: {kind}, not a results file: swissframe reads compressed "
+            f"files only for decklist-cache JSON (.json.gz). Hint: {unpack} first, and "
+            "read what it holds.")
+
+
+def _packed_kind(head: bytes) -> str:
+    return next((name for magic, name in _PACKED if head.startswith(magic)), "")
+
+
+def _skip_reason(path: Path) -> str:
+    """Why a file of a folder is not read (a ``skipped_file`` note)."""
+    if _broken_link(path):
+        return "a link to no file (broken, or a loop of links)"
+    try:
+        kind = _packed_kind(read_bytes(path, head=8))
+    except (OSError, SwissframeError):
+        kind = ""
+    return (f"{kind}: only decklist-cache JSON is read compressed (.json.gz)" if kind
+            else "not a results file (judged by its content)")
+
+
 def _is_workbook(path: Path, limit: int | None) -> bool:
     """Whether a file is a spreadsheet workbook by its name and first bytes (a zip archive:
     xlsx, xlsm, ods; an OLE file: xls): what an analyst saves when they mean CSV."""
@@ -420,6 +457,8 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
                            "file. Hint: save its sheet as CSV UTF-8, or read it with "
                            "pl.read_excel and pass the frame to swissframe.")
                     raise ImportFormatError(msg)
+                if named and (msg := packed(f, read_bytes(f, limit=limit, head=8))):
+                    raise ImportFormatError(msg)
                 if named:
                     msg = (f"{shown(f)}: not a results table, decklist-cache JSON, TOM or "
                            "TRF file (judged by its content). Hint: force a format with "
@@ -490,8 +529,16 @@ def parse_each(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[
     shown by. The loop of each format's ``read_*`` (TOM, TRF)."""
     files = file_list(paths)
     keys = keys_for(files, event_ids)
-    return [parse(read_bytes(f, limit=max_bytes), event_key=k, source=shown(f))
+    return [parse(_unpacked(f, read_bytes(f, limit=max_bytes)), event_key=k, source=shown(f))
             for f, k in zip(files, keys, strict=True)]
+
+
+def _unpacked(path: Path, data: bytes) -> bytes:
+    """``data``, or the :func:`packed` error of a compressed file given as TOM or TRF (it
+    was "no player lines", "not well-formed XML")."""
+    if msg := packed(path, data[:8]):
+        raise ImportFormatError(msg)
+    return data
 
 
 # ------------------------------------------------------------------------------- Source
@@ -728,11 +775,27 @@ WHOLE_COLUMNS: Final = ("round", "games_won", "games_lost", "games_drawn", "game
                         "games_b")
 
 
+def make_folder(folder: Path) -> None:
+    """``folder`` and its parents made (as ``mkdir -p``); an ``OSError`` naming the file in
+    the way when one of them is a file (``mkdir`` said "File exists" or "Not a
+    directory", naming no file the user could see). The one making of an output's folder
+    (every atomic write, ``recompute``'s output, a season's pages)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocking = next((p for p in (folder, *folder.parents)
+                         if p.exists() and not p.is_dir()), None)
+        if blocking is None:
+            raise
+        raise NotADirectoryError(errno.ENOTDIR, f"{shown(blocking)!r} is a file, not a folder",
+                                 shown(folder)) from None
+
+
 def temp_beside(target: Path) -> Path:
     """A new, empty file beside ``target`` (hidden, unique, with the permissions a new file
     gets), to write ``target`` through and rename; OSError when its folder cannot take it,
     before anything is written."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(target.parent)
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     os.close(fd)
     umask = os.umask(0)
@@ -779,7 +842,7 @@ def write_atomic(path: PathLike, write: Callable[[Path], object], *,
     if temp is None:
         tmp = temp_beside(target)
     else:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(target.parent)
         tmp = temp
     with replacing(tmp, target):
         write(tmp)
@@ -1037,7 +1100,7 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     Lines may end in LF, CRLF or CR alone; a row of another width than the header, or a
     quote never closed, is an :class:`~swissframe.errors.ImportFormatError` naming its
     lines."""
-    from swissframe.schema import FLAG_COLUMNS, fits_int64, misnamed_optional
+    from swissframe.schema import FLAG_COLUMNS, fits_int64, has_text_form, misnamed_optional
 
     size = _regular(path, max_bytes(limit))
     head = read_bytes(path, limit=limit, head=_HEADER_BYTES) if size else b""
@@ -1050,6 +1113,8 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         text = _decoded(path, read_bytes(path, limit=limit), encoding)
         head = text[:_HEADER_BYTES].encode("utf-8")
         where = io.BytesIO(text.encode("utf-8"))
+    if not parquet and (msg := packed(path, head)):
+        raise ImportFormatError(msg)
     if not parquet and b"\x00" in head:  # (no text file holds a NUL byte)
         msg = (f"cannot read {shown(path)}: it holds NUL bytes (byte {head.index(0)}): text "
                "in UTF-16 without a byte-order mark, or not a text file. Hint: save it as "
@@ -1063,7 +1128,10 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     texts = dict.fromkeys([*FLAG_COLUMNS, *_text_columns()], pl.String)
     wholes = [c for c in dict.fromkeys([*WHOLE_COLUMNS, *whole]) if c not in texts]
     try:
-        df = pl.read_parquet(where) if parquet else _read_csv(path, where, sep, texts)
+        # (glob=False: a file named "results [final].csv" is a file, not a pattern that
+        # matched nothing — or "a*b.csv" one that matched other files too)
+        df = (pl.read_parquet(where, glob=False) if parquet
+              else _read_csv(path, where, sep, texts))
         # the whole-number columns as Polars types them first: the cells it reads as
         # integers (ASCII digits, a leading minus) are those whole_numbers reads, to the
         # same values, and reading them as text first cost twice the whole read (1M rows
@@ -1116,6 +1184,10 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
             return df
         stem = event_id if event_id is not None else shown(path.name).split(".")[0]
         df = df.with_columns(pl.lit(stem, dtype=pl.String).alias("event_id"))
+    if not has_text_form(df.schema["event_id"]):  # (a Duration, a list: no event's name)
+        msg = (f"{shown(path)}: event_id is {df.schema['event_id']}, expected text (or "
+               "numbers). Hint: write the event ids as text.")
+        raise SchemaError(msg)
     return df.with_columns(pl.col("event_id").cast(pl.String))
 
 
@@ -1145,7 +1217,7 @@ def _read_csv(path: Path, where: Path | io.BytesIO, sep: str,
         if isinstance(where, io.BytesIO):
             where.seek(0)
         try:
-            return pl.read_csv(where, separator=sep, schema_overrides=overrides,
+            return pl.read_csv(where, separator=sep, schema_overrides=overrides, glob=False,
                                **how)  # type: ignore[arg-type]
         except pl.exceptions.ComputeError as exc:
             # (a cell Polars cannot parse as the type it inferred: not a quoting error)
@@ -1162,10 +1234,13 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
     its contract columns' types checked here so that an error names the file."""
     from swissframe.schema import (
         MATCH_COLUMNS,
+        OPPONENT_ID,
+        PLAYER_ID,
         REQUIRED_COLUMNS,
         flag_spellings,
         from_matches,
         near_names,
+        string_like,
     )
 
     cols = columns or MATCH_COLUMNS
@@ -1202,6 +1277,15 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
     if bad:
         msg = (f"{shown(path)}: {'; '.join(bad)}. Hint: write a flag as {flag_spellings()} "
                "(any case), or leave the cell empty for no flag.")
+        raise SchemaError(msg)
+    # (a Parquet file's ids and labels: a CSV file's are read as text; the engine refused
+    # numbers or lists there without naming the file)
+    texts = [f"{c} is {t}" for c, t in df.schema.items()
+             if c in (PLAYER_ID, OPPONENT_ID, *_text_columns()) and not string_like(t)]
+    if texts:
+        msg = (f"{shown(path)}: mistyped column(s): {'; '.join(texts)}, expected text. "
+               "Hint: write ids and labels as text (pl.col(...).cast(pl.String) before "
+               "writing the file).")
         raise SchemaError(msg)
     return df
 
@@ -1530,8 +1614,7 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
     if skipped:
         notes.append(_fit(pl.DataFrame({
             "file": [shown(f) for f in skipped], "kind": ["skipped_file"] * len(skipped),
-            "detail": ["a link to no file (broken, or a loop of links)" if _broken_link(f)
-                       else "not a results file (judged by its content)" for f in skipped]}),
+            "detail": [_skip_reason(f) for f in skipped]}),
             _NOTE_SCHEMA))
     published = [p.published for p in parts if p.published is not None]
     names = [_fit(p.names, _NAME_SCHEMA) for p in parts if p.names is not None]
@@ -1650,10 +1733,24 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
 def warn_missing_rounds(results: pl.DataFrame) -> None:
     """Warn of events whose files hold no row at all in a round before their last (a
     round's results lost in the export): the standings would count it as a round no one
-    played, silently. ``validate`` lists each as an error; its rule, read here."""
-    from swissframe.validate import missing_rounds
+    played, silently; and of events with no Swiss row at all (a playoff bracket alone),
+    which the standings left out without a word. ``validate`` lists each (an error, a
+    warning); its rules, read here."""
+    from swissframe.validate import missing_rounds, no_swiss_rounds
 
-    gaps = missing_rounds(results.lazy()).collect()
+    bracket = no_swiss_rounds(results.lazy()).collect()
+    if bracket.height:
+        first = bracket.row(0, named=True)
+        n = bracket.height
+        msg = (f"{n} event{'s' * (n > 1)} with only playoff rows (a knockout event, or a "
+               f"bracket without its Swiss rounds), e.g. event {first['event_id']!r}: "
+               f"{first['detail']}; the standings leave {'them' if n > 1 else 'it'} out. "
+               "Hint: if the event had Swiss rounds, they are missing from the export (or "
+               "marked 'playoff'): swissframe validate FILE lists each.")
+        warnings.warn(msg, DataWarning, stacklevel=3)
+    # (a bracket alone misses the Swiss rounds before it: said above)
+    gaps = missing_rounds(results.lazy()).collect().filter(
+        ~pl.col("event_id").is_in(bracket["event_id"].implode()))
     if not gaps.height:
         return
     first = gaps.row(0, named=True)

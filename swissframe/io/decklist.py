@@ -211,6 +211,10 @@ _EVENT_SCHEMA: Final = {
     "event_id": pl.String, "source": pl.String, "name": pl.String, "datetime": pl.String,
     "format": pl.String, "url": pl.String, "path": pl.String,
 }
+#: Platforms whose tiebreaker era (and so ruleset) is chosen by the event's date
+#: (``rules.platforms.assign_rulesets``): a file of theirs without a readable date is
+#: said (an ``unreadable_date`` note).
+_DATED_ERAS: Final = ("melee", "cardsrealm")
 _REPORT_SCHEMA: Final = {
     "event_id": pl.String, "round": pl.Int64, "player_id": pl.String, "kind": pl.String,
     "detail": pl.String,
@@ -356,11 +360,21 @@ def _str_or_none(x: Any) -> str | None:
     return None if x is None else str(x)
 
 
+#: A published number written as text: ASCII digits, a sign, a fraction, an exponent
+#: (``"0.5"``, ``"1e-3"``); ``NaN`` and ``inf`` are read to be refused by name.
+_DECIMAL_TEXT: Final = re.compile(
+    r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:nan|inf|infinity)",
+    re.IGNORECASE)
+
+
 def _number(x: Any, eid: str, where: str, key: str) -> float | None:
     """A published number (int, float or numeric string); anything else names the cell."""
     if x is None:
         return None
     if isinstance(x, bool) or not isinstance(x, (int, float, str)):
+        raise _fail(eid, f"{where}: {key} is {x!r}, not a number")
+    # (a number in text in ASCII digits: float() read "1_0" as 10 and "١" as 1)
+    if isinstance(x, str) and not _DECIMAL_TEXT.fullmatch(x.strip()):
         raise _fail(eid, f"{where}: {key} is {x!r}, not a number")
     try:
         v = float(x)
@@ -1369,6 +1383,19 @@ def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
         "event_id", "player_id", "rank", "points", "wins", "losses", "draws", "omwp", "gwp",
         "ogwp", pl.col("decimals").cast(pl.Int64)).sort("event_id", "rank", maintain_order=True)
     events = _event_table(events, results, stands, structure, dec)
+    # (a platform whose era — its ruleset — depends on the date: an unreadable one was
+    # read as none, and the era chosen without it, silently)
+    undated = events.filter(pl.col("source").is_in(list(_DATED_ERAS))
+                            & pl.col("date").is_null())
+    if undated.height:
+        report.append(_report(undated.with_columns(
+            pl.lit(None).alias("round"), pl.lit(None).alias("player_id")), "unreadable_date",
+            pl.when(pl.col("datetime").is_null())
+            .then(pl.lit("the file gives no date ('Tournament.Date' missing)"))
+            .otherwise(pl.format("'Tournament.Date' is '{}', not a date (YYYY-MM-DD…)",
+                                 pl.col("datetime")))
+            + pl.lit("; the platform's tiebreaker era, and so the ruleset, is chosen without "
+                     "it (--rules, or rules= in Python, chooses one)")))
     rep = (pl.concat([x.cast(_REPORT_SCHEMA) for x in report]) if report  # type: ignore[arg-type]
            else pl.DataFrame(schema=_REPORT_SCHEMA))
     rep = rep.sort("event_id", "kind", "round", "player_id", nulls_last=True)
@@ -1400,7 +1427,10 @@ def _event_table(events: pl.DataFrame, results: pl.DataFrame, stands: pl.DataFra
            .join(st, on="event_id", how="left").join(first_po, on="event_id", how="left")
            .join(dec, on="event_id", how="left"))
     out = out.with_columns(
-        pl.col("datetime").str.slice(0, 10).str.to_date(strict=False).alias("date"),
+        # (the format's dates are ISO 8601; any other is not guessed at: Polars' own
+        # inference read "01/07/2024" as 1 July, not 7 January, without a word)
+        pl.col("datetime").str.slice(0, 10).str.to_date("%Y-%m-%d", strict=False)
+        .alias("date"),
         pl.col("rounds").fill_null(0).cast(pl.Int64),
         pl.col("swiss_rounds").fill_null(0).cast(pl.Int64),
         pl.col("playoff_rounds").fill_null(0).cast(pl.Int64),

@@ -67,7 +67,7 @@ from swissframe.io._files import (
     say_warnings,
     several_files,
 )
-from swissframe.schema import RESULT_COLUMNS, validate_results
+from swissframe.schema import RESULT_COLUMNS, validate_results, whole_text
 
 __all__ = [
     "DIVISION_NAMES",
@@ -262,12 +262,9 @@ def _text(el: Element | None, tag: str) -> str | None:
 def _int(value: str | None, *, what: str, where: str) -> int | None:
     if value is None or value.strip() == "":
         return None
-    try:
-        n = int(value.strip())
-    except ValueError:
-        n = None
+    n = whole_text(value)  # (ASCII digits: int() read "1_0" as round 10)
     if n is None or not -(2**63) <= n < 2**63:
-        msg = (f"{where}: {what} is {value!r}, not an integer (64-bit). "
+        msg = (f"{where}: {what} is {value!r}, not an integer in digits 0-9 (64-bit). "
                "Hint: the file is damaged or not a TOM save.")
         raise ImportFormatError(msg) from None
     return n
@@ -276,7 +273,7 @@ def _int(value: str | None, *, what: str, where: str) -> int | None:
 def _date(value: str | None) -> date | None:
     if value is None:
         return None
-    m = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", value.strip())
+    m = re.fullmatch(r"([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})", value.strip())
     if m is None:
         return None
     try:
@@ -298,6 +295,11 @@ def _parse_xml(data: bytes | str, source: str) -> Element:
         raise ImportFormatError(msg) from None
     except (ValueError, UnicodeError) as exc:
         msg = f"{source}: cannot decode the XML ({exc}). Hint: re-export the file from TOM."
+        raise ImportFormatError(msg) from None
+    except LookupError as exc:  # (the parser looks the declared encoding up in `codecs`)
+        msg = (f"{source}: the XML declaration names an encoding that is not a known text "
+               f"encoding ({exc}). Hint: declare the encoding the file is in "
+               "(<?xml version=\"1.0\" encoding=\"UTF-8\"?>), or re-export it from TOM.")
         raise ImportFormatError(msg) from None
     if root.tag != "tournament":
         msg = (f"{source}: root element is <{root.tag}>, expected <tournament>. "
@@ -350,7 +352,7 @@ def _read_players(root: Element, source: str) -> list[dict[str, Any]]:
         birth = _text(p, "birthdate")
         birth_year = None
         if birth is not None:
-            m = re.search(r"(\d{4})\s*$", birth)
+            m = re.search(r"([0-9]{4})\s*$", birth)
             birth_year = int(m.group(1)) if m else None
         name = " ".join(x for x in (_text(p, "firstname"), _text(p, "lastname")) if x)
         out.append({

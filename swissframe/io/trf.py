@@ -456,7 +456,7 @@ def _player_fields(line: str, lineno: int, src: str, event_id: str
             points = float(pts_raw)
         except ValueError:
             points = None
-        if points is None or not re.fullmatch(r"\d+(\.\d+)?", pts_raw):
+        if points is None or not re.fullmatch(r"[0-9]+(\.[0-9]+)?", pts_raw):  # (ASCII)
             msg = (f"{where}: points (columns 81-84) are {pts_raw!r}, not a number. "
                    "Hint: the line is misaligned.")
             raise ImportFormatError(msg)

@@ -17,14 +17,15 @@ PNG / SVG download. The page makes no network request and opens from ``file://``
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import polars as pl
 
-from swissframe.errors import DataError, check_seed, check_top, check_whole
+from swissframe.errors import DataError, DataWarning, check_seed, check_top, check_whole
 from swissframe.report._event import EventMeta, EventReport, build_event
-from swissframe.report._inputs import event_rows, load, meta_for
+from swissframe.report._inputs import Source, event_rows, load, meta_for
 from swissframe.report._season import SeasonReport, build_season
 from swissframe.rules import Ruleset
 from swissframe.schema import validated_table
@@ -99,6 +100,7 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
     # phase (or any other refused row) left an event with no rows, and a page that failed
     # to render (an IndexError deep in its text) instead of naming the row
     src.results = validated_table(src.results)[0]
+    _without_brackets(src, event_id, season)
     events = src.event_ids()
     if not events:
         msg = "the input holds no results. Hint: check the file."
@@ -119,3 +121,31 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
         raise DataError(msg)
     return build_event(src.results, meta_for(src, events[0], rules, names, title), top=top,
                        n_sims=n_sims, seed=seed, variants=variants)
+
+
+def _without_brackets(src: Source, event_id: str | None, season: bool | None) -> None:
+    """The events with only playoff rows (a bracket exported on its own: no Swiss
+    standings, ``validate.no_swiss_rounds``) left out of a season page with a warning, or
+    an error for the page of such an event (it failed deep in its text: an
+    ``OutOfBoundsError`` on the empty standings)."""
+    from swissframe.validate import no_swiss_rounds
+
+    bracket = no_swiss_rounds(src.results.lazy()).collect()
+    if not bracket.height:
+        return
+    ids = [str(e) for e in bracket["event_id"]]
+    details = dict(zip(ids, bracket["detail"], strict=True))
+    page = event_id if event_id is not None else (
+        src.event_ids()[0] if len(src.event_ids()) == 1 and not season else None)
+    if page is not None and page in details:
+        msg = (f"event {page!r} has only playoff rows ({details[page]}): a report ranks the "
+               "Swiss. Hint: add the event's Swiss rounds, or report on another event.")
+        raise DataError(msg)
+    if page is not None:
+        return  # (a page of another event: its rows alone are reported)
+    shown = ", ".join(map(repr, ids[:5])) + (" …" if len(ids) > 5 else "")
+    msg = (f"the season page leaves out {len(ids)} event(s) with only playoff rows "
+           f"({shown}): they have no Swiss standings. Hint: swissframe validate FILE lists "
+           "each.")
+    warnings.warn(msg, DataWarning, stacklevel=3)
+    src.results = src.results.filter(~pl.col("event_id").is_in(ids))

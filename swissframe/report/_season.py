@@ -71,13 +71,13 @@ class SeasonReport:
         ``index.html`` (the season page) plus one page per event under ``events/``, linked
         both ways. Returns the file or folder written.
         """
-        from swissframe.io._files import write_text_atomic
+        from swissframe.io._files import make_folder, write_text_atomic
 
         p = Path(path)
         if p.suffix.lower() in (".html", ".htm"):
             html = self.html
             return write_text_atomic(p, html)
-        (p / "events").mkdir(parents=True, exist_ok=True)
+        make_folder(p / "events")
         links: dict[str, str] = {}
         used: set[str] = set()
         for rep in self.events():

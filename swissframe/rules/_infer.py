@@ -114,10 +114,13 @@ def infer_rulesets(events: pl.DataFrame) -> pl.DataFrame:
     if deck.height:
         plat = assign_rulesets(deck.select("event_id", pl.col("platform").alias("source"),
                                            pl.col("start_date").alias("date"), "decimals"))
-        plat = plat.select("event_id", pl.col("ruleset").alias("_p"), pl.format(
-            "a {} decklist-cache file: the platform's own tiebreakers{}", "source",
-            pl.when(pl.col("era").is_not_null()).then(pl.format(" (era {})", "era"))
-            .otherwise(pl.lit(""))).alias("_r"))
+        plat = plat.select("event_id", pl.col("ruleset").alias("_p"), pl.when(
+            pl.col("source") == "unknown").then(pl.lit(
+                "a decklist-cache file of no known platform: MTG's tiebreakers, floor 1/3"))
+            .otherwise(pl.format(
+                "a {} decklist-cache file: the platform's own tiebreakers{}", "source",
+                pl.when(pl.col("era").is_not_null()).then(pl.format(" (era {})", "era"))
+                .otherwise(pl.lit("")))).alias("_r"))
         out = out.join(plat, on="event_id", how="left").with_columns(
             pl.coalesce("_p", "ruleset").alias("ruleset"),
             pl.coalesce("_r", "ruleset_reason").alias("ruleset_reason")).drop("_p", "_r")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 import polars as pl
@@ -238,3 +239,32 @@ def test_rows_put_in_place_of_the_read_ones_are_checked(tmp_path: Path) -> None:
     other = dataclasses.replace(src, results=broken)
     with input_rows(other, None) as rows, pytest.raises(sf.ValidationError):
         sf.standings(rows, "mtg")
+
+
+def test_a_command_on_an_event_with_only_playoff_rows_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 73: ``standings`` of a playoff bracket exported on its own printed an empty
+    table, exit 0; ``report`` failed with an internal ``OutOfBoundsError``; ``chart`` said
+    "the table holds 0 ()" or "the Swiss has rounds 1–0", ``cut`` "no pairings for the
+    round analysed". Each names the event and that it has only playoff rows."""
+    rows = sf.read_results(EVENTS / "league-night.csv").with_columns(
+        pl.lit("swiss").alias("phase"))
+    bracket = rows.filter(pl.col("round") == 3).with_columns(
+        pl.lit("top4").alias("event_id"), pl.lit("playoff").alias("phase"))
+    path = tmp_path / "night.csv"
+    pl.concat([rows, bracket]).write_csv(path)
+    assert main(["standings", str(path), "--format", "csv"]) == 0
+    assert "warning: 1 event with only playoff rows (a knockout event" in (
+        capsys.readouterr().err)
+    said = r"event 'top4' has only playoff rows \(6 playoff row\(s\) in round 3"
+    for argv in (["chart", "standings", str(path), "--event", "top4", "-o",
+                  str(tmp_path / "c.json")],
+                 ["chart", "omw-ranges", str(path), "--event", "top4", "-o",
+                  str(tmp_path / "o.json")],
+                 ["cut", str(path), "--event", "top4"],
+                 ["report", str(path), "--event", "top4", "-o", str(tmp_path / "r.html")]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert re.search(said, err), (argv, err)
+        assert "internal" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["night.csv"]

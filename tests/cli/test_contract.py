@@ -5,6 +5,7 @@ validated, ``--quiet``, ``--version`` and ``--help`` text on every option."""
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 import polars as pl
@@ -300,6 +301,86 @@ def test_cut_many_files_event_and_file_output(tmp_path: Path,
     assert all(table[c].null_count() < table.height for c in table.columns)  # no all-null
 
 
+def test_cut_says_which_events_the_round_analysed_leaves_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 76: an event whose last Swiss round is its first (or that lacks the --round
+    asked for) was left out of the cut output without a word beside other events, and
+    alone ended in "no Swiss rounds in the results. Hint: pass the rounds played so far"."""
+    league = EVENTS / "league-night.csv"
+    one = tmp_path / "one.csv"
+    head = league.read_text().splitlines()[0]
+    one.write_text(f"{head}\none,1,A,C,2,0,0\none,1,C,A,0,2,0\n")
+    said = (r"event 'one': round {} cannot be analysed, its Swiss has rounds 1–1 \(the "
+            r"analysis needs the rounds before the round analysed, and its pairings\)")
+    for extra, r in (([], 1), (["--round", "3"], 3)):
+        assert main(["cut", str(league), str(one), "--format", "csv", *extra]) == 0
+        out, err = capsys.readouterr()
+        assert set(pl.read_csv(out.encode())["event_id"]) == {"league-night"}
+        assert re.search(r"warning: the cut analysis leaves out 1 event\(s\), e\.g\. "
+                         + said.format(r), err), err
+    assert main(["cut", str(one)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"error: " + said.format(1) + r"\. Hint: pass --round R", err), err
+
+
+def test_an_id_of_a_million_characters_is_cut_in_messages_and_text_reports(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 77: an id quoted in an error, a warning or ``validate``'s text report was
+    printed whole: one line of a megabyte on every command. The readable text cuts such a
+    run of characters (``_display.bounded``); the data keep it whole."""
+    long = "Z" * 1_000_000
+    bad = tmp_path / "long.csv"
+    bad.write_text("event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n"
+                   f"e,1,A,{long},2,0,0\n")
+    assert main(["standings", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert len(err) < 5_000
+    assert "…(999,890 more characters)…" in err
+    assert main(["validate", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert len(out) < 5_000
+    assert "unknown_opponent" in out
+    assert main(["validate", str(bad), "--format", "csv"]) == 1
+    assert long in capsys.readouterr().out  # (the data: whole)
+
+
+def test_cut_refuses_round_beside_pairings(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 83: ``cut --pairings P --round R`` read the pairings and ignored --round
+    without a word."""
+    pairs = tmp_path / "p.csv"
+    pairs.write_text("player_id,opponent_id\nAlice,Bob\n")
+    assert main(["cut", STORE, "--pairings", str(pairs), "--round", "2"]) == 2
+    assert "--round 2 and --pairings both given" in capsys.readouterr().err
+
+
+def test_a_terminal_sequence_in_a_file_name_is_escaped_in_messages(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 85: a file's name quoted in an error or a warning was printed as it is: an
+    ``ESC [`` in it recoloured the terminal (class 68 escaped ids in tables and reports,
+    not the messages)."""
+    bad = tmp_path / "g\x1b[31mred.csv"
+    bad.write_bytes(b"\x00\x01")
+    assert main(["standings", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err
+    assert "g\\x1b[31mred.csv" in err
+
+
+def test_an_output_under_a_file_names_that_file(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 86: ``-o notes.txt/out.csv`` said "cannot write there (File exists)", a chart
+    or a report "notes.txt: File exists", ``recompute`` "Not a directory"."""
+    (tmp_path / "notes.txt").write_text("x")
+    under = tmp_path / "notes.txt" / "sub"
+    for argv in (["standings", STORE, "-o", str(under / "out.csv")],
+                 ["chart", "standings", STORE, "-o", str(under / "c.json")],
+                 ["recompute", STORE, "-o", str(under / "rc")]):
+        assert main(argv) == 2, argv
+        assert "notes.txt' is a file, not a folder" in capsys.readouterr().err, argv
+    assert (tmp_path / "notes.txt").read_text() == "x"
+
+
 def test_sensitivity_rules_sets_the_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sensitivity", STORE, "--rules", "pokemon", "--format", "csv"]) == 0
     df = pl.read_csv(capsys.readouterr().out.encode())
@@ -571,3 +652,27 @@ def test_a_cut_table_keeps_its_rows_and_columns_with_an_unprintable_id(
     assert row.split()[:3] == ["1", shown, "9"]
     # the columns line up: the points of Alice's row under the header's "pts"
     assert row.index(" 9 ") + 1 == table[0].index("pts") + 2
+
+
+def test_an_xlsx_output_a_worksheet_cannot_hold_is_refused_before_writing(
+        tmp_path: Path) -> None:
+    """Class 81: more rows than a worksheet holds ended in Polars' InvalidOperationError,
+    said as "a swissframe bug"; a text longer than a cell's 32,767 characters was cut to
+    that length by xlsxwriter without a word (two ids alike in their first 32,767
+    characters became one)."""
+    from swissframe.cli._common import EXCEL_CELL_CHARS, EXCEL_ROWS, write_frame
+    from swissframe.errors import DataError
+
+    out = tmp_path / "x.xlsx"
+    rows = pl.DataFrame({"rank": pl.int_range(EXCEL_ROWS, eager=True)})
+    with pytest.raises(DataError, match=r"cannot write 1,048,576 rows to \.xlsx: an Excel "
+                       r"worksheet holds 1,048,575 below its header\. Hint: write \.csv"):
+        write_frame(rows, None, str(out))
+    ids = pl.DataFrame({"player_id": ["Z" * (EXCEL_CELL_CHARS + 1), "A"]})
+    with pytest.raises(DataError, match=r"cannot write column 'player_id' to \.xlsx: it "
+                       r"holds a text of 32,768 characters.*Hint: write \.csv"):
+        write_frame(ids, None, str(out))
+    assert not out.exists()
+    write_frame(ids.with_columns(pl.col("player_id").str.slice(0, EXCEL_CELL_CHARS)), None,
+                str(out))
+    assert out.exists()

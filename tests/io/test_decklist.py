@@ -439,6 +439,29 @@ def test_a_file_without_published_standings_is_read_from_its_rounds(
          "null or missing): its 3 players are ranked from the rounds, with nothing to compare")]
 
 
+@pytest.mark.parametrize(("date", "said"), [
+    ("13/07/2024", "'Tournament.Date' is '13/07/2024', not a date (YYYY-MM-DD…)"),
+    (20240713, "'Tournament.Date' is '20240713', not a date (YYYY-MM-DD…)"),
+    (None, "the file gives no date ('Tournament.Date' missing)")])
+def test_a_melee_or_cardsrealm_file_without_a_readable_date_is_said(
+        tmp_path: Path, date: object, said: str) -> None:
+    """Class 78: the event's date chooses the platform's tiebreaker era (its ruleset); a
+    date that did not read (another format, a number, none) was taken as none and the era
+    chosen without it, silently (a TRF's unreadable 042 date was already said, class
+    42). A note says so; a file with its date has none."""
+    for fixture in ("melee-byes-1-2024-07-13.json", "cardsrealm-demo-2025-01-02.json"):
+        doc = orjson.loads((FIX / fixture).read_bytes())
+        doc["Tournament"]["Date"] = date
+        path = tmp_path / fixture
+        path.write_bytes(orjson.dumps(doc))
+        notes = read_decklist_cache(path).report.filter(pl.col("kind") == "unreadable_date")
+        assert notes["detail"].to_list() == [
+            f"{said}; the platform's tiebreaker era, and so the ruleset, is chosen without "
+            "it (--rules, or rules= in Python, chooses one)"], fixture
+        assert read_decklist_cache(FIX / fixture).report.filter(
+            pl.col("kind") == "unreadable_date").height == 0
+
+
 def test_rounds_null_is_no_round_and_a_file_without_rounds_is_refused(tmp_path: Path) -> None:
     doc = orjson.loads((FIX / "melee-byes-1-2024-07-13.json").read_bytes())
     doc["Rounds"] = None
@@ -466,3 +489,19 @@ def test_a_round_without_a_name_is_said_so(tmp_path: Path, name: str | None) -> 
     with pytest.raises(ImportFormatError, match=r"a round without a RoundName \(round #2 in "
                        r"the file\) is neither numbered.*Hint"):
         read_decklist_cache(path)
+
+
+@pytest.mark.parametrize("text", ["1_0", "١", "0.٥"])
+def test_a_published_number_in_text_is_read_in_ascii_digits(tmp_path: Path, text: str) -> None:
+    """Class 79: float() read a published OMWP "1_0" as 10 and "١" as 1; a number written
+    as text is read in ASCII digits (a sign, a fraction, an exponent), as a CSV cell is."""
+    doc = orjson.loads((FIX / "melee-byes-1-2024-07-13.json").read_bytes())
+    doc["Standings"][0]["OMWP"] = text
+    path = tmp_path / "melee-byes-1-2024-07-13.json"
+    path.write_bytes(orjson.dumps(doc))
+    with pytest.raises(ImportFormatError, match=rf"standings row #1 .*: OMWP is '{text}', not "
+                       "a number"):
+        read_decklist_cache(path)
+    doc["Standings"][0]["OMWP"] = " 0.25 "
+    path.write_bytes(orjson.dumps(doc))
+    assert read_decklist_cache(path).published["omwp"][0] == 0.25

@@ -3,6 +3,7 @@ robustness classes of issue 16 (4, 6, 8, 9, 10, 12, 14), one test per class."""
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import os
 import re
@@ -19,7 +20,7 @@ import pytest
 
 import swissframe as sf
 from swissframe.cli import main
-from swissframe.errors import ImportFormatError, SchemaError
+from swissframe.errors import ImportFormatError, ImportNotesWarning, SchemaError
 from swissframe.io import _files
 from tests.helpers import FIXTURES, REPO_ROOT
 
@@ -834,3 +835,131 @@ def test_a_damaged_utf16_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(ImportFormatError, match=r"event\.trf: the file starts with a UTF-16 "
                        r"byte-order mark but byte \d+ .* is not UTF-16\. Hint"):
         sf.read(path)
+
+
+# ---------------------------------------------- class 73: an event with only playoff rows
+
+
+def test_an_event_with_only_playoff_rows_is_warned_of(tmp_path: Path) -> None:
+    """A playoff bracket exported on its own (a results file whose event has rows only in
+    the playoff phase) left the standings without a word, exit 0. The readers warn, by
+    ``validate``'s rule (``no_swiss_round``), instead of calling its Swiss rounds lost
+    rounds."""
+    from swissframe.errors import DataWarning
+
+    rows = sf.read_results(LEAGUE).with_columns(pl.lit("swiss").alias("phase"))
+    bracket = rows.filter(pl.col("round") == 3).with_columns(
+        pl.lit("top4").alias("event_id"), pl.lit("playoff").alias("phase"))
+    path = tmp_path / "night.csv"
+    pl.concat([rows, bracket]).write_csv(path)
+    for read in (sf.read, sf.read_results):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            read(path)
+        assert [str(w.message) for w in caught if w.category is DataWarning] == [
+            "1 event with only playoff rows (a knockout event, or a bracket without its "
+            "Swiss rounds), e.g. event 'top4': 6 playoff row(s) in round 3 and no Swiss "
+            "row: the event has no Swiss standings; the standings leave it out. Hint: if the "
+            "event had Swiss rounds, they are missing from the export (or marked 'playoff'): "
+            "swissframe validate FILE lists each."]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sf.read(LEAGUE)
+
+
+# ------------------------------------ class 72: a Parquet column of a type with no text form
+
+
+#: Column types Polars cannot cast to text (a Duration, a list, an array; bytes that are
+#: not UTF-8): each cast was Polars' bare error ("casting from Duration('μs') to String
+#: not supported", "invalid utf8"), with its expression and no hint.
+NO_TEXT_FORM = {
+    "duration": pl.Series([dt.timedelta(days=1)]),
+    "list": pl.Series([[1]]),
+    "array": pl.Series([[1]], dtype=pl.Array(pl.Int64, 1)),
+    "bytes": pl.Series([b"\xff"]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(NO_TEXT_FORM))
+@pytest.mark.parametrize(("column", "said"), [
+    ("round", r"mistyped column\(s\): round is "),
+    ("games_won", r"mistyped column\(s\): games_won is "),
+    ("double_loss", r"double_loss holds cells that are not flags \(row 1, "),
+    ("event_id", r"event_id is .*, expected text \(or numbers\)\. Hint: "),
+    ("player_id", r"mistyped column\(s\): player_id is .*, expected text\. Hint: "),
+    ("phase", r"mistyped column\(s\): phase is .*, expected text\. Hint: "),
+])
+def test_a_parquet_column_with_no_text_form_is_named_with_its_file(
+        tmp_path: Path, kind: str, column: str, said: str) -> None:
+    results = sf.read_results(LEAGUE)
+    value = NO_TEXT_FORM[kind]
+    results.with_columns(pl.Series([value[0]] * results.height, dtype=value.dtype)
+                         .alias(column)).write_parquet(tmp_path / "odd.parquet")
+    with pytest.raises(SchemaError, match=rf"odd\.parquet: {said}"):
+        sf.read(tmp_path / "odd.parquet")
+
+
+def test_number_ids_of_a_parquet_file_are_named_with_it(tmp_path: Path) -> None:
+    """The engine refused them after the read, naming no file ("results table has
+    mistyped column(s)"), with the hint that a file read by sf.read gets the right types."""
+    sf.read_results(LEAGUE).with_columns(
+        pl.col("player_id").rank("dense").cast(pl.Int64),
+        pl.col("opponent_id").rank("dense").cast(pl.Int64)).write_parquet(tmp_path / "n.parquet")
+    with pytest.raises(SchemaError, match=r"n\.parquet: mistyped column\(s\): player_id is "
+                                          r"Int64; opponent_id is Int64, expected text"):
+        sf.read(tmp_path / "n.parquet")
+
+
+# --------------------------------------------------- class 82: a compressed file or an archive
+
+
+def test_a_compressed_results_file_is_named_as_one(tmp_path: Path) -> None:
+    """A gzipped CSV, TRF or TOM file, or a zip of results, was refused as "not a results
+    table … (judged by its content). Hint: force a format" — and forced, as "it holds NUL
+    bytes … UTF-16", "no player lines" or "not well-formed XML". Each says what it is and
+    to unpack it (only decklist-cache JSON is read compressed); in a folder, the skipped
+    file's note says so."""
+    import zipfile
+
+    csv = tmp_path / "night.csv.gz"
+    csv.write_bytes(gzip.compress(LEAGUE.read_bytes()))
+    trf = tmp_path / "club.trf.gz"
+    trf.write_bytes(gzip.compress(b"012 Club\n001    1      A\n"))
+    packed = tmp_path / "results.zip"
+    with zipfile.ZipFile(packed, "w") as z:
+        z.write(LEAGUE, "league-night.csv")
+    said = r": {}, not a results file: swissframe reads compressed files only for decklist"
+    for path, kind, fmt in ((csv, "gzip-compressed", "auto"), (csv, "gzip-compressed", "table"),
+                            (trf, "gzip-compressed", "trf"), (trf, "gzip-compressed", "tom"),
+                            (packed, "a zip archive", "auto")):
+        with pytest.raises(ImportFormatError, match=re.escape(path.name) + said.format(kind)
+                           + r".*Hint: (gunzip|unpack) it first"):
+            sf.read(path, format=fmt)
+    shutil.copyfile(LEAGUE, tmp_path / "league-night.csv")
+    with pytest.warns(ImportNotesWarning, match="skipped_file"):
+        src = sf.read(tmp_path)
+    assert sorted(src.notes.filter(pl.col("kind") == "skipped_file")["detail"].to_list()) == [
+        "a zip archive: only decklist-cache JSON is read compressed (.json.gz)",
+        "gzip-compressed: only decklist-cache JSON is read compressed (.json.gz)",
+        "gzip-compressed: only decklist-cache JSON is read compressed (.json.gz)"]
+
+
+# ------------------------------------------ class 84: a file named with a glob's characters
+
+
+@pytest.mark.parametrize("name", ["results [final].csv", "night[1].parquet", "a*b.csv",
+                                  "what?.csv"])
+def test_a_file_named_with_glob_characters_is_that_file(tmp_path: Path, name: str) -> None:
+    """Polars read a path as a glob: "results [final].csv" or "night[1].parquet" matched
+    nothing ("expanded paths were empty"), and "a*b.csv" matched every file of its folder
+    that fits the pattern, read as one (another event's rows, or duplicate seats)."""
+    path = tmp_path / name
+    rows = sf.read_results(LEAGUE)
+    if name.endswith(".parquet"):
+        rows.write_parquet(path)
+    else:
+        shutil.copyfile(LEAGUE, path)
+    shutil.copyfile(LEAGUE, tmp_path / "aXb.csv")  # (what a*b.csv also matched)
+    shutil.copyfile(LEAGUE, tmp_path / "whatX.csv")
+    assert sf.read(path).results.height == rows.height

@@ -439,3 +439,36 @@ def test_a_file_in_a_windows_code_page_that_claims_utf8_is_named_so(
     path.write_bytes(('<?xml version="1.0" encoding="windows-1252"?>\n' + body)
                      .encode("cp1252"))
     assert read_tom(path).players["name"].to_list() == ["Pé", None]
+
+
+@pytest.mark.parametrize("encoding", ["x-nonsense", "rot13", "zlib", "mbcs"])
+def test_a_declared_encoding_that_is_no_text_encoding_is_named(
+        tmp_path: Path, encoding: str) -> None:
+    """A declaration naming an encoding Python does not know (``x-nonsense``, Windows'
+    ``mbcs`` elsewhere) or one that is not a text encoding (``rot13``, ``zlib``) ended in a
+    bare ``LookupError`` traceback from the XML parser (``standings`` and ``validate``)."""
+    body = ('<tournament type="2" stage="5"><players><player userid="1"/>'
+            '<player userid="2"/></players></tournament>')
+    path = tmp_path / "cup.tdf"
+    path.write_text(f'<?xml version="1.0" encoding="{encoding}"?>\n{body}')
+    with pytest.raises(ImportFormatError, match=rf"cup\.tdf: the XML declaration names an "
+                       rf"encoding .*{encoding}.* Hint: declare the encoding"):
+        read_tom(path)
+
+
+@pytest.mark.parametrize("number", ["1_0", "١", "٢"])
+def test_a_number_is_read_in_ascii_digits(tmp_path: Path, number: str) -> None:
+    """Class 79: Python's int() read a round number "1_0" as round 10 and "١" (Arabic-Indic)
+    as round 1, without a word; the one reading of a whole number in a file's text
+    (``schema.whole_text``) takes ASCII digits, as a CSV cell is read."""
+    body = ('<tournament type="2" stage="5"><players><player userid="1"/><player userid="2"/>'
+            f'</players><pods><pod category="2"><rounds><round number="{number}" type="3">'
+            '<matches><match outcome="1"><player1 userid="1"/><player2 userid="2"/></match>'
+            '</matches></round></rounds></pod></pods></tournament>')
+    path = tmp_path / "cup.tdf"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(ImportFormatError, match=r"cup\.tdf, pod 2: round number is '.*', not an "
+                       r"integer in digits 0-9"):
+        read_tom(path)
+    path.write_text(body.replace(f'number="{number}"', 'number=" 1 "'), encoding="utf-8")
+    assert read_tom(path).results["round"].unique().to_list() == [1]

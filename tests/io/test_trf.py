@@ -538,3 +538,13 @@ def test_names_are_read_as_windows_1252_when_not_utf8(encoding: str, name: str,
            + line(2, "B", "0.0", "2", ["   1 b 0"]) + "\n").encode(encoding)
     ev = parse_trf(trf, event_key="club")
     assert ev.players["name"].to_list() == [read, "B"]
+
+
+def test_points_are_read_in_ascii_digits() -> None:
+    """Class 79: the points field's pattern (``\\d``) took other scripts' digits ("٤.٠")
+    for a number, which float() then read as 4.0."""
+    text = _club()
+    assert parse_trf(text, event_key="club").players.height == 4
+    with pytest.raises(ImportFormatError, match=r"points \(columns 81-84\) are '١\.٥', not a "
+                       r"number"):
+        parse_trf(text.replace(" 1.5", " ١.٥", 1), event_key="club")

@@ -397,3 +397,23 @@ def test_a_cut_decided_by_lot_has_no_margin() -> None:
     text = _text(rep.html)
     assert "on random draw: the order drawn by lot" in text
     assert "The margin on" not in text
+
+
+def test_a_season_leaves_out_an_event_with_only_playoff_rows() -> None:
+    """Class 73: a season (or an event page) of events one of which is a playoff bracket
+    alone failed with an internal ``OutOfBoundsError`` on its empty standings; the season
+    leaves it out with a warning, its own page is an error naming it."""
+    from swissframe.errors import DataError, DataWarning
+
+    rows = sf.read_results(DATA / "league-night.csv").with_columns(
+        pl.lit("swiss").alias("phase"))
+    both = pl.concat([rows, rows.filter(pl.col("round") == 3).with_columns(
+        pl.lit("top4").alias("event_id"), pl.lit("playoff").alias("phase"))])
+    with pytest.warns(DataWarning, match=r"the season page leaves out 1 event\(s\) with only "
+                      r"playoff rows \('top4'\)"):
+        season = sf.report(both, season=True, n_sims=0)
+    assert isinstance(season, SeasonReport)
+    assert [m.event_id for m in season.metas] == ["league-night"]
+    with pytest.raises(DataError, match=r"event 'top4' has only playoff rows .* a report ranks "
+                       r"the Swiss\. Hint: "):
+        sf.report(both, event_id="top4", n_sims=0)

@@ -405,3 +405,22 @@ def test_summarize_reference_names_a_path_given_for_its_table() -> None:
     with pytest.raises(sf.SchemaError, match=r"table of sf\.verify_tom / sf\.verify_trf must "
                                              r"be a polars DataFrame or LazyFrame, got str"):
         sf.summarize_reference("verify.csv")  # type: ignore[arg-type]
+
+
+def test_a_reference_for_no_file_given_is_refused(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 83: ``--held`` beside files none of which is held_swiss_5, or ``--reference``
+    beside TOM files only, was dropped without a word: the output read as if it had been
+    compared."""
+    club = tmp_path / "club.trf"
+    club.write_text("001    1      A" + " " * 66 + "1.0    1     2 w 1\n"
+                    "001    2      B" + " " * 66 + "0.0    2     1 b 0\n")
+    assert main(["verify-ref", str(club), "--held", str(tmp_path / "SOURCES.md")]) == 2
+    assert "--held gives Held's answers for held_swiss_5.trf, and no file given is" in (
+        capsys.readouterr().err)
+    tom = tmp_path / "cup.tdf"
+    tom.write_text('<tournament type="2" stage="5"><players><player userid="1"/>'
+                   '<player userid="2"/></players></tournament>')
+    assert main(["verify-ref", str(tom), "--reference", str(tmp_path / "t.txt")]) == 2
+    assert "--reference gives a TieBreakServer table for a TRF file, and no TRF file" in (
+        capsys.readouterr().err)

@@ -41,7 +41,9 @@ import polars as pl
 from swissframe.cli._common import (
     add_quiet,
     done,
+    filter_events,
     input_rows,
+    need_swiss,
     non_negative_int,
     note,
     positive_int,
@@ -86,7 +88,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--round", type=positive_int, metavar="R",
                    help="standings: after round R; omw-ranges/cut-status: the round analysed "
                         "(default: the last Swiss round)")
-    p.add_argument("--sims", type=non_negative_int, default=50, metavar="N",
+    p.add_argument("--sims", type=non_negative_int, default=None, metavar="N",
                    help="cut-lines: replays of the intentional draws (default 50)")
     p.add_argument("--also", action="append", default=[], metavar="RULES",
                    help="sensitivity: a further ruleset to compare (repeatable)")
@@ -106,7 +108,9 @@ def _one_event(results: pl.DataFrame, event: str | None) -> pl.DataFrame:
             msg = (f"event {event!r} is not in the input. Hint: events present: "
                    f"{events[:10]}{' …' if len(events) > 10 else ''}.")
             raise DataError(msg)
-        return results.filter(pl.col("event_id") == event)
+        rows = results.filter(pl.col("event_id") == event)
+        need_swiss(rows, "this chart")
+        return rows
     if not events:
         msg = ("this chart draws one event and the input has no result rows. Hint: "
                "swissframe validate FILE says what was read.")
@@ -116,6 +120,7 @@ def _one_event(results: pl.DataFrame, event: str | None) -> pl.DataFrame:
                f"({', '.join(events[:5])}{' …' if len(events) > 5 else ''}). Hint: add "
                "--event ID.")
         raise DataError(msg)
+    need_swiss(results, "this chart")
     return results
 
 
@@ -220,13 +225,40 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
         prior, pairs = _split_round(_one_event(res, args.event), args.round)
         status = cut_status(prior, pairs, cut, rules)
         return charts.chart_cut_status(named(status), standings(prior, rules), top=cut)
+    # (one row per event: --event keeps that one; it drew every event, without a word)
+    res = filter_events(res, args.event)
     if kind == "cut-lines":
-        report = id_report(res, cut, rules, n_sims=getattr(args, "sims", 50))
+        sims = getattr(args, "sims", None)
+        report = id_report(res, cut, rules, n_sims=50 if sims is None else sims)
         field = res.group_by("event_id").agg(players=pl.col("player_id").n_unique())
         return charts.chart_cut_lines(report, field=named(field), top=cut, rules=rules)
     variants = [*standard_variants(rules), *getattr(args, "also", [])]
     sens = sensitivity(res, variants, top=cut)
     return charts.chart_sensitivity(named(sens), top=cut)
+
+
+#: The kinds that read each option (``--cut``, ``--rules`` and ``--event`` apply to every
+#: kind): one given to another kind was ignored without a word.
+READ_BY: Final = {"--top": ("standings", "omw-ranges"),
+                  "--round": ("standings", "omw-ranges", "cut-status"),
+                  "--sims": ("cut-lines",), "--also": ("sensitivity",)}
+
+
+def _options_apply(args: argparse.Namespace) -> None:
+    """A :class:`SwissframeError` for an option the chart ``args.kind`` does not read
+    (:data:`READ_BY`): ``chart race --top 5`` drew the top --cut, ``chart standings
+    --also pokemon`` one ruleset, as if the option had been read."""
+    given = {"--top": getattr(args, "top", None) is not None,
+             "--round": getattr(args, "round", None) is not None,
+             "--sims": getattr(args, "sims", None) is not None,
+             "--also": bool(getattr(args, "also", None))}
+    for flag, kinds in READ_BY.items():
+        if given[flag] and args.kind not in kinds:
+            msg = (f"{flag} does not apply to the {args.kind} chart (only to "
+                   f"{' and '.join(kinds)}). Hint: leave it out"
+                   + (", or use --cut N for the size of the top drawn."
+                      if flag == "--top" else "."))
+            raise SwissframeError(msg)
 
 
 def _fast_altair_import() -> None:
@@ -268,6 +300,7 @@ def run(args: argparse.Namespace) -> int:
                ".html or .json.")
         raise SwissframeError(msg)
     refuse_output(args.output, args.files, example="chart.png")  # (a decklist is .json too)
+    _options_apply(args)
     _fast_altair_import()
     from swissframe import charts
 

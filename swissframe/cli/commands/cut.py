@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import textwrap
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from swissframe.cli._common import (
     add_top,
     filter_events,
     format_cell,
+    need_swiss,
     non_negative_int,
     note,
     output_format,
@@ -45,7 +47,7 @@ from swissframe.cli._common import (
 )
 from swissframe.compare import knows_intentional_draws
 from swissframe.cut import cut_status, id_advice
-from swissframe.errors import SwissframeError
+from swissframe.errors import DataError, DataWarning, SwissframeError
 from swissframe.io._files import read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
 from swissframe.rules._ruleset import BEST_OF_THREE, get
@@ -139,7 +141,37 @@ def _split(results: pl.DataFrame, round_: int | None) -> tuple[pl.DataFrame, pl.
     prior = s.filter(pl.col("round") < pl.col("_R")).drop("_R")
     pairs = s.filter(pl.col("round") == pl.col("_R")).select(
         "event_id", "round", "player_id", "opponent_id")
-    return prior, pairs
+    done = _analysed(swiss, last, prior, pairs)
+    return prior.join(done, on="event_id", how="semi"), pairs
+
+
+def _analysed(swiss: pl.DataFrame, last: pl.DataFrame, prior: pl.DataFrame,
+              pairs: pl.DataFrame) -> pl.DataFrame:
+    """The events the round analysed can be analysed in (rounds before it, and its
+    pairings), saying which it leaves out — one whose round is its first Swiss round, or
+    one without that round (``--round`` past its last): beside other events, the first
+    was left out of the output without a word and the second analysed as if every player
+    had dropped; alone, the first ended in "no Swiss rounds in the results". An error
+    when it leaves out every event, else a warning naming them."""
+    done = prior.select("event_id").unique().join(
+        pairs.select("event_id").unique(), on="event_id")
+    left = (swiss.group_by("event_id").agg(_a=pl.col("round").min(), _b=pl.col("round").max())
+            .join(last, on="event_id").join(done, on="event_id", how="anti").sort("event_id"))
+    if not left.height:
+        return done
+    first = left.row(0, named=True)
+    why = (f"event {first['event_id']!r}: round {first['_R']} cannot be analysed, its Swiss "
+           f"has rounds {first['_a']}–{first['_b']} (the analysis needs the rounds before "
+           "the round analysed, and its pairings)")
+    if left.height == swiss["event_id"].n_unique():
+        msg = (f"{why}. Hint: pass --round R with a round after the event's first, or "
+               "--pairings FILE for a round not played yet.")
+        raise DataError(msg)
+    msg = (f"the cut analysis leaves out {left.height} event(s), e.g. {why}. Hint: analyse "
+           "such an event on its own (--event ID) before a round after its first (--round "
+           "R), or before a round not played yet (--pairings FILE).")
+    warnings.warn(msg, DataWarning, stacklevel=2)
+    return done
 
 
 def status_words(status: str | None, p: float | None, exact: bool | None) -> str:
@@ -320,11 +352,17 @@ def run(args: argparse.Namespace) -> int:
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)
     results = filter_events(src.results, args.event)
+    if args.pairings and args.round is not None:  # (--round was ignored without a word)
+        msg = (f"--round {args.round} and --pairings both given: pairings are of the round "
+               "after the results' last. Hint: drop --round, or drop --pairings to analyse a "
+               "played round.")
+        raise SwissframeError(msg)
     if args.pairings:
         # (no event named after the pairings' file: without an event_id column they are
         # the pairings of the one event the results hold)
         prior, pairs = results, read_table_file(Path(args.pairings), name_event=False)
     else:
+        need_swiss(results, "the cut analysis")
         prior, pairs = _split(results, args.round)
     if pairs.height == 0:
         msg = ("no pairings for the round analysed. Hint: pass --round R with a played "

@@ -14,6 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from tqdm import tqdm
 
@@ -70,6 +71,17 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.set_defaults(func=run)
 
 
+def hive_folder(column: str, value: str) -> str:
+    """The folder of a Hive partition ``column=value``, the value percent-encoded as Hive
+    writes it (and Polars and pyarrow read it back): a ``/`` in a ruleset's name
+    (``mtg-1/3``) is no folder of its own, and no value is ``.`` or ``..``.
+
+    >>> hive_folder("ruleset", "mtg-1/3"), hive_folder("ruleset", "..")
+    ('ruleset=mtg-1%2F3', 'ruleset=%2E%2E')
+    """
+    return f"{column}={quote(value, safe='').replace('.', '%2E')}"
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``recompute``; returns the exit code (0 ok). Errors propagate to the CLI shell.
 
@@ -115,21 +127,27 @@ def run(args: argparse.Namespace) -> int:
         # the next run removes them if this process is killed
         clean_scratch(Path(tempfile.gettempdir()))
         scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
-        groups = ([(args.rules, src.results)] if args.rules
-                  else by_ruleset(src.results))
-        jobs = []
-        for name, rows in groups:
-            (scratch / name).mkdir()
-            rows.lazy().drop("source_file", "ruleset").collect().write_parquet(
-                scratch / name / "results.parquet")
-            dest = Path(args.output) if len(groups) == 1 else Path(args.output) / f"ruleset={name}"
-            jobs.append((str(scratch / name), name, dest))
-        line = describe(src.events, args.rules)
-    note(args, line)
-    # (the bar after the conversion: an input that cannot be read leaves no bar behind)
-    if show_progress(args):
-        bar = tqdm(total=None, unit="event", desc="recompute", file=sys.stderr, leave=False)
     try:
+        if scratch is not None:
+            groups = ([(args.rules, src.results)] if args.rules
+                      else by_ruleset(src.results))
+            jobs = []
+            for i, (name, rows) in enumerate(groups):
+                # (a folder per ruleset: numbered in the scratch, named in the output as a
+                # Hive partition, percent-encoded — "mtg-1/3" was two folders, the first
+                # never made: "…/mtg-1/3: No such file or directory")
+                (scratch / str(i)).mkdir()
+                rows.lazy().drop("source_file", "ruleset").collect().write_parquet(
+                    scratch / str(i) / "results.parquet")
+                dest = (Path(args.output) if len(groups) == 1
+                        else Path(args.output) / hive_folder("ruleset", name))
+                jobs.append((str(scratch / str(i)), name, dest))
+            line = describe(src.events, args.rules)
+        note(args, line)
+        # (the bar after the conversion: an input that cannot be read leaves no bar behind)
+        if show_progress(args):
+            bar = tqdm(total=None, unit="event", desc="recompute", file=sys.stderr,
+                       leave=False)
         for source, rules, dest in jobs:
             report = recompute(source, dest, rules, engine=engine,
                                workers=args.workers, on_error=args.on_error,

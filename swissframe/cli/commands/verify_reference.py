@@ -13,6 +13,7 @@ SOURCES.md`` (for an event named ``held_swiss_5``). The lead wires it in
 from __future__ import annotations
 
 import argparse
+import glob
 import re
 import textwrap
 from pathlib import Path
@@ -90,7 +91,7 @@ def find_tables(trf: Path) -> list[Path]:
     ['ev.2026-03-01.all.txt', 'ev.2026-03-01.txt']
     """
     name = trf.name.split(".")[0]
-    return sorted(p for p in trf.parent.glob(f"{name}.*.txt")
+    return sorted(p for p in trf.parent.glob(f"{glob.escape(name)}.*.txt")
                   if (m := _TABLE.match(p.name)) and m["name"] == name)
 
 
@@ -158,6 +159,17 @@ def run(args: argparse.Namespace) -> int:
     keys = event_keys(files)
     tom = [(f, k) for f, k in zip(files, keys, strict=True) if kinds[f] == "tom"]
     trf = [(f, k) for f, k in zip(files, keys, strict=True) if kinds[f] == "trf"]
+    # (a reference for no file given was dropped without a word: the output then said
+    # nothing of it, as if it had been compared)
+    if args.reference and not trf:
+        msg = ("--reference gives a TieBreakServer table for a TRF file, and no TRF file is "
+               "given. Hint: pass the TRF file the table is for.")
+        raise SwissframeError(msg)
+    if args.held and not any(k.split("/")[-1].split(".")[0] == "held_swiss_5"
+                             for _, k in trf):
+        msg = ("--held gives Held's answers for held_swiss_5.trf, and no file given is "
+               "held_swiss_5. Hint: pass held_swiss_5.trf beside --held, or leave --held out.")
+        raise SwissframeError(msg)
     tables: list[pl.DataFrame] = []
     summaries: list[pl.DataFrame] = []
     with working(args, reading(args.files)):
