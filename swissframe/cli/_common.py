@@ -51,6 +51,7 @@ from swissframe.io._files import (
     FORMATS,
     Source,
     output_target,
+    rank_within,
     read,
     replacing,
     resolved,
@@ -464,6 +465,9 @@ class PlayerRead(NamedTuple):
     players: tuple[str, ...]
     rules: str
     names: dict[str, str] = {}  # noqa: RUF012 (a NamedTuple default, never mutated)
+    #: player id -> age division where the event ranks several apart (a combined TOM pod,
+    #: paired together and ranked per division: :func:`division_ranks`); else empty
+    divisions: dict[str, str] = {}  # noqa: RUF012 (a NamedTuple default, never mutated)
 
 
 def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
@@ -484,7 +488,32 @@ def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
     names = {str(i): str(n) for i, n in src.names.filter(pl.col("event_id") == event)
              .select("player_id", "name").drop_nulls().iter_rows()} \
         if {"event_id", "player_id", "name"} <= set(src.names.columns) else {}
-    return PlayerRead(results, event, ids, rules, names)
+    own = (src.divisions.filter(pl.col("event_id") == event).drop_nulls("division")
+           if src.divisions.height else src.divisions)
+    divisions = ({str(p): str(d) for p, d in own.select("player_id", "division").iter_rows()}
+                 if own.height and own["division"].n_unique() > 1 else {})
+    apart = sorted({divisions.get(p, "") for p in ids})
+    if len(ids) > 1 and divisions and len(apart) > 1:
+        who = " and ".join(f"{names.get(p, p)} ({divisions.get(p, 'no division')})"
+                           for p in ids)
+        msg = (f"{who} are ranked in different age divisions of event {printable(event)!r}, "
+               "a combined pod (paired together, ranked per division). Hint: compare two "
+               "players of one division.")
+        raise SwissframeError(msg)
+    return PlayerRead(results, event, ids, rules, names, divisions)
+
+
+def division_ranks(table: pl.DataFrame, divisions: Mapping[str, str]) -> pl.DataFrame:
+    """A standings table of one event with each player's rank within their age division
+    where the event ranks several apart (``divisions``, :class:`PlayerRead`), as
+    ``standings`` prints them (:func:`~swissframe.io._files.rank_within`); the table as it
+    is otherwise."""
+    if not divisions or "rank" not in table.columns:
+        return table
+    own = pl.DataFrame({"player_id": list(divisions), "_division": list(divisions.values())},
+                       schema={"player_id": pl.String, "_division": pl.String})
+    return (table.join(own, on="player_id", how="left", maintain_order="left")
+            .with_columns(rank_within(["_division"])).drop("_division"))
 
 
 def check_round(results: pl.DataFrame, round_: int | None, flag: str = "--through-round"

@@ -677,8 +677,7 @@ class Source:
                 rerank = "rank" in out.columns and bool(out.select(moved.any()).item())
                 out = out.with_columns(pl.coalesce("_own", "division").alias("division"))
                 if rerank:
-                    out = out.with_columns(pl.col("rank").rank("min").over(keys)
-                                           .cast(pl.Int64)).sort([*keys, "rank"])
+                    out = out.with_columns(rank_within(keys)).sort([*keys, "rank"])
                 out = out.drop("_own")
         named = self.names.filter(pl.col("name").is_not_null())
         if named.height:
@@ -1728,6 +1727,14 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
     if validate and src.results.height:
         warn_missing_rounds(src.results)
     return src
+
+
+def rank_within(keys: Sequence[str]) -> pl.Expr:
+    """A standings table's ``rank`` within ``keys`` (a combined TOM pod's age division: its
+    players are paired together and ranked per division): one plus the number of players
+    of the same keys ranked strictly above — the one rule of :meth:`Source.label` and of
+    ``why`` / ``explain`` (:func:`~swissframe.cli._common.read_player_event`)."""
+    return pl.col("rank").rank("min").over(keys).cast(pl.Int64)
 
 
 def warn_missing_rounds(results: pl.DataFrame) -> None:

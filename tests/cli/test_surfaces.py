@@ -4,8 +4,11 @@ vocabulary, and no progress bar left on the screen."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from swissframe.cli import main
 from tests.cli.test_terminal import STORE, _fits, run_raw, screen
 from tests.helpers import SHARED_ROOT
 
@@ -136,3 +139,22 @@ def test_chess_cut_in_chess_words() -> None:
     # tests/cli/test_contract.py)
     assert "2-1" not in words
     assert "in games" not in words
+
+
+COMBINED_POD = Path(__file__).parents[1] / "fixtures" / "tom" / "combined.tdf"
+
+
+def test_why_and_explain_rank_a_combined_pod_per_division(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A combined TOM pod is paired together and ranked per age division (``standings``
+    prints masters 1-3, seniors 1-3): ``why`` and ``explain`` said the pod's ranks (M3 X
+    "3rd", M2 X "6th") and compared players of two divisions without a word."""
+    assert main(["why", str(COMBINED_POD), "M3 X", "M2 X", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("M3 X (2nd) beat M2 X (3rd) on match points")
+    assert main(["explain", str(COMBINED_POD), "--player", "M2 X", "--quiet"]) == 0
+    assert "rank 3," in capsys.readouterr().out
+    assert main(["why", str(COMBINED_POD), "M3 X", "S1 X", "--quiet"]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert ("M3 X (masters) and S1 X (seniors) are ranked in different age divisions"
+            in said)
+    assert "Hint: compare two players of one division." in said

@@ -21,6 +21,7 @@ from swissframe.cli._common import (
     add_quiet,
     add_rules,
     add_through_round,
+    division_ranks,
     format_cell,
     output_format,
     read_player_event,
@@ -203,12 +204,14 @@ def run(args: argparse.Namespace) -> int:
     from swissframe.rules import get
 
     kind = output_format(args.format, args.output)
-    results, event, (player,), used, names = read_player_event(args, args.player)
+    results, event, (player,), used, names, divisions = read_player_event(args, args.player)
     table = explain(results, player, used, event_id=event, through_round=args.through_round)
     if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
         write_frame(table, kind, args.output, inputs=args.files)
         return 0
-    st = standings(results, used, through_round=args.through_round)
+    # (a combined pod: the rank its division's standings print)
+    st = division_ranks(standings(results, used, through_round=args.through_round),
+                        divisions)
     row = st.filter(pl.col("player_id") == player)
     rules = used + (f", after round {args.through_round}" if args.through_round else "")
     width = terminal_width()

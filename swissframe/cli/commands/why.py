@@ -9,6 +9,7 @@ difference, and a mark on the one that decided. ``--format``/``-o`` write that t
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 import polars as pl
 
@@ -19,6 +20,7 @@ from swissframe.cli._common import (
     add_quiet,
     add_rules,
     add_through_round,
+    division_ranks,
     format_cell,
     output_format,
     read_player_event,
@@ -119,10 +121,17 @@ def run(args: argparse.Namespace) -> int:
     from swissframe.compare import compare
 
     kind = output_format(args.format, args.output)
-    results, event, (a, b), rules, names = read_player_event(args, args.player_a,
-                                                             args.player_b)
+    results, event, (a, b), rules, names, divisions = read_player_event(
+        args, args.player_a, args.player_b)
     comparison = compare(results, a, b, rules=rules, event_id=event,
                          through_round=args.through_round)
+    if divisions:  # a combined pod: the ranks its division's standings print
+        from swissframe.engine.standings import standings
+
+        st = division_ranks(standings(results, rules, through_round=args.through_round),
+                            divisions)
+        rank = dict(st.select("player_id", "rank").iter_rows())
+        comparison = dataclasses.replace(comparison, rank_a=rank[a], rank_b=rank[b])
     if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
         table = comparison.table.with_columns(
             pl.lit(event).alias("event_id"), pl.lit(a).alias("player_a"),
