@@ -109,8 +109,15 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
             headings[name] = head  # (the header only: data keep their names)
             if criterion_unit(name, used[0]):  # a code for a count: say what it counts
                 legend[head] = criterion_label(name, used[0], unit=True)
-    priority = ["rank", headings.get("match_points", "match_points"), "record",
-                *(headings.get(c, c) for c in criteria), "division", "dropped"]
+    # (a combined pod's division right after the rank: its ranks start again per division;
+    # a single division's is a constant column, kept last)
+    apart = "division" in table.columns and bool(
+        table.group_by("event_id").agg(pl.col("division").n_unique() > 1)
+        .get_column("division").any())
+    priority = ["rank", *(["division"] if apart else []),
+                headings.get("match_points", "match_points"), "record",
+                *(headings.get(c, c) for c in criteria),
+                *([] if apart else ["division"]), "dropped"]
     who = "name" if "name" in table.columns else "player_id"
     cols = [c for c in table.columns if c not in ("event_id", who)]
     at = cols.index("wins") if "wins" in cols else len(cols)

@@ -228,8 +228,10 @@ LABELS: dict[str, str] = {
 #: (one place: the terminal's legends and explanations, ``why`` and the reports read it
 #: through :attr:`Criterion.unit`). A percentage, points and sums of opponents' scores say
 #: it themselves. FIDE direct encounter (C.07 Art. 6) is a count, not points: the number
-#: of the tied players it ranks below the player (``docs/rules-decisions.md``).
-UNITS: dict[str, str] = {"direct_encounter": "tied players ranked below"}
+#: of the tied players it ranks below the player (``docs/rules-decisions.md``); Pokémon's
+#: head-to-head is the result of the one match of two tied players (TRH §5.5.1.1).
+UNITS: dict[str, str] = {"direct_encounter": "tied players ranked below",
+                         "head_to_head": "+1 beat the other tied player, -1 lost to them"}
 
 #: A parameter value that changes what the number counts: ``(function, key, value)`` →
 #: unit (the reading of direct encounter used before C.07's 2024 text is in points).

@@ -158,3 +158,22 @@ def test_why_and_explain_rank_a_combined_pod_per_division(
     assert ("M3 X (masters) and S1 X (seniors) are ranked in different age divisions"
             in said)
     assert "Hint: compare two players of one division." in said
+
+
+def test_a_combined_pod_shows_its_division_beside_the_rank_at_80_columns() -> None:
+    """A combined pod's ranks start again per division (masters 1-3, then seniors 1-3):
+    at 80 columns the division was the first column left out, so the table read as two
+    players ranked 1st. It is kept right after the rank where an event ranks several
+    divisions apart (a single division's is a constant column, kept last), and
+    head-to-head says what its +1 / -1 mean."""
+    (code, raw), (one_code, one) = run_raw(
+        [["standings", str(COMBINED_POD), "--event", "combined:seniors+masters"],
+         ["standings", str(COMBINED_POD.with_name("all_codes.tdf"))]], columns=80)
+    assert code == one_code == 0
+    lines = screen(raw)
+    _fits(lines)
+    head = next(x for x in lines if "rank" in x)
+    assert "division" in head
+    assert "division" not in next(x for x in screen(one) if "rank" in x)
+    assert any("Head-to-head: head-to-head (+1 beat the other tied player, -1 lost to" in x
+               for x in screen(one))

@@ -296,6 +296,10 @@ def test_what_a_criterion_counts_follows_its_function_and_parameters() -> None:
     assert dataclasses.replace(de, params=(("method", "points"),)).unit \
         == "points against the tied players"
     assert dataclasses.replace(de, params=(("method", "fide"),)).unit == de.unit
+    # Pokémon's head-to-head is a match's result, +1 / -1 (a bare "1 vs -1" read as a score)
+    h2h = next(c for c in sf.rules.POKEMON.criteria if c.function == "head_to_head")
+    assert h2h.unit == "+1 beat the other tied player, -1 lost to them"
     # a percentage, points, a Buchholz say what they are: no unit
     assert {c.unit for r in (sf.rules.MTG, sf.rules.POKEMON, sf.rules.FIDE)
-            for c in r.criteria if c.function != "direct_encounter"} == {""}
+            for c in r.criteria
+            if c.function not in ("direct_encounter", "head_to_head")} == {""}
