@@ -191,6 +191,32 @@ def check_game_triples(name: str, value: object, *, hint: str
     return [(int(t[0]), int(t[1]), int(t[2])) for t in items]  # type: ignore[index]
 
 
+def check_outcome_space(name: str, value: object, *, hint: str
+                        ) -> list[tuple[int, int, int]]:
+    """A match's outcome space (a ruleset's ``match_outcomes``, a cut analysis'
+    ``outcomes``): :func:`check_game_triples`, distinct, and the same from both seats (a
+    2-1 needs a 1-2), or a :class:`DataError` naming ``name``.
+
+    >>> check_outcome_space("outcomes", [(1, 0, 0), (0, 1, 0)], hint="e.g. [(1, 0, 0)]")
+    [(1, 0, 0), (0, 1, 0)]
+    >>> check_outcome_space("outcomes", [(2, 1, 0)], hint="e.g. [(2, 1, 0), (1, 2, 0)]")
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.DataError: outcomes [(2, 1, 0)] must be distinct ... (2, 1, 0) has no
+    mirror (1, 2, 0). Hint: e.g. [(2, 1, 0), (1, 2, 0)].
+    """
+    outs = check_game_triples(name, value, hint=hint)
+    twice = [o for o in set(outs) if outs.count(o) > 1]
+    lone = [o for o in outs if (o[1], o[0], o[2]) not in outs]
+    if twice or lone:
+        what = (f"{twice[0]} is listed twice" if twice else
+                f"{lone[0]} has no mirror {(lone[0][1], lone[0][0], lone[0][2])}")
+        msg = (f"{name} {outs!r} must be distinct and the same from both seats (a 2-1 "
+               f"needs a 1-2): {what}. Hint: {hint}.")
+        raise DataError(msg)
+    return outs
+
+
 def check_id(name: str, value: object, *, hint: str) -> str:
     """An id argument (a player, an event) as text, or a :class:`DataError` naming it: ids
     are strings in the results table, and a number compared with them ended in a Polars

@@ -46,7 +46,7 @@ from swissframe.errors import (
     ExactnessWarning,
     SchemaError,
     ValidationError,
-    check_game_triples,
+    check_outcome_space,
     did_you_mean,
     nearest,
 )
@@ -107,21 +107,10 @@ def outcome_table(outcomes: Sequence[tuple[int, int, int]] = DEFAULT_OUTCOMES,
 
     The space must be closed under swapping the seats (a 2-1 needs a 1-2).
     """
-    outs = check_game_triples("outcomes", outcomes,
-                              hint="e.g. [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0)]")
-    # (check_game_triples saw a non-empty list of three whole counts ≥ 0 each)
-    if len(set(outs)) != len(outs):
-        msg = f"outcomes {outcomes!r} must be a non-empty list of distinct (won, lost, drawn)."
-        raise DataError(msg + " Hint: e.g. [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0)].")
+    outs = check_outcome_space("outcomes", outcomes,
+                               hint="e.g. [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0)]")
     index = {o: i for i, o in enumerate(outs)}
-    mirror = []
-    for o in outs:
-        m = (o[1], o[0], o[2])
-        if m not in index:
-            msg = (f"outcome {o} has no mirror {m} in {outs}. Hint: the space must be the same "
-                   "from both seats.")
-            raise DataError(msg)
-        mirror.append(index[m])
+    mirror = [index[(o[1], o[0], o[2])] for o in outs]
     try:
         w = [1.0] * len(outs) if weights is None else [float(x) for x in weights]
     except (TypeError, ValueError):

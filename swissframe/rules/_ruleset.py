@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final, Literal, get_args
 
-from swissframe.errors import DataError, RulesetError, check_game_triples, did_you_mean
+from swissframe.errors import DataError, RulesetError, check_outcome_space, did_you_mean
 
 __all__ = [
     "BEST_OF_THREE",
@@ -525,17 +525,11 @@ class Ruleset:
                 raise RulesetError(msg)
             object.__setattr__(self, "bye_games", tuple(games))
         try:
-            outcomes = check_game_triples(f"ruleset {self.name!r}: match_outcomes",
-                                          self.match_outcomes,
-                                          hint="BEST_OF_THREE or ONE_GAME of swissframe.rules")
+            outcomes = check_outcome_space(f"ruleset {self.name!r}: match_outcomes",
+                                           self.match_outcomes,
+                                           hint="BEST_OF_THREE or ONE_GAME of swissframe.rules")
         except DataError as exc:
             raise RulesetError(str(exc)) from None
-        if len(set(outcomes)) != len(outcomes) or any(
-                (lost, won, drawn) not in outcomes for won, lost, drawn in outcomes):
-            msg = (f"ruleset {self.name!r}: match_outcomes {outcomes!r} must be distinct and "
-                   "the same from both seats (a 2-1 needs a 1-2). Hint: BEST_OF_THREE or "
-                   "ONE_GAME of swissframe.rules.")
-            raise RulesetError(msg)
         object.__setattr__(self, "match_outcomes", tuple(outcomes))
         if self.snapshot not in ("final", "last_round", "stage"):
             msg = (f"ruleset {self.name!r}: snapshot={self.snapshot!r}; expected 'final', "
