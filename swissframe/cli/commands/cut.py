@@ -50,11 +50,13 @@ from swissframe.cut import cut_status, id_advice
 from swissframe.errors import DataError, DataWarning, SwissframeError
 from swissframe.io._files import read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
-from swissframe.rules._ruleset import BEST_OF_THREE, get
+from swissframe.rules._ruleset import BEST_OF_THREE, Ruleset, get
 
 __all__ = ["add_parser", "player_table", "render_event", "run", "status_words"]
 
 _OUTCOMES = ("win", "draw", "loss")
+
+
 def _outcome_words(outcomes: Sequence[tuple[int, int, int]], games: bool) -> str:
     """How the analysis weighs a table's results (``cut_status``'s uniform model over the
     ruleset's ``match_outcomes``), in words: the chances of a win and of a draw, with the
@@ -370,15 +372,13 @@ def run(args: argparse.Namespace) -> int:
         raise SwissframeError(msg)
     groups = [(args.rules, prior)] if args.rules else by_ruleset(prior)
     statuses, advice, ranked = [], [], []
-    card_game: dict[str, bool] = {}  # per event: its tables end in game scores
-    outcome_space: dict[str, tuple[tuple[int, int, int], ...]] = {}  # per event: its rules'
+    rules_of: dict[str, Ruleset] = {}  # per event: the ruleset analysed (for its legend)
     for name, rows in groups:  # one analysis per ruleset the data calls for
         # an inferred platform preset counts players at their stage's end; the cut
         # analysis ranks the Swiss as it stands before round R
         rules = get(name) if args.rules else dataclasses.replace(get(name), snapshot="final")
         ids = rows.lazy().select("event_id").unique().collect()
-        card_game |= dict.fromkeys(ids["event_id"].to_list(), knows_intentional_draws(rules))
-        outcome_space |= dict.fromkeys(ids["event_id"].to_list(), rules.match_outcomes)
+        rules_of |= dict.fromkeys(ids["event_id"].to_list(), rules)
         pr = (pairs.join(ids, on="event_id", how="semi") if "event_id" in pairs.columns
               else pairs)
         st = cut_status(rows, pr, args.top, rules, n_sims=args.sims,
@@ -407,10 +407,11 @@ def run(args: argparse.Namespace) -> int:
     parts = []
     for (ev,), grp in players.group_by("event_id", maintain_order=True):
         r = round_of.filter(pl.col("event_id") == ev)["round"].max()
+        used = rules_of.get(str(ev), get("mtg"))
         parts.append(render_event(grp, event=str(ev), top=args.top,
                                   round_=int(r) if isinstance(r, int) else 0,
                                   show_all=args.all, width=width,
-                                  games=card_game.get(str(ev), True),
-                                  outcomes=outcome_space.get(str(ev), BEST_OF_THREE)))
+                                  games=knows_intentional_draws(used),
+                                  outcomes=used.match_outcomes))
     write_text("\n\n".join(parts), args.output, inputs=_inputs(args))
     return 0
