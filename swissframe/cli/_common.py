@@ -223,7 +223,7 @@ def _wrapped(text: str, stream: TextIO) -> str:
     character a terminal would act on written as its escape (:func:`printable`)."""
     # (an id of a million characters: not a line of a megabyte; an escape sequence in a
     # file's name, quoted in an error, recoloured the terminal)
-    text = "\n".join(printable(line) for line in bounded(text).split("\n"))
+    text = _readable(text)
     if not stream.isatty():
         return text
     width = max(terminal_width(), 40)
@@ -713,7 +713,7 @@ def write_text(text: str, out: str | None, *, inputs: Sequence[str] = ()) -> Non
     'done\\n'
     """
     body = text if text.endswith("\n") else text + "\n"
-    body = "\n".join(printable(line) for line in bounded(body).split("\n"))
+    body = _readable(body)
     if out is None:
         sys.stdout.write(body)
         return
@@ -812,6 +812,13 @@ def format_cell(name: str, value: object) -> str:
 #: marks, numbers, punctuation, symbols and the space (Unicode Cc, Cf, Zl, Zp, Co, Cn and
 #: the other spaces — Python's ``str.isprintable``), as a Polars pattern.
 _UNPRINTABLE: Final = r"[^\p{L}\p{M}\p{N}\p{P}\p{S} ]"
+
+
+def _readable(text: str) -> str:
+    """``text`` as readable output writes it: a run longer than ``_display.MAX_RUN``
+    characters cut (:func:`~swissframe._display.bounded`) and each line :func:`printable`
+    (the line breaks kept) — the messages' and the text reports' one rule."""
+    return "\n".join(printable(line) for line in bounded(text).split("\n"))
 
 
 def printable(text: str) -> str:
