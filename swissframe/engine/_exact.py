@@ -244,8 +244,8 @@ def warn_fallback(what: str, *, bits: int) -> None:
 def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[str],
                descending: Sequence[bool], *, rank_name: str = "rank",
                tie_name: str | None = None, tiebreak: Sequence[str] = (),
-               packed: int = 0, unique: bool = False, order: str | None = None
-               ) -> pl.LazyFrame:
+               packed: int = 0, unique: bool = False, order: str | None = None,
+               order_split: tuple[int, int] | None = None) -> pl.LazyFrame:
     """Competition ranks (1, 2, 2, 4) within ``keys`` by exact columns, nulls last.
 
     Players equal on every column in ``sort_columns`` share a rank; ``tiebreak`` columns
@@ -257,7 +257,10 @@ def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[
     total and the sort need not be stable (a stable sort of millions of rows costs more).
     ``order``: a null-free column whose values are distinct and order the rows as
     ``keys``, ``sort_columns`` and ``tiebreak`` do; the sort is on it alone (the columns
-    still tell the ties).
+    still tell the ties). ``order_split``: ``(below_keys, below_sort)``, the bits of
+    ``order`` below its keys' fields and below its sort columns' (the tiebreak's): rows
+    are in one group, or tied, where ``order`` shifted right by them is equal, and the
+    columns are not read (``sort_columns`` may be empty).
     """
     if packed:
         columns = [*sort_columns, *tiebreak]
@@ -269,9 +272,12 @@ def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[
     ordered = (frame.sort(order) if order is not None else
                frame.sort(columns, descending=desc, nulls_last=True,
                           maintain_order=not (unique and tiebreak)))
-    if not keys:  # one group (one event): see _run_ranks
+    if order is not None and order_split is not None:
+        starts, ranks = _split_rank_exprs(order, order_split, bool(keys), rank_name, tie)
+    elif not keys:  # one group (one event): see _run_ranks
         return with_columns(ordered, *_run_ranks(tuple(sort_columns), rank_name, tie_name))
-    starts, ranks = _rank_exprs(tuple(keys), tuple(sort_columns), rank_name, tie)
+    else:
+        starts, ranks = _rank_exprs(tuple(keys), tuple(sort_columns), rank_name, tie)
     out = with_columns(with_columns(ordered, *starts), *ranks).drop("__new", "__gs")
     return out if tie_name else out.drop(tie)
 
@@ -292,23 +298,47 @@ def _run_ranks(sort_columns: tuple[str, ...], rank_name: str, tie: str | None
 
 
 @functools.lru_cache(maxsize=256)
-def _rank_exprs(keys: tuple[str, ...], sort_columns: tuple[str, ...], rank_name: str,
-                tie: str) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...]]:
-    """:func:`rank_exact`'s two steps after the sort, built once per columns (building
-    them is a sizeable part of ranking one small event)."""
+def _split_rank_exprs(order: str, split: tuple[int, int], keyed: bool, rank_name: str,
+                      tie: str) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...]]:
+    """:func:`_rank_exprs` told by one order key's leading bits (``rank_exact``'s
+    ``order_split``): a group starts where the bits above ``split[0]`` change, a tie group
+    where those above ``split[1]`` do (``keyed`` False: one group)."""
+    key = pl.col(order)
+
+    def changes(bits: int) -> pl.Expr:
+        lead = key // 2**bits if bits else key
+        return lead.ne_missing(lead.shift(1))
+
+    first = pl.int_range(pl.len(), dtype=pl.Int64) == 0
+    group_start = (first | changes(split[0])) if keyed else first
+    return _run_exprs(group_start, group_start | changes(split[1]), rank_name, tie)
+
+
+def _run_exprs(group_start: pl.Expr, new: pl.Expr, rank_name: str, tie: str
+               ) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...]]:
+    """The two steps of :func:`_rank_exprs` from where each group and each tie group
+    starts along the sorted rows."""
     # After the sort every key group and every tie group is a run of rows, so positions
     # come from forward fills over the run starts: linear scans instead of two windowed
     # group-bys (`.over`), which dominated ranking on large tables.
     row = pl.int_range(pl.len(), dtype=pl.Int64)
-    first = row == 0
-    group_start = pl.any_horizontal(first, *[pl.col(c).ne_missing(pl.col(c).shift(1))
-                                             for c in keys])
-    new = pl.any_horizontal(group_start, *[pl.col(c).ne_missing(pl.col(c).shift(1))
-                                           for c in sort_columns])
     rank = (pl.when(pl.col("__new")).then(row).forward_fill()
             - pl.when(pl.col("__gs")).then(row).forward_fill() + 1)
     return ((new.alias("__new"), group_start.alias("__gs")),
             (pl.col("__new").cum_sum().alias(tie), rank.alias(rank_name)))
+
+
+@functools.lru_cache(maxsize=256)
+def _rank_exprs(keys: tuple[str, ...], sort_columns: tuple[str, ...], rank_name: str,
+                tie: str) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...]]:
+    """:func:`rank_exact`'s two steps after the sort, built once per columns (building
+    them is a sizeable part of ranking one small event)."""
+    first = pl.int_range(pl.len(), dtype=pl.Int64) == 0
+    group_start = pl.any_horizontal(first, *[pl.col(c).ne_missing(pl.col(c).shift(1))
+                                             for c in keys])
+    new = pl.any_horizontal(group_start, *[pl.col(c).ne_missing(pl.col(c).shift(1))
+                                           for c in sort_columns])
+    return _run_exprs(group_start, new, rank_name, tie)
 
 
 #: Binary digits kept by :func:`ratio_key`.

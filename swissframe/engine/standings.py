@@ -424,25 +424,30 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     stats = _int_stats(table, ints)
     wide = [c for c in cols if schema[c] == pl.Int128]
     directions = [False] * len(keys) + desc
-    table, order = _order_key(table, [*lead, "player_id"], [*directions, False], stats, wide,
-                              narrowable=cols if dense_codes else ())
+    table, key = _order_key(table, [*lead, "player_id"], [*directions, False], stats, wide,
+                            narrowable=cols if dense_codes else (), keys=len(keys))
     lf = _narrow(table.lazy(), wide, stats)
     lf, unpack = _pack_payload(lf, payload, stats)
+    if key is not None:  # one sort key: the order of every lead column and the tiebreak,
+        # whose leading bits also tell the groups and the ties: the sort columns are not
+        # moved through the sort, nor compared after it
+        order, split = key
+        lf = (lf.with_columns(order.alias("__order"))
+              .drop(cs.starts_with("__dense_"), *[c for c in cols if c not in keep]))
+        return rank_exact(lf, keys, [], [], tiebreak=["player_id"], unique=True,
+                          order="__order", order_split=split,
+                          ).drop("__order").pipe(unpack)
     packed = _packing(lead, directions, stats)
-    if order is not None:  # one sort key: the order of every lead column and the tiebreak
-        lf = lf.with_columns(order.alias("__order")).drop(cs.starts_with("__dense_"))
     if len(packed) <= len(keys):
         return rank_exact(lf, keys, cols, desc, tiebreak=["player_id"], unique=True,
-                          order=None if order is None else "__order",
-                          ).drop("__order", strict=False).pipe(unpack)
+                          ).pipe(unpack)
     n = len(packed) - len(keys)
     # the sort columns packed into the key are no longer read: the ties are told by it
     lf = (lf.with_columns(_packed_expr(packed, wide, pl.Int64).alias("__packed"))
           .drop([c for c in cols[:n] if c not in keep]))
     return rank_exact(lf, keys, ["__packed", *cols[n:]],
                       [False, *desc[n:]], tiebreak=["player_id"], packed=len(packed),
-                      unique=True, order=None if order is None else "__order",
-                      ).drop("__packed", "__order", strict=False).pipe(unpack)
+                      unique=True).drop("__packed").pipe(unpack)
 
 
 #: The widest key :func:`_order_key` builds: an Int128 less its sign bit and one spare.
@@ -474,17 +479,21 @@ def _field_width(lo: int, hi: int, nulls: int) -> int:
 
 def _order_key(table: pl.DataFrame, lead: Sequence[str], descending: Sequence[bool],
                stats: dict[str, tuple[int | None, int | None, int]], wide: Sequence[str],
-               *, narrowable: Sequence[str]) -> tuple[pl.DataFrame, pl.Expr | None]:
-    """One integer that orders the rows of ``table`` as ``lead`` (the keys, the sort
-    columns, then the tiebreak) does, when their ranges fit :data:`ORDER_BITS` bits: the
-    sort then compares one Int64 or Int128 per row instead of several columns (810k
-    players, four columns: Polars' multi-column sort 129 ms, one Int128 36 ms).
+               *, narrowable: Sequence[str], keys: int = 0
+               ) -> tuple[pl.DataFrame, tuple[pl.Expr, tuple[int, int]] | None]:
+    """One integer that orders the rows of ``table`` as ``lead`` (the ``keys`` first
+    columns, the sort columns, then one tiebreak column) does, when their ranges fit
+    :data:`ORDER_BITS` bits: the sort then compares one Int64 or Int128 per row instead of
+    several columns (810k players, four columns: Polars' multi-column sort 129 ms, one
+    Int128 36 ms).
 
     A sort column of ``narrowable`` whose distinct values are far fewer than its range
     spans (GW% of events of 1–9 rounds: 319 values over 38 bits, at one exact scale for
     every event) is replaced by its dense codes (its values' ranks among its distinct
     values: the same order and the same ties) when the key would not fit otherwise; the
-    codes are added to ``table`` as ``__dense_<column>``. None when the columns do not fit
+    codes are added to ``table`` as ``__dense_<column>``. With the key, the bits below the
+    keys' fields and below the sort columns' (the tiebreak's): rows are in one group, or
+    tied, where the key shifted right by them is equal. None when the columns do not fit
     even so (and ``table`` as it was)."""
     given, height = table, table.height
     # (a column null on every row orders nothing)
@@ -522,7 +531,10 @@ def _order_key(table: pl.DataFrame, lead: Sequence[str], descending: Sequence[bo
             return given, None
     dtype = pl.Int64 if sum(widths.values()) <= 62 else pl.Int128
     fields = [(c, d, widths[c], bounds[c]) for c, d in packing]
-    return table, _packed_expr(fields, wide, dtype)
+    # (the keys are never coded; a field left out, null on every row, has no bits)
+    below_keys = sum(w for c, _, w, _ in fields if c not in lead[:keys])
+    tiebreak = fields[-1][2] if fields and fields[-1][0] == lead[-1] else 0
+    return table, (_packed_expr(fields, wide, dtype), (below_keys, tiebreak))
 
 
 def _dense_codes(values: pl.Series) -> tuple[pl.Series, int]:

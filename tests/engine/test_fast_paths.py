@@ -642,10 +642,10 @@ _FEW_WIDE = st.one_of(st.none(), st.sampled_from([0, 1, 2**40 + 7, 2**60, 2**61 
 @given(rows=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 9), _FEW_WIDE, _FEW_WIDE,
                                _FEW_WIDE, st.integers(0, 3)),
                      min_size=1, max_size=40, unique_by=lambda r: (r[0], r[1])),
-       wide=st.booleans())
+       wide=st.booleans(), keyed=st.booleans())
 def test_ranking_on_one_order_key_equals_the_plain_sort(
         rows: list[tuple[int, int, int | None, int | None, int | None, int]],
-        wide: bool) -> None:
+        wide: bool, keyed: bool) -> None:
     # _rank_table sorts on one Int64 or Int128 key when the keys, the sort columns and the
     # tiebreak fit 126 bits, narrowing a column of few values to its dense codes where
     # they would not fit otherwise (nulls last, descending columns): the ranks and the
@@ -660,10 +660,14 @@ def test_ranking_on_one_order_key_equals_the_plain_sort(
                 "_x_gwp": pl.Int128 if wide else pl.Int64,
                 "_x_ogwp": pl.Int128 if wide else pl.Int64, "wins": pl.Int64})
     rules = sf.rules.get("mtg")
-    plain = st_mod._rank(table.lazy(), rules, ("_e",)).collect()
+    # (one event, no key: the group is the whole table, told by no bit of the key)
+    keys: tuple[str, ...] = ("_e",) if keyed else ()
+    if not keyed:
+        table = table.with_columns(_e=0, player_id=pl.int_range(pl.len()))
+    plain = st_mod._rank(table.lazy(), rules, keys).collect()
     with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):
-        fast = st_mod._rank_table(table, rules, ("_e",), ["wins"]).collect()
-    cols = ["_e", "player_id", "rank", "wins"]
+        fast = st_mod._rank_table(table, rules, keys, ["wins"]).collect()
+    cols = ["_e", "player_id", "rank", "wins"] if keyed else ["player_id", "rank", "wins"]
     assert_frame_equal(fast.select(cols), plain.select(cols))
 
 
@@ -675,12 +679,15 @@ def test_order_key_takes_dense_codes_only_where_the_columns_would_not_fit() -> N
     table = pl.DataFrame({"_e": [0, 0], "player_id": [0, 1], "a": far, "b": far, "c": far})
     stats = st_mod._int_stats(table, table.columns)
     lead = ["_e", "a", "b", "c", "player_id"]
-    coded, key = st_mod._order_key(table, lead, [False, True, False, True, False],
-                                   dict(stats), [], narrowable=["a", "b", "c"])
-    assert key is not None
+    coded, got = st_mod._order_key(table, lead, [False, True, False, True, False],
+                                   dict(stats), [], narrowable=["a", "b", "c"], keys=1)
+    assert got is not None
+    key, split = got
     assert [c for c in coded.columns if c.startswith("__dense_")] == ["__dense_a"]
     k = coded.select(key.alias("k"))["k"]
     assert k.dtype == pl.Int128  # (1 + 62 + 62 + 1 bits)
+    # below the event's bit: a's code (1), b and c (62 each), the player's (1)
+    assert split == (1 + 62 + 62 + 1, 1)
     assert k.arg_sort().to_list() == [1, 0]  # a descending: the larger value first
     # without the room: no key, the table as it was (no codes to move through the sort),
     # and the caller sorts on the columns
@@ -692,11 +699,11 @@ def test_order_key_takes_dense_codes_only_where_the_columns_would_not_fit() -> N
     assert back.columns == wider.columns
     # columns that fit 62 bits as they are: no codes, and an Int64 key
     one = table.select("_e", "player_id", a=pl.Series([0, 2**40]))
-    kept, key = st_mod._order_key(one, ["_e", "a", "player_id"], [False, True, False],
+    kept, got = st_mod._order_key(one, ["_e", "a", "player_id"], [False, True, False],
                                   st_mod._int_stats(one, one.columns), [], narrowable=["a"])
-    assert key is not None
+    assert got is not None
     assert kept.columns == one.columns
-    assert kept.select(key.alias("k"))["k"].dtype == pl.Int64
+    assert kept.select(got[0].alias("k"))["k"].dtype == pl.Int64
 
 
 @pytest.mark.parametrize("drop", ["all_of_d", "d_round_1"])
