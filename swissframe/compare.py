@@ -328,6 +328,21 @@ def _row(table: pl.DataFrame, player: str, event: str) -> dict[str, object]:
     return hit.row(0, named=True)
 
 
+def _not_disqualified(ra: Mapping[str, object], rb: Mapping[str, object], event: str) -> None:
+    """A :class:`DataError` when either player was disqualified: removed from the
+    standings (MTG IPG §1.1, Pokémon TRH §5.7.3), so no criterion places them."""
+    gone = [r["player_id"] for r in (ra, rb) if r.get("disqualified")]
+    if not gone:
+        return
+    who = " and ".join(repr(p) for p in gone)
+    was = "were" if len(gone) > 1 else "was"
+    msg = (f"{who} {was} disqualified in event {event!r}: removed from the standings (no "
+           "rank; everyone below moved up one place), so no criterion places them against "
+           "the other player. Their results still count for their opponents. Hint: "
+           "explain shows their values; compare two ranked players.")
+    raise DataError(msg)
+
+
 def _rank_of(results: pl.DataFrame, rules: Ruleset, prefix: tuple[Criterion, ...],
              a: str, b: str) -> tuple[int, int]:
     rs = dataclasses.replace(rules, name=f"{rules.name}[:{len(prefix)}]", criteria=prefix)
@@ -392,6 +407,7 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
     with validated_once(df) as df:
         table = sf.standings(df, rs)
         ra, rb = _row(table, a, event), _row(table, b, event)
+        _not_disqualified(ra, rb, event)
         order = _order(rs)
         rows = [(c.name, criterion_label(c.name, rs), ra.get(c.name), rb.get(c.name),
                  drawn_by_lot(c.function), c.unit) for c, _ in order]

@@ -30,6 +30,13 @@ Optional columns that analyses and importers add (kept when present):
   mirror: TOM writes ``0-1-0`` twice) and count in GW% under the game's own rules. Both
   seats must carry the flag (``double_loss_mismatch`` otherwise); a 0-1 / 0-1 pair
   without it stays a ``mirror_mismatch``.
+- ``disqualified`` (Boolean): the player was disqualified (MTG IPG §1.1, Pokémon TRH
+  §5.7.3). A player is disqualified in an event (``event_id`` plus any analysis keys)
+  from the first Swiss round whose row carries the flag: the flag need be on one row only
+  (any row; later rows may carry it or not, it is the same). The player's results stay
+  in the table and count for their opponents as a dropped player's do; the standings
+  give them no rank and list them after every ranked player of their event. The match
+  form writes it per seat, ``disqualified_a`` / ``disqualified_b``.
 
 Any other column is passed through, except one whose name starts with ``_``: that prefix
 is swissframe's own (codes, sums, weights), so such a column is dropped at the boundary with
@@ -125,7 +132,12 @@ OPTIONAL_COLUMNS: Final[Mapping[str, pl.DataType]] = {
 }
 
 #: Optional flag columns (Boolean; null reads as False).
-FLAG_COLUMNS: Final[Mapping[str, pl.DataType]] = {"double_loss": pl.Boolean()}
+FLAG_COLUMNS: Final[Mapping[str, pl.DataType]] = {"double_loss": pl.Boolean(),
+                                                  "disqualified": pl.Boolean()}
+
+#: The flag column of a disqualified player (:data:`FLAG_COLUMNS`; see the module's
+#: docstring).
+DISQUALIFIED: Final = "disqualified"
 
 #: Kinds of unplayed round (FIDE C.07 Art. 16 vocabulary), values of the ``unplayed`` column.
 UNPLAYED_KINDS: Final = (
@@ -1503,6 +1515,9 @@ class MatchColumns:
 #: The default match-form column names.
 MATCH_COLUMNS: Final = MatchColumns()
 
+#: The match form's per-seat ``disqualified`` flags (seat A, seat B).
+_DQ_SEATS: Final = (f"{DISQUALIFIED}_a", f"{DISQUALIFIED}_b")
+
 
 def from_matches(
     matches: pl.LazyFrame | pl.DataFrame,
@@ -1517,8 +1532,10 @@ def from_matches(
     ``games_b`` and ``games_drawn`` (names configurable through ``columns``), and optionally
     ``event_id`` and ``phase``. A match becomes two mirrored rows; a row with a null
     ``player_b`` becomes one unpaired row for A. An unpaired row whose game counts are all null
-    is given ``bye_games`` (MTR Appendix C: a bye is a 2-0 win). Any other extra column is
-    copied to both seats.
+    is given ``bye_games`` (MTR Appendix C: a bye is a 2-0 win). The per-seat flags
+    ``disqualified_a`` / ``disqualified_b`` become each seat's ``disqualified`` (a bare
+    ``disqualified`` column names no seat: refused). Any other extra column is copied to
+    both seats.
 
     Examples
     --------
@@ -1558,7 +1575,27 @@ def from_matches(
     # (as text before they are compared: a number column beside a text one, or a date,
     # could not be compared with it)
     lf = lf.with_columns(pl.col(c.player_a, c.player_b).cast(pl.String))
-    extra = [n for n in lf.collect_schema() if n not in need]
+    seats = _DQ_SEATS
+    if DISQUALIFIED in schema:
+        msg = (f"match table has a {DISQUALIFIED!r} column, but a match has two seats. "
+               f"Hint: name the seat, {seats[0]!r} / {seats[1]!r} (or give the long form, "
+               "one row per player).")
+        raise SchemaError(msg)
+    dq = [n for n in seats if n in schema]
+    for n in dq:  # (read as a flag cell is read: a CSV's cells are text)
+        where = not_flag_cells(lf, n, [EVENT_ID, ROUND, c.player_a, c.player_b])
+        if where:
+            msg = (f"match table column {n!r} holds cells that are not flags ({where}). "
+                   f"Hint: write a flag as {flag_spellings()} (any case), or leave the "
+                   "cell empty for no flag.")
+            raise SchemaError(msg)
+    if dq:  # a seat without its column, or a blank cell: not disqualified
+        lf = lf.with_columns(
+            [flag_values(n, schema[n]).fill_null(value=False).alias(n) if n in dq
+             else pl.lit(value=False).alias(n) for n in seats])
+    extra = [n for n in lf.collect_schema() if n not in need and n not in seats]
+    seat_flags = ([[pl.col(seats[0]).alias(DISQUALIFIED)], [pl.col(seats[1]).alias(DISQUALIFIED)]]
+                  if dq else [[], []])
     all_null = (pl.col(c.games_a).is_null() & pl.col(c.games_b).is_null()
                 & pl.col(c.games_drawn).is_null())
     bye = pl.col(c.player_b).is_null() & all_null
@@ -1568,6 +1605,7 @@ def from_matches(
         pl.when(bye).then(bye_games[0]).otherwise(pl.col(c.games_a)).alias(GAMES_WON),
         pl.when(bye).then(bye_games[1]).otherwise(pl.col(c.games_b)).alias(GAMES_LOST),
         pl.when(bye).then(bye_games[2]).otherwise(pl.col(c.games_drawn)).alias(GAMES_DRAWN),
+        *seat_flags[0],
     )
     # (a player paired with themself is one seat: two identical rows reported the one
     # self-pairing twice, and as a seat taken twice)
@@ -1579,10 +1617,12 @@ def from_matches(
         pl.col(c.games_b).alias(GAMES_WON),
         pl.col(c.games_a).alias(GAMES_LOST),
         pl.col(c.games_drawn).alias(GAMES_DRAWN),
+        *seat_flags[1],
     )
     out = pl.concat([seat_a, seat_b], how="vertical_relaxed")
     order = [EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID, GAMES_WON, GAMES_LOST, GAMES_DRAWN]
-    out = out.select(*order, *[n for n in extra if n not in order])
+    out = out.select(*order, *[n for n in extra if n not in order],
+                     *([DISQUALIFIED] if dq else []))
     # (every cell is whole: _check_match_integers named any other)
     schema_out = out.collect_schema()
     return out.with_columns(whole_numbers(n, schema_out[n]) for n in INT_COLUMNS).pipe(collect)
@@ -1826,13 +1866,21 @@ def to_matches(results: pl.LazyFrame | pl.DataFrame, *,
     keep = pl.col(OPPONENT_ID).is_null() | (pl.col(PLAYER_ID) < pl.col(OPPONENT_ID))
     # a double loss keeps its flag (seat A's games; the match form has no other place)
     names = lf.collect_schema().names()
-    flags = [f for f in FLAG_COLUMNS if f in names]
+    flags = [f for f in FLAG_COLUMNS if f in names and f != DISQUALIFIED]
     _warn_match_form_losses(lf, names)
+    seat_b: list[pl.Expr] = []
+    if DISQUALIFIED in names:  # each seat's own flag (seat B's from its mirror row)
+        mirror = lf.select(EVENT_ID, ROUND, pl.col(PLAYER_ID).alias("_b"),
+                           pl.col(DISQUALIFIED).alias(_DQ_SEATS[1]))
+        lf = lf.join(mirror, left_on=[EVENT_ID, ROUND, OPPONENT_ID],
+                     right_on=[EVENT_ID, ROUND, "_b"], how="left")
+        seat_b = [pl.col(DISQUALIFIED).alias(_DQ_SEATS[0]),
+                  pl.col(_DQ_SEATS[1]).fill_null(value=False)]
     return lf.filter(keep).select(
         EVENT_ID, ROUND,
         pl.col(PLAYER_ID).alias(c.player_a), pl.col(OPPONENT_ID).alias(c.player_b),
         pl.col(GAMES_WON).alias(c.games_a), pl.col(GAMES_LOST).alias(c.games_b),
-        pl.col(GAMES_DRAWN).alias(c.games_drawn), PHASE, *flags,
+        pl.col(GAMES_DRAWN).alias(c.games_drawn), PHASE, *flags, *seat_b,
     ).sort(EVENT_ID, ROUND, c.player_a).pipe(collect)
 
 

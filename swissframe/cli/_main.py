@@ -118,6 +118,11 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
                 headings.get("match_points", "match_points"), "record",
                 *(headings.get(c, c) for c in criteria),
                 *([] if apart else ["division"]), "dropped"]
+    if "disqualified" in table.columns and table["disqualified"].any():
+        # a disqualified player has no rank: "DQ" says why (removed from the standings)
+        table = table.with_columns(rank=pl.when(pl.col("disqualified")).then(pl.lit("DQ"))
+                                   .otherwise(pl.col("rank").cast(pl.String)))
+        legend["rank"] = "DQ = disqualified (no rank; results still count for opponents)"
     who = "name" if "name" in table.columns else "player_id"
     cols = [c for c in table.columns if c not in ("event_id", who)]
     at = cols.index("wins") if "wins" in cols else len(cols)

@@ -51,7 +51,7 @@ from swissframe.errors import (
     nearest,
 )
 from swissframe.rules._ruleset import BEST_OF_THREE, Ruleset
-from swissframe.schema import OPTIONAL_COLUMNS, as_frame, validate_results
+from swissframe.schema import DISQUALIFIED, OPTIONAL_COLUMNS, as_frame, validate_results
 
 if TYPE_CHECKING:
     import numpy as np
@@ -181,7 +181,10 @@ def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFra
     df = df.select(pl.col("event_id").cast(pl.String), pl.col("player_id").cast(pl.String),
                    pl.col("opponent_id").cast(pl.String),
                    (pl.col("round").cast(pl.Int64) if "round" in df.columns
-                    else pl.lit(None, dtype=pl.Int64)).alias("round"))
+                    else pl.lit(None, dtype=pl.Int64)).alias("round"),
+                   # (a player disqualified in the analysed round: see prepare_round)
+                   *([pl.col(DISQUALIFIED).cast(pl.Boolean).fill_null(value=False)]
+                     if DISQUALIFIED in df.columns else []))
     if df["player_id"].null_count():
         msg = "pairings have a null player_id. Hint: every row is one seat of a named player."
         raise ValidationError(msg)
@@ -317,6 +320,7 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
     last = prior.group_by("event_id").agg(pl.col("round").max().alias("_last"))
     o = outcomes.select("k", "gw", "gl", "gd", "mk")
     virtual = pairings is None
+    dq = [prior] if DISQUALIFIED in prior.columns else []
     if pairings is None:
         active = agg.join(last, on="event_id").filter(pl.col("last_round") == pl.col("_last"))
         players = agg.select("event_id", "player_id")
@@ -349,6 +353,7 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
                              _bye_games(rules, outcomes))
         seats_m = pl.concat([seats_m.select(byes.columns), byes])
         paired = pr.select("event_id", "player_id")
+        dq += [pr] if DISQUALIFIED in pr.columns else []
     idle = _single_units(players.join(paired, on=["event_id", "player_id"], how="anti"),
                          "idle")
     seats = pl.concat([seats_m.select(idle.columns), idle])
@@ -400,10 +405,31 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
     rates = own_rates(rules, scales)
     post = post.with_columns(_x_mw=rates["_x_mwp"], _x_gw_opp=rates["_x_gwp_opp"],
                              _x_gw=rates["_x_gwp"]).join(rnd, on="event_id", how="left")
+    if dq:
+        post = _with_disqualified(post, dq)
     return RoundFrame(prior=prior.join(rnd, on="event_id", how="left"), seats=post,
                       faced=faced, virtual=virtual, rate_scale=scales.rate.scale,
                       game_scale=scales.game.scale, k_lcm=scales.k_lcm if exact else 1,
                       exact=exact, rules=rules, outcomes=outcomes)
+
+
+def _with_disqualified(seats: pl.DataFrame, frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
+    """``seats`` with ``disqualified``: the player has a flagged row in ``frames`` (the
+    prior rounds, or the analysed round's pairings). A disqualified player cannot make
+    the cut (MTG IPG §1.1, Pokémon TRH §5.7.3: removed from the standings), and their
+    results still count for their opponents."""
+    who = (pl.concat([f.filter(pl.col(DISQUALIFIED)).select(KEY) for f in frames])
+           .unique().with_columns(pl.lit(value=True).alias(DISQUALIFIED)))
+    return (seats.join(who, on=KEY, how="left")
+            .with_columns(pl.col(DISQUALIFIED).fill_null(value=False)))
+
+
+def disqualified_in(rf: RoundFrame) -> pl.DataFrame:
+    """The disqualified players of the analysed round (``event_id, player_id``): none
+    when the results have no ``disqualified`` column."""
+    if DISQUALIFIED not in rf.seats.columns:
+        return pl.DataFrame(schema={"event_id": pl.String, "player_id": pl.String})
+    return rf.seats.filter(pl.col(DISQUALIFIED)).select(KEY).unique()
 
 
 def per_exact_group(results: Frame, pairings: Frame | None, rules: Ruleset,
@@ -538,8 +564,11 @@ def scenario_results(rf: RoundFrame, assignment: pl.DataFrame) -> pl.DataFrame:
     # half-point bye) keeps its meaning in every scenario; the analysed round is played
     extra = [c for c in OPTIONAL_COLUMNS if c in rf.prior.columns]
     old = rf.prior.join(scen, on="event_id", how="inner").select(*cols, *extra)
-    return pl.concat([old, new.select(cols)], how="diagonal").with_columns(
+    out = pl.concat([old, new.select(cols)], how="diagonal").with_columns(
         phase=pl.lit("swiss"))
+    if DISQUALIFIED in rf.seats.columns:  # (on every row of the player: see prepare_round)
+        out = _with_disqualified(out, [rf.seats])
+    return out
 
 
 def make_cut_flags(rf: RoundFrame, assignment: pl.DataFrame, top: int) -> pl.DataFrame:
@@ -560,8 +589,9 @@ def make_cut_flags(rf: RoundFrame, assignment: pl.DataFrame, top: int) -> pl.Dat
     rules = dataclasses.replace(rf.rules, criteria=crits) if lottery else rf.rules
     st = standings(res, rules, keys=["scenario_id"])
     size = pl.len().over("event_id", "scenario_id", "rank")
-    makes = pl.col("rank") + size - 1 <= top
-    share = ((pl.lit(top) - pl.col("rank") + 1).clip(0) / size).clip(0.0, 1.0)
+    # (a disqualified player has no rank: never in, and the next player moves up)
+    makes = (pl.col("rank") + size - 1 <= top).fill_null(value=False)
+    share = ((pl.lit(top) - pl.col("rank") + 1).clip(0) / size).clip(0.0, 1.0).fill_null(0.0)
     return st.select(
         "event_id", "scenario_id", "player_id", "rank", makes.alias("makes_cut"),
         (share if lottery else makes.cast(pl.Float64)).alias("chance"))

@@ -70,6 +70,8 @@ def fast_unsupported(rules: Ruleset, rf: RoundFrame) -> str | None:
     """
     if rf.virtual:
         return "no pairings (virtual opponents)"
+    if "disqualified" in rf.seats.columns and rf.seats["disqualified"].any():
+        return "a disqualified player (ranked apart by the engine)"
     if rules.snapshot != "final":
         return f"snapshot={rules.snapshot!r}"
     if rules.late_rounds != "as_given":

@@ -44,6 +44,7 @@ from swissframe.cut._round import (
     Frame,
     RoundFrame,
     criteria_bounds,
+    disqualified_in,
     enumerate_assignments,
     make_cut_flags,
     outcome_table,
@@ -87,14 +88,24 @@ def _status_rows(table: pl.DataFrame, rules: Ruleset) -> tuple[pl.DataFrame, lis
     frozen = (pl.col("level") == "dropped") if rules.snapshot != "final" else pl.lit(value=False)
     lo_unknown = pl.lit(UNKNOWN_LO, dtype=pl.Int128)
     hi_unknown = pl.lit(UNKNOWN_HI, dtype=pl.Int128)
+    primary = _primary(rules)
+    if "disqualified" in table.columns:
+        # a disqualified player is below everyone on the first key: never at or above
+        # another player (removed from the standings); their own status is "eliminated"
+        # (_round_status)
+        primary = pl.when(pl.col("disqualified")).then(pl.lit(_BELOW_ALL)).otherwise(primary)
     seats = table.with_columns(
         *(pl.when(frozen).then(lo_unknown).otherwise(lo).alias(f"_lo{i}")
           for i, (_, lo, _) in zip(names, bounds, strict=True)),
         *(pl.when(frozen).then(hi_unknown).otherwise(hi).alias(f"_hi{i}")
           for i, (_, _, hi) in zip(names, bounds, strict=True)),
-        P=_primary(rules),
+        P=primary,
         outcome=pl.when(pl.col("level") == "bye").then(pl.lit("win")).otherwise("level"))
     return seats, names
+
+
+#: The first key of a disqualified player's seat rows: below every player's points.
+_BELOW_ALL: Final = -(2**62)
 
 
 def _points_pass(seats: pl.DataFrame) -> pl.DataFrame:
@@ -501,7 +512,16 @@ def _round_status(rf: RoundFrame, rs: Ruleset, top: int, *, exact_limit: int, n_
         parts.append(_simulated(rf, big_units, who, top, flags_of,
                                 budget=ROW_BUDGET if fast else 0, n_sims=n_sims, batch=batch,
                                 seed=seed, progress=progress))
-    return _finish(st, parts, small, rs)
+    out = _finish(st, parts, small, rs)
+    dq = disqualified_in(rf)
+    if dq.height:  # removed from the standings: out whatever happens
+        gone = pl.struct(KEY).is_in(dq.select(pl.struct(KEY)).to_series().implode())
+        out = out.with_columns(
+            status=pl.when(gone).then(pl.lit("eliminated")).otherwise("status"),
+            probability=pl.when(gone).then(0.0).otherwise("probability"),
+            method=pl.when(gone).then(pl.lit("disqualified")).otherwise("method"),
+            exact=pl.col("exact") | gone)
+    return out
 
 
 def _enumerated(rf: RoundFrame, units: pl.DataFrame, top: int, flags_of: FlagFn

@@ -55,7 +55,14 @@ from swissframe.engine.tiebreakers import (
 from swissframe.errors import DataError, ExactnessWarning, SchemaError
 from swissframe.rules._infer import is_auto, run_auto
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import IdCodes, batched, key_columns, read_once, validated_with_codes
+from swissframe.schema import (
+    DISQUALIFIED,
+    IdCodes,
+    batched,
+    key_columns,
+    read_once,
+    validated_with_codes,
+)
 
 __all__ = ["STANDINGS_COLUMNS", "standings", "standings_by_round"]
 
@@ -347,10 +354,76 @@ def _sort_keys(rules: Ruleset, upto: int | None = None) -> tuple[list[str], list
     return [exact_name(n) for n, _, _ in keys], [d for _, _, d in keys]
 
 
-def _rank(frame: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:
+def _rank(frame: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...], *,
+          disqualified: bool = False) -> pl.LazyFrame:
+    """Exact ranks within ``keys``; ``disqualified``: ``frame`` has the Boolean
+    ``disqualified`` column, whose players are ranked apart (:func:`_unranked`)."""
     cols, desc = _sort_keys(rules)
+    if disqualified:
+        frame, keys = _dq_key(frame), (*keys, _DQ_KEY)
     # one row per (keys…, player): player_id makes the order total
-    return rank_exact(frame, keys, cols, desc, tiebreak=["player_id"], unique=True)
+    ranked = rank_exact(frame, keys, cols, desc, tiebreak=["player_id"], unique=True)
+    return _unranked(ranked) if disqualified else ranked
+
+
+#: The sort key of a disqualified player (0 ranked, 1 disqualified), after the event's
+#: keys: the ranked players of an event are ranked among themselves (their ranks close up
+#: over a disqualified player's place), and the disqualified follow them.
+_DQ_KEY: Final = "__dq"
+
+
+def _dq_key(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """``frame`` with :data:`_DQ_KEY` (an integer: it packs with the keys)."""
+    return frame.with_columns(pl.col(DISQUALIFIED).cast(pl.Int8).alias(_DQ_KEY))
+
+
+def _unranked(ranked: pl.LazyFrame) -> pl.LazyFrame:
+    """A disqualified player's rank made null (MTG IPG §1.1, Pokémon TRH §5.7.3: removed
+    from the standings), :data:`_DQ_KEY` dropped."""
+    rank = pl.when(pl.col(_DQ_KEY) == 0).then(pl.col("rank"))
+    return ranked.with_columns(rank.alias("rank")).drop(_DQ_KEY)
+
+
+def _disqualified_from(rows: pl.LazyFrame, pkeys: Sequence[str]) -> pl.LazyFrame:
+    """Each disqualified player's first Swiss round whose row carries the flag
+    (``pkeys``…, ``_dq_from``): a player is disqualified from that round on."""
+    flagged = rows.filter((pl.col("phase") == "swiss") & pl.col(DISQUALIFIED).fill_null(
+        value=False))
+    return flagged.group_by(list(pkeys)).agg(pl.col("round").min().alias("_dq_from"))
+
+
+def _dq_flag(through: str | None) -> pl.Expr:
+    """``disqualified`` of a row joined to :func:`_disqualified_from`: at the cutoff
+    ``through`` (a column; None: the rows given are those that stand)."""
+    first = pl.col("_dq_from")
+    flag = first.is_not_null() if through is None else (first <= pl.col(through)).fill_null(
+        value=False)
+    return flag.alias(DISQUALIFIED)
+
+
+def with_disqualified(table: pl.DataFrame, rows: pl.LazyFrame, pkeys: Sequence[str],
+                      through: str | None = None) -> pl.DataFrame:
+    """``table`` (one row per ``pkeys``) with the Boolean ``disqualified`` column of its
+    players, read from the ``rows`` that stand (:func:`_disqualified_from`; ``through``:
+    the column of ``table`` holding each row's cutoff, a player being disqualified at a
+    cutoff from the round of their first flagged row). Row for row with ``table``.
+
+    Examples
+    --------
+    >>> rows = pl.LazyFrame({"event_id": ["e"] * 3, "player_id": ["A", "B", "B"],
+    ...     "round": [1, 1, 2], "phase": ["swiss"] * 3,
+    ...     "disqualified": [False, False, True]})
+    >>> table = pl.DataFrame({"event_id": ["e"] * 4, "player_id": ["A", "B", "A", "B"],
+    ...     "_through": [1, 1, 2, 2]})
+    >>> out = with_disqualified(table, rows, ["event_id", "player_id"], "_through")
+    >>> out["disqualified"].to_list()
+    [False, False, False, True]
+    """
+    first = _disqualified_from(rows, pkeys)
+    flag = (table.lazy().select(*pkeys, *([through] if through else []))
+            .join(first, on=list(pkeys), how="left", maintain_order="left")
+            .select(_dq_flag(through)).pipe(collect).to_series())
+    return table.with_columns(flag)
 
 
 def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
@@ -388,7 +461,10 @@ def _front(keys: Sequence[str], rules: Ruleset) -> list[str]:
     crit = [c.name for c in (*rules.criteria, *rules.columns)
             if c.name not in STANDINGS_COLUMNS]
     lead = [k for k in keys if k != "event_id"]
-    return list(dict.fromkeys(["event_id", *lead, *STANDINGS_COLUMNS[1:], *crit]))
+    # (disqualified, when the results have the column: after dropped, the other status)
+    status = STANDINGS_COLUMNS.index("dropped") + 1
+    return list(dict.fromkeys(["event_id", *lead, *STANDINGS_COLUMNS[1:status], DISQUALIFIED,
+                               *STANDINGS_COLUMNS[status:], *crit]))
 
 
 def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
@@ -406,6 +482,12 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     # (the names once: DataFrame.schema builds a new Schema on every access)
     have = set(table.columns)
     table = table.select([c for c in dict.fromkeys(wanted) if c in have])
+    dq = DISQUALIFIED in have and _DQ_KEY not in keys
+    if dq and not packs(table.height):
+        return _rank(table.lazy(), rules, keys, disqualified=True)
+    if dq:  # (a key after the event's: see _DQ_KEY)
+        return _rank_table(_dq_key(table.lazy()).pipe(collect), rules, (*keys, _DQ_KEY),
+                           keep, dense_codes=dense_codes).pipe(_unranked)
     schema = table.schema
     # one query (the stats); the narrowing, packing and ranking stay in the caller's plan
     lf = table.lazy()
@@ -660,8 +742,12 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     are every round of ``lf``'s Swiss rows (see ``_cumulative_criteria``)."""
     if rules.late_rounds != "as_given" or rules.missing_rounds != "not_played":
         codes = None  # late_rows / with_inferred_absences change the rows
+    names = lf.collect_schema().names()
     if rules.snapshot == "stage":
-        require_stage(rules, lf.collect_schema().names())
+        require_stage(rules, names)
+    # a disqualified player's values are computed as a dropped player's (their rows count
+    # for everyone); only their rank is taken, when ranking
+    dq = DISQUALIFIED in names
     lf = with_inferred_absences(late_rows(lf, rules, keys), rules, keys)
     has_group = any(c.function in GROUP_TIEBREAKERS for c in rules.criteria)
     if cutoffs is None and rules.snapshot == "final":
@@ -669,6 +755,8 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         table = _criteria_of(ctx)
         if has_group:  # (the rows the context prepared and materialised, not again)
             table = _group_criteria(table, ctx.rows, rules, keys)
+        if dq:
+            table = with_disqualified(table, ctx.rows, ctx.pkeys)
         return _finish(table, keys, rules)
     final_only = cutoffs is None
     if cutoffs is None:
@@ -688,7 +776,12 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
             # (no dense codes for one sort key: this ranking's in-memory multi-column sort
             # costs little more than one Int128 key, and the codes of 4M rows much more:
             # 10,000 events, 1,237 -> 1,187 ms CPU for the sort, +310 ms for two codes)
-            ranked = _rank_table(coded[0].rename({THROUGH: "round"}), rules, ("_e", "round"),
+            table = coded[0]
+            if dq:  # (read on the decoded ids: the rows carry no codes of the grid's)
+                flag = with_disqualified(table.select(THROUGH, **ids), lf,
+                                         [*keys, "player_id"], THROUGH)[DISQUALIFIED]
+                table = table.with_columns(flag)
+            ranked = _rank_table(table.rename({THROUGH: "round"}), rules, ("_e", "round"),
                                  front, dense_codes=False)
             del coded
             # decoded in the ranking's plan (one collect, no copy of the ranked table);
@@ -713,6 +806,8 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         # them; the reference reads them for every criterion, the definition)
         table = _group_criteria(table, cutoff_rows(prepared, keys, cutoffs), rules, ck,
                                 unrepeated=(prepared, THROUGH) if cumulative else None)
+    if dq:
+        table = with_disqualified(table, lf, [*keys, "player_id"], THROUGH)
     if final_only:
         return _finish(table.drop(THROUGH), keys, rules)
     return _finish(table.rename({THROUGH: "round"}), (*keys, "round"), rules)
@@ -934,12 +1029,16 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     if not one:
         criteria = criteria.with_columns(_e=pl.col("player_id") // unit)
         event_key = ("_e",)
+    dq = DISQUALIFIED in frame.columns
+    if dq:  # (on the coded rows: a player's code is their player_id there)
+        criteria = criteria.join(_disqualified_from(prepared, ["player_id"]), on="player_id",
+                                 how="left").with_columns(_dq_flag(None)).drop("_dq_from")
     wanted = dict.fromkeys([*event_key, *keep, *_sort_keys(rules)[0], "player_id"])
     selected = criteria.select(cs.by_name(*wanted, require_all=False))
     # a small table is ranked by the plain sort in the criteria's own plan (one query
     # fewer: one 64-player event 5.6 -> 5.1 ms); a large one is materialised first, for
     # the stats that pack its sort keys (_rank_table)
-    ranked_lf = (_rank(selected, rules, event_key) if not packs(base.height)
+    ranked_lf = (_rank(selected, rules, event_key, disqualified=dq) if not packs(base.height)
                  else _rank_table(selected.pipe(collect), rules, event_key, keep))
     # the ids decoded in the ranking's plan: one collect for ranking, decoding and output
     ids = pl.lit(codes.players)

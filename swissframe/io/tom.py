@@ -41,7 +41,10 @@ game-level statistic, so the games columns hold the match result: win ``1-0-0``,
 
 Rows of single-elimination rounds (``<round type="1">``) have ``phase="playoff"``;
 all others ``"swiss"``. Extra result columns: ``unplayed``, ``scheduled_opponent_id``,
-``tom_outcome`` (the match-level outcome name), ``table``.
+``tom_outcome`` (the match-level outcome name), ``table``, and ``disqualified`` when a file
+lists a player under ``<standings><pod type="dnf">`` (TRH §5.7.3: removed from the
+standings): True on that player's last Swiss row (TOM does not record the round), so the
+standings give them no rank and their results still count for their opponents.
 """
 
 from __future__ import annotations
@@ -67,7 +70,7 @@ from swissframe.io._files import (
     say_warnings,
     several_files,
 )
-from swissframe.schema import RESULT_COLUMNS, validate_results, whole_text
+from swissframe.schema import DISQUALIFIED, RESULT_COLUMNS, validate_results, whole_text
 
 __all__ = [
     "DIVISION_NAMES",
@@ -574,6 +577,7 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
         "phase", "table").cast(_PENDING_SCHEMA)  # type: ignore[arg-type]
     results = rows.filter(~pl.col("pending")).drop("pending").cast(
         _RESULT_SCHEMA)  # type: ignore[arg-type]
+    results = _disqualified(results, standings)
     try:
         validate_results(results).collect()
     except SwissframeError as exc:
@@ -691,6 +695,20 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
                      unknown=_unknown(root, src))
 
 
+def _disqualified(results: pl.DataFrame, standings: list[dict[str, Any]]) -> pl.DataFrame:
+    """``results`` with the contract's ``disqualified`` flag when TOM's ``<standings>``
+    list a player under ``<pod type="dnf">`` (disqualified: TRH §5.7.3), set on that
+    player's last Swiss row (TOM does not record the round of a disqualification; the
+    player is disqualified from that round on). Unchanged when no player is."""
+    dnf = sorted({s["player_id"] for s in standings if s["standing"] == "dnf"})
+    if not dnf:
+        return results
+    swiss = pl.col("phase") == "swiss"
+    last = pl.col("round").filter(swiss).max().over("event_id", "player_id")
+    flag = pl.col("player_id").is_in(dnf) & swiss & (pl.col("round") == last)
+    return results.with_columns(flag.fill_null(value=False).alias(DISQUALIFIED))
+
+
 def _unknown(root: Element, source: str) -> pl.DataFrame:
     """Unknown children of the containers in :data:`_CHILDREN` (e.g. a ``<matchx>``)."""
     rows = [{"source": source, "parent": parent.tag, "tag": child.tag}
@@ -701,7 +719,8 @@ def _unknown(root: Element, source: str) -> pl.DataFrame:
 
 def _concat(parts: list[TomEvents]) -> TomEvents:
     return TomEvents(
-        results=pl.concat([p.results for p in parts], how="vertical"),
+        # (a file without a disqualified player has no flag column: False)
+        results=_flag_filled(pl.concat([p.results for p in parts], how="diagonal")),
         players=pl.concat([p.players for p in parts], how="vertical"),
         structure=pl.concat([p.structure for p in parts], how="vertical"),
         published=pl.concat([p.published for p in parts], how="vertical"),
@@ -709,6 +728,12 @@ def _concat(parts: list[TomEvents]) -> TomEvents:
         unseated=pl.concat([p.unseated for p in parts], how="vertical"),
         unknown=pl.concat([p.unknown for p in parts], how="vertical"),
     )
+
+
+def _flag_filled(results: pl.DataFrame) -> pl.DataFrame:
+    if DISQUALIFIED not in results.columns:
+        return results
+    return results.with_columns(pl.col(DISQUALIFIED).fill_null(value=False))
 
 
 def read_tom(paths: str | Path | Iterable[str | Path], *,

@@ -112,7 +112,8 @@ def _try(problems: dict[str, str], key: str, fn: Callable[[], Any]) -> Any:
 
 
 def _positions(st: pl.DataFrame) -> pl.DataFrame:
-    return st.sort("rank", "player_id").with_columns(
+    # (a disqualified player has no rank: listed after everyone, out of every cut)
+    return st.sort("rank", "player_id", nulls_last=True).with_columns(
         position=pl.int_range(1, pl.len() + 1, dtype=pl.Int64))
 
 
@@ -304,17 +305,20 @@ def _standings_section(rep: EventReport) -> str:
     t = Table(header, sortable=True, scroll=st.height > 40, table_id="standings")
     for r in st.iter_rows(named=True):
         cls = []
-        if r["position"] <= rep.top:
+        if r["position"] <= rep.top and r["rank"] is not None:
             cls.append("in-cut")
         if r["position"] == rep.top and st.height > rep.top:
             cls.append("cut-line")
         note = []
-        if r["dropped"]:
+        if r.get("disqualified"):
+            note.append("disqualified")
+        elif r["dropped"]:
             note.append("dropped")
         if r["byes"]:
             note.append(_plural(int(r["byes"]), "bye"))
         cells: list[tuple[str, object, str] | str] = [
-            (str(r["rank"]), r["position"], ""), (escape(rep.name(r["player_id"])), None, "l")]
+            ("—" if r["rank"] is None else str(r["rank"]), r["position"], ""),
+            (escape(rep.name(r["player_id"])), None, "l")]
         if has_names:
             cells.append((escape(r["player_id"]), None, "l tag"))
         cells += [(_pts(r["match_points"]), r["match_points"], ""),

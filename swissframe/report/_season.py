@@ -121,8 +121,10 @@ def build_season(src: Source, *, rules: str | Ruleset | None, top: int,
     for name, evs in by_rules.items():
         rs = rs_of[name]
         sub = swiss.filter(pl.col("event_id").is_in(evs))
-        st = sf.standings(sub, rs).sort("event_id", "rank", "player_id").with_columns(
-            position=pl.int_range(1, pl.len() + 1).over("event_id"))
+        # (a disqualified player has no rank, and no position: after everyone)
+        st = (sf.standings(sub, rs).sort("event_id", "rank", "player_id", nulls_last=True)
+              .with_columns(position=pl.when(pl.col("rank").is_not_null())
+                            .then(pl.int_range(1, pl.len() + 1).over("event_id"))))
         rounds = sub.group_by("event_id").agg(rounds=pl.col("round").max())
         line = (st.filter(pl.col("position") == top)
                 .select("event_id", pl.col("match_points").cast(pl.Float64).alias("cut_points"),

@@ -131,8 +131,11 @@ def verify_tom(ev: TomEvents, *, rules: str | Ruleset = "pokemon",
         ``computed_position`` (position in the recomputed order; null for a no-show, who
         has no result rows), ``match`` and ``status``: ``"match"``, ``"differs"``,
         ``"no_show"`` (no rounds played: matched when TOM also places them after everyone
-        who played, since no rule orders no-shows among themselves) or
-        ``"not_published"`` (in the rounds but not in TOM's standings; ``match`` null).
+        who played, since no rule orders no-shows among themselves),
+        ``"disqualified"`` (TOM lists them under ``dnf`` and the recomputed standings
+        give them no rank, as :func:`~swissframe.io.tom.read_tom` flags them: a match;
+        ranked, they are ``"differs"``) or ``"not_published"`` (in the rounds but not in
+        TOM's standings; ``match`` null).
         ``has_earned_bye`` marks events with an outcome-4 bye; ``readings_agree`` whether
         every reading gives the same order for the division. Columns:
         :data:`TOM_COLUMNS`.
@@ -179,21 +182,30 @@ def verify_tom(ev: TomEvents, *, rules: str | Ruleset = "pokemon",
                              .over("event_id", "division").cast(pl.Int64))
         parts.append(st.with_columns(reading=pl.lit(name)))
     got = pl.concat(parts)
+    # (the players ranked: a disqualified player has rows but no rank)
     played = got.group_by("event_id", "division", "reading").agg(
-        pl.len().cast(pl.Int64).alias("_played"))
+        pl.col("rank").is_not_null().sum().cast(pl.Int64).alias("_played"))
     readings = pl.DataFrame({"reading": list(names)})
     expected = pub.join(readings, how="cross")
+    # TOM's dnf players (disqualified, TRH §5.7.3): removed from its standings
+    dnf = (ev.published.filter(pl.col("standing") == "dnf")
+           .select("event_id", "division", "player_id", pl.lit(value=True).alias("_dnf"))
+           .unique())
     table = (expected.join(got, on=["event_id", "division", "player_id", "reading"],
                            how="full", coalesce=True)
              .join(played, on=["event_id", "division", "reading"], how="left")
-             .with_columns(pl.col("_played").fill_null(0)))
+             .join(dnf, on=["event_id", "division", "player_id"], how="left", nulls_equal=True)
+             .with_columns(pl.col("_played").fill_null(0), pl.col("_dnf").fill_null(value=False)))
     no_show = pl.col("computed_position").is_null()
     table = table.with_columns(
-        status=pl.when(pl.col("expected_position").is_null()).then(pl.lit("not_published"))
+        status=pl.when(pl.col("_dnf") & no_show).then(pl.lit("disqualified"))
+        .when(pl.col("_dnf")).then(pl.lit("differs"))
+        .when(pl.col("expected_position").is_null()).then(pl.lit("not_published"))
         .when(no_show).then(pl.lit("no_show"))
         .when(pl.col("computed_position") == pl.col("expected_position")).then(pl.lit("match"))
         .otherwise(pl.lit("differs")),
-        match=pl.when(pl.col("expected_position").is_null()).then(None)
+        match=pl.when(pl.col("_dnf")).then(no_show)
+        .when(pl.col("expected_position").is_null()).then(None)
         .when(no_show).then(pl.col("expected_position") > pl.col("_played"))
         .otherwise(pl.col("computed_position") == pl.col("expected_position")),
     )

@@ -472,3 +472,38 @@ def test_a_number_is_read_in_ascii_digits(tmp_path: Path, number: str) -> None:
         read_tom(path)
     path.write_text(body.replace(f'number="{number}"', 'number=" 1 "'), encoding="utf-8")
     assert read_tom(path).results["round"].unique().to_list() == [1]
+
+
+def test_a_dnf_player_is_flagged_disqualified_and_verify_agrees(tmp_path: Path) -> None:
+    # disqualified.tdf is combined.tdf with Masters' 2nd (203) listed under the dnf pod
+    # (TRH §5.7.3: removed from the standings): the reader flags 203's last Swiss row, the
+    # standings give 203 no rank and close up (202 2nd), and 203's draw still counts for
+    # 206, whose values are those of combined.tdf
+    import swissframe as sf
+
+    ev = read_tom(FIXTURES / "disqualified.tdf")
+    flagged = ev.results.filter(pl.col("disqualified"))
+    assert flagged.select("player_id", "round").rows() == [("203", 1)]
+    assert ev.results.filter(pl.col("player_id") != "203")["disqualified"].sum() == 0
+    st = sf.standings(ev.results, "pokemon")
+    masters = st.filter(pl.col("player_id").is_in(["201", "202", "203"]))
+    ranks = dict(zip(masters["player_id"], masters["rank"], strict=True))
+    assert ranks["203"] is None
+    plain = sf.standings(read_tom(FIXTURES / "combined.tdf").results, "pokemon")
+    assert_same = ["match_points", "omwp", "oomwp"]
+    assert (st.filter(pl.col("player_id") == "206").select(assert_same).rows()
+            == plain.filter(pl.col("player_id") == "206").select(assert_same).rows())
+    # the disqualified follow every ranked player of their event
+    pod = st.filter(pl.col("event_id") == "disqualified:seniors+masters")
+    assert pod["player_id"].to_list()[-1] == "203"
+    got = sf.verify_tom(ev, earned_bye="bye")
+    status = dict(zip(got["player_id"], got["status"], strict=True))
+    assert status["203"] == "disqualified"
+    assert got.filter(pl.col("player_id") != "203")["status"].unique().to_list() == ["match"]
+    assert got["match"].all()
+    # with a file that lists no one as dnf: the column is False there
+    both = read_tom([FIXTURES / "combined.tdf", FIXTURES / "disqualified.tdf"])
+    assert both.results["disqualified"].null_count() == 0
+    assert both.results["disqualified"].sum() == 1
+    # and a file without a dnf player has no column (the standings are unchanged)
+    assert "disqualified" not in read_tom(FIXTURES / "combined.tdf").results.columns

@@ -141,8 +141,10 @@ def _split(results: pl.DataFrame, round_: int | None) -> tuple[pl.DataFrame, pl.
         last = last.with_columns(_R=pl.lit(round_, dtype=pl.Int64))
     s = swiss.join(last, on="event_id")
     prior = s.filter(pl.col("round") < pl.col("_R")).drop("_R")
+    # (a player disqualified in round R: out of the cut, see cut_status)
     pairs = s.filter(pl.col("round") == pl.col("_R")).select(
-        "event_id", "round", "player_id", "opponent_id")
+        "event_id", "round", "player_id", "opponent_id",
+        *(["disqualified"] if "disqualified" in s.columns else []))
     done = _analysed(swiss, last, prior, pairs)
     return prior.join(done, on="event_id", how="semi"), pairs
 

@@ -123,7 +123,9 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
     if standing is not None:
         rec = f"{standing['wins']}-{standing['losses']}-{standing['draws']}"
         points = format_cell("match_points", standing["match_points"])
-        parts = [f"rank {standing['rank']}",
+        # (a disqualified player has no rank: removed from the standings)
+        parts = [f"rank {standing['rank']}" if standing.get("rank") is not None
+                 else "disqualified (no rank)",
                  f"{points} point{'' if points == '1' else 's'}", f"record {rec}"]
         # the ruleset's own tiebreakers (chess has no OMW% or GW%; Pokémon no GW%)
         cols = ([c for c in criteria if c != "match_points"] if criteria
@@ -132,7 +134,12 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
                             (units or {}).get(col))
                   for col in cols if standing.get(col) is not None]
         lines.append(textwrap.fill(", ".join(parts), width=width))
-        if standing.get("dropped"):
+        if standing.get("disqualified"):
+            lines.append(textwrap.fill(
+                f"{player} was disqualified: removed from the standings (everyone below "
+                "moves up one place); their results still count for their opponents.",
+                width=width))
+        elif standing.get("dropped"):
             lines.append(f"{player} dropped after round {standing['rounds_played']}.")
     lines.append("")
     has_gw = ("ogwp" in criteria) if criteria else body["opp_gwp"].is_not_null().any()
