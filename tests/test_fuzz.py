@@ -344,8 +344,9 @@ def fault(df: pl.DataFrame, data: st.DataObject) -> pl.DataFrame:
         return put("round", data.draw(st.sampled_from([2**40, 2**58, -(2**40)])), pl.Int64)
     if how == "negative_huge":
         col = data.draw(st.sampled_from(["games_won", "games_lost", "games_drawn"]))
-        return put(col, data.draw(st.sampled_from([-1, -(2**40), 2**31, 2**40, 2**62])),
-                   pl.Int64)
+        # (2**20: the pairing key needs more than 62 bits, and is an Int128)
+        return put(col, data.draw(st.sampled_from([-1, -(2**40), 2**20, 2**31, 2**40,
+                                                   2**62])), pl.Int64)
     if how == "shuffle":
         return df.sample(fraction=1.0, shuffle=True, seed=data.draw(st.integers(0, 99)))
     cut = data.draw(st.integers(1, max(df.height - 1, 1)))

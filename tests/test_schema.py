@@ -536,6 +536,36 @@ def test_sorted_match_keys_pair_up_only_in_equal_pairs_of_distinct_matches() -> 
     assert _pairs_up(keys(5, 5, 9, 9, 13, 13), 2)
 
 
+@pytest.mark.parametrize("fault", ["none", "mismatch", "missing", "twice"])
+def test_wide_pairing_key_is_an_int128_and_finds_what_the_reference_finds(fault: str) -> None:
+    # game counts of 2**20 need 2 · 21 + 22 bits beside the ids: more than an Int64 holds,
+    # so the match keys are Int128 (they were compared as columns); the problems are the
+    # reference's, row for row, whatever breaks the pairs
+    from swissframe.schema import _checked, _pairing_key
+
+    big = 2**20
+    df = pl.DataFrame({"event_id": ["e"] * 6, "round": [1, 1, 1, 1, 2, 2],
+                       "player_id": ["A", "B", "C", "D", "A", "C"],
+                       "opponent_id": ["B", "A", "D", "C", "C", "A"],
+                       "games_won": [big, 3, 2, 0, 1, big], "games_lost": [3, big, 0, 2, big, 1],
+                       "games_drawn": [0, 0, 1, 1, 0, 0]})
+    key = _pairing_key(2, 1, pl.col("_er"), 0, games=(0, big), phase=False)
+    assert key is not None
+    frame = pl.DataFrame({"_er": [1], "_p": [0], "_o": [1], "games_won": [big],
+                          "games_lost": [3], "games_drawn": [0]})
+    assert frame.select(key[0])["_er"].dtype == pl.Int128
+    if fault == "mismatch":
+        df = df.with_columns(games_drawn=pl.Series([0, 0, 1, 2, 0, 0]))
+    elif fault == "missing":
+        df = df.slice(0, 5)
+    elif fault == "twice":
+        df = pl.concat([df, df.slice(4, 1)])
+    got = _checked(df, default_event_id="event", keys=())
+    ref = _checked(df, default_event_id="event", keys=(), coded=False)
+    assert got[0].equals(ref[0]), (got[0], ref[0])
+    assert (got[0].height == 0) == (fault == "none")
+
+
 def test_a_self_paired_match_is_one_seat_and_one_problem() -> None:
     """``Alice vs Alice`` in the match form became two identical rows: the self-pairing
     was listed twice, and again as a seat taken twice. It is one row now, one problem."""
