@@ -59,6 +59,8 @@ from swissframe.errors import (
     ImportNotesWarning,
     SchemaError,
     SwissframeError,
+    check_choice,
+    check_flag,
 )
 
 if TYPE_CHECKING:
@@ -1690,6 +1692,8 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
     >>> src.results.select("event_id", "round", "player_id").head(1).rows()
     [('store-championship', 1, 'Alice')]
     """
+    check_choice("on_error", on_error, ("raise", "collect"))
+    check_flag("validate", validate)
     found, skipped = expand(paths, format=format, limit=max_bytes)
     keyed = [f for f, k in found if k in ("tom", "trf")]
     keys = dict(zip(keyed, event_keys(keyed), strict=True)) if keyed else {}
