@@ -319,10 +319,9 @@ def path_items(paths: object) -> list[str | os.PathLike[str]]:
     >>> path_items("a.csv"), path_items(["a.csv", "b.csv"])
     (['a.csv'], ['a.csv', 'b.csv'])
     """
-    if isinstance(paths, (str, os.PathLike)):
-        return [paths]
-    items = (list(paths) if isinstance(paths, Iterable) and not isinstance(paths, bytes)
-             and not isinstance(paths, (pl.DataFrame, pl.LazyFrame)) else None)
+    items: list[object] | None = [paths] if isinstance(paths, (str, os.PathLike)) else (
+        list(paths) if isinstance(paths, Iterable) and not isinstance(paths, bytes)
+        and not isinstance(paths, (pl.DataFrame, pl.LazyFrame)) else None)
     if items is None or not all(isinstance(i, (str, os.PathLike)) for i in items):
         msg = (f"expected a file, folder or glob path (or a list of them), got "
                f"{type(paths).__name__} ({paths!r:.60}). Hint: e.g. sf.read('events/'); a "
@@ -331,7 +330,13 @@ def path_items(paths: object) -> list[str | os.PathLike[str]]:
     if not items:
         msg = "no input files given. Hint: pass a file, a folder or a glob."
         raise ImportFormatError(msg)
-    return items
+    if any(isinstance(i, str) and not i for i in items):
+        # ('' is Path('.'): every results file under the working folder was read, or a
+        # TOM / TRF reader ended in pathlib's bare "has an empty name")
+        msg = ("an empty path ('') given as input. Hint: name a file, a folder or a glob "
+               "('.' for the working folder); an unset shell variable gives ''.")
+        raise ImportFormatError(msg)
+    return [i for i in items if isinstance(i, (str, os.PathLike))]
 
 
 #: The first bytes of a Parquet file (what :func:`sniff` and :func:`_is_parquet` test).
