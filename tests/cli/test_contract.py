@@ -482,7 +482,7 @@ def test_a_full_disk_behind_stdout_is_one_line_naming_the_output(
         assert "No space left on device (writing the output)" in _one_error(capsys)
 
 
-@pytest.mark.parametrize(("out", "needle"), [("", "-o is empty"),
+@pytest.mark.parametrize(("out", "needle"), [("", "-o/--output: an empty path ('') names no"),
                                              ("sub/", "'sub/' is a folder")])
 def test_an_empty_output_or_a_folder_name_is_refused(
         out: str, needle: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
