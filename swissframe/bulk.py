@@ -56,6 +56,8 @@ from swissframe.errors import (
     ImportFormatError,
     SchemaError,
     ValidationError,
+    check_choice,
+    check_flag,
     check_whole,
 )
 from swissframe.io._files import concat_files, make_folder, path_items, resolved, write_atomic
@@ -642,12 +644,10 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     """
     t0 = time.perf_counter()
     ruleset = get(rules)
-    if on_error not in ("stop", "skip"):
-        msg = f"on_error={on_error!r}. Hint: use 'stop' (default) or 'skip'."
-        raise DataError(msg)
-    if engine not in ("polars", "dask"):
-        msg = f"engine={engine!r}. Hint: use 'polars' (default) or 'dask'."
-        raise DataError(msg)
+    check_choice("on_error", on_error, ("stop", "skip"))
+    check_choice("engine", engine, ("polars", "dask"))
+    check_flag("resume", resume)
+    check_flag("overwrite", overwrite)
     # (a count past 64 bits passed and ended in orjson's bare TypeError, writing the manifest)
     for name, value in (("batch_rows", batch_rows), ("workers", workers),
                         ("batch_events", batch_events)):

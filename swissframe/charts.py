@@ -59,6 +59,7 @@ from swissframe.errors import (
     RulesetError,
     SchemaError,
     SwissframeError,
+    check_flag,
     check_real,
     check_whole,
 )
@@ -806,6 +807,7 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
     df = _frame(by_round, what)
     _positive(top, "top", what)
     _positive(start_round, "start_round", what)
+    check_flag("log_rank", log_rank, none=True)
     _need(df, ["event_id", "round", "player_id", "rank", "match_points"], what,
           "swissframe.standings_by_round(...)")
     df, event = _one_event(df, event_id, what)
@@ -1322,6 +1324,8 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
     what = "chart_sensitivity"
     df = _frame(sens, what)
     _positive(top, "top", what)
+    check_flag("baseline", baseline)
+    check_flag("only_changed", only_changed, none=True)
     _need(df, ["event_id", "ruleset", "entering", "leaving"], what,
           "swissframe.sensitivity.sensitivity(...)")
     if df.height == 0:

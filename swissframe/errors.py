@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 __all__ = [
@@ -110,6 +110,47 @@ def check_whole(name: str, value: object, *, low: int = 0, high: int = MAX_WHOLE
         bound = f"≥ {low}"
     msg = (f"{name} must be a whole number {bound}, got {_shown(value)}. Hint: "
            f"{hint or f'e.g. {name}={max(low, 1)}'}.")
+    raise DataError(msg)
+
+
+def check_flag(name: str, value: object, *, none: bool = False) -> bool | None:
+    """A keyword flag ``name``: True or False (or None where ``none`` allows it), or a
+    :class:`DataError` naming it. A flag was read by its truth: ``validate="false"``,
+    ``lazy="no"`` or ``season=0`` did the opposite of what was written, without a word.
+
+    >>> check_flag("lazy", True)
+    True
+    >>> check_flag("lazy", "no")
+    Traceback (most recent call last):
+    swissframe.errors.DataError: lazy takes True or False, got 'no'. Hint: lazy=False.
+    """
+    if isinstance(value, bool) or (none and value is None):
+        return value
+    either = "True, False or None" if none else "True or False"
+    msg = f"{name} takes {either}, got {_shown(value)}. Hint: {name}=False."
+    raise DataError(msg)
+
+
+def check_choice(name: str, value: object, choices: Sequence[str]) -> str:
+    """A keyword choice ``name``: one of ``choices`` (the first is the default), or a
+    :class:`DataError` naming it with the nearest. A value outside them was read as one of
+    them: ``on_error="rais"`` collected the errors it was asked to raise, ``form="matches"``
+    gave the match form, ``IdPolicy(mode="safest")`` the ``safe`` policy.
+
+    >>> check_choice("on_error", "raise", ("raise", "collect"))
+    'raise'
+    >>> check_choice("on_error", "rais", ("raise", "collect"))
+    Traceback (most recent call last):
+    swissframe.errors.DataError: on_error='rais' is not one of 'raise' (default), ...'raise'?
+    """
+    if isinstance(value, str) and value in choices:
+        return value
+    listed = ", ".join(f"{c!r}" + (" (default)" if i == 0 else "")
+                       for i, c in enumerate(choices))
+    hint = did_you_mean(value, choices, f"use one of {listed}") if isinstance(value, str) \
+        else f"use one of {listed}"
+    msg = (f"{name}={_shown(value)} is not one of {listed}. Hint: {hint}"
+           + ("" if hint.endswith("?") else "."))
     raise DataError(msg)
 
 

@@ -37,9 +37,10 @@ Decisions
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 import polars as pl
 
@@ -48,6 +49,7 @@ from swissframe._display import bounded, escaped
 from swissframe.engine._chess import inferred_absences
 from swissframe.engine._record import event_rounds, missing_stage
 from swissframe.errors import SchemaError, ValidationError
+from swissframe.rules._infer import AUTO, DEFAULT, RULESET_COLUMN
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
     FLAG_COLUMNS,
@@ -68,10 +70,26 @@ from swissframe.schema import (
     whole_numbers,
 )
 
-__all__ = ["KINDS", "PROBLEM_SCHEMA", "Kind", "ValidationReport", "coerce", "file_problem",
-           "lookalike_key", "raise_for", "validate"]
+if TYPE_CHECKING:
+    from swissframe.io._files import Source
+
+__all__ = [
+    "KINDS",
+    "PROBLEM_SCHEMA",
+    "Kind",
+    "ValidationReport",
+    "auto_rules",
+    "coerce",
+    "file_problem",
+    "lookalike_key",
+    "raise_for",
+    "read_problems",
+    "validate",
+]
 
 Frame = pl.DataFrame | pl.LazyFrame
+#: The column :func:`swissframe.read` names each row's file in (``Source.results``).
+SOURCE_FILE: Final = "source_file"
 
 
 class Kind(NamedTuple):
@@ -233,6 +251,53 @@ def file_problem(kind: str, detail: str, *, file: str | None = None,
     row.update(severity=KINDS[kind].severity, kind=kind, detail=detail, file=file,
                event_id=event_id)
     return pl.DataFrame([row], schema=dict(PROBLEM_SCHEMA))
+
+
+def read_problems(source: Source) -> list[pl.DataFrame]:
+    """What a read said about its files, as problem rows: each file that could not be read
+    (:attr:`~swissframe.io._files.Source.problems`: ``unreadable_file``), each import note
+    (:attr:`~swissframe.io._files.Source.notes`: a format's routine, such as melee.gg's
+    draw listed once per player, is a ``format_note`` of severity ``note``; a repair or a
+    drop an ``import_note`` warning, its own kind first in the detail) and each bad cell
+    of a match table (``read(..., validate=False)``: severity and value set). The one
+    reading of them, for :func:`validate` of a ``Source`` and ``swissframe validate``.
+    """
+    from swissframe.io._files import ROUTINE_NOTES
+
+    out = [file_problem("unreadable_file", msg, file=f) for f, msg in source.problems]
+    notes = source.notes
+    if notes.height:
+        routine = pl.col("kind").is_in(list(ROUTINE_NOTES))
+        imported = notes.filter(pl.col("severity").is_null()).with_columns(
+            pl.when(routine).then(pl.lit("note")).otherwise(pl.lit("warning"))
+            .alias("severity"),
+            pl.when(routine).then(pl.lit("format_note")).otherwise(pl.lit("import_note"))
+            .alias("kind"),
+            pl.format("{}: {}", pl.col("kind"), pl.col("detail")).alias("detail"))
+        cells = notes.filter(pl.col("severity").is_not_null())
+        out += [_as_problems(f) for f in (imported, cells) if f.height]
+    return out
+
+
+def _as_problems(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame``'s columns of :data:`PROBLEM_SCHEMA`, the others null."""
+    fill = [pl.lit(None, dtype=dt).alias(c) for c, dt in PROBLEM_SCHEMA.items()
+            if c not in frame.columns]
+    return (frame.with_columns(fill).select(list(PROBLEM_SCHEMA))
+            .cast(pl.Schema(PROBLEM_SCHEMA)))
+
+
+def auto_rules(frame: Frame) -> tuple[str, list[str]]:
+    """The ruleset ``rules="auto"`` checks a table against, and the rulesets its events
+    call for: its ``ruleset`` column (what :func:`swissframe.read` writes) when that names
+    one ruleset, else :data:`~swissframe.rules._infer.DEFAULT` (``mtg``)."""
+    lf = frame.lazy()
+    if RULESET_COLUMN not in lf.collect_schema().names():
+        return DEFAULT, []
+    # (the distinct names, not every row's: 37.5M rows as a Python list took 2.2 s)
+    named = (lf.select(pl.col(RULESET_COLUMN).cast(pl.String, strict=False).drop_nulls()
+                       .unique().sort()).pipe(collect).to_series().to_list())
+    return (str(named[0]) if len(named) == 1 else DEFAULT), [str(n) for n in named]
 
 
 # --------------------------------------------------------------------------------------------
@@ -798,11 +863,13 @@ def _with_records(found: pl.DataFrame, table: pl.LazyFrame, ev: Sequence[str]) -
         .alias("file"), "detail")
 
 
-def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | None = 3,
+def _validate(results: Frame, *, rules: str | Ruleset = AUTO, best_of: int | None = 3,
               keys: Sequence[str] = (), origin: str | None = None,
               default_event_id: str = "event", extra: Sequence[pl.DataFrame] = (),
               rows_extra: int = 0) -> ValidationReport:
-    ruleset = get(rules)
+    auto = isinstance(rules, str) and rules == AUTO
+    if not auto:
+        get(rules)  # (an unknown name is refused before the table is read)
     if best_of is not None and (not isinstance(best_of, int) or best_of < 1):
         msg = f"best_of must be a positive integer or None, got {best_of!r}. Hint: 1, 3 or 5."
         raise SchemaError(msg)
@@ -811,6 +878,7 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
                "Hint: wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow.")
         raise SchemaError(msg)
     lf_in = as_frame(results).lazy()  # (a LazyFrame's plan runs once, its failure named)
+    ruleset = get(auto_rules(lf_in)[0] if auto else rules)
     schema = lf_in.collect_schema()
     n_rows = int(lf_in.select(pl.len()).pipe(collect).item()) + rows_extra
     problems: list[pl.LazyFrame] = [e.lazy() for e in extra]
@@ -887,8 +955,8 @@ def _validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | No
 
 
 @scoped
-def validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | None = 3,
-             keys: Sequence[str] = (), origin: str | None = None,
+def validate(results: Frame | Source, *, rules: str | Ruleset = AUTO,
+             best_of: int | None = 3, keys: Sequence[str] = (), origin: str | None = None,
              default_event_id: str = "event") -> ValidationReport:
     """Check a results table and list every problem, grouped by kind.
 
@@ -897,13 +965,19 @@ def validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | Non
     self-pairings, one-sided or contradictory mirrors, unknown opponents, ...), impossible
     game scores for a best-of-``best_of`` match, missing rounds, late entries and returns,
     suspicious ids and duplicated events. See :data:`KINDS` for every kind and its severity.
+    Given what :func:`swissframe.read` read (a :class:`~swissframe.io._files.Source`), it
+    also lists what the read said (:func:`read_problems`: unreadable files, import notes,
+    a format's routine as a ``format_note``), as ``swissframe validate`` does.
 
     Parameters
     ----------
     results
-        A long results table (DataFrame or LazyFrame), in any state of disrepair.
+        A long results table (DataFrame or LazyFrame), in any state of disrepair, or a
+        ``Source`` (its results, each row's file as ``origin``, and its notes).
     rules
-        Ruleset name or instance (a ``"stage"``-snapshot ruleset needs a ``stage`` column).
+        Ruleset name or instance (a ``"stage"``-snapshot ruleset needs a ``stage`` column);
+        ``"auto"``: the one ruleset the table's ``ruleset`` column names (what
+        :func:`swissframe.read` infers for each event), else ``mtg``.
     best_of
         Games per match (3 for MTG, 1 for match-level sources such as TOM or TRF files);
         None skips the score checks. Rows with ``games_known`` False are not checked.
@@ -911,21 +985,23 @@ def validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | Non
         Extra key columns that, with ``event_id``, identify an event (e.g. ``scenario_id``).
     origin
         Optional column naming where each row came from (a file); reported per event and
-        used to spot one event id fed by several files.
+        used to spot one event id fed by several files (a ``Source``: ``source_file``).
     default_event_id
         Event id of a table without an ``event_id`` column.
 
     Returns
     -------
     ValidationReport
-        ``.problems``, ``.summary``, ``.ok`` (no errors), ``.clean`` (no problems at all).
+        ``.problems``, ``.summary``, ``.ok`` (no errors), ``.clean`` (no problems at all),
+        ``.notes`` (a format's routine: no problem); ``.files``: a ``Source``'s files.
 
     Raises
     ------
     RulesetError
         Unknown ruleset name.
     SchemaError
-        ``results`` is not a polars frame, or ``best_of`` is not a positive integer.
+        ``results`` is not a polars frame or a ``Source``, or ``best_of`` is not a
+        positive integer.
 
     Examples
     --------
@@ -942,9 +1018,28 @@ def validate(results: Frame, *, rules: str | Ruleset = "mtg", best_of: int | Non
     >>> report.problems.filter(pl.col("kind") == "impossible_score").select(
     ...     "round", "player_id", "games_won", "games_lost").rows()
     [(1, 'a', 3, 0)]
+
+    What a read said is in the report of its ``Source``: melee.gg lists a drawn match once
+    for each player, the format's routine, read as meant (a note, so the report is clean):
+
+    >>> import swissframe as sf
+    >>> report = validate(sf.read("tests/fixtures/decklist/melee-draws-2-2024-07-13.json"))
+    >>> report.clean, report.rules
+    (True, 'melee-e2')
+    >>> report.notes.select("kind", "round", "player_id").rows()
+    [('format_note', 1, 'B'), ('format_note', 2, 'A'), ('format_note', 2, 'C')]
     """
-    return _validate(results, rules=rules, best_of=best_of, keys=keys, origin=origin,
-                     default_event_id=default_event_id)
+    from swissframe.io._files import Source
+
+    if not isinstance(results, Source):
+        return _validate(results, rules=rules, best_of=best_of, keys=keys, origin=origin,
+                         default_event_id=default_event_id)
+    table = results.results if results.results.width else pl.DataFrame(
+        schema={c: PROBLEM_SCHEMA[c] for c in ("event_id", *REQUIRED_COLUMNS)})
+    report = _validate(table, rules=rules, best_of=best_of, keys=keys,
+                       origin=origin if origin is not None else SOURCE_FILE,
+                       default_event_id=default_event_id, extra=read_problems(results))
+    return dataclasses.replace(report, files=tuple(results.files))
 
 
 def raise_for(report: ValidationReport) -> None:

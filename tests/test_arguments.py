@@ -173,6 +173,61 @@ def test_a_parameter_out_of_range_is_named(case: str) -> None:
 
 
 
+#: A keyword flag or choice given a value it does not take (class 89): each was read by its
+#: truth, or as one of the other choices, and did what was not asked without a word.
+FLAGS: Final[dict[str, tuple[Callable[[], Any], str]]] = {
+    "read on_error": (lambda: sf.read(STORE, on_error="rais"),
+                      r"on_error='rais' is not one of 'raise' \(default\), 'collect'\. "
+                      r"Hint: did you mean 'raise'\?"),
+    "read validate": (lambda: sf.read(STORE, validate="false"),
+                      r"validate takes True or False, got 'false'\. Hint: validate=False\."),
+    "standings lazy": (lambda: sf.standings(_res(), lazy="no"), "lazy takes True or False"),
+    "standings lazy 1": (lambda: sf.standings(_res(), lazy=1), "lazy takes True or False"),
+    "by_round lazy": (lambda: sf.standings_by_round(_res(), lazy="yes"), "lazy takes"),
+    "next_round_ranges by_score": (lambda: sf.next_round_ranges(_res(), _pairs(),
+                                                                by_score="no"), "by_score"),
+    "cut_status progress": (lambda: sf.cut_status(_res(), _pairs(), top=4, progress="no"),
+                            "progress takes True or False"),
+    "report season": (lambda: sf.report(_res(), season="no"),
+                      "season takes True, False or None"),
+    "pair_round form": (lambda: sf.pair_round(None, pl.DataFrame({"player_id": ["a", "b"]}),
+                                              form="matches"),
+                        r"form='matches' is not one of 'long' \(default\), 'match'"),
+    "simulate id_policy mode": (lambda: sf.simulate(8, id_policy=sf.IdPolicy(mode="safest")),  # type: ignore[arg-type]
+                                "id_policy.mode='safest' is not one of"),
+    "simulate late_entry": (lambda: sf.simulate(8, rules=sf.SimRules(
+        "mtg", "mtg", late_entry="losses")),  # type: ignore[arg-type]
+                            "SimRules.late_entry='losses' is not one of"),
+    "recompute engine": (lambda: sf.recompute(STORE, "out", engine="polar"),  # type: ignore[arg-type]
+                         "did you mean 'polars'"),
+    "recompute overwrite": (lambda: sf.recompute(STORE, "out", overwrite="no"),
+                            "overwrite takes True or False"),
+    "chart_sensitivity baseline": (lambda: sf.charts.chart_sensitivity(
+        sf.sensitivity(_res(), top=4), baseline="no"), "baseline takes True or False"),
+    "chart race log_rank": (lambda: sf.charts.chart_standings_race(
+        sf.standings_by_round(_res()), log_rank="no"), "log_rank takes True, False or None"),
+    "pokemon drop_freeze": (lambda: sf.rules.pokemon(drop_freeze="no"), "drop_freeze takes"),
+}
+
+
+@pytest.mark.parametrize("case", list(FLAGS))
+def test_a_flag_or_choice_of_another_value_is_named(case: str) -> None:
+    fn, needle = FLAGS[case]
+    with pytest.raises(sf.DataError, match=needle):
+        fn()
+
+
+@pytest.mark.parametrize("field", ["floor_own_gw", "bye_in_own_rate", "points_first"])
+def test_a_ruleset_flag_of_another_value_is_named(field: str) -> None:
+    import dataclasses
+
+    with pytest.raises(sf.RulesetError, match=f"ruleset 'mtg': {field} takes True or False, "
+                       "got 'no'. Hint:"):
+        dataclasses.replace(sf.rules.MTG, **{field: "no"})
+    with pytest.raises(sf.RulesetError, match="criterion 'omwp': descending takes True"):
+        sf.rules.Criterion("omwp", descending="no")  # type: ignore[arg-type]
+
+
 def test_a_number_too_long_to_print_is_named_by_its_size() -> None:
     """(Python refuses to print an int of more than 4,300 digits: the message itself ended
     in a ValueError.)"""

@@ -665,3 +665,71 @@ def test_a_note_leaves_the_report_clean_and_is_listed() -> None:
     assert not both.clean
     assert "0 error(s), 1 warning(s); 1 note(s)." in str(both)
     assert both.summary["severity"].to_list() == ["warning", "note"]
+
+
+# ------------------------------------------------------------- a read's notes (a Source)
+
+
+MELEE_DRAWS = ROOT / "tests" / "fixtures" / "decklist" / "melee-draws-2-2024-07-13.json"
+PENDING_TOM = ROOT / "tests" / "fixtures" / "tom" / "pending.tdf"
+
+
+def test_validate_of_a_source_lists_its_format_notes() -> None:
+    # only the CLI listed a reader's notes: sf.validate(src.results) said nothing of
+    # melee's draw listed once per player (a format_note of severity note)
+    src = sf.read(MELEE_DRAWS)
+    assert sf.validate(src.results).problems.height == 0
+    report = sf.validate(src)
+    assert report.clean
+    assert report.rules == "melee-e2"  # rules="auto": the ruleset the read inferred
+    assert report.files == tuple(src.files)
+    notes = report.notes
+    assert notes.select("kind", "round", "player_id").rows() == [
+        ("format_note", 1, "B"), ("format_note", 2, "A"), ("format_note", 2, "C")]
+    assert notes["detail"].str.starts_with("draw_listed_again: ").all()
+    assert notes["file"].is_not_null().all()
+
+
+def test_validate_of_a_source_lists_repairs_and_unreadable_files(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.tdf"
+    bad.write_text("<tournament><players>")
+    with pytest.warns(sf.errors.ImportNotesWarning):
+        src = sf.read([PENDING_TOM, bad], on_error="collect")
+    report = sf.validate(src, best_of=1)
+    assert report.rules == "pokemon"
+    assert kinds(report) == {"unreadable_file": 1, "import_note": 2}
+    assert only(report, "unreadable_file")["file"].to_list() == [str(bad)]
+    pending = only(report, "import_note")
+    assert pending.select("round", "player_id").rows() == [(2, "1"), (2, "4")]
+    assert pending["severity"].unique().to_list() == ["warning"]
+
+
+def test_validate_of_a_source_equals_the_command_line(tmp_path: Path) -> None:
+    out = tmp_path / "problems.parquet"
+    assert main(["validate", str(MELEE_DRAWS), str(PENDING_TOM), "--best-of", "3",
+                 "-o", str(out), "--quiet"]) == 0
+    cli = pl.read_parquet(out)
+    with pytest.warns(sf.errors.ImportNotesWarning):
+        src = sf.read([MELEE_DRAWS, PENDING_TOM])
+    # (the command line reads with validate=False; the report is the same)
+    api = sf.validate(src, rules="mtg").problems
+    assert_frame_equal(api, cli)
+
+
+def test_validate_of_an_empty_source() -> None:
+    # every file unreadable: a Source without a column
+    read = sf.read(MELEE_DRAWS)
+    empty = dataclasses.replace(read, results=pl.DataFrame(), notes=read.notes.clear(),
+                                events=read.events.clear())
+    report = sf.validate(empty)
+    assert report.problems.height == 0
+    assert (report.rows, report.events, report.rules) == (0, 0, "mtg")
+
+
+def test_rules_auto_reads_the_ruleset_column() -> None:
+    table = GOOD.with_columns(pl.lit("fide").alias("ruleset"))
+    assert validate(table).rules == "fide"
+    assert validate(GOOD).rules == "mtg"
+    two = pl.concat([table, GOOD.with_columns(event_id=pl.lit("f"),
+                                              ruleset=pl.lit("pokemon"))])
+    assert validate(two).rules == "mtg"  # several: the default, as the CLI says

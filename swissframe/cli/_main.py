@@ -14,10 +14,10 @@ import os
 import sys
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Final
+from typing import Any, Final
 
 import polars as pl
 
@@ -286,7 +286,29 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     for command in sub.choices.values():  # --debug also after the command
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                              help="show the full traceback of an error")
+        for action in command._actions:
+            if action.dest in _PATH_DESTS or action.metavar in _PATH_METAVARS:
+                action.type = _named_path(action.type)
     return parser, modules
+
+
+#: The options and arguments that name a file or a folder (by destination or metavar).
+_PATH_DESTS: Final = frozenset({"files", "paths", "source", "output", "pairings", "reference",
+                                "held", "data", "players_output", "events_output"})
+_PATH_METAVARS: Final = frozenset({"FILE", "OUT", "TABLE", "DIR", "PATH"})
+
+
+def _named_path(kind: Any) -> Callable[[str], Any]:
+    """argparse type of a path argument: ``kind`` (text when None) of a text that is not
+    empty. An empty path ('', an unset shell variable) was the working folder read as input
+    (every results file under it), or an option taken as not given (``--pairings ''``)."""
+    def read(text: str) -> Any:
+        if text == "":
+            msg = "an empty path ('') names no file. Hint: name a file or a folder"
+            raise argparse.ArgumentTypeError(msg)
+        return text if kind is None else kind(text)
+    read.__name__ = getattr(kind, "__name__", "path")  # (argparse names it on a failure)
+    return read
 
 
 def main(argv: Sequence[str] | None = None) -> int:

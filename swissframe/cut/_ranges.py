@@ -23,6 +23,7 @@ from swissframe.cut._round import (
 )
 from swissframe.engine._exact import ratio_float
 from swissframe.engine._record import points_unit
+from swissframe.errors import check_flag
 from swissframe.rules._ruleset import Ruleset, get
 
 __all__ = ["next_round_ranges"]
@@ -93,6 +94,7 @@ def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str 
     │ loss    ┆ 0.665    ┆ 0.75     │
     └─────────┴──────────┴──────────┘
     """
+    check_flag("by_score", by_score)
     rs = get(rules)
     return per_exact_group(results, pairings, rs,
                            outcome_table(rs.match_outcomes if outcomes is None else outcomes),

@@ -55,7 +55,7 @@ from swissframe.cut._round import (
 )
 from swissframe.cut._scenarios import ROW_BUDGET, fast_model, scenario_chunks, scenario_rows
 from swissframe.engine._record import points_unit, ranking_keys
-from swissframe.errors import check_seed, check_top, check_whole
+from swissframe.errors import check_flag, check_seed, check_top, check_whole
 from swissframe.rules._ruleset import Ruleset, get
 
 __all__ = ["cut_status", "status_summary"]
@@ -480,6 +480,7 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
                              ("batch", batch, 1)):
         check_whole(name, value, low=low, hint="see help(sf.cut_status)")
     check_seed(seed)
+    check_flag("progress", progress)
     rs = get(rules)
     return per_exact_group(
         results, pairings, rs,

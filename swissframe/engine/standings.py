@@ -52,7 +52,7 @@ from swissframe.engine.tiebreakers import (
     spans_rounds,
     supporting,
 )
-from swissframe.errors import DataError, ExactnessWarning, SchemaError
+from swissframe.errors import DataError, ExactnessWarning, SchemaError, check_flag
 from swissframe.rules._infer import is_auto, run_auto
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
@@ -871,6 +871,7 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
     └───────────┴──────┴──────────────┴───────┘
     """
     keys = key_columns(keys)
+    check_flag("lazy", lazy)
     if is_auto(rules):  # one call per ruleset the data names (rules/_infer.py)
         table = run_auto(standings, results, through_round=through_round, keys=keys)
         return table.lazy() if lazy else table
@@ -1098,6 +1099,7 @@ def standings_by_round(results: Frame, rules: str | Ruleset = "auto", *,
     │ 2     ┆ 1    ┆ 6            │
     └───────┴──────┴──────────────┘
     """
+    check_flag("lazy", lazy)
     out = (run_auto(_by_round, results, keys=keys) if is_auto(rules)  # (keys: in _by_round)
            else _by_round(results, rules, keys))
     return out.lazy() if lazy else out

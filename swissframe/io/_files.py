@@ -59,6 +59,8 @@ from swissframe.errors import (
     ImportNotesWarning,
     SchemaError,
     SwissframeError,
+    check_choice,
+    check_flag,
 )
 
 if TYPE_CHECKING:
@@ -317,10 +319,9 @@ def path_items(paths: object) -> list[str | os.PathLike[str]]:
     >>> path_items("a.csv"), path_items(["a.csv", "b.csv"])
     (['a.csv'], ['a.csv', 'b.csv'])
     """
-    if isinstance(paths, (str, os.PathLike)):
-        return [paths]
-    items = (list(paths) if isinstance(paths, Iterable) and not isinstance(paths, bytes)
-             and not isinstance(paths, (pl.DataFrame, pl.LazyFrame)) else None)
+    items: list[object] | None = [paths] if isinstance(paths, (str, os.PathLike)) else (
+        list(paths) if isinstance(paths, Iterable) and not isinstance(paths, bytes)
+        and not isinstance(paths, (pl.DataFrame, pl.LazyFrame)) else None)
     if items is None or not all(isinstance(i, (str, os.PathLike)) for i in items):
         msg = (f"expected a file, folder or glob path (or a list of them), got "
                f"{type(paths).__name__} ({paths!r:.60}). Hint: e.g. sf.read('events/'); a "
@@ -329,7 +330,13 @@ def path_items(paths: object) -> list[str | os.PathLike[str]]:
     if not items:
         msg = "no input files given. Hint: pass a file, a folder or a glob."
         raise ImportFormatError(msg)
-    return items
+    if any(isinstance(i, str) and not i for i in items):
+        # ('' is Path('.'): every results file under the working folder was read, or a
+        # TOM / TRF reader ended in pathlib's bare "has an empty name")
+        msg = ("an empty path ('') given as input. Hint: name a file, a folder or a glob "
+               "('.' for the working folder); an unset shell variable gives ''.")
+        raise ImportFormatError(msg)
+    return [i for i in items if isinstance(i, (str, os.PathLike))]
 
 
 #: The first bytes of a Parquet file (what :func:`sniff` and :func:`_is_parquet` test).
@@ -1690,6 +1697,8 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
     >>> src.results.select("event_id", "round", "player_id").head(1).rows()
     [('store-championship', 1, 'Alice')]
     """
+    check_choice("on_error", on_error, ("raise", "collect"))
+    check_flag("validate", validate)
     found, skipped = expand(paths, format=format, limit=max_bytes)
     keyed = [f for f, k in found if k in ("tom", "trf")]
     keys = dict(zip(keyed, event_keys(keyed), strict=True)) if keyed else {}

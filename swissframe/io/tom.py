@@ -39,8 +39,17 @@ game-level statistic, so the games columns hold the match result: win ``1-0-0``,
 - ``0`` pending (mid-round saves): not a result; such matches are left out of ``results``
   and listed in :attr:`TomEvents.pending` (an explicit, reported exclusion).
 
-Rows of single-elimination rounds (``<round type="1">``) have ``phase="playoff"``;
-all others ``"swiss"``. Extra result columns: ``unplayed``, ``scheduled_opponent_id``,
+Round types
+-----------
+A ``<round type>`` says how the round was paired (:data:`TOM_ROUND_TYPES`): ``1`` is the
+single-elimination top cut (rows with ``phase="playoff"``); a Swiss round repeats the root
+``<tournament type>``, ``2`` (one division: League Challenge, prerelease) or ``3`` (a Cup
+with age divisions), and its rows have ``phase="swiss"``. Any other code, or none, is
+refused with an :class:`~swissframe.errors.ImportFormatError` naming the file, pod and
+round: the phase decides whether a round counts in the Swiss standings, so a guess would
+change them (``docs/fidelity-tom-trf.md``, "Round types", gives the sources).
+
+Extra result columns: ``unplayed``, ``scheduled_opponent_id``,
 ``tom_outcome`` (the match-level outcome name), ``table``, and ``disqualified`` when a file
 lists a player under ``<standings><pod type="dnf">`` (TRH §5.7.3: removed from the
 standings): True on that player's last Swiss row (TOM does not record the round), so the
@@ -76,6 +85,7 @@ __all__ = [
     "DIVISION_NAMES",
     "POD_LABELS",
     "TOM_OUTCOMES",
+    "TOM_ROUND_TYPES",
     "TomEvents",
     "TomOutcome",
     "event_keys",
@@ -129,7 +139,11 @@ POD_LABELS: Final[Mapping[int, str]] = {
     10: "all",
 }
 
-_ELIMINATION_ROUND_TYPE: Final = "1"
+#: The phase of each ``<round type>`` code TOM writes: ``1`` single elimination (the top
+#: cut); a Swiss round repeats the root ``<tournament type>``, ``2`` (one division) or ``3``
+#: (a Cup with age divisions) — ciphermaniac's ``shared/tournament/tdf.ts``, OpenTourney's
+#: and the shared folder's real files (``SOURCES.md``). Any other code is refused.
+TOM_ROUND_TYPES: Final[Mapping[str, str]] = {"1": "playoff", "2": "swiss", "3": "swiss"}
 _FINALIZED_STAGE: Final = "5"
 TOM_SUFFIXES: Final = (".tdf", ".xml")
 
@@ -416,7 +430,7 @@ def _read_pods(root: Element, source: str, known_players: set[str]) -> list[dict
                 msg = (f"{source}, pod {cat}: round {number} appears twice. "
                        "Hint: the file is damaged.")
                 raise ImportFormatError(msg)
-            phase = "playoff" if rnd.get("type") == _ELIMINATION_ROUND_TYPE else "swiss"
+            phase = _round_phase(rnd.get("type"), source, cat=cat, number=number)
             round_types[number] = phase
             for m in rnd.iterfind("matches/match"):
                 matches.append(_read_match(m, source, cat=cat, number=number, phase=phase,
@@ -424,6 +438,22 @@ def _read_pods(root: Element, source: str, known_players: set[str]) -> list[dict
         pods.append({"category": cat, "roster": roster, "matches": matches,
                      "round_types": round_types})
     return pods
+
+
+def _round_phase(code: str | None, source: str, *, cat: int, number: int) -> str:
+    """The phase of a ``<round type>`` (:data:`TOM_ROUND_TYPES`); an unknown code or none
+    is an :class:`ImportFormatError` (it was read as Swiss: a round of another kind
+    counted in the Swiss standings without a word)."""
+    phase = TOM_ROUND_TYPES.get((code or "").strip())
+    if phase is None:
+        known = ", ".join(f"{c} ({'top cut' if p == 'playoff' else p})"
+                          for c, p in TOM_ROUND_TYPES.items())
+        what = f"unknown round type {code!r}" if code is not None else "no round type"
+        msg = (f"{source}, pod {cat}, round {number}: {what}, so whether the round is "
+               f"Swiss or top cut is not known. Hint: TOM writes {known}; correct the "
+               "<round type=...> attribute, or re-export the file from TOM.")
+        raise ImportFormatError(msg)
+    return phase
 
 
 def _read_match(m: Element, source: str, *, cat: int, number: int, phase: str,
@@ -761,7 +791,7 @@ def read_tom(paths: str | Path | Iterable[str | Path], *,
     ------
     ImportFormatError
         Unreadable, truncated or non-TOM file, unsafe XML (DTD / entities), unknown
-        outcome code or pod category, inconsistent matches. The message names the file,
+        outcome code, round type or pod category, inconsistent matches. The message names the file,
         pod, round and player.
 
     Examples

@@ -23,7 +23,14 @@ from typing import Any
 
 import polars as pl
 
-from swissframe.errors import DataError, DataWarning, check_seed, check_top, check_whole
+from swissframe.errors import (
+    DataError,
+    DataWarning,
+    check_flag,
+    check_seed,
+    check_top,
+    check_whole,
+)
 from swissframe.report._event import EventMeta, EventReport, build_event
 from swissframe.report._inputs import Source, event_rows, load, meta_for
 from swissframe.report._season import SeasonReport, build_season
@@ -95,6 +102,7 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
     check_top(top)
     check_seed(seed)
     check_whole("n_sims", n_sims, hint="e.g. n_sims=100")
+    check_flag("season", season, none=True)
     src = load(data)
     # the contract first: the pages filter Swiss rows by phase, so a null or misspelled
     # phase (or any other refused row) left an event with no rows, and a page that failed

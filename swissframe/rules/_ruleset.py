@@ -40,7 +40,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final, Literal, get_args
 
-from swissframe.errors import DataError, RulesetError, check_outcome_space, did_you_mean
+from swissframe.errors import (
+    DataError,
+    RulesetError,
+    check_flag,
+    check_outcome_space,
+    did_you_mean,
+)
 
 __all__ = [
     "BEST_OF_THREE",
@@ -86,6 +92,17 @@ __all__ = [
 ]
 
 Snapshot = Literal["final", "last_round", "stage"]
+
+
+def _check_flags(obj: object, where: str) -> None:
+    """A :class:`RulesetError` for a flag field of ``obj`` (a dataclass) that is not True or
+    False: ``floor_own_gw="no"``, ``descending=0`` were read by their truth."""
+    for f in dataclasses.fields(obj):  # type: ignore[arg-type]
+        value = getattr(obj, f.name)
+        if f.type == "bool" and not isinstance(value, bool):
+            msg = (f"{where}: {f.name} takes True or False, got {value!r:.40}. Hint: "
+                   f"{f.name}={f.default!r}.")
+            raise RulesetError(msg)
 LateRounds = Literal["as_given", "loss", "skip"]
 UnplayedRule = Literal["fide-2023", "fide-2026", "fide-2009", "as_played"]
 MissingRounds = Literal["not_played", "absent"]
@@ -315,6 +332,7 @@ class Criterion:
     label: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
+        _check_flags(self, f"criterion {self.name!r}")
         if not self.function:
             object.__setattr__(self, "function", self.name)
         if not self.label:
@@ -498,6 +516,7 @@ class Ruleset:
             msg = (f"ruleset {self.name!r}: missing_rounds={self.missing_rounds!r}; expected "
                    "'not_played' or 'absent'.")
             raise RulesetError(msg)
+        _check_flags(self, f"ruleset {self.name!r}")
         if self.unplayed_rounds not in ("fide-2023", "fide-2026", "fide-2009", "as_played"):
             msg = (f"ruleset {self.name!r}: unplayed_rounds={self.unplayed_rounds!r}; expected "
                    "'fide-2023', 'fide-2026', 'fide-2009' or 'as_played'.")
@@ -640,6 +659,8 @@ def pokemon(*, tie_value: Fraction | int = Fraction(1, 2), drop_freeze: bool = T
     >>> pokemon(tie_value=0, drop_freeze=False, name="pokemon-trh").describe()
     'pokemon-trh: W/D/L/bye 3/1/0/3; match_points → omwp → oomwp → head_to_head → random'
     """
+    check_flag("drop_freeze", drop_freeze)
+    check_flag("late_below", late_below)
     crit = (POINTS, *((TARDINESS,) if late_below else ()), OMWP, OOMWP, HEAD_TO_HEAD,
             random_order(seed))
     return Ruleset(
@@ -677,6 +698,11 @@ def yugioh_number(*, loss_squares: bool = False, rounding: Literal["truncate", "
     >>> yugioh_number(loss_squares=True).kwargs
     {'loss_squares': True, 'rounding': 'truncate'}
     """
+    check_flag("loss_squares", loss_squares)
+    if rounding not in ("truncate", "round"):
+        msg = (f"yugioh_number: rounding={rounding!r} is not 'truncate' or 'round'. Hint: "
+               "rounding='truncate' (KDE's printed number).")
+        raise RulesetError(msg)
     return Criterion("ygo_tiebreaker", function="ygo_number",
                      params=(("loss_squares", loss_squares), ("rounding", rounding)))
 

@@ -64,6 +64,7 @@ from swissframe.errors import (
     MAX_TABLE_ROWS,
     DataError,
     RulesetError,
+    check_choice,
     check_seed,
     check_whole,
 )
@@ -217,6 +218,9 @@ class Simulation:
 
 def _sim_rules(rules: str | SimRules | object) -> SimRules:
     if isinstance(rules, SimRules):
+        # (any other text was read as its other value: late_entry="losses" as "absent")
+        check_choice("SimRules.late_entry", rules.late_entry, ("loss", "absent"))
+        check_choice("SimRules.group_by", rules.group_by, ("points", "record"))
         return rules
     name = str(getattr(rules, "name", rules))
     found = SIM_RULES.get(name)
@@ -237,6 +241,8 @@ def _id_policy(policy: str | IdPolicy | None) -> IdPolicy:
         # (a count past 64 bits ended in NumPy's OverflowError mid-simulation)
         check_whole("id_policy.rounds", policy.rounds,
                     hint="how many final Swiss rounds allow IDs, e.g. IdPolicy(rounds=1)")
+        # (another mode was read as "safe": only "likely" and "none" were compared with)
+        check_choice("id_policy.mode", policy.mode, ("likely", "safe", "none"))
         return policy
     if policy in ("safe", "likely", "none"):
         return IdPolicy(mode=policy)  # type: ignore[arg-type]
@@ -352,6 +358,7 @@ def pair_round(
     """
     import numpy as np
     checked = check_seed(seed)  # (a text or -1 ended in NumPy's SeedSequence errors)
+    check_choice("form", form, ("long", "match"))
     sim = _sim_rules(rules)
     if results is None:
         res = pl.DataFrame(schema={"event_id": pl.String, "round": pl.Int64,

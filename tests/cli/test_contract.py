@@ -482,7 +482,7 @@ def test_a_full_disk_behind_stdout_is_one_line_naming_the_output(
         assert "No space left on device (writing the output)" in _one_error(capsys)
 
 
-@pytest.mark.parametrize(("out", "needle"), [("", "-o is empty"),
+@pytest.mark.parametrize(("out", "needle"), [("", "-o/--output: an empty path ('') names no"),
                                              ("sub/", "'sub/' is a folder")])
 def test_an_empty_output_or_a_folder_name_is_refused(
         out: str, needle: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -676,3 +676,34 @@ def test_an_xlsx_output_a_worksheet_cannot_hold_is_refused_before_writing(
     write_frame(ids.with_columns(pl.col("player_id").str.slice(0, EXCEL_CELL_CHARS)), None,
                 str(out))
     assert out.exists()
+
+
+@pytest.mark.parametrize(("argv", "flag"), [
+    (["standings", ""], "argument FILE"),
+    (["validate", ""], "argument FILE"),
+    (["standings", STORE, "-o", ""], "argument -o/--output"),
+    (["validate", STORE, "-o", ""], "argument -o/--output"),  # (it wrote to stdout)
+    (["cut", STORE, "--top", "2", "--pairings", ""], "argument --pairings"),  # (ignored)
+    (["verify-ref", "x.tdf", "--held", ""], "argument --held"),
+    (["recompute", "", "-o", "out"], "argument source"),
+    (["simulate", "--players", "8", "-o", ""], "argument -o/--output"),
+    (["demo", "--data", ""], "argument --data"),
+])
+def test_an_empty_path_is_refused(argv: list[str], flag: str,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # '' (an unset shell variable) was the working folder, read as input (every results
+    # file under it ranked), or an option taken as not given
+    assert main(argv) == 2
+    err = _one_error(capsys, f"{flag}: an empty path ('') names no file. Hint:")
+    assert "swissframe: error:" in err
+
+
+def test_every_path_argument_refuses_an_empty_path() -> None:
+    from swissframe.cli._main import _PATH_DESTS
+
+    parser, _ = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    seen = {a.dest for c in sub.choices.values() for a in c._actions
+            if getattr(a.type, "__qualname__", "").startswith("_named_path")}
+    assert {"files", "output", "pairings", "source", "held", "reference", "data"} <= seen
+    assert seen <= _PATH_DESTS | {"paths", "files"}

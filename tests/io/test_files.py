@@ -963,3 +963,16 @@ def test_a_file_named_with_glob_characters_is_that_file(tmp_path: Path, name: st
     shutil.copyfile(LEAGUE, tmp_path / "aXb.csv")  # (what a*b.csv also matched)
     shutil.copyfile(LEAGUE, tmp_path / "whatX.csv")
     assert sf.read(path).results.height == rows.height
+
+
+@pytest.mark.parametrize("reader", ["read", "read_tom", "read_trf", "read_decklist_cache",
+                                    "read_results"])
+def test_an_empty_path_is_refused_by_every_reader(reader: str) -> None:
+    # '' is Path('.'): every results file under the working folder was read (read,
+    # read_results, read_decklist_cache), or pathlib's bare ValueError "has an empty name"
+    import swissframe as sf
+
+    with pytest.raises(ImportFormatError, match=r"an empty path \(''\) given as input"):
+        getattr(sf, reader)("")
+    with pytest.raises(ImportFormatError, match="an empty path"):
+        getattr(sf, reader)(["data/events", ""])

@@ -12,7 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from swissframe.errors import DataError, ImportFormatError, SwissframeError
-from swissframe.io.tom import TOM_OUTCOMES, TomEvents, event_keys, parse_tom, read_tom
+from swissframe.io.tom import (
+    TOM_OUTCOMES,
+    TOM_ROUND_TYPES,
+    TomEvents,
+    event_keys,
+    parse_tom,
+    read_tom,
+)
 from swissframe.io.trf import read_any
 from swissframe.schema import validate_results
 from tests import helpers
@@ -206,6 +213,33 @@ def test_unknown_outcome_codes_are_refused(tmp_path: Path, code: str) -> None:
     assert "bad.tdf" in str(exc.value)
 
 
+def test_round_types_are_read_by_the_documented_codes(tmp_path: Path) -> None:
+    # a Swiss round repeats the root type: 2 (one division) or 3 (a Cup); 1 is the top cut
+    assert TOM_ROUND_TYPES == {"1": "playoff", "2": "swiss", "3": "swiss"}
+    cup = read_tom(_mutate(tmp_path, '<round number="2" type="2"', '<round number="2" type="3"'))
+    assert cup.results.filter(pl.col("round") == 2)["phase"].unique().to_list() == ["swiss"]
+    assert read_tom(FIXTURES / "all_codes.tdf").results.filter(
+        pl.col("round") == 4)["phase"].unique().to_list() == ["playoff"]
+
+
+@pytest.mark.parametrize(("new", "said"), [
+    ('<round number="2" type="4"', "unknown round type '4'"),
+    ('<round number="2" type="0"', "unknown round type '0'"),
+    ('<round number="2" type=""', "unknown round type ''"),
+    ('<round number="2" type="swiss"', "unknown round type 'swiss'"),
+    ('<round number="2"', "no round type"),
+])
+def test_unknown_round_types_are_refused(tmp_path: Path, new: str, said: str) -> None:
+    # an unknown code was read as Swiss: a round of another kind counted in the Swiss
+    # standings without a word
+    bad = _mutate(tmp_path, '<round number="2" type="2"', new)
+    with pytest.raises(ImportFormatError, match=said) as exc:
+        read_tom(bad)
+    text = str(exc.value)
+    assert "bad.tdf, pod 2, round 2:" in text
+    assert "Hint: TOM writes 1 (top cut), 2 (swiss), 3 (swiss)" in text
+
+
 def test_truncated_file(tmp_path: Path) -> None:
     data = (FIXTURES / "all_codes.tdf").read_bytes()
     for cut in (len(data) // 3, len(data) - 20):
@@ -286,7 +320,8 @@ _XMLISH = st.lists(st.sampled_from([
     "<tournament>", "</tournament>", "<players>", "</players>", '<player userid="1">',
     '<player userid="2"/>', "</player>", "<pods>", "</pods>", '<pod category="2">',
     '<pod category="10">', "</pod>", "<rounds>", "</rounds>", '<round number="1" type="1">',
-    '<round number="2">', "</round>", "<matches>", "</matches>", '<match outcome="1">',
+    '<round number="2" type="2">', '<round number="3" type="7">', "</round>", "<matches>",
+    "</matches>", '<match outcome="1">',
     '<match outcome="5">', '<match outcome="10">', "</match>", '<player1 userid="1"/>',
     '<player2 userid="2"/>', "<standings>", "</standings>", '<player id="1" place="1"/>',
     "<dropped><status>1</status><round>1</round></dropped>", "<byes>2</byes>", "x", "&amp;",

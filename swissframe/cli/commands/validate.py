@@ -31,8 +31,14 @@ from swissframe.cli._common import (
 from swissframe.cli._common import write_frame as _write_frame
 from swissframe.errors import SwissframeError
 from swissframe.io import _files
-from swissframe.rules._infer import DEFAULT, RULESET_COLUMN
-from swissframe.validate import PROBLEM_SCHEMA, ValidationReport, _validate, file_problem
+from swissframe.rules._infer import DEFAULT
+from swissframe.validate import (
+    ValidationReport,
+    _validate,
+    auto_rules,
+    file_problem,
+    read_problems,
+)
 
 __all__ = ["add_parser", "read_for_validation", "run"]
 
@@ -70,12 +76,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_quiet(p)
 
 
-def _note_frame(e: pl.DataFrame) -> pl.DataFrame:
-    fill = [pl.lit(None, dtype=dt).alias(c) for c, dt in PROBLEM_SCHEMA.items()
-            if c not in e.columns]
-    return e.with_columns(fill).select(list(PROBLEM_SCHEMA)).cast(pl.Schema(PROBLEM_SCHEMA))
-
-
 def read_for_validation(items: Sequence[str], input_format: str = "auto"
                         ) -> tuple[pl.DataFrame | None, list[pl.DataFrame], list[str], str]:
     """Read every file through :func:`swissframe.io._files.read` without stopping at a bad
@@ -101,19 +101,7 @@ def read_for_validation(items: Sequence[str], input_format: str = "auto"
     if not expanded:
         return None, notes, [], "table"
     src = _files.read(expanded, format=input_format, on_error="collect", validate=False)
-    notes += [file_problem("unreadable_file", msg, file=f) for f, msg in src.problems]
-    if src.notes.height:
-        # a format's routine (a melee draw listed once per player) is a note, which leaves
-        # the report clean; a repair or a drop is a warning
-        routine = pl.col("kind").is_in(list(_files.ROUTINE_NOTES))
-        imported = src.notes.filter(pl.col("severity").is_null()).with_columns(
-            pl.when(routine).then(pl.lit("note")).otherwise(pl.lit("warning"))
-            .alias("severity"),
-            pl.when(routine).then(pl.lit("format_note")).otherwise(pl.lit("import_note"))
-            .alias("kind"),
-            pl.format("{}: {}", pl.col("kind"), pl.col("detail")).alias("detail"))
-        cells = src.notes.filter(pl.col("severity").is_not_null())
-        notes += [_note_frame(f) for f in (imported, cells) if f.height]
+    notes += read_problems(src)
     if src.results.height == 0 and not src.events.height:
         return None, notes, [], "table"
     combined = src.results.rename({"source_file": ORIGIN})
@@ -160,10 +148,8 @@ def run(args: argparse.Namespace) -> int:
     with working(args, reading(args.files)):
         combined, notes, read, common = read_for_validation(args.files, args.input_format)
     best_of = _best_of(str(args.best_of), common)
-    # (the distinct names, not every row's: 37.5M rows as a Python list took 2.2 s)
-    inferred = (combined[RULESET_COLUMN].drop_nulls().unique().sort().to_list()
-                if combined is not None and RULESET_COLUMN in combined.columns else [])
-    rules = args.rules or (inferred[0] if len(inferred) == 1 else DEFAULT)
+    auto, inferred = auto_rules(combined) if combined is not None else (DEFAULT, [])
+    rules = args.rules or auto
     table = combined if combined is not None else pl.DataFrame(
         schema={"event_id": pl.String, "round": pl.Int64, "player_id": pl.String,
                 "opponent_id": pl.String, "games_won": pl.Int64, "games_lost": pl.Int64,
