@@ -565,7 +565,8 @@ def _standings_frame(table: pl.DataFrame, top: int, cut: int | None) -> pl.DataF
                 .when(pl.col("rank") <= cut).then(pl.lit("tied at the cut"))
                 .otherwise(pl.lit("outside")))
     shown = _player_label(table)
-    out = (table.sort("rank", "player_id")
+    # (a disqualified player has no rank: not in the standings, so not in the chart)
+    out = (table.filter(pl.col("rank").is_not_null()).sort("rank", "player_id")
            .with_columns(tie_size=tie_size, zone=zone, shown=shown,
                          points_group=pl.col("match_points").rank("dense", descending=True))
            .head(top)
@@ -582,7 +583,8 @@ def _standings_frame(table: pl.DataFrame, top: int, cut: int | None) -> pl.DataF
 
 def _cut_note(table: pl.DataFrame, ruleset: _rules.Ruleset, cut: int) -> str | None:
     """What separated place ``cut`` from place ``cut + 1``, in words (None: no place 9)."""
-    rows = table.sort("rank", "player_id").slice(cut - 1, 2)
+    rows = (table.filter(pl.col("rank").is_not_null()).sort("rank", "player_id")
+            .slice(cut - 1, 2))
     if rows.height < 2:
         return None
     a, b = rows.row(0, named=True), rows.row(1, named=True)
@@ -946,7 +948,7 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
         msg = (f"{what}: event {event!r} is not in the current standings. Hint: pass "
                "standings of the same results.")
         raise DataError(msg)
-    cur = cur.sort("rank", "player_id")
+    cur = cur.sort("rank", "player_id", nulls_last=True)  # (disqualified: no rank, last)
     if players is None:
         chosen = cur.head(top)
     else:

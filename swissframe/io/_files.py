@@ -684,7 +684,9 @@ class Source:
                 rerank = "rank" in out.columns and bool(out.select(moved.any()).item())
                 out = out.with_columns(pl.coalesce("_own", "division").alias("division"))
                 if rerank:
-                    out = out.with_columns(rank_within(keys)).sort([*keys, "rank"])
+                    # (a disqualified player, with no rank, stays after the ranked)
+                    out = out.with_columns(rank_within(keys)).sort(
+                        [*keys, "rank"], nulls_last=True, maintain_order=True)
                 out = out.drop("_own")
         named = self.names.filter(pl.col("name").is_not_null())
         if named.height:

@@ -453,7 +453,8 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
     if rep.ranges is not None and "omwp" in {c.name for c in rep.meta.rules.criteria}:
         bubble = (wide.filter(pl.any_horizontal(pl.col("win", "draw", "loss") == "possible"))
                   ["player_id"].to_list())
-        bubble = rep.prior.filter(pl.col("player_id").is_in(bubble)).sort("rank")[
+        bubble = rep.prior.filter(pl.col("player_id").is_in(bubble)).sort(
+            "rank", nulls_last=True)[
             "player_id"].to_list()[:24]
         ranges_d = _display(rep.ranges, names, ["player_id"])
         shown = [names.get(p, p) for p in bubble] if ranges_d is not rep.ranges else bubble

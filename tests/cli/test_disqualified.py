@@ -88,3 +88,25 @@ def test_cut_a_disqualified_player_cannot_make_it_and_the_next_moves_in(
     _fits(lines)
     e_line = next(x for x in lines if x.split()[1:2] == ["E"])
     assert e_line.split()[-3:] == ["out", "out", "out"], e_line
+
+
+def test_a_combined_pods_disqualified_player_follows_the_ranked_of_their_division(
+        ) -> None:
+    # the file's masters and seniors are one pod ranked per division: the division's
+    # re-rank sorted a null rank first, so M3 X (DQ) headed the masters
+    tdf = Path(__file__).parents[1] / "fixtures" / "tom" / "disqualified.tdf"
+    (code, raw), = run_raw([["standings", str(tdf), "--quiet"]], columns=80)
+    assert code == 0
+    rows = [line.split("┆") for line in screen(raw) if line.startswith("│")]
+    masters = [(r[0].strip("│ "), r[2].strip()) for r in rows if r[1].strip() == "masters"]
+    assert masters == [("M1 X", "1"), ("M2 X", "2"), ("M3 X", "DQ")]
+
+
+def test_standings_chart_leaves_a_disqualified_player_out(six: Path) -> None:
+    import swissframe as sf
+    from swissframe import charts
+
+    table = sf.standings(pl.read_csv(six), "mtg")
+    rows = charts.chart_standings(table, top=8).to_dict()["datasets"]
+    shown = {r["player_id"] for data in rows.values() for r in data}
+    assert shown == {"A", "B", "C", "D", "F"}
