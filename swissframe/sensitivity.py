@@ -71,7 +71,10 @@ def standard_variants(base: str | Ruleset = "mtg") -> list[Ruleset]:
 def _ranked(results: Frame, rs: Ruleset, label: str) -> pl.DataFrame:
     st = standings(results, rs, lazy=True)
     crit = [c.name for c in rs.criteria if c.name != "match_points"]
-    return (st.with_columns(_pos=pl.int_range(1, pl.len() + 1).over("event_id"))
+    # (a disqualified player has no rank: removed from the standings, so from the cut
+    # margins and the rank correlations too)
+    return (st.filter(pl.col("rank").is_not_null())
+            .with_columns(_pos=pl.int_range(1, pl.len() + 1).over("event_id"))
             .pipe(collect)
             .select("event_id", "player_id", "rank", "_pos",
                     pl.lit(label).alias("ruleset"),
@@ -222,7 +225,8 @@ def sensitivity(results: Frame, rulesets: Sequence[str | Ruleset] | None = None,
     Returns
     -------
     DataFrame
-        One row per (event, ruleset): ``event_id, ruleset, players, entering, leaving``
+        One row per (event, ruleset): ``event_id, ruleset, players`` (the ranked
+        players: a disqualified one has no rank and is in no cut), ``entering, leaving``
         (lists of players entering/leaving the top N versus the baseline),
         ``kendall_tau`` (tau-b of the full ranking versus the baseline), ``place_n``,
         ``place_n1``, ``cut_criterion`` (first criterion that separated place N from

@@ -169,3 +169,16 @@ def test_standard_variants_leave_out_options_no_criterion_reads(base: str, path:
             continue  # (Pokémon's win rates do read the floor)
         after = sf.standings(results, dataclasses.replace(b, name="x", **change))
         assert after["player_id"].to_list() == before["player_id"].to_list(), change
+
+
+def test_a_disqualified_player_is_in_no_cut_and_no_rank_correlation() -> None:
+    # E (3rd without the flag) disqualified: removed from the standings, so the top 3 is
+    # A, C, B under every ruleset, the field is five players, and the rank correlation is
+    # of the five (the null rank was a player ranked nowhere, counted as a tie)
+    from tests.engine.test_disqualified import SIX, _dq
+
+    out = sf.sensitivity(_dq(SIX, "E", 3), ["mtg", "mtg-1/3"], top=3)
+    assert out["players"].to_list() == [5, 5]
+    assert out["place_n"].to_list() == ["B", "B"]
+    assert out["place_n1"].to_list() == ["D", "D"]
+    assert out["kendall_tau"].to_list() == [1.0, 1.0]
