@@ -135,7 +135,10 @@ def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int = 8, n_sims:
     if last >= 2 and st.height > top:
         prior = swiss.filter(pl.col("round") < last)
         final = swiss.filter(pl.col("round") == last)
-        pairs = final.select("event_id", "round", "player_id", "opponent_id")
+        # (a player disqualified in the last round: out of every scenario, as swissframe
+        # cut reads the round's rows)
+        pairs = final.select("event_id", "round", "player_id", "opponent_id",
+                             *(c for c in ("disqualified",) if c in final.columns))
         rep.prior = sf.standings(prior, rs)
         # (flagged as the "what the IDs did" section flags them: sf.id_report's rule)
         rep.final_round = sf.detect_intentional_draws(final)

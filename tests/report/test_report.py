@@ -417,3 +417,18 @@ def test_a_season_leaves_out_an_event_with_only_playoff_rows() -> None:
     with pytest.raises(DataError, match=r"event 'top4' has only playoff rows .* a report ranks "
                        r"the Swiss\. Hint: "):
         sf.report(both, event_id="top4", n_sims=0)
+
+
+def test_a_player_disqualified_in_the_last_round_is_out_of_its_scenarios() -> None:
+    # E (6 points before round 3) is disqualified in round 3: the page's "before the last
+    # round" read the round's pairings without the flag, so E was "in whatever happened",
+    # where swissframe cut (and the standings) have E out and the next player in
+    from tests.engine.test_disqualified import SIX, _dq
+
+    rep = sf.report(_dq(SIX, "E", 3), top=3, n_sims=0)
+    status = getattr(rep, "status", None)
+    assert status is not None
+    e = status.filter(pl.col("player_id") == "E")
+    assert e["status"].to_list() == ["eliminated"] * 3
+    assert set(e["method"]) == {"disqualified"}
+    assert "1 player was in the top 3 whatever happened" in _text(rep.html)
