@@ -1060,13 +1060,15 @@ def _record_of(prepared: pl.LazyFrame, codes: IdCodes, rules: Ruleset,
     (:class:`~swissframe.engine._record.SumBounds`); the same record. ``unit``: see
     ``aggregate_players``' ``event_unit`` (None: one event)."""
     rounds, games = codes.rounds, codes.games
+    first = spans_rounds(rules)  # (the first round: only a round-span scale reads it)
     if packs(codes.codes.height) and rounds is not None and games is not None:
         bounds = SumBounds(rounds=rounds[1] - rounds[0] + 1,
                            games=game_range(rules, *games))
-        base = aggregate_players(prepared, (), event_unit=unit, packed=bounds).pipe(collect)
+        base = aggregate_players(prepared, (), event_unit=unit, packed=bounds,
+                                 first_round=first).pipe(collect)
         if bounds.held(base):
             return base
-    return aggregate_players(prepared, (), event_unit=unit).pipe(collect)
+    return aggregate_players(prepared, (), event_unit=unit, first_round=first).pipe(collect)
 
 
 @scoped
