@@ -891,7 +891,7 @@ def _standings(results: Frame, ruleset: Ruleset, keys: tuple[str, ...],
     """:func:`standings` of one ruleset, the whole of ``results`` in one pass."""
     full, codes = _validated_coded(results, keys)
     k = check_keys(keys)
-    ruleset = late_rounds_needed(full, ruleset, k)
+    ruleset = late_rounds_needed(full, ruleset, k, codes)
     # the coded path first: it decides itself whether one pass keeps every event exact
     # (what _by_scale_group's None says), from the record it computes anyway
     out = None if codes is None else _coded_standings(full, codes, ruleset, through_round)
@@ -1141,7 +1141,7 @@ def _by_round_of(results: Frame, ruleset: Ruleset, keys: tuple[str, ...], *,
     """:func:`_by_round` of one ruleset, the whole of ``results`` in one pass."""
     frame, codes = _validated_coded(results, keys)
     k = check_keys(keys)
-    ruleset = late_rounds_needed(frame, ruleset, k)
+    ruleset = late_rounds_needed(frame, ruleset, k, codes)
     if cumulative is None:
         cumulative = _cumulative_pays(frame)
 

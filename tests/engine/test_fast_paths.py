@@ -730,3 +730,46 @@ def test_grid_declines_a_pairing_whose_opponent_has_no_block_by_then(drop: str) 
     d = pl.col("player_id") == "D"
     broken = frame.filter(~d if drop == "all_of_d" else ~(d & (pl.col("round") == 1)))
     assert grid(broken) is None
+
+
+@PROPS
+@given(res=rich_events(), through=st.sampled_from([None, 1, 2, 3]))
+def test_no_missed_round_by_the_codes_equals_the_group_by(res: pl.DataFrame,
+                                                          through: int | None) -> None:
+    """``late_rounds_needed`` told by validation's codes (``_none_missed``: a row in the
+    round before each row's) decides as the group-by does; where the codes say no one
+    missed a round, the group-by finds no one (late entrants, a skipped round number,
+    several events, a cutoff)."""
+    from swissframe.engine import _record as rec_mod
+    from swissframe.schema import codes_of_rows
+
+    frame, codes = st_mod._validated_coded(res, ())
+    assert codes is not None
+    if through is not None:
+        mask = frame.get_column("round") <= through
+        frame, kept = frame.filter(mask), codes_of_rows(codes, mask)
+        assume(kept is not None)
+        assert kept is not None
+        codes = kept
+    keys = ("event_id",)
+    pokemon = sf.rules.get("pokemon")
+    if rec_mod._none_missed(frame, codes):
+        assert rec_mod._with_missed_rounds(frame.lazy(), keys).collect().height == 0
+    assert (rec_mod.late_rounds_needed(frame, pokemon, keys, codes)
+            == rec_mod.late_rounds_needed(frame, pokemon, keys))
+
+
+def test_no_missed_round_by_the_codes_on_one_whole_event() -> None:
+    from swissframe.engine import _record as rec_mod
+
+    m = pl.DataFrame({"round": [1, 1, 2, 2, 3], "player_a": ["A", "C", "A", "B", "A"],
+                      "player_b": ["B", "D", "C", "D", None], "games_a": [2, 2, 2, 1, 2],
+                      "games_b": [0, 1, 1, 2, 0], "games_drawn": [0] * 5})
+    frame, codes = st_mod._validated_coded(sf.from_matches(m), ())
+    assert codes is not None
+    assert rec_mod._none_missed(frame, codes)  # C, B, D dropped: no round missed
+    late = frame.filter(~((pl.col("player_id") == "D") & (pl.col("round") == 1))
+                        & ~((pl.col("opponent_id") == "D") & (pl.col("round") == 1)))
+    frame2, codes2 = st_mod._validated_coded(late, ())
+    assert codes2 is not None
+    assert not rec_mod._none_missed(frame2, codes2)  # D entered in round 2
