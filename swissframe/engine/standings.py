@@ -734,9 +734,13 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
 
 def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
              cutoffs: pl.LazyFrame | None, *, cumulative: bool = True,
-             codes: IdCodes | None = None, own_rounds: bool = False) -> pl.DataFrame:
+             codes: IdCodes | None = None, own_rounds: bool = False,
+             one_query: bool = True) -> pl.DataFrame:
     """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff;
-    ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``).
+    ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``);
+    then ``one_query``: the final standings of a ``snapshot="last_round"`` ruleset in one
+    query (:func:`_at_own_last_round`), False the rounds of evaluation joined (the
+    reference).
     ``codes``: validation's id codes of ``lf``, row for row (the cumulative path reuses
     them); ignored where the ruleset adds or drops rows first. ``own_rounds``: the cutoffs
     are every round of ``lf``'s Swiss rows (see ``_cumulative_criteria``)."""
@@ -790,6 +794,8 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
             return _output(decoded, (*keys, "round"), rules, in_memory=True).rechunk()
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
+    elif rules.snapshot == "last_round" and final_only and not cumulative and one_query:
+        table = _at_own_last_round(lf, rules, keys)
     else:
         evals = eval_rounds(lf, rules, keys, cutoffs).pipe(collect)
         needed = evals.select(*keys, pl.col(EVAL).alias(THROUGH)).unique().lazy()
@@ -811,6 +817,30 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     if final_only:
         return _finish(table.drop(THROUGH), keys, rules)
     return _finish(table.rename({THROUGH: "round"}), (*keys, "round"), rules)
+
+
+def _at_own_last_round(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
+                       ) -> pl.DataFrame:
+    """The criteria of each player as of their own last Swiss round (a ruleset's
+    ``snapshot="last_round"`` on the final standings), on the repeated rows, with the
+    event's last round as ``THROUGH`` and ``dropped`` against it: what ``eval_rounds``
+    and the join of the criteria at the rounds it names give, in one query (the
+    reference, kept for cutoffs: ``_compute``'s snapshot branch).
+
+    At the final cutoff a player's round of evaluation is their last (a player who played
+    the event's last round is evaluated there), so the cutoffs needed are the rounds some
+    player played last; a player's row is the one at the cutoff of their own last round,
+    the greatest ``last_round`` their records have at any cutoff."""
+    pk = [*keys, "player_id"]
+    needed = (lf.filter(pl.col("phase") == "swiss").group_by(pk)
+              .agg(pl.col("round").max().alias(THROUGH)).select(*keys, THROUGH).unique())
+    crit = _criteria_of(context(cutoff_rows(lf, keys, needed), rules, (*keys, THROUGH)),
+                        lazy=True)
+    last = pl.col("last_round")
+    return (crit.filter(pl.col(THROUGH) == last.max().over(pk))
+            .with_columns((last < last.max().over(list(keys))).alias("dropped"),
+                          last.max().over(list(keys)).alias(THROUGH))
+            .pipe(collect))
 
 
 @overload
