@@ -428,31 +428,60 @@ def with_disqualified(table: pl.DataFrame, rows: pl.LazyFrame, pkeys: Sequence[s
 
 def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
                     keys: tuple[str, ...], *,
-                    unrepeated: tuple[pl.LazyFrame, str] | None = None) -> pl.DataFrame:
+                    unrepeated: tuple[pl.LazyFrame, str] | None = None
+                    ) -> pl.DataFrame | pl.LazyFrame:
     """Add the group-aware criteria, in ruleset order, each seeing the tie groups formed by
     every criterion before it (one exact ranking pass per such criterion). ``rows`` and
-    ``unrepeated``: see :class:`~swissframe.engine.tiebreakers.GroupContext`."""
+    ``unrepeated``: see :class:`~swissframe.engine.tiebreakers.GroupContext`.
+
+    A criterion's frame is attached lazily: the next ranking pass, one query, materialises
+    it with the table, and the frames after the last pass are part of the caller's query
+    (a plan, returned when any is pending; :func:`_finish` ranks it): a small input's
+    call runs no query of its own for them (Pokémon's head-to-head and random order)."""
+    pk = [*keys, "player_id"]
+    pending: pl.LazyFrame | None = None  # the table with frames not yet collected
     for i, crit in enumerate(rules.criteria):
         fn = GROUP_TIEBREAKERS.get(crit.function)
         if fn is None:
             continue
-        tied = table.lazy()
-        if TIEBREAKER_SPECS[crit.function].ties:
+        spec = TIEBREAKER_SPECS[crit.function]
+        if spec.ties:
             cols, desc = _sort_keys(rules, i)
-            tied = (rank_exact(tied, keys, cols, desc, rank_name="_prelim",
-                               tie_name="_tie", tiebreak=["player_id"], unique=True)
-                    .with_columns(_tie_size=pl.len().over([*keys, "_tie"])))
+            ranked = (rank_exact(table.lazy() if pending is None else pending, keys, cols,
+                                 desc, rank_name="_prelim", tie_name="_tie",
+                                 tiebreak=["player_id"], unique=True)
+                      .with_columns(_tie_size=pl.len().over([*keys, "_tie"])))
             # materialised: a criterion reads the tie groups several times (the tied
             # players, and again as their opponents), and a small input's plan would
-            # rank the table once per reading (no common-subplan elimination)
-            tied = tied.pipe(collect).lazy()
+            # rank the table once per reading (no common-subplan elimination); the
+            # pending frames are materialised with it
+            got = ranked.pipe(collect)
+            if pending is not None:
+                table, pending = got.drop("_prelim", "_tie", "_tie_size"), None
+            tied = got.lazy()
+        elif spec.keys_only or pending is None:
+            tied = table.lazy()  # (the rows and keys are the pending plan's)
+        else:  # (it may read a pending criterion's column)
+            table, pending = pending.pipe(collect), None
+            tied = table.lazy()
         g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules, unrepeated=unrepeated)
         frame = fn(g, name=crit.name, **crit.kwargs)
-        table = _attach(table, frame.pipe(collect), [*keys, "player_id"])
-    return table
+        pending = (table.lazy() if pending is None else pending).join(frame, on=pk,
+                                                                       how="left")
+    return table if pending is None else pending
 
 
-def _finish(table: pl.DataFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
+def _finish(table: pl.DataFrame | pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset, *,
+            height: int | None = None) -> pl.DataFrame:
+    """The ranked public table. ``table`` a plan (``_group_criteria``'s, of ``height``
+    rows): ranked in its own query where the table is small, else materialised first."""
+    if isinstance(table, pl.LazyFrame):
+        if height is not None and not packs(height):  # (no disqualified column: see _compute)
+            cols = _sort_keys(rules)[0]
+            wanted = dict.fromkeys([*keys, *_front(keys, rules), *cols, "player_id"])
+            return _output(_rank(table.select(cs.by_name(*wanted, require_all=False)),
+                                 rules, keys), keys, rules)
+        table = table.pipe(collect)
     return _output(_rank_table(table, rules, keys, _front(keys, rules)), keys, rules)
 
 
@@ -757,11 +786,13 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     if cutoffs is None and rules.snapshot == "final":
         ctx = context(lf, rules, keys)
         table = _criteria_of(ctx)
-        if has_group:  # (the rows the context prepared and materialised, not again)
-            table = _group_criteria(table, ctx.rows, rules, keys)
+        height = table.height
+        grouped = (_group_criteria(table, ctx.rows, rules, keys) if has_group
+                   else table)  # (the rows the context prepared and materialised, not again)
         if dq:
-            table = with_disqualified(table, ctx.rows, ctx.pkeys)
-        return _finish(table, keys, rules)
+            table = with_disqualified(_collected(grouped), ctx.rows, ctx.pkeys)
+            return _finish(table, keys, rules)
+        return _finish(grouped, keys, rules, height=height)
     final_only = cutoffs is None
     if cutoffs is None:
         cutoffs = (lf.filter(pl.col("phase") == "swiss").group_by(list(keys))
@@ -795,7 +826,14 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
     elif rules.snapshot == "last_round" and final_only and not cumulative and one_query:
-        table = _at_own_last_round(lf, rules, keys)
+        table, rows = _at_own_last_round(lf, rules, keys)
+        height = table.height
+        # (the rows at the final cutoff: the context's, materialised, of the last cutoff)
+        grouped = _group_criteria(table, rows, rules, ck) if has_group else table
+        if dq:
+            grouped = with_disqualified(_collected(grouped), lf, [*keys, "player_id"],
+                                        THROUGH)
+        return _finish(grouped.drop(THROUGH), keys, rules, height=height)
     else:
         evals = eval_rounds(lf, rules, keys, cutoffs).pipe(collect)
         needed = evals.select(*keys, pl.col(EVAL).alias(THROUGH)).unique().lazy()
@@ -806,21 +844,28 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                  .with_columns(dropped=pl.col("_dropped") if rules.snapshot == "last_round"
                                else pl.col("dropped"))
                  .drop(EVAL, "_dropped").pipe(collect))
+    height = table.height
+    grouped = table
     if has_group:
         prepared = prepare_rows(lf, rules)
         # (the rows at each cutoff, lazily: read only by a criterion that needs all of
         # them; the reference reads them for every criterion, the definition)
-        table = _group_criteria(table, cutoff_rows(prepared, keys, cutoffs), rules, ck,
-                                unrepeated=(prepared, THROUGH) if cumulative else None)
+        grouped = _group_criteria(table, cutoff_rows(prepared, keys, cutoffs), rules, ck,
+                                  unrepeated=(prepared, THROUGH) if cumulative else None)
     if dq:
-        table = with_disqualified(table, lf, [*keys, "player_id"], THROUGH)
+        grouped = with_disqualified(_collected(grouped), lf, [*keys, "player_id"], THROUGH)
     if final_only:
-        return _finish(table.drop(THROUGH), keys, rules)
-    return _finish(table.rename({THROUGH: "round"}), (*keys, "round"), rules)
+        return _finish(grouped.drop(THROUGH), keys, rules, height=height)
+    return _finish(grouped.rename({THROUGH: "round"}), (*keys, "round"), rules,
+                   height=height)
+
+
+def _collected(table: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    return table.pipe(collect) if isinstance(table, pl.LazyFrame) else table
 
 
 def _at_own_last_round(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
-                       ) -> pl.DataFrame:
+                       ) -> tuple[pl.DataFrame, pl.LazyFrame]:
     """The criteria of each player as of their own last Swiss round (a ruleset's
     ``snapshot="last_round"`` on the final standings), on the repeated rows, with the
     event's last round as ``THROUGH`` and ``dropped`` against it: what ``eval_rounds``
@@ -830,17 +875,20 @@ def _at_own_last_round(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     At the final cutoff a player's round of evaluation is their last (a player who played
     the event's last round is evaluated there), so the cutoffs needed are the rounds some
     player played last; a player's row is the one at the cutoff of their own last round,
-    the greatest ``last_round`` their records have at any cutoff."""
+    the greatest ``last_round`` their records have at any cutoff. With the context's
+    prepared rows (materialised), for the group criteria."""
     pk = [*keys, "player_id"]
     needed = (lf.filter(pl.col("phase") == "swiss").group_by(pk)
               .agg(pl.col("round").max().alias(THROUGH)).select(*keys, THROUGH).unique())
-    crit = _criteria_of(context(cutoff_rows(lf, keys, needed), rules, (*keys, THROUGH)),
-                        lazy=True)
+    ctx = context(cutoff_rows(lf, keys, needed), rules, (*keys, THROUGH))
     last = pl.col("last_round")
-    return (crit.filter(pl.col(THROUGH) == last.max().over(pk))
-            .with_columns((last < last.max().over(list(keys))).alias("dropped"),
-                          last.max().over(list(keys)).alias(THROUGH))
-            .pipe(collect))
+    table = (_criteria_of(ctx, lazy=True).filter(pl.col(THROUGH) == last.max().over(pk))
+             .with_columns((last < last.max().over(list(keys))).alias("dropped"),
+                           last.max().over(list(keys)).alias(THROUGH))
+             .pipe(collect))
+    # (the repeated rows, every cutoff's: a group criterion reads those of the table's
+    # players, joined on the keys, THROUGH among them, so the final cutoff's only)
+    return table, ctx.rows
 
 
 @overload

@@ -168,6 +168,11 @@ class TiebreakerSpec:
         ``next_round_ranges`` / ``cut_status`` know its range after one more round.
     fast
         The fast scenario model (:mod:`swissframe.cut._scenarios`) reproduces it.
+    keys_only
+        Of a group-aware criterion that reads no tie groups (``ties=False``): it reads
+        only the keys and ``player_id`` of ``GroupContext.table`` (a seeded random order),
+        so it may be computed on the table before the group criteria ahead of it are
+        attached (they join into one query with it, ``standings._group_criteria``).
     round_span
         Its exact scale grows with the span of a player's round numbers (CTB's
         ``4**span``): an event is then long (computed on its own past
@@ -202,6 +207,7 @@ class TiebreakerSpec:
     bounds: bool = False
     fast: bool = False
     ties: bool = True
+    keys_only: bool = False
     round_span: bool = False
     reads: frozenset[str] | None = None
     lot: bool = False
@@ -212,6 +218,10 @@ class TiebreakerSpec:
         if self.reads is not None and not self.reads <= set(RATE_OPTIONS):
             msg = (f"{where}: reads={sorted(self.reads)} names options outside "
                    f"{list(RATE_OPTIONS)}. Hint: declare those it reads, or leave it None.")
+            raise RulesetError(msg)
+        if self.keys_only and (not self.group or self.ties):
+            msg = (f"{where}: keys_only is for a group-aware criterion that reads no tie "
+                   "groups. Hint: register it with ties=False, or drop keys_only.")
             raise RulesetError(msg)
         if self.group and caps:
             msg = (f"{where}: a group-aware criterion cannot declare {sorted(caps)}. "
@@ -984,17 +994,18 @@ GroupTiebreaker = Callable[..., pl.LazyFrame]
 GROUP_TIEBREAKERS: dict[str, GroupTiebreaker] = {}
 
 
-def register_group_tiebreaker(name: str, *, ties: bool = True,
+def register_group_tiebreaker(name: str, *, ties: bool = True, keys_only: bool = False,
                               reads: Iterable[str] | None = None, lot: bool = False
                               ) -> Callable[[GroupTiebreaker], GroupTiebreaker]:
     """Decorator adding a group-aware function to :data:`GROUP_TIEBREAKERS`; ``ties=False``
     declares that it does not read the tie groups (its ``GroupContext.table`` then has
-    only the criteria's columns); ``reads`` and ``lot`` as :class:`TiebreakerSpec`'s."""
+    only the criteria's columns); ``keys_only``, ``reads`` and ``lot`` as
+    :class:`TiebreakerSpec`'s."""
 
     def deco(fn: GroupTiebreaker) -> GroupTiebreaker:
         TIEBREAKER_SPECS[name] = TiebreakerSpec(
-            name, fn, group=True, ties=ties, reads=None if reads is None else frozenset(reads),
-            lot=lot)
+            name, fn, group=True, ties=ties, keys_only=keys_only,
+            reads=None if reads is None else frozenset(reads), lot=lot)
         GROUP_TIEBREAKERS[name] = fn
         return fn
 
@@ -1187,7 +1198,7 @@ def _mix(frame: pl.LazyFrame, column: str) -> pl.LazyFrame:
     return frame
 
 
-@register_group_tiebreaker("random", ties=False, reads=(), lot=True)
+@register_group_tiebreaker("random", ties=False, keys_only=True, reads=(), lot=True)
 def random_key(g: GroupContext, *, name: str = "random", seed: int = 0) -> pl.LazyFrame:
     """A reproducible random order: a seeded hash of the player's position (by id) in the
     event (Pokémon TRH §5.5.1.1 "random"; FaB "random"). The same ids and seed always give
