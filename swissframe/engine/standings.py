@@ -322,7 +322,7 @@ def _attach_fused(ctx: Context, out: pl.LazyFrame, frames: Sequence[pl.LazyFrame
     for frame in frames:
         proj = ctx.projection(frame)
         if proj is None:
-            names.append([c for c in frame.collect_schema().names() if c not in ctx.pkeys])
+            names.append(ctx.columns_of(frame))
         else:
             names.append([e.meta.output_name() for e in proj[1]])
             groups.setdefault(id(proj[0]), (proj[0], []))[1].extend(proj[1])

@@ -89,6 +89,10 @@ class Context:
     #: several of them can join ``source`` once with all their columns (:func:`projection`).
     projections: list[tuple[pl.LazyFrame, pl.LazyFrame, tuple[pl.Expr, ...]]] = field(
         default_factory=list)
+    #: Criterion frames whose columns the function that built them knows: (frame, its
+    #: columns other than the keys), so that attaching them resolves no plan's schema
+    #: (:meth:`columns_of`; tens of microseconds a frame on a small event).
+    known_columns: list[tuple[pl.LazyFrame, tuple[str, ...]]] = field(default_factory=list)
     #: How an opponents' mean of any per-player values is summed (:func:`_opponent_mean`):
     #: given (keys…, player_id, ``_v`` exact, ``_f`` float) for every player and the
     #: values' exact scale, (keys…, player_id, ``_t`` sum, ``_k`` non-null count,
@@ -112,6 +116,20 @@ class Context:
             if got is frame:
                 return source, columns
         return None
+
+    def with_columns_known(self, frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
+        """``frame``, registered as having ``pkeys`` and then exactly ``columns``."""
+        self.known_columns.append((frame, columns))
+        return frame
+
+    def columns_of(self, frame: pl.LazyFrame) -> list[str]:
+        """The columns of a criterion frame other than ``pkeys``, in order (registered by
+        :meth:`with_columns_known`, else from the plan's schema)."""
+        for got, columns in self.known_columns:
+            if got is frame:
+                return list(columns)
+        pkeys = self.pkeys
+        return [c for c in frame.collect_schema().names() if c not in pkeys]
 
     @property
     def unit(self) -> int:
@@ -662,7 +680,9 @@ def _int_column(ctx: Context, frame: pl.LazyFrame, value: pl.Expr, name: str) ->
     out = frame.select(*ctx.pkeys, value.cast(pl.Int64).alias(name))
     out = ctx.players.select(ctx.pkeys).join(out, on=ctx.pkeys, how="left").with_columns(
         pl.col(name).fill_null(0))
-    return out.with_columns(pl.col(name).cast(pl.Int128).alias(exact_name(name)))
+    return ctx.with_columns_known(
+        out.with_columns(pl.col(name).cast(pl.Int128).alias(exact_name(name))),
+        name, exact_name(name))
 
 
 @register_tiebreaker("match_wins", own="wins", running=True, coded=True, fast=True, reads=())
@@ -1128,6 +1148,9 @@ def _direct_encounter_order(g: GroupContext, within: pl.LazyFrame) -> pl.LazyFra
     pairs = (within.group_by([*keys, "_tie", PLAYER, OPP])
              .agg(pl.col("_pts").sum().alias("_ps"), pl.len().alias("_pn"))
              .pipe(collect))
+    if _no_encounters(pairs):  # no two tied players met: every class stays whole
+        return g.table.filter(pl.col("_tie_size") >= 2).select(
+            *g.pkeys, pl.lit(0, dtype=pl.Int64).alias("_below"))
     scale = lcm_of(pairs["_pn"].unique().to_list())
     win = Fraction(g.rules.points_win) * points_unit(g.rules) * scale
     if scale > 2**62 or win.denominator != 1:
@@ -1181,6 +1204,13 @@ def _direct_encounter_order(g: GroupContext, within: pl.LazyFrame) -> pl.LazyFra
         classes = pl.concat([classes.filter(n < 2), a], how="vertical_relaxed")
     return classes.lazy().select(*g.pkeys, (pl.col("_tie_size") - pl.col("_off") - n)
                                  .cast(pl.Int64).alias("_below"))
+
+
+def _no_encounters(pairs: pl.DataFrame) -> bool:
+    """Whether no two tied players met (``_direct_encounter_order``'s pairs are empty):
+    then the passes split no class and direct encounter ranks no one below anyone, so
+    they are not run (tested equal to running them)."""
+    return pairs.is_empty()
 
 
 _P61 = 2**61 - 1
