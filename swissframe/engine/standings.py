@@ -445,6 +445,7 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
         if fn is None:
             continue
         spec = TIEBREAKER_SPECS[crit.function]
+        materialised = None
         if spec.ties:
             cols, desc = _sort_keys(rules, i)
             ranked = (rank_exact(table.lazy() if pending is None else pending, keys, cols,
@@ -458,13 +459,14 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
             got = ranked.pipe(collect)
             if pending is not None:
                 table, pending = got.drop("_prelim", "_tie", "_tie_size"), None
-            tied = got.lazy()
+            tied, materialised = got.lazy(), got
         elif spec.keys_only or pending is None:
             tied = table.lazy()  # (the rows and keys are the pending plan's)
         else:  # (it may read a pending criterion's column)
             table, pending = pending.pipe(collect), None
             tied = table.lazy()
-        g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules, unrepeated=unrepeated)
+        g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules, unrepeated=unrepeated,
+                         materialised=materialised)
         frame = fn(g, name=crit.name, **crit.kwargs)
         pending = (table.lazy() if pending is None else pending).join(frame, on=pk,
                                                                        how="left")

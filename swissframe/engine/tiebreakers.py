@@ -1014,11 +1014,22 @@ class GroupContext:
     #: ``rows`` repeats each row once per cutoff at or after its round): the prepared rows
     #: once, without that key, and the key's name, for :meth:`rows_of`. None otherwise.
     unrepeated: tuple[pl.LazyFrame, str] | None = None
+    #: ``table`` materialised, where it is (the tie groups' ranking pass): read by
+    #: :meth:`largest_tie` without a query.
+    materialised: pl.DataFrame | None = None
 
     @property
     def pkeys(self) -> list[str]:
         """Keys plus ``player_id``."""
         return [*self.keys, PLAYER]
+
+    def largest_tie(self) -> int | None:
+        """The most players of one tie group (``_tie_size``), None when not known without
+        a query (no materialised table)."""
+        if self.materialised is None or "_tie_size" not in self.materialised.columns:
+            return None
+        top = self.materialised.get_column("_tie_size").max()
+        return int(top) if isinstance(top, int) else 0
 
     def rows_of(self, players: pl.LazyFrame) -> pl.LazyFrame:
         """The rows of ``players`` ((keys…, player_id) and any further columns, which are
@@ -1168,6 +1179,9 @@ def _direct_encounter_order(g: GroupContext, within: pl.LazyFrame) -> pl.LazyFra
     group. Points are exact integers: a pair's average is scaled by the least common
     multiple of the numbers of games pairs played."""
     keys, cc = list(g.keys), [*g.keys, "_tie", "_off"]
+    if (g.largest_tie() or 2) < 2:  # no two players tied: no pass, no one below another
+        return g.table.filter(pl.lit(value=False)).select(
+            *g.pkeys, pl.lit(0, dtype=pl.Int64).alias("_below"))
     pairs = (within.group_by([*keys, "_tie", PLAYER, OPP])
              .agg(pl.col("_pts").sum().alias("_ps"), pl.len().alias("_pn"))
              .pipe(collect))

@@ -801,10 +801,12 @@ _FIDE_DE_FIRST = dataclasses.replace(
 @given(res=random_events(), rules=st.sampled_from([sf.rules.FIDE, _FIDE_DE_FIRST]))
 def test_direct_encounter_without_encounters_equals_its_passes(res: pl.DataFrame,
                                                                rules: sf.Ruleset) -> None:
-    """Direct encounter where no two tied players met skips its passes
-    (``tiebreakers._no_encounters``), and gives what the passes give."""
+    """Direct encounter where no two players are tied (``GroupContext.largest_tie``) or
+    no two tied players met (``tiebreakers._no_encounters``) skips its passes, and gives
+    what the passes give."""
     got = sf.standings(res, rules)
-    with mock.patch.object(tb_mod, "_no_encounters", return_value=False):
+    with (mock.patch.object(tb_mod, "_no_encounters", return_value=False),
+          mock.patch.object(tb_mod.GroupContext, "largest_tie", return_value=None)):
         ref = sf.standings(res, rules)
     assert_frame_equal(got, ref, check_exact=True)
 
