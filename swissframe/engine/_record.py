@@ -732,13 +732,21 @@ def _none_missed(frame: pl.DataFrame, codes: IdCodes) -> bool:
     the first is checked to have a row of the same player in round ``r - 1``: marks in a
     table of (player code, round) cells, no group-by (one 64-player event: a query's fixed
     cost saved)."""
+    events = codes.events.len()
+    if codes.rounds is None or frame.height == 0:
+        return frame.height == 0
+    # (the cells bounded from the codes' sizes and the rows' round range, before reading
+    # any column: a large table takes the group-by at no cost here)
+    bound = (codes.players.len() * events) * (codes.rounds[1] - codes.rounds[0] + 1)
+    if bound > NONE_MISSED_MAX_CELLS:
+        return False
     swiss = (frame.get_column("phase") == "swiss").to_numpy()
     rounds = frame.get_column("round").to_numpy()[swiss].astype(np.int64)
     if rounds.size == 0:
         return True
     c = codes.codes
     player = c.get_column("_p").to_numpy()[swiss].astype(np.int64)
-    if codes.events.len() > 1:
+    if events > 1:
         player = (c.get_column("_e").to_numpy()[swiss].astype(np.int64)
                   * codes.players.len() + player)
     first, span = int(rounds.min()), int(rounds.max()) - int(rounds.min()) + 1

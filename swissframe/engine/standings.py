@@ -437,8 +437,12 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
     A criterion's frame is attached lazily: the next ranking pass, one query, materialises
     it with the table, and the frames after the last pass are part of the caller's query
     (a plan, returned when any is pending; :func:`_finish` ranks it): a small input's
-    call runs no query of its own for them (Pokémon's head-to-head and random order)."""
+    call runs no query of its own for them (Pokémon's head-to-head and random order).
+    Not on a large table (:func:`~swissframe.engine._exact.packs`): each frame is
+    collected and attached in turn, a frame row for row with the table put beside it
+    (``_attach``: 2,000 Pokémon events, a join of 800k rows per frame otherwise)."""
     pk = [*keys, "player_id"]
+    large = packs(table.height)
     pending: pl.LazyFrame | None = None  # the table with frames not yet collected
     for i, crit in enumerate(rules.criteria):
         fn = GROUP_TIEBREAKERS.get(crit.function)
@@ -468,6 +472,9 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
         g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules, unrepeated=unrepeated,
                          materialised=materialised)
         frame = fn(g, name=crit.name, **crit.kwargs)
+        if large:  # (collected: put beside the table where row for row, not joined)
+            table = _attach(table, frame.pipe(collect), pk)
+            continue
         pending = (table.lazy() if pending is None else pending).join(frame, on=pk,
                                                                        how="left")
     return table if pending is None else pending
