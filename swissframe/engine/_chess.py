@@ -190,8 +190,10 @@ def chess_terms(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
 def _finish(ctx: Context, agg: pl.LazyFrame, name: str, divisor: int) -> pl.LazyFrame:
     out = ctx.players.select(ctx.pkeys).join(agg, on=ctx.pkeys, how="left").with_columns(
         pl.col("_s").fill_null(0))
-    return out.select(*ctx.pkeys, (pl.col("_s") / divisor).alias(name),
-                      pl.col("_s").cast(pl.Int128).alias(exact_name(name)))
+    return ctx.with_columns_known(
+        out.select(*ctx.pkeys, (pl.col("_s") / divisor).alias(name),
+                   pl.col("_s").cast(pl.Int128).alias(exact_name(name))),
+        name, exact_name(name))
 
 
 def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -> pl.LazyFrame:
@@ -343,7 +345,8 @@ def games_played(ctx: Context, *, name: str = "num") -> pl.LazyFrame:
 def _count(ctx: Context, cond: pl.Expr, name: str) -> pl.LazyFrame:
     agg = ctx.rows.group_by(ctx.pkeys).agg(cond.sum().cast(pl.Int64).alias("_s"))
     out = _finish(ctx, agg, name, 1)
-    return out.with_columns(pl.col(name).cast(pl.Int64))
+    return ctx.with_columns_known(out.with_columns(pl.col(name).cast(pl.Int64)),
+                                  name, exact_name(name))
 
 
 def wins(ctx: Context, *, name: str = "win") -> pl.LazyFrame:

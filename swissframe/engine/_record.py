@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+import numpy as np
 import polars as pl
 
 from swissframe._collect import collect, select, with_columns
@@ -31,7 +32,7 @@ from swissframe.engine._exact import (
 )
 from swissframe.errors import DataError, ExactnessWarning, SchemaError
 from swissframe.rules._ruleset import Ruleset
-from swissframe.schema import GAME_COLUMNS
+from swissframe.schema import GAME_COLUMNS, IdCodes
 
 __all__ = [
     "PAIRED",
@@ -728,8 +729,54 @@ def _with_missed_rounds(lf: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame
 MISSED_ROWS_SLACK: Final = 1_000_000
 
 
-def late_rounds_needed(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...]
-                       ) -> Ruleset:
+#: The most (player, round) cells :func:`_none_missed` marks (one byte each): one event or
+#: a few, whose players' codes span a small range; a larger table takes the group-by.
+NONE_MISSED_MAX_CELLS: Final = 1 << 20
+
+
+def _none_missed(frame: pl.DataFrame, codes: IdCodes) -> bool:
+    """Whether every player of ``frame`` (validated, ``codes`` its id codes row for row)
+    has a Swiss row in each round from the table's first Swiss round to their last: then
+    no one missed a round before their last (:func:`_with_missed_rounds` is empty). False
+    also when it cannot tell cheaply (the caller then runs the group-by): a table of many
+    cells, or a player whose rows start after that first round or skip a round number
+    (which the group-by may still find to be no missed round: an event starting later, or
+    a round number no one played).
+
+    A player's seats are one a round (validation), so each Swiss row of round ``r`` after
+    the first is checked to have a row of the same player in round ``r - 1``: marks in a
+    table of (player code, round) cells, no group-by (one 64-player event: a query's fixed
+    cost saved)."""
+    events = codes.events.len()
+    if codes.rounds is None or frame.height == 0:
+        return frame.height == 0
+    # (the cells bounded from the codes' sizes and the rows' round range, before reading
+    # any column: a large table takes the group-by at no cost here)
+    bound = (codes.players.len() * events) * (codes.rounds[1] - codes.rounds[0] + 1)
+    if bound > NONE_MISSED_MAX_CELLS:
+        return False
+    swiss = (frame.get_column("phase") == "swiss").to_numpy()
+    rounds = frame.get_column("round").to_numpy()[swiss].astype(np.int64)
+    if rounds.size == 0:
+        return True
+    c = codes.codes
+    player = c.get_column("_p").to_numpy()[swiss].astype(np.int64)
+    if events > 1:
+        player = (c.get_column("_e").to_numpy()[swiss].astype(np.int64)
+                  * codes.players.len() + player)
+    first, span = int(rounds.min()), int(rounds.max()) - int(rounds.min()) + 1
+    low, high = int(player.min()), int(player.max())
+    if (high - low + 1) * span > NONE_MISSED_MAX_CELLS:
+        return False
+    cell = (player - low) * span + (rounds - first)
+    marked = np.zeros((high - low + 1) * span, dtype=np.bool_)
+    marked[cell] = True
+    later = rounds > first
+    return bool(marked[cell[later] - 1].all())
+
+
+def late_rounds_needed(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
+                       codes: IdCodes | None = None) -> Ruleset:
     """``rules``, or the same with ``late_rounds="as_given"`` where :func:`late_rows`
     would add no row to ``frame`` (nor to its rows up to any round): no player misses a
     round before their last. The two rank every such table alike; the second keeps the
@@ -738,6 +785,9 @@ def late_rounds_needed(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...
     group-by, not the rows' slower path (2,000 events: 4.9–5.9 s against 11.7–14.2 s a
     ``standings`` call, thirteenth session).
 
+    ``codes``: validation's id codes of ``frame`` (no extra keys), row for row; with them
+    a table where plainly no one missed a round (:func:`_none_missed`) needs no group-by.
+
     Raises
     ------
     DataError
@@ -745,9 +795,11 @@ def late_rounds_needed(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...
         :data:`MISSED_ROWS_SLACK` (naming the player who missed the most rounds)."""
     if rules.late_rounds != "loss":
         return rules
+    if codes is not None and _none_missed(frame, codes):
+        return _as_given(rules)
     missed = _with_missed_rounds(frame.lazy(), keys).pipe(collect)
     if missed.height == 0:
-        return dataclasses.replace(rules, late_rounds="as_given")
+        return _as_given(rules)
     total = int(missed["_missed"].sum())
     if total > frame.height + MISSED_ROWS_SLACK:
         worst = missed.row(int(missed["_missed"].arg_max() or 0), named=True)
@@ -760,6 +812,13 @@ def late_rounds_needed(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...
                "late_rounds='as_given').")
         raise DataError(msg)
     return rules
+
+
+@functools.lru_cache(maxsize=64)
+def _as_given(rules: Ruleset) -> Ruleset:
+    """``rules`` with ``late_rounds="as_given"``, one object per ruleset (a ruleset is
+    checked as it is built, and the caches keyed by it find the same one again)."""
+    return dataclasses.replace(rules, late_rounds="as_given")
 
 
 def late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.LazyFrame:

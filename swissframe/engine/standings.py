@@ -322,7 +322,7 @@ def _attach_fused(ctx: Context, out: pl.LazyFrame, frames: Sequence[pl.LazyFrame
     for frame in frames:
         proj = ctx.projection(frame)
         if proj is None:
-            names.append([c for c in frame.collect_schema().names() if c not in ctx.pkeys])
+            names.append(ctx.columns_of(frame))
         else:
             names.append([e.meta.output_name() for e in proj[1]])
             groups.setdefault(id(proj[0]), (proj[0], []))[1].extend(proj[1])
@@ -428,31 +428,69 @@ def with_disqualified(table: pl.DataFrame, rows: pl.LazyFrame, pkeys: Sequence[s
 
 def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
                     keys: tuple[str, ...], *,
-                    unrepeated: tuple[pl.LazyFrame, str] | None = None) -> pl.DataFrame:
+                    unrepeated: tuple[pl.LazyFrame, str] | None = None
+                    ) -> pl.DataFrame | pl.LazyFrame:
     """Add the group-aware criteria, in ruleset order, each seeing the tie groups formed by
     every criterion before it (one exact ranking pass per such criterion). ``rows`` and
-    ``unrepeated``: see :class:`~swissframe.engine.tiebreakers.GroupContext`."""
+    ``unrepeated``: see :class:`~swissframe.engine.tiebreakers.GroupContext`.
+
+    A criterion's frame is attached lazily: the next ranking pass, one query, materialises
+    it with the table, and the frames after the last pass are part of the caller's query
+    (a plan, returned when any is pending; :func:`_finish` ranks it): a small input's
+    call runs no query of its own for them (Pokémon's head-to-head and random order).
+    Not on a large table (:func:`~swissframe.engine._exact.packs`): each frame is
+    collected and attached in turn, a frame row for row with the table put beside it
+    (``_attach``: 2,000 Pokémon events, a join of 800k rows per frame otherwise)."""
+    pk = [*keys, "player_id"]
+    large = packs(table.height)
+    pending: pl.LazyFrame | None = None  # the table with frames not yet collected
     for i, crit in enumerate(rules.criteria):
         fn = GROUP_TIEBREAKERS.get(crit.function)
         if fn is None:
             continue
-        tied = table.lazy()
-        if TIEBREAKER_SPECS[crit.function].ties:
+        spec = TIEBREAKER_SPECS[crit.function]
+        materialised = None
+        if spec.ties:
             cols, desc = _sort_keys(rules, i)
-            tied = (rank_exact(tied, keys, cols, desc, rank_name="_prelim",
-                               tie_name="_tie", tiebreak=["player_id"], unique=True)
-                    .with_columns(_tie_size=pl.len().over([*keys, "_tie"])))
+            ranked = (rank_exact(table.lazy() if pending is None else pending, keys, cols,
+                                 desc, rank_name="_prelim", tie_name="_tie",
+                                 tiebreak=["player_id"], unique=True)
+                      .with_columns(_tie_size=pl.len().over([*keys, "_tie"])))
             # materialised: a criterion reads the tie groups several times (the tied
             # players, and again as their opponents), and a small input's plan would
-            # rank the table once per reading (no common-subplan elimination)
-            tied = tied.pipe(collect).lazy()
-        g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules, unrepeated=unrepeated)
+            # rank the table once per reading (no common-subplan elimination); the
+            # pending frames are materialised with it
+            got = ranked.pipe(collect)
+            if pending is not None:
+                table, pending = got.drop("_prelim", "_tie", "_tie_size"), None
+            tied, materialised = got.lazy(), got
+        elif spec.keys_only or pending is None:
+            tied = table.lazy()  # (the rows and keys are the pending plan's)
+        else:  # (it may read a pending criterion's column)
+            table, pending = pending.pipe(collect), None
+            tied = table.lazy()
+        g = GroupContext(table=tied, rows=rows, keys=keys, rules=rules, unrepeated=unrepeated,
+                         materialised=materialised)
         frame = fn(g, name=crit.name, **crit.kwargs)
-        table = _attach(table, frame.pipe(collect), [*keys, "player_id"])
-    return table
+        if large:  # (collected: put beside the table where row for row, not joined)
+            table = _attach(table, frame.pipe(collect), pk)
+            continue
+        pending = (table.lazy() if pending is None else pending).join(frame, on=pk,
+                                                                       how="left")
+    return table if pending is None else pending
 
 
-def _finish(table: pl.DataFrame, keys: tuple[str, ...], rules: Ruleset) -> pl.DataFrame:
+def _finish(table: pl.DataFrame | pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset, *,
+            height: int | None = None) -> pl.DataFrame:
+    """The ranked public table. ``table`` a plan (``_group_criteria``'s, of ``height``
+    rows): ranked in its own query where the table is small, else materialised first."""
+    if isinstance(table, pl.LazyFrame):
+        if height is not None and not packs(height):  # (no disqualified column: see _compute)
+            cols = _sort_keys(rules)[0]
+            wanted = dict.fromkeys([*keys, *_front(keys, rules), *cols, "player_id"])
+            return _output(_rank(table.select(cs.by_name(*wanted, require_all=False)),
+                                 rules, keys), keys, rules)
+        table = table.pipe(collect)
     return _output(_rank_table(table, rules, keys, _front(keys, rules)), keys, rules)
 
 
@@ -734,9 +772,13 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
 
 def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
              cutoffs: pl.LazyFrame | None, *, cumulative: bool = True,
-             codes: IdCodes | None = None, own_rounds: bool = False) -> pl.DataFrame:
+             codes: IdCodes | None = None, own_rounds: bool = False,
+             one_query: bool = True) -> pl.DataFrame:
     """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff;
-    ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``).
+    ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``);
+    then ``one_query``: the final standings of a ``snapshot="last_round"`` ruleset in one
+    query (:func:`_at_own_last_round`), False the rounds of evaluation joined (the
+    reference).
     ``codes``: validation's id codes of ``lf``, row for row (the cumulative path reuses
     them); ignored where the ruleset adds or drops rows first. ``own_rounds``: the cutoffs
     are every round of ``lf``'s Swiss rows (see ``_cumulative_criteria``)."""
@@ -753,11 +795,13 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     if cutoffs is None and rules.snapshot == "final":
         ctx = context(lf, rules, keys)
         table = _criteria_of(ctx)
-        if has_group:  # (the rows the context prepared and materialised, not again)
-            table = _group_criteria(table, ctx.rows, rules, keys)
+        height = table.height
+        grouped = (_group_criteria(table, ctx.rows, rules, keys) if has_group
+                   else table)  # (the rows the context prepared and materialised, not again)
         if dq:
-            table = with_disqualified(table, ctx.rows, ctx.pkeys)
-        return _finish(table, keys, rules)
+            table = with_disqualified(_collected(grouped), ctx.rows, ctx.pkeys)
+            return _finish(table, keys, rules)
+        return _finish(grouped, keys, rules, height=height)
     final_only = cutoffs is None
     if cutoffs is None:
         cutoffs = (lf.filter(pl.col("phase") == "swiss").group_by(list(keys))
@@ -790,6 +834,15 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
             return _output(decoded, (*keys, "round"), rules, in_memory=True).rechunk()
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
+    elif rules.snapshot == "last_round" and final_only and not cumulative and one_query:
+        table, rows = _at_own_last_round(lf, rules, keys)
+        height = table.height
+        # (the rows at the final cutoff: the context's, materialised, of the last cutoff)
+        grouped = _group_criteria(table, rows, rules, ck) if has_group else table
+        if dq:
+            grouped = with_disqualified(_collected(grouped), lf, [*keys, "player_id"],
+                                        THROUGH)
+        return _finish(grouped.drop(THROUGH), keys, rules, height=height)
     else:
         evals = eval_rounds(lf, rules, keys, cutoffs).pipe(collect)
         needed = evals.select(*keys, pl.col(EVAL).alias(THROUGH)).unique().lazy()
@@ -800,17 +853,51 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                  .with_columns(dropped=pl.col("_dropped") if rules.snapshot == "last_round"
                                else pl.col("dropped"))
                  .drop(EVAL, "_dropped").pipe(collect))
+    height = table.height
+    grouped = table
     if has_group:
         prepared = prepare_rows(lf, rules)
         # (the rows at each cutoff, lazily: read only by a criterion that needs all of
         # them; the reference reads them for every criterion, the definition)
-        table = _group_criteria(table, cutoff_rows(prepared, keys, cutoffs), rules, ck,
-                                unrepeated=(prepared, THROUGH) if cumulative else None)
+        grouped = _group_criteria(table, cutoff_rows(prepared, keys, cutoffs), rules, ck,
+                                  unrepeated=(prepared, THROUGH) if cumulative else None)
     if dq:
-        table = with_disqualified(table, lf, [*keys, "player_id"], THROUGH)
+        grouped = with_disqualified(_collected(grouped), lf, [*keys, "player_id"], THROUGH)
     if final_only:
-        return _finish(table.drop(THROUGH), keys, rules)
-    return _finish(table.rename({THROUGH: "round"}), (*keys, "round"), rules)
+        return _finish(grouped.drop(THROUGH), keys, rules, height=height)
+    return _finish(grouped.rename({THROUGH: "round"}), (*keys, "round"), rules,
+                   height=height)
+
+
+def _collected(table: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    return table.pipe(collect) if isinstance(table, pl.LazyFrame) else table
+
+
+def _at_own_last_round(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
+                       ) -> tuple[pl.DataFrame, pl.LazyFrame]:
+    """The criteria of each player as of their own last Swiss round (a ruleset's
+    ``snapshot="last_round"`` on the final standings), on the repeated rows, with the
+    event's last round as ``THROUGH`` and ``dropped`` against it: what ``eval_rounds``
+    and the join of the criteria at the rounds it names give, in one query (the
+    reference, kept for cutoffs: ``_compute``'s snapshot branch).
+
+    At the final cutoff a player's round of evaluation is their last (a player who played
+    the event's last round is evaluated there), so the cutoffs needed are the rounds some
+    player played last; a player's row is the one at the cutoff of their own last round,
+    the greatest ``last_round`` their records have at any cutoff. With the context's
+    prepared rows (materialised), for the group criteria."""
+    pk = [*keys, "player_id"]
+    needed = (lf.filter(pl.col("phase") == "swiss").group_by(pk)
+              .agg(pl.col("round").max().alias(THROUGH)).select(*keys, THROUGH).unique())
+    ctx = context(cutoff_rows(lf, keys, needed), rules, (*keys, THROUGH))
+    last = pl.col("last_round")
+    table = (_criteria_of(ctx, lazy=True).filter(pl.col(THROUGH) == last.max().over(pk))
+             .with_columns((last < last.max().over(list(keys))).alias("dropped"),
+                           last.max().over(list(keys)).alias(THROUGH))
+             .pipe(collect))
+    # (the repeated rows, every cutoff's: a group criterion reads those of the table's
+    # players, joined on the keys, THROUGH among them, so the final cutoff's only)
+    return table, ctx.rows
 
 
 @overload
@@ -892,7 +979,7 @@ def _standings(results: Frame, ruleset: Ruleset, keys: tuple[str, ...],
     """:func:`standings` of one ruleset, the whole of ``results`` in one pass."""
     full, codes = _validated_coded(results, keys)
     k = check_keys(keys)
-    ruleset = late_rounds_needed(full, ruleset, k)
+    ruleset = late_rounds_needed(full, ruleset, k, codes)
     # the coded path first: it decides itself whether one pass keeps every event exact
     # (what _by_scale_group's None says), from the record it computes anyway
     out = None if codes is None else _coded_standings(full, codes, ruleset, through_round)
@@ -1145,7 +1232,7 @@ def _by_round_of(results: Frame, ruleset: Ruleset, keys: tuple[str, ...], *,
     """:func:`_by_round` of one ruleset, the whole of ``results`` in one pass."""
     frame, codes = _validated_coded(results, keys)
     k = check_keys(keys)
-    ruleset = late_rounds_needed(frame, ruleset, k)
+    ruleset = late_rounds_needed(frame, ruleset, k, codes)
     if cumulative is None:
         cumulative = _cumulative_pays(frame)
 

@@ -89,6 +89,10 @@ class Context:
     #: several of them can join ``source`` once with all their columns (:func:`projection`).
     projections: list[tuple[pl.LazyFrame, pl.LazyFrame, tuple[pl.Expr, ...]]] = field(
         default_factory=list)
+    #: Criterion frames whose columns the function that built them knows: (frame, its
+    #: columns other than the keys), so that attaching them resolves no plan's schema
+    #: (:meth:`columns_of`; tens of microseconds a frame on a small event).
+    known_columns: list[tuple[pl.LazyFrame, tuple[str, ...]]] = field(default_factory=list)
     #: How an opponents' mean of any per-player values is summed (:func:`_opponent_mean`):
     #: given (keys…, player_id, ``_v`` exact, ``_f`` float) for every player and the
     #: values' exact scale, (keys…, player_id, ``_t`` sum, ``_k`` non-null count,
@@ -112,6 +116,20 @@ class Context:
             if got is frame:
                 return source, columns
         return None
+
+    def with_columns_known(self, frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
+        """``frame``, registered as having ``pkeys`` and then exactly ``columns``."""
+        self.known_columns.append((frame, columns))
+        return frame
+
+    def columns_of(self, frame: pl.LazyFrame) -> list[str]:
+        """The columns of a criterion frame other than ``pkeys``, in order (registered by
+        :meth:`with_columns_known`, else from the plan's schema)."""
+        for got, columns in self.known_columns:
+            if got is frame:
+                return list(columns)
+        pkeys = self.pkeys
+        return [c for c in frame.collect_schema().names() if c not in pkeys]
 
     @property
     def unit(self) -> int:
@@ -168,6 +186,11 @@ class TiebreakerSpec:
         ``next_round_ranges`` / ``cut_status`` know its range after one more round.
     fast
         The fast scenario model (:mod:`swissframe.cut._scenarios`) reproduces it.
+    keys_only
+        Of a group-aware criterion that reads no tie groups (``ties=False``): it reads
+        only the keys and ``player_id`` of ``GroupContext.table`` (a seeded random order),
+        so it may be computed on the table before the group criteria ahead of it are
+        attached (they join into one query with it, ``standings._group_criteria``).
     round_span
         Its exact scale grows with the span of a player's round numbers (CTB's
         ``4**span``): an event is then long (computed on its own past
@@ -202,6 +225,7 @@ class TiebreakerSpec:
     bounds: bool = False
     fast: bool = False
     ties: bool = True
+    keys_only: bool = False
     round_span: bool = False
     reads: frozenset[str] | None = None
     lot: bool = False
@@ -212,6 +236,10 @@ class TiebreakerSpec:
         if self.reads is not None and not self.reads <= set(RATE_OPTIONS):
             msg = (f"{where}: reads={sorted(self.reads)} names options outside "
                    f"{list(RATE_OPTIONS)}. Hint: declare those it reads, or leave it None.")
+            raise RulesetError(msg)
+        if self.keys_only and (not self.group or self.ties):
+            msg = (f"{where}: keys_only is for a group-aware criterion that reads no tie "
+                   "groups. Hint: register it with ties=False, or drop keys_only.")
             raise RulesetError(msg)
         if self.group and caps:
             msg = (f"{where}: a group-aware criterion cannot declare {sorted(caps)}. "
@@ -507,6 +535,27 @@ def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
     return ctx.cache[key][0]
 
 
+def _collect_base_sums(ctx: Context) -> None:
+    """The opponents' base sums (:func:`_base_opponent_sums`) materialised, for a
+    criterion that reads them in a query of its own (OOMW%: the opponents' OMW%, a
+    materialised mean) besides the criteria's query, which reads them again (OMW%, OGW%):
+    a small input's plans would each join and sum them (no common-subplan elimination;
+    one 64-player Pokémon event, 34.4 -> 33.4 M instructions). The criteria already
+    projected from the plan are attached from the materialised sums."""
+    if _COLLECTED_SUMS_KEY in ctx.cache:
+        return
+    plan = _base_opponent_sums(ctx)
+    frame = plan.pipe(collect).lazy()
+    ctx.cache[OPPONENT_SUMS_KEY] = (frame, None)
+    ctx.cache[_COLLECTED_SUMS_KEY] = (frame, None)
+    ctx.projections[:] = [(got, frame if source is plan else source, columns)
+                          for got, source, columns in ctx.projections]
+
+
+#: ``Context.cache`` entry saying :func:`_collect_base_sums` ran.
+_COLLECTED_SUMS_KEY: Final = "__opponent_sums_collected__"
+
+
 @functools.lru_cache(maxsize=64)
 def _opponent_sum_exprs(keys: tuple[str, ...], wide: tuple[bool, ...], width: int | None
                         ) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...],
@@ -627,6 +676,8 @@ def oomwp(ctx: Context, *, name: str = "oomwp") -> pl.LazyFrame:
     key = f"{name}:_oinner"
     if key in ctx.cache:
         return ctx.cache[key][0]
+    if ctx.opponent_totals is None:
+        _collect_base_sums(ctx)
     inner_frame = omwp(ctx, name="_omwp_inner")
     inner_scale = ctx.cache["_omwp_inner:mwp_opp"][1]
     assert inner_scale is not None
@@ -652,7 +703,9 @@ def _int_column(ctx: Context, frame: pl.LazyFrame, value: pl.Expr, name: str) ->
     out = frame.select(*ctx.pkeys, value.cast(pl.Int64).alias(name))
     out = ctx.players.select(ctx.pkeys).join(out, on=ctx.pkeys, how="left").with_columns(
         pl.col(name).fill_null(0))
-    return out.with_columns(pl.col(name).cast(pl.Int128).alias(exact_name(name)))
+    return ctx.with_columns_known(
+        out.with_columns(pl.col(name).cast(pl.Int128).alias(exact_name(name))),
+        name, exact_name(name))
 
 
 @register_tiebreaker("match_wins", own="wins", running=True, coded=True, fast=True, reads=())
@@ -961,11 +1014,22 @@ class GroupContext:
     #: ``rows`` repeats each row once per cutoff at or after its round): the prepared rows
     #: once, without that key, and the key's name, for :meth:`rows_of`. None otherwise.
     unrepeated: tuple[pl.LazyFrame, str] | None = None
+    #: ``table`` materialised, where it is (the tie groups' ranking pass): read by
+    #: :meth:`largest_tie` without a query.
+    materialised: pl.DataFrame | None = None
 
     @property
     def pkeys(self) -> list[str]:
         """Keys plus ``player_id``."""
         return [*self.keys, PLAYER]
+
+    def largest_tie(self) -> int | None:
+        """The most players of one tie group (``_tie_size``), None when not known without
+        a query (no materialised table)."""
+        if self.materialised is None or "_tie_size" not in self.materialised.columns:
+            return None
+        top = self.materialised.get_column("_tie_size").max()
+        return int(top) if isinstance(top, int) else 0
 
     def rows_of(self, players: pl.LazyFrame) -> pl.LazyFrame:
         """The rows of ``players`` ((keys…, player_id) and any further columns, which are
@@ -984,17 +1048,18 @@ GroupTiebreaker = Callable[..., pl.LazyFrame]
 GROUP_TIEBREAKERS: dict[str, GroupTiebreaker] = {}
 
 
-def register_group_tiebreaker(name: str, *, ties: bool = True,
+def register_group_tiebreaker(name: str, *, ties: bool = True, keys_only: bool = False,
                               reads: Iterable[str] | None = None, lot: bool = False
                               ) -> Callable[[GroupTiebreaker], GroupTiebreaker]:
     """Decorator adding a group-aware function to :data:`GROUP_TIEBREAKERS`; ``ties=False``
     declares that it does not read the tie groups (its ``GroupContext.table`` then has
-    only the criteria's columns); ``reads`` and ``lot`` as :class:`TiebreakerSpec`'s."""
+    only the criteria's columns); ``keys_only``, ``reads`` and ``lot`` as
+    :class:`TiebreakerSpec`'s."""
 
     def deco(fn: GroupTiebreaker) -> GroupTiebreaker:
         TIEBREAKER_SPECS[name] = TiebreakerSpec(
-            name, fn, group=True, ties=ties, reads=None if reads is None else frozenset(reads),
-            lot=lot)
+            name, fn, group=True, ties=ties, keys_only=keys_only,
+            reads=None if reads is None else frozenset(reads), lot=lot)
         GROUP_TIEBREAKERS[name] = fn
         return fn
 
@@ -1114,9 +1179,15 @@ def _direct_encounter_order(g: GroupContext, within: pl.LazyFrame) -> pl.LazyFra
     group. Points are exact integers: a pair's average is scaled by the least common
     multiple of the numbers of games pairs played."""
     keys, cc = list(g.keys), [*g.keys, "_tie", "_off"]
+    if (g.largest_tie() or 2) < 2:  # no two players tied: no pass, no one below another
+        return g.table.filter(pl.lit(value=False)).select(
+            *g.pkeys, pl.lit(0, dtype=pl.Int64).alias("_below"))
     pairs = (within.group_by([*keys, "_tie", PLAYER, OPP])
              .agg(pl.col("_pts").sum().alias("_ps"), pl.len().alias("_pn"))
              .pipe(collect))
+    if _no_encounters(pairs):  # no two tied players met: every class stays whole
+        return g.table.filter(pl.col("_tie_size") >= 2).select(
+            *g.pkeys, pl.lit(0, dtype=pl.Int64).alias("_below"))
     scale = lcm_of(pairs["_pn"].unique().to_list())
     win = Fraction(g.rules.points_win) * points_unit(g.rules) * scale
     if scale > 2**62 or win.denominator != 1:
@@ -1172,6 +1243,13 @@ def _direct_encounter_order(g: GroupContext, within: pl.LazyFrame) -> pl.LazyFra
                                  .cast(pl.Int64).alias("_below"))
 
 
+def _no_encounters(pairs: pl.DataFrame) -> bool:
+    """Whether no two tied players met (``_direct_encounter_order``'s pairs are empty):
+    then the passes split no class and direct encounter ranks no one below anyone, so
+    they are not run (tested equal to running them)."""
+    return pairs.is_empty()
+
+
 _P61 = 2**61 - 1
 
 
@@ -1187,7 +1265,7 @@ def _mix(frame: pl.LazyFrame, column: str) -> pl.LazyFrame:
     return frame
 
 
-@register_group_tiebreaker("random", ties=False, reads=(), lot=True)
+@register_group_tiebreaker("random", ties=False, keys_only=True, reads=(), lot=True)
 def random_key(g: GroupContext, *, name: str = "random", seed: int = 0) -> pl.LazyFrame:
     """A reproducible random order: a seeded hash of the player's position (by id) in the
     event (Pokémon TRH §5.5.1.1 "random"; FaB "random"). The same ids and seed always give

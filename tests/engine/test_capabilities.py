@@ -173,11 +173,19 @@ def test_a_group_criterion_reading_no_ties_gives_what_it_gives_after_the_ranking
     assert TIEBREAKER_SPECS["head_to_head"].ties
     res = _events()
     fast = (sf.standings(res, "pokemon"), sf.standings_by_round(res, "pokemon"))
-    ranked = dataclasses.replace(TIEBREAKER_SPECS["random"], ties=True)
-    with mock.patch.dict(TIEBREAKER_SPECS, {"random": ranked}):
-        ref = (sf.standings(res, "pokemon"), sf.standings_by_round(res, "pokemon"))
-    for got, want in zip(fast, ref, strict=True):
-        assert_frame_equal(got, want, check_exact=True)
+    # with the pass, and (keys_only=False) on the table with head-to-head materialised
+    # instead of beside it in one query
+    for spec in (dataclasses.replace(TIEBREAKER_SPECS["random"], ties=True, keys_only=False),
+                 dataclasses.replace(TIEBREAKER_SPECS["random"], keys_only=False)):
+        with mock.patch.dict(TIEBREAKER_SPECS, {"random": spec}):
+            ref = (sf.standings(res, "pokemon"), sf.standings_by_round(res, "pokemon"))
+        for got, want in zip(fast, ref, strict=True):
+            assert_frame_equal(got, want, check_exact=True)
+
+
+def test_keys_only_is_for_a_group_criterion_reading_no_ties() -> None:
+    with pytest.raises(RulesetError, match="keys_only"):
+        dataclasses.replace(TIEBREAKER_SPECS["head_to_head"], keys_only=True)
 
 
 # ------------------------------------------------------------ what a criterion reads
