@@ -175,3 +175,22 @@ def test_a_streaming_panic_is_retried_in_memory(monkeypatch: pytest.MonkeyPatch)
         return one, both[1]["t"].to_list()
 
     assert run() == (expected, expected)
+
+
+def test_standings_of_every_game_import_no_numpy() -> None:
+    # a fresh process (every CLI command) pays ~70 ms to import NumPy: the engine and the
+    # boundary use Polars' kernels only (a missed-rounds check written with NumPy once
+    # made `import swissframe` import it)
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    code = ("import sys, swissframe as sf\n"
+            f"df = sf.read_results({str(root / 'data/events/store-championship.csv')!r})\n"
+            "for rules in ('mtg', 'pokemon', 'fide'):\n"
+            "    sf.standings(df, rules)\n"
+            "print('numpy' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=root, env={"PYTHONPATH": str(root), "PATH": ""})
+    assert out.stdout.strip() == "False", out.stderr

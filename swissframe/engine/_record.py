@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-import numpy as np
 import polars as pl
 
 from swissframe._collect import collect, select, with_columns
@@ -755,24 +754,25 @@ def _none_missed(frame: pl.DataFrame, codes: IdCodes) -> bool:
     bound = (codes.players.len() * events) * (codes.rounds[1] - codes.rounds[0] + 1)
     if bound > NONE_MISSED_MAX_CELLS:
         return False
-    swiss = (frame.get_column("phase") == "swiss").to_numpy()
-    rounds = frame.get_column("round").to_numpy()[swiss].astype(np.int64)
-    if rounds.size == 0:
+    # (Series kernels, no query and no NumPy: importing it would cost every fresh
+    # process — every CLI command — more than this saves)
+    swiss = frame.get_column("phase") == "swiss"
+    rounds = frame.get_column("round").filter(swiss)
+    if rounds.len() == 0:
         return True
     c = codes.codes
-    player = c.get_column("_p").to_numpy()[swiss].astype(np.int64)
+    player = c.get_column("_p").filter(swiss)
     if events > 1:
-        player = (c.get_column("_e").to_numpy()[swiss].astype(np.int64)
-                  * codes.players.len() + player)
-    first, span = int(rounds.min()), int(rounds.max()) - int(rounds.min()) + 1
+        player = c.get_column("_e").filter(swiss) * codes.players.len() + player
+    first, top = int(rounds.min()), int(rounds.max())
     low, high = int(player.min()), int(player.max())
+    span = top - first + 1
     if (high - low + 1) * span > NONE_MISSED_MAX_CELLS:
         return False
     cell = (player - low) * span + (rounds - first)
-    marked = np.zeros((high - low + 1) * span, dtype=np.bool_)
-    marked[cell] = True
-    later = rounds > first
-    return bool(marked[cell[later] - 1].all())
+    marked = pl.zeros((high - low + 1) * span, dtype=pl.Boolean, eager=True).scatter(
+        cell, values=True)
+    return bool(marked.gather(cell.filter(rounds > first) - 1).all())
 
 
 def late_rounds_needed(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
