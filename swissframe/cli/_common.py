@@ -30,7 +30,7 @@ import sys
 import textwrap
 import threading
 import warnings
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 
@@ -918,16 +918,20 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
 def write_per_event(df: pl.DataFrame, priority: Sequence[str] = (), *,
                     stream: IO[str] | None = None, heading: str = "{}\n",
                     whole: str = "use --format csv or -o FILE.csv",
-                    legend: Mapping[str, str] | None = None) -> None:
+                    legend: Mapping[str, str] | None = None,
+                    legend_of: Callable[[pl.DataFrame], Mapping[str, str]] | None = None
+                    ) -> None:
     """One terminal table per event, under the event's name (``heading`` formatted with
     it), fitted to the terminal with the ``priority`` columns kept first (``whole`` and
-    ``legend``: see :func:`render_table`)."""
+    ``legend``: see :func:`render_table`; ``legend_of``: more legend lines from an event's
+    own rows, for a value only some events show)."""
     out = stream or sys.stdout
     width = terminal_width()
     for (event,), grp in df.group_by("event_id", maintain_order=True):
         out.write(heading.format(printable(str(event))))
+        lines = {**(legend or {}), **(legend_of(grp) if legend_of else {})}
         out.write(render_table(grp.drop("event_id"), width=width, keep=1, priority=priority,
-                               whole=whole, legend=legend))
+                               whole=whole, legend=lines or None))
 
 
 def text_columns(heads: list[str], rows: list[list[str]], width: int, *,

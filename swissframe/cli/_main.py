@@ -118,11 +118,16 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
                 headings.get("match_points", "match_points"), "record",
                 *(headings.get(c, c) for c in criteria),
                 *([] if apart else ["division"]), "dropped"]
+    dq_legend = None
     if "disqualified" in table.columns and table["disqualified"].any():
-        # a disqualified player has no rank: "DQ" says why (removed from the standings)
+        # a disqualified player has no rank: "DQ" says why (removed from the standings),
+        # under the tables of the events that have one
         table = table.with_columns(rank=pl.when(pl.col("disqualified")).then(pl.lit("DQ"))
                                    .otherwise(pl.col("rank").cast(pl.String)))
-        legend["rank"] = "DQ = disqualified (no rank; results still count for opponents)"
+
+        def dq_legend(event: pl.DataFrame) -> dict[str, str]:
+            return ({"rank": "DQ = disqualified (no rank; results still count for "
+                     "opponents)"} if (event["rank"] == "DQ").any() else {})
     who = "name" if "name" in table.columns else "player_id"
     cols = [c for c in table.columns if c not in ("event_id", who)]
     at = cols.index("wins") if "wins" in cols else len(cols)
@@ -130,7 +135,7 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     shown = table.select("event_id", who, *cols[:at], record,
                          *(c for c in cols[at:] if c not in ("wins", "losses", "draws")))
     write_per_event(shown.rename(headings), priority, heading=heading, whole=whole,
-                    legend=legend)
+                    legend=legend, legend_of=dq_legend)
 
 
 def _cut_criterion_words(table: pl.DataFrame) -> pl.DataFrame:

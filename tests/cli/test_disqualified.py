@@ -100,6 +100,11 @@ def test_a_combined_pods_disqualified_player_follows_the_ranked_of_their_divisio
     rows = [line.split("┆") for line in screen(raw) if line.startswith("│")]
     masters = [(r[0].strip("│ "), r[2].strip()) for r in rows if r[1].strip() == "masters"]
     assert masters == [("M1 X", "1"), ("M2 X", "2"), ("M3 X", "DQ")]
+    # the legend under the pod that has a DQ, not under the juniors' table, which has none
+    lines = screen(raw)
+    legends = [i for i, line in enumerate(lines) if line.startswith("rank: DQ")]
+    assert len(legends) == 1, lines
+    assert lines.index("disqualified:seniors+masters") < legends[0]
 
 
 def test_standings_chart_leaves_a_disqualified_player_out(six: Path) -> None:
