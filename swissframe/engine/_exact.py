@@ -244,8 +244,8 @@ def warn_fallback(what: str, *, bits: int) -> None:
 def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[str],
                descending: Sequence[bool], *, rank_name: str = "rank",
                tie_name: str | None = None, tiebreak: Sequence[str] = (),
-               packed: int = 0, unique: bool = False, order: str | None = None,
-               order_split: tuple[int, int] | None = None) -> pl.LazyFrame:
+               packed: int = 0, unique: bool = False,
+               order: tuple[str, tuple[int, int]] | None = None) -> pl.LazyFrame:
     """Competition ranks (1, 2, 2, 4) within ``keys`` by exact columns, nulls last.
 
     Players equal on every column in ``sort_columns`` share a rank; ``tiebreak`` columns
@@ -255,12 +255,12 @@ def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[
     further sort columns would (the keys are then not sort columns themselves, only where a
     group starts). ``unique``: ``keys`` and ``tiebreak`` identify a row, so the order is
     total and the sort need not be stable (a stable sort of millions of rows costs more).
-    ``order``: a null-free column whose values are distinct and order the rows as
-    ``keys``, ``sort_columns`` and ``tiebreak`` do; the sort is on it alone (the columns
-    still tell the ties). ``order_split``: ``(below_keys, below_sort)``, the bits of
-    ``order`` below its keys' fields and below its sort columns' (the tiebreak's): rows
-    are in one group, or tied, where ``order`` shifted right by them is equal, and the
-    columns are not read (``sort_columns`` may be empty).
+    ``order``: ``(column, (below_keys, below_sort))``, a null-free integer column whose
+    values are distinct and order the rows as ``keys``, ``sort_columns`` and ``tiebreak``
+    do, and its bits below the keys' fields and below the sort columns' (the
+    tiebreak's): the sort is on it alone, and rows are in one group, or tied, where it
+    shifted right by those bits is equal (the columns are not read: ``sort_columns`` may
+    be empty).
     """
     if packed:
         columns = [*sort_columns, *tiebreak]
@@ -269,11 +269,11 @@ def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[
         columns = [*keys, *sort_columns, *tiebreak]
         desc = [False] * len(keys) + list(descending) + [False] * len(tiebreak)
     tie = tie_name or "__tie"
-    ordered = (frame.sort(order) if order is not None else
+    ordered = (frame.sort(order[0]) if order is not None else
                frame.sort(columns, descending=desc, nulls_last=True,
                           maintain_order=not (unique and tiebreak)))
-    if order is not None and order_split is not None:
-        starts, ranks = _split_rank_exprs(order, order_split, bool(keys), rank_name, tie)
+    if order is not None:
+        starts, ranks = _split_rank_exprs(*order, bool(keys), rank_name, tie)
     elif not keys:  # one group (one event): see _run_ranks
         return with_columns(ordered, *_run_ranks(tuple(sort_columns), rank_name, tie_name))
     else:
@@ -301,7 +301,7 @@ def _run_ranks(sort_columns: tuple[str, ...], rank_name: str, tie: str | None
 def _split_rank_exprs(order: str, split: tuple[int, int], keyed: bool, rank_name: str,
                       tie: str) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...]]:
     """:func:`_rank_exprs` told by one order key's leading bits (``rank_exact``'s
-    ``order_split``): a group starts where the bits above ``split[0]`` change, a tie group
+    ``order``): a group starts where the bits above ``split[0]`` change, a tie group
     where those above ``split[1]`` do (``keyed`` False: one group)."""
     key = pl.col(order)
 

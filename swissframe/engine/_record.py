@@ -728,7 +728,7 @@ def _with_missed_rounds(lf: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame
 MISSED_ROWS_SLACK: Final = 1_000_000
 
 
-#: The most (player, round) cells :func:`_none_missed` marks (one byte each): one event or
+#: The most (player, round) cells :func:`_none_missed` marks (one bit each): one event or
 #: a few, whose players' codes span a small range; a larger table takes the group-by.
 NONE_MISSED_MAX_CELLS: Final = 1 << 20
 

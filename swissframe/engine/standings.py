@@ -555,7 +555,7 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
         lf = (lf.with_columns(order.alias("__order"))
               .drop(cs.starts_with("__dense_"), *[c for c in cols if c not in keep]))
         return rank_exact(lf, keys, [], [], tiebreak=["player_id"], unique=True,
-                          order="__order", order_split=split,
+                          order=("__order", split),
                           ).drop("__order").pipe(unpack)
     packed = _packing(lead, directions, stats)
     if len(packed) <= len(keys):
