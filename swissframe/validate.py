@@ -49,7 +49,7 @@ from swissframe._display import bounded, escaped
 from swissframe.engine._chess import inferred_absences
 from swissframe.engine._record import event_rounds, missing_stage
 from swissframe.errors import SchemaError, ValidationError
-from swissframe.rules._infer import AUTO, DEFAULT, RULESET_COLUMN
+from swissframe.rules._infer import AUTO, auto_rules, is_auto
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
     FLAG_COLUMNS,
@@ -78,7 +78,6 @@ __all__ = [
     "PROBLEM_SCHEMA",
     "Kind",
     "ValidationReport",
-    "auto_rules",
     "coerce",
     "file_problem",
     "lookalike_key",
@@ -285,19 +284,6 @@ def _as_problems(frame: pl.DataFrame) -> pl.DataFrame:
             if c not in frame.columns]
     return (frame.with_columns(fill).select(list(PROBLEM_SCHEMA))
             .cast(pl.Schema(PROBLEM_SCHEMA)))
-
-
-def auto_rules(frame: Frame) -> tuple[str, list[str]]:
-    """The ruleset ``rules="auto"`` checks a table against, and the rulesets its events
-    call for: its ``ruleset`` column (what :func:`swissframe.read` writes) when that names
-    one ruleset, else :data:`~swissframe.rules._infer.DEFAULT` (``mtg``)."""
-    lf = frame.lazy()
-    if RULESET_COLUMN not in lf.collect_schema().names():
-        return DEFAULT, []
-    # (the distinct names, not every row's: 37.5M rows as a Python list took 2.2 s)
-    named = (lf.select(pl.col(RULESET_COLUMN).cast(pl.String, strict=False).drop_nulls()
-                       .unique().sort()).pipe(collect).to_series().to_list())
-    return (str(named[0]) if len(named) == 1 else DEFAULT), [str(n) for n in named]
 
 
 # --------------------------------------------------------------------------------------------
@@ -867,7 +853,7 @@ def _validate(results: Frame, *, rules: str | Ruleset = AUTO, best_of: int | Non
               keys: Sequence[str] = (), origin: str | None = None,
               default_event_id: str = "event", extra: Sequence[pl.DataFrame] = (),
               rows_extra: int = 0) -> ValidationReport:
-    auto = isinstance(rules, str) and rules == AUTO
+    auto = is_auto(rules)
     if not auto:
         get(rules)  # (an unknown name is refused before the table is read)
     if best_of is not None and (not isinstance(best_of, int) or best_of < 1):

@@ -733,3 +733,5 @@ def test_rules_auto_reads_the_ruleset_column() -> None:
     two = pl.concat([table, GOOD.with_columns(event_id=pl.lit("f"),
                                               ruleset=pl.lit("pokemon"))])
     assert validate(two).rules == "mtg"  # several: the default, as the CLI says
+    # "auto" is read as standings reads it (any case, blanks around: rules.is_auto)
+    assert validate(table, rules=" Auto ").rules == "fide"

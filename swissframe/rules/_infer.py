@@ -32,7 +32,7 @@ import polars as pl
 
 from swissframe._collect import collect
 
-__all__ = ["AUTO", "DEFAULT", "FIDE_ERAS", "RULESET_COLUMN", "by_ruleset", "describe",
+__all__ = ["AUTO", "DEFAULT", "FIDE_ERAS", "RULESET_COLUMN", "auto_rules", "by_ruleset", "describe",
            "infer_rulesets", "is_auto", "run_auto", "table_rulesets"]
 
 #: The value of ``rules=`` / ``--rules`` that asks for the inference.
@@ -175,6 +175,19 @@ def by_ruleset(results: pl.DataFrame | pl.LazyFrame
         return [(names[0] if names else DEFAULT, results)]
     return [(n, results.filter(pl.col(RULESET_COLUMN).fill_null(DEFAULT) == n))
             for n in names]
+
+
+def auto_rules(frame: pl.DataFrame | pl.LazyFrame) -> tuple[str, list[str]]:
+    """The ruleset ``rules="auto"`` checks a table against, and the rulesets its events
+    call for: its ``ruleset`` column (what :func:`swissframe.read` writes) when that names
+    one ruleset, else :data:`DEFAULT` (``mtg``)."""
+    lf = frame.lazy()
+    if RULESET_COLUMN not in lf.collect_schema().names():
+        return DEFAULT, []
+    # (the distinct names, not every row's: 37.5M rows as a Python list took 2.2 s)
+    named = (lf.select(pl.col(RULESET_COLUMN).cast(pl.String, strict=False).drop_nulls()
+                       .unique().sort()).pipe(collect).to_series().to_list())
+    return (str(named[0]) if len(named) == 1 else DEFAULT), [str(n) for n in named]
 
 
 def run_auto(fn: Callable[..., pl.DataFrame], results: pl.DataFrame | pl.LazyFrame,

@@ -31,14 +31,8 @@ from swissframe.cli._common import (
 from swissframe.cli._common import write_frame as _write_frame
 from swissframe.errors import SwissframeError
 from swissframe.io import _files
-from swissframe.rules._infer import DEFAULT
-from swissframe.validate import (
-    ValidationReport,
-    _validate,
-    auto_rules,
-    file_problem,
-    read_problems,
-)
+from swissframe.rules._infer import DEFAULT, auto_rules
+from swissframe.validate import ValidationReport, _validate, file_problem, read_problems
 
 __all__ = ["add_parser", "read_for_validation", "run"]
 
