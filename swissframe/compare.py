@@ -29,7 +29,7 @@ from swissframe.engine.standings import check_through_round
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import DataError, check_id, did_you_mean
 from swissframe.rules import Criterion, Ruleset, get
-from swissframe.schema import as_frame, validated_once
+from swissframe.schema import DISQUALIFIED, as_frame, validated_once
 
 __all__ = ["CRITERION_LABELS", "PERCENT_CRITERIA", "Comparison", "column_heading", "compare",
            "criterion_label", "criterion_unit", "format_value", "knows_intentional_draws",
@@ -331,7 +331,7 @@ def _row(table: pl.DataFrame, player: str, event: str) -> dict[str, object]:
 def _not_disqualified(ra: Mapping[str, object], rb: Mapping[str, object], event: str) -> None:
     """A :class:`DataError` when either player was disqualified: removed from the
     standings (MTG IPG §1.1, Pokémon TRH §5.7.3), so no criterion places them."""
-    gone = [r["player_id"] for r in (ra, rb) if r.get("disqualified")]
+    gone = [r["player_id"] for r in (ra, rb) if r.get(DISQUALIFIED)]
     if not gone:
         return
     who = " and ".join(repr(p) for p in gone)

@@ -131,13 +131,13 @@ OPTIONAL_COLUMNS: Final[Mapping[str, pl.DataType]] = {
     "unplayed": pl.String(),
 }
 
-#: Optional flag columns (Boolean; null reads as False).
-FLAG_COLUMNS: Final[Mapping[str, pl.DataType]] = {"double_loss": pl.Boolean(),
-                                                  "disqualified": pl.Boolean()}
-
 #: The flag column of a disqualified player (:data:`FLAG_COLUMNS`; see the module's
 #: docstring).
 DISQUALIFIED: Final = "disqualified"
+
+#: Optional flag columns (Boolean; null reads as False).
+FLAG_COLUMNS: Final[Mapping[str, pl.DataType]] = {"double_loss": pl.Boolean(),
+                                                  DISQUALIFIED: pl.Boolean()}
 
 #: Kinds of unplayed round (FIDE C.07 Art. 16 vocabulary), values of the ``unplayed`` column.
 UNPLAYED_KINDS: Final = (

@@ -46,6 +46,7 @@ from swissframe.cli._common import (
 from swissframe.errors import SwissframeError
 from swissframe.io._files import read
 from swissframe.rules._infer import AUTO, describe, run_auto
+from swissframe.schema import DISQUALIFIED
 
 __all__ = ["build_parser", "main", "write_frame"]
 
@@ -119,10 +120,10 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
                 *(headings.get(c, c) for c in criteria),
                 *([] if apart else ["division"]), "dropped"]
     dq_legend = None
-    if "disqualified" in table.columns and table["disqualified"].any():
+    if DISQUALIFIED in table.columns and table[DISQUALIFIED].any():
         # a disqualified player has no rank: "DQ" says why (removed from the standings),
         # under the tables of the events that have one
-        table = table.with_columns(rank=pl.when(pl.col("disqualified")).then(pl.lit("DQ"))
+        table = table.with_columns(rank=pl.when(pl.col(DISQUALIFIED)).then(pl.lit("DQ"))
                                    .otherwise(pl.col("rank").cast(pl.String)))
 
         def dq_legend(event: pl.DataFrame) -> dict[str, str]:

@@ -44,6 +44,7 @@ from swissframe.engine._record import (
 )
 from swissframe.engine.tiebreakers import GROUP_TIEBREAKERS, capability_columns
 from swissframe.rules._ruleset import Ruleset
+from swissframe.schema import DISQUALIFIED
 
 __all__ = ["ROW_BUDGET", "FastModel", "fast_model", "fast_unsupported", "scenario_chunks",
            "scenario_rows"]
@@ -70,7 +71,7 @@ def fast_unsupported(rules: Ruleset, rf: RoundFrame) -> str | None:
     """
     if rf.virtual:
         return "no pairings (virtual opponents)"
-    if "disqualified" in rf.seats.columns and rf.seats["disqualified"].any():
+    if DISQUALIFIED in rf.seats.columns and rf.seats[DISQUALIFIED].any():
         return "a disqualified player (ranked apart by the engine)"
     if rules.snapshot != "final":
         return f"snapshot={rules.snapshot!r}"

@@ -57,6 +57,7 @@ from swissframe.cut._scenarios import ROW_BUDGET, fast_model, scenario_chunks, s
 from swissframe.engine._record import points_unit, ranking_keys
 from swissframe.errors import check_flag, check_seed, check_top, check_whole
 from swissframe.rules._ruleset import Ruleset, get
+from swissframe.schema import DISQUALIFIED
 
 __all__ = ["cut_status", "status_summary"]
 
@@ -89,11 +90,11 @@ def _status_rows(table: pl.DataFrame, rules: Ruleset) -> tuple[pl.DataFrame, lis
     lo_unknown = pl.lit(UNKNOWN_LO, dtype=pl.Int128)
     hi_unknown = pl.lit(UNKNOWN_HI, dtype=pl.Int128)
     primary = _primary(rules)
-    if "disqualified" in table.columns:
+    if DISQUALIFIED in table.columns:
         # a disqualified player is below everyone on the first key: never at or above
         # another player (removed from the standings); their own status is "eliminated"
         # (_round_status)
-        primary = pl.when(pl.col("disqualified")).then(pl.lit(_BELOW_ALL)).otherwise(primary)
+        primary = pl.when(pl.col(DISQUALIFIED)).then(pl.lit(_BELOW_ALL)).otherwise(primary)
     seats = table.with_columns(
         *(pl.when(frozen).then(lo_unknown).otherwise(lo).alias(f"_lo{i}")
           for i, (_, lo, _) in zip(names, bounds, strict=True)),

@@ -29,6 +29,7 @@ from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
 from swissframe.rules import Ruleset
 from swissframe.rules._ruleset import fraction_text
+from swissframe.schema import DISQUALIFIED
 
 __all__ = ["EventMeta", "EventReport", "build_event"]
 
@@ -138,7 +139,7 @@ def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int = 8, n_sims:
         # (a player disqualified in the last round: out of every scenario, as swissframe
         # cut reads the round's rows)
         pairs = final.select("event_id", "round", "player_id", "opponent_id",
-                             *(c for c in ("disqualified",) if c in final.columns))
+                             *(c for c in (DISQUALIFIED,) if c in final.columns))
         rep.prior = sf.standings(prior, rs)
         # (flagged as the "what the IDs did" section flags them: sf.id_report's rule)
         rep.final_round = sf.detect_intentional_draws(final)
@@ -313,7 +314,7 @@ def _standings_section(rep: EventReport) -> str:
         if r["position"] == rep.top and st.height > rep.top:
             cls.append("cut-line")
         note = []
-        if r.get("disqualified"):
+        if r.get(DISQUALIFIED):
             note.append("disqualified")
         elif r["dropped"]:
             note.append("dropped")

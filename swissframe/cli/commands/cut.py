@@ -51,6 +51,7 @@ from swissframe.errors import DataError, DataWarning, SwissframeError
 from swissframe.io._files import read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
 from swissframe.rules._ruleset import BEST_OF_THREE, Ruleset, get
+from swissframe.schema import DISQUALIFIED
 
 __all__ = ["add_parser", "player_table", "render_event", "run", "status_words"]
 
@@ -144,7 +145,7 @@ def _split(results: pl.DataFrame, round_: int | None) -> tuple[pl.DataFrame, pl.
     # (a player disqualified in round R: out of the cut, see cut_status)
     pairs = s.filter(pl.col("round") == pl.col("_R")).select(
         "event_id", "round", "player_id", "opponent_id",
-        *(["disqualified"] if "disqualified" in s.columns else []))
+        *([DISQUALIFIED] if DISQUALIFIED in s.columns else []))
     done = _analysed(swiss, last, prior, pairs)
     return prior.join(done, on="event_id", how="semi"), pairs
 

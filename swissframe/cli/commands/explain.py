@@ -33,6 +33,7 @@ from swissframe.cli._common import (
 from swissframe.compare import with_unit
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.rules import label_of
+from swissframe.schema import DISQUALIFIED
 
 __all__ = ["add_parser", "render", "run"]
 
@@ -134,7 +135,7 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
                             (units or {}).get(col))
                   for col in cols if standing.get(col) is not None]
         lines.append(textwrap.fill(", ".join(parts), width=width))
-        if standing.get("disqualified"):
+        if standing.get(DISQUALIFIED):
             lines.append(textwrap.fill(
                 f"{player} was disqualified: removed from the standings (everyone below "
                 "moves up one place); their results still count for their opponents.",
