@@ -849,6 +849,30 @@ def _with_records(found: pl.DataFrame, table: pl.LazyFrame, ev: Sequence[str]) -
         .alias("file"), "detail")
 
 
+def resolve_best_of(best_of: object, kinds: Sequence[str] = ()) -> int | None:
+    """The games per match a ``best_of`` argument asks for: a whole number ≥ 1 as given,
+    None (no score checks), or ``"auto"`` (any case): the most common format's among
+    ``kinds``, the formats of the files read (:func:`~swissframe.io._files.auto_best_of`:
+    3 for tables and decklists, 1 for TOM and TRF, which record matches, not games; 3
+    for a table not read from files).
+
+    Examples
+    --------
+    >>> resolve_best_of("auto", ["trf"]), resolve_best_of("Auto"), resolve_best_of(5)
+    (1, 3, 5)
+    """
+    from swissframe.io._files import auto_best_of
+
+    if is_auto(best_of):
+        return auto_best_of(kinds)
+    if best_of is None or (isinstance(best_of, int) and not isinstance(best_of, bool)
+                           and best_of >= 1):
+        return best_of
+    msg = (f"best_of must be a whole number ≥ 1, 'auto' or None, got {best_of!r}. "
+           "Hint: 1, 3 or 5; 'auto' reads it from the files' format.")
+    raise SchemaError(msg)
+
+
 def _validate(results: Frame, *, rules: str | Ruleset = AUTO, best_of: int | None = 3,
               keys: Sequence[str] = (), origin: str | None = None,
               default_event_id: str = "event", extra: Sequence[pl.DataFrame] = (),
@@ -856,9 +880,7 @@ def _validate(results: Frame, *, rules: str | Ruleset = AUTO, best_of: int | Non
     auto = is_auto(rules)
     if not auto:
         get(rules)  # (an unknown name is refused before the table is read)
-    if best_of is not None and (not isinstance(best_of, int) or best_of < 1):
-        msg = f"best_of must be a positive integer or None, got {best_of!r}. Hint: 1, 3 or 5."
-        raise SchemaError(msg)
+    best_of = resolve_best_of(best_of)
     if not isinstance(results, (pl.DataFrame, pl.LazyFrame)):
         msg = (f"expected a polars DataFrame or LazyFrame, got {type(results).__name__}. "
                "Hint: wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow.")
@@ -942,7 +964,8 @@ def _validate(results: Frame, *, rules: str | Ruleset = AUTO, best_of: int | Non
 
 @scoped
 def validate(results: Frame | Source, *, rules: str | Ruleset = AUTO,
-             best_of: int | None = 3, keys: Sequence[str] = (), origin: str | None = None,
+             best_of: int | str | None = AUTO, keys: Sequence[str] = (),
+             origin: str | None = None,
              default_event_id: str = "event") -> ValidationReport:
     """Check a results table and list every problem, grouped by kind.
 
@@ -965,8 +988,11 @@ def validate(results: Frame | Source, *, rules: str | Ruleset = AUTO,
         ``"auto"``: the one ruleset the table's ``ruleset`` column names (what
         :func:`swissframe.read` infers for each event), else ``mtg``.
     best_of
-        Games per match (3 for MTG, 1 for match-level sources such as TOM or TRF files);
-        None skips the score checks. Rows with ``games_known`` False are not checked.
+        Games per match the game scores are checked against; None skips the score
+        checks. ``"auto"``: 1 for a ``Source`` read mostly from TOM or TRF files (they
+        record matches, not games), else 3 (MTG's best of three), as ``swissframe
+        validate`` chooses (:func:`resolve_best_of`). Rows with ``games_known`` False are
+        not checked.
     keys
         Extra key columns that, with ``event_id``, identify an event (e.g. ``scenario_id``).
     origin
@@ -987,7 +1013,7 @@ def validate(results: Frame | Source, *, rules: str | Ruleset = AUTO,
         Unknown ruleset name.
     SchemaError
         ``results`` is not a polars frame or a ``Source``, or ``best_of`` is not a
-        positive integer.
+        positive integer, ``"auto"`` or None.
 
     Examples
     --------
@@ -1018,11 +1044,12 @@ def validate(results: Frame | Source, *, rules: str | Ruleset = AUTO,
     from swissframe.io._files import Source
 
     if not isinstance(results, Source):
-        return _validate(results, rules=rules, best_of=best_of, keys=keys, origin=origin,
-                         default_event_id=default_event_id)
+        return _validate(results, rules=rules, best_of=resolve_best_of(best_of), keys=keys,
+                         origin=origin, default_event_id=default_event_id)
     table = results.results if results.results.width else pl.DataFrame(
         schema={c: PROBLEM_SCHEMA[c] for c in ("event_id", *REQUIRED_COLUMNS)})
-    report = _validate(table, rules=rules, best_of=best_of, keys=keys,
+    games = resolve_best_of(best_of, results.file_formats)
+    report = _validate(table, rules=rules, best_of=games, keys=keys,
                        origin=origin if origin is not None else SOURCE_FILE,
                        default_event_id=default_event_id, extra=read_problems(results))
     return dataclasses.replace(report, files=tuple(results.files))

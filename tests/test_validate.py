@@ -79,8 +79,9 @@ def test_bad_arguments_raise() -> None:
         validate({"round": [1]})  # type: ignore[arg-type]
     with pytest.raises(sf.RulesetError, match="unknown ruleset 'nope'"):
         validate(GOOD, rules="nope")
-    with pytest.raises(sf.SchemaError, match="best_of must be a positive integer"):
-        validate(GOOD, best_of=0)
+    for bad in (0, -1, True, 2.0, "three", ""):
+        with pytest.raises(sf.SchemaError, match="best_of must be a whole number ≥ 1, 'auto'"):
+            validate(GOOD, best_of=bad)  # type: ignore[arg-type]
 
 
 # ----------------------------------------------------------------------------- schema
@@ -672,6 +673,7 @@ def test_a_note_leaves_the_report_clean_and_is_listed() -> None:
 
 MELEE_DRAWS = ROOT / "tests" / "fixtures" / "decklist" / "melee-draws-2-2024-07-13.json"
 PENDING_TOM = ROOT / "tests" / "fixtures" / "tom" / "pending.tdf"
+FIXTURES = ROOT / "tests" / "fixtures"
 
 
 def test_validate_of_a_source_lists_its_format_notes() -> None:
@@ -702,6 +704,29 @@ def test_validate_of_a_source_lists_repairs_and_unreadable_files(tmp_path: Path)
     pending = only(report, "import_note")
     assert pending.select("round", "player_id").rows() == [(2, "1"), (2, "4")]
     assert pending["severity"].unique().to_list() == ["warning"]
+
+
+def test_best_of_auto_reads_the_files_format_as_the_command_line() -> None:
+    """``best_of="auto"`` (the default) checks a TRF or TOM read as best of one (they
+    record matches, not games) and a table or decklist as best of three — what
+    ``swissframe validate --best-of auto`` chose while Python's default said "best of 3"
+    of a chess file; a mix takes the most files' format."""
+    trf = FIXTURES / "trf" / "all_codes.trf"
+    with pytest.warns(sf.errors.ImportNotesWarning):
+        chess = sf.read(trf)
+    assert sf.validate(chess).best_of == 1
+    assert "best of 1" in str(sf.validate(chess))
+    assert sf.validate(chess, best_of=" AUTO ").best_of == 1
+    assert sf.validate(chess, best_of=3).best_of == 3
+    assert sf.validate(chess.results).best_of == 3  # a frame: no format to read
+    assert sf.validate(sf.read(MELEE_DRAWS)).best_of == 3
+    with pytest.warns(sf.errors.ImportNotesWarning):
+        mixed = sf.read([MELEE_DRAWS, PENDING_TOM, trf])
+    assert mixed.file_formats == ["decklist", "tom", "trf"]
+    assert sf.validate(mixed).best_of == 3  # one file each: the first format in order
+    with pytest.warns(sf.errors.ImportNotesWarning):
+        two_tom = sf.read([PENDING_TOM, FIXTURES / "tom" / "combined.tdf", MELEE_DRAWS])
+    assert sf.validate(two_tom).best_of == 1
 
 
 def test_validate_of_a_source_equals_the_command_line(tmp_path: Path) -> None:

@@ -106,6 +106,30 @@ _TRF_LINE: Final = re.compile(rb"(^|\n)(001|012|XXR) ")
 BEST_OF_BY_FORMAT: Final[dict[str, int]] = {"table": 3, "decklist": 3, "tom": 1, "trf": 1}
 
 
+def common_format(kinds: Sequence[str]) -> str:
+    """The format most of ``kinds`` (one per file read) are in, ties to the first in
+    :data:`FORMATS` order; ``"table"`` for none: what ``best_of="auto"`` reads.
+
+    Examples
+    --------
+    >>> common_format(["trf", "decklist", "trf"]), common_format([])
+    ('trf', 'table')
+    """
+    return max(FORMATS, key=list(kinds).count) if kinds else "table"
+
+
+def auto_best_of(kinds: Sequence[str]) -> int:
+    """Games per match of ``best_of="auto"``: the most common format's
+    (:func:`common_format`, :data:`BEST_OF_BY_FORMAT`).
+
+    Examples
+    --------
+    >>> auto_best_of(["tom", "tom", "decklist"]), auto_best_of(["table"])
+    (1, 3)
+    """
+    return BEST_OF_BY_FORMAT.get(common_format(kinds), 3)
+
+
 def shown(path: PathLike) -> str:
     """A path as printable text (undecodable bytes of a file name escaped, never an error).
 
@@ -609,6 +633,13 @@ class Source:
         """The format of the files (``"mixed"`` when they differ, ``"none"`` when empty)."""
         kinds = sorted(set(self.events["source_kind"].to_list()))
         return kinds[0] if len(kinds) == 1 else ("none" if not kinds else "mixed")
+
+    @property
+    def file_formats(self) -> list[str]:
+        """The format of each file read, in order (what ``best_of="auto"`` reads:
+        :func:`auto_best_of`)."""
+        return self.events.unique("source_file", maintain_order=True)[
+            "source_kind"].to_list()
 
     @property
     def files(self) -> list[str]:

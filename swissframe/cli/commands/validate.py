@@ -32,14 +32,18 @@ from swissframe.cli._common import write_frame as _write_frame
 from swissframe.errors import SwissframeError
 from swissframe.io import _files
 from swissframe.rules._infer import DEFAULT, auto_rules
-from swissframe.validate import ValidationReport, _validate, file_problem, read_problems
+from swissframe.validate import (
+    ValidationReport,
+    _validate,
+    file_problem,
+    read_problems,
+    resolve_best_of,
+)
 
 __all__ = ["add_parser", "read_for_validation", "run"]
 
 FORMATS: Final = ("table", "csv", "tsv", "json", "ndjson", "parquet", "xlsx")
 INPUT_FORMATS: Final = ("auto", *_files.FORMATS)
-#: Games per match by input format (TOM and TRF record match results, not games).
-BEST_OF_BY_FORMAT: Final = _files.BEST_OF_BY_FORMAT
 ORIGIN: Final = "_sf_file"
 
 
@@ -71,14 +75,15 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def read_for_validation(items: Sequence[str], input_format: str = "auto"
-                        ) -> tuple[pl.DataFrame | None, list[pl.DataFrame], list[str], str]:
+                        ) -> tuple[pl.DataFrame | None, list[pl.DataFrame], list[str],
+                                   list[str]]:
     """Read every file through :func:`swissframe.io._files.read` without stopping at a bad
     one.
 
     Returns the combined rows (with the file in column ``_sf_file``; None when no file was
     readable), problem frames (unreadable files, importer notes, bad cells), the files
-    read, and the format used for the ``auto`` best-of (the most common one; ties go to
-    the first in :data:`~swissframe.io._files.FORMATS` order).
+    read, and the format of each event read (what the ``auto`` best-of reads:
+    :func:`swissframe.validate.resolve_best_of`).
     """
     notes: list[pl.DataFrame] = []
     expanded: list[str] = []
@@ -93,25 +98,20 @@ def read_for_validation(items: Sequence[str], input_format: str = "auto"
             continue
         expanded.append(item)
     if not expanded:
-        return None, notes, [], "table"
+        return None, notes, [], []
     src = _files.read(expanded, format=input_format, on_error="collect", validate=False)
     notes += read_problems(src)
     if src.results.height == 0 and not src.events.height:
-        return None, notes, [], "table"
+        return None, notes, [], []
     combined = src.results.rename({"source_file": ORIGIN})
-    formats = src.events.unique("source_file")["source_kind"].to_list()
-    common = max(_files.FORMATS, key=formats.count) if formats else "table"
-    return combined, notes, src.files, common
+    return combined, notes, src.files, src.file_formats
 
 
-def _best_of(text: str, fmt: str) -> int | None:
+def _best_of(text: str) -> int | str | None:
+    """``--best-of``'s argument as :func:`~swissframe.validate.resolve_best_of` reads it."""
     t = text.strip().lower()
-    if t == "auto":
-        return BEST_OF_BY_FORMAT.get(fmt, 3)
-    if t == "none":
-        return None
-    if t.isdigit() and int(t) > 0:
-        return int(t)
+    if t in ("auto", "none") or (t.isdigit() and int(t) > 0):
+        return None if t == "none" else t if t == "auto" else int(t)
     msg = (f"--best-of {text!r}: expected a number ≥ 1, 'auto' or 'none' (no score checks). "
            "Hint: 1, 3 or 5.")
     raise SwissframeError(msg)
@@ -138,10 +138,10 @@ def run(args: argparse.Namespace) -> int:
         msg = (f"validate writes {', '.join(FORMATS)}, not {fmt}. Hint: -o report.json or "
                "-o problems.csv.")
         raise SwissframeError(msg)
-    _best_of(str(args.best_of), "table")  # a bad --best-of fails before reading
+    asked = _best_of(str(args.best_of))  # (a bad --best-of fails before reading)
     with working(args, reading(args.files)):
-        combined, notes, read, common = read_for_validation(args.files, args.input_format)
-    best_of = _best_of(str(args.best_of), common)
+        combined, notes, read, formats = read_for_validation(args.files, args.input_format)
+    best_of = resolve_best_of(asked, formats)
     auto, inferred = auto_rules(combined) if combined is not None else (DEFAULT, [])
     rules = args.rules or auto
     table = combined if combined is not None else pl.DataFrame(
