@@ -9,7 +9,7 @@ engine; exact ties via ``Fraction``.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -144,7 +144,7 @@ def _competition_ranks(keys: list[tuple[object, ...]]) -> list[int]:
     return ranks
 
 
-def _tie_groups(order: list[str], key: dict[str, tuple[object, ...]]) -> list[list[str]]:
+def _tie_groups(order: list[str], key: Mapping[str, tuple[object, ...]]) -> list[list[str]]:
     """Runs of equal ``key`` in ``order`` (players already sorted by it)."""
     groups: list[list[str]] = []
     for p in order:
@@ -238,11 +238,13 @@ def _pokemon_through(players: dict[str, list[Row]], through: int, wanted: Iterab
             rec.gwp_opp = _clamped(raw_gw, PKM_FLOOR, cap)  # as opponents average it
     for pid in near:
         rec = recs[pid]
-        # (an opponent has played a round, so their win % is never missing)
-        rec.omwp = _mean([recs[o].mwp for o in rec.opponents])  # type: ignore[misc]
+        # (an opponent has played a round, so their win % is never missing; a missing
+        # value would count nowhere, as in every mean here)
+        rec.omwp = _mean([m for m in (recs[o].mwp for o in rec.opponents) if m is not None])
     for pid in wanted:
         rec = recs[pid]
-        rec.ogwp = _mean([recs[o].gwp_opp for o in rec.opponents])  # type: ignore[misc]
+        rec.ogwp = _mean([g for g in (recs[o].gwp_opp for o in rec.opponents)
+                          if g is not None])
         rec.oomwp = _mean([o for o in (recs[o].omwp for o in rec.opponents) if o is not None])
     return recs
 
