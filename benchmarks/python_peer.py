@@ -3,7 +3,7 @@
 The same definitions as ``sf.standings(results, rules)`` for ``"mtg"``
 (:func:`standings_python`), ``"pokemon"`` (:func:`standings_python_pokemon`) and
 ``"fide"`` (:func:`standings_python_fide`), written from the rules, not from swissframe's
-engine; exact ties via ``Fraction``.
+engine; exact ties via ``Fraction`` (chess scores: half-point integers).
 """
 
 from __future__ import annotations
@@ -97,8 +97,9 @@ def standings_python(results: pl.DataFrame) -> pl.DataFrame:
 # ---------------------------------------------------------------- Pokémon and FIDE
 #
 # Written from the rules reference (rules.md §2 Pokémon, §4 FIDE) and the presets' fields
-# (swissframe.rules "pokemon" and "fide"), not from the engine: one dict per player, one
-# Fraction per value, Python's sorted for the order.
+# (swissframe.rules "pokemon" and "fide"), not from the engine: one record per player,
+# exact values (Fractions; chess scores in half-point integers), Python's sorted for the
+# order.
 
 #: One Swiss row of a player: (round, opponent or None, games won, lost, drawn).
 Row = tuple[int, str | None, int, int, int]
