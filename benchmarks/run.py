@@ -11,8 +11,10 @@ Rows (``--rows``): ``bulk`` (sf.standings vs DuckDB SQL, validation included), `
 (the same with each event's players named apart, as an archive of real events names them),
 ``by-round``
 (sf.standings_by_round vs sf.standings), ``event-64`` / ``event-256`` (one event vs the
-plain-Python Fraction loop), ``js-64`` (one event vs tournament-organizer 4.1.1 under node:
-whole process, and the CPU of the computation inside each process), ``import``
+plain-Python Fraction loop), ``pokemon-64`` / ``pokemon-256`` / ``fide-64`` / ``fide-256``
+(the same events' Pokémon and FIDE standings vs their plain-Python loops), ``js-64``
+(one event vs tournament-organizer 4.1.1 under node: whole process, and the CPU of the
+computation inside each process), ``import``
 (``import swissframe`` vs ``import polars``, fresh processes), ``decklist``
 (``sf.read_decklist_cache`` vs a gunzip + orjson floor), ``chart`` (``swissframe chart
 standings`` vs ``swissframe standings`` on the same file, whole processes), ``pokemon``
@@ -51,7 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -77,8 +79,13 @@ ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
     [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
 #: MTG percentages without the 0.33 floor: what tournament-organizer computes.
 NOFLOOR = dataclasses.replace(sf.rules.MTG, name="mtg-nofloor", floor=Fraction(0))
-ALL_ROWS = ["bulk", "bulk-names", "by-round", "event-64", "event-256", "js-64", "import",
-            "decklist", "chart", "pokemon", "scale"]
+ALL_ROWS = ["bulk", "bulk-names", "by-round", "event-64", "event-256", "pokemon-64",
+            "pokemon-256", "fide-64", "fide-256", "js-64", "import", "decklist", "chart",
+            "pokemon", "scale"]
+#: One-event rows (one ``one_event`` vs a ``python_peer`` loop): the row's name less its
+#: size -> the ruleset; the size -> (players, Swiss rounds).
+ONE_EVENT_RULES = {"event": "mtg", "pokemon": "pokemon", "fide": "fide"}
+ONE_EVENT_SIZES = {"64": (64, 6), "256": (256, 8)}
 #: Events of the ``pokemon`` row (the first of the bulk table).
 POKEMON_EVENTS = 2_000
 
@@ -90,14 +97,16 @@ def _decklist_dir() -> Path:
 # ---------------------------------------------------------------- correctness checks
 
 
-def check_equal(ref: pl.DataFrame, other: pl.DataFrame, name: str, *, tol: float = 0.0) -> float:
-    """Assert identical standings rows (ranks and integers exactly; floats within ``tol``)."""
-    a = ref.select(COLS).sort("event_id", "player_id")
-    b = other.select(COLS).sort("event_id", "player_id")
+def check_equal(ref: pl.DataFrame, other: pl.DataFrame, name: str, *, tol: float = 0.0,
+                cols: Sequence[str] = COLS) -> float:
+    """Assert identical standings rows on ``cols`` (ranks and integers exactly; floats
+    within ``tol``); the largest float difference."""
+    a = ref.select(cols).sort("event_id", "player_id")
+    b = other.select(cols).sort("event_id", "player_id")
     if a.height != b.height:
         raise SystemExit(f"{name}: {b.height} rows, swissframe {a.height}")
     worst = 0.0
-    for c in COLS:
+    for c in cols:
         if a[c].dtype == pl.Float64:
             both_null = a[c].is_null() & b[c].is_null()
             diff = (a[c] - b[c]).abs()
@@ -108,6 +117,27 @@ def check_equal(ref: pl.DataFrame, other: pl.DataFrame, name: str, *, tol: float
             bad = a.filter(a[c] != b[c]).head(3)
             raise SystemExit(f"{name}: column {c} differs from swissframe:\n{bad}")
     return worst
+
+
+def check_rank_blocks(ref: pl.DataFrame, other: pl.DataFrame, name: str) -> int:
+    """Assert that ``ref``'s ranks order ``other``'s: where ``other`` gives k players one
+    rank r (a peer that cannot draw the final random order), ``ref`` gives them the ranks
+    r … r + k − 1, one each; every other rank equal. The number of players in such
+    blocks."""
+    ranks = (ref.select("event_id", "player_id", "rank")
+             .join(other.select("event_id", "player_id", pl.col("rank").alias("_peer")),
+                   on=["event_id", "player_id"], how="full", coalesce=True))
+    if ranks["rank"].null_count() or ranks["_peer"].null_count():
+        raise SystemExit(f"{name}: not the same players as swissframe")
+    blocks = ranks.group_by("event_id", "_peer").agg(
+        pl.len().alias("k"), pl.col("rank").min().alias("lo"), pl.col("rank").max().alias("hi"),
+        pl.col("rank").n_unique().alias("distinct"))
+    bad = blocks.filter((pl.col("lo") != pl.col("_peer"))
+                        | (pl.col("hi") != pl.col("_peer") + pl.col("k") - 1)
+                        | (pl.col("distinct") != pl.col("k")))
+    if bad.height:
+        raise SystemExit(f"{name}: ranks differ from swissframe:\n{bad.head(5)}")
+    return int(blocks.filter(pl.col("k") > 1)["k"].sum())
 
 
 def check_last_round(df: pl.DataFrame, rules: str) -> int:
@@ -191,16 +221,19 @@ def setup(row: str, args: argparse.Namespace, *, check: bool
                     f"standings_by_round ({n_rows:,} rows)")
         return (lambda: sf.standings(df, "pokemon"), lambda: sf.standings(df, "mtg"), note,
                 {"events": first.len(), "rows": df.height})
-    if row in ("event-64", "event-256"):
-        from python_peer import standings_python
-        players, rounds = (64, 6) if row == "event-64" else (256, 8)
+    if row.rsplit("-", 1)[0] in ONE_EVENT_RULES:
+        import python_peer
+        game, size = row.rsplit("-", 1)
+        rules = ONE_EVENT_RULES[game]
+        peer_fn = {"mtg": python_peer.standings_python,
+                   "pokemon": python_peer.standings_python_pokemon,
+                   "fide": python_peer.standings_python_fide}[rules]
+        players, rounds = ONE_EVENT_SIZES[size]
         ev = one_event(players, rounds, seed=1)
         note = ""
         if check:
-            worst = check_equal(sf.standings(ev, "mtg"), standings_python(ev), "pure_python",
-                                tol=1e-12)
-            note = f"Fraction loop: same ranks and integers, floats within {worst:.0e}"
-        return (lambda: sf.standings(ev, "mtg"), lambda: standings_python(ev), note,
+            note = _check_one_event(sf.standings(ev, rules), peer_fn(ev), rules)
+        return (lambda: sf.standings(ev, rules), lambda: peer_fn(ev), note,
                 {"events": 1, "rows": ev.height, "players": players, "rounds": rounds})
     if row == "decklist":
         import orjson
@@ -224,6 +257,27 @@ def setup(row: str, args: argparse.Namespace, *, check: bool
         return (lambda: sf.read_decklist_cache(root), floor, note,
                 {"events": len(files), "rows": 0})
     raise SystemExit(f"unknown in-process row {row!r}")
+
+
+def _check_one_event(ours: pl.DataFrame, peer: pl.DataFrame, rules: str) -> str:
+    """What :func:`setup`'s check of a one-event row found (it stops the run on any
+    difference). MTG: the standings columns. Pokémon and FIDE: every column of
+    ``sf.standings`` but Pokémon's ``random`` (a seeded hash the peer does not draw);
+    ranks equal, except that players the peer leaves tied on every other criterion (only
+    the random order separates them) take swissframe's ranks of their block."""
+    if rules == "mtg":
+        worst = check_equal(ours, peer, "pure_python", tol=1e-12)
+        return f"Fraction loop: same ranks and integers, floats within {worst:.0e}"
+    lot = "random" in ours.columns
+    cols = [c for c in ours.columns if c != "random"]
+    name = f"python_peer {rules}"
+    worst = check_equal(ours, peer, name, tol=1e-12,
+                        cols=[c for c in cols if c != "rank"] if lot else cols)
+    tied = check_rank_blocks(ours, peer, name) if lot else 0
+    ranks = (f"; ranks equal but {tied} players tied before the random order (ours ranks "
+             "them within their block)" if tied else "; ranks equal")
+    return (f"{rules} loop: every column{' but random' if lot else ''} equal, floats within "
+            f"{worst:.0e}{ranks}")
 
 
 def _rss_mib() -> float:
@@ -473,6 +527,10 @@ def inproc_row(row: str, args: argparse.Namespace) -> dict[str, Any] | str:
         "by-round": ("sf.standings_by_round", "sf.standings"),
         "event-64": ("sf.standings", "Fraction loop"),
         "event-256": ("sf.standings", "Fraction loop"),
+        "pokemon-64": ('sf.standings(…, "pokemon")', "Pokémon Fraction loop"),
+        "pokemon-256": ('sf.standings(…, "pokemon")', "Pokémon Fraction loop"),
+        "fide-64": ('sf.standings(…, "fide")', "FIDE half-point loop"),
+        "fide-256": ('sf.standings(…, "fide")', "FIDE half-point loop"),
         "decklist": ("sf.read_decklist_cache", "gunzip + orjson floor"),
         "pokemon": ('sf.standings(…, "pokemon")', 'sf.standings(…, "mtg")'),
     }[row]
@@ -515,6 +573,10 @@ def table(rows: list[dict[str, Any]]) -> str:
                 "by-round": f"{r.get('events', 0):,} events, {r.get('rows', 0):,} rows",
                 "event-64": f"64 players, 6 rounds ({r.get('rows', 0)} rows)",
                 "event-256": f"256 players, 8 rounds ({r.get('rows', 0)} rows)",
+                "pokemon-64": f"64 players, 6 rounds ({r.get('rows', 0)} rows)",
+                "pokemon-256": f"256 players, 8 rounds ({r.get('rows', 0)} rows)",
+                "fide-64": f"64 players, 6 rounds ({r.get('rows', 0)} rows)",
+                "fide-256": f"256 players, 8 rounds ({r.get('rows', 0)} rows)",
                 "js-64": f"64 players, 6 rounds ({r.get('rows', 0)} rows), whole process",
                 "import": "fresh process",
                 "decklist": f"{r.get('events', 0):,} files",
