@@ -691,6 +691,30 @@ def test_from_matches_integer_past_int64_is_named_not_nulled() -> None:
     assert sf.from_matches(ok)["games_won"].to_list() == [2, 0]
 
 
+@pytest.mark.parametrize("blank", [" ", "  ", "\t", "\u3000", "\u00a0"])
+@pytest.mark.parametrize("seat", ["player_a", "player_b"])
+def test_a_match_form_seat_of_whitespace_only_is_refused(tmp_path: Path, blank: str,
+                                                         seat: str) -> None:
+    """A match CSV whose seat cell holds only spaces (or a tab, an ideographic space) made
+    a player of it, ranked in the standings without a word (an empty cell is a bye, and
+    ``""`` the contract's ``empty_id``): refused, naming the file, row, round and players
+    (class 94)."""
+    cells = {"player_a": "C", "player_b": "D", seat: blank}
+    path = tmp_path / "night.csv"
+    path.write_text("round,player_a,player_b,games_a,games_b,games_drawn\n1,A,B,2,1,0\n"
+                    f"1,{cells['player_a']},{cells['player_b']},2,0,0\n", encoding="utf-8")
+    with pytest.raises(sf.SchemaError, match=rf"night.csv: match table column '{seat}' holds "
+                       r"blank cells \(row 2, event 'night', round 1, ") as exc:
+        sf.read(path)
+    assert "Hint: leave the cell empty" in str(exc.value)
+    m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": ["B"], "games_a": [2],
+                      "games_b": [0], "games_drawn": [0]}).with_columns(pl.lit(blank).alias(seat))
+    with pytest.raises(sf.SchemaError, match="whitespace only is no player"):
+        sf.from_matches(m)
+    with pytest.raises(sf.ValidationError, match="empty_id"):  # "" stays the contract's
+        sf.standings(sf.from_matches(m.with_columns(pl.lit("").alias(seat))))
+
+
 def test_long_csv_with_text_in_an_integer_column_names_the_cells(tmp_path: Path) -> None:
     """A long results file whose round or game column holds text: the error named the file
     and the column's type only; it now names the cells (row, event, round, players, value),
