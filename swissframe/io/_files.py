@@ -1149,7 +1149,15 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         if not parquet and any(not fits_int64(df.schema[c]) and df.schema[c] != pl.String
                                for c in wholes if c in df.columns):
             df = _read_csv(path, where, sep, {**texts, **dict.fromkeys(wholes, pl.String)})
-    except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError) as exc:
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError,
+            UnicodeDecodeError) as exc:
+        # (a damaged Parquet page — a byte changed — makes Polars' decoder panic: a bare
+        # PanicException, a BaseException, said as "a swissframe bug")
+        if isinstance(exc, pl.exceptions.PanicException):
+            msg = (f"cannot read {shown(path)} as {'Parquet' if parquet else 'CSV'}: the "
+                   f"file is damaged (Polars failed decoding it: {_polars_text(exc)}). "
+                   "Hint: re-export the file, or copy it again.")
+            raise ImportFormatError(msg) from None
         if not parquet and "utf-8" in str(exc).lower():
             _decoded(path, read_bytes(path, limit=limit), "utf-8")  # names the line
         if not parquet:
