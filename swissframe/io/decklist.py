@@ -430,8 +430,10 @@ def _json_doc(path: Path, limit: int | None) -> Any:
     doc = orjson.loads(data)
     twice = _twice(data, doc)
     if twice:
-        raise _fail(_event_id(path), f"{shown(path)}: {twice} (a JSON parser keeps the "
-                    "last, silently)")
+        msg = (f"event {_event_id(path)!r}: {shown(path)}: {twice} (a JSON parser keeps "
+               "the last, silently). Hint: which one the source meant is not known; keep "
+               "the right one in the file, or fetch the file again.")
+        raise ImportFormatError(msg)
     return doc
 
 
