@@ -242,7 +242,25 @@ def _read_chunk(chunk: _Chunk) -> pl.DataFrame:
     ``pyarrow`` first would convert every string column (Arrow ``large_string`` → Polars
     string views), measured 10× slower (see docs/distributed.md).
     """
-    return pl.scan_parquet(chunk.path, glob=False).slice(chunk.offset, chunk.length).collect()
+    try:
+        return pl.scan_parquet(chunk.path, glob=False).slice(chunk.offset,
+                                                              chunk.length).collect()
+    except _UNREADABLE as exc:
+        raise _unreadable(chunk.path, exc) from None
+
+
+#: What Polars raises on a file it cannot decode: a damaged page (a byte changed) is a
+#: ``ComputeError`` ("Dictionary Index is out-of-bounds", "zstd error") or a panic of its
+#: decoder (a ``PanicException``, a BaseException); it was said as "a swissframe bug".
+_UNREADABLE: Final = (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError)
+
+
+def _unreadable(f: str, exc: BaseException) -> ImportFormatError:
+    """The error of a file of the archive that cannot be read, naming it."""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    msg = (f"cannot read {f}: {first}. Hint: is the file complete? Re-export it, or "
+           "move it out of the archive.")
+    return ImportFormatError(msg)
 
 
 def _check_schema(files: Sequence[str]) -> None:
@@ -251,11 +269,8 @@ def _check_schema(files: Sequence[str]) -> None:
     for f in files:
         try:
             pl.scan_parquet(f, glob=False).collect_schema()
-        except (pl.exceptions.PolarsError, OSError) as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            msg = (f"cannot read {f}: {first}. Hint: is the file complete? Re-export it, or "
-                   "move it out of the archive.")
-            raise ImportFormatError(msg) from exc
+        except _UNREADABLE as exc:
+            raise _unreadable(f, exc) from exc
         try:
             validate_results(pl.scan_parquet(f, glob=False).head(0))
         except SchemaError as exc:
@@ -277,9 +292,17 @@ def _plan(files: Sequence[str], batch_rows: int, batch_events: int | None) -> pl
                 "event_id")  # (with_columns: one id per row, not one literal row)
         return scan.select(pl.col("event_id").cast(pl.String))
 
-    counts = (pl.concat([ids(f) for f in files])
-              .group_by("event_id").agg(rows=pl.len().cast(pl.Int64))
-              .collect(engine="streaming"))
+    try:
+        counts = (pl.concat([ids(f) for f in files])
+                  .group_by("event_id").agg(rows=pl.len().cast(pl.Int64))
+                  .collect(engine="streaming"))
+    except _UNREADABLE as exc:
+        for f in files:  # the file that cannot be read, named
+            try:
+                ids(f).select(pl.len()).collect()
+            except _UNREADABLE as one:
+                raise _unreadable(f, one) from None
+        raise _unreadable(", ".join(files), exc) from None
     counts = counts.with_columns(pl.col("event_id").cast(pl.String)).sort(
         "event_id", nulls_last=True)
     return batch_plan(counts, batch_rows=batch_rows, batch_events=batch_events)

@@ -1592,6 +1592,16 @@ def from_matches(
     # (as text before they are compared: a number column beside a text one, or a date,
     # could not be compared with it)
     lf = lf.with_columns(pl.col(c.player_a, c.player_b).cast(pl.String))
+    for n in (c.player_a, c.player_b):  # whitespace would become a ranked player ("": the
+        blank = (pl.col(n) != "") & (pl.col(n).str.strip_chars() == "")  # contract's empty_id)
+        where = unread_cells(lf, n, [EVENT_ID, ROUND, c.player_a, c.player_b],
+                             pl.when(~blank).then(pl.col(n)))
+        if where:
+            msg = (f"match table column {n!r} holds blank cells ({where}): a cell of "
+                   "whitespace only is no player, and would be ranked as one. Hint: leave "
+                   f"the cell empty{' for a bye' if n == c.player_b else ''}, or write the "
+                   "player's id.")
+            raise SchemaError(msg)
     seats = _DQ_SEATS
     if DISQUALIFIED in schema:
         msg = (f"match table has a {DISQUALIFIED!r} column, but a match has two seats. "

@@ -525,3 +525,19 @@ def test_an_archive_and_an_output_named_with_glob_characters(tmp_path: Path) -> 
                      for f in sorted((tmp_path / "out [2]").glob("part-*.parquet"))])
     assert_frame_equal(got.sort("event_id", "rank", "player_id"), _reference(df),
                        check_column_order=False)
+
+
+@pytest.mark.parametrize("at", [500, 3000])
+def test_a_damaged_file_of_an_archive_is_named(tmp_path: Path, at: int) -> None:
+    """One byte added inside a Parquet data page of an archive's file: the event plan or a
+    chunk's read ended in Polars' ComputeError ("Dictionary Index is out-of-bounds", "zstd
+    error"), said by the command line as "a swissframe bug", naming no file (class 95)."""
+    from tests.helpers import REPO_ROOT
+
+    data = (REPO_ROOT / "data" / "season" / "pokemon_results.parquet").read_bytes()
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "damaged.parquet").write_bytes(data[:at] + b"\x00" + data[at:])
+    with pytest.raises(ImportFormatError, match=r"cannot read \S*damaged\.parquet: .*"
+                       r"Hint: is the file complete\?"):
+        recompute(src, tmp_path / "out")

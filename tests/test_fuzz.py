@@ -27,6 +27,7 @@ import swissframe as sf
 import swissframe.platforms  # registers the platform rulesets
 from swissframe import _collect
 from swissframe import schema as schema_mod
+from swissframe.io import decklist
 from swissframe.io.decklist import read_decklist_cache
 from swissframe.io.tom import parse_tom
 from swissframe.io.trf import parse_trf
@@ -690,6 +691,30 @@ def test_from_matches_integer_past_int64_is_named_not_nulled() -> None:
     assert sf.from_matches(ok)["games_won"].to_list() == [2, 0]
 
 
+@pytest.mark.parametrize("blank", [" ", "  ", "\t", "\u3000", "\u00a0"])
+@pytest.mark.parametrize("seat", ["player_a", "player_b"])
+def test_a_match_form_seat_of_whitespace_only_is_refused(tmp_path: Path, blank: str,
+                                                         seat: str) -> None:
+    """A match CSV whose seat cell holds only spaces (or a tab, an ideographic space) made
+    a player of it, ranked in the standings without a word (an empty cell is a bye, and
+    ``""`` the contract's ``empty_id``): refused, naming the file, row, round and players
+    (class 94)."""
+    cells = {"player_a": "C", "player_b": "D", seat: blank}
+    path = tmp_path / "night.csv"
+    path.write_text("round,player_a,player_b,games_a,games_b,games_drawn\n1,A,B,2,1,0\n"
+                    f"1,{cells['player_a']},{cells['player_b']},2,0,0\n", encoding="utf-8")
+    with pytest.raises(sf.SchemaError, match=rf"night.csv: match table column '{seat}' holds "
+                       r"blank cells \(row 2, event 'night', round 1, ") as exc:
+        sf.read(path)
+    assert "Hint: leave the cell empty" in str(exc.value)
+    m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": ["B"], "games_a": [2],
+                      "games_b": [0], "games_drawn": [0]}).with_columns(pl.lit(blank).alias(seat))
+    with pytest.raises(sf.SchemaError, match="whitespace only is no player"):
+        sf.from_matches(m)
+    with pytest.raises(sf.ValidationError, match="empty_id"):  # "" stays the contract's
+        sf.standings(sf.from_matches(m.with_columns(pl.lit("").alias(seat))))
+
+
 def test_long_csv_with_text_in_an_integer_column_names_the_cells(tmp_path: Path) -> None:
     """A long results file whose round or game column holds text: the error named the file
     and the column's type only; it now names the cells (row, event, round, players, value),
@@ -754,3 +779,68 @@ def test_decklist_standings_number_types_are_import_errors() -> None:
 def test_decklist_standings_rank_type_is_an_import_error() -> None:
     with pytest.raises(sf.ImportFormatError):
         _read_decklist_bytes(_standings_row(Rank=[]))
+
+
+_KEYS_READ = ["Player1", "Player2", "Result", "RoundName", "Matches", "Player", "Points",
+              "Rank", "Date", "Name", "Tournament", "Rounds", "Standings", "Decks", "Count"]
+_TEXTS = st.sampled_from(["A", "B", "2-1-0", "Result", "Rounds", "Decks", '"x":', ":",
+                          "a : b", "Round 1", "\\", "é"])
+
+
+@st.composite
+def decklist_pairs(draw: st.DrawFn) -> str:
+    """A decklist-cache text whose objects may write a key twice anywhere (the corpus's
+    layout or another), with blanks before colons and keys spelled with escapes."""
+    def obj(keys: list[str], value: st.SearchStrategy[Any]) -> list[tuple[str, Any]]:
+        pairs = [(k, draw(value)) for k in keys]
+        if draw(st.integers(0, 7)) == 0:  # a key twice
+            k = draw(st.sampled_from([*keys, *_KEYS_READ]))
+            pairs.insert(draw(st.integers(0, len(pairs))), (k, draw(value)))
+        return pairs
+
+    plain = st.sampled_from(["A", "B", "2-1-0", "Round 1"])
+    scalar = st.one_of(plain, plain, plain, _TEXTS, st.integers(-3, 9), st.none())
+    match = [obj(["Player1", "Player2", "Result"], scalar)
+             for _ in range(draw(st.integers(0, 3)))]
+    rounds = [[*obj(["RoundName"], scalar), ("Matches", match)]
+              for _ in range(draw(st.integers(0, 2)))]
+    rows = [obj(["Rank", "Player", "Points"], scalar) for _ in range(draw(st.integers(0, 3)))]
+    card = obj(["Count", "CardName"], scalar)
+    decks = [[*obj(["Player", "Result"], scalar), ("Mainboard", [card])]]
+    parts = [("Tournament", obj(["Date", "Name", "Uri"], scalar)), ("Decks", decks),
+             ("Rounds", rounds), ("Standings", rows)]
+    if draw(st.booleans()):
+        parts = draw(st.permutations(parts))[:draw(st.integers(1, 4))]
+    if draw(st.integers(0, 4)) == 0:
+        parts.insert(draw(st.integers(0, len(parts))), draw(st.sampled_from(parts)))
+    blank = draw(st.sampled_from(["", "", " ", "\n", "\r\n\t"]))
+    escapes = draw(st.integers(0, 3)) == 0
+
+    def text(node: Any) -> str:
+        if isinstance(node, list) and node and all(isinstance(x, tuple) for x in node):
+            return "{" + ",".join(key(k) + blank + ":" + blank + text(v) for k, v in node) + "}"
+        if isinstance(node, list):
+            return "[" + ",".join(text(x) for x in node) + "]"
+        return json.dumps(node, ensure_ascii=escapes)
+
+    def key(k: str) -> str:
+        if escapes and draw(st.integers(0, 9)) == 0:  # a letter escaped
+            return '"' + "".join(f"\\u{ord(c):04x}" if i == 0 else c
+                                 for i, c in enumerate(k)) + '"'
+        return json.dumps(k)
+
+    return "{" + ",".join(key(k) + ":" + text(v) for k, v in parts) + "}"
+
+
+@FUZZ
+@given(text=decklist_pairs())
+def test_the_repeated_key_screen_passes_no_file_that_repeats_one(text: str) -> None:
+    """The byte screen (``decklist._no_key_twice``) lets a file through without the exact
+    reading only when no object the reader reads holds a key twice: on files that repeat
+    keys anywhere, spelled and spaced in every way, it never passes one that the exact
+    reading (every object's keys kept) refuses."""
+    count("repeated_keys")
+    data = text.encode()
+    doc = orjson.loads(data)
+    if decklist._twice_exact(data):
+        assert not decklist._no_key_twice(data, doc), text

@@ -1113,6 +1113,12 @@ def _shape_error(path: Path, shape: str, sep: str) -> ImportFormatError:
     return ImportFormatError(msg)
 
 
+#: The Rust wording around a panic's own message (``JoinError::Panic(Id(7), "…", ...)``).
+_PANIC_PREFIX: Final = re.compile(
+    r'^called `Result::unwrap\(\)` on an `Err` value: JoinError::Panic\(Id\(\d+\), "'
+    r'(?:internal error: entered unreachable code: )?|", \.\.\.\)$')
+
+
 def _polars_text(exc: BaseException) -> str:
     """A Polars error as a short clause: its first line, without Polars' advice on its
     own arguments (which a file's user cannot follow)."""
@@ -1180,7 +1186,16 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         if not parquet and any(not fits_int64(df.schema[c]) and df.schema[c] != pl.String
                                for c in wholes if c in df.columns):
             df = _read_csv(path, where, sep, {**texts, **dict.fromkeys(wholes, pl.String)})
-    except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError) as exc:
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError,
+            UnicodeDecodeError) as exc:
+        # (a damaged Parquet page — a byte changed — makes Polars' decoder panic: a bare
+        # PanicException, a BaseException, said as "a swissframe bug")
+        if isinstance(exc, pl.exceptions.PanicException):
+            said = _PANIC_PREFIX.sub("", _polars_text(exc))
+            msg = (f"cannot read {shown(path)} as {'Parquet' if parquet else 'CSV'}: the "
+                   f"file is damaged (Polars failed decoding it: {said}). Hint: re-export "
+                   "the file, or copy it again.")
+            raise ImportFormatError(msg) from None
         if not parquet and "utf-8" in str(exc).lower():
             _decoded(path, read_bytes(path, limit=limit), "utf-8")  # names the line
         if not parquet:

@@ -51,7 +51,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import pairwise, repeat
+from itertools import chain, pairwise, repeat
 from pathlib import Path
 from typing import Any, Final
 
@@ -400,46 +400,180 @@ _Parsed = tuple[dict[str, list[Any]], dict[str, list[Any]], dict[str, Any]]
 
 #: The parts of a decklist-cache file (its root object's keys).
 _PARTS: Final = ("Tournament", "Rounds", "Standings")
+#: The keys the reader reads in each kind of object (:func:`_twice`): one given twice there
+#: is refused, as JSON parsers keep the last without a word.
+_READ_KEYS: Final = {"root": _PARTS, "Tournament": ("Date", "Name", "Uri", "Formats"),
+                     "round": ("RoundName", "Matches"),
+                     "match": ("Player1", "Player2", "Result"),
+                     "standing": ("Player", "Rank", "Points", "Wins", "Losses", "Draws",
+                                  "OMWP", "GWP", "OGWP")}
+#: The root keys of every file of the shared corpus, in order: the screen of repeated keys
+#: counts the keys of the bytes before ``Decks`` and from ``Rounds`` on, not the decklists.
+_LAYOUT: Final = ("Tournament", "Decks", "Rounds", "Standings")
+#: JSON's blanks (RFC 8259), which may stand between a key and its colon.
+_BLANKS: Final = b" \t\n\r"
 
 
 def _json_bytes(path: Path, limit: int | None) -> bytes:
     """A file's JSON text (gunzipped), without the UTF-8 byte-order mark a Windows editor
-    may write (JSON parsers refuse it; the format sniffing already skips it). A part given
-    twice in the root object is refused (:func:`_parts_twice`)."""
+    may write (JSON parsers refuse it; the format sniffing already skips it)."""
     data = read_decompressed(path, limit=limit)
     text = bom_decoded(data, shown(path))  # UTF-16/32 text (JSON parsers read UTF-8 only)
     data = text.encode("utf-8") if text is not None else data
-    data = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
-    twice = _parts_twice(data)
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
+def _json_doc(path: Path, limit: int | None) -> Any:
+    """A file's parsed JSON (``orjson.JSONDecodeError`` when it does not parse). A key
+    given twice in an object the reader reads is refused (:func:`_twice`)."""
+    data = _json_bytes(path, limit)
+    doc = orjson.loads(data)
+    twice = _twice(data, doc)
     if twice:
-        raise _fail(_event_id(path), f"{shown(path)}: the root object holds {twice!r} more "
-                    "than once (a JSON parser keeps the last, silently)")
-    return data
+        msg = (f"event {_event_id(path)!r}: {shown(path)}: {twice} (a JSON parser keeps "
+               "the last, silently). Hint: which one the source meant is not known; keep "
+               "the right one in the file, or fetch the file again.")
+        raise ImportFormatError(msg)
+    return doc
 
 
-def _parts_twice(data: bytes) -> str:
-    """The first of :data:`_PARTS` the root object holds twice, or "". orjson keeps the
-    last of a repeated key without a word, so a file whose first ``Rounds`` is the real
-    one lost it. Only a file that names a part twice anywhere (a byte count) is parsed
-    again with every object's keys kept, to tell a repeated root key from, say, a player
-    named so."""
-    if all(data.count(f'"{k}"'.encode()) < 2 for k in _PARTS) or \
-            not data.lstrip().startswith(b"{"):
+def _twice(data: bytes, doc: Any) -> str:
+    """Where an object the reader reads (the root, ``Tournament``, a round, a match, a
+    standings row) holds one of the keys it reads (:data:`_READ_KEYS`) twice, or "".
+
+    orjson keeps the last of a repeated key without a word: a match whose first
+    ``Result`` is the real one lost it. A file is parsed again with every object's keys
+    kept (:func:`_twice_exact`, seconds over a large archive) only when its bytes leave a
+    repeated key possible (:func:`_no_key_twice`, exact: it never passes a file that
+    repeats a key in one of those objects)."""
+    if type(doc) is not dict or _no_key_twice(data, doc):
         return ""
+    return _twice_exact(data)
+
+
+def _at_most(data: bytes, known: int, start: int = 0, end: int | None = None) -> bool:
+    """True when ``data[start:end]`` holds at most ``known`` keys. Every key is followed by
+    its own colon (after blanks), so the colons are never fewer than the keys: at most
+    ``known`` colons says it (the rounds and standings of every real file, whose texts hold
+    no colon). Else the quotes followed by a colon once the blanks are taken out are
+    counted, never fewer than the keys either (a text holding ``":`` counts too)."""
+    if data.count(b":", start, end) <= known:
+        return True
+    return data[start:end].translate(None, _BLANKS).count(b'":') <= known
+
+
+def _escapes_a_letter(data: bytes) -> bool:
+    """Whether ``data`` may spell a character with a ``\\u`` escape (a key's letter: then
+    the key is not found by its bytes). Backslashes are rare: each is looked at."""
+    at = data.find(b"\\")
+    while at >= 0:
+        if data[at + 1:at + 2] == b"u":
+            return True
+        at = data.find(b"\\", at + 2)
+    return False
+
+
+def _objects_keys(rounds: Any, standings: Any) -> int | None:
+    """The keys of the rounds', matches' and standings rows' objects, or None when one is
+    no object (the exact reading then decides)."""
+    try:
+        rounds = rounds or ()
+        matches = chain.from_iterable([r.get("Matches") for r in rounds])
+        return (sum(map(dict.__len__, rounds)) + sum(map(dict.__len__, matches))
+                + sum(map(dict.__len__, standings or ())))
+    except (TypeError, AttributeError):
+        return None
+
+
+def _no_key_twice(data: bytes, doc: dict[str, Any]) -> bool:
+    """True when no object the reader reads can hold a key twice, by counting keys.
+
+    An object holding a key twice writes more keys than it has: so when the bytes of a
+    stretch of the file hold no more keys (:func:`_at_most`) than the objects known to lie
+    in it have, none of them repeats a key. The stretches are the whole file, or, in the
+    corpus's layout (:data:`_LAYOUT`), the bytes before ``"Decks"`` (the root's first key
+    and ``Tournament``) and from ``"Rounds"`` on (rounds and standings), without the
+    decklists (most of the bytes). There each root key is found by its bytes,
+    which needs the file to write each of ``Tournament``, ``Rounds`` and ``Standings``
+    once, no ``\\u`` escape (a key spelled with one is not found by its bytes) and no
+    ``Decks`` in ``Tournament``'s text. Anything else (more objects, nested values, other
+    layouts) leaves more keys than counted: False, and the exact reading decides."""
+    rounds, standings = doc.get("Rounds"), doc.get("Standings")
+    tour = doc.get("Tournament") or {}
+    inner = _objects_keys(rounds, standings)
+    if inner is None or type(tour) is not dict or not all(
+            type(v) in (str, int, float, bool) or v is None for v in tour.values()):
+        return False
+    if tuple(doc) != _LAYOUT:  # the whole file
+        return _at_most(data, len(doc) + len(tour) + inner)
+    if any(data.count(f'"{k}"'.encode()) != 1 for k in _PARTS) or _escapes_a_letter(
+            data) or any(
+            "Decks" in k or (type(v) is str and "Decks" in v) for k, v in tour.items()):
+        return False
+    decks, rounds_at = data.find(b'"Decks"'), data.rfind(b'"Rounds"')
+    return (0 < decks < rounds_at and _at_most(data, 1 + len(tour), 0, decks)
+            and _at_most(data, 2 + inner, rounds_at))
+
+
+def _twice_exact(data: bytes) -> str:
+    """:func:`_twice` by parsing ``data`` again with every object's keys kept."""
     import json
 
-    seen: list[list[str]] = []
+    # (each object kept alive here, so that no later object takes its id)
+    repeated: dict[int, tuple[dict[str, Any], list[tuple[str, list[Any]]]]] = {}
 
     def keep(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        seen.append([k for k, _ in pairs])
-        return dict(pairs)
+        obj = dict(pairs)
+        if len(obj) < len(pairs):
+            keys = [k for k, _ in pairs]
+            repeated[id(obj)] = (obj, [(k, [v for kk, v in pairs if kk == k])
+                                       for k in obj if keys.count(k) > 1])
+        return obj
 
     try:
-        json.loads(data, object_pairs_hook=keep)
+        doc = json.loads(data, object_pairs_hook=keep)
     except (ValueError, RecursionError):
         return ""  # (the parse that follows names what is wrong)
-    root = seen[-1] if seen else []  # (objects complete inner first: the root is last)
-    return next((k for k in _PARTS if root.count(k) > 1), "")
+    if not repeated or type(doc) is not dict:
+        return ""
+
+    def key_of(obj: Any, kind: str) -> tuple[str, list[Any]] | None:
+        held = repeated.get(id(obj)) if type(obj) is dict else None
+        if held is None or held[0] is not obj:
+            return None
+        return next(((k, vs) for k, vs in held[1] if k in _READ_KEYS[kind]), None)
+
+    def said(where: str, found: tuple[str, list[Any]]) -> str:
+        key, values = found
+        shown_ = ", then ".join(f"{v!r:.40}" for v in values
+                                if v is None or type(v) in (str, int, float, bool))
+        return f"{where} holds {key!r} more than once" + (f" ({shown_})" if shown_ else "")
+
+    root = key_of(doc, "root")
+    if root:
+        return f"the root object holds {root[0]!r} more than once"
+    found = key_of(doc.get("Tournament"), "Tournament")
+    if found:
+        return said("'Tournament'", found)
+    rounds = doc.get("Rounds")
+    for rpos, rnd in enumerate(rounds if type(rounds) is list else ()):
+        name = _round_name(rnd) if type(rnd) is dict else ""
+        where = f"round {name!r}" if name else f"round #{rpos + 1}"
+        found = key_of(rnd, "round")
+        if found:
+            return said(where, found)
+        matches = rnd.get("Matches") if type(rnd) is dict else None
+        for mpos, m in enumerate(matches if type(matches) is list else ()):
+            found = key_of(m, "match")
+            if found:
+                return said(f"{where}, match #{mpos + 1} ({m.get('Player1')!r:.40} vs "
+                            f"{m.get('Player2')!r:.40})", found)
+    standings = doc.get("Standings")
+    for pos, row in enumerate(standings if type(standings) is list else ()):
+        found = key_of(row, "standing")
+        if found:
+            return said(f"standings row #{pos + 1} (player {row.get('Player')!r:.40})", found)
+    return ""
 
 
 def _round_name(rnd: dict[str, Any]) -> str:
@@ -466,7 +600,7 @@ def _parse_file(path: Path, limit: int | None = None) -> _Parsed:
     """Read one file into column lists (matches, standings) and an event record."""
     eid = _event_id(path)
     try:
-        doc = orjson.loads(_json_bytes(path, limit))
+        doc = _json_doc(path, limit)
     except orjson.JSONDecodeError as exc:
         raise _fail(eid, f"cannot read {shown(path)} (JSONDecodeError: {exc})") from None
     if not isinstance(doc, dict):
@@ -568,7 +702,7 @@ def _plain_file(path: Path, limit: int | None) -> _Parsed | None:
     :func:`_parse_file`'s own.
     """
     eid = _event_id(path)
-    doc = orjson.loads(_json_bytes(path, limit))
+    doc = _json_doc(path, limit)
     if type(doc) is not dict:
         return None
     tour, rounds, standings = _parts(doc)

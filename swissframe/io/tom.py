@@ -86,6 +86,7 @@ __all__ = [
     "POD_LABELS",
     "TOM_OUTCOMES",
     "TOM_ROUND_TYPES",
+    "TOM_STANDING_TYPES",
     "TomEvents",
     "TomOutcome",
     "event_keys",
@@ -144,6 +145,11 @@ POD_LABELS: Final[Mapping[int, str]] = {
 #: (a Cup with age divisions) — ciphermaniac's ``shared/tournament/tdf.ts``, OpenTourney's
 #: and the shared folder's real files (``SOURCES.md``). Any other code is refused.
 TOM_ROUND_TYPES: Final[Mapping[str, str]] = {"1": "playoff", "2": "swiss", "3": "swiss"}
+#: The kinds of a ``<standings><pod type>`` TOM writes: ``finished`` (every player who
+#: finished or dropped, in place order) and ``dnf`` (the disqualified, TRH §5.7.3) — every
+#: real file in the shared folder (``SOURCES.md``, TOM format) and every fixture. Any other
+#: kind, or none, is refused: the kind decides who is ranked and who is disqualified.
+TOM_STANDING_TYPES: Final = ("finished", "dnf")
 _FINALIZED_STAGE: Final = "5"
 TOM_SUFFIXES: Final = (".tdf", ".xml")
 
@@ -494,6 +500,25 @@ def _read_match(m: Element, source: str, *, cat: int, number: int, phase: str,
             "p2": seats[1] if len(seats) > 1 else None, "table": table}
 
 
+def _standing_type(pod: Element, source: str, *, cat: int) -> str:
+    """The kind of a ``<standings><pod type>`` (:data:`TOM_STANDING_TYPES`); an unknown kind
+    or none is an :class:`ImportFormatError` naming the file, the pod and its first player
+    (any kind was stored as given, and none read as ``finished``: a list of another kind
+    was ranked, or its disqualified players were not, without a word)."""
+    code = pod.get("type")
+    kind = (code or "").strip()
+    if kind in TOM_STANDING_TYPES:
+        return kind
+    first = next((p.get("id") for p in pod.iterfind("player")), None)
+    who = f", player {first.strip()!r}" if first and first.strip() else ""
+    what = f"unknown standings type {code!r}" if code is not None else "no standings type"
+    msg = (f"{source}, standings pod {cat}{who}: {what}, so whether its players finished "
+           "or were disqualified is not known. Hint: TOM writes "
+           f"{' or '.join(TOM_STANDING_TYPES)} (disqualified); correct the "
+           "<standings><pod type=...> attribute, or re-export the file from TOM.")
+    raise ImportFormatError(msg)
+
+
 def _read_standings(root: Element, source: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for pod in root.iterfind("standings/pod"):
@@ -502,7 +527,7 @@ def _read_standings(root: Element, source: str) -> list[dict[str, Any]]:
             msg = (f"{source}: unknown standings category {pod.get('category')!r}. "
                    f"Hint: TOM uses {sorted(POD_LABELS)}.")
             raise ImportFormatError(msg)
-        kind = pod.get("type") or "finished"
+        kind = _standing_type(pod, source, cat=cat)
         for p in pod.findall("player"):
             pid = (p.get("id") or "").strip()
             if not pid:

@@ -505,3 +505,90 @@ def test_a_published_number_in_text_is_read_in_ascii_digits(tmp_path: Path, text
     doc["Standings"][0]["OMWP"] = " 0.25 "
     path.write_bytes(orjson.dumps(doc))
     assert read_decklist_cache(path).published["omwp"][0] == 0.25
+
+
+def _pairs_text(node: object, blank: str = "") -> str:
+    """JSON text of ``node``, where a list of (key, value) tuples is an object: so that a
+    key can be written twice (``blank`` between each key and its colon)."""
+    if isinstance(node, list) and node and all(isinstance(x, tuple) for x in node):
+        return "{" + ",".join(f"{orjson.dumps(k).decode()}{blank}:{_pairs_text(v, blank)}"
+                              for k, v in node) + "}"
+    if isinstance(node, list):
+        return "[" + ",".join(_pairs_text(x, blank) for x in node) + "]"
+    return orjson.dumps(node).decode()
+
+
+def _layout_doc(match: list[tuple[str, object]] | None = None,
+                row: list[tuple[str, object]] | None = None,
+                card: list[tuple[str, object]] | None = None) -> list[tuple[str, object]]:
+    """A file in the corpus's layout (Tournament, Decks, Rounds, Standings) as pairs."""
+    tour = [("Date", "2024-07-13T15:00:00"), ("Name", "Twice"),
+            ("Uri", "https://melee.gg/Tournament/View/7"), ("Formats", "Modern")]
+    decks = [[("Player", p), ("Result", "1st Place"),
+              ("Mainboard", [card or [("Count", 4), ("CardName", "Island")]]),
+              ("Sideboard", [])] for p in ("A", "B")]
+    rounds = [[("RoundName", "Round 1"), ("Matches", [
+        match or [("Player1", "A"), ("Player2", "B"), ("Result", "2-1-0")],
+        [("Player1", "C"), ("Player2", "-"), ("Result", "2-0-0")]])]]
+    standings = [row or [("Rank", 1), ("Player", "A"), ("Points", 3)],
+                 [("Rank", 2), ("Player", "C"), ("Points", 3)],
+                 [("Rank", 3), ("Player", "B"), ("Points", 0)]]
+    return [("Tournament", tour), ("Decks", decks), ("Rounds", rounds),
+            ("Standings", standings)]
+
+
+@pytest.mark.parametrize(("doc", "said"), [
+    (_layout_doc(match=[("Player1", "A"), ("Player2", "B"), ("Result", "2-1-0"),
+                        ("Result", "0-2-0")]),
+     r"round 'Round 1', match #1 \('A' vs 'B'\) holds 'Result' more than once "
+     r"\('2-1-0', then '0-2-0'\)"),
+    (_layout_doc(match=[("Player1", "A"), ("Player2", "B"), ("Player1", "D"),
+                        ("Result", "2-1-0")]),
+     r"match #1 \('D' vs 'B'\) holds 'Player1' more than once \('A', then 'D'\)"),
+    (_layout_doc(row=[("Rank", 1), ("Player", "A"), ("Points", 3), ("Points", 0)]),
+     r"standings row #1 \(player 'A'\) holds 'Points' more than once \(3, then 0\)"),
+    ([("Tournament", [("Date", "2024-07-13"), ("Date", "2024-07-14")]),
+      *_layout_doc()[1:]],
+     r"'Tournament' holds 'Date' more than once \('2024-07-13', then '2024-07-14'\)"),
+    ([*_layout_doc()[:2], ("Rounds", [[("RoundName", "Round 1"), ("Matches", []),
+                                       ("RoundName", "Round 2"), ("Matches", [])]]),
+      _layout_doc()[3]],
+     r"round 'Round 2' holds 'RoundName' more than once \('Round 1', then 'Round 2'\)"),
+])
+@pytest.mark.parametrize("blank", ["", " ", "\n\t"])
+def test_a_key_given_twice_in_an_object_read_is_refused(
+        tmp_path: Path, doc: list[tuple[str, object]], said: str, blank: str) -> None:
+    """A match holding ``Result`` twice (or a standings row ``Points``, a round
+    ``RoundName``, ``Tournament`` a ``Date``) was read with the last, without a word:
+    orjson keeps the last of a repeated key. Refused, naming the file, event, round and
+    players, with blanks before the colon too (class 93)."""
+    path = tmp_path / "twice-7-2024-07-13.json"
+    path.write_text(_pairs_text(doc, blank))
+    with pytest.raises(ImportFormatError, match=said) as exc:
+        read_decklist_cache(path)
+    text = str(exc.value)
+    assert text.startswith("event 'twice-7-2024-07-13': ")
+    assert "twice-7-2024-07-13.json: " in text
+    assert "(a JSON parser keeps the last, silently)" in text
+
+
+def test_a_key_spelled_with_an_escape_is_the_same_key(tmp_path: Path) -> None:
+    """``"Res\\u0075lt"`` is the key ``Result``: the screen that finds a file whose bytes
+    may repeat a key does not look for the key's bytes alone."""
+    text = _pairs_text(_layout_doc())
+    text = text.replace('"Result":"2-1-0"', '"Result":"2-1-0","Res\\u0075lt":"0-2-0"', 1)
+    path = tmp_path / "escaped-7-2024-07-13.json"
+    path.write_text(text)
+    with pytest.raises(ImportFormatError, match=r"holds 'Result' more than once"):
+        read_decklist_cache(path)
+
+
+def test_a_key_twice_where_nothing_is_read_is_no_error(tmp_path: Path) -> None:
+    """A decklist's card holding ``Count`` twice changes nothing the reader reads: read, as
+    is a player or a card named like a key."""
+    path = tmp_path / "cards-7-2024-07-13.json"
+    path.write_text(_pairs_text(_layout_doc(
+        card=[("Count", 4), ("Count", 3), ("CardName", "Result")],
+        match=[("Player1", "Result"), ("Player2", "B"), ("Result", "2-1-0")])))
+    ev = read_decklist_cache(path)
+    assert sorted(ev.results["player_id"].unique().to_list()) == ["B", "C", "Result"]

@@ -976,3 +976,40 @@ def test_an_empty_path_is_refused_by_every_reader(reader: str) -> None:
         getattr(sf, reader)("")
     with pytest.raises(ImportFormatError, match="an empty path"):
         getattr(sf, reader)(["data/events", ""])
+
+
+SEASON = REPO_ROOT / "data" / "season"
+
+
+@pytest.mark.parametrize(("name", "at"), [("pokemon_events.parquet", 1415),
+                                          ("pokemon_results.parquet", 500),
+                                          ("pokemon_results.parquet", 3000)])
+def test_a_damaged_parquet_file_is_named_not_a_panic(tmp_path: Path, name: str,
+                                                     at: int) -> None:
+    """One byte added inside a Parquet data page: Polars' decoder panicked (a bare
+    ``PanicException``, a BaseException, said by the command line as "a swissframe bug"),
+    or failed with a ``ComputeError`` naming no file. An ``ImportFormatError`` naming the
+    file, in ``sf.read`` and in ``validate``'s report (class 95)."""
+    data = (SEASON / name).read_bytes()
+    bad = tmp_path / "damaged.parquet"
+    bad.write_bytes(data[:at] + b"\x00" + data[at:])
+    with pytest.raises(ImportFormatError, match=r"cannot read \S*damaged\.parquet as "
+                       r"Parquet: .*Hint: "):
+        sf.read(bad)
+    src = sf.read(bad, on_error="collect")
+    assert len(src.problems) == 1
+    assert "damaged.parquet as Parquet" in src.problems[0][1]
+
+
+def test_a_panic_decoding_parquet_is_an_import_error(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever page makes the decoder panic, the read names the file (class 95)."""
+    good = _copy(SEASON / "pokemon_results.parquet", tmp_path / "night.parquet")
+
+    def panics(*args: object, **kwargs: object) -> pl.DataFrame:
+        raise pl.exceptions.PanicException("invalid num_bits 47")
+
+    monkeypatch.setattr(pl, "read_parquet", panics)
+    with pytest.raises(ImportFormatError, match=r"night.parquet as Parquet: the file is "
+                       r"damaged \(Polars failed decoding it: invalid num_bits 47\)"):
+        sf.read(good)

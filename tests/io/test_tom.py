@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
+import defusedxml.ElementTree
 import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,6 +16,7 @@ from swissframe.errors import DataError, ImportFormatError, SwissframeError
 from swissframe.io.tom import (
     TOM_OUTCOMES,
     TOM_ROUND_TYPES,
+    TOM_STANDING_TYPES,
     TomEvents,
     event_keys,
     parse_tom,
@@ -238,6 +240,34 @@ def test_unknown_round_types_are_refused(tmp_path: Path, new: str, said: str) ->
     text = str(exc.value)
     assert "bad.tdf, pod 2, round 2:" in text
     assert "Hint: TOM writes 1 (top cut), 2 (swiss), 3 (swiss)" in text
+
+
+def test_standings_types_are_the_documented_kinds() -> None:
+    # finished (ranked, dropped players too) and dnf (disqualified): every real file
+    assert TOM_STANDING_TYPES == ("finished", "dnf")
+    files = [f for f in sorted(_real().rglob("*")) if f.suffix in (".tdf", ".xml")]
+    assert len(files) == 5
+    written = {pod.get("type") for f in files
+               for pod in defusedxml.ElementTree.parse(f).iterfind("standings/pod")}
+    assert written == set(TOM_STANDING_TYPES)  # (their dnf lists are empty)
+    assert set(read_tom(files).published["standing"].to_list()) == {"finished"}
+
+
+@pytest.mark.parametrize(("new", "said"), [
+    ('<pod category="2" type="dropped">', "unknown standings type 'dropped'"),
+    ('<pod category="2" type="DNF">', "unknown standings type 'DNF'"),
+    ('<pod category="2" type="">', "unknown standings type ''"),
+    ('<pod category="2">', "no standings type"),
+])
+def test_unknown_standings_types_are_refused(tmp_path: Path, new: str, said: str) -> None:
+    # any kind was stored as given and none read as finished: a list of another kind was
+    # ranked, or its disqualified players were not, without a word (class 92)
+    bad = _mutate(tmp_path, '<pod category="2" type="dnf">', new)
+    with pytest.raises(ImportFormatError, match=said) as exc:
+        read_tom(bad)
+    text = str(exc.value)
+    assert "bad.tdf, standings pod 2, player '106':" in text
+    assert "Hint: TOM writes finished or dnf (disqualified)" in text
 
 
 def test_truncated_file(tmp_path: Path) -> None:
