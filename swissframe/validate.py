@@ -59,6 +59,7 @@ from swissframe.schema import (
     REQUIRED_COLUMNS,
     VOCABULARY,
     as_frame,
+    blank,
     find_problems,
     fits_int64,
     flag_cells,
@@ -132,8 +133,8 @@ KINDS: Final[Mapping[str, Kind]] = {
         "error", "a game count above 2**31 - 1: not the games of one match",
         "check the column mapping (a score in the wrong column, an id read as a count)"),
     "empty_id": Kind(
-        "error", "an empty id (\"\"): an empty cell would become a phantom player",
-        "fill in the id, or leave the opponent null for an unpaired round"),
+        "error", "an empty or blank id (\"\", spaces only): such a cell would become a "
+        "phantom player", "fill in the id, or leave the opponent null for an unpaired round"),
     "unpaired_draw": Kind(
         "error", "an unpaired round (null opponent) scored as a draw",
         "a bye is 2-0-0, an unopposed loss 0-2-0; a half-point bye has unplayed='half_bye'"),
@@ -731,10 +732,12 @@ def _ids(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
                     + [lf.select("event_id", "round", pl.col("event_id").alias("_id"),
                                  pl.lit("event_id").alias("_col"))], how="vertical")
     ids = ids.filter(pl.col("_id").is_not_null())
-    # an empty id is an error of the contract (empty_id); these are computable oddities
+    # an empty or blank id is an error of the contract (empty_id); these are computable
+    # oddities
     spaced = pl.col("_id").str.strip_chars() != pl.col("_id")
     invisible = pl.col("_id").str.contains(_INVISIBLE)
-    hit = (ids.filter(spaced | invisible).group_by("event_id", "_col", "_id")
+    no_id = blank(pl.col("_id")) & (pl.col("_col") != "event_id")  # (empty_id's)
+    hit = (ids.filter((spaced | invisible) & ~no_id).group_by("event_id", "_col", "_id")
            .agg(pl.col("round").min()).with_columns(
                pl.when(pl.col("_col") == "opponent_id").then(pl.col("_id"))
                .alias("opponent_id"),

@@ -22,6 +22,7 @@ import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 
 import swissframe as sf
 import swissframe.platforms  # registers the platform rulesets
@@ -713,6 +714,37 @@ def test_a_match_form_seat_of_whitespace_only_is_refused(tmp_path: Path, blank: 
         sf.from_matches(m)
     with pytest.raises(sf.ValidationError, match="empty_id"):  # "" stays the contract's
         sf.standings(sf.from_matches(m.with_columns(pl.lit("").alias(seat))))
+
+
+@pytest.mark.parametrize("blank", [" ", "  ", "\t", "\u3000", "\u00a0 "])
+def test_a_long_table_id_of_whitespace_only_is_the_contracts_empty_id(blank: str) -> None:
+    """The long form's twin of class 94: a ``player_id`` / ``opponent_id`` of blanks only
+    was a player, ranked in the standings (``validate`` warned ``suspicious_id``). It is
+    ``empty_id``, as ``""`` is, on the coded checks (blanks read on the id dictionary),
+    the reference and the keyed path alike, whichever column holds it."""
+    from swissframe.schema import _checked
+
+    df = pl.DataFrame({"event_id": ["e"] * 4, "round": [1] * 4,
+                       "player_id": ["a", blank, "c", "d"],
+                       "opponent_id": [blank, "a", "d", "c"], "games_won": [2, 0, 2, 1],
+                       "games_lost": [0, 2, 1, 2], "games_drawn": [0] * 4})
+    only_opponent = df.with_columns(  # (a blank opponent id that is nobody's player id)
+        pl.when(pl.col("player_id") == blank).then(pl.lit("b")).otherwise(
+            pl.col("player_id")).alias("player_id"))
+    for table in (df, only_opponent):
+        coded = _checked(table, default_event_id="event", keys=())[0]
+        reference = _checked(table, default_event_id="event", keys=(), coded=False)[0]
+        assert_frame_equal(coded, reference)
+        assert "empty_id" in coded["kind"].to_list()
+        keyed = _checked(table.with_columns(scenario_id=pl.lit(1)),
+                         default_event_id="event", keys=("scenario_id",))[0]
+        assert "empty_id" in keyed["kind"].to_list()
+        with pytest.raises(sf.ValidationError, match="empty_id"):
+            sf.standings(table)
+    problems = sf.validate(df).problems
+    found = problems.filter(pl.col("kind") == "empty_id")
+    assert found["severity"].to_list() == ["error"] * 2  # the player's row and the opponent's
+    assert problems.filter(pl.col("kind") == "suspicious_id").height == 0  # said once
 
 
 def test_long_csv_with_text_in_an_integer_column_names_the_cells(tmp_path: Path) -> None:

@@ -104,8 +104,8 @@ def test_missing_mirror_and_unknown_opponent_and_message() -> None:
     with pytest.raises(sf.ValidationError) as info:
         sf.validate_results(bad)
     msg = str(info.value)
-    assert "[missing_mirror] event 'e1', round 2, player 'A' vs C" in msg
-    assert "[unknown_opponent] event 'e1', round 3, player 'A' vs Zed" in msg
+    assert "[missing_mirror] event 'e1', round 2, player 'A' vs 'C'" in msg
+    assert "[unknown_opponent] event 'e1', round 3, player 'A' vs 'Zed'" in msg
     assert msg.rstrip().splitlines()[-1].startswith("Hint:")
 
 
