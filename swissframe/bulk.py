@@ -60,7 +60,14 @@ from swissframe.errors import (
     check_flag,
     check_whole,
 )
-from swissframe.io._files import concat_files, make_folder, path_items, resolved, write_atomic
+from swissframe.io._files import (
+    check_parquet_pages,
+    concat_files,
+    make_folder,
+    path_items,
+    resolved,
+    write_atomic,
+)
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
     FIND_PROBLEMS_SCHEMA,
@@ -271,6 +278,7 @@ def _check_schema(files: Sequence[str]) -> None:
             pl.scan_parquet(f, glob=False).collect_schema()
         except _UNREADABLE as exc:
             raise _unreadable(f, exc) from exc
+        check_parquet_pages(f, f)  # (a damaged page header aborted the process in Polars)
         try:
             validate_results(pl.scan_parquet(f, glob=False).head(0))
         except SchemaError as exc:

@@ -1001,6 +1001,50 @@ def test_a_damaged_parquet_file_is_named_not_a_panic(tmp_path: Path, name: str,
     assert "damaged.parquet as Parquet" in src.problems[0][1]
 
 
+def test_no_byte_of_a_parquet_file_changed_ends_the_process(tmp_path: Path) -> None:
+    """Every byte of a small Parquet file set to 0x19 (a page header's value count then
+    read as negative, at some positions) and each file read in a child process: Polars'
+    reader asked for 2**61 bytes there and the failed allocation aborted the process
+    (SIGABRT) — a notebook's kernel died without a word. Each read now ends in a result or
+    an error naming the file (``ImportFormatError``: class 96; a ``SchemaError`` where the
+    byte renamed a column); a child that dies fails this test instead of the suite (≈ 6 s,
+    1,400 reads)."""
+    import subprocess
+    import sys
+
+    good = tmp_path / "good.parquet"
+    pl.DataFrame({"event_id": ["e"] * 12, "round": [1] * 12,
+                  "player_id": [f"p{i}" for i in range(12)],
+                  "opponent_id": [f"p{i ^ 1}" for i in range(12)],
+                  "games_won": [2, 0] * 6, "games_lost": [0, 2] * 6,
+                  "games_drawn": [0] * 12}).write_parquet(good)
+    script = tmp_path / "scan.py"
+    script.write_text(f"""
+import sys
+from pathlib import Path
+import swissframe as sf
+data = Path({str(good)!r}).read_bytes()
+bad = Path({str(tmp_path / "bad.parquet")!r})
+refused = 0
+for at in range(len(data)):
+    bad.write_bytes(data[:at] + b"\\x19" + data[at + 1:])
+    try:
+        sf.read(bad, validate=False)
+    except sf.SwissframeError as exc:
+        assert "bad.parquet" in str(exc), str(exc)
+        refused += 1
+    except BaseException as exc:  # (a PanicException too: not a clean refusal)
+        print("at", at, type(exc).__name__, exc)
+        raise
+print(len(data), refused)
+""")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=600, check=False)
+    assert run.returncode == 0, (run.returncode, run.stdout[-2000:], run.stderr[-2000:])
+    size, refused = map(int, run.stdout.split()[-2:])
+    assert 0 < refused < size
+
+
 def test_a_panic_decoding_parquet_is_an_import_error(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever page makes the decoder panic, the read names the file (class 95)."""
