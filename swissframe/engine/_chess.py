@@ -30,9 +30,9 @@ of the rest; implementations differ on whether the highest cut skips VURs [?].
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import polars as pl
 
@@ -118,8 +118,21 @@ def chess_terms(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
     ``fore``: as if every game of the event's last round with a scheduled opponent (a
     forfeit too) were a draw over the board (Fore Buchholz, C.07 Art. 8.3)."""
     key = "_chess_terms_fore" if fore else "_chess_terms"
+    if key not in ctx.cache:
+        ctx.cache[key] = (_terms_plan(ctx, fore=fore).pipe(collect).lazy(), None)
+    return ctx.cache[key][0]
+
+
+def _terms_plan(ctx: Context, *, fore: bool) -> pl.LazyFrame:
+    """:func:`chess_terms` as a plan (the players' scores materialised in it): for a
+    reader that reads the terms once, in a query of its own (:func:`_terms_sums`); the
+    materialised terms where another criterion had them collected already."""
+    key = "_chess_terms_fore" if fore else "_chess_terms"
     if key in ctx.cache:
         return ctx.cache[key][0]
+    plan_key = f"{key}_plan"
+    if plan_key in ctx.cache:
+        return ctx.cache[plan_key][0]
     rule = ctx.rules.unplayed_rounds
     win_u, draw_u = _units(ctx, ctx.rules.points_win), _units(ctx, ctx.rules.points_draw)
     names = ctx.rows.collect_schema().names()
@@ -182,8 +195,8 @@ def chess_terms(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
         dummy = pl.col("_sscore")  # forfeits: the scheduled opponent's score; else nothing
     val = pl.when(played).then(pl.col("_oadj") if rule != "as_played" else pl.col("_oscore")
                                ).otherwise(dummy)
-    out = rows.with_columns(_val=val.cast(pl.Int64)).pipe(collect).lazy()
-    ctx.cache[key] = (out, None)
+    out = rows.with_columns(_val=val.cast(pl.Int64))
+    ctx.cache[plan_key] = (out, None)
     return out
 
 
@@ -194,6 +207,73 @@ def _finish(ctx: Context, agg: pl.LazyFrame, name: str, divisor: int) -> pl.Lazy
         out.select(*ctx.pkeys, (pl.col("_s") / divisor).alias(name),
                    pl.col("_s").cast(pl.Int128).alias(exact_name(name))),
         name, exact_name(name))
+
+
+#: Buchholz (at most one value cut), SB and PS without a cut, and the counts as
+#: projections of one group-by each of the terms and of the rows (:func:`_terms_sums`,
+#: :func:`_rows_sums`); False: each criterion's own group-by, the reference the tests
+#: compare them with.
+SHARED_SUMS = True
+
+#: The ``Context.cache`` entries of :func:`_terms_sums` (plain terms, Fore Buchholz's).
+_SUMS_KEYS: Final = {False: "_chess_terms_sums", True: "_chess_terms_sums_fore"}
+
+
+def _terms_sums(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
+    """Every player of ``ctx.players`` with the sums of their chess terms
+    (:func:`chess_terms`, values not null) that Buchholz with at most one value cut
+    (Cut-1, Median-1 too) and Sonneborn-Berger without a cut read: ``_t`` (the values'
+    sum), ``_n`` (their count), ``_low`` (the value Cut-1 takes: the lowest VUR's first
+    where VURs are cut first), ``_max``, ``_second`` (the two highest, repeats counted) and
+    ``_sb`` (Σ value × the round's points); null for a player with no value.
+
+    One group-by and one join serve every such criterion: each is a projection of this
+    frame (``Context.projections``), so the criteria's query joins it once, as OMW% and
+    OGW% share the opponents' sums — instead of a group-by and a join each."""
+    key = _SUMS_KEYS[fore]
+    if key in ctx.cache:
+        return ctx.cache[key][0]
+    # (the terms' plan: this group-by is its one reader in the criteria's query)
+    terms = _terms_plan(ctx, fore=fore).filter(pl.col("_val").is_not_null())
+    val = pl.col("_val")
+    lowest = val.min()
+    if ctx.rules.unplayed_rounds in ("fide-2023", "fide-2026"):  # (VURs cut first, 16.5)
+        lowest = pl.coalesce(val.filter(pl.col("_vur")).min(), lowest)
+    agg = terms.group_by(ctx.pkeys).agg(
+        _t=val.sum(), _n=pl.len(), _low=lowest, _max=val.max(), _second=val.top_k(2).min(),
+        _sb=(val * pl.col("_pts")).sum())
+    out = ctx.players.select(ctx.pkeys).join(agg, on=ctx.pkeys, how="left")
+    ctx.cache[key] = (out, None)
+    return out
+
+
+def _projected(ctx: Context, source: pl.LazyFrame, total: pl.Expr, name: str,
+               divisor: int) -> pl.LazyFrame:
+    """What :func:`_finish` gives for the per-player total ``total`` (an expression of
+    ``source``'s columns, 0 for a player with none), as a projection of ``source``
+    registered for the one join (``Context.projections``)."""
+    columns = ((total / divisor).alias(name), total.cast(pl.Int128).alias(exact_name(name)))
+    out = source.select(*ctx.pkeys, *columns)
+    ctx.projections.append((out, source, columns))
+    return ctx.with_columns_known(out, name, exact_name(name))
+
+
+def _summed(ctx: Context, name: str, cut: int, median: int, *, fore: bool = False
+            ) -> pl.LazyFrame | None:
+    """Buchholz (``cut + median ≤ 1``) as a projection of :func:`_terms_sums`; None for
+    the other modifiers (the sorted cut: :func:`_buchholz`)."""
+    if cut + median > 1 or not SHARED_SUMS:
+        return None
+    source = _terms_sums(ctx, fore=fore)
+    t = pl.col("_t")
+    if cut + median == 0:
+        return _projected(ctx, source, t.fill_null(0), name, ctx.unit)
+    # as _cut_one_sum: the lowest value, with Median-1 the highest of the rest too; no
+    # value left (a count of 1 + median or less): 0, as a player with no row
+    low, top = pl.col("_low"), pl.col("_max")
+    drop = low + pl.when(low < top).then(top).otherwise(pl.col("_second")) if median else low
+    total = pl.when(pl.col("_n") > 1 + median).then(t - drop).otherwise(pl.lit(0, pl.Int64))
+    return _projected(ctx, source, total, name, ctx.unit)
 
 
 def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -> pl.LazyFrame:
@@ -212,7 +292,9 @@ def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -
     B has no row in round 2: B is absent there (Art. 16), and that trailing absence counts
     as a draw for A's Buchholz (B ½ + C ½ = 1). C entered in round 2.
     """
-    return _buchholz(ctx, chess_terms(ctx), name, cut, median)
+    summed = _summed(ctx, name, cut, median)
+    return summed if summed is not None else _buchholz(ctx, chess_terms(ctx), name, cut,
+                                                       median)
 
 
 def _buchholz(ctx: Context, terms: pl.LazyFrame, name: str, cut: int, median: int
@@ -279,12 +361,15 @@ def sonneborn_berger(ctx: Context, *, name: str = "sb", cut: int = 0, median: in
     times the contribution of the lowest-*scoring* opponent goes — a voluntarily unplayed
     round's instead when there is one and the lowest opponent's contribution is not
     larger (Art. 16.5) — then ``median`` times the highest-scoring opponent's."""
+    unit = ctx.unit
+    if not cut and not median and SHARED_SUMS:  # (one group-by with Buchholz's)
+        return _projected(ctx, _terms_sums(ctx), pl.col("_sb").fill_null(0), name,
+                          unit * unit)
     terms = (chess_terms(ctx).filter(pl.col("_val").is_not_null())
              .with_columns(_c=pl.col("_val") * pl.col("_pts")))
     if cut or median:
         terms = _cut_lowest_scoring(terms, ctx.pkeys, cut + median, median)
     agg = terms.group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s"))
-    unit = ctx.unit
     return _finish(ctx, agg, name, unit * unit)
 
 
@@ -311,10 +396,44 @@ def _cut_lowest_scoring(terms: pl.LazyFrame, pk: list[str], low: int, high: int
     return t
 
 
+#: The conditions a player's rounds are counted by (:func:`_count`), by criterion, each
+#: an expression of the prepared rows and the ruleset (which rounds are a VUR).
+_COUNTED: Final[dict[str, Callable[[Ruleset], pl.Expr]]] = {
+    "vur": lambda rules: pl.col("_kind").is_in(list(rules.vur_kinds)).fill_null(value=False),
+    "ge": lambda _: (pl.col("_kind").is_null() & ~pl.col("_unpaired")) | pl.col("_win"),
+    "num": lambda _: pl.col("_kind").is_null() & ~pl.col("_unpaired"),
+    "win": lambda _: pl.col("_win"),
+    "won": lambda _: pl.col("_win") & pl.col("_kind").is_null() & ~pl.col("_unpaired"),
+}
+
+#: ``Context.cache`` entry of :func:`_rows_sums`.
+_ROWS_SUMS_KEY: Final = "_chess_rows_sums"
+
+
+def _rows_sums(ctx: Context) -> pl.LazyFrame:
+    """Every player of ``ctx.players`` with, from one group-by of their rows, the count
+    of each condition of :data:`_COUNTED` (``_n_<criterion>``) and the progressive
+    score's sum of running totals (``_ps``); null for a player with no row. Each count
+    and PS without a cut is a projection of this frame (as :func:`_terms_sums`): one
+    group-by and one join for all of them instead of one each."""
+    if _ROWS_SUMS_KEY in ctx.cache:
+        return ctx.cache[_ROWS_SUMS_KEY][0]
+    counts = {f"_n_{c}": cond(ctx.rules).sum().cast(pl.Int64) for c, cond in _COUNTED.items()}
+    # (the running totals in round order, rows of one round in the order given, as the
+    # stable sort of progressive's reference)
+    ps = pl.col("_pts").sort_by("round", maintain_order=True).cum_sum().sum()
+    agg = ctx.rows.group_by(ctx.pkeys).agg(**counts, _ps=ps)
+    out = ctx.players.select(ctx.pkeys).join(agg, on=ctx.pkeys, how="left")
+    ctx.cache[_ROWS_SUMS_KEY] = (out, None)
+    return out
+
+
 def progressive(ctx: Context, *, name: str = "ps", cut: int = 0) -> pl.LazyFrame:
     """Progressive (cumulative) score: the sum of the running totals after each round
     (byes and forfeits count with their points; rules.md §4.1); ``cut`` leaves out the
     running totals of the first ``cut`` rounds (PS/Cn)."""
+    if not cut and SHARED_SUMS:  # (every round: they start at 1; a group-by with the counts)
+        return _projected(ctx, _rows_sums(ctx), pl.col("_ps").fill_null(0), name, ctx.unit)
     agg = (ctx.rows.sort("round").with_columns(_c=pl.col("_pts").cum_sum().over(ctx.pkeys))
            .filter(pl.col("round") > cut)
            .group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s")))
@@ -324,8 +443,7 @@ def progressive(ctx: Context, *, name: str = "ps", cut: int = 0) -> pl.LazyFrame
 def unplayed_voluntarily(ctx: Context, *, name: str = "vur") -> pl.LazyFrame:
     """VUR: the number of voluntarily unplayed rounds (``Ruleset.vur_kinds``, C.07 Art.
     16.2)."""
-    return _count(ctx, pl.col("_kind").is_in(list(ctx.rules.vur_kinds)).fill_null(value=False),
-                  name)
+    return _counted(ctx, "vur", name)
 
 
 def games_elected(ctx: Context, *, name: str = "ge") -> pl.LazyFrame:
@@ -333,13 +451,26 @@ def games_elected(ctx: Context, *, name: str = "ge") -> pl.LazyFrame:
     rounds the player played over the board or received the points of a win without
     playing (a forfeit win, a pairing-allocated or full-point bye); requested byes, forfeit
     losses and absences are not."""
-    return _count(ctx, (pl.col("_kind").is_null() & ~pl.col("_unpaired")) | pl.col("_win"),
-                  name)
+    return _counted(ctx, "ge", name)
 
 
 def games_played(ctx: Context, *, name: str = "num") -> pl.LazyFrame:
     """NUM: games played over the board (no bye, no forfeit)."""
-    return _count(ctx, pl.col("_kind").is_null() & ~pl.col("_unpaired"), name)
+    return _counted(ctx, "num", name)
+
+
+def _counted(ctx: Context, criterion: str, name: str) -> pl.LazyFrame:
+    """:func:`_count` of ``criterion``'s condition (:data:`_COUNTED`), as a projection of
+    :func:`_rows_sums`."""
+    if not SHARED_SUMS:
+        return _count(ctx, _COUNTED[criterion](ctx.rules), name)
+    total = pl.col(f"_n_{criterion}").fill_null(0)
+    columns = ((total / 1).cast(pl.Int64).alias(name), total.cast(pl.Int128).alias(
+        exact_name(name)))
+    source = _rows_sums(ctx)
+    out = source.select(*ctx.pkeys, *columns)
+    ctx.projections.append((out, source, columns))
+    return ctx.with_columns_known(out, name, exact_name(name))
 
 
 def _count(ctx: Context, cond: pl.Expr, name: str) -> pl.LazyFrame:
@@ -352,12 +483,12 @@ def _count(ctx: Context, cond: pl.Expr, name: str) -> pl.LazyFrame:
 def wins(ctx: Context, *, name: str = "win") -> pl.LazyFrame:
     """WIN: rounds in which the player received the points of a win, unplayed wins
     (forfeit wins, pairing-allocated and full-point byes) included."""
-    return _count(ctx, pl.col("_win"), name)
+    return _counted(ctx, "win", name)
 
 
 def won(ctx: Context, *, name: str = "won") -> pl.LazyFrame:
     """WON: games won over the board."""
-    return _count(ctx, pl.col("_win") & pl.col("_kind").is_null() & ~pl.col("_unpaired"), name)
+    return _counted(ctx, "won", name)
 
 
 def black_played(ctx: Context, *, name: str = "bpg") -> pl.LazyFrame:
@@ -400,7 +531,9 @@ def fore_buchholz(ctx: Context, *, name: str = "fb", cut: int = 0, median: int =
     A's opponents B and C score ½ each (BH 1); with round 2 drawn B keeps ½ and C has 1
     (FB 1½). C met D (1 with round 2 drawn) and A (1½): FB 2½.
     """
-    return _buchholz(ctx, chess_terms(ctx, fore=True), name, cut, median)
+    summed = _summed(ctx, name, cut, median, fore=True)
+    return summed if summed is not None else _buchholz(ctx, chess_terms(ctx, fore=True),
+                                                       name, cut, median)
 
 
 def adjusted_score(ctx: Context, *, name: str = "abh") -> pl.LazyFrame:
