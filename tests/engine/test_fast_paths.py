@@ -325,6 +325,28 @@ def test_floored_means_as_quotients_equal_the_long_division(scale: int, k_max: i
 
 
 @PROPS
+@given(k_max=st.integers(1, 12), data=st.data())
+def test_unfloored_means_of_a_small_scale_as_quotients_equal_the_long_division(
+        k_max: int, data: st.DataObject) -> None:
+    """A rate with no floor (FIDE's) at a scale whose every mean above 0 is at least
+    ``2**-11`` (``k_max · scale ≤ 2**11``): the float quotient, as for a floored rate."""
+    scale = data.draw(st.integers(1, 2**11 // k_max))
+    sums, counts = [], []
+    for _ in range(20):
+        k = data.draw(st.integers(0, k_max))
+        sums.append(sum(data.draw(st.integers(0, scale)) for _ in range(k)))
+        counts.append(k)
+    frame = pl.DataFrame({"t": pl.Series(sums, dtype=pl.Int128), "k": counts})
+    inner = ExactScale(scale)
+    ref = mean_exact(pl.col("t"), pl.col("k"), inner, k_max)
+    fast = mean_exact(pl.col("t"), pl.col("k"), inner, k_max, least=Fraction(0))
+    assert ref[2] == fast[2]
+    assert str(fast[1]) != str(ref[1])  # (the quotient, not the long division)
+    assert_frame_equal(frame.select(ref[0].alias("x"), ref[1].alias("f")),
+                       frame.select(fast[0].alias("x"), fast[1].alias("f")), check_exact=True)
+
+
+@PROPS
 @given(res=random_events(), rules=PRESETS)
 def test_packed_sums_and_one_join_equal_one_column_and_one_join_each(res: pl.DataFrame,
                                                                      rules: str) -> None:
