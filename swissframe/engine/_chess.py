@@ -278,27 +278,55 @@ def _terms_sums(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
         return ctx.cache[key][0]
     # (the terms' plan: this group-by is its one reader in the criteria's query)
     terms = _terms_plan(ctx, fore=fore).filter(pl.col("_val").is_not_null())
-    val = pl.col("_val")
-    lowest = val.min()
-    if ctx.rules.unplayed_rounds in ("fide-2023", "fide-2026"):  # (VURs cut first, 16.5)
-        lowest = pl.coalesce(val.filter(pl.col("_vur")).min(), lowest)
-    agg = terms.group_by(ctx.pkeys).agg(
-        _t=val.sum(), _n=pl.len(), _low=lowest, _max=val.max(), _second=val.top_k(2).min(),
-        _sb=(val * pl.col("_pts")).sum())
+    # (VURs cut first, Art. 16.5)
+    aggs = _terms_aggs(vur_first=ctx.rules.unplayed_rounds in ("fide-2023", "fide-2026"))
+    agg = terms.group_by(ctx.pkeys).agg(*aggs)
     out = ctx.players.select(ctx.pkeys).join(agg, on=ctx.pkeys, how="left")
     ctx.cache[key] = (out, None)
     return out
 
 
-def _projected(ctx: Context, source: pl.LazyFrame, total: pl.Expr, name: str,
-               divisor: int) -> pl.LazyFrame:
-    """What :func:`_finish` gives for the per-player total ``total`` (an expression of
-    ``source``'s columns, 0 for a player with none), as a projection of ``source``
-    registered for the one join (``Context.projections``)."""
-    columns = ((total / divisor).alias(name), total.cast(pl.Int128).alias(exact_name(name)))
+@functools.lru_cache(maxsize=4)
+def _terms_aggs(*, vur_first: bool) -> tuple[pl.Expr, ...]:
+    """:func:`_terms_sums`' aggregations, built once."""
+    val = pl.col("_val")
+    lowest = val.min()
+    if vur_first:
+        lowest = pl.coalesce(val.filter(pl.col("_vur")).min(), lowest)
+    return (val.sum().alias("_t"), pl.len().alias("_n"), lowest.alias("_low"),
+            val.max().alias("_max"), val.top_k(2).min().alias("_second"),
+            (val * pl.col("_pts")).sum().alias("_sb"))
+
+
+def _projected(ctx: Context, source: pl.LazyFrame, name: str,
+               columns: tuple[pl.Expr, pl.Expr]) -> pl.LazyFrame:
+    """``source.select(*pkeys, *columns)`` (criterion ``name``'s columns of
+    :func:`_total_columns`), registered as a projection of ``source`` for the one join
+    (``Context.projections``)."""
     out = source.select(*ctx.pkeys, *columns)
     ctx.projections.append((out, source, columns))
     return ctx.with_columns_known(out, name, exact_name(name))
+
+
+@functools.lru_cache(maxsize=256)
+def _total_columns(total: tuple[str, int], name: str, divisor: int, *, count: bool = False
+                   ) -> tuple[pl.Expr, pl.Expr]:
+    """What :func:`_finish` gives (:func:`_count` with ``count``) for a per-player total
+    of a shared sums frame, 0 for a player with none, built once: ``total`` is
+    ``("_t", n)``, Buchholz of :func:`_terms_sums` with ``n`` values cut (the lowest, and
+    with ``n = 2`` for Median-1 the highest of the rest: as :func:`_cut_one_sum`, 0 where
+    no value is left), or (a column, 0), that column (``_sb``, ``_ps``, ``_n_<count>``)."""
+    column, cut = total
+    t = pl.col(column)
+    if not cut:
+        value = t.fill_null(0)
+    else:
+        low, top = pl.col("_low"), pl.col("_max")
+        drop = (low + pl.when(low < top).then(top).otherwise(pl.col("_second")) if cut == 2
+                else low)
+        value = pl.when(pl.col("_n") > cut).then(t - drop).otherwise(pl.lit(0, pl.Int64))
+    shown = (value / divisor).cast(pl.Int64) if count else value / divisor
+    return shown.alias(name), value.cast(pl.Int128).alias(exact_name(name))
 
 
 def _summed(ctx: Context, name: str, cut: int, median: int, *, fore: bool = False
@@ -307,16 +335,9 @@ def _summed(ctx: Context, name: str, cut: int, median: int, *, fore: bool = Fals
     the other modifiers (the sorted cut: :func:`_buchholz`)."""
     if cut + median > 1 or not SHARED_SUMS:
         return None
-    source = _terms_sums(ctx, fore=fore)
-    t = pl.col("_t")
-    if cut + median == 0:
-        return _projected(ctx, source, t.fill_null(0), name, ctx.unit)
-    # as _cut_one_sum: the lowest value, with Median-1 the highest of the rest too; no
-    # value left (a count of 1 + median or less): 0, as a player with no row
-    low, top = pl.col("_low"), pl.col("_max")
-    drop = low + pl.when(low < top).then(top).otherwise(pl.col("_second")) if median else low
-    total = pl.when(pl.col("_n") > 1 + median).then(t - drop).otherwise(pl.lit(0, pl.Int64))
-    return _projected(ctx, source, total, name, ctx.unit)
+    n = 0 if cut + median == 0 else 1 + median
+    return _projected(ctx, _terms_sums(ctx, fore=fore), name,
+                      _total_columns(("_t", n), name, ctx.unit))
 
 
 def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -> pl.LazyFrame:
@@ -406,8 +427,8 @@ def sonneborn_berger(ctx: Context, *, name: str = "sb", cut: int = 0, median: in
     larger (Art. 16.5) — then ``median`` times the highest-scoring opponent's."""
     unit = ctx.unit
     if not cut and not median and SHARED_SUMS:  # (one group-by with Buchholz's)
-        return _projected(ctx, _terms_sums(ctx), pl.col("_sb").fill_null(0), name,
-                          unit * unit)
+        return _projected(ctx, _terms_sums(ctx), name,
+                          _total_columns(("_sb", 0), name, unit * unit))
     terms = (chess_terms(ctx).filter(pl.col("_val").is_not_null())
              .with_columns(_c=pl.col("_val") * pl.col("_pts")))
     if cut or median:
@@ -440,9 +461,9 @@ def _cut_lowest_scoring(terms: pl.LazyFrame, pk: list[str], low: int, high: int
 
 
 #: The conditions a player's rounds are counted by (:func:`_count`), by criterion, each
-#: an expression of the prepared rows and the ruleset (which rounds are a VUR).
-_COUNTED: Final[dict[str, Callable[[Ruleset], pl.Expr]]] = {
-    "vur": lambda rules: pl.col("_kind").is_in(list(rules.vur_kinds)).fill_null(value=False),
+#: an expression of the prepared rows given the ruleset's VUR kinds.
+_COUNTED: Final[dict[str, Callable[[Sequence[str]], pl.Expr]]] = {
+    "vur": lambda kinds: pl.col("_kind").is_in(list(kinds)).fill_null(value=False),
     "ge": lambda _: (pl.col("_kind").is_null() & ~pl.col("_unpaired")) | pl.col("_win"),
     "num": lambda _: pl.col("_kind").is_null() & ~pl.col("_unpaired"),
     "win": lambda _: pl.col("_win"),
@@ -461,14 +482,22 @@ def _rows_sums(ctx: Context) -> pl.LazyFrame:
     group-by and one join for all of them instead of one each."""
     if _ROWS_SUMS_KEY in ctx.cache:
         return ctx.cache[_ROWS_SUMS_KEY][0]
-    counts = {f"_n_{c}": cond(ctx.rules).sum().cast(pl.Int64) for c, cond in _COUNTED.items()}
-    # (the running totals in round order, rows of one round in the order given, as the
-    # stable sort of progressive's reference)
-    ps = pl.col("_pts").sort_by("round", maintain_order=True).cum_sum().sum()
-    agg = ctx.rows.group_by(ctx.pkeys).agg(**counts, _ps=ps)
+    agg = ctx.rows.group_by(ctx.pkeys).agg(*_rows_aggs(tuple(ctx.rules.vur_kinds)))
     out = ctx.players.select(ctx.pkeys).join(agg, on=ctx.pkeys, how="left")
     ctx.cache[_ROWS_SUMS_KEY] = (out, None)
     return out
+
+
+@functools.lru_cache(maxsize=16)
+def _rows_aggs(vur_kinds: tuple[str, ...]) -> tuple[pl.Expr, ...]:
+    """:func:`_rows_sums`' aggregations, built once per set of VUR kinds (what the
+    conditions read of the ruleset)."""
+    counts = [cond(vur_kinds).sum().cast(pl.Int64).alias(f"_n_{c}")
+              for c, cond in _COUNTED.items()]
+    # (the running totals in round order, rows of one round in the order given, as the
+    # stable sort of progressive's reference)
+    ps = pl.col("_pts").sort_by("round", maintain_order=True).cum_sum().sum()
+    return (*counts, ps.alias("_ps"))
 
 
 def progressive(ctx: Context, *, name: str = "ps", cut: int = 0) -> pl.LazyFrame:
@@ -476,7 +505,8 @@ def progressive(ctx: Context, *, name: str = "ps", cut: int = 0) -> pl.LazyFrame
     (byes and forfeits count with their points; rules.md §4.1); ``cut`` leaves out the
     running totals of the first ``cut`` rounds (PS/Cn)."""
     if not cut and SHARED_SUMS:  # (every round: they start at 1; a group-by with the counts)
-        return _projected(ctx, _rows_sums(ctx), pl.col("_ps").fill_null(0), name, ctx.unit)
+        return _projected(ctx, _rows_sums(ctx), name,
+                          _total_columns(("_ps", 0), name, ctx.unit))
     agg = (ctx.rows.sort("round").with_columns(_c=pl.col("_pts").cum_sum().over(ctx.pkeys))
            .filter(pl.col("round") > cut)
            .group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s")))
@@ -506,14 +536,9 @@ def _counted(ctx: Context, criterion: str, name: str) -> pl.LazyFrame:
     """:func:`_count` of ``criterion``'s condition (:data:`_COUNTED`), as a projection of
     :func:`_rows_sums`."""
     if not SHARED_SUMS:
-        return _count(ctx, _COUNTED[criterion](ctx.rules), name)
-    total = pl.col(f"_n_{criterion}").fill_null(0)
-    columns = ((total / 1).cast(pl.Int64).alias(name), total.cast(pl.Int128).alias(
-        exact_name(name)))
-    source = _rows_sums(ctx)
-    out = source.select(*ctx.pkeys, *columns)
-    ctx.projections.append((out, source, columns))
-    return ctx.with_columns_known(out, name, exact_name(name))
+        return _count(ctx, _COUNTED[criterion](ctx.rules.vur_kinds), name)
+    return _projected(ctx, _rows_sums(ctx), name,
+                      _total_columns((f"_n_{criterion}", 0), name, 1, count=True))
 
 
 def _count(ctx: Context, cond: pl.Expr, name: str) -> pl.LazyFrame:
