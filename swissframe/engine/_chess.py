@@ -30,9 +30,10 @@ of the rest; implementations differ on whether the highest cut skips VURs [?].
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 import polars as pl
 
@@ -118,31 +119,96 @@ def chess_terms(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
     ``fore``: as if every game of the event's last round with a scheduled opponent (a
     forfeit too) were a draw over the board (Fore Buchholz, C.07 Art. 8.3)."""
     key = "_chess_terms_fore" if fore else "_chess_terms"
+    if key not in ctx.cache:
+        ctx.cache[key] = (_terms_plan(ctx, fore=fore).pipe(collect).lazy(), None)
+    return ctx.cache[key][0]
+
+
+def _terms_plan(ctx: Context, *, fore: bool) -> pl.LazyFrame:
+    """:func:`chess_terms` as a plan (the players' scores materialised in it): for a
+    reader that reads the terms once, in a query of its own (:func:`_terms_sums`); the
+    materialised terms where another criterion had them collected already."""
+    key = "_chess_terms_fore" if fore else "_chess_terms"
     if key in ctx.cache:
         return ctx.cache[key][0]
-    rule = ctx.rules.unplayed_rounds
-    win_u, draw_u = _units(ctx, ctx.rules.points_win), _units(ctx, ctx.rules.points_draw)
+    plan_key = f"{key}_plan"
+    if plan_key in ctx.cache:
+        return ctx.cache[plan_key][0]
     names = ctx.rows.collect_schema().names()
-    sched = (pl.coalesce(pl.col(OPP), pl.col("scheduled_opponent_id"))
-             if "scheduled_opponent_id" in names else pl.col(OPP))
+    e = _terms_exprs(ctx.rules.unplayed_rounds, tuple(ctx.keys),
+                     win_u=_units(ctx, ctx.rules.points_win),
+                     draw_u=_units(ctx, ctx.rules.points_draw),
+                     sched="scheduled_opponent_id" in names,
+                     vur_kinds=tuple(ctx.rules.vur_kinds), fore=fore)
     keys, pk = list(ctx.keys), ctx.pkeys
-    rows = ctx.rows.select(*pk, "round", OPP, "_pts", "_win", "_kind", sched.alias("_sched"))
+    rows = ctx.rows.select(*e.rows)
+    if e.fore is not None:
+        rows = rows.with_columns(*e.fore)
+    rows = rows.with_columns(*e.flags)
+    if e.before is not None:
+        rows = rows.sort("round").with_columns(e.before)
+    # per player once (one group-by, materialised: read three times below), then joined
+    # to the rows as the player, the opponent and the scheduled opponent — instead of
+    # windows over the rows (a window per value, and this plan read twice)
+    scores = (rows.group_by(pk).agg(*e.score_aggs).select(*e.scores)
+              .pipe(collect).lazy())
+    opp_adj = scores.select(*e.opp_adj)
+    rows = (rows.join(scores, on=pk, how="left")
+            .join(opp_adj, left_on=[*keys, OPP], right_on=[*keys, "_o"], how="left"))
+    if e.sched:
+        rows = rows.join(opp_adj.rename({"_oadj": "_sadj", "_oscore": "_sscore"}),
+                         left_on=[*keys, "_sched"], right_on=[*keys, "_o"], how="left")
+    else:  # (the scheduled opponent is the opponent: the same join's values)
+        rows = rows.with_columns(*e.same_sched)
+    out = rows.with_columns(e.val)
+    ctx.cache[plan_key] = (out, None)
+    return out
+
+
+class _TermsExprs(NamedTuple):
+    """The expressions of :func:`_terms_plan`, built once per layout (:func:`_terms_exprs`)."""
+
+    rows: tuple[pl.Expr, ...]
+    fore: tuple[pl.Expr, ...] | None
+    flags: tuple[pl.Expr, ...]
+    before: pl.Expr | None
+    score_aggs: tuple[pl.Expr, ...]
+    scores: tuple[pl.Expr, ...]
+    opp_adj: tuple[pl.Expr, ...]
+    sched: bool
+    same_sched: tuple[pl.Expr, ...]
+    val: pl.Expr
+
+
+@functools.lru_cache(maxsize=64)
+def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, sched: bool,
+                 vur_kinds: tuple[str, ...], fore: bool) -> _TermsExprs:
+    """:func:`_terms_plan`'s expressions for an unplayed-rounds rule and the keys, given
+    the win and draw points in units, whether the rows have a scheduled opponent column,
+    the VUR kinds and Fore Buchholz's last round: built once (building them was a
+    sizeable part of one small event's call: 64 players, 4.0 -> 3.5 ms outside the
+    queries)."""
+    k, pk = list(keys), [*keys, PLAYER]
+    sched_col = (pl.coalesce(pl.col(OPP), pl.col("scheduled_opponent_id")) if sched
+                 else pl.col(OPP))
+    rows = (*[pl.col(c) for c in pk], pl.col("round"), pl.col(OPP), pl.col("_pts"),
+            pl.col("_win"), pl.col("_kind"), sched_col.alias("_sched"))
+    fore_cols = None
     if fore:
-        last = ((pl.col("round") == pl.col("round").max().over(keys))
+        last = ((pl.col("round") == pl.col("round").max().over(k))
                 & pl.col("_sched").is_not_null())
-        rows = rows.with_columns(
+        fore_cols = (
             pl.when(last).then(pl.lit(draw_u, dtype=pl.Int64)).otherwise(pl.col("_pts"))
             .alias("_pts"),
             pl.when(last).then(pl.lit(None, dtype=pl.String)).otherwise(pl.col("_kind"))
             .alias("_kind"),
             pl.when(last).then(pl.col("_sched")).otherwise(pl.col(OPP)).alias(OPP))
-    rows = rows.with_columns(_vur=pl.col("_kind").is_in(list(ctx.rules.vur_kinds))
-                             .fill_null(value=False),
-                             _unpl=pl.col("_kind").is_not_null(),
-                             _n=pl.col("round").max().over(keys))
+    flags = (pl.col("_kind").is_in(list(vur_kinds)).fill_null(value=False).alias("_vur"),
+             pl.col("_kind").is_not_null().alias("_unpl"),
+             pl.col("round").max().over(k).alias("_n"))
+    before = None
     if rule == "fide-2009":  # (the score before each round: only this rule's dummy reads it)
-        rows = rows.sort("round").with_columns(
-            _before=(pl.col("_pts").cum_sum() - pl.col("_pts")).over(pk))
+        before = (pl.col("_pts").cum_sum() - pl.col("_pts")).over(pk).alias("_before")
     to_draw = pl.lit(draw_u, dtype=pl.Int64) - pl.col("_pts")
     lnv = pl.col("round").filter(~pl.col("_vur")).max()  # the last round not a VUR
     if rule in ("fide-2023", "fide-2026"):
@@ -152,22 +218,13 @@ def chess_terms(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
         extra = pl.when(pl.col("_unpl")).then(to_draw).otherwise(0).sum()
     else:
         extra = pl.lit(0, dtype=pl.Int64)
-    # per player once (one group-by, materialised: read three times below), then joined
-    # to the rows as the player, the opponent and the scheduled opponent — instead of
-    # windows over the rows (a window per value, and this plan read twice)
-    scores = (rows.group_by(pk)
-              .agg(_score=pl.col("_pts").sum(), _lnv=lnv, _extra=extra)
-              .select(*pk, "_score", "_lnv", (pl.col("_score") + pl.col("_extra")).alias("_adj"))
-              .pipe(collect).lazy())
-    opp_adj = scores.select(*keys, pl.col(PLAYER).alias("_o"), pl.col("_adj").alias("_oadj"),
-                            pl.col("_score").alias("_oscore"))
-    rows = (rows.join(scores, on=pk, how="left")
-            .join(opp_adj, left_on=[*keys, OPP], right_on=[*keys, "_o"], how="left"))
-    if "scheduled_opponent_id" in names:
-        rows = rows.join(opp_adj.rename({"_oadj": "_sadj", "_oscore": "_sscore"}),
-                         left_on=[*keys, "_sched"], right_on=[*keys, "_o"], how="left")
-    else:  # (the scheduled opponent is the opponent: the same join's values)
-        rows = rows.with_columns(_sadj=pl.col("_oadj"), _sscore=pl.col("_oscore"))
+    score_aggs = (pl.col("_pts").sum().alias("_score"), lnv.alias("_lnv"),
+                  extra.alias("_extra"))
+    scores = (*[pl.col(c) for c in pk], pl.col("_score"), pl.col("_lnv"),
+              (pl.col("_score") + pl.col("_extra")).alias("_adj"))
+    opp_adj = (*[pl.col(c) for c in k], pl.col(PLAYER).alias("_o"),
+               pl.col("_adj").alias("_oadj"), pl.col("_score").alias("_oscore"))
+    same_sched = (pl.col("_oadj").alias("_sadj"), pl.col("_oscore").alias("_sscore"))
     played = ~pl.col("_unpl") & pl.col(OPP).is_not_null()
     if rule == "fide-2023":
         dummy = pl.col("_score")
@@ -182,9 +239,8 @@ def chess_terms(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
         dummy = pl.col("_sscore")  # forfeits: the scheduled opponent's score; else nothing
     val = pl.when(played).then(pl.col("_oadj") if rule != "as_played" else pl.col("_oscore")
                                ).otherwise(dummy)
-    out = rows.with_columns(_val=val.cast(pl.Int64)).pipe(collect).lazy()
-    ctx.cache[key] = (out, None)
-    return out
+    return _TermsExprs(rows, fore_cols, flags, before, score_aggs, scores, opp_adj, sched,
+                       same_sched, val.cast(pl.Int64).alias("_val"))
 
 
 def _finish(ctx: Context, agg: pl.LazyFrame, name: str, divisor: int) -> pl.LazyFrame:
@@ -194,6 +250,94 @@ def _finish(ctx: Context, agg: pl.LazyFrame, name: str, divisor: int) -> pl.Lazy
         out.select(*ctx.pkeys, (pl.col("_s") / divisor).alias(name),
                    pl.col("_s").cast(pl.Int128).alias(exact_name(name))),
         name, exact_name(name))
+
+
+#: Buchholz (at most one value cut), SB and PS without a cut, and the counts as
+#: projections of one group-by each of the terms and of the rows (:func:`_terms_sums`,
+#: :func:`_rows_sums`); False: each criterion's own group-by, the reference the tests
+#: compare them with.
+SHARED_SUMS = True
+
+#: The ``Context.cache`` entries of :func:`_terms_sums` (plain terms, Fore Buchholz's).
+_SUMS_KEYS: Final = {False: "_chess_terms_sums", True: "_chess_terms_sums_fore"}
+
+
+def _terms_sums(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
+    """Every player of ``ctx.players`` with the sums of their chess terms
+    (:func:`chess_terms`, values not null) that Buchholz with at most one value cut
+    (Cut-1, Median-1 too) and Sonneborn-Berger without a cut read: ``_t`` (the values'
+    sum), ``_n`` (their count), ``_low`` (the value Cut-1 takes: the lowest VUR's first
+    where VURs are cut first), ``_max``, ``_second`` (the two highest, repeats counted) and
+    ``_sb`` (Σ value × the round's points); null for a player with no value.
+
+    One group-by and one join serve every such criterion: each is a projection of this
+    frame (``Context.projections``), so the criteria's query joins it once, as OMW% and
+    OGW% share the opponents' sums — instead of a group-by and a join each."""
+    key = _SUMS_KEYS[fore]
+    if key in ctx.cache:
+        return ctx.cache[key][0]
+    # (the terms' plan: this group-by is its one reader in the criteria's query)
+    terms = _terms_plan(ctx, fore=fore).filter(pl.col("_val").is_not_null())
+    # (VURs cut first, Art. 16.5)
+    aggs = _terms_aggs(vur_first=ctx.rules.unplayed_rounds in ("fide-2023", "fide-2026"))
+    agg = terms.group_by(ctx.pkeys).agg(*aggs)
+    out = ctx.players.select(ctx.pkeys).join(agg, on=ctx.pkeys, how="left")
+    ctx.cache[key] = (out, None)
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _terms_aggs(*, vur_first: bool) -> tuple[pl.Expr, ...]:
+    """:func:`_terms_sums`' aggregations, built once."""
+    val = pl.col("_val")
+    lowest = val.min()
+    if vur_first:
+        lowest = pl.coalesce(val.filter(pl.col("_vur")).min(), lowest)
+    return (val.sum().alias("_t"), pl.len().alias("_n"), lowest.alias("_low"),
+            val.max().alias("_max"), val.top_k(2).min().alias("_second"),
+            (val * pl.col("_pts")).sum().alias("_sb"))
+
+
+def _projected(ctx: Context, source: pl.LazyFrame, name: str,
+               columns: tuple[pl.Expr, pl.Expr]) -> pl.LazyFrame:
+    """``source.select(*pkeys, *columns)`` (criterion ``name``'s columns of
+    :func:`_total_columns`), registered as a projection of ``source`` for the one join
+    (``Context.projections``)."""
+    out = source.select(*ctx.pkeys, *columns)
+    ctx.projections.append((out, source, columns))
+    return ctx.with_columns_known(out, name, exact_name(name))
+
+
+@functools.lru_cache(maxsize=256)
+def _total_columns(total: tuple[str, int], name: str, divisor: int, *, count: bool = False
+                   ) -> tuple[pl.Expr, pl.Expr]:
+    """What :func:`_finish` gives (:func:`_count` with ``count``) for a per-player total
+    of a shared sums frame, 0 for a player with none, built once: ``total`` is
+    ``("_t", n)``, Buchholz of :func:`_terms_sums` with ``n`` values cut (the lowest, and
+    with ``n = 2`` for Median-1 the highest of the rest: as :func:`_cut_one_sum`, 0 where
+    no value is left), or (a column, 0), that column (``_sb``, ``_ps``, ``_n_<count>``)."""
+    column, cut = total
+    t = pl.col(column)
+    if not cut:
+        value = t.fill_null(0)
+    else:
+        low, top = pl.col("_low"), pl.col("_max")
+        drop = (low + pl.when(low < top).then(top).otherwise(pl.col("_second")) if cut == 2
+                else low)
+        value = pl.when(pl.col("_n") > cut).then(t - drop).otherwise(pl.lit(0, pl.Int64))
+    shown = (value / divisor).cast(pl.Int64) if count else value / divisor
+    return shown.alias(name), value.cast(pl.Int128).alias(exact_name(name))
+
+
+def _summed(ctx: Context, name: str, cut: int, median: int, *, fore: bool = False
+            ) -> pl.LazyFrame | None:
+    """Buchholz (``cut + median ≤ 1``) as a projection of :func:`_terms_sums`; None for
+    the other modifiers (the sorted cut: :func:`_buchholz`)."""
+    if cut + median > 1 or not SHARED_SUMS:
+        return None
+    n = 0 if cut + median == 0 else 1 + median
+    return _projected(ctx, _terms_sums(ctx, fore=fore), name,
+                      _total_columns(("_t", n), name, ctx.unit))
 
 
 def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -> pl.LazyFrame:
@@ -212,7 +356,9 @@ def buchholz(ctx: Context, *, name: str = "bh", cut: int = 0, median: int = 0) -
     B has no row in round 2: B is absent there (Art. 16), and that trailing absence counts
     as a draw for A's Buchholz (B ½ + C ½ = 1). C entered in round 2.
     """
-    return _buchholz(ctx, chess_terms(ctx), name, cut, median)
+    summed = _summed(ctx, name, cut, median)
+    return summed if summed is not None else _buchholz(ctx, chess_terms(ctx), name, cut,
+                                                       median)
 
 
 def _buchholz(ctx: Context, terms: pl.LazyFrame, name: str, cut: int, median: int
@@ -279,12 +425,15 @@ def sonneborn_berger(ctx: Context, *, name: str = "sb", cut: int = 0, median: in
     times the contribution of the lowest-*scoring* opponent goes — a voluntarily unplayed
     round's instead when there is one and the lowest opponent's contribution is not
     larger (Art. 16.5) — then ``median`` times the highest-scoring opponent's."""
+    unit = ctx.unit
+    if not cut and not median and SHARED_SUMS:  # (one group-by with Buchholz's)
+        return _projected(ctx, _terms_sums(ctx), name,
+                          _total_columns(("_sb", 0), name, unit * unit))
     terms = (chess_terms(ctx).filter(pl.col("_val").is_not_null())
              .with_columns(_c=pl.col("_val") * pl.col("_pts")))
     if cut or median:
         terms = _cut_lowest_scoring(terms, ctx.pkeys, cut + median, median)
     agg = terms.group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s"))
-    unit = ctx.unit
     return _finish(ctx, agg, name, unit * unit)
 
 
@@ -311,10 +460,53 @@ def _cut_lowest_scoring(terms: pl.LazyFrame, pk: list[str], low: int, high: int
     return t
 
 
+#: The conditions a player's rounds are counted by (:func:`_count`), by criterion, each
+#: an expression of the prepared rows given the ruleset's VUR kinds.
+_COUNTED: Final[dict[str, Callable[[Sequence[str]], pl.Expr]]] = {
+    "vur": lambda kinds: pl.col("_kind").is_in(list(kinds)).fill_null(value=False),
+    "ge": lambda _: (pl.col("_kind").is_null() & ~pl.col("_unpaired")) | pl.col("_win"),
+    "num": lambda _: pl.col("_kind").is_null() & ~pl.col("_unpaired"),
+    "win": lambda _: pl.col("_win"),
+    "won": lambda _: pl.col("_win") & pl.col("_kind").is_null() & ~pl.col("_unpaired"),
+}
+
+#: ``Context.cache`` entry of :func:`_rows_sums`.
+_ROWS_SUMS_KEY: Final = "_chess_rows_sums"
+
+
+def _rows_sums(ctx: Context) -> pl.LazyFrame:
+    """Every player of ``ctx.players`` with, from one group-by of their rows, the count
+    of each condition of :data:`_COUNTED` (``_n_<criterion>``) and the progressive
+    score's sum of running totals (``_ps``); null for a player with no row. Each count
+    and PS without a cut is a projection of this frame (as :func:`_terms_sums`): one
+    group-by and one join for all of them instead of one each."""
+    if _ROWS_SUMS_KEY in ctx.cache:
+        return ctx.cache[_ROWS_SUMS_KEY][0]
+    agg = ctx.rows.group_by(ctx.pkeys).agg(*_rows_aggs(tuple(ctx.rules.vur_kinds)))
+    out = ctx.players.select(ctx.pkeys).join(agg, on=ctx.pkeys, how="left")
+    ctx.cache[_ROWS_SUMS_KEY] = (out, None)
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _rows_aggs(vur_kinds: tuple[str, ...]) -> tuple[pl.Expr, ...]:
+    """:func:`_rows_sums`' aggregations, built once per set of VUR kinds (what the
+    conditions read of the ruleset)."""
+    counts = [cond(vur_kinds).sum().cast(pl.Int64).alias(f"_n_{c}")
+              for c, cond in _COUNTED.items()]
+    # (the running totals in round order, rows of one round in the order given, as the
+    # stable sort of progressive's reference)
+    ps = pl.col("_pts").sort_by("round", maintain_order=True).cum_sum().sum()
+    return (*counts, ps.alias("_ps"))
+
+
 def progressive(ctx: Context, *, name: str = "ps", cut: int = 0) -> pl.LazyFrame:
     """Progressive (cumulative) score: the sum of the running totals after each round
     (byes and forfeits count with their points; rules.md §4.1); ``cut`` leaves out the
     running totals of the first ``cut`` rounds (PS/Cn)."""
+    if not cut and SHARED_SUMS:  # (every round: they start at 1; a group-by with the counts)
+        return _projected(ctx, _rows_sums(ctx), name,
+                          _total_columns(("_ps", 0), name, ctx.unit))
     agg = (ctx.rows.sort("round").with_columns(_c=pl.col("_pts").cum_sum().over(ctx.pkeys))
            .filter(pl.col("round") > cut)
            .group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s")))
@@ -324,8 +516,7 @@ def progressive(ctx: Context, *, name: str = "ps", cut: int = 0) -> pl.LazyFrame
 def unplayed_voluntarily(ctx: Context, *, name: str = "vur") -> pl.LazyFrame:
     """VUR: the number of voluntarily unplayed rounds (``Ruleset.vur_kinds``, C.07 Art.
     16.2)."""
-    return _count(ctx, pl.col("_kind").is_in(list(ctx.rules.vur_kinds)).fill_null(value=False),
-                  name)
+    return _counted(ctx, "vur", name)
 
 
 def games_elected(ctx: Context, *, name: str = "ge") -> pl.LazyFrame:
@@ -333,13 +524,21 @@ def games_elected(ctx: Context, *, name: str = "ge") -> pl.LazyFrame:
     rounds the player played over the board or received the points of a win without
     playing (a forfeit win, a pairing-allocated or full-point bye); requested byes, forfeit
     losses and absences are not."""
-    return _count(ctx, (pl.col("_kind").is_null() & ~pl.col("_unpaired")) | pl.col("_win"),
-                  name)
+    return _counted(ctx, "ge", name)
 
 
 def games_played(ctx: Context, *, name: str = "num") -> pl.LazyFrame:
     """NUM: games played over the board (no bye, no forfeit)."""
-    return _count(ctx, pl.col("_kind").is_null() & ~pl.col("_unpaired"), name)
+    return _counted(ctx, "num", name)
+
+
+def _counted(ctx: Context, criterion: str, name: str) -> pl.LazyFrame:
+    """:func:`_count` of ``criterion``'s condition (:data:`_COUNTED`), as a projection of
+    :func:`_rows_sums`."""
+    if not SHARED_SUMS:
+        return _count(ctx, _COUNTED[criterion](ctx.rules.vur_kinds), name)
+    return _projected(ctx, _rows_sums(ctx), name,
+                      _total_columns((f"_n_{criterion}", 0), name, 1, count=True))
 
 
 def _count(ctx: Context, cond: pl.Expr, name: str) -> pl.LazyFrame:
@@ -352,12 +551,12 @@ def _count(ctx: Context, cond: pl.Expr, name: str) -> pl.LazyFrame:
 def wins(ctx: Context, *, name: str = "win") -> pl.LazyFrame:
     """WIN: rounds in which the player received the points of a win, unplayed wins
     (forfeit wins, pairing-allocated and full-point byes) included."""
-    return _count(ctx, pl.col("_win"), name)
+    return _counted(ctx, "win", name)
 
 
 def won(ctx: Context, *, name: str = "won") -> pl.LazyFrame:
     """WON: games won over the board."""
-    return _count(ctx, pl.col("_win") & pl.col("_kind").is_null() & ~pl.col("_unpaired"), name)
+    return _counted(ctx, "won", name)
 
 
 def black_played(ctx: Context, *, name: str = "bpg") -> pl.LazyFrame:
@@ -400,7 +599,9 @@ def fore_buchholz(ctx: Context, *, name: str = "fb", cut: int = 0, median: int =
     A's opponents B and C score ½ each (BH 1); with round 2 drawn B keeps ½ and C has 1
     (FB 1½). C met D (1 with round 2 drawn) and A (1½): FB 2½.
     """
-    return _buchholz(ctx, chess_terms(ctx, fore=True), name, cut, median)
+    summed = _summed(ctx, name, cut, median, fore=True)
+    return summed if summed is not None else _buchholz(ctx, chess_terms(ctx, fore=True),
+                                                       name, cut, median)
 
 
 def adjusted_score(ctx: Context, *, name: str = "abh") -> pl.LazyFrame:

@@ -116,7 +116,7 @@ _QUOTIENT_LEAST = Fraction(1, 2**11)
 
 
 def mean_exact(total: pl.Expr, count: pl.Expr, inner: ExactScale, k_max: int, *,
-               least: Fraction = Fraction(0)) -> tuple[pl.Expr, pl.Expr, ExactScale]:
+               least: Fraction | None = None) -> tuple[pl.Expr, pl.Expr, ExactScale]:
     """Exact mean of ``count`` values whose exact sum at scale ``inner`` is ``total``.
 
     Returns ``(exact, float, outer_scale)``; ``exact`` is null where ``count`` is 0, and
@@ -125,18 +125,22 @@ def mean_exact(total: pl.Expr, count: pl.Expr, inner: ExactScale, k_max: int, *,
     only, not on the scale, so an event's values do not change with the events computed
     beside it.
 
-    ``least > 0`` declares every value averaged to lie in ``[least, 1]`` (a floored
-    rate). Then, where the sums are small enough, the same columns come from Int64 and
-    float arithmetic instead of Int128 divisions (the costliest step on millions of
-    players): with ``total`` and ``count · inner`` below ``2**53`` their float quotient is
-    correctly rounded, which is what :func:`ratio_float` gives from ``2**-11`` up.
+    ``least`` (not None) declares every value averaged to lie in ``[least, 1]`` (a
+    floored rate; ``0``: a rate with no floor). Then, where the sums are small enough, the
+    same columns come from Int64 and float arithmetic instead of Int128 divisions (the
+    costliest step on millions of players): with ``total`` and ``count · inner`` below
+    ``2**53`` their float quotient is correctly rounded, which is what
+    :func:`ratio_float` gives from ``2**-11`` up — so where every mean is that large
+    (``least`` is) or 0 (a mean above 0 is at least ``1 / (k_max · inner)``: a rate of
+    a few rounds at a small scale, FIDE's match rate).
     """
     k_lcm = lcm_of(range(1, max(k_max, 1) + 1))
     outer = ExactScale(inner.scale * k_lcm)
     cnt = count.cast(pl.Int128)
     den_bits = (max(k_max, 1) * inner.scale).bit_length()
-    if (least >= _QUOTIENT_LEAST and least <= 1 and den_bits <= 53
-            and outer.scale < 2**62):
+    if (least is not None and least <= 1 and den_bits <= 53 and outer.scale < 2**62
+            and (least >= _QUOTIENT_LEAST
+                 or Fraction(1, max(k_max, 1) * inner.scale) >= _QUOTIENT_LEAST)):
         # every value ≤ 1: total ≤ count · inner < 2**53, and the mean at the outer scale
         # is at most outer.scale < 2**62
         c64 = count.cast(pl.Int64)

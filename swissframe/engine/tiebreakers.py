@@ -431,12 +431,15 @@ def gwp(ctx: Context, *, name: str = "gwp") -> pl.LazyFrame:
 
 def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
                    values: pl.LazyFrame | None = None, extra: pl.LazyFrame | None = None,
-                   k_max: int | None = None) -> pl.LazyFrame:
+                   k_max: int | None = None, least: Fraction | None = None
+                   ) -> pl.LazyFrame:
     """Mean over every non-bye opponent faced (twice if met twice) of ``source``.
 
     ``values`` (keys…, player_id, ``source``, ``_x_<source>``) defaults to ``ctx.players``;
     ``extra`` adds contributions that are not opponents (keys…, player_id, ``_v``, ``_f``),
-    e.g. an earned bye counted as an opponent.
+    e.g. an earned bye counted as an opponent. ``least``: see :func:`mean_exact` (given
+    ``values`` whose bounds the caller knows; ``ctx.players``' base sources are floored
+    rates).
     """
     key = f"{name}:{source}"
     if key in ctx.cache:
@@ -478,8 +481,10 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         agg = (contrib.group_by(ctx.pkeys)
                .agg(pl.col("_v").sum().alias("_t"), pl.col("_v").count().alias("_k"),
                     pl.col("_f").mean().alias("_mean_f")))
-    # not floored values (an earned bye's, another criterion's): no lower bound
-    exact, flt, outer = _mean_columns(scale, k_max or ctx.k_max, Fraction(0))
+    # not floored values (an earned bye's, another criterion's): the bounds the caller
+    # declares, if any
+    exact, flt, outer = _mean_columns(scale, k_max or ctx.k_max,
+                                      None if extra is not None else least)
     if outer.fits():
         out = agg.select(*ctx.pkeys, flt.alias(name), exact.alias(exact_name(name)))
     else:
@@ -496,7 +501,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
 
 
 @functools.lru_cache(maxsize=256)
-def _mean_columns(scale: ExactScale, k_max: int, least: Fraction, total: str = "_t",
+def _mean_columns(scale: ExactScale, k_max: int, least: Fraction | None, total: str = "_t",
                   count: str = "_k") -> tuple[pl.Expr, pl.Expr, ExactScale]:
     """:func:`mean_exact` of the sums' ``total`` / ``count`` columns, built once per
     (scale, k_max, least, columns)."""
@@ -683,7 +688,12 @@ def oomwp(ctx: Context, *, name: str = "oomwp") -> pl.LazyFrame:
     assert inner_scale is not None
     values = inner_frame.rename({"_omwp_inner": "_oinner",
                                  exact_name("_omwp_inner"): exact_name("_oinner")})
-    return _opponent_mean(ctx, "_oinner", inner_scale, name, values=values)
+    # each opponent's OMW% is a mean of floored rates, in [floor, cap] (not with earned
+    # byes counted as opponents, whose value may be below the floor; not where it fell
+    # back to rounded floats)
+    least = (ctx.rules.floor if ctx.rules.earned_bye_opponent is None
+             and inner_scale != FALLBACK_SCALE else None)
+    return _opponent_mean(ctx, "_oinner", inner_scale, name, values=values, least=least)
 
 
 def scale_of(ctx: Context, name: str) -> ExactScale:

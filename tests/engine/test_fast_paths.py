@@ -325,6 +325,28 @@ def test_floored_means_as_quotients_equal_the_long_division(scale: int, k_max: i
 
 
 @PROPS
+@given(k_max=st.integers(1, 12), data=st.data())
+def test_unfloored_means_of_a_small_scale_as_quotients_equal_the_long_division(
+        k_max: int, data: st.DataObject) -> None:
+    """A rate with no floor (FIDE's) at a scale whose every mean above 0 is at least
+    ``2**-11`` (``k_max · scale ≤ 2**11``): the float quotient, as for a floored rate."""
+    scale = data.draw(st.integers(1, 2**11 // k_max))
+    sums, counts = [], []
+    for _ in range(20):
+        k = data.draw(st.integers(0, k_max))
+        sums.append(sum(data.draw(st.integers(0, scale)) for _ in range(k)))
+        counts.append(k)
+    frame = pl.DataFrame({"t": pl.Series(sums, dtype=pl.Int128), "k": counts})
+    inner = ExactScale(scale)
+    ref = mean_exact(pl.col("t"), pl.col("k"), inner, k_max)
+    fast = mean_exact(pl.col("t"), pl.col("k"), inner, k_max, least=Fraction(0))
+    assert ref[2] == fast[2]
+    assert str(fast[1]) != str(ref[1])  # (the quotient, not the long division)
+    assert_frame_equal(frame.select(ref[0].alias("x"), ref[1].alias("f")),
+                       frame.select(fast[0].alias("x"), fast[1].alias("f")), check_exact=True)
+
+
+@PROPS
 @given(res=random_events(), rules=PRESETS)
 def test_packed_sums_and_one_join_equal_one_column_and_one_join_each(res: pl.DataFrame,
                                                                      rules: str) -> None:
@@ -831,3 +853,33 @@ def test_criterion_columns_known_without_the_schema_equal_the_schema() -> None:
             schema = [c for c in got.collect_schema().names() if c not in ctx.pkeys]
             assert ctx.columns_of(got) == schema, name
     assert seen >= 8
+
+
+_CHESS_COLUMNS = (
+    sf.rules.buchholz(), sf.rules.buchholz(cut=1), sf.rules.buchholz(median=1),
+    sf.rules.buchholz(cut=2), sf.rules.Criterion("sb"),
+    sf.rules.Criterion("sb_c1", function="sb", params=(("cut", 1),)),
+    sf.rules.Criterion("ps"), sf.rules.Criterion("ps_c1", function="ps", params=(("cut", 1),)),
+    sf.rules.Criterion("fb", function="fore_buchholz"),
+    sf.rules.Criterion("fb_c1", function="fore_buchholz", params=(("cut", 1),)),
+    sf.rules.Criterion("win"), sf.rules.Criterion("won"), sf.rules.Criterion("vur"),
+    sf.rules.Criterion("ge"), sf.rules.Criterion("num"), sf.rules.Criterion("bpg"))
+
+
+@PROPS
+@given(res=random_events(),
+       rule=st.sampled_from(["fide-2023", "fide-2026", "fide-2009", "as_played"]),
+       through=st.sampled_from([None, 2]))
+def test_chess_sums_of_one_group_by_equal_each_criterion_s_own(
+        res: pl.DataFrame, rule: str, through: int | None) -> None:
+    """Buchholz (plain, Cut-1, Median-1; Fore Buchholz too), SB, PS and the counts as
+    projections of one group-by of the chess terms and one of the rows, joined once
+    (``_chess.SHARED_SUMS``): the same standings as a group-by and a join each."""
+    from swissframe.engine import _chess
+
+    rules = dataclasses.replace(sf.rules.FIDE, name=f"sums-{rule}", unplayed_rounds=rule,
+                                columns=_CHESS_COLUMNS)
+    shared = sf.standings(res, rules, through_round=through)
+    with mock.patch.object(_chess, "SHARED_SUMS", False):
+        own = sf.standings(res, rules, through_round=through)
+    assert_frame_equal(shared, own)
