@@ -428,7 +428,13 @@ def _json_doc(path: Path, limit: int | None) -> Any:
     given twice in an object the reader reads is refused (:func:`_twice`)."""
     data = _json_bytes(path, limit)
     doc = orjson.loads(data)
-    twice = _twice(data, doc)
+    try:
+        twice = _twice(data, doc)
+    except RecursionError:  # (orjson reads 1,024 levels, Python's json about 990)
+        msg = (f"event {_event_id(path)!r}: {shown(path)}: its values are nested too deeply "
+               "(about 1,000 levels) to check that no object gives a key twice. Hint: a "
+               "decklist file nests a few levels; fetch the file again.")
+        raise ImportFormatError(msg) from None
     if twice:
         msg = (f"event {_event_id(path)!r}: {shown(path)}: {twice} (a JSON parser keeps "
                "the last, silently). Hint: which one the source meant is not known; keep "
@@ -493,11 +499,12 @@ def _no_key_twice(data: bytes, doc: dict[str, Any]) -> bool:
     in it have, none of them repeats a key. The stretches are the whole file, or, in the
     corpus's layout (:data:`_LAYOUT`), the bytes before ``"Decks"`` (the root's first key
     and ``Tournament``) and from ``"Rounds"`` on (rounds and standings), without the
-    decklists (most of the bytes). There each root key is found by its bytes,
-    which needs the file to write each of ``Tournament``, ``Rounds`` and ``Standings``
-    once, no ``\\u`` escape (a key spelled with one is not found by its bytes) and no
-    ``Decks`` in ``Tournament``'s text. Anything else (more objects, nested values, other
-    layouts) leaves more keys than counted: False, and the exact reading decides."""
+    decklists (most of the bytes). There each root key is found by its bytes, which needs
+    the file to write each of ``Tournament``, ``Decks``, ``Rounds`` and ``Standings`` once
+    (a ``"Decks"`` in ``Tournament`` — even a value a repeated key overwrote — would end
+    its stretch early) and no ``\\u`` escape (a key spelled with one is not found by its
+    bytes). Anything else (more objects, nested values, other layouts) leaves more keys
+    than counted: False, and the exact reading decides."""
     rounds, standings = doc.get("Rounds"), doc.get("Standings")
     tour = doc.get("Tournament") or {}
     inner = _objects_keys(rounds, standings)
@@ -506,9 +513,7 @@ def _no_key_twice(data: bytes, doc: dict[str, Any]) -> bool:
         return False
     if tuple(doc) != _LAYOUT:  # the whole file
         return _at_most(data, len(doc) + len(tour) + inner)
-    if any(data.count(f'"{k}"'.encode()) != 1 for k in _PARTS) or _escapes_a_letter(
-            data) or any(
-            "Decks" in k or (type(v) is str and "Decks" in v) for k, v in tour.items()):
+    if any(data.count(f'"{k}"'.encode()) != 1 for k in _LAYOUT) or _escapes_a_letter(data):
         return False
     decks, rounds_at = data.find(b'"Decks"'), data.rfind(b'"Rounds"')
     return (0 < decks < rounds_at and _at_most(data, 1 + len(tour), 0, decks)
@@ -524,16 +529,19 @@ def _twice_exact(data: bytes) -> str:
 
     def keep(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         obj = dict(pairs)
-        if len(obj) < len(pairs):
-            keys = [k for k, _ in pairs]
-            repeated[id(obj)] = (obj, [(k, [v for kk, v in pairs if kk == k])
-                                       for k in obj if keys.count(k) > 1])
+        if len(obj) < len(pairs):  # (grouped in one pass: an object may hold many keys)
+            values: dict[str, list[Any]] = {}
+            for k, v in pairs:
+                values.setdefault(k, []).append(v)
+            repeated[id(obj)] = (obj, [(k, vs) for k, vs in values.items() if len(vs) > 1])
         return obj
 
+    # (a RecursionError — nesting orjson reads but Python's json does not — is the
+    # caller's: the file cannot be checked, which is not "no key twice")
     try:
         doc = json.loads(data, object_pairs_hook=keep)
-    except (ValueError, RecursionError):
-        return ""  # (the parse that follows names what is wrong)
+    except ValueError:
+        return ""  # (text orjson read and json does not: none is known)
     if not repeated or type(doc) is not dict:
         return ""
 

@@ -40,6 +40,8 @@ def _one_error(capsys: pytest.CaptureFixture[str], needle: str = "") -> str:
     (["why", STORE, "Alice", "Bobb"], "did you mean 'Bob'"),
     (["sensitivity", STORE, "--rules", "nope"], "nope"),
     (["validate", STORE, "--best-of", "0"], "--best-of"),
+    # (a superscript digit passed str.isdigit and ended in int()'s ValueError traceback)
+    (["validate", STORE, "--best-of", "\u00b2"], "--best-of"),
     (["rules", "nope"], "nope"),
     (["verify", STORE, "-o", "x.docx"], ".docx"),
     (["simulate", "--players", "8", "--events", "0", "-o", "x.parquet"], "--events"),

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from swissframe.errors import ImportFormatError
 from swissframe.io.decklist import read_decklist_cache
 from swissframe.schema import validate_results
-from tests.helpers import FIXTURES, SHARED_ROOT
+from tests.helpers import FIXTURES, SHARED_ROOT, bounded
 
 FIX = FIXTURES / "decklist"
 COLS = ["round", "player_id", "opponent_id", "games_won", "games_lost", "games_drawn"]
@@ -581,6 +581,56 @@ def test_a_key_spelled_with_an_escape_is_the_same_key(tmp_path: Path) -> None:
     path.write_text(text)
     with pytest.raises(ImportFormatError, match=r"holds 'Result' more than once"):
         read_decklist_cache(path)
+
+
+@pytest.mark.parametrize("carrier", ['"Decks"', '["Decks"]', '{"Decks":1}'])
+def test_a_decks_text_in_tournament_does_not_hide_its_repeated_keys(
+        tmp_path: Path, carrier: str) -> None:
+    """A ``Tournament`` key given twice whose first (overwritten) value spells ``"Decks"``
+    ended the screen's counted stretch early (it took the first ``"Decks"`` bytes for the
+    root key): the repeated ``Date`` was read as the last, without a word, and chose the
+    platform's era (found by review)."""
+    path = tmp_path / "melee-x-1-2024-08-01.json"
+    path.write_text(
+        '{"Tournament":{"Date":"2024-03-01T10:00:00","Name":' + carrier + ',"Name":"Open",'
+        '"Date":"2024-08-01T10:00:00","Uri":"https://melee.gg/Tournament/View/1",'
+        '"Formats":"Modern"},"Decks":[],"Rounds":[{"RoundName":"Round 1","Matches":['
+        '{"Player1":"A","Player2":"B","Result":"2-1-0"}]}],"Standings":[{"Rank":1,'
+        '"Player":"A","Points":3},{"Rank":2,"Player":"B","Points":0}]}')
+    with pytest.raises(ImportFormatError, match=r"'Tournament' holds '(Date|Name)' more "
+                       r"than once"):
+        read_decklist_cache(path)
+
+
+def test_nesting_too_deep_to_check_is_refused_not_read(tmp_path: Path) -> None:
+    """orjson reads 1,024 levels of nesting, Python's json (the exact reading of repeated
+    keys) about 990: its RecursionError was taken for "no key twice", and a match holding
+    ``Result`` twice was read as the last (found by review). Refused, naming the file."""
+    deep = "[" * 1000 + "]" * 1000
+    path = tmp_path / "melee-deep-1-2024-07-13.json"
+    path.write_text(
+        '{"Tournament":{"Date":"2024-07-13","Name":"N","Uri":"https://melee.gg/Tournament/'
+        'View/1","Formats":"Modern"},"Decks":[' + deep + '],"Rounds":[{"RoundName":"Round 1",'
+        '"Matches":[{"Player1":"A","Player2":"B","Result":"2-1-0","Result":"0-2-0"}]}],'
+        '"Standings":[{"Rank":1,"Player":"A","Points":3},{"Rank":2,"Player":"B","Points":0}]}')
+    with pytest.raises(ImportFormatError, match=r"melee-deep-1-2024-07-13\.json: its values "
+                       r"are nested too deeply"):
+        read_decklist_cache(path)
+
+
+def test_an_object_of_many_keys_repeating_one_is_checked_in_linear_time(
+        tmp_path: Path) -> None:
+    """The exact reading grouped an object's values by key with a count per key: 40,000
+    keys took 23 s, so 100,000 would take minutes (found by review). One pass: the 1 MB
+    object is read in about a second (a hang detector's bound, not a timing)."""
+    card = "{" + ",".join(f'"k{i}":0' for i in range(100_000)) + ',"k0":1}'
+    path = tmp_path / "wide-1-2024-07-13.json"
+    path.write_text(
+        '{"Tournament":{"Date":"2024-07-13","Name":"N","Uri":"https://melee.gg/x",'
+        '"Formats":"Modern"},"Decks":[],"X":[' + card + '],"Rounds":[{"RoundName":"Round 1",'
+        '"Matches":[{"Player1":"A","Player2":"B","Result":"2-1-0"}]}],"Standings":[{"Rank":1,'
+        '"Player":"A","Points":3},{"Rank":2,"Player":"B","Points":0}]}')
+    assert bounded(lambda: read_decklist_cache(path), timeout=60).results.height == 2
 
 
 def test_a_key_twice_where_nothing_is_read_is_no_error(tmp_path: Path) -> None:

@@ -110,7 +110,7 @@ def read_for_validation(items: Sequence[str], input_format: str = "auto"
 def _best_of(text: str) -> int | str | None:
     """``--best-of``'s argument as :func:`~swissframe.validate.resolve_best_of` reads it."""
     t = text.strip().lower()
-    if t in ("auto", "none") or (t.isdigit() and int(t) > 0):
+    if t in ("auto", "none") or (t.isascii() and t.isdigit() and int(t) > 0):
         return None if t == "none" else t if t == "auto" else int(t)
     msg = (f"--best-of {text!r}: expected a number ≥ 1, 'auto' or 'none' (no score checks). "
            "Hint: 1, 3 or 5.")
