@@ -62,6 +62,24 @@ from swissframe.schema import DISQUALIFIED
 __all__ = ["cut_status", "status_summary"]
 
 
+def possible_words(p: float | None, *, exact: bool | None = True) -> str:
+    """A ``possible`` status with its probability in words, the one reading the command
+    line and the report share: ``possible, 60%``, ``possible, ~12%`` (simulated, or not
+    proved), never ``0%`` or ``100%`` (a possible status is neither: ``<1%``, ``>99%``),
+    ``possible`` without a probability.
+
+    >>> [possible_words(0.6), possible_words(0.123, exact=False), possible_words(0.999),
+    ...  possible_words(0.0, exact=False), possible_words(None)]
+    ['possible, 60%', 'possible, ~12%', 'possible, >99%', 'possible, ~0%', 'possible']
+    """
+    if p is None:
+        return "possible"
+    pct = round(100 * p)
+    if 0 < p < 1 and pct in (0, 100):
+        return f"possible, {'<1' if pct == 0 else '>99'}%"
+    return f"possible, {'' if exact else '~'}{pct}%"
+
+
 #: Record columns of a seat row that a first ranking key may be (exact integers).
 _PRIMARY: Final = {"match_points": "_pts", "match_wins": "wins", "game_wins": "games_won"}
 

@@ -24,6 +24,7 @@ from swissframe.compare import (
     ordinal,
     with_unit,
 )
+from swissframe.cut._status import possible_words
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
@@ -366,7 +367,7 @@ def _charts_section(rep: EventReport, add: Callable[[str, Any, str, str], str]) 
     out = ["<h2>How the standings were made</h2>"]
     st = _display(rep.standings, names, ["player_id"])
     out.append(add("standings", lambda: charts.chart_standings(
-        st, top=min(32, st.height), cut=n if st.height > n else None,
+        st, top=min(32, st.height), cut=n if st.height > n else None, rules=rep.meta.rules,
         title=f"{rep.meta.name}: the top {min(32, st.height)}"),
         "standings", f"{criterion_label('match_points', rep.meta.rules).capitalize()} (bars) "
         "and tiebreakers (dots) of the top of the table."))
@@ -497,8 +498,8 @@ def _result_text(final: pl.DataFrame, a: str, b: str, names: Callable[[str], str
 def _status_text(status: str | None, p: float | None) -> str:
     if status is None:
         return "–"
-    if status == "possible" and p is not None:
-        return "possible, <1%" if p < 0.005 else f"possible, {round(100 * p)}%"
+    if status == "possible" and p is not None:  # (never "100%" beside "guaranteed")
+        return possible_words(p)
     return status
 
 

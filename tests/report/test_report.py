@@ -280,6 +280,27 @@ def test_chess_report_speaks_chess_and_charts_are_labelled() -> None:
     assert "Points (bars) and tiebreakers (dots)" in labels[0]
 
 
+def test_the_standings_chart_names_the_ruleset_the_page_ranks_by() -> None:
+    """The report's standings chart was drawn without the ruleset and guessed "mtg" from
+    the columns: a melee.gg page "Ranked by melee-e2" captioned its chart "(mtg)"."""
+    html = sf.report(ROOT / "tests" / "fixtures" / "decklist" /
+                     "melee-draws-2-2024-07-13.json", top=2, n_sims=20).html
+    assert "Ranked by melee-e2" in _text(html)
+    assert "(melee-e2)" in html
+    assert "(mtg)" not in html
+
+
+def test_a_possible_status_never_shows_100_percent() -> None:
+    """The advice table said "possible, 100%" beside "guaranteed" (the command line says
+    ">99%"): both now read a possible status by one function."""
+    from swissframe.report._event import _status_text
+
+    assert _status_text("possible", 0.999) == "possible, >99%"
+    assert _status_text("possible", 0.001) == "possible, <1%"
+    assert _status_text("possible", 0.6) == "possible, 60%"
+    assert _status_text("guaranteed", 1.0) == "guaranteed"
+
+
 def test_only_an_id_score_is_called_id() -> None:
     from swissframe.report._event import _result_text
 

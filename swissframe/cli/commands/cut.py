@@ -47,6 +47,7 @@ from swissframe.cli._common import (
 )
 from swissframe.compare import knows_intentional_draws
 from swissframe.cut import cut_status, id_advice
+from swissframe.cut._status import possible_words
 from swissframe.errors import DataError, DataWarning, SwissframeError
 from swissframe.io._files import read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
@@ -194,12 +195,7 @@ def status_words(status: str | None, p: float | None, exact: bool | None) -> str
         return "in"
     if status == "eliminated":
         return "out"
-    if p is None:
-        return "possible"
-    pct = round(100 * p)
-    if 0 < p < 1 and pct in (0, 100):  # never "0%" or "100%" for a possible status
-        return f"possible, {'<1' if pct == 0 else '>99'}%"
-    return f"possible, {'' if exact else '~'}{pct}%"
+    return possible_words(p, exact=exact)
 
 
 def player_table(status: pl.DataFrame, advice: pl.DataFrame, ranks: pl.DataFrame
