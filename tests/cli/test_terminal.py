@@ -152,6 +152,22 @@ def test_progress_on_a_terminal_is_erased_and_quiet_silences_it(
     assert " ".join(x.strip() for x in errors).endswith("for the final standings.")
 
 
+def test_a_chart_s_rendering_line_is_erased_and_absent_from_a_log(tmp_path: Path) -> None:
+    """``chart`` printed "rendering x.png…" from a timer of its own: it stayed on the
+    screen above "wrote …", and went into a log (stderr not a terminal). It is the shared
+    progress line now (erased; none on a log or with --quiet)."""
+    png = tmp_path / "x.png"
+    ((code, raw),) = run_raw([["chart", "standings", STORE, "-o", str(png)]], columns=80)
+    assert code == 0
+    assert png.stat().st_size > 0
+    assert not any("rendering x.png" in x for x in screen(raw)), screen(raw)
+    argv = ["chart", "standings", STORE, "-o", str(png)]
+    piped = subprocess.run([sys.executable, "-c", "import sys; from swissframe.cli import "
+                            f"main; sys.exit(main({argv!r}))"], capture_output=True,
+                           text=True, check=True, cwd=REPO_ROOT)
+    assert "rendering x.png" not in piped.stderr
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not BIG.exists(), reason=f"shared real-world data not found at {BIG}")
 def test_real_1045_player_event_at_80_columns() -> None:

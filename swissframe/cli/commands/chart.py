@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
 from pathlib import Path
 from typing import Any, Final
 
@@ -48,6 +47,7 @@ from swissframe.cli._common import (
     note,
     positive_int,
     refuse_output,
+    working,
 )
 from swissframe.errors import DataError, SwissframeError
 from swissframe.io._files import FORMATS
@@ -317,15 +317,12 @@ def run(args: argparse.Namespace) -> int:
     before = alt.theme.active
     if args.theme:
         charts.use_theme()
-    quiet = bool(getattr(args, "quiet", False))
-    slow = threading.Timer(1.0, lambda: print(f"rendering {Path(args.output).name}…",
-                                              file=sys.stderr, flush=True))
-    if not quiet:
-        slow.start()
+    # (the shared progress line: erased when the step ends, none on a non-terminal stderr
+    # or with --quiet — the chart's own line stayed on the screen and went into logs)
     try:
-        path = charts.save(chart, args.output, scale=args.scale)
+        with working(args, f"rendering {Path(args.output).name}"):
+            path = charts.save(chart, args.output, scale=args.scale)
     finally:
-        slow.cancel()
         alt.theme.enable(before)
     done(args, f"wrote {path}")
     return 0
