@@ -421,8 +421,12 @@ def need_swiss(results: pl.DataFrame, what: str) -> None:
     raise DataError(msg)
 
 
-def find_player(results: pl.DataFrame, player: str, event: str | None) -> str:
-    """The event of ``player`` (checked), or a :class:`DataError` with "did you mean".
+def find_player(results: pl.DataFrame, player: str, event: str | None,
+                names: pl.DataFrame | None = None) -> str:
+    """The event of ``player`` (checked), or a :class:`DataError` with "did you mean":
+    among the ids, and the players' names where the files hold them (``names``:
+    ``event_id, player_id, name``; a TRF's or TOM's ids are numbers, which a misspelt
+    name is never near).
 
     Examples
     --------
@@ -433,12 +437,23 @@ def find_player(results: pl.DataFrame, player: str, event: str | None) -> str:
     Traceback (most recent call last):
     ...
     swissframe.errors.DataError: player 'alise' is not in event 'e'. Hint: did you mean 'Alice'?
+    >>> chess = pl.DataFrame({"event_id": ["c", "c"], "player_id": ["1", "2"]})
+    >>> named = pl.DataFrame({"event_id": ["c", "c"], "player_id": ["1", "2"],
+    ...                       "name": ["Franck", "Grace"]})
+    >>> find_player(chess, "Frank", None, named)
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.DataError: player 'Frank' is not in event 'c'. Hint: did you mean 'Franck'?
     """
     ids = results.select(pl.col("event_id").cast(pl.String),
                          pl.col("player_id").cast(pl.String)).unique()
     mine = ids.filter(pl.col("player_id") == player)["event_id"].sort().to_list()
     if not mine:
         pool = ids["player_id"].unique().sort().to_list()
+        if names is not None and {"event_id", "player_id", "name"} <= set(names.columns):
+            # (the names of the players of these events: the ids a name resolves to)
+            known = names.join(ids, on=["event_id", "player_id"], how="semi")
+            pool += known["name"].drop_nulls().cast(pl.String).unique().sort().to_list()
         where = (f"event {event!r}" if event is not None else
                  f"event {ids['event_id'][0]!r}" if ids["event_id"].n_unique() == 1 else
                  f"any of the {ids['event_id'].n_unique()} events")
@@ -478,10 +493,10 @@ def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
         src = read(args.files, format=args.input_format)
     results = filter_events(src.results, args.event)
     ids = tuple(src.player_id(p, args.event) for p in players)
-    event = find_player(results, ids[0], args.event)
+    event = find_player(results, ids[0], args.event, src.names)
     results = results.filter(pl.col("event_id") == event)
     for other in ids[1:]:
-        find_player(results, other, event)
+        find_player(results, other, event, src.names)
     check_round(results, getattr(args, "through_round", None))
     rules = args.rules or src.ruleset_of(event)
     note(args, describe(src.events.filter(pl.col("event_id") == event), args.rules))

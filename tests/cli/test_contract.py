@@ -18,6 +18,7 @@ from swissframe.cli._main import build_parser
 from tests.helpers import REPO_ROOT
 
 EVENTS = REPO_ROOT / "data" / "events"
+TRF = str(REPO_ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf")
 STORE = str(EVENTS / "store-championship.csv")
 SEASON = str(REPO_ROOT / "data" / "season" / "mtg_results.parquet")
 
@@ -38,6 +39,9 @@ def _one_error(capsys: pytest.CaptureFixture[str], needle: str = "") -> str:
     (["standings", STORE, "--top", "0"], "--top"),
     (["explain", STORE, "--player", "alise"], "did you mean 'Alice'"),
     (["why", STORE, "Alice", "Bobb"], "did you mean 'Bob'"),
+    # (a TRF's ids are start numbers: the names were not among the suggestions)
+    (["explain", TRF, "--player", "Bravo, Bem"], "did you mean 'Bravo, Ben'"),
+    (["why", TRF, "Alpha, Ann", "Charlie, Kat"], "did you mean 'Charlie, Cat'"),
     (["sensitivity", STORE, "--rules", "nope"], "nope"),
     (["validate", STORE, "--best-of", "0"], "--best-of"),
     # (a superscript digit passed str.isdigit and ended in int()'s ValueError traceback)
