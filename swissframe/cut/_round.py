@@ -163,9 +163,37 @@ def _reject(bad: pl.DataFrame, message: Callable[[dict[str, object]], str], *,
 PAIRINGS_MADE_BY: Final = "sf.read_results(path) of the round's pairings"
 
 
+def _seats_of_tables(df: pl.DataFrame) -> pl.DataFrame:
+    """Pairings published one row per table — an event none of whose opponents has a row
+    of their own, as organisers post them — with the other seat of each table added; an
+    event listing both seats (or mixing the two layouts, which the checks after this
+    refuse) as it is. A ``disqualified`` column is per seat: such pairings are read as
+    given.
+
+    >>> t = pl.DataFrame({"event_id": ["e", "e", "e"], "player_id": ["A", "C", "E"],
+    ...                   "opponent_id": ["B", "D", None], "round": [None] * 3})
+    >>> _seats_of_tables(t.cast({"round": pl.Int64})).sort("player_id")["opponent_id"].to_list()
+    ['B', 'A', 'D', 'C', None]
+    """
+    if DISQUALIFIED in df.columns:
+        return df
+    paired = df.filter(pl.col("opponent_id").is_not_null())
+    seated = paired.join(df.select("event_id", pl.col("player_id").alias("opponent_id")),
+                         on=["event_id", "opponent_id"], how="semi")
+    tables = (paired.join(seated.select("event_id").unique(), on="event_id", how="anti")
+              ["event_id"].unique())
+    if tables.len() == 0:
+        return df
+    other = paired.filter(pl.col("event_id").is_in(tables.implode())).select(
+        "event_id", pl.col("opponent_id").alias("player_id"),
+        pl.col("player_id").alias("opponent_id"), "round")
+    return pl.concat([df, other])
+
+
 def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFrame
                         ) -> pl.DataFrame:
-    """Validate the final-round pairings (both seats; null opponent = bye)."""
+    """Validate the final-round pairings (both seats, or one row per table:
+    :func:`_seats_of_tables`; null opponent = bye)."""
     df = as_frame(pairings, what="pairings table", made_by=PAIRINGS_MADE_BY)
     missing = [c for c in ("player_id", "opponent_id") if c not in df.columns]
     if missing:
@@ -188,6 +216,7 @@ def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFra
     if df["player_id"].null_count():
         msg = "pairings have a null player_id. Hint: every row is one seat of a named player."
         raise ValidationError(msg)
+    df = _seats_of_tables(df)
     # (a self-pairing first: its two mirrored rows would read as a seat taken twice)
     _reject(df.filter(pl.col("player_id") == pl.col("opponent_id")), lambda r: (
         f"event {r['event_id']!r}: player {r['player_id']!r} is paired with themself. "

@@ -435,7 +435,8 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
         Rounds played so far.
     pairings
         The final round's pairings, long form (``event_id, round, player_id, opponent_id``,
-        both seats; null opponent = bye; a player missing from it has dropped).
+        both seats, or one row per table; null opponent = bye; a player missing from it
+        has dropped).
     top
         Size of the cut (N).
     rules

@@ -14,6 +14,7 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 
 import swissframe as sf
 from swissframe import cut
@@ -392,8 +393,11 @@ def test_status_statuses_and_columns() -> None:
 
 def test_bad_pairings_raise() -> None:
     res, _ = _meet_event()
-    one_sided = pl.DataFrame({"event_id": ["e"], "round": [3], "player_id": ["T"],
-                              "opponent_id": ["X"]})
+    # both seats of one table, one seat of the other: neither layout (a row per table
+    # lists no seat twice; a row per seat lists every seat)
+    one_sided = pl.concat([_pairs("e", 3, [("T", "X")]),
+                           pl.DataFrame({"event_id": ["e"], "round": [3], "player_id": ["Y"],
+                                         "opponent_id": ["Z"]})])
     with pytest.raises(sf.ValidationError, match="does not point back"):
         cut.cut_status(res, one_sided)
     stale = _pairs("e", 2, [("T", "X"), ("Y", "Z")])
@@ -405,6 +409,22 @@ def test_bad_pairings_raise() -> None:
         cut.cut_status(res, _pairs("e", 3, [("T", "T"), ("X", "Y")]))
     with pytest.raises(sf.DataError, match="mirror"):
         cut.next_round_ranges(res, None, outcomes=[(2, 0, 0)])
+
+
+def test_pairings_one_row_per_table_read_as_both_seats() -> None:
+    """Pairings as organisers post them, one row per table, were refused ("whose own row
+    does not point back"); they are read as both seats, to the same analysis."""
+    res, _ = _meet_event()
+    seats = _pairs("e", 3, [("T", "X"), ("Y", "Z")])
+    tables = seats.filter(pl.col("player_id").is_in(["T", "Y"]))
+    assert tables.height == 2
+    assert_frame_equal(cut.cut_status(res, tables, top=2, n_sims=0),
+                       cut.cut_status(res, seats, top=2, n_sims=0))
+    assert_frame_equal(cut.id_advice(res, tables, top=2),
+                       cut.id_advice(res, seats, top=2))
+    twice = tables.with_columns(opponent_id=pl.lit("X"))  # (X at two tables)
+    with pytest.raises(sf.ValidationError, match="paired more than once"):
+        cut.cut_status(res, twice)
 
 
 def test_pairings_of_several_rounds_or_after_a_gap_raise() -> None:

@@ -112,7 +112,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         "round; its rows are used as the pairings)")
     p.add_argument("--pairings", metavar="FILE", default=None,
                    help="pairings of a round that is not played yet (player_id, "
-                        "opponent_id[, event_id]); FILE then holds only finished rounds")
+                        "opponent_id[, event_id]): one row per table, or one per seat; "
+                        "FILE then holds only finished rounds")
     add_rules(p)
     add_event(p)
     p.add_argument("--sims", type=non_negative_int, default=100, metavar="N",
