@@ -876,7 +876,9 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
 
     Percentages show as ``66.67%``; columns that do not fit are left out — those named in
     ``priority`` are kept first, in that order, then the others from the left (never the
-    first ``keep``) — and named under the table, with ``whole``: how to see them all.
+    first ``keep``; none once a priority column is left out: a narrower other column
+    does not take its place) — and named under the table, with ``whole``: how to see
+    them all.
     The columns shown keep their order; a shown column named in ``legend`` gets a line
     under the table saying what its number counts (``direct_encounter: tied players
     ranked below``).
@@ -890,8 +892,11 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
     >>> lines = render_table(wide, width=60).splitlines()
     >>> print(render_table(wide, width=40, priority=["column_9"]).splitlines()[1])
     │ column_0 ┆ column_1 ┆ column_9 │
+    >>> narrow = pl.DataFrame({"player_id": ["A"], "rank": [1], "dropped": [True], "b": [0]})
+    >>> render_table(narrow, width=28, priority=["rank", "dropped"]).splitlines()[1]
+    '│ player_id ┆ rank │'
     >>> max(len(x) for x in lines) <= 60, lines[-2:]
-    (True, ['(+7 more columns: column_5, …, column_11; use --format csv', 'or -o FILE.csv)'])
+    (True, ['(+7 more columns: column_5, …, column_11;', 'use --format csv or -o FILE.csv)'])
     >>> render_table(wide, width=40, priority=["column_9"], legend={
     ...     "column_9": "tied players ranked below", "column_10": "not shown"}).splitlines()[-1]
     'column_9: tied players ranked below'
@@ -907,10 +912,14 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
                  *(c for c in text.columns[keep:] if c not in first)]
         picked: set[str] = set()
         total = 1
+        cut = False  # (a priority column left out: no other column takes its place)
         for c in dict.fromkeys(order):
-            if total + size[c] + 3 <= width or len(picked) < keep:
+            if (total + size[c] + 3 <= width and (not cut or c in first)) \
+                    or len(picked) < keep:
                 picked.add(c)
                 total += size[c] + 3
+            elif c in first:
+                cut = True
         shown = [c for c in text.columns if c in picked]
     with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=max_cell,
                    tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
@@ -922,7 +931,12 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
 
         names = ", ".join(hidden) if len(hidden) <= 3 else f"{hidden[0]}, …, {hidden[-1]}"
         note = f"(+{len(hidden)} more columns: {names}; {whole})"
-        body += "\n" + (textwrap.fill(note, width=width) if width else note)
+        if width and len(note) > width:  # (how to see them on a line of its own: a command
+            # is not cut in two)
+            note = "\n".join([textwrap.fill(f"(+{len(hidden)} more columns: {names};",
+                                             width=width),
+                              textwrap.fill(f"{whole})", width=width)])
+        body += "\n" + note
     for c in shown:
         if (legend or {}).get(c):
             line = f"{c}: {(legend or {})[c]}"
