@@ -40,6 +40,7 @@ charts with no network (Vega inlined, or static SVG/PNG).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import textwrap
 import warnings
@@ -533,8 +534,14 @@ def _fmt_value(c: _rules.Criterion, v: object) -> str:
     return f"{v:g}" if isinstance(v, float) else str(v)
 
 
-def _log_ticks(anchor: int, lo: float, hi: float) -> list[int]:
-    """Ticks of a log axis: ``anchor`` (the cut) and its doublings / halvings in [lo, hi]."""
+def _log_ticks(anchor: int, lo: float, hi: float, *, data: Sequence[int] = ()) -> list[int]:
+    """Ticks of a log axis: ``anchor`` (the cut) and its doublings / halvings in [lo, hi];
+    where none of them is (a narrow range of field sizes: 17–21 players, cut 8), the
+    least and largest of ``data`` — an axis without a number read as no axis at all.
+
+    >>> _log_ticks(8, 1, 70), _log_ticks(8, 16.5, 21.9, data=[19])
+    ([1, 2, 4, 8, 16, 32, 64], [19])
+    """
     ticks = {anchor}
     v = anchor
     while v * 2 <= hi:
@@ -546,7 +553,10 @@ def _log_ticks(anchor: int, lo: float, hi: float) -> list[int]:
         ticks.add(v)
     if lo <= 1:
         ticks.add(1)
-    return sorted(t for t in ticks if lo <= t <= hi) or [anchor]
+    inside = sorted(t for t in ticks if lo <= t <= hi)
+    if not inside and data:
+        inside = sorted({min(data), max(data)})
+    return inside or [anchor]
 
 
 # --------------------------------------------------------------------------------------------
@@ -1228,10 +1238,12 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
     id_dom = ["IDs in the last round", "no IDs in the last round"]
     lo, hi = int(data["players"].min() or 1), int(data["players"].max() or 1)  # type: ignore[arg-type]
     lo_dom, hi_dom = max(lo / 1.15, 1.0), hi * 1.15
-    ticks = _log_ticks(top, lo_dom, hi_dom)
+    ticks = _log_ticks(top, lo_dom, hi_dom, data=[lo, hi])
     pts = pl.concat([data["match_points_n"], data["cf_points"].drop_nulls()])
     y_dom = [max(0.0, float(pts.min()) - 1.0), float(pts.max()) + 1.0]  # type: ignore[arg-type]
-    x = alt.X("players:Q", title="Players (log scale: each tick doubles the field)",
+    doubles = len(ticks) > 1 and all(b == 2 * a for a, b in itertools.pairwise(ticks))
+    x = alt.X("players:Q", title="Players (log scale: each tick doubles the field)"
+              if doubles else "Players (log scale)",
               scale=alt.Scale(type="log", nice=False, domain=[lo_dom, hi_dom]),
               axis=alt.Axis(values=ticks, format="d"))
     tooltip = [alt.Tooltip("event:N", title="event"), "players:Q",

@@ -413,6 +413,20 @@ def test_chart_cut_lines_ticks_names_and_plural() -> None:
     assert "(0 events with intentional draws" in subtitle(one)
 
 
+def test_chart_cut_lines_of_a_narrow_field_range_has_numbers_on_its_axis() -> None:
+    """Field sizes 19-22 with a top-8 cut: no doubling of 8 falls in the axis, whose one
+    tick (8) lay outside it, so the x axis had no number at all (found by a user-level
+    check). The least and largest field sizes are its ticks, and the title no longer
+    says each tick doubles the field."""
+    ev = pl.DataFrame({"event_id": ["a", "b"], "players": [19, 22],
+                       "match_points_n": [6, 7], "ids_final": [0, 0]})
+    x = charts.chart_cut_lines(ev, top=8).to_dict()["layer"][2]["encoding"]["x"]
+    lo, hi = x["scale"]["domain"]
+    assert x["axis"]["values"] == [19, 22]
+    assert all(lo <= v <= hi for v in x["axis"]["values"])
+    assert x["title"] == "Players (log scale)"
+
+
 def test_chart_sensitivity() -> None:
     s = pl.DataFrame({
         "event_id": ["a", "a", "a", "b", "b", "b"],
