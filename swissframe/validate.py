@@ -403,7 +403,7 @@ class ValidationReport:
             return head + "no problems found."
         lines = [head + ("no problems found" if self.clean
                          else f"{n_err} error(s), {n_warn} warning(s)")
-                 + (f"; {n_notes} note(s)." if n_notes else ".")]
+                 + (f"; {n_notes:,} note(s)." if n_notes else ".")]
         for kind, grp in self.by_kind().items():
             info = KINDS.get(kind, Kind("error", kind, ""))
             lines.append(f"\n{info.severity.upper()} {kind} ({grp.height}): {info.meaning}")

@@ -795,10 +795,12 @@ def terminal_width() -> int:
         return max(40, int(env))
     for fd in (1, 2, 0):
         try:
-            return max(40, os.get_terminal_size(fd).columns)
+            columns = os.get_terminal_size(fd).columns
         except OSError:
             continue
-    return max(40, shutil.get_terminal_size((80, 24)).columns)
+        if columns > 0:  # (a pty that reports no size: 0 columns, read as unknown)
+            return max(40, columns)
+    return max(40, shutil.get_terminal_size((80, 24)).columns or 80)
 
 
 def is_percent(name: str) -> bool:

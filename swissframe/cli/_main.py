@@ -265,10 +265,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     add_files(p)
     add_rules(p, default=None, what="the baseline ruleset")
     p.add_argument("--baseline", dest="rules", metavar="NAME", help=argparse.SUPPRESS)
-    p.add_argument("--compare", action="append", default=[], metavar="NAME",
-                   help="compare with this ruleset instead of the standard variants of "
+    p.add_argument("--compare", action="extend", nargs="+", default=[], metavar="NAME",
+                   help="compare with these rulesets instead of the standard variants of "
                         "--rules (floors, bye rule, drawn games, one tiebreaker fewer); "
-                        "repeatable")
+                        "one or more names, or the option repeated")
     add_event(p)
     add_top(p, default=8, what="size of the top that is compared")
     add_output(p, what="the comparison")

@@ -115,6 +115,14 @@ def test_sensitivity_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(df["ruleset"]) == {"mtg", "pokemon"}
     assert set(df["event_id"]) == {"league-night", "store-championship"}
     assert df.filter(pl.col("ruleset") == "mtg")["kendall_tau"].to_list() == [1.0, 1.0]
+    # (the README's --compare NAME…: several names after one flag, as the flag repeated)
+    assert main(["sensitivity", str(EVENTS), "--top", "4", "--compare", "pokemon",
+                 "mtg-1/3", "--format", "csv"]) == 0
+    several = pl.read_csv(capsys.readouterr().out.encode())
+    assert main(["sensitivity", str(EVENTS), "--top", "4", "--compare", "pokemon",
+                 "--compare", "mtg-1/3", "--format", "csv"]) == 0
+    assert several.equals(pl.read_csv(capsys.readouterr().out.encode()))
+    assert set(several["ruleset"]) == {"mtg", "pokemon", "mtg-1/3"}
 
 
 ROUND_ROCK = (SHARED_ROOT / "data" / "realworld" / "pokemon-tom" / "BadConfigStudios_OpenTourney"
@@ -268,3 +276,17 @@ def test_a_command_on_an_event_with_only_playoff_rows_says_so(
         assert re.search(said, err), (argv, err)
         assert "internal" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["night.csv"]
+
+
+def test_a_terminal_that_reports_no_size_is_read_as_80_columns(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pseudo-terminal that reports 0 columns (``script`` run from a non-terminal) gave
+    tables 40 columns wide, the floor; an unknown width is the 80-column fallback."""
+    import os
+
+    from swissframe.cli._common import terminal_width
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(os, "get_terminal_size",
+                        lambda fd=1: os.terminal_size((0, 0)))
+    assert terminal_width() == 80
