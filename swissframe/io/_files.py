@@ -770,7 +770,7 @@ class Source:
 #: :data:`~swissframe.io.decklist.DRAWS_LISTED_AGAIN`): listed in :attr:`Source.notes` and
 #: by ``swissframe validate``, but not warned of by :func:`read` (a warning on every event
 #: with a draw said nothing about the file).
-ROUTINE_NOTES: Final = frozenset({"draw_listed_again"})
+ROUTINE_NOTES: Final = frozenset({"draw_listed_again", "no_match"})
 
 _NOTE_SCHEMA: Final[dict[str, pl.DataType]] = {
     "file": pl.String(), "event_id": pl.String(), "round": pl.Int64(),
@@ -1584,7 +1584,26 @@ def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
                  names=ev.players.select("event_id", "player_id", "name"),
                  divisions=ev.players.select("event_id", "player_id", "division"),
                  published=ev.published,
-                 notes=[_pending_notes(ev.pending, where), unknown], bundle=ev)
+                 notes=[_pending_notes(ev.pending, where), unknown, _no_match_notes(ev, where)],
+                 bundle=ev)
+
+
+def _no_match_notes(ev: TomEvents, where: pl.DataFrame) -> pl.DataFrame:
+    """A player of an event's pod who plays no match (and has none pending): a no-show,
+    whom the standings cannot rank — listed (``no_match``, a format's routine: TOM places
+    no-shows after every player with results), not dropped without a word."""
+    seen = pl.concat([ev.results.select("event_id", "player_id"),
+                      ev.pending.select("event_id", "player_id")]).unique()
+    return (ev.players.join(seen, on=["event_id", "player_id"], how="anti")
+            .join(where, on="event_id", how="left")
+            .select(pl.col("source_file").alias("file"), "event_id",
+                    pl.lit(None, dtype=pl.Int64).alias("round"), "player_id",
+                    pl.lit(None, dtype=pl.String).alias("opponent_id"),
+                    pl.lit("no_match").alias("kind"),
+                    pl.format("{} is a player of the event but plays no match (a no-show): "
+                              "not in the standings; TOM places no-shows after every "
+                              "player with results",
+                              pl.col("name").fill_null(pl.col("player_id"))).alias("detail")))
 
 
 def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) -> _Part:

@@ -4,6 +4,7 @@ malformed files, safe XML, the stored real TOM files, and garbage input."""
 from __future__ import annotations
 
 import contextlib
+import warnings
 from pathlib import Path
 
 import defusedxml.ElementTree
@@ -572,3 +573,36 @@ def test_a_dnf_player_is_flagged_disqualified_and_verify_agrees(tmp_path: Path) 
     assert both.results["disqualified"].sum() == 1
     # and a file without a dnf player has no column (the standings are unchanged)
     assert "disqualified" not in read_tom(FIXTURES / "combined.tdf").results.columns
+
+
+def test_a_pod_player_who_plays_no_match_is_listed_not_dropped(tmp_path: Path) -> None:
+    """A no-show — a player of the pod's roster with no match — was left out of the
+    results and the standings without a word (round-rock: TOM places 23 players, the
+    standings showed 19, ``validate`` "no problems"). Listed as a format's routine
+    (``no_match``: a note, not a warning), naming file, event and player."""
+    import swissframe as sf
+
+    text = (FIXTURES / "pending.tdf").read_text()
+    text = text.replace('<player userid="4"><firstname>D</firstname>',
+                        '<player userid="5"><firstname>E</firstname><lastname>E</lastname>'
+                        '</player>\n\t\t<player userid="4"><firstname>D</firstname>', 1)
+    text = text.replace('<player userid="3" /><player userid="4" />',
+                        '<player userid="3" /><player userid="4" /><player userid="5" />', 1)
+    path = tmp_path / "noshow.tdf"
+    path.write_text(text)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        src = sf.read(path, on_error="collect")
+    said = " ".join(str(w.message) for w in caught)
+    assert "no-show" not in said  # (a routine: not warned)
+    none = src.notes.filter(pl.col("kind") == "no_match")
+    assert none.select("event_id", "player_id").rows() == [("noshow", "5")]
+    assert none["file"].to_list() == [str(path)]
+    assert "E E is a player of the event but plays no match" in none["detail"][0]
+    assert "5" not in src.results["player_id"].to_list()
+    report = sf.validate(src)
+    notes = report.problems.filter(pl.col("kind") == "format_note")
+    assert notes["player_id"].to_list() == ["5"]
+    assert notes["severity"].to_list() == ["note"]
+    # (the pending seats are said as pending, not as no-shows)
+    assert set(src.notes.filter(pl.col("kind") == "pending")["player_id"]) == {"1", "4"}
