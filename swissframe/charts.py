@@ -1429,7 +1429,8 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
     share = n_changed / n_all if n_all else 0.0
     subtitle = [f"Cells: players entering the {top_n} under each ruleset instead of "
                 f"{base_name} (as many leave); {_plural(n_changed, 'event')} of {n_all:,} "
-                f"({share:.0%}) change under some ruleset"]
+                f"({share:.0%}) {'changes' if n_changed == 1 else 'change'} under some "
+                "ruleset"]
     if n_events < n_all:
         shown = (f"the {n_events:,} with the most changes" if capped
                  else f"the {n_events:,} with a change")

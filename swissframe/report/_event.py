@@ -569,7 +569,8 @@ def _ids_section(rep: EventReport) -> str:
     if safe is not None:
         s += ("; it was safe for both players when agreed" if k == 1 and safe else
               "; it was not safe for both players when agreed" if k == 1 else
-              f"; {safe} of them were safe for both players when agreed")
+              f"; {safe} of them {'was' if safe == 1 else 'were'} safe for both players "
+              "when agreed")
     s += "."
     cf = e.get("cf_cut_points_mean")
     if cf is not None:
