@@ -560,10 +560,13 @@ def test_coded_path_equals_string_keyed_engine(res: pl.DataFrame, rules: sf.Rule
     id strings (``_compute``): every column, dtype and row order, for any ids (renamed to
     strings whose order differs from the generator's), with and without through_round."""
     from swissframe.engine.standings import _coded_ok, _compute, validated
+    from swissframe.schema import WHITE_SPACE
 
     names = sorted(set(res["player_id"]) | set(res["opponent_id"].drop_nulls()))
-    new = data.draw(st.lists(st.text(min_size=1, max_size=4), min_size=len(names),
-                             max_size=len(names), unique=True))
+    # (any text but blanks: an id of blanks only is the contract's empty_id)
+    new = data.draw(st.lists(st.text(min_size=1, max_size=4).filter(
+        lambda t: t.strip(WHITE_SPACE) != ""), min_size=len(names), max_size=len(names),
+        unique=True))
     events = sorted(set(res["event_id"]))
     new_ev = data.draw(st.lists(st.text(max_size=3), min_size=len(events),
                                 max_size=len(events), unique=True))
