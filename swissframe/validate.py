@@ -876,7 +876,8 @@ def resolve_best_of(best_of: object, kinds: Sequence[str] = ()) -> int | None:
     raise SchemaError(msg)
 
 
-def _validate(results: Frame, *, rules: str | Ruleset = AUTO, best_of: int | None = 3,
+def _validate(results: Frame, *, rules: str | Ruleset = AUTO,
+              best_of: int | str | None = 3,
               keys: Sequence[str] = (), origin: str | None = None,
               default_event_id: str = "event", extra: Sequence[pl.DataFrame] = (),
               rows_extra: int = 0) -> ValidationReport:
@@ -1047,8 +1048,8 @@ def validate(results: Frame | Source, *, rules: str | Ruleset = AUTO,
     from swissframe.io._files import Source
 
     if not isinstance(results, Source):
-        return _validate(results, rules=rules, best_of=resolve_best_of(best_of), keys=keys,
-                         origin=origin, default_event_id=default_event_id)
+        return _validate(results, rules=rules, best_of=best_of, keys=keys, origin=origin,
+                         default_event_id=default_event_id)
     table = results.results if results.results.width else pl.DataFrame(
         schema={c: PROBLEM_SCHEMA[c] for c in ("event_id", *REQUIRED_COLUMNS)})
     games = resolve_best_of(best_of, results.file_formats)

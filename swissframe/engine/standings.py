@@ -294,7 +294,7 @@ def _criteria_of(ctx: Context, *, aligned: bool = False, lazy: bool = False
             out = _attach(out, got, ctx.pkeys)
     if lazy:
         return out.lazy()
-    return out.pipe(collect) if isinstance(out, pl.LazyFrame) else out
+    return _collected(out)
 
 
 def _attach(out: pl.DataFrame, got: pl.DataFrame, pkeys: Sequence[str]) -> pl.DataFrame:

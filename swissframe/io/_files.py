@@ -1146,12 +1146,18 @@ def check_parquet_pages(source: str | Path | io.BytesIO, name: str) -> None:
     except pa.ArrowNotImplementedError:
         return
     except (OSError, pa.ArrowException) as exc:
-        msg = (f"cannot read {name} as Parquet: the file is damaged ({_polars_text(exc)}). "
-               "Hint: re-export the file, or copy it again.")
-        raise ImportFormatError(msg) from None
+        raise _damaged(name, "Parquet", _polars_text(exc)) from None
     finally:
         if isinstance(source, io.BytesIO):
             source.seek(0)
+
+
+def _damaged(name: str, kind: str, said: str) -> ImportFormatError:
+    """The error of a file whose reading found it damaged (pyarrow's page scan, Polars'
+    decoder), quoting what the reader said."""
+    msg = (f"cannot read {name} as {kind}: the file is damaged ({said}). Hint: re-export "
+           "the file, or copy it again.")
+    return ImportFormatError(msg)
 
 
 def read_table_file(path: Path, *, limit: int | None = None, event_id: str | None = None,
@@ -1221,10 +1227,8 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
         # PanicException, a BaseException, said as "a swissframe bug")
         if isinstance(exc, pl.exceptions.PanicException):
             said = _PANIC_PREFIX.sub("", _polars_text(exc))
-            msg = (f"cannot read {shown(path)} as {'Parquet' if parquet else 'CSV'}: the "
-                   f"file is damaged (Polars failed decoding it: {said}). Hint: re-export "
-                   "the file, or copy it again.")
-            raise ImportFormatError(msg) from None
+            raise _damaged(shown(path), "Parquet" if parquet else "CSV",
+                           f"Polars failed decoding it: {said}") from None
         if not parquet and "utf-8" in str(exc).lower():
             _decoded(path, read_bytes(path, limit=limit), "utf-8")  # names the line
         if not parquet:

@@ -350,10 +350,14 @@ def _source_of(path: Path, uri: str | None) -> str:
     return "unknown"
 
 
-def _fail(eid: str, what: str) -> ImportFormatError:
-    return ImportFormatError(
-        f"event {eid!r}: {what}. Hint: the decklist-cache format is an object with "
-        "'Tournament', 'Rounds' and 'Standings' (see swissframe.io.decklist).")
+#: The hint of a file that is not in the decklist-cache format's shape.
+_FORMAT_HINT: Final = ("the decklist-cache format is an object with 'Tournament', 'Rounds' "
+                       "and 'Standings' (see swissframe.io.decklist)")
+
+
+def _fail(eid: str, what: str, hint: str = _FORMAT_HINT) -> ImportFormatError:
+    """The error of one file, naming its event, what is wrong and ``hint``."""
+    return ImportFormatError(f"event {eid!r}: {what}. Hint: {hint}.")
 
 
 def _str_or_none(x: Any) -> str | None:
@@ -431,15 +435,13 @@ def _json_doc(path: Path, limit: int | None) -> Any:
     try:
         twice = _twice(data, doc)
     except RecursionError:  # (orjson reads 1,024 levels, Python's json about 990)
-        msg = (f"event {_event_id(path)!r}: {shown(path)}: its values are nested too deeply "
-               "(about 1,000 levels) to check that no object gives a key twice. Hint: a "
-               "decklist file nests a few levels; fetch the file again.")
-        raise ImportFormatError(msg) from None
+        raise _fail(_event_id(path), f"{shown(path)}: its values are nested too deeply "
+                    "(about 1,000 levels) to check that no object gives a key twice",
+                    "a decklist file nests a few levels; fetch the file again") from None
     if twice:
-        msg = (f"event {_event_id(path)!r}: {shown(path)}: {twice} (a JSON parser keeps "
-               "the last, silently). Hint: which one the source meant is not known; keep "
-               "the right one in the file, or fetch the file again.")
-        raise ImportFormatError(msg)
+        raise _fail(_event_id(path), f"{shown(path)}: {twice} (a JSON parser keeps the last, "
+                    "silently)", "which one the source meant is not known; keep the right "
+                    "one in the file, or fetch the file again")
     return doc
 
 
