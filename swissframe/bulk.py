@@ -61,6 +61,7 @@ from swissframe.errors import (
     check_whole,
 )
 from swissframe.io._files import (
+    _polars_text,
     check_parquet_pages,
     concat_files,
     make_folder,
@@ -263,10 +264,10 @@ _UNREADABLE: Final = (pl.exceptions.PolarsError, pl.exceptions.PanicException, O
 
 
 def _unreadable(f: str, exc: BaseException) -> ImportFormatError:
-    """The error of a file of the archive that cannot be read, naming it."""
-    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    msg = (f"cannot read {f}: {first}. Hint: is the file complete? Re-export it, or "
-           "move it out of the archive.")
+    """The error of a file of the archive that cannot be read, naming it (what the reader
+    said as the readers say it: :func:`~swissframe.io._files._polars_text`)."""
+    msg = (f"cannot read {f}: {_polars_text(exc)}. Hint: is the file complete? Re-export "
+           "it, or move it out of the archive.")
     return ImportFormatError(msg)
 
 

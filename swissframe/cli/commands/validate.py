@@ -82,7 +82,7 @@ def read_for_validation(items: Sequence[str], input_format: str = "auto"
 
     Returns the combined rows (with the file in column ``_sf_file``; None when no file was
     readable), problem frames (unreadable files, importer notes, bad cells), the files
-    read, and the format of each event read (what the ``auto`` best-of reads:
+    read, and the format of each file read (what the ``auto`` best-of reads:
     :func:`swissframe.validate.resolve_best_of`).
     """
     notes: list[pl.DataFrame] = []
