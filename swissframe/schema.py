@@ -1515,13 +1515,59 @@ def key_columns(keys: object) -> tuple[str, ...]:
     (('scenario_id',), ('a', 'b'), ())
     """
     if isinstance(keys, str):
-        return (keys,)
-    if (isinstance(keys, Sequence) and not isinstance(keys, bytes)
+        names: tuple[str, ...] = (keys,)
+    elif (isinstance(keys, Sequence) and not isinstance(keys, bytes)
             and all(isinstance(k, str) for k in keys)):
-        return tuple(keys)
-    msg = (f"keys must be column names, got {keys!r:.60}. Hint: e.g. keys=['scenario_id'] "
-           "(the columns that tell one analysis's rows from another's).")
-    raise DataError(msg)
+        names = tuple(keys)
+    else:
+        msg = (f"keys must be column names, got {keys!r:.60}. Hint: e.g. "
+               "keys=['scenario_id'] (the columns that tell one analysis's rows from "
+               "another's).")
+        raise DataError(msg)
+    taken = [k for k in names if k.startswith(RESERVED_PREFIX) or k in _taken_names()]
+    if taken:
+        k = taken[0]
+        why = ("names starting with '_' are swissframe's own" if k.startswith(RESERVED_PREFIX)
+               else "a column of the results table's contract" if k in _contract_columns()
+               else "a column swissframe writes in the analysis's output")
+        msg = (f"keys: {k!r} cannot be an analysis key: {why}, so the key and that column "
+               f"would be taken for one another. Hint: copy the key under another name, e.g. "
+               f"df.with_columns(pl.col({k!r}).alias({'key_' + k.lstrip('_')!r})) and "
+               f"keys=[{'key_' + k.lstrip('_')!r}].")
+        raise DataError(msg)
+    return names
+
+
+#: The columns every ranking writes besides its criteria (``standings``, and the cutoff
+#: of ``standings_by_round``).
+_OUTPUT_COLUMNS: Final = ("rank", "match_points", "wins", "losses", "draws", "byes",
+                          "rounds_played", "dropped", "through_round")
+#: The columns ``explain`` adds for a chess ruleset (beside ``EXPLAIN_COLUMNS``).
+_CHESS_EXPLAIN_COLUMNS: Final = ("opp_score", "opp_score_adj", "bh_value", "player_dropped")
+
+
+def _contract_columns() -> frozenset[str]:
+    """The columns the contract names (required, optional and flags) but ``event_id``."""
+    return frozenset({*RESULT_COLUMNS, *OPTIONAL_COLUMNS, *FLAG_COLUMNS} - {EVENT_ID})
+
+
+def _taken_names() -> frozenset[str]:
+    """The names an analysis key cannot have (:func:`key_columns`): the contract's
+    columns but ``event_id`` (required, optional and flags: a key is what tells an
+    event's analyses apart, and the engine groups by the contract's columns beside it),
+    the columns a ranking or ``explain`` writes, and every criterion a preset or the
+    tiebreaker registry names (the engine joins its output on the keys: a key named
+    ``match_points`` or ``omwp`` was Polars' bare ``SchemaError`` or ``DuplicateError``,
+    a key named ``rank`` was replaced by the rank).
+    Read on each call: a tiebreaker or a preset registered since counts too."""
+    from swissframe.engine.explain import EXPLAIN_COLUMNS
+    from swissframe.engine.tiebreakers import GROUP_TIEBREAKERS, TIEBREAKERS
+    from swissframe.rules import PRESETS
+
+    criteria = {c.name for r in PRESETS.values() for c in (*r.criteria, *r.columns)}
+    return frozenset({*_contract_columns(), *_OUTPUT_COLUMNS, *EXPLAIN_COLUMNS,
+                      *_CHESS_EXPLAIN_COLUMNS, *TIEBREAKERS, *GROUP_TIEBREAKERS,
+                      *criteria} - {EVENT_ID})
 
 
 def as_lazy(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",

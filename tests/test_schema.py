@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import warnings
 from collections.abc import Callable
 
 import polars as pl
@@ -394,11 +393,48 @@ def test_an_input_column_named_like_swissframes_own_is_dropped_with_a_warning(
             assert got.equals(st_mod._by_round(clean, rules, (), cumulative=cumulative))
     with pytest.warns(UserWarning, match="swissframe's own"):
         assert sf.find_problems(odd).height == 0
-    # a declared analysis key keeps its name
+    # an analysis key named so is refused, not dropped (class 99)
     keyed = clean.with_columns(pl.lit(1).alias("_cut"))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert "_cut" in sf.standings(keyed, "mtg", keys=["_cut"]).columns
+    with pytest.raises(sf.DataError, match=r"'_cut' cannot be an analysis key.*Hint: copy"):
+        sf.standings(keyed, "mtg", keys=["_cut"])
+
+
+#: Analysis keys named like a column the engine reads or writes (class 99): each was a bare
+#: Polars error or a key lost in the output.
+_TAKEN_KEYS = ("_pts", "_x_mwp", "_through", "_e", "round", "player_id", "opponent_id",
+               "games_won", "rank", "match_points", "wins", "dropped", "mwp", "omwp",
+               "bh_c1", "ygo_tiebreaker", "result", "opp_mwp", "note", "bye", "excluded",
+               "opp_score", "phase", "stage", "unplayed", "double_loss")
+
+
+@pytest.mark.parametrize("name", _TAKEN_KEYS)
+def test_an_analysis_key_named_like_a_column_the_engine_reads_or_writes_is_refused(
+        name: str) -> None:
+    """Class 99: ``keys=["rank"]`` replaced the key by the rank, ``"match_points"``,
+    ``"omwp"``, ``"_pts"``, ``"player_id"``, ``"result"`` … ended in Polars'
+    ``SchemaError`` / ``DuplicateError``: every entry point reading ``keys`` refuses them,
+    naming the key and a rename."""
+    keyed = _base().with_columns(pl.lit("x").alias(name)) if name not in _base().columns \
+        else _base()
+    calls: dict[str, Callable[[], object]] = {
+        "standings": lambda: sf.standings(keyed, "mtg", keys=[name]),
+        "by round": lambda: sf.standings_by_round(keyed, "fide", keys=[name]),
+        "explain": lambda: sf.explain(keyed, "A", "fide", keys=[name]),
+        "validate": lambda: sf.validate(keyed, keys=[name]),
+        "find_problems": lambda: sf.find_problems(keyed, keys=[name]),
+    }
+    for call in calls.values():
+        with pytest.raises(sf.DataError, match=rf"keys: {re.escape(repr(name))} cannot be "
+                           r"an analysis key: .*Hint: copy the key under another name"):
+            call()
+
+
+@pytest.mark.parametrize("name", ["scenario", "division", "name", "key_rank"])
+def test_an_analysis_key_of_its_own_name_is_kept(name: str) -> None:
+    keyed = _base().with_columns(pl.lit("x").alias(name))
+    for rules in ("mtg", "fide"):
+        assert sf.standings(keyed, rules, keys=[name]).columns.count(name) == 1
+        assert sf.explain(keyed, "A", rules, keys=[name]).columns.count(name) == 1
 
 
 @pytest.mark.parametrize(("col", "value"), [("unplayed", "forfeit"), ("color", "white")])
