@@ -542,6 +542,65 @@ def _read_standings(root: Element, source: str) -> list[dict[str, Any]]:
     return out
 
 
+_MATCH_AT: Final = "tournament/pods/pod/rounds/round/matches/match"
+#: Where the reader reads each element that holds pods, rounds, matches or their seats:
+#: TOM's layout, every real file's (``SOURCES.md``; a ``<round>`` also says when a player
+#: dropped). One of these names anywhere else is read nowhere (:func:`_check_layout`).
+_READ_AT: Final[Mapping[str, tuple[str, ...]]] = {
+    "pods": ("tournament/pods",),
+    "pod": ("tournament/pods/pod", "tournament/standings/pod"),
+    "rounds": ("tournament/pods/pod/rounds",),
+    "round": ("tournament/pods/pod/rounds/round", "tournament/players/player/dropped/round"),
+    "matches": ("tournament/pods/pod/rounds/round/matches",),
+    "match": (_MATCH_AT,),
+    "player1": (f"{_MATCH_AT}/player1",),
+    "player2": (f"{_MATCH_AT}/player2",),
+}
+#: The elements read once where they are (the first of two would be the one read).
+_READ_ONCE: Final[Mapping[str, tuple[str, ...]]] = {
+    "tournament": ("data", "players", "pods"), "pod": ("rounds",)}
+
+
+def _check_layout(root: Element, source: str) -> None:
+    """Every element that holds pods, rounds, matches or their seats is where the reader
+    reads it (:data:`_READ_AT`), and each container read once is there once
+    (:data:`_READ_ONCE`): a ``<match>`` written straight into its ``<round>``, a second
+    ``<rounds>`` or ``<pods>``, a ``<pod>`` inside a pod were left out of the results
+    without a word (their rounds lost, ``validate`` clean). An
+    :class:`ImportFormatError` names the element, where it is, the pod and round it is in,
+    and where TOM writes it."""
+    def where(pod: str | None, rnd: str | None) -> str:
+        return "".join([f", pod {pod}" if pod else "", f", round {rnd}" if rnd else ""])
+
+    stack: list[tuple[Element, str, str | None, str | None]] = [
+        (root, root.tag, None, None)]
+    while stack:
+        el, path, pod, rnd = stack.pop()
+        once = _READ_ONCE.get(el.tag, ())
+        seen: Counter[str] = Counter()
+        for child in el:
+            tag = child.tag if isinstance(child.tag, str) else ""
+            here = f"{path}/{tag}"
+            c_pod = child.get("category") if tag == "pod" else pod
+            c_rnd = child.get("number") if tag == "round" else rnd
+            allowed = _READ_AT.get(tag)
+            if allowed is not None and here not in allowed:
+                msg = (f"{source}{where(c_pod, c_rnd)}: a <{tag}> at {here}, where a TOM save "
+                       f"never puts one, so it would not be read (TOM writes it at "
+                       f"{' or '.join(allowed)}). Hint: the file is damaged or was edited by "
+                       "hand; move the element there, or re-export the file from TOM.")
+                raise ImportFormatError(msg)
+            if tag in once:
+                seen[tag] += 1
+                if seen[tag] == 2:
+                    msg = (f"{source}{where(pod, rnd)}: <{path.rsplit('/', 1)[-1]}> holds two "
+                           f"<{tag}> elements, and only one would be read. Hint: the file is "
+                           "damaged or two saves were joined; keep one, or re-export the "
+                           "file from TOM.")
+                    raise ImportFormatError(msg)
+            stack.append((child, here, c_pod, c_rnd))
+
+
 def parse_tom(data: bytes | str, *, event_key: str = "event", source: str | None = None
               ) -> TomEvents:
     """Parse the bytes of one TOM file (see :func:`read_tom` for the output).
@@ -581,6 +640,7 @@ def _parse_tom(data: bytes | str, *, event_key: str, source: str | None) -> TomE
     # (often still "UTF-8" after a re-save) the parser then ignores
     text = bom_decoded(raw, src)
     root = _parse_xml(raw if text is None else text, src)
+    _check_layout(root, src)
     players = _read_players(root, src)
     known = {p["player_id"] for p in players}
     pods = _read_pods(root, src, known)
