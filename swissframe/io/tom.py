@@ -521,6 +521,8 @@ def _standing_type(pod: Element, source: str, *, cat: int) -> str:
 
 def _read_standings(root: Element, source: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
+    lists: set[tuple[int, str]] = set()
+    listed: dict[str, str] = {}
     for pod in root.iterfind("standings/pod"):
         cat = _int(pod.get("category"), what="standings category", where=source)
         if cat is None or cat not in POD_LABELS:
@@ -528,11 +530,26 @@ def _read_standings(root: Element, source: str) -> list[dict[str, Any]]:
                    f"Hint: TOM uses {sorted(POD_LABELS)}.")
             raise ImportFormatError(msg)
         kind = _standing_type(pod, source, cat=cat)
+        if (cat, kind) in lists:
+            msg = (f"{source}: <standings> holds two '{kind}' lists of pod {cat} "
+                   f"({POD_LABELS[cat]}), whose places would be read as one list. Hint: the "
+                   "file is damaged or two saves were joined; keep one, or re-export it.")
+            raise ImportFormatError(msg)
+        lists.add((cat, kind))
         for p in pod.findall("player"):
             pid = (p.get("id") or "").strip()
             if not pid:
                 msg = f"{source}: a standings entry has no id. Hint: the file is damaged."
                 raise ImportFormatError(msg)
+            entry = f"the '{kind}' list of pod {cat} (place {p.get('place')})"
+            if pid in listed:
+                # (a player finished or was disqualified, once: twice was two published
+                # places, and a player in both lists was disqualified without a word)
+                msg = (f"{source}, player {pid}: <standings> lists the player twice, in "
+                       f"{listed[pid]} and in {entry}. Hint: the file is damaged; keep the "
+                       "player's one entry, or re-export the file from TOM.")
+                raise ImportFormatError(msg)
+            listed[pid] = entry
             out.append({
                 "player_id": pid,
                 "division": POD_LABELS[cat],

@@ -313,6 +313,25 @@ def test_an_element_where_the_reader_does_not_read_it_is_refused(
     assert "Hint: " in str(exc.value)
     assert read_tom(FIXTURES / "all_codes.tdf").results.height  # (the file as TOM saves it)
 
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ('<player id="102" place="7" />', '<player id="101" place="7" />',
+     r"bad.tdf, player 101: <standings> lists the player twice, in the 'finished' list of "
+     r"pod 2 \(place 1\) and in the 'finished' list of pod 2 \(place 7\)"),
+    ('<player id="106" place="8" />', '<player id="106" place="8" /><player id="101" />',
+     r"player 101: .* 'finished' list of pod 2 \(place 1\) and in the 'dnf' list of pod 2"),
+    ('<pod category="2" type="dnf">', '<pod category="2" type="finished">',
+     r"<standings> holds two 'finished' lists of pod 2 \(masters\)"),
+])
+def test_standings_that_list_a_player_or_a_list_twice_are_refused(
+        tmp_path: Path, old: str, new: str, said: str) -> None:
+    """Class 102: a player listed twice was two published places, and a player in both the
+    finished and the dnf list was disqualified without a word; two lists of one kind and pod
+    were read as one (places 1, 2, 1, 2)."""
+    with pytest.raises(ImportFormatError, match=said) as exc:
+        read_tom(_mutate(tmp_path, old, new))
+    assert "Hint: " in str(exc.value)
+
 def test_truncated_file(tmp_path: Path) -> None:
     data = (FIXTURES / "all_codes.tdf").read_bytes()
     for cut in (len(data) // 3, len(data) - 20):
