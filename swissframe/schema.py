@@ -22,7 +22,9 @@ Optional columns that analyses and importers add (kept when present):
 - ``stage`` (String): a sub-phase label such as ``"day1"`` / ``"day2"``.
 - ``color`` (String): ``"w"`` / ``"b"`` for chess.
 - ``unplayed`` (String): why a round was not played over the board (chess, FIDE C.07
-  Art. 16): one of :data:`UNPLAYED_KINDS`; null for a played game.
+  Art. 16): one of :data:`UNPLAYED_KINDS`; null for a played game. The two seats of a
+  match agree: ``forfeit_win`` against ``forfeit_loss``, or null on both
+  (``forfeit_mismatch`` otherwise).
 - ``double_loss`` (Boolean): True on both seats of a match that both players lost (an
   unresolved Star Wars: Unlimited / One Piece match, TOM outcome 10, a double match loss).
   The match is a loss for each seat whatever its games (0 points each). Each seat's games
@@ -668,6 +670,8 @@ def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bo
             (pl.col(PHASE) == "swiss").any().alias("_swiss")]
     if flags:
         out.append(pl.col("double_loss").any().alias("_dl"))
+    if "unplayed" in vocabulary:
+        out.append(_PAIRED_FORFEIT.any().alias("_ff"))
     if coded:
         ok = pl.col(_OK_COLUMN)
 
@@ -893,10 +897,12 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
             else bool(facts[f"_f{i}"].item()) for i, rule in enumerate(rules) if i]
         both_phases = bool(facts["_playoff"].item()) and bool(facts["_swiss"].item())
         double_loss = has_flag and bool(facts["_dl"].item())
+        forfeits = "unplayed" in vocabulary and bool(facts["_ff"].item())
     else:  # the reference: every rule filters the table
         found = [True] * len(rules)
         both_phases = bool((df[PHASE] == "playoff").any() and (df[PHASE] == "swiss").any())
         double_loss = has_flag and bool(df["double_loss"].any())
+        forfeits = "unplayed" in vocabulary and bool(df.select(_PAIRED_FORFEIT.any()).item())
     for rule, hit in zip(rules, found, strict=True):
         if hit:
             rows = (lf.with_row_index(_ROW_COLUMN, offset=1) if rule.kind == "null_value"
@@ -922,6 +928,8 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
         _phase_checks(lf_ok, ev, add)
     if double_loss:
         _double_loss_checks(lf_ok, ev, add)
+    if forfeits:
+        _forfeit_checks(lf_ok, ev, add)
     # the checks that found something, in one parallel collection (one plan each)
     checks = [c for c in collect_all(pending) if c.height] if pending else []
     if not checks:  # (a new frame each time: a caller may extend it in place)
@@ -1300,6 +1308,40 @@ def _double_loss_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
               .otherwise(pl.lit("does not"))))
 
 
+_FORFEITS: Final = ("forfeit_win", "forfeit_loss")
+#: A row paired with an opponent and marked a forfeit (the facts' ``_ff``).
+_PAIRED_FORFEIT: Final = (pl.col(OPPONENT_ID).is_not_null()
+                          & pl.col("unplayed").is_in(_FORFEITS)).fill_null(value=False)
+
+
+def _forfeit_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
+    """``forfeit_mismatch``: the two seats of a match disagree on whether it was played —
+    one marks it a forfeit (``unplayed`` ``forfeit_win`` / ``forfeit_loss``), the other a
+    game over the board (null), or both claim the forfeit win (a TRF ``+`` against a
+    ``0``): the forfeit counted as unplayed for one player only (FIDE C.07 Art. 16: a
+    dummy in one Buchholz, the real opponent in the other). Both seats are listed; a seat
+    without a mirror is ``missing_mirror``'s."""
+    paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null()
+                          & (pl.col(PLAYER_ID) != pl.col(OPPONENT_ID)))
+    mirror = paired.select(*ev, ROUND, pl.col(PLAYER_ID).alias(OPPONENT_ID),
+                           pl.col(OPPONENT_ID).alias(PLAYER_ID),
+                           pl.col("unplayed").alias("_m_up"))
+    own_ff = pl.col("unplayed").is_in(_FORFEITS).fill_null(value=False)
+    their_ff = pl.col("_m_up").is_in(_FORFEITS).fill_null(value=False)
+    bad = (paired.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="inner")
+           .filter((own_ff != their_ff)
+                   | ((pl.col("unplayed") == "forfeit_win")
+                      & (pl.col("_m_up") == "forfeit_win")).fill_null(value=False)))
+
+    def said(col: str) -> pl.Expr:
+        return (pl.when(pl.col(col).is_in(_FORFEITS)).then(pl.format("a {}", pl.col(col)))
+                .otherwise(pl.lit("a game played")))
+
+    add("forfeit_mismatch", bad,
+        _text(pl.col(PLAYER_ID), " reports ", said("unplayed"), ", ", pl.col(OPPONENT_ID),
+              " reports ", said("_m_up")))
+
+
 def _categorical_keyed_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
     """Duplicate seats and mirrors on the id columns, as categoricals (``_checked``)."""
     # categorical ids: a group-by and a join over every row, and integer codes hash and
@@ -1350,6 +1392,8 @@ _HINTS: Final = {
     "duplicate_seat": "each player has at most one row per round",
     "unknown_opponent": "every opponent must also have rows as a player in the event",
     "double_loss_mismatch": "a double loss is double_loss=True on both seats of the match",
+    "forfeit_mismatch": "a forfeit is unplayed='forfeit_win' on one seat and 'forfeit_loss' "
+                        "on the other; a game played is neither on both",
 }
 
 

@@ -842,3 +842,34 @@ def test_repair_mirrors_names_a_cell_past_64_bits() -> None:
     with pytest.raises(sf.SchemaError, match=r"cannot be read as the contract's types.*"
                                              r"games_won.*Hint"):
         sf.repair_mirrors(res)
+
+
+@pytest.mark.parametrize(("seats", "kinds"), [
+    (("forfeit_win", None), ["forfeit_mismatch", "forfeit_mismatch"]),
+    ((None, "forfeit_loss"), ["forfeit_mismatch", "forfeit_mismatch"]),
+    (("forfeit_win", "forfeit_win"), ["forfeit_mismatch", "forfeit_mismatch",
+                                      "mirror_mismatch", "mirror_mismatch"]),
+    (("forfeit_win", "forfeit_loss"), []),
+    ((None, None), []),
+])
+def test_the_seats_of_a_match_agree_on_whether_it_was_played(
+        seats: tuple[str | None, str | None], kinds: list[str]) -> None:
+    """Class 105: one seat marked a forfeit and the other a game played (a TRF '+' against
+    '0') was accepted: the forfeit was unplayed for one player's Buchholz only. Both seats
+    are listed, on the coded, the keyed and the reference paths, and standings refuse it."""
+    won = (1, 1) if seats == ("forfeit_win", "forfeit_win") else (1, 0)
+    df = pl.DataFrame({
+        "event_id": ["e"] * 4, "round": [1, 1, 2, 2], "player_id": ["A", "B", "A", "B"],
+        "opponent_id": ["B", "A", "B", "A"], "games_won": [*won, 0, 1],
+        "games_lost": [1 - won[0], 1 - won[1], 1, 0], "games_drawn": [0] * 4,
+        "unplayed": [*seats, None, None], "scenario": ["s"] * 4})
+    assert sorted(sf.find_problems(df)["kind"].to_list()) == kinds
+    assert sorted(sf.find_problems(df, keys=["scenario"])["kind"].to_list()) == kinds
+    assert sorted(schema._checked(df, default_event_id="e", keys=(), coded=False)[0]["kind"]
+                  .to_list()) == kinds
+    if kinds:
+        with pytest.raises(sf.ValidationError, match=r"(?s)forfeit_mismatch.*Hint: a forfeit is "
+                           r"unplayed='forfeit_win' on one seat"):
+            sf.standings(df, "fide")
+    else:
+        assert sf.standings(df, "fide").height == 2
