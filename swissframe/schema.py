@@ -812,20 +812,32 @@ def near_names(columns: Sequence[str], wanted: Sequence[str]) -> str:
 
 
 def misnamed_optional(columns: Sequence[str]) -> tuple[list[str], str]:
-    """The columns named like an optional column of the contract but for case or spaces
-    (``Phase``, ``Double_Loss``, `` event_id ``) whose exact name is absent, and the
-    message that refuses them (``""`` when none): such a column would be passed through as
-    an extra one and its rows read with the default — every row Swiss, no double loss, one
-    event — without a word. The boundary, a file's reader (naming the file) and
-    ``validate`` (a ``schema`` problem) refuse them."""
+    """The columns named like a column of the contract but for case or spaces, and the
+    message that refuses them (``""`` when none): an optional one (``Phase``,
+    ``Double_Loss``, `` event_id ``) whose exact name is absent — passed through as an extra
+    column, its rows would be read with the default (every row Swiss, no double loss, one
+    event) without a word —, or any one beside the exact name (``Games_Won`` beside
+    ``games_won``, ``Round`` beside ``round``: the second was ignored without a word, and
+    which of the two is meant is not known). The boundary, a file's reader (naming the
+    file) and ``validate`` (a ``schema`` problem) refuse them."""
     optional = [c for c in (EVENT_ID, PHASE, *OPTIONAL_COLUMNS, *FLAG_COLUMNS)
                 if c not in columns]
     found = list(_near(columns, optional))
-    if not found:
+    present = [c for c in (*RESULT_COLUMNS, *OPTIONAL_COLUMNS, *FLAG_COLUMNS) if c in columns]
+    twice = _near(columns, present)
+    if not found and not twice:
         return [], ""
-    return found, ("a column is named like one swissframe reads, but not exactly, so it would "
-                   f"be ignored and its rows read with the default. Hint: "
-                   f"{near_names(columns, optional)}")
+    said = []
+    if found:
+        said.append("a column is named like one swissframe reads, but not exactly, so it "
+                    "would be ignored and its rows read with the default")
+    if twice:
+        pairs = ", ".join(f"{c!r} beside {w!r}" for c, w in twice.items())
+        said.append(f"a column is named twice but for case or spaces ({pairs}): only the "
+                    "exact name would be read, and which of the two is meant is not known")
+    hint = (near_names(columns, optional) if found
+            else "drop or rename one of the two (column names are exact).")
+    return [*found, *twice], f"{'; '.join(said)}. Hint: {hint}"
 
 
 def _without_reserved(df: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:

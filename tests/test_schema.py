@@ -873,3 +873,28 @@ def test_the_seats_of_a_match_agree_on_whether_it_was_played(
             sf.standings(df, "fide")
     else:
         assert sf.standings(df, "fide").height == 2
+
+
+@pytest.mark.parametrize(("column", "beside"), [
+    ("Games_Won", "games_won"), ("Round", "round"), (" player_id", "player_id"),
+    ("PHASE", "phase"), ("Unplayed", "unplayed")])
+def test_a_contract_column_named_twice_but_for_case_is_refused(column: str,
+                                                              beside: str) -> None:
+    """Class 106: ``Games_Won`` beside ``games_won`` (two exports merged, a spreadsheet's
+    copy) was passed through as an extra column: the exact one was read, which of the
+    two was meant unknown, without a word. A ``SchemaError`` naming both (a ``schema``
+    problem of ``validate``, whose other checks read the exact column)."""
+    from swissframe.validate import validate
+
+    rows = pl.DataFrame({"event_id": ["e"] * 2, "round": [1, 1], "player_id": ["A", "B"],
+                         "opponent_id": ["B", "A"], "games_won": [2, 0], "games_lost": [0, 2],
+                         "games_drawn": [0, 0], "phase": ["swiss"] * 2,
+                         "unplayed": [None, None]}).with_columns(
+        pl.col(beside).alias(column))
+    said = rf"named twice but for case or spaces \({column!r} beside {beside!r}\).*Hint: drop"
+    for table in (rows, rows.lazy()):
+        with pytest.raises(sf.SchemaError, match=said):
+            sf.standings(table, "mtg")
+    report = validate(rows, rules="mtg", best_of=3)
+    assert report.problems["kind"].to_list() == ["schema"]
+    assert re.search(said, report.problems["detail"][0])

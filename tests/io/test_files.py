@@ -536,6 +536,21 @@ def test_an_optional_column_off_by_case_or_spaces_is_refused_not_ignored(
     assert sf.read(bad.with_suffix(".parquet")).results.height == 4
 
 
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+def test_a_column_named_twice_but_for_case_is_refused_naming_the_file(
+        tmp_path: Path, suffix: str) -> None:
+    """Class 106: a file with ``games_won`` and ``Games_Won`` was read by the first, the
+    other ignored without a word (the exact duplicate was refused, class 20)."""
+    table = pl.DataFrame({"round": [1, 1], "player_id": ["A", "B"], "opponent_id": ["B", "A"],
+                          "games_won": [2, 0], "games_lost": [0, 2], "games_drawn": [0, 0],
+                          "Games_Won": [0, 2]})
+    bad = tmp_path / f"twice.{suffix}"
+    table.write_csv(bad) if suffix == "csv" else table.write_parquet(bad)
+    with pytest.raises(SchemaError, match=rf"twice\.{suffix}: a column is named twice but "
+                       r"for case or spaces \('Games_Won' beside 'games_won'\)"):
+        sf.read(bad)
+
 def test_a_spreadsheet_workbook_is_named_as_one(tmp_path: Path) -> None:
     """An .xlsx given as results was "not a results table … Hint: force a format", which
     would not read it either."""
