@@ -917,6 +917,11 @@ _HEADER_BYTES: Final = 65_536
 _OTHER_SEPARATORS: Final = (";", "\t", "|")
 
 
+#: Excel's separator line (``sep=;``, quoted or not) before a CSV file's header: it was
+#: read as a header of one or two columns, every row then "of other than the header's 2
+#: fields".
+_EXCEL_SEP: Final = re.compile(rb'(?:\xef\xbb\xbf)?("?sep=.?"?)[ \t]*\r?\n', re.IGNORECASE)
+
 def csv_separator(head: bytes) -> str:
     r"""The separator of a CSV file from its first bytes: a comma when its header line
     (outside quotes) has one, else the most frequent of :data:`_OTHER_SEPARATORS` there,
@@ -1202,6 +1207,12 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     if not parquet and _LONE_CR.search(head if size <= len(head) else head[:-1]):
         where = io.BytesIO(_line_feeds(_bytes_of(path, where, limit)))
         head = where.getvalue()[:_HEADER_BYTES]
+    if not parquet and (excel := _EXCEL_SEP.match(head)):
+        said = excel.group(1).decode("utf-8", "replace")
+        msg = (f"cannot read {shown(path)}: line 1 is {said!r}, "
+               "the separator line Excel writes for itself, not the header. Hint: delete "
+               "line 1 (swissframe takes the separator from the header line).")
+        raise ImportFormatError(msg)
     sep = "\t" if path.name.lower().endswith(".tsv") else csv_separator(head)
     texts = dict.fromkeys([*FLAG_COLUMNS, *_text_columns()], pl.String)
     wholes = [c for c in dict.fromkeys([*WHOLE_COLUMNS, *whole]) if c not in texts]
