@@ -597,6 +597,8 @@ def _check_layout(root: Element, source: str) -> None:
         seen: Counter[str] = Counter()
         for child in el:
             tag = child.tag if isinstance(child.tag, str) else ""
+            if el.tag in _CHILDREN and tag != _CHILDREN[el.tag]:
+                continue  # (an unknown element of a list, reported by _unknown: a <matchx>)
             here = f"{path}/{tag}"
             c_pod = child.get("category") if tag == "pod" else pod
             c_rnd = child.get("number") if tag == "round" else rnd
