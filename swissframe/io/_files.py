@@ -61,6 +61,7 @@ from swissframe.errors import (
     SwissframeError,
     check_choice,
     check_flag,
+    check_whole,
 )
 
 if TYPE_CHECKING:
@@ -543,7 +544,20 @@ def event_keys(paths: Sequence[PathLike]) -> list[str]:
 
 
 def keys_for(files: Sequence[Path], event_ids: Sequence[str] | None) -> list[str]:
-    """``event_ids`` checked against ``files`` (one distinct id each), else derived keys."""
+    """``event_ids`` checked against ``files`` (one distinct id each, as text; one id
+    given as text is that id, not its letters), else derived keys."""
+    if isinstance(event_ids, str):
+        event_ids = [event_ids]
+    elif isinstance(event_ids, Iterable):
+        event_ids = list(event_ids)  # (an iterator is read once)
+    if event_ids is not None and not (
+            isinstance(event_ids, list) and all(isinstance(k, str) for k in event_ids)):
+        # (None in the list was "the round blocks do not form a consistent results table:
+        # null_value" of the file; a number, the file's rows under a number id)
+        msg = (f"event_ids must be ids as text, one per path; got {event_ids!r:.80}. Hint: "
+               "e.g. event_ids=['club-2026'], or leave it out to derive them from the file "
+               "names.")
+        raise DataError(msg)
     keys = list(event_ids) if event_ids is not None else event_keys(files)
     if len(keys) != len(files) or len(set(keys)) != len(keys):
         msg = (f"event_ids must be {len(files)} distinct ids, one per path; got {keys}. "
@@ -1810,6 +1824,9 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
     """
     check_choice("on_error", on_error, ("raise", "collect"))
     check_flag("validate", validate)
+    if workers is not None:  # ("4" and 2.5 were a bare TypeError, 0 and -3 one process)
+        check_whole("workers", workers, low=1, hint="the processes parsing decklist files, "
+                    "e.g. workers=4 (None: one per core, up to 8)")
     found, skipped = expand(paths, format=format, limit=max_bytes)
     keyed = [f for f, k in found if k in ("tom", "trf")]
     keys = dict(zip(keyed, event_keys(keyed), strict=True)) if keyed else {}
