@@ -22,7 +22,9 @@ Optional columns that analyses and importers add (kept when present):
 - ``stage`` (String): a sub-phase label such as ``"day1"`` / ``"day2"``.
 - ``color`` (String): ``"w"`` / ``"b"`` for chess.
 - ``unplayed`` (String): why a round was not played over the board (chess, FIDE C.07
-  Art. 16): one of :data:`UNPLAYED_KINDS`; null for a played game.
+  Art. 16): one of :data:`UNPLAYED_KINDS`; null for a played game. The two seats of a
+  match agree: ``forfeit_win`` against ``forfeit_loss``, or null on both
+  (``forfeit_mismatch`` otherwise).
 - ``double_loss`` (Boolean): True on both seats of a match that both players lost (an
   unresolved Star Wars: Unlimited / One Piece match, TOM outcome 10, a double match loss).
   The match is a loss for each seat whatever its games (0 points each). Each seat's games
@@ -668,6 +670,8 @@ def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bo
             (pl.col(PHASE) == "swiss").any().alias("_swiss")]
     if flags:
         out.append(pl.col("double_loss").any().alias("_dl"))
+    if "unplayed" in vocabulary:
+        out.append(_PAIRED_FORFEIT.any().alias("_ff"))
     if coded:
         ok = pl.col(_OK_COLUMN)
 
@@ -808,20 +812,32 @@ def near_names(columns: Sequence[str], wanted: Sequence[str]) -> str:
 
 
 def misnamed_optional(columns: Sequence[str]) -> tuple[list[str], str]:
-    """The columns named like an optional column of the contract but for case or spaces
-    (``Phase``, ``Double_Loss``, `` event_id ``) whose exact name is absent, and the
-    message that refuses them (``""`` when none): such a column would be passed through as
-    an extra one and its rows read with the default — every row Swiss, no double loss, one
-    event — without a word. The boundary, a file's reader (naming the file) and
-    ``validate`` (a ``schema`` problem) refuse them."""
+    """The columns named like a column of the contract but for case or spaces, and the
+    message that refuses them (``""`` when none): an optional one (``Phase``,
+    ``Double_Loss``, `` event_id ``) whose exact name is absent — passed through as an extra
+    column, its rows would be read with the default (every row Swiss, no double loss, one
+    event) without a word —, or any one beside the exact name (``Games_Won`` beside
+    ``games_won``, ``Round`` beside ``round``: the second was ignored without a word, and
+    which of the two is meant is not known). The boundary, a file's reader (naming the
+    file) and ``validate`` (a ``schema`` problem) refuse them."""
     optional = [c for c in (EVENT_ID, PHASE, *OPTIONAL_COLUMNS, *FLAG_COLUMNS)
                 if c not in columns]
     found = list(_near(columns, optional))
-    if not found:
+    present = [c for c in (*RESULT_COLUMNS, *OPTIONAL_COLUMNS, *FLAG_COLUMNS) if c in columns]
+    twice = _near(columns, present)
+    if not found and not twice:
         return [], ""
-    return found, ("a column is named like one swissframe reads, but not exactly, so it would "
-                   f"be ignored and its rows read with the default. Hint: "
-                   f"{near_names(columns, optional)}")
+    said = []
+    if found:
+        said.append("a column is named like one swissframe reads, but not exactly, so it "
+                    "would be ignored and its rows read with the default")
+    if twice:
+        pairs = ", ".join(f"{c!r} beside {w!r}" for c, w in twice.items())
+        said.append(f"a column is named twice but for case or spaces ({pairs}): only the "
+                    "exact name would be read, and which of the two is meant is not known")
+    hint = (near_names(columns, optional) if found
+            else "drop or rename one of the two (column names are exact).")
+    return [*found, *twice], f"{'; '.join(said)}. Hint: {hint}"
 
 
 def _without_reserved(df: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
@@ -893,10 +909,12 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
             else bool(facts[f"_f{i}"].item()) for i, rule in enumerate(rules) if i]
         both_phases = bool(facts["_playoff"].item()) and bool(facts["_swiss"].item())
         double_loss = has_flag and bool(facts["_dl"].item())
+        forfeits = "unplayed" in vocabulary and bool(facts["_ff"].item())
     else:  # the reference: every rule filters the table
         found = [True] * len(rules)
         both_phases = bool((df[PHASE] == "playoff").any() and (df[PHASE] == "swiss").any())
         double_loss = has_flag and bool(df["double_loss"].any())
+        forfeits = "unplayed" in vocabulary and bool(df.select(_PAIRED_FORFEIT.any()).item())
     for rule, hit in zip(rules, found, strict=True):
         if hit:
             rows = (lf.with_row_index(_ROW_COLUMN, offset=1) if rule.kind == "null_value"
@@ -922,6 +940,8 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
         _phase_checks(lf_ok, ev, add)
     if double_loss:
         _double_loss_checks(lf_ok, ev, add)
+    if forfeits:
+        _forfeit_checks(lf_ok, ev, add)
     # the checks that found something, in one parallel collection (one plan each)
     checks = [c for c in collect_all(pending) if c.height] if pending else []
     if not checks:  # (a new frame each time: a caller may extend it in place)
@@ -1300,6 +1320,40 @@ def _double_loss_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
               .otherwise(pl.lit("does not"))))
 
 
+_FORFEITS: Final = ("forfeit_win", "forfeit_loss")
+#: A row paired with an opponent and marked a forfeit (the facts' ``_ff``).
+_PAIRED_FORFEIT: Final = (pl.col(OPPONENT_ID).is_not_null()
+                          & pl.col("unplayed").is_in(_FORFEITS)).fill_null(value=False)
+
+
+def _forfeit_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
+    """``forfeit_mismatch``: the two seats of a match disagree on whether it was played —
+    one marks it a forfeit (``unplayed`` ``forfeit_win`` / ``forfeit_loss``), the other a
+    game over the board (null), or both claim the forfeit win (a TRF ``+`` against a
+    ``0``): the forfeit counted as unplayed for one player only (FIDE C.07 Art. 16: a
+    dummy in one Buchholz, the real opponent in the other). Both seats are listed; a seat
+    without a mirror is ``missing_mirror``'s."""
+    paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null()
+                          & (pl.col(PLAYER_ID) != pl.col(OPPONENT_ID)))
+    mirror = paired.select(*ev, ROUND, pl.col(PLAYER_ID).alias(OPPONENT_ID),
+                           pl.col(OPPONENT_ID).alias(PLAYER_ID),
+                           pl.col("unplayed").alias("_m_up"))
+    own_ff = pl.col("unplayed").is_in(_FORFEITS).fill_null(value=False)
+    their_ff = pl.col("_m_up").is_in(_FORFEITS).fill_null(value=False)
+    bad = (paired.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="inner")
+           .filter((own_ff != their_ff)
+                   | ((pl.col("unplayed") == "forfeit_win")
+                      & (pl.col("_m_up") == "forfeit_win")).fill_null(value=False)))
+
+    def said(col: str) -> pl.Expr:
+        return (pl.when(pl.col(col).is_in(_FORFEITS)).then(pl.format("a {}", pl.col(col)))
+                .otherwise(pl.lit("a game played")))
+
+    add("forfeit_mismatch", bad,
+        _text(pl.col(PLAYER_ID), " reports ", said("unplayed"), ", ", pl.col(OPPONENT_ID),
+              " reports ", said("_m_up")))
+
+
 def _categorical_keyed_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
     """Duplicate seats and mirrors on the id columns, as categoricals (``_checked``)."""
     # categorical ids: a group-by and a join over every row, and integer codes hash and
@@ -1350,6 +1404,8 @@ _HINTS: Final = {
     "duplicate_seat": "each player has at most one row per round",
     "unknown_opponent": "every opponent must also have rows as a player in the event",
     "double_loss_mismatch": "a double loss is double_loss=True on both seats of the match",
+    "forfeit_mismatch": "a forfeit is unplayed='forfeit_win' on one seat and 'forfeit_loss' "
+                        "on the other; a game played is neither on both",
 }
 
 
@@ -1515,13 +1571,59 @@ def key_columns(keys: object) -> tuple[str, ...]:
     (('scenario_id',), ('a', 'b'), ())
     """
     if isinstance(keys, str):
-        return (keys,)
-    if (isinstance(keys, Sequence) and not isinstance(keys, bytes)
+        names: tuple[str, ...] = (keys,)
+    elif (isinstance(keys, Sequence) and not isinstance(keys, bytes)
             and all(isinstance(k, str) for k in keys)):
-        return tuple(keys)
-    msg = (f"keys must be column names, got {keys!r:.60}. Hint: e.g. keys=['scenario_id'] "
-           "(the columns that tell one analysis's rows from another's).")
-    raise DataError(msg)
+        names = tuple(keys)
+    else:
+        msg = (f"keys must be column names, got {keys!r:.60}. Hint: e.g. "
+               "keys=['scenario_id'] (the columns that tell one analysis's rows from "
+               "another's).")
+        raise DataError(msg)
+    taken = [k for k in names if k.startswith(RESERVED_PREFIX) or k in _taken_names()]
+    if taken:
+        k = taken[0]
+        why = ("names starting with '_' are swissframe's own" if k.startswith(RESERVED_PREFIX)
+               else "a column of the results table's contract" if k in _contract_columns()
+               else "a column swissframe writes in the analysis's output")
+        msg = (f"keys: {k!r} cannot be an analysis key: {why}, so the key and that column "
+               f"would be taken for one another. Hint: copy the key under another name, e.g. "
+               f"df.with_columns(pl.col({k!r}).alias({'key_' + k.lstrip('_')!r})) and "
+               f"keys=[{'key_' + k.lstrip('_')!r}].")
+        raise DataError(msg)
+    return names
+
+
+#: The columns every ranking writes besides its criteria (``standings``, and the cutoff
+#: of ``standings_by_round``).
+_OUTPUT_COLUMNS: Final = ("rank", "match_points", "wins", "losses", "draws", "byes",
+                          "rounds_played", "dropped", "through_round")
+#: The columns ``explain`` adds for a chess ruleset (beside ``EXPLAIN_COLUMNS``).
+_CHESS_EXPLAIN_COLUMNS: Final = ("opp_score", "opp_score_adj", "bh_value", "player_dropped")
+
+
+def _contract_columns() -> frozenset[str]:
+    """The columns the contract names (required, optional and flags) but ``event_id``."""
+    return frozenset({*RESULT_COLUMNS, *OPTIONAL_COLUMNS, *FLAG_COLUMNS} - {EVENT_ID})
+
+
+def _taken_names() -> frozenset[str]:
+    """The names an analysis key cannot have (:func:`key_columns`): the contract's
+    columns but ``event_id`` (required, optional and flags: a key is what tells an
+    event's analyses apart, and the engine groups by the contract's columns beside it),
+    the columns a ranking or ``explain`` writes, and every criterion a preset or the
+    tiebreaker registry names (the engine joins its output on the keys: a key named
+    ``match_points`` or ``omwp`` was Polars' bare ``SchemaError`` or ``DuplicateError``,
+    a key named ``rank`` was replaced by the rank).
+    Read on each call: a tiebreaker or a preset registered since counts too."""
+    from swissframe.engine.explain import EXPLAIN_COLUMNS
+    from swissframe.engine.tiebreakers import GROUP_TIEBREAKERS, TIEBREAKERS
+    from swissframe.rules import PRESETS
+
+    criteria = {c.name for r in PRESETS.values() for c in (*r.criteria, *r.columns)}
+    return frozenset({*_contract_columns(), *_OUTPUT_COLUMNS, *EXPLAIN_COLUMNS,
+                      *_CHESS_EXPLAIN_COLUMNS, *TIEBREAKERS, *GROUP_TIEBREAKERS,
+                      *criteria} - {EVENT_ID})
 
 
 def as_lazy(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",

@@ -147,6 +147,11 @@ KINDS: Final[Mapping[str, Kind]] = {
     "double_loss_mismatch": Kind(
         "error", "one seat of a match marks it as a double loss (double_loss = True) and the "
         "other does not", "mark both seats (an unresolved match lost by both) or neither"),
+    "forfeit_mismatch": Kind(
+        "error", "the two seats of a match disagree on whether it was played: one marks a "
+        "forfeit (unplayed = forfeit_win / forfeit_loss), the other a game over the board, or "
+        "both the forfeit win", "correct one seat: a forfeit is forfeit_win against "
+        "forfeit_loss (TRF '+' against '-')"),
     "impossible_score": Kind(
         "error", "a game score no best-of-N match can end with (3-0 or 2-2 in best of "
         "three: more game wins than needed, or both players reaching the needed wins)",

@@ -253,3 +253,30 @@ def test_memory_the_replays_lack_is_named(monkeypatch: pytest.MonkeyPatch) -> No
     with pytest.raises(sf.DataError, match=r"n_sims=1,000 replays [\d,]+ result rows, more "
                                            r"than memory holds"):
         sf.id_report(_res(), top=4, n_sims=1000)
+
+
+TRF = REPO_ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf"
+
+
+@pytest.mark.parametrize(("call", "said"), [
+    (lambda: sf.read(STORE, workers="4"), "workers must be a whole number ≥ 1, got '4'"),
+    (lambda: sf.read(STORE, workers=2.5), "workers must be a whole number ≥ 1, got 2.5"),
+    (lambda: sf.read(STORE, workers=0), "workers must be a whole number ≥ 1, got 0"),
+    (lambda: sf.read(STORE, workers=True), "workers must be a whole number ≥ 1, got True"),
+    (lambda: sf.read_trf([TRF], event_ids=[None]), r"event_ids must be ids as text, one per "
+                                                   r"path; got \[None\]"),
+    (lambda: sf.read_tom([REPO_ROOT / "tests" / "fixtures" / "tom" / "all_codes.tdf"],
+                         event_ids=[7]), r"event_ids must be ids as text.*got \[7\]"),
+    (lambda: sf.read_trf([TRF], event_ids=5), r"event_ids must be ids as text.*got 5"),
+])
+def test_a_reader_argument_of_the_wrong_kind_is_named(call: Callable[[], Any],
+                                                      said: str) -> None:
+    """Class 108: ``workers="4"`` or ``2.5`` ended in a bare ``TypeError`` on 64+ decklist
+    files, ``0`` and ``-3`` ran one process (the CLI's ``--workers 0`` is refused); an
+    ``event_ids`` item None was the file's "null_value" error, a number read as the
+    event's id. Each is a ``DataError`` naming the argument; one id as text is that id."""
+    with pytest.raises(sf.DataError, match=rf"{said}.*Hint: "):
+        call()
+    assert sf.read_trf(TRF, event_ids="club").results["event_id"].unique().to_list() == [
+        "club"]
+    assert sf.read(STORE, workers=1).results.height

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import warnings
 from collections.abc import Callable
 
 import polars as pl
@@ -394,11 +393,48 @@ def test_an_input_column_named_like_swissframes_own_is_dropped_with_a_warning(
             assert got.equals(st_mod._by_round(clean, rules, (), cumulative=cumulative))
     with pytest.warns(UserWarning, match="swissframe's own"):
         assert sf.find_problems(odd).height == 0
-    # a declared analysis key keeps its name
+    # an analysis key named so is refused, not dropped (class 99)
     keyed = clean.with_columns(pl.lit(1).alias("_cut"))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert "_cut" in sf.standings(keyed, "mtg", keys=["_cut"]).columns
+    with pytest.raises(sf.DataError, match=r"'_cut' cannot be an analysis key.*Hint: copy"):
+        sf.standings(keyed, "mtg", keys=["_cut"])
+
+
+#: Analysis keys named like a column the engine reads or writes (class 99): each was a bare
+#: Polars error or a key lost in the output.
+_TAKEN_KEYS = ("_pts", "_x_mwp", "_through", "_e", "round", "player_id", "opponent_id",
+               "games_won", "rank", "match_points", "wins", "dropped", "mwp", "omwp",
+               "bh_c1", "ygo_tiebreaker", "result", "opp_mwp", "note", "bye", "excluded",
+               "opp_score", "phase", "stage", "unplayed", "double_loss")
+
+
+@pytest.mark.parametrize("name", _TAKEN_KEYS)
+def test_an_analysis_key_named_like_a_column_the_engine_reads_or_writes_is_refused(
+        name: str) -> None:
+    """Class 99: ``keys=["rank"]`` replaced the key by the rank, ``"match_points"``,
+    ``"omwp"``, ``"_pts"``, ``"player_id"``, ``"result"`` … ended in Polars'
+    ``SchemaError`` / ``DuplicateError``: every entry point reading ``keys`` refuses them,
+    naming the key and a rename."""
+    keyed = _base().with_columns(pl.lit("x").alias(name)) if name not in _base().columns \
+        else _base()
+    calls: dict[str, Callable[[], object]] = {
+        "standings": lambda: sf.standings(keyed, "mtg", keys=[name]),
+        "by round": lambda: sf.standings_by_round(keyed, "fide", keys=[name]),
+        "explain": lambda: sf.explain(keyed, "A", "fide", keys=[name]),
+        "validate": lambda: sf.validate(keyed, keys=[name]),
+        "find_problems": lambda: sf.find_problems(keyed, keys=[name]),
+    }
+    for call in calls.values():
+        with pytest.raises(sf.DataError, match=rf"keys: {re.escape(repr(name))} cannot be "
+                           r"an analysis key: .*Hint: copy the key under another name"):
+            call()
+
+
+@pytest.mark.parametrize("name", ["scenario", "division", "name", "key_rank"])
+def test_an_analysis_key_of_its_own_name_is_kept(name: str) -> None:
+    keyed = _base().with_columns(pl.lit("x").alias(name))
+    for rules in ("mtg", "fide"):
+        assert sf.standings(keyed, rules, keys=[name]).columns.count(name) == 1
+        assert sf.explain(keyed, "A", rules, keys=[name]).columns.count(name) == 1
 
 
 @pytest.mark.parametrize(("col", "value"), [("unplayed", "forfeit"), ("color", "white")])
@@ -806,3 +842,59 @@ def test_repair_mirrors_names_a_cell_past_64_bits() -> None:
     with pytest.raises(sf.SchemaError, match=r"cannot be read as the contract's types.*"
                                              r"games_won.*Hint"):
         sf.repair_mirrors(res)
+
+
+@pytest.mark.parametrize(("seats", "kinds"), [
+    (("forfeit_win", None), ["forfeit_mismatch", "forfeit_mismatch"]),
+    ((None, "forfeit_loss"), ["forfeit_mismatch", "forfeit_mismatch"]),
+    (("forfeit_win", "forfeit_win"), ["forfeit_mismatch", "forfeit_mismatch",
+                                      "mirror_mismatch", "mirror_mismatch"]),
+    (("forfeit_win", "forfeit_loss"), []),
+    ((None, None), []),
+])
+def test_the_seats_of_a_match_agree_on_whether_it_was_played(
+        seats: tuple[str | None, str | None], kinds: list[str]) -> None:
+    """Class 105: one seat marked a forfeit and the other a game played (a TRF '+' against
+    '0') was accepted: the forfeit was unplayed for one player's Buchholz only. Both seats
+    are listed, on the coded, the keyed and the reference paths, and standings refuse it."""
+    won = (1, 1) if seats == ("forfeit_win", "forfeit_win") else (1, 0)
+    df = pl.DataFrame({
+        "event_id": ["e"] * 4, "round": [1, 1, 2, 2], "player_id": ["A", "B", "A", "B"],
+        "opponent_id": ["B", "A", "B", "A"], "games_won": [*won, 0, 1],
+        "games_lost": [1 - won[0], 1 - won[1], 1, 0], "games_drawn": [0] * 4,
+        "unplayed": [*seats, None, None], "scenario": ["s"] * 4})
+    assert sorted(sf.find_problems(df)["kind"].to_list()) == kinds
+    assert sorted(sf.find_problems(df, keys=["scenario"])["kind"].to_list()) == kinds
+    assert sorted(schema._checked(df, default_event_id="e", keys=(), coded=False)[0]["kind"]
+                  .to_list()) == kinds
+    if kinds:
+        with pytest.raises(sf.ValidationError, match=r"(?s)forfeit_mismatch.*Hint: a forfeit is "
+                           r"unplayed='forfeit_win' on one seat"):
+            sf.standings(df, "fide")
+    else:
+        assert sf.standings(df, "fide").height == 2
+
+
+@pytest.mark.parametrize(("column", "beside"), [
+    ("Games_Won", "games_won"), ("Round", "round"), (" player_id", "player_id"),
+    ("PHASE", "phase"), ("Unplayed", "unplayed")])
+def test_a_contract_column_named_twice_but_for_case_is_refused(column: str,
+                                                              beside: str) -> None:
+    """Class 106: ``Games_Won`` beside ``games_won`` (two exports merged, a spreadsheet's
+    copy) was passed through as an extra column: the exact one was read, which of the
+    two was meant unknown, without a word. A ``SchemaError`` naming both (a ``schema``
+    problem of ``validate``, whose other checks read the exact column)."""
+    from swissframe.validate import validate
+
+    rows = pl.DataFrame({"event_id": ["e"] * 2, "round": [1, 1], "player_id": ["A", "B"],
+                         "opponent_id": ["B", "A"], "games_won": [2, 0], "games_lost": [0, 2],
+                         "games_drawn": [0, 0], "phase": ["swiss"] * 2,
+                         "unplayed": [None, None]}).with_columns(
+        pl.col(beside).alias(column))
+    said = rf"named twice but for case or spaces \({column!r} beside {beside!r}\).*Hint: drop"
+    for table in (rows, rows.lazy()):
+        with pytest.raises(sf.SchemaError, match=said):
+            sf.standings(table, "mtg")
+    report = validate(rows, rules="mtg", best_of=3)
+    assert report.problems["kind"].to_list() == ["schema"]
+    assert re.search(said, report.problems["detail"][0])

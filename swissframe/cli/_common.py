@@ -216,6 +216,13 @@ def for_terminal(text: str, stream: TextIO) -> str:
     return _wrapped(text, stream) + end if stream.isatty() else text
 
 
+def machine_text(text: str, stream: TextIO) -> str:
+    """A machine-readable report (JSON) for ``stream``: as it is on a file or a pipe; on a
+    terminal, where it is read, each character a terminal would act on written as its
+    escape (:func:`printable`), as :func:`write_frame` writes CSV and JSON there."""
+    return _readable(text) if stream.isatty() else text
+
+
 def _wrapped(text: str, stream: TextIO) -> str:
     """``text`` with each line wrapped to the terminal's width (continuation lines
     indented) when ``stream`` is a terminal; as it is on a log or a pipe; a word of more
@@ -681,6 +688,21 @@ def _text(df: pl.DataFrame, fmt: str, width: int | None) -> str:
     return render_table(df, width=width)
 
 
+def _terminal_safe(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` with each text cell and column name :func:`printable`: CSV, TSV or JSON
+    written to a terminal is read there, and an id holding ``ESC [``, a bidi override or
+    a C1 control (``\\x9b``, which JSON does not escape) recoloured the terminal or moved
+    its cursor (class 68 escaped the readable table only). To a file or a pipe the text is
+    kept as it is."""
+    text = [c for c, t in df.schema.items()
+            if t == pl.String or isinstance(t, (pl.Categorical, pl.Enum))]
+    bad = [c for c in text if df.get_column(c).cast(pl.String).str.contains(_UNPRINTABLE).any()]
+    out = df.with_columns(pl.col(c).cast(pl.String).map_elements(
+        printable, return_dtype=pl.String, skip_nulls=True) for c in bad) if bad else df
+    names = {c: printable(c) for c in out.columns if not c.isprintable()}
+    return out.rename(names) if names else out
+
+
 def write_frame(df: pl.DataFrame, fmt: str | None, out: str | None, *,
                 inputs: Sequence[str] = (), stdout: IO[str] | None = None) -> str:
     """Write ``df`` to ``out`` (atomically; format from ``fmt`` or the suffix) or stdout.
@@ -705,6 +727,8 @@ def write_frame(df: pl.DataFrame, fmt: str | None, out: str | None, *,
             raise SwissframeError(msg)
         stream = stdout or sys.stdout
         width = terminal_width() if stream.isatty() else None
+        if stream.isatty() and kind != "table":
+            df = _terminal_safe(df)
         stream.write(_text(df, kind, width))
         return kind
     with atomic_path(out, inputs) as tmp:
@@ -842,8 +866,9 @@ def printable(text: str) -> str:
     """``text`` with each character a terminal would act on or hide written as its escape
     (:data:`_UNPRINTABLE`): a data cell (an id read from a file) cannot recolour the
     terminal or move its cursor (``ESC [``), reorder a line (a bidi override), or break a
-    table's row (a carriage return or a newline) in the readable output. CSV, JSON and
-    Parquet keep the text as it is.
+    table's row (a carriage return or a newline) in the readable output, and in CSV, TSV
+    or JSON written to a terminal (:func:`write_frame`). A file or a pipe keeps the text as
+    it is.
 
     >>> print(printable("Al\\x1b[31mice"), printable("\\u202eecilA"), printable("Zoë 🐉"))
     Al\\x1b[31mice \\u202eecilA Zoë 🐉

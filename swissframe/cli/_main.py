@@ -294,7 +294,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
                              help="show the full traceback of an error")
         for action in command._actions:
             if action.dest in _PATH_DESTS or action.metavar in _PATH_METAVARS:
-                action.type = _named_path(action.type)
+                action.type = _named_path(action.type, output=(
+                    action.dest in _OUTPUT_DESTS or action.metavar == "OUT"))
     return parser, modules
 
 
@@ -302,15 +303,27 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
 _PATH_DESTS: Final = frozenset({"files", "paths", "source", "output", "pairings", "reference",
                                 "held", "data", "players_output", "events_output"})
 _PATH_METAVARS: Final = frozenset({"FILE", "OUT", "TABLE", "DIR", "PATH"})
+#: Those that name what a command writes.
+_OUTPUT_DESTS: Final = frozenset({"output", "players_output", "events_output"})
 
 
-def _named_path(kind: Any) -> Callable[[str], Any]:
+def _named_path(kind: Any, *, output: bool = False) -> Callable[[str], Any]:
     """argparse type of a path argument: ``kind`` (text when None) of a text that is not
     empty. An empty path ('', an unset shell variable) was the working folder read as input
-    (every results file under it), or an option taken as not given (``--pairings ''``)."""
+    (every results file under it), or an option taken as not given (``--pairings ''``);
+    ``-`` (standard output to many tools) was written as a file named ``-``."""
     def read(text: str) -> Any:
         if text == "":
             msg = "an empty path ('') names no file. Hint: name a file or a folder"
+            raise argparse.ArgumentTypeError(msg)
+        if text == "-":  # (-o - wrote a file named '-', with --format; stdout was meant)
+            msg = ("'-' is standard output to many tools, but swissframe writes files. "
+                   "Hint: name a file (./- for one named '-'); where -o may be left out, "
+                   "standard output is where the command writes (--format csv or json for "
+                   "data)" if output else
+                   "'-' is standard input to many tools, but swissframe reads files. Hint: "
+                   "save the input to a file and name it, or write ./- for a file of that "
+                   "name")
             raise argparse.ArgumentTypeError(msg)
         return text if kind is None else kind(text)
     read.__name__ = getattr(kind, "__name__", "path")  # (argparse names it on a failure)

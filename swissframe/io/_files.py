@@ -61,6 +61,7 @@ from swissframe.errors import (
     SwissframeError,
     check_choice,
     check_flag,
+    check_whole,
 )
 
 if TYPE_CHECKING:
@@ -543,7 +544,20 @@ def event_keys(paths: Sequence[PathLike]) -> list[str]:
 
 
 def keys_for(files: Sequence[Path], event_ids: Sequence[str] | None) -> list[str]:
-    """``event_ids`` checked against ``files`` (one distinct id each), else derived keys."""
+    """``event_ids`` checked against ``files`` (one distinct id each, as text; one id
+    given as text is that id, not its letters), else derived keys."""
+    if isinstance(event_ids, str):
+        event_ids = [event_ids]
+    elif isinstance(event_ids, Iterable):
+        event_ids = list(event_ids)  # (an iterator is read once)
+    if event_ids is not None and not (
+            isinstance(event_ids, list) and all(isinstance(k, str) for k in event_ids)):
+        # (None in the list was "the round blocks do not form a consistent results table:
+        # null_value" of the file; a number, the file's rows under a number id)
+        msg = (f"event_ids must be ids as text, one per path; got {event_ids!r:.80}. Hint: "
+               "e.g. event_ids=['club-2026'], or leave it out to derive them from the file "
+               "names.")
+        raise DataError(msg)
     keys = list(event_ids) if event_ids is not None else event_keys(files)
     if len(keys) != len(files) or len(set(keys)) != len(keys):
         msg = (f"event_ids must be {len(files)} distinct ids, one per path; got {keys}. "
@@ -917,6 +931,11 @@ _HEADER_BYTES: Final = 65_536
 _OTHER_SEPARATORS: Final = (";", "\t", "|")
 
 
+#: Excel's separator line (``sep=;``, quoted or not) before a CSV file's header: it was
+#: read as a header of one or two columns, every row then "of other than the header's 2
+#: fields".
+_EXCEL_SEP: Final = re.compile(rb'(?:\xef\xbb\xbf)?("?sep=.?"?)[ \t]*\r?\n', re.IGNORECASE)
+
 def csv_separator(head: bytes) -> str:
     r"""The separator of a CSV file from its first bytes: a comma when its header line
     (outside quotes) has one, else the most frequent of :data:`_OTHER_SEPARATORS` there,
@@ -1202,6 +1221,12 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     if not parquet and _LONE_CR.search(head if size <= len(head) else head[:-1]):
         where = io.BytesIO(_line_feeds(_bytes_of(path, where, limit)))
         head = where.getvalue()[:_HEADER_BYTES]
+    if not parquet and (excel := _EXCEL_SEP.match(head)):
+        said = excel.group(1).decode("utf-8", "replace")
+        msg = (f"cannot read {shown(path)}: line 1 is {said!r}, "
+               "the separator line Excel writes for itself, not the header. Hint: delete "
+               "line 1 (swissframe takes the separator from the header line).")
+        raise ImportFormatError(msg)
     sep = "\t" if path.name.lower().endswith(".tsv") else csv_separator(head)
     texts = dict.fromkeys([*FLAG_COLUMNS, *_text_columns()], pl.String)
     wholes = [c for c in dict.fromkeys([*WHOLE_COLUMNS, *whole]) if c not in texts]
@@ -1799,6 +1824,9 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
     """
     check_choice("on_error", on_error, ("raise", "collect"))
     check_flag("validate", validate)
+    if workers is not None:  # ("4" and 2.5 were a bare TypeError, 0 and -3 one process)
+        check_whole("workers", workers, low=1, hint="the processes parsing decklist files, "
+                    "e.g. workers=4 (None: one per core, up to 8)")
     found, skipped = expand(paths, format=format, limit=max_bytes)
     keyed = [f for f, k in found if k in ("tom", "trf")]
     keys = dict(zip(keyed, event_keys(keyed), strict=True)) if keyed else {}

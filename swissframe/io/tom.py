@@ -521,6 +521,8 @@ def _standing_type(pod: Element, source: str, *, cat: int) -> str:
 
 def _read_standings(root: Element, source: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
+    lists: set[tuple[int, str]] = set()
+    listed: dict[str, str] = {}
     for pod in root.iterfind("standings/pod"):
         cat = _int(pod.get("category"), what="standings category", where=source)
         if cat is None or cat not in POD_LABELS:
@@ -528,11 +530,26 @@ def _read_standings(root: Element, source: str) -> list[dict[str, Any]]:
                    f"Hint: TOM uses {sorted(POD_LABELS)}.")
             raise ImportFormatError(msg)
         kind = _standing_type(pod, source, cat=cat)
+        if (cat, kind) in lists:
+            msg = (f"{source}: <standings> holds two '{kind}' lists of pod {cat} "
+                   f"({POD_LABELS[cat]}), whose places would be read as one list. Hint: the "
+                   "file is damaged or two saves were joined; keep one, or re-export it.")
+            raise ImportFormatError(msg)
+        lists.add((cat, kind))
         for p in pod.findall("player"):
             pid = (p.get("id") or "").strip()
             if not pid:
                 msg = f"{source}: a standings entry has no id. Hint: the file is damaged."
                 raise ImportFormatError(msg)
+            entry = f"the '{kind}' list of pod {cat} (place {p.get('place')})"
+            if pid in listed:
+                # (a player finished or was disqualified, once: twice was two published
+                # places, and a player in both lists was disqualified without a word)
+                msg = (f"{source}, player {pid}: <standings> lists the player twice, in "
+                       f"{listed[pid]} and in {entry}. Hint: the file is damaged; keep the "
+                       "player's one entry, or re-export the file from TOM.")
+                raise ImportFormatError(msg)
+            listed[pid] = entry
             out.append({
                 "player_id": pid,
                 "division": POD_LABELS[cat],
@@ -540,6 +557,67 @@ def _read_standings(root: Element, source: str) -> list[dict[str, Any]]:
                 "standing": kind,
             })
     return out
+
+
+_MATCH_AT: Final = "tournament/pods/pod/rounds/round/matches/match"
+#: Where the reader reads each element that holds pods, rounds, matches or their seats:
+#: TOM's layout, every real file's (``SOURCES.md``; a ``<round>`` also says when a player
+#: dropped). One of these names anywhere else is read nowhere (:func:`_check_layout`).
+_READ_AT: Final[Mapping[str, tuple[str, ...]]] = {
+    "pods": ("tournament/pods",),
+    "pod": ("tournament/pods/pod", "tournament/standings/pod"),
+    "rounds": ("tournament/pods/pod/rounds",),
+    "round": ("tournament/pods/pod/rounds/round", "tournament/players/player/dropped/round"),
+    "matches": ("tournament/pods/pod/rounds/round/matches",),
+    "match": (_MATCH_AT,),
+    "player1": (f"{_MATCH_AT}/player1",),
+    "player2": (f"{_MATCH_AT}/player2",),
+}
+#: The elements read once where they are (the first of two would be the one read).
+_READ_ONCE: Final[Mapping[str, tuple[str, ...]]] = {
+    "tournament": ("data", "players", "pods"), "pod": ("rounds",)}
+
+
+def _check_layout(root: Element, source: str) -> None:
+    """Every element that holds pods, rounds, matches or their seats is where the reader
+    reads it (:data:`_READ_AT`), and each container read once is there once
+    (:data:`_READ_ONCE`): a ``<match>`` written straight into its ``<round>``, a second
+    ``<rounds>`` or ``<pods>``, a ``<pod>`` inside a pod were left out of the results
+    without a word (their rounds lost, ``validate`` clean). An
+    :class:`ImportFormatError` names the element, where it is, the pod and round it is in,
+    and where TOM writes it."""
+    def where(pod: str | None, rnd: str | None) -> str:
+        return "".join([f", pod {pod}" if pod else "", f", round {rnd}" if rnd else ""])
+
+    stack: list[tuple[Element, str, str | None, str | None]] = [
+        (root, root.tag, None, None)]
+    while stack:
+        el, path, pod, rnd = stack.pop()
+        once = _READ_ONCE.get(el.tag, ())
+        seen: Counter[str] = Counter()
+        for child in el:
+            tag = child.tag if isinstance(child.tag, str) else ""
+            if el.tag in _CHILDREN and tag != _CHILDREN[el.tag]:
+                continue  # (an unknown element of a list, reported by _unknown: a <matchx>)
+            here = f"{path}/{tag}"
+            c_pod = child.get("category") if tag == "pod" else pod
+            c_rnd = child.get("number") if tag == "round" else rnd
+            allowed = _READ_AT.get(tag)
+            if allowed is not None and here not in allowed:
+                msg = (f"{source}{where(c_pod, c_rnd)}: a <{tag}> at {here}, where a TOM save "
+                       f"never puts one, so it would not be read (TOM writes it at "
+                       f"{' or '.join(allowed)}). Hint: the file is damaged or was edited by "
+                       "hand; move the element there, or re-export the file from TOM.")
+                raise ImportFormatError(msg)
+            if tag in once:
+                seen[tag] += 1
+                if seen[tag] == 2:
+                    msg = (f"{source}{where(pod, rnd)}: <{path.rsplit('/', 1)[-1]}> holds two "
+                           f"<{tag}> elements, and only one would be read. Hint: the file is "
+                           "damaged or two saves were joined; keep one, or re-export the "
+                           "file from TOM.")
+                    raise ImportFormatError(msg)
+            stack.append((child, here, c_pod, c_rnd))
 
 
 def parse_tom(data: bytes | str, *, event_key: str = "event", source: str | None = None
@@ -581,6 +659,7 @@ def _parse_tom(data: bytes | str, *, event_key: str, source: str | None) -> TomE
     # (often still "UTF-8" after a re-save) the parser then ignores
     text = bom_decoded(raw, src)
     root = _parse_xml(raw if text is None else text, src)
+    _check_layout(root, src)
     players = _read_players(root, src)
     known = {p["player_id"] for p in players}
     pods = _read_pods(root, src, known)

@@ -34,6 +34,9 @@ Every option cites the rules reference (``docs/rules.md`` in the shared folder),
 from __future__ import annotations
 
 import dataclasses
+import decimal
+import math
+import numbers
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -372,6 +375,72 @@ BEST_OF_THREE: Final[tuple[tuple[int, int, int], ...]] = (
 ONE_GAME: Final[tuple[tuple[int, int, int], ...]] = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
 
 
+#: The point values of a ruleset (:attr:`Ruleset.points_win` …).
+_POINT_FIELDS: Final = ("points_win", "points_draw", "points_loss", "points_bye",
+                        "points_game_win", "points_sweep")
+#: The worths of a drawn match and game in a win rate, fractions of a win from 0 to 1.
+_RATE_FIELDS: Final = ("draw_value", "drawn_game_value")
+#: Most units of ``1 / lcm(denominators)`` a point value may be (the engine counts points
+#: in those units, Int64; Sonneborn-Berger-type sums multiply two of them): 3 / 1 / 0,
+#: 1 / ½ / 0 or 100 / 50 / 0 are a few units; the float ``0.1``, exactly
+#: 3602879701896397 / 2**55, is 2**55 of them, and 90 rounds overflowed a total.
+MAX_POINT_UNITS: Final = 2**20
+#: Largest denominator of a draw's worth in a rate (a rate's exact scale multiplies it;
+#: the float ``1/3`` is 6004799503160661 / 2**54).
+MAX_RATE_DENOMINATOR: Final = 2**62
+
+
+def _number(name: str, field: str, value: object) -> Fraction:
+    """``value`` as a finite :class:`Fraction`: a bool is not a number (``True`` was read as
+    1), and infinity was Python's bare ``OverflowError``."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, (int, float, str, decimal.Decimal, numbers.Rational)) \
+            and not isinstance(value, bool):
+        try:
+            return Fraction(value)
+        except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+            pass
+    msg = (f"ruleset {name!r}: {field}={value!r} is not a finite number. Hint: use a "
+           "Fraction, e.g. Fraction(1, 2) or Fraction('0.1').")
+    raise RulesetError(msg)
+
+
+def _check_numbers(rules: Ruleset) -> None:
+    """The point values fit the engine's units (:data:`MAX_POINT_UNITS`), the draws' worths
+    are fractions of a win (0 to 1) and ``sweep_games`` a number of games: a float such as
+    ``0.1`` overflowed a player's total without a word (the winner of every round ranked
+    last), ``10**40`` or ``2**62`` points were Polars' bare ``OverflowError`` or wrong
+    ranks, a worth of ``Fraction(1, 10**40)`` Polars' ``OverflowError``."""
+    points = [getattr(rules, f) for f in _POINT_FIELDS]
+    unit = math.lcm(*(p.denominator for p in points))
+    units = max(abs(p) for p in points) * unit
+    if units > MAX_POINT_UNITS:
+        values = ", ".join(f"{f}={getattr(rules, f)}" for f in _POINT_FIELDS
+                           if getattr(rules, f))
+        def size(n: int) -> str:
+            return f"{n:,}" if n.bit_length() <= 64 else f"about 2**{n.bit_length() - 1}"
+
+        msg = (f"ruleset {rules.name!r}: the point values ({values:.300}) count "
+               f"{size(int(units))} units of 1/{size(unit)} point, more than the "
+               f"{MAX_POINT_UNITS:,} a total stays exact with. Hint: give points as small "
+               "fractions (Fraction('0.1'), not the float 0.1) or a smaller scale.")
+        raise RulesetError(msg)
+    for f in _RATE_FIELDS:
+        v = getattr(rules, f)
+        if not 0 <= v <= 1 or v.denominator > MAX_RATE_DENOMINATOR:
+            why = ("a fraction of a win from 0 to 1" if not 0 <= v <= 1
+                   else f"a fraction whose denominator is at most 2**62, got {v.denominator:.3g}")
+            msg = (f"ruleset {rules.name!r}: {f}={v if len(str(v)) < 60 else float(v)} must be "
+                   f"{why}. Hint: e.g. Fraction(1, 3) (MTG) or Fraction(1, 2) (Pokémon).")
+            raise RulesetError(msg)
+    games = rules.sweep_games
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        msg = (f"ruleset {rules.name!r}: sweep_games={games!r} must be a whole number of "
+               "games ≥ 1. Hint: melee.gg's two-game matches sweep with 2.")
+        raise RulesetError(msg)
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """A complete, declarative description of how standings are computed.
@@ -381,7 +450,9 @@ class Ruleset:
     name, description, source
         Identification; ``source`` cites the governing document and section.
     points_win, points_draw, points_loss, points_bye
-        Match points (MTR Appendix C: 3/1/0, a bye is a win worth 3).
+        Match points (MTR Appendix C: 3/1/0, a bye is a win worth 3). Finite numbers of at
+        most :data:`MAX_POINT_UNITS` units of the smallest fraction they share (the engine
+        counts points in those units): ``Fraction('0.1')``, not the float ``0.1``.
     draw_value
         Worth of a drawn match in the player's own win rate, as a fraction of a win. MTG's
         MW% = MP / (3 × rounds) makes a draw worth 1/3; Pokémon's TOM counts a tie as 1/2.
@@ -492,22 +563,21 @@ class Ruleset:
         except RulesetError as exc:
             msg = f"ruleset {self.name!r}: {exc}"
             raise RulesetError(msg) from None
-        for f in ("points_win", "points_draw", "points_loss", "points_bye", "draw_value",
-                  "drawn_game_value", "floor", "cap", "cap_dropped", "points_game_win",
-                  "points_sweep"):
-            v = getattr(self, f)
-            if not isinstance(v, Fraction):
-                try:
-                    object.__setattr__(self, f, Fraction(v))
-                except (TypeError, ValueError) as exc:
-                    msg = f"ruleset {self.name!r}: {f}={v!r} is not a number. Hint: use Fraction."
-                    raise RulesetError(msg) from exc
+        for f in (*_POINT_FIELDS, *_RATE_FIELDS, "floor", "cap", "cap_dropped"):
+            object.__setattr__(self, f, _number(self.name, f, getattr(self, f)))
+        _check_numbers(self)
         if not Fraction(0) <= self.floor <= self.cap_dropped <= self.cap <= 1:
             msg = (f"ruleset {self.name!r}: need 0 ≤ floor ≤ cap_dropped ≤ cap ≤ 1, got "
                    f"{self.floor}, {self.cap_dropped}, {self.cap}. Hint: check the clamps.")
             raise RulesetError(msg)
-        if isinstance(self.earned_bye_opponent, (int, float)):
-            object.__setattr__(self, "earned_bye_opponent", Fraction(self.earned_bye_opponent))
+        earned = self.earned_bye_opponent
+        if earned is not None and earned != "own":
+            earned = _number(self.name, "earned_bye_opponent", earned)
+            if not 0 <= earned <= 1:
+                msg = (f"ruleset {self.name!r}: earned_bye_opponent={earned} is not a win rate "
+                       "from 0 to 1. Hint: None, 'own' or a fraction such as Fraction(3, 4).")
+                raise RulesetError(msg)
+            object.__setattr__(self, "earned_bye_opponent", earned)
         if self.late_rounds not in ("as_given", "loss", "skip"):
             msg = (f"ruleset {self.name!r}: late_rounds={self.late_rounds!r}; expected "
                    "'as_given', 'loss' or 'skip'.")

@@ -344,11 +344,13 @@ def publish(values: pl.Expr, decimals: pl.Expr, ruleset: Ruleset) -> pl.Expr:
 
 _KEEP: Final = ("event_id", "round", "player_id", "opponent_id", "games_won", "games_lost",
                 "games_drawn", "phase", "stage")
-_CUT: Final = "_cut"
+#: The evaluation round, an analysis key of the engine's standings (not ``_``-prefixed:
+#: those names are swissframe's own, refused as keys by ``schema.key_columns``).
+_CUT: Final = "eval_cut"
 
 
 def _cutoffs(swiss: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
-    """Each player's evaluation round (``_cut``): the end of the last stage they played
+    """Each player's evaluation round (``eval_cut``): the end of the last stage they played
     (``snapshot="stage"``), their own last round (``"last_round"``) or the event's last
     round (``"final"``)."""
     last = (swiss.sort("round").group_by("event_id", "player_id")
@@ -379,7 +381,7 @@ def platform_values(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
     Applies the ruleset's options (:func:`prepare_results`, ``distinct_opponents``,
     ``unopposed_loss_games``) and evaluates each player at their own cutoff round (see
     "Per-player evaluation cutoffs" in the module docstring), reusing the engine
-    (:func:`swissframe.standings.standings` with a ``_cut`` key) for the per-player match
+    (:func:`swissframe.standings.standings` with an ``eval_cut`` key) for the per-player match
     and game rates, floors and caps. Opponents' averages are means over the opponents faced
     up to the player's cutoff (each once with ``distinct_opponents``), of their rates at
     that same cutoff; byes and unopposed losses are not opponents.

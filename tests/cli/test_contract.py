@@ -704,6 +704,34 @@ def test_an_empty_path_is_refused(argv: list[str], flag: str,
     assert "swissframe: error:" in err
 
 
+
+@pytest.mark.parametrize(("argv", "flag", "said"), [
+    (["standings", STORE, "--format", "csv", "-o", "-"], "argument -o/--output",
+     "'-' is standard output to many tools"),  # (it wrote a file named '-')
+    (["standings", STORE, "-o", "-"], "argument -o/--output",
+     "'-' is standard output to many tools"),
+    (["validate", STORE, "--format", "json", "-o", "-"], "argument -o/--output",
+     "'-' is standard output to many tools"),
+    (["simulate", "--players", "8", "-o", "-"], "argument -o/--output",
+     "'-' is standard output to many tools"),
+    (["recompute", STORE, "-o", "-"], "argument -o/--output",
+     "'-' is standard output to many tools"),
+    (["standings", "-"], "argument FILE", "'-' is standard input to many tools"),
+    (["cut", STORE, "--top", "2", "--pairings", "-"], "argument --pairings",
+     "'-' is standard input to many tools"),
+])
+def test_a_dash_path_is_refused(argv: list[str], flag: str, said: str,
+                                capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Class 104: ``--format csv -o -`` wrote a file named ``-`` (nothing on screen);
+    without ``--format`` it was "unknown suffix '(none)'". ``-`` is refused for every path
+    argument, output or input, naming it and what to write instead."""
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = _one_error(capsys, f"{flag}: {said}")
+    assert "Hint: " in err
+    assert not (tmp_path / "-").exists()
+
 def test_every_path_argument_refuses_an_empty_path() -> None:
     from swissframe.cli._main import _PATH_DESTS
 

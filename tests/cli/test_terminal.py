@@ -331,3 +331,37 @@ def test_direct_encounter_says_it_counts_tied_players(tmp_path: Path) -> None:
         "P1 (3rd) beat P5 (4th) on direct encounter (tied players ranked below): 1 vs 0,")
     assert said[-1] == "direct encounter: tied players ranked below"  # under the table
     assert "DE 1 (tied players ranked below), WIN 2" in " ".join(screen(expl))
+
+
+#: What a terminal acts on: CSI (ESC [), its one-byte C1 form U+009B, which JSON leaves
+#: as it is, and a bidi override.
+_ACTS = ("\x1b[31m", "\x9b31m", "\u202e")
+
+
+def test_csv_and_json_on_a_terminal_escape_what_it_would_act_on(tmp_path: Path) -> None:
+    """Class 103: ``--format csv|tsv|json|ndjson`` to a terminal wrote an id's ``ESC [``,
+    its C1 form and a bidi override as they are (JSON escapes ESC, not the other two): the
+    terminal was recoloured, as by the table before class 68; so did ``validate --format
+    json`` and ``verify-ref``'s lines (a file's name is its event). On a terminal each is
+    written as its escape; to a pipe or a file the text is kept."""
+    rows = ["event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn"]
+    ids = ["A\x1b[31mx", "B\x9b31my", "C\u202ez", "D"]
+    for a, b in ((0, 1), (2, 3)):
+        rows += [f"ev,1,{ids[a]},{ids[b]},2,0,0", f"ev,1,{ids[b]},{ids[a]},0,2,0"]
+    src = tmp_path / "ids.csv"
+    src.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    tom = tmp_path / "e\x1b[31mred.tdf"
+    tom.write_bytes((REPO_ROOT / "tests" / "fixtures" / "tom" / "all_codes.tdf").read_bytes())
+    argvs = [["standings", str(src), "--format", f, "--quiet"]
+             for f in ("csv", "tsv", "json", "ndjson")]
+    argvs += [["validate", str(src), "--format", "json", "--quiet"],
+              ["verify-ref", str(tom), "--quiet"]]
+    for argv, (code, raw) in zip(argvs, run_raw(argvs), strict=True):
+        assert code in (0, 1), (argv, raw[-500:])
+        assert not any(c in raw for c in _ACTS), (argv, raw[:500])
+        assert "\\x1b[31m" in raw, (argv, raw[:500])
+    piped = subprocess.run([sys.executable, "-c", "import sys; from swissframe.cli import "
+                            "main; sys.exit(main(sys.argv[1:]))", "standings", str(src),
+                            "--format", "csv", "--quiet"], capture_output=True, text=True,
+                           cwd=REPO_ROOT, check=True).stdout
+    assert all(i in piped for i in ids)

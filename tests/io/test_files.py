@@ -536,6 +536,41 @@ def test_an_optional_column_off_by_case_or_spaces_is_refused_not_ignored(
     assert sf.read(bad.with_suffix(".parquet")).results.height == 4
 
 
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+def test_a_column_named_twice_but_for_case_is_refused_naming_the_file(
+        tmp_path: Path, suffix: str) -> None:
+    """Class 106: a file with ``games_won`` and ``Games_Won`` was read by the first, the
+    other ignored without a word (the exact duplicate was refused, class 20)."""
+    table = pl.DataFrame({"round": [1, 1], "player_id": ["A", "B"], "opponent_id": ["B", "A"],
+                          "games_won": [2, 0], "games_lost": [0, 2], "games_drawn": [0, 0],
+                          "Games_Won": [0, 2]})
+    bad = tmp_path / f"twice.{suffix}"
+    table.write_csv(bad) if suffix == "csv" else table.write_parquet(bad)
+    with pytest.raises(SchemaError, match=rf"twice\.{suffix}: a column is named twice but "
+                       r"for case or spaces \('Games_Won' beside 'games_won'\)"):
+        sf.read(bad)
+
+
+@pytest.mark.parametrize("line", ["sep=,", "sep=;", '"sep=;"', "\ufeffsep=,", "SEP=|"])
+def test_excel_s_separator_line_is_named(tmp_path: Path, line: str) -> None:
+    """Class 107: a CSV whose first line is Excel's ``sep=;`` was read as a header of one
+    or two columns: "rows with other than the header's 2 fields … give each row one value
+    per header column", of every line, and the line itself never named."""
+    sep = line.strip('"\ufeff')[-1]
+    rows = ["event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn",
+            "e,1,A,B,2,0,0", "e,1,B,A,0,2,0"]
+    bad = tmp_path / "excel.csv"
+    bad.write_text("\n".join([line, *(r.replace(",", sep) for r in rows)]) + "\n",
+                   encoding="utf-8")
+    said = rf"excel\.csv: line 1 is {re.escape(repr(line.lstrip(chr(0xfeff))))}, the separator line"
+    with pytest.raises(ImportFormatError, match=said + r".*Hint: delete line 1"):
+        sf.read(bad)
+    with pytest.raises(ImportFormatError, match=said):
+        sf.read(tmp_path)  # (in a folder: sniffed as a table, and named)
+    bad.write_text("\n".join(r.replace(",", sep) for r in rows) + "\n", encoding="utf-8")
+    assert sf.read(bad).results.height == 2
+
 def test_a_spreadsheet_workbook_is_named_as_one(tmp_path: Path) -> None:
     """An .xlsx given as results was "not a results table … Hint: force a format", which
     would not read it either."""

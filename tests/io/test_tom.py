@@ -271,6 +271,67 @@ def test_unknown_standings_types_are_refused(tmp_path: Path, new: str, said: str
     assert "Hint: TOM writes finished or dnf (disqualified)" in text
 
 
+
+_R2 = '<round number="2" type="2" stage="6" >\n\t\t\t\t\t<matches>'
+_R3 = '\t\t\t\t<round number="3"'
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    # a round's matches written straight into it, without <matches>
+    (_R2, '<round number="2" type="2" stage="6" >\n\t\t\t\t\t<x>',
+     r"bad.tdf, pod 2, round 2: a <match> at tournament/pods/pod/rounds/round/x/match, "),
+    ("<matches>\n\t\t\t\t\t\t<match outcome=\"10\">",
+     "<match outcome=\"10\">", r"a <match> at tournament/pods/pod/rounds/round/match, "
+     r"where a TOM save never puts one.*TOM writes it at "
+     r"tournament/pods/pod/rounds/round/matches/match\)"),
+    # a second <rounds> of the pod, a <pod> inside a pod, a second <pods>
+    (_R3, f"</rounds><rounds>{_R3}", r"bad.tdf, pod 2: <pod> holds two <rounds> elements"),
+    ("\t\t\t<rounds>", '<pod category="1"><rounds></rounds></pod><rounds>',
+     r"bad.tdf, pod 1: a <pod> at tournament/pods/pod/pod, "),
+    ("\t</pods>", '</pods><pods><pod category="1"></pod></pods>',
+     r"<tournament> holds two <pods> elements, and only one would be read"),
+    ("<standings>", '<data><name>again</name></data><standings>',
+     r"<tournament> holds two <data> elements"),
+])
+def test_an_element_where_the_reader_does_not_read_it_is_refused(
+        tmp_path: Path, old: str, new: str, said: str) -> None:
+    """Class 101: a <match> outside its round's <matches>, a second <rounds> or <pods>, a
+    <pod> nested in a pod were left out of the results without a word (their rounds lost,
+    validate clean): refused, naming the element, where it is, and where TOM writes it."""
+    text = (FIXTURES / "all_codes.tdf").read_text()
+    if new.endswith("<x>"):  # (the round's <matches> renamed: its matches under <x>)
+        text = text.replace("</matches>\n\t\t\t\t</round>\n\t\t\t\t<round number=\"3\"",
+                            "</x>\n\t\t\t\t</round>\n\t\t\t\t<round number=\"3\"", 1)
+    elif old.startswith("<matches>"):
+        text = text.replace("</matches>\n\t\t\t\t</round>\n\t\t\t\t<round number=\"3\"",
+                            "\n\t\t\t\t</round>\n\t\t\t\t<round number=\"3\"", 1)
+    assert old in text
+    bad = tmp_path / "bad.tdf"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(ImportFormatError, match=said) as exc:
+        read_tom(bad)
+    assert "Hint: " in str(exc.value)
+    assert read_tom(FIXTURES / "all_codes.tdf").results.height  # (the file as TOM saves it)
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ('<player id="102" place="7" />', '<player id="101" place="7" />',
+     r"bad.tdf, player 101: <standings> lists the player twice, in the 'finished' list of "
+     r"pod 2 \(place 1\) and in the 'finished' list of pod 2 \(place 7\)"),
+    ('<player id="106" place="8" />', '<player id="106" place="8" /><player id="101" />',
+     r"player 101: .* 'finished' list of pod 2 \(place 1\) and in the 'dnf' list of pod 2"),
+    ('<pod category="2" type="dnf">', '<pod category="2" type="finished">',
+     r"<standings> holds two 'finished' lists of pod 2 \(masters\)"),
+])
+def test_standings_that_list_a_player_or_a_list_twice_are_refused(
+        tmp_path: Path, old: str, new: str, said: str) -> None:
+    """Class 102: a player listed twice was two published places, and a player in both the
+    finished and the dnf list was disqualified without a word; two lists of one kind and pod
+    were read as one (places 1, 2, 1, 2)."""
+    with pytest.raises(ImportFormatError, match=said) as exc:
+        read_tom(_mutate(tmp_path, old, new))
+    assert "Hint: " in str(exc.value)
+
 def test_truncated_file(tmp_path: Path) -> None:
     data = (FIXTURES / "all_codes.tdf").read_bytes()
     for cut in (len(data) // 3, len(data) - 20):

@@ -237,8 +237,17 @@ def test_a_control_character_in_a_player_line_is_named_not_called_misaligned(
     ("   2 w 1", "   1 w 0", "both have colour 'w'"),
     ("   2 w +", "   1 b +", "mirror_mismatch"),
     ("   1 w 1", "", "themself"),
+    # one seat a forfeit, the other a game played (class 105): accepted without a word
+    ("   2 w +", "   1 b 0", r"forfeit_mismatch.*'1' vs '2': 1 reports a forfeit_win, 2 "
+                            r"reports a game played"),
+    ("   2 w 1", "   1 b -", r"forfeit_mismatch.*2 reports a forfeit_loss, 1 reports a game"),
+    ("   2 w =", "   1 b =", None),
+    ("   2 w +", "   1 b -", None),
 ])
-def test_malformed_blocks(b1: str, b2: str, pattern: str) -> None:
+def test_malformed_blocks(b1: str, b2: str, pattern: str | None) -> None:
+    if pattern is None:  # (the well-formed pairs beside them)
+        assert parse_trf(two_players(b1, b2), source="ok.trf").results.height == 2
+        return
     with pytest.raises(ImportFormatError, match=pattern) as exc:
         parse_trf(two_players(b1, b2), source="bad.trf")
     msg = str(exc.value)

@@ -303,3 +303,45 @@ def test_what_a_criterion_counts_follows_its_function_and_parameters() -> None:
     assert {c.unit for r in (sf.rules.MTG, sf.rules.POKEMON, sf.rules.FIDE)
             for c in r.criteria
             if c.function not in ("direct_encounter", "head_to_head")} == {""}
+
+
+@pytest.mark.parametrize(("field", "value", "says"), [
+    ("points_win", float("inf"), "points_win=inf is not a finite number"),
+    ("points_win", True, "points_win=True is not a finite number"),
+    ("earned_bye_opponent", float("inf"), "earned_bye_opponent=inf is not a finite number"),
+    ("earned_bye_opponent", "x", "earned_bye_opponent='x' is not a finite number"),
+    ("earned_bye_opponent", 2, "earned_bye_opponent=2 is not a win rate from 0 to 1"),
+    ("points_win", 10**40, r"count about 2\*\*132 units of 1/1 point, more than the 1,048,576"),
+    ("points_win", 2**62, "more than the 1,048,576"),
+    ("points_win", Fraction(1, 10**40), "units of 1/about 2\\*\\*132 point"),
+    ("points_draw", 0.1, "units of 1/36,028,797,018,963,968 point"),
+    ("draw_value", 2, "draw_value=2 must be a fraction of a win from 0 to 1"),
+    ("drawn_game_value", -1, "drawn_game_value=-1 must be a fraction of a win from 0 to 1"),
+    ("draw_value", Fraction(1, 2**63), "denominator is at most 2\\*\\*62"),
+    ("sweep_games", -2, "sweep_games=-2 must be a whole number of games ≥ 1"),
+])
+def test_a_ruleset_number_that_is_not_a_finite_number_of_its_range_is_refused(
+        field: str, value: object, says: str) -> None:
+    """Class 100: ``points_win=inf`` was Python's bare ``OverflowError``, an unknown
+    ``earned_bye_opponent`` a bare ``ValueError`` at ranking time, ``True`` read as 1; the
+    float ``0.1`` (2**55 units of a point) overflowed a 90-round total without a word (the
+    winner of every round ranked last), ``2**62`` points ranked the 2-0 player second,
+    ``10**40`` points or a worth of ``Fraction(1, 2**63)`` were Polars' bare errors."""
+    with pytest.raises(RulesetError, match=rf"ruleset 'mtg': .*{says}.*Hint: "):
+        dataclasses.replace(sf.rules.MTG, **{field: value})
+
+
+def test_points_as_small_fractions_rank_as_their_scale() -> None:
+    """The largest points allowed rank as the preset does, and ``Fraction('0.1')`` (the
+    float's decimal) is read: the bound refuses only what overflows."""
+    ev = sf.simulate(40, rounds=8, seed=3).results
+    for name in ("mtg", "pokemon", "fide", "fab", "melee-two-game"):
+        base = sf.rules.get(name)
+        scale = Fraction(2**18)  # (3 × 2**18 units fit MAX_POINT_UNITS)
+        big = dataclasses.replace(base, **{f: getattr(base, f) * scale for f in (
+            "points_win", "points_draw", "points_loss", "points_bye", "points_game_win",
+            "points_sweep")})
+        assert sf.standings(ev, big).select("player_id", "rank").equals(
+            sf.standings(ev, base).select("player_id", "rank"))
+    tenth = dataclasses.replace(sf.rules.MTG, points_draw="0.1")
+    assert tenth.points_draw == Fraction(1, 10)

@@ -22,6 +22,7 @@ from swissframe.cli._common import (
     atomic_path,
     done,
     for_terminal,
+    machine_text,
     note,
     output_format,
     reading,
@@ -164,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
             tmp.write_text(render(report, fmt), encoding="utf-8")
     else:
         sys.stdout.write(for_terminal(render(report, fmt), sys.stdout) if fmt == "table"
-                         else render(report, fmt))
+                         else machine_text(render(report, fmt), sys.stdout))
     code = (2 if (report.problems["kind"] == "unreadable_file").any() else
             1 if not report.ok or (args.strict and not report.clean) else 0)
     if args.output:  # (--quiet silences it on success; a problem found is said)

@@ -24,6 +24,7 @@ from swissframe.cli._common import (
     add_quiet,
     done,
     output_format,
+    printable,
     reading,
     terminal_width,
     working,
@@ -185,12 +186,16 @@ def run(args: argparse.Namespace) -> int:
                               for k in ("not_implemented", "not_derived") if row.get(k))
             counts = f"{row['matched']}/{row['compared']}" + (f" ({extra})" if extra else "")
             ok = ok and row["matched"] == row["compared"]
+            # (the event is named by its file: an escape sequence in a file's name recoloured
+            # the terminal, as ids did before cli._common.printable)
+            event = printable(str(row["event_id"]))
             if "reading" in row:  # a TOM division
-                print(textwrap.fill(f"{row['event_id']}: {row['division']} ({row['reading']} "
+                print(textwrap.fill(f"{event}: {row['division']} ({row['reading']} "
                                     f"earned-bye reading): {counts}", width=width,
                                     subsequent_indent="    ", break_on_hyphens=False))
                 continue
-            head = f"{row['event_id']}: {row['reference']} [{row['rule_set']}]"
+            head = (f"{event}: {printable(str(row['reference']))} "
+                    f"[{printable(str(row['rule_set']))}]")
             # (no-break spaces: a tie-break and its counts stay on one line)
             groups.setdefault(head, []).append(f"{row['tiebreak']} {counts}"
                                                .replace(" ", "\u00a0"))
