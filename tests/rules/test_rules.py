@@ -76,7 +76,8 @@ def test_a_preset_cites_documents_a_user_can_open(name: str) -> None:
     (``swissframe rules`` and every report footer print it)."""
     source = sf.rules.get(name).source
     assert source
-    assert "rules.md" not in source and "SOURCES" not in source, source
+    assert "rules.md" not in source, source
+    assert "SOURCES" not in source, source
     root = pathlib.Path(__file__).parents[2]
     for page in re.findall(r"docs/[\w.-]+\.md", source):
         assert (root / page).is_file(), page
