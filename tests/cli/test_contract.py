@@ -713,3 +713,19 @@ def test_every_path_argument_refuses_an_empty_path() -> None:
             if getattr(a.type, "__qualname__", "").startswith("_named_path")}
     assert {"files", "output", "pairings", "source", "held", "reference", "data"} <= seen
     assert seen <= _PATH_DESTS | {"paths", "files"}
+
+
+def test_cut_legend_tells_results_in_the_rulesets_terms(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Pokémon's tiebreakers read only the match (TRH §5.5.1.1: no GW%): its legend said
+    "in games, 2-0, 2-1, 1-2, 0-2 or 0-0-3", game scores no Pokémon table ends in; and a
+    chess event has no cut (FIDE C.07): it said "decides nothing for the cut"."""
+    assert main(["cut", STORE, "--top", "4", "--rules", "pokemon"]) == 0
+    words = " ".join(capsys.readouterr().out.split())
+    assert "(1 in 5) (exact;" in words
+    assert "in games" not in words
+    assert "2-1" not in words
+    assert main(["cut", STORE, "--top", "7", "--rules", "fide"]) == 0
+    words = " ".join(capsys.readouterr().out.split())
+    assert "the cut" not in words
+    assert "in games" not in words

@@ -84,7 +84,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--top", type=positive_int, metavar="N",
                    help="places / contenders drawn (default 32; 16 for omw-ranges)")
     p.add_argument("--cut", type=positive_int, default=8, metavar="N",
-                   help="size of the top cut (8)")
+                   help="size of the top cut, or the places that matter where the game has no "
+                   "playoff (chess: the top N places) (8)")
     p.add_argument("--round", type=positive_int, metavar="R",
                    help="standings: after round R; omw-ranges/cut-status: the round analysed "
                         "(default: the last Swiss round)")
@@ -224,7 +225,8 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
     if kind == "cut-status":
         prior, pairs = _split_round(_one_event(res, args.event), args.round)
         status = cut_status(prior, pairs, cut, rules)
-        return charts.chart_cut_status(named(status), standings(prior, rules), top=cut)
+        return charts.chart_cut_status(named(status), standings(prior, rules), top=cut,
+                                       rules=rules)
     # (one row per event: --event keeps that one; it drew every event, without a word)
     res = filter_events(res, args.event)
     if kind == "cut-lines":
