@@ -290,3 +290,29 @@ def test_a_terminal_that_reports_no_size_is_read_as_80_columns(
     monkeypatch.setattr(os, "get_terminal_size",
                         lambda fd=1: os.terminal_size((0, 0)))
     assert terminal_width() == 80
+
+
+def test_explain_shows_every_chess_tiebreaker(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``explain`` for chess showed only the Buchholz sum: each criterion of the ruleset
+    has its arithmetic (by tiebreaker function: explain.ARITHMETIC), and it gives the
+    standings' value."""
+    from tests.helpers import DE_DECIDES, decisive
+
+    path = tmp_path / "chess.csv"
+    decisive(DE_DECIDES).write_csv(path)
+    st = sf.standings(decisive(DE_DECIDES), "fide").filter(pl.col("player_id") == "P1")
+    assert main(["explain", str(path), "--player", "P1", "--rules", "fide"]) == 0
+    out = capsys.readouterr().out
+    words = " ".join(out.split())
+    from swissframe.compare import format_value
+
+    for label, col in (("BH-C1", "bh_c1"), ("BH", "bh"), ("SB", "sb")):
+        value = format_value(col, st[col][0], 4)
+        assert re.search(rf"(^| ){re.escape(label)} = [^=]+ = {re.escape(value)}( |$)",
+                         words), (label, value, out)
+    assert f"WIN = {st['win'][0]} (round" in words
+    assert "SB = " in words
+    assert "×" in words.split("SB = ")[1].split("=")[0]
+    assert "DE = " in words
+    assert "C.07 Art. 6" in words

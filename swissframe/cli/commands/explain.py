@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Final
 
 import polars as pl
 
@@ -32,7 +34,7 @@ from swissframe.cli._common import (
 )
 from swissframe.compare import with_unit
 from swissframe.engine.tiebreakers import drawn_by_lot
-from swissframe.rules import label_of
+from swissframe.rules import Criterion, Ruleset, label_of
 from swissframe.schema import DISQUALIFIED
 
 __all__ = ["add_parser", "render", "run"]
@@ -87,10 +89,106 @@ def _terms(label: str, values: Sequence[float], total: float | None, width: int)
                                    break_on_hyphens=False))
 
 
+def _points(result: str, rs: Ruleset) -> Fraction | None:
+    """The points a round's result scored, as ``rs`` scores it (None: not known)."""
+    return {"win": rs.points_win, "bye": rs.points_bye, "draw": rs.points_draw,
+            "half-point bye": rs.points_draw, "loss": rs.points_loss,
+            "unopposed loss": rs.points_loss}.get(result)
+
+
+def _num(v: float | Fraction) -> str:
+    return format_cell("x", float(v))
+
+
+def _checked(label: str, text: str, value: object, expected: float | None, *,
+             width: int, why: str) -> list[str]:
+    """``LABEL = text = value``, wrapped; where the arithmetic shown does not give the
+    standings' value (a rule it leaves out), the value with what it is (``why``)."""
+    shown = format_cell("x", value)
+    if expected is None or value is None or abs(float(expected) - float(value)) > 1e-9:  # type: ignore[arg-type]
+        shown = format_cell("x", expected)
+        return textwrap.wrap(f"{label} = {shown} ({why})", width=width,
+                             subsequent_indent=" " * (len(label) + 3))
+    return textwrap.wrap(f"{label} = {text} = {shown}", width=width,
+                         subsequent_indent=" " * (len(label) + 3), break_on_hyphens=False)
+
+
+def _buchholz_lines(c: Criterion, body: pl.DataFrame, standing: Mapping[str, object],
+                    rs: Ruleset, width: int) -> list[str]:
+    """Buchholz and its Cut-n / Median-n (C.07 Art. 7.1, 14): the opponents' scores, less
+    the lowest (and highest) contributions."""
+    vals = [float(v) for v in body["bh_value"].drop_nulls()]
+    kw = c.kwargs
+    low = int(kw.get("cut", 0) or 0) + int(kw.get("median", 0) or 0)  # type: ignore[call-overload]
+    high = int(kw.get("median", 0) or 0)  # type: ignore[call-overload]
+    ordered = sorted(vals)
+    kept = ordered[low:len(ordered) - high]
+    cut = [f"− {_num(v)}" for v in ordered[:low]] + [f"− {_num(v)}" for v in
+                                                       ordered[len(ordered) - high:]]
+    text = " + ".join(_num(v) for v in vals) + ("" if not cut else " " + " ".join(cut))
+    why = ("C.07 Art. 14, 16.5: a voluntarily unplayed round's contribution is cut first"
+           if cut else "C.07 Art. 16: unplayed rounds")
+    return _checked(c.label, text, sum(kept), standing.get(c.name),  # type: ignore[arg-type]
+                    width=width, why=why)
+
+
+def _sb_lines(c: Criterion, body: pl.DataFrame, standing: Mapping[str, object],
+              rs: Ruleset, width: int) -> list[str]:
+    """Sonneborn-Berger (C.07 Art. 9.1): each opponent's score times the points scored
+    against them."""
+    terms, total = [], 0.0
+    for result, val in zip(body["result"].to_list(), body["bh_value"].to_list(), strict=True):
+        pts = _points(str(result), rs)
+        if val is None or pts is None:
+            continue
+        terms.append(f"{_num(pts)}×{_num(val)}")
+        total += float(pts) * float(val)
+    return _checked(c.label, " + ".join(terms) or "0", total, standing.get(c.name),  # type: ignore[arg-type]
+                    width=width, why="C.07 Art. 9.1, 16: each opponent's score times the "
+                    "points scored against them")
+
+
+def _wins_lines(c: Criterion, body: pl.DataFrame, standing: Mapping[str, object],
+                rs: Ruleset, width: int) -> list[str]:
+    """Number of wins (C.07 Art. 7.2): the rounds won, a bye among them."""
+    won = [str(r) for r, res in zip(body["round"].to_list(), body["result"].to_list(),
+                                    strict=True) if res in ("win", "bye")]
+    text = f"{len(won)} (round{'' if len(won) == 1 else 's'} {', '.join(won)})" if won else "0"
+    value = standing.get(c.name)
+    if value is not None and float(value) != len(won):  # type: ignore[arg-type]
+        return [f"{c.label} = {format_cell('x', value)} (C.07 Art. 7.2: the rounds won)"]
+    return textwrap.wrap(f"{c.label} = {text}", width=width,
+                         subsequent_indent=" " * (len(c.label) + 3))
+
+
+def _encounter_lines(c: Criterion, body: pl.DataFrame, standing: Mapping[str, object],
+                     rs: Ruleset, width: int) -> list[str]:
+    """Direct encounter (C.07 Art. 6): among the players level on every criterion before
+    it, the games between them."""
+    value = format_cell("x", standing.get(c.name))
+    return textwrap.wrap(
+        f"{c.label} = {value} ({c.unit or 'points against the tied players'}; C.07 Art. 6: "
+        "the games between the players level on every criterion before it)", width=width,
+        subsequent_indent=" " * (len(c.label) + 3))
+
+
+#: How each tiebreaker function's number is formed, by function (the arithmetic lines
+#: under the table); OMW%, OGW%, OOMW% have theirs in the table's averages. A criterion of
+#: a function not here prints its value only. Extending ``explain`` to a criterion is an
+#: entry here, never a branch on the game.
+ARITHMETIC: dict[str, Callable[[Criterion, pl.DataFrame, Mapping[str, object], Ruleset, int],
+                               list[str]]] = {
+    "buchholz": _buchholz_lines, "sb": _sb_lines, "win": _wins_lines,
+    "direct_encounter": _encounter_lines}
+
+#: Criteria whose arithmetic the averages under the table show (:func:`_terms`).
+_AVERAGED: Final = frozenset({"match_points", "omwp", "gwp", "ogwp", "oomwp"})
+
+
 def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: str,
            criteria: Sequence[str] = (), width: int = 80,
            names: dict[str, str] | None = None,
-           units: Mapping[str, str] | None = None) -> str:
+           units: Mapping[str, str] | None = None, ruleset: Ruleset | None = None) -> str:
     """The judge's text of an :func:`swissframe.explain` table, ``width`` columns wide;
     ``units``: what a criterion's number counts where its label does not say it, by
     column (``Criterion.unit``: "DE 1 (tied players ranked below)").
@@ -198,10 +296,21 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
                   if v is not None and not ex] if col == "opp_omwp" else \
             [float(v) for v in body[col].drop_nulls().to_list()]
         lines.append(_terms(label, values, avg.get(col), width))
-    if chess and avg.get("bh_value") is not None:
+    if chess and avg.get("bh_value") is not None and ruleset is None:
         vals = " + ".join(format_cell("x", v) for v in body["bh_value"].drop_nulls())
         lines.append(textwrap.fill(f"Buchholz = {vals} = {format_cell('x', avg['bh_value'])}",
                                    width=width, subsequent_indent=" " * 11))
+    if ruleset is not None and standing is not None:  # every other criterion, by function
+        for c in ruleset.criteria:
+            if c.name in _AVERAGED or c.name not in criteria:
+                continue
+            make = ARITHMETIC.get(c.function)
+            if make is not None and ("bh_value" in body.columns
+                                     or c.function in {"win", "direct_encounter"}):
+                lines += make(c, body, standing, ruleset, width)
+            elif standing.get(c.name) is not None:
+                lines.append(with_unit(f"{c.label} = {format_cell(c.name, standing[c.name])}",
+                                       c.unit))
     return "\n".join(lines)
 
 
@@ -227,6 +336,7 @@ def run(args: argparse.Namespace) -> int:
     criteria = [c.name for c in get(used).criteria if not drawn_by_lot(c.function)]
     units = {c.name: c.unit for c in get(used).criteria if c.unit}
     text = render(table, row.row(0, named=True) if row.height else None, rules=rules,
-                  criteria=criteria, width=width, names=names, units=units)
+                  criteria=criteria, width=width, names=names, units=units,
+                  ruleset=get(used))
     write_text(text, args.output, inputs=args.files)
     return 0
