@@ -24,7 +24,7 @@ def test_standings_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Alice" in out
     assert "omwp" in out
     first = next(line for line in out.splitlines() if "Alice" in line)
-    assert "┆ Alice     ┆ 1    ┆ 10 " in first
+    assert "│ Alice     ┆ 1    ┆ 10 " in first  # (the terminal's table, in a pipe too)
 
 
 def test_a_library_warning_is_one_line_after_the_output(

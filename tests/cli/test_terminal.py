@@ -331,3 +331,32 @@ def test_direct_encounter_says_it_counts_tied_players(tmp_path: Path) -> None:
         "P1 (3rd) beat P5 (4th) on direct encounter (tied players ranked below): 1 vs 0,")
     assert said[-1] == "direct encounter: tied players ranked below"  # under the table
     assert "DE 1 (tied players ranked below), WIN 2" in " ".join(screen(expl))
+
+
+def test_a_piped_table_fits_as_on_a_terminal() -> None:
+    """``swissframe standings FILE | cat`` printed every column at full width (a chess
+    event: 150 columns) while ``| less`` in a terminal fitted it: a text table to stdout
+    reads as on a terminal in a pipe too — ``COLUMNS``, else the terminal of stderr or
+    stdin, else 80 columns (as rich does) — with the columns left out named; the whole
+    table is ``--format csv`` / ``-o FILE``."""
+    trf = str(SHARED_ROOT / "data" / "realworld" / "chess-trf" / "OttoMilvang_TieBreakServer"
+              / "tests" / "fixtures" / "held_swiss_9.trf")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env["PYTHONPATH"] = str(REPO_ROOT)
+
+    def piped(*argv: str, columns: str | None = None) -> str:
+        run_env = env if columns is None else {**env, "COLUMNS": columns}
+        done = subprocess.run([sys.executable, "-c", "import sys; from swissframe.cli import "
+                               "main; sys.exit(main(sys.argv[1:]))", *argv],
+                              capture_output=True, text=True, env=run_env, cwd=REPO_ROOT,
+                              stdin=subprocess.DEVNULL, check=True)
+        return done.stdout
+
+    for columns, width in ((None, 80), ("60", 60)):
+        out = piped("standings", trf, columns=columns)
+        assert max(len(line) for line in out.splitlines()) <= width, out
+        assert "Charline" in out
+        assert "use --format csv or -o FILE.csv" in " ".join(out.split())
+    whole = piped("standings", trf, "--format", "csv")
+    assert {"bh_c1", "sb", "direct_encounter", "ps", "won"} <= set(whole.splitlines()[0]
+                                                                   .split(","))
