@@ -916,3 +916,30 @@ def test_a_game_without_a_playoff_has_no_cut_in_its_charts() -> None:
                                               rules="fide"))
     assert "Top-2 status" in shown
     assert "Cut status" not in shown
+
+
+def test_chart_cut_defaults_to_the_events_own_playoff(tmp_path: Path) -> None:
+    """``swissframe chart standings`` drew a top-8 cut whatever the event: a file holding
+    the event's playoff (here a Top 4) gives its cut; ``--cut`` wins; without playoff rows
+    8 stays the default."""
+    from swissframe.cli import main
+
+    swiss = sf.read(ROOT / "data" / "events" / "store-championship.csv").results.drop(
+        "source_file", strict=False)
+    firsts = sf.standings(swiss)["player_id"].to_list()[:4]
+    semis = sf.from_matches(pl.DataFrame({
+        "event_id": swiss["event_id"][0], "round": 6, "player_a": firsts[:2],
+        "player_b": firsts[:1:-1], "games_a": [2, 2], "games_b": [0, 1],
+        "games_drawn": [0, 0], "phase": "playoff"}))
+    path = tmp_path / "with-playoff.parquet"
+    pl.concat([swiss.select(semis.columns), semis], how="vertical_relaxed").write_parquet(path)
+
+    def subtitle(*argv: str) -> str:
+        out = tmp_path / "fig.json"
+        assert main(["chart", "standings", str(path), *argv, "-o", str(out), "--quiet"]) == 0
+        return " ".join(json.loads(out.read_text())["title"]["subtitle"])
+
+    assert "cut to the top 4" in subtitle()
+    assert "cut to the top 2" in subtitle("--cut", "2")
+    swiss.write_parquet(path)
+    assert "cut to the top 8" in subtitle()

@@ -15,10 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+import polars as pl
+
 from swissframe.rules._ruleset import Ruleset, fraction_text
 
-__all__ = ["GAME_FUNCTIONS", "NO_PLAYOFF", "CutWords", "cut_words", "outcome_words",
-           "reads_games", "result_words"]
+__all__ = ["DEFAULT_TOP", "GAME_FUNCTIONS", "NO_PLAYOFF", "CutWords", "cut_words",
+           "outcome_words", "playoff_size", "reads_games", "result_words"]
+
+#: The places an analysis looks at when neither the user nor the event's file says: a card
+#: game's top-8 playoff (MTR Appendix E from 17 players), the top 8 places of a chess event.
+DEFAULT_TOP: Final = 8
 
 #: The ruleset families (a ruleset's name up to its first ``-``: ``fide``, ``fide-2026``,
 #: ``fide-2009``) whose Swiss ends without a playoff cut: FIDE C.07 ranks the final
@@ -89,6 +95,22 @@ def cut_words(rules: Ruleset | None, n: int) -> CutWords:
     ('Places 3 and 4', 'in the cut')
     """
     return CutWords(n, _family(rules) not in NO_PLAYOFF)
+
+
+def playoff_size(results: pl.DataFrame) -> int | None:
+    """The size of the event's own cut, where its rows hold its playoff: the players who
+    played a playoff round (a bracket's byes included: a seed who skips the first round
+    plays the next). None without playoff rows (a chess file, a Swiss-only export).
+
+    >>> rows = pl.DataFrame({"phase": ["swiss"] * 3 + ["playoff"] * 6,
+    ...     "player_id": ["A", "B", "C", "A", "B", "C", "D", "A", "C"]})
+    >>> playoff_size(rows), playoff_size(rows.filter(pl.col("phase") == "swiss"))
+    (4, None)
+    """
+    if "phase" not in results.columns:
+        return None
+    n = results.filter(pl.col("phase") == "playoff")["player_id"].drop_nulls().n_unique()
+    return n if n >= 2 else None
 
 
 def reads_games(rules: Ruleset | None) -> bool:

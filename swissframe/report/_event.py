@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from swissframe.compare import (
     with_unit,
 )
 from swissframe.cut._status import possible_words
-from swissframe.cut._words import cut_words, reads_games
+from swissframe.cut._words import DEFAULT_TOP, cut_words, playoff_size, reads_games
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
@@ -120,10 +121,18 @@ def _positions(st: pl.DataFrame) -> pl.DataFrame:
         position=pl.int_range(1, pl.len() + 1, dtype=pl.Int64))
 
 
-def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int = 8, n_sims: int = 100,
-                seed: int = 0, variants: Sequence[str | Ruleset] | None = None) -> EventReport:
-    """Compute every table of one event's page (``results``: that event's rows only)."""
+def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int | None = None,
+                n_sims: int = 100, seed: int = 0,
+                variants: Sequence[str | Ruleset] | None = None) -> EventReport:
+    """Compute every table of one event's page (``results``: that event's rows only;
+    ``top`` None: the event's own playoff where its rows hold one, else
+    :data:`~swissframe.cut._words.DEFAULT_TOP`)."""
     rs = meta.rules
+    own = playoff_size(results)
+    if top is None:
+        top = own or DEFAULT_TOP
+        if own is not None:
+            meta = dataclasses.replace(meta, details=(*meta.details, f"top-{own} playoff"))
     swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
     st = _positions(sf.standings(swiss, rs))
     by_round: pl.DataFrame = sf.standings_by_round(swiss, rs)  # type: ignore[assignment]

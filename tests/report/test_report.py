@@ -483,3 +483,22 @@ def test_a_result_is_told_in_the_rulesets_terms() -> None:
     assert _result_text(final, "A", "B", str, sf.rules.MTG) == "A 2–1"
     assert _result_text(final, "A", "B", str, sf.rules.POKEMON) == "A won"
     assert _result_text(final, "A", "B", str, sf.rules.FIDE) == "A won"
+
+
+def test_the_page_takes_the_events_own_cut_from_its_playoff() -> None:
+    """The page cut every event to a top 8: a file holding the event's playoff (a
+    decklist file's Top 8, here a Top 4) says its cut; without one (a chess file, a
+    Swiss-only export) 8 stays the default, and ``top=`` wins over both."""
+    swiss = sf.read(DATA / "store-championship.csv").results.drop("source_file", strict=False)
+    firsts = sf.standings(swiss)["player_id"].to_list()[:4]
+    semis = sf.from_matches(pl.DataFrame({
+        "event_id": swiss["event_id"][0], "round": 6, "player_a": firsts[:2],
+        "player_b": firsts[:1:-1], "games_a": [2, 2], "games_b": [0, 1],
+        "games_drawn": [0, 0], "phase": "playoff"}))
+    rows = pl.concat([swiss.select(semis.columns), semis], how="vertical_relaxed")
+    rep = sf.report(rows, n_sims=0)
+    assert rep.top == 4
+    assert "top-4 playoff" in _text(rep.html)
+    assert "The top-4 cut fell at" in _text(rep.html)
+    assert sf.report(swiss, n_sims=0).top == 8
+    assert sf.report(rows, n_sims=0, top=2).top == 2
