@@ -131,8 +131,9 @@ def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int | None = Non
     own = playoff_size(results)
     if top is None:
         top = own or DEFAULT_TOP
-        if own is not None:
-            meta = dataclasses.replace(meta, details=(*meta.details, f"top-{own} playoff"))
+        said = f"top {own} playoff"  # (as the decklist importer's details say it)
+        if own is not None and said not in meta.details:
+            meta = dataclasses.replace(meta, details=(*meta.details, said))
     swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
     st = _positions(sf.standings(swiss, rs))
     by_round: pl.DataFrame = sf.standings_by_round(swiss, rs)  # type: ignore[assignment]
