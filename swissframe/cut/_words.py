@@ -135,41 +135,42 @@ def _pts(value: object) -> str:
     return "½" if v == Fraction(1, 2) else fraction_text(v)
 
 
-def result_words(rules: Ruleset | None) -> str:
-    """A match's results with their points, as the ruleset scores them.
+def result_words(rules: Ruleset) -> str:
+    """What a match's results score, as the ruleset scores them.
 
     >>> import swissframe as sf
     >>> result_words(sf.rules.POKEMON), result_words(sf.rules.FIDE)
-    ('a win (3 points), a draw (1) or a loss (0)', 'a win (1 point), a draw (½) or a loss (0)')
+    ('a win scores 3 points, a draw 1, a loss 0', 'a win scores 1 point, a draw ½, a loss 0')
     """
-    if rules is None:
-        return "a win, a draw or a loss"
     win = _pts(rules.points_win)
-    return (f"a win ({win} point{'' if win == '1' else 's'}), a draw "
-            f"({_pts(rules.points_draw)}) or a loss ({_pts(rules.points_loss)})")
+    return (f"a win scores {win} point{'' if win == '1' else 's'}, a draw "
+            f"{_pts(rules.points_draw)}, a loss {_pts(rules.points_loss)}")
 
 
 def outcome_words(outcomes: Sequence[tuple[int, int, int]], rules: Ruleset | None) -> str:
     """How an analysis weighs a table's results (a uniform model over the ruleset's
     ``match_outcomes``), in the ruleset's terms: the chances of a win and of a draw, and
     the game scores behind them where the ruleset reads games (:func:`reads_games`); a
-    game whose tiebreakers read only the match (Pokémon, chess) names no 2-1.
+    game whose tiebreakers read only the match (Pokémon, chess) names no 2-1, but what a
+    result scores (:func:`result_words`).
 
     >>> import swissframe as sf
     >>> from swissframe.rules import BEST_OF_THREE, ONE_GAME
-    >>> outcome_words(ONE_GAME, sf.rules.FIDE)
-    'a win for either player (1 chance in 3 each) or a draw (1 in 3)'
+    >>> print(outcome_words(ONE_GAME, sf.rules.FIDE))
+    a win for either player (1 chance in 3 each) or a draw (1 in 3): a win scores 1 point,
+    a draw ½, a loss 0
     >>> outcome_words(BEST_OF_THREE, sf.rules.MTG)[-52:]
     'in games, 2-0, 2-1, 1-2, 0-2 or 0-0-3 equally likely'
-    >>> outcome_words(BEST_OF_THREE, sf.rules.POKEMON)
-    'a win for either player (2 chances in 5 each) or a draw (1 in 5)'
+    >>> print(outcome_words(BEST_OF_THREE, sf.rules.POKEMON))
+    a win for either player (2 chances in 5 each) or a draw (1 in 5): a win scores 3 points,
+    a draw 1, a loss 0
     """
     n = len(outcomes)
     wins = sum(o[0] > o[1] for o in outcomes)  # (as many losses: the space is mirrored)
     draws = n - 2 * wins
     words = (f"a win for either player ({wins} {'chance' if wins == 1 else 'chances'} in {n} "
              f"each) or a draw ({draws} in {n})")
-    if not reads_games(rules):
-        return words
+    if rules is not None and not reads_games(rules):
+        return f"{words}: {result_words(rules)}"
     scores = ["-".join(map(str, o if o[2] else o[:2])) for o in outcomes]
     return f"{words}: in games, {', '.join(scores[:-1])} or {scores[-1]} equally likely"
