@@ -314,5 +314,6 @@ def test_explain_shows_every_chess_tiebreaker(
     assert f"WIN = {st['win'][0]} (round" in words
     assert "SB = " in words
     assert "×" in words.split("SB = ")[1].split("=")[0]
-    assert "DE = " in words
-    assert "C.07 Art. 6" in words
+    # direct encounter names the tied players and the games between them
+    assert ("DE = 1 (tied players ranked below): level on Points, BH-C1, BH, SB with P5; "
+            "beat P5 (round 2) (C.07 Art. 6)") in words
