@@ -928,7 +928,7 @@ def test_chart_cut_defaults_to_the_events_own_playoff(tmp_path: Path) -> None:
         "source_file", strict=False)
     firsts = sf.standings(swiss)["player_id"].to_list()[:4]
     semis = sf.from_matches(pl.DataFrame({
-        "event_id": swiss["event_id"][0], "round": 6, "player_a": firsts[:2],
+        "event_id": swiss["event_id"][0], "round": 5, "player_a": firsts[:2],
         "player_b": firsts[:1:-1], "games_a": [2, 2], "games_b": [0, 1],
         "games_drawn": [0, 0], "phase": "playoff"}))
     path = tmp_path / "with-playoff.parquet"

@@ -47,7 +47,7 @@ from swissframe.cli._common import (
 )
 from swissframe.cut import cut_status, id_advice
 from swissframe.cut._status import possible_words
-from swissframe.cut._words import cut_words, outcome_words
+from swissframe.cut._words import DEFAULT_TOP, cut_words, outcome_words, playoff_size
 from swissframe.errors import DataError, DataWarning, SwissframeError
 from swissframe.io._files import read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
@@ -83,8 +83,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "few tables remain, else simulated) and which cannot, after a win, a draw or a loss "
         "— and, per table, whether an intentional draw is safe.")
     add_files(p)
-    add_top(p, default=8, what="size of the cut, or the places that matter where the game "
-            "has no playoff (chess: the top N places)")
+    add_top(p, default=None, what="size of the cut, or the places that matter where the "
+            "game has no playoff (chess: the top N places); default: each event's playoff "
+            "where its file holds one (a decklist file's Top 8), else 8")
     p.add_argument("--round", type=positive_int, default=None, metavar="R",
                    help="the round about to be played (default: each event's last Swiss "
                         "round; its rows are used as the pairings)")
@@ -107,6 +108,25 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         "for which the round still decides something)")
     add_output(p, what="the per-player table (every player)")
     add_quiet(p)
+
+
+def _tops(results: pl.DataFrame, top: int | None) -> dict[str, int]:
+    """Each event's cut: ``--top`` where given, else its own playoff's size where its rows
+    hold it (:func:`~swissframe.cut._words.playoff_size`), else 8."""
+    out = {}
+    for (ev,), rows in results.group_by("event_id", maintain_order=True):
+        out[str(ev)] = top if top is not None else playoff_size(rows) or DEFAULT_TOP
+    return out
+
+
+def _by_top(rows: pl.DataFrame | pl.LazyFrame, tops: dict[str, int]
+            ) -> list[tuple[int, pl.DataFrame]]:
+    """``rows`` split by their events' cut size (one analysis per size)."""
+    frame = rows.collect() if isinstance(rows, pl.LazyFrame) else rows
+    sizes = frame.with_columns(_top=pl.col("event_id").cast(pl.String).replace_strict(
+        tops, default=DEFAULT_TOP, return_dtype=pl.Int64))
+    return [(int(t), grp.drop("_top"))
+            for (t,), grp in sizes.group_by("_top", maintain_order=True)]
 
 
 def _split(results: pl.DataFrame, round_: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -349,22 +369,24 @@ def run(args: argparse.Namespace) -> int:
                "round, or --pairings FILE.")
         raise SwissframeError(msg)
     groups = [(args.rules, prior)] if args.rules else by_ruleset(prior)
+    tops = _tops(results, args.top)
     statuses, advice, ranked = [], [], []
     rules_of: dict[str, Ruleset] = {}  # per event: the ruleset analysed (for its legend)
-    for name, rows in groups:  # one analysis per ruleset the data calls for
+    for name, same in groups:  # one analysis per ruleset the data calls for
         # an inferred platform preset counts players at their stage's end; the cut
         # analysis ranks the Swiss as it stands before round R
         rules = get(name) if args.rules else dataclasses.replace(get(name), snapshot="final")
-        ids = rows.lazy().select("event_id").unique().collect()
-        rules_of |= dict.fromkeys(ids["event_id"].to_list(), rules)
-        pr = (pairs.join(ids, on="event_id", how="semi") if "event_id" in pairs.columns
-              else pairs)
-        st = cut_status(rows, pr, args.top, rules, n_sims=args.sims,
-                        exact_limit=args.exact_limit, seed=args.seed,
-                        progress=show_progress(args))
-        statuses.append(st)
-        advice.append(id_advice(rows, pr, args.top, rules, status=st))
-        ranked.append(standings(rows, rules))
+        for top, rows in _by_top(same, tops):  # (and per cut size: each event's own)
+            ids = rows.lazy().select("event_id").unique().collect()
+            rules_of |= dict.fromkeys(ids["event_id"].to_list(), rules)
+            pr = (pairs.join(ids, on="event_id", how="semi") if "event_id" in pairs.columns
+                  else pairs)
+            st = cut_status(rows, pr, top, rules, n_sims=args.sims,
+                            exact_limit=args.exact_limit, seed=args.seed,
+                            progress=show_progress(args))
+            statuses.append(st)
+            advice.append(id_advice(rows, pr, top, rules, status=st))
+            ranked.append(standings(rows, rules))
     note(args, describe(src.events, args.rules))
     st = pl.concat(statuses, how="diagonal_relaxed")
     adv = pl.concat(advice, how="diagonal_relaxed")
@@ -386,7 +408,7 @@ def run(args: argparse.Namespace) -> int:
     for (ev,), grp in players.group_by("event_id", maintain_order=True):
         r = round_of.filter(pl.col("event_id") == ev)["round"].max()
         used = rules_of.get(str(ev), get("mtg"))
-        parts.append(render_event(grp, event=str(ev), top=args.top,
+        parts.append(render_event(grp, event=str(ev), top=tops.get(str(ev), DEFAULT_TOP),
                                   round_=int(r) if isinstance(r, int) else 0,
                                   show_all=args.all, width=width,
                                   rules=used,
