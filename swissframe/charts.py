@@ -1375,9 +1375,13 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
     if df.height == 0:
         msg = f"{what}: the table is empty. Hint: run sensitivity over at least one event."
         raise DataError(msg)
-    top_n = f"top {top}" if top else "top cut"
     rulesets = df["ruleset"].unique(maintain_order=True).to_list()
     base_name = rulesets[0]
+    # (the baseline's words: a chess event has no cut, swissframe.cut._words)
+    known = _rules.PRESETS.get(str(base_name))
+    words = cut_words(known, top or 8)
+    top_n = f"top {top}" if top else ("top cut" if words.playoff else "top places")
+    line = "the cut" if words.playoff else "the line"
     extra = [c for c in ("players", "kendall_tau", "cut_criterion") if c in df.columns]
     event_name = (pl.coalesce(pl.col("event_name").cast(pl.String), pl.col("event_id"))
                   if "event_name" in df.columns else pl.col("event_id"))
@@ -1442,7 +1446,7 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
                *[alt.Tooltip("kendall_tau:Q", format=".3f") for c in extra
                  if c == "kendall_tau"],
                *[alt.Tooltip("players:Q") for c in extra if c == "players"],
-               *[alt.Tooltip("cut_criterion:N", title="decided the cut (baseline)")
+               *[alt.Tooltip("cut_criterion:N", title=f"decided {line} (baseline)")
                  for c in extra if c == "cut_criterion"]]
     base = alt.Chart(_inline(alt, data)).encode(x=x, y=y)
     cells = base.mark_rect(stroke="white", strokeWidth=0.5).encode(
@@ -1467,8 +1471,9 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
         subtitle.append(f"Showing {shown}, largest events first")
     if ranked.height:
         most = ", ".join(f"{r} ({n})" for r, n in ranked.head(3).iter_rows())
-        subtitle.append(f"Events changed, most first: {most} — a swap needs a cut decided by "
-                        "a tiebreaker, and a rule that shifts neighbours alike rarely flips it")
+        subtitle.append(f"Events changed, most first: {most} — a swap needs {line} decided "
+                        "by a tiebreaker, and a rule that shifts neighbours alike rarely flips "
+                        "it")
     step = max(36, 10 * max(map(len, rulesets), default=4) // 3)
     chars = max(70, (step * len(rulesets) + 280) // 7)
     return alt.layer(cells, text).properties(

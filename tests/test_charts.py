@@ -943,3 +943,19 @@ def test_chart_cut_defaults_to_the_events_own_playoff(tmp_path: Path) -> None:
     assert "cut to the top 2" in subtitle("--cut", "2")
     swiss.write_parquet(path)
     assert "cut to the top 8" in subtitle()
+
+
+def test_a_chess_sensitivity_chart_has_no_cut() -> None:
+    """The sensitivity chart of a chess event said "decided the cut (baseline)"; its
+    baseline ruleset's words say "the line" (swissframe.cut._words), a card game's keep
+    "the cut"."""
+    from tests.helpers import DE_DECIDES, decisive
+
+    res = decisive(DE_DECIDES)
+    chess = json.dumps(charts.chart_sensitivity(
+        sf.sensitivity(res, sf.standard_variants("fide"), top=3), top=3).to_dict())
+    assert "the cut" not in chess
+    assert "decided the line (baseline)" in chess
+    mtg = json.dumps(charts.chart_sensitivity(
+        sf.sensitivity(res, sf.standard_variants("mtg"), top=3), top=3).to_dict())
+    assert "decided the cut (baseline)" in mtg
