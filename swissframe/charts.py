@@ -1246,6 +1246,8 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
           "swissframe.cut.id_report(...).events joined with the field size (field=...)")
     rs = _ruleset(rules, df)
     with_ids = knows_intentional_draws(rs)  # (a chess draw is a result: no ID legend)
+    # (a chess event has no cut: its line is under place N, swissframe.cut._words)
+    line = "cut line" if cut_words(rs, top).playoff else f"line under place {top}"
     cf = "cf_cut_points_mean" in df.columns
     extra = [c for c in ("swiss_rounds", "final_ids_safe_both", "cf_topn_changed_share")
              if c in df.columns and (with_ids or c == "swiss_rounds")]
@@ -1280,7 +1282,7 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
                alt.Tooltip("match_points_n:Q", title=f"points of place {top}"),
                *([alt.Tooltip("ids_final:Q", title="IDs in the last round")] if with_ids else []),
                *[f"{c}:Q" for c in extra],
-               alt.Tooltip("cf_points:Q", title="cut line, "
+               alt.Tooltip("cf_points:Q", title=f"{line}, "
                            + ("IDs" if with_ids else "draws") + " played out", format=".1f")]
     base = alt.Chart(_inline(alt, data))
     shift = base.mark_rule(color="#999999", strokeWidth=1).encode(
@@ -1307,13 +1309,13 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
                 + (f" ({_plural(n_ids, 'event')} with intentional draws in the last round)"
                    if with_ids else "")]
     if data["cf_points"].is_not_null().any():
-        subtitle.append("Grey tick: the mean cut line with those draws played out"
+        subtitle.append(f"Grey tick: the mean {line} with those draws played out"
                         + (". Draws raise the line: a draw gives both players a point, a "
                            "played match gives one of them nothing" if with_ids else ""))
     return alt.layer(shift, ticks_cf, dots).properties(
         width=560, height=320,
-        title=alt.Title(title or f"The top-{top} cut line across "
-                                 f"{_plural(data.height, 'event')}",
+        title=alt.Title(title or (f"The top-{top} cut line" if line == "cut line" else
+                                  f"Place {top}") + f" across {_plural(data.height, 'event')}",
                         subtitle=_lines(subtitle, 95)))
 
 

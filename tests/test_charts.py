@@ -959,3 +959,17 @@ def test_a_chess_sensitivity_chart_has_no_cut() -> None:
     mtg = json.dumps(charts.chart_sensitivity(
         sf.sensitivity(res, sf.standard_variants("mtg"), top=3), top=3).to_dict())
     assert "decided the cut (baseline)" in mtg
+
+
+def test_a_chess_cut_lines_chart_has_no_cut() -> None:
+    """chart_cut_lines titled a chess season "The top-3 cut line across 2 events"."""
+    from tests.helpers import DE_DECIDES, decisive
+
+    res = pl.concat([decisive(DE_DECIDES).with_columns(event_id=pl.lit(e)) for e in "ab"])
+    field = res.group_by("event_id").agg(players=pl.col("player_id").n_unique())
+    report = id_report(res, 3, "fide", n_sims=5)
+    chess = charts.chart_cut_lines(report, field=field, top=3, rules="fide").to_dict()
+    assert chess["title"]["text"] == "Place 3 across 2 events"
+    assert "cut" not in json.dumps(chess)
+    mtg = charts.chart_cut_lines(report, field=field, top=3, rules="mtg").to_dict()
+    assert mtg["title"]["text"] == "The top-3 cut line across 2 events"
