@@ -297,12 +297,14 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
 
     if rep.ids is not None and cut.height:
         field_t = s.select("event_id", pl.col("players").cast(pl.Int64))
-        blocks.append("<h2>Cut lines against field size</h2>")
+        blocks.append("<h2>Cut lines against field size</h2>" if words.playoff
+                      else f"<h2>Place {n} against field size</h2>")
         has_cf = ("cf_cut_points_mean" in rep.ids.columns
                   and rep.ids["cf_cut_points_mean"].drop_nulls().len() > 0)
         caption = ("One dot per event"
                    + ("; orange: intentional draws in the last round" if ids else "")
-                   + ("; the grey tick is the cut line with them played out (simulated)."
+                   + (f"; the grey tick is {'the cut line' if words.playoff else 'the line'}"
+                      " with them played out (simulated)."
                       if has_cf else "."))
         blocks.append(add(lambda: _cut_lines(rep.ids, field_t, n, one_rules), "season-cut-lines",
                           caption))

@@ -355,7 +355,7 @@ def test_a_chess_season_counts_no_intentional_draws(tmp_path: Path) -> None:
     assert "IDs (last round)" not in text
     assert "intentional" not in text
     assert "Points of place 4" in html
-    chart = html.split("Cut lines against field size")[1].split("</script>")[0]
+    chart = html.split("Place 4 against field size")[1].split("</script>")[0]  # (no cut)
     assert '"field":"ids"' not in chart.replace(" ", "")  # (no colour or shape by IDs)
     assert '"field":"match_points_n"' in chart.replace(" ", "")
 
@@ -400,6 +400,8 @@ def test_a_season_whose_events_share_their_cut_says_it_once() -> None:
     res = pl.concat([one.with_columns(event_id=pl.lit(e)) for e in ("a", "b")])
     text = _text(sf.report(res, rules="fide", top=3, n_sims=0, season=True).html)
     assert "The line under place 3 fell at 2 points in all 2 events (6 players)." in text
+    assert "Place 3 against field size" in text  # (a chess season has no cut lines)
+    assert "Cut lines" not in text
     assert "ranged" not in text
     mixed = pl.concat([res, one.filter(pl.col("round") <= 3).with_columns(
         event_id=pl.lit("c"))])
