@@ -53,6 +53,7 @@ import polars as pl
 from swissframe import rules as _rules
 from swissframe._display import escaped, told_apart
 from swissframe.compare import criterion_label, knows_intentional_draws
+from swissframe.cut._words import CutWords, cut_words
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import (
     DataError,
@@ -98,9 +99,20 @@ OKABE_ITO: Final = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B
 STATUS_COLORS: Final = {"guaranteed": "#009E73", "possible": "#E69F00",
                         "eliminated": "#BBBBBB"}
 
-#: Zones of the standings chart: inside the cut, tied across it, outside it.
-_ZONE_COLORS: Final = {"in the cut": "#0072B2", "tied at the cut": "#E69F00",
-                       "outside": "#BBBBBB"}
+#: Colours of the standings chart's zones: inside the cut (or the top N places of a game
+#: without a playoff, :func:`swissframe.cut._words.cut_words`), tied across it, outside.
+_ZONE_COLORS: Final = ("#0072B2", "#E69F00", "#BBBBBB")
+
+
+def _zones(words: CutWords) -> dict[str, str]:
+    """The standings chart's zone names, in the ruleset's words, with their colours.
+
+    >>> from swissframe.cut._words import CutWords
+    >>> list(_zones(CutWords(8, playoff=False)))
+    ['in the top 8', 'tied at place 8', 'outside']
+    """
+    names = (words.inside, f"tied at {words.line}", "outside")
+    return dict(zip(names, _ZONE_COLORS, strict=True))
 _OUTCOME_ORDER: Final = ("win", "draw", "loss")
 _OUTCOME_COLORS: Final = ("#009E73", "#E69F00", "#D55E00")
 _FONT: Final = "Helvetica Neue, Helvetica, Arial, Liberation Sans, DejaVu Sans, sans-serif"
@@ -564,16 +576,18 @@ def _log_ticks(anchor: int, lo: float, hi: float, *, data: Sequence[int] = ()) -
 # --------------------------------------------------------------------------------------------
 
 
-def _standings_frame(table: pl.DataFrame, top: int, cut: int | None) -> pl.DataFrame:
+def _standings_frame(table: pl.DataFrame, top: int, cut: int | None,
+                     words: CutWords) -> pl.DataFrame:
     """Top rows with display columns: position, label (ties marked ``=``), zone, band."""
     tie_size = pl.len().over("rank")
     last_place = pl.col("rank") + tie_size - 1
+    inside, tied, outside = _zones(words)
     if cut is None:
-        zone: pl.Expr = pl.lit("in the cut")
+        zone: pl.Expr = pl.lit(inside)
     else:
-        zone = (pl.when(last_place <= cut).then(pl.lit("in the cut"))
-                .when(pl.col("rank") <= cut).then(pl.lit("tied at the cut"))
-                .otherwise(pl.lit("outside")))
+        zone = (pl.when(last_place <= cut).then(pl.lit(inside))
+                .when(pl.col("rank") <= cut).then(pl.lit(tied))
+                .otherwise(pl.lit(outside)))
     shown = _player_label(table)
     # (a disqualified player has no rank: not in the standings, so not in the chart)
     out = (table.filter(pl.col("rank").is_not_null()).sort("rank", "player_id")
@@ -599,9 +613,11 @@ def _cut_note(table: pl.DataFrame, ruleset: _rules.Ruleset, cut: int) -> str | N
         return None
     a, b = rows.row(0, named=True), rows.row(1, named=True)
     here, there = f"place {cut}", f"place {cut + 1}"
+    words = cut_words(ruleset, cut)
+    line = "the cut" if words.playoff else f"the line under {here}"
     if a["rank"] == b["rank"]:
         return (f"Places {cut} and {cut + 1} are tied on every criterion (shared rank "
-                f"{a['rank']}): the cut runs through a tie.")
+                f"{a['rank']}): {line} runs through a tie.")
     criteria = [c for c in ruleset.criteria if c.name in table.columns]
     if not any(c.name == "match_points" for c in criteria):
         criteria.insert(0, _rules.Criterion("match_points"))
@@ -614,17 +630,18 @@ def _cut_note(table: pl.DataFrame, ruleset: _rules.Ruleset, cut: int) -> str | N
         if va == vb:
             continue
         if c.name == "match_points":
-            return (f"The cut fell between points groups: {here} has {va:g} points and "
+            return (f"{line.capitalize()} fell between points groups: {here} has {va:g} "
+                    f"points and "
                     f"{there} has {vb:g}.")
         if c.function in _NOT_PLOTTED:
             how = "the random order" if drawn_by_lot(c.function) else c.label
             return (f"Places {cut} and {cut + 1} are level on points and every tiebreaker "
-                    f"before {how}, which decided the cut.")
+                    f"before {how}, which decided {line}.")
         whose = (" — their opponents' results, not their own"
                  if c.function in _OPPONENT_BASED else "")
         lower = "" if c.descending else " (lower is better)"
         return (f"Places {cut} and {cut + 1} both have {a['match_points']:g} points: "
-                f"{c.label}{lower} decided the cut, {_fmt_value(c, va)} vs "
+                f"{c.label}{lower} decided {line}, {_fmt_value(c, va)} vs "
                 f"{_fmt_value(c, vb)}{whose}.")
     return None
 
@@ -694,7 +711,8 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
     tbs = [c.name for c in crits]
     _need(df, tbs, what, "swissframe.standings(...)")
     df, event = _one_event(df, event_id, what)
-    frame = _standings_frame(df, top, cut)
+    words = cut_words(ruleset, cut or top)
+    frame = _standings_frame(df, top, cut, words)
     data = frame.select(
         "event_id", "player_id", "shown", "rank", "match_points", *tbs, "position", "label",
         "zone", "tied", "band", "points_group")
@@ -702,8 +720,9 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
     n = data.height
     order = data["label"].to_list()  # an explicit sort: layers with filters keep it
     y = alt.Y("label:N", sort=order, title=None)
-    zones = [z for z in _ZONE_COLORS if z in set(data["zone"].to_list())]
-    zone_scale = alt.Scale(domain=zones, range=[_ZONE_COLORS[z] for z in zones])
+    colours = _zones(words)
+    zones = [z for z in colours if z in set(data["zone"].to_list())]
+    zone_scale = alt.Scale(domain=zones, range=[colours[z] for z in zones])
     zone_color = alt.Color("zone:N", title=f"Top {cut}" if cut else None, scale=zone_scale,
                            legend=alt.Legend(orient="bottom") if cut else None)
     tooltip = [alt.Tooltip("shown:N", title="player"), "rank:Q",
@@ -749,7 +768,8 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
                             for c in ruleset.criteria)
     first = (f"Top {n} of {_plural(players, 'player')}"
              + (f" after {_plural(rounds, 'round')}" if rounds else "")
-             + (f", cut to the top {cut}" if cut else "")
+             + ((f", cut to the top {cut}" if words.playoff else f", line under place {cut}")
+                if cut else "")
              + f" · ranked by {order_text} ({ruleset.name})")
     subtitle = [first]
     note = _cut_note(df, ruleset, cut) if cut is not None else None
@@ -833,7 +853,8 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
     if finishers.height == 0:
         msg = f"{what}: event {event!r} has no standings after round {last}. Hint: check input."
         raise DataError(msg)
-    omw_ranked = any(c.function == "omwp" for c in _ruleset(rules, df).criteria)
+    ruleset = _ruleset(rules, df)
+    omw_ranked = any(c.function == "omwp" for c in ruleset.criteria)
     keep = [c for c in ("omwp", "mwp") if c in df.columns and omw_ranked]
     data = (sized.join(finishers, on="player_id", how="inner")
             .select("round", "player_id", "player", "final_rank", "rank", "tie_size",
@@ -880,7 +901,8 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
     rule = alt.Chart(_inline(alt, shown.head(1))).mark_rule(
         color="#D55E00", strokeDash=[5, 3]).encode(y=alt.datum(top + 0.5))
     subtitle = [f"Rank after each Swiss round of the {_plural(finishers.height, 'player')} "
-                f"who finished in the top {top}; dashed line: the cut"]
+                f"who finished in the top {top}; dashed line: "
+                + ("the cut" if cut_words(ruleset, top).playoff else f"under place {top}")]
     if start > first_round:
         widest = int(skipped["tie_size"].max() or 0)  # type: ignore[arg-type]
         subtitle.append(
@@ -1027,7 +1049,8 @@ def _status_frame(status: pl.DataFrame, current: pl.DataFrame | None) -> pl.Data
 
 def chart_cut_status(status: Frame, current: Frame | None = None, *,
                      event_id: str | None = None, top: int | None = None,
-                     groups: int | None = None, title: str | None = None) -> Chart:
+                     groups: int | None = None, title: str | None = None,
+                     rules: str | _rules.Ruleset | None = None) -> Chart:
     """Final-round cut status by points group: guaranteed / possible / eliminated.
 
     One panel per own result (win, draw, loss). Each row is a points group (players on the
@@ -1050,6 +1073,10 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
         not eliminated with some result, plus the group below).
     title
         Chart title (default: the event's name, else its id).
+    rules
+        The ruleset analysed (name or :class:`~swissframe.rules.Ruleset`), for its words:
+        a game without a playoff (chess) has a top-N status, not a cut status. Default:
+        a card game's cut.
 
     Returns
     -------
@@ -1070,6 +1097,8 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
     what = "chart_cut_status"
     df = _frame(status, what)
     _positive(top, "top", what)
+    words = cut_words(None if rules is None else _rules.get(rules), top or 8)
+    chance = "cut" if words.playoff else f"top {words.n}"
     _positive(groups, "groups", what)
     _need(df, ["event_id", "player_id", "outcome", "match_points", "status", "probability"],
           what, "swissframe.cut.cut_status(...)")
@@ -1126,24 +1155,25 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
         x=alt.X("sum(players):Q", title="Players", stack="zero",
                 axis=alt.Axis(tickMinStep=1, format="d")),
         y=y,
-        color=alt.Color("status:N", title="Cut status", sort=statuses,
+        color=alt.Color("status:N", title=words.status, sort=statuses,
                         scale=alt.Scale(domain=statuses,
                                         range=[STATUS_COLORS[s] for s in statuses]),
                         legend=alt.Legend(orient="bottom")),
         order=alt.Order("status_order:Q"),
         tooltip=["points:N", "outcome:N", "status:N", "players:Q",
-                 alt.Tooltip("mean_probability:Q", title="P(cut), group", format=".0%")],
+                 alt.Tooltip("mean_probability:Q", title=f"P({chance}), group",
+                             format=".0%")],
     ).transform_calculate(
         status_order="indexof(" + repr(statuses).replace("'", '"') + ", datum.status)")
     labels = alt.Chart().mark_text(align="left", dx=4, color="#333333").encode(
         x="max(group_players):Q", y=y, text="max(p_label):N")
     names = cur if cur is not None and "event_name" not in df.columns else df
-    cut_words = f"the top {top}" if top else "the cut"
+    target = f"the top {top}" if top else "the cut"
     head = alt.Title(
         _event_title(names, event, title),
-        subtitle=_lines([f"Who can still make {cut_words}, by points before the final round "
-                         "and own result; label: the group's mean probability of making the "
-                         "cut",
+        subtitle=_lines([f"Who can still make {target}, by points before the final round "
+                         "and own result; label: the group's mean probability of making "
+                         + ("the cut" if words.playoff else "it"),
                          "Guaranteed / eliminated are proved over every result of every "
                          "other match; “possible” can still be a slim chance (~0%)"], 100))
     layered = alt.layer(bars, labels, data=_inline(alt, data))
@@ -1216,6 +1246,8 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
           "swissframe.cut.id_report(...).events joined with the field size (field=...)")
     rs = _ruleset(rules, df)
     with_ids = knows_intentional_draws(rs)  # (a chess draw is a result: no ID legend)
+    # (a chess event has no cut: its line is under place N, swissframe.cut._words)
+    line = "cut line" if cut_words(rs, top).playoff else f"line under place {top}"
     cf = "cf_cut_points_mean" in df.columns
     extra = [c for c in ("swiss_rounds", "final_ids_safe_both", "cf_topn_changed_share")
              if c in df.columns and (with_ids or c == "swiss_rounds")]
@@ -1250,7 +1282,7 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
                alt.Tooltip("match_points_n:Q", title=f"points of place {top}"),
                *([alt.Tooltip("ids_final:Q", title="IDs in the last round")] if with_ids else []),
                *[f"{c}:Q" for c in extra],
-               alt.Tooltip("cf_points:Q", title="cut line, "
+               alt.Tooltip("cf_points:Q", title=f"{line}, "
                            + ("IDs" if with_ids else "draws") + " played out", format=".1f")]
     base = alt.Chart(_inline(alt, data))
     shift = base.mark_rule(color="#999999", strokeWidth=1).encode(
@@ -1277,13 +1309,13 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
                 + (f" ({_plural(n_ids, 'event')} with intentional draws in the last round)"
                    if with_ids else "")]
     if data["cf_points"].is_not_null().any():
-        subtitle.append("Grey tick: the mean cut line with those draws played out"
+        subtitle.append(f"Grey tick: the mean {line} with those draws played out"
                         + (". Draws raise the line: a draw gives both players a point, a "
                            "played match gives one of them nothing" if with_ids else ""))
     return alt.layer(shift, ticks_cf, dots).properties(
         width=560, height=320,
-        title=alt.Title(title or f"The top-{top} cut line across "
-                                 f"{_plural(data.height, 'event')}",
+        title=alt.Title(title or (f"The top-{top} cut line" if line == "cut line" else
+                                  f"Place {top}") + f" across {_plural(data.height, 'event')}",
                         subtitle=_lines(subtitle, 95)))
 
 
@@ -1345,9 +1377,13 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
     if df.height == 0:
         msg = f"{what}: the table is empty. Hint: run sensitivity over at least one event."
         raise DataError(msg)
-    top_n = f"top {top}" if top else "top cut"
     rulesets = df["ruleset"].unique(maintain_order=True).to_list()
     base_name = rulesets[0]
+    # (the baseline's words: a chess event has no cut, swissframe.cut._words)
+    known = _rules.PRESETS.get(str(base_name))
+    words = cut_words(known, top or 8)
+    top_n = f"top {top}" if top else ("top cut" if words.playoff else "top places")
+    line = "the cut" if words.playoff else "the line"
     extra = [c for c in ("players", "kendall_tau", "cut_criterion") if c in df.columns]
     event_name = (pl.coalesce(pl.col("event_name").cast(pl.String), pl.col("event_id"))
                   if "event_name" in df.columns else pl.col("event_id"))
@@ -1412,7 +1448,7 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
                *[alt.Tooltip("kendall_tau:Q", format=".3f") for c in extra
                  if c == "kendall_tau"],
                *[alt.Tooltip("players:Q") for c in extra if c == "players"],
-               *[alt.Tooltip("cut_criterion:N", title="decided the cut (baseline)")
+               *[alt.Tooltip("cut_criterion:N", title=f"decided {line} (baseline)")
                  for c in extra if c == "cut_criterion"]]
     base = alt.Chart(_inline(alt, data)).encode(x=x, y=y)
     cells = base.mark_rect(stroke="white", strokeWidth=0.5).encode(
@@ -1437,8 +1473,9 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
         subtitle.append(f"Showing {shown}, largest events first")
     if ranked.height:
         most = ", ".join(f"{r} ({n})" for r, n in ranked.head(3).iter_rows())
-        subtitle.append(f"Events changed, most first: {most} — a swap needs a cut decided by "
-                        "a tiebreaker, and a rule that shifts neighbours alike rarely flips it")
+        subtitle.append(f"Events changed, most first: {most} — a swap needs {line} decided "
+                        "by a tiebreaker, and a rule that shifts neighbours alike rarely flips "
+                        "it")
     step = max(36, 10 * max(map(len, rulesets), default=4) // 3)
     chars = max(70, (step * len(rulesets) + 280) // 7)
     return alt.layer(cells, text).properties(

@@ -4,6 +4,7 @@ theme, the offline renderer, bad input, and the lazy import of Altair."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 import swissframe as sf
 from swissframe import charts
 from swissframe.cut import cut_status, id_report, next_round_ranges
+from swissframe.cut._words import CutWords
 from swissframe.errors import DataError, DataWarning, RulesetError, SchemaError, SwissframeError
 from swissframe.rules import Criterion, Ruleset
 
@@ -541,7 +543,7 @@ def test_standings_zones_property(points: list[int], top: int, cut: int) -> None
                            .cast(pl.Int64), omwp=pl.lit(0.5), gwp=pl.lit(0.5),
                            ogwp=pl.lit(0.5)))
     # the chart's data preparation (building an Altair spec costs ~0.5 s per example)
-    rows = charts._standings_frame(table, top, cut).to_dicts()
+    rows = charts._standings_frame(table, top, cut, CutWords(cut, playoff=True)).to_dicts()
     assert len(rows) == min(top, n)
     assert len({r["label"] for r in rows}) == len(rows)
     assert [r["position"] for r in rows] == list(range(1, len(rows) + 1))
@@ -885,3 +887,89 @@ def test_race_tooltip_shows_omw_only_where_the_ruleset_ranks_by_it() -> None:
     by_round = sf.standings_by_round(small_event())
     mtg = tips(charts.chart_standings_race(by_round, top=2).to_dict())
     assert "OMW%" in mtg, mtg
+
+
+def test_a_game_without_a_playoff_has_no_cut_in_its_charts() -> None:
+    """A chess event has no cut (FIDE C.07 ranks the final standings): its standings,
+    race and status charts said "cut to the top 8", "in the cut", "dashed line: the cut",
+    "Cut status"; a card game's still say it (swissframe.cut._words)."""
+    res = sf.from_matches(pl.DataFrame({
+        "round": [1, 1, 2, 2, 3, 3], "player_a": ["A", "C", "A", "B", "A", "B"],
+        "player_b": ["B", "D", "C", "D", "D", "C"], "games_a": [1, 1, 0, 1, 0, 1],
+        "games_b": [0, 0, 0, 0, 1, 0], "games_drawn": [0, 0, 1, 0, 0, 0]}))
+    def spec_text(chart: object) -> str:
+        return json.dumps(chart.to_dict())  # type: ignore[attr-defined]
+    chess = spec_text(charts.chart_standings(sf.standings(res, "fide"), cut=2, rules="fide"))
+    assert "cut" not in chess.replace("BH-C1", "")
+    assert "line under place 2" in chess
+    assert "in the top 2" in chess
+    mtg = spec_text(charts.chart_standings(sf.standings(res, "mtg"), cut=2, rules="mtg"))
+    assert "cut to the top 2" in mtg
+    assert "in the cut" in mtg
+    race = " ".join(charts.chart_standings_race(sf.standings_by_round(res, "fide"), top=2,
+                                                rules="fide").to_dict()["title"]["subtitle"])
+    assert "dashed line: under place 2" in race
+    assert "the cut" not in race
+    prior, pairs = res.filter(pl.col("round") < 3), res.filter(pl.col("round") == 3)
+    status = cut_status(prior, pairs, 2, "fide")
+    shown = spec_text(charts.chart_cut_status(status, sf.standings(prior, "fide"), top=2,
+                                              rules="fide"))
+    assert "Top-2 status" in shown
+    assert "Cut status" not in shown
+
+
+def test_chart_cut_defaults_to_the_events_own_playoff(tmp_path: Path) -> None:
+    """``swissframe chart standings`` drew a top-8 cut whatever the event: a file holding
+    the event's playoff (here a Top 4) gives its cut; ``--cut`` wins; without playoff rows
+    8 stays the default."""
+    from swissframe.cli import main
+
+    swiss = sf.read(ROOT / "data" / "events" / "store-championship.csv").results.drop(
+        "source_file", strict=False)
+    firsts = sf.standings(swiss)["player_id"].to_list()[:4]
+    semis = sf.from_matches(pl.DataFrame({
+        "event_id": swiss["event_id"][0], "round": 5, "player_a": firsts[:2],
+        "player_b": firsts[:1:-1], "games_a": [2, 2], "games_b": [0, 1],
+        "games_drawn": [0, 0], "phase": "playoff"}))
+    path = tmp_path / "with-playoff.parquet"
+    pl.concat([swiss.select(semis.columns), semis], how="vertical_relaxed").write_parquet(path)
+
+    def subtitle(*argv: str) -> str:
+        out = tmp_path / "fig.json"
+        assert main(["chart", "standings", str(path), *argv, "-o", str(out), "--quiet"]) == 0
+        return " ".join(json.loads(out.read_text())["title"]["subtitle"])
+
+    assert "cut to the top 4" in subtitle()
+    assert "cut to the top 2" in subtitle("--cut", "2")
+    swiss.write_parquet(path)
+    assert "cut to the top 8" in subtitle()
+
+
+def test_a_chess_sensitivity_chart_has_no_cut() -> None:
+    """The sensitivity chart of a chess event said "decided the cut (baseline)"; its
+    baseline ruleset's words say "the line" (swissframe.cut._words), a card game's keep
+    "the cut"."""
+    from tests.helpers import DE_DECIDES, decisive
+
+    res = decisive(DE_DECIDES)
+    chess = json.dumps(charts.chart_sensitivity(
+        sf.sensitivity(res, sf.standard_variants("fide"), top=3), top=3).to_dict())
+    assert "the cut" not in chess
+    assert "decided the line (baseline)" in chess
+    mtg = json.dumps(charts.chart_sensitivity(
+        sf.sensitivity(res, sf.standard_variants("mtg"), top=3), top=3).to_dict())
+    assert "decided the cut (baseline)" in mtg
+
+
+def test_a_chess_cut_lines_chart_has_no_cut() -> None:
+    """chart_cut_lines titled a chess season "The top-3 cut line across 2 events"."""
+    from tests.helpers import DE_DECIDES, decisive
+
+    res = pl.concat([decisive(DE_DECIDES).with_columns(event_id=pl.lit(e)) for e in "ab"])
+    field = res.group_by("event_id").agg(players=pl.col("player_id").n_unique())
+    report = id_report(res, 3, "fide", n_sims=5)
+    chess = charts.chart_cut_lines(report, field=field, top=3, rules="fide").to_dict()
+    assert chess["title"]["text"] == "Place 3 across 2 events"
+    assert "cut" not in json.dumps(chess)
+    mtg = charts.chart_cut_lines(report, field=field, top=3, rules="mtg").to_dict()
+    assert mtg["title"]["text"] == "The top-3 cut line across 2 events"

@@ -333,7 +333,8 @@ def add_output(p: argparse.ArgumentParser, *, formats: Sequence[str] = OUTPUT_FO
     """``--format`` and ``-o OUT`` (the format follows OUT's suffix)."""
     p.add_argument("--format", choices=formats, default=None, metavar="FORMAT",
                    help=f"how to write {what}: {', '.join(formats)} (default: from the suffix "
-                        "of -o, else a readable table)")
+                        "of -o, else a readable table fitted to the terminal, in a pipe too: "
+                        "COLUMNS, else the terminal's width, else 80; csv has every column)")
     suffixes = ", ".join(s for s, f in FORMAT_BY_SUFFIX.items() if f in formats)
     p.add_argument("-o", "--output", metavar="OUT",
                    help=f"write {what} to this file instead of stdout; its suffix chooses "
@@ -707,7 +708,9 @@ def write_frame(df: pl.DataFrame, fmt: str | None, out: str | None, *,
                 inputs: Sequence[str] = (), stdout: IO[str] | None = None) -> str:
     """Write ``df`` to ``out`` (atomically; format from ``fmt`` or the suffix) or stdout.
 
-    Returns the format used. The text table fits the terminal (when stdout is one); CSV and
+    Returns the format used. The text table to stdout fits :func:`terminal_width` (in a
+    pipe too: ``COLUMNS``, else the terminal of stderr or stdin, else 80), a file (``-o
+    x.txt``) holds every column; CSV and
     TSV round floats to 6 decimals, Parquet keeps full precision, ``.xlsx`` goes through
     Polars' ``write_excel`` (needs ``xlsxwriter``: ``pip install swissframe[excel]``).
 
@@ -726,10 +729,11 @@ def write_frame(df: pl.DataFrame, fmt: str | None, out: str | None, *,
             msg = f"--format {kind} needs -o OUT. Hint: add -o out.{kind}."
             raise SwissframeError(msg)
         stream = stdout or sys.stdout
-        width = terminal_width() if stream.isatty() else None
+        # (a text table read in a pipe too: | less, | head, > x.txt fit as the terminal
+        # does, terminal_width(); the whole table is --format csv or -o FILE)
         if stream.isatty() and kind != "table":
             df = _terminal_safe(df)
-        stream.write(_text(df, kind, width))
+        stream.write(_text(df, kind, terminal_width()))
         return kind
     with atomic_path(out, inputs) as tmp:
         if kind == "parquet":

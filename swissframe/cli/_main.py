@@ -72,8 +72,9 @@ def _cmd_standings(args: argparse.Namespace) -> int:
     table = src.label(table)
     if args.top is not None:
         table = table.filter(pl.col("rank") <= args.top)
-    if output_format(args.format, args.output) == "table" and args.output is None \
-            and sys.stdout.isatty():
+    # the text table to stdout reads as on a terminal, in a pipe too (| less, | head, > x):
+    # fitted to the width terminal_width() finds; the whole table is --format csv / -o
+    if output_format(args.format, args.output) == "table" and args.output is None:
         used = ([args.rules] if args.rules else
                 src.events["ruleset"].unique(maintain_order=True).drop_nulls().to_list()
                 if "ruleset" in src.events.columns else [])
@@ -175,11 +176,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     table = standings(results, "mtg")
     for (event,), grp in table.group_by("event_id", maintain_order=True):
         print(f"## {event}", flush=True)
-        if sys.stdout.isatty():  # (as `swissframe standings` shows it: tiebreakers first)
-            _standings_on_terminal(grp, ["mtg"], heading="", whole=(
-                f"swissframe standings {events} -o FILE.csv has them all"))
-        else:
-            write_frame(grp.drop("event_id"), "table", None)
+        # (as `swissframe standings` shows it, in a pipe too: tiebreakers first)
+        _standings_on_terminal(grp, ["mtg"], heading="", whole=(
+            f"swissframe standings {events} -o FILE.csv has them all"))
         print()
     season = sorted((data / "season").glob("*_results.parquet"))
     for path in season:
@@ -217,8 +216,7 @@ def _cmd_sensitivity(args: argparse.Namespace) -> int:
         table = one(results, args.rules) if args.rules else run_auto(one, results)
     # the players as standings, explain and why show them (a TOM or TRF id is a number)
     table = src.named(table, "entering", "leaving", "place_n", "place_n1")
-    if output_format(args.format, args.output) == "table" and args.output is None \
-            and sys.stdout.isatty():
+    if output_format(args.format, args.output) == "table" and args.output is None:
         write_per_event(_cut_criterion_words(table),
                         ["entering", "leaving", "kendall_tau", "cut_criterion"])
     else:

@@ -23,6 +23,7 @@ from typing import Any
 
 import polars as pl
 
+from swissframe.cut._words import DEFAULT_TOP
 from swissframe.errors import (
     DataError,
     DataWarning,
@@ -41,7 +42,7 @@ __all__ = ["EventMeta", "EventReport", "SeasonReport", "report"]
 
 
 def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | None = None,
-           top: int = 8, names: Mapping[str, str] | pl.DataFrame | None = None,
+           top: int | None = None, names: Mapping[str, str] | pl.DataFrame | None = None,
            title: str | None = None, n_sims: int = 100, seed: int = 0,
            variants: Sequence[str | Ruleset] | None = None,
            season: bool | None = None) -> EventReport | SeasonReport:
@@ -63,7 +64,10 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
         preset, TOM → ``pokemon``, TRF → the FIDE rules of its start date, a table → its
         ``ruleset`` column, else ``mtg``); the page says which and why.
     top
-        Size of the cut (N).
+        Size of the cut (N), or the places that matter where the game has no playoff
+        (chess: "the top N places"). Default: the event's own playoff where its rows hold
+        one (a decklist file's Top 8), else 8; a season page compares one N (8 unless
+        given).
     names
         Display names: ``{player_id: name}`` or a frame ``player_id, name[, event_id]``
         (a ``name`` column of the results or the importer's players table is used too).
@@ -99,7 +103,8 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
     >>> 'id="standings"' in html, "<script src" in html
     (True, False)
     """
-    check_top(top)
+    if top is not None:
+        check_top(top)
     check_seed(seed)
     check_whole("n_sims", n_sims, hint="e.g. n_sims=100")
     check_flag("season", season, none=True)
@@ -121,7 +126,8 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
         src.results = rows
         events = [event_id]
     if season or (season is None and len(events) > 1):
-        return build_season(src, rules=rules, top=top, names=names, title=title,
+        return build_season(src, rules=rules, top=DEFAULT_TOP if top is None else top,
+                            names=names, title=title,
                             n_sims=n_sims, seed=seed, variants=variants)
     if len(events) > 1:
         msg = (f"an event page needs one event, the input holds {len(events)}. Hint: pass "

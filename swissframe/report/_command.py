@@ -36,7 +36,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--event", metavar="ID", default=None,
                    help="report on this event only (default: the only event, or a season)")
     add_rules(p)
-    p.add_argument("--top", type=positive_int, default=8, help="size of the cut (default 8)")
+    p.add_argument("--top", type=positive_int, default=None,
+                   help="size of the cut, or the places that matter where the game has no "
+                   "playoff (chess: the top N places); default: the event's playoff where "
+                   "its file holds one (a decklist file's Top 8), else 8")
     p.add_argument("--title", default=None, help="page title (default: the event's name)")
     p.add_argument("--sims", type=non_negative_int, default=100,
                    help="simulations for undecided cut statuses (default 100)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from swissframe.compare import (
     with_unit,
 )
 from swissframe.cut._status import possible_words
+from swissframe.cut._words import DEFAULT_TOP, cut_words, playoff_size, reads_games
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
@@ -119,10 +121,19 @@ def _positions(st: pl.DataFrame) -> pl.DataFrame:
         position=pl.int_range(1, pl.len() + 1, dtype=pl.Int64))
 
 
-def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int = 8, n_sims: int = 100,
-                seed: int = 0, variants: Sequence[str | Ruleset] | None = None) -> EventReport:
-    """Compute every table of one event's page (``results``: that event's rows only)."""
+def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int | None = None,
+                n_sims: int = 100, seed: int = 0,
+                variants: Sequence[str | Ruleset] | None = None) -> EventReport:
+    """Compute every table of one event's page (``results``: that event's rows only;
+    ``top`` None: the event's own playoff where its rows hold one, else
+    :data:`~swissframe.cut._words.DEFAULT_TOP`)."""
     rs = meta.rules
+    own = playoff_size(results)
+    if top is None:
+        top = own or DEFAULT_TOP
+        said = f"top {own} playoff"  # (as the decklist importer's details say it)
+        if own is not None and said not in meta.details:
+            meta = dataclasses.replace(meta, details=(*meta.details, said))
     swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
     st = _positions(sf.standings(swiss, rs))
     by_round: pl.DataFrame = sf.standings_by_round(swiss, rs)  # type: ignore[assignment]
@@ -240,7 +251,9 @@ def _cut_points_sentence(rep: EventReport) -> str:
     above = st.filter(pl.col("match_points") > pts).height
     group = st.filter(pl.col("match_points") == pts)
     made = group.filter(pl.col("position") <= n).height
-    s = f"The top-{n} cut fell at {_pts(pts)} points"
+    words = cut_words(rep.meta.rules, n)
+    s = (f"The top-{n} cut fell at {_pts(pts)} points" if words.playoff
+         else f"Place {n} went at {_pts(pts)} points")
     if made == group.height:
         nxt = st.filter(pl.col("position") == n + 1)["match_points"][0]
         return s + (f": every player on {_pts(pts)} or more made it; the best below had "
@@ -254,12 +267,14 @@ def _cut_points_sentence(rep: EventReport) -> str:
 
 
 def _cut_section(rep: EventReport) -> str:
+    words = cut_words(rep.meta.rules, rep.top)
     if rep.standings.height <= rep.top:
-        return (f"<h2>The cut</h2><p>All {rep.standings.height} players fit in a top "
-                f"{rep.top}; there is no cut line to explain.</p>")
+        return (f"<h2>{words.heading}</h2><p>All {rep.standings.height} players fit in "
+                f"{words.name}; there is no line to explain.</p>")
     c = rep.comparison
     if c is None:
-        return f"<h2>The cut</h2><p class=\"note\">{escape(rep.problems.get('cut', ''))}</p>"
+        return (f"<h2>{words.heading}</h2>"
+                f"<p class=\"note\">{escape(rep.problems.get('cut', ''))}</p>")
     names = dict(rep.meta.names)
     if c.tied:
         lead = (f"{ordinal(rep.top)} and {ordinal(rep.top + 1)} place are <b>exactly tied</b> "
@@ -287,7 +302,7 @@ def _cut_section(rep: EventReport) -> str:
               "in-cut" if r["decided"] else "")
     note = ('<p class="note">Criteria in the ruleset\'s order; the highlighted row decided. '
             "Ties are exact (equal rationals), not rounded.</p>")
-    return (f"<h2>The cut</h2><div class=\"callout\">{lead}</div>{t.html()}{note}")
+    return (f"<h2>{words.heading}</h2><div class=\"callout\">{lead}</div>{t.html()}{note}")
 
 
 def _cell(c: str, row: Mapping[str, Any], decimals: int = 2, *, lot: bool = False) -> str:
@@ -443,7 +458,7 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
             counts = {k: s.filter(pl.col("status") == k).height for k in order}
             cells.append((_chips(counts), None, "l"))
         t.add(cells)
-    out.append("<h3>Cut status by points group</h3>")
+    out.append(f"<h3>{cut_words(rep.meta.rules, n).status} by points group</h3>")
     out.append('<p class="note">Players per status: <span class="chip g">in</span> '
                'guaranteed, <span class="chip p">?</span> possible, '
                '<span class="chip e">out</span> eliminated.</p>')
@@ -452,7 +467,7 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
     status_d = _display(rep.status, names, ["player_id"])
     prior_d = _display(rep.prior, names, ["player_id"])
     out.append(add("cut-status", lambda: charts.chart_cut_status(
-        status_d, prior_d, top=n,
+        status_d, prior_d, top=n, rules=rep.meta.rules,
         title=f"{rep.meta.name}: who could make the top {n} before round {r}"),
         "cut-status", ""))
     if rep.ranges is not None and "omwp" in {c.name for c in rep.meta.rules.criteria}:
@@ -478,7 +493,10 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
     return "".join(out)
 
 
-def _result_text(final: pl.DataFrame, a: str, b: str, names: Callable[[str], str]) -> str:
+def _result_text(final: pl.DataFrame, a: str, b: str, names: Callable[[str], str],
+                 rules: Ruleset | None = None) -> str:
+    """A table's result in the ruleset's terms: a game score where its tiebreakers read
+    games (``X 2–1``), else who won (``X won``: Pokémon, chess)."""
     if "intentional_draw" not in final.columns:  # (build_event flags the round once)
         final = sf.detect_intentional_draws(final)
     row = final.filter((pl.col("player_id") == a) & (pl.col("opponent_id") == b))
@@ -492,6 +510,8 @@ def _result_text(final: pl.DataFrame, a: str, b: str, names: Callable[[str], str
             return "unreported"
         return "draw" if w + lo + d <= 1 else f"draw {w}–{lo}–{d}"  # (chess: one game)
     who = names(a) if w > lo else names(b)
+    if not reads_games(rules):
+        return f"{escape(who)} won"
     return f"{escape(who)} {max(w, lo)}–{min(w, lo)}"
 
 
@@ -531,7 +551,7 @@ def _advice_section(rep: EventReport) -> str:
     final = rep.final_round if rep.final_round is not None else pl.DataFrame()
     for r in matter.iter_rows(named=True):
         a, b = r["player_a"], r["player_b"]
-        res = _result_text(final, a, b, rep.name) if final.height else "–"
+        res = _result_text(final, a, b, rep.name, rep.meta.rules) if final.height else "–"
         if res == "ID":
             ids_taken += 1
             safe_both += r["advice"] == "both can draw in"
@@ -542,8 +562,9 @@ def _advice_section(rep: EventReport) -> str:
                (_status_text(r["b_draw"], r["b_p_draw"]), None, "l"),
                (escape(r["advice"]), None, "l"), (res, None, "l")])
     both = matter.filter(pl.col("advice") == "both can draw in").height
-    lead = (f"{_plural(matter.height, 'table')} of round {rep.last_round} mattered for the "
-            "cut (a result there could change who made it). "
+    lead = (f"{_plural(matter.height, 'table')} of round {rep.last_round} mattered for "
+            f"{cut_words(rep.meta.rules, rep.top).name} (a result there could change who "
+            "made it). "
             + (f"At {both} of them both players could draw in" if both else
                "At none of them could both players draw in"))
     if final.height and ids:
@@ -575,8 +596,10 @@ def _ids_section(rep: EventReport) -> str:
     cf = e.get("cf_cut_points_mean")
     if cf is not None:
         them = "it" if k == 1 else "they"
+        played = ("a random 2–0, 2–1, 1–2 or 0–2" if reads_games(rep.meta.rules)
+                  else "a random win for either player")
         s += (f" Had {them} been played out ({rep.id_sims} simulations, each draw replaced by "
-              f"a random 2–0, 2–1, 1–2 or 0–2), place {rep.top} would average {cf:.1f} points "
+              f"{played}), place {rep.top} would average {cf:.1f} points "
               f"against the real {_pts(e['match_points_n'])}, and the top-{rep.top} set would "
               f"differ in {100 * float(e['cf_topn_changed_share'] or 0):.0f}% of the "
               "simulations.")
@@ -596,7 +619,8 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
         return ""
     if changed.height == 0:
         lead = (f"None of the {_plural(alt.height, 'rule variant')} below changes who makes "
-                f"the top {n}: the cut is robust to these choices.")
+                f"the top {n}: {'the cut' if cut_words(rep.meta.rules, n).playoff else 'it'} "
+                "is robust to these choices.")
     else:
         lead = (f"{changed.height} of {_plural(alt.height, 'rule variant')} change the top "
                 f"{n}.")

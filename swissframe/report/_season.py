@@ -17,6 +17,7 @@ import polars as pl
 import swissframe as sf
 from swissframe import charts
 from swissframe.compare import criterion_label, knows_intentional_draws, ordinal
+from swissframe.cut._words import cut_words
 from swissframe.errors import SwissframeError
 from swissframe.report._event import EventMeta, EventReport, build_event, variant_label
 from swissframe.report._html import Table, chart_block, page
@@ -230,10 +231,13 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
     used = {m.rules.name: m.rules for m in rep.metas}
     one_rules = next(iter(used.values())) if len(used) == 1 else None
     ids = knows_intentional_draws(one_rules)
+    words = cut_words(one_rules, n)
+    line = f"The top-{n} cut line" if words.playoff else f"The line under place {n}"
     blocks = [f'<header class="top"><div class="kicker">Season report</div>'
               f"<h1>{escape(rep.title)}</h1><div class=\"meta\"><b>{s.height}</b> events · "
-              f"<b>{int(s['players'].sum() or 0):,}</b> player entries · cut to the top "
-              f"<b>{n}</b></div></header>"]
+              f"<b>{int(s['players'].sum() or 0):,}</b> player entries · "
+              + ("cut to the top " if words.playoff else "the top places: ")
+              + f"<b>{n}</b></div></header>"]
     facts = []
     cut = s.filter(pl.col("cut_points").is_not_null())
     if cut.height:
@@ -243,12 +247,12 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
         # (one value where every event had it: it read "ranged from 2 to 2 points over 2
         # events of 6–6 players")
         if lo != hi:
-            facts.append(f"The top-{n} cut line ranged from {_num(lo)} to {_num(hi)} points "
+            facts.append(f"{line} ranged from {_num(lo)} to {_num(hi)} points "
                          f"over {cut.height} events of {field} players.")
         else:
             where = (f"in all {cut.height} events" if cut.height > 1
-                     else "in the one event with a cut")
-            facts.append(f"The top-{n} cut line fell at {_num(lo)} points {where} ({field} "
+                     else "in the one event with such a line")
+            facts.append(f"{line} fell at {_num(lo)} points {where} ({field} "
                          "players).")
         by = cut.group_by("decided_by").len().sort("len", descending=True)
         if by.height:
@@ -293,12 +297,14 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
 
     if rep.ids is not None and cut.height:
         field_t = s.select("event_id", pl.col("players").cast(pl.Int64))
-        blocks.append("<h2>Cut lines against field size</h2>")
+        blocks.append("<h2>Cut lines against field size</h2>" if words.playoff
+                      else f"<h2>Place {n} against field size</h2>")
         has_cf = ("cf_cut_points_mean" in rep.ids.columns
                   and rep.ids["cf_cut_points_mean"].drop_nulls().len() > 0)
         caption = ("One dot per event"
                    + ("; orange: intentional draws in the last round" if ids else "")
-                   + ("; the grey tick is the cut line with them played out (simulated)."
+                   + (f"; the grey tick is {'the cut line' if words.playoff else 'the line'}"
+                      " with them played out (simulated)."
                       if has_cf else "."))
         blocks.append(add(lambda: _cut_lines(rep.ids, field_t, n, one_rules), "season-cut-lines",
                           caption))

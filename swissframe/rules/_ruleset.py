@@ -651,7 +651,7 @@ OGWP = Criterion("ogwp")
 MTG = Ruleset(
     name="mtg",
     description="Magic: The Gathering, MTR Appendix C (floor 0.33, own GW% floored)",
-    source="MTR 10 Nov 2025 §3.1, Appendix C (rules.md §1.1–1.3)",
+    source="Magic: The Gathering Tournament Rules (10 Nov 2025) §3.1, Appendix C",
     criteria=(POINTS, OMWP, GWP, OGWP), bye_games=(2, 0, 0),
 )
 
@@ -659,19 +659,20 @@ MTG = Ruleset(
 MTG_DCI_REPORTER = dataclasses.replace(
     MTG, name="mtg-1/3", floor=Fraction(1, 3),
     description="MTG with floor 1/3 (DCI Reporter, melee.gg)",
-    source="rules.md §1.6 (JF 2014), §7 item 1")
+    source=("MTR Appendix C with the 1/3 floor of DCI Reporter (judges' forum, "
+           "apps.magicjudges.org topics 12538, 18526)"))
 
 #: MTG as the 1999 DCI text reads: the player's own GW% is not floored (SEED-F3).
 MTG_1999 = dataclasses.replace(
     MTG, name="mtg-1999", floor_own_gw=False,
     description="MTG, 1999 DCI text: own GW% unfloored",
-    source="rules.md §8 SEED-F3")
+    source="DCI Universal Tournament Rules (1999), tie-breaker examples")
 
 #: MTG as Wizards Event Reporter computed it: byes left out of the player's own MW%.
 MTG_WER = dataclasses.replace(
     MTG, name="mtg-wer", bye_in_own_rate=False,
     description="MTG as WER: bye excluded from own MW% (SK211)",
-    source="rules.md §1.6 (SK211), §7 item 2")
+    source="Wizards Event Reporter as 'SK211 – Deep Dive into Tiebreaker Math' (2017) describes")
 
 # ------------------------------------------------------------------ shared criteria
 
@@ -736,8 +737,8 @@ def pokemon(*, tie_value: Fraction | int = Fraction(1, 2), drop_freeze: bool = T
     return Ruleset(
         name=name,
         description="Pokémon TCG/VG as TOM computes it (tie = 1/2 in win %, drops frozen)",
-        source=("Play! Pokémon TRH 1 Jan 2026 §5.3.3, §5.3.3.1, §5.5.1.1, §5.6.1 "
-                "(rules.md §2.2–2.3); TOM behaviour: SOURCES.md Pokémon section"),
+        source=("Play! Pokémon Tournament Rules Handbook (1 Jan 2026) §5.3.3, §5.3.3.1, "
+                "§5.5.1.1, §5.6.1; TOM's behaviour: docs/fidelity-tom-trf.md"),
         draw_value=Fraction(tie_value), floor=Fraction(1, 4), cap=Fraction(1),
         cap_dropped=Fraction(3, 4), bye_in_own_rate=False,
         snapshot="last_round" if drop_freeze else "final", late_rounds=late_rounds,
@@ -755,7 +756,7 @@ POKEMON = pokemon()
 POKEMON_2016 = dataclasses.replace(
     POKEMON, name="pokemon-2016",
     description="Pokémon, older order (tardiness, last-round opponent's standing)",
-    source="rules.md §8 SEED-F2 (TOP-based column, 2016); §2.3 'Last-round opponent'",
+    source="Play! Pokémon tiebreakers as TOP computed them (2016): tardiness, last-round opponent",
     criteria=(POINTS, TARDINESS, OMWP, OOMWP, HEAD_TO_HEAD, LAST_OPPONENT, random_order()))
 
 
@@ -786,7 +787,7 @@ LOSS_SQUARES = Criterion("lost_round_squares")
 #: (unknown in the policy [?]); byes excluded from opponents' averages as in MTG.
 YUGIOH = Ruleset(
     name="yugioh", description="Yu-Gi-Oh! (points → OMW% → OOMW%; printed number column)",
-    source="KDE Official Tournament Policy, Tie-Breaker Explanation (rules.md §3.1)",
+    source="Konami (KDE) Official Tournament Policy, Tie-Breaker Explanation",
     floor=Fraction(0), floor_own_gw=False, criteria=(POINTS, OMWP, OOMWP),
     columns=(yugioh_number(),))
 
@@ -801,7 +802,7 @@ YUGIOH_DDD = dataclasses.replace(
 #: match played in PML (unknown in the policy [?]: ``Criterion`` param ``byes``).
 FAB = Ruleset(
     name="fab", description="Flesh and Blood (1/0/0; CTB, PML↑, OML%↑, OCTB)",
-    source="FaB Pairings and Tiebreaker Policy; TRP Appendix A.2 (rules.md §3.3)",
+    source="Flesh and Blood Pairings and Tiebreaker Policy; Tournament Rules and Policy App. A.2",
     points_win=Fraction(1), points_draw=Fraction(0), points_loss=Fraction(0),
     points_bye=Fraction(1), floor=Fraction(0), floor_own_gw=False,
     criteria=(POINTS, Criterion("ctb"), Criterion("pml", descending=False),
@@ -814,7 +815,7 @@ FAB = Ruleset(
 #: does not carry: not supported.
 MELEE_TWO_GAME = Ruleset(
     name="melee-two-game", description="melee.gg two-game matches (Lorcana challenge)",
-    source="melee.gg help 'Two-Game Matches' (rules.md §3.2, LOR-F1)",
+    source="melee.gg help 'Two-Game Matches'",
     points_win=Fraction(0), points_draw=Fraction(0), points_loss=Fraction(0),
     points_bye=Fraction(0), points_game_win=Fraction(3), points_sweep=Fraction(1),
     sweep_games=2, floor=Fraction(0), floor_own_gw=False, drawn_game_value=Fraction(0),
@@ -825,7 +826,7 @@ MELEE_TWO_GAME = Ruleset(
 #: OGW% with match 3/1/0 and game 3/1/0 in the percentages; floor 33.33%.
 SWU = Ruleset(
     name="swu", description="Star Wars: Unlimited (match wins → OMW% → GW% → OGW%, 33.33%)",
-    source="melee.gg help 'Star Wars: Unlimited Tiebreakers' (rules.md §3.5, SWU-F1/F2)",
+    source="melee.gg help 'Star Wars: Unlimited Tiebreakers'",
     floor=Fraction(3333, 10000), points_first=False,
     criteria=(Criterion("match_wins"), OMWP, GWP, OGWP))
 
@@ -833,7 +834,7 @@ SWU = Ruleset(
 #: §3.4 [S]): points → own win rate → opponents' average win rate; byes excluded; floor 0.33.
 ONE_PIECE = Ruleset(
     name="one-piece", description="One Piece (points → own win rate → OMW%, floor 0.33)",
-    source="Bandai One Piece TRM §5.4 via rules.md §3.4 (OP-F1/F2)",
+    source="Bandai One Piece Card Game Tournament Rules Manual §5.4",
     draw_value=Fraction(0), bye_in_own_rate=False, floor_own_gw=False,
     criteria=(POINTS, Criterion("mwp"), OMWP))
 
@@ -860,7 +861,7 @@ def buchholz(cut: int = 0, median: int = 0, name: str | None = None) -> Criterio
 #: with no row in a round of the event is absent in it (Art. 16; rules.md §9 item 5).
 FIDE = Ruleset(
     name="fide", description="Chess, FIDE C.07 (2023): BH-C1 → BH → SB → DE → WIN",
-    source="FIDE Handbook C.07 Tie-Break Regulations 2023, Arts. 7–9, 14, 16 (rules.md §4)",
+    source="FIDE Handbook C.07 Tie-Break Regulations (2023), Arts. 6–9, 14, 16",
     points_win=Fraction(1), points_draw=Fraction(1, 2), points_loss=Fraction(0),
     points_bye=Fraction(1), draw_value=Fraction(1, 2), drawn_game_value=Fraction(1, 2),
     floor=Fraction(0), floor_own_gw=False, missing_rounds="absent", match_outcomes=ONE_GAME,
@@ -873,13 +874,13 @@ FIDE = Ruleset(
 FIDE_2026 = dataclasses.replace(
     FIDE, name="fide-2026", unplayed_rounds="fide-2026",
     description="Chess, FIDE C.07 with the 1 March 2026 cap on unplayed-round dummies",
-    source="FIDE C.07 revision effective 1 Mar 2026, Art. 16.4 (rules.md §4.3)")
+    source="FIDE Handbook C.07 Tie-Break Regulations (from 1 Mar 2026), Art. 16.4")
 
 #: FIDE's 2009 "virtual opponent" rule for unplayed rounds (rules.md §4.2, historical).
 FIDE_2009 = dataclasses.replace(
     FIDE, name="fide-2009", unplayed_rounds="fide-2009",
     description="Chess, FIDE 2009 virtual-opponent rule for unplayed rounds",
-    source="FIDE 2009 tie-break rules, virtual opponent (rules.md §4.2)")
+    source="FIDE Handbook tie-break rules (2009): the virtual opponent")
 
 PRESETS: dict[str, Ruleset] = {r.name: r for r in (
     MTG, MTG_DCI_REPORTER, MTG_1999, MTG_WER, POKEMON, POKEMON_2016, YUGIOH, YUGIOH_DDD, FAB,

@@ -110,7 +110,7 @@ _PLATFORM_MTG: Final = dataclasses.replace(_rules.MTG, bye_games=None)
 
 _MELEE_BASE: Final = dataclasses.replace(
     _PLATFORM_MTG, name="melee", floor=Fraction(1, 3), snapshot="stage",
-    description="melee.gg", source="SOURCES.md (realworld), melee.gg eras",
+    description="melee.gg", source="melee.gg published standings, by era: docs/fidelity.md",
     options=PlatformOptions(playoff_in_tiebreakers=True, rounding="round", compare=_ALL3,
                             unreported="draw", distinct_opponents=True,
                             unopposed_loss_games="ignore"))
@@ -133,7 +133,7 @@ MELEE_E3: Final = dataclasses.replace(
 TOPDECK: Final = dataclasses.replace(
     _PLATFORM_MTG, name="topdeck", floor=Fraction(33, 100), snapshot="final",
     description="Topdeck.gg: floor 0.33, Swiss only, OMW% only (match-level results)",
-    source="SOURCES.md (realworld), Topdeck",
+    source="Topdeck.gg published standings: docs/fidelity.md",
     options=PlatformOptions(playoff_in_tiebreakers=False, rounding="none",
                             compare=("omwp",), unreported="draw"))
 
@@ -142,7 +142,7 @@ TOPDECK: Final = dataclasses.replace(
 CARDSREALM: Final = dataclasses.replace(
     _PLATFORM_MTG, name="cardsrealm", floor=Fraction(1, 3), floor_own_gw=False, snapshot="final",
     description="CardsRealm: floor 1/3, own GW% unfloored, 3 decimals truncated",
-    source="SOURCES.md (realworld), CardsRealm",
+    source="CardsRealm published standings: docs/fidelity.md",
     options=PlatformOptions(playoff_in_tiebreakers=False, rounding="truncate",
                             compare=_ALL3, unreported="draw", published_order="swiss"))
 
@@ -169,7 +169,7 @@ MANATRADERS: Final = dataclasses.replace(
     snapshot="final",
     description="Manatraders: floor 0.33, own GW% unfloored, Swiss only, ranked by "
                 "points → rounds played → OMW% → GW% → OGW%",
-    source="SOURCES.md (realworld), Manatraders; order: docs/fidelity.md",
+    source="Manatraders published standings and order: docs/fidelity.md",
     criteria=(_rules.POINTS, ROUNDS_PLAYED, _rules.OMWP, _rules.GWP, _rules.OGWP),
     options=PlatformOptions(playoff_in_tiebreakers=False, rounding="round", compare=_ALL3,
                             unreported="draw", published_order="swiss"))

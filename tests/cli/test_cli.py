@@ -24,7 +24,7 @@ def test_standings_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Alice" in out
     assert "omwp" in out
     first = next(line for line in out.splitlines() if "Alice" in line)
-    assert "┆ Alice     ┆ 1    ┆ 10 " in first
+    assert "│ Alice     ┆ 1    ┆ 10 " in first  # (the terminal's table, in a pipe too)
 
 
 def test_a_library_warning_is_one_line_after_the_output(
@@ -290,3 +290,30 @@ def test_a_terminal_that_reports_no_size_is_read_as_80_columns(
     monkeypatch.setattr(os, "get_terminal_size",
                         lambda fd=1: os.terminal_size((0, 0)))
     assert terminal_width() == 80
+
+
+def test_explain_shows_every_chess_tiebreaker(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``explain`` for chess showed only the Buchholz sum: each criterion of the ruleset
+    has its arithmetic (by tiebreaker function: explain.ARITHMETIC), and it gives the
+    standings' value."""
+    from tests.helpers import DE_DECIDES, decisive
+
+    path = tmp_path / "chess.csv"
+    decisive(DE_DECIDES).write_csv(path)
+    st = sf.standings(decisive(DE_DECIDES), "fide").filter(pl.col("player_id") == "P1")
+    assert main(["explain", str(path), "--player", "P1", "--rules", "fide"]) == 0
+    out = capsys.readouterr().out
+    words = " ".join(out.split())
+    from swissframe.compare import format_value
+
+    for label, col in (("BH-C1", "bh_c1"), ("BH", "bh"), ("SB", "sb")):
+        value = format_value(col, st[col][0], 4)
+        assert re.search(rf"(^| ){re.escape(label)} = [^=]+ = {re.escape(value)}( |$)",
+                         words), (label, value, out)
+    assert f"WIN = {st['win'][0]} (round" in words
+    assert "SB = " in words
+    assert "×" in words.split("SB = ")[1].split("=")[0]
+    # direct encounter names the tied players and the games between them
+    assert ("DE = 1 (tied players ranked below): level on Points, BH-C1, BH, SB with P5; "
+            "beat P5 (round 2) (C.07 Art. 6)") in words

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import swissframe as sf
 from swissframe.cli import main
 from swissframe.cli._main import build_parser
 from tests.helpers import REPO_ROOT
@@ -741,3 +742,39 @@ def test_every_path_argument_refuses_an_empty_path() -> None:
             if getattr(a.type, "__qualname__", "").startswith("_named_path")}
     assert {"files", "output", "pairings", "source", "held", "reference", "data"} <= seen
     assert seen <= _PATH_DESTS | {"paths", "files"}
+
+
+def test_cut_legend_tells_results_in_the_rulesets_terms(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Pokémon's tiebreakers read only the match (TRH §5.5.1.1: no GW%): its legend said
+    "in games, 2-0, 2-1, 1-2, 0-2 or 0-0-3", game scores no Pokémon table ends in; and a
+    chess event has no cut (FIDE C.07): it said "decides nothing for the cut"."""
+    assert main(["cut", STORE, "--top", "4", "--rules", "pokemon"]) == 0
+    words = " ".join(capsys.readouterr().out.split())
+    assert "(1 in 5): a win scores 3 points, a draw 1, a loss 0 (exact;" in words
+    assert "in games" not in words
+    assert "2-1" not in words
+    assert main(["cut", STORE, "--top", "7", "--rules", "fide"]) == 0
+    words = " ".join(capsys.readouterr().out.split())
+    assert "the cut" not in words
+    assert "in games" not in words
+
+
+def test_cut_takes_each_events_own_playoff(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """``swissframe cut FILE`` asked about a top 8 whatever the event: a file holding the
+    event's playoff (here a Top 4) gives its cut; ``--top`` wins; else 8."""
+    swiss = sf.read(STORE).results.drop("source_file", strict=False)
+    firsts = sf.standings(swiss)["player_id"].to_list()[:4]
+    semis = sf.from_matches(pl.DataFrame({
+        "event_id": swiss["event_id"][0], "round": 5, "player_a": firsts[:2],
+        "player_b": firsts[:1:-1], "games_a": [2, 2], "games_b": [0, 1],
+        "games_drawn": [0, 0], "phase": "playoff"}))
+    path = tmp_path / "with-playoff.parquet"
+    pl.concat([swiss.select(semis.columns), semis], how="vertical_relaxed").write_parquet(path)
+    assert main(["cut", str(path), "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("Top 4 before round 4")
+    assert main(["cut", str(path), "--top", "2", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("Top 2 before round 4")
+    assert main(["cut", STORE, "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("Top 8 before round 4")

@@ -365,3 +365,32 @@ def test_csv_and_json_on_a_terminal_escape_what_it_would_act_on(tmp_path: Path) 
                             "--format", "csv", "--quiet"], capture_output=True, text=True,
                            cwd=REPO_ROOT, check=True).stdout
     assert all(i in piped for i in ids)
+
+
+def test_a_piped_table_fits_as_on_a_terminal() -> None:
+    """``swissframe standings FILE | cat`` printed every column at full width (a chess
+    event: 150 columns) while ``| less`` in a terminal fitted it: a text table to stdout
+    reads as on a terminal in a pipe too — ``COLUMNS``, else the terminal of stderr or
+    stdin, else 80 columns (as rich does) — with the columns left out named; the whole
+    table is ``--format csv`` / ``-o FILE``."""
+    # (a repo fixture, not the shared folder's files: CI runs this without ../shared)
+    trf = str(REPO_ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env["PYTHONPATH"] = str(REPO_ROOT)
+
+    def piped(*argv: str, columns: str | None = None) -> str:
+        run_env = env if columns is None else {**env, "COLUMNS": columns}
+        done = subprocess.run([sys.executable, "-c", "import sys; from swissframe.cli import "
+                               "main; sys.exit(main(sys.argv[1:]))", *argv],
+                              capture_output=True, text=True, env=run_env, cwd=REPO_ROOT,
+                              stdin=subprocess.DEVNULL, check=True)
+        return done.stdout
+
+    for columns, width in ((None, 80), ("60", 60)):
+        out = piped("standings", trf, columns=columns)
+        assert max(len(line) for line in out.splitlines()) <= width, out
+        assert "Echo, Eve" in out
+        assert "use --format csv or -o FILE.csv" in " ".join(out.split())
+    whole = piped("standings", trf, "--format", "csv")
+    assert {"bh_c1", "sb", "direct_encounter", "ps", "won"} <= set(whole.splitlines()[0]
+                                                                   .split(","))

@@ -355,7 +355,7 @@ def test_a_chess_season_counts_no_intentional_draws(tmp_path: Path) -> None:
     assert "IDs (last round)" not in text
     assert "intentional" not in text
     assert "Points of place 4" in html
-    chart = html.split("Cut lines against field size")[1].split("</script>")[0]
+    chart = html.split("Place 4 against field size")[1].split("</script>")[0]  # (no cut)
     assert '"field":"ids"' not in chart.replace(" ", "")  # (no colour or shape by IDs)
     assert '"field":"match_points_n"' in chart.replace(" ", "")
 
@@ -384,11 +384,12 @@ def test_the_cut_sentence_counts_the_players_above_in_words() -> None:
     """It said "all 2 players above made it" (and "all 1 players")."""
     res = decisive(DE_DECIDES).with_columns(event_id=pl.lit("de"))
     text = _text(sf.report(res, rules="fide", top=3, n_sims=0).html)
-    assert ("The top-3 cut fell at 2 points: both players above made it, and 1 of the 3 "
+    # (a chess event has no cut: its line is under place 3, swissframe.cut._words)
+    assert ("Place 3 went at 2 points: both players above made it, and 1 of the 3 "
             "players on 2 did.") in text
     text = _text(sf.report(res.filter(pl.col("round") <= 4), rules="fide", top=2,
                            n_sims=0).html)
-    assert ("The top-2 cut fell at 2 points: the player above made it, and 1 of the 3 "
+    assert ("Place 2 went at 2 points: the player above made it, and 1 of the 3 "
             "players on 2 did.") in text
 
 
@@ -398,12 +399,15 @@ def test_a_season_whose_events_share_their_cut_says_it_once() -> None:
     one = decisive(DE_DECIDES)
     res = pl.concat([one.with_columns(event_id=pl.lit(e)) for e in ("a", "b")])
     text = _text(sf.report(res, rules="fide", top=3, n_sims=0, season=True).html)
-    assert "The top-3 cut line fell at 2 points in all 2 events (6 players)." in text
+    assert "The line under place 3 fell at 2 points in all 2 events (6 players)." in text
+    assert "Place 3 against field size" in text  # (a chess season has no cut lines)
+    assert "Cut lines" not in text
     assert "ranged" not in text
     mixed = pl.concat([res, one.filter(pl.col("round") <= 3).with_columns(
         event_id=pl.lit("c"))])
     text = _text(sf.report(mixed, rules="fide", top=2, n_sims=0, season=True).html)
-    assert "The top-2 cut line ranged from 2 to 3 points over 3 events of 6 players." in text
+    assert ("The line under place 2 ranged from 2 to 3 points over 3 events of 6 "
+            "players.") in text
 
 
 def test_a_cut_decided_by_lot_has_no_margin() -> None:
@@ -453,3 +457,50 @@ def test_a_player_disqualified_in_the_last_round_is_out_of_its_scenarios() -> No
     assert e["status"].to_list() == ["eliminated"] * 3
     assert set(e["method"]) == {"disqualified"}
     assert "1 player was in the top 3 whatever happened" in _text(rep.html)
+
+
+def test_a_chess_page_speaks_of_places_not_of_a_cut() -> None:
+    """A chess event has no playoff (FIDE C.07 ranks the final standings): its page read
+    "The top-3 cut fell at", "The cut", "mattered for the cut"; a card game's still does
+    (swissframe.cut._words)."""
+    res = decisive(DE_DECIDES).with_columns(event_id=pl.lit("de"))
+    html = sf.report(res, rules="fide", top=3, n_sims=0).html
+    text = _text(html)
+    assert "<h2>Places 3 and 4</h2>" in html
+    assert "<h2>The cut</h2>" not in html
+    assert not re.search(r"top-\d cut|the cut\b|in the cut|Cut status", text), \
+        re.findall(r".{40}(?:top-\d cut|the cut\b|in the cut|Cut status).{20}", text)
+    mtg = sf.report(res, rules="mtg", top=3, n_sims=0).html
+    assert "<h2>The cut</h2>" in mtg
+    assert "The top-3 cut fell at" in _text(mtg)
+
+
+def test_a_result_is_told_in_the_rulesets_terms() -> None:
+    """Pokémon's and chess' tiebreakers read only the match: the advice table's "what
+    happened" said "A 1–0" (a game score the file did not mean); MTG's reads games."""
+    from swissframe.report._event import _result_text
+
+    final = pl.DataFrame({"player_id": ["A"], "opponent_id": ["B"], "games_won": [2],
+                          "games_lost": [1], "games_drawn": [0], "intentional_draw": [False]})
+    assert _result_text(final, "A", "B", str, sf.rules.MTG) == "A 2–1"
+    assert _result_text(final, "A", "B", str, sf.rules.POKEMON) == "A won"
+    assert _result_text(final, "A", "B", str, sf.rules.FIDE) == "A won"
+
+
+def test_the_page_takes_the_events_own_cut_from_its_playoff() -> None:
+    """The page cut every event to a top 8: a file holding the event's playoff (a
+    decklist file's Top 8, here a Top 4) says its cut; without one (a chess file, a
+    Swiss-only export) 8 stays the default, and ``top=`` wins over both."""
+    swiss = sf.read(DATA / "store-championship.csv").results.drop("source_file", strict=False)
+    firsts = sf.standings(swiss)["player_id"].to_list()[:4]
+    semis = sf.from_matches(pl.DataFrame({
+        "event_id": swiss["event_id"][0], "round": 5, "player_a": firsts[:2],
+        "player_b": firsts[:1:-1], "games_a": [2, 2], "games_b": [0, 1],
+        "games_drawn": [0, 0], "phase": "playoff"}))
+    rows = pl.concat([swiss.select(semis.columns), semis], how="vertical_relaxed")
+    rep = sf.report(rows, n_sims=0)
+    assert rep.top == 4
+    assert _text(rep.html).count("top 4 playoff") == 1
+    assert "The top-4 cut fell at" in _text(rep.html)
+    assert sf.report(swiss, n_sims=0).top == 8
+    assert sf.report(rows, n_sims=0, top=2).top == 2

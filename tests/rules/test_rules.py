@@ -9,6 +9,8 @@ import dataclasses
 import importlib
 import itertools
 import json
+import pathlib
+import re
 from fractions import Fraction
 
 import polars as pl
@@ -63,7 +65,22 @@ def test_every_issue_preset_is_registered_and_cites_a_source() -> None:
                  "fide-2026", "fide-2009"):
         rs = sf.rules.get(name)
         assert rs.name == name
-        assert "§" in rs.source or "Policy" in rs.source, name
+        assert rs.source, name
+
+
+@pytest.mark.parametrize("name", sorted(sf.rules.PRESETS))
+def test_a_preset_cites_documents_a_user_can_open(name: str) -> None:
+    """A source names the official document (MTR, TRH, FIDE Handbook C.07, a policy, a
+    platform's help page) or a page of the repository's ``docs/``: never the shared
+    folder's ``rules.md`` / ``SOURCES.md``, which a user of the package does not have
+    (``swissframe rules`` and every report footer print it)."""
+    source = sf.rules.get(name).source
+    assert source
+    assert "rules.md" not in source, source
+    assert "SOURCES" not in source, source
+    root = pathlib.Path(__file__).parents[2]
+    for page in re.findall(r"docs/[\w.-]+\.md", source):
+        assert (root / page).is_file(), page
 
 
 @pytest.mark.parametrize("name", sorted(sf.rules.PRESETS))

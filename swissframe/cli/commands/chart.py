@@ -13,6 +13,10 @@ Kinds (see :mod:`swissframe.charts`):
 - ``sensitivity``: top-``--cut`` changes under the usual variants of ``--rules``
   (and ``--also`` rulesets, e.g. ``--also pokemon``), one row per event.
 
+``--cut`` defaults to the event's own playoff where its file holds one (a decklist file's
+Top 8), else 8; a game without a playoff (chess) is drawn as its top N places, not a cut
+(:mod:`swissframe.cut._words`).
+
 The output format follows the suffix of ``-o`` (``.png``, ``.svg``, ``.pdf``, ``.html``,
 ``.json``); rendering is offline. The house theme is on unless ``--no-theme``. Titles use the
 event's name and rows the players' names when the files hold them (decklist cache, TOM, TRF).
@@ -67,7 +71,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     >>> add_parser(sub)
     >>> ns = p.parse_args(["chart", "standings", "a.csv", "-o", "fig.png"])
     >>> ns.kind, ns.files, ns.output, ns.cut, ns.theme
-    ('standings', ['a.csv'], 'fig.png', 8, True)
+    ('standings', ['a.csv'], 'fig.png', None, True)
     """
     p = subparsers.add_parser(
         "chart", help="draw a chart (PNG/SVG/PDF/HTML) of standings or a cut analysis",
@@ -83,8 +87,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--event", metavar="ID", help="the event to draw (when files hold several)")
     p.add_argument("--top", type=positive_int, metavar="N",
                    help="places / contenders drawn (default 32; 16 for omw-ranges)")
-    p.add_argument("--cut", type=positive_int, default=8, metavar="N",
-                   help="size of the top cut (8)")
+    p.add_argument("--cut", type=positive_int, default=None, metavar="N",
+                   help="size of the top cut, or the places that matter where the game has no "
+                   "playoff (chess: the top N places); default: the event's playoff where "
+                   "its file holds one (a decklist file's Top 8), else 8")
     p.add_argument("--round", type=positive_int, metavar="R",
                    help="standings: after round R; omw-ranges/cut-status: the round analysed "
                         "(default: the last Swiss round)")
@@ -196,12 +202,17 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
     """
     from swissframe import charts
     from swissframe.cut import cut_status, id_report, next_round_ranges
+    from swissframe.cut._words import DEFAULT_TOP, playoff_size
     from swissframe.engine.standings import standings, standings_by_round
     from swissframe.schema import validate_results
     from swissframe.sensitivity import sensitivity, standard_variants
 
     res = validate_results(results).collect()
-    kind, rules, cut = args.kind, args.rules, args.cut
+    kind, rules = args.kind, args.rules
+    # the event's own cut where its rows hold its playoff (one event drawn), else 8
+    own = (playoff_size(_one_event(res, args.event))
+           if args.cut is None and kind in ("standings", "race", "cut-status") else None)
+    cut = args.cut if args.cut is not None else own or DEFAULT_TOP
 
     def named(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
         df = frame.collect() if isinstance(frame, pl.LazyFrame) else frame
@@ -224,7 +235,8 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
     if kind == "cut-status":
         prior, pairs = _split_round(_one_event(res, args.event), args.round)
         status = cut_status(prior, pairs, cut, rules)
-        return charts.chart_cut_status(named(status), standings(prior, rules), top=cut)
+        return charts.chart_cut_status(named(status), standings(prior, rules), top=cut,
+                                       rules=rules)
     # (one row per event: --event keeps that one; it drew every event, without a word)
     res = filter_events(res, args.event)
     if kind == "cut-lines":

@@ -45,9 +45,9 @@ from swissframe.cli._common import (
     write_frame,
     write_text,
 )
-from swissframe.compare import knows_intentional_draws
 from swissframe.cut import cut_status, id_advice
 from swissframe.cut._status import possible_words
+from swissframe.cut._words import DEFAULT_TOP, cut_words, outcome_words, playoff_size
 from swissframe.errors import DataError, DataWarning, SwissframeError
 from swissframe.io._files import read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
@@ -57,29 +57,6 @@ from swissframe.schema import DISQUALIFIED
 __all__ = ["add_parser", "player_table", "render_event", "run", "status_words"]
 
 _OUTCOMES = ("win", "draw", "loss")
-
-
-def _outcome_words(outcomes: Sequence[tuple[int, int, int]], games: bool) -> str:
-    """How the analysis weighs a table's results (``cut_status``'s uniform model over the
-    ruleset's ``match_outcomes``), in words: the chances of a win and of a draw, with the
-    game scores behind them where the game has them (``games``: a card game, whose tables
-    end in game scores; a chess table ends in a result, so its legend names no 2-1).
-
-    >>> from swissframe.rules import BEST_OF_THREE, ONE_GAME
-    >>> _outcome_words(ONE_GAME, games=False)
-    'a win for either player (1 chance in 3 each) or a draw (1 in 3)'
-    >>> _outcome_words(BEST_OF_THREE, games=True)[-52:]
-    'in games, 2-0, 2-1, 1-2, 0-2 or 0-0-3 equally likely'
-    """
-    n = len(outcomes)
-    wins = sum(o[0] > o[1] for o in outcomes)  # (as many losses: the space is mirrored)
-    draws = n - 2 * wins
-    words = (f"a win for either player ({wins} {'chance' if wins == 1 else 'chances'} in {n} "
-             f"each) or a draw ({draws} in {n})")
-    if not games:
-        return words
-    scores = ["-".join(map(str, o if o[2] else o[:2])) for o in outcomes]
-    return f"{words}: in games, {', '.join(scores[:-1])} or {scores[-1]} equally likely"
 
 
 def _inputs(args: argparse.Namespace) -> list[str]:
@@ -106,7 +83,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "few tables remain, else simulated) and which cannot, after a win, a draw or a loss "
         "— and, per table, whether an intentional draw is safe.")
     add_files(p)
-    add_top(p, default=8, what="size of the cut")
+    add_top(p, default=None, what="size of the cut, or the places that matter where the "
+            "game has no playoff (chess: the top N places); default: each event's playoff "
+            "where its file holds one (a decklist file's Top 8), else 8")
     p.add_argument("--round", type=positive_int, default=None, metavar="R",
                    help="the round about to be played (default: each event's last Swiss "
                         "round; its rows are used as the pairings)")
@@ -129,6 +108,25 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         "for which the round still decides something)")
     add_output(p, what="the per-player table (every player)")
     add_quiet(p)
+
+
+def _tops(results: pl.DataFrame, top: int | None) -> dict[str, int]:
+    """Each event's cut: ``--top`` where given, else its own playoff's size where its rows
+    hold it (:func:`~swissframe.cut._words.playoff_size`), else 8."""
+    out = {}
+    for (ev,), rows in results.group_by("event_id", maintain_order=True):
+        out[str(ev)] = top if top is not None else playoff_size(rows) or DEFAULT_TOP
+    return out
+
+
+def _by_top(rows: pl.DataFrame | pl.LazyFrame, tops: dict[str, int]
+            ) -> list[tuple[int, pl.DataFrame]]:
+    """``rows`` split by their events' cut size (one analysis per size)."""
+    frame = rows.collect() if isinstance(rows, pl.LazyFrame) else rows
+    sizes = frame.with_columns(_top=pl.col("event_id").cast(pl.String).replace_strict(
+        tops, default=DEFAULT_TOP, return_dtype=pl.Int64))
+    return [(int(t), grp.drop("_top"))
+            for (t,), grp in sizes.group_by("_top", maintain_order=True)]
 
 
 def _split(results: pl.DataFrame, round_: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -259,11 +257,11 @@ def _count(n: int, one: str, many: str) -> str:
 
 
 def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
-                 show_all: bool = False, width: int = 80, games: bool = True,
+                 show_all: bool = False, width: int = 80, rules: Ruleset | None = None,
                  outcomes: Sequence[tuple[int, int, int]] = BEST_OF_THREE) -> str:
     """The terminal text for one event: summary, the tables that matter, the players
-    (``outcomes``, ``games``: the analysis' outcome space and whether its tables end in
-    game scores, for the legend: see :func:`_outcome_words`)."""
+    (``outcomes``, ``rules``: the analysis' outcome space and the ruleset, for the words of
+    the legend and the top: see :mod:`swissframe.cut._words`)."""
     paired = players.filter(pl.col("standing_in_cut") != "dropped")
     counts = dict(players.group_by("standing_in_cut").len().iter_rows())
     locked, out = counts.get("locked", 0), counts.get("out", 0)
@@ -284,7 +282,7 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                  + (f" ({win_only} only with a win)" if win_only else "")
                  + f"; {_count(out, 'cannot', 'cannot')}.")
     if contention.height == 0:
-        sentence += " The round decides nothing for the cut."
+        sentence += f" The round decides nothing for {cut_words(rules, top).name}."
     lines += textwrap.wrap(sentence, width=width)
     matter = set(contention["table"].drop_nulls().to_list())
     both_locked = (paired.filter(pl.col("standing_in_cut") == "locked")
@@ -321,7 +319,7 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                           width, shrink=[1], right={0, 2})
         legend = (f"in / out: makes / misses the top {top} whatever the other tables do. "
                   "possible, N%: the share of the other tables' outcomes in which the player "
-                  f"makes it, each table ending in {_outcome_words(outcomes, games)} (exact; ~ "
+                  f"makes it, each table ending in {outcome_words(outcomes, rules)} (exact; ~ "
                   "when simulated or not proved); players tied on every tiebreaker across "
                   "the line count as out, or each with a share where the rules draw lots.")
         lines += ["", *textwrap.wrap(legend, width=width)]
@@ -371,22 +369,24 @@ def run(args: argparse.Namespace) -> int:
                "round, or --pairings FILE.")
         raise SwissframeError(msg)
     groups = [(args.rules, prior)] if args.rules else by_ruleset(prior)
+    tops = _tops(results, args.top)
     statuses, advice, ranked = [], [], []
     rules_of: dict[str, Ruleset] = {}  # per event: the ruleset analysed (for its legend)
-    for name, rows in groups:  # one analysis per ruleset the data calls for
+    for name, same in groups:  # one analysis per ruleset the data calls for
         # an inferred platform preset counts players at their stage's end; the cut
         # analysis ranks the Swiss as it stands before round R
         rules = get(name) if args.rules else dataclasses.replace(get(name), snapshot="final")
-        ids = rows.lazy().select("event_id").unique().collect()
-        rules_of |= dict.fromkeys(ids["event_id"].to_list(), rules)
-        pr = (pairs.join(ids, on="event_id", how="semi") if "event_id" in pairs.columns
-              else pairs)
-        st = cut_status(rows, pr, args.top, rules, n_sims=args.sims,
-                        exact_limit=args.exact_limit, seed=args.seed,
-                        progress=show_progress(args))
-        statuses.append(st)
-        advice.append(id_advice(rows, pr, args.top, rules, status=st))
-        ranked.append(standings(rows, rules))
+        for top, rows in _by_top(same, tops):  # (and per cut size: each event's own)
+            ids = rows.lazy().select("event_id").unique().collect()
+            rules_of |= dict.fromkeys(ids["event_id"].to_list(), rules)
+            pr = (pairs.join(ids, on="event_id", how="semi") if "event_id" in pairs.columns
+                  else pairs)
+            st = cut_status(rows, pr, top, rules, n_sims=args.sims,
+                            exact_limit=args.exact_limit, seed=args.seed,
+                            progress=show_progress(args))
+            statuses.append(st)
+            advice.append(id_advice(rows, pr, top, rules, status=st))
+            ranked.append(standings(rows, rules))
     note(args, describe(src.events, args.rules))
     st = pl.concat(statuses, how="diagonal_relaxed")
     adv = pl.concat(advice, how="diagonal_relaxed")
@@ -408,10 +408,10 @@ def run(args: argparse.Namespace) -> int:
     for (ev,), grp in players.group_by("event_id", maintain_order=True):
         r = round_of.filter(pl.col("event_id") == ev)["round"].max()
         used = rules_of.get(str(ev), get("mtg"))
-        parts.append(render_event(grp, event=str(ev), top=args.top,
+        parts.append(render_event(grp, event=str(ev), top=tops.get(str(ev), DEFAULT_TOP),
                                   round_=int(r) if isinstance(r, int) else 0,
                                   show_all=args.all, width=width,
-                                  games=knows_intentional_draws(used),
+                                  rules=used,
                                   outcomes=used.match_outcomes))
     write_text("\n\n".join(parts), args.output, inputs=_inputs(args))
     return 0

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Final, NamedTuple
 
 import polars as pl
 
@@ -32,7 +34,7 @@ from swissframe.cli._common import (
 )
 from swissframe.compare import with_unit
 from swissframe.engine.tiebreakers import drawn_by_lot
-from swissframe.rules import label_of
+from swissframe.rules import Criterion, Ruleset, label_of
 from swissframe.schema import DISQUALIFIED
 
 __all__ = ["add_parser", "render", "run"]
@@ -87,10 +89,182 @@ def _terms(label: str, values: Sequence[float], total: float | None, width: int)
                                    break_on_hyphens=False))
 
 
+def _points(result: str, rs: Ruleset) -> Fraction | None:
+    """The points a round's result scored, as ``rs`` scores it (None: not known)."""
+    return {"win": rs.points_win, "bye": rs.points_bye, "draw": rs.points_draw,
+            "half-point bye": rs.points_draw, "loss": rs.points_loss,
+            "unopposed loss": rs.points_loss}.get(result)
+
+
+def _num(v: float | Fraction) -> str:
+    return format_cell("x", float(v))
+
+
+def _checked(label: str, text: str, value: object, expected: float | None, *,
+             width: int, why: str) -> list[str]:
+    """``LABEL = text = value``, wrapped; where the arithmetic shown does not give the
+    standings' value (a rule it leaves out), the value with what it is (``why``)."""
+    shown = format_cell("x", value)
+    if expected is None or value is None or abs(float(expected) - float(value)) > 1e-9:  # type: ignore[arg-type]
+        shown = format_cell("x", expected)
+        return textwrap.wrap(f"{label} = {shown} ({why})", width=width,
+                             subsequent_indent=" " * (len(label) + 3))
+    return textwrap.wrap(f"{label} = {text} = {shown}", width=width,
+                         subsequent_indent=" " * (len(label) + 3), break_on_hyphens=False)
+
+
+class Explained(NamedTuple):
+    """What an arithmetic line reads (:data:`ARITHMETIC`): the player's rounds (``body``,
+    :func:`swissframe.explain`'s rows), their standings row, the standings of their event
+    (``field``: who is level with them; None when unknown), the ruleset, the line width
+    and the players' names."""
+
+    body: pl.DataFrame
+    standing: Mapping[str, object]
+    field: pl.DataFrame | None
+    rules: Ruleset
+    width: int
+    names: Mapping[str, str]
+
+
+def _buchholz_lines(c: Criterion, ex: Explained) -> list[str]:
+    """Buchholz and its Cut-n / Median-n (C.07 Art. 7.1, 14): the opponents' scores, less
+    the lowest (and highest) contributions."""
+    rows = ex.body.filter(pl.col("bh_value").is_not_null())
+    vals = [float(v) for v in rows["bh_value"]]
+    # (Art. 16.5 as the 2023 and 2026 texts read it: the engine's vur_first)
+    vur_first = ex.rules.unplayed_rounds in ("fide-2023", "fide-2026")
+    vur = (rows["vur"].fill_null(value=False).to_list()
+           if "vur" in rows.columns and vur_first else [False] * len(vals))
+    kw = c.kwargs
+    low = int(kw.get("cut", 0) or 0) + int(kw.get("median", 0) or 0)  # type: ignore[call-overload]
+    high = int(kw.get("median", 0) or 0)  # type: ignore[call-overload]
+    # the lowest contributions go, a voluntarily unplayed round's first (Art. 16.5), then
+    # the highest (Median)
+    order = sorted(range(len(vals)), key=lambda i: (not vur[i], vals[i]))
+    gone = order[:low]
+    rest = sorted((i for i in range(len(vals)) if i not in gone), key=lambda i: vals[i])
+    gone += rest[len(rest) - high:] if high else []
+    cut = [f"− {_num(vals[i])}" + (" (unplayed)" if vur[i] else "") for i in gone]
+    text = " + ".join(_num(v) for v in vals) + ("" if not cut else " " + " ".join(cut))
+    kept = sum(v for i, v in enumerate(vals) if i not in gone)
+    why = ("C.07 Art. 14: the lowest contributions cut"
+           + (", a voluntarily unplayed round's first (Art. 16.5)" if vur_first else "")
+           if cut else "C.07 Art. 16: unplayed rounds")
+    return _checked(c.label, text, kept, ex.standing.get(c.name),  # type: ignore[arg-type]
+                    width=ex.width, why=why)
+
+
+def _sb_lines(c: Criterion, ex: Explained) -> list[str]:
+    """Sonneborn-Berger (C.07 Art. 9.1): each opponent's score times the points scored
+    against them."""
+    terms, total = [], 0.0
+    for result, val in zip(ex.body["result"].to_list(), ex.body["bh_value"].to_list(),
+                           strict=True):
+        pts = _points(str(result), ex.rules)
+        if val is None or pts is None:
+            continue
+        terms.append(f"{_num(pts)}×{_num(val)}")
+        total += float(pts) * float(val)
+    return _checked(c.label, " + ".join(terms) or "0", total,
+                    ex.standing.get(c.name),  # type: ignore[arg-type]
+                    width=ex.width, why="C.07 Art. 9.1, 16: each opponent's score times "
+                    "the points scored against them")
+
+
+def _wins_lines(c: Criterion, ex: Explained) -> list[str]:
+    """Number of wins (C.07 Art. 7.2): the rounds won, a bye among them."""
+    won = [str(r) for r, res in zip(ex.body["round"].to_list(), ex.body["result"].to_list(),
+                                    strict=True) if res in ("win", "bye")]
+    text = f"{len(won)} (round{'' if len(won) == 1 else 's'} {', '.join(won)})" if won else "0"
+    value = ex.standing.get(c.name)
+    if value is not None and float(value) != len(won):  # type: ignore[arg-type]
+        return [f"{c.label} = {format_cell('x', value)} (C.07 Art. 7.2: the rounds won)"]
+    return textwrap.wrap(f"{c.label} = {text}", width=ex.width,
+                         subsequent_indent=" " * (len(c.label) + 3))
+
+
+def _level_with(c: Criterion, ex: Explained) -> list[str] | None:
+    """The players level with this one on every criterion before ``c`` (None: the
+    standings are not known)."""
+    if ex.field is None or "player_id" not in ex.field.columns:
+        return None
+    before = []
+    for k in ex.rules.criteria:
+        if k.name == c.name:
+            break
+        before.append(k.name)
+    me = ex.standing.get("player_id")
+    level = ex.field.filter(pl.col("player_id") != me)
+    if "division" in level.columns and ex.standing.get("division") is not None:
+        level = level.filter(pl.col("division") == ex.standing["division"])  # (a pod's)
+    for name in before:
+        mine = ex.standing.get(name)
+        if name not in level.columns or mine is None:
+            return None
+        level = level.filter((pl.col(name).cast(pl.Float64) - float(mine)).abs()  # type: ignore[arg-type]
+                             <= 1e-9)
+    return [str(p) for p in level["player_id"].to_list()]
+
+
+def _against(ex: Explained, who: list[str]) -> str:
+    """What the player did against each of ``who``: ``beat X (round 2)``, ``drew with Y
+    (round 5)``, ``lost to Z (round 1)``, ``did not meet W``."""
+    verbs = {"win": "beat", "draw": "drew with", "loss": "lost to"}
+    parts = []
+    for p in who:
+        met = ex.body.filter(pl.col("opponent_id") == p)
+        shown = ex.names.get(p, p)
+        if met.height == 0:
+            parts.append(f"did not meet {shown}")
+            continue
+        parts += [f"{verbs.get(str(r['result']), str(r['result']))} {shown} (round "
+                  f"{r['round']})" for r in met.iter_rows(named=True)]
+    return ", ".join(parts)
+
+
+def _tied_lines(c: Criterion, ex: Explained, rule: str) -> list[str]:
+    """A criterion among the tied players only (direct encounter, head-to-head): who is
+    level with the player on every criterion before it, and their games together."""
+    value = format_cell("x", ex.standing.get(c.name))
+    head = with_unit(f"{c.label} = {value}", c.unit)
+    level = _level_with(c, ex)
+    before = ", ".join(label_of(k.name) for k in ex.rules.criteria[
+        :[k.name for k in ex.rules.criteria].index(c.name)])
+    if level is None:
+        text = f"{head}: {rule}, among the players level on {before}"
+    elif not level:
+        text = f"{head}: no other player is level on {before} ({rule})"
+    else:
+        names = ", ".join(ex.names.get(p, p) for p in level)
+        text = (f"{head}: level on {before} with {names}; {_against(ex, level)} "
+                f"({rule})")
+    return textwrap.wrap(text, width=ex.width, subsequent_indent=" " * (len(c.label) + 3))
+
+
+#: How each tiebreaker function's number is formed, by function (the arithmetic lines
+#: under the table); OMW%, OGW%, OOMW% have theirs in the table's averages. A criterion of
+#: a function not here prints its value only. Extending ``explain`` to a criterion is an
+#: entry here, never a branch on the game.
+ARITHMETIC: dict[str, Callable[[Criterion, Explained], list[str]]] = {
+    "buchholz": _buchholz_lines, "sb": _sb_lines, "win": _wins_lines,
+    "direct_encounter": lambda c, ex: _tied_lines(c, ex, "C.07 Art. 6"),
+    "head_to_head": lambda c, ex: _tied_lines(c, ex, "TRH §5.5.1.1: only two tied players "
+                                              "who met")}
+
+#: The columns an arithmetic reads: without them (a ruleset of no chess criterion) it is
+#: left out, and the criterion prints its value.
+_READS: Final = {"buchholz": "bh_value", "sb": "bh_value"}
+
+#: Criteria whose arithmetic the averages under the table show (:func:`_terms`).
+_AVERAGED: Final = frozenset({"match_points", "omwp", "gwp", "ogwp", "oomwp"})
+
+
 def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: str,
            criteria: Sequence[str] = (), width: int = 80,
            names: dict[str, str] | None = None,
-           units: Mapping[str, str] | None = None) -> str:
+           units: Mapping[str, str] | None = None, ruleset: Ruleset | None = None,
+           field: pl.DataFrame | None = None) -> str:
     """The judge's text of an :func:`swissframe.explain` table, ``width`` columns wide;
     ``units``: what a criterion's number counts where its label does not say it, by
     column (``Criterion.unit``: "DE 1 (tied players ranked below)").
@@ -198,10 +372,20 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
                   if v is not None and not ex] if col == "opp_omwp" else \
             [float(v) for v in body[col].drop_nulls().to_list()]
         lines.append(_terms(label, values, avg.get(col), width))
-    if chess and avg.get("bh_value") is not None:
+    if chess and avg.get("bh_value") is not None and ruleset is None:
         vals = " + ".join(format_cell("x", v) for v in body["bh_value"].drop_nulls())
         lines.append(textwrap.fill(f"Buchholz = {vals} = {format_cell('x', avg['bh_value'])}",
                                    width=width, subsequent_indent=" " * 11))
+    if ruleset is not None and standing is not None:  # every other criterion, by function
+        for c in ruleset.criteria:
+            if c.name in _AVERAGED or c.name not in criteria:
+                continue
+            make = ARITHMETIC.get(c.function)
+            if make is not None and _READS.get(c.function, "round") in body.columns:
+                lines += make(c, Explained(body, standing, field, ruleset, width, shown))
+            elif standing.get(c.name) is not None:
+                lines.append(with_unit(f"{c.label} = {format_cell(c.name, standing[c.name])}",
+                                       c.unit))
     return "\n".join(lines)
 
 
@@ -227,6 +411,9 @@ def run(args: argparse.Namespace) -> int:
     criteria = [c.name for c in get(used).criteria if not drawn_by_lot(c.function)]
     units = {c.name: c.unit for c in get(used).criteria if c.unit}
     text = render(table, row.row(0, named=True) if row.height else None, rules=rules,
-                  criteria=criteria, width=width, names=names, units=units)
+                  criteria=criteria, width=width, names=names, units=units,
+                  ruleset=get(used),
+                  field=st.filter(pl.col("event_id") == event)
+                  if event is not None and "event_id" in st.columns else st)
     write_text(text, args.output, inputs=args.files)
     return 0

@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         pl.col("events_exact").alias("values_exact"), "order_share",
         pl.col("events_order_exact").alias("order_exact"), "omwp_share", "gwp_share",
         "ogwp_share")
-    width = terminal_width() if sys.stdout.isatty() else None
+    width = terminal_width()  # (in a pipe too, as every text table: write_frame)
     head = ("agreement per source and era: values (every compared value within one unit) "
             "and order (the published position)")
     print(textwrap.fill(head, width=width) if width else head)  # (it ran to 110 columns)

@@ -1,0 +1,176 @@
+"""How the surfaces (the report, the charts, the command line) name the places an analysis
+looks at and the results a table can end in, in the ruleset's own terms: one place.
+
+A card game's Swiss ends in a playoff *cut* (MTR Appendix E, TRH §5.5.4: "top 8"); a chess
+Swiss does not: FIDE C.07 ranks the final standings, and places and prizes go by them, so
+its pages speak of "the top 8 places", never of a cut. A match of a game whose tiebreakers
+read games (GW%, OGW%, game wins, points per game) is told in game scores (2-0, 2-1);
+one whose tiebreakers read only the match is told as a win, a draw or a loss with its
+points (Pokémon 3/1/0, chess 1/½/0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import polars as pl
+
+from swissframe.rules._ruleset import Ruleset, fraction_text
+
+__all__ = ["DEFAULT_TOP", "GAME_FUNCTIONS", "NO_PLAYOFF", "CutWords", "cut_words",
+           "outcome_words", "playoff_size", "reads_games", "result_words"]
+
+#: The places an analysis looks at when neither the user nor the event's file says: a card
+#: game's top-8 playoff (MTR Appendix E from 17 players), the top 8 places of a chess event.
+DEFAULT_TOP: Final = 8
+
+#: The ruleset families (a ruleset's name up to its first ``-``: ``fide``, ``fide-2026``,
+#: ``fide-2009``) whose Swiss ends without a playoff cut: FIDE C.07 ranks the final
+#: standings, for places and prizes. Every other family's event is taken to cut to a
+#: playoff of the analysis' size (the card games: MTR Appendix E, Play! Pokémon TRH
+#: §5.5.4, the KDE, FaB and Bandai policies).
+NO_PLAYOFF: Final = frozenset({"fide"})
+
+#: Tiebreaker functions (:data:`swissframe.tiebreakers.TIEBREAKERS`) that read a match's
+#: games: a ruleset with one of them (or with points per game) tells a result in games.
+GAME_FUNCTIONS: Final = frozenset({"gwp", "ogwp", "game_wins"})
+
+
+def _family(rules: Ruleset | None) -> str:
+    return "" if rules is None else rules.name.split("-", 1)[0]
+
+
+@dataclass(frozen=True)
+class CutWords:
+    """The words for the top ``n`` of an event under a ruleset (:func:`cut_words`).
+
+    Attributes
+    ----------
+    n
+        The number of places.
+    playoff
+        True: a playoff cut follows the Swiss; False: the places themselves (chess).
+    """
+
+    n: int
+    playoff: bool
+
+    @property
+    def name(self) -> str:
+        """``the top-8 cut`` / ``the top 8 places``."""
+        return f"the top-{self.n} cut" if self.playoff else f"the top {self.n} places"
+
+    @property
+    def heading(self) -> str:
+        """A section's heading: ``The cut`` / ``Places 8 and 9``."""
+        return "The cut" if self.playoff else f"Places {self.n} and {self.n + 1}"
+
+    @property
+    def inside(self) -> str:
+        """A player there: ``in the cut`` / ``in the top 8``."""
+        return "in the cut" if self.playoff else f"in the top {self.n}"
+
+    @property
+    def status(self) -> str:
+        """A status' name: ``Cut status`` / ``Top-8 status``."""
+        return "Cut status" if self.playoff else f"Top-{self.n} status"
+
+    @property
+    def line(self) -> str:
+        """The line under place ``n``: ``the cut`` / ``place 8``."""
+        return "the cut" if self.playoff else f"place {self.n}"
+
+
+def cut_words(rules: Ruleset | None, n: int) -> CutWords:
+    """The words for the top ``n`` under ``rules`` (None: a card game's cut).
+
+    Examples
+    --------
+    >>> import swissframe as sf
+    >>> cut_words(sf.rules.MTG, 8).name, cut_words(sf.rules.FIDE_2026, 8).name
+    ('the top-8 cut', 'the top 8 places')
+    >>> cut_words(sf.rules.FIDE, 3).heading, cut_words(sf.rules.POKEMON, 8).inside
+    ('Places 3 and 4', 'in the cut')
+    """
+    return CutWords(n, _family(rules) not in NO_PLAYOFF)
+
+
+def playoff_size(results: pl.DataFrame) -> int | None:
+    """The size of the event's own cut, where its rows hold its playoff: the players who
+    played a playoff round (a bracket's byes included: a seed who skips the first round
+    plays the next). None without playoff rows (a chess file, a Swiss-only export).
+
+    >>> rows = pl.DataFrame({"phase": ["swiss"] * 3 + ["playoff"] * 6,
+    ...     "player_id": ["A", "B", "C", "A", "B", "C", "D", "A", "C"]})
+    >>> playoff_size(rows), playoff_size(rows.filter(pl.col("phase") == "swiss"))
+    (4, None)
+    """
+    if "phase" not in results.columns:
+        return None
+    n = results.filter(pl.col("phase") == "playoff")["player_id"].drop_nulls().n_unique()
+    return n if n >= 2 else None
+
+
+def reads_games(rules: Ruleset | None) -> bool:
+    """Whether ``rules`` reads a match's games (a criterion of :data:`GAME_FUNCTIONS`, or
+    points per game): its results are then told in game scores. None: a card game's.
+
+    >>> import swissframe as sf
+    >>> [reads_games(r) for r in (sf.rules.MTG, sf.rules.POKEMON, sf.rules.FIDE,
+    ...                           sf.rules.MELEE_TWO_GAME, None)]
+    [True, False, False, True, True]
+    """
+    if rules is None:
+        return True
+    return bool(rules.points_game_win or rules.points_sweep) or any(
+        c.function in GAME_FUNCTIONS for c in (*rules.criteria, *rules.columns))
+
+
+def _pts(value: object) -> str:
+    from fractions import Fraction
+
+    v = Fraction(str(value)) if not isinstance(value, Fraction) else value
+    return "½" if v == Fraction(1, 2) else fraction_text(v)
+
+
+def result_words(rules: Ruleset) -> str:
+    """What a match's results score, as the ruleset scores them.
+
+    >>> import swissframe as sf
+    >>> result_words(sf.rules.POKEMON), result_words(sf.rules.FIDE)
+    ('a win scores 3 points, a draw 1, a loss 0', 'a win scores 1 point, a draw ½, a loss 0')
+    """
+    win = _pts(rules.points_win)
+    return (f"a win scores {win} point{'' if win == '1' else 's'}, a draw "
+            f"{_pts(rules.points_draw)}, a loss {_pts(rules.points_loss)}")
+
+
+def outcome_words(outcomes: Sequence[tuple[int, int, int]], rules: Ruleset | None) -> str:
+    """How an analysis weighs a table's results (a uniform model over the ruleset's
+    ``match_outcomes``), in the ruleset's terms: the chances of a win and of a draw, and
+    the game scores behind them where the ruleset reads games (:func:`reads_games`); a
+    game whose tiebreakers read only the match (Pokémon, chess) names no 2-1, but what a
+    result scores (:func:`result_words`).
+
+    >>> import swissframe as sf
+    >>> from swissframe.rules import BEST_OF_THREE, ONE_GAME
+    >>> print(outcome_words(ONE_GAME, sf.rules.FIDE))
+    a win for either player (1 chance in 3 each) or a draw (1 in 3): a win scores 1 point,
+    a draw ½, a loss 0
+    >>> outcome_words(BEST_OF_THREE, sf.rules.MTG)[-52:]
+    'in games, 2-0, 2-1, 1-2, 0-2 or 0-0-3 equally likely'
+    >>> print(outcome_words(BEST_OF_THREE, sf.rules.POKEMON))
+    a win for either player (2 chances in 5 each) or a draw (1 in 5): a win scores 3 points,
+    a draw 1, a loss 0
+    """
+    n = len(outcomes)
+    wins = sum(o[0] > o[1] for o in outcomes)  # (as many losses: the space is mirrored)
+    draws = n - 2 * wins
+    words = (f"a win for either player ({wins} {'chance' if wins == 1 else 'chances'} in {n} "
+             f"each) or a draw ({draws} in {n})")
+    if rules is not None and not reads_games(rules):
+        return f"{words}: {result_words(rules)}"
+    scores = ["-".join(map(str, o if o[2] else o[:2])) for o in outcomes]
+    return f"{words}: in games, {', '.join(scores[:-1])} or {scores[-1]} equally likely"
