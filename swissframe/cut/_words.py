@@ -19,27 +19,16 @@ import polars as pl
 
 from swissframe.rules._ruleset import Ruleset, fraction_text
 
-__all__ = ["DEFAULT_TOP", "GAME_FUNCTIONS", "NO_PLAYOFF", "CutWords", "cut_words",
+__all__ = ["DEFAULT_TOP", "GAME_FUNCTIONS", "CutWords", "cut_words",
            "outcome_words", "playoff_size", "reads_games", "result_words"]
 
 #: The places an analysis looks at when neither the user nor the event's file says: a card
 #: game's top-8 playoff (MTR Appendix E from 17 players), the top 8 places of a chess event.
 DEFAULT_TOP: Final = 8
 
-#: The ruleset families (a ruleset's name up to its first ``-``: ``fide``, ``fide-2026``,
-#: ``fide-2009``) whose Swiss ends without a playoff cut: FIDE C.07 ranks the final
-#: standings, for places and prizes. Every other family's event is taken to cut to a
-#: playoff of the analysis' size (the card games: MTR Appendix E, Play! Pokémon TRH
-#: §5.5.4, the KDE, FaB and Bandai policies).
-NO_PLAYOFF: Final = frozenset({"fide"})
-
 #: Tiebreaker functions (:data:`swissframe.tiebreakers.TIEBREAKERS`) that read a match's
 #: games: a ruleset with one of them (or with points per game) tells a result in games.
 GAME_FUNCTIONS: Final = frozenset({"gwp", "ogwp", "game_wins"})
-
-
-def _family(rules: Ruleset | None) -> str:
-    return "" if rules is None else rules.name.split("-", 1)[0]
 
 
 @dataclass(frozen=True)
@@ -84,7 +73,8 @@ class CutWords:
 
 
 def cut_words(rules: Ruleset | None, n: int) -> CutWords:
-    """The words for the top ``n`` under ``rules`` (None: a card game's cut).
+    """The words for the top ``n`` under ``rules`` (None: a card game's cut): a cut where
+    the ruleset's Swiss ends in a playoff (:attr:`Ruleset.playoff`), places otherwise.
 
     Examples
     --------
@@ -94,7 +84,7 @@ def cut_words(rules: Ruleset | None, n: int) -> CutWords:
     >>> cut_words(sf.rules.FIDE, 3).heading, cut_words(sf.rules.POKEMON, 8).inside
     ('Places 3 and 4', 'in the cut')
     """
-    return CutWords(n, _family(rules) not in NO_PLAYOFF)
+    return CutWords(n, rules is None or rules.playoff)
 
 
 def playoff_size(results: pl.DataFrame) -> int | None:

@@ -525,6 +525,12 @@ class Ruleset:
         uniform over it unless weights are given). :data:`BEST_OF_THREE` (default: the card
         games' best-of-three, with the 0-0-3 intentional draw) or :data:`ONE_GAME` (the
         chess presets': a win, a loss or a draw). Closed under swapping the seats.
+    playoff
+        Whether the Swiss ends in a playoff *cut* (the card games: MTR Appendix E, Play!
+        Pokémon TRH §5.5.4, the KDE, FaB and Bandai policies): the cut and ID analyses,
+        charts and pages speak of "the top-8 cut". False (the FIDE presets): places and
+        prizes go by the final standings (C.07), and they speak of "the top 8 places".
+        Read by the surfaces' words only (:func:`swissframe.cut._words.cut_words`).
     """
 
     name: str
@@ -556,6 +562,7 @@ class Ruleset:
     columns: tuple[Criterion, ...] = ()
     bye_games: tuple[int, int, int] | None = None
     match_outcomes: tuple[tuple[int, int, int], ...] = BEST_OF_THREE
+    playoff: bool = True
 
     def __post_init__(self) -> None:
         try:
@@ -865,6 +872,7 @@ FIDE = Ruleset(
     points_win=Fraction(1), points_draw=Fraction(1, 2), points_loss=Fraction(0),
     points_bye=Fraction(1), draw_value=Fraction(1, 2), drawn_game_value=Fraction(1, 2),
     floor=Fraction(0), floor_own_gw=False, missing_rounds="absent", match_outcomes=ONE_GAME,
+    playoff=False,
     criteria=(POINTS, buchholz(cut=1), buchholz(), Criterion("sb"),
               Criterion("direct_encounter"), Criterion("win")),
     columns=(buchholz(median=1), Criterion("ps"), Criterion("won")))
