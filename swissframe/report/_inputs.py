@@ -153,6 +153,15 @@ def meta_for(src: Source, event_id: str, rules: str | Ruleset | None,
     if isinstance(names, pl.DataFrame) and {"player_id", "name"} <= set(names.columns):
         sub = names.filter(pl.col("event_id") == event_id) if "event_id" in names.columns \
             else names
+        twice = (sub.select(pl.col("player_id").cast(pl.String), pl.col("name").cast(pl.String))
+                 .unique().filter(pl.len().over("player_id") > 1).sort("player_id", "name"))
+        if twice.height:  # (the last one was shown, without a word)
+            who = twice["player_id"][0]
+            both = twice.filter(pl.col("player_id") == who)["name"].to_list()
+            msg = (f"names gives player {who!r} of event {event_id!r} more than one name "
+                   f"({', '.join(map(repr, both[:3]))}). Hint: one row per player_id (and "
+                   "event_id) in the names table.")
+            raise DataError(msg)
         shown.update({str(a): str(b) for a, b in sub.select("player_id", "name").iter_rows()})
     elif isinstance(names, Mapping):
         shown.update({str(k): str(v) for k, v in names.items()})

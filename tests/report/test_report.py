@@ -96,6 +96,18 @@ def test_names_are_shown_and_charts_are_named() -> None:
     assert rep._repr_html_().startswith("<iframe srcdoc=")
 
 
+def test_a_names_table_giving_a_player_two_names_is_refused() -> None:
+    """A names DataFrame with two rows for one player showed the last without a word
+    (found by the sixth bad-data sweep); the same name twice is one name."""
+    r = sf.read_results(DATA / "store-championship.csv")
+    twice = pl.DataFrame({"player_id": ["Alice", "Alice", "Bob", "Bob"],
+                          "name": ["Alice Liddell", "Alice Smith", "Bob Dylan", "Bob Dylan"]})
+    with pytest.raises(sf.DataError, match=r"'Alice' .*'Alice Liddell', 'Alice Smith'"):
+        sf.report(r, top=4, n_sims=0, names=twice)
+    rep = sf.report(r, top=4, n_sims=0, names=twice.filter(pl.col("name") != "Alice Smith"))
+    assert "Bob Dylan" in _text(rep.html)
+
+
 def test_sensitivity_prose_names_who_enters() -> None:
     sim = sf.simulate([24, 40, 64], rules="mtg", n_events=3, seed=3)
     ev = sim.results.filter(pl.col("event_id") == "mtg-0002")
