@@ -440,7 +440,11 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
     call runs no query of its own for them (Pokémon's head-to-head and random order).
     Not on a large table (:func:`~swissframe.engine._exact.packs`): each frame is
     collected and attached in turn, a frame row for row with the table put beside it
-    (``_attach``: 2,000 Pokémon events, a join of 800k rows per frame otherwise)."""
+    (``_attach``: 2,000 Pokémon events, a join of 800k rows per frame otherwise).
+
+    A criterion that reads the tie groups but not their ranks (``TiebreakerSpec.ranks``,
+    head-to-head) takes them, on a small table, from windows over the criteria's columns
+    in the plan that reads them: no ranking pass (one query fewer)."""
     pk = [*keys, "player_id"]
     large = packs(table.height)
     pending: pl.LazyFrame | None = None  # the table with frames not yet collected
@@ -450,7 +454,16 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
             continue
         spec = TIEBREAKER_SPECS[crit.function]
         materialised = None
-        if spec.ties:
+        if spec.ties and not spec.ranks and not large:
+            # the groups without their ranks: windows over the criteria's columns (exact,
+            # nulls equal to nulls, as the ranking pass's ties), in the plan that reads
+            # them, instead of a ranking pass of their own
+            if pending is not None:  # (read more than once below: materialised)
+                table, pending = pending.pipe(collect), None
+            group = [*keys, *_sort_keys(rules, i)[0]]
+            tied = table.lazy().with_columns(_tie=pl.col("player_id").min().over(group),
+                                             _tie_size=pl.len().over(group))
+        elif spec.ties:
             cols, desc = _sort_keys(rules, i)
             ranked = (rank_exact(table.lazy() if pending is None else pending, keys, cols,
                                  desc, rank_name="_prelim", tie_name="_tie",
