@@ -428,7 +428,7 @@ def with_disqualified(table: pl.DataFrame, rows: pl.LazyFrame, pkeys: Sequence[s
 
 def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
                     keys: tuple[str, ...], *,
-                    unrepeated: tuple[pl.LazyFrame, str] | None = None
+                    unrepeated: tuple[pl.LazyFrame, str] | None = None, one: bool = False
                     ) -> pl.DataFrame | pl.LazyFrame:
     """Add the group-aware criteria, in ruleset order, each seeing the tie groups formed by
     every criterion before it (one exact ranking pass per such criterion). ``rows`` and
@@ -440,7 +440,14 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
     call runs no query of its own for them (Pokémon's head-to-head and random order).
     Not on a large table (:func:`~swissframe.engine._exact.packs`): each frame is
     collected and attached in turn, a frame row for row with the table put beside it
-    (``_attach``: 2,000 Pokémon events, a join of 800k rows per frame otherwise)."""
+    (``_attach``: 2,000 Pokémon events, a join of 800k rows per frame otherwise).
+    ``one``: the table holds one group of ``keys`` (one event): its ranking passes rank
+    one group (:func:`~swissframe.engine._exact.rank_exact` without keys: one run id where
+    the keys' comparisons were one expression per column).
+
+    A criterion that reads the tie groups but not their ranks (``TiebreakerSpec.ranks``,
+    head-to-head) takes them, on a small table, from windows over the criteria's columns
+    in the plan that reads them: no ranking pass (one query fewer)."""
     pk = [*keys, "player_id"]
     large = packs(table.height)
     pending: pl.LazyFrame | None = None  # the table with frames not yet collected
@@ -450,9 +457,19 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
             continue
         spec = TIEBREAKER_SPECS[crit.function]
         materialised = None
-        if spec.ties:
+        if spec.ties and not spec.ranks and not large:
+            # the groups without their ranks: windows over the criteria's columns (exact,
+            # nulls equal to nulls, as the ranking pass's ties), in the plan that reads
+            # them, instead of a ranking pass of their own
+            if pending is not None:  # (read more than once below: materialised)
+                table, pending = pending.pipe(collect), None
+            group = [*keys, *_sort_keys(rules, i)[0]]
+            tied = table.lazy().with_columns(_tie=pl.col("player_id").min().over(group),
+                                             _tie_size=pl.len().over(group))
+        elif spec.ties:
             cols, desc = _sort_keys(rules, i)
-            ranked = (rank_exact(table.lazy() if pending is None else pending, keys, cols,
+            ranked = (rank_exact(table.lazy() if pending is None else pending,
+                                 () if one else keys, cols,
                                  desc, rank_name="_prelim", tie_name="_tie",
                                  tiebreak=["player_id"], unique=True)
                       .with_columns(_tie_size=pl.len().over([*keys, "_tie"])))
@@ -481,15 +498,16 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
 
 
 def _finish(table: pl.DataFrame | pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset, *,
-            height: int | None = None) -> pl.DataFrame:
+            height: int | None = None, one: bool = False) -> pl.DataFrame:
     """The ranked public table. ``table`` a plan (``_group_criteria``'s, of ``height``
-    rows): ranked in its own query where the table is small, else materialised first."""
+    rows): ranked in its own query where the table is small, else materialised first.
+    ``one``: the table holds one group of ``keys`` (one event), ranked as one group."""
     if isinstance(table, pl.LazyFrame):
         if height is not None and not packs(height):  # (no disqualified column: see _compute)
             cols = _sort_keys(rules)[0]
             wanted = dict.fromkeys([*keys, *_front(keys, rules), *cols, "player_id"])
             return _output(_rank(table.select(cs.by_name(*wanted, require_all=False)),
-                                 rules, keys), keys, rules)
+                                 rules, () if one else keys), keys, rules)
         table = table.pipe(collect)
     return _output(_rank_table(table, rules, keys, _front(keys, rules)), keys, rules)
 
@@ -773,7 +791,7 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
 def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
              cutoffs: pl.LazyFrame | None, *, cumulative: bool = True,
              codes: IdCodes | None = None, own_rounds: bool = False,
-             one_query: bool = True) -> pl.DataFrame:
+             one_query: bool = True, one: bool = False) -> pl.DataFrame:
     """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff;
     ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``);
     then ``one_query``: the final standings of a ``snapshot="last_round"`` ruleset in one
@@ -781,7 +799,9 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     reference).
     ``codes``: validation's id codes of ``lf``, row for row (the cumulative path reuses
     them); ignored where the ruleset adds or drops rows first. ``own_rounds``: the cutoffs
-    are every round of ``lf``'s Swiss rows (see ``_cumulative_criteria``)."""
+    are every round of ``lf``'s Swiss rows (see ``_cumulative_criteria``). ``one``:
+    ``lf`` holds one event (and no extra keys), so the final standings rank one group
+    (``_group_criteria``, ``_finish``)."""
     if rules.late_rounds != "as_given" or rules.missing_rounds != "not_played":
         codes = None  # late_rows / with_inferred_absences change the rows
     names = lf.collect_schema().names()
@@ -796,12 +816,12 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         ctx = context(lf, rules, keys)
         table = _criteria_of(ctx)
         height = table.height
-        grouped = (_group_criteria(table, ctx.rows, rules, keys) if has_group
+        grouped = (_group_criteria(table, ctx.rows, rules, keys, one=one) if has_group
                    else table)  # (the rows the context prepared and materialised, not again)
         if dq:
             table = with_disqualified(_collected(grouped), ctx.rows, ctx.pkeys)
             return _finish(table, keys, rules)
-        return _finish(grouped, keys, rules, height=height)
+        return _finish(grouped, keys, rules, height=height, one=one)
     final_only = cutoffs is None
     if cutoffs is None:
         cutoffs = (lf.filter(pl.col("phase") == "swiss").group_by(list(keys))
@@ -838,11 +858,11 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         table, rows = _at_own_last_round(lf, rules, keys)
         height = table.height
         # (the rows at the final cutoff: the context's, materialised, of the last cutoff)
-        grouped = _group_criteria(table, rows, rules, ck) if has_group else table
+        grouped = _group_criteria(table, rows, rules, ck, one=one) if has_group else table
         if dq:
             grouped = with_disqualified(_collected(grouped), lf, [*keys, "player_id"],
                                         THROUGH)
-        return _finish(grouped.drop(THROUGH), keys, rules, height=height)
+        return _finish(grouped.drop(THROUGH), keys, rules, height=height, one=one)
     else:
         evals = eval_rounds(lf, rules, keys, cutoffs).pipe(collect)
         needed = evals.select(*keys, pl.col(EVAL).alias(THROUGH)).unique().lazy()
@@ -989,8 +1009,10 @@ def _standings(results: Frame, ruleset: Ruleset, keys: tuple[str, ...],
         # cutoffs: on running sums where they pay, as standings_by_round)
         out = _by_scale_group(frame, ruleset, k, lambda f: _compute(
             f.lazy(), ruleset, k, None, cumulative=_cumulative_pays(f)))
-        if out is None:
-            out = _compute(frame.lazy(), ruleset, k, None, cumulative=_cumulative_pays(frame))
+        if out is None:  # (one pass; one event ranked as one group)
+            one = codes is not None and codes.events.len() == 1
+            out = _compute(frame.lazy(), ruleset, k, None, cumulative=_cumulative_pays(frame),
+                           one=one)
     return out
 
 

@@ -168,6 +168,12 @@ class TiebreakerSpec:
         Of a group-aware criterion: whether it reads the tie groups (``_tie``,
         ``_tie_size``, ``_prelim`` of :class:`GroupContext`). False (a seeded random
         order) spares the ranking pass that forms them.
+    ranks
+        Of a criterion reading the tie groups: whether it reads ``_prelim`` (the ranks)
+        too. False (head-to-head) lets a small table's groups come from windows over the
+        criteria's columns in the plan that reads them (``standings._group_criteria``),
+        without a ranking pass of their own; ``_tie`` is then an id of the group within
+        the keys (no fixed type: only compared for equality).
     kind, source
         What the value is, for the paths that compute it from their own columns:
         ``"own"`` — the per-player record column ``source`` (``"match_points"``,
@@ -225,6 +231,7 @@ class TiebreakerSpec:
     bounds: bool = False
     fast: bool = False
     ties: bool = True
+    ranks: bool = True
     keys_only: bool = False
     round_span: bool = False
     reads: frozenset[str] | None = None
@@ -236,6 +243,10 @@ class TiebreakerSpec:
         if self.reads is not None and not self.reads <= set(RATE_OPTIONS):
             msg = (f"{where}: reads={sorted(self.reads)} names options outside "
                    f"{list(RATE_OPTIONS)}. Hint: declare those it reads, or leave it None.")
+            raise RulesetError(msg)
+        if not self.ranks and (not self.group or not self.ties):
+            msg = (f"{where}: ranks=False is for a group-aware criterion that reads the tie "
+                   "groups. Hint: register it with ties=True, or drop ranks=False.")
             raise RulesetError(msg)
         if self.keys_only and (not self.group or self.ties):
             msg = (f"{where}: keys_only is for a group-aware criterion that reads no tie "
@@ -1011,7 +1022,8 @@ class GroupContext:
 
     ``table`` has one row per (keys…, player_id) with ``_tie`` (tie-group id within the
     keys), ``_tie_size`` and ``_prelim`` (the competition rank by the criteria so far;
-    not for a criterion registered with ``ties=False``);
+    not for a criterion registered with ``ties=False``; for one registered with
+    ``ranks=False`` maybe not, and ``_tie`` then of no fixed type);
     ``rows`` are the prepared Swiss rows (see :func:`prepare_rows`) keyed by ``keys``;
     :meth:`rows_of` reads those of some players only.
     """
@@ -1058,17 +1070,18 @@ GroupTiebreaker = Callable[..., pl.LazyFrame]
 GROUP_TIEBREAKERS: dict[str, GroupTiebreaker] = {}
 
 
-def register_group_tiebreaker(name: str, *, ties: bool = True, keys_only: bool = False,
-                              reads: Iterable[str] | None = None, lot: bool = False
+def register_group_tiebreaker(name: str, *, ties: bool = True, ranks: bool = True,
+                              keys_only: bool = False, reads: Iterable[str] | None = None,
+                              lot: bool = False
                               ) -> Callable[[GroupTiebreaker], GroupTiebreaker]:
     """Decorator adding a group-aware function to :data:`GROUP_TIEBREAKERS`; ``ties=False``
     declares that it does not read the tie groups (its ``GroupContext.table`` then has
-    only the criteria's columns); ``keys_only``, ``reads`` and ``lot`` as
+    only the criteria's columns); ``ranks``, ``keys_only``, ``reads`` and ``lot`` as
     :class:`TiebreakerSpec`'s."""
 
     def deco(fn: GroupTiebreaker) -> GroupTiebreaker:
         TIEBREAKER_SPECS[name] = TiebreakerSpec(
-            name, fn, group=True, ties=ties, keys_only=keys_only,
+            name, fn, group=True, ties=ties, ranks=ranks, keys_only=keys_only,
             reads=None if reads is None else frozenset(reads), lot=lot)
         GROUP_TIEBREAKERS[name] = fn
         return fn
@@ -1100,7 +1113,7 @@ def _games_within_groups(g: GroupContext, *, played_only: bool = False) -> pl.La
             .filter(pl.col("_tie") == pl.col("_otie")))
 
 
-@register_group_tiebreaker("head_to_head", reads=())
+@register_group_tiebreaker("head_to_head", ranks=False, reads=())
 def head_to_head(g: GroupContext, *, name: str = "head_to_head") -> pl.LazyFrame:
     """Head-to-head (Pokémon TRH §5.5.1.1): only when exactly two players are still tied
     and they played each other — the one who won more of their matches ranks higher

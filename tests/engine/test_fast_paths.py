@@ -145,6 +145,45 @@ def test_own_last_round_in_one_query_equals_the_rounds_of_evaluation_joined(
     assert_frame_equal(got, ref, check_exact=True)
 
 
+#: Rulesets with group criteria: head-to-head (tie groups without ranks), the older
+#: Pokémon order's last-round opponent (ranks), direct encounter, random orders.
+GROUP_RULES = st.sampled_from(["pokemon", "pokemon-2016", "fide", "fide-2026", "fab",
+                               dataclasses.replace(sf.rules.get("pokemon"),
+                                                   name="pokemon-final", snapshot="final")])
+
+
+def _group_reference(res: pl.DataFrame, rules: str | sf.Ruleset, *, one: bool
+                     ) -> pl.DataFrame:
+    """``_compute`` with every group criterion's tie groups from a ranking pass."""
+    ruleset = sf.rules.get(rules)
+    frame, _ = st_mod._validated_coded(res, ())
+    spec = tb_mod.TIEBREAKER_SPECS["head_to_head"]
+    with mock.patch.dict(tb_mod.TIEBREAKER_SPECS,
+                         {"head_to_head": dataclasses.replace(spec, ranks=True)}):
+        return st_mod._compute(frame.lazy(), ruleset, ("event_id",), None,
+                               cumulative=False, one=one)
+
+
+@PROPS
+@given(res=rich_events(), rules=GROUP_RULES)
+def test_group_criteria_in_one_plan_equal_ranking_passes_within_the_keys(
+        res: pl.DataFrame, rules: str | sf.Ruleset) -> None:
+    """Head-to-head's tie groups from windows (``TiebreakerSpec.ranks=False``) and one
+    event ranked as one group (``one``) equal a ranking pass for the groups and the ranks
+    within the event key (the reference)."""
+    ruleset = sf.rules.get(rules)
+    frame, _ = st_mod._validated_coded(res, ())
+    got = st_mod._compute(frame.lazy(), ruleset, ("event_id",), None, cumulative=False)
+    assert_frame_equal(got, _group_reference(res, rules, one=False), check_exact=True)
+    assume(res.height > 0)
+    first = res.filter(pl.col("event_id") == res["event_id"][0])
+    one, _ = st_mod._validated_coded(first, ())
+    got = st_mod._compute(one.lazy(), ruleset, ("event_id",), None, cumulative=False,
+                          one=True)
+    assert_frame_equal(got, _group_reference(first, rules, one=False), check_exact=True)
+    assert_frame_equal(sf.standings(first, ruleset), got)
+
+
 #: Values up to 2**43 (segment sums fit Int64: summed whole), 2**62 (Int64 values whose
 #: sums of three do not fit: split), 2**69 (Int128 values: split), 2**98 (the upper half's
 #: sums do not fit Int64: declined).
