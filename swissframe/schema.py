@@ -151,6 +151,9 @@ UNPLAYED_KINDS: Final = (
     "zero_bye",
     "absent",
 )
+#: The ``unplayed`` kinds of a forfeited match, one on each seat (the two seats agree:
+#: ``forfeit_mismatch``); read by the contract's checks and the chess criteria.
+FORFEITS: Final = ("forfeit_win", "forfeit_loss")
 
 #: Most games one row may record: every sum and exact scale of a record then stays inside
 #: Int64 / the exact fallback (a match of more games is not a result; issue 16 class 2).
@@ -1320,10 +1323,9 @@ def _double_loss_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
               .otherwise(pl.lit("does not"))))
 
 
-_FORFEITS: Final = ("forfeit_win", "forfeit_loss")
 #: A row paired with an opponent and marked a forfeit (the facts' ``_ff``).
 _PAIRED_FORFEIT: Final = (pl.col(OPPONENT_ID).is_not_null()
-                          & pl.col("unplayed").is_in(_FORFEITS)).fill_null(value=False)
+                          & pl.col("unplayed").is_in(FORFEITS)).fill_null(value=False)
 
 
 def _forfeit_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
@@ -1338,15 +1340,15 @@ def _forfeit_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
     mirror = paired.select(*ev, ROUND, pl.col(PLAYER_ID).alias(OPPONENT_ID),
                            pl.col(OPPONENT_ID).alias(PLAYER_ID),
                            pl.col("unplayed").alias("_m_up"))
-    own_ff = pl.col("unplayed").is_in(_FORFEITS).fill_null(value=False)
-    their_ff = pl.col("_m_up").is_in(_FORFEITS).fill_null(value=False)
+    own_ff = pl.col("unplayed").is_in(FORFEITS).fill_null(value=False)
+    their_ff = pl.col("_m_up").is_in(FORFEITS).fill_null(value=False)
     bad = (paired.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="inner")
            .filter((own_ff != their_ff)
                    | ((pl.col("unplayed") == "forfeit_win")
                       & (pl.col("_m_up") == "forfeit_win")).fill_null(value=False)))
 
     def said(col: str) -> pl.Expr:
-        return (pl.when(pl.col(col).is_in(_FORFEITS)).then(pl.format("a {}", pl.col(col)))
+        return (pl.when(pl.col(col).is_in(FORFEITS)).then(pl.format("a {}", pl.col(col)))
                 .otherwise(pl.lit("a game played")))
 
     add("forfeit_mismatch", bad,

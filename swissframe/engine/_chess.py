@@ -39,6 +39,7 @@ import polars as pl
 
 from swissframe._collect import collect
 from swissframe.engine._exact import ExactScale, exact_name, mean_exact
+from swissframe.schema import FORFEITS
 from swissframe.schema import OPPONENT_ID as OPP
 from swissframe.schema import PLAYER_ID as PLAYER
 
@@ -48,10 +49,19 @@ if TYPE_CHECKING:
 
 __all__ = ["adjusted_score", "average_opponents_buchholz", "buchholz", "chess_terms",
            "fore_buchholz", "games_elected", "games_played", "inferred_absences", "koya",
-           "progressive", "sonneborn_berger", "unplayed_voluntarily", "wins",
+           "progressive", "sonneborn_berger", "unplayed_voluntarily", "vur_first", "wins",
            "with_inferred_absences", "won"]
 
-_FORFEITS = ("forfeit_win", "forfeit_loss")
+#: The unplayed-round rules of C.07 Art. 16 (its 2023 and 2026 texts): an opponent's
+#: trailing voluntarily unplayed rounds count as draws (Art. 16.3), and a Buchholz cut
+#: takes a voluntarily unplayed round's value first (Art. 16.5).
+ARTICLE_16: Final = frozenset({"fide-2023", "fide-2026"})
+
+
+def vur_first(rules: Ruleset) -> bool:
+    """Whether a Buchholz cut under ``rules`` takes a voluntarily unplayed round's value
+    first (C.07 Art. 16.5): the one reading of it, for the criteria and ``explain``."""
+    return rules.unplayed_rounds in ARTICLE_16
 
 
 def inferred_absences(results: pl.LazyFrame | pl.DataFrame,
@@ -211,7 +221,7 @@ def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, s
         before = (pl.col("_pts").cum_sum() - pl.col("_pts")).over(pk).alias("_before")
     to_draw = pl.lit(draw_u, dtype=pl.Int64) - pl.col("_pts")
     lnv = pl.col("round").filter(~pl.col("_vur")).max()  # the last round not a VUR
-    if rule in ("fide-2023", "fide-2026"):
+    if rule in ARTICLE_16:
         trailing = pl.col("_vur") & (lnv.is_null() | (pl.col("round") > lnv))
         extra = pl.when(trailing).then(to_draw).otherwise(0).sum()
     elif rule == "fide-2009":
@@ -229,7 +239,7 @@ def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, s
     if rule == "fide-2023":
         dummy = pl.col("_score")
     elif rule == "fide-2026":
-        forfeit = pl.col("_kind").is_in(_FORFEITS) & pl.col("_sadj").is_not_null()
+        forfeit = pl.col("_kind").is_in(FORFEITS) & pl.col("_sadj").is_not_null()
         dummy = (pl.when(forfeit).then(pl.min_horizontal(pl.col("_score"), pl.col("_sadj")))
                  .otherwise(pl.min_horizontal(pl.col("_score"), pl.col("_n") * draw_u)))
     elif rule == "fide-2009":
@@ -279,7 +289,7 @@ def _terms_sums(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
     # (the terms' plan: this group-by is its one reader in the criteria's query)
     terms = _terms_plan(ctx, fore=fore).filter(pl.col("_val").is_not_null())
     # (VURs cut first, Art. 16.5)
-    aggs = _terms_aggs(vur_first=ctx.rules.unplayed_rounds in ("fide-2023", "fide-2026"))
+    aggs = _terms_aggs(vur_first=vur_first(ctx.rules))
     agg = terms.group_by(ctx.pkeys).agg(*aggs)
     out = ctx.players.select(ctx.pkeys).join(agg, on=ctx.pkeys, how="left")
     ctx.cache[key] = (out, None)
@@ -365,12 +375,12 @@ def _buchholz(ctx: Context, terms: pl.LazyFrame, name: str, cut: int, median: in
               ) -> pl.LazyFrame:
     terms = terms.filter(pl.col("_val").is_not_null())
     pk = ctx.pkeys
-    vur_first = ctx.rules.unplayed_rounds in ("fide-2023", "fide-2026")
+    first = vur_first(ctx.rules)
     if cut + median == 1:  # (Cut-1 and Median-1, FIDE's: no sort)
-        agg = _cut_one_sum(terms, pk, vur_first=vur_first, median=median)
+        agg = _cut_one_sum(terms, pk, vur_first=first, median=median)
     else:
         if cut or median:
-            terms = _cut_sorted(terms, pk, cut, median, vur_first=vur_first)
+            terms = _cut_sorted(terms, pk, cut, median, vur_first=first)
         agg = terms.group_by(pk).agg(pl.col("_val").sum().alias("_s"))
     return _finish(ctx, agg, name, ctx.unit)
 

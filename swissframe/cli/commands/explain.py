@@ -33,6 +33,7 @@ from swissframe.cli._common import (
     write_text,
 )
 from swissframe.compare import with_unit
+from swissframe.engine._chess import vur_first
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.rules import Criterion, Ruleset, label_of
 from swissframe.schema import DISQUALIFIED
@@ -132,10 +133,9 @@ def _buchholz_lines(c: Criterion, ex: Explained) -> list[str]:
     the lowest (and highest) contributions."""
     rows = ex.body.filter(pl.col("bh_value").is_not_null())
     vals = [float(v) for v in rows["bh_value"]]
-    # (Art. 16.5 as the 2023 and 2026 texts read it: the engine's vur_first)
-    vur_first = ex.rules.unplayed_rounds in ("fide-2023", "fide-2026")
+    first = vur_first(ex.rules)  # (Art. 16.5: the engine's reading)
     vur = (rows["vur"].fill_null(value=False).to_list()
-           if "vur" in rows.columns and vur_first else [False] * len(vals))
+           if "vur" in rows.columns and first else [False] * len(vals))
     kw = c.kwargs
     low = int(kw.get("cut", 0) or 0) + int(kw.get("median", 0) or 0)  # type: ignore[call-overload]
     high = int(kw.get("median", 0) or 0)  # type: ignore[call-overload]
@@ -149,7 +149,7 @@ def _buchholz_lines(c: Criterion, ex: Explained) -> list[str]:
     text = " + ".join(_num(v) for v in vals) + ("" if not cut else " " + " ".join(cut))
     kept = sum(v for i, v in enumerate(vals) if i not in gone)
     why = ("C.07 Art. 14: the lowest contributions cut"
-           + (", a voluntarily unplayed round's first (Art. 16.5)" if vur_first else "")
+           + (", a voluntarily unplayed round's first (Art. 16.5)" if first else "")
            if cut else "C.07 Art. 16: unplayed rounds")
     return _checked(c.label, text, kept, ex.standing.get(c.name),  # type: ignore[arg-type]
                     width=ex.width, why=why)
