@@ -1600,8 +1600,6 @@ def key_columns(keys: object) -> tuple[str, ...]:
 #: of ``standings_by_round``).
 _OUTPUT_COLUMNS: Final = ("rank", "match_points", "wins", "losses", "draws", "byes",
                           "rounds_played", "dropped", "through_round")
-#: The columns ``explain`` adds for a chess ruleset (beside ``EXPLAIN_COLUMNS``).
-_CHESS_EXPLAIN_COLUMNS: Final = ("opp_score", "opp_score_adj", "bh_value", "player_dropped")
 
 
 def _contract_columns() -> frozenset[str]:
@@ -1618,13 +1616,13 @@ def _taken_names() -> frozenset[str]:
     ``match_points`` or ``omwp`` was Polars' bare ``SchemaError`` or ``DuplicateError``,
     a key named ``rank`` was replaced by the rank).
     Read on each call: a tiebreaker or a preset registered since counts too."""
-    from swissframe.engine.explain import EXPLAIN_COLUMNS
+    from swissframe.engine.explain import CHESS_EXPLAIN_COLUMNS, EXPLAIN_COLUMNS
     from swissframe.engine.tiebreakers import GROUP_TIEBREAKERS, TIEBREAKERS
     from swissframe.rules import PRESETS
 
     criteria = {c.name for r in PRESETS.values() for c in (*r.criteria, *r.columns)}
     return frozenset({*_contract_columns(), *_OUTPUT_COLUMNS, *EXPLAIN_COLUMNS,
-                      *_CHESS_EXPLAIN_COLUMNS, *TIEBREAKERS, *GROUP_TIEBREAKERS,
+                      *CHESS_EXPLAIN_COLUMNS, "player_dropped", *TIEBREAKERS, *GROUP_TIEBREAKERS,
                       *criteria} - {EVENT_ID})
 
 

@@ -33,15 +33,20 @@ from swissframe.errors import DataError, check_id
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import key_columns
 
-__all__ = ["EXPLAIN_COLUMNS", "explain"]
+__all__ = ["CHESS_EXPLAIN_COLUMNS", "EXPLAIN_COLUMNS", "explain"]
 
-#: Columns of :func:`explain`'s table (chess rulesets add ``opp_score``, ``opp_score_adj``,
-#: ``bh_value`` and ``vur``).
+#: Columns of :func:`explain`'s table (chess rulesets add :data:`CHESS_EXPLAIN_COLUMNS`;
+#: every table ends in ``player_dropped``).
 EXPLAIN_COLUMNS: Final = (
     "event_id", "player_id", "round", "opponent_id", "result", "unplayed", "opp_wins",
     "opp_losses", "opp_draws", "opp_byes", "opp_rounds", "opp_dropped", "opp_mwp_raw",
     "opp_mwp", "opp_gwp_raw", "opp_gwp", "opp_omwp", "bye", "excluded", "note",
 )
+#: The columns :func:`explain` adds for a ruleset with Buchholz-type criteria: the
+#: opponent's score (as played, and adjusted for unplayed rounds, C.07 Art. 16), the
+#: round's Buchholz value, whether the round is voluntarily unplayed, and the points the
+#: player scored in it (Sonneborn-Berger's factor, C.07 Art. 9.1).
+CHESS_EXPLAIN_COLUMNS: Final = ("opp_score", "opp_score_adj", "bh_value", "vur", "points")
 
 def _fmt(x: pl.Expr) -> pl.Expr:
     return x.round(6).cast(pl.String)
@@ -194,9 +199,10 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
         terms = chess_terms(ctx).select(
             *pk, "round", (pl.col("_oadj") / unit).alias("opp_score_adj"),
             (pl.col("_oscore") / unit).alias("opp_score"),
-            (pl.col("_val") / unit).alias("bh_value"), pl.col("_vur").alias("vur"))
+            (pl.col("_val") / unit).alias("bh_value"), pl.col("_vur").alias("vur"),
+            (pl.col("_pts") / unit).alias("points"))
         t = t.join(terms, on=[*pk, "round"], how="left")
-        extra = ["opp_score", "opp_score_adj", "bh_value", "vur"]
+        extra = list(CHESS_EXPLAIN_COLUMNS)
         # a round without an opponent is left out of win-rate averages, not of Buchholz:
         # C.07 Art. 16 gives it a value (a dummy opponent's score, or a draw)
         bh = pl.col("bh_value")

@@ -90,13 +90,6 @@ def _terms(label: str, values: Sequence[float], total: float | None, width: int)
                                    break_on_hyphens=False))
 
 
-def _points(result: str, rs: Ruleset) -> Fraction | None:
-    """The points a round's result scored, as ``rs`` scores it (None: not known)."""
-    return {"win": rs.points_win, "bye": rs.points_bye, "draw": rs.points_draw,
-            "half-point bye": rs.points_draw, "loss": rs.points_loss,
-            "unopposed loss": rs.points_loss}.get(result)
-
-
 def _num(v: float | Fraction) -> str:
     return format_cell("x", float(v))
 
@@ -159,9 +152,9 @@ def _sb_lines(c: Criterion, ex: Explained) -> list[str]:
     """Sonneborn-Berger (C.07 Art. 9.1): each opponent's score times the points scored
     against them."""
     terms, total = [], 0.0
-    for result, val in zip(ex.body["result"].to_list(), ex.body["bh_value"].to_list(),
-                           strict=True):
-        pts = _points(str(result), ex.rules)
+    # (the points of each round as the engine's Sonneborn-Berger reads them)
+    for pts, val in zip(ex.body["points"].to_list(), ex.body["bh_value"].to_list(),
+                        strict=True):
         if val is None or pts is None:
             continue
         terms.append(f"{_num(pts)}×{_num(val)}")
@@ -254,7 +247,7 @@ ARITHMETIC: dict[str, Callable[[Criterion, Explained], list[str]]] = {
 
 #: The columns an arithmetic reads: without them (a ruleset of no chess criterion) it is
 #: left out, and the criterion prints its value.
-_READS: Final = {"buchholz": "bh_value", "sb": "bh_value"}
+_READS: Final = {"buchholz": "bh_value", "sb": "points"}
 
 #: Criteria whose arithmetic the averages under the table show (:func:`_terms`).
 _AVERAGED: Final = frozenset({"match_points", "omwp", "gwp", "ogwp", "oomwp"})
