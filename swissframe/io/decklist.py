@@ -1512,7 +1512,22 @@ def read_decklist_cache(
 def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
               ) -> DecklistEvents:
     """The parsed columns of every file → the four tables (quirks resolved, structure
-    detected, repairs reported)."""
+    detected, repairs reported).
+
+    While assembling, ``event_id`` is an ``Enum`` of the events' ids in text order: joins,
+    windows and sorts on it compare codes, not texts, in the same order (a sort by it is a
+    sort by the text); the four tables hold it as text again."""
+    coded = pl.Enum(sorted(set(events["event_id"].to_list())))
+    out = _assemble_coded(*(f.with_columns(pl.col("event_id").cast(coded))
+                            for f in (raw, stands, events)))
+    text = pl.col("event_id").cast(pl.String)
+    return DecklistEvents(*(getattr(out, name).with_columns(text) for name in (
+        "results", "published", "events", "report")))
+
+
+def _assemble_coded(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
+                    ) -> DecklistEvents:
+    """:func:`_assemble` on frames whose ``event_id`` is an ``Enum``."""
     report: list[pl.DataFrame] = []
     try:
         rounds = _number_rounds(raw)
@@ -1584,7 +1599,8 @@ def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
 def _with_path(exc: ImportFormatError, events: pl.DataFrame) -> ImportFormatError:
     text = str(exc)
     found = re.match(r"event '([^']*)'", text)
-    hit = events.filter(pl.col("event_id") == found.group(1)) if found else events.clear()
+    hit = (events.filter(pl.col("event_id").cast(pl.String) == found.group(1)) if found
+           else events.clear())
     return ImportFormatError(f"{hit['path'][0]}: {text}") if hit.height else exc
 
 
