@@ -745,3 +745,20 @@ def test_a_key_twice_where_nothing_is_read_is_no_error(tmp_path: Path) -> None:
         match=[("Player1", "Result"), ("Player2", "B"), ("Result", "2-1-0")])))
     ev = read_decklist_cache(path)
     assert sorted(ev.results["player_id"].unique().to_list()) == ["B", "C", "Result"]
+
+
+def test_event_ids_are_text_in_text_order(tmp_path: Path) -> None:
+    """``_assemble`` codes ``event_id`` while it works (an ``Enum`` in the ids' text order):
+    the four tables hold text, sorted as text (``"a-b"`` before ``"a.b"`` before ``"a"``+
+    ``"é"``), and an error of one file still names its path."""
+    names = ["a.b-1-2025-01-10", "a-b-1-2025-01-10", "é-1-2025-01-10", "Z-1-2025-01-10"]
+    for name in names:
+        _write(tmp_path, name, [("Round 1", [("A", "B", "2-0-0")])])
+    ev = read_decklist_cache(tmp_path)
+    for table in (ev.results, ev.published, ev.events):
+        assert table.schema["event_id"] == pl.String
+        assert table["event_id"].unique(maintain_order=True).to_list() == sorted(names)
+    bad = _write(tmp_path, "bad-1-2025-01-10", [("Round x", [("A", "B", "2-0-0")])])
+    with pytest.raises(ImportFormatError, match=rf"^{bad}: event 'bad-1-2025-01-10': round "
+                       "name 'Round x'"):
+        read_decklist_cache(tmp_path)
