@@ -493,20 +493,53 @@ def _objects_keys(rounds: Any, standings: Any) -> int | None:
         return None
 
 
+#: The bytes before a file's ``"Decks"`` key in the corpus's layout, parsed as JSON is:
+#: the root object's ``{``, its key ``"Tournament"`` and an object of keys with text, number,
+#: ``true``, ``false`` or ``null`` values, then the comma before the next root key. A JSON
+#: text (``\\`` escapes whole) ends at its first unescaped quote, as a parser reads it.
+_TEXT: Final = rb'"(?:[^"\\]|\\.)*"'
+_PAIR: Final = rb"[ \t\n\r]*" + _TEXT + rb"[ \t\n\r]*:[ \t\n\r]*(?:" + _TEXT + (
+    rb"|[-+0-9.eE]+|true|false|null)[ \t\n\r]*")
+_HEAD: Final = re.compile(
+    rb'[ \t\n\r]*\{[ \t\n\r]*"Tournament"[ \t\n\r]*:[ \t\n\r]*\{(?:' + _PAIR
+    + rb"(?:," + _PAIR + rb")*|[ \t\n\r]*)\}[ \t\n\r]*,[ \t\n\r]*", re.DOTALL)
+
+
 def _no_key_twice(data: bytes, doc: dict[str, Any]) -> bool:
     """True when no object the reader reads can hold a key twice, by counting keys.
 
     An object holding a key twice writes more keys than it has: so when the bytes of a
     stretch of the file hold no more keys (:func:`_at_most`) than the objects known to lie
     in it have, none of them repeats a key. The stretches are the whole file, or, in the
-    corpus's layout (:data:`_LAYOUT`), the bytes before ``"Decks"`` (the root's first key
-    and ``Tournament``) and from ``"Rounds"`` on (rounds and standings), without the
-    decklists (most of the bytes). There each root key is found by its bytes, which needs
-    the file to write each of ``Tournament``, ``Decks``, ``Rounds`` and ``Standings`` once
-    (a ``"Decks"`` in ``Tournament`` — even a value a repeated key overwrote — would end
-    its stretch early) and no ``\\u`` escape (a key spelled with one is not found by its
-    bytes). Anything else (more objects, nested values, other layouts) leaves more keys
-    than counted: False, and the exact reading decides."""
+    corpus's layout (:data:`_LAYOUT`: the root's keys in that order, as the parsed object
+    gives the first writing of each), the bytes before ``"Decks"`` (the root's key
+    ``Tournament`` and its object) and from ``"Rounds"`` on (the rounds and standings),
+    without the decklists (most of the bytes), found by two searches of the decklists'
+    bytes and one of the backslashes (no count of keys over the whole file):
+
+    - no ``\\u`` escape anywhere (:func:`_escapes_a_letter`): every key is then written
+      with its own letters, so a root key ``Rounds`` is the bytes ``"Rounds"``;
+    - ``D``, the first ``"Decks"``: the bytes before it are ``{``, ``"Tournament"``, an
+      object of plain values and a comma (:data:`_HEAD`, read as a parser reads them), so
+      the text at ``D`` is a root key, the root's first ``Decks``, and the bytes before it
+      hold the root's first key and no other root key (a ``"Decks"`` in a ``Tournament``
+      value, even one a repeated key overwrote, fails this: the exact reading decides);
+    - ``R``, the first ``"Rounds"`` after ``D``: at or before the root's first ``Rounds``
+      key (the parsed order puts it after the first ``Decks``), so every root ``Rounds`` and
+      ``Standings`` key (the first ``Standings`` comes after the first ``Rounds``), and so
+      every round, match and standings row read (values of the last of each), lie from
+      ``R`` on; when ``R`` is earlier (a ``"Rounds"`` text in a decklist) the stretch holds
+      more bytes and more colons, never fewer keys;
+    - no ``"Tournament"`` between ``D`` and ``R``: the root's ``Tournament`` keys other
+      than the first then lie from ``R`` on, where each is one more key than counted.
+
+    So the root writes ``Tournament`` once (before ``D``), ``Rounds`` and ``Standings``
+    once each when the bytes from ``R`` on hold at most 2 keys more than the rounds',
+    matches' and rows' objects have (then none of those repeats a key either), and
+    ``Tournament``'s object (the one before ``D``, the one read) repeats none when the bytes
+    before ``D`` hold at most 1 key more than it has. A repeated ``Decks`` is read by no one
+    (the exact reading lets it pass too). Anything else (more objects, nested values, other
+    layouts) leaves more keys than counted: False, and the exact reading decides."""
     rounds, standings = doc.get("Rounds"), doc.get("Standings")
     tour = doc.get("Tournament") or {}
     inner = _objects_keys(rounds, standings)
@@ -515,10 +548,12 @@ def _no_key_twice(data: bytes, doc: dict[str, Any]) -> bool:
         return False
     if tuple(doc) != _LAYOUT:  # the whole file
         return _at_most(data, len(doc) + len(tour) + inner)
-    if any(data.count(f'"{k}"'.encode()) != 1 for k in _LAYOUT) or _escapes_a_letter(data):
+    decks = data.find(b'"Decks"')
+    if decks < 0 or _escapes_a_letter(data) or not _HEAD.fullmatch(data, 0, decks):
         return False
-    decks, rounds_at = data.find(b'"Decks"'), data.rfind(b'"Rounds"')
-    return (0 < decks < rounds_at and _at_most(data, 1 + len(tour), 0, decks)
+    rounds_at = data.find(b'"Rounds"', decks)
+    return (rounds_at > 0 and data.find(b'"Tournament"', decks, rounds_at) < 0
+            and _at_most(data, 1 + len(tour), 0, decks)
             and _at_most(data, 2 + inner, rounds_at))
 
 
@@ -1147,15 +1182,20 @@ def _disambiguate(m: pl.DataFrame, stands: pl.DataFrame, report: list[pl.DataFra
     no ids, so results of same-named players may be crossed between them: every such player
     is reported as ``ambiguous_name``.
     """
-    stands = stands.with_columns(pl.len().over("event_id", "player").alias("_n"),
-                                 pl.int_range(1, pl.len() + 1).over("event_id", "player")
-                                 .alias("_k"))
-    dups = stands.filter(pl.col("_n") > 1)
-    sfx = pl.format("{} [{}]", pl.col("player"), pl.col("_k"))
-    stands = stands.with_columns(pl.when(pl.col("_n") > 1).then(sfx).otherwise(pl.col("player"))
-                                 .alias("player_id")).drop("_n", "_k")
+    # (the listing's number is counted only among the rows of repeated names: a window
+    # counting rows over every name of every event costs 10x the rest of this step)
+    stands = stands.with_columns(pl.len().over("event_id", "player").alias("_n"))
+    dups = stands.with_row_index("_row").filter(pl.col("_n") > 1).with_columns(
+        pl.int_range(1, pl.len() + 1).over("event_id", "player").alias("_k"))
+    stands = stands.with_columns(pl.col("player").alias("player_id")).drop("_n")
     if not dups.height:
         return m, stands
+    sfx = pl.format("{} [{}]", pl.col("player"), pl.col("_k"))
+    renamed = dups.select("_row", sfx.alias("_new"))
+    stands = stands.with_row_index("_row").join(renamed, on="_row", how="left",
+                                                maintain_order="left").select(
+        *(pl.coalesce("_new", "player_id").alias(c) if c == "player_id" else pl.col(c)
+          for c in stands.columns))
     report.append(_report(dups.with_columns(sfx.alias("player_id"), pl.lit(None).alias("round")),
                           "ambiguous_name", pl.format(
         "{} players are listed as '{}'; renamed by rank order. Rounds have no ids, so their "
@@ -1477,7 +1517,22 @@ def read_decklist_cache(
 def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
               ) -> DecklistEvents:
     """The parsed columns of every file → the four tables (quirks resolved, structure
-    detected, repairs reported)."""
+    detected, repairs reported).
+
+    While assembling, ``event_id`` is an ``Enum`` of the events' ids in text order: joins,
+    windows and sorts on it compare codes, not texts, in the same order (a sort by it is a
+    sort by the text); the four tables hold it as text again."""
+    coded = pl.Enum(sorted(set(events["event_id"].to_list())))
+    out = _assemble_coded(*(f.with_columns(pl.col("event_id").cast(coded))
+                            for f in (raw, stands, events)))
+    text = pl.col("event_id").cast(pl.String)
+    return DecklistEvents(*(getattr(out, name).with_columns(text) for name in (
+        "results", "published", "events", "report")))
+
+
+def _assemble_coded(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
+                    ) -> DecklistEvents:
+    """:func:`_assemble` on frames whose ``event_id`` is an ``Enum``."""
     report: list[pl.DataFrame] = []
     try:
         rounds = _number_rounds(raw)
@@ -1549,7 +1604,8 @@ def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
 def _with_path(exc: ImportFormatError, events: pl.DataFrame) -> ImportFormatError:
     text = str(exc)
     found = re.match(r"event '([^']*)'", text)
-    hit = events.filter(pl.col("event_id") == found.group(1)) if found else events.clear()
+    hit = (events.filter(pl.col("event_id").cast(pl.String) == found.group(1)) if found
+           else events.clear())
     return ImportFormatError(f"{hit['path'][0]}: {text}") if hit.height else exc
 
 

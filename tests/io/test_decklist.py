@@ -602,6 +602,109 @@ def test_a_decks_text_in_tournament_does_not_hide_its_repeated_keys(
         read_decklist_cache(path)
 
 
+def _screened(text: str) -> tuple[str, bool]:
+    """The exact reading's finding on ``text`` and whether the byte screen passes it."""
+    from swissframe.io import decklist
+
+    data = text.encode()
+    return decklist._twice_exact(data), decklist._no_key_twice(data, orjson.loads(data))
+
+
+_TOUR = _layout_doc()[0]
+_DECKS, _ROUNDS, _STANDINGS = _layout_doc()[1:]
+_OTHER_TOUR = ("Tournament", [("Date", "2024-08-01T10:00:00"), ("Name", "Twice"),
+                              ("Uri", "https://melee.gg/Tournament/View/7"),
+                              ("Formats", "Modern")])
+
+
+@pytest.mark.parametrize(("doc", "said"), [
+    # the root's Tournament again among the decklists' bytes (between "Decks" and "Rounds"),
+    # with the same value or another one: the parsed order is still the corpus's layout
+    ([_TOUR, _DECKS, _TOUR, _ROUNDS, _STANDINGS], "the root object holds 'Tournament'"),
+    ([_TOUR, _DECKS, _OTHER_TOUR, _ROUNDS, _STANDINGS], "the root object holds 'Tournament'"),
+    ([_TOUR, _DECKS, _OTHER_TOUR, _DECKS, _ROUNDS, _STANDINGS],
+     "the root object holds 'Tournament'"),
+    # ... after the rounds or the standings
+    ([_TOUR, _DECKS, _ROUNDS, _OTHER_TOUR, _STANDINGS], "the root object holds 'Tournament'"),
+    ([_TOUR, _DECKS, _ROUNDS, _STANDINGS, _OTHER_TOUR], "the root object holds 'Tournament'"),
+    # Rounds or Standings again, the first one empty or not
+    ([_TOUR, _DECKS, ("Rounds", []), _ROUNDS, _STANDINGS], "the root object holds 'Rounds'"),
+    ([_TOUR, _DECKS, _ROUNDS, _STANDINGS, _ROUNDS], "the root object holds 'Rounds'"),
+    ([_TOUR, _DECKS, _ROUNDS, ("Standings", []), _STANDINGS],
+     "the root object holds 'Standings'"),
+    # a decklist naming a player or a card "Rounds", "Tournament" or "Decks", or holding a
+    # key "Rounds" (a "Rounds" text found before the root's key), and a match repeating
+    # Result
+    (_layout_doc(card=[("Count", 4), ("CardName", "Rounds")],
+                 match=[("Player1", "A"), ("Player2", "B"), ("Result", "2-1-0"),
+                        ("Result", "0-2-0")]), "holds 'Result' more than once"),
+    (_layout_doc(card=[("Count", 4), ("Rounds", [[("RoundName", "Round 1"),
+                                                   ("Matches", [])]])],
+                 row=[("Rank", 1), ("Player", "A"), ("Points", 3), ("Points", 0)]),
+     "holds 'Points' more than once"),
+    # a "Rounds" text after the root's key (a player): the stretch starts at the first
+    (_layout_doc(match=[("Player1", "A"), ("Player2", "B"), ("Result", "2-1-0"),
+                        ("Result", "0-2-0")],
+                 row=[("Rank", 1), ("Player", "Rounds"), ("Points", 3)]),
+     "holds 'Result' more than once"),
+    (_layout_doc(card=[("Count", 4), ("CardName", "Tournament"), ("Decks", "Decks")],
+                 match=[("Player1", "A"), ("Player2", "B"), ("Player2", "Decks"),
+                        ("Result", "2-1-0")]), "holds 'Player2' more than once"),
+])
+@pytest.mark.parametrize("blank", ["", " ", "\n  "])
+def test_a_repeat_hidden_from_the_counted_stretches_is_found(
+        tmp_path: Path, doc: list[tuple[str, object]], said: str, blank: str) -> None:
+    """The repeated-key screen counts keys only before ``"Decks"`` and from the first
+    ``"Rounds"`` after it on (class 93): a root key written again among the decklists'
+    bytes, or a ``"Rounds"`` text there, must not hide a repeat. The screen does not pass
+    the file (the exact reading finds the repeat), and the reader refuses it."""
+    text = _pairs_text(doc, blank)
+    found, passed = _screened(text)
+    assert found, text
+    assert not passed, text
+    path = tmp_path / "hidden-7-2024-07-13.json"
+    path.write_text(text)
+    with pytest.raises(ImportFormatError, match=said):
+        read_decklist_cache(path)
+
+
+@pytest.mark.parametrize("text", [
+    # a root key spelled with an escape: not found by its bytes
+    _pairs_text([_TOUR, _DECKS, ("Tourney", _OTHER_TOUR[1]), _ROUNDS, _STANDINGS]).replace(
+        '"Tourney":', '"Tourn\\u0061ment":', 1),
+    _pairs_text([_TOUR, _DECKS, _ROUNDS, _STANDINGS]).replace(
+        '"Rounds":', '"Rounds":[],"R\\u006funds":', 1),
+    _pairs_text([_TOUR, _DECKS, _ROUNDS, _STANDINGS]).replace(
+        '"Decks":', '"D\\u0065cks":[],"Tournament":{},"Decks":', 1),
+    # "Decks" in a Tournament key, value or escaped text before the root's key
+    _pairs_text([_TOUR, _DECKS, _OTHER_TOUR, _ROUNDS, _STANDINGS]).replace(
+        '"Name":"Twice"', '"Name":"\\"Decks\\""', 1),
+    _pairs_text([_TOUR, _DECKS, _OTHER_TOUR, _ROUNDS, _STANDINGS]).replace(
+        '"Name":"Twice"', '"\\"Decks":"x"', 1),
+])
+def test_a_root_key_in_another_spelling_hides_no_repeat(text: str) -> None:
+    """A root key written with a ``\\u`` escape, or ``"Decks"`` inside a text or key of
+    ``Tournament``, is not where the screen's byte searches look: it does not pass such a
+    file, whose repeat the exact reading finds."""
+    assert orjson.loads(text.encode())  # (valid JSON)
+    found, passed = _screened(text)
+    assert found, text
+    assert not passed, text
+
+
+@pytest.mark.parametrize("card", ["Rounds", "Tournament", "Decks", '"Rounds":[', "\\"])
+def test_a_file_repeating_no_key_read_is_read_whatever_its_decklists_say(
+        tmp_path: Path, card: str) -> None:
+    """A decklist naming a card like a root key (or holding one of its bytes) repeats no
+    key the reader reads: the screen may leave it to the exact reading, which reads it."""
+    text = _pairs_text(_layout_doc(card=[("Count", 4), ("CardName", card)]), "\n ")
+    found, _ = _screened(text)
+    assert not found
+    path = tmp_path / "cards-8-2024-07-13.json"
+    path.write_text(text)
+    assert read_decklist_cache(path).results.height == 3
+
+
 def test_nesting_too_deep_to_check_is_refused_not_read(tmp_path: Path) -> None:
     """orjson reads 1,024 levels of nesting, Python's json (the exact reading of repeated
     keys) about 990: its RecursionError was taken for "no key twice", and a match holding
@@ -642,3 +745,20 @@ def test_a_key_twice_where_nothing_is_read_is_no_error(tmp_path: Path) -> None:
         match=[("Player1", "Result"), ("Player2", "B"), ("Result", "2-1-0")])))
     ev = read_decklist_cache(path)
     assert sorted(ev.results["player_id"].unique().to_list()) == ["B", "C", "Result"]
+
+
+def test_event_ids_are_text_in_text_order(tmp_path: Path) -> None:
+    """``_assemble`` codes ``event_id`` while it works (an ``Enum`` in the ids' text order):
+    the four tables hold text, sorted as text (``"a-b"`` before ``"a.b"`` before ``"a"``+
+    ``"é"``), and an error of one file still names its path."""
+    names = ["a.b-1-2025-01-10", "a-b-1-2025-01-10", "é-1-2025-01-10", "Z-1-2025-01-10"]
+    for name in names:
+        _write(tmp_path, name, [("Round 1", [("A", "B", "2-0-0")])])
+    ev = read_decklist_cache(tmp_path)
+    for table in (ev.results, ev.published, ev.events):
+        assert table.schema["event_id"] == pl.String
+        assert table["event_id"].unique(maintain_order=True).to_list() == sorted(names)
+    bad = _write(tmp_path, "bad-1-2025-01-10", [("Round x", [("A", "B", "2-0-0")])])
+    with pytest.raises(ImportFormatError, match=rf"^{bad}: event 'bad-1-2025-01-10': round "
+                       "name 'Round x'"):
+        read_decklist_cache(tmp_path)
