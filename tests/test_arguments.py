@@ -263,6 +263,11 @@ TRF = REPO_ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf"
     (lambda: sf.read(STORE, workers=2.5), "workers must be a whole number ≥ 1, got 2.5"),
     (lambda: sf.read(STORE, workers=0), "workers must be a whole number ≥ 1, got 0"),
     (lambda: sf.read(STORE, workers=True), "workers must be a whole number ≥ 1, got True"),
+    # (the decklist reader's own argument: the same check, before any file is read)
+    (lambda: sf.read_decklist_cache(STORE, workers="4"),
+     "workers must be a whole number ≥ 1, got '4'"),
+    (lambda: sf.read_decklist_cache(STORE, workers=-3),
+     "workers must be a whole number ≥ 1, got -3"),
     (lambda: sf.read_trf([TRF], event_ids=[None]), r"event_ids must be ids as text, one per "
                                                    r"path; got \[None\]"),
     (lambda: sf.read_tom([REPO_ROOT / "tests" / "fixtures" / "tom" / "all_codes.tdf"],

@@ -74,6 +74,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "FORMATS",
     "Source",
+    "check_workers",
     "event_keys",
     "expand",
     "file_list",
@@ -1786,6 +1787,21 @@ def _message(exc: BaseException, file: Path) -> str:
     return text if name in text else f"{name}: {text}"
 
 
+def check_workers(workers: object) -> int | None:
+    """The processes parsing decklist files: None (one per core, up to 8) or a whole number
+    ≥ 1, else a :class:`DataError` naming the argument (``"4"`` and ``2.5`` were a bare
+    ``TypeError``, ``0`` and ``-3`` one process without a word); read by :func:`read` and
+    :func:`swissframe.io.decklist.read_decklist_cache`.
+
+    >>> check_workers(None), check_workers(4)
+    (None, 4)
+    """
+    if workers is None:
+        return None
+    return check_whole("workers", workers, low=1, hint="the processes parsing decklist "
+                       "files, e.g. workers=4 (None: one per core, up to 8)")
+
+
 def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
          max_bytes: int | None = None, on_error: Literal["raise", "collect"] = "raise",
          validate: bool = True, workers: int | None = None,
@@ -1824,9 +1840,7 @@ def read(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
     """
     check_choice("on_error", on_error, ("raise", "collect"))
     check_flag("validate", validate)
-    if workers is not None:  # ("4" and 2.5 were a bare TypeError, 0 and -3 one process)
-        check_whole("workers", workers, low=1, hint="the processes parsing decklist files, "
-                    "e.g. workers=4 (None: one per core, up to 8)")
+    check_workers(workers)
     found, skipped = expand(paths, format=format, limit=max_bytes)
     keyed = [f for f, k in found if k in ("tom", "trf")]
     keys = dict(zip(keyed, event_keys(keyed), strict=True)) if keyed else {}

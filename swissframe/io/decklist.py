@@ -62,6 +62,7 @@ from swissframe.errors import ImportFormatError
 from swissframe.io._files import (
     MAX_DIGITS,
     bom_decoded,
+    check_workers,
     expand,
     read_decompressed,
     resolved,
@@ -910,7 +911,8 @@ def _parse_many(files: Sequence[Path], workers: int | None, limit: int | None = 
 
 
 def _workers(workers: int | None) -> int:
-    return workers if workers is not None else min(os.cpu_count() or 1, 8)
+    checked = check_workers(workers)
+    return checked if checked is not None else min(os.cpu_count() or 1, 8)
 
 
 def _pool(n: int) -> ProcessPoolExecutor:
@@ -1506,8 +1508,8 @@ def read_decklist_cache(
     >>> ev.events.select("source", "players", "swiss_rounds", "decimals", "era").rows()
     [('melee', 1, 1, 8, 'E2')]
     """
-    files = _expand(paths)
     n = _workers(workers)
+    files = _expand(paths)
     if _parallel(files, n):
         return _read_parallel(files, n, max_bytes)
     raw, stands, events = _parse_many(files, n, max_bytes)
