@@ -1532,6 +1532,30 @@ def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
         "results", "published", "events", "report")))
 
 
+#: A published value no standings can hold: a place below 1, a negative count, a rate
+#: outside 0–1. Real files hold some (a melee.gg GWP of -0.2): reported, kept as published.
+_PUBLISHED_RANGE: Final = (("rank", 1, None), ("points", 0, None), ("wins", 0, None),
+                           ("losses", 0, None), ("draws", 0, None), ("omwp", 0, 1),
+                           ("gwp", 0, 1), ("ogwp", 0, 1))
+
+
+def _out_of_range(stands: pl.DataFrame, report: list[pl.DataFrame]) -> None:
+    """A ``published_out_of_range`` note for each published value outside its range
+    (:data:`_PUBLISHED_RANGE`): they are compared with the computed standings as given, so
+    a mismatch there is the file's, which the note says."""
+    for col, low, high in _PUBLISHED_RANGE:
+        out = pl.col(col) < low
+        if high is not None:
+            out = out | (pl.col(col) > high)
+        bad = stands.filter(out.fill_null(value=False))
+        if bad.height:
+            report.append(_report(bad.with_columns(pl.lit(None).alias("round")),
+                                  "published_out_of_range", pl.format(
+                "the published standings give {} {}, {}: kept as published (compared as "
+                "given)", pl.lit(col), pl.col(col).cast(pl.String),
+                pl.lit(f"below {low}" if high is None else f"outside {low}–{high}"))))
+
+
 def _assemble_coded(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
                     ) -> DecklistEvents:
     """:func:`_assemble` on frames whose ``event_id`` is an ``Enum``."""
@@ -1579,6 +1603,7 @@ def _assemble_coded(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFram
         report.append(_report(absent.with_columns(pl.lit(None).alias("round")),
                               "not_in_rounds",
                               pl.lit("listed in the standings but has no match in the rounds")))
+    _out_of_range(stands, report)
     dec = _decimals(stands)
     published = stands.join(dec, on="event_id", how="left").select(
         "event_id", "player_id", "rank", "points", "wins", "losses", "draws", "omwp", "gwp",

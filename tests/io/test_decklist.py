@@ -762,3 +762,29 @@ def test_event_ids_are_text_in_text_order(tmp_path: Path) -> None:
     with pytest.raises(ImportFormatError, match=rf"^{bad}: event 'bad-1-2025-01-10': round "
                        "name 'Round x'"):
         read_decklist_cache(tmp_path)
+
+
+def test_a_published_value_out_of_range_is_reported_and_kept(tmp_path: Path) -> None:
+    """A published place below 1, a negative count or a rate outside 0-1 (real melee.gg
+    files publish a GWP of -0.2) was kept without a word, and a mismatch it caused looked
+    like ours: each is a ``published_out_of_range`` note naming the event, the player and
+    the value, and the value stays as published (found by the sixth bad-data pass)."""
+    path = _write(tmp_path, "odd", [("Round 1", [("A", "B", "2-0-0")])])
+    doc = orjson.loads(path.read_bytes())
+    doc["Standings"][0] |= {"Rank": -1, "GWP": -0.2}
+    doc["Standings"][1] |= {"Points": -3, "OGWP": 1.5}
+    path.write_bytes(orjson.dumps(doc))
+    ev = read_decklist_cache(path)
+    notes = ev.report.filter(pl.col("kind") == "published_out_of_range")
+    assert sorted(zip(notes["player_id"], notes["detail"], strict=True)) == [
+        ("A", "the published standings give gwp -0.2, outside 0–1: kept as published "
+              "(compared as given)"),
+        ("A", "the published standings give rank -1, below 1: kept as published (compared "
+              "as given)"),
+        ("B", "the published standings give ogwp 1.5, outside 0–1: kept as published "
+              "(compared as given)"),
+        ("B", "the published standings give points -3, below 0: kept as published "
+              "(compared as given)")]
+    assert ev.published.sort("player_id")["rank"].to_list() == [-1, 2]
+    fine = read_decklist_cache(_write(tmp_path, "fine", [("Round 1", [("A", "B", "2-0-0")])]))
+    assert fine.report.filter(pl.col("kind") == "published_out_of_range").height == 0
