@@ -1715,13 +1715,47 @@ def _type_clash(frames: Sequence[pl.DataFrame]) -> str:
 # --------------------------------------------------------------------------------- read
 
 
+def _named_rulesets(results: pl.DataFrame, inferred: pl.DataFrame) -> pl.DataFrame:
+    """``inferred`` (``event_id, ruleset, ruleset_reason``) with each event whose rows name
+    a ruleset (a results table with a ``ruleset`` column: what :func:`read` and
+    ``swissframe simulate`` write) taking that one, as ``rules="auto"`` reads a DataFrame
+    (:func:`~swissframe.rules._infer.table_rulesets`). A name no ruleset has, or two names
+    in one event, is an :class:`ImportFormatError` naming the event and the file: the table
+    would be ranked by rules it does not name."""
+    from swissframe.rules import PRESETS
+    from swissframe.rules._infer import RULESET_COLUMN, table_rulesets
+
+    named = results.filter(pl.col(RULESET_COLUMN).is_not_null())
+    per_event = named.group_by("event_id").agg(
+        pl.col(RULESET_COLUMN).cast(pl.String).unique().sort().alias("_names"),
+        pl.col("source_file").first().alias("_file") if "source_file" in named.columns
+        else pl.lit(None, pl.String).alias("_file"))
+    twice = per_event.filter(pl.col("_names").list.len() > 1).sort("event_id")
+    unknown = (per_event.explode("_names").filter(~pl.col("_names").is_in(list(PRESETS)))
+               .sort("event_id"))
+    if twice.height or unknown.height:
+        bad = (twice if twice.height else unknown).row(0, named=True)
+        what = (f"names the rulesets {', '.join(map(repr, bad['_names']))} (one event, one "
+                "ruleset)" if twice.height else f"names the ruleset {bad['_names']!r}, which "
+                "swissframe does not have")
+        where = f"{bad['_file']}: " if bad["_file"] else ""
+        msg = (f"{where}event {bad['event_id']!r}: the ruleset column {what}. Hint: one of "
+               f"{', '.join(sorted(PRESETS))} per event, or leave the column out (--rules "
+               "chooses).")
+        raise ImportFormatError(msg)
+    table = table_rulesets(named)
+    return (inferred.join(table, on="event_id", how="left", suffix="_t")
+            .select("event_id", pl.coalesce("ruleset_t", "ruleset").alias("ruleset"),
+                    pl.coalesce("ruleset_reason_t", "ruleset_reason").alias("ruleset_reason")))
+
+
 def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
              problems: Sequence[tuple[str, str]], validate: bool, *,
              keep_codes: bool = False) -> Source:
     """The parts read, as one :class:`Source`; ``keep_codes``: with the id codes of its
     validation (``Source._validated``, for the CLI: 24 bytes a row that a caller of
     :func:`read` would otherwise hold for nothing)."""
-    from swissframe.rules._infer import infer_rulesets
+    from swissframe.rules._infer import RULESET_COLUMN, infer_rulesets
     from swissframe.schema import validated_table
 
     codes = None
@@ -1731,17 +1765,18 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
     # per file): events has a row per (event, file), and joining every such row onto the
     # results would repeat each result row once per file of its event, squared
     rulesets = infer_rulesets(events).unique("event_id", keep="first", maintain_order=True)
+    results = concat_files([p.results for p in parts]) if parts else pl.DataFrame()
+    if RULESET_COLUMN in results.columns:  # a table naming its events' rulesets keeps them
+        rulesets = _named_rulesets(results, rulesets)
+        results = results.drop(RULESET_COLUMN)
     events = events.join(rulesets, on="event_id", how="left", maintain_order="left")
     if parts:
-        results = concat_files([p.results for p in parts])
         results = results.join(rulesets.select("event_id", "ruleset"), on="event_id",
                                how="left", maintain_order="left")
         if "division" in results.columns:  # a key column: no nulls (other formats' rows)
             results = results.with_columns(pl.col("division").fill_null(""))
         if validate:
             results, codes = validated_table(results)
-    else:
-        results = pl.DataFrame()
     notes = [_fit(n, _NOTE_SCHEMA) for p in parts for n in p.notes]
     if skipped:
         notes.append(_fit(pl.DataFrame({

@@ -1092,3 +1092,43 @@ def test_a_panic_decoding_parquet_is_an_import_error(tmp_path: Path,
     with pytest.raises(ImportFormatError, match=r"night.parquet as Parquet: the file is "
                        r"damaged \(Polars failed decoding it: invalid num_bits 47\)"):
         sf.read(good)
+
+
+def test_a_tables_ruleset_column_names_its_events_rules(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    """A results table naming its events' rulesets (what ``sf.read`` and ``swissframe
+    simulate`` write) was ranked by them while its ``Source.events`` and the CLI's
+    ``rules:`` line said ``mtg``, and the rows gained a ``ruleset_right`` column: the
+    table's own names are the events' rulesets; an unknown name or two names in one event
+    are refused, naming the file and the event."""
+    from swissframe.cli import main
+
+    rows = pl.DataFrame({"event_id": ["a", "a", "b", "b"], "round": [1] * 4,
+                         "player_id": ["P", "Q", "R", "S"], "opponent_id": ["Q", "P", "S", "R"],
+                         "games_won": [2, 0, 1, 1], "games_lost": [0, 2, 1, 1],
+                         "games_drawn": [0] * 4, "ruleset": ["pokemon"] * 2 + [None] * 2})
+    path = tmp_path / "named.csv"
+    rows.write_csv(path)
+    src = sf.read(path)
+    assert "ruleset_right" not in src.results.columns
+    assert src.events.sort("event_id")["ruleset"].to_list() == ["pokemon", "mtg"]
+    assert src.results.sort("event_id")["ruleset"].to_list() == ["pokemon"] * 2 + ["mtg"] * 2
+    assert main(["standings", str(path)]) == 0
+    assert "rules: mtg (1 event), pokemon (1 event)" in capsys.readouterr().err
+    for bad, said in ((["pokemon", "mtg", None, None], "names the rulesets 'mtg', 'pokemon'"),
+                      (["pokémon"] * 2 + [None] * 2, "names the ruleset 'pokémon', which")):
+        rows.with_columns(ruleset=pl.Series(bad, dtype=pl.String)).write_csv(path)
+        with pytest.raises(sf.ImportFormatError, match=rf"named.csv: event 'a': .*{said}"):
+            sf.read(path)
+
+
+def test_a_simulated_file_is_read_back_by_its_own_rules(tmp_path: Path) -> None:
+    """``swissframe simulate --rules pokemon`` wrote no game: read back, the season was
+    ranked as MTG (GW%, OGW%). The file names its ruleset."""
+    from swissframe.cli import main
+
+    out = tmp_path / "sim.parquet"
+    assert main(["simulate", "--players", "12", "--rules", "pokemon", "-o", str(out),
+                 "--quiet"]) == 0
+    assert sf.read(out).events["ruleset"].to_list() == ["pokemon"]

@@ -25,6 +25,7 @@ from swissframe.cli._common import (
     show_progress,
 )
 from swissframe.errors import SwissframeError
+from swissframe.rules._infer import RULESET_COLUMN
 from swissframe.simulate._simulate import SIM_RULES, IdPolicy, simulate
 
 __all__ = ["add_parser", "parse_players", "run"]
@@ -143,7 +144,9 @@ def run(args: argparse.Namespace) -> int:
             skill=args.skill, drop_rate=args.drop_rate,
             id_policy=IdPolicy(mode=args.id_policy, rounds=args.id_rounds),
             progress=bar.update)
-    _write(sim.results, args.output)
+    # (the file names its game: read back, rules="auto" ranks it by the rules it was
+    # simulated with; a Pokémon season was read as MTG)
+    _write(sim.results.with_columns(pl.lit(args.rules).alias(RULESET_COLUMN)), args.output)
     if args.players_output is not None:
         _write(sim.players, args.players_output)
     if args.events_output is not None:
