@@ -136,6 +136,13 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     record = pl.format("{}-{}-{}", "wins", "losses", "draws").alias("record")
     shown = table.select("event_id", who, *cols[:at], record,
                          *(c for c in cols[at:] if c not in ("wins", "losses", "draws")))
+    # the ranking's columns in its order (MTG: points, OMW%, GW%, OGW% — the table's own
+    # order put GW% before OMW%), then the rest as the table gives them
+    ranking = [c for c in dict.fromkeys(("rank", *(["division"] if apart else []),
+                                         "match_points", "record", *criteria))
+               if c in shown.columns]
+    shown = shown.select("event_id", who, *ranking,
+                         *(c for c in shown.columns if c not in ("event_id", who, *ranking)))
     write_per_event(shown.rename(headings), priority, heading=heading, whole=whole,
                     legend=legend, legend_of=dq_legend)
 

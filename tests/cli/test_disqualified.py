@@ -98,7 +98,8 @@ def test_a_combined_pods_disqualified_player_follows_the_ranked_of_their_divisio
     (code, raw), = run_raw([["standings", str(tdf), "--quiet"]], columns=80)
     assert code == 0
     rows = [line.split("┆") for line in screen(raw) if line.startswith("│")]
-    masters = [(r[0].strip("│ "), r[2].strip()) for r in rows if r[1].strip() == "masters"]
+    # (the ranking's columns first: rank, then the division its ranks start again in)
+    masters = [(r[0].strip("│ "), r[1].strip()) for r in rows if r[2].strip() == "masters"]
     assert masters == [("M1 X", "1"), ("M2 X", "2"), ("M3 X", "DQ")]
     # the legend under the pod that has a DQ, not under the juniors' table, which has none
     lines = screen(raw)

@@ -323,7 +323,9 @@ def test_direct_encounter_says_it_counts_tied_players(tmp_path: Path) -> None:
     for raw in (st, named):
         shown = [x for x in screen(raw) if x]
         head = next(x for x in shown if "rank" in x)
-        assert [x.strip() for x in head.strip("│").split("┆")][-4:] == ["bh", "sb", "DE", "win"]
+        heads = [x.strip() for x in head.strip("│").split("┆")]
+        at = heads.index("bh_c1")  # (the ranking's columns in its order)
+        assert heads[at:at + 5] == ["bh_c1", "bh", "sb", "DE", "win"]
         assert "DE: direct encounter (tied players ranked below)" in shown
     assert "direct_encounter" in next(x for x in screen(csv) if x.startswith("event_id,"))
     said = [x for x in screen(why) if x]
