@@ -680,6 +680,37 @@ class Source:
             raise DataError(msg)
         return str(names[0])
 
+    def _facts(self) -> list[str]:
+        from swissframe._display import count
+
+        kinds = (self.events["source_kind"].value_counts(sort=True).iter_rows()
+                 if self.events.height else [])
+        by = ", ".join(f"{k} {n}" for k, n in kinds)
+        return [count(self.events.select("event_id").n_unique(), "event")
+                + (f" ({by})" if by else ""),
+                count(self.results.height, "result row"),
+                count(self.notes.height, "note"),
+                count(len(self.problems), "unreadable file")]
+
+    def __repr__(self) -> str:
+        """A one-line summary (the frames are ``.results``, ``.events``, …), as the other
+        result objects print (the dataclass's own repr printed every frame: 71 lines).
+
+        >>> import swissframe as sf
+        >>> sf.read("data/events/store-championship.csv")
+        Source: 1 event (table 1), 34 result rows, 0 notes, 0 unreadable files — ...
+        """
+        from swissframe._display import summary_text
+
+        return summary_text("Source", self._facts(),
+                            ["results", "events", "names", "notes", "published"])
+
+    def _repr_html_(self) -> str:
+        from swissframe._display import summary_html
+
+        return summary_html("Source", self._facts(), {
+            "events": self.events, "results": self.results, "notes": self.notes})
+
     def player_id(self, player: str, event_id: str | None = None) -> str:
         """``player`` as a player id: an id is kept; a name the files hold becomes its id.
 
