@@ -618,12 +618,14 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
     if alt.height == 0:
         return ""
     if changed.height == 0:
-        lead = (f"None of the {_plural(alt.height, 'rule variant')} below changes who makes "
-                f"the top {n}: {'the cut' if cut_words(rep.meta.rules, n).playoff else 'it'} "
-                "is robust to these choices.")
+        which = ("The rule variant below does not change" if alt.height == 1
+                 else f"None of the {alt.height} rule variants below changes")
+        what = "the cut" if cut_words(rep.meta.rules, n).playoff else "it"
+        lead = f"{which} who makes the top {n}: {what} is robust to these choices."
     else:
-        lead = (f"{changed.height} of {_plural(alt.height, 'rule variant')} change the top "
-                f"{n}.")
+        lead = ("The rule variant below changes the top " if alt.height == 1 else
+                f"{changed.height} of the {alt.height} rule variants below "
+                f"change{'s' if changed.height == 1 else ''} the top ") + f"{n}."
         first = changed.row(0, named=True)
         ent = ", ".join(rep.name(p) for p in first["entering"])
         lv = ", ".join(rep.name(p) for p in first["leaving"])

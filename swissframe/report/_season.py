@@ -4,6 +4,7 @@ when written as a folder."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -181,7 +182,7 @@ def build_season(src: Source, *, rules: str | Ruleset | None, top: int,
     summary = info.join(summary, on="event_id", how="left")
     dates = [m.date for m in metas if m.date]
     head = title or (f"Season report: {len(metas)} events"
-                     + (f", {min(dates):%b %Y} – {max(dates):%b %Y}" if dates else ""))
+                     + (_months(min(dates), max(dates)) if dates else ""))
     return SeasonReport(head, top, metas, summary, sens, ids, problems, src,
                         {"n_sims": n_sims, "seed": seed, "variants": variants})
 
@@ -258,7 +259,9 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
         if by.height:
             top_by = by.row(0)
             facts.append(f"{ordinal(n)} and {ordinal(n + 1)} place were most often separated on "
-                         f"{escape(str(top_by[0]))} ({top_by[1]} of {cut.height} events).")
+                         f"{escape(str(top_by[0]))} ("
+                         + ("the one event" if cut.height == 1
+                            else f"{top_by[1]} of {cut.height} events") + ").")
     if "ids_final" in s.columns and ids:
         with_ids = s.filter(pl.col("ids_final") > 0)
         total = int(s["ids_final"].sum() or 0)
@@ -355,3 +358,15 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
                   f"Rulesets: {escape(rules_text)}. Every chart offers PNG / SVG download "
                   "from its ⋯ menu. The page works offline.</footer>")
     return page(rep.title, "".join(blocks))
+
+
+def _months(first: dt.date, last: dt.date) -> str:
+    """``, Oct 2025`` for one month, ``, Oct 2025 – Jan 2026`` for a span.
+
+    >>> import datetime as dt
+    >>> _months(dt.date(2025, 10, 4), dt.date(2025, 10, 25)), _months(
+    ...     dt.date(2025, 10, 4), dt.date(2026, 1, 2))
+    (', Oct 2025', ', Oct 2025 – Jan 2026')
+    """
+    one, two = f"{first:%b %Y}", f"{last:%b %Y}"
+    return f", {one}" if one == two else f", {one} – {two}"

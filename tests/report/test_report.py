@@ -118,7 +118,8 @@ def test_sensitivity_prose_names_who_enters() -> None:
     text = _text(rep.html)
     if changed.height:
         who = changed["entering"][0][0]
-        assert f"{changed.height} of 5 rule variants change the top 8." in text
+        verb = "changes" if changed.height == 1 else "change"
+        assert f"{changed.height} of the 5 rule variants below {verb} the top 8." in text
         assert f"{who} would enter" in text
     else:
         assert "None of the 5 rule variants" in text
