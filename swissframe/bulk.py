@@ -133,17 +133,21 @@ class RecomputeReport:
         >>> print(r.summary())
         rows in: 10 = used 8 (of which 2 playoff, not part of Swiss standings) + rejected 2
           rejected: mirror_mismatch 2
-        events: 3 in, 2 recomputed, 1 skipped; 6 standings rows in 1 batch(es) → out (0.5 s)
+        events: 3 in, 2 recomputed, 1 skipped; 6 standings rows in 1 batch → out (0.5 s)
         """
-        lines = [f"rows in: {self.rows_in} = used {self.rows_used} (of which "
-                 f"{self.rows_playoff} playoff, not part of Swiss standings) + rejected "
-                 f"{self.rows_rejected}"]
+        from swissframe._display import count
+
+        lines = [f"rows in: {self.rows_in:,} = used {self.rows_used:,} (of which "
+                 f"{self.rows_playoff:,} playoff, not part of Swiss standings) + rejected "
+                 f"{self.rows_rejected:,}"]
         if self.rejected_by_reason:
             lines.append("  rejected: " + ", ".join(
-                f"{k} {v}" for k, v in sorted(self.rejected_by_reason.items())))
-        lines.append(f"events: {self.events_in} in, {self.events_done} recomputed, "
-                     f"{self.events_rejected} skipped; {self.standings_rows} standings rows in "
-                     f"{self.batches} batch(es) → {self.dest} ({self.seconds:.1f} s)")
+                f"{k} {v:,}" for k, v in sorted(self.rejected_by_reason.items())))
+        lines.append(f"events: {self.events_in:,} in, {self.events_done:,} recomputed, "
+                     f"{self.events_rejected:,} skipped; "
+                     f"{count(self.standings_rows, 'standings row')} in "
+                     f"{count(self.batches, 'batch', 'batches')} → {self.dest} "
+                     f"({self.seconds:.1f} s)")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
