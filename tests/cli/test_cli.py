@@ -317,3 +317,19 @@ def test_explain_shows_every_chess_tiebreaker(
     # direct encounter names the tied players and the games between them
     assert ("DE = 1 (tied players ranked below): level on Points, BH-C1, BH, SB with P5; "
             "beat P5 (round 2) (C.07 Art. 6)") in words
+
+
+def test_explain_says_a_dropped_players_standing_is_frozen(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Pokémon freezes a dropped player's standing at their last round: ``explain`` showed
+    the opponents' records of then (an opponent 1-0-0 who finished 1-2-0) without a word
+    (found by a user-level check); it says so, naming the round. MTG's final snapshot says
+    nothing of the kind."""
+    tdf = str(REPO_ROOT / "tests" / "fixtures" / "tom" / "all_codes.tdf")
+    assert main(["explain", tdf, "--player", "102", "--quiet"]) == 0
+    words = " ".join(capsys.readouterr().out.split())
+    assert ("Ben Two dropped after round 2. The ruleset freezes a dropped player's standing "
+            "at the round they last played") in words
+    assert "records and rates below are as of round 2." in words
+    assert main(["explain", tdf, "--player", "102", "--rules", "mtg", "--quiet"]) == 0
+    assert "freezes" not in capsys.readouterr().out

@@ -309,6 +309,13 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
                 width=width))
         elif standing.get("dropped"):
             lines.append(f"{player} dropped after round {standing['rounds_played']}.")
+            last = body["round"].max()
+            if ruleset is not None and ruleset.snapshot == "last_round" and last is not None:
+                # (the opponents' records below then differ from their final standings)
+                lines.append(textwrap.fill(
+                    f"The ruleset freezes a dropped player's standing at the round they last "
+                    f"played (snapshot \"last_round\", as Pokémon's TOM does): the opponents' "
+                    f"records and rates below are as of round {last}.", width=width))
     lines.append("")
     has_gw = ("ogwp" in criteria) if criteria else body["opp_gwp"].is_not_null().any()
     has_oomw = "oomwp" in criteria
