@@ -342,6 +342,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     status 2 (``--debug`` raises it instead, with its traceback).
     """
     parser, modules = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):  # a bare `swissframe`: what it does
+        parser.print_help()
+        return 0
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # usage errors (already printed), --help, --version

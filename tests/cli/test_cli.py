@@ -333,3 +333,12 @@ def test_explain_says_a_dropped_players_standing_is_frozen(
     assert "records and rates below are as of round 2." in words
     assert main(["explain", tdf, "--player", "102", "--rules", "mtg", "--quiet"]) == 0
     assert "freezes" not in capsys.readouterr().out
+
+
+def test_a_bare_command_prints_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """``swissframe`` alone was "error: the following arguments are required: COMMAND"
+    (found by a user-level check): it prints what the commands are."""
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: swissframe")
+    assert "standings" in out
