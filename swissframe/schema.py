@@ -1587,7 +1587,7 @@ def key_columns(keys: object) -> tuple[str, ...]:
         k = taken[0]
         why = ("names starting with '_' are swissframe's own" if k.startswith(RESERVED_PREFIX)
                else "a column of the results table's contract" if k in _contract_columns()
-               else "a column swissframe writes in the analysis's output")
+               else "a column swissframe writes, or holds while it ranks")
         msg = (f"keys: {k!r} cannot be an analysis key: {why}, so the key and that column "
                f"would be taken for one another. Hint: copy the key under another name, e.g. "
                f"df.with_columns(pl.col({k!r}).alias({'key_' + k.lstrip('_')!r})) and "
@@ -1596,10 +1596,22 @@ def key_columns(keys: object) -> tuple[str, ...]:
     return names
 
 
-#: The columns every ranking writes besides its criteria (``standings``, and the cutoff
-#: of ``standings_by_round``).
-_OUTPUT_COLUMNS: Final = ("rank", "match_points", "wins", "losses", "draws", "byes",
-                          "rounds_played", "dropped", "through_round")
+@functools.lru_cache(maxsize=1)
+def _engine_columns() -> frozenset[str]:
+    """The columns the engine's frames hold while it ranks — its rows and its per-player
+    record and rates (``earned_byes``, ``opponents``, ``mwp_raw``, ``gwp_opp``, …) — read
+    from the engine itself on a two-player event, once: a list written here would drift
+    from the engine (a key named ``earned_byes`` or ``mwp_raw`` was Polars' bare
+    ``SchemaError`` while this check listed the output's columns only)."""
+    from swissframe.engine.standings import context, validated
+    from swissframe.rules import MTG
+
+    probe = pl.DataFrame({EVENT_ID: ["e", "e"], ROUND: [1, 1], PLAYER_ID: ["a", "b"],
+                          OPPONENT_ID: ["b", "a"], "games_won": [2, 0], "games_lost": [0, 2],
+                          "games_drawn": [0, 0]})
+    ctx = context(validated(probe, ()), MTG, (EVENT_ID,))
+    return frozenset({*ctx.players.collect_schema().names(),
+                      *ctx.rows.collect_schema().names()})
 
 
 def _contract_columns() -> frozenset[str]:
@@ -1611,17 +1623,20 @@ def _taken_names() -> frozenset[str]:
     """The names an analysis key cannot have (:func:`key_columns`): the contract's
     columns but ``event_id`` (required, optional and flags: a key is what tells an
     event's analyses apart, and the engine groups by the contract's columns beside it),
-    the columns a ranking or ``explain`` writes, and every criterion a preset or the
+    the columns a ranking or ``explain`` writes or the engine holds while ranking
+    (:func:`_engine_columns`), and every criterion a preset or the
     tiebreaker registry names (the engine joins its output on the keys: a key named
     ``match_points`` or ``omwp`` was Polars' bare ``SchemaError`` or ``DuplicateError``,
     a key named ``rank`` was replaced by the rank).
     Read on each call: a tiebreaker or a preset registered since counts too."""
     from swissframe.engine.explain import CHESS_EXPLAIN_COLUMNS, EXPLAIN_COLUMNS
+    from swissframe.engine.standings import STANDINGS_COLUMNS
     from swissframe.engine.tiebreakers import GROUP_TIEBREAKERS, TIEBREAKERS
     from swissframe.rules import PRESETS
 
     criteria = {c.name for r in PRESETS.values() for c in (*r.criteria, *r.columns)}
-    return frozenset({*_contract_columns(), *_OUTPUT_COLUMNS, *EXPLAIN_COLUMNS,
+    return frozenset({*_contract_columns(), *STANDINGS_COLUMNS, *_engine_columns(),
+                      "through_round", *EXPLAIN_COLUMNS,
                       *CHESS_EXPLAIN_COLUMNS, "player_dropped", *TIEBREAKERS, *GROUP_TIEBREAKERS,
                       *criteria} - {EVENT_ID})
 

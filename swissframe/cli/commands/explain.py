@@ -309,7 +309,8 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
                 width=width))
         elif standing.get("dropped"):
             lines.append(f"{player} dropped after round {standing['rounds_played']}.")
-            last = body["round"].max()
+            rounds = body["round"].drop_nulls()
+            last = int(rounds.max()) if len(rounds) else None  # type: ignore[arg-type]
             if ruleset is not None and ruleset.snapshot == "last_round" and last is not None:
                 # (the opponents' records below then differ from their final standings)
                 lines.append(textwrap.fill(
