@@ -1342,10 +1342,19 @@ def _forfeit_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
                            pl.col("unplayed").alias("_m_up"))
     own_ff = pl.col("unplayed").is_in(FORFEITS).fill_null(value=False)
     their_ff = pl.col("_m_up").is_in(FORFEITS).fill_null(value=False)
-    bad = (paired.join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID], how="inner")
-           .filter((own_ff != their_ff)
-                   | ((pl.col("unplayed") == "forfeit_win")
-                      & (pl.col("_m_up") == "forfeit_win")).fill_null(value=False)))
+    cols = [*ev, ROUND, PLAYER_ID, OPPONENT_ID, "unplayed", "_m_up"]
+    # every pair that disagrees has a forfeit seat: only the forfeit rows are joined with
+    # their mirrors (joining every paired row tripled the check on a table with forfeits:
+    # review), and a forfeit against a game played adds the played seat's row by swapping
+    found = (paired.filter(own_ff).join(mirror, on=[*ev, ROUND, PLAYER_ID, OPPONENT_ID],
+                                        how="inner")
+             .filter(~their_ff | ((pl.col("unplayed") == "forfeit_win")
+                                  & (pl.col("_m_up") == "forfeit_win")).fill_null(value=False))
+             .select(cols))
+    played_seat = found.filter(~their_ff).select(
+        *ev, ROUND, pl.col(OPPONENT_ID).alias(PLAYER_ID), pl.col(PLAYER_ID).alias(OPPONENT_ID),
+        pl.col("_m_up").alias("unplayed"), pl.col("unplayed").alias("_m_up"))
+    bad = pl.concat([found, played_seat])
 
     def said(col: str) -> pl.Expr:
         return (pl.when(pl.col(col).is_in(FORFEITS)).then(pl.format("a {}", pl.col(col)))

@@ -878,6 +878,43 @@ def test_the_seats_of_a_match_agree_on_whether_it_was_played(
         assert sf.standings(df, "fide").height == 2
 
 
+_SEAT_KINDS = st.sampled_from([None, "forfeit_win", "forfeit_loss", "absent", "half_bye"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 3), st.integers(0, 5), st.integers(0, 5), _SEAT_KINDS,
+                          _SEAT_KINDS), min_size=1, max_size=12))
+def test_forfeit_mismatch_lists_the_seats_the_pairwise_definition_does(
+        matches: list[tuple[int, int, int, str | None, str | None]]) -> None:
+    """The check joins only the forfeit rows with their mirrors (the review's speed-up):
+    it lists exactly the seats the definition does — every paired row whose mirror
+    disagrees on whether the match was played, or both seats a forfeit_win — on the coded
+    and the reference paths."""
+    rows, seen = [], set()
+    for rnd, a, b, ka, kb in matches:
+        pa, pb = f"P{a}", f"P{b}"
+        if a == b or (rnd, pa) in seen or (rnd, pb) in seen:
+            continue
+        seen |= {(rnd, pa), (rnd, pb)}
+        rows += [(rnd, pa, pb, ka), (rnd, pb, pa, kb)]
+    if not rows:
+        return
+    kind = {(r, p, o): k for r, p, o, k in rows}
+    ff = {"forfeit_win", "forfeit_loss"}
+    want = sorted((r, p, o) for r, p, o, k in rows
+                  if ((k in ff) != (kind[(r, o, p)] in ff))
+                  or (k == kind[(r, o, p)] == "forfeit_win"))
+    df = pl.DataFrame({"event_id": ["e"] * len(rows), "round": [r[0] for r in rows],
+                       "player_id": [r[1] for r in rows], "opponent_id": [r[2] for r in rows],
+                       "games_won": [0] * len(rows), "games_lost": [0] * len(rows),
+                       "games_drawn": [0] * len(rows), "unplayed": [r[3] for r in rows]},
+                      schema_overrides={"unplayed": pl.String})
+    for got in (sf.find_problems(df),
+                schema._checked(df, default_event_id="e", keys=(), coded=False)[0]):
+        listed = got.filter(pl.col("kind") == "forfeit_mismatch")
+        assert sorted(listed.select("round", "player_id", "opponent_id").rows()) == want
+
+
 @pytest.mark.parametrize(("column", "beside"), [
     ("Games_Won", "games_won"), ("Round", "round"), (" player_id", "player_id"),
     ("PHASE", "phase"), ("Unplayed", "unplayed")])
