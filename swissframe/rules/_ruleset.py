@@ -27,8 +27,10 @@ A user-defined ruleset is a few lines — points, the tiebreakers in order, floo
     >>> sf.standings(sf.from_matches(m), league).select("player_id", "rank").rows()
     [('C', 1), ('A', 2), ('B', 3), ('D', 4)]
 
-Every option cites the rules reference (``docs/rules.md`` in the shared folder), section 6
-("Configuration matrix") and section 7 ("Where sources disagree").
+Each preset's ``source`` cites the official document it follows (the Magic Tournament Rules,
+the Play! Pokémon TRH, FIDE Handbook C.07, the policies); where the sources disagree the
+point is an option, and ``docs/rules-decisions.md`` in the repository says what each preset
+follows and why.
 """
 
 from __future__ import annotations
@@ -435,7 +437,7 @@ def _check_numbers(rules: Ruleset) -> None:
                    f"{why}. Hint: e.g. Fraction(1, 3) (MTG) or Fraction(1, 2) (Pokémon).")
             raise RulesetError(msg)
     games = rules.sweep_games
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+    if isinstance(games, bool) or not isinstance(games, numbers.Integral) or games < 1:
         msg = (f"ruleset {rules.name!r}: sweep_games={games!r} must be a whole number of "
                "games ≥ 1. Hint: melee.gg's two-game matches sweep with 2.")
         raise RulesetError(msg)
@@ -573,6 +575,7 @@ class Ruleset:
         for f in (*_POINT_FIELDS, *_RATE_FIELDS, "floor", "cap", "cap_dropped"):
             object.__setattr__(self, f, _number(self.name, f, getattr(self, f)))
         _check_numbers(self)
+        object.__setattr__(self, "sweep_games", int(self.sweep_games))  # (numpy's ints too)
         if not Fraction(0) <= self.floor <= self.cap_dropped <= self.cap <= 1:
             msg = (f"ruleset {self.name!r}: need 0 ≤ floor ≤ cap_dropped ≤ cap ≤ 1, got "
                    f"{self.floor}, {self.cap_dropped}, {self.cap}. Hint: check the clamps.")

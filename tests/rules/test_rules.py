@@ -362,3 +362,13 @@ def test_points_as_small_fractions_rank_as_their_scale() -> None:
             sf.standings(ev, base).select("player_id", "rank"))
     tenth = dataclasses.replace(sf.rules.MTG, points_draw="0.1")
     assert tenth.points_draw == Fraction(1, 10)
+
+
+def test_a_rulesets_whole_numbers_may_be_numpys() -> None:
+    """``sweep_games=np.int64(2)`` was refused while ``points_win=np.int64(3)`` was read
+    (review): any whole number is one, kept as Python's ``int``."""
+    np = pytest.importorskip("numpy")
+    r = dataclasses.replace(sf.rules.MELEE_TWO_GAME, sweep_games=np.int64(2),
+                            points_game_win=np.int64(3))
+    assert type(r.sweep_games) is int
+    assert r == sf.rules.MELEE_TWO_GAME
