@@ -224,8 +224,11 @@ def _cmd_sensitivity(args: argparse.Namespace) -> int:
     # the players as standings, explain and why show them (a TOM or TRF id is a number)
     table = src.named(table, "entering", "leaving", "place_n", "place_n1")
     if output_format(args.format, args.output) == "table" and args.output is None:
+        # (what the rows compare: the top N under each ruleset against the first row's)
         write_per_event(_cut_criterion_words(table),
-                        ["entering", "leaving", "kendall_tau", "cut_criterion"])
+                        ["entering", "leaving", "kendall_tau", "cut_criterion"],
+                        heading=f"{{}}\nwho enters or leaves the top {args.top} under each "
+                                "ruleset, against the first row's:\n")
     else:
         write_frame(table, args.format, args.output, inputs=args.files)
     note(args, describe(src.events, args.rules))

@@ -342,3 +342,13 @@ def test_a_bare_command_prints_the_help(capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out
     assert out.startswith("usage: swissframe")
     assert "standings" in out
+
+
+def test_sensitivity_says_what_its_rows_compare(capsys: pytest.CaptureFixture[str]) -> None:
+    """The table never said what N was nor which ruleset the others are against (found by
+    a user-level check): a line under the event's name says both."""
+    assert main(["sensitivity", str(ROOT / "data" / "events" / "store-championship.csv"),
+                 "--top", "4", "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == ("who enters or leaves the top 4 under each ruleset, against the first "
+                      "row's:")
