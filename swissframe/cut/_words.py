@@ -15,12 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+import re
+
 import polars as pl
 
 from swissframe.rules._ruleset import Ruleset, fraction_text
 
 __all__ = ["DEFAULT_TOP", "GAME_FUNCTIONS", "CutWords", "cut_words",
-           "outcome_words", "playoff_size", "reads_games", "result_words"]
+           "outcome_words", "playoff_size", "reads_games", "result_words", "stage_words"]
 
 #: The places an analysis looks at when neither the user nor the event's file says: a card
 #: game's top-8 playoff (MTR Appendix E from 17 players), the top 8 places of a chess event.
@@ -164,3 +166,16 @@ def outcome_words(outcomes: Sequence[tuple[int, int, int]], rules: Ruleset | Non
         return f"{words}: {result_words(rules)}"
     scores = ["-".join(map(str, o if o[2] else o[:2])) for o in outcomes]
     return f"{words}: in games, {', '.join(scores[:-1])} or {scores[-1]} equally likely"
+
+
+def stage_words(stage: str | None) -> str:
+    """A stage's label (the ``stage`` column) in words: ``day2`` is ``day 2``; another
+    label as it is; None: ``the round``.
+
+    >>> stage_words("day2"), stage_words("Day_1"), stage_words("top cut"), stage_words(None)
+    ('day 2', 'day 1', 'top cut', 'the round')
+    """
+    if stage is None:
+        return "the round"
+    m = re.fullmatch(r"day[\s_-]*(\d+)", stage.strip(), flags=re.IGNORECASE)
+    return f"day {m.group(1)}" if m else stage

@@ -602,6 +602,30 @@ def test_cut_table_advice_names_the_seat_shown_as_that_player(
         ("Zoe", "B", "guaranteed", "draw safe for B only")]
 
 
+
+def test_cut_does_not_call_a_day_two_cut_a_drop(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A day-2 event: players who finished day 1 but did not make day 2 have no seat in the
+    round analysed; ``cut`` counted them as dropped ("4 players are still playing (4
+    dropped)", a real melee event: 117 of 162 "dropped" where the standings mark 27).
+    Here A–H play day 1 (G and H leave after round 1), A–D make day 2."""
+    rows = [(1, "A", "E", 2, 0), (1, "B", "F", 2, 0), (1, "C", "G", 2, 0), (1, "D", "H", 2, 0),
+            (2, "A", "B", 2, 0), (2, "C", "D", 2, 0), (2, "E", "F", 2, 0),
+            (3, "A", "C", 2, 0), (3, "B", "D", 2, 0), (4, "A", "B", 0, 2), (4, "C", "D", 2, 1)]
+    f = tmp_path / "day2.csv"
+    f.write_text("round,player_id,opponent_id,games_won,games_lost,games_drawn,stage\n" + "".join(
+        f"{r},{a},{b},{x},{y},0,day{1 + (r > 2)}\n{r},{b},{a},{y},{x},0,day{1 + (r > 2)}\n"
+        for r, a, b, x, y in rows))
+    assert main(["cut", str(f), "--top", "2", "--quiet"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "4 players in day 2 (2 did not make day 2, 2 dropped)." in out, out
+    assert main(["cut", str(f), "--top", "2", "-o", str(tmp_path / "c.csv")]) == 0
+    table = pl.read_csv(tmp_path / "c.csv")
+    assert dict(table.select("player_id", "standing_in_cut").iter_rows()) | {
+        p: None for p in "ABCD"} == {"E": "missed_stage", "F": "missed_stage",
+                                     "G": "dropped", "H": "dropped"} | dict.fromkeys("ABCD")
+
+
 _UNSHOWN = st.characters(categories=["Cc", "Cf", "Zl", "Zp", "Zs"], exclude_characters=" ")
 
 
