@@ -25,7 +25,7 @@ from swissframe.compare import (
     ordinal,
     with_unit,
 )
-from swissframe.cut._status import possible_words
+from swissframe.cut._status import status_words
 from swissframe.cut._words import DEFAULT_TOP, cut_words, playoff_size, reads_games
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
@@ -515,12 +515,18 @@ def _result_text(final: pl.DataFrame, a: str, b: str, names: Callable[[str], str
     return f"{escape(who)} {max(w, lo)}–{min(w, lo)}"
 
 
-def _status_text(status: str | None, p: float | None) -> str:
-    if status is None:
-        return "–"
-    if status == "possible" and p is not None:  # (never "100%" beside "guaranteed")
-        return possible_words(p)
-    return status
+def _draw_words(status: pl.DataFrame | None) -> Callable[[str], str]:
+    """Each player's status after a draw in words, as the command line says it
+    (:func:`~swissframe.cut._status.status_words`, with the status' ``exact`` flag: a
+    simulated share that rounds to 100% is "possible, ~100%", not a certainty)."""
+    rows = ({} if status is None else
+            {r["player_id"]: (r["status"], r["probability"], r["exact"])
+             for r in status.filter(pl.col("outcome") == "draw").iter_rows(named=True)})
+
+    def words(pid: str) -> str:
+        return status_words(*rows[pid]) if pid in rows else "–"
+
+    return words
 
 
 def _advice_section(rep: EventReport) -> str:
@@ -549,6 +555,7 @@ def _advice_section(rep: EventReport) -> str:
     ids_taken = 0
     safe_both = 0
     final = rep.final_round if rep.final_round is not None else pl.DataFrame()
+    drawing = _draw_words(rep.status)
     for r in matter.iter_rows(named=True):
         a, b = r["player_a"], r["player_b"]
         res = _result_text(final, a, b, rep.name, rep.meta.rules) if final.height else "–"
@@ -558,8 +565,7 @@ def _advice_section(rep: EventReport) -> str:
         t.add([str(r["table"]),
                (f"{escape(rep.name(a))} <span class=\"tag\">{_pts(pts.get(a))}</span>", None, "l"),
                (f"{escape(rep.name(b))} <span class=\"tag\">{_pts(pts.get(b))}</span>", None, "l"),
-               (_status_text(r["a_draw"], r["a_p_draw"]), None, "l"),
-               (_status_text(r["b_draw"], r["b_p_draw"]), None, "l"),
+               (drawing(a), None, "l"), (drawing(b), None, "l"),
                (escape(r["advice"]), None, "l"), (res, None, "l")])
     both = matter.filter(pl.col("advice") == "both can draw in").height
     lead = (f"{_plural(matter.height, 'table')} of round {rep.last_round} mattered for "

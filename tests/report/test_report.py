@@ -305,12 +305,33 @@ def test_the_standings_chart_names_the_ruleset_the_page_ranks_by() -> None:
 def test_a_possible_status_never_shows_100_percent() -> None:
     """The advice table said "possible, 100%" beside "guaranteed" (the command line says
     ">99%"): both now read a possible status by one function."""
-    from swissframe.report._event import _status_text
+    from swissframe.cut._status import status_words
 
-    assert _status_text("possible", 0.999) == "possible, >99%"
-    assert _status_text("possible", 0.001) == "possible, <1%"
-    assert _status_text("possible", 0.6) == "possible, 60%"
-    assert _status_text("guaranteed", 1.0) == "guaranteed"
+    assert status_words("possible", 0.999, True) == "possible, >99%"
+    assert status_words("possible", 0.001, True) == "possible, <1%"
+    assert status_words("possible", 0.6, True) == "possible, 60%"
+    assert status_words("guaranteed", 1.0, True) == "in"
+
+
+def test_the_draw_advice_says_a_simulated_share_as_the_command_line_does() -> None:
+    """The report's draw advice showed a simulated share that came out 1 or 0 as "possible,
+    100%" / "possible, 0%" where ``swissframe cut`` says "possible, ~100%" / "~0%": the
+    report read id_advice's probabilities without the status' ``exact`` flag. 16 players,
+    8 tables in the last round (more scenarios than are enumerated), 5 simulations."""
+    rows = []
+    for r, bit in ((1, 1), (2, 2), (3, 4), (4, 8)):
+        for i in range(16):
+            if i < (j := i ^ bit):
+                a_wins = (i + r) % 3 != 0
+                rows.append((r, f"P{i:02d}", f"P{j:02d}", 2 if a_wins else 1,
+                             1 if a_wins else 2, 0))
+    m = pl.DataFrame(rows, orient="row", schema=["round", "player_a", "player_b",
+                                                 "games_a", "games_b", "games_drawn"])
+    text = _text(sf.report(sf.from_matches(m), top=4, n_sims=5).html)
+    advice = text[text.index("table by table"):text.index("What the intentional draws")]
+    assert "possible, ~100%" in advice and "possible, ~0%" in advice, advice
+    assert not re.search(r"possible, (100|0)%", advice), advice
+    assert "guaranteed" not in advice and "eliminated" not in advice  # (the CLI's in / out)
 
 
 def test_only_an_id_score_is_called_id() -> None:

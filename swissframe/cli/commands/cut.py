@@ -47,7 +47,7 @@ from swissframe.cli._common import (
 )
 from swissframe.cut import cut_status, id_advice
 from swissframe.cut._round import absent_players
-from swissframe.cut._status import possible_words
+from swissframe.cut._status import status_words
 from swissframe.cut._words import (
     DEFAULT_TOP,
     cut_words,
@@ -61,7 +61,7 @@ from swissframe.rules._infer import by_ruleset, describe
 from swissframe.rules._ruleset import BEST_OF_THREE, Ruleset, get
 from swissframe.schema import DISQUALIFIED
 
-__all__ = ["add_parser", "player_table", "render_event", "run", "status_words"]
+__all__ = ["add_parser", "player_table", "render_event", "run"]
 
 _OUTCOMES = ("win", "draw", "loss")
 
@@ -185,24 +185,6 @@ def _analysed(swiss: pl.DataFrame, last: pl.DataFrame, prior: pl.DataFrame,
            "R), or before a round not played yet (--pairings FILE).")
     warnings.warn(msg, DataWarning, stacklevel=2)
     return done
-
-
-def status_words(status: str | None, p: float | None, exact: bool | None) -> str:
-    """A status and its probability in words: ``in``, ``out``, ``possible, 60%``,
-    ``possible, ~0%`` (simulated, or not proved), ``possible`` (no probability).
-
-    >>> [status_words("guaranteed", 1.0, True), status_words("eliminated", 0.0, True),
-    ...  status_words("possible", 0.6, True), status_words("possible", 0.0, False),
-    ...  status_words("possible", 0.123, False), status_words("possible", None, False)]
-    ['in', 'out', 'possible, 60%', 'possible, ~0%', 'possible, ~12%', 'possible']
-    """
-    if status is None:
-        return ""
-    if status == "guaranteed":
-        return "in"
-    if status == "eliminated":
-        return "out"
-    return possible_words(p, exact=exact)
 
 
 def player_table(status: pl.DataFrame, advice: pl.DataFrame, ranks: pl.DataFrame,
