@@ -26,7 +26,7 @@ from swissframe.compare import (
     with_unit,
 )
 from swissframe.cut._status import status_words
-from swissframe.cut._words import DEFAULT_TOP, cut_words, playoff_size, reads_games
+from swissframe.cut._words import cut_words, playoff_size, reads_games, the_top
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
@@ -127,13 +127,15 @@ def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int | None = Non
     """Compute every table of one event's page (``results``: that event's rows only;
     ``top`` None: the event's own playoff where its rows hold one, else
     :data:`~swissframe.cut._words.DEFAULT_TOP`)."""
+    own = playoff_size(results) if top is None else None
+    said = f"top {own} playoff"  # (as the decklist importer's details say it)
+    if own is not None and said not in meta.details:
+        meta = dataclasses.replace(meta, details=(*meta.details, said))
+    # neither the caller nor the file gives a cut: the top places, in their words
+    top, words_rules, note = the_top(results, top, meta.rules)
+    if note is not None:
+        meta = dataclasses.replace(meta, rules=words_rules, details=(*meta.details, note))
     rs = meta.rules
-    own = playoff_size(results)
-    if top is None:
-        top = own or DEFAULT_TOP
-        said = f"top {own} playoff"  # (as the decklist importer's details say it)
-        if own is not None and said not in meta.details:
-            meta = dataclasses.replace(meta, details=(*meta.details, said))
     swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
     st = _positions(sf.standings(swiss, rs))
     by_round: pl.DataFrame = sf.standings_by_round(swiss, rs)  # type: ignore[assignment]
@@ -651,7 +653,8 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
     if changed.height:
         sens_d = sens.with_columns(event_id=pl.lit(rep.meta.name))
         out.append(add("sensitivity", lambda: charts.chart_sensitivity(
-            sens_d, title=f"{rep.meta.name}: players swapped in the top {n} per variant"),
+            sens_d, top=n, rules=rep.meta.rules,
+            title=f"{rep.meta.name}: players swapped in the top {n} per variant"),
             "sensitivity", ""))
     out.append('<p class="note">Kendall τ compares the whole ranking with the one above '
                "(1 = identical order).</p>")

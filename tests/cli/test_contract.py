@@ -621,9 +621,26 @@ def test_cut_does_not_call_a_day_two_cut_a_drop(
     assert "4 players in day 2 (2 did not make day 2, 2 dropped)." in out, out
     assert main(["cut", str(f), "--top", "2", "-o", str(tmp_path / "c.csv")]) == 0
     table = pl.read_csv(tmp_path / "c.csv")
-    assert dict(table.select("player_id", "standing_in_cut").iter_rows()) | {
-        p: None for p in "ABCD"} == {"E": "missed_stage", "F": "missed_stage",
-                                     "G": "dropped", "H": "dropped"} | dict.fromkeys("ABCD")
+    away = table.filter(pl.col("player_id").is_in(list("EFGH")))
+    assert dict(away.select("player_id", "standing_in_cut").iter_rows()) == {
+        "E": "missed_stage", "F": "missed_stage", "G": "dropped", "H": "dropped"}
+
+
+
+def test_cut_without_a_playoff_in_the_file_shows_places(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Pokémon event whose file holds no playoff, without --top: the analysis shows the
+    top 8 places and says there is no cut to go by (the report said "the top-8 cut")."""
+    rows = [(r, f"P{i:02d}", f"P{i ^ bit:02d}", int((i + r) % 3 != 0), int((i + r) % 3 == 0))
+            for r, bit in ((1, 1), (2, 2), (3, 4)) for i in range(12) if i < i ^ bit < 12]
+    f = tmp_path / "prerelease.csv"
+    f.write_text("round,player_a,player_b,games_a,games_b,games_drawn\n"
+                 + "".join(f"{r},{a},{b},{x},{y},0\n" for r, a, b, x, y in rows))
+    assert main(["cut", str(f), "--rules", "pokemon", "--quiet"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(no playoff in the file; showing the top 8 places: --top N for a cut.)" in out
+    assert main(["cut", str(f), "--rules", "pokemon", "--top", "8", "--quiet"]) == 0
+    assert "no playoff" not in capsys.readouterr().out
 
 
 _UNSHOWN = st.characters(categories=["Cc", "Cf", "Zl", "Zp", "Zs"], exclude_characters=" ")

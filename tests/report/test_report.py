@@ -329,9 +329,43 @@ def test_the_draw_advice_says_a_simulated_share_as_the_command_line_does() -> No
                                                  "games_a", "games_b", "games_drawn"])
     text = _text(sf.report(sf.from_matches(m), top=4, n_sims=5).html)
     advice = text[text.index("table by table"):text.index("What the intentional draws")]
-    assert "possible, ~100%" in advice and "possible, ~0%" in advice, advice
+    assert "possible, ~100%" in advice, advice
+    assert "possible, ~0%" in advice, advice
     assert not re.search(r"possible, (100|0)%", advice), advice
-    assert "guaranteed" not in advice and "eliminated" not in advice  # (the CLI's in / out)
+    assert "guaranteed" not in advice  # (the CLI's in / out)
+    assert "eliminated" not in advice
+
+
+def _no_playoff_event() -> pl.DataFrame:
+    """12 players, 3 Swiss rounds, no playoff rows (a prerelease: no elimination rounds)."""
+    rows = []
+    for r, bit in ((1, 1), (2, 2), (3, 4)):
+        for i in range(12):
+            if i < (j := i ^ bit) < 12:
+                a_wins = (i + r) % 3 != 0
+                rows.append((r, f"P{i:02d}", f"P{j:02d}", int(a_wins), int(not a_wins), 0))
+    return sf.from_matches(pl.DataFrame(rows, orient="row", schema=[
+        "round", "player_a", "player_b", "games_a", "games_b", "games_drawn"]))
+
+
+_CUT_WORDS = re.compile(r"top-8 cut|the cut|[Cc]ut status|top cut|[Cc]ut lines?\b")
+
+
+def test_an_event_without_a_playoff_is_not_said_to_cut() -> None:
+    """A Pokémon event whose file holds no playoff, reported without ``top``: "The top-8 cut
+    fell at 6 points: all 4 above made it…" as if there was a cut (a real 23-player
+    prerelease). Neither the caller nor the file gives a cut: the page says so, and speaks
+    of the top 8 places, in its prose and its charts; with ``top=8`` it is the cut."""
+    res = _no_playoff_event()
+    page = sf.report(res, rules="pokemon", n_sims=10).html
+    text = _text(re.sub(r"<style.*?</style>", " ", page, flags=re.S))
+    assert "no playoff in the file; showing the top 8 places" in text
+    assert "Place 8 went at 3 points" in text
+    assert not _CUT_WORDS.search(re.sub(r"<style.*?</style>", " ", page, flags=re.S)), (
+        _CUT_WORDS.search(page))
+    given = _text(sf.report(res, rules="pokemon", top=8, n_sims=10).html)
+    assert "The top-8 cut fell at 3 points" in given
+    assert "no playoff in the file" not in given
 
 
 def test_only_an_id_score_is_called_id() -> None:

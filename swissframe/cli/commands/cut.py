@@ -52,8 +52,9 @@ from swissframe.cut._words import (
     DEFAULT_TOP,
     cut_words,
     outcome_words,
-    playoff_size,
     stage_words,
+    the_top,
+    top_of,
 )
 from swissframe.errors import DataError, DataWarning, SwissframeError
 from swissframe.io._files import read, read_table_file
@@ -119,11 +120,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def _tops(results: pl.DataFrame, top: int | None) -> dict[str, int]:
     """Each event's cut: ``--top`` where given, else its own playoff's size where its rows
-    hold it (:func:`~swissframe.cut._words.playoff_size`), else 8."""
-    out = {}
-    for (ev,), rows in results.group_by("event_id", maintain_order=True):
-        out[str(ev)] = top if top is not None else playoff_size(rows) or DEFAULT_TOP
-    return out
+    hold it, else 8 places (:func:`~swissframe.cut._words.top_of`)."""
+    return {str(ev): top_of(rows, top)[0]
+            for (ev,), rows in results.group_by("event_id", maintain_order=True)}
 
 
 def _by_top(rows: pl.DataFrame | pl.LazyFrame, tops: dict[str, int]
@@ -257,11 +256,12 @@ def _count(n: int, one: str, many: str) -> str:
 def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                  show_all: bool = False, width: int = 80, rules: Ruleset | None = None,
                  outcomes: Sequence[tuple[int, int, int]] = BEST_OF_THREE,
-                 stage: str | None = None) -> str:
+                 stage: str | None = None, note: str | None = None) -> str:
     """The terminal text for one event: summary, the tables that matter, the players
     (``outcomes``, ``rules``: the analysis' outcome space and the ruleset, for the words of
     the legend and the top: see :mod:`swissframe.cut._words`; ``stage``: the round's
-    stage, named where players did not reach it, ``standing_in_cut`` ``missed_stage``)."""
+    stage, named where players did not reach it, ``standing_in_cut`` ``missed_stage``;
+    ``note``: what the top is where no cut was given, :func:`~swissframe.cut._words.the_top`)."""
     paired = players.filter(~pl.col("standing_in_cut").is_in(["dropped", "missed_stage"]))
     counts = dict(players.group_by("standing_in_cut").len().iter_rows())
     locked, out = counts.get("locked", 0), counts.get("out", 0)
@@ -271,6 +271,8 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                                  & (pl.col("status_loss") == "eliminated")).height
     title = f"Top {top} before round {round_} — {printable(event)}"
     lines = [title if len(title) <= width else title[:width - 1] + "…"]
+    if note:
+        lines += textwrap.wrap(f"({note}: --top N for a cut.)", width=width)
     dropped, missed = counts.get("dropped", 0), counts.get("missed_stage", 0)
     if missed:  # (a day-2 cut is not a drop: "45 players in day 2 (90 did not make day 2)")
         where = stage_words(stage)
@@ -413,13 +415,15 @@ def run(args: argparse.Namespace) -> int:
     parts = []
     for (ev,), grp in players.group_by("event_id", maintain_order=True):
         r = round_of.filter(pl.col("event_id") == ev)["round"].max()
-        used = rules_of.get(str(ev), get("mtg"))
+        # (the words: a game that cuts, with no --top and no playoff in the file, shows places)
+        top, used, top_note = the_top(results.filter(pl.col("event_id") == ev), args.top,
+                                      rules_of.get(str(ev), get("mtg")))
         stage = absent.filter(pl.col("event_id") == str(ev))["stage"].drop_nulls()
-        parts.append(render_event(grp, event=str(ev), top=tops.get(str(ev), DEFAULT_TOP),
+        parts.append(render_event(grp, event=str(ev), top=top,
                                   round_=int(r) if isinstance(r, int) else 0,
                                   show_all=args.all, width=width,
                                   rules=used,
                                   outcomes=used.match_outcomes,
-                                  stage=stage[0] if stage.len() else None))
+                                  stage=stage[0] if stage.len() else None, note=top_note))
     write_text("\n\n".join(parts), args.output, inputs=_inputs(args))
     return 0
