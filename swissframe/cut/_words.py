@@ -75,9 +75,10 @@ class CutWords:
         return "the cut" if self.playoff else f"place {self.n}"
 
 
-def cut_words(rules: Ruleset | None, n: int) -> CutWords:
+def cut_words(rules: Ruleset | None, n: int, *, stated: bool = True) -> CutWords:
     """The words for the top ``n`` under ``rules`` (None: a card game's cut): a cut where
-    the ruleset's Swiss ends in a playoff (:attr:`Ruleset.playoff`), places otherwise.
+    the ruleset's Swiss ends in a playoff (:attr:`Ruleset.playoff`) and ``stated`` (the
+    user or the files give the cut, :func:`the_top`), places otherwise.
 
     Examples
     --------
@@ -86,8 +87,10 @@ def cut_words(rules: Ruleset | None, n: int) -> CutWords:
     ('the top-8 cut', 'the top 8 places')
     >>> cut_words(sf.rules.FIDE, 3).heading, cut_words(sf.rules.POKEMON, 8).inside
     ('Places 3 and 4', 'in the cut')
+    >>> cut_words(sf.rules.MTG, 8, stated=False).name
+    'the top 8 places'
     """
-    return CutWords(n, rules is None or rules.playoff)
+    return CutWords(n, (rules is None or rules.playoff) and stated)
 
 
 def playoff_size(results: pl.DataFrame) -> int | None:

@@ -368,6 +368,34 @@ def test_an_event_without_a_playoff_is_not_said_to_cut() -> None:
     assert "no playoff in the file" not in given
 
 
+def test_a_season_leaves_events_of_no_more_players_than_the_top_out_of_its_cut_lines(
+        ) -> None:
+    """"The top-8 cut line ranged from 0 to 15 points over 14 events of 8–78 players"
+    counted events of 8 players or fewer (place 8 their last place, 0 points): they have
+    no line, are left out of the line's statistics and chart, and the page says how many;
+    with no top given and no playoff in the files, the line is place 8's, not a cut."""
+    def event(name: str, n: int, flip: bool) -> pl.DataFrame:
+        rows = [(r, f"P{i:02d}", f"P{i ^ bit:02d}", 2 * int(((i + r) % 3 != 0) ^ flip),
+                 2 * int(((i + r) % 3 == 0) ^ flip), 0)
+                for r, bit in ((1, 1), (2, 2), (3, 4)) for i in range(n) if i < i ^ bit < n]
+        return sf.from_matches(pl.DataFrame(rows, orient="row", schema=[
+            "round", "player_a", "player_b", "games_a", "games_b", "games_drawn"])
+        ).with_columns(event_id=pl.lit(name))
+
+    res = pl.concat([event("big-a", 16, flip=False), event("big-b", 12, flip=True),
+                     event("eight", 8, flip=False), event("four", 4, flip=False)])
+    rep = sf.report(res, top=8, n_sims=10)
+    assert rep.summary.filter(pl.col("cut_points").is_not_null())["event_id"].sort(
+        ).to_list() == ["big-a", "big-b"]
+    text = _text(rep.html)
+    assert ("The top-8 cut line ranged from 3 to 6 points over 2 events of 12–16 players "
+            "(2 events of 8 players or fewer, with no line, left out).") in text
+    places = _text(sf.report(res, n_sims=10).html)
+    assert "No playoff in the files; showing the top 8 places of each event." in places
+    assert "The line under place 8 ranged from 3 to 6 points" in places
+    assert "top-8 cut" not in places
+
+
 def test_only_an_id_score_is_called_id() -> None:
     from swissframe.report._event import _result_text
 
