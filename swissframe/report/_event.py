@@ -25,8 +25,9 @@ from swissframe.compare import (
     ordinal,
     with_unit,
 )
+from swissframe.cut._round import absent_players
 from swissframe.cut._status import status_words
-from swissframe.cut._words import cut_words, playoff_size, reads_games, the_top
+from swissframe.cut._words import cut_words, playoff_size, reads_games, stage_words, the_top
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
@@ -76,6 +77,9 @@ class EventReport:
     problems: dict[str, str] = field(default_factory=dict)
     id_sims: int = 0
     season_link: str | None = None
+    #: Who has no seat in the last Swiss round, and why (cut._round.absent_players): a
+    #: player who did not make day 2 is not a drop
+    absent: pl.DataFrame | None = None
 
     # ---------------------------------------------------------------- output
     @property
@@ -147,6 +151,9 @@ def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int | None = Non
         b = st.filter(pl.col("position") == top + 1)["player_id"][0]
         comparison = _try(problems, "cut", lambda: compare(swiss, a, b, rules=rs))
     rep = EventReport(meta, top, st, by_round, comparison, last, problems=problems)
+    if last >= 2:
+        rep.absent = absent_players(swiss.filter(pl.col("round") < last),
+                                    swiss.filter(pl.col("round") == last))
     if last >= 2 and st.height > top:
         prior = swiss.filter(pl.col("round") < last)
         final = swiss.filter(pl.col("round") == last)
@@ -324,6 +331,11 @@ def _standings_section(rep: EventReport) -> str:
         header.append(("ID", "l"))
     header += [("Points", ""), ("W–L–D", ""), *[(criterion_label(c, rs), "") for c in crit],
                ("Note", "l")]
+    # (one reading of who left: a day-2 cut is not a drop, whatever the ruleset's snapshot)
+    missed = ({} if rep.absent is None else
+              {r["player_id"]: f"did not make {stage_words(r['stage'])}"
+               for r in rep.absent.filter(pl.col("absent") == "missed_stage")
+               .iter_rows(named=True)})
     t = Table(header, sortable=True, scroll=st.height > 40, table_id="standings")
     for r in st.iter_rows(named=True):
         cls = []
@@ -334,6 +346,8 @@ def _standings_section(rep: EventReport) -> str:
         note = []
         if r.get(DISQUALIFIED):
             note.append("disqualified")
+        elif r["player_id"] in missed:
+            note.append(missed[r["player_id"]])
         elif r["dropped"]:
             note.append("dropped")
         if r["byes"]:

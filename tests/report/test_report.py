@@ -396,6 +396,26 @@ def test_a_season_leaves_events_of_no_more_players_than_the_top_out_of_its_cut_l
     assert "top-8 cut" not in places
 
 
+def test_a_player_who_did_not_make_day_two_is_not_noted_as_dropped() -> None:
+    """Under a ruleset ranking the Swiss as it ends (mtg), the standings call every player
+    without a day-2 round dropped; the page's notes read who left as ``swissframe cut``
+    does (cut._round.absent_players): A–H play day 1, G and H leave after round 1, A–D
+    make day 2."""
+    rows = [(1, "A", "E"), (1, "B", "F"), (1, "C", "G"), (1, "D", "H"), (2, "A", "B"),
+            (2, "C", "D"), (2, "E", "F"), (3, "A", "C"), (3, "B", "D"), (4, "A", "B"),
+            (4, "C", "D")]
+    res = pl.DataFrame(
+        [(r, a, b, 2, 0, f"day{1 + (r > 2)}") for r, a, b in rows]
+        + [(r, b, a, 0, 2, f"day{1 + (r > 2)}") for r, a, b in rows], orient="row",
+        schema=["round", "player_id", "opponent_id", "games_won", "games_lost", "stage"]
+    ).with_columns(event_id=pl.lit("e"), games_drawn=pl.lit(0))
+    text = _text(sf.report(res, rules="mtg", top=2, n_sims=0).html)
+    notes = dict(re.findall(r" ([A-H]) \d+ \d–\d–\d (?:[\d.]+% ){3}(did not make day 2|dropped)",
+                            text))
+    assert notes == {"E": "did not make day 2", "F": "did not make day 2", "G": "dropped",
+                     "H": "dropped"}, text
+
+
 def test_only_an_id_score_is_called_id() -> None:
     from swissframe.report._event import _result_text
 
