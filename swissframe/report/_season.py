@@ -4,6 +4,7 @@ when written as a folder."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -341,7 +342,10 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
                    + (f"; the grey tick is {'the cut line' if words.playoff else 'the line'}"
                       " with them played out (simulated)."
                       if has_cf else "."))
-        blocks.append(add(lambda: _cut_lines(lines_ids, field_t, n, one_rules),
+        # (no cut stated: the chart's words are place N's too)
+        chart_rules = (one_rules if rep.stated or one_rules is None
+                       else dataclasses.replace(one_rules, playoff=False))
+        blocks.append(add(lambda: _cut_lines(lines_ids, field_t, n, chart_rules),
                           "season-cut-lines", caption + (
                               f" Left out: {_plural(few, 'event')} of {n} players or fewer "
                               "(no line)." if few else "")))
