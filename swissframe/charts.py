@@ -1327,7 +1327,8 @@ _MAX_ROWS: Final = 60
 
 
 def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = False,
-                      only_changed: bool | None = None, title: str | None = None) -> Chart:
+                      only_changed: bool | None = None, title: str | None = None,
+                      rules: str | _rules.Ruleset | None = None) -> Chart:
     """Heatmap of events x alternative rulesets: how many players the rules swap in the top N.
 
     Each cell counts the players who enter the top N under that ruleset (as many leave);
@@ -1351,6 +1352,10 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
         more than 60 events).
     title
         Chart title.
+    rules
+        The baseline ruleset, for its words (a game without a playoff, or an event whose
+        file holds none: the top places, not a cut; :mod:`swissframe.cut._words`). Default:
+        the preset named by the first ruleset of ``sens``.
 
     Returns
     -------
@@ -1380,7 +1385,7 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
     rulesets = df["ruleset"].unique(maintain_order=True).to_list()
     base_name = rulesets[0]
     # (the baseline's words: a chess event has no cut, swissframe.cut._words)
-    known = _rules.PRESETS.get(str(base_name))
+    known = _rules.PRESETS.get(str(base_name)) if rules is None else _rules.get(rules)
     words = cut_words(known, top or 8)
     top_n = f"top {top}" if top else ("top cut" if words.playoff else "top places")
     line = "the cut" if words.playoff else "the line"

@@ -60,6 +60,7 @@ __all__ = [
     "DEFAULT_OUTCOMES",
     "LEVELS",
     "RoundFrame",
+    "absent_players",
     "criteria_bounds",
     "keyed_uniform",
     "make_cut_flags",
@@ -257,6 +258,56 @@ def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFra
                             "missing. Hint: pass the results of every round before the "
                             "analysed one."), error=DataError)
     return df
+
+
+def absent_players(results: pl.DataFrame, round_rows: pl.DataFrame) -> pl.DataFrame:
+    """Why each player of ``results`` (the rounds before the round analysed) without a seat
+    in ``round_rows`` (that round's rows or pairings) is not playing it, the one reading
+    the surfaces share: ``absent`` is ``"missed_stage"`` where the player played their own
+    stage (``stage``: ``day1``) to its last round and the round is of a stage they never
+    reached (a day-2 cut: they did not make day 2, the standings do not call them
+    dropped); else ``"dropped"`` (they left during their stage, or the rows hold no
+    stages). Columns ``event_id, player_id, absent, stage`` (the round's stage, null
+    without stages).
+
+    >>> prior = pl.DataFrame({"event_id": "e", "round": [1, 1, 1, 2, 2, 2],
+    ...     "player_id": ["A", "B", "C", "A", "B", "C"], "stage": ["day1"] * 6})
+    >>> rows = pl.DataFrame({"event_id": "e", "round": [3], "player_id": ["A"],
+    ...     "opponent_id": [None], "stage": ["day2"]})
+    >>> absent_players(prior.filter(pl.col("player_id") != "C").vstack(
+    ...     prior.filter((pl.col("player_id") == "C") & (pl.col("round") == 1))), rows
+    ...     ).sort("player_id").rows()
+    [('e', 'B', 'missed_stage', 'day2'), ('e', 'C', 'dropped', 'day2')]
+    """
+    swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
+    swiss = swiss.with_columns(pl.col("event_id", "player_id").cast(pl.String))
+    if "event_id" not in round_rows.columns:  # (pairings of the one event the results hold)
+        one = swiss["event_id"].unique()
+        round_rows = round_rows.with_columns(
+            event_id=pl.lit(one[0] if one.len() == 1 else None, dtype=pl.String))
+    rr = round_rows.with_columns(pl.col("event_id", "player_id").cast(pl.String))
+    seats = rr.select("event_id", "player_id")
+    if "opponent_id" in rr.columns:  # (one row per table: the second seat)
+        seats = pl.concat([seats, rr.select("event_id", pl.col("opponent_id").cast(pl.String)
+                                            .alias("player_id")).drop_nulls()])
+    staged = "stage" in swiss.columns and "stage" in rr.columns
+    own = (swiss.sort("round").group_by("event_id", "player_id")
+           .agg(_last=pl.col("round").max(),
+                _stage=pl.col("stage").last() if staged else pl.lit(None, dtype=pl.String))
+           .join(seats, on=["event_id", "player_id"], how="anti"))
+    if not staged:
+        return own.select("event_id", "player_id", absent=pl.lit("dropped"),
+                          stage=pl.lit(None, dtype=pl.String))
+    now = rr.group_by("event_id").agg(stage=pl.col("stage").drop_nulls().first())
+    ends = swiss.group_by("event_id", pl.col("stage").alias("_stage")).agg(
+        _end=pl.col("round").max())
+    out = (own.join(now, on="event_id", how="left")
+           .join(ends, on=["event_id", "_stage"], how="left", nulls_equal=True))
+    missed = ((pl.col("_stage") != pl.col("stage")) & (pl.col("_last") == pl.col("_end"))
+              ).fill_null(value=False)
+    return out.select("event_id", "player_id",
+                      absent=pl.when(missed).then(pl.lit("missed_stage"))
+                      .otherwise(pl.lit("dropped")), stage="stage")
 
 
 def _check_pairing_ids(pairs: pl.DataFrame, prior: pl.DataFrame) -> None:

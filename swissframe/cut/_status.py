@@ -62,9 +62,30 @@ from swissframe.schema import DISQUALIFIED
 __all__ = ["cut_status", "status_summary"]
 
 
+def status_words(status: str | None, p: float | None, exact: bool | None) -> str:
+    """A status of :func:`cut_status` (one player, one outcome) in words, the one reading
+    the command line's player table and the report's draw advice share: ``in``, ``out``,
+    ``possible, 60%``, ``possible, ~0%`` (``exact`` False: simulated, or not proved: a
+    share that rounds to 0 or 100 is not a certainty), ``possible`` (no probability);
+    ``""`` without a status.
+
+    >>> [status_words("guaranteed", 1.0, True), status_words("eliminated", 0.0, True),
+    ...  status_words("possible", 0.6, True), status_words("possible", 0.0, False),
+    ...  status_words("possible", 1.0, False), status_words("possible", None, False)]
+    ['in', 'out', 'possible, 60%', 'possible, ~0%', 'possible, ~100%', 'possible']
+    """
+    if status is None:
+        return ""
+    if status == "guaranteed":
+        return "in"
+    if status == "eliminated":
+        return "out"
+    return possible_words(p, exact=exact)
+
+
 def possible_words(p: float | None, *, exact: bool | None = True) -> str:
-    """A ``possible`` status with its probability in words, the one reading the command
-    line and the report share: ``possible, 60%``, ``possible, ~12%`` (simulated, or not
+    """A ``possible`` status with its probability in words (:func:`status_words`):
+    ``possible, 60%``, ``possible, ~12%`` (simulated, or not
     proved), never ``0%`` or ``100%`` (a possible status is neither: ``<1%``, ``>99%``),
     ``possible`` without a probability.
 

@@ -11,6 +11,8 @@ points (Pokémon 3/1/0, chess 1/½/0).
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -20,7 +22,8 @@ import polars as pl
 from swissframe.rules._ruleset import Ruleset, fraction_text
 
 __all__ = ["DEFAULT_TOP", "GAME_FUNCTIONS", "CutWords", "cut_words",
-           "outcome_words", "playoff_size", "reads_games", "result_words"]
+           "outcome_words", "playoff_size", "reads_games", "result_words", "stage_words",
+           "the_top", "top_of"]
 
 #: The places an analysis looks at when neither the user nor the event's file says: a card
 #: game's top-8 playoff (MTR Appendix E from 17 players), the top 8 places of a chess event.
@@ -72,9 +75,10 @@ class CutWords:
         return "the cut" if self.playoff else f"place {self.n}"
 
 
-def cut_words(rules: Ruleset | None, n: int) -> CutWords:
+def cut_words(rules: Ruleset | None, n: int, *, stated: bool = True) -> CutWords:
     """The words for the top ``n`` under ``rules`` (None: a card game's cut): a cut where
-    the ruleset's Swiss ends in a playoff (:attr:`Ruleset.playoff`), places otherwise.
+    the ruleset's Swiss ends in a playoff (:attr:`Ruleset.playoff`) and ``stated`` (the
+    user or the files give the cut, :func:`the_top`), places otherwise.
 
     Examples
     --------
@@ -83,8 +87,10 @@ def cut_words(rules: Ruleset | None, n: int) -> CutWords:
     ('the top-8 cut', 'the top 8 places')
     >>> cut_words(sf.rules.FIDE, 3).heading, cut_words(sf.rules.POKEMON, 8).inside
     ('Places 3 and 4', 'in the cut')
+    >>> cut_words(sf.rules.MTG, 8, stated=False).name
+    'the top 8 places'
     """
-    return CutWords(n, rules is None or rules.playoff)
+    return CutWords(n, (rules is None or rules.playoff) and stated)
 
 
 def playoff_size(results: pl.DataFrame) -> int | None:
@@ -101,6 +107,44 @@ def playoff_size(results: pl.DataFrame) -> int | None:
         return None
     n = results.filter(pl.col("phase") == "playoff")["player_id"].drop_nulls().n_unique()
     return n if n >= 2 else None
+
+
+def the_top(results: pl.DataFrame, top: int | None, rules: Ruleset
+            ) -> tuple[int, Ruleset, str | None]:
+    """The places an analysis of one event (``results``) looks at, and the ruleset its
+    words read (:func:`cut_words`): the user's ``top``, else the event's own playoff
+    (:func:`playoff_size`), else :data:`DEFAULT_TOP` *places*. Where neither gives a cut,
+    a game that cuts is not said to (a 23-player prerelease with no elimination rounds had
+    "the top-8 cut fell at 6 points"): ``rules`` with ``playoff=False``, and a note saying
+    so (None where a cut is given, or the game has none).
+
+    >>> import swissframe as sf
+    >>> swiss = pl.DataFrame({"phase": ["swiss"] * 2, "player_id": ["A", "B"]})
+    >>> n, rs, note = the_top(swiss, None, sf.rules.POKEMON)
+    >>> n, cut_words(rs, n).name, note
+    (8, 'the top 8 places', 'no playoff in the file; showing the top 8 places')
+    >>> n, rs, note = the_top(swiss, 4, sf.rules.POKEMON)
+    >>> n, cut_words(rs, n).name, note
+    (4, 'the top-4 cut', None)
+    """
+    n, stated = top_of(results, top)
+    if stated or not rules.playoff:  # (chess: places, as ever)
+        return n, rules, None
+    return (n, dataclasses.replace(rules, playoff=False),
+            f"no playoff in the file; showing the top {n} places")
+
+
+def top_of(results: pl.DataFrame, top: int | None) -> tuple[int, bool]:
+    """The size rule of :func:`the_top`: the places looked at, and whether a cut was stated
+    (by the user's ``top`` or the event's own playoff).
+
+    >>> top_of(pl.DataFrame({"phase": ["swiss"], "player_id": ["A"]}), None)
+    (8, False)
+    """
+    if top is not None:
+        return top, True
+    own = playoff_size(results)
+    return (own, True) if own is not None else (DEFAULT_TOP, False)
 
 
 def reads_games(rules: Ruleset | None) -> bool:
@@ -164,3 +208,16 @@ def outcome_words(outcomes: Sequence[tuple[int, int, int]], rules: Ruleset | Non
         return f"{words}: {result_words(rules)}"
     scores = ["-".join(map(str, o if o[2] else o[:2])) for o in outcomes]
     return f"{words}: in games, {', '.join(scores[:-1])} or {scores[-1]} equally likely"
+
+
+def stage_words(stage: str | None) -> str:
+    """A stage's label (the ``stage`` column) in words: ``day2`` is ``day 2``; another
+    label as it is; None: ``the round``.
+
+    >>> stage_words("day2"), stage_words("Day_1"), stage_words("top cut"), stage_words(None)
+    ('day 2', 'day 1', 'top cut', 'the round')
+    """
+    if stage is None:
+        return "the round"
+    m = re.fullmatch(r"day[\s_-]*(\d+)", stage.strip(), flags=re.IGNORECASE)
+    return f"day {m.group(1)}" if m else stage

@@ -23,7 +23,6 @@ from typing import Any
 
 import polars as pl
 
-from swissframe.cut._words import DEFAULT_TOP
 from swissframe.errors import (
     DataError,
     DataWarning,
@@ -126,7 +125,7 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
         src.results = rows
         events = [event_id]
     if season or (season is None and len(events) > 1):
-        return build_season(src, rules=rules, top=DEFAULT_TOP if top is None else top,
+        return build_season(src, rules=rules, top=top,
                             names=names, title=title,
                             n_sims=n_sims, seed=seed, variants=variants)
     if len(events) > 1:

@@ -25,8 +25,9 @@ from swissframe.compare import (
     ordinal,
     with_unit,
 )
-from swissframe.cut._status import possible_words
-from swissframe.cut._words import DEFAULT_TOP, cut_words, playoff_size, reads_games
+from swissframe.cut._round import absent_players
+from swissframe.cut._status import status_words
+from swissframe.cut._words import cut_words, playoff_size, reads_games, stage_words, the_top
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
@@ -76,6 +77,9 @@ class EventReport:
     problems: dict[str, str] = field(default_factory=dict)
     id_sims: int = 0
     season_link: str | None = None
+    #: Who has no seat in the last Swiss round, and why (cut._round.absent_players): a
+    #: player who did not make day 2 is not a drop
+    absent: pl.DataFrame | None = None
 
     # ---------------------------------------------------------------- output
     @property
@@ -127,13 +131,15 @@ def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int | None = Non
     """Compute every table of one event's page (``results``: that event's rows only;
     ``top`` None: the event's own playoff where its rows hold one, else
     :data:`~swissframe.cut._words.DEFAULT_TOP`)."""
+    own = playoff_size(results) if top is None else None
+    said = f"top {own} playoff"  # (as the decklist importer's details say it)
+    if own is not None and said not in meta.details:
+        meta = dataclasses.replace(meta, details=(*meta.details, said))
+    # neither the caller nor the file gives a cut: the top places, in their words
+    top, words_rules, note = the_top(results, top, meta.rules)
+    if note is not None:
+        meta = dataclasses.replace(meta, rules=words_rules, details=(*meta.details, note))
     rs = meta.rules
-    own = playoff_size(results)
-    if top is None:
-        top = own or DEFAULT_TOP
-        said = f"top {own} playoff"  # (as the decklist importer's details say it)
-        if own is not None and said not in meta.details:
-            meta = dataclasses.replace(meta, details=(*meta.details, said))
     swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
     st = _positions(sf.standings(swiss, rs))
     by_round: pl.DataFrame = sf.standings_by_round(swiss, rs)  # type: ignore[assignment]
@@ -145,6 +151,9 @@ def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int | None = Non
         b = st.filter(pl.col("position") == top + 1)["player_id"][0]
         comparison = _try(problems, "cut", lambda: compare(swiss, a, b, rules=rs))
     rep = EventReport(meta, top, st, by_round, comparison, last, problems=problems)
+    if last >= 2:
+        rep.absent = absent_players(swiss.filter(pl.col("round") < last),
+                                    swiss.filter(pl.col("round") == last))
     if last >= 2 and st.height > top:
         prior = swiss.filter(pl.col("round") < last)
         final = swiss.filter(pl.col("round") == last)
@@ -322,6 +331,11 @@ def _standings_section(rep: EventReport) -> str:
         header.append(("ID", "l"))
     header += [("Points", ""), ("W–L–D", ""), *[(criterion_label(c, rs), "") for c in crit],
                ("Note", "l")]
+    # (one reading of who left: a day-2 cut is not a drop, whatever the ruleset's snapshot)
+    missed = ({} if rep.absent is None else
+              {r["player_id"]: f"did not make {stage_words(r['stage'])}"
+               for r in rep.absent.filter(pl.col("absent") == "missed_stage")
+               .iter_rows(named=True)})
     t = Table(header, sortable=True, scroll=st.height > 40, table_id="standings")
     for r in st.iter_rows(named=True):
         cls = []
@@ -332,6 +346,8 @@ def _standings_section(rep: EventReport) -> str:
         note = []
         if r.get(DISQUALIFIED):
             note.append("disqualified")
+        elif r["player_id"] in missed:
+            note.append(missed[r["player_id"]])
         elif r["dropped"]:
             note.append("dropped")
         if r["byes"]:
@@ -515,12 +531,18 @@ def _result_text(final: pl.DataFrame, a: str, b: str, names: Callable[[str], str
     return f"{escape(who)} {max(w, lo)}–{min(w, lo)}"
 
 
-def _status_text(status: str | None, p: float | None) -> str:
-    if status is None:
-        return "–"
-    if status == "possible" and p is not None:  # (never "100%" beside "guaranteed")
-        return possible_words(p)
-    return status
+def _draw_words(status: pl.DataFrame | None) -> Callable[[str], str]:
+    """Each player's status after a draw in words, as the command line says it
+    (:func:`~swissframe.cut._status.status_words`, with the status' ``exact`` flag: a
+    simulated share that rounds to 100% is "possible, ~100%", not a certainty)."""
+    rows = ({} if status is None else
+            {r["player_id"]: (r["status"], r["probability"], r["exact"])
+             for r in status.filter(pl.col("outcome") == "draw").iter_rows(named=True)})
+
+    def words(pid: str) -> str:
+        return status_words(*rows[pid]) if pid in rows else "–"
+
+    return words
 
 
 def _advice_section(rep: EventReport) -> str:
@@ -549,6 +571,7 @@ def _advice_section(rep: EventReport) -> str:
     ids_taken = 0
     safe_both = 0
     final = rep.final_round if rep.final_round is not None else pl.DataFrame()
+    drawing = _draw_words(rep.status)
     for r in matter.iter_rows(named=True):
         a, b = r["player_a"], r["player_b"]
         res = _result_text(final, a, b, rep.name, rep.meta.rules) if final.height else "–"
@@ -558,8 +581,7 @@ def _advice_section(rep: EventReport) -> str:
         t.add([str(r["table"]),
                (f"{escape(rep.name(a))} <span class=\"tag\">{_pts(pts.get(a))}</span>", None, "l"),
                (f"{escape(rep.name(b))} <span class=\"tag\">{_pts(pts.get(b))}</span>", None, "l"),
-               (_status_text(r["a_draw"], r["a_p_draw"]), None, "l"),
-               (_status_text(r["b_draw"], r["b_p_draw"]), None, "l"),
+               (drawing(a), None, "l"), (drawing(b), None, "l"),
                (escape(r["advice"]), None, "l"), (res, None, "l")])
     both = matter.filter(pl.col("advice") == "both can draw in").height
     lead = (f"{_plural(matter.height, 'table')} of round {rep.last_round} mattered for "
@@ -647,7 +669,8 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
     if changed.height:
         sens_d = sens.with_columns(event_id=pl.lit(rep.meta.name))
         out.append(add("sensitivity", lambda: charts.chart_sensitivity(
-            sens_d, title=f"{rep.meta.name}: players swapped in the top {n} per variant"),
+            sens_d, top=n, rules=rep.meta.rules,
+            title=f"{rep.meta.name}: players swapped in the top {n} per variant"),
             "sensitivity", ""))
     out.append('<p class="note">Kendall τ compares the whole ranking with the one above '
                "(1 = identical order).</p>")

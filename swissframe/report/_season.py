@@ -4,6 +4,7 @@ when written as a folder."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -18,9 +19,15 @@ import polars as pl
 import swissframe as sf
 from swissframe import charts
 from swissframe.compare import criterion_label, knows_intentional_draws, ordinal
-from swissframe.cut._words import cut_words
+from swissframe.cut._words import DEFAULT_TOP, cut_words, top_of
 from swissframe.errors import SwissframeError
-from swissframe.report._event import EventMeta, EventReport, build_event, variant_label
+from swissframe.report._event import (
+    EventMeta,
+    EventReport,
+    _plural,
+    build_event,
+    variant_label,
+)
 from swissframe.report._html import Table, chart_block, page
 from swissframe.rules import Ruleset
 
@@ -51,8 +58,15 @@ class SeasonReport:
     sensitivity: pl.DataFrame | None
     ids: pl.DataFrame | None
     problems: dict[str, str] = field(default_factory=dict)
+    #: With no top given: the events whose files hold no playoff (any: the top places shown)
+    no_playoff: int = 0
     _src: Any = None
     _options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def stated(self) -> bool:
+        """Whether the top is a cut: given, or every event's file holds a playoff."""
+        return self.no_playoff == 0
 
     @property
     def html(self) -> str:
@@ -63,7 +77,9 @@ class SeasonReport:
         """Every event's own report (computed on demand)."""
         from swissframe.report._inputs import event_rows
 
-        return [build_event(event_rows(self._src, m.event_id), m, top=self.top,
+        # (no cut stated: each page its own, its file's playoff or the top places)
+        return [build_event(event_rows(self._src, m.event_id), m,
+                            top=self.top if self.stated else None,
                             **self._options) for m in self.metas]
 
     def save(self, path: str | Path) -> Path:
@@ -103,12 +119,17 @@ class SeasonReport:
         return f"season report: {self.title} ({len(self.metas)} events)"
 
 
-def build_season(src: Source, *, rules: str | Ruleset | None, top: int,
+def build_season(src: Source, *, rules: str | Ruleset | None, top: int | None,
                  names: Mapping[str, str] | pl.DataFrame | None, title: str | None,
                  n_sims: int, seed: int,
                  variants: Sequence[str | Ruleset] | None) -> SeasonReport:
-    """Compute the season tables (one engine pass per ruleset, every event at once)."""
+    """Compute the season tables (one engine pass per ruleset, every event at once; ``top``
+    None: 8, a cut only where every event's file holds a playoff, :func:`top_of`)."""
     from swissframe.report._inputs import meta_for
+
+    no_playoff = 0 if top is not None else sum(
+        not top_of(rows, None)[1] for _, rows in src.results.group_by("event_id"))
+    top = DEFAULT_TOP if top is None else top
 
     metas = [meta_for(src, e, rules, names, None) for e in src.event_ids()]
     problems: dict[str, str] = {}
@@ -133,10 +154,14 @@ def build_season(src: Source, *, rules: str | Ruleset | None, top: int,
                         pl.col("player_id").alias("place_n")))
         n1 = st.filter(pl.col("position") == top + 1).select(
             "event_id", pl.col("player_id").alias("place_n1"))
+        # (an event of no more players than the top has no line: its place N, if any, is
+        # its last place, 0 points after a winless Swiss; left out of the cut lines)
         summaries.append(
             st.group_by("event_id").agg(players=pl.len())
             .join(rounds, on="event_id", how="left").join(line, on="event_id", how="left")
-            .join(n1, on="event_id", how="left").with_columns(ruleset=pl.lit(name)))
+            .join(n1, on="event_id", how="left")
+            .with_columns(pl.when(pl.col("players") > top).then(pl.col("cut_points", "place_n")),
+                          ruleset=pl.lit(name)))
         sets = list(variants) if variants is not None else sf.standard_variants(rs)
         try:
             sens_parts.append(sf.sensitivity(sub, sets, top=top))
@@ -183,7 +208,7 @@ def build_season(src: Source, *, rules: str | Ruleset | None, top: int,
     dates = [m.date for m in metas if m.date]
     head = title or (f"Season report: {len(metas)} events"
                      + (_months(min(dates), max(dates)) if dates else ""))
-    return SeasonReport(head, top, metas, summary, sens, ids, problems, src,
+    return SeasonReport(head, top, metas, summary, sens, ids, problems, no_playoff, src,
                         {"n_sims": n_sims, "seed": seed, "variants": variants})
 
 
@@ -232,7 +257,7 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
     used = {m.rules.name: m.rules for m in rep.metas}
     one_rules = next(iter(used.values())) if len(used) == 1 else None
     ids = knows_intentional_draws(one_rules)
-    words = cut_words(one_rules, n)
+    words = cut_words(one_rules, n, stated=rep.stated)
     line = f"The top-{n} cut line" if words.playoff else f"The line under place {n}"
     blocks = [f'<header class="top"><div class="kicker">Season report</div>'
               f"<h1>{escape(rep.title)}</h1><div class=\"meta\"><b>{s.height}</b> events · "
@@ -240,7 +265,15 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
               + ("cut to the top " if words.playoff else "the top places: ")
               + f"<b>{n}</b></div></header>"]
     facts = []
+    if not rep.stated and (one_rules is None or one_rules.playoff):
+        which = ("the files" if rep.no_playoff == len(rep.metas)
+                 else f"{rep.no_playoff} of the {len(rep.metas)} events' files")
+        facts.append(f"No playoff in {which}; showing the top {n} places of each event.")
     cut = s.filter(pl.col("cut_points").is_not_null())
+    # (an event of no more players than N has no line: place N was its last, 0 points)
+    few = s.filter(pl.col("players") <= n).height
+    left_out = (f" ({_plural(few, 'event')} of {n} players or fewer, with no line, left out)"
+                if few else "")
     if cut.height:
         lo, hi = cut["cut_points"].min(), cut["cut_points"].max()
         small, large = cut["players"].min(), cut["players"].max()
@@ -249,12 +282,12 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
         # events of 6–6 players")
         if lo != hi:
             facts.append(f"{line} ranged from {_num(lo)} to {_num(hi)} points "
-                         f"over {cut.height} events of {field} players.")
+                         f"over {cut.height} events of {field} players{left_out}.")
         else:
             where = (f"in all {cut.height} events" if cut.height > 1
                      else "in the one event with such a line")
             facts.append(f"{line} fell at {_num(lo)} points {where} ({field} "
-                         "players).")
+                         f"players){left_out}.")
         by = cut.group_by("decided_by").len().sort("len", descending=True)
         if by.height:
             top_by = by.row(0)
@@ -298,8 +331,11 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
             return f'<p class="note">(chart not drawn: {escape(str(exc).splitlines()[0])})</p>'
         return chart_block(f"chart-{next(counter)}", spec, name, caption)
 
+    if not cut.height and few:
+        facts.append(f"No event has more than {n} players: there is no line to compare.")
     if rep.ids is not None and cut.height:
-        field_t = s.select("event_id", pl.col("players").cast(pl.Int64))
+        field_t = cut.select("event_id", pl.col("players").cast(pl.Int64))
+        lines_ids = rep.ids.join(field_t.select("event_id"), on="event_id", how="semi")
         blocks.append("<h2>Cut lines against field size</h2>" if words.playoff
                       else f"<h2>Place {n} against field size</h2>")
         has_cf = ("cf_cut_points_mean" in rep.ids.columns
@@ -309,8 +345,13 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
                    + (f"; the grey tick is {'the cut line' if words.playoff else 'the line'}"
                       " with them played out (simulated)."
                       if has_cf else "."))
-        blocks.append(add(lambda: _cut_lines(rep.ids, field_t, n, one_rules), "season-cut-lines",
-                          caption))
+        # (no cut stated: the chart's words are place N's too)
+        chart_rules = (one_rules if rep.stated or one_rules is None
+                       else dataclasses.replace(one_rules, playoff=False))
+        blocks.append(add(lambda: _cut_lines(lines_ids, field_t, n, chart_rules),
+                          "season-cut-lines", caption + (
+                              f" Left out: {_plural(few, 'event')} of {n} players or fewer "
+                              "(no line)." if few else "")))
     if rep.sensitivity is not None:
         sens = rep.sensitivity
         base = sens.group_by("event_id", maintain_order=True).agg(pl.col("ruleset").first())

@@ -602,6 +602,47 @@ def test_cut_table_advice_names_the_seat_shown_as_that_player(
         ("Zoe", "B", "guaranteed", "draw safe for B only")]
 
 
+
+def test_cut_does_not_call_a_day_two_cut_a_drop(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A day-2 event: players who finished day 1 but did not make day 2 have no seat in the
+    round analysed; ``cut`` counted them as dropped ("4 players are still playing (4
+    dropped)", a real melee event: 117 of 162 "dropped" where the standings mark 27).
+    Here A–H play day 1 (G and H leave after round 1), A–D make day 2."""
+    rows = [(1, "A", "E", 2, 0), (1, "B", "F", 2, 0), (1, "C", "G", 2, 0), (1, "D", "H", 2, 0),
+            (2, "A", "B", 2, 0), (2, "C", "D", 2, 0), (2, "E", "F", 2, 0),
+            (3, "A", "C", 2, 0), (3, "B", "D", 2, 0), (4, "A", "B", 0, 2), (4, "C", "D", 2, 1)]
+    f = tmp_path / "day2.csv"
+    f.write_text("round,player_id,opponent_id,games_won,games_lost,games_drawn,stage\n" + "".join(
+        f"{r},{a},{b},{x},{y},0,day{1 + (r > 2)}\n{r},{b},{a},{y},{x},0,day{1 + (r > 2)}\n"
+        for r, a, b, x, y in rows))
+    assert main(["cut", str(f), "--top", "2", "--quiet"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "4 players in day 2 (2 did not make day 2, 2 dropped)." in out, out
+    assert main(["cut", str(f), "--top", "2", "-o", str(tmp_path / "c.csv")]) == 0
+    table = pl.read_csv(tmp_path / "c.csv")
+    away = table.filter(pl.col("player_id").is_in(list("EFGH")))
+    assert dict(away.select("player_id", "standing_in_cut").iter_rows()) == {
+        "E": "missed_stage", "F": "missed_stage", "G": "dropped", "H": "dropped"}
+
+
+
+def test_cut_without_a_playoff_in_the_file_shows_places(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Pokémon event whose file holds no playoff, without --top: the analysis shows the
+    top 8 places and says there is no cut to go by (the report said "the top-8 cut")."""
+    rows = [(r, f"P{i:02d}", f"P{i ^ bit:02d}", int((i + r) % 3 != 0), int((i + r) % 3 == 0))
+            for r, bit in ((1, 1), (2, 2), (3, 4)) for i in range(12) if i < i ^ bit < 12]
+    f = tmp_path / "prerelease.csv"
+    f.write_text("round,player_a,player_b,games_a,games_b,games_drawn\n"
+                 + "".join(f"{r},{a},{b},{x},{y},0\n" for r, a, b, x, y in rows))
+    assert main(["cut", str(f), "--rules", "pokemon", "--quiet"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(no playoff in the file; showing the top 8 places: --top N for a cut.)" in out
+    assert main(["cut", str(f), "--rules", "pokemon", "--top", "8", "--quiet"]) == 0
+    assert "no playoff" not in capsys.readouterr().out
+
+
 _UNSHOWN = st.characters(categories=["Cc", "Cf", "Zl", "Zp", "Zs"], exclude_characters=" ")
 
 

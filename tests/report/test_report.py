@@ -306,12 +306,116 @@ def test_the_standings_chart_names_the_ruleset_the_page_ranks_by() -> None:
 def test_a_possible_status_never_shows_100_percent() -> None:
     """The advice table said "possible, 100%" beside "guaranteed" (the command line says
     ">99%"): both now read a possible status by one function."""
-    from swissframe.report._event import _status_text
+    from swissframe.cut._status import status_words
 
-    assert _status_text("possible", 0.999) == "possible, >99%"
-    assert _status_text("possible", 0.001) == "possible, <1%"
-    assert _status_text("possible", 0.6) == "possible, 60%"
-    assert _status_text("guaranteed", 1.0) == "guaranteed"
+    assert status_words("possible", 0.999, True) == "possible, >99%"
+    assert status_words("possible", 0.001, True) == "possible, <1%"
+    assert status_words("possible", 0.6, True) == "possible, 60%"
+    assert status_words("guaranteed", 1.0, True) == "in"
+
+
+def test_the_draw_advice_says_a_simulated_share_as_the_command_line_does() -> None:
+    """The report's draw advice showed a simulated share that came out 1 or 0 as "possible,
+    100%" / "possible, 0%" where ``swissframe cut`` says "possible, ~100%" / "~0%": the
+    report read id_advice's probabilities without the status' ``exact`` flag. 16 players,
+    8 tables in the last round (more scenarios than are enumerated), 5 simulations."""
+    rows = []
+    for r, bit in ((1, 1), (2, 2), (3, 4), (4, 8)):
+        for i in range(16):
+            if i < (j := i ^ bit):
+                a_wins = (i + r) % 3 != 0
+                rows.append((r, f"P{i:02d}", f"P{j:02d}", 2 if a_wins else 1,
+                             1 if a_wins else 2, 0))
+    m = pl.DataFrame(rows, orient="row", schema=["round", "player_a", "player_b",
+                                                 "games_a", "games_b", "games_drawn"])
+    text = _text(sf.report(sf.from_matches(m), top=4, n_sims=5).html)
+    advice = text[text.index("table by table"):text.index("What the intentional draws")]
+    assert "possible, ~100%" in advice, advice
+    assert "possible, ~0%" in advice, advice
+    assert not re.search(r"possible, (100|0)%", advice), advice
+    assert "guaranteed" not in advice  # (the CLI's in / out)
+    assert "eliminated" not in advice
+
+
+def _no_playoff_event() -> pl.DataFrame:
+    """12 players, 3 Swiss rounds, no playoff rows (a prerelease: no elimination rounds)."""
+    rows = []
+    for r, bit in ((1, 1), (2, 2), (3, 4)):
+        for i in range(12):
+            if i < (j := i ^ bit) < 12:
+                a_wins = (i + r) % 3 != 0
+                rows.append((r, f"P{i:02d}", f"P{j:02d}", int(a_wins), int(not a_wins), 0))
+    return sf.from_matches(pl.DataFrame(rows, orient="row", schema=[
+        "round", "player_a", "player_b", "games_a", "games_b", "games_drawn"]))
+
+
+_CUT_WORDS = re.compile(r"top-8 cut|the cut|[Cc]ut status|top cut|[Cc]ut lines?\b")
+
+
+def test_an_event_without_a_playoff_is_not_said_to_cut() -> None:
+    """A Pokémon event whose file holds no playoff, reported without ``top``: "The top-8 cut
+    fell at 6 points: all 4 above made it…" as if there was a cut (a real 23-player
+    prerelease). Neither the caller nor the file gives a cut: the page says so, and speaks
+    of the top 8 places, in its prose and its charts; with ``top=8`` it is the cut."""
+    res = _no_playoff_event()
+    page = sf.report(res, rules="pokemon", n_sims=10).html
+    text = _text(re.sub(r"<style.*?</style>", " ", page, flags=re.S))
+    assert "no playoff in the file; showing the top 8 places" in text
+    assert "Place 8 went at 3 points" in text
+    assert not _CUT_WORDS.search(re.sub(r"<style.*?</style>", " ", page, flags=re.S)), (
+        _CUT_WORDS.search(page))
+    given = _text(sf.report(res, rules="pokemon", top=8, n_sims=10).html)
+    assert "The top-8 cut fell at 3 points" in given
+    assert "no playoff in the file" not in given
+
+
+def test_a_season_leaves_events_of_no_more_players_than_the_top_out_of_its_cut_lines(
+        ) -> None:
+    """"The top-8 cut line ranged from 0 to 15 points over 14 events of 8–78 players"
+    counted events of 8 players or fewer (place 8 their last place, 0 points): they have
+    no line, are left out of the line's statistics and chart, and the page says how many;
+    with no top given and no playoff in the files, the line is place 8's, not a cut."""
+    def event(name: str, n: int, flip: bool) -> pl.DataFrame:
+        rows = [(r, f"P{i:02d}", f"P{i ^ bit:02d}", 2 * int(((i + r) % 3 != 0) ^ flip),
+                 2 * int(((i + r) % 3 == 0) ^ flip), 0)
+                for r, bit in ((1, 1), (2, 2), (3, 4)) for i in range(n) if i < i ^ bit < n]
+        return sf.from_matches(pl.DataFrame(rows, orient="row", schema=[
+            "round", "player_a", "player_b", "games_a", "games_b", "games_drawn"])
+        ).with_columns(event_id=pl.lit(name))
+
+    res = pl.concat([event("big-a", 16, flip=False), event("big-b", 12, flip=True),
+                     event("eight", 8, flip=False), event("four", 4, flip=False)])
+    rep = sf.report(res, top=8, n_sims=10)
+    assert rep.summary.filter(pl.col("cut_points").is_not_null())["event_id"].sort(
+        ).to_list() == ["big-a", "big-b"]
+    text = _text(rep.html)
+    assert ("The top-8 cut line ranged from 3 to 6 points over 2 events of 12–16 players "
+            "(2 events of 8 players or fewer, with no line, left out).") in text
+    page = sf.report(res, n_sims=10).html
+    places = _text(page)
+    assert "No playoff in the files; showing the top 8 places of each event." in places
+    assert "The line under place 8 ranged from 3 to 6 points" in places
+    assert "top-8 cut" not in page  # (the chart's title too)
+
+
+def test_a_player_who_did_not_make_day_two_is_not_noted_as_dropped() -> None:
+    """Under a ruleset ranking the Swiss as it ends (mtg), the standings call every player
+    without a day-2 round dropped; the page's notes read who left as ``swissframe cut``
+    does (cut._round.absent_players): A–H play day 1, G and H leave after round 1, A–D
+    make day 2."""
+    rows = [(1, "A", "E"), (1, "B", "F"), (1, "C", "G"), (1, "D", "H"), (2, "A", "B"),
+            (2, "C", "D"), (2, "E", "F"), (3, "A", "C"), (3, "B", "D"), (4, "A", "B"),
+            (4, "C", "D")]
+    res = pl.DataFrame(
+        [(r, a, b, 2, 0, f"day{1 + (r > 2)}") for r, a, b in rows]
+        + [(r, b, a, 0, 2, f"day{1 + (r > 2)}") for r, a, b in rows], orient="row",
+        schema=["round", "player_id", "opponent_id", "games_won", "games_lost", "stage"]
+    ).with_columns(event_id=pl.lit("e"), games_drawn=pl.lit(0))
+    text = _text(sf.report(res, rules="mtg", top=2, n_sims=0).html)
+    notes = dict(re.findall(r" ([A-H]) \d+ \d–\d–\d (?:[\d.]+% ){3}(did not make day 2|dropped)",
+                            text))
+    assert notes == {"E": "did not make day 2", "F": "did not make day 2", "G": "dropped",
+                     "H": "dropped"}, text
 
 
 def test_only_an_id_score_is_called_id() -> None:

@@ -46,15 +46,23 @@ from swissframe.cli._common import (
     write_text,
 )
 from swissframe.cut import cut_status, id_advice
-from swissframe.cut._status import possible_words
-from swissframe.cut._words import DEFAULT_TOP, cut_words, outcome_words, playoff_size
+from swissframe.cut._round import absent_players
+from swissframe.cut._status import status_words
+from swissframe.cut._words import (
+    DEFAULT_TOP,
+    cut_words,
+    outcome_words,
+    stage_words,
+    the_top,
+    top_of,
+)
 from swissframe.errors import DataError, DataWarning, SwissframeError
 from swissframe.io._files import read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
 from swissframe.rules._ruleset import BEST_OF_THREE, Ruleset, get
 from swissframe.schema import DISQUALIFIED
 
-__all__ = ["add_parser", "player_table", "render_event", "run", "status_words"]
+__all__ = ["add_parser", "player_table", "render_event", "run"]
 
 _OUTCOMES = ("win", "draw", "loss")
 
@@ -112,11 +120,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def _tops(results: pl.DataFrame, top: int | None) -> dict[str, int]:
     """Each event's cut: ``--top`` where given, else its own playoff's size where its rows
-    hold it (:func:`~swissframe.cut._words.playoff_size`), else 8."""
-    out = {}
-    for (ev,), rows in results.group_by("event_id", maintain_order=True):
-        out[str(ev)] = top if top is not None else playoff_size(rows) or DEFAULT_TOP
-    return out
+    hold it, else 8 places (:func:`~swissframe.cut._words.top_of`)."""
+    return {str(ev): top_of(rows, top)[0]
+            for (ev,), rows in results.group_by("event_id", maintain_order=True)}
 
 
 def _by_top(rows: pl.DataFrame | pl.LazyFrame, tops: dict[str, int]
@@ -143,9 +149,10 @@ def _split(results: pl.DataFrame, round_: int | None) -> tuple[pl.DataFrame, pl.
     s = swiss.join(last, on="event_id")
     prior = s.filter(pl.col("round") < pl.col("_R")).drop("_R")
     # (a player disqualified in round R: out of the cut, see cut_status)
+    # (the round's stage: who did not reach it is not a drop, absent_players)
     pairs = s.filter(pl.col("round") == pl.col("_R")).select(
         "event_id", "round", "player_id", "opponent_id",
-        *([DISQUALIFIED] if DISQUALIFIED in s.columns else []))
+        *(c for c in (DISQUALIFIED, "stage") if c in s.columns))
     done = _analysed(swiss, last, prior, pairs)
     return prior.join(done, on="event_id", how="semi"), pairs
 
@@ -179,30 +186,14 @@ def _analysed(swiss: pl.DataFrame, last: pl.DataFrame, prior: pl.DataFrame,
     return done
 
 
-def status_words(status: str | None, p: float | None, exact: bool | None) -> str:
-    """A status and its probability in words: ``in``, ``out``, ``possible, 60%``,
-    ``possible, ~0%`` (simulated, or not proved), ``possible`` (no probability).
-
-    >>> [status_words("guaranteed", 1.0, True), status_words("eliminated", 0.0, True),
-    ...  status_words("possible", 0.6, True), status_words("possible", 0.0, False),
-    ...  status_words("possible", 0.123, False), status_words("possible", None, False)]
-    ['in', 'out', 'possible, 60%', 'possible, ~0%', 'possible, ~12%', 'possible']
-    """
-    if status is None:
-        return ""
-    if status == "guaranteed":
-        return "in"
-    if status == "eliminated":
-        return "out"
-    return possible_words(p, exact=exact)
-
-
-def player_table(status: pl.DataFrame, advice: pl.DataFrame, ranks: pl.DataFrame
-                 ) -> pl.DataFrame:
+def player_table(status: pl.DataFrame, advice: pl.DataFrame, ranks: pl.DataFrame,
+                 absent: pl.DataFrame | None = None) -> pl.DataFrame:
     """One row per player: standing before the round, table, seat (the ``A`` / ``B`` the
     table's advice names), opponent, status and probability per outcome, the table's
     advice and a plain ``standing_in_cut`` (``locked`` / ``contention`` / ``out`` /
-    ``dropped``); all-null columns are left out.
+    ``dropped``, or ``missed_stage`` for a player not paired because they did not reach
+    the round's stage, a day-2 cut: ``absent``,
+    :func:`~swissframe.cut._round.absent_players`); all-null columns are left out.
 
     Examples
     --------
@@ -236,11 +227,17 @@ def player_table(status: pl.DataFrame, advice: pl.DataFrame, ranks: pl.DataFrame
     statuses = [pl.col(f"status_{o}") for o in _OUTCOMES]
     locked = pl.all_horizontal(s == "guaranteed" for s in statuses)
     out = pl.all_horizontal(s.fill_null("eliminated") == "eliminated" for s in statuses)
+    missed = (pl.lit(value=False) if absent is None else
+              pl.struct("event_id", "player_id").is_in(
+                  absent.filter(pl.col("absent") == "missed_stage")
+                  .select(pl.struct("event_id", "player_id")).to_series().implode()))
     table = (wide.join(ranks.select("event_id", "player_id", "rank",
                                     pl.col("match_points").alias("points")),
                        on=["event_id", "player_id"], how="left")
              .join(seats, on=["event_id", "player_id"], how="left")
-             .with_columns(standing_in_cut=pl.when(pl.col("status_dropped").is_not_null())
+             .with_columns(standing_in_cut=pl.when(pl.col("status_dropped").is_not_null()
+                                                   & missed).then(pl.lit("missed_stage"))
+                           .when(pl.col("status_dropped").is_not_null())
                            .then(pl.lit("dropped")).when(locked).then(pl.lit("locked"))
                            .when(out).then(pl.lit("out")).otherwise(pl.lit("contention")))
              .sort("event_id", "rank", "player_id", nulls_last=True))
@@ -258,11 +255,14 @@ def _count(n: int, one: str, many: str) -> str:
 
 def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                  show_all: bool = False, width: int = 80, rules: Ruleset | None = None,
-                 outcomes: Sequence[tuple[int, int, int]] = BEST_OF_THREE) -> str:
+                 outcomes: Sequence[tuple[int, int, int]] = BEST_OF_THREE,
+                 stage: str | None = None, note: str | None = None) -> str:
     """The terminal text for one event: summary, the tables that matter, the players
     (``outcomes``, ``rules``: the analysis' outcome space and the ruleset, for the words of
-    the legend and the top: see :mod:`swissframe.cut._words`)."""
-    paired = players.filter(pl.col("standing_in_cut") != "dropped")
+    the legend and the top: see :mod:`swissframe.cut._words`; ``stage``: the round's
+    stage, named where players did not reach it, ``standing_in_cut`` ``missed_stage``;
+    ``note``: what the top is where no cut was given, :func:`~swissframe.cut._words.the_top`)."""
+    paired = players.filter(~pl.col("standing_in_cut").is_in(["dropped", "missed_stage"]))
     counts = dict(players.group_by("standing_in_cut").len().iter_rows())
     locked, out = counts.get("locked", 0), counts.get("out", 0)
     contention = paired.filter(pl.col("standing_in_cut") == "contention")
@@ -271,10 +271,17 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                                  & (pl.col("status_loss") == "eliminated")).height
     title = f"Top {top} before round {round_} — {printable(event)}"
     lines = [title if len(title) <= width else title[:width - 1] + "…"]
-    dropped = counts.get("dropped", 0)
-    sentence = (f"{_count(paired.height, 'player is', 'players are')} still playing"
-                + (f" ({dropped} dropped)" if dropped else "") + ". "
-                + f"{_count(locked, 'is', 'are')} locked in whatever happens; ")
+    if note:
+        lines += textwrap.wrap(f"({note}: --top N for a cut.)", width=width)
+    dropped, missed = counts.get("dropped", 0), counts.get("missed_stage", 0)
+    if missed:  # (a day-2 cut is not a drop: "45 players in day 2 (90 did not make day 2)")
+        where = stage_words(stage)
+        sentence = (f"{_count(paired.height, 'player', 'players')} in {where} ({missed} did "
+                    f"not make {where}" + (f", {dropped} dropped" if dropped else "") + "). ")
+    else:
+        sentence = (f"{_count(paired.height, 'player is', 'players are')} still playing"
+                    + (f" ({dropped} dropped)" if dropped else "") + ". ")
+    sentence += f"{_count(locked, 'is', 'are')} locked in whatever happens; "
     others = contention.height - draw_in
     if draw_in:
         sentence += f"{_count(draw_in, 'more is', 'more are')} in with a draw; "
@@ -391,7 +398,8 @@ def run(args: argparse.Namespace) -> int:
     st = pl.concat(statuses, how="diagonal_relaxed")
     adv = pl.concat(advice, how="diagonal_relaxed")
     ranks = pl.concat(ranked, how="diagonal_relaxed")
-    players, shown = _with_names(player_table(st, adv, ranks), src.names)
+    absent = absent_players(prior, pairs)
+    players, shown = _with_names(player_table(st, adv, ranks, absent), src.names)
     if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
         write_frame(players, kind, args.output, inputs=_inputs(args))
         return 0
@@ -407,11 +415,15 @@ def run(args: argparse.Namespace) -> int:
     parts = []
     for (ev,), grp in players.group_by("event_id", maintain_order=True):
         r = round_of.filter(pl.col("event_id") == ev)["round"].max()
-        used = rules_of.get(str(ev), get("mtg"))
-        parts.append(render_event(grp, event=str(ev), top=tops.get(str(ev), DEFAULT_TOP),
+        # (the words: a game that cuts, with no --top and no playoff in the file, shows places)
+        top, used, top_note = the_top(results.filter(pl.col("event_id") == ev), args.top,
+                                      rules_of.get(str(ev), get("mtg")))
+        stage = absent.filter(pl.col("event_id") == str(ev))["stage"].drop_nulls()
+        parts.append(render_event(grp, event=str(ev), top=top,
                                   round_=int(r) if isinstance(r, int) else 0,
                                   show_all=args.all, width=width,
                                   rules=used,
-                                  outcomes=used.match_outcomes))
+                                  outcomes=used.match_outcomes,
+                                  stage=stage[0] if stage.len() else None, note=top_note))
     write_text("\n\n".join(parts), args.output, inputs=_inputs(args))
     return 0
