@@ -254,8 +254,13 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
     """The season page; ``links`` maps event ids to their pages."""
     s, n = rep.summary, rep.top
     # (one ruleset: the page in its words, e.g. a chess season has no IDs to count or mark)
-    used = {m.rules.name: m.rules for m in rep.metas}
-    one_rules = next(iter(used.values())) if len(used) == 1 else None
+    used = list({m.rules.name: m.rules for m in rep.metas}.values())
+    # several rulesets that speak alike (a chess season across FIDE's 2009, 2023 and 2026
+    # texts) are spoken of as one: the first stands for them (else a card game's words)
+    alike = bool(used) and all(
+        r.playoff == used[0].playoff
+        and knows_intentional_draws(r) == knows_intentional_draws(used[0]) for r in used)
+    one_rules = used[0] if alike else None
     ids = knows_intentional_draws(one_rules)
     words = cut_words(one_rules, n, stated=rep.stated)
     line = f"The top-{n} cut line" if words.playoff else f"The line under place {n}"
@@ -394,7 +399,7 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
     blocks.append(f"<h2>Events</h2>{t.html()}")
     rules_text = "; ".join(
         f"{name}: " + " → ".join(criterion_label(c.name, rs) for c in rs.criteria)
-        for name, rs in used.items())
+        for name, rs in ((r.name, r) for r in used))
     blocks.append(f'<footer class="note">Computed by swissframe {escape(sf.__version__)}. '
                   f"Rulesets: {escape(rules_text)}. Every chart offers PNG / SVG download "
                   "from its ⋯ menu. The page works offline.</footer>")

@@ -621,3 +621,16 @@ def test_the_page_takes_the_events_own_cut_from_its_playoff() -> None:
     assert "The top-4 cut fell at" in _text(rep.html)
     assert sf.report(swiss, n_sims=0).top == 8
     assert sf.report(rows, n_sims=0, top=2).top == 2
+
+
+def test_a_chess_season_across_fides_texts_speaks_of_places() -> None:
+    """A season of chess events inferred to different FIDE texts (fide, fide-2026) was
+    spoken of as a card game's ("cut to the top", "Cut lines against field size", "cut
+    line, IDs played out"): rulesets that speak alike are spoken of as one (review)."""
+    res = pl.concat([decisive(DE_DECIDES).with_columns(event_id=pl.lit(e), ruleset=pl.lit(r))
+                     for e, r in (("a", "fide"), ("b", "fide-2026"))])
+    html = sf.report(res, top=3, n_sims=0, season=True).html
+    for card in ("cut to the top", "Cut lines against field size", "IDs played out",
+                 "top-3 cut"):
+        assert card not in html
+    assert "the top places: " in html
