@@ -13,9 +13,11 @@ Kinds (see :mod:`swissframe.charts`):
 - ``sensitivity``: top-``--cut`` changes under the usual variants of ``--rules``
   (and ``--also`` rulesets, e.g. ``--also pokemon``), one row per event.
 
-``--cut`` defaults to the event's own playoff where its file holds one (a decklist file's
-Top 8), else 8; a game without a playoff (chess) is drawn as its top N places, not a cut
-(:mod:`swissframe.cut._words`).
+``--cut`` defaults, for the one-event kinds (``standings``, ``race``, ``cut-status``), to
+the event's own playoff where its file holds one (a decklist file's Top 8), else 8; the
+kinds over many events (``cut-lines``, ``sensitivity``) compare one N, 8 unless given, as
+the season page and ``swissframe sensitivity`` do; a game without a playoff (chess) is
+drawn as its top N places, not a cut (:mod:`swissframe.cut._words`).
 
 The output format follows the suffix of ``-o`` (``.png``, ``.svg``, ``.pdf``, ``.html``,
 ``.json``); rendering is offline. The house theme is on unless ``--no-theme``. Titles use the
@@ -89,8 +91,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="places / contenders drawn (default 32; 16 for omw-ranges)")
     p.add_argument("--cut", type=positive_int, default=None, metavar="N",
                    help="size of the top cut, or the places that matter where the game has no "
-                   "playoff (chess: the top N places); default: the event's playoff where "
-                   "its file holds one (a decklist file's Top 8), else 8")
+                   "playoff (chess: the top N places); default: standings, race and "
+                   "cut-status the event's playoff where its file holds one (a decklist "
+                   "file's Top 8), else 8; cut-lines and sensitivity 8")
     p.add_argument("--round", type=positive_int, metavar="R",
                    help="standings: after round R; omw-ranges/cut-status: the round analysed "
                         "(default: the last Swiss round)")
