@@ -72,6 +72,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from types import ModuleType
 
 __all__ = [
+    "OFFLINE_RENDERER",
     "OKABE_ITO",
     "STATUS_COLORS",
     "THEME",
@@ -90,6 +91,9 @@ __all__ = [
 
 #: Name of the house theme registered with Altair (enable it with :func:`use_theme`).
 THEME: Final = "swissframe"
+
+#: Name of the offline HTML renderer registered with Altair (:func:`enable_offline`).
+OFFLINE_RENDERER: Final = "swissframe-offline"
 
 #: The Okabe-Ito colour-blind-safe palette (blue first), used for categories.
 OKABE_ITO: Final = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
@@ -180,7 +184,10 @@ def theme_config() -> dict[str, Any]:
 
 
 def _register(alt: ModuleType) -> None:
-    """Register (not enable) the house theme, with the API of the installed Altair."""
+    """Register (not enable) the house theme, with the API of the installed Altair, and the
+    offline renderer (:func:`enable_offline`)."""
+    if OFFLINE_RENDERER not in alt.renderers.names():
+        alt.renderers.register(OFFLINE_RENDERER, _offline_html)
     api = getattr(alt, "theme", None)
     if api is not None and hasattr(api, "register"):  # altair >= 5.5
         if THEME not in api.names():
@@ -235,13 +242,67 @@ def use_theme(enable: bool = True) -> str:
     return name
 
 
+def _offline_html(spec: dict[str, Any],
+                  embed_options: dict[str, Any] | None = None) -> dict[str, str]:
+    """Altair renderer of :func:`enable_offline`: a chart's HTML output that renders
+    offline, however many such outputs share a page (a notebook in JupyterLab, its
+    nbconvert HTML export).
+
+    Each output carries Vega (vl-convert's bundle, :func:`swissframe.report._html.vega_loader`:
+    the first output to run loads it for the page, the others skip it) and draws its chart
+    into its own element (a unique id; its variables in a function of their own). Altair's
+    ``template="inline"`` put the bundle and a ``const spec`` at a script's top level, so
+    the second chart of a page stopped at "Identifier … has already been declared".
+
+    Parameters
+    ----------
+    spec
+        The Vega-Lite spec Altair passes a renderer.
+    embed_options
+        vega-embed options (``alt.renderers.set_embed_options``); the chart is drawn as SVG
+        unless they say otherwise.
+
+    Returns
+    -------
+    dict
+        The mimebundle: ``{"text/html": …}``.
+    """
+    import uuid
+
+    from swissframe.report._html import script_json, vega_loader
+
+    chart_id = f"swissframe-chart-{uuid.uuid4().hex}"
+    options = {"mode": "vega-lite", "renderer": "svg", **(embed_options or {})}
+    draw = (
+        "(function () {\n"
+        "  var here = document.currentScript;\n"
+        "  var el = here && here.previousElementSibling;\n"
+        f"  if (!el || el.id !== '{chart_id}') {{ el = document.getElementById('{chart_id}'); }}\n"
+        f"  var spec = {script_json(spec)};\n"
+        f"  var options = {script_json(options)};\n"
+        "  window.vegaEmbed(el, spec, options)\n"
+        "    .then(function () { el.setAttribute('data-rendered', 'true'); })\n"
+        "    .catch(function (err) {\n"
+        "      el.textContent = 'The chart could not be drawn: ' + err.message;\n"
+        "      console.error(err);\n"
+        "    });\n"
+        "})();")
+    html = (f'<script type="text/javascript">{vega_loader()}</script>\n'
+            f'<div id="{chart_id}" class="swissframe-chart"></div>\n'
+            f'<script type="text/javascript">{draw}</script>')
+    return {"text/html": html}
+
+
 def enable_offline(renderer: Literal["html", "svg", "png"] = "html") -> Any:
     """Render charts in Jupyter with no network (Altair's default HTML loads Vega from a CDN).
 
-    ``"html"`` keeps the charts interactive (tooltips) with Vega, Vega-Lite and vega-embed
-    inlined in each output (vl-convert's bundle, ~1 MB per chart); ``"svg"`` and ``"png"``
-    are static images rendered by vl-convert (small; shown by any viewer, GitHub included).
-    It enables one of Altair's own renderers: call it once, or scope it with ``with``.
+    ``"html"`` keeps the charts interactive (tooltips): each output carries Vega, Vega-Lite
+    and vega-embed (vl-convert's bundle, ~1 MB), which the first chart of a page loads and
+    the others reuse, so every chart of a notebook renders, in JupyterLab and in an
+    nbconvert HTML export alike (swissframe's renderer :data:`OFFLINE_RENDERER`; Altair's
+    own inline template drew only a page's first chart). ``"svg"`` and ``"png"`` are
+    static images rendered by vl-convert (small; shown by any viewer, GitHub included).
+    It enables a renderer of Altair's registry: call it once, or scope it with ``with``.
 
     Parameters
     ----------
@@ -269,11 +330,10 @@ def enable_offline(renderer: Literal["html", "svg", "png"] = "html") -> Any:
         raise SwissframeError(msg)
     alt = _alt()
     if renderer == "html":
-        from altair.utils.html import TEMPLATES
+        from swissframe.report._html import vega_bundle
 
-        if "inline" in TEMPLATES:
-            return alt.renderers.enable("html", template="inline")
-        renderer = "svg"  # pragma: no cover - an Altair without the inline template
+        vega_bundle()  # (vl-convert is there, and the bundle is built before the first chart)
+        return alt.renderers.enable(OFFLINE_RENDERER)
     if renderer in ("svg", "png"):
         return alt.renderers.enable(renderer)
     msg = (f"enable_offline: unknown renderer {renderer!r}. Hint: use 'html', 'svg' or "

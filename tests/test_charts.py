@@ -4,7 +4,9 @@ theme, the offline renderer, bad input, and the lazy import of Altair."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -588,6 +590,103 @@ def test_enable_offline_renders_without_network() -> None:
     assert data["image/svg+xml"].startswith("<svg")
     with pytest.raises(SwissframeError, match="unknown renderer"):
         charts.enable_offline("gif")  # type: ignore[arg-type]
+
+
+def _offline_outputs(n: int) -> list[str]:
+    """The HTML outputs of ``n`` charts displayed under :func:`charts.enable_offline`."""
+    pytest.importorskip("vl_convert")
+    table = standings_frame()
+    drawn = [charts.chart_standings(table, cut=4),
+             alt.Chart(table).mark_bar().encode(x="match_points:Q", y="player_id:N")]
+    out = []
+    with charts.enable_offline():
+        assert alt.renderers.active == charts.OFFLINE_RENDERER
+        for i in range(n):
+            bundle = drawn[i % len(drawn)]._repr_mimebundle_()
+            out.append((bundle[0] if isinstance(bundle, tuple) else bundle)["text/html"])
+    return out
+
+
+SCRIPT = re.compile(r"<script[^>]*>(.*?)</script>", re.DOTALL)
+
+
+def test_offline_html_outputs_can_share_a_page() -> None:
+    """Altair's ``template="inline"`` put vl-convert's bundle (``const Ti=…``) and
+    ``const spec`` at a classic script's top level, which is page-wide: in a notebook page
+    (nbconvert HTML, JupyterLab) the second chart stopped at "Identifier 'Ti' has already
+    been declared". Each output's scripts are now functions of their own, the bundle run
+    only while ``window.vegaEmbed`` is undefined, each chart in an element of its own."""
+    outputs = _offline_outputs(2)
+    ids = [re.findall(r'<div id="([^"]+)"', h) for h in outputs]
+    assert all(len(i) == 1 for i in ids)
+    assert ids[0] != ids[1]
+    for html in outputs:
+        scripts = [s.strip() for s in SCRIPT.findall(html)]
+        assert len(scripts) == 2
+        for s in scripts:  # (no top-level const/let/class/function: one function, called)
+            assert s.startswith("(function () {"), s[:80]
+            assert s.endswith("})();"), s[-80:]
+        loader, draw = scripts
+        assert loader.startswith("(function () {\nif (typeof window.vegaEmbed !== 'undefined')")
+        assert "window.vegaEmbed=" in loader  # (the bundle publishes its globals itself)
+        assert "vegaEmbed(el, spec, options)" in draw
+        assert not EXTERNAL.search(html)
+
+
+EXTERNAL = re.compile(r"<script[^>]*\bsrc\s*=|https?://cdn|unpkg\.com", re.IGNORECASE)
+
+#: JupyterLab's way with an HTML output: set as innerHTML, each script re-created to run
+#: (rendermime's evalInnerHTMLScriptTags), all outputs in one document.
+JUPYTERLAB = """<script>
+(function () {
+  var outputs = %s;
+  outputs.forEach(function (html) {
+    var host = document.createElement('div');
+    host.className = 'output';
+    document.body.appendChild(host);
+    host.innerHTML = html;
+    Array.prototype.forEach.call(host.querySelectorAll('script'), function (old) {
+      var s = document.createElement('script');
+      Array.prototype.forEach.call(old.attributes, function (a) {
+        s.setAttribute(a.name, a.value);
+      });
+      s.textContent = old.textContent;
+      old.parentNode.replaceChild(s, old);
+    });
+  });
+})();
+</script>"""
+
+
+@pytest.mark.parametrize("page_kind", ["nbconvert", "jupyterlab"])
+def test_offline_html_outputs_all_render_in_one_page(page_kind: str, browser: Any,
+                                                     tmp_path: Path) -> None:
+    """Three chart outputs in one page, as nbconvert's HTML export writes them and as
+    JupyterLab inserts them: every chart is drawn, no page error, no request."""
+    outputs = _offline_outputs(3)
+    if page_kind == "nbconvert":
+        body = "".join(f'<div class="output">{h}</div>' for h in outputs)
+    else:
+        body = JUPYTERLAB % json.dumps(outputs).replace("</", "<\\/")
+    page_path = tmp_path / "notebook.html"
+    page_path.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'></head>"
+                         f"<body>{body}</body></html>", encoding="utf-8")
+    page = browser.new_page()
+    errors: list[str] = []
+    requests: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(page_path.as_uri())
+    count = ("Array.from(document.querySelectorAll('div.output'))"
+             ".map(o => o.querySelectorAll('svg.marks, canvas.marks').length)")
+    with contextlib.suppress(Exception):  # (asserted below, with what was drawn)
+        page.wait_for_function(f"{count}.every(n => n >= 1)", timeout=20_000)
+    drawn = page.evaluate(count)
+    page.close()
+    assert errors == []
+    assert [u for u in requests if not u.startswith(("file://", "data:", "blob:"))] == []
+    assert drawn == [1, 1, 1]
 
 
 def test_save_png_svg_json(tmp_path: Path) -> None:

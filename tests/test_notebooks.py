@@ -137,6 +137,11 @@ def test_notebook_runs(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     rich = chart_outputs(nb)
     drawn = [h for h in rich if "vegaEmbed" in h or h.lstrip().startswith("<svg")]
     assert drawn, f"{name}: no chart output"
+    # every output may share the page with the others: the bundle runs once, guarded
+    # (Altair's inline template redeclared it at the top level: only a page's first chart drew)
+    unguarded = [h[:80] for h in drawn
+                 if "vegaEmbed" in h and "typeof window.vegaEmbed" not in h]
+    assert not unguarded, f"{name}: an output's Vega bundle cannot share a page: {unguarded}"
     bad = [m.group(0) for h in rich for m in [EXTERNAL_SCRIPT.search(h)] if m]
     assert not bad, f"{name}: an output loads a script from the network: {bad[:3]}"
 

@@ -13,7 +13,8 @@ from typing import Any, Final
 
 from swissframe.errors import SwissframeError
 
-__all__ = ["Table", "chart_block", "page", "table_html", "vega_bundle"]
+__all__ = ["Table", "chart_block", "page", "script_json", "table_html", "vega_bundle",
+           "vega_loader"]
 
 #: No request may leave the page: scripts and styles are inline, images are data:/blob: URLs
 #: (chart downloads), nothing is fetched.
@@ -151,6 +152,20 @@ def vega_bundle() -> str:
     return js
 
 
+def vega_loader() -> str:
+    """:func:`vega_bundle` as a script that may be repeated in a page and runs once.
+
+    The bundle declares its names (``const``, ``function``) at the top level of a classic
+    script, which is page-wide: a second copy in the same page (a notebook's next chart
+    output) fails with "Identifier … has already been declared". Here the bundle runs in a
+    function of its own (its names stay local; it publishes ``window.vegaEmbed``,
+    ``window.vega`` and ``window.vegaLite`` itself), and only when ``window.vegaEmbed`` is
+    not yet defined.
+    """
+    return ("(function () {\nif (typeof window.vegaEmbed !== 'undefined') { return; }\n"
+            f"{vega_bundle()}\n}})();")
+
+
 def _cache_dir() -> Path:
     """``$SWISSFRAME_CACHE``, else ``$XDG_CACHE_HOME/swissframe``, else ``~/.cache/swissframe``."""
     env = os.environ.get("SWISSFRAME_CACHE")
@@ -160,8 +175,8 @@ def _cache_dir() -> Path:
     return Path(base) / "swissframe"
 
 
-def _json(spec: dict[str, Any]) -> str:
-    """JSON safe inside a <script> element."""
+def script_json(spec: dict[str, Any]) -> str:
+    """JSON safe inside a <script> element (``<``, ``>`` and ``&`` escaped)."""
     text = json.dumps(spec, separators=(",", ":"), allow_nan=False, default=str)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
@@ -177,7 +192,7 @@ def chart_block(chart_id: str, spec: dict[str, Any], name: str, caption: str = "
     return (f'<figure class="chart"><div id="{chart_id}" '
             f'role="img" aria-label="{escape(label)}"></div>'
             f'<script type="application/json" data-chart="{chart_id}" '
-            f'data-name="{escape(name)}">{_json(spec)}</script>{cap}</figure>')
+            f'data-name="{escape(name)}">{script_json(spec)}</script>{cap}</figure>')
 
 
 class Table:
