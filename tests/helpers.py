@@ -241,3 +241,19 @@ def bounded(fn: Callable[[], T], timeout: float = 30.0) -> T:
     if "error" in box:
         raise box["error"]
     return box["value"]  # type: ignore[no-any-return]
+
+
+def with_top4_playoff(folder: Path) -> Path:
+    """``data/events/store-championship.csv`` with a Top 4 playoff round (two semifinals
+    of its first four) added, as a Parquet file in ``folder``: an event whose own file
+    holds its cut (read by the cut and chart tests)."""
+    swiss = sf.read(REPO_ROOT / "data" / "events" / "store-championship.csv").results.drop(
+        "source_file", strict=False)
+    firsts = sf.standings(swiss)["player_id"].to_list()[:4]
+    semis = sf.from_matches(pl.DataFrame({
+        "event_id": swiss["event_id"][0], "round": 5, "player_a": firsts[:2],
+        "player_b": firsts[:1:-1], "games_a": [2, 2], "games_b": [0, 1],
+        "games_drawn": [0, 0], "phase": "playoff"}))
+    path = folder / "with-playoff.parquet"
+    pl.concat([swiss.select(semis.columns), semis], how="vertical_relaxed").write_parquet(path)
+    return path

@@ -1022,16 +1022,9 @@ def test_chart_cut_defaults_to_the_events_own_playoff(tmp_path: Path) -> None:
     the event's playoff (here a Top 4) gives its cut; ``--cut`` wins; without playoff rows
     8 stays the default."""
     from swissframe.cli import main
+    from tests.helpers import with_top4_playoff
 
-    swiss = sf.read(ROOT / "data" / "events" / "store-championship.csv").results.drop(
-        "source_file", strict=False)
-    firsts = sf.standings(swiss)["player_id"].to_list()[:4]
-    semis = sf.from_matches(pl.DataFrame({
-        "event_id": swiss["event_id"][0], "round": 5, "player_a": firsts[:2],
-        "player_b": firsts[:1:-1], "games_a": [2, 2], "games_b": [0, 1],
-        "games_drawn": [0, 0], "phase": "playoff"}))
-    path = tmp_path / "with-playoff.parquet"
-    pl.concat([swiss.select(semis.columns), semis], how="vertical_relaxed").write_parquet(path)
+    path = with_top4_playoff(tmp_path)
 
     def subtitle(*argv: str) -> str:
         out = tmp_path / "fig.json"
@@ -1040,7 +1033,8 @@ def test_chart_cut_defaults_to_the_events_own_playoff(tmp_path: Path) -> None:
 
     assert "cut to the top 4" in subtitle()
     assert "cut to the top 2" in subtitle("--cut", "2")
-    swiss.write_parquet(path)
+    # (the Swiss rounds alone: no playoff rows)
+    pl.read_parquet(path).filter(pl.col("phase") != "playoff").write_parquet(path)
     assert "cut to the top 8" in subtitle()
 
 

@@ -13,10 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import swissframe as sf
 from swissframe.cli import main
 from swissframe.cli._main import build_parser
-from tests.helpers import REPO_ROOT
+from tests.helpers import REPO_ROOT, with_top4_playoff
 
 EVENTS = REPO_ROOT / "data" / "events"
 TRF = str(REPO_ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf")
@@ -805,14 +804,7 @@ def test_cut_takes_each_events_own_playoff(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     """``swissframe cut FILE`` asked about a top 8 whatever the event: a file holding the
     event's playoff (here a Top 4) gives its cut; ``--top`` wins; else 8."""
-    swiss = sf.read(STORE).results.drop("source_file", strict=False)
-    firsts = sf.standings(swiss)["player_id"].to_list()[:4]
-    semis = sf.from_matches(pl.DataFrame({
-        "event_id": swiss["event_id"][0], "round": 5, "player_a": firsts[:2],
-        "player_b": firsts[:1:-1], "games_a": [2, 2], "games_b": [0, 1],
-        "games_drawn": [0, 0], "phase": "playoff"}))
-    path = tmp_path / "with-playoff.parquet"
-    pl.concat([swiss.select(semis.columns), semis], how="vertical_relaxed").write_parquet(path)
+    path = with_top4_playoff(tmp_path)
     assert main(["cut", str(path), "--quiet"]) == 0
     assert capsys.readouterr().out.startswith("Top 4 before round 4")
     assert main(["cut", str(path), "--top", "2", "--quiet"]) == 0
