@@ -14,6 +14,7 @@ from swissframe.cli._common import (
     add_rules,
     done,
     non_negative_int,
+    note,
     positive_int,
     reading,
     refuse_output,
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``swissframe report``; 0 on success (errors raise ``SwissframeError``)."""
     from swissframe.io._files import read
     from swissframe.report import report
+    from swissframe.rules._infer import describe
 
     refuse_output(args.output, args.files, example="report.html")
     out = Path(args.output)
@@ -77,4 +79,6 @@ def run(args: argparse.Namespace) -> int:
     size = (written.stat().st_size if written.is_file()
             else sum(f.stat().st_size for f in written.rglob("*.html")))
     done(args, f"wrote {written} ({size / 1e6:.2f} MB) in {time.perf_counter() - t0:.1f} s")
+    # (which rulesets the pages rank by, as every other command closes)
+    note(args, describe(src.events, args.rules))
     return 0

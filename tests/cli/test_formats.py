@@ -220,3 +220,14 @@ def test_recompute_resumes_a_converted_input(fmt: str, inputs: dict[str, dict[st
 
 class _Killed(BaseException):
     """Stands for a kill at a batch boundary (not an Exception: nothing may swallow it)."""
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_report_closes_with_the_rules_it_ranked_by(fmt: str, inputs: dict[str, dict[str, str]],
+                                                   tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """``report`` was the one command reading results that never said which ruleset its
+    pages rank by (found by a user-level check)."""
+    out = tmp_path / "r.html"
+    assert main(["report", inputs[fmt]["path"], "--sims", "0", "-o", str(out)]) == 0
+    assert _rules_line(capsys.readouterr().err).startswith("rules: ")
