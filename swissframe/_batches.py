@@ -19,8 +19,8 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import warnings
-from collections.abc import Callable, Iterator
-from typing import Final
+from collections.abc import Callable, Iterator, Sequence
+from typing import Final, TypeVar
 
 import polars as pl
 
@@ -37,20 +37,37 @@ BATCH: Final = "_batch"
 BATCH_ROWS: Final = 4_000_000
 
 
-_REPORT: contextvars.ContextVar[Callable[[int, int], None] | None] = contextvars.ContextVar(
+_T = TypeVar("_T")
+#: The reporter of :func:`reporting`: ``report(done, total)`` or ``report(done, total, unit)``.
+_REPORT: contextvars.ContextVar[Callable[..., None] | None] = contextvars.ContextVar(
     "swissframe_batch_report", default=None)
 
 
 @contextlib.contextmanager
-def reporting(report: Callable[[int, int], None]) -> Iterator[None]:
+def reporting(report: Callable[..., None]) -> Iterator[None]:
     """Inside this block (and this context), :func:`in_batches` calls ``report(done,
-    total)`` before its first batch and after each one: the CLI's progress line of a long
-    step says which batch it is at."""
+    total)`` before its first batch and after each one, and :func:`counted` ``report(done,
+    total, unit)`` before each item: the CLI's progress line of a long step says where it
+    is ("batch 2 of 5", "event 5 of 16")."""
     token = _REPORT.set(report)
     try:
         yield
     finally:
         _REPORT.reset(token)
+
+
+def counted(items: Sequence[_T], unit: str) -> Iterator[_T]:
+    """Each of ``items``, saying ``unit`` k of n to the reporter of :func:`reporting`
+    before each (a season report's event pages: "event 5 of 16").
+
+    >>> list(counted(["a", "b"], "event"))
+    ['a', 'b']
+    """
+    report = _REPORT.get()
+    for i, item in enumerate(items):
+        if report is not None:
+            report(i, len(items), unit)
+        yield item
 
 
 def batch_plan(counts: pl.DataFrame, *, batch_rows: int, batch_events: int | None = None

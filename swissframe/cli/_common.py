@@ -1066,8 +1066,9 @@ def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
     bar = progress(args, desc=desc, total=None, bar_format="{desc}… {elapsed}{postfix}")
     stop = threading.Event()
 
-    def at_batch(done: int, total: int) -> None:  # (a very large table, in batches)
-        bar.set_postfix_str(f"batch {min(done + 1, total)} of {total}", refresh=False)
+    def at_batch(done: int, total: int, unit: str = "batch") -> None:
+        # (a very large table, in batches; a season's event pages, one by one)
+        bar.set_postfix_str(f"{unit} {min(done + 1, total)} of {total}", refresh=False)
 
     def tick() -> None:
         while not stop.wait(0.5):

@@ -18,6 +18,7 @@ import polars as pl
 
 import swissframe as sf
 from swissframe import charts
+from swissframe._batches import counted
 from swissframe.compare import criterion_label, knows_intentional_draws, ordinal
 from swissframe.cut._words import DEFAULT_TOP, cut_words, top_of
 from swissframe.errors import SwissframeError
@@ -75,12 +76,15 @@ class SeasonReport:
 
     def events(self) -> list[EventReport]:
         """Every event's own report (computed on demand)."""
+
+        return [self._event(m) for m in self.metas]
+
+    def _event(self, meta: EventMeta) -> EventReport:
         from swissframe.report._inputs import event_rows
 
         # (no cut stated: each page its own, its file's playoff or the top places)
-        return [build_event(event_rows(self._src, m.event_id), m,
-                            top=self.top if self.stated else None,
-                            **self._options) for m in self.metas]
+        return build_event(event_rows(self._src, meta.event_id), meta,
+                           top=self.top if self.stated else None, **self._options)
 
     def save(self, path: str | Path) -> Path:
         """Write the season page to ``path``.
@@ -98,7 +102,8 @@ class SeasonReport:
         make_folder(p / "events")
         links: dict[str, str] = {}
         used: set[str] = set()
-        for rep in self.events():
+        for meta in counted(self.metas, "event"):  # (built one by one: the progress line)
+            rep = self._event(meta)
             name = slug(rep.meta.event_id)
             while name in used:
                 name += "-x"

@@ -152,6 +152,21 @@ def test_progress_on_a_terminal_is_erased_and_quiet_silences_it(
     assert " ".join(x.strip() for x in errors).endswith("for the final standings.")
 
 
+def test_a_season_reports_progress_counts_its_events(tmp_path: Path) -> None:
+    """A season's report showed "building the report… 00:16" for 16 events, no count
+    (found by a user-level check): its progress line counts the event pages, and erases
+    itself."""
+    rows = pl.read_parquet(REPO_ROOT / "data" / "season" / "pokemon_results.parquet")
+    three = sorted(rows["event_id"].unique().to_list())[:3]
+    season = str(tmp_path / "three.parquet")
+    rows.filter(pl.col("event_id").is_in(three)).write_parquet(season)
+    ((code, raw),) = run_raw([["report", season, "--sims", "0", "-o",
+                               str(tmp_path / "season")]], columns=80)
+    assert code == 0
+    assert "event 1 of 3" in raw
+    assert not any("event 1 of 3" in x for x in screen(raw))
+
+
 def test_a_chart_s_rendering_line_is_erased_and_absent_from_a_log(tmp_path: Path) -> None:
     """``chart`` printed "rendering x.png…" from a timer of its own: it stayed on the
     screen above "wrote …", and went into a log (stderr not a terminal). It is the shared
