@@ -125,6 +125,9 @@ def run(args: argparse.Namespace) -> int:
                     line, piece = pad, step
                 line += piece
             sys.stdout.write(line + "\n")
+            # (a path kept whole: "docs/fidelity-tom-trf.md" cut at a hyphen cannot be
+            # copied)
             sys.stdout.write(textwrap.fill(r["source"], width=total, initial_indent=pad,
-                                           subsequent_indent=pad) + "\n")
+                                           subsequent_indent=pad, break_on_hyphens=False,
+                                           break_long_words=False) + "\n")
     return 0
