@@ -1020,7 +1020,8 @@ def test_a_game_without_a_playoff_has_no_cut_in_its_charts() -> None:
 def test_chart_cut_defaults_to_the_events_own_playoff(tmp_path: Path) -> None:
     """``swissframe chart standings`` drew a top-8 cut whatever the event: a file holding
     the event's playoff (here a Top 4) gives its cut; ``--cut`` wins; without playoff rows
-    8 stays the default."""
+    the top 8 places are drawn, not said to be a cut (a 19-player prerelease's chart said
+    "cut to the top 8" while its report said "no playoff in the file")."""
     from swissframe.cli import main
     from tests.helpers import with_top4_playoff
 
@@ -1033,9 +1034,12 @@ def test_chart_cut_defaults_to_the_events_own_playoff(tmp_path: Path) -> None:
 
     assert "cut to the top 4" in subtitle()
     assert "cut to the top 2" in subtitle("--cut", "2")
-    # (the Swiss rounds alone: no playoff rows)
+    # the Swiss rounds alone: no playoff rows, so no cut is said — the top 8 places, as
+    # swissframe cut and the report say (cut._words.the_top); --cut 8 states one
     pl.read_parquet(path).filter(pl.col("phase") != "playoff").write_parquet(path)
-    assert "cut to the top 8" in subtitle()
+    assert "line under place 8" in subtitle()
+    assert "cut to the top" not in subtitle()
+    assert "cut to the top 8" in subtitle("--cut", "8")
 
 
 def test_a_chess_sensitivity_chart_has_no_cut() -> None:

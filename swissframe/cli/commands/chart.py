@@ -57,6 +57,7 @@ from swissframe.cli._common import (
 )
 from swissframe.errors import DataError, SwissframeError
 from swissframe.io._files import FORMATS
+from swissframe.rules import Ruleset
 
 __all__ = ["KINDS", "add_parser", "run"]
 
@@ -205,17 +206,24 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
     """
     from swissframe import charts
     from swissframe.cut import cut_status, id_report, next_round_ranges
-    from swissframe.cut._words import DEFAULT_TOP, playoff_size
+    from swissframe.cut._words import DEFAULT_TOP, the_top
     from swissframe.engine.standings import standings, standings_by_round
+    from swissframe.rules import get
     from swissframe.schema import validate_results
     from swissframe.sensitivity import sensitivity, standard_variants
 
     res = validate_results(results).collect()
     kind, rules = args.kind, args.rules
-    # the event's own cut where its rows hold its playoff (one event drawn), else 8
-    own = (playoff_size(_one_event(res, args.event))
-           if args.cut is None and kind in ("standings", "race", "cut-status") else None)
-    cut = args.cut if args.cut is not None else own or DEFAULT_TOP
+    # one event drawn: the user's cut, else the event's own playoff, else its top 8 places
+    # — not a cut where neither says there is one (cut._words.the_top, as swissframe cut
+    # and the report read it); the kinds over many events compare one N, 8 unless given
+    words: str | Ruleset | None = rules
+    if kind in ("standings", "race", "cut-status") and rules is not None:
+        cut, words, said = the_top(_one_event(res, args.event), args.cut, get(rules))
+        if said is not None:
+            note(args, f"{said} (--cut N for a cut)")
+    else:
+        cut = args.cut if args.cut is not None else DEFAULT_TOP
 
     def named(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
         df = frame.collect() if isinstance(frame, pl.LazyFrame) else frame
@@ -224,10 +232,10 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
     if kind == "standings":
         one = _one_event(res, args.event)
         table = standings(one, rules, through_round=args.round)
-        return charts.chart_standings(named(table), top=args.top or 32, cut=cut, rules=rules)
+        return charts.chart_standings(named(table), top=args.top or 32, cut=cut, rules=words)
     if kind == "race":
         by_round = standings_by_round(_one_event(res, args.event), rules)
-        return charts.chart_standings_race(named(by_round), top=cut, rules=rules)
+        return charts.chart_standings_race(named(by_round), top=cut, rules=words)
     if kind == "omw-ranges":
         if rules is not None:  # (before the ranges are computed: a chess event has none)
             charts.check_omw_ranges(rules, "chart omw-ranges")
@@ -239,7 +247,7 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
         prior, pairs = _split_round(_one_event(res, args.event), args.round)
         status = cut_status(prior, pairs, cut, rules)
         return charts.chart_cut_status(named(status), standings(prior, rules), top=cut,
-                                       rules=rules)
+                                       rules=words)
     # (one row per event: --event keeps that one; it drew every event, without a word)
     res = filter_events(res, args.event)
     if kind == "cut-lines":
