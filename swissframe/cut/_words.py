@@ -23,7 +23,7 @@ from swissframe.rules._ruleset import Ruleset, fraction_text
 
 __all__ = ["DEFAULT_TOP", "GAME_FUNCTIONS", "CutWords", "cut_words",
            "outcome_words", "playoff_size", "reads_games", "result_words", "stage_words",
-           "the_top", "top_of"]
+           "the_top", "top_of", "top_words"]
 
 #: The places an analysis looks at when neither the user nor the event's file says: a card
 #: game's top-8 playoff (MTR Appendix E from 17 players), the top 8 places of a chess event.
@@ -127,7 +127,17 @@ def the_top(results: pl.DataFrame, top: int | None, rules: Ruleset
     >>> n, cut_words(rs, n).name, note
     (4, 'the top-4 cut', None)
     """
-    n, stated = top_of(results, top)
+    return top_words(*top_of(results, top), rules)
+
+
+def top_words(n: int, stated: bool, rules: Ruleset) -> tuple[int, Ruleset, str | None]:
+    """:func:`the_top` from :func:`top_of`'s answer (``n`` places, a cut ``stated`` or
+    not), for a caller that read it already (the event report names the playoff it found).
+
+    >>> import swissframe as sf
+    >>> top_words(8, False, sf.rules.FIDE)[2] is None
+    True
+    """
     if stated or not rules.playoff:  # (chess: places, as ever)
         return n, rules, None
     return (n, dataclasses.replace(rules, playoff=False),

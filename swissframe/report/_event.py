@@ -27,7 +27,7 @@ from swissframe.compare import (
 )
 from swissframe.cut._round import absent_players
 from swissframe.cut._status import status_words
-from swissframe.cut._words import cut_words, playoff_size, reads_games, stage_words, the_top
+from swissframe.cut._words import cut_words, reads_games, stage_words, top_of, top_words
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
@@ -131,12 +131,12 @@ def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int | None = Non
     """Compute every table of one event's page (``results``: that event's rows only;
     ``top`` None: the event's own playoff where its rows hold one, else
     :data:`~swissframe.cut._words.DEFAULT_TOP`)."""
-    own = playoff_size(results) if top is None else None
-    said = f"top {own} playoff"  # (as the decklist importer's details say it)
-    if own is not None and said not in meta.details:
+    n, stated = top_of(results, top)  # (the file's playoff read once: named, then used)
+    said = f"top {n} playoff"  # (as the decklist importer's details say it)
+    if top is None and stated and said not in meta.details:
         meta = dataclasses.replace(meta, details=(*meta.details, said))
     # neither the caller nor the file gives a cut: the top places, in their words
-    top, words_rules, note = the_top(results, top, meta.rules)
+    top, words_rules, note = top_words(n, stated, meta.rules)
     if note is not None:
         meta = dataclasses.replace(meta, rules=words_rules, details=(*meta.details, note))
     rs = meta.rules

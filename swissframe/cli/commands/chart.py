@@ -218,8 +218,10 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
     # — not a cut where neither says there is one (cut._words.the_top, as swissframe cut
     # and the report read it); the kinds over many events compare one N, 8 unless given
     words: str | Ruleset | None = rules
+    # (the one event those kinds draw, taken once)
+    one = _one_event(res, args.event) if kind in ("standings", "race", "cut-status") else res
     if kind in ("standings", "race", "cut-status") and rules is not None:
-        cut, words, said = the_top(_one_event(res, args.event), args.cut, get(rules))
+        cut, words, said = the_top(one, args.cut, get(rules))
         if said is not None:
             note(args, f"{said} (--cut N for a cut)")
     else:
@@ -230,11 +232,10 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
         return _named(df, events, players)
 
     if kind == "standings":
-        one = _one_event(res, args.event)
         table = standings(one, rules, through_round=args.round)
         return charts.chart_standings(named(table), top=args.top or 32, cut=cut, rules=words)
     if kind == "race":
-        by_round = standings_by_round(_one_event(res, args.event), rules)
+        by_round = standings_by_round(one, rules)
         return charts.chart_standings_race(named(by_round), top=cut, rules=words)
     if kind == "omw-ranges":
         if rules is not None:  # (before the ranges are computed: a chess event has none)
@@ -244,7 +245,7 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
                                        named(standings(prior, rules)), top=args.top or 16,
                                        rules=rules)
     if kind == "cut-status":
-        prior, pairs = _split_round(_one_event(res, args.event), args.round)
+        prior, pairs = _split_round(one, args.round)
         status = cut_status(prior, pairs, cut, rules)
         return charts.chart_cut_status(named(status), standings(prior, rules), top=cut,
                                        rules=words)
