@@ -389,8 +389,38 @@ def test_cli_on_the_shared_files(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert ", ARO 0/0 (15 not implemented), " in under
     assert max(len(x) for x in lines if not x.startswith("per-value table:")) <= 80
     assert "challenge/11-final: masters (3/4 earned-bye reading): 9/9" in said
+    assert lines[-2].startswith("All ")
+    assert lines[-2].endswith(" compared values agree.")
     assert pl.read_csv(out, infer_schema_length=0).height > 1000
     assert main(["verify-ref", str(tmp_path / "nope.trf")]) == 2  # through the CLI contract
+
+
+def _club(tmp_path: Path, sb: str) -> Path:
+    """A two-player TRF with a TieBreakServer table beside it whose SB for player 1 is
+    ``sb`` (the engine's is 0.00)."""
+    trf = tmp_path / "club.trf"
+    trf.write_text("042 2024/01/01\n"
+                   "001    1      A" + " " * 66 + "1.0    1     2 w 1\n"
+                   "001    2      B" + " " * 66 + "0.0    2     1 b 0\n")
+    (tmp_path / "club.2024-01-01.txt").write_text(
+        f"StartNo\tRank\tPTS\tSB\n1\t1\t1.0\t{sb}\n2\t2\t0.0\t0.00\nCheck: True\n")
+    return trf
+
+
+def test_cli_closing_line_says_whether_and_where_values_differ(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a run that exited 1 printed only counts such as "SB 1/2": nothing said that a value
+    # differed, nor where to look
+    assert main(["verify-ref", str(_club(tmp_path, "0.00"))]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "All 8 compared values agree."
+    assert main(["verify-ref", str(_club(tmp_path, "0.50"))]) == 1
+    said = " ".join(capsys.readouterr().out.split())
+    assert said.endswith("1 of 8 compared values differs: club against TieBreakServer "
+                         "2024-01-01 (SB). Hint: -o FILE.csv writes each value beside its "
+                         "reference.")
+    out = tmp_path / "v.csv"
+    assert main(["verify-ref", str(_club(tmp_path, "0.50")), "-o", str(out)]) == 1
+    assert "Hint: -o" not in capsys.readouterr().out  # the table is being written
 
 
 def test_cli_parser_registers() -> None:

@@ -127,6 +127,58 @@ def _check_files(args: argparse.Namespace, tom: list[tuple[Path, str]],
         summaries.append(summarize_reference(t))
 
 
+def _print_verdict(summaries: list[pl.DataFrame], *, output: str | None, width: int) -> bool:
+    """Print one closing line over every file, reference and tie-break; True when every
+    compared value agrees.
+
+    (The per-group lines only gave counts such as ``BH 15/16``: a run whose exit status was
+    1 did not say that anything differed, nor where to look.)
+
+    Examples
+    --------
+    >>> s = pl.DataFrame({"event_id": ["e", "e"], "reference": ["Held /V2"] * 2,
+    ...     "rule_set": ["fide-2026"] * 2, "tiebreak": ["BH", "SB"], "compared": [16, 16],
+    ...     "matched": [15, 16], "not_implemented": [0, 0], "not_derived": [0, 0]})
+    >>> _print_verdict([s], output=None, width=80)
+    1 of 32 compared values differs: e against Held /V2 (BH). Hint: -o FILE.csv writes
+    each value beside its reference.
+    False
+    >>> _print_verdict([s.with_columns(matched=pl.col("compared"))], output=None, width=80)
+    All 32 compared values agree.
+    True
+    """
+    rows = [r for s in summaries for r in s.iter_rows(named=True)]
+    compared = sum(r["compared"] for r in rows)
+    differ = compared - sum(r["matched"] for r in rows)
+    if not differ:
+        line = (f"All {compared:,} compared values agree." if compared
+                else "No value was compared: the files carry no reference values.")
+        print(textwrap.fill(line, width=width, break_on_hyphens=False))
+        return True
+    # the groups that differ, said as the lines above say them: a TOM division with its
+    # reading, a TRF reference with its tie-breaks
+    groups: dict[str, list[str]] = {}
+    for r in rows:
+        if r["matched"] == r["compared"]:
+            continue
+        if "reading" in r:
+            groups.setdefault(f"{r['event_id']}: {r['division']} ({r['reading']} "
+                              "earned-bye reading)", [])
+        else:
+            groups.setdefault(f"{r['event_id']} against {r['reference']}",
+                              []).append(str(r["tiebreak"]))
+    where = [printable(g + (f" ({', '.join(tbs)})" if tbs else ""))
+             for g, tbs in groups.items()]
+    shown_where = ", ".join(where[:4]) + (f" and {len(where) - 4} more" if len(where) > 4
+                                          else "")
+    verb = "differs" if differ == 1 else "differ"
+    line = f"{differ:,} of {compared:,} compared values {verb}: {shown_where}."
+    if not output:
+        line += " Hint: -o FILE.csv writes each value beside its reference."
+    print(textwrap.fill(line, width=width, break_on_hyphens=False))
+    return False
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``verify-ref``; returns 0 when every compared value matches, 1 otherwise, 2 on
     bad input (errors raise; the CLI prints them as one line).
@@ -175,7 +227,6 @@ def run(args: argparse.Namespace) -> int:
     summaries: list[pl.DataFrame] = []
     with working(args, reading(args.files)):
         _check_files(args, tom, trf, tables, summaries)
-    ok = True
     width = terminal_width()
     for s in summaries:
         # a TRF's tie-breaks under one line per event and reference, wrapped to the
@@ -185,7 +236,6 @@ def run(args: argparse.Namespace) -> int:
             extra = "; ".join(f"{row[k]} not {k.removeprefix('not_')}"
                               for k in ("not_implemented", "not_derived") if row.get(k))
             counts = f"{row['matched']}/{row['compared']}" + (f" ({extra})" if extra else "")
-            ok = ok and row["matched"] == row["compared"]
             # (the event is named by its file: an escape sequence in a file's name recoloured
             # the terminal, as ids did before cli._common.printable)
             event = printable(str(row["event_id"]))
@@ -205,6 +255,7 @@ def run(args: argparse.Namespace) -> int:
             print(textwrap.fill(", ".join(items), width=width, initial_indent="  ",
                                 subsequent_indent="  ", break_on_hyphens=False)
                   .replace("\u00a0", " "))
+    ok = _print_verdict(summaries, output=args.output, width=width)
     if args.output:
         write_frame(pl.concat(tables, how="diagonal_relaxed"), None, args.output,
                     inputs=[*args.files, *args.reference, *([args.held] if args.held else [])])
