@@ -74,6 +74,76 @@ class CutWords:
         """The line under place ``n``: ``the cut`` / ``place 8``."""
         return "the cut" if self.playoff else f"place {self.n}"
 
+    @property
+    def the_line(self) -> str:
+        """The line as a sentence's subject: ``the cut`` / ``the line under place 8``."""
+        return "the cut" if self.playoff else f"the line under place {self.n}"
+
+    @property
+    def the_line_short(self) -> str:
+        """The line once the places are named: ``the cut`` / ``the line``."""
+        return "the cut" if self.playoff else "the line"
+
+    @property
+    def it(self) -> str:
+        """The top once named in the sentence: ``the cut`` / ``it``."""
+        return "the cut" if self.playoff else "it"
+
+    @property
+    def cut_line(self) -> str:
+        """The line's points as a value is named: ``cut line`` / ``line under place 8``."""
+        return "cut line" if self.playoff else f"line under place {self.n}"
+
+    @property
+    def the_cut_line(self) -> str:
+        """The line's points, the places once named: ``the cut line`` / ``the line``."""
+        return "the cut line" if self.playoff else "the line"
+
+    @property
+    def line_title(self) -> str:
+        """The line at the start of a sentence: ``The top-8 cut line`` / ``The line under
+        place 8``."""
+        return f"The top-{self.n} cut line" if self.playoff else f"The line under place {self.n}"
+
+    @property
+    def lines_heading(self) -> str:
+        """A season's heading: ``Cut lines against field size`` / ``Place 8 against field
+        size``."""
+        return ("Cut lines against field size" if self.playoff
+                else f"Place {self.n} against field size")
+
+    @property
+    def cut_to(self) -> str:
+        """A chart's subtitle: ``cut to the top 8`` / ``line under place 8``."""
+        return f"cut to the top {self.n}" if self.playoff else f"line under place {self.n}"
+
+    @property
+    def top_size(self) -> str:
+        """A page's facts, before the number: ``cut to the top`` / ``the top places:``."""
+        return "cut to the top" if self.playoff else "the top places:"
+
+    @property
+    def dashed_line_note(self) -> str:
+        """What a chart's dashed line marks: ``dashed line: the cut`` / ``dashed line:
+        under place 8``."""
+        return "dashed line: " + ("the cut" if self.playoff else f"under place {self.n}")
+
+    @property
+    def fell(self) -> str:
+        """Where the line fell, before "at N points": ``The top-8 cut fell`` / ``Place 8
+        went``."""
+        return f"The top-{self.n} cut fell" if self.playoff else f"Place {self.n} went"
+
+    @property
+    def chance(self) -> str:
+        """A probability's name, ``P(…)``: ``cut`` / ``top 8``."""
+        return "cut" if self.playoff else f"top {self.n}"
+
+    @property
+    def unsized(self) -> str:
+        """The top when its size is not said: ``top cut`` / ``top places``."""
+        return "top cut" if self.playoff else "top places"
+
 
 def cut_words(rules: Ruleset | None, n: int, *, stated: bool = True) -> CutWords:
     """The words for the top ``n`` under ``rules`` (None: a card game's cut): a cut where

@@ -261,8 +261,7 @@ def _cut_points_sentence(rep: EventReport) -> str:
     group = st.filter(pl.col("match_points") == pts)
     made = group.filter(pl.col("position") <= n).height
     words = cut_words(rep.meta.rules, n)
-    s = (f"The top-{n} cut fell at {_pts(pts)} points" if words.playoff
-         else f"Place {n} went at {_pts(pts)} points")
+    s = f"{words.fell} at {_pts(pts)} points"
     if made == group.height:
         nxt = st.filter(pl.col("position") == n + 1)["match_points"][0]
         return s + (f": every player on {_pts(pts)} or more made it; the best below had "
@@ -642,7 +641,7 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
     if changed.height == 0:
         which = ("The rule variant below does not change" if alt.height == 1
                  else f"None of the {alt.height} rule variants below changes")
-        what = "the cut" if cut_words(rep.meta.rules, n).playoff else "it"
+        what = cut_words(rep.meta.rules, n).it
         lead = f"{which} who makes the top {n}: {what} is robust to these choices."
     else:
         lead = ("The rule variant below changes the top " if alt.height == 1 else
