@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import re
 import textwrap
 import warnings
@@ -53,7 +54,7 @@ import polars as pl
 from swissframe import rules as _rules
 from swissframe._display import escaped, told_apart
 from swissframe.compare import criterion_label, knows_intentional_draws
-from swissframe.cut._words import CutWords, cut_words
+from swissframe.cut._words import CutWords, cut_words, draw_word
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import (
     DataError,
@@ -1155,7 +1156,8 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
     what = "chart_cut_status"
     df = _frame(status, what)
     _positive(top, "top", what)
-    words = cut_words(None if rules is None else _rules.get(rules), top or 8)
+    known = None if rules is None else _rules.get(rules)
+    words = cut_words(known, top or 8)
     chance = words.chance
     _positive(groups, "groups", what)
     _need(df, ["event_id", "player_id", "outcome", "match_points", "status", "probability"],
@@ -1237,7 +1239,10 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
     layered = alt.layer(bars, labels, data=_inline(alt, data))
     return layered.properties(width=180, height=alt.Step(22)).facet(
         column=alt.Column("outcome:N", sort=list(_OUTCOME_ORDER), title=None,
-                          header=alt.Header(labelFontSize=13, labelFontWeight="bold")),
+                          # (a draw as the game calls it: Pokémon's "tie")
+                          header=alt.Header(labelFontSize=13, labelFontWeight="bold",
+                                            labelExpr=f"datum.value == 'draw' ? "
+                                            f"{json.dumps(draw_word(known))} : datum.value")),
     ).properties(title=head)
 
 

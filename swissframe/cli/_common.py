@@ -65,6 +65,7 @@ __all__ = [
     "OUTPUT_FORMATS",
     "Parser",
     "PlayerRead",
+    "absence_notes_of",
     "add_event",
     "add_files",
     "add_output",
@@ -537,6 +538,18 @@ def division_ranks(table: pl.DataFrame, divisions: Mapping[str, str]) -> pl.Data
                        schema={"player_id": pl.String, "_division": pl.String})
     return (table.join(own, on="player_id", how="left", maintain_order="left")
             .with_columns(rank_within(["_division"])).drop("_division"))
+
+
+def absence_notes_of(results: pl.DataFrame, through_round: int | None) -> pl.DataFrame:
+    """Why each player not in the last round counted is not there, in words
+    (:func:`~swissframe.cut._words.absence_notes` of
+    :func:`~swissframe.cut._round.absences`): ``event_id, player_id, note``."""
+    from swissframe.cut._round import absences
+    from swissframe.cut._words import absence_notes
+
+    rows = results if through_round is None else results.filter(
+        pl.col("round") <= through_round)
+    return absence_notes(absences(rows))
 
 
 def check_round(results: pl.DataFrame, round_: int | None, flag: str = "--through-round"

@@ -634,3 +634,22 @@ def test_a_chess_season_across_fides_texts_speaks_of_places() -> None:
                  "top-3 cut"):
         assert card not in html
     assert "the top places: " in html
+
+
+def test_a_pokemon_page_calls_a_drawn_match_a_tie() -> None:
+    """Pokémon's record is W/L/T (TRH §5.3.1): its page headed the standings "W–L–D" and
+    said "If they draw" and "could draw in"; the words come from ``Ruleset.draw_word``."""
+    from swissframe.report._event import _result_text
+
+    m = pl.DataFrame({
+        "round": [1, 1, 1, 2, 2, 2, 3, 3, 3], "player_a": list("ACEAEBAFC"),
+        "player_b": list("BDFCDFEBD"), "games_a": [2, 1, 2, 2, 0, 2, 1, 2, 2],
+        "games_b": [0, 1, 0, 0, 2, 0, 1, 0, 0], "games_drawn": [0, 1, 0, 0, 0, 0, 1, 0, 0]})
+    res = sf.from_matches(m).with_columns(event_id=pl.lit("e"))
+    page = _text(sf.report(res, rules="pokemon", top=2, n_sims=0).html)
+    assert "W–L–T" in page
+    for card_words in ("W–L–D", "If they draw", "could draw in"):
+        assert card_words not in page
+    assert "W–L–D" in _text(sf.report(res, rules="mtg", top=2, n_sims=0).html)
+    final = sf.from_matches(m.filter(pl.col("round") == 3))
+    assert _result_text(final, "A", "E", str, sf.rules.POKEMON) == "tie 1–1–1"

@@ -17,6 +17,7 @@ from typing import Final, NamedTuple
 import polars as pl
 
 from swissframe.cli._common import (
+    absence_notes_of,
     add_event,
     add_files,
     add_output,
@@ -33,6 +34,7 @@ from swissframe.cli._common import (
     write_text,
 )
 from swissframe.compare import with_unit
+from swissframe.cut._words import draw_forms, outcome_name
 from swissframe.engine._chess import vur_first
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.rules import Criterion, Ruleset, label_of
@@ -203,7 +205,7 @@ def _level_with(c: Criterion, ex: Explained) -> list[str] | None:
 def _against(ex: Explained, who: list[str]) -> str:
     """What the player did against each of ``who``: ``beat X (round 2)``, ``drew with Y
     (round 5)``, ``lost to Z (round 1)``, ``did not meet W``."""
-    verbs = {"win": "beat", "draw": "drew with", "loss": "lost to"}
+    verbs = {"win": "beat", "draw": f"{draw_forms(ex.rules)[1]} with", "loss": "lost to"}
     parts = []
     for p in who:
         met = ex.body.filter(pl.col("opponent_id") == p)
@@ -308,10 +310,17 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
                 "moves up one place); their results still count for their opponents.",
                 width=width))
         elif standing.get("dropped"):
-            lines.append(f"{player} dropped after round {standing['rounds_played']}.")
             rounds = body["round"].drop_nulls()
             last = int(rounds.max()) if len(rounds) else None  # type: ignore[arg-type]
-            if ruleset is not None and ruleset.snapshot == "last_round" and last is not None:
+            # (why, as every surface says it: a player who did not make day 2 did not drop)
+            said = str(standing.get("note") or "dropped")
+            lines.append(f"{player} dropped after round {standing['rounds_played']}."
+                         if said == "dropped" else textwrap.fill(
+                             f"{player} {said}" + (f" (last round played: {last})."
+                                                   if last is not None else "."),
+                             width=width))
+            if (said == "dropped" and ruleset is not None
+                    and ruleset.snapshot == "last_round" and last is not None):
                 # (the opponents' records below then differ from their final standings)
                 lines.append(textwrap.fill(
                     f"The ruleset freezes a dropped player's standing at the round they last "
@@ -340,7 +349,7 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
         raw_differs = (r["opp_mwp"] is not None and r["opp_mwp_raw"] is not None
                        and abs(r["opp_mwp"] - r["opp_mwp_raw"]) > 1e-12)
         cells = [str(r["round"]), str(shown.get(r["opponent_id"], r["opponent_id"]) or "–"),
-                 str(r["result"]),
+                 outcome_name(str(r["result"]), ruleset),
                  _record(r["opp_wins"], r["opp_losses"], r["opp_draws"], r["opp_byes"])]
         if not chess:
             cells.append(f"{mw} {mark}".rstrip() if (mark and raw_differs) or
@@ -406,6 +415,10 @@ def run(args: argparse.Namespace) -> int:
     st = division_ranks(standings(results, used, through_round=args.through_round),
                         divisions)
     row = st.filter(pl.col("player_id") == player)
+    if row.height and row["dropped"].any():  # (why, in words: cut._words.absence_notes)
+        said = absence_notes_of(results, args.through_round).filter(
+            pl.col("player_id") == str(player))["note"]
+        row = row.with_columns(note=pl.lit(said[0] if said.len() else None, pl.String))
     rules = used + (f", after round {args.through_round}" if args.through_round else "")
     width = terminal_width()
     # (an order drawn by lot has no value to explain: only its order counts)
