@@ -110,23 +110,20 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     used = [get(r) for r in (rules or ["mtg"])]
     criteria = list(dict.fromkeys(c.name for r in used for c in r.criteria))
     columns = list(dict.fromkeys(c.name for r in used for c in (*r.criteria, *r.columns)))
-    headings: dict[str, str] = {}
-    legend: dict[str, str] = {}
-    for name in dict.fromkeys(["match_points", *columns]):
-        heads = {column_heading(name, r) for r in used}
-        head = heads.pop() if len(heads) == 1 else name
-        if head != name and name in table.columns:
-            headings[name] = head  # (the header only: data keep their names)
-            if criterion_unit(name, used[0]):  # a code for a count: say what it counts
-                legend[head] = criterion_label(name, used[0], unit=True)
+    # a number whose heading does not say what it counts (cli._common.headings): say it
+    # under the table ("DE: direct encounter (tied players ranked below)"; the unit alone
+    # where the heading is the criterion's name: "head-to-head: +1 beat …")
+    legend = {name: (criterion_unit(name, used[0])
+                     if column_heading(name, used[0]) == criterion_label(name, used[0])
+                     else criterion_label(name, used[0], unit=True))
+              for name in columns if name in table.columns and criterion_unit(name, used[0])}
     # (a combined pod's division right after the rank: its ranks start again per division;
     # a single division's is a constant column, kept last)
     apart = "division" in table.columns and bool(
         table.group_by("event_id").agg(pl.col("division").n_unique() > 1)
         .get_column("division").any())
-    priority = ["rank", *(["division"] if apart else []),
-                headings.get("match_points", "match_points"), "record",
-                *(headings.get(c, c) for c in criteria),
+    priority = ["rank", *(["division"] if apart else []), "match_points", "record",
+                *criteria,
                 *([] if apart else ["division"]), "note", "dropped"]
     if notes is not None and "dropped" in table.columns:
         ids = pl.col("event_id", "player_id").cast(pl.String)
@@ -134,6 +131,8 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
                                       how="left")["note"]
         table = table.with_columns(note=pl.when(pl.col("dropped")).then(
             said.fill_null("dropped"))).drop("dropped")
+        if table["note"].null_count() == table.height:  # (nobody left: no empty column)
+            table = table.drop("note")
     dq_legend = None
     if DISQUALIFIED in table.columns and table[DISQUALIFIED].any():
         # a disqualified player has no rank: "DQ" says why (removed from the standings),
@@ -157,8 +156,8 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
                if c in shown.columns]
     shown = shown.select("event_id", who, *ranking,
                          *(c for c in shown.columns if c not in ("event_id", who, *ranking)))
-    write_per_event(shown.rename(headings), priority, heading=heading, whole=whole,
-                    legend=legend, legend_of=dq_legend)
+    write_per_event(shown, priority, heading=heading, whole=whole, legend=legend,
+                    legend_of=dq_legend, rules=used)
 
 
 def _cut_criterion_words(table: pl.DataFrame) -> pl.DataFrame:

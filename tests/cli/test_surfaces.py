@@ -83,7 +83,7 @@ def test_the_demo_fits_80_columns_and_shows_the_tiebreakers() -> None:
     lines = screen(raw)
     _fits(lines)
     text = "\n".join(lines)
-    assert "omwp" in text
+    assert "OMW%" in text
     assert "record" in text
     assert "-o FILE.csv has them all" in text
 
@@ -175,5 +175,5 @@ def test_a_combined_pod_shows_its_division_beside_the_rank_at_80_columns() -> No
     head = next(x for x in lines if "rank" in x)
     assert "division" in head
     assert "division" not in next(x for x in screen(one) if "rank" in x)
-    assert any("Head-to-head: head-to-head (+1 beat the other tied player, -1 lost to" in x
+    assert any("head-to-head: +1 beat the other tied player, -1 lost to them" in x
                for x in screen(one))

@@ -109,3 +109,35 @@ def test_chess_cut_advice_speaks_of_places_not_intentional_draws(
         assert card_words not in out, out
     assert any(s in out for s in ("a draw keeps", "neither is safe with a draw",
                                   "a draw leaves both out")), out
+
+
+def test_every_cli_table_heads_a_criterion_as_explain_names_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The standings headed their columns by the data's names (``omwp``, ``bh_c1``,
+    ``match_points``) beside labels (``DE``, ``points``), while ``explain`` and ``why``
+    said ``OMW%``, ``BH-C1``; every box table now heads a column through one mapping
+    (``compare.column_heading``, applied by ``cli._common.render_table``), and the data
+    keep their names. (At 200 columns a chess table shows every column and DE's legend
+    line: that ended in "UnboundLocalError: … 'textwrap'".)"""
+    monkeypatch.setenv("COLUMNS", "200")
+    f = str(_six(tmp_path))
+    heads = {}
+    for rules in ("mtg", "fide", "pokemon"):
+        assert main(["standings", f, "--rules", rules, "--quiet"]) == 0
+        rows = _cells(capsys.readouterr().out)
+        heads[rules] = next(r for r in rows.values() if "rank" in r)
+    assert heads["mtg"][:7] == ["player", "rank", "match points", "record", "OMW%", "GW%",
+                                "OGW%"]
+    assert heads["fide"][2:8] == ["points", "record", "BH-C1", "BH", "SB", "DE"]
+    assert heads["pokemon"][4:7] == ["OMW%", "OOMW%", "head-to-head"]
+    assert main(["explain", f, "--player", "A", "--rules", "mtg", "--quiet"]) == 0
+    said = capsys.readouterr().out
+    assert all(f"{label} " in said for label in ("OMW%", "GW%", "OGW%"))
+    assert main(["sensitivity", f, "--rules", "mtg", "--top", "2", "--quiet"]) == 0
+    sens = next(r for r in _cells(capsys.readouterr().out).values() if "ruleset" in r)
+    assert "Kendall τ" in sens
+    assert "kendall_tau" not in sens
+    assert main(["standings", f, "--format", "csv", "--quiet"]) == 0
+    assert {"omwp", "match_points", "player_id"} <= set(
+        capsys.readouterr().out.splitlines()[0].split(","))
