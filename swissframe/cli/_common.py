@@ -494,6 +494,8 @@ class PlayerRead(NamedTuple):
     #: player id -> age division where the event ranks several apart (a combined TOM pod,
     #: paired together and ranked per division: :func:`division_ranks`); else empty
     divisions: dict[str, str] = {}  # noqa: RUF012 (a NamedTuple default, never mutated)
+    #: the event's name as every surface says it (:attr:`~swissframe.io._files.Source.event_names`)
+    event_name: str = ""
 
 
 def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
@@ -526,7 +528,8 @@ def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
                "a combined pod (paired together, ranked per division). Hint: compare two "
                "players of one division.")
         raise SwissframeError(msg)
-    return PlayerRead(results, event, ids, rules, names, divisions)
+    return PlayerRead(results, event, ids, rules, names, divisions,
+                      src.event_names.get(event, event))
 
 
 def division_ranks(table: pl.DataFrame, divisions: Mapping[str, str]) -> pl.DataFrame:
@@ -1015,15 +1018,17 @@ def write_per_event(df: pl.DataFrame, priority: Sequence[str] = (), *,
                     whole: str = "use --format csv or -o FILE.csv",
                     legend: Mapping[str, str] | None = None,
                     legend_of: Callable[[pl.DataFrame], Mapping[str, str]] | None = None,
-                    rules: Sequence[Ruleset] = ()) -> None:
+                    rules: Sequence[Ruleset] = (),
+                    names: Mapping[str, str] | None = None) -> None:
     """One terminal table per event, under the event's name (``heading`` formatted with
     it), fitted to the terminal with the ``priority`` columns kept first (``whole`` and
     ``legend``, ``rules``: see :func:`render_table`; ``legend_of``: more legend lines
-    from an event's own rows, for a value only some events show)."""
+    from an event's own rows, for a value only some events show; ``names``: the events'
+    names, :attr:`~swissframe.io._files.Source.event_names`, else the ids)."""
     out = stream or sys.stdout
     width = terminal_width()
     for (event,), grp in df.group_by("event_id", maintain_order=True):
-        out.write(heading.format(printable(str(event))))
+        out.write(heading.format(printable(str((names or {}).get(str(event), event)))))
         lines = {**(legend or {}), **(legend_of(grp) if legend_of else {})}
         out.write(render_table(grp.drop("event_id"), width=width, keep=1, priority=priority,
                                whole=whole, legend=lines or None, rules=rules))

@@ -14,7 +14,7 @@ import os
 import sys
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
@@ -82,7 +82,7 @@ def _cmd_standings(args: argparse.Namespace) -> int:
         used = ([args.rules] if args.rules else
                 src.events["ruleset"].unique(maintain_order=True).drop_nulls().to_list()
                 if "ruleset" in src.events.columns else [])
-        _standings_on_terminal(table, used, notes=notes)
+        _standings_on_terminal(table, used, notes=notes, names=src.event_names)
     else:
         write_frame(table, args.format, args.output, inputs=args.files)
     note(args, describe(src.events, args.rules))  # after the output: no error line after it
@@ -92,7 +92,8 @@ def _cmd_standings(args: argparse.Namespace) -> int:
 def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
                            heading: str = "{}\n",
                            whole: str = "use --format csv or -o FILE.csv",
-                           notes: pl.DataFrame | None = None) -> None:
+                           notes: pl.DataFrame | None = None,
+                           names: Mapping[str, str] | None = None) -> None:
     """One table per event under its name, the ranking columns kept first when the
     terminal is narrow: the player (name where the files hold one), rank, points, record,
     then the criteria of the rulesets used (``rules``; MTG's when none is known).
@@ -103,7 +104,8 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     ``heading`` and ``whole``: see :func:`~swissframe.cli._common.write_per_event`.
     ``notes`` (``event_id, player_id, note``:
     :func:`~swissframe.cli._common.absence_notes_of`) says why a player left in a ``note``
-    column instead of the ``dropped`` flag: "did not make day 2" is not "dropped"."""
+    column instead of the ``dropped`` flag: "did not make day 2" is not "dropped".
+    ``names``: each event's name (``Source.event_names``) for its heading."""
     from swissframe.compare import column_heading, criterion_label, criterion_unit
     from swissframe.rules import get
 
@@ -157,7 +159,7 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     shown = shown.select("event_id", who, *ranking,
                          *(c for c in shown.columns if c not in ("event_id", who, *ranking)))
     write_per_event(shown, priority, heading=heading, whole=whole, legend=legend,
-                    legend_of=dq_legend, rules=used)
+                    legend_of=dq_legend, rules=used, names=names)
 
 
 def _cut_criterion_words(table: pl.DataFrame) -> pl.DataFrame:
@@ -241,7 +243,7 @@ def _cmd_sensitivity(args: argparse.Namespace) -> int:
         write_per_event(_cut_criterion_words(table),
                         ["entering", "leaving", "kendall_tau", "cut_criterion"],
                         heading=f"{{}}\nwho enters or leaves the top {args.top} under each "
-                                "ruleset, against the first row's:\n")
+                                "ruleset, against the first row's:\n", names=src.event_names)
     else:
         write_frame(table, args.format, args.output, inputs=args.files)
     note(args, describe(src.events, args.rules))

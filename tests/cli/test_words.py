@@ -141,3 +141,33 @@ def test_every_cli_table_heads_a_criterion_as_explain_names_it(
     assert main(["standings", f, "--format", "csv", "--quiet"]) == 0
     assert {"omwp", "match_points", "player_id"} <= set(
         capsys.readouterr().out.splitlines()[0].split(","))
+
+
+TRF = Path(__file__).parents[1] / "fixtures" / "trf" / "all_codes.trf"
+
+
+def test_every_surface_names_an_event_by_one_rule(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The standings, ``cut`` and ``explain`` named a TRF event by its file's stem
+    ("all_codes"), the charts by the file's own name ("Fixture Open") and the report by
+    either or a title made of the stem ("League Night"). One rule now,
+    ``io._files.event_names``: the file's own name, else the stem."""
+    import swissframe as sf
+
+    f = str(TRF)
+    assert main(["standings", f, "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "Fixture Open"
+    assert main(["cut", f, "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(" — Fixture Open")
+    player = sf.read(f).names["name"][0]
+    assert main(["explain", f, "--player", player, "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith(f"{player} — Fixture Open, ")
+    assert "<h1>Fixture Open</h1>" in sf.report(f, n_sims=0).html
+    src = sf.read(f)
+    assert src.event_names == {"all_codes": "Fixture Open"}
+    assert main(["chart", "standings", f, "-o", str(tmp_path / "c.svg"), "--quiet"]) == 0
+    assert "Fixture Open" in (tmp_path / "c.svg").read_text()
+    six = _six(tmp_path)  # (a table: the stem)
+    assert main(["standings", str(six), "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "six"
+    assert "<h1>six</h1>" in sf.report(str(six), n_sims=0).html

@@ -421,13 +421,14 @@ def run(args: argparse.Namespace) -> int:
         round_of = round_of.join(given, on="event_id", how="left").select(
             "event_id", pl.coalesce("_given", "round").alias("round"))
     parts = []
+    called = src.event_names  # (each event by its name, as every surface names it)
     for (ev,), grp in players.group_by("event_id", maintain_order=True):
         r = round_of.filter(pl.col("event_id") == ev)["round"].max()
         # (the words: a game that cuts, with no --top and no playoff in the file, shows places)
         top, used, top_note = the_top(results.filter(pl.col("event_id") == ev), args.top,
                                       rules_of.get(str(ev), get("mtg")))
         stage = absent.filter(pl.col("event_id") == str(ev))["stage"].drop_nulls()
-        parts.append(render_event(grp, event=str(ev), top=top,
+        parts.append(render_event(grp, event=called.get(str(ev), str(ev)), top=top,
                                   round_=int(r) if isinstance(r, int) else 0,
                                   show_all=args.all, width=width,
                                   rules=used,

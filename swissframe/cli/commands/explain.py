@@ -259,10 +259,11 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
            criteria: Sequence[str] = (), width: int = 80,
            names: dict[str, str] | None = None,
            units: Mapping[str, str] | None = None, ruleset: Ruleset | None = None,
-           field: pl.DataFrame | None = None) -> str:
+           field: pl.DataFrame | None = None, event_name: str | None = None) -> str:
     """The judge's text of an :func:`swissframe.explain` table, ``width`` columns wide;
     ``units``: what a criterion's number counts where its label does not say it, by
-    column (``Criterion.unit``: "DE 1 (tied players ranked below)").
+    column (``Criterion.unit``: "DE 1 (tied players ranked below)"); ``event_name``: the
+    event's name (``Source.event_names``; else its id).
 
     Examples
     --------
@@ -286,7 +287,7 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
     body = table.filter(pl.col("result") != "average")
     avg = table.filter(pl.col("result") == "average").row(0, named=True)
     shown = names or {}  # the players as the file names them (TOM, TRF ids are numbers)
-    player, event = avg["player_id"], avg.get("event_id", "")
+    player, event = avg["player_id"], event_name or avg.get("event_id", "")
     player = shown.get(player, player)
     lines = textwrap.wrap(f"{player} — {event}, {rules}", width=width, break_on_hyphens=False)
     chess = "bh_value" in body.columns
@@ -406,7 +407,8 @@ def run(args: argparse.Namespace) -> int:
     from swissframe.rules import get
 
     kind = output_format(args.format, args.output)
-    results, event, (player,), used, names, divisions = read_player_event(args, args.player)
+    results, event, (player,), used, names, divisions, event_name = read_player_event(
+        args, args.player)
     table = explain(results, player, used, event_id=event, through_round=args.through_round)
     if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
         write_frame(table, kind, args.output, inputs=args.files)
@@ -426,7 +428,7 @@ def run(args: argparse.Namespace) -> int:
     units = {c.name: c.unit for c in get(used).criteria if c.unit}
     text = render(table, row.row(0, named=True) if row.height else None, rules=rules,
                   criteria=criteria, width=width, names=names, units=units,
-                  ruleset=get(used),
+                  ruleset=get(used), event_name=event_name,
                   field=st.filter(pl.col("event_id") == event)
                   if event is not None and "event_id" in st.columns else st)
     write_text(text, args.output, inputs=args.files)
