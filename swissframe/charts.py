@@ -666,6 +666,17 @@ def _standings_frame(table: pl.DataFrame, top: int, cut: int | None,
         pl.when(pl.col("tie_size") > 1).then(pl.lit("=")).otherwise(pl.lit("")), shown))
 
 
+def _outcome_label(rules: _rules.Ruleset | None) -> str:
+    """A Vega label expression showing an outcome (``win``, ``draw``, ``loss``) in the
+    game's words: a draw as :func:`~swissframe.cut._words.draw_word` says it (Pokémon:
+    ``tie``); the data keep the outcome's name.
+
+    >>> _outcome_label(_rules.POKEMON)
+    'datum.value == "draw" ? "tie" : datum.value'
+    """
+    return f'datum.value == "draw" ? {json.dumps(draw_word(rules))} : datum.value'
+
+
 def _cut_note(table: pl.DataFrame, ruleset: _rules.Ruleset, cut: int) -> str | None:
     """What separated place ``cut`` from place ``cut + 1``, in words (None: no place 9)."""
     rows = (table.filter(pl.col("rank").is_not_null()).sort("rank", "player_id")
@@ -1032,7 +1043,8 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
           "swissframe.cut.next_round_ranges(...)")
     _need(cur, ["event_id", "player_id", "rank", "match_points", "omwp"], what,
           "swissframe.standings(...) of the rounds played so far")
-    check_omw_ranges(_ruleset(rules, cur), what)
+    known = _ruleset(rules, cur)
+    check_omw_ranges(known, what)
     rg, event = _one_event(rg, event_id, what)
     cur = cur.filter(pl.col("event_id") == event)
     if cur.height == 0:
@@ -1074,7 +1086,8 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
         yOffset=alt.YOffset("outcome:N", sort=list(_OUTCOME_ORDER),
                             scale=alt.Scale(domain=list(_OUTCOME_ORDER))),
         color=alt.Color("outcome:N", title="Own result", scale=outcome_scale,
-                        sort=list(_OUTCOME_ORDER)),
+                        sort=list(_OUTCOME_ORDER),
+                        legend=alt.Legend(labelExpr=_outcome_label(known))),
         tooltip=[alt.Tooltip("player_id:N", title="player"), "outcome:N",
                  *_pct_tooltip(alt, ["omwp_min", "omwp_max", "omwp_now"])])
     diamonds = alt.Chart(_inline(alt, now)).mark_point(shape="diamond", filled=True, size=70,
@@ -1088,7 +1101,8 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
             _event_title(cur, event, title),
             subtitle=_lines([f"{omw} of the top {_plural(chosen.height, 'contender')} "
                              "after the next round: each bar spans every value reachable "
-                             "after a win / draw / loss, over all other results",
+                             f"after a win / {draw_word(known)} / loss, over all other "
+                             "results",
                              f"A win can lower {omw}: it depends on the opponents' results, "
                              "and a win is the last opponent's loss"], 100)))
 
@@ -1239,10 +1253,8 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
     layered = alt.layer(bars, labels, data=_inline(alt, data))
     return layered.properties(width=180, height=alt.Step(22)).facet(
         column=alt.Column("outcome:N", sort=list(_OUTCOME_ORDER), title=None,
-                          # (a draw as the game calls it: Pokémon's "tie")
                           header=alt.Header(labelFontSize=13, labelFontWeight="bold",
-                                            labelExpr=f"datum.value == 'draw' ? "
-                                            f"{json.dumps(draw_word(known))} : datum.value")),
+                                            labelExpr=_outcome_label(known))),
     ).properties(title=head)
 
 

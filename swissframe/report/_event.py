@@ -448,8 +448,12 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
         parts.append(f"{_plural(locked, 'player was', 'players were')} in the top {n} "
                      "whatever happened")
     if draw_in:
-        parts.append(f"{draw_in} {'more ' if locked else ''}could "
-                     f"{draw_word(rep.meta.rules)} in")
+        # (a game of intentional draws "draws in"; in chess a draw is a result like a win)
+        parts.append(f"{draw_in} {'more ' if locked else ''}could {draw_word(rep.meta.rules)} in"
+                     if knows_intentional_draws(rep.meta.rules) else
+                     f"{draw_in} more {'was' if draw_in == 1 else 'were'} in with a draw"
+                     if locked else
+                     f"{draw_in} {'was' if draw_in == 1 else 'were'} in with a draw")
     if win_in:
         parts.append(f"{win_in} {'was' if win_in == 1 else 'were'} in with a win")
     if alive:
