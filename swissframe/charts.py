@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import re
 import textwrap
 import warnings
@@ -53,7 +54,7 @@ import polars as pl
 from swissframe import rules as _rules
 from swissframe._display import escaped, told_apart
 from swissframe.compare import criterion_label, knows_intentional_draws
-from swissframe.cut._words import CutWords, cut_words
+from swissframe.cut._words import CutWords, cut_words, draw_word
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import (
     DataError,
@@ -665,6 +666,17 @@ def _standings_frame(table: pl.DataFrame, top: int, cut: int | None,
         pl.when(pl.col("tie_size") > 1).then(pl.lit("=")).otherwise(pl.lit("")), shown))
 
 
+def _outcome_label(rules: _rules.Ruleset | None) -> str:
+    """A Vega label expression showing an outcome (``win``, ``draw``, ``loss``) in the
+    game's words: a draw as :func:`~swissframe.cut._words.draw_word` says it (Pokémon:
+    ``tie``); the data keep the outcome's name.
+
+    >>> _outcome_label(_rules.POKEMON)
+    'datum.value == "draw" ? "tie" : datum.value'
+    """
+    return f'datum.value == "draw" ? {json.dumps(draw_word(rules))} : datum.value'
+
+
 def _cut_note(table: pl.DataFrame, ruleset: _rules.Ruleset, cut: int) -> str | None:
     """What separated place ``cut`` from place ``cut + 1``, in words (None: no place 9)."""
     rows = (table.filter(pl.col("rank").is_not_null()).sort("rank", "player_id")
@@ -674,7 +686,7 @@ def _cut_note(table: pl.DataFrame, ruleset: _rules.Ruleset, cut: int) -> str | N
     a, b = rows.row(0, named=True), rows.row(1, named=True)
     here, there = f"place {cut}", f"place {cut + 1}"
     words = cut_words(ruleset, cut)
-    line = "the cut" if words.playoff else f"the line under {here}"
+    line = words.the_line
     if a["rank"] == b["rank"]:
         return (f"Places {cut} and {cut + 1} are tied on every criterion (shared rank "
                 f"{a['rank']}): {line} runs through a tie.")
@@ -828,8 +840,7 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
                             for c in ruleset.criteria)
     first = (f"Top {n} of {_plural(players, 'player')}"
              + (f" after {_plural(rounds, 'round')}" if rounds else "")
-             + ((f", cut to the top {cut}" if words.playoff else f", line under place {cut}")
-                if cut else "")
+             + (f", {words.cut_to}" if cut else "")
              + f" · ranked by {order_text} ({ruleset.name})")
     subtitle = [first]
     note = _cut_note(df, ruleset, cut) if cut is not None else None
@@ -961,8 +972,7 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
     rule = alt.Chart(_inline(alt, shown.head(1))).mark_rule(
         color="#D55E00", strokeDash=[5, 3]).encode(y=alt.datum(top + 0.5))
     subtitle = [f"Rank after each Swiss round of the {_plural(finishers.height, 'player')} "
-                f"who finished in the top {top}; dashed line: "
-                + ("the cut" if cut_words(ruleset, top).playoff else f"under place {top}")]
+                f"who finished in the top {top}; {cut_words(ruleset, top).dashed_line_note}"]
     if start > first_round:
         widest = int(skipped["tie_size"].max() or 0)  # type: ignore[arg-type]
         subtitle.append(
@@ -1033,7 +1043,8 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
           "swissframe.cut.next_round_ranges(...)")
     _need(cur, ["event_id", "player_id", "rank", "match_points", "omwp"], what,
           "swissframe.standings(...) of the rounds played so far")
-    check_omw_ranges(_ruleset(rules, cur), what)
+    known = _ruleset(rules, cur)
+    check_omw_ranges(known, what)
     rg, event = _one_event(rg, event_id, what)
     cur = cur.filter(pl.col("event_id") == event)
     if cur.height == 0:
@@ -1075,7 +1086,8 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
         yOffset=alt.YOffset("outcome:N", sort=list(_OUTCOME_ORDER),
                             scale=alt.Scale(domain=list(_OUTCOME_ORDER))),
         color=alt.Color("outcome:N", title="Own result", scale=outcome_scale,
-                        sort=list(_OUTCOME_ORDER)),
+                        sort=list(_OUTCOME_ORDER),
+                        legend=alt.Legend(labelExpr=_outcome_label(known))),
         tooltip=[alt.Tooltip("player_id:N", title="player"), "outcome:N",
                  *_pct_tooltip(alt, ["omwp_min", "omwp_max", "omwp_now"])])
     diamonds = alt.Chart(_inline(alt, now)).mark_point(shape="diamond", filled=True, size=70,
@@ -1089,7 +1101,8 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
             _event_title(cur, event, title),
             subtitle=_lines([f"{omw} of the top {_plural(chosen.height, 'contender')} "
                              "after the next round: each bar spans every value reachable "
-                             "after a win / draw / loss, over all other results",
+                             f"after a win / {draw_word(known)} / loss, over all other "
+                             "results",
                              f"A win can lower {omw}: it depends on the opponents' results, "
                              "and a win is the last opponent's loss"], 100)))
 
@@ -1157,8 +1170,9 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
     what = "chart_cut_status"
     df = _frame(status, what)
     _positive(top, "top", what)
-    words = cut_words(None if rules is None else _rules.get(rules), top or 8)
-    chance = "cut" if words.playoff else f"top {words.n}"
+    known = None if rules is None else _rules.get(rules)
+    words = cut_words(known, top or 8)
+    chance = words.chance
     _positive(groups, "groups", what)
     _need(df, ["event_id", "player_id", "outcome", "match_points", "status", "probability"],
           what, "swissframe.cut.cut_status(...)")
@@ -1233,13 +1247,14 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
         _event_title(names, event, title),
         subtitle=_lines([f"Who can still make {target}, by points before the final round "
                          "and own result; label: the group's mean probability of making "
-                         + ("the cut" if words.playoff else "it"),
+                         + words.it,
                          "Guaranteed / eliminated are proved over every result of every "
                          "other match; “possible” can still be a slim chance (~0%)"], 100))
     layered = alt.layer(bars, labels, data=_inline(alt, data))
     return layered.properties(width=180, height=alt.Step(22)).facet(
         column=alt.Column("outcome:N", sort=list(_OUTCOME_ORDER), title=None,
-                          header=alt.Header(labelFontSize=13, labelFontWeight="bold")),
+                          header=alt.Header(labelFontSize=13, labelFontWeight="bold",
+                                            labelExpr=_outcome_label(known))),
     ).properties(title=head)
 
 
@@ -1307,7 +1322,7 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
     rs = _ruleset(rules, df)
     with_ids = knows_intentional_draws(rs)  # (a chess draw is a result: no ID legend)
     # (a chess event has no cut: its line is under place N, swissframe.cut._words)
-    line = "cut line" if cut_words(rs, top).playoff else f"line under place {top}"
+    line = cut_words(rs, top).cut_line
     cf = "cf_cut_points_mean" in df.columns
     extra = [c for c in ("swiss_rounds", "final_ids_safe_both", "cf_topn_changed_share")
              if c in df.columns and (with_ids or c == "swiss_rounds")]
@@ -1447,8 +1462,8 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
     # (the baseline's words: a chess event has no cut, swissframe.cut._words)
     known = _rules.PRESETS.get(str(base_name)) if rules is None else _rules.get(rules)
     words = cut_words(known, top or 8)
-    top_n = f"top {top}" if top else ("top cut" if words.playoff else "top places")
-    line = "the cut" if words.playoff else "the line"
+    top_n = f"top {top}" if top else words.unsized
+    line = words.the_line_short
     extra = [c for c in ("players", "kendall_tau", "cut_criterion") if c in df.columns]
     event_name = (pl.coalesce(pl.col("event_name").cast(pl.String), pl.col("event_id"))
                   if "event_name" in df.columns else pl.col("event_id"))

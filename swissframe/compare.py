@@ -28,12 +28,12 @@ from swissframe._display import number_text
 from swissframe.engine.standings import check_through_round
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import DataError, check_id, did_you_mean
-from swissframe.rules import Criterion, Ruleset, get
+from swissframe.rules import Criterion, Ruleset, get, label_of
 from swissframe.schema import DISQUALIFIED, as_frame, validated_once
 
-__all__ = ["CRITERION_LABELS", "PERCENT_CRITERIA", "Comparison", "column_heading", "compare",
-           "criterion_label", "criterion_unit", "format_value", "knows_intentional_draws",
-           "ordinal", "with_unit"]
+__all__ = ["COLUMN_HEADINGS", "CRITERION_LABELS", "PERCENT_CRITERIA", "Comparison",
+           "column_heading", "compare", "criterion_label", "criterion_unit", "format_value",
+           "knows_intentional_draws", "ordinal", "with_unit"]
 
 Frame = pl.DataFrame | pl.LazyFrame
 
@@ -107,23 +107,41 @@ def _draw_is_half(rules: Ruleset | None) -> bool:
     return rules is not None and rules.points_win == 1 and rules.points_draw == Fraction(1, 2)
 
 
+#: Headings of the columns a text table shows that are not criteria (the standings'
+#: record, the analyses' keys); a criterion is headed by its label (:func:`column_heading`).
+COLUMN_HEADINGS: Final[dict[str, str]] = {
+    "player_id": "player", "name": "player", "event_id": "event",
+    "rounds_played": "rounds played", "kendall_tau": "Kendall τ",
+    "cut_criterion": "decided by", "match_points_n": "points of place N",
+}
+
+
 def column_heading(name: str, rules: Ruleset | None = None) -> str:
-    """A data column's heading in a text table: its name, or the game's own word where
-    ``rules`` has one (:func:`criterion_label`; the column itself keeps its name). A number
-    whose name does not say what it counts (:func:`criterion_unit`) is headed by the
-    criterion's short label, which a legend under the table explains (chess' direct
-    encounter: "DE: direct encounter (tied players ranked below)").
+    """A data column's heading in a text table, the one mapping every table of the
+    command line reads (the column itself keeps its name in CSV, JSON and Parquet): a
+    criterion by its short label, as ``explain`` writes it (``OMW%``, ``BH-C1``, ``DE``;
+    a word in lower case, ``head-to-head``), the points in the game's word (chess:
+    "points"; :func:`criterion_label`), a known column by :data:`COLUMN_HEADINGS`, any
+    other by its name. A number whose name does not say what it counts
+    (:func:`criterion_unit`) is headed by the short label a legend under the table
+    explains (chess' direct encounter: "DE: direct encounter (tied players ranked below)").
 
     >>> column_heading("match_points", get("mtg")), column_heading("match_points", get("fide"))
-    ('match_points', 'points')
-    >>> column_heading("omwp", get("fide")), column_heading("direct_encounter", get("fide"))
-    ('omwp', 'DE')
+    ('match points', 'points')
+    >>> [column_heading(c, get("fide")) for c in ("bh_c1", "direct_encounter", "win")]
+    ['BH-C1', 'DE', 'WIN']
+    >>> column_heading("omwp"), column_heading("head_to_head"), column_heading("my_tb")
+    ('OMW%', 'head-to-head', 'my_tb')
+    >>> column_heading("rounds_played"), column_heading("kendall_tau")
+    ('rounds played', 'Kendall τ')
     """
+    if name == "match_points":
+        return criterion_label(name, rules)
     crit = _criterion(name, rules)
-    if crit is not None and crit.unit:
-        return crit.label
-    own = criterion_label(name, rules)
-    return own if own != criterion_label(name) else name
+    label = crit.label if crit is not None else label_of(name)
+    if label == name:
+        return COLUMN_HEADINGS.get(name, name)
+    return label[:1].lower() + label[1:] if label[1:2].islower() else label
 
 
 def knows_intentional_draws(rules: Ruleset | None = None) -> bool:

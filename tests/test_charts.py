@@ -1070,3 +1070,23 @@ def test_a_chess_cut_lines_chart_has_no_cut() -> None:
     assert "cut" not in json.dumps(chess)
     mtg = charts.chart_cut_lines(report, field=field, top=3, rules="mtg").to_dict()
     assert mtg["title"]["text"] == "The top-3 cut line across 2 events"
+
+
+def test_a_pokemon_chart_calls_a_drawn_match_a_tie() -> None:
+    """The cut-status facets and the OMW%-ranges legend and subtitle said "draw" of a
+    Pokémon event (its record is W/L/T: ``Ruleset.draw_word``); the data keep "draw"."""
+    m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+                      "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+                      "games_b": [0, 1, 0, 1], "games_drawn": [0, 0, 0, 1]})
+    res = sf.from_matches(m)
+    pairs = pl.DataFrame({"player_id": ["A", "C", "B", "D"],
+                          "opponent_id": ["C", "A", "D", "B"]})
+    for rules, word in (("pokemon", "tie"), ("mtg", "draw")):
+        status = sf.cut.cut_status(res, pairs, top=2, rules=rules)
+        spec = charts.chart_cut_status(status, top=2, rules=rules).to_dict()
+        assert f'"{word}"' in spec["facet"]["column"]["header"]["labelExpr"]
+        ranges = sf.cut.next_round_ranges(res, pairs, rules=rules)
+        spec = charts.chart_omw_ranges(ranges, sf.standings(res, rules), rules=rules).to_dict()
+        bars = spec["layer"][0]["encoding"]["color"]
+        assert f'"{word}"' in bars["legend"]["labelExpr"]
+        assert f"win / {word} / loss" in " ".join(spec["title"]["subtitle"])

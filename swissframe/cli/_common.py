@@ -38,7 +38,7 @@ import polars as pl
 
 from swissframe._batches import reporting
 from swissframe._display import bounded, escaped, number_text
-from swissframe.compare import PERCENT_CRITERIA
+from swissframe.compare import PERCENT_CRITERIA, column_heading
 from swissframe.errors import (
     DataError,
     DataWarning,
@@ -57,6 +57,7 @@ from swissframe.io._files import (
     resolved,
     temp_beside,
 )
+from swissframe.rules import Ruleset
 from swissframe.rules._infer import describe
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "OUTPUT_FORMATS",
     "Parser",
     "PlayerRead",
+    "absence_notes_of",
     "add_event",
     "add_files",
     "add_output",
@@ -81,6 +83,7 @@ __all__ = [
     "flush_notes",
     "for_terminal",
     "format_cell",
+    "headings",
     "is_percent",
     "non_negative_int",
     "note",
@@ -491,6 +494,8 @@ class PlayerRead(NamedTuple):
     #: player id -> age division where the event ranks several apart (a combined TOM pod,
     #: paired together and ranked per division: :func:`division_ranks`); else empty
     divisions: dict[str, str] = {}  # noqa: RUF012 (a NamedTuple default, never mutated)
+    #: the event's name as every surface says it (:attr:`~swissframe.io._files.Source.event_names`)
+    event_name: str = ""
 
 
 def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
@@ -523,7 +528,8 @@ def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
                "a combined pod (paired together, ranked per division). Hint: compare two "
                "players of one division.")
         raise SwissframeError(msg)
-    return PlayerRead(results, event, ids, rules, names, divisions)
+    return PlayerRead(results, event, ids, rules, names, divisions,
+                      src.event_names.get(event, event))
 
 
 def division_ranks(table: pl.DataFrame, divisions: Mapping[str, str]) -> pl.DataFrame:
@@ -537,6 +543,18 @@ def division_ranks(table: pl.DataFrame, divisions: Mapping[str, str]) -> pl.Data
                        schema={"player_id": pl.String, "_division": pl.String})
     return (table.join(own, on="player_id", how="left", maintain_order="left")
             .with_columns(rank_within(["_division"])).drop("_division"))
+
+
+def absence_notes_of(results: pl.DataFrame, through_round: int | None) -> pl.DataFrame:
+    """Why each player not in the last round counted is not there, in words
+    (:func:`~swissframe.cut._words.absence_notes` of
+    :func:`~swissframe.cut._round.absences`): ``event_id, player_id, note``."""
+    from swissframe.cut._round import absences
+    from swissframe.cut._words import absence_notes
+
+    rows = results if through_round is None else results.filter(
+        pl.col("round") <= through_round)
+    return absence_notes(absences(rows))
 
 
 def check_round(results: pl.DataFrame, round_: int | None, flag: str = "--through-round"
@@ -899,11 +917,32 @@ def _as_text(df: pl.DataFrame, max_cell: int) -> pl.DataFrame:
         .otherwise(pl.col(pl.String)))
 
 
+def headings(columns: Sequence[str], rules: Sequence[Ruleset] = ()) -> dict[str, str]:
+    """Each column's heading in a text table (:func:`~swissframe.compare.column_heading`,
+    the one mapping): in the words of the rulesets ``rules`` where they agree on one
+    (chess: "points"), else the game-free heading; a heading two columns would share is
+    the later column's own name.
+
+    >>> headings(["player_id", "match_points", "omwp", "name"])
+    {'player_id': 'player', 'match_points': 'match points', 'omwp': 'OMW%', 'name': 'name'}
+    """
+    out: dict[str, str] = {}
+    for c in columns:
+        heads = {column_heading(c, r) for r in rules}
+        out[c] = heads.pop() if len(heads) == 1 else column_heading(c)
+        if out[c] in list(out.values())[:-1]:
+            out[c] = c
+    return out
+
+
 def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 40,
                  keep: int = 2, priority: Sequence[str] = (),
                  whole: str = "use --format csv or -o FILE.csv",
-                 legend: Mapping[str, str] | None = None) -> str:
-    """``df`` as a box table that fits ``width`` columns (None: no limit).
+                 legend: Mapping[str, str] | None = None,
+                 rules: Sequence[Ruleset] = ()) -> str:
+    """``df`` as a box table that fits ``width`` columns (None: no limit), each column
+    under its heading (:func:`headings`, in the words of ``rules``: ``OMW%``, not
+    ``omwp``; ``priority`` and ``legend`` name the data columns).
 
     Percentages show as ``66.67%``; columns that do not fit are left out — those named in
     ``priority`` are kept first, in that order, then the others from the left (never the
@@ -917,15 +956,15 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
     Examples
     --------
     >>> t = render_table(pl.DataFrame({"player_id": ["A"], "omwp": [2 / 3]}))
-    >>> "66.67%" in t
-    True
+    >>> "66.67%" in t, t.splitlines()[1]
+    (True, '│ player ┆ OMW%   │')
     >>> wide = pl.DataFrame({f"column_{i}": [i] for i in range(12)})
     >>> lines = render_table(wide, width=60).splitlines()
     >>> print(render_table(wide, width=40, priority=["column_9"]).splitlines()[1])
     │ column_0 ┆ column_1 ┆ column_9 │
     >>> narrow = pl.DataFrame({"player_id": ["A"], "rank": [1], "dropped": [True], "b": [0]})
-    >>> render_table(narrow, width=28, priority=["rank", "dropped"]).splitlines()[1]
-    '│ player_id ┆ rank │'
+    >>> render_table(narrow, width=25, priority=["rank", "dropped"]).splitlines()[1]
+    '│ player ┆ rank │'
     >>> max(len(x) for x in lines) <= 60, lines[-2:]
     (True, ['(+7 more columns: column_5, …, column_11;', 'use --format csv or -o FILE.csv)'])
     >>> render_table(wide, width=40, priority=["column_9"], legend={
@@ -933,7 +972,8 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
     'column_9: tied players ranked below'
     """
     text = _as_text(df, max_cell)
-    lens = [max(len(c), int(text[c].str.len_chars().max() or 0))  # type: ignore[arg-type]
+    heads = headings(text.columns, rules)
+    lens = [max(len(heads[c]), int(text[c].str.len_chars().max() or 0))  # type: ignore[arg-type]
             for c in text.columns]
     shown = list(text.columns)
     size = dict(zip(text.columns, lens, strict=True))
@@ -955,11 +995,9 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
     with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=max_cell,
                    tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
                    tbl_cell_numeric_alignment="RIGHT"):
-        body = str(text.select(shown)) if shown else ""
-    hidden = [c for c in text.columns if c not in shown]
+        body = str(text.select(shown).rename({c: heads[c] for c in shown})) if shown else ""
+    hidden = [heads[c] for c in text.columns if c not in shown]
     if hidden:
-        import textwrap
-
         names = ", ".join(hidden) if len(hidden) <= 3 else f"{hidden[0]}, …, {hidden[-1]}"
         note = f"(+{len(hidden)} more columns: {names}; {whole})"
         if width and len(note) > width:  # (how to see them on a line of its own: a command
@@ -970,7 +1008,7 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
         body += "\n" + note
     for c in shown:
         if (legend or {}).get(c):
-            line = f"{c}: {(legend or {})[c]}"
+            line = f"{heads[c]}: {(legend or {})[c]}"
             body += "\n" + (textwrap.fill(line, width=width) if width else line)
     return body + "\n"
 
@@ -979,19 +1017,21 @@ def write_per_event(df: pl.DataFrame, priority: Sequence[str] = (), *,
                     stream: IO[str] | None = None, heading: str = "{}\n",
                     whole: str = "use --format csv or -o FILE.csv",
                     legend: Mapping[str, str] | None = None,
-                    legend_of: Callable[[pl.DataFrame], Mapping[str, str]] | None = None
-                    ) -> None:
+                    legend_of: Callable[[pl.DataFrame], Mapping[str, str]] | None = None,
+                    rules: Sequence[Ruleset] = (),
+                    names: Mapping[str, str] | None = None) -> None:
     """One terminal table per event, under the event's name (``heading`` formatted with
     it), fitted to the terminal with the ``priority`` columns kept first (``whole`` and
-    ``legend``: see :func:`render_table`; ``legend_of``: more legend lines from an event's
-    own rows, for a value only some events show)."""
+    ``legend``, ``rules``: see :func:`render_table`; ``legend_of``: more legend lines
+    from an event's own rows, for a value only some events show; ``names``: the events'
+    names, :attr:`~swissframe.io._files.Source.event_names`, else the ids)."""
     out = stream or sys.stdout
     width = terminal_width()
     for (event,), grp in df.group_by("event_id", maintain_order=True):
-        out.write(heading.format(printable(str(event))))
+        out.write(heading.format(printable(str((names or {}).get(str(event), event)))))
         lines = {**(legend or {}), **(legend_of(grp) if legend_of else {})}
         out.write(render_table(grp.drop("event_id"), width=width, keep=1, priority=priority,
-                               whole=whole, legend=lines or None))
+                               whole=whole, legend=lines or None, rules=rules))
 
 
 def text_columns(heads: list[str], rows: list[list[str]], width: int, *,

@@ -14,7 +14,7 @@ import os
 import sys
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
@@ -24,6 +24,7 @@ import polars as pl
 from swissframe import __version__
 from swissframe.cli._common import (
     Parser,
+    absence_notes_of,
     add_event,
     add_files,
     add_output,
@@ -64,21 +65,24 @@ def _cmd_standings(args: argparse.Namespace) -> int:
 
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format, _keep_codes=True)
+    on_terminal = output_format(args.format, args.output) == "table" and args.output is None
     with input_rows(src, args.event) as results:
         check_round(results, args.through_round)
         with working(args, "ranking"):
             table = standings(results, args.rules or AUTO, through_round=args.through_round,
                               keys=src.keys)
+            # (who left, in words: a player who did not make day 2 did not drop)
+            notes = absence_notes_of(results, args.through_round) if on_terminal else None
     table = src.label(table)
     if args.top is not None:
         table = table.filter(pl.col("rank") <= args.top)
     # the text table to stdout reads as on a terminal, in a pipe too (| less, | head, > x):
     # fitted to the width terminal_width() finds; the whole table is --format csv / -o
-    if output_format(args.format, args.output) == "table" and args.output is None:
+    if on_terminal:
         used = ([args.rules] if args.rules else
                 src.events["ruleset"].unique(maintain_order=True).drop_nulls().to_list()
                 if "ruleset" in src.events.columns else [])
-        _standings_on_terminal(table, used)
+        _standings_on_terminal(table, used, notes=notes, names=src.event_names)
     else:
         write_frame(table, args.format, args.output, inputs=args.files)
     note(args, describe(src.events, args.rules))  # after the output: no error line after it
@@ -87,7 +91,9 @@ def _cmd_standings(args: argparse.Namespace) -> int:
 
 def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
                            heading: str = "{}\n",
-                           whole: str = "use --format csv or -o FILE.csv") -> None:
+                           whole: str = "use --format csv or -o FILE.csv",
+                           notes: pl.DataFrame | None = None,
+                           names: Mapping[str, str] | None = None) -> None:
     """One table per event under its name, the ranking columns kept first when the
     terminal is narrow: the player (name where the files hold one), rank, points, record,
     then the criteria of the rulesets used (``rules``; MTG's when none is known).
@@ -95,31 +101,40 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     "points"; :func:`~swissframe.compare.column_heading`); one whose number its name does
     not explain is headed by its short label, with a legend line under the table when it
     is shown (``Criterion.unit``: "DE: direct encounter (tied players ranked below)").
-    ``heading`` and ``whole``: see :func:`~swissframe.cli._common.write_per_event`."""
+    ``heading`` and ``whole``: see :func:`~swissframe.cli._common.write_per_event`.
+    ``notes`` (``event_id, player_id, note``:
+    :func:`~swissframe.cli._common.absence_notes_of`) says why a player left in a ``note``
+    column instead of the ``dropped`` flag: "did not make day 2" is not "dropped".
+    ``names``: each event's name (``Source.event_names``) for its heading."""
     from swissframe.compare import column_heading, criterion_label, criterion_unit
     from swissframe.rules import get
 
     used = [get(r) for r in (rules or ["mtg"])]
     criteria = list(dict.fromkeys(c.name for r in used for c in r.criteria))
     columns = list(dict.fromkeys(c.name for r in used for c in (*r.criteria, *r.columns)))
-    headings: dict[str, str] = {}
-    legend: dict[str, str] = {}
-    for name in dict.fromkeys(["match_points", *columns]):
-        heads = {column_heading(name, r) for r in used}
-        head = heads.pop() if len(heads) == 1 else name
-        if head != name and name in table.columns:
-            headings[name] = head  # (the header only: data keep their names)
-            if criterion_unit(name, used[0]):  # a code for a count: say what it counts
-                legend[head] = criterion_label(name, used[0], unit=True)
+    # a number whose heading does not say what it counts (cli._common.headings): say it
+    # under the table ("DE: direct encounter (tied players ranked below)"; the unit alone
+    # where the heading is the criterion's name: "head-to-head: +1 beat …")
+    legend = {name: (criterion_unit(name, used[0])
+                     if column_heading(name, used[0]) == criterion_label(name, used[0])
+                     else criterion_label(name, used[0], unit=True))
+              for name in columns if name in table.columns and criterion_unit(name, used[0])}
     # (a combined pod's division right after the rank: its ranks start again per division;
     # a single division's is a constant column, kept last)
     apart = "division" in table.columns and bool(
         table.group_by("event_id").agg(pl.col("division").n_unique() > 1)
         .get_column("division").any())
-    priority = ["rank", *(["division"] if apart else []),
-                headings.get("match_points", "match_points"), "record",
-                *(headings.get(c, c) for c in criteria),
-                *([] if apart else ["division"]), "dropped"]
+    priority = ["rank", *(["division"] if apart else []), "match_points", "record",
+                *criteria,
+                *([] if apart else ["division"]), "note", "dropped"]
+    if notes is not None and "dropped" in table.columns:
+        ids = pl.col("event_id", "player_id").cast(pl.String)
+        said = table.select(ids).join(notes.select(ids, "note"), on=["event_id", "player_id"],
+                                      how="left")["note"]
+        table = table.with_columns(note=pl.when(pl.col("dropped")).then(
+            said.fill_null("dropped"))).drop("dropped")
+        if table["note"].null_count() == table.height:  # (nobody left: no empty column)
+            table = table.drop("note")
     dq_legend = None
     if DISQUALIFIED in table.columns and table[DISQUALIFIED].any():
         # a disqualified player has no rank: "DQ" says why (removed from the standings),
@@ -143,8 +158,8 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
                if c in shown.columns]
     shown = shown.select("event_id", who, *ranking,
                          *(c for c in shown.columns if c not in ("event_id", who, *ranking)))
-    write_per_event(shown.rename(headings), priority, heading=heading, whole=whole,
-                    legend=legend, legend_of=dq_legend)
+    write_per_event(shown, priority, heading=heading, whole=whole, legend=legend,
+                    legend_of=dq_legend, rules=used, names=names)
 
 
 def _cut_criterion_words(table: pl.DataFrame) -> pl.DataFrame:
@@ -228,7 +243,7 @@ def _cmd_sensitivity(args: argparse.Namespace) -> int:
         write_per_event(_cut_criterion_words(table),
                         ["entering", "leaving", "kendall_tau", "cut_criterion"],
                         heading=f"{{}}\nwho enters or leaves the top {args.top} under each "
-                                "ruleset, against the first row's:\n")
+                                "ruleset, against the first row's:\n", names=src.event_names)
     else:
         write_frame(table, args.format, args.output, inputs=args.files)
     note(args, describe(src.events, args.rules))

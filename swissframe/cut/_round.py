@@ -60,6 +60,7 @@ __all__ = [
     "DEFAULT_OUTCOMES",
     "LEVELS",
     "RoundFrame",
+    "absences",
     "absent_players",
     "criteria_bounds",
     "keyed_uniform",
@@ -308,6 +309,24 @@ def absent_players(results: pl.DataFrame, round_rows: pl.DataFrame) -> pl.DataFr
     return out.select("event_id", "player_id",
                       absent=pl.when(missed).then(pl.lit("missed_stage"))
                       .otherwise(pl.lit("dropped")), stage="stage")
+
+
+def absences(results: pl.DataFrame) -> pl.DataFrame:
+    """Why each player of ``results`` with no seat in their event's last Swiss round is
+    not in it: :func:`absent_players` of that round, for the final standings (the
+    engine's ``dropped`` flag says only that a player is not there; a player who did not
+    make day 2 did not drop). Columns as :func:`absent_players`'s; empty for an event of
+    one round.
+
+    >>> rows = pl.DataFrame({"event_id": "e", "round": [1, 1, 1, 2], "player_id": [
+    ...     "A", "B", "C", "A"], "stage": ["day1"] * 3 + ["day2"]})
+    >>> absences(rows).sort("player_id").rows()
+    [('e', 'B', 'missed_stage', 'day2'), ('e', 'C', 'missed_stage', 'day2')]
+    """
+    swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
+    with_last = swiss.with_columns(_R=pl.col("round").max().over("event_id"))
+    return absent_players(with_last.filter(pl.col("round") < pl.col("_R")).drop("_R"),
+                          with_last.filter(pl.col("round") == pl.col("_R")).drop("_R"))
 
 
 def _check_pairing_ids(pairs: pl.DataFrame, prior: pl.DataFrame) -> None:

@@ -21,7 +21,8 @@ import polars as pl
 
 from swissframe.rules._ruleset import Ruleset, fraction_text
 
-__all__ = ["DEFAULT_TOP", "GAME_FUNCTIONS", "CutWords", "cut_words",
+__all__ = ["DEFAULT_TOP", "GAME_FUNCTIONS", "CutWords", "absence_notes", "absent_words",
+           "advice_words", "cut_words", "draw_forms", "draw_word", "outcome_name",
            "outcome_words", "playoff_size", "reads_games", "result_words", "stage_words",
            "the_top", "top_of", "top_words"]
 
@@ -73,6 +74,76 @@ class CutWords:
     def line(self) -> str:
         """The line under place ``n``: ``the cut`` / ``place 8``."""
         return "the cut" if self.playoff else f"place {self.n}"
+
+    @property
+    def the_line(self) -> str:
+        """The line as a sentence's subject: ``the cut`` / ``the line under place 8``."""
+        return "the cut" if self.playoff else f"the line under place {self.n}"
+
+    @property
+    def the_line_short(self) -> str:
+        """The line once the places are named: ``the cut`` / ``the line``."""
+        return "the cut" if self.playoff else "the line"
+
+    @property
+    def it(self) -> str:
+        """The top once named in the sentence: ``the cut`` / ``it``."""
+        return "the cut" if self.playoff else "it"
+
+    @property
+    def cut_line(self) -> str:
+        """The line's points as a value is named: ``cut line`` / ``line under place 8``."""
+        return "cut line" if self.playoff else f"line under place {self.n}"
+
+    @property
+    def the_cut_line(self) -> str:
+        """The line's points, the places once named: ``the cut line`` / ``the line``."""
+        return "the cut line" if self.playoff else "the line"
+
+    @property
+    def line_title(self) -> str:
+        """The line at the start of a sentence: ``The top-8 cut line`` / ``The line under
+        place 8``."""
+        return f"The top-{self.n} cut line" if self.playoff else f"The line under place {self.n}"
+
+    @property
+    def lines_heading(self) -> str:
+        """A season's heading: ``Cut lines against field size`` / ``Place 8 against field
+        size``."""
+        return ("Cut lines against field size" if self.playoff
+                else f"Place {self.n} against field size")
+
+    @property
+    def cut_to(self) -> str:
+        """A chart's subtitle: ``cut to the top 8`` / ``line under place 8``."""
+        return f"cut to the top {self.n}" if self.playoff else f"line under place {self.n}"
+
+    @property
+    def top_size(self) -> str:
+        """A page's facts, before the number: ``cut to the top`` / ``the top places:``."""
+        return "cut to the top" if self.playoff else "the top places:"
+
+    @property
+    def dashed_line_note(self) -> str:
+        """What a chart's dashed line marks: ``dashed line: the cut`` / ``dashed line:
+        under place 8``."""
+        return "dashed line: " + ("the cut" if self.playoff else f"under place {self.n}")
+
+    @property
+    def fell(self) -> str:
+        """Where the line fell, before "at N points": ``The top-8 cut fell`` / ``Place 8
+        went``."""
+        return f"The top-{self.n} cut fell" if self.playoff else f"Place {self.n} went"
+
+    @property
+    def chance(self) -> str:
+        """A probability's name, ``P(…)``: ``cut`` / ``top 8``."""
+        return "cut" if self.playoff else f"top {self.n}"
+
+    @property
+    def unsized(self) -> str:
+        """The top when its size is not said: ``top cut`` / ``top places``."""
+        return "top cut" if self.playoff else "top places"
 
 
 def cut_words(rules: Ruleset | None, n: int, *, stated: bool = True) -> CutWords:
@@ -179,15 +250,92 @@ def _pts(value: object) -> str:
     return "½" if v == Fraction(1, 2) else fraction_text(v)
 
 
+def draw_word(rules: Ruleset | None) -> str:
+    """What the game calls a drawn match (:attr:`Ruleset.draw_word`): ``tie`` in
+    Pokémon (TRH §5.3.1, W/L/T), ``draw`` elsewhere (None: a card game's).
+
+    >>> import swissframe as sf
+    >>> draw_word(sf.rules.POKEMON), draw_word(sf.rules.FIDE), draw_word(None)
+    ('tie', 'draw', 'draw')
+    """
+    return "draw" if rules is None else rules.draw_word
+
+
+def draw_forms(rules: Ruleset | None) -> tuple[str, str, str]:
+    """:func:`draw_word` as a verb: the word, its past and its ``-ing`` form.
+
+    >>> import swissframe as sf
+    >>> draw_forms(sf.rules.MTG), draw_forms(sf.rules.POKEMON)
+    (('draw', 'drew', 'drawing'), ('tie', 'tied', 'tying'))
+    """
+    word = draw_word(rules)
+    known = {"draw": ("draw", "drew", "drawing"), "tie": ("tie", "tied", "tying")}
+    return known.get(word, (word, word, word))
+
+
+def outcome_name(outcome: str, rules: Ruleset | None) -> str:
+    """An outcome of the cut analyses (``win``, ``draw``, ``loss``, ``dropped``) in the
+    game's words: a draw as :func:`draw_word` says it.
+
+    >>> import swissframe as sf
+    >>> [outcome_name(o, sf.rules.POKEMON) for o in ("win", "draw", "loss")]
+    ['win', 'tie', 'loss']
+    """
+    return draw_word(rules) if outcome == "draw" else outcome
+
+
+#: The intentional-draw advice of :func:`swissframe.cut.id_advice` (its ``advice`` column,
+#: the card games' words) → the words of a game where a draw is an ordinary result (chess:
+#: nothing tells an agreed draw from a played one, and there is no playoff to draw into),
+#: said of the places (``{inside}``: ``in the top 8``), as short as the card games' advice (a
+#: terminal's column).
+_RESULT_ADVICE: Final = {
+    "both can draw in": "a draw keeps both {inside}",
+    "draw safe for A only": "a draw keeps A {inside}",
+    "draw safe for B only": "a draw keeps B {inside}",
+    "a draw eliminates both: play": "a draw leaves both out",
+    "play (a draw is not safe)": "neither is safe with a draw",
+}
+
+
+def advice_words(advice: str | None, rules: Ruleset | None, n: int) -> str:
+    """A table's advice (:func:`swissframe.cut.id_advice`) as the surfaces say it: as it
+    is in a game of intentional draws into a playoff (the card games), a draw called as
+    the game calls it (:func:`draw_word`: Pokémon's ``tie safe for A only``);
+    where a draw is half a win and nobody draws into a playoff (chess), what a draw does
+    to the two players' places (``a draw keeps A in the top 8``), not "draw safe".
+
+    >>> import swissframe as sf
+    >>> advice_words("draw safe for A only", sf.rules.MTG, 8)
+    'draw safe for A only'
+    >>> advice_words("play (a draw is not safe)", sf.rules.POKEMON, 8)
+    'play (a tie is not safe)'
+    >>> advice_words("draw safe for A only", sf.rules.FIDE, 8)
+    'a draw keeps A in the top 8'
+    >>> advice_words("play (a draw is not safe)", sf.rules.FIDE, 8)
+    'neither is safe with a draw'
+    """
+    from swissframe.compare import knows_intentional_draws
+
+    if not advice:
+        return ""
+    if knows_intentional_draws(rules):
+        return re.sub(r"\bdraw\b", draw_word(rules), advice)
+    said = _RESULT_ADVICE.get(advice)
+    words = cut_words(rules, n)
+    return advice if said is None else said.format(inside=words.inside)
+
+
 def result_words(rules: Ruleset) -> str:
-    """What a match's results score, as the ruleset scores them.
+    """What a match's results score, as the ruleset scores them (a draw as the game calls
+    it, :func:`draw_word`).
 
     >>> import swissframe as sf
     >>> result_words(sf.rules.POKEMON), result_words(sf.rules.FIDE)
-    ('a win scores 3 points, a draw 1, a loss 0', 'a win scores 1 point, a draw ½, a loss 0')
+    ('a win scores 3 points, a tie 1, a loss 0', 'a win scores 1 point, a draw ½, a loss 0')
     """
     win = _pts(rules.points_win)
-    return (f"a win scores {win} point{'' if win == '1' else 's'}, a draw "
+    return (f"a win scores {win} point{'' if win == '1' else 's'}, a {draw_word(rules)} "
             f"{_pts(rules.points_draw)}, a loss {_pts(rules.points_loss)}")
 
 
@@ -206,14 +354,14 @@ def outcome_words(outcomes: Sequence[tuple[int, int, int]], rules: Ruleset | Non
     >>> outcome_words(BEST_OF_THREE, sf.rules.MTG)[-52:]
     'in games, 2-0, 2-1, 1-2, 0-2 or 0-0-3 equally likely'
     >>> print(outcome_words(BEST_OF_THREE, sf.rules.POKEMON))
-    a win for either player (2 chances in 5 each) or a draw (1 in 5): a win scores 3 points,
-    a draw 1, a loss 0
+    a win for either player (2 chances in 5 each) or a tie (1 in 5): a win scores 3 points,
+    a tie 1, a loss 0
     """
     n = len(outcomes)
     wins = sum(o[0] > o[1] for o in outcomes)  # (as many losses: the space is mirrored)
     draws = n - 2 * wins
     words = (f"a win for either player ({wins} {'chance' if wins == 1 else 'chances'} in {n} "
-             f"each) or a draw ({draws} in {n})")
+             f"each) or a {draw_word(rules)} ({draws} in {n})")
     if rules is not None and not reads_games(rules):
         return f"{words}: {result_words(rules)}"
     scores = ["-".join(map(str, o if o[2] else o[:2])) for o in outcomes]
@@ -231,3 +379,31 @@ def stage_words(stage: str | None) -> str:
         return "the round"
     m = re.fullmatch(r"day[\s_-]*(\d+)", stage.strip(), flags=re.IGNORECASE)
     return f"day {m.group(1)}" if m else stage
+
+
+def absent_words(absent: str, stage: str | None) -> str:
+    """Why a player is not playing, in words (``absent`` as
+    :func:`~swissframe.cut._round.absent_players` reads it): a player who did not reach
+    the round's stage ``missed_stage`` did not make it (``did not make day 2``), another
+    ``dropped``.
+
+    >>> absent_words("missed_stage", "day2"), absent_words("dropped", "day2")
+    ('did not make day 2', 'dropped')
+    """
+    return f"did not make {stage_words(stage)}" if absent == "missed_stage" else "dropped"
+
+
+def absence_notes(absent: pl.DataFrame) -> pl.DataFrame:
+    """:func:`absent_words` of each row of ``absent`` (columns ``event_id, player_id,
+    absent, stage``): ``event_id, player_id, note``, the one way every surface (the
+    terminal standings, ``explain``, the report) says why a player is not there.
+
+    >>> absence_notes(pl.DataFrame({"event_id": ["e", "e"], "player_id": ["A", "B"],
+    ...     "absent": ["missed_stage", "dropped"], "stage": ["day2", "day2"]}))["note"].to_list()
+    ['did not make day 2', 'dropped']
+    """
+    kinds = absent.select("absent", "stage").unique()
+    said = kinds.with_columns(note=pl.Series(
+        [absent_words(a, st) for a, st in kinds.iter_rows()], dtype=pl.String))
+    return absent.join(said, on=["absent", "stage"], how="left", nulls_equal=True).select(
+        "event_id", "player_id", "note")

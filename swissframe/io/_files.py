@@ -590,6 +590,40 @@ def _unpacked(path: Path, data: bytes) -> bytes:
 # ------------------------------------------------------------------------------- Source
 
 
+def event_names(bundles: Iterable[object], event_ids: Iterable[str]) -> dict[str, str]:
+    """Each of ``event_ids`` by its name, the one rule every surface names an event by
+    (the terminal's headings, ``cut``, ``explain``, the charts, the reports): the name
+    its file gives it (a decklist file's tournament, a TOM file's ``<name>``, a TRF's 012
+    line; in ``bundles``, the importers' results, their ``events`` / ``structure`` /
+    ``header`` frames), with the pod's division where one file's pods share it ("Cup
+    (juniors)"); else the event's id (a table's: its file's stem, or its ``event_id``
+    column).
+
+    >>> event_names([], ["league-night"])
+    {'league-night': 'league-night'}
+    """
+    frames = []
+    for obj in bundles:
+        for attr in ("events", "structure", "header"):
+            frame = getattr(obj, attr, None)
+            if isinstance(frame, pl.DataFrame) and {"event_id", "name"} <= set(frame.columns):
+                frames.append(frame.select(pl.col("event_id").cast(pl.String),
+                                           pl.col("name").cast(pl.String)))
+                break
+    ids = list(dict.fromkeys(str(e) for e in event_ids))
+    if not frames:
+        return {e: e for e in ids}
+    named = (pl.concat(frames).filter(pl.col("name").str.strip_chars() != "").drop_nulls()
+             .unique("event_id", keep="first", maintain_order=True))
+    # one file, several pods / divisions: "Two Pods (juniors)"
+    named = named.with_columns(name=pl.when(pl.len().over("name") > 1)
+                               .then(pl.format("{} ({})", pl.col("name"),
+                                               pl.col("event_id").str.split(":").list.last()))
+                               .otherwise(pl.col("name")))
+    known = dict(named.iter_rows())
+    return {e: str(known.get(e) or e) for e in ids}
+
+
 @dataclass(frozen=True)
 class Source:
     """What :func:`read` read: the results and what the files say about them.
@@ -710,6 +744,17 @@ class Source:
 
         return summary_html("Source", self._facts(), {
             "events": self.events, "results": self.results, "notes": self.notes})
+
+    @property
+    def event_names(self) -> dict[str, str]:
+        """Each event's name, the one rule of every surface (:func:`event_names`): the
+        name the file gives it, else its id (a file's stem).
+
+        >>> import swissframe as sf
+        >>> sf.read("data/events/store-championship.csv").event_names
+        {'store-championship': 'store-championship'}
+        """
+        return event_names(self.bundles.values(), self.events["event_id"].to_list())
 
     def player_id(self, player: str, event_id: str | None = None) -> str:
         """``player`` as a player id: an id is kept; a name the files hold becomes its id.

@@ -27,7 +27,16 @@ from swissframe.compare import (
 )
 from swissframe.cut._round import absent_players
 from swissframe.cut._status import status_words
-from swissframe.cut._words import cut_words, reads_games, stage_words, top_of, top_words
+from swissframe.cut._words import (
+    absence_notes,
+    advice_words,
+    cut_words,
+    draw_forms,
+    draw_word,
+    reads_games,
+    top_of,
+    top_words,
+)
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
@@ -261,8 +270,7 @@ def _cut_points_sentence(rep: EventReport) -> str:
     group = st.filter(pl.col("match_points") == pts)
     made = group.filter(pl.col("position") <= n).height
     words = cut_words(rep.meta.rules, n)
-    s = (f"The top-{n} cut fell at {_pts(pts)} points" if words.playoff
-         else f"Place {n} went at {_pts(pts)} points")
+    s = f"{words.fell} at {_pts(pts)} points"
     if made == group.height:
         nxt = st.filter(pl.col("position") == n + 1)["match_points"][0]
         return s + (f": every player on {_pts(pts)} or more made it; the best below had "
@@ -329,13 +337,13 @@ def _standings_section(rep: EventReport) -> str:
     header: list[tuple[str, str]] = [("Rank", ""), ("Player", "l")]
     if has_names:
         header.append(("ID", "l"))
-    header += [("Points", ""), ("W–L–D", ""), *[(criterion_label(c, rs), "") for c in crit],
+    header += [("Points", ""), (f"W–L–{draw_word(rs)[:1].upper()}", ""),
+               *[(criterion_label(c, rs), "") for c in crit],
                ("Note", "l")]
     # (one reading of who left: a day-2 cut is not a drop, whatever the ruleset's snapshot)
     missed = ({} if rep.absent is None else
-              {r["player_id"]: f"did not make {stage_words(r['stage'])}"
-               for r in rep.absent.filter(pl.col("absent") == "missed_stage")
-               .iter_rows(named=True)})
+              dict(absence_notes(rep.absent.filter(pl.col("absent") == "missed_stage"))
+                   .select("player_id", "note").iter_rows()))
     t = Table(header, sortable=True, scroll=st.height > 40, table_id="standings")
     for r in st.iter_rows(named=True):
         cls = []
@@ -440,7 +448,12 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
         parts.append(f"{_plural(locked, 'player was', 'players were')} in the top {n} "
                      "whatever happened")
     if draw_in:
-        parts.append(f"{draw_in} {'more ' if locked else ''}could draw in")
+        # (a game of intentional draws "draws in"; in chess a draw is a result like a win)
+        parts.append(f"{draw_in} {'more ' if locked else ''}could {draw_word(rep.meta.rules)} in"
+                     if knows_intentional_draws(rep.meta.rules) else
+                     f"{draw_in} more {'was' if draw_in == 1 else 'were'} in with a draw"
+                     if locked else
+                     f"{draw_in} {'was' if draw_in == 1 else 'were'} in with a draw")
     if win_in:
         parts.append(f"{win_in} {'was' if win_in == 1 else 'were'} in with a win")
     if alive:
@@ -464,7 +477,7 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
         floor = below if below is not None else lo
         grp = grp.filter(pl.col("before") >= floor)
     t = Table([("Points before", ""), ("Players", ""), ("If they win", "l"),
-               ("If they draw", "l"), ("If they lose", "l")])
+               (f"If they {draw_word(rep.meta.rules)}", "l"), ("If they lose", "l")])
     order = ("guaranteed", "possible", "eliminated")
     for (p,), sub in sorted(grp.group_by("before"), key=lambda kv: -float(kv[0][0] or 0)):
         players = sub["player_id"].n_unique()
@@ -524,7 +537,8 @@ def _result_text(final: pl.DataFrame, a: str, b: str, names: Callable[[str], str
             return "ID"
         if w == 0 and not d:
             return "unreported"
-        return "draw" if w + lo + d <= 1 else f"draw {w}–{lo}–{d}"  # (chess: one game)
+        word = draw_word(rules)  # (Pokémon: a tie)
+        return word if w + lo + d <= 1 else f"{word} {w}–{lo}–{d}"  # (chess: one game)
     who = names(a) if w > lo else names(b)
     if not reads_games(rules):
         return f"{escape(who)} won"
@@ -566,8 +580,9 @@ def _advice_section(rep: EventReport) -> str:
     pts = {} if rep.prior is None else dict(zip(rep.prior["player_id"].to_list(),
                                                 rep.prior["match_points"].to_list(),
                                                 strict=True))
-    t = Table([("Table", ""), ("Player A", "l"), ("Player B", "l"), ("A if drawing", "l"),
-               ("B if drawing", "l"), ("Advice", "l"), ("What happened", "l")])
+    word, _, drawing_ = draw_forms(rep.meta.rules)
+    t = Table([("Table", ""), ("Player A", "l"), ("Player B", "l"), (f"A if {drawing_}", "l"),
+               (f"B if {drawing_}", "l"), ("Advice", "l"), ("What happened", "l")])
     ids_taken = 0
     safe_both = 0
     final = rep.final_round if rep.final_round is not None else pl.DataFrame()
@@ -582,13 +597,17 @@ def _advice_section(rep: EventReport) -> str:
                (f"{escape(rep.name(a))} <span class=\"tag\">{_pts(pts.get(a))}</span>", None, "l"),
                (f"{escape(rep.name(b))} <span class=\"tag\">{_pts(pts.get(b))}</span>", None, "l"),
                (drawing(a), None, "l"), (drawing(b), None, "l"),
-               (escape(r["advice"]), None, "l"), (res, None, "l")])
+               (escape(advice_words(r["advice"], rep.meta.rules, rep.top)), None, "l"),
+               (res, None, "l")])
     both = matter.filter(pl.col("advice") == "both can draw in").height
+    words = cut_words(rep.meta.rules, rep.top)
     lead = (f"{_plural(matter.height, 'table')} of round {rep.last_round} mattered for "
-            f"{cut_words(rep.meta.rules, rep.top).name} (a result there could change who "
+            f"{words.name} (a result there could change who "
             "made it). "
-            + (f"At {both} of them both players could draw in" if both else
-               "At none of them could both players draw in"))
+            + ((f"At {both} of them both players could {word} in" if both else
+                f"At none of them could both players {word} in") if ids else
+               (f"At {both} of them a {word} kept both players {words.inside}" if both else
+                f"At none of them did a {word} keep both players {words.inside}")))
     if final.height and ids:
         lead += ("; none of them drew intentionally." if not ids_taken else
                  f"; {ids_taken} of them drew intentionally"
@@ -642,7 +661,7 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
     if changed.height == 0:
         which = ("The rule variant below does not change" if alt.height == 1
                  else f"None of the {alt.height} rule variants below changes")
-        what = "the cut" if cut_words(rep.meta.rules, n).playoff else "it"
+        what = cut_words(rep.meta.rules, n).it
         lead = f"{which} who makes the top {n}: {what} is robust to these choices."
     else:
         lead = ("The rule variant below changes the top " if alt.height == 1 else

@@ -91,7 +91,7 @@ def load(data: Any) -> Source:
     give them.
     """
     from swissframe.io._files import Source as Read
-    from swissframe.io._files import events_of, read
+    from swissframe.io._files import event_names, events_of, read
     from swissframe.io.decklist import DecklistEvents
     from swissframe.io.tom import TomEvents
     from swissframe.io.trf import TrfEvents
@@ -107,7 +107,7 @@ def load(data: Any) -> Source:
         for bundle in src.bundles.values():
             if isinstance(bundle, (DecklistEvents, TomEvents, TrfEvents)):
                 info.update(_info(bundle))
-        return Source(src.results, info, names=_names(src.names),
+        return Source(src.results, _named(info, src.event_names), names=_names(src.names),
                       rules=_rulesets(src.events))
     if isinstance(data, pl.LazyFrame):
         data = as_frame(data)
@@ -119,12 +119,22 @@ def load(data: Any) -> Source:
         return Source(df, names=names, rules=_rulesets(table_rulesets(df)))
     if isinstance(data, (DecklistEvents, TomEvents, TrfEvents)):
         players = getattr(data, "players", None)
-        return Source(data.results, _info(data),
+        ids = data.results["event_id"].unique(maintain_order=True).cast(pl.String).to_list()
+        return Source(data.results, _named(_info(data), event_names([data], ids)),
                       names=_names(players) if isinstance(players, pl.DataFrame) else {},
                       rules=_rulesets(infer_rulesets(events_of(data))))
     msg = (f"cannot build a report from {type(data).__name__}. Hint: pass a results frame, "
            "file paths, or what sf.read / read_decklist_cache / read_tom / read_trf return.")
     raise DataError(msg)
+
+
+def _named(info: dict[str, dict[str, Any]], names: Mapping[str, str]
+           ) -> dict[str, dict[str, Any]]:
+    """``info`` with each event's name as every surface says it
+    (:func:`~swissframe.io._files.event_names`: the file's own, a pod's division added where
+    one file's pods share it, else the id)."""
+    return {e: {**info.get(e, {}), "name": n} for e, n in names.items()} | {
+        e: v for e, v in info.items() if e not in names}
 
 
 def _deck_details(v: Mapping[str, Any]) -> tuple[str, ...]:
@@ -175,17 +185,11 @@ def meta_for(src: Source, event_id: str, rules: str | Ruleset | None,
     date = info.get("date")
     if isinstance(date, dt.datetime):
         date = date.date()
-    name = title or str(info.get("name") or _humane(event_id))
+    name = title or str(info.get("name") or event_id)  # (io._files.event_names' rule)
     return EventMeta(event_id=event_id, name=name,
                      rules=rs, why=why, date=date, format=info.get("format"),
                      source=info.get("source"), details=tuple(info.get("details") or ()),
                      names=shown)
-
-
-def _humane(slug: str) -> str:
-    """``"league-night"`` → ``"League Night"`` (an event known only by its id)."""
-    words = slug.replace("_", " ").replace("-", " ").split()
-    return " ".join(w[:1].upper() + w[1:] for w in words) or slug
 
 
 def event_rows(src: Source, event_id: str) -> pl.DataFrame:

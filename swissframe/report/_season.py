@@ -268,12 +268,11 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
     one_rules = used[0] if alike else None
     ids = knows_intentional_draws(one_rules)
     words = cut_words(one_rules, n, stated=rep.stated)
-    line = f"The top-{n} cut line" if words.playoff else f"The line under place {n}"
+    line = words.line_title
     blocks = [f'<header class="top"><div class="kicker">Season report</div>'
               f"<h1>{escape(rep.title)}</h1><div class=\"meta\"><b>{s.height}</b> events · "
               f"<b>{int(s['players'].sum() or 0):,}</b> player entries · "
-              + ("cut to the top " if words.playoff else "the top places: ")
-              + f"<b>{n}</b></div></header>"]
+              + f"{words.top_size} <b>{n}</b></div></header>"]
     facts = []
     if not rep.stated and (one_rules is None or one_rules.playoff):
         which = ("the files" if rep.no_playoff == len(rep.metas)
@@ -346,14 +345,13 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
     if rep.ids is not None and cut.height:
         field_t = cut.select("event_id", pl.col("players").cast(pl.Int64))
         lines_ids = rep.ids.join(field_t.select("event_id"), on="event_id", how="semi")
-        blocks.append("<h2>Cut lines against field size</h2>" if words.playoff
-                      else f"<h2>Place {n} against field size</h2>")
+        blocks.append(f"<h2>{words.lines_heading}</h2>")
         has_cf = ("cf_cut_points_mean" in rep.ids.columns
                   and rep.ids["cf_cut_points_mean"].drop_nulls().len() > 0)
         caption = ("One dot per event"
                    + ("; orange: intentional draws in the last round" if ids else "")
-                   + (f"; the grey tick is {'the cut line' if words.playoff else 'the line'}"
-                      " with them played out (simulated)."
+                   + (f"; the grey tick is {words.the_cut_line} with them played out "
+                      "(simulated)."
                       if has_cf else "."))
         # (no cut stated: the chart's words are place N's too)
         chart_rules = (one_rules if rep.stated or one_rules is None

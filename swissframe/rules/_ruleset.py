@@ -533,6 +533,12 @@ class Ruleset:
         charts and pages speak of "the top-8 cut". False (the FIDE presets): places and
         prizes go by the final standings (C.07), and they speak of "the top 8 places".
         Read by the surfaces' words only (:func:`swissframe.cut._words.cut_words`).
+    draw_word
+        What the game calls a drawn match, as its rules text does: ``"draw"`` (MTR, FIDE,
+        and the other card games), ``"tie"`` in the Pokémon presets (TRH §5.3.1: a record
+        is W/L/T; rules.md §2.1). Read by the surfaces' words only (``swissframe cut``'s
+        "if tie", ``explain``'s result column, the report's "W–L–T"; through
+        :func:`swissframe.cut._words.draw_word`).
     """
 
     name: str
@@ -565,6 +571,7 @@ class Ruleset:
     bye_games: tuple[int, int, int] | None = None
     match_outcomes: tuple[tuple[int, int, int], ...] = BEST_OF_THREE
     playoff: bool = True
+    draw_word: str = "draw"
 
     def __post_init__(self) -> None:
         try:
@@ -597,6 +604,10 @@ class Ruleset:
                    "'not_played' or 'absent'.")
             raise RulesetError(msg)
         _check_flags(self, f"ruleset {self.name!r}")
+        if not isinstance(self.draw_word, str) or not self.draw_word.strip():
+            msg = (f"ruleset {self.name!r}: draw_word={self.draw_word!r:.40} must be a word. "
+                   "Hint: 'draw', or 'tie' as Pokémon says it.")
+            raise RulesetError(msg)
         if self.unplayed_rounds not in ("fide-2023", "fide-2026", "fide-2009", "as_played"):
             msg = (f"ruleset {self.name!r}: unplayed_rounds={self.unplayed_rounds!r}; expected "
                    "'fide-2023', 'fide-2026', 'fide-2009' or 'as_played'.")
@@ -752,7 +763,8 @@ def pokemon(*, tie_value: Fraction | int = Fraction(1, 2), drop_freeze: bool = T
         draw_value=Fraction(tie_value), floor=Fraction(1, 4), cap=Fraction(1),
         cap_dropped=Fraction(3, 4), bye_in_own_rate=False,
         snapshot="last_round" if drop_freeze else "final", late_rounds=late_rounds,
-        earned_bye_opponent=earned_bye_opponent, criteria=crit, floor_own_gw=False)
+        earned_bye_opponent=earned_bye_opponent, criteria=crit, floor_own_gw=False,
+        draw_word="tie")
 
 
 #: Pokémon (TRH 1 Jan 2026 §5.3.3.1 win % with clamps [25%, 100%] / [25%, 75%] dropped,

@@ -791,7 +791,8 @@ def test_cut_legend_tells_results_in_the_rulesets_terms(
     chess event has no cut (FIDE C.07): it said "decides nothing for the cut"."""
     assert main(["cut", STORE, "--top", "4", "--rules", "pokemon"]) == 0
     words = " ".join(capsys.readouterr().out.split())
-    assert "(1 in 5): a win scores 3 points, a draw 1, a loss 0 (exact;" in words
+    # (a drawn match in Pokémon's word, Ruleset.draw_word: a tie)
+    assert "(1 in 5): a win scores 3 points, a tie 1, a loss 0 (exact;" in words
     assert "in games" not in words
     assert "2-1" not in words
     assert main(["cut", STORE, "--top", "7", "--rules", "fide"]) == 0

@@ -105,7 +105,7 @@ def test_a_combined_pods_disqualified_player_follows_the_ranked_of_their_divisio
     lines = screen(raw)
     legends = [i for i, line in enumerate(lines) if line.startswith("rank: DQ")]
     assert len(legends) == 1, lines
-    assert lines.index("disqualified:seniors+masters") < legends[0]
+    assert lines.index("Two Pods, one DQ (seniors+masters)") < legends[0]
 
 
 def test_standings_chart_leaves_a_disqualified_player_out(six: Path) -> None:

@@ -12,6 +12,7 @@ import orjson
 import polars as pl
 import pytest
 
+import swissframe as sf
 from swissframe import bulk
 from swissframe.cli import main
 from tests.helpers import FIXTURES, REPO_ROOT
@@ -101,9 +102,10 @@ def test_cut(fmt: str, inputs: dict[str, dict[str, str]],
     out, err = capsys.readouterr()
     assert _rules_line(err).startswith(i["rules"])
     assert "Top 2 before round" in out
-    assert f"— {i['event']}" in out
+    # (each event by its name, the file's own else the stem: io._files.event_names)
+    assert f"— {sf.read(i['path']).event_names[i['event']]}" in out
     if fmt == "tdf":
-        assert "division" in out
+        assert "Three Divisions (seniors)" in out  # (each division's event, by its name)
         assert "Ada Senior" in out
 
 

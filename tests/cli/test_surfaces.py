@@ -42,7 +42,7 @@ def test_chess_and_pokemon_players_by_name_in_their_games_words() -> None:
         ["why", TOM, "Dev Junior", "Ada Junior", "--quiet"]])
     assert c1 == c2 == c3 == c4 == 0
     ex_lines = screen(ex)
-    assert ex_lines[0] == "Echo, Eve — all_codes, fide-2026"
+    assert ex_lines[0] == "Echo, Eve — Fixture Open, fide-2026"  # (the file's own name)
     assert ex_lines[1].startswith("rank 1, 3 points, record 3-0-0, BH-C1 3.5, BH 4.5, SB 4.5")
     text = "\n".join(ex_lines)
     assert "MW%" not in text  # (nor OMW%)
@@ -55,7 +55,7 @@ def test_chess_and_pokemon_players_by_name_in_their_games_words() -> None:
     assert any(x.startswith("points ") for x in why_lines)
     assert "match points" not in "\n".join(why_lines)
     tom_text = "\n".join(screen(tom))
-    assert screen(tom)[0].startswith("Dev Junior — three_divisions:juniors, pokemon")
+    assert screen(tom)[0].startswith("Dev Junior — Three Divisions (juniors), pokemon")
     assert "OMW% 41.67%, OOMW% 55.56%" in tom_text
     assert "GW%" not in tom_text
     assert "(Cleo Junior): win rate" in tom_text
@@ -83,7 +83,7 @@ def test_the_demo_fits_80_columns_and_shows_the_tiebreakers() -> None:
     lines = screen(raw)
     _fits(lines)
     text = "\n".join(lines)
-    assert "omwp" in text
+    assert "OMW%" in text
     assert "record" in text
     assert "-o FILE.csv has them all" in text
 
@@ -175,5 +175,5 @@ def test_a_combined_pod_shows_its_division_beside_the_rank_at_80_columns() -> No
     head = next(x for x in lines if "rank" in x)
     assert "division" in head
     assert "division" not in next(x for x in screen(one) if "rank" in x)
-    assert any("Head-to-head: head-to-head (+1 beat the other tied player, -1 lost to" in x
+    assert any("head-to-head: +1 beat the other tied player, -1 lost to them" in x
                for x in screen(one))

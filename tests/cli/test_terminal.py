@@ -128,8 +128,8 @@ def test_explain_and_cut_read_well(session: list[tuple[int, str]]) -> None:
 def test_standings_keep_the_tiebreakers_on_a_narrow_terminal(
         session: list[tuple[int, str]]) -> None:
     lines = [x for x in screen(session[4][1]) if x]
-    head = next(x for x in lines if "player_id" in x)
-    for col in ("rank", "match_points", "record", "omwp", "gwp", "ogwp"):
+    head = next(x for x in lines if "rank" in x)
+    for col in ("player", "rank", "match points", "record", "OMW%", "GW%", "OGW%"):
         assert col in head
     assert any("58.25%" in x for x in lines)  # percentages as percentages
     assert lines[0] == "store-championship"
@@ -309,7 +309,7 @@ def test_chess_tables_say_points_and_card_games_keep_match_points() -> None:
     assert rows, sens
     assert all(x.rstrip(" │").endswith("points") for x in rows), rows
     assert "match_points" not in sens
-    assert "┆ match_points ┆" in next(x for x in screen(pk) if "rank" in x)
+    assert "┆ match points ┆" in next(x for x in screen(pk) if "rank" in x)
     header = next(x for x in screen(csv) if x.startswith("event_id,"))
     assert "match_points" in header.split(","), header  # (a data column keeps its name)
     for raw in (st, sens, pk):
@@ -339,8 +339,9 @@ def test_direct_encounter_says_it_counts_tied_players(tmp_path: Path) -> None:
         shown = [x for x in screen(raw) if x]
         head = next(x for x in shown if "rank" in x)
         heads = [x.strip() for x in head.strip("│").split("┆")]
-        at = heads.index("bh_c1")  # (the ranking's columns in its order)
-        assert heads[at:at + 5] == ["bh_c1", "bh", "sb", "DE", "win"]
+        at = heads.index("BH-C1")  # (the ranking's columns in its order, as explain heads
+        # them: compare.column_heading)
+        assert heads[at:at + 5] == ["BH-C1", "BH", "SB", "DE", "WIN"]
         assert "DE: direct encounter (tied players ranked below)" in shown
     assert "direct_encounter" in next(x for x in screen(csv) if x.startswith("event_id,"))
     said = [x for x in screen(why) if x]

@@ -43,3 +43,45 @@ def test_no_cut_is_said_where_neither_the_user_nor_the_file_gives_one() -> None:
     n, rules, note = the_top(swiss, 8, sf.rules.POKEMON)
     assert (n, cut_words(rules, n).name, note) == (8, "the top-8 cut", None)
     assert the_top(swiss, None, sf.rules.FIDE)[2] is None
+
+
+#: Each phrase the charts and the reports say of the line, a cut's and a chess event's.
+PHRASES = {
+    "the_line": ("the cut", "the line under place 8"),
+    "the_line_short": ("the cut", "the line"),
+    "it": ("the cut", "it"),
+    "cut_line": ("cut line", "line under place 8"),
+    "the_cut_line": ("the cut line", "the line"),
+    "line_title": ("The top-8 cut line", "The line under place 8"),
+    "lines_heading": ("Cut lines against field size", "Place 8 against field size"),
+    "cut_to": ("cut to the top 8", "line under place 8"),
+    "top_size": ("cut to the top", "the top places:"),
+    "dashed_line_note": ("dashed line: the cut", "dashed line: under place 8"),
+    "fell": ("The top-8 cut fell", "Place 8 went"),
+    "chance": ("cut", "top 8"),
+    "unsized": ("top cut", "top places"),
+}
+
+
+@pytest.mark.parametrize("phrase", sorted(PHRASES))
+def test_each_phrase_of_the_line_is_a_property_of_the_words(phrase: str) -> None:
+    """The charts and the reports wrote about a dozen ``"the cut" if words.playoff else
+    …`` phrases inline; each is now one property of ``CutWords``, read by them all."""
+    cut, places = PHRASES[phrase]
+    assert getattr(cut_words(sf.rules.MTG, 8), phrase) == cut
+    assert getattr(cut_words(sf.rules.FIDE, 8), phrase) == places
+
+
+def test_no_surface_words_the_line_inline() -> None:
+    """No ``… if words.playoff else …`` left in the charts, the reports or the CLI: a
+    phrase of the line is written once, in ``cut/_words.py``."""
+    from pathlib import Path
+
+    root = Path(sf.__file__).parent
+    files = [root / "charts.py", *(root / "report").glob("*.py"),
+             *(root / "cli").rglob("*.py")]
+    inline = [f"{f.name}:{i}" for f in files
+              for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
+              if "playoff else" in line or "words.playoff" in line
+              or ").playoff" in line]
+    assert not inline, inline

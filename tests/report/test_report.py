@@ -12,7 +12,7 @@ import pytest
 import swissframe as sf
 from swissframe.cli import main
 from swissframe.report import SeasonReport
-from tests.helpers import DE_DECIDES, decisive
+from tests.helpers import DE_DECIDES, SHARED_ROOT, decisive
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data" / "events"
@@ -634,3 +634,39 @@ def test_a_chess_season_across_fides_texts_speaks_of_places() -> None:
                  "top-3 cut"):
         assert card not in html
     assert "the top places: " in html
+
+
+def test_a_pokemon_page_calls_a_drawn_match_a_tie() -> None:
+    """Pokémon's record is W/L/T (TRH §5.3.1): its page headed the standings "W–L–D" and
+    said "If they draw" and "could draw in"; the words come from ``Ruleset.draw_word``."""
+    from swissframe.report._event import _result_text
+
+    m = pl.DataFrame({
+        "round": [1, 1, 1, 2, 2, 2, 3, 3, 3], "player_a": list("ACEAEBAFC"),
+        "player_b": list("BDFCDFEBD"), "games_a": [2, 1, 2, 2, 0, 2, 1, 2, 2],
+        "games_b": [0, 1, 0, 0, 2, 0, 1, 0, 0], "games_drawn": [0, 1, 0, 0, 0, 0, 1, 0, 0]})
+    res = sf.from_matches(m).with_columns(event_id=pl.lit("e"))
+    page = _text(sf.report(res, rules="pokemon", top=2, n_sims=0).html)
+    assert "W–L–T" in page
+    for card_words in ("W–L–D", "If they draw", "could draw in"):
+        assert card_words not in page
+    assert "W–L–D" in _text(sf.report(res, rules="mtg", top=2, n_sims=0).html)
+    final = sf.from_matches(m.filter(pl.col("round") == 3))
+    assert _result_text(final, "A", "E", str, sf.rules.POKEMON) == "tie 1–1–1"
+
+
+def test_a_chess_page_has_no_drawing_in() -> None:
+    """A chess event's page said "3 more could draw in" and advised "draw safe for A only"
+    (an intentional draw into a playoff; chess has neither): it says who is in with a
+    draw, and what a draw does to the places."""
+    page = _text(sf.report(decisive(DE_DECIDES).with_columns(event_id=pl.lit("de")),
+                           rules="fide", top=2, n_sims=0).html)
+    for card_words in ("draw in", "draw safe", "play (a draw"):
+        assert card_words not in page, page
+    held = (SHARED_ROOT / "data" / "realworld" / "chess-trf" / "OttoMilvang_TieBreakServer"
+            / "tests" / "fixtures" / "held_swiss_9.trf")
+    if not held.exists():
+        pytest.skip(f"shared real-world data not found at {held}")
+    page = " ".join(_text(sf.report(str(held), n_sims=0).html).split())
+    assert "3 more were in with a draw" in page
+    assert "draw in" not in page

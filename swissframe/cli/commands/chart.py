@@ -134,28 +134,6 @@ def _one_event(results: pl.DataFrame, event: str | None) -> pl.DataFrame:
     return results
 
 
-def _event_names(bundles: Any) -> pl.DataFrame | None:
-    """``event_id, event_name`` from the importers' own results (decklist ``events``, TOM
-    ``structure``, TRF ``header``), where they name the events."""
-    frames = []
-    for obj in dict(bundles).values():
-        for attr in ("events", "structure", "header"):
-            frame = getattr(obj, attr, None)
-            if isinstance(frame, pl.DataFrame) and {"event_id", "name"} <= set(frame.columns):
-                frames.append(frame.select("event_id", pl.col("name").cast(pl.String)
-                                           .alias("event_name")))
-                break
-    if not frames:
-        return None
-    events = (pl.concat(frames).drop_nulls()
-              .unique("event_id", keep="first", maintain_order=True))
-    # one file, several pods / divisions: "Two Pods (juniors)"
-    return events.with_columns(event_name=pl.when(pl.len().over("event_name") > 1)
-                               .then(pl.format("{} ({})", pl.col("event_name"),
-                                               pl.col("event_id").str.split(":").list.last()))
-                               .otherwise(pl.col("event_name")))
-
-
 def _named(frame: pl.DataFrame, events: pl.DataFrame | None,
            players: pl.DataFrame | None) -> pl.DataFrame:
     """``frame`` with ``event_name`` / ``name`` columns joined where known and absent."""
@@ -334,7 +312,10 @@ def run(args: argparse.Namespace) -> int:
         args.rules = src.ruleset_of(args.event)
     players = src.names.filter(pl.col("name").is_not_null()) if src.names.height else None
     with input_rows(src, None) as results:  # (build keeps --event's rows itself)
-        chart = build(args, results, _event_names(src.bundles), players)
+        # (each event by its name, as every surface names it: Source.event_names)
+        events = pl.DataFrame(list(src.event_names.items()), schema=["event_id", "event_name"],
+                              orient="row")
+        chart = build(args, results, events, players)
     note(args, describe(src.events, chosen))
     import altair as alt
 

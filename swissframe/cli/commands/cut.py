@@ -50,7 +50,11 @@ from swissframe.cut._round import absent_players
 from swissframe.cut._status import status_words
 from swissframe.cut._words import (
     DEFAULT_TOP,
+    absent_words,
+    advice_words,
     cut_words,
+    draw_word,
+    outcome_name,
     outcome_words,
     stage_words,
     the_top,
@@ -276,15 +280,18 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
     dropped, missed = counts.get("dropped", 0), counts.get("missed_stage", 0)
     if missed:  # (a day-2 cut is not a drop: "45 players in day 2 (90 did not make day 2)")
         where = stage_words(stage)
-        sentence = (f"{_count(paired.height, 'player', 'players')} in {where} ({missed} did "
-                    f"not make {where}" + (f", {dropped} dropped" if dropped else "") + "). ")
+        sentence = (f"{_count(paired.height, 'player', 'players')} in {where} ({missed} "
+                    + absent_words("missed_stage", stage)
+                    + (f", {dropped} {absent_words('dropped', stage)}" if dropped else "")
+                    + "). ")
     else:
         sentence = (f"{_count(paired.height, 'player is', 'players are')} still playing"
                     + (f" ({dropped} dropped)" if dropped else "") + ". ")
     sentence += f"{_count(locked, 'is', 'are')} locked in whatever happens; "
     others = contention.height - draw_in
     if draw_in:
-        sentence += f"{_count(draw_in, 'more is', 'more are')} in with a draw; "
+        sentence += (f"{_count(draw_in, 'more is', 'more are')} in with a "
+                     f"{draw_word(rules)}; ")
     sentence += (f"{_count(others, 'other', 'others')} can still make it"
                  + (f" ({win_only} only with a win)" if win_only else "")
                  + f"; {_count(out, 'cannot', 'cannot')}.")
@@ -309,7 +316,7 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
             names = [*t["player_id"], "–"]
             pts = [*(format_cell("points", v) for v in t["points"]), ""]
             rows.append([str(t["table"]), str(names[0]), pts[0], str(names[1]),
-                         pts[1], str(t["advice"] or "")])
+                         pts[1], advice_words(t["advice"], rules, top)])
         lines += text_columns(["table", "player A", "pts", "player B", "pts", "advice"], rows,
                           width, shrink=[1, 3], right={0, 2, 4})
     shown = paired if show_all else paired.filter(pl.col("standing_in_cut") != "out")
@@ -322,7 +329,8 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                          format_cell("points", r["points"] or 0),
                          *(status_words(r.get(f"status_{o}"), r.get(f"probability_{o}"),
                                         r.get(f"exact_{o}")) for o in _OUTCOMES)])
-        lines += text_columns(["rank", "player", "pts", "if win", "if draw", "if loss"], rows,
+        heads = ["rank", "player", "pts", *(f"if {outcome_name(o, rules)}" for o in _OUTCOMES)]
+        lines += text_columns(heads, rows,
                           width, shrink=[1], right={0, 2})
         legend = (f"in / out: makes / misses the top {top} whatever the other tables do. "
                   "possible, N%: the share of the other tables' outcomes in which the player "
@@ -413,13 +421,14 @@ def run(args: argparse.Namespace) -> int:
         round_of = round_of.join(given, on="event_id", how="left").select(
             "event_id", pl.coalesce("_given", "round").alias("round"))
     parts = []
+    called = src.event_names  # (each event by its name, as every surface names it)
     for (ev,), grp in players.group_by("event_id", maintain_order=True):
         r = round_of.filter(pl.col("event_id") == ev)["round"].max()
         # (the words: a game that cuts, with no --top and no playoff in the file, shows places)
         top, used, top_note = the_top(results.filter(pl.col("event_id") == ev), args.top,
                                       rules_of.get(str(ev), get("mtg")))
         stage = absent.filter(pl.col("event_id") == str(ev))["stage"].drop_nulls()
-        parts.append(render_event(grp, event=str(ev), top=top,
+        parts.append(render_event(grp, event=called.get(str(ev), str(ev)), top=top,
                                   round_=int(r) if isinstance(r, int) else 0,
                                   show_all=args.all, width=width,
                                   rules=used,

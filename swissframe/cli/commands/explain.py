@@ -17,6 +17,7 @@ from typing import Final, NamedTuple
 import polars as pl
 
 from swissframe.cli._common import (
+    absence_notes_of,
     add_event,
     add_files,
     add_output,
@@ -33,6 +34,7 @@ from swissframe.cli._common import (
     write_text,
 )
 from swissframe.compare import with_unit
+from swissframe.cut._words import draw_forms, outcome_name
 from swissframe.engine._chess import vur_first
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.rules import Criterion, Ruleset, label_of
@@ -203,7 +205,7 @@ def _level_with(c: Criterion, ex: Explained) -> list[str] | None:
 def _against(ex: Explained, who: list[str]) -> str:
     """What the player did against each of ``who``: ``beat X (round 2)``, ``drew with Y
     (round 5)``, ``lost to Z (round 1)``, ``did not meet W``."""
-    verbs = {"win": "beat", "draw": "drew with", "loss": "lost to"}
+    verbs = {"win": "beat", "draw": f"{draw_forms(ex.rules)[1]} with", "loss": "lost to"}
     parts = []
     for p in who:
         met = ex.body.filter(pl.col("opponent_id") == p)
@@ -257,10 +259,11 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
            criteria: Sequence[str] = (), width: int = 80,
            names: dict[str, str] | None = None,
            units: Mapping[str, str] | None = None, ruleset: Ruleset | None = None,
-           field: pl.DataFrame | None = None) -> str:
+           field: pl.DataFrame | None = None, event_name: str | None = None) -> str:
     """The judge's text of an :func:`swissframe.explain` table, ``width`` columns wide;
     ``units``: what a criterion's number counts where its label does not say it, by
-    column (``Criterion.unit``: "DE 1 (tied players ranked below)").
+    column (``Criterion.unit``: "DE 1 (tied players ranked below)"); ``event_name``: the
+    event's name (``Source.event_names``; else its id).
 
     Examples
     --------
@@ -284,7 +287,7 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
     body = table.filter(pl.col("result") != "average")
     avg = table.filter(pl.col("result") == "average").row(0, named=True)
     shown = names or {}  # the players as the file names them (TOM, TRF ids are numbers)
-    player, event = avg["player_id"], avg.get("event_id", "")
+    player, event = avg["player_id"], event_name or avg.get("event_id", "")
     player = shown.get(player, player)
     lines = textwrap.wrap(f"{player} — {event}, {rules}", width=width, break_on_hyphens=False)
     chess = "bh_value" in body.columns
@@ -308,10 +311,17 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
                 "moves up one place); their results still count for their opponents.",
                 width=width))
         elif standing.get("dropped"):
-            lines.append(f"{player} dropped after round {standing['rounds_played']}.")
             rounds = body["round"].drop_nulls()
             last = int(rounds.max()) if len(rounds) else None  # type: ignore[arg-type]
-            if ruleset is not None and ruleset.snapshot == "last_round" and last is not None:
+            # (why, as every surface says it: a player who did not make day 2 did not drop)
+            said = str(standing.get("note") or "dropped")
+            lines.append(f"{player} dropped after round {standing['rounds_played']}."
+                         if said == "dropped" else textwrap.fill(
+                             f"{player} {said}" + (f" (last round played: {last})."
+                                                   if last is not None else "."),
+                             width=width))
+            if (said == "dropped" and ruleset is not None
+                    and ruleset.snapshot == "last_round" and last is not None):
                 # (the opponents' records below then differ from their final standings)
                 lines.append(textwrap.fill(
                     f"The ruleset freezes a dropped player's standing at the round they last "
@@ -340,7 +350,7 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
         raw_differs = (r["opp_mwp"] is not None and r["opp_mwp_raw"] is not None
                        and abs(r["opp_mwp"] - r["opp_mwp_raw"]) > 1e-12)
         cells = [str(r["round"]), str(shown.get(r["opponent_id"], r["opponent_id"]) or "–"),
-                 str(r["result"]),
+                 outcome_name(str(r["result"]), ruleset),
                  _record(r["opp_wins"], r["opp_losses"], r["opp_draws"], r["opp_byes"])]
         if not chess:
             cells.append(f"{mw} {mark}".rstrip() if (mark and raw_differs) or
@@ -397,7 +407,8 @@ def run(args: argparse.Namespace) -> int:
     from swissframe.rules import get
 
     kind = output_format(args.format, args.output)
-    results, event, (player,), used, names, divisions = read_player_event(args, args.player)
+    results, event, (player,), used, names, divisions, event_name = read_player_event(
+        args, args.player)
     table = explain(results, player, used, event_id=event, through_round=args.through_round)
     if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
         write_frame(table, kind, args.output, inputs=args.files)
@@ -406,6 +417,10 @@ def run(args: argparse.Namespace) -> int:
     st = division_ranks(standings(results, used, through_round=args.through_round),
                         divisions)
     row = st.filter(pl.col("player_id") == player)
+    if row.height and row["dropped"].any():  # (why, in words: cut._words.absence_notes)
+        said = absence_notes_of(results, args.through_round).filter(
+            pl.col("player_id") == str(player))["note"]
+        row = row.with_columns(note=pl.lit(said[0] if said.len() else None, pl.String))
     rules = used + (f", after round {args.through_round}" if args.through_round else "")
     width = terminal_width()
     # (an order drawn by lot has no value to explain: only its order counts)
@@ -413,7 +428,7 @@ def run(args: argparse.Namespace) -> int:
     units = {c.name: c.unit for c in get(used).criteria if c.unit}
     text = render(table, row.row(0, named=True) if row.height else None, rules=rules,
                   criteria=criteria, width=width, names=names, units=units,
-                  ruleset=get(used),
+                  ruleset=get(used), event_name=event_name,
                   field=st.filter(pl.col("event_id") == event)
                   if event is not None and "event_id" in st.columns else st)
     write_text(text, args.output, inputs=args.files)

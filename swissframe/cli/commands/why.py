@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     from swissframe.compare import compare
 
     kind = output_format(args.format, args.output)
-    results, event, (a, b), rules, names, divisions = read_player_event(
+    results, event, (a, b), rules, names, divisions, _ = read_player_event(
         args, args.player_a, args.player_b)
     comparison = compare(results, a, b, rules=rules, event_id=event,
                          through_round=args.through_round)
