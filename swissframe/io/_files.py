@@ -1754,8 +1754,14 @@ def _named_rulesets(results: pl.DataFrame, inferred: pl.DataFrame) -> pl.DataFra
     in one event, is an :class:`ImportFormatError` naming the event and the file: the table
     would be ranked by rules it does not name."""
     from swissframe.rules import PRESETS
-    from swissframe.rules._infer import RULESET_COLUMN, table_rulesets
+    from swissframe.rules._infer import RULESET_COLUMN, check_ruleset_column, table_rulesets
 
+    files = (results["source_file"].unique(maintain_order=True).to_list()
+             if "source_file" in results.columns else [])
+    try:
+        check_ruleset_column(results.schema, where=f"{files[0]}: " if len(files) == 1 else "")
+    except SchemaError as exc:  # (a file's column: the file's error)
+        raise ImportFormatError(str(exc)) from None
     named = results.filter(pl.col(RULESET_COLUMN).is_not_null())
     per_event = named.group_by("event_id").agg(
         pl.col(RULESET_COLUMN).cast(pl.String).unique().sort().alias("_names"),
