@@ -399,10 +399,13 @@ def sniff(path: PathLike, *, limit: int | None = None) -> Format | None:
         return "tom"
     if text[:1] in (b"{", b"["):
         return "decklist"
-    if _TRF_LINE.search(head):
-        return "trf"
+    # (a table's header first: its rows may start like TRF records — an event or a player
+    # "001 Kai" in the first column was sniffed as TRF and refused as a misaligned line —
+    # while a TRF's first line never names player_id or player_a)
     if _TABLE_HEADER.match(text):
         return "table"
+    if _TRF_LINE.search(head):
+        return "trf"
     return None
 
 

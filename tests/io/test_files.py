@@ -1132,3 +1132,27 @@ def test_a_simulated_file_is_read_back_by_its_own_rules(tmp_path: Path) -> None:
     assert main(["simulate", "--players", "12", "--rules", "pokemon", "-o", str(out),
                  "--quiet"]) == 0
     assert sf.read(out).events["ruleset"].to_list() == ["pokemon"]
+
+
+@pytest.mark.parametrize("prefix", ["001 ", "012 ", "XXR "])
+def test_a_table_whose_rows_start_like_trf_records_is_read_as_a_table(
+        tmp_path: Path, prefix: str) -> None:
+    """Class 121: a CSV whose first column holds a player or an event written like a TRF
+    record (``001 Kai``, ``012 Open``) was sniffed as TRF, before its header was looked
+    at, and refused as a misaligned TRF line ("start number (columns 5-8) is 'Kai,'"),
+    named or in a folder. The header is looked at first: a TRF's first line never names
+    ``player_id`` or ``player_a``."""
+    rows = pl.read_csv(REPO_ROOT / "data" / "events" / "league-night.csv")
+    first = ["player_id", "opponent_id"]
+    odd = rows.select(*first, *[c for c in rows.columns if c not in first]).with_columns(
+        pl.col(first).str.replace(r"^Kai$", prefix + "Kai"))
+    (tmp_path / "dir").mkdir()
+    path = tmp_path / "dir" / "night.csv"
+    odd.write_csv(path)
+    assert _files.sniff(path) == "table"
+    for given in (path, tmp_path / "dir"):
+        got = sf.read(given).results
+        assert (prefix + "Kai") in got["player_id"].to_list()
+        assert got.height == rows.height
+    trf = REPO_ROOT / "tests" / "fixtures"
+    assert all(_files.sniff(f) == "trf" for f in trf.rglob("*.trf"))
