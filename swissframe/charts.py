@@ -44,7 +44,7 @@ import itertools
 import re
 import textwrap
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -65,13 +65,11 @@ from swissframe.errors import (
     check_real,
     check_whole,
 )
-from swissframe.schema import as_frame
+from swissframe.schema import as_frame, mistyped_outputs
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import os
     from types import ModuleType
-
-    from polars._typing import PolarsDataType
 
 __all__ = [
     "OFFLINE_RENDERER",
@@ -474,43 +472,15 @@ def _need(df: pl.DataFrame, cols: Sequence[str], what: str, source: str) -> None
     _check_kinds(df, cols, what, source)
 
 
-#: The kinds of the columns the charts read, as the analyses write them (a chart's table is
-#: an analysis's output, perhaps saved and read back): text, whole numbers, numbers, lists
-#: of text.
-_COLUMN_KINDS: Final[Mapping[str, str]] = {
-    **dict.fromkeys(("event_id", "player_id", "ruleset", "status", "outcome", "event_name",
-                     "method", "cut_criterion"), "text"),
-    **dict.fromkeys(("round", "rank", "rounds_played", "players", "wins", "losses", "draws",
-                     "byes", "ids_final", "swiss_rounds"), "whole number"),
-    **dict.fromkeys(("match_points", "mwp", "gwp", "omwp", "ogwp", "oomwp", "probability",
-                     "omwp_min", "omwp_max", "gwp_min", "gwp_max", "ogwp_min", "ogwp_max",
-                     "match_points_n", "cut_gap", "kendall_tau", "cf_cut_points_mean",
-                     "final_ids_safe_both", "cf_topn_changed_share"), "number"),
-    **dict.fromkeys(("entering", "leaving"), "list of text"),
-}
-
-
-def _of_kind(dtype: PolarsDataType, kind: str) -> bool:
-    if kind == "text":
-        return dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
-    if kind == "whole number":
-        return dtype.is_integer()
-    if kind == "number":
-        return dtype.is_numeric()
-    return isinstance(dtype, pl.List) and _of_kind(dtype.inner, "text")
-
-
 def _check_kinds(df: pl.DataFrame, cols: Sequence[str], what: str, source: str) -> None:
     """A :class:`SchemaError` naming a column a chart reads whose type is not the one the
-    analysis writes (:data:`_COLUMN_KINDS`): ranks as text, ids as lists or objects, round
-    numbers as floats, a required column with no value (Null) — each was Polars' bare
-    error, a panic (``arg_sort`` on objects), Python's ``ValueError`` (``cannot convert
-    float NaN to integer``) or Altair's ``SchemaValidationError``. Optional columns the
-    table holds are checked too; a column of no value is allowed where it is optional."""
-    wrong = [f"{c} is {df.schema[c]}, expected {kind}"
-             for c, kind in _COLUMN_KINDS.items() if c in df.schema
-             and not _of_kind(df.schema[c], kind)
-             and not (df.schema[c] == pl.Null and c not in cols)]
+    analysis writes (:func:`swissframe.schema.mistyped_outputs`): ranks as text, ids as
+    lists or objects, round numbers as floats, a required column with no value (Null) —
+    each was Polars' bare error, a panic (``arg_sort`` on objects), Python's
+    ``ValueError`` (``cannot convert float NaN to integer``) or Altair's
+    ``SchemaValidationError``. Optional columns the table holds are checked too; a column
+    of no value is allowed where it is optional."""
+    wrong = mistyped_outputs(df.schema, cols)
     if wrong:
         msg = (f"{what}: mistyped column(s): {'; '.join(wrong)}. Hint: pass the output of "
                f"{source} as it is (or cast the columns back).")

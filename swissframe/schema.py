@@ -2051,6 +2051,47 @@ def unread_cells(frame: pl.LazyFrame | pl.DataFrame, column: str, context: Seque
 _SEAT_ONLY: Final = ("unplayed", "color", "stage")
 
 
+#: The kinds of the columns of the analyses' outputs that other calls read back (a chart's
+#: table, ``id_advice``'s ``status``: an analysis's output, perhaps saved and read back):
+#: text, whole numbers, numbers, lists of text (:func:`mistyped_outputs`).
+OUTPUT_KINDS: Final[Mapping[str, str]] = {
+    **dict.fromkeys(("event_id", "player_id", "ruleset", "status", "outcome", "event_name",
+                     "method", "cut_criterion"), "text"),
+    **dict.fromkeys(("round", "rank", "rounds_played", "players", "wins", "losses", "draws",
+                     "byes", "ids_final", "swiss_rounds"), "whole number"),
+    **dict.fromkeys(("match_points", "mwp", "gwp", "omwp", "ogwp", "oomwp", "probability",
+                     "omwp_min", "omwp_max", "gwp_min", "gwp_max", "ogwp_min", "ogwp_max",
+                     "match_points_n", "cut_gap", "kendall_tau", "cf_cut_points_mean",
+                     "final_ids_safe_both", "cf_topn_changed_share"), "number"),
+    **dict.fromkeys(("entering", "leaving"), "list of text"),
+}
+
+
+def _of_kind(dtype: PolarsDataType, kind: str) -> bool:
+    if kind == "text":
+        return dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
+    if kind == "whole number":
+        return dtype.is_integer()
+    if kind == "number":
+        return dtype.is_numeric()
+    return isinstance(dtype, pl.List) and _of_kind(dtype.inner, "text")
+
+
+def mistyped_outputs(schema: pl.Schema, required: Sequence[str]) -> list[str]:
+    """The columns of an analysis's output, given back to another call, whose type is not
+    the kind the analysis writes (:data:`OUTPUT_KINDS`), as ``"rank is String, expected
+    whole number"``: ranks as text, ids as lists or objects, a ``required`` column with
+    no value (Null; an optional one may be). Such columns were Polars' bare errors, panics
+    or Altair's errors deeper in (the charts, ``id_advice``'s ``status``).
+
+    >>> mistyped_outputs(pl.Schema({"rank": pl.String, "omwp": pl.Float64}), ["rank"])
+    ['rank is String, expected whole number']
+    """
+    return [f"{c} is {schema[c]}, expected {kind}" for c, kind in OUTPUT_KINDS.items()
+            if c in schema and not _of_kind(schema[c], kind)
+            and not (schema[c] == pl.Null and c not in required)]
+
+
 def _warn_match_form_losses(lf: pl.LazyFrame, names: Sequence[str]) -> None:
     """A :class:`~swissframe.errors.DataWarning` when :func:`to_matches` drops something:
     set cells of a per-seat column (``_SEAT_ONLY``), or double losses, whose seat B reads

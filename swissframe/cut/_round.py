@@ -72,6 +72,7 @@ __all__ = [
     "LEVELS",
     "RoundFrame",
     "absent_players",
+    "check_pairing_types",
     "criteria_bounds",
     "keyed_uniform",
     "make_cut_flags",
@@ -202,7 +203,7 @@ def _seats_of_tables(df: pl.DataFrame) -> pl.DataFrame:
     return pl.concat([df, other])
 
 
-def _check_pairing_types(df: pl.DataFrame) -> None:
+def check_pairing_types(df: pl.DataFrame) -> None:
     """A :class:`SchemaError` naming a pairings column that cannot be read as the results'
     are: an id column of no text form (a list, an object, a Duration), a round that is no
     whole number (text, a fraction, NaN, a count past 64 bits), a ``disqualified`` cell
@@ -236,7 +237,7 @@ def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFra
         msg = (f"pairings lack column(s) {missing}; found {df.columns}. Hint: a long table "
                "event_id, round, player_id, opponent_id with both seats of every match.")
         raise SchemaError(msg)
-    _check_pairing_types(df)
+    check_pairing_types(df)
     if "event_id" not in df.columns:
         events = prior["event_id"].unique().to_list()
         if len(events) > 1:

@@ -840,3 +840,29 @@ def test_id_report_replays_keep_the_stage_a_melee_ruleset_reads() -> None:
     assert staged.events.select("cf_topn_changed_share", "cf_cut_points_mean").equals(
         plain.events.select("cf_topn_changed_share", "cf_cut_points_mean"))
     assert staged.events["cf_cut_points_mean"][0] is not None
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (pl.col("player_id").cast(pl.Categorical).cast(pl.String).map_elements(
+        lambda s: [s], return_dtype=pl.List(pl.String)),
+     r"status has mistyped column\(s\): player_id is List\(String\), expected text"),
+    (pl.lit(float("nan")).alias("status"), r"status is Float64, expected text"),
+    (pl.col("probability").cast(pl.String), r"probability is String, expected number"),
+    (pl.col("match_points").cast(pl.String), r"match_points is String, expected number"),
+])
+def test_a_status_table_of_other_types_than_cut_status_writes_raises(change: pl.Expr,
+                                                                     says: str) -> None:
+    """Class 124: ``id_advice(status=...)`` given a ``cut_status`` table whose columns have
+    other types (ids as lists, a status NaN, probabilities as text) ended in Polars' bare
+    join, cast or comparison errors; a table without ``match_points`` in its
+    ``ColumnNotFoundError``. Each is named, by the check the charts read their tables with
+    (``schema.mistyped_outputs``); the pairings are checked as ``cut_status`` checks them."""
+    res, pairs = _meet_event()
+    status = cut.cut_status(res, pairs, top=2, n_sims=5)
+    with pytest.raises(sf.SchemaError, match=rf"{says}.*Hint: status=sf.cut_status"):
+        cut.id_advice(res, pairs, 2, status=status.with_columns(change))
+    with pytest.raises(sf.SchemaError, match=r"status lacks column\(s\) \['match_points'\]"):
+        cut.id_advice(res, pairs, 2, status=status.drop("match_points"))
+    with pytest.raises(sf.SchemaError, match=r"pairings table has column\(s\) with no text form"):
+        cut.id_advice(res, pairs.with_columns(pl.concat_list("player_id")), 2, status=status)
+    assert cut.id_advice(res, pairs, 2, status=status).height
