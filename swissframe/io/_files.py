@@ -53,6 +53,7 @@ import polars as pl
 
 from swissframe._display import told_apart
 from swissframe.errors import (
+    MAX_WHOLE,
     DataError,
     DataWarning,
     ImportFormatError,
@@ -184,9 +185,13 @@ def max_bytes(limit: int | None = None) -> int:
         n = int(str(value))
     except ValueError:
         n = 0
-    if n < 1:
-        msg = (f"size limit {value!r} is not a positive number of bytes. Hint: pass "
-               f"max_bytes=2**31 or set {_ENV_LIMIT}=2147483648.")
+    # (a read asks for one byte more than the limit, and past MAX_WHOLE that size was
+    # Python's bare OverflowError, "cannot fit 'int' into an index-sized integer", in every
+    # reader but the tables')
+    if not 1 <= n < MAX_WHOLE:
+        msg = (f"size limit {value!r:.40} is not a number of bytes from 1 to "
+               f"{MAX_WHOLE - 1:,}. "
+               f"Hint: pass max_bytes=2**31 or set {_ENV_LIMIT}=2147483648.")
         raise ImportFormatError(msg)
     return n
 
@@ -228,8 +233,10 @@ def read_bytes(path: PathLike, *, limit: int | None = None, head: int | None = N
     """
     p = Path(path)
     cap = max_bytes(limit)
-    _regular(p, cap)
-    want = cap + 1 if head is None else min(head, cap + 1)
+    size = _regular(p, cap)
+    # (one byte more than the file's size, not than the limit: a read allocates what it
+    # asks for, and a generous max_bytes=2**40 was a MemoryError on a 9 KB file)
+    want = min(cap, size) + 1 if head is None else min(head, cap + 1)
     try:
         with p.open("rb") as fh:
             data = fh.read(want)
@@ -238,6 +245,10 @@ def read_bytes(path: PathLike, *, limit: int | None = None, head: int | None = N
         raise ImportFormatError(msg) from None
     if head is None and len(data) > cap:  # grew while read
         raise _too_big(p, cap, "the file holds")
+    if head is None and len(data) > size:
+        msg = (f"{shown(p)}: the file grew while it was read ({size:,} bytes, then more). "
+               "Hint: read it once it is written.")
+        raise ImportFormatError(msg)
     return data
 
 
