@@ -29,7 +29,7 @@ from swissframe.engine.standings import check_through_round
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import DataError, check_id, did_you_mean
 from swissframe.rules import Criterion, Ruleset, get, label_of
-from swissframe.schema import DISQUALIFIED, as_frame, validated_once
+from swissframe.schema import DISQUALIFIED, read_once, validated_once
 
 __all__ = ["COLUMN_HEADINGS", "CRITERION_LABELS", "PERCENT_CRITERIA", "Comparison",
            "column_heading", "compare", "criterion_label", "criterion_unit", "format_value",
@@ -316,9 +316,9 @@ class Comparison:
 
 
 def _event(results: Frame, event_id: str | None) -> tuple[pl.DataFrame, str]:
-    df = as_frame(results)
-    if "event_id" not in df.columns:
-        df = df.with_columns(event_id=pl.lit("event"))
+    # (read at the boundary, as the contract's types: its event ids were read before any
+    # check, and a list or object column ended in Polars' bare cast error)
+    df = read_once(results)
     events = df["event_id"].unique(maintain_order=True).cast(pl.String).to_list()
     if event_id is None:
         if len(events) != 1:

@@ -69,7 +69,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import polars as pl
 
@@ -84,6 +84,9 @@ from swissframe._collect import (
     with_columns,
 )
 from swissframe.errors import DataError, DataWarning, SchemaError, ValidationError
+
+if TYPE_CHECKING:
+    from polars._typing import PolarsDataType
 
 __all__ = [
     "COLORS",
@@ -879,6 +882,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     """
     keys = key_columns(keys)
     df = _without_reserved(_materialised(results, default_event_id=default_event_id), keys)
+    _check_key_types(df.schema, keys)
     choose(df.height)  # the rest of this call's queries run on the engine for its size
     ev = [EVENT_ID, *keys]  # an event is identified by event_id plus any analysis keys
     unkeyed = [k for k in keys if k in df.columns and df.get_column(k).null_count()]
@@ -955,6 +959,31 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
            .sort("kind", EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID, "detail", nulls_last=True,
                  maintain_order=True))
     return out, df, codes
+
+
+def _holds_objects(dtype: PolarsDataType) -> bool:
+    """Whether ``dtype`` is, or nests, Polars' ``Object`` (Python objects: no row encoding,
+    so no group-by, join or sort on it)."""
+    if dtype == pl.Object:
+        return True
+    if isinstance(dtype, (pl.List, pl.Array)):
+        return _holds_objects(dtype.inner)
+    if isinstance(dtype, pl.Struct):
+        return any(_holds_objects(f.dtype) for f in dtype.fields)
+    return False
+
+
+def _check_key_types(schema: pl.Schema, keys: Sequence[str]) -> None:
+    """A :class:`SchemaError` naming an analysis key column of Python objects: every
+    analysis groups and joins on its keys, and such a column made Polars panic ("Unsupported
+    in row encoding", a Rust backtrace) in ``standings``, ``standings_by_round``,
+    ``explain`` and ``find_problems``."""
+    bad = [k for k in keys if k in schema and _holds_objects(schema[k])]
+    if bad:
+        msg = (f"key column {bad[0]!r} is {schema[bad[0]]}: Python objects cannot be grouped "
+               "by. Hint: cast the key to text or numbers, e.g. "
+               f"pl.col({bad[0]!r}).map_elements(str, return_dtype=pl.String).")
+        raise SchemaError(msg)
 
 
 _Add = Callable[[str, pl.LazyFrame, pl.Expr], None]
@@ -1764,8 +1793,11 @@ def from_matches(
                "Hint: cast them with pl.col(...).cast(pl.String).")
         raise SchemaError(msg)
     # (as text before they are compared: a number column beside a text one, or a date,
-    # could not be compared with it)
-    lf = lf.with_columns(pl.col(c.player_a, c.player_b).cast(pl.String))
+    # could not be compared with it); the counts as whole numbers before a bye's are put
+    # beside them (a Categorical count had no common type with them: Polars' bare error)
+    counts = [n for n in (ROUND, c.games_a, c.games_b, c.games_drawn) if string_like(schema[n])]
+    lf = lf.with_columns(pl.col(c.player_a, c.player_b).cast(pl.String),
+                         *(whole_numbers(n, schema[n]) for n in counts))
     for n in (c.player_a, c.player_b):  # whitespace would become a ranked player ("": the
         spaces = (pl.col(n) != "") & blank(pl.col(n))  # contract's empty_id)
         where = unread_cells(lf, n, [EVENT_ID, ROUND, c.player_a, c.player_b],
@@ -2017,6 +2049,47 @@ def unread_cells(frame: pl.LazyFrame | pl.DataFrame, column: str, context: Seque
 #: Per-seat columns of the long form that the match form (one row per match) has no place
 #: for: :func:`to_matches` leaves them out, and says so when they hold something.
 _SEAT_ONLY: Final = ("unplayed", "color", "stage")
+
+
+#: The kinds of the columns of the analyses' outputs that other calls read back (a chart's
+#: table, ``id_advice``'s ``status``: an analysis's output, perhaps saved and read back):
+#: text, whole numbers, numbers, lists of text (:func:`mistyped_outputs`).
+OUTPUT_KINDS: Final[Mapping[str, str]] = {
+    **dict.fromkeys(("event_id", "player_id", "ruleset", "status", "outcome", "event_name",
+                     "method", "cut_criterion"), "text"),
+    **dict.fromkeys(("round", "rank", "rounds_played", "players", "wins", "losses", "draws",
+                     "byes", "ids_final", "swiss_rounds"), "whole number"),
+    **dict.fromkeys(("match_points", "mwp", "gwp", "omwp", "ogwp", "oomwp", "probability",
+                     "omwp_min", "omwp_max", "gwp_min", "gwp_max", "ogwp_min", "ogwp_max",
+                     "match_points_n", "cut_gap", "kendall_tau", "cf_cut_points_mean",
+                     "final_ids_safe_both", "cf_topn_changed_share"), "number"),
+    **dict.fromkeys(("entering", "leaving"), "list of text"),
+}
+
+
+def _of_kind(dtype: PolarsDataType, kind: str) -> bool:
+    if kind == "text":
+        return dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
+    if kind == "whole number":
+        return dtype.is_integer()
+    if kind == "number":
+        return dtype.is_numeric()
+    return isinstance(dtype, pl.List) and _of_kind(dtype.inner, "text")
+
+
+def mistyped_outputs(schema: pl.Schema, required: Sequence[str]) -> list[str]:
+    """The columns of an analysis's output, given back to another call, whose type is not
+    the kind the analysis writes (:data:`OUTPUT_KINDS`), as ``"rank is String, expected
+    whole number"``: ranks as text, ids as lists or objects, a ``required`` column with
+    no value (Null; an optional one may be). Such columns were Polars' bare errors, panics
+    or Altair's errors deeper in (the charts, ``id_advice``'s ``status``).
+
+    >>> mistyped_outputs(pl.Schema({"rank": pl.String, "omwp": pl.Float64}), ["rank"])
+    ['rank is String, expected whole number']
+    """
+    return [f"{c} is {schema[c]}, expected {kind}" for c, kind in OUTPUT_KINDS.items()
+            if c in schema and not _of_kind(schema[c], kind)
+            and not (schema[c] == pl.Null and c not in required)]
 
 
 def _warn_match_form_losses(lf: pl.LazyFrame, names: Sequence[str]) -> None:

@@ -1090,3 +1090,42 @@ def test_a_pokemon_chart_calls_a_drawn_match_a_tie() -> None:
         bars = spec["layer"][0]["encoding"]["color"]
         assert f'"{word}"' in bars["legend"]["labelExpr"]
         assert f"win / {word} / loss" in " ".join(spec["title"]["subtitle"])
+
+
+def _league_tables() -> dict[str, pl.DataFrame]:
+    base = pl.read_csv(ROOT / "data" / "events" / "league-night.csv")
+    last = base["round"].max()
+    prior = base.filter(pl.col("round") < last)
+    pairs = base.filter(pl.col("round") == last).select("event_id", "round", "player_id",
+                                                         "opponent_id")
+    return {"results": base, "standings": sf.standings(base),
+            "by_round": sf.standings_by_round(base), "current": sf.standings(prior),
+            "status": cut_status(prior, pairs, top=4, n_sims=5)}
+
+
+@pytest.mark.parametrize(("table", "change", "says"), [
+    ("standings", pl.col("rank").cast(pl.String), r"rank is String, expected whole number"),
+    ("standings", pl.concat_list("player_id").alias("player_id"),
+     r"player_id is List\(String\), expected text"),
+    ("standings", pl.lit(None).alias("player_id"), r"player_id is Null, expected text"),
+    ("standings", pl.col("rounds_played").cast(pl.Float64) / 0,
+     r"rounds_played is Float64, expected whole number"),
+    ("by_round", pl.col("round").cast(pl.String), r"round is String, expected whole number"),
+    ("status", pl.lit(float("nan")).alias("probability"),
+     r"probability nan is not a probability from 0 to 1"),
+])
+def test_a_chart_table_of_other_types_than_the_analysis_writes_is_named(
+        table: str, change: pl.Expr, says: str) -> None:
+    """Class 123: a chart's table (an analysis's output, perhaps saved and read back) whose
+    columns had other types — ranks as text, ids as objects or all null, a round as text, a
+    probability NaN — ended in Polars' bare errors, a panic (``arg_sort`` on objects),
+    Python's ``ValueError`` (``cannot convert float NaN to integer``) or Altair's
+    ``SchemaValidationError``. A ``SchemaError`` names the column and the type expected."""
+    t = _league_tables()
+    bad = t[table].with_columns(change)
+    draw = {"standings": lambda: charts.chart_standings(bad),
+            "by_round": lambda: charts.chart_standings_race(bad),
+            "status": lambda: charts.chart_cut_status(bad, t["current"])}[table]
+    with pytest.raises(SchemaError, match=rf"{says}.*Hint: pass the output of"):
+        charts.save(draw(), ROOT / "never-written.json")
+    assert not (ROOT / "never-written.json").exists()

@@ -207,3 +207,19 @@ def test_direct_encounter_reads_as_a_count_of_tied_players_not_a_score() -> None
         sf.rules.Criterion("direct_encounter", params=(("method", "points"),))))
     c = sf.compare(res, "P1", "P5", rules=points)
     assert "on direct encounter (points against the tied players): 1 vs 0" in c.sentence
+
+
+@pytest.mark.parametrize("column", [
+    lambda df: pl.concat_list("event_id"),
+    lambda df: pl.Series([object()] * df.height, dtype=pl.Object),
+])
+def test_an_event_id_column_of_no_text_form_is_named(column: object) -> None:
+    """Class 116: ``compare`` read the event ids before the boundary checked them: a list
+    or object column ended in Polars' bare error ("cannot cast List type", "`arg_unique`
+    operation not supported for dtype `object`"); it is the boundary's error now."""
+    df = event_from_opponents({"T": [Opp((1, 1, 0), "W"), Opp((1, 1, 0), "L")]})
+    value = column(df)  # type: ignore[operator]
+    bad = df.with_columns(value.alias("event_id"))
+    with pytest.raises(sf.SchemaError, match=r"event_id is (List\(String\)|Object), expected a "
+                       r"string type"):
+        sf.compare(bad, "T", str(df["opponent_id"].drop_nulls()[0]))

@@ -938,3 +938,31 @@ def test_a_contract_column_named_twice_but_for_case_is_refused(column: str,
     report = validate(rows, rules="mtg", best_of=3)
     assert report.problems["kind"].to_list() == ["schema"]
     assert re.search(said, report.problems["detail"][0])
+
+
+def test_an_analysis_key_of_python_objects_is_named() -> None:
+    """Class 119: a key column of Python objects (``pl.Object``, or nesting them) made
+    Polars panic ("Unsupported in row encoding", a Rust backtrace) in every analysis that
+    groups by its keys; it is a ``SchemaError`` naming the key."""
+    df = pl.DataFrame({"round": [1, 1], "player_id": ["A", "B"], "opponent_id": ["B", "A"],
+                       "games_won": [2, 0], "games_lost": [0, 2], "games_drawn": [0, 0]})
+    df = df.with_columns(pl.Series("k", [object(), object()], dtype=pl.Object))
+    for call in (lambda: sf.standings(df, keys=["k"]), lambda: sf.find_problems(df, keys=["k"]),
+                 lambda: sf.standings_by_round(df, keys=["k"]),
+                 lambda: sf.explain(df, "A", keys=["k"])):
+        with pytest.raises(sf.SchemaError, match=r"key column 'k' is .*Object.*cannot be "
+                           r"grouped by. Hint: cast the key"):
+            call()
+
+
+@pytest.mark.parametrize("column", ["round", "games_a", "games_b", "games_drawn"])
+def test_a_match_forms_counts_as_categorical_text_are_read(column: str) -> None:
+    """Class 120: a match-form round or game count given as Categorical text (a
+    spreadsheet's column read with categories) passed the checks as text of whole numbers,
+    then had no common type with a bye's games: Polars' bare ``SchemaError`` ("failed to
+    determine supertype of i64 and cat"). It is read as the same counts as text."""
+    m = pl.DataFrame({"round": [1, 1, 2], "player_a": ["A", "C", "A"],
+                      "player_b": ["B", None, "C"], "games_a": [2, None, 2],
+                      "games_b": [0, None, 1], "games_drawn": [0, None, 0]})
+    cat = m.with_columns(pl.col(column).cast(pl.String).cast(pl.Categorical))
+    assert sf.from_matches(cat).equals(sf.from_matches(m))

@@ -10,7 +10,13 @@ from typing import Final
 import polars as pl
 
 from swissframe._collect import collect, scoped
-from swissframe.cut._round import KEY, PAIRINGS_MADE_BY, Frame, keyed_uniform
+from swissframe.cut._round import (
+    KEY,
+    PAIRINGS_MADE_BY,
+    Frame,
+    check_pairing_types,
+    keyed_uniform,
+)
 from swissframe.cut._scenarios import ROW_BUDGET
 from swissframe.cut._status import cut_status
 from swissframe.engine.standings import standings
@@ -30,6 +36,7 @@ from swissframe.schema import (
     OPTIONAL_COLUMNS,
     RESULT_COLUMNS,
     as_frame,
+    mistyped_outputs,
     validate_results,
 )
 
@@ -95,11 +102,19 @@ def id_advice(results: Frame, pairings: Frame, top: int = 8, rules: str | Rulese
     st = (cut_status(results, pr, top, rules, **kwargs)  # type: ignore[arg-type]
           if status is None else as_frame(status, what="status table",
                                           made_by="sf.cut_status(results, pairings)"))
-    lacking = [c for c in (*KEY, "outcome", "status", "probability") if c not in st.columns]
+    needed = (*KEY, "outcome", "status", "probability", "match_points")
+    lacking = [c for c in needed if c not in st.columns]
     if lacking:  # (a table of another analysis ended in Polars' ColumnNotFoundError)
         msg = (f"status lacks column(s) {lacking}: it is not a cut_status result. Hint: "
                "status=sf.cut_status(results, pairings, top), or leave it out.")
         raise SchemaError(msg)
+    wrong = mistyped_outputs(st.schema, needed)
+    if wrong:  # (Polars' bare join, cast or comparison errors deeper in)
+        msg = (f"status has mistyped column(s): {'; '.join(wrong)}: not a cut_status result "
+               "as it writes it. Hint: status=sf.cut_status(results, pairings, top), or leave "
+               "it out.")
+        raise SchemaError(msg)
+    check_pairing_types(pr)
     if "event_id" not in pr.columns:
         pr = pr.with_columns(event_id=pl.lit(st["event_id"][0] if st.height else "event"))
     wide = (st.filter(pl.col("outcome").is_in(["win", "draw", "loss"]))

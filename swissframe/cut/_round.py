@@ -51,7 +51,18 @@ from swissframe.errors import (
     nearest,
 )
 from swissframe.rules._ruleset import BEST_OF_THREE, Ruleset
-from swissframe.schema import DISQUALIFIED, OPTIONAL_COLUMNS, as_frame, validate_results
+from swissframe.schema import (
+    DISQUALIFIED,
+    OPTIONAL_COLUMNS,
+    as_frame,
+    flag_spellings,
+    flag_values,
+    has_text_form,
+    not_flag_cells,
+    not_whole_cells,
+    validate_results,
+    whole_numbers,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -62,6 +73,7 @@ __all__ = [
     "RoundFrame",
     "absences",
     "absent_players",
+    "check_pairing_types",
     "criteria_bounds",
     "keyed_uniform",
     "make_cut_flags",
@@ -192,6 +204,30 @@ def _seats_of_tables(df: pl.DataFrame) -> pl.DataFrame:
     return pl.concat([df, other])
 
 
+def check_pairing_types(df: pl.DataFrame) -> None:
+    """A :class:`SchemaError` naming a pairings column that cannot be read as the results'
+    are: an id column of no text form (a list, an object, a Duration), a round that is no
+    whole number (text, a fraction, NaN, a count past 64 bits), a ``disqualified`` cell
+    that is no flag. Each was Polars' bare cast error ("cannot cast List type",
+    "conversion from `str` to `i64` failed"), read by the same helpers as a results file's
+    cells (:func:`~swissframe.schema.has_text_form`, ``not_whole_cells``,
+    ``not_flag_cells``)."""
+    context = [c for c in ("event_id", "player_id", "opponent_id") if c in df.columns]
+    wrong = [f"{c} is {df.schema[c]}" for c in context if not has_text_form(df.schema[c])]
+    if wrong:
+        msg = (f"pairings table has column(s) with no text form: {'; '.join(wrong)}. Hint: "
+               "ids are text, e.g. pl.col('player_id').cast(pl.String).")
+        raise SchemaError(msg)
+    ids = [c for c in context if c != "event_id"] or context
+    for column, cells, what in (("round", not_whole_cells, "round numbers are whole numbers"),
+                                (DISQUALIFIED, not_flag_cells,
+                                 f"a flag is one of {flag_spellings()}")):
+        bad = cells(df, column, ["event_id", *ids]) if column in df.columns else ""
+        if bad:
+            msg = (f"pairings table: {column} cells that are not read: {bad}. Hint: {what}.")
+            raise SchemaError(msg)
+
+
 def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFrame
                         ) -> pl.DataFrame:
     """Validate the final-round pairings (both seats, or one row per table:
@@ -202,6 +238,7 @@ def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFra
         msg = (f"pairings lack column(s) {missing}; found {df.columns}. Hint: a long table "
                "event_id, round, player_id, opponent_id with both seats of every match.")
         raise SchemaError(msg)
+    check_pairing_types(df)
     if "event_id" not in df.columns:
         events = prior["event_id"].unique().to_list()
         if len(events) > 1:
@@ -210,13 +247,18 @@ def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFra
         df = df.with_columns(pl.lit(events[0] if events else "event").alias("event_id"))
     df = df.select(pl.col("event_id").cast(pl.String), pl.col("player_id").cast(pl.String),
                    pl.col("opponent_id").cast(pl.String),
-                   (pl.col("round").cast(pl.Int64) if "round" in df.columns
+                   (whole_numbers("round", df.schema["round"]) if "round" in df.columns
                     else pl.lit(None, dtype=pl.Int64)).alias("round"),
                    # (a player disqualified in the analysed round: see prepare_round)
-                   *([pl.col(DISQUALIFIED).cast(pl.Boolean).fill_null(value=False)]
+                   *([flag_values(DISQUALIFIED, df.schema[DISQUALIFIED]).fill_null(value=False)]
                      if DISQUALIFIED in df.columns else []))
     if df["player_id"].null_count():
         msg = "pairings have a null player_id. Hint: every row is one seat of a named player."
+        raise ValidationError(msg)
+    if df["event_id"].null_count():  # (it was read as an event None, whose seats "did not
+        # point back")
+        msg = ("pairings have a null event_id. Hint: every row names its event, or leave "
+               "the column out for the results' one event.")
         raise ValidationError(msg)
     df = _seats_of_tables(df)
     # (a self-pairing first: its two mirrored rows would read as a seat taken twice)

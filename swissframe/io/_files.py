@@ -53,6 +53,7 @@ import polars as pl
 
 from swissframe._display import told_apart
 from swissframe.errors import (
+    MAX_WHOLE,
     DataError,
     DataWarning,
     ImportFormatError,
@@ -184,9 +185,13 @@ def max_bytes(limit: int | None = None) -> int:
         n = int(str(value))
     except ValueError:
         n = 0
-    if n < 1:
-        msg = (f"size limit {value!r} is not a positive number of bytes. Hint: pass "
-               f"max_bytes=2**31 or set {_ENV_LIMIT}=2147483648.")
+    # (a read asks for one byte more than the limit, and past MAX_WHOLE that size was
+    # Python's bare OverflowError, "cannot fit 'int' into an index-sized integer", in every
+    # reader but the tables')
+    if not 1 <= n < MAX_WHOLE:
+        msg = (f"size limit {value!r:.40} is not a number of bytes from 1 to "
+               f"{MAX_WHOLE - 1:,}. "
+               f"Hint: pass max_bytes=2**31 or set {_ENV_LIMIT}=2147483648.")
         raise ImportFormatError(msg)
     return n
 
@@ -228,8 +233,10 @@ def read_bytes(path: PathLike, *, limit: int | None = None, head: int | None = N
     """
     p = Path(path)
     cap = max_bytes(limit)
-    _regular(p, cap)
-    want = cap + 1 if head is None else min(head, cap + 1)
+    size = _regular(p, cap)
+    # (one byte more than the file's size, not than the limit: a read allocates what it
+    # asks for, and a generous max_bytes=2**40 was a MemoryError on a 9 KB file)
+    want = min(cap, size) + 1 if head is None else min(head, cap + 1)
     try:
         with p.open("rb") as fh:
             data = fh.read(want)
@@ -238,6 +245,10 @@ def read_bytes(path: PathLike, *, limit: int | None = None, head: int | None = N
         raise ImportFormatError(msg) from None
     if head is None and len(data) > cap:  # grew while read
         raise _too_big(p, cap, "the file holds")
+    if head is None and len(data) > size:
+        msg = (f"{shown(p)}: the file grew while it was read ({size:,} bytes, then more). "
+               "Hint: read it once it is written.")
+        raise ImportFormatError(msg)
     return data
 
 
@@ -399,10 +410,13 @@ def sniff(path: PathLike, *, limit: int | None = None) -> Format | None:
         return "tom"
     if text[:1] in (b"{", b"["):
         return "decklist"
-    if _TRF_LINE.search(head):
-        return "trf"
+    # (a table's header first: its rows may start like TRF records — an event or a player
+    # "001 Kai" in the first column was sniffed as TRF and refused as a misaligned line —
+    # while a TRF's first line never names player_id or player_a)
     if _TABLE_HEADER.match(text):
         return "table"
+    if _TRF_LINE.search(head):
+        return "trf"
     return None
 
 
@@ -1799,8 +1813,14 @@ def _named_rulesets(results: pl.DataFrame, inferred: pl.DataFrame) -> pl.DataFra
     in one event, is an :class:`ImportFormatError` naming the event and the file: the table
     would be ranked by rules it does not name."""
     from swissframe.rules import PRESETS
-    from swissframe.rules._infer import RULESET_COLUMN, table_rulesets
+    from swissframe.rules._infer import RULESET_COLUMN, check_ruleset_column, table_rulesets
 
+    files = (results["source_file"].unique(maintain_order=True).to_list()
+             if "source_file" in results.columns else [])
+    try:
+        check_ruleset_column(results.schema, where=f"{files[0]}: " if len(files) == 1 else "")
+    except SchemaError as exc:  # (a file's column: the file's error)
+        raise ImportFormatError(str(exc)) from None
     named = results.filter(pl.col(RULESET_COLUMN).is_not_null())
     per_event = named.group_by("event_id").agg(
         pl.col(RULESET_COLUMN).cast(pl.String).unique().sort().alias("_names"),

@@ -423,6 +423,7 @@ def _read_pods(root: Element, source: str, known_players: set[str]) -> list[dict
             raise ImportFormatError(msg)
         roster = [_seat(pl_el, source, f"pod {cat} roster")
                   for pl_el in pod.iterfind("subgroups/subgroup/players/player")]
+        _check_roster(roster, known_players, source, cat=cat)
         matches: list[dict[str, Any]] = []
         round_types: dict[int, str] = {}
         rounds_el = pod.find("rounds")
@@ -444,6 +445,19 @@ def _read_pods(root: Element, source: str, known_players: set[str]) -> list[dict
         pods.append({"category": cat, "roster": roster, "matches": matches,
                      "round_types": round_types})
     return pods
+
+
+def _check_roster(roster: Sequence[str], known_players: set[str], source: str, *,
+                  cat: int) -> None:
+    """Every userid of a pod's roster is a player of ``<players>``, as every match seat is
+    (:func:`_read_match`): one that is not was left out of the players, the no-shows and
+    the standings without a word (a roster names the pod's players: class 98)."""
+    unknown = [uid for uid in roster if uid not in known_players]
+    if unknown:
+        msg = (f"{source}, pod {cat} roster: player {unknown[0]} is not listed in <players>"
+               f"{f' ({len(unknown)} such players)' if len(unknown) > 1 else ''}. Hint: the "
+               "file is damaged or truncated; re-export it from TOM.")
+        raise ImportFormatError(msg)
 
 
 def _round_phase(code: str | None, source: str, *, cat: int, number: int) -> str:
@@ -556,7 +570,30 @@ def _read_standings(root: Element, source: str) -> list[dict[str, Any]]:
                 "place": _int(p.get("place"), what="place", where=f"{source}, player {pid}"),
                 "standing": kind,
             })
+    _check_places(out, source)
     return out
+
+
+def _check_places(entries: Sequence[Mapping[str, Any]], source: str) -> None:
+    """Each published place of a division is a number ≥ 1, given once (the ``finished``
+    and ``dnf`` lists of a pod share one numbering): a place left out, 0, or two players
+    at one place were kept as published without a word, and ``verify-ref`` compared the
+    standings with an order the file does not give."""
+    seen: dict[tuple[str, int], str] = {}
+    for e in entries:
+        place, pid, division = e["place"], e["player_id"], e["division"]
+        if place is None or place < 1:
+            what = "no place" if place is None else f"place {place}"
+            msg = (f"{source}, player {pid}: <standings> gives the player {what} in the "
+                   f"{division} division; places are numbered from 1. Hint: the file is "
+                   "damaged; re-export it from TOM.")
+            raise ImportFormatError(msg)
+        other = seen.setdefault((division, place), pid)
+        if other != pid:
+            msg = (f"{source}, player {pid}: <standings> gives place {place} of the "
+                   f"{division} division to players {other} and {pid}. Hint: the file is "
+                   "damaged; one place per player — re-export it from TOM.")
+            raise ImportFormatError(msg)
 
 
 _MATCH_AT: Final = "tournament/pods/pod/rounds/round/matches/match"

@@ -35,9 +35,29 @@ from swissframe.report._event import EventMeta, EventReport, build_event
 from swissframe.report._inputs import Source, event_rows, load, meta_for
 from swissframe.report._season import SeasonReport, build_season
 from swissframe.rules import Ruleset
+from swissframe.rules import get as get_rules
 from swissframe.schema import validated_table
 
 __all__ = ["EventMeta", "EventReport", "SeasonReport", "report"]
+
+
+def _check_page_arguments(title: object, variants: object) -> None:
+    """A ``title`` that is text, and ``variants`` that are rulesets, or a
+    :class:`DataError`/:class:`~swissframe.errors.RulesetError` before anything is
+    computed: a number as title ended in a bare ``AttributeError`` when the page was
+    written, and a bad variant (``variants="mtg"``, read letter by letter, or an unknown
+    name) only left the page's sensitivity section out, with a line on the page."""
+    if title is not None and not isinstance(title, str):
+        msg = f"title must be text, got {title!r:.60}. Hint: e.g. title='Store championship'."
+        raise DataError(msg)
+    if variants is None:
+        return
+    if isinstance(variants, (str, Ruleset)) or not isinstance(variants, Sequence):
+        msg = (f"variants must be a list of rulesets, got {variants!r:.60}. Hint: e.g. "
+               "variants=['mtg', 'mtg-1/3'], or leave it out for sf.standard_variants(rules).")
+        raise DataError(msg)
+    for v in variants:
+        get_rules(v)  # (an unknown name: a RulesetError with the names it could be)
 
 
 def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | None = None,
@@ -107,6 +127,7 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
     check_seed(seed)
     check_whole("n_sims", n_sims, hint="e.g. n_sims=100")
     check_flag("season", season, none=True)
+    _check_page_arguments(title, variants)
     src = load(data)
     # the contract first: the pages filter Swiss rows by phase, so a null or misspelled
     # phase (or any other refused row) left an event with no rows, and a page that failed

@@ -148,6 +148,21 @@ def _deck_details(v: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _check_names_table(names: pl.DataFrame) -> None:
+    """A :class:`DataError` naming a column of a report's ``names`` table that has no text
+    form (lists, objects, durations: :func:`~swissframe.schema.has_text_form`): its ids and
+    names are read as text, and such a cast was Polars' bare error ("cannot cast List
+    type", "cannot cast 'Object' type")."""
+    from swissframe.schema import has_text_form
+
+    bad = [f"{c} is {names.schema[c]}" for c in ("event_id", "player_id", "name")
+           if c in names.columns and not has_text_form(names.schema[c])]
+    if bad:
+        msg = (f"names table has column(s) with no text form: {'; '.join(bad)}. Hint: ids and "
+               "names are text, e.g. names.with_columns(pl.col('name').cast(pl.String)).")
+        raise DataError(msg)
+
+
 def meta_for(src: Source, event_id: str, rules: str | Ruleset | None,
              names: Mapping[str, str] | pl.DataFrame | None, title: str | None) -> EventMeta:
     """The :class:`EventMeta` of one event."""
@@ -161,6 +176,7 @@ def meta_for(src: Source, event_id: str, rules: str | Ruleset | None,
         why = "Chosen for this report."
     shown = dict(src.names.get(event_id, {}))
     if isinstance(names, pl.DataFrame) and {"player_id", "name"} <= set(names.columns):
+        _check_names_table(names)
         sub = names.filter(pl.col("event_id") == event_id) if "event_id" in names.columns \
             else names
         twice = (sub.select(pl.col("player_id").cast(pl.String), pl.col("name").cast(pl.String))

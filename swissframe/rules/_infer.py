@@ -127,6 +127,24 @@ def infer_rulesets(events: pl.DataFrame) -> pl.DataFrame:
     return out.select("event_id", "ruleset", "ruleset_reason")
 
 
+def check_ruleset_column(schema: pl.Schema, *, where: str = "") -> None:
+    """A :class:`~swissframe.errors.SchemaError` when a table's ``ruleset`` column has no
+    text form (a list, a struct, an object: :func:`~swissframe.schema.has_text_form`):
+    each reading of the column (:func:`by_ruleset`, :func:`auto_rules`,
+    :func:`table_rulesets`, a results file's names) cast it to text, and such a cast was
+    Polars' bare error ("cannot cast List type", "casting from Object to String not
+    supported"). ``where``: the file, for a message that names it."""
+    from swissframe.errors import SchemaError
+    from swissframe.schema import has_text_form
+
+    dtype = schema.get(RULESET_COLUMN)
+    if dtype is not None and not has_text_form(dtype):
+        msg = (f"{where}the {RULESET_COLUMN} column is {dtype}; it names each row's ruleset "
+               "as text (mtg, pokemon, fide …). Hint: cast it to text, or drop it and pass "
+               "rules= (--rules).")
+        raise SchemaError(msg)
+
+
 def table_rulesets(results: pl.DataFrame) -> pl.DataFrame:
     """The ruleset ``rules="auto"`` gives each event of a results table:
     ``event_id, ruleset, ruleset_reason`` — its ``ruleset`` column (what
@@ -140,6 +158,7 @@ def table_rulesets(results: pl.DataFrame) -> pl.DataFrame:
     >>> table_rulesets(df.drop("ruleset"))["ruleset"].to_list()
     ['mtg', 'mtg']
     """
+    check_ruleset_column(results.schema)
     named = pl.col(RULESET_COLUMN) if RULESET_COLUMN in results.columns else pl.lit(None)
     return (results.select("event_id", named.cast(pl.String).alias(RULESET_COLUMN))
             .unique("event_id", keep="first", maintain_order=True)
@@ -169,6 +188,7 @@ def by_ruleset(results: pl.DataFrame | pl.LazyFrame
     results = as_frame(results)
     if RULESET_COLUMN not in results.columns:
         return [(DEFAULT, results)]
+    check_ruleset_column(results.schema)
     names = (results.lazy().select(pl.col(RULESET_COLUMN).fill_null(DEFAULT).unique().sort())
              .pipe(collect)[RULESET_COLUMN].to_list())
     if len(names) <= 1:
@@ -182,8 +202,10 @@ def auto_rules(frame: pl.DataFrame | pl.LazyFrame) -> tuple[str, list[str]]:
     call for: its ``ruleset`` column (what :func:`swissframe.read` writes) when that names
     one ruleset, else :data:`DEFAULT` (``mtg``)."""
     lf = frame.lazy()
-    if RULESET_COLUMN not in lf.collect_schema().names():
+    schema = lf.collect_schema()
+    if RULESET_COLUMN not in schema.names():
         return DEFAULT, []
+    check_ruleset_column(schema)
     # (the distinct names, not every row's: 37.5M rows as a Python list took 2.2 s)
     named = (lf.select(pl.col(RULESET_COLUMN).cast(pl.String, strict=False).drop_nulls()
                        .unique().sort()).pipe(collect).to_series().to_list())

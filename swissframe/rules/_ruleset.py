@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import dataclasses
 import decimal
+import functools
+import inspect
 import math
 import numbers
 import re
@@ -52,6 +54,7 @@ from swissframe.errors import (
     check_outcome_space,
     did_you_mean,
 )
+from swissframe.schema import MAX_GAMES, UNPLAYED_KINDS
 
 __all__ = [
     "BEST_OF_THREE",
@@ -211,6 +214,10 @@ class PlatformOptions(Mapping[str, object]):
         """
         if isinstance(options, PlatformOptions):
             return options
+        if not isinstance(options, Mapping):  # (None was a bare TypeError)
+            msg = (f"platform options must be a mapping, got {type(options).__name__} "
+                   f"{options!r:.60}. Hint: e.g. {{'compare': ('omwp',)}}, or leave it out.")
+            raise RulesetError(msg)
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(options) - known)
         if unknown:
@@ -308,6 +315,28 @@ def _criterion_label(c: Criterion) -> str:
     return label_of(c.function) if c.function in LABELS else c.name
 
 
+def _check_criterion_fields(c: Criterion) -> None:
+    """A criterion's name is non-empty text (it names a column), its function text, its
+    parameters ``(key, value)`` pairs keyed by text (a list of pairs is read as their
+    tuple): a list was ``TypeError: unhashable type: 'list'`` when ranking, a name that is
+    no text a Polars error."""
+    for f in ("name", "function", "label"):
+        value = getattr(c, f)
+        if not isinstance(value, str) or (f == "name" and not value.strip()):
+            msg = (f"criterion {c.name!r:.60}: {f} must be {'non-empty ' * (f == 'name')}"
+                   f"text, got {value!r:.60}. Hint: e.g. Criterion('omwp').")
+            raise RulesetError(msg)
+    params = c.params
+    pairs = tuple(tuple(p) if isinstance(p, (tuple, list)) else p
+                  for p in params) if isinstance(params, (tuple, list)) else None
+    if pairs is None or not all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str)
+                                for p in pairs):
+        msg = (f"criterion {c.name!r:.60}: params must be (key, value) pairs, got "
+               f"{params!r:.60}. Hint: e.g. params=(('cut', 1),).")
+        raise RulesetError(msg)
+    object.__setattr__(c, "params", pairs)
+
+
 @dataclass(frozen=True)
 class Criterion:
     """One ranking criterion: which tiebreaker function, its output column and direction.
@@ -338,6 +367,7 @@ class Criterion:
 
     def __post_init__(self) -> None:
         _check_flags(self, f"criterion {self.name!r}")
+        _check_criterion_fields(self)
         if not self.function:
             object.__setattr__(self, "function", self.name)
         if not self.label:
@@ -441,6 +471,36 @@ def _check_numbers(rules: Ruleset) -> None:
         msg = (f"ruleset {rules.name!r}: sweep_games={games!r} must be a whole number of "
                "games ≥ 1. Hint: melee.gg's two-game matches sweep with 2.")
         raise RulesetError(msg)
+
+
+def _criteria(name: str, field_name: str, value: object) -> tuple[Criterion, ...]:
+    """``value`` (a ruleset's ``criteria`` or ``columns``) as a tuple of
+    :class:`Criterion`: a list is read as its tuple, anything else — a name as text, a
+    ``(name, function)`` pair — is a :class:`RulesetError` naming it (it was a bare
+    ``AttributeError`` or ``TypeError: unhashable type: 'list'`` when ranking)."""
+    items = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    wrong = [c for c in items if not isinstance(c, Criterion)]
+    if wrong or not isinstance(value, (tuple, list)):
+        got = wrong[0] if wrong else value
+        msg = (f"ruleset {name!r}: {field_name} must be a tuple of Criterion, got "
+               f"{type(got).__name__} {got!r:.60}. Hint: e.g. {field_name}="
+               "(Criterion('match_points'), Criterion('omwp')).")
+        raise RulesetError(msg)
+    return items
+
+
+def _check_vur_kinds(rules: Ruleset) -> None:
+    """``vur_kinds`` is a tuple of ``unplayed`` kinds (:data:`swissframe.schema.UNPLAYED_KINDS`):
+    an unknown kind, or one kind given as text (read letter by letter), counted no round
+    as voluntarily unplayed, without a word."""
+    kinds = rules.vur_kinds
+    bad = (kinds if not isinstance(kinds, (tuple, list))
+           else [k for k in kinds if k not in UNPLAYED_KINDS])
+    if bad:
+        msg = (f"ruleset {rules.name!r}: vur_kinds={kinds!r:.80} must be a tuple of unplayed "
+               f"kinds; {bad!r:.60} is not. Hint: a subset of {UNPLAYED_KINDS}.")
+        raise RulesetError(msg)
+    object.__setattr__(rules, "vur_kinds", tuple(kinds))
 
 
 @dataclass(frozen=True)
@@ -574,6 +634,10 @@ class Ruleset:
     draw_word: str = "draw"
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            msg = (f"a ruleset's name must be non-empty text, got {self.name!r:.60}. Hint: "
+                   "dataclasses.replace(rules, name='my-rules').")
+            raise RulesetError(msg)
         try:
             object.__setattr__(self, "options", PlatformOptions.of(self.options))
         except RulesetError as exc:
@@ -612,6 +676,9 @@ class Ruleset:
             msg = (f"ruleset {self.name!r}: unplayed_rounds={self.unplayed_rounds!r}; expected "
                    "'fide-2023', 'fide-2026', 'fide-2009' or 'as_played'.")
             raise RulesetError(msg)
+        for f in ("criteria", "columns"):
+            object.__setattr__(self, f, _criteria(self.name, f, getattr(self, f)))
+        _check_vur_kinds(self)
         ranked = {c.name: c for c in self.criteria}
         clash = [c.name for c in self.columns if c.name in ranked and ranked[c.name] != c]
         if clash:
@@ -627,11 +694,13 @@ class Ruleset:
         if self.bye_games is not None:
             games = self.bye_games
             if (not isinstance(games, (tuple, list)) or len(games) != 3
-                    or not all(isinstance(g, int) and not isinstance(g, bool) and g >= 0
-                               for g in games) or games[0] <= games[1]):
-                msg = (f"ruleset {self.name!r}: bye_games={games!r}; expected three whole "
-                       "numbers (won, lost, drawn) ≥ 0 with more games won than lost, or "
-                       "None. Hint: the MTR's bye is (2, 0, 0).")
+                    or not all(isinstance(g, int) and not isinstance(g, bool)
+                               and 0 <= g <= MAX_GAMES for g in games)
+                    or games[0] <= games[1]):
+                # (a count past MAX_GAMES, as in a results table, gave a null GW%)
+                msg = (f"ruleset {self.name!r}: bye_games={games!r:.80}; expected three whole "
+                       f"numbers (won, lost, drawn) from 0 to {MAX_GAMES:,} with more games "
+                       "won than lost, or None. Hint: the MTR's bye is (2, 0, 0).")
                 raise RulesetError(msg)
             object.__setattr__(self, "bye_games", tuple(games))
         try:
@@ -934,6 +1003,52 @@ def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
     return ruleset
 
 
+@functools.cache
+def _engine_names() -> frozenset[str]:
+    """The columns a ranking holds besides its criteria: the engine's rows and per-player
+    record (:func:`swissframe.schema._engine_columns`), the standings' own columns, the
+    flags and ``through_round``; ``omwp`` and ``ogwp`` are criteria (a ruleset may name
+    another function so)."""
+    from swissframe.engine.standings import STANDINGS_COLUMNS
+    from swissframe.schema import FLAG_COLUMNS, _engine_columns
+
+    return frozenset({*_engine_columns(), *STANDINGS_COLUMNS, *FLAG_COLUMNS,
+                      "through_round"} - {"omwp", "ogwp"})
+
+
+def _check_engine_names(rules: Ruleset) -> None:
+    """A custom ruleset's criteria and columns, checked against the engine when it is
+    used: a criterion named like a column the ranking holds (``wins``, ``gwp``,
+    ``opponents``, ``rank``, ``player_id``) but computing another function was replaced
+    by that column without a word (a criterion ``wins`` of function ``ogwp`` ranked by
+    wins) or ended in Polars' ``DuplicateError``; a parameter its function does not take
+    was a bare ``TypeError`` (``omwp() got an unexpected keyword argument``)."""
+    from swissframe.engine.tiebreakers import GROUP_TIEBREAKERS, TIEBREAKERS
+
+    taken = _engine_names()
+    for c in (*rules.criteria, *rules.columns):
+        if c.name in taken and c.name != c.function:
+            msg = (f"ruleset {rules.name!r}: criterion {c.name!r} (function {c.function!r}) "
+                   "is named like a column the standings hold already, which would be "
+                   f"ranked by instead. Hint: name it otherwise, e.g. "
+                   f"Criterion({c.function + '_' + c.name!r}, {c.function!r}).")
+            raise RulesetError(msg)
+        fn = TIEBREAKERS.get(c.function) or GROUP_TIEBREAKERS.get(c.function)
+        if fn is None or not c.params:
+            continue  # (an unknown function is named when ranking)
+        takes = inspect.signature(fn).parameters
+        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in takes.values()):
+            continue
+        unknown = [k for k, _ in c.params if k not in takes or k in ("ctx", "name")]
+        if unknown:
+            known = [k for k, p in takes.items() if k not in ("ctx", "name")
+                     and p.kind is not inspect.Parameter.VAR_POSITIONAL]
+            msg = (f"ruleset {rules.name!r}: criterion {c.name!r}: function {c.function!r} "
+                   f"takes no parameter {unknown[0]!r}. Hint: its parameters are "
+                   f"{known or 'none'}.")
+            raise RulesetError(msg)
+
+
 def get(rules: str | Ruleset) -> Ruleset:
     """Resolve a ruleset by name, or return it unchanged.
 
@@ -944,6 +1059,8 @@ def get(rules: str | Ruleset) -> Ruleset:
     'mtg: W/D/L/bye 3/1/0/3; match_points → omwp → gwp → ogwp'
     """
     if isinstance(rules, Ruleset):
+        if PRESETS.get(rules.name) is not rules:
+            _check_engine_names(rules)
         return rules
     try:
         return PRESETS[rules]

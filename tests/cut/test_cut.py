@@ -411,6 +411,39 @@ def test_bad_pairings_raise() -> None:
         cut.next_round_ranges(res, None, outcomes=[(2, 0, 0)])
 
 
+@pytest.mark.parametrize(("column", "cells", "says"), [
+    ("player_id", lambda p: pl.concat_list("player_id"),
+     r"pairings table has column\(s\) with no text form: player_id is List\(String\)"),
+    ("event_id", lambda p: pl.Series([object()] * p.height, dtype=pl.Object),
+     r"pairings table has column\(s\) with no text form: event_id is Object"),
+    ("opponent_id", lambda p: pl.lit(1).cast(pl.Duration),
+     r"no text form: opponent_id is Duration"),
+    ("round", lambda p: pl.lit("x"), r"pairings table: round cells that are not read: row 1, "
+                                     r"event 'e', 'T' vs 'X': 'x'.*Hint: round numbers"),
+    ("round", lambda p: pl.lit(float("nan")), r"round cells that are not read: row 1.*: nan"),
+    ("round", lambda p: pl.lit(2**64 - 1, pl.UInt64), r"round cells .*18446744073709551615"),
+    ("disqualified", lambda p: pl.lit("maybe"),
+     r"pairings table: disqualified cells that are not read: row 1, .*'maybe'.*Hint: a flag"),
+    ("event_id", lambda p: pl.lit(None, pl.String), r"pairings have a null event_id"),
+])
+def test_pairings_of_a_type_they_cannot_be_read_as_raise(column: str, cells: object,
+                                                           says: str) -> None:
+    """Class 114: a pairings column of no text form (ids as lists, objects, durations), a
+    round that is no whole number (text, NaN, past 64 bits) or a disqualified cell that is
+    no flag was Polars' bare cast error; a null event_id was "event None: … does not point
+    back". Each is named, read as a results file's cells are."""
+    res, _ = _meet_event()
+    pairs = _pairs("e", 3, [("T", "X"), ("Y", "Z")])
+    value = cells(pairs)  # type: ignore[operator]
+    bad = pairs.with_columns(value.alias(column))
+    for call in (lambda: cut.cut_status(res, bad), lambda: cut.next_round_ranges(res, bad)):
+        with pytest.raises(sf.SwissframeError, match=says):
+            call()
+    # a round written as text or 3.0, a flag as "no", is read as a results file's cells are
+    fine = pairs.with_columns(pl.lit("3").alias("round"), pl.lit("no").alias("disqualified"))
+    assert_frame_equal(cut.next_round_ranges(res, fine), cut.next_round_ranges(res, pairs))
+
+
 def test_pairings_one_row_per_table_read_as_both_seats() -> None:
     """Pairings as organisers post them, one row per table, were refused ("whose own row
     does not point back"); they are read as both seats, to the same analysis."""
@@ -807,3 +840,29 @@ def test_id_report_replays_keep_the_stage_a_melee_ruleset_reads() -> None:
     assert staged.events.select("cf_topn_changed_share", "cf_cut_points_mean").equals(
         plain.events.select("cf_topn_changed_share", "cf_cut_points_mean"))
     assert staged.events["cf_cut_points_mean"][0] is not None
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (pl.col("player_id").cast(pl.Categorical).cast(pl.String).map_elements(
+        lambda s: [s], return_dtype=pl.List(pl.String)),
+     r"status has mistyped column\(s\): player_id is List\(String\), expected text"),
+    (pl.lit(float("nan")).alias("status"), r"status is Float64, expected text"),
+    (pl.col("probability").cast(pl.String), r"probability is String, expected number"),
+    (pl.col("match_points").cast(pl.String), r"match_points is String, expected number"),
+])
+def test_a_status_table_of_other_types_than_cut_status_writes_raises(change: pl.Expr,
+                                                                     says: str) -> None:
+    """Class 124: ``id_advice(status=...)`` given a ``cut_status`` table whose columns have
+    other types (ids as lists, a status NaN, probabilities as text) ended in Polars' bare
+    join, cast or comparison errors; a table without ``match_points`` in its
+    ``ColumnNotFoundError``. Each is named, by the check the charts read their tables with
+    (``schema.mistyped_outputs``); the pairings are checked as ``cut_status`` checks them."""
+    res, pairs = _meet_event()
+    status = cut.cut_status(res, pairs, top=2, n_sims=5)
+    with pytest.raises(sf.SchemaError, match=rf"{says}.*Hint: status=sf.cut_status"):
+        cut.id_advice(res, pairs, 2, status=status.with_columns(change))
+    with pytest.raises(sf.SchemaError, match=r"status lacks column\(s\) \['match_points'\]"):
+        cut.id_advice(res, pairs, 2, status=status.drop("match_points"))
+    with pytest.raises(sf.SchemaError, match=r"pairings table has column\(s\) with no text form"):
+        cut.id_advice(res, pairs.with_columns(pl.concat_list("player_id")), 2, status=status)
+    assert cut.id_advice(res, pairs, 2, status=status).height

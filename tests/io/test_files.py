@@ -1132,3 +1132,55 @@ def test_a_simulated_file_is_read_back_by_its_own_rules(tmp_path: Path) -> None:
     assert main(["simulate", "--players", "12", "--rules", "pokemon", "-o", str(out),
                  "--quiet"]) == 0
     assert sf.read(out).events["ruleset"].to_list() == ["pokemon"]
+
+
+@pytest.mark.parametrize("prefix", ["001 ", "012 ", "XXR "])
+def test_a_table_whose_rows_start_like_trf_records_is_read_as_a_table(
+        tmp_path: Path, prefix: str) -> None:
+    """Class 121: a CSV whose first column holds a player or an event written like a TRF
+    record (``001 Kai``, ``012 Open``) was sniffed as TRF, before its header was looked
+    at, and refused as a misaligned TRF line ("start number (columns 5-8) is 'Kai,'"),
+    named or in a folder. The header is looked at first: a TRF's first line never names
+    ``player_id`` or ``player_a``."""
+    rows = pl.read_csv(REPO_ROOT / "data" / "events" / "league-night.csv")
+    first = ["player_id", "opponent_id"]
+    odd = rows.select(*first, *[c for c in rows.columns if c not in first]).with_columns(
+        pl.col(first).str.replace(r"^Kai$", prefix + "Kai"))
+    (tmp_path / "dir").mkdir()
+    path = tmp_path / "dir" / "night.csv"
+    odd.write_csv(path)
+    assert _files.sniff(path) == "table"
+    for given in (path, tmp_path / "dir"):
+        got = sf.read(given).results
+        assert (prefix + "Kai") in got["player_id"].to_list()
+        assert got.height == rows.height
+    trf = REPO_ROOT / "tests" / "fixtures"
+    assert all(_files.sniff(f) == "trf" for f in trf.rglob("*.trf"))
+
+
+@pytest.mark.parametrize("limit", [2**40, 2**62, 2**63 - 2])
+def test_a_generous_size_limit_reads_a_small_file(limit: int) -> None:
+    """Class 125: each reader asked for one byte more than ``max_bytes`` and a read
+    allocates what it asks for: ``max_bytes=2**40`` (a user raising the limit generously)
+    was a ``MemoryError`` reading a 9 KB TOM, TRF or decklist file. A read asks for one
+    byte more than the file's size."""
+    for f in (FIXTURES / "tom" / "all_codes.tdf",
+              REPO_ROOT / "data" / "events" / "league-night.csv",
+              *sorted((FIXTURES / "trf").glob("*.trf"))[:1],
+              *sorted((FIXTURES / "decklist").glob("*.json*"))[:1]):
+        assert sf.read(f, max_bytes=limit).results.height
+
+
+@pytest.mark.parametrize("limit", [2**63 - 1, 2**70, 0])
+def test_a_size_limit_past_what_a_read_can_ask_is_named(limit: int,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Class 125: ``max_bytes`` (or ``SWISSFRAME_MAX_BYTES``) of 2**63 - 1 or more was
+    Python's bare ``OverflowError`` ("cannot fit 'int' into an index-sized integer") in
+    every reader but the tables'; it is an ``ImportFormatError`` naming the bound."""
+    tom = FIXTURES / "tom" / "all_codes.tdf"
+    said = r"size limit .* is not a number of bytes from 1 to 9,223,372,036,854,775,806"
+    with pytest.raises(ImportFormatError, match=said):
+        sf.read(tom, max_bytes=limit)
+    monkeypatch.setenv("SWISSFRAME_MAX_BYTES", str(limit))
+    with pytest.raises(ImportFormatError, match=said):
+        sf.read(tom)

@@ -332,6 +332,37 @@ def test_standings_that_list_a_player_or_a_list_twice_are_refused(
         read_tom(_mutate(tmp_path, old, new))
     assert "Hint: " in str(exc.value)
 
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ('<player id="107" place="2" />', '<player id="107" place="1" />',
+     r"bad.tdf, player 107: <standings> gives place 1 of the masters division to players "
+     r"101 and 107"),
+    ('<player id="107" place="2" />', '<player id="107" />',
+     r"bad.tdf, player 107: <standings> gives the player no place in the masters division"),
+    ('<player id="107" place="2" />', '<player id="107" place="0" />',
+     r"bad.tdf, player 107: <standings> gives the player place 0 in the masters division"),
+    ('<player id="106" place="8" />', '<player id="106" place="2" />',
+     r"player 106: <standings> gives place 2 of the masters division to players 107 and 106"),
+])
+def test_standings_places_missing_below_one_or_given_twice_are_refused(
+        tmp_path: Path, old: str, new: str, said: str) -> None:
+    """Class 118: a published place left out, 0, or given to two players of a division (the
+    finished and dnf lists share one numbering) was kept without a word; verify-ref compared
+    the standings with an order the file does not give."""
+    with pytest.raises(ImportFormatError, match=said) as exc:
+        read_tom(_mutate(tmp_path, old, new))
+    assert "Hint: " in str(exc.value)
+
+
+def test_a_roster_player_missing_from_players_is_refused(tmp_path: Path) -> None:
+    """Class 117: a pod roster's userid that <players> does not list was left out of the
+    players, the no-shows and the standings without a word (a match seat so is refused)."""
+    bad = _mutate(tmp_path, '<player userid="101" />',
+                  '<player userid="101" /><player userid="999" />')
+    with pytest.raises(ImportFormatError,
+                       match=r"bad.tdf, pod 2 roster: player 999 is not listed in <players>"):
+        read_tom(bad)
+
+
 def test_truncated_file(tmp_path: Path) -> None:
     data = (FIXTURES / "all_codes.tdf").read_bytes()
     for cut in (len(data) // 3, len(data) - 20):

@@ -670,3 +670,26 @@ def test_a_chess_page_has_no_drawing_in() -> None:
     page = " ".join(_text(sf.report(str(held), n_sims=0).html).split())
     assert "3 more were in with a draw" in page
     assert "draw in" not in page
+
+
+@pytest.mark.parametrize(("kwargs", "error", "says"), [
+    ({"names": pl.DataFrame({"player_id": [["Kai"]], "name": ["K"]})}, sf.DataError,
+     r"names table has column\(s\) with no text form: player_id is List\(String\)"),
+    ({"names": pl.DataFrame({"player_id": ["Kai"],
+                             "name": pl.Series([object()], dtype=pl.Object)})},
+     sf.DataError, r"names table has column\(s\) with no text form: name is Object"),
+    ({"title": 5}, sf.DataError, r"title must be text, got 5"),
+    ({"variants": "mtg"}, sf.DataError, r"variants must be a list of rulesets, got 'mtg'"),
+    ({"variants": ["mtg", "nope"]}, sf.RulesetError, r"unknown ruleset 'nope'"),
+])
+def test_report_arguments_of_the_wrong_kind_are_named(kwargs: dict[str, object],
+                                                      error: type[Exception], says: str) -> None:
+    """Class 122: a names table whose ids or names have no text form was Polars' bare cast
+    error, a number as title a bare ``AttributeError`` when the page was written; a variant
+    given as one name (read letter by letter) or unknown only left the page's sensitivity
+    section out, with a line on the page. Each is refused before anything is computed."""
+    results = pl.read_csv(DATA / "league-night.csv")
+    with pytest.raises(error, match=rf"{says}.*Hint: "):
+        sf.report(results, n_sims=0, **kwargs)  # type: ignore[arg-type]
+    assert sf.report(results, n_sims=0, title="Night", variants=["mtg", "mtg-1/3"],
+                     names={"Kai": "Kai K."}).html

@@ -372,3 +372,83 @@ def test_a_rulesets_whole_numbers_may_be_numpys() -> None:
                             points_game_win=np.int64(3))
     assert type(r.sweep_games) is int
     assert r == sf.rules.MELEE_TWO_GAME
+
+
+@pytest.mark.parametrize(("field", "value", "says"), [
+    ("criteria", "omwp", r"ruleset 'mtg': criteria must be a tuple of Criterion, got str 'omwp'"),
+    ("criteria", (("omwp", "omwp"),),
+     r"ruleset 'mtg': criteria must be a tuple of Criterion, got tuple \('omwp', 'omwp'\)"),
+    ("columns", "gwp", r"ruleset 'mtg': columns must be a tuple of Criterion, got str"),
+    ("options", None, r"platform options must be a mapping, got NoneType None"),
+    ("vur_kinds", ("nope",), r"vur_kinds=\('nope',\) must be a tuple of unplayed kinds"),
+    ("vur_kinds", "absent", r"vur_kinds='absent' must be a tuple of unplayed kinds"),
+    ("bye_games", (2**62, 0, 0), r"bye_games=\(4611686018427387904, 0, 0\); expected three "
+                                 r"whole numbers \(won, lost, drawn\) from 0 to 2,147,483,647"),
+    ("name", None, r"a ruleset's name must be non-empty text, got None"),
+    ("name", "", r"a ruleset's name must be non-empty text, got ''"),
+])
+def test_a_ruleset_field_of_the_wrong_shape_is_refused(field: str, value: object,
+                                                        says: str) -> None:
+    """Class 112: ``criteria="omwp"`` or ``(("omwp", "omwp"),)`` and ``options=None`` were a
+    bare ``AttributeError``/``TypeError`` when ranking; an unknown ``vur_kinds`` entry (or
+    one kind as text, read letter by letter) counted no round as voluntarily unplayed, and
+    a bye of ``2**62`` games gave a null GW%, without a word."""
+    with pytest.raises(RulesetError, match=rf"{says}.*Hint: "):
+        dataclasses.replace(sf.rules.MTG, **{field: value})
+
+
+def test_a_rulesets_criteria_given_as_lists_are_read_as_tuples() -> None:
+    """A list of criteria, or of parameter pairs, is read as its tuple (it was ``TypeError:
+    unhashable type: 'list'`` when ranking): the ruleset ranks as the preset does."""
+    ev = sf.simulate(12, rounds=4, seed=2).results
+    listed = dataclasses.replace(sf.rules.MTG, name="listed", criteria=[
+        dataclasses.replace(c, params=list(c.params)) for c in sf.rules.MTG.criteria])
+    assert listed.criteria == sf.rules.MTG.criteria
+    assert sf.standings(ev, listed).equals(sf.standings(ev, sf.rules.MTG))
+
+
+@pytest.mark.parametrize(("kwargs", "says"), [
+    ({"name": ""}, r"criterion '': name must be non-empty text"),
+    ({"name": 5}, r"criterion 5: name must be non-empty text, got 5"),
+    ({"name": "x", "function": None}, r"criterion 'x': function must be text, got None"),
+    ({"name": "x", "params": ("cut",)}, r"criterion 'x': params must be \(key, value\) pairs"),
+])
+def test_a_criterion_field_of_the_wrong_shape_is_refused(kwargs: dict[str, object],
+                                                         says: str) -> None:
+    """Class 112: a criterion's name or function that is no text, or parameters that are
+    not pairs, ended in Polars' or Python's bare errors when ranking."""
+    with pytest.raises(RulesetError, match=rf"{says}.*Hint: "):
+        Criterion(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["wins", "gwp", "opponents", "rank", "player_id", "round",
+                                  "dropped", "disqualified", "through_round"])
+def test_a_criterion_named_like_a_standings_column_is_refused(name: str) -> None:
+    """Class 113: a criterion named like a column the ranking holds but computing another
+    function was replaced by that column without a word (``Criterion("wins", "ogwp")``
+    ranked by wins, ``Criterion("gwp", "ogwp")`` by GW%) or ended in Polars'
+    ``DuplicateError`` (``rank``, ``player_id``, ``round``)."""
+    ev = sf.simulate(12, rounds=4, seed=2).results
+    rs = dataclasses.replace(sf.rules.MTG, name="mine", criteria=(
+        Criterion("match_points"), Criterion(name, "ogwp")))
+    for call in (lambda: sf.standings(ev, rs), lambda: sf.standings_by_round(ev, rs),
+                 lambda: sf.explain(ev, str(ev["player_id"][0]), rs)):
+        with pytest.raises(RulesetError, match=rf"ruleset 'mine': criterion '{name}' \(function "
+                           r"'ogwp'\) is named like a column the standings hold already"):
+            call()
+    # a name a criterion of that function gives itself, or one no column has, is kept
+    ok = dataclasses.replace(rs, criteria=(Criterion("match_points"), Criterion("gwp"),
+                                           Criterion("omwp", "ogwp"), Criterion("x", "omwp")))
+    mine, mtg = (sf.standings(ev, r).sort("player_id") for r in (ok, sf.rules.MTG))
+    assert mine["omwp"].equals(mtg["ogwp"], check_names=False)
+
+
+def test_a_criterion_parameter_its_function_does_not_take_is_refused() -> None:
+    """Class 113: an unknown parameter was a bare ``TypeError`` ("omwp() got an unexpected
+    keyword argument") when ranking; it is named with the function's parameters."""
+    ev = sf.simulate(12, rounds=4, seed=2).results
+    rs = dataclasses.replace(sf.rules.FIDE, name="mine", criteria=(
+        Criterion("points"), Criterion("bh", "buchholz", params=(("cuts", 1),))))
+    with pytest.raises(RulesetError, match=r"criterion 'bh': function 'buchholz' takes no "
+                       r"parameter 'cuts'. Hint: its parameters are \['cut', 'median'"):
+        sf.standings(ev, rs)
