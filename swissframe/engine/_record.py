@@ -25,7 +25,9 @@ from swissframe.engine._exact import (
     BitFields,
     ExactScale,
     RoundedScale,
+    join_keys,
     lcm_of,
+    per_group,
     sum_layouts,
     warn_fallback,
 )
@@ -651,7 +653,7 @@ def cutoff_rows(lf: pl.LazyFrame, keys: Sequence[str], cutoffs: pl.LazyFrame, *,
                 through: str = THROUGH) -> pl.LazyFrame:
     """Rows repeated once per cutoff at which they stand (:func:`standing_rows`):
     ``cutoffs`` (``keys``…, ``through``, any further columns) joined on ``keys``."""
-    return standing_rows(lf.join(cutoffs, on=list(keys), how="inner"), pl.col(through))
+    return standing_rows(join_keys(lf, cutoffs, keys), pl.col(through))
 
 
 def missing_stage(rules: Ruleset, columns: Sequence[str]) -> str | None:
@@ -682,7 +684,7 @@ def eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
             .agg(_last=pl.col("round").max(),
                  _stage=pl.col("stage").sort_by("round").last() if rules.snapshot == "stage"
                  else pl.lit(None, dtype=pl.String))
-            .with_columns(_event_last=pl.col("_last").max().over(ck)))
+            .with_columns(_event_last=per_group(pl.col("_last").max(), ck)))
     if rules.snapshot == "last_round":
         ev = pl.when(pl.col("_last") < pl.col("_event_last")).then(pl.col("_last")).otherwise(
             pl.col(THROUGH))
@@ -702,7 +704,7 @@ def event_rounds(lf: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     (``_i``): which rounds a player can have missed (:func:`late_rows`, and what
     ``validate`` calls a late entry or return)."""
     return (lf.filter(pl.col("phase") == "swiss").select(*keys, "round").unique()
-            .with_columns(_i=pl.col("round").rank("dense").over(list(keys)).cast(pl.Int64)
+            .with_columns(_i=per_group(pl.col("round").rank("dense"), keys).cast(pl.Int64)
                           - 1))
 
 
@@ -850,7 +852,7 @@ def late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.Laz
     # absence (with_inferred_absences, at every cutoff): only the late arrival's are added
     until = "_first" if rules.missing_rounds == "absent" else "_last"
     missed = (_with_missed_rounds(lf, keys)
-              .join(event_rounds(lf, keys), on=list(keys))
+              .pipe(join_keys, event_rounds(lf, keys), keys)
               .filter(pl.col("round") < pl.col(until))
               .select(*pk, pl.col("round").cast(pl.Int64))
               .join(played, on=[*pk, "round"], how="anti"))

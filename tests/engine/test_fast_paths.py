@@ -922,3 +922,51 @@ def test_chess_sums_of_one_group_by_equal_each_criterion_s_own(
     with mock.patch.object(_chess, "SHARED_SUMS", False):
         own = sf.standings(res, rules, through_round=through)
     assert_frame_equal(shared, own)
+
+
+#: Rulesets for one event computed without its key (``standings._one_event``): both
+#: Pokémon orders (drop-round snapshot, head-to-head, last-round opponent, random), the
+#: FIDE presets with each unplayed-round rule (inferred absences, chess terms, direct
+#: encounter), and other games' criteria (MTG, its drop-round variant, FaB, SWU, melee
+#: points, Yu-Gi-Oh!, an earned bye counted as an opponent).
+KEYLESS_RULES = st.sampled_from([
+    sf.rules.get("pokemon"), sf.rules.get("pokemon-2016"),
+    dataclasses.replace(sf.rules.get("pokemon"), name="pokemon-final", snapshot="final"),
+    sf.rules.pokemon(earned_bye_opponent=Fraction(3, 4), late_below=True, name="pk-earned"),
+    sf.rules.get("fide"), sf.rules.get("fide-2026"), sf.rules.get("fide-2009"),
+    dataclasses.replace(sf.rules.get("fide"), name="fide-played", unplayed_rounds="as_played"),
+    sf.rules.MTG, dataclasses.replace(sf.rules.MTG, name="mtg-last", snapshot="last_round"),
+    sf.rules.get("fab"), sf.rules.get("swu"), sf.rules.get("melee-two-game"),
+    sf.rules.get("yugioh-ddd"),
+])
+
+
+@PROPS
+@given(res=rich_events(max_events=1), rules=KEYLESS_RULES,
+       through=st.sampled_from([None, 2, 3]), dq=st.booleans())
+def test_one_event_without_its_key_equals_the_keyed_reference(
+        res: pl.DataFrame, rules: sf.Ruleset, through: int | None, dq: bool) -> None:
+    """One event's standings computed without the event key (``_one_event``: joins,
+    group-bys, windows and sorts by player and cutoff alone) equal ``_compute`` keyed by
+    the event, on the repeated rows and the running sums alike, and ``standings`` takes
+    it (late entrants' losses, absences, drops, a skipped round number, ties)."""
+    assume(res.height > 0)
+    if dq:  # (the last row's player disqualified from that round on)
+        res = res.with_columns(disqualified=pl.int_range(pl.len()) == pl.len() - 1)
+    frame, codes = st_mod._validated_coded(res, ())
+    assert codes is not None
+    ruleset = st_mod.late_rounds_needed(frame, rules, ("event_id",), codes)
+    if through is not None:
+        frame = frame.filter(pl.col("round") <= through)
+    event = str(codes.events[0])
+    for cumulative in (False, True):
+        if not st_mod._keyless_ok(ruleset, cumulative=cumulative):
+            continue
+        got = st_mod._one_event(frame, ruleset, event, cumulative=cumulative)
+        ref = st_mod._compute(frame.lazy(), ruleset, ("event_id",), None,
+                              cumulative=cumulative, one=True)
+        assert_frame_equal(got, ref, check_exact=True)
+    with mock.patch.object(st_mod, "KEYLESS", new=False):
+        ref = sf.standings(res, rules, through_round=through)
+    assert_frame_equal(sf.standings(res, rules, through_round=through), ref,
+                       check_exact=True)
