@@ -1008,7 +1008,8 @@ def _standings(results: Frame, ruleset: Ruleset, keys: tuple[str, ...],
         # (a ruleset taking players at rounds of their own computes criteria at several
         # cutoffs: on running sums where they pay, as standings_by_round)
         out = _by_scale_group(frame, ruleset, k, lambda f: _compute(
-            f.lazy(), ruleset, k, None, cumulative=_cumulative_pays(f)))
+            f.lazy(), ruleset, k, None, cumulative=_cumulative_pays(f)),
+            bounds=_row_bounds(codes))
         if out is None:  # (one pass; one event ranked as one group)
             one = codes is not None and codes.events.len() == 1
             cumulative = _cumulative_pays(frame)
@@ -1056,15 +1057,26 @@ def check_through_round(through_round: object) -> None:
         raise DataError(msg)
 
 
+def _row_bounds(codes: IdCodes | None) -> tuple[int, int] | None:
+    """Bounds above the rows' largest round number and game count of a row, from
+    validation's (:func:`_record.scale_groups`' ``bounds``; a row's three game counts
+    each at most the highest), None where it did not find them."""
+    if codes is None or codes.rounds is None or codes.games is None:
+        return None
+    return codes.rounds[1], 3 * codes.games[1]
+
+
 def _by_scale_group(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
-                    run: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.DataFrame | None:
-    """``run`` once per exact-scale group of events (:func:`_record.scale_groups`), the
-    parts stacked in the order one pass gives; None when one pass keeps every event exact.
+                    run: Callable[[pl.DataFrame], pl.DataFrame], *,
+                    bounds: tuple[int, int] | None = None) -> pl.DataFrame | None:
+    """``run`` once per exact-scale group of events (:func:`_record.scale_groups`, with
+    its ``bounds``), the parts stacked in the order one pass gives; None when one pass
+    keeps every event exact.
 
     An event computed alone because its scales may overflow reports its own fallback: the
     :class:`~swissframe.errors.ExactnessWarning` names it, and no other event is touched.
     """
-    groups = scale_groups(frame, rules, keys, span=spans_rounds(rules))
+    groups = scale_groups(frame, rules, keys, span=spans_rounds(rules), bounds=bounds)
     if groups is None:
         return None
     parts = []

@@ -43,7 +43,7 @@ from swissframe.engine import _exact as ex_mod
 from swissframe.engine import standings as st_mod
 from swissframe.engine import tiebreakers as tb_mod
 from swissframe.engine._exact import ExactScale, mean_exact, rank_exact
-from swissframe.engine._record import SumBounds, aggregate_players, prepare_rows
+from swissframe.engine._record import SumBounds, aggregate_players, prepare_rows, scale_groups
 from tests.engine.test_standings import PROPS, random_events, rich_events
 
 PRESETS = st.sampled_from(["mtg", "mtg-1/3", "mtg-wer", "mtg-1999", "swu", "melee-two-game",
@@ -970,3 +970,35 @@ def test_one_event_without_its_key_equals_the_keyed_reference(
         ref = sf.standings(res, rules, through_round=through)
     assert_frame_equal(sf.standings(res, rules, through_round=through), ref,
                        check_exact=True)
+
+
+def _long_event(rounds: int, games: int) -> pl.DataFrame:
+    """Two players meeting ``rounds`` times, each match ``games``-0 (a long event: its
+    exact scales do not pass ``scale_groups``' test without reading the record)."""
+    rows = [(r, a, b, games, 0) for r in range(1, rounds + 1) for a, b in (("A", "B"),)]
+    return sf.from_matches(pl.DataFrame(rows, orient="row", schema=[
+        "round", "player_a", "player_b", "games_a", "games_b"]).with_columns(
+        games_drawn=pl.lit(0)), default_event_id="long")
+
+
+@PROPS
+@given(res=random_events(), rules=PRESETS)
+@example(res=_long_event(45, 2), rules="mtg")
+@example(res=_long_event(12, 400), rules="pokemon")
+def test_scale_groups_from_validation_bounds_equal_reading_the_rows(res: pl.DataFrame,
+                                                                    rules: str) -> None:
+    """``scale_groups`` given validation's bounds of the rounds and game counts
+    (``standings._row_bounds``) groups the events as reading the rows does: the bounds
+    only skip the read where they pass the test themselves."""
+    ruleset = sf.rules.get(rules)
+    frame, codes = st_mod._validated_coded(res, ())
+    bounds = st_mod._row_bounds(codes)
+    assert bounds is not None
+    for span in (False, True):
+        got = scale_groups(frame, ruleset, span=span, bounds=bounds)
+        ref = scale_groups(frame, ruleset, span=span)
+        if got is None:
+            assert ref is None
+        else:
+            assert ref is not None
+            assert [(g.to_list(), a) for g, a in got] == [(g.to_list(), a) for g, a in ref]
