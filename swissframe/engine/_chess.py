@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 import polars as pl
 
 from swissframe._collect import collect
-from swissframe.engine._exact import ExactScale, exact_name, mean_exact
+from swissframe.engine._exact import ExactScale, exact_name, join_keys, mean_exact, per_group
 from swissframe.schema import FORFEITS
 from swissframe.schema import OPPONENT_ID as OPP
 from swissframe.schema import PLAYER_ID as PLAYER
@@ -95,7 +95,7 @@ def inferred_absences(results: pl.LazyFrame | pl.DataFrame,
     seats = swiss.select(*k, "round", "player_id")
     rounds = seats.select(*k, "round").unique()
     players = seats.group_by([*k, "player_id"]).agg(pl.col("round").min().alias("_first"))
-    grid = players.join(rounds, on=k) if k else players.join(rounds, how="cross")
+    grid = join_keys(players, rounds, k)
     return (grid.filter(pl.col("round") > pl.col("_first"))
             .join(seats, on=[*k, "round", "player_id"], how="anti")
             .select(*k, pl.col("round").cast(schema["round"]), "player_id",
@@ -205,7 +205,7 @@ def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, s
             pl.col("_win"), pl.col("_kind"), sched_col.alias("_sched"))
     fore_cols = None
     if fore:
-        last = ((pl.col("round") == pl.col("round").max().over(k))
+        last = ((pl.col("round") == per_group(pl.col("round").max(), k))
                 & pl.col("_sched").is_not_null())
         fore_cols = (
             pl.when(last).then(pl.lit(draw_u, dtype=pl.Int64)).otherwise(pl.col("_pts"))
@@ -215,7 +215,7 @@ def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, s
             pl.when(last).then(pl.col("_sched")).otherwise(pl.col(OPP)).alias(OPP))
     flags = (pl.col("_kind").is_in(list(vur_kinds)).fill_null(value=False).alias("_vur"),
              pl.col("_kind").is_not_null().alias("_unpl"),
-             pl.col("round").max().over(k).alias("_n"))
+             per_group(pl.col("round").max(), k).alias("_n"))
     before = None
     if rule == "fide-2009":  # (the score before each round: only this rule's dummy reads it)
         before = (pl.col("_pts").cum_sum() - pl.col("_pts")).over(pk).alias("_before")
@@ -629,7 +629,7 @@ def koya(ctx: Context, *, name: str = "ks", limit: Fraction = Fraction(1, 2)
     (win points × the event's rounds; 50% by default)."""
     win = Fraction(ctx.rules.points_win) * ctx.unit * limit
     terms = chess_terms(ctx).with_columns(
-        _n=pl.col("round").max().over(list(ctx.keys)))
+        _n=per_group(pl.col("round").max(), ctx.keys))
     agg = (terms.filter(pl.col("_sched").is_not_null()
                         & (pl.col("_sscore") * win.denominator
                            >= pl.col("_n") * win.numerator))

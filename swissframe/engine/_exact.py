@@ -42,6 +42,19 @@ FALLBACK_DIGITS = 12
 EXACT = "_x_"
 
 
+def per_group(expr: pl.Expr, keys: Sequence[str]) -> pl.Expr:
+    """``expr`` over the groups of ``keys``; over the whole frame where there are none
+    (one event computed without its key: ``standings._standings``)."""
+    return expr.over(list(keys)) if keys else expr
+
+
+def join_keys(left: pl.LazyFrame, right: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
+    """``left`` inner-joined to ``right`` on ``keys``; every pair where there are none
+    (one event computed without its key, as :func:`per_group`)."""
+    return (left.join(right, on=list(keys), how="inner") if keys
+            else left.join(right, how="cross"))
+
+
 def exact_name(column: str) -> str:
     """Name of the exact Int128 twin of ``column``."""
     return EXACT + column

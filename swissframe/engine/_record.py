@@ -25,7 +25,9 @@ from swissframe.engine._exact import (
     BitFields,
     ExactScale,
     RoundedScale,
+    join_keys,
     lcm_of,
+    per_group,
     sum_layouts,
     warn_fallback,
 )
@@ -502,9 +504,11 @@ LONG_ROUNDS: Final = 40
 _SCALE_BITS: Final = 119
 
 
-def _lcm_bits_table(top: int) -> list[float]:
+@functools.lru_cache(maxsize=64)
+def _lcm_bits_table(top: int) -> tuple[float, ...]:
     """``log2(lcm(1..n))`` for ``n`` in ``0..top``: the sum of ``log2 p`` over the prime
-    powers ``p**a ≤ n`` (``top`` is at most a few thousand)."""
+    powers ``p**a ≤ n`` (``top`` is at most a few thousand; built once per ``top``: a
+    one-event call's test of its scales was mostly this loop)."""
     out, acc = [0.0, 0.0], 0.0
     for n in range(2, max(top, 1) + 1):
         p = next((q for q in range(2, math.isqrt(n) + 1) if n % q == 0), n)
@@ -514,11 +518,26 @@ def _lcm_bits_table(top: int) -> list[float]:
         if m == 1:  # n = p**a
             acc += math.log2(p)
         out.append(acc)
-    return out[:max(top, 1) + 1]
+    return tuple(out[:max(top, 1) + 1])
+
+
+def _one_pass_exact(rules: Ruleset, r_max: int | None, g_max: int | None) -> bool:
+    """:func:`scale_groups`' test without the record: the Swiss rows' largest round
+    ``r_max`` and game count ``g_max`` (or bounds above them) keep every event exact in
+    one computation."""
+    if rules.bye_games is not None:  # (a bye's games as prepare_rows counts them)
+        g_max = max(int(g_max or 0), sum(rules.bye_games))
+    const = _clamp_bits(rules)
+    r_top, g_top = int(r_max or 1), int(r_max or 1) * max(int(g_max or 1), 1)
+    if r_top > LONG_ROUNDS or g_top > 4096:
+        return False
+    t = _lcm_bits_table(g_top)
+    return max(t[r_top] + const[0], t[g_top] + const[1]) + t[r_top] < _SCALE_BITS
 
 
 def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("event_id",),
-                 *, span: bool = True) -> list[tuple[pl.Series, bool]] | None:
+                 *, span: bool = True, bounds: tuple[int, int] | None = None
+                 ) -> list[tuple[pl.Series, bool]] | None:
     """How the events of ``rows`` (validated results) share exact scales: None when one
     computation keeps every event exact (the usual case, decided from the rows' largest
     round and game count alone); otherwise groups of ``event_id`` values, each
@@ -528,23 +547,22 @@ def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("e
     a fallback to rounded values, if any, touches that event only. An event's rounds are
     the span of its round numbers with ``span`` (``tiebreakers.spans_rounds``: CTB's
     scale grows with it), else the most rounds one of its players played (what every
-    other scale grows with: round numbers 1 and 10**9 are two rounds).
+    other scale grows with: round numbers 1 and 10**9 are two rounds). ``bounds``: the
+    rows' largest round number and largest game count of a row, or bounds above them
+    (validation's, :class:`~swissframe.schema.IdCodes`): where they pass the test, the
+    rows are not read (one query fewer in a one-event call).
     """
+    if bounds is not None and _one_pass_exact(rules, *bounds):
+        return None
     swiss = pl.col("phase") == "swiss"
     r_max, g_max = rows.select(
         pl.col("round").filter(swiss).max(),
         (pl.col("games_won") + pl.col("games_lost") + pl.col("games_drawn")).filter(swiss)
         .max()).row(0)
-    if r_max is None:
+    if r_max is None or _one_pass_exact(rules, r_max, g_max):
         return None
-    if rules.bye_games is not None:  # (a bye's games as prepare_rows counts them)
-        g_max = max(int(g_max or 0), sum(rules.bye_games))
+    r_top = int(r_max or 1)
     const = _clamp_bits(rules)
-    r_top, g_top = int(r_max or 1), int(r_max or 1) * max(int(g_max or 1), 1)
-    if r_top <= LONG_ROUNDS and g_top <= 4096:
-        t = _lcm_bits_table(g_top)
-        if max(t[r_top] + const[0], t[g_top] + const[1]) + t[r_top] < _SCALE_BITS:
-            return None
     record = aggregate_players(prepare_rows(rows.lazy(), rules), keys).pipe(collect)
     played = record.get_column("rounds_played").max()
     short = r_top <= LONG_ROUNDS if span else (
@@ -651,7 +669,7 @@ def cutoff_rows(lf: pl.LazyFrame, keys: Sequence[str], cutoffs: pl.LazyFrame, *,
                 through: str = THROUGH) -> pl.LazyFrame:
     """Rows repeated once per cutoff at which they stand (:func:`standing_rows`):
     ``cutoffs`` (``keys``…, ``through``, any further columns) joined on ``keys``."""
-    return standing_rows(lf.join(cutoffs, on=list(keys), how="inner"), pl.col(through))
+    return standing_rows(join_keys(lf, cutoffs, keys), pl.col(through))
 
 
 def missing_stage(rules: Ruleset, columns: Sequence[str]) -> str | None:
@@ -682,7 +700,7 @@ def eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
             .agg(_last=pl.col("round").max(),
                  _stage=pl.col("stage").sort_by("round").last() if rules.snapshot == "stage"
                  else pl.lit(None, dtype=pl.String))
-            .with_columns(_event_last=pl.col("_last").max().over(ck)))
+            .with_columns(_event_last=per_group(pl.col("_last").max(), ck)))
     if rules.snapshot == "last_round":
         ev = pl.when(pl.col("_last") < pl.col("_event_last")).then(pl.col("_last")).otherwise(
             pl.col(THROUGH))
@@ -702,7 +720,7 @@ def event_rounds(lf: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     (``_i``): which rounds a player can have missed (:func:`late_rows`, and what
     ``validate`` calls a late entry or return)."""
     return (lf.filter(pl.col("phase") == "swiss").select(*keys, "round").unique()
-            .with_columns(_i=pl.col("round").rank("dense").over(list(keys)).cast(pl.Int64)
+            .with_columns(_i=per_group(pl.col("round").rank("dense"), keys).cast(pl.Int64)
                           - 1))
 
 
@@ -850,7 +868,7 @@ def late_rows(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> pl.Laz
     # absence (with_inferred_absences, at every cutoff): only the late arrival's are added
     until = "_first" if rules.missing_rounds == "absent" else "_last"
     missed = (_with_missed_rounds(lf, keys)
-              .join(event_rounds(lf, keys), on=list(keys))
+              .pipe(join_keys, event_rounds(lf, keys), keys)
               .filter(pl.col("round") < pl.col(until))
               .select(*pk, pl.col("round").cast(pl.Int64))
               .join(played, on=[*pk, "round"], how="anti"))

@@ -38,6 +38,7 @@ from swissframe.engine._exact import (
     lcm_of,
     mean_exact,
     packs,
+    per_group,
     ratio_key,
     warn_fallback,
 )
@@ -774,7 +775,7 @@ def _late_flags(ctx: Context) -> pl.LazyFrame:
     first = (ctx.rows.group_by(ctx.pkeys)
              .agg(pl.col("round").filter(~forced).min().alias("_first"),
                   pl.col("round").min().alias("_any")))
-    return first.with_columns(_event_first=pl.col("_any").min().over(list(ctx.keys))).select(
+    return first.with_columns(_event_first=per_group(pl.col("_any").min(), ctx.keys)).select(
         *ctx.pkeys, (pl.col("_first").is_null()
                      | (pl.col("_first") > pl.col("_event_first"))).alias("_late"))
 
@@ -1293,7 +1294,7 @@ def random_key(g: GroupContext, *, name: str = "random", seed: int = 0) -> pl.La
     """A reproducible random order: a seeded hash of the player's position (by id) in the
     event (Pokémon TRH §5.5.1.1 "random"; FaB "random"). The same ids and seed always give
     the same order, whatever the row order."""
-    pos = pl.col(PLAYER).rank("dense").over(list(g.keys)).cast(pl.Int128)
+    pos = per_group(pl.col(PLAYER).rank("dense"), g.keys).cast(pl.Int128)
     start = g.table.select(*g.pkeys, (pos * 1_000_003 + (seed % _P61) * 7 + 12345).alias("_h"))
     key = pl.col("_h")
     return _mix(start, "_h").select(*g.pkeys, (key % 2**52).cast(pl.Int64).alias(name),

@@ -43,7 +43,7 @@ from swissframe.engine import _exact as ex_mod
 from swissframe.engine import standings as st_mod
 from swissframe.engine import tiebreakers as tb_mod
 from swissframe.engine._exact import ExactScale, mean_exact, rank_exact
-from swissframe.engine._record import SumBounds, aggregate_players, prepare_rows
+from swissframe.engine._record import SumBounds, aggregate_players, prepare_rows, scale_groups
 from tests.engine.test_standings import PROPS, random_events, rich_events
 
 PRESETS = st.sampled_from(["mtg", "mtg-1/3", "mtg-wer", "mtg-1999", "swu", "melee-two-game",
@@ -922,3 +922,83 @@ def test_chess_sums_of_one_group_by_equal_each_criterion_s_own(
     with mock.patch.object(_chess, "SHARED_SUMS", False):
         own = sf.standings(res, rules, through_round=through)
     assert_frame_equal(shared, own)
+
+
+#: Rulesets for one event computed without its key (``standings._one_event``): both
+#: Pokémon orders (drop-round snapshot, head-to-head, last-round opponent, random), the
+#: FIDE presets with each unplayed-round rule (inferred absences, chess terms, direct
+#: encounter), and other games' criteria (MTG, its drop-round variant, FaB, SWU, melee
+#: points, Yu-Gi-Oh!, an earned bye counted as an opponent).
+KEYLESS_RULES = st.sampled_from([
+    sf.rules.get("pokemon"), sf.rules.get("pokemon-2016"),
+    dataclasses.replace(sf.rules.get("pokemon"), name="pokemon-final", snapshot="final"),
+    sf.rules.pokemon(earned_bye_opponent=Fraction(3, 4), late_below=True, name="pk-earned"),
+    sf.rules.get("fide"), sf.rules.get("fide-2026"), sf.rules.get("fide-2009"),
+    dataclasses.replace(sf.rules.get("fide"), name="fide-played", unplayed_rounds="as_played"),
+    sf.rules.MTG, dataclasses.replace(sf.rules.MTG, name="mtg-last", snapshot="last_round"),
+    sf.rules.get("fab"), sf.rules.get("swu"), sf.rules.get("melee-two-game"),
+    sf.rules.get("yugioh-ddd"),
+])
+
+
+@PROPS
+@given(res=rich_events(max_events=1), rules=KEYLESS_RULES,
+       through=st.sampled_from([None, 2, 3]), dq=st.booleans())
+def test_one_event_without_its_key_equals_the_keyed_reference(
+        res: pl.DataFrame, rules: sf.Ruleset, through: int | None, dq: bool) -> None:
+    """One event's standings computed without the event key (``_one_event``: joins,
+    group-bys, windows and sorts by player and cutoff alone) equal ``_compute`` keyed by
+    the event, on the repeated rows and the running sums alike, and ``standings`` takes
+    it (late entrants' losses, absences, drops, a skipped round number, ties)."""
+    assume(res.height > 0)
+    if dq:  # (the last row's player disqualified from that round on)
+        res = res.with_columns(disqualified=pl.int_range(pl.len()) == pl.len() - 1)
+    frame, codes = st_mod._validated_coded(res, ())
+    assert codes is not None
+    ruleset = st_mod.late_rounds_needed(frame, rules, ("event_id",), codes)
+    if through is not None:
+        frame = frame.filter(pl.col("round") <= through)
+    event = str(codes.events[0])
+    for cumulative in (False, True):
+        if not st_mod._keyless_ok(ruleset, cumulative=cumulative):
+            continue
+        got = st_mod._one_event(frame, ruleset, event, cumulative=cumulative)
+        ref = st_mod._compute(frame.lazy(), ruleset, ("event_id",), None,
+                              cumulative=cumulative, one=True)
+        assert_frame_equal(got, ref, check_exact=True)
+    with mock.patch.object(st_mod, "KEYLESS", new=False):
+        ref = sf.standings(res, rules, through_round=through)
+    assert_frame_equal(sf.standings(res, rules, through_round=through), ref,
+                       check_exact=True)
+
+
+def _long_event(rounds: int, games: int) -> pl.DataFrame:
+    """Two players meeting ``rounds`` times, each match ``games``-0 (a long event: its
+    exact scales do not pass ``scale_groups``' test without reading the record)."""
+    rows = [(r, a, b, games, 0) for r in range(1, rounds + 1) for a, b in (("A", "B"),)]
+    return sf.from_matches(pl.DataFrame(rows, orient="row", schema=[
+        "round", "player_a", "player_b", "games_a", "games_b"]).with_columns(
+        games_drawn=pl.lit(0)), default_event_id="long")
+
+
+@PROPS
+@given(res=random_events(), rules=PRESETS)
+@example(res=_long_event(45, 2), rules="mtg")
+@example(res=_long_event(12, 400), rules="pokemon")
+def test_scale_groups_from_validation_bounds_equal_reading_the_rows(res: pl.DataFrame,
+                                                                    rules: str) -> None:
+    """``scale_groups`` given validation's bounds of the rounds and game counts
+    (``standings._row_bounds``) groups the events as reading the rows does: the bounds
+    only skip the read where they pass the test themselves."""
+    ruleset = sf.rules.get(rules)
+    frame, codes = st_mod._validated_coded(res, ())
+    bounds = st_mod._row_bounds(codes)
+    assert bounds is not None
+    for span in (False, True):
+        got = scale_groups(frame, ruleset, span=span, bounds=bounds)
+        ref = scale_groups(frame, ruleset, span=span)
+        if got is None:
+            assert ref is None
+        else:
+            assert ref is not None
+            assert [(g.to_list(), a) for g, a in got] == [(g.to_list(), a) for g, a in ref]
