@@ -20,7 +20,7 @@ import pytest
 from swissframe.errors import ImportFormatError
 from swissframe.io import decklist
 from swissframe.io.decklist import read_decklist_cache
-from tests.helpers import FIXTURES
+from tests.helpers import FIXTURES, SHARED_ROOT
 
 FIX = FIXTURES / "decklist"
 GOOD = sorted(FIX.glob("*.json"))
@@ -233,3 +233,16 @@ def test_a_worker_chunk_gives_the_frames_of_the_lists(tmp_path: Path) -> None:
         "match_pos"].head(3).to_list() == [0, 1, 2]
     assert raw["p2"].null_count() >= 1
     assert raw["result"].null_count() == 1
+
+
+@pytest.mark.slow
+def test_the_real_corpus_reads_alike_in_a_pool_and_in_one_process() -> None:
+    """The 2,249 files of the shared decklist cache: the pool's chunks (their texts packed,
+    their tables put end to end) give the tables of one process."""
+    root = SHARED_ROOT / "data" / "realworld" / "fbettega_MTG_decklistcache"
+    if not root.is_dir():
+        pytest.skip("../shared/data/realworld not found: real-data tests need the shared folder")
+    pool = read_decklist_cache(root, workers=2)
+    one = read_decklist_cache(root, workers=1)
+    assert _same(pool, one)
+    assert pool.results.height > 600_000
