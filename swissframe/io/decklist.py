@@ -1185,15 +1185,14 @@ def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     :data:`DRAWS_LISTED_AGAIN`)."""
     lo = pl.min_horizontal("a", "b")
     paired = pl.col("b").is_not_null()
-    m = m.with_columns(
-        pl.when(paired).then(lo).otherwise(pl.col("a")).alias("_k1"),
-        pl.when(paired).then(pl.max_horizontal("a", "b")).alias("_k2"),
-    )
+    pair = (pl.when(paired).then(lo).otherwise(pl.col("a")).alias("_k1"),
+            pl.when(paired).then(pl.max_horizontal("a", "b")).alias("_k2"))
     keys = ["event_id", "round", "_k1", "_k2"]
-    # only the rows of repeated pairs need the ordered window (a hash pass finds them)
-    repeated = pl.struct(keys).is_duplicated()
-    single = m.filter(~repeated).drop("_k1", "_k2")
-    m = m.filter(repeated).with_columns(
+    # only the rows of repeated pairs need the ordered window (a hash pass finds them,
+    # once; the pair's key columns are kept for those rows only)
+    repeated = m.select(pl.struct("event_id", "round", *pair).is_duplicated()).to_series()
+    single = m.filter(~repeated)
+    m = m.filter(repeated).with_columns(*pair).with_columns(
         # record oriented to the key order, to compare duplicates
         pl.when(pl.col("a") == lo).then(pl.format("{}-{}-{}", "ga", "gb", "gd"))
         .otherwise(pl.format("{}-{}-{}", "gb", "ga", "gd")).alias("_rec"),
