@@ -1132,3 +1132,19 @@ def test_a_simulated_file_is_read_back_by_its_own_rules(tmp_path: Path) -> None:
     assert main(["simulate", "--players", "12", "--rules", "pokemon", "-o", str(out),
                  "--quiet"]) == 0
     assert sf.read(out).events["ruleset"].to_list() == ["pokemon"]
+
+
+@pytest.mark.parametrize("tail", [b"", b"\x00" * 7, gzip.compress(b" and more")])
+def test_a_gzip_is_read_whole_with_its_padding_and_further_members(tmp_path: Path,
+                                                                   tail: bytes) -> None:
+    """One member (returned as decompressed, without copies), one padded with NULs, or two
+    members: the content of all of them; exactly at the limit it is read, one byte past it
+    is refused."""
+    body = b'{"Tournament": {}}' * 50
+    f = tmp_path / "e.json.gz"
+    f.write_bytes(gzip.compress(body) + tail)
+    want = body + (gzip.decompress(tail) if tail.strip(b"\x00") else b"")
+    assert _files.read_decompressed(f) == want
+    assert _files.read_decompressed(f, limit=len(want)) == want
+    with pytest.raises(ImportFormatError, match="limit"):
+        _files.read_decompressed(f, limit=len(want) - 1)
