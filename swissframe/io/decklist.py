@@ -199,10 +199,6 @@ CUT_MIN_ROUNDS_AFTER: Final = 2
 #: A detected (unnamed) single-elimination bracket starts with at most this many players.
 BRACKET_MAX_SEATS: Final = 8
 
-_MATCH_SCHEMA: Final = {
-    "event_id": pl.String, "source": pl.String, "round_pos": pl.Int64, "round_name": pl.String,
-    "match_pos": pl.Int64, "p1": pl.String, "p2": pl.String, "result": pl.String,
-}
 _STANDING_SCHEMA: Final = {
     "event_id": pl.String, "pos": pl.Int64, "rank": pl.Int64, "player": pl.String,
     "points": pl.Int64, "wins": pl.Int64, "losses": pl.Int64, "draws": pl.Int64,
@@ -938,7 +934,8 @@ def _runs(counts: list[int]) -> pl.DataFrame:
 def _frames(part: _Columns) -> _Frames:
     """One frame per table from a chunk's columns: each round and standings row given its
     event (its file's), each match its round, and the places in the file (``round_pos``,
-    ``match_pos``, ``pos``) counted here."""
+    ``match_pos``, ``pos``) counted here. The matches' frame is ``event_id, source,
+    round_pos, round_name, match_pos, p1, p2, result`` (texts, and Int64 places)."""
     m, s, evs, sizes = part
     events = pl.DataFrame(evs, schema=_EVENT_SCHEMA)
     in_file = _runs(sizes["rounds"])
