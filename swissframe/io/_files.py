@@ -280,6 +280,8 @@ def read_decompressed(path: PathLike, *, limit: int | None = None) -> bytes:
         while raw:
             d = zlib.decompressobj(wbits=31)
             chunk = d.decompress(raw, cap + 1 - len(out))
+            if not out and d.eof and len(chunk) <= cap and not d.unused_data.lstrip(b"\x00"):
+                return chunk  # (one member, the common case: its bytes, not two copies)
             out += chunk
             while d.unconsumed_tail and len(out) <= cap:
                 out += d.decompress(d.unconsumed_tail, cap + 1 - len(out))

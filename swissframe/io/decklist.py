@@ -199,10 +199,6 @@ CUT_MIN_ROUNDS_AFTER: Final = 2
 #: A detected (unnamed) single-elimination bracket starts with at most this many players.
 BRACKET_MAX_SEATS: Final = 8
 
-_MATCH_SCHEMA: Final = {
-    "event_id": pl.String, "source": pl.String, "round_pos": pl.Int64, "round_name": pl.String,
-    "match_pos": pl.Int64, "p1": pl.String, "p2": pl.String, "result": pl.String,
-}
 _STANDING_SCHEMA: Final = {
     "event_id": pl.String, "pos": pl.Int64, "rank": pl.Int64, "player": pl.String,
     "points": pl.Int64, "wins": pl.Int64, "losses": pl.Int64, "draws": pl.Int64,
@@ -400,6 +396,9 @@ def _whole(x: Any, eid: str, where: str, key: str) -> int | None:
     return int(v)
 
 
+#: One file's columns: its rounds and matches (``round_name`` and ``matches``, the count of
+#: matches, per round; ``p1``, ``p2``, ``result`` per match), its standings (per row, without
+#: the event and the row's place, which :func:`_frames` adds) and its event record.
 _Parsed = tuple[dict[str, list[Any]], dict[str, list[Any]], dict[str, Any]]
 
 
@@ -658,9 +657,8 @@ def _parse_file(path: Path, limit: int | None = None) -> _Parsed:
                 else "has a 'Tournament', 'Rounds' or 'Standings' of the wrong type")
         raise _fail(eid, f"{shown(path)}: the root object {what}")
     source = _source_of(path, _str_or_none(tour.get("Uri")))
-    rpos_col: list[int] = []
-    rname_col: list[str] = []
-    mpos_col: list[int] = []
+    rnames: list[str] = []
+    counts: list[int] = []
     p1: list[str | None] = []
     p2: list[str | None] = []
     res: list[str | None] = []
@@ -672,23 +670,19 @@ def _parse_file(path: Path, limit: int | None = None) -> _Parsed:
         if not all(isinstance(x, dict) for x in matches):
             bad = next(i for i, x in enumerate(matches) if not isinstance(x, dict))
             raise _fail(eid, f"round {rname!r} match #{bad + 1} is not an object")
-        n = len(matches)
-        rpos_col += [rpos] * n
-        rname_col += [rname] * n
-        mpos_col += range(n)
+        rnames.append(rname)
+        counts.append(len(matches))
         p1 += [_seat_name(x.get("Player1"), eid, rname) for x in matches]
         p2 += [_seat_name(x.get("Player2"), eid, rname) for x in matches]
         res += [_str_or_none(x.get("Result")) for x in matches]
-    m: dict[str, list[Any]] = {
-        "event_id": [eid] * len(p1), "source": [source] * len(p1), "round_pos": rpos_col,
-        "round_name": rname_col, "match_pos": mpos_col, "p1": p1, "p2": p2, "result": res}
+    m: dict[str, list[Any]] = {"round_name": rnames, "matches": counts, "p1": p1, "p2": p2,
+                               "result": res}
     if not all(isinstance(row, dict) and row.get("Player") is not None for row in standings):
         pos = next(i for i, row in enumerate(standings)
                    if not isinstance(row, dict) or row.get("Player") is None)
         raise _fail(eid, f"standings row #{pos + 1} has no 'Player'")
     players = [row["Player"] for row in standings]
     s: dict[str, list[Any]] = {
-        "event_id": [eid] * len(standings), "pos": list(range(len(standings))),
         "player": (players if all(type(x) is str for x in players)
                    else [_seat_name(x, eid, f"standings row #{i + 1}")
                          for i, x in enumerate(players)])}
@@ -756,22 +750,19 @@ def _plain_file(path: Path, limit: int | None) -> _Parsed | None:
         return None
     uri = _str_or_none(tour.get("Uri"))
     source = _source_of(path, uri)
-    rpos_col: list[int] = []
-    rname_col: list[str] = []
-    mpos_col: list[int] = []
+    rnames: list[str] = []
+    counts: list[int] = []
     p1: list[Any] = []
     p2: list[Any] = []
     res: list[Any] = []
-    for rpos, rnd in enumerate(rounds):
+    for rnd in rounds:
         if type(rnd) is not dict:
             return None
         matches = rnd.get("Matches")
         if type(matches) is not list:
             return None
-        n = len(matches)
-        rpos_col += [rpos] * n
-        rname_col += [_round_name(rnd)] * n
-        mpos_col += range(n)
+        rnames.append(_round_name(rnd))
+        counts.append(len(matches))
         # a match that is not an object has no .get: AttributeError, the caller reads again
         p1 += [x.get("Player1") for x in matches]
         p2 += [x.get("Player2") for x in matches]
@@ -782,12 +773,9 @@ def _plain_file(path: Path, limit: int | None) -> _Parsed | None:
     players = [row.get("Player") for row in standings]  # not an object: AttributeError
     if not set(map(type, players)) <= {str}:
         return None
-    n = len(p1)
-    m: dict[str, list[Any]] = {
-        "event_id": [eid] * n, "source": [source] * n, "round_pos": rpos_col,
-        "round_name": rname_col, "match_pos": mpos_col, "p1": p1, "p2": p2, "result": res}
-    s: dict[str, list[Any]] = {"event_id": [eid] * len(players),
-                               "pos": list(range(len(players))), "player": players}
+    m: dict[str, list[Any]] = {"round_name": rnames, "matches": counts, "p1": p1, "p2": p2,
+                               "result": res}
+    s: dict[str, list[Any]] = {"player": players}
     for key, col in _WHOLE_KEYS:
         values = [row.get(key) for row in standings]
         kinds = set(map(type, values))
@@ -812,32 +800,85 @@ def _plain_file(path: Path, limit: int | None) -> _Parsed | None:
     return m, s, ev
 
 
-_Columns = tuple[dict[str, list[Any]], dict[str, list[Any]], list[dict[str, Any]]]
+#: The columns of a run of files (a chunk): the files' columns end to end (:data:`_Parsed`),
+#: their event records, and each file's count of rounds and of standings rows.
+_Columns = tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]], dict[str, list[int]]]
 
 
-def _parse_chunk(files: Sequence[Path], limit: int | None) -> _Columns:
-    """Parse files into one set of column lists per table (what a worker sends back: plain
-    lists per chunk of files, not per file; a worker never calls Polars, whose thread pool
-    does not survive ``fork``).
+def _read_one(path: Path, limit: int | None) -> _Parsed:
+    """A file's columns: by :func:`_plain_file`, or by :func:`_parse_file` when it is not
+    plain (which converts an odd value or raises the error naming it)."""
+    try:
+        parsed = _plain_file(path, limit)
+    except Exception:  # anything unusual: read again value by value, for its message
+        parsed = None
+    return parsed if parsed is not None else _parse_file(path, limit)
 
-    Each file is read by :func:`_plain_file`, or by :func:`_parse_file` when it is not plain
-    (files in order, so the first bad file raises its own error).
-    """
-    m: dict[str, list[Any]] = {k: [] for k in _MATCH_SCHEMA}
-    s: dict[str, list[Any]] = {k: [] for k in _STANDING_SCHEMA}
+
+def _gathered(files: Iterable[_Parsed]) -> _Columns:
+    """The columns of files end to end, with each file's count of rounds and rows."""
+    m: dict[str, list[Any]] = {"round_name": [], "matches": [], "p1": [], "p2": [],
+                               "result": []}
+    s: dict[str, list[Any]] = {k: [] for k in _STANDING_SCHEMA if k not in ("event_id", "pos")}
     evs: list[dict[str, Any]] = []
-    for f in files:
-        try:
-            parsed = _plain_file(f, limit)
-        except Exception:  # anything unusual: read again value by value, for its message
-            parsed = None
-        fm, fs, ev = parsed if parsed is not None else _parse_file(f, limit)
+    sizes: dict[str, list[int]] = {"rounds": [], "standings": []}
+    for fm, fs, ev in files:
         for k, v in fm.items():
             m[k] += v
         for k, v in fs.items():
             s[k] += v
         evs.append(ev)
-    return m, s, evs
+        sizes["rounds"].append(len(fm["matches"]))
+        sizes["standings"].append(len(fs["player"]))
+    return m, s, evs, sizes
+
+
+def _parse_chunk(files: Sequence[Path], limit: int | None) -> _Columns:
+    """Parse files into one set of column lists (a worker never calls Polars, whose thread
+    pool does not survive ``fork``). Files are read in order (:func:`_read_one`), so the
+    first bad file raises its own error."""
+    return _gathered(_read_one(f, limit) for f in files)
+
+
+#: What separates the texts of a column sent back by a worker (:func:`_packed_texts`).
+_SEP: Final = "\x00"
+#: The columns of texts a worker packs: the seats, the results, the standings' players.
+_TEXTS: Final = ("p1", "p2", "result", "player")
+
+
+def _packed_texts(values: list[str | None]) -> Any:
+    """A column of texts as one text (the values joined by :data:`_SEP`), the places of its
+    nulls and its length: one object to pickle and to read back (:func:`_texts`), not one
+    per value. A column whose texts hold the separator is left as it is."""
+    try:
+        text, nulls = _SEP.join(values), []  # type: ignore[arg-type]
+    except TypeError:  # a null seat (a bye marker) or result
+        nulls = [i for i, v in enumerate(values) if v is None]
+        text = _SEP.join(["" if v is None else v for v in values])
+    if text.count(_SEP) != max(len(values) - 1, 0):
+        return values
+    return text, nulls, len(values)
+
+
+def _texts(name: str, packed: Any) -> pl.Series:
+    """A column of texts from its list or from :func:`_packed_texts`."""
+    if isinstance(packed, list):
+        return pl.Series(name, packed, dtype=pl.String)
+    text, nulls, n = packed
+    if not n:
+        return pl.Series(name, [], dtype=pl.String)
+    out = pl.Series(name, [text], dtype=pl.String).str.split(_SEP).explode()
+    return out.scatter(nulls, None) if nulls else out
+
+
+def _packed_chunk(files: Sequence[Path], limit: int | None) -> _Columns:
+    """:func:`_parse_chunk` as a worker sends it back: its columns of texts packed."""
+    m, s, evs, sizes = _parse_chunk(files, limit)
+    for cols in (m, s):
+        for k in _TEXTS:
+            if k in cols:
+                cols[k] = _packed_texts(cols[k])
+    return m, s, evs, sizes
 
 
 #: Chunks per worker process: a few, so that the two halves of a pool end together, but
@@ -879,35 +920,43 @@ def _chunks(files: Sequence[Path], n: int) -> list[Sequence[Path]]:
     return out
 
 
-def _frames(parts: Sequence[_Columns]) -> _Frames:
-    """One frame per table from the column lists of chunks (in order)."""
-    m, s, evs = parts[0]
-    for pm, ps, pe in parts[1:]:
-        for k, v in pm.items():
-            m[k] += v
-        for k, v in ps.items():
-            s[k] += v
-        evs += pe
-    return (pl.DataFrame(m, schema=_MATCH_SCHEMA), pl.DataFrame(s, schema=_STANDING_SCHEMA),
-            pl.DataFrame(evs, schema=_EVENT_SCHEMA))
+def _runs(counts: list[int]) -> pl.DataFrame:
+    """One row per item of runs of ``counts`` items: its run (``_of``, the run's index) and
+    its place in the run (``_at``)."""
+    runs = pl.DataFrame({"_n": counts}, schema={"_n": pl.Int64})
+    start = pl.col("_n").cum_sum() - pl.col("_n")
+    return runs.select(
+        pl.int_range(pl.len()).repeat_by("_n").explode(empty_as_null=False).alias("_of"),
+        start.repeat_by("_n").explode(empty_as_null=False).alias("_at"),
+    ).with_columns((pl.int_range(pl.len()) - pl.col("_at")).alias("_at"))
+
+
+def _frames(part: _Columns) -> _Frames:
+    """One frame per table from a chunk's columns: each round and standings row given its
+    event (its file's), each match its round, and the places in the file (``round_pos``,
+    ``match_pos``, ``pos``) counted here. The matches' frame is ``event_id, source,
+    round_pos, round_name, match_pos, p1, p2, result`` (texts, and Int64 places)."""
+    m, s, evs, sizes = part
+    events = pl.DataFrame(evs, schema=_EVENT_SCHEMA)
+    in_file = _runs(sizes["rounds"])
+    rounds = pl.DataFrame([
+        events["event_id"].gather(in_file["_of"]), events["source"].gather(in_file["_of"]),
+        in_file["_at"].alias("round_pos"), pl.Series("round_name", m["round_name"],
+                                                     dtype=pl.String)])
+    in_round = _runs(m["matches"])
+    raw = pl.DataFrame([*rounds.select(pl.all().gather(in_round["_of"])),
+                        in_round["_at"].alias("match_pos"),
+                        *(_texts(k, m[k]) for k in ("p1", "p2", "result"))])
+    rows = _runs(sizes["standings"])
+    cols = {"event_id": events["event_id"].gather(rows["_of"]), "pos": rows["_at"],
+            "player": _texts("player", s["player"])}
+    stands = pl.DataFrame([cols[k].alias(k) if k in cols else pl.Series(k, s[k], dtype=t)
+                           for k, t in _STANDING_SCHEMA.items()])
+    return raw, stands, events
 
 
 def _parallel(files: Sequence[Path], workers: int) -> bool:
     return workers > 1 and len(files) >= 64
-
-
-def _parse_many(files: Sequence[Path], workers: int | None, limit: int | None = None
-                ) -> _Frames:
-    """Every file parsed, in this process or (many files) in a pool: the three frames."""
-    n = _workers(workers)
-    if _parallel(files, n):
-        with _pool(n) as pool:
-            parts = list(pool.map(_parse_chunk, _chunks(files, n * _CHUNKS_PER_WORKER),
-                                  repeat(limit)))
-    else:
-        with _no_gc():
-            parts = [_parse_chunk(files, limit)]
-    return _frames(parts)
 
 
 def _workers(workers: int | None) -> int:
@@ -929,7 +978,7 @@ def _read_parallel(files: Sequence[Path], n: int, limit: int | None) -> Decklist
     tables are put in the order of one call.
 
     Errors are those of one whole-table call: a parse error surfaces at its chunk, in file
-    order, as with one :func:`_parse_many`; when a chunk's assembly fails (a bad round name
+    order, as when one process reads them; when a chunk's assembly fails (a bad round name
     or result, whose message counts every file's), the remaining chunks are parsed and
     :func:`_assemble` runs once on every file's frames, which raises that error.
     """
@@ -938,8 +987,8 @@ def _read_parallel(files: Sequence[Path], n: int, limit: int | None) -> Decklist
     outs: list[DecklistEvents] = []
     failed = False
     with _pool(min(n, len(chunks))) as pool, _no_gc():  # unpickled chunks: no collections
-        for part in pool.map(_parse_chunk, chunks, repeat(limit)):
-            frames.append(_frames([part]))
+        for part in pool.map(_packed_chunk, chunks, repeat(limit)):
+            frames.append(_frames(part))
             if not failed:
                 try:
                     outs.append(_assemble(*frames[-1]))
@@ -964,7 +1013,9 @@ def _combine(outs: Sequence[DecklistEvents]) -> DecklistEvents:
     sort (results and events have one row per key; published ties keep their order).
     """
     def cat(name: str) -> pl.DataFrame:
-        frame: pl.DataFrame = pl.concat([getattr(o, name) for o in outs], rechunk=True)
+        # (in the chunks' pieces, not copied into one: 19 ms for the corpus's results, after
+        # the workers' end; the engine reads a table in its chunks alike)
+        frame: pl.DataFrame = pl.concat([getattr(o, name) for o in outs], rechunk=False)
         return frame
 
     ids = [o.events["event_id"] for o in outs if o.events.height]
@@ -1131,15 +1182,14 @@ def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     :data:`DRAWS_LISTED_AGAIN`)."""
     lo = pl.min_horizontal("a", "b")
     paired = pl.col("b").is_not_null()
-    m = m.with_columns(
-        pl.when(paired).then(lo).otherwise(pl.col("a")).alias("_k1"),
-        pl.when(paired).then(pl.max_horizontal("a", "b")).alias("_k2"),
-    )
+    pair = (pl.when(paired).then(lo).otherwise(pl.col("a")).alias("_k1"),
+            pl.when(paired).then(pl.max_horizontal("a", "b")).alias("_k2"))
     keys = ["event_id", "round", "_k1", "_k2"]
-    # only the rows of repeated pairs need the ordered window (a hash pass finds them)
-    repeated = pl.struct(keys).is_duplicated()
-    single = m.filter(~repeated).drop("_k1", "_k2")
-    m = m.filter(repeated).with_columns(
+    # only the rows of repeated pairs need the ordered window (a hash pass finds them,
+    # once; the pair's key columns are kept for those rows only)
+    repeated = m.select(pl.struct("event_id", "round", *pair).is_duplicated()).to_series()
+    single = m.filter(~repeated)
+    m = m.filter(repeated).with_columns(*pair).with_columns(
         # record oriented to the key order, to compare duplicates
         pl.when(pl.col("a") == lo).then(pl.format("{}-{}-{}", "ga", "gb", "gd"))
         .otherwise(pl.format("{}-{}-{}", "gb", "ga", "gd")).alias("_rec"),
@@ -1338,7 +1388,7 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
         (pl.col("round") == pl.col("round").min().over("event_id")).alias("is_first"),
         pl.len().over("event_id").alias("n_rounds"),
     )
-    winners = r.filter(won).select("event_id", "round", "player_id")
+    winners = r.lazy().filter(won).select("event_id", "round", "player_id").collect()
     nxt = r.select("event_id", pl.col("round").alias("next_round"), "player_id")
     overlap = (winners.join(per.select("event_id", "round", "next_round"),
                             on=["event_id", "round"])
@@ -1384,12 +1434,14 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
     phases = per.select("event_id", "round", pl.when("_po").then(pl.lit("playoff"))
                         .otherwise(pl.lit("swiss")).alias("phase"))
     # Day cuts inside the Swiss.
-    sw = r.join(phases.filter(pl.col("phase") == "swiss"), on=["event_id", "round"], how="semi")
     mp = (pl.when(pl.col("games_won") > pl.col("games_lost")).then(3)
           .when(pl.col("games_won") == pl.col("games_lost")).then(1).otherwise(0))
+    # (only the columns counted below: the join and the sort move no opponent's name)
+    sw = r.select("event_id", "round", "player_id", mp.alias("_mp")).join(
+        phases.filter(pl.col("phase") == "swiss"), on=["event_id", "round"], how="semi")
     # one row per player and round: in round order, a running sum over each player's rows
     # is their points after each round (the rows' order is not kept: only counted below)
-    sw = sw.with_columns(mp.alias("_mp")).sort("round", maintain_order=True).with_columns(
+    sw = sw.sort("round", maintain_order=True).with_columns(
         pl.col("_mp").cum_sum().over("event_id", "player_id").alias("_pts"),
         pl.col("round").max().over("event_id", "player_id").alias("_last"),
     ).with_columns((pl.col("_last") > pl.col("round")).alias("_cont"))
@@ -1512,8 +1564,9 @@ def read_decklist_cache(
     files = _expand(paths)
     if _parallel(files, n):
         return _read_parallel(files, n, max_bytes)
-    raw, stands, events = _parse_many(files, n, max_bytes)
-    return _assemble(raw, stands, events)
+    with _no_gc():
+        parsed = _parse_chunk(files, max_bytes)
+    return _assemble(*_frames(parsed))
 
 
 def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame

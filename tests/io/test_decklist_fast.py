@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import polars as pl
 import pytest
 
 from swissframe.errors import ImportFormatError
 from swissframe.io import decklist
 from swissframe.io.decklist import read_decklist_cache
-from tests.helpers import FIXTURES
+from tests.helpers import FIXTURES, SHARED_ROOT
 
 FIX = FIXTURES / "decklist"
 GOOD = sorted(FIX.glob("*.json"))
@@ -64,8 +65,7 @@ def test_odd_standings_values_are_read_value_by_value(tmp_path: Path, key: str,
     path = tmp_path / "odd-1-2024-07-13.json"
     path.write_bytes(orjson.dumps(doc))
     plain = decklist._parse_chunk([path], None)
-    exact = decklist._parse_file(path)
-    assert plain == (exact[0], exact[1], [exact[2]])
+    assert plain == decklist._gathered([decklist._parse_file(path)])
 
 
 @pytest.mark.parametrize(("seat", "value"), [("Player1", 7), ("Player2", 2.5),
@@ -78,7 +78,7 @@ def test_numeric_seats_and_results_are_converted_as_before(tmp_path: Path, seat:
     path.write_bytes(orjson.dumps(doc))
     assert decklist._plain_file(path, None) is None
     exact = decklist._parse_file(path)
-    assert decklist._parse_chunk([path], None) == (exact[0], exact[1], [exact[2]])
+    assert decklist._parse_chunk([path], None) == decklist._gathered([exact])
 
 
 def test_plain_files_take_the_fast_reader() -> None:
@@ -190,8 +190,59 @@ def test_chunk_tables_combine_to_one_call(tmp_path: Path, order: str) -> None:
     elif order == "interleaved":
         files = files[::2] + files[1::2]
     chunks = [files[i:i + 6] for i in range(0, len(files), 6)]
-    outs = [decklist._assemble(*decklist._frames([decklist._parse_chunk(c, None)]))
+    outs = [decklist._assemble(*decklist._frames(decklist._parse_chunk(c, None)))
             for c in chunks]
-    whole = decklist._assemble(*decklist._frames([decklist._parse_chunk(files, None)]))
+    whole = decklist._assemble(*decklist._frames(decklist._parse_chunk(files, None)))
     assert _same(decklist._combine(outs), whole)
     assert _same(whole, read_decklist_cache(files, workers=1))
+
+
+def _frames_alike(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    return all(x.schema == y.schema and x.equals(y) for x, y in zip(a, b, strict=True))
+
+
+@pytest.mark.parametrize("texts", [
+    ["a", "b"], [], [""], ["", ""], [None], ["a", None, "", None], [None, None],
+    ["x\x00y", "z"], ["\x00"], ["é", "名前", None]])
+def test_packed_texts_read_back_as_the_list(texts: list[str | None]) -> None:
+    """A worker's column of texts, joined by NUL with its nulls' places (or left as a
+    list when a text holds a NUL), reads back as the list would."""
+    got = decklist._texts("c", decklist._packed_texts(texts))
+    assert got.dtype == pl.String
+    assert got.to_list() == texts
+
+
+def test_a_worker_chunk_gives_the_frames_of_the_lists(tmp_path: Path) -> None:
+    """Files with null seats and results, a round without matches, a file without rounds or
+    standings and a name holding a NUL: the packed chunk a worker sends back gives the same
+    frames as the chunk's lists."""
+    doc = _doc()
+    doc["Rounds"][0]["Matches"][0]["Player2"] = None
+    doc["Rounds"][0]["Matches"][1]["Result"] = None
+    doc["Rounds"][1]["Matches"][0]["Player1"] = "nul\x00name"
+    doc["Rounds"].insert(1, {"RoundName": "Round 9", "Matches": []})
+    (tmp_path / "odd-1-2024-07-13.json").write_bytes(orjson.dumps(doc))
+    (tmp_path / "bare-2-2024-07-13.json").write_bytes(orjson.dumps(
+        {"Tournament": {}, "Rounds": [], "Standings": []}))
+    files = sorted(tmp_path.iterdir()) + GOOD
+    lists = decklist._frames(decklist._parse_chunk(files, None))
+    packed = decklist._frames(decklist._packed_chunk(files, None))
+    assert _frames_alike(lists, packed)
+    raw = lists[0]
+    assert raw.filter(pl.col("event_id") == "odd-1-2024-07-13")[
+        "match_pos"].head(3).to_list() == [0, 1, 2]
+    assert raw["p2"].null_count() >= 1
+    assert raw["result"].null_count() == 1
+
+
+@pytest.mark.slow
+def test_the_real_corpus_reads_alike_in_a_pool_and_in_one_process() -> None:
+    """The 2,249 files of the shared decklist cache: the pool's chunks (their texts packed,
+    their tables put end to end) give the tables of one process."""
+    root = SHARED_ROOT / "data" / "realworld" / "fbettega_MTG_decklistcache"
+    if not root.is_dir():
+        pytest.skip("../shared/data/realworld not found: real-data tests need the shared folder")
+    pool = read_decklist_cache(root, workers=2)
+    one = read_decklist_cache(root, workers=1)
+    assert _same(pool, one)
+    assert pool.results.height > 600_000

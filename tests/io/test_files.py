@@ -1184,3 +1184,19 @@ def test_a_size_limit_past_what_a_read_can_ask_is_named(limit: int,
     monkeypatch.setenv("SWISSFRAME_MAX_BYTES", str(limit))
     with pytest.raises(ImportFormatError, match=said):
         sf.read(tom)
+
+
+@pytest.mark.parametrize("tail", [b"", b"\x00" * 7, gzip.compress(b" and more")])
+def test_a_gzip_is_read_whole_with_its_padding_and_further_members(tmp_path: Path,
+                                                                   tail: bytes) -> None:
+    """One member (returned as decompressed, without copies), one padded with NULs, or two
+    members: the content of all of them; exactly at the limit it is read, one byte past it
+    is refused."""
+    body = b'{"Tournament": {}}' * 50
+    f = tmp_path / "e.json.gz"
+    f.write_bytes(gzip.compress(body) + tail)
+    want = body + (gzip.decompress(tail) if tail.strip(b"\x00") else b"")
+    assert _files.read_decompressed(f) == want
+    assert _files.read_decompressed(f, limit=len(want)) == want
+    with pytest.raises(ImportFormatError, match="limit"):
+        _files.read_decompressed(f, limit=len(want) - 1)
