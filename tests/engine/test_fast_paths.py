@@ -964,3 +964,41 @@ def test_points_of_counts_are_the_sum_of_the_rows_points(
     counted = aggregate_players(prepared, (), packed=bounds, points=points).collect()
     assert bounds.held(counted)
     assert_frame_equal(counted, plain, check_row_order=False)
+
+
+def _joined(out: pl.LazyFrame, frame: pl.LazyFrame, keys: object) -> pl.LazyFrame:
+    """``_joined_beside``'s reference: the plain left join."""
+    assert isinstance(keys, list | tuple)
+    return out.join(frame, on=list(keys), how="left")
+
+
+@PROPS
+@given(res=rich_events(), rules=PRESETS)
+def test_opponents_sums_put_beside_the_players_equal_their_join(res: pl.DataFrame,
+                                                                rules: str) -> None:
+    """On a large table the opponents' sums are joined to the players' keys alone and put
+    beside them (``_joined_beside``): the standings the plain left join gives."""
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):  # (as on a table large enough)
+        fast = sf.standings(res, rules)
+        with mock.patch.object(st_mod, "_joined_beside", _joined):
+            plain = sf.standings(res, rules)
+    assert_frame_equal(fast, plain)
+
+
+@PROPS
+@given(keys=st.lists(st.integers(0, 30), min_size=1, max_size=40, unique=True),
+       found=st.lists(st.integers(0, 40), max_size=40, unique=True),
+       cut=st.integers(1, 39))
+def test_a_frame_put_beside_equals_the_left_join(keys: list[int], found: list[int],
+                                                 cut: int) -> None:
+    """``_joined_beside``: ``out``'s rows in their order (in two chunks), each with its
+    key's row of ``frame`` (one row per key; null where it has none), as the left join
+    gives them."""
+    out = pl.concat([pl.DataFrame({"player_id": keys[:cut], "a": keys[:cut]}),
+                     pl.DataFrame({"player_id": keys[cut:], "a": keys[cut:]})],
+                    rechunk=False).cast({"player_id": pl.Int64, "a": pl.Int64}).lazy()
+    frame = pl.DataFrame({"player_id": found, "v": [k * 10 for k in found]},
+                         schema={"player_id": pl.Int64, "v": pl.Int64}).lazy()
+    got = st_mod._joined_beside(out, frame, ["player_id"]).collect()
+    want = out.join(frame, on="player_id", how="left", maintain_order="left").collect()
+    assert_frame_equal(got, want)
