@@ -342,26 +342,11 @@ def _attach_fused(ctx: Context, out: pl.LazyFrame, frames: Sequence[pl.LazyFrame
         elif id(proj[0]) not in done:
             done.add(id(proj[0]))
             source, exprs = groups[id(proj[0])]
-            got = select(source, *ctx.pkeys, *exprs)
-            out = (_joined_beside(out, got, ctx.pkeys)
-                   if out is ctx.players and packs(ctx.size)
-                   else out.join(got, on=ctx.pkeys, how="left"))
+            out = out.join(select(source, *ctx.pkeys, *exprs), on=ctx.pkeys, how="left")
             joined += [e.meta.output_name() for e in exprs]
     if joined != order:
         out = out.select(order)
     return out
-
-
-def _joined_beside(out: pl.LazyFrame, frame: pl.LazyFrame, keys: Sequence[str]
-                   ) -> pl.LazyFrame:
-    """``out.join(frame, on=keys, how="left")`` for a materialised ``out`` (read twice at
-    no cost) and a ``frame`` of one row per key (a group-by's): only ``out``'s keys are
-    joined, in their order, and ``frame``'s columns put beside ``out`` — the join gathers
-    ``frame``'s columns alone, not ``out``'s (the bulk players' 12 columns and the
-    opponents' sums, 810k rows: 150 -> 115 ms CPU)."""
-    keys = list(keys)
-    got = out.select(keys).join(frame, on=keys, how="left", maintain_order="left")
-    return pl.concat([out, got.drop(keys)], how="horizontal")
 
 
 def _sort_keys(rules: Ruleset, upto: int | None = None) -> tuple[list[str], list[bool]]:
@@ -1163,11 +1148,9 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     selected = criteria.select(cs.by_name(*wanted, require_all=False))
     # a small table is ranked by the plain sort in the criteria's own plan (one query
     # fewer: one 64-player event 5.6 -> 5.1 ms); a large one is materialised first, for
-    # the stats that pack its sort keys (_rank_table), in one chunk: the players' columns
-    # and those put beside them (_joined_beside) come in chunks of different lengths,
-    # which the ranking's gathers pay for more than a copy (810k players: 15 ms)
+    # the stats that pack its sort keys (_rank_table)
     ranked_lf = (_rank(selected, rules, event_key, disqualified=dq) if not packs(base.height)
-                 else _rank_table(selected.pipe(collect).rechunk(), rules, event_key, keep))
+                 else _rank_table(selected.pipe(collect), rules, event_key, keep))
     # the ids decoded in the ranking's plan: one collect for ranking, decoding and output
     ids = pl.lit(codes.players)
     if one:
