@@ -400,6 +400,14 @@ def test_fast_checks_equal_the_reference(df: pl.DataFrame, data: st.DataObject) 
         threaded = _checked(df, default_event_id="event", keys=())
     assert threaded[0].equals(got[0])
     assert threaded[1].equals(got[1])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(schema_mod, "_SLOTS_MIN_ROWS", 0)  # the ids coded through a slot table
+        slotted = _checked(df, default_event_id="event", keys=())
+    assert slotted[0].equals(got[0])
+    assert slotted[1].equals(got[1])
+    assert (slotted[2] is None) == (got[2] is None)
+    if slotted[2] is not None and got[2] is not None:
+        assert slotted[2].codes.equals(got[2].codes)
 
 
 @FUZZ

@@ -966,3 +966,45 @@ def test_a_match_forms_counts_as_categorical_text_are_read(column: str) -> None:
                       "games_b": [0, None, 1], "games_drawn": [0, None, 0]})
     cat = m.with_columns(pl.col(column).cast(pl.String).cast(pl.Categorical))
     assert sf.from_matches(cat).equals(sf.from_matches(m))
+
+
+# ------------------------------------------------- ids coded through a slot table (large inputs)
+
+_IDS = st.one_of(st.text(min_size=1, max_size=3), st.sampled_from(
+    ["p1", "p10", "p159", "a much longer player id of ev000123", "é", "0", " "]))
+
+
+@settings(max_examples=80, deadline=None)
+@given(players=st.lists(_IDS, min_size=1, max_size=300, unique=True), data=st.data())
+def test_slot_codes_equal_the_enum_cast(players: list[str], data: st.DataObject) -> None:
+    """The codes read from a slot table (``schema._slot_table``, large inputs) equal the
+    Enum cast's on both id columns: every player id its index in the sorted dictionary, an
+    opponent id outside it (or null) null — also where it falls on another id's slot."""
+    n = data.draw(st.integers(1, 200))
+    pick = st.integers(0, len(players) - 1)
+    player = [players[data.draw(pick)] for _ in range(n)]
+    strangers = st.one_of(st.none(), st.sampled_from(players), _IDS)
+    opponent = [data.draw(strangers) for _ in range(n)]
+    if data.draw(st.booleans()):
+        player[data.draw(st.integers(0, n - 1))] = None  # type: ignore[call-overload]
+    df = pl.DataFrame({"event_id": ["e"] * n, "player_id": player, "opponent_id": opponent},
+                      schema={"event_id": pl.String, "player_id": pl.String,
+                              "opponent_id": pl.String})
+    ids = pl.Series("player_id", sorted(players), dtype=pl.String)
+    events = pl.Series("event_id", ["e"], dtype=pl.String)
+    want = df.select(schema._code_exprs(events, ids, sorted_events=True))
+    slots = schema._slot_table(ids)
+    assert slots is not None  # (300 ids fit a table of 2**20 slots)
+    # (every slot of a stranger: the table's ids' slots, checked by the opponents' codes)
+    nulls = df.get_column("player_id").null_count() > 0
+    got = df.select(schema._code_exprs(events, ids, sorted_events=True, slots=slots,
+                                       null_players=nulls))
+    assert got.equals(want), (got, want)
+
+
+def test_a_large_dictionary_has_no_slot_table() -> None:
+    """A dictionary too large for a table of 2**20 slots with every id in its own keeps
+    the Enum cast (``_slot_table`` None)."""
+    ids = pl.Series("player_id", [f"p{i} of ev{i % 997}" for i in range(5_000)])
+    assert schema._slot_table(ids.sort()) is None
+    assert schema._slot_table(ids.head(100).sort()) is not None

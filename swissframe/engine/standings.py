@@ -34,6 +34,7 @@ from swissframe.engine._record import (
     late_rows,
     named,
     own_rates_staged,
+    points_of_counts,
     points_unit,
     prepare_rows,
     ranking_keys,
@@ -1214,7 +1215,8 @@ def _record_of(prepared: pl.LazyFrame, codes: IdCodes, rules: Ruleset,
         bounds = SumBounds(rounds=rounds[1] - rounds[0] + 1,
                            games=game_range(rules, *games))
         base = aggregate_players(prepared, (), event_unit=unit, packed=bounds,
-                                 first_round=first).pipe(collect)
+                                 first_round=first,
+                                 points=points_of_counts(rules)).pipe(collect)
         if bounds.held(base):
             return base
     return aggregate_players(prepared, (), event_unit=unit, first_round=first).pipe(collect)

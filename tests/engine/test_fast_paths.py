@@ -43,7 +43,13 @@ from swissframe.engine import _exact as ex_mod
 from swissframe.engine import standings as st_mod
 from swissframe.engine import tiebreakers as tb_mod
 from swissframe.engine._exact import ExactScale, mean_exact, rank_exact
-from swissframe.engine._record import SumBounds, aggregate_players, prepare_rows, scale_groups
+from swissframe.engine._record import (
+    SumBounds,
+    aggregate_players,
+    points_of_counts,
+    prepare_rows,
+    scale_groups,
+)
 from tests.engine.test_standings import PROPS, random_events, rich_events
 
 PRESETS = st.sampled_from(["mtg", "mtg-1/3", "mtg-wer", "mtg-1999", "swu", "melee-two-game",
@@ -635,6 +641,10 @@ def test_packed_record_equals_one_sum_per_count(res: pl.DataFrame, rules: str) -
     packed = aggregate_players(rows, ("event_id",), packed=bounds).collect()
     assert bounds.held(packed)
     assert_frame_equal(packed, plain, check_row_order=False)
+    points = points_of_counts(sf.rules.get(rules))
+    if points is not None:  # the points from the counts: the sum of the rows' points
+        counted = aggregate_players(rows, ("event_id",), packed=bounds, points=points)
+        assert_frame_equal(counted.collect(), plain, check_row_order=False)
 
 
 @PROPS
@@ -1002,3 +1012,36 @@ def test_scale_groups_from_validation_bounds_equal_reading_the_rows(res: pl.Data
         else:
             assert ref is not None
             assert [(g.to_list(), a) for g, a in got] == [(g.to_list(), a) for g, a in ref]
+
+
+@PROPS
+@given(rows=st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.booleans(),
+                               st.integers(0, 3), st.integers(0, 3), st.integers(0, 3),
+                               st.booleans(), st.sampled_from([None, "full_bye", "bye"])),
+                     min_size=1, max_size=30),
+       rules=PRESETS, flags=st.booleans())
+def test_points_of_counts_are_the_sum_of_the_rows_points(
+        rows: list[tuple[str, bool, int, int, int, bool, str | None]], rules: str,
+        flags: bool) -> None:
+    """``points_of_counts`` (the packed record's ``_pts`` from its counts) equals the sum
+    of ``row_points`` over the rows, for every preset whose points it can give: byes,
+    unopposed losses and draws, double losses, earned byes."""
+    ruleset = sf.rules.get(rules)
+    points = points_of_counts(ruleset)
+    assume(points is not None)
+    frame = pl.DataFrame(
+        [(p, 1 if paired else None, w, lo, d, dl, kind) for p, paired, w, lo, d, dl, kind
+         in rows],
+        schema={"player_id": pl.String, "opponent_id": pl.Int64, "games_won": pl.Int64,
+                "games_lost": pl.Int64, "games_drawn": pl.Int64, "double_loss": pl.Boolean,
+                "unplayed": pl.String}, orient="row").with_columns(
+        pl.lit("swiss").alias("phase"), pl.int_range(pl.len()).alias("round"),
+        pl.col("opponent_id").cast(pl.String))
+    if not flags:
+        frame = frame.drop("double_loss", "unplayed")
+    prepared = prepare_rows(frame.lazy(), ruleset)
+    bounds = SumBounds(rounds=len(rows), games=(0, 3))
+    plain = aggregate_players(prepared, ()).collect()
+    counted = aggregate_players(prepared, (), packed=bounds, points=points).collect()
+    assert bounds.held(counted)
+    assert_frame_equal(counted, plain, check_row_order=False)
