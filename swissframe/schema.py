@@ -197,13 +197,13 @@ REQUIRED_COLUMNS: Final = (ROUND, PLAYER_ID, OPPONENT_ID, GAMES_WON, GAMES_LOST,
 _STR_COLUMNS: Final = (*ID_COLUMNS, PHASE)
 
 
-def string_like(dtype: pl.DataType) -> bool:
+def string_like(dtype: PolarsDataType) -> bool:
     """Whether ``dtype`` is the contract's text: String, Categorical, Enum, or Null (a
     column with no value)."""
     return dtype in (pl.String, pl.Categorical, pl.Null) or isinstance(dtype, pl.Enum)
 
 
-def has_text_form(dtype: pl.DataType) -> bool:
+def has_text_form(dtype: PolarsDataType) -> bool:
     """Whether Polars casts every value of ``dtype`` to text: text itself, numbers,
     decimals, Booleans, dates and times — not a Duration, a List, an Array, a Struct, an
     Object, or Binary (bytes that need not be UTF-8: such a cast fails on the first that
@@ -2128,7 +2128,9 @@ OUTPUT_KINDS: Final[Mapping[str, str]] = {
 
 def _of_kind(dtype: PolarsDataType, kind: str) -> bool:
     if kind == "text":
-        return dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
+        # (read as text where it is read: a TRF's or TOM's whole-number player ids, saved
+        # to CSV and read back, are Int64 — refusing them refused a chart of such a table)
+        return dtype != pl.Null and has_text_form(dtype)
     if kind == "whole number":
         return dtype.is_integer()
     if kind == "number":
