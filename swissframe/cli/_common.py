@@ -925,13 +925,19 @@ def headings(columns: Sequence[str], rules: Sequence[Ruleset] = ()) -> dict[str,
 
     >>> headings(["player_id", "match_points", "omwp", "name"])
     {'player_id': 'player', 'match_points': 'match points', 'omwp': 'OMW%', 'name': 'name'}
+    >>> headings(["player_id", "player", "event_id", "event"])
+    {'player_id': 'player_id', 'player': 'player', 'event_id': 'event_id', 'event': 'event'}
     """
     out: dict[str, str] = {}
     for c in columns:
         heads = {column_heading(c, r) for r in rules}
         out[c] = heads.pop() if len(heads) == 1 else column_heading(c)
-        if out[c] in list(out.values())[:-1]:
-            out[c] = c
+    # a heading two columns share, or one that is another column's own name, goes back to
+    # the column's own name, until none is shared (player_id's "player" beside a column
+    # named player, FIDE's match_points "points" beside points: Polars' DuplicateError)
+    while clash := [c for c in columns if out[c] != c and (
+            out[c] in columns or list(out.values()).count(out[c]) > 1)]:
+        out[clash[-1]] = clash[-1]
     return out
 
 

@@ -72,7 +72,9 @@ def _cmd_standings(args: argparse.Namespace) -> int:
             table = standings(results, args.rules or AUTO, through_round=args.through_round,
                               keys=src.keys)
             # (who left, in words: a player who did not make day 2 did not drop)
-            notes = absence_notes_of(results, args.through_round) if on_terminal else None
+            # (only where someone left: absences reads every player's rounds)
+            notes = (absence_notes_of(results, args.through_round)
+                     if on_terminal and bool(table["dropped"].any()) else None)
     table = src.label(table)
     if args.top is not None:
         table = table.filter(pl.col("rank") <= args.top)
@@ -130,7 +132,7 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     if notes is not None and "dropped" in table.columns:
         ids = pl.col("event_id", "player_id").cast(pl.String)
         said = table.select(ids).join(notes.select(ids, "note"), on=["event_id", "player_id"],
-                                      how="left")["note"]
+                                      how="left", maintain_order="left")["note"]
         table = table.with_columns(note=pl.when(pl.col("dropped")).then(
             said.fill_null("dropped"))).drop("dropped")
         if table["note"].null_count() == table.height:  # (nobody left: no empty column)

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 import pytest
 
+import swissframe as sf
 from swissframe.cli import main
 
 #: A day-2 event: A–H play day 1 (G and H leave after round 1), A–D make day 2.
@@ -171,3 +173,16 @@ def test_every_surface_names_an_event_by_one_rule(
     assert main(["standings", str(six), "--quiet"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "six"
     assert "<h1>six</h1>" in sf.report(str(six), n_sims=0).html
+
+
+@pytest.mark.parametrize("columns", [["player_id", "player"], ["event_id", "event"],
+                                     ["match_points", "points"], ["points", "match_points"]])
+def test_a_table_whose_headings_would_repeat_a_column_keeps_the_names(
+        columns: list[str]) -> None:
+    """A heading (``player_id`` → "player", FIDE's ``match_points`` → "points") equal to
+    another column's own name was Polars' DuplicateError in every text table."""
+    from swissframe.cli._common import render_table
+
+    df = pl.DataFrame({c: ["1"] for c in columns})
+    head = render_table(df, rules=[sf.rules.FIDE]).splitlines()[1]
+    assert [h.strip() for h in head.strip("│").split("┆")] == columns
