@@ -480,11 +480,15 @@ def _slot_table(players: pl.Series) -> _Slots | None:
     Exact: equal strings hash alike, so an id of the dictionary finds its own slot; an id
     outside it may find another's, which the opponents' codes check (:func:`_slot_code`)."""
     n = players.len()
-    for bits in range((4 * n).bit_length(), _SLOT_BITS + 1):
+    # (n ids fall on n distinct slots of m with a chance of about exp(-n²/2m): below n²/4
+    # slots nearly never, so the tries start there, and a dictionary past 2,048 ids, whose
+    # n²/4 passes 2**20, gets none — the corpus's 20k-id events tried 28 tables in vain)
+    first = max((4 * n).bit_length(), (n * n // 4).bit_length())
+    for bits in range(first, _SLOT_BITS + 1):
         for seed in range(_SLOT_SEEDS):
             slot = players.hash(seed) % 2**bits
             if slot.n_unique() == n:
-                table = pl.Series("_slots", [None] * 2**bits, dtype=pl.Int64).scatter(
+                table = pl.repeat(None, 2**bits, dtype=pl.Int64, eager=True).scatter(
                     slot, pl.int_range(n, dtype=pl.Int64, eager=True))
                 return _Slots(seed=seed, size=2**bits, table=table)
     return None
