@@ -1720,24 +1720,32 @@ def _contract_columns() -> frozenset[str]:
     return frozenset({*RESULT_COLUMNS, *OPTIONAL_COLUMNS, *FLAG_COLUMNS} - {EVENT_ID})
 
 
+def _ranking_columns() -> frozenset[str]:
+    """The columns a ranking holds or writes besides the contract's: the engine's rows,
+    record and rates (:func:`_engine_columns`), the standings' own columns and
+    ``through_round`` — the names a key (:func:`_taken_names`) and a custom criterion
+    (``rules._ruleset._engine_names``) cannot take."""
+    from swissframe.engine.standings import STANDINGS_COLUMNS
+
+    return frozenset({*_engine_columns(), *STANDINGS_COLUMNS, "through_round"})
+
+
 def _taken_names() -> frozenset[str]:
     """The names an analysis key cannot have (:func:`key_columns`): the contract's
     columns but ``event_id`` (required, optional and flags: a key is what tells an
     event's analyses apart, and the engine groups by the contract's columns beside it),
     the columns a ranking or ``explain`` writes or the engine holds while ranking
-    (:func:`_engine_columns`), and every criterion a preset or the
+    (:func:`_ranking_columns`), and every criterion a preset or the
     tiebreaker registry names (the engine joins its output on the keys: a key named
     ``match_points`` or ``omwp`` was Polars' bare ``SchemaError`` or ``DuplicateError``,
     a key named ``rank`` was replaced by the rank).
     Read on each call: a tiebreaker or a preset registered since counts too."""
     from swissframe.engine.explain import CHESS_EXPLAIN_COLUMNS, EXPLAIN_COLUMNS
-    from swissframe.engine.standings import STANDINGS_COLUMNS
     from swissframe.engine.tiebreakers import GROUP_TIEBREAKERS, TIEBREAKERS
     from swissframe.rules import PRESETS
 
     criteria = {c.name for r in PRESETS.values() for c in (*r.criteria, *r.columns)}
-    return frozenset({*_contract_columns(), *STANDINGS_COLUMNS, *_engine_columns(),
-                      "through_round", *EXPLAIN_COLUMNS,
+    return frozenset({*_contract_columns(), *_ranking_columns(), *EXPLAIN_COLUMNS,
                       *CHESS_EXPLAIN_COLUMNS, "player_dropped", *TIEBREAKERS, *GROUP_TIEBREAKERS,
                       *criteria} - {EVENT_ID})
 

@@ -1005,15 +1005,12 @@ def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
 
 @functools.cache
 def _engine_names() -> frozenset[str]:
-    """The columns a ranking holds besides its criteria: the engine's rows and per-player
-    record (:func:`swissframe.schema._engine_columns`), the standings' own columns, the
-    flags and ``through_round``; ``omwp`` and ``ogwp`` are criteria (a ruleset may name
-    another function so)."""
-    from swissframe.engine.standings import STANDINGS_COLUMNS
-    from swissframe.schema import FLAG_COLUMNS, _engine_columns
+    """The columns a ranking holds besides its criteria
+    (:func:`swissframe.schema._ranking_columns`) and the flags; ``omwp`` and ``ogwp`` are
+    criteria (a ruleset may name another function so)."""
+    from swissframe.schema import FLAG_COLUMNS, _ranking_columns
 
-    return frozenset({*_engine_columns(), *STANDINGS_COLUMNS, *FLAG_COLUMNS,
-                      "through_round"} - {"omwp", "ogwp"})
+    return frozenset({*_ranking_columns(), *FLAG_COLUMNS} - {"omwp", "ogwp"})
 
 
 def _check_engine_names(rules: Ruleset) -> None:
