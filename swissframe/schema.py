@@ -2124,10 +2124,12 @@ _SEAT_ONLY: Final = ("unplayed", "color", "stage")
 
 #: The kinds of the columns of the analyses' outputs that other calls read back (a chart's
 #: table, ``id_advice``'s ``status``: an analysis's output, perhaps saved and read back):
-#: text, whole numbers, numbers, lists of text (:func:`mistyped_outputs`).
+#: ids (text, or whole numbers as a file read back gives a TRF's), text, whole numbers,
+#: numbers, lists of ids (:func:`mistyped_outputs`).
 OUTPUT_KINDS: Final[Mapping[str, str]] = {
-    **dict.fromkeys(("event_id", "player_id", "ruleset", "status", "outcome", "event_name",
-                     "method", "cut_criterion"), "text"),
+    **dict.fromkeys(("event_id", "player_id"), "text or whole number"),
+    **dict.fromkeys(("ruleset", "status", "outcome", "event_name", "method",
+                     "cut_criterion"), "text"),
     **dict.fromkeys(("round", "rank", "rounds_played", "players", "wins", "losses", "draws",
                      "byes", "ids_final", "swiss_rounds"), "whole number"),
     **dict.fromkeys(("match_points", "mwp", "gwp", "omwp", "ogwp", "oomwp", "probability",
@@ -2139,15 +2141,17 @@ OUTPUT_KINDS: Final[Mapping[str, str]] = {
 
 
 def _of_kind(dtype: PolarsDataType, kind: str) -> bool:
-    if kind == "text":
+    if kind == "text or whole number":
         # (read as text where it is read: a TRF's or TOM's whole-number player ids, saved
         # to CSV and read back, are Int64 — refusing them refused a chart of such a table)
         return dtype != pl.Null and has_text_form(dtype)
+    if kind == "text":
+        return dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
     if kind == "whole number":
         return dtype.is_integer()
     if kind == "number":
         return dtype.is_numeric()
-    return isinstance(dtype, pl.List) and _of_kind(dtype.inner, "text")
+    return isinstance(dtype, pl.List) and _of_kind(dtype.inner, "text or whole number")
 
 
 def mistyped_outputs(schema: pl.Schema, required: Sequence[str]) -> list[str]:

@@ -19,6 +19,7 @@ from swissframe.cut._round import (
 )
 from swissframe.cut._scenarios import ROW_BUDGET
 from swissframe.cut._status import cut_status
+from swissframe.cut._words import A_SAFE, B_SAFE, BOTH_OUT, BOTH_SAFE, NEITHER_SAFE
 from swissframe.engine.standings import standings
 from swissframe.errors import (
     MAX_TABLE_ROWS,
@@ -58,12 +59,12 @@ ID_SCORES: Final[Mapping[str, tuple[tuple[int, int, int], ...]]] = {
 
 def _advice_text(a_draw: pl.Expr, b_draw: pl.Expr) -> pl.Expr:
     g = pl.lit("guaranteed")
-    return (pl.when((a_draw == g) & (b_draw == g)).then(pl.lit("both can draw in"))
-            .when(a_draw == g).then(pl.lit("draw safe for A only"))
-            .when(b_draw == g).then(pl.lit("draw safe for B only"))
+    return (pl.when((a_draw == g) & (b_draw == g)).then(pl.lit(BOTH_SAFE))
+            .when(a_draw == g).then(pl.lit(A_SAFE))
+            .when(b_draw == g).then(pl.lit(B_SAFE))
             .when((a_draw == "eliminated") & (b_draw == "eliminated"))
-            .then(pl.lit("a draw eliminates both: play"))
-            .otherwise(pl.lit("play (a draw is not safe)")))
+            .then(pl.lit(BOTH_OUT))
+            .otherwise(pl.lit(NEITHER_SAFE)))
 
 
 @scoped

@@ -284,17 +284,24 @@ def outcome_name(outcome: str, rules: Ruleset | None) -> str:
     return draw_word(rules) if outcome == "draw" else outcome
 
 
-#: The intentional-draw advice of :func:`swissframe.cut.id_advice` (its ``advice`` column,
-#: the card games' words) → the words of a game where a draw is an ordinary result (chess:
-#: nothing tells an agreed draw from a played one, and there is no playoff to draw into),
-#: said of the places (``{inside}``: ``in the top 8``), as short as the card games' advice (a
-#: terminal's column).
+#: The advice :func:`swissframe.cut.id_advice` writes in its ``advice`` column (the card
+#: games' words), one name each: the surfaces that read a table's advice compare with these.
+BOTH_SAFE: Final = "both can draw in"
+A_SAFE: Final = "draw safe for A only"
+B_SAFE: Final = "draw safe for B only"
+BOTH_OUT: Final = "a draw eliminates both: play"
+NEITHER_SAFE: Final = "play (a draw is not safe)"
+
+#: The intentional-draw advice above → the words of a game where a draw is an ordinary
+#: result (chess: nothing tells an agreed draw from a played one, and there is no playoff
+#: to draw into), said of the places (``{inside}``: ``in the top 8``), as short as the card
+#: games' advice (a terminal's column).
 _RESULT_ADVICE: Final = {
-    "both can draw in": "a draw keeps both {inside}",
-    "draw safe for A only": "a draw keeps A {inside}",
-    "draw safe for B only": "a draw keeps B {inside}",
-    "a draw eliminates both: play": "a draw leaves both out",
-    "play (a draw is not safe)": "neither is safe with a draw",
+    BOTH_SAFE: "a draw keeps both {inside}",
+    A_SAFE: "a draw keeps A {inside}",
+    B_SAFE: "a draw keeps B {inside}",
+    BOTH_OUT: "a draw leaves both out",
+    NEITHER_SAFE: "neither is safe with a draw",
 }
 
 

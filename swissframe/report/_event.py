@@ -28,6 +28,7 @@ from swissframe.compare import (
 from swissframe.cut._round import absent_players
 from swissframe.cut._status import status_words
 from swissframe.cut._words import (
+    BOTH_SAFE,
     absence_notes,
     advice_words,
     cut_words,
@@ -592,14 +593,14 @@ def _advice_section(rep: EventReport) -> str:
         res = _result_text(final, a, b, rep.name, rep.meta.rules) if final.height else "–"
         if res == "ID":
             ids_taken += 1
-            safe_both += r["advice"] == "both can draw in"
+            safe_both += r["advice"] == BOTH_SAFE
         t.add([str(r["table"]),
                (f"{escape(rep.name(a))} <span class=\"tag\">{_pts(pts.get(a))}</span>", None, "l"),
                (f"{escape(rep.name(b))} <span class=\"tag\">{_pts(pts.get(b))}</span>", None, "l"),
                (drawing(a), None, "l"), (drawing(b), None, "l"),
                (escape(advice_words(r["advice"], rep.meta.rules, rep.top)), None, "l"),
                (res, None, "l")])
-    both = matter.filter(pl.col("advice") == "both can draw in").height
+    both = matter.filter(pl.col("advice") == BOTH_SAFE).height
     words = cut_words(rep.meta.rules, rep.top)
     lead = (f"{_plural(matter.height, 'table')} of round {rep.last_round} mattered for "
             f"{words.name} (a result there could change who "
