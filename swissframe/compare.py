@@ -28,7 +28,7 @@ from swissframe._display import number_text
 from swissframe.engine.standings import check_through_round
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import DataError, check_id, did_you_mean
-from swissframe.rules import Criterion, Ruleset, get, label_of
+from swissframe.rules import LABELS, Criterion, Ruleset, get, label_of
 from swissframe.schema import DISQUALIFIED, read_once, validated_once
 
 __all__ = ["COLUMN_HEADINGS", "CRITERION_LABELS", "PERCENT_CRITERIA", "Comparison",
@@ -134,6 +134,11 @@ def column_heading(name: str, rules: Ruleset | None = None) -> str:
     ('OMW%', 'head-to-head', 'my_tb')
     >>> column_heading("rounds_played"), column_heading("kendall_tau")
     ('rounds played', 'Kendall τ')
+    >>> import dataclasses
+    >>> mine = dataclasses.replace(get("fide"), name="mine",
+    ...     criteria=(Criterion("sb_x", "sb", label="Sonneborn-Berger"),))
+    >>> column_heading("sb_x", mine)
+    'Sonneborn-Berger'
     """
     if name == "match_points":
         return criterion_label(name, rules)
@@ -141,7 +146,11 @@ def column_heading(name: str, rules: Ruleset | None = None) -> str:
     label = crit.label if crit is not None else label_of(name)
     if label == name:
         return COLUMN_HEADINGS.get(name, name)
-    return label[:1].lower() + label[1:] if label[1:2].islower() else label
+    # (the registry's capitalised words in lower case, "head-to-head"; a label a ruleset's
+    # author wrote, "Sonneborn-Berger", as written)
+    if label[1:2].islower() and label in LABELS.values():
+        return label[:1].lower() + label[1:]
+    return label
 
 
 def knows_intentional_draws(rules: Ruleset | None = None) -> bool:
