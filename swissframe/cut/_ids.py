@@ -67,6 +67,27 @@ def _advice_text(a_draw: pl.Expr, b_draw: pl.Expr) -> pl.Expr:
             .otherwise(pl.lit(NEITHER_SAFE)))
 
 
+def _given_status(status: pl.DataFrame, pairings: pl.DataFrame) -> pl.DataFrame:
+    """A ``status`` table given to :func:`id_advice`, checked as a cut_status result, and
+    the pairings checked as :func:`cut_status` checks them (it does so itself when it
+    computes the status)."""
+    st = as_frame(status, what="status table", made_by="sf.cut_status(results, pairings)")
+    needed = (*KEY, "outcome", "status", "probability", "match_points")
+    lacking = [c for c in needed if c not in st.columns]
+    if lacking:  # (a table of another analysis ended in Polars' ColumnNotFoundError)
+        msg = (f"status lacks column(s) {lacking}: it is not a cut_status result. Hint: "
+               "status=sf.cut_status(results, pairings, top), or leave it out.")
+        raise SchemaError(msg)
+    wrong = mistyped_outputs(st.schema, needed)
+    if wrong:  # (Polars' bare join, cast or comparison errors deeper in)
+        msg = (f"status has mistyped column(s): {'; '.join(wrong)}: not a cut_status result "
+               "as it writes it. Hint: status=sf.cut_status(results, pairings, top), or leave "
+               "it out.")
+        raise SchemaError(msg)
+    check_pairing_types(pairings)
+    return st
+
+
 @scoped
 def id_advice(results: Frame, pairings: Frame, top: int = 8, rules: str | Ruleset = "mtg",
               *, status: pl.DataFrame | None = None, **kwargs: object) -> pl.DataFrame:
@@ -100,22 +121,10 @@ def id_advice(results: Frame, pairings: Frame, top: int = 8, rules: str | Rulese
     ('A', 'C', 'guaranteed', 'guaranteed', 'both can draw in')
     """
     pr = as_frame(pairings, what="pairings table", made_by=PAIRINGS_MADE_BY)
-    st = (cut_status(results, pr, top, rules, **kwargs)  # type: ignore[arg-type]
-          if status is None else as_frame(status, what="status table",
-                                          made_by="sf.cut_status(results, pairings)"))
-    needed = (*KEY, "outcome", "status", "probability", "match_points")
-    lacking = [c for c in needed if c not in st.columns]
-    if lacking:  # (a table of another analysis ended in Polars' ColumnNotFoundError)
-        msg = (f"status lacks column(s) {lacking}: it is not a cut_status result. Hint: "
-               "status=sf.cut_status(results, pairings, top), or leave it out.")
-        raise SchemaError(msg)
-    wrong = mistyped_outputs(st.schema, needed)
-    if wrong:  # (Polars' bare join, cast or comparison errors deeper in)
-        msg = (f"status has mistyped column(s): {'; '.join(wrong)}: not a cut_status result "
-               "as it writes it. Hint: status=sf.cut_status(results, pairings, top), or leave "
-               "it out.")
-        raise SchemaError(msg)
-    check_pairing_types(pr)
+    if status is None:  # (cut_status checks the pairings and writes its table as it should)
+        st = cut_status(results, pr, top, rules, **kwargs)  # type: ignore[arg-type]
+    else:
+        st = _given_status(status, pr)
     if "event_id" not in pr.columns:
         pr = pr.with_columns(event_id=pl.lit(st["event_id"][0] if st.height else "event"))
     wide = (st.filter(pl.col("outcome").is_in(["win", "draw", "loss"]))
