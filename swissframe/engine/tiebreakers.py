@@ -1282,11 +1282,19 @@ def _mix(frame: pl.LazyFrame, column: str) -> pl.LazyFrame:
     (version-stable), one step per ``with_columns``: each step reads the value twice, so
     one nested expression would double the work at every step (a small input's queries
     run without common-subexpression elimination)."""
-    x = pl.col(column)
-    for a, b in ((0x5BD1E9955BD1E995 % _P61, 0x2545F491), (0x9E3779B97F4A7C15 % _P61, 1442695)):
-        frame = (frame.with_columns(((x * a + b) % _P61).alias(column))
-                 .with_columns(((x + (x // 2**29) * 7919) % _P61).alias(column)))
+    for step in _mix_steps(column):
+        frame = frame.with_columns(step)
     return frame
+
+
+@functools.lru_cache(maxsize=8)
+def _mix_steps(column: str) -> tuple[pl.Expr, ...]:
+    """:func:`_mix`'s steps on ``column``, built once (they depend on the name alone)."""
+    x = pl.col(column)
+    return tuple(step for a, b in ((0x5BD1E9955BD1E995 % _P61, 0x2545F491),
+                                   (0x9E3779B97F4A7C15 % _P61, 1442695))
+                 for step in (((x * a + b) % _P61).alias(column),
+                              ((x + (x // 2**29) * 7919) % _P61).alias(column)))
 
 
 @register_group_tiebreaker("random", ties=False, keys_only=True, reads=(), lot=True)
