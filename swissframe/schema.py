@@ -631,8 +631,8 @@ def _range_facts(columns: Sequence[str], rows: Callable[[str], pl.Expr]) -> list
 def _fact_range(facts: pl.DataFrame, columns: Sequence[str]) -> tuple[int | None, int | None]:
     """The complete rows' least and largest value over ``columns`` (:func:`_range_facts`;
     None where no complete row)."""
-    lows = [v for c in columns if (v := facts[f"_lo:{c}"].item()) is not None]
-    highs = [v for c in columns if (v := facts[f"_hi:{c}"].item()) is not None]
+    lows = [v for c in columns if (v := facts.item(0, f"_lo:{c}")) is not None]
+    highs = [v for c in columns if (v := facts.item(0, f"_hi:{c}")) is not None]
     return (min(lows) if lows else None), (max(highs) if highs else None)
 
 
@@ -755,12 +755,22 @@ def _is_normal(df: pl.DataFrame) -> bool:
     """Whether ``_normalise`` would leave ``df`` as it is (every contract column present
     with its dtype, no null flag, no optional column misnamed — which ``_normalise``
     refuses: :func:`misnamed_optional`): then no query is needed to normalise it."""
-    schema = df.schema
+    # (the names and dtypes as a dict: ``df.schema`` builds a checked Schema, 10 of the
+    # 28 µs this took on a small frame; the names' verdict is cached per column tuple)
+    columns = df.columns
+    schema = dict(zip(columns, df.dtypes, strict=True))
     return (all(schema.get(c) == dt for c, dt in RESULT_COLUMNS.items())
             and all(schema[c] == dt for c, dt in OPTIONAL_COLUMNS.items() if c in schema)
-            and all(schema[c] == dt and df[c].null_count() == 0
+            and all(schema[c] == dt and df.get_column(c).null_count() == 0
                     for c, dt in FLAG_COLUMNS.items() if c in schema)
-            and not misnamed_optional(df.columns)[0])
+            and _named_exactly(tuple(columns)))
+
+
+@functools.lru_cache(maxsize=64)
+def _named_exactly(columns: tuple[str, ...]) -> bool:
+    """No column misnamed (:func:`misnamed_optional`) among ``columns``, cached: a table's
+    names repeat from call to call."""
+    return not misnamed_optional(columns)[0]
 
 
 #: A table whose chunks hold this many rows on average is taken in its chunks; one of
@@ -974,10 +984,11 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
                                         runs)).pipe(collect)
         found = [nulls] + [
             _range_breaks(rule.kind, facts) if want_codes and rule.kind in _BOUNDS
-            else bool(facts[f"_f{i}"].item()) for i, rule in enumerate(rules) if i]
-        both_phases = bool(facts["_playoff"].item()) and bool(facts["_swiss"].item())
-        double_loss = has_flag and bool(facts["_dl"].item())
-        forfeits = "unplayed" in vocabulary and bool(facts["_ff"].item())
+            else bool(facts.item(0, f"_f{i}")) for i, rule in enumerate(rules) if i]
+        # (facts.item(0, name): a cell without a Series, ≈ 3 -> 0.5 µs each, ~20 a call)
+        both_phases = bool(facts.item(0, "_playoff")) and bool(facts.item(0, "_swiss"))
+        double_loss = has_flag and bool(facts.item(0, "_dl"))
+        forfeits = "unplayed" in vocabulary and bool(facts.item(0, "_ff"))
     else:  # the reference: every rule filters the table
         found = [True] * len(rules)
         both_phases = bool((df[PHASE] == "playoff").any() and (df[PHASE] == "swiss").any())
@@ -1125,7 +1136,7 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     events, sorted_events = (_event_dictionary(facts) if runs
                              else (_dictionary(facts, EVENT_ID), False))
     players = _dictionary(facts, PLAYER_ID)
-    n_ok = facts["_n_ok"].item()
+    n_ok = facts.item(0, "_n_ok")
     (r_lo, r_hi), (g_lo, g_hi) = _fact_range(facts, (ROUND,)), _fact_range(facts, GAME_COLUMNS)
     rounds = (r_lo or 0, r_hi or 0)  # (None without a complete row, when none is read)
     keyed = _keyed_codes(df, events, players, n_ok=n_ok, rounds=rounds,
@@ -1143,25 +1154,25 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
                     players=players, rounds=_bounds(r_lo, r_hi), games=_bounds(g_lo, g_hi))
     if "_seats" not in frame.columns:  # no complete row, or keys too wide
         return codes, n_ok == 0, n_ok == 0
+    sorted_keys = _sorted_key_columns(frame, ["_seats", "_matches"] if key is not None
+                                      else ["_seats"])
+    duplicates = _equal_neighbours(sorted_keys[0])
+    # (the pairing key assumes distinct seats: see _pairs_up). The usual valid table
+    # returns here, before the expressions below are built (≈ 40 µs of a small call)
+    if key is not None and not duplicates and _pairs_up(sorted_keys[1], key):
+        return codes, True, True
     pb, rb = codes.player_bits, int(rounds[1] - rounds[0]).bit_length()
     e, p, o = pl.col("_e"), pl.col("_p"), pl.col("_o")
     rnd = pl.col(ROUND) - rounds[0]
     er = _event_round(rb, rnd)
     paired = o.is_not_null() & (p != o) & _mirrored(df.columns)  # (of the complete rows)
-    sorted_keys = _sorted_key_columns(frame, ["_seats", "_matches"] if key is not None
-                                      else ["_seats"])
-    seats = sorted_keys[0]
     with_codes = df.hstack(codes.codes)
     ok_rows = with_codes.lazy().filter(_OK) if has_null else with_codes.lazy()
-    duplicates = _equal_neighbours(seats)
     if duplicates:
         _describe_duplicates(ok_rows.filter(_seat_key(pb, er).is_duplicated()), [EVENT_ID],
                              add)
-    if key is not None:  # (the pairing key assumes distinct seats: see _pairs_up)
-        paired_up = not duplicates and _pairs_up(sorted_keys[1], key)
-    else:
-        paired_up = _pairs_up_by_columns(ok_rows.filter(paired), pb, er, phase=both_phases)
-    if paired_up:
+    if key is None and _pairs_up_by_columns(ok_rows.filter(paired), pb, er,
+                                            phase=both_phases):
         return codes, True, True
     # some row lacks its mirror or disagrees with it: one join of every match seat onto
     # its mirror's, keeping the bad rows (the same join as on the id columns)

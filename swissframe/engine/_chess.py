@@ -96,15 +96,23 @@ def inferred_absences(results: pl.LazyFrame | pl.DataFrame,
     rounds = seats.select(*k, "round").unique()
     players = seats.group_by([*k, "player_id"]).agg(pl.col("round").min().alias("_first"))
     grid = join_keys(players, rounds, k)
+    dtypes = tuple(schema[c] for c in ("round", OPP, "games_won", "games_lost", "games_drawn"))
     return (grid.filter(pl.col("round") > pl.col("_first"))
             .join(seats, on=[*k, "round", "player_id"], how="anti")
-            .select(*k, pl.col("round").cast(schema["round"]), "player_id",
-                    pl.lit(None).cast(schema[OPP]).alias(OPP),
-                    *[pl.lit(v).cast(schema[c]).alias(c) for c, v in
-                      (("games_won", 0), ("games_lost", 1), ("games_drawn", 0))],
-                    *([pl.lit("swiss", dtype=pl.String).alias("phase")]
-                      if "phase" in schema else []),
-                    pl.lit("absent", dtype=pl.String).alias("unplayed")))
+            .select(*k, *_absence_columns(dtypes, phase="phase" in schema)))
+
+
+@functools.lru_cache(maxsize=16)
+def _absence_columns(dtypes: tuple[pl.DataType, ...], *, phase: bool) -> tuple[pl.Expr, ...]:
+    """:func:`inferred_absences`' columns after the keys, built once per dtypes of
+    ``round``, the opponent and the game columns (≈ 90 µs of a one-event call)."""
+    rnd, opp, *games = dtypes
+    return (pl.col("round").cast(rnd), pl.col("player_id"), pl.lit(None).cast(opp).alias(OPP),
+            *[pl.lit(v).cast(dt).alias(c) for (c, v), dt in
+              zip((("games_won", 0), ("games_lost", 1), ("games_drawn", 0)), games,
+                  strict=True)],
+            *([pl.lit("swiss", dtype=pl.String).alias("phase")] if phase else []),
+            pl.lit("absent", dtype=pl.String).alias("unplayed"))
 
 
 def with_inferred_absences(results: pl.LazyFrame, rules: Ruleset,
@@ -114,6 +122,15 @@ def with_inferred_absences(results: pl.LazyFrame, rules: Ruleset,
     if rules.missing_rounds != "absent":
         return results
     return pl.concat([results, inferred_absences(results, keys)], how="diagonal_relaxed")
+
+
+def absences_columns(columns: Sequence[str], rules: Ruleset) -> list[str]:
+    """The columns of :func:`with_inferred_absences` of a table of ``columns``, without
+    resolving its plan (≈ 0.1 ms on one event): the absences' columns are the table's and
+    ``unplayed``, which the diagonal concatenation appends when the table lacks it."""
+    if rules.missing_rounds != "absent" or "unplayed" in columns:
+        return list(columns)
+    return [*columns, "unplayed"]
 
 
 def _units(ctx: Context, value: Fraction) -> int:

@@ -17,7 +17,7 @@ import polars.selectors as cs
 
 from swissframe._collect import collect, collect_all, scoped, select, with_columns
 from swissframe.engine import _cumulative
-from swissframe.engine._chess import with_inferred_absences
+from swissframe.engine._chess import absences_columns, with_inferred_absences
 from swissframe.engine._exact import bit_fields, exact_name, packs, rank_exact
 from swissframe.engine._record import (
     EVAL,
@@ -103,10 +103,12 @@ def _rate_columns(rules: Ruleset, scales: RateScales) -> tuple[tuple[pl.Expr, ..
     return tuple(named(step) for step in steps)
 
 
-def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]) -> Context:
-    """Prepared rows, the per-player record and own rates, and the exact scales."""
+def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...], *,
+            columns: Sequence[str] | None = None) -> Context:
+    """Prepared rows, the per-player record and own rates, and the exact scales.
+    ``columns``: ``rows``' columns where the caller knows them (:func:`prepare_rows`)."""
     # materialised once: every criterion reads them, and a lazy plan would recompute them
-    prepared = prepare_rows(rows, rules).pipe(collect).lazy()
+    prepared = prepare_rows(rows, rules, columns=columns).pipe(collect).lazy()
     base = aggregate_players(prepared, keys).pipe(collect)
     scales = rate_scales(base, rules)
     players = _rates(base, rules, scales).pipe(collect)
@@ -814,7 +816,9 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     lf = with_inferred_absences(late_rows(lf, rules, keys), rules, keys)
     has_group = any(c.function in GROUP_TIEBREAKERS for c in rules.criteria)
     if cutoffs is None and rules.snapshot == "final":
-        ctx = context(lf, rules, keys)
+        # (the rows' columns known where late_rows leaves them as given)
+        ctx = context(lf, rules, keys, columns=absences_columns(names, rules)
+                      if rules.late_rounds == "as_given" else None)
         table = _criteria_of(ctx)
         height = table.height
         grouped = (_group_criteria(table, ctx.rows, rules, keys, one=one) if has_group

@@ -1092,12 +1092,22 @@ def register_group_tiebreaker(name: str, *, ties: bool = True, ranks: bool = Tru
 
 def _group_int(g: GroupContext, frame: pl.LazyFrame, value: str, name: str,
                default: int | None = 0) -> pl.LazyFrame:
-    out = g.table.select(g.pkeys).join(frame.select(*g.pkeys, pl.col(value).alias(name)),
-                                       on=g.pkeys, how="left")
-    if default is not None:
-        out = out.with_columns(pl.col(name).fill_null(default))
-    return out.with_columns(pl.col(name).cast(pl.Int64),
-                            pl.col(name).cast(pl.Int128).alias(exact_name(name)))
+    renamed, filled, typed = _group_int_exprs(value, name, default)
+    out = g.table.select(g.pkeys).join(frame.select(*g.pkeys, renamed), on=g.pkeys,
+                                       how="left")
+    if filled is not None:
+        out = out.with_columns(filled)
+    return out.with_columns(*typed)
+
+
+@functools.lru_cache(maxsize=32)
+def _group_int_exprs(value: str, name: str, default: int | None
+                     ) -> tuple[pl.Expr, pl.Expr | None, tuple[pl.Expr, pl.Expr]]:
+    """:func:`_group_int`'s expressions (the value renamed, its default, the Int64 and
+    the exact column), built once per names and default."""
+    col = pl.col(name)
+    return (pl.col(value).alias(name), None if default is None else col.fill_null(default),
+            (col.cast(pl.Int64), col.cast(pl.Int128).alias(exact_name(name))))
 
 
 def _games_within_groups(g: GroupContext, *, played_only: bool = False) -> pl.LazyFrame:
@@ -1282,11 +1292,19 @@ def _mix(frame: pl.LazyFrame, column: str) -> pl.LazyFrame:
     (version-stable), one step per ``with_columns``: each step reads the value twice, so
     one nested expression would double the work at every step (a small input's queries
     run without common-subexpression elimination)."""
-    x = pl.col(column)
-    for a, b in ((0x5BD1E9955BD1E995 % _P61, 0x2545F491), (0x9E3779B97F4A7C15 % _P61, 1442695)):
-        frame = (frame.with_columns(((x * a + b) % _P61).alias(column))
-                 .with_columns(((x + (x // 2**29) * 7919) % _P61).alias(column)))
+    for step in _mix_steps(column):
+        frame = frame.with_columns(step)
     return frame
+
+
+@functools.lru_cache(maxsize=8)
+def _mix_steps(column: str) -> tuple[pl.Expr, ...]:
+    """:func:`_mix`'s steps on ``column``, built once (they depend on the name alone)."""
+    x = pl.col(column)
+    return tuple(step for a, b in ((0x5BD1E9955BD1E995 % _P61, 0x2545F491),
+                                   (0x9E3779B97F4A7C15 % _P61, 1442695))
+                 for step in (((x * a + b) % _P61).alias(column),
+                              ((x + (x // 2**29) * 7919) % _P61).alias(column)))
 
 
 @register_group_tiebreaker("random", ties=False, keys_only=True, reads=(), lot=True)
@@ -1294,11 +1312,19 @@ def random_key(g: GroupContext, *, name: str = "random", seed: int = 0) -> pl.La
     """A reproducible random order: a seeded hash of the player's position (by id) in the
     event (Pokémon TRH §5.5.1.1 "random"; FaB "random"). The same ids and seed always give
     the same order, whatever the row order."""
-    pos = per_group(pl.col(PLAYER).rank("dense"), g.keys).cast(pl.Int128)
-    start = g.table.select(*g.pkeys, (pos * 1_000_003 + (seed % _P61) * 7 + 12345).alias("_h"))
+    start, columns = _random_exprs(tuple(g.keys), name, seed)
+    return _mix(g.table.select(*g.pkeys, start), "_h").select(*g.pkeys, *columns)
+
+
+@functools.lru_cache(maxsize=32)
+def _random_exprs(keys: tuple[str, ...], name: str, seed: int
+                  ) -> tuple[pl.Expr, tuple[pl.Expr, pl.Expr]]:
+    """:func:`random_key`'s seeded start and its two output columns, built once per keys,
+    name and seed."""
+    pos = per_group(pl.col(PLAYER).rank("dense"), keys).cast(pl.Int128)
     key = pl.col("_h")
-    return _mix(start, "_h").select(*g.pkeys, (key % 2**52).cast(pl.Int64).alias(name),
-                                    key.alias(exact_name(name)))
+    return ((pos * 1_000_003 + (seed % _P61) * 7 + 12345).alias("_h"),
+            ((key % 2**52).cast(pl.Int64).alias(name), key.alias(exact_name(name))))
 
 
 @register_group_tiebreaker("last_opponent_rank")

@@ -259,6 +259,24 @@ def test_inferred_absences_are_listed() -> None:
     assert inferred_absences(_missing_rows_table(True)).collect().height == 0
 
 
+@pytest.mark.parametrize("rules", ["fide", "mtg"])
+@pytest.mark.parametrize("unplayed", [False, True])
+@pytest.mark.parametrize("phase", [False, True])
+def test_absences_columns_are_the_plans(rules: str, unplayed: bool, phase: bool) -> None:
+    # the columns the engine passes to prepare_rows instead of resolving the plan
+    from swissframe.engine._chess import absences_columns, with_inferred_absences
+
+    table = _missing_rows_table(False).with_columns(extra=pl.lit(1)).drop(
+        "unplayed", strict=False)
+    if unplayed:
+        table = table.with_columns(unplayed=pl.lit(None, dtype=pl.String))
+    table = (table.with_columns(phase=pl.lit("swiss")) if phase
+             else table.drop("phase", strict=False))
+    ruleset = sf.rules.get(rules)
+    got = with_inferred_absences(table.lazy(), ruleset, ("event_id",))
+    assert absences_columns(table.columns, ruleset) == got.collect_schema().names()
+
+
 def test_direct_encounter_ignores_games_decided_by_forfeit() -> None:
     # A and B tie on 1 point; their round-1 game was a forfeit win for A (B did not come):
     # they have not met over the board (C.07 Art. 16: a forfeit is an unplayed round;
