@@ -18,7 +18,7 @@ import polars.selectors as cs
 from swissframe._collect import collect, collect_all, scoped, select, with_columns
 from swissframe.engine import _cumulative
 from swissframe.engine._chess import absences_columns, with_inferred_absences
-from swissframe.engine._exact import bit_fields, exact_name, packs, rank_exact
+from swissframe.engine._exact import bit_fields, exact_name, packs, per_group, rank_exact
 from swissframe.engine._record import (
     EVAL,
     LONG_ROUNDS,
@@ -916,7 +916,7 @@ def _at_own_last_round(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
               .agg(pl.col("round").max().alias(THROUGH)).select(*keys, THROUGH).unique())
     ctx = context(cutoff_rows(lf, keys, needed), rules, (*keys, THROUGH))
     last = pl.col("last_round")
-    final = last.max().over(list(keys)) if keys else last.max()
+    final = per_group(last.max(), keys)
     table = (_criteria_of(ctx, lazy=True).filter(pl.col(THROUGH) == last.max().over(pk))
              .with_columns((last < final).alias("dropped"), final.alias(THROUGH))
              .pipe(collect))
