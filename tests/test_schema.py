@@ -1008,3 +1008,23 @@ def test_a_large_dictionary_has_no_slot_table() -> None:
     ids = pl.Series("player_id", [f"p{i} of ev{i % 997}" for i in range(5_000)])
     assert schema._slot_table(ids.sort()) is None
     assert schema._slot_table(ids.head(100).sort()) is not None
+
+
+@pytest.mark.parametrize("phases", [
+    ("swiss",) * 4, ("playoff",) * 4, ("swiss", "swiss", "playoff", "playoff"),
+    ("swiss", "playoff", "playoff", "playoff"), ("swiss", "swiss", "finals", "finals"),
+    ("playoff", "playoff", "", ""), ("swiss", "swiss", "playoff", "Swiss")])
+def test_coded_phase_facts_agree_with_the_reference(phases: tuple[str, ...]) -> None:
+    """Without a null cell the coded checks tell a bad phase and whether both phases occur
+    from each phase's row count (``_phase_facts``), not the rule's own comparisons: the
+    problems found (bad_phase, phase_mismatch) are the reference's."""
+    df = pl.DataFrame({"event_id": ["e"] * 4, "round": [1, 1, 2, 2],
+                       "player_id": ["A", "B", "A", "B"], "opponent_id": ["B", "A", "B", "A"],
+                       "games_won": [2, 0, 2, 0], "games_lost": [0, 2, 0, 2],
+                       "games_drawn": [0] * 4, "phase": list(phases)})
+    got = schema._checked(df, default_event_id="e", keys=())[0]
+    ref = schema._checked(df, default_event_id="e", keys=(), coded=False)[0]
+    assert got.equals(ref), (got, ref)
+    assert ("bad_phase" in got["kind"].to_list()) == any(p not in schema.PHASES for p in phases)
+    mismatch = phases[0] != phases[1] and set(phases[:2]) <= set(schema.PHASES)
+    assert ("phase_mismatch" in got["kind"].to_list()) == mismatch
