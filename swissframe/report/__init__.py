@@ -32,7 +32,7 @@ from swissframe.errors import (
     check_whole,
 )
 from swissframe.report._event import EventMeta, EventReport, build_event
-from swissframe.report._inputs import Source, event_rows, load, meta_for
+from swissframe.report._inputs import Source, _check_names_table, event_rows, load, meta_for
 from swissframe.report._season import SeasonReport, build_season
 from swissframe.rules import Ruleset
 from swissframe.rules import get as get_rules
@@ -134,6 +134,7 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
     # to render (an IndexError deep in its text) instead of naming the row
     src.results = validated_table(src.results)[0]
     _without_brackets(src, event_id, season)
+    _names_nobody_holds(src, names)
     events = src.event_ids()
     if not events:
         msg = "the input holds no results. Hint: check the file."
@@ -155,6 +156,50 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
         raise DataError(msg)
     return build_event(src.results, meta_for(src, events[0], rules, names, title), top=top,
                        n_sims=n_sims, seed=seed, variants=variants)
+
+
+def _names_nobody_holds(src: Source, names: Mapping[str, str] | pl.DataFrame | None
+                        ) -> None:
+    """A :class:`DataWarning` naming the players a ``names`` argument names whom the
+    input's results do not hold (a mistyped id: its name was left out without a word);
+    a names table's rows for events the input does not hold are another event's, not
+    named.
+
+    >>> import warnings
+    >>> import swissframe as sf
+    >>> m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": ["B"],
+    ...     "games_a": [2], "games_b": [0], "games_drawn": [0]})
+    >>> with warnings.catch_warnings(record=True) as said:
+    ...     warnings.simplefilter("always")
+    ...     _ = sf.report(sf.from_matches(m), names={"A": "Ann", "Bb": "Bea"}, n_sims=0)
+    >>> print(said[0].message)  # doctest: +ELLIPSIS
+    names gives 1 player the results do not hold ('Bb'): ... Hint: ...
+    """
+    if isinstance(names, pl.DataFrame) and {"player_id", "name"} <= set(names.columns):
+        _check_names_table(names)  # (its ids are read as text here)
+        held = src.results.select(pl.col("event_id", "player_id").cast(pl.String)).unique()
+        named = names.select(*(["event_id"] if "event_id" in names.columns else []),
+                             pl.col("player_id").cast(pl.String)).unique()
+        if "event_id" in named.columns:
+            named = named.with_columns(pl.col("event_id").cast(pl.String)).filter(
+                pl.col("event_id").is_in(held["event_id"].implode()))
+            ids = named.join(held, on=["event_id", "player_id"], how="anti")["player_id"]
+        else:
+            ids = named.filter(~pl.col("player_id").is_in(held["player_id"].implode()))[
+                "player_id"]
+        unknown = sorted(ids.drop_nulls().unique().to_list())
+    elif isinstance(names, Mapping):
+        held_ids = set(src.results["player_id"].cast(pl.String).to_list())
+        unknown = sorted(str(k) for k in names if str(k) not in held_ids)
+    else:
+        return
+    if unknown:
+        shown = ", ".join(map(repr, unknown[:5])) + (" …" if len(unknown) > 5 else "")
+        who = "player" if len(unknown) == 1 else "players"
+        msg = (f"names gives {len(unknown)} {who} the results do not hold ({shown}): their "
+               "names are not shown. Hint: names maps player_id to name; check the ids "
+               "against the results' player_id.")
+        warnings.warn(msg, DataWarning, stacklevel=3)
 
 
 def _without_brackets(src: Source, event_id: str | None, season: bool | None) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 import swissframe as sf
 from swissframe.cli import main
+from swissframe.errors import DataWarning
 from swissframe.report import SeasonReport
 from tests.helpers import DE_DECIDES, SHARED_ROOT, decisive
 
@@ -693,3 +694,25 @@ def test_report_arguments_of_the_wrong_kind_are_named(kwargs: dict[str, object],
         sf.report(results, n_sims=0, **kwargs)  # type: ignore[arg-type]
     assert sf.report(results, n_sims=0, title="Night", variants=["mtg", "mtg-1/3"],
                      names={"Kai": "Kai K."}).html
+
+
+def test_names_of_players_the_results_do_not_hold_are_said() -> None:
+    """A ``names`` entry whose id no result holds (a typo: ``Kaii``) was left out without
+    a word; a names table's rows for an event the input does not hold (a season's table
+    given for one event) are not named."""
+    import warnings
+
+    results = pl.read_csv(DATA / "league-night.csv")
+    with pytest.warns(DataWarning, match=r"names gives 1 player the results do not hold "
+                                            r"\('Kaii'\).*Hint: "):
+        sf.report(results, n_sims=0, names={"Kai": "Kai K.", "Kaii": "typo"})
+    event = results["event_id"][0]
+    table = pl.DataFrame({"event_id": [event, event, "another-night"],
+                          "player_id": ["Kai", "Nobody", "Whoever"],
+                          "name": ["Kai K.", "N", "W"]})
+    with pytest.warns(DataWarning, match=r"\('Nobody'\)"):
+        sf.report(results, n_sims=0, names=table)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataWarning)
+        sf.report(results, n_sims=0, names={"Kai": "Kai K."})
+        sf.report(results, n_sims=0, names=table.filter(pl.col("player_id") != "Nobody"))
