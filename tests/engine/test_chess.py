@@ -93,6 +93,18 @@ def test_ch_f1_derived_columns(tec: pl.DataFrame) -> None:
     assert (r4["ps"], r4["win"]) == (11.5, 2)
 
 
+def test_ch_f1_player_12_adjusted_score_for_opponents(tec: pl.DataFrame) -> None:
+    # rules.md CH-F1: player 12 scored 2.0 and is absent in rounds 4-5 (trailing VURs), so
+    # opponents count 2.0 + 2 x 0.5 = 3.0 (Art. 16.3). Under the 2009 rule every unplayed
+    # round of an opponent is a draw: 12's pairing-allocated bye (R2, +1) and forfeit win
+    # (R3, +1) become halves too, so 1 x 0 + 4 x 0.5 = 2.0.
+    rs = dataclasses.replace(chess(), columns=(Criterion("abh"),))
+    assert by_player(sf.standings(tec, rs), "abh")["12"] == 3.0
+    assert by_player(sf.standings(tec, chess("fide-2026")), "match_points")["12"] == 2.0
+    old = dataclasses.replace(chess("fide-2009"), columns=(Criterion("abh"),))
+    assert by_player(sf.standings(tec, old), "abh")["12"] == 2.0
+
+
 def test_ch_f1_2026_cap_and_no_adjustment(tec: pl.DataFrame) -> None:
     assert by_player(sf.standings(tec, chess("fide-2026")), "bh")["4"] == 14.0
     assert by_player(sf.standings(tec, chess("as_played")), "bh")["11"] == 12.5
