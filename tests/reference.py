@@ -313,9 +313,12 @@ def _chess_entries(rows: Sequence[Row], n: int) -> dict[str, list[dict[str, Any]
     return out
 
 
-def fide(rows: Iterable[Row], *, rule: str = "fide-2023") -> Values:
+def fide(rows: Iterable[Row], *, rule: str = "fide-2023",
+         trailing: Sequence[str] = VUR) -> Values:
     """FIDE C.07 (rules.md §4.1–4.3, CH-F1..F3): score, BH-C1, BH, SB, (DE), WIN; BH-M1,
-    PS, WON. DE is filled in by :func:`fide_direct_encounter` (it needs the tie groups)."""
+    PS, WON. DE is filled in by :func:`fide_direct_encounter` (it needs the tie groups).
+    ``trailing``: the VUR kinds an opponent's trailing VURs become draws for (Art. 16.3;
+    ``Ruleset.trailing_draw_kinds``)."""
     rows = list(rows)
     n = max(r["round"] for r in rows)
     ent = _chess_entries(rows, n)
@@ -330,7 +333,8 @@ def fide(rows: Iterable[Row], *, rule: str = "fide-2023") -> Values:
         for e in reversed(es):  # trailing VURs count as draws (Art. 16.3)
             if e["kind"] not in VUR:
                 break
-            adj += half - e["pts"]
+            if e["kind"] in trailing:
+                adj += half - e["pts"]
         return adj
 
     out: Values = {}

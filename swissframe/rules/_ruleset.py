@@ -492,15 +492,22 @@ def _criteria(name: str, field_name: str, value: object) -> tuple[Criterion, ...
 def _check_vur_kinds(rules: Ruleset) -> None:
     """``vur_kinds`` is a tuple of ``unplayed`` kinds (:data:`swissframe.schema.UNPLAYED_KINDS`):
     an unknown kind, or one kind given as text (read letter by letter), counted no round
-    as voluntarily unplayed, without a word."""
-    kinds = rules.vur_kinds
-    bad = (kinds if not isinstance(kinds, (tuple, list))
-           else [k for k in kinds if k not in UNPLAYED_KINDS])
-    if bad:
-        msg = (f"ruleset {rules.name!r}: vur_kinds={kinds!r:.80} must be a tuple of unplayed "
-               f"kinds; {bad!r:.60} is not. Hint: a subset of {UNPLAYED_KINDS}.")
-        raise RulesetError(msg)
-    object.__setattr__(rules, "vur_kinds", tuple(kinds))
+    as voluntarily unplayed, without a word. ``trailing_draw_kinds`` (when given) is a
+    tuple of kinds of ``vur_kinds``: another kind is never a trailing VUR, so it would
+    convert nothing."""
+    for f in ("vur_kinds", "trailing_draw_kinds"):
+        kinds = getattr(rules, f)
+        if kinds is None and f == "trailing_draw_kinds":
+            continue
+        allowed: tuple[str, ...] = UNPLAYED_KINDS if f == "vur_kinds" else rules.vur_kinds
+        bad = (kinds if not isinstance(kinds, (tuple, list))
+               else [k for k in kinds if k not in allowed])
+        if bad:
+            what = "unplayed kinds" if f == "vur_kinds" else "kinds of vur_kinds"
+            msg = (f"ruleset {rules.name!r}: {f}={kinds!r:.80} must be a tuple of {what}; "
+                   f"{bad!r:.60} is not. Hint: a subset of {allowed}.")
+            raise RulesetError(msg)
+        object.__setattr__(rules, f, tuple(kinds))
 
 
 @dataclass(frozen=True)
@@ -567,6 +574,14 @@ class Ruleset:
         or ``"as_played"`` (no adjustment).
     vur_kinds
         ``unplayed`` kinds that are voluntarily unplayed rounds (C.07 Art. 16.2).
+    trailing_draw_kinds
+        Which of an opponent's trailing voluntarily unplayed rounds (VURs not followed by
+        any non-VUR round: a withdrawal) count as draws in the others' Buchholz-type
+        criteria (C.07 Art. 16.3). ``None`` (the presets): every kind of ``vur_kinds``,
+        a trailing forfeit loss too, as marceljuenemann/tiebreak reads the 2023 text.
+        ``("half_bye", "zero_bye", "absent")`` converts only rounds without a scheduled
+        opponent and keeps a trailing forfeit loss at its score, as FIDE TEC's
+        TieBreakServer does (rules.md §4.3 [?], §7 item 7; ``docs/rules-decisions.md``).
     missing_rounds
         A round of the event, after a player's first row, in which the player has no row:
         ``"not_played"`` (the round counts nowhere for them: MTG, Pokémon, …) or
@@ -626,6 +641,7 @@ class Ruleset:
     earned_bye_opponent: Fraction | Literal["own"] | None = None
     unplayed_rounds: UnplayedRule = "fide-2023"
     vur_kinds: tuple[str, ...] = ("half_bye", "zero_bye", "forfeit_loss", "absent")
+    trailing_draw_kinds: tuple[str, ...] | None = None
     missing_rounds: MissingRounds = "not_played"
     columns: tuple[Criterion, ...] = ()
     bye_games: tuple[int, int, int] | None = None
