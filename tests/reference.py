@@ -207,6 +207,14 @@ def yugioh(rows: Iterable[Row]) -> Values:
     return out
 
 
+def digimon(rows: Iterable[Row]) -> Values:
+    """rules.md §3.6: MTG-like (floor 0.33), points → OMW% → own win rate → OOMW%."""
+    out = mtg_family(rows)
+    for v in out.values():
+        v["oomwp"] = _mean([out[o]["omwp"] for o in v["_opps"]])
+    return out
+
+
 # ------------------------------------------------------------------------------ FaB
 
 
@@ -467,6 +475,8 @@ PRESETS: dict[str, tuple[Any, tuple[tuple[str, bool], ...], bool]] = {
                        False),
     "swu": (swu, (("match_wins", True), ("omwp", True), ("gwp", True), ("ogwp", True)), False),
     "one-piece": (one_piece, (("match_points", True), ("mwp", True), ("omwp", True)), False),
+    "digimon": (digimon, (("match_points", True), ("omwp", True), ("mwp", True),
+                          ("oomwp", True)), False),
 }
 _FIDE_KEYS = (("match_points", True), ("bh_c1", True), ("bh", True), ("sb", True),
               ("direct_encounter", True), ("win", True))

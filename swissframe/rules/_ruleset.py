@@ -58,6 +58,7 @@ from swissframe.schema import MAX_GAMES, UNPLAYED_KINDS
 
 __all__ = [
     "BEST_OF_THREE",
+    "DIGIMON",
     "FAB",
     "FIDE",
     "FIDE_2009",
@@ -945,6 +946,17 @@ ONE_PIECE = Ruleset(
     draw_value=Fraction(0), bye_in_own_rate=False, floor_own_gw=False,
     criteria=(POINTS, Criterion("mwp"), OMWP))
 
+#: Digimon Card Game (Bandai; rules.md §3.6 [?]): the Bandai Tournament Rules Manual's
+#: Swiss section (3.4.2) could not be read, so this is rules.md's reading: MTG-like 3/1/0
+#: scoring and floor 0.33 (the floor is unknown: ``dataclasses.replace(DIGIMON,
+#: floor=...)``), ranked by the order community team-event rules print: points → OMW% →
+#: own win rate → opponents' OMW% (``docs/rules-decisions.md``).
+DIGIMON = Ruleset(
+    name="digimon", description="Digimon (points → OMW% → own win rate → OOMW%, floor 0.33)",
+    source="Bandai Digimon Card Game Tournament Rules Manual §3.4.2 (not read); "
+           "docs/rules-decisions.md",
+    criteria=(POINTS, OMWP, Criterion("mwp"), OOMWP))
+
 
 def buchholz(cut: int = 0, median: int = 0, name: str | None = None) -> Criterion:
     """A Buchholz criterion with FIDE C.07 Art. 14 modifiers (Cut-n, Median-n).
@@ -992,7 +1004,7 @@ FIDE_2009 = dataclasses.replace(
 
 PRESETS: dict[str, Ruleset] = {r.name: r for r in (
     MTG, MTG_DCI_REPORTER, MTG_1999, MTG_WER, POKEMON, POKEMON_2016, YUGIOH, YUGIOH_DDD, FAB,
-    MELEE_TWO_GAME, SWU, ONE_PIECE, FIDE, FIDE_2026, FIDE_2009)}
+    MELEE_TWO_GAME, SWU, ONE_PIECE, DIGIMON, FIDE, FIDE_2026, FIDE_2009)}
 
 
 
