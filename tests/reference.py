@@ -229,8 +229,10 @@ def fab(rows: Iterable[Row]) -> Values:
         for rnd in range(rs[0]["round"], rs[-1]["round"] + 1):
             total += by_round.get(rnd, 0)
             ctb = ctb / 4 + total
+        played = len(rs) - rec["byes"]  # a bye is not a match played (the policy)
         out[p] = {**rec, "match_points": Fraction(rec["wins"]), "ctb": ctb,
-                  "pml": Fraction(rec["losses"], len(rs)), "_opps": _opps(rs)}
+                  "pml": Fraction(rec["losses"], played) if played else None,
+                  "_opps": _opps(rs)}
     for v in out.values():
         v["omlp"] = _mean([out[o]["pml"] for o in v["_opps"]])
         v["octb"] = _mean([out[o]["ctb"] for o in v["_opps"]])

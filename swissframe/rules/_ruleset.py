@@ -906,8 +906,9 @@ YUGIOH_DDD = dataclasses.replace(
     criteria=(POINTS, OMWP, OOMWP, LOSS_SQUARES), columns=(yugioh_number(loss_squares=True),))
 
 #: Flesh and Blood (Pairings and Tiebreaker Policy; rules.md §3.3): win 1, draw 0, loss 0,
-#: bye 1; CTB → PML (lower better) → OML% (lower better) → OCTB → random. A bye counts as a
-#: match played in PML (unknown in the policy [?]: ``Criterion`` param ``byes``).
+#: bye 1; CTB → PML (lower better) → OML% (lower better) → OCTB → random. A bye is not a
+#: match played in PML (the policy: a player plays a match every round "unless they have
+#: been awarded a bye"; ``Criterion`` param ``byes=True`` counts it; rules.md §3.3 [?]).
 FAB = Ruleset(
     name="fab", description="Flesh and Blood (1/0/0; CTB, PML↑, OML%↑, OCTB)",
     source="Flesh and Blood Pairings and Tiebreaker Policy; Tournament Rules and Policy App. A.2",

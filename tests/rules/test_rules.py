@@ -150,6 +150,25 @@ def test_fab_f2_lower_oml_ranks_higher() -> None:
     assert st_["player_id"].to_list() == ["A", "B", "C", "D"]
 
 
+def test_fab_pml_a_bye_is_not_a_match_played() -> None:
+    # FaB Pairings and Tiebreaker Policy: "every round, each player plays a match against
+    # another player, unless they have been awarded a bye"; PML = losses / matches played.
+    # P: bye, W, L and Q: W, W, L both have 2 points and CTB 1 → 2.25 → 2.5625; P's PML
+    # is 1/2 (two matches), Q's 1/3, so Q ranks above P (counting the bye: 1/3 each, and
+    # OML% would rank P first).
+    res = solo({"P": ["BYE", "W", "L"], "Q": ["W", "W", "L"]})
+    st_ = sf.standings(res, "fab")
+    assert col(st_, "ctb")["P"] == col(st_, "ctb")["Q"] == 2.5625
+    assert (col(st_, "pml")["P"], col(st_, "pml")["Q"]) == (0.5, pytest.approx(1 / 3))
+    order = [p for p in st_["player_id"].to_list() if p in "PQ"]
+    assert order == ["Q", "P"]
+    counted = dataclasses.replace(sf.rules.FAB, name="fab-bye-played", criteria=(
+        sf.rules.POINTS, Criterion("ctb"),
+        Criterion("pml", descending=False, params=(("byes", True),)),
+        Criterion("omlp", descending=False, params=(("byes", True),)), Criterion("octb")))
+    assert col(sf.standings(res, counted), "pml")["P"] == pytest.approx(1 / 3)
+
+
 # ------------------------------------------------------------------ Lorcana / melee two-game
 
 
