@@ -941,11 +941,15 @@ SWU = Ruleset(
 
 #: One Piece Card Game (Bandai TRM §5.4 as summarised by an open-source tool; rules.md
 #: §3.4 [S]): points → own win rate → opponents' average win rate; byes excluded; floor 0.33.
+#: Swiss matches are one game without a draw (a game still undecided is a double loss:
+#: Bandai's Championship 2023 Asia rules, "Best of 1 … Double Lost for both players"), so
+#: the cut analyses weigh a win and a loss.
 ONE_PIECE = Ruleset(
     name="one-piece", description="One Piece (points → own win rate → OMW%, floor 0.33)",
-    source="Bandai One Piece Card Game Tournament Rules Manual §5.4",
+    source="Bandai One Piece Card Game Tournament Rules Manual §5.4; Championship 2023 "
+           "(Asia) rules of the event",
     draw_value=Fraction(0), bye_in_own_rate=False, floor_own_gw=False,
-    criteria=(POINTS, Criterion("mwp"), OMWP))
+    criteria=(POINTS, Criterion("mwp"), OMWP), match_outcomes=((1, 0, 0), (0, 1, 0)))
 
 #: Digimon Card Game (Bandai; rules.md §3.6 [?]): the Bandai Tournament Rules Manual's
 #: Swiss section (3.4.2) could not be read, so this is rules.md's reading: MTG-like 3/1/0
