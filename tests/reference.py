@@ -207,6 +207,14 @@ def yugioh(rows: Iterable[Row]) -> Values:
     return out
 
 
+def digimon(rows: Iterable[Row]) -> Values:
+    """rules.md §3.6: MTG-like (floor 0.33), points → OMW% → own win rate → OOMW%."""
+    out = mtg_family(rows)
+    for v in out.values():
+        v["oomwp"] = _mean([out[o]["omwp"] for o in v["_opps"]])
+    return out
+
+
 # ------------------------------------------------------------------------------ FaB
 
 
@@ -221,8 +229,10 @@ def fab(rows: Iterable[Row]) -> Values:
         for rnd in range(rs[0]["round"], rs[-1]["round"] + 1):
             total += by_round.get(rnd, 0)
             ctb = ctb / 4 + total
+        played = len(rs) - rec["byes"]  # a bye is not a match played (the policy)
         out[p] = {**rec, "match_points": Fraction(rec["wins"]), "ctb": ctb,
-                  "pml": Fraction(rec["losses"], len(rs)), "_opps": _opps(rs)}
+                  "pml": Fraction(rec["losses"], played) if played else None,
+                  "_opps": _opps(rs)}
     for v in out.values():
         v["omlp"] = _mean([out[o]["pml"] for o in v["_opps"]])
         v["octb"] = _mean([out[o]["ctb"] for o in v["_opps"]])
@@ -313,9 +323,12 @@ def _chess_entries(rows: Sequence[Row], n: int) -> dict[str, list[dict[str, Any]
     return out
 
 
-def fide(rows: Iterable[Row], *, rule: str = "fide-2023") -> Values:
+def fide(rows: Iterable[Row], *, rule: str = "fide-2023",
+         trailing: Sequence[str] = VUR) -> Values:
     """FIDE C.07 (rules.md §4.1–4.3, CH-F1..F3): score, BH-C1, BH, SB, (DE), WIN; BH-M1,
-    PS, WON. DE is filled in by :func:`fide_direct_encounter` (it needs the tie groups)."""
+    PS, WON. DE is filled in by :func:`fide_direct_encounter` (it needs the tie groups).
+    ``trailing``: the VUR kinds an opponent's trailing VURs become draws for (Art. 16.3;
+    ``Ruleset.trailing_draw_kinds``)."""
     rows = list(rows)
     n = max(r["round"] for r in rows)
     ent = _chess_entries(rows, n)
@@ -330,7 +343,8 @@ def fide(rows: Iterable[Row], *, rule: str = "fide-2023") -> Values:
         for e in reversed(es):  # trailing VURs count as draws (Art. 16.3)
             if e["kind"] not in VUR:
                 break
-            adj += half - e["pts"]
+            if e["kind"] in trailing:
+                adj += half - e["pts"]
         return adj
 
     out: Values = {}
@@ -463,6 +477,8 @@ PRESETS: dict[str, tuple[Any, tuple[tuple[str, bool], ...], bool]] = {
                        False),
     "swu": (swu, (("match_wins", True), ("omwp", True), ("gwp", True), ("ogwp", True)), False),
     "one-piece": (one_piece, (("match_points", True), ("mwp", True), ("omwp", True)), False),
+    "digimon": (digimon, (("match_points", True), ("omwp", True), ("mwp", True),
+                          ("oomwp", True)), False),
 }
 _FIDE_KEYS = (("match_points", True), ("bh_c1", True), ("bh", True), ("sb", True),
               ("direct_encounter", True), ("win", True))

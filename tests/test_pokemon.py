@@ -77,6 +77,20 @@ def test_pkm_f1_win_percentage_clamps() -> None:
     assert mwp["drop5"] == pytest.approx(0.75)  # 100% → 75%
 
 
+def test_pkm_f1_five_round_event_exact() -> None:
+    # rules.md PKM-F1 as printed: a 5-round event, finishers over the tournament's 5 rounds
+    # (TRH §5.3.3.1): 1/5 = 20% -> 25%, 3/5 = 60%, 5/5 = 100%, exactly
+    spec, f = [], 0
+    for p, w in {"fin1": 1, "fin3": 3, "fin5": 5}.items():
+        for rnd in range(1, 6):
+            spec.append((rnd, p, f"x{f}", "a" if rnd <= w else "b"))
+            f += 1
+    st_ = sf.standings(matches(spec), "pokemon")
+    mwp = col(st_, "mwp")
+    assert (mwp["fin1"], mwp["fin3"], mwp["fin5"]) == (0.25, 0.6, 1.0)
+    assert not any(col(st_, "dropped")[p] for p in ("fin1", "fin3", "fin5"))
+
+
 # ------------------------------------------------------------------ PKM-F2
 
 
@@ -129,6 +143,31 @@ def test_pkm_f2_default_freezes_the_dropped_player() -> None:
     # everyone else is unaffected by the freeze
     nf = sf.standings(pkm_f2(), pokemon(drop_freeze=False, name="pk"))
     assert col(st_, "omwp")["P1"] == col(nf, "omwp")["P1"]
+
+
+def test_pkm_f2_default_preset_whole_table() -> None:
+    # rules.md PKM-F2, tie = 0.5 columns, under the preset's defaults (tie 1/2, drop freeze):
+    # every value of the table, with P2's frozen 87.5% / 31.25% (§9 item 1); P2's
+    # opponents still average P2's final (not frozen) OMW% in their OOMW% (SOURCES.md:
+    # the freeze is of the dropped player's own values)
+    st_ = sf.standings(pkm_f2(), "pokemon")
+    assert st_.select("player_id", "rank").rows() == [
+        ("P7", 1), ("P1", 2), ("P3", 3), ("P4", 4), ("P6", 5), ("P5", 6), ("P2", 7)]
+    assert col(st_, "match_points") == {"P7": 9, "P1": 6, "P3": 6, "P4": 6, "P6": 4,
+                                        "P5": 1, "P2": 0}
+    assert col(st_, "omwp") == approx({
+        "P7": Fraction(11, 24), "P1": Fraction(23, 36), "P3": Fraction(5, 9),
+        "P4": Fraction(11, 24), "P6": Fraction(7, 18), "P5": Fraction(2, 3),
+        "P2": Fraction(7, 8)})
+    assert col(st_, "oomwp") == approx({
+        "P7": Fraction(47, 72), "P1": Fraction(115, 216), "P3": Fraction(107, 216),
+        "P4": Fraction(11, 18), "P6": Fraction(65, 108), "P5": Fraction(47, 108),
+        "P2": Fraction(5, 16)})
+    # win % used for resistance: P1 2/3, P2 0/2 -> 25%, P4 1 win in 2 rounds played,
+    # P6 (win, loss, tie) 1.5/3, P7 2/2 (byes out of numerator and denominator)
+    assert col(st_, "mwp") == approx({
+        "P7": 1, "P1": Fraction(2, 3), "P3": Fraction(2, 3), "P4": Fraction(1, 2),
+        "P6": Fraction(1, 2), "P5": Fraction(1, 4), "P2": Fraction(1, 4)})
 
 
 # ------------------------------------------------------------------ PKM-F3 head-to-head

@@ -10,8 +10,9 @@ loss an absence) and treated per ``Ruleset.unplayed_rounds``:
     Opponent side (16.3): an opponent's score counts as awarded, except that their
     voluntarily unplayed rounds (VUR: ``Ruleset.vur_kinds``, by default half- and
     zero-point byes, forfeit losses and absences) not followed by any non-VUR round count
-    as draws. Own side (16.4): each of the player's own unplayed rounds (byes, forfeits,
-    absences) is a game against a dummy whose score is the player's own final score.
+    as draws (those of ``Ruleset.trailing_draw_kinds`` only, when it is given). Own side
+    (16.4): each of the player's own unplayed rounds (byes, forfeits, absences) is a game
+    against a dummy whose score is the player's own final score.
     Cuts (16.5): VUR contributions are cut first.
 ``"fide-2026"``
     As 2023, with the dummy capped (16.4.1–16.4.2, from 1 March 2026): for a forfeit, by
@@ -166,7 +167,8 @@ def _terms_plan(ctx: Context, *, fore: bool) -> pl.LazyFrame:
                      win_u=_units(ctx, ctx.rules.points_win),
                      draw_u=_units(ctx, ctx.rules.points_draw),
                      sched="scheduled_opponent_id" in names,
-                     vur_kinds=tuple(ctx.rules.vur_kinds), fore=fore)
+                     vur_kinds=tuple(ctx.rules.vur_kinds),
+                     draw_kinds=ctx.rules.trailing_draw_kinds, fore=fore)
     keys, pk = list(ctx.keys), ctx.pkeys
     rows = ctx.rows.select(*e.rows)
     if e.fore is not None:
@@ -209,7 +211,8 @@ class _TermsExprs(NamedTuple):
 
 @functools.lru_cache(maxsize=64)
 def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, sched: bool,
-                 vur_kinds: tuple[str, ...], fore: bool) -> _TermsExprs:
+                 vur_kinds: tuple[str, ...], draw_kinds: tuple[str, ...] | None,
+                 fore: bool) -> _TermsExprs:
     """:func:`_terms_plan`'s expressions for an unplayed-rounds rule and the keys, given
     the win and draw points in units, whether the rows have a scheduled opponent column,
     the VUR kinds and Fore Buchholz's last round: built once (building them was a
@@ -240,6 +243,8 @@ def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, s
     lnv = pl.col("round").filter(~pl.col("_vur")).max()  # the last round not a VUR
     if rule in ARTICLE_16:
         trailing = pl.col("_vur") & (lnv.is_null() | (pl.col("round") > lnv))
+        if draw_kinds is not None:  # (Ruleset.trailing_draw_kinds: some trailing VURs only)
+            trailing = trailing & pl.col("_kind").is_in(list(draw_kinds))
         extra = pl.when(trailing).then(to_draw).otherwise(0).sum()
     elif rule == "fide-2009":
         extra = pl.when(pl.col("_unpl")).then(to_draw).otherwise(0).sum()

@@ -817,10 +817,13 @@ def _data_scale(ctx: Context, den: pl.Expr) -> ExactScale:
 
 
 @register_tiebreaker("pml")
-def pml(ctx: Context, *, name: str = "pml", byes: bool = True) -> pl.LazyFrame:
+def pml(ctx: Context, *, name: str = "pml", byes: bool = False) -> pl.LazyFrame:
     """Flesh and Blood PML: losses ÷ matches played (lower is better; rules.md §3.3).
 
-    ``byes=True`` counts a bye as a match played (the policy does not say [?]).
+    A bye is not a match played (the Pairings and Tiebreaker Policy: "every round, each
+    player plays a match against another player, unless they have been awarded a bye";
+    ``docs/rules-decisions.md``); ``byes=True`` counts it as one. Null for a player with
+    no match played (ranked below any value).
     """
     den = pl.col("rounds_played") - (pl.lit(0) if byes else pl.col("byes"))
     scale = _data_scale(ctx, den)
@@ -833,7 +836,7 @@ def pml(ctx: Context, *, name: str = "pml", byes: bool = True) -> pl.LazyFrame:
 
 
 @register_tiebreaker("omlp")
-def omlp(ctx: Context, *, name: str = "omlp", byes: bool = True) -> pl.LazyFrame:
+def omlp(ctx: Context, *, name: str = "omlp", byes: bool = False) -> pl.LazyFrame:
     """Flesh and Blood OML%: mean PML of the non-bye opponents (lower is better)."""
     inner = pml(ctx, name="_pml_inner", byes=byes)
     scale = ctx.cache["_pml_inner:pml"][1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from swissframe.rules._ruleset import (
     BEST_OF_THREE,
+    DIGIMON,
     FAB,
     FIDE,
     FIDE_2009,
@@ -52,6 +53,7 @@ from swissframe.rules._ruleset import (
 
 __all__ = [
     "BEST_OF_THREE",
+    "DIGIMON",
     "FAB",
     "FIDE",
     "FIDE_2009",

@@ -58,6 +58,7 @@ from swissframe.schema import MAX_GAMES, UNPLAYED_KINDS
 
 __all__ = [
     "BEST_OF_THREE",
+    "DIGIMON",
     "FAB",
     "FIDE",
     "FIDE_2009",
@@ -492,15 +493,22 @@ def _criteria(name: str, field_name: str, value: object) -> tuple[Criterion, ...
 def _check_vur_kinds(rules: Ruleset) -> None:
     """``vur_kinds`` is a tuple of ``unplayed`` kinds (:data:`swissframe.schema.UNPLAYED_KINDS`):
     an unknown kind, or one kind given as text (read letter by letter), counted no round
-    as voluntarily unplayed, without a word."""
-    kinds = rules.vur_kinds
-    bad = (kinds if not isinstance(kinds, (tuple, list))
-           else [k for k in kinds if k not in UNPLAYED_KINDS])
-    if bad:
-        msg = (f"ruleset {rules.name!r}: vur_kinds={kinds!r:.80} must be a tuple of unplayed "
-               f"kinds; {bad!r:.60} is not. Hint: a subset of {UNPLAYED_KINDS}.")
-        raise RulesetError(msg)
-    object.__setattr__(rules, "vur_kinds", tuple(kinds))
+    as voluntarily unplayed, without a word. ``trailing_draw_kinds`` (when given) is a
+    tuple of kinds of ``vur_kinds``: another kind is never a trailing VUR, so it would
+    convert nothing."""
+    for f in ("vur_kinds", "trailing_draw_kinds"):
+        kinds = getattr(rules, f)
+        if kinds is None and f == "trailing_draw_kinds":
+            continue
+        allowed: tuple[str, ...] = UNPLAYED_KINDS if f == "vur_kinds" else rules.vur_kinds
+        bad = (kinds if not isinstance(kinds, (tuple, list))
+               else [k for k in kinds if k not in allowed])
+        if bad:
+            what = "unplayed kinds" if f == "vur_kinds" else "kinds of vur_kinds"
+            msg = (f"ruleset {rules.name!r}: {f}={kinds!r:.80} must be a tuple of {what}; "
+                   f"{bad!r:.60} is not. Hint: a subset of {allowed}.")
+            raise RulesetError(msg)
+        object.__setattr__(rules, f, tuple(kinds))
 
 
 @dataclass(frozen=True)
@@ -567,6 +575,14 @@ class Ruleset:
         or ``"as_played"`` (no adjustment).
     vur_kinds
         ``unplayed`` kinds that are voluntarily unplayed rounds (C.07 Art. 16.2).
+    trailing_draw_kinds
+        Which of an opponent's trailing voluntarily unplayed rounds (VURs not followed by
+        any non-VUR round: a withdrawal) count as draws in the others' Buchholz-type
+        criteria (C.07 Art. 16.3). ``None`` (the presets): every kind of ``vur_kinds``,
+        a trailing forfeit loss too, as marceljuenemann/tiebreak reads the 2023 text.
+        ``("half_bye", "zero_bye", "absent")`` converts only rounds without a scheduled
+        opponent and keeps a trailing forfeit loss at its score, as FIDE TEC's
+        TieBreakServer does (rules.md §4.3 [?], §7 item 7; ``docs/rules-decisions.md``).
     missing_rounds
         A round of the event, after a player's first row, in which the player has no row:
         ``"not_played"`` (the round counts nowhere for them: MTG, Pokémon, …) or
@@ -626,6 +642,7 @@ class Ruleset:
     earned_bye_opponent: Fraction | Literal["own"] | None = None
     unplayed_rounds: UnplayedRule = "fide-2023"
     vur_kinds: tuple[str, ...] = ("half_bye", "zero_bye", "forfeit_loss", "absent")
+    trailing_draw_kinds: tuple[str, ...] | None = None
     missing_rounds: MissingRounds = "not_played"
     columns: tuple[Criterion, ...] = ()
     bye_games: tuple[int, int, int] | None = None
@@ -889,8 +906,9 @@ YUGIOH_DDD = dataclasses.replace(
     criteria=(POINTS, OMWP, OOMWP, LOSS_SQUARES), columns=(yugioh_number(loss_squares=True),))
 
 #: Flesh and Blood (Pairings and Tiebreaker Policy; rules.md §3.3): win 1, draw 0, loss 0,
-#: bye 1; CTB → PML (lower better) → OML% (lower better) → OCTB → random. A bye counts as a
-#: match played in PML (unknown in the policy [?]: ``Criterion`` param ``byes``).
+#: bye 1; CTB → PML (lower better) → OML% (lower better) → OCTB → random. A bye is not a
+#: match played in PML (the policy: a player plays a match every round "unless they have
+#: been awarded a bye"; ``Criterion`` param ``byes=True`` counts it; rules.md §3.3 [?]).
 FAB = Ruleset(
     name="fab", description="Flesh and Blood (1/0/0; CTB, PML↑, OML%↑, OCTB)",
     source="Flesh and Blood Pairings and Tiebreaker Policy; Tournament Rules and Policy App. A.2",
@@ -923,11 +941,26 @@ SWU = Ruleset(
 
 #: One Piece Card Game (Bandai TRM §5.4 as summarised by an open-source tool; rules.md
 #: §3.4 [S]): points → own win rate → opponents' average win rate; byes excluded; floor 0.33.
+#: Swiss matches are one game without a draw (a game still undecided is a double loss:
+#: Bandai's Championship 2023 Asia rules, "Best of 1 … Double Lost for both players"), so
+#: the cut analyses weigh a win and a loss.
 ONE_PIECE = Ruleset(
     name="one-piece", description="One Piece (points → own win rate → OMW%, floor 0.33)",
-    source="Bandai One Piece Card Game Tournament Rules Manual §5.4",
+    source="Bandai One Piece Card Game Tournament Rules Manual §5.4; Championship 2023 "
+           "(Asia) rules of the event",
     draw_value=Fraction(0), bye_in_own_rate=False, floor_own_gw=False,
-    criteria=(POINTS, Criterion("mwp"), OMWP))
+    criteria=(POINTS, Criterion("mwp"), OMWP), match_outcomes=((1, 0, 0), (0, 1, 0)))
+
+#: Digimon Card Game (Bandai; rules.md §3.6 [?]): the Bandai Tournament Rules Manual's
+#: Swiss section (3.4.2) could not be read, so this is rules.md's reading: MTG-like 3/1/0
+#: scoring and floor 0.33 (the floor is unknown: ``dataclasses.replace(DIGIMON,
+#: floor=...)``), ranked by the order community team-event rules print: points → OMW% →
+#: own win rate → opponents' OMW% (``docs/rules-decisions.md``).
+DIGIMON = Ruleset(
+    name="digimon", description="Digimon (points → OMW% → own win rate → OOMW%, floor 0.33)",
+    source="Bandai Digimon Card Game Tournament Rules Manual §3.4.2 (not read); "
+           "docs/rules-decisions.md",
+    criteria=(POINTS, OMWP, Criterion("mwp"), OOMWP))
 
 
 def buchholz(cut: int = 0, median: int = 0, name: str | None = None) -> Criterion:
@@ -976,7 +1009,7 @@ FIDE_2009 = dataclasses.replace(
 
 PRESETS: dict[str, Ruleset] = {r.name: r for r in (
     MTG, MTG_DCI_REPORTER, MTG_1999, MTG_WER, POKEMON, POKEMON_2016, YUGIOH, YUGIOH_DDD, FAB,
-    MELEE_TWO_GAME, SWU, ONE_PIECE, FIDE, FIDE_2026, FIDE_2009)}
+    MELEE_TWO_GAME, SWU, ONE_PIECE, DIGIMON, FIDE, FIDE_2026, FIDE_2009)}
 
 
 

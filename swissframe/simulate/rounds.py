@@ -14,6 +14,16 @@ Sources (see ``../shared/docs/rules.md``):
   Swiss only), ``"pokemon_league_cup"`` (#3, TCG single day), ``"pokemon_go"`` (#4, GO single
   day), ``"pokemon_championship"`` (#5, the 2026 two-phase championship format with its
   phase-2 point thresholds). ``"pokemon"`` is the championship format (#5).
+- ``"fab"``, ``"fab_draft"``, ``"fab_team"`` — Flesh and Blood Tournament Rules and Policy,
+  Appendix A.2 (rules.fabtcg.com, single-day tournaments): up to 8 players 3 rounds and no
+  play-off, … 385–736 players 10 rounds; 9–16 players 5 rounds and a Top 4, or 4 rounds and
+  a Top 8 for a Limited event with a booster-draft play-off; teams one round more, every
+  play-off a Top 4. The older policy's MTG-copied table (129–226 / 227–409 / 410+) is
+  ``"mtg"``.
+- ``"lorcana"``, ``"lorcana_draft"`` — Disney Lorcana TCG Tournament Rules (3 Oct 2023): 8
+  players 3 single-elimination rounds, 9–16 players 5 rounds and a Top 4 (Core Constructed)
+  or 4 rounds and a Top 8 (Limited with a draft play-off), 17–32 5, 33–64 6, 65–128 7,
+  129–226 8, each with a Top 8; the text stops at 226 players.
 """
 
 from __future__ import annotations
@@ -167,6 +177,23 @@ _CHAMP: Final = (
     R(2049, 4096, 14, 8, None, 8, 16, "asymmetrical"),
     R(4097, 8192, 15, 8, None, 9, 19, "asymmetrical"),
 )
+_FAB_TAIL: Final = (
+    R(17, 32, 5, 8, 3), R(33, 64, 6, 8, 3), R(65, 128, 7, 8, 3), R(129, 224, 8, 8, 3),
+    R(225, 384, 9, 8, 3), R(385, 736, 10, 8, 3),
+)
+_FAB_HEAD: Final = (R(2, 8, 3, 0, 0, cut_kind="none"),)
+#: FaB teams: one round more than individuals, every play-off a Top 4 (the text's "64 --
+#: 128" row overlaps the one before; read as 65-128).
+_FAB_TEAM: Final = (
+    R(2, 16, 5, 4, 2), R(17, 32, 6, 4, 2), R(33, 64, 7, 4, 2), R(65, 128, 8, 4, 2),
+    R(129, 224, 9, 4, 2), R(225, 384, 10, 4, 2), R(385, 736, 11, 4, 2),
+)
+_LOR_HEAD: Final = (R(8, 8, 0, 8, 3, cut_kind="single_elimination"),)
+_LOR_TAIL: Final = (
+    R(17, 32, 5, 8, 3), R(33, 64, 6, 8, 3), R(65, 128, 7, 8, 3), R(129, 226, 8, 8, 3),
+)
+_FAB: Final = "Flesh and Blood Tournament Rules and Policy, Appendix A.2 (single-day)"
+_LOR: Final = "Disney Lorcana TCG Tournament Rules (3 Oct 2023), recommended rounds"
 _TRH: Final = "Play! Pokémon Tournament Rules Handbook (1 Jan 2026) §5.5.4.1–5.5.4.2"
 _MTR: Final = "MTG Tournament Rules (10 Nov 2025) Appendix E"
 
@@ -193,6 +220,14 @@ ROUND_TABLES: Final[Mapping[str, RoundsTable]] = {
         RoundsTable("pokemon_go", _TRH + ", variant #4 (GO single day)", _VG_GO),
         RoundsTable("pokemon_championship", _TRH + ", variant #5 (2026 two-phase)", _CHAMP),
         RoundsTable("pokemon", _TRH + ", variant #5 (2026 two-phase)", _CHAMP),
+        RoundsTable("fab", _FAB, (*_FAB_HEAD, R(9, 16, 5, 4, 2), *_FAB_TAIL)),
+        RoundsTable("fab_draft", _FAB + " (Limited, booster-draft play-off)",
+                    (*_FAB_HEAD, R(9, 16, 4, 8, 3), *_FAB_TAIL)),
+        RoundsTable("fab_team", _FAB + " (teams)", _FAB_TEAM),
+        RoundsTable("lorcana", _LOR + " (Core Constructed)",
+                    (*_LOR_HEAD, R(9, 16, 5, 4, 2), *_LOR_TAIL)),
+        RoundsTable("lorcana_draft", _LOR + " (Limited, draft play-off)",
+                    (*_LOR_HEAD, R(9, 16, 4, 8, 3), *_LOR_TAIL)),
     )
 }
 del R

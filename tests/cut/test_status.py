@@ -127,6 +127,21 @@ def test_a_chess_table_ends_in_a_win_a_loss_or_a_draw_each_one_in_three() -> Non
     assert a_draws_and_makes_it("mtg") == pytest.approx(2 / 5)  # (2-0 and 2-1 of five)
 
 
+def test_a_one_piece_table_ends_in_a_win_or_a_loss() -> None:
+    """One Piece's Swiss matches are one game with no draw (an undecided game is a double
+    loss; rules.md §3.4): the cut weighs a win and a loss, one in two, and offers no draw
+    (the best-of-three space gave a 'draw' row, the 0-0-3 intentional draw)."""
+    m = pl.DataFrame({"round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", "D"],
+                      "games_a": [1, 1], "games_b": [0, 0], "games_drawn": [0, 0]})
+    pairs = pl.DataFrame({"player_id": ["A", "C", "B", "D"],
+                          "opponent_id": ["C", "A", "D", "B"]})
+    st = sf.cut.cut_status(sf.from_matches(m), pairs, top=1, rules="one-piece")
+    a = st.filter(pl.col("player_id") == "A")
+    assert a.select("outcome", "status").rows() == [("win", "guaranteed"),
+                                                    ("loss", "eliminated")]
+    assert sf.rules.ONE_PIECE.match_outcomes == ((1, 0, 0), (0, 1, 0))
+
+
 def test_a_bye_in_a_scenario_is_the_outcome_space_s_win_or_the_ruleset_s() -> None:
     """A bye in the analysed round has no row to read its games from: the ruleset's
     ``bye_games`` (MTR 2-0), else the outcome space's most decisive win — a chess bye is

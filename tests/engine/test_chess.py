@@ -93,6 +93,18 @@ def test_ch_f1_derived_columns(tec: pl.DataFrame) -> None:
     assert (r4["ps"], r4["win"]) == (11.5, 2)
 
 
+def test_ch_f1_player_12_adjusted_score_for_opponents(tec: pl.DataFrame) -> None:
+    # rules.md CH-F1: player 12 scored 2.0 and is absent in rounds 4-5 (trailing VURs), so
+    # opponents count 2.0 + 2 x 0.5 = 3.0 (Art. 16.3). Under the 2009 rule every unplayed
+    # round of an opponent is a draw: 12's pairing-allocated bye (R2, +1) and forfeit win
+    # (R3, +1) become halves too, so 1 x 0 + 4 x 0.5 = 2.0.
+    rs = dataclasses.replace(chess(), columns=(Criterion("abh"),))
+    assert by_player(sf.standings(tec, rs), "abh")["12"] == 3.0
+    assert by_player(sf.standings(tec, chess("fide-2026")), "match_points")["12"] == 2.0
+    old = dataclasses.replace(chess("fide-2009"), columns=(Criterion("abh"),))
+    assert by_player(sf.standings(tec, old), "abh")["12"] == 2.0
+
+
 def test_ch_f1_2026_cap_and_no_adjustment(tec: pl.DataFrame) -> None:
     assert by_player(sf.standings(tec, chess("fide-2026")), "bh")["4"] == 14.0
     assert by_player(sf.standings(tec, chess("as_played")), "bh")["11"] == 12.5
@@ -168,6 +180,46 @@ def test_ch_f3_virtual_opponent_2009() -> None:
                  (2, "A", "B", "+", "forfeit_win"), (2, "B", "A", "-", "forfeit_loss")])
     st = sf.standings(res, chess("fide-2009"))
     assert by_player(st, "bh") == {"A": 1.5, "B": 2.5}
+
+
+def _trailing_forfeit_loss() -> pl.DataFrame:
+    """B loses round 3 by forfeit to A, the event's last round: a trailing VUR."""
+    return games([(1, "A", "B", "+", None), (1, "B", "A", "-", None),
+                  (1, "C", "D", "+", None), (1, "D", "C", "-", None),
+                  (2, "A", "C", "=", None), (2, "C", "A", "=", None),
+                  (2, "B", "D", "+", None), (2, "D", "B", "-", None),
+                  (3, "A", "B", "+", "forfeit_win"), (3, "B", "A", "-", "forfeit_loss"),
+                  (3, "C", "D", "+", None), (3, "D", "C", "-", None)])
+
+
+@pytest.mark.parametrize(("draw_kinds", "b_adj", "bh_a", "bh_d"), [
+    (None, 1.5, 6.5, 6.5),  # every trailing VUR a draw (marceljuenemann/tiebreak)
+    (("half_bye", "zero_bye", "absent"), 1.0, 6.0, 6.0),  # TieBreakServer's reading
+])
+def test_trailing_forfeit_loss_is_a_ruleset_option(
+        draw_kinds: tuple[str, ...] | None, b_adj: float, bh_a: float, bh_d: float) -> None:
+    # rules.md §4.3 [?] / §7 item 7: whether an opponent's trailing *forfeit loss* counts
+    # as a draw (Art. 16.3) is read two ways; Ruleset.trailing_draw_kinds says which.
+    # B scored 1 (beat D); A's BH: B (1 or 1.5) + C 2.5 + the dummy of A's forfeit win
+    # (A's own 2.5); D's: C 2.5 + B + C 2.5.
+    rs = dataclasses.replace(sf.rules.FIDE, name="trail", trailing_draw_kinds=draw_kinds,
+                             columns=(buchholz(), Criterion("abh")))
+    st = sf.standings(_trailing_forfeit_loss(), rs)
+    assert by_player(st, "match_points") == {"A": 2.5, "B": 1.0, "C": 2.5, "D": 0.0}
+    assert by_player(st, "abh")["B"] == b_adj
+    assert (by_player(st, "bh")["A"], by_player(st, "bh")["D"]) == (bh_a, bh_d)
+    from tests import reference as ref
+
+    rows = _trailing_forfeit_loss().to_dicts()
+    want = ref.fide(rows, trailing=draw_kinds if draw_kinds is not None else ref.VUR)
+    assert {p: float(v["bh"]) for p, v in want.items()} == by_player(st, "bh")
+
+
+def test_trailing_draw_kinds_must_be_vur_kinds() -> None:
+    with pytest.raises(sf.RulesetError, match=r"trailing_draw_kinds=.*kinds of vur_kinds"):
+        dataclasses.replace(sf.rules.FIDE, name="x", trailing_draw_kinds=("forfeit_win",))
+    with pytest.raises(sf.RulesetError, match="trailing_draw_kinds='absent'"):
+        dataclasses.replace(sf.rules.FIDE, name="x", trailing_draw_kinds="absent")
 
 
 # ------------------------------------------------------------------ TieBreakServer (real TRF)

@@ -24,7 +24,7 @@ CHESS = [(1, 0, 0), (0, 1, 0), (0, 0, 1)]
 
 CARD_PRESETS = ["mtg", "mtg-1/3", "mtg-1999", "mtg-wer", "pokemon", "pokemon-2016", "yugioh",
                 "fab",
-                "melee-two-game", "swu", "one-piece"]
+                "melee-two-game", "swu", "one-piece", "digimon"]
 CHESS_PRESETS = ["fide", "fide-2026", "fide-2009"]
 
 #: extra engine columns compared besides the ranking keys
@@ -45,7 +45,8 @@ SCHEMA = {"event_id": pl.String, "round": pl.Int64, "player_id": pl.String,
 DOUBLE_LOSS = {"one-piece": (0, 1, 0), "pokemon": (0, 1, 0), "pokemon-2016": (0, 1, 0),
                "swu": (1, 1, 0),
                "mtg": (0, 2, 0), "mtg-1/3": (0, 2, 0), "mtg-1999": (0, 2, 0),
-               "mtg-wer": (0, 2, 0), "yugioh": (0, 2, 0), "fab": (0, 1, 0)}
+               "mtg-wer": (0, 2, 0), "yugioh": (0, 2, 0), "fab": (0, 1, 0),
+               "digimon": (0, 2, 0)}
 
 
 def make_event(seed: int, kind: str, double_loss: tuple[int, int, int] | None = None,

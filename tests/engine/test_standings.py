@@ -196,6 +196,19 @@ def test_mtg_f5_full_event_floor_third() -> None:
     check_standings_invariants(st_, MTG_THIRD)
 
 
+def test_mtg_f5_raw_game_win_percentage() -> None:
+    # rules.md MTG-F5 "GW% (raw)": the player's own GW% before the floor (floor_own_gw off,
+    # as the 1999 text reads it): E 15/24, C 16/21, A 13/27, D 0/6, B 6/24; the opponents'
+    # averages still floor (OGW% unchanged), and so does the order
+    raw = dataclasses.replace(MTG_THIRD, name="f5-raw", floor_own_gw=False)
+    st_ = sf.standings(sf.from_matches(F5_MATCHES), raw)
+    gw = {r["player_id"]: r["gwp"] for r in st_.iter_rows(named=True)}
+    assert gw == {"E": 15 / 24, "C": 16 / 21, "A": 13 / 27, "D": 0.0, "B": 6 / 24}
+    assert row(st_, "A")["ogwp"] == pytest.approx(float(Fraction(289, 504)), rel=1e-15)
+    assert row(st_, "B")["ogwp"] == pytest.approx(float(Fraction(2825, 4536)), rel=1e-15)
+    assert st_["player_id"].to_list() == ["E", "C", "A", "D", "B"]
+
+
 def test_mtg_f5_floor_033_and_wer_variants() -> None:
     res = sf.from_matches(F5_MATCHES)
     st_ = sf.standings(res, MTG)

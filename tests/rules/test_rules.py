@@ -61,7 +61,8 @@ def matches(spec: list[tuple[int, str, str, tuple[int, int, int]]]) -> pl.DataFr
 
 def test_every_issue_preset_is_registered_and_cites_a_source() -> None:
     for name in ("pokemon", "pokemon-2016", "mtg", "mtg-1999", "mtg-wer", "mtg-1/3",
-                 "yugioh", "yugioh-ddd", "fab", "melee-two-game", "swu", "one-piece", "fide",
+                 "yugioh", "yugioh-ddd", "fab", "melee-two-game", "swu", "one-piece", "digimon",
+                 "fide",
                  "fide-2026", "fide-2009"):
         rs = sf.rules.get(name)
         assert rs.name == name
@@ -149,6 +150,25 @@ def test_fab_f2_lower_oml_ranks_higher() -> None:
     assert st_["player_id"].to_list() == ["A", "B", "C", "D"]
 
 
+def test_fab_pml_a_bye_is_not_a_match_played() -> None:
+    # FaB Pairings and Tiebreaker Policy: "every round, each player plays a match against
+    # another player, unless they have been awarded a bye"; PML = losses / matches played.
+    # P: bye, W, L and Q: W, W, L both have 2 points and CTB 1 → 2.25 → 2.5625; P's PML
+    # is 1/2 (two matches), Q's 1/3, so Q ranks above P (counting the bye: 1/3 each, and
+    # OML% would rank P first).
+    res = solo({"P": ["BYE", "W", "L"], "Q": ["W", "W", "L"]})
+    st_ = sf.standings(res, "fab")
+    assert col(st_, "ctb")["P"] == col(st_, "ctb")["Q"] == 2.5625
+    assert (col(st_, "pml")["P"], col(st_, "pml")["Q"]) == (0.5, pytest.approx(1 / 3))
+    order = [p for p in st_["player_id"].to_list() if p in "PQ"]
+    assert order == ["Q", "P"]
+    counted = dataclasses.replace(sf.rules.FAB, name="fab-bye-played", criteria=(
+        sf.rules.POINTS, Criterion("ctb"),
+        Criterion("pml", descending=False, params=(("byes", True),)),
+        Criterion("omlp", descending=False, params=(("byes", True),)), Criterion("octb")))
+    assert col(sf.standings(res, counted), "pml")["P"] == pytest.approx(1 / 3)
+
+
 # ------------------------------------------------------------------ Lorcana / melee two-game
 
 
@@ -215,6 +235,37 @@ def test_op_f2_double_loss() -> None:
     assert col(st_, "losses") == {"X": 1, "Y": 1}
     assert col(st_, "mwp") == {"X": 0.33, "Y": 0.33}
     assert col(st_, "match_points") == {"X": 0, "Y": 0}
+
+
+# ------------------------------------------------------------------ Digimon
+
+
+def test_digimon_preset_is_mtg_like_with_oomw_after_own_rate() -> None:
+    # rules.md §3.6 [?]: MTG-like (3/1/0, floor 0.33), points → OMW% → own win rate →
+    # opponents' OMW%. On MTG-F5 (rules.md §1.7, floor 0.33 variant) the order is MTG's;
+    # E and C tie on points and OMW% decides (0.442778 vs 0.405185).
+    assert [c.name for c in sf.rules.DIGIMON.criteria] == ["match_points", "omwp", "mwp",
+                                                            "oomwp"]
+    m = pl.DataFrame({"round": [1, 1, 1, 2, 2, 3, 3],
+                      "player_a": ["A", "C", "E", "A", "E", "A", "C"],
+                      "player_b": ["B", "D", None, "C", "B", "E", "B"],
+                      "games_a": [2, 2, None, 1, 2, 0, 2], "games_b": [1, 0, None, 1, 1, 0, 0],
+                      "games_drawn": [0, 0, None, 1, 0, 3, 0]})
+    st_ = sf.standings(sf.from_matches(m), "digimon")
+    assert st_["player_id"].to_list() == ["E", "C", "A", "D", "B"]
+    assert [round(x, 6) for x in st_["omwp"]][:3] == [0.442778, 0.405185, 0.628519]
+    assert col(st_, "mwp")["E"] == pytest.approx(7 / 9)
+    # equal points and OMW%: the own win rate decides. X dropped after 4 rounds (6 points,
+    # MW 6/12), Y played all 5 (6 points, MW 6/15); every opponent's MW is 1/2
+    four = [Opp((1, 1, 0), "W"), Opp((1, 1, 0), "W"), Opp((2, 2, 0), "L"),
+            Opp((2, 2, 0), "L")]
+    res = event_from_opponents({"X": four, "Y": [*four, Opp((3, 3, 0), "L")]})
+    st2 = sf.standings(res, "digimon")
+    x, y = (st2.filter(pl.col("player_id") == p).row(0, named=True) for p in "XY")
+    assert x["match_points"] == y["match_points"] == 6
+    assert x["omwp"] == y["omwp"] == 0.5
+    assert (x["mwp"], y["mwp"]) == (0.5, pytest.approx(0.4))
+    assert x["rank"] < y["rank"]
 
 
 # ------------------------------------------------------------------ rulesets as data

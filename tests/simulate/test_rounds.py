@@ -100,6 +100,46 @@ def test_pokemon_two_phase_every_boundary(table: str) -> None:
     assert set(kinds[2:]) == {"asymmetrical"}
 
 
+#: Flesh and Blood TRP Appendix A.2, single day (rules.md §3.3): (players, rounds, play-off)
+FAB = [(2, 3, 0), (8, 3, 0), (9, 5, 4), (16, 5, 4), (17, 5, 8), (32, 5, 8), (33, 6, 8),
+       (64, 6, 8), (65, 7, 8), (128, 7, 8), (129, 8, 8), (224, 8, 8), (225, 9, 8),
+       (384, 9, 8), (385, 10, 8), (736, 10, 8)]
+#: Disney Lorcana Tournament Rules (3 Oct 2023; rules.md §3.2), Core Constructed
+LORCANA = [(8, 0, 8), (9, 5, 4), (16, 5, 4), (17, 5, 8), (32, 5, 8), (33, 6, 8), (64, 6, 8),
+           (65, 7, 8), (128, 7, 8), (129, 8, 8), (226, 8, 8)]
+
+
+def test_fab_every_boundary() -> None:
+    out = _lookup("fab", [p for p, _, _ in FAB])
+    assert out.select("players", "swiss_rounds", "top_cut").rows() == FAB
+    draft = _lookup("fab_draft", [9, 16, 17])
+    assert draft.select("swiss_rounds", "top_cut").rows() == [(4, 8), (4, 8), (5, 8)]
+    # the current table differs from the older MTG-copied one above 128 players (§7 item 10)
+    assert _lookup("fab", [225, 410])["swiss_rounds"].to_list() == [9, 10]
+    assert _lookup("mtg", [225, 410])["swiss_rounds"].to_list() == [8, 10]
+    with pytest.raises(DataError, match="above the largest bracket"):
+        recommended_rounds(737, "fab")
+
+
+def test_fab_team_every_boundary() -> None:
+    out = _lookup("fab_team", [2, 16, 17, 32, 33, 64, 65, 128, 129, 224, 225, 384, 385, 736])
+    assert out["swiss_rounds"].to_list() == [5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11]
+    assert set(out["top_cut"].to_list()) == {4}
+
+
+def test_lorcana_every_boundary() -> None:
+    out = _lookup("lorcana", [p for p, _, _ in LORCANA])
+    assert out.select("players", "swiss_rounds", "top_cut").rows() == LORCANA
+    assert out["cut_kind"].to_list()[0] == "single_elimination"
+    assert out["elimination_rounds"].to_list()[0] == 3
+    draft = _lookup("lorcana_draft", [9, 16])
+    assert draft.select("swiss_rounds", "top_cut").rows() == [(4, 8), (4, 8)]
+    with pytest.raises(DataError, match="below the smallest bracket"):
+        recommended_rounds(7, "lorcana")
+    with pytest.raises(DataError, match="above the largest bracket"):
+        recommended_rounds(227, "lorcana")
+
+
 def test_pokemon_above_last_bracket_is_an_error() -> None:
     with pytest.raises(DataError, match="above the largest bracket"):
         recommended_rounds({"worlds": 8193}, "pokemon")
