@@ -45,6 +45,7 @@ from swissframe.engine import _record as rec_mod
 from swissframe.engine import standings as st_mod
 from swissframe.engine import tiebreakers as tb_mod
 from swissframe.engine._exact import ExactScale, mean_exact, rank_exact
+from swissframe.schema import code_bits
 from swissframe.engine._record import (
     SumBounds,
     aggregate_players,
@@ -434,22 +435,29 @@ def test_sums_are_not_packed_when_the_two_values_are_null_apart() -> None:
 
 
 @PROPS
-@given(res=rich_events(), rules=PRESETS, searched=st.booleans(), data=st.data())
+@given(res=rich_events(), rules=PRESETS, how=st.sampled_from(["table", "within", "search"]),
+       data=st.data())
 def test_the_record_and_opponents_sums_from_sorted_seats_equal_the_group_by_and_join(
-        res: pl.DataFrame, rules: str, searched: bool, data: st.DataObject) -> None:
+        res: pl.DataFrame, rules: str, how: str, data: st.DataObject) -> None:
     """The coded path's record read from validation's sorted seats
     (``_record.seat_record``) and the opponents' sums over each player's rows beside the
     players (``standings._seat_opponent_sums``; the opponents found through the table of
-    codes or, ``searched``, in the sorted codes) give the standings the group-by and the
-    joins give: one event and several, Swiss rows only (else no seats are kept)."""
+    codes, of codes within an event where each id plays in one event, or by a search in
+    the sorted codes) give the standings the group-by and the joins give: one event and
+    several, Swiss rows only (else no seats are kept)."""
     if data.draw(st.booleans()):  # (rich_events' playoff rows keep the seats unsorted)
         res = res.filter(pl.col("phase") == "swiss")
     if data.draw(st.booleans()):
         first = res["event_id"].min()
         res = res.filter(pl.col("event_id") == first)
+    slots = 2**23 if how == "table" else 0
+    if how == "within":  # (each event's players named apart; the codes span more slots)
+        res = res.with_columns(pl.col(c) + "@" + pl.col("event_id")
+                               for c in ("player_id", "opponent_id"))
+        slots = 2**code_bits(res["player_id"].n_unique())
     with (mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0),
           mock.patch.object(schema_mod, "_SEAT_ORDER_MIN_ROWS", 0)):
-        with mock.patch.object(st_mod, "_SLOT_TABLE_MAX", 0 if searched else 2**23):
+        with mock.patch.object(st_mod, "_SLOT_TABLE_MAX", slots):
             fast = sf.standings(res, rules)
         with mock.patch.object(st_mod, "seat_record", return_value=None):
             plain = sf.standings(res, rules)
