@@ -45,7 +45,6 @@ from swissframe.engine import _record as rec_mod
 from swissframe.engine import standings as st_mod
 from swissframe.engine import tiebreakers as tb_mod
 from swissframe.engine._exact import ExactScale, mean_exact, rank_exact
-from swissframe.schema import code_bits
 from swissframe.engine._record import (
     SumBounds,
     aggregate_players,
@@ -53,6 +52,7 @@ from swissframe.engine._record import (
     prepare_rows,
     scale_groups,
 )
+from swissframe.schema import code_bits
 from tests.engine.test_standings import PROPS, random_events, rich_events
 
 PRESETS = st.sampled_from(["mtg", "mtg-1/3", "mtg-wer", "mtg-1999", "swu", "melee-two-game",
