@@ -68,7 +68,7 @@ import os
 import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
 import polars as pl
@@ -341,6 +341,11 @@ class IdCodes:
     ``rounds`` and ``games``: the lowest and highest round number and game count of the
     rows, as the checks found them (bounds that also hold for a subset of the rows), or
     None when not known.
+
+    ``seats``: the rows' seats in (event, player, round) order, as the duplicate-seat
+    check sorted them (:class:`SeatOrder`), where the checks kept them (a large table of
+    Swiss rows without a null cell); the engine's record reads each player's rows from it
+    instead of a group-by. None otherwise, and on a subset of the rows.
     """
 
     codes: pl.DataFrame
@@ -348,6 +353,7 @@ class IdCodes:
     players: pl.Series
     rounds: tuple[int, int] | None = None
     games: tuple[int, int] | None = None
+    seats: SeatOrder | None = None
 
     @property
     def player_bits(self) -> int:
@@ -358,6 +364,21 @@ class IdCodes:
     def event_bits(self) -> int:
         """Bits of an event code."""
         return code_bits(self.events.len())
+
+
+@dataclass(frozen=True)
+class SeatOrder:
+    """Every row's seat as one Int64, sorted: ``((event · 2**player_bits + player) ·
+    2**round_bits + round − lowest round) · 2**index_bits + row index`` (codes of
+    :class:`IdCodes`). Sorted, a player's rows are consecutive, in round order, and the
+    low bits say where each row is in the table: the sort validation's duplicate-seat
+    check needs anyway (:func:`_coded_keyed_checks`), shared with the engine's record
+    (:func:`~swissframe.engine._record.seat_record`)."""
+
+    keys: pl.Series
+    round_bits: int
+    index_bits: int
+    first_round: int
 
 
 def code_bits(n: int) -> int:
@@ -448,6 +469,10 @@ def _code_exprs(events: pl.Series, players: pl.Series, *, sorted_events: bool,
     return [e.alias("_e"), code(PLAYER_ID, OPPONENT_ID, enum=pl.Enum(players))
             .name.map(names.__getitem__)]
 
+
+#: From this many rows a valid table's sorted seats are kept for the engine's record
+#: (:class:`SeatOrder`): it reads each player's rows from them instead of a group-by.
+_SEAT_ORDER_MIN_ROWS: Final = 100_000
 
 #: From this many rows a small player dictionary codes the ids through a slot table
 #: (:func:`_slot_table`) rather than an Enum cast: 3.7M rows of 160 players, both columns
@@ -1021,8 +1046,12 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     lf_ok = df.lazy().filter(_OK) if nulls else df.lazy()
     codes, checked, paired_up = None, False, False
     if want_codes:
+        # (the seats sorted in the engine's order, kept for it: rows of one phase, Swiss)
+        ordered = (not nulls and swiss and not playoff and not bad_phase
+                   and df.height >= _SEAT_ORDER_MIN_ROWS)
         codes, checked, paired_up = _coded_keyed_checks(
-            df, facts, add, has_null=nulls, both_phases=both_phases, runs=runs)
+            df, facts, add, has_null=nulls, both_phases=both_phases, runs=runs,
+            ordered=ordered)
         # the rest of a rule the first query looked for in part (blank ids), read on the
         # ids' dictionary: the player ids', with the opponents' where one is nobody's
         for rule, hit in zip(rules, found, strict=True):
@@ -1136,7 +1165,7 @@ _DISAGREES: Final = ((pl.col("_m_won") != pl.col(GAMES_LOST))
 
 
 def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
-                        has_null: bool, both_phases: bool, runs: bool
+                        has_null: bool, both_phases: bool, runs: bool, ordered: bool = False
                         ) -> tuple[IdCodes, bool, bool]:
     """The id codes, and duplicate seats and mirrors checked on Int64 keys built from them.
 
@@ -1148,6 +1177,11 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     the match keys must come in pairs (``_pairs_up``). Returns ``(codes, checked,
     paired_up)``: checked False (the caller runs the categorical checks) when the packed
     keys would not fit 63 bits; paired_up when every paired row has its mirror.
+
+    ``ordered`` (rows without a null cell): the seat key is ``(event, player, round, row
+    index)`` (:class:`SeatOrder`), which finds the same duplicates (equal above the
+    index) and, sorted, is kept in the codes for the engine's record when the table is
+    valid.
     """
     # (Series methods without their own kernel are queries: plain indexing, slices and
     # comparisons here, which are kernels)
@@ -1159,25 +1193,30 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     rounds = (r_lo or 0, r_hi or 0)  # (None without a complete row, when none is read)
     keyed = _keyed_codes(df, events, players, n_ok=n_ok, rounds=rounds,
                          games=(g_lo, g_hi), has_null=has_null, both_phases=both_phases,
-                         sorted_events=sorted_events)
+                         sorted_events=sorted_events, ordered=ordered)
     if keyed[0]["_o"].null_count() != df.get_column(OPPONENT_ID).null_count():
         # an opponent id that is nobody's player id: code with both columns' dictionary
         players = _dictionary(
             df.select(_dictionary_exprs(runs=True, opponents=True)[1]), PLAYER_ID)
         keyed = _keyed_codes(df, events, players, n_ok=n_ok, rounds=rounds,
                              games=(g_lo, g_hi), has_null=has_null, both_phases=both_phases,
-                             sorted_events=sorted_events)
-    frame, key = keyed
+                             sorted_events=sorted_events, ordered=ordered)
+    frame, key, index_bits = keyed
     codes = IdCodes(codes=_codes_frame(frame["_e"], frame["_p"], frame["_o"]), events=events,
                     players=players, rounds=_bounds(r_lo, r_hi), games=_bounds(g_lo, g_hi))
     if "_seats" not in frame.columns:  # no complete row, or keys too wide
         return codes, n_ok == 0, n_ok == 0
     sorted_keys = _sorted_key_columns(frame, ["_seats", "_matches"] if key is not None
                                       else ["_seats"])
-    duplicates = _equal_neighbours(sorted_keys[0])
+    seats = sorted_keys[0]
+    duplicates = _equal_neighbours(seats // 2**index_bits if index_bits else seats)
     # (the pairing key assumes distinct seats: see _pairs_up). The usual valid table
     # returns here, before the expressions below are built (≈ 40 µs of a small call)
     if key is not None and not duplicates and _pairs_up(sorted_keys[1], key):
+        if index_bits:
+            order = SeatOrder(keys=seats, round_bits=int(rounds[1] - rounds[0]).bit_length(),
+                              index_bits=index_bits, first_round=int(rounds[0]))
+            codes = replace(codes, seats=order)
         return codes, True, True
     pb, rb = codes.player_bits, int(rounds[1] - rounds[0]).bit_length()
     e, p, o = pl.col("_e"), pl.col("_p"), pl.col("_o")
@@ -1292,39 +1331,49 @@ def _match_key(pb: int, er: pl.Expr) -> pl.Expr:
 
 def _keyed_codes(df: pl.DataFrame, events: pl.Series, players: pl.Series, *, n_ok: int,
                  rounds: tuple[int, int], games: tuple[int | None, int | None],
-                 has_null: bool, both_phases: bool, sorted_events: bool
-                 ) -> tuple[pl.DataFrame, int | None]:
+                 has_null: bool, both_phases: bool, sorted_events: bool, ordered: bool = False
+                 ) -> tuple[pl.DataFrame, int | None, int]:
     """One query: the codes ``_e, _p, _o`` and, unsorted, the seat key of every complete
     row (``_seats``, ``_NO_KEY`` for the others) and the match key of every paired one
     (``_matches``; without it, the bits of ``_pairing_key`` are None). Only the codes when
-    there is no complete row or the keys would not fit 63 bits."""
+    there is no complete row or the keys would not fit 63 bits. ``ordered`` (no null
+    cell): the seat key of :class:`SeatOrder` where it fits 62 bits; the bits of its row
+    index (0: the plain seat key)."""
     slots = _slot_table(players) if df.height >= _SLOTS_MIN_ROWS else None
     code_exprs = _code_exprs(events, players, sorted_events=sorted_events, slots=slots,
                              null_players=bool(df.get_column(PLAYER_ID).null_count()))
     pb, eb = code_bits(players.len()), code_bits(events.len())
     rb = int(rounds[1] - rounds[0]).bit_length() if n_ok else 0
     if n_ok == 0 or eb + 2 * pb + rb + 1 > 62:
-        return df.select(code_exprs), None
+        return df.select(code_exprs), None, 0
     if has_null:
         code_exprs.append(_OK.alias(_OK_COLUMN))
+    ib = max(df.height - 1, 1).bit_length() if ordered and not has_null else 0
+    if eb + pb + rb + ib > 62:
+        ib = 0
     er, keys, low_bits = _key_exprs(pb, rb, eb, rounds[0], games, has_null=has_null,
                                     double_loss="double_loss" in df.columns,
-                                    phase=both_phases)
+                                    phase=both_phases, index_bits=ib)
     frame = select(with_columns(df.lazy(), *code_exprs).with_columns(er), *keys).pipe(collect)
-    return frame, low_bits
+    return frame, low_bits, ib
 
 
 @functools.lru_cache(maxsize=64)
 def _key_exprs(pb: int, rb: int, eb: int, r_lo: int, games: tuple[int | None, int | None], *,
-               has_null: bool, double_loss: bool, phase: bool
+               has_null: bool, double_loss: bool, phase: bool, index_bits: int = 0
                ) -> tuple[pl.Expr, tuple[pl.Expr, ...], int | None]:
     """``_keyed_codes``' expressions after the codes: ``(event, round)`` (computed once for
     both keys), then the codes with both keys, and the pairing key's low bits (None
     without it). Built once per bit layout: building them costs about what the query costs
-    on a small event, and events of one size share a layout."""
+    on a small event, and events of one size share a layout. ``index_bits`` (no null
+    cell): the seat key of :class:`SeatOrder`, with the row index in that many bits."""
     e, p, o = pl.col("_e"), pl.col("_p"), pl.col("_o")
     er = pl.col("_er")
     seat = _seat_key(pb, er)
+    if index_bits:
+        rnd = pl.col(ROUND) - r_lo
+        seat = (((e * 2**pb + p) * 2**rb + rnd) * 2**index_bits
+                + pl.int_range(pl.len(), dtype=pl.Int64))
     # (a null opponent makes p != o null, which selects the otherwise branch)
     paired = p != o
     if double_loss:

@@ -408,6 +408,41 @@ def test_fast_checks_equal_the_reference(df: pl.DataFrame, data: st.DataObject) 
     assert (slotted[2] is None) == (got[2] is None)
     if slotted[2] is not None and got[2] is not None:
         assert slotted[2].codes.equals(got[2].codes)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(schema_mod, "_SEAT_ORDER_MIN_ROWS", 0)  # the seats sorted for the engine
+        ordered = _checked(df, default_event_id="event", keys=())
+    assert ordered[0].equals(got[0])
+    assert ordered[1].equals(got[1])
+    assert (ordered[2] is None) == (got[2] is None)
+    if ordered[2] is not None and got[2] is not None:
+        assert ordered[2].codes.equals(got[2].codes)
+        _check_seat_order(ordered[1], ordered[2])
+
+
+def _check_seat_order(frame: pl.DataFrame, codes: schema_mod.IdCodes) -> None:
+    """Sorted seats kept for the engine are kept only for a valid table of Swiss rows
+    without a null cell, and are each row's (event, player, round) once, in that order."""
+    seats = codes.seats
+    if seats is None:
+        return
+    assert frame.null_count().select(
+        c for c in ("event_id", "round", "player_id", "games_won", "games_lost",
+                    "games_drawn", "phase")).sum_horizontal().item() == 0
+    assert (frame["phase"] == "swiss").all()
+    keys = seats.keys
+    assert keys.len() == frame.height
+    assert keys.is_sorted()
+    low = 2**seats.index_bits
+    index = keys % low
+    assert index.sort().to_list() == list(range(frame.height))
+    rows = codes.codes.gather(index)
+    seat = keys // low
+    assert (seat % 2**seats.round_bits + seats.first_round).to_list() == \
+        frame["round"].gather(index).to_list()
+    player = seat // 2**seats.round_bits
+    pb = codes.player_bits
+    assert (player // 2**pb).to_list() == rows["_e"].to_list()
+    assert (player % 2**pb).to_list() == rows["_p"].to_list()
 
 
 @FUZZ

@@ -38,7 +38,7 @@ from typing import Final, NamedTuple
 import polars as pl
 
 from swissframe._collect import collect
-from swissframe.engine._exact import BitFields, sum_layouts
+from swissframe.engine._exact import BitFields, segment_sums, sum_layouts
 from swissframe.engine._record import PAIRED, RECORD_COUNTS
 from swissframe.schema import code_bits, fits_int64
 
@@ -459,11 +459,21 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
                 .explode("_k", empty_as_null=False))
     src = grid.pair_src.cast(idx).gather(exploded["_k"]) + exploded["_j"]
     del exploded
+    return segment_opponent_sums(players, keys, sources, src, met)
+
+
+def segment_opponent_sums(players: pl.DataFrame, keys: list[str], sources: dict[str, int],
+                          src: pl.Series, met: pl.Series) -> pl.LazyFrame | None:
+    """:func:`opponent_sums`' columns from the positions in ``players`` of the opponents
+    each row of ``players`` met (``src``: ``met[i]`` consecutive positions for row ``i``,
+    in order): the running-sums grid's, or the final standings' (the coded path of
+    :func:`swissframe.engine.standings._coded_standings`, on validation's sorted seats).
+    None when a sum could overflow."""
     # Each segment's sums (at most `most` values) must fit Int64: an exact value is summed
     # whole where they do, and split as hi·2**31 + lo otherwise (both parts then summed on
     # Int64: Int128 gathers and sums cost about twice as much, and these arrays are the
     # largest of the computation). Whole values pack into fewer lanes of the segment sums
-    # (_sum_fields): OMW% and OGW% at the MTG scales are one gather instead of three
+    # (_exact._sum_fields): OMW% and OGW% at the MTG scales are one gather instead of three
     # columns. The split is done on Int64 when the values fit (Int128 division is slow).
     longest = met.max()
     most = max(longest, 1) if isinstance(longest, int) else 1
@@ -495,7 +505,7 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
     values = pl.DataFrame(parts)
     if any(values.null_count().row(0)):
         values = values.fill_null(0)
-    sums = _segment_sums(values, src, met)
+    sums = segment_sums(values, src, met)
     out = players.select(keys)
     for s in sources:
         # (a sum of whole values stays Int64, where it was summed: the means read it as
@@ -513,56 +523,3 @@ def opponent_sums(grid: CutoffGrid, players: pl.DataFrame, keys: list[str],
             pl.col(f"_t_{s}").cast(pl.Float64) / (pl.col(f"_k_{s}").cast(pl.Float64)
                                                   * float(scale))).alias(f"_m_{s}")
         for s, scale in sources.items())
-
-
-def _segment_sums(values: pl.DataFrame, src: pl.Series, lengths: pl.Series) -> pl.DataFrame:
-    """Per segment, the sums of each column of ``values`` gathered at ``src``, over
-    consecutive runs of ``lengths`` gathered rows.
-
-    The gathered values are cut into segments as one list per segment, made from their
-    buffer and the segments' offsets without a copy (:func:`_as_lists`), and summed by the
-    list kernel: running sums over every gathered value, and the copies and gathers that
-    take their differences, cost more than three times as much, as does a sorted group-by.
-    Columns are gathered and summed packed side by side (:func:`_sum_fields`) where their
-    sums fit: 13.9M values of 4M segments, 870 -> 240 ms."""
-    if src.len() == 0:
-        return values.select(pl.all().head(0).extend_constant(0, lengths.len()))
-    offsets = pl.concat([pl.Series([0], dtype=pl.Int64), lengths.cast(pl.Int64).cum_sum()])
-    layouts = _sum_fields(values, lengths)
-    if layouts is None:  # one gather and one sum per column
-        lists = pl.DataFrame([_as_lists(values.get_column(n).gather(src), offsets)
-                              for n in values.columns])
-        return lists.select(pl.all().list.sum())
-    parts = []
-    for layout in layouts:
-        packed = values.select(layout.pack().alias("_p")).to_series().gather(src)
-        sums = pl.DataFrame([_as_lists(packed, offsets)]).select(pl.col("_p").list.sum())
-        parts.append(sums.select(**layout.unpack(pl.col("_p"))))
-    return pl.concat(parts, how="horizontal").select(values.columns)
-
-
-def _as_lists(values: pl.Series, offsets: pl.Series) -> pl.Series:
-    """``values`` cut at ``offsets`` (``len + 1`` of them, from 0 to ``values.len()``) into
-    one list per segment, sharing ``values``' buffer (Arrow's list layout is exactly a
-    values buffer and offsets)."""
-    import pyarrow as pa  # (not on ``import swissframe``: only large by-round inputs)
-
-    array = pa.LargeListArray.from_arrays(offsets.to_arrow(), values.rechunk().to_arrow())
-    lists = pl.from_arrow(array)
-    assert isinstance(lists, pl.Series)
-    return lists.alias(values.name)
-
-
-def _sum_fields(values: pl.DataFrame, lengths: pl.Series) -> list[BitFields] | None:
-    """The columns of ``values`` packed for sums over a segment of up to ``lengths.max()``
-    values (:func:`~swissframe.engine._exact.sum_layouts` of each column's largest such
-    sum). None when a column has nulls or negative values, or one column's sums need more
-    than 63 bits (the columns are then gathered one by one)."""
-    most = lengths.max()
-    row = values.select(pl.all().min().name.suffix(":lo"), pl.all().max().name.suffix(":hi"),
-                        pl.all().null_count().name.suffix(":n")).row(0, named=True)
-    if not isinstance(most, int) or any(
-            row[f"{n}:n"] or row[f"{n}:lo"] is None or row[f"{n}:lo"] < 0
-            for n in values.columns):
-        return None
-    return sum_layouts({n: int(row[f"{n}:hi"]) * max(most, 1) for n in values.columns})

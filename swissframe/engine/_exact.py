@@ -472,3 +472,58 @@ def sum_layouts(bounds: dict[str, int]) -> list[BitFields] | None:
         layouts.append(layout)
         rest = rest[len(layout.fields):]
     return layouts
+
+
+def segment_sums(values: pl.DataFrame, src: pl.Series, lengths: pl.Series, *,
+                 packed: bool = True) -> pl.DataFrame:
+    """Per segment, the sums of each column of ``values`` gathered at ``src``, over
+    consecutive runs of ``lengths`` gathered rows.
+
+    The gathered values are cut into segments as one list per segment, made from their
+    buffer and the segments' offsets without a copy (:func:`_as_lists`), and summed by the
+    list kernel: running sums over every gathered value, and the copies and gathers that
+    take their differences, cost more than three times as much, as does a sorted group-by.
+    Columns are gathered and summed packed side by side (:func:`_sum_fields`) where their
+    sums fit: 13.9M values of 4M segments, 870 -> 240 ms. ``packed=False``: each column
+    as it is (a caller that packed its columns itself, from bounds it knows)."""
+    if src.len() == 0:
+        return values.select(pl.all().head(0).extend_constant(0, lengths.len()))
+    offsets = pl.concat([pl.Series([0], dtype=pl.Int64), lengths.cast(pl.Int64).cum_sum()])
+    layouts = _sum_fields(values, lengths) if packed else None
+    if layouts is None:  # one gather and one sum per column
+        lists = pl.DataFrame([_as_lists(values.get_column(n).gather(src), offsets)
+                              for n in values.columns])
+        return lists.select(pl.all().list.sum())
+    parts = []
+    for layout in layouts:
+        gathered = values.select(layout.pack().alias("_p")).to_series().gather(src)
+        sums = pl.DataFrame([_as_lists(gathered, offsets)]).select(pl.col("_p").list.sum())
+        parts.append(sums.select(**layout.unpack(pl.col("_p"))))
+    return pl.concat(parts, how="horizontal").select(values.columns)
+
+
+def _as_lists(values: pl.Series, offsets: pl.Series) -> pl.Series:
+    """``values`` cut at ``offsets`` (``len + 1`` of them, from 0 to ``values.len()``) into
+    one list per segment, sharing ``values``' buffer (Arrow's list layout is exactly a
+    values buffer and offsets)."""
+    import pyarrow as pa  # (not on ``import swissframe``: only large inputs)
+
+    array = pa.LargeListArray.from_arrays(offsets.to_arrow(), values.rechunk().to_arrow())
+    lists = pl.from_arrow(array)
+    assert isinstance(lists, pl.Series)
+    return lists.alias(values.name)
+
+
+def _sum_fields(values: pl.DataFrame, lengths: pl.Series) -> list[BitFields] | None:
+    """The columns of ``values`` packed for sums over a segment of up to ``lengths.max()``
+    values (:func:`~swissframe.engine._exact.sum_layouts` of each column's largest such
+    sum). None when a column has nulls or negative values, or one column's sums need more
+    than 63 bits (the columns are then gathered one by one)."""
+    most = lengths.max()
+    row = values.select(pl.all().min().name.suffix(":lo"), pl.all().max().name.suffix(":hi"),
+                        pl.all().null_count().name.suffix(":n")).row(0, named=True)
+    if not isinstance(most, int) or any(
+            row[f"{n}:n"] or row[f"{n}:lo"] is None or row[f"{n}:lo"] < 0
+            for n in values.columns):
+        return None
+    return sum_layouts({n: int(row[f"{n}:hi"]) * max(most, 1) for n in values.columns})

@@ -28,16 +28,18 @@ from swissframe.engine._exact import (
     join_keys,
     lcm_of,
     per_group,
+    segment_sums,
     sum_layouts,
     warn_fallback,
 )
 from swissframe.errors import DataError, ExactnessWarning, SchemaError
 from swissframe.rules._ruleset import Ruleset
-from swissframe.schema import GAME_COLUMNS, IdCodes
+from swissframe.schema import GAME_COLUMNS, IdCodes, SeatOrder
 
 __all__ = [
     "PAIRED",
     "RECORD_COUNTS",
+    "PlayerRows",
     "RateScales",
     "SumBounds",
     "aggregate_players",
@@ -53,6 +55,7 @@ __all__ = [
     "rate_scales",
     "rate_terms",
     "row_points",
+    "seat_record",
     "unplayed_kind",
 ]
 
@@ -259,6 +262,73 @@ def points_of_counts(rules: Ruleset) -> pl.Expr | None:
     return (times(byes, rules.points_bye) + times(wins - byes, rules.points_win)
             + times(pl.col("draws"), rules.points_draw)
             + times(pl.col("losses"), rules.points_loss))
+
+
+@dataclass(frozen=True)
+class PlayerRows:
+    """Where each player's rows are, in a record's player order (:func:`seat_record`):
+    ``index``, the rows' positions in the table, each player's consecutive and in round
+    order (``lengths[i]`` of them for the record's row ``i``); ``opponents``, the rows'
+    ``opponent_id`` in that order (null for an unpaired row)."""
+
+    index: pl.Series
+    lengths: pl.Series
+    opponents: pl.Series
+
+
+def seat_record(rows: pl.LazyFrame, seats: SeatOrder, bounds: SumBounds, *,
+                event_unit: int | None, first_round: bool = True,
+                points: pl.Expr | None = None) -> tuple[pl.DataFrame, PlayerRows] | None:
+    """:func:`aggregate_players` with ``packed=bounds`` (no keys; ``player_id`` coded as
+    ``seats`` codes a player: ``event · event_unit + player``, or the player's code for one
+    event) from validation's sorted seats instead of a group-by: the same record, sorted
+    by ``player_id``, and where each player's rows are (:class:`PlayerRows`). ``rows``
+    are the prepared rows, row for row with the table ``seats`` sorted (every row Swiss).
+
+    A player's rows are consecutive among the sorted seats, in round order: the first
+    and last round are read at the ends of the run, and the counts (packed side by side,
+    :func:`_packed_counts`) are summed over it (:func:`~swissframe.engine._exact.
+    segment_sums`). None when the counts do not pack (nothing to gain)."""
+    layouts = _packed_counts(bounds)
+    if not layouts:
+        return None
+    by, aggs, dropped = _record_exprs((), event_unit, first_round=first_round)
+    unpacked = {n: e for i, layout in enumerate(layouts)
+                for n, e in layout.unpack(pl.col(f"__sums{i}")).items()}
+    counts = {n: unpacked[ROW_COUNT if c is None else c] for n, c in RECORD_COUNTS.items()
+              if (ROW_COUNT if c is None else c) in unpacked}
+    later = {} if points is None else {"_pts": points}
+    # (the counts no layout holds: each summed as it is)
+    alone = {n: pl.lit(1, dtype=pl.Int64) if c is None else PAIRED if c == "_paired"
+             else pl.col(c) for n, c in RECORD_COUNTS.items()
+             if n not in counts and n not in later}
+    values = (rows.with_columns(_paired=PAIRED, **{ROW_COUNT: pl.lit(1, dtype=pl.Int64)})
+              .select(*[f.pack().alias(f"__sums{i}") for i, f in enumerate(layouts)],
+                      *[e.cast(pl.Int64).alias(n) for n, e in alone.items()], "round", OPP)
+              .pipe(collect))
+    keys, n = seats.keys, seats.keys.len()
+    low = 2**seats.index_bits
+    index = keys % low
+    player = keys // (low * 2**seats.round_bits)
+    last = pl.concat([(player.slice(1) != player.slice(0, n - 1)).arg_true().cast(pl.Int64),
+                      pl.Series([n - 1], dtype=pl.Int64)])
+    lengths = last - last.shift(1, fill_value=-1)
+    ends = index.gather(last)
+    summed = segment_sums(values.drop("round", OPP), index, lengths, packed=False)
+    rnd = values.get_column("round")
+    named = {PLAYER: player.gather(last).alias(PLAYER),
+             "last_round": rnd.gather(ends).alias("last_round")}
+    if first_round:
+        named["first_round"] = rnd.gather(index.gather(last - lengths + 1)).alias(
+            "first_round")
+    record = (summed.with_columns(*named.values())
+              .select(*by, *[counts.get(n, pl.col(n)).alias(n) for n in aggs
+                             if n not in later])
+              .lazy().with_columns(**later, dropped=dropped).select(*by, *aggs, "dropped")
+              .pipe(collect))
+    where = PlayerRows(index=index, lengths=lengths,
+                       opponents=values.get_column(OPP).gather(index))
+    return record, where
 
 
 @dataclass(frozen=True)

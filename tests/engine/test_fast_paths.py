@@ -17,7 +17,7 @@
   opponents' two base sums packed in one Int64 (``tiebreakers._packed_width``) and the
   criteria of one shared frame attached in one join (``Context.projection``) give what
   one column and one join each give; the opponents' segment sums of packed gathers
-  (``_cumulative._sum_fields``) give what one gather per column gives;
+  (``_exact._sum_fields``) give what one gather per column gives;
 - the record's counts summed side by side in one Int64 (``aggregate_players(packed=...)``,
   the coded path's ``_record_of`` on a large table) equal one sum per count, and bounds
   that do not hold send the record back to one sum per count.
@@ -38,8 +38,10 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import swissframe as sf
+from swissframe import schema as schema_mod
 from swissframe.engine import _cumulative as cu_mod
 from swissframe.engine import _exact as ex_mod
+from swissframe.engine import _record as rec_mod
 from swissframe.engine import standings as st_mod
 from swissframe.engine import tiebreakers as tb_mod
 from swissframe.engine._exact import ExactScale, mean_exact, rank_exact
@@ -50,6 +52,7 @@ from swissframe.engine._record import (
     prepare_rows,
     scale_groups,
 )
+from swissframe.schema import code_bits
 from tests.engine.test_standings import PROPS, random_events, rich_events
 
 PRESETS = st.sampled_from(["mtg", "mtg-1/3", "mtg-wer", "mtg-1999", "swu", "melee-two-game",
@@ -432,6 +435,74 @@ def test_sums_are_not_packed_when_the_two_values_are_null_apart() -> None:
 
 
 @PROPS
+@given(res=rich_events(), rules=PRESETS, how=st.sampled_from(["table", "within", "search"]),
+       data=st.data())
+def test_the_record_and_opponents_sums_from_sorted_seats_equal_the_group_by_and_join(
+        res: pl.DataFrame, rules: str, how: str, data: st.DataObject) -> None:
+    """The coded path's record read from validation's sorted seats
+    (``_record.seat_record``) and the opponents' sums over each player's rows beside the
+    players (``standings._seat_opponent_sums``; the opponents found through the table of
+    codes, of codes within an event where each id plays in one event, or by a search in
+    the sorted codes) give the standings the group-by and the joins give: one event and
+    several, Swiss rows only (else no seats are kept)."""
+    if data.draw(st.booleans()):  # (rich_events' playoff rows keep the seats unsorted)
+        res = res.filter(pl.col("phase") == "swiss")
+    if data.draw(st.booleans()):
+        first = res["event_id"].min()
+        res = res.filter(pl.col("event_id") == first)
+    slots = 2**23 if how == "table" else 0
+    if how == "within":  # (each event's players named apart; the codes span more slots)
+        res = res.with_columns(pl.col(c) + "@" + pl.col("event_id")
+                               for c in ("player_id", "opponent_id"))
+        slots = 2**code_bits(res["player_id"].n_unique())
+    with (mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0),
+          mock.patch.object(schema_mod, "_SEAT_ORDER_MIN_ROWS", 0)):
+        with mock.patch.object(st_mod, "_SLOT_TABLE_MAX", slots):
+            fast = sf.standings(res, rules)
+        with mock.patch.object(st_mod, "seat_record", return_value=None):
+            plain = sf.standings(res, rules)
+    assert_frame_equal(fast, plain)
+
+
+@PROPS
+@given(res=random_events(), one=st.booleans())
+def test_the_record_from_sorted_seats_is_the_packed_group_by_sorted_by_player(
+        res: pl.DataFrame, one: bool) -> None:
+    """``_record.seat_record`` is ``aggregate_players``' packed record, sorted by player,
+    and says where each player's rows and opponents are."""
+    if one:
+        res = res.filter(pl.col("event_id") == res["event_id"].min())
+    rules = sf.rules.get("mtg")
+    with mock.patch.object(schema_mod, "_SEAT_ORDER_MIN_ROWS", 0):
+        frame, codes = st_mod._validated_coded(res, ())
+    assert codes is not None
+    assert codes.seats is not None
+    assert codes.rounds is not None
+    unit = None if codes.events.len() == 1 else 2**codes.player_bits
+    e = pl.col("_e") * (unit or 0)
+    rows = pl.concat([frame.drop("player_id", "opponent_id"),
+                      codes.codes.select(player_id=e + pl.col("_p"),
+                                         opponent_id=e + pl.col("_o"))], how="horizontal")
+    prepared = prepare_rows(rows.lazy(), rules)
+    bounds = SumBounds(rounds=codes.rounds[1] - codes.rounds[0] + 1, games=(0, 2 ** 4))
+    got = rec_mod.seat_record(prepared, codes.seats, bounds, event_unit=unit,
+                              points=points_of_counts(rules))
+    assert got is not None
+    record, where = got
+    want = aggregate_players(prepared, (), event_unit=unit, packed=bounds,
+                             points=points_of_counts(rules)).collect().sort("player_id")
+    assert_frame_equal(record, want)
+    starts = [0, *where.lengths.cum_sum().to_list()[:-1]]
+    for i, (player, start, n) in enumerate(zip(record["player_id"], starts, where.lengths,
+                                               strict=True)):
+        at = where.index.slice(start, n)
+        assert (rows["player_id"].gather(at) == player).all(), i
+        assert rows["round"].gather(at).is_sorted()
+        assert where.opponents.slice(start, n).equals(rows["opponent_id"].gather(at),
+                                                     check_names=False)
+
+
+@PROPS
 @given(res=random_events(), rules=PRESETS)
 def test_ranking_with_packed_payload_equals_the_columns_moved_apart(res: pl.DataFrame,
                                                                     rules: str) -> None:
@@ -478,9 +549,9 @@ def test_segment_sums_of_packed_gathers_equal_one_gather_per_column(
     lengths = pl.Series([b - a for a, b in zip([0, *ends], [*ends, len(src)], strict=True)],
                         dtype=pl.Int64)
     srcs = pl.Series(src, dtype=pl.Int64)
-    fast = cu_mod._segment_sums(values, srcs, lengths)
-    with mock.patch.object(cu_mod, "_sum_fields", return_value=None):
-        plain = cu_mod._segment_sums(values, srcs, lengths)
+    fast = ex_mod.segment_sums(values, srcs, lengths)
+    with mock.patch.object(ex_mod, "_sum_fields", return_value=None):
+        plain = ex_mod.segment_sums(values, srcs, lengths)
     assert_frame_equal(fast, plain)
     for i, column in enumerate(columns):
         expected = [sum(column[k] for k in src[a:a + n])
@@ -491,11 +562,11 @@ def test_segment_sums_of_packed_gathers_equal_one_gather_per_column(
 def test_sum_fields_leave_room_for_the_sums_of_the_longest_segment() -> None:
     # 3 values of up to 5 sum to at most 15 (4 bits, not 3), so two such columns take 8
     values = pl.DataFrame({"a": [5, 0], "b": [1, 5]})
-    (layout,) = cu_mod._sum_fields(values, pl.Series([3, 0])) or []
+    (layout,) = ex_mod._sum_fields(values, pl.Series([3, 0])) or []
     assert layout.fields == (("a", 0, 0, 4), ("b", 0, 4, 4))
     # a column too wide for one Int64 of sums, or with a negative value: no packing
-    assert cu_mod._sum_fields(pl.DataFrame({"a": [2**62]}), pl.Series([2])) is None
-    assert cu_mod._sum_fields(pl.DataFrame({"a": [-1, 3]}), pl.Series([2])) is None
+    assert ex_mod._sum_fields(pl.DataFrame({"a": [2**62]}), pl.Series([2])) is None
+    assert ex_mod._sum_fields(pl.DataFrame({"a": [-1, 3]}), pl.Series([2])) is None
 
 
 @PROPS
@@ -503,7 +574,7 @@ def test_sum_fields_leave_room_for_the_sums_of_the_longest_segment() -> None:
 def test_by_round_with_packed_opponent_gather_equals_one_gather_per_column(
         res: pl.DataFrame, rules: str) -> None:
     fast = st_mod._by_round(res, rules, (), cumulative=True)
-    with mock.patch.object(cu_mod, "_sum_fields", return_value=None):
+    with mock.patch.object(ex_mod, "_sum_fields", return_value=None):
         plain = st_mod._by_round(res, rules, (), cumulative=True)
     assert_frame_equal(fast, plain)
 
@@ -664,8 +735,10 @@ def test_record_bounds_that_do_not_hold_send_back_to_one_sum_per_count() -> None
     res = sf.from_matches(pl.DataFrame({
         "round": [1, 2, 3], "player_a": ["A", "A", "A"], "player_b": ["B", "C", "D"],
         "games_a": [2, 2, 2], "games_b": [0, 1, 0], "games_drawn": [0, 0, 0]}))
-    frame, codes = st_mod._validated_coded(res, ())
+    with mock.patch.object(schema_mod, "_SEAT_ORDER_MIN_ROWS", 0):  # (and sorted seats)
+        frame, codes = st_mod._validated_coded(res, ())
     assert codes is not None
+    assert codes.seats is not None
     rows = prepare_rows(frame.lazy(), sf.rules.get("mtg"))
     plain = aggregate_players(rows, ("event_id",)).collect()
     short = SumBounds(rounds=1, games=(0, 2))
@@ -681,11 +754,14 @@ def test_record_bounds_that_do_not_hold_send_back_to_one_sum_per_count() -> None
                        lying.codes.select(player_id=e * unit + pl.col("_p"),
                                           opponent_id=e * unit + pl.col("_o"))],
                       how="horizontal")
-    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):
-        got = st_mod._record_of(prepare_rows(keyed.lazy(), sf.rules.get("mtg")), lying,
-                                 sf.rules.get("mtg"), unit)
-    assert got.sort("player_id")["wins"].to_list() == plain.sort("player_id")["wins"].to_list()
-    assert got.filter(pl.col("player_id") == 0)["wins"].item() == 3  # A, code 0
+    for seats in (False, True):  # (the group-by, or the sums over the sorted seats)
+        with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):
+            got, where = st_mod._record_of(prepare_rows(keyed.lazy(), sf.rules.get("mtg")),
+                                           lying, sf.rules.get("mtg"), unit, seats=seats)
+        assert where is None
+        assert got.sort("player_id")["wins"].to_list() == \
+            plain.sort("player_id")["wins"].to_list()
+        assert got.filter(pl.col("player_id") == 0)["wins"].item() == 3  # A, code 0
 
 
 _WIDE = st.one_of(st.none(), st.integers(-(2**70), 2**70), st.integers(-5, 5),
