@@ -61,6 +61,7 @@ from swissframe.rules import Ruleset
 from swissframe.rules._infer import describe
 
 __all__ = [
+    "EVENT_HELP",
     "FORMAT_BY_SUFFIX",
     "INPUT_FORMATS",
     "OUTPUT_FORMATS",
@@ -78,6 +79,8 @@ __all__ = [
     "check_round",
     "done",
     "error_line",
+    "event_id_of",
+    "event_ids",
     "filter_events",
     "find_player",
     "flush_notes",
@@ -87,6 +90,7 @@ __all__ = [
     "is_percent",
     "non_negative_int",
     "note",
+    "one_event_id",
     "output_format",
     "positive_int",
     "progress",
@@ -307,14 +311,19 @@ def add_rules(p: argparse.ArgumentParser, *, default: str | None = None,
                    help=f"{what}: a preset from 'swissframe rules'{shown}")
 
 
+#: What ``--event`` takes, said by every command's help (:func:`event_id_of`).
+EVENT_HELP: Final = "its id, or its name as the headings show it (any case)"
+
+
 def add_event(p: argparse.ArgumentParser, *, many: bool = True) -> None:
-    """``--event ID``: only this event (repeatable when ``many``)."""
+    """``--event EVENT``: only this event, by id or name (repeatable when ``many``)."""
     if many:
-        p.add_argument("--event", action="append", metavar="ID",
-                       help="only this event (repeatable; default: every event in FILE)")
+        p.add_argument("--event", action="append", metavar="EVENT",
+                       help=f"only this event: {EVENT_HELP} (repeatable; default: every "
+                            "event in FILE)")
     else:
-        p.add_argument("--event", metavar="ID",
-                       help="the event (needed when FILE holds several)")
+        p.add_argument("--event", metavar="EVENT",
+                       help=f"the event (needed when FILE holds several): {EVENT_HELP}")
 
 
 def add_through_round(p: argparse.ArgumentParser, *, what: str = "the standings") -> None:
@@ -357,8 +366,86 @@ def add_quiet(p: argparse.ArgumentParser) -> None:
 # --------------------------------------------------------------------------- input helpers
 
 
+def event_id_of(text: str, names: Mapping[str, str]) -> str:
+    """The id of the event ``--event`` names (``names``: each event's id → its name, the
+    one rule every heading follows, :attr:`~swissframe.io._files.Source.event_names`): an
+    id as it is, else the name as every heading shows it — exactly, then in any case (an
+    id in any case too). A text that names no event, or several, is a
+    :class:`~swissframe.errors.DataError` listing the events it could mean ("did you
+    mean", :func:`~swissframe.errors.nearest`, and the names holding it) or, when none is
+    near, the events there are.
+
+    Examples
+    --------
+    >>> names = {"rr-2026": "Summer Cup", "cup-a": "Cup", "cup-b": "CUP"}
+    >>> event_id_of("rr-2026", names), event_id_of("Summer Cup", names)
+    ('rr-2026', 'rr-2026')
+    >>> event_id_of("summer cup", names), event_id_of("Cup", names)
+    ('rr-2026', 'cup-a')
+    >>> event_id_of("cup", names)
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.DataError: --event 'cup' names 2 events: 'Cup' (id cup-a), 'CUP' (id
+    cup-b). Hint: give the event's id, e.g. --event cup-a.
+    >>> event_id_of("Sumer Cup", names)
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.DataError: --event 'Sumer Cup' is no event of the input. Hint: did you
+    mean 'Summer Cup' (id rr-2026)?
+    """
+    if text in names:
+        return text
+    for found in ([e for e, n in names.items() if n == text],
+                  [e for e, n in names.items()
+                   if text.casefold() in (n.casefold(), e.casefold())]):
+        if len(found) == 1:
+            return found[0]
+        if found:
+            msg = (f"--event {text!r} names {len(found)} events: {_events_said(found, names)}."
+                   f" Hint: give the event's id, e.g. --event {found[0]}.")
+            raise DataError(msg)
+    # (not one: the ids and names nearest to it, then the names that hold it: a part of
+    # a melee.gg name, "Houston", is far from the whole in difflib's ratio)
+    near = nearest(text, [*names, *names.values()], n=3, fold_case=True)
+    by_name = {n: e for e, n in names.items()}
+    hits = list(dict.fromkeys([*(by_name.get(m, m) for m in near),
+                               *(e for e, n in names.items()
+                                 if text.strip() and text.casefold() in n.casefold())]))
+    if hits:
+        hint = f"did you mean {_events_said(hits[:5], names, ' or ')}?"
+    else:
+        hint = (f"the events are {_events_said(list(names)[:10], names)}"
+                + (f" and {len(names) - 10:,} more" if len(names) > 10 else "")
+                + ": give an event's id, or its name as the headings show it.")
+    msg = f"--event {text!r} is no event of the input. Hint: {hint}"
+    raise DataError(msg)
+
+
+def _events_said(ids: Sequence[str], names: Mapping[str, str], last: str = ", ") -> str:
+    """Events as a hint lists them: ``'Summer Cup' (id rr-2026)``, the id alone where it is
+    the name."""
+    said = [repr(e) if names.get(e, e) == e else f"{names[e]!r} (id {e})" for e in ids]
+    return ", ".join(said) if len(said) < 2 or last == ", " else \
+        f"{', '.join(said[:-1])}{last}{said[-1]}"
+
+
+def event_ids(src: Source, events: str | Sequence[str] | None) -> list[str] | None:
+    """``--event``'s events (each an id or a name: :func:`event_id_of`) as their ids;
+    None when none is given (every event)."""
+    if not events:
+        return None
+    names = src.event_names
+    return [event_id_of(e, names) for e in ([events] if isinstance(events, str) else events)]
+
+
+def one_event_id(src: Source, event: str | None) -> str | None:
+    """The one event ``--event`` names (an id or a name: :func:`event_id_of`), as its id."""
+    return None if event is None else event_id_of(event, src.event_names)
+
+
 def filter_events(results: pl.DataFrame, events: str | Sequence[str] | None) -> pl.DataFrame:
-    """Only the rows of ``events`` (all when None); an unknown id is an error with a hint.
+    """Only the rows of ``events`` (all when None; ids: :func:`event_ids` reads a name);
+    an unknown id is an error with a hint.
 
     >>> df = pl.DataFrame({"event_id": ["a", "b"], "round": [1, 1]})
     >>> filter_events(df, ["b"])["event_id"].to_list()
@@ -396,7 +483,7 @@ def input_rows(src: Source, events: str | Sequence[str] | None) -> Iterator[pl.D
     which keeps none) are checked as before."""
     from swissframe.schema import codes_of_rows, trusted
 
-    keep = _event_rows(src.results, events)
+    keep = _event_rows(src.results, event_ids(src, events))
     results = src.results if keep is None else src.results.filter(keep)
     if results.height == 0:  # (an empty table is a valid answer, but not a silent one)
         msg = ("the input has no result rows (a header alone, or files with no round "
@@ -504,9 +591,10 @@ def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
     ruleset is used (one stderr line)."""
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)
-    results = filter_events(src.results, args.event)
-    ids = tuple(src.player_id(p, args.event) for p in players)
-    event = find_player(results, ids[0], args.event, src.names)
+    chosen = one_event_id(src, args.event)  # (its id or its name)
+    results = filter_events(src.results, chosen)
+    ids = tuple(src.player_id(p, chosen) for p in players)
+    event = find_player(results, ids[0], chosen, src.names)
     results = results.filter(pl.col("event_id") == event)
     for other in ids[1:]:
         find_player(results, other, event, src.names)

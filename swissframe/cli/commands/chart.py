@@ -44,6 +44,7 @@ from typing import Any, Final
 import polars as pl
 
 from swissframe.cli._common import (
+    EVENT_HELP,
     add_quiet,
     done,
     filter_events,
@@ -51,6 +52,7 @@ from swissframe.cli._common import (
     need_swiss,
     non_negative_int,
     note,
+    one_event_id,
     positive_int,
     refuse_output,
     working,
@@ -87,7 +89,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="output file (.png, .svg, .pdf, .html or .json)")
     p.add_argument("--rules", default=None,
                    help="ruleset preset (default: inferred from the data)")
-    p.add_argument("--event", metavar="ID", help="the event to draw (when files hold several)")
+    p.add_argument("--event", metavar="EVENT",
+                   help=f"the event to draw (when files hold several): {EVENT_HELP}")
     p.add_argument("--top", type=positive_int, metavar="N",
                    help="places / contenders drawn (default 32; 16 for omw-ranges)")
     p.add_argument("--cut", type=positive_int, default=None, metavar="N",
@@ -128,7 +131,7 @@ def _one_event(results: pl.DataFrame, event: str | None) -> pl.DataFrame:
     if len(events) != 1:
         msg = (f"this chart draws one event and the input holds {len(events)} "
                f"({', '.join(events[:5])}{' …' if len(events) > 5 else ''}). Hint: add "
-               "--event ID.")
+               "--event EVENT (its id or its name).")
         raise DataError(msg)
     need_swiss(results, "this chart")
     return results
@@ -307,6 +310,7 @@ def run(args: argparse.Namespace) -> int:
     from swissframe import charts
 
     src = read(args.files, format=args.input_format, _keep_codes=True)
+    args.event = one_event_id(src, args.event)  # (its id or its name)
     chosen = args.rules
     if args.rules is None:
         args.rules = src.ruleset_of(args.event)

@@ -28,6 +28,7 @@ from swissframe.cli._common import (
     add_quiet,
     add_rules,
     add_top,
+    event_ids,
     filter_events,
     format_cell,
     need_swiss,
@@ -366,7 +367,7 @@ def run(args: argparse.Namespace) -> int:
         refuse_output(args.output, _inputs(args), example="cut.csv")
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)
-    results = filter_events(src.results, args.event)
+    results = filter_events(src.results, event_ids(src, args.event))
     if args.pairings and args.round is not None:  # (--round was ignored without a word)
         msg = (f"--round {args.round} and --pairings both given: pairings are of the round "
                "after the results' last. Hint: drop --round, or drop --pairings to analyse a "
