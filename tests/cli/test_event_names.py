@@ -62,7 +62,8 @@ def test_every_command_reads_a_name(tmp_path: Path) -> None:
 
 def test_unknown_event_says_what_it_could_be() -> None:
     code, out, err = _run("standings", TOM, "--event", "Three Divisions (master)")
-    assert code == 2 and out == ""
+    assert code == 2
+    assert out == ""
     assert err.count("\n") == 1, err
     assert "--event 'Three Divisions (master)' is no event of the input" in err
     assert "did you mean 'Three Divisions (masters)' (id three_divisions:masters)" in err
