@@ -687,7 +687,11 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
               "in-cut" if r["entering"] else "")
     out = [f"<h2>Would other tiebreakers change the top {n}?</h2><p>{lead}</p>", t.html()]
     if changed.height:
-        sens_d = sens.with_columns(event_id=pl.lit(rep.meta.name))
+        # (the players by their names, as the table above lists them)
+        sens_d = sens.with_columns(
+            event_id=pl.lit(rep.meta.name),
+            **{c: pl.Series(c, [[rep.name(p) for p in ps] for ps in sens[c].to_list()],
+                            dtype=pl.List(pl.String)) for c in ("entering", "leaving")})
         out.append(add("sensitivity", lambda: charts.chart_sensitivity(
             sens_d, top=n, rules=rep.meta.rules,
             title=f"{rep.meta.name}: players swapped in the top {n} per variant"),

@@ -239,7 +239,26 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
         return charts.chart_cut_lines(report, field=named(field), top=cut, rules=rules)
     variants = [*standard_variants(rules), *getattr(args, "also", [])]
     sens = sensitivity(res, variants, top=cut)
-    return charts.chart_sensitivity(named(sens), top=cut)
+    return charts.chart_sensitivity(_lists_named(named(sens), players), top=cut)
+
+
+def _lists_named(sens: pl.DataFrame, players: pl.DataFrame | None) -> pl.DataFrame:
+    """``sens`` with the players it lists (``entering``, ``leaving``) by the names the
+    files give them (a TOM or TRF id is a number), as ``swissframe sensitivity`` shows
+    them."""
+    if players is None or sens.height == 0:
+        return sens
+    names = players.select(pl.col("event_id").cast(pl.String),
+                           pl.col("player_id").cast(pl.String), pl.col("name").cast(pl.String))
+    out = sens.with_row_index("_row")
+    for col in ("entering", "leaving"):
+        flat = (out.select("_row", "event_id", pl.col(col).alias("player_id"))
+                .explode("player_id").with_columns(pl.col("player_id").cast(pl.String))
+                .join(names, on=["event_id", "player_id"], how="left", maintain_order="left")
+                .group_by("_row", maintain_order=True)
+                .agg(pl.coalesce("name", "player_id").drop_nulls().alias(col)))
+        out = out.drop(col).join(flat, on="_row", how="left", maintain_order="left")
+    return out.select(sens.columns)
 
 
 #: The kinds that read each option (``--cut``, ``--rules`` and ``--event`` apply to every
