@@ -109,6 +109,9 @@ __all__ = [
     "write_text",
 ]
 
+#: The narrowest a player's name column gets in a terminal table (``Andrew Debevo…``)
+#: to make room for a ranking column.
+_NARROWEST: Final = 14
 #: Output formats a table can be written in (``table`` is the readable text table).
 OUTPUT_FORMATS: Final = ("table", "csv", "tsv", "parquet", "json", "ndjson", "xlsx")
 INPUT_FORMATS: Final = ("auto", *FORMATS)
@@ -633,16 +636,18 @@ def division_ranks(table: pl.DataFrame, divisions: Mapping[str, str]) -> pl.Data
             .with_columns(rank_within(["_division"])).drop("_division"))
 
 
-def absence_notes_of(results: pl.DataFrame, through_round: int | None) -> pl.DataFrame:
+def absence_notes_of(results: pl.DataFrame, through_round: int | None, *,
+                     short: bool = False) -> pl.DataFrame:
     """Why each player not in the last round counted is not there, in words
     (:func:`~swissframe.cut._words.absence_notes` of
-    :func:`~swissframe.cut._round.absences`): ``event_id, player_id, note``."""
+    :func:`~swissframe.cut._round.absences`; ``short``: as a table's column says it):
+    ``event_id, player_id, note``."""
     from swissframe.cut._round import absences
     from swissframe.cut._words import absence_notes
 
     rows = results if through_round is None else results.filter(
         pl.col("round") <= through_round)
-    return absence_notes(absences(rows))
+    return absence_notes(absences(rows), short=short)
 
 
 def check_round(results: pl.DataFrame, round_: int | None, flag: str = "--through-round"
@@ -1075,17 +1080,34 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
         first = [c for c in priority if c in size]
         order = [*text.columns[:keep], *first,
                  *(c for c in text.columns[keep:] if c not in first)]
+        # the kept columns (the player's name) give way down to _NARROWEST characters
+        # for a priority column, never for another (a name cut to show "byes" reads worse)
+        kept = [c for c in text.columns[:keep] if text.schema[c] == pl.String]
+        full = dict(size)
+        size |= {c: min(size[c], _NARROWEST) for c in kept}
         picked: set[str] = set()
         total = 1
         cut = False  # (a priority column left out: no other column takes its place)
         for c in dict.fromkeys(order):
-            if (total + size[c] + 3 <= width and (not cut or c in first)) \
-                    or len(picked) < keep:
+            given_way = sum(full[n] - size[n] for n in kept if n in picked)
+            if (total + size[c] + 3 + (0 if c in first else given_way) <= width
+                    and (not cut or c in first)) or len(picked) < keep:
                 picked.add(c)
                 total += size[c] + 3
             elif c in first:
                 cut = True
+        room = width - total
+        for c in kept:  # (the room left goes back to the names)
+            back = min(full[c] - size[c], max(room, 0))
+            size[c] += back
+            room -= back
         shown = [c for c in text.columns if c in picked]
+        narrowed = {c: size[c] for c in kept if size[c] < full[c]}
+        if narrowed:
+            text = text.with_columns(
+                pl.when(pl.col(c).str.len_chars() > n)
+                .then(pl.col(c).str.slice(0, n - 1) + "…").otherwise(pl.col(c)).alias(c)
+                for c, n in narrowed.items())
     with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=max_cell,
                    tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
                    tbl_cell_numeric_alignment="RIGHT"):
@@ -1122,29 +1144,46 @@ def write_per_event(df: pl.DataFrame, priority: Sequence[str] = (), *,
     out = stream or sys.stdout
     width = terminal_width()
     for (event,), grp in df.group_by("event_id", maintain_order=True):
-        out.write(heading.format(printable(str((names or {}).get(str(event), event)))))
+        # (a long name, a melee.gg event's 81 characters, wrapped at words: cut by the
+        # terminal mid-word before)
+        said = heading.format(printable(str((names or {}).get(str(event), event))))
+        out.write("\n".join(textwrap.fill(line, width=width, break_long_words=False,
+                                           break_on_hyphens=False) if line else line
+                             for line in said.split("\n")))
         lines = {**(legend or {}), **(legend_of(grp) if legend_of else {})}
         out.write(render_table(grp.drop("event_id"), width=width, keep=1, priority=priority,
                                whole=whole, legend=lines or None, rules=rules))
 
 
 def text_columns(heads: list[str], rows: list[list[str]], width: int, *,
-                 shrink: Sequence[int] = (), right: Collection[int] = ()) -> list[str]:
+                 shrink: Sequence[int] = (), right: Collection[int] = (),
+                 two_lines: Collection[int] = ()) -> list[str]:
     """Plain aligned columns two spaces apart (``right``: right-aligned); when too wide,
     the widest of the ``shrink`` columns gives way, down to 8 characters, and long cells
-    end in "…".
+    end in "…". A heading of the ``two_lines`` columns wider than its cells is written on
+    two lines (``match`` over ``points``), the game's word kept in the width its numbers
+    need.
 
     >>> print("\\n".join(text_columns(["n", "name"], [["1", "Alexandra"]], 10, shrink=[1],
     ...                                right=[0])))
     n  name
     1  Alexand…
+    >>> print("\\n".join(text_columns(["player", "match points"], [["Ann", "9"]], 40,
+    ...                                right=[1], two_lines=[1])))
+            match
+    player  points
+    Ann          9
 
     A cell is written as :func:`printable` text first, so that a newline or a control
     sequence in an id neither breaks its row nor shifts the columns after it.
     """
     heads = [printable(h) for h in heads]
     rows = [[printable(c) for c in r] for r in rows]
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
+    # a heading of words wider than its cells goes on two lines ("match / points" over a
+    # column of 2-digit numbers): the game's word kept, in the width its values need
+    parts = [_two_lines(h, max((len(r[i]) for r in rows), default=0)) if i in two_lines
+             else [h] for i, h in enumerate(heads)]
+    widths = [max([*map(len, p), *(len(r[i]) for r in rows)]) for i, p in enumerate(parts)]
     over = sum(widths) + 2 * (len(widths) - 1) - width
     while over > 0:  # the widest name column gives way, down to 8 characters
         i = max(shrink, key=lambda k: widths[k])
@@ -1160,7 +1199,23 @@ def text_columns(heads: list[str], rows: list[list[str]], width: int, *,
             parts.append(c.rjust(w) if i in right else c.ljust(w))
         return "  ".join(parts).rstrip()
 
-    return [line(heads), *(line(r) for r in rows)]
+    tall = any(len(p) > 1 for p in parts)
+    top = [line([p[0] if len(p) > 1 else "" for p in parts])] if tall else []
+    return [*top, line([p[-1] for p in parts]), *(line(r) for r in rows)]
+
+
+def _two_lines(heading: str, cells: int) -> list[str]:
+    """``heading`` as one line, or as two lines split at the space that leaves the
+    narrower column, where it is wider than its ``cells`` and a split narrows it.
+
+    >>> _two_lines("match points", 2), _two_lines("match points", 14), _two_lines("pts", 2)
+    (['match', 'points'], ['match points'], ['pts'])
+    """
+    if len(heading) <= cells or " " not in heading:
+        return [heading]
+    spaces = [i for i, c in enumerate(heading) if c == " "]
+    at = min(spaces, key=lambda i: max(i, len(heading) - i - 1))
+    return [heading[:at], heading[at + 1:]]
 
 
 # --------------------------------------------------------------------------- progress

@@ -46,6 +46,7 @@ from swissframe.cli._common import (
     write_frame,
     write_text,
 )
+from swissframe.compare import column_heading
 from swissframe.cut import cut_status, id_advice
 from swissframe.cut._round import absent_players
 from swissframe.cut._status import status_words
@@ -274,8 +275,9 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
     draw_in = contention.filter(pl.col("status_draw") == "guaranteed").height
     win_only = contention.filter((pl.col("status_draw") == "eliminated")
                                  & (pl.col("status_loss") == "eliminated")).height
-    title = f"Top {top} before round {round_} — {printable(event)}"
-    lines = [title if len(title) <= width else title[:width - 1] + "…"]
+    # (a long name wrapped at words, as the standings' headings are: it was cut)
+    lines = textwrap.wrap(f"Top {top} before round {round_} — {printable(event)}",
+                          width=width, break_long_words=False, break_on_hyphens=False)
     if note:
         lines += textwrap.wrap(f"({note}: --top N for a cut.)", width=width)
     dropped, missed = counts.get("dropped", 0), counts.get("missed_stage", 0)
@@ -303,6 +305,8 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
     both_locked = (paired.filter(pl.col("standing_in_cut") == "locked")
                    .group_by("table").len().filter(pl.col("len") == 2)["table"].to_list())
     matter |= set(both_locked)
+    # (the points as every table heads them: "match points", a chess score "points")
+    points = column_heading("match_points", rules)
     seats = paired.filter(pl.col("table").is_not_null())
     # in the advice's seat order: its "A" / "B" are the columns player A / player B
     tables = (seats.sort("table", "seat").group_by("table", maintain_order=True)
@@ -318,8 +322,9 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
             pts = [*(format_cell("points", v) for v in t["points"]), ""]
             rows.append([str(t["table"]), str(names[0]), pts[0], str(names[1]),
                          pts[1], advice_words(t["advice"], rules, top)])
-        lines += text_columns(["table", "player A", "pts", "player B", "pts", "advice"], rows,
-                          width, shrink=[1, 3], right={0, 2, 4})
+        lines += text_columns(["table", "player A", points, "player B", points, "advice"],
+                              rows, width, shrink=[1, 3], right={0, 2, 4},
+                              two_lines={2, 4})
     shown = paired if show_all else paired.filter(pl.col("standing_in_cut") != "out")
     if shown.height:
         lines += ["", "Players, by standing" if show_all
@@ -330,9 +335,10 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                          format_cell("points", r["points"] or 0),
                          *(status_words(r.get(f"status_{o}"), r.get(f"probability_{o}"),
                                         r.get(f"exact_{o}")) for o in _OUTCOMES)])
-        heads = ["rank", "player", "pts", *(f"if {outcome_name(o, rules)}" for o in _OUTCOMES)]
-        lines += text_columns(heads, rows,
-                          width, shrink=[1], right={0, 2})
+        heads = ["rank", "player", points,
+                 *(f"if {outcome_name(o, rules)}" for o in _OUTCOMES)]
+        lines += text_columns(heads, rows, width, shrink=[1], right={0, 2},
+                              two_lines={2})
         legend = (f"in / out: makes / misses the top {top} whatever the other tables do. "
                   "possible, N%: the share of the other tables' outcomes in which the player "
                   f"makes it, each table ending in {outcome_words(outcomes, rules)} (exact; ~ "
