@@ -222,3 +222,30 @@ def test_a_long_name_gives_way_to_the_note_at_80_columns(
     head = out.getvalue().splitlines()[:2]
     assert head == ["Regional Championship - SCG CON Houston - Season 4 - Round 1 - "
                     "Saturday - 9:00", "am"]
+
+
+def test_validate_names_the_one_file_and_event_once(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Each problem's line opened with the file's path and the event's id (a decklist
+    file: 150 characters each, over two lines at 80 columns before the problem itself):
+    the file and event all problems share are said once, above them; problems of several
+    files still name theirs."""
+    rows = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+                         "player_b": ["B", "D", "C", "D"], "games_a": [3, 2, 3, 2],
+                         "games_b": [0, 0, 0, 1], "games_drawn": [0] * 4})
+    one = tmp_path / ("a-very-long-event-file-name-" * 3 + ".csv")
+    rows.write_csv(one)
+    assert main(["validate", str(one), "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert out.count(str(one)) == 1
+    assert f"all in file {one}" in out
+    assert f"all in event '{one.stem}'" in out
+    problems = [x for x in out.splitlines() if x.startswith("  - ")]
+    assert len(problems) == 2
+    assert all(x.startswith("  - round ") for x in problems)
+    other = tmp_path / "b.csv"
+    rows.write_csv(other)
+    assert main(["validate", str(one), str(other), "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert "all in file" not in out
+    assert all(x.startswith("  - file ") for x in out.splitlines() if x.startswith("  - "))
