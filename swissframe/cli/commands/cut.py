@@ -290,10 +290,13 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
     else:
         sentence = (f"{_count(paired.height, 'player is', 'players are')} still playing"
                     + (f" ({dropped} dropped)" if dropped else "") + ". ")
-    sentence += f"{_count(locked, 'is', 'are')} locked in whatever happens; "
+    # ("none is locked in …; 4 are in with a tie", not "0 are locked in …; 4 more are")
+    sentence += ("None is" if not locked else _count(locked, "is", "are")) \
+        + " locked in whatever happens; "
     others = contention.height - draw_in
     if draw_in:
-        sentence += (f"{_count(draw_in, 'more is', 'more are')} in with a "
+        more = "more " if locked else ""
+        sentence += (f"{_count(draw_in, more + 'is', more + 'are')} in with a "
                      f"{draw_word(rules)}; ")
     sentence += (f"{_count(others, 'other', 'others')} can still make it"
                  + (f" ({win_only} only with a win)" if win_only else "")
