@@ -556,6 +556,16 @@ def _event_title(df: pl.DataFrame, event: str, title: str | None) -> str:
     return event
 
 
+def rs_points(rules: _rules.Ruleset | None) -> str:
+    """The game's word for a score in a sentence: ``match points`` (card games),
+    ``points`` (chess): :func:`~swissframe.compare.criterion_label`.
+
+    >>> rs_points(_rules.FIDE), rs_points(_rules.MTG)
+    ('points', 'match points')
+    """
+    return criterion_label("match_points", rules)
+
+
 def _points_text(points: pl.Expr) -> pl.Expr:
     """Points as the standings print them: ``6`` and ``5.5``, not ``6.0`` (a float column
     of a chess score or a cut analysis)."""
@@ -1364,6 +1374,14 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
     if data.height == 0:
         msg = f"{what}: no event has both a field size and a cut line. Hint: check the input."
         raise DataError(msg)
+    if data.height == 1:  # (one dot on an empty plane: a field size has nothing to compare)
+        msg = (f"{what} compares events (one dot per event: the {rs_points(rs)} of place "
+               f"{top} against its field size), and the input holds one, "
+               f"{data['event'][0]!r}. Hint: give several events' files; for this event, "
+               f"chart standings draws its {line} against the standings "
+               "(swissframe chart standings FILE), and chart cut-status who could still "
+               "make it before the last round.")
+        raise DataError(msg)
     alt = _alt()
     id_dom = ["IDs in the last round", "no IDs in the last round"]
     lo, hi = int(data["players"].min() or 1), int(data["players"].max() or 1)  # type: ignore[arg-type]
@@ -1500,6 +1518,9 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
         data = data.with_columns(pl.col("cut_criterion").replace_strict(
             {c: _rules.label_of(c) for c in data["cut_criterion"].drop_nulls().unique()},
             default=pl.col("cut_criterion"), return_dtype=pl.String))
+    if data["event_id"].n_unique() == 1:  # (one event: a row of one colour said little)
+        return _sensitivity_of_one(data, rulesets, top_n=top_n, words=words,
+                                   title=title, what=what)
     per_event = (data.filter(pl.col("ruleset") != base_name).group_by("event_id")
                  .agg(_any=(pl.col("changes") > 0).any(), _sum=pl.col("changes").sum()))
     ranked = (data.filter(pl.col("ruleset") != base_name)
@@ -1585,3 +1606,65 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
         width=alt.Step(step), height=alt.Step(16),
         title=alt.Title(title or f"Does the {top_n} depend on the tiebreaker rules?",
                         subtitle=_lines(subtitle, chars)))
+
+
+def _sensitivity_of_one(data: pl.DataFrame, rulesets: list[str], *, top_n: str,
+                        words: CutWords, title: str | None, what: str) -> Chart:
+    """:func:`chart_sensitivity` of one event: who enters and who leaves the ``top_n``
+    under each ruleset (a row per ruleset against the first, a column per player who
+    moves), the rulesets that change nothing named; an event no ruleset changes is a
+    :class:`DataError` (nothing to draw) saying so."""
+    base, others = rulesets[0], rulesets[1:]
+    event = str(data["event"][0])
+    rows = data.filter(pl.col("ruleset") != base)
+    moves = pl.concat([
+        rows.select("ruleset", player=pl.col("entering_names").str.split(", "),
+                    move=pl.lit(f"enters the {top_n}")),
+        rows.select("ruleset", player=pl.col("leaving_names").str.split(", "),
+                    move=pl.lit(f"leaves the {top_n}"))]).explode("player").filter(
+        pl.col("player").is_not_null() & (pl.col("player") != ""))
+    if not others:
+        msg = (f"{what}: one ruleset only ({base}): nothing to compare. Hint: pass several "
+               "rulesets to sensitivity(), the first being the baseline.")
+        raise DataError(msg)
+    if moves.height == 0:
+        msg = (f"{what}: no ruleset changes the {top_n} of {event!r} (against {base}: "
+               f"{', '.join(others)}): nothing to draw. Hint: swissframe sensitivity FILE "
+               "(sf.sensitivity) lists each ruleset with its Kendall tau and what decided "
+               f"{words.the_line_short}.")
+        raise DataError(msg)
+    alt = _alt()
+    # (the players who leave first, then those who enter; each in order of appearance)
+    players = list(dict.fromkeys(
+        moves.sort(pl.col("move").str.starts_with("enters"), maintain_order=True)["player"]
+        .to_list()))
+    calm = [r for r in others if r not in set(moves["ruleset"].to_list())]
+    domain = [f"leaves the {top_n}", f"enters the {top_n}"]
+    dots = alt.Chart(_inline(alt, moves)).mark_point(size=160, filled=True, opacity=0.9).encode(
+        x=alt.X("player:N", sort=players, title=None,
+                axis=alt.Axis(labelAngle=-35, labelLimit=200, orient="top")),
+        y=alt.Y("ruleset:N", sort=others, title=None, scale=alt.Scale(domain=others),
+                axis=alt.Axis(labelLimit=260)),
+        color=alt.Color("move:N", title=None, scale=alt.Scale(
+            domain=domain, range=[OKABE_ITO[0], OKABE_ITO[3]]),
+            legend=alt.Legend(orient="bottom")),
+        shape=alt.Shape("move:N", title=None, scale=alt.Scale(
+            domain=domain, range=["triangle-down", "triangle-up"]),
+            legend=alt.Legend(orient="bottom")),
+        tooltip=["ruleset:N", "player:N", alt.Tooltip("move:N", title="under this ruleset")])
+    n_moved = moves["ruleset"].n_unique()
+    subtitle = [f"Each row a ruleset against {base}: ▲ enters the {top_n}, ▼ leaves it "
+                f"({_plural(n_moved, 'ruleset')} of {len(others)} "
+                f"{'changes' if n_moved == 1 else 'change'} it)"]
+    if calm:
+        subtitle.append(f"No change under {', '.join(calm)}")
+    chars = max(95, (40 * len(players) + 280) // 7)
+    return dots.properties(
+        width=alt.Step(40), height=alt.Step(26),
+        title=alt.Title(title or f"{_short_text(event)}: who moves across the {top_n} under "
+                        "other rulesets", subtitle=_lines(subtitle, chars)))
+
+
+def _short_text(text: str, n: int = 60) -> str:
+    """``text`` cut to ``n`` characters with an ellipsis (a title's event name)."""
+    return text if len(text) <= n else text[:n - 1].rstrip() + "…"

@@ -409,11 +409,18 @@ class ValidationReport:
         lines = [head + ("no problems found" if self.clean
                          else f"{n_err} error(s), {n_warn} warning(s)")
                  + (f"; {n_notes:,} note(s)." if n_notes else ".")]
+        # the one file and the one event every problem is of, said once above them (a
+        # decklist file's path and id, 150 characters each, opened every problem's line)
+        shared = {c: vals[0] for c in ("file", "event_id") if c in self.problems.columns
+                  and len(vals := self.problems[c].unique().to_list()) == 1
+                  and vals[0] is not None}
+        lines += [f"all in file {v}" if c == "file" else f"all in event {v!r}"
+                  for c, v in shared.items()]
         for kind, grp in self.by_kind().items():
             info = KINDS.get(kind, Kind("error", kind, ""))
             lines.append(f"\n{info.severity.upper()} {kind} ({grp.height}): {info.meaning}")
             for row in grp.head(_SHOWN_PER_KIND).iter_rows(named=True):
-                lines.append("  - " + _describe(row))
+                lines.append("  - " + _describe({**row, **dict.fromkeys(shared)}))
             if grp.height > _SHOWN_PER_KIND:
                 lines.append(f"  … and {grp.height - _SHOWN_PER_KIND} more ({more})")
             if info.action:

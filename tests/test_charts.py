@@ -410,11 +410,19 @@ def test_chart_cut_lines_ticks_names_and_plural() -> None:
     assert dots["encoding"]["x"]["axis"]["values"] == [8, 16, 32, 64, 128, 256]  # the cut
     assert dots["encoding"]["y"]["scale"]["domain"] == [5.0, 20.0]  # never below 0 points
     assert "Grey tick" not in subtitle(spec)  # nothing replayed: nothing to explain
-    field = pl.DataFrame({"event_id": ["a"], "players": [30], "event_name": ["Open A"]})
-    one = charts.chart_cut_lines(ev.head(1).drop("players"), field=field).to_dict()
-    assert one["title"]["text"] == "The top-8 cut line across 1 event"
-    assert values(one)[0]["event"] == "Open A"
-    assert "(0 events with intentional draws" in subtitle(one)
+    field = pl.DataFrame({"event_id": ["a", "b"], "players": [30, 60],
+                          "event_name": ["Open A", "Open B"]})
+    two = charts.chart_cut_lines(ev.head(2).drop("players"), field=field).to_dict()
+    assert two["title"]["text"] == "The top-8 cut line across 2 events"
+    assert values(two)[0]["event"] == "Open A"
+    assert "(1 event with intentional draws" in subtitle(two)
+    # one event is one dot on an empty plane (a field size compares events): refused,
+    # naming the charts that draw one event's line
+    with pytest.raises(DataError, match=r"compares events .* the input holds one, 'Open A'"
+                       r".*chart standings draws its cut line"):
+        charts.chart_cut_lines(ev.head(1).drop("players"), field=field)
+    with pytest.raises(DataError, match=r"the points of place 3 .*its line under place 3"):
+        charts.chart_cut_lines(ev.head(1), top=3, rules="fide")
 
 
 def test_chart_cut_lines_of_a_narrow_field_range_has_numbers_on_its_axis() -> None:
@@ -500,8 +508,38 @@ def test_chart_sensitivity_from_engine() -> None:
     from swissframe.sensitivity import sensitivity
 
     s = sensitivity(small_event(), ["mtg", "mtg-1/3"], top=2)
-    spec = charts.chart_sensitivity(s).to_dict()
+    two = pl.concat([s, s.with_columns(event_id=pl.lit("e2"))])
+    spec = charts.chart_sensitivity(two).to_dict()
     assert {r["ruleset"] for r in values(spec)} == {"mtg-1/3"}
+
+
+def test_chart_sensitivity_of_one_event_names_who_moves() -> None:
+    """One event drew one row of grey or orange cells: now each ruleset's row marks the
+    players who enter (▲) and leave (▼) the top N; one that no ruleset changes is refused
+    with a pointer to the table that says so."""
+    s = pl.DataFrame({"event_id": ["a"] * 4, "event_name": ["Summer Cup"] * 4,
+                      "ruleset": ["pokemon", "pokemon+floor=1/3", "pokemon+floor=0.33",
+                                  "pokemon-x"],
+                      "entering": [[], ["Ann"], [], ["Ann", "Bo"]],
+                      "leaving": [[], ["Cy"], [], ["Cy", "Di"]]})
+    spec = charts.chart_sensitivity(s, top=8).to_dict()
+    rows = values(spec)
+    assert {(r["ruleset"], r["player"], r["move"]) for r in rows} == {
+        ("pokemon+floor=1/3", "Ann", "enters the top 8"),
+        ("pokemon+floor=1/3", "Cy", "leaves the top 8"),
+        ("pokemon-x", "Ann", "enters the top 8"), ("pokemon-x", "Bo", "enters the top 8"),
+        ("pokemon-x", "Cy", "leaves the top 8"), ("pokemon-x", "Di", "leaves the top 8")}
+    assert spec["title"]["text"].startswith("Summer Cup: who moves across the top 8")
+    # every ruleset compared is a row, one that changes nothing named under the title
+    assert spec["encoding"]["y"]["scale"]["domain"] == [
+        "pokemon+floor=1/3", "pokemon+floor=0.33", "pokemon-x"]
+    assert "No change under pokemon+floor=0.33" in subtitle(spec)
+    assert "2 rulesets of 3 change it" in subtitle(spec)
+    still = s.with_columns(entering=pl.lit([], dtype=pl.List(pl.String)),
+                           leaving=pl.lit([], dtype=pl.List(pl.String)))
+    with pytest.raises(DataError, match=r"no ruleset changes the top 8 of 'Summer Cup' "
+                       r".*nothing to draw\. Hint: swissframe sensitivity FILE"):
+        charts.chart_sensitivity(still, top=8)
 
 
 # ------------------------------------------------------------------------------- bad input
@@ -810,10 +848,12 @@ def test_cli_chart_refuses_an_option_its_kind_does_not_read(
         assert main(["chart", *argv, "-o", str(out)]) == 2, argv
         assert said in capsys.readouterr().err
     assert not out.exists()
+    # (league-night alone: no ruleset changes its top 4, which the refusal names)
     assert main(["chart", "sensitivity", str(events), "--event", "league-night", "--cut", "4",
-                 "-o", str(out)]) == 0
-    assert "store-championship" not in out.read_text(encoding="utf-8")
-    assert "league-night" in out.read_text(encoding="utf-8")
+                 "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "no ruleset changes the top 4 of 'league-night'" in err
+    assert "store-championship" not in err
 
 
 def test_cli_chart_follows_the_ruleset_and_the_names(tmp_path: Path,
@@ -1048,7 +1088,8 @@ def test_a_chess_sensitivity_chart_has_no_cut() -> None:
     "the cut"."""
     from tests.helpers import DE_DECIDES, decisive
 
-    res = decisive(DE_DECIDES)
+    # (two events: the heatmap across events, whose tooltip names what decided the line)
+    res = pl.concat([decisive(DE_DECIDES).with_columns(event_id=pl.lit(e)) for e in "ab"])
     chess = json.dumps(charts.chart_sensitivity(
         sf.sensitivity(res, sf.standard_variants("fide"), top=3), top=3).to_dict())
     assert "the cut" not in chess

@@ -517,7 +517,9 @@ def test_report_text_groups_and_raise_for() -> None:
     text = str(r)
     assert "1 error(s), 0 warning(s)" in text
     assert "ERROR impossible_score (1):" in text
-    assert "event 'e', round 1, player 'A' vs 'B', record 3-0-0" in text
+    # (the one event every problem is of, said once above them)
+    assert "all in event 'e'" in text
+    assert "  - round 1, player 'A' vs 'B', record 3-0-0" in text
     assert "Hint: correct the score" in text
     assert list(r.by_kind()) == ["impossible_score"]
     with pytest.raises(sf.ValidationError, match="impossible_score") as info:

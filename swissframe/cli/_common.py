@@ -61,6 +61,7 @@ from swissframe.rules import Ruleset
 from swissframe.rules._infer import describe
 
 __all__ = [
+    "EVENT_HELP",
     "FORMAT_BY_SUFFIX",
     "INPUT_FORMATS",
     "OUTPUT_FORMATS",
@@ -78,6 +79,8 @@ __all__ = [
     "check_round",
     "done",
     "error_line",
+    "event_id_of",
+    "event_ids",
     "filter_events",
     "find_player",
     "flush_notes",
@@ -87,6 +90,7 @@ __all__ = [
     "is_percent",
     "non_negative_int",
     "note",
+    "one_event_id",
     "output_format",
     "positive_int",
     "progress",
@@ -105,6 +109,9 @@ __all__ = [
     "write_text",
 ]
 
+#: The narrowest a player's name column gets in a terminal table (``Andrew Debevo…``)
+#: to make room for a ranking column.
+_NARROWEST: Final = 14
 #: Output formats a table can be written in (``table`` is the readable text table).
 OUTPUT_FORMATS: Final = ("table", "csv", "tsv", "parquet", "json", "ndjson", "xlsx")
 INPUT_FORMATS: Final = ("auto", *FORMATS)
@@ -307,14 +314,19 @@ def add_rules(p: argparse.ArgumentParser, *, default: str | None = None,
                    help=f"{what}: a preset from 'swissframe rules'{shown}")
 
 
+#: What ``--event`` takes, said by every command's help (:func:`event_id_of`).
+EVENT_HELP: Final = "its id, or its name as the headings show it (any case)"
+
+
 def add_event(p: argparse.ArgumentParser, *, many: bool = True) -> None:
-    """``--event ID``: only this event (repeatable when ``many``)."""
+    """``--event EVENT``: only this event, by id or name (repeatable when ``many``)."""
     if many:
-        p.add_argument("--event", action="append", metavar="ID",
-                       help="only this event (repeatable; default: every event in FILE)")
+        p.add_argument("--event", action="append", metavar="EVENT",
+                       help=f"only this event: {EVENT_HELP} (repeatable; default: every "
+                            "event in FILE)")
     else:
-        p.add_argument("--event", metavar="ID",
-                       help="the event (needed when FILE holds several)")
+        p.add_argument("--event", metavar="EVENT",
+                       help=f"the event (needed when FILE holds several): {EVENT_HELP}")
 
 
 def add_through_round(p: argparse.ArgumentParser, *, what: str = "the standings") -> None:
@@ -357,8 +369,86 @@ def add_quiet(p: argparse.ArgumentParser) -> None:
 # --------------------------------------------------------------------------- input helpers
 
 
+def event_id_of(text: str, names: Mapping[str, str]) -> str:
+    """The id of the event ``--event`` names (``names``: each event's id → its name, the
+    one rule every heading follows, :attr:`~swissframe.io._files.Source.event_names`): an
+    id as it is, else the name as every heading shows it — exactly, then in any case (an
+    id in any case too). A text that names no event, or several, is a
+    :class:`~swissframe.errors.DataError` listing the events it could mean ("did you
+    mean", :func:`~swissframe.errors.nearest`, and the names holding it) or, when none is
+    near, the events there are.
+
+    Examples
+    --------
+    >>> names = {"rr-2026": "Summer Cup", "cup-a": "Cup", "cup-b": "CUP"}
+    >>> event_id_of("rr-2026", names), event_id_of("Summer Cup", names)
+    ('rr-2026', 'rr-2026')
+    >>> event_id_of("summer cup", names), event_id_of("Cup", names)
+    ('rr-2026', 'cup-a')
+    >>> event_id_of("cup", names)
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.DataError: --event 'cup' names 2 events: 'Cup' (id cup-a), 'CUP' (id
+    cup-b). Hint: give the event's id, e.g. --event cup-a.
+    >>> event_id_of("Sumer Cup", names)
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.DataError: --event 'Sumer Cup' is no event of the input. Hint: did you
+    mean 'Summer Cup' (id rr-2026)?
+    """
+    if text in names:
+        return text
+    for found in ([e for e, n in names.items() if n == text],
+                  [e for e, n in names.items()
+                   if text.casefold() in (n.casefold(), e.casefold())]):
+        if len(found) == 1:
+            return found[0]
+        if found:
+            msg = (f"--event {text!r} names {len(found)} events: {_events_said(found, names)}."
+                   f" Hint: give the event's id, e.g. --event {found[0]}.")
+            raise DataError(msg)
+    # (not one: the ids and names nearest to it, then the names that hold it: a part of
+    # a melee.gg name, "Houston", is far from the whole in difflib's ratio)
+    near = nearest(text, [*names, *names.values()], n=3, fold_case=True)
+    by_name = {n: e for e, n in names.items()}
+    hits = list(dict.fromkeys([*(by_name.get(m, m) for m in near),
+                               *(e for e, n in names.items()
+                                 if text.strip() and text.casefold() in n.casefold())]))
+    if hits:
+        hint = f"did you mean {_events_said(hits[:5], names, ' or ')}?"
+    else:
+        hint = (f"the events are {_events_said(list(names)[:10], names)}"
+                + (f" and {len(names) - 10:,} more" if len(names) > 10 else "")
+                + ": give an event's id, or its name as the headings show it.")
+    msg = f"--event {text!r} is no event of the input. Hint: {hint}"
+    raise DataError(msg)
+
+
+def _events_said(ids: Sequence[str], names: Mapping[str, str], last: str = ", ") -> str:
+    """Events as a hint lists them: ``'Summer Cup' (id rr-2026)``, the id alone where it is
+    the name."""
+    said = [repr(e) if names.get(e, e) == e else f"{names[e]!r} (id {e})" for e in ids]
+    return ", ".join(said) if len(said) < 2 or last == ", " else \
+        f"{', '.join(said[:-1])}{last}{said[-1]}"
+
+
+def event_ids(src: Source, events: str | Sequence[str] | None) -> list[str] | None:
+    """``--event``'s events (each an id or a name: :func:`event_id_of`) as their ids;
+    None when none is given (every event)."""
+    if not events:
+        return None
+    names = src.event_names
+    return [event_id_of(e, names) for e in ([events] if isinstance(events, str) else events)]
+
+
+def one_event_id(src: Source, event: str | None) -> str | None:
+    """The one event ``--event`` names (an id or a name: :func:`event_id_of`), as its id."""
+    return None if event is None else event_id_of(event, src.event_names)
+
+
 def filter_events(results: pl.DataFrame, events: str | Sequence[str] | None) -> pl.DataFrame:
-    """Only the rows of ``events`` (all when None); an unknown id is an error with a hint.
+    """Only the rows of ``events`` (all when None; ids: :func:`event_ids` reads a name);
+    an unknown id is an error with a hint.
 
     >>> df = pl.DataFrame({"event_id": ["a", "b"], "round": [1, 1]})
     >>> filter_events(df, ["b"])["event_id"].to_list()
@@ -396,7 +486,7 @@ def input_rows(src: Source, events: str | Sequence[str] | None) -> Iterator[pl.D
     which keeps none) are checked as before."""
     from swissframe.schema import codes_of_rows, trusted
 
-    keep = _event_rows(src.results, events)
+    keep = _event_rows(src.results, event_ids(src, events))
     results = src.results if keep is None else src.results.filter(keep)
     if results.height == 0:  # (an empty table is a valid answer, but not a silent one)
         msg = ("the input has no result rows (a header alone, or files with no round "
@@ -504,9 +594,10 @@ def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
     ruleset is used (one stderr line)."""
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)
-    results = filter_events(src.results, args.event)
-    ids = tuple(src.player_id(p, args.event) for p in players)
-    event = find_player(results, ids[0], args.event, src.names)
+    chosen = one_event_id(src, args.event)  # (its id or its name)
+    results = filter_events(src.results, chosen)
+    ids = tuple(src.player_id(p, chosen) for p in players)
+    event = find_player(results, ids[0], chosen, src.names)
     results = results.filter(pl.col("event_id") == event)
     for other in ids[1:]:
         find_player(results, other, event, src.names)
@@ -545,16 +636,18 @@ def division_ranks(table: pl.DataFrame, divisions: Mapping[str, str]) -> pl.Data
             .with_columns(rank_within(["_division"])).drop("_division"))
 
 
-def absence_notes_of(results: pl.DataFrame, through_round: int | None) -> pl.DataFrame:
+def absence_notes_of(results: pl.DataFrame, through_round: int | None, *,
+                     short: bool = False) -> pl.DataFrame:
     """Why each player not in the last round counted is not there, in words
     (:func:`~swissframe.cut._words.absence_notes` of
-    :func:`~swissframe.cut._round.absences`): ``event_id, player_id, note``."""
+    :func:`~swissframe.cut._round.absences`; ``short``: as a table's column says it):
+    ``event_id, player_id, note``."""
     from swissframe.cut._round import absences
     from swissframe.cut._words import absence_notes
 
     rows = results if through_round is None else results.filter(
         pl.col("round") <= through_round)
-    return absence_notes(absences(rows))
+    return absence_notes(absences(rows), short=short)
 
 
 def check_round(results: pl.DataFrame, round_: int | None, flag: str = "--through-round"
@@ -987,17 +1080,34 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
         first = [c for c in priority if c in size]
         order = [*text.columns[:keep], *first,
                  *(c for c in text.columns[keep:] if c not in first)]
+        # the kept columns (the player's name) give way down to _NARROWEST characters
+        # for a priority column, never for another (a name cut to show "byes" reads worse)
+        kept = [c for c in text.columns[:keep] if text.schema[c] == pl.String]
+        full = dict(size)
+        size |= {c: min(size[c], _NARROWEST) for c in kept}
         picked: set[str] = set()
         total = 1
         cut = False  # (a priority column left out: no other column takes its place)
         for c in dict.fromkeys(order):
-            if (total + size[c] + 3 <= width and (not cut or c in first)) \
-                    or len(picked) < keep:
+            given_way = sum(full[n] - size[n] for n in kept if n in picked)
+            if (total + size[c] + 3 + (0 if c in first else given_way) <= width
+                    and (not cut or c in first)) or len(picked) < keep:
                 picked.add(c)
                 total += size[c] + 3
             elif c in first:
                 cut = True
+        room = width - total
+        for c in kept:  # (the room left goes back to the names)
+            back = min(full[c] - size[c], max(room, 0))
+            size[c] += back
+            room -= back
         shown = [c for c in text.columns if c in picked]
+        narrowed = {c: size[c] for c in kept if size[c] < full[c]}
+        if narrowed:
+            text = text.with_columns(
+                pl.when(pl.col(c).str.len_chars() > n)
+                .then(pl.col(c).str.slice(0, n - 1) + "…").otherwise(pl.col(c)).alias(c)
+                for c, n in narrowed.items())
     with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=max_cell,
                    tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
                    tbl_cell_numeric_alignment="RIGHT"):
@@ -1034,29 +1144,46 @@ def write_per_event(df: pl.DataFrame, priority: Sequence[str] = (), *,
     out = stream or sys.stdout
     width = terminal_width()
     for (event,), grp in df.group_by("event_id", maintain_order=True):
-        out.write(heading.format(printable(str((names or {}).get(str(event), event)))))
+        # (a long name, a melee.gg event's 81 characters, wrapped at words: cut by the
+        # terminal mid-word before)
+        said = heading.format(printable(str((names or {}).get(str(event), event))))
+        out.write("\n".join(textwrap.fill(line, width=width, break_long_words=False,
+                                           break_on_hyphens=False) if line else line
+                             for line in said.split("\n")))
         lines = {**(legend or {}), **(legend_of(grp) if legend_of else {})}
         out.write(render_table(grp.drop("event_id"), width=width, keep=1, priority=priority,
                                whole=whole, legend=lines or None, rules=rules))
 
 
 def text_columns(heads: list[str], rows: list[list[str]], width: int, *,
-                 shrink: Sequence[int] = (), right: Collection[int] = ()) -> list[str]:
+                 shrink: Sequence[int] = (), right: Collection[int] = (),
+                 two_lines: Collection[int] = ()) -> list[str]:
     """Plain aligned columns two spaces apart (``right``: right-aligned); when too wide,
     the widest of the ``shrink`` columns gives way, down to 8 characters, and long cells
-    end in "…".
+    end in "…". A heading of the ``two_lines`` columns wider than its cells is written on
+    two lines (``match`` over ``points``), the game's word kept in the width its numbers
+    need.
 
     >>> print("\\n".join(text_columns(["n", "name"], [["1", "Alexandra"]], 10, shrink=[1],
     ...                                right=[0])))
     n  name
     1  Alexand…
+    >>> print("\\n".join(text_columns(["player", "match points"], [["Ann", "9"]], 40,
+    ...                                right=[1], two_lines=[1])))
+            match
+    player  points
+    Ann          9
 
     A cell is written as :func:`printable` text first, so that a newline or a control
     sequence in an id neither breaks its row nor shifts the columns after it.
     """
     heads = [printable(h) for h in heads]
     rows = [[printable(c) for c in r] for r in rows]
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
+    # a heading of words wider than its cells goes on two lines ("match / points" over a
+    # column of 2-digit numbers): the game's word kept, in the width its values need
+    parts = [_two_lines(h, max((len(r[i]) for r in rows), default=0)) if i in two_lines
+             else [h] for i, h in enumerate(heads)]
+    widths = [max([*map(len, p), *(len(r[i]) for r in rows)]) for i, p in enumerate(parts)]
     over = sum(widths) + 2 * (len(widths) - 1) - width
     while over > 0:  # the widest name column gives way, down to 8 characters
         i = max(shrink, key=lambda k: widths[k])
@@ -1072,7 +1199,23 @@ def text_columns(heads: list[str], rows: list[list[str]], width: int, *,
             parts.append(c.rjust(w) if i in right else c.ljust(w))
         return "  ".join(parts).rstrip()
 
-    return [line(heads), *(line(r) for r in rows)]
+    tall = any(len(p) > 1 for p in parts)
+    top = [line([p[0] if len(p) > 1 else "" for p in parts])] if tall else []
+    return [*top, line([p[-1] for p in parts]), *(line(r) for r in rows)]
+
+
+def _two_lines(heading: str, cells: int) -> list[str]:
+    """``heading`` as one line, or as two lines split at the space that leaves the
+    narrower column, where it is wider than its ``cells`` and a split narrows it.
+
+    >>> _two_lines("match points", 2), _two_lines("match points", 14), _two_lines("pts", 2)
+    (['match', 'points'], ['match points'], ['pts'])
+    """
+    if len(heading) <= cells or " " not in heading:
+        return [heading]
+    spaces = [i for i, c in enumerate(heading) if c == " "]
+    at = min(spaces, key=lambda i: max(i, len(heading) - i - 1))
+    return [heading[:at], heading[at + 1:]]
 
 
 # --------------------------------------------------------------------------- progress

@@ -73,8 +73,9 @@ def _cmd_standings(args: argparse.Namespace) -> int:
                               keys=src.keys)
             # (who left, in words: a player who did not make day 2 did not drop)
             # (only where someone left: absences reads every player's rounds)
-            notes = (absence_notes_of(results, args.through_round)
-                     if on_terminal and bool(table["dropped"].any()) else None)
+            notes = (absence_notes_of(results, args.through_round, short=True)
+                     if on_terminal and (bool(table["dropped"].any())
+                                         or "stage" in results.columns) else None)
     table = src.label(table)
     if args.top is not None:
         table = table.filter(pl.col("rank") <= args.top)
@@ -109,6 +110,7 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     column instead of the ``dropped`` flag: "did not make day 2" is not "dropped".
     ``names``: each event's name (``Source.event_names``) for its heading."""
     from swissframe.compare import column_heading, criterion_label, criterion_unit
+    from swissframe.cut._words import absent_words, short_absence_legend
     from swissframe.rules import get
 
     used = [get(r) for r in (rules or ["mtg"])]
@@ -126,17 +128,28 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
     apart = "division" in table.columns and bool(
         table.group_by("event_id").agg(pl.col("division").n_unique() > 1)
         .get_column("division").any())
+    # (why a player left, "no day 2", before the criteria that order few players: a
+    # large event's day-2 note was the first column left out at 80 columns)
     priority = ["rank", *(["division"] if apart else []), "match_points", "record",
-                *criteria,
-                *([] if apart else ["division"]), "note", "dropped"]
+                *criteria[:3], "note", *criteria[3:],
+                *([] if apart else ["division"]), "dropped"]
     if notes is not None and "dropped" in table.columns:
         ids = pl.col("event_id", "player_id").cast(pl.String)
         said = table.select(ids).join(notes.select(ids, "note"), on=["event_id", "player_id"],
                                       how="left", maintain_order="left")["note"]
+        # (a player who did not make day 2 is no drop, and a platform's stage snapshot
+        # does not flag them dropped: their note is said all the same)
         table = table.with_columns(note=pl.when(pl.col("dropped")).then(
-            said.fill_null("dropped"))).drop("dropped")
+            said.fill_null("dropped")).when(said != absent_words("dropped", None))
+            .then(said)).drop("dropped")
         if table["note"].null_count() == table.height:  # (nobody left: no empty column)
             table = table.drop("note")
+    def notes_legend(event: pl.DataFrame) -> dict[str, str]:
+        # ("no day 2" said in full under the table where its rows show it)
+        said = (short_absence_legend(event["note"].drop_nulls().to_list())
+                if "note" in event.columns else None)
+        return {"note": said} if said else {}
+
     dq_legend = None
     if DISQUALIFIED in table.columns and table[DISQUALIFIED].any():
         # a disqualified player has no rank: "DQ" says why (removed from the standings),
@@ -160,8 +173,12 @@ def _standings_on_terminal(table: pl.DataFrame, rules: Sequence[str], *,
                if c in shown.columns]
     shown = shown.select("event_id", who, *ranking,
                          *(c for c in shown.columns if c not in ("event_id", who, *ranking)))
+    def legend_of(event: pl.DataFrame) -> dict[str, str]:
+        return {**notes_legend(event),
+                **(dq_legend(event) if dq_legend is not None else {})}
+
     write_per_event(shown, priority, heading=heading, whole=whole, legend=legend,
-                    legend_of=dq_legend, rules=used, names=names)
+                    legend_of=legend_of, rules=used, names=names)
 
 
 def _cut_criterion_words(table: pl.DataFrame) -> pl.DataFrame:

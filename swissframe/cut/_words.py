@@ -23,8 +23,8 @@ from swissframe.rules._ruleset import Ruleset, fraction_text
 
 __all__ = ["DEFAULT_TOP", "GAME_FUNCTIONS", "CutWords", "absence_notes", "absent_words",
            "advice_words", "cut_words", "draw_forms", "draw_word", "outcome_name",
-           "outcome_words", "playoff_size", "reads_games", "result_words", "stage_words",
-           "the_top", "top_of", "top_words"]
+           "outcome_words", "playoff_size", "reads_games", "result_words",
+           "short_absence_legend", "stage_words", "the_top", "top_of", "top_words"]
 
 #: The places an analysis looks at when neither the user nor the event's file says: a card
 #: game's top-8 playoff (MTR Appendix E from 17 players), the top 8 places of a chess event.
@@ -388,22 +388,45 @@ def stage_words(stage: str | None) -> str:
     return f"day {m.group(1)}" if m else stage
 
 
-def absent_words(absent: str, stage: str | None) -> str:
+def absent_words(absent: str, stage: str | None, *, short: bool = False) -> str:
     """Why a player is not playing, in words (``absent`` as
     :func:`~swissframe.cut._round.absent_players` reads it): a player who did not reach
     the round's stage ``missed_stage`` did not make it (``did not make day 2``), another
-    ``dropped``.
+    ``dropped``; ``short``: as a narrow table's column says it (``no day 2``, explained
+    under the table by :func:`short_absence_legend`).
 
     >>> absent_words("missed_stage", "day2"), absent_words("dropped", "day2")
     ('did not make day 2', 'dropped')
+    >>> absent_words("missed_stage", "day2", short=True)
+    'no day 2'
     """
-    return f"did not make {stage_words(stage)}" if absent == "missed_stage" else "dropped"
+    if absent != "missed_stage":
+        return "dropped"
+    if short and stage is not None:
+        return f"no {stage_words(stage)}"
+    return f"did not make {stage_words(stage)}"
 
 
-def absence_notes(absent: pl.DataFrame) -> pl.DataFrame:
+def short_absence_legend(notes: Sequence[str]) -> str | None:
+    """The line under a table whose ``note`` column says an absence short
+    (:func:`absent_words` ``short``): what ``no day 2`` means, for the notes shown; None
+    when none is short.
+
+    >>> short_absence_legend(["dropped", "no day 2"])
+    'no day 2 = did not make day 2 (the cut after day 1; not a drop)'
+    """
+    said = [n for n in dict.fromkeys(notes) if n and n.startswith("no ")]
+    if not said:
+        return None
+    return "; ".join(f"{n} = did not make {n[3:]}" for n in said) + (
+        " (the cut after day 1; not a drop)" if said == ["no day 2"] else " (not a drop)")
+
+
+def absence_notes(absent: pl.DataFrame, *, short: bool = False) -> pl.DataFrame:
     """:func:`absent_words` of each row of ``absent`` (columns ``event_id, player_id,
     absent, stage``): ``event_id, player_id, note``, the one way every surface (the
-    terminal standings, ``explain``, the report) says why a player is not there.
+    terminal standings, ``explain``, the report) says why a player is not there
+    (``short``: as a narrow table says it).
 
     >>> absence_notes(pl.DataFrame({"event_id": ["e", "e"], "player_id": ["A", "B"],
     ...     "absent": ["missed_stage", "dropped"], "stage": ["day2", "day2"]}))["note"].to_list()
@@ -411,6 +434,6 @@ def absence_notes(absent: pl.DataFrame) -> pl.DataFrame:
     """
     kinds = absent.select("absent", "stage").unique()
     said = kinds.with_columns(note=pl.Series(
-        [absent_words(a, st) for a, st in kinds.iter_rows()], dtype=pl.String))
+        [absent_words(a, st, short=short) for a, st in kinds.iter_rows()], dtype=pl.String))
     return absent.join(said, on=["absent", "stage"], how="left", nulls_equal=True).select(
         "event_id", "player_id", "note")

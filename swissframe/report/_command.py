@@ -1,4 +1,4 @@
-"""``swissframe report FILE… [--event ID] [--rules R] [--top 8] -o report.html``: an
+"""``swissframe report FILE… [--event EVENT] [--rules R] [--top 8] -o report.html``: an
 article-ready, self-contained HTML page per event (a season page for many events; a folder
 ``-o DIR`` holds the season page and one linked page per event)."""
 
@@ -9,12 +9,14 @@ import time
 from pathlib import Path
 
 from swissframe.cli._common import (
+    EVENT_HELP,
     add_files,
     add_quiet,
     add_rules,
     done,
     non_negative_int,
     note,
+    one_event_id,
     positive_int,
     reading,
     refuse_output,
@@ -34,8 +36,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "tiebreaker sensitivity. Several events give a season page; -o DIR writes the season "
         "page as DIR/index.html with one linked page per event.")
     add_files(p)
-    p.add_argument("--event", metavar="ID", default=None,
-                   help="report on this event only (default: the only event, or a season)")
+    p.add_argument("--event", metavar="EVENT", default=None,
+                   help=f"report on this event only: {EVENT_HELP} (default: the only "
+                        "event, or a season)")
     add_rules(p)
     p.add_argument("--top", type=positive_int, default=None,
                    help="size of the cut, or the places that matter where the game has no "
@@ -70,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)
     with working(args, "building the report"):
-        rep = report(src, event_id=args.event, rules=args.rules, top=args.top,
+        rep = report(src, event_id=one_event_id(src, args.event), rules=args.rules, top=args.top,
                      title=args.title, n_sims=args.sims, seed=args.seed,
                      season=True if args.season else None)
         if not out.suffix and not hasattr(rep, "events"):

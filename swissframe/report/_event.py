@@ -687,7 +687,14 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
               "in-cut" if r["entering"] else "")
     out = [f"<h2>Would other tiebreakers change the top {n}?</h2><p>{lead}</p>", t.html()]
     if changed.height:
-        sens_d = sens.with_columns(event_id=pl.lit(rep.meta.name))
+        # (the players by their names, as the table above lists them)
+        # (and the variants as the table names them, "floor 1/3 instead of 0.25")
+        sens_d = sens.with_columns(
+            event_id=pl.lit(rep.meta.name),
+            ruleset=pl.Series([r if r == base else variant_label(r, base)
+                               for r in sens["ruleset"].to_list()], dtype=pl.String),
+            **{c: pl.Series(c, [[rep.name(p) for p in ps] for ps in sens[c].to_list()],
+                            dtype=pl.List(pl.String)) for c in ("entering", "leaving")})
         out.append(add("sensitivity", lambda: charts.chart_sensitivity(
             sens_d, top=n, rules=rep.meta.rules,
             title=f"{rep.meta.name}: players swapped in the top {n} per variant"),

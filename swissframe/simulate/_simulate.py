@@ -182,21 +182,39 @@ class Simulation:
         One row per player: ``event_id, player_id, rating, awarded_byes, enters_round,
         dropped_after`` (last round played by a dropped player, else null).
     events
-        One row per event: ``event_id, rules, players, swiss_rounds, phase1_rounds,
-        phase2_threshold, top_cut``.
+        One row per event: ``event_id, rules, players, swiss_rounds, rounds_planned,
+        phase1_rounds, phase2_threshold, top_cut``: ``swiss_rounds`` is the rounds played,
+        ``rounds_planned`` those asked for (``rounds``) or read from the round table;
+        fewer are played where every player has dropped before the last
+        (:attr:`short_events`).
     """
 
     results: pl.DataFrame
     players: pl.DataFrame
     events: pl.DataFrame
 
+    @property
+    def short_events(self) -> pl.DataFrame:
+        """The events that played fewer Swiss rounds than planned (every player had
+        dropped): ``event_id, swiss_rounds, rounds_planned``; empty when every event
+        played its rounds.
+
+        >>> simulate(8, rounds=5, seed=1, n_events=2, drop_rate=1.0).short_events.rows()
+        [('mtg-0001', 1, 5), ('mtg-0002', 1, 5)]
+        """
+        return self.events.filter(pl.col("swiss_rounds") < pl.col("rounds_planned")).select(
+            "event_id", "swiss_rounds", "rounds_planned")
+
     def _facts(self) -> list[str]:
         from swissframe._display import count
 
         rules = (", ".join(sorted(self.events["rules"].unique().cast(pl.String).to_list()))
                  if "rules" in self.events.columns else "")
+        short = self.short_events.height if "rounds_planned" in self.events.columns else 0
         return [count(self.events.height, "event") + (f" ({rules})" if rules else ""),
-                count(self.players.height, "player"), count(self.results.height, "result row")]
+                count(self.players.height, "player"), count(self.results.height, "result row"),
+                *([f"{short:,} played fewer rounds than planned (.short_events)"]
+                  if short else [])]
 
     def __repr__(self) -> str:
         """A one-line summary (the frames are ``.results``, ``.players``, ``.events``).
@@ -641,6 +659,9 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
     order = np.argsort(ev[i_idx], kind="stable")
     r_idx, i_idx = r_idx[order], i_idx[order]
     e_idx = ev[i_idx]
+    # the rounds each event played: fewer than planned where every player had dropped
+    played = np.zeros(n_ev, dtype=np.int64)
+    np.maximum.at(played, e_idx, r_idx + 1)
     opp_g = opp[i_idx, r_idx]
     res: Arrays = {
         "event": e_idx.astype(np.int32),
@@ -658,8 +679,8 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
         "event": ev, "player_local": np.arange(n) - offsets[ev], "rating": rating,
         "awarded_byes": byes, "enters_round": enter,
         "dropped_after": np.where(dropped_after < (1 << 30), dropped_after, -1)}
-    events: Arrays = {"players": sizes, "swiss_rounds": total, "phase1_rounds": phase1,
-                      "phase2_threshold": thr, "top_cut": top_cut}
+    events: Arrays = {"players": sizes, "swiss_rounds": played, "rounds_planned": total,
+                      "phase1_rounds": phase1, "phase2_threshold": thr, "top_cut": top_cut}
     return res, players, events
 
 
@@ -897,6 +918,7 @@ def _assemble(parts: list[tuple[int, Arrays, Arrays, Arrays]], sizes: IntArray,
         "rules": pl.Series([sr.name] * n_events, dtype=pl.String),
         "players": cat("players", 2).cast(pl.Int64),
         "swiss_rounds": cat("swiss_rounds", 2).cast(pl.Int64),
+        "rounds_planned": cat("rounds_planned", 2).cast(pl.Int64),
         "phase1_rounds": cat("phase1_rounds", 2).cast(pl.Int64),
         "phase2_threshold": nullable(cat("phase2_threshold", 2).cast(pl.Int64)),
         "top_cut": cat("top_cut", 2).cast(pl.Int64),

@@ -69,7 +69,7 @@ def test_event_filter_and_rules(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(("argv", "needle"), [
     (["standings", "does-not-exist.csv"], "no such file, folder or glob match"),
     (["standings", str(EVENTS), "--rules", "nope"], "unknown ruleset 'nope'"),
-    (["standings", str(EVENTS), "--event", "nope"], "event(s) ['nope'] not in the input"),
+    (["standings", str(EVENTS), "--event", "nope"], "--event 'nope' is no event of the input"),
 ])
 def test_errors_are_one_line(argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
                              ) -> None:

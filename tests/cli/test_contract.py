@@ -670,8 +670,9 @@ def test_readable_output_shows_unprintable_characters_as_escapes(
         assert main([*argv, "--quiet"]) == 0
         out = capsys.readouterr().out
         assert all(c == "\n" or c.isprintable() for c in out), (argv, out)
-        # (the cut's table may shorten a long escaped name to fit 80 columns, "…")
-        part = shown[0] if argv[0] == "standings" else ascii(player[2])[1:-1]
+        # (the tables may shorten a long escaped name to fit 80 columns, "…": the cut's,
+        # and the standings' to show its note column)
+        part = ascii(player[2])[1:-1]
         assert argv[0] == "explain" or part in out, (argv, out)
     assert main(["cut", str(path), "--top", "2", "--quiet"]) == 0
     assert shown[1] in capsys.readouterr().out
@@ -697,8 +698,9 @@ def test_a_cut_table_keeps_its_rows_and_columns_with_an_unprintable_id(
     table = lines[lines.index(next(x for x in lines if x.startswith("rank"))):]
     row = next(x for x in table if shown in x)
     assert row.split()[:3] == ["1", shown, "9"]
-    # the columns line up: the points of Alice's row under the header's "pts"
-    assert row.index(" 9 ") + 1 == table[0].index("pts") + 2
+    # the columns line up: the points of Alice's row under the heading's "points" (its
+    # last line: "match" above it)
+    assert row.index(" 9 ") + 1 == table[0].index("points") + len("points") - 1
 
 
 def test_an_xlsx_output_a_worksheet_cannot_hold_is_refused_before_writing(

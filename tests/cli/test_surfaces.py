@@ -174,6 +174,13 @@ def test_a_combined_pod_shows_its_division_beside_the_rank_at_80_columns() -> No
     _fits(lines)
     head = next(x for x in lines if "rank" in x)
     assert "division" in head
-    assert "division" not in next(x for x in screen(one) if "rank" in x)
+    one_head = next(x for x in screen(one) if "rank" in x)
+    assert "division" not in one_head
+    # (why a player left, before head-to-head, which orders two tied players who met)
+    assert "note" in one_head
+    assert any("(+10 more columns: head-to-head" in x for x in screen(one))
+    (wide_code, wide), = run_raw([["standings", str(COMBINED_POD.with_name("all_codes.tdf"))]],
+                                 columns=100)
+    assert wide_code == 0
     assert any("head-to-head: +1 beat the other tied player, -1 lost to them" in x
-               for x in screen(one))
+               for x in screen(wide))

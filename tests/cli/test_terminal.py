@@ -241,7 +241,7 @@ def test_validate_report_wraps_at_words_on_a_terminal(tmp_path: Path) -> None:
         _fits(screen(raw))
     assert [x for x in screen(clean) if x][-1] == "  found."
     shown = [x for x in screen(found) if x]
-    item = next(i for i, x in enumerate(shown) if x.startswith("  - file"))
+    item = next(i for i, x in enumerate(shown) if x.startswith("  - "))
     assert shown[item + 1].startswith("    ")  # (under the item, not under its dash)
 
 

@@ -48,9 +48,13 @@ def test_standings_and_explain_say_who_did_not_make_day_two(
     rows = _cells(capsys.readouterr().out)
     head = rows.pop("player_id") if "player_id" in rows else rows.pop("player")
     at = head.index("note")
+    # (said short in the column, "no day 2", and in full under the table)
     assert {p: r[at] for p, r in rows.items()} == {
-        "A": "", "B": "", "C": "", "D": "", "E": "did not make day 2",
-        "F": "did not make day 2", "G": "dropped", "H": "dropped"}
+        "A": "", "B": "", "C": "", "D": "", "E": "no day 2",
+        "F": "no day 2", "G": "dropped", "H": "dropped"}
+    assert main(["standings", str(f), "--quiet"]) == 0
+    assert ("note: no day 2 = did not make day 2 (the cut after day 1; not a drop)"
+            in capsys.readouterr().out)
     assert main(["standings", str(f), "--format", "csv", "--quiet"]) == 0
     csv = capsys.readouterr().out
     assert "dropped" in csv.splitlines()[0].split(",")  # (the data keep the flag)
@@ -62,7 +66,7 @@ def test_standings_and_explain_say_who_did_not_make_day_two(
     assert "G dropped after round 1." in capsys.readouterr().out
     assert main(["standings", str(f), "--through-round", "3", "--quiet"]) == 0
     rows = _cells(capsys.readouterr().out)
-    assert rows["E"][at] == "did not make day 2"
+    assert rows["E"][at] == "no day 2"
 
 
 def _six(tmp_path: Path) -> Path:
@@ -186,3 +190,62 @@ def test_a_table_whose_headings_would_repeat_a_column_keeps_the_names(
     df = pl.DataFrame({c: ["1"] for c in columns})
     head = render_table(df, rules=[sf.rules.FIDE]).splitlines()[1]
     assert [h.strip() for h in head.strip("│").split("┆")] == columns
+
+
+def test_a_long_name_gives_way_to_the_note_at_80_columns(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large event's long names (29 characters) left no room for the day-2 note at 80
+    columns: the name column now gives way (down to 14 characters, "…") for a ranking
+    column, and only for one — never to show a column the ranking does not name."""
+    import io
+
+    from swissframe.cli._common import render_table, write_per_event
+
+    df = pl.DataFrame({"player": ["Bartholomew Featherstonehaugh", "Al"], "rank": [1, 2],
+                       "match points": [40, 12], "OMW%": [0.6243, 0.5], "GW%": [0.7, 0.5],
+                       "note": [None, "no day 2"], "byes": [0, 0]})
+    lines = render_table(df, width=80, keep=1, priority=["rank", "match points", "OMW%",
+                                                         "GW%", "note"]).splitlines()
+    assert all(len(x) <= 80 for x in lines)
+    assert "note" in lines[1]
+    assert "byes" not in lines[1]  # (the name was not cut for it)
+    assert any("Bartholomew" in x and "…" in x for x in lines)
+    # where everything fits, the name is whole
+    assert "Bartholomew Featherstonehaugh" in render_table(df, width=200, keep=1)
+    # an event's long name is wrapped at words above its table, not cut by the terminal
+    monkeypatch.setenv("COLUMNS", "80")
+    out = io.StringIO()
+    named = df.with_columns(event_id=pl.lit("e")).select("event_id", "player", "rank")
+    write_per_event(named, stream=out, names={"e": "Regional Championship - SCG CON "
+                                              "Houston - Season 4 - Round 1 - Saturday - "
+                                              "9:00 am"})
+    head = out.getvalue().splitlines()[:2]
+    assert head == ["Regional Championship - SCG CON Houston - Season 4 - Round 1 - "
+                    "Saturday - 9:00", "am"]
+
+
+def test_validate_names_the_one_file_and_event_once(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Each problem's line opened with the file's path and the event's id (a decklist
+    file: 150 characters each, over two lines at 80 columns before the problem itself):
+    the file and event all problems share are said once, above them; problems of several
+    files still name theirs."""
+    rows = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+                         "player_b": ["B", "D", "C", "D"], "games_a": [3, 2, 3, 2],
+                         "games_b": [0, 0, 0, 1], "games_drawn": [0] * 4})
+    one = tmp_path / ("a-very-long-event-file-name-" * 3 + ".csv")
+    rows.write_csv(one)
+    assert main(["validate", str(one), "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert out.count(str(one)) == 1
+    assert f"all in file {one}" in out
+    assert f"all in event '{one.stem}'" in out
+    problems = [x for x in out.splitlines() if x.startswith("  - ")]
+    assert len(problems) == 2
+    assert all(x.startswith("  - round ") for x in problems)
+    other = tmp_path / "b.csv"
+    rows.write_csv(other)
+    assert main(["validate", str(one), str(other), "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert "all in file" not in out
+    assert all(x.startswith("  - file ") for x in out.splitlines() if x.startswith("  - "))

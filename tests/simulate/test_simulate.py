@@ -684,3 +684,37 @@ def test_fallback_without_networkx(monkeypatch: pytest.MonkeyPatch) -> None:
     out = _pairing._fallback(4, lambda x, y: frozenset((x, y)) in banned)
     assert sorted(out) == [0, 1, 2, 3]
     assert out[:2] == [0, 1]  # 0 has played everyone: greedy takes the first free player
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2, 24), st.integers(1, 6), st.floats(0.0, 1.0), st.integers(0, 2**16))
+def test_events_table_says_the_rounds_played(players: int, rounds: int, drop: float,
+                                             seed: int) -> None:
+    """``swiss_rounds`` is the rounds each event played (its results' last round) and
+    ``rounds_planned`` those asked for: with every player dropped early, the table said
+    the rounds asked (5) of an event whose results end in round 1."""
+    sim = simulate(players, rounds=rounds, seed=seed, n_events=2, drop_rate=drop)
+    last = (sim.results.group_by("event_id").agg(last=pl.col("round").max())
+            .join(sim.events, on="event_id"))
+    assert (last["last"] == last["swiss_rounds"]).all()
+    assert (last["rounds_planned"] == rounds).all()
+    assert (last["swiss_rounds"] <= last["rounds_planned"]).all()
+    short = sim.short_events
+    assert short.height == int((last["swiss_rounds"] < rounds).sum())
+    assert ("played fewer rounds than planned" in repr(sim)) == (short.height > 0)
+
+
+def test_cli_says_when_fewer_rounds_were_played(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "s.parquet"
+    ev = tmp_path / "ev.csv"
+    assert main(["simulate", "--players", "16", "--events", "2", "--rounds", "5",
+                 "--drop-rate", "1", "-o", str(out), "--events-output", str(ev),
+                 "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "swissframe: warning: every event played only 1 round of the 5 planned: every " \
+           "player had dropped by then (--drop-rate 1)" in err
+    assert pl.read_csv(ev)["swiss_rounds"].to_list() == [1, 1]
+    assert main(["simulate", "--players", "16", "--rounds", "3", "--drop-rate", "0",
+                 "-o", str(out), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""  # every round played: nothing to say

@@ -44,6 +44,7 @@ from typing import Any, Final
 import polars as pl
 
 from swissframe.cli._common import (
+    EVENT_HELP,
     add_quiet,
     done,
     filter_events,
@@ -51,6 +52,7 @@ from swissframe.cli._common import (
     need_swiss,
     non_negative_int,
     note,
+    one_event_id,
     positive_int,
     refuse_output,
     working,
@@ -87,7 +89,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="output file (.png, .svg, .pdf, .html or .json)")
     p.add_argument("--rules", default=None,
                    help="ruleset preset (default: inferred from the data)")
-    p.add_argument("--event", metavar="ID", help="the event to draw (when files hold several)")
+    p.add_argument("--event", metavar="EVENT",
+                   help=f"the event to draw (when files hold several): {EVENT_HELP}")
     p.add_argument("--top", type=positive_int, metavar="N",
                    help="places / contenders drawn (default 32; 16 for omw-ranges)")
     p.add_argument("--cut", type=positive_int, default=None, metavar="N",
@@ -128,7 +131,7 @@ def _one_event(results: pl.DataFrame, event: str | None) -> pl.DataFrame:
     if len(events) != 1:
         msg = (f"this chart draws one event and the input holds {len(events)} "
                f"({', '.join(events[:5])}{' …' if len(events) > 5 else ''}). Hint: add "
-               "--event ID.")
+               "--event EVENT (its id or its name).")
         raise DataError(msg)
     need_swiss(results, "this chart")
     return results
@@ -236,7 +239,26 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
         return charts.chart_cut_lines(report, field=named(field), top=cut, rules=rules)
     variants = [*standard_variants(rules), *getattr(args, "also", [])]
     sens = sensitivity(res, variants, top=cut)
-    return charts.chart_sensitivity(named(sens), top=cut)
+    return charts.chart_sensitivity(_lists_named(named(sens), players), top=cut)
+
+
+def _lists_named(sens: pl.DataFrame, players: pl.DataFrame | None) -> pl.DataFrame:
+    """``sens`` with the players it lists (``entering``, ``leaving``) by the names the
+    files give them (a TOM or TRF id is a number), as ``swissframe sensitivity`` shows
+    them."""
+    if players is None or sens.height == 0:
+        return sens
+    names = players.select(pl.col("event_id").cast(pl.String),
+                           pl.col("player_id").cast(pl.String), pl.col("name").cast(pl.String))
+    out = sens.with_row_index("_row")
+    for col in ("entering", "leaving"):
+        flat = (out.select("_row", "event_id", pl.col(col).alias("player_id"))
+                .explode("player_id").with_columns(pl.col("player_id").cast(pl.String))
+                .join(names, on=["event_id", "player_id"], how="left", maintain_order="left")
+                .group_by("_row", maintain_order=True)
+                .agg(pl.coalesce("name", "player_id").drop_nulls().alias(col)))
+        out = out.drop(col).join(flat, on="_row", how="left", maintain_order="left")
+    return out.select(sens.columns)
 
 
 #: The kinds that read each option (``--cut``, ``--rules`` and ``--event`` apply to every
@@ -307,6 +329,7 @@ def run(args: argparse.Namespace) -> int:
     from swissframe import charts
 
     src = read(args.files, format=args.input_format, _keep_codes=True)
+    args.event = one_event_id(src, args.event)  # (its id or its name)
     chosen = args.rules
     if args.rules is None:
         args.rules = src.ruleset_of(args.event)

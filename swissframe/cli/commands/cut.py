@@ -28,6 +28,7 @@ from swissframe.cli._common import (
     add_quiet,
     add_rules,
     add_top,
+    event_ids,
     filter_events,
     format_cell,
     need_swiss,
@@ -45,6 +46,7 @@ from swissframe.cli._common import (
     write_frame,
     write_text,
 )
+from swissframe.compare import column_heading
 from swissframe.cut import cut_status, id_advice
 from swissframe.cut._round import absent_players
 from swissframe.cut._status import status_words
@@ -273,8 +275,9 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
     draw_in = contention.filter(pl.col("status_draw") == "guaranteed").height
     win_only = contention.filter((pl.col("status_draw") == "eliminated")
                                  & (pl.col("status_loss") == "eliminated")).height
-    title = f"Top {top} before round {round_} — {printable(event)}"
-    lines = [title if len(title) <= width else title[:width - 1] + "…"]
+    # (a long name wrapped at words, as the standings' headings are: it was cut)
+    lines = textwrap.wrap(f"Top {top} before round {round_} — {printable(event)}",
+                          width=width, break_long_words=False, break_on_hyphens=False)
     if note:
         lines += textwrap.wrap(f"({note}: --top N for a cut.)", width=width)
     dropped, missed = counts.get("dropped", 0), counts.get("missed_stage", 0)
@@ -287,10 +290,13 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
     else:
         sentence = (f"{_count(paired.height, 'player is', 'players are')} still playing"
                     + (f" ({dropped} dropped)" if dropped else "") + ". ")
-    sentence += f"{_count(locked, 'is', 'are')} locked in whatever happens; "
+    # ("none is locked in …; 4 are in with a tie", not "0 are locked in …; 4 more are")
+    sentence += ("None is" if not locked else _count(locked, "is", "are")) \
+        + " locked in whatever happens; "
     others = contention.height - draw_in
     if draw_in:
-        sentence += (f"{_count(draw_in, 'more is', 'more are')} in with a "
+        more = "more " if locked else ""
+        sentence += (f"{_count(draw_in, more + 'is', more + 'are')} in with a "
                      f"{draw_word(rules)}; ")
     sentence += (f"{_count(others, 'other', 'others')} can still make it"
                  + (f" ({win_only} only with a win)" if win_only else "")
@@ -302,6 +308,8 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
     both_locked = (paired.filter(pl.col("standing_in_cut") == "locked")
                    .group_by("table").len().filter(pl.col("len") == 2)["table"].to_list())
     matter |= set(both_locked)
+    # (the points as every table heads them: "match points", a chess score "points")
+    points = column_heading("match_points", rules)
     seats = paired.filter(pl.col("table").is_not_null())
     # in the advice's seat order: its "A" / "B" are the columns player A / player B
     tables = (seats.sort("table", "seat").group_by("table", maintain_order=True)
@@ -317,8 +325,9 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
             pts = [*(format_cell("points", v) for v in t["points"]), ""]
             rows.append([str(t["table"]), str(names[0]), pts[0], str(names[1]),
                          pts[1], advice_words(t["advice"], rules, top)])
-        lines += text_columns(["table", "player A", "pts", "player B", "pts", "advice"], rows,
-                          width, shrink=[1, 3], right={0, 2, 4})
+        lines += text_columns(["table", "player A", points, "player B", points, "advice"],
+                              rows, width, shrink=[1, 3], right={0, 2, 4},
+                              two_lines={2, 4})
     shown = paired if show_all else paired.filter(pl.col("standing_in_cut") != "out")
     if shown.height:
         lines += ["", "Players, by standing" if show_all
@@ -329,9 +338,10 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                          format_cell("points", r["points"] or 0),
                          *(status_words(r.get(f"status_{o}"), r.get(f"probability_{o}"),
                                         r.get(f"exact_{o}")) for o in _OUTCOMES)])
-        heads = ["rank", "player", "pts", *(f"if {outcome_name(o, rules)}" for o in _OUTCOMES)]
-        lines += text_columns(heads, rows,
-                          width, shrink=[1], right={0, 2})
+        heads = ["rank", "player", points,
+                 *(f"if {outcome_name(o, rules)}" for o in _OUTCOMES)]
+        lines += text_columns(heads, rows, width, shrink=[1], right={0, 2},
+                              two_lines={2})
         legend = (f"in / out: makes / misses the top {top} whatever the other tables do. "
                   "possible, N%: the share of the other tables' outcomes in which the player "
                   f"makes it, each table ending in {outcome_words(outcomes, rules)} (exact; ~ "
@@ -366,7 +376,7 @@ def run(args: argparse.Namespace) -> int:
         refuse_output(args.output, _inputs(args), example="cut.csv")
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)
-    results = filter_events(src.results, args.event)
+    results = filter_events(src.results, event_ids(src, args.event))
     if args.pairings and args.round is not None:  # (--round was ignored without a word)
         msg = (f"--round {args.round} and --pairings both given: pairings are of the round "
                "after the results' last. Hint: drop --round, or drop --pairings to analyse a "

@@ -33,7 +33,7 @@ from swissframe.cli._common import (
     write_frame,
     write_text,
 )
-from swissframe.compare import with_unit
+from swissframe.compare import column_heading, with_unit
 from swissframe.cut._words import draw_forms, outcome_name
 from swissframe.engine._chess import vur_first
 from swissframe.engine.tiebreakers import drawn_by_lot
@@ -301,8 +301,9 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
         # the ruleset's own tiebreakers (chess has no OMW% or GW%; Pokémon no GW%)
         cols = ([c for c in criteria if c != "match_points"] if criteria
                 else ["omwp", "gwp", "ogwp", "oomwp"])
-        parts += [with_unit(f"{label_of(col)} {format_cell(col, standing[col])}",
-                            (units or {}).get(col))
+        # (each as the tables head it: "head-to-head", not "Head-to-head", mid-line)
+        parts += [with_unit(f"{column_heading(col, ruleset)} "
+                            f"{format_cell(col, standing[col])}", (units or {}).get(col))
                   for col in cols if standing.get(col) is not None]
         lines.append(textwrap.fill(", ".join(parts), width=width))
         if standing.get(DISQUALIFIED):

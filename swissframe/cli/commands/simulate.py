@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from pathlib import Path
 
 import polars as pl
@@ -24,9 +25,9 @@ from swissframe.cli._common import (
     positive_int,
     show_progress,
 )
-from swissframe.errors import SwissframeError
+from swissframe.errors import DataWarning, SwissframeError
 from swissframe.rules._infer import RULESET_COLUMN
-from swissframe.simulate._simulate import SIM_RULES, IdPolicy, simulate
+from swissframe.simulate._simulate import SIM_RULES, IdPolicy, Simulation, simulate
 
 __all__ = ["add_parser", "parse_players", "run"]
 
@@ -153,4 +154,27 @@ def run(args: argparse.Namespace) -> int:
         _write(sim.events, args.events_output)
     done(args, f"wrote {sim.results.height:,} result rows for {sim.events.height:,} events "
          f"({sim.players.height:,} players) to {args.output}", stream=sys.stderr)
+    _say_short(sim, args)
     return 0
+
+
+def _say_short(sim: Simulation, args: argparse.Namespace) -> None:
+    """A warning where events played fewer rounds than planned (every player had
+    dropped): the output is not what was asked for, and a line saying what was asked
+    ("5 rounds") would be wrong. The events table's ``swiss_rounds`` holds the rounds
+    played, ``rounds_planned`` those asked for."""
+    short = sim.short_events
+    if not short.height:
+        return
+    played = sorted(set(short["swiss_rounds"].to_list()))
+    planned = sorted(set(short["rounds_planned"].to_list()))
+    said = (f"{played[0]} round" + ("s" if played[0] != 1 else "") if len(played) == 1
+            else f"{played[0]} to {played[-1]} rounds")
+    of = (f"{planned[0]}" if len(planned) == 1 else f"{planned[0]} to {planned[-1]}")
+    which = ("every event" if short.height == sim.events.height
+             else f"{short.height:,} of the {sim.events.height:,} events")
+    msg = (f"{which} played only {said} of the {of} planned: every player had dropped by "
+           f"then (--drop-rate {args.drop_rate:g}). Hint: a lower --drop-rate plays every "
+           "round; the events table (--events-output) gives each event's rounds played "
+           "(swiss_rounds) and planned (rounds_planned).")
+    warnings.warn(msg, DataWarning, stacklevel=2)
