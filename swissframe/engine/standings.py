@@ -17,7 +17,7 @@ import polars.selectors as cs
 
 from swissframe._collect import collect, collect_all, scoped, select, with_columns
 from swissframe.engine import _cumulative
-from swissframe.engine._chess import absences_columns, with_inferred_absences
+from swissframe.engine._chess import absences_columns, record_aggs, with_inferred_absences
 from swissframe.engine._exact import bit_fields, exact_name, packs, per_group, rank_exact
 from swissframe.engine._record import (
     EVAL,
@@ -109,7 +109,10 @@ def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...], *,
     ``columns``: ``rows``' columns where the caller knows them (:func:`prepare_rows`)."""
     # materialised once: every criterion reads them, and a lazy plan would recompute them
     prepared = prepare_rows(rows, rules, columns=columns).pipe(collect).lazy()
-    base = aggregate_players(prepared, keys).pipe(collect)
+    # (with the players' sums a criterion reads from the record: chess scores)
+    flags, extra = record_aggs(rules)
+    base = aggregate_players(with_columns(prepared, *flags) if flags else prepared, keys,
+                             extra=extra).pipe(collect)
     scales = rate_scales(base, rules)
     players = _rates(base, rules, scales).pipe(collect)
     return Context(rows=prepared, players=players.lazy(), keys=keys, rules=rules,
