@@ -237,9 +237,7 @@ def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, s
             pl.when(last).then(pl.lit(None, dtype=pl.String)).otherwise(pl.col("_kind"))
             .alias("_kind"),
             pl.when(last).then(pl.col("_sched")).otherwise(pl.col(OPP)).alias(OPP))
-    flags = (pl.col("_kind").is_in(list(vur_kinds)).fill_null(value=False).alias("_vur"),
-             pl.col("_kind").is_not_null().alias("_unpl"),
-             per_group(pl.col("round").max(), k).alias("_n"))
+    flags = (*_unplayed_flags(vur_kinds), per_group(pl.col("round").max(), k).alias("_n"))
     before = None
     if rule == "fide-2009":  # (the score before each round: only this rule's dummy reads it)
         before = (pl.col("_pts").cum_sum() - pl.col("_pts")).over(pk).alias("_before")
@@ -271,6 +269,13 @@ def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, s
                                ).otherwise(dummy)
     return _TermsExprs(rows, fore_cols, flags, before, score_aggs, scores, scores_of_record,
                        opp_adj, sched, same_sched, val.cast(pl.Int64).alias("_val"))
+
+
+def _unplayed_flags(vur_kinds: tuple[str, ...]) -> tuple[pl.Expr, pl.Expr]:
+    """A prepared row's ``_vur`` (a voluntarily unplayed round: its kind one of
+    ``vur_kinds``, Art. 16.2) and ``_unpl`` (unplayed: any kind)."""
+    return (_COUNTED["vur"](vur_kinds).alias("_vur"),
+            pl.col("_kind").is_not_null().alias("_unpl"))
 
 
 def _score_terms(rule: str, vur: pl.Expr, unplayed: pl.Expr, draw_u: int
@@ -322,8 +327,7 @@ def _record_aggs(rules: Ruleset) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ..
     if not any(c.function in TERMS_READERS for c in (*rules.criteria, *rules.columns)):
         return (), ()
     unit = points_unit(rules)
-    flags = (pl.col("_kind").is_in(list(rules.vur_kinds)).fill_null(value=False)
-             .alias("_vur"), pl.col("_kind").is_not_null().alias("_unpl"))
+    flags = _unplayed_flags(tuple(rules.vur_kinds))
     lnv, extra = _score_terms(rules.unplayed_rounds, pl.col("_vur"), pl.col("_unpl"),
                               int(rules.points_draw * unit))
     return flags, (lnv.alias(RECORD_SCORES[0]), extra.cast(pl.Int64).alias(RECORD_SCORES[1]))
