@@ -40,6 +40,7 @@ import polars as pl
 
 from swissframe._collect import collect
 from swissframe.engine._exact import ExactScale, exact_name, join_keys, mean_exact, per_group
+from swissframe.engine._record import points_unit
 from swissframe.schema import FORFEITS
 from swissframe.schema import OPPONENT_ID as OPP
 from swissframe.schema import PLAYER_ID as PLAYER
@@ -178,9 +179,14 @@ def _terms_plan(ctx: Context, *, fore: bool) -> pl.LazyFrame:
         rows = rows.sort("round").with_columns(e.before)
     # per player once (one group-by, materialised: read three times below), then joined
     # to the rows as the player, the opponent and the scheduled opponent — instead of
-    # windows over the rows (a window per value, and this plan read twice)
-    scores = (rows.group_by(pk).agg(*e.score_aggs).select(*e.scores)
-              .pipe(collect).lazy())
+    # windows over the rows (a window per value, and this plan read twice); taken from
+    # the record where the context summed them there (:func:`record_aggs`: no query)
+    cols = ctx.player_columns or ()
+    if not fore and all(c in cols for c in RECORD_SCORES):
+        scores = ctx.players.select(*e.scores_of_record)
+    else:
+        scores = (rows.group_by(pk).agg(*e.score_aggs).select(*e.scores)
+                  .pipe(collect).lazy())
     opp_adj = scores.select(*e.opp_adj)
     rows = (rows.join(scores, on=pk, how="left")
             .join(opp_adj, left_on=[*keys, OPP], right_on=[*keys, "_o"], how="left"))
@@ -203,6 +209,7 @@ class _TermsExprs(NamedTuple):
     before: pl.Expr | None
     score_aggs: tuple[pl.Expr, ...]
     scores: tuple[pl.Expr, ...]
+    scores_of_record: tuple[pl.Expr, ...]
     opp_adj: tuple[pl.Expr, ...]
     sched: bool
     same_sched: tuple[pl.Expr, ...]
@@ -233,27 +240,19 @@ def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, s
             pl.when(last).then(pl.lit(None, dtype=pl.String)).otherwise(pl.col("_kind"))
             .alias("_kind"),
             pl.when(last).then(pl.col("_sched")).otherwise(pl.col(OPP)).alias(OPP))
-    flags = (pl.col("_kind").is_in(list(vur_kinds)).fill_null(value=False).alias("_vur"),
-             pl.col("_kind").is_not_null().alias("_unpl"),
-             per_group(pl.col("round").max(), k).alias("_n"))
+    flags = (*_unplayed_flags(vur_kinds), per_group(pl.col("round").max(), k).alias("_n"))
     before = None
     if rule == "fide-2009":  # (the score before each round: only this rule's dummy reads it)
         before = (pl.col("_pts").cum_sum() - pl.col("_pts")).over(pk).alias("_before")
-    to_draw = pl.lit(draw_u, dtype=pl.Int64) - pl.col("_pts")
-    lnv = pl.col("round").filter(~pl.col("_vur")).max()  # the last round not a VUR
-    if rule in ARTICLE_16:
-        trailing = pl.col("_vur") & (lnv.is_null() | (pl.col("round") > lnv))
-        if draw_kinds is not None:  # (Ruleset.trailing_draw_kinds: some trailing VURs only)
-            trailing = trailing & pl.col("_kind").is_in(list(draw_kinds))
-        extra = pl.when(trailing).then(to_draw).otherwise(0).sum()
-    elif rule == "fide-2009":
-        extra = pl.when(pl.col("_unpl")).then(to_draw).otherwise(0).sum()
-    else:
-        extra = pl.lit(0, dtype=pl.Int64)
+    lnv, extra = _score_terms(rule, pl.col("_vur"), pl.col("_unpl"), draw_u, draw_kinds)
     score_aggs = (pl.col("_pts").sum().alias("_score"), lnv.alias("_lnv"),
                   extra.alias("_extra"))
     scores = (*[pl.col(c) for c in pk], pl.col("_score"), pl.col("_lnv"),
               (pl.col("_score") + pl.col("_extra")).alias("_adj"))
+    # (the record's: its _pts is the same sum of the rows' points)
+    scores_of_record = (*[pl.col(c) for c in pk], pl.col("_pts").alias("_score"),
+                        pl.col(RECORD_SCORES[0]).alias("_lnv"),
+                        (pl.col("_pts") + pl.col(RECORD_SCORES[1])).alias("_adj"))
     opp_adj = (*[pl.col(c) for c in k], pl.col(PLAYER).alias("_o"),
                pl.col("_adj").alias("_oadj"), pl.col("_score").alias("_oscore"))
     same_sched = (pl.col("_oadj").alias("_sadj"), pl.col("_oscore").alias("_sscore"))
@@ -271,8 +270,73 @@ def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, s
         dummy = pl.col("_sscore")  # forfeits: the scheduled opponent's score; else nothing
     val = pl.when(played).then(pl.col("_oadj") if rule != "as_played" else pl.col("_oscore")
                                ).otherwise(dummy)
-    return _TermsExprs(rows, fore_cols, flags, before, score_aggs, scores, opp_adj, sched,
-                       same_sched, val.cast(pl.Int64).alias("_val"))
+    return _TermsExprs(rows, fore_cols, flags, before, score_aggs, scores, scores_of_record,
+                       opp_adj, sched, same_sched, val.cast(pl.Int64).alias("_val"))
+
+
+def _unplayed_flags(vur_kinds: tuple[str, ...]) -> tuple[pl.Expr, pl.Expr]:
+    """A prepared row's ``_vur`` (a voluntarily unplayed round: its kind one of
+    ``vur_kinds``, Art. 16.2) and ``_unpl`` (unplayed: any kind)."""
+    return (_COUNTED["vur"](vur_kinds).alias("_vur"),
+            pl.col("_kind").is_not_null().alias("_unpl"))
+
+
+def _score_terms(rule: str, vur: pl.Expr, unplayed: pl.Expr, draw_u: int,
+                 draw_kinds: tuple[str, ...] | None) -> tuple[pl.Expr, pl.Expr]:
+    """A player's aggregations over their rows for the score Buchholz credits to their
+    opponents: the last round not a VUR, and what the adjusted score adds to the score
+    (Art. 16.3: trailing VURs as draws, those of ``draw_kinds`` only when it is given:
+    ``Ruleset.trailing_draw_kinds``; the 2009 rule: every unplayed game as a draw).
+    ``vur`` and ``unplayed``: the rows' flags (columns, or expressions of the prepared
+    rows). The one definition, for the terms' group-by and the record's
+    (:func:`record_aggs`)."""
+    to_draw = pl.lit(draw_u, dtype=pl.Int64) - pl.col("_pts")
+    lnv = pl.col("round").filter(~vur).max()  # the last round not a VUR
+    if rule in ARTICLE_16:
+        trailing = vur & (lnv.is_null() | (pl.col("round") > lnv))
+        if draw_kinds is not None:  # (Ruleset.trailing_draw_kinds: some trailing VURs only)
+            trailing = trailing & pl.col("_kind").is_in(list(draw_kinds))
+        extra = pl.when(trailing).then(to_draw).otherwise(0).sum()
+    elif rule == "fide-2009":
+        extra = pl.when(unplayed).then(to_draw).otherwise(0).sum()
+    else:
+        extra = pl.lit(0, dtype=pl.Int64)
+    return lnv, extra
+
+
+#: The record's columns :func:`record_aggs` adds (the last round not a VUR, the adjusted
+#: score's addition to the score).
+RECORD_SCORES: Final = ("_c_lnv", "_c_extra")
+
+#: Criteria reading the chess terms (:func:`chess_terms`) of the plain rounds, whose
+#: players' scores the record can carry (:func:`record_aggs`).
+TERMS_READERS: Final = frozenset({"buchholz", "sb", "abh", "koya", "aob"})
+
+
+#: The players' scores of the chess terms from the record (:func:`record_aggs`); False:
+#: the terms' own group-by, the reference the tests compare them with.
+SCORES_IN_RECORD = True
+
+
+def record_aggs(rules: Ruleset) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...]]:
+    """What the record adds for a ruleset whose criteria read the chess terms
+    (:data:`TERMS_READERS`): the rows' flags the aggregations read (a ``with_columns``
+    step: each read twice in a group) and the aggregations giving :data:`RECORD_SCORES`,
+    so that the terms take each player's score from the record instead of a group-by of
+    their own (one 64-player FIDE event: a query fewer); none for another ruleset."""
+    return _record_aggs(rules) if SCORES_IN_RECORD else ((), ())
+
+
+@functools.lru_cache(maxsize=32)
+def _record_aggs(rules: Ruleset) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...]]:
+    """:func:`record_aggs`, built once per ruleset."""
+    if not any(c.function in TERMS_READERS for c in (*rules.criteria, *rules.columns)):
+        return (), ()
+    unit = points_unit(rules)
+    flags = _unplayed_flags(tuple(rules.vur_kinds))
+    lnv, extra = _score_terms(rules.unplayed_rounds, pl.col("_vur"), pl.col("_unpl"),
+                              int(rules.points_draw * unit), rules.trailing_draw_kinds)
+    return flags, (lnv.alias(RECORD_SCORES[0]), extra.cast(pl.Int64).alias(RECORD_SCORES[1]))
 
 
 def _finish(ctx: Context, agg: pl.LazyFrame, name: str, divisor: int) -> pl.LazyFrame:

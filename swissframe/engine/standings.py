@@ -17,7 +17,7 @@ import polars.selectors as cs
 
 from swissframe._collect import collect, collect_all, scoped, select, with_columns
 from swissframe.engine import _cumulative
-from swissframe.engine._chess import absences_columns, with_inferred_absences
+from swissframe.engine._chess import absences_columns, record_aggs, with_inferred_absences
 from swissframe.engine._exact import bit_fields, exact_name, packs, per_group, rank_exact
 from swissframe.engine._record import (
     EVAL,
@@ -112,7 +112,10 @@ def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...], *,
     ``columns``: ``rows``' columns where the caller knows them (:func:`prepare_rows`)."""
     # materialised once: every criterion reads them, and a lazy plan would recompute them
     prepared = prepare_rows(rows, rules, columns=columns).pipe(collect).lazy()
-    base = aggregate_players(prepared, keys).pipe(collect)
+    # (with the players' sums a criterion reads from the record: chess scores)
+    flags, extra = record_aggs(rules)
+    base = aggregate_players(with_columns(prepared, *flags) if flags else prepared, keys,
+                             extra=extra).pipe(collect)
     scales = rate_scales(base, rules)
     players = _rates(base, rules, scales).pipe(collect)
     return Context(rows=prepared, players=players.lazy(), keys=keys, rules=rules,
@@ -435,10 +438,10 @@ def with_disqualified(table: pl.DataFrame, rows: pl.LazyFrame, pkeys: Sequence[s
     return table.with_columns(flag)
 
 
-def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
+def _group_criteria(table: pl.DataFrame | pl.LazyFrame, rows: pl.LazyFrame, rules: Ruleset,
                     keys: tuple[str, ...], *,
-                    unrepeated: tuple[pl.LazyFrame, str] | None = None, one: bool = False
-                    ) -> pl.DataFrame | pl.LazyFrame:
+                    unrepeated: tuple[pl.LazyFrame, str] | None = None, one: bool = False,
+                    height: int | None = None) -> pl.DataFrame | pl.LazyFrame:
     """Add the group-aware criteria, in ruleset order, each seeing the tie groups formed by
     every criterion before it (one exact ranking pass per such criterion). ``rows`` and
     ``unrepeated``: see :class:`~swissframe.engine.tiebreakers.GroupContext`.
@@ -455,11 +458,23 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
     the keys' comparisons were one expression per column).
 
     A criterion that reads the tie groups but not their ranks (``TiebreakerSpec.ranks``,
-    head-to-head) takes them, on a small table, from windows over the criteria's columns
-    in the plan that reads them: no ranking pass (one query fewer)."""
+    head-to-head, direct encounter) takes them, on a small table, from windows over the
+    criteria's columns: no ranking pass (one query fewer). ``table`` may be the criteria's
+    plan (of ``height`` rows), not yet collected: the first such criterion's windows are
+    then computed in the criteria's own query, which materialises them for
+    :meth:`~swissframe.engine.tiebreakers.GroupContext.largest_tie` (FIDE's direct
+    encounter runs no pass of its own where no two players are tied: one query fewer)."""
     pk = [*keys, "player_id"]
-    large = packs(table.height)
     pending: pl.LazyFrame | None = None  # the table with frames not yet collected
+    if isinstance(table, pl.LazyFrame):
+        first = next(TIEBREAKER_SPECS[c.function] for c in rules.criteria
+                     if c.function in GROUP_TIEBREAKERS)
+        if height is None or packs(height) or not first.ties or first.ranks:
+            table = table.pipe(collect)  # (only a windows pass reads the plan itself)
+        else:
+            pending = table
+            table = pl.DataFrame()  # (a stand-in: the windows pass materialises it)
+    large = packs(table.height if pending is None else height)
     for i, crit in enumerate(rules.criteria):
         fn = GROUP_TIEBREAKERS.get(crit.function)
         if fn is None:
@@ -470,11 +485,13 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
             # the groups without their ranks: windows over the criteria's columns (exact,
             # nulls equal to nulls, as the ranking pass's ties), in the plan that reads
             # them, instead of a ranking pass of their own
-            if pending is not None:  # (read more than once below: materialised)
-                table, pending = pending.pipe(collect), None
-            group = [*keys, *_sort_keys(rules, i)[0]]
-            tied = table.lazy().with_columns(_tie=pl.col("player_id").min().over(group),
-                                             _tie_size=pl.len().over(group))
+            windows = _tie_windows(keys, tuple(_sort_keys(rules, i)[0]))
+            if pending is not None:  # (read more than once below: materialised, with them)
+                got = with_columns(pending, *windows).pipe(collect)
+                table, pending = got.drop("_tie", "_tie_size"), None
+                tied, materialised = got.lazy(), got
+            else:
+                tied = with_columns(table.lazy(), *windows)
         elif spec.ties:
             cols, desc = _sort_keys(rules, i)
             ranked = (rank_exact(table.lazy() if pending is None else pending,
@@ -504,6 +521,15 @@ def _group_criteria(table: pl.DataFrame, rows: pl.LazyFrame, rules: Ruleset,
         pending = (table.lazy() if pending is None else pending).join(frame, on=pk,
                                                                        how="left")
     return table if pending is None else pending
+
+
+@functools.lru_cache(maxsize=64)
+def _tie_windows(keys: tuple[str, ...], cols: tuple[str, ...]) -> tuple[pl.Expr, pl.Expr]:
+    """The tie groups of the criteria ``cols`` as windows (``_tie``: the group's least
+    player_id; ``_tie_size``), built once per keys and columns."""
+    group = [*keys, *cols]
+    return (pl.col("player_id").min().over(group).alias("_tie"),
+            pl.len().over(group).alias("_tie_size"))
 
 
 def _finish(table: pl.DataFrame | pl.LazyFrame, keys: tuple[str, ...], rules: Ruleset, *,
@@ -825,10 +851,11 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         # (the rows' columns known where late_rows leaves them as given)
         ctx = context(lf, rules, keys, columns=absences_columns(names, rules)
                       if rules.late_rounds == "as_given" else None)
-        table = _criteria_of(ctx)
-        height = table.height
-        grouped = (_group_criteria(table, ctx.rows, rules, keys, one=one) if has_group
-                   else table)  # (the rows the context prepared and materialised, not again)
+        # (with group criteria, the plan: the first's windows may run in its query)
+        table = _criteria_of(ctx, lazy=True) if has_group else _criteria_of(ctx)
+        height = ctx.size if isinstance(table, pl.LazyFrame) else table.height
+        grouped = (_group_criteria(table, ctx.rows, rules, keys, one=one, height=height)
+                   if has_group else table)  # (the context's rows, materialised, not again)
         if dq:
             table = with_disqualified(_collected(grouped), ctx.rows, ctx.pkeys)
             return _finish(table, keys, rules)
@@ -866,10 +893,10 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
     elif rules.snapshot == "last_round" and final_only and not cumulative and one_query:
-        table, rows = _at_own_last_round(lf, rules, keys)
-        height = table.height
+        table, rows, height = _at_own_last_round(lf, rules, keys)
         # (the rows at the final cutoff: the context's, materialised, of the last cutoff)
-        grouped = _group_criteria(table, rows, rules, ck, one=one) if has_group else table
+        grouped = (_group_criteria(table, rows, rules, ck, one=one, height=height)
+                   if has_group else table)
         if dq:
             grouped = with_disqualified(_collected(grouped), lf, [*keys, "player_id"],
                                         THROUGH)
@@ -905,7 +932,7 @@ def _collected(table: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
 
 
 def _at_own_last_round(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
-                       ) -> tuple[pl.DataFrame, pl.LazyFrame]:
+                       ) -> tuple[pl.DataFrame | pl.LazyFrame, pl.LazyFrame, int | None]:
     """The criteria of each player as of their own last Swiss round (a ruleset's
     ``snapshot="last_round"`` on the final standings), on the repeated rows, with the
     event's last round as ``THROUGH`` and ``dropped`` against it: what ``eval_rounds``
@@ -924,11 +951,16 @@ def _at_own_last_round(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     last = pl.col("last_round")
     final = per_group(last.max(), keys)
     table = (_criteria_of(ctx, lazy=True).filter(pl.col(THROUGH) == last.max().over(pk))
-             .with_columns((last < final).alias("dropped"), final.alias(THROUGH))
-             .pipe(collect))
+             .with_columns((last < final).alias("dropped"), final.alias(THROUGH)))
     # (the repeated rows, every cutoff's: a group criterion reads those of the table's
     # players, joined on the keys, THROUGH among them, so the final cutoff's only)
-    return table, ctx.rows
+    # a small table's plan is left to its first reader (a group criterion's windows run
+    # in its query): ``packs`` of the repeated record's height, which bounds the table's,
+    # then decides as the table's own would
+    if packs(ctx.size):
+        got = table.pipe(collect)
+        return got, ctx.rows, got.height
+    return table, ctx.rows, ctx.size
 
 
 @overload

@@ -1144,7 +1144,7 @@ DeMethod = Literal["fide", "points"]
 _DE_METHODS: Final = ("fide", "points")
 
 
-@register_group_tiebreaker("direct_encounter", reads=())
+@register_group_tiebreaker("direct_encounter", ranks=False, reads=())
 def direct_encounter(g: GroupContext, *, name: str = "direct_encounter",
                      forfeits: bool = False, method: DeMethod = "fide") -> pl.LazyFrame:
     """FIDE direct encounter (C.07 Art. 6; rules.md §4.1) among the players still tied.

@@ -1010,6 +1010,31 @@ def test_chess_sums_of_one_group_by_equal_each_criterion_s_own(
     assert_frame_equal(shared, own)
 
 
+@PROPS
+@given(res=random_events(),
+       rule=st.sampled_from(["fide-2023", "fide-2026", "fide-2009", "as_played"]),
+       through=st.sampled_from([None, 2]), one=st.booleans())
+def test_chess_scores_from_the_record_equal_the_terms_own_group_by(
+        res: pl.DataFrame, rule: str, through: int | None, one: bool) -> None:
+    """The players' scores of the chess terms (the score, the last round not a VUR, the
+    adjusted score) summed with the record (``_chess.SCORES_IN_RECORD``): the same
+    standings as the terms' own group-by, for every criterion reading the terms (Fore
+    Buchholz keeps its own: its last round is scored as a draw), each unplayed-round
+    rule, a cutoff, and one event (without its key) or several."""
+    from swissframe.engine import _chess
+
+    if one:
+        res = res.filter(pl.col("event_id") == res["event_id"].min())
+    rules = dataclasses.replace(
+        sf.rules.FIDE, name=f"scores-{rule}", unplayed_rounds=rule,
+        columns=(*_CHESS_COLUMNS, sf.rules.Criterion("abh"),
+                 sf.rules.Criterion("ks", function="koya"), sf.rules.Criterion("aob")))
+    record = sf.standings(res, rules, through_round=through)
+    with mock.patch.object(_chess, "SCORES_IN_RECORD", False):
+        own = sf.standings(res, rules, through_round=through)
+    assert_frame_equal(record, own)
+
+
 #: Rulesets for one event computed without its key (``standings._one_event``): both
 #: Pokémon orders (drop-round snapshot, head-to-head, last-round opponent, random), the
 #: FIDE presets with each unplayed-round rule (inferred absences, chess terms, direct
