@@ -524,6 +524,53 @@ def test_simulate_errors(kwargs: dict, match: str) -> None:
         simulate(**kwargs)
 
 
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 40), rounds=st.integers(1, 6), n_events=st.integers(1, 6),
+       memory=st.integers(0, 200_000))
+def test_a_simulation_past_the_machines_memory_is_refused_before_it_runs(
+        players: int, rounds: int, n_events: int, memory: int) -> None:
+    """Bad data 128: a simulation is refused up front exactly when its least result rows
+    need more than the machine's memory; it was built until the out-of-memory killer
+    ended the process (simulate(8, 3, n_events=10**8): ~220 GB), or a bare MemoryError."""
+    from swissframe.simulate import _simulate as sim_mod
+
+    need = players * rounds * n_events * sim_mod.SIM_ROW_BYTES
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sim_mod, "memory_bytes", lambda: memory)
+        if need > memory:
+            with pytest.raises(DataError, match=r"more than this machine's memory .*Hint: "
+                               r"simulate fewer"):
+                simulate(players, rounds, n_events=n_events, seed=1)
+        else:
+            sim = simulate(players, rounds, n_events=n_events, seed=1)
+            assert sim.events.height == n_events
+
+
+def test_a_simulation_that_runs_out_of_memory_says_so() -> None:
+    from swissframe.simulate import _simulate as sim_mod
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sim_mod, "_simulate_batch", no_memory)
+        with pytest.raises(DataError, match=r"2 events of 16 players in all need more memory "
+                           r"than is free\. Hint: simulate fewer events"):
+            simulate(8, 3, n_events=2)
+
+
+def test_the_memory_bound_is_the_machines() -> None:
+    from swissframe.errors import MAX_WHOLE, memory_bytes
+    from swissframe.simulate import _simulate as sim_mod
+
+    assert 2**20 < memory_bytes() <= MAX_WHOLE
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sim_mod, "memory_bytes", lambda: 2**34)
+        with pytest.raises(DataError, match=r"2,400,000,000 result rows, at least 223\.5 GiB, "
+                           r"more than this machine's memory \(16\.0 GiB\)"):
+            simulate(8, 3, n_events=10**8)  # (below MAX_TABLE_ROWS: refused by memory alone)
+
+
 def test_too_small_for_the_round_table_names_the_event() -> None:
     with pytest.raises(DataError, match=r"event 'mtg-0001' has 3 players.*Hint: pass rounds"):
         simulate(3)
