@@ -607,6 +607,43 @@ def test_cli_writes_parquet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "wrote" in err
 
 
+def test_cli_an_output_that_cannot_be_written_is_found_before_the_simulation(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    """Bad data 130: --players-output under a file was found after the simulation, and
+    left -o written beside the error (exit 2, one output of three)."""
+    (tmp_path / "afile").write_text("x")
+
+    def not_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("simulated before the outputs were checked")
+
+    monkeypatch.setattr(cmd, "simulate", not_run)
+    assert main(["simulate", "--players", "8", "--rounds", "3", "-o", str(tmp_path / "s.csv"),
+                 "--players-output", str(tmp_path / "afile" / "p.csv")]) == 2
+    assert "afile' is a file, not a folder" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_cli_a_failed_write_of_one_output_leaves_none(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    real = cmd._write
+
+    def events_fail(frame: pl.DataFrame, path: Path, tmp: Path) -> None:
+        if path.name == "e.csv":
+            raise OSError(28, "No space left on device")
+        real(frame, path, tmp)
+
+    monkeypatch.setattr(cmd, "_write", events_fail)
+    (tmp_path / "s.csv").write_text("kept")
+    assert main(["simulate", "--players", "8", "--rounds", "3", "-o", str(tmp_path / "s.csv"),
+                 "--players-output", str(tmp_path / "p.csv"),
+                 "--events-output", str(tmp_path / "e.csv")]) == 2
+    assert "No space left" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.csv"]
+    assert (tmp_path / "s.csv").read_text() == "kept"
+
+
 def test_cli_quiet_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "s.parquet"
     args = _parser().parse_args(["simulate", "--players", "32-64", "--events", "3", "-o",
