@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
+import os
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -84,6 +85,22 @@ MAX_WHOLE: Final = 2**63 - 1
 #: The most rows one table holds (Polars' 32-bit row index): the bound of a count whose
 #: table of ``count × rows`` cannot exist (``high=MAX_TABLE_ROWS // rows``).
 MAX_TABLE_ROWS: Final = 2**32 - 1
+
+
+def memory_bytes() -> int:
+    """This machine's physical memory in bytes (POSIX ``sysconf``), or :data:`MAX_WHOLE`
+    where the system does not say: the bound of a request whose size is known before
+    anything is built (``simulate``'s result rows), which past it was not a
+    ``MemoryError`` but the system's out-of-memory killer ending the process without a
+    word, after minutes (bad data 128).
+
+    >>> memory_bytes() > 2**20
+    True
+    """
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):  # (not POSIX, or the name is unknown)
+        return MAX_WHOLE
 
 
 def check_whole(name: str, value: object, *, low: int = 0, high: int = MAX_WHOLE,

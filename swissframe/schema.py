@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import functools
 import operator
 import os
@@ -1888,6 +1889,27 @@ MATCH_COLUMNS: Final = MatchColumns()
 _DQ_SEATS: Final = (f"{DISQUALIFIED}_a", f"{DISQUALIFIED}_b")
 
 
+def _check_match_roles(c: MatchColumns) -> None:
+    """A :class:`MatchColumns` whose names give one column two roles — two seats
+    (``player_a="P1", player_b="P1"``), two counts (``games_a="W", games_b="W"``), or a
+    column ``from_matches`` reads as itself (``games_drawn="round"``, ``player_a="event_id"``)
+    — is a :class:`SchemaError` naming the roles (bad data 129): each was read without a
+    word, every match 2-2 or each round number its drawn games."""
+    roles = {"round": ROUND, "event_id": EVENT_ID, "phase": PHASE,
+             **{f.name: getattr(c, f.name) for f in dataclasses.fields(c)}}
+    by_name: dict[str, list[str]] = {}
+    for role, name in roles.items():
+        by_name.setdefault(name, []).append(role)
+    shared = [(name, rs) for name, rs in by_name.items() if len(rs) > 1]
+    if shared:
+        said = "; ".join(f"{name!r} is {' and '.join(rs)}" for name, rs in shared)
+        msg = (f"MatchColumns gives one column two roles: {said}. Hint: name each role's own "
+               "column (round, event_id and phase are read by their names), e.g. "
+               "sf.MatchColumns(player_a='P1', player_b='P2', games_a='W1', games_b='W2', "
+               "games_drawn='D').")
+        raise SchemaError(msg)
+
+
 def from_matches(
     matches: pl.LazyFrame | pl.DataFrame,
     *,
@@ -1927,6 +1949,7 @@ def from_matches(
     schema = lf.collect_schema()
     c = columns
     need = [ROUND, c.player_a, c.player_b, c.games_a, c.games_b, c.games_drawn]
+    _check_match_roles(c)
     missing = [n for n in need if n not in schema]
     if missing:
         msg = (f"match table is missing column(s) {missing}; found {list(schema)}. "

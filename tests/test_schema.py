@@ -167,6 +167,38 @@ def test_from_matches_names_missing_columns() -> None:
                                       "games_a": [1], "games_drawn": [0]}))
 
 
+_ROLE_NAMES = ["P1", "P2", "W1", "W2", "D", "round", "event_id", "phase"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(names=st.lists(st.sampled_from(_ROLE_NAMES), min_size=5, max_size=5))
+def test_a_column_given_two_roles_of_the_match_form_is_refused(names: list[str]) -> None:
+    """Bad data 129: MatchColumns naming one column for two roles (two seats, two counts,
+    or round / event_id / phase, which are read by their names) was read without a word:
+    P1 against P1, every match 2-2, each round number its drawn games."""
+    m = pl.DataFrame({"event_id": ["e", "e"], "round": [1, 1], "phase": ["swiss"] * 2,
+                      "P1": ["A", "C"], "P2": ["B", "D"], "W1": [2, 1], "W2": [0, 2],
+                      "D": [0, 0]})
+    cols = sf.MatchColumns(*names)
+    roles = [*names, "round", "event_id", "phase"]
+    if len(set(roles)) < len(roles):
+        with pytest.raises(sf.SchemaError, match=r"MatchColumns gives one column two roles: "
+                           r".*Hint: name each role's own column"):
+            sf.from_matches(m, columns=cols)
+    else:  # (only P1, P2, W1, W2, D, each once: the table read as written)
+        out = sf.from_matches(m, columns=cols)
+        assert out.height == 4
+
+
+def test_a_match_tables_roles_are_read_from_their_own_columns() -> None:
+    m = pl.DataFrame({"round": [1], "P1": ["A"], "P2": ["B"], "W1": [2], "W2": [1], "D": [0]})
+    out = sf.from_matches(m, columns=sf.MatchColumns("P1", "P2", "W1", "W2", "D"))
+    assert out.select("player_id", "games_won", "games_lost", "games_drawn").rows() == [
+        ("A", 2, 1, 0), ("B", 1, 2, 0)]
+    with pytest.raises(sf.SchemaError, match=r"'round' is round and games_drawn"):
+        sf.from_matches(m, columns=sf.MatchColumns("P1", "P2", "W1", "W2", "round"))
+
+
 def test_from_matches_reads_players_of_any_text_form_and_names_the_others() -> None:
     """Class 72: a player column of numbers beside one of text, or of dates, ended in
     Polars' "cannot compare string with numeric type" (they were compared before they were

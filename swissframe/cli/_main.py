@@ -45,7 +45,7 @@ from swissframe.cli._common import (
     write_per_event,
 )
 from swissframe.errors import SwissframeError
-from swissframe.io._files import read
+from swissframe.io._files import read, resolved
 from swissframe.rules._infer import AUTO, describe, run_auto
 from swissframe.schema import DISQUALIFIED
 
@@ -349,6 +349,32 @@ _PATH_METAVARS: Final = frozenset({"FILE", "OUT", "TABLE", "DIR", "PATH"})
 _OUTPUT_DESTS: Final = frozenset({"output", "players_output", "events_output"})
 
 
+def _distinct_outputs(args: argparse.Namespace) -> None:
+    """Refuse two output options of one command that name one file (``simulate -o s.csv
+    --players-output s.csv``, or ``./s.csv``, or a link to it): each was written in turn
+    over the one before, and the command said it wrote the first (bad data 127). Checked
+    before anything is computed (a simulation can take minutes)."""
+    given = [(dest, os.fspath(v)) for dest in ("output", *sorted(_OUTPUT_DESTS - {"output"}))
+             if (v := getattr(args, dest, None)) is not None]
+    seen: dict[str, tuple[str, str]] = {}
+    for dest, path in given:
+        try:
+            key = os.path.normcase(os.fspath(resolved(path)))
+        except OSError:  # (a loop of links: the write names it)
+            continue
+        if key in seen:
+            first, said = seen[key]
+            msg = (f"{_option(first)} {said!r} and {_option(dest)} {path!r} name one file: the "
+                   "second would be written over the first. Hint: give each output its own "
+                   "file name.")
+            raise SwissframeError(msg)
+        seen[key] = (dest, path)
+
+
+def _option(dest: str) -> str:
+    return "-o" if dest == "output" else "--" + dest.replace("_", "-")
+
+
 def _named_path(kind: Any, *, output: bool = False) -> Callable[[str], Any]:
     """argparse type of a path argument: ``kind`` (text when None) of a text that is not
     empty. An empty path ('', an unset shell variable) was the working folder read as input
@@ -393,6 +419,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # as Python's two-line warnings in the middle of a progress line
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
+            _distinct_outputs(args)
             if args.command in modules:
                 code = int(modules[args.command].run(args))
             else:

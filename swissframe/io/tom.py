@@ -612,7 +612,13 @@ _READ_AT: Final[Mapping[str, tuple[str, ...]]] = {
 }
 #: The elements read once where they are (the first of two would be the one read).
 _READ_ONCE: Final[Mapping[str, tuple[str, ...]]] = {
-    "tournament": ("data", "players", "pods"), "pod": ("rounds",)}
+    "tournament": ("data", "players", "pods"), "pod": ("rounds",),
+    # (the values read from a player, a drop, a match, the event's data and a cut: a second
+    # <byes>, <seed> or <tablenumber> was left unread without a word; bad data 131)
+    "player": ("firstname", "lastname", "birthdate", "dropped", "late", "byes", "seed",
+               "order"),
+    "dropped": ("status", "round"), "match": ("tablenumber",),
+    "data": ("name", "id", "startdate"), "categorycut": ("cut", "playercount")}
 
 
 def _check_layout(root: Element, source: str) -> None:
@@ -649,7 +655,10 @@ def _check_layout(root: Element, source: str) -> None:
             if tag in once:
                 seen[tag] += 1
                 if seen[tag] == 2:
-                    msg = (f"{source}{where(pod, rnd)}: <{path.rsplit('/', 1)[-1]}> holds two "
+                    owner = path.rsplit("/", 1)[-1]
+                    if el.get("userid"):
+                        owner += f' userid="{el.get("userid")}"'
+                    msg = (f"{source}{where(pod, rnd)}: <{owner}> holds two "
                            f"<{tag}> elements, and only one would be read. Hint: the file is "
                            "damaged or two saves were joined; keep one, or re-export the "
                            "file from TOM.")

@@ -662,6 +662,7 @@ def _build(src: str, event_key: str, players: list[dict[str, Any]],
                    .select(list(_PLAYER_SCHEMA)).cast(_PLAYER_SCHEMA)  # type: ignore[arg-type]
                    .sort("event_id", "start_no"))
     rec_df = pl.DataFrame(records, schema=_RECORD_SCHEMA)
+    _check_read_once(records, src)
     first = {r["code"]: r["value"] for r in reversed(records) if r["code"] is not None}
     rounds_code = "XXR" if first.get("XXR") else "142"  # (TRF-2026's number of rounds)
     xxr = first.get(rounds_code)
@@ -683,6 +684,31 @@ def _build(src: str, event_key: str, players: list[dict[str, Any]],
     header = pl.DataFrame([header_row], schema=_HEADER_SCHEMA).select(list(_HEADER_SCHEMA))
     return TrfEvents(results=results, players=players_out, header=header, records=rec_df,
                      pending=pending)
+
+
+def _check_read_once(records: Sequence[Mapping[str, Any]], src: str) -> None:
+    """A header record the reader reads (:data:`_HEADER_CODES`, ``XXR``/``142``) given twice
+    with different values is an :class:`ImportFormatError` naming both lines (bad data
+    132): the first was read without a word — two ``042`` start dates chose the FIDE era,
+    and so the ruleset, by the first; two ``XXR`` the rounds declared. The same value twice
+    is one value."""
+    what = {**{c: n.removesuffix("_raw").replace("_", " ") for c, n in _HEADER_CODES.items()},
+            "XXR": "number of rounds", "142": "number of rounds"}
+    seen: dict[str, tuple[int, str]] = {}
+    for r in records:
+        code = r["code"]
+        if code not in what:
+            continue
+        value = (r["value"] or "").strip()
+        code = "XXR" if code == "142" else code  # (one number of rounds, in either record)
+        if code in seen and seen[code][1] != value:
+            line, said = seen[code]
+            msg = (f"{src}: the {r['code']} record ({what[code]}) is given twice, "
+                   f"differently: line {line} {said!r:.60}, line {r['line']} {value!r:.60}; "
+                   "only the first would be read. Hint: keep the line that is right (two "
+                   "exports joined?).")
+            raise ImportFormatError(msg)
+        seen.setdefault(code, (r["line"], value))
 
 
 def _check_colours(results: pl.DataFrame, src: str) -> None:

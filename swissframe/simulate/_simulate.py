@@ -67,6 +67,7 @@ from swissframe.errors import (
     check_choice,
     check_seed,
     check_whole,
+    memory_bytes,
 )
 from swissframe.schema import as_frame, validate_results
 from swissframe.simulate._pairing import pair_arrays
@@ -684,6 +685,12 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
     return res, players, events
 
 
+#: The least memory one simulated result row takes while it is built (bytes): its ten
+#: columns alone are 50; a run's peak is about 210 a row (3.8M rows of simulate(64, 8,
+#: n_events=8000): 870 MB).
+SIM_ROW_BYTES: Final = 100
+
+
 def _sizes(n_players: int | Sequence[int] | range, n_events: int,
            rng: np.random.Generator, *, rounds: int | None = None) -> IntArray:
     import numpy as np
@@ -723,6 +730,17 @@ def _sizes(n_players: int | Sequence[int] | range, n_events: int,
             msg = (f"{n_events:,} events of {who} make at least {least:,} result rows, more "
                    f"than a table holds ({MAX_TABLE_ROWS:,}). Hint: simulate fewer events per "
                    "call (n_events, --events) and write each batch out.")
+            raise DataError(msg)
+        # (what the rows need at the least, against the machine's memory: n_events=10**8
+        # asked for ~500 GB and ended, after minutes, in the out-of-memory killer or a
+        # bare MemoryError; bad data 128)
+        need, have = least * SIM_ROW_BYTES, memory_bytes()
+        if need > have:
+            msg = (f"{n_events:,} events of {who} make at least {least:,} result rows, at "
+                   f"least {need / 2**30:,.1f} GiB, more than this machine's memory "
+                   f"({have / 2**30:,.1f} GiB). Hint: " + (
+                       "simulate fewer events per call (n_events, --events) and write each "
+                       "batch out." if n_events > 1 else "simulate fewer players or rounds."))
             raise DataError(msg)
 
     check_rows(n_events * least_players, f"at least {least_players:,} players")
@@ -856,11 +874,18 @@ def simulate(
     bounds = _batches(sizes)
     children = root.spawn(len(bounds) + 1)[1:]
     parts: list[tuple[int, Arrays, Arrays, Arrays]] = []
-    for (lo, hi), child in zip(bounds, children, strict=True):
-        res, pl_, evs = _simulate_batch(sizes[lo:hi], rounds, params,
-                                        np.random.Generator(np.random.PCG64(child)), progress)
-        parts.append((lo, res, pl_, evs))
-    return _assemble(parts, sizes, sr, prefix)
+    try:
+        for (lo, hi), child in zip(bounds, children, strict=True):
+            res, pl_, evs = _simulate_batch(sizes[lo:hi], rounds, params,
+                                            np.random.Generator(np.random.PCG64(child)),
+                                            progress)
+            parts.append((lo, res, pl_, evs))
+        return _assemble(parts, sizes, sr, prefix)
+    except MemoryError:  # (within the machine's memory, but not free now: as id_report says)
+        msg = (f"{n_events:,} events of {int(sizes.sum()):,} players in all need more memory "
+               "than is free. Hint: simulate fewer events per call (n_events, --events) and "
+               "write each batch out.")
+        raise DataError(msg) from None
 
 
 def _event_name(prefix: str, index: int, n_events: int) -> str:

@@ -173,6 +173,35 @@ def test_never_overwrites_an_input(tmp_path: Path, capsys: pytest.CaptureFixture
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.csv"]
 
 
+@pytest.mark.parametrize(("first", "second"), [
+    (["-o", "s.csv"], ["--players-output", "s.csv"]),
+    (["-o", "s.csv"], ["--events-output", "./s.csv"]),
+    (["-o", "s.parquet"], ["--players-output", "link.parquet"]),  # a link to -o
+    (["--players-output", "p.csv", "-o", "s.csv"], ["--events-output", "sub/../p.csv"]),
+])
+def test_two_outputs_naming_one_file_are_refused_before_anything_runs(
+        first: list[str], second: list[str], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bad data 127: each output was written over the one before, without a word (the
+    results file held the players table), and the command said it wrote the results."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "s.parquet").write_bytes(b"kept")
+    (tmp_path / "link.parquet").symlink_to(tmp_path / "s.parquet")
+    assert main(["simulate", "--players", "8", "--rounds", "3", *first, *second]) == 2
+    err = _one_error(capsys, "name one file")
+    assert "would be written over the first" in err
+    assert (tmp_path / "s.parquet").read_bytes() == b"kept"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.parquet", "s.parquet", "sub"]
+
+
+def test_three_distinct_outputs_are_each_written(tmp_path: Path) -> None:
+    outs = [tmp_path / n for n in ("s.csv", "p.csv", "e.csv")]
+    assert main(["simulate", "--players", "8", "--rounds", "3", "--quiet", "-o", str(outs[0]),
+                 "--players-output", str(outs[1]), "--events-output", str(outs[2])]) == 0
+    assert [pl.read_csv(p).columns[1] for p in outs] == ["round", "player_id", "rules"]
+
+
 def test_a_failed_write_leaves_no_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "s.parquet"

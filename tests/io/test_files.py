@@ -228,9 +228,10 @@ def test_garbled_trf_record_is_reported_not_dropped_silently(tmp_path: Path) -> 
         warnings.simplefilter("error")
         src = sf.read(bad, validate=False)
     assert src.notes.filter(pl.col("kind") == "unknown_record").height == 1
-    # column rulers and extension records are not reported
+    # column rulers and extension records are not reported (the XXR the file holds: a
+    # second, different one is refused, bad data 132)
     ok = tmp_path / "ruler.trf"
-    ok.write_text("DDD SSSS sTTT NNNN\nXXR 3\nBBW 1.0\n" + TRF.read_text(encoding="latin-1"),
+    ok.write_text("DDD SSSS sTTT NNNN\nXXR 4\nBBW 1.0\n" + TRF.read_text(encoding="latin-1"),
                   encoding="latin-1")
     assert sf.read_trf(ok).unknown.height == 0
 

@@ -276,6 +276,50 @@ _R2 = '<round number="2" type="2" stage="6" >\n\t\t\t\t\t<matches>'
 _R3 = '\t\t\t\t<round number="3"'
 
 
+def _read_once_cases() -> list[tuple[str, str, str]]:
+    """(fixture, parent, child) for every value the reader reads once that a fixture has."""
+    import xml.etree.ElementTree as ET
+
+    from swissframe.io.tom import _READ_ONCE
+
+    cases = []
+    for parent, children in _READ_ONCE.items():
+        for child in children:
+            for name in ("all_codes.tdf", "three_divisions.tdf"):
+                root = ET.parse(FIXTURES / name).getroot()
+                if any(p.find(child) is not None for p in root.iter(parent)):
+                    cases.append((name, parent, child))
+                    break
+    return cases
+
+
+@pytest.mark.parametrize(("fixture", "parent", "child"), _read_once_cases())
+def test_a_value_the_reader_reads_once_given_twice_is_refused(
+        tmp_path: Path, fixture: str, parent: str, child: str) -> None:
+    """Class 131: a player's second <byes>, <seed> or <dropped>, a match's second
+    <tablenumber> … was left unread without a word (the first was read, whatever the
+    second said); every element the reader reads once is refused when given twice."""
+    import xml.etree.ElementTree as ET
+
+    tree = ET.parse(FIXTURES / fixture)
+    owner = next(p for p in tree.getroot().iter(parent) if p.find(child) is not None)
+    first = owner.find(child)
+    assert first is not None
+    owner.insert(list(owner).index(first) + 1, ET.fromstring(ET.tostring(first)))
+    bad = tmp_path / "bad.tdf"
+    tree.write(bad, encoding="UTF-8", xml_declaration=True)
+    with pytest.raises(ImportFormatError, match=rf"bad.tdf.*: <{parent}[^>]*> holds two "
+                       rf"<{child}> elements, and only one would be read\..*Hint: "):
+        read_tom(bad)
+    assert read_tom(FIXTURES / fixture).results.height  # (the file as TOM saves it)
+
+
+def test_the_values_read_once_are_checked_where_tom_writes_them() -> None:
+    assert {(p, c) for _, p, c in _read_once_cases()} >= {
+        ("player", "byes"), ("player", "seed"), ("player", "dropped"), ("dropped", "round"),
+        ("match", "tablenumber"), ("player", "late")}
+
+
 @pytest.mark.parametrize(("old", "new", "said"), [
     # a round's matches written straight into it, without <matches>
     (_R2, '<round number="2" type="2" stage="6" >\n\t\t\t\t\t<x>',

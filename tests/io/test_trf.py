@@ -557,3 +557,38 @@ def test_points_are_read_in_ascii_digits() -> None:
     with pytest.raises(ImportFormatError, match=r"points \(columns 81-84\) are '١\.٥', not a "
                        r"number"):
         parse_trf(text.replace(" 1.5", " ١.٥", 1), event_key="club")
+
+
+_READ_RECORDS = ["012", "022", "032", "042", "052", "062", "072", "092", "102", "XXR"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(code=st.sampled_from(_READ_RECORDS), other=st.sampled_from(["2015/03/01", "9", "Other"]),
+       before=st.booleans())
+def test_a_header_record_given_twice_differently_is_refused(
+        code: str, other: str, before: bool) -> None:
+    """Bad data 132: a second 042 start date (which chooses the FIDE era, so the
+    ruleset), XXR or 012 … was left unread without a word, the first line read. Given
+    twice with different values it is refused naming both lines; the same value twice
+    is one value, read as the file alone."""
+    text = (FIXTURES / "all_codes.trf").read_text()
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(code + " "))
+    same = [*lines[:at + 1], lines[at], *lines[at + 1:]]
+    assert parse_trf("\n".join(same)).header.equals(parse_trf(text).header)
+    if lines[at][4:].strip() == other:
+        return
+    extra = f"{code} {other}"
+    twice = ([*lines[:at], extra, *lines[at:]]) if before else (
+        [*lines[:at + 1], extra, *lines[at + 1:]])
+    with pytest.raises(ImportFormatError, match=rf"the {code} record \(.*\) is given twice, "
+                       r"differently: line \d+ '.*', line \d+ '.*'; only the first would be "
+                       r"read\. Hint: "):
+        parse_trf("\n".join(twice))
+
+
+def test_the_number_of_rounds_is_one_value_in_xxr_or_142() -> None:
+    text = (FIXTURES / "all_codes.trf").read_text().replace("XXR 4", "XXR 4\n142 7", 1)
+    with pytest.raises(ImportFormatError, match=r"the 142 record \(number of rounds\) is "
+                       r"given twice, differently: line 10 '4', line 11 '7'"):
+        parse_trf(text)

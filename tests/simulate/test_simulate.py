@@ -524,6 +524,53 @@ def test_simulate_errors(kwargs: dict, match: str) -> None:
         simulate(**kwargs)
 
 
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 40), rounds=st.integers(1, 6), n_events=st.integers(1, 6),
+       memory=st.integers(0, 200_000))
+def test_a_simulation_past_the_machines_memory_is_refused_before_it_runs(
+        players: int, rounds: int, n_events: int, memory: int) -> None:
+    """Bad data 128: a simulation is refused up front exactly when its least result rows
+    need more than the machine's memory; it was built until the out-of-memory killer
+    ended the process (simulate(8, 3, n_events=10**8): ~220 GB), or a bare MemoryError."""
+    from swissframe.simulate import _simulate as sim_mod
+
+    need = players * rounds * n_events * sim_mod.SIM_ROW_BYTES
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sim_mod, "memory_bytes", lambda: memory)
+        if need > memory:
+            with pytest.raises(DataError, match=r"more than this machine's memory .*Hint: "
+                               r"simulate fewer"):
+                simulate(players, rounds, n_events=n_events, seed=1)
+        else:
+            sim = simulate(players, rounds, n_events=n_events, seed=1)
+            assert sim.events.height == n_events
+
+
+def test_a_simulation_that_runs_out_of_memory_says_so() -> None:
+    from swissframe.simulate import _simulate as sim_mod
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sim_mod, "_simulate_batch", no_memory)
+        with pytest.raises(DataError, match=r"2 events of 16 players in all need more memory "
+                           r"than is free\. Hint: simulate fewer events"):
+            simulate(8, 3, n_events=2)
+
+
+def test_the_memory_bound_is_the_machines() -> None:
+    from swissframe.errors import MAX_WHOLE, memory_bytes
+    from swissframe.simulate import _simulate as sim_mod
+
+    assert 2**20 < memory_bytes() <= MAX_WHOLE
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sim_mod, "memory_bytes", lambda: 2**34)
+        with pytest.raises(DataError, match=r"2,400,000,000 result rows, at least 223\.5 GiB, "
+                           r"more than this machine's memory \(16\.0 GiB\)"):
+            simulate(8, 3, n_events=10**8)  # (below MAX_TABLE_ROWS: refused by memory alone)
+
+
 def test_too_small_for_the_round_table_names_the_event() -> None:
     with pytest.raises(DataError, match=r"event 'mtg-0001' has 3 players.*Hint: pass rounds"):
         simulate(3)
@@ -558,6 +605,43 @@ def test_cli_writes_parquet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     err = capsys.readouterr().err
     assert "simulating" not in err  # bars only on a terminal (tests/cli/test_terminal.py)
     assert "wrote" in err
+
+
+def test_cli_an_output_that_cannot_be_written_is_found_before_the_simulation(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    """Bad data 130: --players-output under a file was found after the simulation, and
+    left -o written beside the error (exit 2, one output of three)."""
+    (tmp_path / "afile").write_text("x")
+
+    def not_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("simulated before the outputs were checked")
+
+    monkeypatch.setattr(cmd, "simulate", not_run)
+    assert main(["simulate", "--players", "8", "--rounds", "3", "-o", str(tmp_path / "s.csv"),
+                 "--players-output", str(tmp_path / "afile" / "p.csv")]) == 2
+    assert "afile' is a file, not a folder" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_cli_a_failed_write_of_one_output_leaves_none(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    real = cmd._write
+
+    def events_fail(frame: pl.DataFrame, path: Path, tmp: Path) -> None:
+        if path.name == "e.csv":
+            raise OSError(28, "No space left on device")
+        real(frame, path, tmp)
+
+    monkeypatch.setattr(cmd, "_write", events_fail)
+    (tmp_path / "s.csv").write_text("kept")
+    assert main(["simulate", "--players", "8", "--rounds", "3", "-o", str(tmp_path / "s.csv"),
+                 "--players-output", str(tmp_path / "p.csv"),
+                 "--events-output", str(tmp_path / "e.csv")]) == 2
+    assert "No space left" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.csv"]
+    assert (tmp_path / "s.csv").read_text() == "kept"
 
 
 def test_cli_quiet_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,6 +11,7 @@ Wiring for the lead's ``cli.py``::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import warnings
 from pathlib import Path
@@ -104,12 +105,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.set_defaults(func=run)
 
 
-def _write(frame: pl.DataFrame, path: Path) -> None:
-    with atomic_path(path) as tmp:
-        if path.suffix.lower() == ".csv":
-            frame.write_csv(tmp)
-        else:
-            frame.write_parquet(tmp, compression="zstd")
+def _write(frame: pl.DataFrame, path: Path, tmp: Path) -> None:
+    if path.suffix.lower() == ".csv":
+        frame.write_csv(tmp)
+    else:
+        frame.write_parquet(tmp, compression="zstd")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,22 +136,29 @@ def run(args: argparse.Namespace) -> int:
         msg = (f"--drop-rate {args.drop_rate} / --skill {args.skill}: a drop rate is a "
                "probability in [0, 1] and the skill spread is ≥ 0. Hint: --drop-rate 0.02.")
         raise SwissframeError(msg)
-    with tqdm(total=args.events, unit="event", disable=not show_progress(args),
-              desc="simulating", file=sys.stderr, leave=False,
-              bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} events "
-                         "[{elapsed}<{remaining}]") as bar:
-        sim = simulate(
-            args.players, args.rounds, args.rules, seed=args.seed, n_events=args.events,
-            skill=args.skill, drop_rate=args.drop_rate,
-            id_policy=IdPolicy(mode=args.id_policy, rounds=args.id_rounds),
-            progress=bar.update)
-    # (the file names its game: read back, rules="auto" ranks it by the rules it was
-    # simulated with; a Pokémon season was read as MTG)
-    _write(sim.results.with_columns(pl.lit(args.rules).alias(RULESET_COLUMN)), args.output)
-    if args.players_output is not None:
-        _write(sim.players, args.players_output)
-    if args.events_output is not None:
-        _write(sim.events, args.events_output)
+    outputs = {"results": args.output, "players": args.players_output,
+               "events": args.events_output}
+    with contextlib.ExitStack() as stack:
+        # (every output's temporary file made before the simulation, and each renamed only
+        # once all are written: an output that could not be written was found after the
+        # simulation had run, and left the outputs before it written — bad data 130)
+        tmps = {what: stack.enter_context(atomic_path(path))
+                for what, path in outputs.items() if path is not None}
+        with tqdm(total=args.events, unit="event", disable=not show_progress(args),
+                  desc="simulating", file=sys.stderr, leave=False,
+                  bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} events "
+                             "[{elapsed}<{remaining}]") as bar:
+            sim = simulate(
+                args.players, args.rounds, args.rules, seed=args.seed, n_events=args.events,
+                skill=args.skill, drop_rate=args.drop_rate,
+                id_policy=IdPolicy(mode=args.id_policy, rounds=args.id_rounds),
+                progress=bar.update)
+        # (the file names its game: read back, rules="auto" ranks it by the rules it was
+        # simulated with; a Pokémon season was read as MTG)
+        frames = {"results": sim.results.with_columns(pl.lit(args.rules).alias(RULESET_COLUMN)),
+                  "players": sim.players, "events": sim.events}
+        for what, tmp in tmps.items():
+            _write(frames[what], outputs[what], tmp)
     done(args, f"wrote {sim.results.height:,} result rows for {sim.events.height:,} events "
          f"({sim.players.height:,} players) to {args.output}", stream=sys.stderr)
     _say_short(sim, args)
