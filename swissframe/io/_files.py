@@ -440,6 +440,50 @@ def _kind(f: Path, format: str, *, named: bool, limit: int | None) -> Format | N
     return forced if sniff(f, limit=limit) == forced else None
 
 
+def _folder_files(root: Path) -> tuple[list[Path], list[Path]]:
+    """The files under the folder ``root``, searched recursively, and the links there that
+    name no file (broken, or a loop of links), each list sorted: what ``root.rglob("*")``
+    lists, less hidden names (a leading ".") and all under a hidden folder, which are not
+    descended into; a link to a folder is not followed, an unreadable folder is passed
+    over (as ``rglob``). One ``scandir`` per folder, its entries' types as listed: the
+    2,249 files of a decklist cache were ≈ 0.1 s of ``pathlib`` calls a read.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for name in ("a/x.json", "a/.h/y.json", ".top", "b/z.csv"):
+    ...     (d / name).parent.mkdir(parents=True, exist_ok=True)
+    ...     _ = (d / name).write_text("")
+    >>> (d / "a" / "gone").symlink_to(d / "nowhere")
+    >>> files, broken = _folder_files(d)
+    >>> [f.relative_to(d).as_posix() for f in files], [f.name for f in broken]
+    (['a/x.json', 'b/z.csv'], ['gone'])
+    """
+    files: list[Path] = []
+    broken: list[Path] = []
+    folders = [os.fspath(root)]
+    while folders:
+        try:
+            with os.scandir(folders.pop()) as listing:
+                entries = list(listing)
+        except PermissionError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                folders.append(entry.path)
+                continue
+            try:
+                is_file = entry.is_file()  # (through a link)
+            except OSError:  # (a loop of links)
+                is_file = False
+            if is_file:
+                files.append(Path(entry.path))
+            elif entry.is_symlink() and not os.path.exists(entry.path):
+                broken.append(Path(entry.path))
+    return sorted(files), sorted(broken)
+
+
 def _broken_link(path: Path) -> bool:
     """A symbolic link that names no file (a broken link, or a loop of links)."""
     return path.is_symlink() and not path.exists()
@@ -479,11 +523,9 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
     for item in items:
         p = Path(item)
         if p.is_dir():
-            visible = [f for f in p.rglob("*") if not any(
-                part.startswith(".") for part in f.relative_to(p).parts)]
-            members = sorted(f for f in visible if f.is_file())
+            members, broken = _folder_files(p)
             # a link that names no file (broken, or a loop) was dropped without a word
-            skipped.extend(sorted(f for f in visible if _broken_link(f)))
+            skipped.extend(broken)
             named = False
         elif p.exists() or p.is_symlink():
             members, named = [p], True
