@@ -1201,3 +1201,27 @@ def test_a_gzip_is_read_whole_with_its_padding_and_further_members(tmp_path: Pat
     assert _files.read_decompressed(f, limit=len(want)) == want
     with pytest.raises(ImportFormatError, match="limit"):
         _files.read_decompressed(f, limit=len(want) - 1)
+
+
+def test_a_folders_files_are_what_rglob_lists_less_hidden_names(tmp_path: Path) -> None:
+    """``_folder_files`` (one scandir per folder) lists what ``rglob("*")`` filtered of
+    hidden parts did: files (through links to files), broken links and loops apart, links
+    to folders not followed, nothing under a hidden folder, no FIFO."""
+    for name in ("a/x.json", "a/.h/y.json", ".top", "b/z.csv", ".git/objects/o", "c/d/e.trf"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    (tmp_path / "a" / "to_b").symlink_to(tmp_path / "b")  # a link to a folder
+    (tmp_path / "a" / "to_z").symlink_to(tmp_path / "b" / "z.csv")
+    (tmp_path / "a" / "gone").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "c" / "loop1").symlink_to(tmp_path / "c" / "loop2")
+    (tmp_path / "c" / "loop2").symlink_to(tmp_path / "c" / "loop1")
+    os.mkfifo(tmp_path / "c" / "pipe")
+    visible = [f for f in tmp_path.rglob("*")
+               if not any(p.startswith(".") for p in f.relative_to(tmp_path).parts)]
+    reference = (sorted(f for f in visible if f.is_file()),
+                 sorted(f for f in visible if f.is_symlink() and not f.exists()))
+    assert _files._folder_files(tmp_path) == reference
+    files, broken = reference
+    assert [f.relative_to(tmp_path).as_posix() for f in files] == [
+        "a/to_z", "a/x.json", "b/z.csv", "c/d/e.trf"]
+    assert [f.name for f in broken] == ["gone", "loop1", "loop2"]
