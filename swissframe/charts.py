@@ -1500,6 +1500,13 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
         raise DataError(msg)
     rulesets = df["ruleset"].unique(maintain_order=True).to_list()
     base_name = rulesets[0]
+    # (a standard variant in words, "floor 1/3 instead of 0.25", as the report says it)
+    from swissframe.sensitivity import variant_label
+
+    said = {r: r if r == base_name else variant_label(r, base_name) for r in rulesets}
+    if len(set(said.values())) == len(said):  # (never two rulesets under one label)
+        df = df.with_columns(pl.col("ruleset").replace_strict(said, return_dtype=pl.String))
+        rulesets = [said[r] for r in rulesets]
     # (the baseline's words: a chess event has no cut, swissframe.cut._words)
     known = _rules.PRESETS.get(str(base_name)) if rules is None else _rules.get(rules)
     words = cut_words(known, top or 8)

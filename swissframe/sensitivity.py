@@ -34,6 +34,46 @@ def _option_matters(rules: Ruleset, option: str) -> bool:
     return any(s is None or s.reads is None or option in s.reads for s in specs)
 
 
+#: The one-option variants of :func:`standard_variants`: the name's suffix, the change,
+#: and the words a chart or a report says it in (:func:`variant_label`; ``{was}``: the
+#: base's own floor).
+_VARIANTS: Final = (
+    ("floor=1/3", {"floor": Fraction(1, 3)}, "floor 1/3{was}"),
+    ("floor=0.33", {"floor": Fraction(33, 100)}, "floor 0.33{was}"),
+    ("own-gw-unfloored", {"floor_own_gw": False}, "own GW% not floored"),
+    ("bye-not-in-own-mw", {"bye_in_own_rate": False}, "byes left out of own MW%"),
+    ("drawn-game=0", {"drawn_game_value": Fraction(0)}, "a drawn game worth 0"),
+)
+
+
+def variant_label(name: str, base: str) -> str:
+    """A variant of :func:`standard_variants` in words, as a chart or a report says it;
+    any other name as it is.
+
+    Examples
+    --------
+    >>> variant_label("pokemon+floor=1/3", "pokemon")
+    'floor 1/3 instead of 0.25'
+    >>> variant_label("mtg-without-ogwp", "mtg")
+    'without the last tiebreaker (OGW%)'
+    >>> variant_label("my-rules", "mtg")
+    'my-rules'
+    """
+    from swissframe.compare import criterion_label  # (compare imports the engine's users)
+    from swissframe.rules import PRESETS
+    from swissframe.rules._ruleset import fraction_text
+
+    rest = name[len(base):] if name.startswith(base) else name
+    known = PRESETS.get(base)
+    was = "" if known is None else f" instead of {fraction_text(known.floor)}"
+    words = {f"+{suffix}": text.format(was=was) for suffix, _, text in _VARIANTS}
+    if rest in words:
+        return words[rest]
+    if rest.startswith("-without-"):
+        return f"without the last tiebreaker ({criterion_label(rest[len('-without-'):])})"
+    return name
+
+
 def standard_variants(base: str | Ruleset = "mtg") -> list[Ruleset]:
     """The base ruleset and its usual one-option variants (rules.md §6–§7).
 
@@ -54,11 +94,7 @@ def standard_variants(base: str | Ruleset = "mtg") -> list[Ruleset]:
     """
     b = get(base)
     out = [b]
-    for name, change in (("floor=1/3", {"floor": Fraction(1, 3)}),
-                         ("floor=0.33", {"floor": Fraction(33, 100)}),
-                         ("own-gw-unfloored", {"floor_own_gw": False}),
-                         ("bye-not-in-own-mw", {"bye_in_own_rate": False}),
-                         ("drawn-game=0", {"drawn_game_value": Fraction(0)})):
+    for name, change, _ in _VARIANTS:
         key = next(iter(change))
         if getattr(b, key) != change[key] and _option_matters(b, key):
             out.append(dataclasses.replace(b, name=f"{b.name}+{name}", **change))

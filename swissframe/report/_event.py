@@ -42,8 +42,8 @@ from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
 from swissframe.report._html import Table, chart_block, page
 from swissframe.rules import Ruleset
-from swissframe.rules._ruleset import fraction_text
 from swissframe.schema import DISQUALIFIED
+from swissframe.sensitivity import variant_label
 
 __all__ = ["EventMeta", "EventReport", "build_event"]
 
@@ -202,22 +202,6 @@ def _pts(x: object) -> str:
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
-def variant_label(name: str, base: str) -> str:
-    """A rule variant's name (``standard_variants``) in words."""
-    rest = name[len(base):] if name.startswith(base) else name
-    known = sf.rules.PRESETS.get(base)
-    was = "" if known is None else f" instead of {fraction_text(known.floor)}"
-    words = {"+floor=1/3": f"floor 1/3{was}", "+floor=0.33": f"floor 0.33{was}",
-             "+own-gw-unfloored": "own GW% not floored",
-             "+bye-not-in-own-mw": "byes left out of own MW%",
-             "+drawn-game=0": "a drawn game worth 0"}
-    if rest in words:
-        return words[rest]
-    if rest.startswith("-without-"):
-        return f"without the last tiebreaker ({criterion_label(rest[len('-without-'):])})"
-    return name
 
 
 def _header(rep: EventReport) -> str:
@@ -688,11 +672,8 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
     out = [f"<h2>Would other tiebreakers change the top {n}?</h2><p>{lead}</p>", t.html()]
     if changed.height:
         # (the players by their names, as the table above lists them)
-        # (and the variants as the table names them, "floor 1/3 instead of 0.25")
         sens_d = sens.with_columns(
             event_id=pl.lit(rep.meta.name),
-            ruleset=pl.Series([r if r == base else variant_label(r, base)
-                               for r in sens["ruleset"].to_list()], dtype=pl.String),
             **{c: pl.Series(c, [[rep.name(p) for p in ps] for ps in sens[c].to_list()],
                             dtype=pl.List(pl.String)) for c in ("entering", "leaving")})
         out.append(add("sensitivity", lambda: charts.chart_sensitivity(

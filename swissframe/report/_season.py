@@ -27,10 +27,10 @@ from swissframe.report._event import (
     EventReport,
     _plural,
     build_event,
-    variant_label,
 )
 from swissframe.report._html import Table, chart_block, page
 from swissframe.rules import Ruleset
+from swissframe.sensitivity import variant_label
 
 if TYPE_CHECKING:  # pragma: no cover
     from swissframe.report._inputs import Source
