@@ -400,22 +400,23 @@ def test_fast_checks_equal_the_reference(df: pl.DataFrame, data: st.DataObject) 
         threaded = _checked(df, default_event_id="event", keys=())
     assert threaded[0].equals(got[0])
     assert threaded[1].equals(got[1])
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(schema_mod, "_SLOTS_MIN_ROWS", 0)  # the ids coded through a slot table
-        slotted = _checked(df, default_event_id="event", keys=())
-    assert slotted[0].equals(got[0])
-    assert slotted[1].equals(got[1])
-    assert (slotted[2] is None) == (got[2] is None)
-    if slotted[2] is not None and got[2] is not None:
-        assert slotted[2].codes.equals(got[2].codes)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(schema_mod, "_SEAT_ORDER_MIN_ROWS", 0)  # the seats sorted for the engine
-        ordered = _checked(df, default_event_id="event", keys=())
-    assert ordered[0].equals(got[0])
-    assert ordered[1].equals(got[1])
-    assert (ordered[2] is None) == (got[2] is None)
+
+    def with_large_path(threshold: str) -> tuple[Any, ...]:
+        """The checks with a large table's path switched on: the same problems, frame and
+        id codes as the reference."""
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(schema_mod, threshold, 0)
+            out = _checked(df, default_event_id="event", keys=())
+        assert out[0].equals(got[0])
+        assert out[1].equals(got[1])
+        assert (out[2] is None) == (got[2] is None)
+        if out[2] is not None and got[2] is not None:
+            assert out[2].codes.equals(got[2].codes)
+        return out
+
+    with_large_path("_SLOTS_MIN_ROWS")  # the ids coded through a slot table
+    ordered = with_large_path("_SEAT_ORDER_MIN_ROWS")  # the seats sorted for the engine
     if ordered[2] is not None and got[2] is not None:
-        assert ordered[2].codes.equals(got[2].codes)
         _check_seat_order(ordered[1], ordered[2])
 
 
