@@ -442,10 +442,11 @@ def test_the_record_and_opponents_sums_from_sorted_seats_equal_the_group_by_and_
         res: pl.DataFrame, rules: str, how: str, data: st.DataObject) -> None:
     """The coded path's record read from validation's sorted seats
     (``_record.seat_record``) and the opponents' sums over each player's rows beside the
-    players (``standings._seat_opponent_sums``; the opponents found through the table of
-    codes, of codes within an event where each id plays in one event, or by a search in
-    the sorted codes) give the standings the group-by and the joins give: one event and
-    several, Swiss rows only (else no seats are kept)."""
+    players (``standings._seat_opponent_sums``; the opponents found by
+    ``_opponent_positions`` through the table of codes, of codes within an event where
+    each id plays in one event, or by a search in the sorted codes) give the standings
+    the group-by and the joins give: one event and several, Swiss rows only (else no
+    seats are kept)."""
     if data.draw(st.booleans()):  # (rich_events' playoff rows keep the seats unsorted)
         res = res.filter(pl.col("phase") == "swiss")
     if data.draw(st.booleans()):
