@@ -79,6 +79,8 @@ from swissframe._collect import (
     choose,
     collect,
     collect_all,
+    concurrently,
+    parallel,
     scoped,
     select,
     sequential,
@@ -1250,19 +1252,16 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     return codes, True, False
 
 
-#: From this many rows the seat and match keys are sorted at once, one thread each (Polars
-#: releases the GIL while it sorts): 3.7M rows, 125 -> 75 ms wall for the same CPU.
-_PARALLEL_SORT_ROWS: Final = 200_000
-
-
 def _sorted_key_columns(frame: pl.DataFrame, names: Sequence[str]) -> list[pl.Series]:
-    """:func:`_sorted_keys` of each column ``names`` of ``frame``, in order."""
-    if frame.height < _PARALLEL_SORT_ROWS or len(names) < 2:
+    """:func:`_sorted_keys` of each column ``names`` of ``frame`` (one or two), in order: on
+    a large frame (:func:`~swissframe._collect.parallel`) two columns at once, one thread
+    each (Polars releases the GIL while it sorts): 3.7M rows, 125 -> 75 ms wall for the
+    same CPU."""
+    if len(names) < 2 or not parallel(frame.height):
         return [_sorted_keys(frame.get_column(n)) for n in names]
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(len(names)) as pool:
-        return [*pool.map(lambda n: _sorted_keys(frame.get_column(n)), names)]
+    first, second = names
+    return [*concurrently(lambda: _sorted_keys(frame.get_column(first)),
+                          lambda: _sorted_keys(frame.get_column(second)), rows=frame.height)]
 
 
 #: The key of a row outside a check (keys are ≥ 0; it sorts first and is sliced off):

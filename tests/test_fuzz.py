@@ -396,7 +396,7 @@ def test_fast_checks_equal_the_reference(df: pl.DataFrame, data: st.DataObject) 
         streamed = sf.find_problems(df)
     assert streamed.equals(got[0])
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(schema_mod, "_PARALLEL_SORT_ROWS", 0)  # the keys sorted in two threads
+        mp.setattr(_collect, "PARALLEL_MIN_ROWS", 0)  # the keys sorted in two threads
         threaded = _checked(df, default_event_id="event", keys=())
     assert threaded[0].equals(got[0])
     assert threaded[1].equals(got[1])

@@ -32,7 +32,7 @@ from typing import Final
 
 import polars as pl
 
-from swissframe._collect import with_columns
+from swissframe._collect import concurrently, parallel, with_columns
 from swissframe.errors import ExactnessWarning
 
 #: Largest magnitude an exact key may reach (leaves headroom below 2**127 for sums).
@@ -491,15 +491,37 @@ def segment_sums(values: pl.DataFrame, src: pl.Series, lengths: pl.Series, *,
     offsets = pl.concat([pl.Series([0], dtype=pl.Int64), lengths.cast(pl.Int64).cum_sum()])
     layouts = _sum_fields(values, lengths) if packed else None
     if layouts is None:  # one gather and one sum per column
-        lists = pl.DataFrame([_as_lists(values.get_column(n).gather(src), offsets)
-                              for n in values.columns])
-        return lists.select(pl.all().list.sum())
+        return pl.DataFrame([_gathered_sums(values.get_column(n), src, offsets)
+                             for n in values.columns])
     parts = []
     for layout in layouts:
-        gathered = values.select(layout.pack().alias("_p")).to_series().gather(src)
-        sums = pl.DataFrame([_as_lists(gathered, offsets)]).select(pl.col("_p").list.sum())
-        parts.append(sums.select(**layout.unpack(pl.col("_p"))))
+        sums = _gathered_sums(values.select(layout.pack().alias("_p")).to_series(), src,
+                              offsets)
+        parts.append(sums.to_frame().select(**layout.unpack(pl.col("_p"))))
     return pl.concat(parts, how="horizontal").select(values.columns)
+
+
+def _gathered_sums(column: pl.Series, src: pl.Series, offsets: pl.Series) -> pl.Series:
+    """Per segment (``offsets``: see :func:`_as_lists`), the sum of ``column`` gathered at
+    ``src``. A large gather is split at the middle segment, its halves gathered and summed
+    at once (:func:`~swissframe._collect.concurrently`): a gather and a list sum are
+    single-threaded kernels, and these gathers (3.7M rows of the coded standings' record
+    and opponents' sums) are the largest of the call."""
+    def summed(part: pl.Series, cuts: pl.Series) -> pl.Series:
+        out: pl.Series = _as_lists(column.gather(part), cuts).list.sum()
+        return out
+
+    segments = offsets.len() - 1
+    if segments < 2 or not parallel(src.len()):
+        return summed(src, offsets)
+    half = segments // 2
+    cut = offsets[half]
+    low, high = concurrently(functools.partial(summed, src.slice(0, cut),
+                                               offsets.slice(0, half + 1)),
+                             functools.partial(summed, src.slice(cut), offsets.slice(half) - cut),
+                             rows=src.len())
+    out: pl.Series = low.append(high)
+    return out
 
 
 def _as_lists(values: pl.Series, offsets: pl.Series) -> pl.Series:

@@ -19,7 +19,7 @@ from typing import Final
 
 import polars as pl
 
-from swissframe._collect import collect, select, with_columns
+from swissframe._collect import collect, concurrently, select, with_columns
 from swissframe.engine._exact import (
     FALLBACK_SCALE,
     BitFields,
@@ -311,32 +311,45 @@ def seat_record(rows: pl.LazyFrame, seats: SeatOrder, bounds: SumBounds, *,
     alone = {n: pl.lit(1, dtype=pl.Int64) if c is None else PAIRED if c == "_paired"
              else pl.col(c) for n, c in RECORD_COUNTS.items()
              if n not in counts and n not in later}
-    values = (rows.with_columns(_paired=PAIRED, **{ROW_COUNT: pl.lit(1, dtype=pl.Int64)})
-              .select(*[f.pack().alias(f"__sums{i}") for i, f in enumerate(layouts)],
-                      *[e.cast(pl.Int64).alias(n) for n, e in alone.items()], "round", OPP)
-              .pipe(collect))
+    plan = (rows.with_columns(_paired=PAIRED, **{ROW_COUNT: pl.lit(1, dtype=pl.Int64)})
+            .select(*[f.pack().alias(f"__sums{i}") for i, f in enumerate(layouts)],
+                    *[e.cast(pl.Int64).alias(n) for n, e in alone.items()], "round", OPP))
     keys, n = seats.keys, seats.keys.len()
     low = 2**seats.index_bits
-    index = keys % low
-    player = keys // (low * 2**seats.round_bits)
-    last = pl.concat([(player.slice(1) != player.slice(0, n - 1)).arg_true().cast(pl.Int64),
-                      pl.Series([n - 1], dtype=pl.Int64)])
-    lengths = last - last.shift(1, fill_value=-1)
-    ends = index.gather(last)
-    summed = segment_sums(values.drop("round", OPP), index, lengths, packed=False)
-    rnd = values.get_column("round")
-    named = {PLAYER: player.gather(last).alias(PLAYER),
-             "last_round": rnd.gather(ends).alias("last_round")}
-    if first_round:
-        named["first_round"] = rnd.gather(index.gather(last - lengths + 1)).alias(
-            "first_round")
+
+    def runs() -> tuple[pl.Series, pl.Series, pl.Series, pl.Series]:
+        """Each sorted row's position in the table and player; each run's last row and
+        length (single-threaded kernels)."""
+        index = keys % low
+        player = keys // (low * 2**seats.round_bits)
+        last = pl.concat([(player.slice(1) != player.slice(0, n - 1)).arg_true()
+                          .cast(pl.Int64), pl.Series([n - 1], dtype=pl.Int64)])
+        return index, player, last, last - last.shift(1, fill_value=-1)
+
+    # the runs found while the rows' values are computed, then the values summed while
+    # the rounds and opponents are gathered (each a single-threaded gather): on a large
+    # table two at once (_collect.concurrently), else one after the other
+    values, (index, player, last, lengths) = concurrently(lambda: plan.pipe(collect), runs,
+                                                          rows=n)
+
+    def gathers() -> tuple[dict[str, pl.Series], pl.Series]:
+        rnd = values.get_column("round")
+        named = {PLAYER: player.gather(last).alias(PLAYER),
+                 "last_round": rnd.gather(index.gather(last)).alias("last_round")}
+        if first_round:
+            named["first_round"] = rnd.gather(index.gather(last - lengths + 1)).alias(
+                "first_round")
+        return named, values.get_column(OPP).gather(index)
+
+    summed, (named, opponents) = concurrently(
+        lambda: segment_sums(values.drop("round", OPP), index, lengths, packed=False), gathers,
+        rows=n)
     record = (summed.with_columns(*named.values())
               .select(*by, *[counts.get(n, pl.col(n)).alias(n) for n in aggs
                              if n not in later])
               .lazy().with_columns(**later, dropped=dropped).select(*by, *aggs, "dropped")
               .pipe(collect))
-    where = PlayerRows(index=index, lengths=lengths,
-                       opponents=values.get_column(OPP).gather(index))
+    where = PlayerRows(index=index, lengths=lengths, opponents=opponents)
     return record, where
 
 

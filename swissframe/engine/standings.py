@@ -15,7 +15,7 @@ from typing import Final, Literal, overload
 import polars as pl
 import polars.selectors as cs
 
-from swissframe._collect import collect, collect_all, scoped, select, with_columns
+from swissframe._collect import collect, collect_all, concurrently, scoped, select, with_columns
 from swissframe.engine import _cumulative
 from swissframe.engine._chess import absences_columns, record_aggs, with_inferred_absences
 from swissframe.engine._exact import bit_fields, exact_name, packs, per_group, rank_exact
@@ -1211,11 +1211,17 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
         return None
     # the rates materialised: the criteria's plan reads them twice (the players, and the
     # opponents' values of the sums), and a shared lazy subplan costs more than a query
-    players = _rates(base, rules, scales).pipe(collect)
+    # (with the opponents' positions among the players found at once: a single-threaded
+    # table lookup, _collect.concurrently)
+    within = None if one or codes.players.len() != base.height else unit
+    players, src = concurrently(
+        lambda: _rates(base, rules, scales).pipe(collect),
+        lambda: None if where is None else _opponent_positions(
+            base.get_column("player_id"), where.opponents, unit=within),
+        rows=codes.codes.height)
     columns = tuple(players.columns)
-    sums = None if where is None else _seat_opponent_sums(
-        players, where, rules, scales,
-        unit=None if one or codes.players.len() != base.height else unit)
+    sums = None if where is None or src is None else _seat_opponent_sums(
+        players, where, src, rules, scales)
     if sums is not None:  # (beside the players, row for row: see _attach_fused)
         players = players.hstack(sums)
     ctx = Context(rows=prepared, players=players.lazy(), keys=(), rules=rules,
@@ -1286,34 +1292,24 @@ def _record_of(prepared: pl.LazyFrame, codes: IdCodes, rules: Ruleset,
             None)
 
 
-#: The most slots of :func:`_seat_opponent_sums`' table from a player's code to their
+#: The most slots of :func:`_opponent_positions`' table from a player's code to their
 #: row (UInt32, 32 MiB); past it the codes are searched for in the sorted players.
 _SLOT_TABLE_MAX: Final = 2**23
 
 
-def _seat_opponent_sums(players: pl.DataFrame, where: PlayerRows, rules: Ruleset,
-                        scales: RateScales, *, unit: int | None = None
-                        ) -> pl.DataFrame | None:
-    """The opponents' base sums (``tiebreakers._base_opponent_sums``' ``_t_<s>``,
-    ``_k_<s>``), row for row with ``players`` (a :func:`seat_record`'s, sorted by
-    ``player_id``), from where each player's rows are: each faced row's opponent found
-    by position among the players, their values summed over each player's run of rows
-    (:func:`_cumulative.segment_opponent_sums`) — no join onto the opponents, no
-    group-by, and no join of the sums back onto the players. None (the join) where a
-    mean would fall back to rounded floats (which reads the floats' means) or a sum could
-    overflow.
+def _opponent_positions(codes: pl.Series, opponents: pl.Series, *, unit: int | None = None
+                        ) -> pl.Series:
+    """The position among the players (``codes``, their sorted codes: a
+    :func:`seat_record`'s ``player_id``) of each non-null opponent code of ``opponents``
+    (a :class:`PlayerRows`' faced rows), as UInt32.
 
-    An opponent's position is read from a table of the players' positions by code where
-    the codes span at most :data:`_SLOT_TABLE_MAX` (10,000 events of up to 160 ids: 2.6M
-    slots), else by the player's code within its event where each id is a player of one
-    event only (``unit``, the codes' event unit, given by the caller then: 810k ids
-    named apart, 1M slots), else by a search in the sorted codes (3.4M opponents among
-    810k players: 250 ms CPU, against 30 for a table)."""
-    if not all(_mean_columns(scale, scales.k_max, rules.floor)[2].fits()
-               for scale in (scales.rate, scales.game)):
-        return None
-    codes = players.get_column("player_id")
-    faced = where.opponents.drop_nulls()
+    Read from a table of the players' positions by code where the codes span at most
+    :data:`_SLOT_TABLE_MAX` (10,000 events of up to 160 ids: 2.6M slots), else by the
+    player's code within its event where each id is a player of one event only
+    (``unit``, the codes' event unit, given by the caller then: 810k ids named apart, 1M
+    slots), else by a search in the sorted codes (3.4M opponents among 810k players: 250
+    ms CPU, against 30 for a table)."""
+    faced = opponents.drop_nulls()
     top = codes.max()
     if unit is not None and (not isinstance(top, int) or top >= _SLOT_TABLE_MAX) \
             and unit <= _SLOT_TABLE_MAX:
@@ -1321,9 +1317,25 @@ def _seat_opponent_sums(players: pl.DataFrame, where: PlayerRows, rules: Ruleset
     if isinstance(top, int) and top < _SLOT_TABLE_MAX:
         table = pl.repeat(None, top + 1, dtype=pl.UInt32, eager=True).scatter(
             codes, pl.int_range(codes.len(), dtype=pl.UInt32, eager=True))
-        src = table.gather(faced)
-    else:
-        src = codes.search_sorted(faced).cast(pl.UInt32)
+        found: pl.Series = table.gather(faced)
+        return found
+    searched: pl.Series = codes.search_sorted(faced).cast(pl.UInt32)
+    return searched
+
+
+def _seat_opponent_sums(players: pl.DataFrame, where: PlayerRows, src: pl.Series,
+                        rules: Ruleset, scales: RateScales) -> pl.DataFrame | None:
+    """The opponents' base sums (``tiebreakers._base_opponent_sums``' ``_t_<s>``,
+    ``_k_<s>``), row for row with ``players`` (a :func:`seat_record`'s, sorted by
+    ``player_id``), from where each player's rows are: each faced row's opponent found
+    by position among the players (``src``: :func:`_opponent_positions`), their values
+    summed over each player's run of rows (:func:`_cumulative.segment_opponent_sums`) —
+    no join onto the opponents, no group-by, and no join of the sums back onto the
+    players. None (the join) where a mean would fall back to rounded floats (which reads
+    the floats' means) or a sum could overflow."""
+    if not all(_mean_columns(scale, scales.k_max, rules.floor)[2].fits()
+               for scale in (scales.rate, scales.game)):
+        return None
     met = players.get_column("opponents")
     sums = _cumulative.segment_opponent_sums(
         players, ["player_id"], {"mwp_opp": scales.rate.scale, "gwp_opp": scales.game.scale},

@@ -38,6 +38,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import swissframe as sf
+from swissframe import _collect
 from swissframe import schema as schema_mod
 from swissframe.engine import _cumulative as cu_mod
 from swissframe.engine import _exact as ex_mod
@@ -441,10 +442,11 @@ def test_the_record_and_opponents_sums_from_sorted_seats_equal_the_group_by_and_
         res: pl.DataFrame, rules: str, how: str, data: st.DataObject) -> None:
     """The coded path's record read from validation's sorted seats
     (``_record.seat_record``) and the opponents' sums over each player's rows beside the
-    players (``standings._seat_opponent_sums``; the opponents found through the table of
-    codes, of codes within an event where each id plays in one event, or by a search in
-    the sorted codes) give the standings the group-by and the joins give: one event and
-    several, Swiss rows only (else no seats are kept)."""
+    players (``standings._seat_opponent_sums``; the opponents found by
+    ``_opponent_positions`` through the table of codes, of codes within an event where
+    each id plays in one event, or by a search in the sorted codes) give the standings
+    the group-by and the joins give: one event and several, Swiss rows only (else no
+    seats are kept)."""
     if data.draw(st.booleans()):  # (rich_events' playoff rows keep the seats unsorted)
         res = res.filter(pl.col("phase") == "swiss")
     if data.draw(st.booleans()):
@@ -455,9 +457,12 @@ def test_the_record_and_opponents_sums_from_sorted_seats_equal_the_group_by_and_
         res = res.with_columns(pl.col(c) + "@" + pl.col("event_id")
                                for c in ("player_id", "opponent_id"))
         slots = 2**code_bits(res["player_id"].n_unique())
+    # (and the record's pieces and segment sums on two threads, as on a large table)
+    threads = 0 if data.draw(st.booleans()) else _collect.PARALLEL_MIN_ROWS
     with (mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0),
           mock.patch.object(schema_mod, "_SEAT_ORDER_MIN_ROWS", 0)):
-        with mock.patch.object(st_mod, "_SLOT_TABLE_MAX", slots):
+        with (mock.patch.object(st_mod, "_SLOT_TABLE_MAX", slots),
+              mock.patch.object(_collect, "PARALLEL_MIN_ROWS", threads)):
             fast = sf.standings(res, rules)
         with mock.patch.object(st_mod, "seat_record", return_value=None):
             plain = sf.standings(res, rules)
@@ -465,11 +470,12 @@ def test_the_record_and_opponents_sums_from_sorted_seats_equal_the_group_by_and_
 
 
 @PROPS
-@given(res=random_events(), one=st.booleans())
+@given(res=random_events(), one=st.booleans(), threaded=st.booleans())
 def test_the_record_from_sorted_seats_is_the_packed_group_by_sorted_by_player(
-        res: pl.DataFrame, one: bool) -> None:
+        res: pl.DataFrame, one: bool, threaded: bool) -> None:
     """``_record.seat_record`` is ``aggregate_players``' packed record, sorted by player,
-    and says where each player's rows and opponents are."""
+    and says where each player's rows and opponents are (``threaded``: its pieces two at
+    once, as on a large table)."""
     if one:
         res = res.filter(pl.col("event_id") == res["event_id"].min())
     rules = sf.rules.get("mtg")
@@ -485,8 +491,10 @@ def test_the_record_from_sorted_seats_is_the_packed_group_by_sorted_by_player(
                                          opponent_id=e + pl.col("_o"))], how="horizontal")
     prepared = prepare_rows(rows.lazy(), rules)
     bounds = SumBounds(rounds=codes.rounds[1] - codes.rounds[0] + 1, games=(0, 2 ** 4))
-    got = rec_mod.seat_record(prepared, codes.seats, bounds, event_unit=unit,
-                              points=points_of_counts(rules))
+    with mock.patch.object(_collect, "PARALLEL_MIN_ROWS",
+                           0 if threaded else _collect.PARALLEL_MIN_ROWS):
+        got = rec_mod.seat_record(prepared, codes.seats, bounds, event_unit=unit,
+                                  points=points_of_counts(rules))
     assert got is not None
     record, where = got
     want = aggregate_players(prepared, (), event_unit=unit, packed=bounds,
@@ -553,6 +561,10 @@ def test_segment_sums_of_packed_gathers_equal_one_gather_per_column(
     with mock.patch.object(ex_mod, "_sum_fields", return_value=None):
         plain = ex_mod.segment_sums(values, srcs, lengths)
     assert_frame_equal(fast, plain)
+    with mock.patch.object(_collect, "PARALLEL_MIN_ROWS", 0):  # halves gathered at once
+        assert_frame_equal(ex_mod.segment_sums(values, srcs, lengths), fast)
+        with mock.patch.object(ex_mod, "_sum_fields", return_value=None):
+            assert_frame_equal(ex_mod.segment_sums(values, srcs, lengths), plain)
     for i, column in enumerate(columns):
         expected = [sum(column[k] for k in src[a:a + n])
                     for a, n in zip([0, *ends], lengths.to_list(), strict=True)]
