@@ -2100,6 +2100,20 @@ def whole_numbers(column: str, dtype: pl.DataType) -> pl.Expr:
 _WHOLE_TEXT: Final = re.compile(r"[+-]?[0-9]+(?:\.0+)?")
 
 
+def impossible_score(won: pl.Expr, lost: pl.Expr, best_of: int) -> pl.Expr:
+    """Whether a seat's ``won``-``lost`` games are no best-of-``best_of`` match's result:
+    more game wins than needed (3-0 in best of three) or both players at the needed wins
+    (2-2). The one rule of ``validate``'s ``impossible_score`` and of the decklist
+    reader's note of it (class 134).
+
+    >>> df = pl.DataFrame({"w": [2, 3, 2, 1], "l": [1, 0, 2, 0]})
+    >>> df.select(impossible_score(pl.col("w"), pl.col("l"), 3))["w"].to_list()
+    [False, True, True, False]
+    """
+    need = best_of // 2 + 1
+    return (won > need) | (lost > need) | ((won == need) & (lost == need))
+
+
 def whole_text(text: str) -> int | None:
     """A whole number written in a file's text (a TOM attribute, a decklist cell) read as
     :func:`whole_numbers` reads a text cell — blanks around, a sign, a trailing ``.0``,

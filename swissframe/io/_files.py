@@ -919,6 +919,11 @@ class Source:
 #: with a draw said nothing about the file).
 ROUTINE_NOTES: Final = frozenset({"draw_listed_again", "no_match"})
 
+#: Import notes that a check of ``validate`` makes itself, by the same rule (the decklist
+#: reader's ``impossible_score``, :func:`swissframe.schema.impossible_score`): warned of by
+#: :func:`read`, but not listed again among ``validate``'s read problems (each match once).
+CHECKED_NOTES: Final = frozenset({"impossible_score"})
+
 _NOTE_SCHEMA: Final[dict[str, pl.DataType]] = {
     "file": pl.String(), "event_id": pl.String(), "round": pl.Int64(),
     "player_id": pl.String(), "opponent_id": pl.String(), "kind": pl.String(),
