@@ -1335,7 +1335,7 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     Lines may end in LF, CRLF or CR alone; a row of another width than the header, or a
     quote never closed, is an :class:`~swissframe.errors.ImportFormatError` naming its
     lines."""
-    from swissframe.schema import FLAG_COLUMNS, fits_int64, has_text_form, misnamed_optional
+    from swissframe.schema import FLAG_COLUMNS, fits_int64, is_id_type, misnamed_optional
 
     size = _regular(path, max_bytes(limit))
     head = read_bytes(path, limit=limit, head=_HEADER_BYTES) if size else b""
@@ -1434,9 +1434,13 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
             return df
         stem = event_id if event_id is not None else shown(path.name).split(".")[0]
         df = df.with_columns(pl.lit(stem, dtype=pl.String).alias("event_id"))
-    if not has_text_form(df.schema["event_id"]):  # (a Duration, a list: no event's name)
-        msg = (f"{shown(path)}: event_id is {df.schema['event_id']}, expected text (or "
-               "numbers). Hint: write the event ids as text.")
+    dt = df.schema["event_id"]
+    # (the one rule of ids, recompute's too: a float, a date or a Boolean was read here as
+    # its text, "1.0" or "true", and refused by recompute — class 135)
+    if dt != pl.Null and not is_id_type(dt):
+        msg = (f"{shown(path)}: event_id is {dt}, expected text (or whole numbers). Hint: "
+               "write the event ids as text (pl.col('event_id').cast(pl.String) before "
+               "writing the file).")
         raise SchemaError(msg)
     return df.with_columns(pl.col("event_id").cast(pl.String))
 
@@ -1489,6 +1493,8 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         REQUIRED_COLUMNS,
         flag_spellings,
         from_matches,
+        ids_as_text,
+        is_id_type,
         near_names,
         string_like,
     )
@@ -1529,15 +1535,20 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
                "(any case), or leave the cell empty for no flag.")
         raise SchemaError(msg)
     # (a Parquet file's ids and labels: a CSV file's are read as text; the engine refused
-    # numbers or lists there without naming the file)
+    # numbers or lists there without naming the file. Whole-number ids are read as their
+    # digits, as recompute reads them: the one rule of ids, is_id_type — class 135)
+    ids = [f"{c} is {t}" for c, t in df.schema.items()
+           if c in (PLAYER_ID, OPPONENT_ID) and t != pl.Null and not is_id_type(t)]
     texts = [f"{c} is {t}" for c, t in df.schema.items()
-             if c in (PLAYER_ID, OPPONENT_ID, *_text_columns()) and not string_like(t)]
-    if texts:
-        msg = (f"{shown(path)}: mistyped column(s): {'; '.join(texts)}, expected text. "
-               "Hint: write ids and labels as text (pl.col(...).cast(pl.String) before "
-               "writing the file).")
+             if c in _text_columns() and not string_like(t)]
+    if ids or texts:
+        expected = "; ".join(
+            [f"{'; '.join(ids)}, expected text (or whole numbers)"] * bool(ids)
+            + [f"{'; '.join(texts)}, expected text"] * bool(texts))
+        msg = (f"{shown(path)}: mistyped column(s): {expected}. Hint: write ids and labels "
+               "as text (pl.col(...).cast(pl.String) before writing the file).")
         raise SchemaError(msg)
-    return df
+    return ids_as_text(df)
 
 
 def whole_columns(df: pl.DataFrame, columns: Sequence[str] | None = None

@@ -3,6 +3,7 @@ folder and the CLI."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 
@@ -675,10 +676,12 @@ def test_a_chess_page_has_no_drawing_in() -> None:
 
 @pytest.mark.parametrize(("kwargs", "error", "says"), [
     ({"names": pl.DataFrame({"player_id": [["Kai"]], "name": ["K"]})}, sf.DataError,
-     r"names table has column\(s\) with no text form: player_id is List\(String\)"),
+     r"names table has mistyped column\(s\): player_id is List\(String\)"),
     ({"names": pl.DataFrame({"player_id": ["Kai"],
                              "name": pl.Series([object()], dtype=pl.Object)})},
-     sf.DataError, r"names table has column\(s\) with no text form: name is Object"),
+     sf.DataError, r"names table has mistyped column\(s\): name is Object"),
+    ({"names": pl.DataFrame({"player_id": [dt.date(2026, 1, 1)], "name": ["K"]})},
+     sf.DataError, r"names table has mistyped column\(s\): player_id is Date"),
     ({"title": 5}, sf.DataError, r"title must be text, got 5"),
     ({"variants": "mtg"}, sf.DataError, r"variants must be a list of rulesets, got 'mtg'"),
     ({"variants": ["mtg", "nope"]}, sf.RulesetError, r"unknown ruleset 'nope'"),
