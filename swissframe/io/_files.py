@@ -1051,6 +1051,58 @@ def replacing(tmp: Path, target: Path) -> Iterator[None]:
         tmp.unlink(missing_ok=True)
 
 
+def write_folder_atomic(path: PathLike, write: Callable[[Path], object], *,
+                        owned: Callable[[Path], bool]) -> Path:
+    """``write`` a folder of files at a temporary name beside ``path``, then swap it in
+    for ``path``: the folder's twin of :func:`write_atomic` (a season report's pages). A
+    failed or interrupted write leaves an existing ``path`` as it was (it was written page
+    by page over the old pages, which left old and new pages mixed: class 136); the old
+    folder is removed only once the new one is in its place. ``write`` gets the temporary
+    folder, empty. ``owned`` says which paths (relative to the folder) such an output
+    writes: a folder holding anything else (a user's files) is refused before anything is
+    written, as the swap would delete it. A symbolic link is written through. Returns
+    ``path``."""
+    import shutil
+
+    target = Path(os.path.realpath(path))  # (".", a link: the folder they name)
+    if target.exists() and not target.is_dir():
+        msg = (f"{shown(Path(path))!r} is a file, not a folder. Hint: give a folder name (no "
+               "suffix), or a .html file for the season page alone.")
+        raise DataError(msg)
+    foreign = (sorted(str(f.relative_to(target)) for f in target.rglob("*")
+                      if not owned(f.relative_to(target))) if target.is_dir() else [])
+    if foreign:
+        listed = ", ".join(repr(f) for f in foreign[:3]) + (", …" if len(foreign) > 3 else "")
+        msg = (f"{shown(Path(path))!r} holds {len(foreign)} file(s) this output does not "
+               f"write ({listed}): replacing the folder would delete them, and writing into "
+               "it would mix old and new files. Hint: choose a new or empty folder, or "
+               "move those files out.")
+        raise DataError(msg)
+    make_folder(target.parent)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        tmp.chmod(stat.S_IMODE(target.stat().st_mode) if target.is_dir()
+                  else 0o777 & ~umask)  # (mkdtemp's 0700 would be kept)
+        write(tmp)
+        if target.is_dir():
+            old = tmp.with_suffix(".old")
+            os.replace(target, old)
+            try:
+                os.replace(tmp, target)
+            except OSError:
+                os.replace(old, target)  # (put back: the old folder, never none)
+                raise
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return Path(path)
+
+
 def write_text_atomic(path: PathLike, text: str) -> Path:
     """``text`` (UTF-8) written to ``path`` through :func:`write_atomic`: the pages, specs
     and JSON a command saves. Returns ``path``."""
