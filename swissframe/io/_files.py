@@ -60,6 +60,7 @@ from swissframe.errors import (
     ImportNotesWarning,
     SchemaError,
     SwissframeError,
+    ValidationError,
     check_choice,
     check_flag,
     check_whole,
@@ -1955,6 +1956,24 @@ def _named_rulesets(results: pl.DataFrame, inferred: pl.DataFrame) -> pl.DataFra
                     pl.coalesce("ruleset_reason_t", "ruleset_reason").alias("ruleset_reason")))
 
 
+def _with_files(exc: ValidationError, events: pl.DataFrame) -> ValidationError:
+    """A read's contract error naming the files of the events it lists: it named event,
+    round and player only, and a read of a folder did not say which file to open
+    (class 138)."""
+    probs = exc.problems
+    if not isinstance(probs, pl.DataFrame) or "event_id" not in probs.columns:
+        return exc
+    files = (probs.select(pl.col("event_id").cast(pl.String)).unique(maintain_order=True)
+             .join(events.select("event_id", "source_file"), on="event_id", how="inner",
+                   maintain_order="left")
+             ["source_file"].drop_nulls().unique(maintain_order=True).to_list())
+    if not files:
+        return exc
+    named = ", ".join(files[:3]) + (f" and {len(files) - 3} other files" if len(files) > 3
+                                    else "")
+    return ValidationError(f"{named}: {exc}", probs)
+
+
 def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
              problems: Sequence[tuple[str, str]], validate: bool, *,
              keep_codes: bool = False) -> Source:
@@ -1982,7 +2001,10 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
         if "division" in results.columns:  # a key column: no nulls (other formats' rows)
             results = results.with_columns(pl.col("division").fill_null(""))
         if validate:
-            results, codes = validated_table(results)
+            try:
+                results, codes = validated_table(results)
+            except ValidationError as exc:
+                raise _with_files(exc, events) from None
     notes = [_fit(n, _NOTE_SCHEMA) for p in parts for n in p.notes]
     if skipped:
         notes.append(_fit(pl.DataFrame({

@@ -1277,3 +1277,19 @@ def test_a_folders_files_are_what_rglob_lists_less_hidden_names(tmp_path: Path) 
     assert [f.relative_to(tmp_path).as_posix() for f in files] == [
         "a/to_z", "a/x.json", "b/z.csv", "c/d/e.trf"]
     assert [f.name for f in broken] == ["gone", "loop1", "loop2"]
+
+
+def test_a_read_s_contract_error_names_the_files_of_its_events(tmp_path: Path) -> None:
+    """Class 138: a row the contract refuses (a round 0, a duplicate seat) in a file read by
+    ``sf.read`` was a ``ValidationError`` naming event, round and player but no file: in
+    a folder of files, which to open was not said. It names the file of each event
+    listed (a decklist's ``Round 0`` and a CSV's round 0 alike)."""
+    header = "event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n"
+    (tmp_path / "good.csv").write_text(header + "g,1,A,B,2,0,0\ng,1,B,A,0,2,0\n")
+    (tmp_path / "bad.csv").write_text(header + "e,0,A,B,2,0,0\ne,0,B,A,0,2,0\n")
+    with pytest.raises(sf.ValidationError, match=r"bad\.csv: 2 problem\(s\) in the results "
+                       r"table \(round_below_1\):\n  - \[round_below_1\] event 'e', round 0, "
+                       r"player 'A' vs 'B'") as info:
+        sf.read(tmp_path)
+    assert "good.csv" not in str(info.value)
+    assert info.value.problems.height == 2
