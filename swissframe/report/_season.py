@@ -133,7 +133,7 @@ def _season_file(rel: Path) -> bool:
     """Whether ``rel`` (inside a season folder) is a file a season report writes:
     ``index.html``, ``events/`` and the event pages in it."""
     parts = rel.parts
-    return (parts == ("index.html",) or parts == ("events",)
+    return (parts in (("index.html",), ("events",))
             or (len(parts) == 2 and parts[0] == "events" and rel.suffix == ".html"))
 
 
