@@ -320,7 +320,8 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
         sentence += f" The round decides nothing for {cut_words(rules, top).name}."
     lines += textwrap.wrap(sentence, width=width)
     matter = set(contention["table"].drop_nulls().to_list())
-    both_locked = (paired.filter(pl.col("standing_in_cut") == "locked")
+    both_locked = (paired.filter((pl.col("standing_in_cut") == "locked")
+                                 & pl.col("table").is_not_null())  # (byes: no table)
                    .group_by("table").len().filter(pl.col("len") == 2)["table"].to_list())
     matter |= set(both_locked)
     # (the points as every table heads them: "match points", a chess score "points")
