@@ -72,9 +72,12 @@ from swissframe.io._files import (
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
     FIND_PROBLEMS_SCHEMA,
+    ID_COLUMNS,
     checked,
     codes_of_rows,
     format_problems,
+    ids_as_text,
+    is_id_type,
     raise_problems,
     trusted,
     validate_results,
@@ -255,8 +258,8 @@ def _read_chunk(chunk: _Chunk) -> pl.DataFrame:
     string views), measured 10× slower (see docs/distributed.md).
     """
     try:
-        return pl.scan_parquet(chunk.path, glob=False).slice(chunk.offset,
-                                                              chunk.length).collect()
+        return ids_as_text(pl.scan_parquet(chunk.path, glob=False)
+                           .slice(chunk.offset, chunk.length).collect())
     except _UNREADABLE as exc:
         raise _unreadable(chunk.path, exc) from None
 
@@ -284,8 +287,18 @@ def _check_schema(files: Sequence[str]) -> None:
         except _UNREADABLE as exc:
             raise _unreadable(f, exc) from exc
         check_parquet_pages(f, f)  # (a damaged page header aborted the process in Polars)
+        head = pl.scan_parquet(f, glob=False).head(0).collect()
+        # (the one rule of ids, sf.read's too: whole numbers are read as text, a float, a
+        # date or a Boolean refused — sf.read read those as text: class 135)
+        ids = [f"{c} is {t}" for c, t in head.schema.items()
+               if c in ID_COLUMNS and t != pl.Null and not is_id_type(t)]
+        if ids:
+            msg = (f"{f}: mistyped column(s): {'; '.join(ids)}, expected text (or whole "
+                   "numbers). Hint: write ids as text (pl.col(...).cast(pl.String) before "
+                   "writing the file).")
+            raise SchemaError(msg)
         try:
-            validate_results(pl.scan_parquet(f, glob=False).head(0))
+            validate_results(ids_as_text(head))
         except SchemaError as exc:
             msg = f"{f}: {exc}"
             raise SchemaError(msg) from exc

@@ -206,6 +206,35 @@ def string_like(dtype: PolarsDataType) -> bool:
     return dtype in (pl.String, pl.Categorical, pl.Null) or isinstance(dtype, pl.Enum)
 
 
+def is_id_type(dtype: PolarsDataType) -> bool:
+    """Whether a column of ``dtype`` is read as ids (``event_id``, ``player_id``,
+    ``opponent_id``) where swissframe reads ids it did not write: text (String,
+    Categorical, Enum), or whole numbers (a platform's numbered events, a TRF's start
+    numbers saved and read back), read as their digits. A float (``1.0`` would be the id
+    ``"1.0"``, and ``1.5`` another event), a decimal, a date or time, a Boolean, a list or
+    an object is not: the one rule (class 135) of ``sf.read``'s Parquet files,
+    ``recompute``'s, a match table's seats, pairings, a report's ``names`` table and an
+    analysis's output given back (:data:`OUTPUT_KINDS`); ``sf.read`` accepted a float,
+    date or Boolean ``event_id`` that ``recompute`` refused. A column with no value
+    (Null) is no id type: each caller says what it makes of one. The engine's own
+    contract stays text (:func:`validate_results`: a table given in memory is cast by
+    its caller).
+
+    >>> is_id_type(pl.Int64), is_id_type(pl.Categorical), is_id_type(pl.Float64)
+    (True, True, False)
+    >>> is_id_type(pl.Date), is_id_type(pl.Boolean), is_id_type(pl.Null)
+    (False, False, False)
+    """
+    return dtype != pl.Null and (string_like(dtype) or dtype.is_integer())
+
+
+def ids_as_text(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` with its whole-number id columns (:func:`is_id_type`) as text, the one
+    reading of such ids (``"7"``), before the engine's contract reads them."""
+    ints = [c for c in ID_COLUMNS if c in df.columns and df.schema[c].is_integer()]
+    return df.with_columns(pl.col(ints).cast(pl.String)) if ints else df
+
+
 def has_text_form(dtype: PolarsDataType) -> bool:
     """Whether Polars casts every value of ``dtype`` to text: text itself, numbers,
     decimals, Booleans, dates and times — not a Duration, a List, an Array, a Struct, an
@@ -1957,10 +1986,12 @@ def from_matches(
     if EVENT_ID not in schema:
         lf = lf.with_columns(pl.lit(default_event_id).alias(EVENT_ID))
     _check_match_integers(lf, c)
-    players = [n for n in (c.player_a, c.player_b) if not has_text_form(schema[n])]
+    players = [n for n in (c.player_a, c.player_b)
+               if schema[n] != pl.Null and not is_id_type(schema[n])]
     if players:
         msg = (f"match table column(s) {players} are "
-               f"{', '.join(str(schema[n]) for n in players)}, expected player ids (text). "
+               f"{', '.join(str(schema[n]) for n in players)}, expected player ids (text, "
+               "or whole numbers). "
                "Hint: cast them with pl.col(...).cast(pl.String).")
         raise SchemaError(msg)
     # (as text before they are compared: a number column beside a text one, or a date,
@@ -2097,6 +2128,20 @@ def whole_numbers(column: str, dtype: pl.DataType) -> pl.Expr:
 
 #: A whole number as a file writes it in text: ASCII digits, a sign, a trailing ``.0``.
 _WHOLE_TEXT: Final = re.compile(r"[+-]?[0-9]+(?:\.0+)?")
+
+
+def impossible_score(won: pl.Expr, lost: pl.Expr, best_of: int) -> pl.Expr:
+    """Whether a seat's ``won``-``lost`` games are no best-of-``best_of`` match's result:
+    more game wins than needed (3-0 in best of three) or both players at the needed wins
+    (2-2). The one rule of ``validate``'s ``impossible_score`` and of the decklist
+    reader's note of it (class 134).
+
+    >>> df = pl.DataFrame({"w": [2, 3, 2, 1], "l": [1, 0, 2, 0]})
+    >>> df.select(impossible_score(pl.col("w"), pl.col("l"), 3))["w"].to_list()
+    [False, True, True, False]
+    """
+    need = best_of // 2 + 1
+    return (won > need) | (lost > need) | ((won == need) & (lost == need))
 
 
 def whole_text(text: str) -> int | None:
@@ -2244,7 +2289,7 @@ def _of_kind(dtype: PolarsDataType, kind: str) -> bool:
     if kind == "text or whole number":
         # (read as text where it is read: a TRF's or TOM's whole-number player ids, saved
         # to CSV and read back, are Int64 — refusing them refused a chart of such a table)
-        return dtype != pl.Null and has_text_form(dtype)
+        return is_id_type(dtype)
     if kind == "text":
         return dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
     if kind == "whole number":

@@ -66,6 +66,7 @@ from swissframe.schema import (
     flag_spellings,
     flag_values,
     has_text_form,
+    impossible_score,
     misnamed_optional,
     string_like,
     whole_numbers,
@@ -267,10 +268,10 @@ def read_problems(source: Source) -> list[pl.DataFrame]:
     of a match table (``read(..., validate=False)``: severity and value set). The one
     reading of them, for :func:`validate` of a ``Source`` and ``swissframe validate``.
     """
-    from swissframe.io._files import ROUTINE_NOTES
+    from swissframe.io._files import CHECKED_NOTES, ROUTINE_NOTES
 
     out = [file_problem("unreadable_file", msg, file=f) for f, msg in source.problems]
-    notes = source.notes
+    notes = source.notes.filter(~pl.col("kind").is_in(list(CHECKED_NOTES)))
     if notes.height:
         routine = pl.col("kind").is_in(list(ROUTINE_NOTES))
         imported = notes.filter(pl.col("severity").is_null()).with_columns(
@@ -584,7 +585,7 @@ def _scores(lf: pl.LazyFrame, ev: Sequence[str], best_of: int | None) -> list[pl
             known = rows.filter(pl.col("games_known").cast(pl.Boolean, strict=False)
                                 .fill_null(True))
         need = best_of // 2 + 1
-        impossible = (w > need) | (lo > need) | ((w == need) & (lo == need))
+        impossible = impossible_score(w, lo, best_of)
         out.append(_rows("impossible_score", known.filter(impossible), pl.format(
             "{} is not a possible best-of-{} result (a match ends when a player wins {} games)",
             rec, pl.lit(best_of), pl.lit(need))))

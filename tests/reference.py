@@ -231,7 +231,8 @@ def fab(rows: Iterable[Row]) -> Values:
             ctb = ctb / 4 + total
         played = len(rs) - rec["byes"]  # a bye is not a match played (the policy)
         out[p] = {**rec, "match_points": Fraction(rec["wins"]), "ctb": ctb,
-                  "pml": Fraction(rec["losses"], played) if played else None,
+                  # (no match played, only byes: no loss, PML 0 — class 137)
+                  "pml": Fraction(rec["losses"], played) if played else F0,
                   "_opps": _opps(rs)}
     for v in out.values():
         v["omlp"] = _mean([out[o]["pml"] for o in v["_opps"]])

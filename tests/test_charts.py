@@ -1152,6 +1152,8 @@ def _league_tables() -> dict[str, pl.DataFrame]:
      r"player_id is List\(String\), expected text or whole number"),
     ("standings", pl.lit(None).alias("player_id"),
      r"player_id is Null, expected text or whole number"),
+    ("standings", pl.lit(1.5).alias("player_id"),  # (class 135: the one rule of ids)
+     r"player_id is Float64, expected text or whole number"),
     ("standings", pl.col("rounds_played").cast(pl.Float64) / 0,
      r"rounds_played is Float64, expected whole number"),
     ("by_round", pl.col("round").cast(pl.String), r"round is String, expected whole number"),

@@ -199,19 +199,22 @@ def test_a_match_tables_roles_are_read_from_their_own_columns() -> None:
         sf.from_matches(m, columns=sf.MatchColumns("P1", "P2", "W1", "W2", "round"))
 
 
-def test_from_matches_reads_players_of_any_text_form_and_names_the_others() -> None:
-    """Class 72: a player column of numbers beside one of text, or of dates, ended in
-    Polars' "cannot compare string with numeric type" (they were compared before they were
-    text); a Duration, a list or bytes in Polars' bare cast error."""
+def test_from_matches_reads_players_of_text_or_numbers_and_names_the_others() -> None:
+    """Class 72: a player column of numbers beside one of text ended in Polars' "cannot
+    compare string with numeric type" (they were compared before they were text); a
+    Duration, a list or bytes in Polars' bare cast error. Class 135: ids by the one rule
+    (``schema.is_id_type``): text or whole numbers — a date, a float or a Boolean seat,
+    read as its text before, is named as the others are."""
     m = pl.DataFrame({"round": [1, 1], "player_a": [7, 8], "player_b": ["B", None],
                       "games_a": [2, None], "games_b": [0, None], "games_drawn": [0, None]})
     assert sf.from_matches(m)["player_id"].to_list() == ["7", "8", "B"]
-    dates = m.with_columns(pl.date(2024, 1, pl.col("player_a")).alias("player_a"))
-    assert sf.from_matches(dates)["player_id"].to_list()[:2] == ["2024-01-07", "2024-01-08"]
+    dates = pl.Series([dt.date(2024, 1, 7), dt.date(2024, 1, 8)])
     for odd in (pl.Series([dt.timedelta(1)] * 2), pl.Series([[1]] * 2),
-                pl.Series([b"\xff"] * 2)):
+                pl.Series([b"\xff"] * 2), dates, pl.Series([7.0, 8.0]),
+                pl.Series([True, False])):
         with pytest.raises(sf.SchemaError, match=r"match table column\(s\) \['player_a'\] "
-                           r"are .*, expected player ids \(text\)\. Hint: cast them"):
+                           r"are .*, expected player ids \(text, or whole numbers\)\. Hint: "
+                           r"cast them"):
             sf.from_matches(m.with_columns(odd.alias("player_a")))
 
 

@@ -57,7 +57,7 @@ from swissframe.schema import (
     as_frame,
     flag_spellings,
     flag_values,
-    has_text_form,
+    is_id_type,
     not_flag_cells,
     not_whole_cells,
     validate_results,
@@ -210,13 +210,17 @@ def check_pairing_types(df: pl.DataFrame) -> None:
     whole number (text, a fraction, NaN, a count past 64 bits), a ``disqualified`` cell
     that is no flag. Each was Polars' bare cast error ("cannot cast List type",
     "conversion from `str` to `i64` failed"), read by the same helpers as a results file's
-    cells (:func:`~swissframe.schema.has_text_form`, ``not_whole_cells``,
+    cells (:func:`~swissframe.schema.is_id_type`, ``not_whole_cells``,
     ``not_flag_cells``)."""
     context = [c for c in ("event_id", "player_id", "opponent_id") if c in df.columns]
-    wrong = [f"{c} is {df.schema[c]}" for c in context if not has_text_form(df.schema[c])]
+    # (the one rule of ids, is_id_type: a float, a date or a Boolean id was read as its
+    # text — class 135)
+    wrong = [f"{c} is {df.schema[c]}" for c in context
+             if df.schema[c] != pl.Null and not is_id_type(df.schema[c])]
     if wrong:
-        msg = (f"pairings table has column(s) with no text form: {'; '.join(wrong)}. Hint: "
-               "ids are text, e.g. pl.col('player_id').cast(pl.String).")
+        msg = (f"pairings table has id column(s) that are neither text nor whole numbers: "
+               f"{'; '.join(wrong)}. Hint: ids are text, e.g. "
+               "pl.col('player_id').cast(pl.String).")
         raise SchemaError(msg)
     ids = [c for c in context if c != "event_id"] or context
     for column, cells, what in (("round", not_whole_cells, "round numbers are whole numbers"),

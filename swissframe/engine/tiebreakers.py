@@ -822,15 +822,17 @@ def pml(ctx: Context, *, name: str = "pml", byes: bool = False) -> pl.LazyFrame:
 
     A bye is not a match played (the Pairings and Tiebreaker Policy: "every round, each
     player plays a match against another player, unless they have been awarded a bye";
-    ``docs/rules-decisions.md``); ``byes=True`` counts it as one. Null for a player with
-    no match played (ranked below any value).
+    ``docs/rules-decisions.md``); ``byes=True`` counts it as one. A player with no match
+    played (only byes) has lost none: PML 0, as one who played and lost none (it was null,
+    which ranked them below every player tied with them before PML).
     """
     den = pl.col("rounds_played") - (pl.lit(0) if byes else pl.col("byes"))
     scale = _data_scale(ctx, den)
     out = ctx.players.select(
         *ctx.pkeys,
-        pl.when(den > 0).then(pl.col("losses") / den).alias(name),
-        scale.ratio(pl.col("losses"), den).alias(exact_name(name)))
+        pl.when(den > 0).then(pl.col("losses") / den).otherwise(0.0).alias(name),
+        pl.when(den > 0).then(scale.ratio(pl.col("losses"), den))
+        .otherwise(pl.lit(0, dtype=pl.Int128)).alias(exact_name(name)))
     ctx.cache[f"{name}:pml"] = (out, scale)
     return out
 

@@ -60,6 +60,7 @@ from swissframe.errors import (
     ImportNotesWarning,
     SchemaError,
     SwissframeError,
+    ValidationError,
     check_choice,
     check_flag,
     check_whole,
@@ -919,6 +920,11 @@ class Source:
 #: with a draw said nothing about the file).
 ROUTINE_NOTES: Final = frozenset({"draw_listed_again", "no_match"})
 
+#: Import notes that a check of ``validate`` makes itself, by the same rule (the decklist
+#: reader's ``impossible_score``, :func:`swissframe.schema.impossible_score`): warned of by
+#: :func:`read`, but not listed again among ``validate``'s read problems (each match once).
+CHECKED_NOTES: Final = frozenset({"impossible_score"})
+
 _NOTE_SCHEMA: Final[dict[str, pl.DataType]] = {
     "file": pl.String(), "event_id": pl.String(), "round": pl.Int64(),
     "player_id": pl.String(), "opponent_id": pl.String(), "kind": pl.String(),
@@ -1044,6 +1050,58 @@ def replacing(tmp: Path, target: Path) -> Iterator[None]:
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def write_folder_atomic(path: PathLike, write: Callable[[Path], object], *,
+                        owned: Callable[[Path], bool]) -> Path:
+    """``write`` a folder of files at a temporary name beside ``path``, then swap it in
+    for ``path``: the folder's twin of :func:`write_atomic` (a season report's pages). A
+    failed or interrupted write leaves an existing ``path`` as it was (it was written page
+    by page over the old pages, which left old and new pages mixed: class 136); the old
+    folder is removed only once the new one is in its place. ``write`` gets the temporary
+    folder, empty. ``owned`` says which paths (relative to the folder) such an output
+    writes: a folder holding anything else (a user's files) is refused before anything is
+    written, as the swap would delete it. A symbolic link is written through. Returns
+    ``path``."""
+    import shutil
+
+    target = Path(os.path.realpath(path))  # (".", a link: the folder they name)
+    if target.exists() and not target.is_dir():
+        msg = (f"{shown(Path(path))!r} is a file, not a folder. Hint: give a folder name (no "
+               "suffix), or a .html file for the season page alone.")
+        raise DataError(msg)
+    foreign = (sorted(str(f.relative_to(target)) for f in target.rglob("*")
+                      if not owned(f.relative_to(target))) if target.is_dir() else [])
+    if foreign:
+        listed = ", ".join(repr(f) for f in foreign[:3]) + (", …" if len(foreign) > 3 else "")
+        msg = (f"{shown(Path(path))!r} holds {len(foreign)} file(s) this output does not "
+               f"write ({listed}): replacing the folder would delete them, and writing into "
+               "it would mix old and new files. Hint: choose a new or empty folder, or "
+               "move those files out.")
+        raise DataError(msg)
+    make_folder(target.parent)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        tmp.chmod(stat.S_IMODE(target.stat().st_mode) if target.is_dir()
+                  else 0o777 & ~umask)  # (mkdtemp's 0700 would be kept)
+        write(tmp)
+        if target.is_dir():
+            old = tmp.with_suffix(".old")
+            os.replace(target, old)
+            try:
+                os.replace(tmp, target)
+            except OSError:
+                os.replace(old, target)  # (put back: the old folder, never none)
+                raise
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return Path(path)
 
 
 def write_text_atomic(path: PathLike, text: str) -> Path:
@@ -1330,7 +1388,7 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     Lines may end in LF, CRLF or CR alone; a row of another width than the header, or a
     quote never closed, is an :class:`~swissframe.errors.ImportFormatError` naming its
     lines."""
-    from swissframe.schema import FLAG_COLUMNS, fits_int64, has_text_form, misnamed_optional
+    from swissframe.schema import FLAG_COLUMNS, fits_int64, is_id_type, misnamed_optional
 
     size = _regular(path, max_bytes(limit))
     head = read_bytes(path, limit=limit, head=_HEADER_BYTES) if size else b""
@@ -1429,9 +1487,13 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
             return df
         stem = event_id if event_id is not None else shown(path.name).split(".")[0]
         df = df.with_columns(pl.lit(stem, dtype=pl.String).alias("event_id"))
-    if not has_text_form(df.schema["event_id"]):  # (a Duration, a list: no event's name)
-        msg = (f"{shown(path)}: event_id is {df.schema['event_id']}, expected text (or "
-               "numbers). Hint: write the event ids as text.")
+    dt = df.schema["event_id"]
+    # (the one rule of ids, recompute's too: a float, a date or a Boolean was read here as
+    # its text, "1.0" or "true", and refused by recompute — class 135)
+    if dt != pl.Null and not is_id_type(dt):
+        msg = (f"{shown(path)}: event_id is {dt}, expected text (or whole numbers). Hint: "
+               "write the event ids as text (pl.col('event_id').cast(pl.String) before "
+               "writing the file).")
         raise SchemaError(msg)
     return df.with_columns(pl.col("event_id").cast(pl.String))
 
@@ -1484,6 +1546,8 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         REQUIRED_COLUMNS,
         flag_spellings,
         from_matches,
+        ids_as_text,
+        is_id_type,
         near_names,
         string_like,
     )
@@ -1524,15 +1588,20 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
                "(any case), or leave the cell empty for no flag.")
         raise SchemaError(msg)
     # (a Parquet file's ids and labels: a CSV file's are read as text; the engine refused
-    # numbers or lists there without naming the file)
+    # numbers or lists there without naming the file. Whole-number ids are read as their
+    # digits, as recompute reads them: the one rule of ids, is_id_type — class 135)
+    ids = [f"{c} is {t}" for c, t in df.schema.items()
+           if c in (PLAYER_ID, OPPONENT_ID) and t != pl.Null and not is_id_type(t)]
     texts = [f"{c} is {t}" for c, t in df.schema.items()
-             if c in (PLAYER_ID, OPPONENT_ID, *_text_columns()) and not string_like(t)]
-    if texts:
-        msg = (f"{shown(path)}: mistyped column(s): {'; '.join(texts)}, expected text. "
-               "Hint: write ids and labels as text (pl.col(...).cast(pl.String) before "
-               "writing the file).")
+             if c in _text_columns() and not string_like(t)]
+    if ids or texts:
+        expected = "; ".join(
+            [f"{'; '.join(ids)}, expected text (or whole numbers)"] * bool(ids)
+            + [f"{'; '.join(texts)}, expected text"] * bool(texts))
+        msg = (f"{shown(path)}: mistyped column(s): {expected}. Hint: write ids and labels "
+               "as text (pl.col(...).cast(pl.String) before writing the file).")
         raise SchemaError(msg)
-    return df
+    return ids_as_text(df)
 
 
 def whole_columns(df: pl.DataFrame, columns: Sequence[str] | None = None
@@ -1887,6 +1956,24 @@ def _named_rulesets(results: pl.DataFrame, inferred: pl.DataFrame) -> pl.DataFra
                     pl.coalesce("ruleset_reason_t", "ruleset_reason").alias("ruleset_reason")))
 
 
+def _with_files(exc: ValidationError, events: pl.DataFrame) -> ValidationError:
+    """A read's contract error naming the files of the events it lists: it named event,
+    round and player only, and a read of a folder did not say which file to open
+    (class 138)."""
+    probs = exc.problems
+    if not isinstance(probs, pl.DataFrame) or "event_id" not in probs.columns:
+        return exc
+    files = (probs.select(pl.col("event_id").cast(pl.String)).unique(maintain_order=True)
+             .join(events.select("event_id", "source_file"), on="event_id", how="inner",
+                   maintain_order="left")
+             ["source_file"].drop_nulls().unique(maintain_order=True).to_list())
+    if not files:
+        return exc
+    named = ", ".join(files[:3]) + (f" and {len(files) - 3} other files" if len(files) > 3
+                                    else "")
+    return ValidationError(f"{named}: {exc}", probs)
+
+
 def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
              problems: Sequence[tuple[str, str]], validate: bool, *,
              keep_codes: bool = False) -> Source:
@@ -1914,7 +2001,10 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
         if "division" in results.columns:  # a key column: no nulls (other formats' rows)
             results = results.with_columns(pl.col("division").fill_null(""))
         if validate:
-            results, codes = validated_table(results)
+            try:
+                results, codes = validated_table(results)
+            except ValidationError as exc:
+                raise _with_files(exc, events) from None
     notes = [_fit(n, _NOTE_SCHEMA) for p in parts for n in p.notes]
     if skipped:
         notes.append(_fit(pl.DataFrame({

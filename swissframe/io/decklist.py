@@ -1177,6 +1177,29 @@ def _orient(matches: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     return m
 
 
+#: Games a match of a game-level source (:data:`RESULT_LEVEL`) is played to: best of
+#: three, as ``validate``'s ``best_of="auto"`` reads a decklist file.
+DECKLIST_BEST_OF: Final = 3
+
+
+def _impossible_scores(m: pl.DataFrame, report: list[pl.DataFrame]) -> None:
+    """An ``impossible_score`` note for each game-level result no best-of-three match ends
+    with (``3-0-0``, ``2-2-0``: 232 matches of 127 real melee.gg and CardsRealm files),
+    read as written — so a read warns of it, naming file, event, round and players, as it
+    does of the reader's other notes; ``validate`` reported it alone (class 134). The
+    rule is ``validate``'s (:func:`~swissframe.schema.impossible_score`)."""
+    from swissframe.schema import impossible_score
+
+    bad = m.filter((pl.col("level") == "games")
+                   & impossible_score(pl.col("ga"), pl.col("gb"), DECKLIST_BEST_OF))
+    if bad.height:
+        report.append(_report(bad, "impossible_score", pl.format(
+            "{} vs {} reads {}, not a possible best-of-{} result (a match ends when a player "
+            "wins {} games): read as written", pl.col("a"),
+            pl.col("b").fill_null("no opponent"), pl.col("result"),
+            pl.lit(DECKLIST_BEST_OF), pl.lit(DECKLIST_BEST_OF // 2 + 1)), player="a"))
+
+
 def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     """One row per unordered pair per round (melee lists draws two or three times:
     :data:`DRAWS_LISTED_AGAIN`)."""
@@ -1620,6 +1643,7 @@ def _assemble_coded(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFram
     except ImportFormatError as exc:  # a file's content: name the file, not only the event
         raise _with_path(exc, events) from None
     m = _dedup(m, report)
+    _impossible_scores(m, report)  # (after the repeats are removed: one note a match)
     m, stands = _disambiguate(m, stands, report)
     m = _one_seat(m, report)
     long = _long(m)

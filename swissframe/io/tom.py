@@ -370,6 +370,12 @@ def _read_players(root: Element, source: str) -> list[dict[str, Any]]:
         dropped: int | None = None
         if dropped_el is not None and _text(dropped_el, "status") not in (None, "0"):
             dropped = _int(_text(dropped_el, "round"), what="dropped round", where=where)
+            if dropped is not None and dropped < 1:  # (a drop is after a round: class 133)
+                msg = (f"{where}: <dropped> gives round {dropped}, and rounds are numbered "
+                       "from 1 (a drop is after a round). Hint: the file is damaged; "
+                       "correct the <round> of the player's <dropped>, or re-export the "
+                       "file from TOM.")
+                raise ImportFormatError(msg)
         late_text = _text(p, "late")
         late = p.find("late") is not None and (late_text or "true").lower() not in ("false", "0")
         birth = _text(p, "birthdate")

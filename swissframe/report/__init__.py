@@ -136,8 +136,9 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
     _without_brackets(src, event_id, season)
     _names_nobody_holds(src, names)
     events = src.event_ids()
-    if not events:
-        msg = "the input holds no results. Hint: check the file."
+    if not events:  # (a 0-round TRF, a TOM save before its first pairings)
+        msg = ("the input holds no results: no round played, or a header alone; a report "
+               "needs at least one round. Hint: swissframe validate FILE says what was read.")
         raise DataError(msg)
     if event_id is not None:
         rows = event_rows(src, event_id)

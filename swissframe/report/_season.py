@@ -93,27 +93,32 @@ class SeasonReport:
         ``index.html`` (the season page) plus one page per event under ``events/``, linked
         both ways. Returns the file or folder written.
         """
-        from swissframe.io._files import make_folder, write_text_atomic
+        from swissframe.io._files import write_folder_atomic, write_text_atomic
 
         p = Path(path)
         if p.suffix.lower() in (".html", ".htm"):
             html = self.html
             return write_text_atomic(p, html)
-        make_folder(p / "events")
-        links: dict[str, str] = {}
-        used: set[str] = set()
-        for meta in counted(self.metas, "event"):  # (built one by one: the progress line)
-            rep = self._event(meta)
-            name = slug(rep.meta.event_id)
-            while name in used:
-                name += "-x"
-            used.add(name)
-            rep.season_link = "../index.html"
-            rep.save(p / "events" / f"{name}.html")
-            links[rep.meta.event_id] = f"events/{name}.html"
-        index = render_season(self, links=links)  # (each page appears only when complete)
-        write_text_atomic(p / "index.html", index)
-        return p
+
+        def pages(folder: Path) -> None:
+            (folder / "events").mkdir()
+            links: dict[str, str] = {}
+            used: set[str] = set()
+            for meta in counted(self.metas, "event"):  # (built one by one: the progress line)
+                rep = self._event(meta)
+                name = slug(rep.meta.event_id)
+                while name in used:
+                    name += "-x"
+                used.add(name)
+                rep.season_link = "../index.html"
+                rep.save(folder / "events" / f"{name}.html")
+                links[rep.meta.event_id] = f"events/{name}.html"
+            (folder / "index.html").write_text(render_season(self, links=links),
+                                               encoding="utf-8")
+
+        # (written beside the folder and swapped in whole: an interrupted save left old
+        # and new pages mixed; class 136)
+        return write_folder_atomic(p, pages, owned=_season_file)
 
     def _repr_html_(self) -> str:
         from swissframe.report._notebook import iframe
@@ -122,6 +127,14 @@ class SeasonReport:
 
     def __str__(self) -> str:
         return f"season report: {self.title} ({len(self.metas)} events)"
+
+
+def _season_file(rel: Path) -> bool:
+    """Whether ``rel`` (inside a season folder) is a file a season report writes:
+    ``index.html``, ``events/`` and the event pages in it."""
+    parts = rel.parts
+    return (parts in (("index.html",), ("events",))
+            or (len(parts) == 2 and parts[0] == "events" and rel.suffix == ".html"))
 
 
 def build_season(src: Source, *, rules: str | Ruleset | None, top: int | None,

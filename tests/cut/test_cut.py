@@ -413,11 +413,16 @@ def test_bad_pairings_raise() -> None:
 
 @pytest.mark.parametrize(("column", "cells", "says"), [
     ("player_id", lambda p: pl.concat_list("player_id"),
-     r"pairings table has column\(s\) with no text form: player_id is List\(String\)"),
+     r"pairings table has id column\(s\) that are neither text nor whole numbers: "
+     r"player_id is List\(String\)"),
     ("event_id", lambda p: pl.Series([object()] * p.height, dtype=pl.Object),
-     r"pairings table has column\(s\) with no text form: event_id is Object"),
+     r"pairings table has id column\(s\) that are neither text nor whole numbers: "
+     r"event_id is Object"),
     ("opponent_id", lambda p: pl.lit(1).cast(pl.Duration),
-     r"no text form: opponent_id is Duration"),
+     r"nor whole numbers: opponent_id is Duration"),
+    # (class 135: the one rule of ids — a float, a date or a Boolean id was read as its text)
+    ("event_id", lambda p: pl.lit(1.0), r"nor whole numbers: event_id is Float64"),
+    ("player_id", lambda p: pl.lit(True), r"nor whole numbers: player_id is Boolean"),
     ("round", lambda p: pl.lit("x"), r"pairings table: round cells that are not read: row 1, "
                                      r"event 'e', 'T' vs 'X': 'x'.*Hint: round numbers"),
     ("round", lambda p: pl.lit(float("nan")), r"round cells that are not read: row 1.*: nan"),
@@ -866,6 +871,7 @@ def test_a_status_table_of_other_types_than_cut_status_writes_raises(change: pl.
         cut.id_advice(res, pairs, 2, status=status.with_columns(change))
     with pytest.raises(sf.SchemaError, match=r"status lacks column\(s\) \['match_points'\]"):
         cut.id_advice(res, pairs, 2, status=status.drop("match_points"))
-    with pytest.raises(sf.SchemaError, match=r"pairings table has column\(s\) with no text form"):
+    with pytest.raises(sf.SchemaError, match=r"pairings table has id column\(s\) that are "
+                       r"neither text nor whole numbers"):
         cut.id_advice(res, pairs.with_columns(pl.concat_list("player_id")), 2, status=status)
     assert cut.id_advice(res, pairs, 2, status=status).height

@@ -788,3 +788,48 @@ def test_a_published_value_out_of_range_is_reported_and_kept(tmp_path: Path) -> 
     assert ev.published.sort("player_id")["rank"].to_list() == [-1, 2]
     fine = read_decklist_cache(_write(tmp_path, "fine", [("Round 1", [("A", "B", "2-0-0")])]))
     assert fine.report.filter(pl.col("kind") == "published_out_of_range").height == 0
+
+
+@pytest.mark.parametrize(("result", "bad"), [
+    ("3-0-0", True), ("0-3-0", True), ("2-2-0", True), ("3-2-0", True), ("1-3-0", True),
+    ("2-1-0", False), ("2-0-1", False), ("1-0-0", False), ("1-1-1", False), ("0-0-3", False),
+])
+def test_an_impossible_score_is_noted_at_read_time(tmp_path: Path, result: str,
+                                                    bad: bool) -> None:
+    """Class 134: a game-level result no best-of-three match ends with ("3-0-0": 172
+    matches of the real melee.gg files) was read without a word; only ``validate``
+    reported it. The reader notes it (``impossible_score``, by ``validate``'s own rule),
+    and ``sf.read`` warns of it naming file, event, round and player, as of its other
+    notes; ``validate`` lists the match once, as its own ``impossible_score``."""
+    import warnings
+
+    import swissframe as sf
+
+    path = _write(tmp_path, "ev", [("Round 1", [("A", "B", result), ("C", "D", "2-0-0")])])
+    ev = read_decklist_cache(path)
+    noted = ev.report.filter(pl.col("kind") == "impossible_score")
+    assert noted.height == bad
+    if bad:
+        assert noted.select("round", "player_id").row(0) == (1, "A")
+        assert f"A vs B reads {result}, not a possible best-of-3 result" in noted["detail"][0]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        src = sf.read(path)
+    said = [str(w.message) for w in caught if "impossible_score" in str(w.message)]
+    assert len(said) == bad
+    if bad:
+        assert "ev.json, event 'ev', round 1, player 'A'" in said[0]
+        assert "Hint: " in said[0]
+    kinds = sf.validate(src).problems.filter(pl.col("round") == 1)["kind"].to_list()
+    assert kinds.count("impossible_score") == bad
+    assert not any("impossible_score" in d for d in sf.validate(src).problems["detail"]
+                   if d and d.startswith("impossible_score:"))
+
+
+def test_an_impossible_score_listed_twice_is_noted_once(tmp_path: Path) -> None:
+    """The note is made once the repeats are removed: a match listed twice (melee lists a
+    draw once per player; a decisive match twice is a duplicate) is one note."""
+    path = _write(tmp_path, "ev", [("Round 1", [("A", "B", "3-0-0"), ("B", "A", "0-3-0"),
+                                                ("C", "D", "2-0-0")])])
+    kinds = read_decklist_cache(path).report["kind"].to_list()
+    assert kinds.count("impossible_score") == 1

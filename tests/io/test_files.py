@@ -922,8 +922,9 @@ NO_TEXT_FORM = {
     ("round", r"mistyped column\(s\): round is "),
     ("games_won", r"mistyped column\(s\): games_won is "),
     ("double_loss", r"double_loss holds cells that are not flags \(row 1, "),
-    ("event_id", r"event_id is .*, expected text \(or numbers\)\. Hint: "),
-    ("player_id", r"mistyped column\(s\): player_id is .*, expected text\. Hint: "),
+    ("event_id", r"event_id is .*, expected text \(or whole numbers\)\. Hint: "),
+    ("player_id", r"mistyped column\(s\): player_id is .*, expected text \(or whole "
+                  r"numbers\)\. Hint: "),
     ("phase", r"mistyped column\(s\): phase is .*, expected text\. Hint: "),
 ])
 def test_a_parquet_column_with_no_text_form_is_named_with_its_file(
@@ -936,15 +937,66 @@ def test_a_parquet_column_with_no_text_form_is_named_with_its_file(
         sf.read(tmp_path / "odd.parquet")
 
 
-def test_number_ids_of_a_parquet_file_are_named_with_it(tmp_path: Path) -> None:
-    """The engine refused them after the read, naming no file ("results table has
-    mistyped column(s)"), with the hint that a file read by sf.read gets the right types."""
-    sf.read_results(LEAGUE).with_columns(
-        pl.col("player_id").rank("dense").cast(pl.Int64),
-        pl.col("opponent_id").rank("dense").cast(pl.Int64)).write_parquet(tmp_path / "n.parquet")
-    with pytest.raises(SchemaError, match=r"n\.parquet: mistyped column\(s\): player_id is "
-                                          r"Int64; opponent_id is Int64, expected text"):
-        sf.read(tmp_path / "n.parquet")
+#: Id columns of a type that is not an id's (class 135): each was read by ``sf.read`` as its
+#: text (``"1.0"``, ``"2026-01-01"``, ``"true"``) and refused by ``recompute``.
+NOT_IDS = {
+    "float": lambda ids: ids.cast(pl.Float64),
+    "date": lambda ids: pl.date(2026, 1, 1) + pl.duration(days=ids),
+    "bool": lambda ids: ids > 1,
+    "decimal": lambda ids: ids.cast(pl.Decimal(10, 1)),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(NOT_IDS))
+@pytest.mark.parametrize("column", ["event_id", "player_id"])
+def test_an_id_column_that_is_no_id_is_refused_by_read_and_recompute_alike(
+        tmp_path: Path, kind: str, column: str) -> None:
+    """Class 135: one rule of ids (``schema.is_id_type``) for ``sf.read`` and ``recompute``
+    (and the other readers of ids): text or whole numbers. A float, date or Boolean
+    ``event_id`` was read by ``sf.read`` as its text, then refused by ``recompute``."""
+    from swissframe.bulk import recompute
+
+    res = sf.read_results(LEAGUE).with_columns(pl.lit("e").alias("event_id"))
+    ids = [column] if column == "event_id" else ["player_id", "opponent_id"]
+    # (player and opponent by one numbering, so that each id is one player)
+    codes = pl.concat([res["player_id"], res["opponent_id"]]).drop_nulls().unique().sort()
+    dense = {c: pl.lit(1, dtype=pl.Int64) if c == "event_id" else pl.col(c).replace_strict(
+        codes, list(range(1, codes.len() + 1)), return_dtype=pl.Int64) for c in ids}
+    res.with_columns(NOT_IDS[kind](dense[c]).alias(c) for c in ids).write_parquet(
+        tmp_path / "odd.parquet")
+    said = (rf"odd\.parquet: (mistyped column\(s\): )?{column} is \w+.*, expected text "
+            r"\(or whole numbers\)\. Hint: ")
+    with pytest.raises(SchemaError, match=said):
+        sf.read(tmp_path / "odd.parquet")
+    with pytest.raises(SchemaError, match=said):
+        recompute([str(tmp_path / "odd.parquet")], tmp_path / "out")
+
+
+@pytest.mark.parametrize("column", ["event_id", "player_id"])
+def test_whole_number_ids_are_read_as_text_by_read_and_recompute_alike(
+        tmp_path: Path, column: str) -> None:
+    """Class 135: whole-number ids (a platform's numbered events, a TRF's start numbers
+    saved and read back) are read as their digits by ``sf.read`` and ``recompute`` alike:
+    ``recompute`` refused an Int64 ``event_id`` that ``sf.read`` read, and ``sf.read``
+    refused Int64 player ids (a CSV file's "7" is read as the text "7")."""
+    from swissframe.bulk import recompute
+
+    res = sf.read_results(LEAGUE).with_columns(pl.lit("7").alias("event_id"))
+    codes = pl.concat([res["player_id"], res["opponent_id"]]).drop_nulls().unique().sort()
+    ids = [column] if column == "event_id" else ["player_id", "opponent_id"]
+    as_text = res.with_columns(
+        pl.col(c).replace_strict(codes, [str(i) for i in range(1, codes.len() + 1)])
+        for c in ids if c != "event_id")
+    as_text.with_columns(pl.col(c).cast(pl.Int64) for c in ids).write_parquet(
+        tmp_path / "n.parquet")
+    expected = sf.standings(as_text, "mtg")
+    src = sf.read(tmp_path / "n.parquet")
+    assert src.results.schema[column] == pl.String
+    assert sf.standings(src.results, "mtg").select(expected.columns).equals(expected)
+    recompute([str(tmp_path / "n.parquet")], tmp_path / "out", rules="mtg")
+    out = pl.read_parquet(tmp_path / "out" / "*.parquet")
+    assert out.select("event_id", "player_id", "rank").sort("rank", "player_id").equals(
+        expected.select("event_id", "player_id", "rank").sort("rank", "player_id"))
 
 
 # --------------------------------------------------- class 82: a compressed file or an archive
@@ -1225,3 +1277,19 @@ def test_a_folders_files_are_what_rglob_lists_less_hidden_names(tmp_path: Path) 
     assert [f.relative_to(tmp_path).as_posix() for f in files] == [
         "a/to_z", "a/x.json", "b/z.csv", "c/d/e.trf"]
     assert [f.name for f in broken] == ["gone", "loop1", "loop2"]
+
+
+def test_a_read_s_contract_error_names_the_files_of_its_events(tmp_path: Path) -> None:
+    """Class 138: a row the contract refuses (a round 0, a duplicate seat) in a file read by
+    ``sf.read`` was a ``ValidationError`` naming event, round and player but no file: in
+    a folder of files, which to open was not said. It names the file of each event
+    listed (a decklist's ``Round 0`` and a CSV's round 0 alike)."""
+    header = "event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n"
+    (tmp_path / "good.csv").write_text(header + "g,1,A,B,2,0,0\ng,1,B,A,0,2,0\n")
+    (tmp_path / "bad.csv").write_text(header + "e,0,A,B,2,0,0\ne,0,B,A,0,2,0\n")
+    with pytest.raises(sf.ValidationError, match=r"bad\.csv: 2 problem\(s\) in the results "
+                       r"table \(round_below_1\):\n  - \[round_below_1\] event 'e', round 0, "
+                       r"player 'A' vs 'B'") as info:
+        sf.read(tmp_path)
+    assert "good.csv" not in str(info.value)
+    assert info.value.problems.height == 2

@@ -742,3 +742,24 @@ def test_a_pod_player_who_plays_no_match_is_listed_not_dropped(tmp_path: Path) -
     assert notes["severity"].to_list() == ["note"]
     # (the pending seats are said as pending, not as no-shows)
     assert set(src.notes.filter(pl.col("kind") == "pending")["player_id"]) == {"1", "4"}
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "-9223372036854775808"])
+def test_a_drop_round_below_1_is_refused(tmp_path: Path, value: str) -> None:
+    """Class 133: a <dropped> round of 0 or -1 was read as the player's drop round
+    (``dropped_after_round`` 0 or -1, a round no event has), ``validate`` clean; rounds are
+    numbered from 1, as the reader already says of a <round number>."""
+    text = (FIXTURES / "all_codes.tdf").read_text(encoding="utf-8")
+    good = "<dropped><status>1</status><round>2</round></dropped>"
+    assert good in text
+    bad = tmp_path / "bad.tdf"
+    bad.write_text(text.replace(good, f"<dropped><status>1</status><round>{value}</round>"
+                                      "</dropped>"), encoding="utf-8")
+    with pytest.raises(ImportFormatError, match=rf"bad\.tdf, player 102: <dropped> gives "
+                       rf"round {value}, and rounds are numbered from 1.*Hint: "):
+        read_tom(bad)
+    # (a drop whose status says the player did not drop is not read, whatever its round)
+    bad.write_text(text.replace(good, f"<dropped><status>0</status><round>{value}</round>"
+                                      "</dropped>"), encoding="utf-8")
+    assert read_tom(bad).players.filter(pl.col("player_id") == "102")[
+        "dropped_after_round"].to_list() == [None]

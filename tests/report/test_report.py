@@ -3,6 +3,7 @@ folder and the CLI."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 
@@ -140,6 +141,55 @@ def test_season_folder_links_and_single_file(tmp_path: Path) -> None:
     text = _text(index)
     assert "2 events" in text
     assert rep.summary.filter(pl.col("event_id") == "league-night")["decided_by"][0] == "OMW%"
+
+
+def test_an_interrupted_season_save_leaves_the_old_folder_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Class 136: a season written over an existing folder page by page, and interrupted
+    (an error, Ctrl-C, a full disk), left old and new pages mixed. The folder is written
+    beside it and swapped in whole: the old one is kept, byte for byte, and nothing of
+    the failed save is left."""
+    rep = sf.report(DATA, top=2, n_sims=0)
+    assert isinstance(rep, SeasonReport)
+    folder = rep.save(tmp_path / "season")
+    (folder / "events" / "old-event.html").write_text("an old season's page")
+    before = {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    built = SeasonReport._event
+    calls = []
+
+    def second_fails(self: SeasonReport, meta: object) -> object:
+        calls.append(meta)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return built(self, meta)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SeasonReport, "_event", second_fails)
+    with pytest.raises(KeyboardInterrupt):
+        rep.save(folder)
+    after = {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    assert after == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["season"]  # (no scratch left)
+    monkeypatch.setattr(SeasonReport, "_event", built)
+    rep.save(folder)  # (a save that completes replaces the folder: no old page is left)
+    assert sorted(p.name for p in (folder / "events").iterdir()) == [
+        "league-night.html", "store-championship.html"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["season"]
+
+
+def test_a_season_folder_holding_other_files_is_refused(tmp_path: Path) -> None:
+    """Class 136: the swap would delete a file the report does not write (a user's data
+    in the folder given); writing into it would mix the files. Refused, nothing written."""
+    rep = sf.report(DATA, top=2, n_sims=0)
+    (tmp_path / "season").mkdir()
+    (tmp_path / "season" / "results.csv").write_text("mine")
+    with pytest.raises(sf.DataError, match=r"season' holds 1 file\(s\) this output does not "
+                       r"write \('results.csv'\).*Hint: choose a new or empty folder"):
+        rep.save(tmp_path / "season")
+    assert [p.name for p in (tmp_path / "season").iterdir()] == ["results.csv"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["season"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert (rep.save(empty) / "index.html").is_file()
 
 
 def test_event_selection_errors() -> None:
@@ -675,10 +725,12 @@ def test_a_chess_page_has_no_drawing_in() -> None:
 
 @pytest.mark.parametrize(("kwargs", "error", "says"), [
     ({"names": pl.DataFrame({"player_id": [["Kai"]], "name": ["K"]})}, sf.DataError,
-     r"names table has column\(s\) with no text form: player_id is List\(String\)"),
+     r"names table has mistyped column\(s\): player_id is List\(String\)"),
     ({"names": pl.DataFrame({"player_id": ["Kai"],
                              "name": pl.Series([object()], dtype=pl.Object)})},
-     sf.DataError, r"names table has column\(s\) with no text form: name is Object"),
+     sf.DataError, r"names table has mistyped column\(s\): name is Object"),
+    ({"names": pl.DataFrame({"player_id": [dt.date(2026, 1, 1)], "name": ["K"]})},
+     sf.DataError, r"names table has mistyped column\(s\): player_id is Date"),
     ({"title": 5}, sf.DataError, r"title must be text, got 5"),
     ({"variants": "mtg"}, sf.DataError, r"variants must be a list of rulesets, got 'mtg'"),
     ({"variants": ["mtg", "nope"]}, sf.RulesetError, r"unknown ruleset 'nope'"),

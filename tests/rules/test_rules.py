@@ -169,6 +169,19 @@ def test_fab_pml_a_bye_is_not_a_match_played() -> None:
     assert col(sf.standings(res, counted), "pml")["P"] == pytest.approx(1 / 3)
 
 
+def test_fab_pml_of_a_player_whose_only_round_is_a_bye_is_0() -> None:
+    # Class 137: PML = "Player total losses / total matches played" and a bye is no match
+    # played, so a player whose only round is a bye had no PML (null), which ranked them
+    # below every player tied with them on points and CTB. They have lost no match: PML
+    # 0, as a player who played and lost none (Q). OML% stays null: they met no opponent
+    # (as MTG's OMW% of a player with only byes).
+    res = solo({"P": ["BYE"], "Q": ["W"], "R": ["BYE", "L"]})
+    st_ = sf.standings(res, "fab")
+    assert (col(st_, "pml")["P"], col(st_, "pml")["Q"], col(st_, "pml")["R"]) == (0, 0, 1)
+    assert col(st_, "omlp")["P"] is None
+    assert st_.select(pl.col("pml").is_null().sum()).item() == 0
+
+
 # ------------------------------------------------------------------ Lorcana / melee two-game
 
 

@@ -18,6 +18,7 @@ import textwrap
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Final
 
 import polars as pl
 
@@ -231,7 +232,11 @@ def player_table(status: pl.DataFrame, advice: pl.DataFrame, ranks: pl.DataFrame
                       pl.col("player_b").alias("player_id"),
                       pl.col("player_a").alias("opponent_id"), "advice")])
     statuses = [pl.col(f"status_{o}") for o in _OUTCOMES]
-    locked = pl.all_horizontal(s == "guaranteed" for s in statuses)
+    # (an outcome a player cannot have, null — a bye's draw and loss — is no outcome, as
+    # `out` reads it: a bye whose win is guaranteed is locked in, and a round of byes
+    # only was "contention" for everyone)
+    locked = (pl.all_horizontal((s == "guaranteed").fill_null(value=True) for s in statuses)
+              & pl.any_horizontal(s.is_not_null() for s in statuses))
     out = pl.all_horizontal(s.fill_null("eliminated") == "eliminated" for s in statuses)
     missed = (pl.lit(value=False) if absent is None else
               pl.struct("event_id", "player_id").is_in(
@@ -247,12 +252,18 @@ def player_table(status: pl.DataFrame, advice: pl.DataFrame, ranks: pl.DataFrame
                            .then(pl.lit("dropped")).when(locked).then(pl.lit("locked"))
                            .when(out).then(pl.lit("out")).otherwise(pl.lit("contention")))
              .sort("event_id", "rank", "player_id", nulls_last=True))
-    cols = ["event_id", "rank", "player_id", "points", "table", "seat", "opponent_id",
-            "standing_in_cut", *(f"status_{o}" for o in (*_OUTCOMES, "dropped")),
-            *(f"probability_{o}" for o in (*_OUTCOMES, "dropped")), "advice",
-            *(f"exact_{o}" for o in (*_OUTCOMES, "dropped"))]
-    table = table.select(cols)
+    table = table.select(_PLAYER_COLUMNS)
     return table.select(c for c in table.columns if table[c].null_count() < table.height)
+
+
+#: The columns of :func:`player_table`, of which it leaves out those with no value (a
+#: round of byes only has no table, no draw and no loss): :func:`render_event` reads them
+#: all, as null where left out.
+_PLAYER_COLUMNS: Final = (
+    "event_id", "rank", "player_id", "points", "table", "seat", "opponent_id",
+    "standing_in_cut", *(f"status_{o}" for o in (*_OUTCOMES, "dropped")),
+    *(f"probability_{o}" for o in (*_OUTCOMES, "dropped")), "advice",
+    *(f"exact_{o}" for o in (*_OUTCOMES, "dropped")))
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -268,6 +279,10 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
     the legend and the top: see :mod:`swissframe.cut._words`; ``stage``: the round's
     stage, named where players did not reach it, ``standing_in_cut`` ``missed_stage``;
     ``note``: what the top is where no cut was given, :func:`~swissframe.cut._words.the_top`)."""
+    # (a column player_table left out, as null: a round of byes only has no draw, no loss
+    # and no table, and reading status_draw was Polars' ColumnNotFoundError — class 139)
+    players = players.with_columns(pl.lit(None).alias(c) for c in _PLAYER_COLUMNS
+                                   if c not in players.columns)
     paired = players.filter(~pl.col("standing_in_cut").is_in(["dropped", "missed_stage"]))
     counts = dict(players.group_by("standing_in_cut").len().iter_rows())
     locked, out = counts.get("locked", 0), counts.get("out", 0)
@@ -305,7 +320,8 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
         sentence += f" The round decides nothing for {cut_words(rules, top).name}."
     lines += textwrap.wrap(sentence, width=width)
     matter = set(contention["table"].drop_nulls().to_list())
-    both_locked = (paired.filter(pl.col("standing_in_cut") == "locked")
+    both_locked = (paired.filter((pl.col("standing_in_cut") == "locked")
+                                 & pl.col("table").is_not_null())  # (byes: no table)
                    .group_by("table").len().filter(pl.col("len") == 2)["table"].to_list())
     matter |= set(both_locked)
     # (the points as every table heads them: "match points", a chess score "points")
