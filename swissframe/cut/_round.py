@@ -33,6 +33,7 @@ from swissframe.engine._exact import FALLBACK_SCALE
 from swissframe.engine._record import (
     RateScales,
     aggregate_players,
+    opponents_as_met,
     own_rates,
     prepare_rows,
     rate_scales,
@@ -44,6 +45,7 @@ from swissframe.engine.tiebreakers import capability_columns, drawn_by_lot
 from swissframe.errors import (
     DataError,
     ExactnessWarning,
+    RulesetError,
     SchemaError,
     ValidationError,
     check_outcome_space,
@@ -453,6 +455,18 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
                   pairings: pl.DataFrame | pl.LazyFrame | None, rules: Ruleset,
                   outcomes: pl.DataFrame) -> RoundFrame:
     """Seat rows with every player's state after the round, for each outcome of their unit."""
+    if not opponents_as_met(rules):
+        # (the analysis' opponents' bounds and scenarios count every meeting, every row's
+        # games and the rounds an opponent played: silently so would misstate the cut)
+        msg = (f"cut analysis: ruleset {rules.name!r} sets distinct_opponents="
+               f"{rules.distinct_opponents}, unopposed_loss_games="
+               f"{rules.unopposed_loss_games!r}, opponent_mw_rounds="
+               f"{rules.opponent_mw_rounds!r}; the cut analyses count every meeting, every "
+               "row's games and the rounds an opponent played. Hint: analyse with "
+               "dataclasses.replace(rules, distinct_opponents=False, "
+               "unopposed_loss_games='count', opponent_mw_rounds='played'), or read "
+               "swissframe.standings for these values.")
+        raise RulesetError(msg)
     prior = validate_results(results).pipe(collect).filter(pl.col("phase") == "swiss")
     if prior.height == 0:
         msg = "no Swiss rounds in the results. Hint: pass the rounds played so far."

@@ -20,6 +20,8 @@ import swissframe as sf
 from swissframe import cut
 from swissframe.cut import _status as cut_status_module
 from swissframe.cut._round import DEFAULT_OUTCOMES
+from swissframe.engine._record import opponents_as_met
+from swissframe.errors import RulesetError
 from tests.helpers import Opp, event_from_opponents
 
 LEVEL = {True: "win", False: "loss"}
@@ -273,8 +275,17 @@ def test_cut_status_sound_property(seed: int, top: int) -> None:
 
 #: Every card-game preset the cut analysis runs on (chess is not cut this way; the melee.gg
 #: stage-snapshot presets need a ``stage`` column the analysed round does not carry).
+#: (nor those averaging opponents other than the analyses do: refused, see
+#: test_cut_refuses_opponent_options)
 CARD_PRESETS = sorted(n for n, r in sf.rules.PRESETS.items()
-                      if not n.startswith("fide") and r.snapshot != "stage")
+                      if not n.startswith("fide") and r.snapshot != "stage"
+                      and opponents_as_met(r))
+
+
+def test_cut_refuses_opponent_options() -> None:
+    res, pairs = random_event(1, "h", players=6, rounds=2, drop=0.0)
+    with pytest.raises(RulesetError, match=r"cardsrealm-e1.*opponent_mw_rounds='event'.*Hint"):
+        cut.cut_status(res, pairs, 2, "cardsrealm-e1", exact_limit=0, n_sims=0)
 
 
 def _bounded_sound(res: pl.DataFrame, pairs: pl.DataFrame, top: int, rules: str) -> None:
