@@ -37,6 +37,7 @@ from swissframe.rules._ruleset import Ruleset
 from swissframe.schema import GAME_COLUMNS, IdCodes, SeatOrder
 
 __all__ = [
+    "EVENT_ROUNDS",
     "PAIRED",
     "RECORD_COUNTS",
     "PlayerRows",

@@ -202,3 +202,29 @@ def test_each_option_changes_what_it_says() -> None:
     c = sf.standings(df, _ruleset("ignore")).filter(pl.col("player_id") == "C")
     assert c["gwp"].item() == pytest.approx(third)  # 1/3 of C's own games, the no-show's out
     assert c["match_points"].item() == 0  # the no-show is still a loss
+
+
+def test_explain_shows_each_option() -> None:
+    # A meets B twice; C misses round 2 (event rounds: C's rate over 3 rounds)
+    rows = [("e", 1, "A", "B", 2, 0), ("e", 1, "B", "A", 0, 2),
+            ("e", 1, "C", "D", 2, 0), ("e", 1, "D", "C", 0, 2),
+            ("e", 2, "A", "D", 2, 1), ("e", 2, "D", "A", 1, 2),
+            ("e", 3, "A", "B", 2, 1), ("e", 3, "B", "A", 1, 2),
+            ("e", 3, "C", "D", 2, 0), ("e", 3, "D", "C", 0, 2)]
+    df = pl.DataFrame(rows, orient="row", schema=["event_id", "round", "player_id",
+                                                  "opponent_id", "games_won", "games_lost"]
+                      ).with_columns(games_drawn=pl.lit(0), phase=pl.lit("swiss"))
+    ex = sf.explain(df, "A", rules=_ruleset("all"))
+    body = ex.filter(pl.col("round").is_not_null()).sort("round")
+    assert body["excluded"].to_list() == [False, False, True]
+    assert "counts once" in body["note"][2]
+    total = ex.filter(pl.col("round").is_null())
+    assert total["opp_mwp"].item() == pytest.approx(body["opp_mwp"].drop_nulls().mean())
+    assert total["opp_mwp"].item() == sf.standings(df, _ruleset("all")).filter(
+        pl.col("player_id") == "A")["omwp"].item()
+    ex_c = sf.explain(df, "D", rules=_ruleset("all"))
+    note_c = ex_c.filter(pl.col("opponent_id") == "C").sort("round")["note"].to_list()
+    # C won both rounds played (rate 1), 2 of the event's 3 (2/3); met again in round 3
+    assert "all 3 rounds" in note_c[0]
+    assert note_c[0].endswith(": 0.666667")
+    assert "counts once" in note_c[1]
