@@ -188,18 +188,21 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
         .otherwise(pl.col("_gwp")))
     # the floor and cap are the engine's (opp_mwp is the clamped rate): only compare
     raw, used = pl.col("opp_mwp_raw"), pl.col("_mwp")
+    # a missed round lost in an opponent's rate (opponent_mw_rounds="event"), else nothing
+    missed = (pl.col("_n_event") > pl.col("opp_rounds")
+              if rules.opponent_mw_rounds == "event" else pl.lit(value=False))
+    n_event = pl.col("_n_event") if rules.opponent_mw_rounds == "event" else pl.lit(0)
     note = (pl.when(pl.col("_earned") & earned_as_opp)
             .then(pl.lit("earned bye counted as an opponent"))
             .when(pl.col("_bye")).then(pl.lit("bye: not an opponent, left out of averages"))
             .when(pl.col("excluded") & pl.col("_unpaired"))
             .then(pl.lit("no opponent: left out of averages"))
             .when(pl.col("excluded"))
-            .then(pl.lit("met before: each opponent counts once (distinct_opponents)")))
-    if rules.opponent_mw_rounds == "event":
-        note = note.when(pl.col("_n_event") > pl.col("opp_rounds")).then(pl.format(
-            "win rate over all {} rounds of the event (missed rounds lost): {}",
-            pl.col("_n_event"), _fmt(used)))
-    note = (note.when(raw < used)
+            .then(pl.lit("met before: each opponent counts once (distinct_opponents)"))
+            .when(missed)
+            .then(pl.format("win rate over all {} rounds of the event (missed rounds lost): {}",
+                            n_event, _fmt(used)))
+            .when(raw < used)
             .then(pl.format("win rate {} raised to the floor {}", _fmt(raw), _fmt(used)))
             .when(raw > used)
             .then(pl.format("win rate {} capped at {}{}", _fmt(raw), _fmt(used),
