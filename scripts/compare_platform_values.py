@@ -85,12 +85,15 @@ def main() -> int:
         if n_diff:
             print(both.filter(differ.fill_null(value=False)).select(*key, c, f"{c}_new").head(10))
         bad += n_diff
-    # as published: rounded to 6, 7, 8 decimals (melee.gg's eras) or truncated to 3
-    # (CardsRealm), where a last-bit difference could cross a boundary
-    for c in ("omwp", "ogwp"):
+    # as published (rules.platforms.publish's rounding, engine._exact.to_decimals): rounded
+    # to 6, 7, 8 decimals (melee.gg's eras, Manatraders' 3) or truncated to 3 (CardsRealm),
+    # where a last-bit difference could cross a boundary
+    from swissframe.engine._exact import to_decimals
+
+    for c in ("omwp", "gwp", "ogwp"):
         a, b = pl.col(c), pl.col(f"{c}_new")
-        cuts = {f"round {d}": (a.round(d) != b.round(d)) for d in (6, 7, 8)}
-        cuts["truncate 3"] = (a * 1000).floor() != (b * 1000).floor()
+        cuts = {f"{mode} {d}": to_decimals(a, d, mode=mode) != to_decimals(b, d, mode=mode)
+                for mode, ds in (("round", (3, 6, 7, 8)), ("truncate", (3,))) for d in ds}
         counts = {k: both.select(v.fill_null(value=False).sum()).item() for k, v in cuts.items()}
         print(f"{c} published differently: {counts}")
         bad += sum(counts.values())
