@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
@@ -289,6 +289,7 @@ OPTION_RULES = [dataclasses.replace(sf.rules.MTG_DCI_REPORTER, name=f"mtg-{k}", 
 
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 10**6), top=st.integers(1, 4), which=st.integers(0, 3))
+@example(seed=830915, top=2, which=0)  # (a rematch: unsound with every meeting's bounds)
 def test_cut_status_sound_with_opponent_options(seed: int, top: int, which: int) -> None:
     """A ruleset counting each opponent once, ignoring a no-show's games or taking an
     opponent's rate over the event's rounds: the analyses leave its opponents' means
