@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from fractions import Fraction
+from unittest import mock
 
 import polars as pl
 import pytest
@@ -17,7 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import swissframe as sf
+from swissframe.engine import _exact as ex_mod
 from swissframe.engine._record import clamp_float, opponents_as_met
+from swissframe.engine.standings import _by_round
 from swissframe.rules import MTG_DCI_REPORTER
 
 KEEP = ("event_id", "round", "player_id", "opponent_id", "games_won", "games_lost",
@@ -145,6 +148,14 @@ def test_options_equal_the_plain_reference(seed: int, events: int, variant: str)
     _close(last.select("event_id", "player_id", "omwp", "gwp", "ogwp"), want, "by_round")
     keyed = sf.standings(df.with_columns(k=pl.col("event_id")), rules, keys=["k"])
     _close(keyed.select("event_id", "player_id", "omwp", "gwp", "ogwp"), want, "keys")
+    # the fast paths asked for as on a large table (packed seats and sums, running sums):
+    # each hands these rulesets to the general path
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0):
+        packed = sf.standings(df, rules)
+    _close(packed.select("event_id", "player_id", "omwp", "gwp", "ogwp"), want, "packed")
+    running = _by_round(df, rules, (), cumulative=True).filter(
+        pl.col("round") == pl.col("round").max().over("event_id"))
+    _close(running.select("event_id", "player_id", "omwp", "gwp", "ogwp"), want, "running")
 
 
 @settings(max_examples=15, deadline=None)
