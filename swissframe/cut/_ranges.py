@@ -17,13 +17,14 @@ from swissframe.cut._round import (
     OUTCOME_ORDER,
     Frame,
     RoundFrame,
+    opponents_bounded,
     outcome_table,
     per_exact_group,
     ranges_by_seat,
 )
 from swissframe.engine._exact import ratio_float
 from swissframe.engine._record import points_unit
-from swissframe.errors import check_flag
+from swissframe.errors import RulesetError, check_flag
 from swissframe.rules._ruleset import Ruleset, get
 
 __all__ = ["next_round_ranges"]
@@ -96,6 +97,15 @@ def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str 
     """
     check_flag("by_score", by_score)
     rs = get(rules)
+    why = opponents_bounded(rs)
+    if why is not None:
+        # (the ranges are the analyses' own opponents' means, which count every meeting)
+        msg = (f"next-round ranges: {why}; the ranges count every meeting, every row's "
+               "games and the rounds an opponent played. Hint: the ranges of "
+               "dataclasses.replace(rules, distinct_opponents=False, "
+               "unopposed_loss_games='count', opponent_mw_rounds='played'), or "
+               "swissframe.standings for these values.")
+        raise RulesetError(msg)
     return per_exact_group(results, pairings, rs,
                            outcome_table(rs.match_outcomes if outcomes is None else outcomes),
                            lambda rf: _ranges(rf, rs, by_score=by_score))

@@ -33,6 +33,7 @@ from swissframe.engine._exact import FALLBACK_SCALE
 from swissframe.engine._record import (
     RateScales,
     aggregate_players,
+    opponents_as_met,
     own_rates,
     prepare_rows,
     rate_scales,
@@ -77,6 +78,7 @@ __all__ = [
     "criteria_bounds",
     "keyed_uniform",
     "make_cut_flags",
+    "opponents_bounded",
     "outcome_table",
     "prepare_round",
     "ranges_by_seat",
@@ -538,7 +540,11 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
         _cnt=pl.col("_cnt").fill_null(0)
         + (pl.lit(1) if virtual else pl.lit(0)) * pl.col("played").cast(pl.Int64))
     # exact own rates after the round, at scales covering every outcome
-    scales = rate_scales(post, rules, post["_cnt"])
+    # (the own rates' scales: an opponents' rate over the event's rounds is the engine's,
+    # read only by the scenarios it ranks, opponents_bounded)
+    own = rules if rules.opponent_mw_rounds == "played" else dataclasses.replace(
+        rules, opponent_mw_rounds="played")
+    scales = rate_scales(post, own, post["_cnt"])
     exact = scales.exact()
     if not exact:
         ids = post.get_column("event_id").unique()
@@ -659,6 +665,20 @@ def ranges_by_seat(rf: RoundFrame) -> pl.DataFrame:
     ).drop("_mw_lo", "_mw_hi", "_gw_lo", "_gw_hi", "_own_mw", "_own_gw")
 
 
+def opponents_bounded(rules: Ruleset) -> str | None:
+    """None when the analyses' own opponents' means (:func:`ranges_by_seat`, the fast
+    scenario model) are the engine's for ``rules``; else why not: a ruleset that counts
+    each opponent once, leaves a no-show's games out or takes an opponent's rate over the
+    event's rounds (:func:`~swissframe.engine._record.opponents_as_met`). Its statuses are
+    then proved by points and the scenarios the engine ranks only, and its ranges are
+    refused (:func:`swissframe.cut.next_round_ranges`)."""
+    if opponents_as_met(rules):
+        return None
+    return (f"ruleset {rules.name!r} sets distinct_opponents={rules.distinct_opponents}, "
+            f"unopposed_loss_games={rules.unopposed_loss_games!r}, "
+            f"opponent_mw_rounds={rules.opponent_mw_rounds!r}")
+
+
 def criteria_bounds(rules: Ruleset, *, skip_first: bool = True
                     ) -> list[tuple[str, pl.Expr, pl.Expr]]:
     """Per ranking criterion after the first key: (name, lower, upper) exact "goodness".
@@ -669,11 +689,12 @@ def criteria_bounds(rules: Ruleset, *, skip_first: bool = True
     ``skip_first``: the status compares it exactly.
     """
     # criteria registered with bounds=True, by what their value is
-    known = {**capability_columns("bounds", "own", {"gwp": ("_x_gw", "_x_gw"),
-                                                    "mwp": ("_x_mw", "_x_mw")}),
-             **capability_columns("bounds", "opponent_mean",
-                                  {"mwp_opp": ("_x_omw_lo", "_x_omw_hi"),
-                                   "gwp_opp": ("_x_ogw_lo", "_x_ogw_hi")})}
+    known = capability_columns("bounds", "own", {"gwp": ("_x_gw", "_x_gw"),
+                                                  "mwp": ("_x_mw", "_x_mw")})
+    if opponents_bounded(rules) is None:
+        known = {**known, **capability_columns("bounds", "opponent_mean",
+                                               {"mwp_opp": ("_x_omw_lo", "_x_omw_hi"),
+                                                "gwp_opp": ("_x_ogw_lo", "_x_ogw_hi")})}
     crits = list(rules.criteria)
     if skip_first and crits and (not rules.points_first or crits[0].name == "match_points"):
         crits = crits[1:]  # the first key itself (with points_first, points come first)

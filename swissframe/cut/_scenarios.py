@@ -33,7 +33,7 @@ from typing import Final
 import polars as pl
 
 from swissframe._collect import collect
-from swissframe.cut._round import RoundFrame
+from swissframe.cut._round import RoundFrame, opponents_bounded
 from swissframe.engine._exact import rank_exact
 from swissframe.engine._record import (
     aggregate_players,
@@ -79,6 +79,9 @@ def fast_unsupported(rules: Ruleset, rf: RoundFrame) -> str | None:
         return f"late_rounds={rules.late_rounds!r}"
     if rules.earned_bye_opponent is not None:
         return "earned_bye_opponent"
+    why = opponents_bounded(rules)
+    if why is not None:
+        return why
     for c in rules.criteria:
         if c.function in GROUP_TIEBREAKERS:
             return f"group criterion {c.name!r}"

@@ -37,6 +37,7 @@ from swissframe.rules._ruleset import Ruleset
 from swissframe.schema import GAME_COLUMNS, IdCodes, SeatOrder
 
 __all__ = [
+    "EVENT_ROUNDS",
     "PAIRED",
     "RECORD_COUNTS",
     "PlayerRows",
@@ -46,6 +47,9 @@ __all__ = [
     "clamp_exact",
     "clamp_float",
     "named",
+    "opponent_mwp",
+    "opponent_rate_terms",
+    "opponents_as_met",
     "own_rates",
     "own_rates_staged",
     "points_of_counts",
@@ -57,6 +61,7 @@ __all__ = [
     "row_points",
     "seat_record",
     "unplayed_kind",
+    "with_event_rounds",
 ]
 
 PLAYER: Final = "player_id"
@@ -128,12 +133,19 @@ def _row_flags(rules: Ruleset, *, double_loss: bool, unplayed: bool
         # flags above are unchanged (bye_games is a win), the points below read these games
         second |= {c: pl.when(bye).then(pl.lit(g, dtype=pl.Int64)).otherwise(pl.col(c))
                    for c, g in zip(GAME_COLUMNS, rules.bye_games, strict=True)}
-    return (named({"_win": win, "_loss": loss, "_draw": draw,
-                   "_unpaired": pl.col(OPP).is_null(), "_kind": unplayed_kind(given=unplayed)}),
-            named(second),
-            named({"_earned": earned,
-                   "_pts": row_points(rules, won, lost, pl.col("games_drawn"),
-                                      bye=pl.col("_bye"), double_loss=dl)}))
+    steps: tuple[tuple[pl.Expr, ...], ...] = (named({"_win": win, "_loss": loss, "_draw": draw,
+                    "_unpaired": pl.col(OPP).is_null(), "_kind": unplayed_kind(given=unplayed)}),
+             named(second),
+             named({"_earned": earned,
+                    "_pts": row_points(rules, won, lost, pl.col("games_drawn"),
+                                       bye=pl.col("_bye"), double_loss=dl)}))
+    if rules.unopposed_loss_games == "ignore" and unplayed:
+        # a no-show's games leave the game record once its result and points are set
+        # (a derived kind is never a forfeit loss: without the column nothing changes)
+        no_show = pl.col("_unpaired") & (pl.col("_kind") == "forfeit_loss")
+        steps = (*steps, named({c: pl.when(no_show).then(pl.lit(0, dtype=pl.Int64))
+                                .otherwise(pl.col(c)) for c in GAME_COLUMNS}))
+    return steps
 
 
 def game_range(rules: Ruleset, low: int, high: int) -> tuple[int, int]:
@@ -420,6 +432,49 @@ def rate_terms(rules: Ruleset) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
     return m_num, m_den, g_num, g_den
 
 
+def opponents_as_met(rules: Ruleset) -> bool:
+    """Whether ``rules`` averages its opponents as the fast paths compute them (the coded,
+    seat and running-sums paths of :mod:`swissframe.engine.standings`): every meeting
+    counted, every row's games in the record, opponents' match rates over the rounds they
+    played. Otherwise (``distinct_opponents``, ``unopposed_loss_games="ignore"``,
+    ``opponent_mw_rounds="event"``) those paths hand the ruleset to the general one, which
+    honours them (:func:`prepare_rows`, :func:`opponent_mwp`,
+    ``tiebreakers._faced``)."""
+    return (not rules.distinct_opponents and rules.unopposed_loss_games == "count"
+            and rules.opponent_mw_rounds == "played")
+
+
+#: The record's column of the Swiss rounds of the player's event (keys…) up to the
+#: cutoff, read by the opponents' match rate of ``opponent_mw_rounds="event"``.
+EVENT_ROUNDS: Final = "_event_rounds"
+
+
+def opponent_rate_terms(rules: Ruleset) -> tuple[pl.Expr, pl.Expr] | None:
+    """Numerator/denominator of the match rate opponents average where it is not the own
+    one (``opponent_mw_rounds="event"``: over every Swiss round of the event, a round not
+    played a loss), else None. The numerator is :func:`rate_terms`' own."""
+    if rules.opponent_mw_rounds == "played":
+        return None
+    dv = rules.draw_value
+    rounds = pl.col(EVENT_ROUNDS)
+    if not rules.bye_in_own_rate:
+        rounds = rounds - pl.col("byes")
+    return rate_terms(rules)[0], _times(rounds, dv.denominator)
+
+
+def with_event_rounds(record: pl.LazyFrame, prepared: pl.LazyFrame, keys: tuple[str, ...],
+                      rules: Ruleset) -> pl.LazyFrame:
+    """``record`` with :data:`EVENT_ROUNDS` where ``rules`` reads it (the distinct round
+    numbers of the prepared Swiss rows per keys), else as it is."""
+    if rules.opponent_mw_rounds == "played":
+        return record
+    count = pl.col("round").n_unique().cast(pl.Int64).alias(EVENT_ROUNDS)
+    if not keys:
+        return record.join(prepared.select(count), how="cross")
+    return record.join(prepared.group_by(list(keys)).agg(count), on=list(keys), how="left",
+                       nulls_equal=True)
+
+
 def _times(x: pl.Expr, k: int) -> pl.Expr:
     """``x · k`` (an integer column), without the operation where ``k`` is 1: every
     expression node costs a small input's query planning time (a draw worth 1/3 makes
@@ -502,6 +557,9 @@ def _scale_exprs(rules: Ruleset, *, counted: bool) -> tuple[pl.Expr, pl.Expr, pl
     rates (:func:`rate_terms`'), and the largest count (``counted``: of the record's
     opponents, else of ``_count``). Built once per ruleset."""
     _, m_den, _, g_den = rate_terms(rules)
+    opp_terms = opponent_rate_terms(rules)
+    if opp_terms is not None:  # (the opponents' rate's denominators too)
+        m_den = pl.concat_list(m_den, opp_terms[1]).explode()
     opponents = (pl.col("opponents") if rules.earned_bye_opponent is None
                  else pl.col("opponents") + pl.col("earned_byes"))
     # (unique in first-seen order: a hash pass on the calling thread, where the unordered
@@ -597,6 +655,22 @@ def _clamped_rates(rules: Ruleset, scales: RateScales, *, x_mw: pl.Expr, x_gw: p
     }
 
 
+def opponent_mwp(rules: Ruleset, scales: RateScales) -> dict[str, pl.Expr]:
+    """``_x_mwp_opp`` and ``mwp_opp``, the match rate opponents average (exact at
+    ``scales``, and as a float), clamped as :func:`own_rates` clamps: the own ``_x_mwp`` /
+    ``mwp`` (a column of the same step's input), or with ``opponent_mw_rounds="event"``
+    the rate of :func:`opponent_rate_terms`."""
+    terms = opponent_rate_terms(rules)
+    if terms is None:
+        return {"_x_mwp_opp": pl.col("_x_mwp"), "mwp_opp": pl.col("mwp")}
+    num, den = terms
+    raw = {"x_mw": scales.rate.ratio(num, den),
+           "mw": pl.when(den > 0).then(num.cast(pl.Float64) / den.cast(pl.Float64)),
+           "x_gw": pl.lit(None), "gw": pl.lit(None)}
+    clamped = _clamped_rates(rules, scales, **raw)
+    return {"_x_mwp_opp": clamped["_x_mwp"], "mwp_opp": clamped["mwp"]}
+
+
 def ranking_keys(rules: Ruleset, upto: int | None = None) -> list[tuple[str, str, bool]]:
     """``(name, function, descending)`` of the first ``upto`` ranking criteria (all if
     None), with match points put first when ``points_first`` and the criteria do not start
@@ -682,7 +756,9 @@ def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("e
         return None
     r_top = int(r_max or 1)
     const = _clamp_bits(rules)
-    record = aggregate_players(prepare_rows(rows.lazy(), rules), keys).pipe(collect)
+    prepared = prepare_rows(rows.lazy(), rules)
+    record = with_event_rounds(aggregate_players(prepared, keys), prepared, keys,
+                               rules).pipe(collect)
     played = record.get_column("rounds_played").max()
     short = r_top <= LONG_ROUNDS if span else (
         isinstance(played, int) and played <= LONG_ROUNDS)
@@ -726,11 +802,14 @@ def _event_bits(record: pl.DataFrame, rules: Ruleset, const: tuple[float, float]
         return pl.min_horizontal(by_sum, by_table.fill_null(float("inf")))
 
     k_bits = pl.lit(table).gather(count.max().clip(0, table.len() - 1).cast(pl.Int64)).first()
+    r_bits = bits(rounds)
+    if opponent_rate_terms(rules) is not None:  # (lcm(l, n) ≤ l·n: the event's rounds too)
+        r_bits = r_bits + pl.col(EVENT_ROUNDS).max().cast(pl.Float64).log(2)
     return (record.group_by("event_id")
             # (its rounds: the span of their numbers, what a round-span scale grows with
             # — an event numbered from 1001 is the event numbered from 1 —, else the
             # most rounds a player played)
-            .agg(_r=bits(rounds), _g=bits(games), _k=k_bits,
+            .agg(_r=r_bits, _g=bits(games), _k=k_bits,
                  _rounds=(pl.col("last_round").max() - pl.col("first_round").min() + 1)
                  if span else pl.col("rounds_played").max())
             .select("event_id", "_rounds",

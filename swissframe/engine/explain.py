@@ -19,6 +19,7 @@ from swissframe._collect import collect, scoped
 from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._record import (
     EVAL,
+    EVENT_ROUNDS,
     THROUGH,
     eval_rounds,
     late_rounds_needed,
@@ -162,7 +163,16 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
               .when(pl.col("_win")).then(pl.lit("win"))
               .when(pl.col("_loss")).then(pl.lit("loss"))
               .otherwise(pl.lit("draw")))
-    excluded = pl.col("_unpaired") & ~(pl.col("_earned") & earned_as_opp)
+    # an opponent met again counts once with distinct_opponents: the later meetings are
+    # left out of the averages, as tiebreakers._faced leaves them
+    again = (pl.col("round").rank("ordinal").over("opponent_id") > 1
+             if rules.distinct_opponents else pl.lit(value=False))
+    excluded = (pl.col("_unpaired") & ~(pl.col("_earned") & earned_as_opp)) | (
+        pl.col("opponent_id").is_not_null() & again)
+    if rules.opponent_mw_rounds == "event":  # (the rounds an opponent's rate is over)
+        opp = opp.join(ctx.players.select(*keys, pl.col("player_id").alias("opponent_id"),
+                                          pl.col(EVENT_ROUNDS).alias("_n_event")),
+                       on=[*keys, "opponent_id"], how="left")
     t = (rows.join(opp, on=[*keys, "opponent_id"], how="left")
          .with_columns(result=result, bye=pl.col("_bye"), excluded=excluded,
                        unplayed=pl.col("_kind")))
@@ -178,10 +188,20 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
         .otherwise(pl.col("_gwp")))
     # the floor and cap are the engine's (opp_mwp is the clamped rate): only compare
     raw, used = pl.col("opp_mwp_raw"), pl.col("_mwp")
+    # a missed round lost in an opponent's rate (opponent_mw_rounds="event"), else nothing
+    missed = (pl.col("_n_event") > pl.col("opp_rounds")
+              if rules.opponent_mw_rounds == "event" else pl.lit(value=False))
+    n_event = pl.col("_n_event") if rules.opponent_mw_rounds == "event" else pl.lit(0)
     note = (pl.when(pl.col("_earned") & earned_as_opp)
             .then(pl.lit("earned bye counted as an opponent"))
             .when(pl.col("_bye")).then(pl.lit("bye: not an opponent, left out of averages"))
-            .when(pl.col("excluded")).then(pl.lit("no opponent: left out of averages"))
+            .when(pl.col("excluded") & pl.col("_unpaired"))
+            .then(pl.lit("no opponent: left out of averages"))
+            .when(pl.col("excluded"))
+            .then(pl.lit("met before: each opponent counts once (distinct_opponents)"))
+            .when(missed)
+            .then(pl.format("win rate over all {} rounds of the event (missed rounds lost): {}",
+                            n_event, _fmt(used)))
             .when(raw < used)
             .then(pl.format("win rate {} raised to the floor {}", _fmt(raw), _fmt(used)))
             .when(raw > used)

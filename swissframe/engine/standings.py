@@ -34,6 +34,8 @@ from swissframe.engine._record import (
     late_rounds_needed,
     late_rows,
     named,
+    opponent_mwp,
+    opponents_as_met,
     own_rates_staged,
     points_of_counts,
     points_unit,
@@ -43,6 +45,7 @@ from swissframe.engine._record import (
     require_stage,
     scale_groups,
     seat_record,
+    with_event_rounds,
 )
 from swissframe.engine.tiebreakers import (
     BASE_SOURCES,
@@ -102,7 +105,7 @@ def _rate_columns(rules: Ruleset, scales: RateScales) -> tuple[tuple[pl.Expr, ..
     steps = ({"match_points": mp, "_x_match_points": points.cast(pl.Int128), **terms}, raw,
              {k: clamped[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp", "gwp",
                                       "gwp_opp")},
-             {"_x_mwp_opp": pl.col("_x_mwp"), "mwp_opp": pl.col("mwp"), **raw_floats})
+             {**opponent_mwp(rules, scales), **raw_floats})
     return tuple(named(step) for step in steps)
 
 
@@ -114,8 +117,9 @@ def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...], *,
     prepared = prepare_rows(rows, rules, columns=columns).pipe(collect).lazy()
     # (with the players' sums a criterion reads from the record: chess scores)
     flags, extra = record_aggs(rules)
-    base = aggregate_players(with_columns(prepared, *flags) if flags else prepared, keys,
-                             extra=extra).pipe(collect)
+    base = with_event_rounds(
+        aggregate_players(with_columns(prepared, *flags) if flags else prepared, keys,
+                          extra=extra), prepared, keys, rules).pipe(collect)
     scales = rate_scales(base, rules)
     players = _rates(base, rules, scales).pipe(collect)
     return Context(rows=prepared, players=players.lazy(), keys=keys, rules=rules,
@@ -146,7 +150,7 @@ def _cumulative_ok(rules: Ruleset) -> bool:
     # running sums by round do not know (_record.standing_rows)
     # (set(...): the registry read once, not once per name)
     return (rules.earned_bye_opponent is None and rules.late_rounds != "loss"
-            and names <= set(_CUMULATIVE_CRITERIA))
+            and opponents_as_met(rules) and names <= set(_CUMULATIVE_CRITERIA))
 
 
 def _cutoff_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
@@ -1161,7 +1165,7 @@ def _coded_ok(rules: Ruleset) -> bool:
     names = {c.function for c in (*rules.criteria, *rules.columns)}
     return (rules.snapshot == "final" and rules.late_rounds == "as_given"
             and rules.earned_bye_opponent is None and rules.missing_rounds == "not_played"
-            and names <= set(_CODED_CRITERIA))
+            and opponents_as_met(rules) and names <= set(_CODED_CRITERIA))
 
 
 def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,

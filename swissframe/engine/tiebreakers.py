@@ -526,8 +526,10 @@ OPPONENT_SUMS_KEY: Final = "__opponent_sums__"
 
 
 def _faced(ctx: Context) -> pl.LazyFrame:
-    """(keys…, player_id, opponent_id) for every round with an opponent."""
-    return ctx.rows.filter(~pl.col("_unpaired")).select(*ctx.keys, PLAYER, OPP)
+    """(keys…, player_id, opponent_id) for every round with an opponent; each opponent
+    once with ``distinct_opponents`` (the one place the opponents' means read it)."""
+    faced = ctx.rows.filter(~pl.col("_unpaired")).select(*ctx.keys, PLAYER, OPP)
+    return faced.unique() if ctx.rules.distinct_opponents else faced
 
 
 def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
@@ -943,8 +945,7 @@ def omp(ctx: Context, *, name: str = "omp", max_per_round: int = 3) -> pl.LazyFr
     opp = ctx.players.select(*ctx.keys, pl.col(PLAYER).alias(OPP),
                              pl.col("_pts").alias("_op"), pl.col("rounds_played").alias("_or"))
     unit = points_unit(ctx.rules)
-    agg = (ctx.rows.filter(~pl.col("_unpaired")).select(*ctx.pkeys, OPP)
-           .join(opp, on=[*ctx.keys, OPP], how="left")
+    agg = (_faced(ctx).join(opp, on=[*ctx.keys, OPP], how="left")
            .group_by(ctx.pkeys)
            .agg(pl.col("_op").sum().alias("_n"),
                 (pl.col("_or") * max_per_round * unit).sum().alias("_d")))

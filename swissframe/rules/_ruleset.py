@@ -145,13 +145,6 @@ class PlatformOptions(Mapping[str, object]):
         Which of ``omwp``, ``gwp``, ``ogwp`` the platform's data lets us reproduce.
     unreported
         A ``0-0-0`` match counts as a 0-game draw (``"draw"``) or not at all (``"drop"``).
-    distinct_opponents
-        Each opponent counts once in OMW%/OGW% even when met twice (melee.gg).
-    unopposed_loss_games
-        Whether the games of a loss without an opponent count in the own GW%.
-    opponent_mw_rounds
-        An opponent's match-win rate over the rounds they ``"played"`` or every Swiss
-        round of the ``"event"`` (CardsRealm until 2025-05-19).
     dropped_cutoff
         With ``snapshot="stage"``: when a player who left early is evaluated.
     published_order
@@ -175,24 +168,19 @@ class PlatformOptions(Mapping[str, object]):
     rounding: Rounding = "round"
     compare: tuple[str, ...] = _COMPARABLE
     unreported: Unreported = "draw"
-    distinct_opponents: bool = False
-    unopposed_loss_games: UnopposedLossGames = "count"
-    opponent_mw_rounds: OpponentMwRounds = "played"
     dropped_cutoff: DroppedCutoff = "stage_end"
     published_order: PublishedOrder = "bracket"
 
     def __post_init__(self) -> None:
         choices = {"rounding": Rounding, "unreported": Unreported,
-                   "unopposed_loss_games": UnopposedLossGames,
-                   "opponent_mw_rounds": OpponentMwRounds, "dropped_cutoff": DroppedCutoff,
-                   "published_order": PublishedOrder}
+                   "dropped_cutoff": DroppedCutoff, "published_order": PublishedOrder}
         for key, kind in choices.items():
             allowed = get_args(kind)
             if getattr(self, key) not in allowed:
                 msg = (f"platform option {key}={getattr(self, key)!r} is unknown. "
                        f"Hint: one of {', '.join(map(repr, allowed))}.")
                 raise RulesetError(msg)
-        for key in ("playoff_in_tiebreakers", "distinct_opponents"):
+        for key in ("playoff_in_tiebreakers",):
             if not isinstance(getattr(self, key), bool):
                 msg = (f"platform option {key}={getattr(self, key)!r} is not a bool. "
                        "Hint: True or False.")
@@ -615,6 +603,24 @@ class Ruleset:
         is W/L/T; rules.md §2.1). Read by the surfaces' words only (``swissframe cut``'s
         "if tie", ``explain``'s result column, the report's "W–L–T"; through
         :func:`swissframe.cut._words.draw_word`).
+    distinct_opponents
+        Whether an opponent met more than once counts once in the opponents' averages
+        (OMW%, OGW%, OOMW% and every mean over the opponents faced) instead of once per
+        meeting. False (the presets: the MTR's Appendix C averages "each opponent"'s
+        rates over the matches played, as DCI Reporter does); True on melee.gg and in the
+        npm ``tournament-organizer`` (docs/rules-decisions.md, "Each opponent once").
+    unopposed_loss_games
+        The games of a forfeit loss without an opponent (``unplayed="forfeit_loss"`` and
+        a null ``opponent_id``: a no-show): ``"count"`` in the player's games like any
+        other row (the default), or ``"ignore"``: left out of the player's games and GW%
+        (and so of the GW% their opponents average) while the round still counts as a
+        loss in match points and MW% (melee.gg; docs/fidelity.md).
+    opponent_mw_rounds
+        The denominator of the match-win rate the opponents' averages read:
+        ``"played"`` (the rounds the opponent played, MTR Appendix C; the default) or
+        ``"event"``: every Swiss round of the event up to the evaluation round, so a
+        round the opponent did not play counts as a loss (CardsRealm until 2025-05-19).
+        The player's own MW% is unchanged.
     """
 
     name: str
@@ -649,6 +655,9 @@ class Ruleset:
     match_outcomes: tuple[tuple[int, int, int], ...] = BEST_OF_THREE
     playoff: bool = True
     draw_word: str = "draw"
+    distinct_opponents: bool = False
+    unopposed_loss_games: UnopposedLossGames = "count"
+    opponent_mw_rounds: OpponentMwRounds = "played"
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -680,6 +689,13 @@ class Ruleset:
             msg = (f"ruleset {self.name!r}: late_rounds={self.late_rounds!r}; expected "
                    "'as_given', 'loss' or 'skip'.")
             raise RulesetError(msg)
+        for key, kind in (("unopposed_loss_games", UnopposedLossGames),
+                          ("opponent_mw_rounds", OpponentMwRounds)):
+            allowed = get_args(kind)
+            if getattr(self, key) not in allowed:
+                msg = (f"ruleset {self.name!r}: {key}={getattr(self, key)!r:.40} is unknown. "
+                       f"Hint: one of {', '.join(map(repr, allowed))}.")
+                raise RulesetError(msg)
         if self.missing_rounds not in ("not_played", "absent"):
             msg = (f"ruleset {self.name!r}: missing_rounds={self.missing_rounds!r}; expected "
                    "'not_played' or 'absent'.")

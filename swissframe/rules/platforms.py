@@ -18,19 +18,6 @@ ruleset's equality) and is applied to the data by :func:`prepare_results` / :fun
     Which values the platform's data lets us reproduce (Topdeck has no game scores: OMW% only).
 ``unreported`` (``"draw"`` | ``"drop"``)
     How a ``0-0-0`` (unreported) match counts: as a 0-game match draw, or not at all.
-``distinct_opponents`` (bool)
-    Each opponent counts once in OMW%/OGW% even when met twice (melee.gg: a Swiss opponent
-    met again in the playoff, or a rematch in a small Swiss). The engine counts every
-    meeting, so :func:`platform_values` computes the opponents' averages itself from the
-    engine's per-player MW%/GW%.
-``unopposed_loss_games`` (``"count"`` | ``"ignore"``)
-    Whether the games of a loss without an opponent (no-show, ``0-2-0`` against ``"-"``)
-    count in the player's own GW% (melee.gg: they do not; the match still counts in MW%).
-``opponent_mw_rounds`` (``"played"`` | ``"event"``)
-    The denominator of an opponent's match-win rate in OMW%: the rounds the opponent
-    played (MTR, default) or every Swiss round of the event up to the evaluation round, so
-    rounds an opponent missed (dropped, late, skipped) count as losses (CardsRealm until
-    2025-05-19: OMW% 73% → 93% of players reproduced).
 ``dropped_cutoff`` (``"stage_end"`` | ``"stage_end_minus_one"`` | ``"own_round"``)
     With ``snapshot="stage"``: the round at which a player who left before the end of their
     stage (dropped, or did not play the stage's last round) is evaluated. ``"stage_end"``
@@ -46,6 +33,21 @@ ruleset's equality) and is applied to the data by :func:`prepare_results` / :fun
     order (Manatraders and CardsRealm publish their Swiss standings; a playoff moves
     nobody). Read by :func:`swissframe.verify.verify` for the ``rank`` column.
 
+What the platforms do to the opponents' averages is the engine's, as :class:`Ruleset`
+fields any ruleset may set (honoured by every path of :func:`swissframe.standings`):
+
+``distinct_opponents=True``
+    Each opponent counts once in OMW%/OGW% even when met twice (melee.gg: a Swiss opponent
+    met again in the playoff, or a rematch in a small Swiss).
+``unopposed_loss_games="ignore"``
+    The games of a loss without an opponent (no-show, ``0-2-0`` against ``"-"``) do not
+    count in the player's own GW% (melee.gg; the match still counts in MW%).
+``opponent_mw_rounds="event"``
+    The denominator of an opponent's match-win rate in OMW% is every Swiss round of the
+    event up to the evaluation round, so rounds an opponent missed (dropped, late,
+    skipped) count as losses (CardsRealm until 2025-05-19: OMW% 73% → 93% of players
+    reproduced).
+
 The ordering is data too: a platform ruleset's ``criteria`` are the keys its published order
 uses (Manatraders: points → rounds played → OMW% → GW% → OGW%; docs/fidelity.md).
 
@@ -54,8 +56,8 @@ Per-player evaluation cutoffs
     the player played (``snapshot="stage"``): Day 1, Day 2, or the playoff for the players
     who reached it — and then the opponents' records are taken at that same round.
     :func:`platform_values` implements it on top of the engine's ``keys=`` API: every row is
-    repeated once per distinct cutoff round at or after it (a ``_cut`` key column), the
-    engine computes every player's own rates per cutoff in one call, and each player reads
+    repeated once per distinct cutoff round at or after it (an ``eval_cut`` key column),
+    the engine computes every player's values per cutoff in one call, and each player reads
     the row of their own cutoff.
 
 The melee.gg eras (SOURCES.md): E1 (6 decimals) drawn games worth 0, own GW% floored; E2
@@ -72,9 +74,8 @@ from typing import Final
 
 import polars as pl
 
-from swissframe._collect import collect
 from swissframe.engine._exact import to_decimals
-from swissframe.engine._record import clamp_float, cutoff_rows
+from swissframe.engine._record import cutoff_rows
 from swissframe.engine.standings import standings
 from swissframe.errors import RulesetError
 from swissframe.io.decklist import melee_era
@@ -112,8 +113,8 @@ _MELEE_BASE: Final = dataclasses.replace(
     _PLATFORM_MTG, name="melee", floor=Fraction(1, 3), snapshot="stage",
     description="melee.gg", source="melee.gg published standings, by era: docs/fidelity.md",
     options=PlatformOptions(playoff_in_tiebreakers=True, rounding="round", compare=_ALL3,
-                            unreported="draw", distinct_opponents=True,
-                            unopposed_loss_games="ignore"))
+                            unreported="draw"),
+    distinct_opponents=True, unopposed_loss_games="ignore")
 
 #: melee.gg era E1 (6 decimals, early 2024): drawn games worth 0, own GW% floored at 1/3.
 MELEE_E1: Final = dataclasses.replace(
@@ -153,7 +154,7 @@ CARDSREALM_E1: Final = dataclasses.replace(
     CARDSREALM, name="cardsrealm-e1", floor_own_gw=True,
     description="CardsRealm until 2025-05-19: floor 1/3, own GW% floored, opponents' MW% "
                 "over all Swiss rounds, 3 decimals",
-    options=dataclasses.replace(CARDSREALM.options, opponent_mw_rounds="event"))
+    opponent_mw_rounds="event")
 
 #: First event date of CardsRealm's era "CR2" (own GW% no longer floored).
 CARDSREALM_E2_START: Final = "2025-05-20"
@@ -378,13 +379,13 @@ def _cutoffs(swiss: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
 def platform_values(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
     """Every player's OMW%, GW% and OGW% as the platform computes them (unrounded).
 
-    Applies the ruleset's options (:func:`prepare_results`, ``distinct_opponents``,
-    ``unopposed_loss_games``) and evaluates each player at their own cutoff round (see
-    "Per-player evaluation cutoffs" in the module docstring), reusing the engine
-    (:func:`swissframe.standings.standings` with an ``eval_cut`` key) for the per-player match
-    and game rates, floors and caps. Opponents' averages are means over the opponents faced
-    up to the player's cutoff (each once with ``distinct_opponents``), of their rates at
-    that same cutoff; byes and unopposed losses are not opponents.
+    Applies the ruleset's platform options (:func:`prepare_results`) and evaluates each
+    player at their own cutoff round (see "Per-player evaluation cutoffs" in the module
+    docstring): the engine (:func:`swissframe.standings.standings` with an ``eval_cut``
+    key) computes every value at every cutoff, with the ruleset's own treatment of the
+    opponents (``distinct_opponents``, ``unopposed_loss_games``, ``opponent_mw_rounds``),
+    and each player reads the row of their cutoff, where the opponents' records are taken
+    at that same round.
 
     Parameters
     ----------
@@ -424,54 +425,10 @@ def platform_values(results: pl.DataFrame, ruleset: Ruleset) -> pl.DataFrame:
         return pl.DataFrame(schema=out_schema)
     cut = _cutoffs(swiss, ruleset)
     rows = cutoff_rows(swiss.lazy(), ["event_id"],
-                       cut.select("event_id", _CUT).unique().lazy(), through=_CUT).pipe(collect)
-    engine_rules = dataclasses.replace(ruleset, snapshot="final")
-    base = standings(rows.select(*_KEEP, _CUT), engine_rules, keys=[_CUT]).select(
-        "event_id", _CUT, "player_id", "mwp", "gwp", "match_points", "dropped")
-    if option(ruleset, "unopposed_loss_games") == "ignore" and "unplayed" in rows.columns:
-        no_show = (pl.col("unplayed") == "forfeit_loss") & pl.col("opponent_id").is_null()
-        hit = rows.filter(no_show).select("event_id", _CUT, "player_id").unique()
-        if hit.height:
-            # the whole event-cutoffs (opponents must have rows too), without the no-shows
-            sub = (rows.join(hit.select("event_id", _CUT).unique(), on=["event_id", _CUT],
-                             how="semi")
-                   .filter(~no_show.fill_null(value=False)))
-            gw = (standings(sub.select(*_KEEP, _CUT), engine_rules, keys=[_CUT])
-                  .select("event_id", _CUT, "player_id", pl.col("gwp").alias("_gw2"))
-                  if sub.height else pl.DataFrame(schema={
-                      "event_id": pl.String, _CUT: pl.Int64, "player_id": pl.String,
-                      "_gw2": pl.Float64}))
-            base = (base.join(hit.with_columns(pl.lit(True).alias("_hit")),
-                              on=["event_id", _CUT, "player_id"], how="left")
-                    .join(gw, on=["event_id", _CUT, "player_id"], how="left")
-                    .with_columns(pl.when(pl.col("_hit")).then(pl.col("_gw2"))
-                                  .otherwise(pl.col("gwp")).alias("gwp"))
-                    .drop("_hit", "_gw2"))
-    om = pl.col("mwp")
-    mw_rounds = option(ruleset, "opponent_mw_rounds")
-    if mw_rounds == "event":
-        # every Swiss round of the event up to the cutoff is in the denominator: a round the
-        # opponent did not play counts as a loss
-        n_rounds = (rows.select("event_id", _CUT, "round").unique()
-                    .group_by("event_id", _CUT).agg(pl.len().alias("_n_rounds")))
-        base = base.join(n_rounds, on=["event_id", _CUT], how="left")
-        om = clamp_float(pl.col("match_points")
-                         / (float(ruleset.points_win) * pl.col("_n_rounds")),
-                         ruleset, pl.col("dropped"))
-    # what opponents average: the engine's clamp (floored, capped), also where the
-    # platform leaves the player's own GW% unfloored
-    opp = base.select("event_id", _CUT, pl.col("player_id").alias("opponent_id"),
-                      om.alias("_om"),
-                      clamp_float(pl.col("gwp"), ruleset, pl.col("dropped")).alias("_og"))
-    faced = (rows.filter(pl.col("opponent_id").is_not_null())
-             .join(cut, on=["event_id", "player_id", _CUT], how="semi")
-             .select("event_id", "player_id", _CUT, "opponent_id"))
-    if option(ruleset, "distinct_opponents"):
-        faced = faced.unique()
-    means = (faced.join(opp, on=["event_id", _CUT, "opponent_id"], how="left")
-             .group_by("event_id", "player_id")
-             .agg(pl.col("_om").mean().alias("omwp"), pl.col("_og").mean().alias("ogwp")))
-    own = cut.join(base, on=["event_id", _CUT, "player_id"], how="left")
-    return (own.join(means, on=["event_id", "player_id"], how="left")
+                       cut.select("event_id", _CUT).unique().lazy(), through=_CUT)
+    # every cutoff's standings in one call (the cutoff a key), each player read at their own
+    table = standings(rows, dataclasses.replace(ruleset, snapshot="final"), keys=[_CUT])
+    return (cut.join(table.select("event_id", _CUT, "player_id", *_ALL3),
+                     on=["event_id", "player_id", _CUT], how="left")
             .select("event_id", "player_id", pl.col(_CUT).cast(pl.Int64).alias("eval_round"),
-                    "omwp", "gwp", "ogwp"))
+                    *_ALL3))

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
@@ -20,6 +20,7 @@ import swissframe as sf
 from swissframe import cut
 from swissframe.cut import _status as cut_status_module
 from swissframe.cut._round import DEFAULT_OUTCOMES
+from swissframe.errors import RulesetError
 from tests.helpers import Opp, event_from_opponents
 
 LEVEL = {True: "win", False: "loss"}
@@ -167,7 +168,7 @@ def random_event(seed: int, ev: str, *, players: int | None = None, rounds: int 
 
 
 def brute_force(res: pl.DataFrame, pairs: pl.DataFrame, top: int,
-                rules: str = "mtg") -> pl.DataFrame:
+                rules: str | sf.Ruleset = "mtg") -> pl.DataFrame:
     """Every scenario of every event's final round through the engine: per (player,
     outcome) the truth (all / any makes the cut, share) and the tiebreaker extremes."""
     frames, levels = [], []
@@ -275,6 +276,42 @@ def test_cut_status_sound_property(seed: int, top: int) -> None:
 #: stage-snapshot presets need a ``stage`` column the analysed round does not carry).
 CARD_PRESETS = sorted(n for n, r in sf.rules.PRESETS.items()
                       if not n.startswith("fide") and r.snapshot != "stage")
+#: The opponent options on, each alone and together (every preset sets them off but
+#: ``cardsrealm-e1``'s event rounds and the melee presets, which need a ``stage`` column).
+OPTION_RULES = [dataclasses.replace(sf.rules.MTG_DCI_REPORTER, name=f"mtg-{k}", **v)
+                for k, v in (("distinct", {"distinct_opponents": True}),
+                             ("ignore", {"unopposed_loss_games": "ignore"}),
+                             ("event", {"opponent_mw_rounds": "event"}),
+                             ("all", {"distinct_opponents": True,
+                                      "unopposed_loss_games": "ignore",
+                                      "opponent_mw_rounds": "event"}))]
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), top=st.integers(1, 4), which=st.integers(0, 3))
+@example(seed=830915, top=2, which=0)  # (a rematch: unsound with every meeting's bounds)
+def test_cut_status_sound_with_opponent_options(seed: int, top: int, which: int) -> None:
+    """A ruleset counting each opponent once, ignoring a no-show's games or taking an
+    opponent's rate over the event's rounds: the analyses leave its opponents' means
+    unbounded (their own count every meeting) and what they prove stays true."""
+    rules = OPTION_RULES[which]
+    res, pairs = random_event(seed, "h", players=6, rounds=2, drop=0.15)
+    if not pairs.height:
+        return
+    rf = prepare_round(res, pairs, rules, outcome_table(DEFAULT_OUTCOMES))
+    assert fast_unsupported(rules, rf) == opponents_bounded(rules)
+    truth = brute_force(res, pairs, top, rules)
+    got = cut.cut_status(res, pairs, top, rules, exact_limit=0, n_sims=0)
+    both = got.join(truth, on=["event_id", "player_id", "outcome"], how="full", coalesce=True)
+    bad = both.filter(((pl.col("status") == "guaranteed") & ~pl.col("all"))
+                      | ((pl.col("status") == "eliminated") & pl.col("any")))
+    assert bad.height == 0, (rules.name, top, bad)
+
+
+def test_next_round_ranges_refuse_opponent_options() -> None:
+    res, pairs = random_event(1, "h", players=6, rounds=2, drop=0.0)
+    with pytest.raises(RulesetError, match=r"cardsrealm-e1.*opponent_mw_rounds='event'.*Hint"):
+        cut.next_round_ranges(res, pairs, "cardsrealm-e1")
 
 
 def _bounded_sound(res: pl.DataFrame, pairs: pl.DataFrame, top: int, rules: str) -> None:
@@ -677,6 +714,7 @@ def test_id_report_of_many_events_is_each_event_alone() -> None:
 
 from swissframe.cut._round import (  # noqa: E402
     make_cut_flags,
+    opponents_bounded,
     outcome_table,
     prepare_round,
     sample_assignments,

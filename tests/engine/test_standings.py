@@ -536,8 +536,15 @@ def test_by_round_cumulative_path_equals_repeated_rows(res: pl.DataFrame, rules:
 def test_by_round_cumulative_path_is_taken_only_where_it_applies() -> None:
     from swissframe.engine.standings import _cumulative_ok
 
-    for name in ("mtg", "mtg-1/3", "mtg-wer", "topdeck", "cardsrealm", "melee-e1", "swu"):
+    for name in ("mtg", "mtg-1/3", "mtg-wer", "topdeck", "cardsrealm", "swu"):
         assert _cumulative_ok(sf.rules.get(name)), name
+    # the running sums count every meeting, every row's games and an opponent's own
+    # rounds: melee.gg's presets (each opponent once, a no-show's games left out) and
+    # CardsRealm's first era (an opponent's rate over the event's rounds) take the rows
+    for name in ("melee-e1", "melee-e2", "cardsrealm-e1"):
+        assert not _cumulative_ok(sf.rules.get(name)), name
+    assert _cumulative_ok(dataclasses.replace(
+        sf.rules.get("melee-e1"), distinct_opponents=False, unopposed_loss_games="count"))
     # Pokémon's losses for missed rounds stand from the player's next round, which the
     # running sums do not know; a table where no one missed a round takes them
     # (_record.late_rounds_needed)

@@ -123,8 +123,7 @@ def test_platform_values_stage_cutoffs_and_distinct_opponents() -> None:
     assert omw["C"] == pytest.approx((1 / 3 + 1) / 2)  # D (0-2 → 1/3) and A (3-0), once
     assert omw["D"] == pytest.approx((1 / 2 + 1 / 2) / 2)
     # the engine alone (every meeting counted) would average C twice for A
-    plain = dataclasses.replace(P.MELEE_E2, options={**P.MELEE_E2.options,
-                                                     "distinct_opponents": False})
+    plain = dataclasses.replace(P.MELEE_E2, distinct_opponents=False)
     a = P.platform_values(df, plain).filter(pl.col("player_id") == "A")["omwp"].item()
     assert a == pytest.approx((1 / 2 + 1 / 3 + 1 / 3) / 3)
 
@@ -182,13 +181,12 @@ def test_opponent_mw_over_every_swiss_round_counts_missed_rounds_as_losses() -> 
                        (3, "A", "D", 2, 0), (2, "D", None, 2, 0), (3, "C", None, 2, 0)])
     played = dict(P.platform_values(df, P.CARDSREALM).select("player_id", "omwp").rows())
     event = dict(P.platform_values(df, P.CARDSREALM_E1).select("player_id", "omwp").rows())
-    assert P.option(P.CARDSREALM_E1, "opponent_mw_rounds") == "event"
+    assert P.CARDSREALM_E1.opponent_mw_rounds == "event"
     assert played["A"] == pytest.approx((1 + 2 / 3 + 1 / 3) / 3)   # B 1, C 2/3, D 1/3
     assert event["A"] == pytest.approx((1 / 3 + 2 / 3 + 1 / 3) / 3)  # B 3/9 = 1/3
     assert played["C"] == event["C"] == pytest.approx((1 / 3 + 2 / 3) / 2)  # all played 3
     with pytest.raises(RulesetError, match=r"opponent_mw_rounds.*Hint"):
-        dataclasses.replace(P.CARDSREALM, options={**P.CARDSREALM.options,
-                                                   "opponent_mw_rounds": "all"})
+        dataclasses.replace(P.CARDSREALM, opponent_mw_rounds="all")
 
 
 # ------------------------------------------------------------------ issue 14: typed options
@@ -196,7 +194,7 @@ def test_opponent_mw_over_every_swiss_round_counts_missed_rounds_as_losses() -> 
 
 def _plain_melee() -> rules.Ruleset:
     return dataclasses.replace(P.MELEE_E2, options={**P.MELEE_E2.options,
-                                                    "distinct_opponents": False})
+                                                    "playoff_in_tiebreakers": False})
 
 
 def test_options_take_part_in_equality_and_hash() -> None:
@@ -221,8 +219,12 @@ def test_options_are_validated_whole_when_built() -> None:
         dataclasses.replace(P.MELEE_E2, options={"roundng": "round"})
     with pytest.raises(RulesetError, match=r"compare.*Hint"):
         rules.PlatformOptions(compare=("omwp", "mwp"))
+    with pytest.raises(RulesetError, match=r"playoff_in_tiebreakers.*Hint"):
+        rules.PlatformOptions(playoff_in_tiebreakers="yes")  # type: ignore[arg-type]
     with pytest.raises(RulesetError, match=r"distinct_opponents.*Hint"):
-        rules.PlatformOptions(distinct_opponents="yes")  # type: ignore[arg-type]
+        dataclasses.replace(P.MELEE_E2, distinct_opponents="yes")
+    with pytest.raises(RulesetError, match=r"unopposed_loss_games.*Hint"):
+        dataclasses.replace(P.MELEE_E2, unopposed_loss_games="skip")
     assert rules.PlatformOptions(compare="omwp").compare == ("omwp",)  # type: ignore[arg-type]
 
 
