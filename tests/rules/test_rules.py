@@ -516,3 +516,26 @@ def test_a_criterion_parameter_its_function_does_not_take_is_refused() -> None:
     with pytest.raises(RulesetError, match=r"criterion 'bh': function 'buchholz' takes no "
                        r"parameter 'cuts'. Hint: its parameters are \['cut', 'median'"):
         sf.standings(ev, rs)
+
+
+@pytest.mark.parametrize("name", sorted(sf.rules.PRESETS))
+def test_a_ruleset_s_cached_hash_is_its_fields_hash_and_is_not_pickled(name: str) -> None:
+    """``Ruleset.__hash__`` computes the fields' hash once (the engine's caches look it up
+    several times a call): the value a frozen dataclass gives, equal for equal rulesets,
+    and left out of a pickle or a copy (string hashes differ between processes)."""
+    import copy
+    import pickle
+
+    rules = sf.rules.get(name)
+    fields = tuple(getattr(rules, f.name) for f in dataclasses.fields(rules))
+    assert hash(rules) == hash(fields) == hash(rules)  # (the second: the cached value)
+    renamed = dataclasses.replace(rules, name=f"{name}-copy")
+    assert hash(renamed) == hash((f"{name}-copy", *fields[1:]))
+    same = dataclasses.replace(renamed, name=name)
+    assert same == rules
+    assert hash(same) == hash(rules)
+    for back in (pickle.loads(pickle.dumps(rules)), copy.copy(rules), copy.deepcopy(rules)):
+        assert back == rules
+        assert hash(back) == hash(rules)
+    state = rules.__getstate__()
+    assert set(state) == {f.name for f in dataclasses.fields(rules)}
