@@ -59,6 +59,7 @@ from typing import Any, Final
 import numpy as np
 import orjson
 import polars as pl
+import polars.selectors as cs
 
 from swissframe.errors import ImportFormatError
 from swissframe.io._files import (
@@ -1268,30 +1269,28 @@ def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
 
 @dataclass(frozen=True)
 class _Widened:
-    """Names held as codes (:func:`_assemble`) with new names among them: the ``Enum`` of
-    both in text order (``dtype``) and each old code's new one (``codes``); both None when
-    the names are held as text."""
+    """Names held as codes (:func:`_assemble`) and new names (texts) put in one ``Enum``
+    of both in text order: each old code's new one (``codes``) and the new names in it
+    (``new``); the names as they are when held as text (``codes`` None)."""
 
-    dtype: pl.Enum | None
     codes: pl.Series | None
+    new: pl.Series
 
     @staticmethod
-    def of(dtype: pl.DataType, new: Sequence[pl.Series]) -> _Widened:
-        """``dtype``'s names (an ``Enum``, or text) with the texts of ``new`` among them."""
+    def of(dtype: pl.DataType, new: pl.Series) -> _Widened:
+        """``dtype``'s names (an ``Enum``, or text) with the texts ``new`` among them."""
         if not isinstance(dtype, pl.Enum):
-            return _Widened(None, None)
+            return _Widened(None, new)
         old = dtype.categories
-        wider = pl.Enum(pl.concat([old, *(x.rename(old.name) for x in new)]).unique().sort())
-        return _Widened(wider, old.cast(wider))
+        wider = pl.Enum(pl.concat([old, new.rename(old.name)]).unique().sort())
+        return _Widened(old.cast(wider), new.cast(wider))
 
-    def frame(self, frame: pl.DataFrame, *cols: str) -> pl.DataFrame:
-        """``frame`` with its columns of names ``cols`` (old codes, or texts) in the wider
-        ``Enum``; as it is when names are held as text."""
-        if self.dtype is None or self.codes is None:
-            return frame
-        return frame.with_columns(
-            (frame[c].cast(self.dtype) if frame[c].dtype == pl.String
-             else self.codes.gather(frame[c].to_physical())).alias(c) for c in cols)
+    def series(self, names: pl.Series) -> pl.Series:
+        """``names`` (coded as ``dtype`` was, or texts) in the wider ``Enum``."""
+        if self.codes is None:
+            return names
+        wider: pl.Series = self.codes.gather(names.to_physical())
+        return wider.alias(names.name)
 
 
 def _disambiguate(m: pl.DataFrame, stands: pl.DataFrame, report: list[pl.DataFrame]
@@ -1312,33 +1311,32 @@ def _disambiguate(m: pl.DataFrame, stands: pl.DataFrame, report: list[pl.DataFra
     if not dups.height:
         return m, stands
     sfx = pl.format("{} [{}]", pl.col("player"), pl.col("_k"))
-    renamed = dups.select("_row", sfx.alias("_new"))
     report.append(_report(dups.with_columns(sfx.alias("player_id"), pl.lit(None).alias("round")),
                           "ambiguous_name", pl.format(
         "{} players are listed as '{}'; renamed by rank order. Rounds have no ids, so their "
         "matches are assigned by seat order within each round and may be crossed", pl.col("_n"),
         pl.col("player"))))
     dn = dups.select("event_id", pl.col("player").alias("_name")).unique()
+    # (each seat of a repeated name with its match's row ``_i``: renamed in place)
     seats = pl.concat([
-        m.select("event_id", "round", "round_pos", "match_pos", pl.lit(s).alias("_seat"),
-                 pl.col(s).alias("_name")) for s in ("a", "b")]).drop_nulls("_name")
+        m.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias("_i"), "event_id", "round",
+                 "round_pos", "match_pos", pl.lit(s).alias("_seat"), pl.col(s).alias("_name"))
+        for s in ("a", "b")]).drop_nulls("_name")
     seats = seats.join(dn, on=["event_id", "_name"], how="semi").sort(
-        "event_id", "round", "round_pos", "match_pos", "_seat").with_columns(
-        pl.int_range(1, pl.len() + 1).over("event_id", "round", "_name").alias("_k"))
-    fixes = {s: seats.filter(pl.col("_seat") == s).select(
-        "event_id", "round_pos", "match_pos", pl.format("{} [{}]", "_name", "_k").alias("_new"))
-        for s in ("a", "b")}
-    code = _Widened.of(stands["player_id"].dtype, [renamed["_new"], *(
-        f["_new"] for f in fixes.values())])
-    stands = code.frame(stands.with_row_index("_row"), "player", "player_id").join(
-        code.frame(renamed, "_new"), on="_row", how="left", maintain_order="left").select(
-        *(pl.coalesce("_new", "player_id").alias(c) if c == "player_id" else pl.col(c)
-          for c in stands.columns))
-    m = code.frame(m, "a", "b")
-    for s, fix in fixes.items():
-        m = m.join(code.frame(fix, "_new"), on=["event_id", "round_pos", "match_pos"],
-                   how="left").with_columns(pl.coalesce("_new", s).alias(s)).drop("_new")
-    return m, stands
+        "event_id", "round", "round_pos", "match_pos", "_seat").with_columns(pl.format(
+            "{} [{}]", "_name", pl.int_range(1, pl.len() + 1).over("event_id", "round", "_name"))
+        .alias("_new"))
+    renamed = dups.select("_row", sfx.alias("_new"))
+    # (every new name put among the names at once: each Enum handed over copies its texts)
+    code = _Widened.of(stands["player_id"].dtype, pl.concat([renamed["_new"], seats["_new"]]))
+    stands = stands.with_columns(code.series(stands["player_id"]).scatter(
+        renamed["_row"], code.new.head(renamed.height)))
+    seats = seats.with_columns(code.new.tail(seats.height).alias("_new"))
+    fixed = {}
+    for s in ("a", "b"):
+        fix = seats.filter(pl.col("_seat") == s)
+        fixed[s] = code.series(m[s]).scatter(fix["_i"], fix["_new"])
+    return m.with_columns(**fixed), stands
 
 
 def _one_seat(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
@@ -1648,21 +1646,23 @@ def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame, *,
 
     While assembling, ``event_id`` is an ``Enum`` of the events' ids in text order, and
     the players' names (with the bye markers) and the results each another
-    (:func:`_text_order`; :func:`_frames` gives them so; names and results are texts when
-    not ``coded``: the reference the codes are tested equal to). Joins, windows and sorts
+    (:func:`_text_order`): :func:`_frames` gives them so, and frames of texts are coded
+    here (names and results stay texts when not ``coded``: the reference the codes are
+    tested equal to). Joins, windows and sorts
     on them compare codes, not texts, in the same order (a sort by code is a sort by the
     text), and a result is parsed once per distinct text; the four tables hold texts."""
-    ids = _in_order(events["event_id"])
-    raw, stands, events = (f.with_columns(pl.col("event_id").cast(ids))
-                           for f in (raw, stands, events))
-    if coded:
-        names = _in_order(pl.concat([raw["p1"], raw["p2"], stands["player"]]), _ANY_MARKER)
-        raw = raw.with_columns(pl.col("p1", "p2").cast(names),
-                               pl.col("result").cast(_in_order(raw["result"])))
-        stands = stands.with_columns(pl.col("player").cast(names))
-    else:
+    # (a frame's texts found by a selector: an Enum's type read in Python copies its texts)
+    if "event_id" in _text_columns(events):
+        ids = pl.col("event_id").cast(_text_order(events["event_id"]))
+        raw, stands, events = (f.with_columns(ids) for f in (raw, stands, events))
+    if not coded:
         raw = raw.with_columns(pl.col("p1", "p2", "result").cast(pl.String))
         stands = stands.with_columns(pl.col("player").cast(pl.String))
+    elif "p1" in _text_columns(raw):
+        names = _text_order(raw["p1"], raw["p2"], stands["player"], _ANY_MARKER)
+        raw = raw.with_columns(pl.col("p1", "p2").cast(names),
+                               pl.col("result").cast(_text_order(raw["result"])))
+        stands = stands.with_columns(pl.col("player").cast(names))
     out = _assemble_coded(raw, stands, events)
     texts = {"results": ("event_id", "player_id", "opponent_id"),
              "published": ("event_id", "player_id"), "events": ("event_id",),
@@ -1671,15 +1671,9 @@ def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame, *,
         pl.col(*cols).cast(pl.String)) for name, cols in texts.items()})
 
 
-def _in_order(values: pl.Series, extra: Sequence[str] = ()) -> pl.Enum:
-    """The ``Enum`` of ``values`` in text order with ``extra`` among them: theirs when it
-    is one (:func:`_frames` gives them so: no text is hashed again), else a new one."""
-    dtype = values.dtype
-    if isinstance(dtype, pl.Enum):
-        cats = dtype.categories
-        if cats.is_sorted() and pl.Series(extra, dtype=pl.String).is_in(cats.implode()).all():
-            return dtype
-    return _text_order(values.cast(pl.String).unique(), extra)
+def _text_columns(frame: pl.DataFrame) -> list[str]:
+    """The columns of ``frame`` that hold texts (not codes)."""
+    return frame.select(cs.string()).columns
 
 
 def _as_text(frame: pl.DataFrame) -> pl.DataFrame:
