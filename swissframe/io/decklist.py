@@ -804,7 +804,8 @@ def _plain_file(path: Path, limit: int | None) -> _Parsed | None:
 
 
 #: The columns of a run of files (a chunk): the files' columns end to end (:data:`_Parsed`),
-#: their event records, and each file's count of rounds and of standings rows.
+#: their event records, and each file's count of rounds and of standings rows (with, once a
+#: worker coded its texts, the dictionaries of :data:`_DICTIONARIES` beside the counts).
 _Columns = tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]], dict[str, list[Any]]]
 
 
