@@ -56,7 +56,6 @@ from itertools import chain, pairwise, repeat
 from pathlib import Path
 from typing import Any, Final
 
-import numpy as np
 import orjson
 import polars as pl
 import polars.selectors as cs
@@ -887,6 +886,8 @@ def _text_order(*texts: pl.Series | Sequence[str]) -> pl.Enum:
 
 def _decoded(name: str, dictionary: pl.Series, codes: array[int]) -> pl.Series:
     """A coded column (:func:`_coded`) as the ``Enum`` series ``dictionary`` gathered."""
+    import numpy as np  # (here: ``import swissframe`` does not import NumPy)
+
     places = pl.Series(name, np.frombuffer(codes, dtype=np.uint32) if len(codes) else [],
                        dtype=pl.UInt32)
     return dictionary.gather(places).alias(name)
