@@ -47,6 +47,7 @@ import math
 import multiprocessing
 import os
 import re
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -57,6 +58,7 @@ from typing import Any, Final
 
 import orjson
 import polars as pl
+import polars.selectors as cs
 
 from swissframe.errors import ImportFormatError
 from swissframe.io._files import (
@@ -801,8 +803,9 @@ def _plain_file(path: Path, limit: int | None) -> _Parsed | None:
 
 
 #: The columns of a run of files (a chunk): the files' columns end to end (:data:`_Parsed`),
-#: their event records, and each file's count of rounds and of standings rows.
-_Columns = tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]], dict[str, list[int]]]
+#: their event records, and each file's count of rounds and of standings rows (with, once a
+#: worker coded its texts, the dictionaries of :data:`_DICTIONARIES` beside the counts).
+_Columns = tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]], dict[str, list[Any]]]
 
 
 def _read_one(path: Path, limit: int | None) -> _Parsed:
@@ -840,45 +843,54 @@ def _parse_chunk(files: Sequence[Path], limit: int | None) -> _Columns:
     return _gathered(_read_one(f, limit) for f in files)
 
 
-#: What separates the texts of a column sent back by a worker (:func:`_packed_texts`).
-_SEP: Final = "\x00"
-#: The columns of texts a worker packs: the seats, the results, the standings' players.
-_TEXTS: Final = ("p1", "p2", "result", "player")
+#: The columns of texts a chunk sends coded (:func:`_coded`), by dictionary: the players'
+#: names (both seats and the standings' players, one dictionary: their codes are compared)
+#: and the results (a few distinct texts, parsed once each).
+_DICTIONARIES: Final = {"names": (("m", "p1"), ("m", "p2"), ("s", "player")),
+                        "results": (("m", "result"),)}
 
 
-def _packed_texts(values: list[str | None]) -> Any:
-    """A column of texts as one text (the values joined by :data:`_SEP`), the places of its
-    nulls and its length: one object to pickle and to read back (:func:`_texts`), not one
-    per value. A column whose texts hold the separator is left as it is."""
-    try:
-        text, nulls = _SEP.join(values), []  # type: ignore[arg-type]
-    except TypeError:  # a null seat (a bye marker) or result
-        nulls = [i for i, v in enumerate(values) if v is None]
-        text = _SEP.join(["" if v is None else v for v in values])
-    if text.count(_SEP) != max(len(values) - 1, 0):
-        return values
-    return text, nulls, len(values)
-
-
-def _texts(name: str, packed: Any) -> pl.Series:
-    """A column of texts from its list or from :func:`_packed_texts`."""
-    if isinstance(packed, list):
-        return pl.Series(name, packed, dtype=pl.String)
-    text, nulls, n = packed
-    if not n:
-        return pl.Series(name, [], dtype=pl.String)
-    out = pl.Series(name, [text], dtype=pl.String).str.split(_SEP).explode()
-    return out.scatter(nulls, None) if nulls else out
+def _coded(columns: Sequence[list[str | None]]) -> tuple[list[str | None], list[array[int]]]:
+    """Columns of texts as their distinct texts (in the order first seen; a null is one of
+    them) and, per column, each value's place among them: one small list and arrays of
+    numbers to pickle and to read back (:func:`_decoded`), not one object per value."""
+    index: dict[str | None, Any] = dict.fromkeys(chain.from_iterable(columns))
+    for place, text in enumerate(index):
+        index[text] = place
+    return list(index), [array("I", map(index.__getitem__, c)) for c in columns]
 
 
 def _packed_chunk(files: Sequence[Path], limit: int | None) -> _Columns:
-    """:func:`_parse_chunk` as a worker sends it back: its columns of texts packed."""
+    """:func:`_parse_chunk` as a worker sends it back: its columns of texts coded by
+    dictionary (:data:`_DICTIONARIES`), the dictionaries under ``sizes``' keys."""
     m, s, evs, sizes = _parse_chunk(files, limit)
-    for cols in (m, s):
-        for k in _TEXTS:
-            if k in cols:
-                cols[k] = _packed_texts(cols[k])
+    _code_texts({"m": m, "s": s}, sizes)
     return m, s, evs, sizes
+
+
+def _code_texts(parts: dict[str, dict[str, Any]], into: dict[str, Any]) -> None:
+    """The columns of texts of a chunk's parts coded in place (:func:`_coded`), each
+    dictionary's texts put ``into`` under its name."""
+    for name, where in _DICTIONARIES.items():
+        into[name], codes = _coded([parts[part][col] for part, col in where])
+        for (part, col), coded in zip(where, codes, strict=True):
+            parts[part][col] = coded
+
+
+def _text_order(*texts: pl.Series | Sequence[str]) -> pl.Enum:
+    """An ``Enum`` of the distinct texts of ``texts`` in text order: a comparison or sort
+    of its codes is one of the texts (Polars compares an ``Enum`` by code)."""
+    every = pl.concat([pl.Series("", t, dtype=pl.String) for t in texts])
+    return pl.Enum(every.drop_nulls().unique().sort())
+
+
+def _decoded(name: str, dictionary: pl.Series, codes: array[int]) -> pl.Series:
+    """A coded column (:func:`_coded`) as the ``Enum`` series ``dictionary`` gathered."""
+    import numpy as np  # (here: ``import swissframe`` does not import NumPy)
+
+    places = pl.Series(name, np.frombuffer(codes, dtype=np.uint32) if len(codes) else [],
+                       dtype=pl.UInt32)
+    return dictionary.gather(places).alias(name)
 
 
 #: Chunks per worker process: a few, so that the two halves of a pool end together, but
@@ -935,9 +947,19 @@ def _frames(part: _Columns) -> _Frames:
     """One frame per table from a chunk's columns: each round and standings row given its
     event (its file's), each match its round, and the places in the file (``round_pos``,
     ``match_pos``, ``pos``) counted here. The matches' frame is ``event_id, source,
-    round_pos, round_name, match_pos, p1, p2, result`` (texts, and Int64 places)."""
+    round_pos, round_name, match_pos, p1, p2, result`` (Int64 places). The events' ids,
+    the players' names (with the bye markers) and the results are each an ``Enum`` in text
+    order (:func:`_text_order`), as :func:`_assemble` holds them; other texts are text."""
     m, s, evs, sizes = part
+    if "names" not in sizes:  # the lists of one process: coded here, as a worker codes
+        m, s, sizes = dict(m), dict(s), dict(sizes)
+        _code_texts({"m": m, "s": s}, sizes)
+    names = pl.Series(sizes["names"], dtype=pl.String)
+    names = names.cast(_text_order(names, _ANY_MARKER))
+    results = pl.Series(sizes["results"], dtype=pl.String)
+    results = results.cast(_text_order(results))
     events = pl.DataFrame(evs, schema=_EVENT_SCHEMA)
+    events = events.with_columns(pl.col("event_id").cast(_text_order(events["event_id"])))
     in_file = _runs(sizes["rounds"])
     rounds = pl.DataFrame([
         events["event_id"].gather(in_file["_of"]), events["source"].gather(in_file["_of"]),
@@ -945,11 +967,12 @@ def _frames(part: _Columns) -> _Frames:
                                                      dtype=pl.String)])
     in_round = _runs(m["matches"])
     raw = pl.DataFrame([*rounds.select(pl.all().gather(in_round["_of"])),
-                        in_round["_at"].alias("match_pos"),
-                        *(_texts(k, m[k]) for k in ("p1", "p2", "result"))])
+                        in_round["_at"].alias("match_pos"), _decoded("p1", names, m["p1"]),
+                        _decoded("p2", names, m["p2"]),
+                        _decoded("result", results, m["result"])])
     rows = _runs(sizes["standings"])
     cols = {"event_id": events["event_id"].gather(rows["_of"]), "pos": rows["_at"],
-            "player": _texts("player", s["player"])}
+            "player": _decoded("player", names, s["player"])}
     stands = pl.DataFrame([cols[k].alias(k) if k in cols else pl.Series(k, s[k], dtype=t)
                            for k, t in _STANDING_SCHEMA.items()])
     return raw, stands, events
@@ -999,7 +1022,8 @@ def _read_parallel(files: Sequence[Path], n: int, limit: int | None) -> Decklist
             return _combine(outs)
         except Exception:  # tables that do not concatenate: one whole-table call decides
             pass
-    raw, stands, events = (pl.concat([f[i] for f in frames], rechunk=True) for i in range(3))
+    raw, stands, events = (pl.concat([_as_text(f[i]) for f in frames], rechunk=True)
+                           for i in range(3))
     return _assemble(raw, stands, events)
 
 
@@ -1045,6 +1069,12 @@ def _is_marker(col: str) -> pl.Expr:
     return pl.col(col).is_null() | pl.col(col).is_in(_ANY_MARKER)
 
 
+def _text(col: str, if_null: str) -> pl.Expr:
+    """A column of names (text or coded, :func:`_assemble`) as text, nulls written
+    ``if_null``."""
+    return pl.col(col).cast(pl.String).fill_null(if_null)
+
+
 def _report(frame: pl.DataFrame, kind: str, detail: pl.Expr, player: str = "player_id",
             rnd: str = "round") -> pl.DataFrame:
     return frame.select(
@@ -1054,8 +1084,11 @@ def _report(frame: pl.DataFrame, kind: str, detail: pl.Expr, player: str = "play
 
 
 def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
-    """Give each round a number and a named-playoff flag (round names are per file)."""
-    rounds = matches.select("event_id", "round_pos", "round_name").unique()
+    """Give each round a number and a named-playoff flag (round names are per file). A bad
+    round name raises the error naming the first in event and file order."""
+    # (a round's first match, not a hash pass over every match: one row per round)
+    rounds = matches.filter(pl.col("match_pos") == 0).select(
+        "event_id", "round_pos", "round_name").sort("event_id", "round_pos")
     low = pl.col("round_name").str.to_lowercase()
     named = low.is_in(list(PLAYOFF_ROUND_NAMES))
     for pat in PLAYOFF_ROUND_PATTERNS:
@@ -1090,7 +1123,7 @@ def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
                "swissframe.io.decklist.PLAYOFF_ROUND_NAMES, PLAYOFF_ROUND_PATTERNS or "
                "SWISS_ROUND_NAMES.")
         raise ImportFormatError(msg)
-    rounds = rounds.sort("event_id", "round_pos").with_columns(
+    rounds = rounds.with_columns(
         pl.col("label_no").max().over("event_id").fill_null(0).alias("_maxno"),
         (pl.col("named_playoff") | pl.col("_nsw")).cast(pl.Int64).cum_sum().over("event_id")
         .alias("_k"))
@@ -1107,17 +1140,26 @@ def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
     return rounds.select("event_id", "round_pos", "round", "named_playoff")
 
 
+def _result_counts(result: pl.Series) -> list[pl.Series]:
+    """``r1``, ``r2``, ``r3``: the three counts of each ``W-L-D`` result (null when it is
+    not one, or a count reaches 2^63); a coded column (``Enum``) is parsed once per
+    distinct text."""
+    dtype = result.dtype
+    texts = dtype.categories if isinstance(dtype, pl.Enum) else result
+    groups = texts.str.extract_groups(_RESULT_RE.pattern)
+    counts = [groups.struct.field(str(k)).cast(pl.Int64, strict=False).alias(f"r{k}")
+              for k in (1, 2, 3)]
+    if isinstance(dtype, pl.Enum):
+        counts = [c.gather(result.to_physical()) for c in counts]
+    return counts
+
+
 def _orient(matches: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     """Parse results, resolve bye markers, and give one row per match seat A/B."""
-    parsed = pl.col("result").str.extract_groups(_RESULT_RE.pattern)
-    m = matches.with_columns(parsed.alias("_g")).with_columns(
-        pl.col("_g").struct.field("1").cast(pl.Int64, strict=False).alias("r1"),
-        pl.col("_g").struct.field("2").cast(pl.Int64, strict=False).alias("r2"),
-        pl.col("_g").struct.field("3").cast(pl.Int64, strict=False).alias("r3"),
-    ).drop("_g")
+    m = matches.with_columns(_result_counts(matches["result"]))
     bad = m.filter(pl.any_horizontal(pl.col("r1", "r2", "r3").is_null()))
     if bad.height:
-        r = bad.row(0, named=True)
+        r = bad.sort("event_id", "round_pos", "match_pos").row(0, named=True)
         msg = (f"event {r['event_id']!r}, round {r['round']}: match {r['p1']!r} vs {r['p2']!r} "
                f"has result {r['result']!r}, expected 'W-L-D' with counts below 2^63 ({bad.height} "
                "such match(es)). Hint: Result is '<P1 game wins>-<P2 game wins>-<drawn "
@@ -1129,13 +1171,14 @@ def _orient(matches: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     if both.height:
         report.append(_report(both, "empty_match_dropped", pl.format(
             "a match with no player on either seat ({} vs {}, {}) was dropped",
-            pl.col("p1").fill_null("null"), pl.col("p2").fill_null("null"), pl.col("result")),
+            _text("p1", "null"), _text("p2", "null"), pl.col("result")),
             player="p1"))
         m = m.filter(~(pl.col("_m1") & pl.col("_m2")))
     # Markers not listed for the source: read as "no opponent", reported.
     for seat in (1, 2):
         col = f"p{seat}"
-        cand = m.filter(pl.col(f"_m{seat}")).with_columns(pl.lit(seat).alias("seat"))
+        cand = m.filter(pl.col(f"_m{seat}")).with_columns(pl.lit(seat).alias("seat"),
+                                                          pl.col(col).cast(pl.String))
         listed = marks.filter(pl.col("seat") == seat)
         nn = cand.join(listed.filter(pl.col("marker").is_not_null()),
                        left_on=["source", col], right_on=["source", "marker"], how="anti")
@@ -1145,7 +1188,7 @@ def _orient(matches: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
             other = "p2" if seat == 1 else "p1"
             report.append(_report(nn, "unlisted_bye_marker", pl.format(
                 "seat {} holds {} which {} files do not use as a bye marker; read as 'no "
-                "opponent'", pl.lit(seat), pl.col(col).fill_null("null"), pl.col("source")),
+                "opponent'", pl.lit(seat), _text(col, "null"), pl.col("source")),
                 player=other))
     level = pl.col("source").replace_strict(RESULT_LEVEL, default="games")
     m = m.with_columns(level.alias("level"))
@@ -1162,6 +1205,7 @@ def _orient(matches: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
         [(s, r, w, lo, d) for (s, r), (w, lo, d) in UNPAIRED_RESULT_REMAP.items()],
         schema={"source": pl.String, "result": pl.String, "_w": pl.Int64, "_l": pl.Int64,
                 "_d": pl.Int64}, orient="row")
+    remap = remap.with_columns(pl.col("result").cast(m["result"].dtype, strict=False))
     m = m.join(remap, on=["source", "result"], how="left").with_columns(
         pl.when(pl.col("b").is_null() & pl.col("_w").is_not_null())
         .then(pl.struct(ga="_w", gb="_l", gd="_d"))
@@ -1169,7 +1213,7 @@ def _orient(matches: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     bad_level = m.filter((pl.col("level") == "match") & ((pl.col("ga") + pl.col("gb")
                                                           + pl.col("gd")) > 1))
     if bad_level.height:
-        r = bad_level.row(0, named=True)
+        r = bad_level.sort("event_id", "round_pos", "match_pos").row(0, named=True)
         msg = (f"event {r['event_id']!r}, round {r['round']}: {r['source']} results are "
                f"match-level (1-0-0 / 0-0-1) but {r['a']!r} vs {r['b']!r} reads "
                f"{r['result']!r}. Hint: check swissframe.io.decklist.RESULT_LEVEL.")
@@ -1238,14 +1282,40 @@ def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
         if same.height:
             report.append(_report(same, "duplicate_row_removed", pl.format(
                 "{} vs {} listed again in this round ({}); one copy kept", pl.col("a"),
-                pl.col("b").fill_null("(no opponent)"), pl.col("result")), player="a"))
+                _text("b", "(no opponent)"), pl.col("result")), player="a"))
         if diff.height:
             report.append(_report(diff, "conflicting_duplicate_removed", pl.format(
                 "{} vs {} listed again with another result ({} vs kept {} in key order); the "
-                "first listing is kept", pl.col("a"), pl.col("b").fill_null("(no opponent)"),
+                "first listing is kept", pl.col("a"), _text("b", "(no opponent)"),
                 pl.col("_rec"), pl.col("_kept")), player="a"))
     kept = m.filter(pl.col("_occ") == 0).drop("_k1", "_k2", "_rec", "_occ", "_nrec", "_kept")
     return pl.concat([single, kept])
+
+
+@dataclass(frozen=True)
+class _Widened:
+    """Names held as codes (:func:`_assemble`) and new names (texts) put in one ``Enum``
+    of both in text order: each old code's new one (``codes``) and the new names in it
+    (``new``); the names as they are when held as text (``codes`` None)."""
+
+    codes: pl.Series | None
+    new: pl.Series
+
+    @staticmethod
+    def of(dtype: pl.DataType, new: pl.Series) -> _Widened:
+        """``dtype``'s names (an ``Enum``, or text) with the texts ``new`` among them."""
+        if not isinstance(dtype, pl.Enum):
+            return _Widened(None, new)
+        old = dtype.categories
+        wider = pl.Enum(pl.concat([old, new.rename(old.name)]).unique().sort())
+        return _Widened(old.cast(wider), new.cast(wider))
+
+    def series(self, names: pl.Series) -> pl.Series:
+        """``names`` (coded as ``dtype`` was, or texts) in the wider ``Enum``."""
+        if self.codes is None:
+            return names
+        wider: pl.Series = self.codes.gather(names.to_physical())
+        return wider.alias(names.name)
 
 
 def _disambiguate(m: pl.DataFrame, stands: pl.DataFrame, report: list[pl.DataFrame]
@@ -1266,30 +1336,32 @@ def _disambiguate(m: pl.DataFrame, stands: pl.DataFrame, report: list[pl.DataFra
     if not dups.height:
         return m, stands
     sfx = pl.format("{} [{}]", pl.col("player"), pl.col("_k"))
-    renamed = dups.select("_row", sfx.alias("_new"))
-    stands = stands.with_row_index("_row").join(renamed, on="_row", how="left",
-                                                maintain_order="left").select(
-        *(pl.coalesce("_new", "player_id").alias(c) if c == "player_id" else pl.col(c)
-          for c in stands.columns))
     report.append(_report(dups.with_columns(sfx.alias("player_id"), pl.lit(None).alias("round")),
                           "ambiguous_name", pl.format(
         "{} players are listed as '{}'; renamed by rank order. Rounds have no ids, so their "
         "matches are assigned by seat order within each round and may be crossed", pl.col("_n"),
         pl.col("player"))))
     dn = dups.select("event_id", pl.col("player").alias("_name")).unique()
+    # (each seat of a repeated name with its match's row ``_i``: renamed in place)
     seats = pl.concat([
-        m.select("event_id", "round", "round_pos", "match_pos", pl.lit(s).alias("_seat"),
-                 pl.col(s).alias("_name")) for s in ("a", "b")]).drop_nulls("_name")
+        m.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias("_i"), "event_id", "round",
+                 "round_pos", "match_pos", pl.lit(s).alias("_seat"), pl.col(s).alias("_name"))
+        for s in ("a", "b")]).drop_nulls("_name")
     seats = seats.join(dn, on=["event_id", "_name"], how="semi").sort(
-        "event_id", "round", "round_pos", "match_pos", "_seat").with_columns(
-        pl.int_range(1, pl.len() + 1).over("event_id", "round", "_name").alias("_k"))
+        "event_id", "round", "round_pos", "match_pos", "_seat").with_columns(pl.format(
+            "{} [{}]", "_name", pl.int_range(1, pl.len() + 1).over("event_id", "round", "_name"))
+        .alias("_new"))
+    renamed = dups.select("_row", sfx.alias("_new"))
+    # (every new name put among the names at once: each Enum handed over copies its texts)
+    code = _Widened.of(stands["player_id"].dtype, pl.concat([renamed["_new"], seats["_new"]]))
+    stands = stands.with_columns(code.series(stands["player_id"]).scatter(
+        renamed["_row"], code.new.head(renamed.height)))
+    seats = seats.with_columns(code.new.tail(seats.height).alias("_new"))
+    fixed = {}
     for s in ("a", "b"):
-        fix = seats.filter(pl.col("_seat") == s).select(
-            "event_id", "round_pos", "match_pos", pl.format("{} [{}]", "_name", "_k")
-            .alias("_new"))
-        m = m.join(fix, on=["event_id", "round_pos", "match_pos"], how="left").with_columns(
-            pl.coalesce("_new", s).alias(s)).drop("_new")
-    return m, stands
+        fix = seats.filter(pl.col("_seat") == s)
+        fixed[s] = code.series(m[s]).scatter(fix["_i"], fix["_new"])
+    return m.with_columns(**fixed), stands
 
 
 def _one_seat(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
@@ -1319,7 +1391,7 @@ def _one_seat(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     gone = m.join(bad, on=["event_id", "round_pos", "match_pos"], how="semi")
     report.append(_report(gone, "duplicate_seat_removed", pl.format(
         "{} vs {} ({}) removed: a player of it already has a match in this round",
-        pl.col("a"), pl.col("b").fill_null("(no opponent)"), pl.col("result")), player="a"))
+        pl.col("a"), _text("b", "(no opponent)"), pl.col("result")), player="a"))
     return m.join(bad, on=["event_id", "round_pos", "match_pos"], how="anti")
 
 
@@ -1592,20 +1664,47 @@ def read_decklist_cache(
     return _assemble(*_frames(parsed))
 
 
-def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
-              ) -> DecklistEvents:
+def _assemble(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame, *,
+              coded: bool = True) -> DecklistEvents:
     """The parsed columns of every file → the four tables (quirks resolved, structure
     detected, repairs reported).
 
-    While assembling, ``event_id`` is an ``Enum`` of the events' ids in text order: joins,
-    windows and sorts on it compare codes, not texts, in the same order (a sort by it is a
-    sort by the text); the four tables hold it as text again."""
-    coded = pl.Enum(sorted(set(events["event_id"].to_list())))
-    out = _assemble_coded(*(f.with_columns(pl.col("event_id").cast(coded))
-                            for f in (raw, stands, events)))
-    text = pl.col("event_id").cast(pl.String)
-    return DecklistEvents(*(getattr(out, name).with_columns(text) for name in (
-        "results", "published", "events", "report")))
+    While assembling, ``event_id`` is an ``Enum`` of the events' ids in text order, and
+    the players' names (with the bye markers) and the results each another
+    (:func:`_text_order`): :func:`_frames` gives them so, and frames of texts are coded
+    here (names and results stay texts when not ``coded``: the reference the codes are
+    tested equal to). Joins, windows and sorts
+    on them compare codes, not texts, in the same order (a sort by code is a sort by the
+    text), and a result is parsed once per distinct text; the four tables hold texts."""
+    # (a frame's texts found by a selector: an Enum's type read in Python copies its texts)
+    if "event_id" in _text_columns(events):
+        ids = pl.col("event_id").cast(_text_order(events["event_id"]))
+        raw, stands, events = (f.with_columns(ids) for f in (raw, stands, events))
+    if not coded:
+        raw = raw.with_columns(pl.col("p1", "p2", "result").cast(pl.String))
+        stands = stands.with_columns(pl.col("player").cast(pl.String))
+    elif "p1" in _text_columns(raw):
+        names = _text_order(raw["p1"], raw["p2"], stands["player"], _ANY_MARKER)
+        raw = raw.with_columns(pl.col("p1", "p2").cast(names),
+                               pl.col("result").cast(_text_order(raw["result"])))
+        stands = stands.with_columns(pl.col("player").cast(names))
+    out = _assemble_coded(raw, stands, events)
+    texts = {"results": ("event_id", "player_id", "opponent_id"),
+             "published": ("event_id", "player_id"), "events": ("event_id",),
+             "report": ("event_id",)}
+    return DecklistEvents(**{name: getattr(out, name).with_columns(
+        pl.col(*cols).cast(pl.String)) for name, cols in texts.items()})
+
+
+def _text_columns(frame: pl.DataFrame) -> list[str]:
+    """The columns of ``frame`` that hold texts (not codes)."""
+    return frame.select(cs.string()).columns
+
+
+def _as_text(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with its coded columns (``Enum``) as texts."""
+    return frame.with_columns(pl.col(c).cast(pl.String) for c, t in frame.schema.items()
+                              if isinstance(t, pl.Enum))
 
 
 #: A published value no standings can hold: a place below 1, a negative count, a rate

@@ -16,6 +16,8 @@ from typing import Any
 import orjson
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from swissframe.errors import ImportFormatError
 from swissframe.io import decklist
@@ -201,15 +203,25 @@ def _frames_alike(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return all(x.schema == y.schema and x.equals(y) for x, y in zip(a, b, strict=True))
 
 
-@pytest.mark.parametrize("texts", [
-    ["a", "b"], [], [""], ["", ""], [None], ["a", None, "", None], [None, None],
-    ["x\x00y", "z"], ["\x00"], ["é", "名前", None]])
-def test_packed_texts_read_back_as_the_list(texts: list[str | None]) -> None:
-    """A worker's column of texts, joined by NUL with its nulls' places (or left as a
-    list when a text holds a NUL), reads back as the list would."""
-    got = decklist._texts("c", decklist._packed_texts(texts))
-    assert got.dtype == pl.String
-    assert got.to_list() == texts
+@pytest.mark.parametrize("columns", [
+    [["a", "b"]], [[]], [[""]], [["", ""]], [[None]], [["a", None, "", None], ["", "b"]],
+    [[None, None], []], [["x\x00y", "z"]], [["\x00"]], [["é", "名前", None], ["名前", "Z"]],
+    [["b", "a", "b"], ["a", "c", None]]])
+def test_coded_texts_read_back_as_the_lists(columns: list[list[str | None]]) -> None:
+    """A worker's columns of texts, coded by one dictionary (distinct texts and places),
+    read back as the lists would, in an Enum whose order is the texts' order."""
+    texts, codes = decklist._coded(columns)
+    assert len(texts) == len(set(texts))
+    dictionary = pl.Series(texts, dtype=pl.String)
+    order = decklist._text_order(dictionary)
+    assert order.categories.to_list() == sorted(t for t in set(texts) if t is not None)
+    dictionary = dictionary.cast(order)
+    for column, coded in zip(columns, codes, strict=True):
+        got = decklist._decoded("c", dictionary, coded)
+        assert got.dtype == order
+        assert got.cast(pl.String).to_list() == column
+        assert got.sort(nulls_last=True).cast(pl.String).to_list() == pl.Series(
+            column, dtype=pl.String).sort(nulls_last=True).to_list()
 
 
 def test_a_worker_chunk_gives_the_frames_of_the_lists(tmp_path: Path) -> None:
@@ -246,3 +258,78 @@ def test_the_real_corpus_reads_alike_in_a_pool_and_in_one_process() -> None:
     one = read_decklist_cache(root, workers=1)
     assert _same(pool, one)
     assert pool.results.height > 600_000
+
+
+#: Seats, standings players and results that exercise every quirk the assembly resolves:
+#: the bye markers of each source, a null seat, names that disambiguation also writes
+#: ("A [2]"), a name sorting before and after the others, and results that are not W-L-D.
+_SEATS = st.sampled_from(["A", "B", "C", "D", "A [2]", "B [1]", "é", "Z", "-", "", "Bye",
+                          None])
+_RESULTS = st.sampled_from(["2-0-0", "2-1-0", "1-2-0", "1-1-1", "0-0-0", "1-0-0", "0-1-0",
+                            "0-0-1", "0-2-0", "2:1", None])
+_ROUND_NAMES = ["Round 1", "Round 2", "Round 3", "4", "Round 5", "Top 8", "Finals",
+                "Top Power", "Bonus"]
+_URIS = ["https://melee.gg/x", "https://topdeck.gg/x", "https://cardsrealm.com/x",
+         "https://manatraders.com/x", None]
+
+
+@st.composite
+def _event_columns(draw: st.DrawFn, pos: int) -> decklist._Parsed:
+    """One event's parsed columns (as a file gives them to ``_frames``)."""
+    names = draw(st.lists(st.sampled_from(_ROUND_NAMES), max_size=5, unique=True).map(
+        sorted) | st.lists(st.sampled_from(_ROUND_NAMES), max_size=4))
+    rounds = [draw(st.lists(st.tuples(_SEATS, _SEATS, _RESULTS), max_size=8))
+              for _ in names]
+    players = draw(st.lists(_SEATS.filter(lambda x: x is not None), max_size=8))
+    whole = st.none() | st.integers(-1, 12)
+    rate = st.none() | st.floats(-0.5, 1.5, allow_nan=False, width=32)
+    m: dict[str, list[Any]] = {
+        "round_name": names, "matches": [len(r) for r in rounds],
+        "p1": [x[0] for r in rounds for x in r], "p2": [x[1] for r in rounds for x in r],
+        "result": [x[2] for r in rounds for x in r]}
+    s: dict[str, list[Any]] = {"player": players}
+    for col in ("rank", "points", "wins", "losses", "draws"):
+        s[col] = [draw(whole) for _ in players]
+    for col in ("omwp", "gwp", "ogwp"):
+        s[col] = [draw(rate) for _ in players]
+    uri = draw(st.sampled_from(_URIS))
+    source = decklist._source_of(Path("x.json"), uri)
+    ev = {"event_id": f"e{pos}-{draw(st.sampled_from(['a', 'b', 'é']))}", "source": source,
+          "name": "n", "datetime": draw(st.sampled_from(["2024-07-13", None, "x"])),
+          "format": "Modern", "url": uri, "path": f"e{pos}.json"}
+    return m, s, ev
+
+
+def _outcome(fn: Any) -> Any:
+    try:
+        return _tables(fn())
+    except ImportFormatError as exc:
+        return f"ImportFormatError: {exc}"
+
+
+def _alike(a: Any, b: Any) -> bool:
+    if isinstance(a, str) or isinstance(b, str):
+        return bool(a == b)
+    return all(x.schema == y.schema and x.equals(y) for x, y in zip(a, b, strict=True))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_coded_assembly_gives_the_tables_of_the_text_assembly(data: st.DataObject) -> None:
+    """Names, results and event ids held as codes in text order give the tables (or the
+    error) of the assembly on texts, on events mixing every source's bye markers, null
+    seats, repeated and self pairings, duplicated names (and names their renaming
+    writes), bad results and bad round names; so do frames of texts the assembly codes
+    itself (a pool's chunks put together after an error)."""
+    n = data.draw(st.integers(1, 3))
+    files = [data.draw(_event_columns(pos)) for pos in range(n)]
+    if len({ev["event_id"] for _, _, ev in files}) < n:
+        return
+    frames = decklist._frames(decklist._gathered(files))
+    assert frames[0]["p1"].dtype == frames[1]["player"].dtype
+    assert isinstance(frames[0]["p1"].dtype, pl.Enum)
+    text = _outcome(lambda: decklist._assemble(*frames, coded=False))
+    coded = _outcome(lambda: decklist._assemble(*frames))
+    assert _alike(coded, text), (coded, text)
+    as_text = tuple(decklist._as_text(f) for f in frames)
+    assert _alike(_outcome(lambda: decklist._assemble(*as_text)), text)
