@@ -84,7 +84,10 @@ def screen(raw: str) -> list[str]:
 
 
 def _fits(lines: list[str], columns: int = 80) -> None:
-    wide = [line for line in lines if len(line) > columns]
+    # (a line of one word — a file's path, an event id quoted in a warning — is longer than
+    # the terminal by the wrapper's choice, ``cli._common._wrapped``: cut at the edge, it
+    # could not be copied; every other line must fit)
+    wide = [line for line in lines if len(line) > columns and len(line.split()) > 1]
     assert not wide, f"{len(wide)} line(s) wider than {columns}: {wide[:3]}"
 
 
