@@ -76,8 +76,8 @@ from swissframe.schema import (
     checked,
     codes_of_rows,
     format_problems,
+    holds_non_ids,
     ids_as_text,
-    is_id_type,
     raise_problems,
     trusted,
     validate_results,
@@ -291,7 +291,7 @@ def _check_schema(files: Sequence[str]) -> None:
         # (the one rule of ids, sf.read's too: whole numbers are read as text, a float, a
         # date or a Boolean refused — sf.read read those as text: class 135)
         ids = [f"{c} is {t}" for c, t in head.schema.items()
-               if c in ID_COLUMNS and t != pl.Null and not is_id_type(t)]
+               if c in ID_COLUMNS and holds_non_ids(t)]
         if ids:
             msg = (f"{f}: mistyped column(s): {'; '.join(ids)}, expected text (or whole "
                    "numbers). Hint: write ids as text (pl.col(...).cast(pl.String) before "

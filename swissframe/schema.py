@@ -228,6 +228,17 @@ def is_id_type(dtype: PolarsDataType) -> bool:
     return dtype != pl.Null and (string_like(dtype) or dtype.is_integer())
 
 
+def holds_non_ids(dtype: PolarsDataType) -> bool:
+    """Whether a column of ``dtype`` holds values that are no ids (:func:`is_id_type`): what
+    every reader of ids it did not write refuses. A column of nulls only (Null) holds no
+    value at all and is not refused here: each caller reads it as missing ids.
+
+    >>> holds_non_ids(pl.Float64), holds_non_ids(pl.Int64), holds_non_ids(pl.Null)
+    (True, False, False)
+    """
+    return dtype != pl.Null and not is_id_type(dtype)
+
+
 def ids_as_text(df: pl.DataFrame) -> pl.DataFrame:
     """``df`` with its whole-number id columns (:func:`is_id_type`) as text, the one
     reading of such ids (``"7"``), before the engine's contract reads them."""
@@ -1987,7 +1998,7 @@ def from_matches(
         lf = lf.with_columns(pl.lit(default_event_id).alias(EVENT_ID))
     _check_match_integers(lf, c)
     players = [n for n in (c.player_a, c.player_b)
-               if schema[n] != pl.Null and not is_id_type(schema[n])]
+               if holds_non_ids(schema[n])]
     if players:
         msg = (f"match table column(s) {players} are "
                f"{', '.join(str(schema[n]) for n in players)}, expected player ids (text, "

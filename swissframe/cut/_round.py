@@ -58,7 +58,7 @@ from swissframe.schema import (
     as_frame,
     flag_spellings,
     flag_values,
-    is_id_type,
+    holds_non_ids,
     not_flag_cells,
     not_whole_cells,
     validate_results,
@@ -218,7 +218,7 @@ def check_pairing_types(df: pl.DataFrame) -> None:
     # (the one rule of ids, is_id_type: a float, a date or a Boolean id was read as its
     # text — class 135)
     wrong = [f"{c} is {df.schema[c]}" for c in context
-             if df.schema[c] != pl.Null and not is_id_type(df.schema[c])]
+             if holds_non_ids(df.schema[c])]
     if wrong:
         msg = (f"pairings table has id column(s) that are neither text nor whole numbers: "
                f"{'; '.join(wrong)}. Hint: ids are text, e.g. "

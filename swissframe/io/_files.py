@@ -1388,7 +1388,7 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     Lines may end in LF, CRLF or CR alone; a row of another width than the header, or a
     quote never closed, is an :class:`~swissframe.errors.ImportFormatError` naming its
     lines."""
-    from swissframe.schema import FLAG_COLUMNS, fits_int64, is_id_type, misnamed_optional
+    from swissframe.schema import FLAG_COLUMNS, fits_int64, holds_non_ids, misnamed_optional
 
     size = _regular(path, max_bytes(limit))
     head = read_bytes(path, limit=limit, head=_HEADER_BYTES) if size else b""
@@ -1490,7 +1490,7 @@ def read_table_file(path: Path, *, limit: int | None = None, event_id: str | Non
     dt = df.schema["event_id"]
     # (the one rule of ids, recompute's too: a float, a date or a Boolean was read here as
     # its text, "1.0" or "true", and refused by recompute — class 135)
-    if dt != pl.Null and not is_id_type(dt):
+    if holds_non_ids(dt):
         msg = (f"{shown(path)}: event_id is {dt}, expected text (or whole numbers). Hint: "
                "write the event ids as text (pl.col('event_id').cast(pl.String) before "
                "writing the file).")
@@ -1546,8 +1546,8 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
         REQUIRED_COLUMNS,
         flag_spellings,
         from_matches,
+        holds_non_ids,
         ids_as_text,
-        is_id_type,
         near_names,
         string_like,
     )
@@ -1591,7 +1591,7 @@ def table_long(path: Path, df: pl.DataFrame, columns: MatchColumns | None = None
     # numbers or lists there without naming the file. Whole-number ids are read as their
     # digits, as recompute reads them: the one rule of ids, is_id_type — class 135)
     ids = [f"{c} is {t}" for c, t in df.schema.items()
-           if c in (PLAYER_ID, OPPONENT_ID) and t != pl.Null and not is_id_type(t)]
+           if c in (PLAYER_ID, OPPONENT_ID) and holds_non_ids(t)]
     texts = [f"{c} is {t}" for c, t in df.schema.items()
              if c in _text_columns() and not string_like(t)]
     if ids or texts:

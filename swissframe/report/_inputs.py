@@ -153,12 +153,12 @@ def _check_names_table(names: pl.DataFrame) -> None:
     form (lists, objects, durations: :func:`~swissframe.schema.has_text_form`): its ids and
     names are read as text, and such a cast was Polars' bare error ("cannot cast List
     type", "cannot cast 'Object' type")."""
-    from swissframe.schema import has_text_form, is_id_type
+    from swissframe.schema import has_text_form, holds_non_ids
 
-    # (ids by the one rule of ids, is_id_type — class 135; a name by its text form)
+    # (ids by the one rule of ids, holds_non_ids — class 135; a name by its text form)
     bad = [f"{c} is {t}" for c, t in names.schema.items()
-           if t != pl.Null and ((c in ("event_id", "player_id") and not is_id_type(t))
-                                or (c == "name" and not has_text_form(t)))]
+           if (c in ("event_id", "player_id") and holds_non_ids(t))
+           or (c == "name" and t != pl.Null and not has_text_form(t))]
     if bad:
         msg = (f"names table has mistyped column(s): {'; '.join(bad)}. Hint: ids are text "
                "(or whole numbers) and names text, e.g. "
