@@ -2141,6 +2141,16 @@ def whole_numbers(column: str, dtype: pl.DataType) -> pl.Expr:
 _WHOLE_TEXT: Final = re.compile(r"[+-]?[0-9]+(?:\.0+)?")
 
 
+def games_to_win(best_of: int) -> int:
+    """The game wins that end a best-of-``best_of`` match (2 of 3): the bound of
+    :func:`impossible_score` and of the words that explain it.
+
+    >>> games_to_win(3), games_to_win(5), games_to_win(1)
+    (2, 3, 1)
+    """
+    return best_of // 2 + 1
+
+
 def impossible_score(won: pl.Expr, lost: pl.Expr, best_of: int) -> pl.Expr:
     """Whether a seat's ``won``-``lost`` games are no best-of-``best_of`` match's result:
     more game wins than needed (3-0 in best of three) or both players at the needed wins
@@ -2151,7 +2161,7 @@ def impossible_score(won: pl.Expr, lost: pl.Expr, best_of: int) -> pl.Expr:
     >>> df.select(impossible_score(pl.col("w"), pl.col("l"), 3))["w"].to_list()
     [False, True, True, False]
     """
-    need = best_of // 2 + 1
+    need = games_to_win(best_of)
     return (won > need) | (lost > need) | ((won == need) & (lost == need))
 
 

@@ -65,6 +65,7 @@ from swissframe.schema import (
     flag_cells,
     flag_spellings,
     flag_values,
+    games_to_win,
     has_text_form,
     impossible_score,
     misnamed_optional,
@@ -584,11 +585,10 @@ def _scores(lf: pl.LazyFrame, ev: Sequence[str], best_of: int | None) -> list[pl
         if "games_known" in lf.collect_schema().names():
             known = rows.filter(pl.col("games_known").cast(pl.Boolean, strict=False)
                                 .fill_null(True))
-        need = best_of // 2 + 1
         impossible = impossible_score(w, lo, best_of)
         out.append(_rows("impossible_score", known.filter(impossible), pl.format(
             "{} is not a possible best-of-{} result (a match ends when a player wins {} games)",
-            rec, pl.lit(best_of), pl.lit(need))))
+            rec, pl.lit(best_of), pl.lit(games_to_win(best_of)))))
         total = w.cast(pl.Float64) + lo.cast(pl.Float64) + d.cast(pl.Float64)
         out.append(_rows("unusual_score", known.filter(~impossible & (total > 2 * best_of)),
                          pl.format("{} games in one best-of-{} match", rec, pl.lit(best_of))))

@@ -1232,7 +1232,7 @@ def _impossible_scores(m: pl.DataFrame, report: list[pl.DataFrame]) -> None:
     read as written — so a read warns of it, naming file, event, round and players, as it
     does of the reader's other notes; ``validate`` reported it alone (class 134). The
     rule is ``validate``'s (:func:`~swissframe.schema.impossible_score`)."""
-    from swissframe.schema import impossible_score
+    from swissframe.schema import games_to_win, impossible_score
 
     bad = m.filter((pl.col("level") == "games")
                    & impossible_score(pl.col("ga"), pl.col("gb"), DECKLIST_BEST_OF))
@@ -1241,7 +1241,7 @@ def _impossible_scores(m: pl.DataFrame, report: list[pl.DataFrame]) -> None:
             "{} vs {} reads {}, not a possible best-of-{} result (a match ends when a player "
             "wins {} games): read as written", pl.col("a"),
             pl.col("b").fill_null("no opponent"), pl.col("result"),
-            pl.lit(DECKLIST_BEST_OF), pl.lit(DECKLIST_BEST_OF // 2 + 1)), player="a"))
+            pl.lit(DECKLIST_BEST_OF), pl.lit(games_to_win(DECKLIST_BEST_OF))), player="a"))
 
 
 def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
