@@ -24,7 +24,8 @@ Every source quirk is handled by a named table below, never by a silent special 
   (a Topdeck bye is written ``0-0-1`` but is a win);
 - :data:`PLAYOFF_ROUND_NAMES` / :data:`PLAYOFF_ROUND_PATTERNS`: named playoff rounds;
 - :data:`SWISS_ROUND_NAMES`: named rounds that are Swiss rounds (Topdeck ``Top Power``);
-- :data:`MELEE_ERAS`: the three melee.gg tiebreaker eras.
+- :data:`MELEE_ERAS`: the three melee.gg tiebreaker eras (a platform rule, written in
+  :mod:`swissframe.platforms` and named here too).
 
 Game counts at match level (Topdeck)
     Topdeck publishes only the match result. Such a match is stored as a one-"game" record
@@ -70,6 +71,9 @@ from swissframe.io._files import (
     resolved,
     shown,
 )
+
+# (the melee.gg eras are a platform rule: written in rules/platforms, named here too)
+from swissframe.rules.platforms import MELEE_ERAS, melee_era
 
 __all__ = [
     "BYE_MARKERS",
@@ -175,15 +179,6 @@ _OTHER_DIGITS: Final = re.compile(r"(?i)^(?:round\s*)?\d+$")
 
 _RESULT_RE: Final = re.compile(r"^([0-9]+)-([0-9]+)-([0-9]+)$")
 
-#: melee.gg tiebreaker eras (SOURCES.md): E1 = 6 published decimals; E2 = 8 decimals within
-#: [2024-05-16, 2025-11-12]; E3 = everything else (7 decimals, or 8 outside E2's dates).
-MELEE_ERAS: Final[dict[str, str]] = {
-    "E1": "6 decimals: drawn games worth 0 game points; own GW% floored at 1/3",
-    "E2": "8 decimals, 2024-05-16…2025-11-12: drawn games worth 1 point; own GW% not floored",
-    "E3": "7 decimals (or 8 outside E2 dates): drawn games worth 1 point; own GW% floored",
-}
-_E2_START: Final = "2024-05-16"
-_E2_END: Final = "2025-11-12"
 
 #: A Day-2 style cut between Swiss rounds k and k+1 (detected from the rounds, see
 #: :func:`detect_structure`): for some score threshold, at least this share of round-k
@@ -1570,26 +1565,6 @@ def detect_structure(results: pl.DataFrame, named_playoff: pl.DataFrame | None =
         pl.when(pl.col("phase") == "playoff").then(pl.lit("playoff"))
         .otherwise(pl.format("day{}", pl.col("_k") + 1)).alias("stage"))
     return out.select("event_id", "round", "phase", "stage").sort("event_id", "round")
-
-
-def melee_era(date: pl.Expr, decimals: pl.Expr) -> pl.Expr:
-    """The melee.gg era (:data:`MELEE_ERAS`) from the event date and published decimals.
-
-    Examples
-    --------
-    >>> import datetime as dt, polars as pl
-    >>> df = pl.DataFrame({"date": [dt.date(2024, 2, 1), dt.date(2024, 8, 1),
-    ...     dt.date(2026, 1, 1), dt.date(2024, 8, 1)], "decimals": [6, 8, 7, None]})
-    >>> df.select(melee_era(pl.col("date"), pl.col("decimals")))["era"].to_list()
-    ['E1', 'E2', 'E3', 'E2']
-    """
-    start = pl.lit(_E2_START).str.to_date()
-    end = pl.lit(_E2_END).str.to_date()
-    in_e2 = (date >= start) & (date <= end)
-    return (pl.when(decimals == 6).then(pl.lit("E1"))
-            .when(decimals.is_null() & (date < start)).then(pl.lit("E1"))
-            .when(in_e2 & (decimals.is_null() | (decimals == 8))).then(pl.lit("E2"))
-            .otherwise(pl.lit("E3")).alias("era"))
 
 
 def _decimals(stands: pl.DataFrame) -> pl.DataFrame:

@@ -78,7 +78,6 @@ from swissframe.engine._exact import to_decimals
 from swissframe.engine._record import cutoff_rows
 from swissframe.engine.standings import standings
 from swissframe.errors import RulesetError
-from swissframe.io.decklist import melee_era
 from swissframe.rules import _ruleset as _rules
 from swissframe.rules._ruleset import Criterion, PlatformOptions, Ruleset
 
@@ -89,12 +88,16 @@ __all__ = [
     "MANATRADERS",
     "MELEE_E1",
     "MELEE_E2",
+    "MELEE_E2_END",
+    "MELEE_E2_START",
     "MELEE_E3",
+    "MELEE_ERAS",
     "PLATFORMS",
     "ROUNDS_PLAYED",
     "TOPDECK",
     "assign_rulesets",
     "melee",
+    "melee_era",
     "option",
     "platform_values",
     "prepare_results",
@@ -158,6 +161,36 @@ CARDSREALM_E1: Final = dataclasses.replace(
 
 #: First event date of CardsRealm's era "CR2" (own GW% no longer floored).
 CARDSREALM_E2_START: Final = "2025-05-20"
+
+#: melee.gg tiebreaker eras (SOURCES.md): E1 = 6 published decimals; E2 = 8 decimals within
+#: [2024-05-16, 2025-11-12]; E3 = everything else (7 decimals, or 8 outside E2's dates).
+MELEE_ERAS: Final[dict[str, str]] = {
+    "E1": "6 decimals: drawn games worth 0 game points; own GW% floored at 1/3",
+    "E2": "8 decimals, 2024-05-16…2025-11-12: drawn games worth 1 point; own GW% not floored",
+    "E3": "7 decimals (or 8 outside E2 dates): drawn games worth 1 point; own GW% floored",
+}
+MELEE_E2_START: Final = "2024-05-16"
+MELEE_E2_END: Final = "2025-11-12"
+
+
+def melee_era(date: pl.Expr, decimals: pl.Expr) -> pl.Expr:
+    """The melee.gg era (:data:`MELEE_ERAS`) from the event date and published decimals.
+
+    Examples
+    --------
+    >>> import datetime as dt, polars as pl
+    >>> df = pl.DataFrame({"date": [dt.date(2024, 2, 1), dt.date(2024, 8, 1),
+    ...     dt.date(2026, 1, 1), dt.date(2024, 8, 1)], "decimals": [6, 8, 7, None]})
+    >>> df.select(melee_era(pl.col("date"), pl.col("decimals")))["era"].to_list()
+    ['E1', 'E2', 'E3', 'E2']
+    """
+    start = pl.lit(MELEE_E2_START).str.to_date()
+    end = pl.lit(MELEE_E2_END).str.to_date()
+    in_e2 = (date >= start) & (date <= end)
+    return (pl.when(decimals == 6).then(pl.lit("E1"))
+            .when(decimals.is_null() & (date < start)).then(pl.lit("E1"))
+            .when(in_e2 & (decimals.is_null() | (decimals == 8))).then(pl.lit("E2"))
+            .otherwise(pl.lit("E3")).alias("era"))
 
 #: Rounds played, most first (a bye counts): Manatraders' second key.
 ROUNDS_PLAYED: Final = Criterion("rounds_played")
@@ -227,7 +260,7 @@ def assign_rulesets(events: pl.DataFrame, *, melee_era_override: str | None = No
     """The platform ruleset name of each event: ``event_id, source, era, ruleset``.
 
     melee.gg events get their era's ruleset, chosen from the date and the published
-    decimals (:func:`swissframe.io.decklist.melee_era`) unless ``melee_era_override`` forces
+    decimals (:func:`melee_era`) unless ``melee_era_override`` forces
     one era; CardsRealm events are era ``CR1`` (:data:`CARDSREALM_E1`) before
     :data:`CARDSREALM_E2_START` and ``CR2`` (:data:`CARDSREALM`) from then on;
     ``overrides`` maps a source (``"melee"``, ``"topdeck"``…) or an event_id to a ruleset
