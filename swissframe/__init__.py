@@ -7,6 +7,9 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any, Final
+
 # Public modules are imported by their public paths, before the functions that share their
 # names are bound (``sf.standings`` is the function, ``swissframe.standings`` the module).
 from swissframe import (
@@ -16,7 +19,6 @@ from swissframe import (
     rules,
     tiebreakers,
 )
-from swissframe.bulk import RecomputeReport, recompute
 from swissframe.compare import Comparison, compare
 from swissframe.cut import (
     cut_status,
@@ -35,10 +37,7 @@ from swissframe.errors import (
 )
 from swissframe.explain import explain
 from swissframe.io._files import Source, read
-from swissframe.io.decklist import DecklistEvents, read_decklist_cache
 from swissframe.io.tables import read_results
-from swissframe.io.tom import TomEvents, read_tom
-from swissframe.io.trf import TrfEvents, read_trf
 from swissframe.report import report
 from swissframe.rounds import ROUND_TABLES, RoundsTable, recommended_rounds
 from swissframe.rules import Criterion, Ruleset
@@ -62,7 +61,47 @@ from swissframe.simulate import (
 from swissframe.standings import standings, standings_by_round
 from swissframe.validate import ValidationReport, validate
 from swissframe.verify import matching_rounds, summarize, verify
-from swissframe.verify_reference import summarize_reference, verify_tom, verify_trf
+
+if TYPE_CHECKING:
+    from swissframe.bulk import RecomputeReport, recompute
+    from swissframe.io.decklist import DecklistEvents, read_decklist_cache
+    from swissframe.io.tom import TomEvents, read_tom
+    from swissframe.io.trf import TrfEvents, read_trf
+    from swissframe.verify_reference import summarize_reference, verify_tom, verify_trf
+
+#: Public names whose modules load on their first use (``import swissframe`` stays cheap: the
+#: file readers and the archive recomputation are most of the package's own import time).
+#: Only names that differ from their module's: ``swissframe.simulate`` the package, set on
+#: the package when any of its modules is imported, must never hide ``sf.simulate``.
+_LAZY: Final = {
+    "RecomputeReport": "swissframe.bulk",
+    "recompute": "swissframe.bulk",
+    "DecklistEvents": "swissframe.io.decklist",
+    "read_decklist_cache": "swissframe.io.decklist",
+    "TomEvents": "swissframe.io.tom",
+    "read_tom": "swissframe.io.tom",
+    "TrfEvents": "swissframe.io.trf",
+    "read_trf": "swissframe.io.trf",
+    "summarize_reference": "swissframe.verify_reference",
+    "verify_tom": "swissframe.verify_reference",
+    "verify_trf": "swissframe.verify_reference",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A public name of :data:`_LAZY`, imported from its module on first use (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        msg = f"module 'swissframe' has no attribute {name!r}"
+        raise AttributeError(msg)
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __version__ = "0.1.0"
 

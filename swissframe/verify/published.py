@@ -20,16 +20,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import polars as pl
 
 from swissframe._collect import collect, scoped
 from swissframe.engine._record import cutoff_rows, points_unit, prepare_rows
 from swissframe.errors import check_events
-from swissframe.io.decklist import DecklistEvents
-from swissframe.io.tom import TomEvents
-from swissframe.io.trf import TrfEvents
 from swissframe.rules import get as _get_ruleset
 from swissframe.rules._ruleset import Ruleset
 from swissframe.rules.platforms import (
@@ -40,6 +37,11 @@ from swissframe.rules.platforms import (
     rulesets_by_name,
 )
 from swissframe.schema import as_frame
+
+if TYPE_CHECKING:  # (the readers load on first use: swissframe/__init__.py)
+    from swissframe.io.decklist import DecklistEvents
+    from swissframe.io.tom import TomEvents
+    from swissframe.io.trf import TrfEvents
 
 __all__ = ["ORDER_KEYS", "UNROUNDED_TOLERANCE", "VERIFY_COLUMNS", "matching_rounds", "order",
            "summarize", "verify"]
@@ -249,6 +251,10 @@ def verify(ev: DecklistEvents | TomEvents | TrfEvents, *,
     >>> v.select("player_id", "rank", "published_rank", "rank_match").rows()
     [('A', 1, 1, True), ('B', 2, 2, True)]
     """
+    from swissframe.io.decklist import DecklistEvents
+    from swissframe.io.tom import TomEvents
+    from swissframe.io.trf import TrfEvents
+
     check_events(ev, (DecklistEvents, TomEvents, TrfEvents), call="verify",
                  hint="ev = sf.read_decklist_cache(path) (or sf.read_tom / sf.read_trf); "
                       "sf.verify(ev)")
@@ -412,6 +418,8 @@ def matching_rounds(ev: DecklistEvents, *,
     >>> matching_rounds(read_decklist_cache(p)).rows()
     [('demo-1-2025-01-10', 'A', [1]), ('demo-1-2025-01-10', 'B', [2])]
     """
+    from swissframe.io.decklist import DecklistEvents
+
     check_events(ev, (DecklistEvents,), call="matching_rounds",
                  hint="ev = sf.read_decklist_cache(path); sf.matching_rounds(ev)")
     assigned, named = _assignment(ev, rules, melee_era)

@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from fractions import Fraction
 from pathlib import Path
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 import polars as pl
 
@@ -51,10 +51,12 @@ from swissframe.engine._chess import inferred_absences
 from swissframe.engine._exact import to_decimals
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError, check_events
-from swissframe.io.tom import TomEvents
-from swissframe.io.trf import TrfEvents
 from swissframe.rules._ruleset import Criterion, Ruleset, buchholz
 from swissframe.schema import as_frame
+
+if TYPE_CHECKING:  # (the readers load on first use: swissframe/__init__.py)
+    from swissframe.io.tom import TomEvents
+    from swissframe.io.trf import TrfEvents
 
 __all__ = [
     "EARNED_BYE_READINGS",
@@ -158,6 +160,8 @@ def verify_tom(ev: TomEvents, *, rules: str | Ruleset = "pokemon",
     >>> t.select("player_id", "expected_position", "computed_position", "status").rows()
     [('1', 1, 1, 'match'), ('2', 2, 2, 'match')]
     """
+    from swissframe.io.tom import TomEvents
+
     check_events(ev, (TomEvents,), call="verify_tom",
                  hint="ev = sf.read_tom(path); sf.verify_tom(ev)")
     base = _rules.get(rules)
@@ -628,6 +632,8 @@ def verify_trf(ev: TrfEvents, *, rule_set: str | Mapping[str, str] = "auto",
     >>> v.filter(pl.col("reference") == "mine").select("rule_set", "computed", "status").row(0)
     ('fide-2023', '1', 'match')
     """
+    from swissframe.io.trf import TrfEvents
+
     check_events(ev, (TrfEvents,), call="verify_trf",
                  hint="ev = sf.read_trf(path); sf.verify_trf(ev)")
     pk = ["event_id", "player_id"]
