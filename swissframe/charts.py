@@ -47,7 +47,7 @@ import textwrap
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 import polars as pl
 
@@ -402,20 +402,30 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0) -> P
         html = page(title, chart_block("chart", spec, title))
         return write_text_atomic(p, html)
     try:
-        import vl_convert  # noqa: F401
+        import vl_convert
     except ImportError as exc:  # pragma: no cover - depends on the environment
         msg = (f"saving {p.name!r} needs vl-convert, which is not installed. Hint: pip "
                "install 'swissframe[charts]' (or save as .json).")
         raise SwissframeError(msg) from exc
-    drawn = _drawable(chart)
+    # the spec validated once (Altair's own save validated it again), then drawn by
+    # vl-convert at the Vega-Lite version of Altair's schema, as Altair's save draws it
+    spec = _drawable(chart.to_dict())
+    vl_version = "_".join(_alt().SCHEMA_VERSION.split(".")[:2])  # 'v6.1.0' -> 'v6_1'
     if fmt == "png":
-        return write_atomic(p, lambda tmp: drawn.save(str(tmp), format="png",
-                                                      scale_factor=scale))
-    return write_atomic(p, lambda tmp: drawn.save(str(tmp), format=fmt))
+        data: bytes | str = vl_convert.vegalite_to_png(spec, vl_version=vl_version,
+                                                        scale=scale, ppi=72)
+    elif fmt == "pdf":
+        data = vl_convert.vegalite_to_pdf(spec, vl_version=vl_version)
+    else:
+        data = vl_convert.vegalite_to_svg(spec, vl_version=vl_version)
+    if isinstance(data, str):
+        return write_text_atomic(p, data)
+    drawn = data
+    return write_atomic(p, lambda tmp: tmp.write_bytes(drawn))
 
 
-def _drawable(chart: Chart) -> Chart:
-    """``chart`` with every text an image cannot draw made drawable: characters outside
+def _drawable(spec: dict[str, Any]) -> dict[str, Any]:
+    """A chart's spec with every text an image cannot draw made drawable: characters outside
     XML's (:data:`_NOT_DRAWABLE`) written as escapes (``'A\\x00'``), text longer than
     :data:`MAX_DRAWN_TEXT` cut with an ellipsis; said in one warning naming the first such
     text. The chart itself (its JSON and HTML exports, the data) is unchanged."""
@@ -436,9 +446,9 @@ def _drawable(chart: Chart) -> Chart:
             return [fix(v, shown) for v in value]
         return value
 
-    spec = fix(chart.to_dict())
+    drawable = fix(spec)
     if not changed:
-        return chart
+        return spec
     first = next(iter(changed))
     shown = ascii(first[:40]) + (f" … ({len(first):,} characters)" if len(first) > 40 else "")
     warnings.warn(f"{len(changed)} distinct text(s) of the chart cannot be drawn as they are, e.g. "
@@ -446,7 +456,7 @@ def _drawable(chart: Chart) -> Chart:
                   f"{MAX_DRAWN_TEXT} characters is cut. Hint: fix the names in the source "
                   "(swissframe validate lists such ids); the .json and .html exports keep "
                   "them as they are.", DataWarning, stacklevel=3)
-    return type(chart).from_dict(spec, validate=False)
+    return cast("dict[str, Any]", drawable)
 
 
 # --------------------------------------------------------------------------------------------

@@ -792,17 +792,29 @@ def test_html_export_escapes_names_and_is_the_reports_offline_page(tmp_path: Pat
     assert not list(tmp_path.glob(".*part*"))  # no temporary left
 
 
+@pytest.mark.parametrize("fmt", ["png", "svg"])
+def test_save_draws_as_altair_does(tmp_path: Path, fmt: str) -> None:
+    # save validates the spec once and calls vl-convert itself (Altair's own save
+    # validated it a second time): the file is the one Altair's save writes
+    pytest.importorskip("vl_convert")
+    c = charts.chart_standings(standings_frame(), cut=4)
+    ours = charts.save(c, tmp_path / f"ours.{fmt}", scale=2)
+    theirs = tmp_path / f"altair.{fmt}"
+    c.save(str(theirs), format=fmt, **({"scale_factor": 2} if fmt == "png" else {}))
+    assert ours.read_bytes() == theirs.read_bytes()
+
+
 def test_a_failed_save_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                       ) -> None:
     pytest.importorskip("vl_convert")
     c = charts.chart_standings(standings_frame(), cut=4)
-    import altair as alt
 
-    def broken(self: object, fp: str, **_: object) -> None:
-        Path(fp).write_bytes(b"half a png")
+    def broken(self: Path, data: bytes) -> int:  # (the drawn PNG, half written)
+        with open(self, "wb") as f:
+            f.write(data[: len(data) // 2])
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(alt.TopLevelMixin, "save", broken)
+    monkeypatch.setattr(Path, "write_bytes", broken)
     with pytest.raises(OSError, match="No space"):
         charts.save(c, tmp_path / "fig.png")
     assert list(tmp_path.iterdir()) == []
@@ -884,12 +896,17 @@ def test_cli_chart_follows_the_ruleset_and_the_names(tmp_path: Path,
     capsys.readouterr()
 
 
-def test_cli_chart_does_not_import_rfc3987_syntax(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("command", "output"), [
+    (["chart", "standings"], "f.json"),
+    (["report"], "r.html"),  # (the report's charts paid 3-8 s for it)
+])
+def test_cli_drawing_commands_do_not_import_rfc3987_syntax(
+        tmp_path: Path, command: list[str], output: str) -> None:
     """jsonschema's optional IRI checker compiles ~40 grammars at import (2-20 s); Altair
-    never needs it, so the chart command blocks it (the PNG budget is 3 s)."""
+    never needs it, so the command's process blocks it (the PNG budget is 3 s)."""
     csv = str(ROOT / "data" / "events" / "league-night.csv")
     code = ("import sys; from swissframe.cli import main; "
-            f"rc = main(['chart', 'standings', {csv!r}, '-o', {str(tmp_path / 'f.json')!r}]); "
+            f"rc = main({[*command, csv, '-o', str(tmp_path / output), '--quiet']!r}); "
             "assert 'altair' in sys.modules; "
             "assert sys.modules.get('rfc3987_syntax', None) is None; sys.exit(rc)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

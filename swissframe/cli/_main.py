@@ -398,12 +398,26 @@ def _named_path(kind: Any, *, output: bool = False) -> Callable[[str], Any]:
     return read
 
 
+def _fast_altair_import() -> None:
+    """Block ``rfc3987_syntax`` (2–20 s of grammar compilation at import) for Altair.
+
+    jsonschema imports it, when installed, only to check the ``iri`` string format, which
+    Altair's Vega-Lite schema does not use; jsonschema then skips that one check. Done for
+    every command that draws (``chart``; ``report``, whose charts paid 3-8 s for it), in
+    the command's process only (a library must not change what its host can import), and
+    only when neither is imported yet.
+    """
+    if "rfc3987_syntax" not in sys.modules and "jsonschema" not in sys.modules:
+        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``swissframe`` command.
 
     Every error ends as one line on stderr, ``swissframe: error: … Hint: …``, and exit
     status 2 (``--debug`` raises it instead, with its traceback).
     """
+    _fast_altair_import()
     parser, modules = build_parser()
     if not (sys.argv[1:] if argv is None else argv):  # a bare `swissframe`: what it does
         parser.print_help()

@@ -26,7 +26,8 @@ event's name and rows the players' names when the files hold them (decklist cach
 Speed: a PNG takes well under 3 s on an idle machine. Importing Altair imports jsonschema,
 which (with the ``format-nongpl`` extra that Jupyter installs) imports ``rfc3987_syntax``,
 which compiles ~40 Lark grammars at import: 2–3 s alone, 10–20 s on a loaded machine. Altair
-never needs its IRI check, so this process blocks that one import. The rest: Python, Polars
+never needs its IRI check, so the command's process blocks that one import
+(``cli/_main._fast_altair_import``, for ``report`` too). The rest: Python, Polars
 and Altair imports (~1 s), the first vl-convert call (JavaScript runtime and fonts, ~0.5 s;
 it holds the GIL, so warming it in a thread gains nothing) and the drawing. ``rendering…``
 goes to stderr when saving takes longer than a second.
@@ -37,7 +38,6 @@ The lead wires it in ``swissframe/cli/_main.py`` through ``COMMAND_MODULES`` (``
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any, Final
 
@@ -285,18 +285,6 @@ def _options_apply(args: argparse.Namespace) -> None:
             raise SwissframeError(msg)
 
 
-def _fast_altair_import() -> None:
-    """Block ``rfc3987_syntax`` (2–20 s of grammar compilation at import) for Altair.
-
-    jsonschema imports it, when installed, only to check the ``iri`` string format, which
-    Altair's Vega-Lite schema does not use; jsonschema then skips that one check. Done in
-    the CLI process only (a library must not change what its host can import), and only
-    when neither is imported yet.
-    """
-    if "rfc3987_syntax" not in sys.modules and "jsonschema" not in sys.modules:
-        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``chart``: read the files, draw, save; returns 0 (errors raise SwissframeError).
 
@@ -325,7 +313,6 @@ def run(args: argparse.Namespace) -> int:
         raise SwissframeError(msg)
     refuse_output(args.output, args.files, example="chart.png")  # (a decklist is .json too)
     _options_apply(args)
-    _fast_altair_import()
     from swissframe import charts
 
     src = read(args.files, format=args.input_format, _keep_codes=True)
