@@ -239,7 +239,9 @@ class TomEvents:
         division_source, dropped_after_round, late, earned_byes, seed, order, birth_year,
         pod_category, swiss_rounds_played``. A player who dropped before being paired (a
         no-show) has ``swiss_rounds_played == 0`` and no rows in ``results``, but TOM still
-        lists them in its standings.
+        lists them in its standings. ``dropped_after_round`` is the round TOM recorded the
+        drop in: the last round the player was in, or the next one of a save made before
+        it was paired (a no-show has 1); a round past that is refused (bad data 140).
     structure
         One row per (event, division): source file, tournament name, sanction id, start
         date, mode, TOM version, finalized flag, pod category and label, player count,
@@ -819,6 +821,8 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
         .cast(_PLAYER_SCHEMA)  # type: ignore[arg-type]
         .sort("event_id", "player_id")
     )
+    _check_drop_rounds(players_df, {pod_event[p["category"]]: max(p["round_types"], default=0)
+                                    for p in pods}, src)
 
     # ---- published standings
     published = (
@@ -879,6 +883,33 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
     return TomEvents(results=results, players=players_df, structure=structure,
                      published=published, pending=pending, unseated=unseated,
                      unknown=_unknown(root, src))
+
+
+def _check_drop_rounds(players: pl.DataFrame, last_round: Mapping[str, int], src: str
+                       ) -> None:
+    """A player's ``<dropped>`` round is at most one past the last round of their pod (bad
+    data 140). TOM records the round in progress when a player drops: the last round they
+    were in, or the next one when it is not yet paired — a no-show dropped before round 1
+    is paired has round 1 and no match (every real file), and a save in progress may hold
+    a drop for the round about to be paired. A round beyond that is in no file TOM writes
+    (it was read as the player's drop round without a word); an
+    :class:`ImportFormatError` naming the file, the player, both rounds and the pod."""
+    last = pl.DataFrame({"event_id": list(last_round), "_last": list(last_round.values())},
+                        schema={"event_id": pl.String, "_last": pl.Int64})
+    past = (players.join(last, on="event_id", how="inner")
+            .filter(pl.col("dropped_after_round") > pl.col("_last") + 1))
+    if past.height:
+        r = past.row(0, named=True)
+        more = f" ({past.height} players like this)" if past.height > 1 else ""
+        last_said = (f"whose last round is {r['_last']}" if r["_last"]
+                     else "which has no round yet")
+        msg = (f"{src}, player {r['player_id']}: <dropped> gives round "
+               f"{r['dropped_after_round']}, past the rounds of the player's pod "
+               f"({POD_LABELS.get(r['pod_category'], r['pod_category'])}), {last_said}: a "
+               "drop is recorded in the round in progress, or the next one before it is "
+               f"paired{more}. Hint: the file is damaged; correct the <round> of the "
+               "player's <dropped>, or re-export the file from TOM.")
+        raise ImportFormatError(msg)
 
 
 def _disqualified(results: pl.DataFrame, standings: list[dict[str, Any]]) -> pl.DataFrame:
