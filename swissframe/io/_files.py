@@ -1841,8 +1841,8 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     from swissframe.io.trf import _read_trf, trf_warnings
 
     ev = _read_trf(list(files), event_ids=list(keys), max_bytes=limit)
-    say_warnings(trf_warnings(ev), listed={"unknown_record", "not_applied", "start_date"},
-                 stacklevel=3)
+    say_warnings(trf_warnings(ev), listed={"unknown_record", "not_applied", "start_date",
+                                           "rounds_declared"}, stacklevel=3)
     where = ev.header.select("event_id", pl.col("source").alias("source_file"))
     results = ev.results.join(where, on="event_id", how="left")
     events = events_of(ev)
@@ -1859,13 +1859,10 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     dated = ev.header.filter(pl.col("start_date_note").is_not_null()).select(
         pl.col("source").alias("file"), "event_id", pl.lit("start_date").alias("kind"),
         pl.col("start_date_note").alias("detail"))
-    # (games in rounds past the XXR record's number of rounds: one of the two is wrong;
-    # fewer rounds than declared is an event in progress, and says nothing)
-    beyond = ev.header.filter(pl.col("rounds_in_file") > pl.col("rounds_declared")).select(
+    # (an XXR that is no number of rounds, or games in rounds past it: trf.declared_rounds)
+    beyond = ev.header.filter(pl.col("rounds_note").is_not_null()).select(
         pl.col("source").alias("file"), "event_id", pl.lit("rounds_declared").alias("kind"),
-        pl.format("XXR declares {} round(s) but the player lines hold round {}: the "
-                  "results are read as they are", "rounds_declared", "rounds_in_file")
-        .alias("detail"))
+        pl.col("rounds_note").alias("detail"))
     return _Part(kind="trf", results=results, events=events,
                  names=ev.players.select("event_id", "player_id", "name"),
                  notes=[_pending_notes(ev.pending, where), unknown, not_applied, dated, beyond],
