@@ -1066,10 +1066,19 @@ def validate(results: Frame | Source, *, rules: str | Ruleset = AUTO,
     table = results.results if results.results.width else pl.DataFrame(
         schema={c: PROBLEM_SCHEMA[c] for c in ("event_id", *REQUIRED_COLUMNS)})
     games = resolve_best_of(best_of, results.file_formats)
+    if is_auto(rules):  # (its events' rulesets: an event with no round has no row: class 142)
+        rules = auto_rules(results.events)[0]
     report = _validate(table, rules=rules, best_of=games, keys=keys,
                        origin=origin if origin is not None else SOURCE_FILE,
                        default_event_id=default_event_id, extra=read_problems(results))
-    return dataclasses.replace(report, files=tuple(results.files))
+    return dataclasses.replace(report, files=tuple(results.files),
+                               events=max(report.events, events_read(results)))
+
+
+def events_read(src: Source) -> int:
+    """The events a read found, rows or none (an event with no round played is one, as
+    ``standings`` lists it: class 142)."""
+    return int(src.events["event_id"].n_unique()) if src.events.height else 0
 
 
 def raise_for(report: ValidationReport) -> None:

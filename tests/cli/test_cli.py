@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import warnings
 from pathlib import Path
 
 import polars as pl
@@ -352,3 +353,64 @@ def test_sensitivity_says_what_its_rows_compare(capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out.splitlines()
     assert out[1] == ("who enters or leaves the top 4 under each ruleset, against the first "
                       "row's:")
+
+
+def _zero_round_files(folder: Path) -> dict[str, Path]:
+    """One file of each format with no round played: a TRF's player lines without round
+    blocks, a TOM save before its first pairing, a CSV header alone, a decklist-cache file
+    with no round."""
+    fixtures = ROOT / "tests" / "fixtures"
+    trf = folder / "zero.trf"
+    trf.write_text("".join(line[:89] + "\n" if line.startswith("001") else line + "\n"
+                           for line in (fixtures / "trf" / "all_codes.trf").read_text()
+                           .splitlines()))
+    text = (fixtures / "tom" / "pending.tdf").read_text(encoding="utf-8")
+    start, end = text.index("<rounds>"), text.index("</rounds>") + len("</rounds>")
+    tom = folder / "unpaired.tdf"
+    tom.write_text(text[:start] + "<rounds></rounds>" + text[end:], encoding="utf-8")
+    csv = folder / "header.csv"
+    csv.write_text("event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n")
+    doc = json.loads((fixtures / "decklist" / "melee-byes-1-2024-07-13.json").read_text())
+    deck = folder / "melee-none-1-2024-07-13.json"
+    deck.write_text(json.dumps({**doc, "Rounds": []}))
+    return {"trf": trf, "tom": tom, "table": csv, "decklist": deck}
+
+
+def test_validate_assumes_the_ruleset_every_command_reads_of_a_file_with_no_round(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 142: ``validate`` of a TRF with no round played named ``mtg`` (the rows'
+    ruleset column, and there are no rows) where ``standings`` named FIDE's, and counted
+    0 events; the ruleset comes from the events read (``Source.events``) for every
+    command and for ``sf.validate`` of a ``Source``, in each format."""
+    files = _zero_round_files(tmp_path)
+    expected = {"trf": "fide-2026", "tom": "pokemon", "table": "mtg", "decklist": "melee-e2"}
+    for kind, path in files.items():
+        with warnings.catch_warnings():  # (what each read says of its empty file)
+            warnings.simplefilter("ignore")
+            src = sf.read(path)
+        assert sf.validate(src).rules == expected[kind], kind
+        assert sf.validate(src).events == src.events["event_id"].n_unique(), kind
+        said = {}
+        for command in ("standings", "validate"):
+            main([command, str(path)])
+            err = capsys.readouterr()
+            said[command] = [line for line in err.err.splitlines()
+                             if line.startswith("rules: ")]
+            if command == "validate":
+                events = src.events.height
+                assert f"rules {expected[kind]}, " in err.out, (kind, err.out)
+                assert f" {events} event(s)" in err.out, (kind, err.out)
+        assert said["standings"] == said["validate"], kind
+        assert said["validate"][0].startswith(f"rules: {expected[kind]}"), said
+
+
+def test_validate_of_files_calling_for_several_rulesets_says_which(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 142: the events of several files call for several rulesets; ``validate``
+    checks them against one (``mtg``) and says which the files call for, a TRF with no
+    round among them."""
+    files = _zero_round_files(tmp_path)
+    main(["validate", str(files["trf"]), str(ROOT / "tests" / "fixtures" / "tom"
+                                             / "all_codes.tdf")])
+    err = capsys.readouterr().err
+    assert "rules: mtg (the files call for fide-2026, pokemon; --rules to choose)" in err
