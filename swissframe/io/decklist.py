@@ -320,14 +320,21 @@ def _resolved(files: Sequence[Path]) -> list[Path]:
 
 
 def _expand(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The files to read, each once (two paths of one file, by their resolved form, are
+    one: the first given), as the user gave them — every reader names a file so (its
+    ``path``, its messages; the resolved form was named here: bad data 143) —, in the
+    order of their resolved names."""
     pairs, _ = expand(paths, format="decklist")
-    found = dict.fromkeys(_resolved([f for f, _ in pairs]))
-    files = sorted(found, key=lambda q: (q.name, str(q)))
+    given = [f for f, _ in pairs]
+    found: dict[Path, Path] = {}
+    for real, f in zip(_resolved(given), given, strict=True):
+        found.setdefault(real, f)
+    files = [found[q] for q in sorted(found, key=lambda q: (q.name, str(q)))]
     seen: dict[str, Path] = {}
     for f in files:
         eid = _event_id(f)
         if eid in seen:
-            msg = (f"event {eid!r} is given twice: {seen[eid]} and {f}. "
+            msg = (f"event {eid!r} is given twice: {shown(seen[eid])} and {shown(f)}. "
                    "Hint: event_id is the file name, so pass each event once.")
             raise ImportFormatError(msg)
         seen[eid] = f
@@ -343,7 +350,8 @@ def _source_of(path: Path, uri: str | None) -> str:
         for suffix, src in SOURCE_BY_HOST.items():
             if host == suffix or host.endswith("." + suffix):
                 return src
-    for part in path.parts:
+    # (the folders the file is in, a link's or a relative path's too: the resolved path)
+    for part in Path(os.path.realpath(path)).parts:
         if part in SOURCE_BY_FOLDER:
             return SOURCE_BY_FOLDER[part]
     return "unknown"

@@ -1293,3 +1293,40 @@ def test_a_read_s_contract_error_names_the_files_of_its_events(tmp_path: Path) -
         sf.read(tmp_path)
     assert "good.csv" not in str(info.value)
     assert info.value.problems.height == 2
+
+
+def test_every_reader_names_a_file_as_the_user_gave_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Class 143: a decklist file's ``source_file`` (and ``path``, and its messages) was
+    its resolved, absolute path where a CSV's, a TOM's and a TRF's are as given: one file
+    given as ``in/x.json`` was named ``/home/…/in/x.json``. Every reader names it as
+    given (``shown``), through a link too; two paths of one file are still one file."""
+    from swissframe.io.decklist import read_decklist_cache
+
+    fixtures = REPO_ROOT / "tests" / "fixtures"
+    given = tmp_path / "in"
+    given.mkdir()
+    for f in (fixtures / "decklist" / "melee-byes-1-2024-07-13.json",
+              fixtures / "tom" / "pending.tdf", fixtures / "trf" / "all_codes.trf",
+              REPO_ROOT / "data" / "events" / "store-championship.csv"):
+        shutil.copy(f, given / f.name)
+    (tmp_path / "linked").symlink_to(given)
+    monkeypatch.chdir(tmp_path)
+    for folder in ("in", "linked"):
+        names = sorted(f"{folder}/{f.name}" for f in given.iterdir())
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            src = sf.read(folder)
+        assert sorted(src.files) == names, folder
+        assert sorted(set(src.results["source_file"])) == names
+        assert set(src.notes["file"].drop_nulls()) <= set(names)
+        # (the folder it is in still says the platform, a link's too)
+        assert src.events.filter(pl.col("source_kind") == "decklist")[
+            "platform"].to_list() == ["melee"]
+    deck = "in/melee-byes-1-2024-07-13.json"
+    assert read_decklist_cache([deck, str(given / "melee-byes-1-2024-07-13.json")]
+                               ).events["path"].to_list() == [deck]
+    bad = given / "melee-bad-1-2024-07-13.json"
+    bad.write_text("{")
+    with pytest.raises(ImportFormatError, match=r"cannot read in/melee-bad-1-2024-07-13\.json "):
+        read_decklist_cache("in/melee-bad-1-2024-07-13.json")
