@@ -2151,6 +2151,18 @@ def games_to_win(best_of: int) -> int:
     return best_of // 2 + 1
 
 
+def impossible_score_words(best_of: int) -> str:
+    """What :func:`impossible_score` says of a score it finds, in the words of both its
+    readers (``validate``'s ``impossible_score``, the decklist reader's note): written
+    once (bad data 145).
+
+    >>> impossible_score_words(3)
+    'not a possible best-of-3 result (a match ends when a player wins 2 games)'
+    """
+    return (f"not a possible best-of-{best_of} result (a match ends when a player wins "
+            f"{games_to_win(best_of)} games)")
+
+
 def impossible_score(won: pl.Expr, lost: pl.Expr, best_of: int) -> pl.Expr:
     """Whether a seat's ``won``-``lost`` games are no best-of-``best_of`` match's result:
     more game wins than needed (3-0 in best of three) or both players at the needed wins

@@ -65,9 +65,9 @@ from swissframe.schema import (
     flag_cells,
     flag_spellings,
     flag_values,
-    games_to_win,
     has_text_form,
     impossible_score,
+    impossible_score_words,
     misnamed_optional,
     string_like,
     whole_numbers,
@@ -587,8 +587,7 @@ def _scores(lf: pl.LazyFrame, ev: Sequence[str], best_of: int | None) -> list[pl
                                 .fill_null(True))
         impossible = impossible_score(w, lo, best_of)
         out.append(_rows("impossible_score", known.filter(impossible), pl.format(
-            "{} is not a possible best-of-{} result (a match ends when a player wins {} games)",
-            rec, pl.lit(best_of), pl.lit(games_to_win(best_of)))))
+            f"{{}} is {impossible_score_words(best_of)}", rec)))
         total = w.cast(pl.Float64) + lo.cast(pl.Float64) + d.cast(pl.Float64)
         out.append(_rows("unusual_score", known.filter(~impossible & (total > 2 * best_of)),
                          pl.format("{} games in one best-of-{} match", rec, pl.lit(best_of))))

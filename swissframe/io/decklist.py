@@ -1240,16 +1240,15 @@ def _impossible_scores(m: pl.DataFrame, report: list[pl.DataFrame]) -> None:
     read as written — so a read warns of it, naming file, event, round and players, as it
     does of the reader's other notes; ``validate`` reported it alone (class 134). The
     rule is ``validate``'s (:func:`~swissframe.schema.impossible_score`)."""
-    from swissframe.schema import games_to_win, impossible_score
+    from swissframe.schema import impossible_score, impossible_score_words
 
     bad = m.filter((pl.col("level") == "games")
                    & impossible_score(pl.col("ga"), pl.col("gb"), DECKLIST_BEST_OF))
     if bad.height:
         report.append(_report(bad, "impossible_score", pl.format(
-            "{} vs {} reads {}, not a possible best-of-{} result (a match ends when a player "
-            "wins {} games): read as written", pl.col("a"),
-            pl.col("b").fill_null("no opponent"), pl.col("result"),
-            pl.lit(DECKLIST_BEST_OF), pl.lit(games_to_win(DECKLIST_BEST_OF))), player="a"))
+            f"{{}} vs {{}} reads {{}}, {impossible_score_words(DECKLIST_BEST_OF)}: read as "
+            "written", pl.col("a"), pl.col("b").fill_null("no opponent"), pl.col("result")),
+            player="a"))
 
 
 def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
