@@ -108,6 +108,13 @@ _HEAD: Final = 4096
 _TABLE_SUFFIXES: Final = (".csv", ".tsv", ".parquet", ".pq")
 _TABLE_HEADER: Final = re.compile(rb"^\W*[\w\t ,;|\"']*\b(player_id|player_a)\b")
 _TRF_LINE: Final = re.compile(rb"(^|\n)(001|012|XXR) ")
+#: What every command says of an input with no result row (a CSV header alone, a TRF, TOM
+#: or decklist file with no round played), before what that means for its output, and the
+#: hint after it: one sentence for the standings' warning, the report's, the chart's and
+#: ``explain``'s errors (bad data 146).
+NO_RESULTS: Final = ("the input has no result rows (a header alone, or files with no round "
+                     "played)")
+NO_RESULTS_HINT: Final = "Hint: swissframe validate FILE says what was read."
 #: Games per match by format (TOM and TRF record match results, not games).
 BEST_OF_BY_FORMAT: Final[dict[str, int]] = {"table": 3, "decklist": 3, "tom": 1, "trf": 1}
 

@@ -414,3 +414,33 @@ def test_validate_of_files_calling_for_several_rulesets_says_which(
                                              / "all_codes.tdf")])
     err = capsys.readouterr().err
     assert "rules: mtg (the files call for fide-2026, pokemon; --rules to choose)" in err
+
+
+def test_every_command_says_the_same_of_a_file_with_no_round(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 146: of a file with no round played, ``explain`` and ``why`` said "player
+    '1' is not in any of the 0 events" (a player of the file, in its one event),
+    ``--event`` naming its event "event(s) ['zero'] not in the input. Hint: events
+    present: []", and ``cut`` "no pairings for the round analysed"; ``standings``,
+    ``report`` and ``chart`` said it each in its own words. One sentence now
+    (``io._files.NO_RESULTS``), then what it means for the command's output."""
+    from swissframe.io._files import NO_RESULTS, NO_RESULTS_HINT
+
+    files = _zero_round_files(tmp_path)
+    trf, tom = str(files["trf"]), str(files["tom"])
+    runs = [(["explain", trf, "--player", "1"], 2), (["why", tom, "1", "2"], 2),
+            (["explain", trf, "--player", "1", "--event", "zero"], 2),
+            (["standings", trf, "--event", "zero"], 0), (["cut", trf, "--top", "2"], 2),
+            (["report", tom, "-o", str(tmp_path / "r.html")], 2),
+            (["standings", str(files["table"])], 0)]
+    for argv, code in runs:
+        assert main(argv) == code, argv
+        err = " ".join(capsys.readouterr().err.split())
+        assert "0 events" not in err, (argv, err)
+        assert "not in the input" not in err, (argv, err)
+        event = "event 'zero' has no result rows (no round played)"
+        assert (f"{NO_RESULTS}: " in err or f"{event}: " in err), (argv, err)
+        assert "Hint: " in err, argv
+    assert main(["explain", trf, "--player", "1", "--event", "zero"]) == 2
+    assert (f"error: {event}: no player has a round to show. {NO_RESULTS_HINT}"
+            in " ".join(capsys.readouterr().err.split()))
