@@ -444,3 +444,17 @@ def test_every_command_says_the_same_of_a_file_with_no_round(
     assert main(["explain", trf, "--player", "1", "--event", "zero"]) == 2
     assert (f"error: {event}: no player has a round to show. {NO_RESULTS_HINT}"
             in " ".join(capsys.readouterr().err.split()))
+
+
+def test_verify_ref_names_the_files_it_does_not_check_in_words(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``verify-ref`` of one CSV said "x.csv are not"; one file is, several are."""
+    one = tmp_path / "one.csv"
+    one.write_text("event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n"
+                   "e,1,A,B,2,0,0\ne,1,B,A,0,2,0\n")
+    assert main(["verify-ref", str(one)]) == 2
+    assert f"files; {one} is not. Hint: " in " ".join(capsys.readouterr().err.split())
+    two = tmp_path / "two.csv"
+    two.write_bytes(one.read_bytes())
+    assert main(["verify-ref", str(one), str(two)]) == 2
+    assert f"files; {one}, {two} are not. Hint: " in " ".join(capsys.readouterr().err.split())
