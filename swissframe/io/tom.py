@@ -386,13 +386,21 @@ def _read_players(root: Element, source: str) -> list[dict[str, Any]]:
             m = re.search(r"([0-9]{4})\s*$", birth)
             birth_year = int(m.group(1)) if m else None
         name = " ".join(x for x in (_text(p, "firstname"), _text(p, "lastname")) if x)
+        byes = _int(_text(p, "byes"), what="<byes>", where=where) or 0
+        seed = _int(_text(p, "seed"), what="<seed>", where=where)
+        if byes < 0 or (seed is not None and seed < 1):  # (bad data 147)
+            what = (f"<byes> {byes}, a count of earned byes below 0" if byes < 0 else
+                    f"<seed> {seed}, and seeds are Swiss places, numbered from 1")
+            msg = (f"{where}: {what}. Hint: the file is damaged; correct the player's "
+                   f"<{'byes' if byes < 0 else 'seed'}>, or re-export the file from TOM.")
+            raise ImportFormatError(msg)
         out.append({
             "player_id": uid,
             "name": name or None,
             "dropped_after_round": dropped,
             "late": late,
-            "earned_byes": _int(_text(p, "byes"), what="<byes>", where=where) or 0,
-            "seed": _int(_text(p, "seed"), what="<seed>", where=where),
+            "earned_byes": byes,
+            "seed": seed,
             "order": _int(_text(p, "order"), what="<order>", where=where),
             "birth_year": birth_year,
         })
@@ -823,6 +831,7 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
     )
     _check_drop_rounds(players_df, {pod_event[p["category"]]: max(p["round_types"], default=0)
                                     for p in pods}, src)
+    _check_seeds(players_df, src)
 
     # ---- published standings
     published = (
@@ -909,6 +918,23 @@ def _check_drop_rounds(players: pl.DataFrame, last_round: Mapping[str, int], src
                "drop is recorded in the round in progress, or the next one before it is "
                f"paired{more}. Hint: the file is damaged; correct the <round> of the "
                "player's <dropped>, or re-export the file from TOM.")
+        raise ImportFormatError(msg)
+
+
+def _check_seeds(players: pl.DataFrame, src: str) -> None:
+    """Each ``<seed>`` of a division is given once (bad data 147): the seed is a top-cut
+    player's Swiss place (``published.swiss_place``, what ``verify-ref`` compares the
+    standings with), and two players at one seed were an order the file does not give,
+    kept without a word, as two players at one published place were (class 118)."""
+    twice = (players.filter(pl.col("seed").is_not_null())
+             .filter(pl.len().over("event_id", "division", "seed") > 1)
+             .sort("event_id", "division", "seed", "player_id"))
+    if twice.height:
+        a, b = twice.row(0, named=True), twice.row(1, named=True)
+        msg = (f"{src}, player {b['player_id']}: <seed> {a['seed']} of the "
+               f"{a['division'] or '?'} division is given to players {a['player_id']} and "
+               f"{b['player_id']}; a seed is a Swiss place, one per player. Hint: the file "
+               "is damaged; re-export it from TOM.")
         raise ImportFormatError(msg)
 
 

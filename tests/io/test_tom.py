@@ -810,3 +810,31 @@ def test_a_drop_before_round_1_is_paired_is_read(tmp_path: Path) -> None:
             with pytest.raises(ImportFormatError, match=r"early\.tdf, player 2: <dropped> "
                                r"gives round 2, past .*which has no round yet"):
                 read_tom(path)
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ("<byes>1</byes>", "<byes>-3</byes>",
+     r"player 107: <byes> -3, a count of earned byes below 0\. Hint: "),
+    ("<seed>2</seed>", "<seed>0</seed>",
+     r"player 107: <seed> 0, and seeds are Swiss places, numbered from 1\. Hint: "),
+    ("<seed>2</seed>", "<seed>-9223372036854775808</seed>", r"player 107: <seed> -9223"),
+    ("<seed>2</seed>", "<seed>1</seed>",
+     r"player 107: <seed> 1 of the masters division is given to players 101 and 107; "
+     r"a seed is a Swiss place, one per player\. Hint: "),
+])
+def test_a_seed_or_earned_byes_out_of_range_is_refused(tmp_path: Path, old: str, new: str,
+                                                       said: str) -> None:
+    """Class 147: a player's ``<byes>`` below 0 was read as ``earned_byes`` -3, a ``<seed>``
+    below 1 or given to two players of one division as their Swiss place
+    (``published.swiss_place``, what ``verify-ref`` compares the standings with) —
+    without a word, where a published place of either kind was refused (class 118)."""
+    text = (FIXTURES / "all_codes.tdf").read_text(encoding="utf-8")
+    assert old in text
+    bad = tmp_path / "bad.tdf"
+    bad.write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(ImportFormatError, match=rf"bad\.tdf, {said}"):
+        read_tom(bad)
+    fine = tmp_path / "fine.tdf"
+    fine.write_text(text.replace("<seed>2</seed>", "<seed>3</seed>"), encoding="utf-8")
+    assert read_tom(fine).published.filter(pl.col("player_id") == "107")[
+        "swiss_place"].to_list() == [3]
