@@ -2244,6 +2244,18 @@ def flag_values(column: str, dtype: pl.DataType) -> pl.Expr:
     return text.replace_strict(spelled, default=None, return_dtype=pl.Boolean)
 
 
+def flag_text(text: str) -> bool | None:
+    """One flag written as text (a file's element or attribute) read as
+    :func:`flag_values` reads a cell: the spellings of :data:`FLAG_SPELLINGS` in any case,
+    blanks around; None for anything else (the caller names it).
+
+    >>> flag_text(" TRUE "), flag_text("0"), flag_text("maybe")
+    (True, False, None)
+    """
+    t = text.strip().lower()
+    return next((v for v, spellings in FLAG_SPELLINGS.items() if t in spellings), None)
+
+
 def flag_spellings() -> str:
     """The spellings :func:`flag_values` reads, for messages: ``true/false, yes/no, 1/0``."""
     return ", ".join(f"{t}/{f}" for t, f in zip(FLAG_SPELLINGS[True], FLAG_SPELLINGS[False],

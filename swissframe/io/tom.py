@@ -79,7 +79,14 @@ from swissframe.io._files import (
     say_warnings,
     several_files,
 )
-from swissframe.schema import DISQUALIFIED, RESULT_COLUMNS, validate_results, whole_text
+from swissframe.schema import (
+    DISQUALIFIED,
+    RESULT_COLUMNS,
+    flag_spellings,
+    flag_text,
+    validate_results,
+    whole_text,
+)
 
 __all__ = [
     "DIVISION_NAMES",
@@ -378,8 +385,7 @@ def _read_players(root: Element, source: str) -> list[dict[str, Any]]:
                        "correct the <round> of the player's <dropped>, or re-export the "
                        "file from TOM.")
                 raise ImportFormatError(msg)
-        late_text = _text(p, "late")
-        late = p.find("late") is not None and (late_text or "true").lower() not in ("false", "0")
+        late = _late(p, where)
         birth = _text(p, "birthdate")
         birth_year = None
         if birth is not None:
@@ -412,6 +418,23 @@ def _read_players(root: Element, source: str) -> list[dict[str, Any]]:
                "Hint: the file is damaged.")
         raise ImportFormatError(msg)
     return out
+
+
+def _late(player: Element, where: str) -> bool:
+    """Whether a player entered late: a ``<late>`` element, empty or holding a flag
+    spelled as every reader reads one (:func:`~swissframe.schema.flag_text`); any other
+    text is an :class:`ImportFormatError` (``<late>maybe</late>`` or ``<late>no</late>``
+    were read as late without a word: bad data 148)."""
+    if player.find("late") is None:
+        return False
+    text = _text(player, "late")
+    late = True if text is None else flag_text(text)
+    if late is None:
+        msg = (f"{where}: <late> holds {text!r}, which is no flag. Hint: TOM writes <late> "
+               f"empty or as true/false ({flag_spellings()} are read); correct it, or "
+               "re-export the file from TOM.")
+        raise ImportFormatError(msg)
+    return late
 
 
 def _seat(el: Element | None, source: str, where: str) -> str:

@@ -838,3 +838,26 @@ def test_a_seed_or_earned_byes_out_of_range_is_refused(tmp_path: Path, old: str,
     fine.write_text(text.replace("<seed>2</seed>", "<seed>3</seed>"), encoding="utf-8")
     assert read_tom(fine).published.filter(pl.col("player_id") == "107")[
         "swiss_place"].to_list() == [3]
+
+
+@pytest.mark.parametrize(("late", "read"), [
+    ("<late>true</late>", True), ("<late/>", True), ("<late> YES </late>", True),
+    ("<late>1</late>", True), ("<late>false</late>", False), ("<late>no</late>", False),
+    ("<late>0</late>", False), ("", False), ("<late>maybe</late>", None),
+    ("<late>2</late>", None)])
+def test_a_late_flag_is_read_as_every_flag_or_refused(tmp_path: Path, late: str,
+                                                      read: bool | None) -> None:
+    """Class 148: ``<late>`` holding anything but ``false`` or ``0`` was read as late
+    (``<late>no</late>``, ``<late>maybe</late>``); it is read as every reader reads a
+    flag (``schema.flag_text``), and any other text is refused naming file and player."""
+    text = (FIXTURES / "all_codes.tdf").read_text(encoding="utf-8")
+    assert "<late>true</late>" in text
+    path = tmp_path / "late.tdf"
+    path.write_text(text.replace("<late>true</late>", late), encoding="utf-8")
+    if read is None:
+        with pytest.raises(ImportFormatError, match=r"late\.tdf, player 108: <late> holds "
+                           r"'\w+', which is no flag\. Hint: "):
+            read_tom(path)
+        return
+    assert read_tom(path).players.filter(pl.col("player_id") == "108")[
+        "late"].to_list() == [read]
