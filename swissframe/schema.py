@@ -2151,6 +2151,18 @@ def games_to_win(best_of: int) -> int:
     return best_of // 2 + 1
 
 
+def impossible_score_words(best_of: int) -> str:
+    """What :func:`impossible_score` says of a score it finds, in the words of both its
+    readers (``validate``'s ``impossible_score``, the decklist reader's note): written
+    once (bad data 145).
+
+    >>> impossible_score_words(3)
+    'not a possible best-of-3 result (a match ends when a player wins 2 games)'
+    """
+    return (f"not a possible best-of-{best_of} result (a match ends when a player wins "
+            f"{games_to_win(best_of)} games)")
+
+
 def impossible_score(won: pl.Expr, lost: pl.Expr, best_of: int) -> pl.Expr:
     """Whether a seat's ``won``-``lost`` games are no best-of-``best_of`` match's result:
     more game wins than needed (3-0 in best of three) or both players at the needed wins
@@ -2230,6 +2242,18 @@ def flag_values(column: str, dtype: pl.DataType) -> pl.Expr:
     text = col.cast(pl.String).str.strip_chars().str.to_lowercase()
     spelled = {s: v for v, spellings in FLAG_SPELLINGS.items() for s in spellings}
     return text.replace_strict(spelled, default=None, return_dtype=pl.Boolean)
+
+
+def flag_text(text: str) -> bool | None:
+    """One flag written as text (a file's element or attribute) read as
+    :func:`flag_values` reads a cell: the spellings of :data:`FLAG_SPELLINGS` in any case,
+    blanks around; None for anything else (the caller names it).
+
+    >>> flag_text(" TRUE "), flag_text("0"), flag_text("maybe")
+    (True, False, None)
+    """
+    t = text.strip().lower()
+    return next((v for v, spellings in FLAG_SPELLINGS.items() if t in spellings), None)
 
 
 def flag_spellings() -> str:

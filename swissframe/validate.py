@@ -65,9 +65,9 @@ from swissframe.schema import (
     flag_cells,
     flag_spellings,
     flag_values,
-    games_to_win,
     has_text_form,
     impossible_score,
+    impossible_score_words,
     misnamed_optional,
     string_like,
     whole_numbers,
@@ -587,8 +587,7 @@ def _scores(lf: pl.LazyFrame, ev: Sequence[str], best_of: int | None) -> list[pl
                                 .fill_null(True))
         impossible = impossible_score(w, lo, best_of)
         out.append(_rows("impossible_score", known.filter(impossible), pl.format(
-            "{} is not a possible best-of-{} result (a match ends when a player wins {} games)",
-            rec, pl.lit(best_of), pl.lit(games_to_win(best_of)))))
+            f"{{}} is {impossible_score_words(best_of)}", rec)))
         total = w.cast(pl.Float64) + lo.cast(pl.Float64) + d.cast(pl.Float64)
         out.append(_rows("unusual_score", known.filter(~impossible & (total > 2 * best_of)),
                          pl.format("{} games in one best-of-{} match", rec, pl.lit(best_of))))
@@ -1066,10 +1065,19 @@ def validate(results: Frame | Source, *, rules: str | Ruleset = AUTO,
     table = results.results if results.results.width else pl.DataFrame(
         schema={c: PROBLEM_SCHEMA[c] for c in ("event_id", *REQUIRED_COLUMNS)})
     games = resolve_best_of(best_of, results.file_formats)
+    if is_auto(rules):  # (its events' rulesets: an event with no round has no row: class 142)
+        rules = auto_rules(results.events)[0]
     report = _validate(table, rules=rules, best_of=games, keys=keys,
                        origin=origin if origin is not None else SOURCE_FILE,
                        default_event_id=default_event_id, extra=read_problems(results))
-    return dataclasses.replace(report, files=tuple(results.files))
+    return dataclasses.replace(report, files=tuple(results.files),
+                               events=max(report.events, events_read(results)))
+
+
+def events_read(src: Source) -> int:
+    """The events a read found, rows or none (an event with no round played is one, as
+    ``standings`` lists it: class 142)."""
+    return int(src.events["event_id"].n_unique()) if src.events.height else 0
 
 
 def raise_for(report: ValidationReport) -> None:

@@ -49,6 +49,8 @@ from swissframe.errors import (
 )
 from swissframe.io._files import (
     FORMATS,
+    NO_RESULTS,
+    NO_RESULTS_HINT,
     Source,
     output_target,
     rank_within,
@@ -446,25 +448,29 @@ def one_event_id(src: Source, event: str | None) -> str | None:
     return None if event is None else event_id_of(event, src.event_names)
 
 
-def filter_events(results: pl.DataFrame, events: str | Sequence[str] | None) -> pl.DataFrame:
+def filter_events(results: pl.DataFrame, events: str | Sequence[str] | None,
+                  known: Collection[str] = ()) -> pl.DataFrame:
     """Only the rows of ``events`` (all when None; ids: :func:`event_ids` reads a name);
-    an unknown id is an error with a hint.
+    an unknown id is an error with a hint. ``known``: the events read beside those with
+    rows (``Source.event_names``: an event with no round played is one, and was "not in
+    the input": bad data 146).
 
     >>> df = pl.DataFrame({"event_id": ["a", "b"], "round": [1, 1]})
     >>> filter_events(df, ["b"])["event_id"].to_list()
     ['b']
     """
-    keep = _event_rows(results, events)
+    keep = _event_rows(results, events, known)
     return results if keep is None else results.filter(keep)
 
 
-def _event_rows(results: pl.DataFrame, events: str | Sequence[str] | None
-                ) -> pl.Series | None:
-    """Which rows ``events`` keeps (None: all); an unknown id is an error with a hint."""
+def _event_rows(results: pl.DataFrame, events: str | Sequence[str] | None,
+                read: Collection[str] = ()) -> pl.Series | None:
+    """Which rows ``events`` keeps (None: all); an id neither in the rows nor among the
+    events ``read`` is an error with a hint."""
     if not events:
         return None
     wanted = [events] if isinstance(events, str) else list(events)
-    known = results["event_id"].cast(pl.String).unique().sort().to_list()
+    known = sorted({*results["event_id"].cast(pl.String).unique().to_list(), *read})
     missing = [e for e in wanted if e not in set(known)]
     if missing:
         near = [m for e in missing for m in nearest(e, known, n=2)]
@@ -486,12 +492,10 @@ def input_rows(src: Source, events: str | Sequence[str] | None) -> Iterator[pl.D
     which keeps none) are checked as before."""
     from swissframe.schema import codes_of_rows, trusted
 
-    keep = _event_rows(src.results, event_ids(src, events))
+    keep = _event_rows(src.results, event_ids(src, events), src.event_names)
     results = src.results if keep is None else src.results.filter(keep)
     if results.height == 0:  # (an empty table is a valid answer, but not a silent one)
-        msg = ("the input has no result rows (a header alone, or files with no round "
-               "played): the output is empty. Hint: swissframe validate FILE says what "
-               "was read.")
+        msg = f"{NO_RESULTS}: the output is empty. {NO_RESULTS_HINT}"
         warnings.warn(msg, DataWarning, stacklevel=3)
     validated = src._validated
     # (the codes are for the frame read validated: not for another put in its place)
@@ -595,7 +599,12 @@ def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)
     chosen = one_event_id(src, args.event)  # (its id or its name)
-    results = filter_events(src.results, chosen)
+    results = filter_events(src.results, chosen, src.event_names)
+    if results.height == 0:  # (an event with no round: "not in any of the 0 events")
+        what = (f"event {printable(chosen)!r} has no result rows (no round played)"
+                if chosen is not None else NO_RESULTS)
+        msg = f"{what}: no player has a round to show. {NO_RESULTS_HINT}"
+        raise DataError(msg)
     ids = tuple(src.player_id(p, chosen) for p in players)
     event = find_player(results, ids[0], chosen, src.names)
     results = results.filter(pl.col("event_id") == event)

@@ -46,7 +46,7 @@ from swissframe.cli._common import (
 )
 from swissframe.errors import SwissframeError
 from swissframe.io._files import read, resolved
-from swissframe.rules._infer import AUTO, describe, run_auto
+from swissframe.rules._infer import AUTO, auto_rules, describe, run_auto
 from swissframe.schema import DISQUALIFIED
 
 __all__ = ["build_parser", "main", "write_frame"]
@@ -82,9 +82,7 @@ def _cmd_standings(args: argparse.Namespace) -> int:
     # the text table to stdout reads as on a terminal, in a pipe too (| less, | head, > x):
     # fitted to the width terminal_width() finds; the whole table is --format csv / -o
     if on_terminal:
-        used = ([args.rules] if args.rules else
-                src.events["ruleset"].unique(maintain_order=True).drop_nulls().to_list()
-                if "ruleset" in src.events.columns else [])
+        used = [args.rules] if args.rules else auto_rules(src.events)[1]
         _standings_on_terminal(table, used, notes=notes, names=src.event_names)
     else:
         write_frame(table, args.format, args.output, inputs=args.files)

@@ -35,13 +35,15 @@ import contextlib
 import csv
 import dataclasses
 import errno
+import functools
 import glob
 import gzip
 import io
 import os
 import re
+import secrets
 import stat
-import tempfile
+import tempfile  # noqa: F401  (the doctests' temporary folders)
 import warnings
 import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -106,6 +108,13 @@ _HEAD: Final = 4096
 _TABLE_SUFFIXES: Final = (".csv", ".tsv", ".parquet", ".pq")
 _TABLE_HEADER: Final = re.compile(rb"^\W*[\w\t ,;|\"']*\b(player_id|player_a)\b")
 _TRF_LINE: Final = re.compile(rb"(^|\n)(001|012|XXR) ")
+#: What every command says of an input with no result row (a CSV header alone, a TRF, TOM
+#: or decklist file with no round played), before what that means for its output, and the
+#: hint after it: one sentence for the standings' warning, the report's, the chart's and
+#: ``explain``'s errors (bad data 146).
+NO_RESULTS: Final = ("the input has no result rows (a header alone, or files with no round "
+                     "played)")
+NO_RESULTS_HINT: Final = "Hint: swissframe validate FILE says what was read."
 #: Games per match by format (TOM and TRF record match results, not games).
 BEST_OF_BY_FORMAT: Final[dict[str, int]] = {"table": 3, "decklist": 3, "tom": 1, "trf": 1}
 
@@ -983,18 +992,44 @@ def make_folder(folder: Path) -> None:
                                  shown(folder)) from None
 
 
+def _made_beside(target: Path, make: Callable[[Path], object]) -> Path:
+    """A new hidden, unique name beside ``target`` (``.NAME.<random>.part``) made by
+    ``make`` (a file or a folder, created only if the name is free), named before it is
+    made: a failure or an interrupt as it is made leaves nothing (``tempfile``'s makers
+    name it once made, and an interrupt before they returned left it: bad data 144)."""
+    make_folder(target.parent)
+    for _ in range(100):
+        tmp = target.parent / f".{target.name}.{secrets.token_hex(4)}.part"
+        try:
+            make(tmp)
+        except FileExistsError:
+            continue
+        except BaseException:  # (an interrupt as it was made: ours, if it is there)
+            settled(functools.partial(_remove_new, tmp))
+            raise
+        return tmp
+    raise FileExistsError(errno.EEXIST, "no free temporary name", shown(target))
+
+
+def _remove_new(tmp: Path) -> None:
+    """Remove ``tmp``, just made (an empty folder or a file), if it is there."""
+    with contextlib.suppress(FileNotFoundError):
+        if tmp.is_dir():
+            tmp.rmdir()
+        else:
+            tmp.unlink()
+
+
+def _new_file(tmp: Path) -> None:
+    # (the permissions a new file gets: 0666 less the umask, as every writer's own open)
+    os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+
+
 def temp_beside(target: Path) -> Path:
     """A new, empty file beside ``target`` (hidden, unique, with the permissions a new file
     gets), to write ``target`` through and rename; OSError when its folder cannot take it,
-    before anything is written."""
-    make_folder(target.parent)
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    tmp = Path(name)
-    tmp.chmod(0o666 & ~umask)  # (mkstemp's 0600 would be kept by every writer)
-    return tmp
+    before anything is written. Nothing is left when making it fails or is interrupted."""
+    return _made_beside(target, _new_file)
 
 
 def output_target(path: PathLike) -> tuple[Path, bool]:
@@ -1049,7 +1084,7 @@ def replacing(tmp: Path, target: Path) -> Iterator[None]:
         yield
         os.replace(tmp, target)
     finally:
-        tmp.unlink(missing_ok=True)
+        settled(lambda: tmp.unlink(missing_ok=True))
 
 
 def write_folder_atomic(path: PathLike, write: Callable[[Path], object], *,
@@ -1063,8 +1098,6 @@ def write_folder_atomic(path: PathLike, write: Callable[[Path], object], *,
     writes: a folder holding anything else (a user's files) is refused before anything is
     written, as the swap would delete it. A symbolic link is written through. Returns
     ``path``."""
-    import shutil
-
     target = Path(os.path.realpath(path))  # (".", a link: the folder they name)
     if target.exists() and not target.is_dir():
         msg = (f"{shown(Path(path))!r} is a file, not a folder. Hint: give a folder name (no "
@@ -1079,29 +1112,77 @@ def write_folder_atomic(path: PathLike, write: Callable[[Path], object], *,
                "it would mix old and new files. Hint: choose a new or empty folder, or "
                "move those files out.")
         raise DataError(msg)
-    make_folder(target.parent)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent))
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        tmp.chmod(stat.S_IMODE(target.stat().st_mode) if target.is_dir()
-                  else 0o777 & ~umask)  # (mkdtemp's 0700 would be kept)
+    tmp = temp_folder_beside(target)
+    with replacing_folder(tmp, target):
         write(tmp)
-        if target.is_dir():
-            old = tmp.with_suffix(".old")
-            os.replace(target, old)
-            try:
-                os.replace(tmp, target)
-            except OSError:
-                os.replace(old, target)  # (put back: the old folder, never none)
-                raise
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, target)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
     return Path(path)
+
+
+def temp_folder_beside(target: Path) -> Path:
+    """A new, empty folder beside ``target`` (hidden, unique, with ``target``'s permissions
+    or a new folder's), to write ``target`` into and swap in: :func:`temp_beside`'s twin.
+    Nothing is left when making it fails or is interrupted."""
+    mode = stat.S_IMODE(target.stat().st_mode) if target.is_dir() else None
+
+    def make(tmp: Path) -> None:
+        os.mkdir(tmp)  # (0777 less the umask: a new folder's)
+        if mode is not None:
+            tmp.chmod(mode)
+
+    return _made_beside(target, make)
+
+
+@contextlib.contextmanager
+def replacing_folder(tmp: Path, target: Path) -> Iterator[None]:
+    """Swap the folder ``tmp`` in for ``target`` when the block succeeds; remove ``tmp``
+    either way: the folder's :func:`replacing` (:func:`write_folder_atomic`). However the
+    block or the swap ends — an error, Ctrl-C (``KeyboardInterrupt``) at any step — the
+    cleanup reads what is on disk: an old folder moved aside is put back unless the new
+    one is in its place, and then removed; nothing hidden is left beside ``target`` (an
+    interrupt between the two renames left the old folder hidden and none in its place,
+    and one as the scratch was made or removed left ``.NAME.*.part``: bad data 144)."""
+    import shutil
+
+    old = tmp.with_suffix(".old")  # (the scratch's unique name: no other writer's)
+
+    def clean() -> None:
+        if old.exists():
+            if tmp.exists():  # (the swap did not happen: the old folder back in place)
+                os.replace(old, target)
+            else:
+                shutil.rmtree(old)
+        if tmp.exists():
+            shutil.rmtree(tmp)
+
+    try:
+        yield
+        if target.is_dir():
+            os.replace(target, old)
+        os.replace(tmp, target)
+    finally:
+        settled(clean)
+
+
+#: How many interrupts in a row a cleanup outlasts (:func:`settled`).
+_CLEANUP_TRIES: Final = 8
+
+
+def settled(clean: Callable[[], None]) -> None:
+    """``clean()`` (the cleanup of an atomic write: a temporary file or folder removed, an
+    old folder put back) run to its end, a Ctrl-C while it runs deferred: the cleanup runs
+    again (it reads what is on disk, so a second run finishes the first) and the
+    ``KeyboardInterrupt`` is raised once it is done — an interrupt arriving as the write
+    was being cleaned up left the scratch beside the output (bad data 144)."""
+    interrupted: KeyboardInterrupt | None = None
+    for _ in range(_CLEANUP_TRIES):
+        try:
+            clean()
+        except KeyboardInterrupt as exc:
+            interrupted = exc
+            continue
+        break
+    if interrupted is not None:
+        raise interrupted
 
 
 def write_text_atomic(path: PathLike, text: str) -> Path:
@@ -1841,8 +1922,8 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     from swissframe.io.trf import _read_trf, trf_warnings
 
     ev = _read_trf(list(files), event_ids=list(keys), max_bytes=limit)
-    say_warnings(trf_warnings(ev), listed={"unknown_record", "not_applied", "start_date"},
-                 stacklevel=3)
+    say_warnings(trf_warnings(ev), listed={"unknown_record", "not_applied", "start_date",
+                                           "rounds_declared"}, stacklevel=3)
     where = ev.header.select("event_id", pl.col("source").alias("source_file"))
     results = ev.results.join(where, on="event_id", how="left")
     events = events_of(ev)
@@ -1859,13 +1940,10 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     dated = ev.header.filter(pl.col("start_date_note").is_not_null()).select(
         pl.col("source").alias("file"), "event_id", pl.lit("start_date").alias("kind"),
         pl.col("start_date_note").alias("detail"))
-    # (games in rounds past the XXR record's number of rounds: one of the two is wrong;
-    # fewer rounds than declared is an event in progress, and says nothing)
-    beyond = ev.header.filter(pl.col("rounds_in_file") > pl.col("rounds_declared")).select(
+    # (an XXR that is no number of rounds, or games in rounds past it: trf.declared_rounds)
+    beyond = ev.header.filter(pl.col("rounds_note").is_not_null()).select(
         pl.col("source").alias("file"), "event_id", pl.lit("rounds_declared").alias("kind"),
-        pl.format("XXR declares {} round(s) but the player lines hold round {}: the "
-                  "results are read as they are", "rounds_declared", "rounds_in_file")
-        .alias("detail"))
+        pl.col("rounds_note").alias("detail"))
     return _Part(kind="trf", results=results, events=events,
                  names=ev.players.select("event_id", "player_id", "name"),
                  notes=[_pending_notes(ev.pending, where), unknown, not_applied, dated, beyond],

@@ -315,14 +315,21 @@ def _resolved(files: Sequence[Path]) -> list[Path]:
 
 
 def _expand(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The files to read, each once (two paths of one file, by their resolved form, are
+    one: the first given), as the user gave them — every reader names a file so (its
+    ``path``, its messages; the resolved form was named here: bad data 143) —, in the
+    order of their resolved names."""
     pairs, _ = expand(paths, format="decklist")
-    found = dict.fromkeys(_resolved([f for f, _ in pairs]))
-    files = sorted(found, key=lambda q: (q.name, str(q)))
+    given = [f for f, _ in pairs]
+    found: dict[Path, Path] = {}
+    for real, f in zip(_resolved(given), given, strict=True):
+        found.setdefault(real, f)
+    files = [found[q] for q in sorted(found, key=lambda q: (q.name, str(q)))]
     seen: dict[str, Path] = {}
     for f in files:
         eid = _event_id(f)
         if eid in seen:
-            msg = (f"event {eid!r} is given twice: {seen[eid]} and {f}. "
+            msg = (f"event {eid!r} is given twice: {shown(seen[eid])} and {shown(f)}. "
                    "Hint: event_id is the file name, so pass each event once.")
             raise ImportFormatError(msg)
         seen[eid] = f
@@ -338,7 +345,8 @@ def _source_of(path: Path, uri: str | None) -> str:
         for suffix, src in SOURCE_BY_HOST.items():
             if host == suffix or host.endswith("." + suffix):
                 return src
-    for part in path.parts:
+    # (the folders the file is in, a link's or a relative path's too: the resolved path)
+    for part in Path(os.path.realpath(path)).parts:
         if part in SOURCE_BY_FOLDER:
             return SOURCE_BY_FOLDER[part]
     return "unknown"
@@ -1227,16 +1235,15 @@ def _impossible_scores(m: pl.DataFrame, report: list[pl.DataFrame]) -> None:
     read as written — so a read warns of it, naming file, event, round and players, as it
     does of the reader's other notes; ``validate`` reported it alone (class 134). The
     rule is ``validate``'s (:func:`~swissframe.schema.impossible_score`)."""
-    from swissframe.schema import games_to_win, impossible_score
+    from swissframe.schema import impossible_score, impossible_score_words
 
     bad = m.filter((pl.col("level") == "games")
                    & impossible_score(pl.col("ga"), pl.col("gb"), DECKLIST_BEST_OF))
     if bad.height:
         report.append(_report(bad, "impossible_score", pl.format(
-            "{} vs {} reads {}, not a possible best-of-{} result (a match ends when a player "
-            "wins {} games): read as written", pl.col("a"),
-            pl.col("b").fill_null("no opponent"), pl.col("result"),
-            pl.lit(DECKLIST_BEST_OF), pl.lit(games_to_win(DECKLIST_BEST_OF))), player="a"))
+            f"{{}} vs {{}} reads {{}}, {impossible_score_words(DECKLIST_BEST_OF)}: read as "
+            "written", pl.col("a"), pl.col("b").fill_null("no opponent"), pl.col("result")),
+            player="a"))
 
 
 def _dedup(m: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:

@@ -79,7 +79,14 @@ from swissframe.io._files import (
     say_warnings,
     several_files,
 )
-from swissframe.schema import DISQUALIFIED, RESULT_COLUMNS, validate_results, whole_text
+from swissframe.schema import (
+    DISQUALIFIED,
+    RESULT_COLUMNS,
+    flag_spellings,
+    flag_text,
+    validate_results,
+    whole_text,
+)
 
 __all__ = [
     "DIVISION_NAMES",
@@ -239,7 +246,9 @@ class TomEvents:
         division_source, dropped_after_round, late, earned_byes, seed, order, birth_year,
         pod_category, swiss_rounds_played``. A player who dropped before being paired (a
         no-show) has ``swiss_rounds_played == 0`` and no rows in ``results``, but TOM still
-        lists them in its standings.
+        lists them in its standings. ``dropped_after_round`` is the round TOM recorded the
+        drop in: the last round the player was in, or the next one of a save made before
+        it was paired (a no-show has 1); a round past that is refused (bad data 140).
     structure
         One row per (event, division): source file, tournament name, sanction id, start
         date, mode, TOM version, finalized flag, pod category and label, player count,
@@ -376,21 +385,28 @@ def _read_players(root: Element, source: str) -> list[dict[str, Any]]:
                        "correct the <round> of the player's <dropped>, or re-export the "
                        "file from TOM.")
                 raise ImportFormatError(msg)
-        late_text = _text(p, "late")
-        late = p.find("late") is not None and (late_text or "true").lower() not in ("false", "0")
+        late = _late(p, where)
         birth = _text(p, "birthdate")
         birth_year = None
         if birth is not None:
             m = re.search(r"([0-9]{4})\s*$", birth)
             birth_year = int(m.group(1)) if m else None
         name = " ".join(x for x in (_text(p, "firstname"), _text(p, "lastname")) if x)
+        byes = _int(_text(p, "byes"), what="<byes>", where=where) or 0
+        seed = _int(_text(p, "seed"), what="<seed>", where=where)
+        if byes < 0 or (seed is not None and seed < 1):  # (bad data 147)
+            what = (f"<byes> {byes}, a count of earned byes below 0" if byes < 0 else
+                    f"<seed> {seed}, and seeds are Swiss places, numbered from 1")
+            msg = (f"{where}: {what}. Hint: the file is damaged; correct the player's "
+                   f"<{'byes' if byes < 0 else 'seed'}>, or re-export the file from TOM.")
+            raise ImportFormatError(msg)
         out.append({
             "player_id": uid,
             "name": name or None,
             "dropped_after_round": dropped,
             "late": late,
-            "earned_byes": _int(_text(p, "byes"), what="<byes>", where=where) or 0,
-            "seed": _int(_text(p, "seed"), what="<seed>", where=where),
+            "earned_byes": byes,
+            "seed": seed,
             "order": _int(_text(p, "order"), what="<order>", where=where),
             "birth_year": birth_year,
         })
@@ -402,6 +418,23 @@ def _read_players(root: Element, source: str) -> list[dict[str, Any]]:
                "Hint: the file is damaged.")
         raise ImportFormatError(msg)
     return out
+
+
+def _late(player: Element, where: str) -> bool:
+    """Whether a player entered late: a ``<late>`` element, empty or holding a flag
+    spelled as every reader reads one (:func:`~swissframe.schema.flag_text`); any other
+    text is an :class:`ImportFormatError` (``<late>maybe</late>`` or ``<late>no</late>``
+    were read as late without a word: bad data 148)."""
+    if player.find("late") is None:
+        return False
+    text = _text(player, "late")
+    late = True if text is None else flag_text(text)
+    if late is None:
+        msg = (f"{where}: <late> holds {text!r}, which is no flag. Hint: TOM writes <late> "
+               f"empty or as true/false ({flag_spellings()} are read); correct it, or "
+               "re-export the file from TOM.")
+        raise ImportFormatError(msg)
+    return late
 
 
 def _seat(el: Element | None, source: str, where: str) -> str:
@@ -819,6 +852,9 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
         .cast(_PLAYER_SCHEMA)  # type: ignore[arg-type]
         .sort("event_id", "player_id")
     )
+    _check_drop_rounds(players_df, {pod_event[p["category"]]: max(p["round_types"], default=0)
+                                    for p in pods}, src)
+    _check_seeds(players_df, src)
 
     # ---- published standings
     published = (
@@ -879,6 +915,50 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
     return TomEvents(results=results, players=players_df, structure=structure,
                      published=published, pending=pending, unseated=unseated,
                      unknown=_unknown(root, src))
+
+
+def _check_drop_rounds(players: pl.DataFrame, last_round: Mapping[str, int], src: str
+                       ) -> None:
+    """A player's ``<dropped>`` round is at most one past the last round of their pod (bad
+    data 140). TOM records the round in progress when a player drops: the last round they
+    were in, or the next one when it is not yet paired — a no-show dropped before round 1
+    is paired has round 1 and no match (every real file), and a save in progress may hold
+    a drop for the round about to be paired. A round beyond that is in no file TOM writes
+    (it was read as the player's drop round without a word); an
+    :class:`ImportFormatError` naming the file, the player, both rounds and the pod."""
+    last = pl.DataFrame({"event_id": list(last_round), "_last": list(last_round.values())},
+                        schema={"event_id": pl.String, "_last": pl.Int64})
+    past = (players.join(last, on="event_id", how="inner")
+            .filter(pl.col("dropped_after_round") > pl.col("_last") + 1))
+    if past.height:
+        r = past.row(0, named=True)
+        more = f" ({past.height} players like this)" if past.height > 1 else ""
+        last_said = (f"whose last round is {r['_last']}" if r["_last"]
+                     else "which has no round yet")
+        msg = (f"{src}, player {r['player_id']}: <dropped> gives round "
+               f"{r['dropped_after_round']}, past the rounds of the player's pod "
+               f"({POD_LABELS.get(r['pod_category'], r['pod_category'])}), {last_said}: a "
+               "drop is recorded in the round in progress, or the next one before it is "
+               f"paired{more}. Hint: the file is damaged; correct the <round> of the "
+               "player's <dropped>, or re-export the file from TOM.")
+        raise ImportFormatError(msg)
+
+
+def _check_seeds(players: pl.DataFrame, src: str) -> None:
+    """Each ``<seed>`` of a division is given once (bad data 147): the seed is a top-cut
+    player's Swiss place (``published.swiss_place``, what ``verify-ref`` compares the
+    standings with), and two players at one seed were an order the file does not give,
+    kept without a word, as two players at one published place were (class 118)."""
+    twice = (players.filter(pl.col("seed").is_not_null())
+             .filter(pl.len().over("event_id", "division", "seed") > 1)
+             .sort("event_id", "division", "seed", "player_id"))
+    if twice.height:
+        a, b = twice.row(0, named=True), twice.row(1, named=True)
+        msg = (f"{src}, player {b['player_id']}: <seed> {a['seed']} of the "
+               f"{a['division'] or '?'} division is given to players {a['player_id']} and "
+               f"{b['player_id']}; a seed is a Swiss place, one per player. Hint: the file "
+               "is damaged; re-export it from TOM.")
+        raise ImportFormatError(msg)
 
 
 def _disqualified(results: pl.DataFrame, standings: list[dict[str, Any]]) -> pl.DataFrame:

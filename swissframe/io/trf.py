@@ -165,6 +165,7 @@ _HEADER_SCHEMA: Final[dict[str, pl.DataType]] = {
     "tournament_type": pl.String(),
     "chief_arbiter": pl.String(),
     "rounds_declared": pl.Int64(),
+    "rounds_note": pl.String(),
     "rounds_in_file": pl.Int64(),
     "rounds_completed": pl.Int64(),
     "players": pl.Int64(),
@@ -274,8 +275,10 @@ class TrfEvents:
     header
         One row per event: ``012`` name, ``022`` city, ``032`` federation, ``042`` start
         date (raw and parsed; it selects the FIDE rule era), ``052`` end date, ``062``,
-        ``072``, ``092``, ``102``, ``XXR`` (``rounds_declared``), the highest round with a
-        block (``rounds_in_file``), the last round with a decided game
+        ``072``, ``092``, ``102``, ``XXR`` (``rounds_declared``: a whole number ≥ 1, else
+        null; ``rounds_note`` says why a declared number is not read, or is fewer than the
+        rounds played: :func:`declared_rounds`), the highest round with a block
+        (``rounds_in_file``), the last round with a decided game
         (``rounds_completed``) and the number of player lines.
     records
         Every non-player line, in order: ``event_id, line, code, value`` (``code`` is null
@@ -665,17 +668,16 @@ def _build(src: str, event_key: str, players: list[dict[str, Any]],
     _check_read_once(records, src)
     first = {r["code"]: r["value"] for r in reversed(records) if r["code"] is not None}
     rounds_code = "XXR" if first.get("XXR") else "142"  # (TRF-2026's number of rounds)
-    xxr = first.get(rounds_code)
-    rounds_declared = None
-    if xxr is not None:
-        rounds_declared = _field_int(xxr.split()[0] if xxr.split() else "",
-                                     what=f"{rounds_code} (number of rounds)", where=src)
     max_round = raw["round"].max()
+    in_file = int(max_round) if isinstance(max_round, int) else 0
+    rounds_declared, rounds_note = declared_rounds(first.get(rounds_code), rounds_code,
+                                                   in_file)
     header_row: dict[str, Any] = {
         "event_id": event_key, "source": src,
         **{col: (first.get(code) or "").strip() or None for code, col in _HEADER_CODES.items()},
         "rounds_declared": rounds_declared,
-        "rounds_in_file": int(max_round) if isinstance(max_round, int) else 0,
+        "rounds_note": rounds_note,
+        "rounds_in_file": in_file,
         "rounds_completed": rounds_completed,
         "players": len(players),
     }
@@ -684,6 +686,40 @@ def _build(src: str, event_key: str, players: list[dict[str, Any]],
     header = pl.DataFrame([header_row], schema=_HEADER_SCHEMA).select(list(_HEADER_SCHEMA))
     return TrfEvents(results=results, players=players_out, header=header, records=rec_df,
                      pending=pending)
+
+
+def declared_rounds(value: str | None, code: str, in_file: int
+                    ) -> tuple[int | None, str | None]:
+    """The number of rounds an ``XXR`` (TRF-2026: ``142``) record declares, and the note
+    on it when it is not one (bad data 49, 141): a whole number ≥ 1 — its first word — is
+    read; ``0``, a sign, a fraction or a word is no number of rounds and is read as none
+    declared, with a note (``XXR 0`` was read as "0 rounds declared", ``XXR -1`` or
+    ``XXR abc`` refused the whole file as misaligned, though no column of it is); a number
+    below the rounds the player lines hold is kept, with a note (one of the two is wrong;
+    more rounds than played is an event in progress, and says nothing). The rounds the
+    standings count are the player lines' whatever the record says.
+
+    >>> declared_rounds("9", "XXR", 5), declared_rounds(None, "XXR", 5)
+    ((9, None), (None, None))
+    >>> declared_rounds("0", "XXR", 0)
+    (None, "XXR '0' is not a number of rounds (a whole number ≥ 1): read as not declared")
+    >>> declared_rounds("2", "XXR", 4)[1]
+    'XXR declares 2 round(s) but the player lines hold round 4: the results are read as they are'
+    """
+    words = (value or "").split()
+    if not words:
+        return None, None
+    first = words[0]
+    digits = first.isascii() and first.isdigit()
+    if not digits or len(first) > MAX_DIGITS or int(first) < 1:
+        what = ("too large a number of rounds for any tournament" if digits and int(first)
+                else "not a number of rounds (a whole number ≥ 1)")
+        return None, f"{code} {first[:20]!r} is {what}: read as not declared"
+    declared = int(first)
+    if in_file > declared:
+        return declared, (f"{code} declares {declared} round(s) but the player lines hold "
+                          f"round {in_file}: the results are read as they are")
+    return declared, None
 
 
 def _check_read_once(records: Sequence[Mapping[str, Any]], src: str) -> None:
@@ -788,8 +824,10 @@ def _read_trf(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[s
 def trf_warnings(events: TrfEvents) -> dict[str, str]:
     """What :func:`read_trf` warns of, by kind, one line per kind however many files say
     it: ``unknown_record`` (records ignored), ``not_applied`` (TRF-2026 records that would
-    change the scores: :attr:`TrfEvents.not_applied`) and ``start_date`` (042 dates
-    unreadable, or read in one of two FIDE eras: :func:`start_date_note`).
+    change the scores: :attr:`TrfEvents.not_applied`), ``start_date`` (042 dates
+    unreadable, or read in one of two FIDE eras: :func:`start_date_note`) and
+    ``rounds_declared`` (an ``XXR`` that is no number of rounds, or fewer than the player
+    lines hold: :func:`declared_rounds`).
     ``swissframe.read`` lists each as an import note instead."""
     out = {}
     unknown = events.unknown
@@ -812,6 +850,14 @@ def trf_warnings(events: TrfEvents) -> dict[str, str]:
         out["start_date"] = (several_files(dated.height, "have a start-date note "
                                            "(TrfEvents.header's start_date_note)")
                              + f"{dated['source'][0]}: {dated['start_date_note'][0]}")
+    counted = events.header.filter(pl.col("rounds_note").is_not_null())
+    if counted.height:
+        out["rounds_declared"] = (
+            several_files(counted.height, "have a note on their number of rounds "
+                          "(TrfEvents.header's rounds_note)")
+            + f"{counted['source'][0]}: {counted['rounds_note'][0]}. Hint: the standings "
+            "count the rounds of the player lines; correct the record (the tournament's "
+            "number of rounds), or remove it.")
     return out
 
 

@@ -31,6 +31,7 @@ from swissframe.errors import (
     check_top,
     check_whole,
 )
+from swissframe.io._files import NO_RESULTS, NO_RESULTS_HINT
 from swissframe.report._event import EventMeta, EventReport, build_event
 from swissframe.report._inputs import Source, _check_names_table, event_rows, load, meta_for
 from swissframe.report._season import SeasonReport, build_season
@@ -137,8 +138,7 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
     _names_nobody_holds(src, names)
     events = src.event_ids()
     if not events:  # (a 0-round TRF, a TOM save before its first pairings)
-        msg = ("the input holds no results: no round played, or a header alone; a report "
-               "needs at least one round. Hint: swissframe validate FILE says what was read.")
+        msg = f"{NO_RESULTS}: a report needs at least one round. {NO_RESULTS_HINT}"
         raise DataError(msg)
     if event_id is not None:
         rows = event_rows(src, event_id)

@@ -200,7 +200,19 @@ def by_ruleset(results: pl.DataFrame | pl.LazyFrame
 def auto_rules(frame: pl.DataFrame | pl.LazyFrame) -> tuple[str, list[str]]:
     """The ruleset ``rules="auto"`` checks a table against, and the rulesets its events
     call for: its ``ruleset`` column (what :func:`swissframe.read` writes) when that names
-    one ruleset, else :data:`DEFAULT` (``mtg``)."""
+    one ruleset, else :data:`DEFAULT` (``mtg``).
+
+    What files were read is given as their events (:attr:`swissframe.io.Source.events`,
+    one row per event with its ``ruleset``), not as their rows: an event with no round
+    played has no row, and its rows' column named no ruleset (``validate`` of a TRF
+    saved before round 1 checked against ``mtg`` where ``standings`` ranked by FIDE's
+    rules: bad data 142).
+
+    >>> auto_rules(pl.DataFrame({"event_id": ["a", "b"], "ruleset": ["fide", "fide"]}))
+    ('fide', ['fide'])
+    >>> auto_rules(pl.DataFrame({"event_id": ["a"]}))
+    ('mtg', [])
+    """
     lf = frame.lazy()
     schema = lf.collect_schema()
     if RULESET_COLUMN not in schema.names():
@@ -227,8 +239,12 @@ def run_auto(fn: Callable[..., pl.DataFrame], results: pl.DataFrame | pl.LazyFra
     return parts[0] if len(parts) == 1 else pl.concat(parts, how="diagonal_relaxed")
 
 
-def describe(events: pl.DataFrame, chosen: str | None = None) -> str:
+def describe(events: pl.DataFrame, chosen: str | None = None, *, one: bool = False) -> str:
     """The one line a command prints about the ruleset it used.
+
+    ``one``: the command uses one ruleset for every event (``validate``'s checks:
+    :func:`auto_rules`), so events that call for several are checked against
+    :data:`DEFAULT`, which the line says.
 
     Examples
     --------
@@ -238,6 +254,8 @@ def describe(events: pl.DataFrame, chosen: str | None = None) -> str:
     'rules: pokemon (a TOM file: Play! Pokémon, TRH 2026, per division; --rules to override)'
     >>> describe(ev, "mtg")
     'rules: mtg (from --rules)'
+    >>> describe(pl.concat([ev, ev.with_columns(ruleset=pl.lit("fide"))]), one=True)
+    'rules: mtg (the files call for fide, pokemon; --rules to choose)'
     """
     if chosen is not None:
         return f"rules: {chosen} (from --rules)"
@@ -249,6 +267,9 @@ def describe(events: pl.DataFrame, chosen: str | None = None) -> str:
     if groups.height == 1:
         r = groups.row(0, named=True)
         return f"rules: {r['ruleset']} ({r['ruleset_reason']}; --rules to override)"
+    if one:
+        return (f"rules: {DEFAULT} (the files call for "
+                f"{', '.join(sorted(groups['ruleset'].to_list()))}; --rules to choose)")
     parts: Sequence[str] = [f"{r['ruleset']} ({r['n']} event{'s' * (r['n'] > 1)})"
                             for r in groups.iter_rows(named=True)]
     return f"rules: {', '.join(parts)}, inferred per event from the files; --rules to override"

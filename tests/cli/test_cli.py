@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import warnings
 from pathlib import Path
 
 import polars as pl
@@ -352,3 +353,108 @@ def test_sensitivity_says_what_its_rows_compare(capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out.splitlines()
     assert out[1] == ("who enters or leaves the top 4 under each ruleset, against the first "
                       "row's:")
+
+
+def _zero_round_files(folder: Path) -> dict[str, Path]:
+    """One file of each format with no round played: a TRF's player lines without round
+    blocks, a TOM save before its first pairing, a CSV header alone, a decklist-cache file
+    with no round."""
+    fixtures = ROOT / "tests" / "fixtures"
+    trf = folder / "zero.trf"
+    trf.write_text("".join(line[:89] + "\n" if line.startswith("001") else line + "\n"
+                           for line in (fixtures / "trf" / "all_codes.trf").read_text()
+                           .splitlines()))
+    text = (fixtures / "tom" / "pending.tdf").read_text(encoding="utf-8")
+    start, end = text.index("<rounds>"), text.index("</rounds>") + len("</rounds>")
+    tom = folder / "unpaired.tdf"
+    tom.write_text(text[:start] + "<rounds></rounds>" + text[end:], encoding="utf-8")
+    csv = folder / "header.csv"
+    csv.write_text("event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n")
+    doc = json.loads((fixtures / "decklist" / "melee-byes-1-2024-07-13.json").read_text())
+    deck = folder / "melee-none-1-2024-07-13.json"
+    deck.write_text(json.dumps({**doc, "Rounds": []}))
+    return {"trf": trf, "tom": tom, "table": csv, "decklist": deck}
+
+
+def test_validate_assumes_the_ruleset_every_command_reads_of_a_file_with_no_round(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 142: ``validate`` of a TRF with no round played named ``mtg`` (the rows'
+    ruleset column, and there are no rows) where ``standings`` named FIDE's, and counted
+    0 events; the ruleset comes from the events read (``Source.events``) for every
+    command and for ``sf.validate`` of a ``Source``, in each format."""
+    files = _zero_round_files(tmp_path)
+    expected = {"trf": "fide-2026", "tom": "pokemon", "table": "mtg", "decklist": "melee-e2"}
+    for kind, path in files.items():
+        with warnings.catch_warnings():  # (what each read says of its empty file)
+            warnings.simplefilter("ignore")
+            src = sf.read(path)
+        assert sf.validate(src).rules == expected[kind], kind
+        assert sf.validate(src).events == src.events["event_id"].n_unique(), kind
+        said = {}
+        for command in ("standings", "validate"):
+            main([command, str(path)])
+            err = capsys.readouterr()
+            said[command] = [line for line in err.err.splitlines()
+                             if line.startswith("rules: ")]
+            if command == "validate":
+                events = src.events.height
+                assert f"rules {expected[kind]}, " in err.out, (kind, err.out)
+                assert f" {events} event(s)" in err.out, (kind, err.out)
+        assert said["standings"] == said["validate"], kind
+        assert said["validate"][0].startswith(f"rules: {expected[kind]}"), said
+
+
+def test_validate_of_files_calling_for_several_rulesets_says_which(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 142: the events of several files call for several rulesets; ``validate``
+    checks them against one (``mtg``) and says which the files call for, a TRF with no
+    round among them."""
+    files = _zero_round_files(tmp_path)
+    main(["validate", str(files["trf"]), str(ROOT / "tests" / "fixtures" / "tom"
+                                             / "all_codes.tdf")])
+    err = capsys.readouterr().err
+    assert "rules: mtg (the files call for fide-2026, pokemon; --rules to choose)" in err
+
+
+def test_every_command_says_the_same_of_a_file_with_no_round(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 146: of a file with no round played, ``explain`` and ``why`` said "player
+    '1' is not in any of the 0 events" (a player of the file, in its one event),
+    ``--event`` naming its event "event(s) ['zero'] not in the input. Hint: events
+    present: []", and ``cut`` "no pairings for the round analysed"; ``standings``,
+    ``report`` and ``chart`` said it each in its own words. One sentence now
+    (``io._files.NO_RESULTS``), then what it means for the command's output."""
+    from swissframe.io._files import NO_RESULTS, NO_RESULTS_HINT
+
+    files = _zero_round_files(tmp_path)
+    trf, tom = str(files["trf"]), str(files["tom"])
+    runs = [(["explain", trf, "--player", "1"], 2), (["why", tom, "1", "2"], 2),
+            (["explain", trf, "--player", "1", "--event", "zero"], 2),
+            (["standings", trf, "--event", "zero"], 0), (["cut", trf, "--top", "2"], 2),
+            (["report", tom, "-o", str(tmp_path / "r.html")], 2),
+            (["standings", str(files["table"])], 0)]
+    for argv, code in runs:
+        assert main(argv) == code, argv
+        err = " ".join(capsys.readouterr().err.split())
+        assert "0 events" not in err, (argv, err)
+        assert "not in the input" not in err, (argv, err)
+        event = "event 'zero' has no result rows (no round played)"
+        assert (f"{NO_RESULTS}: " in err or f"{event}: " in err), (argv, err)
+        assert "Hint: " in err, argv
+    assert main(["explain", trf, "--player", "1", "--event", "zero"]) == 2
+    assert (f"error: {event}: no player has a round to show. {NO_RESULTS_HINT}"
+            in " ".join(capsys.readouterr().err.split()))
+
+
+def test_verify_ref_names_the_files_it_does_not_check_in_words(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``verify-ref`` of one CSV said "x.csv are not"; one file is, several are."""
+    one = tmp_path / "one.csv"
+    one.write_text("event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n"
+                   "e,1,A,B,2,0,0\ne,1,B,A,0,2,0\n")
+    assert main(["verify-ref", str(one)]) == 2
+    assert f"files; {one} is not. Hint: " in " ".join(capsys.readouterr().err.split())
+    two = tmp_path / "two.csv"
+    two.write_bytes(one.read_bytes())
+    assert main(["verify-ref", str(one), str(two)]) == 2
+    assert f"files; {one}, {two} are not. Hint: " in " ".join(capsys.readouterr().err.split())

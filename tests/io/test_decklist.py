@@ -824,6 +824,13 @@ def test_an_impossible_score_is_noted_at_read_time(tmp_path: Path, result: str,
     assert kinds.count("impossible_score") == bad
     assert not any("impossible_score" in d for d in sf.validate(src).problems["detail"]
                    if d and d.startswith("impossible_score:"))
+    if bad:  # (class 145: the reader's note and validate's error say it in one sentence)
+        from swissframe.schema import impossible_score_words
+
+        words = impossible_score_words(3)
+        listed = sf.validate(src).problems.filter(pl.col("kind") == "impossible_score")
+        assert listed["detail"].to_list() == [f"{result} is {words}"]
+        assert noted["detail"].to_list() == [f"A vs B reads {result}, {words}: read as written"]
 
 
 def test_an_impossible_score_listed_twice_is_noted_once(tmp_path: Path) -> None:

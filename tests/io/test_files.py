@@ -1293,3 +1293,131 @@ def test_a_read_s_contract_error_names_the_files_of_its_events(tmp_path: Path) -
         sf.read(tmp_path)
     assert "good.csv" not in str(info.value)
     assert info.value.problems.height == 2
+
+
+def test_every_reader_names_a_file_as_the_user_gave_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Class 143: a decklist file's ``source_file`` (and ``path``, and its messages) was
+    its resolved, absolute path where a CSV's, a TOM's and a TRF's are as given: one file
+    given as ``in/x.json`` was named ``/home/…/in/x.json``. Every reader names it as
+    given (``shown``), through a link too; two paths of one file are still one file."""
+    from swissframe.io.decklist import read_decklist_cache
+
+    fixtures = REPO_ROOT / "tests" / "fixtures"
+    given = tmp_path / "in"
+    given.mkdir()
+    for f in (fixtures / "decklist" / "melee-byes-1-2024-07-13.json",
+              fixtures / "tom" / "pending.tdf", fixtures / "trf" / "all_codes.trf",
+              REPO_ROOT / "data" / "events" / "store-championship.csv"):
+        shutil.copy(f, given / f.name)
+    (tmp_path / "linked").symlink_to(given)
+    monkeypatch.chdir(tmp_path)
+    for folder in ("in", "linked"):
+        names = sorted(f"{folder}/{f.name}" for f in given.iterdir())
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            src = sf.read(folder)
+        assert sorted(src.files) == names, folder
+        assert sorted(set(src.results["source_file"])) == names
+        assert set(src.notes["file"].drop_nulls()) <= set(names)
+        # (the folder it is in still says the platform, a link's too)
+        assert src.events.filter(pl.col("source_kind") == "decklist")[
+            "platform"].to_list() == ["melee"]
+    deck = "in/melee-byes-1-2024-07-13.json"
+    assert read_decklist_cache([deck, str(given / "melee-byes-1-2024-07-13.json")]
+                               ).events["path"].to_list() == [deck]
+    bad = given / "melee-bad-1-2024-07-13.json"
+    bad.write_text("{")
+    with pytest.raises(ImportFormatError, match=r"cannot read in/melee-bad-1-2024-07-13\.json "):
+        read_decklist_cache("in/melee-bad-1-2024-07-13.json")
+
+
+@pytest.mark.parametrize("existing", [True, False])
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_an_atomic_write_interrupted_at_any_step_leaves_old_or_new_and_no_scratch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, existing: bool, when: str) -> None:
+    """Class 144: a season's folder save interrupted (Ctrl-C) between its two renames
+    left the old folder hidden beside the output (``.season.*.old``) and none in its
+    place, and one as the scratch was being made or removed left ``.season.*.part``.
+    Here a ``KeyboardInterrupt`` comes before, or after, each step that touches the disk
+    in turn (making the scratch, its mode, each file written, each rename and removal) —
+    also those of the cleanup, where it is a second Ctrl-C: the output is the old folder
+    byte for byte or the new one whole, and nothing else is beside it. The file writer
+    (``write_atomic``) the same."""
+    import pathlib
+
+    out = tmp_path / "out"
+    out.mkdir()
+    season = out / "season"
+
+    def snapshot() -> dict[str, bytes] | None:
+        return ({str(p.relative_to(season)): p.read_bytes() for p in season.rglob("*")
+                 if p.is_file()} if season.exists() else None)
+
+    def pages(folder: Path) -> None:
+        (folder / "events").mkdir()
+        for name in ("a", "b"):
+            step()
+            (folder / "events" / f"{name}.html").write_text(f"new {name}")
+        step()
+        (folder / "index.html").write_text("new index")
+
+    calls = {"n": 0, "at": 0}
+
+    def step() -> None:
+        calls["n"] += 1
+        if calls["n"] == calls["at"]:
+            raise KeyboardInterrupt
+
+    def hooked(fn: object) -> object:
+        def run(*args: object, **kwargs: object) -> object:
+            if when == "before":
+                step()
+            got = fn(*args, **kwargs)  # type: ignore[operator]
+            if when == "after":
+                step()
+            return got
+        return run
+
+    for name in ("replace", "rename", "mkdir"):
+        monkeypatch.setattr(os, name, hooked(getattr(os, name)))
+    monkeypatch.setattr(shutil, "rmtree", hooked(shutil.rmtree))
+    monkeypatch.setattr(_files, "_new_file", hooked(_files._new_file))
+    for name in ("chmod", "rmdir", "unlink"):
+        monkeypatch.setattr(pathlib.Path, name, hooked(getattr(pathlib.Path, name)))
+    new = {"events/a.html": b"new a", "events/b.html": b"new b", "index.html": b"new index"}
+    interrupted, at = True, 0
+    while interrupted:
+        at += 1
+        shutil.rmtree(out)
+        out.mkdir()
+        if existing:
+            (season / "events").mkdir(parents=True)
+            (season / "events" / "old.html").write_text("old page")
+            (season / "index.html").write_text("old index")
+        before = snapshot()
+        calls.update(n=0, at=at)
+        try:
+            _files.write_folder_atomic(season, pages, owned=lambda _: True)
+            interrupted = False
+        except KeyboardInterrupt:
+            pass
+        assert snapshot() in (before, new), (at, when)
+        assert [p.name for p in out.iterdir()] == (["season"] if season.exists() else []), at
+    assert at > 6  # (every step was interrupted once)
+    assert snapshot() == new
+    # (the file writer: the old file or the new, and no scratch)
+    target = out / "f.txt"
+    interrupted, at = True, 0
+    while interrupted:
+        at += 1
+        target.write_text("old")
+        calls.update(n=0, at=at)
+        try:
+            _files.write_atomic(target, lambda tmp: (step(), tmp.write_text("new")))
+            interrupted = False
+        except KeyboardInterrupt:
+            pass
+        assert target.read_text() in ("old", "new"), at
+        assert sorted(p.name for p in out.iterdir()) == ["f.txt", "season"], at
+    assert target.read_text() == "new"

@@ -763,3 +763,101 @@ def test_a_drop_round_below_1_is_refused(tmp_path: Path, value: str) -> None:
                                       "</dropped>"), encoding="utf-8")
     assert read_tom(bad).players.filter(pl.col("player_id") == "102")[
         "dropped_after_round"].to_list() == [None]
+
+
+@pytest.mark.parametrize(("value", "ok"), [("4", True), ("5", True), ("6", False),
+                                           ("9223372036854775807", False)])
+def test_a_drop_round_past_the_next_round_is_refused(tmp_path: Path, value: str,
+                                                     ok: bool) -> None:
+    """Class 140: a <dropped> round past the event's last round was read as the player's
+    drop round without a word. TOM records the round in progress: the last round (4 in
+    this pod, the top cut's), or the next one before it is paired (5: what a no-show
+    dropped before round 1 gets, round 1), read as written; 6 and beyond are in no file
+    TOM writes."""
+    text = (FIXTURES / "all_codes.tdf").read_text(encoding="utf-8")
+    good = "<dropped><status>1</status><round>2</round></dropped>"
+    bad = tmp_path / "bad.tdf"
+    bad.write_text(text.replace(good, f"<dropped><status>1</status><round>{value}</round>"
+                                      "</dropped>"), encoding="utf-8")
+    if ok:
+        assert read_tom(bad).players.filter(pl.col("player_id") == "102")[
+            "dropped_after_round"].to_list() == [int(value)]
+        return
+    with pytest.raises(ImportFormatError, match=rf"bad\.tdf, player 102: <dropped> gives "
+                       rf"round {value}, past the rounds of the player's pod \(masters\), "
+                       r"whose last round is 4: .*Hint: the file is damaged"):
+        read_tom(bad)
+
+
+def test_a_drop_before_round_1_is_paired_is_read(tmp_path: Path) -> None:
+    """Class 140: a save before round 1 is paired (a pod with no round) may hold a drop
+    for round 1, as the real files' no-shows have; round 2 is refused."""
+    text = (FIXTURES / "pending.tdf").read_text(encoding="utf-8")
+    start, end = text.index("<rounds>"), text.index("</rounds>") + len("</rounds>")
+    early = text[:start] + "<rounds></rounds>" + text[end:]
+    player = '<player userid="2"><firstname>B</firstname><lastname>B</lastname>'
+    assert player in early
+    path = tmp_path / "early.tdf"
+    for rnd in (1, 2):
+        path.write_text(early.replace(player, player + "<dropped><status>1</status><round>"
+                                      f"{rnd}</round></dropped>"), encoding="utf-8")
+        if rnd == 1:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                assert read_tom(path).players.filter(pl.col("player_id") == "2")[
+                    "dropped_after_round"].to_list() == [1]
+        else:
+            with pytest.raises(ImportFormatError, match=r"early\.tdf, player 2: <dropped> "
+                               r"gives round 2, past .*which has no round yet"):
+                read_tom(path)
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ("<byes>1</byes>", "<byes>-3</byes>",
+     r"player 107: <byes> -3, a count of earned byes below 0\. Hint: "),
+    ("<seed>2</seed>", "<seed>0</seed>",
+     r"player 107: <seed> 0, and seeds are Swiss places, numbered from 1\. Hint: "),
+    ("<seed>2</seed>", "<seed>-9223372036854775808</seed>", r"player 107: <seed> -9223"),
+    ("<seed>2</seed>", "<seed>1</seed>",
+     r"player 107: <seed> 1 of the masters division is given to players 101 and 107; "
+     r"a seed is a Swiss place, one per player\. Hint: "),
+])
+def test_a_seed_or_earned_byes_out_of_range_is_refused(tmp_path: Path, old: str, new: str,
+                                                       said: str) -> None:
+    """Class 147: a player's ``<byes>`` below 0 was read as ``earned_byes`` -3, a ``<seed>``
+    below 1 or given to two players of one division as their Swiss place
+    (``published.swiss_place``, what ``verify-ref`` compares the standings with) —
+    without a word, where a published place of either kind was refused (class 118)."""
+    text = (FIXTURES / "all_codes.tdf").read_text(encoding="utf-8")
+    assert old in text
+    bad = tmp_path / "bad.tdf"
+    bad.write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(ImportFormatError, match=rf"bad\.tdf, {said}"):
+        read_tom(bad)
+    fine = tmp_path / "fine.tdf"
+    fine.write_text(text.replace("<seed>2</seed>", "<seed>3</seed>"), encoding="utf-8")
+    assert read_tom(fine).published.filter(pl.col("player_id") == "107")[
+        "swiss_place"].to_list() == [3]
+
+
+@pytest.mark.parametrize(("late", "read"), [
+    ("<late>true</late>", True), ("<late/>", True), ("<late> YES </late>", True),
+    ("<late>1</late>", True), ("<late>false</late>", False), ("<late>no</late>", False),
+    ("<late>0</late>", False), ("", False), ("<late>maybe</late>", None),
+    ("<late>2</late>", None)])
+def test_a_late_flag_is_read_as_every_flag_or_refused(tmp_path: Path, late: str,
+                                                      read: bool | None) -> None:
+    """Class 148: ``<late>`` holding anything but ``false`` or ``0`` was read as late
+    (``<late>no</late>``, ``<late>maybe</late>``); it is read as every reader reads a
+    flag (``schema.flag_text``), and any other text is refused naming file and player."""
+    text = (FIXTURES / "all_codes.tdf").read_text(encoding="utf-8")
+    assert "<late>true</late>" in text
+    path = tmp_path / "late.tdf"
+    path.write_text(text.replace("<late>true</late>", late), encoding="utf-8")
+    if read is None:
+        with pytest.raises(ImportFormatError, match=r"late\.tdf, player 108: <late> holds "
+                           r"'\w+', which is no flag\. Hint: "):
+            read_tom(path)
+        return
+    assert read_tom(path).players.filter(pl.col("player_id") == "108")[
+        "late"].to_list() == [read]

@@ -269,8 +269,10 @@ def test_malformed_lines_name_line_and_player() -> None:
         parse_trf(good + line(1, "A again", "0.0", "3", []) + "\n", source="f.trf")
     with pytest.raises(ImportFormatError, match="no player lines"):
         parse_trf("012 Only a header\n", source="f.trf")
-    with pytest.raises(ImportFormatError, match="XXR"):
-        parse_trf("XXR nine\n" + good, source="f.trf")
+    # (class 141: an XXR that is no number of rounds is read as none declared, a note)
+    assert parse_trf("XXR nine\n" + good, source="f.trf").header[
+        "rounds_note"].to_list() == ["XXR 'nine' is not a number of rounds (a whole number ≥ "
+                                     "1): read as not declared"]
     misaligned = good.replace("001    1 m    A", "001    1 m     A", 1)
     with pytest.raises(ImportFormatError, match="misaligned"):
         parse_trf(misaligned, source="f.trf")
@@ -431,12 +433,13 @@ def test_a_name_with_a_line_separator_keeps_its_line(tmp_path: Path, odd: str) -
 
 def test_a_number_past_int64_is_named_not_a_polars_error(tmp_path: Path) -> None:
     """XXR (the number of rounds) of 23 digits: a Polars append error leaked; now the
-    field and the file are named."""
+    record and the file are named (class 141: a note, the number read as not declared)."""
     player = "001    1      Alpha".ljust(80) + " 1.0    1     0 - U  "
     path = tmp_path / "x.trf"
     path.write_text(f"012 Test\nXXR 99999999999999999999999\n{player}\n")
-    with pytest.raises(ImportFormatError, match=r"x\.trf: XXR .*too large.*Hint"):
-        read_trf(path)
+    with pytest.warns(UserWarning, match=r"x\.trf: XXR '9+' is too large a number of "
+                      r"rounds for any tournament: read as not declared\. Hint"):
+        assert read_trf(path).header["rounds_declared"].to_list() == [None]
 
 
 def test_games_past_the_declared_rounds_are_a_note(tmp_path: Path) -> None:
@@ -463,6 +466,50 @@ def test_games_past_the_declared_rounds_are_a_note(tmp_path: Path) -> None:
         src = sf.read(more)
     assert "rounds_declared" not in src.notes["kind"].to_list()
     assert not any("XXR" in str(w.message) for w in caught)
+
+
+@pytest.mark.parametrize("value", ["0", "00", "-1", "+3", "1.5", "abc", "99999999999999999999"])
+@pytest.mark.parametrize("played", [True, False])
+def test_a_declared_round_count_that_is_no_number_is_a_note(tmp_path: Path, value: str,
+                                                             played: bool) -> None:
+    """Class 141: ``XXR 0`` was read as "0 rounds declared" without a word, and ``XXR -1``
+    or ``XXR abc`` refused the whole file as misaligned (no column of it is). A number of
+    rounds is a whole number ≥ 1: anything else is read as none declared, with a note
+    naming the file and the record, from ``read_trf`` (a warning) and ``sf.read`` (an
+    import note), as a number below the rounds played already was (class 49); on a file
+    with no round played as on one with rounds."""
+    import swissframe as sf
+    from swissframe.errors import ImportNotesWarning
+
+    text = (FIXTURES / "all_codes.trf").read_text()
+    assert "XXR 4" in text
+    if not played:  # (the player lines without their round blocks)
+        text = "\n".join(line[:89] if line.startswith("001") else line
+                         for line in text.splitlines()) + "\n"
+    path = tmp_path / "odd.trf"
+    path.write_text(text.replace("XXR 4", f"XXR {value}"))
+    said = (rf"XXR '{re.escape(value[:20])}' is "
+            + ("too large a number of rounds for any tournament: " if value.isdigit()
+               and int(value) else r"not a number of rounds \(a whole number ≥ 1\): "))
+    with pytest.warns(UserWarning, match=rf"odd\.trf: {said}read as not declared\. Hint: "):
+        ev = read_trf(path)
+    assert ev.header["rounds_declared"].to_list() == [None]
+    with pytest.warns(ImportNotesWarning, match=r"rounds_declared ×1"):
+        src = sf.read(path)
+    notes = src.notes.filter(pl.col("kind") == "rounds_declared")
+    assert notes.select("file", "event_id").rows() == [(str(path), "odd")]
+    assert re.fullmatch(f"{said}read as not declared", notes["detail"][0])
+
+
+def test_fewer_declared_rounds_than_played_warn_from_read_trf(tmp_path: Path) -> None:
+    """Class 141: the note of class 49 (``XXR 2`` on a file with games in round 4) was
+    ``sf.read``'s only: ``read_trf`` read it without a word."""
+    path = tmp_path / "fewer.trf"
+    path.write_text((FIXTURES / "all_codes.trf").read_text().replace("XXR 4", "XXR 2"))
+    with pytest.warns(UserWarning, match=r"fewer\.trf: XXR declares 2 round\(s\) but the "
+                      r"player lines hold round 4: .*Hint: "):
+        ev = read_trf(path)
+    assert ev.header["rounds_declared"].to_list() == [2]
 
 
 # --------------------------------------------------------------- TRF-2026 (FIDE handbook TRF26)

@@ -58,7 +58,7 @@ from swissframe.cli._common import (
     working,
 )
 from swissframe.errors import DataError, SwissframeError
-from swissframe.io._files import FORMATS
+from swissframe.io._files import FORMATS, NO_RESULTS, NO_RESULTS_HINT
 from swissframe.rules import Ruleset
 
 __all__ = ["KINDS", "add_parser", "run"]
@@ -125,8 +125,7 @@ def _one_event(results: pl.DataFrame, event: str | None) -> pl.DataFrame:
         need_swiss(rows, "this chart")
         return rows
     if not events:
-        msg = ("this chart draws one event and the input has no result rows. Hint: "
-               "swissframe validate FILE says what was read.")
+        msg = f"this chart draws one event and {NO_RESULTS}. {NO_RESULTS_HINT}"
         raise DataError(msg)
     if len(events) != 1:
         msg = (f"this chart draws one event and the input holds {len(events)} "

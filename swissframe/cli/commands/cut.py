@@ -64,7 +64,7 @@ from swissframe.cut._words import (
     top_of,
 )
 from swissframe.errors import DataError, DataWarning, SwissframeError
-from swissframe.io._files import read, read_table_file
+from swissframe.io._files import NO_RESULTS, read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
 from swissframe.rules._ruleset import BEST_OF_THREE, Ruleset, get
 from swissframe.schema import DISQUALIFIED
@@ -392,7 +392,7 @@ def run(args: argparse.Namespace) -> int:
         refuse_output(args.output, _inputs(args), example="cut.csv")
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)
-    results = filter_events(src.results, event_ids(src, args.event))
+    results = filter_events(src.results, event_ids(src, args.event), src.event_names)
     if args.pairings and args.round is not None:  # (--round was ignored without a word)
         msg = (f"--round {args.round} and --pairings both given: pairings are of the round "
                "after the results' last. Hint: drop --round, or drop --pairings to analyse a "
@@ -405,6 +405,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         need_swiss(results, "the cut analysis")
         prior, pairs = _split(results, args.round)
+    if pairs.height == 0 and results.height == 0:  # (said as every command says it)
+        msg = (f"{NO_RESULTS}: no round to analyse. Hint: pass the first round's pairings "
+               "(--pairings FILE), or run swissframe validate FILE to see what was read.")
+        raise SwissframeError(msg)
     if pairs.height == 0:
         msg = ("no pairings for the round analysed. Hint: pass --round R with a played "
                "round, or --pairings FILE.")

@@ -32,10 +32,11 @@ from swissframe.cli._common import (
 from swissframe.cli._common import write_frame as _write_frame
 from swissframe.errors import SwissframeError
 from swissframe.io import _files
-from swissframe.rules._infer import DEFAULT, auto_rules
+from swissframe.rules._infer import auto_rules, describe
 from swissframe.validate import (
     ValidationReport,
     _validate,
+    events_read,
     file_problem,
     read_problems,
     resolve_best_of,
@@ -76,15 +77,15 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def read_for_validation(items: Sequence[str], input_format: str = "auto"
-                        ) -> tuple[pl.DataFrame | None, list[pl.DataFrame], list[str],
-                                   list[str]]:
+                        ) -> tuple[pl.DataFrame | None, list[pl.DataFrame], _files.Source | None]:
     """Read every file through :func:`swissframe.io._files.read` without stopping at a bad
     one.
 
     Returns the combined rows (with the file in column ``_sf_file``; None when no file was
-    readable), problem frames (unreadable files, importer notes, bad cells), the files
-    read, and the format of each file read (what the ``auto`` best-of reads:
-    :func:`swissframe.validate.resolve_best_of`).
+    readable), problem frames (unreadable files, importer notes, bad cells), and what was
+    read (None when no file was: its ``files``, each file's format — what the ``auto``
+    best-of reads, :func:`swissframe.validate.resolve_best_of` — and its ``events``, whose
+    rulesets the checks assume, as every command's).
     """
     notes: list[pl.DataFrame] = []
     expanded: list[str] = []
@@ -99,13 +100,13 @@ def read_for_validation(items: Sequence[str], input_format: str = "auto"
             continue
         expanded.append(item)
     if not expanded:
-        return None, notes, [], []
+        return None, notes, None
     src = _files.read(expanded, format=input_format, on_error="collect", validate=False)
     notes += read_problems(src)
     if src.results.height == 0 and not src.events.height:
-        return None, notes, [], []
+        return None, notes, None
     combined = src.results.rename({"source_file": ORIGIN})
-    return combined, notes, src.files, src.file_formats
+    return combined, notes, src
 
 
 def _best_of(text: str) -> int | str | None:
@@ -141,23 +142,23 @@ def run(args: argparse.Namespace) -> int:
         raise SwissframeError(msg)
     asked = _best_of(str(args.best_of))  # (a bad --best-of fails before reading)
     with working(args, reading(args.files)):
-        combined, notes, read, formats = read_for_validation(args.files, args.input_format)
-    best_of = resolve_best_of(asked, formats)
-    auto, inferred = auto_rules(combined) if combined is not None else (DEFAULT, [])
-    rules = args.rules or auto
+        combined, notes, src = read_for_validation(args.files, args.input_format)
+    best_of = resolve_best_of(asked, src.file_formats if src is not None else [])
+    events = src.events if src is not None else pl.DataFrame(
+        schema={"event_id": pl.String, "ruleset": pl.String, "ruleset_reason": pl.String})
+    rules = args.rules or auto_rules(events)[0]  # (the files' events: one with no row too)
     table = combined if combined is not None else pl.DataFrame(
         schema={"event_id": pl.String, "round": pl.Int64, "player_id": pl.String,
                 "opponent_id": pl.String, "games_won": pl.Int64, "games_lost": pl.Int64,
                 "games_drawn": pl.Int64, ORIGIN: pl.String})
     with working(args, "checking"):
         report = _validate(table, rules=rules, best_of=best_of, origin=ORIGIN, extra=notes)
-    how = "from --rules" if args.rules else (
-        "inferred from the data" if len(inferred) == 1 else
-        f"the files call for {', '.join(inferred)}; --rules to choose" if inferred
-        else "default")
-    note(args, f"rules: {rules} ({how})")
-    report = ValidationReport(problems=report.problems, rows=report.rows, events=report.events,
-                              rules=report.rules, best_of=report.best_of, files=tuple(read))
+    note(args, describe(events, args.rules, one=True))
+    report = ValidationReport(problems=report.problems, rows=report.rows,
+                              events=max(report.events,
+                                         events_read(src) if src is not None else 0),
+                              rules=report.rules, best_of=report.best_of,
+                              files=tuple(src.files if src is not None else ()))
     if fmt in ("csv", "tsv", "ndjson", "parquet", "xlsx"):
         _write_frame(report.problems, fmt, args.output, inputs=args.files)
     elif args.output:

@@ -206,7 +206,8 @@ def run(args: argparse.Namespace) -> int:
     files = [f for f, kind in found if kind in ("tom", "trf")]
     if len(files) < len(found):
         other = sorted({shown(f) for f, kind in found if kind not in ("tom", "trf")})
-        msg = (f"verify-ref checks TOM and TRF files; {', '.join(other[:3])} are not. "
+        msg = (f"verify-ref checks TOM and TRF files; {', '.join(other[:3])}"
+               f"{' …' if len(other) > 3 else ''} {'is' if len(other) == 1 else 'are'} not. "
                "Hint: decklist-cache files are checked by swissframe verify.")
         raise SwissframeError(msg)
     keys = event_keys(files)
