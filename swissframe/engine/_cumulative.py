@@ -111,6 +111,15 @@ def _code(col: str, enum: pl.DataType | None) -> pl.Expr:
 CODE_COLUMNS: Final = ("_ce", "_cp", "_co")
 
 
+def row_columns(keys: tuple[str, ...], *, coded: bool) -> list[str]:
+    """The columns of the prepared rows that :func:`build` reads (``coded``: with
+    validation's codes, which stand for the keys and ids): a caller collecting the rows
+    for it collects these only."""
+    ids = list(CODE_COLUMNS) if coded else [*keys, PLAYER, OPP]
+    counted = [c for _, c in _COUNTED if c != "_paired"]  # (paired: from _unpaired)
+    return list(dict.fromkeys([*ids, "round", "_unpaired", *counted]))
+
+
 def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame | None,
           through: str, schema: pl.Schema, *,
           coded: tuple[pl.Series, pl.Series] | None = None,
