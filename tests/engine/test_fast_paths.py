@@ -604,6 +604,18 @@ def test_by_round_opponents_searched_for_equal_the_table_of_codes(
 
 
 @PROPS
+@given(res=random_events(), rules=PRESETS)
+def test_by_round_with_its_pieces_on_two_threads_equals_one_thread(
+        res: pl.DataFrame, rules: str) -> None:
+    # as on a large grid: the opponents' positions found in two halves at once (and the
+    # segment sums' gathers), stacked in the order one pass gives
+    fast = st_mod._by_round(res, rules, (), cumulative=True)
+    with mock.patch.object(_collect, "PARALLEL_MIN_ROWS", 0):
+        threaded = st_mod._by_round(res, rules, (), cumulative=True)
+    assert_frame_equal(fast, threaded)
+
+
+@PROPS
 @given(res=rich_events(), rules=PRESETS)
 def test_by_round_rows_in_validation_s_seat_order_equal_the_rows_sorted(
         res: pl.DataFrame, rules: str) -> None:
