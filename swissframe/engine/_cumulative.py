@@ -460,19 +460,21 @@ def _record_at(narrow: pl.DataFrame, players: pl.DataFrame, full: pl.DataFrame,
     packed by ``layouts`` (``_l0``, ``_l1`` …) and the others under their names."""
     # the packed counts' running sums share their Int64 too: none exceeds its total, and
     # each difference below is one player's count, ≥ 0: no borrow
-    running = narrow.select(*[f"_l{i}" for i in range(len(layouts))],
-                            *[n for n, _ in _COUNTED if n in narrow.columns]
-                            ).select(pl.all().cum_sum())
-    start = players["_pos"].cast(pl.Int64)
-    before = running.select(
-        pl.when(start > 0).then(pl.col(n).gather((start - 1).clip(0))).otherwise(0).alias(n)
-        for n in running.columns)
-    pos_first = start.gather(full["_pid"])
-    packed = (running.select(pl.all().gather(full["_row"]))
-              - before.select(pl.all().gather(full["_pid"])))
+    summed = [*[f"_l{i}" for i in range(len(layouts))],
+              *[n for n, _ in _COUNTED if n in narrow.columns]]
+    pos_first = players["_pos"].cast(pl.Int64).gather(full["_pid"])
+    # one query, each column on its own: the running sums, at each cell's row less those
+    # before its player's first row (the running sums shifted by one, 0 first), unpacked
+    # (no table of the gathered sums, nor of the sums before, to subtract: 10,000 events,
+    # 4M cells: 0.41 -> 0.35 s wall, 0.74 -> 0.61 s CPU)
+    row, first = pl.lit(full["_row"]), pl.lit(pos_first)
     unpacked = {n: e for i, layout in enumerate(layouts)
                 for n, e in layout.unpack(pl.col(f"_l{i}")).items()}
-    totals = packed.select(unpacked.get(n, pl.col(n)).alias(n) for n, _ in _COUNTED)
+    totals = collect(
+        narrow.lazy().select(pl.col(summed).cum_sum())
+        .select((pl.col(n).gather(row) - pl.col(n).shift(1, fill_value=0).gather(first))
+                .alias(n) for n in summed)
+        .select(unpacked.get(n, pl.col(n)).alias(n) for n, _ in _COUNTED), in_memory=True)
     return full.hstack(totals).with_columns(rounds_played=full["_row"] - pos_first + 1,
                                             last_round=narrow["round"].gather(full["_row"]))
 
