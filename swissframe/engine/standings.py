@@ -208,7 +208,13 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
         coded = (codes.events, codes.players)
     prepared = prepare_rows(lf, rules)
     cut = None if own_rounds and coded is not None else cutoffs.pipe(collect)
-    grid = _cumulative.build(prepared.pipe(collect), keys, cut, THROUGH, schema, coded=coded)
+    # only the columns the grid reads, one chunk each: validation's frame and its codes
+    # come chunked apart, and each select of a frame of misaligned columns rechunks every
+    # column, the ids' strings among them (10,000 events: two selects, ~0.3 s CPU)
+    rows = prepared.select(_cumulative.row_columns(keys, coded=coded is not None))
+    # (validation's sorted seats: the rows are row for row with the table they sorted)
+    grid = _cumulative.build(rows.pipe(collect).rechunk(), keys, cut, THROUGH, schema,
+                             coded=coded, seats=None if codes is None else codes.seats)
     if grid is None:
         return None
     base = grid.base
@@ -216,7 +222,12 @@ def _cumulative_criteria(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     if not scales.exact():
         return None  # the means would fall back to rounded floats: keep the reference path
     rate, game, k_max = scales.rate, scales.game, scales.k_max
-    players = _rates(base, rules, scales).pipe(collect)
+    # in memory, one chunk per column as the grid's base: the streaming engine's 40 chunks
+    # a column, beside the opponents' sums' (chunked apart), left the criteria table's
+    # columns misaligned, so that every later select of it rechunked all of its columns
+    # (0.25 s CPU each on 4M rows; 10,000 events: 8.9 -> 7.9 s CPU a call, peak RSS
+    # 3.1 -> 2.5 GiB)
+    players = collect(_rates(base, rules, scales), in_memory=True)
     of = {"mwp_opp": rate.scale, "gwp_opp": game.scale}
     sums = _cumulative.opponent_sums(grid, players, [*_CODED, "player_id"],
                                      {s: of[s] for s in BASE_SOURCES})
@@ -1220,7 +1231,7 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     within = None if one or codes.players.len() != base.height else unit
     players, src = concurrently(
         lambda: _rates(base, rules, scales).pipe(collect),
-        lambda: None if where is None else _opponent_positions(
+        lambda: None if where is None else _cumulative.opponent_positions(
             base.get_column("player_id"), where.opponents, unit=within),
         rows=codes.codes.height)
     columns = tuple(players.columns)
@@ -1296,43 +1307,12 @@ def _record_of(prepared: pl.LazyFrame, codes: IdCodes, rules: Ruleset,
             None)
 
 
-#: The most slots of :func:`_opponent_positions`' table from a player's code to their
-#: row (UInt32, 32 MiB); past it the codes are searched for in the sorted players.
-_SLOT_TABLE_MAX: Final = 2**23
-
-
-def _opponent_positions(codes: pl.Series, opponents: pl.Series, *, unit: int | None = None
-                        ) -> pl.Series:
-    """The position among the players (``codes``, their sorted codes: a
-    :func:`seat_record`'s ``player_id``) of each non-null opponent code of ``opponents``
-    (a :class:`PlayerRows`' faced rows), as UInt32.
-
-    Read from a table of the players' positions by code where the codes span at most
-    :data:`_SLOT_TABLE_MAX` (10,000 events of up to 160 ids: 2.6M slots), else by the
-    player's code within its event where each id is a player of one event only
-    (``unit``, the codes' event unit, given by the caller then: 810k ids named apart, 1M
-    slots), else by a search in the sorted codes (3.4M opponents among 810k players: 250
-    ms CPU, against 30 for a table)."""
-    faced = opponents.drop_nulls()
-    top = codes.max()
-    if unit is not None and (not isinstance(top, int) or top >= _SLOT_TABLE_MAX) \
-            and unit <= _SLOT_TABLE_MAX:
-        codes, faced, top = codes % unit, faced % unit, unit - 1
-    if isinstance(top, int) and top < _SLOT_TABLE_MAX:
-        table = pl.repeat(None, top + 1, dtype=pl.UInt32, eager=True).scatter(
-            codes, pl.int_range(codes.len(), dtype=pl.UInt32, eager=True))
-        found: pl.Series = table.gather(faced)
-        return found
-    searched: pl.Series = codes.search_sorted(faced).cast(pl.UInt32)
-    return searched
-
-
 def _seat_opponent_sums(players: pl.DataFrame, where: PlayerRows, src: pl.Series,
                         rules: Ruleset, scales: RateScales) -> pl.DataFrame | None:
     """The opponents' base sums (``tiebreakers._base_opponent_sums``' ``_t_<s>``,
     ``_k_<s>``), row for row with ``players`` (a :func:`seat_record`'s, sorted by
     ``player_id``), from where each player's rows are: each faced row's opponent found
-    by position among the players (``src``: :func:`_opponent_positions`), their values
+    by position among the players (``src``: :func:`_cumulative.opponent_positions`), their values
     summed over each player's run of rows (:func:`_cumulative.segment_opponent_sums`) —
     no join onto the opponents, no group-by, and no join of the sums back onto the
     players. None (the join) where a mean would fall back to rounded floats (which reads

@@ -443,7 +443,7 @@ def test_the_record_and_opponents_sums_from_sorted_seats_equal_the_group_by_and_
     """The coded path's record read from validation's sorted seats
     (``_record.seat_record``) and the opponents' sums over each player's rows beside the
     players (``standings._seat_opponent_sums``; the opponents found by
-    ``_opponent_positions`` through the table of codes, of codes within an event where
+    ``_cumulative.opponent_positions`` through the table of codes, of codes within an event where
     each id plays in one event, or by a search in the sorted codes) give the standings
     the group-by and the joins give: one event and several, Swiss rows only (else no
     seats are kept)."""
@@ -461,7 +461,7 @@ def test_the_record_and_opponents_sums_from_sorted_seats_equal_the_group_by_and_
     threads = 0 if data.draw(st.booleans()) else _collect.PARALLEL_MIN_ROWS
     with (mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0),
           mock.patch.object(schema_mod, "_SEAT_ORDER_MIN_ROWS", 0)):
-        with (mock.patch.object(st_mod, "_SLOT_TABLE_MAX", slots),
+        with (mock.patch.object(cu_mod, "SLOT_TABLE_MAX", slots),
               mock.patch.object(_collect, "PARALLEL_MIN_ROWS", threads)):
             fast = sf.standings(res, rules)
         with mock.patch.object(st_mod, "seat_record", return_value=None):
@@ -589,6 +589,58 @@ def test_by_round_with_packed_opponent_gather_equals_one_gather_per_column(
     with mock.patch.object(ex_mod, "_sum_fields", return_value=None):
         plain = st_mod._by_round(res, rules, (), cumulative=True)
     assert_frame_equal(fast, plain)
+
+
+@PROPS
+@given(res=random_events(), rules=PRESETS)
+def test_by_round_opponents_searched_for_equal_the_table_of_codes(
+        res: pl.DataFrame, rules: str) -> None:
+    # the grid's pairs find their opponent's block through _cumulative.opponent_positions:
+    # a table of the players' keys, or (past SLOT_TABLE_MAX slots) a search in them
+    fast = st_mod._by_round(res, rules, (), cumulative=True)
+    with mock.patch.object(cu_mod, "SLOT_TABLE_MAX", 0):
+        searched = st_mod._by_round(res, rules, (), cumulative=True)
+    assert_frame_equal(fast, searched)
+
+
+@PROPS
+@given(res=random_events(), rules=PRESETS)
+def test_by_round_with_its_pieces_on_two_threads_equals_one_thread(
+        res: pl.DataFrame, rules: str) -> None:
+    # as on a large grid: the opponents' positions found in two halves at once (and the
+    # segment sums' gathers), stacked in the order one pass gives
+    fast = st_mod._by_round(res, rules, (), cumulative=True)
+    with mock.patch.object(_collect, "PARALLEL_MIN_ROWS", 0):
+        threaded = st_mod._by_round(res, rules, (), cumulative=True)
+    assert_frame_equal(fast, threaded)
+
+
+@PROPS
+@given(res=rich_events(), rules=PRESETS)
+def test_by_round_rows_in_validation_s_seat_order_equal_the_rows_sorted(
+        res: pl.DataFrame, rules: str) -> None:
+    # the grid's rows put in (player, round) order by validation's sorted seats (kept for
+    # a large table of Swiss rows) instead of a sort of their own
+    res = res.filter(pl.col("phase") == "swiss")
+    with mock.patch.object(schema_mod, "_SEAT_ORDER_MIN_ROWS", 0):
+        assert res.height == 0 or st_mod._validated_coded(res, ())[1].seats is not None  # type: ignore[union-attr]
+        seated = st_mod._by_round(res, rules, (), cumulative=True)
+    with mock.patch.object(schema_mod, "_SEAT_ORDER_MIN_ROWS", 2**62):
+        plain = st_mod._by_round(res, rules, (), cumulative=True)
+    assert_frame_equal(seated, plain)
+
+
+@given(codes=st.lists(st.integers(0, 300), unique=True),
+       faced=st.lists(st.one_of(st.none(), st.integers(0, 400))), search=st.booleans())
+def test_opponent_positions_are_each_code_s_place_among_the_players_or_null(
+        codes: list[int], faced: list[int | None], search: bool) -> None:
+    players = sorted(codes)
+    with mock.patch.object(cu_mod, "SLOT_TABLE_MAX", 0 if search else 2**23):
+        got = cu_mod.opponent_positions(pl.Series(players, dtype=pl.Int64),
+                                        pl.Series(faced, dtype=pl.Int64))
+    place = {c: i for i, c in enumerate(players)}
+    assert got.dtype == pl.UInt32
+    assert got.to_list() == [place.get(f) for f in faced if f is not None]
 
 
 _KEY_VALUES = [
