@@ -489,3 +489,22 @@ def test_without_simdjson_files_are_parsed_whole_to_the_same_tables(
     monkeypatch.setattr(decklist, "_simdjson", None)
     assert decklist._read_parts(GOOD[0].read_bytes()) is None
     assert _same(read_decklist_cache(tmp_path, workers=1), fast)
+
+
+def test_deep_decklists_are_read_when_simdjson_finds_no_repeat(tmp_path: Path) -> None:
+    """Decklists nested 1,000 levels deep (orjson and simdjson read 1,024, Python's json
+    about 990) with a ``\\u`` escape (which the byte screen leaves to Python's json): read
+    when ``_read_parts`` sees no key repeated where the reader reads; a match repeating
+    ``Result`` is still refused as too deep to check (class 93)."""
+    deep = "[" * 1000 + "]" * 1000
+    text = ('{"Tournament":{"Date":"2024-07-13","Name":"N","Uri":"https://melee.gg/Tournament/'
+            'View/1","Formats":"Modern"},"Decks":[' + deep + ',"\\u0041"],"Rounds":[{"RoundName":'
+            '"Round 1","Matches":[{"Player1":"A","Player2":"B","Result":"2-1-0"}]}],'
+            '"Standings":[{"Rank":1,"Player":"A","Points":3},{"Rank":2,"Player":"B","Points":0}]}')
+    path = tmp_path / "melee-deep-2-2024-07-13.json"
+    path.write_text(text)
+    assert decklist._read_parts(text.encode()) is not None
+    assert read_decklist_cache(path).results.height == 2
+    path.write_text(text.replace('"Result":"2-1-0"', '"Result":"2-1-0","Result":"0-2-0"'))
+    with pytest.raises(ImportFormatError, match="are nested too deeply"):
+        read_decklist_cache(path)
