@@ -459,9 +459,11 @@ def _read_parts(data: bytes) -> dict[str, Any] | None:
     this cannot say so (the caller then parses the whole file with :func:`_json_doc`).
 
     simdjson checks the whole text (UTF-8, strings, numbers, nesting: it refuses every text
-    orjson refuses, and a few orjson reads, such as integers beyond 64 bits) and builds
-    Python objects only for the parts read; the decklists, most of a file's bytes, stay
-    in its tape. It keeps every key an object writes, so a key given twice is seen where
+    orjson refuses, and a few orjson reads, such as integers beyond 64 bits); the decklists,
+    most of a file's bytes, stay in its tape. The parts read are written back without blanks
+    (its ``mini``: texts as they read, numbers in their shortest exact form, a float as a
+    float) and parsed by orjson, faster than simdjson's own objects, to the values orjson
+    reads in the file. simdjson keeps every key an object writes, so a key given twice is seen where
     the reader reads (:func:`_twice`): the root's keys are all distinct, ``Tournament``
     writes as many keys as its object holds, and the rounds' and standings' text, written
     back without blanks, holds no more keys (colons) than their rounds', matches' and rows'
@@ -480,27 +482,19 @@ def _read_parts(data: bytes) -> dict[str, Any] | None:
         if len(set(keys)) < len(keys):
             return None
         parts: dict[str, Any] = {k: root[k] for k in keys if k in _PARTS}
-        doc = {k: _as_python(v) for k, v in parts.items()}
+        texts = {k: v.mini for k, v in parts.items()
+                 if type(v) in (_simdjson.Array, _simdjson.Object)}
+        doc = {k: orjson.loads(texts[k]) if k in texts else v for k, v in parts.items()}
         tour = parts.get("Tournament")
         if type(tour) is _simdjson.Object and len(tour) != len(doc["Tournament"]):
             return None
         inner = _objects_keys(doc.get("Rounds"), doc.get("Standings"))
-        texts = [v.mini for k, v in parts.items()
-                 if k != "Tournament" and type(v) in (_simdjson.Array, _simdjson.Object)]
-        if inner is None or not _mini_keys_at_most(texts, inner):
+        if inner is None or not _mini_keys_at_most(
+                [t for k, t in texts.items() if k != "Tournament"], inner):
             return None
     except Exception:  # (simdjson's ValueError on a bad text, or anything odd: orjson decides)
         return None
     return doc
-
-
-def _as_python(value: Any) -> Any:
-    """A simdjson value as Python objects (a proxy converted whole, a scalar as it is)."""
-    if type(value) is _simdjson.Object:
-        return value.as_dict()
-    if type(value) is _simdjson.Array:
-        return value.as_list()
-    return value
 
 
 def _mini_keys_at_most(texts: list[bytes], known: int) -> bool:

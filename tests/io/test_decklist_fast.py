@@ -8,6 +8,7 @@ produced by one whole-table call. These tests pin that both paths agree, values 
 from __future__ import annotations
 
 import errno
+import math
 import re
 import shutil
 from pathlib import Path
@@ -508,3 +509,23 @@ def test_deep_decklists_are_read_when_simdjson_finds_no_repeat(tmp_path: Path) -
     path.write_text(text.replace('"Result":"2-1-0"', '"Result":"2-1-0","Result":"0-2-0"'))
     with pytest.raises(ImportFormatError, match="are nested too deeply"):
         read_decklist_cache(path)
+
+
+_FLOAT = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_FLOAT.map(repr), _FLOAT.map(lambda f: f"{f:.25e}"),
+                          _FLOAT.map(lambda f: f"{f:.3E}"), st.integers(-(2**65), 2**65).map(str)),
+                max_size=20))
+def test_read_parts_numbers_are_orjsons_to_the_bit(numbers: list[str]) -> None:
+    """Numbers written back by simdjson (shortest exact form) and read by orjson are the
+    numbers orjson reads in the file: the same floats (``-0.0`` too) and ints, never an int
+    for a float; integers beyond 64 bits (orjson reads floats) and infinite numbers (orjson
+    refuses them) give None."""
+    data = ('{"Tournament":{"x":[' + ",".join(numbers) + ']},"Decks":[1],"Rounds":[]}').encode()
+    if _check_parts(data):
+        return
+    finite = all(math.isfinite(float(n)) for n in numbers)  # (else orjson refuses it)
+    assert not finite or any(n.lstrip("-").isdigit() and not -(2**63) <= int(n) < 2**64
+                             for n in numbers), data
