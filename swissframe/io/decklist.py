@@ -61,6 +61,11 @@ import orjson
 import polars as pl
 import polars.selectors as cs
 
+try:  # (optional: without it every file is parsed whole, see _read_parts)
+    import simdjson as _simdjson
+except ImportError:  # pragma: no cover - the wheels cover the supported Pythons
+    _simdjson = None  # type: ignore[assignment]
+
 from swissframe.errors import ImportFormatError
 from swissframe.io._files import (
     MAX_DIGITS,
@@ -432,10 +437,11 @@ def _json_bytes(path: Path, limit: int | None) -> bytes:
     return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
-def _json_doc(path: Path, limit: int | None) -> Any:
-    """A file's parsed JSON (``orjson.JSONDecodeError`` when it does not parse). A key
-    given twice in an object the reader reads is refused (:func:`_twice`)."""
-    data = _json_bytes(path, limit)
+def _json_doc(path: Path, limit: int | None, data: bytes | None = None) -> Any:
+    """A file's parsed JSON (``orjson.JSONDecodeError`` when it does not parse), from its
+    bytes ``data`` when given. A key given twice in an object the reader reads is refused
+    (:func:`_twice`)."""
+    data = _json_bytes(path, limit) if data is None else data
     doc = orjson.loads(data)
     try:
         twice = _twice(data, doc)
@@ -448,6 +454,57 @@ def _json_doc(path: Path, limit: int | None) -> Any:
                     "silently)", "which one the source meant is not known; keep the right "
                     "one in the file, or fetch the file again")
     return doc
+
+
+def _read_parts(data: bytes) -> dict[str, Any] | None:
+    """The root's ``Tournament``, ``Rounds`` and ``Standings`` (those it holds, in its
+    order) as :func:`_json_doc` gives them, without building the decklists, or None when
+    this cannot say so (the caller then parses the whole file with :func:`_json_doc`).
+
+    simdjson checks the whole text (UTF-8, strings, numbers, nesting: it refuses every text
+    orjson refuses, and a few orjson reads, such as integers beyond 64 bits); the decklists,
+    most of a file's bytes, stay in its tape. The parts read are written back without blanks
+    (its ``mini``: texts as they read, numbers in their shortest exact form, a float as a
+    float) and parsed by orjson, faster than simdjson's own objects, to the values orjson
+    reads in the file. simdjson keeps every key an object writes, so a key given twice is seen where
+    the reader reads (:func:`_twice`): the root's keys are all distinct, ``Tournament``
+    writes as many keys as its object holds, and the rounds' and standings' text, written
+    back without blanks, holds no more keys (colons) than their rounds', matches' and rows'
+    objects have (:func:`_at_most`'s count; each key has its colon). Anything else gives
+    None: a text that does not parse, a root that is no object, any root key twice, a part
+    whose keys cannot be counted so, or no simdjson (an optional dependency).
+    """
+    if _simdjson is None:
+        return None
+    parser = _simdjson.Parser()  # (one per file: a parser is reused only once its proxies
+    try:                         # are gone, and calls may come from several threads)
+        root = parser.parse(data)
+        if type(root) is not _simdjson.Object:
+            return None
+        keys = list(root.keys())
+        if len(set(keys)) < len(keys):
+            return None
+        parts: dict[str, Any] = {k: root[k] for k in keys if k in _PARTS}
+        texts = {k: v.mini for k, v in parts.items()
+                 if type(v) in (_simdjson.Array, _simdjson.Object)}
+        doc = {k: orjson.loads(texts[k]) if k in texts else v for k, v in parts.items()}
+        tour = parts.get("Tournament")
+        if type(tour) is _simdjson.Object and len(tour) != len(doc["Tournament"]):
+            return None
+        inner = _objects_keys(doc.get("Rounds"), doc.get("Standings"))
+        if inner is None or not _mini_keys_at_most(
+                [t for k, t in texts.items() if k != "Tournament"], inner):
+            return None
+    except Exception:  # (simdjson's ValueError on a bad text, or anything odd: orjson decides)
+        return None
+    return doc
+
+
+def _mini_keys_at_most(texts: list[bytes], known: int) -> bool:
+    """True when JSON texts without blanks hold at most ``known`` keys: their colons, or
+    else their quotes followed by a colon, are never fewer (:func:`_at_most`)."""
+    return (sum(t.count(b":") for t in texts) <= known
+            or sum(t.count(b'":') for t in texts) <= known)
 
 
 def _twice(data: bytes, doc: Any) -> str:
@@ -747,7 +804,10 @@ def _plain_file(path: Path, limit: int | None) -> _Parsed | None:
     :func:`_parse_file`'s own.
     """
     eid = _event_id(path)
-    doc = _json_doc(path, limit)
+    data = _json_bytes(path, limit)
+    doc = _read_parts(data)
+    if doc is None:
+        doc = _json_doc(path, limit, data)
     if type(doc) is not dict:
         return None
     tour, rounds, standings = _parts(doc)

@@ -8,6 +8,7 @@ produced by one whole-table call. These tests pin that both paths agree, values 
 from __future__ import annotations
 
 import errno
+import math
 import re
 import shutil
 from pathlib import Path
@@ -333,3 +334,198 @@ def test_coded_assembly_gives_the_tables_of_the_text_assembly(data: st.DataObjec
     assert _alike(coded, text), (coded, text)
     as_text = tuple(decklist._as_text(f) for f in frames)
     assert _alike(_outcome(lambda: decklist._assemble(*as_text)), text)
+
+
+# --------------------------------------------------------------------------------------------
+# _read_parts: the parts read, from simdjson, are orjson's (or the whole parse decides)
+# --------------------------------------------------------------------------------------------
+
+#: Number texts, some orjson refuses (infinite), some it reads as floats (beyond 64 bits).
+_NUMBERS = ["0", "-0", "-0.0", "7", "2.5", "1E+2", "1e-400", "0.1e-5", "1e999", "-1e999",
+            "18446744073709551615", "18446744073709551616", "-9223372036854775809",
+            "1" * 400, "0." + "3" * 30, "1.7976931348623157e308", "1.7976931348623159e308"]
+#: String texts: root keys inside texts, escapes (a letter, a pair, lone surrogates, a quote
+#: before a key's bytes), a colon, a control character, bytes that are not UTF-8.
+_TEXTS = ['"Rounds"', '"\\"Rounds\\":["', '"Tournament"', '"Decks"', '"a:b"', '"\\\\"',
+          '"\\u0052ounds"', '"\\ud83d\\ude00"', '"\\ud800"', '"\\udc00x"', '"é"', '"\t"',
+          '"\\"Decks"', '""', '"-"', '"2-1-0"']
+_RAW_TEXTS = [b'"\xff"', b'"\xed\xa0\x80"', b'"\xc0\x80"']
+_KEYS = ["Tournament", "Decks", "Rounds", "Standings", "RoundName", "Matches", "Player1",
+         "Player2", "Result", "Player", "Rank", "Points", "OMWP", "Count", "CardName", "Date"]
+
+
+def _key_text(key: str, escaped: bool) -> bytes:
+    """A key's JSON text, its first letter written as a ``\\u`` escape when ``escaped``."""
+    if escaped:
+        return b'"\\u%04x' % ord(key[0]) + key[1:].encode() + b'"'
+    return orjson.dumps(key)
+
+
+@st.composite
+def _json_text(draw: st.DrawFn, depth: int = 0) -> bytes:
+    """JSON-like text (valid or not): objects may repeat a key, write it with an escape,
+    and hold any value, numbers and texts orjson reads and some it refuses."""
+    kind = draw(st.sampled_from(["scalar", "list", "object"] if depth < 4 else ["scalar"]))
+    blank = draw(st.sampled_from([b"", b" ", b"\n  "]))
+    if kind == "list":
+        items = draw(st.lists(_json_text(depth + 1), max_size=3))
+        return b"[" + (b"," + blank).join(items) + b"]"
+    if kind == "object":
+        pairs = draw(st.lists(st.tuples(st.sampled_from(_KEYS), st.booleans(),
+                                        _json_text(depth + 1)), max_size=4))
+        return b"{" + b",".join(blank + _key_text(k, e) + blank + b":" + v
+                                for k, e, v in pairs) + b"}"
+    return draw(st.one_of(
+        st.sampled_from([b"null", b"true", b"false"]),
+        st.sampled_from(_NUMBERS).map(str.encode),
+        st.sampled_from(_TEXTS).map(str.encode),
+        st.sampled_from(_RAW_TEXTS),
+        st.integers(-(2**70), 2**70).map(lambda i: str(i).encode()),
+        st.floats(allow_nan=False, allow_infinity=False).map(lambda f: repr(f).encode()),
+        st.text(max_size=5).map(orjson.dumps)))
+
+
+@st.composite
+def _decklist_text(draw: st.DrawFn) -> bytes:
+    """A decklist-cache file's text: its root parts in any order, repeated or left out,
+    ``Decks`` anywhere (missing, null, after ``Rounds``), plain or odd values."""
+    match = draw(st.lists(st.tuples(st.sampled_from(["Player1", "Player2", "Result"]),
+                                    st.booleans(), _json_text(3)), max_size=4))
+    match_text = b"{" + b",".join(_key_text(k, e) + b":" + v for k, e, v in match) + b"}"
+    parts = {
+        "Tournament": draw(st.sampled_from([b'{"Date":"2024-07-13","Name":"N"}', b"null",
+                                            b'{"Date":1,"Date":2}', b"[]"])
+                           | _json_text(2)),
+        "Decks": draw(st.sampled_from([b"[]", b"null", b'[{"Player":"A","Mainboard":[{"Count":'
+                                       b'4,"CardName":"Rounds"}]}]']) | _json_text(1)),
+        "Rounds": b'[{"RoundName":"Round 1","Matches":[' + match_text + b"]}]",
+        "Standings": draw(st.sampled_from([b'[{"Rank":1,"Player":"A","Points":3}]', b"null",
+                                           b'[{"Player":"A","Player":"B"}]'])
+                          | _json_text(2)),
+    }
+    keys = draw(st.lists(st.sampled_from([*parts, "Other"]), max_size=6))
+    pairs = [_key_text(k, draw(st.booleans())) + b":" + parts.get(k, b"1") for k in keys]
+    text = b"{" + b",".join(pairs) + b"}"
+    if draw(st.booleans()):  # one byte changed, taken out or put in
+        at = draw(st.integers(0, len(text) - 1))
+        byte = bytes([draw(st.integers(0, 255))])
+        text = draw(st.sampled_from([text[:at] + byte + text[at + 1:], text[:at] + text[at + 1:],
+                                     text[:at] + byte + text[at:]]))
+    return text
+
+
+def _check_parts(data: bytes) -> bool:
+    """``_read_parts`` on ``data`` gives None, or the parts orjson's document holds (same
+    keys in the same order, same values and types) of a text no key of which is read twice;
+    True when it gave them."""
+    got = decklist._read_parts(data)
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        assert got is None, data
+        return False
+    if got is None:
+        return False
+    assert type(doc) is dict
+    want = {k: v for k, v in doc.items() if k in decklist._PARTS}
+    assert repr(got) == repr(want), data  # (repr: 1 and 1.0, 0.0 and -0.0 differ)
+    assert decklist._twice_exact(data) == "", data
+    return True
+
+
+@settings(max_examples=600, deadline=None)
+@given(_decklist_text())
+def test_read_parts_are_orjsons_or_nothing(data: bytes) -> None:
+    """On generated files (parts in any order, repeated or missing, ``Decks`` null or after
+    ``Rounds``, root keys written with escapes or inside texts, keys repeated in objects
+    read or not, numbers beyond 64 bits or infinite, lone surrogates, bytes that are not
+    UTF-8, a byte changed): every text orjson refuses gives None (the whole parse then
+    raises its error), and any parts given are orjson's, of a text repeating no key read."""
+    _check_parts(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json_text())
+def test_read_parts_of_any_json_value_are_orjsons_or_nothing(data: bytes) -> None:
+    """The same on any generated value at the root (a list, a number, an object of any
+    keys)."""
+    _check_parts(data)
+
+
+def test_read_parts_take_the_corpus_layout_and_its_hostile_texts() -> None:
+    """The files as written (and with a deck naming a card ``"Rounds"``, a root key spelled
+    with an escape, ``Decks`` last or missing) are read by ``_read_parts``, not left to the
+    whole parse; a key repeated in a match, a row or ``Tournament``, or at the root, is."""
+    for f in GOOD:
+        assert _check_parts(f.read_bytes()), f
+    base = (FIX / "melee-draws-2-2024-07-13.json").read_bytes()
+    doc = orjson.loads(base)
+    decks = [{"Player": "A", "Mainboard": [{"Count": 4, "CardName": '"Rounds":[{'}]}]
+    variants = [
+        orjson.dumps({**doc, "Decks": decks}),
+        orjson.dumps({k: v for k, v in doc.items() if k != "Decks"}),
+        orjson.dumps({**{k: v for k, v in doc.items() if k != "Decks"}, "Decks": None}),
+        orjson.dumps(doc, option=orjson.OPT_INDENT_2).replace(b'"Rounds"', b'"\\u0052ounds"'),
+    ]
+    for text in variants:
+        assert _check_parts(text), text
+    repeated = [
+        base.replace(b'"Result":', b'"Result":"0-0-0","Result":', 1),
+        base.replace(b'"Points":', b'"Points":0,"Points":', 1),
+        base.replace(b'"Name":', b'"Name":"x","Name":', 1),
+        base.replace(b'"Rounds":', b'"Rounds":[],"Rounds":', 1),
+        base.replace(b'"Rounds":', b'"Decks":[],"Decks":[],"Rounds":', 1),
+    ]
+    for text in repeated:
+        assert text != base
+        assert decklist._read_parts(text) is None, text
+
+
+def test_without_simdjson_files_are_parsed_whole_to_the_same_tables(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """simdjson is optional: without it every file takes the whole parse, same tables."""
+    for f in GOOD:
+        shutil.copy(f, tmp_path / f.name)
+    fast = read_decklist_cache(tmp_path, workers=1)
+    monkeypatch.setattr(decklist, "_simdjson", None)
+    assert decklist._read_parts(GOOD[0].read_bytes()) is None
+    assert _same(read_decklist_cache(tmp_path, workers=1), fast)
+
+
+def test_deep_decklists_are_read_when_simdjson_finds_no_repeat(tmp_path: Path) -> None:
+    """Decklists nested 1,000 levels deep (orjson and simdjson read 1,024, Python's json
+    about 990) with a ``\\u`` escape (which the byte screen leaves to Python's json): read
+    when ``_read_parts`` sees no key repeated where the reader reads; a match repeating
+    ``Result`` is still refused as too deep to check (class 93)."""
+    deep = "[" * 1000 + "]" * 1000
+    text = ('{"Tournament":{"Date":"2024-07-13","Name":"N","Uri":"https://melee.gg/Tournament/'
+            'View/1","Formats":"Modern"},"Decks":[' + deep + ',"\\u0041"],"Rounds":[{"RoundName":'
+            '"Round 1","Matches":[{"Player1":"A","Player2":"B","Result":"2-1-0"}]}],'
+            '"Standings":[{"Rank":1,"Player":"A","Points":3},{"Rank":2,"Player":"B","Points":0}]}')
+    path = tmp_path / "melee-deep-2-2024-07-13.json"
+    path.write_text(text)
+    assert decklist._read_parts(text.encode()) is not None
+    assert read_decklist_cache(path).results.height == 2
+    path.write_text(text.replace('"Result":"2-1-0"', '"Result":"2-1-0","Result":"0-2-0"'))
+    with pytest.raises(ImportFormatError, match="are nested too deeply"):
+        read_decklist_cache(path)
+
+
+_FLOAT = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_FLOAT.map(repr), _FLOAT.map(lambda f: f"{f:.25e}"),
+                          _FLOAT.map(lambda f: f"{f:.3E}"), st.integers(-(2**65), 2**65).map(str)),
+                max_size=20))
+def test_read_parts_numbers_are_orjsons_to_the_bit(numbers: list[str]) -> None:
+    """Numbers written back by simdjson (shortest exact form) and read by orjson are the
+    numbers orjson reads in the file: the same floats (``-0.0`` too) and ints, never an int
+    for a float; integers beyond 64 bits (orjson reads floats) and infinite numbers (orjson
+    refuses them) give None."""
+    data = ('{"Tournament":{"x":[' + ",".join(numbers) + ']},"Decks":[1],"Rounds":[]}').encode()
+    if _check_parts(data):
+        return
+    finite = all(math.isfinite(float(n)) for n in numbers)  # (else orjson refuses it)
+    assert not finite or any(n.lstrip("-").isdigit() and not -(2**63) <= int(n) < 2**64
+                             for n in numbers), data

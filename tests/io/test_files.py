@@ -14,9 +14,12 @@ import warnings
 import zlib
 from pathlib import Path
 
+import hypothesis
 import orjson
 import polars as pl
 import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
 
 import swissframe as sf
 from swissframe.cli import main
@@ -1253,6 +1256,60 @@ def test_a_gzip_is_read_whole_with_its_padding_and_further_members(tmp_path: Pat
     assert _files.read_decompressed(f, limit=len(want)) == want
     with pytest.raises(ImportFormatError, match="limit"):
         _files.read_decompressed(f, limit=len(want) - 1)
+
+
+def _gunzipped(path: Path, limit: int | None) -> bytes | str:
+    """``read_decompressed``'s bytes, or its error's type and text."""
+    try:
+        return _files.read_decompressed(path, limit=limit)
+    except ImportFormatError as exc:
+        return f"ImportFormatError: {exc}"
+
+
+@settings(max_examples=300, deadline=None)
+@hypothesis.given(
+    st.binary(max_size=300), st.lists(st.tuples(st.integers(0, 400), st.integers(0, 255)),
+                                      max_size=3),
+    st.sampled_from([None, 0x08, 0x20, 0x40, 0x80, 0xFF]),
+    st.sampled_from([b"", b"\x00\x00", b"junk"]), st.sampled_from([None, 100, 10_000]))
+def test_isal_reads_a_gzip_as_zlib_does(tmp_path_factory: pytest.TempPathFactory,
+                                        body: bytes, changes: list[tuple[int, int]],
+                                        flags: int | None, tail: bytes,
+                                        limit: int | None) -> None:
+    """ISA-L (optional) gunzips a one-member file; every other file, and every one it
+    refuses, is read by zlib: gzip files with bytes changed (header flags, the deflate
+    stream, CRC-32, length), a tail, under a limit give zlib's bytes or error text."""
+    raw = bytearray(gzip.compress(body * 20) + tail)
+    for at, byte in changes:
+        raw[at % len(raw)] = byte
+    raw[:2] = b"\x1f\x8b"
+    if flags is not None:
+        raw[3] = flags
+    f = tmp_path_factory.mktemp("gz") / "e.json.gz"
+    f.write_bytes(bytes(raw))
+    fast = _gunzipped(f, limit)
+    isal = _files._isal_zlib
+    try:
+        _files._isal_zlib = None
+        assert _gunzipped(f, limit) == fast
+    finally:
+        _files._isal_zlib = isal
+
+
+@pytest.mark.parametrize("flags", [0x20, 0x40, 0x80])
+def test_a_gzip_header_with_a_reserved_flag_is_refused_as_zlib_does(tmp_path: Path,
+                                                                    flags: int) -> None:
+    """ISA-L reads a header with a reserved flag bit set, which zlib refuses: such a file is
+    left to zlib, and refused as corrupt, naming the file."""
+    raw = bytearray(gzip.compress(b'{"Tournament": {}}'))
+    raw[3] |= flags
+    f = tmp_path / "e.json.gz"
+    f.write_bytes(bytes(raw))
+    assert _files._isal_zlib is not None
+    with pytest.raises(ImportFormatError, match=r"e\.json\.gz: cannot read the gzip data, "
+                       r"it is corrupt \(Error -3 while decompressing data: unknown header "
+                       r"flags set\)"):
+        _files.read_decompressed(f)
 
 
 def test_a_folders_files_are_what_rglob_lists_less_hidden_names(tmp_path: Path) -> None:
