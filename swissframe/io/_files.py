@@ -49,14 +49,10 @@ import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Final, Literal, TypeVar
 
 import polars as pl
-
-try:  # (optional: ISA-L's inflate, about twice zlib's speed; see _isal_member)
-    from isal import isal_zlib as _isal_zlib
-except ImportError:  # pragma: no cover - the wheels cover the supported platforms
-    _isal_zlib = None  # type: ignore[assignment]
 
 from swissframe._display import told_apart
 from swissframe.errors import (
@@ -319,16 +315,28 @@ def read_decompressed(path: PathLike, *, limit: int | None = None) -> bytes:
 _RESERVED_FLAGS: Final = 0xE0
 
 
+@functools.cache
+def _isal() -> ModuleType | None:
+    """ISA-L's inflate (optional, about twice zlib's speed), imported on the first gzip read
+    (``import swissframe`` does not load it), or None where it is not installed."""
+    try:
+        from isal import isal_zlib
+    except ImportError:  # pragma: no cover - the wheels cover the supported platforms
+        return None
+    return isal_zlib
+
+
 def _isal_member(raw: bytes, cap: int) -> bytes | None:
     """The content of a gzip file of one member (the common case) by ISA-L, or None when
     zlib is to read it (:func:`read_decompressed`): a file of several members or larger
     than ``cap``, one ISA-L refuses (zlib words the error) or whose header sets a reserved
     flag (ISA-L reads it, zlib refuses it), or no ISA-L (an optional dependency). ISA-L
     checks the CRC-32 and the length of the content as zlib does."""
-    if _isal_zlib is None or len(raw) < 10 or raw[3] & _RESERVED_FLAGS:
+    isal_zlib = _isal()
+    if isal_zlib is None or len(raw) < 10 or raw[3] & _RESERVED_FLAGS:
         return None
     try:
-        d = _isal_zlib.decompressobj(wbits=31)
+        d = isal_zlib.decompressobj(wbits=31)
         chunk: bytes = d.decompress(raw, cap + 1)
     except Exception:  # (isal's IsalError: zlib reads it again for its own message)
         return None
