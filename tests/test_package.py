@@ -31,7 +31,7 @@ def test_import_leaves_the_readers_unloaded_until_used() -> None:
     # time; `import swissframe` (every CLI command, every notebook) does not load them
     code = ("import sys, swissframe as sf\n"
             "mods = ('swissframe.io.decklist', 'swissframe.io.tom', 'swissframe.io.trf', "
-            "'swissframe.bulk')\n"
+            "'swissframe.bulk', 'simdjson', 'isal')\n"
             "print([m for m in mods if m in sys.modules])\n"
             "from swissframe import read_tom\n"
             "import swissframe.io.tom as tom\n"
