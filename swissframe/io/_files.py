@@ -43,7 +43,6 @@ import os
 import re
 import secrets
 import stat
-import tempfile  # noqa: F401  (the doctests' temporary folders)
 import warnings
 import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
