@@ -492,19 +492,13 @@ def _read_parts(data: bytes) -> dict[str, Any] | None:
         if type(tour) is _simdjson.Object and len(tour) != len(doc["Tournament"]):
             return None
         inner = _objects_keys(doc.get("Rounds"), doc.get("Standings"))
-        if inner is None or not _mini_keys_at_most(
-                [t for k, t in texts.items() if k != "Tournament"], inner):
+        # (the parts' texts end to end: no key's quote and colon straddle two of them)
+        if inner is None or not _at_most(
+                b"".join(t for k, t in texts.items() if k != "Tournament"), inner):
             return None
     except Exception:  # (simdjson's ValueError on a bad text, or anything odd: orjson decides)
         return None
     return doc
-
-
-def _mini_keys_at_most(texts: list[bytes], known: int) -> bool:
-    """True when JSON texts without blanks hold at most ``known`` keys: their colons, or
-    else their quotes followed by a colon, are never fewer (:func:`_at_most`)."""
-    return (sum(t.count(b":") for t in texts) <= known
-            or sum(t.count(b'":') for t in texts) <= known)
 
 
 def _twice(data: bytes, doc: Any) -> str:
