@@ -160,10 +160,13 @@ def collect(frame: pl.LazyFrame, *, in_memory: bool = False) -> pl.DataFrame:
                 in_memory=in_memory)
 
 
-def collect_all(frames: Iterable[pl.LazyFrame]) -> list[pl.DataFrame]:
-    """``pl.collect_all`` on this call's engine (see :func:`_run`)."""
+def collect_all(frames: Iterable[pl.LazyFrame], *, in_memory: bool = False
+                ) -> list[pl.DataFrame]:
+    """``pl.collect_all`` on this call's engine (see :func:`_run`; ``in_memory``: see
+    :func:`collect`)."""
     plans, flags = list(frames), _OPTIMIZATIONS.get()
-    return _run(lambda engine: pl.collect_all(plans, engine=engine, optimizations=flags))
+    return _run(lambda engine: pl.collect_all(plans, engine=engine, optimizations=flags),
+                in_memory=in_memory)
 
 
 def parallel(rows: int) -> bool:

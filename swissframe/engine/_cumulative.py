@@ -148,7 +148,7 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame | Non
     times, per_ev = _time_axis(narrow, cut_e)
     lookup = _time_lookup(times, narrow.height)
     players = _player_blocks(narrow, times, per_ev, lookup)
-    full = _at_cutoffs(narrow, players, times, per_ev, lookup)
+    full = _at_cutoffs(narrow, players, times, lookup)
     full = _record_at(narrow, players, full, layouts)
     k = list(keys)
     record = [c for c in schema if c not in (*k, through, PLAYER)]
@@ -430,7 +430,7 @@ def _player_blocks(narrow: pl.DataFrame, times: pl.DataFrame, per_ev: pl.DataFra
 
 
 def _at_cutoffs(narrow: pl.DataFrame, players: pl.DataFrame, times: pl.DataFrame,
-                per_ev: pl.DataFrame, lookup: _TimeLookup | None) -> pl.DataFrame:
+                lookup: _TimeLookup | None) -> pl.DataFrame:
     """The (player, cutoff) cells with the latest row of the player at or before each."""
     # each row's index on its event's time axis
     if lookup is not None:
@@ -440,17 +440,23 @@ def _at_cutoffs(narrow: pl.DataFrame, players: pl.DataFrame, times: pl.DataFrame
             times.select("_e", pl.col("_t").alias("round"), "_jt"), on=["_e", "round"],
             how="left", maintain_order="left")["_jt"]
     cell = players["_gs"].gather(narrow["_pid"]) + jt - players["_jtf"].gather(narrow["_pid"])
-    grid = (players.select("_pid", "_e", _jt=pl.int_ranges("_jtf", "_nt"))
-            .explode("_jt", empty_as_null=False)
-            .join(per_ev.select("_e", "_ts"), on="_e", how="left", maintain_order="left"))
+    # each cell's row in `times` (its event's offset there, ``_ts``, plus its index on the
+    # axis), from the player's block: no join of the cells with the events
+    grid = (players.select("_pid", _ti=pl.int_ranges(pl.col("_ts") + pl.col("_jtf"),
+                                                     pl.col("_ts") + pl.col("_nt")))
+            .explode("_ti", empty_as_null=False))
     # the latest row at or before each cell; a block starts with its player's first row, so
     # the forward fill never crosses players
     latest = pl.repeat(None, grid.height, dtype=pl.Int64, eager=True).scatter(
         cell, pl.int_range(narrow.height, dtype=pl.Int64, eager=True)).forward_fill()
-    t_info = times.select(pl.col("_t", "_isc", "_ccb", "_evmax").gather(grid["_ts"] + grid["_jt"]))
+    at_cut = times["_isc"]
+    if at_cut.all():  # every time a cutoff (standings_by_round's): every cell is kept
+        return times.select(pl.col("_t", "_ccb", "_evmax").gather(grid["_ti"])).with_columns(
+            _pid=grid["_pid"], _row=latest)
+    t_info = times.select(pl.col("_t", "_isc", "_ccb", "_evmax").gather(grid["_ti"]))
     at_cut = t_info["_isc"]
-    return t_info.filter(at_cut).with_columns(_pid=grid["_pid"].filter(at_cut),
-                                              _row=latest.filter(at_cut))
+    return t_info.filter(at_cut).drop("_isc").with_columns(_pid=grid["_pid"].filter(at_cut),
+                                                           _row=latest.filter(at_cut))
 
 
 def _record_at(narrow: pl.DataFrame, players: pl.DataFrame, full: pl.DataFrame,

@@ -314,7 +314,11 @@ def _criteria_of(ctx: Context, *, aligned: bool = False, lazy: bool = False
     if isinstance(out, pl.LazyFrame):
         out = _attach_fused(ctx, out, frames, columns)
     else:  # (in one collection: the plans run side by side)
-        for got in collect_all(frames):
+        # in memory where the frames are aligned: their keys then stay the base's own
+        # columns (zero copy) in one chunk, which the check below compares and the table
+        # keeps; streamed, each came back as a copy in 40 chunks (10,000 events by round:
+        # this step 281 -> 143 ms, page faults 83k -> 2.5k)
+        for got in collect_all(frames, in_memory=aligned):
             out = _attach(out, got, ctx.pkeys)
     if lazy:
         return out.lazy()
