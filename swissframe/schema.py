@@ -1715,19 +1715,20 @@ def _vouched(results: object) -> tuple[pl.DataFrame, IdCodes | None] | None:
 
 
 def batched(results: pl.LazyFrame | pl.DataFrame, run: Callable[[pl.DataFrame], pl.DataFrame],
-            *, in_order: bool = False, default_event_id: str = "event"
+            *, in_order: bool = False, default_event_id: str = "event", halves: bool = False
             ) -> tuple[pl.LazyFrame | pl.DataFrame, pl.DataFrame | None]:
     """``run`` in batches of events where ``results`` is a very large table
     (:func:`swissframe._batches.in_batches`: None when it is not, or when the whole table
     must say what a batch raised or warned), and ``results`` as the caller should then
     read it: a LazyFrame is read once here (:func:`read_once`: its plan runs once, and its
     height is then known). A frame a caller vouches for (:func:`trusted`) is not batched:
-    it is validated already, and its codes are for it whole."""
+    it is validated already, and its codes are for it whole. ``halves``: see
+    :func:`~swissframe._batches.in_batches`."""
     if _vouched(results) is not None:
         return results, None
     if isinstance(results, pl.LazyFrame):
         results = read_once(results, default_event_id=default_event_id)
-    return results, in_batches(results, run, in_order=in_order)
+    return results, in_batches(results, run, in_order=in_order, halves=halves)
 
 
 def read_once(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event"

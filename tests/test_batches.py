@@ -314,3 +314,91 @@ def test_reporting_says_which_batch_a_call_is_at() -> None:
     assert said == [(0, 3), (1, 3), (2, 3), (3, 3)]
     in_batches(df, lambda part: part, batch_rows=1)  # (outside the block: nobody told)
     assert len(said) == 4
+
+
+# --------------------------------------------------------------------------- two halves
+
+
+def _halves_both(call: Callable[[], Any]) -> tuple[Any, Any]:
+    """``call`` without halves, then with any table of 2 rows or more in two halves."""
+    from swissframe import _collect
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_batches, "HALVES_MIN_ROWS", NO_BATCHES)
+        whole = _said(call)
+        mp.setattr(_batches, "HALVES_MIN_ROWS", 2)
+        mp.setattr(_collect, "PARALLEL_MIN_ROWS", 1)  # (the second half on its thread)
+        return whole, _said(call)
+
+
+def test_halves_cut_a_table_in_two_batches_run_at_once(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    import threading
+
+    from swissframe import _collect
+
+    df = pl.DataFrame({"event_id": ["a", "b", "b", "c", "d"], "n": [1, 2, 3, 4, 5]})
+    monkeypatch.setattr(_batches, "HALVES_MIN_ROWS", 5)
+    monkeypatch.setattr(_collect, "PARALLEL_MIN_ROWS", 1)  # (threads for a few rows)
+    seen: list[tuple[list[str], str]] = []
+
+    def run(part: pl.DataFrame) -> pl.DataFrame:
+        seen.append((part["event_id"].to_list(), threading.current_thread().name))
+        return part
+
+    # (whole events; the second half starts once the rows before an event reach half)
+    out = in_batches(df, run, halves=True)
+    assert out is not None
+    assert_frame_equal(out, df)
+    assert sorted(p for p, _ in seen) == [["a", "b", "b"], ["c", "d"]]
+    assert len({t for _, t in seen}) == 2  # (each on a thread of its own)
+    seen.clear()  # below the threshold, or without halves: one pass
+    monkeypatch.setattr(_batches, "HALVES_MIN_ROWS", 6)
+    assert in_batches(df, run, halves=True) is None
+    monkeypatch.setattr(_batches, "HALVES_MIN_ROWS", 5)
+    assert in_batches(df, run) is None
+    assert seen == []
+
+
+def test_halves_leave_to_the_whole_table_what_a_half_raises_or_warns(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from swissframe import _collect
+
+    df = pl.DataFrame({"event_id": ["a", "b"], "n": [1, 2]})
+    monkeypatch.setattr(_batches, "HALVES_MIN_ROWS", 2)
+    monkeypatch.setattr(_collect, "PARALLEL_MIN_ROWS", 1)
+
+    def raises(part: pl.DataFrame) -> pl.DataFrame:
+        if part["event_id"][0] == "b":  # (the half on the other thread)
+            msg = "bad"
+            raise sf.ValidationError(msg)
+        return part
+
+    def warns(part: pl.DataFrame) -> pl.DataFrame:
+        if part["event_id"][0] == "b":
+            warnings.warn("note", UserWarning, stacklevel=1)
+        return part
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (nothing a half says reaches the caller)
+        for run in (raises, warns):
+            assert in_batches(df, run, halves=True) is None
+
+
+@given(df=many_events(min_events=2, max_events=6), rules=st.sampled_from(RULESETS),
+       shuffle=st.booleans(), lazy=st.booleans())
+@PROPS
+def test_standings_by_round_in_halves_equals_one_pass(df: pl.DataFrame, rules: str,
+                                                      shuffle: bool, lazy: bool) -> None:
+    if shuffle:
+        df = df.sample(fraction=1.0, shuffle=True, seed=df.height)
+    given_ = df.lazy() if lazy else df
+    _same(*_halves_both(lambda: sf.standings_by_round(given_, rules)))
+
+
+@given(df=many_events(min_events=2, max_events=5), data=st.data())
+@PROPS
+def test_broken_tables_in_halves_say_what_one_pass_says(df: pl.DataFrame,
+                                                        data: st.DataObject) -> None:
+    broken = mutate(mutate(df, data), data)
+    _same(*_halves_both(lambda: sf.standings_by_round(broken, "mtg")))
