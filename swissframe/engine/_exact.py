@@ -258,8 +258,7 @@ def warn_fallback(what: str, *, bits: int) -> None:
     warnings.warn(msg, ExactnessWarning, stacklevel=3)
 
 
-def rank_exact(frame: pl.LazyFrame | pl.DataFrame, keys: Sequence[str],
-               sort_columns: Sequence[str],
+def rank_exact(frame: pl.LazyFrame, keys: Sequence[str], sort_columns: Sequence[str],
                descending: Sequence[bool], *, rank_name: str = "rank",
                tie_name: str | None = None, tiebreak: Sequence[str] = (),
                packed: int = 0, unique: bool = False,
@@ -279,13 +278,6 @@ def rank_exact(frame: pl.LazyFrame | pl.DataFrame, keys: Sequence[str],
     tiebreak's): the sort is on it alone, and rows are in one group, or tied, where it
     shifted right by those bits is equal (the columns are not read: ``sort_columns`` may
     be empty).
-
-    A DataFrame ``frame`` is sorted eagerly, the ranks computed by a plan on the sorted
-    rows: a sort inside a plan returns its rows in many chunks (48 for 4M rows), and the
-    ranks' shifts over them in the same plan cost more than the sort itself returning
-    one chunk per column (by round, 10,000 events, 4M rows: the sort and ranks 1.10 ->
-    0.85 s, and no rechunk of the ranked table after them). A LazyFrame stays one plan
-    (a small table's single query).
     """
     if packed:
         columns = [*sort_columns, *tiebreak]
@@ -296,7 +288,7 @@ def rank_exact(frame: pl.LazyFrame | pl.DataFrame, keys: Sequence[str],
     tie = tie_name or "__tie"
     ordered = (frame.sort(order[0]) if order is not None else
                frame.sort(columns, descending=desc, nulls_last=True,
-                          maintain_order=not (unique and tiebreak))).lazy()
+                          maintain_order=not (unique and tiebreak)))
     if order is not None:
         starts, ranks = _split_rank_exprs(*order, bool(keys), rank_name, tie)
     elif not keys:  # one group (one event): see _run_ranks

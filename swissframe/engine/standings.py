@@ -626,30 +626,20 @@ def _rank_table(table: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
         order, split = key
         lf = (lf.with_columns(order.alias("__order"))
               .drop(cs.starts_with("__dense_"), *[c for c in cols if c not in keep]))
-        return rank_exact(_sortable(lf), keys, [], [], tiebreak=["player_id"], unique=True,
+        return rank_exact(lf, keys, [], [], tiebreak=["player_id"], unique=True,
                           order=("__order", split),
                           ).drop("__order").pipe(unpack)
     packed = _packing(lead, directions, stats)
     if len(packed) <= len(keys):
-        return rank_exact(_sortable(lf), keys, cols, desc, tiebreak=["player_id"], unique=True,
+        return rank_exact(lf, keys, cols, desc, tiebreak=["player_id"], unique=True,
                           ).pipe(unpack)
     n = len(packed) - len(keys)
     # the sort columns packed into the key are no longer read: the ties are told by it
     lf = (lf.with_columns(_packed_expr(packed, wide, pl.Int64).alias("__packed"))
           .drop([c for c in cols[:n] if c not in keep]))
-    return rank_exact(_sortable(lf), keys, ["__packed", *cols[n:]],
+    return rank_exact(lf, keys, ["__packed", *cols[n:]],
                       [False, *desc[n:]], tiebreak=["player_id"], packed=len(packed),
                       unique=True).drop("__packed").pipe(unpack)
-
-
-def _sortable(lf: pl.LazyFrame) -> pl.DataFrame:
-    """The rows a large ranking sorts, collected as one chunk per column, so that
-    :func:`~swissframe.engine._exact.rank_exact` sorts them eagerly (see there).
-
-    On the call's engine, then rechunked: the in-memory engine computes the packed keys
-    on one thread (4M rows: 125 ms, streamed 38 ms), and the eager sort of the streamed
-    40 chunks a column costs more than rechunking them first (729 against 639 ms)."""
-    return collect(lf).rechunk()
 
 
 #: The widest key :func:`_order_key` builds: an Int128 less its sign bit and one spare.
