@@ -71,6 +71,10 @@ P = ParamSpec("P")
 R = TypeVar("R")
 S = TypeVar("S")
 
+#: A small input's queries each run as a whole on one of Polars' pool threads
+#: (:func:`_on_the_pool`; tests set it False for the reference: the calling thread).
+ON_THE_POOL = True
+
 #: From this many rows two pieces of single-threaded work run at once (:func:`parallel`,
 #: :func:`concurrently`): below it a thread's start costs about what the overlap saves.
 PARALLEL_MIN_ROWS = 200_000
@@ -156,8 +160,28 @@ def collect(frame: pl.LazyFrame, *, in_memory: bool = False) -> pl.DataFrame:
     of 7 alternations).
     """
     flags = _OPTIMIZATIONS.get()
+    if flags is LEAN and ON_THE_POOL:  # a small input: the query on one pool thread
+        return _run(lambda engine: _on_the_pool(frame, engine, flags), in_memory=in_memory)
     return _run(lambda engine: frame.collect(engine=engine, optimizations=flags),
                 in_memory=in_memory)
+
+
+def _on_the_pool(frame: pl.LazyFrame, engine: Engine, flags: pl.QueryOptFlags
+                 ) -> pl.DataFrame:
+    """``frame.collect(...)`` run as a whole on one of Polars' pool threads
+    (``pl.collect_all`` of one plan), for a small input's query.
+
+    ``LazyFrame.collect`` runs a query on the calling thread, which hands each join,
+    group-by, window or multithreaded sort to the pool and sleeps until it is done: a
+    left join of a few hundred rows is ≈ 10 such hand-offs (voluntary context switches),
+    each a wake-up of a pool thread and of the caller, and on a loaded machine a wait for
+    a CPU. ``collect_all`` hands the whole query over once, and the pool's own work
+    inside it then runs on the pool thread that took it, with no further hand-off. On
+    one 64-player event (2 threads): Pokémon 142 -> 15 context switches a call, FIDE 57
+    -> 11, MTG 18 -> 8 (``benchmarks/README.md``, twenty-third session). The same
+    engine, passes and plan: the same table (``tests/test_collect.py`` compares the
+    standings with every query collected on the calling thread)."""
+    return pl.collect_all([frame], engine=engine, optimizations=flags)[0]
 
 
 def collect_all(frames: Iterable[pl.LazyFrame]) -> list[pl.DataFrame]:
