@@ -150,7 +150,8 @@ def _run(query: Callable[[Engine], R], *, in_memory: bool = False) -> R:
         return query("in-memory")
 
 
-def collect(frame: pl.LazyFrame, *, in_memory: bool = False) -> pl.DataFrame:
+def collect(frame: pl.LazyFrame, *, in_memory: bool = False, pooled: bool = True
+            ) -> pl.DataFrame:
     """``frame.collect()`` on this call's engine (``lf.pipe(collect)``; see :func:`_run`).
 
     ``in_memory``: on the in-memory engine even where the call streams (not where the user
@@ -158,9 +159,15 @@ def collect(frame: pl.LazyFrame, *, in_memory: bool = False) -> pl.DataFrame:
     by-round ranking (4M rows: the streaming engine's output comes in many chunks, and
     rechunking it cost more than streaming saved; the whole call 4.82 -> 4.54 s, median
     of 7 alternations).
+
+    ``pooled=False``: a small input's query stays on the calling thread
+    (:func:`_on_the_pool` otherwise), for a query that hands nothing to the pool itself —
+    projections and whole-frame aggregations, no join, group-by, window or sort
+    (validation's facts and keys, the players' rates): handing it over only adds a
+    wake-up (≈ 0.2–0.3 ms a one-event call for those three).
     """
     flags = _OPTIMIZATIONS.get()
-    if flags is LEAN and ON_THE_POOL:  # a small input: the query on one pool thread
+    if flags is LEAN and ON_THE_POOL and pooled:  # a small input's query: on a pool thread
         return _run(lambda engine: _on_the_pool(frame, engine, flags), in_memory=in_memory)
     return _run(lambda engine: frame.collect(engine=engine, optimizations=flags),
                 in_memory=in_memory)

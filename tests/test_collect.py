@@ -172,14 +172,16 @@ def test_a_small_input_s_query_is_one_plan_of_collect_all(
                                                 on="a", how="left").sort("a")
 
     @_collect.scoped
-    def run(rows: int) -> pl.DataFrame:
+    def run(rows: int, *, pooled: bool = True) -> pl.DataFrame:
         _collect.choose(rows)
-        return plan.pipe(_collect.collect)
+        return plan.pipe(_collect.collect, pooled=pooled)
 
     want = pl.DataFrame({"a": [1, 2, 3], "b": [5, 6, None]})
     assert_frame_equal(run(10), want)
     assert calls == [(1, False)]
+    # (a large input's, and a query its caller keeps on the calling thread: not pooled)
     assert_frame_equal(run(_collect.LEAN_MAX_ROWS + 1), want)
+    assert_frame_equal(run(10, pooled=False), want)
     assert calls == [(1, False)]
 
 
