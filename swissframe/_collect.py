@@ -71,6 +71,10 @@ P = ParamSpec("P")
 R = TypeVar("R")
 S = TypeVar("S")
 
+#: A small input's queries each run as a whole on one of Polars' pool threads
+#: (:func:`_on_the_pool`; tests set it False for the reference: the calling thread).
+ON_THE_POOL = True
+
 #: From this many rows two pieces of single-threaded work run at once (:func:`parallel`,
 #: :func:`concurrently`): below it a thread's start costs about what the overlap saves.
 PARALLEL_MIN_ROWS = 200_000
@@ -146,7 +150,8 @@ def _run(query: Callable[[Engine], R], *, in_memory: bool = False) -> R:
         return query("in-memory")
 
 
-def collect(frame: pl.LazyFrame, *, in_memory: bool = False) -> pl.DataFrame:
+def collect(frame: pl.LazyFrame, *, in_memory: bool = False, pooled: bool = True
+            ) -> pl.DataFrame:
     """``frame.collect()`` on this call's engine (``lf.pipe(collect)``; see :func:`_run`).
 
     ``in_memory``: on the in-memory engine even where the call streams (not where the user
@@ -154,10 +159,36 @@ def collect(frame: pl.LazyFrame, *, in_memory: bool = False) -> pl.DataFrame:
     by-round ranking (4M rows: the streaming engine's output comes in many chunks, and
     rechunking it cost more than streaming saved; the whole call 4.82 -> 4.54 s, median
     of 7 alternations).
+
+    ``pooled=False``: a small input's query stays on the calling thread
+    (:func:`_on_the_pool` otherwise), for a query that hands nothing to the pool itself —
+    projections and whole-frame aggregations, no join, group-by, window or sort
+    (validation's facts and keys, the players' rates): handing it over only adds a
+    wake-up (≈ 0.2–0.3 ms a one-event call for those three).
     """
     flags = _OPTIMIZATIONS.get()
+    if flags is LEAN and ON_THE_POOL and pooled:  # a small input's query: on a pool thread
+        return _run(lambda engine: _on_the_pool(frame, engine, flags), in_memory=in_memory)
     return _run(lambda engine: frame.collect(engine=engine, optimizations=flags),
                 in_memory=in_memory)
+
+
+def _on_the_pool(frame: pl.LazyFrame, engine: Engine, flags: pl.QueryOptFlags
+                 ) -> pl.DataFrame:
+    """``frame.collect(...)`` run as a whole on one of Polars' pool threads
+    (``pl.collect_all`` of one plan), for a small input's query.
+
+    ``LazyFrame.collect`` runs a query on the calling thread, which hands each join,
+    group-by, window or multithreaded sort to the pool and sleeps until it is done: a
+    left join of a few hundred rows is ≈ 10 such hand-offs (voluntary context switches),
+    each a wake-up of a pool thread and of the caller, and on a loaded machine a wait for
+    a CPU. ``collect_all`` hands the whole query over once, and the pool's own work
+    inside it then runs on the pool thread that took it, with no further hand-off. On
+    one 64-player event (2 threads): Pokémon 142 -> 15 context switches a call, FIDE 57
+    -> 11, MTG 18 -> 8 (``benchmarks/README.md``, twenty-third session). The same
+    engine, passes and plan: the same table (``tests/test_collect.py`` compares the
+    standings with every query collected on the calling thread)."""
+    return pl.collect_all([frame], engine=engine, optimizations=flags)[0]
 
 
 def collect_all(frames: Iterable[pl.LazyFrame], *, in_memory: bool = False

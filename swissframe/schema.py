@@ -1065,7 +1065,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     runs = want_codes and not df.get_column(EVENT_ID).null_count()
     if coded:
         facts = select(lf, *_fact_exprs(vocabulary, nulls, has_flag, want_codes,
-                                        runs)).pipe(collect)
+                                        runs)).pipe(collect, pooled=False)
         bad_phase, playoff, swiss = _phase_facts(facts, df.height, nulls=nulls)
         found = [nulls] + [
             _range_breaks(rule.kind, facts) if want_codes and rule.kind in _BOUNDS
@@ -1394,7 +1394,8 @@ def _keyed_codes(df: pl.DataFrame, events: pl.Series, players: pl.Series, *, n_o
     er, keys, low_bits = _key_exprs(pb, rb, eb, rounds[0], games, has_null=has_null,
                                     double_loss="double_loss" in df.columns,
                                     phase=both_phases, index_bits=ib)
-    frame = select(with_columns(df.lazy(), *code_exprs).with_columns(er), *keys).pipe(collect)
+    frame = select(with_columns(df.lazy(), *code_exprs).with_columns(er), *keys).pipe(
+        collect, pooled=False)
     return frame, low_bits, ib
 
 

@@ -48,7 +48,8 @@ def test_the_choice_lives_only_inside_the_call() -> None:
 
 
 def _spy_collect(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, pl.QueryOptFlags]]:
-    """Every ``LazyFrame.collect`` of the test records its engine and optimizer passes."""
+    """Every query of the test (``LazyFrame.collect``, or ``pl.collect_all`` of one plan:
+    a small input's, on the pool) records its engine and optimizer passes."""
     seen: list[tuple[str, pl.QueryOptFlags]] = []
 
     def spy(self: pl.LazyFrame, *, engine: str = "auto",
@@ -56,7 +57,13 @@ def _spy_collect(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, pl.QueryOpt
         seen.append((engine, optimizations or pl.QueryOptFlags()))
         return pl.DataFrame()
 
+    def spy_all(frames: list[pl.LazyFrame], *, engine: str = "auto",
+                optimizations: pl.QueryOptFlags | None = None, **_: object
+                ) -> list[pl.DataFrame]:
+        return [spy(f, engine=engine, optimizations=optimizations) for f in frames]
+
     monkeypatch.setattr(pl.LazyFrame, "collect", spy)
+    monkeypatch.setattr(pl, "collect_all", spy_all)
     return seen
 
 
@@ -129,6 +136,53 @@ def test_the_engine_and_the_passes_do_not_change_the_standings(
     assert_frame_equal(sf.standings(df, rules), by_default)
     assert_frame_equal(sf.standings(one, rules), alone)
     assert_frame_equal(sf.standings_by_round(df, rules), by_round)
+
+
+@pytest.mark.parametrize(
+    "rules", ["mtg", "pokemon", "fab", "fide", "yugioh-ddd", "melee-two-game", "topdeck"])
+def test_small_queries_on_the_pool_equal_them_on_the_calling_thread(
+        rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small input's queries run whole on a pool thread (``_collect._on_the_pool``): the
+    standings, one event's and by round, equal those of every query collected on the
+    calling thread (``ON_THE_POOL=False``), with the same engine and passes."""
+    df = _events()
+    one = df.filter(pl.col("event_id") == df["event_id"][0])
+    got = (sf.standings(df, rules), sf.standings(one, rules), sf.standings_by_round(df, rules))
+    monkeypatch.setattr(_collect, "ON_THE_POOL", False)
+    want = (sf.standings(df, rules), sf.standings(one, rules), sf.standings_by_round(df, rules))
+    for g, w in zip(got, want, strict=True):
+        assert_frame_equal(g, w)
+
+
+def test_a_small_input_s_query_is_one_plan_of_collect_all(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the small input's query goes to pl.collect_all (the pool), with its lean passes, and
+    # its one frame is what collect returns; a large input's to LazyFrame.collect
+    calls: list[tuple[int, bool]] = []
+    real_all = pl.collect_all
+
+    def spy_all(frames: list[pl.LazyFrame], **kwargs: object) -> list[pl.DataFrame]:
+        opts = kwargs["optimizations"]
+        assert isinstance(opts, pl.QueryOptFlags)
+        calls.append((len(frames), opts.predicate_pushdown))
+        return real_all(frames, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pl, "collect_all", spy_all)
+    plan = pl.LazyFrame({"a": [3, 1, 2]}).join(pl.LazyFrame({"a": [1, 2], "b": [5, 6]}),
+                                                on="a", how="left").sort("a")
+
+    @_collect.scoped
+    def run(rows: int, *, pooled: bool = True) -> pl.DataFrame:
+        _collect.choose(rows)
+        return plan.pipe(_collect.collect, pooled=pooled)
+
+    want = pl.DataFrame({"a": [1, 2, 3], "b": [5, 6, None]})
+    assert_frame_equal(run(10), want)
+    assert calls == [(1, False)]
+    # (a large input's, and a query its caller keeps on the calling thread: not pooled)
+    assert_frame_equal(run(_collect.LEAN_MAX_ROWS + 1), want)
+    assert_frame_equal(run(10, pooled=False), want)
+    assert calls == [(1, False)]
 
 
 @pytest.mark.parametrize("rules", ["mtg", "pokemon", "fide"])

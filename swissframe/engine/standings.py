@@ -121,7 +121,7 @@ def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...], *,
         aggregate_players(with_columns(prepared, *flags) if flags else prepared, keys,
                           extra=extra), prepared, keys, rules).pipe(collect)
     scales = rate_scales(base, rules)
-    players = _rates(base, rules, scales).pipe(collect)
+    players = _rates(base, rules, scales).pipe(collect, pooled=False)
     return Context(rows=prepared, players=players.lazy(), keys=keys, rules=rules,
                    player_columns=tuple(players.columns),
                    rate_scale=scales.rate, game_scale=scales.game, k_max=scales.k_max,
@@ -1234,7 +1234,7 @@ def _coded_standings(frame: pl.DataFrame, codes: IdCodes, rules: Ruleset,
     # table lookup, _collect.concurrently)
     within = None if one or codes.players.len() != base.height else unit
     players, src = concurrently(
-        lambda: _rates(base, rules, scales).pipe(collect),
+        lambda: _rates(base, rules, scales).pipe(collect, pooled=False),
         lambda: None if where is None else _cumulative.opponent_positions(
             base.get_column("player_id"), where.opponents, unit=within),
         rows=codes.codes.height)
