@@ -14,13 +14,11 @@ import sys
 import tempfile
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import polars as pl
-from tqdm import tqdm
 
-from swissframe.bulk import SCRATCH_PREFIX, Engine, clean_scratch, in_output, recompute
 from swissframe.cli._common import (
     add_quiet,
     add_rules,
@@ -32,6 +30,10 @@ from swissframe.cli._common import (
 from swissframe.errors import DataWarning
 from swissframe.io._files import NO_RESULTS, NO_RESULTS_HINT, Source, expand, read, resolved
 from swissframe.rules._infer import DEFAULT, RULESET_COLUMN, by_ruleset, describe
+
+if TYPE_CHECKING:  # (the archive recomputation and tqdm load when the command runs: the
+    # parser imports every command module, and every command paid for them)
+    from swissframe.bulk import Engine
 
 __all__ = ["add_parser", "run"]
 
@@ -131,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
     >>> run(ns)
     0
     """
+    from tqdm import tqdm
+
+    from swissframe.bulk import SCRATCH_PREFIX, clean_scratch, in_output, recompute
+
     bar: Any = None
     engine: Engine = "dask" if args.scheduler or args.engine == "dask" else "polars"
 
