@@ -106,7 +106,10 @@ class RecomputeReport:
     """What a :func:`recompute` run read, used, rejected and wrote.
 
     ``rows_in == rows_used + rows_rejected`` always holds; ``rejected_by_reason`` splits
-    ``rows_rejected`` by the first problem kind of each skipped event.
+    ``rows_rejected`` by the first problem kind of each skipped event. ``events_in`` counts
+    the events read, ``events_unplayed`` of them with no round played (no result row: a
+    file's event read before its first pairing, which the command line converts; they
+    have no standings).
     """
 
     rows_in: int
@@ -124,6 +127,7 @@ class RecomputeReport:
     files: tuple[str, ...] = ()
     problems: pl.DataFrame = field(
         default_factory=lambda: pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA))
+    events_unplayed: int = 0
 
     def summary(self) -> str:
         """A few lines of row accounting, for people.
@@ -137,6 +141,16 @@ class RecomputeReport:
         rows in: 10 = used 8 (of which 2 playoff, not part of Swiss standings) + rejected 2
           rejected: mirror_mismatch 2
         events: 3 in, 2 recomputed, 1 skipped; 6 standings rows in 1 batch → out (0.5 s)
+
+        An event read with no round played is in, and said (bad data 150):
+
+        >>> r = RecomputeReport(rows_in=0, rows_used=0, rows_playoff=0, rows_rejected=0,
+        ...     rejected_by_reason={}, events_in=1, events_done=0, events_rejected=0,
+        ...     batches=0, standings_rows=0, seconds=0.1, dest="out", events_unplayed=1)
+        >>> print(r.summary())
+        rows in: 0 = used 0 (of which 0 playoff, not part of Swiss standings) + rejected 0
+        events: 1 in, 0 recomputed, 0 skipped; 0 standings rows in 0 batches → out (0.1 s)
+          no round played: 1 event (no standings)
         """
         from swissframe._display import count
 
@@ -151,6 +165,9 @@ class RecomputeReport:
                      f"{count(self.standings_rows, 'standings row')} in "
                      f"{count(self.batches, 'batch', 'batches')} → {self.dest} "
                      f"({self.seconds:.1f} s)")
+        if self.events_unplayed:
+            lines.append(f"  no round played: {count(self.events_unplayed, 'event')} "
+                         "(no standings)")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
@@ -160,7 +177,8 @@ class RecomputeReport:
             "rows_playoff": self.rows_playoff, "rows_rejected": self.rows_rejected,
             "rejected_by_reason": self.rejected_by_reason, "events_in": self.events_in,
             "events_done": self.events_done, "events_rejected": self.events_rejected,
-            "batches": self.batches, "standings_rows": self.standings_rows,
+            "events_unplayed": self.events_unplayed, "batches": self.batches,
+            "standings_rows": self.standings_rows,
             "seconds": round(self.seconds, 3), "dest": self.dest, "files": list(self.files),
         }
 
@@ -624,7 +642,8 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
               scheduler: Any = None, scratch: str | Path | None = None,
               progress: Callable[[int], None] | None = None,
               on_plan: Callable[[int], None] | None = None,
-              origin: str | Path | Sequence[str | Path] | None = None) -> RecomputeReport:
+              origin: str | Path | Sequence[str | Path] | None = None,
+              unplayed: int = 0) -> RecomputeReport:
     """Recompute the standings of every event of a Parquet archive, batch by batch.
 
     Parameters
@@ -670,6 +689,11 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
         The files ``source`` was converted from (the CLI converts CSV, decklist, TOM and TRF
         inputs to a Parquet file of its own, new at every run): ``resume`` then compares
         these files, and the settings, instead of ``source``'s.
+    unplayed
+        Events of those files with no round played, which the conversion holds no row of
+        (a TOM, TRF or decklist file saved before its first pairing): counted in, as the
+        events read, with no standings (``events_in``, ``events_unplayed``, the progress's
+        total and count).
 
     Returns
     -------
@@ -702,6 +726,7 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
                         ("batch_events", batch_events)):
         if value is not None:
             check_whole(name, value, low=1, hint=f"e.g. {name}=1000")
+    check_whole("unplayed", unplayed, hint="the events read with no result row")
     if resume and overwrite:
         msg = "resume and overwrite both given. Hint: resume finishes a run, overwrite restarts."
         raise DataError(msg)
@@ -725,9 +750,11 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     n_batches = int(known.select(pl.col(BATCH).max()).item() or 0) + 1 if known.height else 0
     plan = known
     if on_plan is not None:
-        on_plan(plan.height)
+        on_plan(plan.height + unplayed)
     previous = [done[b] for b in range(n_batches) if b in done]
     if progress is not None:
+        if unplayed:  # (nothing to compute: done)
+            progress(unplayed)
         for res in previous:
             progress(res.events)
     todo = [b for b in range(n_batches) if b not in done]
@@ -767,11 +794,12 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     report = RecomputeReport(
         rows_in=rows_in, rows_used=rows_used,
         rows_playoff=sum(r.rows_playoff for r in results), rows_rejected=rows_rejected,
-        rejected_by_reason=reasons, events_in=plan.height,
+        rejected_by_reason=reasons, events_in=plan.height + unplayed,
         events_done=sum(r.events_done for r in results), events_rejected=int(rejected_events),
         batches=n_batches, standings_rows=sum(r.standings_rows for r in results),
         seconds=time.perf_counter() - t0, dest=str(out),
-        files=tuple(r.file for r in results if r.file), problems=problems)
+        files=tuple(r.file for r in results if r.file), problems=problems,
+        events_unplayed=unplayed)
     if rows_in != report.rows_used + report.rows_rejected:  # pragma: no cover - invariant
         msg = (f"internal: row accounting does not add up ({report.summary()}). Hint: "
                "please report this with the input.")

@@ -49,7 +49,7 @@ from swissframe._display import bounded, escaped
 from swissframe.engine._chess import inferred_absences
 from swissframe.engine._record import event_rounds, missing_stage
 from swissframe.errors import SchemaError, ValidationError
-from swissframe.rules._infer import AUTO, auto_rules, is_auto
+from swissframe.rules._infer import AUTO, DEFAULT, auto_rules, is_auto
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
     FLAG_COLUMNS,
@@ -87,6 +87,7 @@ __all__ = [
     "raise_for",
     "read_problems",
     "validate",
+    "validate_read",
 ]
 
 Frame = pl.DataFrame | pl.LazyFrame
@@ -1064,14 +1065,35 @@ def validate(results: Frame | Source, *, rules: str | Ruleset = AUTO,
                          default_event_id=default_event_id)
     table = results.results if results.results.width else pl.DataFrame(
         schema={c: PROBLEM_SCHEMA[c] for c in ("event_id", *REQUIRED_COLUMNS)})
-    games = resolve_best_of(best_of, results.file_formats)
-    if is_auto(rules):  # (its events' rulesets: an event with no round has no row: class 142)
-        rules = auto_rules(results.events)[0]
-    report = _validate(table, rules=rules, best_of=games, keys=keys,
-                       origin=origin if origin is not None else SOURCE_FILE,
-                       default_event_id=default_event_id, extra=read_problems(results))
-    return dataclasses.replace(report, files=tuple(results.files),
-                               events=max(report.events, events_read(results)))
+    return validate_read(table, results, rules=rules, best_of=best_of, keys=keys,
+                         origin=origin if origin is not None else SOURCE_FILE,
+                         default_event_id=default_event_id, extra=read_problems(results))
+
+
+def validate_read(table: Frame, src: Source | None, *, rules: str | Ruleset = AUTO,
+                  best_of: int | str | None = AUTO, origin: str,
+                  extra: Sequence[pl.DataFrame] = (), keys: Sequence[str] = (),
+                  default_event_id: str = "event") -> ValidationReport:
+    """The checks of what a read gave: ``table``, the rows of ``src`` (each row's file in
+    column ``origin``), with ``extra`` problems (what the read said:
+    :func:`read_problems`; the command line's paths that match nothing too).
+
+    The one sequence of :func:`validate` of a ``Source`` and ``swissframe validate`` (which
+    reads the files itself, to go on past an unreadable one): the games per match from the
+    files' formats (``best_of="auto"``: :func:`resolve_best_of`), the ruleset from the
+    events read (``rules="auto"``: an event with no round has no row, class 142), the
+    checks, then the events read counted (:func:`events_read`) and the files named.
+    ``src`` None: nothing was read (``mtg``, best of three under ``"auto"``).
+    """
+    games = resolve_best_of(best_of, src.file_formats if src is not None else ())
+    if is_auto(rules):
+        rules = auto_rules(src.events)[0] if src is not None else DEFAULT
+    report = _validate(table, rules=rules, best_of=games, keys=keys, origin=origin,
+                       default_event_id=default_event_id, extra=extra)
+    if src is None:
+        return report
+    return dataclasses.replace(report, files=tuple(src.files),
+                               events=max(report.events, events_read(src)))
 
 
 def events_read(src: Source) -> int:

@@ -40,6 +40,20 @@ def test_import_leaves_the_readers_unloaded_until_used() -> None:
     assert _fresh(code).splitlines() == ["[]", "True True True"]
 
 
+
+def test_the_command_line_parser_leaves_the_readers_unloaded() -> None:
+    """Every command builds the whole parser, which imports every command module: those
+    imported the readers, the archive recomputation and tqdm at their top (about 50 ms of
+    CPU of every command's 470–520: benchmarks/README.md, twenty-third session). They load
+    when the command that reads them runs."""
+    code = ("import sys\n"
+            "from swissframe.cli._main import build_parser\n"
+            "parser, modules = build_parser()\n"
+            "mods = ('swissframe.io.decklist', 'swissframe.io.tom', 'swissframe.io.trf', "
+            "'swissframe.bulk', 'tqdm', 'simdjson', 'isal')\n"
+            "print(len(modules), [m for m in mods if m in sys.modules])\n")
+    assert _fresh(code) == "11 []"
+
 def test_functions_named_as_their_modules_stay_functions() -> None:
     # importing a subpackage sets it on the package: `sf.simulate` must stay the function
     # even once `swissframe.simulate._simulate` (or any module of that name) was imported

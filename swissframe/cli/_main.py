@@ -21,6 +21,7 @@ from typing import Any, Final
 
 import polars as pl
 
+from _swissframe_cli import interrupted
 from swissframe import __version__
 from swissframe.cli._common import (
     Parser,
@@ -413,8 +414,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``swissframe`` command.
 
     Every error ends as one line on stderr, ``swissframe: error: … Hint: …``, and exit
-    status 2 (``--debug`` raises it instead, with its traceback).
+    status 2 (``--debug`` raises it instead, with its traceback). A Ctrl-C at any moment
+    (the command modules' imports, parsing, the work) ends it with
+    ``swissframe: interrupted`` and status 130 (``_swissframe_cli.interrupted``; the
+    console script, ``_swissframe_cli.main``, says the same while this module is imported).
     """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return interrupted()
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """:func:`main`, but for a Ctrl-C."""
     _fast_altair_import()
     parser, modules = build_parser()
     if not (sys.argv[1:] if argv is None else argv):  # a bare `swissframe`: what it does
@@ -451,9 +463,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         show_error(exc)
         return 2
-    except KeyboardInterrupt:
-        print("swissframe: interrupted", file=sys.stderr)
-        return 130
 
 
 def _one_line(exc: BaseException) -> str:

@@ -1767,6 +1767,34 @@ def _out_of_range(stands: pl.DataFrame, report: list[pl.DataFrame]) -> None:
                 pl.lit(f"below {low}" if high is None else f"outside {low}–{high}"))))
 
 
+#: How many of the players sharing a published rank a note names (then "…": a file giving
+#: every player one rank says so without each note naming them all).
+_SHARED_NAMED: Final = 4
+
+
+def _shared_ranks(stands: pl.DataFrame, report: list[pl.DataFrame]) -> None:
+    """A ``published_shared_rank`` note for each player whose published rank another
+    player of the event has too (bad data 152): a tie the platform published, or the
+    file's error (13 ranks of 4 real melee.gg events: two players at rank 9 of one, at
+    996 of another). The ranks are kept as published, and compared as given."""
+    key = ["event_id", "rank"]
+    shared = (stands.filter(pl.col("rank").is_not_null())
+              .group_by(key, maintain_order=True)
+              .agg(pl.col("player_id").cast(pl.String).alias("_who"))
+              .filter(pl.col("_who").list.len() > 1))
+    if not shared.height:
+        return
+    n = pl.col("_who").list.len()
+    named = pl.col("_who").list.head(_SHARED_NAMED).list.join(", ") + pl.when(
+        n > _SHARED_NAMED).then(pl.lit(", …")).otherwise(pl.lit(""))
+    shared = shared.with_columns(named.alias("_named"), n.alias("_n"),
+                                 pl.col("_who").alias("player_id"),
+                                 pl.lit(None).alias("round")).explode("player_id")
+    report.append(_report(shared, "published_shared_rank", pl.format(
+        "the published standings give rank {} to {} players ({}): read as written (a tie "
+        "the platform published, or the file's error)", "rank", "_n", "_named")))
+
+
 def _assemble_coded(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFrame
                     ) -> DecklistEvents:
     """:func:`_assemble` on frames whose ``event_id`` is an ``Enum``."""
@@ -1816,6 +1844,7 @@ def _assemble_coded(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFram
                               "not_in_rounds",
                               pl.lit("listed in the standings but has no match in the rounds")))
     _out_of_range(stands, report)
+    _shared_ranks(stands, report)
     dec = _decimals(stands)
     published = stands.join(dec, on="event_id", how="left").select(
         "event_id", "player_id", "rank", "points", "wins", "losses", "draws", "omwp", "gwp",

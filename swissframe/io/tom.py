@@ -375,16 +375,7 @@ def _read_players(root: Element, source: str) -> list[dict[str, Any]]:
         if not uid:
             msg = f"{source}: a <player> has no userid. Hint: the file is damaged."
             raise ImportFormatError(msg)
-        dropped_el = p.find("dropped")
-        dropped: int | None = None
-        if dropped_el is not None and _text(dropped_el, "status") not in (None, "0"):
-            dropped = _int(_text(dropped_el, "round"), what="dropped round", where=where)
-            if dropped is not None and dropped < 1:  # (a drop is after a round: class 133)
-                msg = (f"{where}: <dropped> gives round {dropped}, and rounds are numbered "
-                       "from 1 (a drop is after a round). Hint: the file is damaged; "
-                       "correct the <round> of the player's <dropped>, or re-export the "
-                       "file from TOM.")
-                raise ImportFormatError(msg)
+        dropped = _dropped(p, where)
         late = _late(p, where)
         birth = _text(p, "birthdate")
         birth_year = None
@@ -418,6 +409,49 @@ def _read_players(root: Element, source: str) -> list[dict[str, Any]]:
                "Hint: the file is damaged.")
         raise ImportFormatError(msg)
     return out
+
+
+#: What TOM writes in a player's ``<dropped><status>``, and what it means: ``1``, dropped
+#: after the ``<round>`` beside it (every real file, and TOM's own saves: ``SOURCES.md`` of
+#: ``../shared/data/realworld``); ``0``, not dropped (the reading of ciphermaniac's reader
+#: of TOM's saves, and this reader's). A ``<dropped>`` without a ``<status>`` is a drop
+#: after its ``<round>`` (OpenTourney's notes of TOM's exports; ciphermaniac's reader).
+#: Any other status is refused (bad data 151): ``docs/fidelity-tom-trf.md``.
+_DROP_STATUS: Final[Mapping[str, bool]] = {"1": True, "0": False}
+
+
+def _dropped(player: Element, where: str) -> int | None:
+    """The round a player dropped after (None: no drop), from their ``<dropped>``.
+
+    A status TOM does not write (:data:`_DROP_STATUS`: ``2``, ``true``, ``-1``) was read as
+    a drop without a word, and a drop without its round as no drop (bad data 151): both
+    are an :class:`ImportFormatError` naming file and player, as a round below 1 is (bad
+    data 133)."""
+    el = player.find("dropped")
+    if el is None:
+        return None
+    status = _text(el, "status")
+    if status is not None and status not in _DROP_STATUS:
+        msg = (f"{where}: <dropped> holds <status> {status!r}, which TOM does not write "
+               "(1: dropped after the <round> beside it; 0: not dropped). Hint: the file is "
+               "damaged or not TOM's; correct the player's <status> to 1 or 0, or re-export "
+               "the file from TOM.")
+        raise ImportFormatError(msg)
+    if status is not None and not _DROP_STATUS[status]:
+        return None
+    dropped = _int(_text(el, "round"), what="dropped round", where=where)
+    if dropped is None:
+        msg = (f"{where}: <dropped> gives no <round> (TOM writes the round a player dropped "
+               "after). Hint: the file is damaged; add the player's <round>, or re-export "
+               "the file from TOM.")
+        raise ImportFormatError(msg)
+    if dropped < 1:  # (a drop is after a round: bad data 133)
+        msg = (f"{where}: <dropped> gives round {dropped}, and rounds are numbered "
+               "from 1 (a drop is after a round). Hint: the file is damaged; "
+               "correct the <round> of the player's <dropped>, or re-export the "
+               "file from TOM.")
+        raise ImportFormatError(msg)
+    return dropped
 
 
 def _late(player: Element, where: str) -> bool:

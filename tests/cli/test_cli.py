@@ -446,6 +446,72 @@ def test_every_command_says_the_same_of_a_file_with_no_round(
             in " ".join(capsys.readouterr().err.split()))
 
 
+
+def test_recompute_counts_the_events_read(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 150: ``recompute`` of a file with no round played said "events: 0 in" (it
+    counted the events of the rows converted, and there are none) where every other
+    command counts the events read; beside a file with rounds, that event was in no
+    dataset, and files calling for different rulesets, one with no round, went to one
+    ``mtg`` dataset (the rows' rulesets). Now the events read are counted, in their
+    ruleset's dataset, and an output with no standings is said as ``standings`` says it
+    (``io._files.NO_RESULTS``)."""
+    from swissframe.io._files import NO_RESULTS
+
+    files = _zero_round_files(tmp_path)
+    for kind, path in files.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            events = sf.read(path).events["event_id"].n_unique()
+        out = tmp_path / f"out-{kind}"
+        assert main(["recompute", str(path), "-o", str(out)]) == 0, kind
+        said = capsys.readouterr()
+        assert f"events: {events} in, 0 recomputed, 0 skipped; " in said.out, kind
+        assert ("no round played: 1 event (no standings)" in said.out) == bool(events), kind
+        assert f"swissframe: warning: {NO_RESULTS}: the output has no standings." in " ".join(
+            said.err.split()), kind
+        manifest = json.loads((out / "_recompute.json").read_text())
+        assert (manifest["events_in"], manifest["events_unplayed"]) == (events, events), kind
+    # beside an event with rounds, of the same ruleset: one dataset, both events in
+    both = tmp_path / "both"
+    both.mkdir()
+    (both / "zero.trf").write_bytes(files["trf"].read_bytes())
+    (both / "played.trf").write_bytes((ROOT / "tests" / "fixtures" / "trf" / "all_codes.trf")
+                                      .read_bytes())
+    assert main(["recompute", str(both), "-o", str(tmp_path / "o1")]) == 0
+    said = capsys.readouterr()
+    assert "events: 2 in, 1 recomputed, 0 skipped; " in said.out
+    assert "no round played: 1 event (no standings)" in said.out
+    assert NO_RESULTS not in said.err
+    # of another ruleset: its own dataset, as every command names the file's ruleset
+    (both / "zero.trf").unlink()
+    (both / "unpaired.tdf").write_bytes(files["tom"].read_bytes())
+    assert main(["recompute", str(both), "-o", str(tmp_path / "o2")]) == 0
+    out = capsys.readouterr().out
+    assert sorted(p.name for p in (tmp_path / "o2").iterdir()) == [
+        "ruleset=fide-2026", "ruleset=pokemon"]
+    assert "events: 1 in, 0 recomputed, 0 skipped; " in out
+    assert "events: 1 in, 1 recomputed, 0 skipped; " in out
+    assert out.count("no round played: 1 event (no standings)") == 1
+
+
+def test_recompute_plans_and_counts_the_unplayed_events(tmp_path: Path) -> None:
+    """Class 150: ``sf.recompute(..., unplayed=n)`` (the command line's events with no
+    round): in the plan's total and the progress count, so a bar ends full."""
+    from swissframe.bulk import recompute
+
+    src = tmp_path / "a.parquet"
+    pl.read_csv(EVENTS / "league-night.csv").write_parquet(src)
+    planned: list[int] = []
+    counted: list[int] = []
+    report = recompute(src, tmp_path / "out", unplayed=2, on_plan=planned.append,
+                       progress=counted.append)
+    assert planned == [report.events_in] == [report.events_done + 2]
+    assert sum(counted) == report.events_in
+    assert report.events_unplayed == 2
+    with pytest.raises(sf.DataError, match="unplayed"):
+        recompute(src, tmp_path / "out2", unplayed=-1)
+
 def test_verify_ref_names_the_files_it_does_not_check_in_words(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``verify-ref`` of one CSV said "x.csv are not"; one file is, several are."""

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import gzip
 import shutil
+import tempfile
 from pathlib import Path
 
 import orjson
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from swissframe.errors import ImportFormatError
+from swissframe.errors import ImportFormatError, ImportNotesWarning
+from swissframe.io._files import read
 from swissframe.io.decklist import read_decklist_cache
 from swissframe.schema import validate_results
 from tests.helpers import FIXTURES, SHARED_ROOT, bounded
@@ -789,6 +791,73 @@ def test_a_published_value_out_of_range_is_reported_and_kept(tmp_path: Path) -> 
     fine = read_decklist_cache(_write(tmp_path, "fine", [("Round 1", [("A", "B", "2-0-0")])]))
     assert fine.report.filter(pl.col("kind") == "published_out_of_range").height == 0
 
+
+
+def test_a_shared_published_rank_is_noted_and_kept(tmp_path: Path) -> None:
+    """Class 152: published standings giving two players one rank (13 ranks of 4 real
+    melee.gg events) were read without a word: a tie the platform published, or the
+    file's error. Each such player gets a ``published_shared_rank`` note naming the
+    others, the rank stays as published; the file and event are named where ``read``
+    says its notes."""
+    players = [("A", "B", "2-0-0"), ("C", "D", "2-1-0"), ("E", "F", "1-2-0"),
+               ("G", "H", "0-2-0")]
+    path = _write(tmp_path, "tie-1-2025-01-10", [("Round 1", players)])
+    doc = orjson.loads(path.read_bytes())
+    for row, rank in zip(doc["Standings"], [1, 2, 2, 4, 5, 5, 5, 5], strict=True):
+        row["Rank"] = rank
+    doc["Standings"][3]["Rank"] = None  # (no rank published: nothing shared)
+    doc["Standings"][4]["Rank"] = 4
+    path.write_bytes(orjson.dumps(doc))
+    ev = read_decklist_cache(path)
+    notes = ev.report.filter(pl.col("kind") == "published_shared_rank").sort("player_id")
+    assert notes["player_id"].to_list() == ["B", "C", "F", "G", "H"]
+    assert notes["detail"].to_list()[:2] == [
+        "the published standings give rank 2 to 2 players (B, C): read as written (a tie "
+        "the platform published, or the file's error)"] * 2
+    assert notes["detail"][2].startswith("the published standings give rank 5 to 3 players "
+                                         "(F, G, H): ")
+    assert ev.published.sort("player_id")["rank"].to_list() == [1, 2, 2, None, 4, 5, 5, 5]
+    with pytest.warns(ImportNotesWarning, match=r"tie-1-2025-01-10\.json, event "
+                      r"'tie-1-2025-01-10', player 'B': the published standings give rank 2 "
+                      r"to 2 players \(B, C\)"):
+        src = read(path)
+    assert set(src.notes.filter(pl.col("kind") == "published_shared_rank")["file"]) == {
+        str(path)}
+    # a long tie names a few and says there are more
+    for row in doc["Standings"]:
+        row["Rank"] = 1
+    path.write_bytes(orjson.dumps(doc))
+    details = read_decklist_cache(path).report.filter(
+        pl.col("kind") == "published_shared_rank")["detail"]
+    assert details.len() == 8
+    assert set(details) == {"the published standings give rank 1 to 8 players (A, B, C, D, "
+                            "…): read as written (a tie the platform published, or the "
+                            "file's error)"}
+
+
+@settings(max_examples=50, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ranks=st.lists(st.one_of(st.none(), st.integers(1, 5)), min_size=2, max_size=8))
+def test_the_players_noted_are_those_sharing_a_rank(ranks: list[int | None]) -> None:
+    """Class 152: the players of a shared-rank note are exactly those whose published
+    rank another player has; the ranks are kept as published."""
+    names = [f"P{i}" for i in range(len(ranks))]
+    doc = {"Tournament": {"Date": "2025-01-10T10:00:00", "Name": "t", "Formats": "Modern",
+                          "Uri": "https://melee.gg/Tournament/View/1"},
+           "Rounds": [{"RoundName": "Round 1", "Matches": [
+               {"Player1": names[i], "Player2": names[i + 1] if i + 1 < len(names) else "-",
+                "Result": "2-0-0"} for i in range(0, len(names), 2)]}],
+           "Standings": [{"Rank": r, "Player": p, "Points": 3, "OMWP": 0.5, "GWP": 0.5,
+                          "OGWP": 0.5} for r, p in zip(ranks, names, strict=True)]}
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "t-1-2025-01-10.json"
+        path.write_bytes(orjson.dumps(doc))
+        ev = read_decklist_cache(path)
+    noted = set(ev.report.filter(pl.col("kind") == "published_shared_rank")["player_id"])
+    assert noted == {p for p, r in zip(names, ranks, strict=True)
+                     if r is not None and ranks.count(r) > 1}
+    assert dict(ev.published.select("player_id", "rank").iter_rows()) == dict(
+        zip(names, ranks, strict=True))
 
 @pytest.mark.parametrize(("result", "bad"), [
     ("3-0-0", True), ("0-3-0", True), ("2-2-0", True), ("3-2-0", True), ("1-3-0", True),

@@ -861,3 +861,58 @@ def test_a_late_flag_is_read_as_every_flag_or_refused(tmp_path: Path, late: str,
         return
     assert read_tom(path).players.filter(pl.col("player_id") == "108")[
         "late"].to_list() == [read]
+
+
+_DROP = "<dropped><status>1</status><round>2</round></dropped>"
+
+
+@pytest.mark.parametrize(("dropped", "read"), [
+    (_DROP, 2), ("<dropped><status> 1 </status><round>2</round></dropped>", 2),
+    ("<dropped><status>0</status><round>2</round></dropped>", None),
+    ("<dropped><status>0</status></dropped>", None),
+    # (no status: a drop after its round, as OpenTourney's notes and ciphermaniac read it)
+    ("<dropped><round>2</round></dropped>", 2),
+    ("<dropped><status/><round>2</round></dropped>", 2), ("", None),
+    ("<dropped><status>2</status><round>2</round></dropped>", "<status> '2'"),
+    ("<dropped><status>true</status><round>2</round></dropped>", "<status> 'true'"),
+    ("<dropped><status>-1</status><round>2</round></dropped>", "<status> '-1'"),
+    ("<dropped><status>01</status><round>2</round></dropped>", "<status> '01'"),
+    ("<dropped><status>1</status></dropped>", "gives no <round>"),
+    ("<dropped><round/></dropped>", "gives no <round>"), ("<dropped/>", "gives no <round>")])
+def test_a_drop_status_is_read_as_tom_writes_it_or_refused(
+        tmp_path: Path, dropped: str, read: int | str | None) -> None:
+    """Class 151: a ``<dropped><status>`` other than 0 was read as a drop, whatever it
+    held (``2``, ``true``, ``-1``), and a drop without its ``<round>`` as no drop, without
+    a word. TOM writes 1 with the round (every real file, TOM's own saves) and 0 is read
+    as no drop; anything else is refused naming file and player."""
+    text = (FIXTURES / "all_codes.tdf").read_text(encoding="utf-8")
+    assert _DROP in text
+    path = tmp_path / "drop.tdf"
+    path.write_text(text.replace(_DROP, dropped), encoding="utf-8")
+    if isinstance(read, str):
+        with pytest.raises(ImportFormatError, match=rf"drop\.tdf, player 102: <dropped> "
+                           rf"(holds )?{read}.*Hint: "):
+            read_tom(path)
+        return
+    assert read_tom(path).players.filter(pl.col("player_id") == "102")[
+        "dropped_after_round"].to_list() == [read]
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(status=st.text(st.characters(codec="ascii", exclude_characters="<>&",
+                                    exclude_categories=["Cc"]), min_size=1, max_size=6))
+def test_any_other_drop_status_is_refused(status: str) -> None:
+    """Class 151: every status but 1 and 0 (spaces aside) is an ImportFormatError naming
+    the file and the player; never read as a drop or as none."""
+    text = (FIXTURES / "all_codes.tdf").read_text(encoding="utf-8")
+    doc = text.replace(_DROP, f"<dropped><status>{status}</status><round>2</round></dropped>")
+    said = status.strip()
+    if said in ("", "0", "1"):
+        players = parse_tom(doc, source="drop.tdf").players
+        assert players.filter(pl.col("player_id") == "102")["dropped_after_round"].to_list(
+            ) == [None if said == "0" else 2]
+        return
+    with pytest.raises(ImportFormatError, match=r"drop\.tdf, player 102: <dropped> holds "
+                       r"<status> .*Hint: "):
+        parse_tom(doc, source="drop.tdf")

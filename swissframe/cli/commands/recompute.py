@@ -12,13 +12,13 @@ import os
 import shutil
 import sys
 import tempfile
+import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from tqdm import tqdm
+import polars as pl
 
-from swissframe.bulk import SCRATCH_PREFIX, Engine, clean_scratch, in_output, recompute
 from swissframe.cli._common import (
     add_quiet,
     add_rules,
@@ -27,8 +27,13 @@ from swissframe.cli._common import (
     positive_int,
     show_progress,
 )
-from swissframe.io._files import expand, read, resolved
-from swissframe.rules._infer import DEFAULT, by_ruleset, describe
+from swissframe.errors import DataWarning
+from swissframe.io._files import NO_RESULTS, NO_RESULTS_HINT, Source, expand, read, resolved
+from swissframe.rules._infer import DEFAULT, RULESET_COLUMN, by_ruleset, describe
+
+if TYPE_CHECKING:  # (the archive recomputation and tqdm load when the command runs: the
+    # parser imports every command module, and every command paid for them)
+    from swissframe.bulk import Engine
 
 __all__ = ["add_parser", "run"]
 
@@ -82,6 +87,36 @@ def hive_folder(column: str, value: str) -> str:
     return f"{column}={quote(value, safe='').replace('.', '%2E')}"
 
 
+def datasets(src: Source, rules: str | None) -> list[tuple[str, pl.DataFrame, int]]:
+    """The datasets a read is recomputed as: ``(ruleset, rows, events with no round
+    played)``, one under ``rules`` (``--rules``), else one per ruleset its events call for.
+
+    The events read say which (:attr:`~swissframe.io._files.Source.events`), not the rows:
+    an event with no round played has none, and was counted nowhere ("events: 0 in",
+    bad data 150). Such an event is counted in its ruleset's dataset, which has no rows
+    when no other event calls for that ruleset (a TRF saved before round 1: a
+    ``fide-2026`` dataset of one event and no standings).
+
+    >>> import swissframe as sf
+    >>> src = sf.read(["data/events/store-championship.csv", "tests/fixtures/tom/all_codes.tdf"])
+    >>> [(name, rows.height, unplayed) for name, rows, unplayed in datasets(src, None)]
+    [('mtg', 34, 0), ('pokemon', 25, 0)]
+    >>> [(name, rows.height, unplayed) for name, rows, unplayed in datasets(src, "mtg")]
+    [('mtg', 59, 0)]
+    """
+    played = src.results["event_id"].unique()
+    unplayed = (src.events.unique("event_id", keep="first")
+                .filter(~pl.col("event_id").is_in(played.implode()))
+                .get_column(RULESET_COLUMN).fill_null(DEFAULT).value_counts())
+    counts = dict(unplayed.iter_rows())
+    if rules:
+        return [(rules, src.results, sum(counts.values()))]
+    parts = ({str(n): rows.lazy().collect() for n, rows in by_ruleset(src.results)}
+             if src.results.height else {})
+    return [(n, parts.get(n, src.results.clear()), int(counts.get(n, 0)))
+            for n in sorted(set(parts) | set(counts)) or [DEFAULT]]
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``recompute``; returns the exit code (0 ok). Errors propagate to the CLI shell.
 
@@ -98,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
     >>> run(ns)
     0
     """
+    from tqdm import tqdm
+
+    from swissframe.bulk import SCRATCH_PREFIX, clean_scratch, in_output, recompute
+
     bar: Any = None
     engine: Engine = "dask" if args.scheduler or args.engine == "dask" else "polars"
 
@@ -106,13 +145,13 @@ def run(args: argparse.Namespace) -> int:
             bar.update(n)
 
     def on_plan(total: int) -> None:
-        if bar is not None:
-            bar.total = total
+        if bar is not None:  # (each dataset's events after those of the ones done)
+            bar.total = bar.n + total
             bar.refresh()
 
     scratch = None
     origin: list[str] | None = None
-    jobs = [(args.source, args.rules or DEFAULT, Path(args.output))]
+    jobs = [(args.source, args.rules or DEFAULT, Path(args.output), 0)]
     found, _ = expand(args.source)
     found = [(f, k) for f, k in found if not in_output(f, args.output)]
     line = (f"rules: {args.rules} (from --rules)" if args.rules
@@ -129,10 +168,9 @@ def run(args: argparse.Namespace) -> int:
         scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
     try:
         if scratch is not None:
-            groups = ([(args.rules, src.results)] if args.rules
-                      else by_ruleset(src.results))
+            groups = datasets(src, args.rules)
             jobs = []
-            for i, (name, rows) in enumerate(groups):
+            for i, (name, rows, unplayed) in enumerate(groups):
                 # (a folder per ruleset: numbered in the scratch, named in the output as a
                 # Hive partition, percent-encoded — "mtg-1/3" was two folders, the first
                 # never made: "…/mtg-1/3: No such file or directory")
@@ -141,20 +179,22 @@ def run(args: argparse.Namespace) -> int:
                     scratch / str(i) / "results.parquet")
                 dest = (Path(args.output) if len(groups) == 1
                         else Path(args.output) / hive_folder("ruleset", name))
-                jobs.append((str(scratch / str(i)), name, dest))
+                jobs.append((str(scratch / str(i)), name, dest, unplayed))
             line = describe(src.events, args.rules)
         note(args, line)
         # (the bar after the conversion: an input that cannot be read leaves no bar behind)
         if show_progress(args):
             bar = tqdm(total=None, unit="event", desc="recompute", file=sys.stderr,
                        leave=False)
-        for source, rules, dest in jobs:
+        rows_in = 0
+        for source, rules, dest, unplayed in jobs:
             report = recompute(source, dest, rules, engine=engine,
                                workers=args.workers, on_error=args.on_error,
                                batch_rows=args.batch_rows, overwrite=args.overwrite,
                                resume=args.resume,
                                scheduler=args.scheduler, progress=progress, on_plan=on_plan,
-                               origin=origin)
+                               origin=origin, unplayed=unplayed)
+            rows_in += report.rows_in
             if len(jobs) > 1:
                 done(args, f"{dest}:\n{report.summary()}")
     finally:
@@ -162,7 +202,9 @@ def run(args: argparse.Namespace) -> int:
             bar.close()
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
-    if len(jobs) > 1:
-        return 0
-    done(args, report.summary())
+    if len(jobs) == 1:
+        done(args, report.summary())
+    if not rows_in:  # (as standings says it: bad data 146)
+        warnings.warn(f"{NO_RESULTS}: the output has no standings. {NO_RESULTS_HINT}",
+                      DataWarning, stacklevel=2)
     return 0

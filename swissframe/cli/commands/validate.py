@@ -32,14 +32,12 @@ from swissframe.cli._common import (
 from swissframe.cli._common import write_frame as _write_frame
 from swissframe.errors import SwissframeError
 from swissframe.io import _files
-from swissframe.rules._infer import auto_rules, describe
+from swissframe.rules._infer import AUTO, describe
 from swissframe.validate import (
     ValidationReport,
-    _validate,
-    events_read,
     file_problem,
     read_problems,
-    resolve_best_of,
+    validate_read,
 )
 
 __all__ = ["add_parser", "read_for_validation", "run"]
@@ -143,22 +141,16 @@ def run(args: argparse.Namespace) -> int:
     asked = _best_of(str(args.best_of))  # (a bad --best-of fails before reading)
     with working(args, reading(args.files)):
         combined, notes, src = read_for_validation(args.files, args.input_format)
-    best_of = resolve_best_of(asked, src.file_formats if src is not None else [])
-    events = src.events if src is not None else pl.DataFrame(
-        schema={"event_id": pl.String, "ruleset": pl.String, "ruleset_reason": pl.String})
-    rules = args.rules or auto_rules(events)[0]  # (the files' events: one with no row too)
     table = combined if combined is not None else pl.DataFrame(
         schema={"event_id": pl.String, "round": pl.Int64, "player_id": pl.String,
                 "opponent_id": pl.String, "games_won": pl.Int64, "games_lost": pl.Int64,
                 "games_drawn": pl.Int64, ORIGIN: pl.String})
-    with working(args, "checking"):
-        report = _validate(table, rules=rules, best_of=best_of, origin=ORIGIN, extra=notes)
+    with working(args, "checking"):  # (the steps of sf.validate of a Source: one helper)
+        report = validate_read(table, src, rules=args.rules or AUTO, best_of=asked,
+                               origin=ORIGIN, extra=notes)
+    events = src.events if src is not None else pl.DataFrame(
+        schema={"event_id": pl.String, "ruleset": pl.String, "ruleset_reason": pl.String})
     note(args, describe(events, args.rules, one=True))
-    report = ValidationReport(problems=report.problems, rows=report.rows,
-                              events=max(report.events,
-                                         events_read(src) if src is not None else 0),
-                              rules=report.rules, best_of=report.best_of,
-                              files=tuple(src.files if src is not None else ()))
     if fmt in ("csv", "tsv", "ndjson", "parquet", "xlsx"):
         _write_frame(report.problems, fmt, args.output, inputs=args.files)
     elif args.output:

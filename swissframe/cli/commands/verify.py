@@ -26,7 +26,6 @@ from swissframe.cli._common import (
 )
 from swissframe.errors import SwissframeError
 from swissframe.io._files import read
-from swissframe.io.decklist import DecklistEvents
 from swissframe.verify.published import matching_rounds, summarize, verify
 
 __all__ = ["add_parser", "run"]
@@ -80,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
     read 1 event(s)...
     0
     """
+    from swissframe.io.decklist import DecklistEvents  # (when run: the parser imports
+    # every command module, and every command paid for the reader)
+
     if args.output:
         output_format(None, args.output)  # an unknown suffix fails before the long read
     t0 = time.perf_counter()

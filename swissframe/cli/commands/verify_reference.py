@@ -32,8 +32,6 @@ from swissframe.cli._common import (
 )
 from swissframe.errors import SwissframeError
 from swissframe.io._files import event_keys, expand, shown
-from swissframe.io.tom import read_tom
-from swissframe.io.trf import read_trf
 from swissframe.verify.reference import (
     read_held_values,
     read_tiebreakserver_table,
@@ -114,6 +112,9 @@ def _check_files(args: argparse.Namespace, tom: list[tuple[Path, str]],
                  trf: list[tuple[Path, str]], tables: list[pl.DataFrame],
                  summaries: list[pl.DataFrame]) -> None:
     """Verify the TOM and TRF files, appending the per-value tables and their summaries."""
+    from swissframe.io.tom import read_tom  # (when run: the parser imports every command
+    from swissframe.io.trf import read_trf  # module, and every command paid for the readers)
+
     if tom:
         ev = read_tom([f for f, _ in tom], event_ids=[k for _, k in tom])
         t = verify_tom(ev, earned_bye=args.earned_bye)
