@@ -42,10 +42,12 @@ BATCH_ROWS: Final = 4_000_000
 #: A caller that opts in (``in_batches(..., halves=True)``) computes a table of from this
 #: many rows up to one batch in two halves of whole events at once, one on a thread of
 #: its own: ``standings_by_round``, many of whose steps (gathers, scatters, the grid's
-#: explosion, the in-memory queries) run on one thread, so that two halves use both
-#: cores. Measured on the benchmark's events (``benchmarks/README.md``, twenty-third
-#: session), whole against halves: 197k rows 0.26 against 0.30 s, 277k 0.35 against
-#: 0.28, 765k 0.93 against 0.72, 3.7M 4.3 against 3.6.
+#: explosion, the in-memory queries) run on one thread, and ``standings``, whose
+#: single-threaded pieces are fewer, so that two halves use both cores. Measured on the
+#: benchmark's events (``benchmarks/README.md``, twenty-third session), whole against
+#: halves, by round: 197k rows 0.26 against 0.30 s, 277k 0.35 against 0.28, 765k 0.93
+#: against 0.72, 3.7M 4.3 against 3.6; standings: 197k 0.098 against 0.118, 277k 0.115
+#: against 0.104, 765k 0.30 against 0.27, 3.7M 1.34 against 1.23.
 HALVES_MIN_ROWS: Final = 250_000
 
 

@@ -388,12 +388,14 @@ def test_halves_leave_to_the_whole_table_what_a_half_raises_or_warns(
 @given(df=many_events(min_events=2, max_events=6), rules=st.sampled_from(RULESETS),
        shuffle=st.booleans(), lazy=st.booleans())
 @PROPS
-def test_standings_by_round_in_halves_equals_one_pass(df: pl.DataFrame, rules: str,
-                                                      shuffle: bool, lazy: bool) -> None:
+def test_standings_in_halves_equal_one_pass(df: pl.DataFrame, rules: str, shuffle: bool,
+                                            lazy: bool) -> None:
     if shuffle:
         df = df.sample(fraction=1.0, shuffle=True, seed=df.height)
     given_ = df.lazy() if lazy else df
     _same(*_halves_both(lambda: sf.standings_by_round(given_, rules)))
+    _same(*_halves_both(lambda: sf.standings(given_, rules)))
+    _same(*_halves_both(lambda: sf.standings(given_, rules, through_round=2)))
 
 
 @given(df=many_events(min_events=2, max_events=5), data=st.data())
@@ -402,3 +404,4 @@ def test_broken_tables_in_halves_say_what_one_pass_says(df: pl.DataFrame,
                                                         data: st.DataObject) -> None:
     broken = mutate(mutate(df, data), data)
     _same(*_halves_both(lambda: sf.standings_by_round(broken, "mtg")))
+    _same(*_halves_both(lambda: sf.standings(broken, "mtg")))

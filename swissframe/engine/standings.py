@@ -1048,9 +1048,11 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
     if through_round is not None:
         check_through_round(through_round)
     out = None
-    if not keys:  # a very large table in batches of events (the same table, in less memory)
+    if not keys:  # a very large table in batches of events (the same table, in less memory);
+        # a large one in two halves at once (10,000 events: 1.34 -> 1.23 s; the bulk row
+        # 0.51 -> 0.49x DuckDB: benchmarks/README.md, twenty-third session)
         results, out = batched(
-            results, lambda part: _standings(part, ruleset, keys, through_round))
+            results, lambda part: _standings(part, ruleset, keys, through_round), halves=True)
     if out is None:
         out = _standings(results, ruleset, keys, through_round)
     return out.lazy() if lazy else out
@@ -1402,8 +1404,7 @@ def _by_round(results: Frame, rules: str | Ruleset, keys: Sequence[str], *,
     out = None
     if not keys:  # a very large table in batches of events, as in standings; a large one
         # in two halves at once: many of the running sums' steps run on one thread
-        # (10,000 events, 3.7M rows: 4.3 -> 3.6 s, peak RSS +0.4 GiB; standings, mostly
-        # multi-threaded queries, gained 6 %, within its row's noise: benchmarks/README.md,
+        # (10,000 events, 3.7M rows: 4.3 -> 3.6 s, peak RSS +0.4 GiB: benchmarks/README.md,
         # twenty-third session)
         results, out = batched(
             results, lambda part: _by_round_of(part, ruleset, keys, cumulative=cumulative),
