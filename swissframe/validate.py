@@ -1082,7 +1082,7 @@ def validate_read(table: Frame, src: Source | None, *, rules: str | Ruleset = AU
     reads the files itself, to go on past an unreadable one): the games per match from the
     files' formats (``best_of="auto"``: :func:`resolve_best_of`), the ruleset from the
     events read (``rules="auto"``: an event with no round has no row, class 142), the
-    checks, then the events read counted (:func:`events_read`) and the files named.
+    checks, then the events read counted (``Source.event_count``) and the files named.
     ``src`` None: nothing was read (``mtg``, best of three under ``"auto"``).
     """
     games = resolve_best_of(best_of, src.file_formats if src is not None else ())
@@ -1093,13 +1093,7 @@ def validate_read(table: Frame, src: Source | None, *, rules: str | Ruleset = AU
     if src is None:
         return report
     return dataclasses.replace(report, files=tuple(src.files),
-                               events=max(report.events, events_read(src)))
-
-
-def events_read(src: Source) -> int:
-    """The events a read found, rows or none (an event with no round played is one, as
-    ``standings`` lists it: class 142)."""
-    return int(src.events["event_id"].n_unique()) if src.events.height else 0
+                               events=max(report.events, src.event_count))
 
 
 def raise_for(report: ValidationReport) -> None:

@@ -823,7 +823,7 @@ class Source:
         kinds = (self.events["source_kind"].value_counts(sort=True).iter_rows()
                  if self.events.height else [])
         by = ", ".join(f"{k} {n}" for k, n in kinds)
-        return [count(self.events.select("event_id").n_unique(), "event")
+        return [count(self.event_count, "event")
                 + (f" ({by})" if by else ""),
                 count(self.results.height, "result row"),
                 count(self.notes.height, "note"),
@@ -847,6 +847,18 @@ class Source:
 
         return summary_html("Source", self._facts(), {
             "events": self.events, "results": self.results, "notes": self.notes})
+
+    @property
+    def event_count(self) -> int:
+        """How many events the read found, rows or none: an event with no round played is
+        one, as ``standings`` lists it (bad data 142); what every count of the events read
+        says (``validate``'s report, this object's summary).
+
+        >>> import swissframe as sf
+        >>> sf.read("data/events/store-championship.csv").event_count
+        1
+        """
+        return int(self.events["event_id"].n_unique()) if self.events.height else 0
 
     @property
     def event_names(self) -> dict[str, str]:
