@@ -828,14 +828,10 @@ def test_a_seed_or_earned_byes_out_of_range_is_refused(tmp_path: Path, old: str,
     below 1 or given to two players of one division as their Swiss place
     (``published.swiss_place``, what ``verify-ref`` compares the standings with) —
     without a word, where a published place of either kind was refused (class 118)."""
-    text = (FIXTURES / "all_codes.tdf").read_text(encoding="utf-8")
-    assert old in text
-    bad = tmp_path / "bad.tdf"
-    bad.write_text(text.replace(old, new), encoding="utf-8")
+    bad = _mutate(tmp_path, old, new)
     with pytest.raises(ImportFormatError, match=rf"bad\.tdf, {said}"):
         read_tom(bad)
-    fine = tmp_path / "fine.tdf"
-    fine.write_text(text.replace("<seed>2</seed>", "<seed>3</seed>"), encoding="utf-8")
+    fine = _mutate(tmp_path, "<seed>2</seed>", "<seed>3</seed>", "fine.tdf")
     assert read_tom(fine).published.filter(pl.col("player_id") == "107")[
         "swiss_place"].to_list() == [3]
 
@@ -850,10 +846,7 @@ def test_a_late_flag_is_read_as_every_flag_or_refused(tmp_path: Path, late: str,
     """Class 148: ``<late>`` holding anything but ``false`` or ``0`` was read as late
     (``<late>no</late>``, ``<late>maybe</late>``); it is read as every reader reads a
     flag (``schema.flag_text``), and any other text is refused naming file and player."""
-    text = (FIXTURES / "all_codes.tdf").read_text(encoding="utf-8")
-    assert "<late>true</late>" in text
-    path = tmp_path / "late.tdf"
-    path.write_text(text.replace("<late>true</late>", late), encoding="utf-8")
+    path = _mutate(tmp_path, "<late>true</late>", late, "late.tdf")
     if read is None:
         with pytest.raises(ImportFormatError, match=r"late\.tdf, player 108: <late> holds "
                            r"'\w+', which is no flag\. Hint: "):
@@ -885,10 +878,7 @@ def test_a_drop_status_is_read_as_tom_writes_it_or_refused(
     held (``2``, ``true``, ``-1``), and a drop without its ``<round>`` as no drop, without
     a word. TOM writes 1 with the round (every real file, TOM's own saves) and 0 is read
     as no drop; anything else is refused naming file and player."""
-    text = (FIXTURES / "all_codes.tdf").read_text(encoding="utf-8")
-    assert _DROP in text
-    path = tmp_path / "drop.tdf"
-    path.write_text(text.replace(_DROP, dropped), encoding="utf-8")
+    path = _mutate(tmp_path, _DROP, dropped, "drop.tdf")
     if isinstance(read, str):
         with pytest.raises(ImportFormatError, match=rf"drop\.tdf, player 102: <dropped> "
                            rf"(holds )?{read}.*Hint: "):
