@@ -29,6 +29,7 @@ import dataclasses
 import math
 from datetime import date
 from fractions import Fraction
+from typing import Final
 from unittest import mock
 
 import polars as pl
@@ -581,38 +582,32 @@ def test_sum_fields_leave_room_for_the_sums_of_the_longest_segment() -> None:
     assert ex_mod._sum_fields(pl.DataFrame({"a": [-1, 3]}), pl.Series([2])) is None
 
 
-@PROPS
-@given(res=random_events(), rules=PRESETS)
-def test_by_round_with_packed_opponent_gather_equals_one_gather_per_column(
-        res: pl.DataFrame, rules: str) -> None:
-    fast = st_mod._by_round(res, rules, (), cumulative=True)
-    with mock.patch.object(ex_mod, "_sum_fields", return_value=None):
-        plain = st_mod._by_round(res, rules, (), cumulative=True)
-    assert_frame_equal(fast, plain)
-
-
-@PROPS
-@given(res=random_events(), rules=PRESETS)
-def test_by_round_opponents_searched_for_equal_the_table_of_codes(
-        res: pl.DataFrame, rules: str) -> None:
+#: The running-sums grid's pieces, each put on its plain path by a patch.
+_BY_ROUND_PLAIN: Final = {
+    # the opponents' values gathered packed in few lanes, or one gather per column
+    "one_gather_per_column": lambda: mock.patch.object(ex_mod, "_sum_fields",
+                                                       return_value=None),
     # the grid's pairs find their opponent's block through _cumulative.opponent_positions:
     # a table of the players' keys, or (past SLOT_TABLE_MAX slots) a search in them
-    fast = st_mod._by_round(res, rules, (), cumulative=True)
-    with mock.patch.object(cu_mod, "SLOT_TABLE_MAX", 0):
-        searched = st_mod._by_round(res, rules, (), cumulative=True)
-    assert_frame_equal(fast, searched)
-
-
-@PROPS
-@given(res=random_events(), rules=PRESETS)
-def test_by_round_with_its_pieces_on_two_threads_equals_one_thread(
-        res: pl.DataFrame, rules: str) -> None:
+    "opponents_searched_for": lambda: mock.patch.object(cu_mod, "SLOT_TABLE_MAX", 0),
     # as on a large grid: the opponents' positions found in two halves at once (and the
     # segment sums' gathers), stacked in the order one pass gives
+    "pieces_on_two_threads": lambda: mock.patch.object(_collect, "PARALLEL_MIN_ROWS", 0),
+    # each (event, time) looked up in dense tables where they are small (_time_lookup),
+    # else joined on the two columns
+    "time_axis_joined": lambda: mock.patch.object(cu_mod, "_time_lookup", return_value=None),
+}
+
+
+@pytest.mark.parametrize("piece", list(_BY_ROUND_PLAIN))
+@PROPS
+@given(res=random_events(), rules=PRESETS)
+def test_by_round_with_a_piece_on_its_plain_path_equals_the_fast_path(
+        piece: str, res: pl.DataFrame, rules: str) -> None:
     fast = st_mod._by_round(res, rules, (), cumulative=True)
-    with mock.patch.object(_collect, "PARALLEL_MIN_ROWS", 0):
-        threaded = st_mod._by_round(res, rules, (), cumulative=True)
-    assert_frame_equal(fast, threaded)
+    with _BY_ROUND_PLAIN[piece]():
+        plain = st_mod._by_round(res, rules, (), cumulative=True)
+    assert_frame_equal(fast, plain)
 
 
 @PROPS
@@ -734,17 +729,6 @@ def test_buchholz_cut_one_in_one_group_by_equals_the_sorted_cut(
            .group_by(pk).agg(pl.col("_val").sum().alias("_s")))
     fast = _chess._cut_one_sum(terms, pk, vur_first=vur_first, median=median)
     assert_frame_equal(fast.collect(), ref.collect(), check_row_order=False)
-
-
-@PROPS
-@given(res=random_events(), rules=PRESETS)
-def test_by_round_time_axis_lookups_equal_their_joins(res: pl.DataFrame, rules: str) -> None:
-    """The running-sums grid looks each (event, time) up in dense tables where they are
-    small (``_time_lookup``), else joins on the two columns: the same by-round table."""
-    fast = st_mod._by_round(res, rules, (), cumulative=True)
-    with mock.patch.object(cu_mod, "_time_lookup", return_value=None):
-        joined = st_mod._by_round(res, rules, (), cumulative=True)
-    assert_frame_equal(fast, joined)
 
 
 @PROPS
