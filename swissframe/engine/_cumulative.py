@@ -449,14 +449,11 @@ def _at_cutoffs(narrow: pl.DataFrame, players: pl.DataFrame, times: pl.DataFrame
     # the forward fill never crosses players
     latest = pl.repeat(None, grid.height, dtype=pl.Int64, eager=True).scatter(
         cell, pl.int_range(narrow.height, dtype=pl.Int64, eager=True)).forward_fill()
+    cells = times.select(pl.col("_t", "_ccb", "_evmax").gather(grid["_ti"])).with_columns(
+        _pid=grid["_pid"], _row=latest)
     at_cut = times["_isc"]
-    if at_cut.all():  # every time a cutoff (standings_by_round's): every cell is kept
-        return times.select(pl.col("_t", "_ccb", "_evmax").gather(grid["_ti"])).with_columns(
-            _pid=grid["_pid"], _row=latest)
-    t_info = times.select(pl.col("_t", "_isc", "_ccb", "_evmax").gather(grid["_ti"]))
-    at_cut = t_info["_isc"]
-    return t_info.filter(at_cut).drop("_isc").with_columns(_pid=grid["_pid"].filter(at_cut),
-                                                           _row=latest.filter(at_cut))
+    # (every time a cutoff, standings_by_round's: every cell is kept, no filter)
+    return cells if at_cut.all() else cells.filter(at_cut.gather(grid["_ti"]))
 
 
 def _record_at(narrow: pl.DataFrame, players: pl.DataFrame, full: pl.DataFrame,
