@@ -529,7 +529,12 @@ def _positive(value: int | None, name: str, what: str) -> None:
 
 
 def _inline(alt: ModuleType, df: pl.DataFrame) -> Any:
-    """Rows as inline Vega-Lite data: no row limit (Altair's 5,000-row guard is for frames)."""
+    """Rows as inline Vega-Lite data: no row limit (Altair's 5,000-row guard is for frames).
+
+    Given once, to the chart that holds the layers drawing them (``alt.layer(..., data=)``,
+    ``alt.hconcat(..., data=)``): Altair deep-copies a layer's data each time it builds or
+    combines charts (the standings chart of 32 players: 0.45 -> 0.41 s a chart, built and
+    turned into its spec, ten in one process)."""
     return alt.InlineData(values=df.to_dicts())
 
 
@@ -844,7 +849,7 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
                alt.Tooltip("match_points:Q", title=_rules.label_of("match_points")),
                *[alt.Tooltip(f"{c.name}:Q", title=c.label, format=".2%" if _is_pct(c)
                              else "~r") for c in crits]]
-    base = alt.Chart(_inline(alt, data)).encode(y=y)
+    base = alt.Chart().encode(y=y)
     bands = (base.mark_rect(color="#EFEFEF").encode(x=alt.value(0), x2=alt.value("width"))
              .transform_filter(alt.datum.band == 1))
     rule_layers = []
@@ -893,7 +898,7 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
                     + (" · ↑: lower is better" if any(not c.descending for c in ruleset.criteria)
                        else ""))
     chars = (200 + 150 + len(crits) * (width + 8)) // 7
-    return (alt.hconcat(*panels, spacing=8)
+    return (alt.hconcat(*panels, spacing=8, data=_inline(alt, data))
             .resolve_scale(color="shared")
             .properties(title=alt.Title(_event_title(df, event, title),
                                         subtitle=_lines(subtitle, chars))))
@@ -1002,7 +1007,7 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
               axis=alt.Axis(values=ticks))
     color = alt.Color("player:N", sort=order, title=f"Final top {top}",
                       legend=alt.Legend(columns=1, symbolLimit=0, symbolOpacity=1))
-    base = alt.Chart(_inline(alt, shown)).encode(x=x, y=y, color=color)
+    base = alt.Chart().encode(x=x, y=y, color=color)
     ties = base.mark_rule(strokeWidth=7, opacity=0.3, strokeCap="round").encode(
         y2="rank_end:Q").transform_filter(alt.datum.tie_size > 1)
     lines = base.mark_line(strokeWidth=2)
@@ -1023,7 +1028,7 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
             "points and every tiebreaker), so a rank said little")
     if shown.filter(pl.col("tie_size") > 1).height:
         subtitle.append("Shaded bars: the places a shared rank spans")
-    return alt.layer(ties, lines, points, rule).properties(
+    return alt.layer(ties, lines, points, rule, data=_inline(alt, shown)).properties(
         width=460, height=300,
         title=alt.Title(_event_title(df, event, title), subtitle=_lines(subtitle, 95)))
 
@@ -1410,7 +1415,7 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
                *[f"{c}:Q" for c in extra],
                alt.Tooltip("cf_points:Q", title=f"{line}, "
                            + ("IDs" if with_ids else "draws") + " played out", format=".1f")]
-    base = alt.Chart(_inline(alt, data))
+    base = alt.Chart()
     shift = base.mark_rule(color="#999999", strokeWidth=1).encode(
         x=x, y="match_points_n:Q", y2="cf_points:Q").transform_filter(
         "isValid(datum.cf_points)")
@@ -1438,7 +1443,7 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
         subtitle.append(f"Grey tick: the mean {line} with those draws played out"
                         + (". Draws raise the line: a draw gives both players a point, a "
                            "played match gives one of them nothing" if with_ids else ""))
-    return alt.layer(shift, ticks_cf, dots).properties(
+    return alt.layer(shift, ticks_cf, dots, data=_inline(alt, data)).properties(
         width=560, height=320,
         title=alt.Title(title or (f"The top-{top} cut line" if line == "cut line" else
                                   f"Place {top}") + f" across {_plural(data.height, 'event')}",
@@ -1591,7 +1596,7 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
                *[alt.Tooltip("players:Q") for c in extra if c == "players"],
                *[alt.Tooltip("cut_criterion:N", title=f"decided {line} (baseline)")
                  for c in extra if c == "cut_criterion"]]
-    base = alt.Chart(_inline(alt, data)).encode(x=x, y=y)
+    base = alt.Chart().encode(x=x, y=y)
     cells = base.mark_rect(stroke="white", strokeWidth=0.5).encode(
         color=alt.Color("changes:Q", title=f"Players swapped into the {top_n}",
                         scale=alt.Scale(domain=[0, max_changes], range=["#F2F2F2", "#D55E00"]),
@@ -1619,7 +1624,7 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
                         "it")
     step = max(36, 10 * max(map(len, rulesets), default=4) // 3)
     chars = max(70, (step * len(rulesets) + 280) // 7)
-    return alt.layer(cells, text).properties(
+    return alt.layer(cells, text, data=_inline(alt, data)).properties(
         width=alt.Step(step), height=alt.Step(16),
         title=alt.Title(title or f"Does the {top_n} depend on the tiebreaker rules?",
                         subtitle=_lines(subtitle, chars)))
