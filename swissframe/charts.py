@@ -85,6 +85,7 @@ __all__ = [
     "chart_standings_race",
     "check_omw_ranges",
     "enable_offline",
+    "register_font_directory",
     "save",
     "theme_config",
     "use_theme",
@@ -409,7 +410,7 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0) -> P
         raise SwissframeError(msg) from exc
     # the spec validated once (Altair's own save validated it again), then drawn by
     # vl-convert at the Vega-Lite version of Altair's schema, as Altair's save draws it
-    spec = _drawable(chart.to_dict())
+    spec = _drawable(chart.to_dict(), glyphs=fmt in ("png", "pdf"))
     vl_version = "_".join(_alt().SCHEMA_VERSION.split(".")[:2])  # 'v6.1.0' -> 'v6_1'
     if fmt == "png":
         data: bytes | str = vl_convert.vegalite_to_png(spec, vl_version=vl_version,
@@ -424,12 +425,17 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0) -> P
     return write_atomic(p, lambda tmp: tmp.write_bytes(drawn))
 
 
-def _drawable(spec: dict[str, Any]) -> dict[str, Any]:
+def _drawable(spec: dict[str, Any], *, glyphs: bool = False) -> dict[str, Any]:
     """A chart's spec with every text an image cannot draw made drawable: characters outside
     XML's (:data:`_NOT_DRAWABLE`) written as escapes (``'A\\x00'``), text longer than
     :data:`MAX_DRAWN_TEXT` cut with an ellipsis; said in one warning naming the first such
-    text. The chart itself (its JSON and HTML exports, the data) is unchanged."""
+    text. The chart itself (its JSON and HTML exports, the data) is unchanged.
+
+    ``glyphs`` (a PNG or PDF, whose text is drawn with this machine's fonts): characters of
+    the shown text that no font here has, which the image would draw as empty boxes, are
+    said in a warning of their own (:func:`swissframe._fonts.undrawn`)."""
     changed: dict[str, None] = {}  # (each text once, in the order met)
+    shown_texts: dict[str, None] = {}
 
     def fix(value: object, shown: bool = False) -> object:
         # (only shown text is cut: the data and the titles, never an expression)
@@ -439,6 +445,8 @@ def _drawable(spec: dict[str, Any]) -> dict[str, Any]:
                 text = text[: MAX_DRAWN_TEXT - 1] + "…"
             if text != value:
                 changed[value] = None
+            if shown:
+                shown_texts[text] = None
             return text
         if isinstance(value, dict):
             return {k: fix(v, shown or k in _SHOWN_KEYS) for k, v in value.items()}
@@ -447,6 +455,8 @@ def _drawable(spec: dict[str, Any]) -> dict[str, Any]:
         return value
 
     drawable = fix(spec)
+    if glyphs:
+        _warn_undrawn(shown_texts)
     if not changed:
         return spec
     first = next(iter(changed))
@@ -457,6 +467,59 @@ def _drawable(spec: dict[str, Any]) -> dict[str, Any]:
                   "(swissframe validate lists such ids); the .json and .html exports keep "
                   "them as they are.", DataWarning, stacklevel=3)
     return cast("dict[str, Any]", drawable)
+
+
+def _warn_undrawn(texts: dict[str, None]) -> None:
+    """One warning naming the characters of ``texts`` no font of this machine has (an image
+    draws each as an empty box), and the first text holding one."""
+    from swissframe._fonts import undrawn
+
+    missing = undrawn("".join(texts))
+    if not missing:
+        return
+    first = next(t for t in texts if any(c in missing for c in t))
+    shown = ", ".join(repr(c) for c in missing[:6]) + (" …" if len(missing) > 6 else "")
+    warnings.warn(f"{len(missing)} character(s) of the chart's text are in no font this "
+                  f"machine has, and the image draws each as an empty box: {shown} (in "
+                  f"{first[:40]!r}). Hint: install a font that has them (Chinese, Japanese "
+                  "and Korean: Noto Sans CJK, e.g. `apt install fonts-noto-cjk`) or name its "
+                  "folder with swissframe.charts.register_font_directory(DIR); or save as .svg "
+                  "or .html, whose text the viewer's fonts draw.", DataWarning, stacklevel=4)
+
+
+def register_font_directory(path: str | os.PathLike[str]) -> None:
+    """Draw PNG and PDF charts with the fonts of ``path`` too (and search it first for the
+    characters :func:`save` checks a font has: a name in a script no other font of the
+    machine has is otherwise drawn as empty boxes, with a warning).
+
+    Parameters
+    ----------
+    path
+        A folder of ``.ttf``, ``.otf``, ``.ttc`` or ``.otc`` files (read with its
+        subfolders).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> register_font_directory(tempfile.mkdtemp())  # (an empty folder adds nothing)
+    """
+    from swissframe._fonts import add_font_directory
+    from swissframe.io._files import path_items, shown
+
+    items = path_items(path)  # (one path: a number or a table is refused, naming it)
+    folder = Path(items[0])
+    if len(items) != 1 or not folder.is_dir():
+        msg = (f"register_font_directory: {shown(items[0])!r} is not a folder. Hint: name "
+               "one folder holding the font files (e.g. /usr/share/fonts/opentype/noto).")
+        raise SwissframeError(msg)
+    try:
+        import vl_convert
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        msg = ("register_font_directory needs vl-convert, which is not installed. Hint: pip "
+               "install 'swissframe[charts]'.")
+        raise SwissframeError(msg) from exc
+    vl_convert.register_font_directory(str(folder))
+    add_font_directory(folder)
 
 
 # --------------------------------------------------------------------------------------------

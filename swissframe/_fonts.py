@@ -1,0 +1,218 @@
+"""Which characters this machine's fonts can draw: for the warning of a PNG or PDF chart whose
+text vl-convert would draw as empty boxes (a Japanese event's names on a machine with no
+Japanese font), ``charts._drawable``.
+
+vl-convert draws an image's text with the fonts it finds on the machine (the folders read
+below, as its font database reads them) plus those registered with
+:func:`swissframe.charts.register_font_directory`, and its own Liberation Sans; a character
+no font has is drawn as an empty box, silently. An SVG or HTML export keeps the text, which
+the viewer's fonts draw.
+
+Only a font's character map is read (its ``cmap`` table, formats 4 and 12, in every face of
+a collection), and only for the characters asked: a machine with thousands of fonts is
+scanned once, each file until every character asked is found.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import struct
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO, Final
+
+__all__ = ["add_font_directory", "font_directories", "undrawn"]
+
+#: What vl-convert draws with no font installed: its bundled Liberation Sans (ranges of
+#: Liberation Sans 1.07.4's map — Latin, Greek, Cyrillic, common punctuation and arrows —,
+#: which its later versions extend).
+BUNDLED: Final = ((0x20, 0x7E), (0xA0, 0x17F), (0x384, 0x3CE), (0x400, 0x45F),
+                  (0x2010, 0x2027), (0x2030, 0x203A), (0x20AC, 0x20AC), (0x2190, 0x2195))
+_FONT_SUFFIXES: Final = (".ttf", ".otf", ".ttc", ".otc")
+#: Folders the user added (:func:`add_font_directory`), searched first.
+_ADDED: list[Path] = []
+#: Code points found in some font, and those no font had at the last full scan.
+_FOUND: set[int] = set()
+_ABSENT: set[int] = set()
+
+
+def font_directories() -> list[Path]:
+    """The folders searched for fonts: those added, then the system's and the user's (as
+    vl-convert's font database lists them for this platform)."""
+    home = Path.home()
+    if sys.platform == "win32":
+        windir = Path(os.environ.get("WINDIR", r"C:\Windows"))
+        local = Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local"))
+        system = [windir / "Fonts", local / "Microsoft" / "Windows" / "Fonts"]
+    elif sys.platform == "darwin":
+        system = [Path("/Library/Fonts"), Path("/System/Library/Fonts"),
+                  Path("/Network/Library/Fonts"), home / "Library" / "Fonts"]
+    else:
+        data = os.environ.get("XDG_DATA_HOME") or str(home / ".local" / "share")
+        dirs = os.environ.get("XDG_DATA_DIRS") or "/usr/local/share:/usr/share"
+        system = [Path(d) / "fonts" for d in (data, *dirs.split(":")) if d]
+        system += [home / ".fonts"]
+    return [*_ADDED, *system]
+
+
+def add_font_directory(path: Path) -> None:
+    """Search ``path`` too (first); characters no font had are looked for again."""
+    _ADDED.insert(0, path)
+    _ABSENT.clear()
+
+
+def undrawn(chars: Iterable[str]) -> str:
+    """The characters of ``chars`` (in code point order, each once) that neither the bundled
+    font nor any font of :func:`font_directories` maps: an image draws them as boxes.
+    Blanks and control characters (drawn as nothing, or escaped before) are not counted.
+
+    >>> undrawn("Alice Ørsted – Ελένη")
+    ''
+    """
+    wanted = {ord(c) for c in set(chars) if c.isprintable() and not c.isspace()}
+    need = {c for c in wanted if not _bundled(c)} - _FOUND
+    unknown = need - _ABSENT  # (absent at the last scan: still absent, unless a font is added)
+    if unknown:
+        missing = set(unknown)
+        for path in _font_files():
+            if not missing:
+                break
+            missing -= _mapped(path, missing)
+        _FOUND.update(unknown - missing)
+        _ABSENT.update(missing)
+    return "".join(chr(c) for c in sorted(need & _ABSENT))
+
+
+def _bundled(cp: int) -> bool:
+    return any(lo <= cp <= hi for lo, hi in BUNDLED)
+
+
+def _font_files() -> Iterator[Path]:
+    seen: set[Path] = set()
+    for folder in font_directories():
+        if not folder.is_dir():
+            continue
+        for root, dirs, files in os.walk(folder, onerror=None):
+            dirs.sort()
+            for name in sorted(files):
+                path = Path(root) / name
+                if name.lower().endswith(_FONT_SUFFIXES) and path not in seen:
+                    seen.add(path)
+                    yield path
+
+
+def _mapped(path: Path, cps: set[int]) -> set[int]:
+    """The code points of ``cps`` some face of the font file ``path`` maps to a glyph (none
+    when the file cannot be read as a font: it draws nothing either)."""
+    try:
+        with path.open("rb") as f:
+            found: set[int] = set()
+            for face in _faces(f):
+                table = _cmap(f, face)
+                if table is not None:
+                    found |= {c for c in cps if _has(table, c)}
+            return found
+    except (OSError, struct.error, ValueError, IndexError):
+        return set()
+
+
+def _read(f: BinaryIO, offset: int, size: int) -> bytes:
+    f.seek(offset)
+    data = f.read(size)
+    if len(data) != size:
+        msg = "truncated font"
+        raise ValueError(msg)
+    return data
+
+
+def _faces(f: BinaryIO) -> list[int]:
+    """The offsets of the table directories of a font file's faces (one, or a collection's)."""
+    head = _read(f, 0, 12)
+    if head[:4] != b"ttcf":
+        return [0]
+    (n,) = struct.unpack(">I", head[8:12])
+    return list(struct.unpack(f">{min(n, 1024)}I", _read(f, 12, 4 * min(n, 1024))))
+
+
+#: The character maps read, by preference: Unicode full repertoire (format 12), then BMP.
+_PREFERRED: Final = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0))
+
+
+def _cmap(f: BinaryIO, face: int) -> tuple[int, bytes] | None:
+    """``(format, subtable)`` of the face's preferred Unicode character map, or None."""
+    (count,) = struct.unpack(">H", _read(f, face + 4, 2))
+    directory = _read(f, face + 12, 16 * count)
+    for i in range(count):
+        tag, _, offset, length = struct.unpack_from(">4sIII", directory, 16 * i)
+        if tag == b"cmap":
+            break
+    else:
+        return None
+    table = _read(f, offset, length)
+    (n,) = struct.unpack_from(">H", table, 2)
+    records = {struct.unpack_from(">HH", table, 4 + 8 * i): struct.unpack_from(
+        ">I", table, 8 + 8 * i)[0] for i in range(n)}
+    for key in _PREFERRED:
+        if key in records:
+            sub = records[key]
+            (fmt,) = struct.unpack_from(">H", table, sub)
+            if fmt == 4:
+                (size,) = struct.unpack_from(">H", table, sub + 2)
+                return 4, table[sub:sub + size]
+            if fmt == 12:
+                (size,) = struct.unpack_from(">I", table, sub + 4)
+                return 12, table[sub:sub + size]
+    return None
+
+
+def _has(table: tuple[int, bytes], cp: int) -> bool:
+    """Whether the character map ``table`` gives ``cp`` a glyph (not glyph 0, the box)."""
+    fmt, data = table
+    if fmt == 12:
+        (n,) = struct.unpack_from(">I", data, 12)
+        ends = _Column(data, 16 + 4, 12, n, ">I")
+        i = bisect.bisect_left(ends, cp)
+        if i == n:
+            return False
+        start: int
+        glyph: int
+        start, _, glyph = struct.unpack_from(">III", data, 16 + 12 * i)
+        return start <= cp and glyph + cp - start != 0
+    if cp > 0xFFFF:
+        return False
+    (seg2,) = struct.unpack_from(">H", data, 6)
+    segs = seg2 // 2
+    ends = _Column(data, 14, 2, segs, ">H")
+    i = bisect.bisect_left(ends, cp)
+    if i == segs:
+        return False
+    starts, deltas, ranges = 16 + seg2, 16 + 2 * seg2, 16 + 3 * seg2
+    (start,) = struct.unpack_from(">H", data, starts + 2 * i)
+    delta: int
+    offset: int
+    if cp < start:
+        return False
+    (delta,) = struct.unpack_from(">h", data, deltas + 2 * i)
+    (offset,) = struct.unpack_from(">H", data, ranges + 2 * i)
+    if offset == 0:
+        return (cp + delta) & 0xFFFF != 0
+    (found,) = struct.unpack_from(">H", data, ranges + 2 * i + offset + 2 * (cp - start))
+    glyph = found
+    return glyph != 0 and (glyph + delta) & 0xFFFF != 0
+
+
+class _Column:
+    """The ``n`` big-endian integers of a font table at ``start`` every ``step`` bytes, as a
+    sequence ``bisect`` searches without reading them all."""
+
+    def __init__(self, data: bytes, start: int, step: int, n: int, kind: str) -> None:
+        self.data, self.start, self.step, self.n, self.kind = data, start, step, n, kind
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> int:
+        value: int = struct.unpack_from(self.kind, self.data, self.start + self.step * i)[0]
+        return value

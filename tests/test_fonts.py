@@ -1,0 +1,162 @@
+"""Which characters the machine's fonts draw (``swissframe._fonts``), and the warning of a PNG
+or PDF chart whose text would be drawn as empty boxes (bad data 153)."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import swissframe as sf
+from swissframe import _fonts
+from swissframe.errors import DataWarning, SwissframeError
+
+tt_lib = pytest.importorskip("fontTools.ttLib")
+font_builder = pytest.importorskip("fontTools.fontBuilder")
+glyph_pen = pytest.importorskip("fontTools.pens.ttGlyphPen")
+
+
+def _font(chars: set[int], name: str = "SFTest") -> object:
+    """A TrueType font (fontTools) mapping exactly ``chars``: format 4 for the BMP, and a
+    format 12 map too when one is beyond it (as fontTools writes them)."""
+    fb = font_builder.FontBuilder(1000, isTTF=True)
+    glyphs = [".notdef", *(f"u{c:05X}" for c in sorted(chars))]
+    fb.setupGlyphOrder(glyphs)
+    fb.setupCharacterMap({c: f"u{c:05X}" for c in chars})
+    pen = glyph_pen.TTGlyphPen(None)
+    pen.moveTo((100, 0))
+    pen.lineTo((500, 800))
+    pen.lineTo((900, 0))
+    pen.closePath()
+    shape = pen.glyph()
+    fb.setupGlyf({g: glyph_pen.TTGlyphPen(None).glyph() if g == ".notdef" else shape
+                  for g in glyphs})
+    fb.setupHorizontalMetrics(dict.fromkeys(glyphs, (1000, 0)))
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": name, "styleName": "Regular"})
+    fb.setupOS2()
+    fb.setupPost()
+    return fb.font
+
+
+def _save(font: object, path: Path) -> Path:
+    font.save(str(path))  # type: ignore[attr-defined]
+    return path
+
+
+@pytest.fixture
+def only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A font folder that is the machine's only one (empty), with nothing remembered."""
+    folder = tmp_path / "fonts"
+    folder.mkdir()
+    monkeypatch.setattr(_fonts, "_ADDED", [])
+    monkeypatch.setattr(_fonts, "_FOUND", set())
+    monkeypatch.setattr(_fonts, "_ABSENT", set())
+    monkeypatch.setattr(_fonts, "font_directories", lambda: [*_fonts._ADDED, folder])
+    return folder
+
+
+# (code points of every plane a name may hold: BMP scripts, the private use area, emoji)
+_CODES = st.one_of(st.integers(0x100, 0xD7FF), st.integers(0xE000, 0xFFFD),
+                   st.integers(0x10000, 0x2FFFF))
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(mapped=st.sets(_CODES, min_size=1, max_size=40), asked=st.sets(_CODES, max_size=20))
+def test_a_font_file_maps_the_characters_its_map_holds(tmp_path: Path, mapped: set[int],
+                                                       asked: set[int]) -> None:
+    # (asked: some of the font's own characters, and others)
+    asked |= set(sorted(mapped)[::3])
+    path = _save(_font(mapped), tmp_path / "f.ttf")
+    assert _fonts._mapped(path, asked) == asked & mapped
+
+
+def test_a_collection_maps_the_characters_of_each_face(tmp_path: Path) -> None:
+    first, second = {0x6771}, {0x4EAC, 0x1F600}
+    collection = tt_lib.TTCollection()
+    collection.fonts = [_font(first, "A"), _font(second, "B")]
+    path = tmp_path / "c.ttc"
+    collection.save(str(path))
+    assert _fonts._mapped(path, {0x6771, 0x4EAC, 0x1F600, 0x0627}) == first | second
+
+
+@pytest.mark.parametrize("content", [b"", b"\x00\x01\x00\x00", b"ttcf\x00\x01\x00\x00",
+                                     b"not a font at all, but long enough" * 4])
+def test_a_file_that_is_no_font_maps_nothing(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "broken.ttf"
+    path.write_bytes(content)
+    assert _fonts._mapped(path, {0x6771}) == set()
+
+
+def test_a_truncated_font_maps_nothing_or_what_its_map_still_holds(tmp_path: Path) -> None:
+    whole = _save(_font({0x6771, 0x4EAC}), tmp_path / "whole.ttf").read_bytes()
+    for cut in range(0, len(whole), 97):
+        path = tmp_path / "cut.ttf"
+        path.write_bytes(whole[:cut])
+        assert _fonts._mapped(path, {0x6771, 0x4EAC}) <= {0x6771, 0x4EAC}
+
+
+def test_the_machines_fonts_map_what_fonttools_reads_in_them() -> None:
+    # (the reader against fontTools' own on real fonts: format 4 segments with glyph arrays)
+    files = [p for p in _fonts._font_files() if p.suffix.lower() in (".ttf", ".otf")][:12]
+    if not files:
+        pytest.skip("no font installed on this machine to compare with fontTools")
+    asked = set(range(0x20, 0x600)) | set(range(0x2000, 0x2800)) | {0x6771, 0x1F600}
+    for path in files:
+        cmap = tt_lib.TTFont(str(path), lazy=True).getBestCmap() or {}
+        assert _fonts._mapped(path, asked) == {c for c in asked if c in cmap}, path
+
+
+def test_undrawn_names_the_characters_no_font_has(only: Path) -> None:
+    assert _fonts.undrawn("東京 Cup") == "京東"
+    _save(_font({ord("東")}), only / "east.ttf")
+    _fonts.add_font_directory(only)  # (a folder added: what was absent is looked for again)
+    assert _fonts.undrawn("東京 Cup") == "京"
+    # the bundled Latin, Greek and Cyrillic need no font; blanks and controls are not drawn
+    assert _fonts.undrawn("Ørsted Ελένη Юлия – “x” →\t\n") == ""
+
+
+def _chart() -> object:
+    from swissframe import charts
+
+    m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["東京", "C", "東京", "B"],
+                      "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 1],
+                      "games_b": [0, 1, 1, 2], "games_drawn": [0, 0, 0, 0]})
+    return charts.chart_standings(sf.standings(sf.from_matches(m)), cut=2)
+
+
+def test_a_png_whose_names_no_font_draws_says_so(only: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    vl_convert = pytest.importorskip("vl_convert")
+    from swissframe import charts
+
+    # (vl-convert's registration lasts for the process, and this folder is deleted after
+    # the test: recorded, not made)
+    registered: list[str] = []
+    monkeypatch.setattr(vl_convert, "register_font_directory", registered.append)
+
+    chart = _chart()
+    with pytest.warns(DataWarning, match=r"2 character\(s\).*'京', '東'.*fonts-noto-cjk"):
+        charts.save(chart, tmp_path / "c.png")  # type: ignore[arg-type]
+    assert (tmp_path / "c.png").stat().st_size > 0  # (drawn all the same, with boxes)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an SVG keeps the text: the viewer's fonts draw it
+        charts.save(chart, tmp_path / "c.svg")  # type: ignore[arg-type]
+        _save(_font({ord("東"), ord("京")}), only / "cjk.ttf")
+        charts.register_font_directory(only)
+        charts.save(chart, tmp_path / "d.png")  # type: ignore[arg-type]
+    assert registered == [str(only)]
+
+
+@pytest.mark.parametrize("path", ["missing-folder", 3, None])
+def test_register_font_directory_refuses_what_is_no_folder(only: Path, path: object) -> None:
+    pytest.importorskip("vl_convert")
+    from swissframe import charts
+
+    with pytest.raises(SwissframeError, match="Hint"):
+        charts.register_font_directory(path)  # type: ignore[arg-type]
