@@ -87,6 +87,35 @@ def escaped(text: str) -> str:
     return ascii(text)[1:-1]
 
 
+def text_width(text: str) -> int:
+    """The columns ``text`` takes on a terminal: two for a wide character (Chinese,
+    Japanese, Korean, the ideographic space, most emoji), none for a joiner or a
+    combining mark (``wcwidth``: ``len`` counted 東京 as 2 and shifted the columns after it).
+
+    >>> text_width("東京 Cup"), text_width("Ali\u200cReza"), text_width("Zoë")
+    (8, 7, 3)
+    """
+    import wcwidth  # (only where a table is laid out: not on import)
+
+    return int(wcwidth.width(text))
+
+
+def fitted(text: str, width: int, *, right: bool = False) -> str:
+    """``text`` in ``width`` terminal columns (:func:`text_width`): padded with spaces
+    (before it when ``right``), or cut to ``width - 1`` columns and "…".
+
+    >>> fitted("東京", 6) + "|", fitted("東京太郎", 6) + "|", fitted("7", 3, right=True)
+    ('東京  |', '東京… |', '  7')
+    """
+    import wcwidth
+
+    if text_width(text) > width:
+        # (a wide character cut in two leaves its half as a space: dropped before "…")
+        text = wcwidth.clip(text, 0, max(width - 1, 0)).rstrip(" ") + "…"
+    padded: str = (wcwidth.rjust if right else wcwidth.ljust)(text, width)
+    return padded
+
+
 def bounded(text: str) -> str:
     """``text`` with each run of more than :data:`MAX_RUN` characters without a space (an
     id or a cell of a million characters, quoted in a warning, an error or a report) cut

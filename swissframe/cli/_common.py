@@ -29,6 +29,7 @@ import shutil
 import sys
 import textwrap
 import threading
+import unicodedata
 import warnings
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -37,7 +38,7 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 import polars as pl
 
 from swissframe._batches import reporting
-from swissframe._display import bounded, escaped, number_text
+from swissframe._display import bounded, escaped, fitted, number_text, text_width
 from swissframe.compare import PERCENT_CRITERIA, column_heading
 from swissframe.errors import (
     DataError,
@@ -248,10 +249,14 @@ def _wrapped(text: str, stream: TextIO) -> str:
     width = max(terminal_width(), 40)
     # (continuation lines two spaces deeper than their line: a list item's stay under it;
     # a word longer than the line, a file's path, kept whole on a line of its own: cut at
-    # the edge, it could not be copied)
-    return "\n".join("\n".join(textwrap.wrap(
+    # the edge, it could not be copied. wcwidth's wrap is textwrap's, in terminal columns:
+    # a Japanese event's name takes two a character; breaks where textwrap breaks)
+    import wcwidth
+
+    return "\n".join("\n".join(wcwidth.wrap(
         line, width=width, break_on_hyphens=False, break_long_words=False,
-        subsequent_indent=" " * (len(line) - len(line.lstrip(" ")) + 2))) or line
+        subsequent_indent=" " * (len(line) - len(line.lstrip(" ")) + 2),
+        line_break="ascii")) or line
         for line in text.splitlines())
 
 
@@ -820,7 +825,7 @@ def _terminal_safe(df: pl.DataFrame) -> pl.DataFrame:
     bad = [c for c in text if df.get_column(c).cast(pl.String).str.contains(_UNPRINTABLE).any()]
     out = df.with_columns(pl.col(c).cast(pl.String).map_elements(
         printable, return_dtype=pl.String, skip_nulls=True) for c in bad) if bad else df
-    names = {c: printable(c) for c in out.columns if not c.isprintable()}
+    names = {c: printable(c) for c in out.columns if printable(c) != c}
     return out.rename(names) if names else out
 
 
@@ -974,9 +979,21 @@ def format_cell(name: str, value: object) -> str:
 
 
 #: A character a terminal acts on or hides instead of showing it: anything but letters,
-#: marks, numbers, punctuation, symbols and the space (Unicode Cc, Cf, Zl, Zp, Co, Cn and
-#: the other spaces — Python's ``str.isprintable``), as a Polars pattern.
-_UNPRINTABLE: Final = r"[^\p{L}\p{M}\p{N}\p{P}\p{S} ]"
+#: marks, numbers, punctuation, symbols, the spaces (Zs) and the zero-width joiners (Unicode
+#: Cc, Cf but the joiners, Zl, Zp, Co, Cn), as a Polars pattern; :func:`_shown` is the
+#: same rule for one character.
+_UNPRINTABLE: Final = r"[^\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}\x{200C}\x{200D}]"
+#: The zero-width non-joiner and joiner: Persian and Indic names hold them, and emoji
+#: sequences (a family, a flag): they join or part the letters beside them, and move no
+#: cursor (shown as they are, as the spaces are: the ideographic space of a Japanese event's
+#: name was written ``\u3000``, bad data 154).
+_JOINERS: Final = "\u200c\u200d"
+
+
+def _shown(c: str) -> bool:
+    """Whether the character ``c`` is written as it is in readable output (not escaped):
+    :data:`_UNPRINTABLE`'s rule."""
+    return c.isprintable() or c in _JOINERS or unicodedata.category(c) == "Zs"
 
 
 def _readable(text: str) -> str:
@@ -996,10 +1013,12 @@ def printable(text: str) -> str:
 
     >>> print(printable("Al\\x1b[31mice"), printable("\\u202eecilA"), printable("Zoë 🐉"))
     Al\\x1b[31mice \\u202eecilA Zoë 🐉
+    >>> printable("東京\\u3000杯") == "東京\\u3000杯"  # (the spaces and joiners as they are)
+    True
     """
     if text.isprintable():
         return text
-    return "".join(c if c.isprintable() else escaped(c) for c in text)
+    return "".join(c if _shown(c) else escaped(c) for c in text)
 
 
 def _as_text(df: pl.DataFrame, max_cell: int) -> pl.DataFrame:
@@ -1190,9 +1209,11 @@ def text_columns(heads: list[str], rows: list[list[str]], width: int, *,
     rows = [[printable(c) for c in r] for r in rows]
     # a heading of words wider than its cells goes on two lines ("match / points" over a
     # column of 2-digit numbers): the game's word kept, in the width its values need
-    parts = [_two_lines(h, max((len(r[i]) for r in rows), default=0)) if i in two_lines
-             else [h] for i, h in enumerate(heads)]
-    widths = [max([*map(len, p), *(len(r[i]) for r in rows)]) for i, p in enumerate(parts)]
+    # (widths in terminal columns: a Japanese name's characters take two each)
+    parts = [_two_lines(h, max((text_width(r[i]) for r in rows), default=0))
+             if i in two_lines else [h] for i, h in enumerate(heads)]
+    widths = [max([*map(text_width, p), *(text_width(r[i]) for r in rows)])
+              for i, p in enumerate(parts)]
     over = sum(widths) + 2 * (len(widths) - 1) - width
     while over > 0:  # the widest name column gives way, down to 8 characters
         i = max(shrink, key=lambda k: widths[k])
@@ -1202,11 +1223,9 @@ def text_columns(heads: list[str], rows: list[list[str]], width: int, *,
         over -= 1
 
     def line(cells: list[str]) -> str:
-        parts = []
-        for i, (cell, w) in enumerate(zip(cells, widths, strict=True)):
-            c = cell if len(cell) <= w else cell[:w - 1] + "…"
-            parts.append(c.rjust(w) if i in right else c.ljust(w))
-        return "  ".join(parts).rstrip()
+        return "  ".join(fitted(cell, w, right=i in right)
+                         for i, (cell, w) in enumerate(zip(cells, widths, strict=True))
+                         ).rstrip()
 
     tall = any(len(p) > 1 for p in parts)
     top = [line([p[0] if len(p) > 1 else "" for p in parts])] if tall else []

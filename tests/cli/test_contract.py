@@ -671,7 +671,9 @@ def test_cut_without_a_playoff_in_the_file_shows_places(
     assert "no playoff" not in capsys.readouterr().out
 
 
-_UNSHOWN = st.characters(categories=["Cc", "Cf", "Zl", "Zp", "Zs"], exclude_characters=" ")
+# (the spaces, Zs, and the zero-width joiners are shown as they are: bad data 154)
+_UNSHOWN = st.characters(categories=["Cc", "Cf", "Zl", "Zp"],
+                         exclude_characters="\u200c\u200d")
 
 
 @settings(max_examples=4, deadline=None,
@@ -707,6 +709,78 @@ def test_readable_output_shows_unprintable_characters_as_escapes(
     assert shown[1] in capsys.readouterr().out
     assert main(["standings", str(path), "--format", "csv"]) == 0
     assert player in pl.read_csv(capsys.readouterr().out.encode())["player_id"].to_list()
+
+
+def test_readable_output_shows_spaces_and_joiners_as_they_are(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Japanese event's name holds ideographic spaces (U+3000), a Persian name a
+    zero-width non-joiner (U+200C), an emoji family zero-width joiners: the readable
+    output wrote them as ``\\u3000`` and ``\\u200c`` (class 68's rule escaped every
+    character Python's ``isprintable`` refuses). They move no cursor and reorder nothing:
+    shown as they are now (bad data 154), as in CSV; a bidi override still is not."""
+    player, event = "Ali\u200cReza \u00a0Karimi", "第181回\u3000おうち"
+    src = pl.read_csv(STORE).with_columns(
+        pl.col("player_a", "player_b").str.replace_all("^Alice$", player, literal=False),
+        event_id=pl.lit(event))
+    path = tmp_path / "names.parquet"
+    src.write_parquet(path)
+    for argv in (["standings", str(path)], ["cut", str(path), "--top", "2"],
+                 ["explain", str(path), "--player", player]):
+        assert main([*argv, "--quiet"]) == 0
+        out = capsys.readouterr().out
+        assert "\\u" not in out, (argv, out)
+        assert "\\x" not in out, (argv, out)
+        assert argv[0] == "explain" or event in out, (argv, out)
+    assert main(["standings", str(path), "--quiet"]) == 0
+    assert player in capsys.readouterr().out
+
+
+def test_columns_of_wide_names_line_up_in_terminal_columns(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Japanese name's characters take two terminal columns each: the cut's and why's
+    tables measured them with ``len`` and every column after the name was shifted left by
+    one column a character (bad data 154). Each row's cells now end in the same terminal
+    column (``_display.text_width``)."""
+    import wcwidth
+
+    src = pl.read_csv(STORE).with_columns(pl.col("player_a", "player_b").str.replace_all(
+        "^Alice$", "東京\u3000太郎").str.replace_all("^Bob$", "Ali\u200cReza"))
+    path = tmp_path / "jp.parquet"
+    src.write_parquet(path)
+
+    def spans(line: str) -> list[tuple[int, int]]:  # each cell's terminal columns
+        return [(wcwidth.width(line[:m.start()]), wcwidth.width(line[:m.end()]))
+                for m in re.finditer(r"[^ ]+(?: [^ ]+)*", line)]
+
+    assert main(["cut", str(path), "--top", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    table = out.split("by standing\n")[1].split("\n\n")[0].splitlines()[2:]
+    assert [r for r in table if "東京" in r]
+    assert [r for r in table if "Reza" in r]
+    # (rank and points end where their headings end, the names and "if win" start where
+    # theirs start, on every row)
+    head = spans(out.split("by standing\n")[1].splitlines()[1])
+    for row in map(spans, table):
+        assert [row[0][1], row[1][0], row[2][1], row[3][0]] == [
+            head[0][1], head[1][0], head[2][1], head[3][0]], (head, table)
+    assert main(["why", str(path), "東京\u3000太郎", "Ali\u200cReza", "--quiet"]) == 0
+    rows = [spans(r) for r in capsys.readouterr().out.splitlines()
+            if r.startswith(("criterion", "GW%"))]
+    assert len(rows) == 2
+    assert [c[0] for c in rows[0][:4]] == [c[0] for c in rows[1][:4]]
+
+
+def test_the_escaped_characters_are_one_rule_in_polars_and_in_python() -> None:
+    """``_UNPRINTABLE`` (a Polars pattern over whole columns) and ``_shown`` (one
+    character, for the cells the pattern flags) agree on every assigned character."""
+    import unicodedata
+
+    from swissframe.cli._common import _UNPRINTABLE, _shown
+
+    chars = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF
+             and unicodedata.category(chr(c)) != "Cn"]
+    flagged = pl.Series(chars).str.contains(_UNPRINTABLE).to_list()
+    assert [c for c, f in zip(chars, flagged, strict=True) if f == _shown(c)] == []
 
 
 @pytest.mark.parametrize("bad", ["\n", "\x1b[31m", "\r"])

@@ -84,6 +84,8 @@ def render(comparison: object, width: int = 80, names: dict[str, str] | None = N
     """
     import textwrap
 
+    from swissframe._display import fitted, text_width
+
     c = comparison
     table: pl.DataFrame = c.table  # type: ignore[attr-defined]
     # the players as the file names them (a TOM or TRF id is a number the user never typed)
@@ -101,13 +103,15 @@ def render(comparison: object, width: int = 80, names: dict[str, str] | None = N
              "← decided" if r["decided"] else ""]
             for r in table.iter_rows(named=True)]
     heads = ["criterion", str(a), str(b), f"{a} − {b}", ""]
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(heads)]
-    if len(heads[3]) >= 24 or sum(widths) + 2 * (len(widths) - 1) > width:  # (names: long)
+    # (in terminal columns: a Japanese name's characters take two each)
+    widths = [max([text_width(h), *(text_width(r[i]) for r in rows)])
+              for i, h in enumerate(heads)]
+    if text_width(heads[3]) >= 24 or sum(widths) + 2 * (len(widths) - 1) > width:  # (long)
         heads[3] = "A − B"
-        widths[3] = max([len(heads[3]), *(len(r[3]) for r in rows)])
+        widths[3] = max([text_width(heads[3]), *(text_width(r[3]) for r in rows)])
     lines = [*textwrap.wrap(c.describe(names), width=width), ""]  # type: ignore[attr-defined]
     for cells in [heads, *rows]:
-        lines.append("  ".join(x.ljust(w) for x, w in zip(cells, widths, strict=True))
+        lines.append("  ".join(fitted(x, w) for x, w in zip(cells, widths, strict=True))
                      .rstrip())
     # what a number counts where its label does not say it (chess' direct encounter:
     # tied players ranked below, not points), under the table: the labels stay narrow
