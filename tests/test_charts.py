@@ -747,6 +747,24 @@ def test_save_png_svg_json(tmp_path: Path) -> None:
         charts.save(c, tmp_path / "fig.gif")
 
 
+def test_save_checks_the_spec_unless_told_not_to(tmp_path: Path) -> None:
+    """``validate=False`` (the ``chart`` command's, for this module's charts, whose specs
+    the tests check) writes the spec without Altair's schema check; by default a chart
+    Vega-Lite would refuse is refused before anything is written."""
+    bad = alt.Chart(pl.DataFrame({"x": [1]})).mark_bar().encode(x="x:Q")
+    bad.mark = "not-a-scale"  # (set after construction, which Altair checks too)
+    with pytest.raises(alt.utils.schemapi.SchemaValidationError, match="not-a-scale"):
+        charts.save(bad, tmp_path / "bad.json")
+    assert not (tmp_path / "bad.json").exists()
+    out = charts.save(bad, tmp_path / "bad.json", validate=False)
+    assert '"not-a-scale"' in out.read_text(encoding="utf-8")
+    c = charts.chart_standings(standings_frame(), cut=4)
+    assert charts.save(c, tmp_path / "a.json", validate=False).read_text(
+        encoding="utf-8") == charts.save(c, tmp_path / "b.json").read_text(encoding="utf-8")
+    with pytest.raises(SwissframeError, match="validate"):
+        charts.save(c, tmp_path / "c.json", validate="no")  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("suffix", ["png", "svg", "pdf"])
 def test_an_image_draws_names_it_cannot_hold_as_escapes(suffix: str, tmp_path: Path) -> None:
     """A NUL (or another character XML forbids) in a player's name made vl-convert's text

@@ -335,7 +335,8 @@ def run(args: argparse.Namespace) -> int:
     # or with --quiet — the chart's own line stayed on the screen and went into logs)
     try:
         with working(args, f"rendering {Path(args.output).name}"):
-            path = charts.save(chart, args.output, scale=args.scale)
+            # (a chart of swissframe.charts: its spec is checked by the tests, not again)
+            path = charts.save(chart, args.output, scale=args.scale, validate=False)
     finally:
         alt.theme.enable(before)
     done(args, f"wrote {path}")
