@@ -71,7 +71,8 @@ def undrawn(chars: Iterable[str]) -> str:
     >>> undrawn("Alice Ørsted – Ελένη")
     ''
     """
-    wanted = {ord(c) for c in set(chars) if c.isprintable() and not c.isspace()}
+    wanted = {ord(c) for c in set(chars) if c.isprintable() and not c.isspace()
+              and not _selector(ord(c))}
     need = {c for c in wanted if not _bundled(c)} - _FOUND
     unknown = need - _ABSENT  # (absent at the last scan: still absent, unless a font is added)
     if unknown:
@@ -83,6 +84,12 @@ def undrawn(chars: Iterable[str]) -> str:
         _FOUND.update(unknown - missing)
         _ABSENT.update(missing)
     return "".join(chr(c) for c in sorted(need & _ABSENT))
+
+
+def _selector(cp: int) -> bool:
+    """A variation selector (an emoji's U+FE0F): it picks a glyph's form and is no glyph
+    of its own, whether a font maps it or not."""
+    return 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
 
 
 def _bundled(cp: int) -> bool:

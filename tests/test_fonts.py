@@ -117,8 +117,9 @@ def test_undrawn_names_the_characters_no_font_has(only: Path) -> None:
     _save(_font({ord("東")}), only / "east.ttf")
     _fonts.add_font_directory(only)  # (a folder added: what was absent is looked for again)
     assert _fonts.undrawn("東京 Cup") == "京"
-    # the bundled Latin, Greek and Cyrillic need no font; blanks and controls are not drawn
-    assert _fonts.undrawn("Ørsted Ελένη Юлия – “x” →\t\n") == ""
+    # the bundled Latin, Greek and Cyrillic need no font; blanks, controls and variation
+    # selectors (an emoji's U+FE0F picks its form) are no glyph to draw
+    assert _fonts.undrawn("Ørsted Ελένη Юлия – “x” →\t\n\ufe0f\U000e0100") == ""
 
 
 def _chart() -> object:
