@@ -105,7 +105,9 @@ def _font_files() -> Iterator[Path]:
             dirs.sort()
             for name in sorted(files):
                 path = Path(root) / name
-                if name.lower().endswith(_FONT_SUFFIXES) and path not in seen:
+                # (regular files only: opening a FIFO named like a font waited forever)
+                if (name.lower().endswith(_FONT_SUFFIXES) and path not in seen
+                        and path.is_file()):
                     seen.add(path)
                     yield path
 

@@ -3,6 +3,7 @@ or PDF chart whose text would be drawn as empty boxes (bad data 153)."""
 
 from __future__ import annotations
 
+import threading
 import warnings
 from pathlib import Path
 
@@ -91,6 +92,21 @@ def test_a_file_that_is_no_font_maps_nothing(tmp_path: Path, content: bytes) -> 
     path = tmp_path / "broken.ttf"
     path.write_bytes(content)
     assert _fonts._mapped(path, {0x6771}) == set()
+
+
+def test_what_is_no_regular_file_is_not_read_as_a_font(only: Path) -> None:
+    # (a FIFO named like a font: opening it waited for a writer, forever)
+    import os
+
+    os.mkfifo(only / "pipe.ttf")
+    (only / "zero.ttf").symlink_to("/dev/zero")
+    (only / "loop.ttf").symlink_to(only / "loop.ttf")
+    found: list[str] = []
+    # (on a thread of its own: a hang fails the test instead of stopping the suite)
+    scan = threading.Thread(target=lambda: found.append(_fonts.undrawn("東")), daemon=True)
+    scan.start()
+    scan.join(timeout=20)
+    assert found == ["東"]
 
 
 def test_a_truncated_font_maps_nothing_or_what_its_map_still_holds(tmp_path: Path) -> None:
