@@ -382,6 +382,14 @@ def _terms_sums(ctx: Context, *, fore: bool = False) -> pl.LazyFrame:
     return out
 
 
+def _second_highest(values: pl.Expr) -> pl.Expr:
+    """The second highest of a group's ``values``, repeats counted (the highest again
+    when it occurs twice; the one value of a group of one), as ``top_k(2).min()``: a
+    sort and a slice of each group cost less in a group-by than its ``top_k`` (64
+    groups of 6: ≈ 0.09 against ≈ 0.21 ms; one 64-player FIDE call −0.2 ms)."""
+    return values.sort(descending=True, nulls_last=True).head(2).min()
+
+
 @functools.lru_cache(maxsize=4)
 def _terms_aggs(*, vur_first: bool) -> tuple[pl.Expr, ...]:
     """:func:`_terms_sums`' aggregations, built once."""
@@ -390,7 +398,7 @@ def _terms_aggs(*, vur_first: bool) -> tuple[pl.Expr, ...]:
     if vur_first:
         lowest = pl.coalesce(val.filter(pl.col("_vur")).min(), lowest)
     return (val.sum().alias("_t"), pl.len().alias("_n"), lowest.alias("_low"),
-            val.max().alias("_max"), val.top_k(2).min().alias("_second"),
+            val.max().alias("_max"), _second_highest(val).alias("_second"),
             (val * pl.col("_pts")).sum().alias("_sb"))
 
 
@@ -503,7 +511,7 @@ def _cut_one_sum(terms: pl.LazyFrame, pk: Sequence[str], *, vur_first: bool,
         lowest = pl.coalesce(pl.col("_val").filter(pl.col("_vur")).min(), lowest)
     aggs = {"_t": pl.col("_val").sum(), "_n": pl.len(), "_low": lowest}
     if median:
-        aggs |= {"_max": pl.col("_val").max(), "_second": pl.col("_val").top_k(2).min()}
+        aggs |= {"_max": pl.col("_val").max(), "_second": _second_highest(pl.col("_val"))}
     agg = terms.group_by(list(pk)).agg(**aggs).filter(pl.col("_n") > 1 + median)
     drop = pl.col("_low")
     if median:
