@@ -636,7 +636,9 @@ def test_keys_sorted_in_blocks_of_whole_events_are_the_whole_sort(
         got = schema._sorted_key_columns(frame, names, sorted_events=True)
         offsets = schema._event_blocks(frame["_e"]).to_list()
     assert spy.call_count == 1
-    assert offsets[0] == 0 and offsets[-1] == len(events) and offsets == sorted(set(offsets))
+    assert offsets[0] == 0
+    assert offsets[-1] == len(events)
+    assert offsets == sorted(set(offsets))
     ends = {i for i in range(1, len(events) + 1)
             if i == len(events) or events[i] != events[i - 1]}
     assert set(offsets[1:]) <= ends  # (a block ends where an event ends)
