@@ -1347,7 +1347,8 @@ def _event_blocks(events: pl.Series) -> pl.Series:
     n = events.len()
     if cuts.is_empty() or cuts[-1] != n:
         cuts = cuts.append(pl.Series([n], dtype=pl.Int64))
-    return pl.concat([pl.Series([0], dtype=pl.Int64), cuts])
+    offsets: pl.Series = pl.concat([pl.Series([0], dtype=pl.Int64), cuts])
+    return offsets
 
 
 def _block_sorted(keys: pl.DataFrame, offsets: pl.Series) -> dict[str, pl.Series]:
@@ -1372,7 +1373,8 @@ def _without_no_key(keys: pl.Series) -> pl.Series:
     """``keys`` without its ``_NO_KEY`` entries (the keys otherwise ≥ 0)."""
     if not bool((keys == _NO_KEY).any()):
         return keys
-    return keys.filter(keys != _NO_KEY)
+    kept: pl.Series = keys.filter(keys != _NO_KEY)
+    return kept
 
 
 def _sorted_keys(keys: pl.Series) -> pl.Series:
