@@ -34,8 +34,8 @@ import polars as pl
 from polars.exceptions import PanicException
 
 __all__ = ["IN_MEMORY_MAX_ROWS", "LEAN", "LEAN_MAX_ROWS", "PARALLEL_MIN_ROWS", "choose",
-           "collect", "collect_all", "concurrently", "engine_for", "parallel", "query_engine",
-           "scoped", "select", "sequential", "with_columns"]
+           "collect", "collect_all", "concurrently", "engine_for", "on_the_pool", "parallel",
+           "query_engine", "scoped", "select", "sequential", "with_columns"]
 
 Engine = Literal["auto", "in-memory", "streaming"]
 
@@ -189,6 +189,16 @@ def _on_the_pool(frame: pl.LazyFrame, engine: Engine, flags: pl.QueryOptFlags
     engine, passes and plan: the same table (``tests/test_collect.py`` compares the
     standings with every query collected on the calling thread)."""
     return pl.collect_all([frame], engine=engine, optimizations=flags)[0]
+
+
+def on_the_pool(frame: pl.LazyFrame) -> pl.DataFrame:
+    """``frame`` collected in memory as a whole on one of Polars' pool threads
+    (:func:`_on_the_pool`) whatever the input's size: for a query of many small sorts
+    (``list.sort``), each of which a query on the calling thread hands to the pool on its
+    own. Validation's sort of 1.9M keys in blocks of whole events (``schema._sorted_keys``),
+    2 threads: 79 -> 48 ms CPU on the pool, 121 ms from the calling thread."""
+    return _run(lambda engine: _on_the_pool(frame, engine, _OPTIMIZATIONS.get()),
+                in_memory=True)
 
 
 def collect_all(frames: Iterable[pl.LazyFrame], *, in_memory: bool = False

@@ -416,6 +416,9 @@ def test_fast_checks_equal_the_reference(df: pl.DataFrame, data: st.DataObject) 
 
     with_large_path("_SLOTS_MIN_ROWS")  # the ids coded through a slot table
     ordered = with_large_path("_SEAT_ORDER_MIN_ROWS")  # the seats sorted for the engine
+    with pytest.MonkeyPatch.context() as mp:  # (blocks of an event or two: many blocks)
+        mp.setattr(schema_mod, "_SORT_BLOCK_ROWS", 2)
+        with_large_path("_BLOCK_SORT_MIN_ROWS")  # the keys sorted in blocks of events
     if ordered[2] is not None and got[2] is not None:
         _check_seat_order(ordered[1], ordered[2])
 

@@ -610,6 +610,42 @@ def test_sorted_match_keys_pair_up_only_in_equal_pairs_of_distinct_matches() -> 
     assert _pairs_up(keys(5, 5, 9, 9, 13, 13), 2)
 
 
+@settings(max_examples=60, deadline=None)
+@given(sizes=st.lists(st.integers(1, 9), min_size=1, max_size=12), data=st.data(),
+       block=st.integers(1, 12), two=st.booleans())
+def test_keys_sorted_in_blocks_of_whole_events_are_the_whole_sort(
+        sizes: list[int], data: st.DataObject, block: int, two: bool) -> None:
+    """Keys that lead with a sorted column's event code, sorted in blocks of whole events
+    (``schema._block_sorted``, a large table's path), are the keys sorted whole, without
+    ``_NO_KEY``; the blocks hold whole events and cover the column."""
+    from unittest import mock
+
+    events = [e for e, n in enumerate(sizes) for _ in range(n)]
+    low = st.integers(0, 2**8 - 1)
+
+    def keys(name: str) -> pl.Series:
+        drawn = [data.draw(st.one_of(low.map(lambda v, e=e: e * 2**8 + v),
+                                     st.just(schema._NO_KEY))) for e in events]
+        return pl.Series(name, drawn, dtype=pl.Int64)
+
+    names = ["_seats", "_matches"] if two else ["_seats"]
+    frame = pl.DataFrame([pl.Series("_e", events, dtype=pl.Int64), *map(keys, names)])
+    with (mock.patch.object(schema, "_BLOCK_SORT_MIN_ROWS", 0),
+          mock.patch.object(schema, "_SORT_BLOCK_ROWS", block),
+          mock.patch.object(schema, "_block_sorted", wraps=schema._block_sorted) as spy):
+        got = schema._sorted_key_columns(frame, names, sorted_events=True)
+        offsets = schema._event_blocks(frame["_e"]).to_list()
+    assert spy.call_count == 1
+    assert offsets[0] == 0
+    assert offsets[-1] == len(events)
+    assert offsets == sorted(set(offsets))
+    ends = {i for i in range(1, len(events) + 1)
+            if i == len(events) or events[i] != events[i - 1]}
+    assert set(offsets[1:]) <= ends  # (a block ends where an event ends)
+    for name, out in zip(names, got, strict=True):
+        assert out.to_list() == sorted(k for k in frame[name] if k != schema._NO_KEY)
+
+
 @pytest.mark.parametrize("fault", ["none", "mismatch", "missing", "twice"])
 def test_wide_pairing_key_is_an_int128_and_finds_what_the_reference_finds(fault: str) -> None:
     # game counts of 2**20 need 2 · 21 + 22 bits beside the ids: more than an Int64 holds,

@@ -480,7 +480,7 @@ def segment_sums(values: pl.DataFrame, src: pl.Series, lengths: pl.Series, *,
     consecutive runs of ``lengths`` gathered rows.
 
     The gathered values are cut into segments as one list per segment, made from their
-    buffer and the segments' offsets without a copy (:func:`_as_lists`), and summed by the
+    buffer and the segments' offsets without a copy (:func:`as_lists`), and summed by the
     list kernel: running sums over every gathered value, and the copies and gathers that
     take their differences, cost more than three times as much, as does a sorted group-by.
     Columns are gathered and summed packed side by side (:func:`_sum_fields`) where their
@@ -502,13 +502,13 @@ def segment_sums(values: pl.DataFrame, src: pl.Series, lengths: pl.Series, *,
 
 
 def _gathered_sums(column: pl.Series, src: pl.Series, offsets: pl.Series) -> pl.Series:
-    """Per segment (``offsets``: see :func:`_as_lists`), the sum of ``column`` gathered at
+    """Per segment (``offsets``: see :func:`as_lists`), the sum of ``column`` gathered at
     ``src``. A large gather is split at the middle segment, its halves gathered and summed
     at once (:func:`~swissframe._collect.concurrently`): a gather and a list sum are
     single-threaded kernels, and these gathers (3.7M rows of the coded standings' record
     and opponents' sums) are the largest of the call."""
     def summed(part: pl.Series, cuts: pl.Series) -> pl.Series:
-        out: pl.Series = _as_lists(column.gather(part), cuts).list.sum()
+        out: pl.Series = as_lists(column.gather(part), cuts).list.sum()
         return out
 
     segments = offsets.len() - 1
@@ -524,7 +524,7 @@ def _gathered_sums(column: pl.Series, src: pl.Series, offsets: pl.Series) -> pl.
     return out
 
 
-def _as_lists(values: pl.Series, offsets: pl.Series) -> pl.Series:
+def as_lists(values: pl.Series, offsets: pl.Series) -> pl.Series:
     """``values`` cut at ``offsets`` (``len + 1`` of them, from 0 to ``values.len()``) into
     one list per segment, sharing ``values``' buffer (Arrow's list layout is exactly a
     values buffer and offsets)."""
