@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 import polars as pl
 
 from swissframe._collect import collect, scoped
-from swissframe._display import bounded, escaped
+from swissframe._display import bounded, escaped, quoted
 from swissframe.engine._chess import inferred_absences
 from swissframe.engine._record import event_rounds, missing_stage
 from swissframe.errors import SchemaError, ValidationError
@@ -417,7 +417,7 @@ class ValidationReport:
         shared = {c: vals[0] for c in ("file", "event_id") if c in self.problems.columns
                   and len(vals := self.problems[c].unique().to_list()) == 1
                   and vals[0] is not None}
-        lines += [f"all in file {v}" if c == "file" else f"all in event {v!r}"
+        lines += [f"all in file {v}" if c == "file" else f"all in event {quoted(v)}"
                   for c, v in shared.items()]
         for kind, grp in self.by_kind().items():
             info = KINDS.get(kind, Kind("error", kind, ""))
@@ -436,12 +436,12 @@ def _describe(row: Mapping[str, object]) -> str:
     if row["file"] is not None:
         parts.append(f"file {row['file']}")
     if row["event_id"] is not None:
-        parts.append(f"event {row['event_id']!r}")
+        parts.append(f"event {quoted(row['event_id'])}")
     if row["round"] is not None:
         parts.append(f"round {row['round']}")
     if row["player_id"] is not None:
-        opp = f" vs {row['opponent_id']!r}" if row["opponent_id"] is not None else ""
-        parts.append(f"player {row['player_id']!r}{opp}")
+        opp = f" vs {quoted(row['opponent_id'])}" if row["opponent_id"] is not None else ""
+        parts.append(f"player {quoted(row['player_id'])}{opp}")
     rec = (row["games_won"], row["games_lost"], row["games_drawn"])
     if all(v is not None for v in rec):
         parts.append("record " + "-".join(str(v) for v in rec))
@@ -722,7 +722,7 @@ def _shown(ids: pl.Expr) -> pl.Expr:
     are not all ASCII (where look-alike ids differ: 'Eléna' (El\\xe9na), 'Eléna'
     (Ele\\u0301na)). Applied to the reported ids only."""
     return ids.map_elements(
-        lambda s: repr(s) if repr(s) == ascii(s) else f"{s!r} ({escaped(s)})",
+        lambda s: repr(s) if repr(s) == ascii(s) else f"{quoted(s)} ({escaped(s)})",
         return_dtype=pl.String)
 
 

@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Final, Literal, TypeVar
 
 import polars as pl
 
-from swissframe._display import told_apart
+from swissframe._display import quoted, told_apart
 from swissframe.errors import (
     MAX_WHOLE,
     DataError,
@@ -885,7 +885,7 @@ class Source:
         hit = names.filter(pl.col("name").str.to_lowercase() == player.strip().lower())
         ids = sorted(set(hit["player_id"].to_list()))
         if len(ids) > 1:
-            msg = (f"{player!r} is the name of several players ({', '.join(ids)}). Hint: "
+            msg = (f"{quoted(player)} is the name of several players ({', '.join(ids)}). Hint: "
                    "pass the player id, or the event with --event.")
             raise DataError(msg)
         return str(ids[0]) if ids else player
@@ -2291,7 +2291,7 @@ def warn_missing_rounds(results: pl.DataFrame) -> None:
         first = bracket.row(0, named=True)
         n = bracket.height
         msg = (f"{n} event{'s' * (n > 1)} with only playoff rows (a knockout event, or a "
-               f"bracket without its Swiss rounds), e.g. event {first['event_id']!r}: "
+               f"bracket without its Swiss rounds), e.g. event {quoted(first['event_id'])}: "
                f"{first['detail']}; the standings leave {'them' if n > 1 else 'it'} out. "
                "Hint: if the event had Swiss rounds, they are missing from the export (or "
                "marked 'playoff'): swissframe validate FILE lists each.")
@@ -2305,7 +2305,7 @@ def warn_missing_rounds(results: pl.DataFrame) -> None:
     n = gaps["event_id"].n_unique()
     its = "their" if n > 1 else "its"
     msg = (f"{n} event{'s' * (n > 1)} with no row at all in a round before {its} "
-           f"last, e.g. event {first['event_id']!r}: {first['detail']}; the standings count "
+           f"last, e.g. event {quoted(first['event_id'])}: {first['detail']}; the standings count "
            "such a round as played by no one. Hint: a round's results may be lost in the "
            "export: swissframe validate FILE lists each.")
     warnings.warn(msg, DataWarning, stacklevel=3)
@@ -2331,7 +2331,7 @@ def notes_summary(notes: pl.DataFrame) -> str:
                       notes.group_by("kind", maintain_order=True).len().iter_rows())
     first = notes.row(0, named=True)
     where = [str(first["file"])] if first.get("file") else []
-    where += [f"{c.replace('_id', '')} {first[c]!r}" if isinstance(first[c], str)
+    where += [f"{c.replace('_id', '')} {quoted(first[c])}" if isinstance(first[c], str)
               else f"{c} {first[c]}" for c in ("event_id", "round", "player_id")
               if first.get(c) is not None]
     n = notes.height

@@ -71,6 +71,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 import polars as pl
 
+from swissframe._display import quoted
 from swissframe.errors import ImportFormatError, SwissframeError
 from swissframe.io._files import (
     bom_decoded,
@@ -597,7 +598,7 @@ def _standing_type(pod: Element, source: str, *, cat: int) -> str:
     if kind in TOM_STANDING_TYPES:
         return kind
     first = next((p.get("id") for p in pod.iterfind("player")), None)
-    who = f", player {first.strip()!r}" if first and first.strip() else ""
+    who = f", player {quoted(first.strip())}" if first and first.strip() else ""
     what = f"unknown standings type {code!r}" if code is not None else "no standings type"
     msg = (f"{source}, standings pod {cat}{who}: {what}, so whether its players finished "
            "or were disqualified is not known. Hint: TOM writes "

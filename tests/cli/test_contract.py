@@ -917,3 +917,45 @@ def test_cut_takes_each_events_own_playoff(tmp_path: Path,
     assert capsys.readouterr().out.startswith("Top 2 before round 4")
     assert main(["cut", STORE, "--quiet"]) == 0
     assert capsys.readouterr().out.startswith("Top 8 before round 4")
+
+
+def test_messages_quote_names_with_their_spaces_and_joiners_as_they_are(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The tables showed a Japanese event's ideographic spaces and a Persian name's
+    non-joiner as they are (bad data 154), but the messages quoting them (a problem in
+    ``validate``'s report, an error naming the event and the player) went through Python's
+    ``repr``: ``event '第181回\\u3000大会'``, ``player 'Ali\\u200cReza'`` (bad data 155).
+    Quoted names follow the tables' rule; a control character keeps its escape."""
+    event, player, other = "第181回\u3000大会", "山田\u3000太郎", "\u0639\u0644\u06cc\u200c\u0631"
+    path = tmp_path / "one_sided.csv"
+    path.write_text("event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n"
+                    f"{event},1,{player},{other},2,0,0\n{event},1,{other},{player},0,2,0\n"
+                    f"{event},2,{player},{other},2,0,0\n", encoding="utf-8")
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"all in event '{event}'" in out
+    assert f"player '{player}' vs '{other}'" in out
+    assert "\\u" not in out, out
+    assert main(["explain", str(path), "--player", player]) != 0
+    err = capsys.readouterr().err
+    assert f"event '{event}', round 2, player '{player}' vs '{other}'" in err, err
+    assert "\\u" not in err, err
+
+
+@given(st.text(max_size=12))
+def test_quoted_is_repr_with_the_shown_characters_as_they_are(text: str) -> None:
+    """:func:`_display.quoted` reads back as the text (a Python literal), escapes just what
+    the readable output escapes, and is ``repr`` where no space or joiner is."""
+    import ast
+
+    from swissframe._display import quoted, shown_as_is
+    from swissframe.cli._common import printable
+
+    q = quoted(text)
+    assert ast.literal_eval(q) == text
+    assert printable(q) == q  # (no character the terminal output would escape)
+    assert all(shown_as_is(c) for c in q)
+    if not any(not c.isprintable() and shown_as_is(c) for c in text):
+        assert q == repr(text)
+    else:
+        assert len(q) < len(repr(text))
