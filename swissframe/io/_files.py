@@ -43,6 +43,7 @@ import os
 import re
 import secrets
 import stat
+import unicodedata
 import warnings
 import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -53,7 +54,7 @@ from typing import TYPE_CHECKING, Final, Literal, TypeVar
 
 import polars as pl
 
-from swissframe._display import quoted, told_apart
+from swissframe._display import escaped, quoted, told_apart
 from swissframe.errors import (
     MAX_WHOLE,
     DataError,
@@ -872,17 +873,35 @@ class Source:
         return event_names(self.bundles.values(), self.events["event_id"].to_list())
 
     def player_id(self, player: str, event_id: str | None = None) -> str:
-        """``player`` as a player id: an id is kept; a name the files hold becomes its id.
+        """``player`` as a player id: an id is kept; a name the files hold becomes its id
+        (in any case); an id or a name in another Unicode form than the file's (NFC, NFD)
+        becomes the file's id.
 
         Raises :class:`~swissframe.errors.DataError` when a name belongs to several ids.
         """
         rows = self.results if event_id is None else self.results.filter(
             pl.col("event_id") == event_id)
-        if rows.filter(pl.col("player_id") == player).height or not self.names.height:
+        if rows.filter(pl.col("player_id") == player).height:
+            return player
+        # the same text in another Unicode form: 'Zoë' typed as one letter, the file's
+        # 'Zoe' + U+0308 (a macOS export), was "not in the event" with no hint (bad data 159)
+        canon = unicodedata.normalize("NFC", player)
+        same = sorted(set(rows.filter(pl.col("player_id").cast(pl.String).str.normalize("NFC")
+                                      == canon)["player_id"].cast(pl.String).to_list()))
+        if len(same) > 1:
+            msg = (f"{quoted(player)} is the id of {len(same)} players whose ids differ only in "
+                   f"Unicode form ({', '.join(f'{quoted(i)}: {escaped(i)}' for i in same[:4])})."
+                   " Hint: one person under two spellings? swissframe validate FILE lists them "
+                   "(suspicious_id); fix the id in the source.")
+            raise DataError(msg)
+        if same:
+            return same[0]
+        if not self.names.height:
             return player
         names = self.names if event_id is None else self.names.filter(
             pl.col("event_id") == event_id)
-        hit = names.filter(pl.col("name").str.to_lowercase() == player.strip().lower())
+        hit = names.filter(pl.col("name").str.normalize("NFC").str.to_lowercase()
+                           == canon.strip().lower())
         ids = sorted(set(hit["player_id"].to_list()))
         if len(ids) > 1:
             msg = (f"{quoted(player)} is the name of several players ({', '.join(ids)}). Hint: "

@@ -645,11 +645,10 @@ def _in_bytes(text: str) -> bytes:
     """``text`` as a program counting UTF-8 bytes writes it: each player line's name field
     padded, or cut, to 33 bytes (C's ``%-33.33s``)."""
     out = []
-    for ln in text.encode("utf-8").split(b"\n"):
-        if ln.startswith(b"001"):
-            name = ln.decode("utf-8")[14:47].rstrip().encode("utf-8")[:33]
-            ln = ln[:14] + name.ljust(33) + ln.decode("utf-8")[47:].encode("utf-8")
-        out.append(ln)
+    for ln in text.split("\n"):
+        name = ln[14:47].rstrip().encode("utf-8")[:33]
+        out.append(ln[:14].encode() + name.ljust(33) + ln[47:].encode("utf-8")
+                   if ln.startswith("001") else ln.encode("utf-8"))
     return b"\n".join(out)
 
 
