@@ -895,7 +895,7 @@ class Source:
                    "(suspicious_id); fix the id in the source.")
             raise DataError(msg)
         if same:
-            return same[0]
+            return str(same[0])
         if not self.names.height:
             return player
         names = self.names if event_id is None else self.names.filter(
