@@ -491,11 +491,10 @@ def _parse_player(line: str, lineno: int, src: str, event_id: str
     except ImportFormatError:
         bad = _CONTROL.search(line)
         if bad is None:
-            _refuse_aligned_in_bytes(line, lineno, src, event_id)
+            _refuse_aligned_in_bytes(line, lineno, src, event_id, None)
             raise
     else:
-        if _misplaced(line):  # (read, but a number not at its field's end: shifted?)
-            _refuse_aligned_in_bytes(line, lineno, src, event_id)
+        _refuse_aligned_in_bytes(line, lineno, src, event_id, read)
         return read
     char = bad.group()
     what = "a NUL byte" if char == "\x00" else f"a control character (U+{ord(char):04X})"
@@ -519,17 +518,33 @@ def _misplaced(line: str) -> bool:
     return any(padded[f].strip() and padded[f.stop - 1] == " " for f in _RIGHT_ALIGNED)
 
 
-def _refuse_aligned_in_bytes(line: str, lineno: int, src: str, event_id: str) -> None:
-    """Name what misaligned a player line when it reads whole with its name field counted
-    in UTF-8 bytes: a name of accented or other letters padded to 33 bytes left every
-    field after it shifted by a column a letter (the error said ``points are '.0'``; bad
-    data 157)."""
+def _filled(read: tuple[dict[str, Any], list[dict[str, Any]]]) -> int:
+    """How many of a player line's numbers (rating, points, rank) and round blocks were
+    read: a line shifted by a name padded in bytes loses some to the columns before them."""
+    player, blocks = read
+    return sum(player[k] is not None for k in ("rating", "points", "rank")) + len(blocks)
+
+
+def _refuse_aligned_in_bytes(line: str, lineno: int, src: str, event_id: str,
+                             read: tuple[dict[str, Any], list[dict[str, Any]]] | None
+                             ) -> None:
+    """Name what misaligned a player line (``read``: what its characters gave, None when
+    they did not read) when, with its name field counted in UTF-8 bytes, it reads whole
+    with its numbers at their fields' ends, and counted in characters it did not read, or
+    its numbers are not in place, or it reads fewer of them and of its round blocks
+    (:func:`_filled`): a name of
+    accented or other letters padded to 33 bytes left every field after it shifted by a
+    column a letter (the error said ``points are '.0'``, or the rounds fell before column
+    92; bad data 157)."""
     fixed = _realigned_from_bytes(line)
     if fixed is None or _misplaced(fixed):
         return
     try:
-        _player_fields(fixed, lineno, src, event_id)
+        player, blocks = _player_fields(fixed, lineno, src, event_id)
     except ImportFormatError:
+        return
+    if read is not None and not _misplaced(line) and _filled(read) >= _filled(
+            (player, blocks)):
         return
     name = fixed[_NAME].rstrip()
     shift = len(line[:_NAME.stop].encode("utf-8")) - _NAME.stop
