@@ -16,8 +16,8 @@ from typing import Final
 
 import polars as pl
 
-__all__ = ["MAX_RUN", "bounded", "count", "escaped", "number_text", "summary_html",
-           "summary_text", "told_apart"]
+__all__ = ["MAX_RUN", "bounded", "count", "escaped", "number_text", "quoted", "shown_as_is",
+           "summary_html", "summary_text", "told_apart"]
 
 #: The longest run of characters without a space a message or a text report shows whole:
 #: a file's path (kept whole, class 69) is shorter; an id of a million characters is not.
@@ -85,6 +85,49 @@ def escaped(text: str) -> str:
     'El\\\\xe9na\\\\x00'
     """
     return ascii(text)[1:-1]
+
+
+#: The characters Python's ``repr`` escapes though they move no cursor, recolour nothing
+#: and reorder nothing: the spaces other than ASCII's (Zs: the ideographic space of Japanese
+#: names, the no-break space) and the zero-width non-joiner and joiner (Persian and Indic
+#: names, emoji sequences). Readable output shows them as they are (bad data 154, 155).
+_SPACES_JOINERS: Final = re.compile(r"[\u00a0\u1680\u2000-\u200a\u200c\u200d\u202f\u205f\u3000]")
+
+
+def shown_as_is(c: str) -> bool:
+    """Whether the character ``c`` is written as it is in readable output, not as its
+    escape: what Python's ``isprintable`` accepts, the spaces (Zs) and the zero-width
+    joiners (:func:`swissframe.cli._common.printable`'s rule, one character).
+
+    >>> [shown_as_is(c) for c in ("a", "\u3000", "\u200d", "\x1b", "\u202e", "\u200b")]
+    [True, True, True, False, False, False]
+    """
+    return c.isprintable() or _SPACES_JOINERS.fullmatch(c) is not None
+
+
+def quoted(text: object) -> str:
+    """``text`` quoted as Python's ``repr`` quotes it, with the characters
+    :func:`shown_as_is` keeps as they are: how a message names an event, a player or a
+    value read from a file (``repr`` wrote the ideographic space of a Japanese event's name
+    ``\\u3000`` and a Persian name's non-joiner ``\\u200c``; bad data 155). Control,
+    format and bidi characters keep their escapes.
+
+    >>> print(quoted("第181回\u3000大会"), quoted("O'Neil"), quoted("A\x1bB\u200bC"))
+    '第181回　大会' "O'Neil" 'A\\x1bB\\u200bC'
+    """
+    shown = repr(text)
+    if not isinstance(text, str) or _SPACES_JOINERS.search(text) is None:
+        return shown
+    q = shown[0]
+    return q + "".join(c if _SPACES_JOINERS.fullmatch(c) else _repr_char(c, q)
+                       for c in text) + q
+
+
+def _repr_char(c: str, q: str) -> str:
+    """One character as ``repr`` writes it inside a text quoted with ``q``."""
+    if c in (q, "\\"):
+        return "\\" + c
+    return c if c in "'\"" else repr(c)[1:-1]
 
 
 def text_width(text: str) -> int:

@@ -87,6 +87,7 @@ from swissframe._collect import (
     sequential,
     with_columns,
 )
+from swissframe._display import quoted
 from swissframe.errors import DataError, DataWarning, SchemaError, ValidationError
 
 if TYPE_CHECKING:
@@ -1680,9 +1681,9 @@ def format_problems(problems: pl.DataFrame, *, limit: int = MAX_LISTED_PROBLEMS)
     lines = []
     for row in problems.head(limit).iter_rows(named=True):
         # (the opponent quoted as the player is: a blank or invisible id shows its escapes)
-        opp = f" vs {row[OPPONENT_ID]!r}" if row[OPPONENT_ID] is not None else ""
-        lines.append(f"  - [{row['kind']}] event {row[EVENT_ID]!r}, round {row[ROUND]}, "
-                     f"player {row[PLAYER_ID]!r}{opp}: {row['detail']}")
+        opp = f" vs {quoted(row[OPPONENT_ID])}" if row[OPPONENT_ID] is not None else ""
+        lines.append(f"  - [{row['kind']}] event {quoted(row[EVENT_ID])}, round {row[ROUND]}, "
+                     f"player {quoted(row[PLAYER_ID])}{opp}: {row['detail']}")
     if problems.height > limit:
         lines.append(f"  … and {problems.height - limit} more (see the error's .problems)")
     return "\n".join(lines)
@@ -2011,7 +2012,7 @@ def _check_match_roles(c: MatchColumns) -> None:
         by_name.setdefault(name, []).append(role)
     shared = [(name, rs) for name, rs in by_name.items() if len(rs) > 1]
     if shared:
-        said = "; ".join(f"{name!r} is {' and '.join(rs)}" for name, rs in shared)
+        said = "; ".join(f"{quoted(name)} is {' and '.join(rs)}" for name, rs in shared)
         msg = (f"MatchColumns gives one column two roles: {said}. Hint: name each role's own "
                "column (round, event_id and phase are read by their names), e.g. "
                "sf.MatchColumns(player_a='P1', player_b='P2', games_a='W1', games_b='W2', "
@@ -2368,12 +2369,12 @@ def unread_cells(frame: pl.LazyFrame | pl.DataFrame, column: str, context: Seque
     for r in bad.iter_rows(named=True):
         parts = [f"row {r[_ROW_COLUMN]}"]
         if EVENT_ID in r:
-            parts.append(f"event {r[EVENT_ID]!r}")
+            parts.append(f"event {quoted(r[EVENT_ID])}")
         if ROUND in r and column != ROUND:
             parts.append(f"round {r[ROUND]}")
         who = [repr(r[k]) for k in context if k in r and k not in (EVENT_ID, ROUND)]
         head = ", ".join(parts) + (f", {' vs '.join(who)}" if who else "")
-        shown.append(f"{head}: {r[column]!r}")
+        shown.append(f"{head}: {quoted(r[column])}")
     return "; ".join(shown)
 
 

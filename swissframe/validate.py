@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 import polars as pl
 
 from swissframe._collect import collect, scoped
-from swissframe._display import bounded, escaped
+from swissframe._display import bounded, escaped, quoted
 from swissframe.engine._chess import inferred_absences
 from swissframe.engine._record import event_rounds, missing_stage
 from swissframe.errors import SchemaError, ValidationError
@@ -417,7 +417,7 @@ class ValidationReport:
         shared = {c: vals[0] for c in ("file", "event_id") if c in self.problems.columns
                   and len(vals := self.problems[c].unique().to_list()) == 1
                   and vals[0] is not None}
-        lines += [f"all in file {v}" if c == "file" else f"all in event {v!r}"
+        lines += [f"all in file {v}" if c == "file" else f"all in event {quoted(v)}"
                   for c, v in shared.items()]
         for kind, grp in self.by_kind().items():
             info = KINDS.get(kind, Kind("error", kind, ""))
@@ -436,12 +436,12 @@ def _describe(row: Mapping[str, object]) -> str:
     if row["file"] is not None:
         parts.append(f"file {row['file']}")
     if row["event_id"] is not None:
-        parts.append(f"event {row['event_id']!r}")
+        parts.append(f"event {quoted(row['event_id'])}")
     if row["round"] is not None:
         parts.append(f"round {row['round']}")
     if row["player_id"] is not None:
-        opp = f" vs {row['opponent_id']!r}" if row["opponent_id"] is not None else ""
-        parts.append(f"player {row['player_id']!r}{opp}")
+        opp = f" vs {quoted(row['opponent_id'])}" if row["opponent_id"] is not None else ""
+        parts.append(f"player {quoted(row['player_id'])}{opp}")
     rec = (row["games_won"], row["games_lost"], row["games_drawn"])
     if all(v is not None for v in rec):
         parts.append("record " + "-".join(str(v) for v in rec))
@@ -683,6 +683,35 @@ def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
 #: U+202A–U+202E and U+2066–U+2069, the byte-order mark U+FEFF, the soft hyphen U+00AD …)
 #: and the line and paragraph separators U+2028 / U+2029.
 _INVISIBLE: Final = r"[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]"
+#: A character a zero-width non-joiner or joiner belongs beside: a letter, mark or symbol
+#: of a script other than Latin (Persian and Indic letters, an emoji, its variation
+#: selector). Between two of them a joiner is the name's spelling (علی‌رضا, a family emoji
+#: 👨‍👩‍👧), not an invisible character typed by mistake (bad data 156); beside a Latin or
+#: ASCII letter, a space or an end ('Al\u200dice') it stays suspicious.
+_JOINABLE: Final = r"[[\p{L}\p{M}\p{S}]--[\p{Latin}\x00-\x7F]]"
+#: A placeholder for a joiner after a joinable character while the one after it is looked
+#: at (a noncharacter: an id holding one is flagged all the same).
+_MARK: Final = "\uffff"
+_INVISIBLE_OR_MARK: Final = r"[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\x{FFFF}]"
+
+
+def _unjoined(ids: pl.Expr) -> pl.Expr:
+    """``ids`` without the zero-width joiners that stand between two joinable characters
+    (:data:`_JOINABLE`), the others kept (Polars' patterns look neither behind nor ahead:
+    a joiner after a joinable character is marked, then dropped where one follows).
+
+    >>> import polars as pl
+    >>> ids = pl.Series(["Ali\u200cReza", "\u0639\u0644\u06cc\u200c\u0631\u0636\u0627",
+    ...                  "\U0001f468\u200d\U0001f469\u200d\U0001f467", "\u0639\u200c"])
+    >>> out = ids.to_frame("id").select(_unjoined(pl.col("id")))["id"].to_list()
+    >>> [len(a) - len(b) for a, b in zip(ids, out, strict=True)]  # (joiners dropped)
+    [0, 1, 2, 0]
+    """
+    joiner = r"[\x{200C}\x{200D}]"
+    return (ids.str.replace_all(f"({_JOINABLE}){joiner}", "${1}" + _MARK)
+            .str.replace_all(f"{_MARK}({_JOINABLE})", "${1}"))
+
+
 #: The invisible characters that do not space words apart (removed from a look-alike key;
 #: tabs, newlines and the separators count as a space).
 _NOT_SPACING: Final = r"[\p{Cf}[\p{Cc}--\s]]"
@@ -722,7 +751,7 @@ def _shown(ids: pl.Expr) -> pl.Expr:
     are not all ASCII (where look-alike ids differ: 'Eléna' (El\\xe9na), 'Eléna'
     (Ele\\u0301na)). Applied to the reported ids only."""
     return ids.map_elements(
-        lambda s: repr(s) if repr(s) == ascii(s) else f"{s!r} ({escaped(s)})",
+        lambda s: repr(s) if repr(s) == ascii(s) else f"{quoted(s)} ({escaped(s)})",
         return_dtype=pl.String)
 
 
@@ -748,7 +777,7 @@ def _ids(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
     # an empty or blank id is an error of the contract (empty_id); these are computable
     # oddities
     spaced = pl.col("_id").str.strip_chars() != pl.col("_id")
-    invisible = pl.col("_id").str.contains(_INVISIBLE)
+    invisible = _unjoined(pl.col("_id")).str.contains(_INVISIBLE_OR_MARK)
     no_id = blank(pl.col("_id")) & (pl.col("_col") != "event_id")  # (empty_id's)
     hit = (ids.filter((spaced | invisible) & ~no_id).group_by("event_id", "_col", "_id")
            .agg(pl.col("round").min()).with_columns(

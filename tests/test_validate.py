@@ -8,6 +8,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import swissframe as sf
@@ -345,6 +347,46 @@ def test_invisible_characters_in_ids(char: str) -> None:
         f"player_id {f'A{char}B'!r} has invisible characters (control, zero-width or bidi)"]
     assert "\\u" in got["detail"][0] or "\\x" in got["detail"][0]  # shown escaped
     assert got["value"].to_list() == [f"A{char}B"] * 2
+
+
+@pytest.mark.parametrize("name", ["\u0639\u0644\u06cc\u200c\u0631\u0636\u0627",  # Persian
+                                  "\u0915\u094d\u200d\u0937",  # Devanagari
+                                  "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family
+                                  "\U0001f469\u200d\u2764\ufe0f\u200d\U0001f468 Kim"])
+def test_joiners_of_a_names_script_are_not_suspicious(name: str) -> None:
+    """A zero-width non-joiner is how Persian spells علی‌رضا, a joiner how an emoji family
+    is written: every such name was warned of as holding invisible characters (bad data
+    156). A joiner between two letters, marks or symbols of a script other than Latin is
+    the name's spelling; the look-alike check still meets 'علیرضا' typed without it."""
+    assert only(validate(renamed(GOOD, "A", name, (1, 2, 3))), "suspicious_id").height == 0
+    plain = name.replace("\u200c", "").replace("\u200d", "")
+    look = only(validate(renamed(GOOD, "A", plain, (3,)).pipe(renamed, "A", name, (1, 2))),
+                "suspicious_id")
+    assert look["detail"].str.contains("read as one id").to_list() == [True]
+
+
+#: Characters a joiner belongs between (letters, marks, symbols of scripts other than Latin)
+#: and others, for the property below.
+_JOINABLE = ["\u0639", "\u0631", "\u0915", "\u094d", "\U0001f468", "\ufe0f", "\u5c71"]
+_NOT_JOINABLE = ["a", "\u00e9", "1", " ", "-", "\u3000"]
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.lists(st.sampled_from([*_JOINABLE, *_NOT_JOINABLE, "\u200c", "\u200d"]),
+                min_size=1, max_size=8))
+def test_a_joiner_is_suspicious_unless_between_joinable_characters(chars: list[str]) -> None:
+    """An id is flagged for a joiner exactly when one of its joiners does not stand between
+    two joinable characters ('Ali\u200cReza', a joiner at an end or beside a space)."""
+    name = "".join(chars)
+    if not name.strip() or name != name.strip():
+        return  # (blank ids and surrounding spaces: other checks)
+    stray = any(c in "\u200c\u200d" and not (0 < i < len(chars) - 1
+                                            and chars[i - 1] in _JOINABLE
+                                            and chars[i + 1] in _JOINABLE)
+                for i, c in enumerate(chars))
+    got = only(validate(renamed(GOOD, "A", name, (1, 2, 3))), "suspicious_id")
+    flagged = got["detail"].str.contains("invisible characters").any()
+    assert flagged == stray, (ascii(name), got["detail"].to_list())
 
 
 def test_visible_unicode_ids_are_not_suspicious() -> None:

@@ -29,7 +29,6 @@ import shutil
 import sys
 import textwrap
 import threading
-import unicodedata
 import warnings
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -38,7 +37,7 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 import polars as pl
 
 from swissframe._batches import reporting
-from swissframe._display import bounded, escaped, fitted, number_text, text_width
+from swissframe._display import bounded, escaped, fitted, number_text, shown_as_is, text_width
 from swissframe.compare import PERCENT_CRITERIA, column_heading
 from swissframe.errors import (
     DataError,
@@ -983,17 +982,13 @@ def format_cell(name: str, value: object) -> str:
 #: Cc, Cf but the joiners, Zl, Zp, Co, Cn), as a Polars pattern; :func:`_shown` is the
 #: same rule for one character.
 _UNPRINTABLE: Final = r"[^\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}\x{200C}\x{200D}]"
-#: The zero-width non-joiner and joiner: Persian and Indic names hold them, and emoji
-#: sequences (a family, a flag): they join or part the letters beside them, and move no
-#: cursor (shown as they are, as the spaces are: the ideographic space of a Japanese event's
-#: name was written ``\u3000``, bad data 154).
-_JOINERS: Final = "\u200c\u200d"
 
 
 def _shown(c: str) -> bool:
     """Whether the character ``c`` is written as it is in readable output (not escaped):
-    :data:`_UNPRINTABLE`'s rule."""
-    return c.isprintable() or c in _JOINERS or unicodedata.category(c) == "Zs"
+    :data:`_UNPRINTABLE`'s rule (:func:`~swissframe._display.shown_as_is`, which the
+    messages' quoted names follow too)."""
+    return shown_as_is(c)
 
 
 def _readable(text: str) -> str:

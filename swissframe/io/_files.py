@@ -43,6 +43,7 @@ import os
 import re
 import secrets
 import stat
+import unicodedata
 import warnings
 import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -53,7 +54,7 @@ from typing import TYPE_CHECKING, Final, Literal, TypeVar
 
 import polars as pl
 
-from swissframe._display import told_apart
+from swissframe._display import escaped, quoted, told_apart
 from swissframe.errors import (
     MAX_WHOLE,
     DataError,
@@ -872,20 +873,38 @@ class Source:
         return event_names(self.bundles.values(), self.events["event_id"].to_list())
 
     def player_id(self, player: str, event_id: str | None = None) -> str:
-        """``player`` as a player id: an id is kept; a name the files hold becomes its id.
+        """``player`` as a player id: an id is kept; a name the files hold becomes its id
+        (in any case); an id or a name in another Unicode form than the file's (NFC, NFD)
+        becomes the file's id.
 
         Raises :class:`~swissframe.errors.DataError` when a name belongs to several ids.
         """
         rows = self.results if event_id is None else self.results.filter(
             pl.col("event_id") == event_id)
-        if rows.filter(pl.col("player_id") == player).height or not self.names.height:
+        if rows.filter(pl.col("player_id") == player).height:
+            return player
+        # the same text in another Unicode form: 'Zoë' typed as one letter, the file's
+        # 'Zoe' + U+0308 (a macOS export), was "not in the event" with no hint (bad data 159)
+        canon = unicodedata.normalize("NFC", player)
+        same = sorted(set(rows.filter(pl.col("player_id").cast(pl.String).str.normalize("NFC")
+                                      == canon)["player_id"].cast(pl.String).to_list()))
+        if len(same) > 1:
+            msg = (f"{quoted(player)} is the id of {len(same)} players whose ids differ only in "
+                   f"Unicode form ({', '.join(f'{quoted(i)}: {escaped(i)}' for i in same[:4])})."
+                   " Hint: one person under two spellings? swissframe validate FILE lists them "
+                   "(suspicious_id); fix the id in the source.")
+            raise DataError(msg)
+        if same:
+            return str(same[0])
+        if not self.names.height:
             return player
         names = self.names if event_id is None else self.names.filter(
             pl.col("event_id") == event_id)
-        hit = names.filter(pl.col("name").str.to_lowercase() == player.strip().lower())
+        hit = names.filter(pl.col("name").str.normalize("NFC").str.to_lowercase()
+                           == canon.strip().lower())
         ids = sorted(set(hit["player_id"].to_list()))
         if len(ids) > 1:
-            msg = (f"{player!r} is the name of several players ({', '.join(ids)}). Hint: "
+            msg = (f"{quoted(player)} is the name of several players ({', '.join(ids)}). Hint: "
                    "pass the player id, or the event with --event.")
             raise DataError(msg)
         return str(ids[0]) if ids else player
@@ -2291,7 +2310,7 @@ def warn_missing_rounds(results: pl.DataFrame) -> None:
         first = bracket.row(0, named=True)
         n = bracket.height
         msg = (f"{n} event{'s' * (n > 1)} with only playoff rows (a knockout event, or a "
-               f"bracket without its Swiss rounds), e.g. event {first['event_id']!r}: "
+               f"bracket without its Swiss rounds), e.g. event {quoted(first['event_id'])}: "
                f"{first['detail']}; the standings leave {'them' if n > 1 else 'it'} out. "
                "Hint: if the event had Swiss rounds, they are missing from the export (or "
                "marked 'playoff'): swissframe validate FILE lists each.")
@@ -2305,7 +2324,7 @@ def warn_missing_rounds(results: pl.DataFrame) -> None:
     n = gaps["event_id"].n_unique()
     its = "their" if n > 1 else "its"
     msg = (f"{n} event{'s' * (n > 1)} with no row at all in a round before {its} "
-           f"last, e.g. event {first['event_id']!r}: {first['detail']}; the standings count "
+           f"last, e.g. event {quoted(first['event_id'])}: {first['detail']}; the standings count "
            "such a round as played by no one. Hint: a round's results may be lost in the "
            "export: swissframe validate FILE lists each.")
     warnings.warn(msg, DataWarning, stacklevel=3)
@@ -2331,7 +2350,7 @@ def notes_summary(notes: pl.DataFrame) -> str:
                       notes.group_by("kind", maintain_order=True).len().iter_rows())
     first = notes.row(0, named=True)
     where = [str(first["file"])] if first.get("file") else []
-    where += [f"{c.replace('_id', '')} {first[c]!r}" if isinstance(first[c], str)
+    where += [f"{c.replace('_id', '')} {quoted(first[c])}" if isinstance(first[c], str)
               else f"{c} {first[c]}" for c in ("event_id", "round", "player_id")
               if first.get(c) is not None]
     n = notes.height

@@ -66,6 +66,7 @@ try:  # (optional: without it every file is parsed whole, see _read_parts)
 except ImportError:  # pragma: no cover - the wheels cover the supported Pythons
     _simdjson = None  # type: ignore[assignment]
 
+from swissframe._display import quoted
 from swissframe.errors import ImportFormatError
 from swissframe.io._files import (
     MAX_DIGITS,
@@ -334,7 +335,7 @@ def _expand(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) ->
     for f in files:
         eid = _event_id(f)
         if eid in seen:
-            msg = (f"event {eid!r} is given twice: {shown(seen[eid])} and {shown(f)}. "
+            msg = (f"event {quoted(eid)} is given twice: {shown(seen[eid])} and {shown(f)}. "
                    "Hint: event_id is the file name, so pass each event once.")
             raise ImportFormatError(msg)
         seen[eid] = f
@@ -762,7 +763,7 @@ def _column(rows: list[dict[str, Any]], key: str, eid: str, *, whole: bool) -> l
     if all(v is None or (type(v) in kinds and -(2**63) < v < 2**63) for v in values):
         return values if whole else [None if v is None else float(v) for v in values]
     check = _whole if whole else _number
-    return [check(v, eid, f"standings row #{i + 1} ({rows[i]['Player']!r})", key)
+    return [check(v, eid, f"standings row #{i + 1} ({quoted(rows[i]['Player'])})", key)
             for i, v in enumerate(values)]
 
 
@@ -1155,7 +1156,7 @@ def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
     huge = rounds.filter(digits.str.len_chars() > MAX_DIGITS)
     if huge.height:
         r = huge.row(0, named=True)
-        msg = (f"event {r['event_id']!r}: round name {r['round_name']!r} (round #"
+        msg = (f"event {quoted(r['event_id'])}: round name {quoted(r['round_name'])} (round #"
                f"{r['round_pos'] + 1} in the file) numbers a round past any tournament's. "
                "Hint: rounds are 'Round 1', 'Round 2', …; fix the file's round names.")
         raise ImportFormatError(msg)
@@ -1165,16 +1166,16 @@ def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
     other = bad.filter(pl.col("round_name").str.contains(_OTHER_DIGITS.pattern))
     if other.height:
         r = other.row(0, named=True)
-        msg = (f"event {r['event_id']!r}: round name {r['round_name']!r} (round #"
+        msg = (f"event {quoted(r['event_id'])}: round name {quoted(r['round_name'])} (round #"
                f"{r['round_pos'] + 1} in the file) is numbered in digits other than ASCII "
                f"0-9 ({other.height} such round(s) in total). Hint: write the round names "
                "'Round 1', 'Round 2', … with the digits 0-9.")
         raise ImportFormatError(msg)
     if bad.height:
         r = bad.row(0, named=True)
-        label = (f"round name {r['round_name']!r}" if r["round_name"]
+        label = (f"round name {quoted(r['round_name'])}" if r["round_name"]
                  else "a round without a RoundName")
-        msg = (f"event {r['event_id']!r}: {label} (round #"
+        msg = (f"event {quoted(r['event_id'])}: {label} (round #"
                f"{r['round_pos'] + 1} in the file) is neither numbered nor a known playoff "
                f"name ({bad.height} such round(s) in total). Hint: add it to "
                "swissframe.io.decklist.PLAYOFF_ROUND_NAMES, PLAYOFF_ROUND_PATTERNS or "
@@ -1190,7 +1191,7 @@ def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
     dup = rounds.filter(pl.len().over("event_id", "round") > 1)
     if dup.height:
         r = dup.row(0, named=True)
-        msg = (f"event {r['event_id']!r}: round number {r['round']} is used by more than one "
+        msg = (f"event {quoted(r['event_id'])}: round number {r['round']} is used by more than one "
                "round of the file. Hint: round names must be distinct 'Round N' labels or "
                "playoff names that come after the numbered rounds.")
         raise ImportFormatError(msg)
@@ -1217,8 +1218,9 @@ def _orient(matches: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
     bad = m.filter(pl.any_horizontal(pl.col("r1", "r2", "r3").is_null()))
     if bad.height:
         r = bad.sort("event_id", "round_pos", "match_pos").row(0, named=True)
-        msg = (f"event {r['event_id']!r}, round {r['round']}: match {r['p1']!r} vs {r['p2']!r} "
-               f"has result {r['result']!r}, expected 'W-L-D' with counts below 2^63 ({bad.height} "
+        msg = (f"event {quoted(r['event_id'])}, round {r['round']}: match {quoted(r['p1'])} "
+               f"vs {quoted(r['p2'])} has result {quoted(r['result'])}, expected 'W-L-D' with "
+               f"counts below 2^63 ({bad.height} "
                "such match(es)). Hint: Result is '<P1 game wins>-<P2 game wins>-<drawn "
                "games>'.")
         raise ImportFormatError(msg)
@@ -1271,9 +1273,9 @@ def _orient(matches: pl.DataFrame, report: list[pl.DataFrame]) -> pl.DataFrame:
                                                           + pl.col("gd")) > 1))
     if bad_level.height:
         r = bad_level.sort("event_id", "round_pos", "match_pos").row(0, named=True)
-        msg = (f"event {r['event_id']!r}, round {r['round']}: {r['source']} results are "
-               f"match-level (1-0-0 / 0-0-1) but {r['a']!r} vs {r['b']!r} reads "
-               f"{r['result']!r}. Hint: check swissframe.io.decklist.RESULT_LEVEL.")
+        msg = (f"event {quoted(r['event_id'])}, round {r['round']}: {r['source']} results are "
+               f"match-level (1-0-0 / 0-0-1) but {quoted(r['a'])} vs {quoted(r['b'])} reads "
+               f"{quoted(r['result'])}. Hint: check swissframe.io.decklist.RESULT_LEVEL.")
         raise ImportFormatError(msg)
     return m
 

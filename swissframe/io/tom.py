@@ -58,6 +58,7 @@ standings give them no rank and their results still count for their opponents.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -71,6 +72,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 import polars as pl
 
+from swissframe._display import quoted
 from swissframe.errors import ImportFormatError, SwissframeError
 from swissframe.io._files import (
     bom_decoded,
@@ -343,6 +345,31 @@ def _parse_xml(data: bytes | str, source: str) -> Element:
 _DECLARED: Final = re.compile(rb"""\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)""")
 
 
+def _declared_decoded(data: bytes, source: str) -> str | None:
+    """The text of a file whose XML declaration names an encoding other than UTF-8 and
+    UTF-16/32, decoded by Python's codec of that name: the XML parser (expat) reads only
+    single-byte code pages itself, and refused a well-formed file declaring Shift_JIS,
+    EUC-JP, GBK, Big5 or EUC-KR as "multi-byte encodings are not supported", with the hint
+    to re-export it from TOM (bad data 158). None when the declaration names UTF-8,
+    UTF-16/32, nothing, or no text encoding (the parser then says which)."""
+    m = _DECLARED.match(data)
+    if m is None:
+        return None
+    declared = m.group(1).decode("ascii")
+    try:
+        codec = codecs.lookup(declared).name
+        if codec.startswith(("utf-8", "utf-16", "utf-32")):
+            return None
+        return data.decode(declared)
+    except LookupError:  # (not a known codec, or not a text encoding: rot13, zlib)
+        return None
+    except UnicodeDecodeError as exc:
+        msg = (f"{source}: byte {exc.start} ({data[exc.start:exc.start + 4].hex(' ')}) is "
+               f"not {declared}, the encoding the XML declaration names. Hint: declare the "
+               "encoding the file is in, save it again as UTF-8, or re-export it from TOM.")
+        raise ImportFormatError(msg) from None
+
+
 def _not_utf8(data: bytes | str) -> str:
     """The hint for a file the XML parser refused: when it is to be read as UTF-8 (so it
     declares, or declares nothing) and is not — an editor re-saved it in a Windows code
@@ -597,7 +624,7 @@ def _standing_type(pod: Element, source: str, *, cat: int) -> str:
     if kind in TOM_STANDING_TYPES:
         return kind
     first = next((p.get("id") for p in pod.iterfind("player")), None)
-    who = f", player {first.strip()!r}" if first and first.strip() else ""
+    who = f", player {quoted(first.strip())}" if first and first.strip() else ""
     what = f"unknown standings type {code!r}" if code is not None else "no standings type"
     msg = (f"{source}, standings pod {cat}{who}: {what}, so whether its players finished "
            "or were disqualified is not known. Hint: TOM writes "
@@ -777,6 +804,8 @@ def _parse_tom(data: bytes | str, *, event_key: str, source: str | None) -> TomE
     # UTF-16/32 with a byte-order mark: decoded by the mark, as a text whose declaration
     # (often still "UTF-8" after a re-save) the parser then ignores
     text = bom_decoded(raw, src)
+    if text is None:
+        text = _declared_decoded(raw, src)
     root = _parse_xml(raw if text is None else text, src)
     _check_layout(root, src)
     players = _read_players(root, src)

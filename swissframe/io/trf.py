@@ -69,6 +69,7 @@ from typing import Any, Final, NamedTuple
 
 import polars as pl
 
+from swissframe._display import count, quoted
 from swissframe.errors import DataError, ImportFormatError, SwissframeError
 from swissframe.io._files import (
     MAX_DIGITS,
@@ -318,10 +319,69 @@ def _decode(data: bytes | str, source: str) -> str:
     text = bom_decoded(raw, source)
     if text is not None:
         return text
-    for encoding in ("utf-8-sig", "cp1252"):
-        with contextlib.suppress(UnicodeDecodeError):
-            return raw.decode(encoding)
+    with contextlib.suppress(UnicodeDecodeError):
+        return raw.decode("utf-8-sig")
+    _refuse_names_cut_in_bytes(raw, source)
+    with contextlib.suppress(UnicodeDecodeError):
+        return raw.decode("cp1252")
     return raw.decode("latin-1")
+
+
+#: A player line's name field (0-based: columns 15-47) and its width.
+_NAME: Final = slice(14, 47)
+_NAME_WIDTH: Final = 33
+_BYTES_HINT: Final = ("Hint: TRF-16 counts characters (33 a name); the program that wrote the "
+                      "file counted UTF-8 bytes. Export the file again as Windows-1252 (the "
+                      "names then take one byte a character), or pad each name to 33 "
+                      "characters.")
+
+
+def _refuse_names_cut_in_bytes(raw: bytes, source: str) -> None:
+    """Refuse a file that is UTF-8 but for a character cut at the end of a player's name
+    field: a program counting bytes wrote it (C's ``%-33.33s``, PHP's ``str_pad``), each
+    name padded or cut to 33 bytes. Read as Windows-1252 (the file is not UTF-8 as a whole),
+    every accented or Cyrillic name became mojibake (``MÃ¼ller``) without a word (bad data
+    157). A Windows-1252 file is not UTF-8 in its names' letters, and is read as before."""
+    cut = None
+    for lineno, line in enumerate(re.split(rb"\r\n|\r|\n", raw), start=1):
+        try:
+            line.decode("utf-8")
+            continue
+        except UnicodeDecodeError:
+            pass
+        if not line.startswith(b"001"):
+            return
+        name = line[_NAME]
+        try:  # (the name less a character cut at its end, the line around it)
+            shown = name.decode("utf-8", errors="ignore")
+            if shown.encode("utf-8") != name[:len(shown.encode("utf-8"))]:
+                return
+            line[:_NAME.start].decode("utf-8")
+            line[_NAME.stop:].decode("utf-8")
+        except UnicodeDecodeError:
+            return
+        cut = cut or (lineno, shown.rstrip())
+    if cut is not None:
+        msg = (f"{source}, line {cut[0]}: the file is UTF-8 but for a name cut inside a "
+               f"character at column 47 ({quoted(cut[1])}…): its player lines are laid out "
+               "in bytes, not characters, and read as Windows-1252 every name would be "
+               f"garbled. {_BYTES_HINT}")
+        raise ImportFormatError(msg)
+
+
+def _realigned_from_bytes(line: str) -> str | None:
+    """A player line whose name field was padded to 33 UTF-8 bytes (not characters),
+    padded to 33 characters instead; None when the line is ASCII or its name field is not
+    whole characters in bytes."""
+    raw = line.encode("utf-8")
+    if len(raw) == len(line):
+        return None
+    try:
+        head, name, tail = (raw[:_NAME.start].decode("utf-8"),
+                            raw[_NAME].decode("utf-8"), raw[_NAME.stop:].decode("utf-8"))
+    except UnicodeDecodeError:
+        return None
+    return head + name.ljust(_NAME_WIDTH) + tail
 
 
 _SEP: Final = r"\s*[-/.]\s*"
@@ -427,11 +487,15 @@ _CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 def _parse_player(line: str, lineno: int, src: str, event_id: str
                   ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     try:
-        return _player_fields(line, lineno, src, event_id)
+        read = _player_fields(line, lineno, src, event_id)
     except ImportFormatError:
         bad = _CONTROL.search(line)
         if bad is None:
+            _refuse_aligned_in_bytes(line, lineno, src, event_id, None)
             raise
+    else:
+        _refuse_aligned_in_bytes(line, lineno, src, event_id, read)
+        return read
     char = bad.group()
     what = "a NUL byte" if char == "\x00" else f"a control character (U+{ord(char):04X})"
     msg = (f"{src}, line {lineno}: {what} at column {bad.start() + 1} of a player line (001), "
@@ -439,6 +503,55 @@ def _parse_player(line: str, lineno: int, src: str, event_id: str
            "are misaligned. Hint: the file is damaged there; remove the character (TRF-16 "
            "is fixed-column).")
     raise ImportFormatError(msg) from None
+
+
+#: The right-aligned numbers of a player line (0-based: rating, points, rank).
+_RIGHT_ALIGNED: Final = (slice(48, 52), slice(80, 84), slice(85, 89))
+
+
+def _misplaced(line: str) -> bool:
+    """Whether a right-aligned number of a player line (rating, points, rank) does not end
+    at its field's last column: a line shifted by a name padded in bytes can read whole,
+    its round blocks fallen before column 92 (a name of 8 CJK and accented letters, 12
+    bytes more than characters, left the player without rounds)."""
+    padded = line.ljust(_FIRST_BLOCK)
+    return any(padded[f].strip() and padded[f.stop - 1] == " " for f in _RIGHT_ALIGNED)
+
+
+def _filled(read: tuple[dict[str, Any], list[dict[str, Any]]]) -> int:
+    """How many of a player line's numbers (rating, points, rank) and round blocks were
+    read: a line shifted by a name padded in bytes loses some to the columns before them."""
+    player, blocks = read
+    return sum(player[k] is not None for k in ("rating", "points", "rank")) + len(blocks)
+
+
+def _refuse_aligned_in_bytes(line: str, lineno: int, src: str, event_id: str,
+                             read: tuple[dict[str, Any], list[dict[str, Any]]] | None
+                             ) -> None:
+    """Name what misaligned a player line (``read``: what its characters gave, None when
+    they did not read) when, with its name field counted in UTF-8 bytes, it reads whole
+    with its numbers at their fields' ends, and counted in characters it did not read, or
+    its numbers are not in place, or it reads fewer of them and of its round blocks
+    (:func:`_filled`): a name of
+    accented or other letters padded to 33 bytes left every field after it shifted by a
+    column a letter (the error said ``points are '.0'``, or the rounds fell before column
+    92; bad data 157)."""
+    fixed = _realigned_from_bytes(line)
+    if fixed is None or _misplaced(fixed):
+        return
+    try:
+        player, blocks = _player_fields(fixed, lineno, src, event_id)
+    except ImportFormatError:
+        return
+    if read is not None and not _misplaced(line) and _filled(read) >= _filled(
+            (player, blocks)):
+        return
+    name = fixed[_NAME].rstrip()
+    shift = len(line[:_NAME.stop].encode("utf-8")) - _NAME.stop
+    msg = (f"{src}, line {lineno}: the name {quoted(name)} is padded to 33 bytes of UTF-8, "
+           f"not 33 characters, so each field after it starts {count(shift, 'column')} early "
+           f"(the line reads whole counted in bytes). {_BYTES_HINT}")
+    raise ImportFormatError(msg)
 
 
 def _player_fields(line: str, lineno: int, src: str, event_id: str

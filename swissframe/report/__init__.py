@@ -23,6 +23,7 @@ from typing import Any
 
 import polars as pl
 
+from swissframe._display import quoted
 from swissframe.errors import (
     DataError,
     DataWarning,
@@ -153,7 +154,7 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
                             n_sims=n_sims, seed=seed, variants=variants)
     if len(events) > 1:
         msg = (f"an event page needs one event, the input holds {len(events)}. Hint: pass "
-               f"event_id=… (e.g. {events[0]!r}) or season=True.")
+               f"event_id=… (e.g. {quoted(events[0])}) or season=True.")
         raise DataError(msg)
     return build_event(src.results, meta_for(src, events[0], rules, names, title), top=top,
                        n_sims=n_sims, seed=seed, variants=variants)
@@ -218,7 +219,7 @@ def _without_brackets(src: Source, event_id: str | None, season: bool | None) ->
     page = event_id if event_id is not None else (
         src.event_ids()[0] if len(src.event_ids()) == 1 and not season else None)
     if page is not None and page in details:
-        msg = (f"event {page!r} has only playoff rows ({details[page]}): a report ranks the "
+        msg = (f"event {quoted(page)} has only playoff rows ({details[page]}): a report ranks the "
                "Swiss. Hint: add the event's Swiss rounds, or report on another event.")
         raise DataError(msg)
     if page is not None:

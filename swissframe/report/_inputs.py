@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 import swissframe as sf
+from swissframe._display import quoted
 from swissframe.errors import DataError, did_you_mean
 from swissframe.report._event import EventMeta
 from swissframe.rules import Ruleset
@@ -187,8 +188,8 @@ def meta_for(src: Source, event_id: str, rules: str | Ruleset | None,
         if twice.height:  # (the last one was shown, without a word)
             who = twice["player_id"][0]
             both = twice.filter(pl.col("player_id") == who)["name"].to_list()
-            msg = (f"names gives player {who!r} of event {event_id!r} more than one name "
-                   f"({', '.join(map(repr, both[:3]))}). Hint: one row per player_id (and "
+            msg = (f"names gives player {quoted(who)} of event {quoted(event_id)} more than one "
+                   f"name ({', '.join(map(quoted, both[:3]))}). Hint: one row per player_id (and "
                    "event_id) in the names table.")
             raise DataError(msg)
         shown.update({str(a): str(b) for a, b in sub.select("player_id", "name").iter_rows()})
@@ -215,7 +216,7 @@ def event_rows(src: Source, event_id: str) -> pl.DataFrame:
     """One event's rows (an error naming close matches when absent)."""
     known = src.event_ids()
     if event_id not in known:
-        msg = (f"event {event_id!r} is not in the input. Hint: " + did_you_mean(
+        msg = (f"event {quoted(event_id)} is not in the input. Hint: " + did_you_mean(
             event_id, known, f"events present: {known[:10]}{' …' if len(known) > 10 else ''}."))
         raise DataError(msg)
     return src.results.filter(pl.col("event_id") == event_id)

@@ -643,6 +643,34 @@ def test_a_file_in_a_windows_code_page_that_claims_utf8_is_named_so(
     assert read_tom(path).players["name"].to_list() == ["Pé", None]
 
 
+@pytest.mark.parametrize(("encoding", "first", "last"), [
+    ("Shift_JIS", "太郎", "山田"), ("EUC-JP", "ポケ", "カード"), ("GBK", "小明", "王"),
+    ("Big5", "志明", "陳"), ("EUC-KR", "민준", "김"), ("cp1251", "Дмитрий", "Шостакович"),
+    ("ISO-8859-8", "דוד", "כהן")])
+def test_a_file_in_a_declared_multibyte_encoding_is_read(
+        tmp_path: Path, encoding: str, first: str, last: str) -> None:
+    """A well-formed file declaring Shift_JIS, EUC-JP, GBK, Big5 or EUC-KR was refused:
+    the XML parser reads only single-byte code pages itself ("multi-byte encodings are not
+    supported. Hint: re-export the file from TOM"; bad data 158). Decoded by the codec the
+    declaration names; a byte that is not in it is named."""
+    body = (f'<tournament type="2" stage="5"><players><player userid="1"><firstname>{first}'
+            f'</firstname><lastname>{last}</lastname></player><player userid="2"/></players>'
+            '<pods><pod category="2"><rounds><round number="1" type="3"><matches>'
+            '<match outcome="1"><player1 userid="1"/><player2 userid="2"/></match>'
+            '</matches></round></rounds></pod></pods></tournament>')
+    path = tmp_path / "cup.tdf"
+    data = (f'<?xml version="1.0" encoding="{encoding}"?>\n' + body).encode(encoding)
+    path.write_bytes(data)
+    assert read_tom(path).players["name"].to_list() == [f"{first} {last}", None]
+    at = data.index(b"</firstname>")
+    path.write_bytes(data[:at] + b"\xff\xff" + data[at:])
+    if encoding in ("cp1251", "ISO-8859-8"):  # (0xff is a letter of these single-byte pages)
+        return
+    with pytest.raises(ImportFormatError, match=rf"cup\.tdf: byte {at} \(ff ff .*\) is not "
+                       rf"{encoding}, the encoding the XML declaration names\. Hint: "):
+        read_tom(path)
+
+
 @pytest.mark.parametrize("encoding", ["x-nonsense", "rot13", "zlib", "mbcs"])
 def test_a_declared_encoding_that_is_no_text_encoding_is_named(
         tmp_path: Path, encoding: str) -> None:

@@ -639,3 +639,58 @@ def test_the_number_of_rounds_is_one_value_in_xxr_or_142() -> None:
     with pytest.raises(ImportFormatError, match=r"the 142 record \(number of rounds\) is "
                        r"given twice, differently: line 10 '4', line 11 '7'"):
         parse_trf(text)
+
+
+def _in_bytes(text: str) -> bytes:
+    """``text`` as a program counting UTF-8 bytes writes it: each player line's name field
+    padded, or cut, to 33 bytes (C's ``%-33.33s``)."""
+    out = []
+    for ln in text.split("\n"):
+        name = ln[14:47].rstrip().encode("utf-8")[:33]
+        out.append(ln[:14].encode() + name.ljust(33) + ln[47:].encode("utf-8")
+                   if ln.startswith("001") else ln.encode("utf-8"))
+    return b"\n".join(out)
+
+
+#: Letters of names in scripts of one, two and three UTF-8 bytes.
+_LETTERS = st.sampled_from([*"Abz ,-", *"éüøŁŠçÑ", *"ДмитрийЁ", *"山田太郎김민준", "e\u0301"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_LETTERS, min_size=1, max_size=14).map("".join).filter(
+    lambda s: s.strip() == s and len(s) <= 33 and not s.isascii()))
+def test_names_laid_out_in_utf8_bytes_are_refused_by_name(name: str) -> None:
+    """A TRF written by a program counting bytes pads each name to 33 bytes of UTF-8: the
+    fields after a name of accented, Cyrillic or CJK letters started a column early for
+    each extra byte, and the error said ``points (columns 81-84) are '.0'`` (bad data 157).
+    The error names the name and the cause; the same file laid out in characters reads."""
+    text = ("012 Club\n" + line(1, name, "1.0", "1", ["   2 w 1"]) + "\n"
+            + line(2, "B", "0.0", "2", ["   1 b 0"]) + "\n")
+    assert parse_trf(text.encode("utf-8"), event_key="club").players["name"][0] == name
+    data = _in_bytes(text)
+    if len(name.encode("utf-8")) > 33:  # (cut inside or between characters)
+        with pytest.raises(ImportFormatError, match=r"line 2: .*(cut inside a character|"
+                           r"padded to 33 bytes of UTF-8)"):
+            parse_trf(data, event_key="club")
+        return
+    with pytest.raises(ImportFormatError, match=(
+            rf"club, line 2: the name {re.escape(repr(name))} is padded to 33 bytes of UTF-8, "
+            rf"not 33 characters, so each field after it starts "
+            rf"{len(name.encode()) - len(name)} columns? early .* Hint: TRF-16 counts")):
+        parse_trf(data, event_key="club")
+
+
+def test_a_name_cut_inside_a_character_is_not_read_as_windows_1252() -> None:
+    """Cut to 33 bytes, a long Cyrillic name ended inside a character: the file was no
+    UTF-8, so it was read as Windows-1252 and every name came out garbled (``MÃ¼ller``,
+    ``Ð¨Ð¾Ñ…``) without a word (bad data 157). A Windows-1252 file still reads."""
+    text = ("012 Club\n" + line(1, "Müller, Jörg", "1.0", "1", ["   2 w 1"]) + "\n"
+            + line(2, "Шостакович, Дмитрий", "0.0", "2", ["   1 b 0"]) + "\n")
+    data = _in_bytes(text)
+    with pytest.raises(ImportFormatError, match=(
+            r"club, line 3: the file is UTF-8 but for a name cut inside a character at "
+            r"column 47 \('Шостакович, Дмитр'…\).*Hint: TRF-16 counts characters")):
+        parse_trf(data, event_key="club")
+    latin = text.replace("Шостакович, Дмитрий", "Šostakovič, Dmitrij").replace("č", "c")
+    assert parse_trf(latin.encode("cp1252"), event_key="club").players["name"].to_list() == [
+        "Müller, Jörg", "Šostakovic, Dmitrij"]

@@ -43,6 +43,7 @@ from typing import Any, Final
 
 import polars as pl
 
+from swissframe._display import quoted
 from swissframe.cli._common import (
     EVENT_HELP,
     add_quiet,
@@ -118,7 +119,7 @@ def _one_event(results: pl.DataFrame, event: str | None) -> pl.DataFrame:
     events = sorted(results["event_id"].unique().to_list())
     if event is not None:
         if event not in events:
-            msg = (f"event {event!r} is not in the input. Hint: events present: "
+            msg = (f"event {quoted(event)} is not in the input. Hint: events present: "
                    f"{events[:10]}{' …' if len(events) > 10 else ''}.")
             raise DataError(msg)
         rows = results.filter(pl.col("event_id") == event)
@@ -157,7 +158,7 @@ def _split_round(results: pl.DataFrame, rnd: int | None) -> tuple[pl.DataFrame, 
         # (without --round the round is the last one: say so, not quote a flag not given)
         which = (f"--round {r} cannot be analysed" if rnd is not None else
                  f"its last round ({r}) cannot be analysed: the round needs rounds before it")
-        msg = (f"event {event!r}: {which}; the Swiss has rounds 1–{last}. Hint: pick a round "
+        msg = (f"event {quoted(event)}: {which}; the Swiss has rounds 1–{last}. Hint: pick a round "
                "from 2 to the last Swiss round (its pairings are needed).")
         raise DataError(msg)
     prior = swiss.filter(pl.col("round") < r)

@@ -22,6 +22,7 @@ from typing import Final
 
 import polars as pl
 
+from swissframe._display import quoted
 from swissframe.cli._common import (
     add_event,
     add_files,
@@ -179,7 +180,7 @@ def _analysed(swiss: pl.DataFrame, last: pl.DataFrame, prior: pl.DataFrame,
     if not left.height:
         return done
     first = left.row(0, named=True)
-    why = (f"event {first['event_id']!r}: round {first['_R']} cannot be analysed, its Swiss "
+    why = (f"event {quoted(first['event_id'])}: round {first['_R']} cannot be analysed, its Swiss "
            f"has rounds {first['_a']}–{first['_b']} (the analysis needs the rounds before "
            "the round analysed, and its pairings)")
     if left.height == swiss["event_id"].n_unique():
