@@ -54,6 +54,7 @@ from swissframe.errors import (
 from swissframe.rules._ruleset import BEST_OF_THREE, Ruleset
 from swissframe.schema import (
     DISQUALIFIED,
+    FLAG_COLUMNS,
     OPTIONAL_COLUMNS,
     as_frame,
     flag_spellings,
@@ -726,9 +727,13 @@ def scenario_results(rf: RoundFrame, assignment: pl.DataFrame) -> pl.DataFrame:
     scen = assignment.select("event_id", "scenario_id").unique()
     cols = ["event_id", "scenario_id", "round", "player_id", "opponent_id", "games_won",
             "games_lost", "games_drawn"]
-    # the optional columns travel with the prior rows: an unplayed round (a forfeit, a
-    # half-point bye) keeps its meaning in every scenario; the analysed round is played
-    extra = [c for c in OPTIONAL_COLUMNS if c in rf.prior.columns]
+    # the optional and flag columns travel with the prior rows: an unplayed round (a
+    # forfeit, a half-point bye) and a double loss (TOM's: both seats 0-1-0, which the
+    # contract refuses unflagged: 250 mirror_mismatch problems, one a scenario) keep their
+    # meaning in every scenario; the analysed round is played (the disqualified flag is
+    # put on every row of the player below)
+    extra = [c for c in (*OPTIONAL_COLUMNS, *FLAG_COLUMNS)
+             if c != DISQUALIFIED and c in rf.prior.columns]
     old = rf.prior.join(scen, on="event_id", how="inner").select(*cols, *extra)
     out = pl.concat([old, new.select(cols)], how="diagonal").with_columns(
         phase=pl.lit("swiss"))

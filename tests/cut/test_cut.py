@@ -804,6 +804,28 @@ def test_cut_status_fast_equals_engine(rules: str, monkeypatch: pytest.MonkeyPat
         assert fast.equals(engine), (rules, kw)
 
 
+@pytest.mark.parametrize("rules", ["pokemon", "mtg"])
+def test_cut_status_of_an_event_with_a_double_loss(rules: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A prior round with a double loss (TOM's: both seats 0-1-0, flagged ``double_loss``):
+    each scenario's rows were built without the flag, and the engine path refused every
+    one of them (250 identical mirror_mismatch problems for ``swissframe cut`` of a TOM
+    file). The flag travels with the prior rows; fast and engine paths agree."""
+    from tests.helpers import REPO_ROOT
+
+    results = sf.read(REPO_ROOT / "tests" / "fixtures" / "tom" / "all_codes.tdf").results
+    assert results["double_loss"].any()
+    last = results["round"].max()
+    prior = results.filter(pl.col("round") < last)
+    assert prior["double_loss"].any()  # (the double loss is in a prior round)
+    pairs = results.filter(pl.col("round") == last).select(
+        "event_id", "round", "player_id", "opponent_id")
+    fast, engine = _status_both(prior, pairs, 4, rules, monkeypatch,
+                                exact_limit=10**6, n_sims=0)
+    assert engine.height > 0
+    assert fast.equals(engine)
+
+
 def test_fast_path_coverage() -> None:
     """Which rulesets take the fast path (the rest use the engine, the definition)."""
     res, pairs = _meet_event()
