@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, cast
 import polars as pl
 
 from swissframe import rules as _rules
-from swissframe._display import escaped, told_apart
+from swissframe._display import escaped, quoted, told_apart
 from swissframe.compare import criterion_label, knows_intentional_draws
 from swissframe.cut._words import CutWords, cut_words, draw_word
 from swissframe.engine.tiebreakers import drawn_by_lot
@@ -487,7 +487,7 @@ def _warn_undrawn(texts: dict[str, None]) -> None:
     shown = ", ".join(repr(c) for c in missing[:6]) + (" …" if len(missing) > 6 else "")
     warnings.warn(f"{len(missing)} character(s) of the chart's text are in no font this "
                   f"machine has, and the image draws each as an empty box: {shown} (in "
-                  f"{first[:40]!r}). Hint: install a font that has them (Chinese, Japanese "
+                  f"{quoted(first[:40])}). Hint: install a font that has them (Chinese, Japanese "
                   "and Korean: Noto Sans CJK, e.g. `apt install fonts-noto-cjk`) or name its "
                   "folder with swissframe.charts.register_font_directory(DIR); or save as .svg "
                   "or .html, whose text the viewer's fonts draw.", DataWarning, stacklevel=4)
@@ -585,7 +585,7 @@ def _one_event(df: pl.DataFrame, event_id: str | None, what: str) -> tuple[pl.Da
             raise DataError(msg)
         return df, str(events[0])
     if event_id not in events:
-        msg = (f"{what}: event {event_id!r} is not in the table. Hint: events present: "
+        msg = (f"{what}: event {quoted(event_id)} is not in the table. Hint: events present: "
                f"{sorted(map(str, events))[:10]}.")
         raise DataError(msg)
     return df.filter(pl.col("event_id") == event_id), event_id
@@ -1039,7 +1039,8 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
                  .select("player_id", pl.col("rank").alias("final_rank"),
                          player=pl.format("{}. {}", pl.col("rank"), pl.col("shown"))))
     if finishers.height == 0:
-        msg = f"{what}: event {event!r} has no standings after round {last}. Hint: check input."
+        msg = (f"{what}: event {quoted(event)} has no standings after round {last}. Hint: "
+               "check input.")
         raise DataError(msg)
     ruleset = _ruleset(rules, df)
     omw_ranked = any(c.function == "omwp" for c in ruleset.criteria)
@@ -1165,7 +1166,7 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
     rg, event = _one_event(rg, event_id, what)
     cur = cur.filter(pl.col("event_id") == event)
     if cur.height == 0:
-        msg = (f"{what}: event {event!r} is not in the current standings. Hint: pass "
+        msg = (f"{what}: event {quoted(event)} is not in the current standings. Hint: pass "
                "standings of the same results.")
         raise DataError(msg)
     cur = cur.sort("rank", "player_id", nulls_last=True)  # (disqualified: no rank, last)
@@ -1175,7 +1176,7 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
         chosen = cur.filter(pl.col("player_id").is_in(list(players)))
         missing = sorted(set(players) - set(chosen["player_id"].to_list()))
         if missing:
-            msg = (f"{what}: player(s) {missing[:5]} not in event {event!r}. Hint: check the "
+            msg = (f"{what}: player(s) {missing[:5]} not in event {quoted(event)}. Hint: check the "
                    "names (player_id).")
             raise DataError(msg)
     chosen = chosen.with_columns(
@@ -1461,7 +1462,7 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
     if data.height == 1:  # (one dot on an empty plane: a field size has nothing to compare)
         msg = (f"{what} compares events (one dot per event: the {rs_points(rs)} of place "
                f"{top} against its field size), and the input holds one, "
-               f"{data['event'][0]!r}. Hint: give several events' files; for this event, "
+               f"{quoted(data['event'][0])}. Hint: give several events' files; for this event, "
                f"chart standings draws its {line} against the standings "
                "(swissframe chart standings FILE), and chart cut-status who could still "
                "make it before the last round.")
@@ -1719,7 +1720,7 @@ def _sensitivity_of_one(data: pl.DataFrame, rulesets: list[str], *, top_n: str,
                "rulesets to sensitivity(), the first being the baseline.")
         raise DataError(msg)
     if moves.height == 0:
-        msg = (f"{what}: no ruleset changes the {top_n} of {event!r} (against {base}: "
+        msg = (f"{what}: no ruleset changes the {top_n} of {quoted(event)} (against {base}: "
                f"{', '.join(others)}): nothing to draw. Hint: swissframe sensitivity FILE "
                "(sf.sensitivity) lists each ruleset with its Kendall tau and what decided "
                f"{words.the_line_short}.")

@@ -96,3 +96,21 @@ def test_bounded_cuts_only_runs_longer_than_a_path() -> None:
     assert text.startswith("x ZZZ")
     assert text.split("\n")[0].endswith("ZZZ y")
     assert len(text) < 400
+
+
+def test_the_engines_and_the_cuts_messages_quote_names_as_the_tables_show_them() -> None:
+    """An event or player named with an ideographic space (or a zero-width joiner) is
+    quoted as it is in the engine's and the cut analysis' messages, as in the tables and
+    the readers' messages (bad data 155; these used ``repr``: ``'東京\\u3000杯'``)."""
+    event, player = "東京\u3000杯", "علی\u200cرضا"
+    m = pl.DataFrame({"round": [1], "player_a": [player], "player_b": ["B"], "games_a": [2],
+                      "games_b": [0], "games_drawn": [0]})
+    results = sf.from_matches(m).with_columns(event_id=pl.lit(event))
+    with pytest.raises(sf.SwissframeError) as exc:
+        sf.explain(results, "nobody", event_id=event)
+    assert f"in event '{event}'" in str(exc.value)
+    pairs = pl.DataFrame({"event_id": [event], "round": [2], "player_id": [player],
+                          "opponent_id": [player]})  # (paired with themself)
+    with pytest.raises(sf.SwissframeError) as exc:
+        sf.cut_status(results, pairs, 1)
+    assert f"event '{event}': player '{player}'" in str(exc.value)

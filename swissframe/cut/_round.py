@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Final, Literal
 import polars as pl
 
 from swissframe._collect import collect
+from swissframe._display import quoted
 from swissframe.engine._exact import FALLBACK_SCALE
 from swissframe.engine._record import (
     RateScales,
@@ -270,40 +271,40 @@ def _normalise_pairings(pairings: pl.DataFrame | pl.LazyFrame, prior: pl.DataFra
     df = _seats_of_tables(df)
     # (a self-pairing first: its two mirrored rows would read as a seat taken twice)
     _reject(df.filter(pl.col("player_id") == pl.col("opponent_id")), lambda r: (
-        f"event {r['event_id']!r}: player {r['player_id']!r} is paired with themself. "
+        f"event {quoted(r['event_id'])}: player {quoted(r['player_id'])} is paired with themself. "
         "Hint: fix the pairings."))
     _reject(df.filter(pl.len().over("event_id", "player_id") > 1), lambda r: (
-        f"event {r['event_id']!r}: player {r['player_id']!r} is paired more than once in "
-        "the analysed round. Hint: one row per seat."))
+        f"event {quoted(r['event_id'])}: player {quoted(r['player_id'])} is paired more than "
+        "once in the analysed round. Hint: one row per seat."))
     back = df.filter(pl.col("opponent_id").is_not_null()).join(
         df.select("event_id", pl.col("player_id").alias("opponent_id"),
                   pl.col("opponent_id").alias("_back")),
         on=["event_id", "opponent_id"], how="left")
     _reject(back.filter(pl.col("_back").ne_missing(pl.col("player_id"))), lambda r: (
-        f"event {r['event_id']!r}: {r['player_id']!r} is paired with {r['opponent_id']!r}, "
-        "whose own row does not point back. Hint: give both seats of every match (pairings "
-        "are mirrored like results)."))
+        f"event {quoted(r['event_id'])}: {quoted(r['player_id'])} is paired with "
+        f"{quoted(r['opponent_id'])}, whose own row does not point back. Hint: give both "
+        "seats of every match (pairings are mirrored like results)."))
     _check_pairing_ids(df, prior)
     # one analysed round per event: a match's two seats in rounds 5 and 6 were read as one
     # round (the rows' round was never compared)
     spread = df.group_by("event_id").agg(_lo=pl.col("round").min(), _hi=pl.col("round").max())
     _reject(spread.filter(pl.col("_lo") != pl.col("_hi")), lambda r: (
-        f"event {r['event_id']!r}: the pairings hold rounds {r['_lo']} to {r['_hi']}; they "
+        f"event {quoted(r['event_id'])}: the pairings hold rounds {r['_lo']} to {r['_hi']}; they "
         "are the pairings of one round, the one analysed. Hint: pass only that round's "
         "rows."))
     last = prior.group_by("event_id").agg(pl.col("round").max().alias("_last"))
     at = df.join(last, on="event_id", how="left")
     _reject(at.filter(pl.col("round") <= pl.col("_last")),
-            lambda r: (f"event {r['event_id']!r}: pairings are for round {r['round']}, but the "
-                       f"results already hold round {r['_last']}. Hint: pass only the rounds "
-                       "before it as results."), error=DataError)
+            lambda r: (f"event {quoted(r['event_id'])}: pairings are for round {r['round']}, "
+                       f"but the results already hold round {r['_last']}. Hint: pass only the "
+                       "rounds before it as results."), error=DataError)
     # (the pairings of round 9 on the results of rounds 1-4: the analysis would read the
     # standings after round 4 as those before round 9)
     gap = at.filter(pl.col("round") > pl.col("_last") + 1).with_columns(
         _missing=pl.when(pl.col("round") == pl.col("_last") + 2)
         .then(pl.format("round {} is", pl.col("_last") + 1))
         .otherwise(pl.format("rounds {}–{} are", pl.col("_last") + 1, pl.col("round") - 1)))
-    _reject(gap, lambda r: (f"event {r['event_id']!r}: pairings are for round {r['round']}, "
+    _reject(gap, lambda r: (f"event {quoted(r['event_id'])}: pairings are for round {r['round']}, "
                             f"but the results end at round {r['_last']}: {r['_missing']} "
                             "missing. Hint: pass the results of every round before the "
                             "analysed one."), error=DataError)
@@ -386,7 +387,7 @@ def _check_pairing_ids(pairs: pl.DataFrame, prior: pl.DataFrame) -> None:
     events = prior["event_id"].unique().sort().to_list()
     # (the first unknown event by id, not by the rows' order)
     for ev in pairs.filter(~pl.col("event_id").is_in(events))["event_id"].unique().sort():
-        msg = (f"the pairings are for event {ev!r}, which the results do not hold. Hint: "
+        msg = (f"the pairings are for event {quoted(ev)}, which the results do not hold. Hint: "
                + did_you_mean(ev, events, f"events present: {events[:10]}."))
         raise DataError(msg)
     known = prior.select("event_id", "player_id").unique()
@@ -408,11 +409,12 @@ def _check_pairing_ids(pairs: pl.DataFrame, prior: pl.DataFrame) -> None:
     if not found:
         return
     ev, pid, near = found[0]
-    msg = (f"event {ev!r}: the pairings name {pid!r}, who has no earlier round (taken as a "
-           f"late entrant), while {near!r}, who played before, is not paired")
+    msg = (f"event {quoted(ev)}: the pairings name {quoted(pid)}, who has no earlier round "
+           f"(taken as a late entrant), while {quoted(near)}, who played before, is not paired")
     if len(found) > 1:
-        msg += "; likewise " + ", ".join(f"{p!r} and {n!r}" + ("" if e == ev else f" ({e!r})")
-                                         for e, p, n in found[1:])
+        msg += "; likewise " + ", ".join(
+            f"{quoted(p)} and {quoted(n)}" + ("" if e == ev else f" ({quoted(e)})")
+            for e, p, n in found[1:])
     if new.height > len(found):
         msg += (f" ({new.height} ids of the pairings have no earlier round, "
                 f"{unpaired.height} players who played before are not paired)")
@@ -549,7 +551,7 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
     exact = scales.exact()
     if not exact:
         ids = post.get_column("event_id").unique()
-        which = f"event {ids[0]!r}" if ids.len() == 1 else "this input"
+        which = f"event {quoted(ids[0])}" if ids.len() == 1 else "this input"
         msg = (f"cut analysis: exact scales overflow Int128 for {which}; rates are compared "
                "as floats rounded to 12 decimals. Hint: only very long events do this.")
         warnings.warn(msg, ExactnessWarning, stacklevel=3)

@@ -20,6 +20,7 @@ from typing import Final
 import polars as pl
 
 from swissframe._collect import collect, concurrently, select, with_columns
+from swissframe._display import quoted
 from swissframe.engine._exact import (
     FALLBACK_SCALE,
     BitFields,
@@ -1022,7 +1023,7 @@ def late_rounds_needed(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...
     total = int(missed["_missed"].sum())
     if total > frame.height + MISSED_ROWS_SLACK:
         worst = missed.row(int(missed["_missed"].arg_max() or 0), named=True)
-        where = ", ".join(f"{k} {worst[k]!r}" for k in (*keys, "player_id"))
+        where = ", ".join(f"{k} {quoted(worst[k])}" for k in (*keys, "player_id"))
         msg = (f"ruleset {rules.name!r} counts a loss for every round a player missed "
                f"(late_rounds='loss'), which here is {total:,} losses for {frame.height:,} "
                f"result rows: {where} has no row in {worst['_missed']:,} rounds played "

@@ -16,6 +16,7 @@ from typing import Final
 import polars as pl
 
 from swissframe._collect import collect, scoped
+from swissframe._display import quoted
 from swissframe.engine._chess import with_inferred_absences
 from swissframe.engine._record import (
     EVAL,
@@ -124,12 +125,12 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
         mine = mine.filter(pl.col("event_id") == event_id)
     found = mine.select(*k).unique().pipe(collect)
     if found.height == 0:
-        where = f" in event {event_id!r}" if event_id is not None else ""
-        msg = (f"player {player_id!r} has no Swiss rows{where}. Hint: check the id (and "
+        where = f" in event {quoted(event_id)}" if event_id is not None else ""
+        msg = (f"player {quoted(player_id)} has no Swiss rows{where}. Hint: check the id (and "
                "event_id=), or through_round=.")
         raise DataError(msg)
     if found.height > 1:
-        msg = (f"player {player_id!r} appears in {found.height} events/keys "
+        msg = (f"player {quoted(player_id)} appears in {found.height} events/keys "
                f"({found.rows()[:5]}). Hint: pass event_id= (and filter extra keys).")
         raise DataError(msg)
     lf = lf.join(found.lazy(), on=list(k), how="semi")

@@ -16,6 +16,7 @@ import polars as pl
 import polars.selectors as cs
 
 from swissframe._collect import collect, collect_all, concurrently, scoped, select, with_columns
+from swissframe._display import quoted
 from swissframe.engine import _cumulative
 from swissframe.engine._chess import absences_columns, record_aggs, with_inferred_absences
 from swissframe.engine._exact import bit_fields, exact_name, packs, per_group, rank_exact
@@ -1169,11 +1170,11 @@ def _fallback_summary(fallbacks: Sequence[tuple[str, str]]) -> list[str]:
     per event), naming up to five and quoting the first event's first message."""
     events = list(dict.fromkeys(e for e, _ in fallbacks))
     if len(events) <= 1:
-        return [f"event {e!r}: {text}" for e, text in fallbacks]
+        return [f"event {quoted(e)}: {text}" for e, text in fallbacks]
     first, text = fallbacks[0]
     named = ", ".join(map(repr, events[:5])) + (", …" if len(events) > 5 else "")
     return [f"{len(events)} events ({named}) rank some ties on rounded values; the first, "
-            f"event {first!r}: {text}"]
+            f"event {quoted(first)}: {text}"]
 
 
 def _coded_ok(rules: Ruleset) -> bool:

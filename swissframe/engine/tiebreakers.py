@@ -28,6 +28,7 @@ from typing import Final, Literal, TypeVar
 import polars as pl
 
 from swissframe._collect import collect, select
+from swissframe._display import quoted
 from swissframe.engine import _chess
 from swissframe.engine._exact import (
     FALLBACK_SCALE,
@@ -764,7 +765,7 @@ def lost_round_squares(ctx: Context, *, name: str = "lost_round_squares") -> pl.
     # (the first by its keys, not by the group-by's order: the same player named each time)
     over = agg.filter(pl.col("_s") > 2**63 - 1).sort(ctx.pkeys).head(1).pipe(collect)
     if over.height:
-        who = ", ".join(f"{k} {v!r}" for k, v in zip(ctx.pkeys, over.row(0), strict=False))
+        who = ", ".join(f"{k} {quoted(v)}" for k, v in zip(ctx.pkeys, over.row(0), strict=False))
         msg = (f"lost_round_squares: the sum of the squares of the rounds lost by {who} is "
                f"{over['_s'][0]:,}, past what an Int64 column holds (round numbers this "
                "large are not a Swiss event's). Hint: number the event's rounds from 1.")
