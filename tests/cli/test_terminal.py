@@ -21,6 +21,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from swissframe._display import text_width
 from tests.helpers import DE_DECIDES, REPO_ROOT, SHARED_ROOT, decisive
 
 STORE = str(REPO_ROOT / "data" / "events" / "store-championship.csv")
@@ -87,7 +88,8 @@ def _fits(lines: list[str], columns: int = 80) -> None:
     # (a line of one word — a file's path, an event id quoted in a warning — is longer than
     # the terminal by the wrapper's choice, ``cli._common._wrapped``: cut at the edge, it
     # could not be copied; every other line must fit)
-    wide = [line for line in lines if len(line) > columns and len(line.split()) > 1]
+    # (measured in terminal columns: a Japanese name's characters take two each)
+    wide = [line for line in lines if text_width(line) > columns and len(line.split()) > 1]
     assert not wide, f"{len(wide)} line(s) wider than {columns}: {wide[:3]}"
 
 
