@@ -185,9 +185,12 @@ def test_a_column_given_two_roles_of_the_match_form_is_refused(names: list[str])
         with pytest.raises(sf.SchemaError, match=r"MatchColumns gives one column two roles: "
                            r".*Hint: name each role's own column"):
             sf.from_matches(m, columns=cols)
-    else:  # (only P1, P2, W1, W2, D, each once: the table read as written)
-        out = sf.from_matches(m, columns=cols)
+    elif set(names[2:]) <= {"W1", "W2", "D"}:  # (each once, the counts from the numbers:
+        out = sf.from_matches(m, columns=cols)  # the table read as written)
         assert out.height == 4
+    else:  # (each once, but a count read from a column of names: said as such, naming it)
+        with pytest.raises(sf.SchemaError, match=r"holds values that are not whole numbers"):
+            sf.from_matches(m, columns=cols)
 
 
 def test_a_match_tables_roles_are_read_from_their_own_columns() -> None:
