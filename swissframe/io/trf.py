@@ -327,9 +327,13 @@ def _decode(data: bytes | str, source: str) -> str:
     return raw.decode("latin-1")
 
 
-#: A player line's name field (0-based: columns 15-47) and its width.
+#: A player line's fields that the reader and the byte-layout checks both read (0-based
+#: slices of TRF-16's columns: name 15-47, rating 49-52, points 81-84, rank 86-89).
 _NAME: Final = slice(14, 47)
-_NAME_WIDTH: Final = 33
+_RATING: Final = slice(48, 52)
+_POINTS: Final = slice(80, 84)
+_RANK: Final = slice(85, 89)
+_NAME_WIDTH: Final = _NAME.stop - _NAME.start
 _BYTES_HINT: Final = ("Hint: TRF-16 counts characters (33 a name); the program that wrote the "
                       "file counted UTF-8 bytes. Export the file again as Windows-1252 (the "
                       "names then take one byte a character), or pad each name to 33 "
@@ -505,8 +509,8 @@ def _parse_player(line: str, lineno: int, src: str, event_id: str
     raise ImportFormatError(msg) from None
 
 
-#: The right-aligned numbers of a player line (0-based: rating, points, rank).
-_RIGHT_ALIGNED: Final = (slice(48, 52), slice(80, 84), slice(85, 89))
+#: The right-aligned numbers of a player line (rating, points, rank).
+_RIGHT_ALIGNED: Final = (_RATING, _POINTS, _RANK)
 
 
 def _misplaced(line: str) -> bool:
@@ -565,7 +569,7 @@ def _player_fields(line: str, lineno: int, src: str, event_id: str
         raise ImportFormatError(msg)
     pid = str(start)
     where = f"{src}, line {lineno}, player {pid}"
-    pts_raw = padded[80:84].strip()
+    pts_raw = padded[_POINTS].strip()
     points: float | None = None
     if pts_raw:
         try:
@@ -582,13 +586,13 @@ def _player_fields(line: str, lineno: int, src: str, event_id: str
         "start_no": start,
         "sex": padded[9].strip() or None,
         "title": padded[10:13].strip() or None,
-        "name": padded[14:47].strip() or None,
-        "rating": _field_int(padded[48:52], what="rating (columns 49-52)", where=where),
+        "name": padded[_NAME].strip() or None,
+        "rating": _field_int(padded[_RATING], what="rating (columns 49-52)", where=where),
         "federation": padded[53:56].strip() or None,
         "fide_id": padded[57:68].strip() or None,
         "birth_date": padded[69:79].strip() or None,
         "points": points,
-        "rank": _field_int(padded[85:89], what="rank (columns 86-89)", where=where),
+        "rank": _field_int(padded[_RANK], what="rank (columns 86-89)", where=where),
     }
     blocks: list[dict[str, Any]] = []
     rest = line[_FIRST_BLOCK:]
