@@ -333,5 +333,7 @@ def did_you_mean(value: object, known: Iterable[object], otherwise: str, *,
     >>> did_you_mean("Bobb", ["Alice", "Bob"], "check the spelling.")
     "did you mean 'Bob'?"
     """
+    from swissframe._display import quoted  # (names as messages quote them: bad data 155)
+
     near = nearest(value, known, fold_case=fold_case)
-    return f"did you mean {', '.join(map(repr, near))}?" if near else otherwise
+    return f"did you mean {', '.join(map(quoted, near))}?" if near else otherwise

@@ -2372,7 +2372,7 @@ def unread_cells(frame: pl.LazyFrame | pl.DataFrame, column: str, context: Seque
             parts.append(f"event {quoted(r[EVENT_ID])}")
         if ROUND in r and column != ROUND:
             parts.append(f"round {r[ROUND]}")
-        who = [repr(r[k]) for k in context if k in r and k not in (EVENT_ID, ROUND)]
+        who = [quoted(r[k]) for k in context if k in r and k not in (EVENT_ID, ROUND)]
         head = ", ".join(parts) + (f", {' vs '.join(who)}" if who else "")
         shown.append(f"{head}: {quoted(r[column])}")
     return "; ".join(shown)

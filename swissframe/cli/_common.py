@@ -37,7 +37,15 @@ from typing import IO, Any, Final, NamedTuple, NoReturn, TextIO
 import polars as pl
 
 from swissframe._batches import reporting
-from swissframe._display import bounded, escaped, fitted, number_text, shown_as_is, text_width
+from swissframe._display import (
+    bounded,
+    escaped,
+    fitted,
+    number_text,
+    quoted,
+    shown_as_is,
+    text_width,
+)
 from swissframe.compare import PERCENT_CRITERIA, column_heading
 from swissframe.errors import (
     DataError,
@@ -478,7 +486,7 @@ def _event_rows(results: pl.DataFrame, events: str | Sequence[str] | None,
     missing = [e for e in wanted if e not in set(known)]
     if missing:
         near = [m for e in missing for m in nearest(e, known, n=2)]
-        hint = (f"did you mean {', '.join(map(repr, near))}?" if near else
+        hint = (f"did you mean {', '.join(map(quoted, near))}?" if near else
                 f"events present: {known[:10]}{' …' if len(known) > 10 else ''}.")
         msg = f"event(s) {missing} not in the input. Hint: {hint}"
         raise SwissframeError(msg)
@@ -979,16 +987,10 @@ def format_cell(name: str, value: object) -> str:
 
 #: A character a terminal acts on or hides instead of showing it: anything but letters,
 #: marks, numbers, punctuation, symbols, the spaces (Zs) and the zero-width joiners (Unicode
-#: Cc, Cf but the joiners, Zl, Zp, Co, Cn), as a Polars pattern; :func:`_shown` is the
-#: same rule for one character.
+#: Cc, Cf but the joiners, Zl, Zp, Co, Cn), as a Polars pattern;
+#: :func:`~swissframe._display.shown_as_is` is the same rule for one character (the
+#: messages' quoted names follow it too).
 _UNPRINTABLE: Final = r"[^\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}\x{200C}\x{200D}]"
-
-
-def _shown(c: str) -> bool:
-    """Whether the character ``c`` is written as it is in readable output (not escaped):
-    :data:`_UNPRINTABLE`'s rule (:func:`~swissframe._display.shown_as_is`, which the
-    messages' quoted names follow too)."""
-    return shown_as_is(c)
 
 
 def _readable(text: str) -> str:
@@ -1013,7 +1015,7 @@ def printable(text: str) -> str:
     """
     if text.isprintable():
         return text
-    return "".join(c if _shown(c) else escaped(c) for c in text)
+    return "".join(c if shown_as_is(c) else escaped(c) for c in text)
 
 
 def _as_text(df: pl.DataFrame, max_cell: int) -> pl.DataFrame:

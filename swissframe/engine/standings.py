@@ -1172,7 +1172,7 @@ def _fallback_summary(fallbacks: Sequence[tuple[str, str]]) -> list[str]:
     if len(events) <= 1:
         return [f"event {quoted(e)}: {text}" for e, text in fallbacks]
     first, text = fallbacks[0]
-    named = ", ".join(map(repr, events[:5])) + (", …" if len(events) > 5 else "")
+    named = ", ".join(map(quoted, events[:5])) + (", …" if len(events) > 5 else "")
     return [f"{len(events)} events ({named}) rank some ties on rounded values; the first, "
             f"event {quoted(first)}: {text}"]
 

@@ -196,7 +196,7 @@ def _names_nobody_holds(src: Source, names: Mapping[str, str] | pl.DataFrame | N
     else:
         return
     if unknown:
-        shown = ", ".join(map(repr, unknown[:5])) + (" …" if len(unknown) > 5 else "")
+        shown = ", ".join(map(quoted, unknown[:5])) + (" …" if len(unknown) > 5 else "")
         who = "player" if len(unknown) == 1 else "players"
         msg = (f"names gives {len(unknown)} {who} the results do not hold ({shown}): their "
                "names are not shown. Hint: names maps player_id to name; check the ids "
@@ -224,7 +224,7 @@ def _without_brackets(src: Source, event_id: str | None, season: bool | None) ->
         raise DataError(msg)
     if page is not None:
         return  # (a page of another event: its rows alone are reported)
-    shown = ", ".join(map(repr, ids[:5])) + (" …" if len(ids) > 5 else "")
+    shown = ", ".join(map(quoted, ids[:5])) + (" …" if len(ids) > 5 else "")
     msg = (f"the season page leaves out {len(ids)} event(s) with only playoff rows "
            f"({shown}): they have no Swiss standings. Hint: swissframe validate FILE lists "
            "each.")

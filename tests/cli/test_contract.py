@@ -771,16 +771,17 @@ def test_columns_of_wide_names_line_up_in_terminal_columns(
 
 
 def test_the_escaped_characters_are_one_rule_in_polars_and_in_python() -> None:
-    """``_UNPRINTABLE`` (a Polars pattern over whole columns) and ``_shown`` (one
+    """``_UNPRINTABLE`` (a Polars pattern over whole columns) and ``shown_as_is`` (one
     character, for the cells the pattern flags) agree on every assigned character."""
     import unicodedata
 
-    from swissframe.cli._common import _UNPRINTABLE, _shown
+    from swissframe._display import shown_as_is
+    from swissframe.cli._common import _UNPRINTABLE
 
     chars = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF
              and unicodedata.category(chr(c)) != "Cn"]
     flagged = pl.Series(chars).str.contains(_UNPRINTABLE).to_list()
-    assert [c for c, f in zip(chars, flagged, strict=True) if f == _shown(c)] == []
+    assert [c for c, f in zip(chars, flagged, strict=True) if f == shown_as_is(c)] == []
 
 
 @pytest.mark.parametrize("bad", ["\n", "\x1b[31m", "\r"])
