@@ -119,7 +119,7 @@ def _mapped(path: Path, cps: set[int]) -> set[int]:
         with path.open("rb") as f:
             found: set[int] = set()
             for face in _faces(f):
-                table = _cmap(f, face)
+                table = _cmap(f, face) if _named(f, face) else None
                 if table is not None:
                     found |= {c for c in cps if _has(table, c)}
             return found
@@ -149,17 +149,35 @@ def _faces(f: BinaryIO) -> list[int]:
 _PREFERRED: Final = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0))
 
 
-def _cmap(f: BinaryIO, face: int) -> tuple[int, bytes] | None:
-    """``(format, subtable)`` of the face's preferred Unicode character map, or None."""
+def _table(f: BinaryIO, face: int, name: bytes) -> bytes | None:
+    """The face's table ``name`` (e.g. ``b"cmap"``), or None."""
     (count,) = struct.unpack(">H", _read(f, face + 4, 2))
     directory = _read(f, face + 12, 16 * count)
     for i in range(count):
         tag, _, offset, length = struct.unpack_from(">4sIII", directory, 16 * i)
-        if tag == b"cmap":
-            break
-    else:
+        if tag == name:
+            return _read(f, offset, length)
+    return None
+
+
+def _named(f: BinaryIO, face: int) -> bool:
+    """Whether the face's ``name`` table gives a family name (ID 1 or 16) and a PostScript
+    name (ID 6): vl-convert's font database leaves out a face without both, whatever its
+    character map holds (a font built with only a family name drew boxes)."""
+    table = _table(f, face, b"name")
+    if table is None:
+        return False
+    (n,) = struct.unpack_from(">H", table, 2)
+    ids = {struct.unpack_from(">HH", table, 6 + 12 * i + 6) for i in range(n)}
+    given = {name_id for name_id, length in ids if length}
+    return 6 in given and bool(given & {1, 16})
+
+
+def _cmap(f: BinaryIO, face: int) -> tuple[int, bytes] | None:
+    """``(format, subtable)`` of the face's preferred Unicode character map, or None."""
+    table = _table(f, face, b"cmap")
+    if table is None:
         return None
-    table = _read(f, offset, length)
     (n,) = struct.unpack_from(">H", table, 2)
     records = {struct.unpack_from(">HH", table, 4 + 8 * i): struct.unpack_from(
         ">I", table, 8 + 8 * i)[0] for i in range(n)}

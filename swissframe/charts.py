@@ -489,8 +489,9 @@ def _warn_undrawn(texts: dict[str, None]) -> None:
                   f"machine has, and the image draws each as an empty box: {shown} (in "
                   f"{quoted(first[:40])}). Hint: install a font that has them (Chinese, Japanese "
                   "and Korean: Noto Sans CJK, e.g. `apt install fonts-noto-cjk`) or name its "
-                  "folder with swissframe.charts.register_font_directory(DIR); or save as .svg "
-                  "or .html, whose text the viewer's fonts draw.", DataWarning, stacklevel=4)
+                  "folder (`swissframe chart … --font-dir DIR`; in Python "
+                  "swissframe.charts.register_font_directory(DIR)); or save as .svg or "
+                  ".html, whose text the viewer's fonts draw.", DataWarning, stacklevel=4)
 
 
 def register_font_directory(path: str | os.PathLike[str]) -> None:

@@ -3,6 +3,10 @@ or PDF chart whose text would be drawn as empty boxes (bad data 153)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import subprocess
+import sys
 import threading
 import warnings
 from pathlib import Path
@@ -21,9 +25,10 @@ font_builder = pytest.importorskip("fontTools.fontBuilder")
 glyph_pen = pytest.importorskip("fontTools.pens.ttGlyphPen")
 
 
-def _font(chars: set[int], name: str = "SFTest") -> object:
+def _font(chars: set[int], name: str = "SFTest", *, ps_name: bool = True) -> object:
     """A TrueType font (fontTools) mapping exactly ``chars``: format 4 for the BMP, and a
-    format 12 map too when one is beyond it (as fontTools writes them)."""
+    format 12 map too when one is beyond it (as fontTools writes them); with a PostScript
+    name unless ``ps_name`` is False."""
     fb = font_builder.FontBuilder(1000, isTTF=True)
     glyphs = [".notdef", *(f"u{c:05X}" for c in sorted(chars))]
     fb.setupGlyphOrder(glyphs)
@@ -38,7 +43,8 @@ def _font(chars: set[int], name: str = "SFTest") -> object:
                   for g in glyphs})
     fb.setupHorizontalMetrics(dict.fromkeys(glyphs, (1000, 0)))
     fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupNameTable({"familyName": name, "styleName": "Regular"})
+    names = {"familyName": name, "styleName": "Regular"}
+    fb.setupNameTable({**names, "psName": f"{name}-Regular"} if ps_name else names)
     fb.setupOS2()
     fb.setupPost()
     return fb.font
@@ -75,6 +81,14 @@ def test_a_font_file_maps_the_characters_its_map_holds(tmp_path: Path, mapped: s
     asked |= set(sorted(mapped)[::3])
     path = _save(_font(mapped), tmp_path / "f.ttf")
     assert _fonts._mapped(path, asked) == asked & mapped
+
+
+def test_a_font_without_a_postscript_name_maps_nothing(tmp_path: Path) -> None:
+    # (vl-convert's font database leaves such a face out: it drew boxes for the
+    # characters its map held, and the chart said nothing)
+    chars = {ord("東"), ord("京")}
+    assert _fonts._mapped(_save(_font(chars, ps_name=False), tmp_path / "a.ttf"), chars) == set()
+    assert _fonts._mapped(_save(_font(chars), tmp_path / "b.ttf"), chars) == chars
 
 
 def test_a_collection_maps_the_characters_of_each_face(tmp_path: Path) -> None:
@@ -177,3 +191,67 @@ def test_register_font_directory_refuses_what_is_no_folder(only: Path, path: obj
 
     with pytest.raises(SwissframeError, match="Hint"):
         charts.register_font_directory(path)  # type: ignore[arg-type]
+
+
+def _chart_command(*argv: str) -> subprocess.CompletedProcess[str]:
+    # (a process of its own: vl-convert's font registration lasts for the process, and the
+    # test's folder is deleted after it)
+    code = "import sys; from swissframe.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, "chart", *argv], capture_output=True,
+                          text=True, timeout=300, check=False)
+
+
+def test_the_chart_command_draws_with_the_fonts_of_a_folder_given(tmp_path: Path) -> None:
+    pytest.importorskip("vl_convert")
+    m = pl.DataFrame({"round": [1, 1], "player_a": ["東京", "C"], "player_b": ["B", "D"],
+                      "games_a": [2, 2], "games_b": [0, 1], "games_drawn": [0, 0]})
+    sf.from_matches(m).write_csv(tmp_path / "e.csv")
+    folder = tmp_path / "fonts"
+    folder.mkdir()
+    _save(_font({ord("東"), ord("京")}), folder / "cjk.ttf")
+    if not _fonts.undrawn("東京"):  # (a machine with a CJK font: nothing to warn of)
+        pytest.skip("this machine has a font with 東 and 京: no warning to compare")
+    boxes = _chart_command("standings", str(tmp_path / "e.csv"), "-o",
+                           str(tmp_path / "boxes.png"), "--quiet")
+    assert boxes.returncode == 0, boxes.stderr
+    assert "warning: 2 character(s)" in boxes.stderr
+    assert "--font-dir DIR" in " ".join(boxes.stderr.split())  # (the hint names the option)
+    drawn = _chart_command("standings", str(tmp_path / "e.csv"), "-o",
+                           str(tmp_path / "drawn.png"), "--font-dir", str(folder), "--quiet")
+    assert drawn.returncode == 0, drawn.stderr
+    assert "warning" not in drawn.stderr
+    # (the test font draws each character as a triangle, not vl-convert's empty box)
+    assert (tmp_path / "drawn.png").read_bytes() != (tmp_path / "boxes.png").read_bytes()
+
+
+@pytest.mark.parametrize("name", ["no-such-folder", "", "FILE"])
+def test_the_chart_command_refuses_a_font_dir_that_is_no_folder(tmp_path: Path,
+                                                                name: str) -> None:
+    from swissframe.cli import main
+
+    (tmp_path / "e.csv").write_text("x")
+    path = str(tmp_path / "e.csv") if name == "FILE" else name
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(["chart", "standings", str(tmp_path / "e.csv"), "-o",
+                     str(tmp_path / "c.png"), "--font-dir", path])
+    assert code == 2
+    said = err.getvalue()
+    assert said.startswith("swissframe: error: argument --font-dir: ")
+    assert "Hint" in said
+    assert ("names no file" if name == "" else "is not a folder") in said
+    assert not (tmp_path / "c.png").exists()
+
+
+def test_a_font_dir_for_an_svg_is_said_to_be_unread(tmp_path: Path) -> None:
+    from swissframe.cli import main
+
+    m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": ["B"], "games_a": [2],
+                      "games_b": [0], "games_drawn": [0]})
+    sf.from_matches(m).write_csv(tmp_path / "e.csv")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["chart", "standings", str(tmp_path / "e.csv"), "-o",
+                     str(tmp_path / "c.svg"), "--font-dir", str(tmp_path)])
+    assert code == 0, err.getvalue()
+    assert "is not read: a .svg file keeps its text" in " ".join(err.getvalue().split())

@@ -342,7 +342,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
 
 #: The options and arguments that name a file or a folder (by destination or metavar).
 _PATH_DESTS: Final = frozenset({"files", "paths", "source", "output", "pairings", "reference",
-                                "held", "data", "players_output", "events_output"})
+                                "held", "data", "players_output", "events_output",
+                                "font_dirs"})
 _PATH_METAVARS: Final = frozenset({"FILE", "OUT", "TABLE", "DIR", "PATH"})
 #: Those that name what a command writes.
 _OUTPUT_DESTS: Final = frozenset({"output", "players_output", "events_output"})

@@ -59,7 +59,7 @@ from swissframe.cli._common import (
     working,
 )
 from swissframe.errors import DataError, SwissframeError
-from swissframe.io._files import FORMATS, NO_RESULTS, NO_RESULTS_HINT
+from swissframe.io._files import FORMATS, NO_RESULTS, NO_RESULTS_HINT, shown
 from swissframe.rules import Ruleset
 
 __all__ = ["KINDS", "add_parser", "run"]
@@ -109,10 +109,37 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--input-format", choices=("auto", *FORMATS), default="auto",
                    help="how to read FILE (default: auto, recognised by its content)")
     p.add_argument("--scale", type=float, default=2.0, help="PNG pixel scale (default 2)")
+    p.add_argument("--font-dir", dest="font_dirs", action="append", default=[],
+                   type=font_folder, metavar="DIR",
+                   help="PNG/PDF: draw with the fonts of folder DIR too (repeatable), e.g. "
+                        "a CJK font's folder for Japanese names")
     add_quiet(p)
     p.add_argument("--no-theme", dest="theme", action="store_false",
                    help="Altair's default look instead of the swissframe house theme")
     p.set_defaults(func=run)
+
+
+def font_folder(text: str) -> Path:
+    """argparse type of ``--font-dir``: a folder (a file, a missing path or a name with a
+    NUL is a usage error naming it, before any input is read).
+
+    >>> import tempfile
+    >>> font_folder(tempfile.gettempdir()).is_dir()
+    True
+    >>> font_folder("no/such/folder")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 'no/such/folder' is not a folder. Hint: name a folder ...
+    """
+    folder = Path(text)
+    try:
+        ok = bool(text.strip()) and folder.is_dir()
+    except (OSError, ValueError):  # (a NUL in the name, a name too long)
+        ok = False
+    if not ok:
+        msg = (f"{shown(text)!r} is not a folder. Hint: name a folder holding the font files "
+               "(.ttf, .otf, .ttc), e.g. /usr/share/fonts/opentype/noto")
+        raise argparse.ArgumentTypeError(msg)
+    return folder
 
 
 def _one_event(results: pl.DataFrame, event: str | None) -> pl.DataFrame:
@@ -314,6 +341,13 @@ def run(args: argparse.Namespace) -> int:
     refuse_output(args.output, args.files, example="chart.png")  # (a decklist is .json too)
     _options_apply(args)
     from swissframe import charts
+
+    for folder in getattr(args, "font_dirs", ()):
+        if suffix in ("png", "pdf"):
+            charts.register_font_directory(folder)
+        else:  # (an SVG's or a page's text is drawn by the viewer, with its fonts)
+            note(args, f"--font-dir {shown(str(folder))} is not read: a .{suffix} file keeps "
+                       "its text, which the viewer draws with its own fonts")
 
     src = read(args.files, format=args.input_format, _keep_codes=True)
     args.event = one_event_id(src, args.event)  # (its id or its name)
