@@ -98,10 +98,19 @@ def _bundled(cp: int) -> bool:
 
 def _font_files() -> Iterator[Path]:
     seen: set[Path] = set()
+    walked: set[str] = set()
     for folder in font_directories():
         if not folder.is_dir():
             continue
-        for root, dirs, files in os.walk(folder, onerror=None):
+        # (links to folders are followed, as vl-convert's font database follows them — a
+        # font reached through one was drawn while this said boxes —, each folder once: a
+        # link to a parent is no endless walk)
+        for root, dirs, files in os.walk(folder, onerror=None, followlinks=True):
+            here = os.path.realpath(root)
+            if here in walked:
+                dirs.clear()
+                continue
+            walked.add(here)
             dirs.sort()
             for name in sorted(files):
                 path = Path(root) / name

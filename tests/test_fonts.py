@@ -83,6 +83,19 @@ def test_a_font_file_maps_the_characters_its_map_holds(tmp_path: Path, mapped: s
     assert _fonts._mapped(path, asked) == asked & mapped
 
 
+def test_a_font_in_a_linked_folder_is_found_and_a_link_loop_ends(only: Path,
+                                                                  tmp_path: Path) -> None:
+    # (vl-convert's font database follows links to folders: a font reached through one
+    # was drawn while the warning said boxes)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    _save(_font({ord("東")}), elsewhere / "east.ttf")
+    (only / "linked").symlink_to(elsewhere, target_is_directory=True)
+    (only / "loop").symlink_to(only, target_is_directory=True)
+    (elsewhere / "back").symlink_to(only, target_is_directory=True)
+    assert _fonts.undrawn("東京") == "京"
+
+
 def test_a_font_without_a_postscript_name_maps_nothing(tmp_path: Path) -> None:
     # (vl-convert's font database leaves such a face out: it drew boxes for the
     # characters its map held, and the chart said nothing)
