@@ -40,7 +40,7 @@ from swissframe.cut._words import (
 )
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import SwissframeError
-from swissframe.report._html import Table, chart_block, page
+from swissframe.report._html import Table, chart_block, page, slug
 from swissframe.rules import Ruleset
 from swissframe.schema import DISQUALIFIED
 from swissframe.sensitivity import variant_label
@@ -696,8 +696,8 @@ def render(rep: EventReport) -> str:
         except SwissframeError as exc:
             problems[f"chart:{key}"] = str(exc).splitlines()[0]
             return f'<p class="note">(chart not drawn: {escape(problems[f"chart:{key}"])})</p>'
-        slug = "".join(ch if ch.isalnum() else "-" for ch in rep.meta.event_id)[:60]
-        return chart_block(f"chart-{next(counter)}", spec, f"{slug}-{name}", caption)
+        return chart_block(f"chart-{next(counter)}", spec, f"{slug(rep.meta.event_id)}-{name}",
+                           caption)
 
     body = "".join([
         _header(rep), _lede(rep), _cut_section(rep), _standings_section(rep),

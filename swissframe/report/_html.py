@@ -4,8 +4,10 @@ libraries inline, no network request), and the small builders the sections use."
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
+import unicodedata
 from collections.abc import Iterable, Sequence
 from html import escape
 from pathlib import Path
@@ -13,8 +15,8 @@ from typing import Any, Final
 
 from swissframe.errors import SwissframeError
 
-__all__ = ["Table", "chart_block", "page", "script_json", "table_html", "vega_bundle",
-           "vega_loader"]
+__all__ = ["Table", "chart_block", "page", "page_names", "script_json", "slug", "table_html",
+           "vega_bundle", "vega_loader"]
 
 #: No request may leave the page: scripts and styles are inline, images are data:/blob: URLs
 #: (chart downloads), nothing is fetched.
@@ -244,3 +246,55 @@ def page(title: str, body: str, *, charts: bool = True) -> str:
         '<meta name="generator" content="swissframe">'
         f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
         f"<body><main>{body}</main>{bundle}<script>{SCRIPT}</script></body></html>\n")
+
+
+#: Names Windows refuses for a file, whatever its suffix.
+_RESERVED: Final = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
+                              *(f"lpt{i}" for i in range(10))})
+#: A slug's bounds: the atomic writer's temporary name adds ≈ 20 bytes to it, and a file
+#: name has at most 255 bytes on most file systems.
+_SLUG_CHARS: Final = 60
+_SLUG_BYTES: Final = 120
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of ``text``, for the report's pages and its charts' downloads:
+    its letters, marks and digits in any script, lowercased, every other run a ``-``; at
+    most 60 characters and 120 bytes of UTF-8; ``"event"`` when nothing is left.
+
+    Examples
+    --------
+    >>> slug("GP Las Vegas 2025: Day 2"), slug("東京 予選"), slug("***")
+    ('gp-las-vegas-2025-day-2', '東京-予選', 'event')
+    """
+    kept = "".join(ch if unicodedata.category(ch)[0] in "LMN" else "-"
+                   for ch in unicodedata.normalize("NFC", text).lower())
+    s = "-".join(part for part in kept.split("-") if part)[:_SLUG_CHARS]
+    while len(s.encode()) > _SLUG_BYTES:
+        s = s[:-1]
+    s = s.strip("-")
+    return f"{s}-event" if s in _RESERVED else s or "event"
+
+
+def page_names(ids: Iterable[str]) -> dict[str, str]:
+    """One distinct file name (without suffix) for each of ``ids``: its :func:`slug`, and
+    where two slugs are one (ids in a script slugs keep apart only by case or punctuation,
+    or nothing left of either), the later one's with 8 hex digits of its id's hash.
+
+    Examples
+    --------
+    >>> page_names(["Round-up", "round up", "!!", "??"])
+    {'Round-up': 'round-up', 'round up': 'round-up-3f520216', '!!': 'event', '??': 'event-16c8f8ac'}
+    """
+    names: dict[str, str] = {}
+    used: set[str] = set()
+    for text in ids:  # (one name per event of a season: no engine data)
+        name = base = slug(text)
+        n = 1
+        while name in used:  # (a hash clash too: then a counter)
+            tail = hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:8]
+            name = f"{base}-{tail}" if n == 1 else f"{base}-{tail}-{n}"
+            n += 1
+        used.add(name)
+        names[text] = name
+    return names

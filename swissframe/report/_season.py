@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-import re
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -28,7 +28,7 @@ from swissframe.report._event import (
     _plural,
     build_event,
 )
-from swissframe.report._html import Table, chart_block, page
+from swissframe.report._html import Table, chart_block, page, page_names
 from swissframe.rules import Ruleset
 from swissframe.sensitivity import variant_label
 
@@ -36,12 +36,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from swissframe.report._inputs import Source
 
 __all__ = ["SeasonReport", "build_season"]
-
-
-def slug(text: str) -> str:
-    """A file-name-safe slug."""
-    s = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
-    return s[:80] or "event"
 
 
 @dataclass
@@ -103,16 +97,15 @@ class SeasonReport:
         def pages(folder: Path) -> None:
             (folder / "events").mkdir()
             links: dict[str, str] = {}
-            used: set[str] = set()
+            # (one name per event, bounded: a season of events named in Japanese gave
+            # "event", "event-x", "event-x-x", … until a name was too long to write)
+            names = page_names(meta.event_id for meta in self.metas)
             for meta in counted(self.metas, "event"):  # (built one by one: the progress line)
                 rep = self._event(meta)
-                name = slug(rep.meta.event_id)
-                while name in used:
-                    name += "-x"
-                used.add(name)
+                name = names[meta.event_id]
                 rep.season_link = "../index.html"
                 rep.save(folder / "events" / f"{name}.html")
-                links[rep.meta.event_id] = f"events/{name}.html"
+                links[rep.meta.event_id] = f"events/{urllib.parse.quote(name)}.html"
             (folder / "index.html").write_text(render_season(self, links=links),
                                                encoding="utf-8")
 

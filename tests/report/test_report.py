@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import urllib.parse
 from pathlib import Path
 
 import polars as pl
@@ -768,3 +769,24 @@ def test_names_of_players_the_results_do_not_hold_are_said() -> None:
         warnings.simplefilter("error", DataWarning)
         sf.report(results, n_sims=0, names={"Kai": "Kai K."})
         sf.report(results, n_sims=0, names=table.filter(pl.col("player_id") != "Nobody"))
+
+
+def test_season_pages_of_events_named_in_any_script_are_linked(tmp_path: Path) -> None:
+    # (pages were named by the ids' ASCII letters: events named in Japanese were "event",
+    # "event-x", … — a season of 130 failed with "File name too long"; bad data 168)
+    m = pl.DataFrame({"round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", "D"],
+                      "games_a": [2, 2], "games_b": [0, 1], "games_drawn": [0, 0]})
+    ids = ["東京予選", "大阪予選", "Round up", "round-up"]
+    results = pl.concat([sf.from_matches(m).with_columns(event_id=pl.lit(e)) for e in ids])
+    rep = sf.report(results, top=2, n_sims=0)
+    assert isinstance(rep, SeasonReport)
+    folder = rep.save(tmp_path / "season")
+    index = (folder / "index.html").read_text()
+    hrefs = re.findall(r'href="(events/[^"]+)"', index)
+    assert len(set(hrefs)) == 4
+    for href in hrefs:  # (each link opens its event's page)
+        assert (folder / urllib.parse.unquote(href)).is_file()
+    first, second = sorted(p.name for p in (folder / "events").iterdir())[:2]
+    assert re.fullmatch(r"round-up-[0-9a-f]{8}\.html", first)
+    assert second == "round-up.html"
+    assert (folder / "events" / "東京予選.html").is_file()

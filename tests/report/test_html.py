@@ -1,0 +1,50 @@
+"""File names of the report's pages and chart downloads (``report._html.slug``,
+``page_names``): bounded, distinct, safe on every file system (bad data 168)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from swissframe.report._html import page_names, slug
+
+#: Characters a file name may not hold somewhere (Windows' and every system's separators).
+_UNSAFE = set('/\\:*?"<>|\0') | {chr(c) for c in range(32)}
+
+
+@given(st.lists(st.text(max_size=300), max_size=40))
+def test_page_names_are_distinct_bounded_and_safe(ids: list[str]) -> None:
+    names = page_names(ids)
+    assert set(names) == set(ids)
+    assert len(set(names.values())) == len(names)
+    for name in names.values():
+        assert name
+        assert not _UNSAFE & set(name)
+        assert name == name.strip("-.")  # (no hidden file, no leading option-like dash)
+        # (the atomic writer's temporary name adds ≈ 20 bytes; 255 is the usual limit)
+        assert len(name.encode()) <= 120 + 18
+        assert name not in {"con", "nul", "aux", "prn"}
+    assert page_names(ids) == names  # (the same ids give the same names: stable links)
+
+
+@given(st.text(max_size=200))
+def test_a_slug_keeps_letters_and_digits_of_any_script(text: str) -> None:
+    s = slug(text)
+    words = [c for c in unicodedata.normalize("NFC", text).lower()
+             if unicodedata.category(c)[0] in "LMN"]
+    if words and s != "event":
+        assert s.replace("-", "")[:10] == "".join(words)[:10]
+
+
+def test_a_season_of_names_in_one_script_has_short_distinct_names() -> None:
+    # (the old rule kept ASCII letters only: 130 events named in Japanese were "event",
+    # "event-x", "event-x-x", … until a page's name was too long to write)
+    ids = ["予選" + chr(0x4E00 + i) for i in range(300)] + ["!!"] * 2 + ["A b", "a-B"]
+    names = page_names(ids)
+    assert names["予選一"] == "予選一"
+    assert len(set(names.values())) == len(set(ids))
+    assert max(len(n) for n in names.values()) <= 20
+    assert names["A b"] == "a-b"
+    assert names["a-B"].startswith("a-b-")
