@@ -344,7 +344,8 @@ def run(args: argparse.Namespace) -> int:
 
     for folder in getattr(args, "font_dirs", ()):
         if suffix in ("png", "pdf"):
-            charts.register_font_directory(folder)
+            with working(args, f"reading the fonts of {shown(str(folder))}"):  # (a big one: s)
+                charts.register_font_directory(folder)
         else:  # (an SVG's or a page's text is drawn by the viewer, with its fonts)
             note(args, f"--font-dir {shown(str(folder))} is not read: a .{suffix} file keeps "
                        "its text, which the viewer draws with its own fonts")
