@@ -508,7 +508,7 @@ def _group_criteria(table: pl.DataFrame | pl.LazyFrame, rows: pl.LazyFrame, rule
             windows = _tie_windows(keys, tuple(_sort_keys(rules, i)[0]))
             if pending is not None:  # (read more than once below: materialised, with them)
                 got = with_columns(pending, *windows).pipe(collect)
-                table, pending = got.drop("_tie", "_tie_size"), None
+                table, pending = _without(got, "_tie", "_tie_size"), None
                 tied, materialised = got.lazy(), got
             else:
                 tied = with_columns(table.lazy(), *windows)
@@ -525,7 +525,7 @@ def _group_criteria(table: pl.DataFrame | pl.LazyFrame, rows: pl.LazyFrame, rule
             # pending frames are materialised with it
             got = ranked.pipe(collect)
             if pending is not None:
-                table, pending = got.drop("_prelim", "_tie", "_tie_size"), None
+                table, pending = _without(got, "_prelim", "_tie", "_tie_size"), None
             tied, materialised = got.lazy(), got
         elif spec.keys_only or pending is None:
             tied = table.lazy()  # (the rows and keys are the pending plan's)
@@ -541,6 +541,16 @@ def _group_criteria(table: pl.DataFrame | pl.LazyFrame, rows: pl.LazyFrame, rule
         pending = (table.lazy() if pending is None else pending).join(frame, on=pk,
                                                                        how="left")
     return table if pending is None else pending
+
+
+def _without(frame: pl.DataFrame, *columns: str) -> pl.DataFrame:
+    """``frame.drop(*columns)`` without a query: a shallow copy (its columns shared), the
+    columns dropped from it in place. ``DataFrame.drop`` runs a lazy query on the calling
+    thread (≈ 0.15 ms of CPU on a 64-row table, ≈ 0.4 ms inside a one-event call)."""
+    out = frame.clone()
+    for c in columns:
+        out.drop_in_place(c)
+    return out
 
 
 @functools.lru_cache(maxsize=64)
