@@ -156,6 +156,21 @@ def test_own_last_round_in_one_query_equals_the_rounds_of_evaluation_joined(
     assert_frame_equal(got, ref, check_exact=True)
 
 
+@given(width=st.integers(1, 6), height=st.integers(0, 5), data=st.data())
+def test_columns_dropped_without_a_query_equal_dataframe_drop(width: int, height: int,
+                                                             data: st.DataObject) -> None:
+    """``standings._without`` (a shallow copy, columns dropped in place: what the group
+    criteria's tie windows are taken off with) gives ``DataFrame.drop``'s table and
+    leaves its input as it was (it fails when the input itself is dropped from)."""
+    frame = pl.DataFrame({f"c{i}": [i * 10 + j for j in range(height)] for i in range(width)},
+                         schema={f"c{i}": pl.Int128 if i % 2 else pl.Int64
+                                 for i in range(width)})
+    before = frame.clone()
+    gone = data.draw(st.lists(st.sampled_from(frame.columns), unique=True))
+    assert_frame_equal(st_mod._without(frame, *gone), frame.drop(gone))
+    assert_frame_equal(frame, before)
+
+
 #: Rulesets with group criteria: head-to-head (tie groups without ranks), the older
 #: Pokémon order's last-round opponent (ranks), direct encounter, random orders.
 GROUP_RULES = st.sampled_from(["pokemon", "pokemon-2016", "fide", "fide-2026", "fab",
