@@ -791,11 +791,28 @@ def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
     return tuple(rules)
 
 
+#: The row rules the coded checks decide on the ids' codes and dictionary instead of on
+#: every row, where no required cell is null (every row is then complete): a row paired
+#: with itself is one whose player and opponent codes are equal (both columns are coded
+#: by one dictionary, one code an id), and an empty or blank id is one of the ids'
+#: dictionary (:func:`blank_ids`), which holds every id of both columns once they are
+#: coded (an opponent id that is nobody's player id is coded with both columns'
+#: dictionary: :func:`_coded_keyed_checks`). Two string comparisons a row saved:
+#: 1.9M rows, ≈ 19 -> 1.5 ms CPU (``benchmarks/README.md``, twenty-fifth session).
+_FROM_CODES: Final = ("self_pairing", "empty_id")
+
+
+def _from_codes(kind: str, coded: bool, nulls: bool) -> bool:
+    """Whether the row rule ``kind`` is decided on the codes (:data:`_FROM_CODES`)."""
+    return coded and not nulls and kind in _FROM_CODES
+
+
 @functools.cache
 def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bool,
                 runs: bool) -> tuple[pl.Expr, ...]:
     """One query's expressions for what ``_checked`` needs to know before checking: whether
-    each row rule finds a row (``_f0`` …), which phases occur, double losses, and for the
+    each row rule finds a row (``_f0`` …; not those decided on the codes:
+    :data:`_FROM_CODES`), which phases occur, double losses, and for the
     coded checks the number of complete rows, their round and game-count ranges and the
     id dictionaries (over a frame with the ``_ok`` column when there are ``nulls``). The
     players' dictionary is of the player column only: an opponent id outside it is found
@@ -803,7 +820,7 @@ def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bo
     out = [(r.coded_rows if coded and r.coded_rows is not None else r.rows).any()
            .alias(f"_f{i}") for i, r in enumerate(_row_rules(vocabulary, nulls))
            if (nulls or r.kind != "null_value") and not (coded and r.kind in _BOUNDS)
-           and (nulls or r.kind != "bad_phase")]
+           and (nulls or r.kind != "bad_phase") and not _from_codes(r.kind, coded, nulls)]
     if nulls:
         out += [(pl.col(PHASE) == "playoff").any().alias("_playoff"),
                 (pl.col(PHASE) == "swiss").any().alias("_swiss")]
@@ -1072,6 +1089,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
         found = [nulls] + [
             _range_breaks(rule.kind, facts) if want_codes and rule.kind in _BOUNDS
             else bad_phase if rule.kind == "bad_phase" and not nulls
+            else False if _from_codes(rule.kind, want_codes, nulls)  # (after the codes)
             else bool(facts.item(0, f"_f{i}")) for i, rule in enumerate(rules) if i]
         # (facts.item(0, name): a cell without a Series, ≈ 3 -> 0.5 µs each, ~20 a call)
         both_phases = playoff and swiss
@@ -1087,7 +1105,6 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
             rows = (lf.with_row_index(_ROW_COLUMN, offset=1) if rule.kind == "null_value"
                     else lf)
             add(rule.kind, rows.filter(rule.rows), rule.detail)
-    flagged = {rule.kind for rule, hit in zip(rules, found, strict=True) if hit}
     lf_ok = df.lazy().filter(_OK) if nulls else df.lazy()
     codes, checked, paired_up = None, False, False
     if want_codes:
@@ -1097,12 +1114,19 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
         codes, checked, paired_up = _coded_keyed_checks(
             df, facts, add, has_null=nulls, both_phases=both_phases, runs=runs,
             ordered=ordered)
-        # the rest of a rule the first query looked for in part (blank ids), read on the
-        # ids' dictionary: the player ids', with the opponents' where one is nobody's
-        for rule, hit in zip(rules, found, strict=True):
-            if rule.coded_rows is not None and not hit and codes is not None \
-                    and blank_ids(codes.players):
+        # the rest of a rule the first query looked for in part (blank ids), or all of
+        # it (_FROM_CODES), read on the ids' dictionary: the player ids', with the
+        # opponents' where one is nobody's; a player paired with themself on the codes
+        for i, (rule, hit) in enumerate(zip(rules, found, strict=True)):
+            if hit or codes is None:
+                continue
+            if rule.kind == "self_pairing" and _from_codes(rule.kind, want_codes, nulls):
+                found[i] = _self_paired(codes)
+            elif rule.coded_rows is not None:
+                found[i] = blank_ids(codes.players)
+            if found[i]:
                 add(rule.kind, lf.filter(rule.rows), rule.detail)
+    flagged = {rule.kind for rule, hit in zip(rules, found, strict=True) if hit}
     if not checked:
         _categorical_keyed_checks(lf_ok, ev, add)
     # every paired row paired up with its mirror in the same phase: no phase mismatch
@@ -1123,6 +1147,12 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
            .sort("kind", EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID, "detail", nulls_last=True,
                  maintain_order=True))
     return out, df, codes
+
+
+def _self_paired(codes: IdCodes) -> bool:
+    """Whether a row's opponent is its player (:data:`_FROM_CODES`: equal codes)."""
+    frame = codes.codes
+    return bool((frame.get_column("_p") == frame.get_column("_o")).any())
 
 
 def _holds_objects(dtype: PolarsDataType) -> bool:

@@ -1084,6 +1084,43 @@ def test_a_large_dictionary_has_no_slot_table() -> None:
     assert schema._slot_table(ids.head(100).sort()) is not None
 
 
+@settings(max_examples=80, deadline=None)
+@given(ids=st.lists(st.sampled_from(["A", "B", "C", "D", "", " ", "\u3000", "Z"]),
+                    min_size=2, max_size=12),
+       opponents=st.lists(st.sampled_from(["A", "B", "C", "D", "", "\t", "Z", None]),
+                          min_size=12, max_size=12),
+       null_cell=st.booleans(), large=st.booleans())
+def test_self_pairing_and_empty_ids_from_the_codes_are_the_rules(
+        ids: list[str], opponents: list[str | None], null_cell: bool, large: bool) -> None:
+    """Without a null cell the coded checks decide ``self_pairing`` on the codes (a row
+    whose player and opponent codes are equal) and ``empty_id`` on the ids' dictionary
+    (``schema._FROM_CODES``), not by comparing every row's ids: the problems found are
+    the reference's — players paired with themselves, empty or blank ids in either column,
+    opponents who are nobody's players (the dictionary of both columns) — on the Enum cast
+    and on the slot table (``large``, as a large table's); with a null cell the rules' own
+    row facts."""
+    n = len(ids)
+    df = pl.DataFrame({"event_id": ["e"] * n, "round": [1 + i // 4 for i in range(n)],
+                       "player_id": ids, "opponent_id": opponents[:n],
+                       "games_won": [1] * n, "games_lost": [1] * n, "games_drawn": [0] * n,
+                       "phase": ["swiss"] * n})
+    if null_cell:
+        df = df.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(None)
+                             .otherwise(pl.col("games_won")).alias("games_won"))
+    with pytest.MonkeyPatch.context() as mp:  # (large: the ids coded by a slot table)
+        mp.setattr(schema, "_SLOTS_MIN_ROWS", 0 if large else 10**9)
+        got = schema._checked(df, default_event_id="e", keys=())[0]
+    ref = schema._checked(df, default_event_id="e", keys=(), coded=False)[0]
+    assert got.equals(ref), (got, ref)
+    kinds = set(got["kind"].to_list())
+    complete = df.filter(pl.all_horizontal(pl.all().exclude("opponent_id").is_not_null()))
+    assert ("self_pairing" in kinds) == bool(
+        (complete["player_id"] == complete["opponent_id"]).any())
+    blank = [i for i in [*complete["player_id"], *complete["opponent_id"]]
+             if i is not None and not i.strip(schema.WHITE_SPACE)]
+    assert ("empty_id" in kinds) == bool(blank)
+
+
 @pytest.mark.parametrize("phases", [
     ("swiss",) * 4, ("playoff",) * 4, ("swiss", "swiss", "playoff", "playoff"),
     ("swiss", "playoff", "playoff", "playoff"), ("swiss", "swiss", "finals", "finals"),
