@@ -24,7 +24,7 @@ from typing import Final, TypeVar
 
 import polars as pl
 
-from swissframe._collect import concurrently
+from swissframe._collect import concurrently, parallel
 
 __all__ = ["BATCH", "BATCH_ROWS", "HALVES_MIN_ROWS", "batch_plan", "by_batch", "event_batches",
            "in_batches", "reporting"]
@@ -147,13 +147,11 @@ def event_batches(results: pl.DataFrame, *, batch_rows: int, in_order: bool = Fa
     if kind != pl.String:  # (the contract's boundary reads a categorical id as its text)
         events = events.cast(pl.String)
         results = results.with_columns(events)
-    ordered = events.is_sorted()
+    counts = sorted_runs(events)  # (sorted: an event is one run of equal ids)
+    ordered = counts is not None
     if in_order and not ordered:
         return None
-    if ordered:  # an event is one run of equal ids
-        runs = events.rle().struct.unnest()
-        counts = runs.select(event_id="value", rows=pl.col("len").cast(pl.Int64))
-    else:
+    if counts is None:
         counts = (results.select("event_id").group_by("event_id")
                   .agg(rows=pl.len().cast(pl.Int64)).sort("event_id"))
     plan = batch_plan(counts, batch_rows=batch_rows)
@@ -166,6 +164,56 @@ def event_batches(results: pl.DataFrame, *, batch_rows: int, in_order: bool = Fa
                 for s, n in zip(starts, sizes.get_column("rows"), strict=True)]
     parts = by_batch(results, plan)
     return [parts[b] for b in sorted(parts)]
+
+
+#: One id in this many is read first by :func:`sorted_runs`: a column whose sample is
+#: not sorted is not sorted either, and is not read whole.
+_SAMPLE_EVERY: Final = 1_024
+
+
+def sorted_runs(events: pl.Series) -> pl.DataFrame | None:
+    """The runs of a column of event ids without nulls (``event_id``, ``rows``: Int64),
+    when the column is sorted (each run's id greater than the one before), else None.
+
+    One pass (the runs, whose ids say whether the column is sorted) instead of a sortedness
+    check and then the runs; on a large column (:func:`~swissframe._collect.parallel`) its
+    two halves at once, on two threads (a run across the middle joined again): the
+    halves of a call wait for this, the one step of the call on one core (3.7M ids,
+    ``is_sorted`` then ``rle``: 62 ms wall). A column whose every 1,024th id is not in
+    order is not read whole.
+
+    Examples
+    --------
+    >>> sorted_runs(pl.Series(["a", "a", "b", "c", "c"])).rows()
+    [('a', 2), ('b', 1), ('c', 2)]
+    >>> sorted_runs(pl.Series(["b", "a", "b"])) is None
+    True
+    """
+    n = events.len()
+    if n > _SAMPLE_EVERY and not events.gather_every(_SAMPLE_EVERY).is_sorted():
+        return None
+
+    def runs(part: pl.Series) -> pl.DataFrame:
+        out: pl.DataFrame = part.rle().struct.unnest().select(
+            event_id=pl.col("value"), rows=pl.col("len").cast(pl.Int64))
+        return out
+
+    if n < 2 or not parallel(n):
+        found = runs(events)
+    else:
+        half = n // 2
+        first, second = concurrently(lambda: runs(events.slice(0, half)),
+                                     lambda: runs(events.slice(half)), rows=n)
+        if first.item(-1, "event_id") == second.item(0, "event_id"):  # (one run)
+            second = second.with_columns(pl.when(pl.int_range(pl.len()) == 0)
+                                         .then(pl.col("rows") + first.item(-1, "rows"))
+                                         .otherwise(pl.col("rows")).alias("rows"))
+            first = first.head(-1)
+        found = pl.concat([first, second])
+    ids = found.get_column("event_id").alias("event_id")
+    if ids.len() > 1 and not bool((ids.slice(1) > ids.slice(0, ids.len() - 1)).all()):
+        return None
+    return found
 
 
 def in_batches(results: object, run: Callable[[pl.DataFrame], pl.DataFrame], *,

@@ -97,6 +97,28 @@ def test_event_batches_hold_whole_events_in_sorted_order(shuffle: bool) -> None:
     assert sorted(pl.concat(parts)["n"].to_list()) == list(range(df.height))
 
 
+@given(ids=st.lists(st.sampled_from(["a", "b", "bb", "c", "d", "e\u00e9"]), min_size=1,
+                    max_size=40), ordered=st.booleans(), sample=st.sampled_from([1, 3, 1024]),
+       threads=st.booleans())
+def test_sorted_runs_are_the_runs_of_a_sorted_column_only(
+        ids: list[str], ordered: bool, sample: int, threads: bool) -> None:
+    """``sorted_runs`` gives the runs (``rle``) of a sorted column and None for another,
+    as ``is_sorted`` says — with a sample read first, and the column's two halves read at
+    once (``threads``: a run across the middle joined again)."""
+    events = pl.Series("event_id", sorted(ids) if ordered else ids)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_batches, "_SAMPLE_EVERY", sample)
+        mp.setattr(sf._collect, "PARALLEL_MIN_ROWS", 0 if threads else 10**9)
+        got = _batches.sorted_runs(events)
+    if not events.is_sorted():
+        assert got is None
+        return
+    want = events.rle().struct.unnest().select(event_id="value", rows=pl.col("len").cast(
+        pl.Int64))
+    assert got is not None
+    assert_frame_equal(got, want)
+
+
 def test_event_batches_none_when_one_batch_or_no_usable_event_id() -> None:
     df = pl.DataFrame({"event_id": ["a", "a", "b"], "n": [1, 2, 3]})
     assert event_batches(df, batch_rows=3) is None  # not larger than a batch
