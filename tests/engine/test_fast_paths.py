@@ -446,8 +446,8 @@ def test_the_record_and_opponents_sums_from_sorted_seats_equal_the_group_by_and_
     players (``standings._seat_opponent_sums``; the opponents found by
     ``_cumulative.opponent_positions`` through the table of codes, of codes within an event where
     each id plays in one event, or by a search in the sorted codes) give the standings
-    the group-by and the joins give: one event and several, Swiss rows only (else no
-    seats are kept)."""
+    the group-by and the joins give, and the keyed reference: one event and several, Swiss
+    rows only (else no seats are kept)."""
     if data.draw(st.booleans()):  # (rich_events' playoff rows keep the seats unsorted)
         res = res.filter(pl.col("phase") == "swiss")
     if data.draw(st.booleans()):
@@ -468,6 +468,11 @@ def test_the_record_and_opponents_sums_from_sorted_seats_equal_the_group_by_and_
         with mock.patch.object(st_mod, "seat_record", return_value=None):
             plain = sf.standings(res, rules)
     assert_frame_equal(fast, plain)
+    # (and the keyed reference, which reads every row's own phase: where seats are kept
+    # the coded path takes the phase as one literal, every row being Swiss)
+    frame, _ = st_mod._validated_coded(res, ())
+    assert_frame_equal(fast, st_mod._compute(frame.lazy(), sf.rules.get(rules),
+                                             ("event_id",), None))
 
 
 @PROPS
