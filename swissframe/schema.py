@@ -74,7 +74,7 @@ from typing import TYPE_CHECKING, Final
 
 import polars as pl
 
-from swissframe._batches import in_batches
+from swissframe._batches import in_batches, runs_of
 from swissframe._collect import (
     choose,
     collect,
@@ -809,14 +809,16 @@ def _from_codes(kind: str, coded: bool, nulls: bool) -> bool:
 
 @functools.cache
 def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bool,
-                runs: bool) -> tuple[pl.Expr, ...]:
+                runs: bool, *, events: bool = True) -> tuple[pl.Expr, ...]:
     """One query's expressions for what ``_checked`` needs to know before checking: whether
     each row rule finds a row (``_f0`` …; not those decided on the codes:
     :data:`_FROM_CODES`), which phases occur, double losses, and for the
     coded checks the number of complete rows, their round and game-count ranges and the
     id dictionaries (over a frame with the ``_ok`` column when there are ``nulls``). The
     players' dictionary is of the player column only: an opponent id outside it is found
-    by the coding (``_coded_keyed_checks``), and hashing the opponent column is saved."""
+    by the coding (``_coded_keyed_checks``), and hashing the opponent column is saved.
+    ``events=False``: no events' dictionary (a batch whose runs of events are known:
+    :func:`~swissframe._batches.runs_of`)."""
     out = [(r.coded_rows if coded and r.coded_rows is not None else r.rows).any()
            .alias(f"_f{i}") for i, r in enumerate(_row_rules(vocabulary, nulls))
            if (nulls or r.kind != "null_value") and not (coded and r.kind in _BOUNDS)
@@ -836,9 +838,10 @@ def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bo
         def complete(c: str) -> pl.Expr:
             return pl.col(c).filter(ok) if nulls else pl.col(c)
 
+        found = _dictionary_exprs(runs=runs, opponents=False)
         out += [(ok.sum() if nulls else pl.len()).alias("_n_ok"),
                 *_range_facts((ROUND, *GAME_COLUMNS), complete),
-                *_dictionary_exprs(runs=runs, opponents=False)]
+                *(found if events else found[1:])]
     return tuple(out)
 
 
@@ -1082,9 +1085,11 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     # the events' runs: their ids are the dictionary of an event column grouped by event
     # and sorted, and say whether it is (see _dictionary_exprs)
     runs = want_codes and not df.get_column(EVENT_ID).null_count()
+    # (a batch of a table sorted by event: its runs found when it was cut from the table)
+    known = runs_of(df) if runs else None
     if coded:
-        facts = select(lf, *_fact_exprs(vocabulary, nulls, has_flag, want_codes,
-                                        runs)).pipe(collect, pooled=False)
+        facts = select(lf, *_fact_exprs(vocabulary, nulls, has_flag, want_codes, runs,
+                                        events=known is None)).pipe(collect, pooled=False)
         bad_phase, playoff, swiss = _phase_facts(facts, df.height, nulls=nulls)
         found = [nulls] + [
             _range_breaks(rule.kind, facts) if want_codes and rule.kind in _BOUNDS
@@ -1113,7 +1118,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
                    and df.height >= _SEAT_ORDER_MIN_ROWS)
         codes, checked, paired_up = _coded_keyed_checks(
             df, facts, add, has_null=nulls, both_phases=both_phases, runs=runs,
-            ordered=ordered)
+            ordered=ordered, known=known)
         # the rest of a rule the first query looked for in part (blank ids), or all of
         # it (_FROM_CODES), read on the ids' dictionary: the player ids', with the
         # opponents' where one is nobody's; a player paired with themself on the codes
@@ -1240,8 +1245,8 @@ _DISAGREES: Final = ((pl.col("_m_won") != pl.col(GAMES_LOST))
 
 
 def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
-                        has_null: bool, both_phases: bool, runs: bool, ordered: bool = False
-                        ) -> tuple[IdCodes, bool, bool]:
+                        has_null: bool, both_phases: bool, runs: bool, ordered: bool = False,
+                        known: pl.DataFrame | None = None) -> tuple[IdCodes, bool, bool]:
     """The id codes, and duplicate seats and mirrors checked on Int64 keys built from them.
 
     A seat is ``(event, round, player)`` packed into one integer, a match ``(event, round,
@@ -1257,11 +1262,16 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     index)`` (:class:`SeatOrder`), which finds the same duplicates (equal above the
     index) and, sorted, is kept in the codes for the engine's record when the table is
     valid.
+
+    ``known``: the runs of ``df``'s event column, sorted (:func:`~swissframe._batches.
+    sorted_runs`, found when the batch ``df`` was cut), which are then its events'
+    dictionary and its sort blocks' events, and which ``facts`` do not hold.
     """
     # (Series methods without their own kernel are queries: plain indexing, slices and
     # comparisons here, which are kernels)
-    events, sorted_events = (_event_dictionary(facts) if runs
-                             else (_dictionary(facts, EVENT_ID), False))
+    events, sorted_events = (
+        (known.get_column(EVENT_ID), True) if known is not None
+        else _event_dictionary(facts) if runs else (_dictionary(facts, EVENT_ID), False))
     players = _dictionary(facts, PLAYER_ID)
     n_ok = facts.item(0, "_n_ok")
     (r_lo, r_hi), (g_lo, g_hi) = _fact_range(facts, (ROUND,)), _fact_range(facts, GAME_COLUMNS)
@@ -1282,7 +1292,8 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     if "_seats" not in frame.columns:  # no complete row, or keys too wide
         return codes, n_ok == 0, n_ok == 0
     sorted_keys = _sorted_key_columns(frame, ["_seats", "_matches"] if key is not None
-                                      else ["_seats"], sorted_events=sorted_events)
+                                      else ["_seats"], sorted_events=sorted_events,
+                                      lengths=None if known is None else known["rows"])
     seats = sorted_keys[0]
     duplicates = _equal_neighbours(seats // 2**index_bits if index_bits else seats)
     # (the pairing key assumes distinct seats: see _pairs_up). The usual valid table
@@ -1325,7 +1336,8 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
 
 
 def _sorted_key_columns(frame: pl.DataFrame, names: Sequence[str], *,
-                        sorted_events: bool = False) -> list[pl.Series]:
+                        sorted_events: bool = False, lengths: pl.Series | None = None
+                        ) -> list[pl.Series]:
     """:func:`_sorted_keys` of each column ``names`` of ``frame`` (one or two), in order: on
     a large frame (:func:`~swissframe._collect.parallel`) two columns at once, one thread
     each (Polars releases the GIL while it sorts): 3.7M rows, 125 -> 75 ms wall for the
@@ -1334,12 +1346,15 @@ def _sorted_key_columns(frame: pl.DataFrame, names: Sequence[str], *,
     ``sorted_events``: the frame's ``_e`` codes are its event column's runs, in order
     (:func:`_code_exprs`). Both keys lead with the event code, so on a large frame
     (:data:`_BLOCK_SORT_MIN_ROWS`) the Int64 keys are sorted in blocks of whole events
-    (:func:`_block_sorted`), together in one query."""
+    (:func:`_block_sorted`), together in one query. ``lengths``: the events' rows, where
+    known (else read from the ``_e`` codes)."""
     if sorted_events and frame.height >= _BLOCK_SORT_MIN_ROWS:
         blocked = [n for n in names if frame.schema[n] == pl.Int64
                    and not frame.get_column(n).null_count()]
         if blocked:
-            done = _block_sorted(frame.select(blocked), _event_blocks(frame.get_column("_e")))
+            if lengths is None:
+                lengths = frame.get_column("_e").rle().struct.field("len")
+            done = _block_sorted(frame.select(blocked), _event_blocks(lengths))
             return [done[n] if n in done else _sorted_keys(frame.get_column(n))
                     for n in names]
     if len(names) < 2 or not parallel(frame.height):
@@ -1364,18 +1379,19 @@ _BLOCK_SORT_MIN_ROWS: Final = 100_000
 _SORT_BLOCK_ROWS: Final = 2_048
 
 
-def _event_blocks(events: pl.Series) -> pl.Series:
-    """Offsets (from 0 to ``events.len()``, Int64) cutting a column of sorted event codes
-    into consecutive blocks of whole events, each ending with the event that reaches the
-    next multiple of :data:`_SORT_BLOCK_ROWS` rows (the last at the column's end).
+def _event_blocks(lengths: pl.Series) -> pl.Series:
+    """Offsets (from 0 to the rows' count, Int64) cutting a column of sorted event codes,
+    whose runs have ``lengths`` rows, into consecutive blocks of whole events, each ending
+    with the event that reaches the next multiple of :data:`_SORT_BLOCK_ROWS` rows (the
+    last at the column's end).
 
-    >>> _event_blocks(pl.Series([0] * 3000 + [1] * 10 + [2] * 2000)).to_list()
+    >>> _event_blocks(pl.Series([3000, 10, 2000])).to_list()
     [0, 3000, 5010]
     """
-    ends = events.rle().struct.field("len").cast(pl.Int64).cum_sum()
+    ends = lengths.cast(pl.Int64).cum_sum()
     before = ends.shift(1, fill_value=0)
     cuts = ends.filter(ends // _SORT_BLOCK_ROWS != before // _SORT_BLOCK_ROWS)
-    n = events.len()
+    n = int(ends[-1]) if ends.len() else 0
     if cuts.is_empty() or cuts[-1] != n:
         cuts = cuts.append(pl.Series([n], dtype=pl.Int64))
     offsets: pl.Series = pl.concat([pl.Series([0], dtype=pl.Int64), cuts])

@@ -615,12 +615,13 @@ def test_sorted_match_keys_pair_up_only_in_equal_pairs_of_distinct_matches() -> 
 
 @settings(max_examples=60, deadline=None)
 @given(sizes=st.lists(st.integers(1, 9), min_size=1, max_size=12), data=st.data(),
-       block=st.integers(1, 12), two=st.booleans())
+       block=st.integers(1, 12), two=st.booleans(), known=st.booleans())
 def test_keys_sorted_in_blocks_of_whole_events_are_the_whole_sort(
-        sizes: list[int], data: st.DataObject, block: int, two: bool) -> None:
+        sizes: list[int], data: st.DataObject, block: int, two: bool, known: bool) -> None:
     """Keys that lead with a sorted column's event code, sorted in blocks of whole events
     (``schema._block_sorted``, a large table's path), are the keys sorted whole, without
-    ``_NO_KEY``; the blocks hold whole events and cover the column."""
+    ``_NO_KEY``; the blocks hold whole events and cover the column — the events' rows read
+    from the codes, or given (``known``: a batch's runs, ``_batches.runs_of``)."""
     from unittest import mock
 
     events = [e for e, n in enumerate(sizes) for _ in range(n)]
@@ -636,8 +637,10 @@ def test_keys_sorted_in_blocks_of_whole_events_are_the_whole_sort(
     with (mock.patch.object(schema, "_BLOCK_SORT_MIN_ROWS", 0),
           mock.patch.object(schema, "_SORT_BLOCK_ROWS", block),
           mock.patch.object(schema, "_block_sorted", wraps=schema._block_sorted) as spy):
-        got = schema._sorted_key_columns(frame, names, sorted_events=True)
-        offsets = schema._event_blocks(frame["_e"]).to_list()
+        got = schema._sorted_key_columns(
+            frame, names, sorted_events=True,
+            lengths=pl.Series(sizes, dtype=pl.Int64) if known else None)
+        offsets = schema._event_blocks(frame["_e"].rle().struct.field("len")).to_list()
     assert spy.call_count == 1
     assert offsets[0] == 0
     assert offsets[-1] == len(events)

@@ -914,7 +914,8 @@ def test_packed_key_is_each_field_s_offset_in_its_bits(
         name = f"c{i}"
         values = [None if k is None else k * scale for k in steps]
         if in128:  # (an Int128 column the ranking keeps as it is: values past Int64)
-            values = [None if v is None else v * 2**8 + b for v, b in zip(values, big)]
+            values = [None if v is None else v * 2**8 + b
+                      for v, b in zip(values, big, strict=True)]
             wide.append(name)
         columns[name] = pl.Series(values, dtype=pl.Int128 if in128 else pl.Int64)
         set_ = [v for v in values if v is not None]
