@@ -461,9 +461,12 @@ def _dictionary_exprs(*, runs: bool, opponents: bool) -> tuple[pl.Expr, pl.Expr]
     wake for this alone.)"""
     events = (pl.col(EVENT_ID).rle().struct.field("value") if runs
               else pl.col(EVENT_ID).unique().drop_nulls())
-    players = pl.col(PLAYER_ID).unique()
+    # (in first-seen order: one hash pass, where the unordered unique hands the work to
+    # the pool; 1.9M ids of 160: 42 -> 38 ms CPU. _dictionary sorts them)
+    players = pl.col(PLAYER_ID).unique(maintain_order=True)
     if opponents:
-        players = players.append(pl.col(OPPONENT_ID).unique()).unique()
+        players = players.append(pl.col(OPPONENT_ID).unique(maintain_order=True)).unique(
+            maintain_order=True)
     return (events.implode().alias(EVENT_ID), players.drop_nulls().implode().alias(PLAYER_ID))
 
 
