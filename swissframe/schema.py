@@ -74,7 +74,7 @@ from typing import TYPE_CHECKING, Final
 
 import polars as pl
 
-from swissframe._batches import in_batches
+from swissframe._batches import in_batches, runs_of
 from swissframe._collect import (
     choose,
     collect,
@@ -461,9 +461,12 @@ def _dictionary_exprs(*, runs: bool, opponents: bool) -> tuple[pl.Expr, pl.Expr]
     wake for this alone.)"""
     events = (pl.col(EVENT_ID).rle().struct.field("value") if runs
               else pl.col(EVENT_ID).unique().drop_nulls())
-    players = pl.col(PLAYER_ID).unique()
+    # (in first-seen order: one hash pass, where the unordered unique hands the work to
+    # the pool; 1.9M ids of 160: 42 -> 38 ms CPU. _dictionary sorts them)
+    players = pl.col(PLAYER_ID).unique(maintain_order=True)
     if opponents:
-        players = players.append(pl.col(OPPONENT_ID).unique()).unique()
+        players = players.append(pl.col(OPPONENT_ID).unique(maintain_order=True)).unique(
+            maintain_order=True)
     return (events.implode().alias(EVENT_ID), players.drop_nulls().implode().alias(PLAYER_ID))
 
 
@@ -791,19 +794,38 @@ def _row_rules(vocabulary: tuple[str, ...], nulls: bool) -> tuple[_Rule, ...]:
     return tuple(rules)
 
 
+#: The row rules the coded checks decide on the ids' codes and dictionary instead of on
+#: every row, where no required cell is null (every row is then complete): a row paired
+#: with itself is one whose player and opponent codes are equal (both columns are coded
+#: by one dictionary, one code an id), and an empty or blank id is one of the ids'
+#: dictionary (:func:`blank_ids`), which holds every id of both columns once they are
+#: coded (an opponent id that is nobody's player id is coded with both columns'
+#: dictionary: :func:`_coded_keyed_checks`). Two string comparisons a row saved:
+#: 1.9M rows, ≈ 19 -> 1.5 ms CPU (``benchmarks/README.md``, twenty-fifth session).
+_FROM_CODES: Final = ("self_pairing", "empty_id")
+
+
+def _from_codes(kind: str, coded: bool, nulls: bool) -> bool:
+    """Whether the row rule ``kind`` is decided on the codes (:data:`_FROM_CODES`)."""
+    return coded and not nulls and kind in _FROM_CODES
+
+
 @functools.cache
 def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bool,
-                runs: bool) -> tuple[pl.Expr, ...]:
+                runs: bool, *, events: bool = True) -> tuple[pl.Expr, ...]:
     """One query's expressions for what ``_checked`` needs to know before checking: whether
-    each row rule finds a row (``_f0`` …), which phases occur, double losses, and for the
+    each row rule finds a row (``_f0`` …; not those decided on the codes:
+    :data:`_FROM_CODES`), which phases occur, double losses, and for the
     coded checks the number of complete rows, their round and game-count ranges and the
     id dictionaries (over a frame with the ``_ok`` column when there are ``nulls``). The
     players' dictionary is of the player column only: an opponent id outside it is found
-    by the coding (``_coded_keyed_checks``), and hashing the opponent column is saved."""
+    by the coding (``_coded_keyed_checks``), and hashing the opponent column is saved.
+    ``events=False``: no events' dictionary (a batch whose runs of events are known:
+    :func:`~swissframe._batches.runs_of`)."""
     out = [(r.coded_rows if coded and r.coded_rows is not None else r.rows).any()
            .alias(f"_f{i}") for i, r in enumerate(_row_rules(vocabulary, nulls))
            if (nulls or r.kind != "null_value") and not (coded and r.kind in _BOUNDS)
-           and (nulls or r.kind != "bad_phase")]
+           and (nulls or r.kind != "bad_phase") and not _from_codes(r.kind, coded, nulls)]
     if nulls:
         out += [(pl.col(PHASE) == "playoff").any().alias("_playoff"),
                 (pl.col(PHASE) == "swiss").any().alias("_swiss")]
@@ -819,9 +841,10 @@ def _fact_exprs(vocabulary: tuple[str, ...], nulls: bool, flags: bool, coded: bo
         def complete(c: str) -> pl.Expr:
             return pl.col(c).filter(ok) if nulls else pl.col(c)
 
+        found = _dictionary_exprs(runs=runs, opponents=False)
         out += [(ok.sum() if nulls else pl.len()).alias("_n_ok"),
                 *_range_facts((ROUND, *GAME_COLUMNS), complete),
-                *_dictionary_exprs(runs=runs, opponents=False)]
+                *(found if events else found[1:])]
     return tuple(out)
 
 
@@ -1065,13 +1088,16 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     # the events' runs: their ids are the dictionary of an event column grouped by event
     # and sorted, and say whether it is (see _dictionary_exprs)
     runs = want_codes and not df.get_column(EVENT_ID).null_count()
+    # (a batch of a table sorted by event: its runs found when it was cut from the table)
+    known = runs_of(df) if runs else None
     if coded:
-        facts = select(lf, *_fact_exprs(vocabulary, nulls, has_flag, want_codes,
-                                        runs)).pipe(collect, pooled=False)
+        facts = select(lf, *_fact_exprs(vocabulary, nulls, has_flag, want_codes, runs,
+                                        events=known is None)).pipe(collect, pooled=False)
         bad_phase, playoff, swiss = _phase_facts(facts, df.height, nulls=nulls)
         found = [nulls] + [
             _range_breaks(rule.kind, facts) if want_codes and rule.kind in _BOUNDS
             else bad_phase if rule.kind == "bad_phase" and not nulls
+            else False if _from_codes(rule.kind, want_codes, nulls)  # (after the codes)
             else bool(facts.item(0, f"_f{i}")) for i, rule in enumerate(rules) if i]
         # (facts.item(0, name): a cell without a Series, ≈ 3 -> 0.5 µs each, ~20 a call)
         both_phases = playoff and swiss
@@ -1087,7 +1113,6 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
             rows = (lf.with_row_index(_ROW_COLUMN, offset=1) if rule.kind == "null_value"
                     else lf)
             add(rule.kind, rows.filter(rule.rows), rule.detail)
-    flagged = {rule.kind for rule, hit in zip(rules, found, strict=True) if hit}
     lf_ok = df.lazy().filter(_OK) if nulls else df.lazy()
     codes, checked, paired_up = None, False, False
     if want_codes:
@@ -1096,13 +1121,20 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
                    and df.height >= _SEAT_ORDER_MIN_ROWS)
         codes, checked, paired_up = _coded_keyed_checks(
             df, facts, add, has_null=nulls, both_phases=both_phases, runs=runs,
-            ordered=ordered)
-        # the rest of a rule the first query looked for in part (blank ids), read on the
-        # ids' dictionary: the player ids', with the opponents' where one is nobody's
-        for rule, hit in zip(rules, found, strict=True):
-            if rule.coded_rows is not None and not hit and codes is not None \
-                    and blank_ids(codes.players):
+            ordered=ordered, known=known)
+        # the rest of a rule the first query looked for in part (blank ids), or all of
+        # it (_FROM_CODES), read on the ids' dictionary: the player ids', with the
+        # opponents' where one is nobody's; a player paired with themself on the codes
+        for i, (rule, hit) in enumerate(zip(rules, found, strict=True)):
+            if hit or codes is None:
+                continue
+            if rule.kind == "self_pairing" and _from_codes(rule.kind, want_codes, nulls):
+                found[i] = _self_paired(codes)
+            elif rule.coded_rows is not None:
+                found[i] = blank_ids(codes.players)
+            if found[i]:
                 add(rule.kind, lf.filter(rule.rows), rule.detail)
+    flagged = {rule.kind for rule, hit in zip(rules, found, strict=True) if hit}
     if not checked:
         _categorical_keyed_checks(lf_ok, ev, add)
     # every paired row paired up with its mirror in the same phase: no phase mismatch
@@ -1123,6 +1155,12 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
            .sort("kind", EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID, "detail", nulls_last=True,
                  maintain_order=True))
     return out, df, codes
+
+
+def _self_paired(codes: IdCodes) -> bool:
+    """Whether a row's opponent is its player (:data:`_FROM_CODES`: equal codes)."""
+    frame = codes.codes
+    return bool((frame.get_column("_p") == frame.get_column("_o")).any())
 
 
 def _holds_objects(dtype: PolarsDataType) -> bool:
@@ -1210,8 +1248,8 @@ _DISAGREES: Final = ((pl.col("_m_won") != pl.col(GAMES_LOST))
 
 
 def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
-                        has_null: bool, both_phases: bool, runs: bool, ordered: bool = False
-                        ) -> tuple[IdCodes, bool, bool]:
+                        has_null: bool, both_phases: bool, runs: bool, ordered: bool = False,
+                        known: pl.DataFrame | None = None) -> tuple[IdCodes, bool, bool]:
     """The id codes, and duplicate seats and mirrors checked on Int64 keys built from them.
 
     A seat is ``(event, round, player)`` packed into one integer, a match ``(event, round,
@@ -1227,11 +1265,16 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     index)`` (:class:`SeatOrder`), which finds the same duplicates (equal above the
     index) and, sorted, is kept in the codes for the engine's record when the table is
     valid.
+
+    ``known``: the runs of ``df``'s event column, sorted (:func:`~swissframe._batches.
+    sorted_runs`, found when the batch ``df`` was cut), which are then its events'
+    dictionary and its sort blocks' events, and which ``facts`` do not hold.
     """
     # (Series methods without their own kernel are queries: plain indexing, slices and
     # comparisons here, which are kernels)
-    events, sorted_events = (_event_dictionary(facts) if runs
-                             else (_dictionary(facts, EVENT_ID), False))
+    events, sorted_events = (
+        (known.get_column(EVENT_ID), True) if known is not None
+        else _event_dictionary(facts) if runs else (_dictionary(facts, EVENT_ID), False))
     players = _dictionary(facts, PLAYER_ID)
     n_ok = facts.item(0, "_n_ok")
     (r_lo, r_hi), (g_lo, g_hi) = _fact_range(facts, (ROUND,)), _fact_range(facts, GAME_COLUMNS)
@@ -1252,7 +1295,8 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     if "_seats" not in frame.columns:  # no complete row, or keys too wide
         return codes, n_ok == 0, n_ok == 0
     sorted_keys = _sorted_key_columns(frame, ["_seats", "_matches"] if key is not None
-                                      else ["_seats"], sorted_events=sorted_events)
+                                      else ["_seats"], sorted_events=sorted_events,
+                                      lengths=None if known is None else known["rows"])
     seats = sorted_keys[0]
     duplicates = _equal_neighbours(seats // 2**index_bits if index_bits else seats)
     # (the pairing key assumes distinct seats: see _pairs_up). The usual valid table
@@ -1295,7 +1339,8 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
 
 
 def _sorted_key_columns(frame: pl.DataFrame, names: Sequence[str], *,
-                        sorted_events: bool = False) -> list[pl.Series]:
+                        sorted_events: bool = False, lengths: pl.Series | None = None
+                        ) -> list[pl.Series]:
     """:func:`_sorted_keys` of each column ``names`` of ``frame`` (one or two), in order: on
     a large frame (:func:`~swissframe._collect.parallel`) two columns at once, one thread
     each (Polars releases the GIL while it sorts): 3.7M rows, 125 -> 75 ms wall for the
@@ -1304,12 +1349,15 @@ def _sorted_key_columns(frame: pl.DataFrame, names: Sequence[str], *,
     ``sorted_events``: the frame's ``_e`` codes are its event column's runs, in order
     (:func:`_code_exprs`). Both keys lead with the event code, so on a large frame
     (:data:`_BLOCK_SORT_MIN_ROWS`) the Int64 keys are sorted in blocks of whole events
-    (:func:`_block_sorted`), together in one query."""
+    (:func:`_block_sorted`), together in one query. ``lengths``: the events' rows, where
+    known (else read from the ``_e`` codes)."""
     if sorted_events and frame.height >= _BLOCK_SORT_MIN_ROWS:
         blocked = [n for n in names if frame.schema[n] == pl.Int64
                    and not frame.get_column(n).null_count()]
         if blocked:
-            done = _block_sorted(frame.select(blocked), _event_blocks(frame.get_column("_e")))
+            if lengths is None:
+                lengths = frame.get_column("_e").rle().struct.field("len")
+            done = _block_sorted(frame.select(blocked), _event_blocks(lengths))
             return [done[n] if n in done else _sorted_keys(frame.get_column(n))
                     for n in names]
     if len(names) < 2 or not parallel(frame.height):
@@ -1334,18 +1382,19 @@ _BLOCK_SORT_MIN_ROWS: Final = 100_000
 _SORT_BLOCK_ROWS: Final = 2_048
 
 
-def _event_blocks(events: pl.Series) -> pl.Series:
-    """Offsets (from 0 to ``events.len()``, Int64) cutting a column of sorted event codes
-    into consecutive blocks of whole events, each ending with the event that reaches the
-    next multiple of :data:`_SORT_BLOCK_ROWS` rows (the last at the column's end).
+def _event_blocks(lengths: pl.Series) -> pl.Series:
+    """Offsets (from 0 to the rows' count, Int64) cutting a column of sorted event codes,
+    whose runs have ``lengths`` rows, into consecutive blocks of whole events, each ending
+    with the event that reaches the next multiple of :data:`_SORT_BLOCK_ROWS` rows (the
+    last at the column's end).
 
-    >>> _event_blocks(pl.Series([0] * 3000 + [1] * 10 + [2] * 2000)).to_list()
+    >>> _event_blocks(pl.Series([3000, 10, 2000])).to_list()
     [0, 3000, 5010]
     """
-    ends = events.rle().struct.field("len").cast(pl.Int64).cum_sum()
+    ends = lengths.cast(pl.Int64).cum_sum()
     before = ends.shift(1, fill_value=0)
     cuts = ends.filter(ends // _SORT_BLOCK_ROWS != before // _SORT_BLOCK_ROWS)
-    n = events.len()
+    n = int(ends[-1]) if ends.len() else 0
     if cuts.is_empty() or cuts[-1] != n:
         cuts = cuts.append(pl.Series([n], dtype=pl.Int64))
     offsets: pl.Series = pl.concat([pl.Series([0], dtype=pl.Int64), cuts])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from typing import Any
+from unittest import mock
 
 import polars as pl
 import pytest
@@ -95,6 +96,73 @@ def test_event_batches_hold_whole_events_in_sorted_order(shuffle: bool) -> None:
     assert flat == sorted(set(ids))  # each event in one batch, batches in event order
     assert sum(p.height for p in parts) == df.height
     assert sorted(pl.concat(parts)["n"].to_list()) == list(range(df.height))
+
+
+@given(ids=st.lists(st.sampled_from(["a", "b", "bb", "c", "d", "e\u00e9"]), min_size=1,
+                    max_size=40), ordered=st.booleans(), sample=st.sampled_from([1, 3, 1024]),
+       threads=st.booleans())
+def test_sorted_runs_are_the_runs_of_a_sorted_column_only(
+        ids: list[str], ordered: bool, sample: int, threads: bool) -> None:
+    """``sorted_runs`` gives the runs (``rle``) of a sorted column and None for another,
+    as ``is_sorted`` says — with a sample read first, and the column's two halves read at
+    once (``threads``: a run across the middle joined again)."""
+    events = pl.Series("event_id", sorted(ids) if ordered else ids)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_batches, "_SAMPLE_EVERY", sample)
+        mp.setattr(sf._collect, "PARALLEL_MIN_ROWS", 0 if threads else 10**9)
+        got = _batches.sorted_runs(events)
+    if not events.is_sorted():
+        assert got is None
+        return
+    want = events.rle().struct.unnest().select(event_id="value", rows=pl.col("len").cast(
+        pl.Int64))
+    assert got is not None
+    assert_frame_equal(got, want)
+
+
+@given(df=many_events(min_events=2, max_events=5), data=st.data())
+@PROPS
+def test_a_batch_s_known_runs_check_it_as_reading_its_events_does(
+        df: pl.DataFrame, data: st.DataObject) -> None:
+    """A batch cut from a table sorted by event is checked with its events' runs known
+    (``_batches.runs_of``: no events' dictionary read in the facts, the sort blocks from
+    the runs' lengths): the same problems, frame and codes — sorted seats too — as when
+    the checks read its events, valid or broken, on a large table's paths."""
+    from swissframe import schema
+
+    df = mutate(df, data).sort("event_id", maintain_order=True, nulls_last=True)
+    try:  # (as the boundary reads it: a batch is a slice of a table read so)
+        df = schema.read_once(df)
+    except sf.SwissframeError:
+        return
+    if df.height == 0 or df["event_id"].null_count():
+        return
+    runs = _batches.sorted_runs(df["event_id"])
+    assert runs is not None
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("_BLOCK_SORT_MIN_ROWS", "_SEAT_ORDER_MIN_ROWS", "_SLOTS_MIN_ROWS"):
+            mp.setattr(schema, name, 0)
+        mp.setattr(schema, "_SORT_BLOCK_ROWS", data.draw(st.integers(1, 40)))
+        read = schema._checked(df, default_event_id="event", keys=())
+        token = _batches._RUNS.set((df, runs))
+        try:
+            assert _batches.runs_of(df) is runs
+            with mock.patch.object(schema, "runs_of", wraps=schema.runs_of) as spy:
+                known = schema._checked(df, default_event_id="event", keys=())
+            assert all(c.args[0] is df for c in spy.call_args_list)
+        finally:
+            _batches._RUNS.reset(token)
+    assert _batches.runs_of(df) is None
+    assert_frame_equal(known[0], read[0])
+    assert_frame_equal(known[1], read[1])
+    assert (known[2] is None) == (read[2] is None)
+    if known[2] is not None and read[2] is not None:
+        assert_frame_equal(known[2].codes, read[2].codes)
+        assert known[2].events.equals(read[2].events)
+        assert known[2].players.equals(read[2].players)
+        assert (known[2].seats is None) == (read[2].seats is None)
+        if known[2].seats is not None and read[2].seats is not None:
+            assert known[2].seats.keys.equals(read[2].seats.keys)
 
 
 def test_event_batches_none_when_one_batch_or_no_usable_event_id() -> None:

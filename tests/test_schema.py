@@ -615,12 +615,13 @@ def test_sorted_match_keys_pair_up_only_in_equal_pairs_of_distinct_matches() -> 
 
 @settings(max_examples=60, deadline=None)
 @given(sizes=st.lists(st.integers(1, 9), min_size=1, max_size=12), data=st.data(),
-       block=st.integers(1, 12), two=st.booleans())
+       block=st.integers(1, 12), two=st.booleans(), known=st.booleans())
 def test_keys_sorted_in_blocks_of_whole_events_are_the_whole_sort(
-        sizes: list[int], data: st.DataObject, block: int, two: bool) -> None:
+        sizes: list[int], data: st.DataObject, block: int, two: bool, known: bool) -> None:
     """Keys that lead with a sorted column's event code, sorted in blocks of whole events
     (``schema._block_sorted``, a large table's path), are the keys sorted whole, without
-    ``_NO_KEY``; the blocks hold whole events and cover the column."""
+    ``_NO_KEY``; the blocks hold whole events and cover the column — the events' rows read
+    from the codes, or given (``known``: a batch's runs, ``_batches.runs_of``)."""
     from unittest import mock
 
     events = [e for e, n in enumerate(sizes) for _ in range(n)]
@@ -636,8 +637,10 @@ def test_keys_sorted_in_blocks_of_whole_events_are_the_whole_sort(
     with (mock.patch.object(schema, "_BLOCK_SORT_MIN_ROWS", 0),
           mock.patch.object(schema, "_SORT_BLOCK_ROWS", block),
           mock.patch.object(schema, "_block_sorted", wraps=schema._block_sorted) as spy):
-        got = schema._sorted_key_columns(frame, names, sorted_events=True)
-        offsets = schema._event_blocks(frame["_e"]).to_list()
+        got = schema._sorted_key_columns(
+            frame, names, sorted_events=True,
+            lengths=pl.Series(sizes, dtype=pl.Int64) if known else None)
+        offsets = schema._event_blocks(frame["_e"].rle().struct.field("len")).to_list()
     assert spy.call_count == 1
     assert offsets[0] == 0
     assert offsets[-1] == len(events)
@@ -1082,6 +1085,43 @@ def test_a_large_dictionary_has_no_slot_table() -> None:
     ids = pl.Series("player_id", [f"p{i} of ev{i % 997}" for i in range(5_000)])
     assert schema._slot_table(ids.sort()) is None
     assert schema._slot_table(ids.head(100).sort()) is not None
+
+
+@settings(max_examples=80, deadline=None)
+@given(ids=st.lists(st.sampled_from(["A", "B", "C", "D", "", " ", "\u3000", "Z"]),
+                    min_size=2, max_size=12),
+       opponents=st.lists(st.sampled_from(["A", "B", "C", "D", "", "\t", "Z", None]),
+                          min_size=12, max_size=12),
+       null_cell=st.booleans(), large=st.booleans())
+def test_self_pairing_and_empty_ids_from_the_codes_are_the_rules(
+        ids: list[str], opponents: list[str | None], null_cell: bool, large: bool) -> None:
+    """Without a null cell the coded checks decide ``self_pairing`` on the codes (a row
+    whose player and opponent codes are equal) and ``empty_id`` on the ids' dictionary
+    (``schema._FROM_CODES``), not by comparing every row's ids: the problems found are
+    the reference's — players paired with themselves, empty or blank ids in either column,
+    opponents who are nobody's players (the dictionary of both columns) — on the Enum cast
+    and on the slot table (``large``, as a large table's); with a null cell the rules' own
+    row facts."""
+    n = len(ids)
+    df = pl.DataFrame({"event_id": ["e"] * n, "round": [1 + i // 4 for i in range(n)],
+                       "player_id": ids, "opponent_id": opponents[:n],
+                       "games_won": [1] * n, "games_lost": [1] * n, "games_drawn": [0] * n,
+                       "phase": ["swiss"] * n})
+    if null_cell:
+        df = df.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(None)
+                             .otherwise(pl.col("games_won")).alias("games_won"))
+    with pytest.MonkeyPatch.context() as mp:  # (large: the ids coded by a slot table)
+        mp.setattr(schema, "_SLOTS_MIN_ROWS", 0 if large else 10**9)
+        got = schema._checked(df, default_event_id="e", keys=())[0]
+    ref = schema._checked(df, default_event_id="e", keys=(), coded=False)[0]
+    assert got.equals(ref), (got, ref)
+    kinds = set(got["kind"].to_list())
+    complete = df.filter(pl.all_horizontal(pl.all().exclude("opponent_id").is_not_null()))
+    assert ("self_pairing" in kinds) == bool(
+        (complete["player_id"] == complete["opponent_id"]).any())
+    blank = [i for i in [*complete["player_id"], *complete["opponent_id"]]
+             if i is not None and not i.strip(schema.WHITE_SPACE)]
+    assert ("empty_id" in kinds) == bool(blank)
 
 
 @pytest.mark.parametrize("phases", [

@@ -461,8 +461,8 @@ def test_the_record_and_opponents_sums_from_sorted_seats_equal_the_group_by_and_
     players (``standings._seat_opponent_sums``; the opponents found by
     ``_cumulative.opponent_positions`` through the table of codes, of codes within an event where
     each id plays in one event, or by a search in the sorted codes) give the standings
-    the group-by and the joins give: one event and several, Swiss rows only (else no
-    seats are kept)."""
+    the group-by and the joins give, and the keyed reference: one event and several, Swiss
+    rows only (else no seats are kept)."""
     if data.draw(st.booleans()):  # (rich_events' playoff rows keep the seats unsorted)
         res = res.filter(pl.col("phase") == "swiss")
     if data.draw(st.booleans()):
@@ -483,6 +483,11 @@ def test_the_record_and_opponents_sums_from_sorted_seats_equal_the_group_by_and_
         with mock.patch.object(st_mod, "seat_record", return_value=None):
             plain = sf.standings(res, rules)
     assert_frame_equal(fast, plain)
+    # (and the keyed reference, which reads every row's own phase: where seats are kept
+    # the coded path takes the phase as one literal, every row being Swiss)
+    frame, _ = st_mod._validated_coded(res, ())
+    assert_frame_equal(fast, st_mod._compute(frame.lazy(), sf.rules.get(rules),
+                                             ("event_id",), None))
 
 
 @PROPS
@@ -895,6 +900,56 @@ def test_ranking_on_one_order_key_equals_the_plain_sort(
         fast = st_mod._rank_table(table, rules, keys, ["wins"]).collect()
     cols = ["_e", "player_id", "rank", "wins"] if keyed else ["player_id", "rank", "wins"]
     assert_frame_equal(fast.select(cols), plain.select(cols))
+
+
+#: One field of a packed key: an Int128 column or not, descending or not, a scale and
+#: four values of -8..8 times it, or null — mostly the ends, so that the widths reach 62
+#: bits (2**57, both ends: 62) and pass them (2**58, 2**59: 63 and 64 bits).
+_FIELD = st.tuples(st.booleans(), st.booleans(),
+                   st.sampled_from([1, 2**20, 2**40, 2**55, 2**57, 2**58, 2**59]),
+                   st.lists(st.one_of(st.none(), st.sampled_from([-8, -7, -1, 0, 1, 7, 8])),
+                            min_size=4, max_size=4))
+
+
+@settings(max_examples=300, deadline=None)  # (a few ms each)
+@given(fields=st.lists(_FIELD, min_size=1, max_size=5),
+       big=st.lists(st.integers(-(2**70), 2**70), min_size=4, max_size=4))
+# (an Int64 column of 64 bits: its offsets in Int128; 62 + 4 bits: the key in Int128)
+@example(fields=[(False, False, 2**59, [8, -8, 5, 0]), (False, True, 1, [0, 8, 3, 7])],
+         big=[0] * 4)
+@example(fields=[(False, False, 2**57, [8, -8, 7, None]), (False, True, 1, [0, 8, 3, 7])],
+         big=[0] * 4)
+def test_packed_key_is_each_field_s_offset_in_its_bits(
+        fields: list[tuple[bool, bool, int, list[int | None]]], big: list[int]) -> None:
+    # _packed_expr packs the leading fields in Int64 while they fit 62 bits and the rest
+    # in Int128: the key is, exactly, the fields' offsets (from the minimum, or from the
+    # maximum when descending; a null one past every value) side by side in their bits
+    columns, packed, wide = {}, [], []
+    for i, (in128, desc, scale, steps) in enumerate(fields):
+        name = f"c{i}"
+        values = [None if k is None else k * scale for k in steps]
+        if in128:  # (an Int128 column the ranking keeps as it is: values past Int64)
+            values = [None if v is None else v * 2**8 + b
+                      for v, b in zip(values, big, strict=True)]
+            wide.append(name)
+        columns[name] = pl.Series(values, dtype=pl.Int128 if in128 else pl.Int64)
+        set_ = [v for v in values if v is not None]
+        lo, hi = (min(set_), max(set_)) if set_ else (0, 0)
+        nulls = len(values) - len(set_)
+        packed.append((name, desc, st_mod._field_width(lo, hi, nulls), (lo, hi, nulls)))
+    bits = sum(p[2] for p in packed)
+    assume(bits <= st_mod.ORDER_BITS)
+    dtype = pl.Int64 if bits <= 62 else pl.Int128
+    got = pl.DataFrame(columns).select(st_mod._packed_expr(packed, wide, dtype).alias("k"))
+    assert got["k"].dtype == dtype
+    want = []
+    for row in range(4):
+        key = 0
+        for name, desc, width, (lo, hi, _) in packed:
+            v = columns[name][row]
+            key = key * 2**width + (hi - lo + 1 if v is None else hi - v if desc else v - lo)
+        want.append(key)
+    assert got["k"].to_list() == want
 
 
 def test_order_key_takes_dense_codes_only_where_the_columns_would_not_fit() -> None:
