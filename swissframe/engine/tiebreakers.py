@@ -209,6 +209,13 @@ class TiebreakerSpec:
         and FaB's random order). Only its order is a value, and before the event draws it
         nobody knows it (:func:`drawn_by_lot`: the cut analyses count a tie it would break
         as a share, the CLI and report show no digits for it).
+    untied
+        Of a criterion reading the tie groups: its columns where no two players are tied
+        by the criteria before it, as expressions of the table (a function of the
+        criterion's name and parameters, giving None where they are not known without
+        the rows). Where the tie groups are materialised and all of one player, the
+        columns are taken instead of the function's plan (``standings._group_criteria``:
+        FIDE's direct encounter, 0 for everyone, in most events).
     reads
         Which of the rates' ruleset options (:data:`RATE_OPTIONS`) its values depend on:
         an empty set for one that reads none (points, wins, chess scores), None when not
@@ -238,6 +245,7 @@ class TiebreakerSpec:
     round_span: bool = False
     reads: frozenset[str] | None = None
     lot: bool = False
+    untied: Callable[..., tuple[pl.Expr, ...] | None] | None = None
 
     def __post_init__(self) -> None:
         caps = self.capabilities
@@ -249,6 +257,10 @@ class TiebreakerSpec:
         if not self.ranks and (not self.group or not self.ties):
             msg = (f"{where}: ranks=False is for a group-aware criterion that reads the tie "
                    "groups. Hint: register it with ties=True, or drop ranks=False.")
+            raise RulesetError(msg)
+        if self.untied is not None and (not self.group or not self.ties):
+            msg = (f"{where}: untied is for a group-aware criterion that reads the tie "
+                   "groups. Hint: register it with ties=True, or drop untied.")
             raise RulesetError(msg)
         if self.keys_only and (not self.group or self.ties):
             msg = (f"{where}: keys_only is for a group-aware criterion that reads no tie "
@@ -1080,17 +1092,18 @@ GROUP_TIEBREAKERS: dict[str, GroupTiebreaker] = {}
 
 def register_group_tiebreaker(name: str, *, ties: bool = True, ranks: bool = True,
                               keys_only: bool = False, reads: Iterable[str] | None = None,
-                              lot: bool = False
+                              lot: bool = False,
+                              untied: Callable[..., tuple[pl.Expr, ...] | None] | None = None
                               ) -> Callable[[GroupTiebreaker], GroupTiebreaker]:
     """Decorator adding a group-aware function to :data:`GROUP_TIEBREAKERS`; ``ties=False``
     declares that it does not read the tie groups (its ``GroupContext.table`` then has
-    only the criteria's columns); ``ranks``, ``keys_only``, ``reads`` and ``lot`` as
-    :class:`TiebreakerSpec`'s."""
+    only the criteria's columns); ``ranks``, ``keys_only``, ``reads``, ``lot`` and
+    ``untied`` as :class:`TiebreakerSpec`'s."""
 
     def deco(fn: GroupTiebreaker) -> GroupTiebreaker:
         TIEBREAKER_SPECS[name] = TiebreakerSpec(
             name, fn, group=True, ties=ties, ranks=ranks, keys_only=keys_only,
-            reads=None if reads is None else frozenset(reads), lot=lot)
+            reads=None if reads is None else frozenset(reads), lot=lot, untied=untied)
         GROUP_TIEBREAKERS[name] = fn
         return fn
 
@@ -1107,11 +1120,13 @@ def _group_int(g: GroupContext, frame: pl.LazyFrame, value: str, name: str,
     return out.with_columns(*typed)
 
 
-def _group_int_of_none(g: GroupContext, name: str) -> pl.LazyFrame:
-    """:func:`_group_int` of a frame with no row (every player the default, 0), without
-    the frame or its join."""
-    _, _, typed = _group_int_exprs("_none", name, 0)
-    return g.table.select(*g.pkeys, pl.lit(0).alias(name)).with_columns(*typed)
+@functools.lru_cache(maxsize=32)
+def _group_int_of_none(name: str) -> tuple[pl.Expr, pl.Expr]:
+    """The columns :func:`_group_int` gives of a frame with no row (every player the
+    default, 0: Int64 and its exact twin), as expressions of the table: without the frame
+    or its join."""
+    return pl.lit(0, dtype=pl.Int64).alias(name), pl.lit(0, dtype=pl.Int128).alias(
+        exact_name(name))
 
 
 @functools.lru_cache(maxsize=32)
@@ -1155,7 +1170,17 @@ DeMethod = Literal["fide", "points"]
 _DE_METHODS: Final = ("fide", "points")
 
 
-@register_group_tiebreaker("direct_encounter", ranks=False, reads=())
+def _direct_encounter_untied(name: str = "direct_encounter", *, forfeits: bool = False,
+                             method: DeMethod = "fide") -> tuple[pl.Expr, ...] | None:
+    """:func:`direct_encounter`'s columns where no two players are tied
+    (``TiebreakerSpec.untied``): no one ranked below another, 0 for everyone, under
+    ``method="fide"``; None otherwise (``"points"``; an unknown method, which
+    :func:`direct_encounter` refuses)."""
+    return _group_int_of_none(name) if method == "fide" else None
+
+
+@register_group_tiebreaker("direct_encounter", ranks=False, reads=(),
+                           untied=_direct_encounter_untied)
 def direct_encounter(g: GroupContext, *, name: str = "direct_encounter",
                      forfeits: bool = False, method: DeMethod = "fide") -> pl.LazyFrame:
     """FIDE direct encounter (C.07 Art. 6; rules.md §4.1) among the players still tied.
@@ -1190,10 +1215,6 @@ def direct_encounter(g: GroupContext, *, name: str = "direct_encounter",
         msg = (f"direct_encounter method={method!r} is unknown. Hint: one of "
                f"{', '.join(map(repr, _DE_METHODS))}.")
         raise RulesetError(msg)
-    if method == "fide" and (g.largest_tie() or 2) < 2:
-        # no two players tied: no one below another, and no plan of the rows built (one
-        # 64-player FIDE event, the usual case: -0.6 ms a call)
-        return _group_int_of_none(g, name)
     within = _games_within_groups(g, played_only=not forfeits).filter(pl.col("_tie_size") >= 2)
     if method == "points":
         return _direct_encounter_points(g, within, name)

@@ -188,6 +188,13 @@ def test_keys_only_is_for_a_group_criterion_reading_no_ties() -> None:
         dataclasses.replace(TIEBREAKER_SPECS["head_to_head"], keys_only=True)
 
 
+def test_untied_columns_are_for_a_group_criterion_reading_the_ties() -> None:
+    untied = TIEBREAKER_SPECS["direct_encounter"].untied
+    assert untied is not None
+    with pytest.raises(RulesetError, match="untied"):
+        dataclasses.replace(TIEBREAKER_SPECS["random"], untied=untied)
+
+
 # ------------------------------------------------------------ what a criterion reads
 
 #: Each rate option changed to another value than MTG's.

@@ -1077,6 +1077,47 @@ def test_direct_encounter_without_encounters_equals_its_passes(res: pl.DataFrame
     assert_frame_equal(got, ref, check_exact=True)
 
 
+_FIDE_DE_POINTS = dataclasses.replace(
+    sf.rules.FIDE, name="fide-de-points",
+    criteria=(*sf.rules.FIDE.criteria[:4],
+              sf.rules.Criterion("direct_encounter", params=(("method", "points"),)),
+              sf.rules.Criterion("win")))
+
+
+@PROPS
+@given(res=random_events(max_events=1),
+       rules=st.sampled_from([sf.rules.FIDE, sf.rules.FIDE_2009, _FIDE_DE_FIRST,
+                              _FIDE_DE_POINTS]))
+def test_untied_ranking_equals_the_ranking_query(res: pl.DataFrame, rules: sf.Ruleset) -> None:
+    """One event's final standings where no two players tie before direct encounter,
+    ranked by one sort of the criteria's table (``standings._untied_ranking``), equal
+    them ranked in ``_finish``'s query (``UNTIED_RANKING=False``)."""
+    got = sf.standings(res, rules)
+    with mock.patch.object(st_mod, "UNTIED_RANKING", False):
+        ref = sf.standings(res, rules)
+    assert_frame_equal(got, ref, check_exact=True)
+
+
+def test_untied_ranking_ranks_an_event_of_no_ties_by_one_sort() -> None:
+    """The untied ranking is taken where no two players tie on points, BH-C1, BH and
+    SB (and not for direct encounter by points, whose columns it does not declare), and
+    gives the ranking query's table."""
+    m = pl.DataFrame({"round": [1, 1, 2, 2, 3, 3], "player_a": ["A", "C", "A", "B", "A", "B"],
+                      "player_b": ["B", "D", "C", "D", "D", "C"],
+                      "games_a": [1, 1, 1, 0, 1, 1], "games_b": [0, 0, 0, 0, 0, 0],
+                      "games_drawn": [0, 0, 0, 1, 0, 0]})  # A 3, B 1½, C 1, D ½
+    res = sf.from_matches(m)
+    for rules, taken in ((sf.rules.FIDE, 1), (_FIDE_DE_POINTS, 0)):
+        with mock.patch.object(st_mod, "_untied_ranking",
+                               wraps=st_mod._untied_ranking) as spy:
+            got = sf.standings(res, rules)
+        assert spy.call_count == taken, rules.name
+        with mock.patch.object(st_mod, "UNTIED_RANKING", False):
+            ref = sf.standings(res, rules)
+        assert_frame_equal(got, ref, check_exact=True)
+    assert got["rank"].to_list() == [1, 2, 3, 4]
+
+
 def test_criterion_columns_known_without_the_schema_equal_the_schema() -> None:
     """A criterion frame registered with its columns (``Context.with_columns_known``,
     which ``_attach_fused`` reads instead of resolving the plan) has those columns."""
