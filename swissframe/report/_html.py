@@ -259,8 +259,9 @@ _SLUG_BYTES: Final = 120
 
 def slug(text: str) -> str:
     """A file-name-safe form of ``text``, for the report's pages and its charts' downloads:
-    its letters, marks and digits in any script, lowercased, every other run a ``-``; at
-    most 60 characters and 120 bytes of UTF-8; ``"event"`` when nothing is left.
+    its letters, marks and digits in any script, case-folded (two names a case-insensitive
+    file system takes for one are one slug: ``Straße``, ``STRASSE``), every other run a
+    ``-``; at most 60 characters and 120 bytes of UTF-8; ``"event"`` when nothing is left.
 
     Examples
     --------
@@ -268,7 +269,7 @@ def slug(text: str) -> str:
     ('gp-las-vegas-2025-day-2', '東京-予選', 'event')
     """
     kept = "".join(ch if unicodedata.category(ch)[0] in "LMN" else "-"
-                   for ch in unicodedata.normalize("NFC", text).lower())
+                   for ch in unicodedata.normalize("NFC", text.casefold()))
     s = "-".join(part for part in kept.split("-") if part)[:_SLUG_CHARS]
     while len(s.encode()) > _SLUG_BYTES:
         s = s[:-1]

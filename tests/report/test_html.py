@@ -32,7 +32,7 @@ def test_page_names_are_distinct_bounded_and_safe(ids: list[str]) -> None:
 @given(st.text(max_size=200))
 def test_a_slug_keeps_letters_and_digits_of_any_script(text: str) -> None:
     s = slug(text)
-    words = [c for c in unicodedata.normalize("NFC", text).lower()
+    words = [c for c in unicodedata.normalize("NFC", text.casefold())
              if unicodedata.category(c)[0] in "LMN"]
     if words and s != "event":
         assert s.replace("-", "")[:10] == "".join(words)[:10]
@@ -48,3 +48,13 @@ def test_a_season_of_names_in_one_script_has_short_distinct_names() -> None:
     assert max(len(n) for n in names.values()) <= 20
     assert names["A b"] == "a-b"
     assert names["a-B"].startswith("a-b-")
+
+
+def test_names_one_only_by_case_are_told_apart_beyond_case() -> None:
+    # (a case-insensitive file system — macOS', Windows' — takes "Straße.html" and
+    # "strasse.html" for one file: the second page would replace the first)
+    names = page_names(["Straße Open", "STRASSE OPEN", "Σίσυφος", "ΣΊΣΥΦΟΣ"])
+    assert names["Straße Open"] == "strasse-open"
+    assert names["STRASSE OPEN"].startswith("strasse-open-")
+    assert names["ΣΊΣΥΦΟΣ"].startswith(names["Σίσυφος"] + "-")
+    assert len({n.casefold() for n in names.values()}) == 4
