@@ -344,7 +344,8 @@ def run(args: argparse.Namespace) -> int:
 
     for folder in getattr(args, "font_dirs", ()):
         if suffix in ("png", "pdf"):
-            with working(args, f"reading the fonts of {shown(str(folder))}"):  # (a big one: s)
+            # (the progress line: a folder of many fonts takes seconds to read)
+            with working(args, f"reading the fonts of {shown(str(folder))}"):
                 charts.register_font_directory(folder)
         else:  # (an SVG's or a page's text is drawn by the viewer, with its fonts)
             note(args, f"--font-dir {shown(str(folder))} is not read: a .{suffix} file keeps "
