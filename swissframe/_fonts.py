@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, Final
 
-__all__ = ["add_font_directory", "font_directories", "undrawn"]
+__all__ = ["add_font_directory", "font_directories", "undrawn", "unreadable_collections"]
 
 #: What vl-convert draws with no font installed: its bundled Liberation Sans (ranges of
 #: Liberation Sans 1.07.4's map — Latin, Greek, Cyrillic, common punctuation and arrows —,
@@ -96,10 +96,12 @@ def _bundled(cp: int) -> bool:
     return any(lo <= cp <= hi for lo, hi in BUNDLED)
 
 
-def _font_files() -> Iterator[Path]:
+def _font_files(folders: Iterable[Path] | None = None) -> Iterator[Path]:
+    """The font files of ``folders`` (default: :func:`font_directories`) and their
+    subfolders, each once."""
     seen: set[Path] = set()
     walked: set[str] = set()
-    for folder in font_directories():
+    for folder in font_directories() if folders is None else folders:
         if not folder.is_dir():
             continue
         # (links to folders are followed, as vl-convert's font database follows them — a
@@ -143,6 +145,30 @@ def _read(f: BinaryIO, offset: int, size: int) -> bytes:
         msg = "truncated font"
         raise ValueError(msg)
     return data
+
+
+def unreadable_collections(folder: Path) -> list[Path]:
+    """The font collections under ``folder`` whose table of faces does not fit in the file
+    (a header declaring 4 billion faces in 12 bytes): vl-convert's font database tries
+    every face such a header declares, and never returns.
+
+    >>> import tempfile
+    >>> unreadable_collections(Path(tempfile.mkdtemp()))
+    []
+    """
+    bad = []
+    for path in _font_files([folder]):
+        try:
+            with path.open("rb") as f:
+                head = f.read(12)
+                size = os.fstat(f.fileno()).st_size
+        except OSError:
+            continue
+        if len(head) == 12 and head[:4] == b"ttcf":
+            (n,) = struct.unpack(">I", head[8:12])
+            if 12 + 4 * n > size:
+                bad.append(path)
+    return bad
 
 
 def _faces(f: BinaryIO) -> list[int]:

@@ -510,7 +510,7 @@ def register_font_directory(path: str | os.PathLike[str]) -> None:
     >>> import tempfile
     >>> register_font_directory(tempfile.mkdtemp())  # (an empty folder adds nothing)
     """
-    from swissframe._fonts import add_font_directory
+    from swissframe._fonts import add_font_directory, unreadable_collections
     from swissframe.io._files import path_items, shown
 
     items = path_items(path)  # (one path: a number or a table is refused, naming it)
@@ -525,6 +525,16 @@ def register_font_directory(path: str | os.PathLike[str]) -> None:
         msg = ("register_font_directory needs vl-convert, which is not installed. Hint: pip "
                "install 'swissframe[charts]'.")
         raise SwissframeError(msg) from exc
+    # (vl-convert reads every face a collection's header declares: 4 billion in a 12-byte
+    # file, and the call never returned)
+    broken = unreadable_collections(folder)
+    if broken:
+        more = f" (and {len(broken) - 1} more)" if len(broken) > 1 else ""
+        msg = (f"the font folder {shown(folder)!r} holds {shown(broken[0])!r}{more}, which is "
+               "no font collection: its header declares more faces than the file holds, and "
+               "reading them would never end; no font of the folder was added. Hint: remove "
+               "that file, or name a folder without it.")
+        raise SwissframeError(msg)
     vl_convert.register_font_directory(str(folder))
     add_font_directory(folder)
 

@@ -268,3 +268,34 @@ def test_a_font_dir_for_an_svg_is_said_to_be_unread(tmp_path: Path) -> None:
                      str(tmp_path / "c.svg"), "--font-dir", str(tmp_path)])
     assert code == 0, err.getvalue()
     assert "is not read: a .svg file keeps its text" in " ".join(err.getvalue().split())
+
+
+def test_a_collection_declaring_more_faces_than_it_holds_is_refused(
+        only: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (vl-convert's font database tries every face a collection's header declares: a
+    # 12-byte file declaring 4 billion faces made --font-dir hang; bad data 169)
+    vl_convert = pytest.importorskip("vl_convert")
+    from swissframe import charts
+
+    registered: list[str] = []
+    monkeypatch.setattr(vl_convert, "register_font_directory", registered.append)
+    _save(_font({ord("東")}), only / "east.ttf")
+    (only / "sub").mkdir()
+    (only / "sub" / "evil.ttc").write_bytes(b"ttcf\x00\x01\x00\x00\xff\xff\xff\xff")
+    assert _fonts.unreadable_collections(only) == [only / "sub" / "evil.ttc"]
+    with pytest.raises(SwissframeError, match=r"evil\.ttc.*no font collection.*Hint"):
+        charts.register_font_directory(only)
+    assert registered == []  # (refused before vl-convert reads the folder)
+    (only / "sub" / "evil.ttc").write_bytes(
+        _font_collection_bytes(tmp_path))  # (a real collection: read)
+    assert _fonts.unreadable_collections(only) == []
+    charts.register_font_directory(only)
+    assert registered == [str(only)]
+
+
+def _font_collection_bytes(tmp_path: Path) -> bytes:
+    collection = pytest.importorskip("fontTools.ttLib.ttCollection")
+    ttc = collection.TTCollection()
+    ttc.fonts = [_font({ord("東")}, "A"), _font({ord("京")}, "B")]
+    ttc.save(str(tmp_path / "two.ttc"))
+    return (tmp_path / "two.ttc").read_bytes()
