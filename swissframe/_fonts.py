@@ -164,19 +164,26 @@ def unreadable_collections(folder: Path) -> list[Path]:
                 size = os.fstat(f.fileno()).st_size
         except OSError:
             continue
-        if len(head) == 12 and head[:4] == b"ttcf":
-            (n,) = struct.unpack(">I", head[8:12])
-            if 12 + 4 * n > size:
-                bad.append(path)
+        n = _declared_faces(head)
+        if n is not None and 12 + 4 * n > size:
+            bad.append(path)
     return bad
+
+
+def _declared_faces(head: bytes) -> int | None:
+    """How many faces a font file's first 12 bytes declare it holds when it is a
+    collection (``ttcf``), else None."""
+    if len(head) < 12 or head[:4] != b"ttcf":
+        return None
+    (n,) = struct.unpack(">I", head[8:12])
+    return int(n)
 
 
 def _faces(f: BinaryIO) -> list[int]:
     """The offsets of the table directories of a font file's faces (one, or a collection's)."""
-    head = _read(f, 0, 12)
-    if head[:4] != b"ttcf":
+    n = _declared_faces(_read(f, 0, 12))
+    if n is None:
         return [0]
-    (n,) = struct.unpack(">I", head[8:12])
     return list(struct.unpack(f">{min(n, 1024)}I", _read(f, 12, 4 * min(n, 1024))))
 
 
