@@ -23,7 +23,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, Final
 
-__all__ = ["add_font_directory", "font_directories", "undrawn", "unreadable_collections"]
+__all__ = ["add_font_directory", "font_directories", "undrawn", "unreadable_collections",
+           "unreadable_machine_collections"]
 
 #: What vl-convert draws with no font installed: its bundled Liberation Sans (ranges of
 #: Liberation Sans 1.07.4's map — Latin, Greek, Cyrillic, common punctuation and arrows —,
@@ -36,6 +37,10 @@ _ADDED: list[Path] = []
 #: Code points found in some font, and those no font had at the last full scan.
 _FOUND: set[int] = set()
 _ABSENT: set[int] = set()
+#: Font folders found free of unreadable collections (vl-convert reads the machine's fonts
+#: once a process, at its first image or first registered folder: a clean one is not read
+#: again).
+_READABLE: set[Path] = set()
 
 
 def font_directories() -> list[Path]:
@@ -168,6 +173,26 @@ def unreadable_collections(folder: Path) -> list[Path]:
         if n is not None and 12 + 4 * n > size:
             bad.append(path)
     return bad
+
+
+def unreadable_machine_collections() -> list[Path]:
+    """The unreadable collections (:func:`unreadable_collections`) of every folder of
+    :func:`font_directories` — the machine's and the user's, which vl-convert reads before
+    its first image of a process, or its first folder registered —, each once; ``[]``
+    without reading again a folder found free of one (a folder that held one is read again:
+    the file may have been removed since).
+
+    >>> isinstance(unreadable_machine_collections(), list)
+    True
+    """
+    bad: dict[Path, None] = {}
+    for folder in font_directories():
+        if folder not in _READABLE:
+            found = unreadable_collections(folder)
+            bad.update(dict.fromkeys(found))
+            if not found:
+                _READABLE.add(folder)
+    return list(bad)
 
 
 def _declared_faces(head: bytes) -> int | None:

@@ -414,6 +414,7 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0,
         msg = (f"saving {p.name!r} needs vl-convert, which is not installed. Hint: pip "
                "install 'swissframe[charts]' (or save as .json).")
         raise SwissframeError(msg) from exc
+    _refuse_unreadable_fonts()
     # the spec validated once (Altair's own save validated it again), then drawn by
     # vl-convert at the Vega-Lite version of Altair's schema, as Altair's save draws it
     spec = _drawable(chart.to_dict(validate=validate), glyphs=fmt in ("png", "pdf"))
@@ -510,7 +511,7 @@ def register_font_directory(path: str | os.PathLike[str]) -> None:
     >>> import tempfile
     >>> register_font_directory(tempfile.mkdtemp())  # (an empty folder adds nothing)
     """
-    from swissframe._fonts import add_font_directory, unreadable_collections
+    from swissframe._fonts import add_font_directory
     from swissframe.io._files import path_items, shown
 
     items = path_items(path)  # (one path: a number or a table is refused, naming it)
@@ -525,18 +526,43 @@ def register_font_directory(path: str | os.PathLike[str]) -> None:
         msg = ("register_font_directory needs vl-convert, which is not installed. Hint: pip "
                "install 'swissframe[charts]'.")
         raise SwissframeError(msg) from exc
-    # (vl-convert reads every face a collection's header declares: 4 billion in a 12-byte
-    # file, and the call never returned)
-    broken = unreadable_collections(folder)
-    if broken:
-        more = f" (and {len(broken) - 1} more)" if len(broken) > 1 else ""
-        msg = (f"the font folder {shown(folder)!r} holds {shown(broken[0])!r}{more}, which is "
-               "no font collection: its header declares more faces than the file holds, and "
-               "reading them would never end; no font of the folder was added. Hint: remove "
-               "that file, or name a folder without it.")
-        raise SwissframeError(msg)
+    _refuse_unreadable_fonts(folder)
     vl_convert.register_font_directory(str(folder))
     add_font_directory(folder)
+
+
+def _refuse_unreadable_fonts(folder: Path | None = None) -> None:
+    """Refuse, before vl-convert reads them, the font collections it would read forever
+    (bad data 169–170): vl-convert tries every face a collection's header declares, 4
+    billion in a 12-byte file, and the call never returned. Those of ``folder`` (being
+    registered), then those of the machine's font folders, which vl-convert reads once a
+    process, before its first image or first folder registered
+    (:func:`swissframe._fonts.unreadable_machine_collections`)."""
+    from swissframe._fonts import (
+        font_directories,
+        unreadable_collections,
+        unreadable_machine_collections,
+    )
+    from swissframe.io._files import shown
+
+    if folder is not None and (broken := unreadable_collections(folder)):
+        where = f"the font folder {shown(folder)!r} holds"
+        then = "no font of the folder was added"
+        hint = "remove that file, or name a folder without it"
+    elif broken := unreadable_machine_collections():
+        where = "this machine's fonts hold"
+        then = "vl-convert reads every font of the machine before it draws, so no chart was drawn"
+        folders = ", ".join(repr(shown(f)) for f in font_directories()
+                            if any(b.is_relative_to(f) for b in broken))
+        hint = (f"remove that file (from {folders}), or save the chart as .html or .json, "
+                "which the viewer draws")
+    else:
+        return
+    more = f" (and {len(broken) - 1} more)" if len(broken) > 1 else ""
+    msg = (f"{where} {shown(broken[0])!r}{more}, which is no font collection: its header "
+           f"declares more faces than the file holds, and reading them would never end; "
+           f"{then}. Hint: {hint}.")
+    raise SwissframeError(msg)
 
 
 # --------------------------------------------------------------------------------------------

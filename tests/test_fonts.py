@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import subprocess
 import sys
 import threading
@@ -63,6 +64,7 @@ def only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setattr(_fonts, "_ADDED", [])
     monkeypatch.setattr(_fonts, "_FOUND", set())
     monkeypatch.setattr(_fonts, "_ABSENT", set())
+    monkeypatch.setattr(_fonts, "_READABLE", set())
     monkeypatch.setattr(_fonts, "font_directories", lambda: [*_fonts._ADDED, folder])
     return folder
 
@@ -291,6 +293,85 @@ def test_a_collection_declaring_more_faces_than_it_holds_is_refused(
     assert _fonts.unreadable_collections(only) == []
     charts.register_font_directory(only)
     assert registered == [str(only)]
+
+
+def _plain_chart() -> object:
+    import altair as alt
+
+    return alt.Chart(pl.DataFrame({"x": [1, 2]})).mark_bar().encode(x="x:Q")
+
+
+_EVIL = b"ttcf\x00\x01\x00\x00\xff\xff\xff\xff"  # (12 bytes declaring 4 billion faces)
+
+
+@pytest.mark.parametrize("suffix", ["png", "svg", "pdf"])
+def test_an_unreadable_collection_among_the_machines_fonts_is_refused_before_drawing(
+        only: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
+    # (vl-convert reads the machine's fonts before its first image of a process: the file
+    # of bad data 169 in ~/.fonts hung every PNG, SVG and PDF export; bad data 170)
+    vl_convert = pytest.importorskip("vl_convert")
+    from swissframe import charts
+
+    drawn: list[str] = []
+    draw = getattr(vl_convert, f"vegalite_to_{suffix}")
+    monkeypatch.setattr(vl_convert, f"vegalite_to_{suffix}",
+                        lambda *a, **k: drawn.append(suffix) or draw(*a, **k))
+    (only / "sub").mkdir()
+    (only / "sub" / "evil.otc").write_bytes(_EVIL)
+    out = tmp_path / f"c.{suffix}"
+    with pytest.raises(SwissframeError, match=(
+            r"this machine's fonts hold '.*evil\.otc'.*no font collection.*no chart was "
+            r"drawn\. Hint: remove that file \(from '.*fonts'\)")):
+        charts.save(_plain_chart(), out)  # type: ignore[arg-type]
+    assert drawn == []  # (refused before vl-convert reads a font)
+    assert not out.exists()
+    (only / "sub" / "evil.otc").unlink()  # (removed: looked for again, and drawn)
+    charts.save(_plain_chart(), out)  # type: ignore[arg-type]
+    assert drawn == [suffix]
+    assert out.stat().st_size > 0
+    (only / "sub" / "evil.otc").write_bytes(_EVIL)  # (a clean folder is not read again:
+    charts.save(_plain_chart(), out)  # type: ignore[arg-type]  # vl-convert read it already)
+    assert drawn == [suffix, suffix]
+
+
+def test_registering_a_folder_refuses_an_unreadable_collection_of_the_machine(
+        only: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (vl-convert's registration of a folder reads the machine's fonts first)
+    vl_convert = pytest.importorskip("vl_convert")
+    from swissframe import charts
+
+    registered: list[str] = []
+    monkeypatch.setattr(vl_convert, "register_font_directory", registered.append)
+    (only / "evil.ttc").write_bytes(_EVIL)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    with pytest.raises(SwissframeError, match=r"this machine's fonts hold .*evil\.ttc"):
+        charts.register_font_directory(mine)
+    assert registered == []
+
+
+def test_the_chart_command_refuses_an_unreadable_collection_in_the_users_fonts(
+        tmp_path: Path) -> None:
+    # (a process of its own, with a home of its own: the check reads ~/.fonts as vl-convert
+    # does; a check missing or broken shows as a hang, cut by the timeout)
+    pytest.importorskip("vl_convert")
+    m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": ["B"], "games_a": [2],
+                      "games_b": [0], "games_drawn": [0]})
+    sf.from_matches(m).write_csv(tmp_path / "e.csv")
+    home = tmp_path / "home"
+    (home / ".fonts").mkdir(parents=True)
+    (home / ".fonts" / "evil.ttc").write_bytes(_EVIL)
+    code = "import sys; from swissframe.cli import main; sys.exit(main(sys.argv[1:]))"
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_DATA_HOME", "HOME")}
+    done = subprocess.run([sys.executable, "-c", code, "chart", "standings",
+                           str(tmp_path / "e.csv"), "-o", str(tmp_path / "c.png"), "--quiet"],
+                          capture_output=True, text=True, timeout=120, check=False,
+                          env={**env, "HOME": str(home)})
+    assert done.returncode == 2, done.stderr
+    said = " ".join(done.stderr.split())
+    assert f"this machine's fonts hold '{home / '.fonts' / 'evil.ttc'}'" in said
+    assert said.endswith("which the viewer draws.")
+    assert not (tmp_path / "c.png").exists()
 
 
 def _font_collection_bytes(tmp_path: Path) -> bytes:
