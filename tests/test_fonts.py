@@ -350,28 +350,77 @@ def test_registering_a_folder_refuses_an_unreadable_collection_of_the_machine(
     assert registered == []
 
 
-def test_the_chart_command_refuses_an_unreadable_collection_in_the_users_fonts(
-        tmp_path: Path) -> None:
-    # (a process of its own, with a home of its own: the check reads ~/.fonts as vl-convert
-    # does; a check missing or broken shows as a hang, cut by the timeout)
+@pytest.mark.parametrize("where", ["home", "fontconfig"])
+def test_the_chart_command_refuses_an_unreadable_collection_of_the_machine(
+        tmp_path: Path, where: str) -> None:
+    # (a process of its own, with a home of its own: the check reads ~/.fonts and the
+    # folders fontconfig's files name, as vl-convert does; a check missing or broken shows
+    # as a hang, cut by the timeout)
     pytest.importorskip("vl_convert")
     m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": ["B"], "games_a": [2],
                       "games_b": [0], "games_drawn": [0]})
     sf.from_matches(m).write_csv(tmp_path / "e.csv")
     home = tmp_path / "home"
-    (home / ".fonts").mkdir(parents=True)
-    (home / ".fonts" / "evil.ttc").write_bytes(_EVIL)
+    folder = home / ".fonts" if where == "home" else tmp_path / "elsewhere"
+    folder.mkdir(parents=True)
+    (folder / "evil.ttc").write_bytes(_EVIL)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "HOME", "FONTCONFIG_FILE")}
+    env["HOME"] = str(home)
+    if where == "fontconfig":
+        (tmp_path / "fonts.conf").write_text(_conf(f"<dir>{folder}</dir>"))
+        env["FONTCONFIG_FILE"] = str(tmp_path / "fonts.conf")
     code = "import sys; from swissframe.cli import main; sys.exit(main(sys.argv[1:]))"
-    env = {k: v for k, v in os.environ.items() if k not in ("XDG_DATA_HOME", "HOME")}
     done = subprocess.run([sys.executable, "-c", code, "chart", "standings",
                            str(tmp_path / "e.csv"), "-o", str(tmp_path / "c.png"), "--quiet"],
-                          capture_output=True, text=True, timeout=120, check=False,
-                          env={**env, "HOME": str(home)})
+                          capture_output=True, text=True, timeout=120, check=False, env=env)
     assert done.returncode == 2, done.stderr
     said = " ".join(done.stderr.split())
-    assert f"this machine's fonts hold '{home / '.fonts' / 'evil.ttc'}'" in said
+    assert f"this machine's fonts hold '{folder / 'evil.ttc'}'" in said
+    assert f"Hint: remove that file (from '{folder}')" in said
     assert said.endswith("which the viewer draws.")
     assert not (tmp_path / "c.png").exists()
+
+
+def _conf(*elements: str) -> str:
+    return ('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n'
+            f"<fontconfig>{''.join(elements)}</fontconfig>")
+
+
+def test_the_folders_fontconfigs_configuration_names_are_font_folders(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (vl-convert's font database reads the folders fontconfig's files name: a broken
+    # collection in one hung every image, unseen by a check of the usual folders)
+    conf = tmp_path / "conf"
+    (conf / "conf.d").mkdir(parents=True)
+    (conf / "fonts.conf").write_text(_conf(
+        "<dir>/opt/fonts-a</dir>", '<dir prefix="xdg">fonts-x</dir>', "<dir>~/fonts-h</dir>",
+        '<dir prefix="relative">near</dir>', "<alias><family>serif</family></alias>",
+        '<include ignore_missing="yes">conf.d</include>', "<include>missing.conf</include>",
+        "<include>fonts.conf</include>"))  # (itself: read once)
+    (conf / "conf.d" / "20-b.conf").write_text(_conf("<dir>/opt/fonts-c</dir>"))
+    (conf / "conf.d" / "10-a.conf").write_text(_conf("<dir>/opt/fonts-b</dir>"))
+    (conf / "conf.d" / "30-broken.conf").write_text("<fontconfig><dir>/opt/x")
+    (conf / "conf.d" / "40-bomb.conf").write_text(
+        '<?xml version="1.0"?><!DOCTYPE f [<!ENTITY a "aaaa">]><fontconfig><dir>&a;</dir>'
+        "</fontconfig>")  # (entities refused by the safe parser: the file is passed over)
+    (conf / "conf.d" / "README").write_text("<fontconfig><dir>/opt/not-a-conf</dir>")
+    home = tmp_path / "home"
+    monkeypatch.setenv("FONTCONFIG_FILE", str(conf / "fonts.conf"))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert _fonts._fontconfig_dirs() == [
+        Path("/opt/fonts-a"), tmp_path / "data" / "fonts-x", home / "fonts-h", conf / "near",
+        Path("/opt/fonts-b"), Path("/opt/fonts-c")]
+    if sys.platform not in ("win32", "darwin"):
+        assert _fonts.font_directories()[:2] == [Path("/opt/fonts-a"),
+                                                 tmp_path / "data" / "fonts-x"]
+    monkeypatch.delenv("FONTCONFIG_FILE")  # (the user's file, then the machine's)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    (tmp_path / "config" / "fontconfig").mkdir(parents=True)
+    (tmp_path / "config" / "fontconfig" / "fonts.conf").write_text(
+        _conf("<dir>/opt/users</dir>"))
+    assert _fonts._fontconfig_dirs()[0] == Path("/opt/users")
 
 
 def _font_collection_bytes(tmp_path: Path) -> bytes:
