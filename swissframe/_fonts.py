@@ -87,10 +87,11 @@ def _read_fontconfig(env: tuple[str | None, ...], cwd: str) -> tuple[Path, ...]:
     passed over, as vl-convert passes it over."""
     fontconfig_file, config_home, data_home, _ = env
     home = Path.home()
+    config = Path(config_home or home / ".config")
     if fontconfig_file:
         files = [Path(fontconfig_file)]
     else:
-        user = Path(config_home or home / ".config") / "fontconfig" / "fonts.conf"
+        user = config / "fontconfig" / "fonts.conf"
         files = [user if user.is_file() else Path("/etc/fonts/local.conf"),
                  Path("/etc/fonts/fonts.conf")]
     data = Path(data_home or home / ".local" / "share")
@@ -112,8 +113,8 @@ def _read_fontconfig(env: tuple[str | None, ...], cwd: str) -> tuple[Path, ...]:
                 continue
             prefix = element.get("prefix", "default")
             named = Path(text).expanduser()
-            if prefix == "xdg":
-                named = data / text
+            if prefix == "xdg":  # (a folder of fonts under the data home, a file under the
+                named = (data if element.tag == "dir" else config) / text  # config home)
             elif not named.is_absolute():
                 named = (base if prefix == "relative" or element.tag == "include"
                          else Path(cwd)) / named

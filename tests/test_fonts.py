@@ -446,8 +446,10 @@ def test_the_folders_fontconfigs_configuration_names_are_font_folders(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     (tmp_path / "config" / "fontconfig").mkdir(parents=True)
     (tmp_path / "config" / "fontconfig" / "fonts.conf").write_text(
-        _conf("<dir>/opt/users</dir>"))
-    assert _fonts._fontconfig_dirs()[0] == Path("/opt/users")
+        _conf("<dir>/opt/users</dir>", '<include prefix="xdg">fontconfig/more.conf</include>'))
+    (tmp_path / "config" / "fontconfig" / "more.conf").write_text(
+        _conf("<dir>/opt/more</dir>"))  # (an include's xdg prefix: the config home)
+    assert _fonts._fontconfig_dirs()[:2] == [Path("/opt/users"), Path("/opt/more")]
 
 
 def _font_collection_bytes(tmp_path: Path) -> bytes:
