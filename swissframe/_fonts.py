@@ -53,20 +53,26 @@ def font_directories() -> list[Path]:
     """The folders searched for fonts: those added, then the system's and the user's (as
     vl-convert's font database lists them for this platform: on Linux and the BSDs the
     folders fontconfig's configuration names, then the usual ones)."""
-    home = Path.home()
+    home = _home()
+
+    def under(*parts: str) -> list[Path]:  # (a folder under the home; none without one)
+        return [home.joinpath(*parts)] if home else []
+
     if sys.platform == "win32":
         windir = Path(os.environ.get("WINDIR", r"C:\Windows"))
-        local = Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local"))
-        system = [windir / "Fonts", local / "Microsoft" / "Windows" / "Fonts"]
+        local = os.environ.get("LOCALAPPDATA")
+        system = [windir / "Fonts",
+                  *([Path(local) / "Microsoft" / "Windows" / "Fonts"] if local else
+                    under("AppData", "Local", "Microsoft", "Windows", "Fonts"))]
     elif sys.platform == "darwin":
         system = [Path("/Library/Fonts"), Path("/System/Library/Fonts"),
-                  Path("/Network/Library/Fonts"), home / "Library" / "Fonts"]
+                  Path("/Network/Library/Fonts"), *under("Library", "Fonts")]
     else:
-        data = os.environ.get("XDG_DATA_HOME") or str(home / ".local" / "share")
+        data = os.environ.get("XDG_DATA_HOME")
         dirs = os.environ.get("XDG_DATA_DIRS") or "/usr/local/share:/usr/share"
-        system = [*_fontconfig_dirs(), *(Path(d) / "fonts" for d in (data, *dirs.split(":"))
-                                         if d)]
-        system += [home / ".fonts"]
+        system = [*_fontconfig_dirs(),
+                  *([Path(data) / "fonts"] if data else under(".local", "share", "fonts")),
+                  *(Path(d) / "fonts" for d in dirs.split(":") if d), *under(".fonts")]
     return list(dict.fromkeys([*_ADDED, *system]))
 
 
@@ -86,18 +92,19 @@ def _read_fontconfig(env: tuple[str | None, ...], cwd: str) -> tuple[Path, ...]:
     ``/etc/fonts/local.conf``) and ``/etc/fonts/fonts.conf``. A file that cannot be read is
     passed over, as vl-convert passes it over."""
     fontconfig_file, config_home, data_home, _ = env
-    home = Path.home()
-    config = Path(config_home or home / ".config")
+    home = _home()
+    # (without a home, what is under it is passed over, as vl-convert passes it over)
+    config = Path(config_home) if config_home else home / ".config" if home else None
+    data = Path(data_home) if data_home else home / ".local" / "share" if home else None
     if fontconfig_file:
         files = [Path(fontconfig_file)]
     else:
-        user = config / "fontconfig" / "fonts.conf"
-        files = [user if user.is_file() else Path("/etc/fonts/local.conf"),
+        user = config / "fontconfig" / "fonts.conf" if config else None
+        files = [user if user and user.is_file() else Path("/etc/fonts/local.conf"),
                  Path("/etc/fonts/fonts.conf")]
-    data = Path(data_home or home / ".local" / "share")
     found: list[Path] = []
     read: set[Path] = set()
-    todo = [f.expanduser() for f in files]
+    todo = files
     while todo and len(read) < 1_000:  # (an include naming its own file is read once)
         path = todo.pop(0)
         if path in read or not path.is_file():
@@ -112,9 +119,16 @@ def _read_fontconfig(env: tuple[str | None, ...], cwd: str) -> tuple[Path, ...]:
             if not text or element.tag not in ("dir", "include"):
                 continue
             prefix = element.get("prefix", "default")
-            named = Path(text).expanduser()
+            named = Path(text)
             if prefix == "xdg":  # (a folder of fonts under the data home, a file under the
-                named = (data if element.tag == "dir" else config) / text  # config home)
+                root_of = data if element.tag == "dir" else config  # config home)
+                if root_of is None:
+                    continue
+                named = root_of / text
+            elif text.startswith("~"):
+                if home is None:
+                    continue
+                named = home / text[1:].lstrip("/")
             elif not named.is_absolute():
                 named = (base if prefix == "relative" or element.tag == "include"
                          else Path(cwd)) / named
@@ -125,6 +139,12 @@ def _read_fontconfig(env: tuple[str | None, ...], cwd: str) -> tuple[Path, ...]:
             else:
                 todo.insert(0, named)
     return tuple(found)
+
+
+def _home() -> Path | None:
+    from swissframe.io._files import home
+
+    return home()
 
 
 def _config_root(path: Path) -> ElementTree.Element | None:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import os
 import re
 import textwrap
 import warnings
@@ -69,7 +70,6 @@ from swissframe.errors import (
 from swissframe.schema import as_frame, mistyped_outputs
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    import os
     from types import ModuleType
 
 __all__ = [
@@ -206,6 +206,22 @@ def _alt() -> ModuleType:
     except ImportError as exc:  # pragma: no cover - depends on the environment
         msg = ("charts need Altair, which is not installed. Hint: pip install "
                "'swissframe[charts]' (altair and vl-convert-python).")
+        raise SwissframeError(msg) from exc
+    except RuntimeError as exc:
+        # (Altair names its datasets' cache from the home folder as it is imported, and
+        # Python names none where HOME is unset and the user id has no entry in the
+        # password database — a container run as an arbitrary user: a traceback from
+        # every chart and report; bad data 171)
+        from swissframe.io._files import home
+
+        if home() is not None:  # pragma: no cover - another failure of Altair's import
+            raise
+        uid = getattr(os, "getuid", lambda: None)()
+        who = f"user id {uid}" if uid is not None else "this user"
+        msg = ("charts need Altair, which cannot be imported without a home folder: HOME is "
+               f"not set, and {who} has none in the password database. Hint: set HOME to a "
+               "folder (e.g. `HOME=/tmp swissframe chart …`, or os.environ['HOME'] in "
+               "Python before the first chart).")
         raise SwissframeError(msg) from exc
     _register(alt)
     return alt

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -458,3 +459,110 @@ def _font_collection_bytes(tmp_path: Path) -> bytes:
     ttc.fonts = [_font({ord("東")}, "A"), _font({ord("京")}, "B")]
     ttc.save(str(tmp_path / "two.ttc"))
     return (tmp_path / "two.ttc").read_bytes()
+
+
+# --------------------------------------------------------------------------------------------
+# No home folder (bad data 171)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def no_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process where Python names no home folder (``HOME`` unset, the user id not in the
+    password database: ``Path.home()`` raises)."""
+    def fail() -> Path:
+        msg = "Could not determine home directory."
+        raise RuntimeError(msg)
+
+    monkeypatch.setattr(Path, "home", staticmethod(fail))
+    for name in ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME",
+                 "SWISSFRAME_CACHE", "FONTCONFIG_FILE", "LOCALAPPDATA"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_home_is_none_where_python_names_none(no_home: None) -> None:
+    from swissframe.io._files import home
+
+    assert home() is None
+
+
+def test_without_a_home_the_folders_under_it_are_passed_over(no_home: None,
+                                                             tmp_path: Path) -> None:
+    from swissframe import _fonts
+    from swissframe.report import _html
+
+    assert _html._cache_dir() is None  # (the report's bundle is kept in memory only)
+    folders = _fonts.font_directories()
+    assert folders  # (the machine's own folders stay)
+    assert all(not str(f).startswith("~") and f.is_absolute() for f in folders)
+    conf = tmp_path / "fonts.conf"
+    conf.write_text('<fontconfig><dir>~/fonts</dir><dir prefix="xdg">fonts</dir>'
+                    "<dir>/opt/kept</dir></fontconfig>")
+    assert _fonts._read_fontconfig((str(conf), None, None, None), str(tmp_path)) == (
+        Path("/opt/kept"),)
+
+
+def test_charts_without_a_home_say_how_to_give_one(no_home: None,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # (Altair reads Path.home() as it is imported: a traceback from every chart)
+    import importlib.abc
+    import sys
+
+    from swissframe import charts
+
+    class HomelessAltair(importlib.abc.MetaPathFinder):
+        def find_spec(self, name: str, *_: object) -> None:
+            if name == "altair":
+                msg = "Could not determine home directory."
+                raise RuntimeError(msg)
+
+    monkeypatch.delitem(sys.modules, "altair", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [HomelessAltair(), *sys.meta_path])
+    with pytest.raises(SwissframeError, match=r"without a home folder: HOME is not set.*"
+                                              r"Hint: set HOME"):
+        charts._alt.__wrapped__()  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0
+                    or not shutil.which("setpriv"),
+                    reason="runs the CLI as a user id absent from the password database: needs "
+                           "root and setpriv")
+def test_the_cli_without_a_home() -> None:
+    # (the real condition, end to end: a container run as an arbitrary user id)
+    import pwd
+
+    uid = 54_321
+    with contextlib.suppress(KeyError):
+        pwd.getpwuid(uid)
+        pytest.skip(f"user id {uid} is in this machine's password database")
+    m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": ["B"], "games_a": [2],
+                      "games_b": [0], "games_drawn": [0]})
+    import tempfile
+
+    # (a folder that user may read and write: pytest's own are the owner's alone)
+    with tempfile.TemporaryDirectory() as folder:
+        tmp_path = Path(folder)
+        tmp_path.chmod(0o777)
+        sf.from_matches(m).write_csv(tmp_path / "e.csv")
+        _run_homeless(tmp_path, uid)
+
+
+def _run_homeless(tmp_path: Path, uid: int) -> None:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("HOME", "XDG_CACHE_HOME", "SWISSFRAME_CACHE")}
+    code = "import sys; from swissframe.cli import main; sys.exit(main(sys.argv[1:]))"
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                               sys.executable, "-c", code, *argv], capture_output=True,
+                              text=True, timeout=300, check=False, env=env, cwd=tmp_path)
+
+    report = run("report", str(tmp_path / "e.csv"), "-o", str(tmp_path / "r.html"), "--quiet")
+    assert report.returncode == 0, report.stderr
+    assert (tmp_path / "r.html").stat().st_size > 0
+    chart = run("chart", "standings", str(tmp_path / "e.csv"), "-o", str(tmp_path / "c.png"),
+                "--quiet")
+    assert chart.returncode == 2, chart.stderr
+    assert "Traceback" not in chart.stderr
+    assert f"HOME is not set, and user id {uid} has none" in " ".join(chart.stderr.split())
+    assert not (tmp_path / "c.png").exists()

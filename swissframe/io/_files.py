@@ -83,6 +83,7 @@ __all__ = [
     "event_keys",
     "expand",
     "file_list",
+    "home",
     "keys_for",
     "max_bytes",
     "parse_each",
@@ -175,6 +176,21 @@ def resolved(path: PathLike) -> Path:
         return Path(path).resolve()
     except RuntimeError:  # (Python < 3.13: a loop of links)
         raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), shown(path)) from None
+
+
+def home() -> Path | None:
+    """The user's home folder, or None where Python can name none (``HOME`` unset and the
+    user id absent from the password database: a container run as an arbitrary user),
+    where ``Path.home()`` raises. Every folder under the home (the fonts', the caches') is
+    found through here, and skipped without one.
+
+    >>> home() is None or home().is_absolute()
+    True
+    """
+    try:
+        return Path.home()
+    except (RuntimeError, KeyError, OSError):
+        return None
 
 
 def max_bytes(limit: int | None = None) -> int:

@@ -136,14 +136,18 @@ def vega_bundle() -> str:
                "install 'swissframe[charts]'.")
         raise SwissframeError(msg) from exc
     version = getattr(vl_convert, "__version__", "unknown")
-    cache = _cache_dir() / f"vega-bundle-vl-convert-{version}.js"
-    try:
-        return cache.read_text(encoding="utf-8")
-    except OSError:
-        pass
+    folder = _cache_dir()
+    cache = folder / f"vega-bundle-vl-convert-{version}.js" if folder else None
+    if cache is not None:
+        try:
+            return cache.read_text(encoding="utf-8")
+        except OSError:
+            pass
     # (no "</script" may end the inline element early; the snippet argument is optional)
     js = str(vl_convert.javascript_bundle()).replace(  # type: ignore[call-arg]
         "</script", "<\\/script")
+    if cache is None:  # (no home: kept in memory only)
+        return js
     try:  # building the bundle takes a second or more: keep it for the next run
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")
@@ -168,13 +172,19 @@ def vega_loader() -> str:
             f"{vega_bundle()}\n}})();")
 
 
-def _cache_dir() -> Path:
-    """``$SWISSFRAME_CACHE``, else ``$XDG_CACHE_HOME/swissframe``, else ``~/.cache/swissframe``."""
+def _cache_dir() -> Path | None:
+    """``$SWISSFRAME_CACHE``, else ``$XDG_CACHE_HOME/swissframe``, else
+    ``~/.cache/swissframe``; None without a home (nothing is kept on disk then)."""
+    from swissframe.io._files import home
+
     env = os.environ.get("SWISSFRAME_CACHE")
     if env:
         return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "swissframe"
+    base = os.environ.get("XDG_CACHE_HOME")
+    if base:
+        return Path(base) / "swissframe"
+    user = home()
+    return user / ".cache" / "swissframe" if user else None
 
 
 def script_json(spec: dict[str, Any]) -> str:
