@@ -21,9 +21,11 @@ One place per concern, so that every command behaves the same way:
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import importlib
 import importlib.util
+import io
 import os
 import shutil
 import sys
@@ -215,6 +217,97 @@ def note(args: argparse.Namespace, text: str) -> None:
     ``--quiet`` silences it."""
     if not getattr(args, "quiet", False):
         _NOTES.append(text)
+
+
+#: What the CLI writes for a character its output's encoding lacks (a Windows console or a
+#: redirected file in cp1252, ``PYTHONIOENCODING=ascii``): the tables' box-drawing
+#: characters one ASCII character each (the columns stay aligned), some punctuation its
+#: ASCII; any other character its ``\\u`` escape (:func:`legible_output`; bad data 172).
+_PLAIN: Final = {**dict.fromkeys("┌┐└┘├┤┬┴┼╞╡╪╤╧╔╗╚╝", "+"), "─": "-", "═": "=",
+                 "│": "|", "┆": "|", "…": "...", "—": "--", "–": "-", "‘": "'", "’": "'",
+                 "“": '"', "”": '"', "→": "->", "←": "<-", "≥": ">=", "≤": "<=", "×": "x",
+                 "\u00a0": " "}
+#: The characters of this command's output written as escapes (in the order met).
+_ESCAPED: dict[str, None] = {}
+#: stdout's encoding while :func:`legible_output` writes for one that lacks characters.
+_LACKING: list[str] = []
+_ERRORS: Final = "swissframe-legible"
+
+
+def _legible(exc: UnicodeError) -> tuple[str, int]:
+    """The codec error handler of :func:`legible_output`."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for ch in exc.object[exc.start:exc.end]:
+        plain = _PLAIN.get(ch)
+        if plain is None:
+            _ESCAPED.setdefault(ch)
+            plain = ch.encode("ascii", "backslashreplace").decode("ascii")
+        out.append(plain)
+    return "".join(out), exc.end
+
+
+codecs.register_error(_ERRORS, _legible)
+
+
+@contextlib.contextmanager
+def legible_output() -> Iterator[None]:
+    """Within: stdout and stderr, where their encoding cannot write every character (a
+    Windows console or redirected file in cp1252, ``PYTHONIOENCODING=ascii``; a table's
+    borders, a Japanese name), write what it lacks as ASCII or a ``\\u`` escape
+    (:data:`_PLAIN`) instead of ending in a ``UnicodeEncodeError`` traceback; after, one
+    warning names the characters escaped and how to get UTF-8. The streams are set back
+    as they were (the command may run in a notebook's process)."""
+    _ESCAPED.clear()
+    changed = []
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        if (isinstance(stream, io.TextIOWrapper) and encoding
+                and not _writes_every_character(encoding)):
+            changed.append((stream, stream.errors))
+            with contextlib.suppress(ValueError, OSError):  # (a stream closed already)
+                stream.reconfigure(errors=_ERRORS)
+            if stream is sys.stdout:
+                _LACKING.append(encoding)
+    try:
+        yield
+    finally:
+        if _ESCAPED:
+            shown = ", ".join(repr(ch)[1:-1] if not ch.isprintable() else
+                              ch.encode("ascii", "backslashreplace").decode("ascii")
+                              for ch in list(_ESCAPED)[:6])
+            more = " …" if len(_ESCAPED) > 6 else ""
+            encodings = ", ".join(dict.fromkeys(str(st.encoding) for st, _ in changed))
+            with contextlib.suppress(ValueError, OSError):
+                _to_stderr(f"swissframe: warning: {len(_ESCAPED)} character(s) of the output "
+                           f"are not in its encoding ({encodings}) and were written as "
+                           f"escapes: {shown}{more}. Hint: set PYTHONIOENCODING=utf-8 (or "
+                           "PYTHONUTF8=1) to write UTF-8, or write a file with -o, which is "
+                           "UTF-8.")
+        _ESCAPED.clear()
+        _LACKING.clear()
+        for stream, errors in changed:
+            with contextlib.suppress(ValueError, OSError):
+                stream.reconfigure(errors=errors)
+
+
+def legible(text: str) -> str:
+    """``text`` as stdout writes it within :func:`legible_output` (as it is when stdout's
+    encoding writes every character): a table's cells are made so before its columns are
+    laid out, so that an escaped name keeps them aligned."""
+    if not _LACKING:
+        return text
+    return text.encode(_LACKING[0], _ERRORS).decode(_LACKING[0])
+
+
+def _writes_every_character(encoding: str) -> bool:
+    """Whether ``encoding`` writes every character (UTF-8, -16, -32, GB 18030)."""
+    try:
+        "┌東\U0001f600".encode(encoding)
+    except (UnicodeError, LookupError):
+        return False
+    return True
 
 
 def flush_notes(*, ok: bool) -> None:
@@ -1028,10 +1121,13 @@ def _as_text(df: pl.DataFrame, max_cell: int) -> pl.DataFrame:
             s = s.cast(pl.String).fill_null("")
             if s.str.contains(_UNPRINTABLE).any():  # (a Python pass only where one is)
                 s = pl.Series(name, [printable(v) for v in s.to_list()], dtype=pl.String)
+            if _LACKING and not s.str.contains(r"^[\x20-\x7e]*$").all():
+                s = pl.Series(name, [legible(v) for v in s.to_list()], dtype=pl.String)
         cols[name] = s
     long = pl.col(pl.String).str.len_chars() > max_cell
+    mark = legible("…")  # (three dots where the output has no ellipsis)
     return pl.DataFrame(cols).with_columns(
-        pl.when(long).then(pl.col(pl.String).str.slice(0, max_cell - 1) + "…")
+        pl.when(long).then(pl.col(pl.String).str.slice(0, max_cell - len(mark)) + mark)
         .otherwise(pl.col(pl.String)))
 
 
@@ -1131,7 +1227,8 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
         if narrowed:
             text = text.with_columns(
                 pl.when(pl.col(c).str.len_chars() > n)
-                .then(pl.col(c).str.slice(0, n - 1) + "…").otherwise(pl.col(c)).alias(c)
+                .then(pl.col(c).str.slice(0, n - len(legible("…"))) + legible("…"))
+                .otherwise(pl.col(c)).alias(c)
                 for c, n in narrowed.items())
     with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=max_cell,
                    tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,

@@ -37,6 +37,7 @@ from swissframe.cli._common import (
     flush_notes,
     flush_warnings,
     input_rows,
+    legible_output,
     note,
     output_format,
     reading,
@@ -421,7 +422,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     console script, ``_swissframe_cli.main``, says the same while this module is imported).
     """
     try:
-        return _main(argv)
+        # (an output whose encoding lacks a character — cp1252, ASCII — writes an escape
+        # and says so, not a UnicodeEncodeError traceback: bad data 172)
+        with legible_output():
+            return _main(argv)
     except KeyboardInterrupt:
         return interrupted()
 
