@@ -225,8 +225,9 @@ def note(args: argparse.Namespace, text: str) -> None:
 #: ASCII; any other character its ``\\u`` escape (:func:`legible_output`; bad data 172).
 _PLAIN: Final = {**dict.fromkeys("┌┐└┘├┤┬┴┼╞╡╪╤╧╔╗╚╝", "+"), "─": "-", "═": "=",
                  "│": "|", "┆": "|", "…": "...", "—": "--", "–": "-", "‘": "'", "’": "'",
-                 "“": '"', "”": '"', "→": "->", "←": "<-", "≥": ">=", "≤": "<=", "×": "x",
-                 "\u00a0": " "}
+                 "“": '"', "”": '"', "→": "->", "←": "<-", "↑": "^", "↓": "v", "≥": ">=",
+                 "≤": "<=", "×": "x", "−": "-", "±": "+/-", "·": ".", "•": "*", "½": "1/2",
+                 "≈": "~", "§": "section ", "Σ": "sum ", "τ": "tau", "\u00a0": " "}
 #: The characters of this command's output written as escapes (in the order met).
 _ESCAPED: dict[str, None] = {}
 #: stdout's encoding while :func:`legible_output` writes for one that lacks characters.
@@ -1299,8 +1300,9 @@ def text_columns(heads: list[str], rows: list[list[str]], width: int, *,
     A cell is written as :func:`printable` text first, so that a newline or a control
     sequence in an id neither breaks its row nor shifts the columns after it.
     """
-    heads = [printable(h) for h in heads]
-    rows = [[printable(c) for c in r] for r in rows]
+    # (and as the output writes it: escapes where its encoding lacks a character)
+    heads = [legible(printable(h)) for h in heads]
+    rows = [[legible(printable(c)) for c in r] for r in rows]
     # a heading of words wider than its cells goes on two lines ("match / points" over a
     # column of 2-digit numbers): the game's word kept, in the width its values need
     # (widths in terminal columns: a Japanese name's characters take two each)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +111,15 @@ def test_legible_text_is_written_by_the_encoding_it_lacked(text: str) -> None:
     assert all(ch in shown for ch in text if " " <= ch <= "~")
     if text.isascii():
         assert shown == text
+
+
+def test_why_lays_out_the_names_as_the_output_writes_them(tmp_path: Path) -> None:
+    path = _event(tmp_path, ("東京", "Zoë", "C", "D"))
+    done = _run("ascii", "why", str(path), "東京", "Zoë")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.decode("ascii").splitlines()
+    head = next(x for x in lines if x.startswith("criterion"))
+    row = next(x for x in lines if x.startswith("match points"))
+    # (each value under its player's escaped name: the columns start where they start)
+    starts = [m.start() for m in re.finditer(r"(?:^|(?<=  ))\S", row)]
+    assert starts[1:3] == [head.index("\\u6771\\u4eac"), head.index("Zo\\xeb")]

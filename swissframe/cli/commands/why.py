@@ -22,6 +22,7 @@ from swissframe.cli._common import (
     add_through_round,
     division_ranks,
     format_cell,
+    legible,
     output_format,
     read_player_event,
     terminal_width,
@@ -103,6 +104,10 @@ def render(comparison: object, width: int = 80, names: dict[str, str] | None = N
              "← decided" if r["decided"] else ""]
             for r in table.iter_rows(named=True)]
     heads = ["criterion", str(a), str(b), f"{a} − {b}", ""]
+    # (as the output writes them: escapes where its encoding lacks a character, laid out
+    # in their own width)
+    heads = [legible(h) for h in heads]
+    rows = [[legible(x) for x in r] for r in rows]
     # (in terminal columns: a Japanese name's characters take two each)
     widths = [max([text_width(h), *(text_width(r[i]) for r in rows)])
               for i, h in enumerate(heads)]
