@@ -154,7 +154,8 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame | Non
     record = [c for c in schema if c not in (*k, through, PLAYER)]
     base = (full.with_columns(first_round=players["_first"].gather(full["_pid"]),
                               dropped=pl.col("last_round") < pl.col("_evmax"))
-            .select(pl.col("_pid").alias(PLAYER), *[pl.col(c).cast(schema[c]) for c in record],
+            .select(pl.col("_pid").cast(pl.Int64).alias(PLAYER),
+                    *[pl.col(c).cast(schema[c]) for c in record],
                     pl.col("_t").cast(schema[through]).alias(through),
                     _e=players["_e"].gather(full["_pid"])))
     # each player's ids: with validation's, their codes, which its block's key holds
@@ -177,6 +178,12 @@ def build(rows: pl.DataFrame, keys: tuple[str, ...], cutoffs: pl.DataFrame | Non
                       pair_src=players["_gcs"].gather(opp) - players["_ccbf"].gather(opp),
                       pair_start=players["_pb"].gather(full["_pid"]),
                       cut_index=full["_ccb"], dictionaries=coded)
+
+
+#: Polars' index type (UInt32; UInt64 in its large-index build): the type of the grid's
+#: positions (``_pid``, ``_row``, ``_ti``), which gathers read as they are. On Int64 each
+#: gather by them cast the 4M positions first (10,000 events: about a dozen such casts).
+INDEX: Final = pl.get_index_type()
 
 
 #: The most slots of :func:`opponent_positions`' table from a player's code to their
@@ -318,7 +325,8 @@ def _block_rows(rows: pl.DataFrame, cut_e: pl.DataFrame | None, *, ev: pl.DataFr
     else:
         narrow = narrow.sort("_pk", "round")
     first_row = _first_row()
-    narrow = narrow.with_columns(_pid=first_row.cum_sum().cast(pl.Int64) - 1)
+    # (on Polars' index type, as the grid's positions: they gather without a cast)
+    narrow = narrow.with_columns(_pid=(first_row.cum_sum() - 1).cast(INDEX))
     same_seat = (pl.col("_pid").diff() == 0) & (pl.col("round").diff() == 0)
     if narrow.select(same_seat.any()).item():
         return None  # two rows of one player in one round
@@ -443,12 +451,13 @@ def _at_cutoffs(narrow: pl.DataFrame, players: pl.DataFrame, times: pl.DataFrame
     # each cell's row in `times` (its event's offset there, ``_ts``, plus its index on the
     # axis), from the player's block: no join of the cells with the events
     grid = (players.select("_pid", _ti=pl.int_ranges(pl.col("_ts") + pl.col("_jtf"),
-                                                     pl.col("_ts") + pl.col("_nt")))
+                                                     pl.col("_ts") + pl.col("_nt"),
+                                                     dtype=INDEX))
             .explode("_ti", empty_as_null=False))
     # the latest row at or before each cell; a block starts with its player's first row, so
     # the forward fill never crosses players
-    latest = pl.repeat(None, grid.height, dtype=pl.Int64, eager=True).scatter(
-        cell, pl.int_range(narrow.height, dtype=pl.Int64, eager=True)).forward_fill()
+    latest = pl.repeat(None, grid.height, dtype=INDEX, eager=True).scatter(
+        cell, pl.int_range(narrow.height, dtype=INDEX, eager=True)).forward_fill()
     cells = times.select(pl.col("_t", "_ccb", "_evmax").gather(grid["_ti"])).with_columns(
         _pid=grid["_pid"], _row=latest)
     at_cut = times["_isc"]
@@ -465,7 +474,7 @@ def _record_at(narrow: pl.DataFrame, players: pl.DataFrame, full: pl.DataFrame,
     # each difference below is one player's count, ≥ 0: no borrow
     summed = [*[f"_l{i}" for i in range(len(layouts))],
               *[n for n, _ in _COUNTED if n in narrow.columns]]
-    pos_first = players["_pos"].cast(pl.Int64).gather(full["_pid"])
+    pos_first = players["_pos"].gather(full["_pid"])
     # one query, each column on its own: the running sums, at each cell's row less those
     # before its player's first row (the running sums shifted by one, 0 first), unpacked
     # (no table of the gathered sums, nor of the sums before, to subtract: 10,000 events,
@@ -478,6 +487,7 @@ def _record_at(narrow: pl.DataFrame, players: pl.DataFrame, full: pl.DataFrame,
         .select((pl.col(n).gather(row) - pl.col(n).shift(1, fill_value=0).gather(first))
                 .alias(n) for n in summed)
         .select(unpacked.get(n, pl.col(n)).alias(n) for n, _ in _COUNTED), in_memory=True)
+    # (a row is at or after its player's first: no borrow on the index type)
     return full.hstack(totals).with_columns(rounds_played=full["_row"] - pos_first + 1,
                                             last_round=narrow["round"].gather(full["_row"]))
 
