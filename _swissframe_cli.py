@@ -4,8 +4,8 @@ It lives beside the package, not in it: importing anything under :mod:`swissfram
 runs the package's ``__init__`` (Polars, the engine, the analyses: most of a second of
 start-up), and a Ctrl-C while that ran was a Python traceback, where a Ctrl-C anywhere
 else ends the command with one line and status 130 (bad data 149). This module imports
-only what the interpreter's start-up has loaded (``sys``, ``contextlib``; ``signal`` when
-called; not even ``typing``), so its own import is the one moment of start-up after the
+only what the interpreter's start-up has loaded (``sys``, ``os``, ``contextlib``; ``signal``
+when called; not even ``typing``), so its own import is the one moment of start-up after the
 interpreter's own that a Ctrl-C is not caught in (about a millisecond). Python callers
 use :func:`swissframe.cli.main`, which says an interrupt in the same words
 (:func:`interrupted`).
@@ -14,14 +14,53 @@ use :func:`swissframe.cli.main`, which says an interrupt in the same words
 from __future__ import annotations
 
 import contextlib  # (loaded by the interpreter's start-up already)
+import os
 import sys
 
-__all__ = ["INTERRUPTED", "INTERRUPTED_STATUS", "interrupted", "main"]
+__all__ = ["INTERRUPTED", "INTERRUPTED_STATUS", "THREADS_PER_CORE", "interrupted", "main",
+           "thread_setting_problem"]
 
 #: What the command says when Ctrl-C (SIGINT) stops it, at any moment.
 INTERRUPTED = "swissframe: interrupted"
 #: Its exit status: 128 + SIGINT, as a shell reports a process Ctrl-C ended.
 INTERRUPTED_STATUS = 130
+
+
+#: The most threads ``POLARS_MAX_THREADS`` may ask of Polars, per core of the machine:
+#: Polars starts every thread asked for, and the cores run them in turn. On 2 cores a small
+#: event's standings took 4 s with 64 threads, 6.5 s with 256, 15 s with 512 and more than
+#: 100 s with 1,024.
+THREADS_PER_CORE = 128
+
+
+def thread_setting_problem(environ: os._Environ[str] | dict[str, str] | None = None
+                           ) -> str | None:
+    """What is wrong with ``POLARS_MAX_THREADS`` (None: unset, or a value Polars can run
+    with; one it cannot read it passes over with its own warning). Polars stops at its
+    first query with 0 (a panic, "Worker threads cannot be set to 0", which a reader then
+    took for a damaged file), and more than :data:`THREADS_PER_CORE` a core ran as a hang
+    (bad data 175). Read by the console script before anything is imported and by
+    ``import swissframe`` before any query.
+
+    >>> thread_setting_problem({"POLARS_MAX_THREADS": "2"}) is None
+    True
+    >>> print(thread_setting_problem({"POLARS_MAX_THREADS": "0"}))  # doctest: +ELLIPSIS
+    POLARS_MAX_THREADS='0' is not a number of threads from 1 to ... Hint: ...
+    """
+    value = (os.environ if environ is None else environ).get("POLARS_MAX_THREADS")
+    digits = (value or "").strip().lstrip("+")
+    if not digits.isdigit() or not digits.isascii():
+        return None  # (unset, or no number Polars reads: it says so itself, and runs with
+        # its default)
+    cores = os.cpu_count() or 1
+    most = THREADS_PER_CORE * cores
+    if 1 <= int(digits) <= most:
+        return None
+    return (f"POLARS_MAX_THREADS={value!r} is not a number of threads from 1 to {most:,} "
+            f"({THREADS_PER_CORE} a core of this machine's {cores}): Polars stops at its "
+            "first query with 0, and starts every thread asked for, which the cores run in "
+            f"turn. Hint: unset it, or set a number up to {cores}, e.g. "
+            f"POLARS_MAX_THREADS={cores}.")
 
 
 def interrupted() -> int:
@@ -50,6 +89,10 @@ def main() -> int:
     """
     import signal
 
+    problem = thread_setting_problem()
+    if problem is not None:  # (before Polars is imported: no query may run with it)
+        print(f"swissframe: error: {problem}", file=sys.stderr)
+        return 2
     try:
         from swissframe.cli._main import main as run
 

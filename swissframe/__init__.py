@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Final
 
+from _swissframe_cli import thread_setting_problem as _thread_setting_problem
+
 # Public modules are imported by their public paths, before the functions that share their
 # names are bound (``sf.standings`` is the function, ``swissframe.standings`` the module).
 from swissframe import (
@@ -61,6 +63,11 @@ from swissframe.simulate import (
 from swissframe.standings import standings, standings_by_round
 from swissframe.validate import ValidationReport, validate
 from swissframe.verify import matching_rounds, summarize, verify
+
+# (before any query: Polars stops at its first query with POLARS_MAX_THREADS=0, and starts
+# every thread a huge value asks for; bad data 175)
+if (_threads := _thread_setting_problem()) is not None:
+    raise SwissframeError(_threads)
 
 if TYPE_CHECKING:
     from swissframe.bulk import RecomputeReport, recompute

@@ -1231,7 +1231,10 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
                 .then(pl.col(c).str.slice(0, n - len(legible("…"))) + legible("…"))
                 .otherwise(pl.col(c)).alias(c)
                 for c, n in narrowed.items())
-    with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=max_cell,
+    # (from Polars' defaults, not the environment's POLARS_FMT_* settings: one hiding the
+    # column names printed a table without its headings; bad data 176)
+    with pl.Config(restore_defaults=True, tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000,
+                   fmt_str_lengths=max_cell,
                    tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
                    tbl_cell_numeric_alignment="RIGHT"):
         body = str(text.select(shown).rename({c: heads[c] for c in shown})) if shown else ""
