@@ -1153,7 +1153,13 @@ def _games_within_groups(g: GroupContext, *, played_only: bool = False) -> pl.La
             .filter(pl.col("_tie") == pl.col("_otie")))
 
 
-@register_group_tiebreaker("head_to_head", ranks=False, reads=())
+def _head_to_head_untied(name: str = "head_to_head") -> tuple[pl.Expr, ...]:
+    """:func:`head_to_head`'s columns where no two players are tied
+    (``TiebreakerSpec.untied``): no group of two, 0 for everyone."""
+    return _group_int_of_none(name)
+
+
+@register_group_tiebreaker("head_to_head", ranks=False, reads=(), untied=_head_to_head_untied)
 def head_to_head(g: GroupContext, *, name: str = "head_to_head") -> pl.LazyFrame:
     """Head-to-head (Pokémon TRH §5.5.1.1): only when exactly two players are still tied
     and they played each other — the one who won more of their matches ranks higher

@@ -56,6 +56,7 @@ from swissframe.engine._record import (
 )
 from swissframe.schema import code_bits
 from tests.engine.test_standings import PROPS, random_events, rich_events
+from tests.test_pokemon import pkm_f3
 
 PRESETS = st.sampled_from(["mtg", "mtg-1/3", "mtg-wer", "mtg-1999", "swu", "melee-two-game",
                            "pokemon", "yugioh", "fab", "fide"])
@@ -1305,3 +1306,41 @@ def test_points_of_counts_are_the_sum_of_the_rows_points(
     counted = aggregate_players(prepared, (), packed=bounds, points=points).collect()
     assert bounds.held(counted)
     assert_frame_equal(counted, plain, check_row_order=False)
+
+
+#: Pokémon's orders, and head-to-head right after the points (many groups of two players
+#: who met; an event with no two players on equal points now and then).
+_PKM_H2H_LAST = dataclasses.replace(sf.rules.get("pokemon"), name="pokemon-h2h-last",
+                                    criteria=(sf.rules.POINTS, sf.rules.HEAD_TO_HEAD))
+PAIRS_RULES = st.sampled_from([
+    "pokemon", "pokemon-2016", _PKM_H2H_LAST,
+    dataclasses.replace(sf.rules.get("pokemon"), name="pokemon-h2h", criteria=(
+        sf.rules.POINTS, sf.rules.HEAD_TO_HEAD, sf.rules.random_order(seed=7)))])
+
+
+@PROPS
+@given(res=rich_events(), rules=PAIRS_RULES, one=st.booleans())
+@example(res=pkm_f3().with_columns(event_id=pl.lit("e")), rules="pokemon",
+         one=True)  # (two groups of two who met)
+@example(res=sf.from_matches(pl.DataFrame({
+    "round": [1, 1, 2, 2, 3, 3], "player_a": ["A", "C", "A", "B", "A", "B"],
+    "player_b": ["B", "D", "C", "D", "D", "C"], "games_a": [1, 1, 1, 0, 1, 1],
+    "games_b": [0, 0, 0, 0, 0, 0], "games_drawn": [0, 0, 0, 1, 0, 0]})),
+    rules=_PKM_H2H_LAST, one=True)  # (A 9, B 4, C 3, D 1: no two tied)
+def test_head_to_head_with_no_two_players_tied_equals_its_plan(
+        res: pl.DataFrame, rules: str | sf.Ruleset, one: bool) -> None:
+    """Head-to-head where no two players are tied before it (``GroupContext.largest_tie``
+    < 2) takes its declared columns (``TiebreakerSpec.untied``: 0 for everyone, no plan
+    of the rows, no join) and gives what its plan gives (the reference: the groups'
+    sizes not known), one event ranked as one group or every event by its key."""
+    ruleset = rules if isinstance(rules, sf.Ruleset) else sf.rules.get(rules)
+    if one:
+        assume(res.height > 0)
+        res = res.filter(pl.col("event_id") == res["event_id"][0])
+    frame, _ = st_mod._validated_coded(res, ())
+    got = st_mod._compute(frame.lazy(), ruleset, ("event_id",), None, cumulative=False,
+                          one=one)
+    with mock.patch.object(tb_mod.GroupContext, "largest_tie", return_value=None):
+        ref = st_mod._compute(frame.lazy(), ruleset, ("event_id",), None,
+                              cumulative=False, one=one)
+    assert_frame_equal(got, ref, check_exact=True)
