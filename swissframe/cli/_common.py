@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import contextlib
+import errno
 import importlib
 import importlib.util
 import io
@@ -302,6 +303,43 @@ def legible(text: str) -> str:
     return text.encode(_LACKING[0], _ERRORS).decode(_LACKING[0])
 
 
+class _ClosedOutput(io.StringIO):
+    """Standard output for a process started with it closed (``swissframe … >&-``, where
+    Python sets ``sys.stdout`` to None and the first line written ended in an
+    ``AttributeError`` traceback; bad data 177): what is written goes nowhere, and
+    flushing says so, as a full disk's stdout does at its flush (an error of the command
+    that wrote to it; a command writing only files with ``-o`` never does)."""
+
+    def flush(self) -> None:
+        if self.tell():  # (once: what was written is dropped, as a full disk drops it)
+            self.seek(0)
+            self.truncate()
+            raise OSError(errno.EBADF, "standard output is closed")
+
+    def isatty(self) -> bool:
+        return False
+
+
+@contextlib.contextmanager
+def usable_streams() -> Iterator[None]:
+    """Within: a standard stream the process was started without (closed: ``>&-``,
+    ``2>&-``) stands in as :class:`_ClosedOutput` (stdout: writing to it is an error of
+    the command) or the null device (stderr: the exit status says what went wrong); set
+    back after."""
+    saved = sys.stdout, sys.stderr
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - (closed below)
+    try:
+        yield
+    finally:
+        if saved[1] is None:
+            with contextlib.suppress(OSError):
+                sys.stderr.close()
+        sys.stdout, sys.stderr = saved
+
+
 def _writes_every_character(encoding: str) -> bool:
     """Whether ``encoding`` writes every character (UTF-8, -16, -32, GB 18030)."""
     try:
@@ -362,8 +400,10 @@ def _wrapped(text: str, stream: TextIO) -> str:
 
 
 def _to_stderr(text: str) -> None:
-    """One note or warning on stderr (:func:`_wrapped`)."""
-    print(_wrapped(text, sys.stderr), file=sys.stderr)
+    """One note or warning on stderr (:func:`_wrapped`; none where stderr cannot be
+    written, a full disk: the command's output and status stand)."""
+    with contextlib.suppress(OSError):
+        print(_wrapped(text, sys.stderr), file=sys.stderr)
 
 
 def say(text: str) -> None:
@@ -1407,7 +1447,8 @@ def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
 def show_error(exc: BaseException) -> None:
     """Print :func:`error_line` on stderr: one line on a log or a pipe, wrapped at word
     boundaries on a terminal (:func:`_wrapped`)."""
-    print(_wrapped(error_line(exc), sys.stderr), file=sys.stderr)
+    with contextlib.suppress(OSError):  # (stderr on a full disk: the status says it)
+        print(_wrapped(error_line(exc), sys.stderr), file=sys.stderr)
 
 
 def error_line(exc: BaseException) -> str:
@@ -1418,7 +1459,11 @@ def error_line(exc: BaseException) -> str:
     >>> error_line(FileNotFoundError(2, "No such file or directory", "x.csv"))
     'swissframe: error: x.csv: No such file or directory. Hint: check the path.'
     """
-    if isinstance(exc, OSError) and exc.strerror and exc.filename is None:
+    if isinstance(exc, OSError) and exc.errno == errno.EBADF and exc.filename is None:
+        # (stdout closed: bad data 177)
+        text = (f"{exc.strerror} (writing the output). Hint: give the output a place: "
+                "redirect it (> FILE), or write a file with -o.")
+    elif isinstance(exc, OSError) and exc.strerror and exc.filename is None:
         # no file named: the output stream (stdout on a full disk), not a path given
         text = (f"{exc.strerror} (writing the output). Hint: check the disk, or write "
                 "elsewhere with -o.")

@@ -42,6 +42,7 @@ from swissframe.cli._common import (
     output_format,
     reading,
     show_error,
+    usable_streams,
     working,
     write_frame,
     write_per_event,
@@ -424,7 +425,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # (an output whose encoding lacks a character — cp1252, ASCII — writes an escape
         # and says so, not a UnicodeEncodeError traceback: bad data 172)
-        with legible_output():
+        with usable_streams(), legible_output():
             return _main(argv)
     except KeyboardInterrupt:
         return interrupted()

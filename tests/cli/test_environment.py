@@ -75,3 +75,42 @@ def test_the_tables_do_not_take_polars_display_settings(monkeypatch: pytest.Monk
     monkeypatch.setenv(setting, "MARKDOWN" if setting.endswith("FORMATTING") else "1")
     assert render_table(frame) == plain
     assert "player" in plain
+
+
+def _with_streams(redirect: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    # (the shell closes or redirects the command's own streams, as a user's shell does)
+    code = "import sys; from swissframe.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run(["sh", "-c", f'exec "$@" {redirect}', "sh", sys.executable, "-c",
+                           code, *argv], capture_output=True, text=True, timeout=120,
+                          check=False)
+
+
+def _csv(tmp_path: Path) -> str:
+    (tmp_path / "e.csv").write_text("round,player_a,player_b,games_a,games_b,games_drawn\n"
+                                    "1,A,B,2,0,0\n")
+    return str(tmp_path / "e.csv")
+
+
+def test_a_closed_stdout_is_an_error_of_a_command_that_writes_to_it(tmp_path: Path) -> None:
+    # (bad data 177: Python sets sys.stdout to None, and the first line written ended in an
+    # AttributeError traceback)
+    done = _with_streams(">&-", "standings", _csv(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.startswith("swissframe: error: standard output is closed (writing the "
+                                  "output). Hint: give the output a place")
+    assert "Traceback" not in done.stderr
+    written = _with_streams(">&-", "standings", _csv(tmp_path), "-o", str(tmp_path / "s.csv"))
+    assert written.returncode == 0, written.stderr  # (its output is the file)
+    assert (tmp_path / "s.csv").read_text().startswith("event_id,")
+
+
+@pytest.mark.parametrize("redirect", ["2>&-", "2>/dev/full"])
+def test_a_closed_or_full_stderr_leaves_the_status(tmp_path: Path, redirect: str) -> None:
+    if redirect.endswith("full") and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    ok = _with_streams(redirect, "validate", _csv(tmp_path))
+    assert ok.returncode == 0
+    assert "no problems found" in ok.stdout
+    failed = _with_streams(redirect, "standings", str(tmp_path / "missing.csv"))
+    assert failed.returncode == 2  # (the error has nowhere to go: the status says it)
+    assert "Traceback" not in failed.stdout
