@@ -318,18 +318,30 @@ TERMS_READERS: Final = frozenset({"buchholz", "sb", "abh", "koya", "aob"})
 SCORES_IN_RECORD = True
 
 
+#: The sums of :func:`_rows_sums` the ruleset's criteria read, summed with the record
+#: (:func:`record_aggs`); False: the rows' own group-by, the reference the tests compare
+#: them with.
+COUNTS_IN_RECORD = True
+
+
 def record_aggs(rules: Ruleset) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...]]:
     """What the record adds for a ruleset whose criteria read the chess terms
-    (:data:`TERMS_READERS`): the rows' flags the aggregations read (a ``with_columns``
-    step: each read twice in a group) and the aggregations giving :data:`RECORD_SCORES`,
-    so that the terms take each player's score from the record instead of a group-by of
-    their own (one 64-player FIDE event: a query fewer); none for another ruleset."""
-    return _record_aggs(rules) if SCORES_IN_RECORD else ((), ())
+    (:data:`TERMS_READERS`) or the rows' counts (:data:`_ROWS_READERS`): the rows' flags
+    the aggregations read (a ``with_columns`` step: each read twice in a group) and the
+    aggregations giving :data:`RECORD_SCORES`, so that the terms take each player's score
+    from the record instead of a group-by of their own (one 64-player FIDE event: a query
+    fewer), and those giving the counts and PS the criteria read (:func:`_rows_sums`:
+    then a group-by and two joins fewer in the criteria's query); none for another
+    ruleset."""
+    flags, scores = _record_aggs(rules) if SCORES_IN_RECORD else ((), ())
+    if not COUNTS_IN_RECORD:
+        return flags, scores
+    return flags, (*scores, *_rows_aggs(tuple(rules.vur_kinds), _rows_readers(rules)))
 
 
 @functools.lru_cache(maxsize=32)
 def _record_aggs(rules: Ruleset) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...]]:
-    """:func:`record_aggs`, built once per ruleset."""
+    """The chess scores of :func:`record_aggs`, built once per ruleset."""
     if not any(c.function in TERMS_READERS for c in (*rules.criteria, *rules.columns)):
         return (), ()
     unit = points_unit(rules)
@@ -578,30 +590,52 @@ _COUNTED: Final[dict[str, Callable[[Sequence[str]], pl.Expr]]] = {
 _ROWS_SUMS_KEY: Final = "_chess_rows_sums"
 
 
-def _rows_sums(ctx: Context) -> pl.LazyFrame:
+def _rows_sums(ctx: Context, column: str) -> pl.LazyFrame:
     """Every player of ``ctx.players`` with, from one group-by of their rows, the count
     of each condition of :data:`_COUNTED` (``_n_<criterion>``) and the progressive
     score's sum of running totals (``_ps``); null for a player with no row. Each count
     and PS without a cut is a projection of this frame (as :func:`_terms_sums`): one
-    group-by and one join for all of them instead of one each."""
+    group-by and one join for all of them instead of one each.
+
+    ``column``: the sum the caller reads. Where the record summed it already
+    (:func:`record_aggs`, the context's own record), the players themselves: no group-by
+    and no join in the criteria's query."""
+    if ctx.player_columns is not None and column in ctx.player_columns:
+        return ctx.players
     if _ROWS_SUMS_KEY in ctx.cache:
         return ctx.cache[_ROWS_SUMS_KEY][0]
-    agg = ctx.rows.group_by(ctx.pkeys).agg(*_rows_aggs(tuple(ctx.rules.vur_kinds)))
+    agg = ctx.rows.group_by(ctx.pkeys).agg(*_rows_aggs(tuple(ctx.rules.vur_kinds),
+                                                       _ROWS_READERS))
     out = ctx.players.select(ctx.pkeys).join(agg, on=ctx.pkeys, how="left")
     ctx.cache[_ROWS_SUMS_KEY] = (out, None)
     return out
 
 
-@functools.lru_cache(maxsize=16)
-def _rows_aggs(vur_kinds: tuple[str, ...]) -> tuple[pl.Expr, ...]:
-    """:func:`_rows_sums`' aggregations, built once per set of VUR kinds (what the
-    conditions read of the ruleset)."""
+#: The criteria (function names) whose values are sums of :func:`_rows_sums` without a
+#: cut: a condition's count of :data:`_COUNTED` each (the same name), and ``"ps"``.
+_ROWS_READERS: Final = frozenset({"ps", "vur", "ge", "num", "win", "won"})
+
+
+@functools.lru_cache(maxsize=32)
+def _rows_readers(rules: Ruleset) -> frozenset[str]:
+    """The criteria of ``rules`` reading :func:`_rows_sums` (:data:`_ROWS_READERS`; PS
+    with a cut reads the rows): what the record sums for them (:func:`record_aggs`)."""
+    return frozenset(c.function for c in (*rules.criteria, *rules.columns)
+                     if c.function in _ROWS_READERS
+                     and not (c.function == "ps" and c.kwargs.get("cut")))
+
+
+@functools.lru_cache(maxsize=32)
+def _rows_aggs(vur_kinds: tuple[str, ...], readers: frozenset[str]) -> tuple[pl.Expr, ...]:
+    """:func:`_rows_sums`' aggregations, those of the criteria ``readers`` (of
+    :data:`_ROWS_READERS`), built once per set of VUR kinds (what the conditions read of
+    the ruleset) and readers."""
     counts = [cond(vur_kinds).sum().cast(pl.Int64).alias(f"_n_{c}")
-              for c, cond in _COUNTED.items()]
+              for c, cond in _COUNTED.items() if c in readers]
     # (the running totals in round order, rows of one round in the order given, as the
     # stable sort of progressive's reference)
     ps = pl.col("_pts").sort_by("round", maintain_order=True).cum_sum().sum()
-    return (*counts, ps.alias("_ps"))
+    return (*counts, *([ps.alias("_ps")] if "ps" in readers else []))
 
 
 def progressive(ctx: Context, *, name: str = "ps", cut: int = 0) -> pl.LazyFrame:
@@ -609,7 +643,7 @@ def progressive(ctx: Context, *, name: str = "ps", cut: int = 0) -> pl.LazyFrame
     (byes and forfeits count with their points; rules.md §4.1); ``cut`` leaves out the
     running totals of the first ``cut`` rounds (PS/Cn)."""
     if not cut and SHARED_SUMS:  # (every round: they start at 1; a group-by with the counts)
-        return _projected(ctx, _rows_sums(ctx), name,
+        return _projected(ctx, _rows_sums(ctx, "_ps"), name,
                           _total_columns(("_ps", 0), name, ctx.unit))
     agg = (ctx.rows.sort("round").with_columns(_c=pl.col("_pts").cum_sum().over(ctx.pkeys))
            .filter(pl.col("round") > cut)
@@ -641,7 +675,7 @@ def _counted(ctx: Context, criterion: str, name: str) -> pl.LazyFrame:
     :func:`_rows_sums`."""
     if not SHARED_SUMS:
         return _count(ctx, _COUNTED[criterion](ctx.rules.vur_kinds), name)
-    return _projected(ctx, _rows_sums(ctx), name,
+    return _projected(ctx, _rows_sums(ctx, f"_n_{criterion}"), name,
                       _total_columns((f"_n_{criterion}", 0), name, 1, count=True))
 
 

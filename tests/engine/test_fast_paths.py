@@ -1195,6 +1195,29 @@ def test_chess_scores_from_the_record_equal_the_terms_own_group_by(
     assert_frame_equal(record, own)
 
 
+@PROPS
+@given(res=rich_events(), rule=st.sampled_from(["fide-2023", "fide-2009", "as_played"]),
+       through=st.sampled_from([None, 2]), one=st.booleans(),
+       columns=st.lists(st.sampled_from(_CHESS_COLUMNS), unique=True, max_size=6))
+def test_chess_counts_from_the_record_equal_the_rows_own_group_by(
+        res: pl.DataFrame, rule: str, through: int | None, one: bool,
+        columns: list[sf.rules.Criterion]) -> None:
+    """The counts and the progressive score the ruleset's criteria read summed with the
+    record (``_chess.COUNTS_IN_RECORD``): the same standings as the rows' own group-by,
+    whichever of them the ruleset names (the record sums those only), with PS cut or
+    not, each unplayed-round rule, a cutoff, and one event or several."""
+    from swissframe.engine import _chess
+
+    if one:
+        res = res.filter(pl.col("event_id") == res["event_id"].min())
+    rules = dataclasses.replace(sf.rules.FIDE, name=f"counts-{rule}", unplayed_rounds=rule,
+                                columns=tuple(columns))
+    record = sf.standings(res, rules, through_round=through)
+    with mock.patch.object(_chess, "COUNTS_IN_RECORD", False):
+        own = sf.standings(res, rules, through_round=through)
+    assert_frame_equal(record, own)
+
+
 #: Rulesets for one event computed without its key (``standings._one_event``): both
 #: Pokémon orders (drop-round snapshot, head-to-head, last-round opponent, random), the
 #: FIDE presets with each unplayed-round rule (inferred absences, chess terms, direct
