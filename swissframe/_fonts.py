@@ -81,11 +81,15 @@ def _fontconfig_dirs() -> list[Path]:
     35 files: read once a process, as vl-convert reads them once)."""
     env = tuple(os.environ.get(k) for k in ("FONTCONFIG_FILE", "XDG_CONFIG_HOME",
                                             "XDG_DATA_HOME", "HOME"))
-    return list(_read_fontconfig(env, os.getcwd()))
+    try:
+        cwd: str | None = os.getcwd()
+    except OSError:  # (a working folder deleted since: its relative entries name nothing)
+        cwd = None
+    return list(_read_fontconfig(env, cwd))
 
 
 @functools.lru_cache(maxsize=4)
-def _read_fontconfig(env: tuple[str | None, ...], cwd: str) -> tuple[Path, ...]:
+def _read_fontconfig(env: tuple[str | None, ...], cwd: str | None) -> tuple[Path, ...]:
     """The font folders fontconfig's configuration names (its ``<dir>`` elements, through
     its ``<include>``s), read from the files vl-convert's font database reads:
     ``$FONTCONFIG_FILE``, else the user's ``fontconfig/fonts.conf`` (or, without one,
@@ -130,8 +134,12 @@ def _read_fontconfig(env: tuple[str | None, ...], cwd: str) -> tuple[Path, ...]:
                     continue
                 named = home / text[1:].lstrip("/")
             elif not named.is_absolute():
-                named = (base if prefix == "relative" or element.tag == "include"
-                         else Path(cwd)) / named
+                if prefix == "relative" or element.tag == "include":
+                    named = base / named
+                elif cwd is None:
+                    continue
+                else:
+                    named = Path(cwd) / named
             if element.tag == "dir":
                 found.append(named)
             elif named.is_dir():  # (a folder's *.conf files, in name order)

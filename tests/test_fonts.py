@@ -566,3 +566,18 @@ def _run_homeless(tmp_path: Path, uid: int) -> None:
     assert "Traceback" not in chart.stderr
     assert f"HOME is not set, and user id {uid} has none" in " ".join(chart.stderr.split())
     assert not (tmp_path / "c.png").exists()
+
+
+def test_a_deleted_working_folder_names_no_font_folder(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # (os.getcwd raises where the working folder was deleted: a chart then said "No such
+    # file or directory (writing the output)"; fontconfig's relative entries name nothing)
+    conf = tmp_path / "fonts.conf"
+    conf.write_text("<fontconfig><dir>relative-fonts</dir><dir>/opt/kept</dir></fontconfig>")
+    monkeypatch.setenv("FONTCONFIG_FILE", str(conf))
+
+    def gone() -> str:
+        raise FileNotFoundError(2, "No such file or directory")
+
+    monkeypatch.setattr(os, "getcwd", gone)
+    assert _fonts._fontconfig_dirs() == [Path("/opt/kept")]
