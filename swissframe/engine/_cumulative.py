@@ -572,13 +572,19 @@ def segment_opponent_sums(players: pl.DataFrame, keys: list[str], sources: dict[
     most = max(longest, 1) if isinstance(longest, int) else 1
     parts: dict[str, pl.Series] = {}
     for s in sources:
-        exact = players[f"_x_{s}"].cast(pl.Int128)
+        exact = players.get_column(f"_x_{s}")
         # on Int64 where every value fits (null where one does not): its min and max, and
-        # the column itself below, cost a fraction of Int128's
-        x64 = exact.cast(pl.Int64, strict=False)
-        fits = x64.null_count() == exact.null_count()
+        # the column itself below, cost a fraction of Int128's (a column its scale put on
+        # Int64, _exact.exact_dtype, is read as it is)
+        if exact.dtype == pl.Int64:
+            x64, fits = exact, True
+        else:
+            exact = exact.cast(pl.Int128)
+            x64 = exact.cast(pl.Int64, strict=False)
+            fits = x64.null_count() == exact.null_count()
         low, top = (x64.min(), x64.max()) if fits else (exact.min(), exact.max())
-        if low is None or top is None:  # every value null: sums 0, counts 0
+        if not isinstance(low, int) or not isinstance(top, int):  # every value null:
+            # sums 0, counts 0
             parts[f"_lo_{s}"] = pl.zeros(exact.len(), dtype=pl.Int64, eager=True)
             parts[f"_nn_{s}"] = pl.zeros(exact.len(), dtype=pl.Int64, eager=True)
             continue

@@ -5,8 +5,9 @@ Why: a tiebreaker such as OMW% is a mean of fractions (``mean(1/3, 2/3, 1)`` ver
 in the last bit and split a tie the rules say is a tie (MTG-F6 in the rules reference).
 
 Mechanism: every rate is carried twice — a ``Float64`` column for people, and an exact
-``Int128`` twin named ``_x_<column>`` holding ``value × scale`` for a scale that makes it an
-integer. A player's own rate ``n / d`` (floored and capped) uses the scale
+integer twin named ``_x_<column>`` holding ``value × scale`` for a scale that makes it an
+integer (Int64 where the scale proves every value fits, else Int128: :func:`exact_dtype`).
+A player's own rate ``n / d`` (floored and capped) uses the scale
 ``M = lcm(all denominators that occur)``; a mean of ``k`` such values, ``T / (k·M)``, becomes
 ``T · (K / k)`` at scale ``M·K`` with ``K = lcm(1..k_max)``. Ranks compare only the exact
 twins, so equal rationals always tie and distinct ones never do.
@@ -55,8 +56,31 @@ def join_keys(left: pl.LazyFrame, right: pl.LazyFrame, keys: Sequence[str]) -> p
             else left.join(right, how="cross"))
 
 
+#: Bits an exact column held on Int64 may use (:func:`exact_dtype`): values below
+#: ``2**62`` leave a sign bit and one spare, as the ranking's packed keys do.
+INT64_BITS: Final = 62
+
+
+def exact_dtype(bound: int) -> type[pl.Int64] | type[pl.Int128]:
+    """The integer type of an exact column whose values lie in ``[-bound, bound]``: Int64
+    where ``bound`` is below ``2**INT64_BITS``, else Int128 — the one place it is decided
+    (the rates' columns, :meth:`ExactScale.ratio`, and the means', :func:`mean_exact`,
+    read it from their scales before the query).
+
+    Int64 where the scale proves every value fits: the same integers, so the same ties and
+    order, at half the memory and arithmetic of Int128 (four such columns of 4M rows in
+    the by-round table); the readers that sum or multiply them widen first.
+
+    Examples
+    --------
+    >>> exact_dtype(2**61), exact_dtype(2**62)
+    (Int64, Int128)
+    """
+    return pl.Int64 if bound < 2**INT64_BITS else pl.Int128
+
+
 def exact_name(column: str) -> str:
-    """Name of the exact Int128 twin of ``column``."""
+    """Name of the exact integer twin of ``column``."""
     return EXACT + column
 
 
@@ -79,22 +103,33 @@ class ExactScale:
         """Whether values up to ``bound`` in magnitude stay below :data:`LIMIT`."""
         return self.scale * max(bound, 1) < LIMIT
 
+    @property
+    def dtype(self) -> type[pl.Int64] | type[pl.Int128]:
+        """The type of a rate at this scale (a value from 0 to 1, so at most ``scale``):
+        :func:`exact_dtype`."""
+        return exact_dtype(self.scale)
+
     def lit(self, value: Fraction | int) -> pl.Expr:
-        """The exact integer for a constant (which must be a multiple of 1/scale)."""
+        """The exact integer for a constant (which must be a multiple of 1/scale), of a
+        rate's type (:attr:`dtype`) when it is one (from -1 to 1)."""
         f = Fraction(value)
         num = f.numerator * self.scale
         if num % f.denominator:
             msg = f"internal: {f} is not representable at scale {self.scale}"
             raise AssertionError(msg)
-        return pl.lit(num // f.denominator, dtype=pl.Int128)
+        return pl.lit(num // f.denominator, dtype=self.dtype if abs(f) <= 1 else pl.Int128)
 
     def ratio(self, num: pl.Expr, den: pl.Expr) -> pl.Expr:
-        """``num / den`` held exactly (den must divide the scale); null where den is 0."""
+        """``num / den`` held exactly (``0 ≤ num ≤ den``, den must divide the scale), of
+        the type :attr:`dtype`; null where den is 0."""
         if self.scale < 2**63:
             # the quotient scale // den on Int64: an Int128 division costs several times more
             d64 = den.cast(pl.Int64)
-            step = (pl.lit(self.scale, dtype=pl.Int64) // d64).cast(pl.Int128)
-            return pl.when(d64 > 0).then(num.cast(pl.Int128) * step).otherwise(None)
+            step = pl.lit(self.scale, dtype=pl.Int64) // d64
+            if self.dtype == pl.Int64:  # (num ≤ den: num · step ≤ scale)
+                return pl.when(d64 > 0).then(num.cast(pl.Int64) * step).otherwise(None)
+            return (pl.when(d64 > 0).then(num.cast(pl.Int128) * step.cast(pl.Int128))
+                    .otherwise(None))
         den128 = den.cast(pl.Int128)
         return (pl.when(den128 > 0)
                 .then(num.cast(pl.Int128) * (pl.lit(self.scale, dtype=pl.Int128) // den128))
@@ -107,14 +142,15 @@ class RoundedScale(ExactScale):
     (ties then decided on rounded values, see :func:`warn_fallback`)."""
 
     def lit(self, value: Fraction | int) -> pl.Expr:
-        """``value × scale``, rounded."""
-        return pl.lit(round(Fraction(value) * self.scale), dtype=pl.Int128)
+        """``value × scale``, rounded (of :attr:`dtype` as :meth:`ExactScale.lit`)."""
+        f = Fraction(value)
+        return pl.lit(round(f * self.scale), dtype=self.dtype if abs(f) <= 1 else pl.Int128)
 
     def ratio(self, num: pl.Expr, den: pl.Expr) -> pl.Expr:
         """``num / den × scale`` rounded; null where den is 0."""
         return (pl.when(den > 0)
                 .then((num.cast(pl.Float64) / den.cast(pl.Float64) * self.scale).round(0)
-                      .cast(pl.Int128)))
+                      .cast(self.dtype)))
 
 
 #: The scale of the rounding fallback's keys (:func:`fallback_key`): a criterion that
@@ -132,7 +168,8 @@ def mean_exact(total: pl.Expr, count: pl.Expr, inner: ExactScale, k_max: int, *,
                least: Fraction | None = None) -> tuple[pl.Expr, pl.Expr, ExactScale]:
     """Exact mean of ``count`` values whose exact sum at scale ``inner`` is ``total``.
 
-    Returns ``(exact, float, outer_scale)``; ``exact`` is null where ``count`` is 0, and
+    Returns ``(exact, float, outer_scale)``; ``exact`` (of the type
+    :func:`exact_dtype` names for ``outer_scale``) is null where ``count`` is 0, and
     everywhere when ``outer_scale`` does not fit (the caller then falls back). The float
     is :func:`ratio_float` of ``total / (count · inner)``: it depends on the mean's value
     only, not on the scale, so an event's values do not change with the events computed
@@ -157,16 +194,19 @@ def mean_exact(total: pl.Expr, count: pl.Expr, inner: ExactScale, k_max: int, *,
         # every value ≤ 1: total ≤ count · inner < 2**53, and the mean at the outer scale
         # is at most outer.scale < 2**62
         c64 = count.cast(pl.Int64)
+        mean = total.cast(pl.Int64) * (pl.lit(k_lcm, dtype=pl.Int64) // c64)
+        dtype = exact_dtype(outer.scale)  # (each mean at most 1: at most outer.scale)
         exact = (pl.when(c64 > 0)
-                 .then((total.cast(pl.Int64) * (pl.lit(k_lcm, dtype=pl.Int64) // c64))
-                       .cast(pl.Int128))
+                 .then(mean if dtype == pl.Int64 else mean.cast(dtype))
                  .otherwise(None))
         flt = pl.when(c64 > 0).then(
             total.cast(pl.Float64) / (c64.cast(pl.Float64) * float(inner.scale)))
         return exact, flt, outer
     if outer.fits() and den_bits < 120:
+        wide = total * (pl.lit(k_lcm, dtype=pl.Int128) // cnt)
+        dtype = exact_dtype(outer.scale)  # (as above: the type its scale decides)
         exact = (pl.when(cnt > 0)
-                 .then(total * (pl.lit(k_lcm, dtype=pl.Int128) // cnt))
+                 .then(wide if dtype == pl.Int128 else wide.cast(dtype))
                  .otherwise(None))
         flt = pl.when(cnt > 0).then(
             ratio_float(total, cnt * pl.lit(inner.scale, dtype=pl.Int128), den_bits))

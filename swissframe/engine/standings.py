@@ -103,7 +103,8 @@ def _rate_columns(rules: Ruleset, scales: RateScales) -> tuple[tuple[pl.Expr, ..
     terms, raw, clamped, raw_floats = own_rates_staged(rules, scales)
     points = pl.col("_pts")
     mp = points if rules.integer_points else points.cast(pl.Float64) / points_unit(rules)
-    steps = ({"match_points": mp, "_x_match_points": points.cast(pl.Int128), **terms}, raw,
+    # (the exact points are the integer units themselves, summed on Int64: no wider copy)
+    steps = ({"match_points": mp, "_x_match_points": points, **terms}, raw,
              {k: clamped[k] for k in ("_x_mwp", "_x_gwp", "_x_gwp_opp", "mwp", "gwp",
                                       "gwp_opp")},
              {**opponent_mwp(rules, scales), **raw_floats})
