@@ -21,6 +21,10 @@ from tests import reference
 
 T = TypeVar("T")
 
+#: The ``swissframe`` command in a process of its own: ``[sys.executable, "-c",
+#: CLI_IN_A_PROCESS, *argv]`` (its environment, streams and working folder the test's).
+CLI_IN_A_PROCESS = "import sys; from swissframe.cli import main; sys.exit(main(sys.argv[1:]))"
+
 
 @pytest.fixture(scope="module")
 def chunks_kept() -> Iterator[None]:

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import swissframe as sf
 from swissframe import _fonts
 from swissframe.errors import DataWarning, SwissframeError
+from tests.helpers import CLI_IN_A_PROCESS
 
 tt_lib = pytest.importorskip("fontTools.ttLib")
 font_builder = pytest.importorskip("fontTools.fontBuilder")
@@ -212,7 +213,7 @@ def test_register_font_directory_refuses_what_is_no_folder(only: Path, path: obj
 def _chart_command(*argv: str) -> subprocess.CompletedProcess[str]:
     # (a process of its own: vl-convert's font registration lasts for the process, and the
     # test's folder is deleted after it)
-    code = "import sys; from swissframe.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = CLI_IN_A_PROCESS
     return subprocess.run([sys.executable, "-c", code, "chart", *argv], capture_output=True,
                           text=True, timeout=300, check=False)
 
@@ -398,7 +399,7 @@ def test_the_chart_command_refuses_an_unreadable_collection_of_the_machine(
     if where == "fontconfig":
         (tmp_path / "fonts.conf").write_text(_conf(f"<dir>{folder}</dir>"))
         env["FONTCONFIG_FILE"] = str(tmp_path / "fonts.conf")
-    code = "import sys; from swissframe.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = CLI_IN_A_PROCESS
     done = subprocess.run([sys.executable, "-c", code, "chart", "standings",
                            str(tmp_path / "e.csv"), "-o", str(tmp_path / "c.png"), "--quiet"],
                           capture_output=True, text=True, timeout=120, check=False, env=env)
@@ -550,7 +551,7 @@ def test_the_cli_without_a_home() -> None:
 def _run_homeless(tmp_path: Path, uid: int) -> None:
     env = {k: v for k, v in os.environ.items()
            if k not in ("HOME", "XDG_CACHE_HOME", "SWISSFRAME_CACHE")}
-    code = "import sys; from swissframe.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = CLI_IN_A_PROCESS
 
     def run(*argv: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",

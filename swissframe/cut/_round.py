@@ -708,7 +708,10 @@ def criteria_bounds(rules: Ruleset, *, skip_first: bool = True
             out.append((crit.name, pl.lit(UNKNOWN_LO, dtype=_I128),
                         pl.lit(UNKNOWN_HI, dtype=_I128)))
             continue
-        lo, hi = pl.col(cols[0]), pl.col(cols[1])
+        # (Int128 whatever the width of the engine's exact column: an own rate is Int64
+        # where its scale fits, and NULL_VALUE, -(2**110), filled into an Int64 column was a
+        # null, which ranked a player without opponents nowhere)
+        lo, hi = pl.col(cols[0]).cast(_I128), pl.col(cols[1]).cast(_I128)
         if not crit.descending:
             lo, hi = -hi, -lo
         out.append((crit.name, lo.fill_null(NULL_VALUE), hi.fill_null(NULL_VALUE)))

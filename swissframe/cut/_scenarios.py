@@ -268,10 +268,11 @@ def fast_model(rf: RoundFrame) -> FastModel | None:
                              _x_gwo=rates["_x_gwp_opp"])
     rate_s, game_s, k_max, k_lcm = (scales.rate.scale, scales.game.scale, scales.k_max,
                                     scales.k_lcm)
-    if max(rate_s, game_s) * k_max < 2**62:
-        # every value (and a player's sum over opponents) fits Int64: faster joins and sorts;
-        # the order of integers does not depend on their width
-        post = post.with_columns(pl.col("_x_mw", "_x_gw", "_x_gwo").cast(pl.Int64))
+    # every value and a player's sum over opponents fits Int64: faster joins and sorts (the
+    # order of integers does not depend on their width); else Int128, whatever width the
+    # engine gave a rate (Int64 where the rate fits: its sum over opponents may not)
+    wide = pl.Int64 if max(rate_s, game_s) * k_max < 2**62 else pl.Int128
+    post = post.with_columns(pl.col("_x_mw", "_x_gw", "_x_gwo").cast(wide))
     values = post.select("_u", "k", "_p", "_e", "_pts", "_x_mw", "_x_gw", "wins", "games_won")
     # who faced whom (multiplicity), prior rounds and the analysed round's opponent
     faced = (pl.concat([

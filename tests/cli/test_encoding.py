@@ -19,8 +19,7 @@ from hypothesis import strategies as st
 
 import swissframe as sf
 from swissframe.cli import _common, main
-
-_CODE = "import sys; from swissframe.cli import main; sys.exit(main(sys.argv[1:]))"
+from tests.helpers import CLI_IN_A_PROCESS
 
 
 def _event(tmp_path: Path, names: tuple[str, str, str, str]) -> Path:
@@ -36,7 +35,7 @@ def _event(tmp_path: Path, names: tuple[str, str, str, str]) -> Path:
 def _run(encoding: str, *argv: str) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "PYTHONIOENCODING": encoding, "COLUMNS": "80"}
     env.pop("PYTHONUTF8", None)
-    return subprocess.run([sys.executable, "-X", "utf8=0", "-c", _CODE, *argv],
+    return subprocess.run([sys.executable, "-X", "utf8=0", "-c", CLI_IN_A_PROCESS, *argv],
                           capture_output=True, timeout=300, check=False, env=env)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from _swissframe_cli import THREADS_PER_CORE, thread_setting_problem
+from tests.helpers import CLI_IN_A_PROCESS
 
 _MOST = THREADS_PER_CORE * (os.cpu_count() or 1)
 
@@ -79,7 +80,7 @@ def test_the_tables_do_not_take_polars_display_settings(monkeypatch: pytest.Monk
 
 def _with_streams(redirect: str, *argv: str) -> subprocess.CompletedProcess[str]:
     # (the shell closes or redirects the command's own streams, as a user's shell does)
-    code = "import sys; from swissframe.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = CLI_IN_A_PROCESS
     return subprocess.run(["sh", "-c", f'exec "$@" {redirect}', "sh", sys.executable, "-c",
                            code, *argv], capture_output=True, text=True, timeout=120,
                           check=False)

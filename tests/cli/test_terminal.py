@@ -22,7 +22,7 @@ import polars as pl
 import pytest
 
 from swissframe._display import text_width
-from tests.helpers import DE_DECIDES, REPO_ROOT, SHARED_ROOT, decisive
+from tests.helpers import CLI_IN_A_PROCESS, DE_DECIDES, REPO_ROOT, SHARED_ROOT, decisive
 
 STORE = str(REPO_ROOT / "data" / "events" / "store-championship.csv")
 BIG = (SHARED_ROOT / "data" / "realworld" / "fbettega_MTG_decklistcache" / "Tournaments"
@@ -383,8 +383,7 @@ def test_csv_and_json_on_a_terminal_escape_what_it_would_act_on(tmp_path: Path) 
         assert code in (0, 1), (argv, raw[-500:])
         assert not any(c in raw for c in _ACTS), (argv, raw[:500])
         assert "\\x1b[31m" in raw, (argv, raw[:500])
-    piped = subprocess.run([sys.executable, "-c", "import sys; from swissframe.cli import "
-                            "main; sys.exit(main(sys.argv[1:]))", "standings", str(src),
+    piped = subprocess.run([sys.executable, "-c", CLI_IN_A_PROCESS, "standings", str(src),
                             "--format", "csv", "--quiet"], capture_output=True, text=True,
                            cwd=REPO_ROOT, check=True).stdout
     assert all(i in piped for i in ids)
@@ -403,8 +402,7 @@ def test_a_piped_table_fits_as_on_a_terminal() -> None:
 
     def piped(*argv: str, columns: str | None = None) -> str:
         run_env = env if columns is None else {**env, "COLUMNS": columns}
-        done = subprocess.run([sys.executable, "-c", "import sys; from swissframe.cli import "
-                               "main; sys.exit(main(sys.argv[1:]))", *argv],
+        done = subprocess.run([sys.executable, "-c", CLI_IN_A_PROCESS, *argv],
                               capture_output=True, text=True, env=run_env, cwd=REPO_ROOT,
                               stdin=subprocess.DEVNULL, check=True)
         return done.stdout
