@@ -279,7 +279,7 @@ def legible_output() -> Iterator[None]:
             shown = ", ".join(repr(ch)[1:-1] if not ch.isprintable() else
                               ch.encode("ascii", "backslashreplace").decode("ascii")
                               for ch in list(_ESCAPED)[:6])
-            more = " …" if len(_ESCAPED) > 6 else ""
+            more = f" and {len(_ESCAPED) - 6} more" if len(_ESCAPED) > 6 else ""
             encodings = ", ".join(dict.fromkeys(str(st.encoding) for st, _ in changed))
             with contextlib.suppress(ValueError, OSError):
                 _to_stderr(f"swissframe: warning: {len(_ESCAPED)} character(s) of the output "
