@@ -34,7 +34,7 @@ import polars as pl
 
 from swissframe._collect import collect
 from swissframe.cut._round import RoundFrame, opponents_bounded
-from swissframe.engine._exact import rank_exact
+from swissframe.engine._exact import exact_dtype, rank_exact
 from swissframe.engine._record import (
     aggregate_players,
     own_rates,
@@ -268,10 +268,10 @@ def fast_model(rf: RoundFrame) -> FastModel | None:
                              _x_gwo=rates["_x_gwp_opp"])
     rate_s, game_s, k_max, k_lcm = (scales.rate.scale, scales.game.scale, scales.k_max,
                                     scales.k_lcm)
-    # every value and a player's sum over opponents fits Int64: faster joins and sorts (the
-    # order of integers does not depend on their width); else Int128, whatever width the
+    # the width of a player's sum over opponents (Int64 where it fits: faster joins and
+    # sorts; the order of integers does not depend on their width), whatever width the
     # engine gave a rate (Int64 where the rate fits: its sum over opponents may not)
-    wide = pl.Int64 if max(rate_s, game_s) * k_max < 2**62 else pl.Int128
+    wide = exact_dtype(max(rate_s, game_s) * k_max)
     post = post.with_columns(pl.col("_x_mw", "_x_gw", "_x_gwo").cast(wide))
     values = post.select("_u", "k", "_p", "_e", "_pts", "_x_mw", "_x_gw", "wins", "games_won")
     # who faced whom (multiplicity), prior rounds and the analysed round's opponent
