@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import BinaryIO, Final
 from xml.etree import ElementTree
 
+from swissframe.io._files import home as user_home
+
 __all__ = ["MOST_FACES", "add_font_directory", "font_directories", "undrawn",
            "unreadable_collections", "unreadable_machine_collections"]
 
@@ -53,7 +55,7 @@ def font_directories() -> list[Path]:
     """The folders searched for fonts: those added, then the system's and the user's (as
     vl-convert's font database lists them for this platform: on Linux and the BSDs the
     folders fontconfig's configuration names, then the usual ones)."""
-    home = _home()
+    home = user_home()
 
     def under(*parts: str) -> list[Path]:  # (a folder under the home; none without one)
         return [home.joinpath(*parts)] if home else []
@@ -96,7 +98,7 @@ def _read_fontconfig(env: tuple[str | None, ...], cwd: str | None) -> tuple[Path
     ``/etc/fonts/local.conf``) and ``/etc/fonts/fonts.conf``. A file that cannot be read is
     passed over, as vl-convert passes it over."""
     fontconfig_file, config_home, data_home, _ = env
-    home = _home()
+    home = user_home()
     # (without a home, what is under it is passed over, as vl-convert passes it over)
     config = Path(config_home) if config_home else home / ".config" if home else None
     data = Path(data_home) if data_home else home / ".local" / "share" if home else None
@@ -147,12 +149,6 @@ def _read_fontconfig(env: tuple[str | None, ...], cwd: str | None) -> tuple[Path
             else:
                 todo.insert(0, named)
     return tuple(found)
-
-
-def _home() -> Path | None:
-    from swissframe.io._files import home
-
-    return home()
 
 
 def _config_root(path: Path) -> ElementTree.Element | None:
