@@ -245,9 +245,14 @@ def _legible(exc: UnicodeError) -> tuple[str, int]:
         plain = _PLAIN.get(ch)
         if plain is None:
             _ESCAPED.setdefault(ch)
-            plain = ch.encode("ascii", "backslashreplace").decode("ascii")
+            plain = _escape(ch)
         out.append(plain)
     return "".join(out), exc.end
+
+
+def _escape(ch: str) -> str:
+    """A character's ``\\u`` (``\\x``, ``\\U``) escape, as :func:`_legible` writes it."""
+    return ch.encode("ascii", "backslashreplace").decode("ascii")
 
 
 codecs.register_error(_ERRORS, _legible)
@@ -276,8 +281,7 @@ def legible_output() -> Iterator[None]:
         yield
     finally:
         if _ESCAPED:
-            shown = ", ".join(repr(ch)[1:-1] if not ch.isprintable() else
-                              ch.encode("ascii", "backslashreplace").decode("ascii")
+            shown = ", ".join(repr(ch)[1:-1] if not ch.isprintable() else _escape(ch)
                               for ch in list(_ESCAPED)[:6])
             more = f" and {len(_ESCAPED) - 6} more" if len(_ESCAPED) > 6 else ""
             encodings = ", ".join(dict.fromkeys(str(st.encoding) for st, _ in changed))
@@ -1165,11 +1169,15 @@ def _as_text(df: pl.DataFrame, max_cell: int) -> pl.DataFrame:
             if _LACKING and not s.str.contains(r"^[\x20-\x7e]*$").all():
                 s = pl.Series(name, [legible(v) for v in s.to_list()], dtype=pl.String)
         cols[name] = s
-    long = pl.col(pl.String).str.len_chars() > max_cell
-    mark = legible("…")  # (three dots where the output has no ellipsis)
-    return pl.DataFrame(cols).with_columns(
-        pl.when(long).then(pl.col(pl.String).str.slice(0, max_cell - len(mark)) + mark)
-        .otherwise(pl.col(pl.String)))
+    return pl.DataFrame(cols).with_columns(_cut_to(pl.col(pl.String), max_cell))
+
+
+def _cut_to(text: pl.Expr, n: int) -> pl.Expr:
+    """``text`` cut to ``n`` characters where longer, its end an ellipsis as the output
+    writes it (:func:`legible`: three dots where its encoding has none)."""
+    mark = legible("…")
+    return (pl.when(text.str.len_chars() > n).then(text.str.slice(0, n - len(mark)) + mark)
+            .otherwise(text))
 
 
 def headings(columns: Sequence[str], rules: Sequence[Ruleset] = ()) -> dict[str, str]:
@@ -1266,11 +1274,8 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
         shown = [c for c in text.columns if c in picked]
         narrowed = {c: size[c] for c in kept if size[c] < full[c]}
         if narrowed:
-            text = text.with_columns(
-                pl.when(pl.col(c).str.len_chars() > n)
-                .then(pl.col(c).str.slice(0, n - len(legible("…"))) + legible("…"))
-                .otherwise(pl.col(c)).alias(c)
-                for c, n in narrowed.items())
+            text = text.with_columns(_cut_to(pl.col(c), n).alias(c)
+                                     for c, n in narrowed.items())
     # (from Polars' defaults, not the environment's POLARS_FMT_* settings: one hiding the
     # column names printed a table without its headings; bad data 176)
     with pl.Config(restore_defaults=True, tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000,
@@ -1447,8 +1452,7 @@ def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
 def show_error(exc: BaseException) -> None:
     """Print :func:`error_line` on stderr: one line on a log or a pipe, wrapped at word
     boundaries on a terminal (:func:`_wrapped`)."""
-    with contextlib.suppress(OSError):  # (stderr on a full disk: the status says it)
-        print(_wrapped(error_line(exc), sys.stderr), file=sys.stderr)
+    _to_stderr(error_line(exc))  # (stderr on a full disk: the status says it)
 
 
 def error_line(exc: BaseException) -> str:
