@@ -551,10 +551,9 @@ def _refuse_unreadable_fonts(folder: Path | None = None) -> None:
     """Refuse, before vl-convert reads them, the font collections it would read forever
     (bad data 169–170): vl-convert tries every face a collection's header declares, 4
     billion in a 12-byte file, and the call never returned (200,000 copies of one face: a
-    chart took 33 s). Those of ``folder`` (being
-    registered), then those of the machine's font folders, which vl-convert reads once a
-    process, before its first image or first folder registered
-    (:func:`swissframe._fonts.unreadable_machine_collections`)."""
+    chart took 33 s). Those of ``folder`` (being registered), then those of the machine's
+    font folders, which vl-convert reads once a process, before its first image or first
+    folder registered (:func:`swissframe._fonts.unreadable_machine_collections`)."""
     from swissframe._fonts import (
         MOST_FACES,
         font_directories,
