@@ -34,6 +34,7 @@ from swissframe.engine._exact import (
     FALLBACK_SCALE,
     LIMIT,
     ExactScale,
+    exact_dtype,
     exact_name,
     fallback_key,
     lcm_of,
@@ -653,7 +654,7 @@ def _int64_sums(ctx: Context, columns: Sequence[str]) -> dict[str, bool]:
     clamped (:func:`_record.own_rates`), so each lies in ``[0, max(floor, cap,
     cap_dropped) · scale]``.
     """
-    return {c: bound < 2**62 for c, bound in _sum_bounds(ctx, columns).items()}
+    return {c: exact_dtype(bound) == pl.Int64 for c, bound in _sum_bounds(ctx, columns).items()}
 
 
 def _sum_bounds(ctx: Context, columns: Sequence[str]) -> dict[str, int]:
