@@ -17,13 +17,14 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/swissframe demo
 
+# (one pytest worker a core: the suite is CPU-bound, 13 min on one core of 2, 6 on both)
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 	$(BIN)/python -m mypy
 	$(BIN)/python -m ruff check swissframe tests
 
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -q -m slow
+	$(BIN)/python -m pytest -q -n auto --dist worksteal -m slow
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

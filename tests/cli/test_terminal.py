@@ -45,8 +45,8 @@ print("\\n@@@ codes " + json.dumps(codes), flush=True)
 """
 
 
-def run_raw(argvs: list[list[str]], columns: int = 80, timeout: float = 300.0
-            ) -> list[tuple[int, str]]:
+def run_raw(argvs: list[list[str]], columns: int = 80, timeout: float = 300.0, *,
+            cwd: Path = REPO_ROOT) -> list[tuple[int, str]]:
     """Run CLI commands in one process whose stdout and stderr are a pseudo-terminal
     ``columns`` wide; each command's exit status and everything it wrote, as written."""
     master, slave = pty.openpty()
@@ -54,7 +54,7 @@ def run_raw(argvs: list[list[str]], columns: int = 80, timeout: float = 300.0
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     env["PYTHONPATH"] = str(REPO_ROOT)
     proc = subprocess.Popen([sys.executable, "-c", _DRIVER, json.dumps(argvs)], stdin=slave,
-                            stdout=slave, stderr=slave, env=env, cwd=REPO_ROOT)
+                            stdout=slave, stderr=slave, env=env, cwd=cwd)
     os.close(slave)
     chunks = []
     while True:
@@ -214,9 +214,11 @@ def test_recompute_summary_and_a_failed_conversion_fit_80_columns(tmp_path: Path
     error's line."""
     bad = tmp_path / "bad.csv"
     bad.write_text(Path(STORE).read_text() + "x\n")
+    # (named as a user in that folder names them: a path is one word the wrap cannot break,
+    # and the temporary folder's length depends on the user and the test runner)
     (code, out), (bcode, failed) = run_raw([
-        ["recompute", STORE, "-o", str(tmp_path / "out")],
-        ["recompute", str(bad), "-o", str(tmp_path / "bad_out")]])
+        ["recompute", str(Path(STORE).resolve()), "-o", "out"],
+        ["recompute", "bad.csv", "-o", "bad_out"]], cwd=tmp_path)
     assert code == 0
     assert bcode == 2
     lines = [x for x in screen(out) if x]
