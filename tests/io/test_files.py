@@ -1242,7 +1242,8 @@ def test_a_size_limit_past_what_a_read_can_ask_is_named(limit: int,
         sf.read(tom)
 
 
-@pytest.mark.parametrize("tail", [b"", b"\x00" * 7, gzip.compress(b" and more")])
+@pytest.mark.parametrize("tail", [b"", b"\x00" * 7, gzip.compress(b" and more", mtime=0)],
+                         ids=["none", "zero padding", "a further member"])
 def test_a_gzip_is_read_whole_with_its_padding_and_further_members(tmp_path: Path,
                                                                    tail: bytes) -> None:
     """One member (returned as decompressed, without copies), one padded with NULs, or two
