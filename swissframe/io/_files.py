@@ -86,6 +86,7 @@ __all__ = [
     "home",
     "keys_for",
     "max_bytes",
+    "names_a_folder",
     "parse_each",
     "read",
     "read_bytes",
@@ -1273,6 +1274,17 @@ def write_text_atomic(path: PathLike, text: str) -> Path:
     """``text`` (UTF-8) written to ``path`` through :func:`write_atomic`: the pages, specs
     and JSON a command saves. Returns ``path``."""
     return write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def names_a_folder(path: PathLike) -> bool:
+    """Whether an output ``path`` names a folder: one that exists, or text ending in a
+    separator (``out/``: a folder to be made), where a page is written as ``index.html``.
+
+    >>> names_a_folder("pages/"), names_a_folder("page.html"), names_a_folder(".")
+    (True, False, True)
+    """
+    text = os.fspath(path)
+    return text.endswith(("/", os.sep)) or Path(text).is_dir()
 
 
 #: Digits of the largest number a file's field may hold: every value of 18 digits is an

@@ -51,15 +51,15 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--season", action="store_true",
                    help="a season page even for a single event")
     p.add_argument("-o", "--output", metavar="OUT", default="report.html",
-                   help="a .html file, or a folder for a season with event pages "
-                   "(default: report.html)")
+                   help="a .html file, or a folder: a season's pages, or one event's "
+                   "page as FOLDER/index.html (default: report.html)")
     add_quiet(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``swissframe report``; 0 on success (errors raise ``SwissframeError``)."""
-    from swissframe.io._files import read
+    from swissframe.io._files import names_a_folder, read
     from swissframe.report import report
     from swissframe.rules._infer import describe
 
@@ -76,9 +76,10 @@ def run(args: argparse.Namespace) -> int:
         rep = report(src, event_id=one_event_id(src, args.event), rules=args.rules, top=args.top,
                      title=args.title, n_sims=args.sims, seed=args.seed,
                      season=True if args.season else None)
-        if not out.suffix and not hasattr(rep, "events"):
+        if not hasattr(rep, "events") and not out.suffix and not names_a_folder(args.output):
             out = out.with_suffix(".html")
-        written = rep.save(out)
+        # (a folder keeps its trailing separator: an event's page then goes inside it)
+        written = rep.save(out if out.suffix else args.output)
     size = (written.stat().st_size if written.is_file()
             else sum(f.stat().st_size for f in written.rglob("*.html")))
     done(args, f"wrote {written} ({size / 1e6:.2f} MB) in {time.perf_counter() - t0:.1f} s")

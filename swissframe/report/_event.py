@@ -98,11 +98,16 @@ class EventReport:
         return render(self)
 
     def save(self, path: str | Any) -> Any:
-        """Write the page to ``path`` (a ``.html`` file); returns the path."""
-        from swissframe.io._files import write_text_atomic
+        """Write the page to ``path`` (a ``.html`` file, or a folder: its ``index.html``, as
+        a season's front page); returns the file written."""
+        from pathlib import Path
+
+        from swissframe.io._files import names_a_folder, write_text_atomic
 
         html = self.html  # (rendered before the file is opened: an error leaves no file)
-        return write_text_atomic(path, html)
+        # (a folder was an IsADirectoryError naming a temporary file)
+        return write_text_atomic(Path(path) / "index.html" if names_a_folder(path) else path,
+                                 html)
 
     def _repr_html_(self) -> str:
         from swissframe.report._notebook import iframe

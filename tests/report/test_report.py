@@ -212,6 +212,28 @@ def test_cli_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", str(src), "-o", str(src)]) == 2
 
 
+def test_an_event_report_saved_to_a_folder_is_its_index_page(tmp_path: Path) -> None:
+    rep = sf.report(DATA / "league-night.csv", n_sims=0)
+    assert rep.save(tmp_path) == tmp_path / "index.html"  # (was an IsADirectoryError)
+    assert (tmp_path / "index.html").read_text() == rep.html
+
+
+@pytest.mark.parametrize("folder", ["existing", "new/"])
+def test_cli_report_of_one_event_into_a_folder_writes_inside_it(
+        tmp_path: Path, folder: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``-o DIR`` for one event: the page is DIR/index.html (it was DIR.html, beside the
+    folder), for a folder that exists and for a new one named with a trailing separator."""
+    (tmp_path / "existing").mkdir()
+    out = f"{tmp_path}/{folder}"  # (a Path would drop the trailing separator)
+    assert main(["report", str(DATA / "league-night.csv"), "--top", "2", "--sims", "0",
+                 "-o", out]) == 0
+    page = tmp_path / folder / "index.html"
+    assert "Lena (2nd) beat Nico (3rd)" in page.read_text()
+    assert str(page) in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted({"existing",
+                                                                folder.rstrip("/")})
+
+
 def _need_real() -> None:
     if not REAL.exists():
         pytest.skip(f"real-world data not found at {REAL} (needs ../shared/data/realworld)")
