@@ -1089,11 +1089,28 @@ def _made_beside(target: Path, make: Callable[[Path], object]) -> Path:
             make(tmp)
         except FileExistsError:
             continue
+        except OSError as exc:
+            settled(functools.partial(_remove_new, tmp))
+            raise _naming(exc, tmp, target) from None
         except BaseException:  # (an interrupt as it was made: ours, if it is there)
             settled(functools.partial(_remove_new, tmp))
             raise
         return tmp
     raise FileExistsError(errno.EEXIST, "no free temporary name", shown(target))
+
+
+def _naming(exc: OSError, tmp: Path, target: Path) -> OSError:
+    """``exc`` naming ``target`` where it named the temporary ``tmp`` written for it: the
+    same kind of error, about the output the user named (a chart saved to ``/proc/x.png``
+    was "/proc/.x.png.a1dee9e4.part: No such file or directory": bad data 179).
+
+    >>> _naming(FileNotFoundError(2, "No such file", "/d/.x.1.part"), Path("/d/.x.1.part"),
+    ...         Path("/d/x")).filename
+    '/d/x'
+    """
+    if exc.errno is None or os.fspath(tmp) not in (exc.filename, exc.filename2):
+        return exc
+    return type(exc)(exc.errno, exc.strerror, shown(target))
 
 
 def _remove_new(tmp: Path) -> None:
@@ -1168,6 +1185,8 @@ def replacing(tmp: Path, target: Path) -> Iterator[None]:
     try:
         yield
         os.replace(tmp, target)
+    except OSError as exc:  # (a full disk as the file was written: said of the output)
+        raise _naming(exc, tmp, target) from None
     finally:
         settled(lambda: tmp.unlink(missing_ok=True))
 

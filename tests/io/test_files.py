@@ -4,6 +4,7 @@ robustness classes of issue 16 (4, 6, 8, 9, 10, 12, 14), one test per class."""
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import gzip
 import os
 import re
@@ -1479,3 +1480,31 @@ def test_an_atomic_write_interrupted_at_any_step_leaves_old_or_new_and_no_scratc
         assert target.read_text() in ("old", "new"), at
         assert sorted(p.name for p in out.iterdir()) == ["f.txt", "season"], at
     assert target.read_text() == "new"
+
+
+def test_an_atomic_write_that_fails_names_the_output_not_its_temporary_file(
+        tmp_path: Path) -> None:
+    """Bad data 179: an error of the temporary file an output is written through named that
+    file (``/proc/.x.png.a1dee9e4.part: No such file or directory``), a name the user never
+    gave; it is the same kind of error, naming the output."""
+    if Path("/proc/self").is_dir():  # (a folder no file can be made in)
+        with pytest.raises(FileNotFoundError) as made:
+            _files.write_atomic("/proc/x.png", lambda tmp: tmp.write_text("x"))
+        assert made.value.filename == "/proc/x.png"
+    out = tmp_path / "x.png"
+
+    def full_disk(tmp: Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp))
+
+    with pytest.raises(OSError, match="No space left") as written:
+        _files.write_atomic(out, full_disk)
+    assert written.value.errno == errno.ENOSPC
+    assert written.value.filename == str(out)
+    assert list(tmp_path.iterdir()) == []  # (and no temporary file left)
+
+    def another_file(tmp: Path) -> None:  # (an error about another file keeps its name)
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", "font.ttf")
+
+    with pytest.raises(FileNotFoundError) as other:
+        _files.write_atomic(out, another_file)
+    assert other.value.filename == "font.ttf"
