@@ -706,7 +706,7 @@ def _parse_file(path: Path, limit: int | None = None) -> _Parsed:
     except orjson.JSONDecodeError as exc:
         raise _fail(eid, f"cannot read {shown(path)} (JSONDecodeError: {exc})") from None
     if not isinstance(doc, dict):
-        raise _fail(eid, f"{shown(path)}: the root is a {type(doc).__name__}, not an object")
+        raise _fail(eid, f"{shown(path)}: the root is {_json_kind(doc)}, not an object")
     tour, rounds, standings = _parts(doc)
     if not isinstance(tour, dict) or not isinstance(rounds, list) or not isinstance(
             standings, list):
@@ -773,8 +773,26 @@ def _seat_name(x: Any, eid: str, where: str) -> str | None:
         return x
     if isinstance(x, (int, float)) and not isinstance(x, bool):
         return str(x)
-    raise _fail(eid, f"{where}: a player is given as {type(x).__name__} {str(x)[:40]!r}, "
-                "not a name")
+    raise _fail(eid, f"{where}: a player is given as {_json_kind(x)} "
+                f"{orjson.dumps(x).decode()[:40]}, not a name")
+
+
+def _json_kind(x: Any) -> str:
+    """What a parsed JSON value is, in JSON's words (a message said "the root is a
+    NoneType" of a file holding ``null``).
+
+    >>> [_json_kind(x) for x in (None, True, 3, 2.5, "a", [], {})]
+    ['null', 'a boolean', 'a number', 'a number', 'a string', 'an array', 'an object']
+    """
+    if x is None:
+        return "null"
+    if isinstance(x, bool):
+        return "a boolean"
+    if isinstance(x, (int, float)):
+        return "a number"
+    if isinstance(x, str):
+        return "a string"
+    return "an array" if isinstance(x, list) else "an object"
 
 
 _Frames = tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]

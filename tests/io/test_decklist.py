@@ -241,6 +241,27 @@ def test_real_corpus_sample_imports() -> None:
     assert set(ev.events["source"].unique()) <= {"melee", "topdeck", "cardsrealm", "manatraders"}
 
 
+@pytest.mark.parametrize(("root", "said"), [(b"null", "null"), (b"[1, 2]", "an array"),
+                                            (b"3", "a number"), (b'"x"', "a string")])
+def test_a_root_that_is_not_an_object_is_named_in_json_s_words(
+        tmp_path: Path, root: bytes, said: str) -> None:
+    """(it was named by Python's type: "the root is a NoneType")"""
+    path = tmp_path / "x-1-2024-01-01.json"
+    path.write_bytes(root)
+    with pytest.raises(ImportFormatError, match=rf": the root is {said}, not an object"):
+        read_decklist_cache(path)
+
+
+def test_a_player_given_as_an_object_is_shown_as_json(tmp_path: Path) -> None:
+    path = _write(tmp_path, "p-1-2025-01-10", [("Round 1", [("A", "B", "2-0-0")])])
+    doc = orjson.loads(path.read_bytes())
+    doc["Rounds"][0]["Matches"][0]["Player2"] = {"Name": "B"}
+    path.write_bytes(orjson.dumps(doc))
+    with pytest.raises(ImportFormatError,
+                       match=r'a player is given as an object \{"Name":"B"\}, not a name'):
+        read_decklist_cache(path)
+
+
 def _write(tmp: Path, name: str, rounds: list[tuple[str, list[tuple[str, str, str]]]],
            uri: str = "https://melee.gg/Tournament/View/1") -> Path:
     """A hand-written event: rounds as (name, [(p1, p2, result)]); standings from names."""
