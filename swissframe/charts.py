@@ -67,7 +67,7 @@ from swissframe.errors import (
     check_real,
     check_whole,
 )
-from swissframe.schema import as_frame, mistyped_outputs
+from swissframe.schema import as_frame, check_output
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from types import ModuleType
@@ -598,31 +598,18 @@ def _frame(data: Frame, what: str) -> pl.DataFrame:
 
 
 def _need(df: pl.DataFrame, cols: Sequence[str], what: str, source: str) -> None:
-    missing = [c for c in cols if c not in df.columns]
-    if missing:
-        msg = (f"{what}: column(s) {missing} missing; found {df.columns}. Hint: pass the "
-               f"output of {source}.")
-        raise SchemaError(msg)
-    _check_kinds(df, cols, what, source)
+    check_output(df, cols, what=f"{what}'s table", result=f"an output of {source}",
+                 hint=f"pass the output of {source} as it is (or cast the columns back).")
+    _check_probability(df, what, source)
 
 
-def _check_kinds(df: pl.DataFrame, cols: Sequence[str], what: str, source: str) -> None:
-    """A :class:`SchemaError` naming a column a chart reads whose type is not the one the
-    analysis writes (:func:`swissframe.schema.mistyped_outputs`): ranks as text, ids as
-    lists or objects, round numbers as floats, a required column with no value (Null) —
-    each was Polars' bare error, a panic (``arg_sort`` on objects), Python's
-    ``ValueError`` (``cannot convert float NaN to integer``) or Altair's
-    ``SchemaValidationError``. Optional columns the table holds are checked too; a column
-    of no value is allowed where it is optional."""
-    wrong = mistyped_outputs(df.schema, cols)
-    if wrong:
-        msg = (f"{what}: mistyped column(s): {'; '.join(wrong)}. Hint: pass the output of "
-               f"{source} as it is (or cast the columns back).")
-        raise SchemaError(msg)
+def _check_probability(df: pl.DataFrame, what: str, source: str) -> None:
+    """A :class:`SchemaError` for a ``probability`` outside 0–1 (a NaN was Polars' bare cast
+    error drawing the percentages); the columns' kinds are :func:`check_output`'s."""
     if "probability" in df.columns and df.schema["probability"].is_numeric():
         p = pl.col("probability").cast(pl.Float64)
         bad = df.filter(p.is_not_null() & ~(p.is_finite() & (p >= 0) & (p <= 1)))
-        if bad.height:  # (a NaN was Polars' bare cast error drawing the percentages)
+        if bad.height:
             msg = (f"{what}: probability {bad['probability'][0]!r} is not a probability from "
                    f"0 to 1 ({bad.height} row(s)). Hint: pass the output of {source}.")
             raise SchemaError(msg)

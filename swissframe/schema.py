@@ -2447,6 +2447,9 @@ OUTPUT_KINDS: Final[Mapping[str, str]] = {
                      "match_points_n", "cut_gap", "kendall_tau", "cf_cut_points_mean",
                      "final_ids_safe_both", "cf_topn_changed_share"), "number"),
     **dict.fromkeys(("entering", "leaving"), "list of text"),
+    # (sf.verify's tables, which summarize reads back)
+    **dict.fromkeys(("in_rounds", "in_standings", "match", "omwp_match", "gwp_match",
+                     "ogwp_match", "rank_match"), "boolean"),
 }
 
 
@@ -2461,6 +2464,8 @@ def _of_kind(dtype: PolarsDataType, kind: str) -> bool:
         return dtype.is_integer()
     if kind == "number":
         return dtype.is_numeric()
+    if kind == "boolean":
+        return dtype == pl.Boolean
     return isinstance(dtype, pl.List) and _of_kind(dtype.inner, "text or whole number")
 
 
@@ -2477,6 +2482,33 @@ def mistyped_outputs(schema: pl.Schema, required: Sequence[str]) -> list[str]:
     return [f"{c} is {schema[c]}, expected {kind}" for c, kind in OUTPUT_KINDS.items()
             if c in schema and not _of_kind(schema[c], kind)
             and not (schema[c] == pl.Null and c not in required)]
+
+
+def check_output(table: pl.DataFrame, needed: Sequence[str], *, what: str, result: str,
+                 hint: str) -> None:
+    """Refuse an analysis's output given back to another call (a chart's table,
+    ``id_advice``'s ``status``, ``summarize``'s verify table) without the ``needed``
+    columns, or with a column not of the kind the analysis writes
+    (:func:`mistyped_outputs`): a :class:`SchemaError` naming ``what`` and the columns, saying it
+    is not ``result``, ending in ``hint``. Such tables were Polars' bare
+    ``ColumnNotFoundError`` or a cast error deeper in.
+
+    >>> check_output(pl.DataFrame({"a": [1]}), ["rank"], what="status",
+    ...              result="a cut_status result", hint="pass sf.cut_status(...).")
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.SchemaError: status lacks column(s) ['rank']: it is not a cut_status ...
+    """
+    lacking = [c for c in needed if c not in table.columns]
+    if lacking:
+        msg = (f"{what} lacks column(s) {lacking}: it is not {result} (found "
+               f"{table.columns[:12]}{' …' if table.width > 12 else ''}). Hint: {hint}")
+        raise SchemaError(msg)
+    wrong = mistyped_outputs(table.schema, needed)
+    if wrong:
+        msg = (f"{what} has mistyped column(s): {'; '.join(wrong)}: not {result} as it "
+               f"writes it. Hint: {hint}")
+        raise SchemaError(msg)
 
 
 def _warn_match_form_losses(lf: pl.LazyFrame, names: Sequence[str]) -> None:

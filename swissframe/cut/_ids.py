@@ -24,7 +24,6 @@ from swissframe.engine.standings import standings
 from swissframe.errors import (
     MAX_TABLE_ROWS,
     DataError,
-    SchemaError,
     check_game_triples,
     check_seed,
     check_top,
@@ -37,7 +36,7 @@ from swissframe.schema import (
     OPTIONAL_COLUMNS,
     RESULT_COLUMNS,
     as_frame,
-    mistyped_outputs,
+    check_output,
     validate_results,
 )
 
@@ -72,18 +71,11 @@ def _given_status(status: pl.DataFrame, pairings: pl.DataFrame) -> pl.DataFrame:
     the pairings checked as :func:`cut_status` checks them (it does so itself when it
     computes the status)."""
     st = as_frame(status, what="status table", made_by="sf.cut_status(results, pairings)")
-    needed = (*KEY, "outcome", "status", "probability", "match_points")
-    lacking = [c for c in needed if c not in st.columns]
-    if lacking:  # (a table of another analysis ended in Polars' ColumnNotFoundError)
-        msg = (f"status lacks column(s) {lacking}: it is not a cut_status result. Hint: "
-               "status=sf.cut_status(results, pairings, top), or leave it out.")
-        raise SchemaError(msg)
-    wrong = mistyped_outputs(st.schema, needed)
-    if wrong:  # (Polars' bare join, cast or comparison errors deeper in)
-        msg = (f"status has mistyped column(s): {'; '.join(wrong)}: not a cut_status result "
-               "as it writes it. Hint: status=sf.cut_status(results, pairings, top), or leave "
-               "it out.")
-        raise SchemaError(msg)
+    # (a table of another analysis ended in Polars' ColumnNotFoundError, a mistyped one in
+    # its bare join, cast or comparison errors deeper in)
+    check_output(st, (*KEY, "outcome", "status", "probability", "match_points"),
+                 what="status", result="a cut_status result",
+                 hint="status=sf.cut_status(results, pairings, top), or leave it out.")
     check_pairing_types(pairings)
     return st
 

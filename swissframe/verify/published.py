@@ -19,7 +19,7 @@ by seat; docs/fidelity.md), so any order inside the block is counted as agreeing
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 import polars as pl
@@ -36,7 +36,7 @@ from swissframe.rules.platforms import (
     publish,
     rulesets_by_name,
 )
-from swissframe.schema import as_frame
+from swissframe.schema import as_frame, check_output
 
 if TYPE_CHECKING:  # (the readers load on first use: swissframe/__init__.py)
     from swissframe.io.decklist import DecklistEvents
@@ -318,7 +318,8 @@ def _assignment(ev: DecklistEvents, rules: str | Ruleset | Mapping[str, str | Ru
             rulesets_by_name({rs.name: rs}))
 
 
-def summarize(table: pl.DataFrame, by: tuple[str, ...] = ("source", "era")) -> pl.DataFrame:
+def summarize(table: pl.DataFrame, by: str | Sequence[str] = ("source", "era")
+              ) -> pl.DataFrame:
     """Agreement per group: events, players, players matched (all compared values), the
     share, per-value shares, and events reproduced exactly; then the same for the order:
     ``ranked`` (players with a recomputed position), ``order_matched``, ``order_share`` and
@@ -337,8 +338,14 @@ def summarize(table: pl.DataFrame, by: tuple[str, ...] = ("source", "era")) -> p
     >>> summarize(t).select("ranked", "order_matched", "order_share", "events_order_exact").rows()
     [(2, 2, 1.0, 1)]
     """
-    t = as_frame(table, what="table of sf.verify", made_by="sf.verify(paths)").filter(
-        pl.col("in_rounds") & pl.col("in_standings"))
+    by = (by,) if isinstance(by, str) else tuple(by)  # (a name alone: not its letters)
+    t = as_frame(table, what="table of sf.verify", made_by="sf.verify(paths)")
+    # (another table was Polars' bare ColumnNotFoundError: "unable to find column in_rounds")
+    check_output(t, ("event_id", *by, "in_rounds", "in_standings", "match",
+                     *(f"{v}_match" for v in ("omwp", "gwp", "ogwp"))),
+                 what="summarize's table", result="a table of sf.verify",
+                 hint="summarize(sf.verify(paths)), or name its columns in by=.")
+    t = t.filter(pl.col("in_rounds") & pl.col("in_standings"))
     if "rank_match" not in t.columns:
         t = t.with_columns(pl.lit(None, dtype=pl.Boolean).alias("rank_match"))
     per_event = t.group_by([*by, "event_id"]).agg(

@@ -52,7 +52,7 @@ from swissframe.engine._exact import to_decimals
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError, check_events
 from swissframe.rules._ruleset import Criterion, Ruleset, buchholz
-from swissframe.schema import as_frame
+from swissframe.schema import as_frame, check_output
 
 if TYPE_CHECKING:  # (the readers load on first use: swissframe/__init__.py)
     from swissframe.io.tom import TomEvents
@@ -761,9 +761,16 @@ def summarize_reference(table: pl.DataFrame, by: Sequence[str] | None = None
     table = as_frame(table, what="table of sf.verify_tom / sf.verify_trf",
                      made_by="sf.verify_tom(sf.read_tom(path))")
     tom = "reading" in table.columns
+    if isinstance(by, str):  # (a name alone: not its letters)
+        by = [by]
     keys = list(by) if by is not None else (
         ["event_id", "division", "reading"] if tom
         else ["event_id", "reference", "rule_set", "tiebreak"])
+    # (another table was Polars' bare ColumnNotFoundError)
+    check_output(table, [*keys, "match", *([] if tom else ["status"])],
+                 what="summarize_reference's table",
+                 result="a table of sf.verify_tom or sf.verify_trf",
+                 hint="summarize_reference(sf.verify_tom(...)), or name its columns in by=.")
     aggs = [pl.col("match").is_not_null().sum().cast(pl.Int64).alias("compared"),
             pl.col("match").fill_null(value=False).sum().cast(pl.Int64).alias("matched")]
     if not tom:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import orjson
 import polars as pl
@@ -446,3 +447,22 @@ def test_a_path_for_the_events_is_named_with_the_reader_to_use(call: object,
     with pytest.raises(sf.SchemaError, match=rf"takes the events an importer returns .*got "
                                              rf"str \('events\.json'\)\. Hint: ev = sf\.{reader}"):
         call("events.json")
+
+
+@pytest.mark.parametrize("summary", [sf.summarize, sf.summarize_reference])
+def test_a_summary_of_another_table_names_the_columns_it_lacks(summary: Any) -> None:
+    """(it was Polars' bare ColumnNotFoundError: "unable to find column in_rounds")"""
+    with pytest.raises(sf.SchemaError, match=r"table lacks column\(s\) \[.*'match'.*\]: it is "
+                                             r"not a table of sf\.verify"):
+        summary(pl.DataFrame({"a": [1]}))
+
+
+def test_summarize_by_one_name_groups_by_that_column() -> None:
+    t = pl.DataFrame({"event_id": ["e", "f"], "source": ["m", "m"], "in_rounds": [True] * 2,
+                      "in_standings": [True] * 2, "match": [True, False],
+                      "omwp_match": [True] * 2, "gwp_match": [True, False],
+                      "ogwp_match": [True] * 2})
+    got = sf.summarize(t, by="source")  # (a name alone, not its letters)
+    assert got.select("source", "events", "players", "matched").rows() == [("m", 2, 2, 1)]
+    with pytest.raises(sf.SchemaError, match=r"match is String, expected boolean"):
+        sf.summarize(t.with_columns(pl.col("match").cast(pl.String)), by="source")
