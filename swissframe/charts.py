@@ -632,9 +632,11 @@ def _one_event(df: pl.DataFrame, event_id: str | None, what: str) -> tuple[pl.Da
     return df.filter(pl.col("event_id") == event_id), event_id
 
 
-def _positive(value: int | None, name: str, what: str) -> None:
-    # (check_whole, the one rule of a count: 2**70 ended in an OverflowError drawing)
-    if value is not None:
+def _positive(value: int | None, name: str, what: str, *, optional: bool = False) -> None:
+    # (check_whole, the one rule of a count: 2**70 ended in an OverflowError drawing; None
+    # only where the signature allows it: top=None of chart_standings was a bare
+    # "TypeError: '<' not supported between 'NoneType' and 'int'")
+    if value is not None or not optional:
         check_whole(f"{what}: {name}", value, low=1, hint=f"e.g. {name}=8")
 
 
@@ -928,7 +930,7 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
     what = "chart_standings"
     df = _frame(table, what)
     _positive(top, "top", what)
-    _positive(cut, "cut", what)
+    _positive(cut, "cut", what, optional=True)
     _need(df, ["event_id", "player_id", "rank", "match_points"], what,
           "swissframe.standings(...)")
     ruleset = _ruleset(rules, df)
@@ -1067,7 +1069,7 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
     what = "chart_standings_race"
     df = _frame(by_round, what)
     _positive(top, "top", what)
-    _positive(start_round, "start_round", what)
+    _positive(start_round, "start_round", what, optional=True)
     check_flag("log_rank", log_rank, none=True)
     _need(df, ["event_id", "round", "player_id", "rank", "match_points"], what,
           "swissframe.standings_by_round(...)")
@@ -1328,11 +1330,11 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
     """
     what = "chart_cut_status"
     df = _frame(status, what)
-    _positive(top, "top", what)
+    _positive(top, "top", what, optional=True)
     known = None if rules is None else _rules.get(rules)
     words = cut_words(known, top or 8)
     chance = words.chance
-    _positive(groups, "groups", what)
+    _positive(groups, "groups", what, optional=True)
     _need(df, ["event_id", "player_id", "outcome", "match_points", "status", "probability"],
           what, "swissframe.cut.cut_status(...)")
     df, event = _one_event(df, event_id, what)
@@ -1616,7 +1618,7 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
     """
     what = "chart_sensitivity"
     df = _frame(sens, what)
-    _positive(top, "top", what)
+    _positive(top, "top", what, optional=True)
     check_flag("baseline", baseline)
     check_flag("only_changed", only_changed, none=True)
     _need(df, ["event_id", "ruleset", "entering", "leaving"], what,

@@ -562,6 +562,10 @@ def test_bad_input_errors() -> None:
         charts.chart_standings_race(table)
     with pytest.raises(DataError, match="top must be"):
         charts.chart_standings(table, top=0)
+    # (None where the signature takes a number: Python's bare "'<' not supported")
+    with pytest.raises(DataError, match=r"chart_standings: top must be .* got None"):
+        charts.chart_standings(table, top=None)  # type: ignore[arg-type]
+    assert charts.chart_standings(table, cut=None).to_dict()["hconcat"]  # (optional there)
     with pytest.raises(SchemaError, match="DataFrame"):
         charts.chart_standings([1, 2, 3])  # type: ignore[arg-type]
     with pytest.raises(SchemaError, match="cut_status"):
