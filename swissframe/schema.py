@@ -391,6 +391,10 @@ class IdCodes:
     check sorted them (:class:`SeatOrder`), where the checks kept them (a large table of
     Swiss rows without a null cell); the engine's record reads each player's rows from it
     instead of a group-by. None otherwise, and on a subset of the rows.
+
+    ``swiss``: every row is a Swiss row (no null cell, no other phase), as the checks
+    counted them, so that the engine keeps every row without comparing each row's phase;
+    False when not known.
     """
 
     codes: pl.DataFrame
@@ -399,6 +403,7 @@ class IdCodes:
     rounds: tuple[int, int] | None = None
     games: tuple[int, int] | None = None
     seats: SeatOrder | None = None
+    swiss: bool = False
 
     @property
     def player_bits(self) -> int:
@@ -593,7 +598,8 @@ def codes_of_rows(codes: IdCodes, keep: pl.Series) -> IdCodes | None:
                          pl_.search_sorted(p).cast(pl.Int64).set(p.is_null(), None),
                          pl_.search_sorted(o).cast(pl.Int64).set(o.is_null(), None))
     return IdCodes(codes=frame, events=codes.events.gather(ev),
-                   players=codes.players.gather(pl_), rounds=codes.rounds, games=codes.games)
+                   players=codes.players.gather(pl_), rounds=codes.rounds, games=codes.games,
+                   swiss=codes.swiss)
 
 
 def _bounds(low: object, high: object) -> tuple[int, int] | None:
@@ -1117,11 +1123,11 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     codes, checked, paired_up = None, False, False
     if want_codes:
         # (the seats sorted in the engine's order, kept for it: rows of one phase, Swiss)
-        ordered = (not nulls and swiss and not playoff and not bad_phase
-                   and df.height >= _SEAT_ORDER_MIN_ROWS)
+        swiss_only = not nulls and swiss and not playoff and not bad_phase
+        ordered = swiss_only and df.height >= _SEAT_ORDER_MIN_ROWS
         codes, checked, paired_up = _coded_keyed_checks(
             df, facts, add, has_null=nulls, both_phases=both_phases, runs=runs,
-            ordered=ordered, known=known)
+            ordered=ordered, known=known, swiss=swiss_only)
         # the rest of a rule the first query looked for in part (blank ids), or all of
         # it (_FROM_CODES), read on the ids' dictionary: the player ids', with the
         # opponents' where one is nobody's; a player paired with themself on the codes
@@ -1249,7 +1255,8 @@ _DISAGREES: Final = ((pl.col("_m_won") != pl.col(GAMES_LOST))
 
 def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
                         has_null: bool, both_phases: bool, runs: bool, ordered: bool = False,
-                        known: pl.DataFrame | None = None) -> tuple[IdCodes, bool, bool]:
+                        known: pl.DataFrame | None = None, swiss: bool = False
+                        ) -> tuple[IdCodes, bool, bool]:
     """The id codes, and duplicate seats and mirrors checked on Int64 keys built from them.
 
     A seat is ``(event, round, player)`` packed into one integer, a match ``(event, round,
@@ -1269,6 +1276,8 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
     ``known``: the runs of ``df``'s event column, sorted (:func:`~swissframe._batches.
     sorted_runs`, found when the batch ``df`` was cut), which are then its events'
     dictionary and its sort blocks' events, and which ``facts`` do not hold.
+
+    ``swiss``: every row is a Swiss row (:attr:`IdCodes.swiss`).
     """
     # (Series methods without their own kernel are queries: plain indexing, slices and
     # comparisons here, which are kernels)
@@ -1291,7 +1300,8 @@ def _coded_keyed_checks(df: pl.DataFrame, facts: pl.DataFrame, add: _Add, *,
                              sorted_events=sorted_events, ordered=ordered)
     frame, key, index_bits = keyed
     codes = IdCodes(codes=_codes_frame(frame["_e"], frame["_p"], frame["_o"]), events=events,
-                    players=players, rounds=_bounds(r_lo, r_hi), games=_bounds(g_lo, g_hi))
+                    players=players, rounds=_bounds(r_lo, r_hi), games=_bounds(g_lo, g_hi),
+                    swiss=swiss)
     if "_seats" not in frame.columns:  # no complete row, or keys too wide
         return codes, n_ok == 0, n_ok == 0
     sorted_keys = _sorted_key_columns(frame, ["_seats", "_matches"] if key is not None

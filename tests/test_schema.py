@@ -1142,3 +1142,27 @@ def test_coded_phase_facts_agree_with_the_reference(phases: tuple[str, ...]) -> 
     assert ("bad_phase" in got["kind"].to_list()) == any(p not in schema.PHASES for p in phases)
     mismatch = phases[0] != phases[1] and set(phases[:2]) <= set(schema.PHASES)
     assert ("phase_mismatch" in got["kind"].to_list()) == mismatch
+
+
+@given(playoff=st.booleans(), cut=st.integers(0, 40))
+@settings(max_examples=20, deadline=None)
+def test_codes_say_whether_every_row_is_swiss(playoff: bool, cut: int) -> None:
+    """``IdCodes.swiss`` (the engine then keeps every row without comparing its phase):
+    True where every row's phase is Swiss, False with a playoff row; a subset of the rows
+    (``codes_of_rows``) keeps what the whole table's codes say."""
+    df = _SEASON.with_columns(phase=pl.lit("swiss"))
+    if playoff:  # (a match of the first event's last round played again as a playoff)
+        last = df.filter(pl.col("event_id") == df["event_id"].min())
+        last = last.filter((pl.col("round") == last["round"].max())
+                           & pl.col("opponent_id").is_not_null()).sort("player_id")
+        a = last.row(0, named=True)
+        match = last.filter(pl.col("player_id").is_in([a["player_id"], a["opponent_id"]]))
+        df = pl.concat([df, match.with_columns(round=pl.col("round") + 1,
+                                               phase=pl.lit("playoff"))])
+    frame, codes = schema.validated_with_codes(df)
+    assert codes is not None
+    assert codes.swiss == (frame["phase"] == "swiss").all()
+    keep = pl.Series([i % 41 != cut for i in range(frame.height)])
+    sub = schema.codes_of_rows(codes, keep)
+    assert sub is not None
+    assert sub.swiss == codes.swiss

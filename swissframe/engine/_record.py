@@ -90,7 +90,7 @@ def unplayed_kind(*, given: bool = True) -> pl.Expr:
 
 
 def prepare_rows(results: pl.LazyFrame, rules: Ruleset, *,
-                 columns: Sequence[str] | None = None) -> pl.LazyFrame:
+                 columns: Sequence[str] | None = None, swiss: bool = False) -> pl.LazyFrame:
     """Swiss rows only, with result flags and integer match-point units.
 
     Flags: ``_win``, ``_loss``, ``_draw`` (a ``double_loss`` row is a loss whatever its
@@ -98,14 +98,16 @@ def prepare_rows(results: pl.LazyFrame, rules: Ruleset, *,
     marked ``unplayed="full_bye"``), ``_kind`` (the unplayed kind, null when played over the
     board), ``_pts`` (match points in units of ``1 / points_unit``). ``columns``:
     ``results``' columns where the caller knows them (resolving a plan's schema costs a
-    small event's call tens of microseconds).
+    small event's call tens of microseconds). ``swiss``: every row of ``results`` is a
+    Swiss row (validation counted them: ``schema.IdCodes.swiss``), so none is filtered
+    out and no row's phase is compared (a node fewer in each plan reading the rows).
     """
     names = results.collect_schema().names() if columns is None else columns
     given = "unplayed" in names
     if not given:
         results = results.with_columns(unplayed=pl.lit(None, dtype=pl.String))
     steps = _row_flags(rules, double_loss="double_loss" in names, unplayed=given)
-    out = results.filter(pl.col("phase") == "swiss")
+    out = results if swiss else results.filter(pl.col("phase") == "swiss")
     for step in steps:
         out = with_columns(out, *step)
     return out

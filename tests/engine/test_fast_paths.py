@@ -485,7 +485,7 @@ def test_the_record_and_opponents_sums_from_sorted_seats_equal_the_group_by_and_
             plain = sf.standings(res, rules)
     assert_frame_equal(fast, plain)
     # (and the keyed reference, which reads every row's own phase: where seats are kept
-    # the coded path takes the phase as one literal, every row being Swiss)
+    # every row is Swiss, and the coded path compares no row's phase: IdCodes.swiss)
     frame, _ = st_mod._validated_coded(res, ())
     assert_frame_equal(fast, st_mod._compute(frame.lazy(), sf.rules.get(rules),
                                              ("event_id",), None))
@@ -1367,3 +1367,36 @@ def test_head_to_head_with_no_two_players_tied_equals_its_plan(
         ref = st_mod._compute(frame.lazy(), ruleset, ("event_id",), None,
                               cumulative=False, one=one)
     assert_frame_equal(got, ref, check_exact=True)
+
+
+@PROPS
+@given(res=rich_events(), rules=PRESETS, through=st.sampled_from([None, 2]), data=st.data())
+def test_swiss_rows_kept_as_they_are_equal_the_phase_filtered_rows(
+        res: pl.DataFrame, rules: str, through: int | None, data: st.DataObject) -> None:
+    """Where validation counted Swiss rows only (``IdCodes.swiss``), the coded path keeps
+    every row without comparing its phase (``prepare_rows(swiss=True)``) and, with no
+    cutoff, reads who faced whom from the codes' own columns (the criteria's
+    ``tiebreakers._faced``): the standings the phase filter and the prepared rows give
+    (the codes told nothing of the phases). One event and several, a disqualification,
+    a cutoff; with playoff rows the codes say nothing."""
+    if data.draw(st.booleans()):  # (rich_events' playoff rows: not only Swiss)
+        res = res.filter(pl.col("phase") == "swiss")
+    if data.draw(st.booleans()):
+        res = res.filter(pl.col("event_id") == res["event_id"].min())
+    if data.draw(st.booleans()):  # a player disqualified from their last round
+        last = res.filter(pl.col("phase") == "swiss").group_by("player_id").agg(
+            pl.col("round").max()).sort("player_id").head(1)
+        if last.height:
+            who, when = last.row(0)
+            res = res.with_columns(disqualified=(pl.col("player_id") == who)
+                                   & (pl.col("round") >= when))
+    validated = st_mod.validated_with_codes
+
+    def told_nothing(*args: object, **kwargs: object) -> object:
+        frame, codes = validated(*args, **kwargs)  # type: ignore[arg-type]
+        return frame, None if codes is None else dataclasses.replace(codes, swiss=False)
+
+    fast = sf.standings(res, rules, through_round=through)
+    with mock.patch.object(st_mod, "validated_with_codes", side_effect=told_nothing):
+        plain = sf.standings(res, rules, through_round=through)
+    assert_frame_equal(fast, plain, check_exact=True)
