@@ -260,20 +260,18 @@ def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, s
     before = None
     if rule == "fide-2009":  # (the score before each round: only this rule's dummy reads it)
         before = (pl.col("_pts").cum_sum() - pl.col("_pts")).over(pk).alias("_before")
-    lnv, extra = _score_terms(rule, pl.col("_vur"), pl.col("_unpl"), draw_u, draw_kinds)
-    score_aggs = (pl.col("_pts").sum().alias("_score"), lnv.alias("_lnv"),
-                  extra.alias("_extra"))
-    scores = (*[pl.col(c) for c in pk], pl.col("_score"), pl.col("_lnv"),
+    extra = _score_terms(rule, pl.col("_vur"), pl.col("_unpl"), draw_u, draw_kinds)
+    score_aggs = (pl.col("_pts").sum().alias("_score"), extra.alias("_extra"))
+    scores = (*[pl.col(c) for c in pk], pl.col("_score"),
               (pl.col("_score") + pl.col("_extra")).alias("_adj"))
     # (the record's: its _pts is the same sum of the rows' points)
     scores_of_record = (*[pl.col(c) for c in pk], pl.col("_pts").alias("_score"),
-                        pl.col(RECORD_SCORES[0]).alias("_lnv"),
-                        (pl.col("_pts") + pl.col(RECORD_SCORES[1])).alias("_adj"))
+                        (pl.col("_pts") + pl.col(RECORD_SCORES[0])).alias("_adj"))
     opp_adj = (*[pl.col(c) for c in k], pl.col(PLAYER).alias("_o"),
                pl.col("_adj").alias("_oadj"), pl.col("_score").alias("_oscore"))
     # (opp_adj of the record's scores in one step: the players' columns themselves)
     opp_of_record = (*[pl.col(c) for c in k], pl.col(PLAYER).alias("_o"),
-                     (pl.col("_pts") + pl.col(RECORD_SCORES[1])).alias("_oadj"),
+                     (pl.col("_pts") + pl.col(RECORD_SCORES[0])).alias("_oadj"),
                      pl.col("_pts").alias("_oscore"))
     same_sched = (pl.col("_oadj").alias("_sadj"), pl.col("_oscore").alias("_sscore"))
     played = ~pl.col("_unpl") & pl.col(OPP).is_not_null()
@@ -303,9 +301,9 @@ def _unplayed_flags(vur_kinds: tuple[str, ...]) -> tuple[pl.Expr, pl.Expr]:
 
 
 def _score_terms(rule: str, vur: pl.Expr, unplayed: pl.Expr, draw_u: int,
-                 draw_kinds: tuple[str, ...] | None) -> tuple[pl.Expr, pl.Expr]:
-    """A player's aggregations over their rows for the score Buchholz credits to their
-    opponents: the last round not a VUR, and what the adjusted score adds to the score
+                 draw_kinds: tuple[str, ...] | None) -> pl.Expr:
+    """A player's aggregation over their rows for the score Buchholz credits to their
+    opponents: what the adjusted score adds to the score
     (Art. 16.3: trailing VURs as draws, those of ``draw_kinds`` only when it is given:
     ``Ruleset.trailing_draw_kinds``; the 2009 rule: every unplayed game as a draw).
     ``vur`` and ``unplayed``: the rows' flags (columns, or expressions of the prepared
@@ -322,12 +320,13 @@ def _score_terms(rule: str, vur: pl.Expr, unplayed: pl.Expr, draw_u: int,
         extra = pl.when(unplayed).then(to_draw).otherwise(0).sum()
     else:
         extra = pl.lit(0, dtype=pl.Int64)
-    return lnv, extra
+    return extra
 
 
-#: The record's columns :func:`record_aggs` adds (the last round not a VUR, the adjusted
-#: score's addition to the score).
-RECORD_SCORES: Final = ("_c_lnv", "_c_extra")
+#: The record's columns :func:`record_aggs` adds (the adjusted score's addition to the
+#: score; the last round not a VUR, which nothing read, is no longer one: an aggregation
+#: fewer).
+RECORD_SCORES: Final = ("_c_extra",)
 
 #: Criteria reading the chess terms (:func:`chess_terms`) of the plain rounds, whose
 #: players' scores the record can carry (:func:`record_aggs`).
@@ -367,9 +366,9 @@ def _record_aggs(rules: Ruleset) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ..
         return (), ()
     unit = points_unit(rules)
     flags = _unplayed_flags(tuple(rules.vur_kinds))
-    lnv, extra = _score_terms(rules.unplayed_rounds, pl.col("_vur"), pl.col("_unpl"),
-                              int(rules.points_draw * unit), rules.trailing_draw_kinds)
-    return flags, (lnv.alias(RECORD_SCORES[0]), extra.cast(pl.Int64).alias(RECORD_SCORES[1]))
+    extra = _score_terms(rules.unplayed_rounds, pl.col("_vur"), pl.col("_unpl"),
+                         int(rules.points_draw * unit), rules.trailing_draw_kinds)
+    return flags, (extra.cast(pl.Int64).alias(RECORD_SCORES[0]),)
 
 
 def _finish(ctx: Context, agg: pl.LazyFrame, name: str, divisor: int) -> pl.LazyFrame:

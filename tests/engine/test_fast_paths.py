@@ -1178,11 +1178,11 @@ def test_chess_sums_of_one_group_by_equal_each_criterion_s_own(
        through=st.sampled_from([None, 2]), one=st.booleans())
 def test_chess_scores_from_the_record_equal_the_terms_own_group_by(
         res: pl.DataFrame, rule: str, through: int | None, one: bool) -> None:
-    """The players' scores of the chess terms (the score, the last round not a VUR, the
-    adjusted score) summed with the record (``_chess.SCORES_IN_RECORD``): the same
-    standings as the terms' own group-by, for every criterion reading the terms (Fore
-    Buchholz keeps its own: its last round is scored as a draw), each unplayed-round
-    rule, a cutoff, and one event (without its key) or several."""
+    """The players' scores of the chess terms (the score, the adjusted score) summed
+    with the record (``_chess.SCORES_IN_RECORD``): the same standings as the terms' own
+    group-by, for every criterion reading the terms (Fore Buchholz keeps its own: its
+    last round is scored as a draw), each unplayed-round rule, a cutoff, and one event
+    (without its key) or several."""
     from swissframe.engine import _chess
 
     if one:
