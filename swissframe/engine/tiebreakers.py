@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Final, Literal, TypeVar
+from typing import Final, Literal, NamedTuple, TypeVar
 
 import polars as pl
 
@@ -138,6 +138,21 @@ class Context:
     def unit(self) -> int:
         """Match-point units per point (:func:`points_unit` of the ruleset)."""
         return points_unit(self.rules)
+
+    def opponent_sum_parts(self) -> OpponentSumParts | None:
+        """The opponents' base sums as parts of a plan that joins every row's opponent to
+        the players already (:class:`OpponentSumParts`), for a reader whose group-by of
+        each player's rows can carry them (the chess terms': one join and one group-by
+        fewer in the criteria's query); None where the sums are known already (cached, or
+        summed otherwise: ``opponent_totals``) or are not over every row with an opponent
+        (``distinct_opponents``). The reader gives the sums' frame back with
+        :meth:`share_opponent_sums`."""
+        return _opponent_sum_parts(self)
+
+    def share_opponent_sums(self, frame: pl.LazyFrame) -> None:
+        """Take ``frame`` (every player, with the columns :meth:`opponent_sum_parts`'
+        aggregations and ``after`` give) as the opponents' base sums."""
+        self.cache[OPPONENT_SUMS_KEY] = (frame, None)
 
 
 Tiebreaker = Callable[..., pl.LazyFrame]
@@ -555,17 +570,53 @@ def _base_opponent_sums(ctx: Context) -> pl.LazyFrame:
     """
     key = OPPONENT_SUMS_KEY
     if key not in ctx.cache:
-        # Int64 sums when no sum can overflow (at most k_max values each): Int128 joins and
-        # sums cost about twice as much; the totals are cast back, so the values are equal
-        fits = _int64_sums(ctx, [exact_name(s) for s in BASE_SOURCES])
-        wide = tuple(not fits[exact_name(s)] for s in BASE_SOURCES)
-        values, sums, out = _opponent_sum_exprs(tuple(ctx.keys), wide,
-                                                _packed_width(ctx, fits))
+        values, sums, out = _opponent_sum_layout(ctx)
         joined = _faced(ctx).join(select(ctx.players, *values), on=[*ctx.keys, OPP],
                                   how="left")
         frame = joined.group_by(ctx.pkeys).agg(*sums)
         ctx.cache[key] = (frame if out is None else select(frame, *out), None)
     return ctx.cache[key][0]
+
+
+def _opponent_sum_layout(ctx: Context) -> tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...],
+                                                tuple[pl.Expr, ...] | None]:
+    """:func:`_opponent_sum_exprs` for ``ctx``: its sums' widths decided from the scales."""
+    # Int64 sums when no sum can overflow (at most k_max values each): Int128 joins and
+    # sums cost about twice as much; the totals are cast back, so the values are equal
+    fits = _int64_sums(ctx, [exact_name(s) for s in BASE_SOURCES])
+    wide = tuple(not fits[exact_name(s)] for s in BASE_SOURCES)
+    return _opponent_sum_exprs(tuple(ctx.keys), wide, _packed_width(ctx, fits))
+
+
+class OpponentSumParts(NamedTuple):
+    """The opponents' base sums (:func:`_base_opponent_sums`) as parts of a plan that
+    joins each row's opponent to the players anyway (the chess terms, ``_chess``): the
+    opponent's ``values`` (expressions of ``Context.players``, to put in that join), the
+    group-by's ``aggs`` over the player's rows and, where there are some, the columns
+    computed ``after`` it (a ``with_columns``). Its frame then gives what the join of the
+    faced rows gives, where the group-by reads every row of the player (those without an
+    opponent add null values, which the sums, counts and means skip); a player with rows
+    but no opponent has count 0 there and no row there (the means of both are null)."""
+
+    values: tuple[pl.Expr, ...]
+    aggs: tuple[pl.Expr, ...]
+    after: tuple[pl.Expr, ...]
+
+
+#: The opponents' base sums may come from another plan's join of the opponents
+#: (:meth:`Context.opponent_sum_parts`: the chess terms); False: always their own join, the
+#: reference the tests compare them with.
+SUMS_FROM_TERMS = True
+
+
+def _opponent_sum_parts(ctx: Context) -> OpponentSumParts | None:
+    """:meth:`Context.opponent_sum_parts`."""
+    if (not SUMS_FROM_TERMS or OPPONENT_SUMS_KEY in ctx.cache
+            or ctx.opponent_totals is not None or ctx.rules.distinct_opponents):
+        return None
+    values, sums, out = _opponent_sum_layout(ctx)
+    n = len(ctx.keys) + 1  # (the keys and the opponent's id lead values and out)
+    return OpponentSumParts(values[n:], sums, () if out is None else out[n:])
 
 
 def _collect_base_sums(ctx: Context) -> None:

@@ -18,6 +18,8 @@
   criteria of one shared frame attached in one join (``Context.projection``) give what
   one column and one join each give; the opponents' segment sums of packed gathers
   (``_exact._sum_fields``) give what one gather per column gives;
+- the opponents' base sums summed in the chess terms' group-by
+  (``tiebreakers.SUMS_FROM_TERMS``) equal their own join and group-by;
 - the record's counts summed side by side in one Int64 (``aggregate_players(packed=...)``,
   the coded path's ``_record_of`` on a large table) equal one sum per count, and bounds
   that do not hold send the record back to one sum per count.
@@ -1176,11 +1178,11 @@ def test_chess_sums_of_one_group_by_equal_each_criterion_s_own(
        through=st.sampled_from([None, 2]), one=st.booleans())
 def test_chess_scores_from_the_record_equal_the_terms_own_group_by(
         res: pl.DataFrame, rule: str, through: int | None, one: bool) -> None:
-    """The players' scores of the chess terms (the score, the last round not a VUR, the
-    adjusted score) summed with the record (``_chess.SCORES_IN_RECORD``): the same
-    standings as the terms' own group-by, for every criterion reading the terms (Fore
-    Buchholz keeps its own: its last round is scored as a draw), each unplayed-round
-    rule, a cutoff, and one event (without its key) or several."""
+    """The players' scores of the chess terms (the score, the adjusted score) summed
+    with the record (``_chess.SCORES_IN_RECORD``): the same standings as the terms' own
+    group-by, for every criterion reading the terms (Fore Buchholz keeps its own: its
+    last round is scored as a draw), each unplayed-round rule, a cutoff, and one event
+    (without its key) or several."""
     from swissframe.engine import _chess
 
     if one:
@@ -1216,6 +1218,61 @@ def test_chess_counts_from_the_record_equal_the_rows_own_group_by(
     with mock.patch.object(_chess, "COUNTS_IN_RECORD", False):
         own = sf.standings(res, rules, through_round=through)
     assert_frame_equal(record, own)
+
+
+@PROPS
+@given(res=rich_events(), rule=st.sampled_from(["fide-2023", "fide-2026", "fide-2009",
+                                                "as_played"]),
+       through=st.sampled_from([None, 2]), one=st.booleans(),
+       first=st.lists(st.sampled_from(_CHESS_COLUMNS), unique=True, max_size=3),
+       variant=st.sampled_from(["plain", "distinct", "earned", "packed"]))
+def test_opponent_sums_from_the_chess_terms_equal_their_own_join(
+        res: pl.DataFrame, rule: str, through: int | None, one: bool,
+        first: list[sf.rules.Criterion], variant: str) -> None:
+    """The opponents' base sums (OMW%, OGW%) summed in the chess terms' group-by, each
+    row's opponent's values taken in the terms' join of the opponents
+    (``tiebreakers.SUMS_FROM_TERMS``): the same standings as their own join and
+    group-by — whichever chess criteria come first (a Buchholz cutting two values
+    materialises the terms, Fore Buchholz has terms of its own: the sums then take their
+    own join), each unplayed-round rule, a cutoff, one event or several, each opponent
+    once (``distinct_opponents``: their own join), an earned bye counted as an opponent,
+    and the two sums packed in one Int64 (a table as large as the bulk's)."""
+    if one:
+        res = res.filter(pl.col("event_id") == res["event_id"].min())
+    fide = sf.rules.FIDE
+    names = {c.name for c in first}
+    rules = dataclasses.replace(
+        fide, name=f"sums-{rule}-{variant}", unplayed_rounds=rule,
+        criteria=(fide.criteria[0], *first, *[c for c in fide.criteria[1:]
+                                             if c.name not in names]),
+        columns=tuple(c for c in fide.columns if c.name not in names),
+        distinct_opponents=variant == "distinct",
+        earned_bye_opponent=Fraction(1, 2) if variant == "earned" else None)
+    with mock.patch.object(ex_mod, "PACK_MIN_ROWS", 0 if variant == "packed" else
+                           ex_mod.PACK_MIN_ROWS):
+        terms = sf.standings(res, rules, through_round=through)
+        with mock.patch.object(tb_mod, "SUMS_FROM_TERMS", False):
+            own = sf.standings(res, rules, through_round=through)
+    assert_frame_equal(terms, own)
+
+
+def test_opponent_sums_from_the_chess_terms_are_taken() -> None:
+    """The chess terms' group-by gives FIDE's opponents' sums (the test above compares
+    their values): OMW% and OGW% are projections of the terms' sums, no join of their
+    own."""
+    from swissframe.engine import _chess
+
+    m = pl.DataFrame({"round": [1, 1, 2, 2, 3], "player_a": ["A", "C", "A", "B", "A"],
+                      "player_b": ["B", "D", "C", "D", "D"], "games_a": [1, 0, 1, 0, 0],
+                      "games_b": [0, 0, 0, 1, 0], "games_drawn": [0, 1, 0, 0, 1]})
+    frame, _ = st_mod._validated_coded(sf.from_matches(m), ())
+    ctx = st_mod.context(frame.lazy(), sf.rules.FIDE, ("event_id",))
+    st_mod._criteria_of(ctx, lazy=True)
+    sums = ctx.cache[tb_mod.OPPONENT_SUMS_KEY][0]
+    assert sums is ctx.cache[_chess._SUMS_KEYS[False]][0]
+    projected = {e.meta.output_name() for _, source, columns in ctx.projections
+                 if source is sums for e in columns}
+    assert {"omwp", "ogwp", "bh", "sb"} <= projected
 
 
 #: Rulesets for one event computed without its key (``standings._one_event``): both
