@@ -10,19 +10,20 @@ source and at full size.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import SHARED_ROOT
+
 nbformat = pytest.importorskip("nbformat")
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 NAMES = ("01_standings", "02_tiebreaker_sensitivity", "03_intentional_draws_and_the_cut")
-SHARED = Path(os.environ.get("SWISSFRAME_SHARED", ROOT.parent / "shared"))
+SHARED = SHARED_ROOT  # (../shared, or $SWISSFRAME_SHARED: tests.helpers)
 REAL = (SHARED / "data" / "realworld" / "manifest.csv").is_file()
 
 

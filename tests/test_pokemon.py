@@ -4,10 +4,8 @@ values, the TOM options, real TOM files, and property tests."""
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
 from fractions import Fraction
-from pathlib import Path
 
 import polars as pl
 import pytest
@@ -18,11 +16,9 @@ from polars.testing import assert_frame_equal
 import swissframe as sf
 from swissframe.explain import explain
 from swissframe.rules import pokemon
-from tests.helpers import Opp, event_from_opponents
+from tests.helpers import SHARED_ROOT, Opp, event_from_opponents
 
-SHARED = Path(os.environ.get("SWISSFRAME_SHARED",
-                             Path(__file__).resolve().parents[1].parent / "shared"))
-TOM_DIR = SHARED / "data" / "realworld" / "pokemon-tom"
+TOM_DIR = SHARED_ROOT / "data" / "realworld" / "pokemon-tom"
 
 RES = {"a": (1, 0, 0), "b": (0, 1, 0), "t": (0, 0, 1)}
 SCHEMA = {"round": pl.Int64, "player_id": pl.String, "opponent_id": pl.String,

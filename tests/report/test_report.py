@@ -19,9 +19,7 @@ from tests.helpers import DE_DECIDES, SHARED_ROOT, decisive
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data" / "events"
-REAL = ROOT.parent.parent / "shared" / "data" / "realworld"
-if not REAL.exists():
-    REAL = Path("/work/shared/data/realworld")
+REAL = SHARED_ROOT / "data" / "realworld"  # (../shared, as every test reaches it)
 
 
 def _text(html: str) -> str:
