@@ -17,7 +17,7 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/swissframe demo
 
-# (one pytest worker a core: the suite is CPU-bound, 13 min on one core of 2, 6 on both)
+# (one pytest worker a core: the suite is CPU-bound, 13 min on one core of 2, 4–7 on both)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 	$(BIN)/python -m mypy
