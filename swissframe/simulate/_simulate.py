@@ -691,6 +691,47 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
 SIM_ROW_BYTES: Final = 100
 
 
+def _check_rows(least: int, n_events: int, who: str) -> None:
+    """Refuse a simulation whose result rows, at the least ``least``, cannot exist: more
+    than a table holds, or more than this machine's memory takes at
+    :data:`SIM_ROW_BYTES` a row. Checked before any array of the events is built."""
+    # (checked before any array of n_events: a typo of a few digits asked for terabytes
+    # and ended in "out of memory")
+    events = f"{n_events:,} event{'s' if n_events != 1 else ''}"
+    if least > MAX_TABLE_ROWS:
+        msg = (f"{events} of {who} make at least {least:,} result rows, more "
+               f"than a table holds ({MAX_TABLE_ROWS:,}). Hint: simulate fewer events per "
+               "call (n_events, --events) and write each batch out.")
+        raise DataError(msg)
+    # (what the rows need at the least, against the machine's memory: n_events=10**8
+    # asked for ~500 GB and ended, after minutes, in the out-of-memory killer or a bare
+    # MemoryError; bad data 128)
+    need, have = least * SIM_ROW_BYTES, memory_bytes()
+    if need > have:
+        msg = (f"{events} of {who} make at least {least:,} result rows, at "
+               f"least {need / 2**30:,.1f} GiB, more than this machine's memory "
+               f"({have / 2**30:,.1f} GiB). Hint: " + (
+                   "simulate fewer events per call (n_events, --events) and write each "
+                   "batch out." if n_events > 1 else "simulate fewer players or rounds."))
+        raise DataError(msg)
+
+
+def _rows_per_player(rounds: int, drop_rate: float, drop_multiplier: float) -> float:
+    """The fewest rows a player of an event of ``rounds`` rounds is expected to have: one
+    a round from the third (a late entrant skips two at most), each kept while they stay,
+    at the highest drop hazard of the model (out of contention), and at least one. With
+    the rounds table's rounds, what :func:`_check_rows` reads when ``rounds`` is not
+    given: ``--players 100000000`` counted one row a player (10 GB, under this machine's
+    memory), simulated ten rounds and was ended by the out-of-memory killer (bad data
+    181).
+
+    >>> round(_rows_per_player(10, 0.02, 4.0), 2), _rows_per_player(10, 1.0, 4.0)
+    (6.08, 1.0)
+    """
+    stay = 1.0 - min(1.0, drop_rate * max(1.0, drop_multiplier))
+    return max(1.0, sum(stay**r for r in range(max(rounds - 2, 0))))
+
+
 def _sizes(n_players: int | Sequence[int] | range, n_events: int,
            rng: np.random.Generator, *, rounds: int | None = None) -> IntArray:
     import numpy as np
@@ -723,25 +764,7 @@ def _sizes(n_players: int | Sequence[int] | range, n_events: int,
                                          "tables), e.g. simulate(200)") for v in values)
 
     def check_rows(players: int, who: str) -> None:
-        # (checked before any array of n_events: a typo of a few digits asked for
-        # terabytes and ended in "out of memory")
-        least = players * (rounds or 1)
-        if least > MAX_TABLE_ROWS:
-            msg = (f"{n_events:,} events of {who} make at least {least:,} result rows, more "
-                   f"than a table holds ({MAX_TABLE_ROWS:,}). Hint: simulate fewer events per "
-                   "call (n_events, --events) and write each batch out.")
-            raise DataError(msg)
-        # (what the rows need at the least, against the machine's memory: n_events=10**8
-        # asked for ~500 GB and ended, after minutes, in the out-of-memory killer or a
-        # bare MemoryError; bad data 128)
-        need, have = least * SIM_ROW_BYTES, memory_bytes()
-        if need > have:
-            msg = (f"{n_events:,} events of {who} make at least {least:,} result rows, at "
-                   f"least {need / 2**30:,.1f} GiB, more than this machine's memory "
-                   f"({have / 2**30:,.1f} GiB). Hint: " + (
-                       "simulate fewer events per call (n_events, --events) and write each "
-                       "batch out." if n_events > 1 else "simulate fewer players or rounds."))
-            raise DataError(msg)
+        _check_rows(players * (rounds or 1), n_events, who)
 
     check_rows(n_events * least_players, f"at least {least_players:,} players")
     if single:
@@ -871,6 +894,14 @@ def simulate(
                f"players, above the largest bracket ({highest}) of rounds table "
                f"{sr.rounds_table!r}. Hint: pass rounds=... explicitly.")
         raise DataError(msg)
+    if rounds is None:  # (the rows the rounds table's rounds make, against the memory)
+        phase1 = recommended_rounds(
+            pl.DataFrame({"event_id": ["smallest"], "players": [int(sizes.min())]}),
+            sr.rounds_table)["phase1_rounds"][0]
+        per = _rows_per_player(max(int(phase1), sr.min_rounds), drop_rate, drop_multiplier)
+        total = int(sizes.sum())
+        _check_rows(int(total * per), n_events, f"{total:,} players in all "
+                    f"({max(int(phase1), sr.min_rounds)} rounds or more each)")
     bounds = _batches(sizes)
     children = root.spawn(len(bounds) + 1)[1:]
     parts: list[tuple[int, Arrays, Arrays, Arrays]] = []

@@ -802,3 +802,23 @@ def test_cli_says_when_fewer_rounds_were_played(tmp_path: Path,
     assert main(["simulate", "--players", "16", "--rounds", "3", "--drop-rate", "0",
                  "-o", str(out), "--quiet"]) == 0
     assert capsys.readouterr().err == ""  # every round played: nothing to say
+
+
+def test_a_large_event_is_refused_by_the_rounds_its_table_gives() -> None:
+    """Bad data 181: without ``rounds`` the memory check counted one row a player, so
+    ``simulate(100_000_000)`` (10 GB at that count, under the machine's memory) was
+    simulated for the table's ten rounds until the out-of-memory killer ended it. The
+    rows now count the table's rounds, at the model's fastest drops."""
+    from swissframe.simulate import _simulate as sim_mod
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sim_mod, "memory_bytes", lambda: 2**33)  # (8 GiB: the old count passed)
+        assert 20_000_000 * sim_mod.SIM_ROW_BYTES < 2**33
+        with pytest.raises(DataError, match=r"^1 event of 20,000,000 players in all \(10 "
+                           r"rounds or more each\) make at least 121,\d{3},\d{3} result rows, "
+                           r"at least 11\.3 GiB, more than this machine's memory \(8\.0 GiB\)"):
+            simulate(20_000_000)
+        # (the rounds given: as before, a row a round)
+        with pytest.raises(DataError, match=r"at least 100,000,000 result rows"):
+            simulate(20_000_000, rounds=5)
+        assert simulate(64, seed=1).events.height == 1  # (a usual size passes)
