@@ -34,13 +34,14 @@ are reported and skipped when asked (``on_error="skip"``; their problems are wri
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import importlib
 import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -593,20 +594,15 @@ def _run_dask(chunks: Sequence[_Chunk], plan: pl.DataFrame, todo: Sequence[int],
               skip: bool, dest: str, workers: int, scheduler: Any,
               progress: Callable[[int], None] | None) -> tuple[list[_BatchResult],
                                                                  list[pl.DataFrame]]:
-    """The same split/compute as a Dask graph: chunk tasks → one task per batch."""
-    try:
-        dist: Any = importlib.import_module("distributed")
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        msg = ("engine='dask' needs Dask's distributed scheduler. Hint: pip install "
-               "'swissframe[distributed]' (or 'dask[distributed]').")
-        raise DataError(msg) from exc
+    """The same split/compute as a Dask graph: chunk tasks → one task per batch.
+    ``scheduler``: a client (:func:`_connect`'s, or the caller's), or None for a local
+    cluster of this call's own."""
+    dist = _distributed()
     own_cluster = None
     if scheduler is None:
         own_cluster = dist.LocalCluster(n_workers=max(workers, 1), threads_per_worker=1,
                                    processes=False, dashboard_address=None)
         client = dist.Client(own_cluster)
-    elif isinstance(scheduler, str):
-        client = dist.Client(scheduler)
     else:
         client = scheduler
     try:
@@ -630,6 +626,43 @@ def _run_dask(chunks: Sequence[_Chunk], plan: pl.DataFrame, todo: Sequence[int],
             client.close()
             own_cluster.close()
     return sorted(results, key=lambda r: r.batch), null_rows
+
+
+def _distributed() -> Any:
+    """Dask's ``distributed``, or a :class:`DataError` saying how to install it."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        msg = ("engine='dask' needs Dask's distributed scheduler. Hint: pip install "
+               "'swissframe[distributed]' (or 'dask[distributed]').")
+        raise DataError(msg) from exc
+
+
+def _connect(scheduler: str) -> Any:
+    """A client of the Dask scheduler at ``scheduler``, connected before the output folder
+    is made: an address where none answers was Dask's "Timed out trying to connect" with
+    the CLI's "check the path", and left a "running" manifest asking for --resume."""
+    try:
+        return _distributed().Client(scheduler)
+    except (OSError, ValueError) as exc:  # (no scheduler there, or not an address)
+        msg = (f"cannot reach the Dask scheduler at {scheduler!r}: {exc}. Hint: start one "
+               "(dask scheduler) and give its address, e.g. tcp://host:8786, or leave the "
+               "scheduler out for a local cluster.")
+        raise DataError(msg) from None
+
+
+@contextlib.contextmanager
+def _scheduler_client(engine: str, scheduler: Any) -> Iterator[Any]:
+    """``scheduler`` as :func:`_run_dask` takes it: an address connected (:func:`_connect`)
+    and closed at the end, a client or None as it is."""
+    if engine != "dask" or not isinstance(scheduler, str):
+        yield scheduler
+        return
+    client = _connect(scheduler)
+    try:
+        yield client
+    finally:
+        client.close()
 
 
 # --------------------------------------------------------------------------- public
@@ -741,76 +774,79 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     # folder behind (nor a "running" manifest that asks for --resume or --overwrite)
     plan = _plan(files, batch_rows, batch_events)
     chunks = _chunks(files, max(batch_rows, 1))
-    make_folder(out)
-    done = _previous_run(out, fingerprint, overwrite=overwrite, resume=resume)
-    _write_json(out / MANIFEST, {"status": "running", "pid": os.getpid(),
-                                 "fingerprint": fingerprint})
-    rows_in = int(plan["rows"].sum())
-    known = plan.filter(pl.col("event_id").is_not_null())
-    n_batches = int(known.select(pl.col(BATCH).max()).item() or 0) + 1 if known.height else 0
-    plan = known
-    if on_plan is not None:
-        on_plan(plan.height + unplayed)
-    previous = [done[b] for b in range(n_batches) if b in done]
-    if progress is not None:
-        if unplayed:  # (nothing to compute: done)
-            progress(unplayed)
-        for res in previous:
-            progress(res.events)
-    todo = [b for b in range(n_batches) if b not in done]
-    scratch_root = Path(scratch) if scratch is not None else out / SCRATCH
-    scratch_root.mkdir(parents=True, exist_ok=True)
-    clean_scratch(scratch_root)
-    try:
-        if engine == "dask":
-            results, null_rows = _run_dask(chunks, plan, todo, rules=ruleset, skip=skip,
-                                           dest=str(out), workers=workers, scheduler=scheduler,
-                                           progress=progress)
-        else:
-            results, null_rows = _run_local(
-                chunks, plan, todo, rules=ruleset, skip=skip, dest=str(out),
-                workers=workers, scratch=str(scratch_root), progress=progress)
-        null_problems = (_null_event_problems(null_rows) if null_rows
-                         else pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA))
-        if null_problems.height and not skip:
-            msg = (f"{null_problems.height} row(s) have no event_id:\n"
-                   + format_problems(null_problems)
-                   + "\nHint: fill event_id, or pass on_error='skip' to leave them out.")
-            raise ValidationError(msg, null_problems)
-    except ValidationError:
-        _clear_outputs(out)
-        raise
-    finally:
-        if scratch is None:
-            shutil.rmtree(scratch_root, ignore_errors=True)
-    results = sorted([*previous, *results], key=lambda r: r.batch)
-    problems = pl.concat([r.problems for r in results] + [null_problems], how="vertical")
-    reasons: dict[str, int] = {}
-    rejected_events = problems.filter(pl.col("event_id").is_not_null())["event_id"].n_unique()
-    if problems.height:
-        reasons = dict(_rejected_rows(plan, problems).iter_rows())
-    rows_rejected = sum(reasons.values())
-    rows_used = sum(r.rows for r in results) - (rows_rejected - null_problems.height)
-    report = RecomputeReport(
-        rows_in=rows_in, rows_used=rows_used,
-        rows_playoff=sum(r.rows_playoff for r in results), rows_rejected=rows_rejected,
-        rejected_by_reason=reasons, events_in=plan.height + unplayed,
-        events_done=sum(r.events_done for r in results), events_rejected=int(rejected_events),
-        batches=n_batches, standings_rows=sum(r.standings_rows for r in results),
-        seconds=time.perf_counter() - t0, dest=str(out),
-        files=tuple(r.file for r in results if r.file), problems=problems,
-        events_unplayed=unplayed)
-    if rows_in != report.rows_used + report.rows_rejected:  # pragma: no cover - invariant
-        msg = (f"internal: row accounting does not add up ({report.summary()}). Hint: "
-               "please report this with the input.")
-        raise AssertionError(msg)
-    if problems.height:
-        _atomic(out / REJECTED, problems.write_parquet)
-    # the manifest is written last: "complete" means every part above is in place
-    _write_json(out / MANIFEST, {"status": "complete", **report.to_dict(),
-                                 "resumed_batches": len(previous)})
-    shutil.rmtree(out / BATCHES, ignore_errors=True)
-    return report
+    # (a scheduler's address reached before the output folder is made: where none
+    # answers, nothing is left behind)
+    with _scheduler_client(engine, scheduler) as client:
+        make_folder(out)
+        done = _previous_run(out, fingerprint, overwrite=overwrite, resume=resume)
+        _write_json(out / MANIFEST, {"status": "running", "pid": os.getpid(),
+                                     "fingerprint": fingerprint})
+        rows_in = int(plan["rows"].sum())
+        known = plan.filter(pl.col("event_id").is_not_null())
+        n_batches = int(known.select(pl.col(BATCH).max()).item() or 0) + 1 if known.height else 0
+        plan = known
+        if on_plan is not None:
+            on_plan(plan.height + unplayed)
+        previous = [done[b] for b in range(n_batches) if b in done]
+        if progress is not None:
+            if unplayed:  # (nothing to compute: done)
+                progress(unplayed)
+            for res in previous:
+                progress(res.events)
+        todo = [b for b in range(n_batches) if b not in done]
+        scratch_root = Path(scratch) if scratch is not None else out / SCRATCH
+        scratch_root.mkdir(parents=True, exist_ok=True)
+        clean_scratch(scratch_root)
+        try:
+            if engine == "dask":
+                results, null_rows = _run_dask(chunks, plan, todo, rules=ruleset, skip=skip,
+                                               dest=str(out), workers=workers, scheduler=client,
+                                               progress=progress)
+            else:
+                results, null_rows = _run_local(
+                    chunks, plan, todo, rules=ruleset, skip=skip, dest=str(out),
+                    workers=workers, scratch=str(scratch_root), progress=progress)
+            null_problems = (_null_event_problems(null_rows) if null_rows
+                             else pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA))
+            if null_problems.height and not skip:
+                msg = (f"{null_problems.height} row(s) have no event_id:\n"
+                       + format_problems(null_problems)
+                       + "\nHint: fill event_id, or pass on_error='skip' to leave them out.")
+                raise ValidationError(msg, null_problems)
+        except ValidationError:
+            _clear_outputs(out)
+            raise
+        finally:
+            if scratch is None:
+                shutil.rmtree(scratch_root, ignore_errors=True)
+        results = sorted([*previous, *results], key=lambda r: r.batch)
+        problems = pl.concat([r.problems for r in results] + [null_problems], how="vertical")
+        reasons: dict[str, int] = {}
+        rejected_events = problems.filter(pl.col("event_id").is_not_null())["event_id"].n_unique()
+        if problems.height:
+            reasons = dict(_rejected_rows(plan, problems).iter_rows())
+        rows_rejected = sum(reasons.values())
+        rows_used = sum(r.rows for r in results) - (rows_rejected - null_problems.height)
+        report = RecomputeReport(
+            rows_in=rows_in, rows_used=rows_used,
+            rows_playoff=sum(r.rows_playoff for r in results), rows_rejected=rows_rejected,
+            rejected_by_reason=reasons, events_in=plan.height + unplayed,
+            events_done=sum(r.events_done for r in results), events_rejected=int(rejected_events),
+            batches=n_batches, standings_rows=sum(r.standings_rows for r in results),
+            seconds=time.perf_counter() - t0, dest=str(out),
+            files=tuple(r.file for r in results if r.file), problems=problems,
+            events_unplayed=unplayed)
+        if rows_in != report.rows_used + report.rows_rejected:  # pragma: no cover - invariant
+            msg = (f"internal: row accounting does not add up ({report.summary()}). Hint: "
+                   "please report this with the input.")
+            raise AssertionError(msg)
+        if problems.height:
+            _atomic(out / REJECTED, problems.write_parquet)
+        # the manifest is written last: "complete" means every part above is in place
+        _write_json(out / MANIFEST, {"status": "complete", **report.to_dict(),
+                                     "resumed_batches": len(previous)})
+        shutil.rmtree(out / BATCHES, ignore_errors=True)
+        return report
 
 
 def _previous_run(out: Path, fingerprint: dict[str, Any], *, overwrite: bool,

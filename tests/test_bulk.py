@@ -542,3 +542,29 @@ def test_a_damaged_file_of_an_archive_is_named(tmp_path: Path, at: int) -> None:
                        r"Parquet: the file is damaged \(.+\)\. Hint: "):
         recompute(src, tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+def test_dask_by_a_scheduler_address_equals_single_machine(tmp_path: Path) -> None:
+    """A scheduler given by its address is connected before the output folder is made and
+    closed after; the run equals the single-machine one."""
+    dist = pytest.importorskip("distributed")
+    df = _bad_archive()
+    _write_split(df, tmp_path / "src", 3)
+    local = recompute(tmp_path / "src", tmp_path / "local", on_error="skip", batch_rows=40)
+    with dist.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                           dashboard_address=None) as cluster:
+        remote = recompute(tmp_path / "src", tmp_path / "dask", on_error="skip",
+                           batch_rows=40, engine="dask", scheduler=cluster.scheduler_address)
+    assert [pl.read_parquet(f).equals(pl.read_parquet(g))
+            for f, g in zip(local.files, remote.files, strict=True)] == [True] * len(local.files)
+
+
+def test_a_scheduler_address_where_none_answers_leaves_no_output(tmp_path: Path) -> None:
+    """(Dask's "missing port number" or "Timed out trying to connect" was said with the
+    CLI's "check the path", and left a "running" manifest asking for --resume)"""
+    pytest.importorskip("distributed")
+    _write_split(_bad_archive(), tmp_path / "src", 2)
+    with pytest.raises(DataError, match=r"cannot reach the Dask scheduler at 'nonsense': "
+                                        r".*Hint: start one"):
+        recompute(tmp_path / "src", tmp_path / "out", engine="dask", scheduler="nonsense")
+    assert not (tmp_path / "out").exists()
