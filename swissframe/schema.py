@@ -1068,6 +1068,10 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     """
     keys = key_columns(keys)
     df = _without_reserved(_materialised(results, default_event_id=default_event_id), keys)
+    missing = [k for k in keys if k != EVENT_ID and k not in df.columns]
+    if missing:  # (find_problems and validate_results ended in Polars' ColumnNotFoundError)
+        msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."
+        raise SchemaError(msg)
     _check_key_types(df.schema, keys)
     choose(df.height)  # the rest of this call's queries run on the engine for its size
     ev = [EVENT_ID, *keys]  # an event is identified by event_id plus any analysis keys
@@ -2058,6 +2062,33 @@ MATCH_COLUMNS: Final = MatchColumns()
 _DQ_SEATS: Final = (f"{DISQUALIFIED}_a", f"{DISQUALIFIED}_b")
 
 
+def check_match_columns(c: object) -> MatchColumns:
+    """``columns=`` of the match form (``from_matches``, ``to_matches``, ``read_results``),
+    checked: a :class:`MatchColumns` of column names (anything else, or a name that is
+    not text, was a bare ``AttributeError: 'dict' object has no attribute 'player_a'``:
+    bad data 183), giving no column two roles (:func:`_check_match_roles`).
+
+    >>> check_match_columns({"player_a": "P1"})
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.SchemaError: columns must be an sf.MatchColumns, got dict ...
+    """
+    if not isinstance(c, MatchColumns):
+        msg = (f"columns must be an sf.MatchColumns, got {type(c).__name__} ({c!r:.60}). "
+               "Hint: e.g. columns=sf.MatchColumns(player_a='P1', player_b='P2', "
+               "games_a='W1', games_b='W2', games_drawn='D').")
+        raise SchemaError(msg)
+    bad = [f.name for f in dataclasses.fields(c)
+           if not isinstance(getattr(c, f.name), str) or not getattr(c, f.name)]
+    if bad:
+        msg = (f"MatchColumns: {bad[0]} must be a column name, got "
+               f"{getattr(c, bad[0])!r:.60}. Hint: name the column that holds it, e.g. "
+               f"{bad[0]}={getattr(MATCH_COLUMNS, bad[0])!r}.")
+        raise SchemaError(msg)
+    _check_match_roles(c)
+    return c
+
+
 def _check_match_roles(c: MatchColumns) -> None:
     """A :class:`MatchColumns` whose names give one column two roles — two seats
     (``player_a="P1", player_b="P1"``), two counts (``games_a="W", games_b="W"``), or a
@@ -2114,11 +2145,10 @@ def from_matches(
     │ 1     ┆ B         ┆ A           ┆ 1         ┆ 2          │
     └───────┴───────────┴─────────────┴───────────┴────────────┘
     """
+    c = check_match_columns(columns)
     lf = as_frame(matches, what="match table").lazy()
     schema = lf.collect_schema()
-    c = columns
     need = [ROUND, c.player_a, c.player_b, c.games_a, c.games_b, c.games_drawn]
-    _check_match_roles(c)
     missing = [n for n in need if n not in schema]
     if missing:
         msg = (f"match table is missing column(s) {missing}; found {list(schema)}. "
@@ -2564,8 +2594,8 @@ def to_matches(results: pl.LazyFrame | pl.DataFrame, *,
     │ A        ┆ B        ┆ 2       ┆ 1       │
     └──────────┴──────────┴─────────┴─────────┘
     """
+    c = check_match_columns(columns)
     lf = validate_results(results)
-    c = columns
     keep = pl.col(OPPONENT_ID).is_null() | (pl.col(PLAYER_ID) < pl.col(OPPONENT_ID))
     # a double loss keeps its flag (seat A's games; the match form has no other place)
     names = lf.collect_schema().names()

@@ -48,7 +48,7 @@ from swissframe._collect import collect, scoped
 from swissframe._display import bounded, escaped, quoted
 from swissframe.engine._chess import inferred_absences
 from swissframe.engine._record import event_rounds, missing_stage
-from swissframe.errors import SchemaError, ValidationError
+from swissframe.errors import DataError, SchemaError, ValidationError
 from swissframe.rules._infer import AUTO, DEFAULT, auto_rules, is_auto
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
@@ -68,6 +68,7 @@ from swissframe.schema import (
     has_text_form,
     impossible_score,
     impossible_score_words,
+    key_columns,
     misnamed_optional,
     string_like,
     whole_numbers,
@@ -923,6 +924,7 @@ def _validate(results: Frame, *, rules: str | Ruleset = AUTO,
               keys: Sequence[str] = (), origin: str | None = None,
               default_event_id: str = "event", extra: Sequence[pl.DataFrame] = (),
               rows_extra: int = 0) -> ValidationReport:
+    keys = key_columns(keys)  # (None or a number was a bare TypeError; one name, its letters)
     auto = is_auto(rules)
     if not auto:
         get(rules)  # (an unknown name is refused before the table is read)
@@ -1089,6 +1091,10 @@ def validate(results: Frame | Source, *, rules: str | Ruleset = AUTO,
     """
     from swissframe.io._files import Source
 
+    if origin is not None and not isinstance(origin, str):  # (a list: a bare TypeError)
+        msg = (f"origin must be a column name, got {origin!r:.60}. Hint: e.g. "
+               "origin='source_file', or leave it out.")
+        raise DataError(msg)
     if not isinstance(results, Source):
         return _validate(results, rules=rules, best_of=best_of, keys=keys, origin=origin,
                          default_event_id=default_event_id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -1166,3 +1167,38 @@ def test_codes_say_whether_every_row_is_swiss(playoff: bool, cut: int) -> None:
     sub = schema.codes_of_rows(codes, keep)
     assert sub is not None
     assert sub.swiss == codes.swiss
+
+
+@pytest.mark.parametrize("columns", [None, {"player_a": "P1"}, "P1", 3,
+                                     sf.MatchColumns(player_a=""), sf.MatchColumns(games_a=3)])
+def test_match_columns_that_are_not_column_names_are_refused_by_name(
+        columns: object, tmp_path: Path) -> None:
+    """Bad data 183: ``columns=`` of the match form that is not an ``sf.MatchColumns`` of
+    names was a bare ``AttributeError: 'dict' object has no attribute 'player_a'`` in
+    ``from_matches``, ``to_matches`` and ``read_results``."""
+    m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": ["B"], "games_a": [2],
+                      "games_b": [1], "games_drawn": [0]})
+    m.write_csv(tmp_path / "m.csv")
+    said = r"columns must be an sf\.MatchColumns|MatchColumns: \w+ must be a column name"
+    for call in (lambda: sf.from_matches(m, columns=columns),
+                 lambda: sf.to_matches(sf.from_matches(m), columns=columns),
+                 lambda: sf.read_results(tmp_path / "m.csv", columns=columns)):
+        with pytest.raises(sf.SchemaError, match=said):
+            call()
+
+
+def test_a_key_column_the_table_lacks_is_named_by_every_check() -> None:
+    """(find_problems and validate_results ended in Polars' ColumnNotFoundError, and
+    sf.validate's keys=None in a bare TypeError; standings said it already)"""
+    res = sf.from_matches(pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": ["B"],
+                                        "games_a": [2], "games_b": [1], "games_drawn": [0]}))
+    said = r"key column\(s\) \['scenario'\] not in the results table"
+    for check in (sf.find_problems, sf.validate_results, sf.standings):
+        with pytest.raises(sf.SchemaError, match=said):
+            check(res, keys="scenario")
+    with pytest.raises(sf.DataError, match=r"keys must be column names, got None"):
+        sf.validate(res, keys=None)  # type: ignore[arg-type]
+    with pytest.raises(sf.DataError, match=r"origin must be a column name, got \[\]"):
+        sf.validate(res, origin=[])  # type: ignore[arg-type]
+    assert any("scenario" in d for d in sf.validate(res, keys=["scenario"]).problems[
+        "detail"].to_list())  # (validate reports what it finds: a missing column too)

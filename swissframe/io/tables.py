@@ -10,7 +10,7 @@ import polars as pl
 
 from swissframe.errors import ImportFormatError
 from swissframe.io import _files
-from swissframe.schema import MATCH_COLUMNS, MatchColumns, validate_results
+from swissframe.schema import MATCH_COLUMNS, MatchColumns, check_match_columns, validate_results
 
 __all__ = ["expand_paths", "read_results"]
 
@@ -64,6 +64,7 @@ def read_results(paths: PathLike | Iterable[PathLike], *,
     └────────────────────┴───────┴───────────┘
     """
     found, _ = _files.expand(paths, format="table")
+    columns = check_match_columns(columns)
     whole = (columns.games_a, columns.games_b, columns.games_drawn)
     frames = [_files.table_long(f, _files.read_table_file(f, whole=whole), columns)
               for f, _ in found]
