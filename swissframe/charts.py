@@ -632,6 +632,15 @@ def _one_event(df: pl.DataFrame, event_id: str | None, what: str) -> tuple[pl.Da
     return df.filter(pl.col("event_id") == event_id), event_id
 
 
+def _check_title(title: object, what: str) -> None:
+    # (a number or a mapping reached Altair's SchemaValidationError, "'1.5' is an invalid
+    # value for `text`")
+    if title is not None and not isinstance(title, str):
+        msg = (f"{what}: title must be text, got {title!r:.60}. Hint: e.g. "
+               "title='Regional Championship', or leave it out for the event's name.")
+        raise DataError(msg)
+
+
 def _positive(value: int | None, name: str, what: str, *, optional: bool = False) -> None:
     # (check_whole, the one rule of a count: 2**70 ended in an OverflowError drawing; None
     # only where the signature allows it: top=None of chart_standings was a bare
@@ -928,6 +937,7 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
     ['Points', 'OMW%', 'GW%', 'OGW%']
     """
     what = "chart_standings"
+    _check_title(title, what)
     df = _frame(table, what)
     _positive(top, "top", what)
     _positive(cut, "cut", what, optional=True)
@@ -939,7 +949,14 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
         crits = [c for c in ruleset.criteria if c.name != "match_points"
                  and c.function not in _NOT_PLOTTED and c.name in df.columns][:_MAX_PANELS]
     else:
-        crits = [known.get(n) or _rules.Criterion(n) for n in tiebreakers]
+        # (one name alone: not its letters; a number was a bare "not iterable")
+        names = (tiebreakers,) if isinstance(tiebreakers, str) else tiebreakers
+        if not (isinstance(names, Sequence) and all(isinstance(n, str) for n in names)):
+            msg = (f"{what}: tiebreakers must be column names, got {tiebreakers!r:.60}. "
+                   "Hint: e.g. tiebreakers=['omwp', 'gwp'], or leave it out for the "
+                   "ruleset's own.")
+            raise DataError(msg)
+        crits = [known.get(n) or _rules.Criterion(n) for n in names]
     tbs = [c.name for c in crits]
     _need(df, tbs, what, "swissframe.standings(...)")
     df, event = _one_event(df, event_id, what)
@@ -1067,6 +1084,7 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
     'rank'
     """
     what = "chart_standings_race"
+    _check_title(title, what)
     df = _frame(by_round, what)
     _positive(top, "top", what)
     _positive(start_round, "start_round", what, optional=True)
@@ -1197,6 +1215,7 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
     'omwp_max'
     """
     what = "chart_omw_ranges"
+    _check_title(title, what)
     rg = _frame(ranges, what)
     cur = _frame(current, what)
     _positive(top, "top", what)
@@ -1329,6 +1348,7 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
     'outcome'
     """
     what = "chart_cut_status"
+    _check_title(title, what)
     df = _frame(status, what)
     _positive(top, "top", what, optional=True)
     known = None if rules is None else _rules.get(rules)
@@ -1466,6 +1486,7 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
     [64, 128, 256]
     """
     what = "chart_cut_lines"
+    _check_title(title, what)
     table = getattr(events, "events", events)
     df = _frame(table, what)
     _positive(top, "top", what)
@@ -1617,6 +1638,7 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
     ('changes', 'Does the top 8 depend on the tiebreaker rules?')
     """
     what = "chart_sensitivity"
+    _check_title(title, what)
     df = _frame(sens, what)
     _positive(top, "top", what, optional=True)
     check_flag("baseline", baseline)

@@ -562,6 +562,16 @@ def test_bad_input_errors() -> None:
         charts.chart_standings_race(table)
     with pytest.raises(DataError, match="top must be"):
         charts.chart_standings(table, top=0)
+    # (a title not text was Altair's SchemaValidationError; tiebreakers a number, a bare
+    # "not iterable"; one name alone is that column, not its letters)
+    with pytest.raises(DataError, match=r"chart_standings: title must be text, got 1\.5"):
+        charts.chart_standings(table, title=1.5)  # type: ignore[arg-type]
+    with pytest.raises(DataError, match=r"chart_standings_race: title must be text"):
+        charts.chart_standings_race(race_frame(), title={"a": 1})  # type: ignore[arg-type]
+    with pytest.raises(DataError, match=r"tiebreakers must be column names, got 3"):
+        charts.chart_standings(table, tiebreakers=3)  # type: ignore[arg-type]
+    assert (charts.chart_standings(table, tiebreakers="omwp").to_dict()
+            == charts.chart_standings(table, tiebreakers=["omwp"]).to_dict())
     # (None where the signature takes a number: Python's bare "'<' not supported")
     with pytest.raises(DataError, match=r"chart_standings: top must be .* got None"):
         charts.chart_standings(table, top=None)  # type: ignore[arg-type]
