@@ -757,9 +757,15 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
     # (a count past 64 bits passed and ended in orjson's bare TypeError, writing the manifest)
     for name, value in (("batch_rows", batch_rows), ("workers", workers),
                         ("batch_events", batch_events)):
-        if value is not None:
+        # (None only where the signature allows it: batch_events; workers=None or
+        # batch_rows=None was a bare "'>' not supported")
+        if value is not None or name != "batch_events":
             check_whole(name, value, low=1, hint=f"e.g. {name}=1000")
     check_whole("unplayed", unplayed, hint="the events read with no result row")
+    if scratch is not None and not isinstance(scratch, (str, os.PathLike)):
+        msg = (f"scratch must be a folder's path, got {scratch!r:.60}. Hint: e.g. "
+               "scratch='/tmp/swissframe-scratch', or leave it out (a folder in dest).")
+        raise DataError(msg)
     if resume and overwrite:
         msg = "resume and overwrite both given. Hint: resume finishes a run, overwrite restarts."
         raise DataError(msg)

@@ -326,11 +326,16 @@ def test_output_inside_the_source_is_not_read_back(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("kw", [{"batch_rows": 0}, {"batch_rows": -5}, {"workers": 0},
-                                {"batch_events": 0}, {"resume": True, "overwrite": True}])
+                                {"batch_events": 0}, {"resume": True, "overwrite": True},
+                                # (None where the signature takes a number, a scratch that
+                                # is no path: bare TypeErrors; bad data 185)
+                                {"workers": None}, {"batch_rows": None}, {"scratch": 3}])
 def test_bad_settings_are_refused(tmp_path: Path, kw: dict[str, object]) -> None:
     _archive(2).write_parquet(tmp_path / "a.parquet")
     with pytest.raises(DataError):
         recompute(tmp_path / "a.parquet", tmp_path / "out", **kw)  # type: ignore[arg-type]
+    assert not (tmp_path / "out").exists()
+    recompute(tmp_path / "a.parquet", tmp_path / "ok", batch_events=None)  # (allowed there)
 
 
 @pytest.mark.slow
