@@ -63,6 +63,7 @@ from swissframe.io._files import (
     NO_RESULTS,
     NO_RESULTS_HINT,
     Source,
+    names_a_folder,
     output_target,
     rank_within,
     read,
@@ -922,7 +923,7 @@ def atomic_path(out: str | os.PathLike[str], inputs: Sequence[str] = ()) -> Iter
     target, in_place = output_target(out)
     # (a name ending in a separator means a folder: Path drops the separator, and "x/"
     # was written as a file named x)
-    if target.is_dir() or os.fspath(out).endswith((os.sep, "/")):
+    if names_a_folder(out):
         msg = (f"-o {os.fspath(out)!r} is a folder. Hint: give a file name, e.g. "
                f"{Path(out) / 'out.csv'}.")
         raise SwissframeError(msg)

@@ -76,10 +76,11 @@ def run(args: argparse.Namespace) -> int:
         rep = report(src, event_id=one_event_id(src, args.event), rules=args.rules, top=args.top,
                      title=args.title, n_sims=args.sims, seed=args.seed,
                      season=True if args.season else None)
-        if not hasattr(rep, "events") and not out.suffix and not names_a_folder(args.output):
-            out = out.with_suffix(".html")
-        # (a folder keeps its trailing separator: an event's page then goes inside it)
-        written = rep.save(out if out.suffix else args.output)
+        # one event's page named without a suffix is NAME.html; a folder (its trailing
+        # separator kept) is its own: a season's pages, or an event's index.html
+        one_page = not hasattr(rep, "events") and not names_a_folder(args.output)
+        written = rep.save(out.with_suffix(".html") if one_page and not out.suffix
+                           else args.output)
     size = (written.stat().st_size if written.is_file()
             else sum(f.stat().st_size for f in written.rglob("*.html")))
     done(args, f"wrote {written} ({size / 1e6:.2f} MB) in {time.perf_counter() - t0:.1f} s")

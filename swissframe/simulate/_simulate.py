@@ -895,13 +895,13 @@ def simulate(
                f"{sr.rounds_table!r}. Hint: pass rounds=... explicitly.")
         raise DataError(msg)
     if rounds is None:  # (the rows the rounds table's rounds make, against the memory)
-        phase1 = recommended_rounds(
+        least_rounds = max(int(recommended_rounds(
             pl.DataFrame({"event_id": ["smallest"], "players": [int(sizes.min())]}),
-            sr.rounds_table)["phase1_rounds"][0]
-        per = _rows_per_player(max(int(phase1), sr.min_rounds), drop_rate, drop_multiplier)
+            sr.rounds_table)["phase1_rounds"][0]), sr.min_rounds)
+        per = _rows_per_player(least_rounds, drop_rate, drop_multiplier)
         total = int(sizes.sum())
-        _check_rows(int(total * per), n_events, f"{total:,} players in all "
-                    f"({max(int(phase1), sr.min_rounds)} rounds or more each)")
+        _check_rows(int(total * per), n_events,
+                    f"{total:,} players in all ({least_rounds} rounds or more each)")
     bounds = _batches(sizes)
     children = root.spawn(len(bounds) + 1)[1:]
     parts: list[tuple[int, Arrays, Arrays, Arrays]] = []
