@@ -265,14 +265,14 @@ def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, s
     scores = (*[pl.col(c) for c in pk], pl.col("_score"),
               (pl.col("_score") + pl.col("_extra")).alias("_adj"))
     # (the record's: its _pts is the same sum of the rows' points)
+    adj_of_record = pl.col("_pts") + pl.col(RECORD_SCORES[0])
     scores_of_record = (*[pl.col(c) for c in pk], pl.col("_pts").alias("_score"),
-                        (pl.col("_pts") + pl.col(RECORD_SCORES[0])).alias("_adj"))
+                        adj_of_record.alias("_adj"))
     opp_adj = (*[pl.col(c) for c in k], pl.col(PLAYER).alias("_o"),
                pl.col("_adj").alias("_oadj"), pl.col("_score").alias("_oscore"))
     # (opp_adj of the record's scores in one step: the players' columns themselves)
     opp_of_record = (*[pl.col(c) for c in k], pl.col(PLAYER).alias("_o"),
-                     (pl.col("_pts") + pl.col(RECORD_SCORES[0])).alias("_oadj"),
-                     pl.col("_pts").alias("_oscore"))
+                     adj_of_record.alias("_oadj"), pl.col("_pts").alias("_oscore"))
     same_sched = (pl.col("_oadj").alias("_sadj"), pl.col("_oscore").alias("_sscore"))
     played = ~pl.col("_unpl") & pl.col(OPP).is_not_null()
     if rule == "fide-2023":
