@@ -716,6 +716,13 @@ class Ruleset:
         for f in ("criteria", "columns"):
             object.__setattr__(self, f, _criteria(self.name, f, getattr(self, f)))
         _check_vur_kinds(self)
+        if not self.criteria and not self.points_first:
+            # (the ranking sorted on no column: Polars' bare "expected at least 1 expression
+            # in 'as_struct'" from every analysis; bad data 202)
+            msg = (f"ruleset {self.name!r} ranks by nothing: no criteria, and "
+                   "points_first=False. Hint: give criteria, e.g. (Criterion('match_points'),), "
+                   "or leave points_first=True (match points first).")
+            raise RulesetError(msg)
         ranked = {c.name: c for c in self.criteria}
         clash = [c.name for c in self.columns if c.name in ranked and ranked[c.name] != c]
         if clash:

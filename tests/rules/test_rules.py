@@ -293,6 +293,18 @@ def test_user_defined_ruleset_in_a_few_lines() -> None:
     assert st_["player_id"].to_list().index("early") < st_["player_id"].to_list().index("late")
 
 
+def test_a_ruleset_that_ranks_by_nothing_is_refused() -> None:
+    """No criteria and ``points_first=False``: every analysis sorted on no column and
+    ended in Polars' bare ``ValueError`` (bad data 202); match points alone still rank."""
+    with pytest.raises(RulesetError, match=r"ranks by nothing.*Hint"):
+        Ruleset(name="x", criteria=(), points_first=False)
+    with pytest.raises(RulesetError, match="ranks by nothing"):
+        dataclasses.replace(sf.rules.SWU, name="x", criteria=())
+    points_only = Ruleset(name="x", criteria=())
+    ranked = sf.standings(solo({"a": ["W", "W"]}), points_only)
+    assert ranked.filter(pl.col("player_id") == "a")["rank"].to_list() == [1]
+
+
 def test_unknown_criterion_and_bad_definitions_raise() -> None:
     bad = Ruleset(name="bad", criteria=(Criterion("match_points"), Criterion("nope")))
     with pytest.raises(sf.DataError, match="not a registered tiebreaker"):
