@@ -94,6 +94,11 @@ _UNPLAYED: Final = (None, "pairing_bye", "full_bye", "absent")
 _PAIRING_BYE, _FULL_BYE, _ABSENT = 1, 2, 3
 #: Players per batch: bounds memory and sets the progress granularity.
 _BATCH_PLAYERS: Final = 250_000
+#: The largest ``skill`` (the ratings' spread, in logits): far past what changes a game
+#: (50 decides nearly every one), and low enough that every rating and difference of two
+#: stays finite (a spread of 1e308 made them inf − inf: NaN win chances, every game going
+#: to one seat whatever the ratings; bad data 203).
+MAX_SKILL: Final = 1000
 
 
 @dataclass(frozen=True)
@@ -616,7 +621,10 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
 
                 is_id = np.asarray(last & safe(a) & safe(b) & (id_draw < p.ids.rate))
         # games: best of three, game by game (see the module docstring)
-        g = 1.0 / (1.0 + np.exp(rating[b] - rating[a]))
+        # (a difference past ~709 logits overflows exp to inf: g is then 0.0, as it should
+        # be, without NumPy's RuntimeWarning; the ratings stay finite by MAX_SKILL)
+        with np.errstate(over="ignore"):
+            g = 1.0 / (1.0 + np.exp(rating[b] - rating[a]))
         w = rng.random((a.shape[0], 3)) < g[:, None]
         same = w[:, 0] == w[:, 1]
         a_won = np.where(same, 2 * w[:, 0], 1 + w[:, 2]).astype(np.int8)
@@ -867,9 +875,11 @@ def simulate(
         msg = (f"drop_multiplier must be a finite number ≥ 0, got {drop_multiplier!r}. Hint: "
                "how many times likelier a player out of contention drops, e.g. 4.0.")
         raise DataError(msg)
-    if not (isinstance(skill, numbers.Real) and math.isfinite(skill) and skill >= 0):
-        msg = (f"skill must be a finite number ≥ 0, got {skill!r}. Hint: the spread of "
-               "ratings in logits, e.g. 0.5; 0 for coin flips.")
+    if not (isinstance(skill, numbers.Real) and not isinstance(skill, bool)
+            and math.isfinite(skill) and 0 <= skill <= MAX_SKILL):
+        msg = (f"skill must be a number from 0 to {MAX_SKILL:,}, got {skill!r}. Hint: the "
+               "spread of ratings in logits, e.g. 0.5; 0 for coin flips (a spread of 50 "
+               "already decides nearly every game).")
         raise DataError(msg)
     seed = check_seed(seed)
     params = _Params(

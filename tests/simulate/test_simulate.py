@@ -7,6 +7,7 @@ import hashlib
 import importlib.util
 import itertools
 import sys
+import warnings
 from pathlib import Path
 from types import ModuleType
 
@@ -442,6 +443,27 @@ def test_skill_model_favours_the_stronger_player() -> None:
     stronger = played.filter(pl.col("rating") > pl.col("opp_rating") + 1.0)
     win_share = (stronger["games_won"] > stronger["games_lost"]).mean()
     assert win_share > 0.75
+
+
+def test_a_huge_skill_is_refused_and_a_large_one_decides_quietly() -> None:
+    """``skill=1e308`` made the ratings overflow (inf − inf: a NaN win chance, so every
+    game went to one seat whatever the ratings), and any spread past ~350 logits printed
+    NumPy's ``RuntimeWarning: overflow encountered in exp``; a spread above
+    ``MAX_SKILL`` is now refused, naming the bound, and a large one lets the stronger
+    player win every game without a warning (bad data 203)."""
+    for skill in (1e308, 1e4, True):
+        with pytest.raises(DataError, match=r"skill must be a number from 0 to 1,000"):
+            simulate(8, rounds=3, skill=skill)  # type: ignore[arg-type]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sim = simulate(64, rounds=4, seed=3, skill=1000, unfinished_rate=0.0,
+                       id_policy=None)
+    rating = sim.players.select("event_id", "player_id", "rating")
+    played = (sim.results.filter(pl.col("opponent_id").is_not_null())
+              .join(rating, on=["event_id", "player_id"])
+              .join(rating.rename({"player_id": "opponent_id", "rating": "opp_rating"}),
+                    on=["event_id", "opponent_id"]))
+    assert ((played["games_won"] == 2) == (played["rating"] > played["opp_rating"])).all()
 
 
 def _final_points(res: pl.DataFrame) -> pl.DataFrame:
