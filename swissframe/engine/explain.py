@@ -50,6 +50,11 @@ EXPLAIN_COLUMNS: Final = (
 #: player scored in it (Sonneborn-Berger's factor, C.07 Art. 9.1).
 CHESS_EXPLAIN_COLUMNS: Final = ("opp_score", "opp_score_adj", "bh_value", "vur", "points")
 
+#: The columns of a row that :func:`explain`'s table keeps as they are (the others of
+#: :data:`EXPLAIN_COLUMNS` it writes).
+_ROW_KEYS: Final = ("event_id", "player_id", "round", "opponent_id")
+
+
 def _fmt(x: pl.Expr) -> pl.Expr:
     return x.round(6).cast(pl.String)
 
@@ -156,7 +161,11 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
                    pl.col("mwp_raw").alias("opp_mwp_raw"), pl.col("mwp_opp").alias("_mwp"),
                    pl.col("gwp_raw").alias("opp_gwp_raw"), pl.col("gwp_opp").alias("_gwp"),
                    pl.col("_omw_e").alias("opp_omwp")))
-    rows = ctx.rows.filter(pl.col("player_id") == player_id)
+    # (an input column named like one this table writes — opp_wins, opp_rounds, points … —
+    # passed through with the rows, and the joins below kept it instead of the engine's
+    # value: bad data 204)
+    written = {*EXPLAIN_COLUMNS, *CHESS_EXPLAIN_COLUMNS} - {*keys, *_ROW_KEYS}
+    rows = ctx.rows.filter(pl.col("player_id") == player_id).drop(written, strict=False)
     earned_as_opp = rules.earned_bye_opponent is not None
     result = (pl.when(pl.col("_bye")).then(pl.lit("bye"))
               .when(pl.col("_unpaired") & pl.col("_draw")).then(pl.lit("half-point bye"))

@@ -131,3 +131,24 @@ def test_a_chess_bye_note_says_what_buchholz_counts_for_it() -> None:
         "games_a": [2, 2], "games_b": [0, 0], "games_drawn": [0, 0]})), "C", "mtg")
     assert mtg.filter(pl.col("result") == "bye")["note"].to_list() == [
         "bye: not an opponent, left out of averages"]
+
+
+@pytest.mark.parametrize(("rules", "names"), [
+    ("mtg", ["opp_wins", "opp_losses", "opp_draws", "opp_byes", "opp_rounds", "opp_dropped",
+             "opp_mwp_raw", "opp_gwp_raw", "opp_omwp"]),
+    ("fide", ["opp_score", "opp_score_adj", "bh_value", "vur", "points"]),
+])
+def test_an_input_column_named_like_an_explain_column_is_not_shown(
+        rules: str, names: list[str]) -> None:
+    """A results table's own column named like one ``explain`` writes (``opp_wins``, a
+    chess ``points`` …) passed through with the player's rows, and the table showed it in
+    place of the engine's value (bad data 204)."""
+    res = mtg_f5()
+    if rules == "fide":  # one game a round
+        res = res.with_columns(
+            (pl.col("games_won") > pl.col("games_lost")).cast(pl.Int64).alias("games_won"),
+            (pl.col("games_won") < pl.col("games_lost")).cast(pl.Int64).alias("games_lost"),
+            (pl.col("games_won") == pl.col("games_lost")).cast(pl.Int64).alias("games_drawn"))
+    plain = explain(res, "A", rules)
+    junk = explain(res.with_columns(pl.lit(99).alias(n) for n in names), "A", rules)
+    assert junk.select(plain.columns).equals(plain)
