@@ -11,7 +11,7 @@ own computation (same ruleset fields, same snapshot), so it always agrees with
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NoReturn
 
 import polars as pl
 
@@ -31,7 +31,7 @@ from swissframe.engine._record import (
 )
 from swissframe.engine.standings import check_keys, check_through_round, context, validated
 from swissframe.engine.tiebreakers import TIEBREAKERS, Context
-from swissframe.errors import DataError, check_id
+from swissframe.errors import DataError, check_id, did_you_mean
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import key_columns
 
@@ -121,6 +121,7 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
         require_stage(ruleset, lf.collect_schema().names())
     k = check_keys(keys)
     ruleset = late_rounds_needed(lf.pipe(collect), ruleset, k)
+    validated_rows = lf
     lf = lf.filter(pl.col("phase") == "swiss")
     if through_round is not None:
         lf = lf.filter(pl.col("round") <= through_round)
@@ -130,10 +131,7 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
         mine = mine.filter(pl.col("event_id") == event_id)
     found = mine.select(*k).unique().pipe(collect)
     if found.height == 0:
-        where = f" in event {quoted(event_id)}" if event_id is not None else ""
-        msg = (f"player {quoted(player_id)} has no Swiss rows{where}. Hint: check the id (and "
-               "event_id=), or through_round=.")
-        raise DataError(msg)
+        _no_rows(validated_rows, player_id, event_id)
     if found.height > 1:
         msg = (f"player {quoted(player_id)} appears in {found.height} events/keys "
                f"({found.rows()[:5]}). Hint: pass event_id= (and filter extra keys).")
@@ -145,6 +143,25 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
     dropped_final = bool(evals.filter(pl.col("player_id") == player_id)["_dropped"].item())
     ctx = context(standing_rows(lf, at), ruleset, k)
     return _table(ctx, player_id, ruleset, dropped_final)
+
+
+def _no_rows(rows: pl.LazyFrame, player_id: str, event_id: str | None) -> NoReturn:
+    """The :class:`DataError` of a player :func:`explain` finds no Swiss row of: one the
+    results (of ``event_id``) do not hold at all is said to be so, with the ids nearest
+    to it — it was "has no Swiss rows. Hint: check the id", with no id named, for a typo,
+    another case or another Unicode form of an id (bad data 205)."""
+    where = f" in event {quoted(event_id)}" if event_id is not None else ""
+    if event_id is not None:
+        rows = rows.filter(pl.col("event_id") == event_id)
+    ids = rows.select(pl.col("player_id").unique()).pipe(collect)["player_id"]
+    if player_id in ids:
+        msg = (f"player {quoted(player_id)} has no Swiss rows{where}. Hint: check the id (and "
+               "event_id=), or through_round=.")
+    else:
+        msg = (f"player {quoted(player_id)} is not in the results{where}. Hint: "
+               + did_you_mean(player_id, ids.to_list(), "check the id (and event_id=).",
+                              fold_case=True))
+    raise DataError(msg)
 
 
 def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) -> pl.DataFrame:
