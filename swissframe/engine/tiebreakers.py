@@ -1227,6 +1227,19 @@ def head_to_head(g: GroupContext, *, name: str = "head_to_head") -> pl.LazyFrame
 DeMethod = Literal["fide", "points"]
 _DE_METHODS: Final = ("fide", "points")
 
+#: The values a criterion's parameter takes where its default's kind does not say them all
+#: (``rules._ruleset._check_params`` reads the rest from the default: a flag, a whole
+#: number from 0, a fraction from 0 to 1): the choices of a text parameter, and the lowest
+#: whole number of a count that is not from 0 (a seed: any; points a round: at least 1).
+PARAM_CHOICES: Final[Mapping[tuple[str, str], tuple[str, ...]]] = {
+    ("direct_encounter", "method"): _DE_METHODS,
+    ("ygo_number", "rounding"): ("truncate", "round"),
+}
+PARAM_LOWEST: Final[Mapping[tuple[str, str], int]] = {
+    ("random", "seed"): -(2**63 - 1),
+    ("omp", "max_per_round"): 1,
+}
+
 
 def _direct_encounter_untied(name: str = "direct_encounter", *, forfeits: bool = False,
                              method: DeMethod = "fide") -> tuple[pl.Expr, ...] | None:
