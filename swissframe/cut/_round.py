@@ -547,7 +547,8 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
     # read only by the scenarios it ranks, opponents_bounded)
     own = rules if rules.opponent_mw_rounds == "played" else dataclasses.replace(
         rules, opponent_mw_rounds="played")
-    scales = rate_scales(post, own, post["_cnt"])
+    # (a scale that overflows is said once below, of its event)
+    scales = rate_scales(post, own, post["_cnt"], probe=True)
     exact = scales.exact()
     if not exact:
         ids = post.get_column("event_id").unique()

@@ -29,7 +29,13 @@ from swissframe.engine._record import (
     require_stage,
     standing_rows,
 )
-from swissframe.engine.standings import check_keys, check_through_round, context, validated
+from swissframe.engine.standings import (
+    check_keys,
+    check_through_round,
+    context,
+    fallbacks_named,
+    validated,
+)
 from swissframe.engine.tiebreakers import TIEBREAKERS, Context
 from swissframe.errors import DataError, check_id, did_you_mean
 from swissframe.rules._ruleset import Ruleset, get
@@ -141,8 +147,9 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
     evals = eval_rounds(lf, ruleset, k, cut).pipe(collect)
     at = evals.filter(pl.col("player_id") == player_id)[EVAL].item()
     dropped_final = bool(evals.filter(pl.col("player_id") == player_id)["_dropped"].item())
-    ctx = context(standing_rows(lf, at), ruleset, k)
-    return _table(ctx, player_id, ruleset, dropped_final)
+    with fallbacks_named(found["event_id"][0]):
+        ctx = context(standing_rows(lf, at), ruleset, k)
+        return _table(ctx, player_id, ruleset, dropped_final)
 
 
 def _no_rows(rows: pl.LazyFrame, player_id: str, event_id: str | None) -> NoReturn:

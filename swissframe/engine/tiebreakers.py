@@ -495,7 +495,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         if outer.fits():
             columns = (flt.alias(name), exact.alias(exact_name(name)))
         else:
-            warn_fallback(name, bits=outer.scale.bit_length())
+            warn_fallback(_fallback_what(name, source), bits=outer.scale.bit_length())
             mean = pl.col(f"_m_{source}")
             columns = (mean.alias(name), fallback_key(mean).alias(exact_name(name)))
             outer = FALLBACK_SCALE  # (the scale its key is at: ygo_number reads it)
@@ -529,7 +529,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
     if outer.fits():
         out = agg.select(*ctx.pkeys, flt.alias(name), exact.alias(exact_name(name)))
     else:
-        warn_fallback(name, bits=outer.scale.bit_length())
+        warn_fallback(_fallback_what(name, source), bits=outer.scale.bit_length())
         out = agg.select(*ctx.pkeys, pl.col("_mean_f").alias(name),
                          fallback_key(pl.col("_mean_f")).alias(exact_name(name)))
         outer = FALLBACK_SCALE
@@ -716,6 +716,21 @@ def _sum_bounds(ctx: Context, columns: Sequence[str]) -> dict[str, int]:
     top = max(rules.floor, rules.cap, rules.cap_dropped, Fraction(0))
     scale = {exact_name("mwp_opp"): ctx.rate_scale, exact_name("gwp_opp"): ctx.game_scale}
     return {c: math.ceil(top * scale[c].scale) * max(ctx.k_max, 1) for c in columns}
+
+
+#: How a fallback's warning says the values a mean averages (:func:`_fallback_what`).
+_SOURCE_WORDS: Final = {"mwp_opp": "match-win rates", "gwp_opp": "game-win rates",
+                        "_oinner": "OMW%s"}
+
+
+def _fallback_what(name: str, source: str) -> str:
+    """What an opponents' mean that fell back to rounded values is called in its warning:
+    its column, or for a column of the engine's own (``_omw_e`` of ``explain``, the
+    ``_omwp_inner`` OOMW% averages) the values it averages — the warning named those
+    columns (bad data 208)."""
+    if not name.startswith("_"):
+        return name
+    return f"the opponents' {_SOURCE_WORDS.get(source, source.lstrip('_'))}"
 
 
 def _earned_bye_contributions(ctx: Context) -> pl.LazyFrame | None:

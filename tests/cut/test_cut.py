@@ -935,3 +935,20 @@ def test_a_status_table_of_other_types_than_cut_status_writes_raises(change: pl.
                        r"neither text nor whole numbers"):
         cut.id_advice(res, pairs.with_columns(pl.concat_list("player_id")), 2, status=status)
     assert cut.id_advice(res, pairs, 2, status=status).height
+
+
+@pytest.mark.parametrize("analysis", ["cut_status", "next_round_ranges"])
+def test_a_cut_analysis_of_a_long_event_names_it_in_every_fallback(analysis: str) -> None:
+    """The cut analyses said a long event's fallback to rounded values of the event (``cut
+    analysis: exact scales overflow Int128 for event 'long'``) and, beside it, the probes'
+    own warnings of no event (``exact tie detection for game-win rates …``; bad data
+    208)."""
+    from tests.engine.test_record import _long_event, fallback_messages
+
+    res = _long_event()
+    prior, last = res.filter(pl.col("round") < 1000), res.filter(pl.col("round") == 1000)
+    run = {"cut_status": lambda: sf.cut_status(prior, last, top=4),
+           "next_round_ranges": lambda: sf.next_round_ranges(prior, last)}[analysis]
+    said = fallback_messages(run)
+    assert said
+    assert all("event 'long'" in text and " _" not in text for text in said), said
