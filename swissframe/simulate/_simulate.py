@@ -60,16 +60,18 @@ from typing import TYPE_CHECKING, Final, Literal, cast
 import polars as pl
 
 from swissframe._collect import collect, scoped
+from swissframe._display import quoted
 from swissframe.errors import (
     MAX_TABLE_ROWS,
     DataError,
     RulesetError,
+    SchemaError,
     check_choice,
     check_seed,
     check_whole,
     memory_bytes,
 )
-from swissframe.schema import as_frame, validate_results
+from swissframe.schema import as_frame, blank, is_id_type, validate_results
 from swissframe.simulate._pairing import pair_arrays
 from swissframe.simulate.rounds import recommended_rounds, rounds_table
 
@@ -279,6 +281,51 @@ def _id_policy(policy: str | IdPolicy | None) -> IdPolicy:
 # pair_round
 # --------------------------------------------------------------------------------------
 
+#: The optional columns of :func:`pair_round`'s players table that are whole numbers, and
+#: the least each may be (a round is from 1; rounds of byes and the last round played
+#: from 0).
+_PLAYER_COUNTS: Final = {"enters_round": 1, "byes": 0, "dropped_after": 0}
+
+
+def _checked_players(players: pl.DataFrame) -> pl.DataFrame:
+    """:func:`pair_round`'s players table, its ids as text, or an error naming the column
+    or the row: ids of a kind that is no id's (``schema.is_id_type``: a float, a list),
+    a null or blank id, a ``dropped`` that is not Boolean, a count that is not a whole
+    number or below its least. Nothing was checked: a null or blank id was paired as a
+    player (its opponent's row read as a bye), a null ``event_id`` left every player
+    unpaired without a word, ``enters_round="2"`` or ``-5`` was read, and a list id, a
+    text flag or count ended in Polars' bare cast errors (bad data 209)."""
+    def kind_ok(column: str, dtype: pl.DataType) -> bool:
+        if column in ("event_id", "player_id"):
+            return is_id_type(dtype)
+        if column == "dropped":
+            return dtype in (pl.Boolean, pl.Null)
+        return column not in _PLAYER_COUNTS or dtype == pl.Null or dtype.is_integer()
+
+    wrong = [f"{c} is {t}" for c, t in players.schema.items() if not kind_ok(c, t)]
+    if wrong:
+        msg = (f"players table has mistyped column(s): {'; '.join(wrong)}. Hint: ids are "
+               "text (or whole numbers), dropped is True/False, enters_round, byes and "
+               "dropped_after are whole numbers.")
+        raise SchemaError(msg)
+    base = players.with_columns(pl.col("event_id", "player_id").cast(pl.String))
+    no_id = base.filter(pl.any_horizontal(pl.col(c).is_null() | blank(pl.col(c))
+                                          for c in ("event_id", "player_id")))
+    low = [(c, least) for c, least in _PLAYER_COUNTS.items() if c in base.columns]
+    below = base.filter(pl.any_horizontal(pl.col(c) < least for c, least in low)) if low \
+        else base.clear()
+    if no_id.height or below.height:
+        row = (no_id if no_id.height else below).row(0, named=True)
+        what = ("an empty event_id or player_id (a blank cell is no player)" if no_id.height
+                else "; ".join(f"{c} {row[c]} (from {least})" for c, least in low
+                               if row[c] is not None and row[c] < least))
+        msg = (f"players table, event {quoted(row['event_id'])}, player "
+               f"{quoted(row['player_id'])}: {what}. Hint: one row per player, with its "
+               "ids; a player's rounds are numbered from 1.")
+        raise DataError(msg)
+    return base
+
+
 def _players_frame(results: pl.DataFrame, players: pl.DataFrame | None) -> pl.DataFrame:
     if players is None:
         if results.height == 0:
@@ -293,8 +340,8 @@ def _players_frame(results: pl.DataFrame, players: pl.DataFrame | None) -> pl.Da
             msg = (f"players table has columns {players.columns}, no player_id. "
                    "Hint: one row per player with event_id, player_id.")
             raise DataError(msg)
-        base = players if "event_id" in players.columns else players.with_columns(
-            pl.lit("event").alias("event_id"))
+        base = _checked_players(players if "event_id" in players.columns
+                                else players.with_columns(pl.lit("event").alias("event_id")))
         dup = base.filter(pl.len().over("event_id", "player_id") > 1)
         if dup.height:
             row = dup.row(0, named=True)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from swissframe.cli import main
 from swissframe.cli.commands import simulate as cmd
-from swissframe.errors import DataError, RulesetError
+from swissframe.errors import DataError, RulesetError, SchemaError
 from swissframe.rounds import recommended_rounds
 from swissframe.schema import from_matches, validate_results
 from swissframe.simulate import SIM_RULES, IdPolicy, pair_round, simulate, with_rules
@@ -210,6 +210,37 @@ def _play(pairings: pl.DataFrame) -> pl.DataFrame:
         pl.when(pl.col("unplayed") == "absent").then(0).otherwise(2).alias("games_a"),
         pl.when(pl.col("unplayed") == "absent").then(2).otherwise(0).alias("games_b"),
         pl.lit(0).alias("games_drawn")))
+
+
+ROSTER = pl.DataFrame({"event_id": ["e"] * 4, "player_id": ["a", "b", "c", "d"]})
+
+
+@pytest.mark.parametrize(("change", "error", "said"), [
+    (pl.col("player_id").replace("a", None), DataError, r"player None: an empty event_id"),
+    (pl.col("player_id").replace("a", " "), DataError, r"player ' ': an empty event_id"),
+    (pl.lit(None, pl.String).alias("event_id"), DataError, r"event None, player 'a'"),
+    (pl.lit(1.0).alias("player_id"), SchemaError, r"player_id is Float64"),
+    (pl.concat_list("player_id").alias("player_id"), SchemaError, r"player_id is List"),
+    (pl.lit("yes").alias("dropped"), SchemaError, r"dropped is String"),
+    (pl.lit("2").alias("enters_round"), SchemaError, r"enters_round is String"),
+    (pl.lit(0).alias("enters_round"), DataError, r"enters_round 0 \(from 1\)"),
+    (pl.lit(-1).alias("byes"), DataError, r"byes -1 \(from 0\)"),
+    (pl.lit(-1).alias("dropped_after"), DataError, r"dropped_after -1 \(from 0\)"),
+])
+def test_pair_round_refuses_a_players_table_it_cannot_read(
+        change: pl.Expr, error: type[Exception], said: str) -> None:
+    """A players table's ids, flags and counts are checked (bad data 209): a null or blank
+    id was paired as a player (its opponent's row read as a bye), a null event left every
+    player unpaired (no row, no word), ``enters_round="2"`` or ``0`` was read, and a list
+    id, a text flag or count ended in Polars' bare cast errors."""
+    with pytest.raises(error, match=said):
+        pair_round(None, ROSTER.with_columns(change))
+
+
+def test_pair_round_reads_whole_number_ids_as_text() -> None:
+    """Whole-number ids are ids, as everywhere they are read (bad data 209 kept them)."""
+    out = pair_round(None, ROSTER.with_columns(pl.Series("player_id", [1, 2, 3, 4])))
+    assert sorted(out["player_id"].to_list()) == ["1", "2", "3", "4"]
 
 
 def test_pair_round_first_round_and_mirrors() -> None:
