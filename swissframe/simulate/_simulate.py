@@ -61,6 +61,7 @@ import polars as pl
 
 from swissframe._collect import collect, scoped
 from swissframe._display import quoted
+from swissframe.engine.standings import with_disqualified
 from swissframe.errors import (
     MAX_TABLE_ROWS,
     DataError,
@@ -71,7 +72,7 @@ from swissframe.errors import (
     check_whole,
     memory_bytes,
 )
-from swissframe.schema import as_frame, blank, is_id_type, validate_results
+from swissframe.schema import DISQUALIFIED, as_frame, blank, is_id_type, validate_results
 from swissframe.simulate._pairing import pair_arrays
 from swissframe.simulate.rounds import recommended_rounds, rounds_table
 
@@ -395,7 +396,8 @@ def pair_round(
     Parameters
     ----------
     results
-        Results so far (long form, validated), or ``None``/empty before round 1.
+        Results so far (long form, validated), or ``None``/empty before round 1. A player
+        disqualified in them (``disqualified``) is out of the event: not paired again.
     players
         One row per player: ``event_id``, ``player_id`` and optionally ``dropped`` (bool:
         never pair again), ``dropped_after`` (last round played), ``enters_round`` (late
@@ -464,6 +466,11 @@ def pair_round(
     r = pl.col("_round")
     alive = ~pl.col("dropped") & (pl.col("dropped_after").is_null() | (pl.col("dropped_after")
                                                                        >= r))
+    if DISQUALIFIED in res.columns:
+        # a disqualified player is out of the event (MTG IPG §1.1, Pokémon TRH §5.7.3):
+        # paired again, as if the flag were not there (bad data 210)
+        state = with_disqualified(state, res.lazy(), ["event_id", "player_id"])
+        alive = alive & ~pl.col(DISQUALIFIED)
     state = state.with_columns(
         pl.when(~alive).then(pl.lit("out"))
         .when(pl.col("enters_round") > r).then(pl.lit("late"))

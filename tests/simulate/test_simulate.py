@@ -243,6 +243,20 @@ def test_pair_round_reads_whole_number_ids_as_text() -> None:
     assert sorted(out["player_id"].to_list()) == ["1", "2", "3", "4"]
 
 
+def test_pair_round_leaves_out_a_disqualified_player() -> None:
+    """A player disqualified in the results (MTG IPG §1.1, Pokémon TRH §5.7.3: out of the
+    event) was paired for the next round as if the flag were not there (bad data 210)."""
+    res = simulate(8, 3, seed=4, id_policy=None).results
+    flagged = res.with_columns(((pl.col("player_id") == "p001") & (pl.col("round") == 2))
+                               .alias("disqualified"))
+    nxt = pair_round(flagged)
+    assert "p001" not in nxt["player_id"].to_list() + nxt["opponent_id"].to_list()
+    assert nxt.height == 7
+    assert nxt["unplayed"].to_list().count("pairing_bye") == 1
+    # no flag: everyone paired
+    assert pair_round(res.with_columns(pl.lit(False).alias("disqualified"))).height == 8
+
+
 def test_pair_round_first_round_and_mirrors() -> None:
     roster = pl.DataFrame({"event_id": ["e"] * 7, "player_id": list("abcdefg")})
     r1 = pair_round(None, roster, seed=3)
