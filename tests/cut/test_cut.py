@@ -952,3 +952,23 @@ def test_a_cut_analysis_of_a_long_event_names_it_in_every_fallback(analysis: str
     said = fallback_messages(run)
     assert said
     assert all("event 'long'" in text and " _" not in text for text in said), said
+
+
+@pytest.mark.parametrize("rules", ["pokemon", "fab"])
+@pytest.mark.parametrize("key", [pl.lit(0), pl.lit(0, pl.UInt32), pl.lit("mine")])
+def test_a_results_column_named_scenario_id_is_not_the_scenarios_key(
+        rules: str, key: pl.Expr) -> None:
+    """A results table with its own ``scenario_id`` column (an analysis's output given
+    back, a user's scenarios) through a cut analysis that ranks scenarios with the engine
+    (a ruleset ordering ties by lot): the column was joined in place of the scenarios'
+    key — Polars' bare ``SchemaError`` (``type Int64 is incompatible with expected type
+    String``), or every scenario's prior rows under one key, refused as duplicate seats
+    (bad data 211)."""
+    res = sf.simulate(8, 4, seed=61, id_policy=None).results
+    prior, last = res.filter(pl.col("round") < 4), res.filter(pl.col("round") == 4)
+    plain = cut.cut_status(prior, last, top=3, rules=rules)
+    given = prior.with_columns(key.alias("scenario_id"))
+    assert_frame_equal(cut.cut_status(given, last, top=3, rules=rules), plain)
+    sims = {"exact_limit": 0, "n_sims": 10}
+    assert_frame_equal(cut.cut_status(given, last, top=3, rules=rules, **sims),
+                       cut.cut_status(prior, last, top=3, rules=rules, **sims))
