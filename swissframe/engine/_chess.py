@@ -592,7 +592,12 @@ def sonneborn_berger(ctx: Context, *, name: str = "sb", cut: int = 0, median: in
     terms = (chess_terms(ctx).filter(pl.col("_val").is_not_null())
              .with_columns(_c=pl.col("_val") * pl.col("_pts")))
     if cut or median:
-        terms = _cut_lowest_scoring(terms, ctx.pkeys, cut + median, median)
+        # (each cut is one step of the plan: no more than a player has rounds, which leave
+        # nothing past them — Cut-1000000 built a million joins, a hang; bad data 206)
+        most = int(terms.group_by(ctx.pkeys).len().select(pl.col("len").max())
+                   .pipe(collect).item() or 0)
+        terms = _cut_lowest_scoring(terms, ctx.pkeys, min(cut + median, most),
+                                    min(median, most))
     agg = terms.group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s"))
     return _finish(ctx, agg, name, unit * unit)
 

@@ -6,10 +6,11 @@ One call handles any number of events: every step is a join or group-by keyed by
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import numbers
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Final, Literal, NamedTuple, overload
 
 import polars as pl
@@ -1264,6 +1265,23 @@ def _by_scale_group(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     for text in _fallback_summary(fallbacks):
         warnings.warn(text, ExactnessWarning, stacklevel=4)
     return pl.concat(parts, how="diagonal_relaxed").sort(list(keys), maintain_order=True)
+
+
+@contextlib.contextmanager
+def fallbacks_named(event_id: object) -> Iterator[None]:
+    """The block's :class:`~swissframe.errors.ExactnessWarning` said of ``event_id``, as
+    :func:`standings` says an event's (:func:`_fallback_summary`), each once: ``explain``'s
+    named no event, and said one fallback once for each mean (bad data 208). Other
+    warnings pass as they are."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    said = [str(w.message) for w in caught if issubclass(w.category, ExactnessWarning)]
+    for w in caught:
+        if not issubclass(w.category, ExactnessWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    for text in _fallback_summary([(str(event_id), t) for t in dict.fromkeys(said)]):
+        warnings.warn(text, ExactnessWarning, stacklevel=4)
 
 
 def _fallback_summary(fallbacks: Sequence[tuple[str, str]]) -> list[str]:
