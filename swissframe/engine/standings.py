@@ -527,28 +527,12 @@ def _group_criteria(table: pl.DataFrame | pl.LazyFrame, rows: pl.LazyFrame, rule
             continue
         spec = TIEBREAKER_SPECS[crit.function]
         materialised = None
-        ahead: tuple[pl.Expr, ...] | None = None  # (see ORDER_IN_WINDOWS)
-        last = final and one and not any(c.function in GROUP_TIEBREAKERS
-                                         for c in rules.criteria[i + 1:])
         if spec.ties and not spec.ranks and not large:
             # the groups without their ranks: windows over the criteria's columns (exact,
             # nulls equal to nulls, as the ranking pass's ties), in the plan that reads
             # them, instead of a ranking pass of their own
             windows = _tie_windows(keys, tuple(_sort_keys(rules, i)[0]))
-            if ORDER_IN_WINDOWS and last and pending is not None and spec.untied is not None:
-                ahead = spec.untied(crit.name, **crit.kwargs)
-            if pending is not None and ahead is not None:
-                # the last group criterion's columns where no two players tie, and the
-                # order they give, in the same query: where none tie (as often: one
-                # 64-player FIDE event), the ranking is that order, with no query of its
-                # own (_untied_ranking's sort)
-                got = with_columns(with_columns(pending, *windows, *ahead),
-                                   _ranking_order(rules)).pipe(collect)
-                table, pending = _without(got, "_tie", "_tie_size", _ORDER, *(
-                    e.meta.output_name() for e in ahead)), None
-                tied, materialised = _columns(got, [*table.columns, "_tie", "_tie_size"]
-                                              ).lazy(), got
-            elif pending is not None:  # (read more than once below: materialised, with them)
+            if pending is not None:  # (read more than once below: materialised, with them)
                 got = with_columns(pending, *windows).pipe(collect)
                 table, pending = _without(got, "_tie", "_tie_size"), None
                 tied, materialised = got.lazy(), got
@@ -582,11 +566,10 @@ def _group_criteria(table: pl.DataFrame | pl.LazyFrame, rows: pl.LazyFrame, rule
             # no two players tied (FIDE's direct encounter where no two players tie on
             # the criteria before it): its columns are known, added to the table without
             # its function's plan of the rows or a join
-            if last and pending is None and not large:  # (the last group criterion)
-                if ahead is not None and materialised is not None:  # (ranked already)
-                    return _ranked(_without(materialised, "_tie", "_tie_size", _ORDER)[
-                        materialised.get_column(_ORDER)])
-                return _untied_ranking(table, untied, rules)
+            if (final and one and pending is None and not large
+                    and not any(c.function in GROUP_TIEBREAKERS
+                                for c in rules.criteria[i + 1:])):
+                return _untied_ranking(table, untied, rules)  # (the last group criterion)
             if large:
                 table = table.with_columns(*untied)
             else:
@@ -633,34 +616,8 @@ def _untied_ranking(table: pl.DataFrame, columns: Sequence[pl.Expr], rules: Rule
     ordered = collect(with_columns(table.lazy(), *columns).sort(
         [*cols, "player_id"], descending=[*desc, False], nulls_last=True,
         multithreaded=False), pooled=False)
-    return _ranked(ordered)
-
-
-def _ranked(ordered: pl.DataFrame) -> _Ranked:
-    """One group's table in rank order, no two of its rows tied: ranked 1, 2, …"""
-    return _Ranked(ordered.hstack([pl.Series("rank", range(1, ordered.height + 1),
+    return _Ranked(ordered.hstack([pl.Series("rank", range(1, table.height + 1),
                                              dtype=pl.Int64)]))
-
-
-#: One small event's last group criterion that declares its columns where no two players
-#: tie (``TiebreakerSpec.untied``: FIDE's direct encounter) takes them and the ranking's
-#: order in its windows' query (:func:`_ranking_order`), the ranking then that order;
-#: False: the windows alone, and :func:`_untied_ranking`'s sort where none tie (the
-#: reference the tests compare it with).
-ORDER_IN_WINDOWS = True
-
-#: The column of :func:`_ranking_order`.
-_ORDER: Final = "__order"
-
-
-@functools.lru_cache(maxsize=64)
-def _ranking_order(rules: Ruleset) -> pl.Expr:
-    """Each row's position in :func:`_untied_ranking`'s sort (the ranking criteria's
-    exact columns, then ``player_id``: a total order), as the positions of the rows in
-    that order — the gather that sorts the table (:data:`ORDER_IN_WINDOWS`)."""
-    cols, desc = _sort_keys(rules)
-    return pl.int_range(pl.len(), dtype=pl.UInt32).sort_by(
-        [*cols, "player_id"], descending=[*desc, False], nulls_last=True).alias(_ORDER)
 
 
 @functools.lru_cache(maxsize=64)

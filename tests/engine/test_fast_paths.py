@@ -1111,55 +1111,14 @@ def test_untied_ranking_ranks_an_event_of_no_ties_by_one_sort() -> None:
                       "games_drawn": [0, 0, 0, 1, 0, 0]})  # A 3, B 1½, C 1, D ½
     res = sf.from_matches(m)
     for rules, taken in ((sf.rules.FIDE, 1), (_FIDE_DE_POINTS, 0)):
-        # (with the order from the windows' query, or from its own sort)
-        with (mock.patch.object(st_mod, "_ranked", wraps=st_mod._ranked) as spy,
-              mock.patch.object(st_mod, "_untied_ranking",
-                                wraps=st_mod._untied_ranking) as sort):
+        with mock.patch.object(st_mod, "_untied_ranking",
+                               wraps=st_mod._untied_ranking) as spy:
             got = sf.standings(res, rules)
-        assert (spy.call_count, sort.call_count) == (taken, 0), rules.name
-        with (mock.patch.object(st_mod, "ORDER_IN_WINDOWS", False),
-              mock.patch.object(st_mod, "_untied_ranking",
-                                wraps=st_mod._untied_ranking) as sort):
-            assert_frame_equal(sf.standings(res, rules), got, check_exact=True)
-        assert sort.call_count == taken, rules.name
+        assert spy.call_count == taken, rules.name
         with mock.patch.object(st_mod, "UNTIED_RANKING", False):
             ref = sf.standings(res, rules)
         assert_frame_equal(got, ref, check_exact=True)
     assert got["rank"].to_list() == [1, 2, 3, 4]
-
-
-_TIED: Final = sf.from_matches(pl.DataFrame({
-    "round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"], "player_b": ["B", "D", "C", "D"],
-    "games_a": [1, 1, 0, 1], "games_b": [0, 0, 0, 0],
-    "games_drawn": [0, 0, 1, 0]}))  # (A and C 1½ each and they drew, B 1, D 0)
-_UNTIED: Final = sf.from_matches(pl.DataFrame({
-    "round": [1, 1, 2, 2, 3, 3], "player_a": ["A", "C", "A", "B", "A", "B"],
-    "player_b": ["B", "D", "C", "D", "D", "C"], "games_a": [1, 1, 1, 0, 1, 1],
-    "games_b": [0, 0, 0, 0, 0, 0], "games_drawn": [0, 0, 0, 1, 0, 0]}))  # (A 3, B 1½, C 1, D ½)
-
-
-@PROPS
-@given(res=random_events(max_events=1),
-       rules=st.sampled_from([sf.rules.FIDE, sf.rules.FIDE_2009, sf.rules.get("fide-2026"),
-                              _FIDE_DE_FIRST, _FIDE_DE_POINTS]),
-       through=st.sampled_from([None, 2]))
-@example(res=_TIED, rules=sf.rules.FIDE, through=None)  # (two tied: not that order)
-@example(res=_UNTIED, rules=sf.rules.FIDE, through=None)  # (no two tied: that order)
-def test_ranking_order_from_the_windows_query_equals_the_untied_ranking_sort(
-        res: pl.DataFrame, rules: sf.Ruleset, through: int | None) -> None:
-    """One event's last group criterion declaring its columns where no two players tie
-    (direct encounter) takes them and the ranking's order in its windows' query
-    (``ORDER_IN_WINDOWS``): where none tie, the table gathered in that order and
-    ranked 1, 2, …; where some do, the windows as before (the extra columns dropped).
-    Both equal the windows alone and ``_untied_ranking``'s sort (the reference), and
-    the ranking query of ``_finish`` (``UNTIED_RANKING=False``)."""
-    got = sf.standings(res, rules, through_round=through)
-    with mock.patch.object(st_mod, "ORDER_IN_WINDOWS", False):
-        ref = sf.standings(res, rules, through_round=through)
-    assert_frame_equal(got, ref, check_exact=True)
-    with mock.patch.object(st_mod, "UNTIED_RANKING", False):
-        plain = sf.standings(res, rules, through_round=through)
-    assert_frame_equal(got, plain, check_exact=True)
 
 
 def test_criterion_columns_known_without_the_schema_equal_the_schema() -> None:
