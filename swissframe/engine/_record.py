@@ -60,6 +60,7 @@ __all__ = [
     "rate_terms",
     "row_points",
     "seat_record",
+    "swiss_rows",
     "unplayed_kind",
     "with_event_rounds",
 ]
@@ -88,6 +89,14 @@ def unplayed_kind(*, given: bool = True) -> pl.Expr:
     return pl.coalesce(pl.col("unplayed"), derived) if given else derived
 
 
+def swiss_rows(rows: pl.LazyFrame, *, swiss: bool = False) -> pl.LazyFrame:
+    """The Swiss rows of ``rows``; ``swiss``: every row is one (validation counted them:
+    ``schema.IdCodes.swiss``), so ``rows`` as they are — no row's phase compared and no
+    copy of the rows that a filter keeping every row still makes (a node fewer in each
+    plan reading them)."""
+    return rows if swiss else rows.filter(pl.col("phase") == "swiss")
+
+
 def prepare_rows(results: pl.LazyFrame, rules: Ruleset, *,
                  columns: Sequence[str] | None = None, swiss: bool = False) -> pl.LazyFrame:
     """Swiss rows only, with result flags and integer match-point units.
@@ -106,7 +115,7 @@ def prepare_rows(results: pl.LazyFrame, rules: Ruleset, *,
     if not given:
         results = results.with_columns(unplayed=pl.lit(None, dtype=pl.String))
     steps = _row_flags(rules, double_loss="double_loss" in names, unplayed=given)
-    out = results if swiss else results.filter(pl.col("phase") == "swiss")
+    out = swiss_rows(results, swiss=swiss)
     for step in steps:
         out = with_columns(out, *step)
     return out
