@@ -35,7 +35,6 @@ are reported and skipped when asked (``on_error="skip"``; their problems are wri
 from __future__ import annotations
 
 import contextlib
-import glob
 import importlib
 import os
 import shutil
@@ -65,6 +64,7 @@ from swissframe.io._files import (
     _polars_text,
     check_parquet_pages,
     concat_files,
+    glob_files,
     make_folder,
     path_items,
     resolved,
@@ -229,7 +229,7 @@ def _files(source: str | Path | Sequence[str | Path], exclude: Path | None = Non
         elif p.is_file():
             out.append(str(p))
         else:
-            out += sorted(f for f in glob.glob(str(s), recursive=True) if Path(f).is_file())
+            out += [str(f) for f in glob_files(s)]
     if exclude is not None:
         out = [f for f in out if not in_output(f, exclude)]
     if not out:

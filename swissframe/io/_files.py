@@ -554,6 +554,35 @@ def _broken_link(path: Path) -> bool:
     return path.is_symlink() and not path.exists()
 
 
+def glob_files(pattern: PathLike) -> list[Path]:
+    """The files a glob pattern matches, sorted: what ``glob.glob(pattern, recursive=True)``
+    matches — a name with a leading "." only where the pattern writes the dot — except
+    that ``**`` never descends into a link to a folder, as a folder's read
+    (:func:`_folder_files`) does not. ``glob.glob`` follows such links: a link to a folder
+    above (``a/up -> ..``) read one file 41 times, under 41 paths round the loop, and two
+    such links made it walk 2**40 paths (a hang).
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> (d / "a").mkdir(); _ = (d / "a" / "x.csv").write_text(""); _ = (d / ".h.csv").write_text("")
+    >>> (d / "a" / "up").symlink_to("..")
+    >>> [f.relative_to(d).as_posix() for f in glob_files(d / "**" / "*.csv")]
+    ['a/x.csv']
+    """
+    parts = Path(pattern).parts
+    first = next((i for i, p in enumerate(parts) if glob.escape(p) != p), len(parts))
+    base = Path(*parts[:first]) if first else Path()
+    # (within a name, ** is * to glob; pathlib before 3.13 refuses it)
+    rest = [p if p == "**" else re.sub(r"\*{2,}", "*", p) for p in parts[first:]]
+    if not rest:
+        return [base] if base.is_file() else []
+    if rest[-1] == "**":  # (glob's trailing ** matches the files below too)
+        rest.append("*")
+    dotted = any(p.startswith(".") for p in rest)
+    return sorted(f for f in base.glob("/".join(rest)) if f.is_file() and (
+        dotted or not any(p.startswith(".") for p in f.relative_to(base).parts)))
+
+
 def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
            limit: int | None = None) -> tuple[list[tuple[Path, Format]], list[Path]]:
     """Files named by ``paths`` (files, folders searched recursively, globs) with formats.
@@ -595,8 +624,7 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
         elif p.exists() or p.is_symlink():
             members, named = [p], True
         else:
-            members = sorted(Path(g) for g in glob.glob(os.fspath(item), recursive=True)
-                             if Path(g).is_file())
+            members = glob_files(item)
             named = False
             if not members:
                 msg = (f"no such file, folder or glob match: {shown(item)!r}. Hint: check "

@@ -1338,6 +1338,46 @@ def test_a_folders_files_are_what_rglob_lists_less_hidden_names(tmp_path: Path) 
     assert [f.name for f in broken] == ["gone", "loop1", "loop2"]
 
 
+@pytest.mark.parametrize("pattern", ["**/*.csv", "**", "a/**", "**/n*.csv", "a/*.csv",
+                                     "*/*/*", "a**/*.csv", "**/.h/*.csv", "nothing/**"])
+def test_a_glob_matches_what_glob_matches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          pattern: str) -> None:
+    """Class 186: ``glob_files`` (the one reading of a glob, for ``read`` and
+    ``recompute``) matches what ``glob.glob(..., recursive=True)`` does where no link to
+    a folder is in the way: hidden names only where the pattern writes the dot, a
+    trailing ``**`` matching the files below, ``**`` inside a name as ``*``."""
+    import glob
+
+    for name in ("a/n1.csv", "a/b/n2.csv", "a/.h/n3.csv", ".top.csv", "top.csv", "a/b/c/x.txt"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    monkeypatch.chdir(tmp_path)
+    reference = sorted(Path(g) for g in glob.glob(pattern, recursive=True) if Path(g).is_file())
+    assert _files.glob_files(pattern) == reference
+    absolute = sorted(Path(g) for g in glob.glob(str(tmp_path / pattern), recursive=True)
+                      if Path(g).is_file())
+    assert _files.glob_files(tmp_path / pattern) == absolute
+
+
+def test_a_glob_does_not_go_round_a_link_to_a_folder_above(tmp_path: Path) -> None:
+    """Class 186: ``**`` of a glob followed a link to a folder (Python's ``glob`` does),
+    which a folder's read does not: a link to the folder above (``a/up -> ..``) read one
+    CSV 41 times, under 41 paths round the loop (41 rows a seat: "duplicate_seat"), and
+    two such links (``a/up``, ``a/self``) walked 2**40 paths, a hang of ``swissframe
+    validate 'results/**/*.csv'`` and of ``recompute 'archive/**/*.parquet'``. The glob
+    reads each file once, as the folder does."""
+    from swissframe import bulk
+
+    _copy(CSV, tmp_path / "a" / "n.csv")
+    sf.read_results(CSV).write_parquet(tmp_path / "a" / "n.parquet")
+    (tmp_path / "a" / "up").symlink_to("..")
+    src = sf.read(tmp_path / "**" / "*.csv")
+    assert src.files == [str(tmp_path / "a" / "n.csv")]
+    assert src.results.height == sf.read(tmp_path / "a" / "n.csv").results.height
+    (tmp_path / "a" / "self").symlink_to("../a")  # (two such links: the hang)
+    assert bulk._files(str(tmp_path / "**" / "*.parquet")) == [str(tmp_path / "a" / "n.parquet")]
+
+
 def test_a_read_s_contract_error_names_the_files_of_its_events(tmp_path: Path) -> None:
     """Class 138: a row the contract refuses (a round 0, a duplicate seat) in a file read by
     ``sf.read`` was a ``ValidationError`` naming event, round and player but no file: in
