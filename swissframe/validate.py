@@ -584,9 +584,13 @@ def _scores(lf: pl.LazyFrame, ev: Sequence[str], best_of: int | None) -> list[pl
     out: list[pl.LazyFrame] = []
     if best_of is not None:
         known = rows
-        if "games_known" in lf.collect_schema().names():
-            known = rows.filter(pl.col("games_known").cast(pl.Boolean, strict=False)
-                                .fill_null(True))
+        schema = lf.collect_schema()
+        if "games_known" in schema:  # (the decklist reader's column, perhaps written to a
+            # file and read back as text, "yes" or "x": Polars casts no text to Boolean,
+            # so such a table ended in an internal InvalidOperationError; a cell that is
+            # no flag is a score checked)
+            known = rows.filter(flag_values("games_known", schema["games_known"])
+                                .fill_null(value=True))
         impossible = impossible_score(w, lo, best_of)
         out.append(_rows("impossible_score", known.filter(impossible), pl.format(
             f"{{}} is {impossible_score_words(best_of)}", rec)))

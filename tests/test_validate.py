@@ -236,6 +236,23 @@ def test_best_of_one_and_unchecked_and_games_known() -> None:
     assert validate(GOOD.with_columns(pl.lit(False).alias("games_known")), best_of=1).clean
 
 
+@pytest.mark.parametrize(("cell", "checked"), [
+    ("no", 0), (" FALSE ", 0), ("0", 0), ("yes", 6), ("x", 6), ("", 6), (1, 6), (0, 0)])
+def test_games_known_is_read_as_a_flag(tmp_path: Path, cell: object, checked: int) -> None:
+    """Class 187: ``games_known`` (the decklist reader's column: False where the platform
+    publishes no game counts, whose scores are then not checked) written to a file and
+    read back, or given as text: Polars casts no text to Boolean, so ``validate`` (and
+    ``swissframe validate``, exit 2) ended in an internal ``InvalidOperationError``. Its
+    cells are read as every flag is (``schema.flag_values``); a cell that is no flag
+    leaves the score checked."""
+    table = GOOD.with_columns(pl.Series("games_known", [cell] * GOOD.height))
+    assert kinds(validate(table, best_of=1)).get("impossible_score", 0) == checked
+    f = tmp_path / "e.csv"
+    table.with_columns(pl.col("games_known").cast(pl.String)).write_csv(f)
+    assert main(["validate", str(f), "--best-of", "1", "--format", "json", "-o",
+                 str(tmp_path / "r.json")]) == (1 if checked else 0)
+
+
 def test_unusual_score_zero_games_and_playoff_draw() -> None:
     df = set_row(GOOD, 2, "A", games_won=0, games_lost=0, games_drawn=9)
     df = set_row(df, 2, "C", games_won=0, games_lost=0, games_drawn=9)
