@@ -1404,6 +1404,21 @@ def bom_decoded(data: bytes, source: str) -> str | None:
         raise ImportFormatError(msg) from None
 
 
+def read_text(path: PathLike, *, limit: int | None = None) -> str:
+    """The text of a file that is no results file (``verify-ref``'s TieBreakServer tables
+    and ``SOURCES.md``), read as the readers read theirs: a regular file of at most
+    ``limit`` bytes (:func:`read_bytes`: a link to ``/dev/zero`` or a FIFO had the command
+    read until memory ran out, or wait forever), decoded by its UTF-16/32 byte-order mark
+    (:func:`bom_decoded`), else as UTF-8 with or without its mark (a mark was read as part
+    of the first line: "no 'StartNo' header line"), a byte that is not UTF-8 named by its
+    line (:func:`_decoded`). :class:`~swissframe.errors.ImportFormatError` naming the file.
+    """
+    p = Path(path)
+    data = read_bytes(p, limit=limit)
+    text = bom_decoded(data, shown(p))
+    return (_decoded(p, data, "utf-8") if text is None else text).removeprefix("\ufeff")
+
+
 def _decoded(path: Path, data: bytes, encoding: str) -> str:
     """``data`` decoded, or an error naming the file, the line and the bytes that are
     not in ``encoding`` (a file saved in a legacy code page is not guessed at: the same
