@@ -231,13 +231,25 @@ def _too_big(path: Path, limit: int, what: str) -> ImportFormatError:
     return ImportFormatError(msg)
 
 
+def cannot_read(path: PathLike, exc: OSError) -> ImportFormatError:
+    """The error of a file the system does not open (missing, a loop of symbolic links, no
+    permission), naming it: every reader's, and the decklist reader's resolving of its
+    paths (a loop of links given to ``read_decklist_cache`` was a bare ``OSError``)."""
+    return ImportFormatError(f"{shown(path)}: cannot read the file ({exc.strerror}). Hint: "
+                             "check the path.")
+
+
 def _regular(path: Path, limit: int) -> int:
     """The size of ``path`` after checking it is a regular file within ``limit``."""
     try:
         st = path.stat()
     except OSError as exc:
-        msg = f"{shown(path)}: cannot read the file ({exc.strerror}). Hint: check the path."
-        raise ImportFormatError(msg) from None
+        raise cannot_read(path, exc) from None
+    if stat.S_ISDIR(st.st_mode):  # (it was "a pipe, device or socket": a reader of one
+        # file — read_tom, read_trf, --pairings, --reference — given a folder)
+        msg = (f"{shown(path)}: a folder, where a file is read. Hint: name a file in it; "
+               "sf.read (and every command's inputs) reads each results file of a folder.")
+        raise ImportFormatError(msg)
     if not stat.S_ISREG(st.st_mode):
         msg = (f"{shown(path)}: not a regular file (a pipe, device or socket). Hint: copy "
                "the data to a file first; swissframe reads files of known size only.")
@@ -269,8 +281,7 @@ def read_bytes(path: PathLike, *, limit: int | None = None, head: int | None = N
         with p.open("rb") as fh:
             data = fh.read(want)
     except OSError as exc:
-        msg = f"{shown(p)}: cannot read the file ({exc.strerror}). Hint: check the path."
-        raise ImportFormatError(msg) from None
+        raise cannot_read(p, exc) from None
     if head is None and len(data) > size:  # (past the limit too, when size was the limit)
         msg = (f"{shown(p)}: the file grew while it was read ({size:,} bytes, then more). "
                "Hint: read it once it is written.")
@@ -438,7 +449,13 @@ def path_items(paths: object) -> list[str | os.PathLike[str]]:
         msg = ("an empty path ('') given as input. Hint: name a file, a folder or a glob "
                "('.' for the working folder); an unset shell variable gives ''.")
         raise ImportFormatError(msg)
-    return [i for i in items if isinstance(i, (str, os.PathLike))]
+    given = [i for i in items if isinstance(i, (str, os.PathLike))]
+    if nul := next((i for i in given if "\x00" in str(os.fspath(i))), None):
+        # (the system's calls refuse it with a bare ValueError, "embedded null byte")
+        msg = (f"the path {shown(nul)!r} holds a NUL byte, which no file's name holds. Hint: "
+               "check how the path was made (a NUL-separated list, find -print0, read as one).")
+        raise ImportFormatError(msg)
+    return given
 
 
 #: The first bytes of a Parquet file (what :func:`sniff` and :func:`_is_parquet` test).
@@ -616,12 +633,17 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
     skipped: list[Path] = []
     for item in items:
         p = Path(item)
-        if p.is_dir():
+        try:  # (pathlib passes over a missing file or a loop, not a name too long for the
+            # system, ENAMETOOLONG, nor a folder it may not search: bare OSErrors)
+            is_dir, is_there = p.is_dir(), p.exists() or p.is_symlink()
+        except OSError as exc:
+            raise cannot_read(p, exc) from None
+        if is_dir:
             members, broken = _folder_files(p)
             # a link that names no file (broken, or a loop) was dropped without a word
             skipped.extend(broken)
             named = False
-        elif p.exists() or p.is_symlink():
+        elif is_there:
             members, named = [p], True
         else:
             members = glob_files(item)
@@ -682,7 +704,9 @@ def event_keys(paths: Sequence[PathLike]) -> list[str]:
         raise DataError(msg)
     candidates = []
     for p, whole in zip(resolved, full, strict=True):
-        parts = [shown(x) for x in (p.with_suffix("").parts or (p.name,))]
+        # (a path with no name — '.', './', '/' — has no suffix: pathlib raised a bare
+        # ValueError; the reader then names it as a folder)
+        parts = [shown(x) for x in ((p.with_suffix("") if p.name else p).parts or (whole,))]
         candidates.append(["/".join(parts[-d:]) for d in range(1, len(parts) + 1)] + [whole])
     level = [0] * len(candidates)
     while True:

@@ -71,6 +71,7 @@ from swissframe.errors import ImportFormatError
 from swissframe.io._files import (
     MAX_DIGITS,
     bom_decoded,
+    cannot_read,
     check_workers,
     expand,
     read_decompressed,
@@ -314,7 +315,10 @@ def _resolved(files: Sequence[Path]) -> list[Path]:
         text = os.fspath(f)
         head, tail = os.path.split(text)
         if not head or not tail or tail in (".", "..") or os.path.islink(text):
-            out.append(resolved(f))  # also refuses a symbolic-link loop (OSError)
+            try:
+                out.append(resolved(f))
+            except OSError as exc:  # (a loop of symbolic links)
+                raise cannot_read(f, exc) from None
         else:
             out.append(Path(os.path.join(real(head), tail)))
     return out

@@ -1378,6 +1378,32 @@ def test_a_glob_does_not_go_round_a_link_to_a_folder_above(tmp_path: Path) -> No
     assert bulk._files(str(tmp_path / "**" / "*.parquet")) == [str(tmp_path / "a" / "n.parquet")]
 
 
+@pytest.mark.parametrize("reader", [sf.read, sf.read_results, sf.read_decklist_cache,
+                                    sf.read_tom, sf.read_trf])
+def test_a_path_no_file_can_have_is_the_reader_s_error(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       reader: object) -> None:
+    """Class 190: paths the system refuses before any file is read ended in bare
+    ``ValueError``/``OSError``s: a NUL byte (``embedded null byte``, from every reader),
+    a name longer than the system takes (``File name too long``: ``sf.read``,
+    ``read_results``, ``read_decklist_cache``), ``'.'`` or ``'./'`` given to
+    ``read_tom``/``read_trf`` (pathlib's ``has an empty name``), a loop of links given
+    to ``read_decklist_cache``; a folder given to a reader of one file was "not a regular
+    file (a pipe, device or socket)". Each is an ``ImportFormatError`` naming the path."""
+    read = reader  # (a reader of paths)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loop").symlink_to("loop")
+    (tmp_path / "folder").mkdir()
+    cases = {"a\x00b.csv": "holds a NUL byte", "x" * 5000 + ".csv": "File name too long",
+             "loop": "Too many levels of symbolic links"}
+    if read in (sf.read_tom, sf.read_trf):
+        cases |= {".": r"^\.: a folder, where a file is read", "./": "a folder, where",
+                  "folder": r"^folder: a folder, where a file is read\. Hint: name a file"}
+    for path, error in cases.items():
+        with pytest.raises(ImportFormatError, match=error):
+            read(path)  # type: ignore[operator]
+
+
 def test_a_read_s_contract_error_names_the_files_of_its_events(tmp_path: Path) -> None:
     """Class 138: a row the contract refuses (a round 0, a duplicate seat) in a file read by
     ``sf.read`` was a ``ValidationError`` naming event, round and player but no file: in
