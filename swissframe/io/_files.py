@@ -2216,10 +2216,10 @@ def _named_rulesets(results: pl.DataFrame, inferred: pl.DataFrame) -> pl.DataFra
                     pl.coalesce("ruleset_reason_t", "ruleset_reason").alias("ruleset_reason")))
 
 
-def _with_files(exc: ValidationError, events: pl.DataFrame) -> ValidationError:
+def with_files(exc: ValidationError, events: pl.DataFrame) -> ValidationError:
     """A read's contract error naming the files of the events it lists: it named event,
     round and player only, and a read of a folder did not say which file to open
-    (class 138)."""
+    (class 138; ``read_results``' too, class 193). ``events``: ``event_id, source_file``."""
     probs = exc.problems
     if not isinstance(probs, pl.DataFrame) or "event_id" not in probs.columns:
         return exc
@@ -2264,7 +2264,7 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
             try:
                 results, codes = validated_table(results)
             except ValidationError as exc:
-                raise _with_files(exc, events) from None
+                raise with_files(exc, events) from None
     notes = [_fit(n, _NOTE_SCHEMA) for p in parts for n in p.notes]
     if skipped:
         notes.append(_fit(pl.DataFrame({

@@ -24,7 +24,12 @@ from hypothesis import strategies as st
 
 import swissframe as sf
 from swissframe.cli import main
-from swissframe.errors import ImportFormatError, ImportNotesWarning, SchemaError
+from swissframe.errors import (
+    ImportFormatError,
+    ImportNotesWarning,
+    SchemaError,
+    ValidationError,
+)
 from swissframe.io import _files
 from tests.helpers import FIXTURES, REPO_ROOT
 
@@ -1402,6 +1407,19 @@ def test_a_path_no_file_can_have_is_the_reader_s_error(tmp_path: Path,
     for path, error in cases.items():
         with pytest.raises(ImportFormatError, match=error):
             read(path)  # type: ignore[operator]
+
+
+def test_read_results_contract_error_names_the_files_of_its_events(tmp_path: Path) -> None:
+    """Class 193: ``sf.read_results`` (the tables' own reader) refused a row of the
+    contract (a duplicate seat) naming event, round and player but no file, as ``sf.read``
+    did before class 138: given several files, which to open was not said."""
+    lines = LEAGUE.read_text().splitlines()
+    dup = tmp_path / "dup.csv"
+    dup.write_text("\n".join([*lines, lines[1]]) + "\n")
+    good = _copy(CSV, tmp_path / "good.csv")
+    with pytest.raises(ValidationError, match=r"^[^ ]*dup\.csv: 1 problem\(s\) in the results "
+                       r"table \(duplicate_seat\):\n  - \[duplicate_seat\] event 'league-night'"):
+        sf.read_results([good, dup])
 
 
 def test_a_read_s_contract_error_names_the_files_of_its_events(tmp_path: Path) -> None:
