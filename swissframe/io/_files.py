@@ -1462,12 +1462,18 @@ def _decoded(path: Path, data: bytes, encoding: str) -> str:
 
 def _without_blank_lines(path: Path, df: pl.DataFrame, sep: str, limit: int | None
                          ) -> pl.DataFrame:
-    """``df`` without the rows Polars makes of blank lines (every cell null): by CSV
+    """``df`` without the rows Polars makes of blank lines (every cell null, or blanks: a
+    line of spaces or tabs, an editor's trailing whitespace, which the shape check
+    :func:`_uneven_lines` already took for a blank line, was a row whose first cell held
+    the blanks — "'   ' is not a whole number", "null in round, player_id, …"): by CSV
     convention a blank line is no record (Python's ``csv.DictReader``, pandas and R skip
     them), and an editor or a spreadsheet easily leaves one at the end. A line of only
     separators (a spreadsheet's used but empty row) is a record with no value: refused,
     naming its lines (it was reported as a row of nulls with no line)."""
-    empty = df.select(pl.all_horizontal(pl.all().is_null())).to_series() if df.width else None
+    empty = df.select(pl.all_horizontal(
+        pl.col(c).is_null() | (pl.col(c).str.strip_chars() == "") if t == pl.String
+        else pl.col(c).is_null() for c, t in df.schema.items())).to_series() \
+        if df.width else None
     if empty is None or not empty.any():
         return df
     data = read_bytes(path, limit=limit)

@@ -500,6 +500,22 @@ def test_blank_lines_are_no_rows_and_a_row_of_separators_is_named_by_line(
         sf.read(hollow)
 
 
+@pytest.mark.parametrize("blank", ["   ", "\t", " \t ", "\u00a0"])
+@pytest.mark.parametrize("table", [LEAGUE, CSV], ids=["long", "match"])
+def test_a_line_of_blanks_is_a_blank_line(tmp_path: Path, blank: str, table: Path) -> None:
+    """Class 194: a line of spaces or tabs (an editor's trailing whitespace), which the
+    shape check already took for a blank line, was read as a row whose first cell held the
+    blanks: the match form said "'   ' is not a whole number (row 2, None vs None)", the
+    long form "null in round, player_id, … of event '   '". It is a blank line, no row,
+    as an empty line is, by the readers and by ``validate``."""
+    lines = table.read_text().splitlines()
+    spaced = tmp_path / table.name
+    spaced.write_text("\n".join([*lines[:3], blank, *lines[3:], blank]) + "\n")
+    named = ["source_file"]
+    assert sf.read(spaced).results.drop(named).equals(sf.read(table).results.drop(named))
+    assert sf.validate(sf.read(spaced, validate=False)).ok
+
+
 @pytest.mark.parametrize(("old", "new", "message"), [
     (",", ", ", r"spaced\.csv: neither .*Hint: column names are exact: rename ' round' → "
                 r"'round', ' player_id' → 'player_id'.*spaces after its commas"),
