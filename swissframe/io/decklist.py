@@ -1045,6 +1045,12 @@ def _frames(part: _Columns) -> _Frames:
         events["event_id"].gather(in_file["_of"]), events["source"].gather(in_file["_of"]),
         in_file["_at"].alias("round_pos"), pl.Series("round_name", m["round_name"],
                                                      dtype=pl.String)])
+    # (a round the file lists with no match has no row below: its names kept per event,
+    # for the note that says so, _empty_rounds)
+    empty = (rounds.filter(pl.Series(m["matches"], dtype=pl.Int64) == 0)
+             .group_by("event_id", maintain_order=True)
+             .agg(pl.col("round_name").alias("empty_rounds")))
+    events = events.join(empty, on="event_id", how="left", maintain_order="left")
     in_round = _runs(m["matches"])
     raw = pl.DataFrame([*rounds.select(pl.all().gather(in_round["_of"])),
                         in_round["_at"].alias("match_pos"), _decoded("p1", names, m["p1"]),
@@ -1823,6 +1829,7 @@ def _assemble_coded(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFram
                     ) -> DecklistEvents:
     """:func:`_assemble` on frames whose ``event_id`` is an ``Enum``."""
     report: list[pl.DataFrame] = []
+    events_in = events
     try:
         rounds = _number_rounds(raw)
         raw = raw.join(rounds, on=["event_id", "round_pos"], how="left")
@@ -1887,10 +1894,27 @@ def _assemble_coded(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFram
                                  pl.col("datetime")))
             + pl.lit("; the platform's tiebreaker era, and so the ruleset, is chosen without "
                      "it (--rules, or rules= in Python, chooses one)")))
+    _empty_rounds(events_in, report)
     rep = (pl.concat([x.cast(_REPORT_SCHEMA) for x in report]) if report  # type: ignore[arg-type]
            else pl.DataFrame(schema=_REPORT_SCHEMA))
     rep = rep.sort("event_id", "kind", "round", "player_id", nulls_last=True)
     return DecklistEvents(results=results, published=published, events=events, report=rep)
+
+
+def _empty_rounds(events: pl.DataFrame, report: list[pl.DataFrame]) -> None:
+    """Note each round a file lists with no match (``"Matches": []``): it has no row, so it
+    was read as no round at all — a lost last round left the standings of the rounds
+    before it, exit 0, and ``validate`` said no problems. None of the 2,249 real files
+    lists one: an export that lost the round's matches, or a round not yet paired."""
+    if "empty_rounds" not in events.columns:
+        return
+    hollow = events.filter(pl.col("empty_rounds").is_not_null()).explode("empty_rounds")
+    if hollow.height:
+        report.append(_report(hollow.with_columns(
+            pl.lit(None).alias("round"), pl.lit(None).alias("player_id")), "empty_round",
+            pl.format("the file lists round '{}' with no match: no result of that round is "
+                      "in the file (lost in the export, or not yet paired); the standings "
+                      "are those of the rounds it holds", pl.col("empty_rounds"))))
 
 
 def _with_path(exc: ImportFormatError, events: pl.DataFrame) -> ImportFormatError:
