@@ -2069,7 +2069,7 @@ def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     from swissframe.io.tom import _read_tom, tom_warnings
 
     ev = _read_tom(list(files), event_ids=list(keys), max_bytes=limit)
-    say_warnings(tom_warnings(ev), listed={"unknown_element"}, stacklevel=3)
+    say_warnings(tom_warnings(ev), listed={"unknown_element", "empty_round"}, stacklevel=3)
     st = _tom_pods(ev)
     where = st.select("event_id", "source_file")
     results = ev.results.join(st.select("event_id", "source_file",
@@ -2084,8 +2084,21 @@ def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
                  names=ev.players.select("event_id", "player_id", "name"),
                  divisions=ev.players.select("event_id", "player_id", "division"),
                  published=ev.published,
-                 notes=[_pending_notes(ev.pending, where), unknown, _no_match_notes(ev, where)],
+                 notes=[_pending_notes(ev.pending, where), unknown, _no_match_notes(ev, where),
+                        _empty_round_notes(ev.empty_rounds, where)],
                  bundle=ev)
+
+
+def _empty_round_notes(empty: pl.DataFrame, where: pl.DataFrame) -> pl.DataFrame:
+    """A round a TOM pod lists with no match (``TomEvents.empty_rounds``): no row of it is
+    read, as a decklist file's (bad data 195)."""
+    return empty.join(where, on="event_id", how="left").select(
+        pl.col("source_file").alias("file"), "event_id", "round",
+        pl.lit(None, dtype=pl.String).alias("player_id"),
+        pl.lit(None, dtype=pl.String).alias("opponent_id"), pl.lit("empty_round").alias("kind"),
+        pl.lit("the file lists this round with no match: no result of it is in the file "
+               "(not yet paired, or lost); the standings are those of the rounds it "
+               "holds").alias("detail"))
 
 
 def _no_match_notes(ev: TomEvents, where: pl.DataFrame) -> pl.DataFrame:
