@@ -2273,10 +2273,14 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
     if RULESET_COLUMN in results.columns:  # a table naming its events' rulesets keeps them
         rulesets = _named_rulesets(results, rulesets)
         results = results.drop(RULESET_COLUMN)
-    events = events.join(rulesets, on="event_id", how="left", maintain_order="left")
+    # (a null event_id — an empty cell, which validate=False lets through to be listed —
+    # is an event of its own here as in the inference: a join that drops null keys gave
+    # it no ruleset, and `swissframe validate` ended in a TypeError sorting the names)
+    events = events.join(rulesets, on="event_id", how="left", maintain_order="left",
+                         nulls_equal=True)
     if parts:
         results = results.join(rulesets.select("event_id", "ruleset"), on="event_id",
-                               how="left", maintain_order="left")
+                               how="left", maintain_order="left", nulls_equal=True)
         if "division" in results.columns:  # a key column: no nulls (other formats' rows)
             results = results.with_columns(pl.col("division").fill_null(""))
         if validate:

@@ -1438,6 +1438,30 @@ def test_read_results_contract_error_names_the_files_of_its_events(tmp_path: Pat
         sf.read_results([good, dup])
 
 
+@pytest.mark.parametrize("rows", [[1], [1, 2], [0]], ids=["one", "two", "first"])
+def test_an_empty_event_id_is_an_event_with_its_ruleset(tmp_path: Path, rows: list[int],
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """Class 196: a long table with an empty ``event_id`` cell, read as ``validate`` reads
+    it (``validate=False``, to list every problem), gave the null event no ruleset (a
+    join that drops null keys), and ``swissframe validate`` ended in a traceback
+    (``TypeError: '<' not supported between instances of 'str' and 'NoneType'``, sorting
+    the rulesets' names). The null event takes its inferred ruleset, and ``validate``
+    lists the empty cell (``null_value``), exit 1."""
+    lines = LEAGUE.read_text().splitlines()
+    for i in rows:
+        lines[i + 1] = "," + lines[i + 1].split(",", 1)[1]
+    f = tmp_path / "e.csv"
+    f.write_text("\n".join(lines) + "\n")
+    src = sf.read(f, validate=False)
+    assert src.events["ruleset"].to_list() == ["mtg", "mtg"]
+    assert src.results["ruleset"].null_count() == 0
+    assert main(["validate", str(f)]) == 1
+    out = capsys.readouterr()
+    assert "null_value" in out.out
+    assert "Traceback" not in out.err
+
+
 def test_a_read_s_contract_error_names_the_files_of_its_events(tmp_path: Path) -> None:
     """Class 138: a row the contract refuses (a round 0, a duplicate seat) in a file read by
     ``sf.read`` was a ``ValidationError`` naming event, round and player but no file: in
