@@ -600,6 +600,39 @@ def glob_files(pattern: PathLike) -> list[Path]:
         dotted or not any(p.startswith(".") for p in f.relative_to(base).parts)))
 
 
+def resolved_paths(files: Sequence[Path]) -> list[Path]:
+    """``[f.resolve() for f in files]`` with each folder resolved once: a path whose last
+    part is not a symbolic link resolves to its resolved folder joined with that part (one
+    ``lstat`` per file and folder instead of one per component of every path: the 2,249
+    files of a decklist cache). A loop of links is the reader's error (:func:`cannot_read`).
+    What :func:`expand` tells one file's paths apart by."""
+    cache: dict[str, str] = {}
+
+    def real(path: str) -> str:
+        got = cache.get(path)
+        if got is None:
+            head, tail = os.path.split(path)
+            if not head or not tail or tail in (".", "..") or os.path.islink(path):
+                got = os.path.realpath(path)
+            else:
+                got = os.path.join(real(head), tail)
+            cache[path] = got
+        return got
+
+    out = []
+    for f in files:
+        text = os.fspath(f)
+        head, tail = os.path.split(text)
+        if not head or not tail or tail in (".", "..") or os.path.islink(text):
+            try:
+                out.append(resolved(f))
+            except OSError as exc:  # (a loop of symbolic links)
+                raise cannot_read(f, exc) from None
+        else:
+            out.append(Path(os.path.join(real(head), tail)))
+    return out
+
+
 def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
            limit: int | None = None) -> tuple[list[tuple[Path, Format]], list[Path]]:
     """Files named by ``paths`` (files, folders searched recursively, globs) with formats.
@@ -677,7 +710,13 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
             msg = (f"{shown(item)}: no results file in this folder or glob (tables, "
                    "decklist-cache JSON, TOM, TRF). Hint: check the path.")
             raise ImportFormatError(msg)
-    return list(found.items()), skipped
+    # each file once: one named twice, by a relative and an absolute path, `sub/../x`, a
+    # link to it, was read twice (a table's every seat twice, "duplicate_seat"; a TOM or
+    # TRF file two events), as the decklist reader did not (the first given is kept)
+    once: dict[Path, tuple[Path, Format]] = {}
+    for (f, kind), real in zip(found.items(), resolved_paths(list(found)), strict=True):
+        once.setdefault(real, (f, kind))
+    return list(once.values()), skipped
 
 
 def file_list(paths: PathLike | Iterable[PathLike]) -> list[Path]:

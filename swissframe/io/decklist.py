@@ -71,11 +71,10 @@ from swissframe.errors import ImportFormatError
 from swissframe.io._files import (
     MAX_DIGITS,
     bom_decoded,
-    cannot_read,
     check_workers,
     expand,
     read_decompressed,
-    resolved,
+    resolved_paths,
     shown,
 )
 
@@ -293,48 +292,15 @@ def _event_id(path: Path) -> str:
     return shown(path.stem)
 
 
-def _resolved(files: Sequence[Path]) -> list[Path]:
-    """``[f.resolve() for f in files]`` with each folder resolved once: a path whose last
-    part is not a symbolic link resolves to its resolved folder joined with that part (one
-    ``lstat`` per file and folder instead of one per component of every path)."""
-    cache: dict[str, str] = {}
-
-    def real(path: str) -> str:
-        got = cache.get(path)
-        if got is None:
-            head, tail = os.path.split(path)
-            if not head or not tail or tail in (".", "..") or os.path.islink(path):
-                got = os.path.realpath(path)
-            else:
-                got = os.path.join(real(head), tail)
-            cache[path] = got
-        return got
-
-    out = []
-    for f in files:
-        text = os.fspath(f)
-        head, tail = os.path.split(text)
-        if not head or not tail or tail in (".", "..") or os.path.islink(text):
-            try:
-                out.append(resolved(f))
-            except OSError as exc:  # (a loop of symbolic links)
-                raise cannot_read(f, exc) from None
-        else:
-            out.append(Path(os.path.join(real(head), tail)))
-    return out
-
-
 def _expand(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
-    """The files to read, each once (two paths of one file, by their resolved form, are
-    one: the first given), as the user gave them — every reader names a file so (its
-    ``path``, its messages; the resolved form was named here: bad data 143) —, in the
-    order of their resolved names."""
-    pairs, _ = expand(paths, format="decklist")
+    """The files to read, each once (:func:`~swissframe.io._files.expand`: two paths of
+    one file, by their resolved form, are one, the first given), as the user gave them —
+    every reader names a file so (its ``path``, its messages; the resolved form was named
+    here: bad data 143) —, in the order of their resolved names."""
+    pairs, _ = expand(paths, format="decklist")  # (each file once: bad data 197)
     given = [f for f, _ in pairs]
-    found: dict[Path, Path] = {}
-    for real, f in zip(_resolved(given), given, strict=True):
-        found.setdefault(real, f)
-    files = [found[q] for q in sorted(found, key=lambda q: (q.name, str(q)))]
+    real = dict(zip(given, resolved_paths(given), strict=True))
+    files = sorted(given, key=lambda f: (real[f].name, str(real[f])))
     seen: dict[str, Path] = {}
     for f in files:
         eid = _event_id(f)

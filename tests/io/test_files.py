@@ -1462,6 +1462,27 @@ def test_an_empty_event_id_is_an_event_with_its_ruleset(tmp_path: Path, rows: li
     assert "Traceback" not in out.err
 
 
+@pytest.mark.parametrize("source", [LEAGUE, TDF, TRF, DECK], ids=["csv", "tom", "trf", "deck"])
+def test_one_file_named_twice_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           source: Path) -> None:
+    """Class 197: one file named by two spellings — a relative and an absolute path,
+    ``sub/../x``, a link to it, a folder and the file in it by another path — was read
+    twice: a table's every seat twice (18 ``duplicate_seat`` errors for a valid file), a
+    TOM or TRF file as two events (its standings printed twice). Each file is read once,
+    the first spelling kept, as the decklist reader already did."""
+    monkeypatch.chdir(tmp_path)
+    f = _copy(source, tmp_path / "in" / source.name)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link").symlink_to(f)
+    once = sf.read(f"in/{source.name}")
+    for twice in ([f"in/{source.name}", f"sub/../in/{source.name}"],
+                  [f"in/{source.name}", str(f)], [f"in/{source.name}", "link"],
+                  [str(tmp_path / "in"), f"in/{source.name}"]):
+        src = sf.read(twice)
+        assert src.files == ([twice[0]] if twice[0] != str(tmp_path / "in") else [str(f)])
+        assert src.results.drop("source_file").equals(once.results.drop("source_file"))
+
+
 def test_a_read_s_contract_error_names_the_files_of_its_events(tmp_path: Path) -> None:
     """Class 138: a row the contract refuses (a round 0, a duplicate seat) in a file read by
     ``sf.read`` was a ``ValidationError`` naming event, round and player but no file: in
