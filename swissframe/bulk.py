@@ -69,6 +69,7 @@ from swissframe.io._files import (
     path_items,
     read_bytes,
     resolved,
+    resolved_paths,
     write_atomic,
 )
 from swissframe.rules._ruleset import Ruleset, get
@@ -238,7 +239,12 @@ def _files(source: str | Path | Sequence[str | Path], exclude: Path | None = Non
                "holding *.parquet files, or a glob such as 'archive/**/*.parquet' (files "
                "inside the output folder are never read).")
         raise ImportFormatError(msg)
-    return list(dict.fromkeys(out))
+    # (each file once, by its resolved form, as every reader's inputs: io._files.expand;
+    # one archive named by two spellings was read twice, every seat a duplicate)
+    once: dict[Path, str] = {}
+    for real, f in zip(resolved_paths([Path(f) for f in out]), out, strict=True):
+        once.setdefault(real, f)
+    return list(once.values())
 
 
 def _chunks(files: Sequence[str], chunk_rows: int) -> list[_Chunk]:

@@ -348,6 +348,22 @@ def test_a_damaged_batch_record_is_redone(tmp_path: Path) -> None:
     assert orjson.loads((out / MANIFEST).read_bytes())["resumed_batches"] == len(records) - 4
 
 
+def test_one_archive_named_twice_is_read_once(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Class 197 (recompute's twin): an archive named by two spellings (``a.parquet`` and
+    ``sub/../a.parquet``, a link to it) was read twice, every seat a duplicate: the run
+    stopped on "duplicate_seat". Each file is read once, by its resolved form."""
+    df = _archive(4)
+    df.write_parquet(tmp_path / "a.parquet")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "b.parquet").symlink_to(tmp_path / "a.parquet")
+    monkeypatch.chdir(tmp_path)
+    rep = recompute(["a.parquet", "sub/../a.parquet", "b.parquet"], tmp_path / "out",
+                    batch_events=2)
+    assert rep.rows_in == df.height
+    assert_frame_equal(_read(tmp_path / "out"), _reference(df))
+
+
 def test_overwrite_restarts_an_interrupted_run(tmp_path: Path) -> None:
     df = _archive(8)
     df.write_parquet(tmp_path / "a.parquet")
