@@ -821,3 +821,21 @@ def test_rules_auto_reads_the_ruleset_column() -> None:
     assert validate(two).rules == "mtg"  # several: the default, as the CLI says
     # "auto" is read as standings reads it (any case, blanks around: rules.is_auto)
     assert validate(table, rules=" Auto ").rules == "fide"
+
+
+def test_a_note_of_the_one_event_is_not_called_a_table(tmp_path: Path) -> None:
+    """Class 198: in the text report of one file and one event (said once above the lines:
+    ``all in file …``, ``all in event …``), a note of the whole event (a decklist file's
+    ``no_standings``, a round listed with no match) was ``- table: …``: a decklist or TOM
+    file called a table. Such a line is the detail alone; a problem of a table given in
+    Python, with no file or event, is still ``table: …``."""
+    doc = json.loads((FIXTURES / "decklist" / "melee-byes-1-2024-07-13.json").read_text())
+    doc["Standings"] = []
+    f = tmp_path / "e-1-2024-07-13.json"
+    f.write_text(json.dumps(doc))
+    text = str(validate(sf.read(f, validate=False)))
+    assert "all in file" in text
+    assert "\n  - no_standings: the file publishes no standings" in text
+    assert "table:" not in text
+    bad = GOOD.with_columns(pl.col("round").cast(pl.String))
+    assert "\n  - table: round is String" in str(validate(bad))
