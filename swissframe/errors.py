@@ -11,6 +11,7 @@ import difflib
 import math
 import numbers
 import os
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -311,18 +312,23 @@ def nearest(value: object, known: Iterable[object], *, n: int = 3, cutoff: float
             fold_case: bool = False) -> list[str]:
     """The ids of ``known`` nearest to ``value`` (at most ``n``, best first; nulls left
     out): the one fuzzy match of "did you mean" hints and typo warnings (``difflib``'s
-    ratio of at least ``cutoff``). ``fold_case``: compared in lower case, returned as
-    spelled in ``known``.
+    ratio of at least ``cutoff``), compared in one Unicode form (NFC). ``fold_case``:
+    compared in lower case. Returned as spelled in ``known``.
 
     >>> nearest("bobb", ["Alice", "Bob"], fold_case=True)
     ['Bob']
     """
-    pool = [str(k) for k in known if k is not None]
-    if not fold_case:
-        return difflib.get_close_matches(str(value), pool, n=n, cutoff=cutoff)
-    spelled = {k.lower(): k for k in pool}
-    return [spelled[m] for m in difflib.get_close_matches(str(value).lower(), list(spelled),
-                                                          n=n, cutoff=cutoff)]
+    def form(text: str) -> str:
+        # (compared in one Unicode form: 'Zoë' typed as one letter and a file's 'Zoe' +
+        # U+0308 look the same but were too far apart for the fuzzy match; bad data 205)
+        text = unicodedata.normalize("NFC", text)
+        return text.lower() if fold_case else text
+
+    spelled: dict[str, list[str]] = {}
+    for k in dict.fromkeys(str(k) for k in known if k is not None):
+        spelled.setdefault(form(k), []).append(k)
+    close = difflib.get_close_matches(form(str(value)), list(spelled), n=n, cutoff=cutoff)
+    return [k for m in close for k in spelled[m]][:n]
 
 
 def did_you_mean(value: object, known: Iterable[object], otherwise: str, *,
@@ -333,7 +339,12 @@ def did_you_mean(value: object, known: Iterable[object], otherwise: str, *,
     >>> did_you_mean("Bobb", ["Alice", "Bob"], "check the spelling.")
     "did you mean 'Bob'?"
     """
-    from swissframe._display import quoted  # (names as messages quote them: bad data 155)
+    from swissframe._display import escaped, quoted  # (names as messages quote them: 155)
+
+    def named(k: str) -> str:
+        # (an id that reads as the value, in another Unicode form: its characters too)
+        same = unicodedata.normalize("NFC", k) == unicodedata.normalize("NFC", str(value))
+        return f"{quoted(k)} ({escaped(k)}: another Unicode form)" if same else quoted(k)
 
     near = nearest(value, known, fold_case=fold_case)
-    return f"did you mean {', '.join(map(quoted, near))}?" if near else otherwise
+    return f"did you mean {', '.join(map(named, near))}?" if near else otherwise

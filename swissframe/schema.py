@@ -1068,11 +1068,7 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
     """
     keys = key_columns(keys)
     df = _without_reserved(_materialised(results, default_event_id=default_event_id), keys)
-    missing = [k for k in keys if k != EVENT_ID and k not in df.columns]
-    if missing:  # (find_problems and validate_results ended in Polars' ColumnNotFoundError)
-        msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."
-        raise SchemaError(msg)
-    _check_key_types(df.schema, keys)
+    _check_keys(df.schema, keys)
     choose(df.height)  # the rest of this call's queries run on the engine for its size
     ev = [EVENT_ID, *keys]  # an event is identified by event_id plus any analysis keys
     unkeyed = [k for k in keys if k in df.columns and df.get_column(k).null_count()]
@@ -1183,6 +1179,16 @@ def _holds_objects(dtype: PolarsDataType) -> bool:
     if isinstance(dtype, pl.Struct):
         return any(_holds_objects(f.dtype) for f in dtype.fields)
     return False
+
+
+def _check_keys(schema: pl.Schema, keys: Sequence[str]) -> None:
+    """A :class:`SchemaError` naming an analysis key column the table lacks, or one of
+    Python objects (:func:`_check_key_types`)."""
+    missing = [k for k in keys if k != EVENT_ID and k not in schema]
+    if missing:  # (find_problems and validate_results ended in Polars' ColumnNotFoundError)
+        msg = f"key column(s) {missing} not in the results table. Hint: add them or drop keys=."
+        raise SchemaError(msg)
+    _check_key_types(schema, keys)
 
 
 def _check_key_types(schema: pl.Schema, keys: Sequence[str]) -> None:
@@ -2617,13 +2623,20 @@ def to_matches(results: pl.LazyFrame | pl.DataFrame, *,
     ).sort(EVENT_ID, ROUND, c.player_a).pipe(collect)
 
 
-def repair_mirrors(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event"
-                   ) -> tuple[pl.DataFrame, pl.DataFrame]:
+def repair_mirrors(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str = "event",
+                   keys: Sequence[str] = ()) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Add the missing mirror seat of every one-sided match — an explicit, reported repair.
 
     Returns ``(repaired, added)``: the completed long table, and exactly the rows that were
     added (each the mirror of an existing row). Contradictory mirrors are not touched: they
     still fail validation.
+
+    An added row is the opponent's seat of the row it mirrors (:func:`_seat_of_opponent`):
+    ids and games swapped, a ``forfeit_win`` its ``forfeit_loss`` (and back), a colour the
+    other colour, not ``disqualified`` (the flag is the row's own player's); what the two
+    seats share — ``phase``, ``stage``, ``double_loss``, the ``keys`` columns (a seat is
+    looked for within them) — copied. Any other column is null there: the repair cannot
+    tell a seat's own cell (a name, a deck) from the match's.
 
     Examples
     --------
@@ -2634,15 +2647,38 @@ def repair_mirrors(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: st
     >>> added.select("player_id", "opponent_id", "games_won", "games_lost").rows()
     [('b', 'a', 1, 2)]
     """
-    lf = _materialised(results, default_event_id=default_event_id).lazy()
-    keys = [EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID]
-    paired = lf.filter(pl.col(OPPONENT_ID).is_not_null())
-    mirrored = paired.with_columns(
-        pl.col(OPPONENT_ID).alias(PLAYER_ID), pl.col(PLAYER_ID).alias(OPPONENT_ID),
-        pl.col(GAMES_LOST).alias(GAMES_WON), pl.col(GAMES_WON).alias(GAMES_LOST),
-    )
-    existing = lf.select(EVENT_ID, ROUND, PLAYER_ID)
-    added = mirrored.join(existing, on=[EVENT_ID, ROUND, PLAYER_ID], how="anti")
+    names = key_columns(keys)
+    df = _without_reserved(_materialised(results, default_event_id=default_event_id), names)
+    _check_keys(df.schema, names)
+    lf = df.lazy()
+    seat = [*names, EVENT_ID, ROUND, PLAYER_ID]
+    mirrored = lf.filter(pl.col(OPPONENT_ID).is_not_null()).select(
+        _seat_of_opponent(df.schema, names))
+    added = mirrored.join(lf.select(seat), on=seat, how="anti", nulls_equal=True)
     added_df = added.pipe(collect)
-    repaired = pl.concat([lf.pipe(collect), added_df], how="vertical").sort(keys, nulls_last=True)
+    repaired = pl.concat([df, added_df], how="vertical").sort(
+        [*names, EVENT_ID, ROUND, PLAYER_ID, OPPONENT_ID], nulls_last=True)
     return repaired, added_df
+
+
+#: The columns the two seats of a match share, copied to a mirror seat by
+#: :func:`repair_mirrors` (with its keys).
+_MATCH_SHARED: Final = (EVENT_ID, ROUND, PHASE, "stage", "double_loss")
+
+
+def _seat_of_opponent(schema: pl.Schema, keys: Sequence[str]) -> list[pl.Expr]:
+    """Each column of a long table's row as its opponent's seat of that match reads it
+    (:func:`repair_mirrors`): ids and games swapped, the per-seat codes turned (a forfeit
+    win is the other seat's forfeit loss, white is black), ``disqualified`` False, the
+    match's columns and ``keys`` copied, every other column null (whose seat it is, the
+    table does not say). In ``schema``'s order and types."""
+    swapped = {PLAYER_ID: pl.col(OPPONENT_ID), OPPONENT_ID: pl.col(PLAYER_ID),
+               GAMES_WON: pl.col(GAMES_LOST), GAMES_LOST: pl.col(GAMES_WON),
+               GAMES_DRAWN: pl.col(GAMES_DRAWN),
+               "unplayed": pl.col("unplayed").replace(dict(zip(FORFEITS, FORFEITS[::-1],
+                                                              strict=True))),
+               "color": pl.col("color").replace(dict(zip(COLORS, COLORS[::-1], strict=True))),
+               DISQUALIFIED: pl.lit(value=False)}
+    shared = {*_MATCH_SHARED, *keys}
+    return [(swapped[c] if c in swapped else pl.col(c) if c in shared
+             else pl.lit(None)).cast(dtype).alias(c) for c, dtype in schema.items()]

@@ -10,6 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# No per-example deadline anywhere: a test's examples are timed by the machine's load
+# (CI runs one pytest worker a core), and hypothesis' default 200 ms deadline failed a
+# fast-path property once under load on a shared machine. A hang is caught by the fuzz
+# tests' own timeouts, not by the deadline.
+settings.register_profile("swissframe", deadline=None)
+settings.load_profile("swissframe")
 
 BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync"]

@@ -28,7 +28,7 @@ def _pairs() -> pl.DataFrame:
 CASES: dict[str, tuple[Callable[[], Any], str]] = {
     "simulate seed": (lambda: sf.simulate(8, seed=-1), "seed must be a whole number"),
     "simulate seed text": (lambda: sf.simulate(8, seed="x"), "seed must be"),
-    "simulate skill": (lambda: sf.simulate(8, skill=-1), "skill must be a finite number"),
+    "simulate skill": (lambda: sf.simulate(8, skill=-1), "skill must be a number from 0"),
     "simulate skill nan": (lambda: sf.simulate(8, skill=float("nan")), "skill must be"),
     "cut_status seed": (lambda: sf.cut_status(_res(), _pairs(), top=4, seed=-1), "seed"),
     "cut_status n_sims": (lambda: sf.cut_status(_res(), _pairs(), top=4, n_sims=-1),

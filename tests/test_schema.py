@@ -153,6 +153,45 @@ def test_repair_mirrors_is_explicit_and_reported() -> None:
     assert repaired.height == one_sided.height + 1
 
 
+def test_repair_mirrors_adds_the_opponents_seat() -> None:
+    """A mirror seat is the opponent's: the forfeit winner's ``forfeit_win`` is the other
+    seat's ``forfeit_loss``, white is black, a disqualified player's flag stays theirs,
+    and a column whose seat the table does not say (a name) is null. Each was copied: the
+    repair made a ``forfeit_mismatch`` of its own, both seats white, and disqualified the
+    opponent without a word (bad data 200)."""
+    one_sided = pl.DataFrame({
+        "event_id": ["e"] * 3, "round": [1, 1, 2], "player_id": ["a", "c", "a"],
+        "opponent_id": ["b", "d", "c"], "games_won": [2, 0, 2], "games_lost": [0, 2, 0],
+        "games_drawn": [0, 0, 0], "unplayed": ["forfeit_win", None, None],
+        "color": ["w", "b", "w"], "disqualified": [False, True, False],
+        "double_loss": [False, False, False], "stage": ["d1", "d1", "d2"],
+        "name": ["Ann", "Cy", "Ann"]})
+    repaired, added = sf.repair_mirrors(one_sided)
+    assert added.select("round", "player_id", "opponent_id", "unplayed", "color",
+                        "disqualified", "stage", "name").rows() == [
+        (1, "b", "a", "forfeit_loss", "b", False, "d1", None),
+        (1, "d", "c", None, "w", False, "d1", None),
+        (2, "c", "a", None, "b", False, "d2", None)]
+    assert sf.find_problems(repaired).is_empty()
+    ranked = sf.standings(repaired, "mtg")
+    assert ranked.filter(pl.col("rank").is_null())["player_id"].to_list() == ["c"]
+
+
+def test_repair_mirrors_looks_for_a_seat_within_its_keys() -> None:
+    """With ``keys``, a seat is looked for within its scenario (a mirror present in
+    scenario 1 was taken for scenario 2's), and the key is copied (bad data 200); a key
+    the table lacks is validation's ``SchemaError``."""
+    rows = pl.DataFrame({"event_id": ["e"] * 3, "round": [1] * 3,
+                         "player_id": ["a", "a", "b"], "opponent_id": ["b", "b", "a"],
+                         "games_won": [2, 2, 0], "games_lost": [0, 0, 2],
+                         "games_drawn": [0] * 3, "scenario": [1, 2, 1]})
+    repaired, added = sf.repair_mirrors(rows, keys=["scenario"])
+    assert added.select("scenario", "player_id", "opponent_id").rows() == [(2, "b", "a")]
+    sf.validate_results(repaired, keys=["scenario"])
+    with pytest.raises(sf.SchemaError, match="not in the results table"):
+        sf.repair_mirrors(rows, keys=["stage_key"])
+
+
 def test_match_form_roundtrip() -> None:
     m = sf.to_matches(GOOD)
     back = sf.from_matches(m)

@@ -547,7 +547,8 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
     # read only by the scenarios it ranks, opponents_bounded)
     own = rules if rules.opponent_mw_rounds == "played" else dataclasses.replace(
         rules, opponent_mw_rounds="played")
-    scales = rate_scales(post, own, post["_cnt"])
+    # (a scale that overflows is said once below, of its event)
+    scales = rate_scales(post, own, post["_cnt"], probe=True)
     exact = scales.exact()
     if not exact:
         ids = post.get_column("event_id").unique()
@@ -739,7 +740,12 @@ def scenario_results(rf: RoundFrame, assignment: pl.DataFrame) -> pl.DataFrame:
     # put on every row of the player below)
     extra = [c for c in (*OPTIONAL_COLUMNS, *FLAG_COLUMNS)
              if c != DISQUALIFIED and c in rf.prior.columns]
-    old = rf.prior.join(scen, on="event_id", how="inner").select(*cols, *extra)
+    # (the prior rows' own columns only: a column of the input named scenario_id was
+    # joined in place of the scenarios' key — Polars' bare SchemaError, or every scenario's
+    # prior rows under one key, refused as duplicate seats the input does not hold; bad
+    # data 211)
+    old = (rf.prior.select(*(c for c in cols if c != "scenario_id"), *extra)
+           .join(scen, on="event_id", how="inner").select(*cols, *extra))
     out = pl.concat([old, new.select(cols)], how="diagonal").with_columns(
         phase=pl.lit("swiss"))
     if DISQUALIFIED in rf.seats.columns:  # (on every row of the player: see prepare_round)

@@ -260,7 +260,7 @@ def fast_model(rf: RoundFrame) -> FastModel | None:
             # the engine: dropped = last round before the event's last round (same in every
             # scenario: only game scores vary between scenarios, not who plays)
             .with_columns(dropped=pl.col("last_round") < pl.col("last_round").max().over("_e")))
-    scales = rate_scales(post, rules, post["opponents"])
+    scales = rate_scales(post, rules, post["opponents"], probe=True)
     if not scales.exact():
         return None  # the engine itself may round here: keep its path (the definition)
     rates = own_rates(rules, scales)

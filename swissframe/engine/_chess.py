@@ -40,7 +40,7 @@ import polars as pl
 
 from swissframe._collect import collect
 from swissframe.engine._exact import ExactScale, exact_name, join_keys, mean_exact, per_group
-from swissframe.engine._record import points_unit
+from swissframe.engine._record import points_unit, swiss_rows
 from swissframe.schema import FORFEITS
 from swissframe.schema import OPPONENT_ID as OPP
 from swissframe.schema import PLAYER_ID as PLAYER
@@ -67,7 +67,8 @@ def vur_first(rules: Ruleset) -> bool:
 
 
 def inferred_absences(results: pl.LazyFrame | pl.DataFrame,
-                      keys: Sequence[str] = ("event_id",)) -> pl.LazyFrame:
+                      keys: Sequence[str] = ("event_id",), *, swiss: bool = False
+                      ) -> pl.LazyFrame:
     """The absences C.07 Art. 16 implies where a table has no row: one ``absent`` row per
     (keys…, player, round) for every Swiss round of the event (any round with a Swiss row)
     after the player's first row in which the player has none — a withdrawal, a round sat
@@ -78,7 +79,9 @@ def inferred_absences(results: pl.LazyFrame | pl.DataFrame,
     The rows are what :func:`swissframe.io.trf.read_trf` writes for a blank round: null
     opponent, ``0-1-0``, ``unplayed="absent"`` (a voluntarily unplayed round: a dummy
     opponent in the player's own Buchholz, a draw for the opponents when trailing), and
-    ``phase="swiss"`` when the table has a ``phase`` column.
+    ``phase="swiss"`` when the table has a ``phase`` column. ``swiss``: every row of
+    ``results`` is a Swiss row (validation counted them: ``schema.IdCodes.swiss``), so
+    no row's phase is compared (the plan reads the rows three times: a filter each).
 
     Examples
     --------
@@ -93,8 +96,8 @@ def inferred_absences(results: pl.LazyFrame | pl.DataFrame,
     lf = results.lazy()
     k = list(keys)
     schema = lf.collect_schema()
-    swiss = lf.filter(pl.col("phase") == "swiss") if "phase" in schema else lf
-    seats = swiss.select(*k, "round", "player_id")
+    rows = swiss_rows(lf, swiss=swiss) if "phase" in schema else lf
+    seats = rows.select(*k, "round", "player_id")
     rounds = seats.select(*k, "round").unique()
     players = seats.group_by([*k, "player_id"]).agg(pl.col("round").min().alias("_first"))
     grid = join_keys(players, rounds, k)
@@ -118,12 +121,15 @@ def _absence_columns(dtypes: tuple[pl.DataType, ...], *, phase: bool) -> tuple[p
 
 
 def with_inferred_absences(results: pl.LazyFrame, rules: Ruleset,
-                           keys: Sequence[str] = ("event_id",)) -> pl.LazyFrame:
+                           keys: Sequence[str] = ("event_id",), *, swiss: bool = False
+                           ) -> pl.LazyFrame:
     """``results`` plus :func:`inferred_absences` when ``rules.missing_rounds`` is
-    ``"absent"`` (the FIDE presets); unchanged otherwise."""
+    ``"absent"`` (the FIDE presets); unchanged otherwise. ``swiss``: see
+    :func:`inferred_absences`."""
     if rules.missing_rounds != "absent":
         return results
-    return pl.concat([results, inferred_absences(results, keys)], how="diagonal_relaxed")
+    return pl.concat([results, inferred_absences(results, keys, swiss=swiss)],
+                     how="diagonal_relaxed")
 
 
 def absences_columns(columns: Sequence[str], rules: Ruleset) -> list[str]:
@@ -592,7 +598,12 @@ def sonneborn_berger(ctx: Context, *, name: str = "sb", cut: int = 0, median: in
     terms = (chess_terms(ctx).filter(pl.col("_val").is_not_null())
              .with_columns(_c=pl.col("_val") * pl.col("_pts")))
     if cut or median:
-        terms = _cut_lowest_scoring(terms, ctx.pkeys, cut + median, median)
+        # (each cut is one step of the plan: no more than a player has rounds, which leave
+        # nothing past them — Cut-1000000 built a million joins, a hang; bad data 206)
+        most = int(terms.group_by(ctx.pkeys).len().select(pl.col("len").max())
+                   .pipe(collect).item() or 0)
+        terms = _cut_lowest_scoring(terms, ctx.pkeys, min(cut + median, most),
+                                    min(median, most))
     agg = terms.group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s"))
     return _finish(ctx, agg, name, unit * unit)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,7 +32,7 @@ from swissframe.engine._exact import (
     sum_layouts,
     warn_fallback,
 )
-from swissframe.errors import DataError, ExactnessWarning, SchemaError
+from swissframe.errors import DataError, SchemaError
 from swissframe.rules._ruleset import Ruleset
 from swissframe.schema import GAME_COLUMNS, IdCodes, SeatOrder
 
@@ -61,6 +60,7 @@ __all__ = [
     "rate_terms",
     "row_points",
     "seat_record",
+    "swiss_rows",
     "unplayed_kind",
     "with_event_rounds",
 ]
@@ -89,6 +89,14 @@ def unplayed_kind(*, given: bool = True) -> pl.Expr:
     return pl.coalesce(pl.col("unplayed"), derived) if given else derived
 
 
+def swiss_rows(rows: pl.LazyFrame, *, swiss: bool = False) -> pl.LazyFrame:
+    """The Swiss rows of ``rows``; ``swiss``: every row is one (validation counted them:
+    ``schema.IdCodes.swiss``), so ``rows`` as they are — no row's phase compared and no
+    copy of the rows that a filter keeping every row still makes (a node fewer in each
+    plan reading them)."""
+    return rows if swiss else rows.filter(pl.col("phase") == "swiss")
+
+
 def prepare_rows(results: pl.LazyFrame, rules: Ruleset, *,
                  columns: Sequence[str] | None = None, swiss: bool = False) -> pl.LazyFrame:
     """Swiss rows only, with result flags and integer match-point units.
@@ -107,7 +115,7 @@ def prepare_rows(results: pl.LazyFrame, rules: Ruleset, *,
     if not given:
         results = results.with_columns(unplayed=pl.lit(None, dtype=pl.String))
     steps = _row_flags(rules, double_loss="double_loss" in names, unplayed=given)
-    out = results if swiss else results.filter(pl.col("phase") == "swiss")
+    out = swiss_rows(results, swiss=swiss)
     for step in steps:
         out = with_columns(out, *step)
     return out
@@ -528,13 +536,15 @@ class RateScales:
         return ExactScale(self.rate.scale * k).fits() and ExactScale(self.game.scale * k).fits()
 
 
-def rate_scales(record: pl.DataFrame, rules: Ruleset, count: pl.Series | None = None
-                ) -> RateScales:
+def rate_scales(record: pl.DataFrame, rules: Ruleset, count: pl.Series | None = None, *,
+                probe: bool = False) -> RateScales:
     """Scales making every own rate of ``record`` (the columns of
     :func:`aggregate_players`) an exact integer: the lcm of the denominators that occur
     and of the clamps' and ``earned_bye_opponent``'s. ``count`` is the number of values
     each player's means average (default: opponents, plus earned byes where the ruleset
-    counts them as opponents)."""
+    counts them as opponents). ``probe``: only asked whether they fit (``.exact()``), by a
+    caller that then computes the events concerned on a path that says its own fallback,
+    of its event: no warning here (the probes' warnings named no event; bad data 208)."""
     dv, gv = rules.draw_value, rules.drawn_game_value
     clamps = [rules.floor.denominator, rules.cap.denominator, rules.cap_dropped.denominator]
     earned = rules.earned_bye_opponent
@@ -549,8 +559,9 @@ def rate_scales(record: pl.DataFrame, rules: Ruleset, count: pl.Series | None = 
     r_l, g_l = lcm_of(int(v) for v in found[0]), lcm_of(int(v) for v in found[1])
     top = found[2]
     return RateScales(rate=_fitted(lcm_of([r_l, dv.denominator, *clamps, *rate_extra]),
-                                   "own match-win rates"),
-                      game=_fitted(lcm_of([g_l, gv.denominator, *clamps]), "game-win rates"),
+                                   "own match-win rates", warn=not probe),
+                      game=_fitted(lcm_of([g_l, gv.denominator, *clamps]), "game-win rates",
+                                   warn=not probe),
                       k_max=int(top) if isinstance(top, int) and top > 0 else 1)
 
 
@@ -572,12 +583,14 @@ def _scale_exprs(rules: Ruleset, *, counted: bool) -> tuple[pl.Expr, pl.Expr, pl
             (opponents if counted else pl.col("_count")).max().alias("k"))
 
 
-def _fitted(scale: int, what: str) -> ExactScale:
-    """``ExactScale(scale)``, or the rounded fallback (reported) when it overflows Int128."""
+def _fitted(scale: int, what: str, *, warn: bool = True) -> ExactScale:
+    """``ExactScale(scale)``, or the rounded fallback (reported, with ``warn``) when it
+    overflows Int128."""
     exact = ExactScale(scale)
     if exact.fits():
         return exact
-    warn_fallback(what, bits=scale.bit_length())
+    if warn:
+        warn_fallback(what, bits=scale.bit_length())
     return FALLBACK_SCALE
 
 
@@ -765,7 +778,8 @@ def scale_groups(rows: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...] = ("e
     played = record.get_column("rounds_played").max()
     short = r_top <= LONG_ROUNDS if span else (
         isinstance(played, int) and played <= LONG_ROUNDS)
-    if rate_scales(record, rules).exact() and short:
+    # (a probe: an event whose scales overflow is computed alone below, which says it)
+    if rate_scales(record, rules, probe=True).exact() and short:
         return None
     per_event = _event_bits(record, rules, const, span=span)
     fits = (pl.col("_bits") < _SCALE_BITS) & (pl.col("_rounds") <= LONG_ROUNDS)
@@ -831,10 +845,7 @@ def split_exact(record: pl.DataFrame, rules: Ruleset, events: pl.Series, *,
     sub = record.filter(pl.col("event_id").is_in(events.implode()))
     if events.len() == 1:
         return [events]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ExactnessWarning)  # (only asked whether it fits)
-        fits = rate_scales(sub, rules, None if count is None else sub[count]).exact()
-    if fits:
+    if rate_scales(sub, rules, None if count is None else sub[count], probe=True).exact():
         return [events]
     half = events.len() // 2
     return (split_exact(record, rules, events.slice(0, half), count=count)

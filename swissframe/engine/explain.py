@@ -11,7 +11,7 @@ own computation (same ruleset fields, same snapshot), so it always agrees with
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NoReturn
 
 import polars as pl
 
@@ -29,9 +29,15 @@ from swissframe.engine._record import (
     require_stage,
     standing_rows,
 )
-from swissframe.engine.standings import check_keys, check_through_round, context, validated
+from swissframe.engine.standings import (
+    check_keys,
+    check_through_round,
+    context,
+    fallbacks_named,
+    validated,
+)
 from swissframe.engine.tiebreakers import TIEBREAKERS, Context
-from swissframe.errors import DataError, check_id
+from swissframe.errors import DataError, check_id, did_you_mean
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import key_columns
 
@@ -49,6 +55,11 @@ EXPLAIN_COLUMNS: Final = (
 #: round's Buchholz value, whether the round is voluntarily unplayed, and the points the
 #: player scored in it (Sonneborn-Berger's factor, C.07 Art. 9.1).
 CHESS_EXPLAIN_COLUMNS: Final = ("opp_score", "opp_score_adj", "bh_value", "vur", "points")
+
+#: The columns of a row that :func:`explain`'s table keeps as they are (the others of
+#: :data:`EXPLAIN_COLUMNS` it writes).
+_ROW_KEYS: Final = ("event_id", "player_id", "round", "opponent_id")
+
 
 def _fmt(x: pl.Expr) -> pl.Expr:
     return x.round(6).cast(pl.String)
@@ -116,6 +127,7 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
         require_stage(ruleset, lf.collect_schema().names())
     k = check_keys(keys)
     ruleset = late_rounds_needed(lf.pipe(collect), ruleset, k)
+    validated_rows = lf
     lf = lf.filter(pl.col("phase") == "swiss")
     if through_round is not None:
         lf = lf.filter(pl.col("round") <= through_round)
@@ -125,10 +137,7 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
         mine = mine.filter(pl.col("event_id") == event_id)
     found = mine.select(*k).unique().pipe(collect)
     if found.height == 0:
-        where = f" in event {quoted(event_id)}" if event_id is not None else ""
-        msg = (f"player {quoted(player_id)} has no Swiss rows{where}. Hint: check the id (and "
-               "event_id=), or through_round=.")
-        raise DataError(msg)
+        _no_rows(validated_rows, player_id, event_id)
     if found.height > 1:
         msg = (f"player {quoted(player_id)} appears in {found.height} events/keys "
                f"({found.rows()[:5]}). Hint: pass event_id= (and filter extra keys).")
@@ -138,8 +147,28 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
     evals = eval_rounds(lf, ruleset, k, cut).pipe(collect)
     at = evals.filter(pl.col("player_id") == player_id)[EVAL].item()
     dropped_final = bool(evals.filter(pl.col("player_id") == player_id)["_dropped"].item())
-    ctx = context(standing_rows(lf, at), ruleset, k)
-    return _table(ctx, player_id, ruleset, dropped_final)
+    with fallbacks_named(found["event_id"][0]):
+        ctx = context(standing_rows(lf, at), ruleset, k)
+        return _table(ctx, player_id, ruleset, dropped_final)
+
+
+def _no_rows(rows: pl.LazyFrame, player_id: str, event_id: str | None) -> NoReturn:
+    """The :class:`DataError` of a player :func:`explain` finds no Swiss row of: one the
+    results (of ``event_id``) do not hold at all is said to be so, with the ids nearest
+    to it — it was "has no Swiss rows. Hint: check the id", with no id named, for a typo,
+    another case or another Unicode form of an id (bad data 205)."""
+    where = f" in event {quoted(event_id)}" if event_id is not None else ""
+    if event_id is not None:
+        rows = rows.filter(pl.col("event_id") == event_id)
+    ids = rows.select(pl.col("player_id").unique()).pipe(collect)["player_id"]
+    if player_id in ids:
+        msg = (f"player {quoted(player_id)} has no Swiss rows{where}. Hint: check the id (and "
+               "event_id=), or through_round=.")
+    else:
+        msg = (f"player {quoted(player_id)} is not in the results{where}. Hint: "
+               + did_you_mean(player_id, ids.to_list(), "check the id (and event_id=).",
+                              fold_case=True))
+    raise DataError(msg)
 
 
 def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) -> pl.DataFrame:
@@ -156,7 +185,11 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
                    pl.col("mwp_raw").alias("opp_mwp_raw"), pl.col("mwp_opp").alias("_mwp"),
                    pl.col("gwp_raw").alias("opp_gwp_raw"), pl.col("gwp_opp").alias("_gwp"),
                    pl.col("_omw_e").alias("opp_omwp")))
-    rows = ctx.rows.filter(pl.col("player_id") == player_id)
+    # (an input column named like one this table writes — opp_wins, opp_rounds, points … —
+    # passed through with the rows, and the joins below kept it instead of the engine's
+    # value: bad data 204)
+    written = {*EXPLAIN_COLUMNS, *CHESS_EXPLAIN_COLUMNS} - {*keys, *_ROW_KEYS}
+    rows = ctx.rows.filter(pl.col("player_id") == player_id).drop(written, strict=False)
     earned_as_opp = rules.earned_bye_opponent is not None
     result = (pl.when(pl.col("_bye")).then(pl.lit("bye"))
               .when(pl.col("_unpaired") & pl.col("_draw")).then(pl.lit("half-point bye"))

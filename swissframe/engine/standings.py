@@ -6,10 +6,11 @@ One call handles any number of events: every step is a join or group-by keyed by
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import numbers
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Final, Literal, NamedTuple, overload
 
 import polars as pl
@@ -46,6 +47,7 @@ from swissframe.engine._record import (
     require_stage,
     scale_groups,
     seat_record,
+    swiss_rows,
     with_event_rounds,
 )
 from swissframe.engine.tiebreakers import (
@@ -112,11 +114,12 @@ def _rate_columns(rules: Ruleset, scales: RateScales) -> tuple[tuple[pl.Expr, ..
 
 
 def context(rows: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...], *,
-            columns: Sequence[str] | None = None) -> Context:
+            columns: Sequence[str] | None = None, swiss: bool = False) -> Context:
     """Prepared rows, the per-player record and own rates, and the exact scales.
-    ``columns``: ``rows``' columns where the caller knows them (:func:`prepare_rows`)."""
+    ``columns``, ``swiss``: ``rows``' columns where the caller knows them, and whether
+    every row is a Swiss row (:func:`prepare_rows`)."""
     # materialised once: every criterion reads them, and a lazy plan would recompute them
-    prepared = prepare_rows(rows, rules, columns=columns).pipe(collect).lazy()
+    prepared = prepare_rows(rows, rules, columns=columns, swiss=swiss).pipe(collect).lazy()
     # (with the players' sums a criterion reads from the record: chess scores)
     flags, extra = record_aggs(rules)
     base = with_event_rounds(
@@ -935,7 +938,7 @@ def _validated_coded(results: Frame, keys: Sequence[str]) -> tuple[pl.DataFrame,
 def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
              cutoffs: pl.LazyFrame | None, *, cumulative: bool = True,
              codes: IdCodes | None = None, own_rounds: bool = False,
-             one_query: bool = True, one: bool = False) -> pl.DataFrame:
+             one_query: bool = True, one: bool = False, swiss: bool = False) -> pl.DataFrame:
     """Criteria + ranks. ``cutoffs`` (keys…, _through) asks for one table per cutoff;
     ``cumulative=False`` computes them from repeated rows only (see ``_cutoff_criteria``);
     then ``one_query``: the final standings of a ``snapshot="last_round"`` ruleset in one
@@ -945,7 +948,9 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     them); ignored where the ruleset adds or drops rows first. ``own_rounds``: the cutoffs
     are every round of ``lf``'s Swiss rows (see ``_cumulative_criteria``). ``one``:
     ``lf`` holds one event (and no extra keys), so the final standings rank one group
-    (``_group_criteria``, ``_finish``)."""
+    (``_group_criteria``, ``_finish``). ``swiss``: every row of ``lf`` is a Swiss row
+    (validation counted them: ``IdCodes.swiss``; the rows ``late_rows`` and the inferred
+    absences add are), so no plan compares their phases (:func:`_record.swiss_rows`)."""
     if rules.late_rounds != "as_given" or rules.missing_rounds != "not_played":
         codes = None  # late_rows / with_inferred_absences change the rows
     names = lf.collect_schema().names()
@@ -954,12 +959,12 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     # a disqualified player's values are computed as a dropped player's (their rows count
     # for everyone); only their rank is taken, when ranking
     dq = DISQUALIFIED in names
-    lf = with_inferred_absences(late_rows(lf, rules, keys), rules, keys)
+    lf = with_inferred_absences(late_rows(lf, rules, keys), rules, keys, swiss=swiss)
     has_group = any(c.function in GROUP_TIEBREAKERS for c in rules.criteria)
     if cutoffs is None and rules.snapshot == "final":
         # (the rows' columns known where late_rows leaves them as given)
         ctx = context(lf, rules, keys, columns=absences_columns(names, rules)
-                      if rules.late_rounds == "as_given" else None)
+                      if rules.late_rounds == "as_given" else None, swiss=swiss)
         # (with group criteria, the plan: the first's windows may run in its query)
         table = _criteria_of(ctx, lazy=True) if has_group else _criteria_of(ctx)
         height = ctx.size if isinstance(table, pl.LazyFrame) else table.height
@@ -975,7 +980,7 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
         return _finish(ranked, keys, rules, height=height, one=one)
     final_only = cutoffs is None
     if cutoffs is None:
-        cutoffs = (lf.filter(pl.col("phase") == "swiss").group_by(list(keys))
+        cutoffs = (swiss_rows(lf, swiss=swiss).group_by(list(keys))
                    .agg(pl.col("round").max().alias(THROUGH)))
     ck = (*keys, THROUGH)
     if rules.snapshot == "final" and not has_group and not final_only and cumulative:
@@ -1006,7 +1011,7 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     if rules.snapshot == "final":
         table = _cutoff_criteria(lf, rules, keys, cutoffs, cumulative=cumulative)
     elif rules.snapshot == "last_round" and final_only and not cumulative and one_query:
-        table, rows, height = _at_own_last_round(lf, rules, keys)
+        table, rows, height = _at_own_last_round(lf, rules, keys, swiss=swiss)
         # (the rows at the final cutoff, without it: the context's, materialised)
         grouped = (_group_criteria(table, rows, rules, keys, one=one, height=height)
                    if has_group else table)
@@ -1026,7 +1031,7 @@ def _compute(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
     height = table.height
     grouped = table
     if has_group:
-        prepared = prepare_rows(lf, rules)
+        prepared = prepare_rows(lf, rules, swiss=swiss)
         # (the rows at each cutoff, lazily: read only by a criterion that needs all of
         # them; the reference reads them for every criterion, the definition)
         grouped = _group_criteria(table, cutoff_rows(prepared, keys, cutoffs), rules, ck,
@@ -1043,7 +1048,8 @@ def _collected(table: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     return table.pipe(collect) if isinstance(table, pl.LazyFrame) else table
 
 
-def _at_own_last_round(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
+def _at_own_last_round(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...], *,
+                       swiss: bool = False
                        ) -> tuple[pl.DataFrame | pl.LazyFrame, pl.LazyFrame, int | None]:
     """The criteria of each player as of their own last Swiss round (a ruleset's
     ``snapshot="last_round"`` on the final standings), on the repeated rows, with
@@ -1059,11 +1065,11 @@ def _at_own_last_round(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...]
     prepared rows (materialised) at the final cutoff, without it, for the group criteria:
     they read the rows of the table's players at its cutoff, the final one (a join on the
     player alone, over the final cutoff's rows only: Pokémon's head-to-head had joined
-    every cutoff's)."""
+    every cutoff's). ``swiss``: see :func:`_compute`."""
     pk = [*keys, "player_id"]
-    needed = (lf.filter(pl.col("phase") == "swiss").group_by(pk)
+    needed = (swiss_rows(lf, swiss=swiss).group_by(pk)
               .agg(pl.col("round").max().alias(THROUGH)).select(*keys, THROUGH).unique())
-    ctx = context(cutoff_rows(lf, keys, needed), rules, (*keys, THROUGH))
+    ctx = context(cutoff_rows(lf, keys, needed), rules, (*keys, THROUGH), swiss=swiss)
     last = pl.col("last_round")
     final = per_group(last.max(), keys)
     table = (_criteria_of(ctx, lazy=True).filter(pl.col(THROUGH) == last.max().over(pk))
@@ -1175,9 +1181,11 @@ def _standings(results: Frame, ruleset: Ruleset, keys: tuple[str, ...],
             one = codes is not None and codes.events.len() == 1
             cumulative = _cumulative_pays(frame)
             if one and codes is not None and _keyless_ok(ruleset, cumulative=cumulative):
-                out = _one_event(frame, ruleset, str(codes.events[0]), cumulative=cumulative)
+                out = _one_event(frame, ruleset, str(codes.events[0]), cumulative=cumulative,
+                                 swiss=codes.swiss)
             else:
-                out = _compute(frame.lazy(), ruleset, k, None, cumulative=cumulative, one=one)
+                out = _compute(frame.lazy(), ruleset, k, None, cumulative=cumulative, one=one,
+                               swiss=codes is not None and codes.swiss)
     return out
 
 
@@ -1199,14 +1207,15 @@ def _keyless_ok(rules: Ruleset, *, cumulative: bool) -> bool:
                         or (rules.snapshot == "last_round" and not cumulative))
 
 
-def _one_event(frame: pl.DataFrame, rules: Ruleset, event: str, *, cumulative: bool
-               ) -> pl.DataFrame:
+def _one_event(frame: pl.DataFrame, rules: Ruleset, event: str, *, cumulative: bool,
+               swiss: bool = False) -> pl.DataFrame:
     """``_compute`` of one event's validated rows (no extra keys) without the event key,
     as the coded path computes one event: every join, group-by, window and sort is keyed
     by the player (and the cutoff) alone; the id is put back on the output, first. The same
-    table (Pokémon 64 players: 29.9 -> 28.1 M instructions a call)."""
+    table (Pokémon 64 players: 29.9 -> 28.1 M instructions a call). ``swiss``: see
+    :func:`_compute`."""
     out = _compute(frame.lazy().drop("event_id"), rules, (), None, cumulative=cumulative,
-                   one=True)
+                   one=True, swiss=swiss)
     # (a Series repeated from one value: no query, as pl.repeat(eager=True) runs)
     ids = pl.Series("event_id", [event], dtype=pl.String).new_from_index(0, out.height)
     return out.insert_column(0, ids)
@@ -1264,6 +1273,23 @@ def _by_scale_group(frame: pl.DataFrame, rules: Ruleset, keys: tuple[str, ...],
     for text in _fallback_summary(fallbacks):
         warnings.warn(text, ExactnessWarning, stacklevel=4)
     return pl.concat(parts, how="diagonal_relaxed").sort(list(keys), maintain_order=True)
+
+
+@contextlib.contextmanager
+def fallbacks_named(event_id: object) -> Iterator[None]:
+    """The block's :class:`~swissframe.errors.ExactnessWarning` said of ``event_id``, as
+    :func:`standings` says an event's (:func:`_fallback_summary`), each once: ``explain``'s
+    named no event, and said one fallback once for each mean (bad data 208). Other
+    warnings pass as they are."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    said = [str(w.message) for w in caught if issubclass(w.category, ExactnessWarning)]
+    for w in caught:
+        if not issubclass(w.category, ExactnessWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    for text in _fallback_summary([(str(event_id), t) for t in dict.fromkeys(said)]):
+        warnings.warn(text, ExactnessWarning, stacklevel=4)
 
 
 def _fallback_summary(fallbacks: Sequence[tuple[str, str]]) -> list[str]:

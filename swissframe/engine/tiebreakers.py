@@ -495,7 +495,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
         if outer.fits():
             columns = (flt.alias(name), exact.alias(exact_name(name)))
         else:
-            warn_fallback(name, bits=outer.scale.bit_length())
+            warn_fallback(_fallback_what(name, source), bits=outer.scale.bit_length())
             mean = pl.col(f"_m_{source}")
             columns = (mean.alias(name), fallback_key(mean).alias(exact_name(name)))
             outer = FALLBACK_SCALE  # (the scale its key is at: ygo_number reads it)
@@ -529,7 +529,7 @@ def _opponent_mean(ctx: Context, source: str, scale: ExactScale, name: str, *,
     if outer.fits():
         out = agg.select(*ctx.pkeys, flt.alias(name), exact.alias(exact_name(name)))
     else:
-        warn_fallback(name, bits=outer.scale.bit_length())
+        warn_fallback(_fallback_what(name, source), bits=outer.scale.bit_length())
         out = agg.select(*ctx.pkeys, pl.col("_mean_f").alias(name),
                          fallback_key(pl.col("_mean_f")).alias(exact_name(name)))
         outer = FALLBACK_SCALE
@@ -716,6 +716,21 @@ def _sum_bounds(ctx: Context, columns: Sequence[str]) -> dict[str, int]:
     top = max(rules.floor, rules.cap, rules.cap_dropped, Fraction(0))
     scale = {exact_name("mwp_opp"): ctx.rate_scale, exact_name("gwp_opp"): ctx.game_scale}
     return {c: math.ceil(top * scale[c].scale) * max(ctx.k_max, 1) for c in columns}
+
+
+#: How a fallback's warning says the values a mean averages (:func:`_fallback_what`).
+_SOURCE_WORDS: Final = {"mwp_opp": "match-win rates", "gwp_opp": "game-win rates",
+                        "_oinner": "OMW%s"}
+
+
+def _fallback_what(name: str, source: str) -> str:
+    """What an opponents' mean that fell back to rounded values is called in its warning:
+    its column, or for a column of the engine's own (``_omw_e`` of ``explain``, the
+    ``_omwp_inner`` OOMW% averages) the values it averages — the warning named those
+    columns (bad data 208)."""
+    if not name.startswith("_"):
+        return name
+    return f"the opponents' {_SOURCE_WORDS.get(source, source.lstrip('_'))}"
 
 
 def _earned_bye_contributions(ctx: Context) -> pl.LazyFrame | None:
@@ -1227,6 +1242,19 @@ def head_to_head(g: GroupContext, *, name: str = "head_to_head") -> pl.LazyFrame
 DeMethod = Literal["fide", "points"]
 _DE_METHODS: Final = ("fide", "points")
 
+#: The values a criterion's parameter takes where its default's kind does not say them all
+#: (``rules._ruleset._check_params`` reads the rest from the default: a flag, a whole
+#: number from 0, a fraction from 0 to 1): the choices of a text parameter, and the lowest
+#: whole number of a count that is not from 0 (a seed: any; points a round: at least 1).
+PARAM_CHOICES: Final[Mapping[tuple[str, str], tuple[str, ...]]] = {
+    ("direct_encounter", "method"): _DE_METHODS,
+    ("ygo_number", "rounding"): ("truncate", "round"),
+}
+PARAM_LOWEST: Final[Mapping[tuple[str, str], int]] = {
+    ("random", "seed"): -(2**63 - 1),
+    ("omp", "max_per_round"): 1,
+}
+
 
 def _direct_encounter_untied(name: str = "direct_encounter", *, forfeits: bool = False,
                              method: DeMethod = "fide") -> tuple[pl.Expr, ...] | None:
@@ -1317,20 +1345,20 @@ def _direct_encounter_order(g: GroupContext, within: pl.LazyFrame) -> pl.LazyFra
     if _no_encounters(pairs):  # no two tied players met: every class stays whole
         return g.table.filter(pl.col("_tie_size") >= 2).select(
             *g.pkeys, pl.lit(0, dtype=pl.Int64).alias("_below"))
-    scale = lcm_of(pairs["_pn"].unique().to_list())
-    win = Fraction(g.rules.points_win) * points_unit(g.rules) * scale
-    if scale > 2**62 or win.denominator != 1:
-        msg = (f"direct encounter: the pairs of tied players met {scale:,} times in the "
-               "least common multiple; their averages cannot be held exactly. Hint: check "
-               "the table for a pair listed again in every round.")
-        raise DataError(msg)
-    pairs = pairs.select(*keys, "_tie", PLAYER, OPP, (pl.col("_ps").cast(pl.Int128)
-                                                      * (scale // pl.col("_pn"))).alias("_pv"))
+    scales = _encounter_scales(pairs, [*keys, "_tie"], g.rules)
+    pairs = (pairs.join(scales, on=[*keys, "_tie"], how="left", nulls_equal=True)
+             .select(*keys, "_tie", PLAYER, OPP,
+                     (pl.col("_ps").cast(pl.Int128)
+                      * (pl.col("_scale") // pl.col("_pn").cast(pl.Int64))).alias("_pv")))
     classes = (g.table.filter(pl.col("_tie_size") >= 2)
                .select(*g.pkeys, "_tie", "_tie_size",
                        pl.lit(0, dtype=pl.Int64).alias("_off"),
                        pl.col("_tie_size").cast(pl.Int64).alias("_n"))
-               .pipe(collect))
+               .pipe(collect)
+               # (a group none of whose pairs met wins nothing it could not: any worth)
+               .join(scales.select(*keys, "_tie", "_win"), on=[*keys, "_tie"], how="left",
+                     nulls_equal=True)
+               .with_columns(pl.col("_win").fill_null(0)))
     largest = int(classes["_n"].max() or 0)  # type: ignore[arg-type]
     s, met, n = pl.col("_s"), pl.col("_met"), pl.col("_n")
     for _ in range(largest):
@@ -1348,7 +1376,7 @@ def _direct_encounter_order(g: GroupContext, within: pl.LazyFrame) -> pl.LazyFra
              .sort([*cc, "_s", PLAYER], descending=[False] * len(cc) + [True, False])
              # 6.3: the most a player could have after winning every encounter they did
              # not have, and the best of that among the players below them
-             .with_columns((s + (n - 1 - met).cast(pl.Int128) * win.numerator).alias("_best"),
+             .with_columns((s + (n - 1 - met).cast(pl.Int128) * pl.col("_win")).alias("_best"),
                            pl.int_range(pl.len(), dtype=pl.Int64).over(cc).alias("_pos"),
                            (met.min().over(cc) == n - 1).alias("_all_met"))
              .with_columns(pl.col("_best").cum_max(reverse=True).shift(-1).over(cc)
@@ -1365,11 +1393,42 @@ def _direct_encounter_order(g: GroupContext, within: pl.LazyFrame) -> pl.LazyFra
         a = a.with_columns(split.alias("_new"))
         if (a["_new"] == a["_off"]).all():
             break
-        a = (a.select(*g.pkeys, "_tie", "_tie_size", pl.col("_new").alias("_off"))
+        a = (a.select(*g.pkeys, "_tie", "_tie_size", pl.col("_new").alias("_off"), "_win")
              .with_columns(pl.len().over([*keys, "_tie", "_off"]).cast(pl.Int64).alias("_n")))
-        classes = pl.concat([classes.filter(n < 2), a], how="vertical_relaxed")
+        classes = pl.concat([classes.filter(n < 2), a.select(classes.columns)],
+                            how="vertical_relaxed")
     return classes.lazy().select(*g.pkeys, (pl.col("_tie_size") - pl.col("_off") - n)
                                  .cast(pl.Int64).alias("_below"))
+
+
+def _encounter_scales(pairs: pl.DataFrame, group: list[str], rules: Ruleset) -> pl.DataFrame:
+    """Each tie group's scale of :func:`_direct_encounter_order`'s points: the least
+    common multiple of the numbers of games its pairs played (``_scale``, Int64), and a
+    win worth at that scale (``_win``, Int128), by ``group``.
+
+    A tie group's points are compared within the group only, so each group has its own
+    scale: one scale for every group of the call (every cutoff of ``standings_by_round``,
+    every event) was the multiple of 1, 2, …, 50 for two players who met in each of 50
+    rounds — past 2⁶², a refusal of a table whose standings alone were computed (bad data
+    201). The multiples are computed once per distinct set of game counts."""
+    sets = (pairs.group_by(group).agg(pl.col("_pn").unique().sort().alias("_pns"))
+            .with_columns(pl.col("_pns").cast(pl.List(pl.String)).list.join(",")
+                          .alias("_set")))
+    distinct = sets["_set"].unique().to_list()
+    lcms = [lcm_of(int(v) for v in text.split(",")) for text in distinct]
+    worth = Fraction(rules.points_win) * points_unit(rules)
+    big = [m for m in lcms if m > 2**62 or (worth * m).denominator != 1]
+    if big:
+        first = sets.filter(pl.col("_set") == distinct[lcms.index(big[0])]).row(0, named=True)
+        where = ", ".join(f"{k} {quoted(first[k])}" for k in group if k != "_tie")
+        msg = (f"direct encounter: the pairs of tied players of {where} met "
+               f"{big[0]:,} times in the least common multiple; their averages cannot be "
+               "held exactly. Hint: check the table for a pair listed again in every round.")
+        raise DataError(msg)
+    table = pl.DataFrame({"_set": distinct, "_scale": lcms,
+                          "_win": [int(worth * m) for m in lcms]},
+                         schema={"_set": pl.String, "_scale": pl.Int64, "_win": pl.Int128})
+    return sets.join(table, on="_set").select(*group, "_scale", "_win")
 
 
 def _no_encounters(pairs: pl.DataFrame) -> bool:

@@ -642,6 +642,10 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
     if sens is None:
         return (f"<h2>Would other tiebreakers change the top {rep.top}?</h2><p class=\"note\">"
                 f"{escape(rep.problems.get('sensitivity', 'not available'))}</p>")
+    if sens.is_empty():  # (no player ranked: every one disqualified; an IndexError: 207)
+        return (f"<h2>Would other tiebreakers change the top {rep.top}?</h2><p class=\"note\">"
+                "No player is ranked (every player was disqualified): no ruleset orders "
+                "anyone.</p>")
     base = sens["ruleset"][0]
     alt = sens.slice(1)
     changed = alt.filter(pl.col("entering").list.len() > 0)

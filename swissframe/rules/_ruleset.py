@@ -50,8 +50,10 @@ from typing import Final, Literal, get_args
 from swissframe.errors import (
     DataError,
     RulesetError,
+    check_choice,
     check_flag,
     check_outcome_space,
+    check_whole,
     did_you_mean,
 )
 from swissframe.schema import MAX_GAMES, UNPLAYED_KINDS
@@ -716,6 +718,13 @@ class Ruleset:
         for f in ("criteria", "columns"):
             object.__setattr__(self, f, _criteria(self.name, f, getattr(self, f)))
         _check_vur_kinds(self)
+        if not self.criteria and not self.points_first:
+            # (the ranking sorted on no column: Polars' bare "expected at least 1 expression
+            # in 'as_struct'" from every analysis; bad data 202)
+            msg = (f"ruleset {self.name!r} ranks by nothing: no criteria, and "
+                   "points_first=False. Hint: give criteria, e.g. (Criterion('match_points'),), "
+                   "or leave points_first=True (match points first).")
+            raise RulesetError(msg)
         ranked = {c.name: c for c in self.criteria}
         clash = [c.name for c in self.columns if c.name in ranked and ranked[c.name] != c]
         if clash:
@@ -1114,6 +1123,39 @@ def _check_engine_names(rules: Ruleset) -> None:
                    f"takes no parameter {unknown[0]!r}. Hint: its parameters are "
                    f"{known or 'none'}.")
             raise RulesetError(msg)
+        _check_params(rules, c, {k: p.default for k, p in takes.items()})
+
+
+def _check_params(rules: Ruleset, c: Criterion, defaults: Mapping[str, object]) -> None:
+    """Each parameter value of a custom criterion, of the kind its function's default is
+    (``tiebreakers.PARAM_CHOICES``, ``PARAM_LOWEST`` where that does not say it all): a
+    flag, a whole number (from 0), a fraction from 0 to 1, one of a text parameter's
+    choices. None was checked: a flag took anything by its truth (``forfeits='no'``), a
+    count a float or None (``cut=1.5``, ``seed=1.5`` gave every player the same random
+    key), a text an unknown word (``rounding='x'`` truncated), and others ended in bare
+    ``TypeError``s or Polars' errors (bad data 206)."""
+    from swissframe.engine.tiebreakers import PARAM_CHOICES, PARAM_LOWEST
+
+    for key, value in c.params:
+        default, what = defaults[key], key
+        choices = PARAM_CHOICES.get((c.function, key))
+        try:
+            if choices is not None:
+                check_choice(what, value, choices)
+            elif isinstance(default, bool):
+                check_flag(what, value)
+            elif isinstance(default, int):
+                check_whole(what, value, low=PARAM_LOWEST.get((c.function, key), 0),
+                            hint=f"{c.function}'s default is {default}")
+            elif isinstance(default, Fraction) and not (
+                    isinstance(value, (int, Fraction)) and not isinstance(value, bool)
+                    and 0 <= value <= 1):
+                msg = (f"{what}={value!r:.40} is not a fraction from 0 to 1. Hint: e.g. "
+                       f"Fraction(1, 2), {c.function}'s default.")
+                raise DataError(msg)
+        except DataError as exc:
+            msg = f"ruleset {rules.name!r}: criterion {c.name!r} ({c.function}): {exc}"
+            raise RulesetError(msg) from None
 
 
 def get(rules: str | Ruleset) -> Ruleset:

@@ -60,16 +60,19 @@ from typing import TYPE_CHECKING, Final, Literal, cast
 import polars as pl
 
 from swissframe._collect import collect, scoped
+from swissframe._display import quoted
+from swissframe.engine.standings import with_disqualified
 from swissframe.errors import (
     MAX_TABLE_ROWS,
     DataError,
     RulesetError,
+    SchemaError,
     check_choice,
     check_seed,
     check_whole,
     memory_bytes,
 )
-from swissframe.schema import as_frame, validate_results
+from swissframe.schema import DISQUALIFIED, as_frame, blank, is_id_type, validate_results
 from swissframe.simulate._pairing import pair_arrays
 from swissframe.simulate.rounds import recommended_rounds, rounds_table
 
@@ -94,6 +97,11 @@ _UNPLAYED: Final = (None, "pairing_bye", "full_bye", "absent")
 _PAIRING_BYE, _FULL_BYE, _ABSENT = 1, 2, 3
 #: Players per batch: bounds memory and sets the progress granularity.
 _BATCH_PLAYERS: Final = 250_000
+#: The largest ``skill`` (the ratings' spread, in logits): far past what changes a game
+#: (50 decides nearly every one), and low enough that every rating and difference of two
+#: stays finite (a spread of 1e308 made them inf − inf: NaN win chances, every game going
+#: to one seat whatever the ratings; bad data 203).
+MAX_SKILL: Final = 1000
 
 
 @dataclass(frozen=True)
@@ -274,6 +282,51 @@ def _id_policy(policy: str | IdPolicy | None) -> IdPolicy:
 # pair_round
 # --------------------------------------------------------------------------------------
 
+#: The optional columns of :func:`pair_round`'s players table that are whole numbers, and
+#: the least each may be (a round is from 1; rounds of byes and the last round played
+#: from 0).
+_PLAYER_COUNTS: Final = {"enters_round": 1, "byes": 0, "dropped_after": 0}
+
+
+def _checked_players(players: pl.DataFrame) -> pl.DataFrame:
+    """:func:`pair_round`'s players table, its ids as text, or an error naming the column
+    or the row: ids of a kind that is no id's (``schema.is_id_type``: a float, a list),
+    a null or blank id, a ``dropped`` that is not Boolean, a count that is not a whole
+    number or below its least. Nothing was checked: a null or blank id was paired as a
+    player (its opponent's row read as a bye), a null ``event_id`` left every player
+    unpaired without a word, ``enters_round="2"`` or ``-5`` was read, and a list id, a
+    text flag or count ended in Polars' bare cast errors (bad data 209)."""
+    def kind_ok(column: str, dtype: pl.DataType) -> bool:
+        if column in ("event_id", "player_id"):
+            return is_id_type(dtype)
+        if column == "dropped":
+            return dtype in (pl.Boolean, pl.Null)
+        return column not in _PLAYER_COUNTS or dtype == pl.Null or dtype.is_integer()
+
+    wrong = [f"{c} is {t}" for c, t in players.schema.items() if not kind_ok(c, t)]
+    if wrong:
+        msg = (f"players table has mistyped column(s): {'; '.join(wrong)}. Hint: ids are "
+               "text (or whole numbers), dropped is True/False, enters_round, byes and "
+               "dropped_after are whole numbers.")
+        raise SchemaError(msg)
+    base = players.with_columns(pl.col("event_id", "player_id").cast(pl.String))
+    no_id = base.filter(pl.any_horizontal(pl.col(c).is_null() | blank(pl.col(c))
+                                          for c in ("event_id", "player_id")))
+    low = [(c, least) for c, least in _PLAYER_COUNTS.items() if c in base.columns]
+    below = base.filter(pl.any_horizontal(pl.col(c) < least for c, least in low)) if low \
+        else base.clear()
+    if no_id.height or below.height:
+        row = (no_id if no_id.height else below).row(0, named=True)
+        what = ("an empty event_id or player_id (a blank cell is no player)" if no_id.height
+                else "; ".join(f"{c} {row[c]} (from {least})" for c, least in low
+                               if row[c] is not None and row[c] < least))
+        msg = (f"players table, event {quoted(row['event_id'])}, player "
+               f"{quoted(row['player_id'])}: {what}. Hint: one row per player, with its "
+               "ids; a player's rounds are numbered from 1.")
+        raise DataError(msg)
+    return base
+
+
 def _players_frame(results: pl.DataFrame, players: pl.DataFrame | None) -> pl.DataFrame:
     if players is None:
         if results.height == 0:
@@ -288,8 +341,8 @@ def _players_frame(results: pl.DataFrame, players: pl.DataFrame | None) -> pl.Da
             msg = (f"players table has columns {players.columns}, no player_id. "
                    "Hint: one row per player with event_id, player_id.")
             raise DataError(msg)
-        base = players if "event_id" in players.columns else players.with_columns(
-            pl.lit("event").alias("event_id"))
+        base = _checked_players(players if "event_id" in players.columns
+                                else players.with_columns(pl.lit("event").alias("event_id")))
         dup = base.filter(pl.len().over("event_id", "player_id") > 1)
         if dup.height:
             row = dup.row(0, named=True)
@@ -343,7 +396,8 @@ def pair_round(
     Parameters
     ----------
     results
-        Results so far (long form, validated), or ``None``/empty before round 1.
+        Results so far (long form, validated), or ``None``/empty before round 1. A player
+        disqualified in them (``disqualified``) is out of the event: not paired again.
     players
         One row per player: ``event_id``, ``player_id`` and optionally ``dropped`` (bool:
         never pair again), ``dropped_after`` (last round played), ``enters_round`` (late
@@ -412,6 +466,11 @@ def pair_round(
     r = pl.col("_round")
     alive = ~pl.col("dropped") & (pl.col("dropped_after").is_null() | (pl.col("dropped_after")
                                                                        >= r))
+    if DISQUALIFIED in res.columns:
+        # a disqualified player is out of the event (MTG IPG §1.1, Pokémon TRH §5.7.3):
+        # paired again, as if the flag were not there (bad data 210)
+        state = with_disqualified(state, res.lazy(), ["event_id", "player_id"])
+        alive = alive & ~pl.col(DISQUALIFIED)
     state = state.with_columns(
         pl.when(~alive).then(pl.lit("out"))
         .when(pl.col("enters_round") > r).then(pl.lit("late"))
@@ -616,7 +675,10 @@ def _simulate_batch(sizes: IntArray, fixed_rounds: int | None, p: _Params,
 
                 is_id = np.asarray(last & safe(a) & safe(b) & (id_draw < p.ids.rate))
         # games: best of three, game by game (see the module docstring)
-        g = 1.0 / (1.0 + np.exp(rating[b] - rating[a]))
+        # (a difference past ~709 logits overflows exp to inf: g is then 0.0, as it should
+        # be, without NumPy's RuntimeWarning; the ratings stay finite by MAX_SKILL)
+        with np.errstate(over="ignore"):
+            g = 1.0 / (1.0 + np.exp(rating[b] - rating[a]))
         w = rng.random((a.shape[0], 3)) < g[:, None]
         same = w[:, 0] == w[:, 1]
         a_won = np.where(same, 2 * w[:, 0], 1 + w[:, 2]).astype(np.int8)
@@ -867,9 +929,11 @@ def simulate(
         msg = (f"drop_multiplier must be a finite number ≥ 0, got {drop_multiplier!r}. Hint: "
                "how many times likelier a player out of contention drops, e.g. 4.0.")
         raise DataError(msg)
-    if not (isinstance(skill, numbers.Real) and math.isfinite(skill) and skill >= 0):
-        msg = (f"skill must be a finite number ≥ 0, got {skill!r}. Hint: the spread of "
-               "ratings in logits, e.g. 0.5; 0 for coin flips.")
+    if not (isinstance(skill, numbers.Real) and not isinstance(skill, bool)
+            and math.isfinite(skill) and 0 <= skill <= MAX_SKILL):
+        msg = (f"skill must be a number from 0 to {MAX_SKILL:,}, got {skill!r}. Hint: the "
+               "spread of ratings in logits, e.g. 0.5; 0 for coin flips (a spread of 50 "
+               "already decides nearly every game).")
         raise DataError(msg)
     seed = check_seed(seed)
     params = _Params(

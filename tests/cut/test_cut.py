@@ -935,3 +935,40 @@ def test_a_status_table_of_other_types_than_cut_status_writes_raises(change: pl.
                        r"neither text nor whole numbers"):
         cut.id_advice(res, pairs.with_columns(pl.concat_list("player_id")), 2, status=status)
     assert cut.id_advice(res, pairs, 2, status=status).height
+
+
+@pytest.mark.parametrize("analysis", ["cut_status", "next_round_ranges"])
+def test_a_cut_analysis_of_a_long_event_names_it_in_every_fallback(analysis: str) -> None:
+    """The cut analyses said a long event's fallback to rounded values of the event (``cut
+    analysis: exact scales overflow Int128 for event 'long'``) and, beside it, the probes'
+    own warnings of no event (``exact tie detection for game-win rates …``; bad data
+    208)."""
+    from tests.engine.test_record import _long_event, fallback_messages
+
+    res = _long_event()
+    prior, last = res.filter(pl.col("round") < 1000), res.filter(pl.col("round") == 1000)
+    run = {"cut_status": lambda: sf.cut_status(prior, last, top=4),
+           "next_round_ranges": lambda: sf.next_round_ranges(prior, last)}[analysis]
+    said = fallback_messages(run)
+    assert said
+    assert all("event 'long'" in text and " _" not in text for text in said), said
+
+
+@pytest.mark.parametrize("rules", ["pokemon", "fab"])
+@pytest.mark.parametrize("key", [pl.lit(0), pl.lit(0, pl.UInt32), pl.lit("mine")])
+def test_a_results_column_named_scenario_id_is_not_the_scenarios_key(
+        rules: str, key: pl.Expr) -> None:
+    """A results table with its own ``scenario_id`` column (an analysis's output given
+    back, a user's scenarios) through a cut analysis that ranks scenarios with the engine
+    (a ruleset ordering ties by lot): the column was joined in place of the scenarios'
+    key — Polars' bare ``SchemaError`` (``type Int64 is incompatible with expected type
+    String``), or every scenario's prior rows under one key, refused as duplicate seats
+    (bad data 211)."""
+    res = sf.simulate(8, 4, seed=61, id_policy=None).results
+    prior, last = res.filter(pl.col("round") < 4), res.filter(pl.col("round") == 4)
+    plain = cut.cut_status(prior, last, top=3, rules=rules)
+    given = prior.with_columns(key.alias("scenario_id"))
+    assert_frame_equal(cut.cut_status(given, last, top=3, rules=rules), plain)
+    sims = {"exact_limit": 0, "n_sims": 10}
+    assert_frame_equal(cut.cut_status(given, last, top=3, rules=rules, **sims),
+                       cut.cut_status(prior, last, top=3, rules=rules, **sims))

@@ -664,3 +664,19 @@ def test_direct_encounter_engine_equals_reference_on_small_events() -> None:
             (p, o) not in met for p in vals for o in vals if p != o)
     assert got == want
     assert leaders >= 5  # groups not everyone met, ranked by 6.3
+
+
+def test_a_sonneborn_berger_cut_past_the_rounds_leaves_nothing_at_once() -> None:
+    """Sonneborn-Berger's Cut-n and Median-n cut one opponent a step of the plan: a cut of
+    10⁶ built 10⁶ joins and never returned (bad data 206). No more steps than a player has
+    rounds: the same values as cutting every round."""
+    from tests.helpers import bounded
+
+    def sb(cut: int, median: int) -> list[float]:
+        crit = Criterion("sbx", "sb", params=(("cut", cut), ("median", median)))
+        rules = dataclasses.replace(chess(), name="sbx", criteria=(sf.rules.POINTS, crit))
+        return sf.standings(ch_f2(), rules).sort("player_id")["sbx"].to_list()
+
+    assert bounded(lambda: sb(10**6, 0), timeout=20) == sb(3, 0)
+    assert bounded(lambda: sb(0, 10**6), timeout=20) == sb(0, 3)
+    assert sb(1, 0) != sb(3, 0)

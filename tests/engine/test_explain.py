@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 import polars as pl
 import pytest
 
@@ -63,7 +66,7 @@ def test_dropped_opponent_and_through_round() -> None:
 
 
 def test_errors_name_the_player_and_event() -> None:
-    with pytest.raises(sf.DataError, match="'Z' has no Swiss rows"):
+    with pytest.raises(sf.DataError, match="'Z' is not in the results"):
         explain(mtg_f5(), "Z")
     two = pl.concat([mtg_f5(), mtg_f5().with_columns(event_id=pl.lit("other"))])
     with pytest.raises(sf.DataError, match="event_id="):
@@ -131,3 +134,51 @@ def test_a_chess_bye_note_says_what_buchholz_counts_for_it() -> None:
         "games_a": [2, 2], "games_b": [0, 0], "games_drawn": [0, 0]})), "C", "mtg")
     assert mtg.filter(pl.col("result") == "bye")["note"].to_list() == [
         "bye: not an opponent, left out of averages"]
+
+
+@pytest.mark.parametrize(("rules", "names"), [
+    ("mtg", ["opp_wins", "opp_losses", "opp_draws", "opp_byes", "opp_rounds", "opp_dropped",
+             "opp_mwp_raw", "opp_gwp_raw", "opp_omwp"]),
+    ("fide", ["opp_score", "opp_score_adj", "bh_value", "vur", "points"]),
+])
+def test_an_input_column_named_like_an_explain_column_is_not_shown(
+        rules: str, names: list[str]) -> None:
+    """A results table's own column named like one ``explain`` writes (``opp_wins``, a
+    chess ``points`` …) passed through with the player's rows, and the table showed it in
+    place of the engine's value (bad data 204)."""
+    res = mtg_f5()
+    if rules == "fide":  # one game a round
+        res = res.with_columns(
+            (pl.col("games_won") > pl.col("games_lost")).cast(pl.Int64).alias("games_won"),
+            (pl.col("games_won") < pl.col("games_lost")).cast(pl.Int64).alias("games_lost"),
+            (pl.col("games_won") == pl.col("games_lost")).cast(pl.Int64).alias("games_drawn"))
+    plain = explain(res, "A", rules)
+    junk = explain(res.with_columns(pl.lit(99).alias(n) for n in names), "A", rules)
+    assert junk.select(plain.columns).equals(plain)
+
+
+def test_a_player_the_results_do_not_hold_is_said_so_with_the_nearest_ids() -> None:
+    """``explain`` of an id the results do not hold said "has no Swiss rows. Hint: check
+    the id", naming no id, for a typo, another case or another Unicode form of an id (bad
+    data 205); a player with playoff rows only still has no Swiss rows."""
+    nfc, nfd = (unicodedata.normalize(form, "Zoë") for form in ("NFC", "NFD"))
+    res = mtg_f5().with_columns(pl.col("player_id", "opponent_id").replace("A", nfd))
+    with pytest.raises(sf.DataError, match=re.escape(
+            f"'{nfc}' is not in the results. Hint: did you mean '{nfd}' (Zoe\\u0308: another "
+            "Unicode form)?")):
+        explain(res, nfc)
+    with pytest.raises(sf.DataError, match=r"'c' is not in the results\. Hint: did you "
+                       r"mean 'C'\?"):
+        explain(res, "c")
+    two = pl.concat([res.with_columns(pl.lit("x").alias("event_id")),
+                     res.with_columns(pl.lit("y").alias("event_id"),
+                                      pl.col("player_id", "opponent_id").replace("E", "G"))])
+    with pytest.raises(sf.DataError, match=r"'G' is not in the results in event 'x'"):
+        explain(two, "G", event_id="x")
+    final = pl.DataFrame({"round": [4, 4], "player_id": ["F", "B"], "opponent_id": ["B", "F"],
+                          "games_won": [2, 0], "games_lost": [0, 2], "games_drawn": [0, 0],
+                          "phase": ["playoff"] * 2})
+    with pytest.raises(sf.DataError, match="'F' has no Swiss rows"):
+        explain(pl.concat([res.with_columns(phase=pl.lit("swiss")),
+                           final.with_columns(event_id=pl.lit(res["event_id"][0]))],
+                          how="diagonal_relaxed"), "F")

@@ -1434,8 +1434,11 @@ def test_swiss_rows_kept_as_they_are_equal_the_phase_filtered_rows(
     every row without comparing its phase (``prepare_rows(swiss=True)``) and, with no
     cutoff, reads who faced whom from the codes' own columns (the criteria's
     ``tiebreakers._faced``): the standings the phase filter and the prepared rows give
-    (the codes told nothing of the phases). One event and several, a disqualification,
-    a cutoff; with playoff rows the codes say nothing."""
+    (the codes told nothing of the phases). The general path (FIDE, Pokémon) likewise
+    keeps the rows as they are in each plan that filtered their phases
+    (``_record.swiss_rows``: the prepared rows, the inferred absences, the players'
+    last rounds), against ``_compute`` told nothing. One event and several, a
+    disqualification, a cutoff; with playoff rows the codes say nothing."""
     if data.draw(st.booleans()):  # (rich_events' playoff rows: not only Swiss)
         res = res.filter(pl.col("phase") == "swiss")
     if data.draw(st.booleans()):
@@ -1457,3 +1460,11 @@ def test_swiss_rows_kept_as_they_are_equal_the_phase_filtered_rows(
     with mock.patch.object(st_mod, "validated_with_codes", side_effect=told_nothing):
         plain = sf.standings(res, rules, through_round=through)
     assert_frame_equal(fast, plain, check_exact=True)
+    # the general path's plans too (one event without its key, several with it), against
+    # the definition: _compute told nothing of the phases, every plan filtering them
+    frame, _ = st_mod._validated_coded(res, ())
+    if through is not None:
+        frame = frame.filter(pl.col("round") <= through)
+    ref = st_mod._compute(frame.lazy(), sf.rules.get(rules), ("event_id",), None,
+                          cumulative=False)
+    assert_frame_equal(fast, ref, check_exact=True)

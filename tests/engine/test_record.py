@@ -341,3 +341,45 @@ def test_a_mean_of_rounded_means_computes(rules: str, rounds: int) -> None:
             (pl.col("oomwp") * 1000 + 1e-9).floor().cast(pl.Int64).alias("oomw_float"))
         assert digits["omw"].to_list() == digits["omw_float"].to_list()
         assert digits["oomw"].to_list() == digits["oomw_float"].to_list()
+
+
+def _long_event(players: int = 20, rounds: int = 1000) -> pl.DataFrame:
+    """``players`` paired by the circle method in each of ``rounds`` rounds, the scores
+    varied: scales past Int128, so every rate falls back to rounded values."""
+    scores = [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0), (1, 1, 1)]
+    rows = []
+    for r in range(1, rounds + 1):
+        ring = [0, *(1 + (i + r) % (players - 1) for i in range(players - 1))]
+        for i in range(players // 2):
+            a, b = f"p{ring[i]}", f"p{ring[players - 1 - i]}"
+            g = scores[(7 * i + 3 * r) % 5]
+            rows += [("long", r, a, b, *g), ("long", r, b, a, g[1], g[0], g[2])]
+    return pl.DataFrame(rows, orient="row", schema=[
+        "event_id", "round", "player_id", "opponent_id", "games_won", "games_lost",
+        "games_drawn"])
+
+
+def fallback_messages(run: object) -> list[str]:
+    """The ExactnessWarnings ``run()`` gives."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run()  # type: ignore[operator]
+    return [str(w.message) for w in caught if issubclass(w.category, ExactnessWarning)]
+
+
+@pytest.mark.parametrize("call", ["standings", "by_round", "explain", "explain_pokemon"])
+def test_every_fallback_warning_names_its_event_and_no_internal_column(call: str) -> None:
+    """A long event's fallbacks to rounded values are said of the event, with the names a
+    reader knows: a probe of the scales (``scale_groups``) said "game-win rates" of no event
+    before the event's own warning, and ``explain`` named no event and its own columns
+    (``_omw_e``, ``_ogw_e``, ``_oomw_e``, ``_omwp_inner``) (bad data 208)."""
+    res = _long_event()
+    run = {"standings": lambda: sf.standings(res, "mtg"),
+           "by_round": lambda: sf.standings_by_round(res, "mtg"),
+           "explain": lambda: sf.explain(res, "p1", "mtg"),
+           "explain_pokemon": lambda: sf.explain(res, "p1", "pokemon")}[call]
+    said = fallback_messages(run)
+    assert said
+    for text in said:
+        assert text.startswith("event 'long': "), text
+        assert " _" not in text, text

@@ -244,3 +244,23 @@ def test_decode_ygo_number_refuses_what_is_not_a_printed_number(number: object) 
     """Text or None ended in a bare TypeError; a negative number decoded to nonsense."""
     with pytest.raises(sf.DataError, match=r"number must be a whole number ≥ 0"):
         sf.tiebreakers.decode_ygo_number(number)  # type: ignore[arg-type]
+
+
+def test_direct_encounter_scales_each_tie_group_on_its_own() -> None:
+    """Two players who drew in each of 50 rounds: ``standings_by_round`` under FIDE (direct
+    encounter) took one scale for every cutoff's tie group, the multiple of 1, 2, …, 50
+    meetings, past 2⁶², and refused the table (``DataError`` "met 3,099,044,… times"),
+    though each cutoff's standings were computed. Each tie group now has its own scale,
+    and every cutoff is what ``through_round`` gives (bad data 201)."""
+    rows = [("e", r, a, b, 0, 0, 1) for r in range(1, 51) for a, b in (("a", "b"), ("b", "a"))]
+    res = pl.DataFrame(rows, orient="row", schema=["event_id", "round", "player_id",
+                                                   "opponent_id", "games_won", "games_lost",
+                                                   "games_drawn"])
+    rules = dataclasses.replace(sf.rules.FIDE, name="de", criteria=(
+        sf.rules.POINTS, Criterion("direct_encounter")))
+    with pytest.warns(ExactnessWarning):  # (the 50-round event's rates, not direct encounter)
+        by_round = sf.standings_by_round(res, rules)
+    for cut in (2, 3, 43, 49, 50):
+        alone = sf.standings(res, rules, through_round=cut).sort("player_id")
+        at = by_round.filter(pl.col("round") == cut).sort("player_id")
+        assert at.select(alone.columns).equals(alone), cut

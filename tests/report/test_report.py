@@ -126,6 +126,14 @@ def test_sensitivity_prose_names_who_enters() -> None:
         assert "None of the 5 rule variants" in text
 
 
+def test_a_page_of_an_event_whose_every_player_is_disqualified() -> None:
+    """Every player disqualified (no one ranked): the page ended in a bare ``IndexError``
+    in its sensitivity section, whose table had no row (bad data 207); it says so."""
+    ev = sf.simulate(8, 3, seed=1).results.with_columns(pl.lit(True).alias("disqualified"))
+    text = _text(sf.report(ev, n_sims=0).html)
+    assert "No player is ranked (every player was disqualified)" in text
+
+
 def test_season_folder_links_and_single_file(tmp_path: Path) -> None:
     rep = sf.report(DATA, top=2, n_sims=0)
     assert isinstance(rep, SeasonReport)

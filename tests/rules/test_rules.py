@@ -293,6 +293,54 @@ def test_user_defined_ruleset_in_a_few_lines() -> None:
     assert st_["player_id"].to_list().index("early") < st_["player_id"].to_list().index("late")
 
 
+def test_a_ruleset_that_ranks_by_nothing_is_refused() -> None:
+    """No criteria and ``points_first=False``: every analysis sorted on no column and
+    ended in Polars' bare ``ValueError`` (bad data 202); match points alone still rank."""
+    with pytest.raises(RulesetError, match=r"ranks by nothing.*Hint"):
+        Ruleset(name="x", criteria=(), points_first=False)
+    with pytest.raises(RulesetError, match="ranks by nothing"):
+        dataclasses.replace(sf.rules.SWU, name="x", criteria=())
+    points_only = Ruleset(name="x", criteria=())
+    ranked = sf.standings(solo({"a": ["W", "W"]}), points_only)
+    assert ranked.filter(pl.col("player_id") == "a")["rank"].to_list() == [1]
+
+
+@pytest.mark.parametrize(("function", "key", "value", "said"), [
+    ("buchholz", "cut", -1, r"cut must be a whole number ≥ 0, got -1"),
+    ("buchholz", "cut", 1.5, r"cut must be a whole number ≥ 0, got 1\.5"),
+    ("buchholz", "median", None, r"median must be a whole number ≥ 0, got None"),
+    ("sb", "cut", "x", r"cut must be a whole number"),
+    ("random", "seed", 1.5, r"seed must be a whole number"),
+    ("random", "seed", None, r"seed must be a whole number"),
+    ("omp", "max_per_round", 0, r"max_per_round must be a whole number ≥ 1"),
+    ("koya", "limit", 1.5, r"limit=1\.5 is not a fraction from 0 to 1"),
+    ("koya", "limit", Fraction(3, 2), r"limit=Fraction\(3, 2\) is not a fraction"),
+    ("pml", "byes", "no", r"byes takes True or False, got 'no'"),
+    ("direct_encounter", "forfeits", 1, r"forfeits takes True or False"),
+    ("ygo_number", "rounding", "x", r"rounding='x' is not one of 'truncate'"),
+])
+def test_a_criterion_parameter_of_the_wrong_kind_is_refused(
+        function: str, key: str, value: object, said: str) -> None:
+    """A criterion's parameter value is of its default's kind (bad data 206): a flag took
+    anything by its truth, a count a float or None (``seed=1.5`` gave every player one
+    random key, ``cut=-1`` cut one), ``rounding='x'`` truncated, and others were bare
+    ``TypeError``s or Polars' errors."""
+    rules = Ruleset(name="x", criteria=(Criterion("match_points"),
+                                        Criterion("c", function, params=((key, value),))))
+    with pytest.raises(RulesetError, match=rf"ruleset 'x': criterion 'c' \({function}\): "
+                       rf"{said}.*Hint"):
+        sf.standings(solo({"a": ["W"]}), rules)
+
+
+def test_a_criterion_parameter_of_its_kind_is_kept() -> None:
+    """A negative seed is a seed, a fraction a koya limit, True a flag (bad data 206)."""
+    for function, key, value in (("random", "seed", -5), ("koya", "limit", Fraction(1, 3)),
+                                 ("pml", "byes", True), ("buchholz", "cut", 10**6)):
+        rules = Ruleset(name="x", criteria=(Criterion("match_points"),
+                                            Criterion("c", function, params=((key, value),))))
+        assert sf.standings(solo({"a": ["W"]}), rules).height == 2
+
+
 def test_unknown_criterion_and_bad_definitions_raise() -> None:
     bad = Ruleset(name="bad", criteria=(Criterion("match_points"), Criterion("nope")))
     with pytest.raises(sf.DataError, match="not a registered tiebreaker"):

@@ -7,6 +7,7 @@ import hashlib
 import importlib.util
 import itertools
 import sys
+import warnings
 from pathlib import Path
 from types import ModuleType
 
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 from swissframe.cli import main
 from swissframe.cli.commands import simulate as cmd
-from swissframe.errors import DataError, RulesetError
+from swissframe.errors import DataError, RulesetError, SchemaError
 from swissframe.rounds import recommended_rounds
 from swissframe.schema import from_matches, validate_results
 from swissframe.simulate import SIM_RULES, IdPolicy, pair_round, simulate, with_rules
@@ -209,6 +210,51 @@ def _play(pairings: pl.DataFrame) -> pl.DataFrame:
         pl.when(pl.col("unplayed") == "absent").then(0).otherwise(2).alias("games_a"),
         pl.when(pl.col("unplayed") == "absent").then(2).otherwise(0).alias("games_b"),
         pl.lit(0).alias("games_drawn")))
+
+
+ROSTER = pl.DataFrame({"event_id": ["e"] * 4, "player_id": ["a", "b", "c", "d"]})
+
+
+@pytest.mark.parametrize(("change", "error", "said"), [
+    (pl.col("player_id").replace("a", None), DataError, r"player None: an empty event_id"),
+    (pl.col("player_id").replace("a", " "), DataError, r"player ' ': an empty event_id"),
+    (pl.lit(None, pl.String).alias("event_id"), DataError, r"event None, player 'a'"),
+    (pl.lit(1.0).alias("player_id"), SchemaError, r"player_id is Float64"),
+    (pl.concat_list("player_id").alias("player_id"), SchemaError, r"player_id is List"),
+    (pl.lit("yes").alias("dropped"), SchemaError, r"dropped is String"),
+    (pl.lit("2").alias("enters_round"), SchemaError, r"enters_round is String"),
+    (pl.lit(0).alias("enters_round"), DataError, r"enters_round 0 \(from 1\)"),
+    (pl.lit(-1).alias("byes"), DataError, r"byes -1 \(from 0\)"),
+    (pl.lit(-1).alias("dropped_after"), DataError, r"dropped_after -1 \(from 0\)"),
+])
+def test_pair_round_refuses_a_players_table_it_cannot_read(
+        change: pl.Expr, error: type[Exception], said: str) -> None:
+    """A players table's ids, flags and counts are checked (bad data 209): a null or blank
+    id was paired as a player (its opponent's row read as a bye), a null event left every
+    player unpaired (no row, no word), ``enters_round="2"`` or ``0`` was read, and a list
+    id, a text flag or count ended in Polars' bare cast errors."""
+    with pytest.raises(error, match=said):
+        pair_round(None, ROSTER.with_columns(change))
+
+
+def test_pair_round_reads_whole_number_ids_as_text() -> None:
+    """Whole-number ids are ids, as everywhere they are read (bad data 209 kept them)."""
+    out = pair_round(None, ROSTER.with_columns(pl.Series("player_id", [1, 2, 3, 4])))
+    assert sorted(out["player_id"].to_list()) == ["1", "2", "3", "4"]
+
+
+def test_pair_round_leaves_out_a_disqualified_player() -> None:
+    """A player disqualified in the results (MTG IPG §1.1, Pokémon TRH §5.7.3: out of the
+    event) was paired for the next round as if the flag were not there (bad data 210)."""
+    res = simulate(8, 3, seed=4, id_policy=None).results
+    flagged = res.with_columns(((pl.col("player_id") == "p001") & (pl.col("round") == 2))
+                               .alias("disqualified"))
+    nxt = pair_round(flagged)
+    assert "p001" not in nxt["player_id"].to_list() + nxt["opponent_id"].to_list()
+    assert nxt.height == 7
+    assert nxt["unplayed"].to_list().count("pairing_bye") == 1
+    # no flag: everyone paired
+    assert pair_round(res.with_columns(pl.lit(False).alias("disqualified"))).height == 8
 
 
 def test_pair_round_first_round_and_mirrors() -> None:
@@ -442,6 +488,27 @@ def test_skill_model_favours_the_stronger_player() -> None:
     stronger = played.filter(pl.col("rating") > pl.col("opp_rating") + 1.0)
     win_share = (stronger["games_won"] > stronger["games_lost"]).mean()
     assert win_share > 0.75
+
+
+def test_a_huge_skill_is_refused_and_a_large_one_decides_quietly() -> None:
+    """``skill=1e308`` made the ratings overflow (inf − inf: a NaN win chance, so every
+    game went to one seat whatever the ratings), and any spread past ~350 logits printed
+    NumPy's ``RuntimeWarning: overflow encountered in exp``; a spread above
+    ``MAX_SKILL`` is now refused, naming the bound, and a large one lets the stronger
+    player win every game without a warning (bad data 203)."""
+    for skill in (1e308, 1e4, True):
+        with pytest.raises(DataError, match=r"skill must be a number from 0 to 1,000"):
+            simulate(8, rounds=3, skill=skill)  # type: ignore[arg-type]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sim = simulate(64, rounds=4, seed=3, skill=1000, unfinished_rate=0.0,
+                       id_policy=None)
+    rating = sim.players.select("event_id", "player_id", "rating")
+    played = (sim.results.filter(pl.col("opponent_id").is_not_null())
+              .join(rating, on=["event_id", "player_id"])
+              .join(rating.rename({"player_id": "opponent_id", "rating": "opp_rating"}),
+                    on=["event_id", "opponent_id"]))
+    assert ((played["games_won"] == 2) == (played["rating"] > played["opp_rating"])).all()
 
 
 def _final_points(res: pl.DataFrame) -> pl.DataFrame:
