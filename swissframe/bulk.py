@@ -35,13 +35,12 @@ are reported and skipped when asked (``on_error="skip"``; their problems are wri
 from __future__ import annotations
 
 import contextlib
-import glob
 import importlib
 import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,9 +64,12 @@ from swissframe.io._files import (
     _polars_text,
     check_parquet_pages,
     concat_files,
+    glob_files,
     make_folder,
     path_items,
+    read_bytes,
     resolved,
+    resolved_paths,
     write_atomic,
 )
 from swissframe.rules._ruleset import Ruleset, get
@@ -229,7 +231,7 @@ def _files(source: str | Path | Sequence[str | Path], exclude: Path | None = Non
         elif p.is_file():
             out.append(str(p))
         else:
-            out += sorted(f for f in glob.glob(str(s), recursive=True) if Path(f).is_file())
+            out += [str(f) for f in glob_files(s)]
     if exclude is not None:
         out = [f for f in out if not in_output(f, exclude)]
     if not out:
@@ -237,7 +239,12 @@ def _files(source: str | Path | Sequence[str | Path], exclude: Path | None = Non
                "holding *.parquet files, or a glob such as 'archive/**/*.parquet' (files "
                "inside the output folder are never read).")
         raise ImportFormatError(msg)
-    return list(dict.fromkeys(out))
+    # (each file once, by its resolved form, as every reader's inputs: io._files.expand;
+    # one archive named by two spellings was read twice, every seat a duplicate)
+    once: dict[Path, str] = {}
+    for real, f in zip(resolved_paths([Path(f) for f in out]), out, strict=True):
+        once.setdefault(real, f)
+    return list(once.values())
 
 
 def _chunks(files: Sequence[str], chunk_rows: int) -> list[_Chunk]:
@@ -400,19 +407,46 @@ def _save_batch(dest: str, res: _BatchResult) -> None:
                       "problems": res.problems.height})
 
 
+#: The fields of a batch's record and their types (:func:`_load_batches`).
+_RECORD: Final[Mapping[str, type]] = {
+    "batch": int, "file": str, "standings_rows": int, "rows": int, "rows_playoff": int,
+    "events_done": int, "events": int, "problems": int}
+
+
+def _json_object(path: Path) -> dict[str, Any] | None:
+    """A JSON object a run wrote (its manifest, a batch's record), or None where the file
+    cannot be read as one: not a regular file of bounded size (``_files.read_bytes``: a
+    link to ``/dev/zero`` was read until memory ran out), not JSON, or JSON of another
+    kind — a file damaged or edited by hand (a list there was a bare ``AttributeError``
+    of ``--resume``)."""
+    try:
+        doc = orjson.loads(read_bytes(path))
+    except (ImportFormatError, orjson.JSONDecodeError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
 def _load_batches(dest: Path) -> dict[int, _BatchResult]:
-    """The batches a previous run finished (a record whose part file exists)."""
+    """The batches a previous run finished: a record whose fields are of their types
+    (:data:`_RECORD`) and whose part and problems files are read. A record is renamed
+    into place whole, so any other (damaged, edited) is redone, as a missing one is."""
     done: dict[int, _BatchResult] = {}
     for rec in sorted((dest / BATCHES).glob("part-*.json")):
-        try:
-            doc = orjson.loads(rec.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
-            continue  # a record is renamed into place whole; an unreadable one is redone
+        doc = _json_object(rec)
+        # (type, not isinstance: True is no count)
+        if doc is None or any(type(doc.get(k)) is not t for k, t in _RECORD.items()):
+            continue
         if doc["file"] and not Path(doc["file"]).is_file():
             continue
         probs = rec.with_suffix(".problems.parquet")
-        problems = (pl.read_parquet(probs, glob=False) if doc["problems"]
-                    else pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA))
+        try:  # (missing or damaged: redone; the pages first, as every Parquet read: class 96)
+            if doc["problems"]:
+                check_parquet_pages(probs, str(probs))
+                problems = pl.read_parquet(probs, glob=False)
+            else:
+                problems = pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA)
+        except (OSError, ImportFormatError, pl.exceptions.PolarsError):
+            continue
         done[int(doc["batch"])] = _BatchResult(
             batch=int(doc["batch"]), file=doc["file"], standings_rows=doc["standings_rows"],
             rows=doc["rows"], rows_playoff=doc["rows_playoff"], events_done=doc["events_done"],
@@ -861,12 +895,8 @@ def _previous_run(out: Path, fingerprint: dict[str, Any], *, overwrite: bool,
     for f in _own_temporaries(out):  # a file a killed run was writing: never complete
         f.unlink(missing_ok=True)
     parts = sorted(out.glob("part-*.parquet"))
-    try:
-        manifest = orjson.loads((out / MANIFEST).read_bytes())
-    except FileNotFoundError:
-        manifest = None
-    except (OSError, orjson.JSONDecodeError):
-        manifest = {"status": "unreadable"}
+    manifest = (None if not os.path.lexists(out / MANIFEST)
+                else _json_object(out / MANIFEST) or {"status": "unreadable"})
     if manifest is None and not parts and not (out / BATCHES).exists():
         return {}
     status = (manifest or {}).get("status", "complete" if manifest else "unknown")

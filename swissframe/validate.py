@@ -424,7 +424,8 @@ class ValidationReport:
             info = KINDS.get(kind, Kind("error", kind, ""))
             lines.append(f"\n{info.severity.upper()} {kind} ({grp.height}): {info.meaning}")
             for row in grp.head(_SHOWN_PER_KIND).iter_rows(named=True):
-                lines.append("  - " + _describe({**row, **dict.fromkeys(shared)}))
+                lines.append("  - " + _describe({**row, **dict.fromkeys(shared)},
+                                                said_above=bool(shared)))
             if grp.height > _SHOWN_PER_KIND:
                 lines.append(f"  … and {grp.height - _SHOWN_PER_KIND} more ({more})")
             if info.action:
@@ -432,7 +433,11 @@ class ValidationReport:
         return bounded("\n".join(lines))  # (an id of a million characters, cut)
 
 
-def _describe(row: Mapping[str, object]) -> str:
+def _describe(row: Mapping[str, object], *, said_above: bool = False) -> str:
+    """One problem's line: where (file, event, round, player, record) and what.
+    ``said_above``: the file or the event every problem is of is said once above the
+    lines (``all in file …``), so a line left with no place is the detail alone (it was
+    "table: …", a decklist or TOM file's event-level note called a table)."""
     parts = []
     if row["file"] is not None:
         parts.append(f"file {row['file']}")
@@ -446,8 +451,8 @@ def _describe(row: Mapping[str, object]) -> str:
     rec = (row["games_won"], row["games_lost"], row["games_drawn"])
     if all(v is not None for v in rec):
         parts.append("record " + "-".join(str(v) for v in rec))
-    where = ", ".join(parts) or "table"
-    return f"{where}: {row['detail']}"
+    where = ", ".join(parts) or ("" if said_above else "table")
+    return f"{where}: {row['detail']}" if where else str(row["detail"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -584,9 +589,13 @@ def _scores(lf: pl.LazyFrame, ev: Sequence[str], best_of: int | None) -> list[pl
     out: list[pl.LazyFrame] = []
     if best_of is not None:
         known = rows
-        if "games_known" in lf.collect_schema().names():
-            known = rows.filter(pl.col("games_known").cast(pl.Boolean, strict=False)
-                                .fill_null(True))
+        schema = lf.collect_schema()
+        if "games_known" in schema:  # (the decklist reader's column, perhaps written to a
+            # file and read back as text, "yes" or "x": Polars casts no text to Boolean,
+            # so such a table ended in an internal InvalidOperationError; a cell that is
+            # no flag is a score checked)
+            known = rows.filter(flag_values("games_known", schema["games_known"])
+                                .fill_null(value=True))
         impossible = impossible_score(w, lo, best_of)
         out.append(_rows("impossible_score", known.filter(impossible), pl.format(
             f"{{}} is {impossible_score_words(best_of)}", rec)))

@@ -292,6 +292,78 @@ def test_interrupted_run_is_marked_refused_and_resumable(tmp_path: Path) -> None
     assert not (out / "_batches").exists()
 
 
+@pytest.mark.parametrize("manifest", [b"[1]", b'"x"', b"7", b"{", b"", b"/dev/zero"])
+def test_a_damaged_manifest_is_an_unreadable_run(tmp_path: Path, manifest: bytes) -> None:
+    """Class 189: ``recompute``'s manifest holding JSON that is no object (a list, a text:
+    damaged, or edited by hand) was a bare ``AttributeError`` ('list' object has no
+    attribute 'get') of any run into that folder; a link to ``/dev/zero`` was read until
+    memory ran out. It is an unreadable run: refused, not resumed, and overwritten on
+    ``--overwrite``."""
+    from swissframe.cli import main
+
+    df = _archive(4)
+    df.write_parquet(tmp_path / "a.parquet")
+    out = tmp_path / "out"
+    recompute(tmp_path / "a.parquet", out, batch_events=2)
+    (out / MANIFEST).unlink()
+    if manifest == b"/dev/zero":
+        (out / MANIFEST).symlink_to("/dev/zero")
+    else:
+        (out / MANIFEST).write_bytes(manifest)
+    with pytest.raises(DataError, match="interrupted recompute run"):
+        recompute(tmp_path / "a.parquet", out, batch_events=2)
+    with pytest.raises(DataError, match="cannot be resumed"):
+        recompute(tmp_path / "a.parquet", out, batch_events=2, resume=True)
+    assert main(["recompute", str(tmp_path / "a.parquet"), "-o", str(out), "--resume"]) == 2
+    recompute(tmp_path / "a.parquet", out, batch_events=2, overwrite=True)
+    assert_frame_equal(_read(out), _reference(df))
+
+
+def test_a_damaged_batch_record_is_redone(tmp_path: Path) -> None:
+    """Class 189: a batch's record of an interrupted run is read on ``--resume``: one whose
+    fields are missing or of other types (``"batch": "x"``, a list, ``"file": 3``), or
+    whose problems file is gone, ended in a bare ``KeyError``/``TypeError``/
+    ``ValueError`` or Polars' ``FileNotFoundError``; such a batch is redone, as an
+    unreadable record was, and the output is the uninterrupted run's."""
+    df = _archive(12)
+    df.write_parquet(tmp_path / "a.parquet")
+    out = tmp_path / "out"
+    with pytest.raises(_Killed):
+        recompute(tmp_path / "a.parquet", out, batch_events=2,
+                  progress=_interrupt_after(5))  # type: ignore[arg-type]
+    records = sorted((out / "_batches").glob("part-*.json"))
+    assert len(records) >= 4
+    damaged = [b"[1]", b'{"batch": "x"}', None, None]
+    doc = orjson.loads(records[2].read_bytes())
+    records[2].write_bytes(orjson.dumps({**doc, "file": 3}))
+    doc = orjson.loads(records[3].read_bytes())
+    records[3].write_bytes(orjson.dumps({**doc, "problems": 1}))  # (no problems file)
+    for rec, data in zip(records, damaged, strict=False):
+        if data is not None:
+            rec.write_bytes(data)
+    rep = recompute(tmp_path / "a.parquet", out, batch_events=2, resume=True)
+    whole = recompute(tmp_path / "a.parquet", tmp_path / "whole", batch_events=2)
+    assert rep.events_done == whole.events_done
+    assert_frame_equal(_read(out), _read(tmp_path / "whole"))
+    assert orjson.loads((out / MANIFEST).read_bytes())["resumed_batches"] == len(records) - 4
+
+
+def test_one_archive_named_twice_is_read_once(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Class 197 (recompute's twin): an archive named by two spellings (``a.parquet`` and
+    ``sub/../a.parquet``, a link to it) was read twice, every seat a duplicate: the run
+    stopped on "duplicate_seat". Each file is read once, by its resolved form."""
+    df = _archive(4)
+    df.write_parquet(tmp_path / "a.parquet")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "b.parquet").symlink_to(tmp_path / "a.parquet")
+    monkeypatch.chdir(tmp_path)
+    rep = recompute(["a.parquet", "sub/../a.parquet", "b.parquet"], tmp_path / "out",
+                    batch_events=2)
+    assert rep.rows_in == df.height
+    assert_frame_equal(_read(tmp_path / "out"), _reference(df))
+
+
 def test_overwrite_restarts_an_interrupted_run(tmp_path: Path) -> None:
     df = _archive(8)
     df.write_parquet(tmp_path / "a.parquet")

@@ -236,6 +236,23 @@ def test_best_of_one_and_unchecked_and_games_known() -> None:
     assert validate(GOOD.with_columns(pl.lit(False).alias("games_known")), best_of=1).clean
 
 
+@pytest.mark.parametrize(("cell", "checked"), [
+    ("no", 0), (" FALSE ", 0), ("0", 0), ("yes", 6), ("x", 6), ("", 6), (1, 6), (0, 0)])
+def test_games_known_is_read_as_a_flag(tmp_path: Path, cell: object, checked: int) -> None:
+    """Class 187: ``games_known`` (the decklist reader's column: False where the platform
+    publishes no game counts, whose scores are then not checked) written to a file and
+    read back, or given as text: Polars casts no text to Boolean, so ``validate`` (and
+    ``swissframe validate``, exit 2) ended in an internal ``InvalidOperationError``. Its
+    cells are read as every flag is (``schema.flag_values``); a cell that is no flag
+    leaves the score checked."""
+    table = GOOD.with_columns(pl.Series("games_known", [cell] * GOOD.height))
+    assert kinds(validate(table, best_of=1)).get("impossible_score", 0) == checked
+    f = tmp_path / "e.csv"
+    table.with_columns(pl.col("games_known").cast(pl.String)).write_csv(f)
+    assert main(["validate", str(f), "--best-of", "1", "--format", "json", "-o",
+                 str(tmp_path / "r.json")]) == (1 if checked else 0)
+
+
 def test_unusual_score_zero_games_and_playoff_draw() -> None:
     df = set_row(GOOD, 2, "A", games_won=0, games_lost=0, games_drawn=9)
     df = set_row(df, 2, "C", games_won=0, games_lost=0, games_drawn=9)
@@ -804,3 +821,21 @@ def test_rules_auto_reads_the_ruleset_column() -> None:
     assert validate(two).rules == "mtg"  # several: the default, as the CLI says
     # "auto" is read as standings reads it (any case, blanks around: rules.is_auto)
     assert validate(table, rules=" Auto ").rules == "fide"
+
+
+def test_a_note_of_the_one_event_is_not_called_a_table(tmp_path: Path) -> None:
+    """Class 198: in the text report of one file and one event (said once above the lines:
+    ``all in file …``, ``all in event …``), a note of the whole event (a decklist file's
+    ``no_standings``, a round listed with no match) was ``- table: …``: a decklist or TOM
+    file called a table. Such a line is the detail alone; a problem of a table given in
+    Python, with no file or event, is still ``table: …``."""
+    doc = json.loads((FIXTURES / "decklist" / "melee-byes-1-2024-07-13.json").read_text())
+    doc["Standings"] = []
+    f = tmp_path / "e-1-2024-07-13.json"
+    f.write_text(json.dumps(doc))
+    text = str(validate(sf.read(f, validate=False)))
+    assert "all in file" in text
+    assert "\n  - no_standings: the file publishes no standings" in text
+    assert "table:" not in text
+    bad = GOOD.with_columns(pl.col("round").cast(pl.String))
+    assert "\n  - table: round is String" in str(validate(bad))

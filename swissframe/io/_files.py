@@ -231,13 +231,25 @@ def _too_big(path: Path, limit: int, what: str) -> ImportFormatError:
     return ImportFormatError(msg)
 
 
+def cannot_read(path: PathLike, exc: OSError) -> ImportFormatError:
+    """The error of a file the system does not open (missing, a loop of symbolic links, no
+    permission), naming it: every reader's, and the decklist reader's resolving of its
+    paths (a loop of links given to ``read_decklist_cache`` was a bare ``OSError``)."""
+    return ImportFormatError(f"{shown(path)}: cannot read the file ({exc.strerror}). Hint: "
+                             "check the path.")
+
+
 def _regular(path: Path, limit: int) -> int:
     """The size of ``path`` after checking it is a regular file within ``limit``."""
     try:
         st = path.stat()
     except OSError as exc:
-        msg = f"{shown(path)}: cannot read the file ({exc.strerror}). Hint: check the path."
-        raise ImportFormatError(msg) from None
+        raise cannot_read(path, exc) from None
+    if stat.S_ISDIR(st.st_mode):  # (it was "a pipe, device or socket": a reader of one
+        # file — read_tom, read_trf, --pairings, --reference — given a folder)
+        msg = (f"{shown(path)}: a folder, where a file is read. Hint: name a file in it; "
+               "sf.read (and every command's inputs) reads each results file of a folder.")
+        raise ImportFormatError(msg)
     if not stat.S_ISREG(st.st_mode):
         msg = (f"{shown(path)}: not a regular file (a pipe, device or socket). Hint: copy "
                "the data to a file first; swissframe reads files of known size only.")
@@ -269,8 +281,7 @@ def read_bytes(path: PathLike, *, limit: int | None = None, head: int | None = N
         with p.open("rb") as fh:
             data = fh.read(want)
     except OSError as exc:
-        msg = f"{shown(p)}: cannot read the file ({exc.strerror}). Hint: check the path."
-        raise ImportFormatError(msg) from None
+        raise cannot_read(p, exc) from None
     if head is None and len(data) > size:  # (past the limit too, when size was the limit)
         msg = (f"{shown(p)}: the file grew while it was read ({size:,} bytes, then more). "
                "Hint: read it once it is written.")
@@ -438,7 +449,13 @@ def path_items(paths: object) -> list[str | os.PathLike[str]]:
         msg = ("an empty path ('') given as input. Hint: name a file, a folder or a glob "
                "('.' for the working folder); an unset shell variable gives ''.")
         raise ImportFormatError(msg)
-    return [i for i in items if isinstance(i, (str, os.PathLike))]
+    given = [i for i in items if isinstance(i, (str, os.PathLike))]
+    if nul := next((i for i in given if "\x00" in str(os.fspath(i))), None):
+        # (the system's calls refuse it with a bare ValueError, "embedded null byte")
+        msg = (f"the path {shown(nul)!r} holds a NUL byte, which no file's name holds. Hint: "
+               "check how the path was made (a NUL-separated list, find -print0, read as one).")
+        raise ImportFormatError(msg)
+    return given
 
 
 #: The first bytes of a Parquet file (what :func:`sniff` and :func:`_is_parquet` test).
@@ -554,6 +571,68 @@ def _broken_link(path: Path) -> bool:
     return path.is_symlink() and not path.exists()
 
 
+def glob_files(pattern: PathLike) -> list[Path]:
+    """The files a glob pattern matches, sorted: what ``glob.glob(pattern, recursive=True)``
+    matches — a name with a leading "." only where the pattern writes the dot — except
+    that ``**`` never descends into a link to a folder, as a folder's read
+    (:func:`_folder_files`) does not. ``glob.glob`` follows such links: a link to a folder
+    above (``a/up -> ..``) read one file 41 times, under 41 paths round the loop, and two
+    such links made it walk 2**40 paths (a hang).
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> (d / "a").mkdir(); _ = (d / "a" / "x.csv").write_text(""); _ = (d / ".h.csv").write_text("")
+    >>> (d / "a" / "up").symlink_to("..")
+    >>> [f.relative_to(d).as_posix() for f in glob_files(d / "**" / "*.csv")]
+    ['a/x.csv']
+    """
+    parts = Path(pattern).parts
+    first = next((i for i, p in enumerate(parts) if glob.escape(p) != p), len(parts))
+    base = Path(*parts[:first]) if first else Path()
+    # (within a name, ** is * to glob; pathlib before 3.13 refuses it)
+    rest = [p if p == "**" else re.sub(r"\*{2,}", "*", p) for p in parts[first:]]
+    if not rest:
+        return [base] if base.is_file() else []
+    if rest[-1] == "**":  # (glob's trailing ** matches the files below too)
+        rest.append("*")
+    dotted = any(p.startswith(".") for p in rest)
+    return sorted(f for f in base.glob("/".join(rest)) if f.is_file() and (
+        dotted or not any(p.startswith(".") for p in f.relative_to(base).parts)))
+
+
+def resolved_paths(files: Sequence[Path]) -> list[Path]:
+    """``[f.resolve() for f in files]`` with each folder resolved once: a path whose last
+    part is not a symbolic link resolves to its resolved folder joined with that part (one
+    ``lstat`` per file and folder instead of one per component of every path: the 2,249
+    files of a decklist cache). A loop of links is the reader's error (:func:`cannot_read`).
+    What :func:`expand` tells one file's paths apart by."""
+    cache: dict[str, str] = {}
+
+    def real(path: str) -> str:
+        got = cache.get(path)
+        if got is None:
+            head, tail = os.path.split(path)
+            if not head or not tail or tail in (".", "..") or os.path.islink(path):
+                got = os.path.realpath(path)
+            else:
+                got = os.path.join(real(head), tail)
+            cache[path] = got
+        return got
+
+    out = []
+    for f in files:
+        text = os.fspath(f)
+        head, tail = os.path.split(text)
+        if not head or not tail or tail in (".", "..") or os.path.islink(text):
+            try:
+                out.append(resolved(f))
+            except OSError as exc:  # (a loop of symbolic links)
+                raise cannot_read(f, exc) from None
+        else:
+            out.append(Path(os.path.join(real(head), tail)))
+    return out
+
+
 def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
            limit: int | None = None) -> tuple[list[tuple[Path, Format]], list[Path]]:
     """Files named by ``paths`` (files, folders searched recursively, globs) with formats.
@@ -587,16 +666,20 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
     skipped: list[Path] = []
     for item in items:
         p = Path(item)
-        if p.is_dir():
+        try:  # (pathlib passes over a missing file or a loop, not a name too long for the
+            # system, ENAMETOOLONG, nor a folder it may not search: bare OSErrors)
+            is_dir, is_there = p.is_dir(), p.exists() or p.is_symlink()
+        except OSError as exc:
+            raise cannot_read(p, exc) from None
+        if is_dir:
             members, broken = _folder_files(p)
             # a link that names no file (broken, or a loop) was dropped without a word
             skipped.extend(broken)
             named = False
-        elif p.exists() or p.is_symlink():
+        elif is_there:
             members, named = [p], True
         else:
-            members = sorted(Path(g) for g in glob.glob(os.fspath(item), recursive=True)
-                             if Path(g).is_file())
+            members = glob_files(item)
             named = False
             if not members:
                 msg = (f"no such file, folder or glob match: {shown(item)!r}. Hint: check "
@@ -627,7 +710,13 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
             msg = (f"{shown(item)}: no results file in this folder or glob (tables, "
                    "decklist-cache JSON, TOM, TRF). Hint: check the path.")
             raise ImportFormatError(msg)
-    return list(found.items()), skipped
+    # each file once: one named twice, by a relative and an absolute path, `sub/../x`, a
+    # link to it, was read twice (a table's every seat twice, "duplicate_seat"; a TOM or
+    # TRF file two events), as the decklist reader did not (the first given is kept)
+    once: dict[Path, tuple[Path, Format]] = {}
+    for (f, kind), real in zip(found.items(), resolved_paths(list(found)), strict=True):
+        once.setdefault(real, (f, kind))
+    return list(once.values()), skipped
 
 
 def file_list(paths: PathLike | Iterable[PathLike]) -> list[Path]:
@@ -654,7 +743,9 @@ def event_keys(paths: Sequence[PathLike]) -> list[str]:
         raise DataError(msg)
     candidates = []
     for p, whole in zip(resolved, full, strict=True):
-        parts = [shown(x) for x in (p.with_suffix("").parts or (p.name,))]
+        # (a path with no name — '.', './', '/' — has no suffix: pathlib raised a bare
+        # ValueError; the reader then names it as a folder)
+        parts = [shown(x) for x in ((p.with_suffix("") if p.name else p).parts or (whole,))]
         candidates.append(["/".join(parts[-d:]) for d in range(1, len(parts) + 1)] + [whole])
     level = [0] * len(candidates)
     while True:
@@ -1376,6 +1467,21 @@ def bom_decoded(data: bytes, source: str) -> str | None:
         raise ImportFormatError(msg) from None
 
 
+def read_text(path: PathLike, *, limit: int | None = None) -> str:
+    """The text of a file that is no results file (``verify-ref``'s TieBreakServer tables
+    and ``SOURCES.md``), read as the readers read theirs: a regular file of at most
+    ``limit`` bytes (:func:`read_bytes`: a link to ``/dev/zero`` or a FIFO had the command
+    read until memory ran out, or wait forever), decoded by its UTF-16/32 byte-order mark
+    (:func:`bom_decoded`), else as UTF-8 with or without its mark (a mark was read as part
+    of the first line: "no 'StartNo' header line"), a byte that is not UTF-8 named by its
+    line (:func:`_decoded`). :class:`~swissframe.errors.ImportFormatError` naming the file.
+    """
+    p = Path(path)
+    data = read_bytes(p, limit=limit)
+    text = bom_decoded(data, shown(p))
+    return (_decoded(p, data, "utf-8") if text is None else text).removeprefix("\ufeff")
+
+
 def _decoded(path: Path, data: bytes, encoding: str) -> str:
     """``data`` decoded, or an error naming the file, the line and the bytes that are
     not in ``encoding`` (a file saved in a legacy code page is not guessed at: the same
@@ -1395,12 +1501,18 @@ def _decoded(path: Path, data: bytes, encoding: str) -> str:
 
 def _without_blank_lines(path: Path, df: pl.DataFrame, sep: str, limit: int | None
                          ) -> pl.DataFrame:
-    """``df`` without the rows Polars makes of blank lines (every cell null): by CSV
+    """``df`` without the rows Polars makes of blank lines (every cell null, or blanks: a
+    line of spaces or tabs, an editor's trailing whitespace, which the shape check
+    :func:`_uneven_lines` already took for a blank line, was a row whose first cell held
+    the blanks — "'   ' is not a whole number", "null in round, player_id, …"): by CSV
     convention a blank line is no record (Python's ``csv.DictReader``, pandas and R skip
     them), and an editor or a spreadsheet easily leaves one at the end. A line of only
     separators (a spreadsheet's used but empty row) is a record with no value: refused,
     naming its lines (it was reported as a row of nulls with no line)."""
-    empty = df.select(pl.all_horizontal(pl.all().is_null())).to_series() if df.width else None
+    empty = df.select(pl.all_horizontal(
+        pl.col(c).is_null() | (pl.col(c).str.strip_chars() == "") if t == pl.String
+        else pl.col(c).is_null() for c, t in df.schema.items())).to_series() \
+        if df.width else None
     if empty is None or not empty.any():
         return df
     data = read_bytes(path, limit=limit)
@@ -1996,7 +2108,7 @@ def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     from swissframe.io.tom import _read_tom, tom_warnings
 
     ev = _read_tom(list(files), event_ids=list(keys), max_bytes=limit)
-    say_warnings(tom_warnings(ev), listed={"unknown_element"}, stacklevel=3)
+    say_warnings(tom_warnings(ev), listed={"unknown_element", "empty_round"}, stacklevel=3)
     st = _tom_pods(ev)
     where = st.select("event_id", "source_file")
     results = ev.results.join(st.select("event_id", "source_file",
@@ -2011,8 +2123,21 @@ def _read_toms(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
                  names=ev.players.select("event_id", "player_id", "name"),
                  divisions=ev.players.select("event_id", "player_id", "division"),
                  published=ev.published,
-                 notes=[_pending_notes(ev.pending, where), unknown, _no_match_notes(ev, where)],
+                 notes=[_pending_notes(ev.pending, where), unknown, _no_match_notes(ev, where),
+                        _empty_round_notes(ev.empty_rounds, where)],
                  bundle=ev)
+
+
+def _empty_round_notes(empty: pl.DataFrame, where: pl.DataFrame) -> pl.DataFrame:
+    """A round a TOM pod lists with no match (``TomEvents.empty_rounds``): no row of it is
+    read, as a decklist file's (bad data 195)."""
+    return empty.join(where, on="event_id", how="left").select(
+        pl.col("source_file").alias("file"), "event_id", "round",
+        pl.lit(None, dtype=pl.String).alias("player_id"),
+        pl.lit(None, dtype=pl.String).alias("opponent_id"), pl.lit("empty_round").alias("kind"),
+        pl.lit("the file lists this round with no match: no result of it is in the file "
+               "(not yet paired, or lost); the standings are those of the rounds it "
+               "holds").alias("detail"))
 
 
 def _no_match_notes(ev: TomEvents, where: pl.DataFrame) -> pl.DataFrame:
@@ -2149,10 +2274,10 @@ def _named_rulesets(results: pl.DataFrame, inferred: pl.DataFrame) -> pl.DataFra
                     pl.coalesce("ruleset_reason_t", "ruleset_reason").alias("ruleset_reason")))
 
 
-def _with_files(exc: ValidationError, events: pl.DataFrame) -> ValidationError:
+def with_files(exc: ValidationError, events: pl.DataFrame) -> ValidationError:
     """A read's contract error naming the files of the events it lists: it named event,
     round and player only, and a read of a folder did not say which file to open
-    (class 138)."""
+    (class 138; ``read_results``' too, class 193). ``events``: ``event_id, source_file``."""
     probs = exc.problems
     if not isinstance(probs, pl.DataFrame) or "event_id" not in probs.columns:
         return exc
@@ -2187,17 +2312,21 @@ def _combine(parts: Sequence[_Part], skipped: Sequence[Path],
     if RULESET_COLUMN in results.columns:  # a table naming its events' rulesets keeps them
         rulesets = _named_rulesets(results, rulesets)
         results = results.drop(RULESET_COLUMN)
-    events = events.join(rulesets, on="event_id", how="left", maintain_order="left")
+    # (a null event_id — an empty cell, which validate=False lets through to be listed —
+    # is an event of its own here as in the inference: a join that drops null keys gave
+    # it no ruleset, and `swissframe validate` ended in a TypeError sorting the names)
+    events = events.join(rulesets, on="event_id", how="left", maintain_order="left",
+                         nulls_equal=True)
     if parts:
         results = results.join(rulesets.select("event_id", "ruleset"), on="event_id",
-                               how="left", maintain_order="left")
+                               how="left", maintain_order="left", nulls_equal=True)
         if "division" in results.columns:  # a key column: no nulls (other formats' rows)
             results = results.with_columns(pl.col("division").fill_null(""))
         if validate:
             try:
                 results, codes = validated_table(results)
             except ValidationError as exc:
-                raise _with_files(exc, events) from None
+                raise with_files(exc, events) from None
     notes = [_fit(n, _NOTE_SCHEMA) for p in parts for n in p.notes]
     if skipped:
         notes.append(_fit(pl.DataFrame({

@@ -74,7 +74,7 @@ from swissframe.io._files import (
     check_workers,
     expand,
     read_decompressed,
-    resolved,
+    resolved_paths,
     shown,
 )
 
@@ -292,45 +292,15 @@ def _event_id(path: Path) -> str:
     return shown(path.stem)
 
 
-def _resolved(files: Sequence[Path]) -> list[Path]:
-    """``[f.resolve() for f in files]`` with each folder resolved once: a path whose last
-    part is not a symbolic link resolves to its resolved folder joined with that part (one
-    ``lstat`` per file and folder instead of one per component of every path)."""
-    cache: dict[str, str] = {}
-
-    def real(path: str) -> str:
-        got = cache.get(path)
-        if got is None:
-            head, tail = os.path.split(path)
-            if not head or not tail or tail in (".", "..") or os.path.islink(path):
-                got = os.path.realpath(path)
-            else:
-                got = os.path.join(real(head), tail)
-            cache[path] = got
-        return got
-
-    out = []
-    for f in files:
-        text = os.fspath(f)
-        head, tail = os.path.split(text)
-        if not head or not tail or tail in (".", "..") or os.path.islink(text):
-            out.append(resolved(f))  # also refuses a symbolic-link loop (OSError)
-        else:
-            out.append(Path(os.path.join(real(head), tail)))
-    return out
-
-
 def _expand(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
-    """The files to read, each once (two paths of one file, by their resolved form, are
-    one: the first given), as the user gave them — every reader names a file so (its
-    ``path``, its messages; the resolved form was named here: bad data 143) —, in the
-    order of their resolved names."""
-    pairs, _ = expand(paths, format="decklist")
+    """The files to read, each once (:func:`~swissframe.io._files.expand`: two paths of
+    one file, by their resolved form, are one, the first given), as the user gave them —
+    every reader names a file so (its ``path``, its messages; the resolved form was named
+    here: bad data 143) —, in the order of their resolved names."""
+    pairs, _ = expand(paths, format="decklist")  # (each file once: bad data 197)
     given = [f for f, _ in pairs]
-    found: dict[Path, Path] = {}
-    for real, f in zip(_resolved(given), given, strict=True):
-        found.setdefault(real, f)
-    files = [found[q] for q in sorted(found, key=lambda q: (q.name, str(q)))]
+    real = dict(zip(given, resolved_paths(given), strict=True))
+    files = sorted(given, key=lambda f: (real[f].name, str(real[f])))
     seen: dict[str, Path] = {}
     for f in files:
         eid = _event_id(f)
@@ -1041,6 +1011,12 @@ def _frames(part: _Columns) -> _Frames:
         events["event_id"].gather(in_file["_of"]), events["source"].gather(in_file["_of"]),
         in_file["_at"].alias("round_pos"), pl.Series("round_name", m["round_name"],
                                                      dtype=pl.String)])
+    # (a round the file lists with no match has no row below: its names kept per event,
+    # for the note that says so, _empty_rounds)
+    empty = (rounds.filter(pl.Series(m["matches"], dtype=pl.Int64) == 0)
+             .group_by("event_id", maintain_order=True)
+             .agg(pl.col("round_name").alias("empty_rounds")))
+    events = events.join(empty, on="event_id", how="left", maintain_order="left")
     in_round = _runs(m["matches"])
     raw = pl.DataFrame([*rounds.select(pl.all().gather(in_round["_of"])),
                         in_round["_at"].alias("match_pos"), _decoded("p1", names, m["p1"]),
@@ -1819,6 +1795,7 @@ def _assemble_coded(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFram
                     ) -> DecklistEvents:
     """:func:`_assemble` on frames whose ``event_id`` is an ``Enum``."""
     report: list[pl.DataFrame] = []
+    events_in = events
     try:
         rounds = _number_rounds(raw)
         raw = raw.join(rounds, on=["event_id", "round_pos"], how="left")
@@ -1883,10 +1860,27 @@ def _assemble_coded(raw: pl.DataFrame, stands: pl.DataFrame, events: pl.DataFram
                                  pl.col("datetime")))
             + pl.lit("; the platform's tiebreaker era, and so the ruleset, is chosen without "
                      "it (--rules, or rules= in Python, chooses one)")))
+    _empty_rounds(events_in, report)
     rep = (pl.concat([x.cast(_REPORT_SCHEMA) for x in report]) if report  # type: ignore[arg-type]
            else pl.DataFrame(schema=_REPORT_SCHEMA))
     rep = rep.sort("event_id", "kind", "round", "player_id", nulls_last=True)
     return DecklistEvents(results=results, published=published, events=events, report=rep)
+
+
+def _empty_rounds(events: pl.DataFrame, report: list[pl.DataFrame]) -> None:
+    """Note each round a file lists with no match (``"Matches": []``): it has no row, so it
+    was read as no round at all — a lost last round left the standings of the rounds
+    before it, exit 0, and ``validate`` said no problems. None of the 2,249 real files
+    lists one: an export that lost the round's matches, or a round not yet paired."""
+    if "empty_rounds" not in events.columns:
+        return
+    hollow = events.filter(pl.col("empty_rounds").is_not_null()).explode("empty_rounds")
+    if hollow.height:
+        report.append(_report(hollow.with_columns(
+            pl.lit(None).alias("round"), pl.lit(None).alias("player_id")), "empty_round",
+            pl.format("the file lists round '{}' with no match: no result of that round is "
+                      "in the file (lost in the export, or not yet paired); the standings "
+                      "are those of the rounds it holds", pl.col("empty_rounds"))))
 
 
 def _with_path(exc: ImportFormatError, events: pl.DataFrame) -> ImportFormatError:

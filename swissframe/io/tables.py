@@ -8,7 +8,7 @@ from pathlib import Path
 
 import polars as pl
 
-from swissframe.errors import ImportFormatError
+from swissframe.errors import ImportFormatError, ValidationError
 from swissframe.io import _files
 from swissframe.schema import MATCH_COLUMNS, MatchColumns, check_match_columns, validate_results
 
@@ -68,7 +68,15 @@ def read_results(paths: PathLike | Iterable[PathLike], *,
     whole = (columns.games_a, columns.games_b, columns.games_drawn)
     frames = [_files.table_long(f, _files.read_table_file(f, whole=whole), columns)
               for f, _ in found]
-    out = validate_results(_files.concat_files(frames)).collect()
+    try:
+        out = validate_results(_files.concat_files(frames)).collect()
+    except ValidationError as exc:  # (named event, round and player, but no file, as
+        # sf.read's did before class 138: which of the files to open was not said)
+        events = [frame.select(pl.col("event_id").cast(pl.String)).unique()
+                  .with_columns(pl.lit(_files.shown(f)).alias("source_file"))
+                  for (f, _), frame in zip(found, frames, strict=True)
+                  if "event_id" in frame.columns]
+        raise (_files.with_files(exc, pl.concat(events)) if events else exc) from None
     if out.height:  # (as every reader: an event with a whole round missing is said)
         _files.warn_missing_rounds(out)
     order = ["event_id", "round", "player_id", "opponent_id"]

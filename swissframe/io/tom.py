@@ -218,6 +218,8 @@ _PUBLISHED_SCHEMA: Final[dict[str, pl.DataType]] = {
     "swiss_place": pl.Int64(),
 }
 
+_EMPTY_ROUNDS_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "source": pl.String(), "event_id": pl.String(), "round": pl.Int64()}
 _UNKNOWN_SCHEMA: Final[dict[str, pl.DataType]] = {
     "source": pl.String(), "parent": pl.String(), "tag": pl.String()}
 #: The elements each container may hold; anything else is reported in ``unknown``.
@@ -269,6 +271,10 @@ class TomEvents:
         Elements the format does not define where players, pods, rounds or matches are
         listed (``source, parent, tag``): ignored, and reported here and by a warning
         (a ``<matchx>`` could hide a result).
+    empty_rounds
+        Rounds a pod lists with no match (``source, event_id, round``): they have no row,
+        so a lost last round left the standings of the rounds before it without a word
+        (bad data 195); reported here and by a warning (``empty_round``).
     """
 
     results: pl.DataFrame
@@ -278,6 +284,8 @@ class TomEvents:
     pending: pl.DataFrame
     unseated: pl.DataFrame
     unknown: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_UNKNOWN_SCHEMA))
+    empty_rounds: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema=_EMPTY_ROUNDS_SCHEMA))
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -526,6 +534,7 @@ def _read_pods(root: Element, source: str, known_players: set[str]) -> list[dict
         _check_roster(roster, known_players, source, cat=cat)
         matches: list[dict[str, Any]] = []
         round_types: dict[int, str] = {}
+        empty: list[int] = []
         rounds_el = pod.find("rounds")
         for rnd in rounds_el.findall("round") if rounds_el is not None else []:
             number = _int(rnd.get("number"), what="round number", where=f"{source}, pod {cat}")
@@ -539,11 +548,14 @@ def _read_pods(root: Element, source: str, known_players: set[str]) -> list[dict
                 raise ImportFormatError(msg)
             phase = _round_phase(rnd.get("type"), source, cat=cat, number=number)
             round_types[number] = phase
-            for m in rnd.iterfind("matches/match"):
-                matches.append(_read_match(m, source, cat=cat, number=number, phase=phase,
-                                           known_players=known_players))
+            held = [_read_match(m, source, cat=cat, number=number, phase=phase,
+                                known_players=known_players)
+                    for m in rnd.iterfind("matches/match")]
+            if not held:
+                empty.append(number)
+            matches += held
         pods.append({"category": cat, "roster": roster, "matches": matches,
-                     "round_types": round_types})
+                     "round_types": round_types, "empty_rounds": empty})
     return pods
 
 
@@ -975,9 +987,12 @@ def _build(root: Element, src: str, event_key: str, *, players: list[dict[str, A
         .cast(_STRUCTURE_SCHEMA)  # type: ignore[arg-type]
         .sort("event_id", "division", nulls_last=True)
     )
+    empty_rounds = pl.DataFrame(
+        [{"source": src, "event_id": pod_event[p["category"]], "round": n}
+         for p in pods for n in p["empty_rounds"]], schema=_EMPTY_ROUNDS_SCHEMA)
     return TomEvents(results=results, players=players_df, structure=structure,
                      published=published, pending=pending, unseated=unseated,
-                     unknown=_unknown(root, src))
+                     unknown=_unknown(root, src), empty_rounds=empty_rounds)
 
 
 def _check_drop_rounds(players: pl.DataFrame, last_round: Mapping[str, int], src: str
@@ -1056,6 +1071,7 @@ def _concat(parts: list[TomEvents]) -> TomEvents:
         pending=pl.concat([p.pending for p in parts], how="vertical"),
         unseated=pl.concat([p.unseated for p in parts], how="vertical"),
         unknown=pl.concat([p.unknown for p in parts], how="vertical"),
+        empty_rounds=pl.concat([p.empty_rounds for p in parts], how="vertical"),
     )
 
 
@@ -1123,8 +1139,9 @@ def _read_tom(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[s
 def tom_warnings(events: TomEvents) -> dict[str, str]:
     """What :func:`read_tom` and :func:`parse_tom` warn of, by kind, one line per kind
     however many files say it: ``unknown_element`` (elements the format does not define,
-    ignored) and ``no_pod`` (a file listing players but no pod — saved before its first
-    pairing —, which holds no event: its players would vanish without a word)."""
+    ignored), ``empty_round`` (a round listed with no match) and ``no_pod`` (a file
+    listing players but no pod — saved before its first pairing —, which holds no event:
+    its players would vanish without a word)."""
     out = {}
     unknown = events.unknown
     if unknown.height:
@@ -1133,6 +1150,15 @@ def tom_warnings(events: TomEvents) -> dict[str, str]:
             f"{r['source']}: {unknown.height} unknown element(s) ignored, e.g. <{r['tag']}> "
             f"in <{r['parent']}> (listed in TomEvents.unknown). Hint: check that the file "
             "is a TOM save; its matches may be incomplete.")
+    empty = events.empty_rounds
+    if empty.height:
+        r = empty.row(0, named=True)
+        out["empty_round"] = (
+            f"{r['source']}: {empty.height} round(s) listed with no match, e.g. round "
+            f"{r['round']} of {r['event_id']!r}: no result of such a round is in the file "
+            "(a round not yet paired, or lost); the standings are those of the rounds it "
+            "holds (TomEvents.empty_rounds). Hint: save the file again once the round is "
+            "paired.")
     podless = (events.unseated.join(events.structure.select("source").unique(), on="source",
                                     how="anti")
                .group_by("source", maintain_order=True).len())

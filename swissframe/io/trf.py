@@ -488,8 +488,26 @@ def _field_int(text: str, *, what: str, where: str) -> int | None:
 _CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
+def _refuse_tabs(line: str, lineno: int, src: str) -> None:
+    """Refuse a tab in a player line outside its name: TRF-16 is fixed-column and a tab is
+    one column, so an editor that wrote a run of blanks as a tab shifted every field after
+    it. Such a line could still read — shorter than column 92, so with no round block —
+    and its player's rounds were lost without a word (a ``0000 - U`` bye, a point, read as
+    an absence). A tab inside the name is one of its characters (its columns stay)."""
+    at = next((i for i, c in enumerate(line) if c == "\t"
+               and not _NAME.start <= i < _NAME.stop), None)
+    if at is None:
+        return
+    msg = (f"{src}, line {lineno}: a tab at column {at + 1} of a player line (001), in "
+           f"{line[max(at - 12, 0):at + 12]!r}: TRF-16 is fixed-column and a tab is one "
+           "column, so the fields after it are misaligned. Hint: the file was edited with "
+           "tabs; write each as the blanks it stands for, or re-export the file.")
+    raise ImportFormatError(msg)
+
+
 def _parse_player(line: str, lineno: int, src: str, event_id: str
                   ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    _refuse_tabs(line, lineno, src)
     try:
         read = _player_fields(line, lineno, src, event_id)
     except ImportFormatError:

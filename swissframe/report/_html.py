@@ -138,11 +138,8 @@ def vega_bundle() -> str:
     version = getattr(vl_convert, "__version__", "unknown")
     folder = _cache_dir()
     cache = folder / f"vega-bundle-vl-convert-{version}.js" if folder else None
-    if cache is not None:
-        try:
-            return cache.read_text(encoding="utf-8")
-        except OSError:
-            pass
+    if cache is not None and (kept := _cached_bundle(cache)) is not None:
+        return kept
     # (no "</script" may end the inline element early; the snippet argument is optional)
     js = str(vl_convert.javascript_bundle()).replace(  # type: ignore[call-arg]
         "</script", "<\\/script")
@@ -151,11 +148,39 @@ def vega_bundle() -> str:
     try:  # building the bundle takes a second or more: keep it for the next run
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(js, encoding="utf-8")
+        tmp.write_bytes(_DIGEST_LINE % _digest(js.encode("utf-8")) + js.encode("utf-8"))
         tmp.replace(cache)
     except OSError:
         pass
     return js
+
+
+#: The first line of the cached bundle: the SHA-256 of the rest, so that a damaged copy
+#: is known (:func:`_cached_bundle`).
+_DIGEST_LINE: Final = b"// sha256 %s\n"
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.sha256(data).hexdigest().encode("ascii")
+
+
+def _cached_bundle(cache: Path) -> str | None:
+    """The bundle kept in ``cache``, or None where it is missing or is not the copy written
+    there: its first line's digest is not its content's — empty, cut short, or written
+    over by something else (an empty copy gave pages whose charts were never drawn,
+    exit 0 and no word; bytes that are not UTF-8 a ``UnicodeDecodeError`` traceback of
+    every report) — or it is no regular file of bounded size: the bundle is built again
+    and the copy replaced."""
+    from swissframe.io._files import read_bytes
+
+    try:
+        data = read_bytes(cache)
+    except SwissframeError:
+        return None
+    head, _, js = data.partition(b"\n")
+    if head + b"\n" != _DIGEST_LINE % _digest(js):
+        return None
+    return js.decode("utf-8")
 
 
 def vega_loader() -> str:

@@ -51,8 +51,9 @@ from swissframe.engine._chess import inferred_absences
 from swissframe.engine._exact import to_decimals
 from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError, check_events
+from swissframe.io._files import read_text, shown
 from swissframe.rules._ruleset import Criterion, Ruleset, buchholz
-from swissframe.schema import as_frame, check_output
+from swissframe.schema import as_frame, check_output, whole_text
 
 if TYPE_CHECKING:  # (the readers load on first use: swissframe/__init__.py)
     from swissframe.io.tom import TomEvents
@@ -415,6 +416,25 @@ def _colours(rows: pl.DataFrame) -> pl.DataFrame:
             .with_columns(value=pl.lit(None, dtype=pl.Float64), method=pl.lit("derived")))
 
 
+def _start_number(path: Path, line: int, cell: str, seen: dict[int, int]) -> int:
+    """A reference table's player (a start number) as ``schema.whole_text`` reads a whole
+    number (``int()`` read ``"١"`` as 1 and ``"1_0"`` as 10, and ``"abc"`` was a bare
+    ``ValueError``), each once: a player given twice was compared twice, without a word.
+    ``seen`` maps the numbers read to their lines."""
+    number = whole_text(cell)
+    if number is None or number < 1:
+        msg = (f"{shown(path)}, line {line}: the player {cell.strip()!r} is not a start "
+               "number (a whole number from 1, ASCII digits). Hint: the table is damaged; "
+               "write it again from TieBreakServer.")
+        raise ImportFormatError(msg)
+    if number in seen:
+        msg = (f"{shown(path)}, lines {seen[number]} and {line}: player {number} is given "
+               "twice. Hint: keep one line per player.")
+        raise ImportFormatError(msg)
+    seen[number] = line
+    return number
+
+
 def read_tiebreakserver_table(path: str | Path, *, event_id: str | None = None
                               ) -> pl.DataFrame:
     """Read a TieBreakServer output table (tab-separated, ``StartNo`` first, ``Check:``
@@ -436,30 +456,28 @@ def read_tiebreakserver_table(path: str | Path, *, event_id: str | None = None
      ('club', 'SB', '0.50', datetime.date(2026, 3, 1))]
     """
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeError) as exc:
-        msg = f"{p}: cannot read the reference table ({exc}). Hint: check the path."
-        raise ImportFormatError(msg) from None
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("Check:")]
-    if not lines or not lines[0].startswith("StartNo\t"):
-        msg = (f"{p}: not a TieBreakServer table (no 'StartNo' header line). "
+    lines = [(n, ln) for n, ln in enumerate(read_text(p).splitlines(), start=1)
+             if ln.strip() and not ln.startswith("Check:")]
+    if not lines or not lines[0][1].startswith("StartNo\t"):
+        msg = (f"{shown(p)}: not a TieBreakServer table (no 'StartNo' header line). "
                "Hint: pass the tab-separated .txt output of TieBreakServer.")
         raise ImportFormatError(msg)
-    header = lines[0].split("\t")
+    header = lines[0][1].split("\t")
     rows = []
-    for lineno, ln in enumerate(lines[1:], start=2):
+    seen: dict[int, int] = {}
+    for lineno, ln in lines[1:]:
         cells = ln.split("\t")
         if len(cells) != len(header):
-            msg = (f"{p}, line {lineno}: {len(cells)} cells for {len(header)} columns. "
+            msg = (f"{shown(p)}, line {lineno}: {len(cells)} cells for {len(header)} columns. "
                    "Hint: the table is truncated or not tab-separated.")
             raise ImportFormatError(msg)
+        cells[0] = str(_start_number(p, lineno, cells[0], seen))
         rows.append(cells)
     m = re.search(r"\.(\d{4})-(\d{2})-(\d{2})(?:\.|$)", p.name.removesuffix(".txt"))
     start = date(int(m[1]), int(m[2]), int(m[3])) if m else None
     eid = event_id or p.name.split(".")[0]
     label = "TieBreakServer " + p.name.removesuffix(".txt").split(".", 1)[-1]
-    long = [{"event_id": eid, "player_id": str(int(r[0])), "reference": label,
+    long = [{"event_id": eid, "player_id": r[0], "reference": label,
              "tiebreak": col, "position": i, "expected": r[i].strip(),
              "start_date": start, "rule_set": None}
             for r in rows for i, col in enumerate(header) if i > 0]
@@ -496,27 +514,32 @@ def read_held_values(sources_md: str | Path, *, event_id: str = "held_swiss_5"
      ('Held /V2', 'PS', '1', '11.0'), ('Held /V2', 'PS', '2', '13.0')]
     """
     p = Path(sources_md)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeError) as exc:
-        msg = f"{p}: cannot read ({exc}). Hint: pass the shared SOURCES.md."
-        raise ImportFormatError(msg) from None
+    lines = read_text(p).splitlines()
     start = next((i for i, ln in enumerate(lines) if "held_swiss_5.trf" in ln
                   and "pre-2026" in ln), None)
     table_at = None if start is None else next(
         (i for i in range(start, min(start + 12, len(lines)))
          if lines[i].lstrip().startswith("| TB |")), None)
     if table_at is None:
-        msg = (f"{p}: no values table for held_swiss_5.trf under the pre-2026 rules. "
+        msg = (f"{shown(p)}: no values table for held_swiss_5.trf under the pre-2026 rules. "
                "Hint: pass the shared folder's data/realworld/SOURCES.md.")
         raise ImportFormatError(msg)
     header = [c.strip() for c in lines[table_at].strip().strip("|").split("|")]
     v1: dict[tuple[str, str], str] = {}
     order: list[str] = []
-    for ln in lines[table_at + 2:]:
+    for at, ln in enumerate(lines[table_at + 2:], start=table_at + 3):
         if not ln.lstrip().startswith("|"):
             break
         cells = [c.strip() for c in ln.strip().strip("|").split("|")]
+        if len(cells) != len(header):  # (a bare ValueError of zip)
+            msg = (f"{shown(p)}, line {at}: {len(cells)} cells for the values table's "
+                   f"{len(header)} columns. Hint: the table is damaged; pass the shared "
+                   "SOURCES.md.")
+            raise ImportFormatError(msg)
+        if cells[0] in order:  # (its values were compared twice, without a word)
+            msg = (f"{shown(p)}, line {at}: the tie-break {cells[0]!r} is given twice in the "
+                   "values table. Hint: keep one row per tie-break.")
+            raise ImportFormatError(msg)
         order.append(cells[0])
         for player, value in zip(header[1:], cells[1:], strict=True):
             v1[(cells[0], player)] = value
@@ -535,6 +558,12 @@ def read_held_values(sources_md: str | Path, *, event_id: str = "held_swiss_5"
         if changes:
             listed.add(m["tb"])
             v2_changes.update({(m["tb"], pl_): val for pl_, val in changes})
+    # (a change for a tie-break or a player the table lacks was left out without a word)
+    if strays := [f"{tb} player {n}" for tb, n in v2_changes
+                  if tb not in order or n not in header[1:]]:
+        msg = (f"{shown(p)}: the /V2 changes name {', '.join(strays)}, not in the values "
+               "table. Hint: the list is damaged; pass the shared SOURCES.md.")
+        raise ImportFormatError(msg)
     rows = []
     for pos, tb in enumerate(order, start=1):
         for player in header[1:]:

@@ -419,6 +419,32 @@ def test_a_piped_table_fits_as_on_a_terminal() -> None:
                                                                    .split(","))
 
 
+def test_cut_of_a_round_of_byes_only_with_names(tmp_path: Path) -> None:
+    """Class 199: class 139's round of byes only, in a file that names its players (a TRF
+    or TOM file): the names were joined to the players' opponents, a column such a round
+    does not have, and ``swissframe cut`` ended in "internal ColumnNotFoundError: unable
+    to find column "opponent_id" … this is a swissframe bug" — on a real file, bbpPairings'
+    ``dutch_2025_C5.input``, whose last round is one player's bye. Each command reads it:
+    the text (by name) and a table format."""
+    real = (SHARED_ROOT / "data" / "realworld" / "chess-trf" / "BieremaBoyzProgramming_bbpPairings"
+            / "test" / "tests" / "dutch_2025_C5.input")
+    trf = tmp_path / "c5.trf"
+    if real.exists():
+        shutil.copyfile(real, trf)
+    else:  # (its shape: six players, round 3 one player's zero-point bye)
+        trf.write_text("012 C5\n" + "".join(
+            f"001 {n:>4}      P{n:<32} {'':>4} {'':<3} {'':>11} {'':<10} {'0.0':>4} {n:>4}  "
+            f"{b}\n" for n, b in ((1, "   2 w 1"), (2, "   1 b 0"),
+                                   (3, "   4 w 1  0000 - Z"), (4, "   3 b 0"))))
+    (code, raw), (code_csv, raw_csv) = run_raw([["cut", str(trf)],
+                                                ["cut", str(trf), "--format", "csv"]])
+    for c, r in ((code, raw), (code_csv, raw_csv)):
+        assert c == 0, r[-800:]
+        assert "bug" not in r
+    _fits(screen(raw))
+    assert "is locked in whatever happens" in " ".join(" ".join(screen(raw)).split())
+
+
 def test_cut_of_a_round_of_byes_only_at_80_columns(tmp_path: Path) -> None:
     """Class 139: ``swissframe cut`` before a round in which every player has a bye (or
     the event's only pairing is one) ended in "internal ColumnNotFoundError: unable to

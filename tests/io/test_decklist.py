@@ -930,3 +930,42 @@ def test_an_impossible_score_listed_twice_is_noted_once(tmp_path: Path) -> None:
                                                 ("C", "D", "2-0-0")])])
     kinds = read_decklist_cache(path).report["kind"].to_list()
     assert kinds.count("impossible_score") == 1
+
+
+# ------------------------------------------- class 195: a round listed with no match
+
+
+@pytest.mark.parametrize("where", ["last", "middle"])
+def test_a_round_listed_with_no_match_is_noted(tmp_path: Path, where: str) -> None:
+    """Class 195: a round a file lists with no match (``"Matches": []``) has no row, so
+    it was read as no round at all: a lost last round left the standings of the rounds
+    before it, exit 0, no warning, and ``validate`` said no problems. Each is an
+    ``empty_round`` import note naming the round (warned by ``read``; one process or
+    many, the notes are one)."""
+    doc = orjson.loads((FIX / "melee-byes-1-2024-07-13.json").read_bytes())
+    empty = {"RoundName": "Round 9", "Matches": []}
+    if where == "last":
+        doc["Rounds"].append(empty)
+    else:
+        doc["Rounds"].insert(1, empty)
+    folder = tmp_path / "many"
+    folder.mkdir()
+    files = [folder / f"e{i:02d}-{i}-2024-07-13.json" for i in range(64)]
+    for f in files:
+        f.write_bytes(orjson.dumps(doc))
+    one = read_decklist_cache(files[0])
+    plain = read_decklist_cache(FIX / "melee-byes-1-2024-07-13.json")
+    assert one.results.select(COLS).equals(plain.results.select(COLS))  # (rows unchanged)
+    notes = one.report.filter(pl.col("kind") == "empty_round")
+    assert notes.select("event_id", "round", "player_id").rows() == [
+        ("e00-0-2024-07-13", None, None)]
+    assert notes["detail"].to_list() == [
+        "the file lists round 'Round 9' with no match: no result of that round is in the "
+        "file (lost in the export, or not yet paired); the standings are those of the "
+        "rounds it holds"]
+    with pytest.warns(ImportNotesWarning, match=r"1 import note \(empty_round ×1\).*"
+                                                r"round 'Round 9' with no match"):
+        read(files[0])
+    every = read_decklist_cache(folder, workers=2).report.filter(
+        pl.col("kind") == "empty_round")
+    assert sorted(every["event_id"].to_list()) == [f.name.removesuffix(".json") for f in files]

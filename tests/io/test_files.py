@@ -24,7 +24,12 @@ from hypothesis import strategies as st
 
 import swissframe as sf
 from swissframe.cli import main
-from swissframe.errors import ImportFormatError, ImportNotesWarning, SchemaError
+from swissframe.errors import (
+    ImportFormatError,
+    ImportNotesWarning,
+    SchemaError,
+    ValidationError,
+)
 from swissframe.io import _files
 from tests.helpers import FIXTURES, REPO_ROOT
 
@@ -493,6 +498,22 @@ def test_blank_lines_are_no_rows_and_a_row_of_separators_is_named_by_line(
     hollow.write_text("\n".join([*lines[:4], ",,,,,,", *lines[4:]]) + "\n")
     with pytest.raises(SchemaError, match=r"hollow\.csv: line\(s\) 5 hold no value"):
         sf.read(hollow)
+
+
+@pytest.mark.parametrize("blank", ["   ", "\t", " \t ", "\u00a0"])
+@pytest.mark.parametrize("table", [LEAGUE, CSV], ids=["long", "match"])
+def test_a_line_of_blanks_is_a_blank_line(tmp_path: Path, blank: str, table: Path) -> None:
+    """Class 194: a line of spaces or tabs (an editor's trailing whitespace), which the
+    shape check already took for a blank line, was read as a row whose first cell held the
+    blanks: the match form said "'   ' is not a whole number (row 2, None vs None)", the
+    long form "null in round, player_id, … of event '   '". It is a blank line, no row,
+    as an empty line is, by the readers and by ``validate``."""
+    lines = table.read_text().splitlines()
+    spaced = tmp_path / table.name
+    spaced.write_text("\n".join([*lines[:3], blank, *lines[3:], blank]) + "\n")
+    named = ["source_file"]
+    assert sf.read(spaced).results.drop(named).equals(sf.read(table).results.drop(named))
+    assert sf.validate(sf.read(spaced, validate=False)).ok
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
@@ -1336,6 +1357,130 @@ def test_a_folders_files_are_what_rglob_lists_less_hidden_names(tmp_path: Path) 
     assert [f.relative_to(tmp_path).as_posix() for f in files] == [
         "a/to_z", "a/x.json", "b/z.csv", "c/d/e.trf"]
     assert [f.name for f in broken] == ["gone", "loop1", "loop2"]
+
+
+@pytest.mark.parametrize("pattern", ["**/*.csv", "**", "a/**", "**/n*.csv", "a/*.csv",
+                                     "*/*/*", "a**/*.csv", "**/.h/*.csv", "nothing/**"])
+def test_a_glob_matches_what_glob_matches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          pattern: str) -> None:
+    """Class 186: ``glob_files`` (the one reading of a glob, for ``read`` and
+    ``recompute``) matches what ``glob.glob(..., recursive=True)`` does where no link to
+    a folder is in the way: hidden names only where the pattern writes the dot, a
+    trailing ``**`` matching the files below, ``**`` inside a name as ``*``."""
+    import glob
+
+    for name in ("a/n1.csv", "a/b/n2.csv", "a/.h/n3.csv", ".top.csv", "top.csv", "a/b/c/x.txt"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    monkeypatch.chdir(tmp_path)
+    reference = sorted(Path(g) for g in glob.glob(pattern, recursive=True) if Path(g).is_file())
+    assert _files.glob_files(pattern) == reference
+    absolute = sorted(Path(g) for g in glob.glob(str(tmp_path / pattern), recursive=True)
+                      if Path(g).is_file())
+    assert _files.glob_files(tmp_path / pattern) == absolute
+
+
+def test_a_glob_does_not_go_round_a_link_to_a_folder_above(tmp_path: Path) -> None:
+    """Class 186: ``**`` of a glob followed a link to a folder (Python's ``glob`` does),
+    which a folder's read does not: a link to the folder above (``a/up -> ..``) read one
+    CSV 41 times, under 41 paths round the loop (41 rows a seat: "duplicate_seat"), and
+    two such links (``a/up``, ``a/self``) walked 2**40 paths, a hang of ``swissframe
+    validate 'results/**/*.csv'`` and of ``recompute 'archive/**/*.parquet'``. The glob
+    reads each file once, as the folder does."""
+    from swissframe import bulk
+
+    _copy(CSV, tmp_path / "a" / "n.csv")
+    sf.read_results(CSV).write_parquet(tmp_path / "a" / "n.parquet")
+    (tmp_path / "a" / "up").symlink_to("..")
+    src = sf.read(tmp_path / "**" / "*.csv")
+    assert src.files == [str(tmp_path / "a" / "n.csv")]
+    assert src.results.height == sf.read(tmp_path / "a" / "n.csv").results.height
+    (tmp_path / "a" / "self").symlink_to("../a")  # (two such links: the hang)
+    assert bulk._files(str(tmp_path / "**" / "*.parquet")) == [str(tmp_path / "a" / "n.parquet")]
+
+
+@pytest.mark.parametrize("reader", [sf.read, sf.read_results, sf.read_decklist_cache,
+                                    sf.read_tom, sf.read_trf])
+def test_a_path_no_file_can_have_is_the_reader_s_error(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       reader: object) -> None:
+    """Class 190: paths the system refuses before any file is read ended in bare
+    ``ValueError``/``OSError``s: a NUL byte (``embedded null byte``, from every reader),
+    a name longer than the system takes (``File name too long``: ``sf.read``,
+    ``read_results``, ``read_decklist_cache``), ``'.'`` or ``'./'`` given to
+    ``read_tom``/``read_trf`` (pathlib's ``has an empty name``), a loop of links given
+    to ``read_decklist_cache``; a folder given to a reader of one file was "not a regular
+    file (a pipe, device or socket)". Each is an ``ImportFormatError`` naming the path."""
+    read = reader  # (a reader of paths)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loop").symlink_to("loop")
+    (tmp_path / "folder").mkdir()
+    cases = {"a\x00b.csv": "holds a NUL byte", "x" * 5000 + ".csv": "File name too long",
+             "loop": "Too many levels of symbolic links"}
+    if read in (sf.read_tom, sf.read_trf):
+        cases |= {".": r"^\.: a folder, where a file is read", "./": "a folder, where",
+                  "folder": r"^folder: a folder, where a file is read\. Hint: name a file"}
+    for path, error in cases.items():
+        with pytest.raises(ImportFormatError, match=error):
+            read(path)  # type: ignore[operator]
+
+
+def test_read_results_contract_error_names_the_files_of_its_events(tmp_path: Path) -> None:
+    """Class 193: ``sf.read_results`` (the tables' own reader) refused a row of the
+    contract (a duplicate seat) naming event, round and player but no file, as ``sf.read``
+    did before class 138: given several files, which to open was not said."""
+    lines = LEAGUE.read_text().splitlines()
+    dup = tmp_path / "dup.csv"
+    dup.write_text("\n".join([*lines, lines[1]]) + "\n")
+    good = _copy(CSV, tmp_path / "good.csv")
+    with pytest.raises(ValidationError, match=r"^[^ ]*dup\.csv: 1 problem\(s\) in the results "
+                       r"table \(duplicate_seat\):\n  - \[duplicate_seat\] event 'league-night'"):
+        sf.read_results([good, dup])
+
+
+@pytest.mark.parametrize("rows", [[1], [1, 2], [0]], ids=["one", "two", "first"])
+def test_an_empty_event_id_is_an_event_with_its_ruleset(tmp_path: Path, rows: list[int],
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """Class 196: a long table with an empty ``event_id`` cell, read as ``validate`` reads
+    it (``validate=False``, to list every problem), gave the null event no ruleset (a
+    join that drops null keys), and ``swissframe validate`` ended in a traceback
+    (``TypeError: '<' not supported between instances of 'str' and 'NoneType'``, sorting
+    the rulesets' names). The null event takes its inferred ruleset, and ``validate``
+    lists the empty cell (``null_value``), exit 1."""
+    lines = LEAGUE.read_text().splitlines()
+    for i in rows:
+        lines[i + 1] = "," + lines[i + 1].split(",", 1)[1]
+    f = tmp_path / "e.csv"
+    f.write_text("\n".join(lines) + "\n")
+    src = sf.read(f, validate=False)
+    assert src.events["ruleset"].to_list() == ["mtg", "mtg"]
+    assert src.results["ruleset"].null_count() == 0
+    assert main(["validate", str(f)]) == 1
+    out = capsys.readouterr()
+    assert "null_value" in out.out
+    assert "Traceback" not in out.err
+
+
+@pytest.mark.parametrize("source", [LEAGUE, TDF, TRF, DECK], ids=["csv", "tom", "trf", "deck"])
+def test_one_file_named_twice_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           source: Path) -> None:
+    """Class 197: one file named by two spellings — a relative and an absolute path,
+    ``sub/../x``, a link to it, a folder and the file in it by another path — was read
+    twice: a table's every seat twice (18 ``duplicate_seat`` errors for a valid file), a
+    TOM or TRF file as two events (its standings printed twice). Each file is read once,
+    the first spelling kept, as the decklist reader already did."""
+    monkeypatch.chdir(tmp_path)
+    f = _copy(source, tmp_path / "in" / source.name)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link").symlink_to(f)
+    once = sf.read(f"in/{source.name}")
+    for twice in ([f"in/{source.name}", f"sub/../in/{source.name}"],
+                  [f"in/{source.name}", str(f)], [f"in/{source.name}", "link"],
+                  [str(tmp_path / "in"), f"in/{source.name}"]):
+        src = sf.read(twice)
+        assert src.files == ([twice[0]] if twice[0] != str(tmp_path / "in") else [str(f)])
+        assert src.results.drop("source_file").equals(once.results.drop("source_file"))
 
 
 def test_a_read_s_contract_error_names_the_files_of_its_events(tmp_path: Path) -> None:

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from swissframe.errors import DataError, ImportFormatError, SwissframeError
+import swissframe as sf
+from swissframe.errors import DataError, ImportFormatError, ImportNotesWarning, SwissframeError
 from swissframe.io.tom import (
     TOM_OUTCOMES,
     TOM_ROUND_TYPES,
@@ -934,3 +935,29 @@ def test_any_other_drop_status_is_refused(status: str) -> None:
     with pytest.raises(ImportFormatError, match=r"drop\.tdf, player 102: <dropped> holds "
                        r"<status> .*Hint: "):
         parse_tom(doc, source="drop.tdf")
+
+
+# ------------------------------------------- class 195: a round listed with no match
+
+
+@pytest.mark.parametrize("inside", ["<matches></matches>", "", "<matches/>"])
+def test_a_tom_round_listed_with_no_match_is_noted(tmp_path: Path, inside: str) -> None:
+    """Class 195 (TOM's twin of the decklist reader's): a ``<round>`` with no match has no
+    row, so it was read as no round at all — a lost last round left the standings of the
+    rounds before it, exit 0, and ``validate`` said no problems. It is in
+    ``TomEvents.empty_rounds``, warned by ``read_tom`` and an ``empty_round`` import note
+    of ``read`` (none of the real files or fixtures lists one)."""
+    text = (FIXTURES / "all_codes.tdf").read_text()
+    end = text.rindex("</round>") + len("</round>")
+    f = tmp_path / "cup.tdf"
+    f.write_text(text[:end] + f'<round number="5" type="1" stage="8">{inside}</round>'
+                 + text[end:])
+    with pytest.warns(UserWarning, match=r"cup\.tdf: 1 round\(s\) listed with no match, e\.g\. "
+                                         r"round 5 of 'cup'"):
+        ev = read_tom(f)
+    assert ev.empty_rounds.rows() == [(str(f), "cup", 5)]
+    assert ev.results.equals(read_tom(FIXTURES / "all_codes.tdf", event_ids=["cup"]).results)
+    with pytest.warns(ImportNotesWarning, match=r"1 import note \(empty_round ×1\)"):
+        notes = sf.read(f).notes
+    assert notes.filter(pl.col("kind") == "empty_round").select("event_id", "round").rows() == [
+        ("cup", 5)]

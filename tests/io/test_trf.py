@@ -694,3 +694,27 @@ def test_a_name_cut_inside_a_character_is_not_read_as_windows_1252() -> None:
     latin = text.replace("Шостакович, Дмитрий", "Šostakovič, Dmitrij").replace("č", "c")
     assert parse_trf(latin.encode("cp1252"), event_key="club").players["name"].to_list() == [
         "Müller, Jörg", "Šostakovic, Dmitrij"]
+
+
+# ------------------------------------------- class 191: a tab in a fixed-column player line
+
+
+def test_a_tab_in_a_player_line_is_refused_outside_its_name() -> None:
+    """Class 191: an editor that wrote a run of blanks of a player line as a tab shifted
+    every field after it a few columns left; the line still read (shorter than column
+    92, so without round blocks) and the player's rounds were lost without a word: a
+    ``0000 - U`` bye (a point) read as an absence (found on a real file, bbpPairings'
+    ``dutch_2025_C9.input``, its runs of four blanks written as tabs). A tab outside the
+    name is refused naming the line and column; a tab inside the name is one of its
+    characters."""
+    rows = [line(1, "A", "1.0", "1", ["   2 w 1"]), line(2, "B", "0.0", "2", ["   1 b 0"]),
+            line(3, "C", "1.0", "1", ["0000 - U"]).replace(" m    ", "      ")]
+    whole = parse_trf("\n".join(rows) + "\n", event_key="e").results
+    bye = whole.filter(pl.col("player_id") == "3")
+    assert bye["unplayed"].to_list() == ["pairing_bye"]
+    tabbed = rows[2].replace("    ", "\t")
+    with pytest.raises(ImportFormatError, match=r"^club\.trf, line 3: a tab at column 4 of a "
+                       r"player line \(001\), in '001\\t3\\t  C\\t.*': TRF-16 is fixed-column"):
+        parse_trf("\n".join([*rows[:2], tabbed]) + "\n", event_key="e", source="club.trf")
+    named = rows[2].replace("C" + " " * 32, "C\tx" + " " * 30)  # (its columns kept)
+    assert parse_trf("\n".join([*rows[:2], named]) + "\n", event_key="e").results.equals(whole)

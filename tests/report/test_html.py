@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -60,3 +62,52 @@ def test_names_one_only_by_case_are_told_apart_beyond_case() -> None:
     assert names["STRASSE OPEN"].startswith("strasse-open-")
     assert names["ΣΊΣΥΦΟΣ"].startswith(names["Σίσυφος"] + "-")
     assert len({n.casefold() for n in names.values()}) == 4
+
+
+@pytest.mark.parametrize("damage", ["not utf-8", "empty", "cut short", "no digest",
+                                    "a folder", "/dev/zero"])
+def test_a_damaged_bundle_copy_is_built_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              damage: str) -> None:
+    """Class 192: the report's copy of the chart libraries (``$SWISSFRAME_CACHE``,
+    ``~/.cache/swissframe``) was read as it was: bytes that are not UTF-8 ended every
+    ``swissframe report`` in a ``UnicodeDecodeError`` traceback, and an empty or cut copy
+    gave pages whose charts were never drawn (exit 0, no word). The copy carries its
+    content's digest; one that does not match is built again and replaced."""
+    import vl_convert
+
+    from swissframe.report import _html
+
+    bundle = "const vegaEmbed = function () {}; // " + "x" * 1000
+    built: list[int] = []
+
+    def build() -> str:
+        built.append(1)
+        return bundle
+
+    monkeypatch.setattr(vl_convert, "javascript_bundle", build)
+    monkeypatch.setenv("SWISSFRAME_CACHE", str(tmp_path))
+    _html.vega_bundle.cache_clear()
+    assert _html.vega_bundle() == bundle
+    assert len(built) == 1
+    cache = next(tmp_path.glob("vega-bundle-*.js"))
+    _html.vega_bundle.cache_clear()
+    assert _html.vega_bundle() == bundle
+    assert len(built) == 1  # (the copy is read)
+    whole = cache.read_bytes()
+    cache.unlink()
+    if damage == "a folder":
+        cache.mkdir()
+    elif damage == "/dev/zero":
+        cache.symlink_to("/dev/zero")
+    else:
+        cache.write_bytes({"not utf-8": b"\xff\xfe garbage", "empty": b"",
+                           "cut short": whole[:len(whole) // 2],
+                           "no digest": bundle[:100].encode()}[damage])
+    _html.vega_bundle.cache_clear()
+    try:
+        assert _html.vega_bundle() == bundle
+        assert len(built) == 2
+    finally:
+        _html.vega_bundle.cache_clear()
+    if damage not in ("a folder", "/dev/zero"):
+        assert cache.read_bytes() == whole  # (replaced)

@@ -197,6 +197,83 @@ def test_reference_readers_refuse_bad_input(tmp_path: Path) -> None:
         verify_trf(ev, rule_set="fide-1999")
 
 
+@pytest.mark.parametrize(("table", "error"), [
+    ("StartNo\tBH\nabc\t2.0\n", r"x\.txt, line 2: the player 'abc' is not a start number"),
+    ("StartNo\tBH\n\u0661\t2.0\n", r"line 2: the player '\u0661' is not a start number"),
+    ("StartNo\tBH\n1_0\t2.0\n", r"line 2: the player '1_0' is not a start number"),
+    ("StartNo\tBH\n0\t2.0\n", r"line 2: the player '0' is not a start number"),
+    ("StartNo\tBH\n1\t2.0\n2\t1.0\n 1\t3.0\n", r"lines 2 and 4: player 1 is given twice"),
+])
+def test_a_reference_table_s_players_are_start_numbers_each_once(
+        tmp_path: Path, table: str, error: str) -> None:
+    """Class 188: a TieBreakServer table's player cell was read by ``int()``: ``abc``
+    was a bare ``ValueError`` (a traceback from ``verify-ref --reference``), ``\u0661``
+    (an Arabic one) read as player 1 and ``1_0`` as player 10, and a player given twice
+    was compared twice, "16/16 agree", without a word."""
+    p = tmp_path / "x.txt"
+    p.write_text(table, encoding="utf-8")
+    with pytest.raises(ImportFormatError, match=error):
+        read_tiebreakserver_table(p)
+
+
+def test_reference_files_are_read_as_the_readers_read_files(tmp_path: Path) -> None:
+    """Class 188: ``verify-ref``'s reference files were read with ``Path.read_text``: a
+    link to ``/dev/zero`` (or a FIFO) as ``--reference`` or ``--held`` read until memory
+    ran out (or waited forever), a UTF-8 byte-order mark was "no 'StartNo' header line",
+    a UTF-16 file (Windows' "Unicode") "'utf-8' codec can't decode byte 0xff … Hint:
+    check the path". They are read by ``io._files.read_text``, as every reader reads."""
+    table = "StartNo\tBH\n1\t2.0\n2\t1.0\nCheck: True\n"
+    expected = read_tiebreakserver_table(_written(tmp_path / "a.txt", table.encode()))
+    for data in (b"\xef\xbb\xbf" + table.encode(), b"\xff\xfe" + table.encode("utf-16-le"),
+                 table.replace("\n", "\r\n").encode("utf-32")):
+        assert read_tiebreakserver_table(_written(tmp_path / "a.txt", data)).equals(expected)
+    (tmp_path / "zero.txt").symlink_to("/dev/zero")
+    with pytest.raises(ImportFormatError, match=r"zero\.txt: not a regular file"):
+        read_tiebreakserver_table(tmp_path / "zero.txt")
+    with pytest.raises(ImportFormatError, match=r"zero\.txt: not a regular file"):
+        read_held_values(tmp_path / "zero.txt")
+    with pytest.raises(ImportFormatError, match=r"a\.txt: line 2 is not UTF-8"):
+        read_tiebreakserver_table(_written(tmp_path / "a.txt", b"StartNo\tBH\n1\t\xe92\n"))
+
+
+def _written(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+HELD = """held_swiss_5.trf under the pre-2026 rules
+
+| TB | 1 | 2 |
+|---|---|---|
+{rows}
+
+Under the 2026 rules (`/V2`) these values change:
+- BH: player {who} → 12.0;
+"""
+
+
+@pytest.mark.parametrize(("rows", "who", "error"), [
+    ("| BH | 12.5 |", "2", r"SOURCES\.md, line 5: 2 cells for the values table's 3 columns"),
+    ("| BH | 12.5 | 13.0 | 9 |", "2", r"line 5: 4 cells for the values table's 3 columns"),
+    ("| BH | 12.5 | 13.0 |\n| BH | 12.5 | 13.0 |", "2",
+     r"line 6: the tie-break 'BH' is given twice"),
+    ("| BH | 12.5 | 13.0 |", "3", r"the /V2 changes name BH player 3, not in the values table"),
+])
+def test_held_s_values_table_is_read_whole(tmp_path: Path, rows: str, who: str,
+                                           error: str) -> None:
+    """Class 188: a row of the held values table with fewer or more cells than its
+    header was a bare ``ValueError`` of ``zip`` (a traceback from ``verify-ref
+    --held``); a tie-break given twice was compared twice, and a /V2 change naming a
+    player the table lacks left out, without a word."""
+    md = tmp_path / "SOURCES.md"
+    md.write_text(HELD.format(rows=rows, who=who), encoding="utf-8")
+    with pytest.raises(ImportFormatError, match=error):
+        read_held_values(md)
+    md.write_text(HELD.format(rows="| BH | 12.5 | 13.0 |", who="2"), encoding="utf-8")
+    assert read_held_values(md).filter(pl.col("reference") == "Held /V2")[
+        "expected"].to_list() == ["12.5", "12.0"]
+
+
 @st.composite
 def swiss_trf(draw: st.DrawFn) -> str:
     """A random small Swiss as TRF text, with byes and forfeits."""

@@ -376,12 +376,16 @@ def _with_names(players: pl.DataFrame, names: pl.DataFrame
         return players, players
     nm = names.select("event_id", "player_id", "name").unique(["event_id", "player_id"])
     table = players.join(nm, on=["event_id", "player_id"], how="left")
-    opp = nm.rename({"player_id": "opponent_id", "name": "_opp_name"})
-    shown = (table.join(opp, on=["event_id", "opponent_id"], how="left")
-             .with_columns(pl.coalesce("name", "player_id").alias("player_id"),
-                           pl.coalesce("_opp_name", "opponent_id").alias("opponent_id"))
-             .drop("name", "_opp_name"))
-    return table, shown
+    shown = table.with_columns(pl.coalesce("name", "player_id").alias("player_id"))
+    # (a round of byes only has no table, so no opponent_id column — class 139 — and a
+    # file with names, a TRF or TOM file, ended in an internal ColumnNotFoundError here:
+    # bbpPairings' dutch_2025_C5.input, whose last round is one player's bye)
+    if "opponent_id" in table.columns:
+        opp = nm.rename({"player_id": "opponent_id", "name": "_opp_name"})
+        shown = (shown.join(opp, on=["event_id", "opponent_id"], how="left")
+                 .with_columns(pl.coalesce("_opp_name", "opponent_id").alias("opponent_id"))
+                 .drop("_opp_name"))
+    return table, shown.drop("name")
 
 
 def run(args: argparse.Namespace) -> int:
