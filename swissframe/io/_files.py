@@ -409,6 +409,15 @@ def _skip_reason(path: Path) -> str:
     """Why a file of a folder is not read (a ``skipped_file`` note)."""
     if _broken_link(path):
         return "a link to no file (broken, or a loop of links)"
+    if path.is_dir():  # (_folder_files' passed-over entries: no results file is read there)
+        return ("a link to a folder, not followed (read the folder it names by its own path)"
+                if path.is_symlink() else "a folder that cannot be listed (no permission)")
+    try:
+        regular = stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        regular = False
+    if not regular:
+        return "a pipe, device or socket: not read (swissframe reads files of known size)"
     try:
         kind = _packed_kind(read_bytes(path, head=8))
     except (OSError, SwissframeError):
@@ -523,12 +532,15 @@ def _kind(f: Path, format: str, *, named: bool, limit: int | None) -> Format | N
 
 
 def _folder_files(root: Path) -> tuple[list[Path], list[Path]]:
-    """The files under the folder ``root``, searched recursively, and the links there that
-    name no file (broken, or a loop of links), each list sorted: what ``root.rglob("*")``
-    lists, less hidden names (a leading ".") and all under a hidden folder, which are not
-    descended into; a link to a folder is not followed, an unreadable folder is passed
-    over (as ``rglob``). One ``scandir`` per folder, its entries' types as listed: the
-    2,249 files of a decklist cache were ≈ 0.1 s of ``pathlib`` calls a read.
+    """The files under the folder ``root``, searched recursively, and what is passed over
+    there, each list sorted: what ``root.rglob("*")`` lists, less hidden names (a leading
+    ".") and all under a hidden folder, which are not descended into. Passed over, for the
+    caller to report as skipped (:func:`_skip_reason` says why): links that name no file
+    (broken, or a loop of links), links to a folder (not followed), pipes, devices and
+    sockets (or links to them), and folders that cannot be listed. Those were dropped
+    without a word, but for the broken links (bad data 212: a season folder's unreadable
+    sub-folder lost its events). One ``scandir`` per folder, its entries' types as listed:
+    the 2,249 files of a decklist cache were ≈ 0.1 s of ``pathlib`` calls a read.
 
     >>> import tempfile
     >>> d = Path(tempfile.mkdtemp())
@@ -536,18 +548,20 @@ def _folder_files(root: Path) -> tuple[list[Path], list[Path]]:
     ...     (d / name).parent.mkdir(parents=True, exist_ok=True)
     ...     _ = (d / name).write_text("")
     >>> (d / "a" / "gone").symlink_to(d / "nowhere")
-    >>> files, broken = _folder_files(d)
-    >>> [f.relative_to(d).as_posix() for f in files], [f.name for f in broken]
+    >>> files, passed = _folder_files(d)
+    >>> [f.relative_to(d).as_posix() for f in files], [f.name for f in passed]
     (['a/x.json', 'b/z.csv'], ['gone'])
     """
     files: list[Path] = []
-    broken: list[Path] = []
+    passed: list[Path] = []
     folders = [os.fspath(root)]
     while folders:
+        folder = folders.pop()
         try:
-            with os.scandir(folders.pop()) as listing:
+            with os.scandir(folder) as listing:
                 entries = list(listing)
-        except PermissionError:
+        except OSError:  # (no permission to list it; the root itself was listed before)
+            passed.append(Path(folder))
             continue
         for entry in entries:
             if entry.name.startswith("."):
@@ -559,11 +573,8 @@ def _folder_files(root: Path) -> tuple[list[Path], list[Path]]:
                 is_file = entry.is_file()  # (through a link)
             except OSError:  # (a loop of links)
                 is_file = False
-            if is_file:
-                files.append(Path(entry.path))
-            elif entry.is_symlink() and not os.path.exists(entry.path):
-                broken.append(Path(entry.path))
-    return sorted(files), sorted(broken)
+            (files if is_file else passed).append(Path(entry.path))
+    return sorted(files), sorted(passed)
 
 
 def _broken_link(path: Path) -> bool:
@@ -672,9 +683,9 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
         except OSError as exc:
             raise cannot_read(p, exc) from None
         if is_dir:
-            members, broken = _folder_files(p)
-            # a link that names no file (broken, or a loop) was dropped without a word
-            skipped.extend(broken)
+            members, passed = _folder_files(p)
+            # (what a folder's read passes over was dropped without a word)
+            skipped.extend(passed)
             named = False
         elif is_there:
             members, named = [p], True

@@ -14,6 +14,7 @@ import threading
 import warnings
 import zlib
 from pathlib import Path
+from typing import Any
 
 import hypothesis
 import orjson
@@ -31,7 +32,7 @@ from swissframe.errors import (
     ValidationError,
 )
 from swissframe.io import _files
-from tests.helpers import FIXTURES, REPO_ROOT
+from tests.helpers import FIXTURES, REPO_ROOT, bounded
 
 CSV = REPO_ROOT / "data" / "events" / "store-championship.csv"
 LEAGUE = REPO_ROOT / "data" / "events" / "league-night.csv"
@@ -1337,8 +1338,9 @@ def test_a_gzip_header_with_a_reserved_flag_is_refused_as_zlib_does(tmp_path: Pa
 
 def test_a_folders_files_are_what_rglob_lists_less_hidden_names(tmp_path: Path) -> None:
     """``_folder_files`` (one scandir per folder) lists what ``rglob("*")`` filtered of
-    hidden parts did: files (through links to files), broken links and loops apart, links
-    to folders not followed, nothing under a hidden folder, no FIFO."""
+    hidden parts did: files (through links to files), nothing under a hidden folder; and
+    apart, what it passes over: broken links and loops, links to folders (not followed), a
+    FIFO."""
     for name in ("a/x.json", "a/.h/y.json", ".top", "b/z.csv", ".git/objects/o", "c/d/e.trf"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("")
@@ -1350,13 +1352,46 @@ def test_a_folders_files_are_what_rglob_lists_less_hidden_names(tmp_path: Path) 
     os.mkfifo(tmp_path / "c" / "pipe")
     visible = [f for f in tmp_path.rglob("*")
                if not any(p.startswith(".") for p in f.relative_to(tmp_path).parts)]
-    reference = (sorted(f for f in visible if f.is_file()),
-                 sorted(f for f in visible if f.is_symlink() and not f.exists()))
+    inside = [f for f in visible if not f.parent.is_symlink()]  # (rglob follows to_b)
+    reference = (sorted(f for f in inside if f.is_file()),
+                 sorted(f for f in inside if not f.is_file()
+                        and (f.is_symlink() or not f.is_dir())))
     assert _files._folder_files(tmp_path) == reference
-    files, broken = reference
+    files, passed = reference
     assert [f.relative_to(tmp_path).as_posix() for f in files] == [
         "a/to_z", "a/x.json", "b/z.csv", "c/d/e.trf"]
-    assert [f.name for f in broken] == ["gone", "loop1", "loop2"]
+    assert [f.name for f in passed] == ["gone", "to_b", "loop1", "loop2", "pipe"]
+
+
+def test_what_a_folders_read_passes_over_is_a_skipped_file_note(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A FIFO, a link to a folder and a sub-folder that cannot be listed were passed over
+    without a word (bad data 212: a season's unreadable folder lost its events with exit
+    0); each is now a skipped file saying why, and the results file beside them is read."""
+    folder = tmp_path / "season"
+    (folder / "locked").mkdir(parents=True)
+    shutil.copyfile(CSV, folder / "store.csv")
+    shutil.copyfile(CSV, folder / "locked" / "other.csv")
+    os.mkfifo(folder / "pipe.csv")
+    (folder / "elsewhere").symlink_to(tmp_path, target_is_directory=True)
+    real_scandir = os.scandir
+
+    def scandir(path: str) -> Any:  # (the tests run as root, whom permissions do not stop)
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(_files.os, "scandir", scandir)
+    with pytest.warns(sf.errors.ImportNotesWarning, match="skipped_file ×3"):
+        src = bounded(lambda: sf.read(folder), timeout=60)  # (a FIFO opened would block)
+    notes = src.notes.select(pl.col("file").str.split("/").list.last(), "detail").sort("file")
+    assert notes.rows() == [
+        ("elsewhere", "a link to a folder, not followed (read the folder it names by its "
+                      "own path)"),
+        ("locked", "a folder that cannot be listed (no permission)"),
+        ("pipe.csv", "a pipe, device or socket: not read (swissframe reads files of known "
+                     "size)")]
+    assert src.results["event_id"].unique().to_list() == ["store"]
 
 
 @pytest.mark.parametrize("pattern", ["**/*.csv", "**", "a/**", "**/n*.csv", "a/*.csv",
