@@ -202,6 +202,41 @@ def test_head_to_head_skips_three_way_ties_and_pairs_that_never_met() -> None:
     assert col(st2, "head_to_head") == {"A": 0, "B": 0, "X": 0, "Y": 0}
 
 
+def met_three_times() -> pl.DataFrame:
+    """p0 and p1 meet three times: a double loss, p1 wins, a double loss; each ends on 3
+    points with Op Win % and Op Op Win % 1/4 (the property test's seed 4579395)."""
+    seats = [  # (round, player, opponent, won, lost, double loss, unplayed)
+        (1, "p0", "p1", 0, 1, True, None), (1, "p1", "p0", 0, 1, True, None),
+        (1, "p2", None, 0, 2, False, "absent"), (1, "p3", None, 0, 2, False, "absent"),
+        (1, "p4", None, 2, 0, False, None), (2, "p0", None, 2, 0, False, None),
+        (2, "p1", None, 0, 2, False, None), (2, "p2", "p4", 2, 1, False, None),
+        (2, "p3", None, 0, 2, False, "absent"), (2, "p4", "p2", 1, 2, False, None),
+        (3, "p0", "p1", 1, 2, False, None), (3, "p1", "p0", 2, 1, False, None),
+        (3, "p2", None, 2, 0, False, None), (3, "p3", "p4", 0, 2, False, None),
+        (3, "p4", "p3", 2, 0, False, None), (4, "p0", "p1", 0, 1, True, None),
+        (4, "p1", "p0", 0, 1, True, None), (4, "p2", "p3", 0, 2, False, None),
+        (4, "p3", "p2", 2, 0, False, None), (4, "p4", None, 0, 2, False, None)]
+    return pl.DataFrame(seats, schema={"round": pl.Int64, "player_id": pl.String,
+                                       "opponent_id": pl.String, "games_won": pl.Int64,
+                                       "games_lost": pl.Int64, "double_loss": pl.Boolean,
+                                       "unplayed": pl.String}, orient="row").with_columns(
+        event_id=pl.lit("e"), games_drawn=pl.lit(0, dtype=pl.Int64))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_head_to_head_counts_matches_won_and_a_double_loss_decides_nothing(
+        seed: int) -> None:
+    """TRH §5.5.1.1: the winner of their match ranks higher. Of three meetings only one
+    had a winner (p1); the double losses are losses for both and wins for neither. Wins
+    less losses made both players -1, and the lot then ranked p0 above p1 for some seeds."""
+    st_ = sf.standings(met_three_times(), pokemon(seed=seed, name=f"h2h{seed}"))
+    tied = st_.filter(pl.col("player_id").is_in(["p0", "p1"]))
+    assert set(tied["omwp"]) == {0.25}
+    assert set(tied["oomwp"]) == {0.25}
+    assert col(st_, "head_to_head") == {"p0": -1, "p1": 1, "p2": 1, "p3": 0, "p4": -1}
+    assert tied.sort("rank")["player_id"].to_list() == ["p1", "p0"]
+
+
 def test_random_order_is_seeded_and_reproducible() -> None:
     cycle = three_way_cycle()
     orders = {tuple(sf.standings(cycle, pokemon(seed=s, name=f"s{s}"))["player_id"])

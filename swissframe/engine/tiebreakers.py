@@ -1230,11 +1230,19 @@ def _head_to_head_untied(name: str = "head_to_head") -> tuple[pl.Expr, ...]:
 def head_to_head(g: GroupContext, *, name: str = "head_to_head") -> pl.LazyFrame:
     """Head-to-head (Pokémon TRH §5.5.1.1): only when exactly two players are still tied
     and they played each other — the one who won more of their matches ranks higher
-    (+1 / -1); every other player gets 0, so it never splits three-way ties."""
+    (+1 / -1); every other player gets 0, so it never splits three-way ties.
+
+    A player's matches won are compared with the other player's: a double loss is a loss
+    for both and a win for neither, so it decides nothing (a count of wins less losses
+    made a pair who met three times — a double loss, a win of one, a double loss — both
+    -1, and the lot ranked the loser of their one decided match above its winner)."""
+    wins = pl.col("_w")
     h = (_games_within_groups(g).filter(pl.col("_tie_size") == 2)
-         .group_by(g.pkeys)
-         .agg((pl.col("_win").cast(pl.Int64) - pl.col("_loss").cast(pl.Int64)).sum()
-              .sign().alias("_h")))
+         .group_by(*g.pkeys, "_tie")
+         .agg(pl.col("_win").cast(pl.Int64).sum().alias("_w"))
+         # (the pair's wins less the player's: the other player's wins against them)
+         .select(*g.pkeys, (2 * wins - wins.sum().over([*g.keys, "_tie"])).sign()
+                 .alias("_h")))
     return _group_int(g, h, "_h", name)
 
 

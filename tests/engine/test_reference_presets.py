@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import swissframe as sf
@@ -201,6 +201,7 @@ SLOW = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCh
 @pytest.mark.parametrize("preset", CARD_PRESETS + CHESS_PRESETS)
 @FAST
 @given(seed=SEEDS)
+@example(seed=4579395)  # (found by the slow run: a pair that met thrice, two double losses)
 def test_engine_equals_reference(preset: str, seed: int) -> None:
     _check(seed, preset)
 
