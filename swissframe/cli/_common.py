@@ -69,6 +69,7 @@ from swissframe.io._files import (
     read,
     replacing,
     resolved,
+    said_of,
     temp_beside,
 )
 from swissframe.rules import Ruleset
@@ -928,7 +929,8 @@ def atomic_path(out: str | os.PathLike[str], inputs: Sequence[str] = ()) -> Iter
                f"{Path(out) / 'out.csv'}.")
         raise SwissframeError(msg)
     if in_place:  # a device or a FIFO (-o /dev/null): written as it is, never replaced
-        yield target
+        with said_of(target):
+            yield target
         return
     try:
         tmp = temp_beside(target)
@@ -1049,8 +1051,13 @@ def _write_excel(df: pl.DataFrame, path: Path) -> None:
     shown = _display(df, 15)
     percent: dict[Any, str] = {c: "0.00%" for c, t in shown.schema.items()
                                if t.is_float() and is_percent(c)}
-    shown.write_excel(path, worksheet="swissframe", column_formats=percent or None,
+    # (built in memory, then written as one file: xlsxwriter writes its zip archive itself,
+    # and a full disk as it did left an unclosed archive whose clean-up printed a traceback
+    # after the error line; a worksheet's size is bounded by _fits_excel: bad data 215)
+    book = io.BytesIO()
+    shown.write_excel(book, worksheet="swissframe", column_formats=percent or None,
                       float_precision=4, autofit=True, freeze_panes=(1, 0))
+    path.write_bytes(book.getbuffer())
 
 
 def _fits_excel(df: pl.DataFrame) -> None:

@@ -1191,17 +1191,66 @@ def _made_beside(target: Path, make: Callable[[Path], object]) -> Path:
 
 
 def _naming(exc: OSError, tmp: Path, target: Path) -> OSError:
-    """``exc`` naming ``target`` where it named the temporary ``tmp`` written for it: the
-    same kind of error, about the output the user named (a chart saved to ``/proc/x.png``
-    was "/proc/.x.png.a1dee9e4.part: No such file or directory": bad data 179).
+    """``exc`` naming ``target`` where it named the temporary ``tmp`` written for it, or
+    no file: the same kind of error, about the output the user named (a chart saved to
+    ``/proc/x.png`` was "/proc/.x.png.a1dee9e4.part: No such file or directory": bad data
+    179; a full disk as the file was written named no file: bad data 215).
 
     >>> _naming(FileNotFoundError(2, "No such file", "/d/.x.1.part"), Path("/d/.x.1.part"),
     ...         Path("/d/x")).filename
     '/d/x'
+    >>> _naming(OSError(28, "No space left on device"), Path("/d/.x.1.part"),
+    ...         Path("/d/x")).filename
+    '/d/x'
     """
-    if exc.errno is None or os.fspath(tmp) not in (exc.filename, exc.filename2):
+    names = (exc.filename, exc.filename2)
+    if exc.errno is None or (os.fspath(tmp) not in names and names != (None, None)):
         return exc
     return type(exc)(exc.errno, exc.strerror, shown(target))
+
+
+def _full_disk(tmp: Path) -> OSError | None:
+    """An ``ENOSPC`` error when the file system ``tmp`` is written on has no free block
+    left: a writer whose own error quotes none (Polars' Parquet writer on a full disk:
+    ``Invalid thrift: transport error``) failed for that (bad data 215)."""
+    try:
+        free = os.statvfs(tmp.parent).f_bavail
+    except (OSError, AttributeError):  # (no statvfs: Windows)
+        return None
+    return None if free else OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+#: How Rust's I/O errors end (Polars' Parquet and IPC writers): "… (os error 28)".
+_RUST_OS_ERROR: Final = re.compile(r"\(os error (\d+)\)")
+
+
+def _os_error_in(exc: BaseException) -> OSError | None:
+    """The operating system's error behind ``exc``, an error raised while an output was
+    written: ``exc`` itself, an ``OSError`` it was raised from or during (xlsxwriter's
+    ``FileCreateError`` of a full disk), or the one its text quotes (Polars' Parquet
+    writer: ``ComputeError: … No space left on device (os error 28)``, which the CLI
+    said as an internal bug); None for another error, and for swissframe's own (which say
+    what they mean, whatever they were raised during: bad data 215).
+
+    >>> _os_error_in(RuntimeError("parquet: underlying IO error: No space (os error 28)")).errno
+    28
+    >>> _os_error_in(ValueError("bad")) is None
+    True
+    """
+    if isinstance(exc, SwissframeError):
+        return None
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, OSError) and cause.errno is not None:
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    found = _RUST_OS_ERROR.search(str(exc))
+    if found is None:
+        return None
+    code = int(found.group(1))
+    return OSError(code, os.strerror(code))
 
 
 def _remove_new(tmp: Path) -> None:
@@ -1257,7 +1306,8 @@ def write_atomic(path: PathLike, write: Callable[[Path], object], *,
     written through, a device or FIFO in place (:func:`output_target`). Returns ``path``."""
     target, in_place = output_target(path)
     if in_place:
-        write(target)
+        with said_of(target):
+            write(target)
         return Path(path)
     if temp is None:
         tmp = temp_beside(target)
@@ -1274,12 +1324,30 @@ def replacing(tmp: Path, target: Path) -> Iterator[None]:
     """Rename ``tmp`` to ``target`` when the block succeeds; remove ``tmp`` either way (the
     rename-or-remove of every atomic write: :func:`write_atomic`, the CLI's ``-o``)."""
     try:
-        yield
-        os.replace(tmp, target)
-    except OSError as exc:  # (a full disk as the file was written: said of the output)
-        raise _naming(exc, tmp, target) from None
+        with said_of(target, tmp):
+            yield
+            os.replace(tmp, target)
     finally:
         settled(lambda: tmp.unlink(missing_ok=True))
+
+
+@contextlib.contextmanager
+def said_of(target: Path, tmp: Path | None = None) -> Iterator[None]:
+    """An error of writing ``target`` (through ``tmp``) said as the operating system's error
+    naming ``target``: one naming the temporary file, or no file (a full disk as the file
+    was written), or wrapped by the library that wrote it (Polars' Parquet writer,
+    xlsxwriter), which the CLI said as an internal bug or a traceback (bad data 179, 215).
+    Every output's write goes through it: :func:`replacing`, and an output written in
+    place (a device, a FIFO: :func:`output_target`)."""
+    try:
+        yield
+    except Exception as exc:
+        found = _os_error_in(exc)
+        if found is None and tmp is not None and not isinstance(exc, SwissframeError):
+            found = _full_disk(tmp)  # (not a device's: /dev reports no free block)
+        if found is None:
+            raise
+        raise _naming(found, tmp or target, target) from None
 
 
 def write_folder_atomic(path: PathLike, write: Callable[[Path], object], *,

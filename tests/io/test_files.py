@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 import swissframe as sf
 from swissframe.cli import main
 from swissframe.errors import (
+    DataError,
     ImportFormatError,
     ImportNotesWarning,
     SchemaError,
@@ -1653,3 +1654,73 @@ def test_an_atomic_write_that_fails_names_the_output_not_its_temporary_file(
     with pytest.raises(FileNotFoundError) as other:
         _files.write_atomic(out, another_file)
     assert other.value.filename == "font.ttf"
+
+
+def test_a_write_error_naming_no_file_or_wrapped_by_a_library_names_the_output(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bad data 215: a full disk as an output was written named no file (``No space left on
+    device (writing the output)``, the CLI's hint then "write elsewhere with -o" to a user
+    who had given -o), Polars' Parquet writer said it as ``ComputeError: … (os error 28)``
+    (an "internal … swissframe bug"), or as ``Invalid thrift: transport error`` quoting no
+    error, and xlsxwriter as a ``FileCreateError`` traceback. Each is the operating system's
+    error naming the output, and no temporary file is left; swissframe's own errors and an
+    error about another file are kept."""
+    out = tmp_path / "x.parquet"
+
+    def nameless(tmp: Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def polars_quoting(tmp: Path) -> None:
+        msg = "parquet: underlying IO error: No space left on device (os error 28)"
+        raise pl.exceptions.ComputeError(msg)
+
+    def wrapped(tmp: Path) -> None:
+        try:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        except OSError as exc:
+            raise RuntimeError("[Errno 28] No space left on device") from exc
+
+    for write in (nameless, polars_quoting, wrapped):
+        with pytest.raises(OSError, match="No space left") as said:
+            _files.write_atomic(out, write)
+        assert said.value.errno == errno.ENOSPC, write
+        assert said.value.filename == str(out), write
+        assert list(tmp_path.iterdir()) == [], write
+
+    def quoting_nothing(tmp: Path) -> None:
+        raise pl.exceptions.ComputeError("parquet: Invalid thrift: transport error")
+
+    class Full:
+        f_bavail = 0
+
+    with monkeypatch.context() as m:  # (a full disk: no free block where it was written)
+        m.setattr(os, "statvfs", lambda _: Full())
+        with pytest.raises(OSError, match="No space left") as said:
+            _files.write_atomic(out, quoting_nothing)
+        assert said.value.filename == str(out)
+    with pytest.raises(pl.exceptions.ComputeError):  # (a disk with room: the error itself)
+        _files.write_atomic(out, quoting_nothing)
+
+    def ours(tmp: Path) -> None:
+        try:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        except OSError:
+            raise DataError("a chart of nothing. Hint: x.") from None
+
+    with pytest.raises(DataError):
+        _files.write_atomic(out, ours)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+@pytest.mark.parametrize("fmt", ["csv", "parquet", "xlsx"])
+def test_an_output_on_a_full_device_is_one_line_naming_it(
+        fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad data 215: ``-o /dev/full`` (a device, written in place) said a full disk without
+    naming the output, or as an internal bug (Parquet)."""
+    pytest.importorskip("xlsxwriter")
+    code = main(["standings", str(FIXTURES / "trf" / "all_codes.trf"), "-o", "/dev/full",
+                 "--format", fmt, "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == ("swissframe: error: /dev/full: No space left on device. Hint: check the "
+                   "path.\n"), err
