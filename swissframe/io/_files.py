@@ -1254,7 +1254,12 @@ def _os_error_in(exc: BaseException) -> OSError | None:
 
 
 def _remove_new(tmp: Path) -> None:
-    """Remove ``tmp``, just made (an empty folder or a file), if it is there."""
+    """Remove ``tmp``, just made (an empty folder or a file), if it is there: a name never
+    made is not removed, whose removal on a read-only file system is ``EROFS``, not "no
+    such file", and that error of the cleanup replaced the error of the write, naming the
+    temporary file (``ro/.c.png.6b9d6e28.part: Read-only file system``: bad data 216)."""
+    if not os.path.lexists(tmp):
+        return
     with contextlib.suppress(FileNotFoundError):
         if tmp.is_dir():
             tmp.rmdir()
@@ -1328,7 +1333,7 @@ def replacing(tmp: Path, target: Path) -> Iterator[None]:
             yield
             os.replace(tmp, target)
     finally:
-        settled(lambda: tmp.unlink(missing_ok=True))
+        settled(functools.partial(_remove_new, tmp))
 
 
 @contextlib.contextmanager

@@ -1724,3 +1724,31 @@ def test_an_output_on_a_full_device_is_one_line_naming_it(
     assert code == 2
     assert err == ("swissframe: error: /dev/full: No space left on device. Hint: check the "
                    "path.\n"), err
+
+
+@pytest.mark.parametrize("kind", ["file", "folder"])
+def test_an_output_on_a_read_only_file_system_names_the_output(
+        kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bad data 216: on a read-only file system the scratch could not be made, and its
+    cleanup (removing a name never made) failed too — ``EROFS``, not "no such file" — and
+    that error replaced the write's: ``ro/.c.png.6b9d6e28.part: Read-only file system`` (a
+    chart, a report page, a season's folder). The error names the output."""
+
+    def read_only(path: object, *args: object, **kwargs: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system", os.fspath(path))  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", read_only)
+    monkeypatch.setattr(os, "mkdir", read_only)
+    monkeypatch.setattr(os, "unlink", read_only)
+    monkeypatch.setattr(os, "rmdir", read_only)
+    out = tmp_path / ("c.png" if kind == "file" else "season")
+    def save() -> None:
+        if kind == "file":
+            _files.write_atomic(out, lambda tmp: tmp.write_text("x"))
+        else:
+            _files.write_folder_atomic(out, lambda tmp: None, owned=lambda _: True)
+
+    with pytest.raises(OSError, match="Read-only") as said:
+        save()
+    assert said.value.errno == errno.EROFS
+    assert said.value.filename == str(out)
