@@ -1331,9 +1331,24 @@ def replacing(tmp: Path, target: Path) -> Iterator[None]:
     try:
         with said_of(target, tmp):
             yield
+            _keep_mode(tmp, target)
             os.replace(tmp, target)
     finally:
         settled(functools.partial(_remove_new, tmp))
+
+
+def _keep_mode(tmp: Path, target: Path) -> None:
+    """Give ``tmp`` the permissions of the file ``target`` it replaces, if there is one: the
+    new file had a new file's (0644 under the usual umask), so an output the user had made
+    private (``chmod 600 standings.csv``) became readable by every user of the machine, or
+    one made read-only writable (bad data 219; a folder's twin, ``temp_folder_beside``,
+    kept them already)."""
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(st.st_mode):
+        os.chmod(tmp, stat.S_IMODE(st.st_mode))
 
 
 @contextlib.contextmanager

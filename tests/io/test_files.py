@@ -1752,3 +1752,36 @@ def test_an_output_on_a_read_only_file_system_names_the_output(
         save()
     assert said.value.errno == errno.EROFS
     assert said.value.filename == str(out)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o444])
+def test_an_output_written_over_a_file_keeps_its_permissions(
+        mode: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad data 219: an output written over an existing file was a new file renamed over
+    it, with a new file's permissions: a private ``chmod 600`` table became readable by
+    every user (0644), a read-only one writable. The new file keeps the old one's, through
+    the API's writer and the CLI's ``-o`` (a link written through keeps its file's); a new
+    output gets a new file's."""
+    out = tmp_path / "out.csv"
+    out.write_text("old")
+    out.chmod(mode)
+    _files.write_text_atomic(out, "new")
+    assert out.read_text() == "new"
+    assert stat_mode(out) == mode
+    out.chmod(mode)
+    link = tmp_path / "link.csv"
+    link.symlink_to(out.name)
+    assert main(["standings", str(FIXTURES / "trf" / "all_codes.trf"), "-o", str(link),
+                 "--quiet"]) == 0, capsys.readouterr().err
+    assert out.read_text().startswith("event_id")
+    assert stat_mode(out) == mode
+    fresh = tmp_path / "fresh.csv"
+    _files.write_text_atomic(fresh, "x")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat_mode(fresh) == 0o666 & ~umask
+
+
+def stat_mode(path: Path) -> int:
+    return path.stat().st_mode & 0o7777
