@@ -1174,8 +1174,9 @@ def _made_beside(target: Path, make: Callable[[Path], object]) -> Path:
     made: a failure or an interrupt as it is made leaves nothing (``tempfile``'s makers
     name it once made, and an interrupt before they returned left it: bad data 144)."""
     make_folder(target.parent)
+    stem = _scratch_stem(target)
     for _ in range(100):
-        tmp = target.parent / f".{target.name}.{secrets.token_hex(4)}.part"
+        tmp = target.parent / f".{stem}.{secrets.token_hex(4)}.part"
         try:
             make(tmp)
         except FileExistsError:
@@ -1188,6 +1189,34 @@ def _made_beside(target: Path, make: Callable[[Path], object]) -> Path:
             raise
         return tmp
     raise FileExistsError(errno.EEXIST, "no free temporary name", shown(target))
+
+
+#: Bytes a scratch name adds to its output's: ``.`` before, ``.<8 hex>.part`` after.
+_SCRATCH_BYTES: Final = 15
+
+
+def _scratch_stem(target: Path) -> str:
+    """The part of ``target``'s name its scratch's name holds: the whole name, or its first
+    characters when the whole would make the scratch's name longer than its folder takes
+    (``NAME_MAX``, 255 bytes on most file systems). An output named by 241 to 255 bytes —
+    a name the folder takes — was refused as "File name too long", of the name 15 bytes
+    longer it was written through (bad data 220).
+
+    >>> len(_scratch_stem(Path("/tmp") / ("é" * 127 + ".csv")).encode())  # (120 of them)
+    240
+    """
+    try:
+        most = os.pathconf(target.parent, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # (not there yet, or no pathconf)
+        most = 255
+    room = most - _SCRATCH_BYTES
+    name = target.name
+    if len(os.fsencode(name)) <= room:
+        return name
+    # (cut on a character: a name's bytes are UTF-8, or surrogate escapes of other bytes)
+    while len(os.fsencode(name)) > room:
+        name = name[:-1]
+    return name
 
 
 def _naming(exc: OSError, tmp: Path, target: Path) -> OSError:

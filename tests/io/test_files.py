@@ -1785,3 +1785,20 @@ def test_an_output_written_over_a_file_keeps_its_permissions(
 
 def stat_mode(path: Path) -> int:
     return path.stat().st_mode & 0o7777
+
+
+@pytest.mark.parametrize("name", ["a" * 251 + ".csv", "é" * 125 + ".csv", "日" * 83 + ".csv"])
+def test_an_output_named_up_to_the_longest_name_a_folder_takes_is_written(
+        name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad data 220: an output whose name the folder takes (241 to 255 bytes) was refused
+    as "File name too long": it is written through a scratch named ``.NAME.<8 hex>.part``,
+    15 bytes longer. The scratch holds as much of the name as fits; the output is written
+    under its own name, by the API's writer and the CLI's ``-o``, nothing left beside it."""
+    assert len(os.fsencode(name)) <= 255
+    out = tmp_path / name
+    _files.write_text_atomic(out, "x")
+    assert out.read_text() == "x"
+    out.unlink()
+    assert main(["standings", str(FIXTURES / "trf" / "all_codes.trf"), "-o", str(out),
+                 "--quiet"]) == 0, capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == [name]
