@@ -4,7 +4,9 @@ folder and the CLI."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
+import threading
 import urllib.parse
 from pathlib import Path
 
@@ -238,6 +240,31 @@ def test_cli_report_of_one_event_into_a_folder_writes_inside_it(
     assert str(page) in capsys.readouterr().out
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted({"existing",
                                                                 folder.rstrip("/")})
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_cli_report_to_a_named_pipe_or_device_writes_it_as_it_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad data 221: a one-event report's ``-o`` without a suffix gets ``.html`` — and so
+    did a device or a named pipe: ``-o /dev/stdout`` made a file ``/dev/stdout.html`` (as
+    root, in /dev), ``-o /dev/null`` ``/dev/null.html``, and ``-o PIPE`` wrote
+    ``PIPE.html`` while the pipe's reader waited for ever. Each is written as it is."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    try:
+        assert main(["report", str(DATA / "league-night.csv"), "--top", "2", "--sims", "0",
+                     "-o", str(fifo)]) == 0
+        reader.join(60)
+    finally:
+        if reader.is_alive():  # (the old behaviour: release the reader waiting on the pipe)
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    assert got
+    assert got[0].startswith(b"<!DOCTYPE html>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+    assert f"wrote {fifo} in" in capsys.readouterr().out
 
 
 def _need_real() -> None:
