@@ -1155,15 +1155,21 @@ WHOLE_COLUMNS: Final = ("round", "games_won", "games_lost", "games_drawn", "game
 def make_folder(folder: Path) -> None:
     """``folder`` and its parents made (as ``mkdir -p``); an ``OSError`` naming the file in
     the way when one of them is a file (``mkdir`` said "File exists" or "Not a
-    directory", naming no file the user could see). The one making of an output's folder
-    (every atomic write, ``recompute``'s output, a season's pages)."""
+    directory", naming no file the user could see), or a link naming no folder (a link to
+    a folder gone, or a loop: "File exists", where nothing is: bad data 223). The one
+    making of an output's folder (every atomic write, ``recompute``'s output, a season's
+    pages)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         blocking = next((p for p in (folder, *folder.parents)
-                         if p.exists() and not p.is_dir()), None)
+                         if os.path.lexists(p) and not p.is_dir()), None)
         if blocking is None:
             raise
+        if blocking.is_symlink():  # (a link naming nothing: "File exists", of nothing there)
+            said = (f"{shown(blocking)!r} is a link to {os.readlink(blocking)!r}, which names "
+                    "no folder")
+            raise FileNotFoundError(errno.ENOENT, said, shown(folder)) from None
         raise NotADirectoryError(errno.ENOTDIR, f"{shown(blocking)!r} is a file, not a folder",
                                  shown(folder)) from None
 

@@ -1802,3 +1802,25 @@ def test_an_output_named_up_to_the_longest_name_a_folder_takes_is_written(
     assert main(["standings", str(FIXTURES / "trf" / "all_codes.trf"), "-o", str(out),
                  "--quiet"]) == 0, capsys.readouterr().err
     assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
+@pytest.mark.parametrize("link", ["gone", "loop"])
+def test_an_output_under_a_link_naming_no_folder_says_so(
+        link: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad data 223: an output under a link to a folder that is gone (or a loop of links)
+    was ``dl: File exists. Hint: check the path.`` — of a folder where nothing is. The
+    error names the link and what it names, for the API's writer and the CLI's ``-o``."""
+    dl = tmp_path / "dl"
+    if link == "gone":
+        dl.symlink_to(tmp_path / "nowhere")
+    else:
+        dl.symlink_to(tmp_path / "other")
+        (tmp_path / "other").symlink_to(dl)
+    with pytest.raises(FileNotFoundError, match=r"is a link to .*which names no folder"):
+        _files.write_text_atomic(dl / "x.png", "x")
+    assert main(["standings", str(FIXTURES / "trf" / "all_codes.trf"), "-o",
+                 str(dl / "x.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "is a link to" in err or "Too many levels of symbolic links" in err, err
+    assert "File exists" not in err
+    assert not (tmp_path / "nowhere").exists()
