@@ -22,7 +22,6 @@ from swissframe.cli._common import (
     refuse_output,
     working,
 )
-from swissframe.errors import SwissframeError
 
 __all__ = ["add_parser", "run"]
 
@@ -61,14 +60,12 @@ def run(args: argparse.Namespace) -> int:
     """Run ``swissframe report``; 0 on success (errors raise ``SwissframeError``)."""
     from swissframe.io._files import names_a_folder, output_target, read
     from swissframe.report import report
+    from swissframe.report._event import check_page_path
     from swissframe.rules._infer import describe
 
     refuse_output(args.output, args.files, example="report.html")
     out = Path(args.output)
-    if out.suffix and out.suffix.lower() not in (".html", ".htm"):
-        msg = (f"cannot write a report to {out.name!r}: unknown suffix {out.suffix!r}. Hint: "
-               "use a .html file, or a folder name (no suffix) for a season.")
-        raise SwissframeError(msg)
+    check_page_path(args.output)  # (the API's rule: before the long read)
     t0 = time.perf_counter()
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)

@@ -15,7 +15,7 @@ import pytest
 
 import swissframe as sf
 from swissframe.cli import main
-from swissframe.errors import DataWarning
+from swissframe.errors import DataError, DataWarning
 from swissframe.report import SeasonReport
 from tests.helpers import DE_DECIDES, SHARED_ROOT, decisive
 
@@ -265,6 +265,24 @@ def test_cli_report_to_a_named_pipe_or_device_writes_it_as_it_is(
     assert got[0].startswith(b"<!DOCTYPE html>")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
     assert f"wrote {fifo} in" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["page.png", "standings.csv", "Page.PDF"])
+def test_a_report_saved_under_a_name_of_another_kind_is_refused(
+        name: str, tmp_path: Path) -> None:
+    """Bad data 224: ``swissframe report -o page.png`` was refused, but
+    ``EventReport.save("page.png")`` wrote the HTML page under an image's name (and
+    ``SeasonReport.save("x.csv")`` a folder of pages) without a word. One rule for both:
+    a ``DataError`` before anything is written; ``.html``/``.htm`` in any case, a folder,
+    or no suffix, as before."""
+    rep = sf.report(DATA / "league-night.csv", n_sims=0)
+    season = sf.report(DATA / "league-night.csv", n_sims=0, season=True)
+    for saved in (rep, season):
+        with pytest.raises(DataError, match="unknown suffix"):
+            saved.save(tmp_path / name)
+    assert list(tmp_path.iterdir()) == []
+    assert rep.save(tmp_path / "P.HTML").is_file()
+    assert rep.save(f"{tmp_path}/x.d/") == tmp_path / "x.d" / "index.html"
 
 
 def _need_real() -> None:
