@@ -17,8 +17,8 @@ import contextlib  # (loaded by the interpreter's start-up already)
 import os
 import sys
 
-__all__ = ["INTERRUPTED", "INTERRUPTED_STATUS", "THREADS_PER_CORE", "interrupted", "main",
-           "thread_setting_problem"]
+__all__ = ["INTERRUPTED", "INTERRUPTED_STATUS", "TERMINATED", "TERMINATED_STATUS",
+           "THREADS_PER_CORE", "Terminated", "interrupted", "main", "thread_setting_problem"]
 
 #: What the command says when Ctrl-C (SIGINT) stops it, at any moment.
 INTERRUPTED = "swissframe: interrupted"
@@ -63,8 +63,26 @@ def thread_setting_problem(environ: os._Environ[str] | dict[str, str] | None = N
             f"POLARS_MAX_THREADS={cores}.")
 
 
-def interrupted() -> int:
-    """Say that the command was interrupted (one line on stderr) and give its exit status.
+#: What the command says when SIGTERM stops it (``kill``, a job's timeout, a container
+#: stopped), and its exit status: 128 + SIGTERM.
+TERMINATED = "swissframe: terminated"
+TERMINATED_STATUS = 143
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the command is as a Ctrl-C is: Python's default for SIGTERM
+    ends the process at once, so an output being written left its temporary file or a
+    season's scratch folder (``.season.5991fbf2.part``) beside it, with no word (bad data
+    217). As a ``KeyboardInterrupt``, every cleanup that outlasts a Ctrl-C runs for it."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def interrupted(exc: BaseException | None = None) -> int:
+    """Say that the command was interrupted (one line on stderr) and give its exit status:
+    ``exc`` a :class:`Terminated` is said as SIGTERM, anything else as a Ctrl-C.
 
     >>> import contextlib, io
     >>> err = io.StringIO()
@@ -73,9 +91,10 @@ def interrupted() -> int:
     >>> code, err.getvalue()
     (130, 'swissframe: interrupted\\n')
     """
+    term = isinstance(exc, Terminated)
     with contextlib.suppress(OSError):  # (stderr closed or gone: the status says it)
-        print(INTERRUPTED, file=sys.stderr, flush=True)
-    return INTERRUPTED_STATUS
+        print(TERMINATED if term else INTERRUPTED, file=sys.stderr, flush=True)
+    return TERMINATED_STATUS if term else INTERRUPTED_STATUS
 
 
 def main() -> int:
@@ -93,16 +112,22 @@ def main() -> int:
     if problem is not None:  # (before Polars is imported: no query may run with it)
         print(f"swissframe: error: {problem}", file=sys.stderr)
         return 2
+    # (SIGTERM as an interrupt, unless the parent has it ignored: bad data 217)
+    terminate = signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    if terminate:
+        signal.signal(signal.SIGTERM, _terminate)
     try:
         from swissframe.cli._main import main as run
 
         return run()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         # (the command is over: a second Ctrl-C stops the process, with no traceback)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        return interrupted()
+        return interrupted(exc)
     finally:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if terminate:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -459,13 +459,13 @@ def _drawable(spec: dict[str, Any], *, glyphs: bool = False) -> dict[str, Any]:
     said in a warning of their own (:func:`swissframe._fonts.undrawn`)."""
     changed: dict[str, None] = {}  # (each text once, in the order met)
     shown_texts: dict[str, None] = {}
+    cut = _cut_texts(spec)
 
     def fix(value: object, shown: bool = False) -> object:
-        # (only shown text is cut: the data and the titles, never an expression)
+        # (only shown text is cut, and every copy of it the spec holds: a sort order, a
+        # scale's domain; never an expression)
         if isinstance(value, str):
-            text = _NOT_DRAWABLE.sub(lambda m: escaped(m.group()), value)
-            if shown and len(text) > MAX_DRAWN_TEXT:
-                text = text[: MAX_DRAWN_TEXT - 1] + "…"
+            text = cut.get(value) or _NOT_DRAWABLE.sub(lambda m: escaped(m.group()), value)
             if text != value:
                 changed[value] = None
             if shown:
@@ -490,6 +490,49 @@ def _drawable(spec: dict[str, Any], *, glyphs: bool = False) -> dict[str, Any]:
                   "(swissframe validate lists such ids); the .json and .html exports keep "
                   "them as they are.", DataWarning, stacklevel=3)
     return cast("dict[str, Any]", drawable)
+
+
+def _cut_texts(spec: dict[str, Any]) -> dict[str, str]:
+    """Each shown text of ``spec`` (the data, the titles) longer than
+    :data:`MAX_DRAWN_TEXT`, with the text an image draws for it (control characters as
+    escapes): cut with an ellipsis, each distinct from every other text of the chart.
+
+    A text was cut in the data alone, where the chart's sort order still named it whole:
+    a player of 10,000 characters ranked first was drawn last; and two names alike in
+    their first 199 characters became one label, their rows drawn on one line (bad data
+    218). ``_drawable`` puts the cut text wherever the spec holds the text.
+
+    >>> cut = _cut_texts({"datasets": {"d": [{"a": "x" * 300}, {"a": "x" * 301}]}})
+    >>> sorted(len(t) for t in cut.values()), len(set(cut.values()))
+    ([200, 200], 2)
+    """
+    shown: dict[str, None] = {}
+
+    def walk(value: object, inside: bool) -> None:
+        if isinstance(value, str) and inside:
+            shown[value] = None
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, inside or k in _SHOWN_KEYS)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, inside)
+
+    walk(spec, False)
+    taken = {t for t in shown if len(t) <= MAX_DRAWN_TEXT}
+    cut: dict[str, str] = {}
+    for text in shown:
+        drawn = _NOT_DRAWABLE.sub(lambda m: escaped(m.group()), text)
+        if len(drawn) <= MAX_DRAWN_TEXT:
+            continue
+        short, n = drawn[: MAX_DRAWN_TEXT - 1] + "…", 1
+        while short in taken:  # (a tag keeps it apart from its likes: "…#2")
+            n += 1
+            tag = f"…#{n}"
+            short = drawn[: MAX_DRAWN_TEXT - len(tag)] + tag
+        taken.add(short)
+        cut[text] = short
+    return cut
 
 
 def _warn_undrawn(texts: dict[str, None]) -> None:

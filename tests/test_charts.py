@@ -1246,3 +1246,38 @@ def test_a_table_of_whole_number_ids_read_back_from_csv_is_drawn(tmp_path: Path)
     back = pl.read_csv(tmp_path / "status.csv")
     assert back.schema["player_id"] == pl.Int64
     charts.save(charts.chart_cut_status(back, top=2, rules="fide"), tmp_path / "status.json")
+
+
+def test_an_image_cuts_a_long_name_everywhere_the_chart_names_it() -> None:
+    """Bad data 218: a name past ``MAX_DRAWN_TEXT`` was cut in the chart's data alone, where
+    its sort order still named it whole: the leader, named by 10,000 characters, was drawn
+    last of the PNG and SVG standings (the HTML, uncut, right); and two names alike in
+    their first 199 characters became one label, drawn on one line. The drawn spec names
+    each cut text wherever it names the text, each distinct."""
+    long = "L" * 10_000
+    table = standings_frame().with_columns(
+        pl.Series("player_id", [long, long + "x", "Cal", "Dan", "Eve", "Fay", "Gus"]))
+    spec = charts.chart_standings(table, cut=4).to_dict()
+    with pytest.warns(DataWarning, match="cut"):
+        drawn = charts._drawable(spec)
+    labels = {row["label"] for row in values(drawn) if "label" in row}
+    assert len(labels) == 7, labels  # (two names alike in 199 characters: two labels)
+    assert all(len(t) <= charts.MAX_DRAWN_TEXT for t in labels)
+    orders: list[list[str]] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if k == "sort" and isinstance(v, list) and v and isinstance(v[0], str):
+                    orders.append(v)
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(drawn)
+    sorted_labels = [o for o in orders if set(o) & labels]
+    assert sorted_labels
+    for order in sorted_labels:  # (every label the order names is drawn: the leader first)
+        assert set(order) <= labels, set(order) - labels
+        assert order[0].startswith("1 L")

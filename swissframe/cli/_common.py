@@ -69,6 +69,7 @@ from swissframe.io._files import (
     read,
     replacing,
     resolved,
+    said_of,
     temp_beside,
 )
 from swissframe.rules import Ruleset
@@ -133,6 +134,15 @@ INPUT_FORMATS: Final = ("auto", *FORMATS)
 FORMAT_BY_SUFFIX: Final = {".csv": "csv", ".tsv": "tsv", ".parquet": "parquet",
                            ".pq": "parquet", ".json": "json", ".ndjson": "ndjson",
                            ".jsonl": "ndjson", ".xlsx": "xlsx", ".txt": "table"}
+#: Suffixes of files of another kind than a table (an image, a page, a document, a
+#: compressed file or an archive, another spreadsheet, a tournament file): ``--format csv``
+#: wrote a CSV named ``x.png``, ``x.csv.gz`` (not compressed) or ``x.tdf`` (bad data 222).
+OTHER_KIND_SUFFIXES: Final = frozenset({
+    ".png", ".svg", ".pdf", ".jpg", ".jpeg", ".gif", ".webp", ".html", ".htm", ".md", ".doc",
+    ".docx", ".odt", ".gz", ".bz2", ".xz", ".zst", ".zip", ".7z", ".rar", ".tar", ".xls",
+    ".xlsm", ".ods", ".tdf", ".trf", ".py"})
+#: The suffix a format's file is named with (where it is not the format's name).
+_SUFFIX_OF: Final = {"table": "txt"}
 #: Formats that only make sense in a file.
 _BINARY: Final = frozenset({"parquet", "xlsx"})
 #: Decimals kept by the display formats (text table: 4, CSV/TSV/JSON/Excel: 6); Parquet keeps
@@ -854,12 +864,17 @@ def output_format(fmt: str | None, out: str | None) -> str:
     ('xlsx', 'csv', 'table')
     >>> output_format("csv", "/dev/stdout")
     'csv'
+    >>> output_format("csv", "x.png")
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.SwissframeError: --format csv but -o 'x.png' names a .png file, ...
     >>> output_format(None, "x.docx")
     Traceback (most recent call last):
     ...
     swissframe.errors.SwissframeError: cannot write 'x.docx': unknown suffix '.docx'. Hint: ...
     """
     by_suffix: str | None = None
+    suffix = ""
     if out is not None:
         suffix = Path(out).suffix.lower()
         by_suffix = FORMAT_BY_SUFFIX.get(suffix)
@@ -873,6 +888,11 @@ def output_format(fmt: str | None, out: str | None) -> str:
         if by_suffix is not None and by_suffix != fmt:
             msg = (f"--format {fmt} but -o {out!r} is a {by_suffix} file name. Hint: drop "
                    "--format (the suffix chooses) or change the suffix.")
+            raise SwissframeError(msg)
+        if by_suffix is None and suffix in OTHER_KIND_SUFFIXES:
+            msg = (f"--format {fmt} but -o {out!r} names a {suffix} file, of another kind "
+                   f"than a {fmt} table. Hint: end -o with .{_SUFFIX_OF.get(fmt, fmt)} (or "
+                   "with no suffix, e.g. -o /dev/stdout).")
             raise SwissframeError(msg)
         return fmt
     return by_suffix or "table"
@@ -928,7 +948,8 @@ def atomic_path(out: str | os.PathLike[str], inputs: Sequence[str] = ()) -> Iter
                f"{Path(out) / 'out.csv'}.")
         raise SwissframeError(msg)
     if in_place:  # a device or a FIFO (-o /dev/null): written as it is, never replaced
-        yield target
+        with said_of(target):
+            yield target
         return
     try:
         tmp = temp_beside(target)
@@ -1049,8 +1070,13 @@ def _write_excel(df: pl.DataFrame, path: Path) -> None:
     shown = _display(df, 15)
     percent: dict[Any, str] = {c: "0.00%" for c, t in shown.schema.items()
                                if t.is_float() and is_percent(c)}
-    shown.write_excel(path, worksheet="swissframe", column_formats=percent or None,
+    # (built in memory, then written as one file: xlsxwriter writes its zip archive itself,
+    # and a full disk as it did left an unclosed archive whose clean-up printed a traceback
+    # after the error line; a worksheet's size is bounded by _fits_excel: bad data 215)
+    book = io.BytesIO()
+    shown.write_excel(book, worksheet="swissframe", column_formats=percent or None,
                       float_precision=4, autofit=True, freeze_panes=(1, 0))
+    path.write_bytes(book.getbuffer())
 
 
 def _fits_excel(df: pl.DataFrame) -> None:

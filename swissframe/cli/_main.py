@@ -427,8 +427,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # and says so, not a UnicodeEncodeError traceback: bad data 172)
         with usable_streams(), legible_output():
             return _main(argv)
-    except KeyboardInterrupt:
-        return interrupted()
+    except KeyboardInterrupt as exc:  # (or SIGTERM: _swissframe_cli.Terminated)
+        return interrupted(exc)
 
 
 def _main(argv: Sequence[str] | None) -> int:

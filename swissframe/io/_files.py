@@ -1166,15 +1166,21 @@ WHOLE_COLUMNS: Final = ("round", "games_won", "games_lost", "games_drawn", "game
 def make_folder(folder: Path) -> None:
     """``folder`` and its parents made (as ``mkdir -p``); an ``OSError`` naming the file in
     the way when one of them is a file (``mkdir`` said "File exists" or "Not a
-    directory", naming no file the user could see). The one making of an output's folder
-    (every atomic write, ``recompute``'s output, a season's pages)."""
+    directory", naming no file the user could see), or a link naming no folder (a link to
+    a folder gone, or a loop: "File exists", where nothing is: bad data 223). The one
+    making of an output's folder (every atomic write, ``recompute``'s output, a season's
+    pages)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         blocking = next((p for p in (folder, *folder.parents)
-                         if p.exists() and not p.is_dir()), None)
+                         if os.path.lexists(p) and not p.is_dir()), None)
         if blocking is None:
             raise
+        if blocking.is_symlink():  # (a link naming nothing: "File exists", of nothing there)
+            said = (f"{shown(blocking)!r} is a link to {os.readlink(blocking)!r}, which names "
+                    "no folder")
+            raise FileNotFoundError(errno.ENOENT, said, shown(folder)) from None
         raise NotADirectoryError(errno.ENOTDIR, f"{shown(blocking)!r} is a file, not a folder",
                                  shown(folder)) from None
 
@@ -1185,8 +1191,9 @@ def _made_beside(target: Path, make: Callable[[Path], object]) -> Path:
     made: a failure or an interrupt as it is made leaves nothing (``tempfile``'s makers
     name it once made, and an interrupt before they returned left it: bad data 144)."""
     make_folder(target.parent)
+    stem = _scratch_stem(target)
     for _ in range(100):
-        tmp = target.parent / f".{target.name}.{secrets.token_hex(4)}.part"
+        tmp = target.parent / f".{stem}.{secrets.token_hex(4)}.part"
         try:
             make(tmp)
         except FileExistsError:
@@ -1201,22 +1208,104 @@ def _made_beside(target: Path, make: Callable[[Path], object]) -> Path:
     raise FileExistsError(errno.EEXIST, "no free temporary name", shown(target))
 
 
+#: Bytes a scratch name adds to its output's: ``.`` before, ``.<8 hex>.part`` after.
+_SCRATCH_BYTES: Final = 15
+
+
+def _scratch_stem(target: Path) -> str:
+    """The part of ``target``'s name its scratch's name holds: the whole name, or its first
+    characters when the whole would make the scratch's name longer than its folder takes
+    (``NAME_MAX``, 255 bytes on most file systems). An output named by 241 to 255 bytes —
+    a name the folder takes — was refused as "File name too long", of the name 15 bytes
+    longer it was written through (bad data 220).
+
+    >>> len(_scratch_stem(Path("/tmp") / ("é" * 127 + ".csv")).encode())  # (120 of them)
+    240
+    """
+    try:
+        most = os.pathconf(target.parent, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # (not there yet, or no pathconf)
+        most = 255
+    room = most - _SCRATCH_BYTES
+    name = target.name
+    if len(os.fsencode(name)) <= room:
+        return name
+    # (cut on a character: a name's bytes are UTF-8, or surrogate escapes of other bytes)
+    while len(os.fsencode(name)) > room:
+        name = name[:-1]
+    return name
+
+
 def _naming(exc: OSError, tmp: Path, target: Path) -> OSError:
-    """``exc`` naming ``target`` where it named the temporary ``tmp`` written for it: the
-    same kind of error, about the output the user named (a chart saved to ``/proc/x.png``
-    was "/proc/.x.png.a1dee9e4.part: No such file or directory": bad data 179).
+    """``exc`` naming ``target`` where it named the temporary ``tmp`` written for it, or
+    no file: the same kind of error, about the output the user named (a chart saved to
+    ``/proc/x.png`` was "/proc/.x.png.a1dee9e4.part: No such file or directory": bad data
+    179; a full disk as the file was written named no file: bad data 215).
 
     >>> _naming(FileNotFoundError(2, "No such file", "/d/.x.1.part"), Path("/d/.x.1.part"),
     ...         Path("/d/x")).filename
     '/d/x'
+    >>> _naming(OSError(28, "No space left on device"), Path("/d/.x.1.part"),
+    ...         Path("/d/x")).filename
+    '/d/x'
     """
-    if exc.errno is None or os.fspath(tmp) not in (exc.filename, exc.filename2):
+    names = (exc.filename, exc.filename2)
+    if exc.errno is None or (os.fspath(tmp) not in names and names != (None, None)):
         return exc
     return type(exc)(exc.errno, exc.strerror, shown(target))
 
 
+def _full_disk(tmp: Path) -> OSError | None:
+    """An ``ENOSPC`` error when the file system ``tmp`` is written on has no free block
+    left: a writer whose own error quotes none (Polars' Parquet writer on a full disk:
+    ``Invalid thrift: transport error``) failed for that (bad data 215)."""
+    try:
+        free = os.statvfs(tmp.parent).f_bavail
+    except (OSError, AttributeError):  # (no statvfs: Windows)
+        return None
+    return None if free else OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+#: How Rust's I/O errors end (Polars' Parquet and IPC writers): "… (os error 28)".
+_RUST_OS_ERROR: Final = re.compile(r"\(os error (\d+)\)")
+
+
+def _os_error_in(exc: BaseException) -> OSError | None:
+    """The operating system's error behind ``exc``, an error raised while an output was
+    written: ``exc`` itself, an ``OSError`` it was raised from or during (xlsxwriter's
+    ``FileCreateError`` of a full disk), or the one its text quotes (Polars' Parquet
+    writer: ``ComputeError: … No space left on device (os error 28)``, which the CLI
+    said as an internal bug); None for another error, and for swissframe's own (which say
+    what they mean, whatever they were raised during: bad data 215).
+
+    >>> _os_error_in(RuntimeError("parquet: underlying IO error: No space (os error 28)")).errno
+    28
+    >>> _os_error_in(ValueError("bad")) is None
+    True
+    """
+    if isinstance(exc, SwissframeError):
+        return None
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, OSError) and cause.errno is not None:
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    found = _RUST_OS_ERROR.search(str(exc))
+    if found is None:
+        return None
+    code = int(found.group(1))
+    return OSError(code, os.strerror(code))
+
+
 def _remove_new(tmp: Path) -> None:
-    """Remove ``tmp``, just made (an empty folder or a file), if it is there."""
+    """Remove ``tmp``, just made (an empty folder or a file), if it is there: a name never
+    made is not removed, whose removal on a read-only file system is ``EROFS``, not "no
+    such file", and that error of the cleanup replaced the error of the write, naming the
+    temporary file (``ro/.c.png.6b9d6e28.part: Read-only file system``: bad data 216)."""
+    if not os.path.lexists(tmp):
+        return
     with contextlib.suppress(FileNotFoundError):
         if tmp.is_dir():
             tmp.rmdir()
@@ -1268,7 +1357,8 @@ def write_atomic(path: PathLike, write: Callable[[Path], object], *,
     written through, a device or FIFO in place (:func:`output_target`). Returns ``path``."""
     target, in_place = output_target(path)
     if in_place:
-        write(target)
+        with said_of(target):
+            write(target)
         return Path(path)
     if temp is None:
         tmp = temp_beside(target)
@@ -1285,12 +1375,45 @@ def replacing(tmp: Path, target: Path) -> Iterator[None]:
     """Rename ``tmp`` to ``target`` when the block succeeds; remove ``tmp`` either way (the
     rename-or-remove of every atomic write: :func:`write_atomic`, the CLI's ``-o``)."""
     try:
-        yield
-        os.replace(tmp, target)
-    except OSError as exc:  # (a full disk as the file was written: said of the output)
-        raise _naming(exc, tmp, target) from None
+        with said_of(target, tmp):
+            yield
+            _keep_mode(tmp, target)
+            os.replace(tmp, target)
     finally:
-        settled(lambda: tmp.unlink(missing_ok=True))
+        settled(functools.partial(_remove_new, tmp))
+
+
+def _keep_mode(tmp: Path, target: Path) -> None:
+    """Give ``tmp`` the permissions of the file ``target`` it replaces, if there is one: the
+    new file had a new file's (0644 under the usual umask), so an output the user had made
+    private (``chmod 600 standings.csv``) became readable by every user of the machine, or
+    one made read-only writable (bad data 219; a folder's twin, ``temp_folder_beside``,
+    kept them already)."""
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(st.st_mode):
+        os.chmod(tmp, stat.S_IMODE(st.st_mode))
+
+
+@contextlib.contextmanager
+def said_of(target: Path, tmp: Path | None = None) -> Iterator[None]:
+    """An error of writing ``target`` (through ``tmp``) said as the operating system's error
+    naming ``target``: one naming the temporary file, or no file (a full disk as the file
+    was written), or wrapped by the library that wrote it (Polars' Parquet writer,
+    xlsxwriter), which the CLI said as an internal bug or a traceback (bad data 179, 215).
+    Every output's write goes through it: :func:`replacing`, and an output written in
+    place (a device, a FIFO: :func:`output_target`)."""
+    try:
+        yield
+    except Exception as exc:
+        found = _os_error_in(exc)
+        if found is None and tmp is not None and not isinstance(exc, SwissframeError):
+            found = _full_disk(tmp)  # (not a device's: /dev reports no free block)
+        if found is None:
+            raise
+        raise _naming(found, tmp or target, target) from None
 
 
 def write_folder_atomic(path: PathLike, write: Callable[[Path], object], *,

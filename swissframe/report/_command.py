@@ -22,7 +22,6 @@ from swissframe.cli._common import (
     refuse_output,
     working,
 )
-from swissframe.errors import SwissframeError
 
 __all__ = ["add_parser", "run"]
 
@@ -59,16 +58,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``swissframe report``; 0 on success (errors raise ``SwissframeError``)."""
-    from swissframe.io._files import names_a_folder, read
+    from swissframe.io._files import names_a_folder, output_target, read
     from swissframe.report import report
+    from swissframe.report._event import check_page_path
     from swissframe.rules._infer import describe
 
     refuse_output(args.output, args.files, example="report.html")
     out = Path(args.output)
-    if out.suffix and out.suffix.lower() not in (".html", ".htm"):
-        msg = (f"cannot write a report to {out.name!r}: unknown suffix {out.suffix!r}. Hint: "
-               "use a .html file, or a folder name (no suffix) for a season.")
-        raise SwissframeError(msg)
+    check_page_path(args.output)  # (the API's rule: before the long read)
     t0 = time.perf_counter()
     with working(args, reading(args.files)):
         src = read(args.files, format=args.input_format)
@@ -77,13 +74,20 @@ def run(args: argparse.Namespace) -> int:
                      title=args.title, n_sims=args.sims, seed=args.seed,
                      season=True if args.season else None)
         # one event's page named without a suffix is NAME.html; a folder (its trailing
-        # separator kept) is its own: a season's pages, or an event's index.html
+        # separator kept) is its own: a season's pages, or an event's index.html; a device
+        # or a named pipe is written as it is (-o /dev/stdout made /dev/stdout.html, and a
+        # reader of the pipe waited for ever: bad data 221)
         one_page = not hasattr(rep, "events") and not names_a_folder(args.output)
+        stream = output_target(args.output)[1]
         written = rep.save(out.with_suffix(".html") if one_page and not out.suffix
-                           else args.output)
-    size = (written.stat().st_size if written.is_file()
-            else sum(f.stat().st_size for f in written.rglob("*.html")))
-    done(args, f"wrote {written} ({size / 1e6:.2f} MB) in {time.perf_counter() - t0:.1f} s")
+                           and not stream else args.output)
+    took = f"in {time.perf_counter() - t0:.1f} s"
+    if stream:
+        done(args, f"wrote {written} {took}")
+    else:
+        size = (written.stat().st_size if written.is_file()
+                else sum(f.stat().st_size for f in written.rglob("*.html")))
+        done(args, f"wrote {written} ({size / 1e6:.2f} MB) {took}")
     # (which rulesets the pages rank by, as every other command closes)
     note(args, describe(src.events, args.rules))
     return 0

@@ -39,7 +39,7 @@ from swissframe.cut._words import (
     top_words,
 )
 from swissframe.engine.tiebreakers import drawn_by_lot
-from swissframe.errors import SwissframeError
+from swissframe.errors import DataError, SwissframeError
 from swissframe.report._html import Table, chart_block, page, slug
 from swissframe.rules import Ruleset
 from swissframe.schema import DISQUALIFIED
@@ -104,6 +104,7 @@ class EventReport:
 
         from swissframe.io._files import names_a_folder, write_text_atomic
 
+        check_page_path(path)
         html = self.html  # (rendered before the file is opened: an error leaves no file)
         # (a folder was an IsADirectoryError naming a temporary file)
         return write_text_atomic(Path(path) / "index.html" if names_a_folder(path) else path,
@@ -121,6 +122,25 @@ class EventReport:
     def name(self, pid: str) -> str:
         """The display name of a player id."""
         return self.meta.names.get(pid, pid)
+
+
+def check_page_path(path: object) -> None:
+    """A :class:`DataError` for an output of a report (a page, or a season's folder) named
+    with a suffix other than ``.html``/``.htm`` (``page.png``, ``standings.csv``): the
+    command line refused it, and ``EventReport.save``/``SeasonReport.save`` wrote the page
+    (or a folder of pages) under that name without a word (bad data 224). A folder that
+    exists, or a name ending in a separator, is a folder whatever its name."""
+    import os
+    from pathlib import Path
+
+    from swissframe.io._files import names_a_folder
+
+    text = os.fspath(path)  # type: ignore[call-overload]
+    p = Path(text)  # (the text tested as a folder: Path drops a trailing separator)
+    if p.suffix and p.suffix.lower() not in (".html", ".htm") and not names_a_folder(text):
+        msg = (f"cannot write a report to {p.name!r}: unknown suffix {p.suffix!r}. Hint: "
+               "use a .html file, or a folder name (no suffix) for a season.")
+        raise DataError(msg)
 
 
 # ------------------------------------------------------------------------------ building

@@ -512,9 +512,9 @@ def test_a_full_disk_behind_stdout_is_one_line_naming_the_output(
     line = error_line(OSError(28, "No space left on device"))
     assert line == ("swissframe: error: No space left on device (writing the output). "
                     "Hint: check the disk, or write elsewhere with -o.")
-    if Path("/dev/full").exists():
+    if Path("/dev/full").exists():  # (a path given: named, bad data 215)
         assert main(["standings", STORE, "-o", "/dev/full", "--format", "csv"]) == 2
-        assert "No space left on device (writing the output)" in _one_error(capsys)
+        assert "/dev/full: No space left on device" in _one_error(capsys)
 
 
 @pytest.mark.parametrize(("out", "needle"), [("", "-o/--output: an empty path ('') names no"),

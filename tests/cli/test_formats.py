@@ -233,3 +233,25 @@ def test_report_closes_with_the_rules_it_ranked_by(fmt: str, inputs: dict[str, d
     out = tmp_path / "r.html"
     assert main(["report", inputs[fmt]["path"], "--sims", "0", "-o", str(out)]) == 0
     assert _rules_line(capsys.readouterr().err).startswith("rules: ")
+
+
+@pytest.mark.parametrize(("command", "out", "fmt"), [
+    (["standings"], "x.png", "csv"), (["standings"], "x.csv.gz", "csv"),
+    (["standings"], "x.HTML", "json"), (["validate"], "x.tdf", "csv"),
+    (["cut", "--top", "4"], "x.pdf", "parquet"), (["standings"], "x.xls", "csv")])
+def test_format_given_for_a_file_of_another_kind_is_refused(
+        command: list[str], out: str, fmt: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad data 222: ``--format`` chooses the format of a name with no known table suffix
+    (``-o /dev/stdout``, ``x.dat``), and so it wrote a CSV named ``x.png``, an uncompressed
+    CSV named ``x.csv.gz``, a CSV named like a TOM file (``x.tdf``), Parquet named ``x.pdf``,
+    exit 0. A suffix of another kind of file is refused before anything is read."""
+    trf = str(FIXTURES / "trf" / "all_codes.trf")
+    code = main([command[0], trf, *command[1:], "-o", str(tmp_path / out), "--format", fmt])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "names a ." in err, err
+    assert list(tmp_path.iterdir()) == []
+    assert main(["standings", trf, "-o", str(tmp_path / "x.dat"), "--format", "csv",
+                 "--quiet"]) == 0  # (a suffix of no known kind: --format chooses)
+    assert (tmp_path / "x.dat").read_text().startswith("event_id")

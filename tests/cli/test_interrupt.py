@@ -90,3 +90,44 @@ def test_main_interrupted_while_building_the_parser(monkeypatch: pytest.MonkeyPa
     assert main(["standings", TRF]) == 130
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == ("", "swissframe: interrupted\n")
+
+
+#: Run before the console script's code: hold the first atomic write of an output once its
+#: temporary file is written (say so on stderr, then wait), so that a signal lands then.
+_HOLD_WRITE = """
+import contextlib, sys, time
+import swissframe.io._files as _files
+_replacing = _files.replacing
+@contextlib.contextmanager
+def _held(tmp, target):
+    with _replacing(tmp, target):
+        yield
+        sys.stderr.write("holding\\n"); sys.stderr.flush(); time.sleep(120)
+_files.replacing = _held
+"""
+
+
+def test_sigterm_while_an_output_is_written_leaves_no_scratch(tmp_path: Path) -> None:
+    """Bad data 217: SIGTERM (``kill``, a job's timeout, a container stopped) ended the
+    process at once, Python's default: an output being written left its temporary file
+    (``.out.csv.1a2b3c4d.part``; a season's scratch folder) beside it, exit 143 and no word.
+    It is raised as an interrupt: the write's cleanup runs, one line, status 143."""
+    out = tmp_path / "out.csv"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_WRITE + _console_script(), "standings", TRF, "-o",
+         str(out)], cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True)
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        while line and line != "holding\n":  # (a note of the read before the write)
+            line = proc.stderr.readline()
+        assert line == "holding\n"
+        proc.send_signal(signal.SIGTERM)
+        err = proc.stderr.read()
+        proc.wait(120)
+    finally:
+        proc.kill()
+    assert err == "swissframe: terminated\n", err
+    assert proc.returncode == 143
+    assert list(tmp_path.iterdir()) == []

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 import swissframe as sf
 from swissframe.cli import main
 from swissframe.errors import (
+    DataError,
     ImportFormatError,
     ImportNotesWarning,
     SchemaError,
@@ -1688,3 +1689,173 @@ def test_an_atomic_write_that_fails_names_the_output_not_its_temporary_file(
     with pytest.raises(FileNotFoundError) as other:
         _files.write_atomic(out, another_file)
     assert other.value.filename == "font.ttf"
+
+
+def test_a_write_error_naming_no_file_or_wrapped_by_a_library_names_the_output(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bad data 215: a full disk as an output was written named no file (``No space left on
+    device (writing the output)``, the CLI's hint then "write elsewhere with -o" to a user
+    who had given -o), Polars' Parquet writer said it as ``ComputeError: … (os error 28)``
+    (an "internal … swissframe bug"), or as ``Invalid thrift: transport error`` quoting no
+    error, and xlsxwriter as a ``FileCreateError`` traceback. Each is the operating system's
+    error naming the output, and no temporary file is left; swissframe's own errors and an
+    error about another file are kept."""
+    out = tmp_path / "x.parquet"
+
+    def nameless(tmp: Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def polars_quoting(tmp: Path) -> None:
+        msg = "parquet: underlying IO error: No space left on device (os error 28)"
+        raise pl.exceptions.ComputeError(msg)
+
+    def wrapped(tmp: Path) -> None:
+        try:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        except OSError as exc:
+            raise RuntimeError("[Errno 28] No space left on device") from exc
+
+    for write in (nameless, polars_quoting, wrapped):
+        with pytest.raises(OSError, match="No space left") as said:
+            _files.write_atomic(out, write)
+        assert said.value.errno == errno.ENOSPC, write
+        assert said.value.filename == str(out), write
+        assert list(tmp_path.iterdir()) == [], write
+
+    def quoting_nothing(tmp: Path) -> None:
+        raise pl.exceptions.ComputeError("parquet: Invalid thrift: transport error")
+
+    class Full:
+        f_bavail = 0
+
+    with monkeypatch.context() as m:  # (a full disk: no free block where it was written)
+        m.setattr(os, "statvfs", lambda _: Full())
+        with pytest.raises(OSError, match="No space left") as said:
+            _files.write_atomic(out, quoting_nothing)
+        assert said.value.filename == str(out)
+    with pytest.raises(pl.exceptions.ComputeError):  # (a disk with room: the error itself)
+        _files.write_atomic(out, quoting_nothing)
+
+    def ours(tmp: Path) -> None:
+        try:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        except OSError:
+            raise DataError("a chart of nothing. Hint: x.") from None
+
+    with pytest.raises(DataError):
+        _files.write_atomic(out, ours)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+@pytest.mark.parametrize("fmt", ["csv", "parquet", "xlsx"])
+def test_an_output_on_a_full_device_is_one_line_naming_it(
+        fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad data 215: ``-o /dev/full`` (a device, written in place) said a full disk without
+    naming the output, or as an internal bug (Parquet)."""
+    pytest.importorskip("xlsxwriter")
+    code = main(["standings", str(FIXTURES / "trf" / "all_codes.trf"), "-o", "/dev/full",
+                 "--format", fmt, "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == ("swissframe: error: /dev/full: No space left on device. Hint: check the "
+                   "path.\n"), err
+
+
+@pytest.mark.parametrize("kind", ["file", "folder"])
+def test_an_output_on_a_read_only_file_system_names_the_output(
+        kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bad data 216: on a read-only file system the scratch could not be made, and its
+    cleanup (removing a name never made) failed too — ``EROFS``, not "no such file" — and
+    that error replaced the write's: ``ro/.c.png.6b9d6e28.part: Read-only file system`` (a
+    chart, a report page, a season's folder). The error names the output."""
+
+    def read_only(path: object, *args: object, **kwargs: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system", os.fspath(path))  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", read_only)
+    monkeypatch.setattr(os, "mkdir", read_only)
+    monkeypatch.setattr(os, "unlink", read_only)
+    monkeypatch.setattr(os, "rmdir", read_only)
+    out = tmp_path / ("c.png" if kind == "file" else "season")
+    def save() -> None:
+        if kind == "file":
+            _files.write_atomic(out, lambda tmp: tmp.write_text("x"))
+        else:
+            _files.write_folder_atomic(out, lambda tmp: None, owned=lambda _: True)
+
+    with pytest.raises(OSError, match="Read-only") as said:
+        save()
+    assert said.value.errno == errno.EROFS
+    assert said.value.filename == str(out)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o444])
+def test_an_output_written_over_a_file_keeps_its_permissions(
+        mode: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad data 219: an output written over an existing file was a new file renamed over
+    it, with a new file's permissions: a private ``chmod 600`` table became readable by
+    every user (0644), a read-only one writable. The new file keeps the old one's, through
+    the API's writer and the CLI's ``-o`` (a link written through keeps its file's); a new
+    output gets a new file's."""
+    out = tmp_path / "out.csv"
+    out.write_text("old")
+    out.chmod(mode)
+    _files.write_text_atomic(out, "new")
+    assert out.read_text() == "new"
+    assert stat_mode(out) == mode
+    out.chmod(mode)
+    link = tmp_path / "link.csv"
+    link.symlink_to(out.name)
+    assert main(["standings", str(FIXTURES / "trf" / "all_codes.trf"), "-o", str(link),
+                 "--quiet"]) == 0, capsys.readouterr().err
+    assert out.read_text().startswith("event_id")
+    assert stat_mode(out) == mode
+    fresh = tmp_path / "fresh.csv"
+    _files.write_text_atomic(fresh, "x")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat_mode(fresh) == 0o666 & ~umask
+
+
+def stat_mode(path: Path) -> int:
+    return path.stat().st_mode & 0o7777
+
+
+@pytest.mark.parametrize("name", ["a" * 251 + ".csv", "é" * 125 + ".csv", "日" * 83 + ".csv"])
+def test_an_output_named_up_to_the_longest_name_a_folder_takes_is_written(
+        name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad data 220: an output whose name the folder takes (241 to 255 bytes) was refused
+    as "File name too long": it is written through a scratch named ``.NAME.<8 hex>.part``,
+    15 bytes longer. The scratch holds as much of the name as fits; the output is written
+    under its own name, by the API's writer and the CLI's ``-o``, nothing left beside it."""
+    assert len(os.fsencode(name)) <= 255
+    out = tmp_path / name
+    _files.write_text_atomic(out, "x")
+    assert out.read_text() == "x"
+    out.unlink()
+    assert main(["standings", str(FIXTURES / "trf" / "all_codes.trf"), "-o", str(out),
+                 "--quiet"]) == 0, capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
+@pytest.mark.parametrize("link", ["gone", "loop"])
+def test_an_output_under_a_link_naming_no_folder_says_so(
+        link: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad data 223: an output under a link to a folder that is gone (or a loop of links)
+    was ``dl: File exists. Hint: check the path.`` — of a folder where nothing is. The
+    error names the link and what it names, for the API's writer and the CLI's ``-o``."""
+    dl = tmp_path / "dl"
+    if link == "gone":
+        dl.symlink_to(tmp_path / "nowhere")
+    else:
+        dl.symlink_to(tmp_path / "other")
+        (tmp_path / "other").symlink_to(dl)
+    with pytest.raises(FileNotFoundError, match=r"is a link to .*which names no folder"):
+        _files.write_text_atomic(dl / "x.png", "x")
+    assert main(["standings", str(FIXTURES / "trf" / "all_codes.trf"), "-o",
+                 str(dl / "x.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "is a link to" in err or "Too many levels of symbolic links" in err, err
+    assert "File exists" not in err
+    assert not (tmp_path / "nowhere").exists()

@@ -4,7 +4,9 @@ folder and the CLI."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
+import threading
 import urllib.parse
 from pathlib import Path
 
@@ -13,7 +15,7 @@ import pytest
 
 import swissframe as sf
 from swissframe.cli import main
-from swissframe.errors import DataWarning
+from swissframe.errors import DataError, DataWarning
 from swissframe.report import SeasonReport
 from tests.helpers import DE_DECIDES, SHARED_ROOT, decisive
 
@@ -238,6 +240,49 @@ def test_cli_report_of_one_event_into_a_folder_writes_inside_it(
     assert str(page) in capsys.readouterr().out
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted({"existing",
                                                                 folder.rstrip("/")})
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_cli_report_to_a_named_pipe_or_device_writes_it_as_it_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad data 221: a one-event report's ``-o`` without a suffix gets ``.html`` — and so
+    did a device or a named pipe: ``-o /dev/stdout`` made a file ``/dev/stdout.html`` (as
+    root, in /dev), ``-o /dev/null`` ``/dev/null.html``, and ``-o PIPE`` wrote
+    ``PIPE.html`` while the pipe's reader waited for ever. Each is written as it is."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    try:
+        assert main(["report", str(DATA / "league-night.csv"), "--top", "2", "--sims", "0",
+                     "-o", str(fifo)]) == 0
+        reader.join(60)
+    finally:
+        if reader.is_alive():  # (the old behaviour: release the reader waiting on the pipe)
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    assert got
+    assert got[0].startswith(b"<!DOCTYPE html>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+    assert f"wrote {fifo} in" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["page.png", "standings.csv", "Page.PDF"])
+def test_a_report_saved_under_a_name_of_another_kind_is_refused(
+        name: str, tmp_path: Path) -> None:
+    """Bad data 224: ``swissframe report -o page.png`` was refused, but
+    ``EventReport.save("page.png")`` wrote the HTML page under an image's name (and
+    ``SeasonReport.save("x.csv")`` a folder of pages) without a word. One rule for both:
+    a ``DataError`` before anything is written; ``.html``/``.htm`` in any case, a folder,
+    or no suffix, as before."""
+    rep = sf.report(DATA / "league-night.csv", n_sims=0)
+    season = sf.report(DATA / "league-night.csv", n_sims=0, season=True)
+    for saved in (rep, season):
+        with pytest.raises(DataError, match="unknown suffix"):
+            saved.save(tmp_path / name)
+    assert list(tmp_path.iterdir()) == []
+    assert rep.save(tmp_path / "P.HTML").is_file()
+    assert rep.save(f"{tmp_path}/x.d/") == tmp_path / "x.d" / "index.html"
 
 
 def _need_real() -> None:
