@@ -17,8 +17,13 @@ import contextlib  # (loaded by the interpreter's start-up already)
 import os
 import sys
 
+TYPE_CHECKING = False  # (typing itself is not imported: see above)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 __all__ = ["INTERRUPTED", "INTERRUPTED_STATUS", "TERMINATED", "TERMINATED_STATUS",
-           "THREADS_PER_CORE", "Terminated", "interrupted", "main", "thread_setting_problem"]
+           "THREADS_PER_CORE", "Terminated", "interrupted", "interrupts_kept", "main",
+           "thread_setting_problem"]
 
 #: What the command says when Ctrl-C (SIGINT) stops it, at any moment.
 INTERRUPTED = "swissframe: interrupted"
@@ -80,6 +85,43 @@ def _terminate(signum: int, frame: object) -> None:
     raise Terminated
 
 
+@contextlib.contextmanager
+def interrupts_kept() -> Iterator[None]:
+    """Within it, a Ctrl-C (or SIGTERM) that lands where Python cannot raise it is raised
+    again where it can, instead of being lost.
+
+    Python swallows an exception raised in an after-fork handler, a ``__del__`` or a
+    weakref callback ("Exception ignored in: <function _releaseLock …>"): a Ctrl-C 0.5 s
+    into ``swissframe standings`` of a decklist cache, as the reader forked its worker
+    processes, printed that traceback and the command ran on, writing its output, exit 0
+    (bad data 225). The interrupt is sent again, by its own signal, from another thread a
+    moment later, and its handler raises it at the command's next step: one line, exit
+    130 (143). Sent from here, its handler ran inside this hook, where the interrupt was
+    lost again ("Exception ignored in sys.unraisablehook"); should it land in such a
+    place once more, it comes back here and is sent again. Other unraisable exceptions go
+    to the hook that was in place."""
+    import signal
+
+    previous = sys.unraisablehook
+
+    def hook(args: sys.UnraisableHookArgs) -> None:
+        if isinstance(args.exc_value, KeyboardInterrupt):
+            import threading
+
+            sig = signal.SIGTERM if isinstance(args.exc_value, Terminated) else signal.SIGINT
+            later = threading.Timer(0.001, os.kill, (os.getpid(), sig))
+            later.daemon = True
+            later.start()
+            return
+        previous(args)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
+
+
 def interrupted(exc: BaseException | None = None) -> int:
     """Say that the command was interrupted (one line on stderr) and give its exit status:
     ``exc`` a :class:`Terminated` is said as SIGTERM, anything else as a Ctrl-C.
@@ -117,9 +159,10 @@ def main() -> int:
     if terminate:
         signal.signal(signal.SIGTERM, _terminate)
     try:
-        from swissframe.cli._main import main as run
+        with interrupts_kept():
+            from swissframe.cli._main import main as run
 
-        return run()
+            return run()
     except KeyboardInterrupt as exc:
         # (the command is over: a second Ctrl-C stops the process, with no traceback)
         signal.signal(signal.SIGINT, signal.SIG_DFL)

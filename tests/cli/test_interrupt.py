@@ -131,3 +131,35 @@ def test_sigterm_while_an_output_is_written_leaves_no_scratch(tmp_path: Path) ->
     assert err == "swissframe: terminated\n", err
     assert proc.returncode == 143
     assert list(tmp_path.iterdir()) == []
+
+
+#: A command whose first step loses an interrupt where Python cannot raise it (as a Ctrl-C
+#: in the decklist reader's after-fork handlers did), then would run on for seconds.
+_LOST = """
+import sys, time
+import _swissframe_cli as cli
+import swissframe.cli._main as commands
+def run(argv=None):
+    class Lost:
+        def __del__(self):
+            raise cli.Terminated if sys.argv[1] == "term" else KeyboardInterrupt
+    Lost()  # (its __del__ runs here: "Exception ignored in", and the interrupt was gone)
+    time.sleep(20)
+    print("ran on")
+    return 0
+commands.main = run
+sys.exit(cli.main())
+"""
+
+
+@pytest.mark.parametrize(("kind", "status", "line"), [
+    ("int", 130, "swissframe: interrupted"), ("term", 143, "swissframe: terminated")])
+def test_an_interrupt_python_cannot_raise_still_ends_the_command(
+        kind: str, status: int, line: str) -> None:
+    """A Ctrl-C (or SIGTERM) that lands in an after-fork handler, a ``__del__`` or a weakref
+    callback was swallowed by Python ("Exception ignored in: <function _releaseLock …>",
+    0.5 s into ``swissframe standings`` of a decklist cache as its workers forked) and the
+    command ran on and wrote its output, exit 0 (bad data 225). It now ends the command."""
+    done = subprocess.run([sys.executable, "-c", _LOST, kind], capture_output=True, text=True,
+                          timeout=60, cwd=REPO_ROOT, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (status, "", line + "\n")
