@@ -48,6 +48,7 @@ import math
 import multiprocessing
 import os
 import re
+import signal
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -1041,10 +1042,43 @@ def _workers(workers: int | None) -> int:
 
 def _pool(n: int) -> ProcessPoolExecutor:
     """``n`` worker processes, forked where the platform can (a worker starts in
-    milliseconds with everything imported), the GC paused in each."""
+    milliseconds with everything imported), the GC paused in each. They are started by
+    the first task given to them, which :func:`_interrupts_held` must surround."""
     ctx = (multiprocessing.get_context("fork")
            if "fork" in multiprocessing.get_all_start_methods() else None)
-    return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=gc.disable)
+    return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_worker_start)
+
+
+#: The signals that interrupt a read: Ctrl-C, and SIGTERM where a program made it one.
+_INTERRUPTS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held back while this thread forks the workers, and raised after.
+
+    An interrupt that arrives during a fork is handled in Python's after-fork handlers,
+    where an exception is swallowed ("Exception ignored in: <function _releaseLock …>"):
+    a Ctrl-C 0.5 s into a read of the decklist cache was lost, and the read ran on (bad
+    data 225). Held, it stays pending through the fork and is raised as the block ends.
+    The workers, which inherit the held signals, let them through again as they start
+    (:func:`_worker_start`). Where the platform cannot hold signals, as it is."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        yield
+        return
+    was = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, was)
+
+
+def _worker_start() -> None:
+    """A worker's start: the GC paused (see :func:`_no_gc`), and the interrupts the
+    parent held while forking it let through (:func:`_interrupts_held`)."""
+    gc.disable()
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)
 
 
 def _read_parallel(files: Sequence[Path], n: int, limit: int | None) -> DecklistEvents:
@@ -1062,7 +1096,9 @@ def _read_parallel(files: Sequence[Path], n: int, limit: int | None) -> Decklist
     outs: list[DecklistEvents] = []
     failed = False
     with _pool(min(n, len(chunks))) as pool, _no_gc():  # unpickled chunks: no collections
-        for part in pool.map(_packed_chunk, chunks, repeat(limit)):
+        with _interrupts_held():  # (every task given at once: the workers forked here)
+            parts = pool.map(_packed_chunk, chunks, repeat(limit))
+        for part in parts:
             frames.append(_frames(part))
             if not failed:
                 try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import shutil
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -529,3 +530,28 @@ def test_read_parts_numbers_are_orjsons_to_the_bit(numbers: list[str]) -> None:
     finite = all(math.isfinite(float(n)) for n in numbers)  # (else orjson refuses it)
     assert not finite or any(n.lstrip("-").isdigit() and not -(2**63) <= int(n) < 2**64
                              for n in numbers), data
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks here")
+def test_an_interrupt_while_the_workers_fork_is_raised_after_it() -> None:
+    """A Ctrl-C during a fork ran in Python's after-fork handlers, which swallow it: the read
+    went on (bad data 225). Held while the workers are forked, it is raised as the block
+    ends, and each worker starts with the interrupts let through again."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    reached = []
+
+    def held() -> None:
+        with decklist._interrupts_held():
+            signal.raise_signal(signal.SIGINT)  # (pending: not raised here)
+            reached.append(True)
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            held()
+        assert reached == [True]
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    with decklist._pool(1) as pool:
+        with decklist._interrupts_held():
+            mask = pool.submit(signal.pthread_sigmask, signal.SIG_BLOCK, [])
+        assert not {signal.SIGINT, signal.SIGTERM} & set(mask.result(timeout=60))
