@@ -64,12 +64,12 @@ from swissframe.io._files import (
     _polars_text,
     check_parquet_pages,
     concat_files,
+    each_file_once,
     glob_files,
     make_folder,
     path_items,
     read_bytes,
     resolved,
-    resolved_paths,
     write_atomic,
 )
 from swissframe.rules._ruleset import Ruleset, get
@@ -239,12 +239,9 @@ def _files(source: str | Path | Sequence[str | Path], exclude: Path | None = Non
                "holding *.parquet files, or a glob such as 'archive/**/*.parquet' (files "
                "inside the output folder are never read).")
         raise ImportFormatError(msg)
-    # (each file once, by its resolved form, as every reader's inputs: io._files.expand;
-    # one archive named by two spellings was read twice, every seat a duplicate)
-    once: dict[Path, str] = {}
-    for real, f in zip(resolved_paths([Path(f) for f in out]), out, strict=True):
-        once.setdefault(real, f)
-    return list(once.values())
+    # (each file once, as every reader's inputs: one archive named by two spellings was
+    # read twice, every seat a duplicate)
+    return [out[i] for i, _ in each_file_once([Path(f) for f in out])]
 
 
 def _chunks(files: Sequence[str], chunk_rows: int) -> list[_Chunk]:

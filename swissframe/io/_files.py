@@ -80,8 +80,10 @@ __all__ = [
     "FORMATS",
     "Source",
     "check_workers",
+    "each_file_once",
     "event_keys",
     "expand",
+    "expand_resolved",
     "file_list",
     "home",
     "keys_for",
@@ -624,7 +626,7 @@ def resolved_paths(files: Sequence[Path]) -> list[Path]:
         if got is None:
             head, tail = os.path.split(path)
             if not head or not tail or tail in (".", "..") or os.path.islink(path):
-                got = os.path.realpath(path)
+                got = os.fspath(resolved(path))  # (a loop of links: an OSError)
             else:
                 got = os.path.join(real(head), tail)
             cache[path] = got
@@ -632,16 +634,23 @@ def resolved_paths(files: Sequence[Path]) -> list[Path]:
 
     out = []
     for f in files:
-        text = os.fspath(f)
-        head, tail = os.path.split(text)
-        if not head or not tail or tail in (".", "..") or os.path.islink(text):
-            try:
-                out.append(resolved(f))
-            except OSError as exc:  # (a loop of symbolic links)
-                raise cannot_read(f, exc) from None
-        else:
-            out.append(Path(os.path.join(real(head), tail)))
+        try:
+            out.append(Path(real(os.fspath(f))))
+        except OSError as exc:  # (a loop of symbolic links)
+            raise cannot_read(f, exc) from None
     return out
+
+
+def each_file_once(files: Sequence[Path]) -> list[tuple[int, Path]]:
+    """``(position, resolved form)`` of the first path in ``files`` of each file, by the
+    resolved forms (:func:`resolved_paths`): one file named by two spellings (a relative
+    and an absolute path, ``sub/../x``, a link to it) was read twice — a table's every
+    seat twice, "duplicate_seat"; a TOM or TRF file two events (bad data 197). The one
+    rule of every reader's inputs (:func:`expand`) and of ``recompute``'s archives."""
+    first: dict[Path, int] = {}
+    for i, real in enumerate(resolved_paths(files)):
+        first.setdefault(real, i)
+    return [(i, real) for real, i in first.items()]
 
 
 def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
@@ -668,6 +677,16 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
     >>> [(f.name, k) for f, k in found], [f.name for f in skipped]
     ([('e.csv', 'table')], ['README.md'])
     """
+    found_once, skipped = expand_resolved(paths, format=format, limit=limit)
+    return [(f, kind) for f, kind, _ in found_once], skipped
+
+
+def expand_resolved(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
+                    limit: int | None = None
+                    ) -> tuple[list[tuple[Path, Format, Path]], list[Path]]:
+    """:func:`expand`, each file with its resolved form (:func:`each_file_once`), for a
+    reader that orders its files by them (the decklist reader) without resolving them
+    again (2,249 files: ≈ 35 ms)."""
     if format != "auto" and format not in FORMATS:
         msg = (f"unknown input format {format!r}. Hint: use one of auto, "
                f"{', '.join(FORMATS)}.")
@@ -721,13 +740,8 @@ def expand(paths: PathLike | Iterable[PathLike], *, format: str = "auto",
             msg = (f"{shown(item)}: no results file in this folder or glob (tables, "
                    "decklist-cache JSON, TOM, TRF). Hint: check the path.")
             raise ImportFormatError(msg)
-    # each file once: one named twice, by a relative and an absolute path, `sub/../x`, a
-    # link to it, was read twice (a table's every seat twice, "duplicate_seat"; a TOM or
-    # TRF file two events), as the decklist reader did not (the first given is kept)
-    once: dict[Path, tuple[Path, Format]] = {}
-    for (f, kind), real in zip(found.items(), resolved_paths(list(found)), strict=True):
-        once.setdefault(real, (f, kind))
-    return list(once.values()), skipped
+    pairs = list(found.items())  # (each file once, the first given kept)
+    return [(*pairs[i], real) for i, real in each_file_once([f for f, _ in pairs])], skipped
 
 
 def file_list(paths: PathLike | Iterable[PathLike]) -> list[Path]:

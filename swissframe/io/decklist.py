@@ -73,9 +73,8 @@ from swissframe.io._files import (
     MAX_DIGITS,
     bom_decoded,
     check_workers,
-    expand,
+    expand_resolved,
     read_decompressed,
-    resolved_paths,
     shown,
 )
 
@@ -298,10 +297,8 @@ def _expand(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) ->
     one file, by their resolved form, are one, the first given), as the user gave them —
     every reader names a file so (its ``path``, its messages; the resolved form was named
     here: bad data 143) —, in the order of their resolved names."""
-    pairs, _ = expand(paths, format="decklist")  # (each file once: bad data 197)
-    given = [f for f, _ in pairs]
-    real = dict(zip(given, resolved_paths(given), strict=True))
-    files = sorted(given, key=lambda f: (real[f].name, str(real[f])))
+    found, _ = expand_resolved(paths, format="decklist")  # (each file once: bad data 197)
+    files = [f for f, _, _ in sorted(found, key=lambda x: (x[2].name, str(x[2])))]
     seen: dict[str, Path] = {}
     for f in files:
         eid = _event_id(f)
