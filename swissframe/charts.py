@@ -64,6 +64,7 @@ from swissframe.errors import (
     SchemaError,
     SwissframeError,
     check_flag,
+    check_names,
     check_real,
     check_whole,
 )
@@ -993,12 +994,9 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
                  and c.function not in _NOT_PLOTTED and c.name in df.columns][:_MAX_PANELS]
     else:
         # (one name alone: not its letters; a number was a bare "not iterable")
-        names = (tiebreakers,) if isinstance(tiebreakers, str) else tiebreakers
-        if not (isinstance(names, Sequence) and all(isinstance(n, str) for n in names)):
-            msg = (f"{what}: tiebreakers must be column names, got {tiebreakers!r:.60}. "
-                   "Hint: e.g. tiebreakers=['omwp', 'gwp'], or leave it out for the "
-                   "ruleset's own.")
-            raise DataError(msg)
+        names = check_names(f"{what}: tiebreakers", tiebreakers,
+                            hint="e.g. tiebreakers=['omwp', 'gwp'], or leave it out for the "
+                            "ruleset's own.")
         crits = [known.get(n) or _rules.Criterion(n) for n in names]
     tbs = [c.name for c in crits]
     _need(df, tbs, what, "swissframe.standings(...)")

@@ -172,6 +172,28 @@ def check_choice(name: str, value: object, choices: Sequence[str]) -> str:
     raise DataError(msg)
 
 
+def check_names(what: str, value: object, *, hint: str) -> tuple[str, ...]:
+    """Column names given as one name or a sequence of names (``keys=``, a chart's
+    ``tiebreakers=``, a summary's ``by=``), as a tuple: one name alone is that column, not
+    its letters, and anything else (a number, None) is a :class:`DataError` saying
+    ``what`` must be column names, ending in ``hint``.
+
+    >>> check_names("by", "source", hint="e.g. by=['source']"), check_names("by", ["a", "b"],
+    ...                                                                     hint="")
+    (('source',), ('a', 'b'))
+    >>> check_names("keys", 3, hint="e.g. keys=['scenario_id'].")
+    Traceback (most recent call last):
+    swissframe.errors.DataError: keys must be column names, got 3. Hint: e.g. keys=['scenario_id'].
+    """
+    if isinstance(value, str):
+        return (value,)
+    if (isinstance(value, Sequence) and not isinstance(value, bytes)
+            and all(isinstance(v, str) for v in value)):
+        return tuple(value)
+    msg = f"{what} must be column names, got {value!r:.60}. Hint: {hint}"
+    raise DataError(msg)
+
+
 def check_real(name: str, value: object, *, low: float = 0.0, high: float = math.inf,
                above: bool = False, hint: str) -> float:
     """A real-number argument ``name`` from ``low`` (excluded with ``above``) to ``high``,

@@ -88,7 +88,7 @@ from swissframe._collect import (
     with_columns,
 )
 from swissframe._display import quoted
-from swissframe.errors import DataError, DataWarning, SchemaError, ValidationError
+from swissframe.errors import DataError, DataWarning, SchemaError, ValidationError, check_names
 
 if TYPE_CHECKING:
     from polars._typing import PolarsDataType
@@ -1931,16 +1931,8 @@ def key_columns(keys: object) -> tuple[str, ...]:
     >>> key_columns("scenario_id"), key_columns(["a", "b"]), key_columns(())
     (('scenario_id',), ('a', 'b'), ())
     """
-    if isinstance(keys, str):
-        names: tuple[str, ...] = (keys,)
-    elif (isinstance(keys, Sequence) and not isinstance(keys, bytes)
-            and all(isinstance(k, str) for k in keys)):
-        names = tuple(keys)
-    else:
-        msg = (f"keys must be column names, got {keys!r:.60}. Hint: e.g. "
-               "keys=['scenario_id'] (the columns that tell one analysis's rows from "
-               "another's).")
-        raise DataError(msg)
+    names = check_names("keys", keys, hint="e.g. keys=['scenario_id'] (the columns that "
+                        "tell one analysis's rows from another's).")
     taken = [k for k in names if k.startswith(RESERVED_PREFIX) or k in _taken_names()]
     if taken:
         k = taken[0]

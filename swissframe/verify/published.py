@@ -26,7 +26,7 @@ import polars as pl
 
 from swissframe._collect import collect, scoped
 from swissframe.engine._record import cutoff_rows, points_unit, prepare_rows
-from swissframe.errors import check_events
+from swissframe.errors import check_events, check_names
 from swissframe.rules import get as _get_ruleset
 from swissframe.rules._ruleset import Ruleset
 from swissframe.rules.platforms import (
@@ -338,7 +338,7 @@ def summarize(table: pl.DataFrame, by: str | Sequence[str] = ("source", "era")
     >>> summarize(t).select("ranked", "order_matched", "order_share", "events_order_exact").rows()
     [(2, 2, 1.0, 1)]
     """
-    by = (by,) if isinstance(by, str) else tuple(by)  # (a name alone: not its letters)
+    by = check_names("by", by, hint="e.g. by=['source'].")  # (a name alone: not its letters)
     t = as_frame(table, what="table of sf.verify", made_by="sf.verify(paths)")
     # (another table was Polars' bare ColumnNotFoundError: "unable to find column in_rounds")
     check_output(t, ("event_id", *by, "in_rounds", "in_standings", "match",

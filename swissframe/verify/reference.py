@@ -50,7 +50,7 @@ from swissframe._collect import collect, scoped
 from swissframe.engine._chess import inferred_absences
 from swissframe.engine._exact import to_decimals
 from swissframe.engine.standings import standings
-from swissframe.errors import DataError, ImportFormatError, check_events
+from swissframe.errors import DataError, ImportFormatError, check_events, check_names
 from swissframe.io._files import read_text, shown
 from swissframe.rules._ruleset import Criterion, Ruleset, buchholz
 from swissframe.schema import as_frame, check_output, whole_text
@@ -790,9 +790,7 @@ def summarize_reference(table: pl.DataFrame, by: Sequence[str] | None = None
     table = as_frame(table, what="table of sf.verify_tom / sf.verify_trf",
                      made_by="sf.verify_tom(sf.read_tom(path))")
     tom = "reading" in table.columns
-    if isinstance(by, str):  # (a name alone: not its letters)
-        by = [by]
-    keys = list(by) if by is not None else (
+    keys = list(check_names("by", by, hint="e.g. by=['event_id'].")) if by is not None else (
         ["event_id", "division", "reading"] if tom
         else ["event_id", "reference", "rule_set", "tiebreak"])
     # (another table was Polars' bare ColumnNotFoundError)
