@@ -7,7 +7,7 @@ import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any
+from typing import Any, Final
 
 import polars as pl
 
@@ -124,6 +124,10 @@ class EventReport:
         return self.meta.names.get(pid, pid)
 
 
+#: The suffixes of a page's file (any other name of a report's output is a folder).
+PAGE_SUFFIXES: Final = (".html", ".htm")
+
+
 def check_page_path(path: object) -> None:
     """A :class:`DataError` for an output of a report (a page, or a season's folder) named
     with a suffix other than ``.html``/``.htm`` (``page.png``, ``standings.csv``): the
@@ -137,7 +141,7 @@ def check_page_path(path: object) -> None:
 
     text = os.fspath(path)  # type: ignore[call-overload]
     p = Path(text)  # (the text tested as a folder: Path drops a trailing separator)
-    if p.suffix and p.suffix.lower() not in (".html", ".htm") and not names_a_folder(text):
+    if p.suffix and p.suffix.lower() not in PAGE_SUFFIXES and not names_a_folder(text):
         msg = (f"cannot write a report to {p.name!r}: unknown suffix {p.suffix!r}. Hint: "
                "use a .html file, or a folder name (no suffix) for a season.")
         raise DataError(msg)

@@ -88,11 +88,11 @@ class SeasonReport:
         both ways. Returns the file or folder written.
         """
         from swissframe.io._files import write_folder_atomic, write_text_atomic
-        from swissframe.report._event import check_page_path
+        from swissframe.report._event import PAGE_SUFFIXES, check_page_path
 
         check_page_path(path)
         p = Path(path)
-        if p.suffix.lower() in (".html", ".htm"):
+        if p.suffix.lower() in PAGE_SUFFIXES:
             html = self.html
             return write_text_atomic(p, html)
 
