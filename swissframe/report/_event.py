@@ -663,13 +663,13 @@ def _ids_section(rep: EventReport) -> str:
 
 def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], str]) -> str:
     sens = rep.sensitivity
+    heading = f"<h2>Would other tiebreakers change the top {rep.top}?</h2>"
     if sens is None:
-        return (f"<h2>Would other tiebreakers change the top {rep.top}?</h2><p class=\"note\">"
+        return (f"{heading}<p class=\"note\">"
                 f"{escape(rep.problems.get('sensitivity', 'not available'))}</p>")
     if sens.is_empty():  # (no player ranked: every one disqualified; an IndexError: 207)
-        return (f"<h2>Would other tiebreakers change the top {rep.top}?</h2><p class=\"note\">"
-                "No player is ranked (every player was disqualified): no ruleset orders "
-                "anyone.</p>")
+        return (f"{heading}<p class=\"note\">No player is ranked (every player was "
+                "disqualified): no ruleset orders anyone.</p>")
     base = sens["ruleset"][0]
     alt = sens.slice(1)
     changed = alt.filter(pl.col("entering").list.len() > 0)
@@ -702,7 +702,7 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
                (escape("exact tie" if crit == "tie"
                        else criterion_label(crit or "–", rep.meta.rules)), None, "l")],
               "in-cut" if r["entering"] else "")
-    out = [f"<h2>Would other tiebreakers change the top {n}?</h2><p>{lead}</p>", t.html()]
+    out = [f"{heading}<p>{lead}</p>", t.html()]
     if changed.height:
         # (the players by their names, as the table above lists them)
         sens_d = sens.with_columns(
