@@ -2010,21 +2010,57 @@ def as_lazy(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",
     --------
     >>> as_lazy("results.csv")
     Traceback (most recent call last):
-    swissframe.errors.SchemaError: the results table must be a polars DataFrame or ...
+    swissframe.errors.SchemaError: the results table must be a polars DataFrame or LazyFrame,
+    got a path ('results.csv'). Hint: read the file first: sf.read_results(path) ...
     """
     if isinstance(frame, pl.DataFrame):
         return frame.lazy()
     if isinstance(frame, pl.LazyFrame):
         return frame
-    if isinstance(frame, (str, os.PathLike)):
-        hint = f"read the file first: {made_by}"
-    elif frame is None:
-        hint = f"pass the table itself, e.g. {made_by}"
-    else:
-        hint = "wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow"
-    msg = (f"the {what} must be a polars DataFrame or LazyFrame, got "
-           f"{type(frame).__name__} ({frame!r:.60}). Hint: {hint}.")
+    kind, hint = not_a_table(frame, made_by=made_by)
+    msg = f"the {what} must be a polars DataFrame or LazyFrame, got {kind}. Hint: {hint}."
     raise SchemaError(msg)
+
+
+def not_a_table(value: object, *, made_by: str = "sf.read_results(path)") -> tuple[str, str]:
+    """What ``value``, given where a table belongs, is (its type named with its library, a
+    path or a number quoted, on one line) and how to make a table of it: the one
+    description behind every refusal of a table argument (:func:`as_lazy`, ``validate``,
+    ``report``). A pandas frame was "got DataFrame" (read as the polars type refused), a
+    dict or a list of rows was told to use ``pl.from_pandas``, a Series, an Arrow table
+    or a NumPy array quoted its whole multi-line repr (bad data 240).
+
+    >>> not_a_table({"round": [1]})
+    ('a dict', 'make a table of it: pl.DataFrame(data)')
+    >>> not_a_table(pl.Series("player_id", ["A"]))[0]
+    'a polars Series (one column)'
+    """
+    cls = type(value)
+    library = cls.__module__.partition(".")[0]
+    if isinstance(value, (str, os.PathLike)):
+        return (f"a path ({quoted(os.fspath(value))})" if isinstance(os.fspath(value), str)
+                else f"{cls.__name__} {value!r:.60}"), f"read the file first: {made_by}"
+    if value is None:
+        return "None", f"pass the table itself, e.g. {made_by}"
+    if isinstance(value, pl.Series):
+        return ("a polars Series (one column)",
+                f"pass the whole table (the results' rows), e.g. {made_by}")
+    if library == "pandas":
+        return f"a pandas {cls.__name__}", "convert it: pl.from_pandas(df)"
+    if library == "pyarrow":
+        return f"a pyarrow {cls.__name__}", "convert it: pl.from_arrow(table)"
+    if library == "numpy":
+        return (f"a NumPy {cls.__name__}",
+                "name its columns: pl.DataFrame(array, schema=[...], orient='row')")
+    if isinstance(value, Mapping):
+        return f"a {cls.__name__}", "make a table of it: pl.DataFrame(data)"
+    if isinstance(value, (list, tuple)):
+        return (f"a {cls.__name__} of {len(value)} item(s)",
+                "make a table of it: pl.DataFrame(rows) (a list of dicts, one a row)")
+    shown = f"{value!r:.60}" if isinstance(value, (int, float, bytes)) else ""
+    name = cls.__name__ if library == "builtins" else f"{library}.{cls.__name__}"
+    return (f"{name}" + (f" ({' '.join(shown.split())})" if shown else "")), (
+        f"pass a polars DataFrame, e.g. {made_by}")
 
 
 def as_frame(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",

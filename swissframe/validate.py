@@ -59,6 +59,7 @@ from swissframe.schema import (
     REQUIRED_COLUMNS,
     VOCABULARY,
     as_frame,
+    not_a_table,
     blank,
     find_problems,
     fits_int64,
@@ -939,8 +940,9 @@ def _validate(results: Frame, *, rules: str | Ruleset = AUTO,
         get(rules)  # (an unknown name is refused before the table is read)
     best_of = resolve_best_of(best_of)
     if not isinstance(results, (pl.DataFrame, pl.LazyFrame)):
-        msg = (f"expected a polars DataFrame or LazyFrame, got {type(results).__name__}. "
-               "Hint: wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow.")
+        kind, hint = not_a_table(results, made_by="sf.validate(sf.read(path))")
+        msg = (f"validate takes a polars DataFrame or LazyFrame (or what sf.read returns), "
+               f"got {kind}. Hint: {hint}.")
         raise SchemaError(msg)
     lf_in = as_frame(results).lazy()  # (a LazyFrame's plan runs once, its failure named)
     ruleset = get(auto_rules(lf_in)[0] if auto else rules)

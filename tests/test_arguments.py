@@ -285,3 +285,40 @@ def test_a_reader_argument_of_the_wrong_kind_is_named(call: Callable[[], Any],
     assert sf.read_trf(TRF, event_ids="club").results["event_id"].unique().to_list() == [
         "club"]
     assert sf.read(STORE, workers=1).results.height
+
+
+#: A table given as another library's data or plain Python (bad data 240): each kind is
+#: named with its library, on one line, with the call that makes a polars table of it (a
+#: pandas frame was "got DataFrame", a dict was told to use pl.from_pandas, and validate
+#: and report had messages of their own).
+TABLE_KINDS: Final[dict[str, tuple[Callable[[pl.DataFrame], object], str, str]]] = {
+    "pandas": (lambda df: pytest.importorskip("pandas").DataFrame(df.to_dict(as_series=False)),
+               "a pandas DataFrame", r"pl\.from_pandas\(df\)"),
+    "arrow": (lambda df: df.to_arrow(), "a pyarrow Table", r"pl\.from_arrow\(table\)"),
+    "arrow batch": (lambda df: df.to_arrow().to_batches()[0], "a pyarrow RecordBatch",
+                    r"pl\.from_arrow"),
+    "dict": (lambda df: df.to_dict(as_series=False), "a dict", r"pl\.DataFrame\(data\)"),
+    "rows": (lambda df: df.to_dicts(), r"a list of \d+ item\(s\)", r"pl\.DataFrame\(rows\)"),
+    "series": (lambda df: df["player_id"], r"a polars Series \(one column\)",
+               "pass the whole table"),
+    "numpy": (lambda df: df.to_numpy(), "a NumPy ndarray", "name its columns"),
+}
+
+
+@pytest.mark.parametrize("kind", list(TABLE_KINDS))
+def test_a_table_of_another_kind_is_named_with_its_conversion(kind: str) -> None:
+    make, said, hint = TABLE_KINDS[kind]
+    data = make(_res())
+    for call, start in ((sf.standings, "the results table must be a polars DataFrame or "
+                                       "LazyFrame, got "),
+                        (sf.validate, r"validate takes a polars DataFrame or LazyFrame \(or "
+                                      r"what sf\.read returns\), got "),
+                        (lambda d: sf.cut_status(_res(), d, top=4),
+                         "the pairings table must be a polars DataFrame or LazyFrame, got ")):
+        with pytest.raises(sf.SchemaError, match=f"^{start}{said}\\. Hint: .*{hint}") as exc:
+            call(data)  # type: ignore[operator]
+        assert "\n" not in str(exc.value)
+    if kind not in ("rows",):
+        with pytest.raises(sf.DataError, match=f"^cannot build a report from {said}\\. Hint: "
+                                               f".*{hint}.*then sf\\.report\\(table\\)"):
+            sf.report(data)

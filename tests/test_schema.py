@@ -44,7 +44,7 @@ def test_missing_and_mistyped_columns() -> None:
         sf.validate_results(GOOD.drop("games_drawn"))
     with pytest.raises(sf.SchemaError, match="games_won is String"):
         sf.validate_results(GOOD.with_columns(pl.col("games_won").cast(pl.String)))
-    with pytest.raises(sf.SchemaError, match="must be a polars DataFrame or LazyFrame, got dict"):
+    with pytest.raises(sf.SchemaError, match="must be a polars DataFrame or LazyFrame, got a dict"):
         sf.validate_results({"round": [1]})  # type: ignore[arg-type]
 
 

@@ -77,7 +77,8 @@ def test_lazy_input_and_default_event_id() -> None:
 
 
 def test_bad_arguments_raise() -> None:
-    with pytest.raises(sf.SchemaError, match="expected a polars DataFrame"):
+    with pytest.raises(sf.SchemaError, match=r"validate takes a polars DataFrame .*got a dict\. "
+                                             r"Hint: make a table of it: pl\.DataFrame"):
         validate({"round": [1]})  # type: ignore[arg-type]
     with pytest.raises(sf.RulesetError, match="unknown ruleset 'nope'"):
         validate(GOOD, rules="nope")

@@ -17,7 +17,7 @@ from swissframe.errors import DataError, did_you_mean
 from swissframe.report._event import EventMeta
 from swissframe.rules import Ruleset
 from swissframe.rules._infer import DEFAULT
-from swissframe.schema import as_frame
+from swissframe.schema import as_frame, not_a_table
 
 if TYPE_CHECKING:
     from swissframe.io.decklist import DecklistEvents
@@ -124,8 +124,14 @@ def load(data: Any) -> Source:
         return Source(data.results, _named(_info(data), event_names([data], ids)),
                       names=_names(players) if isinstance(players, pl.DataFrame) else {},
                       rules=_rulesets(infer_rulesets(events_of(data))))
-    msg = (f"cannot build a report from {type(data).__name__}. Hint: pass a results frame, "
-           "file paths, or what sf.read / read_decklist_cache / read_tom / read_trf return.")
+    kind, hint = not_a_table(data)
+    if kind.startswith(("a pandas", "a pyarrow", "a NumPy", "a polars Series")) \
+            or isinstance(data, Mapping):
+        hint = f"{hint}, then sf.report(table)"  # (table-like data: how to make the table)
+    else:
+        hint = ("pass a results frame, file paths, or what sf.read / read_decklist_cache / "
+                "read_tom / read_trf return")
+    msg = f"cannot build a report from {kind}. Hint: {hint}."
     raise DataError(msg)
 
 
