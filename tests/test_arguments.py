@@ -322,3 +322,15 @@ def test_a_table_of_another_kind_is_named_with_its_conversion(kind: str) -> None
         with pytest.raises(sf.DataError, match=f"^cannot build a report from {said}\\. Hint: "
                                                f".*{hint}.*then sf\\.report\\(table\\)"):
             sf.report(data)
+
+
+def test_cut_status_without_pairings_is_refused_as_such() -> None:
+    """None is not "no pairings" to cut_status (bad data 241): it reached the cut's shared
+    round code as the unknown next round and ended in a ValidationError of 31
+    "unpaired_draw" rows of the results table, which has none."""
+    for call in (lambda: sf.cut_status(_res(), None, top=4),  # type: ignore[arg-type]
+                 lambda: sf.id_advice(_res(), None, top=4)):  # type: ignore[arg-type]
+        with pytest.raises(sf.SchemaError, match=r"^the pairings table must be a polars "
+                                                 r"DataFrame or LazyFrame, got None\. Hint: "
+                                                 r"pass the table itself, e\.g\. sf\.read_res"):
+            call()
