@@ -334,3 +334,22 @@ def test_cut_status_without_pairings_is_refused_as_such() -> None:
                                                  r"DataFrame or LazyFrame, got None\. Hint: "
                                                  r"pass the table itself, e\.g\. sf\.read_res"):
             call()
+
+
+@pytest.mark.parametrize("weights", [["0.5"] * 4, [True] * 4, "1111", [1, "1", 1, 1]])
+def test_outcome_weights_are_numbers(weights: object) -> None:
+    """cut_status's weights were read by float() (bad data 242): text and flags were
+    taken as numbers, and a text "1111" letter by letter as four weights."""
+    outs = [(2, 0, 0), (0, 2, 0), (1, 1, 0), (0, 0, 3)]
+    with pytest.raises(sf.DataError, match=r"must be 4 finite non-negative numbers \(not "
+                                           r"text or flags\)"):
+        sf.cut_status(_res(), _pairs(), top=4, outcomes=outs, weights=weights)  # type: ignore[arg-type]
+
+
+def test_outcome_weights_of_numpy_are_its_numbers() -> None:
+    np = pytest.importorskip("numpy")
+    outs = [(2, 0, 0), (0, 2, 0), (1, 1, 0), (0, 0, 3)]
+    want = sf.cut_status(_res(), _pairs(), top=4, outcomes=outs, weights=[1, 1, 2, 2])
+    got = sf.cut_status(_res(), _pairs(), top=4, outcomes=outs,
+                        weights=np.array([1.0, 1.0, 2.0, 2.0]))  # type: ignore[arg-type]
+    assert got.equals(want)
