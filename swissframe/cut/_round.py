@@ -137,7 +137,7 @@ def outcome_table(outcomes: Sequence[tuple[int, int, int]] = DEFAULT_OUTCOMES,
     real = listed is not None and all(isinstance(x, numbers.Real) and not isinstance(x, bool)
                                       for x in listed)
     w = [1.0] * len(outs) if weights is None else (
-        [float(x) for x in listed] if real and listed is not None else [])  # type: ignore[arg-type]
+        [float(x) for x in listed] if real and listed is not None else [])
     # (NaN compares false both ways: it passed min(w) < 0 and gave NaN probabilities)
     if (len(w) != len(outs) or not all(math.isfinite(x) and x >= 0 for x in w)
             or sum(w) <= 0):

@@ -4,6 +4,7 @@ and the event metadata (name, date, format, names, the ruleset and why) each car
 from __future__ import annotations
 
 import datetime as dt
+import io
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -92,7 +93,7 @@ def load(data: Any) -> Source:
     give them.
     """
     from swissframe.io._files import Source as Read
-    from swissframe.io._files import event_names, events_of, read
+    from swissframe.io._files import event_names, events_of, path_items, read
     from swissframe.io.decklist import DecklistEvents
     from swissframe.io.tom import TomEvents
     from swissframe.io.trf import TrfEvents
@@ -124,6 +125,8 @@ def load(data: Any) -> Source:
         return Source(data.results, _named(_info(data), event_names([data], ids)),
                       names=_names(players) if isinstance(players, pl.DataFrame) else {},
                       rules=_rulesets(infer_rulesets(events_of(data))))
+    if isinstance(data, io.IOBase):  # (an open file or a buffer: said as a reader says it)
+        path_items(data)
     kind, hint = not_a_table(data)
     if kind.startswith(("a pandas", "a pyarrow", "a NumPy", "a polars Series")) \
             or isinstance(data, Mapping):

@@ -87,9 +87,10 @@ class SeasonReport:
         ``index.html`` (the season page) plus one page per event under ``events/``, linked
         both ways. Returns the file or folder written.
         """
-        from swissframe.io._files import write_folder_atomic, write_text_atomic
+        from swissframe.io._files import local_path, write_folder_atomic, write_text_atomic
         from swissframe.report._event import PAGE_SUFFIXES, check_page_path
 
+        path = local_path(path, what="save: the report's file")  # (bad data 243)
         check_page_path(path)
         p = Path(path)
         if p.suffix.lower() in PAGE_SUFFIXES:
