@@ -40,6 +40,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 import polars as pl
@@ -59,7 +60,6 @@ from swissframe.schema import (
     REQUIRED_COLUMNS,
     VOCABULARY,
     as_frame,
-    not_a_table,
     blank,
     find_problems,
     fits_int64,
@@ -71,6 +71,7 @@ from swissframe.schema import (
     impossible_score_words,
     key_columns,
     misnamed_optional,
+    not_a_table,
     string_like,
     whole_numbers,
 )
@@ -106,7 +107,7 @@ class Kind(NamedTuple):
 
 
 #: Every kind a report can contain (schema.find_problems' kinds keep their names).
-KINDS: Final[Mapping[str, Kind]] = {
+KINDS: Final[Mapping[str, Kind]] = MappingProxyType({
     "unreadable_file": Kind(
         "error", "a file could not be read or parsed (truncated, garbage, wrong format, "
         "unsafe XML)", "re-export the file; its rows are not in the report"),
@@ -213,7 +214,7 @@ KINDS: Final[Mapping[str, Kind]] = {
         "note", "the file's format writes something in its own normal way, read as meant "
         "(e.g. melee.gg lists a draw once for each player): listed, not a problem",
         ""),
-}
+})
 
 #: Severities in report order. A ``note`` is no problem: it leaves a report clean (and
 #: ``validate --strict`` passing), and is listed so that nothing read is unexplained.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Final
 
 import polars as pl
@@ -45,7 +46,7 @@ __all__ = ["ID_SCORES", "IdReport", "detect_intentional_draws", "id_advice", "id
 #: How each source records an intentional draw (games won, lost, drawn of either seat).
 #: EventLink/melee.gg report 0-0-3 (MTR §2.5); WER before 2019 also allowed a 0-0 "draw
 #: button"; Topdeck.gg reports matches only (0-0-1 = any draw, so every draw is flagged).
-ID_SCORES: Final[Mapping[str, tuple[tuple[int, int, int], ...]]] = {
+ID_SCORES: Final[Mapping[str, tuple[tuple[int, int, int], ...]]] = MappingProxyType({
     "mtg": ((0, 0, 3),),
     "melee": ((0, 0, 3),),
     "eventlink": ((0, 0, 3),),
@@ -53,7 +54,7 @@ ID_SCORES: Final[Mapping[str, tuple[tuple[int, int, int], ...]]] = {
     "topdeck": ((0, 0, 1),),
     "cardsrealm": ((0, 0, 3),),
     "manatraders": ((0, 0, 3),),
-}
+})
 
 
 def _advice_text(a_draw: pl.Expr, b_draw: pl.Expr) -> pl.Expr:

@@ -45,6 +45,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Final, Literal, get_args
 
 from swissframe.errors import (
@@ -232,7 +233,7 @@ class PlatformOptions(Mapping[str, object]):
 #: Human labels of criteria and standings columns, as the rules texts and the organisers'
 #: software print them (one place: charts, tables and explanations read them from here).
 #: A percentage's label ends with ``%``.
-LABELS: dict[str, str] = {
+LABELS: Final[Mapping[str, str]] = MappingProxyType({
     "match_points": "Points", "match_wins": "Match wins", "wins": "Wins",
     "mwp": "MW%", "gwp": "GW%", "omwp": "OMW%", "ogwp": "OGW%", "oomwp": "OOMW%",
     "head_to_head": "Head-to-head", "random": "Random", "late": "Tardiness",
@@ -242,7 +243,7 @@ LABELS: dict[str, str] = {
     "game_wins": "Game wins", "omp": "OMP%",
     "buchholz": "BH", "bh": "BH", "sb": "SB", "direct_encounter": "DE", "win": "WIN",
     "won": "WON", "ps": "PS",
-}
+})
 
 #: What a criterion's number counts where its label does not say it, by tiebreaker function
 #: (one place: the terminal's legends and explanations, ``why`` and the reports read it
@@ -250,13 +251,14 @@ LABELS: dict[str, str] = {
 #: it themselves. FIDE direct encounter (C.07 Art. 6) is a count, not points: the number
 #: of the tied players it ranks below the player (``docs/rules-decisions.md``); Pokémon's
 #: head-to-head is the result of the one match of two tied players (TRH §5.5.1.1).
-UNITS: dict[str, str] = {"direct_encounter": "tied players ranked below",
-                         "head_to_head": "+1 beat the other tied player, -1 lost to them"}
+UNITS: Final[Mapping[str, str]] = MappingProxyType({
+    "direct_encounter": "tied players ranked below",
+    "head_to_head": "+1 beat the other tied player, -1 lost to them"})
 
 #: A parameter value that changes what the number counts: ``(function, key, value)`` →
 #: unit (the reading of direct encounter used before C.07's 2024 text is in points).
-PARAM_UNITS: dict[tuple[str, str, object], str] = {
-    ("direct_encounter", "method", "points"): "points against the tied players"}
+PARAM_UNITS: Final[Mapping[tuple[str, str, object], str]] = MappingProxyType({
+    ("direct_encounter", "method", "points"): "points against the tied players"})
 
 _BUCHHOLZ = re.compile(r"bh((?:_[cm]\d+)+)")
 
@@ -1053,9 +1055,13 @@ FIDE_2009 = dataclasses.replace(
     description="Chess, FIDE 2009 virtual-opponent rule for unplayed rounds",
     source="FIDE Handbook tie-break rules (2009): the virtual opponent")
 
-PRESETS: dict[str, Ruleset] = {r.name: r for r in (
+_REGISTERED: Final[dict[str, Ruleset]] = {r.name: r for r in (
     MTG, MTG_DCI_REPORTER, MTG_1999, MTG_WER, POKEMON, POKEMON_2016, YUGIOH, YUGIOH_DDD, FAB,
     MELEE_TWO_GAME, SWU, ONE_PIECE, DIGIMON, FIDE, FIDE_2026, FIDE_2009)}
+#: Every ruleset selectable by name: a read-only view (:func:`register` adds one). As a
+#: dict, ``sf.rules.PRESETS["mtg"] = …`` changed what every later call's ``rules="mtg"``
+#: ranked by, without a word (bad data 245); the tables of labels and units likewise.
+PRESETS: Final[Mapping[str, Ruleset]] = MappingProxyType(_REGISTERED)
 
 
 
@@ -1078,7 +1084,7 @@ def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
         msg = (f"a different ruleset named {ruleset.name!r} exists. Hint: give yours another "
                "name (dataclasses.replace(..., name=...)) or pass replace=True.")
         raise RulesetError(msg)
-    PRESETS[ruleset.name] = ruleset
+    _REGISTERED[ruleset.name] = ruleset
     return ruleset
 
 

@@ -53,8 +53,9 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, Literal, cast
 
 import polars as pl
@@ -151,10 +152,10 @@ class SimRules:
 
 
 #: Built-in simulation rules by name.
-SIM_RULES: Final = {
+SIM_RULES: Final[Mapping[str, SimRules]] = MappingProxyType({
     "mtg": SimRules("mtg", "mtg", awarded_bye_rate=0.02),
     "pokemon": SimRules("pokemon", "pokemon", group_by="record"),
-}
+})
 
 
 @dataclass(frozen=True)

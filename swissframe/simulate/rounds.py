@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Final
 
 import polars as pl
@@ -198,7 +199,7 @@ _TRH: Final = "Play! Pokémon Tournament Rules Handbook (1 Jan 2026) §5.5.4.1�
 _MTR: Final = "MTG Tournament Rules (10 Nov 2025) Appendix E"
 
 #: Every known rounds table by name.
-ROUND_TABLES: Final[Mapping[str, RoundsTable]] = {
+ROUND_TABLES: Final[Mapping[str, RoundsTable]] = MappingProxyType({
     t.name: t
     for t in (
         RoundsTable("mtg", _MTR + " (non-draft playoff)",
@@ -229,7 +230,7 @@ ROUND_TABLES: Final[Mapping[str, RoundsTable]] = {
         RoundsTable("lorcana_draft", _LOR + " (Limited, draft play-off)",
                     (*_LOR_HEAD, R(9, 16, 4, 8, 3), *_LOR_TAIL)),
     )
-}
+})
 del R
 
 

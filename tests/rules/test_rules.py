@@ -12,6 +12,7 @@ import json
 import pathlib
 import re
 from fractions import Fraction
+from typing import Final
 
 import polars as pl
 import pytest
@@ -587,3 +588,34 @@ def test_a_ruleset_s_cached_hash_is_its_fields_hash_and_is_not_pickled(name: str
         assert hash(back) == hash(rules)
     state = rules.__getstate__()
     assert set(state) == {f.name for f in dataclasses.fields(rules)}
+
+
+#: The shared tables a user can reach (bad data 245), by module and name: as dicts, an
+#: assignment changed what every later call read (``PRESETS["mtg"] = POKEMON`` ranked
+#: ``rules="mtg"`` by Pokémon's rules), without a word.
+SHARED_TABLES: Final = [
+    ("swissframe.rules", "PRESETS"), ("swissframe.rules", "LABELS"),
+    ("swissframe.rules", "UNITS"), ("swissframe.rules", "PARAM_UNITS"),
+    ("swissframe", "SIM_RULES"), ("swissframe", "ROUND_TABLES"),
+    ("swissframe.platforms", "PLATFORMS"), ("swissframe.platforms", "MELEE_ERAS"),
+    ("swissframe.cut", "ID_SCORES"), ("swissframe.validate", "KINDS"),
+    ("swissframe.compare", "CRITERION_LABELS"), ("swissframe.compare", "COLUMN_HEADINGS"),
+]
+
+
+@pytest.mark.parametrize(("module", "name"), SHARED_TABLES)
+def test_a_shared_table_cannot_be_changed_by_a_caller(module: str, name: str) -> None:
+    table = getattr(importlib.import_module(module), name)
+    key = next(iter(table))
+    with pytest.raises(TypeError):
+        table[key] = None
+    with pytest.raises((TypeError, AttributeError)):
+        table.pop(key)  # type: ignore[attr-defined]
+    assert next(iter(table)) == key
+
+
+def test_register_still_adds_a_ruleset_by_name() -> None:
+    mine = dataclasses.replace(sf.rules.MTG, name="test-shared-registry")
+    assert sf.rules.register(mine) is mine
+    assert sf.rules.get("test-shared-registry") is mine
+    assert sf.rules.PRESETS["test-shared-registry"] is mine
