@@ -119,6 +119,17 @@ class EventReport:
     def __str__(self) -> str:
         return f"event report: {self.meta.name} ({self.standings.height} players)"
 
+    def __repr__(self) -> str:
+        """A one-line summary: the dataclass's own repr printed every table and the
+        ruleset, 20 KB for an event of 9 players (bad data 246)."""
+        from swissframe._display import count, quoted, summary_text
+
+        return summary_text("EventReport", [
+            quoted(self.meta.name), count(self.standings.height, "player"),
+            f"rules {self.meta.rules.name}", f"top {self.top}"],
+            ["html", "save(path)", "standings", "by_round", "comparison", "status",
+             "advice", "sensitivity"])
+
     # ---------------------------------------------------------------- helpers
     def name(self, pid: str) -> str:
         """The display name of a player id."""

@@ -124,6 +124,15 @@ class SeasonReport:
     def __str__(self) -> str:
         return f"season report: {self.title} ({len(self.metas)} events)"
 
+    def __repr__(self) -> str:
+        """A one-line summary (the dataclass's repr printed every event's ruleset and
+        table: bad data 246)."""
+        from swissframe._display import count, quoted, summary_text
+
+        return summary_text("SeasonReport", [
+            quoted(self.title), count(len(self.metas), "event"), f"top {self.top}"],
+            ["html", "save(path)", "summary", "sensitivity", "ids"])
+
 
 def _season_file(rel: Path) -> bool:
     """Whether ``rel`` (inside a season folder) is a file a season report writes:

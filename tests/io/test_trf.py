@@ -718,3 +718,12 @@ def test_a_tab_in_a_player_line_is_refused_outside_its_name() -> None:
         parse_trf("\n".join([*rows[:2], tabbed]) + "\n", event_key="e", source="club.trf")
     named = rows[2].replace("C" + " " * 32, "C\tx" + " " * 30)  # (its columns kept)
     assert parse_trf("\n".join([*rows[:2], named]) + "\n", event_key="e").results.equals(whole)
+
+
+def test_a_read_prints_one_line(all_codes: TrfEvents) -> None:
+    """Printing the result dumped every frame, 6.1 KB (bad data 246)."""
+    text = repr(all_codes)
+    assert text.startswith("TrfEvents: 1 event, 8 players, 24 result rows, 2 pending "
+                           "seats — .results, .players")
+    assert "\n" not in text
+    assert all_codes._repr_html_().startswith("<div><strong>TrfEvents</strong>: 1 event")
