@@ -2466,6 +2466,7 @@ def _named_rulesets(results: pl.DataFrame, inferred: pl.DataFrame) -> pl.DataFra
     would be ranked by rules it does not name."""
     from swissframe.rules import PRESETS
     from swissframe.rules._infer import RULESET_COLUMN, check_ruleset_column, table_rulesets
+    from swissframe.rules._ruleset import known_name
 
     files = (results["source_file"].unique(maintain_order=True).to_list()
              if "source_file" in results.columns else [])
@@ -2474,6 +2475,12 @@ def _named_rulesets(results: pl.DataFrame, inferred: pl.DataFrame) -> pl.DataFra
     except SchemaError as exc:  # (a file's column: the file's error)
         raise ImportFormatError(str(exc)) from None
     named = results.filter(pl.col(RULESET_COLUMN).is_not_null())
+    # (each name read as rules= reads it, "MTG" as mtg: known_name; an unknown one kept,
+    # to be refused below)
+    spelled = named.get_column(RULESET_COLUMN).cast(pl.String).unique().to_list()
+    names = {n: known_name(n) or n for n in spelled}
+    if any(k != v for k, v in names.items()):
+        named = named.with_columns(pl.col(RULESET_COLUMN).cast(pl.String).replace(names))
     per_event = named.group_by("event_id").agg(
         pl.col(RULESET_COLUMN).cast(pl.String).unique().sort().alias("_names"),
         pl.col("source_file").first().alias("_file") if "source_file" in named.columns

@@ -42,6 +42,7 @@ import inspect
 import math
 import numbers
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -1084,8 +1085,45 @@ def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
         msg = (f"a different ruleset named {ruleset.name!r} exists. Hint: give yours another "
                "name (dataclasses.replace(..., name=...)) or pass replace=True.")
         raise RulesetError(msg)
+    alike = [n for n in PRESETS if n != ruleset.name and _folded(n) == _folded(ruleset.name)]
+    if alike:  # (a name is found in any case and spelling: two alike would be ambiguous)
+        msg = (f"the ruleset name {ruleset.name!r} reads as the ruleset {alike[0]!r} (names "
+               "are found in any case, accents and spacing). Hint: give yours another name "
+               "(dataclasses.replace(..., name=...)).")
+        raise RulesetError(msg)
     _REGISTERED[ruleset.name] = ruleset
     return ruleset
+
+
+def _folded(name: str) -> str:
+    """A ruleset's name as :func:`known_name` compares it: one Unicode form (NFKC: a
+    full-width ``ｍｔｇ`` is ``mtg``), any case, accents left out (``pokémon``), spaces
+    around left out and spaces or underscores within read as ``-`` (``fide 2026``).
+
+    >>> _folded(" Pokémon "), _folded("FIDE_2026"), _folded("ｍｔｇ")
+    ('pokemon', 'fide-2026', 'mtg')
+    """
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name)).casefold()
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return re.sub(r"[\s_]+", "-", text.strip())
+
+
+def known_name(name: object) -> str | None:
+    """The registered ruleset name ``name`` means: itself, else the one name it spells in
+    another case, accents, Unicode form or spacing (``"MTG"``, ``" mtg"``, ``"pokémon"``,
+    ``"fide 2026"``: each was "unknown ruleset", though it names one ruleset and no other;
+    bad data 247), else None. The one reading of a ruleset's name: ``rules=`` and
+    ``--rules`` (:func:`get`), a results file's ``ruleset`` column.
+
+    >>> known_name("Pokémon"), known_name("mtg"), known_name("magic")
+    ('pokemon', 'mtg', None)
+    """
+    if not isinstance(name, str):
+        return None
+    if name in PRESETS:
+        return name
+    found = [n for n in PRESETS if _folded(n) == _folded(name)]
+    return found[0] if len(found) == 1 else None
 
 
 @functools.cache
@@ -1172,17 +1210,19 @@ def get(rules: str | Ruleset) -> Ruleset:
     >>> import swissframe as sf
     >>> sf.rules.get("mtg").describe()
     'mtg: W/D/L/bye 3/1/0/3; match_points → omwp → gwp → ogwp'
+    >>> sf.rules.get("Pokémon").name  # (a name in another case or spelling: known_name)
+    'pokemon'
     """
     if isinstance(rules, Ruleset):
         if PRESETS.get(rules.name) is not rules:
             _check_engine_names(rules)
         return rules
-    try:
-        return PRESETS[rules]
-    except (KeyError, TypeError):  # (TypeError: an unhashable value, e.g. a list of names)
-        every = (f"one of {sorted(PRESETS)}, or a swissframe.rules.Ruleset instance "
-                 "(swissframe rules lists them).")
-        hint = (did_you_mean(rules, PRESETS, every, fold_case=True)
-                if isinstance(rules, str) else every)
-        msg = f"unknown ruleset {rules!r}. Hint: {hint}"
-        raise RulesetError(msg) from None
+    name = known_name(rules)  # (a list of names or another object: None)
+    if name is not None:
+        return PRESETS[name]
+    every = (f"one of {sorted(PRESETS)}, or a swissframe.rules.Ruleset instance "
+             "(swissframe rules lists them).")
+    hint = (did_you_mean(_folded(rules), PRESETS, every, fold_case=True)
+            if isinstance(rules, str) else every)
+    msg = f"unknown ruleset {rules!r}. Hint: {hint}"
+    raise RulesetError(msg) from None

@@ -357,7 +357,7 @@ def test_unknown_criterion_and_bad_definitions_raise() -> None:
         sf.rules.get("no-such-game")
 
 
-@pytest.mark.parametrize(("typed", "meant"), [("mgt", "'mtg'"), ("MTG", "'mtg'"),
+@pytest.mark.parametrize(("typed", "meant"), [("mgt", "'mtg'"), ("MGT", "'mtg'"),
                                               ("pokeman", "'pokemon'"),
                                               ("fide2026", "'fide-2026'")])
 def test_a_mistyped_ruleset_name_is_answered_with_the_nearest(typed: str, meant: str) -> None:
@@ -619,3 +619,42 @@ def test_register_still_adds_a_ruleset_by_name() -> None:
     assert sf.rules.register(mine) is mine
     assert sf.rules.get("test-shared-registry") is mine
     assert sf.rules.PRESETS["test-shared-registry"] is mine
+
+
+@pytest.mark.parametrize(("spelled", "name"), [
+    ("MTG", "mtg"), (" mtg", "mtg"), ("Mtg-1/3", "mtg-1/3"), ("pokémon", "pokemon"),
+    ("POKÉMON", "pokemon"), ("poke\u0301mon", "pokemon"), ("ｍｔｇ", "mtg"),
+    ("fide_2026", "fide-2026"), ("fide 2026", "fide-2026"), ("One Piece", "one-piece"),
+    ("SWU", "swu")])
+def test_a_ruleset_name_is_found_in_any_case_and_spelling(spelled: str, name: str) -> None:
+    """Each was "unknown ruleset 'MTG'. Hint: did you mean 'mtg', …?" though it names one
+    ruleset and no other, while rules="AUTO" was taken (bad data 247)."""
+    assert sf.rules.get(spelled) is sf.rules.PRESETS[name]
+
+
+def test_a_ruleset_name_in_another_case_ranks_as_the_name() -> None:
+    from tests.helpers import REPO_ROOT
+
+    res = sf.read_results(REPO_ROOT / "data" / "events" / "store-championship.csv")
+    assert sf.standings(res, "Pokémon").equals(sf.standings(res, "pokemon"))
+    assert sf.sensitivity(res, ["MTG", "FaB"], top=4)["ruleset"].to_list() == ["mtg", "fab"]
+    with pytest.raises(RulesetError, match=r"unknown ruleset 'pokemn'\. Hint: did you mean "
+                                           r"'pokemon'"):
+        sf.rules.get("pokemn")
+
+
+def test_a_file_names_its_ruleset_in_any_case(tmp_path: pathlib.Path) -> None:
+    f = tmp_path / "e.csv"
+    f.write_text("round,player_a,player_b,games_a,games_b,games_drawn,ruleset\n"
+                 "1,A,B,2,0,0,Pokémon\n", encoding="utf-8")
+    assert sf.read(f).events["ruleset"].to_list() == ["pokemon"]
+
+
+def test_a_name_that_reads_as_another_ruleset_is_not_registered() -> None:
+    """Names are found in any case: a second ruleset spelled like a registered one would
+    make the name mean two rulesets."""
+    sf.rules.register(dataclasses.replace(sf.rules.MTG, name="test-fold-a"))
+    with pytest.raises(RulesetError, match=r"the ruleset name 'Test_Fold_A' reads as the "
+                                           r"ruleset 'test-fold-a'"):
+        sf.rules.register(dataclasses.replace(sf.rules.FAB, name="Test_Fold_A"))
+    assert sf.rules.get("TEST-FOLD-A").name == "test-fold-a"
