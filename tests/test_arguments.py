@@ -353,3 +353,17 @@ def test_outcome_weights_of_numpy_are_its_numbers() -> None:
     got = sf.cut_status(_res(), _pairs(), top=4, outcomes=outs,
                         weights=np.array([1.0, 1.0, 2.0, 2.0]))  # type: ignore[arg-type]
     assert got.equals(want)
+
+
+def test_id_advice_names_its_own_options() -> None:
+    """id_advice passes its keywords to cut_status (bad data 248): a misspelt one was
+    "TypeError: cut_status() got an unexpected keyword argument 'n_sim'", and one given
+    beside status= was dropped without a word."""
+    with pytest.raises(sf.DataError, match=r"^id_advice takes no option 'n_sim'\. Hint: did "
+                                           r"you mean 'n_sims'\?"):
+        sf.id_advice(_res(), _pairs(), top=4, n_sim=3)
+    status = sf.cut_status(_res(), _pairs(), top=4)
+    with pytest.raises(sf.DataError, match=r"given status= and cut_status options \(n_sims\)"):
+        sf.id_advice(_res(), _pairs(), top=4, status=status, n_sims=1000)
+    assert sf.id_advice(_res(), _pairs(), top=4, status=status).equals(
+        sf.id_advice(_res(), _pairs(), top=4))

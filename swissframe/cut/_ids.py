@@ -29,6 +29,7 @@ from swissframe.errors import (
     check_seed,
     check_top,
     check_whole,
+    did_you_mean,
 )
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
@@ -81,6 +82,27 @@ def _given_status(status: pl.DataFrame, pairings: pl.DataFrame) -> pl.DataFrame:
     return st
 
 
+def _check_status_options(kwargs: Mapping[str, object], *, given: bool) -> None:
+    """``id_advice``'s keywords for :func:`cut_status`: each one of its options, and none
+    beside a ``status`` already computed, or a :class:`DataError` (bad data 248). A
+    misspelt one was Python's ``TypeError`` naming ``cut_status()``, a function the caller
+    did not call, and one given with ``status=`` was dropped without a word."""
+    import inspect
+
+    options = [p.name for p in inspect.signature(cut_status).parameters.values()
+               if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    for name in kwargs:
+        if name not in options:
+            msg = (f"id_advice takes no option {name!r}. Hint: "
+                   + did_you_mean(name, options, f"its cut_status options are {options}"))
+            raise DataError(msg + ("" if msg.endswith("?") else "."))
+    if given and kwargs:
+        msg = (f"id_advice was given status= and cut_status options ({', '.join(kwargs)}), "
+               "which only make a status: they would be ignored. Hint: pass them to the "
+               "cut_status call that made status, or leave status out.")
+        raise DataError(msg)
+
+
 @scoped
 def id_advice(results: Frame, pairings: Frame, top: int = 8, rules: str | Ruleset = "mtg",
               *, status: pl.DataFrame | None = None, **kwargs: object) -> pl.DataFrame:
@@ -113,6 +135,7 @@ def id_advice(results: Frame, pairings: Frame, top: int = 8, rules: str | Rulese
     >>> adv.select("player_a", "player_b", "a_draw", "b_draw", "advice").row(0)
     ('A', 'C', 'guaranteed', 'guaranteed', 'both can draw in')
     """
+    _check_status_options(kwargs, given=status is not None)
     pr = as_frame(pairings, what="pairings table", made_by=PAIRINGS_MADE_BY)
     if status is None:  # (cut_status checks the pairings and writes its table as it should)
         st = cut_status(results, pr, top, rules, **kwargs)  # type: ignore[arg-type]
