@@ -54,10 +54,10 @@ def test_a_path_or_none_for_the_table_is_named_with_how_to_read_it(call: object)
     """With rules="auto" (the default) a path or None reached ``.lazy()`` first and
     ended in "AttributeError: 'str' object has no attribute 'lazy'"."""
     assert callable(call)
-    with pytest.raises(sf.SchemaError, match=r"got str \('league\.csv'\)\. Hint: read the "
+    with pytest.raises(sf.SchemaError, match=r"got a path \('league\.csv'\)\. Hint: read the "
                                              r"file first: sf\.read_results\(path\)"):
         call("league.csv")
-    with pytest.raises(sf.SchemaError, match=r"got NoneType \(None\)\. Hint: pass the table"):
+    with pytest.raises(sf.SchemaError, match=r"got None\. Hint: pass the table"):
         call(None)
     assert issubclass(sf.SchemaError, ValueError)
 
