@@ -189,6 +189,11 @@ def check_names(what: str, value: object, *, hint: str) -> tuple[str, ...]:
         return (value,)
     if (isinstance(value, Sequence) and not isinstance(value, bytes)
             and all(isinstance(v, str) for v in value)):
+        twice = next((v for i, v in enumerate(value) if v in value[:i]), None)
+        if twice is not None:  # (a key named twice ended in Polars' bare DuplicateError)
+            msg = (f"{what} names the column {twice!r} twice ({list(value)!r:.80}). Hint: "
+                   "name each column once.")
+            raise DataError(msg)
         return tuple(value)
     msg = f"{what} must be column names, got {value!r:.60}. Hint: {hint}"
     raise DataError(msg)
@@ -325,8 +330,13 @@ def check_events(value: object, kinds: tuple[type, ...], *, call: str, hint: str
     if isinstance(value, kinds):
         return
     names = " or ".join(k.__name__ for k in kinds)
-    msg = (f"{call} takes the events an importer returns ({names}), got "
-           f"{type(value).__name__} ({value!r:.60}). Hint: {hint}.")
+    import polars as pl
+
+    from swissframe.schema import not_a_table  # (a table's repr is many lines: bad data 240)
+
+    kind = (f"a polars {type(value).__name__}" if isinstance(value, (pl.DataFrame, pl.LazyFrame))
+            else not_a_table(value)[0])
+    msg = f"{call} takes the events an importer returns ({names}), got {kind}. Hint: {hint}."
     raise SchemaError(msg)
 
 

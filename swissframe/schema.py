@@ -88,7 +88,14 @@ from swissframe._collect import (
     with_columns,
 )
 from swissframe._display import quoted
-from swissframe.errors import DataError, DataWarning, SchemaError, ValidationError, check_names
+from swissframe.errors import (
+    DataError,
+    DataWarning,
+    SchemaError,
+    ValidationError,
+    check_game_triples,
+    check_names,
+)
 
 if TYPE_CHECKING:
     from polars._typing import PolarsDataType
@@ -2180,6 +2187,10 @@ def from_matches(
     └───────┴───────────┴─────────────┴───────────┴────────────┘
     """
     c = check_match_columns(columns)
+    # (a text "2-0-0" was read as three column names: Polars' bare ColumnNotFoundError)
+    bye_games = check_game_triples(
+        "bye_games", [bye_games] if isinstance(bye_games, (tuple, list)) else bye_games,
+        hint="one triple, e.g. bye_games=(2, 0, 0)")[0]
     lf = as_frame(matches, what="match table").lazy()
     schema = lf.collect_schema()
     need = [ROUND, c.player_a, c.player_b, c.games_a, c.games_b, c.games_drawn]

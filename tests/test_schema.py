@@ -1241,3 +1241,16 @@ def test_a_key_column_the_table_lacks_is_named_by_every_check() -> None:
         sf.validate(res, origin=[])  # type: ignore[arg-type]
     assert any("scenario" in d for d in sf.validate(res, keys=["scenario"]).problems[
         "detail"].to_list())  # (validate reports what it finds: a missing column too)
+
+
+@pytest.mark.parametrize("bye_games", ["2-0-0", (2, 0), (2, 0, -1), None])
+def test_from_matches_reads_one_bye_score(bye_games: object) -> None:
+    """A text "2-0-0" was read as three column names (Polars' bare ColumnNotFoundError),
+    a pair or None a bare error of its own (bad data 248)."""
+    m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": [None],
+                      "games_a": [2], "games_b": [0], "games_drawn": [0]},
+                     schema_overrides={"player_b": pl.String})
+    with pytest.raises(sf.DataError, match=r"^bye_games must be \(games won, lost, drawn\) "
+                                           r"triples .*Hint: one triple"):
+        sf.from_matches(m, bye_games=bye_games)  # type: ignore[arg-type]
+    assert sf.from_matches(m, bye_games=[2, 0, 0]).equals(sf.from_matches(m))

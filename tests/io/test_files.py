@@ -1872,11 +1872,10 @@ def test_a_stream_or_a_url_given_as_input_is_named(read: Any) -> None:
     up as a path ("no such file … 'round,player_a,…'"); a URL was "no such file"."""
     import io
 
-    with CSV.open() as f:
-        with pytest.raises(ImportFormatError, match=r"got an open file \('.*store-championsh"
-                                                    r"ip\.csv'\)\. Hint: pass its path, e\.g\. "
-                                                    r"f\.name\."):
-            read(f)
+    with CSV.open() as f, pytest.raises(
+            ImportFormatError, match=r"got an open file \('.*store-championship\.csv'\)\. "
+                                     r"Hint: pass its path, e\.g\. f\.name\."):
+        read(f)
     for buffer in (io.StringIO(CSV.read_text()), io.BytesIO(CSV.read_bytes())):
         with pytest.raises(ImportFormatError, match=r"got data in memory \((StringIO|BytesIO)"
                                                     r"\)\. Hint: write it to a file"):
