@@ -234,6 +234,23 @@ def _shown(value: object) -> str:
     return f"{value!r:.80}"
 
 
+def listed(value: object) -> object:
+    """A one-dimensional NumPy array or Polars Series as the list of its values (NumPy's
+    and Python's numbers), anything else as it is: where a sequence of numbers is read
+    (attendances, event sizes), an array was "not a sequence" (bad data 242).
+
+    >>> import numpy as np
+    >>> listed(np.array([8, 64])), listed((8, 64))
+    ([8, 64], (8, 64))
+    """
+    module = type(value).__module__.partition(".")[0]
+    if module == "numpy" and getattr(value, "ndim", None) == 1:
+        return list(value)  # type: ignore[call-overload]
+    if module == "polars" and type(value).__name__ == "Series":
+        return value.to_list()  # type: ignore[attr-defined]
+    return value
+
+
 def check_seed(seed: object) -> int | None:
     """A random seed as the analyses take it: None (fresh entropy) or an integer ≥ 0
     (NumPy's seed sequences refuse negative ones with a bare ``ValueError``).

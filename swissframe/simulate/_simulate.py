@@ -71,6 +71,7 @@ from swissframe.errors import (
     check_choice,
     check_seed,
     check_whole,
+    listed,
     memory_bytes,
 )
 from swissframe.schema import DISQUALIFIED, as_frame, blank, is_id_type, validate_results
@@ -803,6 +804,7 @@ def _sizes(n_players: int | Sequence[int] | range, n_events: int,
 
     # (a text or a None reached int() or list() and ended in their bare errors; a range is
     # read by its ends, never listed: range(32, 2**40) holds a trillion sizes)
+    n_players = listed(n_players)  # type: ignore[assignment]  # (an array: its numbers)
     single = whole(n_players)
     if not (single or isinstance(n_players, range)
             or (isinstance(n_players, Sequence) and not isinstance(n_players, (str, bytes))

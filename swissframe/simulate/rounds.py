@@ -28,6 +28,7 @@ Sources (see ``../shared/docs/rules.md``):
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -36,7 +37,7 @@ from typing import Final
 import polars as pl
 
 from swissframe._collect import collect
-from swissframe.errors import DataError, RulesetError, check_whole
+from swissframe.errors import DataError, RulesetError, check_whole, listed
 
 __all__ = [
     "ROUNDS_COLUMNS",
@@ -275,24 +276,25 @@ def _counts_frame(players: object) -> pl.DataFrame:
         raise DataError(msg)
     hint = ("Hint: pass an int, a sequence of ints, a {event_id: count} mapping or a "
             "players DataFrame.")
+    players = listed(players)  # (a NumPy array, a Series: their numbers)
     if (isinstance(players, (bool, str, bytes))
-            or not isinstance(players, (int, Sequence, Mapping))):
+            or not isinstance(players, (numbers.Integral, Sequence, Mapping))):
         msg = f"cannot read attendance from {type(players).__name__} {players!r}. {hint}"
         raise DataError(msg)
-    if isinstance(players, int):
+    if isinstance(players, numbers.Integral):
         ids, counts = ["event"], [players]
     elif isinstance(players, Mapping):
         ids, counts = [str(k) for k in players], list(players.values())
     else:
         ids, counts = [str(i) for i in range(len(players))], list(players)
-    odd = [c for c in counts if isinstance(c, bool) or not isinstance(c, int)]
+    odd = [c for c in counts if isinstance(c, bool) or not isinstance(c, numbers.Integral)]
     if odd:
         msg = f"attendance counts must be whole numbers, got {odd[0]!r}. {hint}"
         raise DataError(msg)
     # (a count past 64 bits ended in Polars' TypeError building the Int64 column)
-    counts = [check_whole("players", c, hint="an event's attendance, e.g. 120")
+    wholes = [check_whole("players", c, hint="an event's attendance, e.g. 120")
               for c in counts]
-    return pl.DataFrame({"event_id": ids, "players": counts},
+    return pl.DataFrame({"event_id": ids, "players": wholes},
                         schema={"event_id": pl.String, "players": pl.Int64})
 
 
