@@ -1108,21 +1108,23 @@ def _folded(name: str) -> str:
     return re.sub(r"[\s_]+", "-", text.strip())
 
 
-def known_name(name: object) -> str | None:
+def known_name(name: object, among: Mapping[str, object] | None = None) -> str | None:
     """The registered ruleset name ``name`` means: itself, else the one name it spells in
     another case, accents, Unicode form or spacing (``"MTG"``, ``" mtg"``, ``"pokémon"``,
     ``"fide 2026"``: each was "unknown ruleset", though it names one ruleset and no other;
     bad data 247), else None. The one reading of a ruleset's name: ``rules=`` and
-    ``--rules`` (:func:`get`), a results file's ``ruleset`` column.
+    ``--rules`` (:func:`get`), a results file's ``ruleset`` column; ``among`` another
+    registry's names (the rounds tables, the simulation rules) read the same way.
 
     >>> known_name("Pokémon"), known_name("mtg"), known_name("magic")
     ('pokemon', 'mtg', None)
     """
+    names = PRESETS if among is None else among
     if not isinstance(name, str):
         return None
-    if name in PRESETS:
+    if name in names:
         return name
-    found = [n for n in PRESETS if _folded(n) == _folded(name)]
+    found = [n for n in names if _folded(n) == _folded(name)]
     return found[0] if len(found) == 1 else None
 
 

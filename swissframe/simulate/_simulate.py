@@ -74,6 +74,7 @@ from swissframe.errors import (
     listed,
     memory_bytes,
 )
+from swissframe.rules._ruleset import known_name
 from swissframe.schema import DISQUALIFIED, as_frame, blank, is_id_type, validate_results
 from swissframe.simulate._pairing import pair_arrays
 from swissframe.simulate.rounds import recommended_rounds, rounds_table
@@ -252,10 +253,11 @@ def _sim_rules(rules: str | SimRules | object) -> SimRules:
         check_choice("SimRules.group_by", rules.group_by, ("points", "record"))
         return rules
     name = str(getattr(rules, "name", rules))
-    found = SIM_RULES.get(name)
+    # (in any case and spelling, as a ruleset's name: "MTG", "pokémon"; bad data 247)
+    found = SIM_RULES.get(known_name(name, among=SIM_RULES) or name)
     if found is None:
-        base = name.split("-", maxsplit=1)[0].split("_", maxsplit=1)[0]
-        found = SIM_RULES.get(base)
+        base = name.strip().split("-", maxsplit=1)[0].split("_", maxsplit=1)[0]
+        found = SIM_RULES.get(known_name(base, among=SIM_RULES) or base)
     if found is None:
         msg = (f"no simulation rules for {name!r}. "
                f"Hint: use one of {sorted(SIM_RULES)} or pass a SimRules.")

@@ -37,7 +37,8 @@ from typing import Final
 import polars as pl
 
 from swissframe._collect import collect
-from swissframe.errors import DataError, RulesetError, check_whole, listed
+from swissframe.errors import DataError, RulesetError, check_whole, did_you_mean, listed
+from swissframe.rules._ruleset import known_name
 
 __all__ = [
     "ROUNDS_COLUMNS",
@@ -246,10 +247,11 @@ def rounds_table(rules: str | RoundsTable) -> RoundsTable:
     if isinstance(rules, RoundsTable):
         return rules
     name = getattr(rules, "name", rules)  # a Ruleset object with a matching name works too
-    table = ROUND_TABLES.get(str(name))
+    # (in any case and spelling, as a ruleset's name: "MTG", "pokémon"; bad data 247)
+    table = ROUND_TABLES.get(known_name(str(name), among=ROUND_TABLES) or str(name))
     if table is None:
-        msg = (f"unknown rounds table {name!r}. "
-               f"Hint: use one of {sorted(ROUND_TABLES)} or pass a RoundsTable.")
+        every = f"use one of {sorted(ROUND_TABLES)} or pass a RoundsTable."
+        msg = f"unknown rounds table {name!r}. Hint: {did_you_mean(name, ROUND_TABLES, every)}"
         raise RulesetError(msg)
     return table
 

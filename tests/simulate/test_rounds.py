@@ -245,3 +245,18 @@ def test_attendance_of_numpy_or_polars_is_its_numbers() -> None:
     assert sf.recommended_rounds(np.int64(64)).equals(sf.recommended_rounds(64))
     with pytest.raises(sf.DataError, match="attendance counts must be whole numbers"):
         sf.recommended_rounds(np.array([8.5]))
+
+
+def test_a_rounds_table_is_found_in_any_case_and_spelling() -> None:
+    """"MTG" and "Pokémon" were "unknown rounds table" (bad data 247, as a ruleset's
+    name); a name near one gets a did-you-mean."""
+    import swissframe as sf
+
+    assert sf.recommended_rounds(64, rules="MTG").equals(sf.recommended_rounds(64))
+    assert sf.recommended_rounds(64, rules="Pokémon").equals(
+        sf.recommended_rounds(64, rules="pokemon"))
+    assert sf.recommended_rounds(64, rules="mtg-draft").equals(
+        sf.recommended_rounds(64, rules="mtg_draft"))
+    with pytest.raises(RulesetError, match=r"unknown rounds table 'lorcan'\. Hint: did you "
+                                           r"mean 'lorcana'"):
+        sf.recommended_rounds(8, rules="lorcan")

@@ -901,3 +901,12 @@ def test_event_sizes_of_numpy_or_polars_are_their_numbers() -> None:
     want = sf.simulate([8, 10], n_events=2, seed=1).results
     assert sf.simulate(np.array([8, 10]), n_events=2, seed=1).results.equals(want)
     assert sf.simulate(pl.Series([8, 10]), n_events=2, seed=1).results.equals(want)
+
+
+def test_simulation_rules_are_found_in_any_case_and_spelling() -> None:
+    """"MTG" and "Pokémon" were "no simulation rules for 'MTG'" (bad data 247)."""
+    import swissframe as sf
+
+    assert sf.simulate(8, rules="MTG", seed=1).results.equals(sf.simulate(8, seed=1).results)
+    assert sf.simulate(8, rules="Pokémon", seed=1).results.equals(
+        sf.simulate(8, rules="pokemon", seed=1).results)
