@@ -235,8 +235,8 @@ def _shown(value: object) -> str:
 
 
 def listed(value: object) -> object:
-    """A one-dimensional NumPy array or Polars Series as the list of its values (NumPy's
-    and Python's numbers), anything else as it is: where a sequence of numbers is read
+    """A one-dimensional NumPy array or Polars Series as the list of its values (as
+    Python's numbers), anything else as it is: where a sequence of numbers is read
     (attendances, event sizes), an array was "not a sequence" (bad data 242).
 
     >>> import numpy as np
@@ -245,7 +245,7 @@ def listed(value: object) -> object:
     """
     module = type(value).__module__.partition(".")[0]
     if module == "numpy" and getattr(value, "ndim", None) == 1:
-        return list(value)  # type: ignore[call-overload]
+        return value.tolist()  # type: ignore[attr-defined]
     if module == "polars" and type(value).__name__ == "Series":
         return value.to_list()  # type: ignore[attr-defined]
     return value
