@@ -406,7 +406,7 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0,
                        hint="the PNG pixel scale, e.g. 2 (print quality)")
     from swissframe.io._files import local_path, write_atomic, write_text_atomic
 
-    p = Path(local_path(path, what="save: the chart's file"))  # (bad data 243)
+    p = Path(local_path(path, what="save: the chart's file"))  # (bad data 244)
     fmt = p.suffix.lower().lstrip(".")
     if fmt not in _SAVE_FORMATS:
         msg = (f"cannot save a chart as {p.name!r}: unknown format {fmt!r}. Hint: use one of "

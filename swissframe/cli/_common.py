@@ -940,7 +940,7 @@ def atomic_path(out: str | os.PathLike[str], inputs: Sequence[str] = ()) -> Iter
     >>> (d / "a.txt").read_text(), sorted(p.name for p in d.iterdir())
     ('done', ['a.txt'])
     """
-    out = local_path(out, what="-o")  # (a URL wrote a local folder 'http:'; bad data 243)
+    out = local_path(out, what="-o")  # (a URL wrote a local folder 'http:'; bad data 244)
     refuse_output(out, inputs)
     target, in_place = output_target(out)
     # (a name ending in a separator means a folder: Path drops the separator, and "x/"

@@ -104,7 +104,7 @@ class EventReport:
 
         from swissframe.io._files import local_path, names_a_folder, write_text_atomic
 
-        path = local_path(path, what="save: the report's file")  # (bad data 243)
+        path = local_path(path, what="save: the report's file")  # (bad data 244)
         check_page_path(path)
         html = self.html  # (rendered before the file is opened: an error leaves no file)
         # (a folder was an IsADirectoryError naming a temporary file)

@@ -90,7 +90,7 @@ class SeasonReport:
         from swissframe.io._files import local_path, write_folder_atomic, write_text_atomic
         from swissframe.report._event import PAGE_SUFFIXES, check_page_path
 
-        path = local_path(path, what="save: the report's file")  # (bad data 243)
+        path = local_path(path, what="save: the report's file")  # (bad data 244)
         check_page_path(path)
         p = Path(path)
         if p.suffix.lower() in PAGE_SUFFIXES:
