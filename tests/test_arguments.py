@@ -367,3 +367,20 @@ def test_id_advice_names_its_own_options() -> None:
         sf.id_advice(_res(), _pairs(), top=4, status=status, n_sims=1000)
     assert sf.id_advice(_res(), _pairs(), top=4, status=status).equals(
         sf.id_advice(_res(), _pairs(), top=4))
+
+
+def test_a_seed_of_none_is_in_the_signature_that_takes_it() -> None:
+    """simulate, pair_round and report take seed=None (fresh entropy, as cut_status and
+    id_report say) where their signatures and docstrings said a whole number and "the
+    same arguments give the same tables" (bad data 249)."""
+    import inspect
+
+    for fn in (sf.simulate, sf.pair_round, sf.report, sf.cut_status, sf.id_report):
+        seed = inspect.signature(fn).parameters["seed"]
+        assert "None" in str(seed.annotation), fn.__name__
+        lines = (inspect.getdoc(fn) or "").splitlines()
+        said = lines[lines.index("seed") + 1:]
+        said = said[:next(i for i, line in enumerate(said) if not line.startswith(" "))]
+        assert "None" in " ".join(said), fn.__name__
+    assert sf.simulate(8, seed=None).results.height
+    assert sf.pair_round(_res(), seed=None).height

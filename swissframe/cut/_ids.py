@@ -325,7 +325,7 @@ def id_report(results: Frame, top: int = 8, rules: str | Ruleset = "mtg", *,
         Counterfactual simulations: every ID is replaced by a played-out result drawn
         uniformly from 2-0, 2-1, 1-2, 0-2; standings per ``scenario_id`` in one pass.
     seed
-        Random seed.
+        Random seed (None: fresh entropy, other counterfactuals on each call).
     exact_limit
         Passed to :func:`cut_status` for the safety check (0 = ranges only, fastest).
 

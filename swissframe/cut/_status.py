@@ -480,7 +480,7 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
         draws do not depend on how blocks are evaluated); on the engine fallback also the
         scenarios per standings pass.
     seed
-        Random seed for the simulation.
+        Random seed for the simulation (None: fresh entropy, other shares on each call).
     progress
         Show a tqdm progress bar over the simulation batches.
 

@@ -177,7 +177,7 @@ def _positions(st: pl.DataFrame) -> pl.DataFrame:
 
 
 def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int | None = None,
-                n_sims: int = 100, seed: int = 0,
+                n_sims: int = 100, seed: int | None = 0,
                 variants: Sequence[str | Ruleset] | None = None) -> EventReport:
     """Compute every table of one event's page (``results``: that event's rows only;
     ``top`` None: the event's own playoff where its rows hold one, else

@@ -144,7 +144,7 @@ def _season_file(rel: Path) -> bool:
 
 def build_season(src: Source, *, rules: str | Ruleset | None, top: int | None,
                  names: Mapping[str, str] | pl.DataFrame | None, title: str | None,
-                 n_sims: int, seed: int,
+                 n_sims: int, seed: int | None,
                  variants: Sequence[str | Ruleset] | None) -> SeasonReport:
     """Compute the season tables (one engine pass per ruleset, every event at once; ``top``
     None: 8, a cut only where every event's file holds a playoff, :func:`top_of`)."""

@@ -382,7 +382,7 @@ def pair_round(
     players: pl.DataFrame | None = None,
     rules: str | SimRules | object = "mtg",
     *,
-    seed: int = 0,
+    seed: int | None = 0,
     form: Literal["long", "match"] = "long",
 ) -> pl.DataFrame:
     """Pair the next round of every event.
@@ -410,7 +410,8 @@ def pair_round(
     rules
         ``"mtg"``, ``"pokemon"`` or a :class:`SimRules`.
     seed
-        Seed of the random order (numpy PCG64).
+        Seed of the random order (numpy PCG64); None draws fresh entropy (another
+        pairing of equal players on each call).
     form
         ``"long"`` (two rows per match) or ``"match"`` (one row per table).
 
@@ -852,7 +853,7 @@ def simulate(
     rounds: int | None = None,
     rules: str | SimRules | object = "mtg",
     *,
-    seed: int = 0,
+    seed: int | None = 0,
     n_events: int = 1,
     skill: float = 0.5,
     drop_rate: float = 0.02,
@@ -876,7 +877,8 @@ def simulate(
     rules
         ``"mtg"``, ``"pokemon"`` or a :class:`SimRules`.
     seed
-        Seed; the same arguments give the same tables.
+        Seed; the same arguments give the same tables (None: fresh entropy, other
+        tables on each call).
     n_events
         Number of events.
     skill
