@@ -94,6 +94,7 @@ from swissframe.errors import (
     SchemaError,
     ValidationError,
     check_game_triples,
+    check_id,
     check_names,
 )
 
@@ -271,6 +272,20 @@ def has_text_form(dtype: PolarsDataType) -> bool:
             or (dtype.is_temporal() and dtype != pl.Duration))
 
 
+def default_event(value: object) -> pl.Expr:
+    """The ``event_id`` column of a table without one: ``default_event_id``, text (a
+    number was cast to its digits, None made every row's event null, each row then a
+    problem of its own: bad data 248), or a :class:`~swissframe.errors.DataError`.
+
+    >>> pl.select(default_event("club")).item()
+    'club'
+    """
+    text = check_id("default_event_id", value,
+                    hint="e.g. default_event_id='event' (the event of a table without an "
+                         "event_id column)")
+    return pl.lit(text, dtype=pl.String).alias(EVENT_ID)
+
+
 def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
     """Check column presence and castability, fill optional defaults, cast to the contract."""
     schema = lf.collect_schema()
@@ -306,7 +321,7 @@ def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
         raise SchemaError(msg)
     exprs: list[pl.Expr] = []
     if EVENT_ID not in schema:
-        exprs.append(pl.lit(default_event_id, dtype=pl.String).alias(EVENT_ID))
+        exprs.append(default_event(default_event_id))
     if PHASE not in schema:
         exprs.append(pl.lit("swiss", dtype=pl.String).alias(PHASE))
     lf = lf.with_columns(exprs) if exprs else lf
@@ -2200,7 +2215,7 @@ def from_matches(
                "Hint: pass columns=sf.MatchColumns(...) to name yours.")
         raise SchemaError(msg)
     if EVENT_ID not in schema:
-        lf = lf.with_columns(pl.lit(default_event_id).alias(EVENT_ID))
+        lf = lf.with_columns(default_event(default_event_id))
     _check_match_integers(lf, c)
     players = [n for n in (c.player_a, c.player_b)
                if holds_non_ids(schema[n])]

@@ -61,6 +61,7 @@ from swissframe.schema import (
     VOCABULARY,
     as_frame,
     blank,
+    default_event,
     find_problems,
     fits_int64,
     flag_cells,
@@ -983,7 +984,7 @@ def _validate(results: Frame, *, rules: str | Ruleset = AUTO,
         problems.append(file_problem("schema", why).lazy())
         lf_in = lf_in.drop(misnamed)
     if "event_id" not in schema:
-        lf_in = lf_in.with_columns(pl.lit(default_event_id, dtype=pl.String).alias("event_id"))
+        lf_in = lf_in.with_columns(default_event(default_event_id))
     if "phase" not in schema:
         lf_in = lf_in.with_columns(pl.lit("swiss", dtype=pl.String).alias("phase"))
     cast, coerced = coerce(lf_in)

@@ -1254,3 +1254,18 @@ def test_from_matches_reads_one_bye_score(bye_games: object) -> None:
                                            r"triples .*Hint: one triple"):
         sf.from_matches(m, bye_games=bye_games)  # type: ignore[arg-type]
     assert sf.from_matches(m, bye_games=[2, 0, 0]).equals(sf.from_matches(m))
+
+
+@pytest.mark.parametrize("value", [3, None, ["e"]])
+def test_the_default_event_id_is_text(value: object) -> None:
+    """A number was cast to its digits, None made every row's event null (each row a
+    problem of its own) (bad data 248)."""
+    from tests.helpers import REPO_ROOT
+
+    res = sf.read_results(REPO_ROOT / "data" / "events" / "store-championship.csv")
+    m = sf.to_matches(res).drop("event_id")
+    for call in (lambda: sf.validate(res.drop("event_id"), default_event_id=value),
+                 lambda: sf.find_problems(res.drop("event_id"), default_event_id=value),
+                 lambda: sf.from_matches(m, default_event_id=value)):
+        with pytest.raises(sf.DataError, match=r"^default_event_id must be an id as text"):
+            call()  # type: ignore[no-untyped-call]
