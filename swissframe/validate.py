@@ -38,6 +38,7 @@ Decisions
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -923,9 +924,12 @@ def resolve_best_of(best_of: object, kinds: Sequence[str] = ()) -> int | None:
 
     if is_auto(best_of):
         return auto_best_of(kinds)
-    if best_of is None or (isinstance(best_of, int) and not isinstance(best_of, bool)
-                           and best_of >= 1):
-        return best_of
+    if best_of is None:
+        return None
+    # (a NumPy integer was "best_of must be a whole number": bad data 242)
+    if isinstance(best_of, numbers.Integral) and not isinstance(best_of, bool) \
+            and int(best_of) >= 1:
+        return int(best_of)
     msg = (f"best_of must be a whole number ≥ 1, 'auto' or None, got {best_of!r}. "
            "Hint: 1, 3 or 5; 'auto' reads it from the files' format.")
     raise SchemaError(msg)
