@@ -284,12 +284,13 @@ def check_game_triples(name: str, value: object, *, hint: str
 
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         items: list[object] = []
-    else:
-        items = list(value)
+    else:  # (a NumPy array's rows: their numbers; bad data 242)
+        items = [listed(t) for t in value]
     if not items or not all(isinstance(t, (tuple, list)) and len(t) == 3
                             and all(whole(v) for v in t) for t in items):
+        shown = " ".join(f"{value!r}".split())  # (one line: an array's repr is many)
         msg = (f"{name} must be (games won, lost, drawn) triples of whole numbers ≥ 0, got "
-               f"{value!r:.80}. Hint: {hint}.")
+               f"{shown:.80}. Hint: {hint}.")
         raise DataError(msg)
     return [(int(t[0]), int(t[1]), int(t[2])) for t in items]  # type: ignore[index]
 

@@ -384,3 +384,16 @@ def test_a_seed_of_none_is_in_the_signature_that_takes_it() -> None:
         assert "None" in " ".join(said), fn.__name__
     assert sf.simulate(8, seed=None).results.height
     assert sf.pair_round(_res(), seed=None).height
+
+
+def test_outcomes_of_a_numpy_array_are_its_rows() -> None:
+    """A 2-D array of game scores was refused, its repr quoted over two lines
+    (bad data 242)."""
+    np = pytest.importorskip("numpy")
+    outs = [(2, 0, 0), (0, 2, 0), (2, 1, 0), (1, 2, 0)]
+    pairs = sf.pair_round(_res())
+    assert sf.cut_status(_res(), pairs, top=4, outcomes=np.array(outs)).equals(  # type: ignore[arg-type]
+        sf.cut_status(_res(), pairs, top=4, outcomes=outs))
+    with pytest.raises(sf.DataError, match=r"got array\(\[\[2\.5, 0\. , 0\. \], \[") as exc:
+        sf.cut_status(_res(), pairs, top=4, outcomes=np.array([[2.5, 0, 0], [0, 2.5, 0]]))  # type: ignore[arg-type]
+    assert "\n" not in str(exc.value)
