@@ -707,11 +707,17 @@ def parse_trf(data: bytes | str, *, event_key: str = "event", source: str | None
             players.append(player)
             blocks.extend(pblocks)
             continue
+        # a record's code is followed by a blank, or by a tab where the file was edited
+        # with tabs ('042<TAB>2024/08/01'): such a line was read as a comment, without a
+        # word, and its start date lost (the other FIDE era's values; bad data 226). A
+        # record's value is free text after its code (the fixed columns are the 001
+        # line's, where a tab is refused: class 191)
         is_record = bool(re.fullmatch(r"[0-9A-Z]{3}", line[:3])) and (
-            len(line) == 3 or line[3] == " ")
+            len(line) == 3 or line[3] in " \t")
         code = line[:3] if is_record else None
+        value = line[4:].lstrip("\t") if line[3:4] == "\t" else line[4:]
         record = {"event_id": event_key, "line": lineno, "code": code,
-                  "value": line[4:].rstrip() if is_record else line.rstrip()}
+                  "value": value.rstrip() if is_record else line.rstrip()}
         records.append(record)
         if _unknown_line(code, line):
             unknown.append({**record, "value": line.rstrip()})

@@ -718,3 +718,28 @@ def test_a_tab_in_a_player_line_is_refused_outside_its_name() -> None:
         parse_trf("\n".join([*rows[:2], tabbed]) + "\n", event_key="e", source="club.trf")
     named = rows[2].replace("C" + " " * 32, "C\tx" + " " * 30)  # (its columns kept)
     assert parse_trf("\n".join([*rows[:2], named]) + "\n", event_key="e").results.equals(whole)
+
+
+# ------------------------------------- class 226: a header record's code followed by a tab
+
+
+def test_a_record_code_followed_by_a_tab_is_that_record() -> None:
+    """Class 226: a header written with a tab after its code (``042<TAB>2024/08/01``, a
+    file edited with tabs) was read as a comment line, without a word: the start date was
+    lost, so the standings took today's FIDE rules (``fide-2026``) instead of the event's
+    (``fide-2023``), and the name and number of rounds were lost too. The tab separates the
+    code from the record's value as a blank does; an unknown code so written is an unknown
+    record (warned of), no longer a silent comment."""
+    players = two_players("   2 w 1", "   1 b 0")
+    blank = f"012 Club Open\n042 2024/08/01\nXXR 5\n{players}"
+    tabbed = blank.replace("012 ", "012\t").replace("042 ", "042\t\t").replace("XXR ", "XXR\t")
+    want = parse_trf(blank, event_key="e")
+    got = parse_trf(tabbed, event_key="e")
+    head = ["name", "start_date_raw", "start_date", "rounds_declared"]
+    assert got.header.select(head).row(0) == want.header.select(head).row(0) == (
+        "Club Open", "2024/08/01", want.header["start_date"][0], 5)
+    assert want.header["start_date"][0] is not None
+    assert got.results.equals(want.results)
+    assert got.unknown.height == 0
+    odd = parse_trf(f"QQQ\tsomething\n{players}", event_key="e")
+    assert odd.unknown["value"].to_list() == ["QQQ\tsomething"]
