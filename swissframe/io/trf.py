@@ -218,6 +218,28 @@ _NOT_APPLIED_SCHEMA: Final[dict[str, pl.DataType]] = {
 #: absence; P, the pairing-allocated bye, and X, an unknown result, default to W and D).
 _DEFAULT_POINTS: Final = {"W": 1.0, "D": 0.5, "L": 0.0, "A": 0.0}
 _POINTS_TOKEN: Final = re.compile(r"([WDLAPX])\s*(-?[0-9]+(?:\.[0-9]+)?)")
+#: The TRF(x) extensions' scoring records and their keys' default points: JaVaFo's ``XXS``
+#: (``XXS W=3 D=1``: W / D a win / draw with either colour, WW BW WD BD WL BL by colour,
+#: ZPB HPB FPB PAB the byes, FW FL the forfeits) and bbpPairings' ``BBW BBD BBL BBZ BBF
+#: BBU`` (``BBW  3.0``: win, draw, loss, zero-point bye, forfeit loss, pairing-allocated
+#: bye). Like TRF-2026's 162, one other than 1 / ½ / 0 is listed, not applied.
+_XXS_POINTS: Final = {"W": 1.0, "WW": 1.0, "BW": 1.0, "D": 0.5, "WD": 0.5, "BD": 0.5,
+                      "L": 0.0, "WL": 0.0, "BL": 0.0, "ZPB": 0.0, "HPB": 0.5, "FPB": 1.0,
+                      "PAB": 1.0, "FW": 1.0, "FL": 0.0}
+_XXS_TOKEN: Final = re.compile(r"([A-Z]+)\s*=\s*(-?[0-9]*\.?[0-9]+)")
+_BB_POINTS: Final = {"BBW": 1.0, "BBD": 0.5, "BBL": 0.0, "BBZ": 0.0, "BBF": 0.0, "BBU": 1.0}
+_NUMBER: Final = re.compile(r"-?[0-9]*\.?[0-9]+")
+
+
+def _other_scoring(code: str, got: Mapping[str, float], want: Mapping[str, float]
+                   ) -> str | None:
+    """What a scoring record (162, ``XXS``, ``BB?``) declaring ``got`` says when a point
+    value differs from the 1 / ½ / 0 ``want`` the standings score, else None."""
+    odd = [f"{k} {got[k]:g}" for k in got if k in want and got[k] != want[k]]
+    if not odd:
+        return None
+    return (f"record {code} declares a scoring system ({', '.join(odd)}) other than "
+            "1 / ½ / 0: the standings score 1 / ½ / 0")
 
 
 def _not_applied(records: list[dict[str, Any]], blocks: list[dict[str, Any]]
@@ -232,10 +254,14 @@ def _not_applied(records: list[dict[str, Any]], blocks: list[dict[str, Any]]
         if code == "162":
             got = {k: float(v) for k, v in _POINTS_TOKEN.findall(value)}
             want = {**_DEFAULT_POINTS, "P": got.get("W", 1.0), "X": got.get("D", 0.5)}
-            odd = [f"{k} {got[k]:g}" for k in got if got[k] != want[k]]
-            if odd:
-                detail = (f"record 162 declares a scoring system ({', '.join(odd)}) other "
-                          "than 1 / ½ / 0: the standings score 1 / ½ / 0")
+            detail = _other_scoring(code, got, want)
+        elif code == "XXS":
+            detail = _other_scoring(code, {k: float(v) for k, v in
+                                           _XXS_TOKEN.findall(value.upper())}, _XXS_POINTS)
+        elif code in _BB_POINTS:
+            number = _NUMBER.search(value)
+            if number is not None:
+                detail = _other_scoring(code, {code: float(number.group())}, _BB_POINTS)
         elif code == "299":
             detail = ("record 299 (abnormal points) is not applied: the standings count "
                       "the round blocks only")

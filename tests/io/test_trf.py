@@ -743,3 +743,30 @@ def test_a_record_code_followed_by_a_tab_is_that_record() -> None:
     assert got.unknown.height == 0
     odd = parse_trf(f"QQQ\tsomething\n{players}", event_key="e")
     assert odd.unknown["value"].to_list() == ["QQQ\tsomething"]
+
+
+# -------------------- class 228: the TRF(x) extensions' scoring records (XXS, BBW … BBU)
+
+
+@pytest.mark.parametrize(("records", "said"), [
+    ("XXS W=3 D=1", [(1, "XXS", "W 3, D 1")]),
+    ("XXS FL=0 W=3 D=2 PAB=2 WL=1 BL=1 ZPB=1",
+     [(1, "XXS", "W 3, D 2, PAB 2, WL 1, BL 1, ZPB 1")]),
+    ("XXS W=3\nXXS D=1", [(1, "XXS", "W 3"), (2, "XXS", "D 1")]),
+    ("BBW  3.0\nBBD  1.0\nBBL  0.0", [(1, "BBW", "BBW 3"), (2, "BBD", "BBD 1")]),
+    ("BBU  0.5", [(1, "BBU", "BBU 0.5")]),
+    ("XXS W=1 D=0.5 WL=0 PAB=1.0 HPB=.5", []),
+    ("BBW  1.0\nBBD  0.5\nBBF  0.0", []),
+])
+def test_a_trfx_scoring_record_is_reported_not_applied(records: str,
+                                                       said: list[tuple[int, str, str]]) -> None:
+    """Class 228: JaVaFo's ``XXS`` and bbpPairings' ``BBW``/``BBD``/``BBL``/``BBZ``/``BBF``/
+    ``BBU`` declare a scoring system (3 / 1 / 0 football scoring, a half-point pairing bye)
+    as TRF-2026's record 162 does; they were known extensions and ignored without a word,
+    so the standings scored 1 / ½ / 0 where the file's points were 3 / 1 / 0. Each one
+    declaring other points than 1 / ½ / 0 is listed (``not_applied``), as 162 is."""
+    ev = parse_trf(records + "\n" + two_players("   2 w 1", "   1 b 0"), event_key="e")
+    assert ev.not_applied.select("line", "code", "detail").rows() == [
+        (n, code, f"record {code} declares a scoring system ({what}) other than 1 / ½ / 0: "
+         "the standings score 1 / ½ / 0") for n, code, what in said]
+    assert ev.unknown.height == 0
