@@ -988,13 +988,30 @@ def _read_trf(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[s
     )
 
 
+def declared_points_differ(players: pl.DataFrame) -> pl.DataFrame:
+    """The players (of :attr:`TrfEvents.players`) whose declared points (columns 81-84, the
+    organiser's total) are not what their round blocks give (1 / ½ / 0): a score given
+    outside the blocks (a penalty, a 299 record, another scoring system) or a block lost.
+    The standings count the blocks, so such a player's published total is not reproduced
+    (bad data 229); ``verify-ref`` compares every declared total as ``PTS``."""
+    return players.filter(pl.col("points").is_not_null()
+                          & ((pl.col("points") - pl.col("points_computed")).abs() > 1e-9))
+
+
+def _said_points(p: Mapping[str, Any]) -> str:
+    return (f"player {p['player_id']} ({p['name'] or 'no name'}): the file declares "
+            f"{p['points']:g} points, the round blocks give {p['points_computed']:g}; the "
+            "standings count the round blocks")
+
+
 def trf_warnings(events: TrfEvents) -> dict[str, str]:
     """What :func:`read_trf` warns of, by kind, one line per kind however many files say
     it: ``unknown_record`` (records ignored), ``not_applied`` (TRF-2026 records that would
     change the scores: :attr:`TrfEvents.not_applied`), ``start_date`` (042 dates
     unreadable, or read in one of two FIDE eras: :func:`start_date_note`) and
     ``rounds_declared`` (an ``XXR`` that is no number of rounds, or fewer than the player
-    lines hold: :func:`declared_rounds`).
+    lines hold: :func:`declared_rounds`), ``declared_points`` (declared totals the round
+    blocks do not give: :func:`declared_points_differ`).
     ``swissframe.read`` lists each as an import note instead."""
     out = {}
     unknown = events.unknown
@@ -1012,6 +1029,13 @@ def trf_warnings(events: TrfEvents) -> dict[str, str]:
             f"not applied, e.g. line {r['line']}: {r['detail']} (listed in "
             "TrfEvents.not_applied). Hint: check the standings against the organiser's, or "
             "write the result into the player's round block.")
+    differ = declared_points_differ(events.players)
+    if differ.height:
+        out["declared_points"] = (
+            f"{differ['event_id'][0]}: {differ.height} player(s) whose declared points are "
+            f"not what their round blocks give, e.g. {_said_points(differ.row(0, named=True))}"
+            ". Hint: check the standings against the organiser's (TrfEvents.players: "
+            "points, points_computed).")
     dated = events.header.filter(pl.col("start_date_note").is_not_null())
     if dated.height:
         out["start_date"] = (several_files(dated.height, "have a start-date note "

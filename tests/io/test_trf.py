@@ -770,3 +770,39 @@ def test_a_trfx_scoring_record_is_reported_not_applied(records: str,
         (n, code, f"record {code} declares a scoring system ({what}) other than 1 / ½ / 0: "
          "the standings score 1 / ½ / 0") for n, code, what in said]
     assert ev.unknown.height == 0
+
+
+# ----------------- class 229: declared points the round blocks do not give, said on read
+
+
+def test_declared_points_the_round_blocks_do_not_give_are_said(tmp_path: Path) -> None:
+    """Class 229: a player's declared total (columns 81-84, the organiser's) that the
+    round blocks do not give — a penalty or bonus, a result given outside the blocks,
+    another scoring system — was compared by ``verify-ref`` only: ``sf.read``,
+    ``read_trf``, ``validate`` and ``standings`` ranked the blocks' totals and said
+    nothing of the organiser's. Each such player is an import note ``declared_points``
+    (a warning of ``read_trf``); a file whose totals agree says nothing."""
+    import swissframe as sf
+    from swissframe.errors import ImportNotesWarning
+
+    agree = two_players("   2 w 1", "   1 b 0")
+    path = tmp_path / "club.trf"
+    path.write_text(agree)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sf.read(path).notes.height == 0
+        read_trf(path)
+    path.write_text(agree.replace(" 0.0    2", " 1.0    2"))  # (B declares 1.0, blocks 0)
+    with pytest.warns(ImportNotesWarning, match=r"declared_points ×1"):
+        src = sf.read(path)
+    assert src.notes.select("kind", "player_id", "detail").rows() == [
+        ("declared_points", "2", "B declares 1.0 points, its round blocks give 0.0: the "
+         "standings count the round blocks")]
+    report = sf.validate(src)
+    assert report.problems.filter(pl.col("kind") == "import_note")["player_id"].to_list() == [
+        "2"]
+    with pytest.warns(UserWarning, match=r"club: 1 player\(s\) whose declared points are not "
+                      r"what their round blocks give, e\.g\. player 2 \(B\): the file declares "
+                      r"1 points, the round blocks give 0; the standings count the round "
+                      r"blocks\. Hint: check the standings"):
+        read_trf(path)
