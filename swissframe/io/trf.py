@@ -998,6 +998,19 @@ def declared_points_differ(players: pl.DataFrame) -> pl.DataFrame:
                           & ((pl.col("points") - pl.col("points_computed")).abs() > 1e-9))
 
 
+#: Records that list a team and its players: TRF-16's ``013`` and TRF-2026's ``310``.
+TEAM_RECORDS: Final = ("013", "310")
+
+
+def team_events(records: pl.DataFrame) -> pl.DataFrame:
+    """The events (of :attr:`TrfEvents.records`) that are team tournaments, with their
+    number of team records (``event_id``, ``teams``): their player lines are the boards of
+    team matches, whose standings (match and game points of the teams) the readers do not
+    compute; the standings rank the players one by one (bad data 230)."""
+    return (records.filter(pl.col("code").is_in(TEAM_RECORDS))
+            .group_by("event_id", maintain_order=True).agg(pl.len().alias("teams")))
+
+
 def _said_points(p: Mapping[str, Any]) -> str:
     return (f"player {p['player_id']} ({p['name'] or 'no name'}): the file declares "
             f"{p['points']:g} points, the round blocks give {p['points_computed']:g}; the "
@@ -1011,7 +1024,8 @@ def trf_warnings(events: TrfEvents) -> dict[str, str]:
     unreadable, or read in one of two FIDE eras: :func:`start_date_note`) and
     ``rounds_declared`` (an ``XXR`` that is no number of rounds, or fewer than the player
     lines hold: :func:`declared_rounds`), ``declared_points`` (declared totals the round
-    blocks do not give: :func:`declared_points_differ`).
+    blocks do not give: :func:`declared_points_differ`), ``team_event`` (a team
+    tournament, ranked player by player: :func:`team_events`).
     ``swissframe.read`` lists each as an import note instead."""
     out = {}
     unknown = events.unknown
@@ -1029,6 +1043,13 @@ def trf_warnings(events: TrfEvents) -> dict[str, str]:
             f"not applied, e.g. line {r['line']}: {r['detail']} (listed in "
             "TrfEvents.not_applied). Hint: check the standings against the organiser's, or "
             "write the result into the player's round block.")
+    teams = team_events(events.records)
+    if teams.height:
+        out["team_event"] = (
+            f"{teams['event_id'][0]}: a team tournament ({teams['teams'][0]} team records "
+            "013 / 310): its players are ranked one by one; the teams' standings (match "
+            "and game points) are not computed. Hint: compare the players' standings with "
+            "the organiser's individual (board) ranking, not the team ranking.")
     differ = declared_points_differ(events.players)
     if differ.height:
         out["declared_points"] = (

@@ -806,3 +806,36 @@ def test_declared_points_the_round_blocks_do_not_give_are_said(tmp_path: Path) -
                       r"1 points, the round blocks give 0; the standings count the round "
                       r"blocks\. Hint: check the standings"):
         read_trf(path)
+
+
+# ------------------------------------ class 230: a team tournament ranked player by player
+
+
+@pytest.mark.parametrize("team_line", [
+    "013 ΓΑΖΙ 1                             1    2",  # TRF-16 (Swiss-Manager's team export)
+    "310    1 ΓΑΖΙ 1",  # TRF-2026's team section
+])
+def test_a_team_tournament_is_said_to_be_ranked_player_by_player(
+        tmp_path: Path, team_line: str) -> None:
+    """Class 230: a team tournament's TRF (Swiss-Manager writes the teams' boards as 001
+    lines and each team as a 013 record; a real Cretan team cup's export was read) was
+    ranked player by player with the individual FIDE rules, and nothing said that the
+    organiser's standings are the teams' (match and game points), which the readers do
+    not compute. Such a file is an import note ``team_event`` (a warning of
+    ``read_trf``); the players' own standings are unchanged."""
+    import swissframe as sf
+    from swissframe.errors import ImportNotesWarning
+
+    players = two_players("   2 w 1", "   1 b 0")
+    path = tmp_path / "cup.trf"
+    path.write_text(f"012 Cup\n092 Team Swiss System\n{players}{team_line}\n",
+                    encoding="utf-8")
+    with pytest.warns(ImportNotesWarning, match=r"team_event ×1"):
+        src = sf.read(path)
+    assert src.notes.select("kind", "detail").rows() == [
+        ("team_event", "a team tournament (1 team records 013 / 310): its players are "
+         "ranked one by one; the teams' standings (match and game points) are not computed")]
+    assert src.results.drop("source_file", "ruleset").equals(
+        parse_trf(players, event_key="cup").results)
+    with pytest.warns(UserWarning, match=r"^cup: a team tournament \(1 team records"):
+        read_trf(path)
