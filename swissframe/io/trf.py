@@ -440,7 +440,8 @@ def read_start_date(raw: str | None) -> tuple[date | None, str | None]:
     is the day (``02/13/2026`` is 13 Feb); when both are ≤ 12 the day comes first (the
     European order of Swiss-Manager and Vega), with a note when the other order would
     fall in another FIDE era. Any other text (``2026-02-30``, ``24/08/01``) is no date,
-    with a note: the event then gets the rules in force today.
+    with a note: the event then gets the rules in force today, unless its round dates
+    (``132``) give its first round's (:func:`first_round_date`).
 
     >>> read_start_date("2024/08/01")
     (datetime.date(2024, 8, 1), None)
@@ -490,6 +491,59 @@ def start_date_note(raw: str | None) -> str | None:
               else f"ranked by {fide_era(None)}, the rules in force today")
     return (f"{why}; {chosen}. Hint: write it as YYYY/MM/DD in the file, or "
             f"{_ERA_HINT}.")
+
+
+#: A round date of record 132 as TRF-16 writes it: ``YY/MM/DD`` (Swiss-Manager:
+#: ``24/11/23``), each from column 92 like the round blocks.
+_ROUND_DATE: Final = re.compile(r"([0-9]{2})/([0-9]{1,2})/([0-9]{1,2})")
+
+
+def first_round_date(value: str | None, *, today: date | None = None
+                     ) -> tuple[date, str] | None:
+    """The date of round 1 in a ``132`` record's value (the round dates), and its text:
+    the event's start when its ``042`` is absent or not a date (bad data 232). TRF-16
+    writes ``YY/MM/DD`` (a year after next year's is read in the 1900s); a four-digit
+    year is read as :func:`read_start_date` reads one, when certain. None when the first
+    date is none of these.
+
+    >>> first_round_date("  24/11/23  24/11/24", today=date(2026, 12, 7))
+    (datetime.date(2024, 11, 23), '24/11/23')
+    >>> first_round_date("2026/03/02  2026/03/03")
+    (datetime.date(2026, 3, 2), '2026/03/02')
+    >>> first_round_date("") is None, first_round_date("99/99/99") is None
+    (True, True)
+    """
+    words = (value or "").split()
+    if not words:
+        return None
+    first = words[0]
+    if m := _ROUND_DATE.fullmatch(first):
+        year = 2000 + int(m.group(1))
+        if year > (today or date.today()).year + 1:
+            year -= 100
+        got = _calendar(year, int(m.group(2)), int(m.group(3)))
+    else:
+        got, why = read_start_date(first)
+        got = got if why is None else None
+    return (got, first) if got is not None else None
+
+
+def _start_date(raw: str | None, round_dates: str | None) -> tuple[date | None, str | None]:
+    """The start date of a file (``042``, else its first round's date in ``132``) and the
+    note on it: an ``042`` absent or not a date left the event to today's FIDE rules
+    while its round dates said its era (a 2024 event ranked by the 2026 rules)."""
+    from swissframe.rules._infer import fide_era
+
+    got = read_start_date(raw)[0]
+    rounds = first_round_date(round_dates) if got is None else None
+    if rounds is None:
+        return got, start_date_note(raw)
+    text = (raw or "").strip()
+    said = f"{text!r} not a date" if text else "absent"
+    return rounds[0], (
+        f"042 start date {said}: the first round's date in record 132, {rounds[1]!r}, "
+        f"read as {rounds[0]}; ranked by {fide_era(rounds[0])}. Hint: write the start date "
+        f"as YYYY/MM/DD in 042, or {_ERA_HINT}.")
 
 
 def _field_int(text: str, *, what: str, where: str) -> int | None:
@@ -848,8 +902,8 @@ def _build(src: str, event_key: str, players: list[dict[str, Any]],
         "rounds_completed": rounds_completed,
         "players": len(players),
     }
-    header_row["start_date"] = read_start_date(header_row["start_date_raw"])[0]
-    header_row["start_date_note"] = start_date_note(header_row["start_date_raw"])
+    header_row["start_date"], header_row["start_date_note"] = _start_date(
+        header_row["start_date_raw"], first.get("132"))
     header = pl.DataFrame([header_row], schema=_HEADER_SCHEMA).select(list(_HEADER_SCHEMA))
     return TrfEvents(results=results, players=players_out, header=header, records=rec_df,
                      pending=pending)

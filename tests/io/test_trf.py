@@ -839,3 +839,38 @@ def test_a_team_tournament_is_said_to_be_ranked_player_by_player(
         parse_trf(players, event_key="cup").results)
     with pytest.warns(UserWarning, match=r"^cup: a team tournament \(1 team records"):
         read_trf(path)
+
+
+# --------------------- class 232: no 042 start date, but the round dates (132) say the era
+
+
+def test_the_first_round_date_is_the_start_date_when_042_is_absent_or_unreadable(
+        tmp_path: Path) -> None:
+    """Class 232: a file without an ``042`` start date (or with one that is no date, such
+    as ``24/11/23``) was ranked by today's FIDE rules (``fide-2026``) while its ``132``
+    record gave every round's date (TRF-16: ``YY/MM/DD`` from column 92; Swiss-Manager
+    writes it): a 2024 event ranked by the 2026 rules, whose unplayed-round dummy differs.
+    The first round's date is then the start date, said in a note; a readable 042 wins."""
+    import swissframe as sf
+
+    players = (line(1, "A", "2.0", "1", ["   2 w 1", "0000 - U"]) + "\n"
+               + line(2, "B", "0.0", "2", ["   1 b 0", "0000 - Z"]) + "\n")
+    dates = "132" + " " * 88 + "24/08/01  24/08/02\n"
+    want = parse_trf(f"012 T\n042 2024/08/01\n{players}", event_key="e")
+    for head, said in [("", "absent"), ("042 24/08/01\n", "'24/08/01' not a date")]:
+        got = parse_trf(f"012 T\n{head}{dates}{players}", event_key="e")
+        assert got.header["start_date"].to_list() == want.header["start_date"].to_list()
+        assert got.header["start_date_note"][0] == (
+            f"042 start date {said}: the first round's date in record 132, '24/08/01', read "
+            "as 2024-08-01; ranked by fide. Hint: write the start date as YYYY/MM/DD in 042, "
+            "or pass --rules fide-2009 (started before 1 Jul 2023), fide (to 28 Feb 2026) or "
+            "fide-2026 (rules= in Python) if that is not the event's era.")
+        path = tmp_path / "club.trf"
+        path.write_text(f"012 T\n{head}{dates}{players}")
+        with pytest.warns(UserWarning, match=r"start_date ×1"):
+            src = sf.read(path)
+        assert src.events["ruleset"].to_list() == ["fide"]  # (not fide-2026, today's)
+    kept = parse_trf(f"012 T\n042 2026/03/05\n{dates}{players}", event_key="e").header
+    assert kept.select("start_date_raw", "start_date_note").row(0) == ("2026/03/05", None)
+    none = parse_trf(f"012 T\n{players}", event_key="e").header
+    assert none.select("start_date", "start_date_note").row(0) == (None, None)
