@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import polars as pl
@@ -708,3 +709,9 @@ def test_unplayed_rounds_count_the_rounds_played_not_their_numbers(preset: str,
     # the same event numbered 1, 2, 3 gives the same values
     same = sf.standings(games([(3 if r == 4 else r, *rest) for r, *rest in spec]), preset)
     assert same.equals(st_)
+    # Koya's maximum score is a win a round played: with 2/3 of 3 (not 4) rounds, A's 2
+    # qualifies, so X's KS is the point X took from A (0 when 4 was the count)
+    ks = Criterion("ks", function="koya", params=(("limit", Fraction(2, 3)),))
+    koya = sf.standings(games(spec), dataclasses.replace(sf.rules.get(preset),
+                                                         name="ks", columns=(ks,)))
+    assert by_player(koya, "ks")["X"] == 1.0
