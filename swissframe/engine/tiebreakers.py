@@ -216,10 +216,11 @@ class TiebreakerSpec:
         so it may be computed on the table before the group criteria ahead of it are
         attached (they join into one query with it, ``standings._group_criteria``).
     round_span
-        Its exact scale grows with the span of a player's round numbers (CTB's
-        ``4**span``): an event is then long (computed on its own past
+        Its exact scale grows with the span of a player's rounds (CTB's ``4**span``, the
+        span of their places among the event's rounds, ``_record.round_position``): an
+        event is then long (computed on its own past
         :data:`~swissframe.engine._record.LONG_ROUNDS`) by the span of its round numbers,
-        not by the rounds played (:func:`spans_rounds`).
+        which bounds it, not by the rounds played (:func:`spans_rounds`).
     lot
         It orders players by lot: a seeded stand-in for the draw the event makes (Pokémon's
         and FaB's random order). Only its order is a value, and before the event draws it
