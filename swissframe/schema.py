@@ -1706,7 +1706,13 @@ def _mirrored(columns: Sequence[str]) -> pl.Expr:
 
 def _double_loss_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
     """``double_loss_mismatch``: a double-loss row whose opponent has no row against the
-    player in that round, or one that is not a double loss."""
+    player in that round, or one that is not a double loss; and one with no opponent at
+    all (a match both players lost has two seats: flagged on a bye, the engine read the
+    bye as a loss without a word)."""
+    alone = lf_ok.filter(pl.col(OPPONENT_ID).is_null() & pl.col("double_loss"))
+    add("double_loss_mismatch", alone,
+        _text(pl.col(PLAYER_ID), " reports a double loss in round ", pl.col(ROUND),
+              " with no opponent"))
     paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null()
                           & (pl.col(PLAYER_ID) != pl.col(OPPONENT_ID)))
     mirror = paired.select(*ev, ROUND, pl.col(PLAYER_ID).alias(OPPONENT_ID),

@@ -155,7 +155,8 @@ KINDS: Final[Mapping[str, Kind]] = {
         "correct one seat from the match slip"),
     "double_loss_mismatch": Kind(
         "error", "one seat of a match marks it as a double loss (double_loss = True) and the "
-        "other does not", "mark both seats (an unresolved match lost by both) or neither"),
+        "other does not, or a row with no opponent does",
+        "mark both seats (an unresolved match lost by both) or neither"),
     "forfeit_mismatch": Kind(
         "error", "the two seats of a match disagree on whether it was played: one marks a "
         "forfeit (unplayed = forfeit_win / forfeit_loss), the other a game over the board, or "
