@@ -2076,11 +2076,22 @@ def as_lazy(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",
         hint = f"read the file first: {made_by}"
     elif frame is None:
         hint = f"pass the table itself, e.g. {made_by}"
+    elif _is_source(frame):
+        # (what sf.read returns: its hint was to wrap pandas or Arrow data)
+        hint = ("pass the results table it holds, sf.read(path).results (a Source is "
+                "what sf.read returns; sf.validate takes it as it is)")
     else:
         hint = "wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow"
     msg = (f"the {what} must be a polars DataFrame or LazyFrame, got "
            f"{type(frame).__name__} ({frame!r:.60}). Hint: {hint}.")
     raise SchemaError(msg)
+
+
+def _is_source(frame: object) -> bool:
+    """Whether ``frame`` is what :func:`swissframe.read` returns (a ``Source``)."""
+    from swissframe.io._files import Source  # (the readers import this module)
+
+    return isinstance(frame, Source)
 
 
 def as_frame(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",

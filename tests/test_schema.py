@@ -49,6 +49,24 @@ def test_missing_and_mistyped_columns() -> None:
 
 
 @pytest.mark.parametrize("call", [sf.standings, sf.standings_by_round, sf.validate_results,
+                                  lambda x: sf.explain(x, "A"), lambda x: sf.standings(x, "mtg")])
+def test_what_sf_read_returns_for_the_table_is_named_with_its_results(
+        call: Callable[[object], object], tmp_path: Path) -> None:
+    """Class 227: ``sf.standings(sf.read(path))`` (``sf.validate`` takes what ``sf.read``
+    returns, so the other analyses were tried the same way) was refused with the hint
+    "wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow", which no Source
+    needs; the hint names its results table."""
+    path = tmp_path / "e.csv"
+    GOOD.write_csv(path)
+    src = sf.read(path)
+    with pytest.raises(sf.SchemaError, match=r"got Source \(.*\)\. Hint: pass the results "
+                       r"table it holds, sf\.read\(path\)\.results \(a Source is what sf\.read "
+                       r"returns; sf\.validate takes it as it is\)\.$"):
+        call(src)
+    assert sf.validate(src).ok
+
+
+@pytest.mark.parametrize("call", [sf.standings, sf.standings_by_round, sf.validate_results,
                                   lambda x: sf.standings(x, "mtg")])
 def test_a_path_or_none_for_the_table_is_named_with_how_to_read_it(call: object) -> None:
     """With rules="auto" (the default) a path or None reached ``.lazy()`` first and
