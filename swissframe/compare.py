@@ -245,7 +245,9 @@ class Comparison:
     margin
         The ahead player's advantage on it, positive (lower-is-better criteria are
         oriented so that positive still means ahead); in percentage points × 1/100 for
-        percentages, i.e. the raw difference of the fractions.
+        percentages, i.e. the raw difference of the fractions. ``None`` when tied, and when
+        the order was drawn by lot (the ``lot`` row's values are a seeded stand-in, whose
+        difference is no advantage).
     table
         Every criterion in ranking order: ``criterion, label, unit`` (what the number
         counts where the label does not say it, else ""), ``value_a, value_b,
@@ -474,7 +476,7 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
     va, vb = frame["value_a"][decided], frame["value_b"][decided]
     ahead = a if rank_a < rank_b else b
     margin = None
-    if va is not None and vb is not None:
+    if va is not None and vb is not None and not frame["lot"][decided]:
         diff = (va - vb) if ahead == a else (vb - va)
         margin = diff if crit.descending else -diff
     return Comparison(event, rs.name, a, b, rank_a, rank_b, ahead, crit.name,

@@ -19,7 +19,8 @@ phase          String   ``"swiss"`` (default) or ``"playoff"``; playoff rows nev
 
 Optional columns that analyses and importers add (kept when present):
 
-- ``stage`` (String): a sub-phase label such as ``"day1"`` / ``"day2"``.
+- ``stage`` (String): a sub-phase label such as ``"day1"`` / ``"day2"``: one a round
+  (of an event and phase; ``stage_mismatch`` otherwise), kept by :func:`to_matches`.
 - ``color`` (String): ``"w"`` / ``"b"`` for chess.
 - ``unplayed`` (String): why a round was not played over the board (chess, FIDE C.07
   Art. 16): one of :data:`UNPLAYED_KINDS`; null for a played game. The two seats of a
@@ -49,7 +50,8 @@ player): a null required cell, an empty id (``""``: an empty cell of a match-for
 would otherwise become a phantom player), a round below 1, a negative game count, a phase
 other than ``swiss``/``playoff``, an unknown ``unplayed`` or ``color`` code, a self-pairing,
 a game count above :data:`MAX_GAMES`, a duplicate seat, a missing or contradictory mirror,
-the two seats of one match in different phases, and an unpaired row scored as a draw
+the two seats of one match in different phases, the rows of one round in different
+stages, and an unpaired row scored as a draw
 with games (1-1-1, 0-0-3: an unpaired round is a bye — more games won — or an unopposed
 loss; ``unplayed="half_bye"`` makes it a draw; an unpaired 0-0-0 is an unreported round,
 counted as a draw as CardsRealm publishes it, and ``validate`` reports it as
@@ -128,6 +130,8 @@ GAMES_WON: Final = "games_won"
 GAMES_LOST: Final = "games_lost"
 GAMES_DRAWN: Final = "games_drawn"
 PHASE: Final = "phase"
+#: The optional sub-phase column (Day 1, Day 2, the playoff): one value a round.
+STAGE: Final = "stage"
 
 #: Required columns of the canonical long table and their dtypes (after normalisation).
 RESULT_COLUMNS: Final[Mapping[str, pl.DataType]] = {
@@ -1173,6 +1177,9 @@ def _checked(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: str,
         _double_loss_checks(lf_ok, ev, add)
     if forfeits:
         _forfeit_checks(lf_ok, ev, add)
+    if STAGE in df.columns and not (codes is not None and not nulls
+                                    and _stages_one_a_round(df, codes)):
+        _stage_checks(lf_ok, ev, add)
     # the checks that found something, in one parallel collection (one plan each)
     checks = [c for c in collect_all(pending) if c.height] if pending else []
     if not checks:  # (a new frame each time: a caller may extend it in place)
@@ -1243,6 +1250,49 @@ def _phase_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
     add("phase_mismatch", pl.concat([po_bad, sw_bad]),
         _text(pl.col(PLAYER_ID), " reports this match as ", pl.col(PHASE), ", ",
               pl.col(OPPONENT_ID), " as the other phase"))
+
+
+def _stages_one_a_round(df: pl.DataFrame, codes: IdCodes) -> bool:
+    """Whether each round of each event and phase of ``df`` (no null cell; ``codes`` its
+    id codes, row for row) holds one stage: :func:`_stage_checks` on the event codes, a
+    group-by of integers (≈ 20 ms on the decklist cache's 606k rows, where the strings'
+    took 70); no query where the column holds one value (all null: a one-stage
+    simulation's)."""
+    stage = df.get_column(STAGE)
+    if stage.n_unique() == 1:  # (a Series kernel; null is a value of its own here)
+        return True
+    frame = pl.DataFrame([codes.codes.get_column("_e"), df.get_column(ROUND),
+                          df.get_column(PHASE) == "playoff", stage])
+    keys = frame.columns[:3]
+    return not (frame.lazy().group_by(keys).agg(_k=pl.col(STAGE).n_unique())
+                .select((pl.col("_k") > 1).any()).pipe(collect).item())
+
+
+def _stage_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
+    """``stage_mismatch``: the rows of one round of an event (and phase) hold more than one
+    ``stage``. A round is of one stage (Day 1, Day 2, the playoff), and the ``"stage"``
+    snapshot takes each player at the end of their stage, the last round any row of it
+    names: one row of round 9 marked Day 1 would move every Day 1 player's values to
+    round 9. The round's stage is the one most of its rows hold (ties: the first in text
+    order, a missing stage last); each other row is named."""
+    by = [*ev, ROUND, PHASE]
+    # (a group-by and a semi-join: a window's n_unique over 606k decklist rows cost 2-3x)
+    rounds = lf_ok.group_by(by).agg(_k=pl.col(STAGE).n_unique()).filter(pl.col("_k") > 1)
+    mixed = lf_ok.join(rounds.select(by), on=by, how="semi", nulls_equal=True)
+    main = (mixed.group_by([*by, STAGE]).agg(_n=pl.len())
+            .sort([*by, "_n", STAGE], descending=[*(False for _ in by), True, False],
+                  nulls_last=True)
+            .group_by(by, maintain_order=True)
+            .agg(pl.col(STAGE).first().alias("_main"), pl.col("_n").first().alias("_main_n")))
+    bad = mixed.join(main, on=by, nulls_equal=True).filter(
+        pl.col(STAGE).ne_missing(pl.col("_main")))
+
+    def shown(col: str) -> pl.Expr:
+        return _text("stage '", pl.col(col), "'").fill_null("no stage")
+
+    add("stage_mismatch", bad,
+        _text(shown(STAGE), " in a round whose ", pl.col("_main_n").cast(pl.String),
+              " other row(s) have ", shown("_main")))
 
 
 def _describe_duplicates(offending: pl.LazyFrame, ev: list[str], add: _Add) -> None:
@@ -1678,7 +1728,13 @@ def _mirrored(columns: Sequence[str]) -> pl.Expr:
 
 def _double_loss_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
     """``double_loss_mismatch``: a double-loss row whose opponent has no row against the
-    player in that round, or one that is not a double loss."""
+    player in that round, or one that is not a double loss; and one with no opponent at
+    all (a match both players lost has two seats: flagged on a bye, the engine read the
+    bye as a loss without a word)."""
+    alone = lf_ok.filter(pl.col(OPPONENT_ID).is_null() & pl.col("double_loss"))
+    add("double_loss_mismatch", alone,
+        _text(pl.col(PLAYER_ID), " reports a double loss in round ", pl.col(ROUND),
+              " with no opponent"))
     paired = lf_ok.filter(pl.col(OPPONENT_ID).is_not_null()
                           & (pl.col(PLAYER_ID) != pl.col(OPPONENT_ID)))
     mirror = paired.select(*ev, ROUND, pl.col(PLAYER_ID).alias(OPPONENT_ID),
@@ -2050,7 +2106,8 @@ def not_a_table(value: object, *, made_by: str = "sf.read_results(path)") -> tup
     description behind every refusal of a table argument (:func:`as_lazy`, ``validate``,
     ``report``). A pandas frame was "got DataFrame" (read as the polars type refused), a
     dict or a list of rows was told to use ``pl.from_pandas``, a Series, an Arrow table
-    or a NumPy array quoted its whole multi-line repr (bad data 240).
+    or a NumPy array quoted its whole multi-line repr (bad data 240); what ``sf.read``
+    returns is named as a ``Source``, with its ``.results`` (bad data 227).
 
     >>> not_a_table({"round": [1]})
     ('a dict', 'make a table of it: pl.DataFrame(data)')
@@ -2064,6 +2121,10 @@ def not_a_table(value: object, *, made_by: str = "sf.read_results(path)") -> tup
                 else f"{cls.__name__} {value!r:.60}"), f"read the file first: {made_by}"
     if value is None:
         return "None", f"pass the table itself, e.g. {made_by}"
+    if _is_source(value):  # (what sf.read returns: its hint was to wrap pandas data; 227)
+        return ("Source (what sf.read returns)", "pass the results table it holds, "
+                "sf.read(path).results (a Source is what sf.read returns; sf.validate takes "
+                "it as it is)")
     if isinstance(value, pl.Series):
         return ("a polars Series (one column)",
                 f"pass the whole table (the results' rows), e.g. {made_by}")
@@ -2083,6 +2144,13 @@ def not_a_table(value: object, *, made_by: str = "sf.read_results(path)") -> tup
     name = cls.__name__ if library == "builtins" else f"{library}.{cls.__name__}"
     return (f"{name}" + (f" ({' '.join(shown.split())})" if shown else "")), (
         f"pass a polars DataFrame, e.g. {made_by}")
+
+
+def _is_source(frame: object) -> bool:
+    """Whether ``frame`` is what :func:`swissframe.read` returns (a ``Source``)."""
+    from swissframe.io._files import Source  # (the readers import this module)
+
+    return isinstance(frame, Source)
 
 
 def as_frame(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",
@@ -2529,7 +2597,7 @@ def unread_cells(frame: pl.LazyFrame | pl.DataFrame, column: str, context: Seque
 
 #: Per-seat columns of the long form that the match form (one row per match) has no place
 #: for: :func:`to_matches` leaves them out, and says so when they hold something.
-_SEAT_ONLY: Final = ("unplayed", "color", "stage")
+_SEAT_ONLY: Final = ("unplayed", "color")
 
 
 #: The kinds of the columns of the analyses' outputs that other calls read back (a chart's
@@ -2660,6 +2728,8 @@ def to_matches(results: pl.LazyFrame | pl.DataFrame, *,
     # a double loss keeps its flag (seat A's games; the match form has no other place)
     names = lf.collect_schema().names()
     flags = [f for f in FLAG_COLUMNS if f in names and f != DISQUALIFIED]
+    # (a round is of one stage, validated: the match's, as its phase is)
+    stage = [STAGE] if STAGE in names else []
     _warn_match_form_losses(lf, names)
     seat_b: list[pl.Expr] = []
     if DISQUALIFIED in names:  # each seat's own flag (seat B's from its mirror row)
@@ -2673,7 +2743,7 @@ def to_matches(results: pl.LazyFrame | pl.DataFrame, *,
         EVENT_ID, ROUND,
         pl.col(PLAYER_ID).alias(c.player_a), pl.col(OPPONENT_ID).alias(c.player_b),
         pl.col(GAMES_WON).alias(c.games_a), pl.col(GAMES_LOST).alias(c.games_b),
-        pl.col(GAMES_DRAWN).alias(c.games_drawn), PHASE, *flags, *seat_b,
+        pl.col(GAMES_DRAWN).alias(c.games_drawn), PHASE, *stage, *flags, *seat_b,
     ).sort(EVENT_ID, ROUND, c.player_a).pipe(collect)
 
 
@@ -2717,7 +2787,7 @@ def repair_mirrors(results: pl.LazyFrame | pl.DataFrame, *, default_event_id: st
 
 #: The columns the two seats of a match share, copied to a mirror seat by
 #: :func:`repair_mirrors` (with its keys).
-_MATCH_SHARED: Final = (EVENT_ID, ROUND, PHASE, "stage", "double_loss")
+_MATCH_SHARED: Final = (EVENT_ID, ROUND, PHASE, STAGE, "double_loss")
 
 
 def _seat_of_opponent(schema: pl.Schema, keys: Sequence[str]) -> list[pl.Expr]:

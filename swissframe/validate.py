@@ -149,12 +149,18 @@ KINDS: Final[Mapping[str, Kind]] = MappingProxyType({
     "phase_mismatch": Kind(
         "error", "the two seats of one match are in different phases (swiss / playoff)",
         "give both rows the same phase"),
+    "stage_mismatch": Kind(
+        "error", "the rows of one round hold different stages (the two seats of a match, "
+        "or two matches): a round is of one stage, and a ruleset that takes each player at "
+        "the end of their stage would move every player of that stage to the wrong round",
+        "give every row of the round its stage (e.g. 'day2')"),
     "mirror_mismatch": Kind(
         "error", "contradictory match: the two seats report records that are not opposite",
         "correct one seat from the match slip"),
     "double_loss_mismatch": Kind(
         "error", "one seat of a match marks it as a double loss (double_loss = True) and the "
-        "other does not", "mark both seats (an unresolved match lost by both) or neither"),
+        "other does not, or a row with no opponent does",
+        "mark both seats (an unresolved match lost by both) or neither"),
     "forfeit_mismatch": Kind(
         "error", "the two seats of a match disagree on whether it was played: one marks a "
         "forfeit (unplayed = forfeit_win / forfeit_loss), the other a game over the board, or "

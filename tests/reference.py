@@ -207,6 +207,20 @@ def yugioh(rows: Iterable[Row]) -> Values:
     return out
 
 
+def yugioh_ddd(rows: Iterable[Row]) -> Values:
+    """``yugioh`` with ``DDD`` (rules.md §3.1 [S]): the sum of the squares of the rounds the
+    player lost, a round counted as its place among the rounds the event played (numbered
+    1, 2, 4, a loss in the last is 3² = 9); the printed number gains the block, at most 999."""
+    rows = list(rows)
+    out = yugioh(rows)
+    place = {n: i + 1 for i, n in enumerate(sorted({r["round"] for r in rows}))}
+    for p, rs in _by_player(rows).items():
+        ddd = sum(place[r["round"]] ** 2 for r in rs if _outcome(r) == "L")
+        out[p]["lost_round_squares"] = ddd
+        out[p]["ygo_tiebreaker"] = out[p]["ygo_tiebreaker"] * 1000 + min(999, ddd)
+    return out
+
+
 def digimon(rows: Iterable[Row]) -> Values:
     """rules.md §3.6: MTG-like (floor 0.33), points → OMW% → own win rate → OOMW%."""
     out = mtg_family(rows)
@@ -220,13 +234,19 @@ def digimon(rows: Iterable[Row]) -> Values:
 
 def fab(rows: Iterable[Row]) -> Values:
     """FaB policy (rules.md §3.3, FAB-F1/F2; §9 item 3)."""
+    rows = list(rows)
     bp = _by_player(rows)
+    # the rounds of the tournament are the rounds the event played: numbered 1, 2, 4, it
+    # played three (a number no row has is not a round in which CTB is divided by 4)
+    event = sorted({r["round"] for r in rows})
     out: Values = {}
     for p, rs in bp.items():
         rec = _record(rs)
         by_round = {r["round"]: (1 if _outcome(r) == "W" else 0) for r in rs}
         ctb, total = F0, 0
-        for rnd in range(rs[0]["round"], rs[-1]["round"] + 1):
+        for rnd in event:
+            if not rs[0]["round"] <= rnd <= rs[-1]["round"]:
+                continue
             total += by_round.get(rnd, 0)
             ctb = ctb / 4 + total
         played = len(rs) - rec["byes"]  # a bye is not a match played (the policy)
@@ -330,8 +350,12 @@ def fide(rows: Iterable[Row], *, rule: str = "fide-2023",
     PS, WON. DE is filled in by :func:`fide_direct_encounter` (it needs the tie groups).
     ``trailing``: the VUR kinds an opponent's trailing VURs become draws for (Art. 16.3;
     ``Ruleset.trailing_draw_kinds``)."""
-    rows = list(rows)
-    n = max(r["round"] for r in rows)
+    # the event's rounds are the rounds it played, counted from 1 whatever their numbers
+    # (numbered 1, 2, 4: three rounds, the last is the third; no absence in a number no row
+    # of the event has)
+    place = {k: i + 1 for i, k in enumerate(sorted({r["round"] for r in rows}))}
+    rows = [{**r, "round": place[r["round"]]} for r in rows]
+    n = len(place)
     ent = _chess_entries(rows, n)
     score = {p: sum((e["pts"] for e in es), F0) for p, es in ent.items()}
     half = Fraction(1, 2)
@@ -472,6 +496,8 @@ PRESETS: dict[str, tuple[Any, tuple[tuple[str, bool], ...], bool]] = {
     "pokemon-2016": (pokemon, (("match_points", True), ("late", False), ("omwp", True),
                                ("oomwp", True)), True),
     "yugioh": (yugioh, (("match_points", True), ("omwp", True), ("oomwp", True)), False),
+    "yugioh-ddd": (yugioh_ddd, (("match_points", True), ("omwp", True), ("oomwp", True),
+                                ("lost_round_squares", True)), False),
     "fab": (fab, (("match_points", True), ("ctb", True), ("pml", False), ("omlp", False),
                   ("octb", True)), True),
     "melee-two-game": (two_game, (("match_points", True), ("game_wins", True), ("omp", True)),

@@ -175,6 +175,9 @@ def test_an_order_drawn_by_lot_is_flagged_whatever_its_name() -> None:
     assert ": the order drawn by lot, level on match points (1)" in c.sentence
     assert not any(str(int(v)) in c.sentence for v in (c.value_a, c.value_b)
                    if v is not None)
+    # nor a margin: the stand-ins' difference (≈ 3.5e15 here) is no advantage
+    assert c.margin is None
+    assert c.table.filter(pl.col("lot"))["difference"].item() != 0  # (its sign: the order)
 
 
 def test_direct_encounter_reads_as_a_count_of_tied_players_not_a_score() -> None:

@@ -49,6 +49,24 @@ def test_missing_and_mistyped_columns() -> None:
 
 
 @pytest.mark.parametrize("call", [sf.standings, sf.standings_by_round, sf.validate_results,
+                                  lambda x: sf.explain(x, "A"), lambda x: sf.standings(x, "mtg")])
+def test_what_sf_read_returns_for_the_table_is_named_with_its_results(
+        call: Callable[[object], object], tmp_path: Path) -> None:
+    """Class 227: ``sf.standings(sf.read(path))`` (``sf.validate`` takes what ``sf.read``
+    returns, so the other analyses were tried the same way) was refused with the hint
+    "wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow", which no Source
+    needs; the hint names its results table."""
+    path = tmp_path / "e.csv"
+    GOOD.write_csv(path)
+    src = sf.read(path)
+    with pytest.raises(sf.SchemaError, match=r"got Source \(.*\)\. Hint: pass the results "
+                       r"table it holds, sf\.read\(path\)\.results \(a Source is what sf\.read "
+                       r"returns; sf\.validate takes it as it is\)\.$"):
+        call(src)
+    assert sf.validate(src).ok
+
+
+@pytest.mark.parametrize("call", [sf.standings, sf.standings_by_round, sf.validate_results,
                                   lambda x: sf.standings(x, "mtg")])
 def test_a_path_or_none_for_the_table_is_named_with_how_to_read_it(call: object) -> None:
     """With rules="auto" (the default) a path or None reached ``.lazy()`` first and
@@ -436,6 +454,65 @@ def test_phases_are_compared_within_the_analysis_keys() -> None:
         ("phase_mismatch", 2, "A"), ("phase_mismatch", 2, "C")]
 
 
+def _staged(**stages: str | None) -> pl.DataFrame:
+    """``_base()`` all of stage ``day1``, but for the seats named ``"C1"`` (player C,
+    round 1) and so on."""
+    df = _base().with_columns(stage=pl.lit("day1"))
+    return df.with_columns(pl.struct("player_id", "round").map_elements(
+        lambda r: stages.get(f"{r['player_id']}{r['round']}", "day1"),
+        return_dtype=pl.String).alias("stage"))
+
+
+def test_a_round_of_two_stages_is_refused_naming_the_odd_rows() -> None:
+    """A round is of one stage: the "stage" snapshot takes each player at the end of the
+    last round any row of their stage names, so one seat marked Day 1 in a Day 2 round
+    moved every Day 1 player's values (found by the twenty-eighth session's table sweep).
+    The odd rows are those whose stage differs from the one most of the round holds."""
+    probs = problems_of(_staged(C1="day2"))
+    assert probs.select("kind", "round", "player_id", "opponent_id", "detail").rows() == [
+        ("stage_mismatch", 1, "C", "D",
+         "stage 'day2' in a round whose 3 other row(s) have stage 'day1'")]
+    # a seat with no stage, and a whole match of another stage (a tie: the later one)
+    probs = problems_of(_staged(D1=None))
+    assert probs.select("player_id", "detail").rows() == [
+        ("D", "no stage in a round whose 3 other row(s) have stage 'day1'")]
+    probs = problems_of(_staged(C1="day2", D1="day2"))
+    assert probs.select("player_id").to_series().to_list() == ["C", "D"]
+    with pytest.raises(sf.ValidationError, match=r"\[stage_mismatch\] event 'e', round 1, "
+                                                 r"player 'C' vs 'D'"):
+        sf.standings(_staged(C1="day2"), "melee-e1")
+
+
+def test_stages_are_compared_within_a_round_phase_and_analysis_keys() -> None:
+    """Rounds of one event may be of different stages; a round's Swiss and playoff rows are
+    compared apart, and so are the scenarios of an analysis key."""
+    assert sf.find_problems(_staged(A2="day2", C2="day2")).height == 0
+    playoff = _staged(A2="top8", C2="top8").with_columns(
+        phase=pl.when(pl.col("round") == 2).then(pl.lit("playoff")).otherwise(pl.lit("swiss")))
+    assert sf.find_problems(playoff).height == 0
+    both = pl.concat([_staged().with_columns(scenario=pl.lit(0)),
+                      _staged(A1="day2", B1="day2", C1="day2", D1="day2")
+                      .with_columns(scenario=pl.lit(1))])
+    assert sf.find_problems(both, keys=["scenario"]).height == 0
+    bad = pl.concat([both, _staged(C1="day2").with_columns(scenario=pl.lit(2))])
+    assert sf.find_problems(bad, keys=["scenario"]).select("player_id").rows() == [("C",)]
+
+
+def test_to_matches_keeps_the_stage_of_a_match() -> None:
+    """A round's stage is one (validated), so it is the match's, as its phase is: the match
+    form keeps it, without a warning, and ``from_matches`` gives it to both seats."""
+    import warnings
+
+    df = _staged(A2="day2", C2="day2")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        matches = sf.to_matches(df)
+    assert matches.select("round", "player_a", "stage").rows() == [
+        (1, "A", "day1"), (1, "C", "day1"), (2, "A", "day2")]
+    back = sf.from_matches(matches).select(df.columns)
+    assert back.sort("round", "player_id").equals(df.sort("round", "player_id"))
+
+
 def test_a_null_analysis_key_is_refused_with_its_rows() -> None:
     """A row of no scenario belongs to no event of the analysis: refused by name, not
     joined (null keys match nothing) into unknown opponents or dropped players."""
@@ -750,7 +827,7 @@ def test_a_mistyped_column_gets_the_hint_of_its_kind() -> None:
 
 
 def test_to_matches_says_what_the_match_form_leaves_out() -> None:
-    """The match form has one row per match: per-seat cells (unplayed, color, stage) and a
+    """The match form has one row per match: per-seat cells (unplayed, color) and a
     double loss's seat B were dropped without a word, and read back they changed the
     standings (seat B of a double loss became a 2-0 win; a half bye became an unpaired
     draw). A DataWarning now says what is left out; a table with nothing to lose is quiet."""
@@ -1241,6 +1318,37 @@ def test_a_key_column_the_table_lacks_is_named_by_every_check() -> None:
         sf.validate(res, origin=[])  # type: ignore[arg-type]
     assert any("scenario" in d for d in sf.validate(res, keys=["scenario"]).problems[
         "detail"].to_list())  # (validate reports what it finds: a missing column too)
+
+
+@settings(max_examples=60)
+@given(stages=st.lists(st.sampled_from(["day1", "day2", "top8", None]), min_size=16,
+                       max_size=16),
+       playoff_round=st.sampled_from([None, 2, 4]), null_cell=st.booleans())
+def test_coded_stage_fact_agrees_with_the_reference(
+        stages: list[str | None], playoff_round: int | None, null_cell: bool) -> None:
+    """Without a null cell the coded checks tell whether every round holds one stage from
+    the event codes (``_stages_one_a_round``), and describe the rounds only when one does
+    not: the problems found are the reference's, and a round of two stages is found. Two
+    events, four rounds of one match each; the stages drawn per seat."""
+    n = 16
+    df = pl.DataFrame({"event_id": ["e1"] * 8 + ["e2"] * 8,
+                       "round": [1 + (i % 8) // 2 for i in range(n)],
+                       "player_id": [("A", "B")[i % 2] for i in range(n)],
+                       "opponent_id": [("B", "A")[i % 2] for i in range(n)],
+                       "games_won": [(2, 0)[i % 2] for i in range(n)],
+                       "games_lost": [(0, 2)[i % 2] for i in range(n)],
+                       "games_drawn": [0] * n, "stage": stages})
+    df = df.with_columns(phase=pl.when(pl.col("round") == (playoff_round or 0))
+                         .then(pl.lit("playoff")).otherwise(pl.lit("swiss")))
+    if null_cell:
+        df = df.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(None)
+                             .otherwise(pl.col("games_won")).alias("games_won"))
+    got = schema._checked(df, default_event_id="e", keys=())[0]
+    ref = schema._checked(df, default_event_id="e", keys=(), coded=False)[0]
+    assert got.equals(ref), (got, ref)
+    rows = df.filter(pl.col("games_won").is_not_null()) if null_cell else df
+    mixed = rows.group_by("event_id", "round", "phase").agg(pl.col("stage").n_unique() > 1)
+    assert ("stage_mismatch" in got["kind"].to_list()) == mixed["stage"].any()
 
 
 @pytest.mark.parametrize("bye_games", ["2-0-0", (2, 0), (2, 0, -1), None])

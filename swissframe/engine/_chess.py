@@ -40,7 +40,7 @@ import polars as pl
 
 from swissframe._collect import collect
 from swissframe.engine._exact import ExactScale, exact_name, join_keys, mean_exact, per_group
-from swissframe.engine._record import points_unit, swiss_rows
+from swissframe.engine._record import points_unit, round_position, swiss_rows
 from swissframe.schema import FORFEITS
 from swissframe.schema import OPPONENT_ID as OPP
 from swissframe.schema import PLAYER_ID as PLAYER
@@ -262,7 +262,11 @@ def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, s
             pl.when(last).then(pl.lit(None, dtype=pl.String)).otherwise(pl.col("_kind"))
             .alias("_kind"),
             pl.when(last).then(pl.col("_sched")).otherwise(pl.col(OPP)).alias(OPP))
-    flags = (*_unplayed_flags(vur_kinds), per_group(pl.col("round").max(), k).alias("_n"))
+    # (the event's rounds are the rounds it played, whatever their numbers: _n counts them
+    # and _i is a row's place among them, from 1 — round_position; numbered 1, 2, 4, the
+    # 2026 cap is 3 draws and the 2009 virtual opponent after the second draws once)
+    flags = (*_unplayed_flags(vur_kinds), per_group(pl.col("round").n_unique(), k).alias("_n"),
+             round_position(k).alias("_i"))
     before = None
     if rule == "fide-2009":  # (the score before each round: only this rule's dummy reads it)
         before = (pl.col("_pts").cum_sum() - pl.col("_pts")).over(pk).alias("_before")
@@ -289,7 +293,7 @@ def _terms_exprs(rule: str, keys: tuple[str, ...], *, win_u: int, draw_u: int, s
                  .otherwise(pl.min_horizontal(pl.col("_score"), pl.col("_n") * draw_u)))
     elif rule == "fide-2009":
         dummy = (pl.col("_before") + (pl.lit(win_u) - pl.col("_pts"))
-                 + (pl.col("_n") - pl.col("round")) * draw_u)
+                 + (pl.col("_n") - pl.col("_i")) * draw_u)
     else:
         dummy = pl.col("_sscore")  # forfeits: the scheduled opponent's score; else nothing
     val = pl.when(played).then(pl.col("_oadj") if rule != "as_played" else pl.col("_oscore")
@@ -811,8 +815,8 @@ def koya(ctx: Context, *, name: str = "ks", limit: Fraction = Fraction(1, 2)
     against (scheduled) opponents whose final score is at least ``limit`` of the maximum
     (win points × the event's rounds; 50% by default)."""
     win = Fraction(ctx.rules.points_win) * ctx.unit * limit
-    terms = chess_terms(ctx).with_columns(
-        _n=per_group(pl.col("round").max(), ctx.keys))
+    terms = chess_terms(ctx).with_columns(  # (the rounds played: round_position)
+        _n=per_group(pl.col("round").n_unique(), ctx.keys))
     agg = (terms.filter(pl.col("_sched").is_not_null()
                         & (pl.col("_sscore") * win.denominator
                            >= pl.col("_n") * win.numerator))

@@ -58,6 +58,7 @@ __all__ = [
     "ranking_keys",
     "rate_scales",
     "rate_terms",
+    "round_position",
     "row_points",
     "seat_record",
     "swiss_rows",
@@ -927,13 +928,23 @@ def eval_rounds(lf: pl.LazyFrame, rules: Ruleset, keys: tuple[str, ...],
                        (pl.col("_last") < pl.col("_event_last")).alias("_dropped"))
 
 
+def round_position(keys: Sequence[str]) -> pl.Expr:
+    """Each row's round as its place among the rounds its event played, from 1: the round
+    as the rules count it, for a frame of one event's Swiss rows (per ``keys``).
+
+    The event's rounds are its rows' round numbers, not every whole number between them
+    (docs/rules-decisions.md): an event numbered 1, 2, 4 played three rounds, and one
+    numbered from 32 is the event numbered from 1. Read by what counts rounds (CTB's
+    division by 4 a round, Yu-Gi-Oh!'s squares of the rounds lost, the missed rounds)."""
+    return per_group(pl.col("round").rank("dense"), keys).cast(pl.Int64)
+
+
 def event_rounds(lf: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     """The Swiss rounds each event played (keys…, round), with their order in it from 0
     (``_i``): which rounds a player can have missed (:func:`late_rows`, and what
     ``validate`` calls a late entry or return)."""
     return (lf.filter(pl.col("phase") == "swiss").select(*keys, "round").unique()
-            .with_columns(_i=per_group(pl.col("round").rank("dense"), keys).cast(pl.Int64)
-                          - 1))
+            .with_columns(_i=round_position(keys) - 1))
 
 
 def _with_missed_rounds(lf: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:

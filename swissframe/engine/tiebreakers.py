@@ -44,7 +44,7 @@ from swissframe.engine._exact import (
     ratio_key,
     warn_fallback,
 )
-from swissframe.engine._record import cutoff_rows, points_unit
+from swissframe.engine._record import cutoff_rows, points_unit, round_position
 from swissframe.errors import DataError, RulesetError, check_whole
 from swissframe.rules._ruleset import Ruleset
 
@@ -216,10 +216,11 @@ class TiebreakerSpec:
         so it may be computed on the table before the group criteria ahead of it are
         attached (they join into one query with it, ``standings._group_criteria``).
     round_span
-        Its exact scale grows with the span of a player's round numbers (CTB's
-        ``4**span``): an event is then long (computed on its own past
+        Its exact scale grows with the span of a player's rounds (CTB's ``4**span``, the
+        span of their places among the event's rounds, ``_record.round_position``): an
+        event is then long (computed on its own past
         :data:`~swissframe.engine._record.LONG_ROUNDS`) by the span of its round numbers,
-        not by the rounds played (:func:`spans_rounds`).
+        which bounds it, not by the rounds played (:func:`spans_rounds`).
     lot
         It orders players by lot: a seeded stand-in for the draw the event makes (Pokémon's
         and FaB's random order). Only its order is a value, and before the event draws it
@@ -838,16 +839,18 @@ def game_wins(ctx: Context, *, name: str = "game_wins") -> pl.LazyFrame:
 def lost_round_squares(ctx: Context, *, name: str = "lost_round_squares") -> pl.LazyFrame:
     """Sum of the squares of the round numbers the player lost (Yu-Gi-Oh! ``DDD``, higher
     is better: later losses; rules.md §3.1 [S])."""
-    r = pl.col("round").cast(pl.Int128)  # (a round past 2**31.5 squares past Int64)
-    agg = (ctx.rows.filter(pl.col("_loss")).group_by(ctx.pkeys)
-           .agg((r * r).sum().alias("_s")))
+    # (the round as the event counts it, from 1: round_position; numbered 1, 2, 4, a loss
+    # in the third round is 9, as it is numbered 1, 2, 3)
+    r = pl.col("_n").cast(pl.Int128)  # (a round past 2**31.5 squares past Int64)
+    agg = (ctx.rows.with_columns(_n=round_position(ctx.keys)).filter(pl.col("_loss"))
+           .group_by(ctx.pkeys).agg((r * r).sum().alias("_s")))
     # (the first by its keys, not by the group-by's order: the same player named each time)
     over = agg.filter(pl.col("_s") > 2**63 - 1).sort(ctx.pkeys).head(1).pipe(collect)
     if over.height:
         who = ", ".join(f"{k} {quoted(v)}" for k, v in zip(ctx.pkeys, over.row(0), strict=False))
         msg = (f"lost_round_squares: the sum of the squares of the rounds lost by {who} is "
-               f"{over['_s'][0]:,}, past what an Int64 column holds (round numbers this "
-               "large are not a Swiss event's). Hint: number the event's rounds from 1.")
+               f"{over['_s'][0]:,}, past what an Int64 column holds (this many rounds "
+               "are not a Swiss event's). Hint: check the event's rounds.")
         raise DataError(msg)
     return _int_column(ctx, agg, pl.col("_s"), name)
 
@@ -934,14 +937,17 @@ def _ctb(ctx: Context) -> tuple[pl.LazyFrame, ExactScale]:
         frame, sc = ctx.cache[key]
         assert sc is not None
         return frame, sc
+    # a round is its place among the rounds the event played (round_position): CTB is
+    # divided by 4 once a round of the tournament, and a round number no row of the event
+    # has is not one (numbered 1, 2, 4, the event played three rounds; counting the number
+    # 3 divided the first two rounds' totals once more)
+    rows = ctx.rows.with_columns(round=round_position(ctx.keys))
     # the most rounds between a player's first and last rows: a row's weight is a power of
     # 1/4 of its distance to the player's last round, so that many powers make every
-    # weight exact (round numbers themselves do not matter: an event numbered from 32 is
-    # the event numbered from 1)
-    # (from the record, which holds each player's first and last rounds: not a group-by
-    # of the rows again)
-    span = int(ctx.players.select((pl.col("last_round") - pl.col("first_round")).max())
-               .pipe(collect).item() or 0)
+    # weight exact
+    span = int(rows.group_by(ctx.pkeys)
+               .agg((pl.col("round").max() - pl.col("round").min()).alias("_span"))
+               .select(pl.col("_span").max()).pipe(collect).item() or 0)
     unit = points_unit(ctx.rules)
     # (the bits first: 4**span of a span of 10**9 rounds is not a number to build)
     bits = unit.bit_length() + 2 * span
@@ -950,7 +956,7 @@ def _ctb(ctx: Context) -> tuple[pl.LazyFrame, ExactScale]:
     # between two rows carries the total: CTB ÷ 4 + the unchanged total), so it weighs
     # Σ_{j=round}^{next-1} 4^(j - last) = (4^(next - last) - 4^(round - last)) / 3; in
     # units of 4^-span the exponents run from 0 to span + 1
-    running = (ctx.rows.sort("round")
+    running = (rows.sort("round")
                .with_columns(_cum=pl.col("_pts").cum_sum().over(ctx.pkeys),
                              _last=pl.col("round").max().over(ctx.pkeys),
                              _next=pl.col("round").shift(-1).over(ctx.pkeys))

@@ -2382,11 +2382,13 @@ def _no_match_notes(ev: TomEvents, where: pl.DataFrame) -> pl.DataFrame:
 
 
 def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) -> _Part:
-    from swissframe.io.trf import _read_trf, trf_warnings
+    from swissframe.io.trf import _read_trf, declared_points_differ, team_events, trf_warnings
 
     ev = _read_trf(list(files), event_ids=list(keys), max_bytes=limit)
     say_warnings(trf_warnings(ev), listed={"unknown_record", "not_applied", "start_date",
-                                           "rounds_declared"}, stacklevel=3)
+                                           "rounds_declared", "declared_points",
+                                           "team_event"},
+                 stacklevel=3)
     where = ev.header.select("event_id", pl.col("source").alias("source_file"))
     results = ev.results.join(where, on="event_id", how="left")
     events = events_of(ev)
@@ -2407,9 +2409,26 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     beyond = ev.header.filter(pl.col("rounds_note").is_not_null()).select(
         pl.col("source").alias("file"), "event_id", pl.lit("rounds_declared").alias("kind"),
         pl.col("rounds_note").alias("detail"))
+    # (a declared total the round blocks do not give: the organiser's, not reproduced)
+    points = declared_points_differ(ev.players).join(where, on="event_id", how="left").select(
+        pl.col("source_file").alias("file"), "event_id",
+        pl.lit(None, dtype=pl.Int64).alias("round"), "player_id",
+        pl.lit(None, dtype=pl.String).alias("opponent_id"),
+        pl.lit("declared_points").alias("kind"),
+        pl.format("{} declares {} points, its round blocks give {}: the standings count "
+                  "the round blocks", pl.col("name").fill_null(pl.col("player_id")),
+                  pl.col("points").round(1), pl.col("points_computed").round(1))
+        .alias("detail"))
+    # (a team tournament: its boards ranked one by one, the teams' standings not computed)
+    teams = team_events(ev.records).join(where, on="event_id", how="left").select(
+        pl.col("source_file").alias("file"), "event_id", pl.lit("team_event").alias("kind"),
+        pl.format("a team tournament ({} team records 013 / 310): its players are ranked "
+                  "one by one; the teams' standings (match and game points) are not "
+                  "computed", "teams").alias("detail"))
     return _Part(kind="trf", results=results, events=events,
                  names=ev.players.select("event_id", "player_id", "name"),
-                 notes=[_pending_notes(ev.pending, where), unknown, not_applied, dated, beyond],
+                 notes=[_pending_notes(ev.pending, where), unknown, not_applied, dated, beyond,
+                        points, teams],
                  bundle=ev)
 
 

@@ -218,6 +218,28 @@ _NOT_APPLIED_SCHEMA: Final[dict[str, pl.DataType]] = {
 #: absence; P, the pairing-allocated bye, and X, an unknown result, default to W and D).
 _DEFAULT_POINTS: Final = {"W": 1.0, "D": 0.5, "L": 0.0, "A": 0.0}
 _POINTS_TOKEN: Final = re.compile(r"([WDLAPX])\s*(-?[0-9]+(?:\.[0-9]+)?)")
+#: The TRF(x) extensions' scoring records and their keys' default points: JaVaFo's ``XXS``
+#: (``XXS W=3 D=1``: W / D a win / draw with either colour, WW BW WD BD WL BL by colour,
+#: ZPB HPB FPB PAB the byes, FW FL the forfeits) and bbpPairings' ``BBW BBD BBL BBZ BBF
+#: BBU`` (``BBW  3.0``: win, draw, loss, zero-point bye, forfeit loss, pairing-allocated
+#: bye). Like TRF-2026's 162, one other than 1 / ½ / 0 is listed, not applied.
+_XXS_POINTS: Final = {"W": 1.0, "WW": 1.0, "BW": 1.0, "D": 0.5, "WD": 0.5, "BD": 0.5,
+                      "L": 0.0, "WL": 0.0, "BL": 0.0, "ZPB": 0.0, "HPB": 0.5, "FPB": 1.0,
+                      "PAB": 1.0, "FW": 1.0, "FL": 0.0}
+_XXS_TOKEN: Final = re.compile(r"([A-Z]+)\s*=\s*(-?[0-9]*\.?[0-9]+)")
+_BB_POINTS: Final = {"BBW": 1.0, "BBD": 0.5, "BBL": 0.0, "BBZ": 0.0, "BBF": 0.0, "BBU": 1.0}
+_NUMBER: Final = re.compile(r"-?[0-9]*\.?[0-9]+")
+
+
+def _other_scoring(code: str, got: Mapping[str, float], want: Mapping[str, float]
+                   ) -> str | None:
+    """What a scoring record (162, ``XXS``, ``BB?``) declaring ``got`` says when a point
+    value differs from the 1 / ½ / 0 ``want`` the standings score, else None."""
+    odd = [f"{k} {got[k]:g}" for k in got if k in want and got[k] != want[k]]
+    if not odd:
+        return None
+    return (f"record {code} declares a scoring system ({', '.join(odd)}) other than "
+            "1 / ½ / 0: the standings score 1 / ½ / 0")
 
 
 def _not_applied(records: list[dict[str, Any]], blocks: list[dict[str, Any]]
@@ -232,10 +254,14 @@ def _not_applied(records: list[dict[str, Any]], blocks: list[dict[str, Any]]
         if code == "162":
             got = {k: float(v) for k, v in _POINTS_TOKEN.findall(value)}
             want = {**_DEFAULT_POINTS, "P": got.get("W", 1.0), "X": got.get("D", 0.5)}
-            odd = [f"{k} {got[k]:g}" for k in got if got[k] != want[k]]
-            if odd:
-                detail = (f"record 162 declares a scoring system ({', '.join(odd)}) other "
-                          "than 1 / ½ / 0: the standings score 1 / ½ / 0")
+            detail = _other_scoring(code, got, want)
+        elif code == "XXS":
+            detail = _other_scoring(code, {k: float(v) for k, v in
+                                           _XXS_TOKEN.findall(value.upper())}, _XXS_POINTS)
+        elif code in _BB_POINTS:
+            number = _NUMBER.search(value)
+            if number is not None:
+                detail = _other_scoring(code, {code: float(number.group())}, _BB_POINTS)
         elif code == "299":
             detail = ("record 299 (abnormal points) is not applied: the standings count "
                       "the round blocks only")
@@ -440,7 +466,8 @@ def read_start_date(raw: str | None) -> tuple[date | None, str | None]:
     is the day (``02/13/2026`` is 13 Feb); when both are ≤ 12 the day comes first (the
     European order of Swiss-Manager and Vega), with a note when the other order would
     fall in another FIDE era. Any other text (``2026-02-30``, ``24/08/01``) is no date,
-    with a note: the event then gets the rules in force today.
+    with a note: the event then gets the rules in force today, unless its round dates
+    (``132``) give its first round's (:func:`first_round_date`).
 
     >>> read_start_date("2024/08/01")
     (datetime.date(2024, 8, 1), None)
@@ -490,6 +517,59 @@ def start_date_note(raw: str | None) -> str | None:
               else f"ranked by {fide_era(None)}, the rules in force today")
     return (f"{why}; {chosen}. Hint: write it as YYYY/MM/DD in the file, or "
             f"{_ERA_HINT}.")
+
+
+#: A round date of record 132 as TRF-16 writes it: ``YY/MM/DD`` (Swiss-Manager:
+#: ``24/11/23``), each from column 92 like the round blocks.
+_ROUND_DATE: Final = re.compile(r"([0-9]{2})/([0-9]{1,2})/([0-9]{1,2})")
+
+
+def first_round_date(value: str | None, *, today: date | None = None
+                     ) -> tuple[date, str] | None:
+    """The date of round 1 in a ``132`` record's value (the round dates), and its text:
+    the event's start when its ``042`` is absent or not a date (bad data 232). TRF-16
+    writes ``YY/MM/DD`` (a year after next year's is read in the 1900s); a four-digit
+    year is read as :func:`read_start_date` reads one, when certain. None when the first
+    date is none of these.
+
+    >>> first_round_date("  24/11/23  24/11/24", today=date(2026, 12, 7))
+    (datetime.date(2024, 11, 23), '24/11/23')
+    >>> first_round_date("2026/03/02  2026/03/03")
+    (datetime.date(2026, 3, 2), '2026/03/02')
+    >>> first_round_date("") is None, first_round_date("99/99/99") is None
+    (True, True)
+    """
+    words = (value or "").split()
+    if not words:
+        return None
+    first = words[0]
+    if m := _ROUND_DATE.fullmatch(first):
+        year = 2000 + int(m.group(1))
+        if year > (today or date.today()).year + 1:
+            year -= 100
+        got = _calendar(year, int(m.group(2)), int(m.group(3)))
+    else:
+        got, why = read_start_date(first)
+        got = got if why is None else None
+    return (got, first) if got is not None else None
+
+
+def _start_date(raw: str | None, round_dates: str | None) -> tuple[date | None, str | None]:
+    """The start date of a file (``042``, else its first round's date in ``132``) and the
+    note on it: an ``042`` absent or not a date left the event to today's FIDE rules
+    while its round dates said its era (a 2024 event ranked by the 2026 rules)."""
+    from swissframe.rules._infer import fide_era
+
+    got = read_start_date(raw)[0]
+    rounds = first_round_date(round_dates) if got is None else None
+    if rounds is None:
+        return got, start_date_note(raw)
+    text = (raw or "").strip()
+    said = f"{text!r} not a date" if text else "absent"
+    return rounds[0], (
+        f"042 start date {said}: the first round's date in record 132, {rounds[1]!r}, "
+        f"read as {rounds[0]}; ranked by {fide_era(rounds[0])}. Hint: write the start date "
+        f"as YYYY/MM/DD in 042, or {_ERA_HINT}.")
 
 
 def _field_int(text: str, *, what: str, where: str) -> int | None:
@@ -733,11 +813,17 @@ def parse_trf(data: bytes | str, *, event_key: str = "event", source: str | None
             players.append(player)
             blocks.extend(pblocks)
             continue
+        # a record's code is followed by a blank, or by a tab where the file was edited
+        # with tabs ('042<TAB>2024/08/01'): such a line was read as a comment, without a
+        # word, and its start date lost (the other FIDE era's values; bad data 226). A
+        # record's value is free text after its code (the fixed columns are the 001
+        # line's, where a tab is refused: class 191)
         is_record = bool(re.fullmatch(r"[0-9A-Z]{3}", line[:3])) and (
-            len(line) == 3 or line[3] == " ")
+            len(line) == 3 or line[3] in " \t")
         code = line[:3] if is_record else None
+        value = line[4:].lstrip("\t") if line[3:4] == "\t" else line[4:]
         record = {"event_id": event_key, "line": lineno, "code": code,
-                  "value": line[4:].rstrip() if is_record else line.rstrip()}
+                  "value": value.rstrip() if is_record else line.rstrip()}
         records.append(record)
         if _unknown_line(code, line):
             unknown.append({**record, "value": line.rstrip()})
@@ -842,8 +928,8 @@ def _build(src: str, event_key: str, players: list[dict[str, Any]],
         "rounds_completed": rounds_completed,
         "players": len(players),
     }
-    header_row["start_date"] = read_start_date(header_row["start_date_raw"])[0]
-    header_row["start_date_note"] = start_date_note(header_row["start_date_raw"])
+    header_row["start_date"], header_row["start_date_note"] = _start_date(
+        header_row["start_date_raw"], first.get("132"))
     header = pl.DataFrame([header_row], schema=_HEADER_SCHEMA).select(list(_HEADER_SCHEMA))
     return TrfEvents(results=results, players=players_out, header=header, records=rec_df,
                      pending=pending)
@@ -982,13 +1068,44 @@ def _read_trf(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[s
     )
 
 
+def declared_points_differ(players: pl.DataFrame) -> pl.DataFrame:
+    """The players (of :attr:`TrfEvents.players`) whose declared points (columns 81-84, the
+    organiser's total) are not what their round blocks give (1 / ½ / 0): a score given
+    outside the blocks (a penalty, a 299 record, another scoring system) or a block lost.
+    The standings count the blocks, so such a player's published total is not reproduced
+    (bad data 229); ``verify-ref`` compares every declared total as ``PTS``."""
+    return players.filter(pl.col("points").is_not_null()
+                          & ((pl.col("points") - pl.col("points_computed")).abs() > 1e-9))
+
+
+#: Records that list a team and its players: TRF-16's ``013`` and TRF-2026's ``310``.
+TEAM_RECORDS: Final = ("013", "310")
+
+
+def team_events(records: pl.DataFrame) -> pl.DataFrame:
+    """The events (of :attr:`TrfEvents.records`) that are team tournaments, with their
+    number of team records (``event_id``, ``teams``): their player lines are the boards of
+    team matches, whose standings (match and game points of the teams) the readers do not
+    compute; the standings rank the players one by one (bad data 230)."""
+    return (records.filter(pl.col("code").is_in(TEAM_RECORDS))
+            .group_by("event_id", maintain_order=True).agg(pl.len().alias("teams")))
+
+
+def _said_points(p: Mapping[str, Any]) -> str:
+    return (f"player {p['player_id']} ({p['name'] or 'no name'}): the file declares "
+            f"{p['points']:g} points, the round blocks give {p['points_computed']:g}; the "
+            "standings count the round blocks")
+
+
 def trf_warnings(events: TrfEvents) -> dict[str, str]:
     """What :func:`read_trf` warns of, by kind, one line per kind however many files say
     it: ``unknown_record`` (records ignored), ``not_applied`` (TRF-2026 records that would
     change the scores: :attr:`TrfEvents.not_applied`), ``start_date`` (042 dates
     unreadable, or read in one of two FIDE eras: :func:`start_date_note`) and
     ``rounds_declared`` (an ``XXR`` that is no number of rounds, or fewer than the player
-    lines hold: :func:`declared_rounds`).
+    lines hold: :func:`declared_rounds`), ``declared_points`` (declared totals the round
+    blocks do not give: :func:`declared_points_differ`), ``team_event`` (a team
+    tournament, ranked player by player: :func:`team_events`).
     ``swissframe.read`` lists each as an import note instead."""
     out = {}
     unknown = events.unknown
@@ -1006,6 +1123,20 @@ def trf_warnings(events: TrfEvents) -> dict[str, str]:
             f"not applied, e.g. line {r['line']}: {r['detail']} (listed in "
             "TrfEvents.not_applied). Hint: check the standings against the organiser's, or "
             "write the result into the player's round block.")
+    teams = team_events(events.records)
+    if teams.height:
+        out["team_event"] = (
+            f"{teams['event_id'][0]}: a team tournament ({teams['teams'][0]} team records "
+            "013 / 310): its players are ranked one by one; the teams' standings (match "
+            "and game points) are not computed. Hint: compare the players' standings with "
+            "the organiser's individual (board) ranking, not the team ranking.")
+    differ = declared_points_differ(events.players)
+    if differ.height:
+        out["declared_points"] = (
+            f"{differ['event_id'][0]}: {differ.height} player(s) whose declared points are "
+            f"not what their round blocks give, e.g. {_said_points(differ.row(0, named=True))}"
+            ". Hint: check the standings against the organiser's (TrfEvents.players: "
+            "points, points_computed).")
     dated = events.header.filter(pl.col("start_date_note").is_not_null())
     if dated.height:
         out["start_date"] = (several_files(dated.height, "have a start-date note "

@@ -325,8 +325,8 @@ def _cut_section(rep: EventReport) -> str:
                 "separate them (the event's own tie-break or a random draw decided).")
     else:
         lead = f"<b>{escape(c.describe(names))}</b>"
-        lot = bool(c.table.filter(pl.col("decided"))["lot"].any())  # (no margin: an order)
-        if c.criterion != "match_points" and c.margin is not None and not lot:
+        # (no margin for an order drawn by lot: Comparison.margin is None there)
+        if c.criterion != "match_points" and c.margin is not None:
             gap = (f"{100 * c.margin:.2f} percentage points" if c.criterion in PERCENT_CRITERIA
                    else format_value(c.criterion or "", c.margin))
             lead += (f" The margin on {escape(with_unit(c.label or '', c.unit))} was {gap}: "

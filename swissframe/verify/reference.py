@@ -729,7 +729,10 @@ def verify_trf(ev: TrfEvents, *, rule_set: str | Mapping[str, str] = "auto",
                 rule_source=pl.when(over.is_not_null()).then(pl.lit("override"))
                 .otherwise(pl.col("rule_source")),
                 rule_set=pl.coalesce(over, pl.col("rule_set")))
-    needed = sorted(ref["rule_set"].unique().to_list())
+    # (no reference value at all — a file whose points column is blank, no table beside
+    # it — leaves no rule set: one is computed for the table's columns, and the table is
+    # empty, which the CLI says; it was Polars' bare "cannot concat empty list")
+    needed = sorted(ref["rule_set"].unique().to_list()) or ["fide-2026"]
     computed = pl.concat([fide_tiebreaks(ev.results, rs).with_columns(rule_set=pl.lit(rs))
                           for rs in needed])  # at most two rule sets, each over all events
     ranks = _ranks(ref, computed).with_columns(tiebreak=pl.lit("Rank"),

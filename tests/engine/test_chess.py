@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import polars as pl
@@ -680,3 +681,37 @@ def test_a_sonneborn_berger_cut_past_the_rounds_leaves_nothing_at_once() -> None
     assert bounded(lambda: sb(10**6, 0), timeout=20) == sb(3, 0)
     assert bounded(lambda: sb(0, 10**6), timeout=20) == sb(0, 3)
     assert sb(1, 0) != sb(3, 0)
+
+
+@pytest.mark.parametrize(("preset", "bh_x"), [("fide", 5.5), ("fide-2026", 4.5),
+                                              ("fide-2009", 4.5)])
+def test_unplayed_rounds_count_the_rounds_played_not_their_numbers(preset: str,
+                                                                   bh_x: float) -> None:
+    """An event whose rounds are numbered 1, 2, 4 played three rounds (no row has the
+    number 3, so it is no round: no absence is inferred in it either). X takes a
+    requested half-point bye in the first round and scores 2.5; A finishes on 2, B on 1.
+    X's Buchholz is the own-round term + A 2 + B 1:
+
+    - 2023 (Art. 16.4): a dummy with X's own score, 2.5 → 5.5.
+    - 2026 (16.4.2): capped by a draw a round, 0.5 × 3 = 1.5 → 4.5 (4 × 0.5 = 2 → 5.0
+      when the number 4 was read as the count of rounds).
+    - 2009: the virtual opponent 0 + (1 − 0.5) + 0.5 × (3 − 1) = 1.5 → 4.5 (0.5 × (4 − 1)
+      → 5.0 before).
+    """
+    spec = [(1, "X", None, "=", "half_bye"), (1, "C", None, "-", "zero_bye")]
+    spec += [(r, a, b, res, None) for r, a, b, res in
+             [(1, "A", "B", "+"), (1, "B", "A", "-"), (2, "X", "A", "+"), (2, "A", "X", "-"),
+              (2, "B", "C", "+"), (2, "C", "B", "-"), (4, "X", "B", "+"), (4, "B", "X", "-"),
+              (4, "A", "C", "+"), (4, "C", "A", "-")]]
+    st_ = sf.standings(games(spec), preset)
+    assert by_player(st_, "match_points") == {"X": 2.5, "A": 2.0, "B": 1.0, "C": 0.0}
+    assert by_player(st_, "bh")["X"] == bh_x
+    # the same event numbered 1, 2, 3 gives the same values
+    same = sf.standings(games([(3 if r == 4 else r, *rest) for r, *rest in spec]), preset)
+    assert same.equals(st_)
+    # Koya's maximum score is a win a round played: with 2/3 of 3 (not 4) rounds, A's 2
+    # qualifies, so X's KS is the point X took from A (0 when 4 was the count)
+    ks = Criterion("ks", function="koya", params=(("limit", Fraction(2, 3)),))
+    koya = sf.standings(games(spec), dataclasses.replace(sf.rules.get(preset),
+                                                         name="ks", columns=(ks,)))
+    assert by_player(koya, "ks")["X"] == 1.0

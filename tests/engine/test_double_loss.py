@@ -126,6 +126,27 @@ def test_contract_validates_the_flag_on_both_seats() -> None:
         sf.validate_results(ok.with_columns(pl.col("double_loss").cast(pl.String))).collect()
 
 
+@pytest.mark.parametrize("games", [(2, 0, 0), (0, 2, 0), (0, 1, 0)])
+def test_a_double_loss_with_no_opponent_is_refused(games: tuple[int, int, int]) -> None:
+    """Bad data 233: a double loss is a match both players lost, so two seats. Flagged on
+    a row with no opponent (a bye, an unopposed loss), it was read as a loss without a word
+    from validate: C's 2-0 bye scored 0 points."""
+    rows = table([(1, "A", "B", (2, 0, 0), None)]).vstack(pl.DataFrame(
+        [("e", 1, "C", None, *games, True)], orient="row", schema=SCHEMA))
+    problems = sf.find_problems(rows)
+    assert problems.filter(pl.col("kind") == "double_loss_mismatch")["player_id"].to_list() \
+        == ["C"]
+    assert "with no opponent" in problems["detail"].to_list()[0]
+    with pytest.raises(ValidationError, match="double_loss_mismatch"):
+        sf.standings(rows, "mtg")
+    report = sf.validate(rows, rules="mtg")
+    assert report.problems.filter(pl.col("severity") == "error")["kind"].to_list() == [
+        "double_loss_mismatch"]
+    # without the flag the bye is a bye
+    fine = sf.standings(rows.with_columns(double_loss=pl.lit(value=False)), "mtg")
+    assert values(fine, "match_points")["C"] == (3 if games[0] > games[1] else 0)
+
+
 def test_to_matches_keeps_the_flag() -> None:
     res = table([(1, "A", "B", (0, 1, 0), (0, 1, 0)), (1, "C", "D", (1, 0, 0), None)])
     m = sf.to_matches(res)

@@ -224,9 +224,11 @@ def test_round_numbers_alone_make_no_event_long(rules: str, shift: str) -> None:
 
 
 def test_a_huge_round_span_is_long_for_ctb() -> None:
-    """FaB's CTB weighs a round by 4**(rounds to the last): rounds numbered 1 and 10**9
-    are a span no exact scale holds, so that event is computed on its own, its fallback
-    named, and the other events are what they are alone."""
+    """FaB's CTB weighs a round by 4**(rounds to the last): an event whose rounds are
+    numbered 1, 2 and 10**9 is computed on its own (its numbers span more than an exact
+    scale of numbers holds), and the other events are what they are alone. It played three
+    rounds, so its CTB is exact and equals the event numbered 1, 2, 3 (the span read from
+    the numbers themselves gave a fallback to rounded values and other CTBs)."""
     from swissframe.engine._record import scale_groups
     from swissframe.rules import get
 
@@ -237,10 +239,12 @@ def test_a_huge_round_span_is_long_for_ctb() -> None:
     groups = scale_groups(validate_results(both).collect(), get("fab"), span=True)
     assert groups is not None
     assert [(g.to_list(), alone) for g, alone in groups if alone] == [(["e1"], True)]
-    with pytest.warns(ExactnessWarning, match="'e1'"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ExactnessWarning)
         got = sf.standings(both, "fab")
     assert got.filter(pl.col("event_id") != "e1").equals(
         _alone([events[0], events[2]], "fab"))
+    assert got.filter(pl.col("event_id") == "e1").equals(_alone([events[1]], "fab"))
 
 
 # ------------------------------------------------------------ a bye's games (MTR Appendix C)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from fractions import Fraction
 
 import polars as pl
@@ -145,26 +146,28 @@ def test_fab_ctb_depends_on_rounds_between_not_on_their_numbers(first: int) -> N
     assert got.equals(want)
 
 
-def test_fab_ctb_over_a_gap_of_a_billion_rounds_falls_back_with_a_warning() -> None:
-    """A player's rows 10**9 rounds apart need 4**(10**9) as a scale: ranked on rounded
-    values, with the warning that says so, in no time (no weight table is built)."""
+def test_fab_ctb_over_a_gap_of_a_billion_rounds_is_two_rounds() -> None:
+    """Rounds numbered 1 and 10**9 are the event's two rounds (its rounds are the rounds it
+    played): CTB exact, no fallback warning, in no time. Read as numbers, the gap needed a
+    scale of 4**(10**9) and ranked on rounded values (P ≈ 2.3333)."""
     spec = [(1, "P", "A", "a"), (1, "Q", "B", "b"), (10**9, "P", "B", "a"),
             (10**9, "Q", "A", "a")]
-    with pytest.warns(ExactnessWarning, match="ctb needs a scale of 1999999999 bits"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ExactnessWarning)
         got = bounded(lambda: sf.standings(matches(spec), "fab"))
     ctb = dict(zip(got["player_id"], got["ctb"], strict=True))
-    # P: 1 after round 1, carried (÷ 4 + 1) to 4/3, then 4/3 / 4 + 2; Q: 0 then 0 / 4 + 1
-    assert ctb["P"] == pytest.approx(1 / 3 + 2)
-    assert ctb["Q"] == pytest.approx(1.0)
+    # P: 1 after round 1, then 1/4 + 2; Q: 0 then 0/4 + 1
+    assert ctb["P"] == 2.25
+    assert ctb["Q"] == 1.0
 
 
-def test_lost_round_squares_past_int64_is_an_error_not_a_wrap() -> None:
-    """A loss in round 2**32 squares to 2**64: named, not wrapped to 0 (which ranked it as
-    no loss at all)."""
-    assert sf.standings(matches([(3, "A", "B", "a")]), "yugioh-ddd").filter(
-        pl.col("player_id") == "B")["lost_round_squares"].item() == 9
-    with pytest.raises(sf.DataError, match=r"player_id 'B'.*Hint: number"):
-        sf.standings(matches([(2**32, "A", "B", "a")]), "yugioh-ddd")
+def test_lost_round_squares_of_a_huge_round_number_is_its_place() -> None:
+    """A loss in the round numbered 2**32 squared to 2**64 (an error, before that a wrap to
+    0, which ranked it as no loss at all). It is the event's first round: 1² = 1, as the
+    round numbered 3 of an event that played only it."""
+    for number in (3, 2**32):
+        assert sf.standings(matches([(number, "A", "B", "a")]), "yugioh-ddd").filter(
+            pl.col("player_id") == "B")["lost_round_squares"].item() == 1
 
 
 def test_fab_ctb_of_a_returning_player_carries_the_total() -> None:
@@ -225,8 +228,11 @@ def test_fab_ctb_missed_round_counts_as_no_points(event: tuple[pl.DataFrame, lis
                                             pl.col("round").max().alias("hi"))
     bounds = dict(zip(present["player_id"], zip(present["lo"], present["hi"], strict=True),
                       strict=True))
+    # (a round of the event only: a number no row of the event has is not a round, and
+    # filling it would add one)
+    played = set(res["round"])
     fill = [(r, p, None, 0, 1, 0) for r, p in missing
-            if p in bounds and bounds[p][0] < r < bounds[p][1]]
+            if p in bounds and bounds[p][0] < r < bounds[p][1] and r in played]
     filled = pl.concat([res, pl.DataFrame(fill, orient="row", schema=res.schema)]) \
         if fill else res
     from swissframe.engine.standings import _criteria
@@ -264,3 +270,35 @@ def test_direct_encounter_scales_each_tie_group_on_its_own() -> None:
         alone = sf.standings(res, rules, through_round=cut).sort("player_id")
         at = by_round.filter(pl.col("round") == cut).sort("player_id")
         assert at.select(alone.columns).equals(alone), cut
+
+
+def test_fab_ctb_counts_the_rounds_played_not_their_numbers() -> None:
+    """FaB policy: CTB is divided by 4 once a round of the tournament. An event numbered 1,
+    2, 4 played three rounds (no row has the number 3): A (W, L, W) 1, 1.25, 2.3125; B (L,
+    W, W) 0, 1, 2.25; C (W, W, L) 1, 2.25, 2.5625 — FAB-F1's values. Reading the number 3 as
+    a round divided once more: A 2.328125, B 2.3125, C 2.640625; with the last round
+    numbered 100 every CTB became a fixed point (A and B both ≈ 2.3333), an exactness
+    warning, and A's earlier win no longer ranked A above B."""
+    spec = [(1, "A", "B", "a"), (1, "C", "D", "a"), (2, "C", "A", "a"), (2, "B", "D", "a")]
+    for last in (3, 4, 100):
+        st_ = sf.standings(matches([*spec, (last, "A", "D", "a"), (last, "B", "C", "a")]),
+                           "fab")
+        ctb = dict(zip(st_["player_id"], st_["ctb"], strict=True))
+        assert ctb == {"A": 2.3125, "B": 2.25, "C": 2.5625, "D": 0.0}, last
+        assert st_["player_id"].to_list() == ["C", "A", "B", "D"], last
+
+
+def test_yugioh_ddd_squares_the_round_s_place_not_its_number() -> None:
+    """DDD (rules.md §3.1 [S]) sums the squares of the rounds lost, later losses scoring
+    higher. Numbered 1, 2, 4 (three rounds played), a loss in the last round is 3² = 9, as
+    in the event numbered 1, 2, 3; the number itself gave 16. Numbered 32, 33, 34 it gave
+    34² = 1156, past the printed block's 999."""
+    spec = [(0, "A", "B", "a"), (0, "C", "D", "a"), (1, "C", "A", "a"), (1, "B", "D", "a"),
+            (2, "A", "D", "a"), (2, "B", "C", "a")]
+    for numbers in ((1, 2, 3), (1, 2, 4), (32, 33, 34)):
+        st_ = sf.standings(matches([(numbers[i], a, b, x) for i, a, b, x in spec]),
+                           "yugioh-ddd")
+        ddd = dict(zip(st_["player_id"], st_["lost_round_squares"], strict=True))
+        assert ddd == {"A": 4, "B": 1, "C": 9, "D": 1 + 4 + 9}, numbers
+        number = dict(zip(st_["player_id"], st_["ygo_tiebreaker"], strict=True))
+        assert number["C"] % 1000 == 9, numbers

@@ -720,6 +720,162 @@ def test_a_tab_in_a_player_line_is_refused_outside_its_name() -> None:
     assert parse_trf("\n".join([*rows[:2], named]) + "\n", event_key="e").results.equals(whole)
 
 
+# ------------------------------------- class 226: a header record's code followed by a tab
+
+
+def test_a_record_code_followed_by_a_tab_is_that_record() -> None:
+    """Class 226: a header written with a tab after its code (``042<TAB>2024/08/01``, a
+    file edited with tabs) was read as a comment line, without a word: the start date was
+    lost, so the standings took today's FIDE rules (``fide-2026``) instead of the event's
+    (``fide-2023``), and the name and number of rounds were lost too. The tab separates the
+    code from the record's value as a blank does; an unknown code so written is an unknown
+    record (warned of), no longer a silent comment."""
+    players = two_players("   2 w 1", "   1 b 0")
+    blank = f"012 Club Open\n042 2024/08/01\nXXR 5\n{players}"
+    tabbed = blank.replace("012 ", "012\t").replace("042 ", "042\t\t").replace("XXR ", "XXR\t")
+    want = parse_trf(blank, event_key="e")
+    got = parse_trf(tabbed, event_key="e")
+    head = ["name", "start_date_raw", "start_date", "rounds_declared"]
+    assert got.header.select(head).row(0) == want.header.select(head).row(0) == (
+        "Club Open", "2024/08/01", want.header["start_date"][0], 5)
+    assert want.header["start_date"][0] is not None
+    assert got.results.equals(want.results)
+    assert got.unknown.height == 0
+    odd = parse_trf(f"QQQ\tsomething\n{players}", event_key="e")
+    assert odd.unknown["value"].to_list() == ["QQQ\tsomething"]
+
+
+# -------------------- class 228: the TRF(x) extensions' scoring records (XXS, BBW … BBU)
+
+
+@pytest.mark.parametrize(("records", "said"), [
+    ("XXS W=3 D=1", [(1, "XXS", "W 3, D 1")]),
+    ("XXS FL=0 W=3 D=2 PAB=2 WL=1 BL=1 ZPB=1",
+     [(1, "XXS", "W 3, D 2, PAB 2, WL 1, BL 1, ZPB 1")]),
+    ("XXS W=3\nXXS D=1", [(1, "XXS", "W 3"), (2, "XXS", "D 1")]),
+    ("BBW  3.0\nBBD  1.0\nBBL  0.0", [(1, "BBW", "BBW 3"), (2, "BBD", "BBD 1")]),
+    ("BBU  0.5", [(1, "BBU", "BBU 0.5")]),
+    ("XXS W=1 D=0.5 WL=0 PAB=1.0 HPB=.5", []),
+    ("BBW  1.0\nBBD  0.5\nBBF  0.0", []),
+])
+def test_a_trfx_scoring_record_is_reported_not_applied(records: str,
+                                                       said: list[tuple[int, str, str]]) -> None:
+    """Class 228: JaVaFo's ``XXS`` and bbpPairings' ``BBW``/``BBD``/``BBL``/``BBZ``/``BBF``/
+    ``BBU`` declare a scoring system (3 / 1 / 0 football scoring, a half-point pairing bye)
+    as TRF-2026's record 162 does; they were known extensions and ignored without a word,
+    so the standings scored 1 / ½ / 0 where the file's points were 3 / 1 / 0. Each one
+    declaring other points than 1 / ½ / 0 is listed (``not_applied``), as 162 is."""
+    ev = parse_trf(records + "\n" + two_players("   2 w 1", "   1 b 0"), event_key="e")
+    assert ev.not_applied.select("line", "code", "detail").rows() == [
+        (n, code, f"record {code} declares a scoring system ({what}) other than 1 / ½ / 0: "
+         "the standings score 1 / ½ / 0") for n, code, what in said]
+    assert ev.unknown.height == 0
+
+
+# ----------------- class 229: declared points the round blocks do not give, said on read
+
+
+def test_declared_points_the_round_blocks_do_not_give_are_said(tmp_path: Path) -> None:
+    """Class 229: a player's declared total (columns 81-84, the organiser's) that the
+    round blocks do not give — a penalty or bonus, a result given outside the blocks,
+    another scoring system — was compared by ``verify-ref`` only: ``sf.read``,
+    ``read_trf``, ``validate`` and ``standings`` ranked the blocks' totals and said
+    nothing of the organiser's. Each such player is an import note ``declared_points``
+    (a warning of ``read_trf``); a file whose totals agree says nothing."""
+    import swissframe as sf
+    from swissframe.errors import ImportNotesWarning
+
+    agree = two_players("   2 w 1", "   1 b 0")
+    path = tmp_path / "club.trf"
+    path.write_text(agree)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sf.read(path).notes.height == 0
+        read_trf(path)
+    path.write_text(agree.replace(" 0.0    2", " 1.0    2"))  # (B declares 1.0, blocks 0)
+    with pytest.warns(ImportNotesWarning, match=r"declared_points ×1"):
+        src = sf.read(path)
+    assert src.notes.select("kind", "player_id", "detail").rows() == [
+        ("declared_points", "2", "B declares 1.0 points, its round blocks give 0.0: the "
+         "standings count the round blocks")]
+    report = sf.validate(src)
+    assert report.problems.filter(pl.col("kind") == "import_note")["player_id"].to_list() == [
+        "2"]
+    with pytest.warns(UserWarning, match=r"club: 1 player\(s\) whose declared points are not "
+                      r"what their round blocks give, e\.g\. player 2 \(B\): the file declares "
+                      r"1 points, the round blocks give 0; the standings count the round "
+                      r"blocks\. Hint: check the standings"):
+        read_trf(path)
+
+
+# ------------------------------------ class 230: a team tournament ranked player by player
+
+
+@pytest.mark.parametrize("team_line", [
+    "013 ΓΑΖΙ 1                             1    2",  # TRF-16 (Swiss-Manager's team export)
+    "310    1 ΓΑΖΙ 1",  # TRF-2026's team section
+])
+def test_a_team_tournament_is_said_to_be_ranked_player_by_player(
+        tmp_path: Path, team_line: str) -> None:
+    """Class 230: a team tournament's TRF (Swiss-Manager writes the teams' boards as 001
+    lines and each team as a 013 record; a real Cretan team cup's export was read) was
+    ranked player by player with the individual FIDE rules, and nothing said that the
+    organiser's standings are the teams' (match and game points), which the readers do
+    not compute. Such a file is an import note ``team_event`` (a warning of
+    ``read_trf``); the players' own standings are unchanged."""
+    import swissframe as sf
+    from swissframe.errors import ImportNotesWarning
+
+    players = two_players("   2 w 1", "   1 b 0")
+    path = tmp_path / "cup.trf"
+    path.write_text(f"012 Cup\n092 Team Swiss System\n{players}{team_line}\n",
+                    encoding="utf-8")
+    with pytest.warns(ImportNotesWarning, match=r"team_event ×1"):
+        src = sf.read(path)
+    assert src.notes.select("kind", "detail").rows() == [
+        ("team_event", "a team tournament (1 team records 013 / 310): its players are "
+         "ranked one by one; the teams' standings (match and game points) are not computed")]
+    assert src.results.drop("source_file", "ruleset").equals(
+        parse_trf(players, event_key="cup").results)
+    with pytest.warns(UserWarning, match=r"^cup: a team tournament \(1 team records"):
+        read_trf(path)
+
+
+# --------------------- class 232: no 042 start date, but the round dates (132) say the era
+
+
+def test_the_first_round_date_is_the_start_date_when_042_is_absent_or_unreadable(
+        tmp_path: Path) -> None:
+    """Class 232: a file without an ``042`` start date (or with one that is no date, such
+    as ``24/11/23``) was ranked by today's FIDE rules (``fide-2026``) while its ``132``
+    record gave every round's date (TRF-16: ``YY/MM/DD`` from column 92; Swiss-Manager
+    writes it): a 2024 event ranked by the 2026 rules, whose unplayed-round dummy differs.
+    The first round's date is then the start date, said in a note; a readable 042 wins."""
+    import swissframe as sf
+
+    players = (line(1, "A", "2.0", "1", ["   2 w 1", "0000 - U"]) + "\n"
+               + line(2, "B", "0.0", "2", ["   1 b 0", "0000 - Z"]) + "\n")
+    dates = "132" + " " * 88 + "24/08/01  24/08/02\n"
+    want = parse_trf(f"012 T\n042 2024/08/01\n{players}", event_key="e")
+    for head, said in [("", "absent"), ("042 24/08/01\n", "'24/08/01' not a date")]:
+        got = parse_trf(f"012 T\n{head}{dates}{players}", event_key="e")
+        assert got.header["start_date"].to_list() == want.header["start_date"].to_list()
+        assert got.header["start_date_note"][0] == (
+            f"042 start date {said}: the first round's date in record 132, '24/08/01', read "
+            "as 2024-08-01; ranked by fide. Hint: write the start date as YYYY/MM/DD in 042, "
+            "or pass --rules fide-2009 (started before 1 Jul 2023), fide (to 28 Feb 2026) or "
+            "fide-2026 (rules= in Python) if that is not the event's era.")
+        path = tmp_path / "club.trf"
+        path.write_text(f"012 T\n{head}{dates}{players}")
+        with pytest.warns(UserWarning, match=r"start_date ×1"):
+            src = sf.read(path)
+        assert src.events["ruleset"].to_list() == ["fide"]  # (not fide-2026, today's)
+    kept = parse_trf(f"012 T\n042 2026/03/05\n{dates}{players}", event_key="e").header
+    assert kept.select("start_date_raw", "start_date_note").row(0) == ("2026/03/05", None)
+    none = parse_trf(f"012 T\n{players}", event_key="e").header
+    assert none.select("start_date", "start_date_note").row(0) == (None, None)
+
+
 def test_a_read_prints_one_line(all_codes: TrfEvents) -> None:
     """Printing the result dumped every frame, 6.1 KB (bad data 246)."""
     text = repr(all_codes)

@@ -21,6 +21,7 @@ from swissframe.errors import DataError, ImportFormatError
 from swissframe.io.tom import parse_tom, read_tom
 from swissframe.io.trf import parse_trf, read_trf
 from swissframe.verify.reference import (
+    TRF_COLUMNS,
     fide_tiebreaks,
     read_held_values,
     read_tiebreakserver_table,
@@ -531,3 +532,22 @@ def test_a_reference_for_no_file_given_is_refused(tmp_path: Path,
     assert main(["verify-ref", str(tom), "--reference", str(tmp_path / "t.txt")]) == 2
     assert "--reference gives a TieBreakServer table for a TRF file, and no TRF file" in (
         capsys.readouterr().err)
+
+
+def test_a_trf_with_no_reference_value_is_an_empty_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Class 231: a TRF whose points column (81-84) is blank — exporters and hand-made
+    files leave it out, TRF-16 marks it "warning if wrong" only — and with no reference
+    table beside it has nothing to compare: ``verify_trf`` (and ``swissframe verify-ref``)
+    ended in Polars' bare ``ValueError: cannot concat empty list``. The table is empty,
+    with its columns, and the command says so, exit 0."""
+    trf = ("012 Club\n042 2024/08/01\n"
+           "001    1      A" + " " * 66 + "       1     2 w 1\n"
+           "001    2      B" + " " * 66 + "       2     1 b 0\n")
+    t = sf.verify_trf(parse_trf(trf, event_key="club"))
+    assert t.height == 0
+    assert tuple(t.columns) == TRF_COLUMNS
+    path = tmp_path / "club.trf"
+    path.write_text(trf)
+    assert main(["verify-ref", str(path)]) == 0
+    assert "No value was compared: the files carry no reference values." in capsys.readouterr().out
