@@ -66,6 +66,7 @@ from swissframe.io._files import (
     concat_files,
     each_file_once,
     glob_files,
+    local_path,
     make_folder,
     path_items,
     read_bytes,
@@ -801,7 +802,7 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
         msg = "resume and overwrite both given. Hint: resume finishes a run, overwrite restarts."
         raise DataError(msg)
     skip = on_error == "skip"
-    out = Path(dest)
+    out = Path(local_path(dest, what="recompute: dest"))  # (bad data 244)
     files = _files(source, exclude=out)
     _check_schema(files)
     # (one file, or several: path_items, the one reading of a paths argument)

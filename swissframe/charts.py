@@ -404,14 +404,14 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0,
     # (a NaN, zero or negative scale made the renderer's Rust code panic: a traceback)
     scale = check_real("scale", scale, above=True, high=MAX_SCALE,
                        hint="the PNG pixel scale, e.g. 2 (print quality)")
-    p = Path(path)
+    from swissframe.io._files import local_path, write_atomic, write_text_atomic
+
+    p = Path(local_path(path, what="save: the chart's file"))  # (bad data 244)
     fmt = p.suffix.lower().lstrip(".")
     if fmt not in _SAVE_FORMATS:
         msg = (f"cannot save a chart as {p.name!r}: unknown format {fmt!r}. Hint: use one of "
                f"{', '.join('.' + f for f in _SAVE_FORMATS)}.")
         raise SwissframeError(msg)
-    from swissframe.io._files import write_atomic, write_text_atomic
-
     if fmt == "json":
         return write_text_atomic(p, chart.to_json(indent=2, validate=validate))
     if fmt == "html":

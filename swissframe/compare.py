@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
+from types import MappingProxyType
 from typing import Final
 
 import polars as pl
@@ -38,7 +39,7 @@ __all__ = ["COLUMN_HEADINGS", "CRITERION_LABELS", "PERCENT_CRITERIA", "Compariso
 Frame = pl.DataFrame | pl.LazyFrame
 
 #: How each criterion column is called in prose and tables.
-CRITERION_LABELS: Final[dict[str, str]] = {
+CRITERION_LABELS: Final[Mapping[str, str]] = MappingProxyType({
     "match_points": "match points", "match_wins": "match wins", "mwp": "MW%",
     "omwp": "OMW%", "gwp": "GW%", "ogwp": "OGW%", "oomwp": "OOMW%",
     "head_to_head": "head-to-head", "random": "random draw", "late": "tardiness",
@@ -48,7 +49,7 @@ CRITERION_LABELS: Final[dict[str, str]] = {
     "sb": "Sonneborn-Berger", "direct_encounter": "direct encounter", "win": "wins",
     "won": "games won", "ps": "progressive score", "ygo_tiebreaker": "tiebreaker number",
     "lost_round_squares": "lost-round squares",
-}
+})
 
 #: Criteria whose values are fractions in [0, 1], shown as percentages.
 PERCENT_CRITERIA: Final = frozenset({"mwp", "omwp", "gwp", "ogwp", "oomwp", "omlp", "omp"})
@@ -109,11 +110,11 @@ def _draw_is_half(rules: Ruleset | None) -> bool:
 
 #: Headings of the columns a text table shows that are not criteria (the standings'
 #: record, the analyses' keys); a criterion is headed by its label (:func:`column_heading`).
-COLUMN_HEADINGS: Final[dict[str, str]] = {
+COLUMN_HEADINGS: Final[Mapping[str, str]] = MappingProxyType({
     "player_id": "player", "name": "player", "event_id": "event",
     "rounds_played": "rounds played", "kendall_tau": "Kendall τ",
     "cut_criterion": "decided by", "match_points_n": "points of place N",
-}
+})
 
 
 def column_heading(name: str, rules: Ruleset | None = None) -> str:

@@ -189,6 +189,11 @@ def check_names(what: str, value: object, *, hint: str) -> tuple[str, ...]:
         return (value,)
     if (isinstance(value, Sequence) and not isinstance(value, bytes)
             and all(isinstance(v, str) for v in value)):
+        twice = next((v for i, v in enumerate(value) if v in value[:i]), None)
+        if twice is not None:  # (a key named twice ended in Polars' bare DuplicateError)
+            msg = (f"{what} names the column {twice!r} twice ({list(value)!r:.80}). Hint: "
+                   "name each column once.")
+            raise DataError(msg)
         return tuple(value)
     msg = f"{what} must be column names, got {value!r:.60}. Hint: {hint}"
     raise DataError(msg)
@@ -229,6 +234,23 @@ def _shown(value: object) -> str:
     return f"{value!r:.80}"
 
 
+def listed(value: object) -> object:
+    """A one-dimensional NumPy array or Polars Series as the list of its values (as
+    Python's numbers), anything else as it is: where a sequence of numbers is read
+    (attendances, event sizes), an array was "not a sequence" (bad data 242).
+
+    >>> import numpy as np
+    >>> listed(np.array([8, 64])), listed((8, 64))
+    ([8, 64], (8, 64))
+    """
+    module = type(value).__module__.partition(".")[0]
+    if module == "numpy" and getattr(value, "ndim", None) == 1:
+        return value.tolist()  # type: ignore[attr-defined]
+    if module == "polars" and type(value).__name__ == "Series":
+        return value.to_list()  # type: ignore[attr-defined]
+    return value
+
+
 def check_seed(seed: object) -> int | None:
     """A random seed as the analyses take it: None (fresh entropy) or an integer ≥ 0
     (NumPy's seed sequences refuse negative ones with a bare ``ValueError``).
@@ -262,12 +284,13 @@ def check_game_triples(name: str, value: object, *, hint: str
 
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         items: list[object] = []
-    else:
-        items = list(value)
+    else:  # (a NumPy array's rows: their numbers; bad data 242)
+        items = [listed(t) for t in value]
     if not items or not all(isinstance(t, (tuple, list)) and len(t) == 3
                             and all(whole(v) for v in t) for t in items):
+        shown = " ".join(f"{value!r}".split())  # (one line: an array's repr is many)
         msg = (f"{name} must be (games won, lost, drawn) triples of whole numbers ≥ 0, got "
-               f"{value!r:.80}. Hint: {hint}.")
+               f"{shown:.80}. Hint: {hint}.")
         raise DataError(msg)
     return [(int(t[0]), int(t[1]), int(t[2])) for t in items]  # type: ignore[index]
 
@@ -325,8 +348,13 @@ def check_events(value: object, kinds: tuple[type, ...], *, call: str, hint: str
     if isinstance(value, kinds):
         return
     names = " or ".join(k.__name__ for k in kinds)
-    msg = (f"{call} takes the events an importer returns ({names}), got "
-           f"{type(value).__name__} ({value!r:.60}). Hint: {hint}.")
+    import polars as pl
+
+    from swissframe.schema import not_a_table  # (a table's repr is many lines: bad data 240)
+
+    kind = (f"a polars {type(value).__name__}" if isinstance(value, (pl.DataFrame, pl.LazyFrame))
+            else not_a_table(value)[0])
+    msg = f"{call} takes the events an importer returns ({names}), got {kind}. Hint: {hint}."
     raise SchemaError(msg)
 
 

@@ -90,7 +90,15 @@ from swissframe._collect import (
     with_columns,
 )
 from swissframe._display import quoted
-from swissframe.errors import DataError, DataWarning, SchemaError, ValidationError, check_names
+from swissframe.errors import (
+    DataError,
+    DataWarning,
+    SchemaError,
+    ValidationError,
+    check_game_triples,
+    check_id,
+    check_names,
+)
 
 if TYPE_CHECKING:
     from polars._typing import PolarsDataType
@@ -268,6 +276,20 @@ def has_text_form(dtype: PolarsDataType) -> bool:
             or (dtype.is_temporal() and dtype != pl.Duration))
 
 
+def default_event(value: object) -> pl.Expr:
+    """The ``event_id`` column of a table without one: ``default_event_id``, text (a
+    number was cast to its digits, None made every row's event null, each row then a
+    problem of its own: bad data 248), or a :class:`~swissframe.errors.DataError`.
+
+    >>> pl.select(default_event("club")).item()
+    'club'
+    """
+    text = check_id("default_event_id", value,
+                    hint="e.g. default_event_id='event' (the event of a table without an "
+                         "event_id column)")
+    return pl.lit(text, dtype=pl.String).alias(EVENT_ID)
+
+
 def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
     """Check column presence and castability, fill optional defaults, cast to the contract."""
     schema = lf.collect_schema()
@@ -303,7 +325,7 @@ def _normalise(lf: pl.LazyFrame, *, default_event_id: str) -> pl.LazyFrame:
         raise SchemaError(msg)
     exprs: list[pl.Expr] = []
     if EVENT_ID not in schema:
-        exprs.append(pl.lit(default_event_id, dtype=pl.String).alias(EVENT_ID))
+        exprs.append(default_event(default_event_id))
     if PHASE not in schema:
         exprs.append(pl.lit("swiss", dtype=pl.String).alias(PHASE))
     lf = lf.with_columns(exprs) if exprs else lf
@@ -2066,25 +2088,62 @@ def as_lazy(frame: pl.LazyFrame | pl.DataFrame, *, what: str = "results table",
     --------
     >>> as_lazy("results.csv")
     Traceback (most recent call last):
-    swissframe.errors.SchemaError: the results table must be a polars DataFrame or ...
+    swissframe.errors.SchemaError: the results table must be a polars DataFrame or LazyFrame,
+    got a path ('results.csv'). Hint: read the file first: sf.read_results(path) ...
     """
     if isinstance(frame, pl.DataFrame):
         return frame.lazy()
     if isinstance(frame, pl.LazyFrame):
         return frame
-    if isinstance(frame, (str, os.PathLike)):
-        hint = f"read the file first: {made_by}"
-    elif frame is None:
-        hint = f"pass the table itself, e.g. {made_by}"
-    elif _is_source(frame):
-        # (what sf.read returns: its hint was to wrap pandas or Arrow data)
-        hint = ("pass the results table it holds, sf.read(path).results (a Source is "
-                "what sf.read returns; sf.validate takes it as it is)")
-    else:
-        hint = "wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow"
-    msg = (f"the {what} must be a polars DataFrame or LazyFrame, got "
-           f"{type(frame).__name__} ({frame!r:.60}). Hint: {hint}.")
+    kind, hint = not_a_table(frame, made_by=made_by)
+    msg = f"the {what} must be a polars DataFrame or LazyFrame, got {kind}. Hint: {hint}."
     raise SchemaError(msg)
+
+
+def not_a_table(value: object, *, made_by: str = "sf.read_results(path)") -> tuple[str, str]:
+    """What ``value``, given where a table belongs, is (its type named with its library, a
+    path or a number quoted, on one line) and how to make a table of it: the one
+    description behind every refusal of a table argument (:func:`as_lazy`, ``validate``,
+    ``report``). A pandas frame was "got DataFrame" (read as the polars type refused), a
+    dict or a list of rows was told to use ``pl.from_pandas``, a Series, an Arrow table
+    or a NumPy array quoted its whole multi-line repr (bad data 240); what ``sf.read``
+    returns is named as a ``Source``, with its ``.results`` (bad data 227).
+
+    >>> not_a_table({"round": [1]})
+    ('a dict', 'make a table of it: pl.DataFrame(data)')
+    >>> not_a_table(pl.Series("player_id", ["A"]))[0]
+    'a polars Series (one column)'
+    """
+    cls = type(value)
+    library = cls.__module__.partition(".")[0]
+    if isinstance(value, (str, os.PathLike)):
+        return (f"a path ({quoted(os.fspath(value))})" if isinstance(os.fspath(value), str)
+                else f"{cls.__name__} {value!r:.60}"), f"read the file first: {made_by}"
+    if value is None:
+        return "None", f"pass the table itself, e.g. {made_by}"
+    if _is_source(value):  # (what sf.read returns: its hint was to wrap pandas data; 227)
+        return ("Source (what sf.read returns)", "pass the results table it holds, "
+                "sf.read(path).results (a Source is what sf.read returns; sf.validate takes "
+                "it as it is)")
+    if isinstance(value, pl.Series):
+        return ("a polars Series (one column)",
+                f"pass the whole table (the results' rows), e.g. {made_by}")
+    if library == "pandas":
+        return f"a pandas {cls.__name__}", "convert it: pl.from_pandas(df)"
+    if library == "pyarrow":
+        return f"a pyarrow {cls.__name__}", "convert it: pl.from_arrow(table)"
+    if library == "numpy":
+        return (f"a NumPy {cls.__name__}",
+                "name its columns: pl.DataFrame(array, schema=[...], orient='row')")
+    if isinstance(value, Mapping):
+        return f"a {cls.__name__}", "make a table of it: pl.DataFrame(data)"
+    if isinstance(value, (list, tuple)):
+        return (f"a {cls.__name__} of {len(value)} item(s)",
+                "make a table of it: pl.DataFrame(rows) (a list of dicts, one a row)")
+    shown = f"{value!r:.60}" if isinstance(value, (int, float, bytes)) else ""
+    name = cls.__name__ if library == "builtins" else f"{library}.{cls.__name__}"
+    return (f"{name}" + (f" ({' '.join(shown.split())})" if shown else "")), (
+        f"pass a polars DataFrame, e.g. {made_by}")
 
 
 def _is_source(frame: object) -> bool:
@@ -2211,6 +2270,10 @@ def from_matches(
     └───────┴───────────┴─────────────┴───────────┴────────────┘
     """
     c = check_match_columns(columns)
+    # (a text "2-0-0" was read as three column names: Polars' bare ColumnNotFoundError)
+    bye_games = check_game_triples(
+        "bye_games", [bye_games] if isinstance(bye_games, (tuple, list)) else bye_games,
+        hint="one triple, e.g. bye_games=(2, 0, 0)")[0]
     lf = as_frame(matches, what="match table").lazy()
     schema = lf.collect_schema()
     need = [ROUND, c.player_a, c.player_b, c.games_a, c.games_b, c.games_drawn]
@@ -2220,7 +2283,7 @@ def from_matches(
                "Hint: pass columns=sf.MatchColumns(...) to name yours.")
         raise SchemaError(msg)
     if EVENT_ID not in schema:
-        lf = lf.with_columns(pl.lit(default_event_id).alias(EVENT_ID))
+        lf = lf.with_columns(default_event(default_event_id))
     _check_match_integers(lf, c)
     players = [n for n in (c.player_a, c.player_b)
                if holds_non_ids(schema[n])]

@@ -38,8 +38,10 @@ Decisions
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 import polars as pl
@@ -60,6 +62,7 @@ from swissframe.schema import (
     VOCABULARY,
     as_frame,
     blank,
+    default_event,
     find_problems,
     fits_int64,
     flag_cells,
@@ -70,6 +73,7 @@ from swissframe.schema import (
     impossible_score_words,
     key_columns,
     misnamed_optional,
+    not_a_table,
     string_like,
     whole_numbers,
 )
@@ -105,7 +109,7 @@ class Kind(NamedTuple):
 
 
 #: Every kind a report can contain (schema.find_problems' kinds keep their names).
-KINDS: Final[Mapping[str, Kind]] = {
+KINDS: Final[Mapping[str, Kind]] = MappingProxyType({
     "unreadable_file": Kind(
         "error", "a file could not be read or parsed (truncated, garbage, wrong format, "
         "unsafe XML)", "re-export the file; its rows are not in the report"),
@@ -218,7 +222,7 @@ KINDS: Final[Mapping[str, Kind]] = {
         "note", "the file's format writes something in its own normal way, read as meant "
         "(e.g. melee.gg lists a draw once for each player): listed, not a problem",
         ""),
-}
+})
 
 #: Severities in report order. A ``note`` is no problem: it leaves a report clean (and
 #: ``validate --strict`` passing), and is listed so that nothing read is unexplained.
@@ -926,9 +930,12 @@ def resolve_best_of(best_of: object, kinds: Sequence[str] = ()) -> int | None:
 
     if is_auto(best_of):
         return auto_best_of(kinds)
-    if best_of is None or (isinstance(best_of, int) and not isinstance(best_of, bool)
-                           and best_of >= 1):
-        return best_of
+    if best_of is None:
+        return None
+    # (a NumPy integer was "best_of must be a whole number": bad data 242)
+    if isinstance(best_of, numbers.Integral) and not isinstance(best_of, bool) \
+            and int(best_of) >= 1:
+        return int(best_of)
     msg = (f"best_of must be a whole number ≥ 1, 'auto' or None, got {best_of!r}. "
            "Hint: 1, 3 or 5; 'auto' reads it from the files' format.")
     raise SchemaError(msg)
@@ -945,8 +952,9 @@ def _validate(results: Frame, *, rules: str | Ruleset = AUTO,
         get(rules)  # (an unknown name is refused before the table is read)
     best_of = resolve_best_of(best_of)
     if not isinstance(results, (pl.DataFrame, pl.LazyFrame)):
-        msg = (f"expected a polars DataFrame or LazyFrame, got {type(results).__name__}. "
-               "Hint: wrap pandas or Arrow data with pl.from_pandas / pl.from_arrow.")
+        kind, hint = not_a_table(results, made_by="sf.validate(sf.read(path))")
+        msg = (f"validate takes a polars DataFrame or LazyFrame (or what sf.read returns), "
+               f"got {kind}. Hint: {hint}.")
         raise SchemaError(msg)
     lf_in = as_frame(results).lazy()  # (a LazyFrame's plan runs once, its failure named)
     ruleset = get(auto_rules(lf_in)[0] if auto else rules)
@@ -986,7 +994,7 @@ def _validate(results: Frame, *, rules: str | Ruleset = AUTO,
         problems.append(file_problem("schema", why).lazy())
         lf_in = lf_in.drop(misnamed)
     if "event_id" not in schema:
-        lf_in = lf_in.with_columns(pl.lit(default_event_id, dtype=pl.String).alias("event_id"))
+        lf_in = lf_in.with_columns(default_event(default_event_id))
     if "phase" not in schema:
         lf_in = lf_in.with_columns(pl.lit("swiss", dtype=pl.String).alias("phase"))
     cast, coerced = coerce(lf_in)

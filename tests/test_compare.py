@@ -152,7 +152,7 @@ def test_equal_rationals_whose_floats_differ_do_not_decide() -> None:
 
 def test_a_path_for_the_results_is_named_with_how_to_read_it() -> None:
     """It ended in "AttributeError: 'str' object has no attribute 'columns'"."""
-    with pytest.raises(sf.SchemaError, match=r"got str \('results\.csv'\)\. Hint: read the "
+    with pytest.raises(sf.SchemaError, match=r"got a path \('results\.csv'\)\. Hint: read the "
                                              r"file first"):
         sf.compare("results.csv", "A", "B")  # type: ignore[arg-type]
 

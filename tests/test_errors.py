@@ -28,3 +28,17 @@ def test_did_you_mean_spells_out_a_look_alike() -> None:
         "Unicode form)?"
     assert did_you_mean("Bobb", ["Bob"], "x") == "did you mean 'Bob'?"
     assert did_you_mean("Q", ["Bob"], "check the spelling.") == "check the spelling."
+
+
+def test_a_column_named_twice_is_refused() -> None:
+    """keys=['k', 'k'] ended in Polars' bare DuplicateError (bad data 248: every `keys=`,
+    `by=` and chart `tiebreakers=` reads names through check_names)."""
+    import polars as pl
+    import pytest
+
+    import swissframe as sf
+    from tests.helpers import REPO_ROOT
+
+    res = sf.read_results(REPO_ROOT / "data" / "events" / "store-championship.csv")
+    with pytest.raises(sf.DataError, match=r"^keys names the column 'k' twice \(\['k', 'k'\]\)"):
+        sf.standings(res.with_columns(k=pl.lit("a")), keys=["k", "k"])

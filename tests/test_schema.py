@@ -44,7 +44,7 @@ def test_missing_and_mistyped_columns() -> None:
         sf.validate_results(GOOD.drop("games_drawn"))
     with pytest.raises(sf.SchemaError, match="games_won is String"):
         sf.validate_results(GOOD.with_columns(pl.col("games_won").cast(pl.String)))
-    with pytest.raises(sf.SchemaError, match="must be a polars DataFrame or LazyFrame, got dict"):
+    with pytest.raises(sf.SchemaError, match="must be a polars DataFrame or LazyFrame, got a dict"):
         sf.validate_results({"round": [1]})  # type: ignore[arg-type]
 
 
@@ -72,10 +72,10 @@ def test_a_path_or_none_for_the_table_is_named_with_how_to_read_it(call: object)
     """With rules="auto" (the default) a path or None reached ``.lazy()`` first and
     ended in "AttributeError: 'str' object has no attribute 'lazy'"."""
     assert callable(call)
-    with pytest.raises(sf.SchemaError, match=r"got str \('league\.csv'\)\. Hint: read the "
+    with pytest.raises(sf.SchemaError, match=r"got a path \('league\.csv'\)\. Hint: read the "
                                              r"file first: sf\.read_results\(path\)"):
         call("league.csv")
-    with pytest.raises(sf.SchemaError, match=r"got NoneType \(None\)\. Hint: pass the table"):
+    with pytest.raises(sf.SchemaError, match=r"got None\. Hint: pass the table"):
         call(None)
     assert issubclass(sf.SchemaError, ValueError)
 
@@ -1349,3 +1349,31 @@ def test_coded_stage_fact_agrees_with_the_reference(
     rows = df.filter(pl.col("games_won").is_not_null()) if null_cell else df
     mixed = rows.group_by("event_id", "round", "phase").agg(pl.col("stage").n_unique() > 1)
     assert ("stage_mismatch" in got["kind"].to_list()) == mixed["stage"].any()
+
+
+@pytest.mark.parametrize("bye_games", ["2-0-0", (2, 0), (2, 0, -1), None])
+def test_from_matches_reads_one_bye_score(bye_games: object) -> None:
+    """A text "2-0-0" was read as three column names (Polars' bare ColumnNotFoundError),
+    a pair or None a bare error of its own (bad data 248)."""
+    m = pl.DataFrame({"round": [1], "player_a": ["A"], "player_b": [None],
+                      "games_a": [2], "games_b": [0], "games_drawn": [0]},
+                     schema_overrides={"player_b": pl.String})
+    with pytest.raises(sf.DataError, match=r"^bye_games must be \(games won, lost, drawn\) "
+                                           r"triples .*Hint: one triple"):
+        sf.from_matches(m, bye_games=bye_games)  # type: ignore[arg-type]
+    assert sf.from_matches(m, bye_games=[2, 0, 0]).equals(sf.from_matches(m))
+
+
+@pytest.mark.parametrize("value", [3, None, ["e"]])
+def test_the_default_event_id_is_text(value: object) -> None:
+    """A number was cast to its digits, None made every row's event null (each row a
+    problem of its own) (bad data 248)."""
+    from tests.helpers import REPO_ROOT
+
+    res = sf.read_results(REPO_ROOT / "data" / "events" / "store-championship.csv")
+    m = sf.to_matches(res).drop("event_id")
+    for call in (lambda: sf.validate(res.drop("event_id"), default_event_id=value),
+                 lambda: sf.find_problems(res.drop("event_id"), default_event_id=value),
+                 lambda: sf.from_matches(m, default_event_id=value)):
+        with pytest.raises(sf.DataError, match=r"^default_event_id must be an id as text"):
+            call()  # type: ignore[no-untyped-call]

@@ -77,7 +77,8 @@ def test_lazy_input_and_default_event_id() -> None:
 
 
 def test_bad_arguments_raise() -> None:
-    with pytest.raises(sf.SchemaError, match="expected a polars DataFrame"):
+    with pytest.raises(sf.SchemaError, match=r"validate takes a polars DataFrame .*got a dict\. "
+                                             r"Hint: make a table of it: pl\.DataFrame"):
         validate({"round": [1]})  # type: ignore[arg-type]
     with pytest.raises(sf.RulesetError, match="unknown ruleset 'nope'"):
         validate(GOOD, rules="nope")
@@ -839,3 +840,11 @@ def test_a_note_of_the_one_event_is_not_called_a_table(tmp_path: Path) -> None:
     assert "table:" not in text
     bad = GOOD.with_columns(pl.col("round").cast(pl.String))
     assert "\n  - table: round is String" in str(validate(bad))
+
+
+def test_best_of_as_a_numpy_integer_is_its_number() -> None:
+    """np.int64(3) was "best_of must be a whole number ≥ 1" (bad data 242)."""
+    np = pytest.importorskip("numpy")
+    assert validate(GOOD, best_of=np.int64(3)).best_of == 3
+    with pytest.raises(sf.SchemaError, match="best_of must be a whole number"):
+        validate(GOOD, best_of=np.float64(3))

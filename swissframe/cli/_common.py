@@ -63,6 +63,7 @@ from swissframe.io._files import (
     NO_RESULTS,
     NO_RESULTS_HINT,
     Source,
+    local_path,
     names_a_folder,
     output_target,
     rank_within,
@@ -939,6 +940,7 @@ def atomic_path(out: str | os.PathLike[str], inputs: Sequence[str] = ()) -> Iter
     >>> (d / "a.txt").read_text(), sorted(p.name for p in d.iterdir())
     ('done', ['a.txt'])
     """
+    out = local_path(out, what="-o")  # (a URL wrote a local folder 'http:'; bad data 244)
     refuse_output(out, inputs)
     target, in_place = output_target(out)
     # (a name ending in a separator means a folder: Path drops the separator, and "x/"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Final
 
 import polars as pl
@@ -28,6 +29,7 @@ from swissframe.errors import (
     check_seed,
     check_top,
     check_whole,
+    did_you_mean,
 )
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import (
@@ -45,7 +47,7 @@ __all__ = ["ID_SCORES", "IdReport", "detect_intentional_draws", "id_advice", "id
 #: How each source records an intentional draw (games won, lost, drawn of either seat).
 #: EventLink/melee.gg report 0-0-3 (MTR §2.5); WER before 2019 also allowed a 0-0 "draw
 #: button"; Topdeck.gg reports matches only (0-0-1 = any draw, so every draw is flagged).
-ID_SCORES: Final[Mapping[str, tuple[tuple[int, int, int], ...]]] = {
+ID_SCORES: Final[Mapping[str, tuple[tuple[int, int, int], ...]]] = MappingProxyType({
     "mtg": ((0, 0, 3),),
     "melee": ((0, 0, 3),),
     "eventlink": ((0, 0, 3),),
@@ -53,7 +55,7 @@ ID_SCORES: Final[Mapping[str, tuple[tuple[int, int, int], ...]]] = {
     "topdeck": ((0, 0, 1),),
     "cardsrealm": ((0, 0, 3),),
     "manatraders": ((0, 0, 3),),
-}
+})
 
 
 def _advice_text(a_draw: pl.Expr, b_draw: pl.Expr) -> pl.Expr:
@@ -78,6 +80,27 @@ def _given_status(status: pl.DataFrame, pairings: pl.DataFrame) -> pl.DataFrame:
                  hint="status=sf.cut_status(results, pairings, top), or leave it out.")
     check_pairing_types(pairings)
     return st
+
+
+def _check_status_options(kwargs: Mapping[str, object], *, given: bool) -> None:
+    """``id_advice``'s keywords for :func:`cut_status`: each one of its options, and none
+    beside a ``status`` already computed, or a :class:`DataError` (bad data 248). A
+    misspelt one was Python's ``TypeError`` naming ``cut_status()``, a function the caller
+    did not call, and one given with ``status=`` was dropped without a word."""
+    import inspect
+
+    options = [p.name for p in inspect.signature(cut_status).parameters.values()
+               if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    for name in kwargs:
+        if name not in options:
+            msg = (f"id_advice takes no option {name!r}. Hint: "
+                   + did_you_mean(name, options, f"its cut_status options are {options}"))
+            raise DataError(msg + ("" if msg.endswith("?") else "."))
+    if given and kwargs:
+        msg = (f"id_advice was given status= and cut_status options ({', '.join(kwargs)}), "
+               "which only make a status: they would be ignored. Hint: pass them to the "
+               "cut_status call that made status, or leave status out.")
+        raise DataError(msg)
 
 
 @scoped
@@ -112,6 +135,7 @@ def id_advice(results: Frame, pairings: Frame, top: int = 8, rules: str | Rulese
     >>> adv.select("player_a", "player_b", "a_draw", "b_draw", "advice").row(0)
     ('A', 'C', 'guaranteed', 'guaranteed', 'both can draw in')
     """
+    _check_status_options(kwargs, given=status is not None)
     pr = as_frame(pairings, what="pairings table", made_by=PAIRINGS_MADE_BY)
     if status is None:  # (cut_status checks the pairings and writes its table as it should)
         st = cut_status(results, pr, top, rules, **kwargs)  # type: ignore[arg-type]
@@ -301,7 +325,7 @@ def id_report(results: Frame, top: int = 8, rules: str | Ruleset = "mtg", *,
         Counterfactual simulations: every ID is replaced by a played-out result drawn
         uniformly from 2-0, 2-1, 1-2, 0-2; standings per ``scenario_id`` in one pass.
     seed
-        Random seed.
+        Random seed (None: fresh entropy, other counterfactuals on each call).
     exact_limit
         Passed to :func:`cut_status` for the safety check (0 = ranges only, fastest).
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal
 
@@ -129,15 +130,19 @@ def outcome_table(outcomes: Sequence[tuple[int, int, int]] = DEFAULT_OUTCOMES,
                                hint="e.g. [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0)]")
     index = {o: i for i, o in enumerate(outs)}
     mirror = [index[(o[1], o[0], o[2])] for o in outs]
-    try:
-        w = [1.0] * len(outs) if weights is None else [float(x) for x in weights]
-    except (TypeError, ValueError):
-        w = []
+    # (numbers only: float() read '0.5' and True as weights, and a text "1111" letter by
+    # letter as four of them; bad data 242)
+    listed = (list(weights) if isinstance(weights, Iterable)
+              and not isinstance(weights, (str, bytes)) else None)
+    real = listed is not None and all(isinstance(x, numbers.Real) and not isinstance(x, bool)
+                                      for x in listed)
+    w = [1.0] * len(outs) if weights is None else (
+        [float(x) for x in listed] if real and listed is not None else [])
     # (NaN compares false both ways: it passed min(w) < 0 and gave NaN probabilities)
     if (len(w) != len(outs) or not all(math.isfinite(x) and x >= 0 for x in w)
             or sum(w) <= 0):
-        msg = (f"weights {weights!r} must be {len(outs)} finite non-negative numbers, not "
-               "all 0.")
+        msg = (f"weights {weights!r:.80} must be {len(outs)} finite non-negative numbers "
+               "(not text or flags), not all 0.")
         raise DataError(msg + " Hint: one weight per outcome.")
     if any(abs(w[i] - w[mirror[i]]) > 1e-12 for i in range(len(w))):
         msg = (f"weights {w} are not symmetric between mirrored outcomes. Hint: the uniform "

@@ -39,6 +39,7 @@ from swissframe._collect import scoped
 from swissframe.cut._round import (
     KEY,
     OUTCOME_ORDER,
+    PAIRINGS_MADE_BY,
     UNKNOWN_HI,
     UNKNOWN_LO,
     Frame,
@@ -57,7 +58,7 @@ from swissframe.cut._scenarios import ROW_BUDGET, fast_model, scenario_chunks, s
 from swissframe.engine._record import points_unit, ranking_keys
 from swissframe.errors import check_flag, check_seed, check_top, check_whole
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import DISQUALIFIED
+from swissframe.schema import DISQUALIFIED, as_lazy
 
 __all__ = ["cut_status", "status_summary"]
 
@@ -479,7 +480,7 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
         draws do not depend on how blocks are evaluated); on the engine fallback also the
         scenarios per standings pass.
     seed
-        Random seed for the simulation.
+        Random seed for the simulation (None: fresh entropy, other shares on each call).
     progress
         Show a tqdm progress bar over the simulation batches.
 
@@ -522,6 +523,10 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
         check_whole(name, value, low=low, hint="see help(sf.cut_status)")
     check_seed(seed)
     check_flag("progress", progress)
+    # (None is the next round's unknown pairings to the cut's shared round code, which
+    # next_round_ranges takes; here it ended in the scenarios' own validation error,
+    # "unpaired_draw" rows of the results table: bad data 241)
+    as_lazy(pairings, what="pairings table", made_by=PAIRINGS_MADE_BY)
     rs = get(rules)
     return per_exact_group(
         results, pairings, rs,

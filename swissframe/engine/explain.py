@@ -90,7 +90,9 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
     Returns
     -------
     DataFrame
-        :data:`EXPLAIN_COLUMNS`: ``result`` is ``win``/``loss``/``draw``/``bye``/
+        :data:`EXPLAIN_COLUMNS`, then for a ruleset with Buchholz-type criteria (FIDE)
+        :data:`CHESS_EXPLAIN_COLUMNS`, then ``player_dropped`` (whether the player
+        dropped: the same on every row). ``result`` is ``win``/``loss``/``draw``/``bye``/
         ``unopposed loss``/``half-point bye``; ``opp_mwp_raw`` is the opponent's win rate
         before the floor and cap, ``opp_mwp`` what enters the player's OMW% (null when the
         round is ``excluded``), likewise for game-win rates; ``opp_omwp`` feeds OOMW%. The

@@ -435,17 +435,86 @@ def _is_workbook(path: Path, limit: int | None) -> bool:
             and read_bytes(path, limit=limit, head=4) in (b"PK\x03\x04", b"\xd0\xcf\x11\xe0"))
 
 
-def path_items(paths: object) -> list[str | os.PathLike[str]]:
+#: A URL's scheme (``http://``, ``s3://``, ``file://``): what :func:`local_path` refuses.
+_URL: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
+
+
+def _not_a_path(value: object, *, output: bool = False) -> str:
+    """Why ``value``, given where a path is read or written, is none, or ``""`` for a
+    path: an open file or an in-memory buffer (an ``io`` stream: a text one was iterated
+    line by line and each line looked up as a path, ``no such file … 'round,player_a,…'``),
+    bytes, an ``os.PathLike`` whose ``__fspath__`` gives no text (a bare ``TypeError``), a
+    URL (``no such file`` of a name that is none; written, a local folder ``http:``)."""
+    if isinstance(value, io.IOBase):
+        name = getattr(value, "name", None)
+        return (f"an open file ({shown(name)!r}). Hint: pass its path, e.g. f.name"
+                if isinstance(name, str) else
+                f"data in memory ({type(value).__name__}). Hint: "
+                + ("write to a file's path, then read the file back" if output else
+                   "write it to a file and pass its path, or read the table with Polars "
+                   "(pl.read_csv(buffer)) and pass that"))
+    if isinstance(value, bytes):
+        return f"bytes ({value!r:.60}). Hint: pass the path as text: os.fsdecode(path)"
+    if isinstance(value, os.PathLike):
+        try:
+            text = os.fspath(value)
+        except TypeError as exc:
+            return f"{type(value).__name__} whose path is none ({exc}). Hint: check it"
+        if not isinstance(text, str):
+            return f"{type(value).__name__} naming bytes. Hint: pass the path as text"
+    elif not isinstance(value, str):
+        return ""
+    text = os.fspath(value)
+    if _URL.match(text):
+        local = text[len("file://"):] if text.lower().startswith("file://") else ""
+        return (f"a URL ({shown(text)!r}): swissframe reads and writes local files only. "
+                + (f"Hint: the local path is {shown(local)!r}" if local else
+                   "Hint: write a local file, then copy it there" if output else
+                   "Hint: download it first (e.g. curl -O URL), then name the file"))
+    return ""
+
+
+def local_path(value: object, *, what: str = "path", output: bool = True) -> str:
+    """``value`` as a local path's text with ``~`` expanded (``~/events`` was looked up as
+    a folder named ``~``, and an output written there made one in the working folder),
+    or a :class:`~swissframe.errors.DataError` naming ``what`` and what it got
+    (:func:`_not_a_path`; a number, None or a table: :func:`path_items` names them). The
+    one reading of a path argument: every reader's paths (:func:`path_items`) and every
+    output's (``output``: a chart, a report, ``recompute``'s folder, the CLI's ``-o``).
+
+    >>> local_path("out/x.csv"), local_path("~/x.csv") == os.path.expanduser("~/x.csv")
+    ('out/x.csv', True)
+    >>> local_path("https://example.org/x.csv", what="save")
+    Traceback (most recent call last):
+    swissframe.errors.DataError: save: a URL ('https://example.org/x.csv'): swissframe ...
+    """
+    why = _not_a_path(value, output=output)
+    if why or not isinstance(value, (str, os.PathLike)):
+        why = why or (f"{type(value).__name__} ({value!r:.60}). Hint: name a file, e.g. "
+                      "'out/standings.csv'")
+        msg = f"{what}: {why}." if why.startswith("a URL") else f"{what} must be a path, got {why}."
+        raise DataError(msg)
+    text = os.fspath(value)
+    assert isinstance(text, str)
+    return os.path.expanduser(text) if text.startswith("~") else text
+
+
+def path_items(paths: object) -> list[str]:
     """The paths a reader was given: one path (text or ``Path``) or a sequence of them, as
-    a non-empty list; an :class:`~swissframe.errors.ImportFormatError` otherwise (None or
-    a number ended in ``list()``'s bare ``TypeError``; a table is not a path).
+    a non-empty list of texts (:func:`local_path`: ``~`` expanded; a URL, an open file, a
+    buffer or bytes refused); an :class:`~swissframe.errors.ImportFormatError` otherwise
+    (None or a number ended in ``list()``'s bare ``TypeError``; a table is not a path).
 
     >>> path_items("a.csv"), path_items(["a.csv", "b.csv"])
     (['a.csv'], ['a.csv', 'b.csv'])
     """
+    if why := _not_a_path(paths):  # (a stream is iterable: its lines are no paths)
+        raise ImportFormatError(_path_refused(why))
     items: list[object] | None = [paths] if isinstance(paths, (str, os.PathLike)) else (
         list(paths) if isinstance(paths, Iterable) and not isinstance(paths, bytes)
         and not isinstance(paths, (pl.DataFrame, pl.LazyFrame)) else None)
+    if items is not None and (why := next(filter(None, map(_not_a_path, items)), "")):
+        raise ImportFormatError(_path_refused(why))
     if items is None or not all(isinstance(i, (str, os.PathLike)) for i in items):
         msg = (f"expected a file, folder or glob path (or a list of them), got "
                f"{type(paths).__name__} ({paths!r:.60}). Hint: e.g. sf.read('events/'); a "
@@ -460,13 +529,19 @@ def path_items(paths: object) -> list[str | os.PathLike[str]]:
         msg = ("an empty path ('') given as input. Hint: name a file, a folder or a glob "
                "('.' for the working folder); an unset shell variable gives ''.")
         raise ImportFormatError(msg)
-    given = [i for i in items if isinstance(i, (str, os.PathLike))]
-    if nul := next((i for i in given if "\x00" in str(os.fspath(i))), None):
+    given = [local_path(i, output=False) for i in items]
+    if nul := next((i for i in given if "\x00" in i), None):
         # (the system's calls refuse it with a bare ValueError, "embedded null byte")
         msg = (f"the path {shown(nul)!r} holds a NUL byte, which no file's name holds. Hint: "
                "check how the path was made (a NUL-separated list, find -print0, read as one).")
         raise ImportFormatError(msg)
     return given
+
+
+def _path_refused(why: str) -> str:
+    """The message of an input that is no path (:func:`_not_a_path`)."""
+    return (f"cannot read {why}." if why.startswith("a URL") else
+            f"expected a file, folder or glob path (or a list of them), got {why}.")
 
 
 #: The first bytes of a Parquet file (what :func:`sniff` and :func:`_is_parquet` test).
@@ -2410,6 +2485,7 @@ def _named_rulesets(results: pl.DataFrame, inferred: pl.DataFrame) -> pl.DataFra
     would be ranked by rules it does not name."""
     from swissframe.rules import PRESETS
     from swissframe.rules._infer import RULESET_COLUMN, check_ruleset_column, table_rulesets
+    from swissframe.rules._ruleset import known_name
 
     files = (results["source_file"].unique(maintain_order=True).to_list()
              if "source_file" in results.columns else [])
@@ -2418,6 +2494,12 @@ def _named_rulesets(results: pl.DataFrame, inferred: pl.DataFrame) -> pl.DataFra
     except SchemaError as exc:  # (a file's column: the file's error)
         raise ImportFormatError(str(exc)) from None
     named = results.filter(pl.col(RULESET_COLUMN).is_not_null())
+    # (each name read as rules= reads it, "MTG" as mtg: known_name; an unknown one kept,
+    # to be refused below)
+    spelled = named.get_column(RULESET_COLUMN).cast(pl.String).unique().to_list()
+    names = {n: known_name(n) or n for n in spelled}
+    if any(k != v for k, v in names.items()):
+        named = named.with_columns(pl.col(RULESET_COLUMN).cast(pl.String).replace(names))
     per_event = named.group_by("event_id").agg(
         pl.col(RULESET_COLUMN).cast(pl.String).unique().sort().alias("_names"),
         pl.col("source_file").first().alias("_file") if "source_file" in named.columns

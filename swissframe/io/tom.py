@@ -62,7 +62,7 @@ import codecs
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
 from pathlib import Path
 from typing import Any, Final, NamedTuple
@@ -286,6 +286,34 @@ class TomEvents:
     unknown: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_UNKNOWN_SCHEMA))
     empty_rounds: pl.DataFrame = field(
         default_factory=lambda: pl.DataFrame(schema=_EMPTY_ROUNDS_SCHEMA))
+
+    def _facts(self) -> list[str]:
+        from swissframe._display import count
+
+        return [count(self.structure.height, "event"), count(self.players.height, "player"),
+                count(self.results.height, "result row"),
+                count(self.published.height, "published placing"),
+                count(self.pending.height, "pending seat")]
+
+    def __repr__(self) -> str:
+        """A one-line summary, as the other result objects print (the frames are
+        ``.results``, ``.players``, …; printing one dumped every frame: bad data 246).
+
+        >>> e = pl.DataFrame()
+        >>> TomEvents(e, e, pl.DataFrame({"event_id": ["a"]}), e, e, e)
+        TomEvents: 1 event, 0 players, 0 result rows, 0 published placings, 0 pending seats
+        — .results, .players, .structure, .published, .pending, .unseated, .unknown,
+        .empty_rounds
+        """
+        from swissframe._display import summary_text
+
+        return summary_text("TomEvents", self._facts(), [f.name for f in fields(self)])
+
+    def _repr_html_(self) -> str:
+        from swissframe._display import summary_html
+
+        return summary_html("TomEvents", self._facts(),
+                            {f.name: getattr(self, f.name) for f in fields(self)})
 
 
 # ---------------------------------------------------------------------------- helpers

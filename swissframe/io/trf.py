@@ -62,7 +62,7 @@ import dataclasses
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
 from pathlib import Path
 from typing import Any, Final, NamedTuple
@@ -332,6 +332,32 @@ class TrfEvents:
     unknown: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_RECORD_SCHEMA))
     not_applied: pl.DataFrame = field(
         default_factory=lambda: pl.DataFrame(schema=_NOT_APPLIED_SCHEMA))
+
+    def _facts(self) -> list[str]:
+        from swissframe._display import count
+
+        return [count(self.header.height, "event"), count(self.players.height, "player"),
+                count(self.results.height, "result row"),
+                count(self.pending.height, "pending seat")]
+
+    def __repr__(self) -> str:
+        """A one-line summary, as the other result objects print (the frames are
+        ``.results``, ``.players``, …; printing one dumped every frame: bad data 246).
+
+        >>> e = pl.DataFrame()
+        >>> TrfEvents(e, e, pl.DataFrame({"event_id": ["a"]}), e, e)
+        TrfEvents: 1 event, 0 players, 0 result rows, 0 pending seats — .results, .players,
+        .header, .records, .pending, .unknown, .not_applied
+        """
+        from swissframe._display import summary_text
+
+        return summary_text("TrfEvents", self._facts(), [f.name for f in fields(self)])
+
+    def _repr_html_(self) -> str:
+        from swissframe._display import summary_html
+
+        return summary_html("TrfEvents", self._facts(),
+                            {f.name: getattr(self, f.name) for f in fields(self)})
 
 
 def _decode(data: bytes | str, source: str) -> str:

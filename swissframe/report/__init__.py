@@ -64,7 +64,7 @@ def _check_page_arguments(title: object, variants: object) -> None:
 
 def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | None = None,
            top: int | None = None, names: Mapping[str, str] | pl.DataFrame | None = None,
-           title: str | None = None, n_sims: int = 100, seed: int = 0,
+           title: str | None = None, n_sims: int = 100, seed: int | None = 0,
            variants: Sequence[str | Ruleset] | None = None,
            season: bool | None = None) -> EventReport | SeasonReport:
     """An article-ready HTML report of one event, or a season page for many.
@@ -98,7 +98,8 @@ def report(data: Any, *, event_id: str | None = None, rules: str | Ruleset | Non
         Simulations for the undecided cut statuses (and half as many for the
         intentional-draw counterfactual).
     seed
-        Random seed (pages are reproducible).
+        Random seed (pages are reproducible; None: fresh entropy, the simulated shares
+        differ from call to call).
     variants
         Rulesets for the sensitivity section (default: ``sf.standard_variants(rules)``).
     season

@@ -102,8 +102,9 @@ class EventReport:
         a season's front page); returns the file written."""
         from pathlib import Path
 
-        from swissframe.io._files import names_a_folder, write_text_atomic
+        from swissframe.io._files import local_path, names_a_folder, write_text_atomic
 
+        path = local_path(path, what="save: the report's file")  # (bad data 244)
         check_page_path(path)
         html = self.html  # (rendered before the file is opened: an error leaves no file)
         # (a folder was an IsADirectoryError naming a temporary file)
@@ -117,6 +118,17 @@ class EventReport:
 
     def __str__(self) -> str:
         return f"event report: {self.meta.name} ({self.standings.height} players)"
+
+    def __repr__(self) -> str:
+        """A one-line summary: the dataclass's own repr printed every table and the
+        ruleset, 20 KB for an event of 9 players (bad data 246)."""
+        from swissframe._display import count, quoted, summary_text
+
+        return summary_text("EventReport", [
+            quoted(self.meta.name), count(self.standings.height, "player"),
+            f"rules {self.meta.rules.name}", f"top {self.top}"],
+            ["html", "save(path)", "standings", "by_round", "comparison", "status",
+             "advice", "sensitivity"])
 
     # ---------------------------------------------------------------- helpers
     def name(self, pid: str) -> str:
@@ -165,7 +177,7 @@ def _positions(st: pl.DataFrame) -> pl.DataFrame:
 
 
 def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int | None = None,
-                n_sims: int = 100, seed: int = 0,
+                n_sims: int = 100, seed: int | None = 0,
                 variants: Sequence[str | Ruleset] | None = None) -> EventReport:
     """Compute every table of one event's page (``results``: that event's rows only;
     ``top`` None: the event's own playoff where its rows hold one, else

@@ -4,6 +4,7 @@ and the event metadata (name, date, format, names, the ruleset and why) each car
 from __future__ import annotations
 
 import datetime as dt
+import io
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from swissframe.errors import DataError, did_you_mean
 from swissframe.report._event import EventMeta
 from swissframe.rules import Ruleset
 from swissframe.rules._infer import DEFAULT
-from swissframe.schema import as_frame
+from swissframe.schema import as_frame, not_a_table
 
 if TYPE_CHECKING:
     from swissframe.io.decklist import DecklistEvents
@@ -92,7 +93,7 @@ def load(data: Any) -> Source:
     give them.
     """
     from swissframe.io._files import Source as Read
-    from swissframe.io._files import event_names, events_of, read
+    from swissframe.io._files import event_names, events_of, path_items, read
     from swissframe.io.decklist import DecklistEvents
     from swissframe.io.tom import TomEvents
     from swissframe.io.trf import TrfEvents
@@ -124,8 +125,16 @@ def load(data: Any) -> Source:
         return Source(data.results, _named(_info(data), event_names([data], ids)),
                       names=_names(players) if isinstance(players, pl.DataFrame) else {},
                       rules=_rulesets(infer_rulesets(events_of(data))))
-    msg = (f"cannot build a report from {type(data).__name__}. Hint: pass a results frame, "
-           "file paths, or what sf.read / read_decklist_cache / read_tom / read_trf return.")
+    if isinstance(data, io.IOBase):  # (an open file or a buffer: said as a reader says it)
+        path_items(data)
+    kind, hint = not_a_table(data)
+    if kind.startswith(("a pandas", "a pyarrow", "a NumPy", "a polars Series")) \
+            or isinstance(data, Mapping):
+        hint = f"{hint}, then sf.report(table)"  # (table-like data: how to make the table)
+    else:
+        hint = ("pass a results frame, file paths, or what sf.read / read_decklist_cache / "
+                "read_tom / read_trf return")
+    msg = f"cannot build a report from {kind}. Hint: {hint}."
     raise DataError(msg)
 
 

@@ -87,9 +87,10 @@ class SeasonReport:
         ``index.html`` (the season page) plus one page per event under ``events/``, linked
         both ways. Returns the file or folder written.
         """
-        from swissframe.io._files import write_folder_atomic, write_text_atomic
+        from swissframe.io._files import local_path, write_folder_atomic, write_text_atomic
         from swissframe.report._event import PAGE_SUFFIXES, check_page_path
 
+        path = local_path(path, what="save: the report's file")  # (bad data 244)
         check_page_path(path)
         p = Path(path)
         if p.suffix.lower() in PAGE_SUFFIXES:
@@ -123,6 +124,15 @@ class SeasonReport:
     def __str__(self) -> str:
         return f"season report: {self.title} ({len(self.metas)} events)"
 
+    def __repr__(self) -> str:
+        """A one-line summary (the dataclass's repr printed every event's ruleset and
+        table: bad data 246)."""
+        from swissframe._display import count, quoted, summary_text
+
+        return summary_text("SeasonReport", [
+            quoted(self.title), count(len(self.metas), "event"), f"top {self.top}"],
+            ["html", "save(path)", "summary", "sensitivity", "ids"])
+
 
 def _season_file(rel: Path) -> bool:
     """Whether ``rel`` (inside a season folder) is a file a season report writes:
@@ -134,7 +144,7 @@ def _season_file(rel: Path) -> bool:
 
 def build_season(src: Source, *, rules: str | Ruleset | None, top: int | None,
                  names: Mapping[str, str] | pl.DataFrame | None, title: str | None,
-                 n_sims: int, seed: int,
+                 n_sims: int, seed: int | None,
                  variants: Sequence[str | Ruleset] | None) -> SeasonReport:
     """Compute the season tables (one engine pass per ruleset, every event at once; ``top``
     None: 8, a cut only where every event's file holds a playoff, :func:`top_of`)."""

@@ -257,8 +257,10 @@ def describe(events: pl.DataFrame, chosen: str | None = None, *, one: bool = Fal
     >>> describe(pl.concat([ev, ev.with_columns(ruleset=pl.lit("fide"))]), one=True)
     'rules: mtg (the files call for fide, pokemon; --rules to choose)'
     """
-    if chosen is not None:
-        return f"rules: {chosen} (from --rules)"
+    if chosen is not None:  # (as the ruleset is named: --rules Pokémon is pokemon)
+        from swissframe.rules._ruleset import known_name
+
+        return f"rules: {known_name(chosen) or chosen} (from --rules)"
     if events.height == 0:
         return f"rules: {DEFAULT}"
     groups = (events.group_by("ruleset").agg(pl.len().alias("n"),

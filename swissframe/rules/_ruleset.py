@@ -42,9 +42,11 @@ import inspect
 import math
 import numbers
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Final, Literal, get_args
 
 from swissframe.errors import (
@@ -232,7 +234,7 @@ class PlatformOptions(Mapping[str, object]):
 #: Human labels of criteria and standings columns, as the rules texts and the organisers'
 #: software print them (one place: charts, tables and explanations read them from here).
 #: A percentage's label ends with ``%``.
-LABELS: dict[str, str] = {
+LABELS: Final[Mapping[str, str]] = MappingProxyType({
     "match_points": "Points", "match_wins": "Match wins", "wins": "Wins",
     "mwp": "MW%", "gwp": "GW%", "omwp": "OMW%", "ogwp": "OGW%", "oomwp": "OOMW%",
     "head_to_head": "Head-to-head", "random": "Random", "late": "Tardiness",
@@ -242,7 +244,7 @@ LABELS: dict[str, str] = {
     "game_wins": "Game wins", "omp": "OMP%",
     "buchholz": "BH", "bh": "BH", "sb": "SB", "direct_encounter": "DE", "win": "WIN",
     "won": "WON", "ps": "PS",
-}
+})
 
 #: What a criterion's number counts where its label does not say it, by tiebreaker function
 #: (one place: the terminal's legends and explanations, ``why`` and the reports read it
@@ -250,13 +252,14 @@ LABELS: dict[str, str] = {
 #: it themselves. FIDE direct encounter (C.07 Art. 6) is a count, not points: the number
 #: of the tied players it ranks below the player (``docs/rules-decisions.md``); Pokémon's
 #: head-to-head is the result of the one match of two tied players (TRH §5.5.1.1).
-UNITS: dict[str, str] = {"direct_encounter": "tied players ranked below",
-                         "head_to_head": "+1 beat the other tied player, -1 lost to them"}
+UNITS: Final[Mapping[str, str]] = MappingProxyType({
+    "direct_encounter": "tied players ranked below",
+    "head_to_head": "+1 beat the other tied player, -1 lost to them"})
 
 #: A parameter value that changes what the number counts: ``(function, key, value)`` →
 #: unit (the reading of direct encounter used before C.07's 2024 text is in points).
-PARAM_UNITS: dict[tuple[str, str, object], str] = {
-    ("direct_encounter", "method", "points"): "points against the tied players"}
+PARAM_UNITS: Final[Mapping[tuple[str, str, object], str]] = MappingProxyType({
+    ("direct_encounter", "method", "points"): "points against the tied players"})
 
 _BUCHHOLZ = re.compile(r"bh((?:_[cm]\d+)+)")
 
@@ -1053,9 +1056,13 @@ FIDE_2009 = dataclasses.replace(
     description="Chess, FIDE 2009 virtual-opponent rule for unplayed rounds",
     source="FIDE Handbook tie-break rules (2009): the virtual opponent")
 
-PRESETS: dict[str, Ruleset] = {r.name: r for r in (
+_REGISTERED: Final[dict[str, Ruleset]] = {r.name: r for r in (
     MTG, MTG_DCI_REPORTER, MTG_1999, MTG_WER, POKEMON, POKEMON_2016, YUGIOH, YUGIOH_DDD, FAB,
     MELEE_TWO_GAME, SWU, ONE_PIECE, DIGIMON, FIDE, FIDE_2026, FIDE_2009)}
+#: Every ruleset selectable by name: a read-only view (:func:`register` adds one). As a
+#: dict, ``sf.rules.PRESETS["mtg"] = …`` changed what every later call's ``rules="mtg"``
+#: ranked by, without a word (bad data 245); the tables of labels and units likewise.
+PRESETS: Final[Mapping[str, Ruleset]] = MappingProxyType(_REGISTERED)
 
 
 
@@ -1078,8 +1085,47 @@ def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
         msg = (f"a different ruleset named {ruleset.name!r} exists. Hint: give yours another "
                "name (dataclasses.replace(..., name=...)) or pass replace=True.")
         raise RulesetError(msg)
-    PRESETS[ruleset.name] = ruleset
+    alike = [n for n in PRESETS if n != ruleset.name and _folded(n) == _folded(ruleset.name)]
+    if alike:  # (a name is found in any case and spelling: two alike would be ambiguous)
+        msg = (f"the ruleset name {ruleset.name!r} reads as the ruleset {alike[0]!r} (names "
+               "are found in any case, accents and spacing). Hint: give yours another name "
+               "(dataclasses.replace(..., name=...)).")
+        raise RulesetError(msg)
+    _REGISTERED[ruleset.name] = ruleset
     return ruleset
+
+
+def _folded(name: str) -> str:
+    """A ruleset's name as :func:`known_name` compares it: one Unicode form (NFKC: a
+    full-width ``ｍｔｇ`` is ``mtg``), any case, accents left out (``pokémon``), spaces
+    around left out and spaces or underscores within read as ``-`` (``fide 2026``).
+
+    >>> _folded(" Pokémon "), _folded("FIDE_2026"), _folded("ｍｔｇ")
+    ('pokemon', 'fide-2026', 'mtg')
+    """
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name)).casefold()
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return re.sub(r"[\s_]+", "-", text.strip())
+
+
+def known_name(name: object, among: Mapping[str, object] | None = None) -> str | None:
+    """The registered ruleset name ``name`` means: itself, else the one name it spells in
+    another case, accents, Unicode form or spacing (``"MTG"``, ``" mtg"``, ``"pokémon"``,
+    ``"fide 2026"``: each was "unknown ruleset", though it names one ruleset and no other;
+    bad data 247), else None. The one reading of a ruleset's name: ``rules=`` and
+    ``--rules`` (:func:`get`), a results file's ``ruleset`` column; ``among`` another
+    registry's names (the rounds tables, the simulation rules) read the same way.
+
+    >>> known_name("Pokémon"), known_name("mtg"), known_name("magic")
+    ('pokemon', 'mtg', None)
+    """
+    names = PRESETS if among is None else among
+    if not isinstance(name, str):
+        return None
+    if name in names:
+        return name
+    found = [n for n in names if _folded(n) == _folded(name)]
+    return found[0] if len(found) == 1 else None
 
 
 @functools.cache
@@ -1166,17 +1212,19 @@ def get(rules: str | Ruleset) -> Ruleset:
     >>> import swissframe as sf
     >>> sf.rules.get("mtg").describe()
     'mtg: W/D/L/bye 3/1/0/3; match_points → omwp → gwp → ogwp'
+    >>> sf.rules.get("Pokémon").name  # (a name in another case or spelling: known_name)
+    'pokemon'
     """
     if isinstance(rules, Ruleset):
         if PRESETS.get(rules.name) is not rules:
             _check_engine_names(rules)
         return rules
-    try:
-        return PRESETS[rules]
-    except (KeyError, TypeError):  # (TypeError: an unhashable value, e.g. a list of names)
-        every = (f"one of {sorted(PRESETS)}, or a swissframe.rules.Ruleset instance "
-                 "(swissframe rules lists them).")
-        hint = (did_you_mean(rules, PRESETS, every, fold_case=True)
-                if isinstance(rules, str) else every)
-        msg = f"unknown ruleset {rules!r}. Hint: {hint}"
-        raise RulesetError(msg) from None
+    name = known_name(rules)  # (a list of names or another object: None)
+    if name is not None:
+        return PRESETS[name]
+    every = (f"one of {sorted(PRESETS)}, or a swissframe.rules.Ruleset instance "
+             "(swissframe rules lists them).")
+    hint = (did_you_mean(_folded(rules), PRESETS, every, fold_case=True)
+            if isinstance(rules, str) else every)
+    msg = f"unknown ruleset {rules!r}. Hint: {hint}"
+    raise RulesetError(msg) from None

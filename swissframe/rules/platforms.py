@@ -70,6 +70,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Final
 
 import polars as pl
@@ -164,11 +165,11 @@ CARDSREALM_E2_START: Final = "2025-05-20"
 
 #: melee.gg tiebreaker eras (SOURCES.md): E1 = 6 published decimals; E2 = 8 decimals within
 #: [2024-05-16, 2025-11-12]; E3 = everything else (7 decimals, or 8 outside E2's dates).
-MELEE_ERAS: Final[dict[str, str]] = {
+MELEE_ERAS: Final[Mapping[str, str]] = MappingProxyType({
     "E1": "6 decimals: drawn games worth 0 game points; own GW% floored at 1/3",
     "E2": "8 decimals, 2024-05-16…2025-11-12: drawn games worth 1 point; own GW% not floored",
     "E3": "7 decimals (or 8 outside E2 dates): drawn games worth 1 point; own GW% floored",
-}
+})
 MELEE_E2_START: Final = "2024-05-16"
 MELEE_E2_END: Final = "2025-11-12"
 
@@ -209,9 +210,9 @@ MANATRADERS: Final = dataclasses.replace(
                             unreported="draw", published_order="swiss"))
 
 #: Every platform ruleset by name (also registered in :data:`swissframe.rules.PRESETS`).
-PLATFORMS: Final[Mapping[str, Ruleset]] = {
+PLATFORMS: Final[Mapping[str, Ruleset]] = MappingProxyType({
     r.name: r for r in (MELEE_E1, MELEE_E2, MELEE_E3, TOPDECK, CARDSREALM_E1, CARDSREALM,
-                        MANATRADERS)}
+                        MANATRADERS)})
 for _r in PLATFORMS.values():  # the platform presets, selectable by name
     _rules.register(_r)
 

@@ -53,8 +53,9 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, Literal, cast
 
 import polars as pl
@@ -70,8 +71,10 @@ from swissframe.errors import (
     check_choice,
     check_seed,
     check_whole,
+    listed,
     memory_bytes,
 )
+from swissframe.rules._ruleset import known_name
 from swissframe.schema import DISQUALIFIED, as_frame, blank, is_id_type, validate_results
 from swissframe.simulate._pairing import pair_arrays
 from swissframe.simulate.rounds import recommended_rounds, rounds_table
@@ -151,10 +154,10 @@ class SimRules:
 
 
 #: Built-in simulation rules by name.
-SIM_RULES: Final = {
+SIM_RULES: Final[Mapping[str, SimRules]] = MappingProxyType({
     "mtg": SimRules("mtg", "mtg", awarded_bye_rate=0.02),
     "pokemon": SimRules("pokemon", "pokemon", group_by="record"),
-}
+})
 
 
 @dataclass(frozen=True)
@@ -250,10 +253,11 @@ def _sim_rules(rules: str | SimRules | object) -> SimRules:
         check_choice("SimRules.group_by", rules.group_by, ("points", "record"))
         return rules
     name = str(getattr(rules, "name", rules))
-    found = SIM_RULES.get(name)
+    # (in any case and spelling, as a ruleset's name: "MTG", "pokémon"; bad data 247)
+    found = SIM_RULES.get(known_name(name, among=SIM_RULES) or name)
     if found is None:
-        base = name.split("-", maxsplit=1)[0].split("_", maxsplit=1)[0]
-        found = SIM_RULES.get(base)
+        base = name.strip().split("-", maxsplit=1)[0].split("_", maxsplit=1)[0]
+        found = SIM_RULES.get(known_name(base, among=SIM_RULES) or base)
     if found is None:
         msg = (f"no simulation rules for {name!r}. "
                f"Hint: use one of {sorted(SIM_RULES)} or pass a SimRules.")
@@ -378,7 +382,7 @@ def pair_round(
     players: pl.DataFrame | None = None,
     rules: str | SimRules | object = "mtg",
     *,
-    seed: int = 0,
+    seed: int | None = 0,
     form: Literal["long", "match"] = "long",
 ) -> pl.DataFrame:
     """Pair the next round of every event.
@@ -406,7 +410,8 @@ def pair_round(
     rules
         ``"mtg"``, ``"pokemon"`` or a :class:`SimRules`.
     seed
-        Seed of the random order (numpy PCG64).
+        Seed of the random order (numpy PCG64); None draws fresh entropy (another
+        pairing of equal players on each call).
     form
         ``"long"`` (two rows per match) or ``"match"`` (one row per table).
 
@@ -802,6 +807,7 @@ def _sizes(n_players: int | Sequence[int] | range, n_events: int,
 
     # (a text or a None reached int() or list() and ended in their bare errors; a range is
     # read by its ends, never listed: range(32, 2**40) holds a trillion sizes)
+    n_players = listed(n_players)  # type: ignore[assignment]  # (an array: its numbers)
     single = whole(n_players)
     if not (single or isinstance(n_players, range)
             or (isinstance(n_players, Sequence) and not isinstance(n_players, (str, bytes))
@@ -847,7 +853,7 @@ def simulate(
     rounds: int | None = None,
     rules: str | SimRules | object = "mtg",
     *,
-    seed: int = 0,
+    seed: int | None = 0,
     n_events: int = 1,
     skill: float = 0.5,
     drop_rate: float = 0.02,
@@ -871,7 +877,8 @@ def simulate(
     rules
         ``"mtg"``, ``"pokemon"`` or a :class:`SimRules`.
     seed
-        Seed; the same arguments give the same tables.
+        Seed; the same arguments give the same tables (None: fresh entropy, other
+        tables on each call).
     n_events
         Number of events.
     skill

@@ -28,14 +28,17 @@ Sources (see ``../shared/docs/rules.md``):
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Final
 
 import polars as pl
 
 from swissframe._collect import collect
-from swissframe.errors import DataError, RulesetError, check_whole
+from swissframe.errors import DataError, RulesetError, check_whole, did_you_mean, listed
+from swissframe.rules._ruleset import known_name
 
 __all__ = [
     "ROUNDS_COLUMNS",
@@ -198,7 +201,7 @@ _TRH: Final = "Play! Pokémon Tournament Rules Handbook (1 Jan 2026) §5.5.4.1�
 _MTR: Final = "MTG Tournament Rules (10 Nov 2025) Appendix E"
 
 #: Every known rounds table by name.
-ROUND_TABLES: Final[Mapping[str, RoundsTable]] = {
+ROUND_TABLES: Final[Mapping[str, RoundsTable]] = MappingProxyType({
     t.name: t
     for t in (
         RoundsTable("mtg", _MTR + " (non-draft playoff)",
@@ -229,7 +232,7 @@ ROUND_TABLES: Final[Mapping[str, RoundsTable]] = {
         RoundsTable("lorcana_draft", _LOR + " (Limited, draft play-off)",
                     (*_LOR_HEAD, R(9, 16, 4, 8, 3), *_LOR_TAIL)),
     )
-}
+})
 del R
 
 
@@ -244,10 +247,11 @@ def rounds_table(rules: str | RoundsTable) -> RoundsTable:
     if isinstance(rules, RoundsTable):
         return rules
     name = getattr(rules, "name", rules)  # a Ruleset object with a matching name works too
-    table = ROUND_TABLES.get(str(name))
+    # (in any case and spelling, as a ruleset's name: "MTG", "pokémon"; bad data 247)
+    table = ROUND_TABLES.get(known_name(str(name), among=ROUND_TABLES) or str(name))
     if table is None:
-        msg = (f"unknown rounds table {name!r}. "
-               f"Hint: use one of {sorted(ROUND_TABLES)} or pass a RoundsTable.")
+        every = f"use one of {sorted(ROUND_TABLES)} or pass a RoundsTable."
+        msg = f"unknown rounds table {name!r}. Hint: {did_you_mean(name, ROUND_TABLES, every)}"
         raise RulesetError(msg)
     return table
 
@@ -274,24 +278,25 @@ def _counts_frame(players: object) -> pl.DataFrame:
         raise DataError(msg)
     hint = ("Hint: pass an int, a sequence of ints, a {event_id: count} mapping or a "
             "players DataFrame.")
+    players = listed(players)  # (a NumPy array, a Series: their numbers)
     if (isinstance(players, (bool, str, bytes))
-            or not isinstance(players, (int, Sequence, Mapping))):
+            or not isinstance(players, (numbers.Integral, Sequence, Mapping))):
         msg = f"cannot read attendance from {type(players).__name__} {players!r}. {hint}"
         raise DataError(msg)
-    if isinstance(players, int):
+    if isinstance(players, numbers.Integral):
         ids, counts = ["event"], [players]
     elif isinstance(players, Mapping):
         ids, counts = [str(k) for k in players], list(players.values())
     else:
         ids, counts = [str(i) for i in range(len(players))], list(players)
-    odd = [c for c in counts if isinstance(c, bool) or not isinstance(c, int)]
+    odd = [c for c in counts if isinstance(c, bool) or not isinstance(c, numbers.Integral)]
     if odd:
         msg = f"attendance counts must be whole numbers, got {odd[0]!r}. {hint}"
         raise DataError(msg)
     # (a count past 64 bits ended in Polars' TypeError building the Int64 column)
-    counts = [check_whole("players", c, hint="an event's attendance, e.g. 120")
+    wholes = [check_whole("players", c, hint="an event's attendance, e.g. 120")
               for c in counts]
-    return pl.DataFrame({"event_id": ids, "players": counts},
+    return pl.DataFrame({"event_id": ids, "players": wholes},
                         schema={"event_id": pl.String, "players": pl.Int64})
 
 

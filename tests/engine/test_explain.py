@@ -182,3 +182,17 @@ def test_a_player_the_results_do_not_hold_is_said_so_with_the_nearest_ids() -> N
         explain(pl.concat([res.with_columns(phase=pl.lit("swiss")),
                            final.with_columns(event_id=pl.lit(res["event_id"][0]))],
                           how="diagonal_relaxed"), "F")
+
+
+@pytest.mark.parametrize("rules", ["mtg", "pokemon", "fide"])
+def test_the_table_has_the_documented_columns(rules: str) -> None:
+    """``player_dropped`` ended every table but was in no list the docstring names
+    (bad data 249)."""
+    from swissframe.engine.explain import CHESS_EXPLAIN_COLUMNS
+    from tests.helpers import REPO_ROOT
+
+    res = sf.read_results(REPO_ROOT / "data" / "events" / "store-championship.csv")
+    chess = CHESS_EXPLAIN_COLUMNS if rules == "fide" else ()
+    assert sf.explain(res, "Alice", rules).columns == [*EXPLAIN_COLUMNS, *chess,
+                                                       "player_dropped"]
+    assert "player_dropped" in (sf.explain.__doc__ or "")

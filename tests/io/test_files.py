@@ -1199,7 +1199,7 @@ def test_a_tables_ruleset_column_names_its_events_rules(tmp_path: Path,
     assert main(["standings", str(path)]) == 0
     assert "rules: mtg (1 event), pokemon (1 event)" in capsys.readouterr().err
     for bad, said in ((["pokemon", "mtg", None, None], "names the rulesets 'mtg', 'pokemon'"),
-                      (["pokémon"] * 2 + [None] * 2, "names the ruleset 'pokémon', which")):
+                      (["pokémon-x"] * 2 + [None] * 2, "names the ruleset 'pokémon-x', which")):
         rows.with_columns(ruleset=pl.Series(bad, dtype=pl.String)).write_csv(path)
         with pytest.raises(sf.ImportFormatError, match=rf"named.csv: event 'a': .*{said}"):
             sf.read(path)
@@ -1861,3 +1861,89 @@ def test_an_output_under_a_link_naming_no_folder_says_so(
     assert "is a link to" in err or "Too many levels of symbolic links" in err, err
     assert "File exists" not in err
     assert not (tmp_path / "nowhere").exists()
+
+
+# ----------------------------------------------------------- path arguments (bad data 243)
+
+
+
+@pytest.mark.parametrize("read", [sf.read, sf.read_results, sf.read_tom, sf.read_trf,
+                                  sf.read_decklist_cache])
+def test_a_stream_or_a_url_given_as_input_is_named(read: Any) -> None:
+    """An open text file (or a StringIO) was iterated line by line and each line looked
+    up as a path ("no such file … 'round,player_a,…'"); a URL was "no such file"."""
+    import io
+
+    with CSV.open() as f, pytest.raises(
+            ImportFormatError, match=r"got an open file \('.*store-championship\.csv'\)\. "
+                                     r"Hint: pass its path, e\.g\. f\.name\."):
+        read(f)
+    for buffer in (io.StringIO(CSV.read_text()), io.BytesIO(CSV.read_bytes())):
+        with pytest.raises(ImportFormatError, match=r"got data in memory \((StringIO|BytesIO)"
+                                                    r"\)\. Hint: write it to a file"):
+            read(buffer)
+    with pytest.raises(ImportFormatError, match=r"^cannot read a URL \('https://example\.org/"
+                                                r"x\.csv'\): swissframe reads and writes local "
+                                                r"files only\. Hint: download it first"):
+        read(["https://example.org/x.csv"])
+    with pytest.raises(ImportFormatError, match=r"Hint: the local path is '/data/x\.csv'"):
+        read("file:///data/x.csv")
+
+
+def test_a_path_whose_fspath_names_no_text_is_named() -> None:
+    class Odd:
+        def __fspath__(self) -> object:
+            return 3
+
+    with pytest.raises(ImportFormatError, match=r"got Odd whose path is none"):
+        sf.read(Odd())  # type: ignore[arg-type]
+
+
+def test_a_home_path_is_read_and_written_under_the_home(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``~`` was looked up as a folder named ``~`` ("no such file"), and an output written
+    there made a folder ``~`` in the working folder."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    shutil.copy(CSV, home / "e.csv")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(work)
+    res = sf.read("~/e.csv").results
+    assert res.equals(sf.read(home / "e.csv").results)
+    assert sf.read_results(["~/e.csv"]).equals(sf.read_results(home / "e.csv"))
+    pytest.importorskip("altair")
+    chart = sf.charts.chart_standings(sf.standings(res))
+    assert sf.charts.save(chart, "~/c.json") == home / "c.json"
+    assert (home / "c.json").exists()
+    assert main(["standings", str(CSV), "-o", "~/s.csv", "--quiet"]) == 0
+    assert (home / "s.csv").exists()
+    assert list(work.iterdir()) == []
+
+
+def test_an_output_that_is_no_local_path_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A URL was written as a local folder ``http:``; bytes, a buffer or an open file
+    ended in pathlib's bare TypeError."""
+    import io
+
+    pytest.importorskip("altair")
+    monkeypatch.chdir(tmp_path)
+    res = sf.read_results(CSV)
+    chart = sf.charts.chart_standings(sf.standings(res))
+    report = sf.report(res, n_sims=2)
+    for save, what in ((lambda p: sf.charts.save(chart, p), "save: the chart's file"),
+                       (report.save, "save: the report's file"),
+                       (lambda p: sf.recompute(CSV, p), "recompute: dest")):
+        with pytest.raises(sf.DataError, match=f"^{what}: a URL \\('http://x/out'\\): "
+                                               "swissframe reads and writes local files only"):
+            save("http://x/out")
+        with pytest.raises(sf.DataError, match=f"^{what} must be a path, got bytes"):
+            save(b"out.html")
+        with pytest.raises(sf.DataError, match=f"^{what} must be a path, got data in memory "
+                                               r"\(BytesIO\)\. Hint: write to a file's path"):
+            save(io.BytesIO())
+    assert main(["standings", str(CSV), "-o", "s3://bucket/s.csv"]) == 2
+    assert "-o: a URL ('s3://bucket/s.csv')" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

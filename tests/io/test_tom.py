@@ -961,3 +961,12 @@ def test_a_tom_round_listed_with_no_match_is_noted(tmp_path: Path, inside: str) 
         notes = sf.read(f).notes
     assert notes.filter(pl.col("kind") == "empty_round").select("event_id", "round").rows() == [
         ("cup", 5)]
+
+
+def test_a_read_prints_one_line(all_codes: TomEvents) -> None:
+    """Printing the result dumped every frame, 6.8 KB (bad data 246)."""
+    text = repr(all_codes)
+    assert text.startswith("TomEvents: 1 event, 8 players, 25 result rows, 8 published "
+                           "placings, 0 pending seats — .results, .players")
+    assert "\n" not in text
+    assert all_codes._repr_html_().startswith("<div><strong>TomEvents</strong>: 1 event")

@@ -874,3 +874,12 @@ def test_the_first_round_date_is_the_start_date_when_042_is_absent_or_unreadable
     assert kept.select("start_date_raw", "start_date_note").row(0) == ("2026/03/05", None)
     none = parse_trf(f"012 T\n{players}", event_key="e").header
     assert none.select("start_date", "start_date_note").row(0) == (None, None)
+
+
+def test_a_read_prints_one_line(all_codes: TrfEvents) -> None:
+    """Printing the result dumped every frame, 6.1 KB (bad data 246)."""
+    text = repr(all_codes)
+    assert text.startswith("TrfEvents: 1 event, 8 players, 24 result rows, 2 pending "
+                           "seats — .results, .players")
+    assert "\n" not in text
+    assert all_codes._repr_html_().startswith("<div><strong>TrfEvents</strong>: 1 event")

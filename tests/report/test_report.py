@@ -863,3 +863,15 @@ def test_season_pages_of_events_named_in_any_script_are_linked(tmp_path: Path) -
     assert re.fullmatch(r"round-up-[0-9a-f]{8}\.html", first)
     assert second == "round-up.html"
     assert (folder / "events" / "東京予選.html").is_file()
+
+
+def test_a_report_prints_one_line() -> None:
+    """The dataclasses' own repr printed every table and ruleset: 21 KB for an event of 9
+    players, 13 KB for a season of two (bad data 246)."""
+    event = sf.report(DATA / "store-championship.csv", n_sims=2)
+    assert repr(event) == ("EventReport: 'store-championship', 9 players, rules mtg, top 8 — "
+                           ".html, .save(path), .standings, .by_round, .comparison, .status, "
+                           ".advice, .sensitivity")
+    season = sf.report(DATA, n_sims=2)
+    assert repr(season).startswith("SeasonReport: 'Season report: 2 events', 2 events, top 8")
+    assert "\n" not in repr(season)

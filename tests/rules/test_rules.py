@@ -12,6 +12,7 @@ import json
 import pathlib
 import re
 from fractions import Fraction
+from typing import Final
 
 import polars as pl
 import pytest
@@ -356,7 +357,7 @@ def test_unknown_criterion_and_bad_definitions_raise() -> None:
         sf.rules.get("no-such-game")
 
 
-@pytest.mark.parametrize(("typed", "meant"), [("mgt", "'mtg'"), ("MTG", "'mtg'"),
+@pytest.mark.parametrize(("typed", "meant"), [("mgt", "'mtg'"), ("MGT", "'mtg'"),
                                               ("pokeman", "'pokemon'"),
                                               ("fide2026", "'fide-2026'")])
 def test_a_mistyped_ruleset_name_is_answered_with_the_nearest(typed: str, meant: str) -> None:
@@ -587,3 +588,73 @@ def test_a_ruleset_s_cached_hash_is_its_fields_hash_and_is_not_pickled(name: str
         assert hash(back) == hash(rules)
     state = rules.__getstate__()
     assert set(state) == {f.name for f in dataclasses.fields(rules)}
+
+
+#: The shared tables a user can reach (bad data 245), by module and name: as dicts, an
+#: assignment changed what every later call read (``PRESETS["mtg"] = POKEMON`` ranked
+#: ``rules="mtg"`` by Pokémon's rules), without a word.
+SHARED_TABLES: Final = [
+    ("swissframe.rules", "PRESETS"), ("swissframe.rules", "LABELS"),
+    ("swissframe.rules", "UNITS"), ("swissframe.rules", "PARAM_UNITS"),
+    ("swissframe", "SIM_RULES"), ("swissframe", "ROUND_TABLES"),
+    ("swissframe.platforms", "PLATFORMS"), ("swissframe.platforms", "MELEE_ERAS"),
+    ("swissframe.cut", "ID_SCORES"), ("swissframe.validate", "KINDS"),
+    ("swissframe.compare", "CRITERION_LABELS"), ("swissframe.compare", "COLUMN_HEADINGS"),
+]
+
+
+@pytest.mark.parametrize(("module", "name"), SHARED_TABLES)
+def test_a_shared_table_cannot_be_changed_by_a_caller(module: str, name: str) -> None:
+    table = getattr(importlib.import_module(module), name)
+    key = next(iter(table))
+    with pytest.raises(TypeError):
+        table[key] = None
+    with pytest.raises((TypeError, AttributeError)):
+        table.pop(key)  # type: ignore[attr-defined]
+    assert next(iter(table)) == key
+
+
+def test_register_still_adds_a_ruleset_by_name() -> None:
+    mine = dataclasses.replace(sf.rules.MTG, name="test-shared-registry")
+    assert sf.rules.register(mine) is mine
+    assert sf.rules.get("test-shared-registry") is mine
+    assert sf.rules.PRESETS["test-shared-registry"] is mine
+
+
+@pytest.mark.parametrize(("spelled", "name"), [
+    ("MTG", "mtg"), (" mtg", "mtg"), ("Mtg-1/3", "mtg-1/3"), ("pokémon", "pokemon"),
+    ("POKÉMON", "pokemon"), ("poke\u0301mon", "pokemon"), ("ｍｔｇ", "mtg"),
+    ("fide_2026", "fide-2026"), ("fide 2026", "fide-2026"), ("One Piece", "one-piece"),
+    ("SWU", "swu")])
+def test_a_ruleset_name_is_found_in_any_case_and_spelling(spelled: str, name: str) -> None:
+    """Each was "unknown ruleset 'MTG'. Hint: did you mean 'mtg', …?" though it names one
+    ruleset and no other, while rules="AUTO" was taken (bad data 247)."""
+    assert sf.rules.get(spelled) is sf.rules.PRESETS[name]
+
+
+def test_a_ruleset_name_in_another_case_ranks_as_the_name() -> None:
+    from tests.helpers import REPO_ROOT
+
+    res = sf.read_results(REPO_ROOT / "data" / "events" / "store-championship.csv")
+    assert sf.standings(res, "Pokémon").equals(sf.standings(res, "pokemon"))
+    assert sf.sensitivity(res, ["MTG", "FaB"], top=4)["ruleset"].to_list() == ["mtg", "fab"]
+    with pytest.raises(RulesetError, match=r"unknown ruleset 'pokemn'\. Hint: did you mean "
+                                           r"'pokemon'"):
+        sf.rules.get("pokemn")
+
+
+def test_a_file_names_its_ruleset_in_any_case(tmp_path: pathlib.Path) -> None:
+    f = tmp_path / "e.csv"
+    f.write_text("round,player_a,player_b,games_a,games_b,games_drawn,ruleset\n"
+                 "1,A,B,2,0,0,Pokémon\n", encoding="utf-8")
+    assert sf.read(f).events["ruleset"].to_list() == ["pokemon"]
+
+
+def test_a_name_that_reads_as_another_ruleset_is_not_registered() -> None:
+    """Names are found in any case: a second ruleset spelled like a registered one would
+    make the name mean two rulesets."""
+    sf.rules.register(dataclasses.replace(sf.rules.MTG, name="test-fold-a"))
+    with pytest.raises(RulesetError, match=r"the ruleset name 'Test_Fold_A' reads as the "
+                                           r"ruleset 'test-fold-a'"):
+        sf.rules.register(dataclasses.replace(sf.rules.FAB, name="Test_Fold_A"))
+    assert sf.rules.get("TEST-FOLD-A").name == "test-fold-a"

@@ -229,3 +229,34 @@ def test_lookup_is_monotone(counts: list[int]) -> None:
     out = recommended_rounds(sorted(counts), "pokemon")
     assert out["swiss_rounds"].is_sorted()
     assert out["players"].to_list() == sorted(counts)
+
+
+def test_attendance_of_numpy_or_polars_is_its_numbers() -> None:
+    """A NumPy array, a Series or NumPy integers were "cannot read attendance from
+    ndarray" (bad data 242)."""
+    import numpy as np
+
+    import swissframe as sf
+
+    want = sf.recommended_rounds([8, 64])
+    assert sf.recommended_rounds(np.array([8, 64])).equals(want)
+    assert sf.recommended_rounds(pl.Series([8, 64])).equals(want)
+    assert sf.recommended_rounds([np.int64(8), np.int32(64)]).equals(want)
+    assert sf.recommended_rounds(np.int64(64)).equals(sf.recommended_rounds(64))
+    with pytest.raises(sf.DataError, match="attendance counts must be whole numbers"):
+        sf.recommended_rounds(np.array([8.5]))
+
+
+def test_a_rounds_table_is_found_in_any_case_and_spelling() -> None:
+    """"MTG" and "Pokémon" were "unknown rounds table" (bad data 247, as a ruleset's
+    name); a name near one gets a did-you-mean."""
+    import swissframe as sf
+
+    assert sf.recommended_rounds(64, rules="MTG").equals(sf.recommended_rounds(64))
+    assert sf.recommended_rounds(64, rules="Pokémon").equals(
+        sf.recommended_rounds(64, rules="pokemon"))
+    assert sf.recommended_rounds(64, rules="mtg-draft").equals(
+        sf.recommended_rounds(64, rules="mtg_draft"))
+    with pytest.raises(RulesetError, match=r"unknown rounds table 'lorcan'\. Hint: did you "
+                                           r"mean 'lorcana'"):
+        sf.recommended_rounds(8, rules="lorcan")

@@ -889,3 +889,24 @@ def test_a_large_event_is_refused_by_the_rounds_its_table_gives() -> None:
         with pytest.raises(DataError, match=r"at least 100,000,000 result rows"):
             simulate(20_000_000, rounds=5)
         assert simulate(64, seed=1).events.height == 1  # (a usual size passes)
+
+
+def test_event_sizes_of_numpy_or_polars_are_their_numbers() -> None:
+    """A NumPy array or a Series of sizes was "n_players must be an int or a sequence of
+    ints" (bad data 242)."""
+    import numpy as np
+
+    import swissframe as sf
+
+    want = sf.simulate([8, 10], n_events=2, seed=1).results
+    assert sf.simulate(np.array([8, 10]), n_events=2, seed=1).results.equals(want)
+    assert sf.simulate(pl.Series([8, 10]), n_events=2, seed=1).results.equals(want)
+
+
+def test_simulation_rules_are_found_in_any_case_and_spelling() -> None:
+    """"MTG" and "Pokémon" were "no simulation rules for 'MTG'" (bad data 247)."""
+    import swissframe as sf
+
+    assert sf.simulate(8, rules="MTG", seed=1).results.equals(sf.simulate(8, seed=1).results)
+    assert sf.simulate(8, rules="Pokémon", seed=1).results.equals(
+        sf.simulate(8, rules="pokemon", seed=1).results)

@@ -511,7 +511,7 @@ def test_cli_parser_registers() -> None:
 def test_summarize_reference_names_a_path_given_for_its_table() -> None:
     """It ended in "AttributeError: 'str' object has no attribute 'columns'"."""
     with pytest.raises(sf.SchemaError, match=r"table of sf\.verify_tom / sf\.verify_trf must "
-                                             r"be a polars DataFrame or LazyFrame, got str"):
+                                             r"be a polars DataFrame or LazyFrame, got a path"):
         sf.summarize_reference("verify.csv")  # type: ignore[arg-type]
 
 

@@ -444,8 +444,8 @@ def test_a_path_for_the_events_is_named_with_the_reader_to_use(call: object,
     """A path given where the importer's events belong ended in "AttributeError: 'str'
     object has no attribute 'events'"."""
     assert callable(call)
-    with pytest.raises(sf.SchemaError, match=rf"takes the events an importer returns .*got "
-                                             rf"str \('events\.json'\)\. Hint: ev = sf\.{reader}"):
+    with pytest.raises(sf.SchemaError, match=rf"takes the events an importer returns .*got a "
+                                             rf"path \('events\.json'\)\. Hint: ev = sf\.{reader}"):
         call("events.json")
 
 
@@ -466,3 +466,13 @@ def test_summarize_by_one_name_groups_by_that_column() -> None:
     assert got.select("source", "events", "players", "matched").rows() == [("m", 2, 2, 1)]
     with pytest.raises(sf.SchemaError, match=r"match is String, expected boolean"):
         sf.summarize(t.with_columns(pl.col("match").cast(pl.String)), by="source")
+
+
+def test_a_table_for_the_events_is_named_on_one_line() -> None:
+    """The message quoted the first line of the table's repr (bad data 240)."""
+    from tests.helpers import REPO_ROOT
+
+    res = sf.read_results(REPO_ROOT / "data" / "events" / "store-championship.csv")
+    with pytest.raises(sf.SchemaError, match=r"got a polars DataFrame\. Hint: ev = ") as exc:
+        sf.verify(res)  # type: ignore[arg-type]
+    assert "\n" not in str(exc.value)
