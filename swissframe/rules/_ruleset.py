@@ -408,31 +408,42 @@ _POINT_FIELDS: Final = ("points_win", "points_draw", "points_loss", "points_bye"
 _RATE_FIELDS: Final = ("draw_value", "drawn_game_value")
 #: Most units of ``1 / lcm(denominators)`` a point value may be (the engine counts points
 #: in those units, Int64; Sonneborn-Berger-type sums multiply two of them): 3 / 1 / 0,
-#: 1 / ½ / 0 or 100 / 50 / 0 are a few units; the float ``0.1``, exactly
-#: 3602879701896397 / 2**55, is 2**55 of them, and 90 rounds overflowed a total.
+#: 1 / ½ / 0 or 100 / 50 / 0 are a few units; 3602879701896397 / 2**55 (the float ``0.1``'s
+#: binary value, as it was read before a float was its decimal: :func:`_number`) is 2**55
+#: of them, and 90 rounds overflowed a total.
 MAX_POINT_UNITS: Final = 2**20
 
 #: Where a :class:`Ruleset` keeps its hash once computed (``Ruleset.__hash__``).
 _HASH_SLOT: Final = "_ruleset_hash"
 
 #: Largest denominator of a draw's worth in a rate (a rate's exact scale multiplies it;
-#: the float ``1/3`` is 6004799503160661 / 2**54).
+#: ``Fraction(1, 2**63)`` is refused).
 MAX_RATE_DENOMINATOR: Final = 2**62
 
 
 def _number(name: str, field: str, value: object) -> Fraction:
     """``value`` as a finite :class:`Fraction`: a bool is not a number (``True`` was read as
-    1), and infinity was Python's bare ``OverflowError``."""
+    1), and infinity was Python's bare ``OverflowError``.
+
+    A float is the decimal it is written as (its shortest repr): ``floor=0.33`` is
+    33/100, the preset's floor, not the float's binary value 5944751508129055/2**54,
+    which ranked differently from the preset where ties are decided (``0.1`` is 1/10,
+    ``1/3`` written as a float 3333333333333333/10**16: ``Fraction(1, 3)`` is the third).
+
+    >>> _number("r", "floor", 0.33), _number("r", "points_draw", 0.1)
+    (Fraction(33, 100), Fraction(1, 10))
+    """
     if isinstance(value, Fraction):
         return value
     if isinstance(value, (int, float, str, decimal.Decimal, numbers.Rational)) \
             and not isinstance(value, bool):
         try:
-            return Fraction(value)
+            # (repr of the float itself: a NumPy float's repr names its type)
+            return Fraction(repr(float(value)) if isinstance(value, float) else value)
         except (TypeError, ValueError, OverflowError, ZeroDivisionError):
             pass
     msg = (f"ruleset {name!r}: {field}={value!r} is not a finite number. Hint: use a "
-           "Fraction, e.g. Fraction(1, 2) or Fraction('0.1').")
+           "Fraction or a number, e.g. Fraction(1, 3) or 0.5.")
     raise RulesetError(msg)
 
 
@@ -453,8 +464,8 @@ def _check_numbers(rules: Ruleset) -> None:
 
         msg = (f"ruleset {rules.name!r}: the point values ({values:.300}) count "
                f"{size(int(units))} units of 1/{size(unit)} point, more than the "
-               f"{MAX_POINT_UNITS:,} a total stays exact with. Hint: give points as small "
-               "fractions (Fraction('0.1'), not the float 0.1) or a smaller scale.")
+               f"{MAX_POINT_UNITS:,} a total stays exact with. Hint: give points in a few "
+               "units (3/1/0, 1/0.5/0, 100/50/0) or a smaller scale.")
         raise RulesetError(msg)
     for f in _RATE_FIELDS:
         v = getattr(rules, f)
@@ -519,7 +530,8 @@ class Ruleset:
     points_win, points_draw, points_loss, points_bye
         Match points (MTR Appendix C: 3/1/0, a bye is a win worth 3). Finite numbers of at
         most :data:`MAX_POINT_UNITS` units of the smallest fraction they share (the engine
-        counts points in those units): ``Fraction('0.1')``, not the float ``0.1``.
+        counts points in those units). A float is the decimal it is written as (``0.1`` is
+        1/10, ``0.33`` is 33/100).
     draw_value
         Worth of a drawn match in the player's own win rate, as a fraction of a win. MTG's
         MW% = MP / (3 × rounds) makes a draw worth 1/3; Pokémon's TOM counts a tie as 1/2.

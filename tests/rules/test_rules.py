@@ -444,7 +444,7 @@ def test_what_a_criterion_counts_follows_its_function_and_parameters() -> None:
     ("points_win", 10**40, r"count about 2\*\*132 units of 1/1 point, more than the 1,048,576"),
     ("points_win", 2**62, "more than the 1,048,576"),
     ("points_win", Fraction(1, 10**40), "units of 1/about 2\\*\\*132 point"),
-    ("points_draw", 0.1, "units of 1/36,028,797,018,963,968 point"),
+    ("points_draw", 1e-7, "units of 1/10,000,000 point"),
     ("draw_value", 2, "draw_value=2 must be a fraction of a win from 0 to 1"),
     ("drawn_game_value", -1, "drawn_game_value=-1 must be a fraction of a win from 0 to 1"),
     ("draw_value", Fraction(1, 2**63), "denominator is at most 2\\*\\*62"),
@@ -475,6 +475,26 @@ def test_points_as_small_fractions_rank_as_their_scale() -> None:
             sf.standings(ev, base).select("player_id", "rank"))
     tenth = dataclasses.replace(sf.rules.MTG, points_draw="0.1")
     assert tenth.points_draw == Fraction(1, 10)
+
+
+def test_a_float_in_a_ruleset_is_the_decimal_it_is_written_as() -> None:
+    """``floor=0.33`` was the float's binary value, 5944751508129055/2**54, not the
+    preset's 33/100 (seen by the twenty-ninth session's API pass): a ruleset written with
+    floats ranked otherwise than the same ruleset written with fractions where values tie
+    as the rules read them. A float is now the decimal it prints as, NumPy's too; ``0.1``
+    point is a tenth (it was 2**55 units, refused as too many)."""
+    np = pytest.importorskip("numpy")
+    assert dataclasses.replace(sf.rules.MTG, floor=0.33) == sf.rules.MTG
+    assert dataclasses.replace(sf.rules.MTG, floor=np.float64(0.33)).floor == Fraction(33, 100)
+    assert dataclasses.replace(sf.rules.MTG, points_draw=0.1).points_draw == Fraction(1, 10)
+    fide = sf.rules.get("fide")
+    assert dataclasses.replace(fide, points_draw=0.5) == fide
+    # (the float 1/3 is its 16 digits: the third is Fraction(1, 3))
+    assert dataclasses.replace(sf.rules.MTG, floor=1 / 3).floor == Fraction(
+        3333333333333333, 10**16)
+    ev = sf.simulate(24, rounds=5, seed=7).results
+    floats = dataclasses.replace(sf.rules.MTG, name="mtg-floats", floor=0.33)
+    assert sf.standings(ev, floats).equals(sf.standings(ev, "mtg"))
 
 
 def test_a_rulesets_whole_numbers_may_be_numpys() -> None:
