@@ -907,7 +907,7 @@ def pokemon(*, tie_value: Fraction | int = Fraction(1, 2), drop_freeze: bool = T
         description="Pokémon TCG/VG as TOM computes it (tie = 1/2 in win %, drops frozen)",
         source=("Play! Pokémon Tournament Rules Handbook (1 Jan 2026) §5.3.3, §5.3.3.1, "
                 "§5.5.1.1, §5.6.1; TOM's behaviour: docs/fidelity-tom-trf.md"),
-        draw_value=Fraction(tie_value), floor=Fraction(1, 4), cap=Fraction(1),
+        draw_value=_number(name, "tie_value", tie_value), floor=Fraction(1, 4), cap=Fraction(1),
         cap_dropped=Fraction(3, 4), bye_in_own_rate=False,
         snapshot="last_round" if drop_freeze else "final", late_rounds=late_rounds,
         earned_bye_opponent=earned_bye_opponent, criteria=crit, floor_own_gw=False,

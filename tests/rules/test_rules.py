@@ -489,6 +489,7 @@ def test_a_float_in_a_ruleset_is_the_decimal_it_is_written_as() -> None:
     assert dataclasses.replace(sf.rules.MTG, points_draw=0.1).points_draw == Fraction(1, 10)
     fide = sf.rules.get("fide")
     assert dataclasses.replace(fide, points_draw=0.5) == fide
+    assert sf.rules.pokemon(tie_value=0.33).draw_value == Fraction(33, 100)
     # (the float 1/3 is its 16 digits: the third is Fraction(1, 3))
     assert dataclasses.replace(sf.rules.MTG, floor=1 / 3).floor == Fraction(
         3333333333333333, 10**16)
