@@ -52,6 +52,14 @@ def number_text(value: object, *, percent: bool, decimals: int, null: str) -> st
     >>> number_text(-1e-9, percent=False, decimals=4, null=""), number_text(
     ...     -1e-9, percent=True, decimals=2, null="")
     ('0', '0.00%')
+
+    A value near a whole number, 0% or 100% but not on it is shown with the places that
+    say so (a Kendall τ below 1, a chance short of certain):
+
+    >>> number_text(0.9999927, percent=False, decimals=4, null=""), number_text(
+    ...     0.99996, percent=True, decimals=2, null=""), number_text(
+    ...     2 / 3 - 1e-12, percent=True, decimals=2, null="")
+    ('0.99999', '99.996%', '66.67%')
     """
     if value is None:
         return null
@@ -66,14 +74,35 @@ def number_text(value: object, *, percent: bool, decimals: int, null: str) -> st
     number = float(value)
     if math.isnan(number):
         return "NaN"
-    if percent:
-        text = f"{100 * number:.{decimals}f}%"
-    elif number.is_integer():
+    if not percent and number.is_integer():
         return str(int(number))
-    else:
-        text = f"{number:.{decimals}f}".rstrip("0").rstrip(".")
+    shown = 100 * number if percent else number
+    places = decimals
+    text = f"{shown:.{places}f}"
+    # (a value short of a bound rounded onto it read as the bound: a Kendall τ of 0.999996,
+    # one swapped pair of 1,000 players, read "1" beside "1 = identical order", and a
+    # chance of 0.99996 "100.00%", certain; more places show it is not, past float noise)
+    while (places < _MAX_PLACES and abs(number - float(text) / (100 if percent else 1))
+           > _NOISE and _reads_as_bound(float(text), percent=percent)):
+        places += 1
+        text = f"{shown:.{places}f}"
+    if not percent:
+        text = text.rstrip("0").rstrip(".")
+    text += "%" if percent else ""
     # (a negative number rounded to zero: no sign before a zero)
     return text[1:] if text.startswith("-") and not text.strip("-0.%") else text
+
+
+#: How far a value may be from the bound it is shown as before :func:`number_text` shows it
+#: with more places (float noise is far smaller), and the places it may add up to.
+_NOISE: Final = 1e-8
+_MAX_PLACES: Final = 9
+
+
+def _reads_as_bound(shown: float, *, percent: bool) -> bool:
+    """Whether ``shown`` (a rounded value) reads as more than a number: a whole number (a
+    count, Kendall τ's 1), or 0% or 100% (never, certain)."""
+    return shown in (0.0, 100.0) if percent else shown.is_integer()
 
 
 def escaped(text: str) -> str:

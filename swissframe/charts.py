@@ -1767,7 +1767,7 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
     tooltip = ["event:N", "ruleset:N", alt.Tooltip("changes:Q", title=f"{top_n} changes"),
                alt.Tooltip("entering_names:N", title="enter"),
                alt.Tooltip("leaving_names:N", title="leave"),
-               *[alt.Tooltip("kendall_tau:Q", format=".3f") for c in extra
+               *[alt.Tooltip("kendall_tau:Q", format=".6~g") for c in extra
                  if c == "kendall_tau"],
                *[alt.Tooltip("players:Q") for c in extra if c == "players"],
                *[alt.Tooltip("cut_criterion:N", title=f"decided {line} (baseline)")

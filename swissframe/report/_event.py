@@ -710,7 +710,8 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
         t.add([(escape(label), None, "l"),
                (escape(", ".join(rep.name(p) for p in r["entering"])) or "–", None, "l"),
                (escape(", ".join(rep.name(p) for p in r["leaving"])) or "–", None, "l"),
-               "" if r["kendall_tau"] is None else f"{r['kendall_tau']:.3f}",
+               format_value("kendall_tau", r["kendall_tau"], 3) if r["kendall_tau"] is not None
+               else "",
                (escape("exact tie" if crit == "tie"
                        else criterion_label(crit or "–", rep.meta.rules)), None, "l")],
               "in-cut" if r["entering"] else "")

@@ -875,3 +875,17 @@ def test_a_report_prints_one_line() -> None:
     season = sf.report(DATA, n_sims=2)
     assert repr(season).startswith("SeasonReport: 'Season report: 2 events', 2 events, top 8")
     assert "\n" not in repr(season)
+
+
+def test_a_kendall_tau_below_one_never_reads_as_one() -> None:
+    """The sensitivity table printed τ with three places: a real 1,045-player event's floor
+    variant (τ = 0.9996, a few pairs swapped) read "1.000" under "1 = identical order"."""
+    import dataclasses
+
+    rep = sf.report(sf.read(DATA / "store-championship.csv").results, top=4, n_sims=0)
+    assert rep.sensitivity is not None
+    taus = [1.0, 0.99960036, 0.9999927, 0.98] + [0.5] * (rep.sensitivity.height - 4)
+    sens = rep.sensitivity.with_columns(kendall_tau=pl.Series(taus[:rep.sensitivity.height]))
+    text = _text(dataclasses.replace(rep, sensitivity=sens).html)
+    cells = re.findall(r"\s(\d\.\d+|1)\s(?:match points|OMW%|GW%|OGW%|exact tie)", text)
+    assert cells[:4] == ["1", "0.9996", "0.99999", "0.98"], cells
