@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Final
+from typing import Any, Final
 
 import polars as pl
 
@@ -170,6 +170,29 @@ def text_width(text: str) -> int:
     import wcwidth  # (only where a table is laid out: not on import)
 
     return int(wcwidth.width(text))
+
+
+def wrap(text: str, width: int, **options: Any) -> list[str]:
+    """``textwrap.wrap`` in terminal columns (wcwidth's, with textwrap's ``options``): a
+    Japanese name's characters take two columns each, a combining mark none, and a run of
+    ideographs breaks between characters as Japanese text does. By characters, a Japanese
+    event's heading ran past a 40-column terminal, which broke it mid-line. The one wrap of
+    every line the command line writes (:func:`fill`).
+
+    >>> wrap("ジャパンスタンダードカップ Japan Standard Cup", 20)
+    ['ジャパンスタンダード', 'カップ Japan', 'Standard Cup']
+    >>> wrap("Jean-Pierre O'Neil won", 11) == __import__("textwrap").wrap(
+    ...     "Jean-Pierre O'Neil won", 11)
+    True
+    """
+    import wcwidth
+
+    return wcwidth.wrap(text, width=width, **options)
+
+
+def fill(text: str, width: int, **options: Any) -> str:
+    """:func:`wrap`'s lines joined (``textwrap.fill`` in terminal columns)."""
+    return "\n".join(wrap(text, width, **options))
 
 
 def fitted(text: str, width: int, *, right: bool = False) -> str:

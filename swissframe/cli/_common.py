@@ -30,7 +30,6 @@ import io
 import os
 import shutil
 import sys
-import textwrap
 import threading
 import warnings
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -43,6 +42,7 @@ from swissframe._batches import reporting
 from swissframe._display import (
     bounded,
     escaped,
+    fill,
     fitted,
     number_text,
     quoted,
@@ -1318,14 +1318,14 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
         note = f"(+{len(hidden)} more columns: {names}; {whole})"
         if width and len(note) > width:  # (how to see them on a line of its own: a command
             # is not cut in two)
-            note = "\n".join([textwrap.fill(f"(+{len(hidden)} more columns: {names};",
+            note = "\n".join([fill(f"(+{len(hidden)} more columns: {names};",
                                              width=width),
-                              textwrap.fill(f"{whole})", width=width)])
+                              fill(f"{whole})", width=width)])
         body += "\n" + note
     for c in shown:
         if (legend or {}).get(c):
             line = f"{heads[c]}: {(legend or {})[c]}"
-            body += "\n" + (textwrap.fill(line, width=width) if width else line)
+            body += "\n" + (fill(line, width=width) if width else line)
     return body + "\n"
 
 
@@ -1347,7 +1347,7 @@ def write_per_event(df: pl.DataFrame, priority: Sequence[str] = (), *,
         # (a long name, a melee.gg event's 81 characters, wrapped at words: cut by the
         # terminal mid-word before)
         said = heading.format(printable(str((names or {}).get(str(event), event))))
-        out.write("\n".join(textwrap.fill(line, width=width, break_long_words=False,
+        out.write("\n".join(fill(line, width=width, break_long_words=False,
                                            break_on_hyphens=False) if line else line
                              for line in said.split("\n")))
         lines = {**(legend or {}), **(legend_of(grp) if legend_of else {})}
