@@ -1281,3 +1281,42 @@ def test_an_image_cuts_a_long_name_everywhere_the_chart_names_it() -> None:
     for order in sorted_labels:  # (every label the order names is drawn: the leader first)
         assert set(order) <= labels, set(order) - labels
         assert order[0].startswith("1 L")
+
+
+def test_the_cut_charts_name_the_round_they_analyse(tmp_path: Path) -> None:
+    """``chart cut-status FILE --round 3`` of a 4-round event said "by points before the
+    final round" (and omw-ranges "after the next round"): a chart of round 3 claimed to be
+    the final round's. Given the round, both say it; without it, as before."""
+    res = sf.read(ROOT / "data" / "events" / "store-championship.csv").results
+    prior = res.filter(pl.col("round") < 3)
+    pairs = res.filter(pl.col("round") == 3).select("event_id", "round", "player_id",
+                                                    "opponent_id")
+    cur = sf.standings(prior)
+    status = cut_status(prior, pairs, top=4)
+    spec = charts.chart_cut_status(status, cur, top=4, round_analysed=3).to_dict()
+    assert "by points before round 3 and own result" in subtitle(spec)
+    assert spec["spec"]["layer"][0]["encoding"]["y"]["title"] == "Points before round 3"
+    plain = charts.chart_cut_status(status, cur, top=4).to_dict()
+    assert "before the final round" in subtitle(plain)
+    ranges = charts.chart_omw_ranges(next_round_ranges(prior, pairs), cur,
+                                     round_analysed=3).to_dict()
+    assert "contenders after round 3:" in subtitle(ranges)
+    assert ranges["layer"][0]["encoding"]["x"]["title"] == "OMW% after round 3 (diamond: now)"
+    with pytest.raises(DataError, match="round_analysed"):
+        charts.chart_cut_status(status, cur, round_analysed=0)
+    # the command line passes the round it analysed
+    from swissframe.cli.commands import chart as chart_command
+
+    captured: dict[str, Any] = {}
+    real = charts.chart_cut_status
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        captured.update(kwargs)
+        return real(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(charts, "chart_cut_status", spy)
+        ns = chart_command.argparse.Namespace(kind="cut-status", rules="mtg", event=None,
+                                              top=None, cut=4, round=3)
+        chart_command.build(ns, res)
+    assert captured["round_analysed"] == 3

@@ -523,7 +523,8 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
     prior_d = _display(rep.prior, names, ["player_id"])
     out.append(add("cut-status", lambda: charts.chart_cut_status(
         status_d, prior_d, top=n, rules=rep.meta.rules,
-        title=f"{rep.meta.name}: who could make the top {n} before round {r}"),
+        title=f"{rep.meta.name}: who could make the top {n} before round {r}",
+        round_analysed=r),
         "cut-status", ""))
     if rep.ranges is not None and "omwp" in {c.name for c in rep.meta.rules.criteria}:
         bubble = (wide.filter(pl.any_horizontal(pl.col("win", "draw", "loss") == "possible"))
@@ -540,7 +541,8 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
         else:
             out.append(add("omw-ranges", lambda: charts.chart_omw_ranges(
                 ranges_d, prior_d, players=shown, rules=rep.meta.rules,
-                title=f"{rep.meta.name}: OMW% of the bubble after round {r}"),
+                title=f"{rep.meta.name}: OMW% of the bubble after round {r}",
+                round_analysed=r),
                 "omw-ranges", "Exact minimum and maximum OMW% each bubble player could "
                 "finish with, per own result; the diamond is the OMW% going in."))
     out.append(_advice_section(rep))

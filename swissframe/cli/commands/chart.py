@@ -269,12 +269,12 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
         prior, pairs = _split_round(_one_event(res, args.event), args.round)
         return charts.chart_omw_ranges(next_round_ranges(prior, pairs, rules),
                                        named(standings(prior, rules)), top=args.top or 16,
-                                       rules=rules)
+                                       rules=rules, round_analysed=int(pairs["round"][0]))
     if kind == "cut-status":
         prior, pairs = _split_round(one, args.round)
         status = cut_status(prior, pairs, cut, rules)
         return charts.chart_cut_status(named(status), standings(prior, rules), top=cut,
-                                       rules=words)
+                                       rules=words, round_analysed=int(pairs["round"][0]))
     # (one row per event: --event keeps that one; it drew every event, without a word)
     res = filter_events(res, args.event)
     if kind == "cut-lines":
