@@ -889,3 +889,19 @@ def test_a_kendall_tau_below_one_never_reads_as_one() -> None:
     text = _text(dataclasses.replace(rep, sensitivity=sens).html)
     cells = re.findall(r"\s(\d\.\d+|1)\s(?:match points|OMW%|GW%|OGW%|exact tie)", text)
     assert cells[:4] == ["1", "0.9996", "0.99999", "0.98"], cells
+
+
+def test_a_season_without_playoffs_speaks_of_its_top_places_throughout() -> None:
+    """The season page of the real TOM files ("No playoff in the files; showing the top 8
+    places") drew its sensitivity heatmap as "Does the top cut depend on the tiebreaker
+    rules?" with "Players swapped into the top cut", and headed two columns "top N"."""
+    tom = REAL / "pokemon-tom"
+    if not tom.is_dir():
+        pytest.skip("../shared/data/realworld not found: real-data tests need the shared folder")
+    rep = sf.report(tom, n_sims=0)
+    assert isinstance(rep, SeasonReport)
+    html = rep.html
+    assert "No playoff in the files; showing the top 8 places" in _text(html)
+    assert "Does the top 8 depend on the tiebreaker rules?" in html
+    assert "top cut" not in html
+    assert "top N" not in _text(html)
