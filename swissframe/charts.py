@@ -1635,13 +1635,32 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
                    if with_ids else "")]
     if data["cf_points"].is_not_null().any():
         subtitle.append(f"Grey tick: the mean {line} with those draws played out"
-                        + (". Draws raise the line: a draw gives both players a point, a "
-                           "played match gives one of them nothing" if with_ids else ""))
+                        + (_draws_moved(data) if with_ids else ""))
     return alt.layer(shift, ticks_cf, dots, data=_inline(alt, data)).properties(
         width=560, height=320,
         title=alt.Title(title or (f"The top-{top} cut line" if line == "cut line" else
                                   f"Place {top}") + f" across {_plural(data.height, 'event')}",
                         subtitle=_lines(subtitle, 95)))
+
+
+def _draws_moved(data: pl.DataFrame) -> str:
+    """Which way playing the last round's intentional draws out moved the line, as the dots
+    show it (to the tooltip's tenth of a point): "Draws raise the line" was said of every
+    chart, under ticks above their dots (a small event whose played-out draws put 3 points
+    where 1 was) and of events without a draw."""
+    moved = data.filter(pl.col("cf_points").is_not_null() & (pl.col("ids_final") > 0))
+    if moved.height == 0:
+        return ""
+    diff = (moved["cf_points"] - moved["match_points_n"]).round(1)
+    fell, rose = int((diff < 0).sum()), int((diff > 0).sum())
+    same = moved.height - fell - rose
+    if fell == rose == 0:
+        return f": the same in the {_plural(moved.height, 'event')} with them"
+    said = (f": lower in {fell} of {_plural(moved.height, 'event')} with them, higher in "
+            f"{rose}" + (f", the same in {same}" if same else ""))
+    if fell > rose:
+        said += " (a draw gives both players a point, a played match gives one of them nothing)"
+    return said
 
 
 # --------------------------------------------------------------------------------------------
