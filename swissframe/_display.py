@@ -179,15 +179,24 @@ def wrap(text: str, width: int, **options: Any) -> list[str]:
     event's heading ran past a 40-column terminal, which broke it mid-line. The one wrap of
     every line the command line writes (:func:`fill`).
 
+    Text without a wide character breaks where textwrap breaks (a path, ``docs/x.md``,
+    stays whole: Unicode's rules break after its ``/``).
+
     >>> wrap("ジャパンスタンダードカップ Japan Standard Cup", 20)
     ['ジャパンスタンダード', 'カップ Japan', 'Standard Cup']
     >>> wrap("Jean-Pierre O'Neil won", 11) == __import__("textwrap").wrap(
     ...     "Jean-Pierre O'Neil won", 11)
     True
+    >>> wrap("TOM's behaviour: docs/fidelity-tom-trf.md", 30)
+    ["TOM's behaviour:", 'docs/fidelity-tom-trf.md']
     """
+    import unicodedata
+
     import wcwidth
 
-    return wcwidth.wrap(text, width=width, **options)
+    wide = any(unicodedata.east_asian_width(c) in "WF" for c in text)
+    return wcwidth.wrap(text, width=width, line_break="unicode" if wide else "ascii",
+                        **options)
 
 
 def fill(text: str, width: int, **options: Any) -> str:

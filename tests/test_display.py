@@ -121,3 +121,22 @@ def test_the_engines_and_the_cuts_messages_quote_names_as_the_tables_show_them()
     with pytest.raises(sf.SwissframeError) as exc:
         sf.cut_status(results, pairs, 1)
     assert f"event '{event}': player '{player}'" in str(exc.value)
+
+
+def test_wrap_measures_columns_and_keeps_paths_whole() -> None:
+    """``_display.wrap``, every CLI line's wrap: a Japanese run breaks between its
+    characters within the width in columns; text without wide characters breaks where
+    textwrap breaks, so ``swissframe rules`` keeps ``docs/fidelity-tom-trf.md`` whole
+    (Unicode's line breaking broke it after the ``/``)."""
+    import textwrap
+
+    from swissframe._display import text_width, wrap
+
+    jp = wrap("ジャパンスタンダードカップ：『カルロフ邸殺人事件』 Japan Standard Cup", 40,
+              break_long_words=False, break_on_hyphens=False)
+    assert all(text_width(line) <= 40 for line in jp), jp
+    assert "".join(jp).replace(" ", "") == ("ジャパンスタンダードカップ：『カルロフ邸殺人事件』"
+                                            "JapanStandardCup")
+    for text in ("TOM's behaviour: docs/fidelity-tom-trf.md", "a/b/c d-e-f g " * 9):
+        for width in (12, 30, 41):
+            assert wrap(text, width) == textwrap.wrap(text, width)
