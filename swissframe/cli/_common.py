@@ -433,8 +433,30 @@ def done(args: argparse.Namespace, text: str, *, stream: TextIO | None = None) -
     events in 0.2 s``), on stdout (or ``stream``) at once, wrapped like :func:`say`;
     ``--quiet`` silences it: the one place a command's own lines go."""
     if not getattr(args, "quiet", False):
-        out = stream or sys.stdout
+        # (an output that is stdout itself, -o /dev/stdout to pipe a page on: the line goes
+        # to stderr, not after the page's </html> in the pipe; bad data 250)
+        out = stream or (sys.stderr if _writes_stdout(args) else sys.stdout)
         print(_wrapped(text, out), file=out)
+
+
+#: The options naming a command's output files.
+_OUTPUT_OPTIONS: Final = ("output", "players_output", "events_output")
+
+
+def _writes_stdout(args: argparse.Namespace) -> bool:
+    """Whether one of the command's outputs is the file its stdout is (``/dev/stdout``,
+    ``/proc/self/fd/1``, a link to either)."""
+    try:
+        mine = os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False  # (a stdout without a file: captured in Python)
+    for name in _OUTPUT_OPTIONS:
+        out = getattr(args, name, None)
+        if isinstance(out, (str, os.PathLike)):
+            with contextlib.suppress(OSError, ValueError):
+                if os.path.samestat(os.stat(out), mine):
+                    return True
+    return False
 
 
 def flush_warnings(caught: Sequence[warnings.WarningMessage]) -> None:

@@ -267,6 +267,28 @@ def test_cli_report_to_a_named_pipe_or_device_writes_it_as_it_is(
     assert f"wrote {fifo} in" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("out", ["/dev/stdout", "link.html"])
+def test_a_page_piped_on_through_stdout_ends_with_the_page(out: str, tmp_path: Path) -> None:
+    """Bad data 250: ``swissframe report FILE -o /dev/stdout | …`` (bad data 221's way to
+    pipe the page on) put "wrote /dev/stdout in 0.9 s" after ``</html>`` in the pipe, where
+    a browser shows it as text. The line goes to stderr when an output is stdout itself."""
+    import subprocess
+    import sys
+
+    from tests.helpers import CLI_IN_A_PROCESS
+
+    if out == "link.html":  # (a link to stdout's file, as a script might name it)
+        (tmp_path / out).symlink_to("/dev/stdout")
+    run = subprocess.run([sys.executable, "-c", CLI_IN_A_PROCESS, "report",
+                          str(DATA / "league-night.csv"), "--top", "2", "--sims", "0",
+                          "-o", out], capture_output=True, cwd=tmp_path, timeout=300,
+                         check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(b"<!DOCTYPE html>")
+    assert run.stdout.rstrip().endswith(b"</html>")
+    assert f"wrote {out} in".encode() in run.stderr
+
+
 @pytest.mark.parametrize("name", ["page.png", "standings.csv", "Page.PDF"])
 def test_a_report_saved_under_a_name_of_another_kind_is_refused(
         name: str, tmp_path: Path) -> None:
