@@ -4,6 +4,7 @@ vocabulary, and no progress bar left on the screen."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,12 @@ def test_the_demo_fits_80_columns_and_shows_the_tiebreakers() -> None:
     assert "OMW%" in text
     assert "record" in text
     assert "-o FILE.csv has them all" in text
+    # (who dropped, as `standings` says it: a `note` column; a `dropped` column of "no"s
+    # it was, beside standings' own table of the same file)
+    store = text[text.index("## store-championship"):]
+    head = next(line for line in store.splitlines() if line.startswith("│ player"))
+    assert [c.strip(" │") for c in head.split("┆")][-1] == "note", head
+    assert re.search(r"Elena .*┆ dropped +│", store), store
 
 
 def test_every_help_page_says_what_the_command_does() -> None:
