@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Final
+from typing import Any, Final
 
 import polars as pl
 
@@ -52,6 +52,14 @@ def number_text(value: object, *, percent: bool, decimals: int, null: str) -> st
     >>> number_text(-1e-9, percent=False, decimals=4, null=""), number_text(
     ...     -1e-9, percent=True, decimals=2, null="")
     ('0', '0.00%')
+
+    A value near a whole number, 0% or 100% but not on it is shown with the places that
+    say so (a Kendall τ below 1, a chance short of certain):
+
+    >>> number_text(0.9999927, percent=False, decimals=4, null=""), number_text(
+    ...     0.99996, percent=True, decimals=2, null=""), number_text(
+    ...     2 / 3 - 1e-12, percent=True, decimals=2, null="")
+    ('0.99999', '99.996%', '66.67%')
     """
     if value is None:
         return null
@@ -66,14 +74,35 @@ def number_text(value: object, *, percent: bool, decimals: int, null: str) -> st
     number = float(value)
     if math.isnan(number):
         return "NaN"
-    if percent:
-        text = f"{100 * number:.{decimals}f}%"
-    elif number.is_integer():
+    if not percent and number.is_integer():
         return str(int(number))
-    else:
-        text = f"{number:.{decimals}f}".rstrip("0").rstrip(".")
+    shown = 100 * number if percent else number
+    places = decimals
+    text = f"{shown:.{places}f}"
+    # (a value short of a bound rounded onto it read as the bound: a Kendall τ of 0.999996,
+    # one swapped pair of 1,000 players, read "1" beside "1 = identical order", and a
+    # chance of 0.99996 "100.00%", certain; more places show it is not, past float noise)
+    while (places < _MAX_PLACES and abs(number - float(text) / (100 if percent else 1))
+           > _NOISE and _reads_as_bound(float(text), percent=percent)):
+        places += 1
+        text = f"{shown:.{places}f}"
+    if not percent:
+        text = text.rstrip("0").rstrip(".")
+    text += "%" if percent else ""
     # (a negative number rounded to zero: no sign before a zero)
     return text[1:] if text.startswith("-") and not text.strip("-0.%") else text
+
+
+#: How far a value may be from the bound it is shown as before :func:`number_text` shows it
+#: with more places (float noise is far smaller), and the places it may add up to.
+_NOISE: Final = 1e-8
+_MAX_PLACES: Final = 9
+
+
+def _reads_as_bound(shown: float, *, percent: bool) -> bool:
+    """Whether ``shown`` (a rounded value) reads as more than a number: a whole number (a
+    count, Kendall τ's 1), or 0% or 100% (never, certain)."""
+    return shown in (0.0, 100.0) if percent else shown.is_integer()
 
 
 def escaped(text: str) -> str:
@@ -141,6 +170,38 @@ def text_width(text: str) -> int:
     import wcwidth  # (only where a table is laid out: not on import)
 
     return int(wcwidth.width(text))
+
+
+def wrap(text: str, width: int, **options: Any) -> list[str]:
+    """``textwrap.wrap`` in terminal columns (wcwidth's, with textwrap's ``options``): a
+    Japanese name's characters take two columns each, a combining mark none, and a run of
+    ideographs breaks between characters as Japanese text does. By characters, a Japanese
+    event's heading ran past a 40-column terminal, which broke it mid-line. The one wrap of
+    every line the command line writes (:func:`fill`).
+
+    Text without a wide character breaks where textwrap breaks (a path, ``docs/x.md``,
+    stays whole: Unicode's rules break after its ``/``).
+
+    >>> wrap("ジャパンスタンダードカップ Japan Standard Cup", 20)
+    ['ジャパンスタンダード', 'カップ Japan', 'Standard Cup']
+    >>> wrap("Jean-Pierre O'Neil won", 11) == __import__("textwrap").wrap(
+    ...     "Jean-Pierre O'Neil won", 11)
+    True
+    >>> wrap("TOM's behaviour: docs/fidelity-tom-trf.md", 30)
+    ["TOM's behaviour:", 'docs/fidelity-tom-trf.md']
+    """
+    import unicodedata
+
+    import wcwidth
+
+    wide = any(unicodedata.east_asian_width(c) in "WF" for c in text)
+    return wcwidth.wrap(text, width=width, line_break="unicode" if wide else "ascii",
+                        **options)
+
+
+def fill(text: str, width: int, **options: Any) -> str:
+    """:func:`wrap`'s lines joined (``textwrap.fill`` in terminal columns)."""
+    return "\n".join(wrap(text, width, **options))
 
 
 def fitted(text: str, width: int, *, right: bool = False) -> str:

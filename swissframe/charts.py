@@ -1213,7 +1213,7 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
 def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = None,
                      players: Sequence[str] | None = None, top: int = 16,
                      rules: str | _rules.Ruleset | None = None,
-                     title: str | None = None) -> Chart:
+                     title: str | None = None, round_analysed: int | None = None) -> Chart:
     """Each contender's OMW% now and its exact min–max range after the next round.
 
     For every player (one row each, in current rank order) three horizontal bars span the
@@ -1238,6 +1238,9 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
         that does not rank by OMW% (chess: Buchholz) is refused (:func:`check_omw_ranges`).
     title
         Chart title (default: the event's name, else its id).
+    round_analysed
+        The round whose pairings the ranges are for: the texts say "after round R" and
+        "now" is "before round R" (default: "after the next round").
 
     Returns
     -------
@@ -1294,13 +1297,15 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
                                               else []))
             .sort("position", "outcome"))
     now = chosen.select("player_id", "label", "position", pl.col("omwp").alias("omwp_now"))
+    after = ("after the next round" if round_analysed is None
+             else f"after round {_before_round(round_analysed, what).removeprefix('round ')}")
     alt = _alt()
     omw = _rules.label_of("omwp")
     order = chosen["label"].to_list()
     y = alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=280))
     outcome_scale = alt.Scale(domain=list(_OUTCOME_ORDER), range=list(_OUTCOME_COLORS))
     bars = alt.Chart(_inline(alt, data)).mark_bar(height={"band": 0.3}, cornerRadius=1).encode(
-        x=alt.X("omwp_min:Q", title=f"{omw} after the next round (diamond: now)",
+        x=alt.X("omwp_min:Q", title=f"{omw} {after} (diamond: now)",
                 axis=alt.Axis(format=".0%"), scale=alt.Scale(zero=False)),
         x2="omwp_max:Q",
         y=y,
@@ -1321,11 +1326,20 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
         title=alt.Title(
             _event_title(cur, event, title),
             subtitle=_lines([f"{omw} of the top {_plural(chosen.height, 'contender')} "
-                             "after the next round: each bar spans every value reachable "
+                             f"{after}: each bar spans every value reachable "
                              f"after a win / {draw_word(known)} / loss, over all other "
                              "results",
                              f"A win can lower {omw}: it depends on the opponents' results, "
                              "and a win is the last opponent's loss"], 100)))
+
+
+def _before_round(round_analysed: int | None, what: str) -> str:
+    """The round the cut charts analyse, as their texts say it: "round R" (a round the
+    user chose: ``--round 12`` of 15 is not the final round), else "the final round"."""
+    if round_analysed is None:
+        return "the final round"
+    check_whole(f"{what}: round_analysed", round_analysed, low=1, hint="e.g. round_analysed=15")
+    return f"round {round_analysed}"
 
 
 def _status_frame(status: pl.DataFrame, current: pl.DataFrame | None) -> pl.DataFrame:
@@ -1344,7 +1358,8 @@ def _status_frame(status: pl.DataFrame, current: pl.DataFrame | None) -> pl.Data
 def chart_cut_status(status: Frame, current: Frame | None = None, *,
                      event_id: str | None = None, top: int | None = None,
                      groups: int | None = None, title: str | None = None,
-                     rules: str | _rules.Ruleset | None = None) -> Chart:
+                     rules: str | _rules.Ruleset | None = None,
+                     round_analysed: int | None = None) -> Chart:
     """Final-round cut status by points group: guaranteed / possible / eliminated.
 
     One panel per own result (win, draw, loss). Each row is a points group (players on the
@@ -1371,6 +1386,9 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
         The ruleset analysed (name or :class:`~swissframe.rules.Ruleset`), for its words:
         a game without a playoff (chess) has a top-N status, not a cut status. Default:
         a card game's cut.
+    round_analysed
+        The round whose pairings the statuses are for: the texts say "before round R"
+        (default: "before the final round", the usual analysis).
 
     Returns
     -------
@@ -1446,7 +1464,8 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
              .sort("points_before", descending=True)["points"].to_list())
     statuses = list(STATUS_COLORS)
     alt = _alt()
-    y = alt.Y("points:N", sort=order, title="Points before the final round")
+    before = _before_round(round_analysed, what)
+    y = alt.Y("points:N", sort=order, title=f"Points before {before}")
     bars = alt.Chart().mark_bar().encode(
         x=alt.X("sum(players):Q", title="Players", stack="zero",
                 axis=alt.Axis(tickMinStep=1, format="d")),
@@ -1467,7 +1486,7 @@ def chart_cut_status(status: Frame, current: Frame | None = None, *,
     target = f"the top {top}" if top else "the cut"
     head = alt.Title(
         _event_title(names, event, title),
-        subtitle=_lines([f"Who can still make {target}, by points before the final round "
+        subtitle=_lines([f"Who can still make {target}, by points before {before} "
                          "and own result; label: the group's mean probability of making "
                          + words.it,
                          "Guaranteed / eliminated are proved over every result of every "
@@ -1616,13 +1635,32 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
                    if with_ids else "")]
     if data["cf_points"].is_not_null().any():
         subtitle.append(f"Grey tick: the mean {line} with those draws played out"
-                        + (". Draws raise the line: a draw gives both players a point, a "
-                           "played match gives one of them nothing" if with_ids else ""))
+                        + (_draws_moved(data) if with_ids else ""))
     return alt.layer(shift, ticks_cf, dots, data=_inline(alt, data)).properties(
         width=560, height=320,
         title=alt.Title(title or (f"The top-{top} cut line" if line == "cut line" else
                                   f"Place {top}") + f" across {_plural(data.height, 'event')}",
                         subtitle=_lines(subtitle, 95)))
+
+
+def _draws_moved(data: pl.DataFrame) -> str:
+    """Which way playing the last round's intentional draws out moved the line, as the dots
+    show it (to the tooltip's tenth of a point): "Draws raise the line" was said of every
+    chart, under ticks above their dots (a small event whose played-out draws put 3 points
+    where 1 was) and of events without a draw."""
+    moved = data.filter(pl.col("cf_points").is_not_null() & (pl.col("ids_final") > 0))
+    if moved.height == 0:
+        return ""
+    diff = (moved["cf_points"] - moved["match_points_n"]).round(1)
+    fell, rose = int((diff < 0).sum()), int((diff > 0).sum())
+    same = moved.height - fell - rose
+    if fell == rose == 0:
+        return f": the same in the {_plural(moved.height, 'event')} with them"
+    said = (f": lower in {fell} of {_plural(moved.height, 'event')} with them, higher in "
+            f"{rose}" + (f", the same in {same}" if same else ""))
+    if fell > rose:
+        said += " (a draw gives both players a point, a played match gives one of them nothing)"
+    return said
 
 
 # --------------------------------------------------------------------------------------------
@@ -1767,7 +1805,7 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
     tooltip = ["event:N", "ruleset:N", alt.Tooltip("changes:Q", title=f"{top_n} changes"),
                alt.Tooltip("entering_names:N", title="enter"),
                alt.Tooltip("leaving_names:N", title="leave"),
-               *[alt.Tooltip("kendall_tau:Q", format=".3f") for c in extra
+               *[alt.Tooltip("kendall_tau:Q", format=".6~g") for c in extra
                  if c == "kendall_tau"],
                *[alt.Tooltip("players:Q") for c in extra if c == "players"],
                *[alt.Tooltip("cut_criterion:N", title=f"decided {line} (baseline)")

@@ -16,7 +16,7 @@ import polars as pl
 
 from swissframe._collect import collect, scoped
 from swissframe.engine.standings import standings
-from swissframe.engine.tiebreakers import TIEBREAKER_SPECS
+from swissframe.engine.tiebreakers import TIEBREAKER_SPECS, drawn_by_lot
 from swissframe.errors import DataError, check_top
 from swissframe.rules._ruleset import Ruleset, get
 from swissframe.schema import batched, validated_once
@@ -124,6 +124,10 @@ def _cut_margin(ranked: pl.DataFrame, rules: dict[str, Ruleset], top: int) -> pl
     for label, rs in rules.items():
         crit = ["match_points", *(c.name for c in rs.criteria if c.name != "match_points")]
         desc = [True, *(c.descending for c in rs.criteria if c.name != "match_points")]
+        # (a drawing of lots has no margin: its keys' difference, ~1e15 and of either sign,
+        # read as a gap in a table or a median of gaps)
+        lot = [False, *(drawn_by_lot(c.function) for c in rs.criteria
+                        if c.name != "match_points")]
         sub = ranked.filter(pl.col("ruleset") == label)
         n = sub.filter(pl.col("_pos") == top).select(
             "event_id", "ruleset", pl.col("player_id").alias("place_n"),
@@ -134,12 +138,13 @@ def _cut_margin(ranked: pl.DataFrame, rules: dict[str, Ruleset], top: int) -> pl
         j = n.join(n1, on="event_id", how="left")
         first: pl.Expr = pl.lit(None, dtype=pl.String)
         gap: pl.Expr = pl.lit(None, dtype=pl.Float64)
-        for c, d in reversed(list(zip(crit, desc, strict=True))):
+        for c, d, by_lot in reversed(list(zip(crit, desc, lot, strict=True))):
             a = pl.col("_vn").struct.field(c).cast(pl.Float64)
             b = pl.col("_vn1").struct.field(c).cast(pl.Float64)
             differs = a.ne_missing(b)
             first = pl.when(differs).then(pl.lit(c)).otherwise(first)
-            gap = pl.when(differs).then((a - b) if d else (b - a)).otherwise(gap)
+            margin = pl.lit(None, dtype=pl.Float64) if by_lot else (a - b) if d else (b - a)
+            gap = pl.when(differs).then(margin).otherwise(gap)
         parts.append(j.select(
             "event_id", "ruleset", "place_n", "place_n1",
             pl.when(pl.col("_rn") == pl.col("_rn1")).then(pl.lit("tie"))
@@ -267,8 +272,8 @@ def sensitivity(results: Frame, rulesets: Sequence[str | Ruleset] | None = None,
         ``kendall_tau`` (tau-b of the full ranking versus the baseline), ``place_n``,
         ``place_n1``, ``cut_criterion`` (first criterion that separated place N from
         N+1 under that ruleset; ``"tie"`` when they are exactly tied), ``cut_gap`` (N's
-        value minus N+1's on that criterion, oriented so positive = N ahead) and
-        ``cut_tied``.
+        value minus N+1's on that criterion, oriented so positive = N ahead; null where
+        a drawing of lots decided, which has no margin) and ``cut_tied``.
 
     Examples
     --------

@@ -396,7 +396,9 @@ def test_chart_cut_lines_from_id_report() -> None:
     assert shift["encoding"]["y2"]["field"] == "cf_points"
     assert ticks["encoding"]["y"]["field"] == "cf_points"
     assert spec["title"]["text"] == "The top-2 cut line across 2 events"
-    assert "Draws raise the line" in subtitle(spec)
+    moved = round(by["small"]["cf_points"] - by["small"]["match_points_n"], 1)
+    assert (": the same in the 1 event with them" if moved == 0 else
+            f"{'lower' if moved < 0 else 'higher'} in 1 of 1 event with them") in subtitle(spec)
     with pytest.raises(SchemaError, match="players"):
         charts.chart_cut_lines(rep.events)
 
@@ -1047,7 +1049,9 @@ def test_chart_cut_lines_in_the_games_words() -> None:
     assert dots["encoding"]["color"]["scale"]["domain"] == ["IDs in the last round",
                                                             "no IDs in the last round"]
     assert "with intentional draws in the last round" in subtitle(mtg)
-    assert "Draws raise the line" in subtitle(mtg)
+    # (no event had an intentional draw: nothing is said of which way they move the line)
+    assert "Grey tick: the mean cut line with those draws played out" in subtitle(mtg)
+    assert "lower in" not in subtitle(mtg)
     chess = charts.chart_cut_lines(ev, top=8, rules="fide").to_dict()
     dots = chess["layer"][2]
     assert dots["encoding"]["y"]["title"] == "Points of place 8"
@@ -1058,7 +1062,7 @@ def test_chart_cut_lines_in_the_games_words() -> None:
     assert "ids" not in shown, shown  # (final_ids_safe_both: not in a chess tooltip)
     assert "ID" not in shown, shown
     assert "intentional" not in shown, shown
-    assert "Draws raise the line" not in subtitle(chess)  # ("a draw gives both a point")
+    assert "a draw gives both" not in subtitle(chess)
     poke = charts.chart_cut_lines(ev, top=8, rules="pokemon").to_dict()
     assert poke["layer"][2]["encoding"]["y"]["title"] == "Match points of place 8"
 
@@ -1281,3 +1285,57 @@ def test_an_image_cuts_a_long_name_everywhere_the_chart_names_it() -> None:
     for order in sorted_labels:  # (every label the order names is drawn: the leader first)
         assert set(order) <= labels, set(order) - labels
         assert order[0].startswith("1 L")
+
+
+def test_the_cut_charts_name_the_round_they_analyse(tmp_path: Path) -> None:
+    """``chart cut-status FILE --round 3`` of a 4-round event said "by points before the
+    final round" (and omw-ranges "after the next round"): a chart of round 3 claimed to be
+    the final round's. Given the round, both say it; without it, as before."""
+    res = sf.read(ROOT / "data" / "events" / "store-championship.csv").results
+    prior = res.filter(pl.col("round") < 3)
+    pairs = res.filter(pl.col("round") == 3).select("event_id", "round", "player_id",
+                                                    "opponent_id")
+    cur = sf.standings(prior)
+    status = cut_status(prior, pairs, top=4)
+    spec = charts.chart_cut_status(status, cur, top=4, round_analysed=3).to_dict()
+    assert "by points before round 3 and own result" in subtitle(spec)
+    assert spec["spec"]["layer"][0]["encoding"]["y"]["title"] == "Points before round 3"
+    plain = charts.chart_cut_status(status, cur, top=4).to_dict()
+    assert "before the final round" in subtitle(plain)
+    ranges = charts.chart_omw_ranges(next_round_ranges(prior, pairs), cur,
+                                     round_analysed=3).to_dict()
+    assert "contenders after round 3:" in subtitle(ranges)
+    assert ranges["layer"][0]["encoding"]["x"]["title"] == "OMW% after round 3 (diamond: now)"
+    with pytest.raises(DataError, match="round_analysed"):
+        charts.chart_cut_status(status, cur, round_analysed=0)
+    # the command line passes the round it analysed
+    from swissframe.cli.commands import chart as chart_command
+
+    captured: dict[str, Any] = {}
+    real = charts.chart_cut_status
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        captured.update(kwargs)
+        return real(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(charts, "chart_cut_status", spy)
+        ns = chart_command.argparse.Namespace(kind="cut-status", rules="mtg", event=None,
+                                              top=None, cut=4, round=3)
+        chart_command.build(ns, res)
+    assert captured["round_analysed"] == 3
+
+
+def test_the_cut_lines_say_which_way_the_played_out_draws_moved_each_line() -> None:
+    """The subtitle said "Draws raise the line" of every chart: 24 real events drew a grey
+    tick above the dot for 3 of them (a 14-player event's line went from 7 to 9 points)."""
+    ev = pl.DataFrame({"event_id": list("abcde"), "players": [14, 30, 60, 120, 200],
+                       "match_points_n": [7.0, 9.0, 13.0, 16.0, 20.0],
+                       "ids_final": [2, 3, 0, 4, 5],
+                       "cf_cut_points_mean": [9.0, 9.0, 12.0, 15.0, 19.04]})
+    said = subtitle(charts.chart_cut_lines(ev, top=8).to_dict())
+    assert "lower in 2 of 4 events with them, higher in 1, the same in 1 (a draw gives" in said
+    ev = ev.with_columns(cf_cut_points_mean=pl.Series([9.0, 9.5, 12.0, 17.0, 20.0]))
+    said = subtitle(charts.chart_cut_lines(ev, top=8).to_dict())
+    assert "lower in 0 of 4 events with them, higher in 3" in said
+    assert "a draw gives" not in said

@@ -75,13 +75,20 @@ def test_the_terminal_and_the_reports_write_a_number_alike() -> None:
     cases = [("omwp", 2 / 3, "66.67%"), ("omwp", 1, "100.00%"), ("bh", 8.5, "8.5"),
              ("bh", 13.0, "13"), ("match_points", 36, "36"), ("sb", -1e-9, "0"),
              ("omwp", -1e-9, "0.00%"), ("bh", float("nan"), "NaN"),
-             ("dropped", True, "yes"), ("match_points", 2**70 + 1, str(2**70 + 1))]
+             ("dropped", True, "yes"), ("match_points", 2**70 + 1, str(2**70 + 1)),
+             # (near a bound, not on it: more places; float noise is the bound)
+             ("kendall_tau", 0.99960036, "0.9996"), ("omwp", 0.99996, "99.996%"),
+             ("omwp", 3e-5, "0.003%"), ("kendall_tau", 1 - 1e-15, "1"),
+             ("omwp", 1 - 1e-15, "100.00%")]
     for name, value, want in cases:
         assert format_value(name, value) == want, (name, value)
         if not (isinstance(value, int) and name == "omwp"):  # (an int column: no percent)
             assert format_cell(name, value) == want, (name, value)
     assert (format_cell("omwp", None), format_value("omwp", None)) == ("", "–")
     assert (format_cell("ctb", 3.890625), format_value("ctb", 3.890625)) == ("3.8906", "3.89")
+    # (a chance short of certain, as `cut` prints it)
+    assert (format_cell("probability", 0.99996), format_cell("probability", 1.0)) == (
+        "99.996%", "100.00%")
 
 
 def test_bounded_cuts_only_runs_longer_than_a_path() -> None:
@@ -114,3 +121,22 @@ def test_the_engines_and_the_cuts_messages_quote_names_as_the_tables_show_them()
     with pytest.raises(sf.SwissframeError) as exc:
         sf.cut_status(results, pairs, 1)
     assert f"event '{event}': player '{player}'" in str(exc.value)
+
+
+def test_wrap_measures_columns_and_keeps_paths_whole() -> None:
+    """``_display.wrap``, every CLI line's wrap: a Japanese run breaks between its
+    characters within the width in columns; text without wide characters breaks where
+    textwrap breaks, so ``swissframe rules`` keeps ``docs/fidelity-tom-trf.md`` whole
+    (Unicode's line breaking broke it after the ``/``)."""
+    import textwrap
+
+    from swissframe._display import text_width, wrap
+
+    jp = wrap("ジャパンスタンダードカップ：『カルロフ邸殺人事件』 Japan Standard Cup", 40,
+              break_long_words=False, break_on_hyphens=False)
+    assert all(text_width(line) <= 40 for line in jp), jp
+    assert "".join(jp).replace(" ", "") == ("ジャパンスタンダードカップ：『カルロフ邸殺人事件』"
+                                            "JapanStandardCup")
+    for text in ("TOM's behaviour: docs/fidelity-tom-trf.md", "a/b/c d-e-f g " * 9):
+        for width in (12, 30, 41):
+            assert wrap(text, width) == textwrap.wrap(text, width)

@@ -166,3 +166,30 @@ def test_notebook_runs_on_real_data_full_size(name: str,
     nb, seconds = execute(name, monkeypatch, events=None, shared=None)
     assert "real events" in stated_source(nb)
     print(f"\n[notebook] {name} ran in {seconds:.1f} s")  # (reported, not asserted)
+
+
+@pytest.mark.realworld
+def test_the_real_sample_holds_only_swiss_events() -> None:
+    """The sample of "complete melee.gg events with a top-8 playoff" took single-elimination
+    events too (13 of the manifest's pool, a "top 8" after 1–2 rounds): notebook 03 read 40
+    events and analysed 38 without a word, and notebook 02 counted such an event's top 8 as
+    unchanged by every ruleset. The three notebooks sample with one function, alike."""
+    if not REAL:
+        pytest.skip("../shared/data/realworld not found: real-data tests need the shared folder")
+    import polars as pl
+
+    sources = {load(n).cells[2].source.split("\n\n\ndef bundled_season")[0] for n in NAMES}
+    assert len(sources) == 1, "the notebooks' real_sample differ"
+    taken: list[list[Path]] = []
+    stub = type("sf", (), {"read_decklist_cache": staticmethod(taken.append)})
+    namespace = {"pl": pl, "sf": stub, "REALWORLD": SHARED / "data" / "realworld"}
+    exec(sources.pop(), namespace)
+    namespace["real_sample"](1_000)
+    manifest = pl.read_csv(SHARED / "data" / "realworld" / "manifest.csv",
+                           infer_schema_length=10_000)
+    root = SHARED / "data" / "realworld"
+    sampled = manifest.filter(pl.col("stored_path").is_in([str(p.relative_to(root))
+                                                           for p in taken[0]]))
+    assert sampled.height == len(taken[0]) > 100
+    assert sampled["single_elim"].max() == 0
+    assert sampled["swiss_rounds_est"].min() >= 3

@@ -182,3 +182,18 @@ def test_a_disqualified_player_is_in_no_cut_and_no_rank_correlation() -> None:
     assert out["place_n"].to_list() == ["B", "B"]
     assert out["place_n1"].to_list() == ["D", "D"]
     assert out["kendall_tau"].to_list() == [1.0, 1.0]
+
+
+def test_a_cut_drawn_by_lot_has_no_gap() -> None:
+    """B and C are level on points, OMW%, OOMW% and head-to-head: Pokémon's random draw
+    decides place 2. Its ``cut_gap`` was the lot keys' difference (-3.3e15, negative though
+    place 2 is ahead), which notebook 02 printed beside real margins."""
+    m = pl.DataFrame({"round": [1, 1, 2, 2], "player_a": ["A", "C", "A", "B"],
+                      "player_b": ["B", "D", "C", "D"], "games_a": [2, 2, 2, 2],
+                      "games_b": [0, 0, 0, 0], "games_drawn": [0, 0, 0, 0]})
+    out = sensitivity(sf.from_matches(m), ["pokemon", "mtg"], top=2)
+    rows = {r["ruleset"]: r for r in out.iter_rows(named=True)}
+    assert rows["pokemon"]["cut_criterion"] == "random"
+    assert rows["pokemon"]["cut_gap"] is None
+    assert {rows["pokemon"]["place_n"], rows["pokemon"]["place_n1"]} == {"B", "C"}
+    assert (rows["mtg"]["cut_criterion"], rows["mtg"]["cut_gap"]) == ("tie", 0.0)

@@ -30,7 +30,6 @@ import io
 import os
 import shutil
 import sys
-import textwrap
 import threading
 import warnings
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -43,6 +42,7 @@ from swissframe._batches import reporting
 from swissframe._display import (
     bounded,
     escaped,
+    fill,
     fitted,
     number_text,
     quoted,
@@ -433,8 +433,30 @@ def done(args: argparse.Namespace, text: str, *, stream: TextIO | None = None) -
     events in 0.2 s``), on stdout (or ``stream``) at once, wrapped like :func:`say`;
     ``--quiet`` silences it: the one place a command's own lines go."""
     if not getattr(args, "quiet", False):
-        out = stream or sys.stdout
+        # (an output that is stdout itself, -o /dev/stdout to pipe a page on: the line goes
+        # to stderr, not after the page's </html> in the pipe; bad data 250)
+        out = stream or (sys.stderr if _writes_stdout(args) else sys.stdout)
         print(_wrapped(text, out), file=out)
+
+
+#: The options naming a command's output files.
+_OUTPUT_OPTIONS: Final = ("output", "players_output", "events_output")
+
+
+def _writes_stdout(args: argparse.Namespace) -> bool:
+    """Whether one of the command's outputs is the file its stdout is (``/dev/stdout``,
+    ``/proc/self/fd/1``, a link to either)."""
+    try:
+        mine = os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False  # (a stdout without a file: captured in Python)
+    for name in _OUTPUT_OPTIONS:
+        out = getattr(args, name, None)
+        if isinstance(out, (str, os.PathLike)):
+            with contextlib.suppress(OSError, ValueError):
+                if os.path.samestat(os.stat(out), mine):
+                    return True
+    return False
 
 
 def flush_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
@@ -1318,14 +1340,14 @@ def render_table(df: pl.DataFrame, *, width: int | None = None, max_cell: int = 
         note = f"(+{len(hidden)} more columns: {names}; {whole})"
         if width and len(note) > width:  # (how to see them on a line of its own: a command
             # is not cut in two)
-            note = "\n".join([textwrap.fill(f"(+{len(hidden)} more columns: {names};",
+            note = "\n".join([fill(f"(+{len(hidden)} more columns: {names};",
                                              width=width),
-                              textwrap.fill(f"{whole})", width=width)])
+                              fill(f"{whole})", width=width)])
         body += "\n" + note
     for c in shown:
         if (legend or {}).get(c):
             line = f"{heads[c]}: {(legend or {})[c]}"
-            body += "\n" + (textwrap.fill(line, width=width) if width else line)
+            body += "\n" + (fill(line, width=width) if width else line)
     return body + "\n"
 
 
@@ -1347,7 +1369,7 @@ def write_per_event(df: pl.DataFrame, priority: Sequence[str] = (), *,
         # (a long name, a melee.gg event's 81 characters, wrapped at words: cut by the
         # terminal mid-word before)
         said = heading.format(printable(str((names or {}).get(str(event), event))))
-        out.write("\n".join(textwrap.fill(line, width=width, break_long_words=False,
+        out.write("\n".join(fill(line, width=width, break_long_words=False,
                                            break_on_hyphens=False) if line else line
                              for line in said.split("\n")))
         lines = {**(legend or {}), **(legend_of(grp) if legend_of else {})}

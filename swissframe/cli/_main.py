@@ -216,10 +216,12 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     print(f"# swissframe demo: {results['event_id'].n_unique()} hand-written events in "
           f"{events}\n(rules: mtg, MTR Appendix C)\n")
     table = standings(results, "mtg")
+    # (who left, in words, as `standings` says it: a "dropped" column of "no"s it was)
+    notes = absence_notes_of(results, None, short=True)
     for (event,), grp in table.group_by("event_id", maintain_order=True):
         print(f"## {event}", flush=True)
         # (as `swissframe standings` shows it, in a pipe too: tiebreakers first)
-        _standings_on_terminal(grp, ["mtg"], heading="", whole=(
+        _standings_on_terminal(grp, ["mtg"], heading="", notes=notes, whole=(
             f"swissframe standings {events} -o FILE.csv has them all"))
         print()
     season = sorted((data / "season").glob("*_results.parquet"))

@@ -523,7 +523,8 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
     prior_d = _display(rep.prior, names, ["player_id"])
     out.append(add("cut-status", lambda: charts.chart_cut_status(
         status_d, prior_d, top=n, rules=rep.meta.rules,
-        title=f"{rep.meta.name}: who could make the top {n} before round {r}"),
+        title=f"{rep.meta.name}: who could make the top {n} before round {r}",
+        round_analysed=r),
         "cut-status", ""))
     if rep.ranges is not None and "omwp" in {c.name for c in rep.meta.rules.criteria}:
         bubble = (wide.filter(pl.any_horizontal(pl.col("win", "draw", "loss") == "possible"))
@@ -540,7 +541,8 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
         else:
             out.append(add("omw-ranges", lambda: charts.chart_omw_ranges(
                 ranges_d, prior_d, players=shown, rules=rep.meta.rules,
-                title=f"{rep.meta.name}: OMW% of the bubble after round {r}"),
+                title=f"{rep.meta.name}: OMW% of the bubble after round {r}",
+                round_analysed=r),
                 "omw-ranges", "Exact minimum and maximum OMW% each bubble player could "
                 "finish with, per own result; the diamond is the OMW% going in."))
     out.append(_advice_section(rep))
@@ -710,7 +712,8 @@ def _sensitivity_section(rep: EventReport, add: Callable[[str, Any, str, str], s
         t.add([(escape(label), None, "l"),
                (escape(", ".join(rep.name(p) for p in r["entering"])) or "–", None, "l"),
                (escape(", ".join(rep.name(p) for p in r["leaving"])) or "–", None, "l"),
-               "" if r["kendall_tau"] is None else f"{r['kendall_tau']:.3f}",
+               format_value("kendall_tau", r["kendall_tau"], 3) if r["kendall_tau"] is not None
+               else "",
                (escape("exact tie" if crit == "tie"
                        else criterion_label(crit or "–", rep.meta.rules)), None, "l")],
               "in-cut" if r["entering"] else "")

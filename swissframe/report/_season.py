@@ -360,6 +360,9 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
 
     if not cut.height and few:
         facts.append(f"No event has more than {n} players: there is no line to compare.")
+    # (no cut stated: the charts' words are place N's too)
+    chart_rules = (one_rules if rep.stated or one_rules is None
+                   else dataclasses.replace(one_rules, playoff=False))
     if rep.ids is not None and cut.height:
         field_t = cut.select("event_id", pl.col("players").cast(pl.Int64))
         lines_ids = rep.ids.join(field_t.select("event_id"), on="event_id", how="semi")
@@ -371,9 +374,6 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
                    + (f"; the grey tick is {words.the_cut_line} with them played out "
                       "(simulated)."
                       if has_cf else "."))
-        # (no cut stated: the chart's words are place N's too)
-        chart_rules = (one_rules if rep.stated or one_rules is None
-                       else dataclasses.replace(one_rules, playoff=False))
         blocks.append(add(lambda: _cut_lines(lines_ids, field_t, n, chart_rules),
                           "season-cut-lines", caption + (
                               f" Left out: {_plural(few, 'event')} of {n} players or fewer "
@@ -386,7 +386,7 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
         per = (alt.group_by("ruleset", "_b", maintain_order=True)
                .agg(events=pl.len(), changed=(pl.col("entering").list.len() > 0).sum(),
                     swapped=pl.col("entering").list.len().sum()))
-        t = Table([("Variant", "l"), ("Events", ""), ("Top N changed", ""), ("Share", ""),
+        t = Table([("Variant", "l"), ("Events", ""), (f"Top {n} changed", ""), ("Share", ""),
                    ("Players swapped", "")], sortable=True)
         for r in per.iter_rows(named=True):
             share = r["changed"] / r["events"] if r["events"] else 0.0
@@ -400,13 +400,15 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
         else:
             shown = sens
         if alt.filter(pl.col("entering").list.len() > 0).height:
-            blocks.append(add(lambda: charts.chart_sensitivity(shown, only_changed=True),
-                              "season-sensitivity", "Events in which some variant changes "
-                              "the top N."))
+            # (the page's N and words: without them the chart said "the top cut" of a
+            # season whose files hold no playoff, under "showing the top 8 places")
+            blocks.append(add(lambda: charts.chart_sensitivity(
+                shown, only_changed=True, top=n, rules=chart_rules),
+                "season-sensitivity", f"Events in which some variant changes the top {n}."))
     t = Table([("Date", "l"), ("Event", "l"), ("Players", ""), ("Rounds", ""),
                (f"Place {n} points", ""), ("Decided by", "l"),
                *([("IDs (last round)", "")] if ids else []),
-               ("Variants changing top N", "")], sortable=True, scroll=s.height > 30)
+               (f"Variants changing the top {n}", "")], sortable=True, scroll=s.height > 30)
     for r in s.sort("date", "name", nulls_last=True).iter_rows(named=True):
         label = escape(r["name"] or r["event_id"])
         if links and r["event_id"] in links:

@@ -4,6 +4,7 @@ vocabulary, and no progress bar left on the screen."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,12 @@ def test_the_demo_fits_80_columns_and_shows_the_tiebreakers() -> None:
     assert "OMW%" in text
     assert "record" in text
     assert "-o FILE.csv has them all" in text
+    # (who dropped, as `standings` says it: a `note` column; a `dropped` column of "no"s
+    # it was, beside standings' own table of the same file)
+    store = text[text.index("## store-championship"):]
+    head = next(line for line in store.splitlines() if line.startswith("│ player"))
+    assert [c.strip(" │") for c in head.split("┆")][-1] == "note", head
+    assert re.search(r"Elena .*┆ dropped +│", store), store
 
 
 def test_every_help_page_says_what_the_command_does() -> None:
@@ -184,3 +191,18 @@ def test_a_combined_pod_shows_its_division_beside_the_rank_at_80_columns() -> No
     assert wide_code == 0
     assert any("head-to-head: +1 beat the other tied player, -1 lost to them" in x
                for x in screen(wide))
+
+
+@pytest.mark.parametrize("rules", ["melee-e2", "cardsrealm-e1"])
+def test_omw_ranges_under_a_platforms_counting_says_the_option_that_draws_them(
+        rules: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``chart omw-ranges`` of any melee.gg or CardsRealm file (their presets are the files'
+    defaults) ended in the ranges' own refusal, whose hint is Python's
+    ``dataclasses.replace(rules, …)``: the command line's words name ``--rules mtg``."""
+    out = tmp_path / "omw.png"
+    assert main(["chart", "omw-ranges", STORE, "--rules", rules, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"ruleset '{rules}' sets distinct_opponents=" in err
+    assert "Hint: --rules mtg draws the ranges under the MTR" in err
+    assert "dataclasses" not in err
+    assert not out.exists()

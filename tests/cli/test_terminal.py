@@ -464,3 +464,30 @@ def test_cut_of_a_round_of_byes_only_at_80_columns(tmp_path: Path) -> None:
         assert "bug" not in r
         said = " ".join(" ".join(lines).split())
         assert "2 players are still playing. 2 are locked in whatever happens" in said
+
+
+def test_japanese_names_are_wrapped_in_terminal_columns(tmp_path: Path) -> None:
+    """Headings and sentences were wrapped by ``textwrap``, which counts characters: a
+    Japanese event's heading (25 ideographs, 50 columns) ran past a 40-column terminal,
+    which broke it mid-line; every line the command line wraps is now measured in columns
+    (``_display.wrap``)."""
+    event = "ジャパンスタンダードカップ：『カルロフ邸殺人事件』 Japan Standard Cup"
+    rows = pl.read_csv(STORE).with_columns(
+        pl.lit(event).alias("event_id"),
+        *[pl.col(c).replace({"Alice": "徳山 裕太郎", "Bob": "乾 隆志"}) for c in
+          ("player_a", "player_b")])
+    path = tmp_path / "jp.csv"
+    rows.write_csv(path)
+    runs = run_raw([["standings", str(path), "--quiet"],
+                    ["cut", str(path), "--top", "4", "--quiet"],
+                    ["explain", str(path), "--player", "徳山 裕太郎", "--quiet"],
+                    ["why", str(path), "徳山 裕太郎", "乾 隆志", "--quiet"]], columns=40)
+    for i, (code, raw) in enumerate(runs):
+        assert code == 0, raw
+        lines = screen(raw)
+        # (the tables of cut, explain and why do not fit 40 columns, whatever the
+        # wrap: their headings and sentences, above them, do)
+        _fits(lines if i == 0 else lines[:lines.index("")], 40)
+    standings = screen(runs[0][1])
+    assert standings[:2] == ["ジャパンスタンダードカップ：『カルロフ邸",
+                             "殺人事件』 Japan Standard Cup"]

@@ -267,6 +267,28 @@ def test_cli_report_to_a_named_pipe_or_device_writes_it_as_it_is(
     assert f"wrote {fifo} in" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("out", ["/dev/stdout", "link.html"])
+def test_a_page_piped_on_through_stdout_ends_with_the_page(out: str, tmp_path: Path) -> None:
+    """Bad data 250: ``swissframe report FILE -o /dev/stdout | …`` (bad data 221's way to
+    pipe the page on) put "wrote /dev/stdout in 0.9 s" after ``</html>`` in the pipe, where
+    a browser shows it as text. The line goes to stderr when an output is stdout itself."""
+    import subprocess
+    import sys
+
+    from tests.helpers import CLI_IN_A_PROCESS
+
+    if out == "link.html":  # (a link to stdout's file, as a script might name it)
+        (tmp_path / out).symlink_to("/dev/stdout")
+    run = subprocess.run([sys.executable, "-c", CLI_IN_A_PROCESS, "report",
+                          str(DATA / "league-night.csv"), "--top", "2", "--sims", "0",
+                          "-o", out], capture_output=True, cwd=tmp_path, timeout=300,
+                         check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(b"<!DOCTYPE html>")
+    assert run.stdout.rstrip().endswith(b"</html>")
+    assert f"wrote {out} in".encode() in run.stderr
+
+
 @pytest.mark.parametrize("name", ["page.png", "standings.csv", "Page.PDF"])
 def test_a_report_saved_under_a_name_of_another_kind_is_refused(
         name: str, tmp_path: Path) -> None:
@@ -875,3 +897,33 @@ def test_a_report_prints_one_line() -> None:
     season = sf.report(DATA, n_sims=2)
     assert repr(season).startswith("SeasonReport: 'Season report: 2 events', 2 events, top 8")
     assert "\n" not in repr(season)
+
+
+def test_a_kendall_tau_below_one_never_reads_as_one() -> None:
+    """The sensitivity table printed τ with three places: a real 1,045-player event's floor
+    variant (τ = 0.9996, a few pairs swapped) read "1.000" under "1 = identical order"."""
+    import dataclasses
+
+    rep = sf.report(sf.read(DATA / "store-championship.csv").results, top=4, n_sims=0)
+    assert rep.sensitivity is not None
+    taus = [1.0, 0.99960036, 0.9999927, 0.98] + [0.5] * (rep.sensitivity.height - 4)
+    sens = rep.sensitivity.with_columns(kendall_tau=pl.Series(taus[:rep.sensitivity.height]))
+    text = _text(dataclasses.replace(rep, sensitivity=sens).html)
+    cells = re.findall(r"\s(\d\.\d+|1)\s(?:match points|OMW%|GW%|OGW%|exact tie)", text)
+    assert cells[:4] == ["1", "0.9996", "0.99999", "0.98"], cells
+
+
+def test_a_season_without_playoffs_speaks_of_its_top_places_throughout() -> None:
+    """The season page of the real TOM files ("No playoff in the files; showing the top 8
+    places") drew its sensitivity heatmap as "Does the top cut depend on the tiebreaker
+    rules?" with "Players swapped into the top cut", and headed two columns "top N"."""
+    tom = REAL / "pokemon-tom"
+    if not tom.is_dir():
+        pytest.skip("../shared/data/realworld not found: real-data tests need the shared folder")
+    rep = sf.report(tom, n_sims=0)
+    assert isinstance(rep, SeasonReport)
+    html = rep.html
+    assert "No playoff in the files; showing the top 8 places" in _text(html)
+    assert "Does the top 8 depend on the tiebreaker rules?" in html
+    assert "top cut" not in html
+    assert "top N" not in _text(html)

@@ -58,7 +58,7 @@ from swissframe.cli._common import (
     refuse_output,
     working,
 )
-from swissframe.errors import DataError, SwissframeError
+from swissframe.errors import DataError, RulesetError, SwissframeError
 from swissframe.io._files import FORMATS, NO_RESULTS, NO_RESULTS_HINT, shown
 from swissframe.rules import Ruleset
 
@@ -194,6 +194,23 @@ def _split_round(results: pl.DataFrame, rnd: int | None) -> tuple[pl.DataFrame, 
     return prior, pairs
 
 
+def _check_counting(rules: Ruleset) -> None:
+    """Refuse, in the command line's words, a ruleset whose OMW% counts opponents otherwise
+    than the next-round ranges do (melee's and CardsRealm's presets, the defaults of their
+    files): the ranges' own refusal names a Python ``dataclasses.replace``."""
+    from swissframe.cut._round import opponents_bounded
+
+    why = opponents_bounded(rules)
+    if why is None:
+        return
+    msg = (f"chart omw-ranges: {why}, and the next-round ranges count every meeting, every "
+           "row's games and the rounds an opponent played, as the MTR does. Hint: --rules mtg "
+           "draws the ranges under the MTR (its OMW% differs where a player met an opponent "
+           "twice, lost a round without one, or an opponent dropped); the standings, race "
+           "and cut-status charts apply to every ruleset.")
+    raise RulesetError(msg)
+
+
 def build(args: argparse.Namespace, results: pl.DataFrame,
           events: pl.DataFrame | None = None, players: pl.DataFrame | None = None) -> Any:
     """The chart ``args.kind`` of ``results`` (validated long table), not saved.
@@ -248,15 +265,16 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
     if kind == "omw-ranges":
         if rules is not None:  # (before the ranges are computed: a chess event has none)
             charts.check_omw_ranges(rules, "chart omw-ranges")
+            _check_counting(get(rules))
         prior, pairs = _split_round(_one_event(res, args.event), args.round)
         return charts.chart_omw_ranges(next_round_ranges(prior, pairs, rules),
                                        named(standings(prior, rules)), top=args.top or 16,
-                                       rules=rules)
+                                       rules=rules, round_analysed=int(pairs["round"][0]))
     if kind == "cut-status":
         prior, pairs = _split_round(one, args.round)
         status = cut_status(prior, pairs, cut, rules)
         return charts.chart_cut_status(named(status), standings(prior, rules), top=cut,
-                                       rules=words)
+                                       rules=words, round_analysed=int(pairs["round"][0]))
     # (one row per event: --event keeps that one; it drew every event, without a word)
     res = filter_events(res, args.event)
     if kind == "cut-lines":

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import textwrap
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Final
 
 import polars as pl
 
-from swissframe._display import quoted
+from swissframe._display import quoted, wrap
 from swissframe.cli._common import (
     add_event,
     add_files,
@@ -292,10 +291,10 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
     win_only = contention.filter((pl.col("status_draw") == "eliminated")
                                  & (pl.col("status_loss") == "eliminated")).height
     # (a long name wrapped at words, as the standings' headings are: it was cut)
-    lines = textwrap.wrap(f"Top {top} before round {round_} — {printable(event)}",
+    lines = wrap(f"Top {top} before round {round_} — {printable(event)}",
                           width=width, break_long_words=False, break_on_hyphens=False)
     if note:
-        lines += textwrap.wrap(f"({note}: --top N for a cut.)", width=width)
+        lines += wrap(f"({note}: --top N for a cut.)", width=width)
     dropped, missed = counts.get("dropped", 0), counts.get("missed_stage", 0)
     if missed:  # (a day-2 cut is not a drop: "45 players in day 2 (90 did not make day 2)")
         where = stage_words(stage)
@@ -319,7 +318,7 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                  + f"; {_count(out, 'cannot', 'cannot')}.")
     if contention.height == 0:
         sentence += f" The round decides nothing for {cut_words(rules, top).name}."
-    lines += textwrap.wrap(sentence, width=width)
+    lines += wrap(sentence, width=width)
     matter = set(contention["table"].drop_nulls().to_list())
     both_locked = (paired.filter((pl.col("standing_in_cut") == "locked")
                                  & pl.col("table").is_not_null())  # (byes: no table)
@@ -364,7 +363,7 @@ def render_event(players: pl.DataFrame, *, event: str, top: int, round_: int,
                   f"makes it, each table ending in {outcome_words(outcomes, rules)} (exact; ~ "
                   "when simulated or not proved); players tied on every tiebreaker across "
                   "the line count as out, or each with a share where the rules draw lots.")
-        lines += ["", *textwrap.wrap(legend, width=width)]
+        lines += ["", *wrap(legend, width=width)]
     return "\n".join(lines)
 
 

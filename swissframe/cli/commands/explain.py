@@ -9,13 +9,13 @@ wrapped to the terminal. ``--format``/``-o`` write :func:`swissframe.explain`'s 
 from __future__ import annotations
 
 import argparse
-import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Final, NamedTuple
 
 import polars as pl
 
+from swissframe._display import fill, wrap
 from swissframe.cli._common import (
     absence_notes_of,
     add_event,
@@ -88,7 +88,7 @@ def _terms(label: str, values: Sequence[float], total: float | None, width: int)
         return f"{label} = {total:.4f} (from {len(values)} opponents: {body})"
     text = f"{label} = ({body}) / {len(values)} = {total:.4f}"
     indent = " " * (len(label) + 4)
-    return "\n".join(textwrap.wrap(text, width=width, subsequent_indent=indent,
+    return "\n".join(wrap(text, width=width, subsequent_indent=indent,
                                    break_on_hyphens=False))
 
 
@@ -103,9 +103,9 @@ def _checked(label: str, text: str, value: object, expected: float | None, *,
     shown = format_cell("x", value)
     if expected is None or value is None or abs(float(expected) - float(value)) > 1e-9:  # type: ignore[arg-type]
         shown = format_cell("x", expected)
-        return textwrap.wrap(f"{label} = {shown} ({why})", width=width,
+        return wrap(f"{label} = {shown} ({why})", width=width,
                              subsequent_indent=" " * (len(label) + 3))
-    return textwrap.wrap(f"{label} = {text} = {shown}", width=width,
+    return wrap(f"{label} = {text} = {shown}", width=width,
                          subsequent_indent=" " * (len(label) + 3), break_on_hyphens=False)
 
 
@@ -175,7 +175,7 @@ def _wins_lines(c: Criterion, ex: Explained) -> list[str]:
     value = ex.standing.get(c.name)
     if value is not None and float(value) != len(won):  # type: ignore[arg-type]
         return [f"{c.label} = {format_cell('x', value)} (C.07 Art. 7.2: the rounds won)"]
-    return textwrap.wrap(f"{c.label} = {text}", width=ex.width,
+    return wrap(f"{c.label} = {text}", width=ex.width,
                          subsequent_indent=" " * (len(c.label) + 3))
 
 
@@ -234,7 +234,7 @@ def _tied_lines(c: Criterion, ex: Explained, rule: str) -> list[str]:
         names = ", ".join(ex.names.get(p, p) for p in level)
         text = (f"{head}: level on {before} with {names}; {_against(ex, level)} "
                 f"({rule})")
-    return textwrap.wrap(text, width=ex.width, subsequent_indent=" " * (len(c.label) + 3))
+    return wrap(text, width=ex.width, subsequent_indent=" " * (len(c.label) + 3))
 
 
 #: How each tiebreaker function's number is formed, by function (the arithmetic lines
@@ -289,7 +289,7 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
     shown = names or {}  # the players as the file names them (TOM, TRF ids are numbers)
     player, event = avg["player_id"], event_name or avg.get("event_id", "")
     player = shown.get(player, player)
-    lines = textwrap.wrap(f"{player} — {event}, {rules}", width=width, break_on_hyphens=False)
+    lines = wrap(f"{player} — {event}, {rules}", width=width, break_on_hyphens=False)
     chess = "bh_value" in body.columns
     if standing is not None:
         rec = f"{standing['wins']}-{standing['losses']}-{standing['draws']}"
@@ -305,9 +305,9 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
         parts += [with_unit(f"{column_heading(col, ruleset)} "
                             f"{format_cell(col, standing[col])}", (units or {}).get(col))
                   for col in cols if standing.get(col) is not None]
-        lines.append(textwrap.fill(", ".join(parts), width=width))
+        lines.append(fill(", ".join(parts), width=width))
         if standing.get(DISQUALIFIED):
-            lines.append(textwrap.fill(
+            lines.append(fill(
                 f"{player} was disqualified: removed from the standings (everyone below "
                 "moves up one place); their results still count for their opponents.",
                 width=width))
@@ -317,14 +317,14 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
             # (why, as every surface says it: a player who did not make day 2 did not drop)
             said = str(standing.get("note") or "dropped")
             lines.append(f"{player} dropped after round {standing['rounds_played']}."
-                         if said == "dropped" else textwrap.fill(
+                         if said == "dropped" else fill(
                              f"{player} {said}" + (f" (last round played: {last})."
                                                    if last is not None else "."),
                              width=width))
             if (said == "dropped" and ruleset is not None
                     and ruleset.snapshot == "last_round" and last is not None):
                 # (the opponents' records below then differ from their final standings)
-                lines.append(textwrap.fill(
+                lines.append(fill(
                     f"The ruleset freezes a dropped player's standing at the round they last "
                     f"played (snapshot \"last_round\", as Pokémon's TOM does): the opponents' "
                     f"records and rates below are as of round {last}.", width=width))
@@ -370,7 +370,7 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
     lines += text_columns(heads, rows, width, shrink=[1], right=[0])
     if notes:
         lines.append("")
-        lines += [textwrap.fill(n, width=width, subsequent_indent="    ") for n in notes]
+        lines += [fill(n, width=width, subsequent_indent="    ") for n in notes]
     lines.append("")
     sums = [("OMW%", "opp_mwp")] if "omwp" in criteria or (not criteria and not chess) \
         else []
@@ -386,7 +386,7 @@ def render(table: pl.DataFrame, standing: dict[str, object] | None, *, rules: st
         lines.append(_terms(label, values, avg.get(col), width))
     if chess and avg.get("bh_value") is not None and ruleset is None:
         vals = " + ".join(format_cell("x", v) for v in body["bh_value"].drop_nulls())
-        lines.append(textwrap.fill(f"Buchholz = {vals} = {format_cell('x', avg['bh_value'])}",
+        lines.append(fill(f"Buchholz = {vals} = {format_cell('x', avg['bh_value'])}",
                                    width=width, subsequent_indent=" " * 11))
     if ruleset is not None and standing is not None:  # every other criterion, by function
         for c in ruleset.criteria:

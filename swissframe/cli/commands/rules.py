@@ -108,8 +108,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         sys.stdout.write(table.write_csv())
     else:
-        import textwrap
-
+        from swissframe._display import fill
         from swissframe.cli._common import terminal_width
 
         width = max(len(n) for n in table["name"])
@@ -127,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(line + "\n")
             # (a path kept whole: "docs/fidelity-tom-trf.md" cut at a hyphen cannot be
             # copied)
-            sys.stdout.write(textwrap.fill(r["source"], width=total, initial_indent=pad,
+            sys.stdout.write(fill(r["source"], width=total, initial_indent=pad,
                                            subsequent_indent=pad, break_on_hyphens=False,
                                            break_long_words=False) + "\n")
     return 0

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import textwrap
 import time
 
 import polars as pl
 
+from swissframe._display import fill
 from swissframe.cli._common import (
     add_quiet,
     done,
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     width = terminal_width()  # (in a pipe too, as every text table: write_frame)
     head = ("agreement per source and era: values (every compared value within one unit) "
             "and order (the published position)")
-    print(textwrap.fill(head, width=width) if width else head)  # (it ran to 110 columns)
+    print(fill(head, width=width) if width else head)  # (it ran to 110 columns)
     sys.stdout.write(render_table(summary, width=width))
     if args.output:
         write_frame(table, None, args.output, inputs=args.paths)

@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import glob
 import re
-import textwrap
 from pathlib import Path
 
 import polars as pl
 
+from swissframe._display import fill
 from swissframe.cli._common import (
     add_quiet,
     done,
@@ -154,7 +154,7 @@ def _print_verdict(summaries: list[pl.DataFrame], *, output: str | None, width: 
     if not differ:
         line = (f"All {compared:,} compared values agree." if compared
                 else "No value was compared: the files carry no reference values.")
-        print(textwrap.fill(line, width=width, break_on_hyphens=False))
+        print(fill(line, width=width, break_on_hyphens=False))
         return True
     # the groups that differ, said as the lines above say them: a TOM division with its
     # reading, a TRF reference with its tie-breaks
@@ -176,7 +176,7 @@ def _print_verdict(summaries: list[pl.DataFrame], *, output: str | None, width: 
     line = f"{differ:,} of {compared:,} compared values {verb}: {shown_where}."
     if not output:
         line += " Hint: -o FILE.csv writes each value beside its reference."
-    print(textwrap.fill(line, width=width, break_on_hyphens=False))
+    print(fill(line, width=width, break_on_hyphens=False))
     return False
 
 
@@ -242,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
             # the terminal, as ids did before cli._common.printable)
             event = printable(str(row["event_id"]))
             if "reading" in row:  # a TOM division
-                print(textwrap.fill(f"{event}: {row['division']} ({row['reading']} "
+                print(fill(f"{event}: {row['division']} ({row['reading']} "
                                     f"earned-bye reading): {counts}", width=width,
                                     subsequent_indent="    ", break_on_hyphens=False))
                 continue
@@ -252,9 +252,9 @@ def run(args: argparse.Namespace) -> int:
             groups.setdefault(head, []).append(f"{row['tiebreak']} {counts}"
                                                .replace(" ", "\u00a0"))
         for head, items in groups.items():
-            print(textwrap.fill(head, width=width, subsequent_indent="    ",
+            print(fill(head, width=width, subsequent_indent="    ",
                                 break_on_hyphens=False))
-            print(textwrap.fill(", ".join(items), width=width, initial_indent="  ",
+            print(fill(", ".join(items), width=width, initial_indent="  ",
                                 subsequent_indent="  ", break_on_hyphens=False)
                   .replace("\u00a0", " "))
     ok = _print_verdict(summaries, output=args.output, width=width)

@@ -83,9 +83,7 @@ def render(comparison: object, width: int = 80, names: dict[str, str] | None = N
     GW%           50.00%  50.00%  level
     OGW%          41.50%  65.00%  -23.50 pp
     """
-    import textwrap
-
-    from swissframe._display import fitted, text_width
+    from swissframe._display import fill, fitted, text_width, wrap
 
     c = comparison
     table: pl.DataFrame = c.table  # type: ignore[attr-defined]
@@ -114,13 +112,13 @@ def render(comparison: object, width: int = 80, names: dict[str, str] | None = N
     if text_width(heads[3]) >= 24 or sum(widths) + 2 * (len(widths) - 1) > width:  # (long)
         heads[3] = "A − B"
         widths[3] = max([text_width(heads[3]), *(text_width(r[3]) for r in rows)])
-    lines = [*textwrap.wrap(c.describe(names), width=width), ""]  # type: ignore[attr-defined]
+    lines = [*wrap(c.describe(names), width=width), ""]  # type: ignore[attr-defined]
     for cells in [heads, *rows]:
         lines.append("  ".join(fitted(x, w) for x, w in zip(cells, widths, strict=True))
                      .rstrip())
     # what a number counts where its label does not say it (chess' direct encounter:
     # tied players ranked below, not points), under the table: the labels stay narrow
-    lines += [textwrap.fill(f"{r['label']}: {r['unit']}", width=width)
+    lines += [fill(f"{r['label']}: {r['unit']}", width=width)
               for r in table.iter_rows(named=True) if r.get("unit")]
     return "\n".join(lines)
 
