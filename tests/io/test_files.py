@@ -1947,3 +1947,17 @@ def test_an_output_that_is_no_local_path_is_refused(
     assert main(["standings", str(CSV), "-o", "s3://bucket/s.csv"]) == 2
     assert "-o: a URL ('s3://bucket/s.csv')" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("given", "says"), [
+    ("csv", "a .csv file is format 'table'; "), (".TDF", "a .tdf file is format 'tom'; "),
+    ("json.gz", "a .json.gz file is format 'decklist'; "), ("xlsx", ""), ("nope", "")])
+def test_a_format_named_by_a_suffix_is_told_the_format_that_reads_it(
+        given: str, says: str) -> None:
+    """``sf.read(path, format="csv")`` was refused by the list of formats alone, not saying
+    that a CSV is format ``table`` (seen by the twenty-ninth session's API pass): a suffix of
+    the one table of usual suffixes (``io._files.SUFFIXES``) names its format."""
+    with pytest.raises(sf.ImportFormatError,
+                       match=rf"unknown input format '{re.escape(given)}'\. Hint: "
+                             rf"{re.escape(says)}use one of auto, table, decklist, tom, trf\."):
+        sf.read(REPO_ROOT / "data" / "events", format=given)
