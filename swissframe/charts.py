@@ -1592,7 +1592,13 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
                "make it before the last round.")
         raise DataError(msg)
     alt = _alt()
-    id_dom = ["IDs in the last round", "no IDs in the last round"]
+    # (the legend lists the kinds of event drawn: "IDs in the last round" where no event
+    # had one named dots that are not there; each kind keeps its colour and shape)
+    kinds = set(data["ids"].to_list())
+    id_style = [(d, c, m) for d, c, m in (("IDs in the last round", OKABE_ITO[3], "circle"),
+                                          ("no IDs in the last round", OKABE_ITO[0], "square"))
+                if d in kinds]
+    id_dom = [d for d, _, _ in id_style]
     lo, hi = int(data["players"].min() or 1), int(data["players"].max() or 1)  # type: ignore[arg-type]
     lo_dom, hi_dom = max(lo / 1.15, 1.0), hi * 1.15
     ticks = _log_ticks(top, lo_dom, hi_dom, data=[lo, hi])
@@ -1617,11 +1623,11 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
                               orient="horizontal").encode(
         x=x, y="cf_points:Q", tooltip=tooltip).transform_filter("isValid(datum.cf_points)")
     by_ids = {"color": alt.Color("ids:N", title=None, scale=alt.Scale(
-                  domain=id_dom, range=[OKABE_ITO[3], OKABE_ITO[0]]),
+                  domain=id_dom, range=[c for _, c, _ in id_style]),
                   legend=alt.Legend(orient="bottom")),
-              "shape": alt.Shape("ids:N", scale=alt.Scale(domain=id_dom,
-                                                          range=["circle", "square"]),
-                                 legend=alt.Legend(orient="bottom"))}
+              "shape": alt.Shape("ids:N", scale=alt.Scale(
+                  domain=id_dom, range=[m for _, _, m in id_style]),
+                  legend=alt.Legend(orient="bottom"))}
     dots = base.mark_point(size=70, filled=True, opacity=0.75,
                            **({} if with_ids else {"color": OKABE_ITO[0]})).encode(
         x=x,

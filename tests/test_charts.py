@@ -427,6 +427,23 @@ def test_chart_cut_lines_ticks_names_and_plural() -> None:
         charts.chart_cut_lines(ev.head(1), top=3, rules="fide")
 
 
+def test_the_cut_lines_legend_lists_the_kinds_of_event_drawn() -> None:
+    """A season where no event had an intentional draw in its last round listed "IDs in
+    the last round" in the legend, beside no such dot (seen by the twenty-ninth session's
+    surfaces pass); each kind keeps its colour and shape whatever else is drawn."""
+    ev = pl.DataFrame({"event_id": ["a", "b", "c"], "players": [8, 40, 120],
+                       "match_points_n": [6, 12, 15], "ids_final": [0, 0, 0]})
+    dots = charts.chart_cut_lines(ev, top=8).to_dict()["layer"][2]["encoding"]
+    assert dots["color"]["scale"]["domain"] == ["no IDs in the last round"]
+    assert dots["shape"]["scale"]["range"] == ["square"]
+    both = charts.chart_cut_lines(ev.with_columns(ids_final=pl.Series([0, 2, 0])),
+                                  top=8).to_dict()["layer"][2]["encoding"]
+    assert both["color"]["scale"]["domain"] == ["IDs in the last round",
+                                                "no IDs in the last round"]
+    assert both["color"]["scale"]["range"][1] == dots["color"]["scale"]["range"][0]
+    assert both["shape"]["scale"]["range"] == ["circle", "square"]
+
+
 def test_chart_cut_lines_of_a_narrow_field_range_has_numbers_on_its_axis() -> None:
     """Field sizes 19-22 with a top-8 cut: no doubling of 8 falls in the axis, whose one
     tick (8) lay outside it, so the x axis had no number at all (found by a user-level
@@ -1046,8 +1063,8 @@ def test_chart_cut_lines_in_the_games_words() -> None:
     mtg = charts.chart_cut_lines(ev, top=8).to_dict()
     dots = mtg["layer"][2]
     assert dots["encoding"]["y"]["title"] == "Match points of place 8"
-    assert dots["encoding"]["color"]["scale"]["domain"] == ["IDs in the last round",
-                                                            "no IDs in the last round"]
+    # (the legend lists the kinds drawn: no event had an ID in its last round)
+    assert dots["encoding"]["color"]["scale"]["domain"] == ["no IDs in the last round"]
     assert "with intentional draws in the last round" in subtitle(mtg)
     # (no event had an intentional draw: nothing is said of which way they move the line)
     assert "Grey tick: the mean cut line with those draws played out" in subtitle(mtg)
