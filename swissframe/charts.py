@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, cast
 import polars as pl
 
 from swissframe import rules as _rules
-from swissframe._display import escaped, quoted, told_apart
+from swissframe._display import count, escaped, quoted, told_apart
 from swissframe.compare import criterion_label, knows_intentional_draws
 from swissframe.cut._words import CutWords, cut_words, draw_word
 from swissframe.engine.tiebreakers import drawn_by_lot
@@ -720,11 +720,6 @@ def _short(expr: pl.Expr, n: int = 42) -> pl.Expr:
             .otherwise(expr))
 
 
-def _plural(n: int, word: str, words: str | None = None) -> str:
-    """``1 event``, ``2 events``, ``1,045 players``."""
-    return f"{n:,} {word if n == 1 else (words or word + 's')}"
-
-
 def _event_title(df: pl.DataFrame, event: str, title: str | None) -> str:
     """``title``, else the event's name (``event_name`` column), else its id."""
     if title:
@@ -1056,8 +1051,8 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
               if "rounds_played" in df.columns else 0)
     order_text = " → ".join(c.label + ("↑" if not c.descending else "")
                             for c in ruleset.criteria)
-    first = (f"Top {n} of {_plural(players, 'player')}"
-             + (f" after {_plural(rounds, 'round')}" if rounds else "")
+    first = (f"Top {n} of {count(players, 'player')}"
+             + (f" after {count(rounds, 'round')}" if rounds else "")
              + (f", {words.cut_to}" if cut else "")
              + f" · ranked by {order_text} ({ruleset.name})")
     subtitle = [first]
@@ -1191,7 +1186,7 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
                    for c in keep]])
     rule = alt.Chart(_inline(alt, shown.head(1))).mark_rule(
         color="#D55E00", strokeDash=[5, 3]).encode(y=alt.datum(top + 0.5))
-    subtitle = [f"Rank after each Swiss round of the {_plural(finishers.height, 'player')} "
+    subtitle = [f"Rank after each Swiss round of the {count(finishers.height, 'player')} "
                 f"who finished in the top {top}; {cut_words(ruleset, top).dashed_line_note}"]
     if start > first_round:
         widest = int(skipped["tie_size"].max() or 0)  # type: ignore[arg-type]
@@ -1325,7 +1320,7 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
         width=420, height=24 * max(chosen.height, 1),
         title=alt.Title(
             _event_title(cur, event, title),
-            subtitle=_lines([f"{omw} of the top {_plural(chosen.height, 'contender')} "
+            subtitle=_lines([f"{omw} of the top {count(chosen.height, 'contender')} "
                              f"{after}: each bar spans every value reachable "
                              f"after a win / {draw_word(known)} / loss, over all other "
                              "results",
@@ -1637,7 +1632,7 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
         tooltip=tooltip, **(by_ids if with_ids else {}))
     n_ids = int((data["ids_final"] > 0).sum())
     subtitle = [f"One dot per event: its field size and the points of place {top}"
-                + (f" ({_plural(n_ids, 'event')} with intentional draws in the last round)"
+                + (f" ({count(n_ids, 'event')} with intentional draws in the last round)"
                    if with_ids else "")]
     if data["cf_points"].is_not_null().any():
         subtitle.append(f"Grey tick: the mean {line} with those draws played out"
@@ -1645,7 +1640,7 @@ def chart_cut_lines(events: Any, *, field: Frame | None = None, top: int = 8,
     return alt.layer(shift, ticks_cf, dots, data=_inline(alt, data)).properties(
         width=560, height=320,
         title=alt.Title(title or (f"The top-{top} cut line" if line == "cut line" else
-                                  f"Place {top}") + f" across {_plural(data.height, 'event')}",
+                                  f"Place {top}") + f" across {count(data.height, 'event')}",
                         subtitle=_lines(subtitle, 95)))
 
 
@@ -1661,8 +1656,8 @@ def _draws_moved(data: pl.DataFrame) -> str:
     fell, rose = int((diff < 0).sum()), int((diff > 0).sum())
     same = moved.height - fell - rose
     if fell == rose == 0:
-        return f": the same in the {_plural(moved.height, 'event')} with them"
-    said = (f": lower in {fell} of {_plural(moved.height, 'event')} with them, higher in "
+        return f": the same in the {count(moved.height, 'event')} with them"
+    said = (f": lower in {fell} of {count(moved.height, 'event')} with them, higher in "
             f"{rose}" + (f", the same in {same}" if same else ""))
     if fell > rose:
         said += " (a draw gives both players a point, a played match gives one of them nothing)"
@@ -1830,7 +1825,7 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
     ).transform_filter(alt.datum.changes > 0)
     share = n_changed / n_all if n_all else 0.0
     subtitle = [f"Cells: players entering the {top_n} under each ruleset instead of "
-                f"{base_name} (as many leave); {_plural(n_changed, 'event')} of {n_all:,} "
+                f"{base_name} (as many leave); {count(n_changed, 'event')} of {n_all:,} "
                 f"({share:.0%}) {'changes' if n_changed == 1 else 'change'} under some "
                 "ruleset"]
     if n_events < n_all:
@@ -1896,7 +1891,7 @@ def _sensitivity_of_one(data: pl.DataFrame, rulesets: list[str], *, top_n: str,
         tooltip=["ruleset:N", "player:N", alt.Tooltip("move:N", title="under this ruleset")])
     n_moved = moves["ruleset"].n_unique()
     subtitle = [f"Each row a ruleset against {base}: ▲ enters the {top_n}, ▼ leaves it "
-                f"({_plural(n_moved, 'ruleset')} of {len(others)} "
+                f"({count(n_moved, 'ruleset')} of {len(others)} "
                 f"{'changes' if n_moved == 1 else 'change'} it)"]
     if calm:
         subtitle.append(f"No change under {', '.join(calm)}")

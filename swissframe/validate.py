@@ -413,16 +413,18 @@ class ValidationReport:
     def text(self, more: str = "see report.problems") -> str:
         """The full report, ``str(report)``; ``more`` says where a kind's rows beyond the
         first few are (the CLI: its ``-o problems.csv``)."""
+        from swissframe._display import count
+
         n_err, n_warn = self.errors.height, self.warnings.height
-        head = (f"swissframe validate: {self.rows:,} rows, {self.events:,} event(s), rules "
-                f"{self.rules}, " + (f"best of {self.best_of}" if self.best_of else
-                                     "scores unchecked") + " — ")
+        head = (f"swissframe validate: {count(self.rows, 'row')}, "
+                f"{count(self.events, 'event')}, rules {self.rules}, "
+                + (f"best of {self.best_of}" if self.best_of else "scores unchecked") + " — ")
         n_notes = self.notes.height
         if self.problems.height == 0:
             return head + "no problems found."
         lines = [head + ("no problems found" if self.clean
-                         else f"{n_err} error(s), {n_warn} warning(s)")
-                 + (f"; {n_notes:,} note(s)." if n_notes else ".")]
+                         else f"{count(n_err, 'error')}, {count(n_warn, 'warning')}")
+                 + (f"; {count(n_notes, 'note')}." if n_notes else ".")]
         # the one file and the one event every problem is of, said once above them (a
         # decklist file's path and id, 150 characters each, opened every problem's line)
         shared = {c: vals[0] for c in ("file", "event_id") if c in self.problems.columns

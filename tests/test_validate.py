@@ -575,7 +575,7 @@ def test_report_text_groups_and_raise_for() -> None:
     df = set_row(df, 1, "B", games_won=0, games_lost=3)
     r = validate(df)
     text = str(r)
-    assert "1 error(s), 0 warning(s)" in text
+    assert "1 error, 0 warnings" in text
     assert "ERROR impossible_score (1):" in text
     # (the one event every problem is of, said once above them)
     assert "all in event 'e'" in text
@@ -718,7 +718,7 @@ def test_a_note_leaves_the_report_clean_and_is_listed() -> None:
     assert noted.ok
     assert noted.clean
     assert noted.notes.height == 1
-    assert "no problems found; 1 note(s)." in str(noted)
+    assert "no problems found; 1 note." in str(noted)
     assert "NOTE format_note (1)" in str(noted)
     assert "1 note" in repr(noted)
     both = ValidationReport(pl.DataFrame([row("note", "format_note"),
@@ -726,7 +726,7 @@ def test_a_note_leaves_the_report_clean_and_is_listed() -> None:
                             rows=4, events=1)
     assert both.ok
     assert not both.clean
-    assert "0 error(s), 1 warning(s); 1 note(s)." in str(both)
+    assert "0 errors, 1 warning; 1 note." in str(both)
     assert both.summary["severity"].to_list() == ["warning", "note"]
 
 

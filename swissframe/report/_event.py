@@ -13,6 +13,7 @@ import polars as pl
 
 import swissframe as sf
 from swissframe import charts
+from swissframe._display import count
 from swissframe.compare import (
     PERCENT_CRITERIA,
     Comparison,
@@ -122,7 +123,7 @@ class EventReport:
     def __repr__(self) -> str:
         """A one-line summary: the dataclass's own repr printed every table and the
         ruleset, 20 KB for an event of 9 players (bad data 246)."""
-        from swissframe._display import count, quoted, summary_text
+        from swissframe._display import quoted, summary_text
 
         return summary_text("EventReport", [
             quoted(self.meta.name), count(self.standings.height, "player"),
@@ -241,10 +242,6 @@ def _pts(x: object) -> str:
     return format_value("match_points", x)
 
 
-def _plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
 def _header(rep: EventReport) -> str:
     m, st = rep.meta, rep.standings
     bits = []
@@ -276,13 +273,13 @@ def _lede(rep: EventReport) -> str:
     ties = st.filter(pl.col("rank") == 1).height
     name = escape(rep.name(first["player_id"]))
     if ties > 1:
-        s = (f"{_plural(ties, 'player')} share first place after {rep.last_round} rounds "
+        s = (f"{count(ties, 'player')} share first place after {rep.last_round} rounds "
              f"on {_pts(first['match_points'])} points.")
     else:
         level = st.filter(pl.col("match_points") == first["match_points"]).height - 1
         s = (f"<b>{name}</b> topped the Swiss at {_record(first)} "
              f"({_pts(first['match_points'])} points)"
-             + (f", ahead of {_plural(level, 'other player')} on the same points on "
+             + (f", ahead of {count(level, 'other player')} on the same points on "
                 "tiebreakers." if level else "."))
     if st.height > rep.top:
         s += " " + _cut_points_sentence(rep)
@@ -385,7 +382,7 @@ def _standings_section(rep: EventReport) -> str:
         elif r["dropped"]:
             note.append("dropped")
         if r["byes"]:
-            note.append(_plural(int(r["byes"]), "bye"))
+            note.append(count(int(r["byes"]), "bye"))
         cells: list[tuple[str, object, str] | str] = [
             ("—" if r["rank"] is None else str(r["rank"]), r["position"], ""),
             (escape(rep.name(r["player_id"])), None, "l")]
@@ -471,7 +468,7 @@ def _before_last_section(rep: EventReport, add: Callable[[str, Any, str, str], s
                         & (pl.col("win") != g)).height
     parts = []
     if locked:
-        parts.append(f"{_plural(locked, 'player was', 'players were')} in the top {n} "
+        parts.append(f"{count(locked, 'player was', 'players were')} in the top {n} "
                      "whatever happened")
     if draw_in:
         # (a game of intentional draws "draws in"; in chess a draw is a result like a win)
@@ -629,7 +626,7 @@ def _advice_section(rep: EventReport) -> str:
                (res, None, "l")])
     both = matter.filter(pl.col("advice") == BOTH_SAFE).height
     words = cut_words(rep.meta.rules, rep.top)
-    lead = (f"{_plural(matter.height, 'table')} of round {rep.last_round} mattered for "
+    lead = (f"{count(matter.height, 'table')} of round {rep.last_round} mattered for "
             f"{words.name} (a result there could change who "
             "made it). "
             + ((f"At {both} of them both players could {word} in" if both else
@@ -655,7 +652,7 @@ def _ids_section(rep: EventReport) -> str:
         return (f"<h3>What the intentional draws did</h3><p>No intentional draw in round "
                 f"{rep.last_round}.</p>")
     safe = e.get("final_ids_safe_both")
-    s = f"{_plural(k, 'intentional draw')} in round {rep.last_round}"
+    s = f"{count(k, 'intentional draw')} in round {rep.last_round}"
     if safe is not None:
         s += ("; it was safe for both players when agreed" if k == 1 and safe else
               "; it was not safe for both players when agreed" if k == 1 else

@@ -19,13 +19,13 @@ import polars as pl
 import swissframe as sf
 from swissframe import charts
 from swissframe._batches import counted
+from swissframe._display import count
 from swissframe.compare import criterion_label, knows_intentional_draws, ordinal
 from swissframe.cut._words import DEFAULT_TOP, cut_words, top_of
 from swissframe.errors import SwissframeError
 from swissframe.report._event import (
     EventMeta,
     EventReport,
-    _plural,
     build_event,
 )
 from swissframe.report._html import Table, chart_block, page, page_names
@@ -127,7 +127,7 @@ class SeasonReport:
     def __repr__(self) -> str:
         """A one-line summary (the dataclass's repr printed every event's ruleset and
         table: bad data 246)."""
-        from swissframe._display import count, quoted, summary_text
+        from swissframe._display import quoted, summary_text
 
         return summary_text("SeasonReport", [
             quoted(self.title), count(len(self.metas), "event"), f"top {self.top}"],
@@ -299,7 +299,7 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
     cut = s.filter(pl.col("cut_points").is_not_null())
     # (an event of no more players than N has no line: place N was its last, 0 points)
     few = s.filter(pl.col("players") <= n).height
-    left_out = (f" ({_plural(few, 'event')} of {n} players or fewer, with no line, left out)"
+    left_out = (f" ({count(few, 'event')} of {n} players or fewer, with no line, left out)"
                 if few else "")
     if cut.height:
         lo, hi = cut["cut_points"].min(), cut["cut_points"].max()
@@ -376,7 +376,7 @@ def render_season(rep: SeasonReport, *, links: Mapping[str, str] | None) -> str:
                       if has_cf else "."))
         blocks.append(add(lambda: _cut_lines(lines_ids, field_t, n, chart_rules),
                           "season-cut-lines", caption + (
-                              f" Left out: {_plural(few, 'event')} of {n} players or fewer "
+                              f" Left out: {count(few, 'event')} of {n} players or fewer "
                               "(no line)." if few else "")))
     if rep.sensitivity is not None:
         sens = rep.sensitivity

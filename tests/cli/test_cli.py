@@ -403,7 +403,7 @@ def test_validate_assumes_the_ruleset_every_command_reads_of_a_file_with_no_roun
             if command == "validate":
                 events = src.events.height
                 assert f"rules {expected[kind]}, " in err.out, (kind, err.out)
-                assert f" {events} event(s)" in err.out, (kind, err.out)
+                assert f" {events} event{'' if events == 1 else 's'}," in err.out, (kind, err.out)
         assert said["standings"] == said["validate"], kind
         assert said["validate"][0].startswith(f"rules: {expected[kind]}"), said
 

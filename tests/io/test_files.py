@@ -110,7 +110,7 @@ def test_optional_column_absent_from_one_file_takes_its_default(
     assert sf.read(tmp_path).results["phase"].null_count() == 0
     assert main(["validate", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "0 error(s)" in out
+    assert "0 errors" in out
     assert "phase" not in out
 
 
