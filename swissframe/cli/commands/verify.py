@@ -12,7 +12,7 @@ import time
 
 import polars as pl
 
-from swissframe._display import fill
+from swissframe._display import count, fill
 from swissframe.cli._common import (
     add_quiet,
     done,
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     >>> ns = argparse.Namespace(paths=[str(fix)], output=None, rules=None, melee_era=None,
     ...                         workers=1, matching_rounds=False)
     >>> run(ns) if fix.exists() else 0  # doctest: +ELLIPSIS
-    read 1 event(s)...
+    read 1 event, ...
     0
     """
     from swissframe.io.decklist import DecklistEvents  # (when run: the parser imports
@@ -95,16 +95,16 @@ def run(args: argparse.Namespace) -> int:
                "are checked by swissframe verify-ref.")
         raise SwissframeError(msg)
     t1 = time.perf_counter()
-    with working(args, f"verifying {ev.events.height} event(s)"):
+    with working(args, f"verifying {count(ev.events.height, 'event')}"):
         table = verify(ev, rules=args.rules, melee_era=args.melee_era)
         if getattr(args, "matching_rounds", False):
             found = matching_rounds(ev, rules=args.rules, melee_era=args.melee_era)
             table = table.join(found.rename({"rounds": "matching_rounds"}),
                                on=["event_id", "player_id"], how="left")
     t2 = time.perf_counter()
-    done(args, f"read {ev.events.height} event(s), {ev.results.height} result rows in "
-         f"{t1 - t0:.1f} s; verified in {t2 - t1:.1f} s; {ev.report.height} repair(s) "
-         "reported")
+    done(args, f"read {count(ev.events.height, 'event')}, "
+         f"{count(ev.results.height, 'result row')} in {t1 - t0:.1f} s; verified in "
+         f"{t2 - t1:.1f} s; {count(ev.report.height, 'repair')} reported")
     summary = summarize(table).select(
         "source", "era", "events", "players", pl.col("share").alias("values_share"),
         pl.col("events_exact").alias("values_exact"), "order_share",
