@@ -2427,9 +2427,7 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
     # (a team tournament: its boards ranked one by one, the teams' standings not computed)
     teams = team_events(ev.records).join(where, on="event_id", how="left").select(
         pl.col("source_file").alias("file"), "event_id", pl.lit("team_event").alias("kind"),
-        pl.format("a team tournament ({} team records 013 / 310): its players are ranked "
-                  "one by one; the teams' standings (match and game points) are not "
-                  "computed", "teams").alias("detail"))
+        "detail")
     return _Part(kind="trf", results=results, events=events,
                  names=ev.players.select("event_id", "player_id", "name"),
                  notes=[_pending_notes(ev.pending, where), unknown, not_applied, dated, beyond,

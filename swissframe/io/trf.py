@@ -1084,11 +1084,17 @@ TEAM_RECORDS: Final = ("013", "310")
 
 def team_events(records: pl.DataFrame) -> pl.DataFrame:
     """The events (of :attr:`TrfEvents.records`) that are team tournaments, with their
-    number of team records (``event_id``, ``teams``): their player lines are the boards of
-    team matches, whose standings (match and game points of the teams) the readers do not
-    compute; the standings rank the players one by one (bad data 230)."""
+    number of team records and what is said of them (``event_id``, ``teams``,
+    ``detail``): their player lines are the boards of team matches, whose standings
+    (match and game points of the teams) the readers do not compute; the standings rank
+    the players one by one (bad data 230)."""
     return (records.filter(pl.col("code").is_in(TEAM_RECORDS))
-            .group_by("event_id", maintain_order=True).agg(pl.len().alias("teams")))
+            .group_by("event_id", maintain_order=True).agg(pl.len().alias("teams"))
+            # (what the read's warning and its import note say of it, written once)
+            .with_columns(pl.format(
+                "a team tournament ({} team records 013 / 310): its players are ranked one "
+                "by one; the teams' standings (match and game points) are not computed",
+                "teams").alias("detail")))
 
 
 def _said_points(p: Mapping[str, Any]) -> str:
@@ -1126,10 +1132,9 @@ def trf_warnings(events: TrfEvents) -> dict[str, str]:
     teams = team_events(events.records)
     if teams.height:
         out["team_event"] = (
-            f"{teams['event_id'][0]}: a team tournament ({teams['teams'][0]} team records "
-            "013 / 310): its players are ranked one by one; the teams' standings (match "
-            "and game points) are not computed. Hint: compare the players' standings with "
-            "the organiser's individual (board) ranking, not the team ranking.")
+            f"{teams['event_id'][0]}: {teams['detail'][0]}. Hint: compare the players' "
+            "standings with the organiser's individual (board) ranking, not the team "
+            "ranking.")
     differ = declared_points_differ(events.players)
     if differ.height:
         out["declared_points"] = (
