@@ -276,6 +276,20 @@ def has_text_form(dtype: PolarsDataType) -> bool:
             or (dtype.is_temporal() and dtype != pl.Duration))
 
 
+def swiss_part(results: pl.DataFrame) -> pl.DataFrame:
+    """The Swiss rows of a results table: its rows of phase ``"swiss"``, or every row of a
+    table with no ``phase`` column (the contract's default phase). The one reading of it
+    by the analyses, commands and pages that take a table as given (the engine's, of a
+    validated table: ``engine._record.swiss_rows``).
+
+    >>> swiss_part(pl.DataFrame({"round": [1, 2], "phase": ["swiss", "playoff"]})).height
+    1
+    >>> swiss_part(pl.DataFrame({"round": [1, 2]})).height
+    2
+    """
+    return results.filter(pl.col(PHASE) == "swiss") if PHASE in results.columns else results
+
+
 def default_event(value: object) -> pl.Expr:
     """The ``event_id`` column of a table without one: ``default_event_id``, text (a
     number was cast to its digits, None made every row's event null, each row then a

@@ -75,6 +75,7 @@ from swissframe.io._files import (
 )
 from swissframe.rules import Ruleset
 from swissframe.rules._infer import describe
+from swissframe.schema import swiss_part
 
 __all__ = [
     "EVENT_HELP",
@@ -856,8 +857,7 @@ def check_round(results: pl.DataFrame, round_: int | None, flag: str = "--throug
     """
     if round_ is None or results.height == 0:
         return
-    swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns \
-        else results
+    swiss = swiss_part(results)
     last = swiss.group_by("event_id").agg(pl.col("round").max())
     top = int(last["round"].max() or 0)  # type: ignore[arg-type]
     if round_ > top:

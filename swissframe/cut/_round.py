@@ -64,6 +64,7 @@ from swissframe.schema import (
     holds_non_ids,
     not_flag_cells,
     not_whole_cells,
+    swiss_part,
     validate_results,
     whole_numbers,
 )
@@ -335,7 +336,7 @@ def absent_players(results: pl.DataFrame, round_rows: pl.DataFrame) -> pl.DataFr
     ...     ).sort("player_id").rows()
     [('e', 'B', 'missed_stage', 'day2'), ('e', 'C', 'dropped', 'day2')]
     """
-    swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
+    swiss = swiss_part(results)
     swiss = swiss.with_columns(pl.col("event_id", "player_id").cast(pl.String))
     if "event_id" not in round_rows.columns:  # (pairings of the one event the results hold)
         one = swiss["event_id"].unique()
@@ -378,7 +379,7 @@ def absences(results: pl.DataFrame) -> pl.DataFrame:
     >>> absences(rows).sort("player_id").rows()
     [('e', 'B', 'missed_stage', 'day2'), ('e', 'C', 'missed_stage', 'day2')]
     """
-    swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
+    swiss = swiss_part(results)
     with_last = swiss.with_columns(_R=pl.col("round").max().over("event_id"))
     return absent_players(with_last.filter(pl.col("round") < pl.col("_R")).drop("_R"),
                           with_last.filter(pl.col("round") == pl.col("_R")).drop("_R"))

@@ -1322,8 +1322,6 @@ def _scratch_stem(target: Path) -> str:
         most = 255
     room = most - _SCRATCH_BYTES
     name = target.name
-    if len(os.fsencode(name)) <= room:
-        return name
     # (cut on a character: a name's bytes are UTF-8, or surrogate escapes of other bytes)
     while len(os.fsencode(name)) > room:
         name = name[:-1]

@@ -43,7 +43,7 @@ from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import DataError, SwissframeError
 from swissframe.report._html import Table, chart_block, page, slug
 from swissframe.rules import Ruleset
-from swissframe.schema import DISQUALIFIED
+from swissframe.schema import DISQUALIFIED, swiss_part
 from swissframe.sensitivity import variant_label
 
 __all__ = ["EventMeta", "EventReport", "build_event"]
@@ -192,7 +192,7 @@ def build_event(results: pl.DataFrame, meta: EventMeta, *, top: int | None = Non
     if note is not None:
         meta = dataclasses.replace(meta, rules=words_rules, details=(*meta.details, note))
     rs = meta.rules
-    swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
+    swiss = swiss_part(results)
     st = _positions(sf.standings(swiss, rs))
     by_round: pl.DataFrame = sf.standings_by_round(swiss, rs)  # type: ignore[assignment]
     last = int(swiss["round"].max() or 0)  # type: ignore[arg-type]

@@ -30,6 +30,7 @@ from swissframe.report._event import (
 )
 from swissframe.report._html import Table, chart_block, page, page_names
 from swissframe.rules import Ruleset
+from swissframe.schema import swiss_part
 from swissframe.sensitivity import variant_label
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -156,8 +157,7 @@ def build_season(src: Source, *, rules: str | Ruleset | None, top: int | None,
 
     metas = [meta_for(src, e, rules, names, None) for e in src.event_ids()]
     problems: dict[str, str] = {}
-    swiss = (src.results.filter(pl.col("phase") == "swiss") if "phase" in src.results.columns
-             else src.results)
+    swiss = swiss_part(src.results)
     by_rules: dict[str, list[str]] = {}
     rs_of: dict[str, Ruleset] = {}
     for m in metas:

@@ -53,7 +53,7 @@ from swissframe.engine.standings import standings
 from swissframe.errors import DataError, ImportFormatError, check_events, check_names
 from swissframe.io._files import read_text, shown
 from swissframe.rules._ruleset import Criterion, Ruleset, buchholz
-from swissframe.schema import as_frame, check_output, whole_text
+from swissframe.schema import as_frame, check_output, swiss_part, whole_text
 
 if TYPE_CHECKING:  # (the readers load on first use: swissframe/__init__.py)
     from swissframe.io.tom import TomEvents
@@ -305,7 +305,7 @@ def _prepared(results: pl.DataFrame) -> pl.DataFrame:
     names = results.columns
     kind = (pl.col("unplayed") if "unplayed" in names else pl.lit(None, dtype=pl.String))
     color = pl.col("color") if "color" in names else pl.lit(None, dtype=pl.String)
-    swiss = results.filter(pl.col("phase") == "swiss") if "phase" in names else results
+    swiss = swiss_part(results)
     return (swiss
             .select("event_id", "player_id", "round", color.alias("_color"),
                     _played=kind.is_null() & pl.col("opponent_id").is_not_null())

@@ -67,7 +67,7 @@ from swissframe.errors import DataError, DataWarning, SwissframeError
 from swissframe.io._files import NO_RESULTS, read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
 from swissframe.rules._ruleset import BEST_OF_THREE, Ruleset, get
-from swissframe.schema import DISQUALIFIED
+from swissframe.schema import DISQUALIFIED, swiss_part
 
 __all__ = ["add_parser", "player_table", "render_event", "run"]
 
@@ -143,7 +143,7 @@ def _by_top(rows: pl.DataFrame | pl.LazyFrame, tops: dict[str, int]
 
 
 def _split(results: pl.DataFrame, round_: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
-    swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns else results
+    swiss = swiss_part(results)
     last = swiss.group_by("event_id").agg(pl.col("round").max().alias("_R"))
     if round_ is not None:
         top = int(last["_R"].max() or 0)  # type: ignore[arg-type]
@@ -448,7 +448,7 @@ def run(args: argparse.Namespace) -> int:
     players = shown
     width = terminal_width()
     # the round analysed: the pairings' own, else the one after each event's last round
-    swiss = prior.filter(pl.col("phase") == "swiss") if "phase" in prior.columns else prior
+    swiss = swiss_part(prior)
     round_of = swiss.group_by("event_id").agg((pl.col("round").max() + 1).alias("round"))
     if "round" in pairs.columns and "event_id" in pairs.columns:
         given = pairs.group_by("event_id").agg(pl.col("round").max().alias("_given"))
