@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 
 import swissframe as sf
 from swissframe.errors import DataError, ImportFormatError, ImportNotesWarning, SwissframeError
@@ -178,6 +179,66 @@ def test_many_files_and_event_keys(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="distinct ids"):
         read_tom([a, b], event_ids=["same", "same"])
     assert read_tom([a], event_ids=["mine"]).results["event_id"].unique().to_list() == ["mine"]
+
+
+def _stacked(parts: list[TomEvents]) -> dict[str, pl.DataFrame]:
+    """Each frame of ``parts`` stacked, as reading the files one by one and stacking gives
+    (a file without a disqualified player has no flag: False)."""
+    out = {}
+    for name in ("results", "players", "structure", "published", "pending", "unseated",
+                 "unknown", "empty_rounds"):
+        frame = pl.concat([getattr(p, name) for p in parts], how="diagonal")
+        if "disqualified" in frame.columns:
+            frame = frame.with_columns(pl.col("disqualified").fill_null(value=False))
+        out[name] = frame
+    return out
+
+
+def test_files_read_together_are_each_file_read_alone_stacked(tmp_path: Path) -> None:
+    """read_tom builds the frames of all its files at once, keyed by the file: the same
+    tables as each file read alone, stacked in the given order — with pods (combined,
+    several), a disqualified player in one file only, pending matches, podless players,
+    unknown elements, empty rounds, and two files whose player ids are the same."""
+    files = sorted(FIXTURES.glob("*.tdf"))
+    empty = tmp_path / "empty_round.tdf"
+    text = (FIXTURES / "pending.tdf").read_text(encoding="utf-8")
+    start, end = text.index("<rounds>"), text.index("</rounds>") + len("</rounds>")
+    empty.write_text(text[:start] + '<rounds><round number="1" type="2"><matches>'
+                     "</matches></round></rounds><matchx/>" + text[end:], encoding="utf-8")
+    order = [files[3], empty, *files, files[0]]
+    keys = [f"k{i}" for i in range(len(order))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        together = read_tom(order, event_ids=keys)
+        alone = _stacked([read_tom([f], event_ids=[k]) for f, k in zip(order, keys,
+                                                                       strict=True)])
+    assert together.empty_rounds.height
+    assert together.results["disqualified"].any()
+    for name, frame in alone.items():
+        assert_frame_equal(getattr(together, name), frame, check_column_order=False)
+
+
+def test_the_first_damaged_file_in_the_given_order_is_the_one_named(tmp_path: Path) -> None:
+    """A damaged file is named as when each file was read and built in turn: the first
+    one in the given order, whether its damage is found parsing the XML or building the
+    frames (a seed given twice) — not the first one the batch build comes across."""
+    text = (FIXTURES / "all_codes.tdf").read_text(encoding="utf-8")
+    seeds = tmp_path / "seeds.tdf"
+    seeds.write_text(text.replace("<seed>2</seed>", "<seed>1</seed>", 1), encoding="utf-8")
+    broken = tmp_path / "broken.tdf"
+    broken.write_text(text[: len(text) // 2], encoding="utf-8")
+    good = FIXTURES / "pending.tdf"
+    drop = tmp_path / "drop.tdf"
+    drop.write_text(text.replace("<dropped><status>1</status><round>2</round></dropped>",
+                                 "<dropped><status>1</status><round>9</round></dropped>"),
+                    encoding="utf-8")
+    for paths, named in (([good, seeds, broken], "seeds.tdf"),
+                         ([good, broken, seeds], "broken.tdf"),
+                         ([drop, seeds], "drop.tdf"), ([seeds, drop], "seeds.tdf"),
+                         ([good, seeds, tmp_path / "missing.tdf"], "seeds.tdf")):
+        with pytest.raises(SwissframeError) as caught:
+            read_tom(paths)
+        assert named in str(caught.value), (paths, str(caught.value))
 
 
 def test_read_any_dispatches_by_extension_and_content(tmp_path: Path) -> None:
