@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 
 from swissframe.errors import ImportFormatError, SwissframeError
 from swissframe.io.trf import TRF_RESULT_CODES, TrfEvents, parse_trf, read_trf
@@ -128,6 +129,56 @@ def test_many_files() -> None:
     assert dict(ev.results.group_by("event_id").len().iter_rows()) == {
         "all_codes": 24, "latin1_cr": 2}
     assert ev.header.height == 2
+
+
+def test_files_read_together_are_each_file_read_alone_stacked(tmp_path: Path) -> None:
+    """read_trf builds the frames of all its files at once: the same tables as each file
+    read alone, stacked in the given order — absent rounds (rounds completed differ by
+    file), pending blocks, unknown records, records not applied, header notes, and files
+    with the same start numbers."""
+    extra = tmp_path / "short.trf"
+    extra.write_text("012 Short\nXXR 1\nZZZ odd\n299 2 1.0\n"
+                     + line(1, "A", "1.0", "1", ["   2 w 1", "   3 b  "])
+                     + "\n" + line(2, "B", "0.0", "2", ["   1 b 0"])
+                     + "\n" + line(3, "C", "0.0", "3", ["", "   1 w  "]) + "\n",
+                     encoding="utf-8")
+    order = [extra, FIXTURES / "all_codes.trf", FIXTURES / "latin1_cr.trf"]
+    keys = ["z", "x", "y"]  # (not in sorted order: the files' order is kept)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        together = read_trf(order, event_ids=keys)
+        alone = [read_trf([f], event_ids=[k]) for f, k in zip(order, keys, strict=True)]
+    assert together.pending.height
+    assert together.unknown.height
+    assert together.not_applied.height
+    for name in ("results", "players", "header", "records", "pending", "unknown",
+                 "not_applied"):
+        assert_frame_equal(getattr(together, name),
+                           pl.concat([getattr(a, name) for a in alone], how="vertical"))
+
+
+def test_the_first_damaged_file_in_the_given_order_is_the_one_named(tmp_path: Path) -> None:
+    """A damaged file is named as when each file was read and built in turn: the first
+    one in the given order, whether its damage is found reading its lines or building
+    the frames (two seats of a game with one colour, a record given twice)."""
+    colours = tmp_path / "colours.trf"
+    colours.write_text(two_players("   2 w 1", "   1 w 0"), encoding="utf-8")
+    twice = tmp_path / "twice.trf"
+    twice.write_text("042 2024/01/01\n042 2025/01/01\n" + two_players("   2 w 1", "   1 b 0"),
+                     encoding="utf-8")
+    broken = tmp_path / "broken.trf"
+    broken.write_text("012 no players\n", encoding="utf-8")
+    mismatch = tmp_path / "mismatch.trf"
+    mismatch.write_text(two_players("   2 w +", "   1 b 0"), encoding="utf-8")
+    good = FIXTURES / "all_codes.trf"
+    for paths, named in (([good, twice, colours], "twice.trf"),
+                         ([good, colours, twice], "colours.trf"),
+                         ([twice, broken], "twice.trf"), ([broken, twice], "broken.trf"),
+                         ([twice, mismatch], "twice.trf"), ([mismatch, colours], "mismatch"),
+                         ([good, colours, tmp_path / "missing.trf"], "colours.trf")):
+        with pytest.raises(SwissframeError) as caught:
+            read_trf(paths)
+        assert named in str(caught.value), (paths, str(caught.value))
 
 
 @pytest.mark.parametrize(("raw", "expected"), [
