@@ -19,7 +19,10 @@ computation inside each process), ``import``
 (``sf.read_decklist_cache`` vs a gunzip + orjson floor), ``chart`` (``swissframe chart
 standings`` vs ``swissframe standings`` on the same file, whole processes), ``pokemon``
 (Pokémon standings vs MTG standings of the first 2,000 bulk events: what another game's
-rules cost), ``scale`` (``--full`` only: 100k events, per-row time vs the bulk row).
+rules cost), ``tom`` / ``trf`` (``sf.read_tom`` / ``sf.read_trf`` of a season of small
+files, one event each, vs a floor: parsing each file's XML safely, or reading each player
+line's round blocks as fixed-column fields),
+``scale`` (``--full`` only: 100k events, per-row time vs the bulk row).
 
 Method: every row runs ours and the peer alternately (A B A B …) after one warm-up of each,
 ``--repeats`` pairs (default 5); a row reports both medians and the median of the pairwise
@@ -62,6 +65,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path[:0] = [str(ROOT), str(HERE)]
 
+import defusedxml.ElementTree as SafeET  # noqa: E402
 import polars as pl  # noqa: E402
 from gen import CACHE, cached, generate, one_event  # noqa: E402
 
@@ -85,13 +89,16 @@ ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 NOFLOOR = dataclasses.replace(sf.rules.MTG, name="mtg-nofloor", floor=Fraction(0))
 ALL_ROWS = ["bulk", "bulk-names", "by-round", "event-64", "event-256", "pokemon-64",
             "pokemon-256", "fide-64", "fide-256", "js-64", "import", "decklist", "chart",
-            "pokemon", "scale"]
+            "pokemon", "tom", "trf", "scale"]
 #: One-event rows (one ``one_event`` vs a ``python_peer`` loop): the row's name less its
 #: size -> the ruleset; the size -> (players, Swiss rounds).
 ONE_EVENT_RULES = {"event": "mtg", "pokemon": "pokemon", "fide": "fide"}
 ONE_EVENT_SIZES = {"64": (64, 6), "256": (256, 8)}
 #: Events of the ``pokemon`` row (the first of the bulk table).
 POKEMON_EVENTS = 2_000
+#: Files of the ``tom`` and ``trf`` rows (``season_files.py``: one event of 16-96 players
+#: each, as a season of club events is kept).
+SEASON_FILES = 1_000
 
 
 def _decklist_dir() -> Path:
@@ -260,6 +267,40 @@ def setup(row: str, args: argparse.Namespace, *, check: bool
                     f"{got.results.height:,} result rows; floor parsed {matches:,} matches")
         return (lambda: sf.read_decklist_cache(root), floor, note,
                 {"events": len(files), "rows": 0})
+    if row in ("tom", "trf"):
+        from season_files import season
+        files = sorted((season(SEASON_FILES) / row).iterdir())
+        read = sf.read_tom if row == "tom" else sf.read_trf
+
+        def floor() -> int:
+            # (the least any reader does: each file parsed as the format is, safely for
+            # XML, and its results counted — no checks, no table)
+            n = 0
+            for f in files:
+                if row == "tom":
+                    root = SafeET.fromstring(f.read_bytes(), forbid_dtd=True,
+                                             forbid_entities=True, forbid_external=True)
+                    n += sum(1 for _ in root.iter("match"))
+                else:  # each player line's start number and round blocks read as fields
+                    for line in f.read_bytes().decode("utf-8").splitlines():
+                        if not line.startswith("001"):
+                            continue
+                        int(line[4:8])
+                        for at in range(91, len(line), 10):
+                            opp, colour, res = line[at:at + 4], line[at + 5:at + 6], line[at + 7:at + 8]
+                            if res.strip():
+                                n += 1
+                                int(opp)
+                                _ = colour in "wb-"
+            return n
+
+        note = ""
+        if check:
+            got = read(files)
+            note = (f"{len(files):,} files: ours {got.results.height:,} result rows of "
+                    f"{got.players.height:,} players; the floor counted {floor():,} "
+                    f"{'matches' if row == 'tom' else 'round blocks'}")
+        return (lambda: read(files), floor, note, {"events": len(files), "rows": 0})
     raise SystemExit(f"unknown in-process row {row!r}")
 
 
@@ -537,6 +578,8 @@ def inproc_row(row: str, args: argparse.Namespace) -> dict[str, Any] | str:
         "fide-256": ('sf.standings(…, "fide")', "FIDE half-point loop"),
         "decklist": ("sf.read_decklist_cache", "gunzip + orjson floor"),
         "pokemon": ('sf.standings(…, "pokemon")', 'sf.standings(…, "mtg")'),
+        "tom": ("sf.read_tom", "defusedxml parse floor"),
+        "trf": ("sf.read_trf", "fixed-column parse floor"),
     }[row]
     ours, peer, note, facts = setup(row, args, check=True)
     del ours, peer  # the check ran here; the timed runs are in the workers
@@ -584,6 +627,8 @@ def table(rows: list[dict[str, Any]]) -> str:
                 "js-64": f"64 players, 6 rounds ({r.get('rows', 0)} rows), whole process",
                 "import": "fresh process",
                 "decklist": f"{r.get('events', 0):,} files",
+                "tom": f"{r.get('events', 0):,} TOM files (16-96 players)",
+                "trf": f"{r.get('events', 0):,} TRF files (16-96 players)",
                 "pokemon": f"{r.get('events', 0):,} events, {r.get('rows', 0):,} rows",
                 "chart": "whole process"}[r["row"]]
         rss = f"{r['ours_rss']:.0f} / {r['peer_rss']:.0f}"

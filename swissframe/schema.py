@@ -2489,6 +2489,8 @@ def whole_text(text: str) -> int | None:
     [3, 3, 3, None, None, None]
     """
     t = text.strip()
+    if t.isascii() and t.isdigit():  # (the usual cell, without the pattern: a file's every number)
+        return int(t)
     return int(t.split(".")[0]) if _WHOLE_TEXT.fullmatch(t) else None
 
 

@@ -75,3 +75,37 @@ def test_cases_reach_the_group_criteria() -> None:
     ev = GEN.one_event(6, 5, seed=6)
     assert (PEER.standings_python_pokemon(ev)["head_to_head"] != 0).any()
     assert (PEER.standings_python_fide(ev)["direct_encounter"] != 0).any()
+
+
+SEASON = _load("season_files")
+
+
+@pytest.mark.parametrize("seed", [0, 3, 11])
+def test_season_files_hold_the_generated_events(seed: int, tmp_path: pytest.TempPathFactory
+                                                ) -> None:
+    """The ``tom`` and ``trf`` rows' files (``season_files.py``) hold the events they are
+    written from: read back, every match has its result and every bye its point, and the
+    TRF's declared points are what its blocks give (no reader note or warning)."""
+    import warnings
+    from pathlib import Path
+
+    from polars.testing import assert_frame_equal
+
+    ev = GEN.one_event(20, 5, seed=seed, drop_rate=0.3)
+    no = {p: str(k + 1) for k, p in enumerate(sorted(ev["player_id"].unique(),
+                                                     key=lambda p: int(p[1:])))}
+    expected = (ev.select(pl.col("round"), pl.col("player_id").replace_strict(no),
+                          pl.col("opponent_id").replace_strict(no, default=None),
+                          (pl.col("games_won") > pl.col("games_lost")).alias("won"))
+                .sort("round", "player_id"))
+    folder = Path(str(tmp_path))
+    (folder / "e.tdf").write_text(SEASON.tom_text(ev, "e"), encoding="utf-8")
+    (folder / "e.trf").write_text(SEASON.trf_text(ev, "e"), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tom = sf.read_tom(folder / "e.tdf").results
+        trf = sf.read_trf(folder / "e.trf").results.filter(pl.col("unplayed").ne_missing("absent"))
+    for got in (tom, trf):
+        assert_frame_equal(got.select("round", "player_id", "opponent_id",
+                                      (pl.col("games_won") > pl.col("games_lost")).alias("won")
+                                      ).sort("round", "player_id"), expected)

@@ -627,7 +627,10 @@ def _read_match(m: Element, source: str, *, cat: int, number: int, phase: str,
         raise ImportFormatError(msg)
     outcome = TOM_OUTCOMES[code]
     # every seat element counted: a third seat (a second <player2>) was ignored, silently
-    found = {tag: m.findall(tag) for tag in ("player", "player1", "player2")}
+    found: dict[str, list[Element]] = {"player": [], "player1": [], "player2": []}
+    for child in m:  # (one pass over the match's children: three findall were 3 passes)
+        if (seats_of := found.get(child.tag)) is not None:
+            seats_of.append(child)
     counts = tuple(len(found[t]) for t in ("player", "player1", "player2"))
     if counts == (1, 0, 0):
         seats = [_seat(found["player"][0], source, where)]
@@ -777,10 +780,11 @@ def _check_layout(root: Element, source: str) -> None:
     while stack:
         el, path, pod, rnd = stack.pop()
         once = _READ_ONCE.get(el.tag, ())
-        seen: Counter[str] = Counter()
+        seen: set[str] = set()
+        listed = _CHILDREN.get(el.tag)
         for child in el:
             tag = child.tag if isinstance(child.tag, str) else ""
-            if el.tag in _CHILDREN and tag != _CHILDREN[el.tag]:
+            if listed is not None and tag != listed:
                 continue  # (an unknown element of a list, reported by _unknown: a <matchx>)
             here = f"{path}/{tag}"
             c_pod = child.get("category") if tag == "pod" else pod
@@ -793,8 +797,7 @@ def _check_layout(root: Element, source: str) -> None:
                        "hand; move the element there, or re-export the file from TOM.")
                 raise ImportFormatError(msg)
             if tag in once:
-                seen[tag] += 1
-                if seen[tag] == 2:
+                if tag in seen:
                     owner = path.rsplit("/", 1)[-1]
                     if el.get("userid"):
                         owner += f' userid="{el.get("userid")}"'
@@ -803,7 +806,9 @@ def _check_layout(root: Element, source: str) -> None:
                            "damaged or two saves were joined; keep one, or re-export the "
                            "file from TOM.")
                     raise ImportFormatError(msg)
-            stack.append((child, here, c_pod, c_rnd))
+                seen.add(tag)
+            if len(child):  # (a leaf holds nothing to check: not visited)
+                stack.append((child, here, c_pod, c_rnd))
 
 
 def parse_tom(data: bytes | str, *, event_key: str = "event", source: str | None = None
