@@ -287,11 +287,11 @@ def setup(row: str, args: argparse.Namespace, *, check: bool
                             continue
                         int(line[4:8])
                         for at in range(91, len(line), 10):
-                            opp, colour, res = line[at:at + 4], line[at + 5:at + 6], line[at + 7:at + 8]
-                            if res.strip():
+                            block = line[at:at + 8]
+                            if block[7:8].strip():
                                 n += 1
-                                int(opp)
-                                _ = colour in "wb-"
+                                int(block[:4])
+                                _ = block[5:6] in "wb-"
             return n
 
         note = ""
