@@ -599,6 +599,8 @@ def _refuse_tabs(line: str, lineno: int, src: str) -> None:
     it. Such a line could still read — shorter than column 92, so with no round block —
     and its player's rounds were lost without a word (a ``0000 - U`` bye, a point, read as
     an absence). A tab inside the name is one of its characters (its columns stay)."""
+    if "\t" not in line:  # (the usual line: no character looked at one by one)
+        return
     at = next((i for i, c in enumerate(line) if c == "\t"
                and not _NAME.start <= i < _NAME.stop), None)
     if at is None:
