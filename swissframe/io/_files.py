@@ -2418,10 +2418,7 @@ def _read_trfs(files: Sequence[Path], keys: Sequence[str], limit: int | None) ->
         pl.lit(None, dtype=pl.Int64).alias("round"), "player_id",
         pl.lit(None, dtype=pl.String).alias("opponent_id"),
         pl.lit("declared_points").alias("kind"),
-        pl.format("{} declares {} points, its round blocks give {}: the standings count "
-                  "the round blocks", pl.col("name").fill_null(pl.col("player_id")),
-                  pl.col("points").round(1), pl.col("points_computed").round(1))
-        .alias("detail"))
+        "detail")
     # (a team tournament: its boards ranked one by one, the teams' standings not computed)
     teams = team_events(ev.records).join(where, on="event_id", how="left").select(
         pl.col("source_file").alias("file"), "event_id", pl.lit("team_event").alias("kind"),

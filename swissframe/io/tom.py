@@ -72,7 +72,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 import polars as pl
 
-from swissframe._display import quoted
+from swissframe._display import count, quoted
 from swissframe.errors import ImportFormatError, SwissframeError
 from swissframe.io._files import (
     bom_decoded,
@@ -288,7 +288,6 @@ class TomEvents:
         default_factory=lambda: pl.DataFrame(schema=_EMPTY_ROUNDS_SCHEMA))
 
     def _facts(self) -> list[str]:
-        from swissframe._display import count
 
         return [count(self.structure.height, "event"), count(self.players.height, "player"),
                 count(self.results.height, "result row"),
@@ -644,7 +643,7 @@ def _read_match(m: Element, source: str, *, cat: int, number: int, phase: str,
         raise ImportFormatError(msg)
     if outcome.seats and len(seats) != outcome.seats:
         msg = (f"{source}, {where}, player {seats[0]}: outcome {code} ({outcome.name}) needs "
-               f"{outcome.seats} seat(s), the match has {len(seats)}. "
+               f"{count(outcome.seats, 'seat')}, the match has {len(seats)}. "
                "Hint: the file is damaged.")
         raise ImportFormatError(msg)
     unknown = [s for s in seats if s not in known_players]
@@ -1053,8 +1052,8 @@ def _build(files: Sequence[_TomFile]) -> TomEvents:
     # ---- structure: one row per (event, division)
     cut_tbl = pl.DataFrame(
         [{_FILE: i, "division": DIVISION_NAMES.get(k, POD_LABELS.get(k))
-          if k is not None else None, "cut": cut, "published_player_count": count}
-         for i, f in enumerate(files) for k, (cut, count) in _cuts(f).items()],
+          if k is not None else None, "cut": cut, "published_player_count": listed}
+         for i, f in enumerate(files) for k, (cut, listed) in _cuts(f).items()],
         schema={_FILE: pl.Int64, "division": pl.String, "cut": pl.Int64,
                 "published_player_count": pl.Int64})
     round_tbl = pl.DataFrame(
@@ -1103,8 +1102,8 @@ def _cuts(f: _TomFile) -> dict[int | None, tuple[int | None, int | None]]:
     """A file's ``<categorycut>``s by category key: (cut, TOM's player count)."""
     src = f.source
     return {_int(k, what="categorycut key", where=src): (
-        _int(cut, what="<cut>", where=src), _int(count, what="<playercount>", where=src))
-        for k, cut, count in f.cuts}
+        _int(cut, what="<cut>", where=src), _int(listed, what="<playercount>", where=src))
+        for k, cut, listed in f.cuts}
 
 
 def _check_drop_rounds(players: pl.DataFrame, last_round: Sequence[tuple[int, str, int]],
@@ -1259,14 +1258,14 @@ def tom_warnings(events: TomEvents) -> dict[str, str]:
     if unknown.height:
         r = unknown.row(0, named=True)
         out["unknown_element"] = (
-            f"{r['source']}: {unknown.height} unknown element(s) ignored, e.g. <{r['tag']}> "
+            f"{r['source']}: {count(unknown.height, 'unknown element')} ignored, e.g. <{r['tag']}> "
             f"in <{r['parent']}> (listed in TomEvents.unknown). Hint: check that the file "
             "is a TOM save; its matches may be incomplete.")
     empty = events.empty_rounds
     if empty.height:
         r = empty.row(0, named=True)
         out["empty_round"] = (
-            f"{r['source']}: {empty.height} round(s) listed with no match, e.g. round "
+            f"{r['source']}: {count(empty.height, 'round')} listed with no match, e.g. round "
             f"{r['round']} of {r['event_id']!r}: no result of such a round is in the file "
             "(a round not yet paired, or lost); the standings are those of the rounds it "
             "holds (TomEvents.empty_rounds). Hint: save the file again once the round is "
@@ -1278,7 +1277,7 @@ def tom_warnings(events: TomEvents) -> dict[str, str]:
         src, n = podless.row(0)
         out["no_pod"] = (several_files(podless.height,
                                        "list players but no pod (TomEvents.unseated)")
-                         + f"{src}: {n} player(s) listed but no pod: no match to read (a "
+                         + f"{src}: {count(n, 'player')} listed but no pod: no match to read (a "
                          "tournament saved before its first pairing?). Hint: save the file "
                          "again once round 1 is paired.")
     return out

@@ -333,7 +333,6 @@ class TrfEvents:
         default_factory=lambda: pl.DataFrame(schema=_NOT_APPLIED_SCHEMA))
 
     def _facts(self) -> list[str]:
-        from swissframe._display import count
 
         return [count(self.header.height, "event"), count(self.players.height, "player"),
                 count(self.results.height, "result row"),
@@ -1005,7 +1004,7 @@ def declared_rounds(value: str | None, code: str, in_file: int
     >>> declared_rounds("0", "XXR", 0)
     (None, "XXR '0' is not a number of rounds (a whole number ≥ 1): read as not declared")
     >>> declared_rounds("2", "XXR", 4)[1]
-    'XXR declares 2 round(s) but the player lines hold round 4: the results are read as they are'
+    'XXR declares 2 rounds but the player lines hold round 4: the results are read as they are'
     """
     words = (value or "").split()
     if not words:
@@ -1018,7 +1017,7 @@ def declared_rounds(value: str | None, code: str, in_file: int
         return None, f"{code} {first[:20]!r} is {what}: read as not declared"
     declared = int(first)
     if in_file > declared:
-        return declared, (f"{code} declares {declared} round(s) but the player lines hold "
+        return declared, (f"{code} declares {count(declared, 'round')} but the player lines hold "
                           f"round {in_file}: the results are read as they are")
     return declared, None
 
@@ -1061,7 +1060,7 @@ def _check_colours(results: pl.DataFrame, files: Sequence[_TrfFile]) -> None:
         src = next(f.source for f in files if f.event_key == r["event_id"])
         n = clash.filter(pl.col("event_id") == r["event_id"]).height
         msg = (f"{src}: round {r['round']}: players {r['player_id']} and {r['opponent_id']} "
-               f"both have colour {r['color']!r} ({n // 2} game(s) like this). "
+               f"both have colour {r['color']!r} ({count(n // 2, 'game')} like this). "
                "Hint: one of the two blocks is wrong.")
         raise ImportFormatError(msg)
 
@@ -1136,9 +1135,25 @@ def declared_points_differ(players: pl.DataFrame) -> pl.DataFrame:
     organiser's total) are not what their round blocks give (1 / ½ / 0): a score given
     outside the blocks (a penalty, a 299 record, another scoring system) or a block lost.
     The standings count the blocks, so such a player's published total is not reproduced
-    (bad data 229); ``verify-ref`` compares every declared total as ``PTS``."""
-    return players.filter(pl.col("points").is_not_null()
-                          & ((pl.col("points") - pl.col("points_computed")).abs() > 1e-9))
+    (bad data 229); ``verify-ref`` compares every declared total as ``PTS``.
+
+    With what is said of each (``detail``), which the read's warning and its import note
+    both quote:
+
+    >>> p = pl.DataFrame({"points": [1.0, 2.5], "points_computed": [0.0, 2.5]})
+    >>> declared_points_differ(p)["detail"].to_list()
+    ['the file declares 1 point, the round blocks give 0: the standings count the round blocks']
+    """
+    def said(column: str) -> pl.Expr:  # (1.5 as 1.5, 2.0 as 2: half points at most)
+        return pl.col(column).round(1).cast(pl.String).str.replace(r"\.0$", "")
+
+    return (players.filter(pl.col("points").is_not_null()
+                           & ((pl.col("points") - pl.col("points_computed")).abs() > 1e-9))
+            .with_columns(pl.format(
+                "the file declares {} {}, the round blocks give {}: the standings count "
+                "the round blocks", said("points"),
+                pl.when(pl.col("points") == 1).then(pl.lit("point")).otherwise(pl.lit("points")),
+                said("points_computed")).alias("detail")))
 
 
 #: Records that list a team and its players: TRF-16's ``013`` and TRF-2026's ``310``.
@@ -1160,12 +1175,6 @@ def team_events(records: pl.DataFrame) -> pl.DataFrame:
                 "teams").alias("detail")))
 
 
-def _said_points(p: Mapping[str, Any]) -> str:
-    return (f"player {p['player_id']} ({p['name'] or 'no name'}): the file declares "
-            f"{p['points']:g} points, the round blocks give {p['points_computed']:g}; the "
-            "standings count the round blocks")
-
-
 def trf_warnings(events: TrfEvents) -> dict[str, str]:
     """What :func:`read_trf` warns of, by kind, one line per kind however many files say
     it: ``unknown_record`` (records ignored), ``not_applied`` (TRF-2026 records that would
@@ -1181,14 +1190,15 @@ def trf_warnings(events: TrfEvents) -> dict[str, str]:
     if unknown.height:
         r = unknown.row(0, named=True)
         out["unknown_record"] = (
-            f"{r['event_id']}: {unknown.height} unknown record(s) ignored, e.g. line "
+            f"{r['event_id']}: {count(unknown.height, 'unknown record')} ignored, e.g. line "
             f"{r['line']}: {r['value'][:30]!r} (listed in TrfEvents.unknown). Hint: a "
             "garbled record code may hide a player line; check the file.")
     skipped = events.not_applied
     if skipped.height:
         r = skipped.row(0, named=True)
         out["not_applied"] = (
-            f"{r['event_id']}: {skipped.height} record(s) that would change the scores are "
+            f"{r['event_id']}: {count(skipped.height, 'record')} that would change the scores "
+            f"{'is' if skipped.height == 1 else 'are'} "
             f"not applied, e.g. line {r['line']}: {r['detail']} (listed in "
             "TrfEvents.not_applied). Hint: check the standings against the organiser's, or "
             "write the result into the player's round block.")
@@ -1200,11 +1210,12 @@ def trf_warnings(events: TrfEvents) -> dict[str, str]:
             "ranking.")
     differ = declared_points_differ(events.players)
     if differ.height:
+        p = differ.row(0, named=True)
         out["declared_points"] = (
-            f"{differ['event_id'][0]}: {differ.height} player(s) whose declared points are "
-            f"not what their round blocks give, e.g. {_said_points(differ.row(0, named=True))}"
-            ". Hint: check the standings against the organiser's (TrfEvents.players: "
-            "points, points_computed).")
+            f"{differ['event_id'][0]}: {count(differ.height, 'player')} whose declared "
+            f"points are not what their round blocks give, e.g. player {p['player_id']} "
+            f"({p['name'] or 'no name'}): {p['detail']}. Hint: check the standings against "
+            "the organiser's (TrfEvents.players: points, points_computed).")
     dated = events.header.filter(pl.col("start_date_note").is_not_null())
     if dated.height:
         out["start_date"] = (several_files(dated.height, "have a start-date note "

@@ -644,7 +644,7 @@ def test_players_without_any_pod_are_warned_of(tmp_path: Path) -> None:
     text = (FIXTURES / "all_codes.tdf").read_text()
     path = tmp_path / "early.tdf"
     path.write_text(re.sub(r"<pods>.*</pods>", "<pods></pods>", text, flags=re.S))
-    with pytest.warns(UserWarning, match=r"early\.tdf: \d+ player\(s\) listed but no pod"):
+    with pytest.warns(UserWarning, match=r"early\.tdf: \d+ players listed but no pod"):
         assert read_tom(path).results.height == 0
 
 
@@ -670,7 +670,7 @@ def test_many_podless_files_are_one_warning_and_read_says_each_note_once(
     assert len(said) == 1
     assert said[0].startswith("3 files list players but no pod (TomEvents.unseated); the "
                               f"first, {tmp_path / 'early0.tdf'}: ")
-    with pytest.warns(UserWarning, match=r"one\.tdf: \d+ player\(s\) listed but no pod"):
+    with pytest.warns(UserWarning, match=r"one\.tdf: \d+ players listed but no pod"):
         parse_tom(early, source="one.tdf")  # (one file parsed alone still says it)
     odd = tmp_path / "odd" / "odd.tdf"
     odd.parent.mkdir()
@@ -1013,7 +1013,7 @@ def test_a_tom_round_listed_with_no_match_is_noted(tmp_path: Path, inside: str) 
     f = tmp_path / "cup.tdf"
     f.write_text(text[:end] + f'<round number="5" type="1" stage="8">{inside}</round>'
                  + text[end:])
-    with pytest.warns(UserWarning, match=r"cup\.tdf: 1 round\(s\) listed with no match, e\.g\. "
+    with pytest.warns(UserWarning, match=r"cup\.tdf: 1 round listed with no match, e\.g\. "
                                          r"round 5 of 'cup'"):
         ev = read_tom(f)
     assert ev.empty_rounds.rows() == [(str(f), "cup", 5)]

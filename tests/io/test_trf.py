@@ -508,7 +508,7 @@ def test_games_past_the_declared_rounds_are_a_note(tmp_path: Path) -> None:
     with pytest.warns(ImportNotesWarning, match=r"rounds_declared ×1"):
         src = sf.read(fewer)
     assert src.notes.filter(pl.col("kind") == "rounds_declared")["detail"].to_list() == [
-        "XXR declares 2 round(s) but the player lines hold round 4: the results are read "
+        "XXR declares 2 rounds but the player lines hold round 4: the results are read "
         "as they are"]
     more = tmp_path / "more.trf"
     more.write_text(text.replace("XXR 4", "XXR 9"))
@@ -557,7 +557,7 @@ def test_fewer_declared_rounds_than_played_warn_from_read_trf(tmp_path: Path) ->
     ``sf.read``'s only: ``read_trf`` read it without a word."""
     path = tmp_path / "fewer.trf"
     path.write_text((FIXTURES / "all_codes.trf").read_text().replace("XXR 4", "XXR 2"))
-    with pytest.warns(UserWarning, match=r"fewer\.trf: XXR declares 2 round\(s\) but the "
+    with pytest.warns(UserWarning, match=r"fewer\.trf: XXR declares 2 rounds but the "
                       r"player lines hold round 4: .*Hint: "):
         ev = read_trf(path)
     assert ev.header["rounds_declared"].to_list() == [2]
@@ -628,7 +628,7 @@ def test_trf2026_records_that_change_scores_are_reported_not_applied(tmp_path: P
     assert src.notes.filter(pl.col("kind") == "not_applied")["detail"].to_list()[0] == (
         "line 2: record 162 declares a scoring system (W 3, D 1) other than 1 / ½ / 0: "
         "the standings score 1 / ½ / 0")
-    with pytest.warns(UserWarning, match=r"3 record\(s\) that would change the scores"):
+    with pytest.warns(UserWarning, match=r"3 records that would change the scores are"):
         read_trf(path)
 
 
@@ -847,14 +847,14 @@ def test_declared_points_the_round_blocks_do_not_give_are_said(tmp_path: Path) -
     with pytest.warns(ImportNotesWarning, match=r"declared_points ×1"):
         src = sf.read(path)
     assert src.notes.select("kind", "player_id", "detail").rows() == [
-        ("declared_points", "2", "B declares 1.0 points, its round blocks give 0.0: the "
+        ("declared_points", "2", "the file declares 1 point, the round blocks give 0: the "
          "standings count the round blocks")]
     report = sf.validate(src)
     assert report.problems.filter(pl.col("kind") == "import_note")["player_id"].to_list() == [
         "2"]
-    with pytest.warns(UserWarning, match=r"club: 1 player\(s\) whose declared points are not "
+    with pytest.warns(UserWarning, match=r"club: 1 player whose declared points are not "
                       r"what their round blocks give, e\.g\. player 2 \(B\): the file declares "
-                      r"1 points, the round blocks give 0; the standings count the round "
+                      r"1 point, the round blocks give 0: the standings count the round "
                       r"blocks\. Hint: check the standings"):
         read_trf(path)
 
