@@ -81,6 +81,7 @@ __all__ = [
     "Source",
     "check_workers",
     "each_file_once",
+    "empty_round_detail",
     "event_keys",
     "expand",
     "expand_resolved",
@@ -2361,9 +2362,21 @@ def _empty_round_notes(empty: pl.DataFrame, where: pl.DataFrame) -> pl.DataFrame
         pl.col("source_file").alias("file"), "event_id", "round",
         pl.lit(None, dtype=pl.String).alias("player_id"),
         pl.lit(None, dtype=pl.String).alias("opponent_id"), pl.lit("empty_round").alias("kind"),
-        pl.lit("the file lists this round with no match: no result of it is in the file "
-               "(not yet paired, or lost); the standings are those of the rounds it "
-               "holds").alias("detail"))
+        empty_round_detail().alias("detail"))
+
+
+def empty_round_detail(named: pl.Expr | None = None) -> pl.Expr:
+    """What an ``empty_round`` import note says (a round a file lists with no match: TOM,
+    decklist files), the one sentence of both readers; ``named``: the round's name where
+    the note has no round number (a decklist round's name).
+
+    >>> pl.select(empty_round_detail(pl.lit("Round 9"))).item()[:47]
+    "the file lists round 'Round 9' with no match: n"
+    """
+    which = pl.lit("this round") if named is None else pl.format("round '{}'", named)
+    return pl.format("the file lists {} with no match: no result of that round is in the "
+                     "file (lost in the export, or not yet paired); the standings are those "
+                     "of the rounds it holds", which)
 
 
 def _no_match_notes(ev: TomEvents, where: pl.DataFrame) -> pl.DataFrame:

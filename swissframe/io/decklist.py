@@ -73,6 +73,7 @@ from swissframe.io._files import (
     MAX_DIGITS,
     bom_decoded,
     check_workers,
+    empty_round_detail,
     expand_resolved,
     read_decompressed,
     shown,
@@ -1910,9 +1911,7 @@ def _empty_rounds(events: pl.DataFrame, report: list[pl.DataFrame]) -> None:
     if hollow.height:
         report.append(_report(hollow.with_columns(
             pl.lit(None).alias("round"), pl.lit(None).alias("player_id")), "empty_round",
-            pl.format("the file lists round '{}' with no match: no result of that round is "
-                      "in the file (lost in the export, or not yet paired); the standings "
-                      "are those of the rounds it holds", pl.col("empty_rounds"))))
+            empty_round_detail(pl.col("empty_rounds"))))
 
 
 def _with_path(exc: ImportFormatError, events: pl.DataFrame) -> ImportFormatError:
