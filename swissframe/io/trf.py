@@ -730,20 +730,24 @@ def _player_fields(line: str, lineno: int, src: str, event_id: str
         b = rest[i * _BLOCK:(i + 1) * _BLOCK].ljust(_BLOCK)
         if not b.strip():
             continue
-        bwhere = f"{where}, round {rnd} (columns {92 + i * _BLOCK}-{101 + i * _BLOCK})"
         if b[4] != " " or b[6] != " " or b[8:].strip():
+            bwhere = _block_where(where, i)
             msg = (f"{bwhere}: malformed round block {b!r}. Hint: a block is "
                    "'OOOO C R  ' (opponent in 4 columns, colour, result); the line is "
                    "misaligned.")
             raise ImportFormatError(msg)
-        opp = _field_int(b[0:4], what="opponent number", where=bwhere)
+        digits = b[0:4].strip()  # (the usual block's number read at once; else checked)
+        opp = (int(digits) if digits.isascii() and digits.isdigit() else
+               _field_int(b[0:4], what="opponent number", where=_block_where(where, i)))
         # TRF-2026: "letter codes are case-insensitive" ('W' colour, 'h' bye)
         colour, code = b[5].lower(), b[7].upper()
         if colour not in _COLOURS:
+            bwhere = _block_where(where, i)
             msg = (f"{bwhere}: unknown colour {b[5]!r}. Hint: TRF colours are 'w', 'b' "
                    "or '-'.")
             raise ImportFormatError(msg)
         if code not in TRF_RESULT_CODES:
+            bwhere = _block_where(where, i)
             msg = (f"{bwhere}: unknown result code {b[7]!r}. Hint: TRF-16 codes are "
                    f"{' '.join(c for c in TRF_RESULT_CODES if c != ' ')} (see "
                    "swissframe.io.trf.TRF_RESULT_CODES).")
@@ -757,15 +761,18 @@ def _player_fields(line: str, lineno: int, src: str, event_id: str
         if code == " ":
             continue  # '0000 -  ': not paired, handled with the blank blocks
         if kind.opponent == "required" and opp_id is None:
+            bwhere = _block_where(where, i)
             msg = (f"{bwhere}: result {code!r} ({kind.meaning}) without an opponent. "
                    "Hint: a game result needs the opponent's start number; byes use "
                    "H/F/U/Z.")
             raise ImportFormatError(msg)
         if kind.opponent == "forbidden" and opp_id is not None:
+            bwhere = _block_where(where, i)
             msg = (f"{bwhere}: {kind.meaning} ({code!r}) with opponent {opp_id}. "
                    "Hint: a bye's opponent is 0000.")
             raise ImportFormatError(msg)
         if opp_id == pid:
+            bwhere = _block_where(where, i)
             msg = f"{bwhere}: the player is paired with themself. Hint: the file is damaged."
             raise ImportFormatError(msg)
         blocks.append({"round": rnd, "opponent_id": opp_id, "color": _COLOURS[colour],
@@ -774,6 +781,12 @@ def _player_fields(line: str, lineno: int, src: str, event_id: str
         blk["event_id"] = event_id
         blk["player_id"] = pid
     return player, blocks
+
+
+def _block_where(where: str, i: int) -> str:
+    """Where the ``i``-th round block of a player line is, for its errors (built only
+    for one: a file's every block paid the text)."""
+    return f"{where}, round {i + 1} (columns {92 + i * _BLOCK}-{101 + i * _BLOCK})"
 
 
 #: A TRF line end (the file's own: not the other separators ``str.splitlines`` knows).
