@@ -100,13 +100,15 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
         :data:`EXPLAIN_COLUMNS`, then for a ruleset with Buchholz-type criteria (FIDE)
         :data:`CHESS_EXPLAIN_COLUMNS`, then ``player_dropped`` (whether the player
         dropped: the same on every row). ``result`` is ``win``/``loss``/``draw``/``bye``/
-        ``unopposed loss``/``half-point bye``; ``opp_mwp_raw`` is the opponent's win rate
-        before the floor and cap, ``opp_mwp`` what enters the player's OMW% (null when the
-        round is ``excluded``), likewise for game-win rates; ``opp_omwp`` feeds OOMW%. The
-        last row (``result = "average"``) holds the player's OMW% / OGW% / OOMW% in the
-        ``opp_mwp`` / ``opp_gwp`` / ``opp_omwp`` columns and the arithmetic in ``note``.
-        Values are taken at the round the ruleset evaluates the player (e.g. a dropped
-        Pokémon player's drop round).
+        ``unopposed loss``/``half-point bye``; for a chess ruleset a round not played over
+        the board is told by its Art. 16 class (:data:`~swissframe.schema.UNPLAYED_WORDS`:
+        ``forfeit win``, ``zero-point bye``, ``absent`` …). ``opp_mwp_raw`` is the
+        opponent's win rate before the floor and cap, ``opp_mwp`` what enters the
+        player's OMW% (null when the round is ``excluded``), likewise for game-win rates;
+        ``opp_omwp`` feeds OOMW%. The last row (``result = "average"``) holds the
+        player's OMW% / OGW% / OOMW% in the ``opp_mwp`` / ``opp_gwp`` / ``opp_omwp``
+        columns and the arithmetic in ``note``. Values are taken at the round the ruleset
+        evaluates the player (e.g. a dropped Pokémon player's drop round).
 
     Examples
     --------
