@@ -72,6 +72,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
 import polars as pl
@@ -114,6 +115,7 @@ __all__ = [
     "REQUIRED_COLUMNS",
     "RESULT_COLUMNS",
     "UNPLAYED_KINDS",
+    "UNPLAYED_WORDS",
     "VOCABULARY",
     "find_problems",
     "from_matches",
@@ -171,6 +173,13 @@ UNPLAYED_KINDS: Final = (
     "zero_bye",
     "absent",
 )
+#: How each ``unplayed`` kind is told (FIDE C.07 Art. 16's classes, TRF-16's codes): the
+#: result words of a chess round not played over the board (``explain``).
+UNPLAYED_WORDS: Final[Mapping[str, str]] = MappingProxyType({
+    "forfeit_win": "forfeit win", "forfeit_loss": "forfeit loss",
+    "pairing_bye": "pairing-allocated bye", "full_bye": "full-point bye",
+    "half_bye": "half-point bye", "zero_bye": "zero-point bye", "absent": "absent"})
+
 #: The ``unplayed`` kinds of a forfeited match, one on each seat (the two seats agree:
 #: ``forfeit_mismatch``); read by the contract's checks and the chess criteria.
 FORFEITS: Final = ("forfeit_win", "forfeit_loss")

@@ -594,7 +594,8 @@ def sonneborn_berger(ctx: Context, *, name: str = "sb", cut: int = 0, median: in
     Cut-n / Median-n (Art. 14) as TieBreakServer applies them to SB: ``cut + median``
     times the contribution of the lowest-*scoring* opponent goes — a voluntarily unplayed
     round's instead when there is one and the lowest opponent's contribution is not
-    larger (Art. 16.5) — then ``median`` times the highest-scoring opponent's."""
+    larger (Art. 16.5: the 2023 and 2026 rules only, :func:`vur_first`) — then ``median``
+    times the highest-scoring opponent's."""
     unit = ctx.unit
     if not cut and not median and SHARED_SUMS:  # (one group-by with Buchholz's)
         return _projected(ctx, _terms_sums(ctx), name,
@@ -607,20 +608,25 @@ def sonneborn_berger(ctx: Context, *, name: str = "sb", cut: int = 0, median: in
         most = int(terms.group_by(ctx.pkeys).len().select(pl.col("len").max())
                    .pipe(collect).item() or 0)
         terms = _cut_lowest_scoring(terms, ctx.pkeys, min(cut + median, most),
-                                    min(median, most))
+                                    min(median, most), vur_first=vur_first(ctx.rules))
     agg = terms.group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s"))
     return _finish(ctx, agg, name, unit * unit)
 
 
-def _cut_lowest_scoring(terms: pl.LazyFrame, pk: list[str], low: int, high: int
-                        ) -> pl.LazyFrame:
+def _cut_lowest_scoring(terms: pl.LazyFrame, pk: list[str], low: int, high: int, *,
+                        vur_first: bool) -> pl.LazyFrame:
     """Drop ``low`` times the lowest-scoring opponent's contribution ``_c`` (by ``_val``,
-    then ``_c``, then round; a VUR's instead unless that opponent's contribution is larger
-    than the lowest VUR's), then ``high`` times the highest-scoring opponent's."""
+    then ``_c``, then round; where ``vur_first`` — Art. 16.5, :func:`vur_first`, as for
+    Buchholz — a VUR's instead unless that opponent's contribution is larger than the
+    lowest VUR's), then ``high`` times the highest-scoring opponent's."""
     t = terms
     for _ in range(low):
         lowest = (t.sort("_val", "_c", "round").group_by(pk, maintain_order=True)
                   .agg(pl.col("round").first().alias("_ar"), pl.col("_c").first().alias("_av")))
+        if not vur_first:  # (the 2009 rule and no adjustment: the lowest opponent's goes)
+            t = t.join(lowest.select(*pk, pl.col("_ar").alias("round")), on=[*pk, "round"],
+                       how="anti")
+            continue
         vur = (t.filter(pl.col("_vur")).sort("_c", "_val", "round")
                .group_by(pk, maintain_order=True)
                .agg(pl.col("round").first().alias("_vr"), pl.col("_c").first().alias("_vv")))
@@ -700,12 +706,14 @@ def _rows_aggs(vur_kinds: tuple[str, ...], readers: frozenset[str]) -> tuple[pl.
 def progressive(ctx: Context, *, name: str = "ps", cut: int = 0) -> pl.LazyFrame:
     """Progressive (cumulative) score: the sum of the running totals after each round
     (byes and forfeits count with their points; rules.md §4.1); ``cut`` leaves out the
-    running totals of the first ``cut`` rounds (PS/Cn)."""
+    running totals of the first ``cut`` rounds the event played (PS/Cn): the rounds by
+    their place, not their numbers (numbered 3, 5, 7, PS/C1 leaves out round 3's;
+    :func:`~swissframe.engine._record.round_position`)."""
     if not cut and SHARED_SUMS:  # (every round: they start at 1; a group-by with the counts)
         return _projected(ctx, _rows_sums(ctx, "_ps"), name,
                           _total_columns(("_ps", 0), name, ctx.unit))
     agg = (ctx.rows.sort("round").with_columns(_c=pl.col("_pts").cum_sum().over(ctx.pkeys))
-           .filter(pl.col("round") > cut)
+           .filter(round_position(ctx.keys) > cut)
            .group_by(ctx.pkeys).agg(pl.col("_c").sum().alias("_s")))
     return _finish(ctx, agg, name, ctx.unit)
 

@@ -39,7 +39,7 @@ from swissframe.engine.standings import (
 from swissframe.engine.tiebreakers import TIEBREAKERS, Context
 from swissframe.errors import DataError, check_id, did_you_mean
 from swissframe.rules._ruleset import Ruleset, get
-from swissframe.schema import key_columns
+from swissframe.schema import UNPLAYED_WORDS, key_columns
 
 __all__ = ["CHESS_EXPLAIN_COLUMNS", "EXPLAIN_COLUMNS", "explain"]
 
@@ -59,6 +59,13 @@ CHESS_EXPLAIN_COLUMNS: Final = ("opp_score", "opp_score_adj", "bh_value", "vur",
 #: The columns of a row that :func:`explain`'s table keeps as they are (the others of
 #: :data:`EXPLAIN_COLUMNS` it writes).
 _ROW_KEYS: Final = ("event_id", "player_id", "round", "opponent_id")
+
+
+#: Where the Buchholz value of a round not played over the board comes from, by
+#: ``Ruleset.unplayed_rounds`` (the note of such a round in :func:`explain`).
+_UNPLAYED_SOURCE: Final = {"fide-2023": "C.07 Art. 16", "fide-2026": "C.07 Art. 16, 2026",
+                           "fide-2009": "the 2009 virtual opponent",
+                           "as_played": "the scheduled opponent's score"}
 
 
 def _fmt(x: pl.Expr) -> pl.Expr:
@@ -93,13 +100,15 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
         :data:`EXPLAIN_COLUMNS`, then for a ruleset with Buchholz-type criteria (FIDE)
         :data:`CHESS_EXPLAIN_COLUMNS`, then ``player_dropped`` (whether the player
         dropped: the same on every row). ``result`` is ``win``/``loss``/``draw``/``bye``/
-        ``unopposed loss``/``half-point bye``; ``opp_mwp_raw`` is the opponent's win rate
-        before the floor and cap, ``opp_mwp`` what enters the player's OMW% (null when the
-        round is ``excluded``), likewise for game-win rates; ``opp_omwp`` feeds OOMW%. The
-        last row (``result = "average"``) holds the player's OMW% / OGW% / OOMW% in the
-        ``opp_mwp`` / ``opp_gwp`` / ``opp_omwp`` columns and the arithmetic in ``note``.
-        Values are taken at the round the ruleset evaluates the player (e.g. a dropped
-        Pokémon player's drop round).
+        ``unopposed loss``/``half-point bye``; for a chess ruleset a round not played over
+        the board is told by its Art. 16 class (:data:`~swissframe.schema.UNPLAYED_WORDS`:
+        ``forfeit win``, ``zero-point bye``, ``absent`` …). ``opp_mwp_raw`` is the
+        opponent's win rate before the floor and cap, ``opp_mwp`` what enters the
+        player's OMW% (null when the round is ``excluded``), likewise for game-win rates;
+        ``opp_omwp`` feeds OOMW%. The last row (``result = "average"``) holds the
+        player's OMW% / OGW% / OOMW% in the ``opp_mwp`` / ``opp_gwp`` / ``opp_omwp``
+        columns and the arithmetic in ``note``. Values are taken at the round the ruleset
+        evaluates the player (e.g. a dropped Pokémon player's drop round).
 
     Examples
     --------
@@ -193,12 +202,21 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
     written = {*EXPLAIN_COLUMNS, *CHESS_EXPLAIN_COLUMNS} - {*keys, *_ROW_KEYS}
     rows = ctx.rows.filter(pl.col("player_id") == player_id).drop(written, strict=False)
     earned_as_opp = rules.earned_bye_opponent is not None
+    # a chess round not played over the board is told by its Art. 16 class (a forfeit, a
+    # zero-point bye, an absence: not a played "win" or the card games' "unopposed loss")
+    chess = any(c.function in {"buchholz", "sb"}
+                for c in (*rules.criteria, *rules.columns))
     result = (pl.when(pl.col("_bye")).then(pl.lit("bye"))
               .when(pl.col("_unpaired") & pl.col("_draw")).then(pl.lit("half-point bye"))
               .when(pl.col("_unpaired")).then(pl.lit("unopposed loss"))
               .when(pl.col("_win")).then(pl.lit("win"))
               .when(pl.col("_loss")).then(pl.lit("loss"))
               .otherwise(pl.lit("draw")))
+    if chess:
+        result = (pl.when(pl.col("_kind").is_not_null())
+                  .then(pl.col("_kind").replace_strict(dict(UNPLAYED_WORDS),
+                                                       return_dtype=pl.String))
+                  .otherwise(result))
     # an opponent met again counts once with distinct_opponents: the later meetings are
     # left out of the averages, as tiebreakers._faced leaves them
     again = (pl.col("round").rank("ordinal").over("opponent_id") > 1
@@ -245,8 +263,6 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
                             pl.when(pl.col("opp_dropped")).then(pl.lit(" (dropped)"))
                             .otherwise(pl.lit(""))))
             .otherwise(pl.lit("")))
-    chess = any(c.function in {"buchholz", "sb"}
-                for c in (*rules.criteria, *rules.columns))
     extra: list[str] = []
     if chess:
         from swissframe.engine._chess import chess_terms
@@ -264,9 +280,15 @@ def _table(ctx: Context, player_id: str, rules: Ruleset, dropped_final: bool) ->
         bh = pl.col("bh_value")
         value = (pl.when(bh == bh.floor()).then(bh.cast(pl.Int64).cast(pl.String))
                  .otherwise(bh.round(4).cast(pl.String)))
+        # (the rule the value comes from: Art. 16's dummy, the 2009 virtual opponent, or
+        # the scheduled opponent's score as played)
+        source = _UNPLAYED_SOURCE[rules.unplayed_rounds]
         note = (pl.when(pl.col("_unpaired") & bh.is_not_null())
-                .then(pl.format("{}, no opponent: Buchholz counts {} for this round "
-                                "(C.07 Art. 16)", pl.col("result"), value))
+                .then(pl.format(f"{{}}, no opponent: Buchholz counts {{}} for this round "
+                                f"({source})", pl.col("result"), value))
+                .when(pl.col("_kind").is_not_null() & bh.is_not_null())
+                .then(pl.format(f"{{}}, not played: Buchholz counts {{}} for this round "
+                                f"({source})", pl.col("result"), value))
                 .otherwise(note))
     t = t.with_columns(note=note)
     body = t.sort("round").select(*keys, "player_id", "round", "opponent_id", "result",

@@ -249,3 +249,24 @@ def test_validate_names_the_one_file_and_event_once(tmp_path: Path,
     out = capsys.readouterr().out
     assert "all in file" not in out
     assert all(x.startswith("  - file ") for x in out.splitlines() if x.startswith("  - "))
+
+
+@pytest.mark.filterwarnings("ignore::swissframe.errors.ImportNotesWarning")
+def test_chess_explain_tells_each_unplayed_round_and_counts_its_wins(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``explain`` of a TRF tells a forfeit, a bye of each kind and an absence in chess
+    words (C.07 Art. 16.2), never the card games' "unopposed loss", and its WIN line
+    still counts a forfeit win against nobody (the round's result was "bye") and a
+    pairing-allocated bye among the rounds won (C.07 Art. 7.2)."""
+    f = "tests/fixtures/trf/all_codes.trf"
+    outs = {}
+    for player in ("Delta, Dan", "Echo, Eve", "Hotel, Hal", "Bravo, Ben"):
+        assert main(["explain", f, "--player", player, "--rules", "fide"]) == 0
+        outs[player] = " ".join(capsys.readouterr().out.split())
+    text = " ".join(outs.values())
+    assert "unopposed loss" not in text
+    for words in ("forfeit win", "forfeit loss", "pairing-allocated bye", "zero-point bye",
+                  "absent"):
+        assert words in text, words
+    assert "WIN = 1 (round 3)" in outs["Delta, Dan"]
+    assert "WIN = 3 (rounds 1, 2, 3)" in outs["Echo, Eve"]

@@ -10,9 +10,12 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
 import swissframe as sf
 from swissframe.rules import Criterion, buchholz
+from tests.engine.test_reference_presets import frame, make_event
 from tests.helpers import SHARED_ROOT, decisive, games
 
 SHARED = SHARED_ROOT
@@ -715,3 +718,76 @@ def test_unplayed_rounds_count_the_rounds_played_not_their_numbers(preset: str,
     koya = sf.standings(games(spec), dataclasses.replace(sf.rules.get(preset),
                                                          name="ks", columns=(ks,)))
     assert by_player(koya, "ks")["X"] == 1.0
+
+
+#: Every registered chess criterion, with the modifiers that read rounds or unplayed rounds.
+EVERY = (*ALL, buchholz(cut=1, median=1, name="bh_c1m1"),
+         Criterion("sb_c1", "sb", params=(("cut", 1),)),
+         Criterion("sb_c2", "sb", params=(("cut", 2),)),
+         Criterion("sb_m1", "sb", params=(("median", 1),)),
+         Criterion("ps_c1", "ps", params=(("cut", 1),)),
+         Criterion("ps_c2", "ps", params=(("cut", 2),)),
+         Criterion("fb", "fore_buchholz"), Criterion("fb_c1", "fore_buchholz",
+                                                     params=(("cut", 1),)),
+         Criterion("abh"), Criterion("ks", "koya"), Criterion("aob"), Criterion("vur"),
+         Criterion("num"), Criterion("ge"))
+
+
+def test_progressive_cut_leaves_out_the_first_rounds_played_not_numbers() -> None:
+    """PS/Cn leaves out the running totals of the event's first n rounds: numbered 3, 5, 7,
+    those are the rounds numbered 3 (and 5), not the numbers 1 and 2, which no row has.
+    A wins, draws, wins: running totals 1, 1½, 2½, PS 5, PS/C1 4, PS/C2 2½ (the cut
+    compared the numbers with n before: 5 and 5)."""
+    ms = [(3, "A", "B", "+"), (3, "C", "D", "="), (5, "A", "C", "="), (5, "B", "D", "+"),
+          (7, "A", "D", "+"), (7, "B", "C", "-")]
+    rules = dataclasses.replace(chess(), name="ps-cuts", columns=EVERY)
+    st_ = sf.standings(decisive(ms), rules)
+    assert (by_player(st_, "ps")["A"], by_player(st_, "ps_c1")["A"],
+            by_player(st_, "ps_c2")["A"]) == (5.0, 4.0, 2.5)
+    plain = sf.standings(decisive([({3: 1, 5: 2, 7: 3}[r], *m) for r, *m in ms]), rules)
+    assert plain.equals(st_)
+
+
+@pytest.mark.parametrize(("rule", "sb_c1"), [("fide-2023", 2.0), ("fide-2026", 2.0),
+                                             ("fide-2009", 2.75)])
+def test_sonneborn_berger_cuts_a_voluntarily_unplayed_round_first_only_under_article_16(
+        rule: str, sb_c1: float) -> None:
+    """Art. 16.5 (2023 and 2026 texts) cuts a voluntarily unplayed round first; the 2009
+    rule (rules.md §4.2) has no such clause, and Buchholz's cuts already read it so
+    (``_chess.vur_first``): Sonneborn-Berger's cut took the VUR under every rule.
+
+    X: half-point bye, beats A, loses to B; X, B, C finish on 1½, A on 2. X's SB terms:
+    round 1 ½ × the dummy (X's 1½ under 2023 and 2026; 2009: 0 + ½ + ½ × 2 = 1½) = ¾,
+    A 2 × 1 = 2, B 1½ × 0 = 0: SB 2¾. Cut-1: the VUR's ¾ (2023, 2026: 2) or the
+    lowest-scoring opponent's, B's 0 (2009: 2¾; it was 2)."""
+    spec = [(1, "X", None, "=", "half_bye"), (1, "C", None, "+", "pairing_bye")]
+    spec += [(r, a, b, res, None) for r, a, b, res in
+             [(1, "A", "B", "+"), (1, "B", "A", "-"), (2, "X", "A", "+"), (2, "A", "X", "-"),
+              (2, "B", "C", "="), (2, "C", "B", "="), (3, "B", "X", "+"), (3, "X", "B", "-"),
+              (3, "A", "C", "+"), (3, "C", "A", "-")]]
+    st_ = sf.standings(games(spec), dataclasses.replace(chess(rule), columns=EVERY))
+    assert by_player(st_, "match_points") == {"X": 1.5, "A": 2.0, "B": 1.5, "C": 1.5}
+    assert (by_player(st_, "sb")["X"], by_player(st_, "sb_c1")["X"]) == (2.75, sb_c1)
+    assert by_player(st_, "bh_c1")["X"] == 3.5  # (the VUR's 1½ or B's 1½: either way)
+
+
+@pytest.mark.parametrize("preset", ["fide", "fide-2026", "fide-2009"])
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(seed=hst.integers(0, 2**32 - 1))
+def test_every_chess_criterion_reads_the_rounds_played(preset: str, seed: int) -> None:
+    """Renumbered with gaps and an offset, an event with byes, forfeits and absences keeps
+    every chess criterion's value, the modifiers' (PS/Cn, SB and Buchholz cuts, FB) too:
+    the rules count rounds by their place (docs/rules-decisions.md, "Rounds are the rounds
+    played")."""
+    rng = random.Random(seed)
+    rows = make_event(seed, "chess")
+    numbers, n = {}, rng.randint(2, 40)
+    for r in sorted({r["round"] for r in rows}):
+        numbers[r] = n
+        n += rng.choice([1, 1, 2, 5])
+    gapped = [{**r, "round": numbers[r["round"]]} for r in rows]
+    rules = dataclasses.replace(sf.rules.get(preset), name=f"{preset}-every", columns=EVERY)
+    cols = [c for c in sf.standings(frame(rows, True), rules).columns if c != "rank"]
+    plain = sf.standings(frame(rows, True), rules).sort("player_id").select(cols)
+    renumbered = sf.standings(frame(gapped, True), rules).sort("player_id").select(cols)
+    assert plain.equals(renumbered), f"{preset} seed={seed} rounds {numbers}"

@@ -126,14 +126,49 @@ def test_a_chess_bye_note_says_what_buchholz_counts_for_it() -> None:
     src = sf.read("tests/fixtures/trf/all_codes.trf")
     eve = src.names.filter(pl.col("name") == "Echo, Eve")["player_id"].item()
     ex = explain(src.results, eve, "fide-2026")
-    bye = ex.filter(pl.col("result") == "bye")
+    bye = ex.filter(pl.col("round") == 2)
     assert bye["note"].to_list() == [
-        "bye, no opponent: Buchholz counts 1.5 for this round (C.07 Art. 16)"]
+        "pairing-allocated bye, no opponent: Buchholz counts 1.5 for this round "
+        "(C.07 Art. 16, 2026)"]
     mtg = explain(sf.from_matches(pl.DataFrame({
         "round": [1, 1], "player_a": ["A", "C"], "player_b": ["B", None],
         "games_a": [2, 2], "games_b": [0, 0], "games_drawn": [0, 0]})), "C", "mtg")
     assert mtg.filter(pl.col("result") == "bye")["note"].to_list() == [
         "bye: not an opponent, left out of averages"]
+
+
+@pytest.mark.filterwarnings("ignore::swissframe.errors.ImportNotesWarning")
+def test_a_chess_round_not_played_is_told_by_its_article_16_class() -> None:
+    """Every TRF-16 code in the explain table of a chess ruleset: a round not played over
+    the board is told by its kind (C.07 Art. 16.2's classes), not as a played win or loss
+    or the card games' "bye" / "unopposed loss", and a forfeit's note says that its
+    Buchholz value is not the opponent's score and which rule gives it. Before, 3's
+    forfeit loss to 1 read "loss" against 1 with 1's Buchholz value unexplained, a
+    double forfeit, a zero-point bye and a round not paired all read "unopposed loss",
+    and U, F and "+" against nobody all read "bye"."""
+    src = sf.read("tests/fixtures/trf/all_codes.trf")
+    ids = dict(src.names.select("name", "player_id").iter_rows())
+    words = {name: explain(src.results, ids[name], "fide").filter(
+        pl.col("result") != "average")["result"].to_list() for name in ids}
+    assert words == {
+        "Alpha, Ann": ["win", "forfeit win", "loss"],
+        "Bravo, Ben": ["loss", "forfeit loss", "absent"],
+        "Charlie, Cat": ["draw", "forfeit loss", "win"],
+        "Delta, Dan": ["draw", "forfeit loss", "forfeit win"],
+        "Echo, Eve": ["win", "pairing-allocated bye", "win"],
+        "Foxtrot, Fay": ["loss", "full-point bye", "loss"],
+        "Golf, Gus": ["draw", "half-point bye", "loss"],
+        "Hotel, Hal": ["draw", "zero-point bye", "win"]}
+    notes = {rule: explain(src.results, ids["Charlie, Cat"], rule).filter(
+        pl.col("round") == 2)["note"].item() for rule in ("fide", "fide-2009")}
+    assert notes == {  # (Cat's 1.5 as the dummy; the virtual opponent ½ + 1 + ½)
+        "fide": "forfeit loss, not played: Buchholz counts 1.5 for this round "
+                "(C.07 Art. 16)",
+        "fide-2009": "forfeit loss, not played: Buchholz counts 2 for this round "
+                     "(the 2009 virtual opponent)"}
+    # the card games keep their words for the same rows
+    mtg = explain(src.results, ids["Hotel, Hal"], "mtg")["result"].to_list()
+    assert mtg[:2] == ["draw", "unopposed loss"]
 
 
 @pytest.mark.parametrize(("rules", "names"), [

@@ -168,9 +168,13 @@ def _sb_lines(c: Criterion, ex: Explained) -> list[str]:
 
 
 def _wins_lines(c: Criterion, ex: Explained) -> list[str]:
-    """Number of wins (C.07 Art. 7.2): the rounds won, a bye among them."""
-    won = [str(r) for r, res in zip(ex.body["round"].to_list(), ex.body["result"].to_list(),
-                                    strict=True) if res in ("win", "bye")]
+    """Number of wins (C.07 Art. 7.2): the rounds won, a bye and a forfeit win among them
+    (a chess result is told by its unplayed kind: ``forfeit win``, ``full-point bye``)."""
+    b = ex.body
+    won = [str(r) for r, res, bye, kind in zip(b["round"].to_list(), b["result"].to_list(),
+                                               b["bye"].to_list(), b["unplayed"].to_list(),
+                                               strict=True)
+           if res == "win" or bye or kind == "forfeit_win"]
     text = f"{len(won)} (round{'' if len(won) == 1 else 's'} {', '.join(won)})" if won else "0"
     value = ex.standing.get(c.name)
     if value is not None and float(value) != len(won):  # type: ignore[arg-type]
