@@ -77,7 +77,7 @@ from swissframe.io._files import (
     say_warnings,
     several_files,
 )
-from swissframe.schema import RESULT_COLUMNS, validate_results
+from swissframe.schema import RESULT_COLUMNS, UNPLAYED_WORDS, validate_results
 
 __all__ = [
     "TRF_RESULT_CODES",
@@ -101,7 +101,8 @@ class TrfCode(NamedTuple):
     """``"required"``, ``"optional"`` (forfeits) or ``"forbidden"`` (byes)."""
 
 
-#: Every TRF-16 result code (plus ``" "`` = not paired).
+#: Every TRF-16 result code (plus ``" "`` = not paired); an unplayed round named as every
+#: surface names its kind (``schema.UNPLAYED_WORDS``).
 TRF_RESULT_CODES: Final[Mapping[str, TrfCode]] = {
     "1": TrfCode("win", (1, 0, 0), None, "required"),
     "=": TrfCode("draw", (0, 0, 1), None, "required"),
@@ -109,12 +110,12 @@ TRF_RESULT_CODES: Final[Mapping[str, TrfCode]] = {
     "W": TrfCode("unrated win", (1, 0, 0), None, "required"),
     "D": TrfCode("unrated draw", (0, 0, 1), None, "required"),
     "L": TrfCode("unrated loss", (0, 1, 0), None, "required"),
-    "+": TrfCode("forfeit win", (1, 0, 0), "forfeit_win", "optional"),
-    "-": TrfCode("forfeit loss", (0, 1, 0), "forfeit_loss", "optional"),
-    "U": TrfCode("pairing-allocated bye", (1, 0, 0), "pairing_bye", "forbidden"),
-    "F": TrfCode("full-point bye", (1, 0, 0), "full_bye", "forbidden"),
-    "H": TrfCode("half-point bye", (0, 0, 1), "half_bye", "forbidden"),
-    "Z": TrfCode("zero-point bye", (0, 1, 0), "zero_bye", "forbidden"),
+    "+": TrfCode(UNPLAYED_WORDS["forfeit_win"], (1, 0, 0), "forfeit_win", "optional"),
+    "-": TrfCode(UNPLAYED_WORDS["forfeit_loss"], (0, 1, 0), "forfeit_loss", "optional"),
+    "U": TrfCode(UNPLAYED_WORDS["pairing_bye"], (1, 0, 0), "pairing_bye", "forbidden"),
+    "F": TrfCode(UNPLAYED_WORDS["full_bye"], (1, 0, 0), "full_bye", "forbidden"),
+    "H": TrfCode(UNPLAYED_WORDS["half_bye"], (0, 0, 1), "half_bye", "forbidden"),
+    "Z": TrfCode(UNPLAYED_WORDS["zero_bye"], (0, 1, 0), "zero_bye", "forbidden"),
     " ": TrfCode("not paired", (0, 1, 0), "absent", "forbidden"),
 }
 
