@@ -231,6 +231,36 @@ def test_ranges_equal_brute_force_extremes() -> None:
         assert diff is None or diff < 1e-12, c
 
 
+#: Pokémon ranked on the three rates the ranges bound (its snapshot, floor, caps and tie
+#: value kept): the engine's values of each, for the brute force to read.
+POKEMON_RATES = dataclasses.replace(
+    sf.rules.POKEMON, name="pokemon-rates",
+    criteria=tuple(sf.rules.Criterion(n) for n in ("match_points", "omwp", "gwp", "ogwp")))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6))
+@example(seed=27)
+def test_ranges_of_a_dropped_player_are_the_values_frozen_at_the_drop(seed: int) -> None:
+    """Pokémon takes a dropped player's values at the round they last played
+    (``snapshot="last_round"``): their ranges are those values, which the standings show
+    whatever the round brings. Before, the ranges were over the round's outcomes, as if
+    they were not frozen: OMW% 72.2–77.8% for a player the standings then showed at
+    83.3% in every outcome (an independent Fraction oracle found it)."""
+    res, pairs = random_event(seed, "d", players=7, rounds=3, drop=0.3)
+    if not pairs.height:
+        return
+    truth = brute_force(res, pairs, 4, POKEMON_RATES)
+    got = cut.next_round_ranges(res, pairs, POKEMON_RATES)
+    both = got.join(truth, on=["event_id", "player_id", "outcome"], suffix="_bf")
+    assert both.height == truth.height == got.height
+    for c in ("omwp_min", "omwp_max", "gwp_min", "gwp_max", "ogwp_min", "ogwp_max"):
+        assert both.filter((pl.col(c) - pl.col(c + "_bf")).abs() > 1e-12).height == 0, (
+            c, both.filter((pl.col(c) - pl.col(c + "_bf")).abs() > 1e-12))
+    # the ranges do not depend on what the ruleset ranks by
+    assert_frame_equal(cut.next_round_ranges(res, pairs, "pokemon"), got)
+
+
 def _soundness(seeds: list[int], top: int, **kw: object) -> tuple[int, int, int]:
     res, pairs = _events(seeds, **kw)
     truth = brute_force(res, pairs, top)
