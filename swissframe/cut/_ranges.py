@@ -7,10 +7,9 @@ unit (:func:`swissframe.cut._round.ranges_by_seat`): two opponents who meet cann
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Final
-
-import dataclasses
 
 import polars as pl
 

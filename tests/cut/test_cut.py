@@ -261,6 +261,48 @@ def test_ranges_of_a_dropped_player_are_the_values_frozen_at_the_drop(seed: int)
     assert_frame_equal(cut.next_round_ranges(res, pairs, "pokemon"), got)
 
 
+def _with_missed_rounds(seed: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A random event whose analysed round seats a late entrant (no earlier row) and two
+    players who missed an earlier round (one match's rows of round 2 left out): Pokémon
+    counts a loss for each of those rounds once the player plays again (TRH §5.2.2,
+    §5.3.3.1; ``late_rounds="loss"``)."""
+    res, pairs = random_event(seed, "m", players=6, rounds=3, drop=0.0)
+    r2 = res.filter(pl.col("round") == 2)
+    gone = r2.filter(pl.col("opponent_id").is_not_null()).sort("player_id")[0]
+    pair = [gone["player_id"].item(), gone["opponent_id"].item()]
+    res = res.filter(~((pl.col("round") == 2) & pl.col("player_id").is_in(pair)))
+    rnd = int(pairs["round"][0])
+    bye = pairs.filter(pl.col("opponent_id").is_null())["player_id"].to_list()
+    late = (pl.DataFrame({"event_id": "m", "round": rnd, "player_id": ["late", *bye],
+                          "opponent_id": [bye[0] if bye else None, "late"][:1 + len(bye)]})
+            .cast({"round": pl.Int64}))
+    return res, pl.concat([pairs.filter(pl.col("opponent_id").is_not_null()), late])
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10**6), top=st.integers(1, 4))
+@example(seed=2, top=2)
+@example(seed=5, top=1)
+def test_cut_analyses_count_the_losses_of_missed_rounds(seed: int, top: int) -> None:
+    """A player seated in the analysed round after missing earlier rounds (a late
+    entrant, or one who missed a round and came back) has a loss for each missed round
+    once that round is played, as the engine counts them (``late_rounds="loss"``). The
+    analysed round's records left them out: their opponents' OMW% ranges were too high,
+    and ``cut_status`` proved players "eliminated" by those ranges who made the top in
+    some outcomes (Pokémon, without enumeration: every real event of more than a few
+    tables)."""
+    res, pairs = _with_missed_rounds(seed)
+    truth = brute_force(res, pairs, top, POKEMON_RATES)
+    got = cut.next_round_ranges(res, pairs, POKEMON_RATES)
+    both = got.join(truth, on=["event_id", "player_id", "outcome"], suffix="_bf")
+    assert both.height == truth.height == got.height
+    for c in ("omwp_min", "omwp_max", "gwp_min", "gwp_max", "ogwp_min", "ogwp_max"):
+        off = both.filter((pl.col(c) - pl.col(c + "_bf")).abs() > 1e-12)
+        assert off.height == 0, (c, off)
+    for rules in (POKEMON_RATES, sf.rules.POKEMON):
+        _bounded_sound(res, pairs, top, rules)
+
+
 def _soundness(seeds: list[int], top: int, **kw: object) -> tuple[int, int, int]:
     res, pairs = _events(seeds, **kw)
     truth = brute_force(res, pairs, top)
@@ -344,7 +386,8 @@ def test_next_round_ranges_refuse_opponent_options() -> None:
         cut.next_round_ranges(res, pairs, "cardsrealm-e1")
 
 
-def _bounded_sound(res: pl.DataFrame, pairs: pl.DataFrame, top: int, rules: str) -> None:
+def _bounded_sound(res: pl.DataFrame, pairs: pl.DataFrame, top: int,
+                   rules: str | sf.Ruleset) -> None:
     """Without enumeration (``exact_limit=0``), every proved status agrees with brute force."""
     truth = brute_force(res, pairs, top, rules)
     got = cut.cut_status(res, pairs, top, rules, exact_limit=0, n_sims=0)
