@@ -168,11 +168,13 @@ def random_event(seed: int, ev: str, *, players: int | None = None, rounds: int 
 
 
 def brute_force(res: pl.DataFrame, pairs: pl.DataFrame, top: int,
-                rules: str | sf.Ruleset = "mtg") -> pl.DataFrame:
+                rules: str | sf.Ruleset = "mtg",
+                space: tuple[tuple[int, int, int], ...] | None = None) -> pl.DataFrame:
     """Every scenario of every event's final round through the engine: per (player,
-    outcome) the truth (all / any makes the cut, share) and the tiebreaker extremes."""
+    outcome) the truth (all / any makes the cut, share) and the tiebreaker extremes.
+    ``space``: the results a match ends in (None: the ruleset's; One Piece has no draw)."""
     frames, levels = [], []
-    space = sf.rules.get(rules).match_outcomes  # (the ruleset's match: One Piece has no draw)
+    space = sf.rules.get(rules).match_outcomes if space is None else space
     for (ev,), p in pairs.group_by("event_id"):
         rnd = int(p["round"][0])
         ms = [(r["player_id"], r["opponent_id"]) for r in p.iter_rows(named=True)
@@ -424,7 +426,30 @@ def test_two_game_matches_scored_with_game_points() -> None:
     _bounded_sound(res, pairs, 1, "melee-two-game")
     rng = cut.next_round_ranges(res, pairs, rules="melee-two-game", by_score=True)
     a_pts = rng.filter(pl.col("player_id") == "A").select("score", "match_points").rows()
-    assert dict(a_pts) == {"2-0": 14, "2-1": 13, "1-2": 10, "0-2": 7, "0-0-3": 7}
+    assert dict(a_pts) == {"2-0": 14, "1-1": 10, "0-2": 7, "1-0-1": 10, "0-1-1": 7,
+                           "0-0-2": 7}
+
+
+def test_two_game_matches_end_in_two_game_results() -> None:
+    """A two-game match (melee.gg, rules.md §3.2) ends 2-0, 1-1 (3 points each), 0-2, a
+    game won and one drawn, or the 0-0-2 intentional draw: never 2-1, which a third game
+    would need. The analyses enumerated the best-of-three's 2-1 and 1-2 (6 and 3 points)
+    and missed the 1-1 split, so every probability and every status proved by a split
+    was of another game. Here C and D split round 1; after A-C and B-D, with the split the
+    round's draw, exact shares equal the engine's brute force over the two-game results."""
+    two = ((2, 0, 0), (1, 1, 0), (0, 2, 0), (1, 0, 1), (0, 1, 1), (0, 0, 2))
+    assert sf.rules.get("melee-two-game").match_outcomes == two
+    res = _long([("e", 1, "A", "B", 2, 0, 0), ("e", 1, "C", "D", 1, 1, 0),
+                 ("e", 1, "E", "F", 1, 0, 1)])
+    pairs = _pairs("e", 2, [("A", "C"), ("B", "D"), ("E", "F")])
+    for top in (1, 2, 3):
+        truth = brute_force(res, pairs, top, "melee-two-game", space=two)
+        got = cut.cut_status(res, pairs, top, "melee-two-game", exact_limit=10**6, n_sims=0)
+        both = got.join(truth, on=["event_id", "player_id", "outcome"])
+        assert both.height == got.height == truth.height
+        off = both.filter((pl.col("probability") - pl.col("share")).abs() > 1e-12)
+        assert off.height == 0, (top, off)
+        _bounded_sound(res, pairs, top, "melee-two-game")
 
 
 def test_match_wins_first_sound_with_draws() -> None:
