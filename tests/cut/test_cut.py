@@ -751,6 +751,25 @@ def test_id_report_safe_and_counterfactual() -> None:
     assert 0 < e["cf_topn_changed_share"] < 1
 
 
+def test_id_report_plays_an_id_out_to_the_game_s_own_results() -> None:
+    """The counterfactual replays an intentional draw as one of the ruleset's decisive
+    results (``match_outcomes``): a two-game match's 2-0 (7 points) or 1-0-1 (3), never
+    the best-of-three's 2-1 (6 points), which it used in every game. A and B drew 0-0-2
+    with C on 7 beside them: place 2 after the replay holds 7 points (a 2-0) or 3 (a
+    1-0-1), so the mean is below 6; with 2-0 / 2-1 replays it was 6.5. A best-of-three's
+    replays are as before (the same four scores, in the same order)."""
+    res = _long([("e", 1, "A", "B", 0, 0, 2), ("e", 1, "C", "D", 2, 0, 0)])
+    rep = cut.id_report(res, top=2, rules="melee-two-game", source=[(0, 0, 2)], n_sims=200)
+    mean = rep.events["cf_cut_points_mean"].item()
+    assert 3 < mean < 6, mean
+    assert rep.draws["cf_top_a"].item() + rep.draws["cf_top_b"].item() == pytest.approx(1.0)
+    # a match space with no decisive result: nothing to play the draw out to
+    drawn = dataclasses.replace(sf.rules.MELEE_TWO_GAME, name="drawn-only",
+                                match_outcomes=((0, 0, 2),))
+    none = cut.id_report(res, top=2, rules=drawn, source=[(0, 0, 2)], n_sims=20)
+    assert none.events["cf_cut_points_mean"].is_null().all()
+
+
 def test_id_report_counterfactual_in_chunks_equals_one_pass(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The replays ran as one table of every scenario (50 scenarios of a 20,000-player
