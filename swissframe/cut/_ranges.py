@@ -76,7 +76,10 @@ def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str 
         gwp_min, gwp_max, ogwp_min, ogwp_max`` (fractions). ``outcome`` is win / draw /
         loss (a bye is a win; ``dropped`` for a player not in the pairings);
         ``match_points`` the player's after it (per outcome: the fewest its game scores
-        give, e.g. without a two-game match's sweep bonus).
+        give, e.g. without a two-game match's sweep bonus). A dropped player whose
+        values the ruleset takes at the round they last played (``snapshot=
+        "last_round"``, Pokémon) has those values as both min and max: the round moves
+        nothing the standings show of them.
 
     Examples
     --------
