@@ -323,7 +323,9 @@ def id_report(results: Frame, top: int = 8, rules: str | Ruleset = "mtg", *,
         Source name (or ID game scores) for :func:`detect_intentional_draws`.
     n_sims
         Counterfactual simulations: every ID is replaced by a played-out result drawn
-        uniformly from 2-0, 2-1, 1-2, 0-2; standings per ``scenario_id`` in one pass.
+        uniformly from the ruleset's decisive ``match_outcomes`` (a best-of-three's 2-0,
+        2-1, 1-2, 0-2; a two-game match's 2-0, 0-2, 1-0-1, 0-1-1); standings per
+        ``scenario_id`` in one pass.
     seed
         Random seed (None: fresh entropy, other counterfactuals on each call).
     exact_limit
@@ -427,7 +429,9 @@ def _counterfactual(df: pl.DataFrame, base: pl.DataFrame, rules: Ruleset, top: i
                     n_sims: int, seed: int | None) -> dict[str, pl.DataFrame] | None:
     """Replay every ID as a random decisive result, ``n_sims`` times, in one engine pass."""
     is_id = pl.col("intentional_draw")
-    if n_sims <= 0 or not df.filter(is_id).height:
+    # (a match space without a decisive result has nothing to play an ID out to)
+    decisive = any(o[0] != o[1] for o in rules.match_outcomes)
+    if n_sims <= 0 or not decisive or not df.filter(is_id).height:
         return None
     pairs = (df.filter(is_id & (pl.col("player_id") < pl.col("opponent_id")))
              .select("event_id", "round", "player_id", "opponent_id"))
@@ -459,10 +463,13 @@ def _replayed(df: pl.DataFrame, base: pl.DataFrame, rules: Ruleset, top: int, *,
     grid = (pairs.sort("event_id", "round", "player_id")
             .with_columns(_i=pl.int_range(pl.len()).over("event_id"))
             .join(pl.DataFrame({"scenario_id": np.arange(n_sims)}), how="cross"))
-    scores = np.array([(2, 0), (2, 1), (1, 2), (0, 2)])
-    pick = scores[(keyed_uniform(seed, grid["scenario_id"], grid["_i"]) * 4).astype(np.int64)]
+    # (the ruleset's decisive results, Ruleset.match_outcomes: a best-of-three's 2-0, 2-1,
+    # 1-2, 0-2 — the replays were those in every game, a 2-1 in a two-game match too)
+    scores = np.array([o for o in rules.match_outcomes if o[0] != o[1]], dtype=np.int64)
+    u = keyed_uniform(seed, grid["scenario_id"], grid["_i"])
+    pick = scores[(u * len(scores)).astype(np.int64)]
     grid = grid.with_columns(games_won=pl.Series(pick[:, 0]), games_lost=pl.Series(pick[:, 1]),
-                             games_drawn=pl.lit(0, dtype=pl.Int64))
+                             games_drawn=pl.Series(pick[:, 2]))
     mirror = grid.select("event_id", "round", pl.col("opponent_id").alias("player_id"),
                          pl.col("player_id").alias("opponent_id"), "scenario_id",
                          pl.col("games_lost").alias("games_won"),

@@ -7,7 +7,9 @@ unit (:func:`swissframe.cut._round.ranges_by_seat`): two opponents who meet cann
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from typing import Final
 
 import polars as pl
 
@@ -24,8 +26,9 @@ from swissframe.cut._round import (
 )
 from swissframe.engine._exact import ratio_float
 from swissframe.engine._record import points_unit
+from swissframe.engine.standings import standings
 from swissframe.errors import RulesetError, check_flag
-from swissframe.rules._ruleset import Ruleset, get
+from swissframe.rules._ruleset import GWP, OGWP, OMWP, POINTS, Ruleset, get
 
 __all__ = ["next_round_ranges"]
 
@@ -73,7 +76,10 @@ def next_round_ranges(results: Frame, pairings: Frame | None = None, rules: str 
         gwp_min, gwp_max, ogwp_min, ogwp_max`` (fractions). ``outcome`` is win / draw /
         loss (a bye is a win; ``dropped`` for a player not in the pairings);
         ``match_points`` the player's after it (per outcome: the fewest its game scores
-        give, e.g. without a two-game match's sweep bonus).
+        give, e.g. without a two-game match's sweep bonus). A dropped player whose
+        values the ruleset takes at the round they last played (``snapshot=
+        "last_round"``, Pokémon) has those values as both min and max: the round moves
+        nothing the standings show of them.
 
     Examples
     --------
@@ -134,5 +140,37 @@ def _ranges(rf: RoundFrame, rs: Ruleset, *, by_score: bool) -> pl.DataFrame:
         pl.col("outcome").replace_strict(OUTCOME_ORDER, default=9).alias("_o"))
     if rs.integer_points:
         out = out.with_columns(pl.col("match_points").cast(pl.Int64))
+    out = _frozen(out, rf, rs)
     sort = ["event_id", "player_id", "_o", *(["score"] if by_score else [])]
     return out.sort(sort).drop("_o")
+
+
+#: The rates :func:`next_round_ranges` bounds, as the engine's criteria name them.
+_RATES: Final = ("omwp", "gwp", "ogwp")
+
+
+def _frozen(out: pl.DataFrame, rf: RoundFrame, rs: Ruleset) -> pl.DataFrame:
+    """``out`` with a dropped player's rates where the ruleset takes them at the round
+    they last played (``snapshot="last_round"``, Pokémon's TOM): the engine's values of
+    the rounds before the analysed one, whatever it brings (their opponents' results in
+    it move nothing the standings show). The ranges over the round's outcomes were
+    reported there: a range that did not hold the value the standings then showed.
+
+    The player's own rates are those of that round too: not capped as a dropped
+    player's (the cap of ``cap_dropped`` is the one of the opponents' means after they
+    left, ``engine/_record.eval_rounds``).
+    """
+    if rs.snapshot != "last_round" or not out.filter(pl.col("outcome") == "dropped").height:
+        return out
+    # (the rates alone, whatever the ruleset ranks by: the values at a player's own last
+    # round do not depend on the criteria)
+    rates = dataclasses.replace(rs, criteria=(POINTS, OMWP, GWP, OGWP), columns=())
+    prior = rf.prior.drop("_R").filter(pl.col("event_id").is_in(
+        out.filter(pl.col("outcome") == "dropped")["event_id"].unique().implode()))
+    at_drop = standings(prior, rates).select(*KEY, *(pl.col(c).alias(f"_f_{c}")
+                                                      for c in _RATES))
+    dropped = pl.col("outcome") == "dropped"
+    return (out.join(at_drop, on=KEY, how="left")
+            .with_columns(pl.when(dropped).then(pl.col(f"_f_{c}")).otherwise(pl.col(
+                f"{c}_{end}")).alias(f"{c}_{end}") for c in _RATES for end in ("min", "max"))
+            .drop(*(f"_f_{c}" for c in _RATES)))

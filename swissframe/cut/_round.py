@@ -35,6 +35,7 @@ from swissframe.engine._exact import FALLBACK_SCALE
 from swissframe.engine._record import (
     RateScales,
     aggregate_players,
+    late_rows,
     opponents_as_met,
     own_rates,
     prepare_rows,
@@ -472,12 +473,12 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
     if prior.height == 0:
         msg = "no Swiss rounds in the results. Hint: pass the rounds played so far."
         raise DataError(msg)
-    agg = aggregate_players(prepare_rows(prior.lazy(), rules), ("event_id",)).pipe(collect)
     last = prior.group_by("event_id").agg(pl.col("round").max().alias("_last"))
     o = outcomes.select("k", "gw", "gl", "gd", "mk")
     virtual = pairings is None
     dq = [prior] if DISQUALIFIED in prior.columns else []
     if pairings is None:
+        agg = _records(prior, rules)
         active = agg.join(last, on="event_id").filter(pl.col("last_round") == pl.col("_last"))
         players = agg.select("event_id", "player_id")
         seats_m = (active.select("event_id", "player_id", pl.col("player_id").alias("unit"))
@@ -491,6 +492,7 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
         rnd = (last.join(pr.group_by("event_id").agg(pl.col("round").max().alias("_pr")),
                          on="event_id", how="left")
                .select("event_id", pl.coalesce("_pr", pl.col("_last") + 1).alias("_R")))
+        agg = _records(prior, rules, pr.select("event_id", "player_id").join(rnd, on="event_id"))
         players = pl.concat([agg.select("event_id", "player_id"),
                              pr.select("event_id", "player_id")]).unique()
         matches = pr.filter(pl.col("opponent_id").is_not_null())
@@ -572,6 +574,30 @@ def prepare_round(results: pl.DataFrame | pl.LazyFrame,
                       faced=faced, virtual=virtual, rate_scale=scales.rate.scale,
                       game_scale=scales.game.scale, k_lcm=scales.k_lcm if exact else 1,
                       exact=exact, rules=rules, outcomes=outcomes)
+
+
+def _records(prior: pl.DataFrame, rules: Ruleset, seated: pl.DataFrame | None = None
+             ) -> pl.DataFrame:
+    """Every player's record before the analysed round as the engine counts it once the
+    round is played: with the losses ``late_rounds="loss"`` adds for the rounds a player
+    missed before their last row (``engine/_record.late_rows``: a late entrant's, and one
+    missed between two played). ``seated``: ``event_id, player_id, _R``, the players with a
+    seat in the analysed round ``_R``, which is such a last row: they stand in for it here
+    and are not counted. Without them a late entrant's record had no loss, and their
+    opponents' OMW% ranges and the statuses proved by them were of another event."""
+    rows = prior.lazy()
+    if rules.late_rounds != "as_given":
+        seats = (pl.DataFrame(schema={"event_id": pl.String, "player_id": pl.String,
+                                      "_R": pl.Int64}) if seated is None else seated)
+        stand_in = seats.lazy().select(
+            "event_id", pl.col("_R").cast(prior.schema["round"]).alias("round"), "player_id",
+            opponent_id=pl.lit(None, dtype=pl.String), games_won=pl.lit(0, dtype=pl.Int64),
+            games_lost=pl.lit(0, dtype=pl.Int64), games_drawn=pl.lit(0, dtype=pl.Int64),
+            phase=pl.lit("swiss"), _stand_in=pl.lit(value=True))
+        marked = pl.concat([rows, stand_in], how="diagonal_relaxed")
+        rows = (late_rows(marked, rules, ("event_id",))
+                .filter(~pl.col("_stand_in").fill_null(value=False)).drop("_stand_in"))
+    return aggregate_players(prepare_rows(rows, rules), ("event_id",)).pipe(collect)
 
 
 def _with_disqualified(seats: pl.DataFrame, frames: Sequence[pl.DataFrame]) -> pl.DataFrame:

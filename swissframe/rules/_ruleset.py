@@ -89,6 +89,7 @@ __all__ = [
     "PRESETS",
     "SWU",
     "TARDINESS",
+    "TWO_GAMES",
     "UNITS",
     "YUGIOH",
     "YUGIOH_DDD",
@@ -399,6 +400,12 @@ BEST_OF_THREE: Final[tuple[tuple[int, int, int], ...]] = (
 #: The outcomes of a one-game match with draws: a win, a loss, a draw (a chess game, where an
 #: agreed draw is a draw; rules.md §4).
 ONE_GAME: Final[tuple[tuple[int, int, int], ...]] = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+#: The outcomes of a two-game match (melee.gg "Two-Game Matches", rules.md §3.2): 2-0, the
+#: 1-1 split, 0-2, a game won and one drawn (1-0-1, 0-1-1) and the intentional draw 0-0-2 —
+#: one score for each result the two games can score (7/0, 3/3, 0/7, 3/0, 0/3, 0/0;
+#: docs/rules-decisions.md). No 2-1: a two-game match has no third game.
+TWO_GAMES: Final[tuple[tuple[int, int, int], ...]] = (
+    (2, 0, 0), (1, 1, 0), (0, 2, 0), (1, 0, 1), (0, 1, 1), (0, 0, 2))
 
 
 #: The point values of a ruleset (:attr:`Ruleset.points_win` …).
@@ -610,8 +617,9 @@ class Ruleset:
         The results a match can end in, as the first seat's ``(won, lost, drawn)`` games:
         the outcome space of the cut and intentional-draw analyses (:mod:`swissframe.cut`;
         uniform over it unless weights are given). :data:`BEST_OF_THREE` (default: the card
-        games' best-of-three, with the 0-0-3 intentional draw) or :data:`ONE_GAME` (the
-        chess presets': a win, a loss or a draw). Closed under swapping the seats.
+        games' best-of-three, with the 0-0-3 intentional draw), :data:`ONE_GAME` (the
+        chess presets': a win, a loss or a draw) or :data:`TWO_GAMES` (melee.gg's two-game
+        matches: no 2-1, a 1-1 split). Closed under swapping the seats.
     playoff
         Whether the Swiss ends in a playoff *cut* (the card games: MTR Appendix E, Play!
         Pokémon TRH §5.5.4, the KDE, FaB and Bandai policies): the cut and ID analyses,
@@ -990,7 +998,7 @@ MELEE_TWO_GAME = Ruleset(
     points_bye=Fraction(0), points_game_win=Fraction(3), points_sweep=Fraction(1),
     sweep_games=2, floor=Fraction(0), floor_own_gw=False, drawn_game_value=Fraction(0),
     criteria=(POINTS, Criterion("game_wins"),
-              Criterion("omp", params=(("max_per_round", 7),))))
+              Criterion("omp", params=(("max_per_round", 7),))), match_outcomes=TWO_GAMES)
 
 #: Star Wars: Unlimited on melee.gg (rules.md §3.5): ranked by match wins, then OMW%, GW%,
 #: OGW% with match 3/1/0 and game 3/1/0 in the percentages; floor 33.33%.

@@ -168,11 +168,13 @@ def random_event(seed: int, ev: str, *, players: int | None = None, rounds: int 
 
 
 def brute_force(res: pl.DataFrame, pairs: pl.DataFrame, top: int,
-                rules: str | sf.Ruleset = "mtg") -> pl.DataFrame:
+                rules: str | sf.Ruleset = "mtg",
+                space: tuple[tuple[int, int, int], ...] | None = None) -> pl.DataFrame:
     """Every scenario of every event's final round through the engine: per (player,
-    outcome) the truth (all / any makes the cut, share) and the tiebreaker extremes."""
+    outcome) the truth (all / any makes the cut, share) and the tiebreaker extremes.
+    ``space``: the results a match ends in (None: the ruleset's; One Piece has no draw)."""
     frames, levels = [], []
-    space = sf.rules.get(rules).match_outcomes  # (the ruleset's match: One Piece has no draw)
+    space = sf.rules.get(rules).match_outcomes if space is None else space
     for (ev,), p in pairs.group_by("event_id"):
         rnd = int(p["round"][0])
         ms = [(r["player_id"], r["opponent_id"]) for r in p.iter_rows(named=True)
@@ -229,6 +231,78 @@ def test_ranges_equal_brute_force_extremes() -> None:
     for c in ("omwp_min", "omwp_max", "gwp_min", "gwp_max", "ogwp_min", "ogwp_max"):
         diff = both.select((pl.col(c) - pl.col(c + "_bf")).abs().max()).item()
         assert diff is None or diff < 1e-12, c
+
+
+#: Pokémon ranked on the three rates the ranges bound (its snapshot, floor, caps and tie
+#: value kept): the engine's values of each, for the brute force to read.
+POKEMON_RATES = dataclasses.replace(
+    sf.rules.POKEMON, name="pokemon-rates",
+    criteria=tuple(sf.rules.Criterion(n) for n in ("match_points", "omwp", "gwp", "ogwp")))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6))
+@example(seed=27)
+def test_ranges_of_a_dropped_player_are_the_values_frozen_at_the_drop(seed: int) -> None:
+    """Pokémon takes a dropped player's values at the round they last played
+    (``snapshot="last_round"``): their ranges are those values, which the standings show
+    whatever the round brings. Before, the ranges were over the round's outcomes, as if
+    they were not frozen: OMW% 72.2–77.8% for a player the standings then showed at
+    83.3% in every outcome (an independent Fraction oracle found it)."""
+    res, pairs = random_event(seed, "d", players=7, rounds=3, drop=0.3)
+    if not pairs.height:
+        return
+    truth = brute_force(res, pairs, 4, POKEMON_RATES)
+    got = cut.next_round_ranges(res, pairs, POKEMON_RATES)
+    both = got.join(truth, on=["event_id", "player_id", "outcome"], suffix="_bf")
+    assert both.height == truth.height == got.height
+    for c in ("omwp_min", "omwp_max", "gwp_min", "gwp_max", "ogwp_min", "ogwp_max"):
+        assert both.filter((pl.col(c) - pl.col(c + "_bf")).abs() > 1e-12).height == 0, (
+            c, both.filter((pl.col(c) - pl.col(c + "_bf")).abs() > 1e-12))
+    # the ranges do not depend on what the ruleset ranks by
+    assert_frame_equal(cut.next_round_ranges(res, pairs, "pokemon"), got)
+
+
+def _with_missed_rounds(seed: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A random event whose analysed round seats a late entrant (no earlier row) and two
+    players who missed an earlier round (one match's rows of round 2 left out): Pokémon
+    counts a loss for each of those rounds once the player plays again (TRH §5.2.2,
+    §5.3.3.1; ``late_rounds="loss"``)."""
+    res, pairs = random_event(seed, "m", players=6, rounds=3, drop=0.0)
+    r2 = res.filter(pl.col("round") == 2)
+    gone = r2.filter(pl.col("opponent_id").is_not_null()).sort("player_id")[0]
+    pair = [gone["player_id"].item(), gone["opponent_id"].item()]
+    res = res.filter(~((pl.col("round") == 2) & pl.col("player_id").is_in(pair)))
+    rnd = int(pairs["round"][0])
+    bye = pairs.filter(pl.col("opponent_id").is_null())["player_id"].to_list()
+    late = (pl.DataFrame({"event_id": "m", "round": rnd, "player_id": ["late", *bye],
+                          "opponent_id": [bye[0] if bye else None, "late"][:1 + len(bye)]})
+            .cast({"round": pl.Int64}))
+    return res, pl.concat([pairs.filter(pl.col("opponent_id").is_not_null()), late])
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10**6), top=st.integers(1, 4))
+@example(seed=2, top=2)
+@example(seed=5, top=1)
+def test_cut_analyses_count_the_losses_of_missed_rounds(seed: int, top: int) -> None:
+    """A player seated in the analysed round after missing earlier rounds (a late
+    entrant, or one who missed a round and came back) has a loss for each missed round
+    once that round is played, as the engine counts them (``late_rounds="loss"``). The
+    analysed round's records left them out: their opponents' OMW% ranges were too high,
+    and ``cut_status`` proved players "eliminated" by those ranges who made the top in
+    some outcomes (Pokémon, without enumeration: every real event of more than a few
+    tables)."""
+    res, pairs = _with_missed_rounds(seed)
+    truth = brute_force(res, pairs, top, POKEMON_RATES)
+    got = cut.next_round_ranges(res, pairs, POKEMON_RATES)
+    both = got.join(truth, on=["event_id", "player_id", "outcome"], suffix="_bf")
+    assert both.height == truth.height == got.height
+    for c in ("omwp_min", "omwp_max", "gwp_min", "gwp_max", "ogwp_min", "ogwp_max"):
+        off = both.filter((pl.col(c) - pl.col(c + "_bf")).abs() > 1e-12)
+        assert off.height == 0, (c, off)
+    for rules in (POKEMON_RATES, sf.rules.POKEMON):
+        _bounded_sound(res, pairs, top, rules)
 
 
 def _soundness(seeds: list[int], top: int, **kw: object) -> tuple[int, int, int]:
@@ -314,7 +388,8 @@ def test_next_round_ranges_refuse_opponent_options() -> None:
         cut.next_round_ranges(res, pairs, "cardsrealm-e1")
 
 
-def _bounded_sound(res: pl.DataFrame, pairs: pl.DataFrame, top: int, rules: str) -> None:
+def _bounded_sound(res: pl.DataFrame, pairs: pl.DataFrame, top: int,
+                   rules: str | sf.Ruleset) -> None:
     """Without enumeration (``exact_limit=0``), every proved status agrees with brute force."""
     truth = brute_force(res, pairs, top, rules)
     got = cut.cut_status(res, pairs, top, rules, exact_limit=0, n_sims=0)
@@ -351,7 +426,30 @@ def test_two_game_matches_scored_with_game_points() -> None:
     _bounded_sound(res, pairs, 1, "melee-two-game")
     rng = cut.next_round_ranges(res, pairs, rules="melee-two-game", by_score=True)
     a_pts = rng.filter(pl.col("player_id") == "A").select("score", "match_points").rows()
-    assert dict(a_pts) == {"2-0": 14, "2-1": 13, "1-2": 10, "0-2": 7, "0-0-3": 7}
+    assert dict(a_pts) == {"2-0": 14, "1-1": 10, "0-2": 7, "1-0-1": 10, "0-1-1": 7,
+                           "0-0-2": 7}
+
+
+def test_two_game_matches_end_in_two_game_results() -> None:
+    """A two-game match (melee.gg, rules.md §3.2) ends 2-0, 1-1 (3 points each), 0-2, a
+    game won and one drawn, or the 0-0-2 intentional draw: never 2-1, which a third game
+    would need. The analyses enumerated the best-of-three's 2-1 and 1-2 (6 and 3 points)
+    and missed the 1-1 split, so every probability and every status proved by a split
+    was of another game. Here C and D split round 1; after A-C and B-D, with the split the
+    round's draw, exact shares equal the engine's brute force over the two-game results."""
+    two = ((2, 0, 0), (1, 1, 0), (0, 2, 0), (1, 0, 1), (0, 1, 1), (0, 0, 2))
+    assert sf.rules.get("melee-two-game").match_outcomes == two
+    res = _long([("e", 1, "A", "B", 2, 0, 0), ("e", 1, "C", "D", 1, 1, 0),
+                 ("e", 1, "E", "F", 1, 0, 1)])
+    pairs = _pairs("e", 2, [("A", "C"), ("B", "D"), ("E", "F")])
+    for top in (1, 2, 3):
+        truth = brute_force(res, pairs, top, "melee-two-game", space=two)
+        got = cut.cut_status(res, pairs, top, "melee-two-game", exact_limit=10**6, n_sims=0)
+        both = got.join(truth, on=["event_id", "player_id", "outcome"])
+        assert both.height == got.height == truth.height
+        off = both.filter((pl.col("probability") - pl.col("share")).abs() > 1e-12)
+        assert off.height == 0, (top, off)
+        _bounded_sound(res, pairs, top, "melee-two-game")
 
 
 def test_match_wins_first_sound_with_draws() -> None:
@@ -651,6 +749,25 @@ def test_id_report_safe_and_counterfactual() -> None:
     assert e["match_points_n"] == 7
     assert e["match_points_n1"] == 6
     assert 0 < e["cf_topn_changed_share"] < 1
+
+
+def test_id_report_plays_an_id_out_to_the_game_s_own_results() -> None:
+    """The counterfactual replays an intentional draw as one of the ruleset's decisive
+    results (``match_outcomes``): a two-game match's 2-0 (7 points) or 1-0-1 (3), never
+    the best-of-three's 2-1 (6 points), which it used in every game. A and B drew 0-0-2
+    with C on 7 beside them: place 2 after the replay holds 7 points (a 2-0) or 3 (a
+    1-0-1), so the mean is below 6; with 2-0 / 2-1 replays it was 6.5. A best-of-three's
+    replays are as before (the same four scores, in the same order)."""
+    res = _long([("e", 1, "A", "B", 0, 0, 2), ("e", 1, "C", "D", 2, 0, 0)])
+    rep = cut.id_report(res, top=2, rules="melee-two-game", source=[(0, 0, 2)], n_sims=200)
+    mean = rep.events["cf_cut_points_mean"].item()
+    assert 3 < mean < 6, mean
+    assert rep.draws["cf_top_a"].item() + rep.draws["cf_top_b"].item() == pytest.approx(1.0)
+    # a match space with no decisive result: nothing to play the draw out to
+    drawn = dataclasses.replace(sf.rules.MELEE_TWO_GAME, name="drawn-only",
+                                match_outcomes=((0, 0, 2),))
+    none = cut.id_report(res, top=2, rules=drawn, source=[(0, 0, 2)], n_sims=20)
+    assert none.events["cf_cut_points_mean"].is_null().all()
 
 
 def test_id_report_counterfactual_in_chunks_equals_one_pass(
