@@ -882,7 +882,7 @@ def test_cli_chart_kinds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     for kind in ("standings", "race", "omw-ranges", "cut-status"):
         out = tmp_path / f"{kind}.json"
         assert main(["chart", kind, one, "--cut", "4", "-o", str(out)]) == 0
-        assert f"wrote {out}" in capsys.readouterr().out
+        assert f"wrote {out}" in capsys.readouterr().err
         assert '"$schema"' in out.read_text(encoding="utf-8")
     out = tmp_path / "lines.json"
     assert main(["chart", "cut-lines", str(events), "--cut", "2", "--sims", "3",

@@ -673,7 +673,9 @@ def test_cli_json_and_output_file(files: dict[str, Path], tmp_path: Path,
     out = tmp_path / "report.json"
     assert main(["validate", str(files["good"]), str(files["bad"]), "--format", "json",
                  "-o", str(out)]) == 1
-    assert "Report written to" in capsys.readouterr().out
+    said = capsys.readouterr()
+    assert "1 error" in said.out
+    assert f"wrote {out} (" in said.err
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["ok"] is False
     assert doc["summary"] == [{"severity": "error", "kind": "impossible_score", "count": 1}]

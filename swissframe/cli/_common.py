@@ -41,6 +41,7 @@ import polars as pl
 from swissframe._batches import reporting
 from swissframe._display import (
     bounded,
+    count,
     escaped,
     fill,
     fitted,
@@ -124,6 +125,7 @@ __all__ = [
     "write_frame",
     "write_per_event",
     "write_text",
+    "wrote",
 ]
 
 #: The narrowest a player's name column gets in a terminal table (``Andrew Debevo…``)
@@ -430,14 +432,47 @@ def say(text: str) -> None:
 
 
 def done(args: argparse.Namespace, text: str, *, stream: TextIO | None = None) -> None:
-    """A line saying what a command did, not its output (``wrote chart.png``, ``read 3
-    events in 0.2 s``), on stdout (or ``stream``) at once, wrapped like :func:`say`;
-    ``--quiet`` silences it: the one place a command's own lines go."""
+    """A line saying what a command did, not its output (``read 3 events in 0.2 s``), on
+    stdout (or ``stream``) at once, wrapped like :func:`say`; ``--quiet`` silences it: the
+    one place a command's own lines go (a file written: :func:`wrote`, on stderr)."""
     if not getattr(args, "quiet", False):
         # (an output that is stdout itself, -o /dev/stdout to pipe a page on: the line goes
         # to stderr, not after the page's </html> in the pipe; bad data 250)
         out = stream or (sys.stderr if _writes_stdout(args) else sys.stdout)
         print(_wrapped(text, out), file=out)
+
+
+def wrote(args: argparse.Namespace | None, out: str | os.PathLike[str],
+          what: str = "") -> None:
+    """The one line saying a command wrote a file: ``wrote s.csv (42 rows, 3 events)``, on
+    stderr (never stdout: the output may be stdout itself, ``-o /dev/stdout``, bad data 250,
+    and stdout is for the output asked for), at once; ``what`` says what is in it where that
+    helps. ``--quiet`` silences it; no ``args`` (a command's ``run`` called from Python
+    with none to give): no line.
+
+    >>> import argparse, contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     wrote(argparse.Namespace(quiet=False), "s.csv", "42 rows")
+    ...     wrote(argparse.Namespace(quiet=True), "s.csv", "42 rows")
+    >>> err.getvalue()
+    'wrote s.csv (42 rows)\n'
+    """
+    if args is not None:
+        done(args, f"wrote {os.fspath(out)}" + (f" ({what})" if what else ""),
+             stream=sys.stderr)
+
+
+def rows_said(df: pl.DataFrame) -> str:
+    """What a table written holds, as :func:`wrote` says it: ``42 rows, 3 events``.
+
+    >>> rows_said(pl.DataFrame({"event_id": ["a", "a", "b"]})), rows_said(pl.DataFrame())
+    ('3 rows, 2 events', '0 rows')
+    """
+    said = count(df.height, "row")
+    if "event_id" in df.columns and df.height:
+        said += f", {count(df.get_column('event_id').n_unique(), 'event')}"
+    return said
 
 
 #: The options naming a command's output files.
@@ -1021,8 +1056,10 @@ def _terminal_safe(df: pl.DataFrame) -> pl.DataFrame:
 
 
 def write_frame(df: pl.DataFrame, fmt: str | None, out: str | None, *,
-                inputs: Sequence[str] = (), stdout: IO[str] | None = None) -> str:
-    """Write ``df`` to ``out`` (atomically; format from ``fmt`` or the suffix) or stdout.
+                inputs: Sequence[str] = (), stdout: IO[str] | None = None,
+                args: argparse.Namespace | None = None) -> str:
+    """Write ``df`` to ``out`` (atomically; format from ``fmt`` or the suffix) or stdout;
+    a file written is said by :func:`wrote` (with the command's ``args``: ``--quiet``).
 
     Returns the format used. The text table to stdout fits :func:`terminal_width` (in a
     pipe too: ``COLUMNS``, else the terminal of stderr or stdin, else 80), a file (``-o
@@ -1058,11 +1095,14 @@ def write_frame(df: pl.DataFrame, fmt: str | None, out: str | None, *,
             _write_excel(df, tmp)
         else:
             tmp.write_text(_text(df, kind, None), encoding="utf-8")
+    wrote(args, out, rows_said(df))
     return kind
 
 
-def write_text(text: str, out: str | None, *, inputs: Sequence[str] = ()) -> None:
-    """A command's text report to stdout, or atomically to ``out`` (never an input).
+def write_text(text: str, out: str | None, *, inputs: Sequence[str] = (),
+               args: argparse.Namespace | None = None) -> None:
+    """A command's text report to stdout, or atomically to ``out`` (never an input; said
+    by :func:`wrote`, with the command's ``args``).
 
     >>> import io, contextlib
     >>> buf = io.StringIO()
@@ -1078,6 +1118,7 @@ def write_text(text: str, out: str | None, *, inputs: Sequence[str] = ()) -> Non
         return
     with atomic_path(out, inputs) as tmp:
         tmp.write_text(body, encoding="utf-8")
+    wrote(args, out)
 
 
 #: What one Excel worksheet holds: rows (the header is one) and characters in a cell.

@@ -88,7 +88,7 @@ def _cmd_standings(args: argparse.Namespace) -> int:
         used = [args.rules] if args.rules else auto_rules(src.events)[1]
         _standings_on_terminal(table, used, notes=notes, names=src.event_names)
     else:
-        write_frame(table, args.format, args.output, inputs=args.files)
+        write_frame(table, args.format, args.output, inputs=args.files, args=args)
     note(args, describe(src.events, args.rules))  # after the output: no error line after it
     return 0
 
@@ -267,7 +267,7 @@ def _cmd_sensitivity(args: argparse.Namespace) -> int:
                         heading=f"{{}}\nwho enters or leaves the top {args.top} under each "
                                 "ruleset, against the first row's:\n", names=src.event_names)
     else:
-        write_frame(table, args.format, args.output, inputs=args.files)
+        write_frame(table, args.format, args.output, inputs=args.files, args=args)
     note(args, describe(src.events, args.rules))
     return 0
 

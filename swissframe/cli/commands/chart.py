@@ -47,7 +47,6 @@ from swissframe._display import quoted
 from swissframe.cli._common import (
     EVENT_HELP,
     add_quiet,
-    done,
     filter_events,
     input_rows,
     need_swiss,
@@ -57,6 +56,7 @@ from swissframe.cli._common import (
     positive_int,
     refuse_output,
     working,
+    wrote,
 )
 from swissframe.errors import DataError, RulesetError, SwissframeError
 from swissframe.io._files import FORMATS, NO_RESULTS, NO_RESULTS_HINT, shown
@@ -344,8 +344,7 @@ def run(args: argparse.Namespace) -> int:
     >>> ns = argparse.Namespace(kind="standings", files=[str(tmp / "e.csv")],
     ...     output=str(tmp / "fig.json"), rules="mtg", event=None, top=None, cut=2,
     ...     round=None, input_format="auto", scale=2.0, theme=True)
-    >>> run(ns)  # doctest: +ELLIPSIS
-    wrote ...fig.json
+    >>> run(ns)
     0
     """
     from swissframe.io._files import read
@@ -394,5 +393,5 @@ def run(args: argparse.Namespace) -> int:
             path = charts.save(chart, args.output, scale=args.scale, validate=False)
     finally:
         alt.theme.enable(before)
-    done(args, f"wrote {path}")
+    wrote(args, path)
     return 0

@@ -443,7 +443,7 @@ def run(args: argparse.Namespace) -> int:
     absent = absent_players(prior, pairs)
     players, shown = _with_names(player_table(st, adv, ranks, absent), src.names)
     if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
-        write_frame(players, kind, args.output, inputs=_inputs(args))
+        write_frame(players, kind, args.output, inputs=_inputs(args), args=args)
         return 0
     players = shown
     width = terminal_width()
@@ -468,5 +468,5 @@ def run(args: argparse.Namespace) -> int:
                                   rules=used,
                                   outcomes=used.match_outcomes,
                                   stage=stage[0] if stage.len() else None, note=top_note))
-    write_text("\n\n".join(parts), args.output, inputs=_inputs(args))
+    write_text("\n\n".join(parts), args.output, inputs=_inputs(args), args=args)
     return 0

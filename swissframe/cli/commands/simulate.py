@@ -18,13 +18,14 @@ from pathlib import Path
 
 import polars as pl
 
+from swissframe._display import count
 from swissframe.cli._common import (
     add_quiet,
     atomic_path,
-    done,
     non_negative_int,
     positive_int,
     show_progress,
+    wrote,
 )
 from swissframe.errors import DataWarning, SwissframeError
 from swissframe.rules._infer import RULESET_COLUMN
@@ -159,8 +160,13 @@ def run(args: argparse.Namespace) -> int:
                   "players": sim.players, "events": sim.events}
         for what, tmp in tmps.items():
             _write(frames[what], outputs[what], tmp)
-    done(args, f"wrote {sim.results.height:,} result rows for {sim.events.height:,} events "
-         f"({sim.players.height:,} players) to {args.output}", stream=sys.stderr)
+    said = {"results": f"{count(sim.results.height, 'result row')}, "
+                       f"{count(sim.events.height, 'event')}, "
+                       f"{count(sim.players.height, 'player')}",
+            "players": count(sim.players.height, "player"),
+            "events": count(sim.events.height, "event")}
+    for what in tmps:
+        wrote(args, outputs[what], said[what])
     _say_short(sim, args)
     return 0
 

@@ -16,6 +16,7 @@ from typing import Final
 import orjson
 import polars as pl
 
+from swissframe._display import count
 from swissframe.cli._common import (
     add_quiet,
     add_rules,
@@ -28,6 +29,7 @@ from swissframe.cli._common import (
     reading,
     say,
     working,
+    wrote,
 )
 from swissframe.cli._common import write_frame as _write_frame
 from swissframe.errors import SwissframeError
@@ -152,17 +154,18 @@ def run(args: argparse.Namespace) -> int:
         schema={"event_id": pl.String, "ruleset": pl.String, "ruleset_reason": pl.String})
     note(args, describe(events, args.rules, one=True))
     if fmt in ("csv", "tsv", "ndjson", "parquet", "xlsx"):
-        _write_frame(report.problems, fmt, args.output, inputs=args.files)
+        _write_frame(report.problems, fmt, args.output, inputs=args.files, args=args)
     elif args.output:
         with atomic_path(args.output, args.files) as tmp:
             tmp.write_text(render(report, fmt), encoding="utf-8")
+        wrote(args, args.output, count(report.problems.height, "problem"))
     else:
         sys.stdout.write(for_terminal(render(report, fmt), sys.stdout) if fmt == "table"
                          else machine_text(render(report, fmt), sys.stdout))
     code = (2 if (report.problems["kind"] == "unreadable_file").any() else
             1 if not report.ok or (args.strict and not report.clean) else 0)
     if args.output:  # (--quiet silences it on success; a problem found is said)
-        first = f"{str(report).splitlines()[0]} Report written to {args.output}."
+        first = str(report).splitlines()[0]
         if code:
             say(first)
         else:
