@@ -67,7 +67,7 @@ try:  # (optional: without it every file is parsed whole, see _read_parts)
 except ImportError:  # pragma: no cover - the wheels cover the supported Pythons
     _simdjson = None  # type: ignore[assignment]
 
-from swissframe._display import quoted
+from swissframe._display import count, quoted
 from swissframe.errors import ImportFormatError
 from swissframe.io._files import (
     MAX_DIGITS,
@@ -1195,7 +1195,7 @@ def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
         r = other.row(0, named=True)
         msg = (f"event {quoted(r['event_id'])}: round name {quoted(r['round_name'])} (round #"
                f"{r['round_pos'] + 1} in the file) is numbered in digits other than ASCII "
-               f"0-9 ({other.height} such round(s) in total). Hint: write the round names "
+               f"0-9 ({count(other.height, 'such round')} in total). Hint: write the round names "
                "'Round 1', 'Round 2', … with the digits 0-9.")
         raise ImportFormatError(msg)
     if bad.height:
@@ -1204,7 +1204,7 @@ def _number_rounds(matches: pl.DataFrame) -> pl.DataFrame:
                  else "a round without a RoundName")
         msg = (f"event {quoted(r['event_id'])}: {label} (round #"
                f"{r['round_pos'] + 1} in the file) is neither numbered nor a known playoff "
-               f"name ({bad.height} such round(s) in total). Hint: add it to "
+               f"name ({count(bad.height, 'such round')} in total). Hint: add it to "
                "swissframe.io.decklist.PLAYOFF_ROUND_NAMES, PLAYOFF_ROUND_PATTERNS or "
                "SWISS_ROUND_NAMES.")
         raise ImportFormatError(msg)

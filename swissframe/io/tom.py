@@ -72,7 +72,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 import polars as pl
 
-from swissframe._display import quoted
+from swissframe._display import count, quoted
 from swissframe.errors import ImportFormatError, SwissframeError
 from swissframe.io._files import (
     bom_decoded,
@@ -1182,7 +1182,7 @@ def tom_warnings(events: TomEvents) -> dict[str, str]:
     if empty.height:
         r = empty.row(0, named=True)
         out["empty_round"] = (
-            f"{r['source']}: {empty.height} round(s) listed with no match, e.g. round "
+            f"{r['source']}: {count(empty.height, 'round')} listed with no match, e.g. round "
             f"{r['round']} of {r['event_id']!r}: no result of such a round is in the file "
             "(a round not yet paired, or lost); the standings are those of the rounds it "
             "holds (TomEvents.empty_rounds). Hint: save the file again once the round is "

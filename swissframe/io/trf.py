@@ -951,7 +951,7 @@ def declared_rounds(value: str | None, code: str, in_file: int
     >>> declared_rounds("0", "XXR", 0)
     (None, "XXR '0' is not a number of rounds (a whole number ≥ 1): read as not declared")
     >>> declared_rounds("2", "XXR", 4)[1]
-    'XXR declares 2 round(s) but the player lines hold round 4: the results are read as they are'
+    'XXR declares 2 rounds but the player lines hold round 4: the results are read as they are'
     """
     words = (value or "").split()
     if not words:
@@ -964,7 +964,7 @@ def declared_rounds(value: str | None, code: str, in_file: int
         return None, f"{code} {first[:20]!r} is {what}: read as not declared"
     declared = int(first)
     if in_file > declared:
-        return declared, (f"{code} declares {declared} round(s) but the player lines hold "
+        return declared, (f"{code} declares {count(declared, 'round')} but the player lines hold "
                           f"round {in_file}: the results are read as they are")
     return declared, None
 

@@ -136,7 +136,7 @@ def test_assembly_errors_in_a_pool_are_those_of_one_call(tmp_path: Path) -> None
     for f in bad:
         shutil.copy(FIX / "bad" / "bad-roundname-11-2024-07-13.json", f)
     one = shown(_error(tmp_path, 1))
-    assert "neither numbered nor a known playoff name (2 such round(s) in total)" in one
+    assert "neither numbered nor a known playoff name (2 such rounds in total)" in one
     assert one.startswith("ImportFormatError: <file>: event '<event>': round name 'Bonus")
     assert shown(_error(tmp_path, 2)) == one
     for f in bad:  # a bad result instead: the message counts every file's matches

@@ -923,7 +923,7 @@ def test_an_event_with_only_playoff_rows_is_warned_of(tmp_path: Path) -> None:
             read(path)
         assert [str(w.message) for w in caught if w.category is DataWarning] == [
             "1 event with only playoff rows (a knockout event, or a bracket without its "
-            "Swiss rounds), e.g. event 'top4': 6 playoff row(s) in round 3 and no Swiss "
+            "Swiss rounds), e.g. event 'top4': 6 playoff rows in round 3 and no Swiss "
             "row: the event has no Swiss standings; the standings leave it out. Hint: if the "
             "event had Swiss rounds, they are missing from the export (or marked 'playoff'): "
             "swissframe validate FILE lists each."]

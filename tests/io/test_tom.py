@@ -952,7 +952,7 @@ def test_a_tom_round_listed_with_no_match_is_noted(tmp_path: Path, inside: str) 
     f = tmp_path / "cup.tdf"
     f.write_text(text[:end] + f'<round number="5" type="1" stage="8">{inside}</round>'
                  + text[end:])
-    with pytest.warns(UserWarning, match=r"cup\.tdf: 1 round\(s\) listed with no match, e\.g\. "
+    with pytest.warns(UserWarning, match=r"cup\.tdf: 1 round listed with no match, e\.g\. "
                                          r"round 5 of 'cup'"):
         ev = read_tom(f)
     assert ev.empty_rounds.rows() == [(str(f), "cup", 5)]

@@ -457,7 +457,7 @@ def test_games_past_the_declared_rounds_are_a_note(tmp_path: Path) -> None:
     with pytest.warns(ImportNotesWarning, match=r"rounds_declared ×1"):
         src = sf.read(fewer)
     assert src.notes.filter(pl.col("kind") == "rounds_declared")["detail"].to_list() == [
-        "XXR declares 2 round(s) but the player lines hold round 4: the results are read "
+        "XXR declares 2 rounds but the player lines hold round 4: the results are read "
         "as they are"]
     more = tmp_path / "more.trf"
     more.write_text(text.replace("XXR 4", "XXR 9"))
@@ -506,7 +506,7 @@ def test_fewer_declared_rounds_than_played_warn_from_read_trf(tmp_path: Path) ->
     ``sf.read``'s only: ``read_trf`` read it without a word."""
     path = tmp_path / "fewer.trf"
     path.write_text((FIXTURES / "all_codes.trf").read_text().replace("XXR 4", "XXR 2"))
-    with pytest.warns(UserWarning, match=r"fewer\.trf: XXR declares 2 round\(s\) but the "
+    with pytest.warns(UserWarning, match=r"fewer\.trf: XXR declares 2 rounds but the "
                       r"player lines hold round 4: .*Hint: "):
         ev = read_trf(path)
     assert ev.header["rounds_declared"].to_list() == [2]
