@@ -476,6 +476,10 @@ def test_chart_sensitivity() -> None:
     assert cells["encoding"]["y"]["sort"] == ["b", "a"]  # largest event first
     assert cells["encoding"]["y"]["field"] == "event"
     assert cells["encoding"]["color"]["field"] == "changes"
+    # whole numbers of players: a swatch per count, not a gradient between them (as the
+    # season heatmap's legend was)
+    legend = cells["encoding"]["color"]["legend"]
+    assert (legend["type"], legend["values"]) == ("symbol", [0, 1, 2])
     rows = {(r["event_id"], r["ruleset"]): r for r in values(spec)}
     assert set(rows) == {("a", "mtg-1/3"), ("a", "pokemon"), ("b", "mtg-1/3"),
                          ("b", "pokemon")}
