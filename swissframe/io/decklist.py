@@ -1,5 +1,8 @@
 """Importer for the community "decklist cache" JSON format (melee.gg, Topdeck, CardsRealm,
-Manatraders), as stored in ``fbettega/MTG_decklistcache``.
+Manatraders, Magic Online), as stored in ``fbettega/MTG_decklistcache``. (Magic Online's
+files list only the top-8 playoff rounds, ``SOURCES.md``: the platform is recognised,
+and its published standings read, but its Swiss cannot be recomputed; no bye marker of
+its is known, so one met is read and reported as unlisted.)
 
 One file is one event::
 
@@ -108,6 +111,7 @@ SOURCE_BY_HOST: Final[dict[str, str]] = {
     "topdeck.gg": "topdeck",
     "cardsrealm.com": "cardsrealm",
     "manatraders.com": "manatraders",
+    "mtgo.com": "mtgo",
 }
 
 #: Platform by the folder under ``Tournaments/`` (fallback when the URI is missing).
@@ -116,6 +120,9 @@ SOURCE_BY_FOLDER: Final[dict[str, str]] = {
     "Topdeck": "topdeck",
     "CardsRealm": "cardsrealm",
     "Manatrader": "manatraders",
+    # (Magic Online: fbettega's Tournaments/MTGO, the MTGODecklistCache's mtgo.com)
+    "MTGO": "mtgo",
+    "mtgo.com": "mtgo",
 }
 
 #: Sources that list a draw once per player (SOURCES.md: melee.gg lists a draw twice, once
@@ -148,6 +155,7 @@ RESULT_LEVEL: Final[dict[str, str]] = {
     "topdeck": "match",
     "cardsrealm": "games",
     "manatraders": "games",
+    "mtgo": "games",
     "unknown": "games",
 }
 
