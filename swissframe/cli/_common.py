@@ -76,7 +76,6 @@ from swissframe.io._files import (
 )
 from swissframe.rules import Ruleset
 from swissframe.rules._infer import describe
-from swissframe.schema import swiss_part
 
 __all__ = [
     "EVENT_HELP",
@@ -555,7 +554,8 @@ def add_through_round(p: argparse.ArgumentParser, *, what: str = "the standings"
     """``--through-round R``: as it stood after round R (past the last round: an error)."""
     p.add_argument("--through-round", type=positive_int, metavar="R",
                    help=f"{what} as they stood after round R (default: final; a round "
-                        "after the last one is an error)")
+                        "after every event's last one is an error; an event that ended "
+                        "before R: its final standings, said in a note)")
 
 
 def add_top(p: argparse.ArgumentParser, *, default: int | None, what: str) -> None:
@@ -830,7 +830,7 @@ def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
     results = results.filter(pl.col("event_id") == event)
     for other in ids[1:]:
         find_player(results, other, event, src.names)
-    check_round(results, getattr(args, "through_round", None))
+    check_round(args, results)
     rules = args.rules or src.ruleset_of(event)
     note(args, describe(src.events.filter(pl.col("event_id") == event), args.rules))
     names = {str(i): str(n) for i, n in src.names.filter(pl.col("event_id") == event)
@@ -879,35 +879,30 @@ def absence_notes_of(results: pl.DataFrame, through_round: int | None, *,
     return absence_notes(absences(rows), short=short)
 
 
-def check_round(results: pl.DataFrame, round_: int | None, flag: str = "--through-round"
-                ) -> None:
-    """Refuse a round after every event's last Swiss round (it would silently mean "final").
+def check_round(args: argparse.Namespace, results: pl.DataFrame) -> None:
+    """``--through-round`` of ``args`` against ``results``: a round after every event's
+    last Swiss round is an error, the API's own
+    (:func:`~swissframe.engine.standings.past_last_round`, the one check); events that
+    ended before it get their final standings, said in a note (``--quiet`` silences it).
 
+    >>> import argparse
     >>> df = pl.DataFrame({"event_id": ["e"], "round": [9], "phase": ["swiss"]})
-    >>> check_round(df, 9)
-    >>> check_round(df, 20)
+    >>> check_round(argparse.Namespace(through_round=9, quiet=True), df)
+    >>> check_round(argparse.Namespace(through_round=20, quiet=True), df)
     Traceback (most recent call last):
     ...
-    swissframe.errors.SwissframeError: --through-round 20: the Swiss has rounds 1–9 ...
+    swissframe.errors.DataError: --through-round 20: the Swiss has 9 rounds (event 'e'). ...
     """
+    from swissframe.engine.standings import past_last_round
+
+    round_ = getattr(args, "through_round", None)
     if round_ is None or results.height == 0:
         return
-    swiss = swiss_part(results)
-    last = swiss.group_by("event_id").agg(pl.col("round").max())
-    top = int(last["round"].max() or 0)  # type: ignore[arg-type]
-    if round_ > top:
-        where = (f"event {last['event_id'][0]!r}: " if last.height == 1 else
-                 f"the longest of the {last.height} events: ")
-        msg = (f"{flag} {round_}: the Swiss has rounds 1–{top} ({where}{top} rounds). "
-               f"Hint: pick a round from 1 to {top}, or leave {flag} out for the final "
-               "standings.")
-        raise SwissframeError(msg)
-    short = last.filter(pl.col("round") < round_)
-    if short.height:
-        names = ", ".join(short["event_id"].cast(pl.String).head(5).to_list())
-        print(f"swissframe: note: {short.height} event(s) ended before round {round_} "
-              f"({names}{' …' if short.height > 5 else ''}): their final standings are shown.",
-              file=sys.stderr)
+    short = past_last_round(results, round_, flag="--through-round")
+    if short:
+        names = ", ".join(printable(e) for e in short[:5])
+        note(args, f"{count(len(short), 'event')} ended before round {round_} ({names}"
+                   f"{' …' if len(short) > 5 else ''}): their final standings are shown.")
 
 
 # --------------------------------------------------------------------------- output

@@ -70,7 +70,7 @@ def _cmd_standings(args: argparse.Namespace) -> int:
         src = read(args.files, format=args.input_format, _keep_codes=True)
     on_terminal = output_format(args.format, args.output) == "table" and args.output is None
     with input_rows(src, args.event) as results:
-        check_round(results, args.through_round)
+        check_round(args, results)
         with working(args, "ranking"):
             table = standings(results, args.rules or AUTO, through_round=args.through_round,
                               keys=src.keys)

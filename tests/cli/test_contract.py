@@ -35,7 +35,7 @@ def _one_error(capsys: pytest.CaptureFixture[str], needle: str = "") -> str:
 
 @pytest.mark.parametrize(("argv", "needle"), [
     (["standings", "nope.csv"], "nope.csv"),
-    (["standings", STORE, "--through-round", "20"], "rounds 1–4"),
+    (["standings", STORE, "--through-round", "20"], "the Swiss has 4 rounds"),
     (["standings", STORE, "--top", "0"], "--top"),
     (["explain", STORE, "--player", "alise"], "did you mean 'Alice'"),
     (["why", STORE, "Alice", "Bobb"], "did you mean 'Bob'"),
