@@ -455,7 +455,7 @@ def wrote(args: argparse.Namespace | None, out: str | os.PathLike[str],
     ...     wrote(argparse.Namespace(quiet=False), "s.csv", "42 rows")
     ...     wrote(argparse.Namespace(quiet=True), "s.csv", "42 rows")
     >>> err.getvalue()
-    'wrote s.csv (42 rows)\n'
+    'wrote s.csv (42 rows)\\n'
     """
     if args is not None:
         done(args, f"wrote {os.fspath(out)}" + (f" ({what})" if what else ""),
@@ -1492,6 +1492,20 @@ def progress(args: argparse.Namespace, **kwargs: Any) -> Any:
     return tqdm(disable=not show_progress(args), file=sys.stderr, leave=False, **kwargs)
 
 
+def counting(unit: str) -> str:
+    """The one look of a bar whose total is known (simulate's events, recompute's events,
+    a folder's files, a table's batches, a season's pages): how far, a bar, done of all
+    and the time left, ``simulating:  40%|████      | 2/5 events [00:03<00:04]``.
+
+    >>> counting("batch")
+    '{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} batches [{elapsed}<{remaining}]'
+    """
+    units = unit + ("es" if unit.endswith(("s", "sh", "ch", "x")) else "s")
+    # (n as a whole number: simulate counts an event's rounds in fractions of it)
+    return f"{{desc}}: {{percentage:3.0f}}%|{{bar}}| {{n:.0f}}/{{total_fmt}} {units} " \
+        "[{elapsed}<{remaining}]"
+
+
 def reading(paths: Sequence[str]) -> str:
     """The label of the reading step: ``reading store.csv``, ``reading 2,249 inputs``.
 
@@ -1506,17 +1520,26 @@ def reading(paths: Sequence[str]) -> str:
 
 @contextlib.contextmanager
 def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
-    """A "``desc``… 12s" line for a step with no count (reading files, ranking); it is
-    erased when the step ends or fails, so an error line is never mixed with a bar."""
+    """A "``desc``… 12s" line for a step (reading files, ranking); once the step says how
+    much it has to do (:func:`~swissframe._batches.reporting`: a folder's files, a very
+    large table's batches, a season's pages) a bar of :func:`counting`, done of all and
+    the time left. It is erased when the step ends or fails, so an error line is never
+    mixed with a bar."""
     if not show_progress(args):
         yield
         return
-    bar = progress(args, desc=desc, total=None, bar_format="{desc}… {elapsed}{postfix}")
+    bar = progress(args, desc=desc, total=None, bar_format="{desc}… {elapsed}")
     stop = threading.Event()
 
     def at_batch(done: int, total: int, unit: str = "batch") -> None:
-        # (a very large table, in batches; a season's event pages, one by one)
-        bar.set_postfix_str(f"{unit} {min(done + 1, total)} of {total}", refresh=False)
+        # (a folder's files, a very large table's batches, a season's event pages)
+        if total < 2:  # (one of one: a count says nothing the elapsed time does not)
+            return
+        if bar.total != total or bar.unit != unit:  # (a step's new count starts over)
+            bar.reset(total=total)
+            bar.unit = unit
+            bar.bar_format = counting(unit)
+        bar.update(min(done, total) - bar.n)  # (through update: its rate gives the ETA)
 
     def tick() -> None:
         while not stop.wait(0.5):

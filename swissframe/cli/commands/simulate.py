@@ -22,6 +22,7 @@ from swissframe._display import count
 from swissframe.cli._common import (
     add_quiet,
     atomic_path,
+    counting,
     non_negative_int,
     positive_int,
     show_progress,
@@ -147,8 +148,7 @@ def run(args: argparse.Namespace) -> int:
                 for what, path in outputs.items() if path is not None}
         with tqdm(total=args.events, unit="event", disable=not show_progress(args),
                   desc="simulating", file=sys.stderr, leave=False,
-                  bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} events "
-                             "[{elapsed}<{remaining}]") as bar:
+                  bar_format=counting("event")) as bar:
             sim = simulate(
                 args.players, args.rounds, args.rules, seed=args.seed, n_events=args.events,
                 skill=args.skill, drop_rate=args.drop_rate,
