@@ -441,7 +441,12 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help()
         return 0
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # (said by the command's parser: its --help has the options it takes,
+            # the top one's hint pointed at 'swissframe --help', which lists commands)
+            commands = next(a for a in parser._actions if a.dest == "command")
+            commands.choices[args.command].error(  # type: ignore[index]
+                f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # usage errors (already printed), --help, --version
         return exc.code if isinstance(exc.code, int) else 2
     flush_notes(ok=False)  # nothing left over from an earlier call in this process
