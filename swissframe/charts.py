@@ -546,7 +546,8 @@ def _warn_undrawn(texts: dict[str, None]) -> None:
         return
     first = next(t for t in texts if any(c in missing for c in t))
     shown = ", ".join(repr(c) for c in missing[:6]) + (" …" if len(missing) > 6 else "")
-    warnings.warn(f"{len(missing)} character(s) of the chart's text are in no font this "
+    warnings.warn(f"{count(len(missing), 'character')} of the chart's text "
+                  f"{'is' if len(missing) == 1 else 'are'} in no font this "
                   f"machine has, and the image draws each as an empty box: {shown} (in "
                   f"{quoted(first[:40])}). Hint: install a font that has them (Chinese, Japanese "
                   "and Korean: Noto Sans CJK, e.g. `apt install fonts-noto-cjk`) or name its "

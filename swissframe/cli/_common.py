@@ -300,8 +300,10 @@ def legible_output() -> Iterator[None]:
             more = f" and {len(_ESCAPED) - 6} more" if len(_ESCAPED) > 6 else ""
             encodings = ", ".join(dict.fromkeys(str(st.encoding) for st, _ in changed))
             with contextlib.suppress(ValueError, OSError):
-                _to_stderr(f"swissframe: warning: {len(_ESCAPED)} character(s) of the output "
-                           f"are not in its encoding ({encodings}) and were written as "
+                n = len(_ESCAPED)
+                _to_stderr(f"swissframe: warning: {count(n, 'character')} of the output "
+                           f"{'is' if n == 1 else 'are'} not in its encoding ({encodings}) "
+                           f"and {'was' if n == 1 else 'were'} written as "
                            f"escapes: {shown}{more}. Hint: set PYTHONIOENCODING=utf-8 (or "
                            "PYTHONUTF8=1) to write UTF-8, or write a file with -o, which is "
                            "UTF-8.")

@@ -700,7 +700,7 @@ def test_a_season_leaves_out_an_event_with_only_playoff_rows() -> None:
         pl.lit("swiss").alias("phase"))
     both = pl.concat([rows, rows.filter(pl.col("round") == 3).with_columns(
         pl.lit("top4").alias("event_id"), pl.lit("playoff").alias("phase"))])
-    with pytest.warns(DataWarning, match=r"the season page leaves out 1 event\(s\) with only "
+    with pytest.warns(DataWarning, match=r"the season page leaves out 1 event with only "
                       r"playoff rows \('top4'\)"):
         season = sf.report(both, season=True, n_sims=0)
     assert isinstance(season, SeasonReport)

@@ -21,7 +21,7 @@ from typing import Final
 
 import polars as pl
 
-from swissframe._display import quoted, wrap
+from swissframe._display import count, quoted, wrap
 from swissframe.cli._common import (
     add_event,
     add_files,
@@ -186,7 +186,7 @@ def _analysed(swiss: pl.DataFrame, last: pl.DataFrame, prior: pl.DataFrame,
         msg = (f"{why}. Hint: pass --round R with a round after the event's first, or "
                "--pairings FILE for a round not played yet.")
         raise DataError(msg)
-    msg = (f"the cut analysis leaves out {left.height} event(s), e.g. {why}. Hint: analyse "
+    msg = (f"the cut analysis leaves out {count(left.height, 'event')}, e.g. {why}. Hint: analyse "
            "such an event on its own (--event ID) before a round after its first (--round "
            "R), or before a round not played yet (--pairings FILE).")
     warnings.warn(msg, DataWarning, stacklevel=2)
