@@ -881,8 +881,10 @@ def absence_notes_of(results: pl.DataFrame, through_round: int | None, *,
     return absence_notes(absences(rows), short=short)
 
 
-def check_round(args: argparse.Namespace, results: pl.DataFrame) -> None:
-    """``--through-round`` of ``args`` against ``results``: a round after every event's
+def check_round(args: argparse.Namespace, results: pl.DataFrame, *,
+                option: str = "through_round") -> None:
+    """``--through-round`` (or ``option``: chart's ``--round``) of ``args`` against
+    ``results``: a round after every event's
     last Swiss round is an error, the API's own
     (:func:`~swissframe.engine.standings.past_last_round`, the one check); events that
     ended before it get their final standings, said in a note (``--quiet`` silences it).
@@ -897,10 +899,10 @@ def check_round(args: argparse.Namespace, results: pl.DataFrame) -> None:
     """
     from swissframe.engine.standings import past_last_round
 
-    round_ = getattr(args, "through_round", None)
+    round_ = getattr(args, option, None)
     if round_ is None or results.height == 0:
         return
-    short = past_last_round(results, round_, flag="--through-round")
+    short = past_last_round(results, round_, flag="--" + option.replace("_", "-"))
     if short:
         names = ", ".join(printable(e) for e in short[:5])
         note(args, f"{count(len(short), 'event')} ended before round {round_} ({names}"

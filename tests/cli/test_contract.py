@@ -57,6 +57,9 @@ def _one_error(capsys: pytest.CaptureFixture[str], needle: str = "") -> str:
     (["recompute", STORE, "-o", "out", "--batch-rows", "0"], "--batch-rows"),
     (["recompute", STORE, "-o", "out", "--batch-rows", "-5"], "--batch-rows"),
     (["chart", "standings", STORE, "-o", "fig.docx"], ".docx"),
+    # (the option named as the command has it, not the API's through_round=)
+    (["chart", "standings", STORE, "--round", "9", "-o", "fig.png"],
+     "--round 9: the Swiss has 4 rounds"),
     # (a count past 64 bits ended in a bare OverflowError, TypeError or ValueError from
     # NumPy or orjson; recompute's left an empty output folder behind)
     (["simulate", "--players", str(2**70), "-o", "s.csv"], "n_players must be a whole"),

@@ -47,6 +47,7 @@ from swissframe._display import quoted
 from swissframe.cli._common import (
     EVENT_HELP,
     add_quiet,
+    check_round,
     filter_events,
     input_rows,
     need_swiss,
@@ -257,6 +258,7 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
         return _named(df, events, players)
 
     if kind == "standings":
+        check_round(args, one, option="round")  # (named as the option, not the API's)
         table = standings(one, rules, through_round=args.round)
         return charts.chart_standings(named(table), top=args.top or 32, cut=cut, rules=words)
     if kind == "race":
