@@ -115,6 +115,7 @@ __all__ = [
     "reading",
     "refuse_output",
     "render_table",
+    "rows_said",
     "say",
     "show_error",
     "show_progress",
@@ -906,7 +907,8 @@ def check_round(args: argparse.Namespace, results: pl.DataFrame, *,
     if short:
         names = ", ".join(printable(e) for e in short[:5])
         note(args, f"{count(len(short), 'event')} ended before round {round_} ({names}"
-                   f"{' …' if len(short) > 5 else ''}): their final standings are shown.")
+                   f"{' …' if len(short) > 5 else ''}): "
+                   f"{'its' if len(short) == 1 else 'their'} final standings are shown.")
 
 
 # --------------------------------------------------------------------------- output

@@ -840,7 +840,7 @@ def test_a_round_past_every_event_s_end_is_one_error_in_python_and_the_cli(
             "(the longest of the 2 events)") in capsys.readouterr().err
     assert main(["standings", str(path), "--through-round", str(rounds + 1),
                  "--format", "csv"]) == 0
-    assert (f"1 event ended before round {rounds + 1} (event): their final standings are "
+    assert (f"1 event ended before round {rounds + 1} (event): its final standings are "
             "shown.") in capsys.readouterr().err
     assert main(["standings", str(path), "--through-round", str(rounds + 1), "--format",
                  "csv", "--quiet"]) == 0

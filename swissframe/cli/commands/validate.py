@@ -27,6 +27,7 @@ from swissframe.cli._common import (
     note,
     output_format,
     reading,
+    rows_said,
     say,
     working,
     wrote,
@@ -153,12 +154,11 @@ def run(args: argparse.Namespace) -> int:
     events = src.events if src is not None else pl.DataFrame(
         schema={"event_id": pl.String, "ruleset": pl.String, "ruleset_reason": pl.String})
     note(args, describe(events, args.rules, one=True))
-    if fmt in ("csv", "tsv", "ndjson", "parquet", "xlsx"):
-        _write_frame(report.problems, fmt, args.output, inputs=args.files, args=args)
+    if fmt in ("csv", "tsv", "ndjson", "parquet", "xlsx"):  # (said after the summary)
+        _write_frame(report.problems, fmt, args.output, inputs=args.files)
     elif args.output:
         with atomic_path(args.output, args.files) as tmp:
             tmp.write_text(render(report, fmt), encoding="utf-8")
-        wrote(args, args.output, count(report.problems.height, "problem"))
     else:
         sys.stdout.write(for_terminal(render(report, fmt), sys.stdout) if fmt == "table"
                          else machine_text(render(report, fmt), sys.stdout))
@@ -170,4 +170,7 @@ def run(args: argparse.Namespace) -> int:
             say(first)
         else:
             done(args, first)
+        # (what was written, after what was found, as the reader reads them)
+        wrote(args, args.output, rows_said(report.problems) if fmt != "json"
+              else count(report.problems.height, "problem"))
     return code
