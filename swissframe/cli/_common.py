@@ -1492,10 +1492,17 @@ def show_progress(args: argparse.Namespace) -> bool:
 
 
 def progress(args: argparse.Namespace, **kwargs: Any) -> Any:
-    """A tqdm bar on stderr, disabled by ``--quiet`` or a non-terminal stderr."""
+    """A tqdm bar on stderr, disabled by ``--quiet`` or a non-terminal stderr; two columns
+    short of the terminal's width: a bar of the full width left the cursor at the edge,
+    where the terminal's echo of a Ctrl-C (``^C``) wrapped to the next line, and the bar's
+    erasing then cleared that line and left the bar on the screen."""
     from tqdm import tqdm
 
-    return tqdm(disable=not show_progress(args), file=sys.stderr, leave=False, **kwargs)
+    on = show_progress(args)
+    if on and "ncols" not in kwargs:
+        with contextlib.suppress(OSError, ValueError):
+            kwargs["ncols"] = max(os.get_terminal_size(sys.stderr.fileno()).columns - 2, 20)
+    return tqdm(disable=not on, file=sys.stderr, leave=False, **kwargs)
 
 
 def counting(unit: str) -> str:
@@ -1541,11 +1548,14 @@ def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
         # (a folder's files, a very large table's batches, a season's event pages)
         if total < 2:  # (one of one: a count says nothing the elapsed time does not)
             return
-        if bar.total != total or bar.unit != unit:  # (a step's new count starts over)
-            bar.reset(total=total)
-            bar.unit = unit
-            bar.bar_format = counting(unit)
-        bar.update(min(done, total) - bar.n)  # (through update: its rate gives the ETA)
+        # (the values only: the ticking thread draws the line, never this one, which a
+        # Ctrl-C may interrupt mid-line: the line was then left on the screen)
+        if bar.total != total or bar.unit != unit:  # (a new count: its own clock, whose
+            # rate gives the time left)
+            bar.total, bar.unit, bar.bar_format = total, unit, counting(unit)
+            # (and as drawn since: tqdm erases only a line drawn after its start)
+            bar.start_t = bar.last_print_t = bar._time()
+        bar.n = min(done, total)
 
     def tick() -> None:
         while not stop.wait(0.5):

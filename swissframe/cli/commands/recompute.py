@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import sys
 import tempfile
 import warnings
 from pathlib import Path
@@ -29,6 +28,9 @@ from swissframe.cli._common import (
     reading,
     show_progress,
     working,
+)
+from swissframe.cli._common import (
+    progress as progress_bar,  # (run's own progress(n) feeds it)
 )
 from swissframe.errors import DataWarning
 from swissframe.io._files import NO_RESULTS, NO_RESULTS_HINT, Source, expand, read, resolved
@@ -136,7 +138,6 @@ def run(args: argparse.Namespace) -> int:
     >>> run(ns)
     0
     """
-    from tqdm import tqdm
 
     from swissframe.bulk import SCRATCH_PREFIX, clean_scratch, in_output, recompute
 
@@ -189,8 +190,8 @@ def run(args: argparse.Namespace) -> int:
         note(args, line)
         # (the bar after the conversion: an input that cannot be read leaves no bar behind)
         if show_progress(args):
-            bar = tqdm(total=None, unit="event", desc="recompute", file=sys.stderr,
-                       leave=False, bar_format=counting("event"))
+            bar = progress_bar(args, total=None, unit="event", desc="recompute",
+                               bar_format=counting("event"))
         rows_in = 0
         for source, rules, dest, unplayed in jobs:
             report = recompute(source, dest, rules, engine=engine,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
 import warnings
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from swissframe.cli._common import (
     counting,
     non_negative_int,
     positive_int,
-    show_progress,
+    progress,
     wrote,
 )
 from swissframe.errors import DataWarning, SwissframeError
@@ -127,7 +126,6 @@ def run(args: argparse.Namespace) -> int:
     >>> run(ns), out.exists()
     (0, True)
     """
-    from tqdm import tqdm
 
     for suffix_path in (args.output, args.players_output, args.events_output):
         if suffix_path is not None and suffix_path.suffix.lower() not in (".parquet", ".csv"):
@@ -146,9 +144,8 @@ def run(args: argparse.Namespace) -> int:
         # simulation had run, and left the outputs before it written — bad data 130)
         tmps = {what: stack.enter_context(atomic_path(path))
                 for what, path in outputs.items() if path is not None}
-        with tqdm(total=args.events, unit="event", disable=not show_progress(args),
-                  desc="simulating", file=sys.stderr, leave=False,
-                  bar_format=counting("event")) as bar:
+        with progress(args, total=args.events, unit="event", desc="simulating",
+                      bar_format=counting("event")) as bar:
             sim = simulate(
                 args.players, args.rounds, args.rules, seed=args.seed, n_events=args.events,
                 skill=args.skill, drop_rate=args.drop_rate,
