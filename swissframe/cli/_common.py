@@ -1568,8 +1568,11 @@ def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
             yield
     finally:
         stop.set()
-        thread.join()
-        bar.close()
+        try:  # (a Ctrl-C sent again, _swissframe_cli.interrupts_kept, may land in the
+            # join: the line is erased all the same)
+            thread.join()
+        finally:
+            bar.close()
 
 
 # --------------------------------------------------------------------------- errors
