@@ -27,7 +27,7 @@ import polars as pl
 from swissframe._collect import concurrently, parallel
 
 __all__ = ["BATCH", "BATCH_ROWS", "HALVES_MIN_ROWS", "batch_plan", "by_batch", "event_batches",
-           "in_batches", "reporting", "runs_of", "sorted_runs"]
+           "in_batches", "reporting", "runs_of", "sorted_runs", "tell"]
 
 #: The batch column of a plan (``event_id, rows, _batch``).
 BATCH: Final = "_batch"
@@ -62,7 +62,7 @@ def reporting(report: Callable[..., None]) -> Iterator[None]:
     """Inside this block (and this context), :func:`in_batches` calls ``report(done,
     total)`` before its first batch and after each one, and :func:`counted` ``report(done,
     total, unit)`` before each item: the CLI's progress line of a long step says where it
-    is ("batch 2 of 5", "event 5 of 16")."""
+    is ("2/5 batches", "5/16 events")."""
     token = _REPORT.set(report)
     try:
         yield
@@ -70,18 +70,29 @@ def reporting(report: Callable[..., None]) -> Iterator[None]:
         _REPORT.reset(token)
 
 
+def tell(done: int, total: int, unit: str = "batch") -> None:
+    """Say ``done`` of ``total`` ``unit`` s to the reporter of :func:`reporting`, if any
+    (a pool's files as each chunk comes back: "1,200 of 2,249 files").
+
+    >>> tell(1, 2, "file")
+    """
+    report = _REPORT.get()
+    if report is not None:
+        report(done, total, unit)
+
+
 def counted(items: Sequence[_T], unit: str) -> Iterator[_T]:
-    """Each of ``items``, saying ``unit`` k of n to the reporter of :func:`reporting`
-    before each (a season report's event pages: "event 5 of 16").
+    """Each of ``items``, saying how many of them are done to the reporter of
+    :func:`reporting` before each, and all of them after the last (a season report's event
+    pages: "5/16 events").
 
     >>> list(counted(["a", "b"], "event"))
     ['a', 'b']
     """
-    report = _REPORT.get()
     for i, item in enumerate(items):
-        if report is not None:
-            report(i, len(items), unit)
+        tell(i, len(items), unit)
         yield item
+    tell(len(items), len(items), unit)
 
 
 def batch_plan(counts: pl.DataFrame, *, batch_rows: int, batch_events: int | None = None

@@ -16,8 +16,8 @@ from typing import Any, Final
 
 import polars as pl
 
-__all__ = ["MAX_RUN", "bounded", "count", "escaped", "number_text", "quoted", "shown_as_is",
-           "summary_html", "summary_text", "told_apart"]
+__all__ = ["MAX_RUN", "bounded", "count", "count_expr", "escaped", "noun_expr", "number_text",
+           "quoted", "shown_as_is", "summary_html", "summary_text", "told_apart"]
 
 #: The longest run of characters without a space a message or a text report shows whole:
 #: a file's path (kept whole, class 69) is shorter; an id of a million characters is not.
@@ -32,6 +32,32 @@ def count(n: int, one: str, many: str | None = None) -> str:
     ('1 event', '2,249 files')
     """
     return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def noun_expr(n: pl.Expr, one: str, many: str | None = None) -> pl.Expr:
+    """The noun of :func:`count` alone, for a count column: ``one`` where ``n`` is 1, else
+    ``many`` (``one + "s"``) — a message built per row by a Polars expression ("no row in
+    rounds 3, 4"), where :func:`count` cannot run.
+
+    >>> pl.select(noun_expr(pl.lit(1), "round"), noun_expr(pl.lit(2), "round").alias("b")).row(0)
+    ('round', 'rounds')
+    """
+    return pl.when(n == 1).then(pl.lit(one)).otherwise(pl.lit(many or one + "s"))
+
+
+def count_expr(n: pl.Expr, one: str, many: str | None = None) -> pl.Expr:
+    """:func:`count` of a count ``n`` (≥ 0) as a Polars expression, for messages built per
+    row ("3 playoff rows", "1 round", "1,234 rows"; tested equal to :func:`count`); null
+    where ``n`` is; named as ``n``.
+
+    >>> pl.DataFrame({"n": [1, 3, 1234]}).select(count_expr(pl.col("n"), "row"))["n"].to_list()
+    ['1 row', '3 rows', '1,234 rows']
+    """
+    # (thousands separated as f"{n:,}" does: the digits' groups of three counted from the
+    # right, on the reversed text)
+    grouped = (n.cast(pl.String).str.reverse().str.extract_all(r"\d{1,3}").list.join(",")
+               .str.reverse())
+    return pl.concat_str([grouped, pl.lit(" "), noun_expr(n, one, many)])
 
 
 def number_text(value: object, *, percent: bool, decimals: int, null: str) -> str:

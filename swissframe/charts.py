@@ -546,7 +546,8 @@ def _warn_undrawn(texts: dict[str, None]) -> None:
         return
     first = next(t for t in texts if any(c in missing for c in t))
     shown = ", ".join(repr(c) for c in missing[:6]) + (" …" if len(missing) > 6 else "")
-    warnings.warn(f"{len(missing)} character(s) of the chart's text are in no font this "
+    warnings.warn(f"{count(len(missing), 'character')} of the chart's text "
+                  f"{'is' if len(missing) == 1 else 'are'} in no font this "
                   f"machine has, and the image draws each as an empty box: {shown} (in "
                   f"{quoted(first[:40])}). Hint: install a font that has them (Chinese, Japanese "
                   "and Korean: Noto Sans CJK, e.g. `apt install fonts-noto-cjk`) or name its "
@@ -1671,6 +1672,23 @@ def _draws_moved(data: pl.DataFrame) -> str:
 _MAX_ROWS: Final = 60
 
 
+def _counts_legend(most: int) -> Any:
+    """The legend of a colour scale of whole-number counts from 0 to ``most``: a swatch
+    for each count (every one up to 10, else about eight evenly spaced, ``most`` last),
+    not a gradient, which reads as a continuous measure with values between the counts.
+
+    >>> _counts_legend(3).to_dict()["values"], _counts_legend(12).to_dict()["values"]
+    ([0, 1, 2, 3], [0, 2, 4, 6, 8, 10, 12])
+    """
+    step = 1 if most <= 10 else -(-most // 8)
+    values = list(range(0, most + 1, step))
+    if values[-1] != most:
+        values.append(most)
+    return _alt().Legend(orient="bottom", type="symbol", values=values, format="d",
+                         symbolType="square", symbolSize=150, symbolStrokeWidth=0,
+                         direction="horizontal")
+
+
 def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = False,
                       only_changed: bool | None = None, title: str | None = None,
                       rules: str | _rules.Ruleset | None = None) -> Chart:
@@ -1815,8 +1833,7 @@ def chart_sensitivity(sens: Frame, *, top: int | None = None, baseline: bool = F
     cells = base.mark_rect(stroke="white", strokeWidth=0.5).encode(
         color=alt.Color("changes:Q", title=f"Players swapped into the {top_n}",
                         scale=alt.Scale(domain=[0, max_changes], range=["#F2F2F2", "#D55E00"]),
-                        legend=alt.Legend(orient="bottom", format="d",
-                                          tickCount=min(max_changes, 8))),
+                        legend=_counts_legend(max_changes)),
         tooltip=tooltip)
     text = base.mark_text(fontSize=10).encode(
         text=alt.Text("changes:Q"),

@@ -26,7 +26,7 @@ import polars as pl
 import swissframe as sf
 from swissframe._collect import scoped
 from swissframe._display import number_text
-from swissframe.engine.standings import check_through_round
+from swissframe.engine.standings import check_through_round, past_last_round
 from swissframe.engine.tiebreakers import drawn_by_lot
 from swissframe.errors import DataError, check_id, did_you_mean
 from swissframe.rules import LABELS, Criterion, Ruleset, get, label_of
@@ -432,6 +432,7 @@ def compare(results: Frame, a: str, b: str, *, rules: str | Ruleset = "mtg",
     rs = get(rules)
     df, event = _event(results, event_id)
     if through_round is not None:
+        past_last_round(df, through_round)  # (the one check, as standings makes it)
         df = df.filter(pl.col("round") <= through_round)
     # checked once for the ruleset's standings and those of its prefixes
     with validated_once(df) as df:

@@ -90,7 +90,7 @@ from swissframe._collect import (
     sequential,
     with_columns,
 )
-from swissframe._display import quoted
+from swissframe._display import count, count_expr, quoted
 from swissframe.errors import (
     DataError,
     DataWarning,
@@ -1314,8 +1314,9 @@ def _stage_checks(lf_ok: pl.LazyFrame, ev: list[str], add: _Add) -> None:
         return _text("stage '", pl.col(col), "'").fill_null("no stage")
 
     add("stage_mismatch", bad,
-        _text(shown(STAGE), " in a round whose ", pl.col("_main_n").cast(pl.String),
-              " other row(s) have ", shown("_main")))
+        _text(shown(STAGE), " in a round whose ", count_expr(pl.col("_main_n"), "other row"),
+              pl.when(pl.col("_main_n") == 1).then(pl.lit(" has ")).otherwise(pl.lit(" have ")),
+              shown("_main")))
 
 
 def _describe_duplicates(offending: pl.LazyFrame, ev: list[str], add: _Add) -> None:
@@ -2016,7 +2017,7 @@ def raise_problems(problems: pl.DataFrame) -> None:
     if problems.height:
         kinds = problems["kind"].unique(maintain_order=True).to_list()
         hints = "; ".join(_HINTS[k] for k in kinds if k in _HINTS)
-        msg = (f"{problems.height} problem(s) in the results table ({', '.join(kinds)}):\n"
+        msg = (f"{count(problems.height, 'problem')} in the results table ({', '.join(kinds)}):\n"
                + format_problems(problems)
                + "\nHint: " + (hints or "fix the listed rows")
                + "; sf.find_problems(...) lists all.")
@@ -2718,9 +2719,9 @@ def _warn_match_form_losses(lf: pl.LazyFrame, names: Sequence[str]) -> None:
               if v}
     if not counts:
         return
-    parts = [f"{n:,} {c} cell(s)" for c, n in counts.items() if c != "double_loss"]
+    parts = [count(n, f"{c} cell") for c, n in counts.items() if c != "double_loss"]
     if counts.get("double_loss"):
-        parts.append(f"{counts['double_loss']:,} double-loss seat(s) (seat A's games are "
+        parts.append(f"{count(counts['double_loss'], 'double-loss seat')} (seat A's games are "
                      "kept; read back, seat B gets their mirror)")
     msg = (f"to_matches: the match form has one row per match and leaves out {', '.join(parts)}."
            " Hint: keep the long form (what sf.standings reads) to keep them.")

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 import polars as pl
 
 from swissframe._collect import collect, scoped
-from swissframe._display import bounded, escaped, quoted
+from swissframe._display import bounded, count, count_expr, escaped, noun_expr, quoted
 from swissframe.engine._chess import inferred_absences
 from swissframe.engine._record import event_rounds, missing_stage
 from swissframe.errors import DataError, SchemaError, ValidationError
@@ -662,8 +662,8 @@ def no_swiss_rounds(lf: pl.LazyFrame, ev: Sequence[str] = ("event_id",)) -> pl.L
               .then(pl.format("round {}", pl.col("_first")))
               .otherwise(pl.format("rounds {}–{}", pl.col("_first"), pl.col("_last"))))
     return _rows("no_swiss_round", per.filter(pl.col("_swiss") == 0), pl.format(
-        "{} playoff row(s) in {} and no Swiss row: the event has no Swiss standings",
-        pl.col("_n"), rounds))
+        "{} in {} and no Swiss row: the event has no Swiss standings",
+        count_expr(pl.col("_n"), "playoff row"), rounds))
 
 
 def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
@@ -694,8 +694,9 @@ def _rounds(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
               .agg(_missed=pl.col("round").sort()))
     returns = _rows("late_return", absent.with_columns(
         pl.col("_missed").list.first().alias("round")), pl.format(
-        "no row in round(s) {} but plays again up to round {} (a late return: only the "
+        "no row in {} {} but plays again up to round {} (a late return: only the "
         "rounds played count, or under late_rounds='loss' a loss each)",
+        noun_expr(pl.col("_missed").list.len(), "round"),
         pl.col("_missed").cast(pl.List(pl.String)).list.join(", "), pl.col("_last")))
     return [missing, entries, returns]
 
@@ -875,11 +876,14 @@ def _duplicate_events(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]
     later = (pl.concat_str([pl.col(c).fill_null("") for c in ev], separator="\x1f")
              > pl.concat_str([pl.col(f"_o_{c}").fill_null("") for c in ev], separator="\x1f"))
     hit = pairs.filter((same & later) | (~same & (pl.col("_k") < pl.col("_ok"))))
+    rounds = count_expr(pl.col("_k"), "round")
     return [_rows("duplicate_event", hit, pl.when(same).then(pl.format(
-        "same rounds and results as event '{}' ({} rounds, {} rows)", pl.col("_o_event_id"),
-        pl.col("_k"), pl.col("_rows"))).otherwise(pl.format(
-            "all {} round(s) appear identically in event '{}' ({} rounds): a truncated copy?",
-            pl.col("_k"), pl.col("_o_event_id"), pl.col("_ok"))),
+        "same rounds and results as event '{}' ({}, {})", pl.col("_o_event_id"),
+        rounds, count_expr(pl.col("_rows"), "row"))).otherwise(pl.format(
+            "{} identically in event '{}' ({}): a truncated copy?",
+            pl.when(pl.col("_k") == 1).then(pl.lit("its 1 round appears"))
+            .otherwise(pl.format("all {} appear", rounds)),
+            pl.col("_o_event_id"), count_expr(pl.col("_ok"), "round"))),
         value=pl.col("_o_event_id"))]
 
 
@@ -1169,7 +1173,7 @@ def raise_for(report: ValidationReport) -> None:
     if report.ok:
         return
     kinds = report.errors["kind"].unique(maintain_order=True).to_list()
-    msg = (f"{report.errors.height} error(s) in the results ({', '.join(kinds)}):\n"
+    msg = (f"{count(report.errors.height, 'error')} in the results ({', '.join(kinds)}):\n"
            + "\n".join("  - " + _describe(r) for r in report.errors.head(10).iter_rows(
                named=True))
            + "\nHint: " + "; ".join(KINDS[k].action for k in kinds if k in KINDS) + ".")

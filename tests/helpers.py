@@ -261,3 +261,15 @@ def with_top4_playoff(folder: Path) -> Path:
     path = folder / "with-playoff.parquet"
     pl.concat([swiss.select(semis.columns), semis], how="vertical_relaxed").write_parquet(path)
     return path
+
+
+def reachable(results: pl.DataFrame, through: int | None) -> int | None:
+    """``through`` where the Swiss of ``results`` reaches it, else its last Swiss round: a
+    round after every event's last is an error (``engine.standings.past_last_round``), and
+    a property test comparing two paths at a drawn cutoff compares them at one that is."""
+    if through is None:
+        return None
+    swiss = results.filter(pl.col("phase") == "swiss") if "phase" in results.columns \
+        else results
+    last = swiss["round"].max()
+    return through if not isinstance(last, int) or through <= last else last

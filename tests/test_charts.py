@@ -476,6 +476,10 @@ def test_chart_sensitivity() -> None:
     assert cells["encoding"]["y"]["sort"] == ["b", "a"]  # largest event first
     assert cells["encoding"]["y"]["field"] == "event"
     assert cells["encoding"]["color"]["field"] == "changes"
+    # whole numbers of players: a swatch per count, not a gradient between them (as the
+    # season heatmap's legend was)
+    legend = cells["encoding"]["color"]["legend"]
+    assert (legend["type"], legend["values"]) == ("symbol", [0, 1, 2])
     rows = {(r["event_id"], r["ruleset"]): r for r in values(spec)}
     assert set(rows) == {("a", "mtg-1/3"), ("a", "pokemon"), ("b", "mtg-1/3"),
                          ("b", "pokemon")}
@@ -882,7 +886,7 @@ def test_cli_chart_kinds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     for kind in ("standings", "race", "omw-ranges", "cut-status"):
         out = tmp_path / f"{kind}.json"
         assert main(["chart", kind, one, "--cut", "4", "-o", str(out)]) == 0
-        assert f"wrote {out}" in capsys.readouterr().out
+        assert f"wrote {out}" in capsys.readouterr().err
         assert '"$schema"' in out.read_text(encoding="utf-8")
     out = tmp_path / "lines.json"
     assert main(["chart", "cut-lines", str(events), "--cut", "2", "--sims", "3",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import swissframe as sf
 from tests.helpers import FIXTURES, REPO_ROOT
@@ -140,3 +142,15 @@ def test_wrap_measures_columns_and_keeps_paths_whole() -> None:
     for text in ("TOM's behaviour: docs/fidelity-tom-trf.md", "a/b/c d-e-f g " * 9):
         for width in (12, 30, 41):
             assert wrap(text, width) == textwrap.wrap(text, width)
+
+
+@given(st.lists(st.one_of(st.none(), st.integers(0, 10**18)), max_size=30),
+       st.sampled_from([("row", None), ("match", "matches"), ("round", None)]))
+def test_count_expr_is_count(ns: list[int | None], noun: tuple[str, str | None]) -> None:
+    """``_display.count_expr``, the Polars twin of ``count`` for messages built per row
+    (validate's details said "row(s)", "round(s)"), says each count as ``count`` does."""
+    from swissframe._display import count, count_expr
+
+    got = pl.DataFrame({"n": ns}, schema={"n": pl.Int64}).select(
+        count_expr(pl.col("n"), *noun))["n"].to_list()
+    assert got == [None if n is None else count(n, *noun) for n in ns]

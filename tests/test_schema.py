@@ -471,11 +471,11 @@ def test_a_round_of_two_stages_is_refused_naming_the_odd_rows() -> None:
     probs = problems_of(_staged(C1="day2"))
     assert probs.select("kind", "round", "player_id", "opponent_id", "detail").rows() == [
         ("stage_mismatch", 1, "C", "D",
-         "stage 'day2' in a round whose 3 other row(s) have stage 'day1'")]
+         "stage 'day2' in a round whose 3 other rows have stage 'day1'")]
     # a seat with no stage, and a whole match of another stage (a tie: the later one)
     probs = problems_of(_staged(D1=None))
     assert probs.select("player_id", "detail").rows() == [
-        ("D", "no stage in a round whose 3 other row(s) have stage 'day1'")]
+        ("D", "no stage in a round whose 3 other rows have stage 'day1'")]
     probs = problems_of(_staged(C1="day2", D1="day2"))
     assert probs.select("player_id").to_series().to_list() == ["C", "D"]
     with pytest.raises(sf.ValidationError, match=r"\[stage_mismatch\] event 'e', round 1, "
@@ -840,8 +840,8 @@ def test_to_matches_says_what_the_match_form_leaves_out() -> None:
                        "games_won": [0, 0, 0], "games_lost": [2, 2, 0],
                        "games_drawn": [0, 0, 1], "double_loss": [True, True, False],
                        "unplayed": [None, None, "half_bye"]})
-    with pytest.warns(DataWarning, match=r"leaves out 1 unplayed cell\(s\), 2 double-loss "
-                                         r"seat\(s\) \(seat A's games are kept; read back, "
+    with pytest.warns(DataWarning, match=r"leaves out 1 unplayed cell, 2 double-loss "
+                                         r"seats \(seat A's games are kept; read back, "
                                          r"seat B gets their mirror\)"):
         assert sf.to_matches(df).height == 2
     plain = df.filter(pl.col("player_id") != "C").with_columns(

@@ -297,7 +297,7 @@ def test_an_event_with_only_playoff_rows_is_said() -> None:
     assert kinds(r) == {"no_swiss_round": 1, "missing_round": 1}
     row = only(r, "no_swiss_round").row(0, named=True)
     assert (row["severity"], row["event_id"], row["round"]) == ("warning", "top8", None)
-    assert row["detail"] == ("4 playoff row(s) in round 3 and no Swiss row: the event "
+    assert row["detail"] == ("4 playoff rows in round 3 and no Swiss row: the event "
                              "has no Swiss standings")
     assert validate(swiss.filter(pl.col("round") == 1).with_columns(
         pl.when(pl.col("player_id") == "A").then(pl.lit("playoff")).otherwise(pl.col("phase"))
@@ -325,7 +325,7 @@ def test_late_entry_and_late_return() -> None:
     assert only(r, "late_entry").select("round", "player_id").rows() == [(2, "E")]
     ret = only(r, "late_return").row(0, named=True)
     assert (ret["round"], ret["player_id"]) == (2, "B")
-    assert ret["detail"].startswith("no row in round(s) 2 but plays again up to round 3")
+    assert ret["detail"].startswith("no row in round 2 but plays again up to round 3")
     # a late return is computable: MTG counts only the rounds played
     st = sf.standings(df).filter(pl.col("player_id") == "B")
     assert st.select("rounds_played", "dropped").row(0) == (2, False)
@@ -523,11 +523,33 @@ def test_duplicate_events_full_and_truncated_copy() -> None:
     dup = only(r, "duplicate_event").select("event_id", "value", "detail").rows()
     assert sorted(dup) == [
         ("e-copy", "e", "same rounds and results as event 'e' (3 rounds, 12 rows)"),
-        ("e-part", "e", "all 2 round(s) appear identically in event 'e' (3 rounds): a "
+        ("e-part", "e", "all 2 rounds appear identically in event 'e' (3 rounds): a "
                         "truncated copy?"),
-        ("e-part", "e-copy", "all 2 round(s) appear identically in event 'e-copy' (3 rounds): "
+        ("e-part", "e-copy", "all 2 rounds appear identically in event 'e-copy' (3 rounds): "
                              "a truncated copy?")]
     assert r.ok  # a warning: each event's standings are still right
+
+
+def test_row_details_count_in_words() -> None:
+    """validate's details, built per row by Polars expressions, said "row(s)" and
+    "round(s)": they count in words, as every message does (``_display.count_expr``)."""
+    one = GOOD.filter(pl.col("round") == 1).with_columns(pl.lit("e-one").alias("event_id"))
+    dup = only(validate(pl.concat([GOOD, one])), "duplicate_event")
+    assert dup["detail"].to_list() == [
+        "its 1 round appears identically in event 'e' (3 rounds): a truncated copy?"]
+    twin = validate(pl.concat([one, one.with_columns(pl.lit("e-two").alias("event_id"))]))
+    assert only(twin, "duplicate_event")["detail"].to_list() == [
+        "same rounds and results as event 'e-one' (1 round, 4 rows)"]
+    # B misses rounds 2 and 3 of four, and plays round 4
+    four = pl.concat([GOOD, GOOD.filter(pl.col("round") == 1).with_columns(
+        pl.lit(4, dtype=GOOD.schema["round"]).alias("round"))])
+    gone = four.filter(~(pl.col("round").is_in([2, 3]) & pl.col("player_id").is_in(["B", "D"])))
+    gone = with_row(with_row(gone, event_id="e", round=2, player_id="D", opponent_id=None,
+                             games_won=2, games_lost=0, games_drawn=0),
+                    event_id="e", round=3, player_id="D", opponent_id=None, games_won=2,
+                    games_lost=0, games_drawn=0)
+    ret = only(validate(gone), "late_return").filter(pl.col("player_id") == "B")
+    assert ret["detail"][0].startswith("no row in rounds 2, 3 but plays again up to round 4")
 
 
 def test_duplicate_events_compare_rounds_as_multisets_and_list_in_one_order() -> None:
@@ -673,7 +695,9 @@ def test_cli_json_and_output_file(files: dict[str, Path], tmp_path: Path,
     out = tmp_path / "report.json"
     assert main(["validate", str(files["good"]), str(files["bad"]), "--format", "json",
                  "-o", str(out)]) == 1
-    assert "Report written to" in capsys.readouterr().out
+    said = capsys.readouterr()
+    assert "1 error" in said.out
+    assert f"wrote {out} (" in said.err
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["ok"] is False
     assert doc["summary"] == [{"severity": "error", "kind": "impossible_score", "count": 1}]

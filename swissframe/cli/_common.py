@@ -41,6 +41,7 @@ import polars as pl
 from swissframe._batches import reporting
 from swissframe._display import (
     bounded,
+    count,
     escaped,
     fill,
     fitted,
@@ -75,7 +76,6 @@ from swissframe.io._files import (
 )
 from swissframe.rules import Ruleset
 from swissframe.rules._infer import describe
-from swissframe.schema import swiss_part
 
 __all__ = [
     "EVENT_HELP",
@@ -115,6 +115,7 @@ __all__ = [
     "reading",
     "refuse_output",
     "render_table",
+    "rows_said",
     "say",
     "show_error",
     "show_progress",
@@ -124,6 +125,7 @@ __all__ = [
     "write_frame",
     "write_per_event",
     "write_text",
+    "wrote",
 ]
 
 #: The narrowest a player's name column gets in a terminal table (``Andrew Debevo…``)
@@ -299,8 +301,10 @@ def legible_output() -> Iterator[None]:
             more = f" and {len(_ESCAPED) - 6} more" if len(_ESCAPED) > 6 else ""
             encodings = ", ".join(dict.fromkeys(str(st.encoding) for st, _ in changed))
             with contextlib.suppress(ValueError, OSError):
-                _to_stderr(f"swissframe: warning: {len(_ESCAPED)} character(s) of the output "
-                           f"are not in its encoding ({encodings}) and were written as "
+                n = len(_ESCAPED)
+                _to_stderr(f"swissframe: warning: {count(n, 'character')} of the output "
+                           f"{'is' if n == 1 else 'are'} not in its encoding ({encodings}) "
+                           f"and {'was' if n == 1 else 'were'} written as "
                            f"escapes: {shown}{more}. Hint: set PYTHONIOENCODING=utf-8 (or "
                            "PYTHONUTF8=1) to write UTF-8, or write a file with -o, which is "
                            "UTF-8.")
@@ -430,14 +434,47 @@ def say(text: str) -> None:
 
 
 def done(args: argparse.Namespace, text: str, *, stream: TextIO | None = None) -> None:
-    """A line saying what a command did, not its output (``wrote chart.png``, ``read 3
-    events in 0.2 s``), on stdout (or ``stream``) at once, wrapped like :func:`say`;
-    ``--quiet`` silences it: the one place a command's own lines go."""
+    """A line saying what a command did, not its output (``read 3 events in 0.2 s``), on
+    stdout (or ``stream``) at once, wrapped like :func:`say`; ``--quiet`` silences it: the
+    one place a command's own lines go (a file written: :func:`wrote`, on stderr)."""
     if not getattr(args, "quiet", False):
         # (an output that is stdout itself, -o /dev/stdout to pipe a page on: the line goes
         # to stderr, not after the page's </html> in the pipe; bad data 250)
         out = stream or (sys.stderr if _writes_stdout(args) else sys.stdout)
         print(_wrapped(text, out), file=out)
+
+
+def wrote(args: argparse.Namespace | None, out: str | os.PathLike[str],
+          what: str = "") -> None:
+    """The one line saying a command wrote a file: ``wrote s.csv (42 rows, 3 events)``, on
+    stderr (never stdout: the output may be stdout itself, ``-o /dev/stdout``, bad data 250,
+    and stdout is for the output asked for), at once; ``what`` says what is in it where that
+    helps. ``--quiet`` silences it; no ``args`` (a command's ``run`` called from Python
+    with none to give): no line.
+
+    >>> import argparse, contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     wrote(argparse.Namespace(quiet=False), "s.csv", "42 rows")
+    ...     wrote(argparse.Namespace(quiet=True), "s.csv", "42 rows")
+    >>> err.getvalue()
+    'wrote s.csv (42 rows)\\n'
+    """
+    if args is not None:
+        done(args, f"wrote {os.fspath(out)}" + (f" ({what})" if what else ""),
+             stream=sys.stderr)
+
+
+def rows_said(df: pl.DataFrame) -> str:
+    """What a table written holds, as :func:`wrote` says it: ``42 rows, 3 events``.
+
+    >>> rows_said(pl.DataFrame({"event_id": ["a", "a", "b"]})), rows_said(pl.DataFrame())
+    ('3 rows, 2 events', '0 rows')
+    """
+    said = count(df.height, "row")
+    if "event_id" in df.columns and df.height:
+        said += f", {count(df.get_column('event_id').n_unique(), 'event')}"
+    return said
 
 
 #: The options naming a command's output files.
@@ -520,7 +557,8 @@ def add_through_round(p: argparse.ArgumentParser, *, what: str = "the standings"
     """``--through-round R``: as it stood after round R (past the last round: an error)."""
     p.add_argument("--through-round", type=positive_int, metavar="R",
                    help=f"{what} as they stood after round R (default: final; a round "
-                        "after the last one is an error)")
+                        "after every event's last one is an error; an event that ended "
+                        "before R: its final standings, said in a note)")
 
 
 def add_top(p: argparse.ArgumentParser, *, default: int | None, what: str) -> None:
@@ -795,7 +833,7 @@ def read_player_event(args: argparse.Namespace, *players: str) -> PlayerRead:
     results = results.filter(pl.col("event_id") == event)
     for other in ids[1:]:
         find_player(results, other, event, src.names)
-    check_round(results, getattr(args, "through_round", None))
+    check_round(args, results)
     rules = args.rules or src.ruleset_of(event)
     note(args, describe(src.events.filter(pl.col("event_id") == event), args.rules))
     names = {str(i): str(n) for i, n in src.names.filter(pl.col("event_id") == event)
@@ -844,35 +882,33 @@ def absence_notes_of(results: pl.DataFrame, through_round: int | None, *,
     return absence_notes(absences(rows), short=short)
 
 
-def check_round(results: pl.DataFrame, round_: int | None, flag: str = "--through-round"
-                ) -> None:
-    """Refuse a round after every event's last Swiss round (it would silently mean "final").
+def check_round(args: argparse.Namespace, results: pl.DataFrame, *,
+                option: str = "through_round") -> None:
+    """``--through-round`` (or ``option``: chart's ``--round``) of ``args`` against
+    ``results``: a round after every event's
+    last Swiss round is an error, the API's own
+    (:func:`~swissframe.engine.standings.past_last_round`, the one check); events that
+    ended before it get their final standings, said in a note (``--quiet`` silences it).
 
+    >>> import argparse
     >>> df = pl.DataFrame({"event_id": ["e"], "round": [9], "phase": ["swiss"]})
-    >>> check_round(df, 9)
-    >>> check_round(df, 20)
+    >>> check_round(argparse.Namespace(through_round=9, quiet=True), df)
+    >>> check_round(argparse.Namespace(through_round=20, quiet=True), df)
     Traceback (most recent call last):
     ...
-    swissframe.errors.SwissframeError: --through-round 20: the Swiss has rounds 1–9 ...
+    swissframe.errors.DataError: --through-round 20: the Swiss has 9 rounds (event 'e'). ...
     """
+    from swissframe.engine.standings import past_last_round
+
+    round_ = getattr(args, option, None)
     if round_ is None or results.height == 0:
         return
-    swiss = swiss_part(results)
-    last = swiss.group_by("event_id").agg(pl.col("round").max())
-    top = int(last["round"].max() or 0)  # type: ignore[arg-type]
-    if round_ > top:
-        where = (f"event {last['event_id'][0]!r}: " if last.height == 1 else
-                 f"the longest of the {last.height} events: ")
-        msg = (f"{flag} {round_}: the Swiss has rounds 1–{top} ({where}{top} rounds). "
-               f"Hint: pick a round from 1 to {top}, or leave {flag} out for the final "
-               "standings.")
-        raise SwissframeError(msg)
-    short = last.filter(pl.col("round") < round_)
-    if short.height:
-        names = ", ".join(short["event_id"].cast(pl.String).head(5).to_list())
-        print(f"swissframe: note: {short.height} event(s) ended before round {round_} "
-              f"({names}{' …' if short.height > 5 else ''}): their final standings are shown.",
-              file=sys.stderr)
+    short = past_last_round(results, round_, flag="--" + option.replace("_", "-"))
+    if short:
+        names = ", ".join(printable(e) for e in short[:5])
+        note(args, f"{count(len(short), 'event')} ended before round {round_} ({names}"
+                   f"{' …' if len(short) > 5 else ''}): "
+                   f"{'its' if len(short) == 1 else 'their'} final standings are shown.")
 
 
 # --------------------------------------------------------------------------- output
@@ -1021,8 +1057,10 @@ def _terminal_safe(df: pl.DataFrame) -> pl.DataFrame:
 
 
 def write_frame(df: pl.DataFrame, fmt: str | None, out: str | None, *,
-                inputs: Sequence[str] = (), stdout: IO[str] | None = None) -> str:
-    """Write ``df`` to ``out`` (atomically; format from ``fmt`` or the suffix) or stdout.
+                inputs: Sequence[str] = (), stdout: IO[str] | None = None,
+                args: argparse.Namespace | None = None) -> str:
+    """Write ``df`` to ``out`` (atomically; format from ``fmt`` or the suffix) or stdout;
+    a file written is said by :func:`wrote` (with the command's ``args``: ``--quiet``).
 
     Returns the format used. The text table to stdout fits :func:`terminal_width` (in a
     pipe too: ``COLUMNS``, else the terminal of stderr or stdin, else 80), a file (``-o
@@ -1058,11 +1096,14 @@ def write_frame(df: pl.DataFrame, fmt: str | None, out: str | None, *,
             _write_excel(df, tmp)
         else:
             tmp.write_text(_text(df, kind, None), encoding="utf-8")
+    wrote(args, out, rows_said(df))
     return kind
 
 
-def write_text(text: str, out: str | None, *, inputs: Sequence[str] = ()) -> None:
-    """A command's text report to stdout, or atomically to ``out`` (never an input).
+def write_text(text: str, out: str | None, *, inputs: Sequence[str] = (),
+               args: argparse.Namespace | None = None) -> None:
+    """A command's text report to stdout, or atomically to ``out`` (never an input; said
+    by :func:`wrote`, with the command's ``args``).
 
     >>> import io, contextlib
     >>> buf = io.StringIO()
@@ -1078,6 +1119,7 @@ def write_text(text: str, out: str | None, *, inputs: Sequence[str] = ()) -> Non
         return
     with atomic_path(out, inputs) as tmp:
         tmp.write_text(body, encoding="utf-8")
+    wrote(args, out)
 
 
 #: What one Excel worksheet holds: rows (the header is one) and characters in a cell.
@@ -1450,10 +1492,31 @@ def show_progress(args: argparse.Namespace) -> bool:
 
 
 def progress(args: argparse.Namespace, **kwargs: Any) -> Any:
-    """A tqdm bar on stderr, disabled by ``--quiet`` or a non-terminal stderr."""
+    """A tqdm bar on stderr, disabled by ``--quiet`` or a non-terminal stderr; two columns
+    short of the terminal's width: a bar of the full width left the cursor at the edge,
+    where the terminal's echo of a Ctrl-C (``^C``) wrapped to the next line, and the bar's
+    erasing then cleared that line and left the bar on the screen."""
     from tqdm import tqdm
 
-    return tqdm(disable=not show_progress(args), file=sys.stderr, leave=False, **kwargs)
+    on = show_progress(args)
+    if on and "ncols" not in kwargs:
+        with contextlib.suppress(OSError, ValueError):
+            kwargs["ncols"] = max(os.get_terminal_size(sys.stderr.fileno()).columns - 2, 20)
+    return tqdm(disable=not on, file=sys.stderr, leave=False, **kwargs)
+
+
+def counting(unit: str) -> str:
+    """The one look of a bar whose total is known (simulate's events, recompute's events,
+    a folder's files, a table's batches, a season's pages): how far, a bar, done of all
+    and the time left, ``simulating:  40%|████      | 2/5 events [00:03<00:04]``.
+
+    >>> counting("batch")
+    '{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} batches [{elapsed}<{remaining}]'
+    """
+    units = unit + ("es" if unit.endswith(("s", "sh", "ch", "x")) else "s")
+    # (n as a whole number: simulate counts an event's rounds in fractions of it)
+    return f"{{desc}}: {{percentage:3.0f}}%|{{bar}}| {{n:.0f}}/{{total_fmt}} {units} " \
+        "[{elapsed}<{remaining}]"
 
 
 def reading(paths: Sequence[str]) -> str:
@@ -1470,17 +1533,29 @@ def reading(paths: Sequence[str]) -> str:
 
 @contextlib.contextmanager
 def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
-    """A "``desc``… 12s" line for a step with no count (reading files, ranking); it is
-    erased when the step ends or fails, so an error line is never mixed with a bar."""
+    """A "``desc``… 12s" line for a step (reading files, ranking); once the step says how
+    much it has to do (:func:`~swissframe._batches.reporting`: a folder's files, a very
+    large table's batches, a season's pages) a bar of :func:`counting`, done of all and
+    the time left. It is erased when the step ends or fails, so an error line is never
+    mixed with a bar."""
     if not show_progress(args):
         yield
         return
-    bar = progress(args, desc=desc, total=None, bar_format="{desc}… {elapsed}{postfix}")
+    bar = progress(args, desc=desc, total=None, bar_format="{desc}… {elapsed}")
     stop = threading.Event()
 
     def at_batch(done: int, total: int, unit: str = "batch") -> None:
-        # (a very large table, in batches; a season's event pages, one by one)
-        bar.set_postfix_str(f"{unit} {min(done + 1, total)} of {total}", refresh=False)
+        # (a folder's files, a very large table's batches, a season's event pages)
+        if total < 2:  # (one of one: a count says nothing the elapsed time does not)
+            return
+        # (the values only: the ticking thread draws the line, never this one, which a
+        # Ctrl-C may interrupt mid-line: the line was then left on the screen)
+        if bar.total != total or bar.unit != unit:  # (a new count: its own clock, whose
+            # rate gives the time left)
+            bar.total, bar.unit, bar.bar_format = total, unit, counting(unit)
+            # (and as drawn since: tqdm erases only a line drawn after its start)
+            bar.start_t = bar.last_print_t = bar._time()
+        bar.n = min(done, total)
 
     def tick() -> None:
         while not stop.wait(0.5):
@@ -1493,8 +1568,11 @@ def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
             yield
     finally:
         stop.set()
-        thread.join()
-        bar.close()
+        try:  # (a Ctrl-C sent again, _swissframe_cli.interrupts_kept, may land in the
+            # join: the line is erased all the same)
+            thread.join()
+        finally:
+            bar.close()
 
 
 # --------------------------------------------------------------------------- errors

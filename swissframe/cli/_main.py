@@ -70,7 +70,7 @@ def _cmd_standings(args: argparse.Namespace) -> int:
         src = read(args.files, format=args.input_format, _keep_codes=True)
     on_terminal = output_format(args.format, args.output) == "table" and args.output is None
     with input_rows(src, args.event) as results:
-        check_round(results, args.through_round)
+        check_round(args, results)
         with working(args, "ranking"):
             table = standings(results, args.rules or AUTO, through_round=args.through_round,
                               keys=src.keys)
@@ -88,7 +88,7 @@ def _cmd_standings(args: argparse.Namespace) -> int:
         used = [args.rules] if args.rules else auto_rules(src.events)[1]
         _standings_on_terminal(table, used, notes=notes, names=src.event_names)
     else:
-        write_frame(table, args.format, args.output, inputs=args.files)
+        write_frame(table, args.format, args.output, inputs=args.files, args=args)
     note(args, describe(src.events, args.rules))  # after the output: no error line after it
     return 0
 
@@ -267,7 +267,7 @@ def _cmd_sensitivity(args: argparse.Namespace) -> int:
                         heading=f"{{}}\nwho enters or leaves the top {args.top} under each "
                                 "ruleset, against the first row's:\n", names=src.event_names)
     else:
-        write_frame(table, args.format, args.output, inputs=args.files)
+        write_frame(table, args.format, args.output, inputs=args.files, args=args)
     note(args, describe(src.events, args.rules))
     return 0
 
@@ -441,7 +441,12 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help()
         return 0
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # (said by the command's parser: its --help has the options it takes,
+            # the top one's hint pointed at 'swissframe --help', which lists commands)
+            commands = next(a for a in parser._actions if a.dest == "command")
+            commands.choices[args.command].error(  # type: ignore[index]
+                f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # usage errors (already printed), --help, --version
         return exc.code if isinstance(exc.code, int) else 2
     flush_notes(ok=False)  # nothing left over from an earlier call in this process

@@ -34,6 +34,7 @@ from swissframe.engine.standings import (
     check_through_round,
     context,
     fallbacks_named,
+    past_last_round,
     validated,
 )
 from swissframe.engine.tiebreakers import TIEBREAKERS, Context
@@ -139,6 +140,9 @@ def explain(results: pl.DataFrame | pl.LazyFrame, player_id: str,
     k = check_keys(keys)
     ruleset = late_rounds_needed(lf.pipe(collect), ruleset, k)
     validated_rows = lf
+    if through_round is not None:  # (past the end: the one check, as standings makes it)
+        past_last_round(lf if event_id is None else lf.filter(pl.col("event_id") == event_id),
+                        through_round)
     lf = lf.filter(pl.col("phase") == "swiss")
     if through_round is not None:
         lf = lf.filter(pl.col("round") <= through_round)

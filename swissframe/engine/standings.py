@@ -17,7 +17,7 @@ import polars as pl
 import polars.selectors as cs
 
 from swissframe._collect import collect, collect_all, concurrently, scoped, select, with_columns
-from swissframe._display import quoted
+from swissframe._display import count, quoted
 from swissframe.engine import _cumulative
 from swissframe.engine._chess import absences_columns, record_aggs, with_inferred_absences
 from swissframe.engine._exact import bit_fields, exact_name, packs, per_group, rank_exact
@@ -74,7 +74,7 @@ from swissframe.schema import (
     validated_with_codes,
 )
 
-__all__ = ["STANDINGS_COLUMNS", "standings", "standings_by_round"]
+__all__ = ["STANDINGS_COLUMNS", "past_last_round", "standings", "standings_by_round"]
 
 #: Stable leading columns of every standings table (criteria columns follow).
 STANDINGS_COLUMNS: Final = (
@@ -1108,7 +1108,11 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
         ``docs/inference.md``). A table without a ``ruleset`` column is ranked by ``mtg``,
         as before ``"auto"`` existed.
     through_round
-        Standings as they stood after this round (rows of later rounds are ignored).
+        Standings as they stood after this round (rows of later rounds are ignored). An
+        event whose Swiss ended before it gets its final standings (one cutoff serves
+        events of different lengths); a round after the last Swiss round of every event is
+        a :class:`~swissframe.errors.DataError` (:func:`past_last_round`), as on the
+        command line: a typo, or another event meant.
     keys
         Extra key columns besides ``event_id`` (e.g. ``scenario_id``): standings are computed
         independently per key combination, in the same pass.
@@ -1144,12 +1148,24 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
     """
     keys = key_columns(keys)
     check_flag("lazy", lazy)
-    if is_auto(rules):  # one call per ruleset the data names (rules/_infer.py)
-        table = run_auto(standings, results, through_round=through_round, keys=keys)
-        return table.lazy() if lazy else table
-    ruleset = get(rules)
     if through_round is not None:
         check_through_round(through_round)
+        # (the whole input's rounds, before it is split by ruleset: an event of one ruleset
+        # may end before the round, and the input still reaches it. A LazyFrame read once)
+        if isinstance(results, pl.LazyFrame):
+            results = read_once(results)
+        past_last_round(results, through_round)
+    table = _ruled_standings(results, rules, through_round, keys)
+    return table.lazy() if lazy else table
+
+
+def _ruled_standings(results: Frame, rules: str | Ruleset, through_round: int | None,
+                     keys: tuple[str, ...]) -> pl.DataFrame:
+    """:func:`standings` of checked arguments: one call per ruleset the data names where
+    ``rules`` is ``"auto"``."""
+    if is_auto(rules):  # one call per ruleset the data names (rules/_infer.py)
+        return run_auto(_ruled_standings, results, through_round=through_round, keys=keys)
+    ruleset = get(rules)
     out = None
     if not keys:  # a very large table in batches of events (the same table, in less memory);
         # a large one in two halves at once (10,000 events: 1.34 -> 1.23 s; the bulk row
@@ -1158,7 +1174,7 @@ def standings(results: Frame, rules: str | Ruleset = "auto", *, through_round: i
             results, lambda part: _standings(part, ruleset, keys, through_round), halves=True)
     if out is None:
         out = _standings(results, ruleset, keys, through_round)
-    return out.lazy() if lazy else out
+    return out
 
 
 def _standings(results: Frame, ruleset: Ruleset, keys: tuple[str, ...],
@@ -1223,7 +1239,8 @@ def _one_event(frame: pl.DataFrame, rules: Ruleset, event: str, *, cumulative: b
 
 def check_through_round(through_round: object) -> None:
     """``through_round`` is a round number ≥ 1 (past an event's last round: its final
-    standings, so that one cutoff serves events of different lengths)."""
+    standings, so that one cutoff serves events of different lengths; past every event's:
+    :func:`past_last_round`)."""
     if isinstance(through_round, bool) or not isinstance(through_round, numbers.Integral):
         msg = (f"through_round must be a whole round number, got {through_round!r}. "
                "Hint: e.g. through_round=3 (the standings after round 3).")
@@ -1231,6 +1248,51 @@ def check_through_round(through_round: object) -> None:
     if through_round < 1:
         msg = f"through_round must be ≥ 1, got {through_round}. Hint: rounds start at 1."
         raise DataError(msg)
+
+
+def past_last_round(results: Frame, through_round: int, *, flag: str | None = None
+                    ) -> list[str]:
+    """The one check of a round past the end: a :class:`~swissframe.errors.DataError` where
+    ``through_round`` is after the last Swiss round of every event of ``results`` (it would
+    silently mean "final": a typo, or another event meant); else the ids of the events
+    whose Swiss ended before it, which get their final standings (said as a note by the
+    command line). ``flag``: the option the message names (``--through-round``), else the
+    argument (``through_round=``). A table whose rounds cannot be read yet (no ``round``
+    column, not whole numbers, no Swiss row) is left to validation.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"event_id": ["a", "b"], "round": [9, 5], "phase": ["swiss"] * 2})
+    >>> past_last_round(df, 7)
+    ['b']
+    >>> past_last_round(df, 10, flag="--through-round")
+    Traceback (most recent call last):
+    ...
+    swissframe.errors.DataError: --through-round 10: the Swiss has 9 rounds (the longest of the 2
+    events). Hint: pick a round from 1 to 9, or leave --through-round out for the final
+    standings.
+    """
+    schema = results.collect_schema()
+    if "round" not in schema or not schema["round"].is_integer():
+        return []
+    lf = results.lazy()
+    if "phase" in schema:
+        lf = lf.filter(pl.col("phase").cast(pl.String) == "swiss")
+    event = (pl.col("event_id").cast(pl.String) if "event_id" in schema
+             else pl.lit("event")).alias("event_id")
+    last = lf.group_by(event).agg(pl.col("round").max()).pipe(collect)
+    top = last["round"].max()
+    if not isinstance(top, int):
+        return []
+    if through_round > top:
+        said = f"{flag} {through_round}" if flag else f"through_round={through_round}"
+        where = (f"event {quoted(last['event_id'][0])}" if last.height == 1
+                 else f"the longest of the {last.height:,} events")
+        pick = "round 1" if top == 1 else f"a round from 1 to {top}"
+        msg = (f"{said}: the Swiss has {count(top, 'round')} ({where}). Hint: pick {pick}, or "
+               f"leave {flag or 'through_round'} out for the final standings.")
+        raise DataError(msg)
+    return sorted(last.filter(pl.col("round") < through_round)["event_id"].to_list())
 
 
 def _row_bounds(codes: IdCodes | None) -> tuple[int, int] | None:

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Final, Literal, TypeVar
 
 import polars as pl
 
+from swissframe._batches import counted
 from swissframe._display import escaped, quoted, told_apart
 from swissframe.errors import (
     MAX_WHOLE,
@@ -2244,7 +2245,8 @@ def _read_tables(files: Sequence[Path], limit: int | None, *, strict: bool = Tru
     notes: list[pl.DataFrame] = []
     # a file without an event_id column is the event named by its file, unique among the
     # files (a/event.csv and b/event.csv are two events, not one)
-    for f, key in zip(files, event_keys(files), strict=True):
+    # (each file counted to the progress line: a folder of many tables)
+    for f, key in counted(list(zip(files, event_keys(files), strict=True)), "file"):
         df = read_table_file(f, limit=limit, event_id=key)
         if strict or not ("player_id" in df.columns or "player_a" in df.columns):
             df = table_long(f, df)

@@ -1,5 +1,8 @@
 """Importer for the community "decklist cache" JSON format (melee.gg, Topdeck, CardsRealm,
-Manatraders), as stored in ``fbettega/MTG_decklistcache``.
+Manatraders, Magic Online), as stored in ``fbettega/MTG_decklistcache``. (Magic Online's
+files list only the top-8 playoff rounds, ``SOURCES.md``: the platform is recognised,
+and its published standings read, but its Swiss cannot be recomputed; no bye marker of
+its is known, so one met is read and reported as unlisted.)
 
 One file is one event::
 
@@ -67,6 +70,7 @@ try:  # (optional: without it every file is parsed whole, see _read_parts)
 except ImportError:  # pragma: no cover - the wheels cover the supported Pythons
     _simdjson = None  # type: ignore[assignment]
 
+from swissframe._batches import counted, tell
 from swissframe._display import count, quoted
 from swissframe.errors import ImportFormatError
 from swissframe.io._files import (
@@ -109,6 +113,7 @@ SOURCE_BY_HOST: Final[dict[str, str]] = {
     "topdeck.gg": "topdeck",
     "cardsrealm.com": "cardsrealm",
     "manatraders.com": "manatraders",
+    "mtgo.com": "mtgo",
 }
 
 #: Platform by the folder under ``Tournaments/`` (fallback when the URI is missing).
@@ -117,6 +122,9 @@ SOURCE_BY_FOLDER: Final[dict[str, str]] = {
     "Topdeck": "topdeck",
     "CardsRealm": "cardsrealm",
     "Manatrader": "manatraders",
+    # (Magic Online: fbettega's Tournaments/MTGO, the MTGODecklistCache's mtgo.com)
+    "MTGO": "mtgo",
+    "mtgo.com": "mtgo",
 }
 
 #: Sources that list a draw once per player (SOURCES.md: melee.gg lists a draw twice, once
@@ -149,6 +157,7 @@ RESULT_LEVEL: Final[dict[str, str]] = {
     "topdeck": "match",
     "cardsrealm": "games",
     "manatraders": "games",
+    "mtgo": "games",
     "unknown": "games",
 }
 
@@ -880,11 +889,14 @@ def _gathered(files: Iterable[_Parsed]) -> _Columns:
     return m, s, evs, sizes
 
 
-def _parse_chunk(files: Sequence[Path], limit: int | None) -> _Columns:
+def _parse_chunk(files: Sequence[Path], limit: int | None, *, told: bool = False
+                 ) -> _Columns:
     """Parse files into one set of column lists (a worker never calls Polars, whose thread
     pool does not survive ``fork``). Files are read in order (:func:`_read_one`), so the
-    first bad file raises its own error."""
-    return _gathered(_read_one(f, limit) for f in files)
+    first bad file raises its own error. ``told``: each file counted to the progress
+    reporter (:func:`~swissframe._batches.counted`; in this process only: a worker forked
+    with the reporter would draw on the terminal itself)."""
+    return _gathered(_read_one(f, limit) for f in (counted(files, "file") if told else files))
 
 
 #: The columns of texts a chunk sends coded (:func:`_coded`), by dictionary: the players'
@@ -1095,7 +1107,11 @@ def _read_parallel(files: Sequence[Path], n: int, limit: int | None) -> Decklist
     with _pool(min(n, len(chunks))) as pool, _no_gc():  # unpickled chunks: no collections
         with _interrupts_held():  # (every task given at once: the workers forked here)
             parts = pool.map(_packed_chunk, chunks, repeat(limit))
-        for part in parts:
+        done = 0
+        tell(0, len(files), "file")
+        for chunk, part in zip(chunks, parts, strict=True):
+            done += len(chunk)
+            tell(done, len(files), "file")  # (the progress line: files read of all)
             frames.append(_frames(part))
             if not failed:
                 try:
@@ -1725,7 +1741,7 @@ def read_decklist_cache(
     if _parallel(files, n):
         return _read_parallel(files, n, max_bytes)
     with _no_gc():
-        parsed = _parse_chunk(files, max_bytes)
+        parsed = _parse_chunk(files, max_bytes, told=True)
     return _assemble(*_frames(parsed))
 
 

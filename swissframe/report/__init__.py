@@ -23,7 +23,7 @@ from typing import Any
 
 import polars as pl
 
-from swissframe._display import quoted
+from swissframe._display import count, quoted
 from swissframe.errors import (
     DataError,
     DataWarning,
@@ -226,7 +226,7 @@ def _without_brackets(src: Source, event_id: str | None, season: bool | None) ->
     if page is not None:
         return  # (a page of another event: its rows alone are reported)
     shown = ", ".join(map(quoted, ids[:5])) + (" …" if len(ids) > 5 else "")
-    msg = (f"the season page leaves out {len(ids)} event(s) with only playoff rows "
+    msg = (f"the season page leaves out {count(len(ids), 'event')} with only playoff rows "
            f"({shown}): they have no Swiss standings. Hint: swissframe validate FILE lists "
            "each.")
     warnings.warn(msg, DataWarning, stacklevel=3)

@@ -13,7 +13,6 @@ from swissframe.cli._common import (
     add_files,
     add_quiet,
     add_rules,
-    done,
     non_negative_int,
     note,
     one_event_id,
@@ -21,6 +20,7 @@ from swissframe.cli._common import (
     reading,
     refuse_output,
     working,
+    wrote,
 )
 
 __all__ = ["add_parser", "run"]
@@ -83,11 +83,11 @@ def run(args: argparse.Namespace) -> int:
                            and not stream else args.output)
     took = f"in {time.perf_counter() - t0:.1f} s"
     if stream:
-        done(args, f"wrote {written} {took}")
+        wrote(args, written, took)
     else:
         size = (written.stat().st_size if written.is_file()
                 else sum(f.stat().st_size for f in written.rglob("*.html")))
-        done(args, f"wrote {written} ({size / 1e6:.2f} MB) {took}")
+        wrote(args, written, f"{size / 1e6:.2f} MB, {took}")
     # (which rulesets the pages rank by, as every other command closes)
     note(args, describe(src.events, args.rules))
     return 0

@@ -117,6 +117,7 @@ def infer_rulesets(events: pl.DataFrame) -> pl.DataFrame:
         plat = plat.select("event_id", pl.col("ruleset").alias("_p"), pl.when(
             pl.col("source") == "unknown").then(pl.lit(
                 "a decklist-cache file of no known platform: MTG's tiebreakers, floor 1/3"))
+            .when(pl.col("source") == "mtgo").then(pl.lit(MTGO_REASON))
             .otherwise(pl.format(
                 "a {} decklist-cache file: the platform's own tiebreakers{}", "source",
                 pl.when(pl.col("era").is_not_null()).then(pl.format(" (era {})", "era"))
@@ -125,6 +126,13 @@ def infer_rulesets(events: pl.DataFrame) -> pl.DataFrame:
             pl.coalesce("_p", "ruleset").alias("ruleset"),
             pl.coalesce("_r", "ruleset_reason").alias("ruleset_reason")).drop("_p", "_r")
     return out.select("event_id", "ruleset", "ruleset_reason")
+
+
+#: Why an MTGO decklist-cache file is ranked by ``mtg-1/3``: no public statement of Magic
+#: Online's floor or rounding was found (``docs/inference.md``), so it gets the preset of a
+#: platform not known, its platform named.
+MTGO_REASON: Final = ("an MTGO decklist-cache file: MTG's tiebreakers, floor 1/3, as Magic "
+                      "Online publishes no floor or rounding of its own")
 
 
 def check_ruleset_column(schema: pl.Schema, *, where: str = "") -> None:

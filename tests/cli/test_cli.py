@@ -269,7 +269,7 @@ def test_a_command_on_an_event_with_only_playoff_rows_says_so(
     assert main(["standings", str(path), "--format", "csv"]) == 0
     assert "warning: 1 event with only playoff rows (a knockout event" in (
         capsys.readouterr().err)
-    said = r"event 'top4' has only playoff rows \(6 playoff row\(s\) in round 3"
+    said = r"event 'top4' has only playoff rows \(6 playoff rows in round 3"
     for argv in (["chart", "standings", str(path), "--event", "top4", "-o",
                   str(tmp_path / "c.json")],
                  ["chart", "omw-ranges", str(path), "--event", "top4", "-o",

@@ -35,7 +35,9 @@ def _one_error(capsys: pytest.CaptureFixture[str], needle: str = "") -> str:
 
 @pytest.mark.parametrize(("argv", "needle"), [
     (["standings", "nope.csv"], "nope.csv"),
-    (["standings", STORE, "--through-round", "20"], "rounds 1–4"),
+    (["standings", STORE, "--through-round", "20"], "the Swiss has 4 rounds"),
+    # (an option the command lacks: its own --help, not the list of commands)
+    (["standings", STORE, "--workers", "2"], "see 'swissframe standings --help'"),
     (["standings", STORE, "--top", "0"], "--top"),
     (["explain", STORE, "--player", "alise"], "did you mean 'Alice'"),
     (["why", STORE, "Alice", "Bobb"], "did you mean 'Bob'"),
@@ -55,6 +57,9 @@ def _one_error(capsys: pytest.CaptureFixture[str], needle: str = "") -> str:
     (["recompute", STORE, "-o", "out", "--batch-rows", "0"], "--batch-rows"),
     (["recompute", STORE, "-o", "out", "--batch-rows", "-5"], "--batch-rows"),
     (["chart", "standings", STORE, "-o", "fig.docx"], ".docx"),
+    # (the option named as the command has it, not the API's through_round=)
+    (["chart", "standings", STORE, "--round", "9", "-o", "fig.png"],
+     "--round 9: the Swiss has 4 rounds"),
     # (a count past 64 bits ended in a bare OverflowError, TypeError or ValueError from
     # NumPy or orjson; recompute's left an empty output folder behind)
     (["simulate", "--players", str(2**70), "-o", "s.csv"], "n_players must be a whole"),
@@ -351,7 +356,7 @@ def test_cut_says_which_events_the_round_analysed_leaves_out(
         assert main(["cut", str(league), str(one), "--format", "csv", *extra]) == 0
         out, err = capsys.readouterr()
         assert set(pl.read_csv(out.encode())["event_id"]) == {"league-night"}
-        assert re.search(r"warning: the cut analysis leaves out 1 event\(s\), e\.g\. "
+        assert re.search(r"warning: the cut analysis leaves out 1 event, e\.g\. "
                          + said.format(r), err), err
     assert main(["cut", str(one)]) == 2
     err = capsys.readouterr().err

@@ -7,6 +7,7 @@ results files share ``--input-format``."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Final
 
 import pytest
 
@@ -66,7 +67,8 @@ def test_quiet_prints_nothing_but_the_output(command: str, tmp_path: Path,
         assert out
         assert "table:" not in out
         assert not out.startswith("read ")
-        assert len(out) < len(loud.out)  # (the lines about what was done are gone)
+        # (the lines about what was done are gone: "read …" on stdout, "wrote …" on stderr)
+        assert len(out) + len(err) < len(loud.out) + len(loud.err)
     else:
         assert out == ""
 
@@ -103,3 +105,53 @@ def test_every_file_reading_command_has_input_format() -> None:
                      if any(a.dest == "files" for a in p._actions)
                      and not any(a.dest == "input_format" for a in p._actions))
     assert without == ["verify-ref"]
+
+
+#: The commands of :func:`_commands` that write a file with ``-o`` (recompute writes a
+#: dataset folder, which its summary names: "… → dataset (0.1 s)").
+_WRITERS: Final = ("standings", "sensitivity", "explain", "why", "validate", "verify",
+                   "verify-ref", "simulate", "cut", "chart", "report")
+
+
+@pytest.mark.parametrize("command", _WRITERS)
+def test_every_command_says_the_file_it_wrote_on_stderr(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A command given ``-o FILE`` says so in one ``wrote FILE …`` line on stderr (the
+    table commands said nothing, while chart and report said it on stdout and simulate on
+    stderr): never on stdout, which is for the output asked for; ``--quiet`` silences it
+    (test_quiet_prints_nothing_but_the_output)."""
+    argv, _ = _commands(tmp_path)[command]
+    out = argv[argv.index("-o") + 1]
+    assert main(argv) in (0, 1)
+    said = capsys.readouterr()
+    lines = [x for x in said.err.splitlines() if x.startswith("wrote ")]
+    assert len(lines) == 1, said.err
+    assert lines[0].startswith(f"wrote {out}"), lines
+    assert "wrote" not in said.out
+    assert Path(out).exists()
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["standings", MELEE], "(3 rows, 1 event)"),
+    (["simulate", "--players", "8", "--rounds", "3"], "(24 result rows, 1 event, 8 players)"),
+])
+def test_a_table_written_says_its_rows(argv: list[str], said: str, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    out = str(tmp_path / "t.csv")
+    assert main([*argv, "-o", out]) == 0
+    assert f"wrote {out} {said}\n" in capsys.readouterr().err
+
+
+def test_a_table_written_to_stdout_keeps_stdout_the_table(tmp_path: Path) -> None:
+    """``-o /dev/stdout`` (bad data 250): the table alone on stdout, the line on stderr."""
+    import subprocess
+    import sys
+
+    from tests.helpers import CLI_IN_A_PROCESS
+
+    run = subprocess.run([sys.executable, "-c", CLI_IN_A_PROCESS, "standings", MELEE,
+                          "--format", "csv", "-o", "/dev/stdout"], capture_output=True,
+                         text=True, timeout=300, check=True, cwd=REPO_ROOT)
+    assert run.stdout.startswith("event_id,player_id,rank")
+    assert "wrote" not in run.stdout
+    assert "wrote /dev/stdout (3 rows, 1 event)" in run.stderr

@@ -21,7 +21,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from swissframe._display import text_width
+from swissframe._display import count, text_width
 from tests.helpers import CLI_IN_A_PROCESS, DE_DECIDES, REPO_ROOT, SHARED_ROOT, decisive
 
 STORE = str(REPO_ROOT / "data" / "events" / "store-championship.csv")
@@ -168,8 +168,42 @@ def test_a_season_reports_progress_counts_its_events(tmp_path: Path) -> None:
     ((code, raw),) = run_raw([["report", season, "--sims", "0", "-o",
                                str(tmp_path / "season")]], columns=80)
     assert code == 0
-    assert "event 1 of 3" in raw
-    assert not any("event 1 of 3" in x for x in screen(raw))
+    assert "/3 events [" in raw  # (done of all, and the time left)
+    assert not any("/3 events" in x for x in screen(raw))
+
+
+@pytest.mark.parametrize(("kind", "source", "many"), [
+    ("tables", STORE, 300),
+    ("decklists", str(REPO_ROOT / "tests" / "fixtures" / "decklist"
+                      / "melee-byes-1-2024-07-13.json"), 400)])
+def test_reading_a_folder_of_many_files_counts_them(kind: str, source: str, many: int,
+                                                   tmp_path: Path) -> None:
+    """Reading a folder of many files showed "reading DIR/… 00:04", the time alone: it
+    counts the files read of all, with the time left (a decklist folder's pool as each
+    chunk comes back), erased when done; on a log or with --quiet, nothing."""
+    folder = tmp_path / kind
+    folder.mkdir()
+    suffix = Path(source).suffix
+    for i in range(many):  # (each its own event: the file names them)
+        shutil.copy(source, folder / f"ev-{i:04d}-2024-07-13{suffix}")
+    # (named as a user in that folder names them: the temporary folder's length varies)
+    argv = ["standings", f"{kind}/", "-o", "s.csv"]
+    (code, raw), (qcode, quiet) = run_raw([argv, [*argv, "--quiet"]], columns=80,
+                                          cwd=tmp_path)
+    assert code == qcode == 0
+    counts = re.findall(rf"(\d+)/{many} files \[\d\d:\d\d<\d\d:\d\d\]", raw)
+    assert counts, raw[-1000:]
+    assert all(int(n) <= many for n in counts)
+    lines = [x for x in screen(raw) if x]
+    assert not any("files [" in x for x in lines), lines  # (erased)
+    assert lines[0] == f"wrote s.csv ({count(many * (9 if kind == 'tables' else 3), 'row')}, "\
+        f"{count(many, 'event')})", lines
+    _fits(lines)
+    assert quiet.strip() == ""
+    piped = subprocess.run([sys.executable, "-c", CLI_IN_A_PROCESS, *argv],
+                           capture_output=True, text=True, check=True, cwd=tmp_path,
+                           env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert "files [" not in piped.stderr
 
 
 def test_a_chart_s_rendering_line_is_erased_and_absent_from_a_log(tmp_path: Path) -> None:

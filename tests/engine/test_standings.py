@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from fractions import Fraction
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -595,6 +596,12 @@ def test_coded_path_equals_string_keyed_engine(res: pl.DataFrame, rules: sf.Rule
                            pl.col("event_id").replace_strict(events, new_ev))
     through = data.draw(st.sampled_from([None, 1, 2, 4]))
     lf = validated(res, ())
+    last = lf.filter(pl.col("phase") == "swiss").select(pl.col("round").max()).collect().item()
+    if through is not None and last is not None and through > last:
+        # (past every event's last Swiss round: the one error, not the final standings)
+        with pytest.raises(sf.DataError, match=f"through_round={through}: the Swiss has"):
+            sf.standings(res, rules, through_round=through)
+        through = last
     if through is not None:
         lf = lf.filter(pl.col("round") <= through)
     ref = _compute(lf, rules, ("event_id",), None)
@@ -785,3 +792,56 @@ def test_by_round_equals_through_round_with_added_and_skipped_rows(
     rounds = by.select("event_id", "round").unique()
     played = res.select("event_id", "round").unique()
     assert rounds.sort(pl.all()).equals(played.sort(pl.all()))
+
+
+def test_a_round_past_every_event_s_end_is_one_error_in_python_and_the_cli(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``through_round`` past an event's last round gave the final standings in Python and
+    was refused by the CLI. One check now (``past_last_round``), read by both: a round after
+    every event's last Swiss round is an error (a typo, or another event meant); an event
+    that ended before it, beside one that did not, gets its final standings (the CLI says
+    so in a note, silenced by --quiet). ``explain`` and ``compare`` check it alike."""
+    from swissframe.cli import main
+
+    five = sf.from_matches(F5_MATCHES)  # (3 rounds)
+    rounds = int(five["round"].max())
+    with pytest.raises(sf.DataError, match=rf"through_round={rounds + 1}: the Swiss has "
+                                           rf"{rounds} rounds \(event 'event'\)\. Hint: pick "):
+        sf.standings(five, through_round=rounds + 1)
+    with pytest.raises(sf.DataError, match="the Swiss has"):
+        sf.standings(five.lazy(), "mtg", through_round=rounds + 1)
+    with pytest.raises(sf.DataError, match="the Swiss has"):
+        sf.explain(five, "A", through_round=rounds + 1)
+    with pytest.raises(sf.DataError, match="the Swiss has"):
+        sf.compare(five, "A", "B", through_round=rounds + 1)
+    # two events, one shorter: the shorter one's final standings, the other's cut
+    # (a longer event: the same three rounds, then round 1's pairings again)
+    six = pl.concat([five, five.filter(pl.col("round") == 1).with_columns(
+        pl.lit(rounds + 1, dtype=five.schema["round"]).alias("round"))]).with_columns(
+        pl.lit("six").alias("event_id"))
+    both = pl.concat([five, six], how="diagonal_relaxed")
+    longer = int(six["round"].max())
+    assert longer > rounds
+    got = sf.standings(both, through_round=rounds + 1)
+    assert_frame_equal(got.filter(pl.col("event_id") == "event"), sf.standings(five))
+    assert_frame_equal(got.filter(pl.col("event_id") == "six"),
+                       sf.standings(six, through_round=rounds + 1))
+    # auto rules, one ruleset's events all shorter than the round, another's not: no error
+    mixed = pl.concat([five.with_columns(ruleset=pl.lit("mtg")),
+                       six.with_columns(ruleset=pl.lit("pokemon"))], how="diagonal_relaxed")
+    assert sf.standings(mixed, through_round=rounds + 1)["event_id"].n_unique() == 2
+    with pytest.raises(sf.DataError, match="the longest of the 2 events"):
+        sf.standings(both, through_round=longer + 1)
+    # the CLI: the same error (its flag named), and the note
+    path = tmp_path / "both.csv"
+    both.write_csv(path)
+    assert main(["standings", str(path), "--through-round", str(longer + 1)]) == 2
+    assert (f"swissframe: error: --through-round {longer + 1}: the Swiss has {longer} rounds "
+            "(the longest of the 2 events)") in capsys.readouterr().err
+    assert main(["standings", str(path), "--through-round", str(rounds + 1),
+                 "--format", "csv"]) == 0
+    assert (f"1 event ended before round {rounds + 1} (event): its final standings are "
+            "shown.") in capsys.readouterr().err
+    assert main(["standings", str(path), "--through-round", str(rounds + 1), "--format",
+                 "csv", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""

@@ -20,6 +20,8 @@ from swissframe.schema import validate_results
 from tests.helpers import FIXTURES, SHARED_ROOT, bounded
 
 FIX = FIXTURES / "decklist"
+#: an MTGO file of the cache (minimal, synthetic): its rounds are the top-8 playoff alone
+MTGO = FIXTURES / "mtgo" / "mtgo-demo-2024-07-13.json"
 COLS = ["round", "player_id", "opponent_id", "games_won", "games_lost", "games_drawn"]
 
 
@@ -969,3 +971,24 @@ def test_a_round_listed_with_no_match_is_noted(tmp_path: Path, where: str) -> No
     every = read_decklist_cache(folder, workers=2).report.filter(
         pl.col("kind") == "empty_round")
     assert sorted(every["event_id"].to_list()) == [f.name.removesuffix(".json") for f in files]
+
+
+def test_an_mtgo_file_is_recognised_as_mtgo(tmp_path: Path) -> None:
+    """An MTGO file (a Magic Online challenge of the cache, by its ``mtgo.com`` URI, or by
+    its folder ``Tournaments/MTGO`` where it names none) was "a decklist-cache file of no
+    known platform". It is MTGO wherever platforms are named; ranked by ``mtg-1/3``, as no
+    floor or rounding of Magic Online's own is published, which the reason says. Its files
+    list only the top-8 playoff (SOURCES.md): no Swiss standings, and a warning says so."""
+    doc = orjson.loads(MTGO.read_bytes())
+    folder = tmp_path / "Tournaments" / "MTGO" / "2024" / "07" / "13"
+    folder.mkdir(parents=True)
+    doc["Tournament"]["Uri"] = None
+    (folder / "challenge-2024-07-13.json").write_bytes(orjson.dumps(doc))
+    for path in (MTGO, folder / "challenge-2024-07-13.json"):
+        with pytest.warns(UserWarning, match="only playoff rows"):
+            src = read(path)
+        ev = src.events.row(0, named=True)
+        assert (ev["platform"], ev["ruleset"]) == ("mtgo", "mtg-1/3")
+        assert ev["ruleset_reason"].startswith("an MTGO decklist-cache file: MTG's tiebreakers")
+        assert "no known platform" not in ev["ruleset_reason"]
+        assert src.results["phase"].unique().to_list() == ["playoff"]

@@ -923,7 +923,7 @@ def test_an_event_with_only_playoff_rows_is_warned_of(tmp_path: Path) -> None:
             read(path)
         assert [str(w.message) for w in caught if w.category is DataWarning] == [
             "1 event with only playoff rows (a knockout event, or a bracket without its "
-            "Swiss rounds), e.g. event 'top4': 6 playoff row(s) in round 3 and no Swiss "
+            "Swiss rounds), e.g. event 'top4': 6 playoff rows in round 3 and no Swiss "
             "row: the event has no Swiss standings; the standings leave it out. Hint: if the "
             "event had Swiss rounds, they are missing from the export (or marked 'playoff'): "
             "swissframe validate FILE lists each."]
@@ -1471,7 +1471,7 @@ def test_read_results_contract_error_names_the_files_of_its_events(tmp_path: Pat
     dup = tmp_path / "dup.csv"
     dup.write_text("\n".join([*lines, lines[1]]) + "\n")
     good = _copy(CSV, tmp_path / "good.csv")
-    with pytest.raises(ValidationError, match=r"^[^ ]*dup\.csv: 1 problem\(s\) in the results "
+    with pytest.raises(ValidationError, match=r"^[^ ]*dup\.csv: 1 problem in the results "
                        r"table \(duplicate_seat\):\n  - \[duplicate_seat\] event 'league-night'"):
         sf.read_results([good, dup])
 
@@ -1529,7 +1529,7 @@ def test_a_read_s_contract_error_names_the_files_of_its_events(tmp_path: Path) -
     header = "event_id,round,player_id,opponent_id,games_won,games_lost,games_drawn\n"
     (tmp_path / "good.csv").write_text(header + "g,1,A,B,2,0,0\ng,1,B,A,0,2,0\n")
     (tmp_path / "bad.csv").write_text(header + "e,0,A,B,2,0,0\ne,0,B,A,0,2,0\n")
-    with pytest.raises(sf.ValidationError, match=r"bad\.csv: 2 problem\(s\) in the results "
+    with pytest.raises(sf.ValidationError, match=r"bad\.csv: 2 problems in the results "
                        r"table \(round_below_1\):\n  - \[round_below_1\] event 'e', round 0, "
                        r"player 'A' vs 'B'") as info:
         sf.read(tmp_path)

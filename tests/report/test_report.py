@@ -213,7 +213,9 @@ def test_cli_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", str(DATA / "league-night.csv"), "--top", "2", "--sims", "0",
                  "-o", str(out)]) == 0
     assert "Lena (2nd) beat Nico (3rd)" in out.read_text()
-    assert "wrote" in capsys.readouterr().out
+    said = capsys.readouterr()
+    assert f"wrote {out} (" in said.err  # (what a command wrote: stderr, as every command)
+    assert "wrote" not in said.out
     assert main(["report", str(DATA / "league-night.csv"), "-o", str(tmp_path / "r.pdf")]) == 2
     assert "unknown suffix" in capsys.readouterr().err
     src = DATA / "league-night.csv"
@@ -237,7 +239,7 @@ def test_cli_report_of_one_event_into_a_folder_writes_inside_it(
                  "-o", out]) == 0
     page = tmp_path / folder / "index.html"
     assert "Lena (2nd) beat Nico (3rd)" in page.read_text()
-    assert str(page) in capsys.readouterr().out
+    assert str(page) in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted({"existing",
                                                                 folder.rstrip("/")})
 
@@ -264,7 +266,7 @@ def test_cli_report_to_a_named_pipe_or_device_writes_it_as_it_is(
     assert got
     assert got[0].startswith(b"<!DOCTYPE html>")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
-    assert f"wrote {fifo} in" in capsys.readouterr().out
+    assert f"wrote {fifo} (in" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("out", ["/dev/stdout", "link.html"])
@@ -286,7 +288,7 @@ def test_a_page_piped_on_through_stdout_ends_with_the_page(out: str, tmp_path: P
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith(b"<!DOCTYPE html>")
     assert run.stdout.rstrip().endswith(b"</html>")
-    assert f"wrote {out} in".encode() in run.stderr
+    assert f"wrote {out} (in".encode() in run.stderr
 
 
 @pytest.mark.parametrize("name", ["page.png", "standings.csv", "Page.PDF"])
@@ -698,7 +700,7 @@ def test_a_season_leaves_out_an_event_with_only_playoff_rows() -> None:
         pl.lit("swiss").alias("phase"))
     both = pl.concat([rows, rows.filter(pl.col("round") == 3).with_columns(
         pl.lit("top4").alias("event_id"), pl.lit("playoff").alias("phase"))])
-    with pytest.warns(DataWarning, match=r"the season page leaves out 1 event\(s\) with only "
+    with pytest.warns(DataWarning, match=r"the season page leaves out 1 event with only "
                       r"playoff rows \('top4'\)"):
         season = sf.report(both, season=True, n_sims=0)
     assert isinstance(season, SeasonReport)

@@ -320,7 +320,7 @@ def test_cli_verify_writes_the_matching_rounds(tmp_path: Path,
     src = _frozen_drop_event(tmp_path, "demo-1-2025-01-10")
     out = tmp_path / "per_player.csv"
     assert main(["verify", str(src), "--matching-rounds", "-o", str(out)]) == 0
-    assert "per-player table" in capsys.readouterr().out
+    assert f"wrote {out} (" in capsys.readouterr().err
     got = pl.read_csv(out, schema_overrides={"matching_rounds": pl.String}).filter(
         pl.col("in_standings")).select(
         "player_id", "match", "matching_rounds").sort("player_id").rows()

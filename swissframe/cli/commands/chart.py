@@ -47,7 +47,7 @@ from swissframe._display import quoted
 from swissframe.cli._common import (
     EVENT_HELP,
     add_quiet,
-    done,
+    check_round,
     filter_events,
     input_rows,
     need_swiss,
@@ -57,6 +57,7 @@ from swissframe.cli._common import (
     positive_int,
     refuse_output,
     working,
+    wrote,
 )
 from swissframe.errors import DataError, RulesetError, SwissframeError
 from swissframe.io._files import FORMATS, NO_RESULTS, NO_RESULTS_HINT, shown
@@ -257,6 +258,7 @@ def build(args: argparse.Namespace, results: pl.DataFrame,
         return _named(df, events, players)
 
     if kind == "standings":
+        check_round(args, one, option="round")  # (named as the option, not the API's)
         table = standings(one, rules, through_round=args.round)
         return charts.chart_standings(named(table), top=args.top or 32, cut=cut, rules=words)
     if kind == "race":
@@ -344,8 +346,7 @@ def run(args: argparse.Namespace) -> int:
     >>> ns = argparse.Namespace(kind="standings", files=[str(tmp / "e.csv")],
     ...     output=str(tmp / "fig.json"), rules="mtg", event=None, top=None, cut=2,
     ...     round=None, input_format="auto", scale=2.0, theme=True)
-    >>> run(ns)  # doctest: +ELLIPSIS
-    wrote ...fig.json
+    >>> run(ns)
     0
     """
     from swissframe.io._files import read
@@ -394,5 +395,5 @@ def run(args: argparse.Namespace) -> int:
             path = charts.save(chart, args.output, scale=args.scale, validate=False)
     finally:
         alt.theme.enable(before)
-    done(args, f"wrote {path}")
+    wrote(args, path)
     return 0

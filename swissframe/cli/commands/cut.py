@@ -21,7 +21,7 @@ from typing import Final
 
 import polars as pl
 
-from swissframe._display import quoted, wrap
+from swissframe._display import count, quoted, wrap
 from swissframe.cli._common import (
     add_event,
     add_files,
@@ -186,7 +186,7 @@ def _analysed(swiss: pl.DataFrame, last: pl.DataFrame, prior: pl.DataFrame,
         msg = (f"{why}. Hint: pass --round R with a round after the event's first, or "
                "--pairings FILE for a round not played yet.")
         raise DataError(msg)
-    msg = (f"the cut analysis leaves out {left.height} event(s), e.g. {why}. Hint: analyse "
+    msg = (f"the cut analysis leaves out {count(left.height, 'event')}, e.g. {why}. Hint: analyse "
            "such an event on its own (--event ID) before a round after its first (--round "
            "R), or before a round not played yet (--pairings FILE).")
     warnings.warn(msg, DataWarning, stacklevel=2)
@@ -443,7 +443,7 @@ def run(args: argparse.Namespace) -> int:
     absent = absent_players(prior, pairs)
     players, shown = _with_names(player_table(st, adv, ranks, absent), src.names)
     if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
-        write_frame(players, kind, args.output, inputs=_inputs(args))
+        write_frame(players, kind, args.output, inputs=_inputs(args), args=args)
         return 0
     players = shown
     width = terminal_width()
@@ -468,5 +468,5 @@ def run(args: argparse.Namespace) -> int:
                                   rules=used,
                                   outcomes=used.match_outcomes,
                                   stage=stage[0] if stage.len() else None, note=top_note))
-    write_text("\n\n".join(parts), args.output, inputs=_inputs(args))
+    write_text("\n\n".join(parts), args.output, inputs=_inputs(args), args=args)
     return 0

@@ -416,7 +416,7 @@ def run(args: argparse.Namespace) -> int:
         args, args.player)
     table = explain(results, player, used, event_id=event, through_round=args.through_round)
     if kind != "table":  # a table format; "table" (or -o x.txt) is the text below
-        write_frame(table, kind, args.output, inputs=args.files)
+        write_frame(table, kind, args.output, inputs=args.files, args=args)
         return 0
     # (a combined pod: the rank its division's standings print)
     st = division_ranks(standings(results, used, through_round=args.through_round),
@@ -436,5 +436,5 @@ def run(args: argparse.Namespace) -> int:
                   ruleset=get(used), event_name=event_name,
                   field=st.filter(pl.col("event_id") == event)
                   if event is not None and "event_id" in st.columns else st)
-    write_text(text, args.output, inputs=args.files)
+    write_text(text, args.output, inputs=args.files, args=args)
     return 0

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import sys
 import tempfile
 import warnings
 from pathlib import Path
@@ -22,10 +21,16 @@ import polars as pl
 from swissframe.cli._common import (
     add_quiet,
     add_rules,
+    counting,
     done,
     note,
     positive_int,
+    reading,
     show_progress,
+    working,
+)
+from swissframe.cli._common import (
+    progress as progress_bar,  # (run's own progress(n) feeds it)
 )
 from swissframe.errors import DataWarning
 from swissframe.io._files import NO_RESULTS, NO_RESULTS_HINT, Source, expand, read, resolved
@@ -133,7 +138,6 @@ def run(args: argparse.Namespace) -> int:
     >>> run(ns)
     0
     """
-    from tqdm import tqdm
 
     from swissframe.bulk import SCRATCH_PREFIX, clean_scratch, in_output, recompute
 
@@ -159,7 +163,9 @@ def run(args: argparse.Namespace) -> int:
     if any(k != "table" or not f.name.lower().endswith((".parquet", ".pq")) for f, k in found):
         # not a Parquet archive: read it whole through the one reader, recompute from Parquet;
         # events calling for different rulesets go to one dataset each, OUT/ruleset=NAME/
-        src = read([f for f, _ in found])
+        with working(args, reading([args.source])):  # (the progress line every command
+            # shows while it reads: a folder's files counted)
+            src = read([f for f, _ in found])
         # what --resume compares: the files read, not their conversion (new every run)
         origin = sorted(str(resolved(f)) for f, _ in found)
         # the converted inputs: named like recompute's own scratch (process id first), so
@@ -184,8 +190,8 @@ def run(args: argparse.Namespace) -> int:
         note(args, line)
         # (the bar after the conversion: an input that cannot be read leaves no bar behind)
         if show_progress(args):
-            bar = tqdm(total=None, unit="event", desc="recompute", file=sys.stderr,
-                       leave=False)
+            bar = progress_bar(args, total=None, unit="event", desc="recompute",
+                               bar_format=counting("event"))
         rows_in = 0
         for source, rules, dest, unplayed in jobs:
             report = recompute(source, dest, rules, engine=engine,

@@ -12,19 +12,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
 import warnings
 from pathlib import Path
 
 import polars as pl
 
+from swissframe._display import count
 from swissframe.cli._common import (
     add_quiet,
     atomic_path,
-    done,
+    counting,
     non_negative_int,
     positive_int,
-    show_progress,
+    progress,
+    wrote,
 )
 from swissframe.errors import DataWarning, SwissframeError
 from swissframe.rules._infer import RULESET_COLUMN
@@ -125,7 +126,6 @@ def run(args: argparse.Namespace) -> int:
     >>> run(ns), out.exists()
     (0, True)
     """
-    from tqdm import tqdm
 
     for suffix_path in (args.output, args.players_output, args.events_output):
         if suffix_path is not None and suffix_path.suffix.lower() not in (".parquet", ".csv"):
@@ -144,10 +144,8 @@ def run(args: argparse.Namespace) -> int:
         # simulation had run, and left the outputs before it written — bad data 130)
         tmps = {what: stack.enter_context(atomic_path(path))
                 for what, path in outputs.items() if path is not None}
-        with tqdm(total=args.events, unit="event", disable=not show_progress(args),
-                  desc="simulating", file=sys.stderr, leave=False,
-                  bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} events "
-                             "[{elapsed}<{remaining}]") as bar:
+        with progress(args, total=args.events, unit="event", desc="simulating",
+                      bar_format=counting("event")) as bar:
             sim = simulate(
                 args.players, args.rounds, args.rules, seed=args.seed, n_events=args.events,
                 skill=args.skill, drop_rate=args.drop_rate,
@@ -159,8 +157,13 @@ def run(args: argparse.Namespace) -> int:
                   "players": sim.players, "events": sim.events}
         for what, tmp in tmps.items():
             _write(frames[what], outputs[what], tmp)
-    done(args, f"wrote {sim.results.height:,} result rows for {sim.events.height:,} events "
-         f"({sim.players.height:,} players) to {args.output}", stream=sys.stderr)
+    said = {"results": f"{count(sim.results.height, 'result row')}, "
+                       f"{count(sim.events.height, 'event')}, "
+                       f"{count(sim.players.height, 'player')}",
+            "players": count(sim.players.height, "player"),
+            "events": count(sim.events.height, "event")}
+    for what in tmps:
+        wrote(args, outputs[what], said[what])
     _say_short(sim, args)
     return 0
 

@@ -16,6 +16,7 @@ from typing import Final
 import orjson
 import polars as pl
 
+from swissframe._display import count
 from swissframe.cli._common import (
     add_quiet,
     add_rules,
@@ -26,8 +27,10 @@ from swissframe.cli._common import (
     note,
     output_format,
     reading,
+    rows_said,
     say,
     working,
+    wrote,
 )
 from swissframe.cli._common import write_frame as _write_frame
 from swissframe.errors import SwissframeError
@@ -151,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     events = src.events if src is not None else pl.DataFrame(
         schema={"event_id": pl.String, "ruleset": pl.String, "ruleset_reason": pl.String})
     note(args, describe(events, args.rules, one=True))
-    if fmt in ("csv", "tsv", "ndjson", "parquet", "xlsx"):
+    if fmt in ("csv", "tsv", "ndjson", "parquet", "xlsx"):  # (said after the summary)
         _write_frame(report.problems, fmt, args.output, inputs=args.files)
     elif args.output:
         with atomic_path(args.output, args.files) as tmp:
@@ -162,9 +165,12 @@ def run(args: argparse.Namespace) -> int:
     code = (2 if (report.problems["kind"] == "unreadable_file").any() else
             1 if not report.ok or (args.strict and not report.clean) else 0)
     if args.output:  # (--quiet silences it on success; a problem found is said)
-        first = f"{str(report).splitlines()[0]} Report written to {args.output}."
+        first = str(report).splitlines()[0]
         if code:
             say(first)
         else:
             done(args, first)
+        # (what was written, after what was found, as the reader reads them)
+        wrote(args, args.output, rows_said(report.problems) if fmt != "json"
+              else count(report.problems.height, "problem"))
     return code

@@ -116,6 +116,5 @@ def run(args: argparse.Namespace) -> int:
     print(fill(head, width=width) if width else head)  # (it ran to 110 columns)
     sys.stdout.write(render_table(summary, width=width))
     if args.output:
-        write_frame(table, None, args.output, inputs=args.paths)
-        done(args, f"per-player table: {args.output}")
+        write_frame(table, None, args.output, inputs=args.paths, args=args)
     return 0

@@ -22,7 +22,6 @@ import polars as pl
 from swissframe._display import fill
 from swissframe.cli._common import (
     add_quiet,
-    done,
     output_format,
     printable,
     reading,
@@ -260,6 +259,6 @@ def run(args: argparse.Namespace) -> int:
     ok = _print_verdict(summaries, output=args.output, width=width)
     if args.output:
         write_frame(pl.concat(tables, how="diagonal_relaxed"), None, args.output,
-                    inputs=[*args.files, *args.reference, *([args.held] if args.held else [])])
-        done(args, f"per-value table: {args.output}")
+                    inputs=[*args.files, *args.reference, *([args.held] if args.held else [])],
+                    args=args)
     return 0 if ok else 1

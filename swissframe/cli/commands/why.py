@@ -143,8 +143,9 @@ def run(args: argparse.Namespace) -> int:
         table = comparison.table.with_columns(
             pl.lit(event).alias("event_id"), pl.lit(a).alias("player_a"),
             pl.lit(b).alias("player_b"))
-        write_frame(table, kind, args.output, inputs=args.files)
+        write_frame(table, kind, args.output, inputs=args.files, args=args)
         return 0
     width = terminal_width()
-    write_text(render(comparison, width, names), args.output, inputs=args.files)
+    write_text(render(comparison, width, names), args.output, inputs=args.files,
+               args=args)
     return 0
