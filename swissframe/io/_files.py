@@ -77,9 +77,11 @@ if TYPE_CHECKING:
     from swissframe.schema import IdCodes, MatchColumns
 
 __all__ = [
+    "CHUNK_ROWS",
     "DEFAULT_MAX_BYTES",
     "FORMATS",
     "Source",
+    "built_in_chunks",
     "check_workers",
     "each_file_once",
     "empty_round_detail",
@@ -896,6 +898,54 @@ def parse_each(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[
     keys = keys_for(files, event_ids)
     return [parse(_unpacked(f, read_bytes(f, limit=max_bytes)), event_key=k, source=shown(f))
             for f, k in zip(files, keys, strict=True)]
+
+
+#: Rows (matches or round blocks, and players) of the parsed files a reader builds into
+#: frames at once (:func:`built_in_chunks`): a season of small files is a few builds, and
+#: the plain-Python rows held before a build stay bounded (all 1,000 files of the reader
+#: rows at once held 520 MiB).
+CHUNK_ROWS: Final = 100_000
+
+_P = TypeVar("_P")
+
+
+def built_in_chunks(paths: str | Path | Iterable[str | Path], *,
+                    event_ids: Sequence[str] | None, max_bytes: int | None,
+                    parse: Callable[..., _P], rows: Callable[[_P], int],
+                    build: Callable[[Sequence[_P]], _T],
+                    stack: Callable[[list[_T]], _T]) -> _T:
+    """Each file of ``paths`` parsed to plain Python (``parse``, as :func:`parse_each`
+    calls it), and the parsed files built into frames a chunk at a time (``build``: the
+    frames of many files at once, each chunk about :data:`CHUNK_ROWS` ``rows``), the
+    chunks stacked in the given order (``stack``; one chunk is returned as it is). The
+    loop of the TOM and TRF readers.
+
+    A file that cannot be read or parsed has the unbuilt files before it built first, so
+    the error raised is the first damaged file's in the given order (``build`` names the
+    first of its own), as reading and building the files one by one gave."""
+    parts: list[_T] = []
+    done: list[_P] = []
+    held = 0
+
+    def each(data: bytes, *, event_key: str, source: str) -> None:
+        nonlocal held
+        done.append(parse(data, event_key=event_key, source=source))
+        held += rows(done[-1])
+        if held >= CHUNK_ROWS:
+            chunk = list(done)
+            done.clear()
+            held = 0
+            parts.append(build(chunk))
+
+    try:
+        parse_each(paths, event_ids=event_ids, max_bytes=max_bytes, parse=each)
+    except SwissframeError:
+        if done:
+            build(done)
+        raise
+    if done or not parts:
+        parts.append(build(done))
+    return parts[0] if len(parts) == 1 else stack(parts)
 
 
 def _unpacked(path: Path, data: bytes) -> bytes:

@@ -76,8 +76,8 @@ from swissframe._display import count, quoted
 from swissframe.errors import ImportFormatError, SwissframeError
 from swissframe.io._files import (
     bom_decoded,
+    built_in_chunks,
     event_keys,
-    parse_each,
     say_warnings,
     several_files,
 )
@@ -1229,22 +1229,24 @@ def _read_tom(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[s
     """:func:`read_tom` without its warnings (``swissframe.read`` lists some as import
     notes, and says the others itself: :func:`tom_warnings`).
 
-    Every file is parsed first and their frames built at once (:func:`_build`); a file
-    that cannot be read or parsed first has the files before it built, so that the error
-    raised is the first file's in the given order, as reading them one by one gave."""
-    done: list[_TomFile] = []
+    Each file is parsed to plain Python, and the parsed files are built into frames many
+    at a time (:func:`~swissframe.io._files.built_in_chunks`, :func:`_build`); the first
+    damaged file in the given order is the one named."""
+    return built_in_chunks(
+        paths, event_ids=event_ids, max_bytes=max_bytes, parse=_parsed,
+        rows=lambda f: len(f.players) + sum(len(p["matches"]) for p in f.pods),
+        build=_build_in_order, stack=_stacked)
 
-    def parse(data: bytes, *, event_key: str, source: str) -> _TomFile:
-        done.append(_parsed(data, event_key=event_key, source=source))
-        return done[-1]
 
-    try:
-        parse_each(paths, event_ids=event_ids, max_bytes=max_bytes, parse=parse)
-    except SwissframeError:
-        if done:
-            _build_in_order(done)
-        raise
-    return _build_in_order(done)
+def _stacked(parts: list[TomEvents]) -> TomEvents:
+    """The frames of several builds, stacked in order (a build without a disqualified
+    player has no flag column: False there)."""
+    results = pl.concat([p.results for p in parts], how="diagonal")
+    if DISQUALIFIED in results.columns:
+        results = results.with_columns(pl.col(DISQUALIFIED).fill_null(value=False))
+    return TomEvents(results=results, **{
+        f.name: pl.concat([getattr(p, f.name) for p in parts], how="vertical")
+        for f in fields(TomEvents) if f.name != "results"})
 
 
 def tom_warnings(events: TomEvents) -> dict[str, str]:

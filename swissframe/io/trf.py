@@ -73,7 +73,7 @@ from swissframe.errors import DataError, ImportFormatError, SwissframeError
 from swissframe.io._files import (
     MAX_DIGITS,
     bom_decoded,
-    parse_each,
+    built_in_chunks,
     say_warnings,
     several_files,
 )
@@ -1126,22 +1126,15 @@ def _read_trf(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[s
     """:func:`read_trf` without its warnings (``swissframe.read`` lists them as import
     notes, and says the others itself: :func:`trf_warnings`).
 
-    Every file is parsed first and their frames built at once (:func:`_build`); a file
-    that cannot be read or parsed first has the files before it built, so that the error
-    raised is the first file's in the given order, as reading them one by one gave."""
-    done: list[_TrfFile] = []
-
-    def parse(data: bytes, *, event_key: str, source: str) -> _TrfFile:
-        done.append(_parsed(data, event_key=event_key, source=source))
-        return done[-1]
-
-    try:
-        parse_each(paths, event_ids=event_ids, max_bytes=max_bytes, parse=parse)
-    except SwissframeError:
-        if done:
-            _build_in_order(done)
-        raise
-    return _build_in_order(done)
+    Each file is parsed to plain Python, and the parsed files are built into frames many
+    at a time (:func:`~swissframe.io._files.built_in_chunks`, :func:`_build`); the first
+    damaged file in the given order is the one named."""
+    return built_in_chunks(
+        paths, event_ids=event_ids, max_bytes=max_bytes, parse=_parsed,
+        rows=lambda f: len(f.players) + len(f.blocks), build=_build_in_order,
+        stack=lambda parts: TrfEvents(**{
+            f.name: pl.concat([getattr(p, f.name) for p in parts], how="vertical")
+            for f in fields(TrfEvents)}))
 
 
 def declared_points_differ(players: pl.DataFrame) -> pl.DataFrame:

@@ -194,11 +194,17 @@ def _stacked(parts: list[TomEvents]) -> dict[str, pl.DataFrame]:
     return out
 
 
-def test_files_read_together_are_each_file_read_alone_stacked(tmp_path: Path) -> None:
-    """read_tom builds the frames of all its files at once, keyed by the file: the same
+@pytest.mark.parametrize("chunk_rows", [1, 40, None])
+def test_files_read_together_are_each_file_read_alone_stacked(
+        tmp_path: Path, chunk_rows: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """read_tom builds the frames of many files at once, keyed by the file: the same
     tables as each file read alone, stacked in the given order — with pods (combined,
     several), a disqualified player in one file only, pending matches, podless players,
     unknown elements, empty rounds, and two files whose player ids are the same."""
+    # (files built into frames a chunk at a time: every file its own chunk, a few,
+    # or all at once)
+    if chunk_rows is not None:
+        monkeypatch.setattr("swissframe.io._files.CHUNK_ROWS", chunk_rows)
     files = sorted(FIXTURES.glob("*.tdf"))
     empty = tmp_path / "empty_round.tdf"
     text = (FIXTURES / "pending.tdf").read_text(encoding="utf-8")
@@ -218,10 +224,16 @@ def test_files_read_together_are_each_file_read_alone_stacked(tmp_path: Path) ->
         assert_frame_equal(getattr(together, name), frame, check_column_order=False)
 
 
-def test_the_first_damaged_file_in_the_given_order_is_the_one_named(tmp_path: Path) -> None:
+@pytest.mark.parametrize("chunk_rows", [1, 40, None])
+def test_the_first_damaged_file_in_the_given_order_is_the_one_named(
+        tmp_path: Path, chunk_rows: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
     """A damaged file is named as when each file was read and built in turn: the first
     one in the given order, whether its damage is found parsing the XML or building the
     frames (a seed given twice) — not the first one the batch build comes across."""
+    # (files built into frames a chunk at a time: every file its own chunk, a few,
+    # or all at once)
+    if chunk_rows is not None:
+        monkeypatch.setattr("swissframe.io._files.CHUNK_ROWS", chunk_rows)
     text = (FIXTURES / "all_codes.tdf").read_text(encoding="utf-8")
     seeds = tmp_path / "seeds.tdf"
     seeds.write_text(text.replace("<seed>2</seed>", "<seed>1</seed>", 1), encoding="utf-8")

@@ -131,11 +131,17 @@ def test_many_files() -> None:
     assert ev.header.height == 2
 
 
-def test_files_read_together_are_each_file_read_alone_stacked(tmp_path: Path) -> None:
-    """read_trf builds the frames of all its files at once: the same tables as each file
+@pytest.mark.parametrize("chunk_rows", [1, 40, None])
+def test_files_read_together_are_each_file_read_alone_stacked(
+        tmp_path: Path, chunk_rows: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """read_trf builds the frames of many files at once: the same tables as each file
     read alone, stacked in the given order — absent rounds (rounds completed differ by
     file), pending blocks, unknown records, records not applied, header notes, and files
     with the same start numbers."""
+    # (files built into frames a chunk at a time: every file its own chunk, a few,
+    # or all at once)
+    if chunk_rows is not None:
+        monkeypatch.setattr("swissframe.io._files.CHUNK_ROWS", chunk_rows)
     extra = tmp_path / "short.trf"
     extra.write_text("012 Short\nXXR 1\nZZZ odd\n299 2 1.0\n"
                      + line(1, "A", "1.0", "1", ["   2 w 1", "   3 b  "])
@@ -157,10 +163,16 @@ def test_files_read_together_are_each_file_read_alone_stacked(tmp_path: Path) ->
                            pl.concat([getattr(a, name) for a in alone], how="vertical"))
 
 
-def test_the_first_damaged_file_in_the_given_order_is_the_one_named(tmp_path: Path) -> None:
+@pytest.mark.parametrize("chunk_rows", [1, 40, None])
+def test_the_first_damaged_file_in_the_given_order_is_the_one_named(
+        tmp_path: Path, chunk_rows: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
     """A damaged file is named as when each file was read and built in turn: the first
     one in the given order, whether its damage is found reading its lines or building
     the frames (two seats of a game with one colour, a record given twice)."""
+    # (files built into frames a chunk at a time: every file its own chunk, a few,
+    # or all at once)
+    if chunk_rows is not None:
+        monkeypatch.setattr("swissframe.io._files.CHUNK_ROWS", chunk_rows)
     colours = tmp_path / "colours.trf"
     colours.write_text(two_players("   2 w 1", "   1 w 0"), encoding="utf-8")
     twice = tmp_path / "twice.trf"
