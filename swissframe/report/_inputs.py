@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import itertools
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from swissframe.errors import DataError, did_you_mean
 from swissframe.report._event import EventMeta
 from swissframe.rules import Ruleset
 from swissframe.rules._infer import DEFAULT
-from swissframe.schema import as_frame, not_a_table
+from swissframe.schema import as_frame, by_event, not_a_table
 
 if TYPE_CHECKING:
     from swissframe.io.decklist import DecklistEvents
@@ -44,22 +43,12 @@ class Source:
         default=None, init=False, repr=False, compare=False)
 
     def event_spans(self) -> tuple[pl.DataFrame, dict[str, tuple[int, int]]]:
-        """``results`` sorted by event (events in file order, each event's rows in theirs)
-        and each event's (offset, length) in it: made once (again only when ``results`` is
-        replaced). Each page filtered the whole table for its event and listed every event
-        to check it: a season's pages took time quadratic in its events (100,000 events:
-        85 ms a page before its own work; bad data 262)."""
+        """:func:`swissframe.schema.by_event` of ``results``, made once (again only when
+        ``results`` is replaced): each page filtered the whole table for its event and
+        listed every event to check it, a season's pages in time quadratic in its events
+        (bad data 262)."""
         if self._spans is None or self._spans[0] is not self.results:
-            # (each event keyed by its first row: the events stay in file order)
-            together = (self.results.with_row_index("_row")
-                        .sort(pl.col("_row").min().over("event_id"), maintain_order=True)
-                        .drop("_row"))
-            counts = together.group_by("event_id", maintain_order=True).len()
-            lengths = counts["len"].to_list()
-            offsets = itertools.accumulate(lengths, initial=0)
-            spans = {str(e): (o, n) for e, o, n in zip(counts["event_id"].to_list(), offsets,
-                                                          lengths, strict=False)}
-            self._spans = (self.results, together, spans)
+            self._spans = (self.results, *by_event(self.results))
         return self._spans[1], self._spans[2]
 
     def event_ids(self) -> list[str]:
