@@ -144,6 +144,12 @@ _NOT_PLOTTED: Final = frozenset({"random", "head_to_head", "direct_encounter"})
 _OPPONENT_BASED: Final = frozenset({"omwp", "ogwp", "oomwp", "omlp", "octb", "omp",
                                     "buchholz", "sb"})
 _MAX_PANELS: Final = 4
+#: Most names one chart orders on an axis or in a legend (places, contenders, finishers,
+#: players who move): a chart draws them in an explicit order, which Vega parses as one
+#: expression, and vl-convert's parser overflowed its stack past about 1,450 names
+#: ("RangeError: Maximum call stack size exceeded", a traceback of `chart --top 5000`;
+#: bad data 261). A thousand places at 16 pixels is a chart 16,000 pixels tall already.
+MAX_DRAWN_NAMES: Final = 1000
 
 Frame = pl.DataFrame | pl.LazyFrame
 Chart = Any  # an altair top-level chart (Chart, LayerChart, HConcatChart, ...)
@@ -436,13 +442,21 @@ def save(chart: Chart, path: str | os.PathLike[str], *, scale: float = 2.0,
     # vl-convert at the Vega-Lite version of Altair's schema, as Altair's save draws it
     spec = _drawable(chart.to_dict(validate=validate), glyphs=fmt in ("png", "pdf"))
     vl_version = "_".join(_alt().SCHEMA_VERSION.split(".")[:2])  # 'v6.1.0' -> 'v6_1'
-    if fmt == "png":
-        data: bytes | str = vl_convert.vegalite_to_png(spec, vl_version=vl_version,
-                                                        scale=scale, ppi=72)
-    elif fmt == "pdf":
-        data = vl_convert.vegalite_to_pdf(spec, vl_version=vl_version)
-    else:
-        data = vl_convert.vegalite_to_svg(spec, vl_version=vl_version)
+    try:
+        if fmt == "png":
+            data: bytes | str = vl_convert.vegalite_to_png(spec, vl_version=vl_version,
+                                                            scale=scale, ppi=72)
+        elif fmt == "pdf":
+            data = vl_convert.vegalite_to_pdf(spec, vl_version=vl_version)
+        else:
+            data = vl_convert.vegalite_to_svg(spec, vl_version=vl_version)
+    except ValueError as exc:
+        # (Vega's own failure, e.g. a chart built elsewhere ordering thousands of names:
+        # its JavaScript stack was the traceback; bad data 261)
+        said = next((x.strip() for x in str(exc).splitlines()[1:] if x.strip()), str(exc))
+        msg = (f"cannot draw {p.name!r}: Vega failed ({said[:200]}). Hint: draw fewer rows "
+               f"(at most {MAX_DRAWN_NAMES:,} names on an axis), or save as .json or .html.")
+        raise SwissframeError(msg) from None
     if isinstance(data, str):
         return write_text_atomic(p, data)
     drawn = data
@@ -692,6 +706,15 @@ def _positive(value: int | None, name: str, what: str, *, optional: bool = False
     # "TypeError: '<' not supported between 'NoneType' and 'int'")
     if value is not None or not optional:
         check_whole(f"{what}: {name}", value, low=1, hint=f"e.g. {name}=8")
+
+
+def _drawable_count(n: int, what: str, noun: str, hint: str) -> None:
+    """Refuse a chart of more than :data:`MAX_DRAWN_NAMES` ``noun`` before it is built."""
+    if n > MAX_DRAWN_NAMES:
+        msg = (f"{what}: {count(n, noun)} to draw, more than a chart orders "
+               f"({MAX_DRAWN_NAMES:,}: Vega fails past about 1,450). Hint: {hint}, or write "
+               "the table (a CSV or Parquet file) instead of a chart.")
+        raise DataError(msg)
 
 
 def _inline(alt: ModuleType, df: pl.DataFrame) -> Any:
@@ -1002,8 +1025,9 @@ def chart_standings(table: Frame, *, event_id: str | None = None, top: int = 32,
     data = frame.select(
         "event_id", "player_id", "shown", "rank", "match_points", *tbs, "position", "label",
         "zone", "tied", "band", "points_group")
-    alt = _alt()
     n = data.height
+    _drawable_count(n, what, "place", f"top={MAX_DRAWN_NAMES} or fewer (--top)")
+    alt = _alt()
     order = data["label"].to_list()  # an explicit sort: layers with filters keep it
     y = alt.Y("label:N", sort=order, title=None)
     colours = _zones(words)
@@ -1159,6 +1183,8 @@ def chart_standings_race(by_round: Frame, *, event_id: str | None = None, top: i
     skipped = data.filter(pl.col("round") < start)
     shown = data.filter(pl.col("round") >= start)
     order = shown.unique("player", maintain_order=True)["player"].to_list()
+    _drawable_count(len(order), what, "finisher",
+                    f"top={MAX_DRAWN_NAMES} or fewer (--cut)")
     alt = _alt()
     hi = max(int(shown["rank_end"].max() or 1), top + 1, 2)  # type: ignore[arg-type]
     ticks = _log_ticks(top, 1, hi)
@@ -1295,6 +1321,8 @@ def chart_omw_ranges(ranges: Frame, current: Frame, *, event_id: str | None = No
     now = chosen.select("player_id", "label", "position", pl.col("omwp").alias("omwp_now"))
     after = ("after the next round" if round_analysed is None
              else f"after round {_before_round(round_analysed, what).removeprefix('round ')}")
+    _drawable_count(chosen.height, what, "contender",
+                    f"top={MAX_DRAWN_NAMES} or fewer (--top), or fewer players=")
     alt = _alt()
     omw = _rules.label_of("omwp")
     order = chosen["label"].to_list()
@@ -1892,6 +1920,8 @@ def _sensitivity_of_one(data: pl.DataFrame, rulesets: list[str], *, top_n: str,
     players = list(dict.fromkeys(
         moves.sort(pl.col("move").str.starts_with("enters"), maintain_order=True)["player"]
         .to_list()))
+    _drawable_count(len(players), what, "moving player",
+                    f"a smaller top_n in sensitivity() (--cut, at most {MAX_DRAWN_NAMES})")
     calm = [r for r in others if r not in set(moves["ruleset"].to_list())]
     domain = [f"leaves the {top_n}", f"enters the {top_n}"]
     dots = alt.Chart(_inline(alt, moves)).mark_point(size=160, filled=True, opacity=0.9).encode(

@@ -66,6 +66,7 @@ import contextlib
 import contextvars
 import dataclasses
 import functools
+import itertools
 import operator
 import os
 import re
@@ -297,6 +298,27 @@ def swiss_part(results: pl.DataFrame) -> pl.DataFrame:
     2
     """
     return results.filter(pl.col(PHASE) == "swiss") if PHASE in results.columns else results
+
+
+def by_event(results: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, tuple[int, int]]]:
+    """``results`` with each event's rows together (the events in the order of their first
+    rows, each event's rows in theirs) and each event's (offset, length) in it: one sort,
+    so that a loop over the events reads each one's rows as a slice. A filter of the whole
+    table per event is quadratic in the events (a season's pages, ``cut``'s text: 100,000
+    events took 44 ms a filter; bad data 262).
+
+    >>> df = pl.DataFrame({"event_id": ["b", "a", "b"], "round": [1, 1, 2]})
+    >>> together, spans = by_event(df)
+    >>> spans, together.slice(*spans["b"])["round"].to_list()
+    ({'b': (0, 2), 'a': (2, 1)}, [1, 2])
+    """
+    together = (results.with_row_index("_row")
+                .sort(pl.col("_row").min().over(EVENT_ID), maintain_order=True).drop("_row"))
+    counts = together.group_by(EVENT_ID, maintain_order=True).len()
+    lengths = counts["len"].to_list()
+    return together, {str(e): (o, n) for e, o, n in zip(
+        counts[EVENT_ID].to_list(), itertools.accumulate(lengths, initial=0), lengths,
+        strict=False)}
 
 
 def default_event(value: object) -> pl.Expr:

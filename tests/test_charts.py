@@ -1360,3 +1360,43 @@ def test_the_cut_lines_say_which_way_the_played_out_draws_moved_each_line() -> N
     said = subtitle(charts.chart_cut_lines(ev, top=8).to_dict())
     assert "lower in 0 of 4 events with them, higher in 3" in said
     assert "a draw gives" not in said
+
+
+def test_a_chart_of_more_names_than_vega_orders_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bad data 261: `swissframe chart standings FILE --top 5000` (and `omw-ranges --top`,
+    `race --cut`) ended in a traceback of vl-convert's JavaScript ("RangeError: Maximum
+    call stack size exceeded"): the names are drawn in an explicit order, which Vega parses
+    as one expression, and past about 1,450 its parser overflows. Each chart now refuses
+    more than `MAX_DRAWN_NAMES` before it is built (here lowered to 2), naming the count,
+    the bound and what to ask for."""
+    monkeypatch.setattr(charts, "MAX_DRAWN_NAMES", 2)
+    res = small_event()
+    prior, pairs = final_round_split(res)
+    cases = [
+        lambda: charts.chart_standings(sf.standings(res), top=3),
+        lambda: charts.chart_standings_race(sf.standings_by_round(res), top=3),
+        lambda: charts.chart_omw_ranges(next_round_ranges(prior, pairs), sf.standings(prior),
+                                        top=3),
+    ]
+    for make in cases:
+        with pytest.raises(DataError, match=r"3 \w+ to draw, more than a chart orders \(2: "
+                                            r"Vega fails past about 1,450\)\. Hint: top=2"):
+            make()
+    charts.chart_standings(sf.standings(res), top=2)  # (at the bound: drawn)
+
+
+def test_save_names_vegas_own_failure(tmp_path: Path) -> None:
+    """Bad data 261: a chart built elsewhere that Vega cannot draw (an axis ordered by
+    2,000 names) was vl-convert's ValueError with a JavaScript stack; `save` now says it
+    as a SwissframeError naming the file, Vega's first line and what to do, and writes
+    nothing."""
+    import altair as alt
+
+    names = [f"p{i}" for i in range(2000)]
+    c = (alt.Chart(alt.InlineData(values=[{"n": x, "v": 1} for x in names])).mark_point()
+         .encode(y=alt.Y("n:N", sort=names), x="v:Q"))
+    with pytest.raises(SwissframeError, match=r"cannot draw 'fig.svg': Vega failed \(Range"
+                                              r"Error: Maximum call stack size exceeded\)"):
+        charts.save(c, tmp_path / "fig.svg")
+    assert list(tmp_path.iterdir()) == []

@@ -817,13 +817,19 @@ def unit_table(rf: RoundFrame) -> pl.DataFrame:
         "event_id", "unit")
 
 
-def enumerate_assignments(units: pl.DataFrame) -> pl.DataFrame:
-    """Every combination of unit outcomes (``event_id, scenario_id, unit, k``) per event."""
+def enumerate_assignments(units: pl.DataFrame, lo: int = 0, hi: int | None = None
+                          ) -> pl.DataFrame:
+    """Every combination of unit outcomes (``event_id, scenario_id, unit, k``) per event;
+    with ``lo``/``hi``, the scenarios ``lo <= scenario_id < hi`` of each event only (a
+    chunk: every scenario at once is each event's scenarios times its tables, bad data 260).
+    """
     u = units.sort("event_id", "unit").with_columns(
         _stride=pl.col("n_k").cum_prod().over("event_id") // pl.col("n_k"),
         _n=pl.col("n_k").product().over("event_id"))
+    end = pl.col("_n") if hi is None else pl.min_horizontal("_n", pl.lit(hi, pl.Int64))
     scen = (u.group_by("event_id").agg(pl.col("_n").first())
-            .with_columns(scenario_id=pl.int_ranges(0, pl.col("_n"))).explode("scenario_id")
+            .filter(pl.col("_n") > lo)  # (an empty range would explode to a null row)
+            .with_columns(scenario_id=pl.int_ranges(lo, end)).explode("scenario_id")
             .drop("_n"))
     return (scen.join(u, on="event_id")
             .select("event_id", "scenario_id", "unit",

@@ -46,8 +46,8 @@ from swissframe.engine.tiebreakers import GROUP_TIEBREAKERS, capability_columns
 from swissframe.rules._ruleset import Ruleset
 from swissframe.schema import DISQUALIFIED
 
-__all__ = ["ROW_BUDGET", "FastModel", "fast_model", "fast_unsupported", "scenario_chunks",
-           "scenario_rows"]
+__all__ = ["ROW_BUDGET", "FastModel", "chunk_scenarios", "fast_model", "fast_unsupported",
+           "scenario_chunks", "scenario_rows"]
 
 _I128 = pl.Int128
 KEY: Final = ["event_id", "player_id"]
@@ -304,6 +304,12 @@ def scenario_rows(rf: RoundFrame, events: pl.DataFrame) -> int:
     return players + rf.faced.filter(pl.col("event_id").is_in(ev)).height
 
 
+def chunk_scenarios(rf: RoundFrame, events: pl.DataFrame, budget: int = ROW_BUDGET) -> int:
+    """Scenarios of each event of ``events`` in one chunk, so that a chunk touches about
+    ``budget`` rows (:func:`scenario_rows`; at least one scenario)."""
+    return max(1, budget // max(scenario_rows(rf, events), 1))
+
+
 def scenario_chunks(rf: RoundFrame, assignment: pl.DataFrame,
                     budget: int = ROW_BUDGET) -> list[pl.DataFrame]:
     """``assignment`` split by ``scenario_id`` so one chunk touches about ``budget`` rows.
@@ -313,7 +319,7 @@ def scenario_chunks(rf: RoundFrame, assignment: pl.DataFrame,
     """
     if assignment.height == 0:
         return []
-    size = max(1, budget // max(scenario_rows(rf, assignment), 1))
+    size = chunk_scenarios(rf, assignment, budget)
     lo, hi = assignment.select(lo=pl.col("scenario_id").min(),
                                hi=pl.col("scenario_id").max()).row(0)
     if hi - lo < size:

@@ -54,7 +54,13 @@ from swissframe.cut._round import (
     sample_assignments,
     unit_table,
 )
-from swissframe.cut._scenarios import ROW_BUDGET, fast_model, scenario_chunks, scenario_rows
+from swissframe.cut._scenarios import (
+    ROW_BUDGET,
+    chunk_scenarios,
+    fast_model,
+    scenario_chunks,
+    scenario_rows,
+)
 from swissframe.engine._record import points_unit, ranking_keys
 from swissframe.errors import check_flag, check_seed, check_top, check_whole
 from swissframe.rules._ruleset import Ruleset, get
@@ -482,7 +488,8 @@ def cut_status(results: Frame, pairings: Frame, top: int = 8, rules: str | Rules
     seed
         Random seed for the simulation (None: fresh entropy, other shares on each call).
     progress
-        Show a tqdm progress bar over the simulation batches.
+        Show a tqdm progress bar over the enumerated chunks of scenarios and the simulation
+        batches.
 
     Returns
     -------
@@ -547,7 +554,7 @@ def _round_status(rf: RoundFrame, rs: Ruleset, top: int, *, exact_limit: int, n_
     parts = []
     if small.len() and flags_of is not None:
         parts.append(_enumerated(rf, units.filter(pl.col("event_id").is_in(small.implode())),
-                                 top, flags_of))
+                                 top, flags_of, progress=progress))
     big_units = units.filter(~pl.col("event_id").is_in(small.implode()))
     # only a "possible" status takes its probability from the simulation (a proved one is
     # 1 or 0), so only players with one are followed through the scenarios
@@ -571,10 +578,25 @@ def _round_status(rf: RoundFrame, rs: Ruleset, top: int, *, exact_limit: int, n_
     return out
 
 
-def _enumerated(rf: RoundFrame, units: pl.DataFrame, top: int, flags_of: FlagFn
-                ) -> pl.DataFrame:
-    """Every scenario of the events of ``units``: the status and exact share per outcome."""
-    ex = _scenario_status(rf, enumerate_assignments(units), top, flags_of)
+def _enumerated(rf: RoundFrame, units: pl.DataFrame, top: int, flags_of: FlagFn, *,
+                progress: bool = False) -> pl.DataFrame:
+    """Every scenario of the events of ``units``: the status and exact share per outcome.
+
+    The scenarios are made a chunk at a time, the chunks :func:`scenario_chunks` cuts (so
+    the shares are the same to the bit): made at once they were every event's scenarios
+    times its tables, 250 million rows for 100,000 small events at the default
+    ``exact_limit`` and more than memory for one event under a raised one (bad data 260).
+    """
+    size = chunk_scenarios(rf, units, ROW_BUDGET)
+    most: int = units.group_by("event_id").agg(pl.col("n_k").product()).select(
+        pl.col("n_k").max().fill_null(0)).item()
+    from tqdm import tqdm  # not on `import swissframe`
+
+    # (a raised exact_limit can mean millions of scenarios: the bar says how far it is)
+    ex = _combine([_scenario_parts(rf, enumerate_assignments(units, lo, lo + size), top,
+                                   flags_of, weighted=True, who=None)
+                   for lo in tqdm(range(0, most, size), disable=not progress,
+                                  desc="enumerating", unit="chunk", leave=False)])
     return ex.select(
         *KEY, "outcome",
         pl.when(pl.col("_all")).then(pl.lit("guaranteed"))

@@ -18,7 +18,7 @@ from swissframe.errors import DataError, did_you_mean
 from swissframe.report._event import EventMeta
 from swissframe.rules import Ruleset
 from swissframe.rules._infer import DEFAULT
-from swissframe.schema import as_frame, not_a_table
+from swissframe.schema import as_frame, by_event, not_a_table
 
 if TYPE_CHECKING:
     from swissframe.io.decklist import DecklistEvents
@@ -37,10 +37,23 @@ class Source:
     info: dict[str, dict[str, Any]] = field(default_factory=dict)
     names: dict[str, dict[str, str]] = field(default_factory=dict)
     rules: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: ``results`` with each event's rows together, and where each event's rows are in it
+    #: (:meth:`event_spans`), with the table they were made from
+    _spans: tuple[pl.DataFrame, pl.DataFrame, dict[str, tuple[int, int]]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+
+    def event_spans(self) -> tuple[pl.DataFrame, dict[str, tuple[int, int]]]:
+        """:func:`swissframe.schema.by_event` of ``results``, made once (again only when
+        ``results`` is replaced): each page filtered the whole table for its event and
+        listed every event to check it, a season's pages in time quadratic in its events
+        (bad data 262)."""
+        if self._spans is None or self._spans[0] is not self.results:
+            self._spans = (self.results, *by_event(self.results))
+        return self._spans[1], self._spans[2]
 
     def event_ids(self) -> list[str]:
         """Events in file order."""
-        return [str(e) for e in self.results["event_id"].unique(maintain_order=True).to_list()]
+        return list(self.event_spans()[1])
 
 
 def _rows(df: pl.DataFrame, key: str = "event_id") -> dict[str, dict[str, Any]]:
@@ -223,15 +236,16 @@ def meta_for(src: Source, event_id: str, rules: str | Ruleset | None,
 
 def event_rows(src: Source, event_id: str) -> pl.DataFrame:
     """One event's rows (an error naming close matches when absent)."""
-    known = src.event_ids()
-    if event_id not in known:
+    together, spans = src.event_spans()
+    if event_id not in spans:
+        known = list(spans)
         msg = (f"event {quoted(event_id)} is not in the input. Hint: " + did_you_mean(
             event_id, known, f"events present: {known[:10]}{' …' if len(known) > 10 else ''}."))
         raise DataError(msg)
-    return src.results.filter(pl.col("event_id") == event_id)
+    return together.slice(*spans[event_id])
 
 
 def iter_events(src: Source) -> Iterable[tuple[str, pl.DataFrame]]:
     """Every event's rows, in input order."""
     for e in src.event_ids():
-        yield e, src.results.filter(pl.col("event_id") == e)
+        yield e, event_rows(src, e)

@@ -149,7 +149,7 @@ def build_season(src: Source, *, rules: str | Ruleset | None, top: int | None,
                  variants: Sequence[str | Ruleset] | None) -> SeasonReport:
     """Compute the season tables (one engine pass per ruleset, every event at once; ``top``
     None: 8, a cut only where every event's file holds a playoff, :func:`top_of`)."""
-    from swissframe.report._inputs import meta_for
+    from swissframe.report._inputs import event_rows, meta_for
 
     no_playoff = 0 if top is not None else sum(
         not top_of(rows, None)[1] for _, rows in src.results.group_by("event_id"))
@@ -199,13 +199,17 @@ def build_season(src: Source, *, rules: str | Ruleset | None, top: int | None,
     sens = pl.concat(sens_parts, how="diagonal_relaxed") if sens_parts else None
     ids = pl.concat(id_parts, how="diagonal_relaxed") if id_parts else None
     decided = []
+    # (each event's line and rows looked up, not filtered from the whole: quadratic in
+    # the events, bad data 262)
+    places = {e: (a, b) for e, a, b in summary.select("event_id", "place_n", "place_n1")
+              .unique("event_id", keep="first", maintain_order=True).iter_rows()}
     for m in metas:
-        row = summary.filter(pl.col("event_id") == m.event_id)
         crit, sentence = None, None
-        if row.height and row["place_n1"][0] is not None:
+        place_n, place_n1 = places.get(m.event_id, (None, None))
+        if place_n1 is not None:
             try:
-                c = sf.compare(swiss.filter(pl.col("event_id") == m.event_id),
-                               row["place_n"][0], row["place_n1"][0], rules=m.rules)
+                c = sf.compare(swiss_part(event_rows(src, m.event_id)), place_n, place_n1,
+                               rules=m.rules)
                 crit = "exact tie" if c.tied else c.label
                 sentence = c.describe(dict(m.names))
             except SwissframeError as exc:

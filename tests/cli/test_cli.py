@@ -528,3 +528,34 @@ def test_verify_ref_names_the_files_it_does_not_check_in_words(
     two.write_bytes(one.read_bytes())
     assert main(["verify-ref", str(one), str(two)]) == 2
     assert f"files; {one}, {two} are not. Hint: " in " ".join(capsys.readouterr().err.split())
+
+
+def test_cut_text_reads_each_events_rows_once(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad data 262: `swissframe cut`'s text filtered the whole results table (and the
+    tables of rounds and of absent players) once per event: quadratic in the events. Each
+    event's rows are now a slice of one sort: the whole-table filters do not grow with
+    the events, and the text is each event's own."""
+    def whole_table_filters(n: int) -> tuple[int, str]:
+        df = (sf.simulate(6, 3, n_events=n, seed=5, id_policy=None).results
+              .sample(fraction=1.0, shuffle=True, seed=2))
+        path = tmp_path / f"s{n}.csv"
+        df.write_csv(path)
+        real = pl.DataFrame.filter
+        seen = [0]
+
+        def counted(self: pl.DataFrame, *args: object, **kwargs: object) -> pl.DataFrame:
+            if self.height >= df.height * 2 // 3 and "games_won" in self.columns:
+                seen[0] += 1
+            return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+        with monkeypatch.context() as m:
+            m.setattr(pl.DataFrame, "filter", counted)
+            assert main(["cut", str(path), "--top", "2", "--sims", "0", "--all"]) == 0
+        return seen[0], capsys.readouterr().out
+
+    three, _ = whole_table_filters(3)
+    six, text = whole_table_filters(6)
+    assert six == three
+    assert text.count("before round 3 — ") == 6

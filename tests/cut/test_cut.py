@@ -1089,3 +1089,50 @@ def test_a_results_column_named_scenario_id_is_not_the_scenarios_key(
     sims = {"exact_limit": 0, "n_sims": 10}
     assert_frame_equal(cut.cut_status(given, last, top=3, rules=rules, **sims),
                        cut.cut_status(prior, last, top=3, rules=rules, **sims))
+
+
+def _undecided(sizes: tuple[int, ...]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Events of ``sizes`` players after three rounds, and their fourth round's pairings."""
+    res = pl.concat([sf.simulate(n, 4, seed=n, id_policy=None).results
+                     .with_columns(event_id=pl.lit(f"e{n}")) for n in sizes])
+    pairs = res.filter(pl.col("round") == 4).select("event_id", "round", "player_id",
+                                                    "opponent_id")
+    return res.filter(pl.col("round") < 4), pairs
+
+
+def test_enumeration_is_made_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bad data 260: every scenario of every enumerated event was made at once (scenarios
+    × tables rows): 10,000 small events at the default ``exact_limit`` held 3 GB before
+    the first chunk was ranked, an event of 12 tables under ``exact_limit=10**8`` passed 6
+    GB in 12 s. The scenarios are now made a chunk of :func:`scenario_chunks`' at a time:
+    no assignment holds more than one chunk, and the statuses and shares are those of the
+    whole at once (the same chunks: equal to the bit)."""
+    prior, pairs = _undecided((6, 8, 10))
+    whole = cut.cut_status(prior, pairs, top=3, exact_limit=10**6, n_sims=0)
+    made: list[int] = []
+    real = cut_status_module.enumerate_assignments
+
+    def counted(units: pl.DataFrame, *args: int | None) -> pl.DataFrame:
+        out = real(units, *args)
+        made.append(out.get_column("scenario_id").n_unique())
+        return out
+
+    monkeypatch.setattr(cut_status_module, "enumerate_assignments", counted)
+    monkeypatch.setattr(cut_status_module, "ROW_BUDGET", 300)
+    chunked = cut.cut_status(prior, pairs, top=3, exact_limit=10**6, n_sims=0)
+    assert (chunked["method"] == "enumeration").sum() > 10
+    # 300 rows: a few scenarios of the three events' 58 players and their opponents
+    assert len(made) > 100
+    assert max(made) <= 2
+    assert_frame_equal(chunked, whole, check_exact=False, rel_tol=1e-12)
+
+
+def test_enumeration_shows_progress(capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bad data 260: a raised ``exact_limit`` can mean millions of scenarios, and the bar
+    (``progress=True``, the CLI's on a terminal) followed only the simulation: an
+    enumeration ran for minutes without a word. It now counts the chunks enumerated."""
+    prior, pairs = _undecided((8,))
+    monkeypatch.setattr(cut_status_module, "ROW_BUDGET", 300)
+    cut.cut_status(prior, pairs, top=3, exact_limit=10**6, n_sims=0, progress=True)
+    assert "enumerating" in capsys.readouterr().err

@@ -929,3 +929,41 @@ def test_a_season_without_playoffs_speaks_of_its_top_places_throughout() -> None
     assert "Does the top 8 depend on the tiebreaker rules?" in html
     assert "top cut" not in html
     assert "top N" not in _text(html)
+
+
+def test_a_season_reads_each_events_rows_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bad data 262: a season's summary and each of its pages filtered the whole table for
+    one event, and listed every event to check it: time quadratic in the events (100,000
+    events: 85 ms a page before its own work, hours in all). The table is now split by
+    event once, so the whole-table filters do not grow with the events: a season of 6
+    events filters the whole table as often as one of 3, and its pages are the same."""
+    from swissframe.report import SeasonReport
+
+    def season(n: int) -> pl.DataFrame:  # (rows shuffled: the events' rows interleave)
+        return (sf.simulate(4, 2, n_events=n, seed=5, id_policy=None).results
+                .sample(fraction=1.0, shuffle=True, seed=2))
+
+    def whole_table_filters(df: pl.DataFrame) -> tuple[int, list[str]]:
+        real = pl.DataFrame.filter
+        seen = [0]
+
+        def counted(self: pl.DataFrame, *args: object, **kwargs: object) -> pl.DataFrame:
+            if self.height == df.height and "games_won" in self.columns:  # (the results)
+                seen[0] += 1
+            return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+        with monkeypatch.context() as m:
+            m.setattr(pl.DataFrame, "filter", counted)
+            rep = sf.report(df, season=True, n_sims=10)
+            assert isinstance(rep, SeasonReport)
+            pages = [e.html for e in rep.events()]
+        return seen[0], pages
+
+    three, _ = whole_table_filters(season(3))
+    six, pages = whole_table_filters(season(6))
+    assert six == three
+    df = season(6)
+    rep = sf.report(df, season=True, n_sims=10)
+    assert pages == [sf.report(df.filter(pl.col("event_id") == e), n_sims=10).html
+                     for e in df["event_id"].unique(maintain_order=True).to_list()]
+    assert isinstance(rep, SeasonReport)

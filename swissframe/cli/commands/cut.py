@@ -67,7 +67,7 @@ from swissframe.errors import DataError, DataWarning, SwissframeError
 from swissframe.io._files import NO_RESULTS, read, read_table_file
 from swissframe.rules._infer import by_ruleset, describe
 from swissframe.rules._ruleset import BEST_OF_THREE, Ruleset, get
-from swissframe.schema import DISQUALIFIED, swiss_part
+from swissframe.schema import DISQUALIFIED, by_event, swiss_part
 
 __all__ = ["add_parser", "player_table", "render_event", "run"]
 
@@ -456,17 +456,23 @@ def run(args: argparse.Namespace) -> int:
             "event_id", pl.coalesce("_given", "round").alias("round"))
     parts = []
     called = src.event_names  # (each event by its name, as every surface names it)
+    # (each event's rows by a slice, not a filter of the whole tables: quadratic in the
+    # events, bad data 262)
+    rounds = dict(round_of.group_by("event_id").agg(pl.col("round").max()).iter_rows())
+    together, spans = by_event(results)
+    stages = dict(absent.group_by("event_id").agg(pl.col("stage").drop_nulls().first())
+                  .iter_rows())
     for (ev,), grp in players.group_by("event_id", maintain_order=True):
-        r = round_of.filter(pl.col("event_id") == ev)["round"].max()
+        r = rounds.get(ev)
         # (the words: a game that cuts, with no --top and no playoff in the file, shows places)
-        top, used, top_note = the_top(results.filter(pl.col("event_id") == ev), args.top,
+        top, used, top_note = the_top(together.slice(*spans.get(str(ev), (0, 0))), args.top,
                                       rules_of.get(str(ev), get("mtg")))
-        stage = absent.filter(pl.col("event_id") == str(ev))["stage"].drop_nulls()
+        stage = stages.get(str(ev))
         parts.append(render_event(grp, event=called.get(str(ev), str(ev)), top=top,
                                   round_=int(r) if isinstance(r, int) else 0,
                                   show_all=args.all, width=width,
                                   rules=used,
                                   outcomes=used.match_outcomes,
-                                  stage=stage[0] if stage.len() else None, note=top_note))
+                                  stage=stage, note=top_note))
     write_text("\n\n".join(parts), args.output, inputs=_inputs(args), args=args)
     return 0
