@@ -852,7 +852,13 @@ def _lookalikes(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
 
 
 def _duplicate_events(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]:
-    """Events whose every round appears identically in another event."""
+    """Events whose every round appears identically in another event: each copy of an
+    event named against the first of its copies (by id), and an event whose rounds are
+    all in a longer one (a truncated copy) against the first such event.
+
+    Copies are found by one group-by of the events' signatures, not by pairing the
+    events that share a round: k copies of one event (the same one-match event 10,000
+    times) paired k² events, out of memory (bad data 263), and said k(k − 1)/2 rows."""
     # a round's rows as a multiset: the sum of its rows' hashes (wrapping; equal multisets
     # give equal sums, different ones collide with odds of about 2**-64 — a warning's).
     # Joining each round's sorted rows as text took 16 s and 3 GB on 37.5M rows.
@@ -860,30 +866,42 @@ def _duplicate_events(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]
                      pl.col("games_won"), pl.col("games_lost"), pl.col("games_drawn")).hash(7)
     per_round = (lf.group_by([*ev, "round"])
                  .agg(_h=line.sum(), _n=pl.len()))
-    rounds_per_event = per_round.group_by(ev).agg(_k=pl.len(), _rows=pl.col("_n").sum())
-    other = per_round.select(
-        *[pl.col(c).alias(f"_o_{c}") for c in ev], "round", "_h")
-    pairs = (per_round.join(other, on=["round", "_h"])
-             .filter(pl.any_horizontal(pl.col(c) != pl.col(f"_o_{c}") for c in ev))
-             .group_by([*ev, *[f"_o_{c}" for c in ev]]).agg(_m=pl.len())
-             .join(rounds_per_event, on=ev)
-             .join(rounds_per_event.rename({c: f"_o_{c}" for c in ev} | {"_k": "_ok",
-                                                                           "_rows": "_orows"}),
-                   on=[f"_o_{c}" for c in ev])
-             .filter(pl.col("_m") == pl.col("_k")))
-    # an identical pair is reported once (on the later id); a subset on the smaller event
-    same = (pl.col("_k") == pl.col("_ok")) & (pl.col("_rows") == pl.col("_orows"))
-    later = (pl.concat_str([pl.col(c).fill_null("") for c in ev], separator="\x1f")
-             > pl.concat_str([pl.col(f"_o_{c}").fill_null("") for c in ev], separator="\x1f"))
-    hit = pairs.filter((same & later) | (~same & (pl.col("_k") < pl.col("_ok"))))
+    # an event as its rounds (each round's number and rows): the same signature, round
+    # count and row count are the same event
+    order = pl.concat_str([pl.col(c).fill_null("") for c in ev], separator="\x1f")
+    events = (per_round.group_by(ev)
+              .agg(_k=pl.len(), _rows=pl.col("_n").sum(),
+                   _sig=pl.struct("round", "_h").hash(11).sum())
+              .with_columns(_order=order))
+    first = (events.sort("_order").group_by("_sig", "_k", "_rows", maintain_order=True)
+             .agg(*[pl.col(c).first().alias(f"_o_{c}") for c in ev]))
+    copies = (events.join(first, on=["_sig", "_k", "_rows"])
+              .filter(pl.any_horizontal(pl.col(c).ne_missing(pl.col(f"_o_{c}")) for c in ev)))
     rounds = count_expr(pl.col("_k"), "round")
-    return [_rows("duplicate_event", hit, pl.when(same).then(pl.format(
-        "same rounds and results as event '{}' ({}, {})", pl.col("_o_event_id"),
-        rounds, count_expr(pl.col("_rows"), "row"))).otherwise(pl.format(
-            "{} identically in event '{}' ({}): a truncated copy?",
-            pl.when(pl.col("_k") == 1).then(pl.lit("its 1 round appears"))
-            .otherwise(pl.format("all {} appear", rounds)),
-            pl.col("_o_event_id"), count_expr(pl.col("_ok"), "round"))),
+    said = [_rows("duplicate_event", copies, pl.format(
+        "same rounds and results as event '{}' ({}, {})", pl.col("_o_event_id"), rounds,
+        count_expr(pl.col("_rows"), "row")), value=pl.col("_o_event_id"))]
+    # a truncated copy, among the first of each set of copies: every round of a shorter
+    # event in a longer one
+    kept = events.join(first, on=["_sig", "_k", "_rows"]).filter(
+        pl.all_horizontal(pl.col(c).eq_missing(pl.col(f"_o_{c}")) for c in ev)
+    ).select(*ev, "_k", "_order")
+    ones = per_round.join(kept, on=ev, how="semi", nulls_equal=True)
+    other = ones.join(kept, on=ev, nulls_equal=True).select(
+        *[pl.col(c).alias(f"_o_{c}") for c in ev], "round", "_h", pl.col("_k").alias("_ok"),
+        pl.col("_order").alias("_oorder"))
+    within = (ones.join(kept, on=ev, nulls_equal=True)
+              .join(other, on=["round", "_h"])
+              .filter(pl.col("_k") < pl.col("_ok"))
+              .group_by([*ev, *[f"_o_{c}" for c in ev], "_k", "_ok", "_oorder"])
+              .agg(_m=pl.len())
+              .filter(pl.col("_m") == pl.col("_k"))
+              .sort("_oorder").group_by(ev, maintain_order=True).first())
+    return [*said, _rows("duplicate_event", within, pl.format(
+        "{} identically in event '{}' ({}): a truncated copy?",
+        pl.when(pl.col("_k") == 1).then(pl.lit("its 1 round appears"))
+        .otherwise(pl.format("all {} appear", rounds)),
+        pl.col("_o_event_id"), count_expr(pl.col("_ok"), "round")),
         value=pl.col("_o_event_id"))]
 
 
