@@ -50,6 +50,7 @@ import orjson
 import polars as pl
 
 from swissframe._batches import BATCH, batch_plan, by_batch
+from swissframe._display import count
 from swissframe.engine.standings import standings
 from swissframe.errors import (
     DataError,
@@ -847,7 +848,8 @@ def recompute(source: str | Path | Sequence[str | Path], dest: str | Path,
             null_problems = (_null_event_problems(null_rows) if null_rows
                              else pl.DataFrame(schema=FIND_PROBLEMS_SCHEMA))
             if null_problems.height and not skip:
-                msg = (f"{null_problems.height} row(s) have no event_id:\n"
+                msg = (f"{count(null_problems.height, 'row')} "
+                       f"{'has' if null_problems.height == 1 else 'have'} no event_id:\n"
                        + format_problems(null_problems)
                        + "\nHint: fill event_id, or pass on_error='skip' to leave them out.")
                 raise ValidationError(msg, null_problems)
@@ -909,11 +911,13 @@ def _previous_run(out: Path, fingerprint: dict[str, Any], *, overwrite: bool,
         return _load_batches(out)
     if status != "complete":
         n = len(_load_batches(out))
-        msg = (f"{out} holds an interrupted recompute run ({n} batch(es) finished, "
-               f"{len(parts)} part file(s)); its output is incomplete. Hint: pass resume=True "
-               "(--resume) to finish it, or overwrite=True (--overwrite) to start over.")
+        msg = (f"{out} holds an interrupted recompute run ({count(n, 'batch', 'batches')} "
+               f"finished, {count(len(parts), 'part file')}); its output is incomplete. "
+               "Hint: pass resume=True (--resume) to finish it, or overwrite=True "
+               "(--overwrite) to start over.")
         raise DataError(msg)
-    msg = (f"{out} already holds a complete run ({len(parts)} part file(s)). Hint: choose an "
+    msg = (f"{out} already holds a complete run ({count(len(parts), 'part file')}). Hint: "
+           "choose an "
            "empty folder or pass overwrite=True (--overwrite).")
     raise DataError(msg)
 

@@ -499,7 +499,8 @@ def _drawable(spec: dict[str, Any], *, glyphs: bool = False) -> dict[str, Any]:
         return spec
     first = next(iter(changed))
     shown = ascii(first[:40]) + (f" … ({len(first):,} characters)" if len(first) > 40 else "")
-    warnings.warn(f"{len(changed)} distinct text(s) of the chart cannot be drawn as they are, e.g. "
+    warnings.warn(f"{count(len(changed), 'distinct text')} of the chart cannot be drawn as "
+                  "they are, e.g. "
                   f"{shown}: control characters are drawn as escapes, text past "
                   f"{MAX_DRAWN_TEXT} characters is cut. Hint: fix the names in the source "
                   "(swissframe validate lists such ids); the .json and .html exports keep "
@@ -670,7 +671,7 @@ def _check_probability(df: pl.DataFrame, what: str, source: str) -> None:
         bad = df.filter(p.is_not_null() & ~(p.is_finite() & (p >= 0) & (p <= 1)))
         if bad.height:
             msg = (f"{what}: probability {bad['probability'][0]!r} is not a probability from "
-                   f"0 to 1 ({bad.height} row(s)). Hint: pass the output of {source}.")
+                   f"0 to 1 ({count(bad.height, 'row')}). Hint: pass the output of {source}.")
             raise SchemaError(msg)
 
 

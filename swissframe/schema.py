@@ -2184,7 +2184,7 @@ def not_a_table(value: object, *, made_by: str = "sf.read_results(path)") -> tup
     if isinstance(value, Mapping):
         return f"a {cls.__name__}", "make a table of it: pl.DataFrame(data)"
     if isinstance(value, (list, tuple)):
-        return (f"a {cls.__name__} of {len(value)} item(s)",
+        return (f"a {cls.__name__} of {count(len(value), 'item')}",
                 "make a table of it: pl.DataFrame(rows) (a list of dicts, one a row)")
     shown = f"{value!r:.60}" if isinstance(value, (int, float, bytes)) else ""
     name = cls.__name__ if library == "builtins" else f"{library}.{cls.__name__}"

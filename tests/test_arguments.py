@@ -298,7 +298,7 @@ TABLE_KINDS: Final[dict[str, tuple[Callable[[pl.DataFrame], object], str, str]]]
     "arrow batch": (lambda df: df.to_arrow().to_batches()[0], "a pyarrow RecordBatch",
                     r"pl\.from_arrow"),
     "dict": (lambda df: df.to_dict(as_series=False), "a dict", r"pl\.DataFrame\(data\)"),
-    "rows": (lambda df: df.to_dicts(), r"a list of \d+ item\(s\)", r"pl\.DataFrame\(rows\)"),
+    "rows": (lambda df: df.to_dicts(), r"a list of \d+ items?", r"pl\.DataFrame\(rows\)"),
     "series": (lambda df: df["player_id"], r"a polars Series \(one column\)",
                "pass the whole table"),
     "numpy": (lambda df: df.to_numpy(), "a NumPy ndarray", "name its columns"),

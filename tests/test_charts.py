@@ -814,7 +814,7 @@ def test_an_image_draws_names_it_cannot_hold_as_escapes(suffix: str, tmp_path: P
     table = standings_frame().with_columns(
         pl.Series("player_id", ["A\x00nn", "B\x1bea", "Cal", long, "Eve", "Fay", "G\uffff"]))
     c = charts.chart_standings(table, cut=4)
-    with pytest.warns(DataWarning, match=r"distinct text\(s\).*A\\x00nn'.*cut"):
+    with pytest.warns(DataWarning, match=r"distinct texts? .*A\\x00nn'.*cut"):
         out = charts.save(c, tmp_path / f"fig.{suffix}")
     assert out.stat().st_size > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"fig.{suffix}"]

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Final, Literal, TypeVar
 import polars as pl
 
 from swissframe._batches import counted
-from swissframe._display import escaped, quoted, told_apart
+from swissframe._display import count, escaped, quoted, told_apart
 from swissframe.errors import (
     MAX_WHOLE,
     DataError,
@@ -1580,7 +1580,7 @@ def write_folder_atomic(path: PathLike, write: Callable[[Path], object], *,
                       if not owned(f.relative_to(target))) if target.is_dir() else [])
     if foreign:
         listed = ", ".join(repr(f) for f in foreign[:3]) + (", …" if len(foreign) > 3 else "")
-        msg = (f"{shown(Path(path))!r} holds {len(foreign)} file(s) this output does not "
+        msg = (f"{shown(Path(path))!r} holds {count(len(foreign), 'file')} this output does not "
                f"write ({listed}): replacing the folder would delete them, and writing into "
                "it would mix old and new files. Hint: choose a new or empty folder, or "
                "move those files out.")
