@@ -920,9 +920,10 @@ def built_in_chunks(paths: str | Path | Iterable[str | Path], *,
     chunks stacked in the given order (``stack``; one chunk is returned as it is). The
     loop of the TOM and TRF readers.
 
-    A file that cannot be read or parsed has the unbuilt files before it built first, so
-    the error raised is the first damaged file's in the given order (``build`` names the
-    first of its own), as reading and building the files one by one gave."""
+    The error raised is the first damaged file's in the given order, as reading and
+    building the files one by one gave: a file that cannot be read or parsed has the
+    unbuilt files before it built first, and a chunk whose build fails is built again
+    file by file, the first file's own error raised (:func:`_built_in_order`)."""
     parts: list[_T] = []
     done: list[_P] = []
     held = 0
@@ -935,17 +936,30 @@ def built_in_chunks(paths: str | Path | Iterable[str | Path], *,
             chunk = list(done)
             done.clear()
             held = 0
-            parts.append(build(chunk))
+            parts.append(_built_in_order(build, chunk))
 
     try:
         parse_each(paths, event_ids=event_ids, max_bytes=max_bytes, parse=each)
     except SwissframeError:
         if done:
-            build(done)
+            _built_in_order(build, done)
         raise
     if done or not parts:
-        parts.append(build(done))
+        parts.append(_built_in_order(build, done))
     return parts[0] if len(parts) == 1 else stack(parts)
+
+
+def _built_in_order(build: Callable[[Sequence[_P]], _T], files: Sequence[_P]) -> _T:
+    """``build(files)``; where it finds a damaged file, the error of the first damaged
+    file in the given order, as building each file alone in turn gives (only on the way
+    to an error: each file built again alone)."""
+    try:
+        return build(files)
+    except ImportFormatError:
+        if len(files) > 1:
+            for f in files:
+                build([f])
+        raise
 
 
 def _unpacked(path: Path, data: bytes) -> bytes:

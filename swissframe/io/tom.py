@@ -903,23 +903,12 @@ def _parsed(data: bytes | str, *, event_key: str, source: str | None) -> _TomFil
 _FILE: Final = "tom_file_index"
 
 
-def _build_in_order(files: Sequence[_TomFile]) -> TomEvents:
-    """:func:`_build` of ``files``; where it finds a damaged file, the error of the first
-    damaged file in the given order, as building each file alone in turn gives."""
-    try:
-        return _build(files)
-    except ImportFormatError:
-        if len(files) > 1:
-            for f in files:  # (only on the way to an error: the first file's own)
-                _build([f])
-        raise
-
-
 def _build(files: Sequence[_TomFile]) -> TomEvents:
     """The frames of any number of parsed files at once: every join, group-by, sort and
     check keyed by the file (:data:`_FILE`), so the output is each file's, stacked in
     the given order (a frame of a few rows per file cost ≈ 10 ms a file, 58 small
-    queries). A damaged file raises here (:func:`_build_in_order` finds which)."""
+    queries). A damaged file raises here
+    (:func:`~swissframe.io._files.built_in_chunks` finds which)."""
     pod_event = [{p["category"]: (f"{f.event_key}:{POD_LABELS[p['category']]}"
                                   if len(f.pods) > 1 else f.event_key) for p in f.pods}
                  for f in files]
@@ -1235,7 +1224,7 @@ def _read_tom(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[s
     return built_in_chunks(
         paths, event_ids=event_ids, max_bytes=max_bytes, parse=_parsed,
         rows=lambda f: len(f.players) + sum(len(p["matches"]) for p in f.pods),
-        build=_build_in_order, stack=_stacked)
+        build=_build, stack=_stacked)
 
 
 def _stacked(parts: list[TomEvents]) -> TomEvents:

@@ -874,23 +874,11 @@ def _parsed(data: bytes | str, *, event_key: str, source: str | None) -> _TrfFil
                     records=records, unknown=unknown)
 
 
-def _build_in_order(files: Sequence[_TrfFile]) -> TrfEvents:
-    """:func:`_build` of ``files``; where it finds a damaged file, the error of the first
-    damaged file in the given order, as building each file alone in turn gives."""
-    try:
-        return _build(files)
-    except ImportFormatError:
-        if len(files) > 1:
-            for f in files:  # (only on the way to an error: the first file's own)
-                _build([f])
-        raise
-
-
 def _build(files: Sequence[_TrfFile]) -> TrfEvents:
     """The frames of any number of parsed files at once, each file one event (its
     ``event_id``, distinct across the files: ``keys_for``), stacked in the given order
     (a frame of a few rows per file cost ≈ 10 ms a file, ≈ 30 small queries). A damaged
-    file raises here (:func:`_build_in_order` finds which)."""
+    file raises here (:func:`~swissframe.io._files.built_in_chunks` finds which)."""
     # (the files' order, which the output keeps: each file's rows sorted as it sorted them)
     order = pl.Enum([f.event_key for f in files])
     code_tbl = pl.DataFrame(
@@ -1131,7 +1119,7 @@ def _read_trf(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[s
     damaged file in the given order is the one named."""
     return built_in_chunks(
         paths, event_ids=event_ids, max_bytes=max_bytes, parse=_parsed,
-        rows=lambda f: len(f.players) + len(f.blocks), build=_build_in_order,
+        rows=lambda f: len(f.players) + len(f.blocks), build=_build,
         stack=lambda parts: TrfEvents(**{
             f.name: pl.concat([getattr(p, f.name) for p in parts], how="vertical")
             for f in fields(TrfEvents)}))
