@@ -1543,6 +1543,7 @@ def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
         return
     bar = progress(args, desc=desc, total=None, bar_format="{desc}… {elapsed}")
     stop = threading.Event()
+    wake = threading.Event()  # (a count has begun: drawn now, not at the next tick)
 
     def at_batch(done: int, total: int, unit: str = "batch") -> None:
         # (a folder's files, a very large table's batches, a season's event pages)
@@ -1550,16 +1551,21 @@ def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
             return
         # (the values only: the ticking thread draws the line, never this one, which a
         # Ctrl-C may interrupt mid-line: the line was then left on the screen)
-        if bar.total != total or bar.unit != unit:  # (a new count: its own clock, whose
-            # rate gives the time left)
+        begun = bar.total != total or bar.unit != unit
+        if begun:  # (a new count: its own clock, whose rate gives the time left)
             bar.total, bar.unit, bar.bar_format = total, unit, counting(unit)
             # (and as drawn since: tqdm erases only a line drawn after its start)
             bar.start_t = bar.last_print_t = bar._time()
         bar.n = min(done, total)
+        if begun:  # (a read of half a second was over before its count was ever drawn)
+            wake.set()
 
     def tick() -> None:
-        while not stop.wait(0.5):
-            bar.refresh()
+        while not stop.is_set():
+            wake.wait(0.5)
+            wake.clear()
+            if not stop.is_set():
+                bar.refresh()
 
     thread = threading.Thread(target=tick, daemon=True)
     thread.start()
@@ -1568,6 +1574,7 @@ def working(args: argparse.Namespace, desc: str) -> Iterator[None]:
             yield
     finally:
         stop.set()
+        wake.set()
         try:  # (a Ctrl-C sent again, _swissframe_cli.interrupts_kept, may land in the
             # join: the line is erased all the same)
             thread.join()

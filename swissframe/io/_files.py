@@ -1594,10 +1594,11 @@ def write_folder_atomic(path: PathLike, write: Callable[[Path], object], *,
                       if not owned(f.relative_to(target))) if target.is_dir() else [])
     if foreign:
         listed = ", ".join(repr(f) for f in foreign[:3]) + (", …" if len(foreign) > 3 else "")
+        them = "it" if len(foreign) == 1 else "them"
         msg = (f"{shown(Path(path))!r} holds {count(len(foreign), 'file')} this output does not "
-               f"write ({listed}): replacing the folder would delete them, and writing into "
-               "it would mix old and new files. Hint: choose a new or empty folder, or "
-               "move those files out.")
+               f"write ({listed}): replacing the folder would delete {them}, and writing into "
+               f"it would mix old and new files. Hint: choose a new or empty folder, or "
+               f"move {'that file' if len(foreign) == 1 else 'those files'} out.")
         raise DataError(msg)
     tmp = temp_folder_beside(target)
     with replacing_folder(tmp, target):

@@ -191,7 +191,7 @@ def test_a_season_folder_holding_other_files_is_refused(tmp_path: Path) -> None:
     rep = sf.report(DATA, top=2, n_sims=0)
     (tmp_path / "season").mkdir()
     (tmp_path / "season" / "results.csv").write_text("mine")
-    with pytest.raises(sf.DataError, match=r"season' holds 1 file\(s\) this output does not "
+    with pytest.raises(sf.DataError, match=r"season' holds 1 file this output does not "
                        r"write \('results.csv'\).*Hint: choose a new or empty folder"):
         rep.save(tmp_path / "season")
     assert [p.name for p in (tmp_path / "season").iterdir()] == ["results.csv"]
