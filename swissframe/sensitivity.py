@@ -26,10 +26,15 @@ __all__ = ["sensitivity", "standard_variants"]
 Frame = pl.DataFrame | pl.LazyFrame
 
 
-def _option_matters(rules: Ruleset, option: str) -> bool:
+def option_matters(rules: Ruleset, option: str) -> bool:
     """Whether changing ``option`` can change the ranking of ``rules``: a criterion reads
     it, or does not declare what it reads (``TiebreakerSpec.reads`` None: kept, to be
-    safe)."""
+    safe). Read by :func:`standard_variants` and by ``swissframe rules`` (a ruleset none
+    of whose criteria reads a rate shows no floor or cap).
+
+    >>> option_matters(get("mtg"), "floor"), option_matters(get("fide"), "floor")
+    (True, False)
+    """
     specs = (TIEBREAKER_SPECS.get(c.function) for c in rules.criteria)
     return any(s is None or s.reads is None or option in s.reads for s in specs)
 
@@ -96,7 +101,7 @@ def standard_variants(base: str | Ruleset = "mtg") -> list[Ruleset]:
     out = [b]
     for name, change, _ in _VARIANTS:
         key = next(iter(change))
-        if getattr(b, key) != change[key] and _option_matters(b, key):
+        if getattr(b, key) != change[key] and option_matters(b, key):
             out.append(dataclasses.replace(b, name=f"{b.name}+{name}", **change))
     if len(b.criteria) > 1:
         out.append(dataclasses.replace(b, name=f"{b.name}-without-{b.criteria[-1].name}",

@@ -387,6 +387,11 @@ def test_cli_rules_lists_presets(capsys: pytest.CaptureFixture[str]) -> None:
     for name in ("pokemon", "fab", "fide-2026", "swu", "one-piece", "yugioh"):
         assert f"\n{name} " in f"\n{out}"
     assert "↑pml → ↑omlp" in out
+    # the rates' clamps said where a criterion reads a rate (chess's scores read none)
+    lines = {line.split()[0]: line for line in out.splitlines() if line[:1].strip()}
+    assert lines["mtg"].endswith("points 3/1/0/3, floor 0.33, cap 1")
+    assert lines["pokemon"].endswith("floor 0.25, cap 1 (0.75 dropped)")
+    assert lines["fide"].endswith("points 1/0.5/0/1")
     assert rules_cmd.run(parser.parse_args(["rules", "fide", "--format", "json"])) == 0
     detail = json.loads(capsys.readouterr().out)
     assert detail[0]["unplayed_rounds"] == "fide-2023"

@@ -110,12 +110,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         from swissframe._display import fill
         from swissframe.cli._common import terminal_width
+        from swissframe.sensitivity import option_matters
 
         width = max(len(n) for n in table["name"])
         total, pad = terminal_width(), " " * (width + 2)
         for r in table.iter_rows(named=True):
-            sys.stdout.write(f"{r['name']:<{width}}  points {r['points']}, floor {r['floor']}, "
-                             f"cap {r['cap']}\n")
+            # (the clamps of the win rates, where a criterion reads a rate: FIDE's
+            # "floor 0, cap 1" was said of rankings that read none)
+            clamps = (f", floor {r['floor']}, cap {r['cap']}"
+                      if option_matters(_rules.get(r["name"]), "floor") else "")
+            sys.stdout.write(f"{r['name']:<{width}}  points {r['points']}{clamps}\n")
             line = pad
             for i, step in enumerate(r["criteria"].split(" → ")):  # break only after an arrow
                 piece = step if i == 0 else f" → {step}"
