@@ -893,11 +893,12 @@ def parse_each(paths: str | Path | Iterable[str | Path], *, event_ids: Sequence[
     """Each file of ``paths`` (:func:`file_list`) read within ``max_bytes``
     (:func:`read_bytes`) and parsed as ``parse(data, event_key=…, source=…)``: its event
     key (:func:`keys_for`, ``event_ids`` or derived from the names) and the name it is
-    shown by. The loop of each format's ``read_*`` (TOM, TRF)."""
+    shown by. The loop of each format's ``read_*`` (TOM, TRF); each file counted to the
+    progress line (a season's folder: "400/1,000 files")."""
     files = file_list(paths)
     keys = keys_for(files, event_ids)
     return [parse(_unpacked(f, read_bytes(f, limit=max_bytes)), event_key=k, source=shown(f))
-            for f, k in zip(files, keys, strict=True)]
+            for f, k in counted(list(zip(files, keys, strict=True)), "file")]
 
 
 #: Rows (matches or round blocks, and players) of the parsed files a reader builds into

@@ -172,12 +172,14 @@ def test_a_season_reports_progress_counts_its_events(tmp_path: Path) -> None:
     assert not any("/3 events" in x for x in screen(raw))
 
 
-@pytest.mark.parametrize(("kind", "source", "many"), [
-    ("tables", STORE, 300),
+@pytest.mark.parametrize(("kind", "source", "many", "rows"), [
+    ("tables", STORE, 300, 9),
     ("decklists", str(REPO_ROOT / "tests" / "fixtures" / "decklist"
-                      / "melee-byes-1-2024-07-13.json"), 400)])
+                      / "melee-byes-1-2024-07-13.json"), 400, 3),
+    ("toms", str(REPO_ROOT / "tests" / "fixtures" / "tom" / "all_codes.tdf"), 300, 8),
+    ("trfs", str(REPO_ROOT / "tests" / "fixtures" / "trf" / "latin1_cr.trf"), 300, 2)])
 def test_reading_a_folder_of_many_files_counts_them(kind: str, source: str, many: int,
-                                                   tmp_path: Path) -> None:
+                                                   rows: int, tmp_path: Path) -> None:
     """Reading a folder of many files showed "reading DIR/… 00:04", the time alone: it
     counts the files read of all, with the time left (a decklist folder's pool as each
     chunk comes back), erased when done; on a log or with --quiet, nothing."""
@@ -197,8 +199,8 @@ def test_reading_a_folder_of_many_files_counts_them(kind: str, source: str, many
     assert all(int(n) <= many for n in counts)
     lines = [x for x in screen(raw) if x]
     assert not any("files [" in x for x in lines), lines  # (erased)
-    assert lines[0] == f"wrote s.csv ({count(many * (9 if kind == 'tables' else 3), 'row')}, "\
-        f"{count(many, 'event')})", lines
+    assert lines[0] == f"wrote s.csv ({count(many * rows, 'row')}, {count(many, 'event')})", \
+        lines
     _fits(lines)
     assert quiet.strip() == ""
     piped = subprocess.run([sys.executable, "-c", CLI_IN_A_PROCESS, *argv],
