@@ -105,14 +105,22 @@ def interrupts_kept() -> Iterator[None]:
     previous = sys.unraisablehook
 
     def hook(args: sys.UnraisableHookArgs) -> None:
-        if isinstance(args.exc_value, KeyboardInterrupt):
-            import threading
+        lost = args.exc_value
+        while isinstance(lost, KeyboardInterrupt):
+            try:
+                import threading
 
-            sig = signal.SIGTERM if isinstance(args.exc_value, Terminated) else signal.SIGINT
-            later = threading.Timer(0.001, os.kill, (os.getpid(), sig))
-            later.daemon = True
-            later.start()
-            return
+                sig = signal.SIGTERM if isinstance(lost, Terminated) else signal.SIGINT
+                later = threading.Timer(0.001, os.kill, (os.getpid(), sig))
+                later.daemon = True
+                later.start()
+                return
+            except KeyboardInterrupt as again:
+                # (the interrupt sent again, its handler run here, inside this hook, where
+                # it is lost once more — "Exception ignored in sys.unraisablehook": on a
+                # loaded machine the thread's signal came before the hook had returned, 9
+                # times in 40; it is sent once more)
+                lost = again
         previous(args)
 
     sys.unraisablehook = hook
