@@ -17,7 +17,7 @@ from typing import Any, Final
 import polars as pl
 
 __all__ = ["MAX_RUN", "bounded", "count", "count_expr", "escaped", "noun_expr", "number_text",
-           "quoted", "shown_as_is", "summary_html", "summary_text", "told_apart"]
+           "plural", "quoted", "shown_as_is", "summary_html", "summary_text", "told_apart"]
 
 #: The longest run of characters without a space a message or a text report shows whole:
 #: a file's path (kept whole, class 69) is shorter; an id of a million characters is not.
@@ -25,24 +25,36 @@ MAX_RUN: Final = 1000
 _LONG_RUN: Final = re.compile(rf"\S{{{MAX_RUN + 1},}}")
 
 
+def plural(one: str) -> str:
+    """The plural of a message's noun: ``-es`` after s, sh, ch and x, else ``-s`` (a noun
+    of another plural is given whole where it is counted: ``count(n, "player is", "players
+    are")``). The one rule of :func:`count`, :func:`noun_expr` and the progress bars'
+    units.
+
+    >>> plural("file"), plural("batch"), plural("box")
+    ('files', 'batches', 'boxes')
+    """
+    return one + ("es" if one.endswith(("s", "sh", "ch", "x")) else "s")
+
+
 def count(n: int, one: str, many: str | None = None) -> str:
-    """``n`` with the noun in the right number, thousands separated.
+    """``n`` with the noun in the right number (:func:`plural`), thousands separated.
 
     >>> count(1, "event"), count(2249, "file")
     ('1 event', '2,249 files')
     """
-    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+    return f"{n:,} {one if n == 1 else (many or plural(one))}"
 
 
 def noun_expr(n: pl.Expr, one: str, many: str | None = None) -> pl.Expr:
     """The noun of :func:`count` alone, for a count column: ``one`` where ``n`` is 1, else
-    ``many`` (``one + "s"``) — a message built per row by a Polars expression ("no row in
+    ``many`` (:func:`plural`) — a message built per row by a Polars expression ("no row in
     rounds 3, 4"), where :func:`count` cannot run.
 
     >>> pl.select(noun_expr(pl.lit(1), "round"), noun_expr(pl.lit(2), "round").alias("b")).row(0)
     ('round', 'rounds')
     """
-    return pl.when(n == 1).then(pl.lit(one)).otherwise(pl.lit(many or one + "s"))
+    return pl.when(n == 1).then(pl.lit(one)).otherwise(pl.lit(many or plural(one)))
 
 
 def count_expr(n: pl.Expr, one: str, many: str | None = None) -> pl.Expr:

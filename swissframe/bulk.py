@@ -168,7 +168,7 @@ class RecomputeReport:
         lines.append(f"events: {self.events_in:,} in, {self.events_done:,} recomputed, "
                      f"{self.events_rejected:,} skipped; "
                      f"{count(self.standings_rows, 'standings row')} in "
-                     f"{count(self.batches, 'batch', 'batches')} → {self.dest} "
+                     f"{count(self.batches, 'batch')} → {self.dest} "
                      f"({self.seconds:.1f} s)")
         if self.events_unplayed:
             lines.append(f"  no round played: {count(self.events_unplayed, 'event')} "
@@ -911,7 +911,7 @@ def _previous_run(out: Path, fingerprint: dict[str, Any], *, overwrite: bool,
         return _load_batches(out)
     if status != "complete":
         n = len(_load_batches(out))
-        msg = (f"{out} holds an interrupted recompute run ({count(n, 'batch', 'batches')} "
+        msg = (f"{out} holds an interrupted recompute run ({count(n, 'batch')} "
                f"finished, {count(len(parts), 'part file')}); its output is incomplete. "
                "Hint: pass resume=True (--resume) to finish it, or overwrite=True "
                "(--overwrite) to start over.")

@@ -46,6 +46,7 @@ from swissframe._display import (
     fill,
     fitted,
     number_text,
+    plural,
     quoted,
     shown_as_is,
     text_width,
@@ -1513,7 +1514,7 @@ def counting(unit: str) -> str:
     >>> counting("batch")
     '{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} batches [{elapsed}<{remaining}]'
     """
-    units = unit + ("es" if unit.endswith(("s", "sh", "ch", "x")) else "s")
+    units = plural(unit)
     # (n as a whole number: simulate counts an event's rounds in fractions of it)
     return f"{{desc}}: {{percentage:3.0f}}%|{{bar}}| {{n:.0f}}/{{total_fmt}} {units} " \
         "[{elapsed}<{remaining}]"

@@ -68,7 +68,7 @@ from typing import Any, Final, NamedTuple
 
 import polars as pl
 
-from swissframe._display import count, quoted
+from swissframe._display import count, noun_expr, quoted
 from swissframe.errors import DataError, ImportFormatError, SwissframeError
 from swissframe.io._files import (
     MAX_DIGITS,
@@ -1147,7 +1147,7 @@ def declared_points_differ(players: pl.DataFrame) -> pl.DataFrame:
             .with_columns(pl.format(
                 "the file declares {} {}, the round blocks give {}: the standings count "
                 "the round blocks", said("points"),
-                pl.when(pl.col("points") == 1).then(pl.lit("point")).otherwise(pl.lit("points")),
+                noun_expr(pl.col("points"), "point"),
                 said("points_computed")).alias("detail")))
 
 
