@@ -996,11 +996,16 @@ def _build(files: Sequence[_TomFile]) -> TomEvents:
             "player_id": pl.String, "name": pl.String, "dropped_after_round": pl.Int64,
             "late": pl.Boolean, "earned_byes": pl.Int64, "seed": pl.Int64,
             "order": pl.Int64, "birth_year": pl.Int64, _FILE: pl.Int64})
-    sources = pl.DataFrame({_FILE: range(len(files)), "source": [f.source for f in files]},
-                           schema={_FILE: pl.Int64, "source": pl.String})
+    # (each file's own values: its name for the players it seats nowhere, the rest for its
+    # events' structure)
+    meta = pl.DataFrame([{_FILE: i, "source": f.source, **f.meta} for i, f in enumerate(files)],
+                        schema={_FILE: pl.Int64, "source": pl.String, "name": pl.String,
+                                "sanction_id": pl.String, "start_date": pl.Date,
+                                "mode": pl.String, "tom_version": pl.String,
+                                "tournament_type": pl.String, "finalized": pl.Boolean})
     unseated = (all_players.join(membership, on=[_FILE, "player_id"], how="anti",
                                  maintain_order="left")
-                .join(sources, on=_FILE, how="left", maintain_order="left")
+                .join(meta.select(_FILE, "source"), on=_FILE, how="left", maintain_order="left")
                 .select("source", "player_id", "name"))
     players_df = (
         all_players
@@ -1054,11 +1059,6 @@ def _build(files: Sequence[_TomFile]) -> TomEvents:
         (pl.col("phase") == "playoff").sum().cast(pl.Int64).alias("topcut_rounds"))
     div_counts = players_df.group_by(_FILE, "event_id", "pod_category", "division").agg(
         pl.len().alias("players"))
-    meta = pl.DataFrame([{_FILE: i, "source": f.source, **f.meta} for i, f in enumerate(files)],
-                        schema={_FILE: pl.Int64, "source": pl.String, "name": pl.String,
-                                "sanction_id": pl.String, "start_date": pl.Date,
-                                "mode": pl.String, "tom_version": pl.String,
-                                "tournament_type": pl.String, "finalized": pl.Boolean})
     structure = (
         pod_tbl.rename({"category": "pod_category"})
         .join(div_counts.drop("pod_category"), on=[_FILE, "event_id"], how="left")
