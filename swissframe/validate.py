@@ -875,23 +875,24 @@ def _duplicate_events(lf: pl.LazyFrame, ev: Sequence[str]) -> list[pl.LazyFrame]
               .with_columns(_order=order))
     first = (events.sort("_order").group_by("_sig", "_k", "_rows", maintain_order=True)
              .agg(*[pl.col(c).first().alias(f"_o_{c}") for c in ev]))
-    copies = (events.join(first, on=["_sig", "_k", "_rows"])
-              .filter(pl.any_horizontal(pl.col(c).ne_missing(pl.col(f"_o_{c}")) for c in ev)))
+    # each event beside the first of its copies (itself, where it is the first)
+    beside = events.join(first, on=["_sig", "_k", "_rows"])
+    copies = beside.filter(
+        pl.any_horizontal(pl.col(c).ne_missing(pl.col(f"_o_{c}")) for c in ev))
     rounds = count_expr(pl.col("_k"), "round")
     said = [_rows("duplicate_event", copies, pl.format(
         "same rounds and results as event '{}' ({}, {})", pl.col("_o_event_id"), rounds,
         count_expr(pl.col("_rows"), "row")), value=pl.col("_o_event_id"))]
     # a truncated copy, among the first of each set of copies: every round of a shorter
-    # event in a longer one
-    kept = events.join(first, on=["_sig", "_k", "_rows"]).filter(
+    # event in a longer one (the first copies' rounds, with their events' round counts)
+    kept = beside.filter(
         pl.all_horizontal(pl.col(c).eq_missing(pl.col(f"_o_{c}")) for c in ev)
     ).select(*ev, "_k", "_order")
-    ones = per_round.join(kept, on=ev, how="semi", nulls_equal=True)
-    other = ones.join(kept, on=ev, nulls_equal=True).select(
+    ones = per_round.join(kept, on=ev, nulls_equal=True)
+    other = ones.select(
         *[pl.col(c).alias(f"_o_{c}") for c in ev], "round", "_h", pl.col("_k").alias("_ok"),
         pl.col("_order").alias("_oorder"))
-    within = (ones.join(kept, on=ev, nulls_equal=True)
-              .join(other, on=["round", "_h"])
+    within = (ones.join(other, on=["round", "_h"])
               .filter(pl.col("_k") < pl.col("_ok"))
               .group_by([*ev, *[f"_o_{c}" for c in ev], "_k", "_ok", "_oorder"])
               .agg(_m=pl.len())
