@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Final, Literal, cast
 import polars as pl
 
 from swissframe._collect import collect, scoped
-from swissframe._display import quoted
+from swissframe._display import count, quoted
 from swissframe.engine.standings import with_disqualified
 from swissframe.errors import (
     MAX_TABLE_ROWS,
@@ -764,7 +764,7 @@ def _check_rows(least: int, n_events: int, who: str) -> None:
     :data:`SIM_ROW_BYTES` a row. Checked before any array of the events is built."""
     # (checked before any array of n_events: a typo of a few digits asked for terabytes
     # and ended in "out of memory")
-    events = f"{n_events:,} event{'s' if n_events != 1 else ''}"
+    events = count(n_events, "event")
     if least > MAX_TABLE_ROWS:
         msg = (f"{events} of {who} make at least {least:,} result rows, more "
                f"than a table holds ({MAX_TABLE_ROWS:,}). Hint: simulate fewer events per "
